@@ -1,0 +1,115 @@
+/**
+ * The types every engine implements and every consumer (app, CLI, compare, tests) relies on.
+ * Names follow DESIGN.md's public API; `src/index.ts` re-exports them.
+ */
+import type { Scene } from './scene/scene.ts';
+import type { Vec3 } from './scene/schema.ts';
+
+export type EngineName = 'particle' | 'grid';
+
+/** Returned by `stepFrame`: wall time in milliseconds, split by stage in paper order. */
+export interface StepStats {
+  frame: number;
+  time: number;
+  wallMs: number;
+  /** Stage name -> milliseconds spent in it during this frame. */
+  stages: Record<string, number>;
+  /** Engine-specific counters: substeps taken, density passes, solver iterations… */
+  counters: Record<string, number>;
+}
+
+/** Liquid particles (particle engine) or marker particles (grid engine). */
+export interface FluidPoints {
+  count: number;
+  /** xyz per point, m. */
+  positions: Float32Array;
+  /** xyz per point, m/s. */
+  velocities: Float32Array;
+  /** Index into `scene.materialNames`. */
+  materials: Uint16Array;
+  /** Relative density ρ/ρ0 where the engine has one. */
+  densities?: Float32Array;
+  /** 1 for surface particles where the engine knows them. */
+  surface?: Uint8Array;
+}
+
+/** A triangle mesh; colours are linear RGB in 0..1, three per vertex. */
+export interface Mesh {
+  positions: Float32Array;
+  normals: Float32Array;
+  colors?: Float32Array;
+  indices: Uint32Array;
+}
+
+export interface Bounds {
+  min: Vec3;
+  max: Vec3;
+}
+
+export interface Metrics {
+  /** Liquid volume, m³. */
+  fluidVolume: number;
+  centerOfMass: Vec3;
+  /** J. */
+  kineticEnergy: number;
+  /** kg·m/s. */
+  momentum: Vec3;
+  /** m/s. */
+  maxSpeed: number;
+  bounds: Bounds;
+  /** Mean relative density error |ρ − ρ0| / ρ0 after correction (particle engine). */
+  densityError?: number;
+  /** Particles (particle engine) or markers (grid engine). */
+  pointCount: number;
+  /** Liquid cells (grid engine). */
+  cellCount?: number;
+}
+
+/** A solid object as the renderer draws it: a rest-pose mesh and the current rigid transform. */
+export interface SolidView {
+  name: string;
+  color: [number, number, number];
+  mesh: Mesh;
+  /** Column-major 4×4 matrix taking rest-pose points to their current place. */
+  transform: Float32Array;
+}
+
+export interface Simulation {
+  readonly engine: EngineName;
+  readonly scene: Scene;
+  /** Simulated time, s. */
+  readonly time: number;
+  /** Frames completed. */
+  readonly frame: number;
+  /** Advance one frame (1/scene.fps). */
+  stepFrame(): StepStats;
+  fluidPoints(): FluidPoints;
+  /** Fluid velocity at a point, m/s (grid: MAC interpolation; particle: kernel average). */
+  velocityAt(p: ArrayLike<number>): Vec3;
+  surfaceMesh(): Mesh;
+  metrics(): Metrics;
+  /** Solid objects in their current pose. */
+  solids(): SolidView[];
+  /** A checkpoint; `restoreSimulation(bytes)` continues bit for bit. */
+  save(): Uint8Array;
+  /** Releases worker threads, if any. */
+  dispose(): void;
+}
+
+export interface SimulationOptions {
+  /** Worker threads (overrides the scene's `particle.workers`). */
+  workers?: number;
+}
+
+/** Thrown when a run cannot go on: names the stage, the frame and the point or cell at fault. */
+export class SimulationError extends Error {
+  override name = 'SimulationError';
+  constructor(
+    message: string,
+    readonly stage: string,
+    readonly frame: number,
+    readonly index?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The engine registry: `createSimulation(scene, name)` looks the name up here. Each engine module
+ * registers itself when `src/index.ts` imports it.
+ */
+import type { EngineName, Simulation, SimulationOptions } from './api.ts';
+import { serializeScene, type Scene, type TriMesh } from './scene/scene.ts';
+import { parseScene, sceneMeshFiles } from './scene/parse.ts';
+import { CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
+
+export interface Engine {
+  name: EngineName;
+  create(scene: Scene, options: SimulationOptions): Simulation;
+  /** Rebuilds a simulation from the engine's own section of a checkpoint. */
+  restore(scene: Scene, checkpoint: CheckpointReader, options: SimulationOptions): Simulation;
+}
+
+const engines = new Map<string, Engine>();
+
+export function registerEngine(engine: Engine): void {
+  engines.set(engine.name, engine);
+}
+
+export function engineNames(): string[] {
+  return [...engines.keys()];
+}
+
+export function getEngine(name: string): Engine {
+  const engine = engines.get(name);
+  if (!engine) {
+    const known = engineNames();
+    throw new Error(
+      `engine '${name}' is not registered; registered engines: ${known.length ? known.map((k) => `'${k}'`).join(', ') : 'none'}`,
+    );
+  }
+  return engine;
+}
+
+/** A checkpoint writer that already holds the scene and its meshes; the engine adds its state. */
+export function startCheckpoint(engine: EngineName, scene: Scene): CheckpointWriter {
+  const w = new CheckpointWriter(engine, serializeScene(scene, 0));
+  for (const [file, mesh] of Object.entries(scene.assets.meshes)) {
+    w.array(`mesh:${file}:positions`, mesh.positions).array(`mesh:${file}:indices`, mesh.indices);
+  }
+  return w;
+}
+
+/** The scene stored in a checkpoint, with its meshes. */
+export function sceneFromCheckpoint(reader: CheckpointReader): Scene {
+  const loadedMeshes: Record<string, TriMesh> = {};
+  for (const file of sceneMeshFiles(JSON.parse(reader.sceneJson))) {
+    loadedMeshes[file] = {
+      positions: reader.array(`mesh:${file}:positions`, Float64Array),
+      indices: reader.array(`mesh:${file}:indices`, Uint32Array),
+    };
+  }
+  return parseScene(reader.sceneJson, { loadedMeshes });
+}

@@ -1,0 +1,44 @@
+/**
+ * viscid's public API (DESIGN.md). Isomorphic: runs in Node, in a Web Worker and in tests.
+ *
+ *   const scene = parseScene(json);
+ *   const sim = createSimulation(scene, 'particle');
+ *   sim.stepFrame();
+ *   const obj = toOBJ(sim.surfaceMesh());
+ */
+import type { EngineName, Simulation, SimulationOptions } from './api.ts';
+import type { Scene } from './scene/scene.ts';
+import { getEngine, sceneFromCheckpoint } from './engines.ts';
+import { CheckpointReader } from './io/checkpoint.ts';
+
+export type {
+  Bounds,
+  EngineName,
+  FluidPoints,
+  Mesh,
+  Metrics,
+  Simulation,
+  SimulationOptions,
+  SolidView,
+  StepStats,
+} from './api.ts';
+export { SimulationError } from './api.ts';
+export type { Scene, SceneAssets, TriMesh } from './scene/scene.ts';
+export type * from './scene/schema.ts';
+export { sceneSchema } from './scene/schema.ts';
+export { serializeScene } from './scene/scene.ts';
+export { parseScene, SceneError, sceneMeshFiles, formatIssues, type SceneIssue, type ParseOptions } from './scene/parse.ts';
+export { estimateScene, type SceneEstimate } from './scene/estimate.ts';
+export { engineNames, registerEngine, type Engine } from './engines.ts';
+
+/** Creates a simulation of `scene` with the named engine ('particle' or 'grid'). */
+export function createSimulation(scene: Scene, engine: EngineName = 'particle', options: SimulationOptions = {}): Simulation {
+  return getEngine(engine).create(scene, options);
+}
+
+/** Continues a run from `sim.save()` bytes, bit for bit. */
+export function restoreSimulation(bytes: Uint8Array, options: SimulationOptions = {}): Simulation {
+  const reader = new CheckpointReader(bytes);
+  const engine = getEngine(reader.engine);
+  return engine.restore(sceneFromCheckpoint(reader), reader, options);
+}

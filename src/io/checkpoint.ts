@@ -1,0 +1,170 @@
+/**
+ * The checkpoint container shared by both engines: a small header (magic, version, engine, scene
+ * JSON) followed by named scalar values and typed arrays. Bytes are little-endian; arrays are
+ * stored raw so that a restore is bit for bit.
+ *
+ *   "VSCD" u32 version | str engine | str sceneJson | u32 nScalars (str name, f64 value)* |
+ *   u32 nArrays (str name, u8 type, u32 length, bytes, pad to 8)*
+ */
+const MAGIC = 0x44435356; // "VSCD" little-endian
+const VERSION = 1;
+
+type AnyArray =
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Uint32Array
+  | Uint16Array
+  | Uint8Array
+  | Int8Array
+  | Int16Array;
+
+const TYPES = [Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array, Int8Array, Int16Array] as const;
+
+export class CheckpointWriter {
+  private scalars = new Map<string, number>();
+  private arrays = new Map<string, AnyArray>();
+  constructor(
+    readonly engine: string,
+    readonly sceneJson: string,
+  ) {}
+
+  scalar(name: string, value: number): this {
+    this.scalars.set(name, value);
+    return this;
+  }
+
+  array(name: string, value: AnyArray): this {
+    this.arrays.set(name, value);
+    return this;
+  }
+
+  finish(): Uint8Array {
+    const enc = new TextEncoder();
+    const strs: Uint8Array[] = [];
+    const str = (s: string) => {
+      const b = enc.encode(s);
+      strs.push(b);
+      return 4 + b.length;
+    };
+    let size = 8 + str(this.engine) + str(this.sceneJson) + 4;
+    for (const [name] of this.scalars) size += str(name) + 8;
+    size += 4;
+    for (const [name, a] of this.arrays) {
+      size += str(name) + 1 + 4;
+      size = align8(size) + a.byteLength;
+    }
+    const out = new Uint8Array(align8(size));
+    const view = new DataView(out.buffer);
+    let o = 0;
+    let si = 0;
+    const putStr = () => {
+      const b = strs[si++];
+      view.setUint32(o, b.length, true);
+      out.set(b, o + 4);
+      o += 4 + b.length;
+    };
+    view.setUint32(o, MAGIC, true);
+    view.setUint32(o + 4, VERSION, true);
+    o += 8;
+    putStr();
+    putStr();
+    view.setUint32(o, this.scalars.size, true);
+    o += 4;
+    for (const [, v] of this.scalars) {
+      putStr();
+      view.setFloat64(o, v, true);
+      o += 8;
+    }
+    view.setUint32(o, this.arrays.size, true);
+    o += 4;
+    for (const [, a] of this.arrays) {
+      putStr();
+      view.setUint8(o, TYPES.findIndex((T) => a instanceof T));
+      view.setUint32(o + 1, a.length, true);
+      o = align8(o + 5);
+      out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
+      o += a.byteLength;
+    }
+    return out;
+  }
+}
+
+export class CheckpointReader {
+  readonly engine: string;
+  readonly sceneJson: string;
+  private scalars = new Map<string, number>();
+  private arrays = new Map<string, AnyArray>();
+
+  constructor(bytes: Uint8Array) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const dec = new TextDecoder();
+    let o = 0;
+    const need = (n: number) => {
+      if (o + n > bytes.byteLength) throw new Error('checkpoint is truncated');
+    };
+    const getStr = () => {
+      need(4);
+      const n = view.getUint32(o, true);
+      need(4 + n);
+      const s = dec.decode(bytes.subarray(o + 4, o + 4 + n));
+      o += 4 + n;
+      return s;
+    };
+    need(8);
+    if (view.getUint32(0, true) !== MAGIC) throw new Error('not a viscid checkpoint (bad magic)');
+    const version = view.getUint32(4, true);
+    if (version !== VERSION) throw new Error(`checkpoint version ${version} is not supported (expected ${VERSION})`);
+    o = 8;
+    this.engine = getStr();
+    this.sceneJson = getStr();
+    need(4);
+    const ns = view.getUint32(o, true);
+    o += 4;
+    for (let i = 0; i < ns; i++) {
+      const name = getStr();
+      need(8);
+      this.scalars.set(name, view.getFloat64(o, true));
+      o += 8;
+    }
+    need(4);
+    const na = view.getUint32(o, true);
+    o += 4;
+    for (let i = 0; i < na; i++) {
+      const name = getStr();
+      need(5);
+      const T = TYPES[view.getUint8(o)];
+      if (!T) throw new Error(`checkpoint array '${name}' has an unknown type`);
+      const length = view.getUint32(o + 1, true);
+      o = align8(o + 5);
+      const byteLength = length * T.BYTES_PER_ELEMENT;
+      need(byteLength);
+      // Copy so the arrays own aligned buffers independent of the input.
+      const copy = new Uint8Array(byteLength);
+      copy.set(bytes.subarray(o, o + byteLength));
+      this.arrays.set(name, new T(copy.buffer));
+      o += byteLength;
+    }
+  }
+
+  scalar(name: string): number {
+    const v = this.scalars.get(name);
+    if (v === undefined) throw new Error(`checkpoint has no value '${name}'`);
+    return v;
+  }
+
+  has(name: string): boolean {
+    return this.scalars.has(name) || this.arrays.has(name);
+  }
+
+  array<T extends AnyArray>(name: string, type: { new (buffer: ArrayBuffer): T }): T {
+    const a = this.arrays.get(name);
+    if (!a) throw new Error(`checkpoint has no array '${name}'`);
+    if (!(a instanceof (type as unknown as typeof Float64Array))) throw new Error(`checkpoint array '${name}' has another type`);
+    return a as T;
+  }
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}

@@ -1,0 +1,393 @@
+/**
+ * The scene format, declared once. Types (`Scene`, `Body`, …), defaults, ranges and help text all
+ * come from this file; `parse.ts` validates with it, `json-schema.ts` exports it for editors, the
+ * app builds its parameter panel from it and the README's reference is generated from it.
+ *
+ * Units are SI throughout: metres, seconds, kilograms; angles in degrees unless a name says rad.
+ * Distances inside adhesion functions are in particle radii (Steele et al. 2004, §3.1).
+ */
+import { z } from 'zod';
+
+const num = z.number();
+const pos = z.number().positive();
+const nonneg = z.number().nonnegative();
+const fraction = z.number().min(0).max(1);
+
+export const vec3 = z.tuple([num, num, num]).describe('[x, y, z]');
+
+/** '#rrggbb' or [r, g, b] with components in 0..1. */
+export const color = z
+  .union([
+    z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as "#rrggbb"'),
+    z.tuple([fraction, fraction, fraction]),
+  ])
+  .describe('Colour: "#rrggbb" or [r, g, b] with components in 0..1.');
+
+// ---------------------------------------------------------------------------------------------
+// Domain
+
+export const boundary = z
+  .union([
+    z.enum(['noslip', 'slip', 'open']),
+    z
+      .strictObject({
+        type: z.literal('moving'),
+        velocity: vec3.describe('Wall velocity, m/s, tangential to the face (a lid-driven cavity lid).'),
+      })
+      .describe('A moving no-slip wall.'),
+  ])
+  .describe('Boundary condition of one face: "noslip", "slip", "open" or { "type": "moving", "velocity": [vx, vy, vz] }.');
+
+export const FACES = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'] as const;
+export type Face = (typeof FACES)[number];
+
+export const domain = z
+  .strictObject({
+    min: vec3.describe('Lower corner, m.'),
+    max: vec3.describe('Upper corner, m.'),
+    boundary: boundary.default('noslip').describe('Boundary of every face not named in `faces`.'),
+    faces: z
+      .strictObject({
+        xmin: boundary.optional(),
+        xmax: boundary.optional(),
+        ymin: boundary.optional(),
+        ymax: boundary.optional(),
+        zmin: boundary.optional(),
+        zmax: boundary.optional(),
+      })
+      .prefault({})
+      .describe('Per-face boundaries that differ from `boundary`.'),
+  })
+  .describe('An axis-aligned box around the scene. The particle engine is unbounded without one; the grid engine derives one from the bodies when it is absent.');
+
+// ---------------------------------------------------------------------------------------------
+// Materials
+
+export const viscosity = z
+  .strictObject({
+    value: nonneg.describe('Viscosity in the stated unit.'),
+    unit: z
+      .enum(['m2/s', 'Pa.s'])
+      .describe('"m2/s": kinematic viscosity ν; "Pa.s": dynamic viscosity μ = ρ ν. Water ≈ 1e-6 m²/s, honey ≈ 2–10 Pa·s.'),
+  })
+  .describe('Physical viscosity with explicit units.');
+
+export const temperatureLaw = z
+  .strictObject({
+    initial: num.default(20).describe('Initial temperature of this liquid, °C.'),
+    reference: num.default(20).describe('Reference temperature T0 at which the stated viscosity holds, °C.'),
+    coefficient: nonneg
+      .default(0.1)
+      .describe('Exponential law ν(T) = ν0 · exp(−coefficient · (T − T0)), per °C: hotter is runnier.'),
+    diffusivity: nonneg.default(1e-4).describe('Thermal diffusivity, m²/s.'),
+  })
+  .describe('Temperature-dependent viscosity (Carlson 2002; Cline et al. §7).');
+
+export const viscoelastic = z
+  .strictObject({
+    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa (0 reduces to a plain liquid).'),
+    elasticLimit: nonneg.default(0.5).describe('Yield strain γ: strain beyond it is plastic (Goktekin et al. 2004).'),
+    yieldRate: fraction.default(0.5).describe('Fraction α of the excess strain removed per step on yield.'),
+    decay: nonneg.default(0).describe('Strain decay rate, 1/s.'),
+  })
+  .describe('Viscoelastic gel parameters for the grid engine (Cline et al. §8).');
+
+export const particleMaterial = z
+  .strictObject({
+    exchangeRate: nonneg
+      .optional()
+      .describe('Momentum-exchange viscosity v, fraction of relative momentum exchanged per second (Steele §3.2). Absent: calibrated from the physical viscosity.'),
+    kernelSupport: z.number().min(2).max(8).default(5).describe('Viscosity kernel support, particle radii (paper: 4–6).'),
+    densityTolerance: z.number().min(1e-4).max(0.5).default(0.02).describe('Relative density error accepted by density correction (paper: 2 %).'),
+    elasticCoefficient: z.number().min(0).max(2).default(0.5).describe('Elastic coefficient c of density correction, dimensionless.'),
+  })
+  .describe('Particle-engine settings of a liquid.');
+
+export const gridMaterial = z
+  .strictObject({
+    viscosityModel: z
+      .enum(['explicit', 'implicit', 'variable'])
+      .default('implicit')
+      .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit": backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law.'),
+    temperature: temperatureLaw.optional(),
+    viscoelastic: viscoelastic.optional(),
+  })
+  .describe('Grid-engine settings of a liquid.');
+
+export const liquid = z
+  .strictObject({
+    kind: z.literal('liquid'),
+    density: pos.default(1000).describe('Rest density, kg/m³.'),
+    viscosity: viscosity,
+    color: color.default('#d9a21b'),
+    particle: particleMaterial.prefault({}),
+    grid: gridMaterial.prefault({}),
+  })
+  .describe('A liquid: honey, syrup, paint, gel.');
+
+export const solid = z
+  .strictObject({
+    kind: z.literal('solid'),
+    friction: fraction.default(0.3).describe('Fraction of a touching surface particle\u2019s velocity lost per 1/30 s (Steele §3.4).'),
+    density: pos.optional().describe('Density, kg/m³; only buoyant (free) bodies need it.'),
+    color: color.default('#8a8f99'),
+  })
+  .describe('A solid object material.');
+
+export const material = z.discriminatedUnion('kind', [liquid, solid]);
+
+// ---------------------------------------------------------------------------------------------
+// Adhesion
+
+const adhesionBetween = z
+  .tuple([z.string().min(1), z.string().min(1)])
+  .describe('The two material names; order does not matter and a name may pair with itself.');
+
+export const adhesionNamed = z
+  .strictObject({
+    between: adhesionBetween,
+    type: z
+      .enum(['lennard-jones', 'attract', 'repel'])
+      .describe('"lennard-jones": repulsive inside 2 radii, attractive to the support, repulsion capped at 10× the peak attraction; "attract": purely attractive; "repel": purely repulsive.'),
+    strength: nonneg.describe('Peak acceleration between two particles, m/s².'),
+    support: z.number().min(2).max(8).default(4).describe('Distance beyond which the function is zero, particle radii.'),
+  })
+  .describe('A named adhesion function (Steele §3.1, Figure 2).');
+
+export const adhesionPoints = z
+  .strictObject({
+    between: adhesionBetween,
+    points: z
+      .array(z.tuple([nonneg, num]))
+      .min(2)
+      .describe('Piecewise-linear [distance in particle radii, acceleration m/s²] points, distances increasing; positive acceleration repels. Zero beyond the last point.'),
+  })
+  .describe('An explicit piecewise-linear adhesion function.');
+
+export const adhesion = z.union([adhesionNamed, adhesionPoints]);
+
+// ---------------------------------------------------------------------------------------------
+// Shapes, motions, bodies
+
+const rotation = vec3.default([0, 0, 0]).describe('Rotation as Euler angles about x, then y, then z, degrees.');
+
+export const boxShape = z.strictObject({
+  type: z.literal('box'),
+  center: vec3.describe('Centre, m.'),
+  size: z.tuple([pos, pos, pos]).describe('Edge lengths, m.'),
+  rotation,
+});
+export const sphereShape = z.strictObject({
+  type: z.literal('sphere'),
+  center: vec3.describe('Centre, m.'),
+  radius: pos.describe('Radius, m.'),
+});
+export const cylinderShape = z.strictObject({
+  type: z.literal('cylinder'),
+  center: vec3.describe('Centre, m.'),
+  radius: pos.describe('Radius, m.'),
+  height: pos.describe('Height along the axis, m.'),
+  axis: vec3.default([0, 1, 0]).describe('Axis direction (normalized on use).'),
+  wall: nonneg
+    .default(0)
+    .describe('0: a solid cylinder. > 0: an open cup with walls and a bottom this thick, m (open at +axis).'),
+});
+export const capsuleShape = z.strictObject({
+  type: z.literal('capsule'),
+  a: vec3.describe('First end of the segment, m.'),
+  b: vec3.describe('Second end of the segment, m.'),
+  radius: pos.describe('Radius, m.'),
+});
+export const planeShape = z.strictObject({
+  type: z.literal('plane'),
+  point: vec3.describe('A point on the plane, m.'),
+  normal: vec3.default([0, 1, 0]).describe('Outward normal; the solid is the half-space behind it.'),
+  extent: pos.default(1).describe('Half-width of the plane that is particle-ized or drawn, m.'),
+});
+export const meshShape = z.strictObject({
+  type: z.literal('mesh'),
+  file: z.string().min(1).describe('OBJ file, relative to the scene file. Must be closed (watertight) for inside tests.'),
+  scale: z.union([pos, z.tuple([pos, pos, pos])]).default(1).describe('Scale factor, or per axis.'),
+  translate: vec3.default([0, 0, 0]).describe('Translation applied after scale and rotation, m.'),
+  rotation,
+});
+
+export const shape = z
+  .discriminatedUnion('type', [boxShape, sphereShape, cylinderShape, capsuleShape, planeShape, meshShape])
+  .describe('A shape: box, sphere, cylinder, capsule, plane or mesh.');
+
+export const keyframe = z.strictObject({
+  time: nonneg.describe('Time, s.'),
+  translate: vec3.default([0, 0, 0]).describe('Displacement from the rest pose, m.'),
+  rotation: vec3.default([0, 0, 0]).describe('Rotation about `pivot`, Euler degrees.'),
+});
+
+export const motion = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('static') }),
+    z.strictObject({
+      type: z.literal('linear'),
+      velocity: vec3.describe('Constant velocity, m/s.'),
+    }),
+    z.strictObject({
+      type: z.literal('spin'),
+      axis: vec3.default([0, 1, 0]).describe('Rotation axis direction.'),
+      center: vec3.describe('A point on the axis, m.'),
+      rate: num.describe('Angular speed, rad/s (right-handed about `axis`).'),
+    }),
+    z.strictObject({
+      type: z.literal('keyframes'),
+      pivot: vec3.default([0, 0, 0]).describe('Centre of rotation in the rest pose, m.'),
+      keys: z.array(keyframe).min(1).describe('Keyframes, times increasing; linear in translation, spherical-linear in rotation; held before the first and after the last.'),
+    }),
+    z.strictObject({
+      type: z.literal('free'),
+      angularDamping: nonneg.default(0.5).describe('Angular damping, 1/s.'),
+    }).describe('A rigid body moved by gravity and the liquid (Foster & Metaxas 1996 §5); needs a solid density.'),
+  ])
+  .describe('How a solid moves: static, linear, spin, keyframes or free.');
+
+export const body = z
+  .strictObject({
+    name: z.string().optional().describe('Label shown in the app and in errors.'),
+    material: z.string().min(1).describe('Name of a material in `materials`.'),
+    shape,
+    velocity: vec3.default([0, 0, 0]).describe('Initial velocity of a liquid body, m/s.'),
+    start: nonneg.default(0).describe('Time the body appears, s (a liquid body appearing later is a blob source).'),
+    motion: motion.default({ type: 'static' }).describe('Motion of a solid body.'),
+  })
+  .describe('A liquid block or a solid object.');
+
+export const source = z
+  .strictObject({
+    name: z.string().optional(),
+    material: z.string().min(1).describe('Name of a liquid material.'),
+    shape: z.enum(['disk', 'rect']).default('disk'),
+    center: vec3.describe('Centre of the emitting face, m.'),
+    direction: vec3.default([0, -1, 0]).describe('Emission direction (normalized on use).'),
+    radius: pos.default(0.01).describe('Disk radius, m.'),
+    size: z.tuple([pos, pos]).default([0.02, 0.02]).describe('Rectangle width and height, m.'),
+    speed: pos.describe('Emission speed, m/s.'),
+    start: nonneg.default(0).describe('Start time, s.'),
+    end: nonneg.optional().describe('End time, s (default: the scene duration).'),
+  })
+  .describe('A spout emitting liquid at a speed between two times (Cline §5).');
+
+export const sink = z
+  .strictObject({
+    name: z.string().optional(),
+    shape,
+    start: nonneg.default(0),
+    end: nonneg.optional(),
+  })
+  .describe('A region where liquid is removed.');
+
+// ---------------------------------------------------------------------------------------------
+// Method settings
+
+export const particleSettings = z
+  .strictObject({
+    radius: pos.default(0.004).describe('Liquid particle radius r, m. Liquid bodies are sampled on a lattice of spacing 2r.'),
+    substeps: z.int().min(1).max(1000).default(4).describe('Sub-timesteps per frame (Steele Table 1).'),
+    moves: z.int().min(1).max(100).default(6).describe('Move iterations per sub-timestep.'),
+    densityIterations: z.int().min(0).max(100).default(10).describe('Maximum density correction passes per sub-timestep.'),
+    densityKernel: z.number().min(3.4641).max(4).default(4).describe('Ramp kernel support h, radii (2√3 ≤ h ≤ 4).'),
+    objectRadius: z.number().min(1).max(2).default(1.5).describe('Object particle radius, liquid radii (paper: 1–2).'),
+    surfaceAngle: z.number().min(0).max(90).default(10).describe('Surface test angle θ, degrees.'),
+    surfaceRatio: z.number().min(0.3).max(0.7).default(0.5).describe('Surface test ratio t_s.'),
+    maxMove: z.number().min(0.05).max(10).default(1).describe('A substep is subdivided when a move would carry a particle further than this many radii.'),
+    maxSpeed: pos.default(50).describe('A particle faster than this stops the run with an error, m/s.'),
+    walls: z.boolean().default(true).describe('Keep particles inside the domain box when there is one.'),
+    workers: z.int().min(1).max(64).default(1).describe('Worker threads.'),
+  })
+  .describe('Particle engine settings.');
+
+export const gridSettings = z
+  .strictObject({
+    cellSize: pos.default(0.02).describe('MAC cell edge h, m.'),
+    cfl: z.number().min(0.05).max(5).default(1).describe('k_cfl: the step makes the fastest velocity cross at most this many cells (Cline §4.1).'),
+    minDt: pos.default(1e-5).describe('Smallest time step, s.'),
+    maxDt: pos.default(1 / 60).describe('Largest time step, s.'),
+    tracking: z
+      .enum(['markers', 'levelset', 'particle-levelset'])
+      .default('levelset')
+      .describe('Surface tracking: marker particles (Cline §4), level set (§10) or particle level set (Enright 2002).'),
+    markersPerCell: z.int().min(1).max(64).default(8).describe('Marker particles seeded per liquid cell.'),
+    tolerance: pos.default(1e-6).describe('Relative residual at which the pressure and viscosity solvers stop.'),
+    maxIterations: z.int().min(1).max(100000).default(1000).describe('Iteration cap of the conjugate-gradient solvers.'),
+    bufferCells: z.int().min(1).max(8).default(2).describe('Buffer zone around the liquid, cells (Cline §4.3).'),
+    vorticityConfinement: nonneg.default(0).describe('Vorticity confinement strength ε (smoke, Cline §9).'),
+    smoke: z
+      .strictObject({
+        buoyancy: nonneg.default(1).describe('Upward acceleration per unit temperature above ambient, m/s²/°C.'),
+        weight: nonneg.default(0.1).describe('Downward acceleration per unit smoke density, m/s².'),
+        wind: vec3.default([0, 0, 0]).describe('Wind velocity, m/s.'),
+        ambient: num.default(20).describe('Ambient temperature, °C.'),
+      })
+      .optional()
+      .describe('Simulate smoke instead of a liquid (Cline §9).'),
+  })
+  .describe('Grid engine settings.');
+
+export const outputSettings = z
+  .strictObject({
+    resolution: z.number().min(0.1).max(8).default(1).describe('Mesh lattice spacing in particle radii (particle engine) or cell sizes / 2 (grid engine); smaller is finer.'),
+    polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
+    lambda: pos.optional().describe('Iso-level λ of the particle field; absent: half the fully-interior sum (Steele §4).'),
+    kernelWidth: pos.default(1.2).describe('Gaussian width σ of the particle field, particle radii.'),
+    mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('obj').describe('Mesh format the CLI writes per frame.'),
+    points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),
+    colors: z.boolean().default(true).describe('Write per-vertex colours.'),
+  })
+  .describe('Surface and export settings.');
+
+export const limits = z
+  .strictObject({
+    maxParticles: z.int().positive().default(2_000_000).describe('Refuse scenes whose estimated particle count is larger.'),
+    maxCells: z.int().positive().default(16_000_000).describe('Refuse scenes whose estimated grid cell count is larger.'),
+  })
+  .describe('Safety caps checked before anything is allocated.');
+
+// ---------------------------------------------------------------------------------------------
+// The scene
+
+export const sceneSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path of scene.schema.json, for editors.'),
+    name: z.string().default('untitled'),
+    description: z.string().default('').describe('What the scene shows and what to look for.'),
+    fps: z.number().min(1).max(1000).default(30).describe('Frames per second.'),
+    duration: z.number().positive().max(3600).default(5).describe('Length of the run, s.'),
+    gravity: vec3.default([0, -9.81, 0]).describe('Gravity, m/s². y is up.'),
+    seed: z.int().min(0).max(2 ** 31 - 1).default(1).describe('Random seed (jitter, reseeding).'),
+    domain: domain.optional(),
+    materials: z.record(z.string().min(1), material).describe('Named liquids and solids.'),
+    adhesion: z.array(adhesion).default([]).describe('The adhesion matrix; pairs not listed get the defaults described in the README.'),
+    bodies: z.array(body).default([]),
+    sources: z.array(source).default([]),
+    sinks: z.array(sink).default([]),
+    particle: particleSettings.prefault({}),
+    grid: gridSettings.prefault({}),
+    output: outputSettings.prefault({}),
+    limits: limits.prefault({}),
+  })
+  .describe('A viscid scene.');
+
+export type SceneData = z.output<typeof sceneSchema>;
+export type SceneInput = z.input<typeof sceneSchema>;
+export type Vec3 = [number, number, number];
+export type Color = z.output<typeof color>;
+export type Boundary = z.output<typeof boundary>;
+export type Domain = z.output<typeof domain>;
+export type Material = z.output<typeof material>;
+export type LiquidMaterial = z.output<typeof liquid>;
+export type SolidMaterial = z.output<typeof solid>;
+export type Adhesion = z.output<typeof adhesion>;
+export type Shape = z.output<typeof shape>;
+export type Motion = z.output<typeof motion>;
+export type Body = z.output<typeof body>;
+export type Source = z.output<typeof source>;
+export type Sink = z.output<typeof sink>;
+export type ParticleSettings = z.output<typeof particleSettings>;
+export type GridSettings = z.output<typeof gridSettings>;
+export type OutputSettings = z.output<typeof outputSettings>;

@@ -1,0 +1,223 @@
+/**
+ * Shapes compiled for use by both engines: signed distance (negative inside), rest-pose bounds,
+ * volume and surface area. Rotations are Euler degrees applied about x, then y, then z.
+ */
+import type { Shape, Vec3 } from './schema.ts';
+import type { TriMesh } from './scene.ts';
+import { buildMeshSdf } from './mesh-sdf.ts';
+
+export interface CompiledShape {
+  readonly type: Shape['type'];
+  /** Signed distance at a point in the rest pose, m: negative inside. */
+  sdf(x: number, y: number, z: number): number;
+  readonly bounds: { min: Vec3; max: Vec3 };
+  /** m³ (Infinity for a plane). */
+  readonly volume: number;
+  /** m² (the drawn square for a plane). */
+  readonly area: number;
+}
+
+/** Row-major 3×3 rotation R = Rz · Ry · Rx from Euler degrees. */
+export function eulerToMatrix(deg: ArrayLike<number>, out = new Float64Array(9)): Float64Array {
+  const [ax, ay, az] = [deg[0], deg[1], deg[2]].map((d) => (d * Math.PI) / 180);
+  const cx = Math.cos(ax), sx = Math.sin(ax);
+  const cy = Math.cos(ay), sy = Math.sin(ay);
+  const cz = Math.cos(az), sz = Math.sin(az);
+  out[0] = cz * cy; out[1] = cz * sy * sx - sz * cx; out[2] = cz * sy * cx + sz * sx;
+  out[3] = sz * cy; out[4] = sz * sy * sx + cz * cx; out[5] = sz * sy * cx - cz * sx;
+  out[6] = -sy;     out[7] = cy * sx;                out[8] = cy * cx;
+  return out;
+}
+
+function normalize(v: ArrayLike<number>): Vec3 {
+  const l = Math.hypot(v[0], v[1], v[2]);
+  if (!(l > 0)) throw new Error('a direction vector must not be zero');
+  return [v[0] / l, v[1] / l, v[2] / l];
+}
+
+/** Two unit vectors perpendicular to n and to each other. */
+export function perpendicularBasis(n: Vec3): [Vec3, Vec3] {
+  const a: Vec3 = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const u = normalize([n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]]);
+  const v: Vec3 = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]];
+  return [u, v];
+}
+
+/** Bounds of the 8 corners of a local box [−h, h] under rotation R and translation c. */
+function rotatedBoxBounds(R: Float64Array, c: Vec3, h: Vec3): { min: Vec3; max: Vec3 } {
+  const e: Vec3 = [0, 0, 0];
+  for (let i = 0; i < 3; i++) {
+    e[i] = Math.abs(R[3 * i]) * h[0] + Math.abs(R[3 * i + 1]) * h[1] + Math.abs(R[3 * i + 2]) * h[2];
+  }
+  return { min: [c[0] - e[0], c[1] - e[1], c[2] - e[2]], max: [c[0] + e[0], c[1] + e[1], c[2] + e[2]] };
+}
+
+function boxSdf(px: number, py: number, pz: number, hx: number, hy: number, hz: number): number {
+  const qx = Math.abs(px) - hx, qy = Math.abs(py) - hy, qz = Math.abs(pz) - hz;
+  const outside = Math.hypot(Math.max(qx, 0), Math.max(qy, 0), Math.max(qz, 0));
+  return outside + Math.min(Math.max(qx, qy, qz), 0);
+}
+
+/** Signed distance of a finite cylinder along local y: radial distance r, axial a, half-height hh. */
+function cylinderSdf(r: number, a: number, radius: number, hh: number): number {
+  const dx = r - radius, dy = Math.abs(a) - hh;
+  return Math.min(Math.max(dx, dy), 0) + Math.hypot(Math.max(dx, 0), Math.max(dy, 0));
+}
+
+/** Applies a mesh shape's scale, rotation and translation to its file's vertices. */
+export function transformMeshShape(
+  shape: Extract<Shape, { type: 'mesh' }>,
+  mesh: TriMesh,
+): TriMesh {
+  const s = typeof shape.scale === 'number' ? [shape.scale, shape.scale, shape.scale] : shape.scale;
+  const R = eulerToMatrix(shape.rotation);
+  const t = shape.translate;
+  const src = mesh.positions;
+  const out = new Float64Array(src.length);
+  for (let i = 0; i < src.length; i += 3) {
+    const x = src[i] * s[0], y = src[i + 1] * s[1], z = src[i + 2] * s[2];
+    out[i] = R[0] * x + R[1] * y + R[2] * z + t[0];
+    out[i + 1] = R[3] * x + R[4] * y + R[5] * z + t[1];
+    out[i + 2] = R[6] * x + R[7] * y + R[8] * z + t[2];
+  }
+  return { positions: out, indices: mesh.indices };
+}
+
+/** Volume (divergence theorem) and area of a closed triangle mesh. */
+export function meshVolumeArea(mesh: TriMesh): { volume: number; area: number } {
+  const p = mesh.positions, ix = mesh.indices;
+  let volume = 0, area = 0;
+  for (let t = 0; t < ix.length; t += 3) {
+    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+    const ax = p[a], ay = p[a + 1], az = p[a + 2];
+    const bx = p[b] - ax, by = p[b + 1] - ay, bz = p[b + 2] - az;
+    const cx = p[c] - ax, cy = p[c + 1] - ay, cz = p[c + 2] - az;
+    const nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
+    area += 0.5 * Math.hypot(nx, ny, nz);
+    volume += (p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+      p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+      p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c])) / 6;
+  }
+  return { volume: Math.abs(volume), area };
+}
+
+export function compileShape(shape: Shape, meshes: Record<string, TriMesh> = {}): CompiledShape {
+  switch (shape.type) {
+    case 'sphere': {
+      const [cx, cy, cz] = shape.center, r = shape.radius;
+      return {
+        type: 'sphere',
+        sdf: (x, y, z) => Math.hypot(x - cx, y - cy, z - cz) - r,
+        bounds: { min: [cx - r, cy - r, cz - r], max: [cx + r, cy + r, cz + r] },
+        volume: (4 / 3) * Math.PI * r ** 3,
+        area: 4 * Math.PI * r * r,
+      };
+    }
+    case 'box': {
+      const R = eulerToMatrix(shape.rotation);
+      const [cx, cy, cz] = shape.center;
+      const h: Vec3 = [shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2];
+      return {
+        type: 'box',
+        sdf(x, y, z) {
+          const dx = x - cx, dy = y - cy, dz = z - cz;
+          // local = Rᵀ d
+          return boxSdf(
+            R[0] * dx + R[3] * dy + R[6] * dz,
+            R[1] * dx + R[4] * dy + R[7] * dz,
+            R[2] * dx + R[5] * dy + R[8] * dz,
+            h[0], h[1], h[2],
+          );
+        },
+        bounds: rotatedBoxBounds(R, shape.center, h),
+        volume: shape.size[0] * shape.size[1] * shape.size[2],
+        area: 2 * (shape.size[0] * shape.size[1] + shape.size[1] * shape.size[2] + shape.size[0] * shape.size[2]),
+      };
+    }
+    case 'cylinder': {
+      const n = normalize(shape.axis);
+      const [cx, cy, cz] = shape.center;
+      const r = shape.radius, hh = shape.height / 2, wall = shape.wall;
+      const sdf = (x: number, y: number, z: number) => {
+        const dx = x - cx, dy = y - cy, dz = z - cz;
+        const a = dx * n[0] + dy * n[1] + dz * n[2];
+        const rx = dx - a * n[0], ry = dy - a * n[1], rz = dz - a * n[2];
+        const rr = Math.hypot(rx, ry, rz);
+        const outer = cylinderSdf(rr, a, r, hh);
+        if (wall <= 0) return outer;
+        // An open cup: the cavity runs from the bottom plus the wall to past the open top.
+        const innerHalf = hh; // cavity height (2hh − wall) + wall of overshoot above the rim
+        const cavity = cylinderSdf(rr, a - (wall + innerHalf - hh), r - wall, innerHalf);
+        return Math.max(outer, -cavity);
+      };
+      const e = (k: number) => hh * Math.abs(n[k]) + r * Math.sqrt(Math.max(0, 1 - n[k] * n[k]));
+      const inner = wall > 0 ? Math.PI * (r - wall) ** 2 * (2 * hh - wall) : 0;
+      return {
+        type: 'cylinder',
+        sdf,
+        bounds: { min: [cx - e(0), cy - e(1), cz - e(2)], max: [cx + e(0), cy + e(1), cz + e(2)] },
+        volume: Math.PI * r * r * 2 * hh - inner,
+        area:
+          wall > 0
+            ? 2 * Math.PI * r * 2 * hh + Math.PI * r * r + 2 * Math.PI * (r - wall) * (2 * hh - wall) + Math.PI * (r - wall) ** 2 + Math.PI * (r * r - (r - wall) ** 2)
+            : 2 * Math.PI * r * 2 * hh + 2 * Math.PI * r * r,
+      };
+    }
+    case 'capsule': {
+      const [ax, ay, az] = shape.a, [bx, by, bz] = shape.b, r = shape.radius;
+      const ex = bx - ax, ey = by - ay, ez = bz - az;
+      const ll = ex * ex + ey * ey + ez * ez;
+      const len = Math.sqrt(ll);
+      return {
+        type: 'capsule',
+        sdf(x, y, z) {
+          const px = x - ax, py = y - ay, pz = z - az;
+          const t = ll > 0 ? Math.min(1, Math.max(0, (px * ex + py * ey + pz * ez) / ll)) : 0;
+          return Math.hypot(px - t * ex, py - t * ey, pz - t * ez) - r;
+        },
+        bounds: {
+          min: [Math.min(ax, bx) - r, Math.min(ay, by) - r, Math.min(az, bz) - r],
+          max: [Math.max(ax, bx) + r, Math.max(ay, by) + r, Math.max(az, bz) + r],
+        },
+        volume: Math.PI * r * r * len + (4 / 3) * Math.PI * r ** 3,
+        area: 2 * Math.PI * r * len + 4 * Math.PI * r * r,
+      };
+    }
+    case 'plane': {
+      const n = normalize(shape.normal);
+      const [px, py, pz] = shape.point;
+      const [u, v] = perpendicularBasis(n);
+      const ext = shape.extent;
+      const e = (k: number) => ext * (Math.abs(u[k]) + Math.abs(v[k]));
+      return {
+        type: 'plane',
+        sdf: (x, y, z) => (x - px) * n[0] + (y - py) * n[1] + (z - pz) * n[2],
+        bounds: { min: [px - e(0), py - e(1), pz - e(2)], max: [px + e(0), py + e(1), pz + e(2)] },
+        volume: Infinity,
+        area: 4 * ext * ext,
+      };
+    }
+    case 'mesh': {
+      const loaded = meshes[shape.file];
+      if (!loaded) throw new Error(`mesh file '${shape.file}' was not loaded with the scene`);
+      const mesh = transformMeshShape(shape, loaded);
+      const { volume, area } = meshVolumeArea(mesh);
+      const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < mesh.positions.length; i += 3) {
+        for (let k = 0; k < 3; k++) {
+          min[k] = Math.min(min[k], mesh.positions[i + k]);
+          max[k] = Math.max(max[k], mesh.positions[i + k]);
+        }
+      }
+      let field: ((x: number, y: number, z: number) => number) | undefined;
+      return {
+        type: 'mesh',
+        // Built on first use: estimating a scene needs only volume and area.
+        sdf: (x, y, z) => (field ??= buildMeshSdf(mesh))(x, y, z),
+        bounds: { min, max },
+        volume,
+        area,
+      };
+    }
+  }
+}

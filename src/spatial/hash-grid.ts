@@ -1,0 +1,146 @@
+/**
+ * Hashed spatial cells (Steele et al. 2004 §3): cells keyed by their integer corner (i, j, k),
+ * hashed `541 i + 79 j + 31 k mod tableSize` (the mod taken so negative coordinates work). Only
+ * occupied cells exist, so space is unbounded. Points are counting-sorted by cell, so the points of
+ * a cell are the contiguous run `order[start[c] .. start[c] + count[c])`.
+ *
+ * Shared by the particle engine, the surface builder and the grid engine's sparse storage.
+ */
+export function hashCell(i: number, j: number, k: number, tableSize: number): number {
+  const h = (541 * i + 79 * j + 31 * k) % tableSize;
+  return h < 0 ? h + tableSize : h;
+}
+
+export class HashGrid {
+  cellSize: number;
+  /** Number of occupied cells after `build`. */
+  cellCount = 0;
+  /** Integer corner of each cell. */
+  cellI = new Int32Array(0);
+  cellJ = new Int32Array(0);
+  cellK = new Int32Array(0);
+  /** First index into `order` and number of points of each cell. */
+  start = new Int32Array(0);
+  count = new Int32Array(0);
+  /** Point indices sorted by cell. */
+  order = new Int32Array(0);
+  /** Cell of each point. */
+  pointCell = new Int32Array(0);
+
+  private tableSize = 0;
+  private slot = new Int32Array(0);
+  private next = new Int32Array(0);
+
+  constructor(cellSize: number) {
+    if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
+    this.cellSize = cellSize;
+  }
+
+  /** Cell index of integer corner (i, j, k), or −1 when no point lies there. */
+  find(i: number, j: number, k: number): number {
+    if (this.tableSize === 0) return -1;
+    for (let c = this.slot[hashCell(i, j, k, this.tableSize)]; c >= 0; c = this.next[c]) {
+      if (this.cellI[c] === i && this.cellJ[c] === j && this.cellK[c] === k) return c;
+    }
+    return -1;
+  }
+
+  /** Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls. */
+  build(positions: ArrayLike<number>, n: number): void {
+    const inv = 1 / this.cellSize;
+    if (this.pointCell.length < n) {
+      this.pointCell = new Int32Array(grow(n));
+      this.order = new Int32Array(grow(n));
+    }
+    // A table of about twice the points keeps chains short; odd sizes spread the hash.
+    const wanted = Math.max(64, 2 * n) | 1;
+    if (this.tableSize < wanted || this.tableSize > 8 * wanted) {
+      this.tableSize = wanted;
+      this.slot = new Int32Array(wanted);
+    }
+    this.slot.fill(-1);
+    this.cellCount = 0;
+    for (let p = 0; p < n; p++) {
+      const i = Math.floor(positions[3 * p] * inv);
+      const j = Math.floor(positions[3 * p + 1] * inv);
+      const k = Math.floor(positions[3 * p + 2] * inv);
+      const h = hashCell(i, j, k, this.tableSize);
+      let c = this.slot[h];
+      while (c >= 0 && !(this.cellI[c] === i && this.cellJ[c] === j && this.cellK[c] === k)) c = this.next[c];
+      if (c < 0) {
+        c = this.cellCount++;
+        if (c >= this.cellI.length) this.growCells(grow(c + 1));
+        this.cellI[c] = i;
+        this.cellJ[c] = j;
+        this.cellK[c] = k;
+        this.count[c] = 0;
+        this.next[c] = this.slot[h];
+        this.slot[h] = c;
+      }
+      this.count[c]++;
+      this.pointCell[p] = c;
+    }
+    let s = 0;
+    for (let c = 0; c < this.cellCount; c++) {
+      this.start[c] = s;
+      s += this.count[c];
+      this.count[c] = 0;
+    }
+    for (let p = 0; p < n; p++) {
+      const c = this.pointCell[p];
+      this.order[this.start[c] + this.count[c]++] = p;
+    }
+  }
+
+  /**
+   * Writes the indices of the occupied cells within `reach` cells of cell c (itself included) into
+   * `out` and returns how many. `out` needs (2 reach + 1)³ entries.
+   */
+  neighborCells(c: number, out: Int32Array, reach = 1): number {
+    const ci = this.cellI[c], cj = this.cellJ[c], ck = this.cellK[c];
+    let m = 0;
+    for (let di = -reach; di <= reach; di++) {
+      for (let dj = -reach; dj <= reach; dj++) {
+        for (let dk = -reach; dk <= reach; dk++) {
+          const nc = this.find(ci + di, cj + dj, ck + dk);
+          if (nc >= 0) out[m++] = nc;
+        }
+      }
+    }
+    return m;
+  }
+
+  /** Like `neighborCells`, around an arbitrary point. */
+  cellsNear(x: number, y: number, z: number, out: Int32Array, reach = 1): number {
+    const inv = 1 / this.cellSize;
+    const ci = Math.floor(x * inv), cj = Math.floor(y * inv), ck = Math.floor(z * inv);
+    let m = 0;
+    for (let di = -reach; di <= reach; di++) {
+      for (let dj = -reach; dj <= reach; dj++) {
+        for (let dk = -reach; dk <= reach; dk++) {
+          const nc = this.find(ci + di, cj + dj, ck + dk);
+          if (nc >= 0) out[m++] = nc;
+        }
+      }
+    }
+    return m;
+  }
+
+  private growCells(size: number): void {
+    const copy = (a: Int32Array) => {
+      const b = new Int32Array(size);
+      b.set(a.subarray(0, Math.min(a.length, size)));
+      return b;
+    };
+    this.cellI = copy(this.cellI);
+    this.cellJ = copy(this.cellJ);
+    this.cellK = copy(this.cellK);
+    this.start = copy(this.start);
+    this.count = copy(this.count);
+    this.next = copy(this.next);
+  }
+}
+
+function grow(n: number): number {
+  return Math.max(16, Math.ceil(n * 1.5));
+}
