@@ -4,6 +4,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   worker: { format: 'es' },
   server: { port: 5173 },
+  // Pre-bundled up front so that the first page load never triggers a dependency re-optimisation reload.
+  optimizeDeps: { include: ['regl', 'lil-gui', 'uplot', 'fflate', 'zod'] },
   preview: { port: 4173 },
   build: { target: 'es2022', outDir: 'dist' },
 });

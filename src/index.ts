@@ -10,6 +10,8 @@ import type { EngineName, Simulation, SimulationOptions } from './api.ts';
 import type { Scene } from './scene/scene.ts';
 import { getEngine, sceneFromCheckpoint } from './engines.ts';
 import { CheckpointReader } from './io/checkpoint.ts';
+import './particle/register.ts';
+import './grid/register.ts';
 
 export type {
   Bounds,
@@ -29,6 +31,13 @@ export { sceneSchema } from './scene/schema.ts';
 export { serializeScene } from './scene/scene.ts';
 export { parseScene, SceneError, sceneMeshFiles, formatIssues, type SceneIssue, type ParseOptions } from './scene/parse.ts';
 export { estimateScene, type SceneEstimate } from './scene/estimate.ts';
+export { parseOBJ, ObjError } from './scene/obj.ts';
+export { sceneJsonSchema } from './scene/json-schema.ts';
+export { sceneReferenceMarkdown } from './scene/reference.ts';
+export { toOBJ, type ObjOptions } from './io/obj.ts';
+export { toPLY, pointsToPLY } from './io/ply.ts';
+export { toGLB, type GlbOptions } from './io/gltf.ts';
+export { toVTK } from './io/vtk.ts';
 export { engineNames, registerEngine, type Engine } from './engines.ts';
 
 /** Creates a simulation of `scene` with the named engine ('particle' or 'grid'). */

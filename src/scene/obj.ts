@@ -302,7 +302,8 @@ function checkClosedAndOriented(indices: Uint32Array, nv: number, fileNumber: nu
   }
   const edgeName = (edge: number) => {
     const lo = Math.floor(edge / nv), hi = edge - lo * nv;
-    return `between vertices ${fileNumber[lo]} and ${fileNumber[hi]}`;
+    const a = fileNumber[lo], b = fileNumber[hi];
+    return `between vertices ${Math.min(a, b)} and ${Math.max(a, b)}`;
   };
   if (open > 0 || nonManifold > 0) {
     const parts: string[] = [];

@@ -3,24 +3,22 @@
  * its JSON path, the value found and what is allowed. Nothing is allocated for a scene that is
  * refused: the size estimate runs before any engine sees it.
  */
-import type { z } from 'zod';
 import { sceneSchema, type SceneData } from './schema.ts';
+import { formatPath, translateIssues, type SceneIssue } from './issues.ts';
 import { attachAssets, type Scene, type TriMesh } from './scene.ts';
 import { parseOBJ, ObjError } from './obj.ts';
 import { estimateScene } from './estimate.ts';
 
-export interface SceneIssue {
-  /** JSON path such as `bodies[2].shape.radius` ('' for the whole scene). */
-  path: string;
-  message: string;
-  /** The offending value, when there is one. */
-  value?: unknown;
-}
+export { formatPath, type SceneIssue } from './issues.ts';
 
 export class SceneError extends Error {
   override name = 'SceneError';
-  constructor(readonly issues: SceneIssue[]) {
-    super(formatIssues(issues));
+  /** `total`: how many problems there were when `issues` lists only the first ones. */
+  constructor(
+    readonly issues: SceneIssue[],
+    total = issues.length,
+  ) {
+    super(formatIssues(issues, total));
   }
 }
 
@@ -35,66 +33,24 @@ export interface ParseOptions {
   maxCells?: number;
 }
 
-export function formatIssues(issues: SceneIssue[]): string {
+export function formatIssues(issues: SceneIssue[], total = issues.length): string {
   const lines = issues.map((i) => {
     const where = i.path === '' ? '(scene)' : i.path;
     const value = i.value === undefined ? '' : ` (got ${preview(i.value)})`;
     return `  ${where}: ${i.message}${value}`;
   });
-  return `scene has ${issues.length} problem${issues.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
+  return `scene has ${total} problem${total === 1 ? '' : 's'}:\n${lines.join('\n')}`;
 }
 
 function preview(v: unknown): string {
   let s: string;
   try {
-    s = JSON.stringify(v) ?? String(v);
+    // JSON.stringify writes NaN and Infinity as null, which would hide the very problem.
+    s = typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v));
   } catch {
     s = String(v);
   }
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  let s = '';
-  for (const k of path) {
-    if (typeof k === 'number') s += `[${k}]`;
-    else if (typeof k === 'string' && /^[A-Za-z_$][\w$]*$/.test(k)) s += s ? `.${k}` : k;
-    else s += `[${JSON.stringify(String(k))}]`;
-  }
-  return s;
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k as string];
-  }
-  return v;
-}
-
-function zodIssues(error: z.ZodError, root: unknown): SceneIssue[] {
-  const out: SceneIssue[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        out.push({ path: formatPath([...issue.path, key]), message: 'unknown key (check the spelling against the scene reference)' });
-      }
-      continue;
-    }
-    const value = valueAt(root, issue.path);
-    let message = issue.message;
-    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-      // Report the alternatives briefly: what each branch wanted first.
-      const wants = issue.errors
-        .map((branch) => branch[0])
-        .filter((b): b is NonNullable<typeof b> => b !== undefined)
-        .map((b) => (b.path.length ? `${formatPath(b.path)}: ${b.message}` : b.message));
-      if (wants.length) message = `matches none of the allowed forms — ${[...new Set(wants)].join('; or ')}`;
-    }
-    out.push({ path: formatPath(issue.path), message, value });
-  }
-  return out;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -113,6 +69,9 @@ function crossIssues(raw: unknown): SceneIssue[] {
     const m = materials[name];
     return isObj(m) && typeof m.kind === 'string' ? m.kind : 'unknown';
   };
+  if (Object.hasOwn(materials, '__proto__')) {
+    out.push({ path: 'materials["__proto__"]', message: 'not allowed as a material name (it is special in JavaScript); choose another name', value: '__proto__' });
+  }
   const names = Object.keys(materials);
   const known = names.length ? names.map((n) => `'${n}'`).join(', ') : 'none declared';
   const needMaterial = (path: string, name: unknown, want?: 'liquid' | 'solid') => {
@@ -133,7 +92,7 @@ function crossIssues(raw: unknown): SceneIssue[] {
     if (kind === 'solid' && motion?.type === 'free') {
       const m = materials[b.material as string];
       if (isObj(m) && typeof m.density !== 'number') {
-        out.push({ path: `materials.${String(b.material)}.density`, message: 'a free (buoyant) body needs its solid material to have a density, kg/m³' });
+        out.push({ path: formatPath(['materials', String(b.material), 'density']), message: 'a free (buoyant) body needs its solid material to have a density, kg/m³' });
       }
     }
     if (motion?.type === 'keyframes') {
@@ -199,35 +158,55 @@ export function sceneMeshFiles(raw: unknown): string[] {
   return [...files];
 }
 
+/** Longest scene JSON text accepted, characters. */
+export const MAX_SCENE_CHARS = 32 * 1024 * 1024;
+/** Most JSON values (objects, arrays, numbers, strings …) in one scene. */
+export const MAX_SCENE_NODES = 500_000;
+/** Deepest nesting of a scene (real scenes nest about 6 deep). */
+export const MAX_SCENE_DEPTH = 64;
+/** Most problems listed in one SceneError; the rest are counted. */
+export const MAX_LISTED_ISSUES = 100;
+
 /** Validates a scene. Throws SceneError listing every problem; never throws anything else. */
 export function parseScene(json: unknown, options: ParseOptions = {}): Scene {
+  try {
+    return parseUnchecked(json, options);
+  } catch (e) {
+    if (e instanceof SceneError) throw e;
+    // Pathological input (getters that throw, proxies, a bug in a check) must still end as a SceneError.
+    throw new SceneError([{ path: '', message: `cannot be read as a scene: ${e instanceof Error ? e.message : String(e)}` }]);
+  }
+}
+
+function parseUnchecked(json: unknown, options: ParseOptions): Scene {
   let raw = json;
   if (typeof json === 'string') {
+    if (json.length > MAX_SCENE_CHARS) {
+      throw new SceneError([{ path: '', message: `scene text is too large: ${fmt(json.length)} characters, the limit is ${fmt(MAX_SCENE_CHARS)}` }]);
+    }
     try {
       raw = JSON.parse(json);
     } catch (e) {
       throw new SceneError([{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
     }
   }
+  // Size, depth and cycles first: zod and the checks below may then walk the input freely.
+  const shapeProblem = checkInputShape(raw);
+  if (shapeProblem) throw new SceneError([shapeProblem]);
+
   const issues: SceneIssue[] = [];
-  let result: ReturnType<typeof sceneSchema.safeParse>;
-  try {
-    result = sceneSchema.safeParse(raw);
-  } catch (e) {
-    // Pathological input (cyclic objects, getters that throw) must still end as a SceneError.
-    throw new SceneError([{ path: '', message: `cannot be read as a scene: ${(e as Error).message}` }]);
-  }
-  if (!result.success) issues.push(...zodIssues(result.error, raw));
+  const result = sceneSchema.safeParse(raw);
+  if (!result.success) issues.push(...translateIssues(result.error.issues, raw));
   issues.push(...crossIssues(raw));
 
   const meshes: Record<string, TriMesh> = {};
   for (const file of sceneMeshFiles(raw)) {
-    const loaded = options.loadedMeshes?.[file];
+    const loaded = options.loadedMeshes && Object.hasOwn(options.loadedMeshes, file) ? options.loadedMeshes[file] : undefined;
     if (loaded) {
       meshes[file] = loaded;
       continue;
     }
-    const text = options.meshes?.[file];
+    const text = options.meshes && Object.hasOwn(options.meshes, file) ? options.meshes[file] : undefined;
     const path = meshPath(raw, file);
     if (text === undefined) {
       issues.push({ path, message: 'mesh file was not supplied (the CLI and the app load it relative to the scene file)', value: file });
@@ -240,7 +219,10 @@ export function parseScene(json: unknown, options: ParseOptions = {}): Scene {
     }
   }
 
-  if (issues.length > 0 || !result.success) throw new SceneError(dedupe(issues));
+  if (issues.length > 0 || !result.success) {
+    const all = dedupe(issues);
+    throw new SceneError(capList(all), all.length);
+  }
   const data: SceneData = result.data;
   const scene = attachAssets(data, { meshes });
 
@@ -248,14 +230,15 @@ export function parseScene(json: unknown, options: ParseOptions = {}): Scene {
   const maxParticles = options.maxParticles ?? data.limits.maxParticles;
   const maxCells = options.maxCells ?? data.limits.maxCells;
   const capIssues: SceneIssue[] = [];
-  if (est.particles > maxParticles) {
+  // Written as !(x <= cap) so that a NaN estimate is refused too.
+  if (!(est.particles <= maxParticles)) {
     capIssues.push({
       path: 'limits.maxParticles',
       message: `the scene needs about ${fmt(est.particles)} particles (${fmt(est.liquidParticles)} liquid + ${fmt(est.objectParticles)} object), over the cap of ${fmt(maxParticles)}; raise particle.radius or limits.maxParticles`,
       value: maxParticles,
     });
   }
-  if (est.cells > maxCells) {
+  if (!(est.cells <= maxCells)) {
     capIssues.push({
       path: 'limits.maxCells',
       message: `the grid engine needs about ${fmt(est.cells)} cells, over the cap of ${fmt(maxCells)}; raise grid.cellSize or limits.maxCells`,
@@ -264,6 +247,49 @@ export function parseScene(json: unknown, options: ParseOptions = {}): Scene {
   }
   if (capIssues.length) throw new SceneError(capIssues);
   return scene;
+}
+
+/**
+ * One walk over the raw input before validation: refuses cycles, absurd nesting and absurd size
+ * with one clear issue, so that nothing later can recurse forever or run for minutes.
+ */
+function checkInputShape(raw: unknown): SceneIssue | undefined {
+  let nodes = 0;
+  const ancestors = new Set<object>();
+  const path: (string | number)[] = [];
+  const visit = (v: unknown): SceneIssue | undefined => {
+    if (++nodes > MAX_SCENE_NODES) return { path: '', message: `scene is too large: more than ${fmt(MAX_SCENE_NODES)} JSON values` };
+    if (v === null || typeof v !== 'object') return undefined;
+    if (ancestors.has(v)) return { path: formatPath(path), message: 'the scene refers to itself (a cycle); a scene must be plain JSON data' };
+    if (path.length >= MAX_SCENE_DEPTH) return { path: formatPath(path), message: `nested too deeply (more than ${MAX_SCENE_DEPTH} levels)` };
+    ancestors.add(v);
+    if (Array.isArray(v)) {
+      if (v.length > MAX_SCENE_NODES) return { path: formatPath(path), message: `array is too long: ${fmt(v.length)} items`, value: undefined };
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        const p = visit(v[i]);
+        path.pop();
+        if (p) return p;
+      }
+    } else {
+      for (const k of Object.keys(v)) {
+        path.push(k);
+        const p = visit((v as Record<string, unknown>)[k]);
+        path.pop();
+        if (p) return p;
+      }
+    }
+    ancestors.delete(v);
+    return undefined;
+  };
+  return visit(raw);
+}
+
+function capList(issues: SceneIssue[]): SceneIssue[] {
+  if (issues.length <= MAX_LISTED_ISSUES) return issues;
+  const listed = issues.slice(0, MAX_LISTED_ISSUES);
+  listed.push({ path: '', message: `… and ${fmt(issues.length - MAX_LISTED_ISSUES)} more problems` });
+  return listed;
 }
 
 function meshPath(raw: unknown, file: string): string {

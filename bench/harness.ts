@@ -1,0 +1,103 @@
+/**
+ * Measures one benchmark scene: wall time per frame (after a warm-up), the engine's per-stage
+ * split, point-substeps per second, and memory per point from the growth of the JS heap plus
+ * ArrayBuffer memory (typed arrays) while the simulation is created and warmed up.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createSimulation, type EngineName, type Scene, type SimulationOptions } from '../src/index.ts';
+import type { PaperFigures } from './scenes.ts';
+
+export interface BenchResult {
+  engine: EngineName;
+  scene: string;
+  name: string;
+  frames: number;
+  warmup: number;
+  msPerFrame: { mean: number; median: number; min: number; max: number };
+  /** Mean ms per timed frame, per stage, in the engine's order. */
+  stages: Record<string, number>;
+  /** Fluid points (liquid particles or grid markers) at the end. */
+  points: number;
+  /** Object particles or liquid cells, when the engine counts them (StepStats.counters). */
+  counters: Record<string, number>;
+  substepsPerFrame: number;
+  /** points × substeps per frame ÷ seconds per frame. */
+  pointSubstepsPerSecond: number;
+  memory: { bytes: number; bytesPerPoint: number };
+  paper?: PaperFigures;
+}
+
+let gcFunction: (() => void) | null | undefined;
+/** A full garbage collection when V8 lets us have one, so heap deltas mean something. */
+function collectGarbage(): void {
+  if (gcFunction === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      gcFunction = runInNewContext('gc') as () => void;
+    } catch {
+      gcFunction = null;
+    }
+  }
+  gcFunction?.();
+}
+
+function usedBytes(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+export interface BenchOptions extends SimulationOptions {
+  frames: number;
+  warmup: number;
+  /** Called after every frame, warm-up included. */
+  onFrame?: (frame: number, total: number, ms: number) => void;
+}
+
+export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, options: BenchOptions, paper?: PaperFigures): BenchResult {
+  collectGarbage();
+  const before = usedBytes();
+  const sim = createSimulation(scene, engine, options.workers ? { workers: options.workers } : {});
+  try {
+    const total = options.warmup + options.frames;
+    for (let i = 0; i < options.warmup; i++) {
+      const stats = sim.stepFrame();
+      options.onFrame?.(i + 1, total, stats.wallMs);
+    }
+    collectGarbage();
+    const bytes = usedBytes() - before;
+    const times: number[] = [];
+    const stages: Record<string, number> = {};
+    const counters: Record<string, number> = {};
+    for (let i = 0; i < options.frames; i++) {
+      const t0 = performance.now();
+      const stats = sim.stepFrame();
+      const ms = performance.now() - t0;
+      times.push(ms);
+      for (const [k, v] of Object.entries(stats.stages)) stages[k] = (stages[k] ?? 0) + v / options.frames;
+      for (const [k, v] of Object.entries(stats.counters)) counters[k] = (counters[k] ?? 0) + v / options.frames;
+      options.onFrame?.(options.warmup + i + 1, total, ms);
+    }
+    const points = sim.fluidPoints().count;
+    const sorted = [...times].sort((a, b) => a - b);
+    const mean = times.reduce((s, t) => s + t, 0) / times.length;
+    const substepsPerFrame = counters.substeps ?? counters.steps ?? (engine === 'particle' ? scene.particle.substeps : 1);
+    return {
+      engine,
+      scene: sceneFile,
+      name: scene.name,
+      frames: options.frames,
+      warmup: options.warmup,
+      msPerFrame: { mean, median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1] },
+      stages,
+      points,
+      counters,
+      substepsPerFrame,
+      pointSubstepsPerSecond: mean > 0 ? (points * substepsPerFrame) / (mean / 1000) : 0,
+      memory: { bytes, bytesPerPoint: points > 0 ? bytes / points : 0 },
+      ...(paper ? { paper } : {}),
+    };
+  } finally {
+    sim.dispose();
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Surface benchmark: particles to a mesh at the default output settings, split into region
+ * finding, field sampling, polygonization and attributes; the typed marching cubes against the
+ * `isosurface` package; hash-grid against d3-octree vertex look-ups; the level-set path.
+ *
+ *   npx tsx bench/surface.bench.ts
+ */
+import { checkMesh, levelSetSurface, particleSurface, type ParticleSurfaceInput, type PolygonizerName, type SurfaceTimings } from '../src/surface/index.ts';
+import type { NeighbourLookup } from '../src/surface/attributes.ts';
+
+const r = 0.005;
+const output = { resolution: 1, polygonizer: 'marching-cubes' as const, kernelWidth: 1.2, colors: true };
+
+/** Particles on the rest lattice (spacing 2r) inside `inside`, jittered by ±0.1 r, with surface flags and normals. */
+function particles(limit: number, half: [number, number, number], inside: (x: number, y: number, z: number) => number, seed = 1, shift = [0, 0, 0]): ParticleSurfaceInput {
+  let s = seed;
+  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+  const pos: number[] = [], nor: number[] = [], surf: number[] = [], col: number[] = [];
+  const n = half.map((h) => Math.ceil(h / (2 * r)));
+  for (let k = -n[2]; k <= n[2] && pos.length < 3 * limit; k++) {
+    for (let j = -n[1]; j <= n[1] && pos.length < 3 * limit; j++) {
+      for (let i = -n[0]; i <= n[0] && pos.length < 3 * limit; i++) {
+        const x = 2 * r * i + shift[0], y = 2 * r * j + shift[1], z = 2 * r * k + shift[2];
+        const d = inside(x, y, z);
+        if (d > 0) continue;
+        pos.push(x + 0.2 * r * rand(), y + 0.2 * r * rand(), z + 0.2 * r * rand());
+        const isSurface = d > -2 * r;
+        surf.push(isSurface ? 1 : 0);
+        const e = 1e-4, gx = inside(x + e, y, z) - d, gy = inside(x, y + e, z) - d, gz = inside(x, y, z + e) - d, g = Math.hypot(gx, gy, gz);
+        nor.push(isSurface ? gx / g : 0, isSurface ? gy / g : 0, isSurface ? gz / g : 0);
+        col.push(x < 0 ? 0.9 : 0.2, 0.6, x < 0 ? 0.1 : 0.8);
+      }
+    }
+  }
+  return {
+    count: pos.length / 3,
+    positions: new Float32Array(pos),
+    radius: r,
+    normals: new Float32Array(nor),
+    surface: Uint8Array.from(surf),
+    colors: new Float32Array(col),
+  };
+}
+
+function sphereOf(count: number): ParticleSurfaceInput {
+  const R = 2 * r * Math.cbrt((3 * count) / (4 * Math.PI)) * 1.02;
+  return particles(count, [R, R, R], (x, y, z) => Math.hypot(x, y, z) - R);
+}
+
+function slab(nx: number, ny: number, nz: number): ParticleSurfaceInput {
+  // Half-integer lattice offsets, so the slab has exactly nx × ny × nz particles.
+  const half: [number, number, number] = [nx * r, ny * r, nz * r];
+  const box = (x: number, y: number, z: number) => Math.max(Math.abs(x) - half[0], Math.abs(y) - half[1], Math.abs(z) - half[2]);
+  return particles(nx * ny * nz, half, box, 1, [nx % 2 ? 0 : r, ny % 2 ? 0 : r, nz % 2 ? 0 : r]);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function run(label: string, input: ParticleSurfaceInput, polygonizer: PolygonizerName = 'marching-cubes', lookup: NeighbourLookup = 'hash-grid', repeats = 7): void {
+  const rows: SurfaceTimings[] = [];
+  const walls: number[] = [];
+  let mesh = particleSurface(input, output, { polygonizer, lookup });
+  for (let i = 0; i < repeats; i++) {
+    const timings: SurfaceTimings = { regions: 0, sampling: 0, polygonize: 0, attributes: 0 };
+    const t = performance.now();
+    mesh = particleSurface(input, output, { polygonizer, lookup, timings });
+    walls.push(performance.now() - t);
+    rows.push(timings);
+  }
+  const rep = checkMesh(mesh);
+  const m = (key: keyof SurfaceTimings) => median(rows.map((row) => row[key])).toFixed(1);
+  console.log(
+    `${label.padEnd(34)} ${String(input.count).padStart(6)} particles  total ${median(walls).toFixed(1).padStart(6)} ms` +
+      `  (regions ${m('regions')}, sampling ${m('sampling')}, polygonize ${m('polygonize')}, attributes ${m('attributes')})` +
+      `  ${rep.triangles} triangles, ${rep.vertices} vertices, closed ${rep.closed}, outward ${rep.outward}, shells ${rep.shells}`,
+  );
+}
+
+const small = sphereOf(10_000);
+const blob = sphereOf(64_296);
+const gel = slab(72, 19, 47);
+console.log(`surface benchmark, r = ${r} m, resolution ${output.resolution} r, σ = ${output.kernelWidth} r (median of 7 warm runs)`);
+run('10k sphere, typed marching cubes', small);
+run('10k sphere, isosurface marchingCubes', small, 'isosurface-marching-cubes');
+run('10k sphere, isosurface surfaceNets', small, 'surface-nets');
+run('10k sphere, d3-octree look-ups', small, 'marching-cubes', 'octree');
+run('64k gel slab 72×19×47, typed MC', gel);
+run('64k blob, typed marching cubes', blob);
+run('64k blob, isosurface marchingCubes', blob, 'isosurface-marching-cubes', 'hash-grid', 3);
+run('64k blob, d3-octree look-ups', blob, 'marching-cubes', 'octree', 3);
+
+{
+  const n = 64, dx = 0.02, R = 0.4;
+  const phi = new Float32Array(n * n * n);
+  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) phi[i + n * (j + n * k)] = Math.hypot(i * dx - 0.63, j * dx - 0.63, k * dx - 0.63) - R;
+  const input = { origin: [0, 0, 0] as [number, number, number], cellSize: dx, dims: [n, n, n] as [number, number, number], phi };
+  levelSetSurface(input, output);
+  const walls: number[] = [];
+  let mesh = levelSetSurface(input, output);
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    mesh = levelSetSurface(input, output);
+    walls.push(performance.now() - t);
+  }
+  const rep = checkMesh(mesh);
+  console.log(`level-set sphere 64³ grid, R = 20 cells: ${median(walls).toFixed(1)} ms, ${rep.triangles} triangles, volume error ${((rep.volume / ((4 / 3) * Math.PI * R ** 3) - 1) * 100).toFixed(2)} %`);
+}

@@ -1,0 +1,544 @@
+/**
+ * The viscid app: opens the honey drop running, lets the user pick or drop scenes, tune
+ * parameters, compare the particle and grid engines side by side, and export meshes, frame
+ * ranges, screenshots and video. The simulation runs in Web Workers (sim.worker.ts).
+ */
+import GUI from 'lil-gui';
+import type { EngineName } from '../api.ts';
+import { OrbitCamera } from '../render/camera.ts';
+import { Renderer, type DisplayOptions } from '../render/renderer.ts';
+import { SimClient, type Loaded, type LoadResult } from './client.ts';
+import { DEFAULT_SCENE, sceneMeshes, sceneNames, sceneText } from './scenes.ts';
+import { buildParamPanel, type ParamPanel } from './params.ts';
+import { MetricPlots } from './plots.ts';
+import { CanvasRecorder, download, toBase64 } from './export.ts';
+import type { MeshFormat } from './protocol.ts';
+import type { SceneIssue } from '../scene/parse.ts';
+
+type Mode = 'particle' | 'grid' | 'side by side';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const canvas = $<HTMLCanvasElement>('view');
+const hud = $('hud');
+const banner = $('banner');
+const errorsBox = $('errors');
+const labels = $('labels');
+const fileInput = $<HTMLInputElement>('file');
+
+const renderer = new Renderer(canvas);
+const camera = new OrbitCamera();
+camera.attach(canvas, () => canvas.clientHeight);
+const plots = new MetricPlots($('plots'));
+const videoRecorder = new CanvasRecorder();
+
+const display: DisplayOptions = {
+  particles: false,
+  mesh: true,
+  objects: true,
+  domain: true,
+  velocity: false,
+  colorMode: 'material',
+  opacity: 0.82,
+};
+
+const state = {
+  mode: 'particle' as Mode,
+  sceneName: DEFAULT_SCENE,
+  playing: true,
+  /** The running scene's source, what reset and engine switches load again. */
+  source: null as { text: string; meshes: Record<string, string> } | null,
+  /** The running scene with defaults filled, edited by the parameter panel. */
+  edited: null as Record<string, unknown> | null,
+  paramsDirty: false,
+  lastError: null as string | null,
+  renderFrames: 0,
+  renderTimes: [] as number[],
+  recordingMeshes: false,
+  recordedFrames: 0,
+};
+
+let clients: SimClient[] = [];
+let paramPanel: ParamPanel | null = null;
+
+// ---------------------------------------------------------------------------------------------
+// Workers
+
+const events = {
+  onLoaded: (_c: SimClient, _l: Loaded) => {
+    requestDraw();
+    updateBanner();
+  },
+  onFrame: (c: SimClient) => {
+    requestDraw();
+    if (c.metrics && c.stats) plots.push(c.engine, c.time, c.metrics);
+  },
+  onError: (c: SimClient, message: string) => {
+    requestDraw();
+    state.lastError = `${c.engine}: ${message}`;
+    updateBanner();
+  },
+  onRecording: (_c: SimClient, frames: number) => {
+    state.recordedFrames = frames;
+  },
+  onZip: (c: SimClient, bytes: Uint8Array, frames: number) => {
+    if (frames > 0) download(bytes, `${state.sceneName}-${c.engine}-frames.zip`);
+  },
+};
+
+function enginesFor(mode: Mode): EngineName[] {
+  return mode === 'side by side' ? ['particle', 'grid'] : [mode];
+}
+
+function frameOptions() {
+  return { mesh: display.mesh, points: display.particles, velocity: display.velocity };
+}
+
+function ensureClients(): void {
+  const want = enginesFor(state.mode);
+  if (clients.length === want.length && clients.every((c, i) => c.engine === want[i])) return;
+  for (const c of clients) c.dispose();
+  clients = want.map((engine) => new SimClient(engine, renderer.createView(), events));
+  for (const c of clients) c.setOptions(frameOptions());
+  plots.reset(want);
+}
+
+/**
+ * Loads a scene into every worker. On a scene error nothing changes: the workers keep running
+ * what they ran, and the error is shown with its paths.
+ */
+async function loadScene(text: string, meshes: Record<string, string>, opts: { fit: boolean; label?: string }): Promise<LoadResult> {
+  ensureClients();
+  const results = await Promise.all(clients.map((c) => c.load(text, meshes)));
+  const failed = results.find((r): r is Extract<LoadResult, { ok: false }> => !r.ok);
+  if (failed) {
+    showSceneError(opts.label ?? 'scene', failed.issues, failed.message);
+    return failed;
+  }
+  hideSceneError();
+  state.source = { text, meshes };
+  if (opts.label) state.sceneName = opts.label;
+  const loaded = (results[0] as Extract<LoadResult, { ok: true }>).loaded;
+  if (opts.fit) camera.fit(loaded.view.min, loaded.view.max);
+  state.edited = JSON.parse(loaded.sceneJson);
+  state.paramsDirty = false;
+  rebuildParams();
+  plots.reset(clients.map((c) => c.engine));
+  if (state.playing) for (const c of clients) c.send({ type: 'play' });
+  updateBanner();
+  return results[0];
+}
+
+async function openBundledScene(name: string): Promise<LoadResult> {
+  const text = await sceneText(name);
+  return loadScene(text, await sceneMeshes(text), { fit: true, label: name });
+}
+
+async function reset(): Promise<void> {
+  if (!state.source) return;
+  const text = state.paramsDirty && state.edited ? JSON.stringify(state.edited) : state.source.text;
+  // On a scene error the previous run goes on and the panel keeps the user's edits to fix.
+  await loadScene(text, state.source.meshes, { fit: false });
+}
+
+function play(): void {
+  state.playing = true;
+  for (const c of clients) c.send({ type: 'play' });
+}
+function pause(): void {
+  state.playing = false;
+  for (const c of clients) c.send({ type: 'pause' });
+}
+function step(): void {
+  state.playing = false;
+  for (const c of clients) c.send({ type: 'step' });
+}
+
+async function setMode(mode: Mode): Promise<void> {
+  state.mode = mode;
+  ensureClients();
+  if (state.source) await loadScene(state.source.text, state.source.meshes, { fit: false });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors and messages
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+}
+
+function showSceneError(label: string, issues: SceneIssue[], message: string): void {
+  state.lastError = message;
+  const items = issues
+    .map((i) => {
+      const value = i.value === undefined ? '' : ` <span>(got ${escapeHtml(JSON.stringify(i.value) ?? String(i.value))})</span>`;
+      return `<li><code>${escapeHtml(i.path || '(scene)')}</code>: ${escapeHtml(i.message)}${value}</li>`;
+    })
+    .join('');
+  errorsBox.innerHTML = `<button type="button">dismiss</button><h3>${escapeHtml(label)} was not loaded (the running scene goes on): ${issues.length} problem${issues.length === 1 ? '' : 's'}</h3><ul>${items}</ul>`;
+  errorsBox.querySelector('button')!.addEventListener('click', hideSceneError);
+  errorsBox.style.display = 'block';
+}
+
+function hideSceneError(): void {
+  errorsBox.style.display = 'none';
+}
+
+function updateBanner(): void {
+  const problems = clients.filter((c) => c.error).map((c) => `${c.engine}: ${c.error}`);
+  if (problems.length === 0) {
+    banner.style.display = 'none';
+    return;
+  }
+  const known = clients.find((c) => c.loaded)?.loaded?.engines ?? [];
+  banner.textContent = `${problems.join('\n')}\n\nRegistered engines: ${known.length ? known.join(', ') : 'none yet'}.`;
+  banner.style.display = 'block';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files: open and drop
+
+async function openFiles(files: File[]): Promise<LoadResult | null> {
+  const json = files.find((f) => f.name.toLowerCase().endsWith('.json'));
+  if (!json) {
+    showSceneError('dropped files', [{ path: '', message: 'no .json scene among the files' }], 'no .json scene among the files');
+    return null;
+  }
+  const extra: Record<string, string> = {};
+  for (const f of files) if (f.name.toLowerCase().endsWith('.obj')) extra[f.name] = await f.text();
+  const text = await json.text();
+  return loadScene(text, await sceneMeshes(text, extra), { fit: true, label: json.name.replace(/\.json$/i, '') });
+}
+
+fileInput.addEventListener('change', () => {
+  if (fileInput.files?.length) void openFiles([...fileInput.files]);
+  fileInput.value = '';
+});
+const dropOverlay = $('drop');
+window.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  dropOverlay.style.display = 'flex';
+});
+window.addEventListener('dragleave', () => (dropOverlay.style.display = 'none'));
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dropOverlay.style.display = 'none';
+  if (e.dataTransfer?.files.length) void openFiles([...e.dataTransfer.files]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Exports
+
+async function exportMesh(format: MeshFormat, engine?: EngineName): Promise<Uint8Array> {
+  const c = clients.find((x) => !engine || x.engine === engine);
+  if (!c) throw new Error('no simulation is running');
+  return c.exportMesh(format);
+}
+
+let pendingCapture: ((canvas: HTMLCanvasElement) => void)[] = [];
+/** Runs `fn` right after the next frame is drawn, while the drawing buffer still holds it. */
+function afterNextDraw<T>(fn: (canvas: HTMLCanvasElement) => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    pendingCapture.push((cv) => {
+      try {
+        resolve(fn(cv));
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+}
+
+async function screenshotPNG(): Promise<Blob> {
+  const blob = await afterNextDraw((cv) => new Promise<Blob | null>((res) => cv.toBlob(res, 'image/png')));
+  const b = await blob;
+  if (!b) throw new Error('the canvas could not be encoded as PNG');
+  return b;
+}
+
+function readPixels(): Promise<{ width: number; height: number; data: string }> {
+  return afterNextDraw(() => {
+    // Straight from the GL context in the frame that drew it (regl.read insists on preserveDrawingBuffer).
+    const gl = renderer.regl._gl;
+    const width = canvas.width, height = canvas.height;
+    const pixels = new Uint8Array(4 * width * height);
+    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
+    return { width, height, data: toBase64(pixels) }; // rows bottom to top
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// GUI
+
+const gui = new GUI({ title: 'viscid' });
+const controls = {
+  scene: DEFAULT_SCENE,
+  open: () => fileInput.click(),
+  engine: 'particle' as Mode,
+  play: () => play(),
+  pause: () => pause(),
+  step: () => step(),
+  reset: () => void reset(),
+  exportFormat: 'obj' as MeshFormat,
+  exportMesh: async () => {
+    for (const c of clients) {
+      try {
+        download(await c.exportMesh(controls.exportFormat), `${state.sceneName}-${c.engine}-${String(c.frame).padStart(5, '0')}.${controls.exportFormat}`);
+      } catch (e) {
+        state.lastError = (e as Error).message;
+        banner.textContent = `export: ${(e as Error).message}`;
+        banner.style.display = 'block';
+        setTimeout(updateBanner, 4000);
+      }
+    }
+  },
+  recordMeshes: () => {
+    state.recordingMeshes = !state.recordingMeshes;
+    state.recordedFrames = 0;
+    for (const c of clients) c.send({ type: 'record', on: state.recordingMeshes, format: controls.exportFormat });
+    recordMeshesCtrl.name(state.recordingMeshes ? 'stop and download zip' : 'record frames (zip)');
+  },
+  screenshot: async () => download(await screenshotPNG(), `${state.sceneName}.png`),
+  video: async () => {
+    if (videoRecorder.active) {
+      download(await videoRecorder.stop(), `${state.sceneName}.webm`);
+      videoCtrl.name('record video (WebM)');
+    } else {
+      videoRecorder.start(canvas, 30);
+      videoCtrl.name('stop video and download');
+    }
+  },
+};
+
+const sim = gui.addFolder('Simulation');
+sim.add(controls, 'scene', sceneNames()).name('scene').onChange((name: string) => void openBundledScene(name));
+sim.add(controls, 'open').name('open scene file…');
+sim.add(controls, 'engine', ['particle', 'grid', 'side by side']).name('engine').onChange((m: Mode) => void setMode(m));
+sim.add(controls, 'play');
+sim.add(controls, 'pause');
+sim.add(controls, 'step').name('single step');
+sim.add(controls, 'reset').name('reset (applies parameters)');
+
+const disp = gui.addFolder('Display');
+const sendOptions = () => {
+  for (const c of clients) c.setOptions(frameOptions());
+};
+disp.add(display, 'mesh').name('surface mesh').onChange(sendOptions);
+disp.add(display, 'particles').name('particles / markers').onChange(sendOptions);
+disp.add(display, 'colorMode', ['material', 'surface', 'speed']).name('particle colour');
+disp.add(display, 'objects').name('solid objects');
+disp.add(display, 'domain').name('domain box');
+disp.add(display, 'velocity').name('velocity field').onChange(sendOptions);
+disp.add(display, 'opacity', 0.2, 1, 0.01).name('surface opacity');
+disp.close();
+
+const exp = gui.addFolder('Export');
+exp.add(controls, 'exportFormat', ['obj', 'ply', 'glb']).name('mesh format');
+exp.add(controls, 'exportMesh').name('export current mesh');
+const recordMeshesCtrl = exp.add(controls, 'recordMeshes').name('record frames (zip)');
+exp.add(controls, 'screenshot').name('PNG screenshot');
+const videoCtrl = exp.add(controls, 'video').name('record video (WebM)');
+exp.close();
+
+function rebuildParams(): void {
+  paramPanel?.destroy();
+  paramPanel = null;
+  if (!state.edited) return;
+  paramPanel = buildParamPanel(gui, state.edited, () => {
+    state.paramsDirty = true;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+function renderFps(now: number): number {
+  const t = state.renderTimes;
+  while (t.length > 0 && now - t[0] > 2000) t.shift();
+  return t.length < 2 ? 0 : (t.length - 1) / ((t[t.length - 1] - t[0]) / 1000);
+}
+
+function fmt(x: number | undefined, digits = 3): string {
+  if (x === undefined || !Number.isFinite(x)) return '–';
+  return Math.abs(x) >= 1000 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toExponential(2) : x.toPrecision(digits);
+}
+
+function hudText(now: number): string {
+  const lines = [`${state.sceneName} · page ${pageFps(now).toFixed(0)} fps · ${renderFps(now).toFixed(1)} draws/s (${lastDrawMs.toFixed(1)} ms) · ${state.playing ? 'playing' : 'paused'}${state.paramsDirty ? ' · parameters edited (reset applies)' : ''}`];
+  if (state.recordingMeshes) lines.push(`recording meshes: ${state.recordedFrames} frames`);
+  for (const c of clients) {
+    lines.push('');
+    const st = c.stats;
+    const simMs = st ? st.wallMs + c.meshMs : 0;
+    lines.push(`${c.engine}: frame ${c.frame} · t ${c.time.toFixed(3)} s · ${c.simFps().toFixed(2)} sim fps · ${simMs.toFixed(0)} ms/frame`);
+    if (st) {
+      const stages = Object.entries(st.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`);
+      if (c.meshMs > 0) stages.push(`surface mesh ${c.meshMs.toFixed(0)}`);
+      lines.push(`  stages ms: ${stages.join(' · ')}`);
+      const counters = Object.entries(st.counters).map(([k, v]) => `${k} ${fmt(v)}`);
+      if (counters.length) lines.push(`  ${counters.join(' · ')}`);
+    }
+    const m = c.metrics;
+    if (m) {
+      lines.push(`  points ${m.pointCount}${m.cellCount !== undefined ? ` · cells ${m.cellCount}` : ''} · triangles ${c.triangleCount} · density error ${m.densityError === undefined ? '–' : (m.densityError * 100).toFixed(2) + ' %'}`);
+      lines.push(`  volume ${fmt(m.fluidVolume * 1e6)} cm³ · KE ${fmt(m.kineticEnergy)} J · max speed ${fmt(m.maxSpeed)} m/s`);
+    }
+    if (c.error) lines.push(`  error: ${c.error}`);
+  }
+  return lines.join('\n');
+}
+
+function updateLabels(): void {
+  if (clients.length < 2) {
+    labels.innerHTML = '';
+    return;
+  }
+  labels.innerHTML = clients
+    .map((c, i) => `<div style="left:${((i + 0.5) * 100) / clients.length}%">${c.engine}</div>`)
+    .join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Render loop and test hook
+
+/**
+ * Drawing happens on demand: when a frame arrives, the camera or the display options change, the
+ * canvas is resized, a capture is asked for, or video is being recorded. The page itself keeps
+ * its requestAnimationFrame rate whatever the simulation does; `pageFps` counts those callbacks
+ * and `drawsPerSecond` the actual draws.
+ */
+let needsDraw = true;
+let lastSignature = '';
+let lastHud = 0;
+const pageTimes: number[] = [];
+let lastDrawMs = 0;
+
+function signature(): string {
+  const c = camera;
+  return `${c.yaw},${c.pitch},${c.distance},${c.target.join(',')},${JSON.stringify(display)},${clients.length}`;
+}
+
+function requestDraw(): void {
+  needsDraw = true;
+}
+
+renderer.regl.frame(() => {
+  const now = performance.now();
+  pageTimes.push(now);
+  while (pageTimes.length > 0 && now - pageTimes[0] > 2000) pageTimes.shift();
+  const resized = renderer.resize();
+  const sig = signature();
+  if (resized || sig !== lastSignature || pendingCapture.length > 0 || videoRecorder.active) needsDraw = true;
+  if (needsDraw) {
+    needsDraw = false;
+    lastSignature = sig;
+    const t0 = performance.now();
+    renderer.draw(clients.map((c) => c.view), camera, display);
+    lastDrawMs = performance.now() - t0;
+    state.renderFrames++;
+    state.renderTimes.push(now);
+    const captures = pendingCapture;
+    pendingCapture = [];
+    for (const fn of captures) fn(canvas);
+  }
+  if (now - lastHud > 250) {
+    lastHud = now;
+    hud.textContent = hudText(now);
+    updateLabels();
+  }
+});
+
+function pageFps(now: number): number {
+  const t = pageTimes.filter((x) => now - x <= 2000);
+  return t.length < 2 ? 0 : (t.length - 1) / ((t[t.length - 1] - t[0]) / 1000);
+}
+
+/**
+ * Draws `n` times, each waited for by reading a pixel back (gl.finish does not wait for
+ * Chromium's GPU process): the true cost of one full draw in ms.
+ */
+function benchmarkDraw(n: number): number {
+  const gl = renderer.regl._gl;
+  const views = clients.map((c) => c.view);
+  const px = new Uint8Array(4);
+  const sync = () => gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  renderer.draw(views, camera, display);
+  sync();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    renderer.draw(views, camera, display);
+    sync();
+  }
+  needsDraw = true;
+  return (performance.now() - t0) / n;
+}
+
+/** A small surface for the browser tests (tests/e2e) and for scripting from the console. */
+const hook = {
+  get ready() {
+    return clients.length > 0 && clients.every((c) => c.loaded !== null && (c.view.meshElements > 0 || c.view.pointCount > 0 || c.error !== null));
+  },
+  get frame() {
+    return clients[0]?.frame ?? 0;
+  },
+  get frames() {
+    return clients.map((c) => ({ engine: c.engine, frame: c.frame, time: c.time, error: c.error, triangles: c.triangleCount, points: c.pointCount }));
+  },
+  get renderFrames() {
+    return state.renderFrames;
+  },
+  get lastError() {
+    return state.lastError;
+  },
+  get engines() {
+    return clients.find((c) => c.loaded)?.loaded?.engines ?? [];
+  },
+  get mode() {
+    return state.mode;
+  },
+  get sceneName() {
+    return state.sceneName;
+  },
+  get paramControls() {
+    return paramPanel?.controls ?? 0;
+  },
+  stats() {
+    const now = performance.now();
+    return { renderFps: renderFps(now), pageFps: pageFps(now), lastDrawMs, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
+  },
+  play,
+  pause,
+  step,
+  reset,
+  setMode,
+  display,
+  camera,
+  openScene: openBundledScene,
+  /** Loads scene JSON text as if it were dropped; resolves with the outcome. */
+  async loadSceneText(text: string, name = 'dropped') {
+    const r = await loadScene(text, await sceneMeshes(text), { fit: true, label: name });
+    return r.ok ? { ok: true as const } : { ok: false as const, message: r.message, issues: r.issues };
+  },
+  /** The current mesh in a format, base64 (OBJ/PLY text is UTF-8). */
+  async exportMesh(format: MeshFormat, engine?: EngineName) {
+    return toBase64(await exportMesh(format, engine));
+  },
+  readPixels,
+  benchmarkDraw,
+  async screenshot() {
+    return toBase64(new Uint8Array(await (await screenshotPNG()).arrayBuffer()));
+  },
+};
+(window as unknown as { __viscid: typeof hook }).__viscid = hook;
+
+// Start: the honey drop, running.
+const initial = new URLSearchParams(location.search);
+state.mode = (initial.get('engine') as Mode | null) ?? 'particle';
+controls.engine = state.mode;
+const firstScene = initial.get('scene') ?? DEFAULT_SCENE;
+controls.scene = firstScene;
+gui.controllersRecursive().forEach((c) => c.updateDisplay());
+void openBundledScene(firstScene).catch((e: Error) => {
+  state.lastError = e.message;
+  banner.textContent = e.message;
+  banner.style.display = 'block';
+});

@@ -1,0 +1,81 @@
+/**
+ * Live plots of the comparison metrics over simulated time, one uPlot chart per metric, one series
+ * per engine (particle and grid share an axis when they run side by side).
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Metrics } from '../api.ts';
+
+interface MetricDef {
+  key: string;
+  label: string;
+  read(m: Metrics): number | undefined;
+}
+
+const METRICS: MetricDef[] = [
+  { key: 'ke', label: 'kinetic energy (J)', read: (m) => m.kineticEnergy },
+  { key: 'vol', label: 'volume (cm³)', read: (m) => m.fluidVolume * 1e6 },
+  { key: 'speed', label: 'max speed (m/s)', read: (m) => m.maxSpeed },
+  { key: 'rho', label: 'density error (%)', read: (m) => (m.densityError === undefined ? undefined : m.densityError * 100) },
+];
+
+const ENGINE_COLORS: Record<string, string> = { particle: '#f0a830', grid: '#5ab0f0' };
+
+export class MetricPlots {
+  private readonly plots: uPlot[] = [];
+  private engines: string[] = [];
+  /** time, then one column per engine, per metric. */
+  private data: (number | null)[][][] = [];
+
+  constructor(private readonly container: HTMLElement) {}
+
+  /** Starts empty plots for these engines. */
+  reset(engines: string[]): void {
+    for (const p of this.plots) p.destroy();
+    this.plots.length = 0;
+    this.container.innerHTML = '';
+    this.engines = engines;
+    this.data = METRICS.map(() => [[], ...engines.map(() => [])]);
+    for (const def of METRICS) {
+      const el = document.createElement('div');
+      el.className = 'plot';
+      this.container.appendChild(el);
+      const opts: uPlot.Options = {
+        title: def.label,
+        width: 200,
+        height: 100,
+        legend: { show: false },
+        cursor: { show: false },
+        scales: { x: { time: false } },
+        axes: [
+          { stroke: '#aab', grid: { stroke: '#333a' }, size: 22, font: '10px sans-serif' },
+          { stroke: '#aab', grid: { stroke: '#333a' }, size: 44, font: '10px sans-serif' },
+        ],
+        series: [{ label: 't (s)' }, ...engines.map((e) => ({ label: e, stroke: ENGINE_COLORS[e] ?? '#ddd', width: 1.5, spanGaps: true }))],
+      };
+      this.plots.push(new uPlot(opts, this.data[this.plots.length] as uPlot.AlignedData, el));
+    }
+  }
+
+  /** Adds one engine's metrics at simulated time t. Rows are shared by time across engines. */
+  push(engine: string, time: number, metrics: Metrics): void {
+    const col = this.engines.indexOf(engine);
+    if (col < 0) return;
+    METRICS.forEach((def, i) => {
+      const d = this.data[i];
+      const times = d[0] as number[];
+      let row = times.length - 1;
+      // side by side: both engines step at the same fps, so equal times share a row
+      while (row >= 0 && (times[row] as number) > time + 1e-9) row--;
+      if (row < 0 || Math.abs((times[row] as number) - time) > 1e-9) {
+        if (row < times.length - 1) return; // out of order (after a reset race); drop it
+        times.push(time);
+        for (let c = 1; c < d.length; c++) d[c].push(null);
+        row = times.length - 1;
+      }
+      const v = def.read(metrics);
+      d[col + 1][row] = v === undefined || !Number.isFinite(v) ? null : v;
+      this.plots[i].setData(d as uPlot.AlignedData);
+    });
+  }
+}

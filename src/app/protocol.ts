@@ -1,0 +1,98 @@
+/**
+ * Messages between the page and the simulation worker. Frames carry fresh typed arrays that are
+ * transferred, never copied, so the page only pays for uploading them to the GPU.
+ */
+import type { EngineName, Metrics, StepStats } from '../api.ts';
+import type { SceneIssue } from '../scene/parse.ts';
+
+export type MeshFormat = 'obj' | 'ply' | 'glb';
+
+/** What the worker computes per frame besides stepping (meshing is the expensive part). */
+export interface FrameOptions {
+  mesh: boolean;
+  points: boolean;
+  /** Velocity debug: segments sampled with `velocityAt` on a coarse lattice. */
+  velocity: boolean;
+}
+
+export type ToWorker =
+  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName }
+  | { type: 'play' }
+  | { type: 'pause' }
+  | { type: 'step' }
+  | { type: 'reset' }
+  | { type: 'options'; options: FrameOptions }
+  | { type: 'export'; id: number; format: MeshFormat }
+  | { type: 'record'; on: boolean; format: MeshFormat };
+
+export interface MaterialInfo {
+  name: string;
+  kind: 'liquid' | 'solid';
+  /** Linear RGB. */
+  color: [number, number, number];
+}
+
+export interface SolidInfo {
+  name: string;
+  color: [number, number, number];
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
+export interface MeshData {
+  positions: Float32Array;
+  normals: Float32Array;
+  colors?: Float32Array;
+  indices: Uint32Array;
+  /** Winding of outward-facing triangles, measured against the vertex normals. */
+  frontFace: 'ccw' | 'cw';
+}
+
+export interface FramePoints {
+  count: number;
+  positions: Float32Array;
+  /** Per point: material index, surface flag (0/1, or −1 unknown), speed m/s. */
+  aux: Float32Array;
+}
+
+export interface FrameMessage {
+  type: 'frame';
+  engine: EngineName;
+  frame: number;
+  time: number;
+  playing: boolean;
+  /** Step wall time split by stage, plus 'surface mesh' when the worker built one. */
+  stats: StepStats | null;
+  meshMs: number;
+  metrics: Metrics | null;
+  points: FramePoints | null;
+  mesh: MeshData | null;
+  /** 16 floats per solid, column-major, in the order of `loaded.solids`. */
+  transforms: Float32Array;
+  /** xyz xyz per velocity segment. */
+  velocityLines: Float32Array | null;
+}
+
+export type FromWorker =
+  | {
+      type: 'loaded';
+      id: number;
+      engine: EngineName;
+      /** The full scene (defaults filled), as JSON text. */
+      sceneJson: string;
+      materials: MaterialInfo[];
+      domain: { min: [number, number, number]; max: [number, number, number] } | null;
+      /** Bounds to frame the camera on. */
+      view: { min: [number, number, number]; max: [number, number, number] };
+      particleRadius: number;
+      solids: SolidInfo[];
+      /** Engines this worker knows. */
+      engines: string[];
+    }
+  | { type: 'sceneError'; id: number; message: string; issues: SceneIssue[] }
+  | { type: 'error'; message: string; stage?: string; frame?: number }
+  | FrameMessage
+  | { type: 'export'; id: number; format: MeshFormat; bytes: Uint8Array | null; error?: string }
+  | { type: 'recording'; frames: number }
+  | { type: 'zip'; bytes: Uint8Array; frames: number };

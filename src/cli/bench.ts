@@ -1,0 +1,176 @@
+/**
+ * `viscid bench [engine...]` (also `npm run bench -- particle`): runs the scenes of
+ * bench/scenes.ts, prints ms/frame, the stage split, point-substeps per second and memory per
+ * point, merges the results into bench/results.json and regenerates the table between
+ * `<!-- bench:start -->` and `<!-- bench:end -->` in BENCHMARKS.md, beside the paper's figures.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, platform, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
+import { benchScene, type BenchResult } from '../../bench/harness.ts';
+import { benchScenes, type BenchScene } from '../../bench/scenes.ts';
+import { defineCommand, intAtLeast, UsageError } from './command.ts';
+import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
+import { fmtBytes, fmtInt } from './format.ts';
+import { loadScene } from './load-scene.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface BenchFile {
+  machine: { cpu: string; cores: number; memory: string; platform: string; node: string };
+  updatedAt: string;
+  results: (BenchResult & { measuredAt: string })[];
+}
+
+interface BenchFlags {
+  frames?: number;
+  warmup?: number;
+  out: string;
+  markdown: string | false;
+  scene?: string;
+  workers?: number;
+}
+
+defineCommand((program) =>
+  program
+    .command('bench')
+    .description('run the benchmark scenes (bench/scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
+    .argument('[filter...]', "engines ('particle', 'grid') or scene names to run (default: all)")
+    .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
+    .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))
+    .option('--scene <file>', 'bench this scene file instead of the list (engines from the filter, default particle)')
+    .option('--workers <n>', 'worker threads', intAtLeast(1))
+    .option('-o, --out <file>', 'results JSON (merged with what is there)', 'bench/results.json')
+    .option('--markdown <file>', 'Markdown file whose bench table is regenerated', 'BENCHMARKS.md')
+    .option('--no-markdown', 'leave the Markdown table alone')
+    .action((filter: string[], flags: BenchFlags) => {
+      runBench(filter, flags);
+    }),
+);
+
+function selectEntries(filter: string[], flags: BenchFlags): BenchScene[] {
+  if (flags.scene) {
+    const engines = filter.length ? filter : ['particle'];
+    for (const e of engines) if (e !== 'particle' && e !== 'grid') throw new UsageError(`with --scene, the filter names engines ('particle', 'grid'), got '${e}'`);
+    return engines.map((engine) => ({ engine: engine as BenchScene['engine'], scene: flags.scene!, frames: 3, warmup: 1 }));
+  }
+  if (filter.length === 0) return benchScenes;
+  const stem = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
+  const picked = benchScenes.filter((b) => filter.includes(b.engine) || filter.includes(stem(b.scene)));
+  if (picked.length === 0) {
+    const known = [...new Set([...benchScenes.map((b) => b.engine), ...benchScenes.map((b) => stem(b.scene))])];
+    throw new UsageError(`no benchmark matches ${filter.join(', ')}; known: ${known.join(', ')}`);
+  }
+  return picked;
+}
+
+export function runBench(filter: string[], flags: BenchFlags): BenchFile {
+  const entries = selectEntries(filter, flags);
+  const measured: BenchFile['results'] = [];
+  for (const entry of entries) {
+    const sceneFile = flags.scene ? resolve(entry.scene) : resolve(ROOT, entry.scene);
+    const { scene } = loadScene(sceneFile);
+    const label = `${entry.engine} ${scene.name}`;
+    const frames = flags.frames ?? entry.frames;
+    const warmup = flags.warmup ?? entry.warmup;
+    process.stderr.write(`${label}: ${warmup} warm-up + ${frames} timed frames\n`);
+    const result = benchScene(
+      scene,
+      relative(ROOT, sceneFile),
+      entry.engine,
+      {
+        frames,
+        warmup,
+        ...(flags.workers ? { workers: flags.workers } : {}),
+        onFrame: (i, total, ms) => process.stderr.write(`  frame ${i}/${total}: ${ms.toFixed(0)} ms\n`),
+      },
+      entry.paper,
+    );
+    measured.push({ ...result, measuredAt: new Date().toISOString() });
+    process.stdout.write(`${formatResult(result)}\n`);
+  }
+  const file = mergeResults(flags.out, measured);
+  writeFileAtomic(flags.out, `${JSON.stringify(file, null, 2)}\n`);
+  process.stderr.write(`wrote ${flags.out}\n`);
+  if (flags.markdown !== false) {
+    const md = flags.markdown;
+    if (!existsSync(md)) throw new UsageError(`${md} not found (give --markdown FILE or --no-markdown)`);
+    writeFileAtomic(md, replaceBetweenMarkers(readFileSync(md, 'utf8'), 'bench', benchTable(file)));
+    process.stderr.write(`updated the table in ${md}\n`);
+  }
+  return file;
+}
+
+function machine(): BenchFile['machine'] {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    memory: fmtBytes(totalmem()),
+    platform: `${platform()} ${process.arch}`,
+    node: process.version,
+  };
+}
+
+/** New results replace earlier ones of the same engine and scene; the others are kept. */
+function mergeResults(out: string, measured: BenchFile['results']): BenchFile {
+  let previous: BenchFile['results'] = [];
+  if (existsSync(out)) {
+    try {
+      previous = (JSON.parse(readFileSync(out, 'utf8')) as BenchFile).results ?? [];
+    } catch {
+      previous = [];
+    }
+  }
+  const key = (r: { engine: string; scene: string }) => `${r.engine} ${r.scene}`;
+  const fresh = new Set(measured.map(key));
+  return { machine: machine(), updatedAt: new Date().toISOString(), results: [...previous.filter((r) => !fresh.has(key(r))), ...measured] };
+}
+
+function stageSplit(stages: Record<string, number>): string {
+  const total = Object.values(stages).reduce((s, v) => s + v, 0);
+  if (!(total > 0)) return '–';
+  return Object.entries(stages)
+    .filter(([, v]) => v / total >= 0.02)
+    .map(([k, v]) => `${k} ${Math.round((100 * v) / total)}%`)
+    .join(', ');
+}
+
+export function formatResult(r: BenchResult): string {
+  const lines = [
+    `${r.engine} ${r.name}: ${r.msPerFrame.mean.toFixed(1)} ms/frame (median ${r.msPerFrame.median.toFixed(1)}, min ${r.msPerFrame.min.toFixed(1)}, max ${r.msPerFrame.max.toFixed(1)}) over ${r.frames} frames`,
+    `  ${fmtInt(r.points)} points, ${r.substepsPerFrame} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
+    `  stages: ${stageSplit(r.stages)}`,
+  ];
+  if (r.paper) {
+    lines.push(
+      `  paper: ${r.paper.secondsPerFrame} s/frame for ${fmtInt(r.paper.liquid)} + ${fmtInt(r.paper.objects)} particles, ${r.paper.substeps}×${r.paper.moves} (${r.paper.source ?? 'paper'})`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The paper's throughput in the same unit: (liquid + object particles) × substeps ÷ s/frame. */
+function paperRate(p: NonNullable<BenchResult['paper']>): number {
+  return ((p.liquid + p.objects) * p.substeps) / p.secondsPerFrame;
+}
+
+export function benchTable(file: BenchFile): string {
+  const m = file.machine;
+  const rows = [
+    `Measured ${file.updatedAt.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memory}), ${m.platform}, Node ${m.node}.`,
+    '',
+    '| scene | engine | points | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const r of file.results) {
+    const paper = r.paper
+      ? `${r.paper.secondsPerFrame} s, ${fmtInt(r.paper.liquid)} + ${fmtInt(r.paper.objects)}, ${r.paper.substeps}×${r.paper.moves} (${fmtInt(paperRate(r.paper))} point-substeps/s)`
+      : '–';
+    rows.push(
+      `| ${r.name} | ${r.engine} | ${fmtInt(r.points)} | ${Number(r.substepsPerFrame.toFixed(1))} | ${r.msPerFrame.mean.toFixed(1)} | ${fmtInt(r.pointSubstepsPerSecond)} | ${fmtInt(r.memory.bytesPerPoint)} | ${paper} | ${stageSplit(r.stages)} |`,
+    );
+  }
+  return rows.join('\n');
+}

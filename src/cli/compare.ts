@@ -1,0 +1,77 @@
+/**
+ * `viscid compare <scene>`: runs the scene in both engines and writes metrics.csv, report.html and
+ * one SVG per plot to the output directory, then prints the summary table.
+ */
+import { join, resolve } from 'node:path';
+import { engineNames, type EngineName } from '../index.ts';
+import { compareScene, defaultFrames } from '../compare/compare.ts';
+import type { Axis } from '../compare/metrics.ts';
+import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from './command.ts';
+import { writeFileAtomic } from './files.ts';
+import { loadScene } from './load-scene.ts';
+import { createProgress } from './progress.ts';
+
+interface CompareFlags {
+  frames?: number;
+  out?: string;
+  engines?: string;
+  frontAxis?: string;
+  quiet?: boolean;
+}
+
+function parseEngines(list: string | undefined): EngineName[] | undefined {
+  if (list === undefined) return undefined;
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const n of names) {
+    if (n !== 'particle' && n !== 'grid') throw new UsageError(`--engines: unknown engine '${n}'; engines: particle, grid`);
+    if (!engineNames().includes(n)) throw new UsageError(`--engines: engine '${n}' is not available in this build`);
+  }
+  return names as EngineName[];
+}
+
+defineCommand((program) =>
+  program
+    .command('compare')
+    .description('run a scene in both engines and write per-frame metrics (CSV), plots (SVG) and an HTML report')
+    .argument('<scene>', 'scene JSON file')
+    .option('-f, --frames <n>', 'frames per engine (default: duration × fps)', intAtLeast(1))
+    .option('-o, --out <dir>', 'output directory (default: out/compare-<scene name>)')
+    .option('--engines <list>', 'comma-separated engines (default: particle,grid)')
+    .option('--front-axis <axis>', 'axis the front position is measured along: x, y or z', 'x')
+    .option('-q, --quiet', 'no per-frame progress')
+    .action((file: string, opts: CompareFlags) => {
+      const { scene } = loadScene(file);
+      const axisIndex = 'xyz'.indexOf(opts.frontAxis ?? 'x');
+      if (axisIndex < 0 || (opts.frontAxis ?? 'x').length !== 1) throw new UsageError(`--front-axis: expected x, y or z, got '${opts.frontAxis}'`);
+      const engines = parseEngines(opts.engines);
+      const frames = opts.frames ?? defaultFrames(scene);
+      const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
+      const progress = new Map<string, ReturnType<typeof createProgress>>();
+      const { runs, report } = compareScene(scene, {
+        engines,
+        frames,
+        frontAxis: axisIndex as Axis,
+        frontQuantile: 0.01,
+        onFrame: opts.quiet
+          ? undefined
+          : (engine, record) => {
+              if (record.frame === 0) return;
+              let p = progress.get(engine);
+              if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
+              p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
+              if (record.frame === frames) p.stop();
+            },
+      });
+      for (const p of progress.values()) p.stop();
+      writeFileAtomic(join(out, 'metrics.csv'), report.csv);
+      writeFileAtomic(join(out, 'report.html'), report.html);
+      for (const plot of report.plots) writeFileAtomic(join(out, `${plot.name}.svg`), plot.svg);
+      process.stdout.write(`${scene.name}: ${frames} frames per engine\n\n${report.table}\n\nwrote ${join(out, 'report.html')}, metrics.csv and ${report.plots.length} SVG plots\n`);
+      for (const run of runs) {
+        if (run.error) {
+          process.stderr.write(`${run.engine} stopped after frame ${run.frames.length - 1}: ${run.error}\n`);
+          setExitCode(EXIT_FAILURE);
+        }
+      }
+    }),
+);

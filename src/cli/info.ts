@@ -1,0 +1,137 @@
+/** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
+import { estimateScene, type Scene, type Shape } from '../index.ts';
+import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
+import { fmtBytes, fmtInt, fmtVec } from './format.ts';
+import { loadScene } from './load-scene.ts';
+import { SceneError } from '../index.ts';
+
+defineCommand((program) =>
+  program
+    .command('info')
+    .description('validate scene files and summarize them: materials, bodies, sources, estimated particles, cells and memory')
+    .argument('<scene...>', 'scene JSON files')
+    .option('--json', 'print the summaries as JSON')
+    .action((files: string[], opts: { json?: boolean }) => {
+      const summaries: SceneSummary[] = [];
+      for (const file of files) {
+        try {
+          const { scene, hash } = loadScene(file);
+          const summary = summarizeScene(scene, file, hash);
+          summaries.push(summary);
+          if (!opts.json) process.stdout.write(`${formatSummary(summary, scene)}\n`);
+        } catch (e) {
+          // With several files, report each bad one and go on; a single file fails as usual.
+          if (files.length === 1 || !(e instanceof SceneError)) throw e;
+          process.stderr.write(`error: ${file}: ${e.message}\n`);
+          setExitCode(EXIT_BAD_INPUT);
+        }
+      }
+      if (opts.json) process.stdout.write(`${JSON.stringify(files.length === 1 ? summaries[0] : summaries, null, 2)}\n`);
+    }),
+);
+
+export interface SceneSummary {
+  file: string;
+  name: string;
+  sha256: string;
+  description: string;
+  fps: number;
+  duration: number;
+  frames: number;
+  materials: { name: string; kind: 'liquid' | 'solid'; detail: string }[];
+  bodies: { name: string; material: string; shape: string; motion: string; start: number }[];
+  sources: number;
+  sinks: number;
+  estimate: {
+    liquidParticles: number;
+    objectParticles: number;
+    particles: number;
+    liquidVolume: number;
+    cells: number;
+    gridBounds: { min: number[]; max: number[] };
+    particleBytes: number;
+    gridBytes: number;
+  };
+}
+
+function shapeText(shape: Shape): string {
+  switch (shape.type) {
+    case 'box':
+      return `box ${fmtVec(shape.size)} at ${fmtVec(shape.center)}`;
+    case 'sphere':
+      return `sphere r=${shape.radius} at ${fmtVec(shape.center)}`;
+    case 'cylinder':
+      return `cylinder r=${shape.radius} h=${shape.height}${shape.wall > 0 ? ` cup wall ${shape.wall}` : ''} at ${fmtVec(shape.center)}`;
+    case 'capsule':
+      return `capsule r=${shape.radius} ${fmtVec(shape.a)}–${fmtVec(shape.b)}`;
+    case 'plane':
+      return `plane through ${fmtVec(shape.point)} normal ${fmtVec(shape.normal)}`;
+    case 'mesh':
+      return `mesh ${shape.file}`;
+  }
+}
+
+export function summarizeScene(scene: Scene, file: string, sha256: string): SceneSummary {
+  const est = estimateScene(scene);
+  return {
+    file,
+    name: scene.name,
+    sha256,
+    description: scene.description,
+    fps: scene.fps,
+    duration: scene.duration,
+    frames: Math.ceil(scene.duration * scene.fps - 1e-9),
+    materials: Object.entries(scene.materials).map(([name, m]) => ({
+      name,
+      kind: m.kind,
+      detail:
+        m.kind === 'liquid'
+          ? `density ${m.density} kg/m³, viscosity ${m.viscosity.value} ${m.viscosity.unit}, grid ${m.grid.viscosityModel}`
+          : `friction ${m.friction}${m.density ? `, density ${m.density} kg/m³` : ''}`,
+    })),
+    bodies: scene.bodies.map((b, i) => ({
+      name: b.name ?? `bodies[${i}]`,
+      material: b.material,
+      shape: shapeText(b.shape),
+      motion: b.motion.type,
+      start: b.start,
+    })),
+    sources: scene.sources.length,
+    sinks: scene.sinks.length,
+    estimate: {
+      liquidParticles: Math.round(est.liquidParticles),
+      objectParticles: Math.round(est.objectParticles),
+      particles: Math.round(est.particles),
+      liquidVolume: est.liquidVolume,
+      cells: est.cells,
+      gridBounds: { min: [...est.gridBounds.min], max: [...est.gridBounds.max] },
+      particleBytes: est.particleBytes,
+      gridBytes: est.gridBytes,
+    },
+  };
+}
+
+export function formatSummary(s: SceneSummary, scene: Scene): string {
+  const lines: string[] = [];
+  lines.push(`${s.name} (${s.file})`);
+  if (s.description) lines.push(`  ${s.description}`);
+  lines.push(`  ${s.frames} frames at ${s.fps} fps (${s.duration} s), gravity ${fmtVec(scene.gravity)} m/s²`);
+  lines.push(`  domain: ${scene.domain ? `${fmtVec(scene.domain.min)} to ${fmtVec(scene.domain.max)}` : 'none (particle engine unbounded)'}`);
+  lines.push(`  materials (${s.materials.length}):`);
+  for (const m of s.materials) lines.push(`    ${m.name}: ${m.kind}, ${m.detail}`);
+  lines.push(`  bodies (${s.bodies.length}):`);
+  for (const b of s.bodies) {
+    const extra = [b.motion !== 'static' ? `motion ${b.motion}` : '', b.start > 0 ? `appears at ${b.start} s` : ''].filter(Boolean).join(', ');
+    lines.push(`    ${b.name}: ${b.material}, ${b.shape}${extra ? `, ${extra}` : ''}`);
+  }
+  lines.push(`  sources: ${s.sources}, sinks: ${s.sinks}, adhesion pairs: ${scene.adhesion.length}`);
+  const e = s.estimate;
+  lines.push(
+    `  particle engine: ~${fmtInt(e.particles)} particles (${fmtInt(e.liquidParticles)} liquid + ${fmtInt(e.objectParticles)} object), r = ${scene.particle.radius} m, ${scene.particle.substeps} substeps × ${scene.particle.moves} moves, ~${fmtBytes(e.particleBytes)}`,
+  );
+  lines.push(
+    `  grid engine: ≤ ${fmtInt(e.cells)} cells of ${scene.grid.cellSize} m in ${fmtVec(e.gridBounds.min)} to ${fmtVec(e.gridBounds.max)}, ~${fmtBytes(e.gridBytes)} at full occupancy`,
+  );
+  lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
+  return lines.join('\n');
+}

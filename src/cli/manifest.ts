@@ -1,0 +1,93 @@
+/**
+ * `manifest.json` of a run directory: what was run (scene hash, engine, settings, viscid version)
+ * and, per engine, every finished frame with its wall time and stage split, and the checkpoint
+ * `--resume` continues from. Rewritten atomically after every frame.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineName } from '../index.ts';
+import { UsageError } from './command.ts';
+import { writeFileAtomic } from './files.ts';
+
+export type RunMethod = EngineName | 'both';
+export type MeshFormat = 'obj' | 'ply' | 'glb' | 'none';
+export type PointsFormat = 'vtk' | 'ply' | 'none';
+
+export interface FrameRecord {
+  frame: number;
+  /** Simulated time at the end of the frame, s. */
+  time: number;
+  /** Wall time of the whole frame: step, surface, encoding and writing, ms. */
+  wallMs: number;
+  /** `stepFrame` wall time, ms. */
+  stepMs: number;
+  /** Surface mesh extraction, ms. */
+  surfaceMs: number;
+  /** Encoding and writing the frame files, ms. */
+  writeMs: number;
+  /** The engine's per-stage split of `stepMs`, ms. */
+  stages: Record<string, number>;
+  counters: Record<string, number>;
+  points: number;
+  fluidVolume: number;
+  maxSpeed: number;
+  /** Files written for this frame, relative to the run directory. */
+  files: string[];
+}
+
+export interface EngineRecord {
+  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  error?: string;
+  /** Checkpoint `--resume` continues from (relative path), and the frame it holds. */
+  checkpoint: { file: string; frame: number } | null;
+  frames: FrameRecord[];
+}
+
+export interface RunSettings {
+  method: RunMethod;
+  frames: number;
+  mesh: MeshFormat;
+  points: PointsFormat;
+  workers: number | null;
+  checkpointEvery: number;
+  /** Digits of the frame numbers in file names. */
+  padding: number;
+}
+
+export interface Manifest {
+  viscid: string;
+  scene: { file: string; name: string; sha256: string; fps: number };
+  settings: RunSettings;
+  /** The scene's method and output settings as run (defaults filled in). */
+  sceneSettings: { particle: unknown; grid: unknown; output: unknown };
+  engines: Partial<Record<EngineName, EngineRecord>>;
+  startedAt: string;
+  updatedAt: string;
+}
+
+export const MANIFEST = 'manifest.json';
+
+export function readManifest(dir: string): Manifest {
+  const file = join(dir, MANIFEST);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
+  }
+  let m: Manifest;
+  try {
+    m = JSON.parse(text) as Manifest;
+  } catch (e) {
+    throw new UsageError(`cannot resume: ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!m || typeof m !== 'object' || !m.scene?.sha256 || !m.settings || !m.engines) {
+    throw new UsageError(`cannot resume: ${file} is not a viscid run manifest`);
+  }
+  return m;
+}
+
+export function writeManifest(dir: string, manifest: Manifest): void {
+  manifest.updatedAt = new Date().toISOString();
+  writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+}

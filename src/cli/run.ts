@@ -1,0 +1,275 @@
+/**
+ * `viscid run <scene>`: simulates frames with one engine or both and writes one mesh and/or point
+ * file per frame, a manifest and checkpoints into the output directory:
+ *
+ *   out/honey-drop/manifest.json
+ *   out/honey-drop/particle/mesh-0001.obj …  points-0001.vtk …  checkpoint.vscd
+ *
+ * Ctrl-C (SIGINT) or SIGTERM finishes the frame in progress, writes a checkpoint and the manifest,
+ * and exits 130; `--resume DIR` continues from there. A failure leaves the frames written so far and
+ * a checkpoint of the last finished frame, and exits 1.
+ */
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { Option } from 'commander';
+import { createSimulation, restoreSimulation, type EngineName, type Scene, type Simulation, type SimulationOptions } from '../index.ts';
+import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, setExitCode, UsageError } from './command.ts';
+import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
+import { fmtDuration } from './format.ts';
+import { loadScene } from './load-scene.ts';
+import { readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { createProgress } from './progress.ts';
+import { viscidVersion } from './version.ts';
+
+export interface RunFlags {
+  method?: RunMethod;
+  frames?: number;
+  out?: string;
+  mesh?: MeshFormat;
+  points?: PointsFormat;
+  resume?: string;
+  workers?: number;
+  checkpointEvery: number;
+}
+
+defineCommand((program) =>
+  program
+    .command('run')
+    .description('simulate a scene and write one mesh and/or point file per frame, a manifest.json and checkpoints')
+    .argument('<scene>', 'scene JSON file (mesh files it names are read relative to it)')
+    .addOption(new Option('-m, --method <engine>', 'engine to run (default: particle)').choices(['particle', 'grid', 'both']))
+    .option('-f, --frames <n>', 'frames to simulate in total (default: duration × fps)', intAtLeast(1))
+    .option('-o, --out <dir>', 'output directory (default: out/<scene name>)')
+    .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
+    .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
+    .option('--resume <dir>', 'continue the run in this directory from its checkpoint')
+    .option('--workers <n>', "worker threads (overrides the scene's particle.workers)", intAtLeast(1))
+    .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
+    .action(async (sceneFile: string, flags: RunFlags) => {
+      setExitCode(await runCommand(sceneFile, flags));
+    }),
+);
+
+/** Stop requests from signals; the frame loop polls it between frames. */
+class StopSignal {
+  requested: NodeJS.Signals | null = null;
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    if (this.requested) {
+      process.stderr.write(`\n${signal} again: quitting now (frames written so far are complete)\n`);
+      process.exit(EXIT_INTERRUPTED);
+    }
+    this.requested = signal;
+    process.stderr.write(`\n${signal}: finishing the current frame, then writing a checkpoint (press again to quit at once)\n`);
+  };
+  install(): void {
+    process.on('SIGINT', this.onSignal);
+    process.on('SIGTERM', this.onSignal);
+  }
+  uninstall(): void {
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+  }
+}
+
+/** Lets pending signals and I/O callbacks run between two synchronous frames. */
+const yieldToEventLoop = () => new Promise<void>((r) => setTimeout(r, 0));
+
+interface RunContext {
+  dir: string;
+  scene: Scene;
+  manifest: Manifest;
+  stop: StopSignal;
+  options: SimulationOptions;
+  resuming: boolean;
+}
+
+export async function runCommand(sceneFile: string, flags: RunFlags): Promise<number> {
+  const loaded = loadScene(sceneFile);
+  const { scene } = loaded;
+  let dir: string;
+  let manifest: Manifest;
+  if (flags.resume) {
+    dir = resolve(flags.resume);
+    if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different directories; --resume writes into its own directory');
+    manifest = readManifest(dir);
+    if (manifest.scene.sha256 !== loaded.hash) {
+      throw new UsageError(
+        `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
+      );
+    }
+    const s = manifest.settings;
+    s.method = flags.method ?? s.method;
+    s.frames = flags.frames ?? s.frames;
+    s.mesh = flags.mesh ?? s.mesh;
+    s.points = flags.points ?? s.points;
+    s.workers = flags.workers ?? s.workers;
+    s.checkpointEvery = flags.checkpointEvery;
+  } else {
+    dir = resolve(flags.out ?? join('out', scene.name));
+    const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
+    manifest = {
+      viscid: viscidVersion(),
+      scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
+      settings: {
+        method: flags.method ?? 'particle',
+        frames,
+        mesh: flags.mesh ?? scene.output.mesh,
+        points: flags.points ?? scene.output.points,
+        workers: flags.workers ?? null,
+        checkpointEvery: flags.checkpointEvery,
+        padding: framePadding(frames),
+      },
+      sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
+      engines: {},
+      startedAt: new Date().toISOString(),
+      updatedAt: '',
+    };
+  }
+  const engines: EngineName[] = manifest.settings.method === 'both' ? ['particle', 'grid'] : [manifest.settings.method];
+  const stop = new StopSignal();
+  stop.install();
+  const ctx: RunContext = {
+    dir,
+    scene,
+    manifest,
+    stop,
+    options: manifest.settings.workers ? { workers: manifest.settings.workers } : {},
+    resuming: Boolean(flags.resume),
+  };
+  let code = 0;
+  try {
+    writeManifest(dir, manifest);
+    for (const engine of engines) {
+      if (stop.requested) break;
+      const status = await runEngine(ctx, engine);
+      if (status === 'failed') code = EXIT_FAILURE;
+    }
+  } finally {
+    stop.uninstall();
+  }
+  if (stop.requested) {
+    process.stderr.write(`stopped; continue with: viscid run ${sceneFile} --resume ${relative(process.cwd(), dir) || '.'}\n`);
+    return EXIT_INTERRUPTED;
+  }
+  if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST_NAME}\n`);
+  return code;
+}
+
+const MANIFEST_NAME = 'manifest.json';
+
+async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
+  const { dir, manifest, stop } = ctx;
+  const settings = manifest.settings;
+  const record: EngineRecord = manifest.engines[engine] ?? { status: 'running', checkpoint: null, frames: [] };
+  manifest.engines[engine] = record;
+  const checkpointFile = `${engine}/checkpoint.vscd`;
+  let sim: Simulation | undefined;
+  // The state after the last finished frame, so a failure mid-frame still leaves a clean checkpoint.
+  let lastGood: { bytes: Uint8Array; frame: number } | undefined;
+  const saveCheckpoint = (bytes: Uint8Array, frame: number) => {
+    writeFileAtomic(join(dir, checkpointFile), bytes);
+    record.checkpoint = { file: checkpointFile, frame };
+  };
+  let progress: ReturnType<typeof createProgress> | undefined;
+  try {
+    // Loaded here, not at start-up: the encoders (glTF library included) are only needed by `run`.
+    const { encodeMesh, encodePoints, MESH_EXTENSIONS, POINTS_EXTENSIONS } = await import('./export.ts');
+    if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
+      return record.status; // nothing left to do; skip loading the checkpoint
+    }
+    if (ctx.resuming && record.checkpoint) {
+      const bytes = new Uint8Array(readFileSync(join(dir, record.checkpoint.file)));
+      sim = restoreSimulation(bytes, ctx.options);
+      if (sim.engine !== engine) throw new Error(`checkpoint ${record.checkpoint.file} holds a '${sim.engine}' run, expected '${engine}'`);
+      record.frames = record.frames.filter((f) => f.frame <= sim!.frame);
+      lastGood = { bytes, frame: sim.frame };
+    } else {
+      record.frames = [];
+      record.checkpoint = null;
+      sim = createSimulation(ctx.scene, engine, ctx.options);
+      lastGood = { bytes: sim.save(), frame: sim.frame };
+    }
+    record.status = 'running';
+    delete record.error;
+    if (sim.frame >= settings.frames) {
+      record.status = 'complete';
+      writeManifest(dir, manifest);
+      return record.status;
+    }
+    progress = createProgress(engine, sim.frame, settings.frames);
+    let sinceCheckpoint = 0;
+    while (sim.frame < settings.frames && !stop.requested) {
+      const t0 = performance.now();
+      const stats = sim.stepFrame();
+      const t1 = performance.now();
+      const files: string[] = [];
+      let surfaceMs = 0;
+      if (settings.mesh !== 'none') {
+        const mesh = sim.surfaceMesh();
+        surfaceMs = performance.now() - t1;
+        const name = `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
+        writeFileAtomic(join(dir, name), await encodeMesh(settings.mesh, mesh, ctx.scene));
+        files.push(name);
+      }
+      const points = sim.fluidPoints();
+      if (settings.points !== 'none') {
+        const name = `${engine}/${frameFileName('points', sim.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`;
+        writeFileAtomic(join(dir, name), encodePoints(settings.points, points, ctx.scene));
+        files.push(name);
+      }
+      const metrics = sim.metrics();
+      const t2 = performance.now();
+      record.frames.push({
+        frame: sim.frame,
+        time: sim.time,
+        wallMs: t2 - t0,
+        stepMs: t1 - t0,
+        surfaceMs,
+        writeMs: t2 - t1 - surfaceMs,
+        stages: stats.stages,
+        counters: stats.counters,
+        points: points.count,
+        fluidVolume: metrics.fluidVolume,
+        maxSpeed: metrics.maxSpeed,
+        files,
+      });
+      lastGood = { bytes: sim.save(), frame: sim.frame };
+      if (++sinceCheckpoint >= settings.checkpointEvery || sim.frame >= settings.frames) {
+        saveCheckpoint(lastGood.bytes, lastGood.frame);
+        sinceCheckpoint = 0;
+      }
+      writeManifest(dir, manifest);
+      progress.update({ frame: sim.frame, time: sim.time, points: points.count, frameMs: t2 - t0 });
+      await yieldToEventLoop();
+    }
+    progress.stop();
+    if (stop.requested && sim.frame < settings.frames) {
+      saveCheckpoint(lastGood.bytes, lastGood.frame);
+      record.status = 'interrupted';
+    } else {
+      record.status = 'complete';
+      const total = record.frames.reduce((s, f) => s + f.wallMs, 0) / 1000;
+      process.stderr.write(`${engine}: ${record.frames.length} frames in ${fmtDuration(total)}\n`);
+    }
+    writeManifest(dir, manifest);
+    return record.status;
+  } catch (e) {
+    progress?.stop();
+    record.status = 'failed';
+    record.error = (e as Error)?.message ?? String(e);
+    if (lastGood) {
+      try {
+        saveCheckpoint(lastGood.bytes, lastGood.frame);
+      } catch (inner) {
+        record.error += `; and the checkpoint could not be written: ${(inner as Error).message}`;
+      }
+    }
+    writeManifest(dir, manifest);
+    const at = lastGood ? ` after frame ${lastGood.frame}` : '';
+    process.stderr.write(`error: ${engine} engine failed${at}: ${record.error}\n`);
+    if (process.env.VISCID_DEBUG && (e as Error)?.stack) process.stderr.write(`${(e as Error).stack}\n`);
+    return record.status;
+  } finally {
+    sim?.dispose();
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Level-set surface tracking (Cline §10; Foster & Fedkiw 2001): φ at cell centres, negative in the
+ * liquid, kept as a signed distance in a narrow band that lives in the same hashed cells as the MAC
+ * grid (the band is the buffer zone: cells further out do not exist and read as +band).
+ *
+ *  - Advection (§10.3, §10.4, equation 30): first-order upwind differences in space, forward Euler in
+ *    time (the "fast" first-order update of §10.8.2), substepped so each substep moves the surface at
+ *    most half a cell; the outer ring of the band is not updated.
+ *  - Redistancing (§10.5): the fast marching method. Cells beside the zero crossing are initialised
+ *    with their distance to the plane through the crossings found along each axis (exact for a
+ *    planar surface, so a resting surface does not move), then distances march outwards on both
+ *    sides with the first-order upwind Eikonal update, up to the band width.
+ *
+ * Solid cells take no part; afterwards they get the mean φ of their non-solid neighbours so that
+ * interpolation near walls stays smooth.
+ */
+import type { GridDomain } from './domain.ts';
+import { FLUID, SOLID, type GridStore } from './store.ts';
+
+export class LevelSet {
+  private dist = new Float64Array(0);
+  private state = new Uint8Array(0);
+  private heapCell = new Int32Array(0);
+  private heapKey = new Float64Array(0);
+  private heapSize = 0;
+  private scratch = new Float64Array(0);
+  private vel = new Float64Array(0);
+
+  private ensure(n: number): void {
+    if (this.dist.length >= n) return;
+    const m = Math.ceil(n * 1.3);
+    this.dist = new Float64Array(m);
+    this.state = new Uint8Array(m);
+    this.scratch = new Float64Array(m);
+    this.vel = new Float64Array(3 * m);
+  }
+
+  /** Rebuilds φ as a signed distance up to `band` (m) by fast marching. */
+  redistance(s: GridStore, h: number, band: number): void {
+    const n = s.count;
+    this.ensure(n);
+    const { phi, nb, type } = s;
+    const dist = this.dist, state = this.state;
+    this.heapSize = 0;
+    state.fill(0, 0, n);
+    for (let c = 0; c < n; c++) {
+      dist[c] = band;
+      if (type[c] === SOLID) { state[c] = 3; continue; }
+      const pc = phi[c], inside = pc < 0;
+      let inv2 = 0;
+      for (let a = 0; a < 3; a++) {
+        let theta = Infinity;
+        for (let e = 0; e < 2; e++) {
+          const m = nb[6 * c + 2 * a + e];
+          if (m < 0 || type[m] === SOLID) continue;
+          const pm = phi[m];
+          if ((pm < 0) !== inside) theta = Math.min(theta, Math.max(1e-6 * h, (h * pc) / (pc - pm)));
+        }
+        if (theta < Infinity) inv2 += 1 / (theta * theta);
+      }
+      if (inv2 > 0) {
+        dist[c] = Math.min(band, 1 / Math.sqrt(inv2));
+        state[c] = 2;
+      }
+    }
+    for (let c = 0; c < n; c++) {
+      if (state[c] !== 2) continue;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m >= 0 && state[m] === 0) this.consider(s, m, h);
+      }
+    }
+    while (this.heapSize > 0) {
+      const c = this.pop();
+      if (state[c] === 2) continue;
+      if (dist[c] >= band) break;
+      state[c] = 2;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m >= 0 && state[m] < 2) this.consider(s, m, h);
+      }
+    }
+    for (let c = 0; c < n; c++) {
+      if (type[c] === SOLID) continue;
+      const dc = state[c] === 2 ? Math.min(dist[c], band) : band;
+      phi[c] = phi[c] < 0 ? -dc : dc;
+    }
+    for (let c = 0; c < n; c++) {
+      if (type[c] !== SOLID) continue;
+      let sum = 0, cnt = 0;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m >= 0 && type[m] !== SOLID) { sum += phi[m]; cnt++; }
+      }
+      phi[c] = cnt > 0 ? sum / cnt : band;
+    }
+  }
+
+  private consider(s: GridStore, c: number, h: number): void {
+    const { nb } = s;
+    const dist = this.dist, state = this.state;
+    const v = [Infinity, Infinity, Infinity];
+    for (let a = 0; a < 3; a++) {
+      for (let e = 0; e < 2; e++) {
+        const m = nb[6 * c + 2 * a + e];
+        if (m >= 0 && state[m] === 2 && dist[m] < v[a]) v[a] = dist[m];
+      }
+    }
+    v.sort((p, q) => p - q);
+    let d = v[0] + h;
+    if (d > v[1]) {
+      const disc = 2 * h * h - (v[0] - v[1]) ** 2;
+      d = 0.5 * (v[0] + v[1] + Math.sqrt(Math.max(0, disc)));
+      if (d > v[2]) {
+        const sum = v[0] + v[1] + v[2];
+        const sq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        d = (sum + Math.sqrt(Math.max(0, sum * sum - 3 * (sq - h * h)))) / 3;
+      }
+    }
+    if (state[c] === 1 && d >= dist[c]) return;
+    dist[c] = d;
+    state[c] = 1;
+    this.push(c, d);
+  }
+
+  private push(c: number, key: number): void {
+    if (this.heapSize === this.heapCell.length) {
+      const cells = new Int32Array(Math.max(64, 2 * this.heapSize));
+      const keys = new Float64Array(cells.length);
+      cells.set(this.heapCell);
+      keys.set(this.heapKey);
+      this.heapCell = cells;
+      this.heapKey = keys;
+    }
+    const hc = this.heapCell, hk = this.heapKey;
+    let i = this.heapSize++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (hk[p] <= key) break;
+      hc[i] = hc[p];
+      hk[i] = hk[p];
+      i = p;
+    }
+    hc[i] = c;
+    hk[i] = key;
+  }
+
+  private pop(): number {
+    const hc = this.heapCell, hk = this.heapKey;
+    const top = hc[0];
+    const n = --this.heapSize;
+    const lc = hc[n], lk = hk[n];
+    let i = 0;
+    for (;;) {
+      let ch = 2 * i + 1;
+      if (ch >= n) break;
+      if (ch + 1 < n && hk[ch + 1] < hk[ch]) ch++;
+      if (hk[ch] >= lk) break;
+      hc[i] = hc[ch];
+      hk[i] = hk[ch];
+      i = ch;
+    }
+    hc[i] = lc;
+    hk[i] = lk;
+    return top;
+  }
+
+  /** Moves φ through the velocity field for Δt (first-order upwind, substepped); returns substeps. */
+  advect(s: GridStore, d: GridDomain, dt: number): number {
+    const n = s.count;
+    this.ensure(n);
+    const { nb, u, type, phi } = s;
+    const vel = this.vel, next = this.scratch;
+    const h = d.h;
+    let vmax = 0;
+    for (let c = 0; c < n; c++) {
+      for (let a = 0; a < 3; a++) {
+        const up = nb[6 * c + 2 * a + 1];
+        const v = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
+        vel[3 * c + a] = v;
+        if (type[c] !== SOLID && Math.abs(v) > vmax) vmax = Math.abs(v);
+      }
+    }
+    const sub = Math.max(1, Math.ceil((vmax * dt) / (0.5 * h)));
+    const tau = dt / sub;
+    for (let it = 0; it < sub; it++) {
+      for (let c = 0; c < n; c++) {
+        next[c] = phi[c];
+        if (type[c] === SOLID) continue;
+        let interior = true;
+        for (let e = 0; e < 6; e++) if (nb[6 * c + e] < 0) { interior = false; break; }
+        if (!interior) continue;
+        let rate = 0;
+        for (let a = 0; a < 3; a++) {
+          const v = vel[3 * c + a];
+          if (v === 0) continue;
+          const m = nb[6 * c + 2 * a + (v > 0 ? 0 : 1)];
+          if (type[m] === SOLID) continue;
+          const grad = v > 0 ? (phi[c] - phi[m]) / h : (phi[m] - phi[c]) / h;
+          rate += v * grad;
+        }
+        next[c] = phi[c] - tau * rate;
+      }
+      phi.set(next.subarray(0, n));
+    }
+    return sub;
+  }
+}
+
+/** Liquid volume from φ: each cell counts clamp(½ − φ/h, 0, 1) h³. */
+export function levelSetVolume(s: GridStore, h: number): number {
+  let v = 0;
+  for (let c = 0; c < s.count; c++) {
+    if (s.type[c] === SOLID) continue;
+    v += Math.min(1, Math.max(0, 0.5 - s.phi[c] / h));
+  }
+  return v * h * h * h;
+}
+
+/** Number of liquid cells (φ < 0 at the centre, or fluid type). */
+export function fluidCellCount(s: GridStore): number {
+  let n = 0;
+  for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID) n++;
+  return n;
+}

@@ -1,0 +1,160 @@
+/**
+ * Steps 3d and 3e (Cline §4; Foster & Fedkiw 2001): one pressure per liquid cell such that the
+ * updated velocity is divergence free. We solve for q = p Δt / (ρ h) (m/s), so that
+ *
+ *   Σ_{non-solid n} (q_c − q_n) = h ∇·u_c,   u_face −= q_c − q_(c−a),
+ *
+ * which is equation 13 with the sign flipped to make A positive definite. Air cells hold the
+ * atmospheric pressure, taken as the gauge zero (p_atm = 0, so the −k_i p_atm term of equation 14
+ * vanishes). Faces touching solid cells are held at the solid's velocity and enter the divergence
+ * only (§6, the modified system of Foster & Fedkiw). A liquid component with no air neighbour (a
+ * full container) is singular; the solver projects out its constant.
+ */
+import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
+import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+
+export class PressureSolver {
+  private solver = new PcgSolver();
+  private row = new Int32Array(0);
+  private cellOf = new Int32Array(0);
+  private sys: SparseSystem = {
+    n: 0,
+    diag: new Float64Array(0),
+    off: new Float64Array(0),
+    nbRow: new Int32Array(0),
+    rhs: new Float64Array(0),
+    component: new Int32Array(0),
+    closed: new Uint8Array(0),
+  };
+  private x = new Float64Array(0);
+  private stack = new Int32Array(0);
+  last: SolveResult = { iterations: 0, relativeResidual: 0, converged: true };
+  /** max |h ∇·u| over liquid cells before and after the last projection, m/s. */
+  divergenceBefore = 0;
+  divergenceAfter = 0;
+
+  /**
+   * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
+   * and replace it; otherwise start from zero and add the correction to s.pressure.
+   */
+  project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
+    const n = s.count;
+    if (this.row.length < n) this.row = new Int32Array(Math.ceil(n * 1.3));
+    const row = this.row;
+    let m = 0;
+    for (let c = 0; c < n; c++) row[c] = s.type[c] === FLUID ? m++ : -1;
+    this.allocate(m);
+    const sys = this.sys;
+    sys.n = m;
+    const { diag, off, nbRow, rhs } = sys;
+    const cellOf = this.cellOf;
+    const { nb, type, u } = s;
+    const [ux, uy, uz] = u;
+    let divMax = 0;
+    for (let c = 0; c < n; c++) {
+      const r = row[c];
+      if (r < 0) continue;
+      cellOf[r] = c;
+      let dg = 0;
+      for (let d = 0; d < 6; d++) {
+        const nc = nb[6 * c + d];
+        off[6 * r + d] = 0;
+        nbRow[6 * r + d] = -1;
+        if (nc < 0 || type[nc] === SOLID) continue;
+        dg++;
+        if (type[nc] === FLUID) {
+          off[6 * r + d] = -1;
+          nbRow[6 * r + d] = row[nc];
+        }
+      }
+      diag[r] = dg;
+      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
+      rhs[r] = -div;
+      if (Math.abs(div) > divMax) divMax = Math.abs(div);
+    }
+    this.divergenceBefore = divMax;
+    this.label(s, m);
+    const x = this.x;
+    const p = s.pressure;
+    for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
+    const result = this.solver.solve(sys, x, tolerance, maxIterations, true);
+    this.last = result;
+    // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.
+    const q = this.qCell(n);
+    for (let c = 0; c < n; c++) q[c] = row[c] >= 0 ? x[row[c]] : 0;
+    for (let c = 0; c < n; c++) {
+      for (let a = 0; a < 3; a++) {
+        if (s.face[3 * c + a] !== FACE_ACTIVE) continue;
+        const nc = nb[6 * c + 2 * a];
+        u[a][c] -= q[c] - q[nc];
+      }
+    }
+    for (let c = 0; c < n; c++) p[c] = warm ? q[c] : p[c] + q[c];
+    let after = 0;
+    for (let r = 0; r < m; r++) {
+      const c = cellOf[r];
+      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
+      if (Math.abs(div) > after) after = Math.abs(div);
+    }
+    this.divergenceAfter = after;
+    return result;
+  }
+
+  private qBuf = new Float64Array(0);
+  private qCell(n: number): Float64Array {
+    if (this.qBuf.length < n) this.qBuf = new Float64Array(Math.ceil(n * 1.3));
+    return this.qBuf;
+  }
+
+  private allocate(m: number): void {
+    if (this.sys.diag.length >= m) return;
+    const cap = Math.ceil(m * 1.3) + 16;
+    this.sys.diag = new Float64Array(cap);
+    this.sys.off = new Float64Array(6 * cap);
+    this.sys.nbRow = new Int32Array(6 * cap);
+    this.sys.rhs = new Float64Array(cap);
+    this.sys.component = new Int32Array(cap);
+    this.sys.closed = new Uint8Array(cap);
+    this.cellOf = new Int32Array(cap);
+    this.x = new Float64Array(cap);
+    this.stack = new Int32Array(cap);
+  }
+
+  /** Connected liquid components; closed = no air neighbour anywhere in the component. */
+  private label(s: GridStore, m: number): void {
+    const comp = this.sys.component!;
+    const closedAll = this.sys.closed!;
+    comp.fill(-1, 0, m);
+    const stack = this.stack;
+    let ncomp = 0;
+    for (let r0 = 0; r0 < m; r0++) {
+      if (comp[r0] >= 0) continue;
+      let top = 0;
+      stack[top++] = r0;
+      comp[r0] = ncomp;
+      let closed = 1;
+      while (top > 0) {
+        const r = stack[--top];
+        const c = this.cellOf[r];
+        for (let d = 0; d < 6; d++) {
+          const nc = s.nb[6 * c + d];
+          if (nc >= 0 && s.type[nc] === AIR) closed = 0;
+          const rn = this.sys.nbRow[6 * r + d];
+          if (rn >= 0 && comp[rn] < 0) {
+            comp[rn] = ncomp;
+            stack[top++] = rn;
+          }
+        }
+      }
+      if (ncomp >= closedAll.length) {
+        const grown = new Uint8Array(2 * closedAll.length + 16);
+        grown.set(closedAll);
+        this.sys.closed = grown;
+      }
+      this.sys.closed![ncomp++] = closed;
+    }
+    this.sys.closed = this.sys.closed!.subarray(0, ncomp) as Uint8Array;
+    // Keep the full buffer for the next call.
+    if (this.sys.closed.buffer.byteLength > ncomp) this.sys.closed = new Uint8Array(this.sys.closed.buffer, 0, ncomp);
+  }
+}

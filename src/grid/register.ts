@@ -1,0 +1,9 @@
+/** Registers the grid engine ('grid') with the engine registry. */
+import { registerEngine } from '../engines.ts';
+import { GridEngineSimulation } from './simulation.ts';
+
+registerEngine({
+  name: 'grid',
+  create: (scene) => new GridEngineSimulation(scene),
+  restore: (scene, checkpoint) => new GridEngineSimulation(scene, checkpoint),
+});

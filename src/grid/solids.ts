@@ -1,0 +1,125 @@
+/**
+ * Solid objects in the grid (Cline §6, Foster & Fedkiw 2001). A cell whose centre lies inside a
+ * solid body is a solid cell holding the object's velocity there; faces between liquid and a solid
+ * hold the solid's velocity in the pressure solve (the modified system; see pressure.ts). For moving
+ * objects, the liquid velocity at the centre of each liquid cell beside the object is pushed along
+ * the object's normal so that it does not flow into it (equation 16) and written back to the cell's
+ * faces. Shapes and motions are the scene's, shared with the particle engine.
+ */
+import type { Scene } from '../scene/scene.ts';
+import { compileShape, type CompiledShape } from '../scene/shapes.ts';
+import { compileMotion, createPose, inversePose, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
+import type { GridDomain } from './domain.ts';
+import { velocityAtPoint } from './interpolate.ts';
+import { FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+
+export interface GridSolid {
+  name: string;
+  material: string;
+  shape: CompiledShape;
+  motion: CompiledMotion;
+  pose: RigidPose;
+}
+
+const rest = new Float64Array(3);
+const world = new Float64Array(3);
+const vel = new Float64Array(3);
+const uc = new Float64Array(3);
+
+export class GridSolids {
+  readonly list: GridSolid[] = [];
+  readonly moving: boolean;
+  time = 0;
+
+  constructor(scene: Scene, private d: GridDomain) {
+    for (const body of scene.bodies) {
+      if (scene.materials[body.material].kind !== 'solid') continue;
+      this.list.push({
+        name: body.name ?? body.material,
+        material: body.material,
+        shape: compileShape(body.shape, scene.assets.meshes),
+        motion: compileMotion(body.motion),
+        pose: createPose(),
+      });
+    }
+    this.moving = this.list.some((b) => !b.motion.isStatic);
+  }
+
+  setTime(time: number): void {
+    this.time = time;
+    for (const b of this.list) b.motion.poseAt(time, b.pose);
+  }
+
+  /** Signed distance to solid b at a world point. */
+  distance(b: number, x: number, y: number, z: number): number {
+    const body = this.list[b];
+    world[0] = x; world[1] = y; world[2] = z;
+    inversePose(body.pose, world, rest);
+    return body.shape.sdf(rest[0], rest[1], rest[2]);
+  }
+
+  /** Index of the solid containing the centre of cell (i, j, k), or −1. */
+  readonly solidAt = (i: number, j: number, k: number): number => {
+    if (this.list.length === 0) return -1;
+    const h = this.d.h, o = this.d.origin;
+    const x = o[0] + h * (i + 0.5), y = o[1] + h * (j + 0.5), z = o[2] + h * (k + 0.5);
+    for (let b = 0; b < this.list.length; b++) if (this.distance(b, x, y, z) < 0) return b;
+    return -1;
+  };
+
+  /** Writes each solid cell's object velocity into `solidVel` (zero for walls). */
+  fillVelocities(s: GridStore): void {
+    const h = this.d.h, o = this.d.origin;
+    for (let c = 0; c < s.count; c++) {
+      s.solidVel[0][c] = s.solidVel[1][c] = s.solidVel[2][c] = 0;
+      if (s.type[c] !== SOLID || s.wall[c] !== 0 || !this.moving) continue;
+      const b = this.solidAt(s.ci[c], s.cj[c], s.ck[c]);
+      if (b < 0) continue;
+      world[0] = o[0] + h * (s.ci[c] + 0.5); world[1] = o[1] + h * (s.cj[c] + 0.5); world[2] = o[2] + h * (s.ck[c] + 0.5);
+      this.list[b].motion.velocityAt(this.time, world, vel);
+      s.solidVel[0][c] = vel[0]; s.solidVel[1][c] = vel[1]; s.solidVel[2][c] = vel[2];
+    }
+  }
+
+  /** Equation 16 on the liquid cells beside moving objects; returns how many were pushed. */
+  pushNormals(s: GridStore): number {
+    if (!this.moving) return 0;
+    const h = this.d.h, o = this.d.origin, e = 0.5 * h;
+    let pushed = 0;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] !== FLUID) continue;
+      let border = false;
+      for (let dd = 0; dd < 6; dd++) {
+        const m = s.nb[6 * c + dd];
+        if (m >= 0 && s.type[m] === SOLID && s.wall[m] === 0) { border = true; break; }
+      }
+      if (!border) continue;
+      const x = o[0] + h * (s.ci[c] + 0.5), y = o[1] + h * (s.cj[c] + 0.5), z = o[2] + h * (s.ck[c] + 0.5);
+      let b = 0, best = Infinity;
+      for (let q = 0; q < this.list.length; q++) {
+        const dq = this.distance(q, x, y, z);
+        if (dq < best) { best = dq; b = q; }
+      }
+      // Average normal from the distance gradient (central differences over the cell).
+      const nx = this.distance(b, x + e, y, z) - this.distance(b, x - e, y, z);
+      const ny = this.distance(b, x, y + e, z) - this.distance(b, x, y - e, z);
+      const nz = this.distance(b, x, y, z + e) - this.distance(b, x, y, z - e);
+      const len = Math.hypot(nx, ny, nz);
+      if (!(len > 0)) continue;
+      const n0 = nx / len, n1 = ny / len, n2 = nz / len;
+      world[0] = x; world[1] = y; world[2] = z;
+      this.list[b].motion.velocityAt(this.time, world, vel);
+      velocityAtPoint(s, this.d, x, y, z, uc);
+      const push = Math.max(0, vel[0] * n0 + vel[1] * n1 + vel[2] * n2 - (uc[0] * n0 + uc[1] * n1 + uc[2] * n2));
+      if (push === 0) continue;
+      pushed++;
+      const add = [push * n0, push * n1, push * n2];
+      for (let a = 0; a < 3; a++) {
+        if (s.face[3 * c + a] === FACE_ACTIVE) s.u[a][c] += add[a];
+        const up = s.nb[6 * c + 2 * a + 1];
+        if (up >= 0 && s.face[3 * up + a] === FACE_ACTIVE) s.u[a][up] += add[a];
+      }
+    }
+    return pushed;
+  }
+}

@@ -1,0 +1,512 @@
+/**
+ * The grid engine's time loop (Cline et al. 2005, Figure 3; Foster & Fedkiw 2001):
+ *
+ *   1. Δt from the CFL condition (equation 11), clamped, shortened to land on the frame time.
+ *   2. Update the hashed grid from the liquid (markers or φ < 0) with a buffer zone (Figure 4).
+ *   3. Advance u: a convection, b external forces, c viscosity, d/e pressure, f extrapolation into
+ *      the buffer, g solid velocities.
+ *   4. Move the surface tracker (markers by RK2, or the level set) through u for Δt.
+ *
+ * The stages are registered by name in stages.ts (this file registers the standard ones) and timed
+ * one by one. State lives in GridSimulation; simulation.ts adds the public Simulation interface.
+ */
+import { SimulationError, type StepStats } from '../api.ts';
+import type { Scene } from '../scene/scene.ts';
+import type { LiquidMaterial } from '../scene/schema.ts';
+import { compileShape, type CompiledShape } from '../scene/shapes.ts';
+import { advectCentreField, advectVelocity } from './advect.ts';
+import { applySolidVelocities } from './boundary.ts';
+import { cellKey, makeDomain, type GridDomain } from './domain.ts';
+import { extrapolateCentre, extrapolateVelocity } from './extrapolate.ts';
+import { sampleCentre } from './interpolate.ts';
+import { LevelSet } from './levelset.ts';
+import { Markers } from './markers.ts';
+import { PressureSolver } from './pressure.ts';
+import { GridSolids } from './solids.ts';
+import { applySpoutVelocity, cellsInside, compileSources, spoutActive, spoutBounds, spoutDistance, type Blob, type Sink, type Spout } from './sources.ts';
+import { gridStages, insertStage } from './stages.ts';
+import { FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+import { rebuildGrid } from './update-grid.ts';
+import { ViscositySolver } from './viscosity.ts';
+
+export interface TemperatureLaw {
+  reference: number;
+  coefficient: number;
+  diffusivity: number;
+}
+
+/** A region of liquid to union into the level set after the next grid update. */
+interface PendingLiquid {
+  sdf: (x: number, y: number, z: number) => number;
+  velocity: [number, number, number];
+  temperature: number;
+}
+
+export class GridSimulation {
+  readonly d: GridDomain;
+  store: GridStore;
+  readonly markers = new Markers();
+  readonly levelSet = new LevelSet();
+  readonly pressure = new PressureSolver();
+  readonly viscosity = new ViscositySolver();
+  readonly solids: GridSolids;
+  readonly useLevelSet: boolean;
+  readonly layers: number;
+  readonly band: number;
+  /** The liquid whose properties the grid uses, and its index in scene.materialNames. */
+  readonly liquid: LiquidMaterial | null;
+  readonly liquidIndex: number;
+  /** Kinematic viscosity, m²/s. */
+  readonly nu: number;
+  readonly viscosityModel: 'explicit' | 'implicit' | 'variable';
+  readonly temperatureLaw: TemperatureLaw | null;
+  readonly ambientTemperature: number;
+  readonly blobs: Blob[];
+  readonly spouts: Spout[];
+  readonly sinks: Sink[];
+  time = 0;
+  frame = 0;
+  steps = 0;
+  dt = 0;
+  /** Stage name -> ms and counters of the frame in progress. */
+  stageMs: Record<string, number> = {};
+  counters: Record<string, number> = {};
+  private keys = new Int32Array(1024);
+  private pending: PendingLiquid[] = [];
+  private scratch = new Float64Array(0);
+  /** The stage running now, for error messages. */
+  currentStage = 'init';
+
+  constructor(readonly scene: Scene) {
+    this.d = makeDomain(scene);
+    const g = scene.grid;
+    this.useLevelSet = g.tracking !== 'markers';
+    this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + (this.useLevelSet ? 1 : 0);
+    this.band = this.layers * this.d.h;
+    const firstLiquidBody = scene.bodies.find((b) => scene.materials[b.material].kind === 'liquid');
+    const name = firstLiquidBody?.material ?? scene.sources[0]?.material ?? scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');
+    const mat = name ? scene.materials[name] : undefined;
+    this.liquid = mat && mat.kind === 'liquid' ? mat : null;
+    this.liquidIndex = name ? scene.materialNames.indexOf(name) : 0;
+    const density = this.liquid?.density ?? 1000;
+    const v = this.liquid?.viscosity ?? { value: 0, unit: 'm2/s' as const };
+    this.nu = v.unit === 'm2/s' ? v.value : v.value / density;
+    this.viscosityModel = this.liquid?.grid.viscosityModel ?? 'implicit';
+    const law = this.liquid?.grid.temperature;
+    this.temperatureLaw = this.viscosityModel === 'variable'
+      ? { reference: law?.reference ?? 20, coefficient: law?.coefficient ?? 0.1, diffusivity: law?.diffusivity ?? 1e-4 }
+      : null;
+    this.ambientTemperature = law?.initial ?? 20;
+    this.solids = new GridSolids(scene, this.d);
+    this.solids.setTime(0);
+    const src = compileSources(scene);
+    this.blobs = src.blobs;
+    this.spouts = src.spouts;
+    this.sinks = src.sinks;
+    this.store = rebuildGrid(null, this.d, this.rebuildInput(0));
+  }
+
+  /** Seeds the liquid bodies present at t = 0 (not used when restoring). */
+  initialize(): void {
+    const scene = this.scene;
+    for (const body of scene.bodies) {
+      const mat = scene.materials[body.material];
+      if (mat.kind !== 'liquid' || body.start > 0) continue;
+      this.addLiquid(compileShape(body.shape, scene.assets.meshes), body.velocity, mat.grid.temperature?.initial ?? this.ambientTemperature, scene.materialNames.indexOf(body.material));
+    }
+    this.updateGrid();
+    if (this.useLevelSet) this.levelSet.redistance(this.store, this.d.h, this.band);
+    extrapolateVelocity(this.store, this.layers);
+    applySolidVelocities(this.store, this.d);
+    if (this.useLevelSet) this.reseedMarkers();
+  }
+
+  /** Adds a region of liquid: markers now, or a union into φ at the next grid update. */
+  addLiquid(shape: CompiledShape, velocity: [number, number, number], temperature: number, material: number): void {
+    const sdf = (x: number, y: number, z: number) => shape.sdf(x, y, z);
+    this.pending.push({ sdf, velocity: [...velocity], temperature });
+    if (!this.useLevelSet) {
+      this.markers.seed(this.d, this.scene.grid.markersPerCell, shape.bounds, (x, y, z) => shape.sdf(x, y, z) < 0 && this.solids.solidAt(...this.cellOf(x, y, z)) < 0, material);
+    } else {
+      const keys: number[] = [];
+      cellsInside(this.d, shape.bounds.min, shape.bounds.max, sdf, 0, keys);
+      this.pendingKeys.push(...keys);
+    }
+  }
+
+  private pendingKeys: number[] = [];
+
+  private cellOf(x: number, y: number, z: number): [number, number, number] {
+    const d = this.d, inv = 1 / d.h;
+    return [Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv)];
+  }
+
+  private rebuildInput(liquidCount: number) {
+    return {
+      liquid: this.keys,
+      liquidCount,
+      layers: this.layers,
+      solidAt: this.solids.solidAt,
+      outsidePhi: this.band,
+      ambientTemperature: this.ambientTemperature,
+    };
+  }
+
+  /** Step 2 (Figure 4), then the pending liquid regions are written into the new grid. */
+  updateGrid(): void {
+    let n = 0;
+    if (this.useLevelSet) {
+      const s = this.store;
+      const need = s.count + this.pendingKeys.length;
+      if (this.keys.length < need) this.keys = new Int32Array(Math.ceil(need * 1.3));
+      for (let c = 0; c < s.count; c++) if (s.phi[c] < 0 && s.type[c] !== SOLID) this.keys[n++] = cellKey(this.d, s.ci[c], s.cj[c], s.ck[c]);
+      for (const k of this.pendingKeys) this.keys[n++] = k;
+      this.pendingKeys.length = 0;
+    } else {
+      this.keys = this.markers.cellKeys(this.d, this.keys);
+      n = this.markers.count;
+    }
+    const s = rebuildGrid(this.store, this.d, this.rebuildInput(n));
+    this.store = s;
+    if (this.pending.length > 0) this.writePending(s);
+    if (this.useLevelSet) {
+      // Liquid cells from φ (§10): type follows the sign at the centre.
+      for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID && s.phi[c] >= 0) s.type[c] = 0;
+      // A cell emptied this way must not leave a liquid cell without its buffer: re-classify faces.
+      reclassify(s);
+    }
+    this.solids.fillVelocities(s);
+  }
+
+  private writePending(s: GridStore): void {
+    const d = this.d, h = d.h, o = d.origin;
+    for (const p of this.pending) {
+      for (let c = 0; c < s.count; c++) {
+        if (s.type[c] === SOLID) continue;
+        const x = o[0] + h * (s.ci[c] + 0.5), y = o[1] + h * (s.cj[c] + 0.5), z = o[2] + h * (s.ck[c] + 0.5);
+        const sd = p.sdf(x, y, z);
+        if (this.useLevelSet && sd < s.phi[c]) s.phi[c] = Math.max(sd, -this.band);
+        if (sd < 0) s.temperature[c] = p.temperature;
+        for (let a = 0; a < 3; a++) {
+          const fx = a === 0 ? x - 0.5 * h : x, fy = a === 1 ? y - 0.5 * h : y, fz = a === 2 ? z - 0.5 * h : z;
+          if (p.sdf(fx, fy, fz) < 0.5 * h) s.u[a][c] = p.velocity[a];
+        }
+      }
+    }
+    this.pending.length = 0;
+  }
+
+  /** Regenerates display markers inside φ < 0 (level-set tracking: markers are output only). */
+  reseedMarkers(): void {
+    const s = this.store, d = this.d, h = d.h;
+    const m = Math.max(1, Math.round(Math.cbrt(this.scene.grid.markersPerCell)));
+    this.markers.count = 0;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] !== FLUID && !(s.phi[c] < h)) continue;
+      if (s.type[c] === SOLID) continue;
+      for (let q = 0; q < m * m * m; q++) {
+        const x = d.origin[0] + h * (s.ci[c] + ((q % m) + 0.5) / m);
+        const y = d.origin[1] + h * (s.cj[c] + ((Math.floor(q / m) % m) + 0.5) / m);
+        const z = d.origin[2] + h * (s.ck[c] + (Math.floor(q / (m * m)) + 0.5) / m);
+        if (sampleCentre(s, d, s.phi, x, y, z, this.band) < 0) this.markers.add(x, y, z, this.liquidIndex);
+      }
+    }
+  }
+
+  /** Step 1: Δt = k_cfl h / |u_max| (equation 11), clamped to [minDt, maxDt]. */
+  computeDt(): number {
+    const g = this.scene.grid, s = this.store;
+    let umax = 0;
+    for (let a = 0; a < 3; a++) {
+      const ua = s.u[a];
+      for (let c = 0; c < s.count; c++) {
+        if (s.face[3 * c + a] !== FACE_ACTIVE) continue;
+        const v = Math.abs(ua[c]);
+        if (v > umax) umax = v;
+      }
+    }
+    for (const sp of this.spouts) if (spoutActive(sp, this.time)) umax = Math.max(umax, sp.source.speed);
+    // Gravity can accelerate liquid at rest to √(g h) within a step: count it so the first steps are not too long.
+    const gmag = Math.hypot(...this.scene.gravity);
+    const speed = umax + Math.sqrt(gmag * this.d.h);
+    let dt = speed > 0 ? (g.cfl * this.d.h) / speed : g.maxDt;
+    if (this.viscosityModel === 'explicit' && this.nu > 0) dt = Math.min(dt, (this.d.h * this.d.h) / (6 * this.nu));
+    return Math.min(g.maxDt, Math.max(g.minDt, dt));
+  }
+
+  /** One time step of length dt through every registered stage. */
+  advance(dt: number): void {
+    this.dt = dt;
+    for (const stage of gridStages) {
+      if (stage.enabled && !stage.enabled(this)) continue;
+      this.currentStage = stage.name;
+      const t0 = performance.now();
+      stage.run(this, dt);
+      this.stageMs[stage.name] = (this.stageMs[stage.name] ?? 0) + performance.now() - t0;
+    }
+    this.time += dt;
+    this.steps++;
+    this.count('steps', 1);
+  }
+
+  /**
+   * Whether the viscosity stage runs this step: not when ν Δt / h² < 1e-3 (water on a coarse grid),
+   * where the viscous change is far below the numerical diffusion of the advection.
+   */
+  viscous(): boolean {
+    return this.nu > 0 && (this.temperatureLaw !== null || (this.nu * this.dt) / (this.d.h * this.d.h) >= 1e-3);
+  }
+
+  count(name: string, v: number): void {
+    this.counters[name] = (this.counters[name] ?? 0) + v;
+  }
+
+  /** Advances to the next frame time exactly; returns the frame's statistics. */
+  stepFrame(): StepStats {
+    const t0 = performance.now();
+    this.stageMs = {};
+    this.counters = {};
+    const target = (this.frame + 1) / this.scene.fps;
+    while (this.time < target - 1e-12 * Math.max(1, target)) {
+      let dt = this.computeDt();
+      const remaining = target - this.time;
+      // Land exactly on the frame time (and avoid a sliver of a step just before it).
+      if (dt >= remaining || remaining - dt < 0.05 * dt) dt = remaining;
+      else if (remaining < 2 * dt) dt = remaining / 2;
+      this.advance(dt);
+    }
+    this.time = target;
+    this.frame++;
+    if (this.useLevelSet) {
+      const t1 = performance.now();
+      this.reseedMarkers();
+      this.stageMs.markers = performance.now() - t1;
+    }
+    this.counters.cells = this.store.count;
+    this.counters.markers = this.markers.count;
+    return { frame: this.frame, time: this.time, wallMs: performance.now() - t0, stages: this.stageMs, counters: this.counters };
+  }
+
+  /** Throws a SimulationError when a velocity is not finite or absurdly large. */
+  checkVelocity(): void {
+    const s = this.store, limit = (10 * this.scene.grid.cfl * this.d.h) / this.scene.grid.minDt;
+    for (let a = 0; a < 3; a++) {
+      const ua = s.u[a];
+      for (let c = 0; c < s.count; c++) {
+        const v = ua[c];
+        if (!(Math.abs(v) <= limit)) {
+          throw new SimulationError(
+            `grid velocity blew up in stage '${this.currentStage}' at step ${this.steps} (t = ${this.time.toFixed(5)} s): u${'xyz'[a]} = ${v} m/s in cell (${s.ci[c]}, ${s.cj[c]}, ${s.ck[c]}); try a smaller grid.maxDt or cfl`,
+            this.currentStage,
+            this.frame,
+            c,
+          );
+        }
+      }
+    }
+  }
+
+  /** Temperature: advected (RK2 trace), diffused (equation 18), extrapolated; then log ν per cell. */
+  updateTemperature(dt: number): void {
+    const law = this.temperatureLaw!;
+    const s = this.store, n = s.count;
+    if (this.scratch.length < n) this.scratch = new Float64Array(Math.ceil(n * 1.3));
+    extrapolateCentre(s, s.temperature, this.layers);
+    advectCentreField(s, this.d, s.temperature, this.scratch, dt);
+    const h2 = this.d.h * this.d.h;
+    const sub = Math.max(1, Math.ceil((6 * law.diffusivity * dt) / h2));
+    const k = (law.diffusivity * dt) / sub / h2;
+    const T = s.temperature, next = this.scratch;
+    for (let it = 0; it < sub; it++) {
+      for (let c = 0; c < n; c++) {
+        next[c] = T[c];
+        if (s.type[c] !== FLUID) continue;
+        let lap = 0;
+        for (let q = 0; q < 6; q++) {
+          const m = s.nb[6 * c + q];
+          if (m >= 0 && s.type[m] === FLUID) lap += T[m] - T[c];
+        }
+        next[c] = T[c] + k * lap;
+      }
+      T.set(next.subarray(0, n));
+    }
+    extrapolateCentre(s, T, this.layers);
+    let L = this.viscosity.logNu;
+    if (!L || L.length < n) L = this.viscosity.logNu = new Float64Array(Math.ceil(n * 1.3));
+    const logNu0 = Math.log(Math.max(this.nu, 1e-30));
+    for (let c = 0; c < n; c++) L[c] = logNu0 - law.coefficient * (T[c] - law.reference);
+  }
+}
+
+/** After cells changed type, recompute face states (see update-grid.ts). */
+function reclassify(s: GridStore): void {
+  const { nb, type, face } = s;
+  for (let c = 0; c < s.count; c++) {
+    for (let a = 0; a < 3; a++) {
+      const m = nb[6 * c + 2 * a];
+      let st = 0;
+      if (type[c] === SOLID || (m >= 0 && type[m] === SOLID)) st = 2;
+      else if (m >= 0 && (type[c] === FLUID || type[m] === FLUID)) st = FACE_ACTIVE;
+      face[3 * c + a] = st;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The standard stages, in Figure 3 order.
+
+const levelSetOnly = (sim: GridSimulation) => sim.useLevelSet;
+
+insertStage({
+  name: 'sources',
+  enabled: (sim) => sim.blobs.length > 0 || sim.spouts.length > 0,
+  run(sim, dt) {
+    for (const blob of sim.blobs) {
+      if (blob.done || sim.time + dt < blob.body.start) continue;
+      blob.done = true;
+      const mat = sim.scene.materials[blob.body.material];
+      const temp = mat.kind === 'liquid' ? (mat.grid.temperature?.initial ?? sim.ambientTemperature) : sim.ambientTemperature;
+      sim.addLiquid(blob.shape, blob.body.velocity, temp, blob.material);
+    }
+    for (const sp of sim.spouts) emitSpout(sim, sp, dt);
+  },
+});
+insertStage({
+  name: 'grid',
+  run(sim) {
+    sim.solids.setTime(sim.time);
+    sim.updateGrid();
+    applySolidVelocities(sim.store, sim.d);
+    extrapolateVelocity(sim.store, sim.layers);
+    applySolidVelocities(sim.store, sim.d);
+    sim.count('cells', 0);
+  },
+});
+insertStage({ name: 'redistance', enabled: levelSetOnly, run: (sim) => sim.levelSet.redistance(sim.store, sim.d.h, sim.band) });
+insertStage({
+  name: 'advection',
+  run(sim, dt) {
+    advectVelocity(sim.store, sim.d, dt);
+    applySolidVelocities(sim.store, sim.d);
+    sim.checkVelocity();
+  },
+});
+insertStage({ name: 'temperature', enabled: (sim) => sim.temperatureLaw !== null, run: (sim, dt) => sim.updateTemperature(dt) });
+insertStage({
+  name: 'forces',
+  run(sim, dt) {
+    const s = sim.store, g = sim.scene.gravity;
+    for (let a = 0; a < 3; a++) {
+      const dv = dt * g[a];
+      if (dv === 0) continue;
+      const ua = s.u[a];
+      for (let c = 0; c < s.count; c++) if (s.face[3 * c + a] === FACE_ACTIVE) ua[c] += dv;
+    }
+    for (const sp of sim.spouts) if (spoutActive(sp, sim.time)) applySpoutVelocity(s, sim.d, sp);
+  },
+});
+// Viscosity acts on a divergence-free field: projecting once before it keeps the no-slip walls
+// from shearing the hydrostatic response to gravity (a tank at rest stays at rest), and the final
+// projection below removes what viscosity adds. The first solve starts from the last pressure.
+insertStage({
+  name: 'pressure-pre',
+  enabled: (sim) => sim.viscous(),
+  run(sim) {
+    const g = sim.scene.grid;
+    const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, true);
+    sim.count('pressureIterations', r.iterations);
+    if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure-pre', sim.frame);
+  },
+});
+insertStage({
+  name: 'viscosity',
+  enabled: (sim) => sim.viscous(),
+  run(sim, dt) {
+    const g = sim.scene.grid;
+    if (sim.viscosityModel === 'explicit') {
+      sim.viscosity.logNu = null;
+      sim.viscosity.explicit(sim.store, sim.nu, dt, sim.d.h);
+    } else {
+      if (sim.viscosityModel === 'implicit') sim.viscosity.logNu = null;
+      const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);
+      sim.count('viscosityIterations', sim.viscosity.iterations);
+      if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
+    }
+    applySolidVelocities(sim.store, sim.d);
+    sim.checkVelocity();
+  },
+});
+insertStage({ name: 'objects', enabled: (sim) => sim.solids.moving, run: (sim) => sim.count('pushedCells', sim.solids.pushNormals(sim.store)) });
+insertStage({
+  name: 'pressure',
+  run(sim) {
+    const g = sim.scene.grid;
+    const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, !sim.viscous());
+    sim.count('pressureIterations', r.iterations);
+    if (!r.converged) sim.count('pressureUnconverged', 1);
+    if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure', sim.frame);
+    sim.checkVelocity();
+  },
+});
+insertStage({ name: 'extrapolation', run: (sim) => extrapolateVelocity(sim.store, sim.layers) });
+insertStage({ name: 'solids', run: (sim) => applySolidVelocities(sim.store, sim.d) });
+insertStage({
+  name: 'tracking',
+  run(sim, dt) {
+    if (sim.useLevelSet) sim.count('levelsetSubsteps', sim.levelSet.advect(sim.store, sim.d, dt));
+    else sim.count('markersRemoved', sim.markers.move(sim.store, sim.d, dt));
+    applySinks(sim, dt);
+  },
+});
+
+function emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
+  const t1 = sim.time + dt;
+  if (!(t1 > sp.source.start) || sim.time >= sp.end) return;
+  const speed = sp.source.speed, h = sim.d.h;
+  const mpc = Math.max(1, Math.round(Math.cbrt(sim.scene.grid.markersPerCell)));
+  const spacing = h / mpc;
+  // Layers emitted during this step, each already travelled (t1 − t_emit) s.
+  while (sp.next < Math.min(t1, sp.end)) {
+    const travelled = Math.max(0, (t1 - sp.next) * speed);
+    const length = Math.max(spacing, travelled);
+    const sdf = (x: number, y: number, z: number) => spoutDistance(sp, length, x, y, z);
+    const b = spoutBounds(sp, length);
+    const velocity: [number, number, number] = [speed * sp.normal[0], speed * sp.normal[1], speed * sp.normal[2]];
+    if (sim.useLevelSet) {
+      sim.addLiquid({ type: 'box', sdf, bounds: b, volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material);
+      sp.next = Math.min(t1, sp.end);
+      break;
+    }
+    // One marker layer on the face, moved forward by the distance already travelled.
+    const [e1, e2] = sp.basis;
+    const src = sp.source;
+    const r = src.shape === 'disk' ? src.radius : Math.max(src.size[0], src.size[1]) / 2;
+    const m = Math.ceil(r / spacing);
+    for (let a = -m; a <= m; a++) {
+      for (let c = -m; c <= m; c++) {
+        const pa = (a + 0.5) * spacing, pc = (c + 0.5) * spacing;
+        const inside = src.shape === 'disk' ? Math.hypot(pa, pc) <= src.radius : Math.abs(pa) <= src.size[0] / 2 && Math.abs(pc) <= src.size[1] / 2;
+        if (!inside) continue;
+        const x = src.center[0] + pa * e1[0] + pc * e2[0] + travelled * sp.normal[0];
+        const y = src.center[1] + pa * e1[1] + pc * e2[1] + travelled * sp.normal[1];
+        const z = src.center[2] + pa * e1[2] + pc * e2[2] + travelled * sp.normal[2];
+        sim.markers.add(x, y, z, sp.material);
+      }
+    }
+    sp.next += spacing / speed;
+  }
+}
+
+function applySinks(sim: GridSimulation, dt: number): void {
+  const t = sim.time + dt;
+  for (const sink of sim.sinks) {
+    if (t < sink.start || sim.time > sink.end) continue;
+    if (sim.useLevelSet) {
+      const s = sim.store, d = sim.d, h = d.h;
+      for (let c = 0; c < s.count; c++) {
+        const sd = sink.shape.sdf(d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5));
+        if (-sd > s.phi[c]) s.phi[c] = -sd;
+      }
+    } else sim.count('markersSunk', sim.markers.filter((x, y, z) => sink.shape.sdf(x, y, z) >= 0));
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The hashed MAC grid (Cline et al. §3, §3.1): only cells near the liquid exist. Each cell is keyed
+ * by its integer corner (i, j, k) and found through the shared 541/79/31 hash (`hashCell`); every
+ * field lives in a flat typed array indexed by the cell's slot, so memory grows with the liquid.
+ *
+ * Cell c holds the pressure and level set at its centre and ux, uy, uz on its x-, y- and z-min faces
+ * (Figure 1). Cells are stored in lexicographic (k, j, i) order after each rebuild so that the −x,
+ * −y, −z neighbours of a cell come before it (the MIC(0) preconditioner relies on that).
+ */
+import { hashCell } from '../spatial/hash-grid.ts';
+
+export const AIR = 0;
+export const FLUID = 1;
+export const SOLID = 2;
+
+/** Neighbour directions in `nb`: −x, +x, −y, +y, −z, +z. */
+export const NB_DX = [-1, 1, 0, 0, 0, 0] as const;
+export const NB_DY = [0, 0, -1, 1, 0, 0] as const;
+export const NB_DZ = [0, 0, 0, 0, -1, 1] as const;
+
+/** Face states per component in `face`: not touching liquid, solved for, or held by a solid. */
+export const FACE_FREE = 0;
+export const FACE_ACTIVE = 1;
+export const FACE_FIXED = 2;
+
+export class GridStore {
+  count = 0;
+  capacity: number;
+  ci: Int32Array;
+  cj: Int32Array;
+  ck: Int32Array;
+  type: Uint8Array;
+  layer: Int32Array;
+  /** Six neighbour slots per cell (−x, +x, −y, +y, −z, +z), −1 where the neighbour does not exist. */
+  nb: Int32Array;
+  /** Face velocity components, m/s, on the min faces. */
+  u: [Float64Array, Float64Array, Float64Array];
+  /** The tutorial's "temporary vector" per cell. */
+  tmp: [Float64Array, Float64Array, Float64Array];
+  /** FACE_FREE / FACE_ACTIVE / FACE_FIXED per component (3 per cell). */
+  face: Uint8Array;
+  /** Pressure variable q = p Δt / (ρ h), m/s. */
+  pressure: Float64Array;
+  /** Level set at the centre, m (negative inside the liquid). */
+  phi: Float64Array;
+  /** Temperature at the centre, °C (variable viscosity). */
+  temperature: Float64Array;
+  /** Velocity of the solid in a solid cell, m/s (zero for fixed walls). */
+  solidVel: [Float64Array, Float64Array, Float64Array];
+  /** Domain face a wall cell lies beyond (1..6 = xmin..zmax), 7 for edges and corners, 0 otherwise. */
+  wall: Uint8Array;
+
+  private tableSize: number;
+  private slot: Int32Array;
+  private next: Int32Array;
+
+  constructor(capacity: number) {
+    this.capacity = Math.max(16, capacity);
+    const n = this.capacity;
+    this.ci = new Int32Array(n);
+    this.cj = new Int32Array(n);
+    this.ck = new Int32Array(n);
+    this.type = new Uint8Array(n);
+    this.layer = new Int32Array(n);
+    this.nb = new Int32Array(6 * n);
+    this.u = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    this.tmp = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    this.face = new Uint8Array(3 * n);
+    this.pressure = new Float64Array(n);
+    this.phi = new Float64Array(n);
+    this.temperature = new Float64Array(n);
+    this.solidVel = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    this.wall = new Uint8Array(n);
+    this.tableSize = (2 * n) | 1;
+    this.slot = new Int32Array(this.tableSize).fill(-1);
+    this.next = new Int32Array(n);
+  }
+
+  find(i: number, j: number, k: number): number {
+    for (let c = this.slot[hashCell(i, j, k, this.tableSize)]; c >= 0; c = this.next[c]) {
+      if (this.ci[c] === i && this.cj[c] === j && this.ck[c] === k) return c;
+    }
+    return -1;
+  }
+
+  /** Slot of cell (i, j, k), created (as air, layer −1) when absent. */
+  insert(i: number, j: number, k: number): number {
+    const h = hashCell(i, j, k, this.tableSize);
+    for (let c = this.slot[h]; c >= 0; c = this.next[c]) {
+      if (this.ci[c] === i && this.cj[c] === j && this.ck[c] === k) return c;
+    }
+    if (this.count === this.capacity) {
+      this.grow();
+      return this.insert(i, j, k);
+    }
+    const c = this.count++;
+    this.ci[c] = i;
+    this.cj[c] = j;
+    this.ck[c] = k;
+    this.layer[c] = -1;
+    this.next[c] = this.slot[h];
+    this.slot[h] = c;
+    return c;
+  }
+
+  /** Fills `nb` from the hash. */
+  linkNeighbors(): void {
+    const { nb, ci, cj, ck } = this;
+    for (let c = 0; c < this.count; c++) {
+      const i = ci[c], j = cj[c], k = ck[c];
+      nb[6 * c] = this.find(i - 1, j, k);
+      nb[6 * c + 1] = this.find(i + 1, j, k);
+      nb[6 * c + 2] = this.find(i, j - 1, k);
+      nb[6 * c + 3] = this.find(i, j + 1, k);
+      nb[6 * c + 4] = this.find(i, j, k - 1);
+      nb[6 * c + 5] = this.find(i, j, k + 1);
+    }
+  }
+
+  private grow(): void {
+    const old = this;
+    const bigger = new GridStore(Math.ceil(old.capacity * 1.6));
+    const n = old.count;
+    const copy = <T extends Float64Array | Int32Array | Uint8Array>(dst: T, src: T, m = n) => dst.set(src.subarray(0, m));
+    copy(bigger.ci, old.ci); copy(bigger.cj, old.cj); copy(bigger.ck, old.ck);
+    copy(bigger.type, old.type); copy(bigger.layer, old.layer); copy(bigger.wall, old.wall);
+    copy(bigger.nb, old.nb, 6 * n); copy(bigger.face, old.face, 3 * n);
+    copy(bigger.pressure, old.pressure); copy(bigger.phi, old.phi); copy(bigger.temperature, old.temperature);
+    for (let a = 0; a < 3; a++) {
+      copy(bigger.u[a], old.u[a]);
+      copy(bigger.tmp[a], old.tmp[a]);
+      copy(bigger.solidVel[a], old.solidVel[a]);
+    }
+    this.capacity = bigger.capacity;
+    this.ci = bigger.ci; this.cj = bigger.cj; this.ck = bigger.ck;
+    this.type = bigger.type; this.layer = bigger.layer; this.wall = bigger.wall;
+    this.nb = bigger.nb; this.face = bigger.face;
+    this.pressure = bigger.pressure; this.phi = bigger.phi; this.temperature = bigger.temperature;
+    this.u = bigger.u; this.tmp = bigger.tmp; this.solidVel = bigger.solidVel;
+    this.tableSize = bigger.tableSize;
+    this.slot = bigger.slot;
+    this.next = bigger.next;
+    for (let c = 0; c < n; c++) {
+      const h = hashCell(this.ci[c], this.cj[c], this.ck[c], this.tableSize);
+      this.next[c] = this.slot[h];
+      this.slot[h] = c;
+    }
+  }
+}

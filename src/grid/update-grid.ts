@@ -1,0 +1,133 @@
+/**
+ * Step 2, updating the dynamic grid (Cline §4, Figure 4): the cells holding liquid become fluid
+ * (layer 0), then `layers` rings of buffer cells are grown around them, air inside the box and solid
+ * beyond a closed wall or inside an object; every other cell is dropped. Values (velocity, level
+ * set, temperature) carry over from the previous grid; new cells start at rest with φ = +band.
+ * The new cells are stored in lexicographic order (see store.ts).
+ */
+import { AIR, FACE_ACTIVE, FACE_FIXED, FACE_FREE, FLUID, GridStore, SOLID } from './store.ts';
+import { cellKey, inBox, inMargin, isWallSolid, keyToCell, wallOf, type GridDomain } from './domain.ts';
+
+/** Decides whether the centre of a box cell lies inside a solid object (index ≥ 0) or not (−1). */
+export type SolidQuery = (i: number, j: number, k: number) => number;
+
+const cell = new Int32Array(3);
+
+export interface RebuildInput {
+  /** Keys (cellKey) of cells holding liquid; duplicates allowed. */
+  liquid: Int32Array;
+  liquidCount: number;
+  layers: number;
+  solidAt: SolidQuery;
+  /** φ given to cells that did not exist before, m. */
+  outsidePhi: number;
+  /** Temperature of new cells, °C. */
+  ambientTemperature: number;
+}
+
+export function rebuildGrid(old: GridStore | null, d: GridDomain, input: RebuildInput): GridStore {
+  const build = new GridStore(Math.max(64, 4 * input.liquidCount));
+  const solidOf = (i: number, j: number, k: number): boolean => {
+    const w = wallOf(d, i, j, k);
+    if (w !== 0) return isWallSolid(d, w);
+    return input.solidAt(i, j, k) >= 0;
+  };
+  let frontier: Int32Array = new Int32Array(Math.max(64, input.liquidCount));
+  let fn = 0;
+  for (let p = 0; p < input.liquidCount; p++) {
+    keyToCell(d, input.liquid[p], cell);
+    const i = cell[0], j = cell[1], k = cell[2];
+    if (!inBox(d, i, j, k)) continue;
+    const before = build.count;
+    const c = build.insert(i, j, k);
+    if (c < before) continue;
+    if (solidOf(i, j, k)) {
+      build.type[c] = SOLID;
+      build.layer[c] = -2; // decided later by the buffer pass
+      continue;
+    }
+    build.type[c] = FLUID;
+    build.layer[c] = 0;
+    if (fn === frontier.length) frontier = growInt(frontier);
+    frontier[fn++] = c;
+  }
+  for (let layer = 1; layer <= input.layers; layer++) {
+    let next: Int32Array = new Int32Array(Math.max(64, 2 * fn));
+    let nn = 0;
+    for (let f = 0; f < fn; f++) {
+      const c = frontier[f];
+      const i = build.ci[c], j = build.cj[c], k = build.ck[c];
+      for (let dd = 0; dd < 6; dd++) {
+        const ni = i + (dd === 0 ? -1 : dd === 1 ? 1 : 0);
+        const nj = j + (dd === 2 ? -1 : dd === 3 ? 1 : 0);
+        const nk = k + (dd === 4 ? -1 : dd === 5 ? 1 : 0);
+        if (!inMargin(d, ni, nj, nk)) continue;
+        const before = build.count;
+        const m = build.insert(ni, nj, nk);
+        if (m < before && build.layer[m] !== -1 && build.layer[m] !== -2) continue;
+        const solid = solidOf(ni, nj, nk);
+        build.type[m] = solid ? SOLID : AIR;
+        build.layer[m] = layer;
+        if (!solid) {
+          if (nn === next.length) next = growInt(next);
+          next[nn++] = m;
+        }
+      }
+    }
+    frontier = next;
+    fn = nn;
+  }
+  // Sort cells lexicographically and build the final store.
+  const keys = new Int32Array(build.count);
+  let nk = 0;
+  for (let c = 0; c < build.count; c++) {
+    if (build.layer[c] === -2) build.type[c] = SOLID; // a liquid-holding cell inside a solid keeps existing
+    keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]);
+  }
+  keys.sort();
+  const s = new GridStore(nk);
+  for (let q = 0; q < nk; q++) {
+    keyToCell(d, keys[q], cell);
+    const i = cell[0], j = cell[1], k = cell[2];
+    const c = s.insert(i, j, k);
+    const b = build.find(i, j, k);
+    s.type[c] = build.type[b];
+    s.layer[c] = build.layer[b];
+    s.wall[c] = wallOf(d, i, j, k);
+    const o = old ? old.find(i, j, k) : -1;
+    if (o >= 0) {
+      s.u[0][c] = old!.u[0][o];
+      s.u[1][c] = old!.u[1][o];
+      s.u[2][c] = old!.u[2][o];
+      s.phi[c] = old!.phi[o];
+      s.pressure[c] = old!.pressure[o];
+      s.temperature[c] = old!.temperature[o];
+    } else {
+      s.phi[c] = input.outsidePhi;
+      s.temperature[c] = input.ambientTemperature;
+    }
+  }
+  s.linkNeighbors();
+  classifyFaces(s);
+  return s;
+}
+
+/** Face states: held if a solid touches the face, solved for if liquid does, free otherwise. */
+export function classifyFaces(s: GridStore): void {
+  const { nb, type, face } = s;
+  for (let c = 0; c < s.count; c++) {
+    for (let a = 0; a < 3; a++) {
+      const m = nb[6 * c + 2 * a];
+      let st = FACE_FREE;
+      if (type[c] === SOLID || (m >= 0 && type[m] === SOLID)) st = FACE_FIXED;
+      else if (m >= 0 && (type[c] === FLUID || type[m] === FLUID)) st = FACE_ACTIVE;
+      face[3 * c + a] = st;
+    }
+  }
+}
+
+function growInt(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+}

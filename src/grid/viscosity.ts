@@ -1,0 +1,152 @@
+/**
+ * Step 3c, viscosity, in three models keyed by the scene's `grid.viscosityModel`:
+ *  - "explicit": u += Δt ν ∇²u (Cline §4, equation 7), stable for ν Δt / h² ≤ 1/6 (the engine limits
+ *    Δt accordingly);
+ *  - "implicit": backward Euler per component, (I − Δt ν ∇²) u_new = u (§7.1, equation 17, Carlson
+ *    et al. 2002), solved by PCG with MIC(0);
+ *  - "variable": implicit with the variable Laplacian ∇_v² of §7.2 (equation 20): each neighbour term
+ *    is weighted by ν halfway between the two samples, interpolated geometrically (mean of log ν).
+ *
+ * Only faces bordering liquid are updated. Neighbour samples held by a solid take part with their
+ * value; at a box wall that value is the mirror ghost (−u for no-slip, +u for slip, 2U − u for a
+ * moving wall), which the implicit matrix folds into its diagonal so that the wall sits exactly on
+ * the face. Neighbours in the air that do not border liquid are left out (Cline §4 step 3c).
+ */
+import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
+import { MOVING, NOSLIP, SLIP, type GridDomain } from './domain.ts';
+import { FACE_ACTIVE, type GridStore } from './store.ts';
+
+export class ViscositySolver {
+  private solver = new PcgSolver();
+  private row = new Int32Array(0);
+  private sys: SparseSystem = {
+    n: 0,
+    diag: new Float64Array(0),
+    off: new Float64Array(0),
+    nbRow: new Int32Array(0),
+    rhs: new Float64Array(0),
+  };
+  private x = new Float64Array(0);
+  private cellOf = new Int32Array(0);
+  /** log ν per cell when the viscosity varies (set by the variable model), else null. */
+  logNu: Float64Array | null = null;
+  iterations = 0;
+
+  /** ν halfway between face (c, a) and its neighbour in direction dir. */
+  private coefficient(s: GridStore, nu: number, c: number, a: number, dir: number): number {
+    const L = this.logNu;
+    if (!L) return nu;
+    const nb = s.nb;
+    const back = nb[6 * c + 2 * a];
+    if (dir >> 1 === a) {
+      const cell = dir & 1 ? c : back;
+      return cell >= 0 ? Math.exp(L[cell]) : Math.exp(L[c]);
+    }
+    // Edge midpoint: geometric mean over the (up to) four cells around the edge.
+    let sum = L[c], cnt = 1;
+    const m = nb[6 * c + dir];
+    if (m >= 0) { sum += L[m]; cnt++; }
+    if (back >= 0) {
+      sum += L[back]; cnt++;
+      const mb = nb[6 * back + dir];
+      if (mb >= 0) { sum += L[mb]; cnt++; }
+    }
+    return Math.exp(sum / cnt);
+  }
+
+  explicit(s: GridStore, nu: number, dt: number, h: number): void {
+    const k = dt / (h * h);
+    const { nb, face, u, tmp } = s;
+    for (let a = 0; a < 3; a++) {
+      const ua = u[a], ta = tmp[a];
+      for (let c = 0; c < s.count; c++) {
+        if (face[3 * c + a] !== FACE_ACTIVE) continue;
+        const u0 = ua[c];
+        let lap = 0;
+        for (let d = 0; d < 6; d++) {
+          const m = nb[6 * c + d];
+          if (m < 0 || face[3 * m + a] === 0) continue;
+          lap += this.coefficient(s, nu, c, a, d) * (ua[m] - u0);
+        }
+        ta[c] = u0 + k * lap;
+      }
+      for (let c = 0; c < s.count; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
+    }
+  }
+
+  implicit(s: GridStore, d: GridDomain, nu: number, dt: number, tolerance: number, maxIterations: number): SolveResult {
+    const k = dt / (d.h * d.h);
+    const n = s.count;
+    if (this.row.length < n) {
+      this.row = new Int32Array(Math.ceil(n * 1.3));
+      this.cellOf = new Int32Array(Math.ceil(n * 1.3));
+    }
+    const { nb, face, u, wall } = s;
+    const row = this.row, cellOf = this.cellOf;
+    let worst: SolveResult = { iterations: 0, relativeResidual: 0, converged: true };
+    this.iterations = 0;
+    for (let a = 0; a < 3; a++) {
+      let rows = 0;
+      for (let c = 0; c < n; c++) {
+        if (face[3 * c + a] === FACE_ACTIVE) {
+          cellOf[rows] = c;
+          row[c] = rows++;
+        } else row[c] = -1;
+      }
+      this.allocate(rows);
+      const sys = this.sys;
+      sys.n = rows;
+      const { diag, off, nbRow, rhs } = sys;
+      const ua = u[a];
+      for (let r = 0; r < rows; r++) {
+        const c = cellOf[r];
+        let dg = 1, b = ua[c];
+        for (let dir = 0; dir < 6; dir++) {
+          off[6 * r + dir] = 0;
+          nbRow[6 * r + dir] = -1;
+          const m = nb[6 * c + dir];
+          if (m < 0) continue;
+          const st = face[3 * m + a];
+          if (st === 0) continue;
+          const kv = k * this.coefficient(s, nu, c, a, dir);
+          if (st === FACE_ACTIVE) {
+            dg += kv;
+            off[6 * r + dir] = -kv;
+            nbRow[6 * r + dir] = row[m];
+            continue;
+          }
+          // Held by a solid. A box wall beside the face (across `dir`, tangential to a) is a mirror ghost.
+          const w = wall[m];
+          if (w >= 1 && w <= 6 && (w - 1) >> 1 === dir >> 1 && dir >> 1 !== a) {
+            const kind = d.kind[w - 1];
+            if (kind === SLIP) continue;
+            dg += 2 * kv;
+            if (kind === MOVING) b += 2 * kv * d.wallVelocity[3 * (w - 1) + a];
+            else if (kind !== NOSLIP) b += 2 * kv * ua[m];
+            continue;
+          }
+          dg += kv;
+          b += kv * ua[m];
+        }
+        diag[r] = dg;
+        rhs[r] = b;
+        this.x[r] = ua[c];
+      }
+      const res = this.solver.solve(sys, this.x, tolerance, maxIterations, true);
+      this.iterations += res.iterations;
+      if (!res.converged || res.relativeResidual > worst.relativeResidual) worst = res;
+      for (let r = 0; r < rows; r++) ua[cellOf[r]] = this.x[r];
+    }
+    return worst;
+  }
+
+  private allocate(m: number): void {
+    if (this.sys.diag.length >= m) return;
+    const cap = Math.ceil(m * 1.3) + 16;
+    this.sys.diag = new Float64Array(cap);
+    this.sys.off = new Float64Array(6 * cap);
+    this.sys.nbRow = new Int32Array(6 * cap);
+    this.sys.rhs = new Float64Array(cap);
+    this.x = new Float64Array(cap);
+  }
+}

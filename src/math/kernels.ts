@@ -1,0 +1,60 @@
+/**
+ * Smoothing kernels of the particle engine (Steele et al. 2004 §3.2–3.5). All take a distance and a
+ * support h and are zero at and beyond h.
+ */
+
+/**
+ * The viscosity weight k: a compact Gaussian-like bump (1 − q²)³, q = d/h. The paper uses "a
+ * piece-wise approximation of a gaussian"; this one is smooth, has no exp, and its
+ * second moment is ⟨d²⟩ = 3h²/11 (used by calibration.ts).
+ */
+export function gaussLike(d: number, h: number): number {
+  const q2 = (d * d) / (h * h);
+  if (q2 >= 1) return 0;
+  const s = 1 - q2;
+  return s * s * s;
+}
+
+/** Same, from the squared distance (the hot loops have d² already). */
+export function gaussLike2(d2: number, invH2: number): number {
+  const q2 = d2 * invH2;
+  if (q2 >= 1) return 0;
+  const s = 1 - q2;
+  return s * s * s;
+}
+
+/** The density kernel ω: a linear ramp, ω(0) = 1, ω(h) = 0 (Steele §3.5: other shapes were unstable). */
+export function ramp(d: number, h: number): number {
+  return d >= h ? 0 : 1 - d / h;
+}
+
+/** ρ0: Σ ω over the 26 neighbours of a cubic lattice of the given spacing. */
+export function latticeRestDensity(spacing: number, h: number): number {
+  let rho = 0;
+  for (let i = -1; i <= 1; i++) {
+    for (let j = -1; j <= 1; j++) {
+      for (let k = -1; k <= 1; k++) {
+        if (i === 0 && j === 0 && k === 0) continue;
+        rho += ramp(spacing * Math.hypot(i, j, k), h);
+      }
+    }
+  }
+  return rho;
+}
+
+/**
+ * Mean ω of the neighbours a particle on a flat free surface of the rest lattice lacks (the 9 on
+ * the far side): density.ts fills missing neighbours with it, so such a particle reads exactly ρ0.
+ */
+export function latticeMissingWeight(spacing: number, h: number): number {
+  let present = 0;
+  for (let i = -1; i <= 0; i++) {
+    for (let j = -1; j <= 1; j++) {
+      for (let k = -1; k <= 1; k++) {
+        if (i === 0 && j === 0 && k === 0) continue;
+        present += ramp(spacing * Math.hypot(i, j, k), h);
+      }
+    }
+  }
+  return (latticeRestDensity(spacing, h) - present) / 9;
+}

@@ -1,0 +1,187 @@
+/**
+ * Stage "collide": inter-penetration prevention (Steele §3.4). Particles that overlap are separated
+ * to their contact distance (2r between liquid particles, r + r_o to an object particle), and the
+ * part of their relative velocity that still closes the gap is removed (an inelastic contact that
+ * conserves momentum between liquid particles; without it gravity would re-push a resting particle
+ * into its support every move and its velocity would grow without bound).
+ *
+ * Two guards the paper does not need at its frame rates but a general scene does:
+ *  - a signed-distance guard: a liquid particle that a fast move carried past an object's particles
+ *    (sdf < GUARD · r) is put back to sdf = GUARD · r along the sdf gradient (moving objects too);
+ *  - domain walls (scene `domain` with particle.walls): particles stay r inside every face that is
+ *    not "open"; "noslip" and moving walls also take friction FACE_FRICTION per 1/30 s.
+ */
+import { FACES, type Boundary } from '../scene/schema.ts';
+import type { StepContext } from './context.ts';
+
+/** Liquid particle centres are kept at least this many radii outside every solid. */
+export const GUARD = 0.5;
+const FACE_FRICTION = 0.5;
+
+export function preventInterpenetration(ctx: StepContext, dt: number): void {
+  liquidContacts(ctx);
+  objectContacts(ctx);
+  signedDistanceGuard(ctx);
+  domainWalls(ctx, dt);
+}
+
+function liquidContacts(ctx: StepContext): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
+  const list = ctx.contacts, ls = list.start, lj = list.j;
+  const dc = 2 * ctx.r, dc2 = dc * dc;
+  for (let i = 0; i < n; i++) {
+    for (let q = ls[i]; q < ls[i + 1]; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= dc2 || d2 === 0) continue;
+      const d = Math.sqrt(d2);
+      const ux = dx / d, uy = dy / d, uz = dz / d;
+      const mi = mass[mat[i]], mj = mass[mat[j]];
+      const wi = mj / (mi + mj), wj = mi / (mi + mj);
+      const overlap = dc - d;
+      pos[3 * i] -= overlap * wi * ux; pos[3 * i + 1] -= overlap * wi * uy; pos[3 * i + 2] -= overlap * wi * uz;
+      pos[3 * j] += overlap * wj * ux; pos[3 * j + 1] += overlap * wj * uy; pos[3 * j + 2] += overlap * wj * uz;
+      const vn = (vel[3 * j] - vel[3 * i]) * ux + (vel[3 * j + 1] - vel[3 * i + 1]) * uy + (vel[3 * j + 2] - vel[3 * i + 2]) * uz;
+      if (vn < 0) {
+        // Momentum vn·mi·mj/(mi+mj) along u moves from i to j's frame: equal and opposite.
+        const pn = (vn * mi * mj) / (mi + mj);
+        vel[3 * i] += (pn / mi) * ux; vel[3 * i + 1] += (pn / mi) * uy; vel[3 * i + 2] += (pn / mi) * uz;
+        vel[3 * j] -= (pn / mj) * ux; vel[3 * j + 1] -= (pn / mj) * uy; vel[3 * j + 2] -= (pn / mj) * uz;
+      }
+    }
+  }
+}
+
+function objectContacts(ctx: StepContext): void {
+  const L = ctx.liquid, O = ctx.objects, n = L.count;
+  if (O.count === 0) return;
+  const pos = L.pos, vel = L.vel, opos = O.pos, ovel = O.vel;
+  const list = ctx.objectContacts, ls = list.start, lj = list.j;
+  const dc = ctx.r + ctx.ro, dc2 = dc * dc;
+  for (let i = 0; i < n; i++) {
+    for (let q = ls[i]; q < ls[i + 1]; q++) {
+      const o = lj[q];
+      const dx = pos[3 * i] - opos[3 * o], dy = pos[3 * i + 1] - opos[3 * o + 1], dz = pos[3 * i + 2] - opos[3 * o + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= dc2) continue;
+      let ux: number, uy: number, uz: number, d: number;
+      if (d2 > 0) {
+        d = Math.sqrt(d2);
+        ux = dx / d; uy = dy / d; uz = dz / d;
+      } else {
+        d = 0;
+        ux = O.normal[3 * o]; uy = O.normal[3 * o + 1]; uz = O.normal[3 * o + 2];
+      }
+      const push = dc - d;
+      pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;
+      const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
+      if (vn < 0) {
+        vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
+      }
+    }
+  }
+}
+
+const local = new Float64Array(3);
+const world = new Float64Array(3);
+const bodyVel = new Float64Array(3);
+
+/** Flags the liquid particles within `margin` (m) of a body's bounds for the signed-distance guard. */
+export function markNearObjects(ctx: StepContext, margin: number): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, near = L.nearObject;
+  near.fill(0, 0, n);
+  for (const b of ctx.objects.bodies) {
+    const R = b.pose.R, t = b.pose.t;
+    const min = b.min, max = b.max;
+    for (let i = 0; i < n; i++) {
+      if (near[i]) continue;
+      const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
+      const x = R[0] * dx + R[3] * dy + R[6] * dz;
+      const y = R[1] * dx + R[4] * dy + R[7] * dz;
+      const z = R[2] * dx + R[5] * dy + R[8] * dz;
+      if (x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin) {
+        near[i] = 1;
+      }
+    }
+  }
+}
+
+export function signedDistanceGuard(ctx: StepContext): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, near = L.nearObject;
+  const bodies = ctx.objects.bodies;
+  if (bodies.length === 0) return;
+  const target = GUARD * ctx.r;
+  const eps = 0.05 * ctx.r;
+  for (let i = 0; i < n; i++) {
+    if (!near[i]) continue;
+    for (const b of bodies) {
+      const R = b.pose.R, t = b.pose.t;
+      const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
+      const x = R[0] * dx + R[3] * dy + R[6] * dz;
+      const y = R[1] * dx + R[4] * dy + R[7] * dz;
+      const z = R[2] * dx + R[5] * dy + R[8] * dz;
+      if (x < b.min[0] - target || x > b.max[0] + target || y < b.min[1] - target || y > b.max[1] + target || z < b.min[2] - target || z > b.max[2] + target) continue;
+      const sdf = b.compiled.sdf;
+      const s = sdf(x, y, z);
+      if (!(s < target)) continue;
+      let gx = sdf(x + eps, y, z) - sdf(x - eps, y, z);
+      let gy = sdf(x, y + eps, z) - sdf(x, y - eps, z);
+      let gz = sdf(x, y, z + eps) - sdf(x, y, z - eps);
+      const gl = Math.hypot(gx, gy, gz);
+      if (!(gl > 0)) continue;
+      gx /= gl; gy /= gl; gz /= gl;
+      const push = target - s;
+      local[0] = x + push * gx; local[1] = y + push * gy; local[2] = z + push * gz;
+      world[0] = R[0] * local[0] + R[1] * local[1] + R[2] * local[2] + t[0];
+      world[1] = R[3] * local[0] + R[4] * local[1] + R[5] * local[2] + t[1];
+      world[2] = R[6] * local[0] + R[7] * local[1] + R[8] * local[2] + t[2];
+      pos[3 * i] = world[0]; pos[3 * i + 1] = world[1]; pos[3 * i + 2] = world[2];
+      // World normal, and the body's velocity at the point: no closing speed left.
+      const nx = R[0] * gx + R[1] * gy + R[2] * gz;
+      const ny = R[3] * gx + R[4] * gy + R[5] * gz;
+      const nz = R[6] * gx + R[7] * gy + R[8] * gz;
+      if (b.motion.isStatic) bodyVel.fill(0);
+      else b.motion.velocityAt(ctx.time, world, bodyVel);
+      const vn = (vel[3 * i] - bodyVel[0]) * nx + (vel[3 * i + 1] - bodyVel[1]) * ny + (vel[3 * i + 2] - bodyVel[2]) * nz;
+      if (vn < 0) {
+        vel[3 * i] -= vn * nx; vel[3 * i + 1] -= vn * ny; vel[3 * i + 2] -= vn * nz;
+      }
+      ctx.count('guardPushes');
+    }
+  }
+}
+
+function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Boundary {
+  const d = ctx.scene.domain!;
+  return d.faces[face] ?? d.boundary;
+}
+
+export function domainWalls(ctx: StepContext, dt: number): void {
+  const d = ctx.scene.domain;
+  if (!d || !ctx.scene.particle.walls) return;
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, r = ctx.r;
+  const keep = Math.pow(1 - FACE_FRICTION, 30 * dt);
+  for (let f = 0; f < 6; f++) {
+    const face = FACES[f];
+    const bnd = faceBoundary(ctx, face);
+    if (bnd === 'open') continue;
+    const axis = f >> 1, upper = (f & 1) === 1;
+    const limit = upper ? d.max[axis] - r : d.min[axis] + r;
+    const wall = typeof bnd === 'object' ? bnd.velocity : null;
+    const sticky = bnd === 'noslip' || wall !== null;
+    for (let i = 0; i < n; i++) {
+      const o = 3 * i + axis;
+      if (upper ? pos[o] <= limit : pos[o] >= limit) continue;
+      pos[o] = limit;
+      if (upper ? vel[o] > 0 : vel[o] < 0) vel[o] = 0;
+      if (sticky) {
+        for (let k = 0; k < 3; k++) {
+          if (k === axis) continue;
+          const w = wall ? wall[k] : 0;
+          vel[3 * i + k] = w + (vel[3 * i + k] - w) * keep;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * Stage "emit": liquid enters and leaves. Liquid bodies are sampled on a lattice of spacing 2r
+ * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
+ * (scene.sources) push a layer of particles on a 2r lattice across their disk or rectangle each
+ * time the emitted column has grown by 2r; sinks remove the liquid inside them while active.
+ */
+import type { Scene } from '../scene/scene.ts';
+import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/shapes.ts';
+import { sampleVolume } from '../scene/sample.ts';
+import type { Vec3 } from '../scene/schema.ts';
+import type { StepContext } from './context.ts';
+
+interface PendingBody {
+  start: number;
+  material: number;
+  velocity: Vec3;
+  positions: Float64Array;
+  added: boolean;
+}
+
+interface Spout {
+  material: number;
+  start: number;
+  end: number;
+  speed: number;
+  center: Vec3;
+  direction: Vec3;
+  /** In-plane lattice offsets of one layer, xyz. */
+  layer: Float64Array;
+  /** Length of the column emitted but not yet turned into a layer, m. */
+  carry: number;
+}
+
+interface Sink {
+  shape: CompiledShape;
+  start: number;
+  end: number;
+}
+
+export class Emitters {
+  readonly bodies: PendingBody[] = [];
+  readonly spouts: Spout[] = [];
+  readonly sinks: Sink[] = [];
+  private keep = new Uint8Array(0);
+
+  constructor(scene: Scene) {
+    const r = scene.particle.radius;
+    const names = scene.materialNames;
+    for (const b of scene.bodies) {
+      if (scene.materials[b.material].kind !== 'liquid') continue;
+      const shape = compileShape(b.shape, scene.assets.meshes);
+      this.bodies.push({
+        start: b.start,
+        material: names.indexOf(b.material),
+        velocity: b.velocity,
+        positions: sampleVolume(shape, 2 * r),
+        added: false,
+      });
+    }
+    for (const s of scene.sources) {
+      const l = Math.hypot(...s.direction);
+      if (!(l > 0)) throw new Error(`source '${s.name ?? s.material}' has a zero direction`);
+      const dir: Vec3 = [s.direction[0] / l, s.direction[1] / l, s.direction[2] / l];
+      const [u, v] = perpendicularBasis(dir);
+      const pts: number[] = [];
+      const spacing = 2 * r;
+      const hu = s.shape === 'disk' ? s.radius : s.size[0] / 2;
+      const hv = s.shape === 'disk' ? s.radius : s.size[1] / 2;
+      const nu = Math.floor(hu / spacing), nv = Math.floor(hv / spacing);
+      for (let a = -nu; a <= nu; a++) {
+        for (let b = -nv; b <= nv; b++) {
+          const x = a * spacing, y = b * spacing;
+          if (s.shape === 'disk' && x * x + y * y > s.radius * s.radius) continue;
+          pts.push(x * u[0] + y * v[0], x * u[1] + y * v[1], x * u[2] + y * v[2]);
+        }
+      }
+      if (pts.length === 0) pts.push(0, 0, 0);
+      this.spouts.push({
+        material: names.indexOf(s.material),
+        start: s.start,
+        end: s.end ?? scene.duration,
+        speed: s.speed,
+        center: s.center,
+        direction: dir,
+        layer: Float64Array.from(pts),
+        carry: 0,
+      });
+    }
+    for (const s of scene.sinks) {
+      this.sinks.push({ shape: compileShape(s.shape, scene.assets.meshes), start: s.start, end: s.end ?? Infinity });
+    }
+  }
+
+  /** Adds and removes liquid for the sub-timestep [t, t + dt). Returns particles added and removed. */
+  apply(ctx: StepContext, t: number, dt: number): { added: number; removed: number } {
+    const L = ctx.liquid;
+    const before = L.count;
+    const eps = 1e-9 * Math.max(1, dt);
+    for (const b of this.bodies) {
+      if (b.added || b.start > t + eps) continue;
+      b.added = true;
+      const p = b.positions, m = p.length / 3;
+      L.reserve(L.count + m);
+      for (let k = 0; k < m; k++) L.add(p[3 * k], p[3 * k + 1], p[3 * k + 2], b.velocity[0], b.velocity[1], b.velocity[2], b.material);
+    }
+    const spacing = 2 * ctx.r;
+    for (const s of this.spouts) {
+      if (t + eps < s.start || t >= s.end) continue;
+      s.carry += s.speed * dt;
+      const layer = s.layer, m = layer.length / 3, d = s.direction;
+      while (s.carry >= spacing) {
+        s.carry -= spacing;
+        // The layer has already travelled `carry` along the direction since it left the face.
+        const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
+        L.reserve(L.count + m);
+        for (let k = 0; k < m; k++) {
+          L.add(ox + layer[3 * k], oy + layer[3 * k + 1], oz + layer[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
+        }
+      }
+    }
+    const added = L.count - before;
+    let removed = 0;
+    const active = this.sinks.filter((s) => t + eps >= s.start && t < s.end);
+    if (active.length > 0) {
+      if (this.keep.length < L.count) this.keep = new Uint8Array(Math.ceil(L.count * 1.25));
+      const keep = this.keep, pos = L.pos;
+      let any = false;
+      for (let i = 0; i < L.count; i++) {
+        keep[i] = 1;
+        for (const s of active) {
+          if (s.shape.sdf(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]) < 0) {
+            keep[i] = 0;
+            any = true;
+            break;
+          }
+        }
+      }
+      if (any) removed = L.compact(keep);
+    }
+    return { added, removed };
+  }
+
+  /** State that a checkpoint must carry: which bodies were added, and the spouts' carries. */
+  state(): Float64Array {
+    return Float64Array.from([...this.bodies.map((b) => (b.added ? 1 : 0)), ...this.spouts.map((s) => s.carry)]);
+  }
+
+  restore(state: Float64Array): void {
+    this.bodies.forEach((b, k) => (b.added = state[k] === 1));
+    this.spouts.forEach((s, k) => (s.carry = state[this.bodies.length + k]));
+  }
+}

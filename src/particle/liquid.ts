@@ -1,0 +1,108 @@
+/**
+ * Liquid particles as struct-of-arrays typed arrays (STYLE.md 1). Capacity grows when sources emit;
+ * `sortByCell` reorders every field so that the particles of a hashed cell are contiguous.
+ *
+ * Scratch fields are shared between stages that never overlap in a sub-timestep:
+ *   acc     — adhesion acceleration during the moves, then the density-correction accumulator;
+ *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
+ */
+export class LiquidParticles {
+  count = 0;
+  capacity = 0;
+  /** m. */
+  pos = new Float64Array(0);
+  /** m/s. */
+  vel = new Float64Array(0);
+  /** Adhesion acceleration (m/s²) / density correction accumulator (m). */
+  acc = new Float64Array(0);
+  /** Σk / ρ. */
+  scalar = new Float64Array(0);
+  /** Index into scene.materialNames. */
+  material = new Uint16Array(0);
+  /** 1 for surface particles (centroid test), refreshed every sub-timestep. */
+  surface = new Uint8Array(0);
+  /** 1 when a solid body is within reach this sub-timestep (signed-distance guard). */
+  nearObject = new Uint8Array(0);
+  /** ρ/ρ0 after the last density correction. */
+  density = new Float32Array(0);
+
+  private tmp = new Float64Array(0);
+
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    const cap = Math.max(64, Math.ceil(n * 1.25));
+    const g64 = (a: Float64Array, k: number) => {
+      const b = new Float64Array(cap * k);
+      b.set(a.subarray(0, this.count * k));
+      return b;
+    };
+    this.pos = g64(this.pos, 3);
+    this.vel = g64(this.vel, 3);
+    this.acc = g64(this.acc, 3);
+    this.scalar = g64(this.scalar, 1);
+    const m = new Uint16Array(cap);
+    m.set(this.material.subarray(0, this.count));
+    this.material = m;
+    const s = new Uint8Array(cap);
+    s.set(this.surface.subarray(0, this.count));
+    this.surface = s;
+    this.nearObject = new Uint8Array(cap);
+    const d = new Float32Array(cap);
+    d.set(this.density.subarray(0, this.count));
+    this.density = d;
+    this.tmp = new Float64Array(3 * cap);
+    this.capacity = cap;
+  }
+
+  add(x: number, y: number, z: number, vx: number, vy: number, vz: number, material: number): void {
+    if (this.count === this.capacity) this.reserve(this.count + 1);
+    const i = this.count++, o = 3 * i;
+    this.pos[o] = x; this.pos[o + 1] = y; this.pos[o + 2] = z;
+    this.vel[o] = vx; this.vel[o + 1] = vy; this.vel[o + 2] = vz;
+    this.acc[o] = this.acc[o + 1] = this.acc[o + 2] = 0;
+    this.material[i] = material;
+    this.surface[i] = 0;
+    this.density[i] = 1;
+  }
+
+  /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
+  compact(keep: Uint8Array): number {
+    let w = 0;
+    const n = this.count;
+    for (let i = 0; i < n; i++) {
+      if (!keep[i]) continue;
+      if (w !== i) {
+        for (let k = 0; k < 3; k++) {
+          this.pos[3 * w + k] = this.pos[3 * i + k];
+          this.vel[3 * w + k] = this.vel[3 * i + k];
+        }
+        this.material[w] = this.material[i];
+        this.surface[w] = this.surface[i];
+        this.density[w] = this.density[i];
+      }
+      w++;
+    }
+    this.count = w;
+    return n - w;
+  }
+
+  /** Reorders the persistent fields by `order` (new index → old index). */
+  sortByCell(order: Int32Array): void {
+    const n = this.count, tmp = this.tmp;
+    const permute3 = (a: Float64Array) => {
+      for (let i = 0; i < n; i++) {
+        const o = 3 * order[i];
+        tmp[3 * i] = a[o]; tmp[3 * i + 1] = a[o + 1]; tmp[3 * i + 2] = a[o + 2];
+      }
+      a.set(tmp.subarray(0, 3 * n));
+    };
+    permute3(this.pos);
+    permute3(this.vel);
+    for (let i = 0; i < n; i++) tmp[i] = this.material[order[i]];
+    for (let i = 0; i < n; i++) this.material[i] = tmp[i];
+    for (let i = 0; i < n; i++) tmp[i] = this.density[order[i]];
+    for (let i = 0; i < n; i++) this.density[i] = tmp[i];
+    for (let i = 0; i < n; i++) tmp[i] = this.surface[order[i]];
+    for (let i = 0; i < n; i++) this.surface[i] = tmp[i];
+  }
+}

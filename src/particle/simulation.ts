@@ -1,0 +1,181 @@
+/**
+ * The particle engine's `Simulation` (src/api.ts): owns a StepContext and the emitters, steps
+ * frames with step.ts, and answers queries (points, velocity, metrics, solids, surface mesh,
+ * checkpoints).
+ */
+import type { FluidPoints, Mesh, Metrics, Simulation, SimulationOptions, SolidView, StepStats } from '../api.ts';
+import type { Scene } from '../scene/scene.ts';
+import type { Color, Vec3 } from '../scene/schema.ts';
+import { startCheckpoint } from '../engines.ts';
+import type { CheckpointReader } from '../io/checkpoint.ts';
+import { poseToMat4 } from '../scene/motion.ts';
+import { particleSurface } from '../surface/index.ts';
+import { gaussLike2 } from '../math/kernels.ts';
+import { StepContext } from './context.ts';
+import { Emitters } from './emit.ts';
+import { stepFrame } from './step.ts';
+import { CellPairs } from './neighbours.ts';
+import { solidMesh } from './solid-mesh.ts';
+
+/** Linear RGB in 0..1 of a scene colour ("#rrggbb" is sRGB). */
+export function linearColor(c: Color): [number, number, number] {
+  if (Array.isArray(c)) return [c[0], c[1], c[2]];
+  const s = c as string;
+  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return [1, 3, 5].map((k) => lin(parseInt(s.slice(k, k + 2), 16) / 255)) as [number, number, number];
+}
+
+export class ParticleSimulation implements Simulation {
+  readonly engine = 'particle' as const;
+  readonly ctx: StepContext;
+  readonly emitters: Emitters;
+  private queryCells: CellPairs;
+  private queryDirty = true;
+  private solidMeshes: Mesh[] | null = null;
+
+  constructor(
+    readonly scene: Scene,
+    readonly options: SimulationOptions = {},
+    restoreFrom?: CheckpointReader,
+  ) {
+    this.ctx = new StepContext(scene);
+    this.emitters = new Emitters(scene);
+    this.queryCells = new CellPairs(this.ctx.reach);
+    if (restoreFrom) {
+      const ctx = this.ctx, L = ctx.liquid;
+      ctx.frame = restoreFrom.scalar('frame');
+      ctx.time = restoreFrom.scalar('time');
+      const n = restoreFrom.scalar('count');
+      L.reserve(n);
+      L.count = n;
+      L.pos.set(restoreFrom.array('pos', Float64Array));
+      L.vel.set(restoreFrom.array('vel', Float64Array));
+      L.material.set(restoreFrom.array('material', Uint16Array));
+      L.density.set(restoreFrom.array('density', Float32Array));
+      this.emitters.restore(restoreFrom.array('emitters', Float64Array));
+      ctx.densityError = restoreFrom.scalar('densityError');
+    } else {
+      this.emitters.apply(this.ctx, 0, 0);
+      this.ctx.liquid.density.fill(1);
+    }
+    this.ctx.objects.moveTo(this.ctx.time, this.ctx.time);
+  }
+
+  get time(): number {
+    return this.ctx.time;
+  }
+
+  get frame(): number {
+    return this.ctx.frame;
+  }
+
+  stepFrame(): StepStats {
+    this.queryDirty = true;
+    return stepFrame(this.ctx, this.emitters);
+  }
+
+  fluidPoints(): FluidPoints {
+    const L = this.ctx.liquid, n = L.count;
+    return {
+      count: n,
+      positions: Float32Array.from(L.pos.subarray(0, 3 * n)),
+      velocities: Float32Array.from(L.vel.subarray(0, 3 * n)),
+      materials: L.material.slice(0, n),
+      densities: L.density.slice(0, n),
+      surface: L.surface.slice(0, n),
+    };
+  }
+
+  velocityAt(p: ArrayLike<number>): Vec3 {
+    const ctx = this.ctx, L = ctx.liquid;
+    if (this.queryDirty) {
+      this.queryCells.build(L.pos, L.count);
+      this.queryDirty = false;
+    }
+    const g = this.queryCells.grid, h = ctx.reach, inv2 = 1 / (h * h);
+    const cells = new Int32Array(27);
+    const m = g.cellsNear(p[0], p[1], p[2], cells, 1);
+    let sw = 0, vx = 0, vy = 0, vz = 0;
+    for (let q = 0; q < m; q++) {
+      const c = cells[q];
+      for (let s = g.start[c]; s < g.start[c] + g.count[c]; s++) {
+        const i = g.order[s];
+        const dx = L.pos[3 * i] - p[0], dy = L.pos[3 * i + 1] - p[1], dz = L.pos[3 * i + 2] - p[2];
+        const w = gaussLike2(dx * dx + dy * dy + dz * dz, inv2);
+        if (w === 0) continue;
+        sw += w;
+        vx += w * L.vel[3 * i]; vy += w * L.vel[3 * i + 1]; vz += w * L.vel[3 * i + 2];
+      }
+    }
+    return sw > 0 ? [vx / sw, vy / sw, vz / sw] : [0, 0, 0];
+  }
+
+  surfaceMesh(): Mesh {
+    const L = this.ctx.liquid, n = L.count;
+    const colors = new Float32Array(3 * n);
+    const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
+    for (let i = 0; i < n; i++) colors.set(palette[L.material[i]], 3 * i);
+    return particleSurface(
+      { count: n, positions: L.pos.subarray(0, 3 * n), radius: this.ctx.r, colors, surface: L.surface.slice(0, n) },
+      this.scene.output,
+    );
+  }
+
+  metrics(): Metrics {
+    const ctx = this.ctx, L = ctx.liquid, n = L.count;
+    let m = 0, cx = 0, cy = 0, cz = 0, px = 0, py = 0, pz = 0, ke = 0, vmax2 = 0;
+    const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < n; i++) {
+      const mi = ctx.mass[L.material[i]];
+      const o = 3 * i;
+      const x = L.pos[o], y = L.pos[o + 1], z = L.pos[o + 2];
+      const vx = L.vel[o], vy = L.vel[o + 1], vz = L.vel[o + 2];
+      m += mi;
+      cx += mi * x; cy += mi * y; cz += mi * z;
+      px += mi * vx; py += mi * vy; pz += mi * vz;
+      const v2 = vx * vx + vy * vy + vz * vz;
+      ke += 0.5 * mi * v2;
+      if (v2 > vmax2) vmax2 = v2;
+      if (x < min[0]) min[0] = x; if (y < min[1]) min[1] = y; if (z < min[2]) min[2] = z;
+      if (x > max[0]) max[0] = x; if (y > max[1]) max[1] = y; if (z > max[2]) max[2] = z;
+    }
+    return {
+      fluidVolume: n * (2 * ctx.r) ** 3,
+      centerOfMass: m > 0 ? [cx / m, cy / m, cz / m] : [0, 0, 0],
+      kineticEnergy: ke,
+      momentum: [px, py, pz],
+      maxSpeed: Math.sqrt(vmax2),
+      bounds: n > 0 ? { min, max } : { min: [0, 0, 0], max: [0, 0, 0] },
+      densityError: ctx.densityError,
+      pointCount: n,
+    };
+  }
+
+  solids(): SolidView[] {
+    const O = this.ctx.objects;
+    this.solidMeshes ??= O.bodies.map((b) => solidMesh(b.shape, this.scene.assets.meshes));
+    return O.bodies.map((b, k) => ({
+      name: b.name,
+      color: linearColor(this.scene.materials[this.scene.materialNames[b.material]].color),
+      mesh: this.solidMeshes![k],
+      transform: poseToMat4(b.pose),
+    }));
+  }
+
+  save(): Uint8Array {
+    const ctx = this.ctx, L = ctx.liquid, n = L.count;
+    return startCheckpoint('particle', this.scene)
+      .scalar('frame', ctx.frame)
+      .scalar('time', ctx.time)
+      .scalar('count', n)
+      .scalar('densityError', ctx.densityError)
+      .array('pos', L.pos.slice(0, 3 * n))
+      .array('vel', L.vel.slice(0, 3 * n))
+      .array('material', L.material.slice(0, n))
+      .array('density', L.density.slice(0, n))
+      .array('emitters', this.emitters.state())
+      .finish();
+  }
+
+  dispose(): void {}
+}

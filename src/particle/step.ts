@@ -1,0 +1,125 @@
+/**
+ * One frame of the particle engine, in the order of Steele et al. 2004, Figure 3:
+ *
+ *   for each sub-timestep:
+ *     (emit liquid; move objects to their pose; sort particles into cells; find surface particles)
+ *     calculate adhesion, viscosity and gravity forces
+ *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
+ *     apply iterative density correction
+ *
+ * A sub-timestep is subdivided when its moves would carry the fastest particle further than
+ * particle.maxMove radii per move. Every stage is timed into StepStats.stages.
+ */
+import type { StepStats } from '../api.ts';
+import type { StepContext } from './context.ts';
+import type { Emitters } from './emit.ts';
+import { computeAdhesion } from './adhesion.ts';
+import { applyViscosity } from './viscosity.ts';
+import { accelerate, checkPositions, maxLiquidSpeed, translate } from './integrate.ts';
+import { applyFriction } from './friction.ts';
+import { domainWalls, markNearObjects, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
+import { correctDensity, listDensityPairs } from './density.ts';
+import { markSurface } from './surface.ts';
+
+/** Largest number of pieces a sub-timestep is split into. */
+export const MAX_SUBDIVISION = 64;
+
+class StageClock {
+  stages: Record<string, number> = {};
+  private t = 0;
+  start(): void {
+    this.t = performance.now();
+  }
+  lap(stage: string): void {
+    const now = performance.now();
+    this.stages[stage] = (this.stages[stage] ?? 0) + (now - this.t);
+    this.t = now;
+  }
+}
+
+export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
+  const wall0 = performance.now();
+  const scene = ctx.scene, P = scene.particle;
+  const clock = new StageClock();
+  ctx.counters = {};
+  const frameStart = ctx.frame / scene.fps;
+  const dtSub = 1 / (scene.fps * P.substeps);
+  const g = Math.hypot(...scene.gravity);
+  for (let s = 0; s < P.substeps; s++) {
+    // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
+    const vmax = maxLiquidSpeed(ctx) + g * dtSub;
+    const move = (vmax * dtSub) / P.moves;
+    const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * ctx.r))));
+    if (pieces > 1) ctx.count('subdivisions', pieces - 1);
+    for (let q = 0; q < pieces; q++) {
+      const ta = frameStart + dtSub * (s + q / pieces);
+      const tb = q === pieces - 1 ? frameStart + dtSub * (s + 1) : frameStart + dtSub * (s + (q + 1) / pieces);
+      substep(ctx, emitters, ta, tb, clock);
+    }
+  }
+  ctx.frame++;
+  ctx.time = ctx.frame / scene.fps;
+  const c = ctx.counters;
+  c.particles = ctx.liquid.count;
+  c.objectParticles = ctx.objects.count;
+  c.densityPassesPerSubstep = (c.densityPasses ?? 0) / (c.substeps ?? 1);
+  c.densityError = ctx.densityError;
+  return { frame: ctx.frame, time: ctx.time, wallMs: performance.now() - wall0, stages: clock.stages, counters: c };
+}
+
+function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, clock: StageClock): void {
+  const P = ctx.scene.particle;
+  const dt = tb - ta, dtm = dt / P.moves;
+  ctx.count('substeps');
+  clock.start();
+
+  const { added, removed } = emitters.apply(ctx, ta, dt);
+  if (added) ctx.count('emitted', added);
+  if (removed) ctx.count('removed', removed);
+  clock.lap('emit');
+
+  if (ctx.objects.moveTo(ta, tb) || !ctx.objectCellsValid) {
+    ctx.objectCells.build(ctx.objects.pos, ctx.objects.count);
+    ctx.objectCellsValid = true;
+  }
+  ctx.time = ta;
+  clock.lap('objects');
+
+  ctx.cells.buildSorted(ctx.liquid);
+  markNearObjects(ctx, maxLiquidSpeed(ctx) * dt + 4 * ctx.r);
+  clock.lap('neighbours');
+
+  markSurface(ctx);
+  clock.lap('surface');
+
+  computeAdhesion(ctx);
+  clock.lap('adhesion');
+
+  applyViscosity(ctx, dt);
+  clock.lap('viscosity');
+
+  for (let m = 0; m < P.moves; m++) {
+    accelerate(ctx, dtm);
+    clock.lap('accelerate');
+    translate(ctx, dtm);
+    clock.lap('translate');
+    applyFriction(ctx, dtm);
+    clock.lap('friction');
+    preventInterpenetration(ctx, dtm);
+    clock.lap('collide');
+  }
+
+  listDensityPairs(ctx);
+  const { passes, error } = correctDensity(ctx);
+  ctx.densityError = error;
+  ctx.count('densityPasses', passes);
+  ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);
+  clock.lap('density');
+
+  // Density correction moves particles without regard to objects: keep them out once more.
+  signedDistanceGuard(ctx);
+  domainWalls(ctx, 0);
+  checkPositions(ctx, 'density');
+  clock.lap('collide');
+  ctx.time = tb;
+}

@@ -1,0 +1,362 @@
+/**
+ * The regl renderer. One `View` per simulation shown (two when particle and grid run side by
+ * side); each view draws into its own viewport with the shared camera. Frames arrive as typed
+ * arrays from the worker and are uploaded into buffers that are reused from frame to frame.
+ */
+import createREGL from 'regl';
+import type { Regl, Buffer, Elements, DrawCommand } from 'regl';
+import type { OrbitCamera, CameraMatrices } from './camera.ts';
+import { rotationPart } from './mat4.ts';
+import * as glsl from './shaders.ts';
+
+export type ColorMode = 'material' | 'surface' | 'speed';
+
+export interface DisplayOptions {
+  particles: boolean;
+  mesh: boolean;
+  objects: boolean;
+  domain: boolean;
+  velocity: boolean;
+  colorMode: ColorMode;
+  /** Surface opacity where it faces the eye (Fresnel raises it towards the rim). */
+  opacity: number;
+}
+
+export interface SolidGeometry {
+  color: [number, number, number];
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
+export interface ViewScene {
+  /** Linear RGB per material index; liquids and solids alike. */
+  palette: [number, number, number][];
+  /** Colour of the first liquid, linear RGB: the surface colour when the mesh has none. */
+  liquidColor: [number, number, number];
+  particleRadius: number;
+  domain: { min: ArrayLike<number>; max: ArrayLike<number> } | null;
+  solids: SolidGeometry[];
+}
+
+export interface ViewFrame {
+  points?: { count: number; positions: Float32Array; aux: Float32Array } | null;
+  mesh?: { positions: Float32Array; normals: Float32Array; colors?: Float32Array; indices: Uint32Array; frontFace?: 'ccw' | 'cw' } | null;
+  transforms?: Float32Array;
+  velocityLines?: Float32Array | null;
+  maxSpeed?: number;
+}
+
+interface Viewport { x: number; y: number; width: number; height: number }
+
+interface SolidBuffers { color: [number, number, number]; positions: Buffer; normals: Buffer; elements: Elements }
+
+const LIGHT: [number, number, number] = (() => {
+  const l = [0.45, 0.8, 0.4];
+  const n = Math.hypot(l[0], l[1], l[2]);
+  return [l[0] / n, l[1] / n, l[2] / n];
+})();
+
+/** GPU state of one simulation view. */
+export class View {
+  scene: ViewScene | null = null;
+  pointCount = 0;
+  meshElements = 0;
+  hasMeshColors = false;
+  frontFace: 'ccw' | 'cw' = 'ccw';
+  velocityCount = 0;
+  transforms: Float32Array = new Float32Array(0);
+  maxSpeed = 1;
+  readonly pointPositions: Buffer;
+  readonly pointAux: Buffer;
+  readonly meshPositions: Buffer;
+  readonly meshNormals: Buffer;
+  readonly meshColors: Buffer;
+  readonly meshElementsBuffer: Elements;
+  readonly velocity: Buffer;
+  readonly domain: Buffer;
+  solids: SolidBuffers[] = [];
+
+  constructor(private readonly regl: Regl) {
+    this.pointPositions = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.pointAux = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.meshPositions = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.meshNormals = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.meshColors = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.meshElementsBuffer = regl.elements({ usage: 'dynamic', type: 'uint32', primitive: 'triangles', data: new Uint32Array(3) });
+    this.velocity = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.domain = regl.buffer({ usage: 'static', type: 'float', length: 12 });
+  }
+
+  setScene(scene: ViewScene): void {
+    this.scene = scene;
+    for (const s of this.solids) {
+      s.positions.destroy();
+      s.normals.destroy();
+      s.elements.destroy();
+    }
+    this.solids = scene.solids.map((s) => ({
+      color: s.color,
+      positions: this.regl.buffer(s.positions),
+      normals: this.regl.buffer(s.normals),
+      elements: this.regl.elements({ data: s.indices, type: 'uint32', primitive: 'triangles' }),
+    }));
+    this.transforms = new Float32Array(0);
+    this.pointCount = 0;
+    this.meshElements = 0;
+    this.velocityCount = 0;
+    if (scene.domain) this.domain({ data: boxLines(scene.domain.min, scene.domain.max) });
+  }
+
+  setFrame(frame: ViewFrame): void {
+    if (frame.points !== undefined) {
+      const p = frame.points;
+      this.pointCount = p ? p.count : 0;
+      if (p && p.count > 0) {
+        this.pointPositions({ data: p.positions });
+        this.pointAux({ data: p.aux });
+      }
+    }
+    if (frame.mesh !== undefined) {
+      const m = frame.mesh;
+      this.meshElements = m ? m.indices.length : 0;
+      if (m && m.indices.length > 0) {
+        this.meshPositions({ data: m.positions });
+        this.meshNormals({ data: m.normals });
+        this.frontFace = m.frontFace ?? 'ccw';
+        this.hasMeshColors = !!m.colors && m.colors.length === m.positions.length;
+        this.meshColors({ data: this.hasMeshColors ? m.colors! : new Float32Array(m.positions.length) });
+        this.meshElementsBuffer({ data: m.indices, type: 'uint32', primitive: 'triangles' });
+      }
+    }
+    if (frame.transforms) this.transforms = frame.transforms;
+    if (frame.velocityLines !== undefined) {
+      const v = frame.velocityLines;
+      this.velocityCount = v ? v.length / 3 : 0;
+      if (v && v.length > 0) this.velocity({ data: v });
+    }
+    if (frame.maxSpeed !== undefined && frame.maxSpeed > 0) this.maxSpeed = frame.maxSpeed;
+  }
+}
+
+/** Two triangles per cell of an n × n grid over clip space [−1, 1]². */
+function screenGrid(n: number): number[][] {
+  const out: number[][] = [];
+  const at = (i: number) => -1 + (2 * i) / n;
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      const x0 = at(i), x1 = at(i + 1), y0 = at(j), y1 = at(j + 1);
+      out.push([x0, y0], [x1, y0], [x1, y1], [x0, y0], [x1, y1], [x0, y1]);
+    }
+  }
+  return out;
+}
+
+function boxLines(min: ArrayLike<number>, max: ArrayLike<number>): Float32Array {
+  const c = (i: number) => [i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]];
+  const edges = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
+  const out: number[] = [];
+  for (const [a, b] of edges) out.push(...c(a), ...c(b));
+  return new Float32Array(out);
+}
+
+export class Renderer {
+  readonly regl: Regl;
+  private readonly drawBackground: DrawCommand;
+  private readonly drawPoints: DrawCommand;
+  private readonly drawSurface: DrawCommand;
+  private readonly drawSolid: DrawCommand;
+  private readonly drawLines: DrawCommand;
+  private readonly rotation = new Float32Array(9);
+
+  constructor(readonly canvas: HTMLCanvasElement) {
+    this.regl = createREGL({
+      canvas,
+      attributes: { antialias: false, alpha: false, preserveDrawingBuffer: false },
+      extensions: ['OES_element_index_uint'],
+    });
+    const regl = this.regl;
+    this.drawBackground = regl({
+      vert: glsl.BACKGROUND_VERT,
+      frag: glsl.BACKGROUND_FRAG,
+      attributes: { corner: screenGrid(24) },
+      uniforms: {
+        camRight: regl.prop<any, any>('camRight'),
+        camUp: regl.prop<any, any>('camUp'),
+        camForward: regl.prop<any, any>('camForward'),
+        halfExtent: regl.prop<any, any>('halfExtent'),
+        lightDir: LIGHT,
+      },
+      depth: { enable: false, mask: false },
+      count: 24 * 24 * 6,
+      viewport: regl.prop<any, any>('viewport'),
+    });
+    this.drawPoints = regl({
+      vert: glsl.POINTS_VERT,
+      frag: glsl.POINTS_FRAG,
+      attributes: { position: regl.prop<any, any>('positions'), aux: regl.prop<any, any>('aux') },
+      uniforms: {
+        viewProjection: regl.prop<any, any>('viewProjection'),
+        radius: regl.prop<any, any>('radius'),
+        pixelScale: regl.prop<any, any>('pixelScale'),
+        colorMode: regl.prop<any, any>('colorMode'),
+        speedScale: regl.prop<any, any>('speedScale'),
+        lightDir: LIGHT,
+        ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`palette[${i}]`, regl.prop<any, any>(`palette${i}`)])),
+      },
+      primitive: 'points',
+      count: regl.prop<any, any>('count'),
+      viewport: regl.prop<any, any>('viewport'),
+    });
+    // Front faces only, blended over what lies behind: the liquid reads as translucent at a
+    // single pass's cost (software WebGL is fill- and vertex-bound).
+    this.drawSurface = regl({
+      vert: glsl.SURFACE_VERT,
+      frag: glsl.SURFACE_FRAG,
+      attributes: {
+        position: regl.prop<any, any>('positions'),
+        normal: regl.prop<any, any>('normals'),
+        color: regl.prop<any, any>('colors'),
+      },
+      uniforms: {
+        viewProjection: regl.prop<any, any>('viewProjection'),
+        eye: regl.prop<any, any>('eye'),
+        baseColor: regl.prop<any, any>('baseColor'),
+        useVertexColor: regl.prop<any, any>('useVertexColor'),
+        opacity: regl.prop<any, any>('opacity'),
+        lightDir: LIGHT,
+      },
+      elements: regl.prop<any, any>('elements'),
+      count: regl.prop<any, any>('count'),
+      cull: { enable: true, face: 'back' },
+      frontFace: regl.prop<any, any>('frontFace'),
+      blend: {
+        enable: true,
+        func: { srcRGB: 'src alpha', srcAlpha: 1, dstRGB: 'one minus src alpha', dstAlpha: 1 },
+      },
+      viewport: regl.prop<any, any>('viewport'),
+    });
+    this.drawSolid = regl({
+      vert: glsl.SOLID_VERT,
+      frag: glsl.SOLID_FRAG,
+      attributes: { position: regl.prop<any, any>('positions'), normal: regl.prop<any, any>('normals') },
+      uniforms: {
+        viewProjection: regl.prop<any, any>('viewProjection'),
+        model: regl.prop<any, any>('model'),
+        rotation: regl.prop<any, any>('rotation'),
+        eye: regl.prop<any, any>('eye'),
+        baseColor: regl.prop<any, any>('baseColor'),
+        lightDir: LIGHT,
+      },
+      elements: regl.prop<any, any>('elements'),
+      viewport: regl.prop<any, any>('viewport'),
+    });
+    this.drawLines = regl({
+      vert: glsl.LINES_VERT,
+      frag: glsl.LINES_FRAG,
+      attributes: { position: regl.prop<any, any>('positions') },
+      uniforms: { viewProjection: regl.prop<any, any>('viewProjection'), color: regl.prop<any, any>('color') },
+      primitive: 'lines',
+      count: regl.prop<any, any>('count'),
+      blend: { enable: true, func: { src: 'src alpha', dst: 'one minus src alpha' } },
+      viewport: regl.prop<any, any>('viewport'),
+    });
+  }
+
+  createView(): View {
+    return new View(this.regl);
+  }
+
+  /** Matches the drawing buffer to the canvas's CSS size times devicePixelRatio; true if it changed. */
+  resize(): boolean {
+    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const w = Math.max(1, Math.round(this.canvas.clientWidth * dpr));
+    const h = Math.max(1, Math.round(this.canvas.clientHeight * dpr));
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+      return true;
+    }
+    return false;
+  }
+
+  /** Clears the whole canvas (colour and depth) and draws each view side by side. */
+  draw(views: View[], camera: OrbitCamera, display: DisplayOptions): void {
+    const regl = this.regl;
+    regl.poll();
+    regl.clear({ color: [0.08, 0.09, 0.11, 1], depth: 1 });
+    const W = this.canvas.width, H = this.canvas.height;
+    const n = Math.max(1, views.length);
+    views.forEach((view, i) => {
+      const x0 = Math.round((i * W) / n), x1 = Math.round(((i + 1) * W) / n);
+      this.drawView(view, { x: x0, y: 0, width: x1 - x0 - (i < n - 1 ? 2 : 0), height: H }, camera, display);
+    });
+  }
+
+  private drawView(view: View, viewport: Viewport, camera: OrbitCamera, display: DisplayOptions): void {
+    const m: CameraMatrices = camera.matrices(viewport.width / viewport.height, viewport.height);
+    const v = m.view;
+    const tanHalf = Math.tan(camera.fovY / 2);
+    this.drawBackground({
+      viewport,
+      camRight: [v[0], v[4], v[8]],
+      camUp: [v[1], v[5], v[9]],
+      camForward: [-v[2], -v[6], -v[10]],
+      halfExtent: [tanHalf * (viewport.width / viewport.height), tanHalf],
+    });
+    const scene = view.scene;
+    if (!scene) return;
+    const common = { viewport, viewProjection: m.viewProjection, eye: m.eye };
+    if (display.objects) {
+      view.solids.forEach((s, i) => {
+        const model = view.transforms.length >= 16 * (i + 1) ? view.transforms.subarray(16 * i, 16 * i + 16) : IDENTITY;
+        this.drawSolid({
+          ...common,
+          positions: s.positions,
+          normals: s.normals,
+          elements: s.elements,
+          model,
+          rotation: rotationPart(this.rotation, model),
+          baseColor: s.color,
+        });
+      });
+    }
+    if (display.domain && scene.domain) {
+      this.drawLines({ ...common, positions: view.domain, count: 24, color: [0.75, 0.8, 0.9, 0.55] });
+    }
+    if (display.particles && view.pointCount > 0) {
+      const palette: Record<string, [number, number, number]> = {};
+      for (let i = 0; i < 8; i++) palette[`palette${i}`] = scene.palette[i] ?? [0.5, 0.5, 0.5];
+      this.drawPoints({
+        ...common,
+        ...palette,
+        positions: view.pointPositions,
+        aux: view.pointAux,
+        count: view.pointCount,
+        radius: scene.particleRadius,
+        pixelScale: m.pixelScale,
+        colorMode: display.colorMode === 'material' ? 0 : display.colorMode === 'surface' ? 1 : 2,
+        speedScale: 1 / Math.max(1e-6, view.maxSpeed),
+      });
+    }
+    if (display.velocity && view.velocityCount > 0) {
+      this.drawLines({ ...common, positions: view.velocity, count: view.velocityCount, color: [0.3, 0.95, 0.6, 0.9] });
+    }
+    if (display.mesh && view.meshElements > 0) {
+      this.drawSurface({
+        ...common,
+        positions: view.meshPositions,
+        normals: view.meshNormals,
+        colors: view.meshColors,
+        elements: view.meshElementsBuffer,
+        count: view.meshElements,
+        baseColor: scene.liquidColor,
+        useVertexColor: view.hasMeshColors ? 1 : 0,
+        frontFace: view.frontFace,
+        opacity: display.opacity,
+      });
+    }
+  }
+}
+
+const IDENTITY = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);

@@ -1,0 +1,128 @@
+/**
+ * Vertex attributes from nearby particles (Steele et al. 2004, "Rendering" and "Results"):
+ * normals are the Gaussian-weighted average of nearby surface-particle normals (the caller has
+ * already written the field-gradient normal, kept where no surface particle is near or where the
+ * average points inward), colours the Gaussian-weighted average of nearby particle colours, so
+ * paints mix only within a kernel width of where they meet.
+ *
+ * Vertex-to-particle look-ups use the shared hash grid; a d3-octree variant is kept for the
+ * benchmark that chose between them (bench/surface.bench.ts).
+ */
+import { octree } from 'd3-octree';
+import { HashGrid } from '../spatial/hash-grid.ts';
+
+export interface AttributeSource {
+  count: number;
+  positions: ArrayLike<number>;
+  normals?: ArrayLike<number>;
+  surface?: ArrayLike<number>;
+  colors?: ArrayLike<number>;
+}
+
+export type NeighbourLookup = 'hash-grid' | 'octree';
+
+/** Radius of the attribute kernel, in σ. */
+export const ATTRIBUTE_REACH = 2.5;
+
+/**
+ * Overwrites `normals` (where surface particles are near) and fills `colors` (when given) for
+ * the `vertexCount` vertices in `vertices`. σ is the Gaussian width, m.
+ */
+export function vertexAttributes(
+  src: AttributeSource,
+  vertices: Float32Array,
+  vertexCount: number,
+  sigma: number,
+  normals: Float32Array,
+  colors: Float32Array | null,
+  lookup: NeighbourLookup = 'hash-grid',
+): void {
+  const wantNormals = !!src.normals;
+  if (!wantNormals && !colors) return;
+  const reach = ATTRIBUTE_REACH * sigma;
+  const acc = new Float64Array(8);
+  if (lookup === 'octree') {
+    const tree = buildOctree(src);
+    for (let v = 0; v < vertexCount; v++) {
+      const x = vertices[3 * v], y = vertices[3 * v + 1], z = vertices[3 * v + 2];
+      acc.fill(0);
+      for (const p of tree.findAllWithinRadius(x, y, z, reach)) accumulate(src, p, x, y, z, sigma, reach, acc);
+      finish(acc, v, wantNormals, normals, colors);
+    }
+    return;
+  }
+  const grid = new HashGrid(reach);
+  grid.build(src.positions, src.count);
+  const cells = new Int32Array(27);
+  const { order, start, count } = grid;
+  const inv = 1 / reach;
+  // Polygonizers emit vertices in lattice order, so neighbours often share a cell: reuse its list.
+  let ci = NaN, cj = NaN, ck = NaN, m = 0;
+  for (let v = 0; v < vertexCount; v++) {
+    const x = vertices[3 * v], y = vertices[3 * v + 1], z = vertices[3 * v + 2];
+    acc.fill(0);
+    const i = Math.floor(x * inv), j = Math.floor(y * inv), k = Math.floor(z * inv);
+    if (i !== ci || j !== cj || k !== ck) {
+      m = grid.cellsNear(x, y, z, cells, 1);
+      ci = i;
+      cj = j;
+      ck = k;
+    }
+    for (let q = 0; q < m; q++) {
+      const c = cells[q];
+      for (let s = start[c], e = start[c] + count[c]; s < e; s++) accumulate(src, order[s], x, y, z, sigma, reach, acc);
+    }
+    finish(acc, v, wantNormals, normals, colors);
+  }
+}
+
+/** Adds particle p's Gaussian-weighted normal (surface particles) and colour to acc = [n xyz, n weight, rgb, c weight]. */
+function accumulate(src: AttributeSource, p: number, x: number, y: number, z: number, sigma: number, reach: number, acc: Float64Array): void {
+  const pos = src.positions;
+  const dx = pos[3 * p] - x, dy = pos[3 * p + 1] - y, dz = pos[3 * p + 2] - z;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (d2 > reach * reach) return;
+  const w = Math.exp(-d2 / (2 * sigma * sigma));
+  const pn = src.normals;
+  if (pn && (!src.surface || src.surface[p])) {
+    const ax = pn[3 * p], ay = pn[3 * p + 1], az = pn[3 * p + 2];
+    if (ax !== 0 || ay !== 0 || az !== 0) {
+      acc[0] += w * ax;
+      acc[1] += w * ay;
+      acc[2] += w * az;
+      acc[3] += w;
+    }
+  }
+  const pc = src.colors;
+  if (pc) {
+    acc[4] += w * pc[3 * p];
+    acc[5] += w * pc[3 * p + 1];
+    acc[6] += w * pc[3 * p + 2];
+    acc[7] += w;
+  }
+}
+
+function finish(acc: Float64Array, v: number, wantNormals: boolean, normals: Float32Array, colors: Float32Array | null): void {
+  if (wantNormals && acc[3] > 0) {
+    const len = Math.hypot(acc[0], acc[1], acc[2]);
+    // Normals that cancel (thin sheets) or point into the field are worse than the gradient.
+    const dot = acc[0] * normals[3 * v] + acc[1] * normals[3 * v + 1] + acc[2] * normals[3 * v + 2];
+    if (len > 0.2 * acc[3] && dot > 0) {
+      normals[3 * v] = acc[0] / len;
+      normals[3 * v + 1] = acc[1] / len;
+      normals[3 * v + 2] = acc[2] / len;
+    }
+  }
+  if (colors) {
+    const inv = acc[7] > 0 ? 1 / acc[7] : 0;
+    colors[3 * v] = acc[4] * inv;
+    colors[3 * v + 1] = acc[5] * inv;
+    colors[3 * v + 2] = acc[6] * inv;
+  }
+}
+
+function buildOctree(src: AttributeSource) {
+  const ids = Array.from({ length: src.count }, (_, i) => i);
+  const pos = src.positions;
+  return octree(ids, (i) => pos[3 * i], (i) => pos[3 * i + 1], (i) => pos[3 * i + 2]);
+}

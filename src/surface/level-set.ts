@@ -1,0 +1,118 @@
+/**
+ * A mesh from a sampled level set (Cline et al. 2005 §10: φ < 0 inside, a signed distance), through
+ * the same polygonizers and resolution rule as particles: the lattice spacing is
+ * output.resolution × cellSize / 2 (a cell is about a particle diameter). φ is resampled
+ * trilinearly over the bounds of its inside samples plus a margin, intersected with the sampled box
+ * (max(φ, box distance), φ continued from the nearest sample), so liquid touching the box's border
+ * is closed off there.
+ */
+import type { Mesh } from '../api.ts';
+import type { OutputSettings, Vec3 } from '../scene/schema.ts';
+import { latticeNormal, latticeOver } from './field.ts';
+import { concatenate, type SurfaceOptions } from './particle-surface.ts';
+import { polygonizers, type PolyMesh } from './polygonizer.ts';
+
+export interface LevelSetInput {
+  origin: Vec3;
+  cellSize: number;
+  dims: [number, number, number];
+  /** Samples at origin + cellSize (i, j, k), index i + nx (j + ny k); negative inside. */
+  phi: Float32Array | Float64Array;
+  /** Colour at a point (rgb in 0..1 into out). */
+  colors?: (x: number, y: number, z: number, out: Float32Array) => void;
+}
+
+type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'colors'>;
+
+export function levelSetSurface(input: LevelSetInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
+  const { origin, cellSize: dx, dims, phi } = input;
+  const [gx, gy, gz] = dims;
+  if (phi.length !== gx * gy * gz) throw new Error(`level set has ${phi.length} samples, dims ${dims.join(' × ')} need ${gx * gy * gz}`);
+  const h = (output.resolution * dx) / 2;
+  const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
+  const timings = options.timings;
+  let t0 = performance.now();
+
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < gz; k++) {
+    for (let j = 0; j < gy; j++) {
+      for (let i = 0; i < gx; i++) {
+        if (!(phi[i + gx * (j + gy * k)] < 0)) continue;
+        if (i < lo[0]) lo[0] = i;
+        if (i > hi[0]) hi[0] = i;
+        if (j < lo[1]) lo[1] = j;
+        if (j > hi[1]) hi[1] = j;
+        if (k < lo[2]) lo[2] = k;
+        if (k > hi[2]) hi[2] = k;
+      }
+    }
+  }
+  if (lo[0] === Infinity) return { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0), ...(output.colors && input.colors ? { colors: new Float32Array(0) } : {}) };
+  const min = lo.map((v, a) => origin[a] + dx * v), max = hi.map((v, a) => origin[a] + dx * v);
+  const lattice = latticeOver(min, max, dx + 2 * h, h);
+  const { nx, ny, nz, values } = lattice;
+  const inv = 1 / dx, invH = 1 / h;
+  const boxMax = [origin[0] + dx * (gx - 1), origin[1] + dx * (gy - 1), origin[2] + dx * (gz - 1)];
+  for (let k = 0; k < nz; k++) {
+    const z = lattice.origin[2] + h * k;
+    for (let j = 0; j < ny; j++) {
+      const y = lattice.origin[1] + h * j;
+      for (let i = 0; i < nx; i++) {
+        const x = lattice.origin[0] + h * i;
+        const cx = clamp(x, origin[0], boxMax[0]), cy = clamp(y, origin[1], boxMax[1]), cz = clamp(z, origin[2], boxMax[2]);
+        const f = trilinear(phi, gx, gy, gz, (cx - origin[0]) * inv, (cy - origin[1]) * inv, (cz - origin[2]) * inv);
+        const box = boxDistance(x, y, z, origin, boxMax);
+        values[i + nx * (j + ny * k)] = Math.max(f, box) * invH;
+      }
+    }
+  }
+  let t1 = performance.now();
+  const piece: PolyMesh = polygonize(lattice);
+  const t2 = performance.now();
+  const nv = piece.positions.length / 3;
+  const normals = new Float32Array(3 * nv);
+  for (let v = 0; v < nv; v++) {
+    if (!latticeNormal(lattice, piece.positions[3 * v], piece.positions[3 * v + 1], piece.positions[3 * v + 2], normals, 3 * v)) normals[3 * v + 1] = 1;
+  }
+  const mesh = concatenate([piece], [normals]);
+  if (output.colors && input.colors) {
+    const colors = new Float32Array(3 * nv);
+    const rgb = new Float32Array(3);
+    for (let v = 0; v < nv; v++) {
+      input.colors(mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2], rgb);
+      colors.set(rgb, 3 * v);
+    }
+    mesh.colors = colors;
+  }
+  if (timings) {
+    timings.regions = 0;
+    timings.sampling = t1 - t0;
+    timings.polygonize = t2 - t1;
+    timings.attributes = performance.now() - t2;
+  }
+  return mesh;
+}
+
+/** Signed distance to the box [lo, hi], negative inside. */
+function boxDistance(x: number, y: number, z: number, lo: ArrayLike<number>, hi: ArrayLike<number>): number {
+  const dx = Math.max(lo[0] - x, x - hi[0]), dy = Math.max(lo[1] - y, y - hi[1]), dz = Math.max(lo[2] - z, z - hi[2]);
+  const outside = Math.hypot(Math.max(dx, 0), Math.max(dy, 0), Math.max(dz, 0));
+  return outside > 0 ? outside : Math.max(dx, dy, dz);
+}
+
+function clamp(x: number, a: number, b: number): number {
+  return x < a ? a : x > b ? b : x;
+}
+
+function trilinear(phi: ArrayLike<number>, gx: number, gy: number, gz: number, u: number, v: number, w: number): number {
+  const i = Math.min(gx - 2, Math.floor(u)), j = Math.min(gy - 2, Math.floor(v)), k = Math.min(gz - 2, Math.floor(w));
+  if (i < 0 || j < 0 || k < 0) return phi[0];
+  const fu = u - i, fv = v - j, fw = w - k;
+  const p = i + gx * (j + gy * k), sy = gx, sz = gx * gy;
+  const c00 = phi[p] + fu * (phi[p + 1] - phi[p]);
+  const c10 = phi[p + sy] + fu * (phi[p + sy + 1] - phi[p + sy]);
+  const c01 = phi[p + sz] + fu * (phi[p + sz + 1] - phi[p + sz]);
+  const c11 = phi[p + sy + sz] + fu * (phi[p + sy + sz + 1] - phi[p + sy + sz]);
+  const c0 = c00 + fv * (c10 - c00), c1 = c01 + fv * (c11 - c01);
+  return c0 + fw * (c1 - c0);
+}

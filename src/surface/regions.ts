@@ -1,0 +1,64 @@
+/**
+ * Grouping particles by region (Steele: regions are polygonized separately). Regions come from the
+ * engine (src/particle/regions.ts); without them, particles are grouped into pieces whose kernels
+ * cannot overlap, which gives the same surface as one big lattice for less memory.
+ */
+import { HashGrid } from '../spatial/hash-grid.ts';
+
+export interface RegionGroups {
+  count: number;
+  /** Particle indices sorted by region; region r is members[start[r] .. start[r + 1]). */
+  members: Int32Array;
+  start: Int32Array;
+}
+
+/**
+ * Pieces of particles no closer than `reach` to each other: cells of size `reach` are joined with
+ * their 26 neighbours, so particles in cells that are not joined are more than `reach` apart.
+ */
+export function separatedRegions(positions: ArrayLike<number>, n: number, reach: number): { regionOf: Int32Array; count: number } {
+  const grid = new HashGrid(reach);
+  grid.build(positions, n);
+  const cells = grid.cellCount;
+  const parent = new Int32Array(cells);
+  for (let c = 0; c < cells; c++) parent[c] = c;
+  const find = (c: number): number => {
+    while (parent[c] !== c) {
+      parent[c] = parent[parent[c]];
+      c = parent[c];
+    }
+    return c;
+  };
+  const near = new Int32Array(27);
+  for (let c = 0; c < cells; c++) {
+    const m = grid.neighborCells(c, near, 1);
+    for (let q = 0; q < m; q++) {
+      const a = find(c), b = find(near[q]);
+      if (a !== b) parent[a] = b;
+    }
+  }
+  const label = new Int32Array(cells).fill(-1);
+  let count = 0;
+  for (let c = 0; c < cells; c++) {
+    const r = find(c);
+    if (label[r] < 0) label[r] = count++;
+    label[c] = label[r];
+  }
+  const regionOf = new Int32Array(n);
+  for (let p = 0; p < n; p++) regionOf[p] = label[grid.pointCell[p]];
+  return { regionOf, count };
+}
+
+/** Counting sort of particles by region; particles with a negative region are left out. */
+export function groupByRegion(regionOf: Int32Array, n: number, count: number): RegionGroups {
+  const start = new Int32Array(count + 1);
+  for (let p = 0; p < n; p++) if (regionOf[p] >= 0) start[regionOf[p] + 1]++;
+  for (let r = 0; r < count; r++) start[r + 1] += start[r];
+  const fill = start.slice(0, count);
+  const members = new Int32Array(start[count]);
+  for (let p = 0; p < n; p++) {
+    const r = regionOf[p];
+    if (r >= 0) members[fill[r]++] = p;
+  }
+  return { count, members, start };
+}

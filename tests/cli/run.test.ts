@@ -1,0 +1,112 @@
+/**
+ * `viscid run` end to end on a 64-particle scene: frame files and manifest, --resume, Ctrl-C
+ * (SIGINT) leaving finished frames and a checkpoint, and a failing run leaving a checkpoint.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/cli/manifest.ts';
+import { cli, FIXTURES, startCli } from './helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'viscid-run-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const tiny = join(FIXTURES, 'tiny.json');
+const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+
+describe('viscid run (particle engine)', () => {
+  const out = join(tmp, 'run');
+
+  it('writes numbered mesh and point files and a manifest', async () => {
+    const r = await cli(['run', tiny, '--frames', '2', '--out', out, '--mesh', 'obj', '--points', 'vtk']);
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.code).toBe(0);
+    for (const f of ['mesh-0001.obj', 'mesh-0002.obj', 'points-0001.vtk', 'points-0002.vtk', 'checkpoint.vscd']) {
+      expect(existsSync(join(out, 'particle', f)), f).toBe(true);
+    }
+    expect(existsSync(join(out, 'particle', 'mesh-0003.obj'))).toBe(false);
+    const m = readManifest(out);
+    const info = JSON.parse((await cli(['info', '--json', tiny])).stdout) as { sha256: string };
+    expect(m.scene.sha256).toBe(info.sha256);
+    expect(m.settings).toMatchObject({ method: 'particle', frames: 2, mesh: 'obj', points: 'vtk', padding: 4 });
+    const e = m.engines.particle!;
+    expect(e.status).toBe('complete');
+    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: 2 });
+    expect(e.frames.map((f) => f.frame)).toEqual([1, 2]);
+    for (const f of e.frames) {
+      expect(f.wallMs).toBeGreaterThan(0);
+      expect(f.wallMs).toBeGreaterThanOrEqual(f.stepMs);
+      expect(Object.keys(f.stages).length).toBeGreaterThan(0);
+      expect(f.points).toBeGreaterThan(0);
+      expect(f.time).toBeCloseTo(f.frame / 30, 9);
+      const vtk = readFileSync(join(out, 'particle', `points-000${f.frame}.vtk`), 'utf8');
+      expect(vtk).toMatch(/^# vtk DataFile Version 3\.0\n/);
+      expect(vtk).toContain(`POINTS ${f.points} float`);
+      expect(readFileSync(join(out, 'particle', `mesh-000${f.frame}.obj`), 'utf8')).toMatch(/^v /m);
+    }
+  });
+
+  it('--resume continues from the checkpoint without redoing finished frames', async () => {
+    const before = readManifest(out).engines.particle!.frames;
+    const r = await cli(['run', tiny, '--resume', out, '--frames', '3']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(out, 'particle', 'mesh-0003.obj'))).toBe(true);
+    expect(existsSync(join(out, 'particle', 'points-0003.vtk'))).toBe(true);
+    const e = readManifest(out).engines.particle!;
+    expect(e.frames.map((f) => f.frame)).toEqual([1, 2, 3]);
+    expect(e.frames.slice(0, 2)).toEqual(before);
+    expect(e.checkpoint?.frame).toBe(3);
+  });
+
+  it('refuses to resume with a different scene (exit 2)', async () => {
+    const other = join(tmp, 'other.json');
+    writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(tiny, 'utf8')), fps: 25 }));
+    const r = await cli(['run', other, '--resume', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/differs from the scene of the run/);
+  });
+
+  it('Ctrl-C (SIGINT) leaves the finished frames and a checkpoint, and --resume goes on', async () => {
+    const dir = join(tmp, 'interrupted');
+    const { child, done } = startCli(['run', tiny, '--frames', '5000', '--out', dir, '--checkpoint-every', '1000']);
+    const manifestFile = join(dir, 'manifest.json');
+    const started = Date.now();
+    const frames = () => (existsSync(manifestFile) ? (readManifest(dir).engines.particle?.frames.length ?? 0) : 0);
+    while (frames() < 2 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/--resume/);
+    const e = readManifest(dir).engines.particle!;
+    expect(e.status).toBe('interrupted');
+    const last = e.frames[e.frames.length - 1].frame;
+    expect(last).toBeGreaterThanOrEqual(2);
+    expect(last).toBeLessThan(5000);
+    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: last });
+    for (const f of e.frames) for (const file of f.files) expect(existsSync(join(dir, file)), file).toBe(true);
+
+    const again = await cli(['run', tiny, '--resume', dir, '--frames', String(last + 1)]);
+    expect(again.code).toBe(0);
+    const after = readManifest(dir).engines.particle!;
+    expect(after.status).toBe('complete');
+    expect(after.frames.map((f) => f.frame)).toEqual(Array.from({ length: last + 1 }, (_, i) => i + 1));
+  });
+
+  it('a failing run exits 1 and leaves a checkpoint of the last finished frame', async () => {
+    // maxSpeed far below what one frame of free fall reaches (g/30 ≈ 0.33 m/s) stops the engine.
+    const scene = join(tmp, 'too-fast.json');
+    const data = JSON.parse(readFileSync(tiny, 'utf8'));
+    writeFileSync(scene, JSON.stringify({ ...data, particle: { ...data.particle, maxSpeed: 0.001 } }));
+    const dir = join(tmp, 'failed');
+    const r = await cli(['run', scene, '--frames', '3', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/particle engine failed/);
+    const e = readManifest(dir).engines.particle!;
+    expect(e.status).toBe('failed');
+    expect(e.error).toBeTruthy();
+    expect(e.checkpoint).not.toBeNull();
+    expect(e.checkpoint!.frame).toBe(e.frames.length);
+    expect(existsSync(join(dir, e.checkpoint!.file))).toBe(true);
+  });
+});
