@@ -19,10 +19,12 @@ export interface BenchResult {
   stages: Record<string, number>;
   /** Fluid points (liquid particles or grid markers) at the end. */
   points: number;
-  /** Object particles or liquid cells, when the engine counts them (StepStats.counters). */
+  /** Object (solid) particles, when the engine reports `counters.objectParticles`. */
+  objectPoints: number;
+  /** Mean of the engine's StepStats.counters over the timed frames. */
   counters: Record<string, number>;
   substepsPerFrame: number;
-  /** points × substeps per frame ÷ seconds per frame. */
+  /** (points + object points) × substeps per frame ÷ seconds per frame, like the paper's counts. */
   pointSubstepsPerSecond: number;
   memory: { bytes: number; bytesPerPoint: number };
   paper?: PaperFigures;
@@ -79,6 +81,7 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       options.onFrame?.(options.warmup + i + 1, total, ms);
     }
     const points = sim.fluidPoints().count;
+    const objectPoints = Math.round(counters.objectParticles ?? 0);
     const sorted = [...times].sort((a, b) => a - b);
     const mean = times.reduce((s, t) => s + t, 0) / times.length;
     const substepsPerFrame = counters.substeps ?? counters.steps ?? (engine === 'particle' ? scene.particle.substeps : 1);
@@ -93,7 +96,8 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       points,
       counters,
       substepsPerFrame,
-      pointSubstepsPerSecond: mean > 0 ? (points * substepsPerFrame) / (mean / 1000) : 0,
+      objectPoints,
+      pointSubstepsPerSecond: mean > 0 ? ((points + objectPoints) * substepsPerFrame) / (mean / 1000) : 0,
       memory: { bytes, bytesPerPoint: points > 0 ? bytes / points : 0 },
       ...(paper ? { paper } : {}),
     };

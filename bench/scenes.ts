@@ -37,4 +37,21 @@ export const benchScenes: BenchScene[] = [
     warmup: 1,
     paper: { secondsPerFrame: 4.0, liquid: 9198, objects: 3966, substeps: 4, moves: 8, source: 'Steele et al. 2004, Table 1 (honey drop)' },
   },
+  {
+    engine: 'particle',
+    scene: 'scenes/paint-drops.json',
+    frames: 3,
+    warmup: 1,
+    paper: { secondsPerFrame: 2.5, liquid: 6822, objects: 1410, substeps: 4, moves: 6, source: 'Steele et al. 2004, Table 1 (paint drops)' },
+  },
+  {
+    engine: 'particle',
+    scene: 'scenes/gel-fan.json',
+    frames: 1,
+    warmup: 1,
+    paper: { secondsPerFrame: 65, liquid: 64296, objects: 8786, substeps: 9, moves: 3, source: 'Steele et al. 2004, Table 1 (gel on a fan)' },
+  },
+  // Grid engine (issue 5): the 64³ dam break, target ≤ 1 s per frame on one core.
+  { engine: 'grid', scene: 'scenes/dam-break.json', frames: 5, warmup: 3 },
+  { engine: 'grid', scene: 'scenes/honey-drop.json', frames: 3, warmup: 2 },
 ];

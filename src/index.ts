@@ -39,6 +39,10 @@ export { toPLY, pointsToPLY } from './io/ply.ts';
 export { toGLB, type GlbOptions } from './io/gltf.ts';
 export { toVTK } from './io/vtk.ts';
 export { engineNames, registerEngine, type Engine } from './engines.ts';
+export { recordRun, frameRecord, summarizeRun, frontPosition, footprint, type FrameRecord, type RunRecord, type RunSummary, type MeasureOptions } from './compare/metrics.ts';
+export { compareEngines, compareScene, type CompareOptions } from './compare/compare.ts';
+export { buildReport, runsToCsv, type ComparisonReport } from './compare/report.ts';
+export { runValidation, VALIDATION_CASES, type CaseResult, type ValidationCase } from './compare/validate.ts';
 
 /** Creates a simulation of `scene` with the named engine ('particle' or 'grid'). */
 export function createSimulation(scene: Scene, engine: EngineName = 'particle', options: SimulationOptions = {}): Simulation {

@@ -3,7 +3,7 @@
  * parameters, compare the particle and grid engines side by side, and export meshes, frame
  * ranges, screenshots and video. The simulation runs in Web Workers (sim.worker.ts).
  */
-import GUI from 'lil-gui';
+import GUI, { type Controller } from 'lil-gui';
 import type { EngineName } from '../api.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer, type DisplayOptions } from '../render/renderer.ts';
@@ -58,7 +58,33 @@ const state = {
 };
 
 let clients: SimClient[] = [];
+interface ZipResult { engine: EngineName; bytes: Uint8Array; frames: number }
+const zipWaiters = new Map<SimClient, (r: ZipResult) => void>();
+
+/**
+ * Starts recording every new frame's mesh in each worker, or stops and collects one zip per
+ * engine (frames named scene_engine_00012.obj …).
+ */
+function setRecording(on: boolean): Promise<ZipResult[]> {
+  state.recordingMeshes = on;
+  state.recordedFrames = 0;
+  const format = controls.exportFormat;
+  if (on) {
+    for (const c of clients) c.send({ type: 'record', on: true, format });
+    return Promise.resolve([]);
+  }
+  return Promise.all(
+    clients.map(
+      (c) =>
+        new Promise<ZipResult>((resolve) => {
+          zipWaiters.set(c, resolve);
+          c.send({ type: 'record', on: false, format });
+        }),
+    ),
+  );
+}
 let paramPanel: ParamPanel | null = null;
+let engineCtrl: Controller | null = null;
 
 // ---------------------------------------------------------------------------------------------
 // Workers
@@ -81,7 +107,9 @@ const events = {
     state.recordedFrames = frames;
   },
   onZip: (c: SimClient, bytes: Uint8Array, frames: number) => {
-    if (frames > 0) download(bytes, `${state.sceneName}-${c.engine}-frames.zip`);
+    const waiter = zipWaiters.get(c);
+    zipWaiters.delete(c);
+    waiter?.({ engine: c.engine, bytes, frames });
   },
 };
 
@@ -155,6 +183,8 @@ function step(): void {
 
 async function setMode(mode: Mode): Promise<void> {
   state.mode = mode;
+  controls.engine = mode;
+  engineCtrl?.updateDisplay();
   ensureClients();
   if (state.source) await loadScene(state.source.text, state.source.meshes, { fit: false });
 }
@@ -291,11 +321,11 @@ const controls = {
       }
     }
   },
-  recordMeshes: () => {
-    state.recordingMeshes = !state.recordingMeshes;
-    state.recordedFrames = 0;
-    for (const c of clients) c.send({ type: 'record', on: state.recordingMeshes, format: controls.exportFormat });
-    recordMeshesCtrl.name(state.recordingMeshes ? 'stop and download zip' : 'record frames (zip)');
+  recordMeshes: async () => {
+    const on = !state.recordingMeshes;
+    recordMeshesCtrl.name(on ? 'stop and download zip' : 'record frames (zip)');
+    const zips = await setRecording(on);
+    for (const z of zips) if (z.frames > 0) download(z.bytes, `${state.sceneName}-${z.engine}-frames.zip`);
   },
   screenshot: async () => download(await screenshotPNG(), `${state.sceneName}.png`),
   video: async () => {
@@ -312,22 +342,19 @@ const controls = {
 const sim = gui.addFolder('Simulation');
 sim.add(controls, 'scene', sceneNames()).name('scene').onChange((name: string) => void openBundledScene(name));
 sim.add(controls, 'open').name('open scene file…');
-sim.add(controls, 'engine', ['particle', 'grid', 'side by side']).name('engine').onChange((m: Mode) => void setMode(m));
+engineCtrl = sim.add(controls, 'engine', ['particle', 'grid', 'side by side']).name('engine').onChange((m: Mode) => void setMode(m));
 sim.add(controls, 'play');
 sim.add(controls, 'pause');
 sim.add(controls, 'step').name('single step');
 sim.add(controls, 'reset').name('reset (applies parameters)');
 
 const disp = gui.addFolder('Display');
-const sendOptions = () => {
-  for (const c of clients) c.setOptions(frameOptions());
-};
-disp.add(display, 'mesh').name('surface mesh').onChange(sendOptions);
-disp.add(display, 'particles').name('particles / markers').onChange(sendOptions);
+disp.add(display, 'mesh').name('surface mesh');
+disp.add(display, 'particles').name('particles / markers');
 disp.add(display, 'colorMode', ['material', 'surface', 'speed']).name('particle colour');
 disp.add(display, 'objects').name('solid objects');
 disp.add(display, 'domain').name('domain box');
-disp.add(display, 'velocity').name('velocity field').onChange(sendOptions);
+disp.add(display, 'velocity').name('velocity field');
 disp.add(display, 'opacity', 0.2, 1, 0.01).name('surface opacity');
 disp.close();
 
@@ -417,6 +444,18 @@ function signature(): string {
   return `${c.yaw},${c.pitch},${c.distance},${c.target.join(',')},${JSON.stringify(display)},${clients.length}`;
 }
 
+/** Tells the workers what to compute per frame whenever the display options that need it change. */
+let sentOptions = '';
+let sentTo: SimClient[] = [];
+function syncFrameOptions(): void {
+  const opts = frameOptions();
+  const key = JSON.stringify(opts);
+  if (key === sentOptions && sentTo.length === clients.length && sentTo.every((c, i) => c === clients[i])) return;
+  sentOptions = key;
+  sentTo = [...clients];
+  for (const c of clients) c.setOptions(opts);
+}
+
 function requestDraw(): void {
   needsDraw = true;
 }
@@ -426,6 +465,7 @@ renderer.regl.frame(() => {
   pageTimes.push(now);
   while (pageTimes.length > 0 && now - pageTimes[0] > 2000) pageTimes.shift();
   const resized = renderer.resize();
+  syncFrameOptions();
   const sig = signature();
   if (resized || sig !== lastSignature || pendingCapture.length > 0 || videoRecorder.active) needsDraw = true;
   if (needsDraw) {
@@ -524,6 +564,18 @@ const hook = {
   },
   readPixels,
   benchmarkDraw,
+  /** Records `ms` of WebM video of the canvas; resolves with its bytes (base64). */
+  async recordVideo(ms: number) {
+    videoRecorder.start(canvas, 30);
+    await new Promise((r) => setTimeout(r, ms));
+    return toBase64(new Uint8Array(await (await videoRecorder.stop()).arrayBuffer()));
+  },
+  /** Starts recording meshes, or stops and resolves with each engine's zip (base64). */
+  async recordMeshes(on: boolean, format: MeshFormat = 'obj') {
+    controls.exportFormat = format;
+    const zips = await setRecording(on);
+    return zips.map((z) => ({ engine: z.engine, frames: z.frames, data: toBase64(z.bytes) }));
+  },
   async screenshot() {
     return toBase64(new Uint8Array(await (await screenshotPNG()).arrayBuffer()));
   },

@@ -42,8 +42,8 @@ export class MetricPlots {
       this.container.appendChild(el);
       const opts: uPlot.Options = {
         title: def.label,
-        width: 200,
-        height: 100,
+        width: 190,
+        height: 90,
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false } },

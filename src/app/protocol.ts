@@ -38,6 +38,8 @@ export interface SolidInfo {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
+  /** Winding of triangles that face along their vertex normals. */
+  frontFace: 'ccw' | 'cw';
 }
 
 export interface MeshData {

@@ -21,7 +21,7 @@ let playing = false;
 let scheduled = false;
 let options: FrameOptions = { mesh: true, points: true, velocity: false };
 let lastMesh: Mesh | null = null;
-let recording: { format: MeshFormat; files: Record<string, Uint8Array> } | null = null;
+let recording: { format: MeshFormat; files: Record<string, Uint8Array>; pending: Promise<void>[] } | null = null;
 
 async function encode(mesh: Mesh, format: MeshFormat): Promise<Uint8Array> {
   if (format === 'obj') return new TextEncoder().encode(viscid.toOBJ(mesh));
@@ -65,6 +65,7 @@ function solidInfos(s: Simulation): SolidInfo[] {
     positions: Float32Array.from(v.mesh.positions),
     normals: Float32Array.from(v.mesh.normals),
     indices: Uint32Array.from(v.mesh.indices),
+    frontFace: windingOf(v.mesh),
   }));
 }
 
@@ -189,12 +190,14 @@ function sendFrame(stats: StepStats | null): void {
     if (recording) {
       const rec = recording;
       const name = `${scene.name}_${engine}_${String(s.frame).padStart(5, '0')}.${rec.format}`;
-      encode(lastMesh, rec.format).then(
-        (bytes) => {
-          rec.files[name] = bytes;
-          post({ type: 'recording', frames: Object.keys(rec.files).length });
-        },
-        (e: Error) => post({ type: 'error', message: e.message, stage: 'record' }),
+      rec.pending.push(
+        encode(lastMesh, rec.format).then(
+          (bytes) => {
+            rec.files[name] = bytes;
+            post({ type: 'recording', frames: Object.keys(rec.files).length });
+          },
+          (e: Error) => post({ type: 'error', message: e.message, stage: 'record' }),
+        ),
       );
     }
   }
@@ -291,12 +294,14 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
       break;
     }
     case 'record':
-      if (msg.on) recording = { format: msg.format, files: {} };
-      else if (recording) {
-        const files = recording.files;
+      if (msg.on) recording = { format: msg.format, files: {}, pending: [] };
+      else {
+        const rec = recording ?? { format: msg.format, files: {}, pending: [] };
         recording = null;
-        const bytes = zipSync(files, { level: 6 });
-        post({ type: 'zip', bytes, frames: Object.keys(files).length }, [bytes.buffer]);
+        void Promise.all(rec.pending).then(() => {
+          const bytes = zipSync(rec.files, { level: 6 });
+          post({ type: 'zip', bytes, frames: Object.keys(rec.files).length }, [bytes.buffer]);
+        });
       }
       break;
   }

@@ -140,7 +140,7 @@ function stageSplit(stages: Record<string, number>): string {
 export function formatResult(r: BenchResult): string {
   const lines = [
     `${r.engine} ${r.name}: ${r.msPerFrame.mean.toFixed(1)} ms/frame (median ${r.msPerFrame.median.toFixed(1)}, min ${r.msPerFrame.min.toFixed(1)}, max ${r.msPerFrame.max.toFixed(1)}) over ${r.frames} frames`,
-    `  ${fmtInt(r.points)} points, ${r.substepsPerFrame} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
+    `  ${fmtInt(r.points)} points${r.objectPoints ? ` + ${fmtInt(r.objectPoints)} object` : ''}, ${r.substepsPerFrame} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
     `  stages: ${stageSplit(r.stages)}`,
   ];
   if (r.paper) {
@@ -161,7 +161,7 @@ export function benchTable(file: BenchFile): string {
   const rows = [
     `Measured ${file.updatedAt.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memory}), ${m.platform}, Node ${m.node}.`,
     '',
-    '| scene | engine | points | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
+    '| scene | engine | points (+ object) | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
   ];
   for (const r of file.results) {
@@ -169,7 +169,7 @@ export function benchTable(file: BenchFile): string {
       ? `${r.paper.secondsPerFrame} s, ${fmtInt(r.paper.liquid)} + ${fmtInt(r.paper.objects)}, ${r.paper.substeps}×${r.paper.moves} (${fmtInt(paperRate(r.paper))} point-substeps/s)`
       : '–';
     rows.push(
-      `| ${r.name} | ${r.engine} | ${fmtInt(r.points)} | ${Number(r.substepsPerFrame.toFixed(1))} | ${r.msPerFrame.mean.toFixed(1)} | ${fmtInt(r.pointSubstepsPerSecond)} | ${fmtInt(r.memory.bytesPerPoint)} | ${paper} | ${stageSplit(r.stages)} |`,
+      `| ${r.name} | ${r.engine} | ${fmtInt(r.points)}${r.objectPoints ? ` + ${fmtInt(r.objectPoints)}` : ''} | ${Number(r.substepsPerFrame.toFixed(1))} | ${r.msPerFrame.mean.toFixed(1)} | ${fmtInt(r.pointSubstepsPerSecond)} | ${fmtInt(r.memory.bytesPerPoint)} | ${paper} | ${stageSplit(r.stages)} |`,
     );
   }
   return rows.join('\n');

@@ -25,13 +25,15 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** `viscid schema | head` closes the pipe early; that is not an error. */
+function exitOnClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+}
+
 /** Runs the command line `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  // `viscid schema | head` closes the pipe early; that is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
+  if (!process.stdout.listeners('error').includes(exitOnClosedPipe)) process.stdout.on('error', exitOnClosedPipe);
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });

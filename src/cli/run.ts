@@ -17,7 +17,7 @@ import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, setExitCode,
 import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
-import { readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { MANIFEST, readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
 import { viscidVersion } from './version.ts';
 
@@ -151,11 +151,9 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     process.stderr.write(`stopped; continue with: viscid run ${sceneFile} --resume ${relative(process.cwd(), dir) || '.'}\n`);
     return EXIT_INTERRUPTED;
   }
-  if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST_NAME}\n`);
+  if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST}\n`);
   return code;
 }
-
-const MANIFEST_NAME = 'manifest.json';
 
 async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
   const { dir, manifest, stop } = ctx;
@@ -196,6 +194,10 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       writeManifest(dir, manifest);
       return record.status;
     }
+    const what = [settings.mesh !== 'none' ? `${settings.mesh} meshes` : '', settings.points !== 'none' ? `${settings.points} points` : ''].filter(Boolean).join(' and ');
+    process.stderr.write(
+      `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+    );
     progress = createProgress(engine, sim.frame, settings.frames);
     let sinceCheckpoint = 0;
     while (sim.frame < settings.frames && !stop.requested) {

@@ -5,8 +5,11 @@
  * The temperature of variable-viscosity liquids is advected the same way from cell centres (§7.2).
  */
 import type { GridDomain } from './domain.ts';
-import { sampleAt, sampleVelocity, tracePoint } from './interpolate.ts';
-import { FACE_ACTIVE, FLUID, type GridStore } from './store.ts';
+import { sampleAt as sampleAt_, sampleVelocity as sampleVelocity_, tracePoint as tracePoint_ } from './interpolate.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const sampleAt = sampleAt_, sampleVelocity = sampleVelocity_, tracePoint = tracePoint_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
 

@@ -6,8 +6,11 @@
  * interpolation, advection and explicit viscosity. Inside an object the samples hold the object's
  * velocity (set by solids.ts); a face between liquid and object holds the object's normal velocity.
  */
-import { MOVING, NOSLIP, SLIP, type GridDomain } from './domain.ts';
-import { FACE_FIXED, SOLID, type GridStore } from './store.ts';
+import { MOVING as MOVING_, NOSLIP as NOSLIP_, SLIP as SLIP_, type GridDomain } from './domain.ts';
+import { FACE_FIXED as FACE_FIXED_, SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const MOVING = MOVING_, NOSLIP = NOSLIP_, SLIP = SLIP_, FACE_FIXED = FACE_FIXED_, SOLID = SOLID_;
 
 export function applySolidVelocities(s: GridStore, d: GridDomain): void {
   const { nb, face, type, wall, u, solidVel } = s;

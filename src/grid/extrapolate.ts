@@ -4,7 +4,10 @@
  * same component in the neighbours of the previous layer. `extrapolateCentre` does the same for a
  * centre field (temperature, log viscosity, §7.2).
  */
-import { FACE_FREE, FLUID, SOLID, type GridStore } from './store.ts';
+import { FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
 
 export function extrapolateVelocity(s: GridStore, layers: number): void {
   const { nb, face, type, layer, u } = s;

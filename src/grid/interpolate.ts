@@ -10,9 +10,9 @@ import type { GridStore } from './store.ts';
 const corner = new Int32Array(8);
 
 /** Slots of the 8 cells (i..i+1, j..j+1, k..k+1), −1 where absent, into `corner`. */
-function corners(s: GridStore, i: number, j: number, k: number): void {
+function corners(s: GridStore, i: number, j: number, k: number, known = -2): void {
   const nb = s.nb;
-  const c0 = s.find(i, j, k);
+  const c0 = known === -2 ? s.find(i, j, k) : known;
   corner[0] = c0;
   if (c0 >= 0) {
     const cx = nb[6 * c0 + 1], cy = nb[6 * c0 + 3], cz = nb[6 * c0 + 5];
@@ -39,10 +39,10 @@ function corners(s: GridStore, i: number, j: number, k: number): void {
  * Trilinear value of `field` at grid coordinates (gx, gy, gz) where cell (i, j, k)'s sample sits at
  * (i, j, k). Returns `fallback` when none of the 8 cells exists.
  */
-export function sampleAt(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number, fallback = 0): number {
+export function sampleAt(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number, fallback = 0, base = -2): number {
   const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
   const fx = gx - i, fy = gy - j, fz = gz - k;
-  corners(s, i, j, k);
+  corners(s, i, j, k, base);
   let sum = 0, wsum = 0;
   for (let q = 0; q < 8; q++) {
     const c = corner[q];
@@ -64,11 +64,26 @@ export function sampleVelocity(s: GridStore, d: GridDomain, a: number, x: number
   return sampleAt(s, s.u[a], gx, gy, gz);
 }
 
-/** Full velocity at a world point into out[0..2]. */
+/**
+ * Full velocity at a world point into out[0..2]. One hash lookup finds the cell holding the point;
+ * the base cell of each component's interpolation is that cell or its −x/−y/−z neighbour.
+ */
 export function velocityAtPoint(s: GridStore, d: GridDomain, x: number, y: number, z: number, out: Float64Array | number[]): void {
-  out[0] = sampleVelocity(s, d, 0, x, y, z);
-  out[1] = sampleVelocity(s, d, 1, x, y, z);
-  out[2] = sampleVelocity(s, d, 2, x, y, z);
+  const inv = 1 / d.h;
+  const gx = (x - d.origin[0]) * inv, gy = (y - d.origin[1]) * inv, gz = (z - d.origin[2]) * inv;
+  const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
+  const c = s.find(i, j, k);
+  const lowX = gx - i < 0.5, lowY = gy - j < 0.5, lowZ = gz - k < 0.5;
+  const nb = s.nb;
+  for (let a = 0; a < 3; a++) {
+    // Base cell (i, j, k) shifted by −1 along the axes where this component's sample sits higher.
+    let b = c;
+    if (b >= 0 && a !== 0 && lowX) b = nb[6 * b];
+    if (b >= 0 && a !== 1 && lowY) b = nb[6 * b + 2];
+    if (b >= 0 && a !== 2 && lowZ) b = nb[6 * b + 4];
+    const sx = a === 0 ? gx : gx - 0.5, sy = a === 1 ? gy : gy - 0.5, sz = a === 2 ? gz : gz - 0.5;
+    out[a] = sampleAt(s, s.u[a], sx, sy, sz, 0, b >= 0 ? b : -2);
+  }
 }
 
 /** A centre field at a world point. */

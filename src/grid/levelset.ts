@@ -15,7 +15,10 @@
  * interpolation near walls stays smooth.
  */
 import type { GridDomain } from './domain.ts';
-import { FLUID, SOLID, type GridStore } from './store.ts';
+import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const FLUID = FLUID_, SOLID = SOLID_;
 
 export class LevelSet {
   private dist = new Float64Array(0);
@@ -35,8 +38,11 @@ export class LevelSet {
     this.vel = new Float64Array(3 * m);
   }
 
-  /** Rebuilds φ as a signed distance up to `band` (m) by fast marching. */
-  redistance(s: GridStore, h: number, band: number): void {
+  /**
+   * Rebuilds φ as a signed distance up to `band` (m) by fast marching. Cells flagged in `exact`
+   * keep their |φ| as the initial distances instead of the linear crossing estimate.
+   */
+  redistance(s: GridStore, h: number, band: number, exact?: Uint8Array): void {
     const n = s.count;
     this.ensure(n);
     const { phi, nb, type } = s;
@@ -47,6 +53,12 @@ export class LevelSet {
       dist[c] = band;
       if (type[c] === SOLID) { state[c] = 3; continue; }
       const pc = phi[c], inside = pc < 0;
+      if (exact && exact[c]) {
+        // Distances already known exactly (from a shape, see GridSimulation.writePending).
+        dist[c] = Math.min(band, Math.abs(pc));
+        state[c] = 2;
+        continue;
+      }
       let inv2 = 0;
       for (let a = 0; a < 3; a++) {
         let theta = Infinity;

@@ -5,9 +5,12 @@
  * the margin of existing cells) is removed.
  */
 import type { GridDomain } from './domain.ts';
-import { cellKey, inMargin } from './domain.ts';
-import { tracePoint } from './interpolate.ts';
-import { SOLID, type GridStore } from './store.ts';
+import { cellKey as cellKey_, inMargin as inMargin_ } from './domain.ts';
+import { tracePoint as tracePoint_ } from './interpolate.ts';
+import { SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const cellKey = cellKey_, inMargin = inMargin_, tracePoint = tracePoint_, SOLID = SOLID_;
 
 const out = new Float64Array(3);
 

@@ -11,7 +11,10 @@
  * full container) is singular; the solver projects out its constant.
  */
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
-import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
 
 export class PressureSolver {
   private solver = new PcgSolver();

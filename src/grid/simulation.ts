@@ -13,6 +13,7 @@ import { levelSetSurface } from '../surface/index.ts';
 import { velocityAtPoint } from './interpolate.ts';
 import { levelSetVolume } from './levelset.ts';
 import { GridSimulation } from './step.ts';
+import { extensionFluidPoints, extensionSurface } from './extensions.ts';
 import { FLUID, GridStore, SOLID } from './store.ts';
 import { solidMesh } from './solid-mesh.ts';
 import { classifyFaces } from './update-grid.ts';
@@ -51,7 +52,7 @@ export class GridEngineSimulation implements Simulation {
       velocityAtPoint(s, d, x, y, z, v3);
       velocities[3 * q] = v3[0]; velocities[3 * q + 1] = v3[1]; velocities[3 * q + 2] = v3[2];
     }
-    return { count: m.count, positions, velocities, materials: m.material.slice(0, m.count) };
+    return extensionFluidPoints(this.sim, { count: m.count, positions, velocities, materials: m.material.slice(0, m.count) });
   }
 
   velocityAt(p: ArrayLike<number>): Vec3 {
@@ -62,6 +63,8 @@ export class GridEngineSimulation implements Simulation {
   /** Samples φ (level set, or the distance to the markers minus their radius) on a dense box. */
   surfaceMesh(): Mesh {
     const sim = this.sim, s = sim.store, d = sim.d, h = d.h;
+    const heightField = extensionSurface(sim, colorOf(sim.liquid?.color ?? '#d9a21b'));
+    if (heightField) return heightField;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let c = 0; c < s.count; c++) {
       const ijk = [s.ci[c], s.cj[c], s.ck[c]];

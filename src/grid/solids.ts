@@ -10,8 +10,11 @@ import type { Scene } from '../scene/scene.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
 import { compileMotion, createPose, inversePose, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import type { GridDomain } from './domain.ts';
-import { velocityAtPoint } from './interpolate.ts';
-import { FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+import { velocityAtPoint as velocityAtPoint_ } from './interpolate.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const velocityAtPoint = velocityAtPoint_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
 
 export interface GridSolid {
   name: string;
@@ -63,7 +66,8 @@ export class GridSolids {
     if (this.list.length === 0) return -1;
     const h = this.d.h, o = this.d.origin;
     const x = o[0] + h * (i + 0.5), y = o[1] + h * (j + 0.5), z = o[2] + h * (k + 0.5);
-    for (let b = 0; b < this.list.length; b++) if (this.distance(b, x, y, z) < 0) return b;
+    // Free (buoyant) bodies are not cells of the grid: they float on its pressure (buoyancy.ts).
+    for (let b = 0; b < this.list.length; b++) if (!this.list[b].motion.isFree && this.distance(b, x, y, z) < 0) return b;
     return -1;
   };
 
@@ -97,6 +101,7 @@ export class GridSolids {
       const x = o[0] + h * (s.ci[c] + 0.5), y = o[1] + h * (s.cj[c] + 0.5), z = o[2] + h * (s.ck[c] + 0.5);
       let b = 0, best = Infinity;
       for (let q = 0; q < this.list.length; q++) {
+        if (this.list[q].motion.isFree) continue;
         const dq = this.distance(q, x, y, z);
         if (dq < best) { best = dq; b = q; }
       }

@@ -10,8 +10,11 @@
 import type { Scene } from '../scene/scene.ts';
 import type { Body, Source, Vec3 } from '../scene/schema.ts';
 import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/shapes.ts';
-import { cellKey, inBox, type GridDomain } from './domain.ts';
-import { FACE_ACTIVE, FLUID, type GridStore } from './store.ts';
+import { cellKey as cellKey_, inBox as inBox_, type GridDomain } from './domain.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const cellKey = cellKey_, inBox = inBox_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_;
 
 export interface Blob {
   body: Body;

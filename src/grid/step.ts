@@ -16,18 +16,22 @@ import type { LiquidMaterial } from '../scene/schema.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
 import { advectCentreField, advectVelocity } from './advect.ts';
 import { applySolidVelocities } from './boundary.ts';
-import { cellKey, makeDomain, type GridDomain } from './domain.ts';
+import { cellKey as cellKey_, makeDomain as makeDomain_, type GridDomain } from './domain.ts';
 import { extrapolateCentre, extrapolateVelocity } from './extrapolate.ts';
-import { sampleCentre } from './interpolate.ts';
+import { sampleCentre as sampleCentre_ } from './interpolate.ts';
 import { LevelSet } from './levelset.ts';
 import { Markers } from './markers.ts';
 import { PressureSolver } from './pressure.ts';
 import { GridSolids } from './solids.ts';
 import { applySpoutVelocity, cellsInside, compileSources, spoutActive, spoutBounds, spoutDistance, type Blob, type Sink, type Spout } from './sources.ts';
 import { gridStages, insertStage } from './stages.ts';
-import { FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 import { rebuildGrid } from './update-grid.ts';
 import { ViscositySolver } from './viscosity.ts';
+import { viscoelasticDtLimit } from './viscoelastic.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const cellKey = cellKey_, makeDomain = makeDomain_, sampleCentre = sampleCentre_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
 
 export interface TemperatureLaw {
   reference: number;
@@ -115,7 +119,8 @@ export class GridSimulation {
       this.addLiquid(compileShape(body.shape, scene.assets.meshes), body.velocity, mat.grid.temperature?.initial ?? this.ambientTemperature, scene.materialNames.indexOf(body.material));
     }
     this.updateGrid();
-    if (this.useLevelSet) this.levelSet.redistance(this.store, this.d.h, this.band);
+    if (this.useLevelSet) this.levelSet.redistance(this.store, this.d.h, this.band, this.exactPhi ?? undefined);
+    this.exactPhi = null;
     extrapolateVelocity(this.store, this.layers);
     applySolidVelocities(this.store, this.d);
     if (this.useLevelSet) this.reseedMarkers();
@@ -135,6 +140,8 @@ export class GridSimulation {
   }
 
   private pendingKeys: number[] = [];
+  /** The previous step's store, reused as the next one (ping-pong) to spare the allocations. */
+  private spare: GridStore | null = null;
 
   private cellOf(x: number, y: number, z: number): [number, number, number] {
     const d = this.d, inv = 1 / d.h;
@@ -166,7 +173,8 @@ export class GridSimulation {
       this.keys = this.markers.cellKeys(this.d, this.keys);
       n = this.markers.count;
     }
-    const s = rebuildGrid(this.store, this.d, this.rebuildInput(n));
+    const s = rebuildGrid(this.store, this.d, this.rebuildInput(n), this.spare ?? undefined);
+    this.spare = this.store;
     this.store = s;
     if (this.pending.length > 0) this.writePending(s);
     if (this.useLevelSet) {
@@ -177,6 +185,9 @@ export class GridSimulation {
     }
     this.solids.fillVelocities(s);
   }
+
+  /** Cells whose φ was set exactly from a shape in the last writePending (for redistancing). */
+  exactPhi: Uint8Array | null = null;
 
   private writePending(s: GridStore): void {
     const d = this.d, h = d.h, o = d.origin;
@@ -193,7 +204,55 @@ export class GridSimulation {
         }
       }
     }
+    if (this.useLevelSet) {
+      this.exactPhi = new Uint8Array(s.count);
+      for (const p of this.pending) this.exactInterface(s, p.sdf);
+    }
     this.pending.length = 0;
+  }
+
+  /**
+   * Where a shape's surface crosses between two cell centres, finds the crossing by bisection on
+   * its signed distance and sets φ of the cells beside it to the distance to the plane through the
+   * crossings. Using the shape's distance directly would count the faces a liquid body shares with a
+   * closed wall as free surface.
+   */
+  private exactInterface(s: GridStore, sdf: (x: number, y: number, z: number) => number): void {
+    const d = this.d, h = d.h, o = d.origin, exact = this.exactPhi!;
+    const p = [0, 0, 0], q = [0, 0, 0], m = [0, 0, 0];
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] === SOLID) continue;
+      p[0] = o[0] + h * (s.ci[c] + 0.5); p[1] = o[1] + h * (s.cj[c] + 0.5); p[2] = o[2] + h * (s.ck[c] + 0.5);
+      const f0 = sdf(p[0], p[1], p[2]);
+      if (Math.abs(f0) > 2 * h) continue;
+      let inv2 = 0;
+      for (let a = 0; a < 3; a++) {
+        let theta = Infinity;
+        for (const sgn of [-1, 1]) {
+          const nbc = s.nb[6 * c + 2 * a + (sgn > 0 ? 1 : 0)];
+          if (nbc < 0 || s.type[nbc] === SOLID) continue;
+          q[0] = p[0]; q[1] = p[1]; q[2] = p[2];
+          q[a] += sgn * h;
+          if ((sdf(q[0], q[1], q[2]) < 0) === (f0 < 0)) continue;
+          let lo = 0, hi = 1;
+          for (let it = 0; it < 30; it++) {
+            const mid = 0.5 * (lo + hi);
+            m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
+            m[a] += sgn * mid * h;
+            if ((sdf(m[0], m[1], m[2]) < 0) === (f0 < 0)) lo = mid;
+            else hi = mid;
+          }
+          theta = Math.min(theta, Math.max(1e-6, 0.5 * (lo + hi)) * h);
+        }
+        if (theta < Infinity) inv2 += 1 / (theta * theta);
+      }
+      if (inv2 === 0) continue;
+      const dist = 1 / Math.sqrt(inv2);
+      if (f0 < 0 || !(s.phi[c] < 0)) {
+        s.phi[c] = f0 < 0 ? -dist : dist;
+        exact[c] = 1;
+      }
+    }
   }
 
   /** Regenerates display markers inside φ < 0 (level-set tracking: markers are output only). */
@@ -204,11 +263,13 @@ export class GridSimulation {
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] !== FLUID && !(s.phi[c] < h)) continue;
       if (s.type[c] === SOLID) continue;
+      // Sub-points lie within half a cell diagonal of the centre: deep cells need no sampling.
+      const deep = s.phi[c] < -0.87 * h;
       for (let q = 0; q < m * m * m; q++) {
         const x = d.origin[0] + h * (s.ci[c] + ((q % m) + 0.5) / m);
         const y = d.origin[1] + h * (s.cj[c] + ((Math.floor(q / m) % m) + 0.5) / m);
         const z = d.origin[2] + h * (s.ck[c] + (Math.floor(q / (m * m)) + 0.5) / m);
-        if (sampleCentre(s, d, s.phi, x, y, z, this.band) < 0) this.markers.add(x, y, z, this.liquidIndex);
+        if (deep || sampleCentre(s, d, s.phi, x, y, z, this.band) < 0) this.markers.add(x, y, z, this.liquidIndex);
       }
     }
   }
@@ -231,6 +292,7 @@ export class GridSimulation {
     const speed = umax + Math.sqrt(gmag * this.d.h);
     let dt = speed > 0 ? (g.cfl * this.d.h) / speed : g.maxDt;
     if (this.viscosityModel === 'explicit' && this.nu > 0) dt = Math.min(dt, (this.d.h * this.d.h) / (6 * this.nu));
+    dt = Math.min(dt, viscoelasticDtLimit(this));
     return Math.min(g.maxDt, Math.max(g.minDt, dt));
   }
 
@@ -382,7 +444,14 @@ insertStage({
     sim.count('cells', 0);
   },
 });
-insertStage({ name: 'redistance', enabled: levelSetOnly, run: (sim) => sim.levelSet.redistance(sim.store, sim.d.h, sim.band) });
+insertStage({
+  name: 'redistance',
+  enabled: levelSetOnly,
+  run(sim) {
+    sim.levelSet.redistance(sim.store, sim.d.h, sim.band, sim.exactPhi ?? undefined);
+    sim.exactPhi = null;
+  },
+});
 insertStage({
   name: 'advection',
   run(sim, dt) {
@@ -425,7 +494,7 @@ insertStage({
     const g = sim.scene.grid;
     if (sim.viscosityModel === 'explicit') {
       sim.viscosity.logNu = null;
-      sim.viscosity.explicit(sim.store, sim.nu, dt, sim.d.h);
+      sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
     } else {
       if (sim.viscosityModel === 'implicit') sim.viscosity.logNu = null;
       const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);

@@ -7,7 +7,10 @@
  * (Figure 1). Cells are stored in lexicographic (k, j, i) order after each rebuild so that the −x,
  * −y, −z neighbours of a cell come before it (the MIC(0) preconditioner relies on that).
  */
-import { hashCell } from '../spatial/hash-grid.ts';
+import { hashCell as hashCell_ } from '../spatial/hash-grid.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const hashCell = hashCell_;
 
 export const AIR = 0;
 export const FLUID = 1;
@@ -74,6 +77,17 @@ export class GridStore {
     this.tableSize = (2 * n) | 1;
     this.slot = new Int32Array(this.tableSize).fill(-1);
     this.next = new Int32Array(n);
+  }
+
+  /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
+  reset(capacity: number): void {
+    if (capacity > this.capacity) {
+      const fresh = new GridStore(capacity);
+      Object.assign(this, fresh);
+      return;
+    }
+    this.count = 0;
+    this.slot.fill(-1);
   }
 
   find(i: number, j: number, k: number): number {

@@ -5,8 +5,11 @@
  * set, temperature) carry over from the previous grid; new cells start at rest with φ = +band.
  * The new cells are stored in lexicographic order (see store.ts).
  */
-import { AIR, FACE_ACTIVE, FACE_FIXED, FACE_FREE, FLUID, GridStore, SOLID } from './store.ts';
-import { cellKey, inBox, inMargin, isWallSolid, keyToCell, wallOf, type GridDomain } from './domain.ts';
+import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
+import { cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_, cellKey = cellKey_, inBox = inBox_, inMargin = inMargin_, isWallSolid = isWallSolid_, keyToCell = keyToCell_, wallOf = wallOf_;
 
 /** Decides whether the centre of a box cell lies inside a solid object (index ≥ 0) or not (−1). */
 export type SolidQuery = (i: number, j: number, k: number) => number;
@@ -25,8 +28,13 @@ export interface RebuildInput {
   ambientTemperature: number;
 }
 
-export function rebuildGrid(old: GridStore | null, d: GridDomain, input: RebuildInput): GridStore {
-  const build = new GridStore(Math.max(64, 4 * input.liquidCount));
+/** The scratch table of cells being grown (reused between calls; rebuildGrid is not reentrant). */
+let build: GridStore | null = null;
+
+export function rebuildGrid(old: GridStore | null, d: GridDomain, input: RebuildInput, into?: GridStore): GridStore {
+  const want = Math.max(64, 4 * input.liquidCount);
+  if (!build) build = new GridStore(want);
+  else build.reset(want);
   const solidOf = (i: number, j: number, k: number): boolean => {
     const w = wallOf(d, i, j, k);
     if (w !== 0) return isWallSolid(d, w);
@@ -85,16 +93,22 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]);
   }
   keys.sort();
-  const s = new GridStore(nk);
+  let s: GridStore;
+  if (into && into !== old) {
+    into.reset(nk);
+    s = into;
+  } else s = new GridStore(nk);
   for (let q = 0; q < nk; q++) {
     keyToCell(d, keys[q], cell);
     const i = cell[0], j = cell[1], k = cell[2];
     const c = s.insert(i, j, k);
-    const b = build.find(i, j, k);
+    const b = build!.find(i, j, k);
     s.type[c] = build.type[b];
     s.layer[c] = build.layer[b];
     s.wall[c] = wallOf(d, i, j, k);
     const o = old ? old.find(i, j, k) : -1;
+    s.u[0][c] = s.u[1][c] = s.u[2][c] = 0;
+    s.pressure[c] = 0;
     if (o >= 0) {
       s.u[0][c] = old!.u[0][o];
       s.u[1][c] = old!.u[1][o];

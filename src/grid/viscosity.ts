@@ -13,8 +13,11 @@
  * the face. Neighbours in the air that do not border liquid are left out (Cline §4 step 3c).
  */
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
-import { MOVING, NOSLIP, SLIP, type GridDomain } from './domain.ts';
-import { FACE_ACTIVE, type GridStore } from './store.ts';
+import { MOVING as MOVING_, OPEN as OPEN_, SLIP as SLIP_, type GridDomain } from './domain.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const MOVING = MOVING_, OPEN = OPEN_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_;
 
 export class ViscositySolver {
   private solver = new PcgSolver();
@@ -54,8 +57,8 @@ export class ViscositySolver {
     return Math.exp(sum / cnt);
   }
 
-  explicit(s: GridStore, nu: number, dt: number, h: number): void {
-    const k = dt / (h * h);
+  explicit(s: GridStore, dom: GridDomain, nu: number, dt: number): void {
+    const k = dt / (dom.h * dom.h);
     const { nb, face, u, tmp } = s;
     for (let a = 0; a < 3; a++) {
       const ua = u[a], ta = tmp[a];
@@ -66,7 +69,15 @@ export class ViscositySolver {
         for (let d = 0; d < 6; d++) {
           const m = nb[6 * c + d];
           if (m < 0 || face[3 * m + a] === 0) continue;
-          lap += this.coefficient(s, nu, c, a, d) * (ua[m] - u0);
+          let um = ua[m];
+          const ax = d >> 1;
+          if (s.wall[m] !== 0 && ax !== a && outsideAlong(s, dom, m, ax)) {
+            // Mirror ghost across the box face (see the implicit solve).
+            const f = 2 * ax + (d & 1), kind = dom.kind[f];
+            if (kind === SLIP || kind === OPEN) continue;
+            um = (kind === MOVING ? 2 * dom.wallVelocity[3 * f + a] : 0) - u0;
+          }
+          lap += this.coefficient(s, nu, c, a, d) * (um - u0);
         }
         ta[c] = u0 + k * lap;
       }
@@ -116,13 +127,13 @@ export class ViscositySolver {
             continue;
           }
           // Held by a solid. A box wall beside the face (across `dir`, tangential to a) is a mirror ghost.
-          const w = wall[m];
-          if (w >= 1 && w <= 6 && (w - 1) >> 1 === dir >> 1 && dir >> 1 !== a) {
-            const kind = d.kind[w - 1];
-            if (kind === SLIP) continue;
+          const ax = dir >> 1;
+          if (wall[m] !== 0 && ax !== a && outsideAlong(s, d, m, ax)) {
+            const f = 2 * ax + (dir & 1);
+            const kind = d.kind[f];
+            if (kind === SLIP || kind === OPEN) continue;
             dg += 2 * kv;
-            if (kind === MOVING) b += 2 * kv * d.wallVelocity[3 * (w - 1) + a];
-            else if (kind !== NOSLIP) b += 2 * kv * ua[m];
+            if (kind === MOVING) b += 2 * kv * d.wallVelocity[3 * f + a];
             continue;
           }
           dg += kv;
@@ -149,4 +160,10 @@ export class ViscositySolver {
     this.sys.rhs = new Float64Array(cap);
     this.x = new Float64Array(cap);
   }
+}
+
+/** Whether cell m lies beyond the box along axis ax. */
+function outsideAlong(s: GridStore, d: GridDomain, m: number, ax: number): boolean {
+  const v = ax === 0 ? s.ci[m] : ax === 1 ? s.cj[m] : s.ck[m];
+  return v < 0 || v >= d.n[ax];
 }

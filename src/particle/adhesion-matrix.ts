@@ -4,9 +4,9 @@
  * in m/s² (positive repels). The matrix is symmetric: the entry for (a, b) is the entry for (b, a).
  *
  * Defaults for pairs the scene does not list (the README quotes this):
- *   - a liquid with itself:            lennard-jones, strength 10 m/s², support 4 radii;
- *   - two different liquids:           lennard-jones, strength 5 m/s², support 4 radii (they mix);
- *   - a liquid and a solid:            attract, strength 3 m/s², support 4 radii (a slight cling);
+ *   - a liquid with itself:            lennard-jones, strength 3 m/s², support 4 radii;
+ *   - two different liquids:           lennard-jones, strength 2 m/s², support 4 radii (they mix);
+ *   - a liquid and a solid:            attract, strength 2 m/s², support 4 radii (a slight cling);
  *   - two solids:                      none (objects never act on each other).
  */
 import type { Adhesion, SceneData } from '../scene/schema.ts';
@@ -137,8 +137,8 @@ export function buildAdhesionMatrix(scene: SceneData): AdhesionMatrix {
       const la = scene.materials[names[a]].kind === 'liquid';
       const lb = scene.materials[names[b]].kind === 'liquid';
       let f: PiecewiseLinear | null = null;
-      if (la && lb) f = namedAdhesion('lennard-jones', a === b ? 10 : 5, 4);
-      else if (la || lb) f = namedAdhesion('attract', 3, 4);
+      if (la && lb) f = namedAdhesion('lennard-jones', a === b ? 3 : 2, 4);
+      else if (la || lb) f = namedAdhesion('attract', 2, 4);
       fns[a][b] = f;
       fns[b][a] = f;
     }

@@ -12,7 +12,7 @@
 import { gaussLike2 } from '../math/kernels.ts';
 import { CONTACT_REACH, type StepContext } from './context.ts';
 
-const objectCellScratch = new Int32Array(27);
+const objectCellScratch = new Int32Array(125);
 
 export function computeAdhesion(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count;
@@ -87,9 +87,10 @@ function objectAdhesion(ctx: StepContext): void {
   for (let c = 0; c < g.cellCount; c++) {
     const ci = g.cellI[c], cj = g.cellJ[c], ck = g.cellK[c];
     let m = 0;
-    for (let a = -1; a <= 1; a++) {
-      for (let b = -1; b <= 1; b++) {
-        for (let e = -1; e <= 1; e++) {
+    const R = ctx.cells.reach;
+    for (let a = -R; a <= R; a++) {
+      for (let b = -R; b <= R; b++) {
+        for (let e = -R; e <= R; e++) {
           const oc = og.find(ci + a, cj + b, ck + e);
           if (oc >= 0) near[m++] = oc;
         }

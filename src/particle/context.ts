@@ -47,8 +47,11 @@ export class StepContext {
   readonly contacts = new NeighbourList();
   /** Liquid → object particles within reach of contact or adhesion. */
   readonly objectContacts = new NeighbourList();
-  /** Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order. */
-  readonly densityPairs = new NeighbourList();
+  /**
+   * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order. The same
+   * storage as `contacts`: the moves are over when density correction lists its pairs.
+   */
+  readonly densityPairs = this.contacts;
   objectCellsValid = false;
 
   /** Time and frame, advanced by step.ts. */

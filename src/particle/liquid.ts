@@ -15,6 +15,8 @@ export class LiquidParticles {
   vel = new Float64Array(0);
   /** Adhesion acceleration (m/s²) / density correction accumulator (m). */
   acc = new Float64Array(0);
+  /** Positions before the inter-penetration stage of a move (collisions.ts). */
+  prev = new Float64Array(0);
   /** Σk / ρ. */
   scalar = new Float64Array(0);
   /** Index into scene.materialNames. */
@@ -25,8 +27,6 @@ export class LiquidParticles {
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
   density = new Float32Array(0);
-
-  private tmp = new Float64Array(0);
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -39,6 +39,7 @@ export class LiquidParticles {
     this.pos = g64(this.pos, 3);
     this.vel = g64(this.vel, 3);
     this.acc = g64(this.acc, 3);
+    this.prev = new Float64Array(3 * cap);
     this.scalar = g64(this.scalar, 1);
     const m = new Uint16Array(cap);
     m.set(this.material.subarray(0, this.count));
@@ -50,7 +51,6 @@ export class LiquidParticles {
     const d = new Float32Array(cap);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
-    this.tmp = new Float64Array(3 * cap);
     this.capacity = cap;
   }
 
@@ -88,7 +88,8 @@ export class LiquidParticles {
 
   /** Reorders the persistent fields by `order` (new index → old index). */
   sortByCell(order: Int32Array): void {
-    const n = this.count, tmp = this.tmp;
+    // `prev` is scratch outside the inter-penetration stage.
+    const n = this.count, tmp = this.prev;
     const permute3 = (a: Float64Array) => {
       for (let i = 0; i < n; i++) {
         const o = 3 * order[i];

@@ -13,10 +13,18 @@ export class CellPairs {
   /** Per cell: first entry in `cells`; neighbour cells c' ≥ c of cell c are cells[first[c] .. first[c + 1]). */
   first = new Int32Array(1);
   cells = new Int32Array(0);
-  private scratch = new Int32Array(27);
+  /** Neighbour cells are those within `reach` cells; cells are support / reach wide. */
+  readonly reach: number;
+  private scratch: Int32Array;
 
-  constructor(cellSize: number) {
-    this.grid = new HashGrid(cellSize);
+  /**
+   * `support`: the largest pair distance to be found. With reach 2 the cells are support/2 wide
+   * and a particle meets 125 half-size cells instead of 27 full-size ones: 42 % fewer candidates.
+   */
+  constructor(support: number, reach = Number(globalThis.process?.env?.VISCID_REACH ?? 2)) {
+    this.reach = reach;
+    this.grid = new HashGrid(support / reach);
+    this.scratch = new Int32Array((2 * reach + 1) ** 3);
   }
 
   /** Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. */
@@ -36,14 +44,15 @@ export class CellPairs {
   private listCells(): void {
     const g = this.grid, nc = g.cellCount;
     if (this.first.length < nc + 1) this.first = new Int32Array(Math.ceil((nc + 1) * 1.5));
-    if (this.cells.length < 14 * nc) this.cells = new Int32Array(Math.ceil(14 * nc * 1.5));
+    const per = ((2 * this.reach + 1) ** 3 + 1) >> 1;
+    if (this.cells.length < per * nc) this.cells = new Int32Array(Math.ceil(per * nc * 1.25));
     let m = 0;
     const out = this.scratch;
     for (let c = 0; c < nc; c++) {
       this.first[c] = m;
-      const k = g.neighborCells(c, out, 1);
+      const k = g.neighborCells(c, out, this.reach);
       if (m + k > this.cells.length) {
-        const bigger = new Int32Array(Math.ceil((m + 27 * (nc - c)) * 1.2));
+        const bigger = new Int32Array(Math.ceil((m + out.length * (nc - c)) * 1.2));
         bigger.set(this.cells.subarray(0, m));
         this.cells = bigger;
       }

@@ -93,8 +93,9 @@ export class ParticleSimulation implements Simulation {
       this.queryDirty = false;
     }
     const g = this.queryCells.grid, h = ctx.reach, inv2 = 1 / (h * h);
-    const cells = new Int32Array(27);
-    const m = g.cellsNear(p[0], p[1], p[2], cells, 1);
+    const R = this.queryCells.reach;
+    const cells = new Int32Array((2 * R + 1) ** 3);
+    const m = g.cellsNear(p[0], p[1], p[2], cells, R);
     let sw = 0, vx = 0, vy = 0, vz = 0;
     for (let q = 0; q < m; q++) {
       const c = cells[q];

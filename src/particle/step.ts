@@ -79,7 +79,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('emit');
 
   if (ctx.objects.moveTo(ta, tb) || !ctx.objectCellsValid) {
-    ctx.objectCells.build(ctx.objects.pos, ctx.objects.count);
+    ctx.objectCells.grid.build(ctx.objects.pos, ctx.objects.count);
     ctx.objectCellsValid = true;
   }
   ctx.time = ta;
@@ -110,16 +110,18 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   }
 
   listDensityPairs(ctx);
-  const { passes, error } = correctDensity(ctx);
+  const { passes, error } = correctDensity(ctx, keepOut);
   ctx.densityError = error;
   ctx.count('densityPasses', passes);
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);
   clock.lap('density');
 
-  // Density correction moves particles without regard to objects: keep them out once more.
+  checkPositions(ctx, 'density');
+  ctx.time = tb;
+}
+
+/** Density correction moves particles without regard to objects and walls: keep them out. */
+function keepOut(ctx: StepContext): void {
   signedDistanceGuard(ctx);
   domainWalls(ctx, 0);
-  checkPositions(ctx, 'density');
-  clock.lap('collide');
-  ctx.time = tb;
 }

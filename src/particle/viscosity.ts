@@ -9,7 +9,6 @@
  * Pairs are processed in cell order, each update applied at once (Gauss–Seidel): deterministic, and
  * every pair update moves equal and opposite momentum, so the total is conserved to round-off.
  */
-import { gaussLike2 } from '../math/kernels.ts';
 import type { StepContext } from './context.ts';
 
 export function applyViscosity(ctx: StepContext, dt: number): void {
@@ -17,41 +16,50 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   const pos = L.pos, vel = L.vel, sumK = L.scalar, mat = L.material;
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
   const nm = mass.length;
-  // Per material pair: the exchange fraction a and the kernel support.
+  // Per material pair: the exchange fraction a, the kernel support, and m̄/m of each side.
   const frac = new Float64Array(nm * nm), inv2 = new Float64Array(nm * nm);
+  const toI = new Float64Array(nm * nm), toJ = new Float64Array(nm * nm);
   for (let a = 0; a < nm; a++) {
     for (let b = 0; b < nm; b++) {
-      frac[a * nm + b] = 1 - Math.exp(-0.5 * (rate[a] + rate[b]) * dt);
+      const e = a * nm + b;
+      frac[e] = 1 - Math.exp(-0.5 * (rate[a] + rate[b]) * dt);
       const h = a === b ? ks[a] : 0.5 * (ks[a] + ks[b]);
-      inv2[a * nm + b] = h > 0 ? 1 / (h * h) : 0;
+      inv2[e] = h > 0 ? 1 / (h * h) : 0;
+      const mbar = mass[a] + mass[b] > 0 ? (2 * mass[a] * mass[b]) / (mass[a] + mass[b]) : 0;
+      toI[e] = mass[a] > 0 ? mbar / mass[a] : 0;
+      toJ[e] = mass[b] > 0 ? mbar / mass[b] : 0;
     }
   }
+  // Σk → 1/(2Σk) in place.
+  const n = L.count;
+  for (let i = 0; i < n; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
+  const halfInv = sumK;
   const g = ctx.cells.grid, start = g.start, cnt = g.count, first = ctx.cells.first, cells = ctx.cells.cells;
   for (let c = 0; c < g.cellCount; c++) {
     const i0 = start[c], i1 = i0 + cnt[c];
     for (let i = i0; i < i1; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const mi = mat[i], massI = mass[mi];
-      const halfInvSi = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
+      const row = mat[i] * nm;
+      const hi = halfInv[i];
+      let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
       for (let q = first[c]; q < first[c + 1]; q++) {
         const c2 = cells[q];
         const j1 = start[c2] + cnt[c2];
         for (let j = c2 === c ? i + 1 : start[c2]; j < j1; j++) {
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-          const e = mi * nm + mat[j];
-          const k = gaussLike2(dx * dx + dy * dy + dz * dz, inv2[e]);
-          if (k === 0) continue;
-          const massJ = mass[mat[j]];
-          const w = frac[e] * k * (halfInvSi + 0.5 / sumK[j]);
-          const mbar = (2 * massI * massJ) / (massI + massJ);
-          // Momentum moved from j to i.
-          const px = w * mbar * (vel[3 * j] - vel[3 * i]);
-          const py = w * mbar * (vel[3 * j + 1] - vel[3 * i + 1]);
-          const pz = w * mbar * (vel[3 * j + 2] - vel[3 * i + 2]);
-          vel[3 * i] += px / massI; vel[3 * i + 1] += py / massI; vel[3 * i + 2] += pz / massI;
-          vel[3 * j] -= px / massJ; vel[3 * j + 1] -= py / massJ; vel[3 * j + 2] -= pz / massJ;
+          const e = row + mat[j];
+          const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
+          if (q2 >= 1) continue;
+          const s = 1 - q2;
+          const w = frac[e] * s * s * s * (hi + halfInv[j]);
+          // Velocity difference times w: i gains m̄/mᵢ of it, j loses m̄/mⱼ (equal momenta).
+          const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
+          const fi = toI[e], fj = toJ[e];
+          vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
+          vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
         }
       }
+      vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
     }
   }
 }

@@ -24,7 +24,7 @@ export class OrbitCamera {
   fit(min: ArrayLike<number>, max: ArrayLike<number>): void {
     this.target = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
     const radius = 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-    this.distance = Math.max(1e-3, (radius / Math.sin(this.fovY / 2)) * 1.05);
+    this.distance = Math.max(1e-3, (radius / Math.sin(this.fovY / 2)) * 1.4);
   }
 
   eye(): [number, number, number] {

@@ -24,6 +24,7 @@ export interface DisplayOptions {
 
 export interface SolidGeometry {
   color: [number, number, number];
+  frontFace?: 'ccw' | 'cw';
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
@@ -49,7 +50,7 @@ export interface ViewFrame {
 
 interface Viewport { x: number; y: number; width: number; height: number }
 
-interface SolidBuffers { color: [number, number, number]; positions: Buffer; normals: Buffer; elements: Elements }
+interface SolidBuffers { color: [number, number, number]; frontFace: 'ccw' | 'cw'; positions: Buffer; normals: Buffer; elements: Elements }
 
 const LIGHT: [number, number, number] = (() => {
   const l = [0.45, 0.8, 0.4];
@@ -97,6 +98,7 @@ export class View {
     }
     this.solids = scene.solids.map((s) => ({
       color: s.color,
+      frontFace: s.frontFace ?? 'ccw',
       positions: this.regl.buffer(s.positions),
       normals: this.regl.buffer(s.normals),
       elements: this.regl.elements({ data: s.indices, type: 'uint32', primitive: 'triangles' }),
@@ -249,6 +251,7 @@ export class Renderer {
         lightDir: LIGHT,
       },
       elements: regl.prop<any, any>('elements'),
+      frontFace: regl.prop<any, any>('frontFace'),
       viewport: regl.prop<any, any>('viewport'),
     });
     this.drawLines = regl({
@@ -318,6 +321,7 @@ export class Renderer {
           model,
           rotation: rotationPart(this.rotation, model),
           baseColor: s.color,
+          frontFace: s.frontFace,
         });
       });
     }

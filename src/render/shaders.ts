@@ -118,7 +118,7 @@ void main() {
   if (dot(N, V) < 0.0) N = normalize(N - 1.01 * dot(N, V) * V); // normals pointing away at silhouettes
   float ndv = clamp(dot(N, V), 0.0, 1.0);
   vec3 base = useVertexColor > 0.5 ? vColor : baseColor;
-  vec3 thick = pow(max(base, 0.001), vec3(1.0 + 1.2 * ndv));
+  vec3 thick = pow(max(base, 0.001), vec3(0.85 + 0.6 * ndv));
   float wrap = dot(N, lightDir) * 0.5 + 0.5;
   vec3 body = thick * (0.30 + 0.95 * wrap);
   float backlight = pow(clamp(dot(-V, lightDir), 0.0, 1.0), 3.0) * (1.0 - ndv);

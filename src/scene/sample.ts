@@ -185,9 +185,9 @@ function sampleByProjection(shape: CompiledShape, spacing: number): SurfaceSampl
 }
 
 /** Repulsion passes after the Poisson-disk pass. */
-const RELAX_PASSES = 4;
+const RELAX_PASSES = Number(process.env.RP ?? 4);
 /** Repulsion reach and step, relative to `spacing`. */
-const RELAX_REACH = 1.6, RELAX_STEP = 0.3;
+const RELAX_REACH = Number(process.env.RR ?? 1.6), RELAX_STEP = Number(process.env.RS ?? 0.3);
 
 /**
  * Evens out the Poisson-disk set: each pass moves every sample away from its neighbours within

@@ -326,6 +326,19 @@ export const gridSettings = z
       })
       .optional()
       .describe('Simulate smoke instead of a liquid (Cline §9).'),
+    heightField: z
+      .boolean()
+      .default(false)
+      .describe('Also track the surface as a height field over the floor (Foster & Metaxas 1996 §4.3) for shallow pools without overturning; the grid engine then meshes it instead of the level set.'),
+    spray: z
+      .strictObject({
+        threshold: pos.default(0.5).describe('Upward surface speed above which spray is thrown off, m/s.'),
+        perCell: z.int().min(1).max(64).default(4).describe('Spray particles emitted per surface cell and step while above the threshold.'),
+        drag: nonneg.default(0.5).describe('Air resistance on spray, 1/s.'),
+        lifetime: pos.default(2).describe('Longest life of a spray particle, s.'),
+      })
+      .optional()
+      .describe('Spray particles thrown off fast-rising surface (Foster & Metaxas 1996 §4.3): ballistic with gravity, wind-free air drag, removed when they fall back into the liquid.'),
   })
   .describe('Grid engine settings.');
 

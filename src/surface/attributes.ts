@@ -16,7 +16,7 @@ export interface AttributeSource {
   positions: ArrayLike<number>;
   normals?: ArrayLike<number>;
   surface?: ArrayLike<number>;
-  colors?: ArrayLike<number>;
+  colors?: Float32Array;
 }
 
 export type NeighbourLookup = 'hash-grid' | 'octree';
@@ -38,7 +38,13 @@ export function vertexAttributes(
   lookup: NeighbourLookup = 'hash-grid',
 ): void {
   const wantNormals = !!src.normals;
+  if (colors && src.colors && isUniform(src.colors, src.count)) {
+    // One paint: every vertex gets its colour, and colours need no look-ups.
+    for (let v = 0; v < vertexCount; v++) colors.set(src.colors.subarray(0, 3), 3 * v);
+    colors = null;
+  }
   if (!wantNormals && !colors) return;
+  if (!colors) src = { ...src, colors: undefined };
   const reach = ATTRIBUTE_REACH * sigma;
   const acc = new Float64Array(8);
   if (lookup === 'octree') {
@@ -119,6 +125,13 @@ function finish(acc: Float64Array, v: number, wantNormals: boolean, normals: Flo
     colors[3 * v + 1] = acc[5] * inv;
     colors[3 * v + 2] = acc[6] * inv;
   }
+}
+
+function isUniform(c: Float32Array, n: number): boolean {
+  for (let p = 1; p < n; p++) {
+    if (c[3 * p] !== c[0] || c[3 * p + 1] !== c[1] || c[3 * p + 2] !== c[2]) return false;
+  }
+  return n > 0;
 }
 
 function buildOctree(src: AttributeSource) {

@@ -41,16 +41,17 @@ export function gaussianKernel(sigma: number): Kernel {
  * Values are zeroed.
  */
 export function latticeOver(min: ArrayLike<number>, max: ArrayLike<number>, margin: number, h: number): Lattice {
-  const lo = [0, 0, 0], n = [0, 0, 0];
+  const lo = [0, 0, 0], n = [0, 0, 0], base = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
     const i0 = Math.floor((min[a] - margin) / h);
     const i1 = Math.ceil((max[a] + margin) / h);
     lo[a] = i0 * h;
+    base[a] = i0;
     n[a] = i1 - i0 + 1;
   }
   const points = n[0] * n[1] * n[2];
   if (!(points <= 2 ** 28)) throw new Error(`surface lattice of ${n.join(' × ')} points is too large; raise output.resolution`);
-  return { origin: [lo[0], lo[1], lo[2]], spacing: h, nx: n[0], ny: n[1], nz: n[2], values: new Float32Array(points) };
+  return { origin: [lo[0], lo[1], lo[2]], base: [base[0], base[1], base[2]], spacing: h, nx: n[0], ny: n[1], nz: n[2], values: new Float32Array(points) };
 }
 
 let gx = new Float64Array(64), gy = new Float64Array(64), gz = new Float64Array(64);
@@ -71,6 +72,10 @@ export function splatParticles(
 ): void {
   const { nx, ny, nz, spacing: h, values } = lattice;
   const [ox, oy, oz] = lattice.origin;
+  const [bx, by, bz] = lattice.base ?? [0, 0, 0];
+  // Sample coordinates: h · (base + i) when the lattice is a piece of the global one, so that
+  // pieces sharing points compute them identically.
+  const sx = lattice.base ? 0 : ox, sy = lattice.base ? 0 : oy, sz = lattice.base ? 0 : oz;
   const R = kernel.cutoff, c = kernel.shift, inv2s2 = 1 / (2 * kernel.sigma * kernel.sigma);
   const span = Math.ceil((2 * R) / h) + 2;
   if (gx.length < span) {
@@ -87,15 +92,15 @@ export function splatParticles(
     const j0 = Math.max(0, Math.ceil((py - R - oy) / h)), j1 = Math.min(ny - 1, Math.floor((py + R - oy) / h));
     const k0 = Math.max(0, Math.ceil((pz - R - oz) / h)), k1 = Math.min(nz - 1, Math.floor((pz + R - oz) / h));
     for (let i = i0; i <= i1; i++) {
-      const d = ox + h * i - px;
+      const d = sx + h * (bx + i) - px;
       gx[i - i0] = Math.exp(-d * d * inv2s2);
     }
     for (let j = j0; j <= j1; j++) {
-      const d = oy + h * j - py;
+      const d = sy + h * (by + j) - py;
       gy[j - j0] = Math.exp(-d * d * inv2s2);
     }
     for (let k = k0; k <= k1; k++) {
-      const d = oz + h * k - pz;
+      const d = sz + h * (bz + k) - pz;
       gz[k - k0] = Math.exp(-d * d * inv2s2);
     }
     for (let k = k0; k <= k1; k++) {

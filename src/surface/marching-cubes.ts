@@ -12,6 +12,7 @@ const EDGE_CLAMP = 1e-3;
 
 let positions: Float32Array = new Float32Array(3 * 4096);
 let indices: Uint32Array = new Uint32Array(3 * 8192);
+let edges: Int32Array = new Int32Array(4096);
 let cache0 = new Int32Array(0);
 let cache1 = new Int32Array(0);
 
@@ -74,6 +75,8 @@ export function marchingCubes(lattice: Lattice): PolyMesh {
             positions[3 * vertexCount] = ox + h * (i + (c & 1) + (a === 0 ? t : 0));
             positions[3 * vertexCount + 1] = oy + h * (j + ((c >> 1) & 1) + (a === 1 ? t : 0));
             positions[3 * vertexCount + 2] = oz + h * (k + ((c >> 2) & 1) + (a === 2 ? t : 0));
+            if (vertexCount >= edges.length) edges = growI32(edges, vertexCount + 1);
+            edges[vertexCount] = 3 * q + a;
             id = vertexCount++;
             cache[slot] = id;
           }
@@ -82,11 +85,17 @@ export function marchingCubes(lattice: Lattice): PolyMesh {
       }
     }
   }
-  return { positions: positions.slice(0, 3 * vertexCount), indices: indices.slice(0, indexCount) };
+  return { positions: positions.slice(0, 3 * vertexCount), indices: indices.slice(0, indexCount), edges: edges.slice(0, vertexCount) };
 }
 
 function growF32(a: Float32Array, need: number): Float32Array {
   const b = new Float32Array(Math.max(need, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+function growI32(a: Int32Array, need: number): Int32Array {
+  const b = new Int32Array(Math.max(need, 2 * a.length));
   b.set(a);
   return b;
 }

@@ -1,7 +1,8 @@
 /**
  * A mesh from particles (Steele et al. 2004, "Rendering"): per region, the Gaussian field sampled
- * on a lattice of spacing output.resolution × r, polygonized, then normals and colours from the
- * particles near each vertex.
+ * on a lattice of spacing output.resolution × r (dense over the region's bounds, or on sparse tiles
+ * when those bounds are large), polygonized, then normals and colours from the particles near
+ * each vertex.
  */
 import type { Mesh } from '../api.ts';
 import type { OutputSettings } from '../scene/schema.ts';
@@ -9,6 +10,7 @@ import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions } from './regions.ts';
+import { tiledParticleField } from './tiles.ts';
 
 export interface ParticleSurfaceInput {
   count: number;
@@ -42,6 +44,11 @@ export interface SurfaceOptions {
   polygonizer?: PolygonizerName;
   lookup?: NeighbourLookup;
   timings?: SurfaceTimings;
+  /**
+   * A region whose bounding lattice has more points than this is sampled on sparse tiles
+   * (tiles.ts) instead of one dense lattice; typed marching cubes only. Default 2²² points.
+   */
+  denseLimit?: number;
 }
 
 type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number };
@@ -90,7 +97,17 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
       }
     }
     // One spacing beyond the kernel's reach, so the lattice border is outside (f = λ).
-    const lattice = latticeOver(min, max, kernel.cutoff + h, h);
+    const margin = kernel.cutoff + h;
+    let points = 1;
+    for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
+    if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to);
+      if (timings) timings.sampling += performance.now() - t0;
+      pieces.push(tiled);
+      gradients.push(tiled.normals);
+      continue;
+    }
+    const lattice = latticeOver(min, max, margin, h);
     splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to);
     normaliseField(lattice, lambda);
     t1 = performance.now();

@@ -14,6 +14,11 @@ export interface Lattice {
   ny: number;
   nz: number;
   values: Float32Array;
+  /**
+   * Integer lattice index of `origin` (origin = spacing · base) when the lattice is a piece of the
+   * global lattice; samples are then computed at spacing · (base + i), bit-identical across pieces.
+   */
+  base?: [number, number, number];
 }
 
 export interface PolyMesh {
@@ -21,6 +26,8 @@ export interface PolyMesh {
   positions: Float32Array;
   /** Three vertex indices per triangle. */
   indices: Uint32Array;
+  /** Per vertex, the lattice edge it lies on as 3 · (lattice point) + axis (typed marching cubes only). */
+  edges?: Int32Array;
 }
 
 export type Polygonizer = (lattice: Lattice) => PolyMesh;

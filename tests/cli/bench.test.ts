@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchFile } from '../../src/cli/bench.ts';
 import { benchScenes } from '../../bench/scenes.ts';
-import { cli, FIXTURES, ROOT } from './helpers.ts';
+import { cli, cliInProcess, FIXTURES, ROOT } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-bench-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -35,8 +35,9 @@ describe('viscid bench', () => {
     expect(res.msPerFrame.min).toBeLessThanOrEqual(res.msPerFrame.mean);
     expect(res.msPerFrame.mean).toBeLessThanOrEqual(res.msPerFrame.max);
     expect(res.points).toBeGreaterThan(0);
-    // points × substeps ÷ seconds per frame (to 3 decimals).
-    expect(res.pointSubstepsPerSecond).toBeCloseTo((res.points * res.substepsPerFrame) / (res.msPerFrame.mean / 1000), 3);
+    // (points + object points) × substeps ÷ seconds per frame (to 3 decimals).
+    expect(res.objectPoints).toBeGreaterThan(0); // the tiny scene has a floor
+    expect(res.pointSubstepsPerSecond).toBeCloseTo(((res.points + res.objectPoints) * res.substepsPerFrame) / (res.msPerFrame.mean / 1000), 3);
     expect(Object.keys(res.stages).length).toBeGreaterThan(0);
     const text = readFileSync(md, 'utf8');
     expect(text).not.toContain('old table');
@@ -46,7 +47,7 @@ describe('viscid bench', () => {
   });
 
   it('exits 2 when the filter matches no benchmark', async () => {
-    const r = await cli(['bench', 'no-such-scene', '--no-markdown', '--out', join(tmp, 'x.json')]);
+    const r = await cliInProcess(['bench', 'no-such-scene', '--no-markdown', '--out', join(tmp, 'x.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no benchmark matches no-such-scene/);
   });

@@ -30,3 +30,24 @@ export function startCli(args: string[], cwd = ROOT): { child: ChildProcess; don
 export function cli(args: string[], cwd = ROOT): Promise<CliResult> {
   return startCli(args, cwd).done;
 }
+
+/**
+ * Runs `main(argv)` in this process with stdout and stderr captured: for checks of flags, help and
+ * exit codes that need no separate process (spawning costs about a second of tsx start-up).
+ */
+export async function cliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../../src/cli/main.ts');
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/cli/manifest.ts';
-import { cli, FIXTURES, startCli } from './helpers.ts';
+import { cli, cliInProcess, FIXTURES, startCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-run-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -62,14 +62,14 @@ describe('viscid run (particle engine)', () => {
   it('refuses to resume with a different scene (exit 2)', async () => {
     const other = join(tmp, 'other.json');
     writeFileSync(other, JSON.stringify({ ...JSON.parse(readFileSync(tiny, 'utf8')), fps: 25 }));
-    const r = await cli(['run', other, '--resume', out]);
+    const r = await cliInProcess(['run', other, '--resume', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/differs from the scene of the run/);
   });
 
   it('Ctrl-C (SIGINT) leaves the finished frames and a checkpoint, and --resume goes on', async () => {
     const dir = join(tmp, 'interrupted');
-    const { child, done } = startCli(['run', tiny, '--frames', '5000', '--out', dir, '--checkpoint-every', '1000']);
+    const { child, done } = startCli(['run', tiny, '--frames', '5000', '--out', dir, '--checkpoint-every', '1000', '--mesh', 'glb', '--points', 'ply']);
     const manifestFile = join(dir, 'manifest.json');
     const started = Date.now();
     const frames = () => (existsSync(manifestFile) ? (readManifest(dir).engines.particle?.frames.length ?? 0) : 0);
@@ -84,13 +84,29 @@ describe('viscid run (particle engine)', () => {
     expect(last).toBeGreaterThanOrEqual(2);
     expect(last).toBeLessThan(5000);
     expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: last });
-    for (const f of e.frames) for (const file of f.files) expect(existsSync(join(dir, file)), file).toBe(true);
+    for (const f of e.frames) {
+      expect(f.files).toEqual([`particle/mesh-${String(f.frame).padStart(4, '0')}.glb`, `particle/points-${String(f.frame).padStart(4, '0')}.ply`]);
+      for (const file of f.files) expect(existsSync(join(dir, file)), file).toBe(true);
+    }
+    expect(readFileSync(join(dir, e.frames[0].files[0])).subarray(0, 4).toString()).toBe('glTF');
 
     const again = await cli(['run', tiny, '--resume', dir, '--frames', String(last + 1)]);
     expect(again.code).toBe(0);
     const after = readManifest(dir).engines.particle!;
     expect(after.status).toBe('complete');
     expect(after.frames.map((f) => f.frame)).toEqual(Array.from({ length: last + 1 }, (_, i) => i + 1));
+  });
+
+  it('--method both runs each engine into its own directory', async () => {
+    const dir = join(tmp, 'both');
+    const r = await cli(['run', tiny, '--method', 'both', '--frames', '1', '--out', dir, '--mesh', 'ply']);
+    expect(r.code).toBe(0);
+    const m = readManifest(dir);
+    for (const engine of ['particle', 'grid'] as const) {
+      expect(m.engines[engine]?.status, engine).toBe('complete');
+      expect(m.engines[engine]?.frames[0].files).toEqual([`${engine}/mesh-0001.ply`]);
+      expect(readFileSync(join(dir, engine, 'mesh-0001.ply')).subarray(0, 4).toString()).toBe('ply\n');
+    }
   });
 
   it('a failing run exits 1 and leaves a checkpoint of the last finished frame', async () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,8 +34,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function startApp(): Promise<App> {
+export async function startApp(extra: InlineConfig = {}): Promise<App> {
   const server: ViteDevServer = await createServer({
+    ...extra,
     root: ROOT,
     configFile: join(ROOT, 'vite.config.ts'),
     logLevel: 'warn',

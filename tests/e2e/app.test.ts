@@ -1,0 +1,174 @@
+/**
+ * The app in headless Chromium (software WebGL): it opens on the honey drop and draws honey,
+ * plays, refuses a bad scene while the old one keeps running, exports a closed OBJ, and draws
+ * particle and grid side by side. Pixels are read back from the canvas and counted.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unzipSync, strFromU8 } from 'fflate';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, countHoney, readPixels, saveArtifact, saveScreenshot, startApp, waitFor, type App } from './harness.ts';
+
+const hasChromium = existsSync(CHROMIUM);
+
+/** Every edge of a closed (watertight) mesh is shared by exactly two triangles. */
+function objEdgeReport(text: string): { vertices: number; faces: number; openEdges: number; overusedEdges: number } {
+  const weld = new Map<string, number>();
+  const id: number[] = [];
+  const faces: number[][] = [];
+  for (const line of text.split('\n')) {
+    const parts = line.trim().split(/\s+/);
+    if (parts[0] === 'v') {
+      const key = `${parts[1]} ${parts[2]} ${parts[3]}`;
+      if (!weld.has(key)) weld.set(key, weld.size);
+      id.push(weld.get(key)!);
+    } else if (parts[0] === 'f') {
+      faces.push(parts.slice(1).map((p) => {
+        const i = parseInt(p.split('/')[0], 10);
+        return id[i > 0 ? i - 1 : id.length + i];
+      }));
+    }
+  }
+  const edges = new Map<string, number>();
+  for (const f of faces) {
+    for (let k = 0; k < f.length; k++) {
+      const a = f[k], b = f[(k + 1) % f.length];
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
+  }
+  let openEdges = 0, overusedEdges = 0;
+  for (const n of edges.values()) {
+    if (n === 1) openEdges++;
+    else if (n > 2) overusedEdges++;
+  }
+  return { vertices: weld.size, faces: faces.length, openEdges, overusedEdges };
+}
+
+describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
+  let app: App;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startApp();
+    page = await app.open();
+  }, 150_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('opens on the honey drop and draws honey-coloured pixels', async () => {
+    const info = await page.evaluate(() => {
+      const v = (window as any).__viscid;
+      return { scene: v.sceneName, mode: v.mode, controls: v.paramControls, frames: v.frames };
+    });
+    expect(info.scene).toBe('honey-drop');
+    expect(info.mode).toBe('particle');
+    expect(info.frames[0].error).toBeNull();
+    // The parameter panel is generated from the schema: viscosity, adhesion strengths, substeps…
+    expect(info.controls).toBeGreaterThan(20);
+    const pixels = await readPixels(page);
+    await saveScreenshot(page, 'app-honey-drop.png');
+    const honey = countHoney(pixels);
+    // The blob covers thousands of pixels at 960×600; the background and the ball have none.
+    expect(honey).toBeGreaterThan(2000);
+  });
+
+  it('plays: frames advance while the page keeps drawing', async () => {
+    const f0 = await page.evaluate(() => (window as any).__viscid.frame);
+    const draws0 = await page.evaluate(() => (window as any).__viscid.renderFrames);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`, 60_000);
+    const after = await page.evaluate(() => ({ frame: (window as any).__viscid.frame, draws: (window as any).__viscid.renderFrames }));
+    expect(after.frame).toBeGreaterThanOrEqual(f0 + 2);
+    expect(after.draws).toBeGreaterThan(draws0);
+  });
+
+  it('shows a bad scene\u2019s errors with their paths and keeps the running scene going', async () => {
+    const bad = JSON.stringify({
+      name: 'broken',
+      materials: { syrup: { kind: 'liquid', viscosity: { value: -2, unit: 'Pa.s' } } },
+      bodies: [{ material: 'nothing', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.05 } }],
+      particle: { radius: 0.002, substepz: 3 },
+    });
+    // Through the page's own "open scene file" input, as a user would.
+    await page.setInputFiles('#file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+    await waitFor(page, `getComputedStyle(document.getElementById('errors')).display !== 'none'`, 30_000);
+    const box = await page.evaluate(() => {
+      const el = document.getElementById('errors')!;
+      return { shown: getComputedStyle(el).display !== 'none', text: el.textContent ?? '' };
+    });
+    expect(box.shown).toBe(true);
+    expect(box.text).toContain('materials.syrup.viscosity.value');
+    expect(box.text).toContain('bodies[0].material');
+    expect(box.text).toContain('particle.substepz');
+    await saveScreenshot(page, 'app-bad-scene.png');
+    const state = await page.evaluate(() => ({ scene: (window as any).__viscid.sceneName, frame: (window as any).__viscid.frame, error: (window as any).__viscid.lastError }));
+    expect(state.scene).toBe('honey-drop');
+    expect(state.error).toMatch(/3 problems/);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, `window.__viscid.frame >= ${state.frame + 1}`, 60_000);
+    expect(countHoney(await readPixels(page))).toBeGreaterThan(1000);
+  });
+
+  it('exports the current mesh as an OBJ that parses back into a closed mesh', async () => {
+    await page.evaluate(() => (window as any).__viscid.pause());
+    const b64 = await page.evaluate(() => (window as any).__viscid.exportMesh('obj'));
+    const text = Buffer.from(b64, 'base64').toString('utf8');
+    saveArtifact('app-export.obj', text);
+    const r = objEdgeReport(text);
+    expect(r.faces).toBeGreaterThan(100);
+    expect(r.vertices).toBeGreaterThan(50);
+    expect(r.openEdges).toBe(0);
+    expect(r.overusedEdges).toBe(0);
+  });
+
+  it('exports PLY, GLB, a PNG screenshot and a recorded frame range as one zip', async () => {
+    const ply = Buffer.from(await page.evaluate(() => (window as any).__viscid.exportMesh('ply')), 'base64');
+    expect(ply.subarray(0, 4).toString('latin1')).toBe('ply\n');
+    const glb = Buffer.from(await page.evaluate(() => (window as any).__viscid.exportMesh('glb')), 'base64');
+    expect(glb.subarray(0, 4).toString('latin1')).toBe('glTF');
+    expect(glb.readUInt32LE(8)).toBe(glb.length); // GLB header: total length
+    const png = Buffer.from(await page.evaluate(() => (window as any).__viscid.screenshot()), 'base64');
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    saveArtifact('app-screenshot.png', png);
+    const webm = Buffer.from(await page.evaluate(() => (window as any).__viscid.recordVideo(1200)), 'base64');
+    expect([...webm.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML (WebM) magic
+    saveArtifact('app-recording.webm', webm);
+
+    await page.evaluate(() => (window as any).__viscid.recordMeshes(true, 'obj'));
+    const f0 = await page.evaluate(() => (window as any).__viscid.frame);
+    await page.evaluate(() => (window as any).__viscid.step());
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 1}`, 60_000);
+    await page.evaluate(() => (window as any).__viscid.step());
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`, 60_000);
+    const zips = await page.evaluate(() => (window as any).__viscid.recordMeshes(false));
+    expect(zips).toHaveLength(1);
+    expect(zips[0].frames).toBe(2);
+    const files = unzipSync(new Uint8Array(Buffer.from(zips[0].data, 'base64')));
+    const names = Object.keys(files).sort();
+    expect(names).toEqual([
+      `honey-drop_particle_${String(f0 + 1).padStart(5, '0')}.obj`,
+      `honey-drop_particle_${String(f0 + 2).padStart(5, '0')}.obj`,
+    ]);
+    for (const name of names) expect(objEdgeReport(strFromU8(files[name])).faces).toBeGreaterThan(100);
+  });
+
+  it('draws particle and grid side by side in two viewports', async () => {
+    await page.evaluate(() => (window as any).__viscid.setMode('side by side'));
+    await waitFor(page, `window.__viscid.mode === 'side by side' && window.__viscid.frames.length === 2 && window.__viscid.ready`, 90_000);
+    const frames = await page.evaluate(() => (window as any).__viscid.frames);
+    expect(frames.map((f: { engine: string }) => f.engine)).toEqual(['particle', 'grid']);
+    expect(frames.map((f: { error: string | null }) => f.error)).toEqual([null, null]);
+    const pixels = await readPixels(page);
+    await saveScreenshot(page, 'app-side-by-side.png');
+    const half = Math.floor(pixels.width / 2);
+    const left = countHoney(pixels, 0, half);
+    const right = countHoney(pixels, half, pixels.width);
+    expect(left).toBeGreaterThan(500);
+    expect(right).toBeGreaterThan(500);
+    // Two viewports, one camera: a divider column of background separates them.
+    expect(countHoney(pixels, half - 1, half + 1)).toBeLessThan(pixels.height / 4);
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * Whole-engine behaviour on small scenes: free fall, rest, viscosity ordering, objects (static and
+ * moving) keep liquid out, determinism and checkpoints.
+ */
+import { describe, expect, it } from 'vitest';
+import { restoreSimulation } from '../../src/index.ts';
+import { GUARD } from '../../src/particle/collisions.ts';
+import { liquid, particleSim } from './helpers.ts';
+
+describe('particle engine', () => {
+  it('an isolated particle falls g t²/2 (explicit Euler over all moves)', () => {
+    const sim = particleSim({
+      fps: 30,
+      materials: { w: liquid(1) },
+      bodies: [{ material: 'w', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.001 } }],
+      particle: { radius: 0.004, substeps: 4, moves: 6, maxMove: 10 },
+    });
+    expect(sim.fluidPoints().count).toBe(1);
+    const frames = 9;
+    for (let f = 0; f < frames; f++) sim.stepFrame();
+    const N = frames * 4 * 6, dt = 1 / (30 * 24), g = 9.81, t = frames / 30;
+    const y = sim.ctx.liquid.pos[1];
+    // Symplectic Euler: y = −g dt² N(N + 1)/2 exactly (to round-off) …
+    expect(y).toBeCloseTo((-g * dt * dt * N * (N + 1)) / 2, 12);
+    // … which is g t²/2 within 1/N.
+    expect(Math.abs(y / (-0.5 * g * t * t) - 1)).toBeLessThan(1.01 / N);
+  });
+
+  it('a block at rest (no gravity, no cohesion) keeps its density within 2 % in under 3 passes and stays put', () => {
+    const sim = particleSim({
+      gravity: [0, 0, 0],
+      materials: { w: liquid(2) },
+      adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [0.06, 0.06, 0.06] } }],
+      particle: { radius: 0.004 },
+    });
+    const com0 = sim.metrics().centerOfMass;
+    let passes = 0, substeps = 0;
+    for (let f = 0; f < 5; f++) {
+      const s = sim.stepFrame();
+      passes += s.counters.densityPasses ?? 0;
+      substeps += s.counters.substeps;
+    }
+    const m = sim.metrics();
+    expect(m.densityError!).toBeLessThan(0.02);
+    expect(passes / substeps).toBeLessThan(3);
+    for (let k = 0; k < 3; k++) expect(Math.abs(m.centerOfMass[k] - com0[k])).toBeLessThan(0.1 * 0.004);
+    expect(m.maxSpeed).toBeLessThan(0.05);
+  });
+
+  it('a block of liquid filling a box under gravity keeps its density within 2.5 % and settles by under 2.5 radii', () => {
+    const r = 0.004;
+    const sim = particleSim({
+      domain: { min: [-0.028, -0.028, -0.028], max: [0.028, 0.028, 0.028] },
+      materials: { w: liquid(2) },
+      adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [0.056, 0.056, 0.056] } }],
+      particle: { radius: r },
+    });
+    const y0 = sim.metrics().centerOfMass[1];
+    for (let f = 0; f < 10; f++) sim.stepFrame();
+    const m = sim.metrics();
+    expect(m.densityError!).toBeLessThan(0.025);
+    expect(Math.abs(m.centerOfMass[1] - y0)).toBeLessThan(2.5 * r);
+  });
+
+  it('a more viscous blob spreads more slowly on a floor (monotone in viscosity)', () => {
+    const spread = (mu: number) => {
+      const sim = particleSim({
+        materials: { w: liquid(mu), floor: { kind: 'solid', friction: 0 } },
+        adhesion: [
+          { between: ['w', 'w'], type: 'lennard-jones', strength: 0 },
+          { between: ['w', 'floor'], type: 'attract', strength: 0 },
+        ],
+        bodies: [
+          { material: 'floor', shape: { type: 'plane', point: [0, 0, 0], extent: 0.1 } },
+          { material: 'w', shape: { type: 'box', center: [0, 0.028, 0], size: [0.04, 0.04, 0.04] } },
+        ],
+        particle: { radius: 0.004 },
+      });
+      for (let f = 0; f < 8; f++) sim.stepFrame();
+      const b = sim.metrics().bounds;
+      return b.max[0] - b.min[0] + (b.max[2] - b.min[2]);
+    };
+    const widths = [0.05, 1, 20].map(spread);
+    expect(widths[0]).toBeGreaterThan(widths[1]);
+    expect(widths[1]).toBeGreaterThan(widths[2]);
+  });
+
+  it('keeps liquid out of a static ball and a moving paddle (centres at least 0 m outside)', () => {
+    const r = 0.004;
+    const sim = particleSim({
+      materials: { w: liquid(3), solid: { kind: 'solid' } },
+      bodies: [
+        { material: 'solid', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.03 } },
+        {
+          material: 'solid',
+          shape: { type: 'box', center: [0, 0.04, 0], size: [0.1, 0.008, 0.02] },
+          motion: { type: 'spin', axis: [0, 1, 0], center: [0, 0, 0], rate: 12 },
+        },
+        { material: 'w', shape: { type: 'sphere', center: [0, 0.075, 0], radius: 0.025 } },
+      ],
+      particle: { radius: r },
+    });
+    let worst = Infinity;
+    for (let f = 0; f < 12; f++) {
+      sim.stepFrame();
+      const L = sim.ctx.liquid, bodies = sim.ctx.objects.bodies;
+      for (let i = 0; i < L.count; i++) {
+        for (const b of bodies) {
+          const R = b.pose.R, t = b.pose.t;
+          const dx = L.pos[3 * i] - t[0], dy = L.pos[3 * i + 1] - t[1], dz = L.pos[3 * i + 2] - t[2];
+          const s = b.compiled.sdf(R[0] * dx + R[3] * dy + R[6] * dz, R[1] * dx + R[4] * dy + R[7] * dz, R[2] * dx + R[5] * dy + R[8] * dz);
+          worst = Math.min(worst, s);
+        }
+      }
+    }
+    // The guard keeps centres GUARD·r outside; allow round-off below that, never inside.
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeGreaterThan(GUARD * r * 0.99 - 1e-9);
+  });
+
+  const scene = {
+    materials: { honey: liquid(4), red: { ...liquid(1), density: 1300 }, ball: { kind: 'solid' as const } },
+    bodies: [
+      { material: 'ball', shape: { type: 'sphere' as const, center: [0, 0, 0] as [number, number, number], radius: 0.03 } },
+      { material: 'honey', shape: { type: 'sphere' as const, center: [0, 0.06, 0] as [number, number, number], radius: 0.02 } },
+      { material: 'red', start: 0.1, shape: { type: 'sphere' as const, center: [0.01, 0.11, 0] as [number, number, number], radius: 0.012 } },
+    ],
+    sources: [{ material: 'red', center: [0, 0.15, 0] as [number, number, number], radius: 0.008, speed: 0.5, end: 0.2 }],
+    particle: { radius: 0.004 },
+  };
+
+  it('is deterministic: the same scene gives bit-identical particles', () => {
+    const a = particleSim(scene), b = particleSim(scene);
+    const initial = a.ctx.liquid.count;
+    for (let f = 0; f < 5; f++) {
+      a.stepFrame();
+      b.stepFrame();
+    }
+    expect(a.ctx.liquid.count).toBe(b.ctx.liquid.count);
+    expect(a.ctx.liquid.count).toBeGreaterThan(initial + a.emitters.bodies[1].positions.length / 3); // blob source and spout
+    expect(Buffer.from(a.save()).equals(Buffer.from(b.save()))).toBe(true);
+  });
+
+  it('continues bit for bit from a checkpoint', () => {
+    const a = particleSim(scene);
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const bytes = a.save();
+    for (let f = 0; f < 3; f++) a.stepFrame();
+    const b = restoreSimulation(bytes) as typeof a;
+    expect(b.frame).toBe(2);
+    for (let f = 0; f < 3; f++) b.stepFrame();
+    const n = a.ctx.liquid.count;
+    expect(b.ctx.liquid.count).toBe(n);
+    expect(Buffer.from(b.ctx.liquid.pos.buffer, 0, 24 * n).equals(Buffer.from(a.ctx.liquid.pos.buffer, 0, 24 * n))).toBe(true);
+    expect(Buffer.from(b.ctx.liquid.vel.buffer, 0, 24 * n).equals(Buffer.from(a.ctx.liquid.vel.buffer, 0, 24 * n))).toBe(true);
+  });
+
+  it('stops with a SimulationError naming stage, frame and particle on a runaway speed', () => {
+    const sim = particleSim({
+      materials: { w: liquid(1) },
+      bodies: [{ material: 'w', velocity: [0, -60, 0], shape: { type: 'sphere', center: [0, 0, 0], radius: 0.001 } }],
+      particle: { radius: 0.004, maxSpeed: 50 },
+    });
+    expect(() => sim.stepFrame()).toThrowError(/stage 'accelerate', frame 0: liquid particle 0/);
+  });
+});
