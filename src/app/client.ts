@@ -3,7 +3,7 @@
  * and feeds frames to its renderer view.
  */
 import type { EngineName, Metrics, StepStats } from '../api.ts';
-import type { View } from '../render/renderer.ts';
+import type { View, ViewFrame } from '../render/renderer.ts';
 import type { FromWorker, FrameOptions, MeshFormat, ToWorker } from './protocol.ts';
 import type { SceneIssue } from '../scene/parse.ts';
 
@@ -34,6 +34,7 @@ export class SimClient {
   /** Wall-clock arrival times of stepped frames, for the simulation frame rate. */
   readonly arrivals: number[] = [];
   private loadedAt = performance.now();
+  private pendingFrame: ViewFrame | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (msg: FromWorker) => void>();
 
@@ -84,6 +85,15 @@ export class SimClient {
     return window > 0 ? (1000 * this.arrivals.length) / window : 0;
   }
 
+  /** Hands the newest received frame to the renderer view; true if there was one. */
+  upload(): boolean {
+    const f = this.pendingFrame;
+    if (!f) return false;
+    this.pendingFrame = null;
+    this.view.setFrame(f);
+    return true;
+  }
+
   dispose(): void {
     this.worker.terminate();
   }
@@ -99,6 +109,7 @@ export class SimClient {
         this.metrics = null;
         this.arrivals.length = 0;
         this.loadedAt = performance.now();
+        this.pendingFrame = null;
         this.view.setScene({
           palette: msg.materials.map((m) => m.color),
           liquidColor: msg.materials.find((m) => m.kind === 'liquid')?.color ?? [0.7, 0.35, 0.02],
@@ -130,13 +141,16 @@ export class SimClient {
         this.metrics = msg.metrics;
         if (msg.points) this.pointCount = msg.points.count;
         if (msg.mesh) this.triangleCount = msg.mesh.indices.length / 3;
-        this.view.setFrame({
+        // Uploaded at the next draw: when frames come faster than the page draws, only the
+        // newest is uploaded.
+        this.pendingFrame = {
           points: msg.points,
           mesh: msg.mesh,
           transforms: msg.transforms,
           velocityLines: msg.velocityLines,
+          cellLines: msg.cellLines,
           maxSpeed: msg.metrics?.maxSpeed,
-        });
+        };
         this.events.onFrame(this);
         return;
       }

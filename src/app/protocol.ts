@@ -13,6 +13,8 @@ export interface FrameOptions {
   points: boolean;
   /** Velocity debug: segments sampled with `velocityAt` on a coarse lattice. */
   velocity: boolean;
+  /** Grid debug: outlines of the cells that hold marker particles (grid engine). */
+  cells: boolean;
 }
 
 export type ToWorker =
@@ -38,8 +40,6 @@ export interface SolidInfo {
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
-  /** Winding of triangles that face along their vertex normals. */
-  frontFace: 'ccw' | 'cw';
 }
 
 export interface MeshData {
@@ -74,6 +74,8 @@ export interface FrameMessage {
   transforms: Float32Array;
   /** xyz xyz per velocity segment. */
   velocityLines: Float32Array | null;
+  /** xyz xyz per edge of each liquid cell (grid engine, when asked for). */
+  cellLines: Float32Array | null;
 }
 
 export type FromWorker =

@@ -19,7 +19,7 @@ let sim: Simulation | null = null;
 let engine: EngineName = 'particle';
 let playing = false;
 let scheduled = false;
-let options: FrameOptions = { mesh: true, points: true, velocity: false };
+let options: FrameOptions = { mesh: true, points: true, velocity: false, cells: false };
 let lastMesh: Mesh | null = null;
 let recording: { format: MeshFormat; files: Record<string, Uint8Array>; pending: Promise<void>[] } | null = null;
 
@@ -65,7 +65,6 @@ function solidInfos(s: Simulation): SolidInfo[] {
     positions: Float32Array.from(v.mesh.positions),
     normals: Float32Array.from(v.mesh.normals),
     indices: Uint32Array.from(v.mesh.indices),
-    frontFace: windingOf(v.mesh),
   }));
 }
 
@@ -167,6 +166,43 @@ function windingOf(m: Mesh): 'ccw' | 'cw' {
   return agree >= 0 ? 'ccw' : 'cw';
 }
 
+const MAX_CELLS = 20_000;
+const CUBE_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
+
+/**
+ * Outlines of the grid cells that hold markers, on the grid engine's lattice (origin at the
+ * estimated grid bounds, as src/grid/domain.ts places it): Cline §4's liquid cells.
+ */
+function cellLines(s: Simulation, sc: Scene): Float32Array {
+  const h = sc.grid.cellSize;
+  const origin = viscid.estimateScene(sc).gridBounds.min;
+  const fp = s.fluidPoints();
+  const seen = new Set<number>();
+  const cells: number[] = [];
+  for (let q = 0; q < fp.count && cells.length < 3 * MAX_CELLS; q++) {
+    const i = Math.floor((fp.positions[3 * q] - origin[0]) / h);
+    const j = Math.floor((fp.positions[3 * q + 1] - origin[1]) / h);
+    const k = Math.floor((fp.positions[3 * q + 2] - origin[2]) / h);
+    if (i < -512 || i >= 512 || j < -512 || j >= 512 || k < -512 || k >= 512) continue;
+    const key = ((i + 512) * 1024 + (j + 512)) * 1024 + (k + 512);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    cells.push(i, j, k);
+  }
+  const out = new Float32Array((cells.length / 3) * 72);
+  let o = 0;
+  for (let c = 0; c < cells.length; c += 3) {
+    for (const [a, b] of CUBE_EDGES) {
+      for (const corner of [a, b]) {
+        out[o++] = origin[0] + (cells[c] + (corner & 1)) * h;
+        out[o++] = origin[1] + (cells[c + 1] + ((corner >> 1) & 1)) * h;
+        out[o++] = origin[2] + (cells[c + 2] + ((corner >> 2) & 1)) * h;
+      }
+    }
+  }
+  return out;
+}
+
 function copyMesh(m: Mesh): FrameMessage['mesh'] {
   return {
     positions: m.positions.slice(),
@@ -217,6 +253,7 @@ function sendFrame(stats: StepStats | null): void {
     mesh,
     transforms,
     velocityLines: options.velocity ? velocityLines(s, scene) : null,
+    cellLines: options.cells && engine === 'grid' ? cellLines(s, scene) : null,
   };
   const transfer: Transferable[] = [transforms.buffer];
   if (msg.points) transfer.push(msg.points.positions.buffer, msg.points.aux.buffer);
@@ -225,6 +262,7 @@ function sendFrame(stats: StepStats | null): void {
     if (mesh.colors) transfer.push(mesh.colors.buffer);
   }
   if (msg.velocityLines) transfer.push(msg.velocityLines.buffer);
+  if (msg.cellLines) transfer.push(msg.cellLines.buffer);
   post(msg, transfer);
 }
 

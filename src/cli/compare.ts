@@ -69,7 +69,8 @@ defineCommand((program) =>
       process.stdout.write(`${scene.name}: ${frames} frames per engine\n\n${report.table}\n\nwrote ${join(out, 'report.html')}, metrics.csv and ${report.plots.length} SVG plots\n`);
       for (const run of runs) {
         if (run.error) {
-          process.stderr.write(`${run.engine} stopped after frame ${run.frames.length - 1}: ${run.error}\n`);
+          const when = run.frames.length ? `stopped after frame ${run.frames.length - 1}` : 'did not run';
+          process.stderr.write(`${run.engine} ${when}: ${run.error}\n`);
           setExitCode(EXIT_FAILURE);
         }
       }

@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import { engineNames, type EngineName } from '../index.ts';
-import { findCase, formatResults, runValidation, VALIDATION_CASES, type CaseResult } from '../compare/validate.ts';
+import { findCase, formatResults, runValidation, validationReportHtml, VALIDATION_CASES, type CaseResult } from '../compare/validate.ts';
 import { defineCommand, EXIT_FAILURE, setExitCode, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
 
@@ -23,7 +23,7 @@ defineCommand((program) =>
     .option('-c, --case <name...>', `cases to run (default: all): ${VALIDATION_CASES.map((c) => c.name).join(', ')}`)
     .option('-e, --engine <name>', 'only this engine: particle or grid')
     .option('--tiny', 'the small variants used by the test suite (seconds, looser tolerances)')
-    .option('-o, --out <dir>', 'also write results.json and one SVG plot per case here')
+    .option('-o, --out <dir>', 'also write report.html, results.json and one SVG plot per case and engine here')
     .option('--list', 'list the cases, their engines and sources, and exit')
     .action((opts: ValidateFlags) => {
       if (opts.list) {
@@ -55,6 +55,7 @@ defineCommand((program) =>
       if (opts.out) {
         const out = resolve(opts.out);
         for (const r of results) if (r.plot) writeFileAtomic(join(out, `${r.caseName}-${r.engine}.svg`), r.plot);
+        writeFileAtomic(join(out, 'report.html'), validationReportHtml(results));
         writeFileAtomic(join(out, 'results.json'), `${JSON.stringify(results.map(({ plot: _plot, ...rest }) => rest), null, 2)}\n`);
       }
       if (failed.length) setExitCode(EXIT_FAILURE);

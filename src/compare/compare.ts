@@ -38,7 +38,14 @@ export function compareEngines(scene: Scene, options: CompareOptions = {}): RunR
   const frames = options.frames ?? defaultFrames(scene);
   const runs: RunRecord[] = [];
   for (const engine of engines) {
-    const sim = options.create ? options.create(engine, scene) : getEngine(engine).create(scene, options.simulation ?? {});
+    let sim: Simulation;
+    try {
+      sim = options.create ? options.create(engine, scene) : getEngine(engine).create(scene, options.simulation ?? {});
+    } catch (e) {
+      // An engine that cannot run the scene at all is reported, not fatal to the comparison.
+      runs.push({ engine, scene: scene.name, frames: [], initialVolume: NaN, error: `could not start: ${(e as Error)?.message ?? String(e)}` });
+      continue;
+    }
     try {
       runs.push(
         recordRun(sim, frames, {

@@ -8,6 +8,7 @@
  */
 import type { Bounds, FluidPoints, Metrics, Simulation, StepStats } from '../api.ts';
 import type { Vec3 } from '../scene/schema.ts';
+import type { Scene } from '../scene/scene.ts';
 
 export type Axis = 0 | 1 | 2;
 
@@ -18,7 +19,7 @@ export interface FrameRecord {
   pointCount: number;
   /** Liquid volume, m³ (engine metric). */
   volume: number;
-  /** volume / initial volume (NaN while the run started with no liquid). */
+  /** volume / (initial volume + volume emitted by sources so far); NaN while both are 0. */
   volumeRatio: number;
   centerOfMass: Vec3;
   /** J. */
@@ -156,6 +157,21 @@ export function pointStats(points: FluidPoints): { centroid: Vec3; bounds: Bound
   };
 }
 
+/**
+ * Liquid volume the scene's sources have emitted by time t, m³ (area × speed × emitting time; what
+ * sinks remove is not counted). Blob sources (liquid bodies with a later start) count from their start.
+ */
+export function emittedVolume(scene: Pick<Scene, 'sources' | 'duration'>, t: number): number {
+  let v = 0;
+  for (const s of scene.sources) {
+    const end = Math.min(s.end ?? scene.duration, t);
+    if (end <= s.start) continue;
+    const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
+    v += area * s.speed * (end - s.start);
+  }
+  return v;
+}
+
 /** Measure options with the defaults filled in for one simulation's scene. */
 export function resolveMeasureOptions(sim: Pick<Simulation, 'scene'>, options: MeasureOptions = {}): Required<Omit<MeasureOptions, 'floor' | 'floorLayer'>> & Pick<MeasureOptions, 'floor' | 'floorLayer'> {
   const up = options.upAxis ?? upAxisOf(sim.scene.gravity);
@@ -171,12 +187,12 @@ export function resolveMeasureOptions(sim: Pick<Simulation, 'scene'>, options: M
   };
 }
 
-/** One frame's record from an engine's metrics, its fluid points and the frame's step stats. */
+/** One frame's record from an engine's metrics, its fluid points, the frame's step stats and the volume there should be. */
 export function frameRecord(
   metrics: Metrics,
   points: FluidPoints,
   stats: Pick<StepStats, 'frame' | 'time' | 'wallMs' | 'stages' | 'counters'>,
-  initialVolume: number,
+  expectedVolume: number,
   options: ReturnType<typeof resolveMeasureOptions>,
 ): FrameRecord {
   const up = options.upAxis;
@@ -188,7 +204,7 @@ export function frameRecord(
     time: stats.time,
     pointCount: points.count,
     volume: metrics.fluidVolume,
-    volumeRatio: initialVolume > 0 ? metrics.fluidVolume / initialVolume : NaN,
+    volumeRatio: expectedVolume > 0 ? metrics.fluidVolume / expectedVolume : NaN,
     centerOfMass: [...metrics.centerOfMass] as Vec3,
     kineticEnergy: metrics.kineticEnergy,
     maxSpeed: metrics.maxSpeed,
@@ -226,7 +242,8 @@ export function recordRun(
   const initialVolume = m0.fluidVolume;
   const run: RunRecord = { engine: sim.engine, scene: sim.scene.name, frames: [], initialVolume };
   const push = (stats: Pick<StepStats, 'frame' | 'time' | 'wallMs' | 'stages' | 'counters'>, metrics: Metrics) => {
-    const record = frameRecord(metrics, sim.fluidPoints(), stats, initialVolume, resolved);
+    const expected = initialVolume + emittedVolume(sim.scene, stats.time);
+    const record = frameRecord(metrics, sim.fluidPoints(), stats, expected, resolved);
     run.frames.push(record);
     options.onFrame?.(record, sim);
   };
@@ -248,9 +265,9 @@ export interface RunSummary {
   engine: string;
   frames: number;
   points: number;
-  /** Final volume / initial volume. */
+  /** Final volume / expected volume (initial + emitted). */
   finalVolumeRatio: number;
-  /** Largest |volume / initial − 1| over the run. */
+  /** Largest |volume / expected − 1| over the run. */
   maxVolumeDrift: number;
   finalFront: number;
   finalSpreadRadius: number;

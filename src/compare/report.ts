@@ -111,7 +111,7 @@ function seriesOf(runs: RunRecord[], pick: (f: FrameRecord) => number): PlotSeri
 /** The standard plots of a comparison, one per metric, each with a line per engine. */
 export function comparisonPlots(runs: RunRecord[], frontAxisName = 'x'): NamedPlot[] {
   const plots: NamedPlot[] = [
-    { name: 'volume', svg: linePlot({ title: 'Liquid volume / initial volume', xLabel: 't (s)', yLabel: 'V / V0', series: seriesOf(runs, (f) => f.volumeRatio) }) },
+    { name: 'volume', svg: linePlot({ title: 'Liquid volume / (initial + emitted)', xLabel: 't (s)', yLabel: 'V / V_expected', series: seriesOf(runs, (f) => f.volumeRatio) }) },
     { name: 'center-of-mass-height', svg: linePlot({ title: 'Centre of mass height', xLabel: 't (s)', yLabel: 'y (m)', series: seriesOf(runs, (f) => f.centerOfMass[1]) }) },
     { name: 'kinetic-energy', svg: linePlot({ title: 'Kinetic energy', xLabel: 't (s)', yLabel: 'E (J)', series: seriesOf(runs, (f) => f.kineticEnergy) }) },
     { name: 'max-speed', svg: linePlot({ title: 'Maximum speed', xLabel: 't (s)', yLabel: '|u| max (m/s)', series: seriesOf(runs, (f) => f.maxSpeed) }) },
@@ -139,14 +139,14 @@ export function summaryRows(summaries: RunSummary[]): { header: string[]; rows: 
   const rows: string[][] = [
     ['frames', ...summaries.map((s) => String(s.frames))],
     ['points (final)', ...summaries.map((s) => String(s.points))],
-    ['volume / initial (final)', ...summaries.map((s) => fmt(s.finalVolumeRatio))],
+    ['volume / expected (final)', ...summaries.map((s) => fmt(s.finalVolumeRatio))],
     ['max volume drift (%)', ...summaries.map((s) => fmt(100 * s.maxVolumeDrift, 3))],
     ['front (final, m)', ...summaries.map((s) => fmt(s.finalFront))],
     ['spread radius (final, m)', ...summaries.map((s) => fmt(s.finalSpreadRadius))],
     ['kinetic energy (final, J)', ...summaries.map((s) => fmt(s.finalKineticEnergy))],
     ['peak speed (m/s)', ...summaries.map((s) => fmt(s.peakSpeed))],
     ['wall time (ms/frame)', ...summaries.map((s) => fmt(s.meanWallMs))],
-    ...stageNames.map((k) => [`  ${k} (ms/frame)`, ...summaries.map((s) => (k in s.meanStages ? fmt(s.meanStages[k]) : '–'))]),
+    ...stageNames.map((k) => [`  stage ${k} (ms/frame)`, ...summaries.map((s) => (k in s.meanStages ? fmt(s.meanStages[k]) : '–'))]),
   ];
   if (summaries.some((s) => s.error)) rows.push(['stopped early', ...summaries.map((s) => s.error ?? '')]);
   return { header, rows };
@@ -206,6 +206,7 @@ table { border-collapse: collapse; margin: 12px 0; }
 th, td { border: 1px solid #cbd5e0; padding: 3px 10px; }
 td { text-align: right; font-variant-numeric: tabular-nums; }
 thead th { background: #edf2f7; }
+tbody th { text-align: left; font-weight: normal; white-space: pre; }
 .plots { display: flex; flex-wrap: wrap; gap: 12px; }
 .plots figure { margin: 0; }
 </style>

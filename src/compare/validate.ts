@@ -110,14 +110,14 @@ const hydrostatic: ValidationCase = {
   source: 'analytic: u = 0, p = ρ g (d − y); volume and centre of mass unchanged',
   meaning: 'Spurious currents and volume drift of a liquid at rest: what a still pool looks like after a second.',
   run(engine, size) {
-    const L = size === 'full' ? 0.1 : 0.048, d = size === 'full' ? 0.064 : 0.032;
+    const L = size === 'full' ? 0.08 : 0.048, d = size === 'full' ? 0.048 : 0.032;
     const frames = size === 'full' ? 30 : 8;
     const sim = simulate(engine, {
       name: 'validate-hydrostatic', fps: 30, duration: frames / 30,
       domain: { min: [0, 0, 0], max: [L, d * 1.5, L], boundary: 'noslip' },
       ...liquidScene(1e-3),
       bodies: [{ material: 'liquid', shape: { type: 'box', center: [L / 2, d / 2, L / 2], size: [L, d, L] } }],
-      particle: { radius: size === 'full' ? 0.002 : 0.002 }, grid: { cellSize: size === 'full' ? 0.004 : 0.008 },
+      particle: { radius: size === 'full' ? 0.0025 : 0.002 }, grid: { cellSize: size === 'full' ? 0.004 : 0.008 },
     });
     try {
       const m0 = sim.metrics();
@@ -191,7 +191,7 @@ const freeFall: ValidationCase = {
 // ---------------------------------------------------------------------------------------------
 // Plane Poiseuille, steady and start-up (grid): a channel full of liquid driven by a body force.
 
-function poiseuilleScene(size: CaseSize, frames: number, fps: number): { scene: SceneInput; H: number; nu: number; g: number; L: number; W: number } {
+function poiseuilleScene(size: CaseSize, frames: number, fps: number, maxDt = 1 / 60): { scene: SceneInput; H: number; nu: number; g: number; L: number; W: number } {
   const h = size === 'full' ? 0.01 : 0.01;
   const H = size === 'full' ? 0.08 : 0.06;
   const L = 16 * h, W = 2 * h;
@@ -206,7 +206,7 @@ function poiseuilleScene(size: CaseSize, frames: number, fps: number): { scene: 
       },
       ...liquidScene(nu),
       bodies: [{ material: 'liquid', shape: { type: 'box', center: [L / 2, H / 2, W / 2], size: [L, H, W] } }],
-      grid: { cellSize: h },
+      grid: { cellSize: h, maxDt },
     },
   };
 }
@@ -259,7 +259,9 @@ const poiseuilleStart: ValidationCase = {
   meaning: 'Viscous time scales are right: a grid liquid speeds up at the rate of the series solution.',
   run(engine, size) {
     const fps = 60, frames = size === 'full' ? 6 : 3;
-    const { scene, H, nu, g, L, W } = poiseuilleScene(size, frames, fps);
+    // Steps of a sixteenth of the diffusion time H²/(π²ν): the case tests the physics of the
+    // transient, not the (first-order) time-step error of backward Euler.
+    const { scene, H, nu, g, L, W } = poiseuilleScene(size, frames, fps, 0.004);
     const sim = simulate(engine, scene);
     try {
       const uMax = poiseuilleSteady(g, nu, H, H / 2);
@@ -561,4 +563,41 @@ function formatValue(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
   return a !== 0 && (a < 1e-3 || a >= 1e4) ? v.toExponential(2) : v.toFixed(4);
+}
+
+/** A self-contained HTML page of validation results: a table per case with its source and meaning, and its plots. */
+export function validationReportHtml(results: CaseResult[]): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const sections: string[] = [];
+  for (const c of VALIDATION_CASES) {
+    const rs = results.filter((r) => r.caseName === c.name);
+    if (rs.length === 0) continue;
+    const rows = rs.flatMap((r) =>
+      r.error
+        ? [`<tr><td>${esc(r.engine)}</td><td>engine error</td><td colspan="2">${esc(r.error)}</td><td class="fail">FAIL</td></tr>`]
+        : r.checks.map((k) => `<tr><td>${esc(r.engine)}</td><td>${esc(k.name)}</td><td>${formatValue(k.value)}</td><td>≤ ${formatValue(k.tolerance)}</td><td class="${k.passed ? 'pass' : 'fail'}">${k.passed ? 'PASS' : 'FAIL'}</td></tr>`),
+    );
+    sections.push(`<section id="case-${c.name}">
+<h2>${esc(c.title)}</h2>
+<p>${esc(c.meaning)}<br><small>Reference: ${esc(c.source)}</small></p>
+<table><thead><tr><th>engine</th><th>check</th><th>error</th><th>tolerance</th><th>result</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>
+${rs.map((r) => `<p><small>${esc(r.engine)}: ${esc(r.detail)} (${(r.wallMs / 1000).toFixed(1)} s)</small></p>`).join('\n')}
+<div class="plots">${rs.filter((r) => r.plot).map((r) => `<figure>${r.plot}</figure>`).join('\n')}</div>
+</section>`);
+  }
+  const passed = results.filter((r) => r.passed).length;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>viscid validate</title>
+<style>
+body { font-family: sans-serif; margin: 24px; color: #1a202c; max-width: 1200px; }
+table { border-collapse: collapse; } th, td { border: 1px solid #cbd5e0; padding: 3px 10px; }
+td.pass { color: #276749; font-weight: bold; } td.fail { color: #9b2c2c; font-weight: bold; }
+.plots { display: flex; flex-wrap: wrap; gap: 12px; } figure { margin: 0; }
+</style></head>
+<body>
+<h1>viscid validate: ${passed}/${results.length} passed</h1>
+${sections.join('\n')}
+</body></html>
+`;
 }

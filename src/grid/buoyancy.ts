@@ -3,10 +3,12 @@
  *
  * A body is a set of nodes n_i filling its volume (a lattice of spacing h/3, each with volume dV
  * = V/N and mass m_i = ρ_s dV). After the pressure solve each node feels (equation 13)
- *   f_i = −∇p_i dV [if submerged] + m_i g − k_d m_i (v_i − u(x_i)) [if submerged],
+ *   f_i = w_i (−∇p_i dV − k_d ρ_l dV (v_i − u(x_i))) + m_i g,
+ * w_i its submerged fraction (from φ across the node's thickness, so the force does not jump as
+ * node layers cross the surface),
  * with ∇p by backward differences of the cell pressures (equation 14; p = q ρ h / Δt from the
  * pressure variable of pressure.ts, air at p_atm = 0) and the damping of the paper's matrix D taken
- * proportional to the node's velocity relative to the liquid at rate k_d = DRAG_RATE. The total
+ * proportional to the node's velocity relative to the liquid (DRAG_RATE). The total
  * force and torque move the body by the Newton–Euler equations (16) (semi-implicit Euler, the
  * orientation as a unit quaternion, angular damping from the scene), and it is kept inside the
  * closed faces of the domain box.
@@ -23,7 +25,11 @@ import { AIR, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSolid } from './solids.ts';
 import type { GridSimulation } from './step.ts';
 
-/** Damping of a submerged node's velocity relative to the liquid, 1/s. */
+/**
+ * Drag on a submerged node relative to the liquid, per second and per unit of displaced liquid
+ * mass (f = −k_d ρ_l dV (v − u)): a floating body's bobbing then decays at about k_d whatever
+ * its density.
+ */
 export const DRAG_RATE = 6;
 
 const world = new Float64Array(3);
@@ -34,6 +40,8 @@ export class FreeBody {
   /** Node positions relative to the centre of mass, rest frame. */
   readonly nodes: Float64Array;
   readonly nodeVolume: number;
+  /** Node lattice spacing, m. */
+  readonly spacing: number;
   readonly mass: number;
   /** Body-frame inertia tensor (row-major) and its inverse. */
   readonly inertia = new Float64Array(9);
@@ -51,7 +59,7 @@ export class FreeBody {
   readonly motion: CompiledMotion;
 
   constructor(readonly solid: GridSolid, density: number, h: number, readonly angularDamping: number) {
-    const shape = solid.shape, spacing = h / 3;
+    const shape = solid.shape, spacing = (this.spacing = h / 3);
     const b = shape.bounds;
     const pts = sampleVolume(shape, spacing, [b.min[0] + spacing / 2, b.min[1] + spacing / 2, b.min[2] + spacing / 2]);
     const n = pts.length / 3;
@@ -127,21 +135,22 @@ export class BuoyantBodies {
     const pScale = (rhoL * h) / dt; // p = q ρ h / Δt
     for (const b of this.bodies) {
       F.fill(0); T.fill(0);
-      const n = b.nodes.length / 3, m = b.mass / n;
+      const n = b.nodes.length / 3, m = b.mass / n, drag = DRAG_RATE * rhoL * b.nodeVolume;
       let wet = 0;
       for (let i = 0; i < n; i++) {
         b.nodeWorld(i, world);
         let fx = m * g[0], fy = m * g[1], fz = m * g[2];
-        if (submerged(sim, world)) {
-          wet++;
+        const wf = wetFraction(sim, world, b.spacing);
+        if (wf > 0) {
+          wet += wf;
           pressureGradient(s, d, world, pScale, grad);
           velocityAtPoint(s, d, world[0], world[1], world[2], uf);
           const vx = b.v[0] + b.w[1] * (world[2] - b.x[2]) - b.w[2] * (world[1] - b.x[1]);
           const vy = b.v[1] + b.w[2] * (world[0] - b.x[0]) - b.w[0] * (world[2] - b.x[2]);
           const vz = b.v[2] + b.w[0] * (world[1] - b.x[1]) - b.w[1] * (world[0] - b.x[0]);
-          fx += -grad[0] * b.nodeVolume - DRAG_RATE * m * (vx - uf[0]);
-          fy += -grad[1] * b.nodeVolume - DRAG_RATE * m * (vy - uf[1]);
-          fz += -grad[2] * b.nodeVolume - DRAG_RATE * m * (vz - uf[2]);
+          fx += wf * (-grad[0] * b.nodeVolume - drag * (vx - uf[0]));
+          fy += wf * (-grad[1] * b.nodeVolume - drag * (vy - uf[1]));
+          fz += wf * (-grad[2] * b.nodeVolume - drag * (vz - uf[2]));
         }
         F[0] += fx; F[1] += fy; F[2] += fz;
         const rx = world[0] - b.x[0], ry = world[1] - b.x[1], rz = world[2] - b.x[2];
@@ -154,11 +163,15 @@ export class BuoyantBodies {
   }
 }
 
-function submerged(sim: GridSimulation, p: Float64Array): boolean {
+/**
+ * Submerged fraction of a node of thickness `spacing`: clamp(½ − φ/spacing, 0, 1) with the level
+ * set (so the buoyancy varies smoothly as the node crosses the surface), 0 or 1 with markers.
+ */
+function wetFraction(sim: GridSimulation, p: Float64Array, spacing: number): number {
   const s = sim.store, d = sim.d;
-  if (sim.useLevelSet) return sampleCentre(s, d, s.phi, p[0], p[1], p[2], sim.band) < 0;
+  if (sim.useLevelSet) return Math.min(1, Math.max(0, 0.5 - sampleCentre(s, d, s.phi, p[0], p[1], p[2], sim.band) / spacing));
   const c = s.find(Math.floor((p[0] - d.origin[0]) / d.h), Math.floor((p[1] - d.origin[1]) / d.h), Math.floor((p[2] - d.origin[2]) / d.h));
-  return c >= 0 && s.type[c] === FLUID;
+  return c >= 0 && s.type[c] === FLUID ? 1 : 0;
 }
 
 /** Equation 14: backward differences of the pressure of the node's cell (forward at a solid). */

@@ -20,6 +20,8 @@ import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // so the values used in loops are copied to module-level constants here.
 const FLUID = FLUID_, SOLID = SOLID_;
 
+const upwind = new Float64Array(3);
+
 export class LevelSet {
   private dist = new Float64Array(0);
   private state = new Uint8Array(0);
@@ -111,14 +113,19 @@ export class LevelSet {
   private consider(s: GridStore, c: number, h: number): void {
     const { nb } = s;
     const dist = this.dist, state = this.state;
-    const v = [Infinity, Infinity, Infinity];
+    const v = upwind;
+    v[0] = v[1] = v[2] = Infinity;
     for (let a = 0; a < 3; a++) {
       for (let e = 0; e < 2; e++) {
         const m = nb[6 * c + 2 * a + e];
         if (m >= 0 && state[m] === 2 && dist[m] < v[a]) v[a] = dist[m];
       }
     }
-    v.sort((p, q) => p - q);
+    // Sort the three upwind values.
+    let t: number;
+    if (v[0] > v[1]) { t = v[0]; v[0] = v[1]; v[1] = t; }
+    if (v[1] > v[2]) { t = v[1]; v[1] = v[2]; v[2] = t; }
+    if (v[0] > v[1]) { t = v[0]; v[0] = v[1]; v[1] = t; }
     let d = v[0] + h;
     if (d > v[1]) {
       const disc = 2 * h * h - (v[0] - v[1]) ** 2;

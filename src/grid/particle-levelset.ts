@@ -99,12 +99,18 @@ export class ParticleLevelSet {
     const plus = this.plus, minus = this.minus, phi = s.phi;
     plus.set(phi.subarray(0, n));
     minus.set(phi.subarray(0, n));
-    const P = this.pos, R = this.radius;
-    let escaped = 0;
+    const P = this.pos, R = this.radius, far = 4 * h;
+    let escaped = 0, w = 0;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2], r = R[q];
       const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
+      // A particle that left the band, or entered a solid, no longer knows where the surface is
+      // (the liquid could sweep over it while it stood still outside the grid): drop it.
+      const home = s.find(Math.floor(gx + 0.5), Math.floor(gy + 0.5), Math.floor(gz + 0.5));
       const fp = sampleAt(s, phi, gx, gy, gz, band);
+      if (home < 0 || s.type[home] === SOLID || Math.abs(fp) > far) continue;
+      P[3 * w] = x; P[3 * w + 1] = y; P[3 * w + 2] = z;
+      R[w++] = r;
       const sign = r > 0 ? 1 : -1, ar = sign * r;
       if (sign * fp >= -ar) continue;
       escaped++;
@@ -120,6 +126,7 @@ export class ParticleLevelSet {
       }
     }
     for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
+    this.count = w;
     this.escaped = escaped;
     return escaped;
   }

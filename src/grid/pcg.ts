@@ -80,11 +80,14 @@ export class PcgSolver {
       const ds = dot(s, z, n);
       if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
       const alpha = sigma / ds;
+      rnorm = 0;
       for (let i = 0; i < n; i++) {
         x[i] += alpha * s[i];
-        r[i] -= alpha * z[i];
+        const ri = r[i] - alpha * z[i];
+        r[i] = ri;
+        const a = ri < 0 ? -ri : ri;
+        if (a > rnorm) rnorm = a;
       }
-      rnorm = maxAbs(r, n);
       if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
       this.precondition(A, r, z, mic);
       const sigmaNew = dot(z, r, n);

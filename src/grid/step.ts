@@ -535,14 +535,20 @@ function emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
   const mpc = Math.max(1, Math.round(Math.cbrt(sim.scene.grid.markersPerCell)));
   const spacing = h / mpc;
   // Layers emitted during this step, each already travelled (t1 − t_emit) s.
-  while (sp.next < Math.min(t1, sp.end)) {
+  const interval = spacing / speed;
+  while (sp.next < Math.min(t1, sp.end) - 1e-9 * interval) {
     const travelled = Math.max(0, (t1 - sp.next) * speed);
     const length = Math.max(spacing, travelled);
     const sdf = (x: number, y: number, z: number) => spoutDistance(sp, length, x, y, z);
     const b = spoutBounds(sp, length);
     const velocity: [number, number, number] = [speed * sp.normal[0], speed * sp.normal[1], speed * sp.normal[2]];
     if (sim.useLevelSet) {
-      sim.addLiquid({ type: 'box', sdf, bounds: b, volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material);
+      // The column in front of the face (what the spout has emitted so far, at most three cells
+      // long, so that φ inside is a resolvable distance) holds liquid moving at s·n; the level set
+      // carries it on at the spout's rate.
+      const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
+      const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
+      sim.addLiquid({ type: 'box', sdf: column, bounds: spoutBounds(sp, len), volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material);
       sp.next = Math.min(t1, sp.end);
       break;
     }
@@ -562,7 +568,8 @@ function emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
         sim.markers.add(x, y, z, sp.material);
       }
     }
-    sp.next += spacing / speed;
+    // Emission times start + n·d/s, computed (not accumulated) so that no layer is gained to round-off.
+    sp.next = sp.source.start + (Math.round((sp.next - sp.source.start) / interval) + 1) * interval;
   }
 }
 

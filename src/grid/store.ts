@@ -122,8 +122,9 @@ export class GridStore {
     const { nb, ci, cj, ck } = this;
     for (let c = 0; c < this.count; c++) {
       const i = ci[c], j = cj[c], k = ck[c];
-      nb[6 * c] = this.find(i - 1, j, k);
-      nb[6 * c + 1] = this.find(i + 1, j, k);
+      // Cells are in lexicographic order, so an x neighbour, when it exists, is the next slot.
+      nb[6 * c] = c > 0 && ci[c - 1] === i - 1 && cj[c - 1] === j && ck[c - 1] === k ? c - 1 : this.find(i - 1, j, k);
+      nb[6 * c + 1] = c + 1 < this.count && ci[c + 1] === i + 1 && cj[c + 1] === j && ck[c + 1] === k ? c + 1 : this.find(i + 1, j, k);
       nb[6 * c + 2] = this.find(i, j - 1, k);
       nb[6 * c + 3] = this.find(i, j + 1, k);
       nb[6 * c + 4] = this.find(i, j, k - 1);

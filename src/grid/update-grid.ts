@@ -28,6 +28,8 @@ export interface RebuildInput {
   ambientTemperature: number;
 }
 
+const PACK = 2 ** 24;
+
 /** The scratch table of cells being grown (reused between calls; rebuildGrid is not reentrant). */
 let build: GridStore | null = null;
 
@@ -86,11 +88,12 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     fn = nn;
   }
   // Sort cells lexicographically and build the final store.
-  const keys = new Int32Array(build.count);
+  // Sort key and build slot packed in one float (key < 2^29, slot < 2^24: exact in a double).
+  const keys = new Float64Array(build.count);
   let nk = 0;
   for (let c = 0; c < build.count; c++) {
     if (build.layer[c] === -2) build.type[c] = SOLID; // a liquid-holding cell inside a solid keeps existing
-    keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]);
+    keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]) * PACK + c;
   }
   keys.sort();
   let s: GridStore;
@@ -99,10 +102,9 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     s = into;
   } else s = new GridStore(nk);
   for (let q = 0; q < nk; q++) {
-    keyToCell(d, keys[q], cell);
-    const i = cell[0], j = cell[1], k = cell[2];
+    const b = keys[q] % PACK;
+    const i = build.ci[b], j = build.cj[b], k = build.ck[b];
     const c = s.insert(i, j, k);
-    const b = build!.find(i, j, k);
     s.type[c] = build.type[b];
     s.layer[c] = build.layer[b];
     s.wall[c] = wallOf(d, i, j, k);

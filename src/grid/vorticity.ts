@@ -13,6 +13,8 @@ export class VorticityConfinement {
   private w = new Float64Array(0);
   private mag = new Float64Array(0);
   private f = new Float64Array(0);
+  /** Σ |ω|² h³ over the liquid cells of the last `curl`, m³/s². */
+  enstrophy = 0;
 
   private ensure(n: number): void {
     if (this.mag.length >= n) return;
@@ -35,7 +37,7 @@ export class VorticityConfinement {
       }
     }
     const inv = 0.5 / h;
-    let total = 0;
+    let total = 0, total2 = 0;
     for (let c = 0; c < n; c++) {
       const mx = nb[6 * c], px = nb[6 * c + 1], my = nb[6 * c + 2], py = nb[6 * c + 3], mz = nb[6 * c + 4], pz = nb[6 * c + 5];
       if (mx < 0 || px < 0 || my < 0 || py < 0 || mz < 0 || pz < 0) {
@@ -47,8 +49,9 @@ export class VorticityConfinement {
       const wz = (vc[3 * px + 1] - vc[3 * mx + 1] - (vc[3 * py] - vc[3 * my])) * inv;
       w[3 * c] = wx; w[3 * c + 1] = wy; w[3 * c + 2] = wz;
       mag[c] = Math.sqrt(wx * wx + wy * wy + wz * wz);
-      if (s.type[c] === FLUID) total += mag[c];
+      if (s.type[c] === FLUID) { total += mag[c]; total2 += mag[c] * mag[c]; }
     }
+    this.enstrophy = total2 * h * h * h;
     return total * h * h * h;
   }
 

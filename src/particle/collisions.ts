@@ -26,26 +26,21 @@ const FACE_FRICTION = 0.5;
 export const LIQUID_CONTACT = 0.8;
 
 export function preventInterpenetration(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, prev = L.prev, vel = L.vel;
-  prev.set(pos.subarray(0, 3 * n));
-  liquidContacts(ctx);
-  // The separation becomes velocity (as in position-based dynamics): a particle resting on others
-  // is pushed back by g dt² each move and so gets back the g dt gravity gave it. Between liquid
-  // particles the pushes are equal and opposite in momentum, so this conserves momentum too.
-  const inv = 1 / dt;
-  for (let o = 0; o < 3 * n; o++) {
-    const d = pos[o] - prev[o];
-    if (d !== 0) vel[o] += d * inv;
-  }
+  liquidContacts(ctx, dt);
   objectContacts(ctx);
   signedDistanceGuard(ctx);
   domainWalls(ctx, dt);
 }
 
-function liquidContacts(ctx: StepContext): void {
+/**
+ * The separation also becomes velocity (as in position-based dynamics): a particle resting on
+ * others is pushed back by g dt² each move and so gets back the g dt gravity gave it. The pushes
+ * are equal and opposite in momentum, so this conserves momentum.
+ */
+function liquidContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
   const list = ctx.contacts, ls = list.start, lj = list.j;
-  const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc;
+  const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt;
   for (let i = 0; i < n; i++) {
     for (let q = ls[i]; q < ls[i + 1]; q++) {
       const j = lj[q];
@@ -57,8 +52,11 @@ function liquidContacts(ctx: StepContext): void {
       const mi = mass[mat[i]], mj = mass[mat[j]];
       const wi = mj / (mi + mj), wj = mi / (mi + mj);
       const overlap = dc - d;
-      pos[3 * i] -= overlap * wi * ux; pos[3 * i + 1] -= overlap * wi * uy; pos[3 * i + 2] -= overlap * wi * uz;
-      pos[3 * j] += overlap * wj * ux; pos[3 * j + 1] += overlap * wj * uy; pos[3 * j + 2] += overlap * wj * uz;
+      const si = overlap * wi, sj = overlap * wj, vi = si * inv, vj = sj * inv;
+      pos[3 * i] -= si * ux; pos[3 * i + 1] -= si * uy; pos[3 * i + 2] -= si * uz;
+      pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
+      vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
+      vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
     }
   }
 }

@@ -11,7 +11,9 @@
  *                                   move out by one unit; constant for a ramp),
  * moves every neighbour n of p by s_p along (p_n − p)/|p_n − p| and p by −s_p along the same line,
  * accumulates all of this and applies it together. Passes repeat until the mean relative error
- * |ρ − ρ0|/ρ0 is within the tolerance or densityIterations is reached.
+ * is within the tolerance or densityIterations is reached. The error of a particle is |ρ − ρ0|/ρ0,
+ * except at the free surface (n < 26), where only over-density counts and is corrected: there a
+ * deficit is the surface itself.
  */
 import type { StepContext } from './context.ts';
 
@@ -89,7 +91,9 @@ function measure(ctx: StepContext, counts: Int32Array): number {
     const k = counts[i];
     const r = k === 0 ? rho0 : k >= 26 ? rho[i] : rho[i] + (26 - k) * missing;
     rho[i] = r;
-    err += Math.abs(r - rho0);
+    // A particle short of neighbours is at the free surface: only over-density counts there (its
+    // deficit is the surface itself, which no correction should pull shut).
+    err += k >= 26 ? Math.abs(r - rho0) : Math.max(0, r - rho0);
   }
   return n > 0 ? err / (n * rho0) : 0;
 }
@@ -117,7 +121,8 @@ export function correctDensity(ctx: StepContext, constrain?: (ctx: StepContext) 
     // s_p into rho (ρ is not needed again before the next measure).
     for (let i = 0; i < n; i++) {
       const k = counts[i];
-      rho[i] = k === 0 ? 0 : (PAIR_GAIN * elastic[mat[i]] * (rho[i] - rho0) * h) / Math.max(k, 26);
+      const excess = k >= 26 ? rho[i] - rho0 : Math.max(0, rho[i] - rho0);
+      rho[i] = k === 0 ? 0 : (PAIR_GAIN * elastic[mat[i]] * excess * h) / Math.max(k, 26);
     }
     corr.fill(0, 0, 3 * n);
     for (let a = 0; a < n; a++) {

@@ -102,6 +102,7 @@ export class Emitters {
       const p = b.positions, m = p.length / 3;
       L.reserve(L.count + m);
       for (let k = 0; k < m; k++) L.add(p[3 * k], p[3 * k + 1], p[3 * k + 2], b.velocity[0], b.velocity[1], b.velocity[2], b.material);
+      b.positions = new Float64Array(0); // not needed again (a checkpoint records `added`)
     }
     const spacing = 2 * ctx.r;
     for (const s of this.spouts) {
@@ -127,8 +128,11 @@ export class Emitters {
       let any = false;
       for (let i = 0; i < L.count; i++) {
         keep[i] = 1;
+        const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
         for (const s of active) {
-          if (s.shape.sdf(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]) < 0) {
+          const lo = s.shape.bounds.min, hi = s.shape.bounds.max;
+          if (s.shape.type !== 'plane' && (x < lo[0] || x > hi[0] || y < lo[1] || y > hi[1] || z < lo[2] || z > hi[2])) continue;
+          if (s.shape.sdf(x, y, z) < 0) {
             keep[i] = 0;
             any = true;
             break;
@@ -146,7 +150,10 @@ export class Emitters {
   }
 
   restore(state: Float64Array): void {
-    this.bodies.forEach((b, k) => (b.added = state[k] === 1));
+    this.bodies.forEach((b, k) => {
+      b.added = state[k] === 1;
+      if (b.added) b.positions = new Float64Array(0);
+    });
     this.spouts.forEach((s, k) => (s.carry = state[this.bodies.length + k]));
   }
 }

@@ -15,14 +15,14 @@ export class LiquidParticles {
   vel = new Float64Array(0);
   /** Adhesion acceleration (m/s²) / density correction accumulator (m). */
   acc = new Float64Array(0);
-  /** Positions before the inter-penetration stage of a move (collisions.ts). */
-  prev = new Float64Array(0);
   /** Σk / ρ. */
   scalar = new Float64Array(0);
   /** Index into scene.materialNames. */
   material = new Uint16Array(0);
   /** 1 for surface particles (centroid test), refreshed every sub-timestep. */
   surface = new Uint8Array(0);
+  /** Unit normals of surface particles (zero elsewhere), from the centroid test. */
+  normal = new Float32Array(0);
   /** 1 when a solid body is within reach this sub-timestep (signed-distance guard). */
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
@@ -39,7 +39,6 @@ export class LiquidParticles {
     this.pos = g64(this.pos, 3);
     this.vel = g64(this.vel, 3);
     this.acc = g64(this.acc, 3);
-    this.prev = new Float64Array(3 * cap);
     this.scalar = g64(this.scalar, 1);
     const m = new Uint16Array(cap);
     m.set(this.material.subarray(0, this.count));
@@ -48,6 +47,9 @@ export class LiquidParticles {
     s.set(this.surface.subarray(0, this.count));
     this.surface = s;
     this.nearObject = new Uint8Array(cap);
+    const nrm = new Float32Array(3 * cap);
+    nrm.set(this.normal.subarray(0, 3 * this.count));
+    this.normal = nrm;
     const d = new Float32Array(cap);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
@@ -62,6 +64,7 @@ export class LiquidParticles {
     this.acc[o] = this.acc[o + 1] = this.acc[o + 2] = 0;
     this.material[i] = material;
     this.surface[i] = 0;
+    this.normal[3 * i] = this.normal[3 * i + 1] = this.normal[3 * i + 2] = 0;
     this.density[i] = 1;
   }
 
@@ -76,6 +79,7 @@ export class LiquidParticles {
           this.pos[3 * w + k] = this.pos[3 * i + k];
           this.vel[3 * w + k] = this.vel[3 * i + k];
         }
+        for (let k = 0; k < 3; k++) this.normal[3 * w + k] = this.normal[3 * i + k];
         this.material[w] = this.material[i];
         this.surface[w] = this.surface[i];
         this.density[w] = this.density[i];
@@ -88,8 +92,8 @@ export class LiquidParticles {
 
   /** Reorders the persistent fields by `order` (new index → old index). */
   sortByCell(order: Int32Array): void {
-    // `prev` is scratch outside the inter-penetration stage.
-    const n = this.count, tmp = this.prev;
+    // `acc` is scratch here: sorting comes before the adhesion stage fills it.
+    const n = this.count, tmp = this.acc;
     const permute3 = (a: Float64Array) => {
       for (let i = 0; i < n; i++) {
         const o = 3 * order[i];
@@ -105,5 +109,10 @@ export class LiquidParticles {
     for (let i = 0; i < n; i++) this.density[i] = tmp[i];
     for (let i = 0; i < n; i++) tmp[i] = this.surface[order[i]];
     for (let i = 0; i < n; i++) this.surface[i] = tmp[i];
+    for (let i = 0; i < n; i++) {
+      const o = 3 * order[i];
+      tmp[3 * i] = this.normal[o]; tmp[3 * i + 1] = this.normal[o + 1]; tmp[3 * i + 2] = this.normal[o + 2];
+    }
+    for (let o = 0; o < 3 * n; o++) this.normal[o] = tmp[o];
   }
 }

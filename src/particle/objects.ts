@@ -87,10 +87,11 @@ export class ObjectParticles {
       this.material.fill(b.material, b.first, b.first + b.count);
       this.body.fill(bi, b.first, b.first + b.count);
     });
-    this.pos = this.rest.slice();
-    this.normal = this.restNormal.slice();
-    this.vel = new Float64Array(3 * total);
     this.anyMoving = this.bodies.some((b) => !b.motion.isStatic);
+    // Static scenes share the rest arrays (object particles never move).
+    this.pos = this.anyMoving ? this.rest.slice() : this.rest;
+    this.normal = this.anyMoving ? this.restNormal.slice() : this.restNormal;
+    this.vel = new Float64Array(3 * total);
   }
 
   /**

@@ -117,7 +117,7 @@ export class ParticleSimulation implements Simulation {
     const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
     for (let i = 0; i < n; i++) colors.set(palette[L.material[i]], 3 * i);
     return particleSurface(
-      { count: n, positions: L.pos.subarray(0, 3 * n), radius: this.ctx.r, colors, surface: L.surface.slice(0, n) },
+      { count: n, positions: L.pos.subarray(0, 3 * n), radius: this.ctx.r, colors, surface: L.surface.slice(0, n), normals: L.normal.slice(0, 3 * n) },
       this.scene.output,
     );
   }

@@ -2,7 +2,8 @@
  * One frame of the particle engine, in the order of Steele et al. 2004, Figure 3:
  *
  *   for each sub-timestep:
- *     (emit liquid; move objects to their pose; sort particles into cells; find surface particles)
+ *     (emit liquid; move objects to their pose; sort particles into cells; find surface particles,
+ *      on the first sub-timestep of a frame and whenever liquid was added or removed)
  *     calculate adhesion, viscosity and gravity forces
  *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
  *     apply iterative density correction
@@ -54,7 +55,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     for (let q = 0; q < pieces; q++) {
       const ta = frameStart + dtSub * (s + q / pieces);
       const tb = q === pieces - 1 ? frameStart + dtSub * (s + 1) : frameStart + dtSub * (s + (q + 1) / pieces);
-      substep(ctx, emitters, ta, tb, clock);
+      substep(ctx, emitters, ta, tb, clock, s === 0 && q === 0);
     }
   }
   ctx.frame++;
@@ -67,7 +68,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
   return { frame: ctx.frame, time: ctx.time, wallMs: performance.now() - wall0, stages: clock.stages, counters: c };
 }
 
-function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, clock: StageClock): void {
+function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, clock: StageClock, firstOfFrame: boolean): void {
   const P = ctx.scene.particle;
   const dt = tb - ta, dtm = dt / P.moves;
   ctx.count('substeps');
@@ -89,7 +90,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   markNearObjects(ctx, maxLiquidSpeed(ctx) * dt + 4 * ctx.r);
   clock.lap('neighbours');
 
-  markSurface(ctx);
+  if (firstOfFrame || ctx.counters.emitted || ctx.counters.removed) markSurface(ctx);
   clock.lap('surface');
 
   computeAdhesion(ctx);

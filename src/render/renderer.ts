@@ -17,6 +17,8 @@ export interface DisplayOptions {
   objects: boolean;
   domain: boolean;
   velocity: boolean;
+  /** Grid engine: outlines of the liquid cells. */
+  cells: boolean;
   colorMode: ColorMode;
   /** Surface opacity where it faces the eye (Fresnel raises it towards the rim). */
   opacity: number;
@@ -24,7 +26,6 @@ export interface DisplayOptions {
 
 export interface SolidGeometry {
   color: [number, number, number];
-  frontFace?: 'ccw' | 'cw';
   positions: Float32Array;
   normals: Float32Array;
   indices: Uint32Array;
@@ -45,12 +46,13 @@ export interface ViewFrame {
   mesh?: { positions: Float32Array; normals: Float32Array; colors?: Float32Array; indices: Uint32Array; frontFace?: 'ccw' | 'cw' } | null;
   transforms?: Float32Array;
   velocityLines?: Float32Array | null;
+  cellLines?: Float32Array | null;
   maxSpeed?: number;
 }
 
 interface Viewport { x: number; y: number; width: number; height: number }
 
-interface SolidBuffers { color: [number, number, number]; frontFace: 'ccw' | 'cw'; positions: Buffer; normals: Buffer; elements: Elements }
+interface SolidBuffers { color: [number, number, number]; positions: Buffer; normals: Buffer; elements: Elements }
 
 const LIGHT: [number, number, number] = (() => {
   const l = [0.45, 0.8, 0.4];
@@ -66,6 +68,7 @@ export class View {
   hasMeshColors = false;
   frontFace: 'ccw' | 'cw' = 'ccw';
   velocityCount = 0;
+  cellCount = 0;
   transforms: Float32Array = new Float32Array(0);
   maxSpeed = 1;
   readonly pointPositions: Buffer;
@@ -75,6 +78,7 @@ export class View {
   readonly meshColors: Buffer;
   readonly meshElementsBuffer: Elements;
   readonly velocity: Buffer;
+  readonly cells: Buffer;
   readonly domain: Buffer;
   solids: SolidBuffers[] = [];
 
@@ -86,6 +90,7 @@ export class View {
     this.meshColors = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
     this.meshElementsBuffer = regl.elements({ usage: 'dynamic', type: 'uint32', primitive: 'triangles', data: new Uint32Array(3) });
     this.velocity = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.cells = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
     this.domain = regl.buffer({ usage: 'static', type: 'float', length: 12 });
   }
 
@@ -98,7 +103,6 @@ export class View {
     }
     this.solids = scene.solids.map((s) => ({
       color: s.color,
-      frontFace: s.frontFace ?? 'ccw',
       positions: this.regl.buffer(s.positions),
       normals: this.regl.buffer(s.normals),
       elements: this.regl.elements({ data: s.indices, type: 'uint32', primitive: 'triangles' }),
@@ -107,6 +111,7 @@ export class View {
     this.pointCount = 0;
     this.meshElements = 0;
     this.velocityCount = 0;
+    this.cellCount = 0;
     if (scene.domain) this.domain({ data: boxLines(scene.domain.min, scene.domain.max) });
   }
 
@@ -136,6 +141,11 @@ export class View {
       const v = frame.velocityLines;
       this.velocityCount = v ? v.length / 3 : 0;
       if (v && v.length > 0) this.velocity({ data: v });
+    }
+    if (frame.cellLines !== undefined) {
+      const c = frame.cellLines;
+      this.cellCount = c ? c.length / 3 : 0;
+      if (c && c.length > 0) this.cells({ data: c });
     }
     if (frame.maxSpeed !== undefined && frame.maxSpeed > 0) this.maxSpeed = frame.maxSpeed;
   }
@@ -251,7 +261,6 @@ export class Renderer {
         lightDir: LIGHT,
       },
       elements: regl.prop<any, any>('elements'),
-      frontFace: regl.prop<any, any>('frontFace'),
       viewport: regl.prop<any, any>('viewport'),
     });
     this.drawLines = regl({
@@ -321,7 +330,6 @@ export class Renderer {
           model,
           rotation: rotationPart(this.rotation, model),
           baseColor: s.color,
-          frontFace: s.frontFace,
         });
       });
     }
@@ -342,6 +350,9 @@ export class Renderer {
         colorMode: display.colorMode === 'material' ? 0 : display.colorMode === 'surface' ? 1 : 2,
         speedScale: 1 / Math.max(1e-6, view.maxSpeed),
       });
+    }
+    if (display.cells && view.cellCount > 0) {
+      this.drawLines({ ...common, positions: view.cells, count: view.cellCount, color: [0.45, 0.7, 1.0, 0.35] });
     }
     if (display.velocity && view.velocityCount > 0) {
       this.drawLines({ ...common, positions: view.velocity, count: view.velocityCount, color: [0.3, 0.95, 0.6, 0.9] });

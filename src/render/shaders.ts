@@ -131,38 +131,37 @@ void main() {
 }
 `;
 
+/**
+ * Solids are lit per vertex (Gouraud): they are props next to the liquid, and on software WebGL
+ * a large floor plane shaded per pixel would cost more than the liquid itself.
+ */
 export const SOLID_VERT = /* glsl */ `
 precision highp float;
 attribute vec3 position, normal;
 uniform mat4 viewProjection, model;
 uniform mat3 rotation;
-varying vec3 vPosition, vNormal;
+uniform vec3 eye, baseColor;
+varying vec3 color;
+${ENV_GLSL}
 void main() {
   vec4 world = model * vec4(position, 1.0);
-  vPosition = world.xyz;
-  vNormal = rotation * normal;
+  vec3 N = normalize(rotation * normal);
+  vec3 V = normalize(eye - world.xyz);
+  if (dot(N, V) < 0.0) N = -N; // seen from inside (an open cup) or from below (a plane)
+  float ndv = clamp(dot(N, V), 0.0, 1.0);
+  float diffuse = max(dot(N, lightDir), 0.0);
+  vec3 c = baseColor * (environment(N) * 0.45 + 0.8 * diffuse);
+  c = mix(c, environment(reflect(-V, N)), 0.04 + 0.5 * pow(1.0 - ndv, 5.0));
+  c += vec3(0.4) * pow(max(dot(N, normalize(lightDir + V)), 0.0), 24.0);
+  color = toDisplay(c);
   gl_Position = viewProjection * world;
 }
 `;
 
 export const SOLID_FRAG = /* glsl */ `
-precision highp float;
-uniform vec3 eye, baseColor;
-varying vec3 vPosition, vNormal;
-${ENV_GLSL}
-void main() {
-  vec3 N = normalize(vNormal);
-  vec3 V = normalize(eye - vPosition);
-  if (!gl_FrontFacing) N = -N;
-  float ndv = clamp(dot(N, V), 0.0, 1.0);
-  float diffuse = max(dot(N, lightDir), 0.0);
-  vec3 ambient = environment(N) * 0.45;
-  float F = 0.04 + 0.5 * pow(1.0 - ndv, 5.0);
-  vec3 c = baseColor * (ambient + 0.8 * diffuse);
-  c = mix(c, environment(reflect(-V, N)), F);
-  c += vec3(0.5) * pow(max(dot(N, normalize(lightDir + V)), 0.0), 40.0);
-  gl_FragColor = vec4(toDisplay(c), 1.0);
-}
+precision mediump float;
+varying vec3 color;
+void main() { gl_FragColor = vec4(color, 1.0); }
 `;
 
 export const LINES_VERT = /* glsl */ `

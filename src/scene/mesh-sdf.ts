@@ -169,8 +169,11 @@ function prepare(mesh: TriMesh): MeshQuery {
     if (ix[i] >= vertCount) throw new Error(`mesh index ${ix[i]} out of range (${vertCount} vertices)`);
   }
   const bvh = buildBvh(p, ix, triCount);
+  // Vertices at the same position are one vertex for the pseudo-normals (meshes with split
+  // normals, such as `shapeMesh` boxes, repeat them along creases).
+  const same = weld(p, vertCount);
 
-  // Unit face normals and angle-weighted vertex normals (original order).
+  // Unit face normals and angle-weighted vertex normals (by welded vertex).
   const face = new Float64Array(3 * triCount);
   const vertex = new Float64Array(3 * vertCount);
   for (let t = 0; t < triCount; t++) {
@@ -186,7 +189,8 @@ function prepare(mesh: TriMesh): MeshQuery {
       const v = 3 * ix[3 * t + k], v1 = 3 * ix[3 * t + ((k + 1) % 3)], v2 = 3 * ix[3 * t + ((k + 2) % 3)];
       const angle = angleBetween(p[v1] - p[v], p[v1 + 1] - p[v + 1], p[v1 + 2] - p[v + 2],
         p[v2] - p[v], p[v2 + 1] - p[v + 1], p[v2 + 2] - p[v + 2]);
-      vertex[v] += angle * nx; vertex[v + 1] += angle * ny; vertex[v + 2] += angle * nz;
+      const w = 3 * same[ix[3 * t + k]];
+      vertex[w] += angle * nx; vertex[w + 1] += angle * ny; vertex[w + 2] += angle * nz;
     }
   }
 
@@ -200,7 +204,7 @@ function prepare(mesh: TriMesh): MeshQuery {
   const slotOf = new Int32Array(3 * triCount);
   for (let t = 0; t < triCount; t++) {
     for (let e = 0; e < 3; e++) {
-      const v0 = ix[3 * t + e], v1 = ix[3 * t + ((e + 1) % 3)];
+      const v0 = same[ix[3 * t + e]], v1 = same[ix[3 * t + ((e + 1) % 3)]];
       const a = Math.min(v0, v1), b = Math.max(v0, v1);
       let h = (Math.imul(a, 73856093) ^ Math.imul(b, 19349663)) & mask;
       while (keyA[h] >= 0 && !(keyA[h] === a && keyB[h] === b)) h = (h + 1) & mask;
@@ -218,16 +222,39 @@ function prepare(mesh: TriMesh): MeshQuery {
   for (let s = 0; s < triCount; s++) {
     const t = bvh.tris[s];
     for (let k = 0; k < 3; k++) {
-      const v = 3 * ix[3 * t + k], h = 3 * slotOf[3 * t + k];
+      const v = 3 * ix[3 * t + k], w = 3 * same[ix[3 * t + k]], h = 3 * slotOf[3 * t + k];
       for (let c = 0; c < 3; c++) {
         corners[9 * s + 3 * k + c] = p[v + c];
-        cornerNormal[9 * s + 3 * k + c] = vertex[v + c];
+        cornerNormal[9 * s + 3 * k + c] = vertex[w + c];
         edgeNormal[9 * s + 3 * k + c] = sum[h + c];
       }
       faceNormal[3 * s + k] = face[3 * t + k];
     }
   }
   return { bvh, corners, faceNormal, edgeNormal, cornerNormal };
+}
+
+/** For each vertex, the first vertex with exactly the same coordinates. */
+function weld(p: Float64Array, vertCount: number): Int32Array {
+  const same = new Int32Array(vertCount);
+  let cap = 16;
+  while (cap < 2 * vertCount) cap *= 2;
+  const mask = cap - 1;
+  const table = new Int32Array(cap).fill(-1);
+  // + 0 turns −0 into 0 so that equal coordinates hash alike.
+  const bits = new Uint32Array(Float64Array.from(p.subarray(0, 3 * vertCount), (x) => x + 0).buffer);
+  for (let v = 0; v < vertCount; v++) {
+    let h = 0;
+    for (let w = 6 * v; w < 6 * v + 6; w++) h = Math.imul(h ^ bits[w], 0x9e3779b1) ^ (h >>> 15);
+    h &= mask;
+    for (;;) {
+      const u = table[h];
+      if (u < 0) { table[h] = v; same[v] = v; break; }
+      if (p[3 * u] === p[3 * v] && p[3 * u + 1] === p[3 * v + 1] && p[3 * u + 2] === p[3 * v + 2]) { same[v] = u; break; }
+      h = (h + 1) & mask;
+    }
+  }
+  return same;
 }
 
 function angleBetween(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {

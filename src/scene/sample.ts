@@ -30,7 +30,7 @@ export function sampleVolume(shape: CompiledShape, spacing: number, origin: Vec3
       throw new Error(`cannot sample the volume of an unbounded ${shape.type}`);
     }
   }
-  let out = new Float64Array(3 * 1024);
+  let out: Float64Array<ArrayBuffer> = new Float64Array(3 * 1024);
   let n = 0;
   const [ox, oy, oz] = origin;
   for (let k = lo[2]; k <= hi[2]; k++) {
@@ -185,15 +185,17 @@ function sampleByProjection(shape: CompiledShape, spacing: number): SurfaceSampl
 }
 
 /** Repulsion passes after the Poisson-disk pass. */
-const RELAX_PASSES = Number(process.env.RP ?? 4);
+const RELAX_PASSES = 6;
 /** Repulsion reach and step, relative to `spacing`. */
-const RELAX_REACH = Number(process.env.RR ?? 1.6), RELAX_STEP = Number(process.env.RS ?? 0.3);
+const RELAX_REACH = 2, RELAX_STEP = 0.5;
 
 /**
- * Evens out the Poisson-disk set: each pass moves every sample away from its neighbours within
- * 1.6 spacing (weights (1 − d/R)², all moves computed before any is applied, so the result does not
- * depend on the order) and projects it back onto the surface. Random maximal sets leave holes up to
- * ~1.9 spacing wide; a few passes bring them to ~1.4 and the nearest distance close to the spacing.
+ * Evens out the Poisson-disk set: each pass moves every sample tangentially away from its
+ * neighbours within R = 2 spacing (weights (1 − d/R)²; all moves are computed before any is
+ * applied, so the result does not depend on the order) and projects it back onto the surface.
+ * Measured on sphere, rotated box, cup and capsule: the largest distance from a surface point to
+ * its nearest sample drops from 0.83–0.91 to 0.76–0.84 spacing (holes ≲ 1.7 spacing wide, almost
+ * all < 1.5), the mean nearest-neighbour distance rises from 0.91 to 0.94–1.02 spacing.
  */
 function relax(
   shape: CompiledShape,
@@ -256,8 +258,8 @@ function relax(
 /** Accepted samples in a growable spatial hash with cells of the disk radius (Steele's 541/79/31 hash). */
 class DiskSet {
   count = 0;
-  positions = new Float64Array(3 * 1024);
-  normals = new Float64Array(3 * 1024);
+  positions: Float64Array<ArrayBuffer> = new Float64Array(3 * 1024);
+  normals: Float64Array<ArrayBuffer> = new Float64Array(3 * 1024);
   private next = new Int32Array(1024);
   private cellI = new Int32Array(1024);
   private cellJ = new Int32Array(1024);
@@ -328,7 +330,7 @@ class DiskSet {
   }
 }
 
-function growTo(a: Float64Array, min: number): Float64Array {
+function growTo(a: Float64Array, min: number): Float64Array<ArrayBuffer> {
   const b = new Float64Array(Math.max(min, 2 * a.length));
   b.set(a);
   return b;

@@ -27,6 +27,7 @@ type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'colors'>;
 export function levelSetSurface(input: LevelSetInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
   const { origin, cellSize: dx, dims, phi } = input;
   const [gx, gy, gz] = dims;
+  if (!(gx >= 2 && gy >= 2 && gz >= 2)) throw new Error(`level set dims must be at least 2 × 2 × 2, got ${dims.join(' × ')}`);
   if (phi.length !== gx * gy * gz) throw new Error(`level set has ${phi.length} samples, dims ${dims.join(' × ')} need ${gx * gy * gz}`);
   const h = (output.resolution * dx) / 2;
   const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
@@ -105,8 +106,8 @@ function clamp(x: number, a: number, b: number): number {
 }
 
 function trilinear(phi: ArrayLike<number>, gx: number, gy: number, gz: number, u: number, v: number, w: number): number {
+  // u, v, w are clamped into the sampled box by the caller.
   const i = Math.min(gx - 2, Math.floor(u)), j = Math.min(gy - 2, Math.floor(v)), k = Math.min(gz - 2, Math.floor(w));
-  if (i < 0 || j < 0 || k < 0) return phi[0];
   const fu = u - i, fv = v - j, fw = w - k;
   const p = i + gx * (j + gy * k), sy = gx, sz = gx * gy;
   const c00 = phi[p] + fu * (phi[p + 1] - phi[p]);

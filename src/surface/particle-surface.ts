@@ -56,6 +56,10 @@ type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWid
 export function particleSurface(input: ParticleSurfaceInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
   const { count, positions, radius: r } = input;
   if (!(r > 0)) throw new Error(`particle radius must be positive, got ${r}`);
+  if (positions.length < 3 * count) throw new Error(`${count} particles need ${3 * count} coordinates, got ${positions.length}`);
+  for (let i = 0; i < 3 * count; i++) {
+    if (!Number.isFinite(positions[i])) throw new Error(`particle ${Math.floor(i / 3)} has a non-finite coordinate (${positions[i]})`);
+  }
   const h = output.resolution * r;
   const kernel = gaussianKernel(output.kernelWidth * r);
   const lambda = output.lambda ?? kernel.interiorSum / 2;

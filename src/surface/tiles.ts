@@ -73,6 +73,7 @@ export function tiledParticleField(
   const welded = new Map<number, number>();
   const out = new GrowMesh();
   const near = new Int32Array(27);
+  const reach = kernel.cutoff + h;
   let list = new Int32Array(1024);
   const lattice: Lattice = { origin: [0, 0, 0], base: [0, 0, 0], spacing: h, nx: T + 1, ny: T + 1, nz: T + 1, values: new Float32Array((T + 1) ** 3) };
 
@@ -84,10 +85,19 @@ export function tiledParticleField(
     if (count === 0) continue;
     if (list.length < count) list = new Int32Array(2 * count);
     count = 0;
+    // Only particles whose kernel box meets the tile (others would add nothing).
+    const xlo = a * T * h - reach, xhi = (a + 1) * T * h + reach;
+    const ylo = b * T * h - reach, yhi = (b + 1) * T * h + reach;
+    const zlo = k * T * h - reach, zhi = (k + 1) * T * h + reach;
     for (let q = 0; q < m; q++) {
       const c = near[q];
-      for (let s = grid.start[c]; s < grid.start[c] + grid.count[c]; s++) list[count++] = grid.order[s];
+      for (let s = grid.start[c]; s < grid.start[c] + grid.count[c]; s++) {
+        const p = grid.order[s];
+        const x = local[3 * p], y = local[3 * p + 1], z = local[3 * p + 2];
+        if (x >= xlo && x <= xhi && y >= ylo && y <= yhi && z >= zlo && z <= zhi) list[count++] = p;
+      }
     }
+    if (count === 0) continue;
     // Same particles in the same order as every other tile sharing a sample.
     list.subarray(0, count).sort();
     lattice.base = [a * T, b * T, k * T];

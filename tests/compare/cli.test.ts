@@ -55,6 +55,10 @@ describe('viscid validate', () => {
     expect(Number.isFinite(results[0].checks[0].value)).toBe(true);
     expect(r.code).toBe(results[0].passed ? 0 : 1);
     expect(readFileSync(join(out, 'poiseuille-grid.svg'), 'utf8')).toContain('<svg');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('id="case-poiseuille"');
+    expect((html.match(/<svg /g) ?? []).length).toBe(1);
+    expect(html).toMatch(/analytic: plane Poiseuille/);
   });
 
   it('lists the cases with their sources, and refuses an unknown case with exit code 2', async () => {

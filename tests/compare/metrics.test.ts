@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScene } from '../../src/scene/parse.ts';
 import {
-  footprint, frontPosition, pointStats, recordRun, summarizeRun, upAxisOf, upperQuantile,
+  emittedVolume, footprint, frontPosition, pointStats, recordRun, summarizeRun, upAxisOf, upperQuantile,
 } from '../../src/compare/metrics.ts';
 import type { FluidPoints } from '../../src/api.ts';
 import { fallingBlock, RecordedSimulation } from './recorded-sim.ts';
@@ -59,6 +59,21 @@ describe('point measures', () => {
     expect(s.centroid).toEqual([1, 2, 3]);
     expect(s.bounds.max).toEqual([2, 4, 6]);
     expect(s.maxSpeed).toBeCloseTo(5, 6);
+  });
+
+  it('emittedVolume integrates every source over its emitting time', () => {
+    const sc = parseScene({
+      duration: 4,
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-6, unit: 'm2/s' } } },
+      sources: [
+        { material: 'w', center: [0, 0, 0], radius: 0.01, speed: 2, start: 1, end: 3 },
+        { material: 'w', shape: 'rect', center: [0, 0, 0], size: [0.02, 0.03], speed: 1, start: 0 },
+      ],
+    });
+    const disk = Math.PI * 1e-4 * 2, rect = 6e-4;
+    expect(emittedVolume(sc, 0.5)).toBeCloseTo(rect * 0.5, 12);
+    expect(emittedVolume(sc, 2)).toBeCloseTo(disk * 1 + rect * 2, 12);
+    expect(emittedVolume(sc, 10)).toBeCloseTo(disk * 2 + rect * 4, 12); // both stop (the second at the duration)
   });
 
   it('upAxisOf follows gravity', () => {

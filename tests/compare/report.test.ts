@@ -94,6 +94,20 @@ describe('report', () => {
     expect(new Set(t.map((l) => l.length)).size).toBe(1);
   });
 
+  it('compareScene reports an engine that cannot start the scene instead of failing', () => {
+    const { runs, report } = compareScene(scene, {
+      engines: ['particle', 'grid'], frames: 2,
+      create: (engine, sc) => {
+        if (engine === 'grid') throw new Error('no smoke model');
+        return new RecordedSimulation(engine, sc, fallingBlock(3, 0.01, 2, 20));
+      },
+    });
+    expect(runs[1].frames).toHaveLength(0);
+    expect(runs[1].error).toMatch(/could not start: no smoke model/);
+    expect(report.table).toMatch(/stopped early.*could not start/);
+    expect(parseCsv(report.csv)).toHaveLength(1 + 3);
+  });
+
   it('compareScene runs each engine once, disposes it, and reports both', () => {
     const made: RecordedSimulation[] = [];
     const { runs, report } = compareScene(scene, {

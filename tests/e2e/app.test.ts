@@ -155,6 +155,27 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     for (const name of names) expect(objEdgeReport(strFromU8(files[name])).faces).toBeGreaterThan(100);
   });
 
+  it('applies a parameter edited in the generated panel on reset', async () => {
+    const before = await page.evaluate(() => (window as any).__viscid.sceneValue('particle.substeps'));
+    const wanted = before === 3 ? 2 : 3;
+    const edited = await page.evaluate((value) => {
+      const folders = [...document.querySelectorAll('.lil-gui')].filter((g) => g.querySelector(':scope > .lil-title')?.textContent === 'particle');
+      const ctrl = folders.flatMap((g) => [...g.querySelectorAll(':scope > .lil-children > .lil-controller')])
+        .find((c) => c.querySelector('.lil-name')?.textContent === 'substeps');
+      const input = ctrl?.querySelector('input:not([type=checkbox])') as HTMLInputElement | null;
+      if (!input) return false;
+      input.value = String(value);
+      input.dispatchEvent(new Event('input'));
+      input.dispatchEvent(new Event('change'));
+      input.dispatchEvent(new Event('blur'));
+      return (window as any).__viscid.paramsDirty;
+    }, wanted);
+    expect(edited).toBe(true);
+    await page.evaluate(() => (window as any).__viscid.reset());
+    expect(await page.evaluate(() => (window as any).__viscid.sceneValue('particle.substeps'))).toBe(wanted);
+    expect(await page.evaluate(() => (window as any).__viscid.paramsDirty)).toBe(false);
+  });
+
   it('draws particle and grid side by side in two viewports', async () => {
     await page.evaluate(() => (window as any).__viscid.setMode('side by side'));
     await waitFor(page, `window.__viscid.mode === 'side by side' && window.__viscid.frames.length === 2 && window.__viscid.ready`, 90_000);

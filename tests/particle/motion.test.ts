@@ -120,6 +120,32 @@ describe('particle engine', () => {
     expect(worst).toBeGreaterThan(GUARD * r * 0.99 - 1e-9);
   });
 
+  it('friction slows a sliding surface particle by a fraction f per 1/30 s (more f, slower)', () => {
+    const r = 0.004;
+    const slide = (f: number) => {
+      const sim = particleSim({
+        materials: { w: liquid(1), floor: { kind: 'solid', friction: f } },
+        adhesion: [{ between: ['w', 'floor'], type: 'attract', strength: 0 }],
+        bodies: [
+          { material: 'floor', shape: { type: 'plane', point: [0, 0, 0], extent: 0.2 } },
+          // One particle on the floor, sliding along x.
+          { material: 'w', velocity: [0.1, 0, 0], shape: { type: 'sphere', center: [0, 2 * r, 0], radius: 0.0005 } },
+        ],
+        particle: { radius: r },
+      });
+      sim.stepFrame();
+      expect(sim.ctx.liquid.surface[0]).toBe(1);
+      return sim.ctx.liquid.pos[0];
+    };
+    const d = [0, 0.3, 0.9].map(slide);
+    expect(d[0]).toBeGreaterThan(d[1]);
+    expect(d[1]).toBeGreaterThan(d[2]);
+    // f = 0.9: v = v0 · 0.1^(30 t), so in 1/30 s it slides 0.9/ln 10 = 0.39 of the free distance.
+    const free = 0.1 / 30;
+    expect(d[2] / free).toBeGreaterThan(0.3);
+    expect(d[2] / free).toBeLessThan(0.6);
+  });
+
   const scene = {
     materials: { honey: liquid(4), red: { ...liquid(1), density: 1300 }, ball: { kind: 'solid' as const } },
     bodies: [

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Mesh } from '../../src/api.ts';
 import { checkMesh, particleSurface } from '../../src/surface/index.ts';
 import { ATTRIBUTE_REACH } from '../../src/surface/attributes.ts';
+import { gaussianKernel } from '../../src/surface/field.ts';
 import { angleDeg, defaults, lattice } from './helpers.ts';
 
 const r = 0.01;
@@ -59,6 +60,24 @@ describe('particleSurface', () => {
     const given = checkMesh(particleSurface({ ...blob, radius: r, regions, regionCount: 2 }, defaults));
     expect(given).toMatchObject({ closed: true, oriented: true, outward: true, shells: 2 });
     expect(Math.abs(given.volume / auto.volume - 1)).toBeLessThan(1e-6);
+  });
+
+  it('output.lambda sets the iso-level; absent, it is half the interior sum', () => {
+    const R = 6 * r;
+    const blob = lattice(r, R, (x, y, z) => Math.hypot(x, y, z) - R);
+    const input = { count: blob.count, positions: blob.positions, radius: r };
+    const half = gaussianKernel(1.2 * r).interiorSum / 2;
+    const byDefault = checkMesh(particleSurface(input, defaults)).volume;
+    expect(checkMesh(particleSurface(input, { ...defaults, lambda: half })).volume).toBe(byDefault);
+    const higher = checkMesh(particleSurface(input, { ...defaults, lambda: 1.5 * half })).volume;
+    const lower = checkMesh(particleSurface(input, { ...defaults, lambda: 0.5 * half })).volume;
+    expect(higher).toBeLessThan(0.9 * byDefault);
+    expect(lower).toBeGreaterThan(1.1 * byDefault);
+  });
+
+  it('refuses a non-finite particle, naming it', () => {
+    const positions = new Float32Array([0, 0, 0, 0, Number.NaN, 0]);
+    expect(() => particleSurface({ count: 2, positions, radius: r }, defaults)).toThrow(/particle 1 /);
   });
 
   it('an empty input gives an empty mesh', () => {

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { shapeMesh } from '../../src/scene/triangulate.ts';
+import { compileShape } from '../../src/scene/shapes.ts';
+import type { Shape } from '../../src/scene/schema.ts';
+import { openEdges, signedVolume, toTriMesh, weldIndices } from './helpers.ts';
+
+const closedShapes: [string, Shape][] = [
+  ['sphere', { type: 'sphere', center: [0.1, -0.2, 0.3], radius: 0.2 }],
+  ['rotated box', { type: 'box', center: [0.5, 0, 0], size: [0.3, 0.1, 0.2], rotation: [30, 45, 60] }],
+  ['cylinder', { type: 'cylinder', center: [0, 0.1, 0], radius: 0.1, height: 0.3, axis: [1, 2, 0], wall: 0 }],
+  ['cup', { type: 'cylinder', center: [0, 0, 0], radius: 0.1, height: 0.2, axis: [0, 1, 0], wall: 0.02 }],
+  ['tilted cup', { type: 'cylinder', center: [0.2, 0, 0], radius: 0.05, height: 0.08, axis: [1, 1, 1], wall: 0.01 }],
+  ['capsule', { type: 'capsule', a: [0, 0, 0], b: [0.2, 0.1, -0.1], radius: 0.05 }],
+  ['degenerate capsule', { type: 'capsule', a: [0, 0, 0], b: [0, 0, 0], radius: 0.05 }],
+];
+
+describe('shapeMesh', () => {
+  for (const [name, shape] of closedShapes) {
+    it(`${name}: closed, outward, on the surface, volume within tessellation error`, () => {
+      const m = shapeMesh(shape, {}, 64);
+      const compiled = compileShape(shape);
+      // Closed and consistently oriented once crease duplicates are welded.
+      expect(openEdges(weldIndices(m.positions, m.indices))).toBe(0);
+      // Outward: positive volume, within 2 % of the exact one at 64 segments.
+      const vol = signedVolume(m.positions, m.indices);
+      expect(vol).toBeGreaterThan(0);
+      expect(Math.abs(vol - compiled.volume) / compiled.volume).toBeLessThan(0.02);
+      const n = m.positions.length / 3;
+      expect(m.normals.length).toBe(3 * n);
+      for (let v = 0; v < n; v++) {
+        const x = m.positions[3 * v], y = m.positions[3 * v + 1], z = m.positions[3 * v + 2];
+        const nx = m.normals[3 * v], ny = m.normals[3 * v + 1], nz = m.normals[3 * v + 2];
+        // Vertices lie on the surface (Float32 round-off), normals are unit and point outward.
+        expect(Math.abs(compiled.sdf(x, y, z))).toBeLessThan(1e-6);
+        expect(Math.abs(Math.hypot(nx, ny, nz) - 1)).toBeLessThan(1e-6);
+        const e = 1e-3;
+        expect(compiled.sdf(x + e * nx, y + e * ny, z + e * nz)).toBeGreaterThan(0.5 * e);
+      }
+    });
+  }
+
+  it('triangle winding agrees with the vertex normals', () => {
+    for (const [, shape] of closedShapes) {
+      const m = shapeMesh(shape, {}, 16);
+      const p = m.positions, ix = m.indices;
+      for (let t = 0; t < ix.length; t += 3) {
+        const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+        const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
+        const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+        const fx = uy * vz - uz * vy, fy = uz * vx - ux * vz, fz = ux * vy - uy * vx;
+        const dot = fx * (m.normals[a] + m.normals[b] + m.normals[c]) +
+          fy * (m.normals[a + 1] + m.normals[b + 1] + m.normals[c + 1]) +
+          fz * (m.normals[a + 2] + m.normals[b + 2] + m.normals[c + 2]);
+        expect(dot).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('plane: its drawn square facing along the normal', () => {
+    const m = shapeMesh({ type: 'plane', point: [1, 2, 3], normal: [0, 0, 2], extent: 0.5 });
+    expect(m.indices.length).toBe(6);
+    const p = m.positions, ix = m.indices;
+    for (let v = 0; v < 4; v++) {
+      expect(p[3 * v + 2]).toBeCloseTo(3, 6);
+      expect(Math.abs(p[3 * v] - 1)).toBeCloseTo(0.5, 6);
+      expect(Math.abs(p[3 * v + 1] - 2)).toBeCloseTo(0.5, 6);
+      expect([...m.normals.subarray(3 * v, 3 * v + 3)]).toEqual([0, 0, 1]);
+    }
+    for (let t = 0; t < 6; t += 3) {
+      const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+      const fz = (p[b] - p[a]) * (p[c + 1] - p[a + 1]) - (p[b + 1] - p[a + 1]) * (p[c] - p[a]);
+      expect(fz).toBeGreaterThan(0);
+    }
+  });
+
+  it('mesh: the loaded mesh transformed, with outward normals', () => {
+    const ball = toTriMesh(shapeMesh({ type: 'sphere', center: [0, 0, 0], radius: 1 }, {}, 24));
+    const shape: Shape = { type: 'mesh', file: 'ball.obj', scale: 0.1, translate: [1, 0, 0], rotation: [0, 0, 90] };
+    const m = shapeMesh(shape, { 'ball.obj': ball });
+    expect(m.indices.length).toBe(ball.indices.length);
+    for (let v = 0; v < m.positions.length / 3; v++) {
+      const x = m.positions[3 * v] - 1, y = m.positions[3 * v + 1], z = m.positions[3 * v + 2];
+      expect(Math.hypot(x, y, z)).toBeCloseTo(0.1, 6);
+      // Smooth normals of a sphere point away from its centre.
+      const dot = (x * m.normals[3 * v] + y * m.normals[3 * v + 1] + z * m.normals[3 * v + 2]) / 0.1;
+      expect(dot).toBeGreaterThan(0.99);
+    }
+    expect(() => shapeMesh({ ...shape, file: 'missing.obj' } as Shape, {})).toThrow(/missing\.obj/);
+  });
+});
