@@ -53,5 +53,5 @@ export const benchScenes: BenchScene[] = [
   },
   // Grid engine (issue 5): the 64³ dam break, target ≤ 1 s per frame on one core.
   { engine: 'grid', scene: 'scenes/dam-break.json', frames: 5, warmup: 3 },
-  { engine: 'grid', scene: 'scenes/honey-drop.json', frames: 3, warmup: 2 },
+  { engine: 'grid', scene: 'scenes/honey-drop-grid.json', frames: 3, warmup: 2 },
 ];

@@ -101,6 +101,18 @@ run('64k gel slab 72×19×47, typed MC', gel);
 run('64k blob, typed marching cubes', blob);
 run('64k blob, isosurface marchingCubes', blob, 'isosurface-marching-cubes', 'hash-grid', 3);
 run('64k blob, d3-octree look-ups', blob, 'marching-cubes', 'octree', 3);
+{
+  // Particles in random order, as after many frames of a simulation (the surface sorts them by cell).
+  const n = blob.count, order = Array.from({ length: n }, (_, i) => i);
+  let s = 9;
+  for (let i = n - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const pick = (a: Float32Array, k: number) => { const b = new Float32Array(k * n); order.forEach((p, i) => b.set(a.subarray(k * p, k * p + k), k * i)); return b; };
+  run('64k blob, shuffled order', { ...blob, positions: pick(blob.positions as Float32Array, 3), normals: pick(blob.normals!, 3), colors: pick(blob.colors!, 3), surface: Uint8Array.from(order, (p) => blob.surface![p]) });
+}
 run('64k blob, sparse tiles (forced)', blob, 'marching-cubes', 'hash-grid', 7, 0);
 run('64k gel slab, sparse tiles (forced)', gel, 'marching-cubes', 'hash-grid', 7, 0);
 {

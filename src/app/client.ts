@@ -139,7 +139,7 @@ export class SimClient {
         if (msg.stats) this.stats = msg.stats;
         if (msg.stats) this.meshMs = msg.meshMs;
         this.metrics = msg.metrics;
-        if (msg.points) this.pointCount = msg.points.count;
+        if (msg.points) this.pointCount = msg.points.total;
         if (msg.mesh) this.triangleCount = msg.mesh.indices.length / 3;
         // Uploaded at the next draw: when frames come faster than the page draws, only the
         // newest is uploaded.

@@ -14,6 +14,8 @@ import { MetricPlots } from './plots.ts';
 import { CanvasRecorder, download, toBase64 } from './export.ts';
 import type { MeshFormat } from './protocol.ts';
 import type { SceneIssue } from '../scene/parse.ts';
+import { hideSceneError, showSceneError } from './errors.ts';
+import { hudText, RateCounter } from './hud.ts';
 
 type Mode = 'particle' | 'grid' | 'side by side';
 
@@ -53,7 +55,6 @@ const state = {
   paramsDirty: false,
   lastError: null as string | null,
   renderFrames: 0,
-  renderTimes: [] as number[],
   recordingMeshes: false,
   /** Redraw on every animation frame even when nothing changed (`?continuous`; for measuring). */
   continuous: false,
@@ -143,15 +144,20 @@ async function loadScene(text: string, meshes: Record<string, string>, opts: { f
   const results = await Promise.all(clients.map((c) => c.load(text, meshes)));
   const failed = results.find((r): r is Extract<LoadResult, { ok: false }> => !r.ok);
   if (failed) {
-    showSceneError(opts.label ?? 'scene', failed.issues, failed.message);
+    showError(opts.label ?? 'scene', failed.issues, failed.message);
     return failed;
   }
-  hideSceneError();
+  hideSceneError(errorsBox);
   state.source = { text, meshes };
   if (opts.label) state.sceneName = opts.label;
   const loaded = (results[0] as Extract<LoadResult, { ok: true }>).loaded;
   if (opts.fit) camera.fit(loaded.view.min, loaded.view.max);
   state.edited = JSON.parse(loaded.sceneJson);
+  // Smoke has no liquid surface: show its particles.
+  if (opts.fit && (state.edited?.grid as { smoke?: unknown } | undefined)?.smoke) {
+    display.particles = true;
+    for (const c of gui.controllersRecursive()) if (c.object === display) c.updateDisplay();
+  }
   state.paramsDirty = false;
   rebuildParams();
   plots.reset(clients.map((c) => c.engine));
@@ -198,25 +204,9 @@ async function setMode(mode: Mode): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Errors and messages
 
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
-}
-
-function showSceneError(label: string, issues: SceneIssue[], message: string): void {
+function showError(label: string, issues: SceneIssue[], message: string): void {
   state.lastError = message;
-  const items = issues
-    .map((i) => {
-      const value = i.value === undefined ? '' : ` <span>(got ${escapeHtml(JSON.stringify(i.value) ?? String(i.value))})</span>`;
-      return `<li><code>${escapeHtml(i.path || '(scene)')}</code>: ${escapeHtml(i.message)}${value}</li>`;
-    })
-    .join('');
-  errorsBox.innerHTML = `<button type="button">dismiss</button><h3>${escapeHtml(label)} was not loaded (the running scene goes on): ${issues.length} problem${issues.length === 1 ? '' : 's'}</h3><ul>${items}</ul>`;
-  errorsBox.querySelector('button')!.addEventListener('click', hideSceneError);
-  errorsBox.style.display = 'block';
-}
-
-function hideSceneError(): void {
-  errorsBox.style.display = 'none';
+  showSceneError(errorsBox, label, issues);
 }
 
 function updateBanner(): void {
@@ -236,7 +226,7 @@ function updateBanner(): void {
 async function openFiles(files: File[]): Promise<LoadResult | null> {
   const json = files.find((f) => f.name.toLowerCase().endsWith('.json'));
   if (!json) {
-    showSceneError('dropped files', [{ path: '', message: 'no .json scene among the files' }], 'no .json scene among the files');
+    showError('dropped files', [{ path: '', message: 'no .json scene among the files' }], 'no .json scene among the files');
     return null;
   }
   const extra: Record<string, string> = {};
@@ -385,42 +375,6 @@ function rebuildParams(): void {
 // ---------------------------------------------------------------------------------------------
 // Statistics
 
-function renderFps(now: number): number {
-  const t = state.renderTimes;
-  while (t.length > 0 && now - t[0] > 2000) t.shift();
-  return t.length < 2 ? 0 : (t.length - 1) / ((t[t.length - 1] - t[0]) / 1000);
-}
-
-function fmt(x: number | undefined, digits = 3): string {
-  if (x === undefined || !Number.isFinite(x)) return '–';
-  return Math.abs(x) >= 1000 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toExponential(2) : x.toPrecision(digits);
-}
-
-function hudText(now: number): string {
-  const lines = [`${state.sceneName} · page ${pageFps(now).toFixed(0)} fps · ${renderFps(now).toFixed(1)} draws/s (${lastDrawMs.toFixed(1)} ms) · ${state.playing ? 'playing' : 'paused'}${state.paramsDirty ? ' · parameters edited (reset applies)' : ''}`];
-  if (state.recordingMeshes) lines.push(`recording meshes: ${state.recordedFrames} frames`);
-  for (const c of clients) {
-    lines.push('');
-    const st = c.stats;
-    const simMs = st ? st.wallMs + c.meshMs : 0;
-    lines.push(`${c.engine}: frame ${c.frame} · t ${c.time.toFixed(3)} s · ${c.simFps().toFixed(2)} sim fps · ${simMs.toFixed(0)} ms/frame`);
-    if (st) {
-      const stages = Object.entries(st.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`);
-      if (c.meshMs > 0) stages.push(`surface mesh ${c.meshMs.toFixed(0)}`);
-      lines.push(`  stages ms: ${stages.join(' · ')}`);
-      const counters = Object.entries(st.counters).map(([k, v]) => `${k} ${fmt(v)}`);
-      if (counters.length) lines.push(`  ${counters.join(' · ')}`);
-    }
-    const m = c.metrics;
-    if (m) {
-      lines.push(`  points ${m.pointCount}${m.cellCount !== undefined ? ` · cells ${m.cellCount}` : ''} · triangles ${c.triangleCount} · density error ${m.densityError === undefined ? '–' : (m.densityError * 100).toFixed(2) + ' %'}`);
-      lines.push(`  volume ${fmt(m.fluidVolume * 1e6)} cm³ · KE ${fmt(m.kineticEnergy)} J · max speed ${fmt(m.maxSpeed)} m/s`);
-    }
-    if (c.error) lines.push(`  error: ${c.error}`);
-  }
-  return lines.join('\n');
-}
-
 function updateLabels(): void {
   if (clients.length < 2) {
     labels.innerHTML = '';
@@ -443,7 +397,8 @@ function updateLabels(): void {
 let needsDraw = true;
 let lastSignature = '';
 let lastHud = 0;
-const pageTimes: number[] = [];
+const pageRate = new RateCounter();
+const drawRate = new RateCounter();
 let lastDrawMs = 0;
 
 function signature(): string {
@@ -469,8 +424,7 @@ function requestDraw(): void {
 
 renderer.regl.frame(() => {
   const now = performance.now();
-  pageTimes.push(now);
-  while (pageTimes.length > 0 && now - pageTimes[0] > 2000) pageTimes.shift();
+  pageRate.push(now);
   const resized = renderer.resize();
   syncFrameOptions();
   for (const c of clients) if (c.upload()) needsDraw = true;
@@ -483,45 +437,32 @@ renderer.regl.frame(() => {
     renderer.draw(clients.map((c) => c.view), camera, display);
     lastDrawMs = performance.now() - t0;
     state.renderFrames++;
-    state.renderTimes.push(now);
+    drawRate.push(now);
     const captures = pendingCapture;
     pendingCapture = [];
     for (const fn of captures) fn(canvas);
   }
   if (now - lastHud > 250) {
     lastHud = now;
-    hud.textContent = hudText(now);
+    hud.textContent = hudText({
+      sceneName: state.sceneName,
+      pageFps: pageRate.rate(now),
+      drawsPerSecond: drawRate.rate(now),
+      lastDrawMs,
+      playing: state.playing,
+      paramsDirty: state.paramsDirty,
+      recordedFrames: state.recordingMeshes ? state.recordedFrames : null,
+      clients,
+      now,
+    });
     updateLabels();
   }
 });
 
-function pageFps(now: number): number {
-  const t = pageTimes.filter((x) => now - x <= 2000);
-  return t.length < 2 ? 0 : (t.length - 1) / ((t[t.length - 1] - t[0]) / 1000);
-}
-
-/**
- * Draws `n` times, each waited for by reading a pixel back (gl.finish does not wait for
- * Chromium's GPU process): the cost of one full draw in ms, as the minimum and the median
- * (the minimum is the least disturbed by other processes on a busy machine).
- */
 function benchmarkDraw(n: number): { minMs: number; medianMs: number } {
-  const gl = renderer.regl._gl;
-  const views = clients.map((c) => c.view);
-  const px = new Uint8Array(4);
-  const sync = () => gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-  renderer.draw(views, camera, display);
-  sync();
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    renderer.draw(views, camera, display);
-    sync();
-    times.push(performance.now() - t0);
-  }
+  const r = renderer.benchmark(clients.map((c) => c.view), camera, display, n);
   needsDraw = true;
-  times.sort((a, b) => a - b);
-  return { minMs: times[0], medianMs: times[Math.floor(times.length / 2)] };
+  return r;
 }
 
 /** A small surface for the browser tests (tests/e2e) and for scripting from the console. */
@@ -570,7 +511,7 @@ const hook = {
   },
   stats() {
     const now = performance.now();
-    return { renderFps: renderFps(now), pageFps: pageFps(now), lastDrawMs, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
+    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
   },
   play,
   pause,

@@ -52,7 +52,10 @@ export interface MeshData {
 }
 
 export interface FramePoints {
+  /** Points sent (every k-th when there are very many). */
   count: number;
+  /** Points the engine has. */
+  total: number;
   positions: Float32Array;
   /** Per point: material index, surface flag (0/1, or −1 unknown), speed m/s. */
   aux: Float32Array;

@@ -84,6 +84,11 @@ function load(msg: Extract<ToWorker, { type: 'load' }>): void {
   } catch (e) {
     createError = (e as Error).message;
   }
+  if (createError !== null && sim) {
+    // The engine refused the scene: keep what runs, and say why like any other scene error.
+    post({ type: 'sceneError', id: msg.id, message: createError, issues: [{ path: '', message: `the ${msg.engine} engine cannot run it: ${createError}` }] });
+    return;
+  }
   sim?.dispose();
   sim = created;
   scene = next;
@@ -110,18 +115,23 @@ function load(msg: Extract<ToWorker, { type: 'load' }>): void {
   sendFrame(null);
 }
 
+/** More points than this are thinned (every k-th) for display: software WebGL draws ~1e5 sprites. */
+const MAX_DRAWN_POINTS = 150_000;
+
 function points(s: Simulation): FrameMessage['points'] {
   const fp = s.fluidPoints();
-  const n = fp.count;
-  const positions = fp.positions.slice(0, 3 * n);
+  const stride = Math.max(1, Math.ceil(fp.count / MAX_DRAWN_POINTS));
+  const n = Math.ceil(fp.count / stride);
+  const positions = new Float32Array(3 * n);
   const aux = new Float32Array(3 * n);
-  const v = fp.velocities;
-  for (let i = 0; i < n; i++) {
-    aux[3 * i] = fp.materials[i];
-    aux[3 * i + 1] = fp.surface ? fp.surface[i] : -1;
-    aux[3 * i + 2] = Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+  const p = fp.positions, v = fp.velocities;
+  for (let o = 0, i = 0; i < fp.count; i += stride, o++) {
+    positions[3 * o] = p[3 * i]; positions[3 * o + 1] = p[3 * i + 1]; positions[3 * o + 2] = p[3 * i + 2];
+    aux[3 * o] = fp.materials[i];
+    aux[3 * o + 1] = fp.surface ? fp.surface[i] : -1;
+    aux[3 * o + 2] = Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
   }
-  return { count: n, positions, aux };
+  return { count: n, total: fp.count, positions, aux };
 }
 
 function velocityLines(s: Simulation, sc: Scene): Float32Array {
@@ -166,7 +176,7 @@ function windingOf(m: Mesh): 'ccw' | 'cw' {
   return agree >= 0 ? 'ccw' : 'cw';
 }
 
-const MAX_CELLS = 20_000;
+const MAX_CELLS = 8_000;
 const CUBE_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 
 /**

@@ -12,6 +12,8 @@
  * marker sources, surface tracking): their `enabled` is wrapped below.
  */
 import type { FluidPoints, Mesh } from '../api.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+import { quatToMatrix } from '../scene/motion.ts';
 import './step.ts';
 import type { GridSimulation } from './step.ts';
 import { gridStages, insertStage } from './stages.ts';
@@ -149,4 +151,39 @@ export function extensionSurface(sim: GridSimulation, color: [number, number, nu
   const hf = extensionsOf(sim).heightField;
   if (!hf || hf.H.length === 0) return null;
   return hf.mesh(sim, color);
+}
+
+/** Writes the extension state into a checkpoint (simulation.ts `save`), so restores are exact. */
+export function saveExtensions(sim: GridSimulation, w: CheckpointWriter): void {
+  const e = extensionsOf(sim), s = sim.store;
+  e.viscoelastic?.save(w, s);
+  e.smoke?.save(w, s);
+  e.pls?.save(w);
+  e.spray?.save(w);
+  if (e.heightField && e.heightField.H.length > 0) w.array('ext.heightField', e.heightField.H.slice());
+  if (e.bodies) {
+    const state = new Float64Array(13 * e.bodies.bodies.length);
+    e.bodies.bodies.forEach((b, i) => {
+      state.set(b.x, 13 * i); state.set(b.v, 13 * i + 3); state.set(b.w, 13 * i + 6); state.set(b.q, 13 * i + 9);
+    });
+    w.array('ext.freeBodies', state);
+  }
+}
+
+/** Reads what `saveExtensions` wrote, after the grid itself has been restored. */
+export function restoreExtensions(sim: GridSimulation, r: CheckpointReader): void {
+  const e = extensionsOf(sim), s = sim.store;
+  if (e.viscoelastic && r.has('ext.strain0')) e.viscoelastic.restore(r, s);
+  if (e.smoke && r.has('ext.smokeDensity')) e.smoke.restore(r, s);
+  if (e.pls && r.has('ext.plsPos')) e.pls.restore(r);
+  if (e.spray && r.has('ext.sprayPos')) e.spray.restore(r);
+  if (e.heightField && r.has('ext.heightField')) e.heightField.restore(sim, r.array('ext.heightField', Float64Array));
+  if (e.bodies && r.has('ext.freeBodies')) {
+    const state = r.array('ext.freeBodies', Float64Array);
+    e.bodies.bodies.forEach((b, i) => {
+      b.x.set(state.subarray(13 * i, 13 * i + 3)); b.v.set(state.subarray(13 * i + 3, 13 * i + 6));
+      b.w.set(state.subarray(13 * i + 6, 13 * i + 9)); b.q.set(state.subarray(13 * i + 9, 13 * i + 13));
+      quatToMatrix(b.q, b.R);
+    });
+  }
 }

@@ -42,6 +42,14 @@ export class HeightField {
     }
   }
 
+  /** Takes the heights of a checkpoint. */
+  restore(sim: GridSimulation, H: Float64Array): void {
+    this.nx = sim.d.n[0];
+    this.nz = sim.d.n[2];
+    this.H = H.slice();
+    this.next = new Float64Array(H.length);
+  }
+
   /** Equation 12 for one step. */
   advance(sim: GridSimulation, dt: number): void {
     if (this.H.length === 0) this.initialize(sim);

@@ -19,6 +19,7 @@ import { sampleAt, tracePoint } from './interpolate.ts';
 import { SOLID, type GridStore } from './store.ts';
 import type { GridDomain } from './domain.ts';
 import type { GridSimulation } from './step.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 const p3 = new Float64Array(3);
 
@@ -41,6 +42,19 @@ export class ParticleLevelSet {
     this.rng = (seed * 2654435761) >>> 0 || 1;
     this.perCell = perCell;
     this.reseedEvery = reseedEvery;
+  }
+
+  save(w: CheckpointWriter): void {
+    w.array('ext.plsPos', this.pos.slice(0, 3 * this.count)).array('ext.plsRadius', this.radius.slice(0, this.count));
+    w.scalar('ext.plsSeeded', this.seeded ? 1 : 0).scalar('ext.plsRng', this.rng);
+  }
+
+  restore(r: CheckpointReader): void {
+    const pos = r.array('ext.plsPos', Float64Array), radius = r.array('ext.plsRadius', Float64Array);
+    this.count = 0;
+    for (let q = 0; q < radius.length; q++) this.add(pos[3 * q], pos[3 * q + 1], pos[3 * q + 2], radius[q]);
+    this.seeded = r.scalar('ext.plsSeeded') === 1;
+    this.rng = r.scalar('ext.plsRng');
   }
 
   private random(): number {

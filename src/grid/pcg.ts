@@ -17,6 +17,8 @@ export interface SparseSystem {
   /** Row of each neighbour, −1 where it is not an unknown. */
   nbRow: Int32Array;
   rhs: Float64Array;
+  /** Every coupling in `off` is −1 (the pressure matrix): the solver skips reading `off`. */
+  unit?: boolean;
   /** Connected component of each row and, per component, 1 if it has no Dirichlet row. */
   component?: Int32Array;
   closed?: Uint8Array;
@@ -100,6 +102,18 @@ export class PcgSolver {
 
   multiply(A: SparseSystem, v: Float64Array, out: Float64Array): void {
     const { diag, off, nbRow } = A;
+    if (A.unit) {
+      for (let i = 0; i < A.n; i++) {
+        let t = diag[i] * v[i];
+        const o = 6 * i;
+        for (let d = 0; d < 6; d++) {
+          const m = nbRow[o + d];
+          if (m >= 0) t -= v[m];
+        }
+        out[i] = t;
+      }
+      return;
+    }
     for (let i = 0; i < A.n; i++) {
       let t = diag[i] * v[i];
       const o = 6 * i;
@@ -142,6 +156,28 @@ export class PcgSolver {
     }
     const { off, nbRow } = A;
     const q = this.q;
+    if (A.unit) {
+      for (let i = 0; i < n; i++) {
+        let t = r[i];
+        const o = 6 * i;
+        for (let d = 0; d < 6; d += 2) {
+          const m = nbRow[o + d];
+          if (m >= 0) t += prec[m] * q[m];
+        }
+        q[i] = t * prec[i];
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        let sum = 0;
+        const o = 6 * i;
+        for (let d = 1; d < 6; d += 2) {
+          const m = nbRow[o + d];
+          if (m >= 0) sum += z[m];
+        }
+        z[i] = (q[i] + prec[i] * sum) * prec[i];
+      }
+      this.project(A, z);
+      return;
+    }
     for (let i = 0; i < n; i++) {
       let t = r[i];
       const o = 6 * i;

@@ -49,6 +49,7 @@ export class PressureSolver {
     this.allocate(m);
     const sys = this.sys;
     sys.n = m;
+    sys.unit = true;
     const { diag, off, nbRow, rhs } = sys;
     const cellOf = this.cellOf;
     const { nb, type, u } = s;

@@ -13,7 +13,7 @@ import { levelSetSurface } from '../surface/index.ts';
 import { velocityAtPoint } from './interpolate.ts';
 import { levelSetVolume } from './levelset.ts';
 import { GridSimulation } from './step.ts';
-import { extensionFluidPoints, extensionSurface } from './extensions.ts';
+import { extensionFluidPoints, extensionSurface, restoreExtensions, saveExtensions } from './extensions.ts';
 import { FLUID, GridStore, SOLID } from './store.ts';
 import { solidMesh } from './solid-mesh.ts';
 import { classifyFaces } from './update-grid.ts';
@@ -165,6 +165,7 @@ export class GridEngineSimulation implements Simulation {
     w.array('markers', sim.markers.pos.slice(0, 3 * sim.markers.count)).array('markerMaterial', sim.markers.material.slice(0, sim.markers.count));
     w.array('blobsDone', Uint8Array.from(sim.blobs.map((b) => (b.done ? 1 : 0))));
     w.array('spoutNext', Float64Array.from(sim.spouts.map((sp) => sp.next)));
+    saveExtensions(sim, w);
     return w.finish();
   }
 
@@ -199,6 +200,7 @@ function restoreState(sim: GridSimulation, r: CheckpointReader): void {
   sim.blobs.forEach((b, i) => (b.done = done[i] === 1));
   const next = r.array('spoutNext', Float64Array);
   sim.spouts.forEach((sp, i) => (sp.next = next[i]));
+  restoreExtensions(sim, r);
   sim.solids.setTime(sim.time);
 }
 

@@ -25,6 +25,7 @@ import { velocityAtPoint } from './interpolate.ts';
 import { applySpoutVelocity, spoutActive, spoutDistance } from './sources.ts';
 import { FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSimulation } from './step.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import { rebuildGrid } from './update-grid.ts';
 
 /** Density below which a cell counts as clear air (the tutorial's ρ0). */
@@ -52,6 +53,20 @@ export class Smoke {
   constructor(readonly params: SmokeParams, sim: GridSimulation) {
     this.temperature = new CellFields(1, params.ambient);
     this.sourceTemperature = sim.liquid?.grid.temperature?.initial ?? params.ambient + 50;
+  }
+
+  save(w: CheckpointWriter, s: GridStore): void {
+    this.density.sync(s);
+    this.temperature.sync(s);
+    w.array('ext.smokeDensity', this.density.data[0].slice(0, s.count)).array('ext.smokeTemperature', this.temperature.data[0].slice(0, s.count));
+    w.scalar('ext.smokeBuilt', this.built ? 1 : 0);
+  }
+
+  restore(r: CheckpointReader, s: GridStore): void {
+    this.density.data[0] = r.array('ext.smokeDensity', Float64Array).slice();
+    this.temperature.data[0] = r.array('ext.smokeTemperature', Float64Array).slice();
+    this.density.store = this.temperature.store = s;
+    this.built = r.scalar('ext.smokeBuilt') === 1;
   }
 
   /** Step 2: every box cell is simulated; rebuilt only when objects move. */

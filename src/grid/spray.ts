@@ -9,6 +9,7 @@
 import { sampleCentre, velocityAtPoint } from './interpolate.ts';
 import { AIR, FLUID } from './store.ts';
 import type { GridSimulation } from './step.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 export interface SprayParams {
   threshold: number;
@@ -30,6 +31,24 @@ export class Spray {
 
   constructor(readonly params: SprayParams, seed: number) {
     this.rng = (seed * 747796405 + 2891336453) >>> 0 || 1;
+  }
+
+  save(w: CheckpointWriter): void {
+    const n = this.count;
+    w.array('ext.sprayPos', this.pos.slice(0, 3 * n)).array('ext.sprayVel', this.vel.slice(0, 3 * n));
+    w.array('ext.sprayAge', this.age.slice(0, n)).array('ext.sprayOut', this.out.slice(0, n)).scalar('ext.sprayRng', this.rng);
+  }
+
+  restore(r: CheckpointReader): void {
+    const pos = r.array('ext.sprayPos', Float64Array), vel = r.array('ext.sprayVel', Float64Array);
+    const age = r.array('ext.sprayAge', Float64Array), out = r.array('ext.sprayOut', Uint8Array);
+    this.count = 0;
+    for (let q = 0; q < age.length; q++) {
+      this.add(pos[3 * q], pos[3 * q + 1], pos[3 * q + 2], vel[3 * q], vel[3 * q + 1], vel[3 * q + 2]);
+      this.age[q] = age[q];
+      this.out[q] = out[q];
+    }
+    this.rng = r.scalar('ext.sprayRng');
   }
 
   private random(): number {

@@ -26,6 +26,8 @@ export const FACE_FREE = 0;
 export const FACE_ACTIVE = 1;
 export const FACE_FIXED = 2;
 
+const linkOffsets = new Int32Array(6);
+
 export class GridStore {
   count = 0;
   capacity: number;
@@ -129,6 +131,26 @@ export class GridStore {
       nb[6 * c + 3] = this.find(i, j + 1, k);
       nb[6 * c + 4] = this.find(i, j, k - 1);
       nb[6 * c + 5] = this.find(i, j, k + 1);
+    }
+  }
+
+  /**
+   * Fills `nb` for cells stored in increasing `keys` order (lexicographic keys with row length W and
+   * layer size WH): each direction's neighbour key grows with the cell's, so six pointers walk the
+   * sorted keys once instead of hashing.
+   */
+  linkSorted(keys: Int32Array, W: number, WH: number): void {
+    const n = this.count, nb = this.nb;
+    const offsets = linkOffsets;
+    offsets[0] = -1; offsets[1] = 1; offsets[2] = -W; offsets[3] = W; offsets[4] = -WH; offsets[5] = WH;
+    for (let d = 0; d < 6; d++) {
+      const delta = offsets[d];
+      let p = 0;
+      for (let c = 0; c < n; c++) {
+        const target = keys[c] + delta;
+        while (p < n && keys[p] < target) p++;
+        nb[6 * c + d] = p < n && keys[p] === target ? p : -1;
+      }
     }
   }
 

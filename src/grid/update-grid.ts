@@ -6,10 +6,10 @@
  * The new cells are stored in lexicographic order (see store.ts).
  */
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
-import { cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
+import { MARGIN as MARGIN_, cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_, cellKey = cellKey_, inBox = inBox_, inMargin = inMargin_, isWallSolid = isWallSolid_, keyToCell = keyToCell_, wallOf = wallOf_;
+const MARGIN = MARGIN_, AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_, cellKey = cellKey_, inBox = inBox_, inMargin = inMargin_, isWallSolid = isWallSolid_, keyToCell = keyToCell_, wallOf = wallOf_;
 
 /** Decides whether the centre of a box cell lies inside a solid object (index ≥ 0) or not (−1). */
 export type SolidQuery = (i: number, j: number, k: number) => number;
@@ -29,6 +29,7 @@ export interface RebuildInput {
 }
 
 const PACK = 2 ** 24;
+let sortedKeys = new Int32Array(0);
 
 /** The scratch table of cells being grown (reused between calls; rebuildGrid is not reentrant). */
 let build: GridStore | null = null;
@@ -101,14 +102,33 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     into.reset(nk);
     s = into;
   } else s = new GridStore(nk);
+  // Old cells are in key order too (every store comes from here or from a checkpoint of one), so
+  // values carry over by a merge walk; a store out of order falls back to hash lookups.
+  const newKeys = sortedKeys.length >= nk ? sortedKeys : (sortedKeys = new Int32Array(Math.ceil(nk * 1.3)));
+  let merge = old !== null;
+  if (old) {
+    let prev = -1;
+    for (let o = 0; o < old.count; o++) {
+      const key = cellKey(d, old.ci[o], old.cj[o], old.ck[o]);
+      if (key <= prev) { merge = false; break; }
+      prev = key;
+    }
+  }
+  let op = 0;
   for (let q = 0; q < nk; q++) {
     const b = keys[q] % PACK;
+    const key = (keys[q] - b) / PACK;
+    newKeys[q] = key;
     const i = build.ci[b], j = build.cj[b], k = build.ck[b];
     const c = s.insert(i, j, k);
     s.type[c] = build.type[b];
     s.layer[c] = build.layer[b];
     s.wall[c] = wallOf(d, i, j, k);
-    const o = old ? old.find(i, j, k) : -1;
+    let o = -1;
+    if (merge) {
+      while (op < old!.count && cellKey(d, old!.ci[op], old!.cj[op], old!.ck[op]) < key) op++;
+      if (op < old!.count && old!.ci[op] === i && old!.cj[op] === j && old!.ck[op] === k) o = op;
+    } else if (old) o = old.find(i, j, k);
     s.u[0][c] = s.u[1][c] = s.u[2][c] = 0;
     s.pressure[c] = 0;
     if (o >= 0) {
@@ -123,7 +143,8 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
       s.temperature[c] = input.ambientTemperature;
     }
   }
-  s.linkNeighbors();
+  const W = d.n[0] + 2 * MARGIN, WH = W * (d.n[1] + 2 * MARGIN);
+  s.linkSorted(newKeys, W, WH);
   classifyFaces(s);
   return s;
 }

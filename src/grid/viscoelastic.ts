@@ -20,6 +20,7 @@ import { CellFields, extrapolateMasked } from './cell-fields.ts';
 import { sampleAt, tracePoint } from './interpolate.ts';
 import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSimulation } from './step.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 const pos = new Float64Array(3);
 
@@ -52,6 +53,16 @@ export class Viscoelastic {
   yielded = 0;
 
   constructor(readonly params: ViscoelasticParams, readonly density: number) {}
+
+  save(w: CheckpointWriter, s: GridStore): void {
+    this.E.sync(s);
+    for (let q = 0; q < 6; q++) w.array(`ext.strain${q}`, this.E.data[q].slice(0, s.count));
+  }
+
+  restore(r: CheckpointReader, s: GridStore): void {
+    for (let q = 0; q < 6; q++) this.E.data[q] = r.array(`ext.strain${q}`, Float64Array).slice();
+    this.E.store = s;
+  }
 
   /** Figure 12, before step 3a: accumulate T, yield, decay, advect, extrapolate. */
   updateStrain(sim: GridSimulation, dt: number): void {

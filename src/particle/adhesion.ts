@@ -14,12 +14,30 @@ import { CONTACT_REACH, type StepContext } from './context.ts';
 
 const objectCellScratch = new Int32Array(125);
 
-export function computeAdhesion(ctx: StepContext): void {
+/**
+ * `travel`: how far (m) a liquid particle may move relative to an object in this sub-timestep;
+ * the liquid → object contact lists reach that much further than contact, so the moves see every
+ * object particle they can meet (without it a fast drop at fine resolution meets object particles
+ * its list does not hold, and only the signed-distance guard stops it).
+ */
+export function computeAdhesion(ctx: StepContext, travel = 0): void {
   const L = ctx.liquid, n = L.count;
   const pos = L.pos, acc = L.acc, sumK = L.scalar, mat = L.material;
   const M = ctx.adhesion, msize = M.size, supp = M.support, mass = ctx.mass, ks = ctx.kernelSupport;
   const r = ctx.r, invR = 1 / r;
   const reach2 = ctx.reach * ctx.reach;
+  // Per material pair: squared support (m²) and the impulse shares m̄/mᵢ, m̄/mⱼ.
+  const supp2 = new Float64Array(msize * msize), shareI = new Float64Array(msize * msize), shareJ = new Float64Array(msize * msize);
+  for (let a = 0; a < msize; a++) {
+    for (let b = 0; b < msize; b++) {
+      const e = a * msize + b;
+      supp2[e] = M.count[e] > 0 ? (supp[e] * r) ** 2 : 0;
+      const ma = mass[a], mb = mass[b];
+      const mbar = ma + mb > 0 ? (2 * ma * mb) / (ma + mb) : 0;
+      shareI[e] = ma > 0 ? mbar / ma : 0;
+      shareJ[e] = mb > 0 ? mbar / mb : 0;
+    }
+  }
   const contactReach2 = (CONTACT_REACH * r) ** 2;
   acc.fill(0, 0, 3 * n);
   sumK.fill(0, 0, n);
@@ -32,7 +50,7 @@ export function computeAdhesion(ctx: StepContext): void {
     for (let i = i0; i < i1; i++) {
       contacts.start[i] = contacts.length;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const mi = mat[i], massI = mass[mi], hi = ks[mi];
+      const mi = mat[i], hi = ks[mi];
       let ax = 0, ay = 0, az = 0, si = 0;
       for (let q = first[c]; q < first[c + 1]; q++) {
         const c2 = cells[q];
@@ -43,19 +61,16 @@ export function computeAdhesion(ctx: StepContext): void {
           if (d2 >= reach2) continue;
           if (d2 < contactReach2) contacts.push(j);
           const mj = mat[j];
+          const e = mi * msize + mj;
           const h = mj === mi ? hi : 0.5 * (hi + ks[mj]);
           const k = gaussLike2(d2, 1 / (h * h));
           si += k;
           sumK[j] += k;
-          const e = mi * msize + mj;
+          if (d2 >= supp2[e] || d2 === 0) continue;
           const d = Math.sqrt(d2);
-          const dr = d * invR;
-          if (dr >= supp[e] || d === 0) continue;
-          const A = M.at(mi, mj, dr);
+          const A = M.at(mi, mj, d * invR);
           if (A === 0) continue;
-          const massJ = mass[mj];
-          const mbar = (2 * massI * massJ) / (massI + massJ);
-          const fi = (A * mbar) / (massI * d), fj = (A * mbar) / (massJ * d);
+          const fi = (A * shareI[e]) / d, fj = (A * shareJ[e]) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
           acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }
@@ -65,11 +80,13 @@ export function computeAdhesion(ctx: StepContext): void {
     }
   }
   contacts.start[n] = contacts.length;
-  objectAdhesion(ctx);
+  objectAdhesion(ctx, travel);
 }
 
 /** Liquid ← object adhesion, and the liquid → object contact lists. */
-function objectAdhesion(ctx: StepContext): void {
+let objectCellScratchBig = new Int32Array(0);
+
+function objectAdhesion(ctx: StepContext, travel: number): void {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const list = ctx.objectContacts;
   list.reset(n);
@@ -80,14 +97,20 @@ function objectAdhesion(ctx: StepContext): void {
   const pos = L.pos, acc = L.acc, mat = L.material, opos = O.pos, omat = O.material;
   const M = ctx.adhesion, msize = M.size, supp = M.support;
   const invR = 1 / ctx.r;
-  const reach2 = ctx.reach * ctx.reach;
+  const objReach = Math.max(ctx.reach, ctx.r + ctx.ro + 2 * travel);
+  const reach2 = objReach * objReach;
   const g = ctx.cells.grid, start = g.start, cnt = g.count;
   const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order;
-  const near = objectCellScratch;
+  // Cells of edge ctx.reach / cells.reach; at most 3 rings of them (faster motion is subdivided).
+  const R = Math.min(3, Math.ceil(objReach / og.cellSize));
+  let near = objectCellScratch;
+  if ((2 * R + 1) ** 3 > near.length) {
+    if (objectCellScratchBig.length < (2 * R + 1) ** 3) objectCellScratchBig = new Int32Array((2 * R + 1) ** 3);
+    near = objectCellScratchBig;
+  }
   for (let c = 0; c < g.cellCount; c++) {
     const ci = g.cellI[c], cj = g.cellJ[c], ck = g.cellK[c];
     let m = 0;
-    const R = ctx.cells.reach;
     for (let a = -R; a <= R; a++) {
       for (let b = -R; b <= R; b++) {
         for (let e = -R; e <= R; e++) {

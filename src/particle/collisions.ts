@@ -24,6 +24,12 @@ const FACE_FRICTION = 0.5;
  * keeps the spacing and contacts only catch fast, deep overlaps.
  */
 export const LIQUID_CONTACT = 0.8;
+/**
+ * Only the first PBD_KICK · r of an overlap becomes velocity. A resting particle is pushed by about
+ * g dt² (well under 0.01 r at the scenes' steps), so resting is unaffected; a deep overlap that a
+ * moving object or density correction made is still removed, but does not explode into speed.
+ */
+export const PBD_KICK = 0.05;
 
 export function preventInterpenetration(ctx: StepContext, dt: number): void {
   liquidContacts(ctx, dt);
@@ -33,14 +39,14 @@ export function preventInterpenetration(ctx: StepContext, dt: number): void {
 }
 
 /**
- * The separation also becomes velocity (as in position-based dynamics): a particle resting on
- * others is pushed back by g dt² each move and so gets back the g dt gravity gave it. The pushes
- * are equal and opposite in momentum, so this conserves momentum.
+ * The separation also becomes velocity (as in position-based dynamics, up to PBD_KICK): a particle
+ * resting on others is pushed back by g dt² each move and so gets back the g dt gravity gave it.
+ * The pushes are equal and opposite in momentum, so this conserves momentum.
  */
 function liquidContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
   const list = ctx.contacts, ls = list.start, lj = list.j;
-  const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt;
+  const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt, kick = PBD_KICK * ctx.r;
   for (let i = 0; i < n; i++) {
     for (let q = ls[i]; q < ls[i + 1]; q++) {
       const j = lj[q];
@@ -52,7 +58,8 @@ function liquidContacts(ctx: StepContext, dt: number): void {
       const mi = mass[mat[i]], mj = mass[mat[j]];
       const wi = mj / (mi + mj), wj = mi / (mi + mj);
       const overlap = dc - d;
-      const si = overlap * wi, sj = overlap * wj, vi = si * inv, vj = sj * inv;
+      const si = overlap * wi, sj = overlap * wj;
+      const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
       pos[3 * i] -= si * ux; pos[3 * i + 1] -= si * uy; pos[3 * i + 2] -= si * uz;
       pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
       vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;

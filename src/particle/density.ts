@@ -104,7 +104,8 @@ let countScratch = new Int32Array(0);
  * `constrain` runs after every pass (walls, objects): the error is measured where the particles
  * can actually be, or a wall would undo each pass unseen.
  */
-export function correctDensity(ctx: StepContext, constrain?: (ctx: StepContext) => void): DensityResult {
+export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void): DensityResult {
+  const invDt = 1 / dt, mass = ctx.mass;
   const L = ctx.liquid, n = L.count;
   if (countScratch.length < n) countScratch = new Int32Array(Math.ceil(n * 1.25));
   const counts = countScratch;
@@ -134,25 +135,27 @@ export function correctDensity(ctx: StepContext, constrain?: (ctx: StepContext) 
         const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
         const d2 = dx * dx + dy * dy + dz * dz;
         if (d2 >= h * h || d2 === 0) continue;
-        const f = (si + rho[j]) / Math.sqrt(d2);
+        const push = si + rho[j];
+        const d = Math.sqrt(d2);
+        const f = push / d;
         corr[3 * j] += f * dx; corr[3 * j + 1] += f * dy; corr[3 * j + 2] += f * dz;
         corr[3 * i] -= f * dx; corr[3 * i + 1] -= f * dy; corr[3 * i + 2] -= f * dz;
+        if (push <= 0) continue;
+        // A pair pushed apart keeps no more closing speed than the push undoes in a
+        // sub-timestep: otherwise gravity re-compresses every substep what was just corrected
+        // and a resting liquid never rests. Relative, mass-weighted: Galilean invariant and
+        // momentum-conserving (a falling blob is not slowed).
+        const ux = dx / d, uy = dy / d, uz = dz / d;
+        const vn = (vel[3 * j] - vel[3 * i]) * ux + (vel[3 * j + 1] - vel[3 * i + 1]) * uy + (vel[3 * j + 2] - vel[3 * i + 2]) * uz;
+        if (vn >= 0) continue;
+        const dv = Math.min(-vn, 2 * push * invDt);
+        const mi = mass[mat[i]], mj = mass[mat[j]];
+        const ai = (dv * mj) / (mi + mj), aj = (dv * mi) / (mi + mj);
+        vel[3 * i] -= ai * ux; vel[3 * i + 1] -= ai * uy; vel[3 * i + 2] -= ai * uz;
+        vel[3 * j] += aj * ux; vel[3 * j + 1] += aj * uy; vel[3 * j + 2] += aj * uz;
       }
     }
-    // Move, and take out the velocity that runs against the move: otherwise gravity keeps
-    // re-compressing what was just corrected and the liquid never comes to rest (the same
-    // inelastic rule as the contacts of collisions.ts).
-    for (let i = 0; i < n; i++) {
-      const o = 3 * i;
-      const cx = corr[o], cy = corr[o + 1], cz = corr[o + 2];
-      pos[o] += cx; pos[o + 1] += cy; pos[o + 2] += cz;
-      const c2 = cx * cx + cy * cy + cz * cz;
-      if (c2 === 0) continue;
-      const vn = (vel[o] * cx + vel[o + 1] * cy + vel[o + 2] * cz) / c2;
-      if (vn < 0) {
-        vel[o] -= vn * cx; vel[o + 1] -= vn * cy; vel[o + 2] -= vn * cz;
-      }
-    }
+    for (let o = 0; o < 3 * n; o++) pos[o] += corr[o];
     constrain?.(ctx);
     passes++;
     error = measure(ctx, counts);

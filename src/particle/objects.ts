@@ -45,6 +45,8 @@ export class ObjectParticles {
   readonly material: Uint16Array;
   readonly body: Int32Array;
   readonly anyMoving: boolean;
+  /** Largest object-particle speed of the current sub-timestep, m/s. */
+  maxSpeed = 0;
 
   constructor(scene: Scene) {
     const r = scene.particle.radius;
@@ -99,7 +101,7 @@ export class ObjectParticles {
    * (the sub-timestep's start) to t1. Returns true when any particle moved.
    */
   moveTo(t0: number, t1: number): boolean {
-    let moved = false;
+    let moved = false, max2 = 0;
     const dt = t1 - t0;
     for (const b of this.bodies) {
       b.motion.poseAt(t0, b.prevPose);
@@ -121,12 +123,15 @@ export class ObjectParticles {
         vel[o] = dt > 0 ? (nx - px) / dt : 0;
         vel[o + 1] = dt > 0 ? (ny - py) / dt : 0;
         vel[o + 2] = dt > 0 ? (nz - pz) / dt : 0;
+        const s2 = vel[o] * vel[o] + vel[o + 1] * vel[o + 1] + vel[o + 2] * vel[o + 2];
+        if (s2 > max2) max2 = s2;
         const a = rn[o], c = rn[o + 1], d = rn[o + 2];
         nrm[o] = R[0] * a + R[1] * c + R[2] * d;
         nrm[o + 1] = R[3] * a + R[4] * c + R[5] * d;
         nrm[o + 2] = R[6] * a + R[7] * c + R[8] * d;
       }
     }
+    this.maxSpeed = Math.sqrt(max2);
     return moved;
   }
 

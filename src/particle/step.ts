@@ -87,13 +87,15 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('objects');
 
   ctx.cells.buildSorted(ctx.liquid);
-  markNearObjects(ctx, maxLiquidSpeed(ctx) * dt + 4 * ctx.r);
+  // How far liquid can travel relative to objects in this sub-timestep (gravity included).
+  const travel = (maxLiquidSpeed(ctx) + ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
+  markNearObjects(ctx, travel + 4 * ctx.r);
   clock.lap('neighbours');
 
   if (firstOfFrame || ctx.counters.emitted || ctx.counters.removed) markSurface(ctx);
   clock.lap('surface');
 
-  computeAdhesion(ctx);
+  computeAdhesion(ctx, travel);
   clock.lap('adhesion');
 
   applyViscosity(ctx, dt);
@@ -111,7 +113,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   }
 
   listDensityPairs(ctx);
-  const { passes, error } = correctDensity(ctx, keepOut);
+  const { passes, error } = correctDensity(ctx, dt, keepOut);
   ctx.densityError = error;
   ctx.count('densityPasses', passes);
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);

@@ -305,6 +305,28 @@ export class Renderer {
     });
   }
 
+  /**
+   * Draws `n` times, each waited for by reading a pixel back (gl.finish does not wait for
+   * Chromium's GPU process): the cost of one full draw in ms, as the minimum and the median
+   * (the minimum is the least disturbed by other processes on a busy machine).
+   */
+  benchmark(views: View[], camera: OrbitCamera, display: DisplayOptions, n: number): { minMs: number; medianMs: number } {
+    const gl = this.regl._gl;
+    const px = new Uint8Array(4);
+    const sync = () => gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    this.draw(views, camera, display);
+    sync();
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      this.draw(views, camera, display);
+      sync();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return { minMs: times[0], medianMs: times[Math.floor(times.length / 2)] };
+  }
+
   private drawView(view: View, viewport: Viewport, camera: OrbitCamera, display: DisplayOptions): void {
     const m: CameraMatrices = camera.matrices(viewport.width / viewport.height, viewport.height);
     const v = m.view;

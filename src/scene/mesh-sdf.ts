@@ -45,9 +45,10 @@ interface MeshQuery {
 export function buildMeshSdf(mesh: TriMesh): (x: number, y: number, z: number) => number {
   const q = prepare(mesh);
   const stack = new Int32Array(2 * q.bvh.depth + 4);
+  const stackD2 = new Float64Array(stack.length);
   const hit = { d2: 0, tri: 0, feature: 0, cx: 0, cy: 0, cz: 0 };
   return (x, y, z) => {
-    closest(q, x, y, z, stack, hit);
+    closest(q, x, y, z, stack, stackD2, hit);
     if (hit.tri < 0) return Infinity;
     const t = hit.tri, f = hit.feature;
     let nx: number, ny: number, nz: number;
@@ -74,16 +75,17 @@ function closest(
   q: MeshQuery,
   x: number, y: number, z: number,
   stack: Int32Array,
+  stackD2: Float64Array,
   out: { d2: number; tri: number; feature: number; cx: number; cy: number; cz: number },
 ): void {
   const { box, first, size } = q.bvh;
   const P = q.corners;
   let best = Infinity, bestTri = -1, bestFeature = 0, bx = 0, by = 0, bz = 0;
   let top = 0;
-  if (size.length > 0) stack[top++] = 0;
+  if (size.length > 0) { stack[0] = 0; stackD2[0] = 0; top = 1; }
   while (top > 0) {
     const node = stack[--top];
-    if (boxDist2(box, node, x, y, z) >= best) continue;
+    if (stackD2[top] >= best) continue; // box distance when pushed; best may have shrunk since
     const n = size[node];
     if (n > 0) {
       for (let t = first[node], end = first[node] + n; t < end; t++) {
@@ -143,11 +145,11 @@ function closest(
       const l = first[node], r = l + 1;
       const dl = boxDist2(box, l, x, y, z), dr = boxDist2(box, r, x, y, z);
       if (dl < dr) {
-        if (dr < best) stack[top++] = r;
-        if (dl < best) stack[top++] = l;
+        if (dr < best) { stack[top] = r; stackD2[top++] = dr; }
+        if (dl < best) { stack[top] = l; stackD2[top++] = dl; }
       } else {
-        if (dl < best) stack[top++] = l;
-        if (dr < best) stack[top++] = r;
+        if (dl < best) { stack[top] = l; stackD2[top++] = dl; }
+        if (dr < best) { stack[top] = r; stackD2[top++] = dr; }
       }
     }
   }

@@ -140,14 +140,21 @@ function sampleByProjection(shape: CompiledShape, spacing: number): SurfaceSampl
   const disks = new DiskSet(radius);
   const sdf = shape.sdf;
   const g = new Float64Array(3);
+  /** Unit gradient into `g` by central differences (6 evaluations); false where it vanishes. */
   const gradient = (x: number, y: number, z: number): boolean => {
     g[0] = sdf(x + eps, y, z) - sdf(x - eps, y, z);
     g[1] = sdf(x, y + eps, z) - sdf(x, y - eps, z);
     g[2] = sdf(x, y, z + eps) - sdf(x, y, z - eps);
-    const l = Math.hypot(g[0], g[1], g[2]);
-    if (!(l > 0)) return false;
-    g[0] /= l; g[1] /= l; g[2] /= l;
-    return true;
+    return normalizeG(g);
+  };
+  /** Unit gradient into `g` from the 4 corners of a tetrahedron (4 evaluations): for projecting. */
+  const direction = (x: number, y: number, z: number): boolean => {
+    const a = sdf(x + eps, y - eps, z - eps), b = sdf(x - eps, y - eps, z + eps);
+    const c = sdf(x - eps, y + eps, z - eps), d = sdf(x + eps, y + eps, z + eps);
+    g[0] = a - b - c + d;
+    g[1] = -a - b + c + d;
+    g[2] = -a + b - c + d;
+    return normalizeG(g);
   };
   for (let k = lo[2]; k <= hi[2]; k++) {
     const z0 = k * h;
@@ -167,20 +174,25 @@ function sampleByProjection(shape: CompiledShape, spacing: number): SurfaceSampl
         // Project onto the zero level set along the gradient (exact in one step for a true distance).
         let x = x0, y = y0, z = z0, ok = false;
         for (let it = 0; it < 6; it++) {
-          if (!gradient(x, y, z)) break;
+          if (!direction(x, y, z)) break;
           x -= d * g[0]; y -= d * g[1]; z -= d * g[2];
           d = sdf(x, y, z);
           if (Math.abs(d) <= tol) { ok = true; break; }
         }
         if (!ok || disks.anyWithin(x, y, z, r2)) continue;
-        if (!gradient(x, y, z)) continue;
+        // The last projection direction stands in for the normal until the final pass.
         disks.add(x, y, z, g[0], g[1], g[2]);
       }
     }
   }
   const count = disks.count;
   const positions = disks.positions.slice(0, 3 * count), normals = disks.normals.slice(0, 3 * count);
-  relax(shape, spacing, positions, normals, count, gradient, g);
+  relax(shape, spacing, positions, normals, count, direction, g);
+  // Outward unit normals: the sdf gradient by central differences (at a crease, a blend of the faces').
+  for (let p = 0; p < count; p++) {
+    if (!gradient(positions[3 * p], positions[3 * p + 1], positions[3 * p + 2])) continue;
+    normals[3 * p] = g[0]; normals[3 * p + 1] = g[1]; normals[3 * p + 2] = g[2];
+  }
   return { count, positions, normals };
 }
 
@@ -203,7 +215,7 @@ function relax(
   P: Float64Array,
   N: Float64Array,
   count: number,
-  gradient: (x: number, y: number, z: number) => boolean,
+  direction: (x: number, y: number, z: number) => boolean,
   g: Float64Array,
 ): void {
   const R = RELAX_REACH * spacing, R2 = R * R;
@@ -243,14 +255,19 @@ function relax(
     for (let p = 0; p < count; p++) {
       let x = P[3 * p] + move[3 * p], y = P[3 * p + 1] + move[3 * p + 1], z = P[3 * p + 2] + move[3 * p + 2];
       let d = shape.sdf(x, y, z);
+      // Back onto the surface along the gradient, which also serves as the normal until the final
+      // pass. (Stepping along the old normal instead saves evaluations but carries samples across
+      // creases into clumps.)
+      let nx = N[3 * p], ny = N[3 * p + 1], nz = N[3 * p + 2];
       for (let it = 0; it < 6 && Math.abs(d) > tol; it++) {
-        if (!gradient(x, y, z)) break;
-        x -= d * g[0]; y -= d * g[1]; z -= d * g[2];
+        if (!direction(x, y, z)) break;
+        nx = g[0]; ny = g[1]; nz = g[2];
+        x -= d * nx; y -= d * ny; z -= d * nz;
         d = shape.sdf(x, y, z);
       }
-      if (!(Math.abs(d) <= tol) || !gradient(x, y, z)) continue; // keep the old sample
+      if (!(Math.abs(d) <= tol)) continue; // keep the old sample
       P[3 * p] = x; P[3 * p + 1] = y; P[3 * p + 2] = z;
-      N[3 * p] = g[0]; N[3 * p + 1] = g[1]; N[3 * p + 2] = g[2];
+      N[3 * p] = nx; N[3 * p + 1] = ny; N[3 * p + 2] = nz;
     }
   }
 }
@@ -328,6 +345,13 @@ class DiskSet {
     this.head = new Int32Array(size | 1).fill(-1);
     for (let p = 0; p < this.count; p++) this.link(p);
   }
+}
+
+function normalizeG(g: Float64Array): boolean {
+  const l = Math.hypot(g[0], g[1], g[2]);
+  if (!(l > 0)) return false;
+  g[0] /= l; g[1] /= l; g[2] /= l;
+  return true;
 }
 
 function growTo(a: Float64Array, min: number): Float64Array<ArrayBuffer> {

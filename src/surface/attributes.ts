@@ -40,7 +40,12 @@ export function vertexAttributes(
   const wantNormals = !!src.normals;
   if (colors && src.colors && isUniform(src.colors, src.count)) {
     // One paint: every vertex gets its colour, and colours need no look-ups.
-    for (let v = 0; v < vertexCount; v++) colors.set(src.colors.subarray(0, 3), 3 * v);
+    const cr = src.colors[0], cg = src.colors[1], cb = src.colors[2];
+    for (let v = 0; v < vertexCount; v++) {
+      colors[3 * v] = cr;
+      colors[3 * v + 1] = cg;
+      colors[3 * v + 2] = cb;
+    }
     colors = null;
   }
   if (!wantNormals && !colors) return;

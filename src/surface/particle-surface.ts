@@ -9,7 +9,7 @@ import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
-import { groupByRegion, separatedRegions } from './regions.ts';
+import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { tiledParticleField } from './tiles.ts';
 
 export interface ParticleSurfaceInput {
@@ -90,6 +90,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     const from = groups.start[g], to = groups.start[g + 1];
     if (to === from) continue;
     t0 = performance.now();
+    sortSpatially(positions, groups.members, from, to, 2 * h);
     min.fill(Infinity);
     max.fill(-Infinity);
     for (let m = from; m < to; m++) {

@@ -62,3 +62,41 @@ export function groupByRegion(regionOf: Int32Array, n: number, count: number): R
   }
   return { count, members, start };
 }
+
+let sortKeys = new Float64Array(0);
+
+/**
+ * Reorders members[from .. to) by cell of size `cell` (x fastest, then y, then z), the lattice's
+ * memory order, so that consecutive particles splat into nearby lattice points (a shuffled order
+ * costs about 3× in cache misses).
+ */
+export function sortSpatially(positions: ArrayLike<number>, members: Int32Array, from: number, to: number, cell: number): void {
+  const n = to - from;
+  if (n < 2) return;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+  for (let m = from; m < to; m++) {
+    const p = members[m];
+    x0 = Math.min(x0, positions[3 * p]); x1 = Math.max(x1, positions[3 * p]);
+    y0 = Math.min(y0, positions[3 * p + 1]); y1 = Math.max(y1, positions[3 * p + 1]);
+    z0 = Math.min(z0, positions[3 * p + 2]); z1 = Math.max(z1, positions[3 * p + 2]);
+  }
+  let inv = 1 / cell, nx = 0, ny = 0;
+  for (;;) {
+    nx = Math.floor((x1 - x0) * inv) + 1;
+    ny = Math.floor((y1 - y0) * inv) + 1;
+    const nz = Math.floor((z1 - z0) * inv) + 1;
+    if (nx * ny * nz * n < 2 ** 52) break;
+    inv /= 2; // coarser cells until key · n stays exact
+  }
+  if (sortKeys.length < n) sortKeys = new Float64Array(n);
+  const keys = sortKeys.subarray(0, n);
+  for (let m = 0; m < n; m++) {
+    const p = members[from + m];
+    const key = Math.floor((positions[3 * p] - x0) * inv) + nx * (Math.floor((positions[3 * p + 1] - y0) * inv) + ny * Math.floor((positions[3 * p + 2] - z0) * inv));
+    // Key and position in one double (exact below 2⁵³), so a numeric sort carries the particle along.
+    keys[m] = key * n + m;
+  }
+  keys.sort();
+  const copy = members.slice(from, to);
+  for (let m = 0; m < n; m++) members[from + m] = copy[keys[m] % n];
+}

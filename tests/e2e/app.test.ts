@@ -45,6 +45,9 @@ function objEdgeReport(text: string): { vertices: number; faces: number; openEdg
   return { vertices: weld.size, faces: faces.length, openEdges, overusedEdges };
 }
 
+/** Per test: software WebGL on a busy 2-core machine is slow, and simulation frames take seconds. */
+const SLOW = 120_000;
+
 describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
   let app: App;
   let page: Page;
@@ -73,7 +76,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const honey = countHoney(pixels);
     // The blob covers thousands of pixels at 960×600; the background and the ball have none.
     expect(honey).toBeGreaterThan(2000);
-  });
+  }, SLOW);
 
   it('plays: frames advance while the page keeps drawing', async () => {
     const f0 = await page.evaluate(() => (window as any).__viscid.frame);
@@ -83,7 +86,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const after = await page.evaluate(() => ({ frame: (window as any).__viscid.frame, draws: (window as any).__viscid.renderFrames }));
     expect(after.frame).toBeGreaterThanOrEqual(f0 + 2);
     expect(after.draws).toBeGreaterThan(draws0);
-  });
+  }, SLOW);
 
   it('shows a bad scene\u2019s errors with their paths and keeps the running scene going', async () => {
     const bad = JSON.stringify({
@@ -110,7 +113,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     await page.evaluate(() => (window as any).__viscid.play());
     await waitFor(page, `window.__viscid.frame >= ${state.frame + 1}`, 60_000);
     expect(countHoney(await readPixels(page))).toBeGreaterThan(1000);
-  });
+  }, SLOW);
 
   it('exports the current mesh as an OBJ that parses back into a closed mesh', async () => {
     await page.evaluate(() => (window as any).__viscid.pause());
@@ -122,7 +125,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(r.vertices).toBeGreaterThan(50);
     expect(r.openEdges).toBe(0);
     expect(r.overusedEdges).toBe(0);
-  });
+  }, SLOW);
 
   it('exports PLY, GLB, a PNG screenshot and a recorded frame range as one zip', async () => {
     const ply = Buffer.from(await page.evaluate(() => (window as any).__viscid.exportMesh('ply')), 'base64');
@@ -153,7 +156,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
       `honey-drop_particle_${String(f0 + 2).padStart(5, '0')}.obj`,
     ]);
     for (const name of names) expect(objEdgeReport(strFromU8(files[name])).faces).toBeGreaterThan(100);
-  });
+  }, SLOW);
 
   it('applies a parameter edited in the generated panel on reset', async () => {
     const before = await page.evaluate(() => (window as any).__viscid.sceneValue('particle.substeps'));
@@ -174,7 +177,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     await page.evaluate(() => (window as any).__viscid.reset());
     expect(await page.evaluate(() => (window as any).__viscid.sceneValue('particle.substeps'))).toBe(wanted);
     expect(await page.evaluate(() => (window as any).__viscid.paramsDirty)).toBe(false);
-  });
+  }, SLOW);
 
   it('draws particle and grid side by side in two viewports', async () => {
     await page.evaluate(() => (window as any).__viscid.setMode('side by side'));
@@ -191,5 +194,5 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(right).toBeGreaterThan(500);
     // Two viewports, one camera: a divider column of background separates them.
     expect(countHoney(pixels, half - 1, half + 1)).toBeLessThan(pixels.height / 4);
-  });
+  }, SLOW);
 });

@@ -129,6 +129,26 @@ describe('grid engine basics', () => {
     expect((error as Error).message).toMatch(/step 0/);
   });
 
+  for (const tracking of ['markers', 'levelset'] as const) {
+    it(`gives points, a surface mesh around the liquid and metrics (${tracking})`, () => {
+      const sim = createSimulation(tank(tracking), 'grid');
+      sim.stepFrame();
+      const pts = sim.fluidPoints();
+      expect(pts.count).toBe(8 * 20 * 10 * 2); // 8 markers in each of the 400 liquid cells
+      expect(pts.positions.length).toBe(3 * pts.count);
+      const mesh = sim.surfaceMesh();
+      expect(mesh.indices.length).toBeGreaterThan(0);
+      let top = -Infinity;
+      for (let v = 1; v < mesh.positions.length; v += 3) top = Math.max(top, mesh.positions[v]);
+      // The free surface is at y = 0.2 m: the mesh reaches it, within a cell.
+      expect(Math.abs(top - 0.2)).toBeLessThan(0.02);
+      const m = sim.metrics();
+      expect(m.cellCount).toBe(400);
+      expect(m.fluidVolume).toBeCloseTo(0.4 * 0.2 * 0.04, 9);
+      expect(m.bounds.max[1]).toBeCloseTo(0.2, 9);
+    });
+  }
+
   it('registers its stages in the order of Cline et al. Figure 3', () => {
     const names = gridStages.map((s) => s.name);
     const order = ['grid', 'advection', 'forces', 'viscosity', 'pressure', 'extrapolation', 'solids', 'tracking'];

@@ -80,6 +80,24 @@ describe('particleSurface', () => {
     expect(() => particleSurface({ count: 2, positions, radius: r }, defaults)).toThrow(/particle 1 /);
   });
 
+  it('does not depend on the order of the particles', () => {
+    const R = 6 * r;
+    const blob = lattice(r, R, (x, y, z) => Math.hypot(x, y, z) - R, { jitter: 0.2 });
+    const order = Array.from({ length: blob.count }, (_, i) => i);
+    let seed = 17;
+    for (let i = order.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const j = seed % (i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const shuffled = new Float32Array(3 * blob.count);
+    order.forEach((p, i) => shuffled.set(blob.positions.subarray(3 * p, 3 * p + 3), 3 * i));
+    const a = checkMesh(particleSurface({ count: blob.count, positions: blob.positions, radius: r }, defaults));
+    const b = checkMesh(particleSurface({ count: blob.count, positions: shuffled, radius: r }, defaults));
+    expect(b.triangles).toBe(a.triangles);
+    expect(Math.abs(b.volume / a.volume - 1)).toBeLessThan(1e-5);
+  });
+
   it('an empty input gives an empty mesh', () => {
     const mesh = particleSurface({ count: 0, positions: new Float32Array(0), radius: r }, defaults);
     expect(mesh.indices.length).toBe(0);

@@ -57,26 +57,27 @@ export const PARTICLE_VISCOSITY_MODEL = {
 } as const;
 
 /**
- * Measured: the effective viscosity of the particle engine in a slumping flow — a cylinder of
- * liquid (radius 3 cm, height 2 cm) spreading on a no-slip floor, r = 1.5 mm, 30 fps × 8
- * substeps (δt = 1/240 s), no adhesion — from Huppert's (1982) similarity law r_N⁸ ∝ t fitted over
- * t ∈ [0.32, 0.8] s (`measureSpreading` in src/compare/validate.ts, 2026-11-22).
+ * Measured: the particle engine in a slumping flow — a cylinder of liquid (radius 3 cm, height
+ * 2 cm) spreading on a no-slip floor, r = 1.5 mm, no adhesion — through Huppert's (1982) law
+ * r_N⁸ ∝ t fitted over t ∈ [0.32, 0.8] s (`measureSpreading` in src/compare/validate.ts), with the
+ * particle engine of 2026-11-22 00:45 UTC (momentum-conserving density correction).
  * `nuExchange` is what the shear-decay model above gives for the same v, r and δt.
- * Finding: the slump is as slow as a liquid of ν ≈ 3e-3 m²/s even with no exchange at all (the
- * density correction and the floor dissipate far more than the exchange), and the exchange
- * adds 2–4× its shear-decay viscosity on top. Spreading can therefore only calibrate liquids of
- * at least ≈ 3e-3 m²/s at this resolution; the shear-decay model is the calibration of the
- * exchange itself.
+ * Finding: within 0.8 s the slump thins to about 1.5 particle layers and stops following
+ * Huppert's law (R² of the r⁸ fit 0.5–0.9), and its rate hardly depends on v (at 48 substeps,
+ * v = 1564 and 3975 /s give the same ν_eff). At this resolution spreading cannot calibrate the
+ * exchange: the shear-decay model above is the calibration, and a spreading test of the particle
+ * engine needs r ≲ 0.5 mm (≈ 50 000 particles for this blob).
+ * (An earlier engine, whose density correction removed absolute velocity, slumped as if
+ * ν ≈ 3e-3 m²/s even with no exchange; that damping is gone.)
  */
 export const PARTICLE_SPREADING_POINTS = {
-  source: 'measured with measureSpreading() (src/compare/validate.ts), particle engine of 2026-11-22; reference law: Huppert (1982), J. Fluid Mech. 121:43–58',
+  source: 'measured with measureSpreading() (src/compare/validate.ts), particle engine of 2026-11-22 00:45 UTC; reference law: Huppert (1982), J. Fluid Mech. 121:43–58',
   radius: 0.0015,
-  dt: 1 / 240,
   points: [
-    { exchangeRate: 0, nuExchange: 0, nuEffective: 3.02e-3 },
-    { exchangeRate: 30, nuExchange: 8.4e-5, nuEffective: 3.31e-3 },
-    { exchangeRate: 100, nuExchange: 2.4e-4, nuEffective: 4.04e-3 },
-    { exchangeRate: 300, nuExchange: 5.1e-4, nuEffective: 4.5e-3 },
-    { exchangeRate: 1e5, nuExchange: 7.1e-4, nuEffective: 4.43e-3 },
+    { substeps: 8, dt: 1 / 240, exchangeRate: 0, nuExchange: 0, nuEffective: 2.44e-2, r2: 0.51 },
+    { substeps: 8, dt: 1 / 240, exchangeRate: 100, nuExchange: 2.4e-4, nuEffective: 1.26e-2, r2: 0.58 },
+    { substeps: 8, dt: 1 / 240, exchangeRate: 1e5, nuExchange: 7.1e-4, nuEffective: 5.19e-3, r2: 0.71 },
+    { substeps: 48, dt: 1 / 1440, exchangeRate: 1564, nuExchange: 2.83e-3, nuEffective: 9.0e-4, r2: 0.94 },
+    { substeps: 48, dt: 1 / 1440, exchangeRate: 3975, nuExchange: 4.0e-3, nuEffective: 8.24e-4, r2: 0.996 },
   ],
 } as const;
