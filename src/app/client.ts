@@ -29,6 +29,8 @@ export class SimClient {
   metrics: Metrics | null = null;
   pointCount = 0;
   triangleCount = 0;
+  /** Triangles drawn (the mesh is simplified for display above a limit). */
+  drawnTriangles = 0;
   /** The engine's last error (not registered, a SimulationError…); cleared by a successful load. */
   error: string | null = null;
   /** Wall-clock arrival times of stepped frames, for the simulation frame rate. */
@@ -140,7 +142,10 @@ export class SimClient {
         if (msg.stats) this.meshMs = msg.meshMs;
         this.metrics = msg.metrics;
         if (msg.points) this.pointCount = msg.points.total;
-        if (msg.mesh) this.triangleCount = msg.mesh.indices.length / 3;
+        if (msg.mesh) {
+          this.triangleCount = msg.mesh.fullTriangles;
+          this.drawnTriangles = msg.mesh.indices.length / 3;
+        }
         // Uploaded at the next draw: when frames come faster than the page draws, only the
         // newest is uploaded.
         this.pendingFrame = {

@@ -59,7 +59,7 @@ export function hudText(h: HudInput): string {
     const m = c.metrics;
     if (m) {
       const density = m.densityError === undefined ? '–' : `${(m.densityError * 100).toFixed(2)} %`;
-      lines.push(`  points ${m.pointCount}${m.cellCount !== undefined ? ` · cells ${m.cellCount}` : ''} · triangles ${c.triangleCount} · density error ${density}`);
+      lines.push(`  points ${m.pointCount}${m.cellCount !== undefined ? ` · cells ${m.cellCount}` : ''} · triangles ${c.triangleCount}${c.drawnTriangles < c.triangleCount ? ` (${c.drawnTriangles} drawn)` : ''} · density error ${density}`);
       lines.push(`  volume ${fmt(m.fluidVolume * 1e6)} cm³ · KE ${fmt(m.kineticEnergy)} J · max speed ${fmt(m.maxSpeed)} m/s`);
     }
     if (c.error) lines.push(`  error: ${c.error}`);

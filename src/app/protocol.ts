@@ -49,6 +49,8 @@ export interface MeshData {
   indices: Uint32Array;
   /** Winding of outward-facing triangles, measured against the vertex normals. */
   frontFace: 'ccw' | 'cw';
+  /** Triangles of the engine's mesh; `indices` may hold fewer (simplified for display). */
+  fullTriangles: number;
 }
 
 export interface FramePoints {

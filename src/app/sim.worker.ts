@@ -9,6 +9,7 @@ import { compileShape } from '../scene/shapes.ts';
 import { zipSync } from 'fflate';
 import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, ToWorker } from './protocol.ts';
 import { colorToLinear } from './color.ts';
+import { simplifyForDisplay } from './simplify.ts';
 
 
 const post = (msg: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
@@ -213,13 +214,19 @@ function cellLines(s: Simulation, sc: Scene): Float32Array {
   return out;
 }
 
-function copyMesh(m: Mesh): FrameMessage['mesh'] {
+/** Above this many triangles the drawn mesh is simplified (exports keep the full mesh). */
+const MAX_DRAWN_TRIANGLES = 50_000;
+
+function displayMesh(full: Mesh): FrameMessage['mesh'] {
+  const m = simplifyForDisplay(full, MAX_DRAWN_TRIANGLES);
+  const fresh = m !== full; // simplifyForDisplay's arrays are new and can be transferred as they are
   return {
-    positions: m.positions.slice(),
-    normals: m.normals.slice(),
-    colors: m.colors ? m.colors.slice() : undefined,
-    indices: m.indices.slice(),
+    positions: fresh ? m.positions : m.positions.slice(),
+    normals: fresh ? m.normals : m.normals.slice(),
+    colors: m.colors ? (fresh ? m.colors : m.colors.slice()) : undefined,
+    indices: fresh ? m.indices : m.indices.slice(),
     frontFace: windingOf(m),
+    fullTriangles: full.indices.length / 3,
   };
 }
 
@@ -232,7 +239,7 @@ function sendFrame(stats: StepStats | null): void {
     const t0 = performance.now();
     lastMesh = s.surfaceMesh();
     meshMs = performance.now() - t0;
-    if (options.mesh) mesh = copyMesh(lastMesh);
+    if (options.mesh) mesh = displayMesh(lastMesh);
     if (recording) {
       const rec = recording;
       const name = `${scene.name}_${engine}_${String(s.frame).padStart(5, '0')}.${rec.format}`;

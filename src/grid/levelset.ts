@@ -3,9 +3,11 @@
  * liquid, kept as a signed distance in a narrow band that lives in the same hashed cells as the MAC
  * grid (the band is the buffer zone: cells further out do not exist and read as +band).
  *
- *  - Advection (§10.3, §10.4, equation 30): first-order upwind differences in space, forward Euler in
- *    time (the "fast" first-order update of §10.8.2), substepped so each substep moves the surface at
- *    most half a cell; the outer ring of the band is not updated.
+ *  - Advection (§10.3, §10.4, equation 30): upwind differences, second-order ENO in space and
+ *    second-order TVD Runge-Kutta in time (§10.4: higher-order upwinding; the first-order "fast"
+ *    update of §10.8.2 relies on particles to repair it, which this tracker does not have),
+ *    substepped so each substep moves the surface at most half a cell; the outer ring of the band
+ *    is not updated.
  *  - Redistancing (§10.5): the fast marching method. Cells beside the zero crossing are initialised
  *    with their distance to the plane through the crossings found along each axis (exact for a
  *    planar surface, so a resting surface does not move), then distances march outwards on both
@@ -184,12 +186,17 @@ export class LevelSet {
     return top;
   }
 
-  /** Moves φ through the velocity field for Δt (first-order upwind, substepped); returns substeps. */
+  /**
+   * Moves φ through the velocity field for Δt: second-order ENO upwind differences in space and
+   * second-order TVD Runge-Kutta (Heun) in time, substepped so each substep moves the surface at
+   * most half a cell; where the ENO stencil leaves the band or meets a solid the difference drops
+   * to first-order upwind. Returns the number of substeps.
+   */
   advect(s: GridStore, d: GridDomain, dt: number): number {
     const n = s.count;
     this.ensure(n);
     const { nb, u, type, phi } = s;
-    const vel = this.vel, next = this.scratch;
+    const vel = this.vel;
     const h = d.h;
     let vmax = 0;
     for (let c = 0; c < n; c++) {
@@ -200,29 +207,58 @@ export class LevelSet {
         if (type[c] !== SOLID && Math.abs(v) > vmax) vmax = Math.abs(v);
       }
     }
+    if (this.stage.length < n) {
+      this.stage = new Float64Array(this.scratch.length);
+      this.start = new Float64Array(this.scratch.length);
+    }
     const sub = Math.max(1, Math.ceil((vmax * dt) / (0.5 * h)));
     const tau = dt / sub;
+    const start = this.start, stage = this.stage;
     for (let it = 0; it < sub; it++) {
-      for (let c = 0; c < n; c++) {
-        next[c] = phi[c];
-        if (type[c] === SOLID) continue;
-        let interior = true;
-        for (let e = 0; e < 6; e++) if (nb[6 * c + e] < 0) { interior = false; break; }
-        if (!interior) continue;
-        let rate = 0;
-        for (let a = 0; a < 3; a++) {
-          const v = vel[3 * c + a];
-          if (v === 0) continue;
-          const m = nb[6 * c + 2 * a + (v > 0 ? 0 : 1)];
-          if (type[m] === SOLID) continue;
-          const grad = v > 0 ? (phi[c] - phi[m]) / h : (phi[m] - phi[c]) / h;
-          rate += v * grad;
-        }
-        next[c] = phi[c] - tau * rate;
-      }
-      phi.set(next.subarray(0, n));
+      start.set(phi.subarray(0, n));
+      this.eulerStep(s, phi, stage, tau, h);   // φ1 = φ − τ L(φ)
+      this.eulerStep(s, stage, phi, tau, h);   // φ2 = φ1 − τ L(φ1)
+      for (let c = 0; c < n; c++) phi[c] = 0.5 * (start[c] + phi[c]);
     }
     return sub;
+  }
+
+  private stage = new Float64Array(0);
+  private start = new Float64Array(0);
+
+  /** out = f − τ u·∇f with ENO2 upwind differences (cells without all six neighbours keep f). */
+  private eulerStep(s: GridStore, f: Float64Array, out: Float64Array, tau: number, h: number): void {
+    const { nb, type } = s;
+    const vel = this.vel;
+    const inv = 1 / h;
+    for (let c = 0; c < s.count; c++) {
+      out[c] = f[c];
+      if (type[c] === SOLID) continue;
+      let interior = true;
+      for (let e = 0; e < 6; e++) if (nb[6 * c + e] < 0) { interior = false; break; }
+      if (!interior) continue;
+      let rate = 0;
+      for (let a = 0; a < 3; a++) {
+        const v = vel[3 * c + a];
+        if (v === 0) continue;
+        const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+        const up = v > 0 ? lo : hi;
+        if (type[up] === SOLID) continue;
+        const fc = f[c], fu = f[up];
+        let grad = v > 0 ? (fc - fu) * inv : (fu - fc) * inv;
+        // ENO2: add the smaller (minmod) of the second differences at c and at the upwind cell.
+        const far = nb[6 * up + 2 * a + (v > 0 ? 0 : 1)];
+        const other = v > 0 ? hi : lo;
+        if (far >= 0 && type[far] !== SOLID && type[other] !== SOLID) {
+          const d2c = f[hi] - 2 * fc + f[lo];
+          const d2u = v > 0 ? fc - 2 * fu + f[far] : f[far] - 2 * fu + fc;
+          const mm = d2c * d2u <= 0 ? 0 : Math.abs(d2c) < Math.abs(d2u) ? d2c : d2u;
+          grad += v > 0 ? 0.5 * mm * inv : -0.5 * mm * inv;
+        }
+        rate += v * grad;
+      }
+      out[c] = f[c] - tau * rate;
+    }
   }
 }
 

@@ -149,7 +149,8 @@ export class GridStore {
       for (let c = 0; c < n; c++) {
         const target = keys[c] + delta;
         while (p < n && keys[p] < target) p++;
-        nb[6 * c + d] = p < n && keys[p] === target ? p : -1;
+        // The coordinate check rejects a key that wrapped into the next row or layer.
+        nb[6 * c + d] = p < n && keys[p] === target && this.ci[p] - this.ci[c] === NB_DX[d] && this.cj[p] - this.cj[c] === NB_DY[d] ? p : -1;
       }
     }
   }

@@ -106,11 +106,9 @@ export class Viscoelastic {
         if (py >= 0) e22[c] += k * (uy[py] - uy[c]);
         if (pz >= 0) e33[c] += k * (uz[pz] - uz[c]);
       }
-      const fc = type[c] === FLUID;
-      const fx = mx >= 0 && type[mx] === FLUID, fy = my >= 0 && type[my] === FLUID, fz = mz >= 0 && type[mz] === FLUID;
-      if (mx >= 0 && my >= 0 && (fc || fx || fy)) e12[c] += 0.5 * k * (uy[c] - uy[mx] + ux[c] - ux[my]);
-      if (mx >= 0 && mz >= 0 && (fc || fx || fz)) e13[c] += 0.5 * k * (uz[c] - uz[mx] + ux[c] - ux[mz]);
-      if (my >= 0 && mz >= 0 && (fc || fy || fz)) e23[c] += 0.5 * k * (uz[c] - uz[my] + uy[c] - uy[mz]);
+      if (mx >= 0 && my >= 0 && edgeBordersLiquid(s, c, 0, 1)) e12[c] += 0.5 * k * (uy[c] - uy[mx] + ux[c] - ux[my]);
+      if (mx >= 0 && mz >= 0 && edgeBordersLiquid(s, c, 0, 2)) e13[c] += 0.5 * k * (uz[c] - uz[mx] + ux[c] - ux[mz]);
+      if (my >= 0 && mz >= 0 && edgeBordersLiquid(s, c, 1, 2)) e23[c] += 0.5 * k * (uz[c] - uz[my] + uy[c] - uy[mz]);
     }
   }
 
@@ -157,16 +155,9 @@ export class Viscoelastic {
 
   /** valid[c] = 1 where component q of cell c borders liquid (centre: the cell is liquid). */
   private markValid(s: GridStore, q: number): void {
-    const { nb, type } = s, valid = this.valid;
-    const liquid = (m: number) => m >= 0 && type[m] === FLUID;
-    for (let c = 0; c < s.count; c++) {
-      let v = type[c] === FLUID;
-      if (!v && q >= 3) {
-        const a = q === E23 ? 1 : 0, b = q === E12 ? 1 : 2;
-        v = liquid(nb[6 * c + 2 * a]) || liquid(nb[6 * c + 2 * b]);
-      }
-      valid[c] = v ? 1 : 0;
-    }
+    const { type } = s, valid = this.valid;
+    const a = q === E23 ? 1 : 0, b = q === E12 ? 1 : 2;
+    for (let c = 0; c < s.count; c++) valid[c] = (q < 3 ? type[c] === FLUID : edgeBordersLiquid(s, c, a, b)) ? 1 : 0;
   }
 
   /** Figure 12, before step 3c: u += Δt μ_E ∇·E / ρ on every solved face (equation 23). */
@@ -198,6 +189,21 @@ export class Viscoelastic {
       }
     }
   }
+}
+
+/**
+ * Whether the minimal edge of cell c along the third axis (between axes a and b) touches a liquid
+ * cell: c, c − a, c − b or c − a − b (all four, so the max side of the liquid is treated like the
+ * min side).
+ */
+function edgeBordersLiquid(s: GridStore, c: number, a: number, b: number): boolean {
+  const { nb, type } = s;
+  if (type[c] === FLUID) return true;
+  const ma = nb[6 * c + 2 * a], mb = nb[6 * c + 2 * b];
+  if (ma >= 0 && type[ma] === FLUID) return true;
+  if (mb >= 0 && type[mb] === FLUID) return true;
+  const mab = ma >= 0 ? nb[6 * ma + 2 * b] : mb >= 0 ? nb[6 * mb + 2 * a] : -1;
+  return mab >= 0 && type[mab] === FLUID;
 }
 
 /** Largest stable step of the explicit elastic force, s (Infinity without elasticity). */

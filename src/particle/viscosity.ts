@@ -11,7 +11,22 @@
  */
 import type { StepContext } from './context.ts';
 
+/**
+ * The exchange fraction saturates at 1 per sweep (calibration.ts, `maxViscosity`); when v δt is
+ * large the sub-timestep's exchange is split into up to this many Gauss–Seidel sweeps, each a
+ * traversal of the pairs, which raises the viscosity the engine can express by as much.
+ */
+export const MAX_VISCOSITY_SWEEPS = Number(globalThis.process?.env?.VISCID_SWEEPS ?? 1);
+
 export function applyViscosity(ctx: StepContext, dt: number): void {
+  let maxRate = 0;
+  for (let m = 0; m < ctx.exchangeRate.length; m++) maxRate = Math.max(maxRate, ctx.exchangeRate[m]);
+  const sweeps = Math.max(1, Math.min(MAX_VISCOSITY_SWEEPS, Math.ceil(maxRate * dt / 2)));
+  ctx.count('viscositySweeps', sweeps);
+  for (let k = 0; k < sweeps; k++) sweep(ctx, dt / sweeps, k === 0);
+}
+
+function sweep(ctx: StepContext, dt: number, first: boolean): void {
   const L = ctx.liquid;
   const pos = L.pos, vel = L.vel, sumK = L.scalar, mat = L.material;
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
@@ -30,9 +45,9 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
       toJ[e] = mass[b] > 0 ? mbar / mass[b] : 0;
     }
   }
-  // Σk → 1/(2Σk) in place.
+  // Σk → 1/(2Σk) in place (once).
   const n = L.count;
-  for (let i = 0; i < n; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
+  if (first) for (let i = 0; i < n; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
   const halfInv = sumK;
   const g = ctx.cells.grid, start = g.start, cnt = g.count, first = ctx.cells.first, cells = ctx.cells.cells;
   for (let c = 0; c < g.cellCount; c++) {

@@ -80,7 +80,9 @@ const SEED_RATIO = 0.5;
  * Evenly spaced points on the surface of a shape with outward unit normals: no two closer than
  * 0.83 spacing, about area / spacing² of them. A plane is sampled on a square lattice of half-width
  * `extent`; other shapes by projecting a seed lattice near the surface onto it along the sdf
- * gradient and thinning the projections with a Poisson-disk pass in lattice order.
+ * gradient and thinning the projections with a Poisson-disk pass in lattice order, then evening
+ * them out (`relax`). Both sides of a wall thinner than ~0.8 spacing share one set of samples
+ * (measured: a cup with a 0.5-spacing wall gets 72 % of area/spacing², split between the sides).
  */
 export function sampleSurface(shape: CompiledShape, spacing: number): SurfaceSamples {
   if (!(spacing > 0)) throw new Error(`sampling spacing must be positive, got ${spacing}`);
