@@ -468,7 +468,8 @@ function benchmarkDraw(n: number): { minMs: number; medianMs: number } {
 /** A small surface for the browser tests (tests/e2e) and for scripting from the console. */
 const hook = {
   get ready() {
-    return clients.length > 0 && clients.every((c) => c.loaded !== null && (c.view.meshElements > 0 || c.view.pointCount > 0 || c.error !== null));
+    // Every view has something to draw, or its worker has said why not (a worker that failed to start too).
+    return clients.length > 0 && clients.every((c) => c.error !== null || (c.loaded !== null && (c.view.meshElements > 0 || c.view.pointCount > 0)));
   },
   get frame() {
     return clients[0]?.frame ?? 0;

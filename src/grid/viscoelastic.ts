@@ -44,7 +44,6 @@ export class Viscoelastic {
   readonly E = new CellFields(6);
   private scratch = new Float64Array(0);
   private valid = new Uint8Array(0);
-  private edgeMask = [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)];
   /** E as the force sees it: zero in air cells and on edges that do not border liquid. */
   private forceE: Float64Array[] = [];
   /** Largest ‖E‖ after the last update, for statistics and tests. */
@@ -72,7 +71,6 @@ export class Viscoelastic {
       const m = Math.ceil(n * 1.3);
       this.scratch = new Float64Array(m);
       this.valid = new Uint8Array(m);
-      this.edgeMask = [new Uint8Array(m), new Uint8Array(m), new Uint8Array(m)];
       this.forceE = Array.from({ length: 6 }, () => new Float64Array(m));
     }
     this.accumulate(s, dt, sim.d.h);
@@ -80,16 +78,20 @@ export class Viscoelastic {
     this.advect(sim, dt);
     for (let q = 0; q < 6; q++) {
       this.markValid(s, q);
-      if (q >= 3) this.edgeMask[q - 3].set(this.valid.subarray(0, n));
       extrapolateMasked(s, this.E.data[q], this.valid, sim.layers);
     }
-    // The force sees no strain in the air: the jump of E at the free surface is the elastic
-    // traction that pulls a deformed gel back (with the extrapolated E it would vanish there).
+    // The force sees no strain in the air nor on edges of the free surface: the jump of E at the
+    // surface is the elastic traction that pulls a deformed gel back (with the extrapolated E it
+    // would vanish there), and with E = 0 on the whole boundary the differences of equation 23
+    // telescope, so the elastic forces on the liquid sum to zero (momentum is conserved).
     const D = this.E.data;
     for (let q = 0; q < 6; q++) {
       const f = this.forceE[q], src = D[q];
       if (q < 3) for (let c = 0; c < n; c++) f[c] = s.type[c] === AIR ? 0 : src[c];
-      else { const m = this.edgeMask[q - 3]; for (let c = 0; c < n; c++) f[c] = m[c] === 1 || s.type[c] === SOLID ? src[c] : 0; }
+      else {
+        const a = q === E23 ? 1 : 0, b = q === E12 ? 1 : 2;
+        for (let c = 0; c < n; c++) f[c] = edgeInside(s, c, a, b) ? src[c] : 0;
+      }
     }
   }
 
@@ -204,6 +206,15 @@ function edgeBordersLiquid(s: GridStore, c: number, a: number, b: number): boole
   if (mb >= 0 && type[mb] === FLUID) return true;
   const mab = ma >= 0 ? nb[6 * ma + 2 * b] : mb >= 0 ? nb[6 * mb + 2 * a] : -1;
   return mab >= 0 && type[mab] === FLUID;
+}
+
+/** Whether none of the four cells around the minimal edge of c between axes a and b is air. */
+function edgeInside(s: GridStore, c: number, a: number, b: number): boolean {
+  const { nb, type } = s;
+  const ma = nb[6 * c + 2 * a], mb = nb[6 * c + 2 * b];
+  if (type[c] === AIR || ma < 0 || mb < 0 || type[ma] === AIR || type[mb] === AIR) return false;
+  const mab = nb[6 * ma + 2 * b];
+  return mab >= 0 && type[mab] !== AIR;
 }
 
 /** Largest stable step of the explicit elastic force, s (Infinity without elasticity). */

@@ -26,7 +26,7 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   for (let k = 0; k < sweeps; k++) sweep(ctx, dt / sweeps, k === 0);
 }
 
-function sweep(ctx: StepContext, dt: number, first: boolean): void {
+function sweep(ctx: StepContext, dt: number, firstSweep: boolean): void {
   const L = ctx.liquid;
   const pos = L.pos, vel = L.vel, sumK = L.scalar, mat = L.material;
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
@@ -47,7 +47,7 @@ function sweep(ctx: StepContext, dt: number, first: boolean): void {
   }
   // Σk → 1/(2Σk) in place (once).
   const n = L.count;
-  if (first) for (let i = 0; i < n; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
+  if (firstSweep) for (let i = 0; i < n; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
   const halfInv = sumK;
   const g = ctx.cells.grid, start = g.start, cnt = g.count, first = ctx.cells.first, cells = ctx.cells.cells;
   for (let c = 0; c < g.cellCount; c++) {

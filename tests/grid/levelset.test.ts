@@ -67,7 +67,7 @@ describe('level set', () => {
     expect(Math.abs(v1 - v0) / v0).toBeLessThan(0.01);
   });
 
-  it('keeps the volume of a falling, splashing column within 10 % (first-order upwind)', () => {
+  it('keeps the volume of a falling, splashing column within 10 % (ENO2 upwind)', () => {
     const scene = parseScene({
       fps: 30,
       domain: { min: [0, 0, 0], max: [0.4, 0.4, 0.04], boundary: 'slip' },

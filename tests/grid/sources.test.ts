@@ -13,7 +13,7 @@ function box(extra: Record<string, unknown>) {
 }
 
 describe('sources and sinks', () => {
-  // Markers only: a first-order level set cannot hold a stream a few cells wide (it thins away).
+  // Markers only: the level set (no particles) cannot hold a stream a few cells wide (it thins away).
   it('a spout adds π r² s per second (markers)', () => {
     const sim = createSimulation(box({ sources: [{ material: 'syrup', center: [0.1, 0.2, 0.1], radius: 0.04, speed: 0.5, start: 0, end: 0.2 }] }), 'grid');
     for (let f = 0; f < 9; f++) sim.stepFrame();
