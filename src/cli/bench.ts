@@ -5,7 +5,7 @@
  * `<!-- bench:start -->` and `<!-- bench:end -->` in BENCHMARKS.md, beside the paper's figures.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { cpus, platform, totalmem } from 'node:os';
+import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
 import { benchScene, type BenchResult } from '../../bench/harness.ts';
@@ -18,7 +18,8 @@ import { loadScene } from './load-scene.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BenchFile {
-  machine: { cpu: string; cores: number; memory: string; platform: string; node: string };
+  /** `loadAverage`: the 1-minute load average when the run ended; above the core count, timings are inflated. */
+  machine: { cpu: string; cores: number; memory: string; platform: string; node: string; loadAverage: number };
   updatedAt: string;
   results: (BenchResult & { measuredAt: string })[];
 }
@@ -110,6 +111,7 @@ function machine(): BenchFile['machine'] {
     memory: fmtBytes(totalmem()),
     platform: `${platform()} ${process.arch}`,
     node: process.version,
+    loadAverage: Number(loadavg()[0].toFixed(1)),
   };
 }
 
@@ -159,7 +161,7 @@ function paperRate(p: NonNullable<BenchResult['paper']>): number {
 export function benchTable(file: BenchFile): string {
   const m = file.machine;
   const rows = [
-    `Measured ${file.updatedAt.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memory}), ${m.platform}, Node ${m.node}.`,
+    `Measured ${file.updatedAt.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memory}), ${m.platform}, Node ${m.node}; load average ${m.loadAverage ?? '?'} at the end${m.loadAverage > m.cores ? ' (a busy machine: the times are inflated)' : ''}.`,
     '',
     '| scene | engine | points (+ object) | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
