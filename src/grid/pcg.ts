@@ -2,7 +2,8 @@
  * Preconditioned conjugate gradients for the symmetric 7-point systems of the grid engine (pressure,
  * Cline §4 step 3d; implicit viscosity, §7.1). Rows are cells in lexicographic (k, j, i) order, so
  * the −x, −y, −z couplings (directions 0, 2, 4) are the lower triangle. The preconditioner is the
- * modified incomplete Cholesky MIC(0) with τ = 0.99 (10 % fewer iterations than 0.97 on the 64³ dam break) and the σ = 0.25 safety of Bridson's fluid notes
+ * modified incomplete Cholesky MIC(0) with τ = 0.99 (10 % fewer iterations than 0.97 on the 64³
+ * dam break) and the σ = 0.25 safety of Bridson's fluid notes
  * (Bridson & Müller-Fischer 2007, also Bitiusca 2016 §3), or plain Jacobi.
  *
  * Rows of a component with no Dirichlet condition (a container full of liquid) make A singular:

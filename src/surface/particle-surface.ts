@@ -8,7 +8,7 @@ import type { Mesh } from '../api.ts';
 import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
-import { polygonizers, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
+import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { tiledParticleField } from './tiles.ts';
 
@@ -49,7 +49,20 @@ export interface SurfaceOptions {
    * (tiles.ts) instead of one dense lattice; typed marching cubes only. Default 2²² points.
    */
   denseLimit?: number;
+  /**
+   * Per region, move λ so that the mesh encloses the particles' volume Σ vᵢ (default: on when
+   * output.lambda is absent). A wide kernel otherwise pulls the surface in by about σ²·(mean
+   * curvature) — small drops shrink and thin strings vanish. Dense lattices only.
+   */
+  volumeMatch?: boolean;
+  /** Width of the Gaussian averaging surface-particle normals and colours, particle radii (default NORMAL_WIDTH). */
+  normalWidth?: number;
 }
+
+/** Default Gaussian width of the vertex-attribute filter, particle radii (Steele: "a much smaller kernel"). */
+export const NORMAL_WIDTH = 1.5;
+/** Relative volume error at which volume matching stops. */
+export const VOLUME_TOLERANCE = 0.01;
 
 type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number };
 
@@ -114,9 +127,17 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     }
     const lattice = latticeOver(min, max, margin, h);
     splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to);
-    normaliseField(lattice, lambda);
     t1 = performance.now();
-    const piece = polygonize(lattice);
+    let piece: PolyMesh;
+    if (options.volumeMatch ?? output.lambda === undefined) {
+      let target = 0;
+      if (input.volumes) for (let m = from; m < to; m++) target += input.volumes[groups.members[m]];
+      else target = (to - from) * defaultVolume;
+      piece = matchVolume(lattice, lambda, target, polygonize);
+    } else {
+      normaliseField(lattice, lambda);
+      piece = polygonize(lattice);
+    }
     const t2 = performance.now();
     const nv = piece.positions.length / 3;
     const grad = new Float32Array(3 * nv);
@@ -143,7 +164,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
       { count, positions, normals: input.normals, surface: input.surface, colors: input.colors },
       mesh.positions,
       vertexCount,
-      kernel.sigma,
+      (options.normalWidth ?? NORMAL_WIDTH) * r,
       mesh.normals,
       colors,
       options.lookup,
@@ -172,4 +193,77 @@ export function concatenate(pieces: PolyMesh[], normals: Float32Array[]): Mesh {
     i += p.indices.length;
   }
   return mesh;
+}
+
+/** Signed volume enclosed by a polygonizer's mesh (divergence theorem). */
+export function meshVolume(mesh: { positions: ArrayLike<number>; indices: ArrayLike<number> }): number {
+  const P = mesh.positions, I = mesh.indices;
+  let v = 0;
+  for (let t = 0; t < I.length; t += 3) {
+    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
+    v += P[a] * (P[b + 1] * P[c + 2] - P[b + 2] * P[c + 1]) - P[a + 1] * (P[b] * P[c + 2] - P[b + 2] * P[c]) + P[a + 2] * (P[b] * P[c + 1] - P[b + 1] * P[c]);
+  }
+  return v / 6;
+}
+
+const BINS = 2048;
+const histogram = new Float64Array(BINS + 1);
+
+/**
+ * Polygonizes the raw sums S in `lattice` at the λ whose surface encloses `target` (within
+ * VOLUME_TOLERANCE, at most 4 polygonizations), leaving f/λ = 1 − S/λ in the lattice. The first
+ * guess corrects λ₀'s mesh volume by the change in the count of lattice points with S > λ (a
+ * histogram of S); then secant steps on the mesh volume. λ stays within [λ₀/50, 2λ₀].
+ */
+export function matchVolume(lattice: Lattice, lambda0: number, target: number, polygonize: (l: Lattice) => PolyMesh): PolyMesh {
+  const raw = lattice.values.slice();
+  const values = lattice.values;
+  const at = (lambda: number): PolyMesh => {
+    const inv = 1 / lambda;
+    for (let i = 0; i < raw.length; i++) {
+      const f = 1 - raw[i] * inv;
+      values[i] = f < -1 ? -1 : f;
+    }
+    return polygonize(lattice);
+  };
+  let piece = at(lambda0);
+  let v0 = meshVolume(piece);
+  if (!(target > 0) || Math.abs(v0 / target - 1) < VOLUME_TOLERANCE) return piece;
+  let top = 0;
+  for (let i = 0; i < raw.length; i++) if (raw[i] > top) top = raw[i];
+  if (!(top > 0)) return piece;
+  // Histogram of S over [0, top]; cells[b] = points with S in bin b.
+  histogram.fill(0);
+  const scale = BINS / top;
+  for (let i = 0; i < raw.length; i++) if (raw[i] > 0) histogram[Math.min(BINS - 1, Math.floor(raw[i] * scale))]++;
+  const cell = lattice.spacing ** 3;
+  // Volume by count above level L (linear within a bin).
+  const countAbove = (L: number): number => {
+    const x = Math.min(BINS, Math.max(0, L * scale)), b = Math.floor(x);
+    let n = b < BINS ? histogram[b] * (1 - (x - b)) : 0;
+    for (let q = b + 1; q < BINS; q++) n += histogram[q];
+    return n * cell;
+  };
+  const lo = lambda0 / 50, hi = Math.min(2 * lambda0, 0.999 * top);
+  // Find L with countAbove(L) = countAbove(λ₀) + (target − v0), by bisection (countAbove decreases).
+  const want = countAbove(lambda0) + (target - v0);
+  let a = lo, b = hi;
+  for (let it = 0; it < 40; it++) {
+    const m = 0.5 * (a + b);
+    if (countAbove(m) > want) a = m;
+    else b = m;
+  }
+  let l1 = 0.5 * (a + b);
+  let l0 = lambda0;
+  for (let it = 0; it < 3; it++) {
+    piece = at(l1);
+    const v1 = meshVolume(piece);
+    if (Math.abs(v1 / target - 1) < VOLUME_TOLERANCE || v1 === v0) break;
+    const next = l1 + ((target - v1) * (l1 - l0)) / (v1 - v0);
+    l0 = l1;
+    v0 = v1;
+    l1 = Math.min(hi, Math.max(lo, next));
+    if (l1 === l0) break;
+  }
+  return piece;
 }

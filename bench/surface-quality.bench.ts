@@ -1,0 +1,116 @@
+/**
+ * Surface quality: how smooth, how volume-faithful and how robust to thin features the particle
+ * surface is, for several settings of σ (output.kernelWidth), λ (half the interior sum, or
+ * matched per region to the particles' volume), lattice resolution and normal-filter width.
+ * Inputs are disordered particles (a turned, strongly jittered lattice, as in a running
+ * simulation) and, when present, particles dumped from running scenes (/tmp/pts-NAME.json with
+ * radius, count, positions, normals, surface).
+ *
+ *   npx tsx bench/surface-quality.bench.ts
+ *
+ * Measures (all per mesh):
+ * - slab / sphere: face tilt = area-weighted mean angle between face normals and the true normal
+ *   (geometric bumps), height RMS = spread of vertex distances from the true surface (r), offset =
+ *   mean signed distance from the particle boundary (r; negative: inside), shading = mean angle of
+ *   vertex normals from the true normal with engine-like noisy particle normals (20° noise).
+ * - volume: mesh volume ÷ Σ vᵢ for spheres of radius 5, 10, 20, 30 r.
+ * - string: a honey string of radius 2 r and 1.5 r (2–3 particles across) between two drops:
+ *   shells (1 = connected) and the string's mean radius at its middle ÷ its particle radius.
+ * - scenes: edge dihedral = mean angle between the faces of each edge; edge shading = mean angle
+ *   between the vertex normals across each edge; volume ratio; shells; ms.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Mesh } from '../src/api.ts';
+import { checkMesh, particleSurface } from '../src/surface/index.ts';
+import { disordered, roughness } from '../tests/surface/helpers.ts';
+
+const r = 0.01;
+interface Config { label: string; kernelWidth: number; resolution: number; volumeMatch: boolean; normalWidth?: number; lambdaScale?: number }
+const arg = process.argv[2];
+const configs: Config[] = [
+  { label: 'old default σ1.2 h1 λ½', kernelWidth: 1.2, resolution: 1, volumeMatch: false, normalWidth: 1.2 },
+  { label: 'σ1.6 h1 λ½', kernelWidth: 1.6, resolution: 1, volumeMatch: false },
+  { label: 'σ2.0 h1 λ½', kernelWidth: 2.0, resolution: 1, volumeMatch: false },
+  { label: 'σ2.5 h1 λ½ (paper)', kernelWidth: 2.5, resolution: 1, volumeMatch: false },
+  { label: 'σ1.2 h1 matched', kernelWidth: 1.2, resolution: 1, volumeMatch: true },
+  { label: 'σ1.6 h1 matched', kernelWidth: 1.6, resolution: 1, volumeMatch: true },
+  { label: 'σ2.0 h1 matched', kernelWidth: 2.0, resolution: 1, volumeMatch: true },
+  { label: 'σ2.5 h1 matched', kernelWidth: 2.5, resolution: 1, volumeMatch: true },
+  { label: 'σ2.0 h1.5 matched', kernelWidth: 2.0, resolution: 1.5, volumeMatch: true },
+  { label: 'σ2.5 h1.5 matched', kernelWidth: 2.5, resolution: 1.5, volumeMatch: true },
+].filter((c) => !arg || c.label.includes(arg));
+
+function mesh(blob: { count: number; positions: Float32Array; normals?: Float32Array; surface?: Uint8Array }, c: Config, radius = r): Mesh {
+  return particleSurface(
+    { count: blob.count, positions: blob.positions, radius, normals: blob.normals, surface: blob.surface },
+    { resolution: c.resolution, polygonizer: 'marching-cubes', kernelWidth: c.kernelWidth, colors: false },
+    { volumeMatch: c.volumeMatch, normalWidth: c.normalWidth },
+  );
+}
+
+const f = (x: number, d = 2) => x.toFixed(d);
+const slabSdf = (x: number, y: number, z: number) => Math.max(Math.abs(x) - 16 * r, Math.abs(y) - 5 * r, Math.abs(z) - 16 * r);
+const slab = disordered(r, 16 * r, slabSdf, { normalNoise: (20 * Math.PI) / 180 });
+const sphereSdf = (x: number, y: number, z: number) => Math.hypot(x, y, z) - 10 * r;
+const sphere = disordered(r, 10 * r, sphereSdf, { normalNoise: (20 * Math.PI) / 180 });
+const spheres = [5, 10, 20, 30].map((R) => disordered(r, R * r, (x, y, z) => Math.hypot(x, y, z) - R * r, { seed: 5 + R }));
+const strings = [2, 1.5].map((a) => {
+  const sdf = (x: number, y: number, z: number) => Math.min(Math.hypot(x + 22 * r, y, z) - 8 * r, Math.hypot(x - 22 * r, y, z) - 8 * r, Math.max(Math.abs(x) - 22 * r, Math.hypot(y, z) - a * r));
+  return { a, blob: disordered(r, 30 * r, sdf, { seed: 7 }) };
+});
+const scenes = ['paint-drops', 'honey-drop'].filter((n) => existsSync(`/tmp/pts-${n}.json`)).map((n) => {
+  const d = JSON.parse(readFileSync(`/tmp/pts-${n}.json`, 'utf8'));
+  return { name: n, radius: d.radius as number, blob: { count: d.count as number, positions: Float32Array.from(d.positions), normals: Float32Array.from(d.normals), surface: Uint8Array.from(d.surface) } };
+});
+
+function edgeMeasures(m: Mesh): { dihedral: number; shading: number } {
+  const P = m.positions, N = m.normals, I = m.indices;
+  const fn = new Float64Array(I.length);
+  for (let t = 0; t < I.length; t += 3) {
+    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
+    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2], vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx, l = Math.hypot(nx, ny, nz) || 1;
+    fn[t] = nx / l; fn[t + 1] = ny / l; fn[t + 2] = nz / l;
+  }
+  const edge = new Map<number, number>();
+  const nv = P.length / 3;
+  let dih = 0, nd = 0, sh = 0, ns = 0;
+  for (let t = 0; t < I.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = I[t + e], b = I[t + ((e + 1) % 3)];
+      const key = Math.min(a, b) * nv + Math.max(a, b);
+      const o = edge.get(key);
+      if (o === undefined) { edge.set(key, t); continue; }
+      dih += Math.acos(Math.min(1, fn[t] * fn[o] + fn[t + 1] * fn[o + 1] + fn[t + 2] * fn[o + 2]));
+      nd++;
+      sh += Math.acos(Math.min(1, N[3 * a] * N[3 * b] + N[3 * a + 1] * N[3 * b + 1] + N[3 * a + 2] * N[3 * b + 2]));
+      ns++;
+    }
+  }
+  return { dihedral: (dih / nd) * 180 / Math.PI, shading: (sh / ns) * 180 / Math.PI };
+}
+
+console.log(`disordered particles: lattice 2r turned, jitter ±0.4 r; particle normals with 20° noise; r = ${r}`);
+for (const c of configs) {
+  const lines: string[] = [];
+  const topKeep = (x: number, y: number, z: number) => Math.abs(x) < 10 * r && Math.abs(z) < 10 * r && y > 2 * r;
+  const s = roughness(mesh(slab, c), r, slabSdf, topKeep);
+  const q = roughness(mesh(sphere, c), r, sphereSdf);
+  lines.push(`slab top: tilt ${f(s.faceTilt)}°, height RMS ${f(s.heightRms)} r, offset ${f(s.offset)} r, shading ${f(s.shading)}° | sphere 10r: tilt ${f(q.faceTilt)}°, RMS ${f(q.heightRms)} r, offset ${f(q.offset)} r, shading ${f(q.shading)}°`);
+  const vols = spheres.map((b, i) => checkMesh(mesh(b, c)).volume / (b.count * 8 * r ** 3));
+  const st = strings.map(({ a, blob }) => {
+    const m = mesh(blob, c), rep = checkMesh(m);
+    let sum = 0, n = 0;
+    for (let v = 0; v < m.positions.length / 3; v++) if (Math.abs(m.positions[3 * v]) < 5 * r) { sum += Math.hypot(m.positions[3 * v + 1], m.positions[3 * v + 2]); n++; }
+    return `a=${a}r: shells ${rep.shells}, mid radius ${n ? f(sum / n / r / a) : '0 (broken)'}×`;
+  });
+  lines.push(`volume/Σv: R5 ${f(vols[0])}, R10 ${f(vols[1])}, R20 ${f(vols[2])}, R30 ${f(vols[3])} | string ${st.join('; ')}`);
+  for (const sc of scenes) {
+    const t = performance.now();
+    const m = mesh(sc.blob, c, sc.radius);
+    const ms = performance.now() - t;
+    const rep = checkMesh(m), e = edgeMeasures(m);
+    lines.push(`${sc.name} (${sc.blob.count}): edge dihedral ${f(e.dihedral)}°, edge shading ${f(e.shading)}°, volume/Σv ${f(rep.volume / (sc.blob.count * 8 * sc.radius ** 3))}, shells ${rep.shells}, ${rep.triangles} tris, closed ${rep.closed}, ${ms.toFixed(0)} ms`);
+  }
+  console.log(`\n${c.label}\n  ${lines.join('\n  ')}`);
+}
