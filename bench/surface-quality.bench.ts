@@ -34,6 +34,7 @@ const configs: Config[] = [
   { label: 'σ2.5 h1 λ½ (paper)', kernelWidth: 2.5, resolution: 1, volumeMatch: false },
   { label: 'σ1.2 h1 matched', kernelWidth: 1.2, resolution: 1, volumeMatch: true },
   { label: 'σ1.6 h1 matched', kernelWidth: 1.6, resolution: 1, volumeMatch: true },
+  { label: 'σ1.8 h1 matched', kernelWidth: 1.8, resolution: 1, volumeMatch: true },
   { label: 'σ2.0 h1 matched', kernelWidth: 2.0, resolution: 1, volumeMatch: true },
   { label: 'σ2.5 h1 matched', kernelWidth: 2.5, resolution: 1, volumeMatch: true },
   { label: 'σ2.0 h1.5 matched', kernelWidth: 2.0, resolution: 1.5, volumeMatch: true },
@@ -54,7 +55,7 @@ const slab = disordered(r, 16 * r, slabSdf, { normalNoise: (20 * Math.PI) / 180 
 const sphereSdf = (x: number, y: number, z: number) => Math.hypot(x, y, z) - 10 * r;
 const sphere = disordered(r, 10 * r, sphereSdf, { normalNoise: (20 * Math.PI) / 180 });
 const spheres = [5, 10, 20, 30].map((R) => disordered(r, R * r, (x, y, z) => Math.hypot(x, y, z) - R * r, { seed: 5 + R }));
-const strings = [2, 1.5].map((a) => {
+const strings = [3, 2].map((a) => {
   const sdf = (x: number, y: number, z: number) => Math.min(Math.hypot(x + 22 * r, y, z) - 8 * r, Math.hypot(x - 22 * r, y, z) - 8 * r, Math.max(Math.abs(x) - 22 * r, Math.hypot(y, z) - a * r));
   return { a, blob: disordered(r, 30 * r, sdf, { seed: 7 }) };
 });

@@ -418,6 +418,30 @@ function syncFrameOptions(): void {
   for (const c of clients) c.setOptions(opts);
 }
 
+/**
+ * Dynamic resolution while redrawing every frame (continuous mode): software WebGL is largely
+ * fill-bound, so when frames take longer than ~40 ms the drawing buffer shrinks (down to half
+ * size) and grows back when they are quick again. On-demand drawing and video recordings keep
+ * full resolution.
+ */
+let lastFrameAt = 0;
+let frameMsAverage = 16;
+let lastAdapt = 0;
+function adaptResolution(now: number, drawing: boolean): void {
+  const interval = lastFrameAt ? now - lastFrameAt : 16;
+  lastFrameAt = now;
+  const everyFrame = state.continuous && !videoRecorder.active;
+  if (!everyFrame || !drawing) {
+    if (!everyFrame && renderer.scale !== 1) renderer.scale = 1;
+    return;
+  }
+  frameMsAverage = 0.8 * frameMsAverage + 0.2 * interval;
+  if (now - lastAdapt < 500) return;
+  lastAdapt = now;
+  if (frameMsAverage > 40 && renderer.scale > 0.5) renderer.scale = Math.max(0.5, renderer.scale * 0.85);
+  else if (frameMsAverage < 22 && renderer.scale < 1) renderer.scale = Math.min(1, renderer.scale * 1.1);
+}
+
 function requestDraw(): void {
   needsDraw = true;
 }
@@ -430,6 +454,7 @@ renderer.regl.frame(() => {
   for (const c of clients) if (c.upload()) needsDraw = true;
   const sig = signature();
   if (resized || sig !== lastSignature || pendingCapture.length > 0 || videoRecorder.active || state.continuous) needsDraw = true;
+  adaptResolution(now, needsDraw);
   if (needsDraw) {
     needsDraw = false;
     lastSignature = sig;
@@ -512,7 +537,7 @@ const hook = {
   },
   stats() {
     const now = performance.now();
-    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
+    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, renderScale: renderer.scale, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
   },
   play,
   pause,

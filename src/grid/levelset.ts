@@ -63,19 +63,31 @@ export class LevelSet {
         state[c] = 2;
         continue;
       }
-      let inv2 = 0;
+      let inv2 = 0, g2 = 0;
       for (let a = 0; a < 3; a++) {
         let theta = Infinity;
+        const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+        const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
         for (let e = 0; e < 2; e++) {
-          const m = nb[6 * c + 2 * a + e];
-          if (m < 0 || type[m] === SOLID) continue;
+          const m = e === 0 ? m0 : m1;
+          if (!(e === 0 ? ok0 : ok1)) continue;
           const pm = phi[m];
           if ((pm < 0) !== inside) theta = Math.min(theta, Math.max(1e-6 * h, (h * pc) / (pc - pm)));
         }
         if (theta < Infinity) inv2 += 1 / (theta * theta);
+        // ∂φ/∂x_a: central where both neighbours take part, else one-sided.
+        const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
+        g2 += g * g;
       }
       if (inv2 > 0) {
-        dist[c] = Math.min(band, 1 / Math.sqrt(inv2));
+        // The distance to the plane through the axis crossings is biased towards the liquid on a
+        // convex surface (a chord crosses zero inside the true root) and, applied every step, shrinks
+        // the liquid by a fixed fraction per step. |φ| / |∇φ| keeps the zero set where advection left
+        // it (to second order) while restoring |∇φ| = 1; the crossing estimate serves only where φ
+        // is far from a distance (|∇φ| outside [0.5, 2]).
+        const gm = Math.sqrt(g2);
+        const plane = 1 / Math.sqrt(inv2);
+        dist[c] = Math.min(band, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
         state[c] = 2;
       }
     }

@@ -2,6 +2,7 @@
  * The public `Simulation` of the grid engine: markers as fluid points, MAC-interpolated velocities,
  * the level-set mesh, metrics, solids and bit-for-bit checkpoints.
  */
+import { linearColor } from '../scene/color.ts';
 import type { FluidPoints, Mesh, Metrics, Simulation, SolidView, StepStats } from '../api.ts';
 import type { Vec3 } from '../scene/schema.ts';
 import type { Scene } from '../scene/scene.ts';
@@ -204,8 +205,5 @@ function restoreState(sim: GridSimulation, r: CheckpointReader): void {
   sim.solids.setTime(sim.time);
 }
 
-export function colorOf(c: string | [number, number, number]): [number, number, number] {
-  if (typeof c !== 'string') return [c[0], c[1], c[2]];
-  const v = parseInt(c.slice(1), 16);
-  return [((v >> 16) & 255) / 255, ((v >> 8) & 255) / 255, (v & 255) / 255];
-}
+/** Linear RGB of a scene colour (see src/scene/color.ts). */
+export const colorOf = linearColor;

@@ -13,17 +13,12 @@ import { particleSurface } from '../surface/index.ts';
 import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
+import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
 import { solidMesh } from './solid-mesh.ts';
 
-/** Linear RGB in 0..1 of a scene colour ("#rrggbb" is sRGB). */
-export function linearColor(c: Color): [number, number, number] {
-  if (Array.isArray(c)) return [c[0], c[1], c[2]];
-  const s = c as string;
-  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  return [1, 3, 5].map((k) => lin(parseInt(s.slice(k, k + 2), 16) / 255)) as [number, number, number];
-}
+export { linearColor };
 
 export class ParticleSimulation implements Simulation {
   readonly engine = 'particle' as const;

@@ -279,9 +279,12 @@ export class Renderer {
     return new View(this.regl);
   }
 
+  /** Resolution scale (0.5..1) on top of devicePixelRatio: lowered when redraws are too slow. */
+  scale = 1;
+
   /** Matches the drawing buffer to the canvas's CSS size times devicePixelRatio; true if it changed. */
   resize(): boolean {
-    const dpr = Math.min(window.devicePixelRatio || 1, 2);
+    const dpr = Math.min(window.devicePixelRatio || 1, 2) * this.scale;
     const w = Math.max(1, Math.round(this.canvas.clientWidth * dpr));
     const h = Math.max(1, Math.round(this.canvas.clientHeight * dpr));
     if (this.canvas.width !== w || this.canvas.height !== h) {

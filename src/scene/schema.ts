@@ -21,7 +21,7 @@ export const color = z
     z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as "#rrggbb"'),
     z.tuple([fraction, fraction, fraction]),
   ])
-  .describe('Colour: "#rrggbb" or [r, g, b] with components in 0..1.');
+  .describe('Colour: "#rrggbb" (sRGB, as colour pickers give it) or linear [r, g, b] with components in 0..1.');
 
 // ---------------------------------------------------------------------------------------------
 // Domain
@@ -346,8 +346,8 @@ export const outputSettings = z
   .strictObject({
     resolution: z.number().min(0.1).max(8).default(1).describe('Mesh lattice spacing in particle radii (particle engine) or cell sizes / 2 (grid engine); smaller is finer.'),
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
-    lambda: pos.optional().describe('Iso-level λ of the particle field; absent: half the fully-interior sum (Steele §4).'),
-    kernelWidth: pos.default(1.2).describe('Gaussian width σ of the particle field, particle radii.'),
+    lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
+    kernelWidth: pos.default(1.6).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
     mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('obj').describe('Mesh format the CLI writes per frame.'),
     points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),
     colors: z.boolean().default(true).describe('Write per-vertex colours.'),

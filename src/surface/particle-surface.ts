@@ -60,7 +60,7 @@ export interface SurfaceOptions {
 }
 
 /** Default Gaussian width of the vertex-attribute filter, particle radii (Steele: "a much smaller kernel"). */
-export const NORMAL_WIDTH = 1.5;
+export const NORMAL_WIDTH = 2.5;
 /** Relative volume error at which volume matching stops. */
 export const VOLUME_TOLERANCE = 0.01;
 
