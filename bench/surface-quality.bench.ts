@@ -25,7 +25,7 @@ import { checkMesh, particleSurface } from '../src/surface/index.ts';
 import { disordered, roughness } from '../tests/surface/helpers.ts';
 
 const r = 0.01;
-interface Config { label: string; kernelWidth: number; resolution: number; volumeMatch: boolean; normalWidth?: number; lambdaScale?: number }
+interface Config { label: string; kernelWidth: number; resolution: number; volumeMatch: boolean; normalWidth?: number; smoothing?: number; thinWidth?: number }
 const arg = process.argv[2];
 const configs: Config[] = [
   { label: 'old default σ1.2 h1 λ½', kernelWidth: 1.2, resolution: 1, volumeMatch: false, normalWidth: 1.2 },
@@ -39,13 +39,20 @@ const configs: Config[] = [
   { label: 'σ2.5 h1 matched', kernelWidth: 2.5, resolution: 1, volumeMatch: true },
   { label: 'σ2.0 h1.5 matched', kernelWidth: 2.0, resolution: 1.5, volumeMatch: true },
   { label: 'σ2.5 h1.5 matched', kernelWidth: 2.5, resolution: 1.5, volumeMatch: true },
+  { label: 'σ1.2 h1 matched taubin5', kernelWidth: 1.2, resolution: 1, volumeMatch: true, smoothing: 5 },
+  { label: 'σ1.6 h1 matched taubin5', kernelWidth: 1.6, resolution: 1, volumeMatch: true, smoothing: 5 },
+  { label: 'σ1.6 h1 matched taubin10', kernelWidth: 1.6, resolution: 1, volumeMatch: true, smoothing: 10 },
+  { label: 'σ1.6 h1 matched taubin20', kernelWidth: 1.6, resolution: 1, volumeMatch: true, smoothing: 20 },
+  { label: 'σ2.0 h1 matched thin1.2', kernelWidth: 2.0, resolution: 1, volumeMatch: true, thinWidth: 1.2 },
+  { label: 'σ2.5 h1 matched thin1.2', kernelWidth: 2.5, resolution: 1, volumeMatch: true, thinWidth: 1.2 },
+  { label: 'σ2.5 h1 matched thin1.5', kernelWidth: 2.5, resolution: 1, volumeMatch: true, thinWidth: 1.5 },
 ].filter((c) => !arg || c.label.includes(arg));
 
 function mesh(blob: { count: number; positions: Float32Array; normals?: Float32Array; surface?: Uint8Array }, c: Config, radius = r): Mesh {
   return particleSurface(
     { count: blob.count, positions: blob.positions, radius, normals: blob.normals, surface: blob.surface },
     { resolution: c.resolution, polygonizer: 'marching-cubes', kernelWidth: c.kernelWidth, colors: false },
-    { volumeMatch: c.volumeMatch, normalWidth: c.normalWidth },
+    { volumeMatch: c.volumeMatch, normalWidth: c.normalWidth, smoothing: c.smoothing, thinWidth: c.thinWidth ?? 0 },
   );
 }
 

@@ -40,7 +40,7 @@ export interface SceneSummary {
   frames: number;
   materials: { name: string; kind: 'liquid' | 'solid'; detail: string }[];
   bodies: { name: string; material: string; shape: string; motion: string; start: number }[];
-  sources: number;
+  sources: { name: string; material: string; text: string }[];
   sinks: number;
   estimate: {
     liquidParticles: number;
@@ -96,7 +96,11 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       motion: b.motion.type,
       start: b.start,
     })),
-    sources: scene.sources.length,
+    sources: scene.sources.map((src, i) => ({
+      name: src.name ?? `sources[${i}]`,
+      material: src.material,
+      text: `${src.shape === 'disk' ? `disk r=${src.radius}` : `rect ${fmtVec(src.size)}`} at ${fmtVec(src.center)} towards ${fmtVec(src.direction)}, ${src.speed} m/s from ${src.start} s to ${src.end ?? scene.duration} s`,
+    })),
     sinks: scene.sinks.length,
     estimate: {
       liquidParticles: Math.round(est.liquidParticles),
@@ -124,7 +128,8 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
     const extra = [b.motion !== 'static' ? `motion ${b.motion}` : '', b.start > 0 ? `appears at ${b.start} s` : ''].filter(Boolean).join(', ');
     lines.push(`    ${b.name}: ${b.material}, ${b.shape}${extra ? `, ${extra}` : ''}`);
   }
-  lines.push(`  sources: ${s.sources}, sinks: ${s.sinks}, adhesion pairs: ${scene.adhesion.length}`);
+  for (const src of s.sources) lines.push(`  source ${src.name}: ${src.material}, ${src.text}`);
+  lines.push(`  sources: ${s.sources.length}, sinks: ${s.sinks}, adhesion pairs: ${scene.adhesion.length}`);
   const e = s.estimate;
   lines.push(
     `  particle engine: ~${fmtInt(e.particles)} particles (${fmtInt(e.liquidParticles)} liquid + ${fmtInt(e.objectParticles)} object), r = ${scene.particle.radius} m, ${scene.particle.substeps} substeps × ${scene.particle.moves} moves, ~${fmtBytes(e.particleBytes)}`,

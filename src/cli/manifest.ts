@@ -48,6 +48,8 @@ export interface RunSettings {
   frames: number;
   mesh: MeshFormat;
   points: PointsFormat;
+  /** Solid objects per frame, in their pose. */
+  solids: MeshFormat;
   workers: number | null;
   checkpointEvery: number;
   /** Digits of the frame numbers in file names. */

@@ -19,6 +19,7 @@ import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { MANIFEST, readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
+import { solidsMesh } from './solids.ts';
 import { viscidVersion } from './version.ts';
 
 export interface RunFlags {
@@ -27,6 +28,7 @@ export interface RunFlags {
   out?: string;
   mesh?: MeshFormat;
   points?: PointsFormat;
+  solids?: MeshFormat;
   resume?: string;
   workers?: number;
   checkpointEvery: number;
@@ -42,6 +44,7 @@ defineCommand((program) =>
     .option('-o, --out <dir>', 'output directory (default: out/<scene name>)')
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
+    .addOption(new Option('--solids <format>', 'solid objects in their pose per frame, one mesh (default: none)').choices(['obj', 'ply', 'glb', 'none']))
     .option('--resume <dir>', 'continue the run in this directory from its checkpoint')
     .option('--workers <n>', "worker threads (overrides the scene's particle.workers)", intAtLeast(1))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
@@ -102,6 +105,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     s.frames = flags.frames ?? s.frames;
     s.mesh = flags.mesh ?? s.mesh;
     s.points = flags.points ?? s.points;
+    s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
     s.workers = flags.workers ?? s.workers;
     s.checkpointEvery = flags.checkpointEvery;
   } else {
@@ -115,6 +119,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
         frames,
         mesh: flags.mesh ?? scene.output.mesh,
         points: flags.points ?? scene.output.points,
+        solids: flags.solids ?? 'none',
         workers: flags.workers ?? null,
         checkpointEvery: flags.checkpointEvery,
         padding: framePadding(frames),
@@ -194,7 +199,13 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       writeManifest(dir, manifest);
       return record.status;
     }
-    const what = [settings.mesh !== 'none' ? `${settings.mesh} meshes` : '', settings.points !== 'none' ? `${settings.points} points` : ''].filter(Boolean).join(' and ');
+    const what = [
+      settings.mesh !== 'none' ? `${settings.mesh} meshes` : '',
+      settings.points !== 'none' ? `${settings.points} points` : '',
+      settings.solids !== 'none' ? `${settings.solids} solids` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     process.stderr.write(
       `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
@@ -211,6 +222,11 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
         surfaceMs = performance.now() - t1;
         const name = `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
         writeFileAtomic(join(dir, name), await encodeMesh(settings.mesh, mesh, ctx.scene));
+        files.push(name);
+      }
+      if (settings.solids !== 'none') {
+        const name = `${engine}/${frameFileName('solids', sim.frame, settings.padding, MESH_EXTENSIONS[settings.solids])}`;
+        writeFileAtomic(join(dir, name), await encodeMesh(settings.solids, solidsMesh(sim.solids()), ctx.scene));
         files.push(name);
       }
       const points = sim.fluidPoints();

@@ -23,6 +23,7 @@ import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 const FLUID = FLUID_, SOLID = SOLID_;
 
 const upwind = new Float64Array(3);
+const MODE = Number((globalThis as any).process?.env?.SEEDMODE ?? 1);
 
 export class LevelSet {
   private dist = new Float64Array(0);
@@ -72,7 +73,27 @@ export class LevelSet {
           const m = e === 0 ? m0 : m1;
           if (!(e === 0 ? ok0 : ok1)) continue;
           const pm = phi[m];
-          if ((pm < 0) !== inside) theta = Math.min(theta, Math.max(1e-6 * h, (h * pc) / (pc - pm)));
+          if ((pm < 0) === inside) continue;
+          let t = pc / (pc - pm);
+          if (MODE === 3) {
+            // Quadratic through c, m and the minmod second difference at c or m (Chopp 2001).
+            const other = e === 0 ? m1 : m0;
+            const mfar = nb[6 * m + 2 * a + e];
+            const d2c = (e === 0 ? ok1 : ok0) ? phi[other] - 2 * pc + pm : 0;
+            const d2m = mfar >= 0 && type[mfar] !== SOLID ? phi[mfar] - 2 * pm + pc : 0;
+            const d2 = d2c * d2m <= 0 || !(e === 0 ? ok1 : ok0) ? 0 : Math.abs(d2c) < Math.abs(d2m) ? d2c : d2m;
+            if (Math.abs(d2) > 1e-12 * h) {
+              const A = 0.5 * d2, B = pm - pc - 0.5 * d2, C = pc;
+              const disc = B * B - 4 * A * C;
+              if (disc >= 0) {
+                const sq = Math.sqrt(disc);
+                const r1 = (-B - sq) / (2 * A), r2 = (-B + sq) / (2 * A);
+                if (r1 >= 0 && r1 <= 1) t = r1;
+                else if (r2 >= 0 && r2 <= 1) t = r2;
+              }
+            }
+          }
+          theta = Math.min(theta, Math.max(1e-6 * h, h * t));
         }
         if (theta < Infinity) inv2 += 1 / (theta * theta);
         // ∂φ/∂x_a: central where both neighbours take part, else one-sided.
@@ -87,7 +108,7 @@ export class LevelSet {
         // is far from a distance (|∇φ| outside [0.5, 2]).
         const gm = Math.sqrt(g2);
         const plane = 1 / Math.sqrt(inv2);
-        dist[c] = Math.min(band, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
+        dist[c] = Math.min(band, MODE === 1 && gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : MODE === 2 ? Math.abs(pc) : plane);
         state[c] = 2;
       }
     }

@@ -86,7 +86,10 @@ export class GridSimulation {
     this.d = makeDomain(scene);
     const g = scene.grid;
     this.useLevelSet = g.tracking !== 'markers';
-    this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + (this.useLevelSet ? 1 : 0);
+    // The level set's band must hold the ENO2 stencil (two upwind cells) beyond the distance the
+    // surface moves in a step (k_cfl cells): with one extra layer (a 3-cell band at the defaults)
+    // the trailing side read the band's clamped edge and a falling blob lost ~1 % per step.
+    this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + (this.useLevelSet ? 3 : 0);
     this.band = this.layers * this.d.h;
     const firstLiquidBody = scene.bodies.find((b) => scene.materials[b.material].kind === 'liquid');
     const name = firstLiquidBody?.material ?? scene.sources[0]?.material ?? scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');

@@ -68,7 +68,7 @@ function liquidContacts(ctx: StepContext, dt: number): void {
   }
 }
 
-function objectContacts(ctx: StepContext): void {
+export function objectContacts(ctx: StepContext): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
   if (O.count === 0) return;
   const pos = L.pos, vel = L.vel, opos = O.pos, ovel = O.vel;

@@ -18,7 +18,7 @@ import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
 import { accelerate, checkPositions, maxLiquidSpeed, translate } from './integrate.ts';
 import { applyFriction } from './friction.ts';
-import { domainWalls, markNearObjects, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
+import { domainWalls, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { markSurface } from './surface.ts';
 
@@ -123,8 +123,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   ctx.time = tb;
 }
 
-/** Density correction moves particles without regard to objects and walls: keep them out. */
+/**
+ * Density correction moves particles without regard to objects and walls: keep them out, first at
+ * the object particles' contact distance (the guard alone would leave them deep inside that shell,
+ * and the next move's contacts would throw them sideways).
+ */
 function keepOut(ctx: StepContext): void {
+  objectContacts(ctx);
   signedDistanceGuard(ctx);
   domainWalls(ctx, 0);
 }

@@ -69,6 +69,7 @@ export function splatParticles(
   members: Int32Array,
   from: number,
   to: number,
+  sigmas?: ArrayLike<number> | null,
 ): void {
   const { nx, ny, nz, spacing: h, values } = lattice;
   const [ox, oy, oz] = lattice.origin;
@@ -76,7 +77,11 @@ export function splatParticles(
   // Sample coordinates: h · (base + i) when the lattice is a piece of the global one, so that
   // pieces sharing points compute them identically.
   const sx = lattice.base ? 0 : ox, sy = lattice.base ? 0 : oy, sz = lattice.base ? 0 : oz;
-  const R = kernel.cutoff, c = kernel.shift, inv2s2 = 1 / (2 * kernel.sigma * kernel.sigma);
+  // With per-particle widths σᵢ ≤ σ (thin features, adaptiveWidths), particle i's kernel is the
+  // same shape scaled to σᵢ and its weight raised by (σ/σᵢ)³, so that its integral — and the
+  // interior sum — stay those of σ.
+  let R = kernel.cutoff, inv2s2 = 1 / (2 * kernel.sigma * kernel.sigma), scale = 1;
+  const c = kernel.shift;
   const span = Math.ceil((2 * R) / h) + 2;
   if (gx.length < span) {
     gx = new Float64Array(span);
@@ -87,7 +92,13 @@ export function splatParticles(
   for (let m = from; m < to; m++) {
     const p = members[m];
     const px = positions[3 * p], py = positions[3 * p + 1], pz = positions[3 * p + 2];
-    const v = volumes ? volumes[p] : defaultVolume;
+    if (sigmas) {
+      const si = Math.min(kernel.sigma, sigmas[p]), q = kernel.sigma / si;
+      R = CUTOFF_SIGMAS * si;
+      inv2s2 = 1 / (2 * si * si);
+      scale = q * q * q;
+    }
+    const v = (volumes ? volumes[p] : defaultVolume) * scale;
     const i0 = Math.max(0, Math.ceil((px - R - ox) / h)), i1 = Math.min(nx - 1, Math.floor((px + R - ox) / h));
     const j0 = Math.max(0, Math.ceil((py - R - oy) / h)), j1 = Math.min(ny - 1, Math.floor((py + R - oy) / h));
     const k0 = Math.max(0, Math.ceil((pz - R - oz) / h)), k1 = Math.min(nz - 1, Math.floor((pz + R - oz) / h));

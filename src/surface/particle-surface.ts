@@ -2,7 +2,10 @@
  * A mesh from particles (Steele et al. 2004, "Rendering"): per region, the Gaussian field sampled
  * on a lattice of spacing output.resolution × r (dense over the region's bounds, or on sparse tiles
  * when those bounds are large), polygonized, then normals and colours from the particles near
- * each vertex.
+ * each vertex. Unless output.lambda is given, λ is matched per region so that the mesh encloses
+ * the particles' volume Σ vᵢ (matchVolume): the paper's half-interior-sum λ is exact only for a
+ * flat interface and shrinks drops and strings by about σ² × mean curvature. Defaults
+ * (σ = 1.6 r, matched λ, normal filter 1.5 r) were chosen by bench/surface-quality.bench.ts.
  */
 import type { Mesh } from '../api.ts';
 import type { OutputSettings } from '../scene/schema.ts';
@@ -10,6 +13,8 @@ import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
+import { adaptiveWidths } from './adaptive.ts';
+import { taubinSmooth } from './smooth.ts';
 import { tiledParticleField } from './tiles.ts';
 
 export interface ParticleSurfaceInput {
@@ -57,10 +62,23 @@ export interface SurfaceOptions {
   volumeMatch?: boolean;
   /** Width of the Gaussian averaging surface-particle normals and colours, particle radii (default NORMAL_WIDTH). */
   normalWidth?: number;
+  /**
+   * Narrowest kernel width, particle radii, given to particles with few neighbours (thin strings,
+   * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default THIN_WIDTH.
+   */
+  thinWidth?: number;
+  /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
+  smoothing?: number;
 }
 
+/** Default narrowest adaptive kernel width, particle radii. */
+export const THIN_WIDTH = 1.2;
+
+/** Default Taubin smoothing passes (smooth.ts). */
+export const SMOOTHING_PASSES = 0;
+
 /** Default Gaussian width of the vertex-attribute filter, particle radii (Steele: "a much smaller kernel"). */
-export const NORMAL_WIDTH = 2.5;
+export const NORMAL_WIDTH = 1.5;
 /** Relative volume error at which volume matching stops. */
 export const VOLUME_TOLERANCE = 0.01;
 
@@ -96,6 +114,8 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     timings.sampling = timings.polygonize = timings.attributes = 0;
   }
 
+  const thin = (options.thinWidth ?? THIN_WIDTH) * r;
+  const sigmas = thin > 0 && thin < kernel.sigma ? new Float64Array(count) : null;
   const pieces: PolyMesh[] = [];
   const gradients: Float32Array[] = [];
   const min = [0, 0, 0], max = [0, 0, 0];
@@ -114,19 +134,20 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
         if (x > max[a]) max[a] = x;
       }
     }
+    if (sigmas) adaptiveWidths(positions, groups.members, from, to, r, kernel.sigma, thin, sigmas);
     // One spacing beyond the kernel's reach, so the lattice border is outside (f = λ).
     const margin = kernel.cutoff + h;
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
     if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
-      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to);
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
       gradients.push(tiled.normals);
       continue;
     }
     const lattice = latticeOver(min, max, margin, h);
-    splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to);
+    splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
     t1 = performance.now();
     let piece: PolyMesh;
     if (options.volumeMatch ?? output.lambda === undefined) {
@@ -157,6 +178,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
 
   t0 = performance.now();
   const mesh = concatenate(pieces, gradients);
+  taubinSmooth(mesh.positions, mesh.indices, options.smoothing ?? SMOOTHING_PASSES);
   const vertexCount = mesh.positions.length / 3;
   const colors = output.colors && input.colors ? new Float32Array(3 * vertexCount) : null;
   if (vertexCount > 0) {

@@ -31,17 +31,20 @@ export function tiledParticleField(
   members: Int32Array,
   from: number,
   to: number,
+  sigmas?: ArrayLike<number> | null,
 ): TiledMesh {
   const n = to - from;
   const T = Math.max(TILE, Math.ceil(kernel.cutoff / h) + 2);
   const local = new Float64Array(3 * n);
   const localVolumes = volumes ? new Float64Array(n) : null;
+  const localSigmas = sigmas ? new Float64Array(n) : null;
   for (let m = 0; m < n; m++) {
     const p = members[from + m];
     local[3 * m] = positions[3 * p];
     local[3 * m + 1] = positions[3 * p + 1];
     local[3 * m + 2] = positions[3 * p + 2];
     if (localVolumes) localVolumes[m] = volumes![p];
+    if (localSigmas) localSigmas[m] = sigmas![p];
   }
   const grid = new HashGrid(T * h);
   grid.build(local, n);
@@ -103,7 +106,7 @@ export function tiledParticleField(
     lattice.base = [a * T, b * T, k * T];
     lattice.origin = [a * T * h, b * T * h, k * T * h];
     lattice.values.fill(0);
-    splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count);
+    splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
     normaliseField(lattice, lambda);
     const piece = marchingCubes(lattice);
     const nv = piece.positions.length / 3;

@@ -2,14 +2,15 @@
  * The README's generated blocks match what `npm run docs` would write now: the scene reference
  * (from the schema) and the CLI reference (from the commands' help). Fix a failure with `npm run docs`.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sceneReferenceMarkdown } from '../../src/index.ts';
 import { cliReference } from '../../src/cli/docs.ts';
 import { replaceBetweenMarkers } from '../../src/cli/files.ts';
 import { buildProgram } from '../../src/cli/main.ts';
-import { ROOT } from './helpers.ts';
+import { cliInProcess, ROOT } from './helpers.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -27,6 +28,25 @@ describe('README generated blocks (run `npm run docs` if these fail)', () => {
 
   it('has the current CLI reference', () => {
     expect(replaceBetweenMarkers(readme, 'cli', cliReference(buildProgram()))).toBe(readme);
+  });
+});
+
+describe('viscid docs', () => {
+  it('fills emptied generated blocks back in and leaves the rest of the file alone', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'viscid-docs-'));
+    try {
+      const file = join(tmp, 'README.md');
+      const emptied = replaceBetweenMarkers(replaceBetweenMarkers(readme, 'cli', ''), 'scene-reference', '');
+      writeFileSync(file, emptied);
+      const r = await cliInProcess(['docs', '--readme', file]);
+      expect(r.code).toBe(0);
+      const regenerated = readFileSync(file, 'utf8');
+      expect(regenerated).toBe(replaceBetweenMarkers(replaceBetweenMarkers(emptied, 'cli', cliReference(buildProgram())), 'scene-reference', sceneReferenceMarkdown()));
+      expect(regenerated).toContain('### `viscid run`');
+      expect(regenerated).not.toContain('### `viscid docs`');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 

@@ -97,15 +97,20 @@ describe('viscid run (particle engine)', () => {
     expect(after.frames.map((f) => f.frame)).toEqual(Array.from({ length: last + 1 }, (_, i) => i + 1));
   });
 
-  it('--method both runs each engine into its own directory', async () => {
+  it('--method both runs each engine into its own directory, with --solids', async () => {
     const dir = join(tmp, 'both');
-    const r = await cli(['run', tiny, '--method', 'both', '--frames', '1', '--out', dir, '--mesh', 'ply']);
+    const r = await cli(['run', tiny, '--method', 'both', '--frames', '1', '--out', dir, '--mesh', 'ply', '--solids', 'obj']);
     expect(r.code).toBe(0);
     const m = readManifest(dir);
     for (const engine of ['particle', 'grid'] as const) {
       expect(m.engines[engine]?.status, engine).toBe('complete');
-      expect(m.engines[engine]?.frames[0].files).toEqual([`${engine}/mesh-0001.ply`]);
+      expect(m.engines[engine]?.frames[0].files).toEqual([`${engine}/mesh-0001.ply`, `${engine}/solids-0001.obj`]);
       expect(readFileSync(join(dir, engine, 'mesh-0001.ply')).subarray(0, 4).toString()).toBe('ply\n');
+      // The floor box: 8 corners at least, inside the floor's bounds (y from -0.04 to 0).
+      const ys = [...readFileSync(join(dir, engine, 'solids-0001.obj'), 'utf8').matchAll(/^v \S+ (\S+) /gm)].map((v) => Number(v[1]));
+      expect(ys.length).toBeGreaterThanOrEqual(8);
+      expect(Math.min(...ys)).toBeGreaterThanOrEqual(-0.04 - 1e-6);
+      expect(Math.max(...ys)).toBeLessThanOrEqual(1e-6);
     }
   });
 

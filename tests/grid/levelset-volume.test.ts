@@ -1,0 +1,59 @@
+/**
+ * Regression tests for the level set losing moving liquid (issues 5/6 follow-up). Two causes were
+ * found: fast-marching seeds placed at the distance to the plane through linear axis crossings,
+ * which on a convex blob sit inside the true surface (a chord of a convex function crosses zero
+ * early), so each per-step redistance shrank the blob by a fixed fraction; and a 3-cell band, too
+ * narrow for the ENO2 stencil plus a CFL-1 step. Before the fix a blob translating at 0.3 cells
+ * per step kept 44 % of its volume after 60 steps and the free-fall validation lost the blob.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulation, parseScene } from '../../src/index.ts';
+import { levelSetVolume } from '../../src/grid/levelset.ts';
+import type { GridSimulation } from '../../src/grid/step.ts';
+import { SOLID } from '../../src/grid/store.ts';
+import { gridSim } from './helpers.ts';
+
+const h = 0.01;
+
+function blob(R: number, center: [number, number, number], max: [number, number, number]): GridSimulation {
+  return gridSim({
+    fps: 30,
+    gravity: [0, 0, 0],
+    domain: { min: [0, 0, 0], max, boundary: 'open' },
+    materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 0, unit: 'm2/s' } } },
+    bodies: [{ material: 'water', shape: { type: 'sphere', center, radius: R } }],
+    grid: { cellSize: h, tracking: 'levelset' },
+  });
+}
+
+/** Grid update, prescribed velocity on every face, redistance, advect: the tracking loop alone. */
+function drive(sim: GridSimulation, steps: number, dt: number, set: (x: number, y: number, z: number, a: number) => number): number {
+  for (let n = 0; n < steps; n++) {
+    sim.updateGrid();
+    const s = sim.store, o = sim.d.origin;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] === SOLID) continue;
+      for (let a = 0; a < 3; a++) {
+        const x = o[0] + h * (s.ci[c] + (a === 0 ? 0 : 0.5)), y = o[1] + h * (s.cj[c] + (a === 1 ? 0 : 0.5)), z = o[2] + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
+        s.u[a][c] = set(x, y, z, a);
+      }
+    }
+    sim.levelSet.redistance(s, h, sim.band);
+    sim.levelSet.advect(s, sim.d, dt);
+  }
+  sim.updateGrid();
+  sim.levelSet.redistance(sim.store, h, sim.band);
+  return levelSetVolume(sim.store, h);
+}
+
+describe('level set volume on moving liquid', () => {
+  it('a blob of radius 6 cells translating 18 cells (60 steps of 0.3 cells) keeps 95 % of its volume', () => {
+    const sim = blob(6 * h, [0.15, 0.5, 0.15], [0.3, 0.6, 0.3]);
+    const v0 = levelSetVolume(sim.store, h);
+    const v1 = drive(sim, 60, (0.3 * h) / 0.5, (_x, _y, _z, a) => (a === 1 ? -0.5 : 0));
+    console.log(`translating blob: kept ${(v1 / v0).toFixed(3)} of its volume`);
+    // Measured 1.06 (the per-step redistance now errs slightly outward); was 0.44 before the fix.
+    expect(Math.abs(v1 / v0 - 1)).toBeLessThan(0.08);
+    expect(v1 / v0).toBeGreaterThan(0.95);
+  }, 60_000);
+});
