@@ -14,7 +14,7 @@ import { polygonizers, type Lattice } from '../src/surface/polygonizer.ts';
 import { marchingCubes as isoMarchingCubes } from 'isosurface';
 
 const r = 0.005;
-const output = { resolution: 1, polygonizer: 'marching-cubes' as const, kernelWidth: 1.6, colors: true };
+const output = { resolution: 1, polygonizer: 'marching-cubes' as const, kernelWidth: 2.2, colors: true };
 
 /** Particles on the rest lattice (spacing 2r) inside `inside`, jittered by ±0.1 r, with surface flags and normals. */
 function particles(limit: number, half: [number, number, number], inside: (x: number, y: number, z: number) => number, seed = 1, shift = [0, 0, 0]): ParticleSurfaceInput {

@@ -3,15 +3,20 @@
  * liquid, kept as a signed distance in a narrow band that lives in the same hashed cells as the MAC
  * grid (the band is the buffer zone: cells further out do not exist and read as +band).
  *
- *  - Advection (§10.3, §10.4, equation 30): upwind differences, second-order ENO in space and
- *    second-order TVD Runge-Kutta in time (§10.4: higher-order upwinding; the first-order "fast"
- *    update of §10.8.2 relies on particles to repair it, which this tracker does not have),
- *    substepped so each substep moves the surface at most half a cell; the outer ring of the band
- *    is not updated.
- *  - Redistancing (§10.5): the fast marching method. Cells beside the zero crossing are initialised
- *    with their distance to the plane through the crossings found along each axis (exact for a
- *    planar surface, so a resting surface does not move), then distances march outwards on both
- *    sides with the first-order upwind Eikonal update, up to the band width.
+ *  - Advection (§10.3, §10.4, equation 30): upwind differences, fifth-order Hamilton-Jacobi WENO
+ *    in space (Jiang & Peng 2000; second-order ENO where the stencil meets a solid or the band's
+ *    edge) and third-order TVD Runge-Kutta in time (§10.4: higher-order upwinding; the
+ *    first-order "fast" update of §10.8.2 relies on particles to repair it), substepped so each
+ *    substep moves the surface at most half a cell; the outer ring of the band is not updated.
+ *    With ENO2 and RK2 a 6-cell blob lost ~0.7 % of its volume per cell travelled; now ~0.03 %.
+ *  - Redistancing (§10.5): the fast marching method. Cells beside the zero crossing start from
+ *    |φ| / |∇φ| (central differences), which restores a unit gradient without moving the zero set
+ *    (exact for a plane, so a resting surface does not move); then distances march outwards on
+ *    both sides with the upwind Eikonal update, second order where two accepted cells line up
+ *    (Sethian 1999), up to the band width. (Starting them at the distance to the plane through
+ *    the linear axis crossings, as before, pulled every convex surface inwards by O(h²κ) per
+ *    step: a falling blob vanished in ~100 steps. The first-order march underestimated distances
+ *    inside a convex surface, which |∇φ| then read, pushing it outwards instead.)
  *
  * Solid cells take no part; afterwards they get the mean φ of their non-solid neighbours so that
  * interpolation near walls stays smooth.
@@ -22,8 +27,7 @@ import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // so the values used in loops are copied to module-level constants here.
 const FLUID = FLUID_, SOLID = SOLID_;
 
-const upwind = new Float64Array(3);
-const MODE = Number((globalThis as any).process?.env?.SEEDMODE ?? 1);
+const coefA = new Float64Array(3), coefB = new Float64Array(3);
 
 export class LevelSet {
   private dist = new Float64Array(0);
@@ -74,25 +78,7 @@ export class LevelSet {
           if (!(e === 0 ? ok0 : ok1)) continue;
           const pm = phi[m];
           if ((pm < 0) === inside) continue;
-          let t = pc / (pc - pm);
-          if (MODE === 3) {
-            // Quadratic through c, m and the minmod second difference at c or m (Chopp 2001).
-            const other = e === 0 ? m1 : m0;
-            const mfar = nb[6 * m + 2 * a + e];
-            const d2c = (e === 0 ? ok1 : ok0) ? phi[other] - 2 * pc + pm : 0;
-            const d2m = mfar >= 0 && type[mfar] !== SOLID ? phi[mfar] - 2 * pm + pc : 0;
-            const d2 = d2c * d2m <= 0 || !(e === 0 ? ok1 : ok0) ? 0 : Math.abs(d2c) < Math.abs(d2m) ? d2c : d2m;
-            if (Math.abs(d2) > 1e-12 * h) {
-              const A = 0.5 * d2, B = pm - pc - 0.5 * d2, C = pc;
-              const disc = B * B - 4 * A * C;
-              if (disc >= 0) {
-                const sq = Math.sqrt(disc);
-                const r1 = (-B - sq) / (2 * A), r2 = (-B + sq) / (2 * A);
-                if (r1 >= 0 && r1 <= 1) t = r1;
-                else if (r2 >= 0 && r2 <= 1) t = r2;
-              }
-            }
-          }
+          const t = pc / (pc - pm);
           theta = Math.min(theta, Math.max(1e-6 * h, h * t));
         }
         if (theta < Infinity) inv2 += 1 / (theta * theta);
@@ -108,7 +94,7 @@ export class LevelSet {
         // is far from a distance (|∇φ| outside [0.5, 2]).
         const gm = Math.sqrt(g2);
         const plane = 1 / Math.sqrt(inv2);
-        dist[c] = Math.min(band, MODE === 1 && gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : MODE === 2 ? Math.abs(pc) : plane);
+        dist[c] = Math.min(band, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
         state[c] = 2;
       }
     }
@@ -145,32 +131,49 @@ export class LevelSet {
     }
   }
 
+  /**
+   * The upwind Eikonal update of cell c from its accepted neighbours. Along an axis whose next cell
+   * beyond the neighbour is accepted too (and not larger), the second-order one-sided difference
+   * (3d − 4d₁ + d₂) / 2h is used (Sethian 1999, §8.3): first-order marching underestimates the
+   * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
+   */
   private consider(s: GridStore, c: number, h: number): void {
     const { nb } = s;
     const dist = this.dist, state = this.state;
-    const v = upwind;
-    v[0] = v[1] = v[2] = Infinity;
+    const A = coefA, B = coefB;
     for (let a = 0; a < 3; a++) {
+      A[a] = 0; B[a] = Infinity;
+      let best = -1, side = 0;
       for (let e = 0; e < 2; e++) {
         const m = nb[6 * c + 2 * a + e];
-        if (m >= 0 && state[m] === 2 && dist[m] < v[a]) v[a] = dist[m];
+        if (m >= 0 && state[m] === 2 && dist[m] < B[a]) { B[a] = dist[m]; best = m; side = e; }
+      }
+      if (best < 0) continue;
+      A[a] = 1;
+      const m2 = nb[6 * best + 2 * a + side];
+      // (Only from the same side of the surface: |φ| has a kink across it.)
+      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= B[a] && (s.phi[m2] < 0) === (s.phi[c] < 0)) {
+        A[a] = 2.25;
+        B[a] = (4 * B[a] - dist[m2]) / 3;
       }
     }
-    // Sort the three upwind values.
-    let t: number;
-    if (v[0] > v[1]) { t = v[0]; v[0] = v[1]; v[1] = t; }
-    if (v[1] > v[2]) { t = v[1]; v[1] = v[2]; v[2] = t; }
-    if (v[0] > v[1]) { t = v[0]; v[0] = v[1]; v[1] = t; }
-    let d = v[0] + h;
-    if (d > v[1]) {
-      const disc = 2 * h * h - (v[0] - v[1]) ** 2;
-      d = 0.5 * (v[0] + v[1] + Math.sqrt(Math.max(0, disc)));
-      if (d > v[2]) {
-        const sum = v[0] + v[1] + v[2];
-        const sq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-        d = (sum + Math.sqrt(Math.max(0, sum * sum - 3 * (sq - h * h)))) / 3;
+    // Sort the axes by B (insertion sort of three).
+    for (let p = 1; p < 3; p++) {
+      for (let q = p; q > 0 && B[q] < B[q - 1]; q--) {
+        let t = B[q]; B[q] = B[q - 1]; B[q - 1] = t;
+        t = A[q]; A[q] = A[q - 1]; A[q - 1] = t;
       }
     }
+    // Solve Σ A_k (d − B_k)² = h² over the axes with B_k < d, adding them in increasing order.
+    let d = Infinity, s0 = 0, s1 = 0, s2 = 0;
+    for (let k = 0; k < 3; k++) {
+      if (!(B[k] < d)) break;
+      s0 += A[k]; s1 += A[k] * B[k]; s2 += A[k] * B[k] * B[k];
+      const disc = s1 * s1 - s0 * (s2 - h * h);
+      if (disc < 0) break;
+      d = (s1 + Math.sqrt(disc)) / s0;
+    }
+    if (d === Infinity) return;
     if (state[c] === 1 && d >= dist[c]) return;
     dist[c] = d;
     state[c] = 1;
@@ -220,10 +223,10 @@ export class LevelSet {
   }
 
   /**
-   * Moves φ through the velocity field for Δt: second-order ENO upwind differences in space and
-   * second-order TVD Runge-Kutta (Heun) in time, substepped so each substep moves the surface at
-   * most half a cell; where the ENO stencil leaves the band or meets a solid the difference drops
-   * to first-order upwind. Returns the number of substeps.
+   * Moves φ through the velocity field for Δt: WENO5 upwind differences in space (ENO2, then
+   * first-order upwind, where the stencil leaves the band or meets a solid) and third-order TVD
+   * Runge-Kutta in time, substepped so each substep moves the surface at most half a cell.
+   * Returns the number of substeps.
    */
   advect(s: GridStore, d: GridDomain, dt: number): number {
     const n = s.count;
@@ -249,9 +252,13 @@ export class LevelSet {
     const start = this.start, stage = this.stage;
     for (let it = 0; it < sub; it++) {
       start.set(phi.subarray(0, n));
+      // Third-order TVD Runge-Kutta (Shu & Osher 1988): at half-cell substeps RK2's time error
+      // still cost a falling blob ~0.07 % of its volume per cell travelled.
       this.eulerStep(s, phi, stage, tau, h);   // φ1 = φ − τ L(φ)
-      this.eulerStep(s, stage, phi, tau, h);   // φ2 = φ1 − τ L(φ1)
-      for (let c = 0; c < n; c++) phi[c] = 0.5 * (start[c] + phi[c]);
+      this.eulerStep(s, stage, phi, tau, h);   // φ1 − τ L(φ1)
+      for (let c = 0; c < n; c++) phi[c] = 0.75 * start[c] + 0.25 * phi[c];   // φ2
+      this.eulerStep(s, phi, stage, tau, h);   // φ2 − τ L(φ2)
+      for (let c = 0; c < n; c++) phi[c] = start[c] / 3 + (2 / 3) * stage[c];
     }
     return sub;
   }
@@ -259,7 +266,7 @@ export class LevelSet {
   private stage = new Float64Array(0);
   private start = new Float64Array(0);
 
-  /** out = f − τ u·∇f with ENO2 upwind differences (cells without all six neighbours keep f). */
+  /** out = f − τ u·∇f with WENO5 / ENO2 upwind differences (cells without all six neighbours keep f). */
   private eulerStep(s: GridStore, f: Float64Array, out: Float64Array, tau: number, h: number): void {
     const { nb, type } = s;
     const vel = this.vel;
@@ -278,6 +285,8 @@ export class LevelSet {
         const up = v > 0 ? lo : hi;
         if (type[up] === SOLID) continue;
         const fc = f[c], fu = f[up];
+        const g5 = weno5(nb, type, f, c, a, v > 0, inv);
+        if (g5 === g5) { rate += v * g5; continue; }
         let grad = v > 0 ? (fc - fu) * inv : (fu - fc) * inv;
         // ENO2: add the smaller (minmod) of the second differences at c and at the upwind cell.
         const far = nb[6 * up + 2 * a + (v > 0 ? 0 : 1)];
@@ -293,6 +302,47 @@ export class LevelSet {
       out[c] = f[c] - tau * rate;
     }
   }
+}
+
+const w7 = new Float64Array(7);
+
+/**
+ * ∂φ/∂x_a at c by fifth-order Hamilton-Jacobi WENO (Jiang & Peng 2000; Osher & Fedkiw §3.4), the
+ * upwind side chosen by `fromLow` (velocity > 0). Needs three cells on the upwind side and two on
+ * the other, none solid; returns NaN where the stencil is incomplete.
+ */
+function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: number, fromLow: boolean, inv: number): number {
+  const w = w7;
+  w[3] = f[c];
+  let m = c;
+  for (let q = 1; q <= 3; q++) {
+    m = nb[6 * m + 2 * a];
+    if (m < 0 || type[m] === SOLID) return NaN;
+    w[3 - q] = f[m];
+  }
+  m = c;
+  for (let q = 1; q <= 3; q++) {
+    m = nb[6 * m + 2 * a + 1];
+    if (m < 0 || type[m] === SOLID) return NaN;
+    w[3 + q] = f[m];
+  }
+  let v1: number, v2: number, v3: number, v4: number, v5: number;
+  if (fromLow) {
+    // D⁻φ at i−2 … i+2.
+    v1 = (w[1] - w[0]) * inv; v2 = (w[2] - w[1]) * inv; v3 = (w[3] - w[2]) * inv; v4 = (w[4] - w[3]) * inv; v5 = (w[5] - w[4]) * inv;
+  } else {
+    // D⁺φ at i+2 … i−2.
+    v1 = (w[6] - w[5]) * inv; v2 = (w[5] - w[4]) * inv; v3 = (w[4] - w[3]) * inv; v4 = (w[3] - w[2]) * inv; v5 = (w[2] - w[1]) * inv;
+  }
+  const p1 = v1 / 3 - (7 * v2) / 6 + (11 * v3) / 6;
+  const p2 = -v2 / 6 + (5 * v3) / 6 + v4 / 3;
+  const p3 = v3 / 3 + (5 * v4) / 6 - v5 / 6;
+  const s1 = (13 / 12) * (v1 - 2 * v2 + v3) ** 2 + 0.25 * (v1 - 4 * v2 + 3 * v3) ** 2;
+  const s2 = (13 / 12) * (v2 - 2 * v3 + v4) ** 2 + 0.25 * (v2 - v4) ** 2;
+  const s3 = (13 / 12) * (v3 - 2 * v4 + v5) ** 2 + 0.25 * (3 * v3 - 4 * v4 + v5) ** 2;
+  const eps = 1e-6 * Math.max(v1 * v1, v2 * v2, v3 * v3, v4 * v4, v5 * v5) + 1e-99;
+  const a1 = 0.1 / (s1 + eps) ** 2, a2 = 0.6 / (s2 + eps) ** 2, a3 = 0.3 / (s3 + eps) ** 2;
+  return (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
 }
 
 /** Liquid volume from φ: each cell counts clamp(½ − φ/h, 0, 1) h³. */

@@ -5,7 +5,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { latticeMissingWeight, latticeRestDensity } from '../math/kernels.ts';
 import { buildAdhesionMatrix, type AdhesionMatrix } from './adhesion-matrix.ts';
-import { exchangeRate } from './calibration.ts';
+import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
@@ -83,7 +83,7 @@ export class StepContext {
       if (mat.kind !== 'liquid') return;
       this.isLiquid[m] = 1;
       this.mass[m] = mat.density * (2 * r) ** 3;
-      this.exchangeRate[m] = exchangeRate(mat, r);
+      this.exchangeRate[m] = calibratedExchangeRate(mat, r, 1 / (scene.fps * scene.particle.substeps));
       this.kernelSupport[m] = mat.particle.kernelSupport * r;
       this.elastic[m] = mat.particle.elasticCoefficient;
       this.tolerance[m] = mat.particle.densityTolerance;

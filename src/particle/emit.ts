@@ -37,6 +37,21 @@ interface Sink {
   end: number;
 }
 
+/**
+ * Origin of the 2r lattice a liquid body is sampled on: cell centres aligned to the body, centred in
+ * its bounds with N = round(extent / 2r) cells per axis (at least 1). A box from 0 to L = 2rN gets
+ * x = r + 2r·i, N particles per axis and its full volume (a lattice at origin 0 gave N − 1 and lost
+ * up to half a small body); a body smaller than one cell gets its centre.
+ */
+export function bodyLattice(min: ArrayLike<number>, max: ArrayLike<number>, r: number): Vec3 {
+  const o: Vec3 = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    const cells = Math.max(1, Math.round((max[a] - min[a]) / (2 * r)));
+    o[a] = 0.5 * (min[a] + max[a]) - (cells - 1) * r;
+  }
+  return o;
+}
+
 export class Emitters {
   readonly bodies: PendingBody[] = [];
   readonly spouts: Spout[] = [];
@@ -53,7 +68,7 @@ export class Emitters {
         start: b.start,
         material: names.indexOf(b.material),
         velocity: b.velocity,
-        positions: sampleVolume(shape, 2 * r),
+        positions: sampleVolume(shape, 2 * r, bodyLattice(shape.bounds.min, shape.bounds.max, r)),
         added: false,
       });
     }

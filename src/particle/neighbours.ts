@@ -15,6 +15,21 @@ export class CellPairs {
   cells = new Int32Array(0);
   /** Neighbour cells are those within `reach` cells; cells are support / reach wide. */
   readonly reach: number;
+  /**
+   * After `updateBoxes` (which needs `buildSorted`): per cell, the bounding box of its particles (minX, minY, minZ, maxX,
+   * maxY, maxZ at 6c). Pair loops skip a neighbour cell whose box is out of reach of a particle:
+   * floating-point rounding is monotone, so no pair within reach is ever skipped and the pairs
+   * that remain are visited in the same order (results are bit-identical with or without it).
+   */
+  box = new Float64Array(0);
+  /**
+   * The pairs within reach, filled by the adhesion stage (adhesion.ts) for the sorted liquid:
+   * j of pair (i, j), i < j in cell order, at pairs.j[pairs.start[i] .. pairs.start[i + 1]), in the
+   * exact order the cell loops visit them. A later stage of the same sub-timestep (positions
+   * unchanged, e.g. viscosity) can iterate these instead of re-filtering the 27-cell candidates
+   * (honey drop: 35 pairs instead of 170 candidates per particle; 4 bytes a pair).
+   */
+  readonly pairs = new NeighbourList();
   private scratch: Int32Array;
 
   /**
@@ -41,6 +56,26 @@ export class CellPairs {
       }
     }
     this.listCells();
+  }
+
+  /** Fills `box` from the current positions of the (sorted) particles. */
+  updateBoxes(pos: Float64Array): void {
+    const g = this.grid, nc = g.cellCount, start = g.start, count = g.count;
+    if (this.box.length < 6 * nc) this.box = new Float64Array(Math.ceil(6 * nc * 1.5));
+    const box = this.box;
+    for (let c = 0; c < nc; c++) {
+      const a0 = start[c], a1 = a0 + count[c];
+      let x0 = pos[3 * a0], y0 = pos[3 * a0 + 1], z0 = pos[3 * a0 + 2];
+      let x1 = x0, y1 = y0, z1 = z0;
+      for (let a = a0 + 1; a < a1; a++) {
+        const x = pos[3 * a], y = pos[3 * a + 1], z = pos[3 * a + 2];
+        if (x < x0) x0 = x; else if (x > x1) x1 = x;
+        if (y < y0) y0 = y; else if (y > y1) y1 = y;
+        if (z < z0) z0 = z; else if (z > z1) z1 = z;
+      }
+      const b = 6 * c;
+      box[b] = x0; box[b + 1] = y0; box[b + 2] = z0; box[b + 3] = x1; box[b + 4] = y1; box[b + 5] = z1;
+    }
   }
 
   /** Builds the cells of arbitrary points without reordering them (use grid.order). */

@@ -347,7 +347,7 @@ export const outputSettings = z
     resolution: z.number().min(0.1).max(8).default(1).describe('Mesh lattice spacing in particle radii (particle engine) or cell sizes / 2 (grid engine); smaller is finer.'),
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
-    kernelWidth: pos.default(1.6).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
+    kernelWidth: pos.default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
     mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('obj').describe('Mesh format the CLI writes per frame.'),
     points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),
     colors: z.boolean().default(true).describe('Write per-vertex colours.'),

@@ -10,7 +10,7 @@
 import type { Lattice } from './polygonizer.ts';
 
 /** Kernel support in σ; w is shifted down by its value there so the field stays continuous. */
-export const CUTOFF_SIGMAS = 3;
+export const CUTOFF_SIGMAS = 2.5;
 
 export interface Kernel {
   sigma: number;

@@ -72,7 +72,7 @@ export interface SurfaceOptions {
 }
 
 /** Default narrowest adaptive kernel width, particle radii. */
-export const THIN_WIDTH = 1.2;
+export const THIN_WIDTH = 1.5;
 
 /** Default Taubin smoothing passes (smooth.ts). */
 export const SMOOTHING_PASSES = 0;
@@ -134,7 +134,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
         if (x > max[a]) max[a] = x;
       }
     }
-    if (sigmas) adaptiveWidths(positions, groups.members, from, to, r, kernel.sigma, thin, sigmas);
+    if (sigmas) adaptiveWidths(positions, groups.members, from, to, r, kernel.sigma, thin, sigmas, input.surface);
     // One spacing beyond the kernel's reach, so the lattice border is outside (f = λ).
     const margin = kernel.cutoff + h;
     let points = 1;

@@ -5,7 +5,8 @@ import { lattice } from './helpers.ts';
 const r = 0.01;
 
 describe('the particle field (Steele et al. 2004, Rendering)', () => {
-  const kernel = gaussianKernel(1.2 * r);
+  // The narrowest width the defaults use (adaptive thin-feature kernels, 1.5 r); the wide one is smoother.
+  const kernel = gaussianKernel(1.5 * r);
   const blob = lattice(r, 6 * r, (x, y, z) => Math.max(Math.abs(x), Math.abs(y), Math.abs(z)) - 6 * r, { jitter: 0.3, offset: r });
   const members = Int32Array.from({ length: blob.count }, (_, i) => i);
   const grid = latticeOver([-6 * r, -6 * r, -6 * r], [6 * r, 6 * r, 6 * r], kernel.cutoff + r, 0.7 * r);

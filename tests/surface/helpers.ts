@@ -49,7 +49,7 @@ export function lattice(
   };
 }
 
-export const defaults = { resolution: 1, polygonizer: 'marching-cubes' as const, kernelWidth: 1.6, colors: true };
+export const defaults = { resolution: 1, polygonizer: 'marching-cubes' as const, kernelWidth: 2.2, colors: true };
 
 export function angleDeg(x: number, y: number, z: number, ax: number, ay: number, az: number): number {
   const c = (x * ax + y * ay + z * az) / (Math.hypot(x, y, z) * Math.hypot(ax, ay, az));

@@ -12,7 +12,8 @@ describe('particleSurface', () => {
   it('a sphere of particles gives one closed outward shell within 10 % of its volume', () => {
     const R = 10 * r;
     const blob = lattice(r, R, (x, y, z) => Math.hypot(x, y, z) - R, { jitter: 0.2, offset: 0.3 * r });
-    const mesh = particleSurface({ count: blob.count, positions: blob.positions, radius: r }, defaults);
+    // Surface flags (they steer the thin-feature kernels) but no particle normals.
+    const mesh = particleSurface({ count: blob.count, positions: blob.positions, surface: blob.surface, radius: r }, defaults);
     const rep = checkMesh(mesh);
     expect(rep).toMatchObject({ closed: true, oriented: true, outward: true, degenerate: 0, shells: 1 });
     const sphere = (4 / 3) * Math.PI * R ** 3;
