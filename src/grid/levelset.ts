@@ -277,6 +277,10 @@ export class LevelSet {
       let interior = true;
       for (let e = 0; e < 6; e++) if (nb[6 * c + e] < 0) { interior = false; break; }
       if (!interior) continue;
+      // Inside the clamped part of the band (deep liquid or far air, φ = ±band with all six
+      // neighbours equal) φ does not move; skipping it spares most of a large pool's cells.
+      const f0 = f[c], o = 6 * c;
+      if (f[nb[o]] === f0 && f[nb[o + 1]] === f0 && f[nb[o + 2]] === f0 && f[nb[o + 3]] === f0 && f[nb[o + 4]] === f0 && f[nb[o + 5]] === f0) continue;
       let rate = 0;
       for (let a = 0; a < 3; a++) {
         const v = vel[3 * c + a];
