@@ -6,15 +6,6 @@
 import type { StepContext } from './context.ts';
 
 const TOUCH = 1.1;
-/**
- * Beyond the paper's wording ("on the surface of the liquid and in contact with an object"): every
- * liquid particle touching an object takes friction. A particle pressed against an object by the
- * liquid behind it has liquid on one side only at its contact, but the surface flags are refreshed
- * once per frame and the centroid test sees only liquid; without this the liquid–object interface
- * is free-slip and a honey drop slides around the ball at its fall speed (issue 3 follow-up:
- * 38 % of the honey-drop on the floor at 1.5 s with surface-only friction).
- */
-export const WETTED_FRICTION = true;
 
 export function applyFriction(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
@@ -25,7 +16,7 @@ export function applyFriction(ctx: StepContext, dt: number): void {
   const keep = O.bodies.map((b) => Math.pow(1 - b.friction, 30 * dt));
   const touch2 = (TOUCH * (ctx.r + ctx.ro)) ** 2;
   for (let i = 0; i < n; i++) {
-    if ((!surface[i] && !WETTED_FRICTION) || ls[i] === ls[i + 1]) continue;
+    if (!surface[i] || ls[i] === ls[i + 1]) continue;
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     for (let q = ls[i]; q < ls[i + 1]; q++) {
       const o = lj[q];

@@ -3,10 +3,10 @@
  * the difference between two particles. Seen from p, neighbour n receives
  *   P_exch = a k(d) (P_n − P_p) / (2 Σ_p k),   added to p and subtracted from n,
  * and the same from n's side, so a pair exchanges a k (1/(2Σ_p k) + 1/(2Σ_n k)) of its difference.
- * a = 1 − exp(−v δt) is the fraction exchanged in one sub-timestep (≈ v δt for small v δt, never
- * above 1, so very viscous liquids stay stable; this caps the viscosity one sub-timestep can
- * express, see calibration.ts `maxViscosity`. Splitting the exchange into several sweeps per
- * sub-timestep was tried on the honey drop: 4 sweeps did not change how fast it left the ball.) For unequal masses the "difference of momenta" is
+ * a = 1 − exp(−v δt) is the fraction exchanged in one sweep (≈ v δt for small v δt, never above 1,
+ * so very viscous liquids stay stable). One sweep caps the viscosity at C r²/δt (calibration.ts);
+ * applyViscosity therefore sub-cycles the sweep (see below): honey measured at 1.01× its requested ν.
+ * For unequal masses the "difference of momenta" is
  * taken as m̄ (v_n − v_p), m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
  * Pairs are processed in cell order, each update applied at once (Gauss–Seidel): deterministic, and
  * every pair update moves equal and opposite momentum, so the total is conserved to round-off.
