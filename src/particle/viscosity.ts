@@ -5,7 +5,7 @@
  * and the same from n's side, so a pair exchanges a k (1/(2Σ_p k) + 1/(2Σ_n k)) of its difference.
  * a = 1 − exp(−v δt) is the fraction exchanged in one sweep (≈ v δt for small v δt, never above 1,
  * so very viscous liquids stay stable). One sweep caps the viscosity at C r²/δt (calibration.ts);
- * applyViscosity therefore sub-cycles the sweep (see below): honey measured at 1.01× its requested ν.
+ * applyViscosity therefore sub-cycles the sweep (see below): honey measured at 1.04× its requested ν.
  * For unequal masses the "difference of momenta" is
  * taken as m̄ (v_n − v_p), m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
  * Pairs are processed in cell order, each update applied at once (Gauss–Seidel): deterministic, and
@@ -19,7 +19,7 @@ import { viscositySweeps } from './calibration.ts';
  * n = viscositySweeps(v_max, δt) sweeps, each exchanging 1 − exp(−v δt/n), as if the sub-timestep were
  * n times shorter for viscosity alone. One sweep saturates at ν_max = C r²/δt (≈ 4e-4 m²/s at the
  * honey drop's step, 8× below honey); with n sweeps the ceiling is n times higher, so honey gets its
- * viscosity (calibration.ts, measured in tests/particle/viscosity.test.ts). v δt ≤ 0.5: one sweep, as before.
+ * viscosity (calibration.ts, measured in tests/particle/viscosity.test.ts). v δt ≤ 2: one sweep, as before.
  */
 export function applyViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
