@@ -3,7 +3,7 @@
  * between liquid and object particles, computed once per sub-timestep. The same pair loop sums the
  * viscosity weights Σk each particle needs (§3.2) and records the short-range contact lists that
  * the moves use for inter-penetration prevention (§3.4), so the long-range pairs are visited once;
- * it also records every pair within reach in ctx.cells.pairs (neighbours.ts) for the viscosity pass.
+ * it also records every pair within reach (plus a round-off margin) in ctx.cells.pairs (neighbours.ts) for the viscosity pass.
  * Neighbour cells whose particles' bounding box is out of reach are skipped (exact: see CellPairs.box).
  *
  * Momentum: a pair (i, j) at distance d with matrix acceleration A (positive repels) exchanges the
@@ -28,6 +28,9 @@ export function computeAdhesion(ctx: StepContext, travel = 0): void {
   const mxs = M.xs, mys = M.ys, moff = M.offset, mcnt = M.count;
   const r = ctx.r, invR = 1 / r;
   const reach2 = ctx.reach * ctx.reach;
+  // ctx.cells.pairs reaches a round-off margin further, so it holds every pair the viscosity kernel
+  // can weigh: fl(d² · fl(1/h²)) < 1 with h ≤ reach implies d² < reach² (1 + 4·2⁻⁵³) (viscosity.ts).
+  const pairReach2 = reach2 * (1 + 1e-12);
   // Per material pair: squared support (m²), the impulse shares m̄/mᵢ, m̄/mⱼ, and 1/h² of the
   // viscosity kernel (h the mean of the two supports), so the pair loop does no per-pair set-up.
   const nm2 = msize * msize;
@@ -77,24 +80,23 @@ export function computeAdhesion(ctx: StepContext, travel = 0): void {
           if (ex < 0) { ex = xi - box[b + 3]; if (ex < 0) ex = 0; }
           if (ey < 0) { ey = yi - box[b + 4]; if (ey < 0) ey = 0; }
           if (ez < 0) { ez = zi - box[b + 5]; if (ez < 0) ez = 0; }
-          if (ex * ex + ey * ey + ez * ez >= reach2) continue;
+          if (ex * ex + ey * ey + ez * ez >= pairReach2) continue;
         }
         const j1 = start[c2] + cnt[c2];
         for (let j = c2 === c ? i + 1 : start[c2]; j < j1; j++) {
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
           const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 >= reach2) continue;
+          if (d2 >= pairReach2) continue;
           if (plen === pj.length) {
             pairs.length = plen;
             pairs.push(j);
             pj = pairs.j;
             plen = pairs.length;
           } else pj[plen++] = j;
+          if (d2 >= reach2) continue;
           if (d2 < contactReach2) {
             if (clen === cj.length) {
               contacts.length = clen;
-  pairs.length = plen;
-  pstart[n] = plen;
               contacts.push(j);
               cj = contacts.j;
               clen = contacts.length;

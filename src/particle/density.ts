@@ -30,33 +30,65 @@ export interface DensityResult {
   error: number;
 }
 
-/** Lists the liquid pairs within the density kernel (keyed by slot of densityCells.grid.order). */
+/** Positions in slot order of densityCells.grid (contiguous per cell), rebuilt by listDensityPairs. */
+let slotPos = new Float64Array(0);
+
+/**
+ * Lists the liquid pairs within the density kernel (keyed by slot of densityCells.grid.order).
+ * The scan reads a slot-ordered copy of the positions (the same numbers, contiguous per cell) and
+ * skips neighbour cells whose bounding box is out of reach (exact, CellPairs.box): the same pairs
+ * in the same order as a plain 27-cell scan.
+ */
 export function listDensityPairs(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count, pos = L.pos;
   const dc = ctx.densityCells;
   dc.build(pos, n);
   const g = dc.grid, start = g.start, cnt = g.count, order = g.order, first = dc.first, cells = dc.cells;
+  if (slotPos.length < 3 * n) slotPos = new Float64Array(Math.ceil(3 * n * 1.25));
+  const sp = slotPos;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    sp[3 * a] = pos[3 * i]; sp[3 * a + 1] = pos[3 * i + 1]; sp[3 * a + 2] = pos[3 * i + 2];
+  }
+  dc.updateBoxes(sp);
+  const box = dc.box;
   const h2 = ctx.densityH * ctx.densityH;
   const list = ctx.densityPairs;
   list.reset(n);
+  const ls = list.start;
+  let lj = list.j, len = 0;
   for (let c = 0; c < g.cellCount; c++) {
     const a0 = start[c], a1 = a0 + cnt[c];
     for (let a = a0; a < a1; a++) {
-      list.start[a] = list.length;
-      const i = order[a];
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      ls[a] = len;
+      const xi = sp[3 * a], yi = sp[3 * a + 1], zi = sp[3 * a + 2];
       for (let q = first[c]; q < first[c + 1]; q++) {
         const c2 = cells[q];
+        if (c2 !== c) {
+          const bb = 6 * c2;
+          let ex = box[bb] - xi, ey = box[bb + 1] - yi, ez = box[bb + 2] - zi;
+          if (ex < 0) { ex = xi - box[bb + 3]; if (ex < 0) ex = 0; }
+          if (ey < 0) { ey = yi - box[bb + 4]; if (ey < 0) ey = 0; }
+          if (ez < 0) { ez = zi - box[bb + 5]; if (ez < 0) ez = 0; }
+          if (ex * ex + ey * ey + ez * ez >= h2) continue;
+        }
         const b1 = start[c2] + cnt[c2];
         for (let b = c2 === c ? a + 1 : start[c2]; b < b1; b++) {
-          const j = order[b];
-          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-          if (dx * dx + dy * dy + dz * dz < h2) list.push(j);
+          const dx = sp[3 * b] - xi, dy = sp[3 * b + 1] - yi, dz = sp[3 * b + 2] - zi;
+          if (dx * dx + dy * dy + dz * dz < h2) {
+            if (len === lj.length) {
+              list.length = len;
+              list.push(order[b]);
+              lj = list.j;
+              len = list.length;
+            } else lj[len++] = order[b];
+          }
         }
       }
     }
   }
-  list.start[n] = list.length;
+  list.length = len;
+  ls[n] = len;
 }
 
 /** ρ of every liquid particle into L.scalar, neighbour counts into `counts`; returns the mean relative error. */

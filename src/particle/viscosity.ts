@@ -8,7 +8,8 @@
  * applyViscosity therefore sub-cycles the sweep (see below): honey measured at 1.04× its requested ν.
  * For unequal masses the "difference of momenta" is
  * taken as m̄ (v_n − v_p), m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
- * Pairs are processed in cell order, each update applied at once (Gauss–Seidel): deterministic, and
+ * Pairs are processed in cell order (ctx.cells.pairs, recorded by adhesion.ts), each update applied at once
+ * (Gauss–Seidel): deterministic, and
  * every pair update moves equal and opposite momentum, so the total is conserved to round-off.
  */
 import type { StepContext } from './context.ts';
@@ -28,16 +29,27 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   const sumK = ctx.liquid.scalar;
   // Σk → 1/(2Σk) in place, once: positions do not change between sweeps.
   for (let i = 0; i < ctx.liquid.count; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
-  for (let s = 0; s < n; s++) exchangeSweep(ctx, dt / n);
+  const sdt = dt / n;
+  const nm = ctx.mass.length;
+  const t = materialTables(ctx, sdt);
+  listExchangePairs(ctx, t.frac, t.inv2, nm);
+  // One liquid material in the sweep (every pair has the same m̄/m shares): hoist them.
+  const L = ctx.liquid, mat = L.material, np = L.count;
+  let single = true;
+  for (let i = 1; i < np && single; i++) single = mat[i] === mat[0];
+  for (let s = 0; s < n; s++) {
+    if (single && np > 0) exchangeSweepSingle(ctx, t.toI[mat[0] * (nm + 1)], t.toJ[mat[0] * (nm + 1)]);
+    else exchangeSweep(ctx, t.toI, t.toJ, nm);
+  }
   if (n > 1) ctx.count('viscositySweeps', n);
 }
 
-function exchangeSweep(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid;
-  const pos = L.pos, vel = L.vel, sumK = L.scalar, mat = L.material;
+interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
+
+/** Per material pair: the exchange fraction a of one sweep of length dt, 1/h² of the kernel, and m̄/m of each side. */
+function materialTables(ctx: StepContext, dt: number): Tables {
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
   const nm = mass.length;
-  // Per material pair: the exchange fraction a, the kernel support, and m̄/m of each side.
   const frac = new Float64Array(nm * nm), inv2 = new Float64Array(nm * nm);
   const toI = new Float64Array(nm * nm), toJ = new Float64Array(nm * nm);
   for (let a = 0; a < nm; a++) {
@@ -51,33 +63,81 @@ function exchangeSweep(ctx: StepContext, dt: number): void {
       toJ[e] = mass[b] > 0 ? mbar / mass[b] : 0;
     }
   }
-  const halfInv = sumK;
-  const g = ctx.cells.grid, start = g.start, cnt = g.count, first = ctx.cells.first, cells = ctx.cells.cells;
-  for (let c = 0; c < g.cellCount; c++) {
-    const i0 = start[c], i1 = i0 + cnt[c];
-    for (let i = i0; i < i1; i++) {
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const row = mat[i] * nm;
-      const hi = halfInv[i];
-      let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
-      for (let q = first[c]; q < first[c + 1]; q++) {
-        const c2 = cells[q];
-        const j1 = start[c2] + cnt[c2];
-        for (let j = c2 === c ? i + 1 : start[c2]; j < j1; j++) {
-          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-          const e = row + mat[j];
-          const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
-          if (q2 >= 1) continue;
-          const s = 1 - q2;
-          const w = frac[e] * s * s * s * (hi + halfInv[j]);
-          // Velocity difference times w: i gains m̄/mᵢ of it, j loses m̄/mⱼ (equal momenta).
-          const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
-          const fi = toI[e], fj = toJ[e];
-          vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
-          vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
-        }
-      }
-      vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
+  return { frac, inv2, toI, toJ };
+}
+
+/**
+ * The exchange pairs of this sub-timestep and their weights w = a k(d) (1/(2Σ_i k) + 1/(2Σ_j k)),
+ * computed once and reused by every sweep (positions do not change between sweeps). Filtered from
+ * ctx.cells.pairs, every pair within ctx.reach (≥ every kernel support; adhesion.ts records them
+ * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order.
+ * Same arithmetic, same order as the former per-sweep 27-cell scan: results bit-identical.
+ */
+let exStart = new Int32Array(1);
+let exJ = new Int32Array(0);
+let exW = new Float64Array(0);
+
+function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
+  const list = ctx.cells.pairs, ls = list.start, lj = list.j;
+  if (exStart.length < n + 1) exStart = new Int32Array(Math.ceil((n + 1) * 1.25));
+  if (exJ.length < list.length) {
+    exJ = new Int32Array(Math.ceil(list.length * 1.25));
+    exW = new Float64Array(exJ.length);
+  }
+  const st = exStart, pj = exJ, pw = exW;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    st[i] = m;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const row = mat[i] * nm, hi = halfInv[i];
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      const e = row + mat[j];
+      const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
+      if (q2 >= 1) continue;
+      const s = 1 - q2;
+      pj[m] = j;
+      pw[m++] = frac[e] * s * s * s * (hi + halfInv[j]);
     }
+  }
+  st[n] = m;
+}
+
+/**
+ * One Gauss–Seidel sweep over the listed pairs: the velocity difference times w; i gains m̄/mᵢ of
+ * it, j loses m̄/mⱼ (equal momenta).
+ */
+function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, nm: number): void {
+  const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material;
+  const st = exStart, pj = exJ, pw = exW;
+  for (let i = 0; i < n; i++) {
+    const row = mat[i] * nm;
+    let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
+    for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {
+      const j = pj[q], w = pw[q], e = row + mat[j];
+      const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
+      const fi = toI[e], fj = toJ[e];
+      vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
+      vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
+    }
+    vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
+  }
+}
+
+/** exchangeSweep for one liquid material: the shares fi, fj are the same for every pair. */
+function exchangeSweepSingle(ctx: StepContext, fi: number, fj: number): void {
+  const L = ctx.liquid, n = L.count, vel = L.vel;
+  const st = exStart, pj = exJ, pw = exW;
+  for (let i = 0; i < n; i++) {
+    let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
+    for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {
+      const j = pj[q], w = pw[q];
+      const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
+      vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
+      vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
+    }
+    vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
   }
 }
