@@ -70,39 +70,39 @@ function materialTables(ctx: StepContext, dt: number): Tables {
  * The exchange pairs of this sub-timestep and their weights w = a k(d) (1/(2Σ_i k) + 1/(2Σ_j k)),
  * computed once and reused by every sweep (positions do not change between sweeps). Filtered from
  * ctx.cells.pairs, every pair within ctx.reach (≥ every kernel support; adhesion.ts records them
- * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order.
- * Same arithmetic, same order as the former per-sweep 27-cell scan: results bit-identical.
+ * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order,
+ * and compacted IN PLACE (ctx.cells.pairs then holds the exchange pairs only; nothing later in the
+ * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
+ * bit-identical. Memory: 8 bytes of weight per exchange pair (honey drop: 35 a particle, 278 B).
  */
-let exStart = new Int32Array(1);
-let exJ = new Int32Array(0);
 let exW = new Float64Array(0);
 
 function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
   const list = ctx.cells.pairs, ls = list.start, lj = list.j;
-  if (exStart.length < n + 1) exStart = new Int32Array(Math.ceil((n + 1) * 1.25));
-  if (exJ.length < list.length) {
-    exJ = new Int32Array(Math.ceil(list.length * 1.25));
-    exW = new Float64Array(exJ.length);
-  }
-  const st = exStart, pj = exJ, pw = exW;
+  if (exW.length < list.length) exW = new Float64Array(Math.ceil(list.length * 1.25));
+  const pw = exW;
   let m = 0;
+  // In place: entry m ≤ q is written after entry q is read, start[i] after start[i] and start[i + 1] are read.
+  let q = ls[0];
   for (let i = 0; i < n; i++) {
-    st[i] = m;
+    const q1 = ls[i + 1];
+    ls[i] = m;
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     const row = mat[i] * nm, hi = halfInv[i];
-    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+    for (; q < q1; q++) {
       const j = lj[q];
       const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
       const e = row + mat[j];
       const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
       if (q2 >= 1) continue;
       const s = 1 - q2;
-      pj[m] = j;
+      lj[m] = j;
       pw[m++] = frac[e] * s * s * s * (hi + halfInv[j]);
     }
   }
-  st[n] = m;
+  ls[n] = m;
+  list.length = m;
 }
 
 /**
@@ -111,7 +111,7 @@ function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Ar
  */
 function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, nm: number): void {
   const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material;
-  const st = exStart, pj = exJ, pw = exW;
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = exW;
   for (let i = 0; i < n; i++) {
     const row = mat[i] * nm;
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
@@ -129,7 +129,7 @@ function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, n
 /** exchangeSweep for one liquid material: the shares fi, fj are the same for every pair. */
 function exchangeSweepSingle(ctx: StepContext, fi: number, fj: number): void {
   const L = ctx.liquid, n = L.count, vel = L.vel;
-  const st = exStart, pj = exJ, pw = exW;
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = exW;
   for (let i = 0; i < n; i++) {
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
     for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {
