@@ -108,23 +108,17 @@ export class HashGrid {
    * `out` and returns how many. `out` needs (2 reach + 1)³ entries.
    */
   neighborCells(c: number, out: Int32Array, reach = 1): number {
-    const ci = this.cellI[c], cj = this.cellJ[c], ck = this.cellK[c];
-    let m = 0;
-    for (let di = -reach; di <= reach; di++) {
-      for (let dj = -reach; dj <= reach; dj++) {
-        for (let dk = -reach; dk <= reach; dk++) {
-          const nc = this.find(ci + di, cj + dj, ck + dk);
-          if (nc >= 0) out[m++] = nc;
-        }
-      }
-    }
-    return m;
+    return this.cellsAround(this.cellI[c], this.cellJ[c], this.cellK[c], out, reach);
   }
 
   /** Like `neighborCells`, around an arbitrary point. */
   cellsNear(x: number, y: number, z: number, out: Int32Array, reach = 1): number {
     const inv = 1 / this.cellSize;
-    const ci = Math.floor(x * inv), cj = Math.floor(y * inv), ck = Math.floor(z * inv);
+    return this.cellsAround(Math.floor(x * inv), Math.floor(y * inv), Math.floor(z * inv), out, reach);
+  }
+
+  /** Occupied cells in the block of (2 reach + 1)³ cells centred on integer corner (ci, cj, ck). */
+  cellsAround(ci: number, cj: number, ck: number, out: Int32Array, reach = 1): number {
     let m = 0;
     for (let di = -reach; di <= reach; di++) {
       for (let dj = -reach; dj <= reach; dj++) {
