@@ -58,6 +58,33 @@ export class GridStore {
   private tableSize: number;
   private slot: Int32Array;
   private next: Int32Array;
+  /**
+   * Optional dense slot table over a bounded box of cells (see enableDense): `find` reads it instead
+   * of walking a hash chain. The hash stays authoritative; the table is dropped if a cell outside
+   * the box is ever inserted.
+   */
+  private dense: Int32Array | null = null;
+  private dOff = 0;
+  private dW = 0;
+  private dH = 0;
+  private dD = 0;
+
+  /**
+   * Keeps a dense slot table for cells with −off ≤ i < W − off (likewise j < H − off, k < D − off)
+   * alongside the hash, for boxes of at most 2^24 cells. Call on an empty store.
+   */
+  enableDense(off: number, W: number, H: number, D: number): void {
+    if (W * H * D > 1 << 24) { this.dense = null; return; }
+    if (!this.dense || this.dense.length !== W * H * D) this.dense = new Int32Array(W * H * D).fill(-1);
+    this.dOff = off; this.dW = W; this.dH = H; this.dD = D;
+    for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], c);
+  }
+
+  private denseSet(i: number, j: number, k: number, c: number): void {
+    const x = i + this.dOff, y = j + this.dOff, z = k + this.dOff;
+    if (x >= 0 && y >= 0 && z >= 0 && x < this.dW && y < this.dH && z < this.dD) this.dense![x + this.dW * (y + this.dH * z)] = c;
+    else this.dense = null;
+  }
 
   constructor(capacity: number) {
     this.capacity = Math.max(16, capacity);
@@ -88,11 +115,18 @@ export class GridStore {
       Object.assign(this, fresh);
       return;
     }
+    if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     this.count = 0;
     this.slot.fill(-1);
   }
 
   find(i: number, j: number, k: number): number {
+    const dense = this.dense;
+    if (dense !== null) {
+      const x = i + this.dOff, y = j + this.dOff, z = k + this.dOff;
+      if (x < 0 || y < 0 || z < 0 || x >= this.dW || y >= this.dH || z >= this.dD) return -1;
+      return dense[x + this.dW * (y + this.dH * z)];
+    }
     for (let c = this.slot[hashCell(i, j, k, this.tableSize)]; c >= 0; c = this.next[c]) {
       if (this.ci[c] === i && this.cj[c] === j && this.ck[c] === k) return c;
     }
@@ -116,6 +150,7 @@ export class GridStore {
     this.layer[c] = -1;
     this.next[c] = this.slot[h];
     this.slot[h] = c;
+    if (this.dense !== null) this.denseSet(i, j, k, c);
     return c;
   }
 

@@ -30,6 +30,8 @@ export interface RebuildInput {
 
 const PACK = 2 ** 24;
 let sortedKeys = new Int32Array(0);
+let denseSlot = new Int32Array(0);
+let packedKeys = new Float64Array(0);
 
 /** The scratch table of cells being grown (reused between calls; rebuildGrid is not reentrant). */
 let build: GridStore | null = null;
@@ -38,6 +40,20 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   const want = Math.max(64, 4 * input.liquidCount);
   if (!build) build = new GridStore(want);
   else build.reset(want);
+  // Which build slot holds a cell, by its key in a dense table over the box and margin (reset after
+  // use), so the ~6 probes per cell of the buffer growth skip the hash; boxes too large for a dense
+  // table (> 2^24 cells) use the hash alone.
+  const W0 = d.n[0] + 2 * MARGIN, H0 = d.n[1] + 2 * MARGIN, total = W0 * H0 * (d.n[2] + 2 * MARGIN);
+  const useDense = total <= 1 << 24;
+  if (useDense && denseSlot.length < total) denseSlot = new Int32Array(total).fill(-1);
+  const dense = denseSlot, b0 = build;
+  const insertB = (i: number, j: number, k: number): number => {
+    if (!useDense) return b0.insert(i, j, k);
+    const key = cellKey(d, i, j, k);
+    let c = dense[key];
+    if (c < 0) dense[key] = c = b0.insert(i, j, k);
+    return c;
+  };
   const solidOf = (i: number, j: number, k: number): boolean => {
     const w = wallOf(d, i, j, k);
     if (w !== 0) return isWallSolid(d, w);
@@ -50,7 +66,7 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     const i = cell[0], j = cell[1], k = cell[2];
     if (!inBox(d, i, j, k)) continue;
     const before = build.count;
-    const c = build.insert(i, j, k);
+    const c = insertB(i, j, k);
     if (c < before) continue;
     if (solidOf(i, j, k)) {
       build.type[c] = SOLID;
@@ -74,7 +90,7 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
         const nk = k + (dd === 4 ? -1 : dd === 5 ? 1 : 0);
         if (!inMargin(d, ni, nj, nk)) continue;
         const before = build.count;
-        const m = build.insert(ni, nj, nk);
+        const m = insertB(ni, nj, nk);
         if (m < before && build.layer[m] !== -1 && build.layer[m] !== -2) continue;
         const solid = solidOf(ni, nj, nk);
         build.type[m] = solid ? SOLID : AIR;
@@ -90,18 +106,31 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   }
   // Sort cells lexicographically and build the final store.
   // Sort key and build slot packed in one float (key < 2^29, slot < 2^24: exact in a double).
-  const keys = new Float64Array(build.count);
+  if (packedKeys.length < build.count) packedKeys = new Float64Array(Math.ceil(build.count * 1.3));
+  const keys = packedKeys;
   let nk = 0;
   for (let c = 0; c < build.count; c++) {
     if (build.layer[c] === -2) build.type[c] = SOLID; // a liquid-holding cell inside a solid keeps existing
-    keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]) * PACK + c;
   }
-  keys.sort();
+  if (useDense) {
+    // The dense table is already in key order: one scan (which also clears it) replaces the sort.
+    for (let key = 0; key < total; key++) {
+      const c = dense[key];
+      if (c < 0) continue;
+      dense[key] = -1;
+      keys[nk++] = key * PACK + c;
+    }
+  } else {
+    for (let c = 0; c < build.count; c++) keys[nk++] = cellKey(d, build.ci[c], build.cj[c], build.ck[c]) * PACK + c;
+    keys.subarray(0, nk).sort();
+  }
   let s: GridStore;
   if (into && into !== old) {
     into.reset(nk);
     s = into;
   } else s = new GridStore(nk);
+  // Interpolation finds cells by (i, j, k) many times per step: a dense table beside the hash.
+  s.enableDense(MARGIN, W0, H0, d.n[2] + 2 * MARGIN);
   // Old cells are in key order too (every store comes from here or from a checkpoint of one), so
   // values carry over by a merge walk; a store out of order falls back to hash lookups.
   const newKeys = sortedKeys.length >= nk ? sortedKeys : (sortedKeys = new Int32Array(Math.ceil(nk * 1.3)));

@@ -167,7 +167,7 @@ export function signedDistanceGuard(ctx: StepContext): void {
   }
 }
 
-function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Boundary {
+export function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Boundary {
   const d = ctx.scene.domain!;
   return d.faces[face] ?? d.boundary;
 }

@@ -48,7 +48,12 @@ describe('particle engine', () => {
     expect(m.maxSpeed).toBeLessThan(0.05);
   });
 
-  it('a block of liquid filling a box under gravity keeps its density within 2.5 % and settles by under 2.5 radii', () => {
+  // Under gravity the lattice buckles into a denser disordered packing that the ramp kernel also reads
+  // as ρ0 (measured: interior particles end with ~35 neighbours within h and ρ ≈ 1.01 ρ0 at 1.2× the
+  // lattice's number density), so the block settles by about 1.5 r; the paper's < 3 passes is met
+  // only in zero gravity (above). Measured: error 2.0 %, 4.7 passes per sub-timestep, settling 1.5 r,
+  // final max speed 0.17 √(g·depth).
+  it('a block of liquid filling a box under gravity keeps its density within 2.5 % in under 6 passes, settles by under 2 radii', () => {
     const r = 0.004;
     const sim = particleSim({
       domain: { min: [-0.028, -0.028, -0.028], max: [0.028, 0.028, 0.028] },
@@ -58,10 +63,17 @@ describe('particle engine', () => {
       particle: { radius: r },
     });
     const y0 = sim.metrics().centerOfMass[1];
-    for (let f = 0; f < 10; f++) sim.stepFrame();
+    let passes = 0, substeps = 0;
+    for (let f = 0; f < 10; f++) {
+      const s = sim.stepFrame();
+      passes += s.counters.densityPasses ?? 0;
+      substeps += s.counters.substeps;
+    }
     const m = sim.metrics();
     expect(m.densityError!).toBeLessThan(0.025);
-    expect(Math.abs(m.centerOfMass[1] - y0)).toBeLessThan(2.5 * r);
+    expect(passes / substeps).toBeLessThan(6);
+    expect(Math.abs(m.centerOfMass[1] - y0)).toBeLessThan(2 * r);
+    expect(m.maxSpeed).toBeLessThan(0.3 * Math.sqrt(9.81 * 0.056));
   });
 
   it('a more viscous blob spreads more slowly on a floor (monotone in viscosity)', () => {
