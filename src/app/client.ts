@@ -53,15 +53,41 @@ export class SimClient {
     this.worker.postMessage(msg);
   }
 
-  load(sceneText: string, meshes: Record<string, string>): Promise<LoadResult> {
+  /**
+   * Loads a scene. With `stage` the worker only prepares it and this resolves once it accepts or
+   * refuses; `commit()` then starts it (and resolves with 'loaded'), `discard()` drops it.
+   */
+  load(sceneText: string, meshes: Record<string, string>, stage = false): Promise<LoadResult | { ok: true; staged: true }> {
     const id = this.nextId++;
+    this.stagedId = stage ? id : -1;
     return new Promise((resolve) => {
       this.pending.set(id, (msg) => {
         if (msg.type === 'loaded') resolve({ ok: true, loaded: msg });
+        else if (msg.type === 'staged') resolve({ ok: true, staged: true });
         else if (msg.type === 'sceneError') resolve({ ok: false, message: msg.message, issues: msg.issues });
       });
-      this.send({ type: 'load', id, sceneText, meshes, engine: this.engine });
+      this.send({ type: 'load', id, sceneText, meshes, engine: this.engine, stage });
     });
+  }
+
+  private stagedId = -1;
+
+  /** Starts the staged scene; resolves with its 'loaded' message. */
+  commit(): Promise<Loaded> {
+    const id = this.stagedId;
+    this.stagedId = -1;
+    return new Promise((resolve) => {
+      this.pending.set(id, (msg) => {
+        if (msg.type === 'loaded') resolve(msg);
+      });
+      this.send({ type: 'commit', id });
+    });
+  }
+
+  /** Drops the staged scene; the running one goes on. */
+  discard(): void {
+    this.stagedId = -1;
+    this.send({ type: 'discard' });
   }
 
   exportMesh(format: MeshFormat): Promise<Uint8Array> {
@@ -123,6 +149,7 @@ export class SimClient {
         this.resolvePending(msg.id, msg);
         return;
       case 'sceneError':
+      case 'staged':
         this.resolvePending(msg.id, msg);
         return;
       case 'export':
@@ -154,6 +181,7 @@ export class SimClient {
           transforms: msg.transforms,
           velocityLines: msg.velocityLines,
           cellLines: msg.cellLines,
+          smoke: msg.smoke,
           maxSpeed: msg.metrics?.maxSpeed,
         };
         this.events.onFrame(this);

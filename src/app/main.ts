@@ -40,6 +40,7 @@ const display: DisplayOptions = {
   domain: true,
   velocity: false,
   cells: false,
+  smoke: true,
   colorMode: 'material',
   opacity: 0.82,
 };
@@ -123,7 +124,7 @@ function enginesFor(mode: Mode): EngineName[] {
 }
 
 function frameOptions() {
-  return { mesh: display.mesh, points: display.particles, velocity: display.velocity, cells: display.cells };
+  return { mesh: display.mesh, points: display.particles, velocity: display.velocity, cells: display.cells, smoke: display.smoke };
 }
 
 function ensureClients(): void {
@@ -141,21 +142,27 @@ function ensureClients(): void {
  */
 async function loadScene(text: string, meshes: Record<string, string>, opts: { fit: boolean; label?: string }): Promise<LoadResult> {
   ensureClients();
-  const results = await Promise.all(clients.map((c) => c.load(text, meshes)));
-  const failed = results.find((r): r is Extract<LoadResult, { ok: false }> => !r.ok);
+  // Two phases, so that side by side both engines switch only if both accept the scene.
+  const targets = clients;
+  const staged = await Promise.all(targets.map((c) => c.load(text, meshes, true)));
+  const failed = staged.find((r): r is Extract<LoadResult, { ok: false }> => !r.ok);
   if (failed) {
+    for (const c of targets) c.discard();
     showError(opts.label ?? 'scene', failed.issues, failed.message);
     return failed;
   }
+  const results: LoadResult[] = (await Promise.all(targets.map((c) => c.commit()))).map((loaded) => ({ ok: true, loaded }));
   hideSceneError(errorsBox);
   state.source = { text, meshes };
   if (opts.label) state.sceneName = opts.label;
   const loaded = (results[0] as Extract<LoadResult, { ok: true }>).loaded;
   if (opts.fit) camera.fit(loaded.view.min, loaded.view.max);
   state.edited = JSON.parse(loaded.sceneJson);
-  // Smoke has no liquid surface: show its particles.
-  if (opts.fit && (state.edited?.grid as { smoke?: unknown } | undefined)?.smoke) {
-    display.particles = true;
+  // Smoke has no liquid surface: show its density (and the particle engine's particles side by side).
+  if (opts.fit) {
+    const smoke = !!(state.edited?.grid as { smoke?: unknown } | undefined)?.smoke;
+    display.smoke = smoke;
+    display.particles = smoke && clients.some((c) => c.engine === 'particle');
     for (const c of gui.controllersRecursive()) if (c.object === display) c.updateDisplay();
   }
   state.paramsDirty = false;
@@ -352,6 +359,7 @@ disp.add(display, 'objects').name('solid objects');
 disp.add(display, 'domain').name('domain box');
 disp.add(display, 'velocity').name('velocity field');
 disp.add(display, 'cells').name('grid: liquid cells');
+disp.add(display, 'smoke').name('grid: smoke density');
 disp.add(display, 'opacity', 0.2, 1, 0.01).name('surface opacity');
 disp.close();
 
@@ -494,7 +502,7 @@ function benchmarkDraw(n: number): { minMs: number; medianMs: number } {
 const hook = {
   get ready() {
     // Every view has something to draw, or its worker has said why not (a worker that failed to start too).
-    return clients.length > 0 && clients.every((c) => c.error !== null || (c.loaded !== null && (c.view.meshElements > 0 || c.view.pointCount > 0)));
+    return clients.length > 0 && clients.every((c) => c.error !== null || (c.loaded !== null && (c.view.meshElements > 0 || c.view.pointCount > 0 || c.view.smokeCount > 0)));
   },
   get frame() {
     return clients[0]?.frame ?? 0;

@@ -15,10 +15,19 @@ export interface FrameOptions {
   velocity: boolean;
   /** Grid debug: outlines of the cells that hold marker particles (grid engine). */
   cells: boolean;
+  /** Grid smoke: the cells holding smoke with their density (when the engine reports densities). */
+  smoke?: boolean;
 }
 
 export type ToWorker =
-  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName }
+  /**
+   * With `stage: true` the scene is parsed and its simulation created but not started: the worker
+   * answers 'staged' (or 'sceneError') and waits for 'commit' or 'discard', so that side by side
+   * both engines switch scenes only when both accept it.
+   */
+  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; stage?: boolean }
+  | { type: 'commit'; id: number }
+  | { type: 'discard' }
   | { type: 'play' }
   | { type: 'pause' }
   | { type: 'step' }
@@ -63,6 +72,16 @@ export interface FramePoints {
   aux: Float32Array;
 }
 
+export interface FrameSmoke {
+  count: number;
+  /** Cell centres, xyz. */
+  positions: Float32Array;
+  /** Smoke density per cell (about 0..1). */
+  density: Float32Array;
+  /** The grid's cell size, m: the size of each splat. */
+  cellSize: number;
+}
+
 export interface FrameMessage {
   type: 'frame';
   engine: EngineName;
@@ -81,6 +100,8 @@ export interface FrameMessage {
   velocityLines: Float32Array | null;
   /** xyz xyz per edge of each liquid cell (grid engine, when asked for). */
   cellLines: Float32Array | null;
+  /** Smoke density splats (grid smoke), when asked for. */
+  smoke?: FrameSmoke | null;
 }
 
 export type FromWorker =
@@ -100,6 +121,7 @@ export type FromWorker =
       engines: string[];
     }
   | { type: 'sceneError'; id: number; message: string; issues: SceneIssue[] }
+  | { type: 'staged'; id: number }
   | { type: 'error'; message: string; stage?: string; frame?: number }
   | FrameMessage
   | { type: 'export'; id: number; format: MeshFormat; bytes: Uint8Array | null; error?: string }

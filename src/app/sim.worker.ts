@@ -3,7 +3,7 @@
  * frame to the page as transferred typed arrays. The page never waits on it.
  */
 import * as viscid from '../index.ts';
-import type { EngineName, Mesh, Scene, Simulation, StepStats } from '../index.ts';
+import type { EngineName, FluidPoints, Mesh, Scene, Simulation, StepStats } from '../index.ts';
 import { SceneError } from '../scene/parse.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { zipSync } from 'fflate';
@@ -69,14 +69,24 @@ function solidInfos(s: Simulation): SolidInfo[] {
   }));
 }
 
-function load(msg: Extract<ToWorker, { type: 'load' }>): void {
+interface Staged {
+  id: number;
+  scene: Scene;
+  sim: Simulation | null;
+  createError: string | null;
+  load: { sceneText: string; meshes: Record<string, string>; engine: EngineName };
+}
+let staged: Staged | null = null;
+
+/** Parses the scene and creates its simulation; null (after posting 'sceneError') when refused. */
+function prepare(msg: Extract<ToWorker, { type: 'load' }>): Staged | null {
   let next: Scene;
   try {
     next = viscid.parseScene(msg.sceneText, { meshes: msg.meshes });
   } catch (e) {
     const issues = e instanceof SceneError ? e.issues : [{ path: '', message: (e as Error).message }];
     post({ type: 'sceneError', id: msg.id, message: (e as Error).message, issues });
-    return; // the running scene goes on untouched
+    return null; // the running scene goes on untouched
   }
   let created: Simulation | null = null;
   let createError: string | null = null;
@@ -88,18 +98,28 @@ function load(msg: Extract<ToWorker, { type: 'load' }>): void {
   if (createError !== null && sim) {
     // The engine refused the scene: keep what runs, and say why like any other scene error.
     post({ type: 'sceneError', id: msg.id, message: createError, issues: [{ path: '', message: `the ${msg.engine} engine cannot run it: ${createError}` }] });
-    return;
+    return null;
   }
+  return { id: msg.id, scene: next, sim: created, createError, load: { sceneText: msg.sceneText, meshes: msg.meshes, engine: msg.engine } };
+}
+
+function discardStaged(): void {
+  staged?.sim?.dispose();
+  staged = null;
+}
+
+function apply(st: Staged): void {
   sim?.dispose();
-  sim = created;
-  scene = next;
-  engine = msg.engine;
-  lastLoad = { sceneText: msg.sceneText, meshes: msg.meshes, engine: msg.engine };
+  sim = st.sim;
+  scene = st.scene;
+  engine = st.load.engine;
+  lastLoad = st.load;
   lastMesh = null;
+  const next = st.scene;
   post({
     type: 'loaded',
-    id: msg.id,
-    engine: msg.engine,
+    id: st.id,
+    engine: st.load.engine,
     sceneJson: viscid.serializeScene(next, 0),
     materials: materialsOf(next),
     domain: next.domain ? { min: [...next.domain.min], max: [...next.domain.max] } : null,
@@ -108,19 +128,30 @@ function load(msg: Extract<ToWorker, { type: 'load' }>): void {
     solids: sim ? solidInfos(sim) : [],
     engines: viscid.engineNames(),
   });
-  if (createError !== null) {
+  if (st.createError !== null) {
     playing = false;
-    post({ type: 'error', message: createError, stage: 'create' });
+    post({ type: 'error', message: st.createError, stage: 'create' });
     return;
   }
   sendFrame(null);
 }
 
+function load(msg: Extract<ToWorker, { type: 'load' }>): void {
+  discardStaged();
+  const st = prepare(msg);
+  if (!st) return;
+  if (msg.stage) {
+    staged = st;
+    post({ type: 'staged', id: msg.id });
+    return;
+  }
+  apply(st);
+}
+
 /** More points than this are thinned (every k-th) for display: software WebGL draws ~1e5 sprites. */
 const MAX_DRAWN_POINTS = 150_000;
 
-function points(s: Simulation): FrameMessage['points'] {
-  const fp = s.fluidPoints();
+function points(fp: FluidPoints): FrameMessage['points'] {
   const stride = Math.max(1, Math.ceil(fp.count / MAX_DRAWN_POINTS));
   const n = Math.ceil(fp.count / stride);
   const positions = new Float32Array(3 * n);
@@ -178,16 +209,33 @@ function windingOf(m: Mesh): 'ccw' | 'cw' {
 }
 
 const MAX_CELLS = 8_000;
+
+/** More smoke cells than this are thinned (every k-th, splats grown to match) for display. */
+const MAX_SMOKE_SPLATS = 40_000;
+
+/** The smoke-holding cells and their densities (grid smoke), or null for engines without densities. */
+function smokeSplats(fp: FluidPoints, sc: Scene): FrameMessage['smoke'] {
+  const d = fp.densities;
+  if (!d) return null;
+  const stride = Math.max(1, Math.ceil(fp.count / MAX_SMOKE_SPLATS));
+  const n = Math.ceil(fp.count / stride);
+  const positions = new Float32Array(3 * n), density = new Float32Array(n);
+  const p = fp.positions;
+  for (let o = 0, i = 0; i < fp.count; i += stride, o++) {
+    positions[3 * o] = p[3 * i]; positions[3 * o + 1] = p[3 * i + 1]; positions[3 * o + 2] = p[3 * i + 2];
+    density[o] = d[i];
+  }
+  return { count: n, positions, density, cellSize: sc.grid.cellSize * Math.cbrt(stride) };
+}
 const CUBE_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 
 /**
  * Outlines of the grid cells that hold markers, on the grid engine's lattice (origin at the
  * estimated grid bounds, as src/grid/domain.ts places it): Cline §4's liquid cells.
  */
-function cellLines(s: Simulation, sc: Scene): Float32Array {
+function cellLines(fp: FluidPoints, sc: Scene): Float32Array {
   const h = sc.grid.cellSize;
   const origin = viscid.estimateScene(sc).gridBounds.min;
-  const fp = s.fluidPoints();
   const seen = new Set<number>();
   const cells: number[] = [];
   for (let q = 0; q < fp.count && cells.length < 3 * MAX_CELLS; q++) {
@@ -254,6 +302,8 @@ function sendFrame(stats: StepStats | null): void {
       );
     }
   }
+  let fp: FluidPoints | null = null;
+  const fluid = () => (fp ??= s.fluidPoints());
   const solids = s.solids();
   const transforms = new Float32Array(16 * solids.length);
   solids.forEach((v, i) => transforms.set(v.transform, 16 * i));
@@ -266,11 +316,12 @@ function sendFrame(stats: StepStats | null): void {
     stats,
     meshMs,
     metrics: s.metrics(),
-    points: options.points ? points(s) : null,
+    points: options.points ? points(fluid()) : null,
     mesh,
     transforms,
     velocityLines: options.velocity ? velocityLines(s, scene) : null,
-    cellLines: options.cells && engine === 'grid' ? cellLines(s, scene) : null,
+    cellLines: options.cells && engine === 'grid' ? cellLines(fluid(), scene) : null,
+    smoke: options.smoke && engine === 'grid' && scene.grid.smoke ? smokeSplats(fluid(), scene) : null,
   };
   const transfer: Transferable[] = [transforms.buffer];
   if (msg.points) transfer.push(msg.points.positions.buffer, msg.points.aux.buffer);
@@ -280,6 +331,7 @@ function sendFrame(stats: StepStats | null): void {
   }
   if (msg.velocityLines) transfer.push(msg.velocityLines.buffer);
   if (msg.cellLines) transfer.push(msg.cellLines.buffer);
+  if (msg.smoke) transfer.push(msg.smoke.positions.buffer, msg.smoke.density.buffer);
   post(msg, transfer);
 }
 
@@ -315,6 +367,16 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   switch (msg.type) {
     case 'load':
       load(msg);
+      break;
+    case 'commit':
+      if (staged && staged.id === msg.id) {
+        const st = staged;
+        staged = null;
+        apply(st);
+      }
+      break;
+    case 'discard':
+      discardStaged();
       break;
     case 'reset':
       if (lastLoad) load({ type: 'load', id: -1, ...lastLoad });

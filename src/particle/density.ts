@@ -170,6 +170,35 @@ let countScratch = new Int32Array(0);
 let prevPos = new Float64Array(0);
 
 /**
+ * Velocity that density correction undid. The passes moved each particle by Δx = x − prev; where
+ * that opposes its velocity u (relative to the liquid's mass-weighted mean velocity, so a falling
+ * or moving body is not slowed), u loses the part Δx/δt along it, at most all of it: never
+ * reversed, never increased. Without this a resting liquid keeps the g δt that gravity gave it in
+ * the sub-timestep (position correction alone leaves it: the residual speed of a pool at rest was
+ * about g δt) and re-compresses itself every sub-timestep. Measured (7³ block under gravity in a box,
+ * 10 frames): passes per sub-timestep 4.7 → 3.0, final max speed 0.17 → 0.09 √(g·depth).
+ */
+function damp(ctx: StepContext, prev: Float64Array, invDt: number): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
+  let mx = 0, my = 0, mz = 0, mt = 0;
+  for (let i = 0; i < n; i++) {
+    const m = mass[mat[i]], o = 3 * i;
+    mx += m * vel[o]; my += m * vel[o + 1]; mz += m * vel[o + 2]; mt += m;
+  }
+  if (mt === 0) return;
+  mx /= mt; my /= mt; mz /= mt;
+  for (let i = 0; i < n; i++) {
+    const o = 3 * i;
+    const ux = vel[o] - mx, uy = vel[o + 1] - my, uz = vel[o + 2] - mz, u2 = ux * ux + uy * uy + uz * uz;
+    if (u2 === 0) continue;
+    const proj = (((pos[o] - prev[o]) * ux + (pos[o + 1] - prev[o + 1]) * uy + (pos[o + 2] - prev[o + 2]) * uz) * invDt) / u2;
+    if (proj >= 0) continue;
+    const k = proj < -1 ? -1 : proj;
+    vel[o] += k * ux; vel[o + 1] += k * uy; vel[o + 2] += k * uz;
+  }
+}
+
+/**
  * `constrain` runs after every pass (walls, objects): the error is measured where the particles
  * can actually be, or a wall would undo each pass unseen.
  */
@@ -244,17 +273,7 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
     passes++;
     error = measure(ctx, counts);
   }
-  if (Number(process.env.DMODE ?? 0) === 3) {
-    for (let i = 0; i < n; i++) {
-      const o = 3 * i;
-      const vx = vel[o], vy = vel[o + 1], vz = vel[o + 2], v2 = vx * vx + vy * vy + vz * vz;
-      if (v2 === 0) continue;
-      const proj = ((pos[o] - prev[o]) * vx + (pos[o + 1] - prev[o + 1]) * vy + (pos[o + 2] - prev[o + 2]) * vz) * invDt / v2;
-      if (proj >= 0) continue;
-      const k = 1 + Math.max(proj, -1);
-      vel[o] = vx * k; vel[o + 1] = vy * k; vel[o + 2] = vz * k;
-    }
-  }
+  if (passes > 0) damp(ctx, prev, invDt);
   const dens = L.density, inv = 1 / rho0;
   for (let i = 0; i < n; i++) dens[i] = rho[i] * inv;
   return { passes, error };

@@ -19,6 +19,8 @@ export interface DisplayOptions {
   velocity: boolean;
   /** Grid engine: outlines of the liquid cells. */
   cells: boolean;
+  /** Grid smoke: density splats (soft grey-white sprites, opacity from density). */
+  smoke: boolean;
   colorMode: ColorMode;
   /** Surface opacity where it faces the eye (Fresnel raises it towards the rim). */
   opacity: number;
@@ -47,6 +49,7 @@ export interface ViewFrame {
   transforms?: Float32Array;
   velocityLines?: Float32Array | null;
   cellLines?: Float32Array | null;
+  smoke?: { count: number; positions: Float32Array; density: Float32Array; cellSize: number } | null;
   maxSpeed?: number;
 }
 
@@ -69,6 +72,8 @@ export class View {
   frontFace: 'ccw' | 'cw' = 'ccw';
   velocityCount = 0;
   cellCount = 0;
+  smokeCount = 0;
+  smokeSize = 0.02;
   transforms: Float32Array = new Float32Array(0);
   maxSpeed = 1;
   readonly pointPositions: Buffer;
@@ -80,6 +85,10 @@ export class View {
   readonly velocity: Buffer;
   readonly cells: Buffer;
   readonly domain: Buffer;
+  readonly smokePositions: Buffer;
+  readonly smokeDensity: Buffer;
+  /** Zeros for meshes without colours, reused while big enough. */
+  private zeros = new Float32Array(0);
   solids: SolidBuffers[] = [];
 
   constructor(private readonly regl: Regl) {
@@ -92,6 +101,8 @@ export class View {
     this.velocity = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
     this.cells = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
     this.domain = regl.buffer({ usage: 'static', type: 'float', length: 12 });
+    this.smokePositions = regl.buffer({ usage: 'dynamic', type: 'float', length: 12 });
+    this.smokeDensity = regl.buffer({ usage: 'dynamic', type: 'float', length: 4 });
   }
 
   setScene(scene: ViewScene): void {
@@ -112,6 +123,7 @@ export class View {
     this.meshElements = 0;
     this.velocityCount = 0;
     this.cellCount = 0;
+    this.smokeCount = 0;
     if (scene.domain) this.domain({ data: boxLines(scene.domain.min, scene.domain.max) });
   }
 
@@ -132,7 +144,12 @@ export class View {
         this.meshNormals({ data: m.normals });
         this.frontFace = m.frontFace ?? 'ccw';
         this.hasMeshColors = !!m.colors && m.colors.length === m.positions.length;
-        this.meshColors({ data: this.hasMeshColors ? m.colors! : new Float32Array(m.positions.length) });
+        if (this.hasMeshColors) this.meshColors({ data: m.colors! });
+        else if (this.zeros.length < m.positions.length) {
+          // The shader ignores these (useVertexColor 0); upload zeros only when the mesh outgrows them.
+          this.zeros = new Float32Array(Math.ceil(m.positions.length * 1.5));
+          this.meshColors({ data: this.zeros });
+        }
         this.meshElementsBuffer({ data: m.indices, type: 'uint32', primitive: 'triangles' });
       }
     }
@@ -146,6 +163,15 @@ export class View {
       const c = frame.cellLines;
       this.cellCount = c ? c.length / 3 : 0;
       if (c && c.length > 0) this.cells({ data: c });
+    }
+    if (frame.smoke !== undefined) {
+      const sm = frame.smoke;
+      this.smokeCount = sm ? sm.count : 0;
+      if (sm && sm.count > 0) {
+        this.smokePositions({ data: sm.positions });
+        this.smokeDensity({ data: sm.density });
+        this.smokeSize = sm.cellSize;
+      }
     }
     if (frame.maxSpeed !== undefined && frame.maxSpeed > 0) this.maxSpeed = frame.maxSpeed;
   }
@@ -179,6 +205,9 @@ export class Renderer {
   private readonly drawSurface: DrawCommand;
   private readonly drawSolid: DrawCommand;
   private readonly drawLines: DrawCommand;
+  private readonly drawSmoke: DrawCommand;
+  /** Reused per-draw props (no per-frame allocation for the palette). */
+  private readonly paletteProps: Record<string, [number, number, number]> = {};
   private readonly rotation = new Float32Array(9);
 
   constructor(readonly canvas: HTMLCanvasElement) {
@@ -273,6 +302,26 @@ export class Renderer {
       blend: { enable: true, func: { src: 'src alpha', dst: 'one minus src alpha' } },
       viewport: regl.prop<any, any>('viewport'),
     });
+    // Smoke: soft splats of one grey-white tone blended "over" without writing depth. With a
+    // (nearly) uniform colour, over-compositing is order independent, so no sorting is needed.
+    this.drawSmoke = regl({
+      vert: glsl.SMOKE_VERT,
+      frag: glsl.SMOKE_FRAG,
+      attributes: { position: regl.prop<any, any>('positions'), density: regl.prop<any, any>('density') },
+      uniforms: {
+        viewProjection: regl.prop<any, any>('viewProjection'),
+        size: regl.prop<any, any>('size'),
+        pixelScale: regl.prop<any, any>('pixelScale'),
+      },
+      primitive: 'points',
+      count: regl.prop<any, any>('count'),
+      depth: { enable: true, mask: false },
+      blend: {
+        enable: true,
+        func: { srcRGB: 'src alpha', srcAlpha: 1, dstRGB: 'one minus src alpha', dstAlpha: 1 },
+      },
+      viewport: regl.prop<any, any>('viewport'),
+    });
   }
 
   createView(): View {
@@ -362,8 +411,8 @@ export class Renderer {
       this.drawLines({ ...common, positions: view.domain, count: 24, color: [0.75, 0.8, 0.9, 0.55] });
     }
     if (display.particles && view.pointCount > 0) {
-      const palette: Record<string, [number, number, number]> = {};
-      for (let i = 0; i < 8; i++) palette[`palette${i}`] = scene.palette[i] ?? [0.5, 0.5, 0.5];
+      const palette = this.paletteProps;
+      for (let i = 0; i < 8; i++) palette[`palette${i}`] = scene.palette[i] ?? GREY;
       this.drawPoints({
         ...common,
         ...palette,
@@ -382,6 +431,16 @@ export class Renderer {
     if (display.velocity && view.velocityCount > 0) {
       this.drawLines({ ...common, positions: view.velocity, count: view.velocityCount, color: [0.3, 0.95, 0.6, 0.9] });
     }
+    if (display.smoke && view.smokeCount > 0) {
+      this.drawSmoke({
+        ...common,
+        positions: view.smokePositions,
+        density: view.smokeDensity,
+        count: view.smokeCount,
+        size: view.smokeSize,
+        pixelScale: m.pixelScale,
+      });
+    }
     if (display.mesh && view.meshElements > 0) {
       this.drawSurface({
         ...common,
@@ -399,4 +458,5 @@ export class Renderer {
   }
 }
 
+const GREY: [number, number, number] = [0.5, 0.5, 0.5];
 const IDENTITY = new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);

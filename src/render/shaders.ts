@@ -176,3 +176,38 @@ precision highp float;
 uniform vec4 color;
 void main() { gl_FragColor = color; }
 `;
+
+/**
+ * Smoke density splats: each smoke cell is a soft Gaussian sprite about two cells across, its
+ * opacity rising with the density (1 − e^(−k ρ)); the tone brightens a little with density.
+ */
+export const SMOKE_VERT = /* glsl */ `
+precision highp float;
+attribute vec3 position;
+attribute float density;
+uniform mat4 viewProjection;
+uniform float size, pixelScale;
+varying float alpha;
+varying float tone;
+void main() {
+  vec4 clip = viewProjection * vec4(position, 1.0);
+  gl_Position = clip;
+  gl_PointSize = clamp(2.2 * size * pixelScale / clip.w, 2.0, 256.0);
+  float d = max(density, 0.0);
+  alpha = 1.0 - exp(-1.6 * d);
+  tone = 0.78 + 0.17 * clamp(d, 0.0, 1.0);
+}
+`;
+
+export const SMOKE_FRAG = /* glsl */ `
+precision mediump float;
+varying float alpha;
+varying float tone;
+void main() {
+  vec2 q = gl_PointCoord * 2.0 - 1.0;
+  float r2 = dot(q, q);
+  if (r2 > 1.0) discard;
+  float a = alpha * exp(-3.0 * r2) * 0.9;
+  gl_FragColor = vec4(vec3(tone), a);
+}
+`;

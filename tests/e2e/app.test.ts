@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, countHoney, readPixels, saveArtifact, saveScreenshot, startApp, waitFor, type App } from './harness.ts';
+import { CHROMIUM, countHoney, countSmoke, readPixels, saveArtifact, saveScreenshot, startApp, waitFor, type App } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -194,5 +194,33 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(right).toBeGreaterThan(500);
     // Two viewports, one camera: a divider column of background separates them.
     expect(countHoney(pixels, half - 1, half + 1)).toBeLessThan(pixels.height / 4);
+  }, SLOW);
+
+  it('side by side: a scene one engine refuses leaves both views on the previous scene', async () => {
+    const frames0 = await page.evaluate(() => (window as any).__viscid.frames);
+    const r = await page.evaluate(() => (window as any).__viscid.loadSceneText('{"name": "half", "materials": {}}', 'half'));
+    expect(r.ok).toBe(false);
+    const after = await page.evaluate(() => ({ scene: (window as any).__viscid.sceneName, frames: (window as any).__viscid.frames }));
+    expect(after.scene).toBe('honey-drop');
+    expect(after.frames.map((f: { engine: string }) => f.engine)).toEqual(['particle', 'grid']);
+    // Both views still run the honey drop: no view restarted at frame 0 with another scene.
+    for (let i = 0; i < 2; i++) expect(after.frames[i].frame).toBeGreaterThanOrEqual(frames0[i].frame);
+  }, SLOW);
+
+  it('draws the grid engine\u2019s smoke as grey-white density splats', async () => {
+    await page.evaluate(() => (window as any).__viscid.openScene('smoke-plume'));
+    expect(await page.evaluate(() => (window as any).__viscid.display.smoke)).toBe(true);
+    const half = Math.floor((await readPixels(page)).width / 2);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, `window.__viscid.frames[1].frame >= 12`, 60_000);
+    const pixels = await readPixels(page);
+    await saveScreenshot(page, 'app-smoke-plume.png');
+    const smoke = countSmoke(pixels, half, pixels.width);
+    expect(smoke).toBeGreaterThan(1500);
+    // Toggled off, the same view has (almost) none: the pixels counted are the smoke's.
+    await page.evaluate(() => { (window as any).__viscid.pause(); (window as any).__viscid.display.smoke = false; });
+    const off = await readPixels(page);
+    expect(countSmoke(off, half, off.width)).toBeLessThan(smoke / 10);
+    await page.evaluate(() => { (window as any).__viscid.display.smoke = true; });
   }, SLOW);
 });

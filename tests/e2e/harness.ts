@@ -110,6 +110,26 @@ export function countHoney(p: Pixels, x0 = 0, x1 = p.width): number {
   return n;
 }
 
+/**
+ * Smoke coloured: light neutral grey to white (channels within 16 of each other, red ≥ 165).
+ * The blue-grey backdrop (red ≤ ~140, blue well above red) and honey both fail it.
+ */
+export function isSmoke(r: number, g: number, b: number): boolean {
+  return r >= 165 && Math.abs(r - g) <= 16 && Math.abs(r - b) <= 16 && Math.abs(g - b) <= 16;
+}
+
+/** Counts smoke-coloured pixels in columns [x0, x1). */
+export function countSmoke(p: Pixels, x0 = 0, x1 = p.width): number {
+  let n = 0;
+  for (let y = 0; y < p.height; y++) {
+    for (let x = x0; x < x1; x++) {
+      const i = 4 * (y * p.width + x);
+      if (isSmoke(p.data[i], p.data[i + 1], p.data[i + 2])) n++;
+    }
+  }
+  return n;
+}
+
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, name);
