@@ -44,6 +44,7 @@ try {
       pageFps: +playing.pageFps.toFixed(1),
       renderFps: +playing.renderFps.toFixed(1),
       renderScale: +playing.renderScale.toFixed(2),
+      mainThreadMsPerFrame: { callback: +playing.callbackMs.toFixed(1), drawCalls: +playing.drawCallMs.toFixed(1), interval: +playing.frameIntervalMs.toFixed(1) },
       drawMs: { min: +playing.draw.minMs.toFixed(1), median: +playing.draw.medianMs.toFixed(1) },
       simFps: playing.simFps.map((x: number) => +x.toFixed(2)),
       simMsPerFrame: playing.simMs.map((x: number) => +x.toFixed(0)),

@@ -408,6 +408,9 @@ let lastHud = 0;
 const pageRate = new RateCounter();
 const drawRate = new RateCounter();
 let lastDrawMs = 0;
+/** Moving averages of the main thread's time per animation frame: the whole callback, and the draw calls. */
+let callbackMsAverage = 0;
+let drawMsAverage = 0;
 
 function signature(): string {
   const c = camera;
@@ -469,6 +472,7 @@ renderer.regl.frame(() => {
     const t0 = performance.now();
     renderer.draw(clients.map((c) => c.view), camera, display);
     lastDrawMs = performance.now() - t0;
+    drawMsAverage = 0.95 * drawMsAverage + 0.05 * lastDrawMs;
     state.renderFrames++;
     drawRate.push(now);
     const captures = pendingCapture;
@@ -490,6 +494,7 @@ renderer.regl.frame(() => {
     });
     updateLabels();
   }
+  callbackMsAverage = 0.95 * callbackMsAverage + 0.05 * (performance.now() - now);
 });
 
 function benchmarkDraw(n: number): { minMs: number; medianMs: number } {
@@ -545,7 +550,7 @@ const hook = {
   },
   stats() {
     const now = performance.now();
-    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, renderScale: renderer.scale, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
+    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, renderScale: renderer.scale, callbackMs: callbackMsAverage, drawCallMs: drawMsAverage, frameIntervalMs: frameMsAverage, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
   },
   play,
   pause,

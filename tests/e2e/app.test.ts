@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(countHoney(pixels, half - 1, half + 1)).toBeLessThan(pixels.height / 4);
   }, SLOW);
 
-  it('side by side: a scene one engine refuses leaves both views on the previous scene', async () => {
+  it('side by side: a refused scene leaves both views on the previous scene (two-phase load)', async () => {
     const frames0 = await page.evaluate(() => (window as any).__viscid.frames);
     const r = await page.evaluate(() => (window as any).__viscid.loadSceneText('{"name": "half", "materials": {}}', 'half'));
     expect(r.ok).toBe(false);
