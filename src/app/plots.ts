@@ -75,7 +75,21 @@ export class MetricPlots {
       }
       const v = def.read(metrics);
       d[col + 1][row] = v === undefined || !Number.isFinite(v) ? null : v;
-      this.plots[i].setData(d as uPlot.AlignedData);
     });
+    this.dirty = true;
+  }
+
+  private dirty = false;
+  private lastFlush = 0;
+
+  /**
+   * Redraws the charts if data came in, at most every `minIntervalMs`: uPlot redraws its whole
+   * canvas per setData, which is too much main-thread work to repeat per simulated frame.
+   */
+  flush(now: number, minIntervalMs = 500): void {
+    if (!this.dirty || now - this.lastFlush < minIntervalMs) return;
+    this.dirty = false;
+    this.lastFlush = now;
+    this.plots.forEach((p, i) => p.setData(this.data[i] as uPlot.AlignedData));
   }
 }

@@ -137,7 +137,8 @@ function apply(st: Staged): void {
 }
 
 function load(msg: Extract<ToWorker, { type: 'load' }>): void {
-  discardStaged();
+  // The worker's own reloads (id −1: reset, replay at the end) leave a scene staged by the page alone.
+  if (msg.id >= 0) discardStaged();
   const st = prepare(msg);
   if (!st) return;
   if (msg.stage) {
@@ -302,6 +303,7 @@ function sendFrame(stats: StepStats | null): void {
       );
     }
   }
+  const smokeOn = !!options.smoke && engine === 'grid' && !!scene.grid.smoke;
   let fp: FluidPoints | null = null;
   const fluid = () => (fp ??= s.fluidPoints());
   const solids = s.solids();
@@ -316,12 +318,13 @@ function sendFrame(stats: StepStats | null): void {
     stats,
     meshMs,
     metrics: s.metrics(),
-    points: options.points ? points(fluid()) : null,
+    // Grid smoke's fluid points are its cells: drawn as density splats, not as particles.
+    points: options.points && !(smokeOn) ? points(fluid()) : null,
     mesh,
     transforms,
     velocityLines: options.velocity ? velocityLines(s, scene) : null,
     cellLines: options.cells && engine === 'grid' ? cellLines(fluid(), scene) : null,
-    smoke: options.smoke && engine === 'grid' && scene.grid.smoke ? smokeSplats(fluid(), scene) : null,
+    smoke: smokeOn ? smokeSplats(fluid(), scene) : null,
   };
   const transfer: Transferable[] = [transforms.buffer];
   if (msg.points) transfer.push(msg.points.positions.buffer, msg.points.aux.buffer);

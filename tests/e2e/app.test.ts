@@ -198,7 +198,8 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
 
   it('side by side: a refused scene leaves both views on the previous scene (two-phase load)', async () => {
     const frames0 = await page.evaluate(() => (window as any).__viscid.frames);
-    const r = await page.evaluate(() => (window as any).__viscid.loadSceneText('{"name": "half", "materials": {}}', 'half'));
+    const bad = JSON.stringify({ name: 'half', materials: { syrup: { kind: 'liquid', viscosity: { value: -2, unit: 'Pa.s' } } } });
+    const r = await page.evaluate((text) => (window as any).__viscid.loadSceneText(text, 'half'), bad);
     expect(r.ok).toBe(false);
     const after = await page.evaluate(() => ({ scene: (window as any).__viscid.sceneName, frames: (window as any).__viscid.frames }));
     expect(after.scene).toBe('honey-drop');
@@ -218,7 +219,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const smoke = countSmoke(pixels, half, pixels.width);
     expect(smoke).toBeGreaterThan(1500);
     // Toggled off, the same view has (almost) none: the pixels counted are the smoke's.
-    await page.evaluate(() => { (window as any).__viscid.pause(); (window as any).__viscid.display.smoke = false; });
+    await page.evaluate(() => { (window as any).__viscid.pause(); (window as any).__viscid.display.smoke = false; (window as any).__viscid.display.particles = false; });
     const off = await readPixels(page);
     expect(countSmoke(off, half, off.width)).toBeLessThan(smoke / 10);
     await page.evaluate(() => { (window as any).__viscid.display.smoke = true; });
