@@ -8,7 +8,7 @@ import { SceneError } from '../scene/parse.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { zipSync } from 'fflate';
 import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, ToWorker } from './protocol.ts';
-import { colorToLinear } from './color.ts';
+import { linearColor } from '../scene/color.ts';
 import { simplifyForDisplay } from './simplify.ts';
 
 
@@ -55,7 +55,7 @@ function viewBounds(s: Scene): { min: [number, number, number]; max: [number, nu
 function materialsOf(s: Scene): MaterialInfo[] {
   return s.materialNames.map((name) => {
     const m = s.materials[name];
-    return { name, kind: m.kind, color: colorToLinear(m.color) };
+    return { name, kind: m.kind, color: linearColor(m.color) };
   });
 }
 

@@ -64,7 +64,7 @@ export class GridEngineSimulation implements Simulation {
   /** Samples φ (level set, or the distance to the markers minus their radius) on a dense box. */
   surfaceMesh(): Mesh {
     const sim = this.sim, s = sim.store, d = sim.d, h = d.h;
-    const heightField = extensionSurface(sim, colorOf(sim.liquid?.color ?? '#d9a21b'));
+    const heightField = extensionSurface(sim, linearColor(sim.liquid?.color ?? '#d9a21b'));
     if (heightField) return heightField;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let c = 0; c < s.count; c++) {
@@ -102,7 +102,7 @@ export class GridEngineSimulation implements Simulation {
     }
     const origin: Vec3 = [d.origin[0] + h * (lo[0] + 0.5), d.origin[1] + h * (lo[1] + 0.5), d.origin[2] + h * (lo[2] + 0.5)];
     const mat = sim.liquid;
-    const rgb = colorOf(mat?.color ?? '#d9a21b');
+    const rgb = linearColor(mat?.color ?? '#d9a21b');
     return levelSetSurface({ origin, cellSize: h, dims, phi, colors: (_x, _y, _z, out) => out.set(rgb) }, this.scene.output);
   }
 
@@ -146,7 +146,7 @@ export class GridEngineSimulation implements Simulation {
     this.sim.solids.setTime(this.sim.time);
     return list.map((b, i) => ({
       name: b.name,
-      color: colorOf((this.scene.materials[b.material] as { color: string | [number, number, number] }).color),
+      color: linearColor(this.scene.materials[b.material].color),
       mesh: this.solidMeshes![i],
       transform: poseToMat4(b.pose),
     }));
@@ -205,5 +205,3 @@ function restoreState(sim: GridSimulation, r: CheckpointReader): void {
   sim.solids.setTime(sim.time);
 }
 
-/** Linear RGB of a scene colour (see src/scene/color.ts). */
-export const colorOf = linearColor;

@@ -18,8 +18,6 @@ import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
 import { solidMesh } from './solid-mesh.ts';
 
-export { linearColor };
-
 export class ParticleSimulation implements Simulation {
   readonly engine = 'particle' as const;
   readonly ctx: StepContext;

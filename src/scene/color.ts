@@ -3,9 +3,9 @@
  * string is an sRGB display colour, as colour pickers give it; an [r, g, b] array is linear already.
  */
 import type { Color } from './schema.ts';
+import { srgbToLinear } from '../io/color.ts';
 
 export function linearColor(c: Color): [number, number, number] {
   if (Array.isArray(c)) return [c[0], c[1], c[2]];
-  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  return [1, 3, 5].map((k) => lin(parseInt(c.slice(k, k + 2), 16) / 255)) as [number, number, number];
+  return [1, 3, 5].map((k) => srgbToLinear(parseInt(c.slice(k, k + 2), 16) / 255)) as [number, number, number];
 }
