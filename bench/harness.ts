@@ -1,7 +1,8 @@
 /**
  * Measures one benchmark scene: wall time per frame (after a warm-up), the engine's per-stage
- * split, point-substeps per second, and memory per point from the growth of the JS heap plus
- * ArrayBuffer memory (typed arrays) while the simulation is created and warmed up.
+ * split, point-substeps per second, and memory per point (liquid and object points): the typed
+ * arrays the engine holds (Metrics.memoryBytes), or where it reports none the growth of the JS heap
+ * plus ArrayBuffer memory while the simulation is created and warmed up.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -67,7 +68,8 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       options.onFrame?.(i + 1, total, stats.wallMs);
     }
     collectGarbage();
-    const bytes = usedBytes() - before;
+    const heapBytes = usedBytes() - before;
+    let held = sim.metrics().memoryBytes ?? 0;
     const times: number[] = [];
     const stages: Record<string, number> = {};
     const counters: Record<string, number> = {};
@@ -79,7 +81,12 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       for (const [k, v] of Object.entries(stats.stages)) stages[k] = (stages[k] ?? 0) + v / options.frames;
       for (const [k, v] of Object.entries(stats.counters)) counters[k] = (counters[k] ?? 0) + v / options.frames;
       options.onFrame?.(options.warmup + i + 1, total, ms);
+      held = Math.max(held, sim.metrics().memoryBytes ?? 0);
     }
+    // The engine's own count of its typed arrays (Metrics.memoryBytes, the most over the timed
+    // frames) where it reports one; the process's heap growth otherwise (noisy: garbage of earlier
+    // runs, lazily freed buffers).
+    const bytes = held > 0 ? held : heapBytes;
     const points = sim.fluidPoints().count;
     const objectPoints = Math.round(counters.objectParticles ?? 0);
     const sorted = [...times].sort((a, b) => a - b);
@@ -98,7 +105,7 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       substepsPerFrame,
       objectPoints,
       pointSubstepsPerSecond: mean > 0 ? ((points + objectPoints) * substepsPerFrame) / (mean / 1000) : 0,
-      memory: { bytes, bytesPerPoint: points > 0 ? bytes / points : 0 },
+      memory: { bytes, bytesPerPoint: points + objectPoints > 0 ? bytes / (points + objectPoints) : 0 },
       ...(paper ? { paper } : {}),
     };
   } finally {

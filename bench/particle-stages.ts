@@ -37,10 +37,10 @@ console.log(`${file}: ${ctx.liquid.count} liquid, ${ctx.objects.count} object pa
 restore();
 time('cells.buildSorted', () => ctx.cells.buildSorted(ctx.liquid));
 saved.pos.set(ctx.liquid.pos.subarray(0, saved.pos.length)); saved.vel.set(ctx.liquid.vel.subarray(0, saved.vel.length));
+time('adhesion', () => computeAdhesion(ctx));
 time('markSurface', () => markSurface(ctx));
-time('adhesion', () => computeAdhesion(ctx, 0));
-time('viscosity', () => applyViscosity(ctx, dt), () => { restore(); computeAdhesion(ctx, 0); });
-time('collide (1 move)', () => preventInterpenetration(ctx, dt / ctx.scene.particle.moves), () => { restore(); computeAdhesion(ctx, 0); });
+time('viscosity', () => applyViscosity(ctx, dt), () => { restore(); computeAdhesion(ctx); });
+time('collide (1 move)', () => preventInterpenetration(ctx, dt / ctx.scene.particle.moves), () => { restore(); computeAdhesion(ctx); });
 time('densityCells.build', () => ctx.densityCells.build(ctx.liquid.pos, ctx.liquid.count), restore);
 time('densityCells.grid.build', () => ctx.densityCells.grid.build(ctx.liquid.pos, ctx.liquid.count), restore);
 time('listDensityPairs', () => listDensityPairs(ctx), restore);

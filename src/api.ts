@@ -63,6 +63,11 @@ export interface Metrics {
   pointCount: number;
   /** Liquid cells (grid engine). */
   cellCount?: number;
+  /**
+   * Bytes of the typed arrays the simulation holds (particles, cells, neighbour lists, scratch), at
+   * their allocated capacity; JS object overhead is not counted.
+   */
+  memoryBytes?: number;
 }
 
 /** A solid object as the renderer draws it: a rest-pose mesh and the current rigid transform. */

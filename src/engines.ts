@@ -55,3 +55,37 @@ export function sceneFromCheckpoint(reader: CheckpointReader): Scene {
   }
   return parseScene(reader.sceneJson, { loadedMeshes });
 }
+
+/**
+ * Bytes of the typed arrays reachable from `root` (each ArrayBuffer or SharedArrayBuffer counted
+ * once, at its full capacity), walking own properties, arrays and Maps; `skip` objects (the scene,
+ * its assets) are not entered. Engines report it as Metrics.memoryBytes: what a simulation holds,
+ * measured the same way whatever else the process has allocated.
+ */
+export function heldBytes(root: object, skip: readonly object[] = []): number {
+  const seen = new Set<object>(skip);
+  const buffers = new Set<ArrayBufferLike>();
+  const stack: unknown[] = [root];
+  let bytes = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    seen.add(v);
+    if (ArrayBuffer.isView(v)) {
+      if (!buffers.has(v.buffer)) {
+        buffers.add(v.buffer);
+        bytes += v.buffer.byteLength;
+      }
+    } else if (Array.isArray(v)) {
+      for (const e of v) if (typeof e === 'object' && e !== null) stack.push(e);
+    } else if (v instanceof Map) {
+      for (const e of v.values()) stack.push(e);
+    } else {
+      for (const k of Object.keys(v)) {
+        const e = (v as Record<string, unknown>)[k];
+        if (typeof e === 'object' && e !== null) stack.push(e);
+      }
+    }
+  }
+  return bytes;
+}

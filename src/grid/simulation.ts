@@ -7,7 +7,7 @@ import type { FluidPoints, Mesh, Metrics, Simulation, SolidView, StepStats } fro
 import type { Vec3 } from '../scene/schema.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
-import { startCheckpoint } from '../engines.ts';
+import { heldBytes, startCheckpoint } from '../engines.ts';
 import { poseToMat4 } from '../scene/motion.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { levelSetSurface } from '../surface/index.ts';
@@ -137,7 +137,7 @@ export class GridEngineSimulation implements Simulation {
     const mpc = sim.scene.grid.markersPerCell;
     const m = Math.max(1, Math.round(Math.cbrt(mpc)));
     const fluidVolume = sim.useLevelSet ? levelSetVolume(s, h) : (sim.markers.count * h * h * h) / (m * m * m);
-    return { fluidVolume, centerOfMass: com, kineticEnergy: ke, momentum: mom, maxSpeed, bounds: { min, max }, pointCount: sim.markers.count, cellCount: cells };
+    return { fluidVolume, centerOfMass: com, kineticEnergy: ke, momentum: mom, maxSpeed, bounds: { min, max }, pointCount: sim.markers.count, cellCount: cells, memoryBytes: heldBytes(this, [this.scene]) };
   }
 
   solids(): SolidView[] {

@@ -13,15 +13,9 @@
  */
 import { CONTACT_REACH, type StepContext } from './context.ts';
 
-const objectCellScratch = new Int32Array(125);
+let objectCellScratch = new Int32Array(125);
 
-/**
- * `travel`: how far (m) a liquid particle may move relative to an object in this sub-timestep;
- * the liquid → object contact lists reach that much further than contact, so the moves see every
- * object particle they can meet (without it a fast drop at fine resolution meets object particles
- * its list does not hold, and only the signed-distance guard stops it).
- */
-export function computeAdhesion(ctx: StepContext, travel = 0): void {
+export function computeAdhesion(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count;
   const pos = L.pos, acc = L.acc, sumK = L.scalar, mat = L.material;
   const M = ctx.adhesion, msize = M.size, supp = M.support, mass = ctx.mass, ks = ctx.kernelSupport;
@@ -138,58 +132,43 @@ export function computeAdhesion(ctx: StepContext, travel = 0): void {
   pairs.length = plen;
   pstart[n] = plen;
   contacts.start[n] = contacts.length;
-  objectAdhesion(ctx, travel);
+  objectAdhesion(ctx);
 }
 
-/** Object particles within this many (r + r_o) (plus travel) are listed for contacts and friction (friction.ts touches at 1.1). */
-const CONTACT_LIST_TOUCH = 1.25;
-
-/** Liquid ← object adhesion, and the liquid → object contact lists. */
-let objectCellScratchBig = new Int32Array(0);
-
-function objectAdhesion(ctx: StepContext, travel: number): void {
-  const L = ctx.liquid, n = L.count, O = ctx.objects;
-  const list = ctx.objectContacts;
-  list.reset(n);
-  if (O.count === 0) {
-    list.start.fill(0, 0, n + 1);
-    return;
-  }
+/** Liquid ← object adhesion (object particles are immovable: the liquid particle takes A in full). */
+function objectAdhesion(ctx: StepContext): void {
+  const L = ctx.liquid, O = ctx.objects;
+  if (O.count === 0) return;
   const pos = L.pos, acc = L.acc, mat = L.material, opos = O.pos, omat = O.material;
-  const M = ctx.adhesion, msize = M.size, supp = M.support;
+  const M = ctx.adhesion, msize = M.size;
   const invR = 1 / ctx.r;
-  const objReach = Math.max(ctx.reach, ctx.r + ctx.ro + 2 * travel);
-  const reach2 = objReach * objReach;
-  // The contact list holds only what contacts (r + r_o) and friction (1.1 (r + r_o)) can meet in
-  // this sub-timestep: twice the travel, plus one radius for density correction's displacements.
-  // (Listing everything within adhesion reach made the moves and every density pass walk ~5×
-  // the entries; a shorter list visits the same near entries in the same order: bit-identical.)
-  const listReach = CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + 2 * travel + ctx.r;
-  const list2 = listReach * listReach;
-  const g = ctx.cells.grid, start = g.start, cnt = g.count;
+  const objReach = ctx.objectReach;
+  const supp2 = supportSquared(ctx);
+  const g = ctx.cells.grid, start = g.start, cnt = g.count, box = ctx.cells.box;
   const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order;
-  // Cells of edge ctx.reach / cells.reach; at most 3 rings of them (faster motion is subdivided).
-  const R = Math.min(3, Math.ceil(objReach / og.cellSize));
+  // Object cells (edge ctx.objectReach) that reach a liquid cell: those overlapping the cell's
+  // particle box (ctx.cells.box, filled by computeAdhesion) grown by objReach.
+  const oinv = 1 / og.cellSize;
   let near = objectCellScratch;
-  if ((2 * R + 1) ** 3 > near.length) {
-    if (objectCellScratchBig.length < (2 * R + 1) ** 3) objectCellScratchBig = new Int32Array((2 * R + 1) ** 3);
-    near = objectCellScratchBig;
-  }
   for (let c = 0; c < g.cellCount; c++) {
-    const ci = g.cellI[c], cj = g.cellJ[c], ck = g.cellK[c];
+    const b = 6 * c;
+    const ia = Math.floor((box[b] - objReach) * oinv), ib = Math.floor((box[b + 3] + objReach) * oinv);
+    const ja = Math.floor((box[b + 1] - objReach) * oinv), jb = Math.floor((box[b + 4] + objReach) * oinv);
+    const ka = Math.floor((box[b + 2] - objReach) * oinv), kb = Math.floor((box[b + 5] + objReach) * oinv);
+    const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
+    if (span > near.length) near = objectCellScratch = new Int32Array(span);
     let m = 0;
-    for (let a = -R; a <= R; a++) {
-      for (let b = -R; b <= R; b++) {
-        for (let e = -R; e <= R; e++) {
-          const oc = og.find(ci + a, cj + b, ck + e);
+    for (let a = ia; a <= ib; a++) {
+      for (let bj = ja; bj <= jb; bj++) {
+        for (let e = ka; e <= kb; e++) {
+          const oc = og.find(a, bj, e);
           if (oc >= 0) near[m++] = oc;
         }
       }
     }
+    if (m === 0) continue;
     const i0 = start[c], i1 = i0 + cnt[c];
     for (let i = i0; i < i1; i++) {
-      list.start[i] = list.length;
-      if (m === 0) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       const mi = mat[i];
       let ax = 0, ay = 0, az = 0;
@@ -199,13 +178,10 @@ function objectAdhesion(ctx: StepContext, travel: number): void {
           const o = oorder[s];
           const dx = opos[3 * o] - xi, dy = opos[3 * o + 1] - yi, dz = opos[3 * o + 2] - zi;
           const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 >= reach2) continue;
-          if (d2 < list2) list.push(o);
           const e = mi * msize + omat[o];
+          if (d2 >= supp2[e] || d2 === 0) continue;
           const d = Math.sqrt(d2);
-          const dr = d * invR;
-          if (dr >= supp[e] || d === 0) continue;
-          const A = M.at(mi, omat[o], dr);
+          const A = M.at(mi, omat[o], d * invR);
           if (A === 0) continue;
           const f = A / d;
           ax -= f * dx; ay -= f * dy; az -= f * dz;
@@ -214,5 +190,14 @@ function objectAdhesion(ctx: StepContext, travel: number): void {
       acc[3 * i] += ax; acc[3 * i + 1] += ay; acc[3 * i + 2] += az;
     }
   }
-  list.start[n] = list.length;
+}
+
+let supp2Scratch = new Float64Array(0);
+
+/** Per material pair: the squared adhesion support, m² (0 where there is no force). */
+function supportSquared(ctx: StepContext): Float64Array {
+  const M = ctx.adhesion, nm2 = M.size * M.size;
+  if (supp2Scratch.length < nm2) supp2Scratch = new Float64Array(nm2);
+  for (let e = 0; e < nm2; e++) supp2Scratch[e] = M.count[e] > 0 ? (M.support[e] * ctx.r) ** 2 : 0;
+  return supp2Scratch;
 }

@@ -6,7 +6,7 @@
 import type { FluidPoints, Mesh, Metrics, Simulation, SimulationOptions, SolidView, StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { Color, Vec3 } from '../scene/schema.ts';
-import { startCheckpoint } from '../engines.ts';
+import { heldBytes, startCheckpoint } from '../engines.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import { poseToMat4 } from '../scene/motion.ts';
 import { particleSurface } from '../surface/index.ts';
@@ -142,6 +142,7 @@ export class ParticleSimulation implements Simulation {
       bounds: n > 0 ? { min, max } : { min: [0, 0, 0], max: [0, 0, 0] },
       densityError: ctx.densityError,
       pointCount: n,
+      memoryBytes: heldBytes(this, [this.scene]),
     };
   }
 

@@ -2,9 +2,10 @@
  * One frame of the particle engine, in the order of Steele et al. 2004, Figure 3:
  *
  *   for each sub-timestep:
- *     (emit liquid; move objects to their pose; sort particles into cells; find surface particles,
- *      on the first sub-timestep of a frame and whenever liquid was added or removed)
+ *     (emit liquid; move objects to their pose; sort particles into cells)
  *     calculate adhesion, viscosity and gravity forces
+ *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
+ *        and whenever liquid was added or removed)
  *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
  *     apply iterative density correction
  *
@@ -18,7 +19,7 @@ import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
 import { accelerate, checkPositions, maxLiquidSpeed, translate } from './integrate.ts';
 import { applyFriction } from './friction.ts';
-import { domainWalls, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
+import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { markSurface } from './surface.ts';
 
@@ -92,14 +93,18 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   markNearObjects(ctx, travel + 4 * ctx.r);
   clock.lap('neighbours');
 
+  computeAdhesion(ctx);
+  clock.lap('adhesion');
+
+  // Over the pair list adhesion recorded (surface.ts); friction in the moves reads the flags.
   if (firstOfFrame || ctx.counters.emitted || ctx.counters.removed) markSurface(ctx);
   clock.lap('surface');
 
-  computeAdhesion(ctx, travel);
-  clock.lap('adhesion');
-
   applyViscosity(ctx, dt);
   clock.lap('viscosity');
+
+  listObjectContacts(ctx, dt);
+  clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
     accelerate(ctx, dtm);

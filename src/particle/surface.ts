@@ -1,17 +1,98 @@
 /**
  * Stage "surface": flags the liquid particles on the liquid surface, with normals (Steele
  * "Rendering": the centroid test with angle θ = particle.surfaceAngle and ratio
- * t_s = particle.surfaceRatio; src/particle/surface-particles.ts). Friction needs the flags.
+ * t_s = particle.surfaceRatio; the test and its interpretations are documented in
+ * src/particle/surface-particles.ts). Friction needs the flags.
  *
  * The paper's sampling sphere has radius r, which on a lattice of spacing 2r holds no neighbour at
  * all; we sample within the density kernel support h (4r by default: the 26 lattice neighbours).
- * The test costs about as much as a pair stage, so it runs on the first sub-timestep of each frame;
- * the flags travel with the particles through the sorts of the later sub-timesteps.
+ *
+ * The engine runs the test over the pair list the adhesion stage has just recorded
+ * (ctx.cells.pairs, every pair within ctx.reach ≥ h, each pair once): one pass sums each
+ * particle's centroid offset, a second counts the normal-side neighbours, both ends of a pair at
+ * once. The same test as findSurfaceParticles (which the surface builder and the tests use on bare
+ * points) up to the order of the sums; on the honey drop 2.7 ms instead of 35 ms a call, where a
+ * 27-cell scan of the wide liquid cells looked at ~50 candidates per neighbour found.
+ * It runs on the first sub-timestep of each frame and whenever liquid was added or removed; the
+ * flags travel with the particles through the sorts of the later sub-timesteps.
  */
-import { findSurfaceParticles } from './surface-particles.ts';
+import { SURFACE_MIN_DISPLACEMENT } from './surface-particles.ts';
 import type { StepContext } from './context.ts';
 
+let offset = new Float64Array(0);
+let counts = new Int32Array(0);
+let normalSide = new Int32Array(0);
+
+/** Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the number flagged. */
 export function markSurface(ctx: StepContext): number {
-  const L = ctx.liquid, P = ctx.scene.particle;
-  return findSurfaceParticles(ctx.cells.grid, L.pos, L.count, ctx.densityH, P.surfaceAngle, P.surfaceRatio, L.surface, L.normal);
+  const L = ctx.liquid, n = L.count, pos = L.pos, P = ctx.scene.particle;
+  const radius = ctx.densityH, r2 = radius * radius;
+  const sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180), ratio = P.surfaceRatio;
+  const balanced = SURFACE_MIN_DISPLACEMENT * radius;
+  if (offset.length < 3 * n) {
+    offset = new Float64Array(Math.ceil(3 * n * 1.25));
+    counts = new Int32Array(Math.ceil(n * 1.25));
+    normalSide = new Int32Array(Math.ceil(n * 1.25));
+  }
+  const S = offset, cnt = counts, side = normalSide;
+  S.fill(0, 0, 3 * n);
+  cnt.fill(0, 0, n);
+  side.fill(0, 0, n);
+  const list = ctx.cells.pairs, ls = list.start, lj = list.j;
+  // Σ (p_n − p) over the sampling sphere, relative to p (for precision).
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    let sx = 0, sy = 0, sz = 0, k = 0;
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      if (dx * dx + dy * dy + dz * dz >= r2) continue;
+      sx += dx; sy += dy; sz += dz; k++;
+      S[3 * j] -= dx; S[3 * j + 1] -= dy; S[3 * j + 2] -= dz; cnt[j]++;
+    }
+    S[3 * i] += sx; S[3 * i + 1] += sy; S[3 * i + 2] += sz; cnt[i] += k;
+  }
+  // N = p − c, c = p + Σ(p_n − p)/(n + 1): a unit normal where the test applies, zero where it does
+  // not (no neighbour: a lone droplet, flagged with no direction; balanced: interior).
+  const N = L.normal;
+  for (let i = 0; i < n; i++) {
+    const k = cnt[i], inv = 1 / (k + 1);
+    const nx = -S[3 * i] * inv, ny = -S[3 * i + 1] * inv, nz = -S[3 * i + 2] * inv;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (k === 0 || len < balanced || len === 0) {
+      S[3 * i] = S[3 * i + 1] = S[3 * i + 2] = 0;
+    } else {
+      S[3 * i] = nx / len; S[3 * i + 1] = ny / len; S[3 * i + 2] = nz / len;
+    }
+  }
+  // Neighbours on the normal side: (p_n − p)·N ≥ sin θ |p_n − p| (for j the pair is seen as p_i − p_j).
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const nxi = S[3 * i], nyi = S[3 * i + 1], nzi = S[3 * i + 2];
+    let si = 0;
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= r2 || d2 === 0) continue;
+      const ds = sinTheta * Math.sqrt(d2);
+      if (dx * nxi + dy * nyi + dz * nzi >= ds) si++;
+      if (-(dx * S[3 * j] + dy * S[3 * j + 1] + dz * S[3 * j + 2]) >= ds) side[j]++;
+    }
+    side[i] += si;
+  }
+  let flagged = 0;
+  for (let i = 0; i < n; i++) {
+    const k = cnt[i];
+    let surface: boolean;
+    if (k === 0) surface = true;
+    else if (S[3 * i] === 0 && S[3 * i + 1] === 0 && S[3 * i + 2] === 0) surface = false;
+    else surface = side[i] <= ratio * (1 + k - side[i]);
+    L.surface[i] = surface ? 1 : 0;
+    if (surface) {
+      N[3 * i] = S[3 * i]; N[3 * i + 1] = S[3 * i + 1]; N[3 * i + 2] = S[3 * i + 2];
+      flagged++;
+    } else N[3 * i] = N[3 * i + 1] = N[3 * i + 2] = 0;
+  }
+  return flagged;
 }
