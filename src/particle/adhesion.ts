@@ -13,7 +13,6 @@
  */
 import { CONTACT_REACH, type StepContext } from './context.ts';
 
-let objectCellScratch = new Int32Array(125);
 
 export function computeAdhesion(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count;
@@ -139,49 +138,45 @@ export function computeAdhesion(ctx: StepContext): void {
 function objectAdhesion(ctx: StepContext): void {
   const L = ctx.liquid, O = ctx.objects;
   if (O.count === 0) return;
-  const pos = L.pos, acc = L.acc, mat = L.material, opos = O.pos, omat = O.material;
+  const pos = L.pos, acc = L.acc, mat = L.material, opos = ctx.objectSlotPos, omat = ctx.objectSlotMat;
   const M = ctx.adhesion, msize = M.size;
   const invR = 1 / ctx.r;
-  const objReach = ctx.objectReach;
+  const objReach = ctx.objectReach, objReach2 = objReach * objReach;
   const supp2 = supportSquared(ctx);
   const g = ctx.cells.grid, start = g.start, cnt = g.count, box = ctx.cells.box;
-  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order;
-  // Object cells (edge ctx.objectReach) that reach a liquid cell: those overlapping the cell's
-  // particle box (ctx.cells.box, filled by computeAdhesion) grown by objReach.
-  const oinv = 1 / og.cellSize;
-  let near = objectCellScratch;
+  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, obox = ctx.objectCells.box;
+  const nearObject = L.nearObject;
   for (let c = 0; c < g.cellCount; c++) {
-    const b = 6 * c;
-    const ia = Math.floor((box[b] - objReach) * oinv), ib = Math.floor((box[b + 3] + objReach) * oinv);
-    const ja = Math.floor((box[b + 1] - objReach) * oinv), jb = Math.floor((box[b + 4] + objReach) * oinv);
-    const ka = Math.floor((box[b + 2] - objReach) * oinv), kb = Math.floor((box[b + 5] + objReach) * oinv);
-    const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
-    if (span > near.length) near = objectCellScratch = new Int32Array(span);
-    let m = 0;
-    for (let a = ia; a <= ib; a++) {
-      for (let bj = ja; bj <= jb; bj++) {
-        for (let e = ka; e <= kb; e++) {
-          const oc = og.find(a, bj, e);
-          if (oc >= 0) near[m++] = oc;
-        }
-      }
-    }
-    if (m === 0) continue;
     const i0 = start[c], i1 = i0 + cnt[c];
+    // Only particles flagged near a body (markNearObjects covers the adhesion support) can feel one.
+    let any = false;
+    for (let i = i0; i < i1 && !any; i++) any = nearObject[i] === 1;
+    if (!any) continue;
+    const b = 6 * c;
+    const m = ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], objReach);
+    const near = ctx.nearObjectCells;
+    if (m === 0) continue;
     for (let i = i0; i < i1; i++) {
+      if (!nearObject[i]) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const mi = mat[i];
+      const row = mat[i] * msize;
       let ax = 0, ay = 0, az = 0;
       for (let q = 0; q < m; q++) {
         const oc = near[q];
+        // Skip an object cell whose particle box is out of reach of this particle.
+        const ob = 6 * oc;
+        let ex = obox[ob] - xi, ey = obox[ob + 1] - yi, ez = obox[ob + 2] - zi;
+        if (ex < 0) { ex = xi - obox[ob + 3]; if (ex < 0) ex = 0; }
+        if (ey < 0) { ey = yi - obox[ob + 4]; if (ey < 0) ey = 0; }
+        if (ez < 0) { ez = zi - obox[ob + 5]; if (ez < 0) ez = 0; }
+        if (ex * ex + ey * ey + ez * ez >= objReach2) continue;
         for (let s = ostart[oc], s1 = s + ocnt[oc]; s < s1; s++) {
-          const o = oorder[s];
-          const dx = opos[3 * o] - xi, dy = opos[3 * o + 1] - yi, dz = opos[3 * o + 2] - zi;
+          const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
           const d2 = dx * dx + dy * dy + dz * dz;
-          const e = mi * msize + omat[o];
+          const e = row + omat[s];
           if (d2 >= supp2[e] || d2 === 0) continue;
           const d = Math.sqrt(d2);
-          const A = M.at(mi, omat[o], d * invR);
+          const A = M.at(mat[i], omat[s], d * invR);
           if (A === 0) continue;
           const f = A / d;
           ax -= f * dx; ay -= f * dy; az -= f * dz;

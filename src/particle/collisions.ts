@@ -71,8 +71,6 @@ function liquidContacts(ctx: StepContext, dt: number): void {
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction.ts touches at 1.1). */
 const CONTACT_LIST_TOUCH = 1.25;
 
-let objectCellScratch = new Int32Array(64);
-
 /**
  * Lists, per liquid particle, the object particles the moves and density correction of this
  * sub-timestep can meet (ctx.objectContacts), after viscosity, when each particle's velocity and
@@ -92,59 +90,54 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
     list.start.fill(0, 0, n + 1);
     return;
   }
-  const pos = L.pos, vel = L.vel, opos = O.pos;
+  const pos = L.pos, vel = L.vel, near = L.nearObject, opos = ctx.objectSlotPos;
   const g = Math.hypot(...ctx.scene.gravity), vo = O.maxSpeed;
   const base = CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + ctx.r;
   const cg = ctx.cells.grid, start = cg.start, cnt = cg.count, box = ctx.cells.box;
-  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order, oinv = 1 / og.cellSize;
+  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order, obox = ctx.objectCells.box;
   const ls = list.start;
   let lj = list.j, len = 0;
   for (let c = 0; c < cg.cellCount; c++) {
     const i0 = start[c], i1 = i0 + cnt[c];
-    // The reach of the cell's farthest-reaching particle picks the object cells.
-    let far = 0;
     if (i1 === i0) continue;
+    // The reach of the cell's fastest particle picks the object cells: those overlapping the
+    // cell's particle box grown by it, whose own particle box is within that reach.
+    let v2max = -1;
     for (let i = i0; i < i1; i++) {
+      if (!near[i]) continue;
       const v2 = vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2];
-      if (v2 > far) far = v2;
+      if (v2 > v2max) v2max = v2;
     }
-    far = base + 2 * (Math.sqrt(far) + g * dt + vo) * dt;
-    let m = 0;
-    {
-      const b = 6 * c;
-      const ia = Math.floor((box[b] - far) * oinv), ib = Math.floor((box[b + 3] + far) * oinv);
-      const ja = Math.floor((box[b + 1] - far) * oinv), jb = Math.floor((box[b + 4] + far) * oinv);
-      const ka = Math.floor((box[b + 2] - far) * oinv), kb = Math.floor((box[b + 5] + far) * oinv);
-      const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
-      if (span > objectCellScratch.length) objectCellScratch = new Int32Array(span);
-      for (let x = ia; x <= ib; x++) {
-        for (let y = ja; y <= jb; y++) {
-          for (let z = ka; z <= kb; z++) {
-            const oc = og.find(x, y, z);
-            if (oc >= 0) objectCellScratch[m++] = oc;
-          }
-        }
-      }
+    if (v2max < 0) {
+      for (let i = i0; i < i1; i++) ls[i] = len;
+      continue;
     }
-    const near = objectCellScratch;
+    const far = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
+    const b = 6 * c;
+    const m = ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], far);
+    const cellsNear = ctx.nearObjectCells;
     for (let i = i0; i < i1; i++) {
       ls[i] = len;
-      if (m === 0) continue;
+      if (m === 0 || !near[i]) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       const v = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
       const reach = base + 2 * (v + g * dt + vo) * dt, reach2 = reach * reach;
       for (let q = 0; q < m; q++) {
-        const oc = near[q];
+        const oc = cellsNear[q], ob = 6 * oc;
+        let ex = obox[ob] - xi, ey = obox[ob + 1] - yi, ez = obox[ob + 2] - zi;
+        if (ex < 0) { ex = xi - obox[ob + 3]; if (ex < 0) ex = 0; }
+        if (ey < 0) { ey = yi - obox[ob + 4]; if (ey < 0) ey = 0; }
+        if (ez < 0) { ez = zi - obox[ob + 5]; if (ez < 0) ez = 0; }
+        if (ex * ex + ey * ey + ez * ez >= reach2) continue;
         for (let s = ostart[oc], s1 = s + ocnt[oc]; s < s1; s++) {
-          const o = oorder[s];
-          const dx = opos[3 * o] - xi, dy = opos[3 * o + 1] - yi, dz = opos[3 * o + 2] - zi;
+          const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
           if (dx * dx + dy * dy + dz * dz >= reach2) continue;
           if (len === lj.length) {
             list.length = len;
-            list.push(o);
+            list.push(oorder[s]);
             lj = list.j;
             len = list.length;
-          } else lj[len++] = o;
+          } else lj[len++] = oorder[s];
         }
       }
     }
@@ -187,13 +180,19 @@ const local = new Float64Array(3);
 const world = new Float64Array(3);
 const bodyVel = new Float64Array(3);
 
-/** Flags the liquid particles within `margin` (m) of a body's bounds for the signed-distance guard. */
+/**
+ * Flags the liquid particles within `margin` (m) of a body for the signed-distance guard: inside
+ * the body's bounds grown by the margin and, there, with a signed distance under GUARD · r plus the
+ * margin (one evaluation a sub-timestep instead of one a move and a density pass: a particle
+ * draped over a ball is inside its bounds but mostly far from its surface).
+ */
 export function markNearObjects(ctx: StepContext, margin: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, near = L.nearObject;
+  const reach = GUARD * ctx.r + margin;
   near.fill(0, 0, n);
   for (const b of ctx.objects.bodies) {
     const R = b.pose.R, t = b.pose.t;
-    const min = b.min, max = b.max;
+    const min = b.min, max = b.max, sdf = b.compiled.sdf;
     for (let i = 0; i < n; i++) {
       if (near[i]) continue;
       const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
@@ -201,7 +200,8 @@ export function markNearObjects(ctx: StepContext, margin: number): void {
       const y = R[1] * dx + R[4] * dy + R[7] * dz;
       const z = R[2] * dx + R[5] * dy + R[8] * dz;
       if (x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin) {
-        near[i] = 1;
+        // Not "≥ reach": a NaN distance keeps the particle flagged.
+        if (!(sdf(x, y, z) >= reach)) near[i] = 1;
       }
     }
   }

@@ -13,6 +13,9 @@ import { CellPairs, NeighbourList } from './neighbours.ts';
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
 
+/** Largest dense block of object cells (4 bytes each) StepContext keeps for look-ups; beyond it they are hashed. */
+const DENSE_OBJECT_CELLS = 1 << 21;
+
 export class StepContext {
   readonly scene: Scene;
   /** Liquid particle radius r, m. */
@@ -64,6 +67,13 @@ export class StepContext {
    */
   readonly densityPairs = this.contacts;
   objectCellsValid = false;
+  /**
+   * Object particles in slot order of objectCells.grid (contiguous per cell), with their
+   * materials, and objectCells.box filled from them: refreshed by rebuildObjectCells whenever the
+   * objects move, so the liquid–object loops read contiguous memory and skip cells by their box.
+   */
+  objectSlotPos = new Float64Array(0);
+  objectSlotMat = new Uint16Array(0);
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -116,6 +126,95 @@ export class StepContext {
     this.cells = new CellPairs(this.reach);
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
+  }
+
+  /** Object cells found by objectCellsNear (the first `m` it returns). */
+  nearObjectCells = new Int32Array(64);
+  /**
+   * The object cells as a dense block over their occupied index range (cell or −1 at
+   * (i − i0) + nx ((j − j0) + ny (k − k0))), so that objectCellsNear indexes instead of hashing:
+   * most of the cells its ranges cover are empty, and a hashed miss cost as much as a hit.
+   * Empty (length 0) when the block would exceed DENSE_OBJECT_CELLS.
+   */
+  private objectBlock = new Int32Array(0);
+  private blockLo = [0, 0, 0];
+  private blockN = [0, 0, 0];
+
+  /**
+   * The object cells whose particle box lies within `reach` (m) of the box [x0, x1] × [y0, y1] × [z0, z1]
+   * (a liquid cell's particles), into nearObjectCells; returns how many.
+   */
+  objectCellsNear(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number {
+    const og = this.objectCells.grid, obox = this.objectCells.box, inv = 1 / og.cellSize, nc = og.cellCount;
+    if (nc === 0) return 0;
+    let ia = Math.floor((x0 - reach) * inv), ib = Math.floor((x1 + reach) * inv);
+    let ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
+    let ka = Math.floor((z0 - reach) * inv), kb = Math.floor((z1 + reach) * inv);
+    const block = this.objectBlock, dense = block.length > 0;
+    const [li, lj, lk] = this.blockLo, [ni, nj, nk] = this.blockN;
+    if (dense) {
+      ia = Math.max(ia, li); ib = Math.min(ib, li + ni - 1);
+      ja = Math.max(ja, lj); jb = Math.min(jb, lj + nj - 1);
+      ka = Math.max(ka, lk); kb = Math.min(kb, lk + nk - 1);
+      if (ia > ib || ja > jb || ka > kb) return 0;
+    }
+    const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
+    if (Math.min(span, nc) > this.nearObjectCells.length) this.nearObjectCells = new Int32Array(Math.min(span, nc));
+    const out = this.nearObjectCells, reach2 = reach * reach;
+    let m = 0;
+    for (let k = ka; k <= kb; k++) {
+      for (let j = ja; j <= jb; j++) {
+        const row = ni * (j - lj + nj * (k - lk)) - li;
+        for (let i = ia; i <= ib; i++) {
+          const oc = dense ? block[row + i] : og.find(i, j, k);
+          if (oc < 0) continue;
+          const q = 6 * oc;
+          const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
+          const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
+          const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
+          if (ex * ex + ey * ey + ez * ez < reach2) out[m++] = oc;
+        }
+      }
+    }
+    return m;
+  }
+
+  /** Sorts the object particles into objectCells (after they moved) and refreshes the slot copies and boxes. */
+  rebuildObjectCells(): void {
+    const O = this.objects, n = O.count, g = this.objectCells.grid;
+    g.build(O.pos, n);
+    if (this.objectSlotPos.length < 3 * n) {
+      this.objectSlotPos = new Float64Array(3 * n);
+      this.objectSlotMat = new Uint16Array(n);
+    }
+    const sp = this.objectSlotPos, sm = this.objectSlotMat, order = g.order, pos = O.pos, mat = O.material;
+    for (let a = 0; a < n; a++) {
+      const o = order[a];
+      sp[3 * a] = pos[3 * o]; sp[3 * a + 1] = pos[3 * o + 1]; sp[3 * a + 2] = pos[3 * o + 2];
+      sm[a] = mat[o];
+    }
+    if (n > 0) this.objectCells.updateBoxes(sp);
+    this.objectCellsValid = true;
+    // The dense block over the occupied cells (see objectBlock).
+    const nc = g.cellCount;
+    let i0 = Infinity, j0 = Infinity, k0 = Infinity, i1 = -Infinity, j1 = -Infinity, k1 = -Infinity;
+    for (let c = 0; c < nc; c++) {
+      i0 = Math.min(i0, g.cellI[c]); i1 = Math.max(i1, g.cellI[c]);
+      j0 = Math.min(j0, g.cellJ[c]); j1 = Math.max(j1, g.cellJ[c]);
+      k0 = Math.min(k0, g.cellK[c]); k1 = Math.max(k1, g.cellK[c]);
+    }
+    const size = nc > 0 ? (i1 - i0 + 1) * (j1 - j0 + 1) * (k1 - k0 + 1) : 0;
+    if (size === 0 || size > DENSE_OBJECT_CELLS) {
+      this.objectBlock = new Int32Array(0);
+      return;
+    }
+    if (this.objectBlock.length < size || this.objectBlock.length > 4 * size) this.objectBlock = new Int32Array(size);
+    const block = this.objectBlock;
+    block.fill(-1);
+    this.blockLo = [i0, j0, k0];
+    this.blockN = [i1 - i0 + 1, j1 - j0 + 1, k1 - k0 + 1];
+    const ni = i1 - i0 + 1, nj = j1 - j0 + 1;
+    for (let c = 0; c < nc; c++) block[g.cellI[c] - i0 + ni * (g.cellJ[c] - j0 + nj * (g.cellK[c] - k0))] = c;
   }
 
   count(name: string, by = 1): void {

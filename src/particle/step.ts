@@ -80,17 +80,18 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (removed) ctx.count('removed', removed);
   clock.lap('emit');
 
-  if (ctx.objects.moveTo(ta, tb) || !ctx.objectCellsValid) {
-    ctx.objectCells.grid.build(ctx.objects.pos, ctx.objects.count);
-    ctx.objectCellsValid = true;
-  }
+  if (ctx.objects.moveTo(ta, tb) || !ctx.objectCellsValid) ctx.rebuildObjectCells();
   ctx.time = ta;
   clock.lap('objects');
 
   ctx.cells.buildSorted(ctx.liquid);
   // How far liquid can travel relative to objects in this sub-timestep (gravity included).
   const travel = (maxLiquidSpeed(ctx) + ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
-  markNearObjects(ctx, travel + 4 * ctx.r);
+  // nearObject: within reach of any object interaction of this sub-timestep: the adhesion support,
+  // every object contact list (collisions.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
+  // particle's travel) and the guard over the moves and density passes. Object particles sit on
+  // the surface, up to r_o out of it (sampling), hence the + r_o.
+  markNearObjects(ctx, Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro);
   clock.lap('neighbours');
 
   computeAdhesion(ctx);
