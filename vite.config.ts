@@ -1,11 +1,15 @@
 import { defineConfig } from 'vite';
 
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 // The app: index.html -> src/app/main.ts; the simulation runs in a module Web Worker.
 export default defineConfig({
   worker: { format: 'es' },
-  server: { port: 5173 },
+  // Cross-origin isolation, so the particle engine's worker threads can share memory
+  // (SharedArrayBuffer; src/app/threads.ts falls back to one thread without it).
+  server: { port: 5173, headers: ISOLATION },
   // Pre-bundled up front so that the first page load never triggers a dependency re-optimisation reload.
   optimizeDeps: { include: ['regl', 'lil-gui', 'uplot', 'fflate', 'zod'] },
-  preview: { port: 4173 },
+  preview: { port: 4173, headers: ISOLATION },
   build: { target: 'es2022', outDir: 'dist' },
 });

@@ -28,6 +28,8 @@ export interface BenchResult {
   /** (points + object points) × substeps per frame ÷ seconds per frame, like the paper's counts. */
   pointSubstepsPerSecond: number;
   memory: { bytes: number; bytesPerPoint: number };
+  /** Threads the engine ran on (StepStats counters.threads; 1 without a team). */
+  threads: number;
   paper?: PaperFigures;
 }
 
@@ -60,7 +62,10 @@ export interface BenchOptions extends SimulationOptions {
 export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, options: BenchOptions, paper?: PaperFigures): BenchResult {
   collectGarbage();
   const before = usedBytes();
-  const sim = createSimulation(scene, engine, options.workers ? { workers: options.workers } : {});
+  const sim = createSimulation(scene, engine, {
+    ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.spawnThread ? { spawnThread: options.spawnThread } : {}),
+  });
   try {
     const total = options.warmup + options.frames;
     for (let i = 0; i < options.warmup; i++) {
@@ -106,6 +111,7 @@ export function benchScene(scene: Scene, sceneFile: string, engine: EngineName, 
       objectPoints,
       pointSubstepsPerSecond: mean > 0 ? ((points + objectPoints) * substepsPerFrame) / (mean / 1000) : 0,
       memory: { bytes, bytesPerPoint: points + objectPoints > 0 ? bytes / (points + objectPoints) : 0 },
+      threads: Math.round(counters.threads ?? 1),
       ...(paper ? { paper } : {}),
     };
   } finally {

@@ -4,6 +4,7 @@
  */
 import type { Scene } from './scene/scene.ts';
 import type { Vec3 } from './scene/schema.ts';
+import type { SpawnThread } from './parallel/team.ts';
 
 export type EngineName = 'particle' | 'grid';
 
@@ -99,11 +100,24 @@ export interface Simulation {
   save(): Uint8Array;
   /** Releases worker threads, if any. */
   dispose(): void;
+  /**
+   * Resolves when the worker threads, if any, have started. A browser worker must await it before
+   * the first `stepFrame` (a nested Web Worker starts only once its creator yields); Node may skip it.
+   */
+  ready?(): Promise<void>;
 }
 
 export interface SimulationOptions {
   /** Worker threads (overrides the scene's `particle.workers`). */
   workers?: number;
+  /**
+   * Starts one worker thread of a team (src/parallel/team.ts). The core cannot create threads, so
+   * the platform passes its own: `spawnNodeThread` (src/cli/threads.ts, Node worker_threads) or
+   * `spawnBrowserThread` (src/app/threads.ts, Web Workers). Without it, or without shared memory
+   * (a browser page that is not cross-origin isolated), the engine runs on one thread whatever
+   * `workers` says; `StepStats.counters.threads` tells how many it uses.
+   */
+  spawnThread?: SpawnThread;
 }
 
 /** Thrown when a run cannot go on: names the stage, the frame and the point or cell at fault. */

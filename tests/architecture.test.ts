@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORE_DIRS = ['math', 'spatial', 'scene', 'surface', 'io', 'particle', 'grid', 'compare'];
+const CORE_DIRS = ['math', 'spatial', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel'];
 const CORE_FILES = ['src/index.ts', 'src/api.ts', 'src/engines.ts'];
 const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const FORBIDDEN_PACKAGES = ['regl'];

@@ -10,6 +10,7 @@ import { zipSync } from 'fflate';
 import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, ToWorker } from './protocol.ts';
 import { linearColor } from '../scene/color.ts';
 import { simplifyForDisplay } from './simplify.ts';
+import { threadOptions } from './threads.ts';
 
 
 const post = (msg: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
@@ -91,7 +92,7 @@ function prepare(msg: Extract<ToWorker, { type: 'load' }>): Staged | null {
   let created: Simulation | null = null;
   let createError: string | null = null;
   try {
-    created = viscid.createSimulation(next, msg.engine);
+    created = viscid.createSimulation(next, msg.engine, threadOptions(next));
   } catch (e) {
     createError = (e as Error).message;
   }
@@ -108,9 +109,36 @@ function discardStaged(): void {
   staged = null;
 }
 
+/**
+ * Set while the current simulation's worker threads start (a nested Web Worker starts only when
+ * this worker yields, so stepping waits for `ready()` instead of blocking on them).
+ */
+let starting: Promise<void> | null = null;
+
+function startThreads(s: Simulation | null): void {
+  const p = s?.ready?.();
+  if (!p) {
+    starting = null;
+    return;
+  }
+  const mine: Promise<void> = p.then(
+    () => {
+      if (starting === mine) starting = null;
+    },
+    (e: Error) => {
+      if (starting !== mine) return;
+      starting = null;
+      playing = false;
+      post({ type: 'error', message: `worker threads: ${e.message}`, stage: 'threads' });
+    },
+  );
+  starting = mine;
+}
+
 function apply(st: Staged): void {
   sim?.dispose();
   sim = st.sim;
+  startThreads(sim);
   scene = st.scene;
   engine = st.load.engine;
   lastLoad = st.load;
@@ -356,6 +384,14 @@ function stepOnce(): boolean {
 function tick(): void {
   scheduled = false;
   if (!playing) return;
+  if (starting) {
+    scheduled = true;
+    void starting.then(() => {
+      scheduled = false;
+      tick();
+    });
+    return;
+  }
   if (stepOnce() && playing) schedule();
 }
 
@@ -395,7 +431,8 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
       break;
     case 'step':
       playing = false;
-      stepOnce();
+      if (starting) void starting.then(() => stepOnce());
+      else stepOnce();
       break;
     case 'options':
       options = msg.options;

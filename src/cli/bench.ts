@@ -14,6 +14,7 @@ import { defineCommand, intAtLeast, UsageError } from './command.ts';
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
 import { loadScene } from './load-scene.ts';
+import { spawnNodeThread } from './threads.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -84,6 +85,7 @@ export function runBench(filter: string[], flags: BenchFlags): BenchFile {
         frames,
         warmup,
         ...(flags.workers ? { workers: flags.workers } : {}),
+        spawnThread: spawnNodeThread,
         onFrame: (i, total, ms) => process.stderr.write(`  frame ${i}/${total}: ${ms.toFixed(0)} ms\n`),
       },
       entry.paper,
@@ -115,7 +117,7 @@ function machine(): BenchFile['machine'] {
   };
 }
 
-/** New results replace earlier ones of the same engine and scene; the others are kept. */
+/** New results replace earlier ones of the same engine, scene and thread count; the others are kept. */
 function mergeResults(out: string, measured: BenchFile['results']): BenchFile {
   let previous: BenchFile['results'] = [];
   if (existsSync(out)) {
@@ -125,7 +127,7 @@ function mergeResults(out: string, measured: BenchFile['results']): BenchFile {
       previous = [];
     }
   }
-  const key = (r: { engine: string; scene: string }) => `${r.engine} ${r.scene}`;
+  const key = (r: { engine: string; scene: string; threads?: number }) => `${r.engine} ${r.scene} ${r.threads ?? 1}`;
   const fresh = new Set(measured.map(key));
   return { machine: machine(), updatedAt: new Date().toISOString(), results: [...previous.filter((r) => !fresh.has(key(r))), ...measured] };
 }
@@ -141,7 +143,7 @@ function stageSplit(stages: Record<string, number>): string {
 
 export function formatResult(r: BenchResult): string {
   const lines = [
-    `${r.engine} ${r.name}: ${r.msPerFrame.mean.toFixed(1)} ms/frame (median ${r.msPerFrame.median.toFixed(1)}, min ${r.msPerFrame.min.toFixed(1)}, max ${r.msPerFrame.max.toFixed(1)}) over ${r.frames} frames`,
+    `${r.engine} ${r.name}${(r.threads ?? 1) > 1 ? ` on ${r.threads} threads` : ''}: ${r.msPerFrame.mean.toFixed(1)} ms/frame (median ${r.msPerFrame.median.toFixed(1)}, min ${r.msPerFrame.min.toFixed(1)}, max ${r.msPerFrame.max.toFixed(1)}) over ${r.frames} frames`,
     `  ${fmtInt(r.points)} points${r.objectPoints ? ` + ${fmtInt(r.objectPoints)} object` : ''}, ${r.substepsPerFrame} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
     `  stages: ${stageSplit(r.stages)}`,
   ];
@@ -163,15 +165,15 @@ export function benchTable(file: BenchFile): string {
   const rows = [
     `Measured ${file.updatedAt.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memory}), ${m.platform}, Node ${m.node}; load average ${m.loadAverage ?? '?'} at the end${m.loadAverage > m.cores ? ' (a busy machine: the times are inflated)' : ''}.`,
     '',
-    '| scene | engine | points (+ object) | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    '| scene | engine | threads | points (+ object) | substeps/frame | ms/frame (mean) | point-substeps/s | bytes/point | paper (s/frame, particles, substeps×moves) | stage split |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
   ];
   for (const r of file.results) {
     const paper = r.paper
       ? `${r.paper.secondsPerFrame} s, ${fmtInt(r.paper.liquid)} + ${fmtInt(r.paper.objects)}, ${r.paper.substeps}×${r.paper.moves} (${fmtInt(paperRate(r.paper))} point-substeps/s)`
       : '–';
     rows.push(
-      `| ${r.name} | ${r.engine} | ${fmtInt(r.points)}${r.objectPoints ? ` + ${fmtInt(r.objectPoints)}` : ''} | ${Number(r.substepsPerFrame.toFixed(1))} | ${r.msPerFrame.mean.toFixed(1)} | ${fmtInt(r.pointSubstepsPerSecond)} | ${fmtInt(r.memory.bytesPerPoint)} | ${paper} | ${stageSplit(r.stages)} |`,
+      `| ${r.name} | ${r.engine} | ${r.threads ?? 1} | ${fmtInt(r.points)}${r.objectPoints ? ` + ${fmtInt(r.objectPoints)}` : ''} | ${Number(r.substepsPerFrame.toFixed(1))} | ${r.msPerFrame.mean.toFixed(1)} | ${fmtInt(r.pointSubstepsPerSecond)} | ${fmtInt(r.memory.bytesPerPoint)} | ${paper} | ${stageSplit(r.stages)} |`,
     );
   }
   return rows.join('\n');

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import { createSimulation, restoreSimulation, type EngineName, type Scene, type Simulation, type SimulationOptions } from '../index.ts';
+import { spawnNodeThread } from './threads.ts';
 import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, setExitCode, UsageError } from './command.ts';
 import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
@@ -138,7 +139,8 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     scene,
     manifest,
     stop,
-    options: manifest.settings.workers ? { workers: manifest.settings.workers } : {},
+    // Node worker threads for particle.workers / --workers (src/cli/threads.ts).
+    options: { ...(manifest.settings.workers ? { workers: manifest.settings.workers } : {}), spawnThread: spawnNodeThread },
     resuming: Boolean(flags.resume),
   };
   let code = 0;

@@ -13,6 +13,7 @@
  */
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+import { boxDistance2 } from './neighbours.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;
@@ -123,12 +124,9 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
       const v = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
       const reach = base + 2 * (v + g * dt + vo) * dt, reach2 = reach * reach;
       for (let q = 0; q < m; q++) {
-        const oc = cellsNear[q], ob = 6 * oc;
-        let ex = obox[ob] - xi, ey = obox[ob + 1] - yi, ez = obox[ob + 2] - zi;
-        if (ex < 0) { ex = xi - obox[ob + 3]; if (ex < 0) ex = 0; }
-        if (ey < 0) { ey = yi - obox[ob + 4]; if (ey < 0) ey = 0; }
-        if (ez < 0) { ez = zi - obox[ob + 5]; if (ez < 0) ez = 0; }
-        if (ex * ex + ey * ey + ez * ez >= reach2) continue;
+        const oc = cellsNear[q];
+        // Skip a cell whose particles' bounding box is out of reach (neighbours.ts, CellPairs.box).
+        if (boxDistance2(obox, 6 * oc, xi, yi, zi) >= reach2) continue;
         for (let s = ostart[oc], s1 = s + ocnt[oc]; s < s1; s++) {
           const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
           if (dx * dx + dy * dy + dz * dz >= reach2) continue;

@@ -217,6 +217,34 @@ export class StepContext {
     for (let c = 0; c < nc; c++) block[g.cellI[c] - i0 + ni * (g.cellJ[c] - j0 + nj * (g.cellK[c] - k0))] = c;
   }
 
+  /**
+   * Scratch arrays and tables the stages keep between sub-timesteps, by name (looked up once per
+   * stage call, never per particle). Kept here rather than in module state so that two simulations
+   * in one thread never share them and Metrics.memoryBytes counts them.
+   */
+  readonly scratch = new Map<string, unknown>();
+
+  /** The scratch Float64Array `name` with room for n entries (contents kept only while it does not grow). */
+  f64(name: string, n: number): Float64Array {
+    let a = this.scratch.get(name) as Float64Array | undefined;
+    if (!a || a.length < n) this.scratch.set(name, (a = new Float64Array(Math.ceil(n * 1.25) + 16)));
+    return a;
+  }
+
+  /** The scratch Int32Array `name` with room for n entries (contents kept only while it does not grow). */
+  i32(name: string, n: number): Int32Array {
+    let a = this.scratch.get(name) as Int32Array | undefined;
+    if (!a || a.length < n) this.scratch.set(name, (a = new Int32Array(Math.ceil(n * 1.25) + 16)));
+    return a;
+  }
+
+  /** The scratch object `name`, made by `make` on first use. */
+  keep<T>(name: string, make: () => T): T {
+    let v = this.scratch.get(name) as T | undefined;
+    if (v === undefined) this.scratch.set(name, (v = make()));
+    return v;
+  }
+
   count(name: string, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;
   }

@@ -2,13 +2,18 @@
  * Liquid particles as struct-of-arrays typed arrays (STYLE.md 1). Capacity grows when sources emit;
  * `sortByCell` reorders every field so that the particles of a hashed cell are contiguous.
  *
- * Scratch fields are shared between stages that never overlap in a sub-timestep:
- *   acc     — adhesion acceleration during the moves, then the density-correction accumulator;
+ * Fields with more than one use in a sub-timestep:
+ *   acc     — the adhesion acceleration, from the adhesion stage through the moves to density
+ *             correction (which reads it as the body force the correction holds up);
  *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
  */
+import { allocFloat32, allocFloat64, allocUint16, allocUint8 } from '../parallel/team.ts';
+
 export class LiquidParticles {
   count = 0;
   capacity = 0;
+  /** Arrays on SharedArrayBuffers, for a thread team (set by `share`). */
+  shared = false;
   /** m. */
   pos = new Float64Array(0);
   /** m/s. */
@@ -30,9 +35,20 @@ export class LiquidParticles {
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
-    const cap = Math.max(64, Math.ceil(n * 1.25));
+    this.reallocate(Math.max(64, Math.ceil(n * 1.25)));
+  }
+
+  /** Moves every array onto SharedArrayBuffers (and allocates there from now on) so a thread team can use them. */
+  share(): void {
+    if (this.shared) return;
+    this.shared = true;
+    this.reallocate(Math.max(64, this.capacity));
+  }
+
+  private reallocate(cap: number): void {
+    const sh = this.shared;
     const g64 = (a: Float64Array, k: number) => {
-      const b = new Float64Array(cap * k);
+      const b = allocFloat64(cap * k, sh);
       b.set(a.subarray(0, this.count * k));
       return b;
     };
@@ -40,17 +56,17 @@ export class LiquidParticles {
     this.vel = g64(this.vel, 3);
     this.acc = g64(this.acc, 3);
     this.scalar = g64(this.scalar, 1);
-    const m = new Uint16Array(cap);
+    const m = allocUint16(cap, sh);
     m.set(this.material.subarray(0, this.count));
     this.material = m;
-    const s = new Uint8Array(cap);
+    const s = allocUint8(cap, sh);
     s.set(this.surface.subarray(0, this.count));
     this.surface = s;
-    this.nearObject = new Uint8Array(cap);
-    const nrm = new Float32Array(3 * cap);
+    this.nearObject = allocUint8(cap, sh);
+    const nrm = allocFloat32(3 * cap, sh);
     nrm.set(this.normal.subarray(0, 3 * this.count));
     this.normal = nrm;
-    const d = new Float32Array(cap);
+    const d = allocFloat32(cap, sh);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
     this.capacity = cap;

@@ -7,6 +7,19 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import type { LiquidParticles } from './liquid.ts';
+import { allocInt32 } from '../parallel/team.ts';
+
+/**
+ * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
+ * 0 inside. The pair loops skip a cell whose particles' box is out of reach with it.
+ */
+export function boxDistance2(box: Float64Array, b: number, x: number, y: number, z: number): number {
+  let ex = box[b] - x, ey = box[b + 1] - y, ez = box[b + 2] - z;
+  if (ex < 0) { ex = x - box[b + 3]; if (ex < 0) ex = 0; }
+  if (ey < 0) { ey = y - box[b + 4]; if (ey < 0) ey = 0; }
+  if (ez < 0) { ez = z - box[b + 5]; if (ez < 0) ez = 0; }
+  return ex * ex + ey * ey + ez * ez;
+}
 
 export class CellPairs {
   readonly grid: HashGrid;
@@ -114,15 +127,28 @@ export class NeighbourList {
   start = new Int32Array(1);
   j = new Int32Array(0);
   length = 0;
+  /** Allocate on SharedArrayBuffers (a thread team reads the list), from the next growth on. */
+  shared = false;
 
   reset(n: number): void {
-    if (this.start.length < n + 1) this.start = new Int32Array(Math.ceil((n + 1) * 1.25));
+    if (this.start.length < n + 1 || (this.shared && !(this.start.buffer instanceof SharedArrayBuffer))) {
+      this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
+    }
+    if (this.shared && !(this.j.buffer instanceof SharedArrayBuffer)) this.j = allocInt32(Math.max(1024, this.j.length), true);
     this.length = 0;
+  }
+
+  /** Makes room for `total` entries, keeping the first `length`. */
+  reserve(total: number): void {
+    if (this.j.length >= total && (!this.shared || this.j.buffer instanceof SharedArrayBuffer)) return;
+    const bigger = allocInt32(Math.max(1024, Math.ceil(total * 1.25)), this.shared);
+    bigger.set(this.j.subarray(0, this.length));
+    this.j = bigger;
   }
 
   push(j: number): void {
     if (this.length === this.j.length) {
-      const bigger = new Int32Array(Math.max(1024, Math.ceil(this.length * 1.25)));
+      const bigger = allocInt32(Math.max(1024, Math.ceil(this.length * 1.25)), this.shared);
       bigger.set(this.j);
       this.j = bigger;
     }

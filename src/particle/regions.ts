@@ -78,23 +78,3 @@ export function findRegions(
   }
   return regions;
 }
-
-/**
- * Particle indices grouped by region: region r is `members[start[r] .. start[r + 1])`, indices
- * increasing within a region. `start` needs regionCount + 1 entries, `members` count.
- */
-export function regionMembers(
-  region: Int32Array,
-  count: number,
-  regionCount: number,
-  outStart: Int32Array,
-  outMembers: Int32Array,
-): void {
-  outStart.fill(0, 0, regionCount + 1);
-  for (let p = 0; p < count; p++) outStart[region[p] + 1]++;
-  for (let r = 0; r < regionCount; r++) outStart[r + 1] += outStart[r];
-  for (let p = 0; p < count; p++) outMembers[outStart[region[p]]++] = p;
-  // The fill advanced each start to the next region's; shift back.
-  for (let r = regionCount; r > 0; r--) outStart[r] = outStart[r - 1];
-  outStart[0] = 0;
-}

@@ -17,6 +17,23 @@ import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
 import { solidMesh } from './solid-mesh.ts';
+import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
+import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
+
+/**
+ * A thread team for `workers` > 1 when the platform gave a spawner and memory can be shared: the
+ * liquid arrays and the pair list move onto SharedArrayBuffers, and stages with a parallel kernel
+ * (viscosity) use the team. Otherwise null (one thread, today's code path).
+ */
+function startTeam(ctx: StepContext, options: SimulationOptions): ThreadTeam | null {
+  const workers = options.workers ?? ctx.scene.particle.workers;
+  if (workers <= 1 || !options.spawnThread || !sharedMemoryAvailable().ok) return null;
+  const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_KERNELS);
+  ctx.liquid.share();
+  ctx.cells.pairs.shared = true;
+  attachTeam(ctx, team);
+  return team;
+}
 
 export class ParticleSimulation implements Simulation {
   readonly engine = 'particle' as const;
@@ -25,6 +42,8 @@ export class ParticleSimulation implements Simulation {
   private queryCells: CellPairs;
   private queryDirty = true;
   private solidMeshes: Mesh[] | null = null;
+  /** Worker threads of particle.workers / options.workers (null: one thread). */
+  private readonly team: ThreadTeam | null;
 
   constructor(
     readonly scene: Scene,
@@ -32,6 +51,7 @@ export class ParticleSimulation implements Simulation {
     restoreFrom?: CheckpointReader,
   ) {
     this.ctx = new StepContext(scene);
+    this.team = startTeam(this.ctx, options);
     this.emitters = new Emitters(scene);
     this.queryCells = new CellPairs(this.ctx.reach);
     if (restoreFrom) {
@@ -64,7 +84,13 @@ export class ParticleSimulation implements Simulation {
 
   stepFrame(): StepStats {
     this.queryDirty = true;
-    return stepFrame(this.ctx, this.emitters);
+    const stats = stepFrame(this.ctx, this.emitters);
+    stats.counters.threads = this.team?.size ?? 1;
+    return stats;
+  }
+
+  ready(): Promise<void> {
+    return this.team ? this.team.ready() : Promise.resolve();
   }
 
   fluidPoints(): FluidPoints {
@@ -172,5 +198,7 @@ export class ParticleSimulation implements Simulation {
       .finish();
   }
 
-  dispose(): void {}
+  dispose(): void {
+    this.team?.dispose();
+  }
 }

@@ -19,22 +19,13 @@
 import { SURFACE_MIN_DISPLACEMENT } from './surface-particles.ts';
 import type { StepContext } from './context.ts';
 
-let offset = new Float64Array(0);
-let counts = new Int32Array(0);
-let normalSide = new Int32Array(0);
-
 /** Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the number flagged. */
 export function markSurface(ctx: StepContext): number {
   const L = ctx.liquid, n = L.count, pos = L.pos, P = ctx.scene.particle;
   const radius = ctx.densityH, r2 = radius * radius;
   const sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180), ratio = P.surfaceRatio;
   const balanced = SURFACE_MIN_DISPLACEMENT * radius;
-  if (offset.length < 3 * n) {
-    offset = new Float64Array(Math.ceil(3 * n * 1.25));
-    counts = new Int32Array(Math.ceil(n * 1.25));
-    normalSide = new Int32Array(Math.ceil(n * 1.25));
-  }
-  const S = offset, cnt = counts, side = normalSide;
+  const S = ctx.f64('surface.offset', 3 * n), cnt = ctx.i32('surface.count', n), side = ctx.i32('surface.normalSide', n);
   S.fill(0, 0, 3 * n);
   cnt.fill(0, 0, n);
   side.fill(0, 0, n);

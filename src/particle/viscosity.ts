@@ -11,9 +11,15 @@
  * Pairs are processed in cell order (ctx.cells.pairs, recorded by adhesion.ts), each update applied at once
  * (Gauss–Seidel): deterministic, and
  * every pair update moves equal and opposite momentum, so the total is conserved to round-off.
+ * With a thread team (particle.workers > 1, from 1 024 particles on) the sweeps run as a two-phase
+ * Gauss–Seidel over spatial slabs, each slab's own pairs in parallel, then the pairs across slab
+ * boundaries (viscosity-parallel.ts): momentum still conserved to round-off, bit-identical run to
+ * run for a given thread count, a different (equally valid) update order than on one thread.
  */
 import type { StepContext } from './context.ts';
 import { viscositySweeps } from './calibration.ts';
+import { teamOf } from './threads.ts';
+import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './viscosity-parallel.ts';
 
 /**
  * Beyond the paper (Steele does one exchange per sub-timestep): the exchange is sub-cycled into
@@ -32,6 +38,12 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   const sdt = dt / n;
   const nm = ctx.mass.length;
   const t = materialTables(ctx, sdt);
+  const team = teamOf(ctx);
+  if (team !== null && team.size > 1 && ctx.liquid.count >= PARALLEL_MIN_PARTICLES) {
+    parallelViscosity(ctx, team, n, t.frac, t.inv2, t.toI, t.toJ);
+    if (n > 1) ctx.count('viscositySweeps', n);
+    return;
+  }
   listExchangePairs(ctx, t.frac, t.inv2, nm);
   // One liquid material in the sweep (every pair has the same m̄/m shares): hoist them.
   const L = ctx.liquid, mat = L.material, np = L.count;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findRegions, regionMembers } from '../../src/particle/regions.ts';
+import { findRegions } from '../../src/particle/regions.ts';
+import { groupByRegion } from '../../src/surface/regions.ts';
 import { HashGrid } from '../../src/spatial/hash-grid.ts';
 import { rng } from './helpers.ts';
 
@@ -82,10 +83,9 @@ describe('findRegions (Steele "Rendering": regions by an inter-region distance)'
     expect(regions(p, 1.0000001, 1).n).toBe(1);
   });
 
-  it('regionMembers groups particle indices by region', () => {
-    const region = new Int32Array([0, 1, 0, 2, 1, 0]);
-    const start = new Int32Array(4), members = new Int32Array(6);
-    regionMembers(region, 6, 3, start, members);
+  it('groupByRegion groups particle indices by region (the surface builder meshes each region apart)', () => {
+    const region = new Int32Array([0, 1, 0, 2, 1, 0, -1]);
+    const { start, members } = groupByRegion(region, 7, 3);
     expect([...start]).toEqual([0, 3, 5, 6]);
     expect([...members]).toEqual([0, 2, 5, 1, 4, 3]);
   });

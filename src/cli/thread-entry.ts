@@ -1,0 +1,18 @@
+/**
+ * A Node worker thread of the particle engine's team (src/parallel/worker.ts), started by
+ * spawnNodeThread (threads.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { serveTeam } from '../parallel/worker.ts';
+import { PARTICLE_KERNELS } from '../particle/threads.ts';
+
+const port = parentPort;
+if (!port) throw new Error('thread-entry.ts runs as a worker thread');
+serveTeam(
+  {
+    postMessage: (m) => port.postMessage(m),
+    onMessage: (f) => port.on('message', f),
+    close: () => port.close(),
+  },
+  PARTICLE_KERNELS,
+);

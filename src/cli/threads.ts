@@ -1,0 +1,52 @@
+/**
+ * Node's SpawnThread (src/api.ts SimulationOptions.spawnThread): a worker_thread running
+ * thread-entry.ts. The worker runs TypeScript, so it registers tsx first (an `eval` bootstrap:
+ * Node 20 does not apply `--import` from a worker's execArgv, and loader hooks registered in the
+ * parent thread do not reach it). Works the same from the CLI, vitest and `npx tsx`. Threads are
+ * unref'd: a process that forgets `dispose()` still exits.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SpawnThread, ThreadHandle } from '../parallel/team.ts';
+
+const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
+let bootstrap: string | null = null;
+
+function bootstrapCode(): string {
+  if (bootstrap === null) {
+    // The ESM build of tsx's API (the CommonJS one cannot register from an ESM worker); resolved
+    // from this file, so it works whatever the current directory.
+    const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+    const tsx = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+    bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(ENTRY)});`;
+  }
+  return bootstrap;
+}
+
+/** A worker_thread serving a team (unref'd). */
+export function startNodeWorker(): Worker {
+  const w = new Worker(bootstrapCode(), { eval: true });
+  w.unref();
+  return w;
+}
+
+/** ThreadHandle over a worker_thread. */
+export function nodeThreadHandle(w: Worker): ThreadHandle {
+  return {
+    postMessage: (m) => w.postMessage(m),
+    onMessage: (f) => {
+      w.on('message', f);
+      w.unref(); // a 'message' listener refs the worker again
+    },
+    onError: (f) => {
+      w.on('error', f);
+      w.on('exit', (code) => {
+        if (code !== 0) f(new Error(`worker thread exited with code ${code}`));
+      });
+    },
+    terminate: () => void w.terminate(),
+  };
+}
+
+export const spawnNodeThread: SpawnThread = () => nodeThreadHandle(startNodeWorker());

@@ -1,0 +1,369 @@
+/**
+ * A small team of threads over SharedArrayBuffer, one code path for Node (worker_threads) and
+ * browsers (Web Workers). The core cannot create threads (no `node:*`, no DOM), so the platform
+ * passes a `SpawnThread` in (src/cli/threads.ts, src/app/threads.ts); the spawned thread runs
+ * `serveTeam` (worker.ts) with the same kernel table as the calling thread.
+ *
+ * Protocol (all on one shared Int32Array, `ctrl`):
+ *   - Typed arrays the kernels use sit in numbered slots. Their buffers are posted to the workers
+ *     once, and again, with a new generation number, whenever a slot's buffer changes (an array
+ *     grew). A worker that sees a job for a generation it does not have returns to its event loop,
+ *     where the (earlier posted) message waits, and runs the job once it has the buffers.
+ *   - A job: kernel id and generation are stored, SEQ is incremented and notified; workers wake
+ *     (Atomics.wait on SEQ), run kernel(rank), add 1 to DONE. The calling thread is rank 0 and
+ *     takes its share of the work itself, then waits for DONE = T − 1.
+ *   - Kernels synchronise inside a job with `barrier()` (sense-reversing, on BCOUNT/BGEN).
+ *   - A thread whose kernel throws writes its message to shared memory and sets ABORT; threads
+ *     waiting at a barrier give up, every thread still counts DONE, and the calling thread throws
+ *     the message (readable while it blocks, unlike a posted one). The team is unusable after.
+ * Atomics.wait is allowed in Node's main thread and in Web Workers (where the engine runs in the
+ * app); the browser page's main thread never runs a team. No allocation per job.
+ */
+
+/** What the platform hands back for one spawned thread. */
+export interface ThreadHandle {
+  postMessage(message: unknown): void;
+  /** Messages and errors from the thread. */
+  onMessage(listener: (message: unknown) => void): void;
+  onError(listener: (error: unknown) => void): void;
+  terminate(): void;
+}
+
+/**
+ * Starts one thread running `serveTeam` (src/parallel/worker.ts) with the engine's kernel table
+ * (PARTICLE_KERNELS, src/particle/threads.ts). Node: src/cli/threads.ts; browsers: src/app/threads.ts.
+ */
+export type SpawnThread = () => ThreadHandle;
+
+/** The calls a kernel may make on its team while it runs. */
+export interface TeamSync {
+  readonly size: number;
+  /** Waits until every thread of the team has reached the same barrier. */
+  barrier(): void;
+}
+
+/** A kernel: runs on every thread of the team with its rank (0 = the calling thread). */
+export type Kernel = (rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array) => void;
+
+export type SlotArray = Float64Array | Float32Array | Int32Array | Uint16Array | Uint8Array;
+
+const TYPES = ['f64', 'f32', 'i32', 'u16', 'u8'] as const;
+export type SlotType = (typeof TYPES)[number];
+
+export function slotType(a: SlotArray): SlotType {
+  if (a instanceof Float64Array) return 'f64';
+  if (a instanceof Float32Array) return 'f32';
+  if (a instanceof Int32Array) return 'i32';
+  if (a instanceof Uint16Array) return 'u16';
+  return 'u8';
+}
+
+export function slotView(type: SlotType, buffer: SharedArrayBuffer, byteOffset: number, length: number): SlotArray {
+  switch (type) {
+    case 'f64': return new Float64Array(buffer, byteOffset, length);
+    case 'f32': return new Float32Array(buffer, byteOffset, length);
+    case 'i32': return new Int32Array(buffer, byteOffset, length);
+    case 'u16': return new Uint16Array(buffer, byteOffset, length);
+    default: return new Uint8Array(buffer, byteOffset, length);
+  }
+}
+
+/** Control words (Int32 indices into `ctrl`). */
+export const SEQ = 0, KERNEL = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 6, SHUTDOWN = 7, READY = 8, SIZE = 9;
+export const CTRL_WORDS = 16;
+/** Bytes of the shared error message. */
+export const ERROR_BYTES = 2048;
+
+/** Records the first failure of a job (ABORT 0 → 1) with its message; false when another thread failed first. */
+export function recordFailure(ctrl: Int32Array, errorText: Uint8Array, message: string): boolean {
+  if (Atomics.compareExchange(ctrl, ABORT, 0, 1) !== 0) return false;
+  const bytes = new TextEncoder().encode(message).subarray(0, errorText.length - 1);
+  errorText.fill(0);
+  errorText.set(bytes);
+  return true;
+}
+
+function failureText(errorText: Uint8Array): string | null {
+  const end = errorText.indexOf(0);
+  if (end === 0) return null;
+  // TextDecoder refuses views of shared memory: decode a copy.
+  return new TextDecoder().decode(errorText.slice(0, end < 0 ? errorText.length : end));
+}
+/** Scalars a job passes to its kernel (Float64 entries of `params`). */
+export const PARAM_WORDS = 64;
+
+/** Messages to a worker. */
+export interface InitMessage {
+  kind: 'init';
+  rank: number;
+  ctrl: SharedArrayBuffer;
+  params: SharedArrayBuffer;
+  /** The first failing thread's message, UTF-8 (readable while the calling thread blocks). */
+  errorText: SharedArrayBuffer;
+}
+export interface SlotsMessage {
+  kind: 'slots';
+  gen: number;
+  slots: ({ type: SlotType; buffer: SharedArrayBuffer; byteOffset: number; length: number } | null)[];
+}
+/** Messages from a worker. */
+export interface WorkerReport {
+  kind: 'error';
+  message: string;
+}
+
+/** Whether this platform can share memory between threads (browsers: only when cross-origin isolated). */
+export function sharedMemoryAvailable(): { ok: true } | { ok: false; reason: string } {
+  if (typeof SharedArrayBuffer === 'undefined' || typeof Atomics === 'undefined') {
+    const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
+    return {
+      ok: false,
+      reason: isolated === false
+        ? 'SharedArrayBuffer needs a cross-origin isolated page (COOP/COEP headers); running on 1 thread'
+        : 'SharedArrayBuffer is not available here; running on 1 thread',
+    };
+  }
+  if ((globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === false) {
+    return { ok: false, reason: 'the page is not cross-origin isolated (COOP/COEP headers), so threads cannot share memory; running on 1 thread' };
+  }
+  return { ok: true };
+}
+
+/**
+ * Barrier waits poll for up to this long before sleeping in Atomics.wait. A sleeping thread's
+ * wake-up costs tens of µs on an idle machine and up to ~1 ms on a loaded one (its core is given
+ * away), against phases of 0.1–1 ms (honey drop viscosity); but polling long (1–2 ms) on a
+ * loaded 2-core machine starved the thread doing the work and was 2–3× slower. 50 µs covers the
+ * usual phase imbalance.
+ */
+const SPIN_MS = 0.05;
+
+/** Waits until ctrl[index] !== value; throws when a thread aborted the job. */
+export function waitWhile(ctrl: Int32Array, index: number, value: number): void {
+  const t0 = performance.now();
+  for (;;) {
+    for (let k = 0; k < 256; k++) if (Atomics.load(ctrl, index) !== value) return;
+    if (performance.now() - t0 > SPIN_MS) break;
+  }
+  while (Atomics.load(ctrl, index) === value) {
+    Atomics.wait(ctrl, index, value, 200);
+    if (Atomics.load(ctrl, ABORT) !== 0) throw new TeamAbort();
+  }
+}
+
+export class TeamAbort extends Error {
+  override name = 'TeamAbort';
+  constructor() {
+    super('another thread of the team failed');
+  }
+}
+
+/** The barrier of one thread of a team of `size`. */
+export class Barrier implements TeamSync {
+  constructor(
+    private readonly ctrl: Int32Array,
+    readonly size: number,
+  ) {}
+
+  barrier(): void {
+    const c = this.ctrl;
+    if (this.size === 1) return;
+    const gen = Atomics.load(c, BGEN);
+    if (Atomics.add(c, BCOUNT, 1) === this.size - 1) {
+      Atomics.store(c, BCOUNT, 0);
+      Atomics.add(c, BGEN, 1);
+      Atomics.notify(c, BGEN);
+      return;
+    }
+    waitWhile(c, BGEN, gen);
+  }
+}
+
+/**
+ * Typed arrays on a SharedArrayBuffer (regular ones where `shared` is false). Typed as over an
+ * ArrayBuffer so that they drop into the engine's existing fields; nothing transfers these buffers
+ * (copies are made with slice/from), which is the one thing a SharedArrayBuffer cannot do.
+ */
+export function allocFloat64(n: number, shared: boolean): Float64Array<ArrayBuffer> {
+  return shared ? (new Float64Array(new SharedArrayBuffer(8 * n)) as unknown as Float64Array<ArrayBuffer>) : new Float64Array(n);
+}
+export function allocFloat32(n: number, shared: boolean): Float32Array<ArrayBuffer> {
+  return shared ? (new Float32Array(new SharedArrayBuffer(4 * n)) as unknown as Float32Array<ArrayBuffer>) : new Float32Array(n);
+}
+export function allocInt32(n: number, shared: boolean): Int32Array<ArrayBuffer> {
+  return shared ? (new Int32Array(new SharedArrayBuffer(4 * n)) as unknown as Int32Array<ArrayBuffer>) : new Int32Array(n);
+}
+export function allocUint16(n: number, shared: boolean): Uint16Array<ArrayBuffer> {
+  return shared ? (new Uint16Array(new SharedArrayBuffer(2 * n)) as unknown as Uint16Array<ArrayBuffer>) : new Uint16Array(n);
+}
+export function allocUint8(n: number, shared: boolean): Uint8Array<ArrayBuffer> {
+  return shared ? (new Uint8Array(new SharedArrayBuffer(n)) as unknown as Uint8Array<ArrayBuffer>) : new Uint8Array(n);
+}
+
+/** How long the calling thread waits for spawned threads to load before giving up. */
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * The calling thread's side of a team of `size` threads (size − 1 spawned). `run(kernel)` blocks
+ * until every thread has finished the kernel.
+ */
+export class ThreadTeam implements TeamSync {
+  readonly size: number;
+  readonly ctrl: Int32Array;
+  /** Scalars for the next job. */
+  readonly params: Float64Array;
+  private readonly threads: ThreadHandle[] = [];
+  private readonly sync: Barrier;
+  private readonly slots: (SlotArray | null)[] = [];
+  /** Each slot's buffer, offset and length when last posted. */
+  private readonly posted: ({ buffer: ArrayBufferLike; byteOffset: number; length: number } | null)[] = [];
+  private readonly errorText: Uint8Array;
+  private gen = 0;
+  private failure: string | null = null;
+  private started = false;
+  private disposed = false;
+
+  constructor(
+    size: number,
+    spawn: SpawnThread,
+    private readonly kernels: readonly Kernel[],
+  ) {
+    if (!(size >= 1)) throw new Error(`team size must be ≥ 1, got ${size}`);
+    this.size = size;
+    const avail = sharedMemoryAvailable();
+    if (!avail.ok) throw new Error(avail.reason);
+    this.ctrl = new Int32Array(new SharedArrayBuffer(4 * CTRL_WORDS));
+    this.params = new Float64Array(new SharedArrayBuffer(8 * PARAM_WORDS));
+    this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
+    this.ctrl[SIZE] = size;
+    this.sync = new Barrier(this.ctrl, size);
+    for (let r = 1; r < size; r++) {
+      const t = spawn();
+      t.onError((e) => {
+        this.failure = `worker thread ${r} failed: ${e instanceof Error ? e.message : String(e)}`;
+        Atomics.store(this.ctrl, ABORT, 1);
+      });
+      t.onMessage((m) => {
+        const msg = m as WorkerReport;
+        if (msg && msg.kind === 'error') {
+          this.failure ??= msg.message;
+          Atomics.store(this.ctrl, ABORT, 1);
+        }
+      });
+      const init: InitMessage = {
+        kind: 'init', rank: r, ctrl: this.ctrl.buffer as SharedArrayBuffer, params: this.params.buffer as SharedArrayBuffer,
+        errorText: this.errorText.buffer as SharedArrayBuffer,
+      };
+      t.postMessage(init);
+      this.threads.push(t);
+    }
+  }
+
+  /** Resolves once every spawned thread has loaded (browsers must await it before the first job: a nested Worker starts only when its creator yields). */
+  ready(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const poll = () => {
+        if (Atomics.load(this.ctrl, READY) >= this.size - 1) return resolve();
+        if (Atomics.load(this.ctrl, ABORT) !== 0) return reject(new Error(`a worker thread failed to start: ${this.failureMessage()}`));
+        if (Date.now() - t0 > START_TIMEOUT_MS) return reject(new Error(`worker threads did not start within ${START_TIMEOUT_MS / 1000} s`));
+        setTimeout(poll, 5);
+      };
+      poll();
+    });
+  }
+
+  /** Puts a typed array in a slot; its buffer must be a SharedArrayBuffer. */
+  setSlot(index: number, array: SlotArray): void {
+    while (this.slots.length <= index) {
+      this.slots.push(null);
+      this.posted.push(null);
+    }
+    this.slots[index] = array;
+  }
+
+  barrier(): void {
+    this.sync.barrier();
+  }
+
+  /** Runs kernel `id` on every thread (this one as rank 0) and waits for all of them. */
+  run(id: number): void {
+    if (this.disposed) throw new Error('thread team used after dispose()');
+    const c = this.ctrl;
+    if (Atomics.load(c, ABORT) !== 0) throw new Error(`the thread team failed earlier: ${this.failureMessage()}`);
+    if (!this.started) this.waitStarted();
+    this.postSlots();
+    Atomics.store(c, KERNEL, id);
+    Atomics.store(c, GEN, this.gen);
+    Atomics.store(c, DONE, 0);
+    Atomics.add(c, SEQ, 1);
+    Atomics.notify(c, SEQ);
+    let error: unknown = null;
+    try {
+      this.kernels[id](0, this.sync, this.slots as SlotArray[], this.params);
+    } catch (e) {
+      error = e;
+      if (!(e instanceof TeamAbort)) recordFailure(c, this.errorText, `thread 0: ${e instanceof Error ? e.message : String(e)}`);
+      Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
+    }
+    // Workers count DONE even when they fail, so this wait ends (unless a thread died).
+    for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) Atomics.wait(c, DONE, done, 1000);
+    if (Atomics.load(c, ABORT) !== 0) {
+      if (error !== null && !(error instanceof TeamAbort)) throw error;
+      throw new Error(`a worker thread failed: ${this.failureMessage()}`);
+    }
+  }
+
+  private failureMessage(): string {
+    return failureText(this.errorText) ?? this.failure ?? 'no message';
+  }
+
+  /** Releases the threads. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    Atomics.store(this.ctrl, SHUTDOWN, 1);
+    Atomics.add(this.ctrl, SEQ, 1);
+    Atomics.notify(this.ctrl, SEQ);
+    for (const t of this.threads) t.terminate();
+  }
+
+  /** Blocks until the spawned threads have loaded (Node; a browser awaits `ready()` first). */
+  private waitStarted(): void {
+    const c = this.ctrl, t0 = Date.now();
+    for (let r = Atomics.load(c, READY); r < this.size - 1; r = Atomics.load(c, READY)) {
+      if (Atomics.load(c, ABORT) !== 0) throw new Error(`a worker thread failed to start: ${this.failureMessage()}`);
+      if (Date.now() - t0 > START_TIMEOUT_MS) {
+        // A thread that cannot load says why through the event loop, which this wait blocks.
+        throw new Error(`worker threads did not start within ${START_TIMEOUT_MS / 1000} s (await simulation.ready() to see a loading error)`);
+      }
+      Atomics.wait(c, READY, r, 100);
+    }
+    this.started = true;
+  }
+
+  /** Posts the slot buffers when any changed since last time (a new generation). */
+  private postSlots(): void {
+    let changed = false;
+    for (let k = 0; k < this.slots.length; k++) {
+      const a = this.slots[k], p = this.posted[k];
+      if (a !== null && (p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length)) changed = true;
+    }
+    if (!changed) return;
+    this.gen++;
+    const msg: SlotsMessage = {
+      kind: 'slots',
+      gen: this.gen,
+      slots: this.slots.map((a) => {
+        if (a === null) return null;
+        if (!(a.buffer instanceof SharedArrayBuffer)) throw new Error('thread team slot is not on a SharedArrayBuffer');
+        return { type: slotType(a), buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
+      }),
+    };
+    for (let k = 0; k < this.slots.length; k++) {
+      const a = this.slots[k];
+      this.posted[k] = a === null ? null : { buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
+    }
+    for (const t of this.threads) t.postMessage(msg);
+  }
+}

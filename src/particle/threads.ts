@@ -1,0 +1,37 @@
+/**
+ * The thread team (src/parallel/team.ts) a StepContext's stages may use, and the kernel table
+ * every thread of the team runs (the spawned threads import this file: src/cli/thread-entry.ts,
+ * src/app/thread.worker.ts). Kept beside the context rather than in it so that stages that do not
+ * use threads need not know about them.
+ */
+import type { Kernel, ThreadTeam } from '../parallel/team.ts';
+import type { StepContext } from './context.ts';
+import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
+import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
+
+/**
+ * Kernel ids of the adhesion stage's two jobs (adhesion-parallel.ts). Declared here, not there:
+ * the kernel modules and this table import each other, and only function declarations are ready
+ * before a module in such a cycle has run.
+ */
+export const ADHESION_KERNEL_A = 8, ADHESION_KERNEL_B = 9;
+
+/** Indexed by kernel id. */
+export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
+  const k: Kernel[] = [];
+  k[VISCOSITY_KERNEL] = viscosityKernel;
+  k[ADHESION_KERNEL_A] = adhesionKernelA;
+  k[ADHESION_KERNEL_B] = adhesionKernelB;
+  return k;
+})();
+
+const teams = new WeakMap<StepContext, ThreadTeam>();
+
+export function attachTeam(ctx: StepContext, team: ThreadTeam): void {
+  teams.set(ctx, team);
+}
+
+/** The context's team, or null when it runs on one thread. */
+export function teamOf(ctx: StepContext): ThreadTeam | null {
+  return teams.get(ctx) ?? null;
+}

@@ -1,0 +1,101 @@
+/**
+ * The adhesion stage on a thread team (src/particle/adhesion-parallel.ts): on the same state, two
+ * threads produce exactly the pair and contact lists of one thread, the same accelerations and
+ * kernel sums up to the order of floating-point sums, and forces between liquid particles that
+ * still cancel in total.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { computeAdhesion } from '../../src/particle/adhesion.ts';
+import { markNearObjects } from '../../src/particle/collisions.ts';
+import { teamOf } from '../../src/particle/threads.ts';
+import { lcg, liquid, threadedSim } from './helpers.ts';
+
+/** A jittered block of ~5 800 particles (above the team's 2 048 threshold) half inside the reach of a ball. */
+const SCENE: SceneInput = {
+  gravity: [0, 0, 0],
+  materials: { honey: liquid(5), steel: { kind: 'solid' } },
+  adhesion: [
+    { between: ['honey', 'honey'], type: 'lennard-jones', strength: 1 },
+    { between: ['honey', 'steel'], type: 'attract', strength: 20, support: 8 },
+  ],
+  bodies: [
+    { material: 'honey', shape: { type: 'box', center: [0, 0.034, 0], size: [0.072, 0.036, 0.072] } },
+    { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.012 } },
+  ],
+  particle: { radius: 0.002 },
+};
+
+function adhesionOn(workers: number) {
+  const sim: ParticleSimulation = threadedSim(SCENE, workers);
+  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(7);
+  for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
+  ctx.rebuildObjectCells();
+  ctx.cells.buildSorted(L);
+  markNearObjects(ctx, ctx.objectReach + ctx.ro);
+  computeAdhesion(ctx);
+  const n = L.count;
+  const out = {
+    n,
+    near: L.nearObject.slice(0, n).reduce((s, v) => s + v, 0),
+    acc: L.acc.slice(0, 3 * n), sumK: L.scalar.slice(0, n), mat: L.material.slice(0, n),
+    pairs: ctx.cells.pairs.j.slice(0, ctx.cells.pairs.length), pairStart: ctx.cells.pairs.start.slice(0, n + 1),
+    contacts: ctx.contacts.j.slice(0, ctx.contacts.length), contactStart: ctx.contacts.start.slice(0, n + 1),
+    threads: teamOf(ctx)?.size ?? 1,
+  };
+  sim.dispose();
+  return out;
+}
+
+describe('adhesion on two threads', () => {
+  const one = adhesionOn(1), two = adhesionOn(2);
+
+  it('runs on a state with liquid pairs and liquid near the ball', () => {
+    expect(one.n).toBeGreaterThan(2048);
+    expect(one.pairs.length / one.n).toBeGreaterThan(10);
+    expect(one.near).toBeGreaterThan(100);
+    expect(one.threads).toBe(1);
+    expect(two.threads).toBe(2);
+  });
+
+  it('lists exactly the pairs and contacts of one thread, in the same order', () => {
+    expect(two.pairStart).toEqual(one.pairStart);
+    expect(two.pairs).toEqual(one.pairs);
+    expect(two.contactStart).toEqual(one.contactStart);
+    expect(two.contacts).toEqual(one.contacts);
+  });
+
+  it('gives the accelerations and kernel sums of one thread to round-off', () => {
+    let scale = 0, diff = 0, ks = 0;
+    for (let o = 0; o < one.acc.length; o++) {
+      scale = Math.max(scale, Math.abs(one.acc[o]));
+      diff = Math.max(diff, Math.abs(one.acc[o] - two.acc[o]));
+    }
+    for (let i = 0; i < one.n; i++) ks = Math.max(ks, Math.abs(one.sumK[i] - two.sumK[i]) / one.sumK[i]);
+    expect(scale).toBeGreaterThan(1);
+    expect(diff / scale).toBeLessThan(1e-12);
+    expect(ks).toBeLessThan(1e-12);
+  });
+});
+
+describe('adhesion on two threads, liquid alone', () => {
+  it('still sums liquid–liquid forces to zero (equal masses: Σ a = 0 to round-off)', () => {
+    const sim = threadedSim({ ...SCENE, bodies: [SCENE.bodies![0]] }, 2);
+    const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(11);
+    for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
+    ctx.cells.buildSorted(L);
+    computeAdhesion(ctx);
+    const sum = [0, 0, 0];
+    let abs = 0;
+    for (let i = 0; i < L.count; i++) {
+      for (let k = 0; k < 3; k++) {
+        sum[k] += L.acc[3 * i + k];
+        abs += Math.abs(L.acc[3 * i + k]);
+      }
+    }
+    sim.dispose();
+    expect(abs).toBeGreaterThan(1);
+    for (let k = 0; k < 3; k++) expect(Math.abs(sum[k]) / abs).toBeLessThan(1e-12);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The browser side of the thread team: the dev server sends COOP/COEP (vite.config.ts), so the
+ * page is cross-origin isolated, and a scene with particle.workers = 2 runs its particle engine
+ * on a nested Web Worker (src/app/threads.ts) while frames advance without errors.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM, startApp } from '../e2e/harness.ts';
+
+describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
+  it('is cross-origin isolated and steps the honey drop with particle.workers = 2 on a nested worker', async () => {
+    const app = await startApp();
+    try {
+      const page = await app.open();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      const scene = JSON.parse(readFileSync(new URL('../../scenes/honey-drop.json', import.meta.url), 'utf8'));
+      scene.particle = { ...scene.particle, workers: 2 };
+      const r = await page.evaluate((t) => (window as any).__viscid.loadSceneText(t, 'honey-drop-2'), JSON.stringify(scene));
+      expect(r).toEqual({ ok: true });
+      const f0: number = await page.evaluate(() => (window as any).__viscid.frame);
+      await page.evaluate(() => (window as any).__viscid.play());
+      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f0, { timeout: 120_000, polling: 250 });
+      const urls = page.workers().map((w) => w.url());
+      expect(urls.some((u) => u.includes('thread.worker'))).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  }, 240_000);
+});

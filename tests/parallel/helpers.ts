@@ -1,0 +1,34 @@
+import { parseScene, createSimulation } from '../../src/index.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { spawnNodeThread } from '../../src/cli/threads.ts';
+
+/** A particle simulation on `workers` threads (Node worker_threads). */
+export function threadedSim(input: SceneInput, workers: number): ParticleSimulation {
+  return createSimulation(parseScene(input), 'particle', { workers, spawnThread: spawnNodeThread }) as ParticleSimulation;
+}
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+export function lcg(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 16807) % 2147483647) / 2147483647;
+}
+
+export function liquid(viscosity: number, extra: Record<string, unknown> = {}) {
+  return { kind: 'liquid' as const, density: 1000, viscosity: { value: viscosity, unit: 'Pa.s' as const }, ...extra };
+}
+
+/** Σ m v and Σ |m v| of the liquid. */
+export function momentum(sim: ParticleSimulation): [number, number, number, number] {
+  const L = sim.ctx.liquid;
+  const p = [0, 0, 0];
+  let scale = 0;
+  for (let i = 0; i < L.count; i++) {
+    const m = sim.ctx.mass[L.material[i]];
+    for (let k = 0; k < 3; k++) {
+      p[k] += m * L.vel[3 * i + k];
+      scale += Math.abs(m * L.vel[3 * i + k]);
+    }
+  }
+  return [p[0], p[1], p[2], scale];
+}

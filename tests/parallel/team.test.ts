@@ -1,0 +1,95 @@
+/**
+ * The thread team (src/parallel/team.ts) under the particle engine: it follows arrays that grow
+ * (a spout emitting: a new buffer generation), reports a failing kernel instead of hanging, shuts
+ * its threads down on dispose(), and does not keep a process alive without it.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { parseScene, createSimulation } from '../../src/index.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import { nodeThreadHandle, startNodeWorker, spawnNodeThread } from '../../src/cli/threads.ts';
+import { ThreadTeam } from '../../src/parallel/team.ts';
+import { PARTICLE_KERNELS } from '../../src/particle/threads.ts';
+import { MIN_PARTICLES } from '../../src/particle/viscosity-parallel.ts';
+import { liquid, threadedSim } from './helpers.ts';
+
+const SPOUT: SceneInput = {
+  fps: 30,
+  gravity: [0, 0, 0],
+  materials: { syrup: liquid(5) },
+  sources: [{ name: 'spout', material: 'syrup', shape: 'disk', center: [0, 0, 0], direction: [1, 0, 0], radius: 0.02, speed: 0.6, start: 0, end: 1 }],
+  particle: { radius: 0.002, substeps: 2, moves: 3 },
+};
+
+describe('thread team', () => {
+  it('follows the liquid arrays as a spout makes them grow: same results on every run, and the spout’s particle counts', () => {
+    const run = (workers: number) => {
+      const s = threadedSim(SPOUT, workers);
+      const buffers = new Set<ArrayBufferLike>();
+      const counts: number[] = [];
+      for (let f = 0; f < 8; f++) {
+        const st = s.stepFrame();
+        expect(st.counters.threads).toBe(workers);
+        // Arrays reallocated while the threaded viscosity runs (from MIN_PARTICLES on).
+        if (s.ctx.liquid.count >= MIN_PARTICLES) buffers.add(s.ctx.liquid.vel.buffer);
+        counts.push(s.ctx.liquid.count);
+      }
+      const out = { vel: s.ctx.liquid.vel.slice(0, 3 * s.ctx.liquid.count), counts, grew: buffers.size, ke: s.metrics().kineticEnergy };
+      s.dispose();
+      return out;
+    };
+    const a = run(2), b = run(2), one = run(1);
+    expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
+    expect(a.grew).toBeGreaterThan(1); // the arrays were reallocated while the team ran on them
+    expect(b.counts).toEqual(a.counts);
+    expect(Array.from(b.vel)).toEqual(Array.from(a.vel));
+    // Emission does not depend on threads; the stream's energy stays within 1 % of one thread's.
+    expect(one.counts).toEqual(a.counts);
+    expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);
+  }, 60_000);
+
+  it('a kernel that throws fails the job on every thread instead of hanging', () => {
+    const team = new ThreadTeam(2, spawnNodeThread, PARTICLE_KERNELS);
+    try {
+      expect(() => team.run(PARTICLE_KERNELS.length)).toThrow();
+      // The team is unusable afterwards, and says why (the first thread's message, shared memory).
+      expect(() => team.run(0)).toThrow(/failed earlier: thread \d: .*not a function/);
+    } finally {
+      team.dispose();
+    }
+  }, 60_000);
+
+  it('dispose() ends the worker threads', async () => {
+    const workers: Worker[] = [];
+    const spawn = () => {
+      const w = startNodeWorker();
+      workers.push(w);
+      return nodeThreadHandle(w);
+    };
+    const input = { ...SPOUT, particle: { ...SPOUT.particle, workers: 3 } };
+    const s = createSimulation(parseScene(input), 'particle', { spawnThread: spawn }) as ParticleSimulation;
+    await s.ready();
+    s.stepFrame();
+    expect(workers.length).toBe(2);
+    const exited = workers.map((w) => new Promise<number>((resolve) => w.once('exit', resolve)));
+    s.dispose();
+    const codes = await Promise.race([Promise.all(exited), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))]);
+    expect(codes).not.toBe('timeout');
+  }, 60_000);
+
+  it('a process that never calls dispose() still exits', async () => {
+    const script = fileURLToPath(new URL('./fixtures/no-dispose.ts', import.meta.url));
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', script], { cwd: root, timeout: 30_000 }, (err, stdout) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout });
+      });
+      void child;
+    });
+    expect(out.stdout).toContain('threads 2');
+    expect(out.code).toBe(0);
+  }, 60_000);
+});
