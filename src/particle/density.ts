@@ -22,11 +22,39 @@
  *    only each particle's own image, the rest lattice filling a box read 2.5–3 % over-dense on
  *    the walls; correction squeezed the liquid off them, and the gravity block settled by 1.5 r.
  *  - Passes are Chebyshev-accelerated (CHEBYSHEV_RHO).
- *  - Velocity: the paper corrects positions only; damp() removes the velocity the correction
- *    undid (the body forces' increment where the liquid is held up, and relative velocity).
- * Measured on a 7³ block filling a box under gravity (10 frames; before → after these three):
- * mean error 1.84 → 1.01 %, passes per sub-timestep 4.0 → 1.7, settling 1.5 → 0.07 r, max speed
- * 0.09 → 0.09 √(g·depth). The passes run on slot-ordered copies (see correctDensity).
+ *  - Velocity: the paper corrects positions only, so pressure never accelerates the liquid: a
+ *    column collapses and a blob spreads only by being pushed into place, far too slowly. Here the
+ *    correction's displacement becomes velocity, v += Δx/δt (pressureVelocity: the pressure
+ *    impulse in the form of position-based dynamics; particle.pressureImpulse, on by default;
+ *    off, damp() below keeps the paper's positions-only correction). Where the correction holds the liquid up it
+ *    takes back the g δt the moves gave, all but (M − 1)/(2M) g δt (M moves: their displacement
+ *    holds only (M + 1)/(2M) of it), so a still pool keeps a uniform 0.43 g δt that each
+ *    sub-timestep undoes. This replaces removing velocity only (the body forces' increment where
+ *    the liquid is held up and velocity against the correction relative to the mean), which
+ *    rested well but left pressure without effect. Candidates measured against it: a fraction β
+ *    of Δx/δt beyond that removal (β = 0.25–0.75: spreading slower than at either end, dam-break
+ *    in between); a global cap keeping Σ m v² (passes spreading tiny but fails it full, and
+ *    dam-break: pressure does work against viscosity and from stored compression); XSPH smoothing
+ *    of Δx/δt (rest a little better, honey no better, one more pair loop); taking back the full
+ *    g δt where held up (a gain 2M/(M + 1) > 1 on that feedback: hydrostatic max speed, full,
+ *    0.37 → 0.31, still failing, dam-break 0.12 → 0.19, failing); velocity from the Jacobi
+ *    increments without the Chebyshev terms (honey sprays). What decided it is ϱ: over-relaxed
+ *    passes overshoot, and as velocity the overshoot is spray.
+ * Figures, before (velocity removal, ϱ = 0.85) → after (Δx/δt, ϱ = 0.4), measured back to back
+ * (bench/density-velocity.ts, bench/density-drop.ts, bench/particle-profile.ts; validation tolerances full /
+ * tiny in brackets):
+ *   gravity block, 10 frames: error 1.0 → 1.8 %, passes 1.70 → 1.95, settling 0.07 → 0.14 r,
+ *     max speed 0.09 → 0.09 √(g·depth) (0.09–0.13 over frames 1–20), mean speed 0.43 g δt after
+ *   dam-break RMS front error, full / tiny (0.15 / 0.25): 0.51 / 0.45 → 0.12 / 0.10 (PASS)
+ *   spreading ν_eff/ν − 1, full / tiny (0.35 / 0.6): +1.25 / +0.74 → +0.06 / +1.44 (full PASS;
+ *     the tiny blob is 3.5 particles thick and spreads as a film that only over-density drives)
+ *   hydrostatic max speed / √(g d), full / tiny (0.05 / 0.1): 0.26 / 0.28 → 0.37 / 0.43 (FAIL
+ *     both: the uniform 0.43 g δt alone is 0.05 √(g d) full); centre-of-mass drift −1.9 → −2.4 %
+ *   honey drop (half size, 20 frames): on the ball 100 → 100 %; full size, frames 8–13: passes
+ *     per sub-timestep 4.0 → 7.3, density 113 → 188 ms a frame (whole frame 370 → 466 ms); the
+ *     drop drapes faster (below y = −2 cm at frame 14: 12 → 32 %) and stays on the ball over 40
+ *     frames; dropped 1 cm off centre, 857 of 9 328 particles slide off by frame 16 (before: 0).
+ * The passes run on slot-ordered copies (see correctDensity).
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
@@ -66,20 +94,27 @@ const PAIR_GAIN = 0.6;
  * Chebyshev semi-iteration over the passes (Wang 2015, "A Chebyshev semi-iterative approach for
  * accelerating projective and position-based dynamics"): the Jacobi passes under-relax the
  * particle-scale errors of a disordered liquid (the uniform mode limits the gain), and ϱ, the
- * estimated spectral radius of a pass, extrapolates them. Passes per sub-timestep, honey drop
- * frames 9–16 / the gravity block: ϱ = 0 (plain Jacobi): 6.4 / 2.0; 0.7: 4.7 / 1.95; 0.85: 4.0 /
- * 1.7; 0.95: 3.9 / 1.6, but the honey drop flies apart (spray over 0.3 m by frame 12).
+ * estimated spectral radius of a pass, extrapolates them. The extrapolation overshoots, and since
+ * the displacement becomes velocity (pressureVelocity) the overshoot is spray where an impact
+ * compresses the liquid hard. Honey drop, 16 frames, dropped centred / 2 mm / 1 cm off centre:
+ * particles over 7.5 cm from the ball's centre at the end, passes per sub-timestep: ϱ = 0.85:
+ * 339 / 213 / 779, 3.35; 0.6: 0 / 4 / 840, 4.5; 0.4: 0 / 0 / 857, 5.3 (the 1 cm case is honey
+ * sliding off one side, not spray). The gravity block takes 1.95 passes for every ϱ ≤ 0.7.
  */
-const CHEBYSHEV_RHO = 0.85;
+const CHEBYSHEV_RHO = 0.4;
+/**
+ * With particle.pressureImpulse = false the displacement never becomes velocity, so overshoot is
+ * harmless and ϱ can extrapolate harder (honey drop frames 9–16 / the gravity block: ϱ = 0: 6.4 /
+ * 2.0 passes per sub-timestep; 0.7: 4.7 / 1.95; 0.85: 4.0 / 1.7; 0.95: 3.9 / 1.6, but the drop
+ * flies apart).
+ */
+const CHEBYSHEV_RHO_POSITIONS = 0.85;
 
 export interface DensityResult {
   passes: number;
   /** Mean relative error after the last pass. */
   error: number;
 }
-
-/** Positions in slot order of densityCells.grid (contiguous per cell), rebuilt by listDensityPairs. */
-let slotPos = new Float64Array(0);
 
 /**
  * Lists the liquid pairs within the density kernel (keyed by slot of densityCells.grid.order).
@@ -92,8 +127,8 @@ export function listDensityPairs(ctx: StepContext): void {
   const dc = ctx.densityCells;
   dc.build(pos, n);
   const g = dc.grid, start = g.start, cnt = g.count, order = g.order, first = dc.first, cells = dc.cells;
-  if (slotPos.length < 3 * n) slotPos = new Float64Array(Math.ceil(3 * n * 1.25));
-  const sp = slotPos;
+  // Positions in slot order of densityCells.grid (contiguous per cell).
+  const sp = ctx.f64('density.slotPos', 3 * n);
   for (let a = 0; a < n; a++) {
     const i = order[a];
     sp[3 * a] = pos[3 * i]; sp[3 * a + 1] = pos[3 * i + 1]; sp[3 * a + 2] = pos[3 * i + 2];
@@ -142,26 +177,46 @@ export function listDensityPairs(ctx: StepContext): void {
 /**
  * The passes work on slot-ordered copies (densityCells.grid.order: contiguous per cell), so that a
  * pair's second particle is near the first in memory. Index a is a slot; pairJ holds the slot of
- * each pair's second particle, pairDist its distance at the last measure.
+ * each pair's second particle, pairDist its distance at the last measure. These names point at the
+ * calling context's arrays (bind, below).
  */
 let X = new Float64Array(0), Xm = new Float64Array(0), corrS = new Float64Array(0);
 let rhoS = new Float64Array(0), sS = new Float64Array(0), gainS = new Float64Array(0);
-let cntS = new Int32Array(0), slotOf = new Int32Array(0);
+let cntS = new Int32Array(0), slotOf = new Int32Array(0), invMassS = new Float64Array(0);
+/** All liquid particles weigh the same (one liquid, or liquids of one density): pushes split evenly. */
+let uniformMass = true;
 let pairJ = new Int32Array(0), pairDist = new Float64Array(0);
-let prevPos = new Float64Array(0);
+let prevPos = new Float64Array(0), fixPos = new Float64Array(0);
 
-function ensure(n: number, pairs: number): void {
-  if (rhoS.length < n) {
+/**
+ * The stage's scratch arrays live in the context (ctx.keep: counted by Metrics.memoryBytes, never
+ * shared between simulations); `bind` grows them and points the module's names above at them for
+ * the call.
+ */
+class DensityScratch {
+  X = new Float64Array(0); Xm = new Float64Array(0); corrS = new Float64Array(0);
+  rhoS = new Float64Array(0); sS = new Float64Array(0); gainS = new Float64Array(0);
+  cntS = new Int32Array(0); slotOf = new Int32Array(0); invMassS = new Float64Array(0);
+  pairJ = new Int32Array(0); pairDist = new Float64Array(0);
+  prevPos = new Float64Array(0); fixPos = new Float64Array(0);
+  wallMask = new Uint8Array(0); wallDelta = new Float64Array(0); wallSg = new Float64Array(0);
+}
+
+function bind(ctx: StepContext, n: number, pairs: number): void {
+  const d = ctx.keep('density.scratch', () => new DensityScratch());
+  if (d.rhoS.length < n) {
     const m = Math.ceil(n * 1.25);
-    X = new Float64Array(3 * m); Xm = new Float64Array(3 * m); corrS = new Float64Array(3 * m); prevPos = new Float64Array(3 * m);
-    rhoS = new Float64Array(m); sS = new Float64Array(m); gainS = new Float64Array(m);
-    cntS = new Int32Array(m); slotOf = new Int32Array(m);
-    wallMask = new Uint8Array(m); wallDelta = new Float64Array(3 * m); wallSg = new Float64Array(3 * m);
+    d.X = new Float64Array(3 * m); d.Xm = new Float64Array(3 * m); d.corrS = new Float64Array(3 * m);
+    d.prevPos = new Float64Array(3 * m); d.fixPos = new Float64Array(3 * m);
+    d.rhoS = new Float64Array(m); d.sS = new Float64Array(m); d.gainS = new Float64Array(m);
+    d.cntS = new Int32Array(m); d.slotOf = new Int32Array(m); d.invMassS = new Float64Array(m);
+    d.wallMask = new Uint8Array(m); d.wallDelta = new Float64Array(3 * m); d.wallSg = new Float64Array(3 * m);
   }
-  if (pairJ.length < pairs) {
+  if (d.pairJ.length < pairs) {
     const m = Math.ceil(pairs * 1.25);
-    pairJ = new Int32Array(m); pairDist = new Float64Array(m);
+    d.pairJ = new Int32Array(m); d.pairDist = new Float64Array(m);
   }
+  ({ X, Xm, corrS, rhoS, sS, gainS, cntS, slotOf, invMassS, pairJ, pairDist, prevPos, fixPos, wallMask, wallDelta, wallSg } = d);
 }
 
 /**
@@ -279,11 +334,17 @@ function mirrorPairs(ctx: StepContext, n: number, nw: number, mode: number): voi
           rho[a] += w; rho[b] += w; cnt[a]++; cnt[b]++;
         } else {
           // a moves away from b's image, b away from a's image: the same line mirrored (the
-          // components along S agree, off the wall; the others are opposite).
+          // components along S agree, off the wall; the others are opposite). Split by inverse
+          // mass, as liquid pairs are (push).
           const f = (s[a] + s[b]) / d;
+          let fa = f, fb = f;
+          if (!uniformMass) {
+            const wa = invMassS[a], wb = invMassS[b], k2 = (2 * f) / (wa + wb);
+            fa = k2 * wa; fb = k2 * wb;
+          }
           for (let k = 0; k < 3; k++) {
-            corr[3 * a + k] -= f * off[k];
-            corr[3 * b + k] += S & (1 << k) ? -f * off[k] : f * off[k];
+            corr[3 * a + k] -= fa * off[k];
+            corr[3 * b + k] += S & (1 << k) ? -fb * off[k] : fb * off[k];
           }
         }
       }
@@ -292,7 +353,24 @@ function mirrorPairs(ctx: StepContext, n: number, nw: number, mode: number): voi
 }
 
 /**
- * Velocity that density correction undid, in two parts (both only ever remove velocity):
+ * The correction's displacement becomes velocity, v += Δx/δt: the pressure impulse, in the form of
+ * position-based dynamics (Müller et al. 2007; Macklin & Müller 2013: v = (x_new − x_old)/δt; here
+ * over the correction only, the moves having integrated v already). Δx leaves out what
+ * `constrain` did (fix): keeping particles out of walls and objects is not pressure (keepOut
+ * already removes the velocity into them), and an object contact pushes along the line to the
+ * nearest object particle, whose tangential part, as velocity, squirted the honey drop's contact
+ * layer off the ball (an impact 5 mm off centre: 77 particles over 7.5 cm from the ball's centre
+ * at frame 16 with it, 0 without). The pair pushes and the wall mirrors move equal and opposite
+ * momenta (push, mirrorPairs), so Σ m Δv = 0 where no constraint acts.
+ */
+function pressureVelocity(ctx: StepContext, prev: Float64Array, fix: Float64Array, invDt: number): void {
+  const L = ctx.liquid, pos = L.pos, vel = L.vel;
+  for (let o = 0, o1 = 3 * L.count; o < o1; o++) vel[o] += (pos[o] - prev[o] - fix[o]) * invDt;
+}
+
+/**
+ * particle.pressureImpulse = false (positions only, as the paper): the velocity density correction
+ * undid is removed, in two parts (both only ever remove velocity):
  *  - Support: the body forces of the sub-timestep (gravity and adhesion, L.acc) gave each
  *    particle b = (g + a) δt. Where the passes moved it against b, it keeps at most the rest:
  *    b loses the part −Δx·b̂/δt, at most all of b. This is the pressure of a liquid at rest
@@ -349,9 +427,9 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   const list = ctx.densityPairs, ls = list.start, lj = list.j, order = ctx.densityCells.grid.order;
-  ensure(n, list.length);
+  bind(ctx, n, list.length);
   const maxPasses = ctx.scene.particle.densityIterations;
-  const pos = L.pos, mat = L.material, elastic = ctx.elastic, tol = ctx.tolerance;
+  const pos = L.pos, mat = L.material, elastic = ctx.elastic, tol = ctx.tolerance, mass = ctx.mass;
   const h = ctx.densityH, hIn = h * (1 - 1e-6), rho0 = ctx.rho0;
   const x = X, xm = Xm, corr = corrS, rho = rhoS, cnt = cntS, s = sS, gain = gainS, pj = pairJ, dist = pairDist;
   // The tolerance of the scene: the strictest over the liquids present.
@@ -362,14 +440,21 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
     slotOf[i] = a;
     x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
     gain[a] = PAIR_GAIN * elastic[mat[i]] * h;
+    invMassS[a] = 1 / mass[mat[i]];
   }
+  uniformMass = true;
+  for (let a = 1; a < n; a++) if (invMassS[a] !== invMassS[0]) { uniformMass = false; break; }
   for (let q = 0, q1 = list.length; q < q1; q++) pj[q] = slotOf[lj[q]];
   const nWalls = collectWalls(ctx);
   let error = measure(ctx, n, nWalls);
   let passes = 0;
   const prev = prevPos;
+  const fix = fixPos;
   for (let o = 0; o < 3 * n; o++) prev[o] = pos[o];
+  fix.fill(0, 0, 3 * n);
   let omega = 1;
+  const impulse = ctx.scene.particle.pressureImpulse;
+  const cheb = impulse ? CHEBYSHEV_RHO : CHEBYSHEV_RHO_POSITIONS, rho2 = cheb * cheb;
 
   while (passes < maxPasses && error > tolerance) {
     for (let a = 0; a < n; a++) {
@@ -391,8 +476,16 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
         if (push === 0) continue;
         const f = push / d;
         const fx = f * (x[3 * b] - xa), fy = f * (x[3 * b + 1] - ya), fz = f * (x[3 * b + 2] - za);
-        corr[3 * b] += fx; corr[3 * b + 1] += fy; corr[3 * b + 2] += fz;
-        cx += fx; cy += fy; cz += fz;
+        if (uniformMass) {
+          corr[3 * b] += fx; corr[3 * b + 1] += fy; corr[3 * b + 2] += fz;
+          cx += fx; cy += fy; cz += fz;
+        } else {
+          // Split by inverse mass (m_a Δx_a = −m_b Δx_b): the displacement becomes velocity
+          // (pressureVelocity), and momentum must not change.
+          const wa = invMassS[a], wb = invMassS[b], k2 = 2 / (wa + wb), ka = k2 * wa, kb = k2 * wb;
+          corr[3 * b] += kb * fx; corr[3 * b + 1] += kb * fy; corr[3 * b + 2] += kb * fz;
+          cx += ka * fx; cy += ka * fy; cz += ka * fz;
+        }
       }
       corr[3 * a] -= cx; corr[3 * a + 1] -= cy; corr[3 * a + 2] -= cz;
     }
@@ -402,7 +495,7 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
     if (passes === 0) {
       for (let o = 0; o < 3 * n; o++) { xm[o] = x[o]; x[o] += corr[o]; }
     } else {
-      omega = passes === 1 ? 2 / (2 - CHEBYSHEV_RHO * CHEBYSHEV_RHO) : 4 / (4 - CHEBYSHEV_RHO * CHEBYSHEV_RHO * omega);
+      omega = passes === 1 ? 2 / (2 - rho2) : 4 / (4 - rho2 * omega);
       for (let o = 0; o < 3 * n; o++) {
         const back = xm[o];
         xm[o] = x[o];
@@ -417,6 +510,9 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
       constrain(ctx);
       for (let a = 0; a < n; a++) {
         const i = order[a];
+        fix[3 * i] += pos[3 * i] - x[3 * a];
+        fix[3 * i + 1] += pos[3 * i + 1] - x[3 * a + 1];
+        fix[3 * i + 2] += pos[3 * i + 2] - x[3 * a + 2];
         x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
       }
     }
@@ -429,7 +525,10 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
       pos[3 * i] = x[3 * a]; pos[3 * i + 1] = x[3 * a + 1]; pos[3 * i + 2] = x[3 * a + 2];
     }
   }
-  if (passes > 0) damp(ctx, prev, 1 / dt);
+  if (passes > 0) {
+    if (impulse) pressureVelocity(ctx, prev, fix, 1 / dt);
+    else damp(ctx, prev, 1 / dt);
+  }
   const dens = L.density, scalar = L.scalar, inv = 1 / rho0;
   for (let a = 0; a < n; a++) {
     const i = order[a];
