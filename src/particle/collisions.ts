@@ -14,6 +14,7 @@
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { boxDistance2 } from './neighbours.ts';
+import { parallelObjectContacts } from './object-contacts-parallel.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;
@@ -144,13 +145,26 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
   ls[n] = len;
 }
 
+/**
+ * Liquid particles out of object particles: to the contact distance r + r_o along the line from
+ * the object particle (its normal when they coincide), without closing velocity relative to it.
+ * With a thread team the particles are split over the threads (object-contacts-parallel.ts).
+ */
 export function objectContacts(ctx: StepContext): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
   if (O.count === 0) return;
-  const pos = L.pos, vel = L.vel, opos = O.pos, ovel = O.vel;
-  const list = ctx.objectContacts, ls = list.start, lj = list.j;
-  const dc = ctx.r + ctx.ro, dc2 = dc * dc;
-  for (let i = 0; i < n; i++) {
+  if (parallelObjectContacts(ctx)) return;
+  const list = ctx.objectContacts;
+  objectContactRange(L.pos, L.vel, O.pos, O.vel, O.normal, list.start, list.j, ctx.r + ctx.ro, 0, n);
+}
+
+/** objectContacts over liquid particles [i0, i1): writes only their own positions and velocities. */
+export function objectContactRange(
+  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array,
+  ls: Int32Array, lj: Int32Array, dc: number, i0: number, i1: number,
+): void {
+  const dc2 = dc * dc;
+  for (let i = i0; i < i1; i++) {
     for (let q = ls[i]; q < ls[i + 1]; q++) {
       const o = lj[q];
       const dx = pos[3 * i] - opos[3 * o], dy = pos[3 * i + 1] - opos[3 * o + 1], dz = pos[3 * i + 2] - opos[3 * o + 2];
@@ -162,7 +176,7 @@ export function objectContacts(ctx: StepContext): void {
         ux = dx / d; uy = dy / d; uz = dz / d;
       } else {
         d = 0;
-        ux = O.normal[3 * o]; uy = O.normal[3 * o + 1]; uz = O.normal[3 * o + 2];
+        ux = onormal[3 * o]; uy = onormal[3 * o + 1]; uz = onormal[3 * o + 2];
       }
       const push = dc - d;
       pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;

@@ -59,6 +59,9 @@
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './collisions.ts';
+import { parallelMeasure, parallelPush } from './density-parallel.ts';
+import { teamOf } from './threads.ts';
+import { allocFloat64, allocInt32 } from '../parallel/team.ts';
 
 /**
  * Closed domain faces, whose walls density correction reads as mirrors (mirrorPairs): without
@@ -194,6 +197,8 @@ let prevPos = new Float64Array(0), fixPos = new Float64Array(0);
  * the call.
  */
 class DensityScratch {
+  /** On SharedArrayBuffers (the context has a thread team). */
+  shared = false;
   X = new Float64Array(0); Xm = new Float64Array(0); corrS = new Float64Array(0);
   rhoS = new Float64Array(0); sS = new Float64Array(0); gainS = new Float64Array(0);
   cntS = new Int32Array(0); slotOf = new Int32Array(0); invMassS = new Float64Array(0);
@@ -204,18 +209,20 @@ class DensityScratch {
 
 function bind(ctx: StepContext, n: number, pairs: number): void {
   const d = ctx.keep('density.scratch', () => new DensityScratch());
-  if (d.rhoS.length < n) {
-    const m = Math.ceil(n * 1.25);
-    d.X = new Float64Array(3 * m); d.Xm = new Float64Array(3 * m); d.corrS = new Float64Array(3 * m);
+  const sh = teamOf(ctx) !== null;
+  if (d.rhoS.length < n || d.shared !== sh) {
+    const m = Math.ceil(n * 1.25), f = (k: number) => allocFloat64(k, sh);
+    d.X = f(3 * m); d.Xm = f(3 * m); d.corrS = f(3 * m);
     d.prevPos = new Float64Array(3 * m); d.fixPos = new Float64Array(3 * m);
-    d.rhoS = new Float64Array(m); d.sS = new Float64Array(m); d.gainS = new Float64Array(m);
-    d.cntS = new Int32Array(m); d.slotOf = new Int32Array(m); d.invMassS = new Float64Array(m);
+    d.rhoS = f(m); d.sS = f(m); d.gainS = new Float64Array(m);
+    d.cntS = allocInt32(m, sh); d.slotOf = new Int32Array(m); d.invMassS = f(m);
     d.wallMask = new Uint8Array(m); d.wallDelta = new Float64Array(3 * m); d.wallSg = new Float64Array(3 * m);
   }
-  if (d.pairJ.length < pairs) {
+  if (d.pairJ.length < pairs || d.shared !== sh) {
     const m = Math.ceil(pairs * 1.25);
-    d.pairJ = new Int32Array(m); d.pairDist = new Float64Array(m);
+    d.pairJ = allocInt32(m, sh); d.pairDist = allocFloat64(m, sh);
   }
+  d.shared = sh;
   ({ X, Xm, corrS, rhoS, sS, gainS, cntS, slotOf, invMassS, pairJ, pairDist, prevPos, fixPos, wallMask, wallDelta, wallSg } = d);
 }
 
@@ -224,12 +231,16 @@ function bind(ctx: StepContext, n: number, pairs: number): void {
  * into cntS, pair distances into pairDist; returns the mean relative error. Each pair is visited
  * once and adds to both ends.
  */
-function measure(ctx: StepContext, n: number, nWalls: number): number {
-  const h = ctx.densityH, invH = 1 / h, rho0 = ctx.rho0, hIn = h * (1 - 1e-6), missing = ctx.missingWeight;
-  const ls = ctx.densityPairs.start, pj = pairJ, dist = pairDist, x = X, rho = rhoS, cnt = cntS;
-  rho.fill(0, 0, n);
-  cnt.fill(0, 0, n);
-  for (let a = 0; a < n; a++) {
+/**
+ * The pair loop of a measure over slots [a0, a1): ρ and neighbour counts of both ends of each pair
+ * into `rho` and `cnt` (which the caller zeroes; b may lie outside the range), and each pair's
+ * distance into `dist`. The one loop the serial and threaded (density-parallel.ts) paths run.
+ */
+export function measureRange(
+  ls: Int32Array, pj: Int32Array, dist: Float64Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
+  rho: Float64Array, cnt: Int32Array,
+): void {
+  for (let a = a0; a < a1; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let ra = 0, na = 0;
     for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
@@ -248,6 +259,16 @@ function measure(ctx: StepContext, n: number, nWalls: number): number {
     }
     rho[a] += ra;
     cnt[a] += na;
+  }
+}
+
+function measure(ctx: StepContext, n: number, nWalls: number): number {
+  const h = ctx.densityH, invH = 1 / h, rho0 = ctx.rho0, hIn = h * (1 - 1e-6), missing = ctx.missingWeight;
+  const ls = ctx.densityPairs.start, rho = rhoS, cnt = cntS;
+  if (!parallelMeasure(ctx, n, hIn, invH, { ls, pj: pairJ, dist: pairDist, x: X, rho, cnt })) {
+    rho.fill(0, 0, n);
+    cnt.fill(0, 0, n);
+    measureRange(ls, pairJ, pairDist, X, 0, n, hIn, invH, rho, cnt);
   }
   if (nWalls > 0) mirrorPairs(ctx, n, nWalls, 0);
   let err = 0;
@@ -416,6 +437,43 @@ function damp(ctx: StepContext, prev: Float64Array, invDt: number): void {
 }
 
 /**
+ * The pair loop of a pass over slots [a0, a1): each pair within the kernel pushes its two ends
+ * apart by s_a + s_b along their line, split by inverse mass, accumulated into `corr` (which the
+ * caller zeroes; b may lie outside the range). The one loop the serial and threaded paths run.
+ */
+export function pushRange(
+  ls: Int32Array, pj: Int32Array, dist: Float64Array, x: Float64Array, s: Float64Array, invMass: Float64Array, uniform: boolean,
+  a0: number, a1: number, hIn: number, corr: Float64Array,
+): void {
+  for (let a = a0; a < a1; a++) {
+    const q0 = ls[a], q1 = ls[a + 1];
+    if (q0 === q1) continue;
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], sa = s[a];
+    let cx = 0, cy = 0, cz = 0;
+    for (let q = q0; q < q1; q++) {
+      const d = dist[q];
+      if (d >= hIn || d === 0) continue;
+      const b = pj[q];
+      const push = sa + s[b];
+      if (push === 0) continue;
+      const f = push / d;
+      const fx = f * (x[3 * b] - xa), fy = f * (x[3 * b + 1] - ya), fz = f * (x[3 * b + 2] - za);
+      if (uniform) {
+        corr[3 * b] += fx; corr[3 * b + 1] += fy; corr[3 * b + 2] += fz;
+        cx += fx; cy += fy; cz += fz;
+      } else {
+        // Split by inverse mass (m_a Δx_a = −m_b Δx_b): the displacement becomes velocity
+        // (pressureVelocity), and momentum must not change.
+        const wa = invMass[a], wb = invMass[b], k2 = 2 / (wa + wb), ka = k2 * wa, kb = k2 * wb;
+        corr[3 * b] += kb * fx; corr[3 * b + 1] += kb * fy; corr[3 * b + 2] += kb * fz;
+        cx += ka * fx; cy += ka * fy; cz += ka * fz;
+      }
+    }
+    corr[3 * a] -= cx; corr[3 * a + 1] -= cy; corr[3 * a + 2] -= cz;
+  }
+}
+
+/**
  * `constrain` runs after every pass (walls, objects): the error is measured where the particles
  * can actually be, or a wall would undo each pass unseen.
  *
@@ -462,32 +520,9 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
       const excess = k >= 26 ? rho[a] - rho0 : Math.max(0, rho[a] - rho0);
       s[a] = k === 0 ? 0 : (gain[a] * excess) / Math.max(k, 26);
     }
-    corr.fill(0, 0, 3 * n);
-    for (let a = 0; a < n; a++) {
-      const q0 = ls[a], q1 = ls[a + 1];
-      if (q0 === q1) continue;
-      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], sa = s[a];
-      let cx = 0, cy = 0, cz = 0;
-      for (let q = q0; q < q1; q++) {
-        const d = dist[q];
-        if (d >= hIn || d === 0) continue;
-        const b = pj[q];
-        const push = sa + s[b];
-        if (push === 0) continue;
-        const f = push / d;
-        const fx = f * (x[3 * b] - xa), fy = f * (x[3 * b + 1] - ya), fz = f * (x[3 * b + 2] - za);
-        if (uniformMass) {
-          corr[3 * b] += fx; corr[3 * b + 1] += fy; corr[3 * b + 2] += fz;
-          cx += fx; cy += fy; cz += fz;
-        } else {
-          // Split by inverse mass (m_a Δx_a = −m_b Δx_b): the displacement becomes velocity
-          // (pressureVelocity), and momentum must not change.
-          const wa = invMassS[a], wb = invMassS[b], k2 = 2 / (wa + wb), ka = k2 * wa, kb = k2 * wb;
-          corr[3 * b] += kb * fx; corr[3 * b + 1] += kb * fy; corr[3 * b + 2] += kb * fz;
-          cx += ka * fx; cy += ka * fy; cz += ka * fz;
-        }
-      }
-      corr[3 * a] -= cx; corr[3 * a + 1] -= cy; corr[3 * a + 2] -= cz;
+    if (!parallelPush(ctx, n, hIn, uniformMass, { ls, pj, dist, x, s, invMass: invMassS, corr })) {
+      corr.fill(0, 0, 3 * n);
+      pushRange(ls, pj, dist, x, s, invMassS, uniformMass, 0, n, hIn, corr);
     }
     if (nWalls > 0) mirrorPairs(ctx, n, nWalls, 1);
     // Chebyshev semi-iteration (Wang 2015, for position-based dynamics): x_{k+1} = ω_{k+1}

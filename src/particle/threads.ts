@@ -8,6 +8,8 @@ import type { Kernel, ThreadTeam } from '../parallel/team.ts';
 import type { StepContext } from './context.ts';
 import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
 import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
+import { densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
+import { objectContactsKernel } from './object-contacts-parallel.ts';
 
 /**
  * Kernel ids of the adhesion stage's two jobs (adhesion-parallel.ts). Declared here, not there:
@@ -15,6 +17,10 @@ import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
  * before a module in such a cycle has run.
  */
 export const ADHESION_KERNEL_A = 8, ADHESION_KERNEL_B = 9;
+/** Kernel ids of density correction's pair loops (density-parallel.ts). */
+export const DENSITY_MEASURE_KERNEL = 16, DENSITY_PUSH_KERNEL = 17;
+/** Kernel id of the liquid ← object contacts (object-contacts-parallel.ts). */
+export const OBJECT_CONTACTS_KERNEL = 18;
 
 /** Indexed by kernel id. */
 export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
@@ -22,6 +28,9 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[VISCOSITY_KERNEL] = viscosityKernel;
   k[ADHESION_KERNEL_A] = adhesionKernelA;
   k[ADHESION_KERNEL_B] = adhesionKernelB;
+  k[DENSITY_MEASURE_KERNEL] = densityMeasureKernel;
+  k[DENSITY_PUSH_KERNEL] = densityPushKernel;
+  k[OBJECT_CONTACTS_KERNEL] = objectContactsKernel;
   return k;
 })();
 

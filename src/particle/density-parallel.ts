@@ -1,0 +1,133 @@
+/**
+ * The pair loops of density correction (density.ts measureRange and pushRange) on a thread team
+ * (src/parallel/team.ts), the pattern of adhesion-parallel.ts: thread t takes the slots
+ * [n t/T, n (t+1)/T) of densityCells (contiguous per cell), accumulates both ends of its pairs
+ * into arrays of its own (thread 0: the stage's), and after a barrier sums the other threads'
+ * arrays into the stage's over its own slots. The per-pair distances each thread writes are its
+ * own pairs'. Each pass costs two jobs (push, measure); the O(n) steps between them (s, the
+ * Chebyshev update, walls, keeping particles out of solids) stay on the calling thread.
+ * The sums differ from one thread's only in the order of floating-point additions; every push
+ * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
+ */
+import type { StepContext } from './context.ts';
+import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { measureRange, pushRange } from './density.ts';
+import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf } from './threads.ts';
+
+/** Below this many particles the two job hand-offs a pass cost more than they save. */
+const MIN_PARTICLES = 2048;
+
+/** Team slots of this stage. */
+const S_LS = 64, S_PJ = 65, S_DIST = 66, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHOX = 70, S_CNTX = 71,
+  S_S = 72, S_INVM = 73, S_CORR = 74, S_CORRX = 75;
+/** params (Float64 entries). */
+const P_N = 56, P_T = 57, P_HIN = 58, P_INVH = 59, P_UNIFORM = 60;
+
+interface MeasureArrays { ls: Int32Array; pj: Int32Array; dist: Float64Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
+interface PushArrays { ls: Int32Array; pj: Int32Array; dist: Float64Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
+
+/** The other threads' accumulation arrays ((T − 1) × n or 3n), on shared memory. */
+class Shared {
+  rhoX: Float64Array = allocFloat64(0, true);
+  cntX: Int32Array = allocInt32(0, true);
+  corrX: Float64Array = allocFloat64(0, true);
+}
+
+function sharedOf(ctx: StepContext, n: number, T: number): Shared {
+  const sh = ctx.keep('density.shared', () => new Shared());
+  if (sh.rhoX.length < n * (T - 1)) {
+    const m = Math.ceil(n * 1.25) * (T - 1);
+    sh.rhoX = allocFloat64(m, true);
+    sh.cntX = allocInt32(m, true);
+    sh.corrX = allocFloat64(3 * m, true);
+  }
+  return sh;
+}
+
+function range(rank: number, n: number, T: number): [number, number] {
+  return [Math.floor((n * rank) / T), Math.floor((n * (rank + 1)) / T)];
+}
+
+export function densityMeasureKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const n = params[P_N], T = params[P_T];
+  let rho = slots[S_RHO] as Float64Array, cnt = slots[S_CNT] as Int32Array;
+  if (rank > 0) {
+    rho = (slots[S_RHOX] as Float64Array).subarray(n * (rank - 1), n * rank);
+    cnt = (slots[S_CNTX] as Int32Array).subarray(n * (rank - 1), n * rank);
+  }
+  rho.fill(0, 0, n);
+  cnt.fill(0, 0, n);
+  const [a0, a1] = range(rank, n, T);
+  measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float64Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
+  team.barrier();
+  const R = slots[S_RHO] as Float64Array, C = slots[S_CNT] as Int32Array, RX = slots[S_RHOX] as Float64Array, CX = slots[S_CNTX] as Int32Array;
+  for (let u = 1; u < T; u++) {
+    const o = n * (u - 1);
+    for (let a = a0; a < a1; a++) {
+      R[a] += RX[o + a];
+      C[a] += CX[o + a];
+    }
+  }
+}
+
+export function densityPushKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const n = params[P_N], T = params[P_T];
+  let corr = slots[S_CORR] as Float64Array;
+  if (rank > 0) corr = (slots[S_CORRX] as Float64Array).subarray(3 * n * (rank - 1), 3 * n * rank);
+  corr.fill(0, 0, 3 * n);
+  const [a0, a1] = range(rank, n, T);
+  pushRange(
+    slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float64Array, slots[S_X] as Float64Array,
+    slots[S_S] as Float64Array, slots[S_INVM] as Float64Array, params[P_UNIFORM] === 1, a0, a1, params[P_HIN], corr,
+  );
+  team.barrier();
+  const C = slots[S_CORR] as Float64Array, CX = slots[S_CORRX] as Float64Array;
+  for (let u = 1; u < T; u++) {
+    const o = 3 * n * (u - 1);
+    for (let k = 3 * a0; k < 3 * a1; k++) C[k] += CX[o + k];
+  }
+}
+
+/** The context's team when it has one worth using and every array is on shared memory. */
+function teamFor(ctx: StepContext, n: number, arrays: object) {
+  const team = teamOf(ctx);
+  if (team === null || team.size < 2 || n < MIN_PARTICLES) return null;
+  for (const a of Object.values(arrays) as ArrayBufferView[]) if (!(a.buffer instanceof SharedArrayBuffer)) return null;
+  return team;
+}
+
+/** Runs measureRange over every slot on the context's team, summed into a.rho and a.cnt; false without a team. */
+export function parallelMeasure(ctx: StepContext, n: number, hIn: number, invH: number, a: MeasureArrays): boolean {
+  const team = teamFor(ctx, n, a);
+  if (team === null) return false;
+  const T = team.size, sh = sharedOf(ctx, n, T), p = team.params;
+  p[P_N] = n; p[P_T] = T; p[P_HIN] = hIn; p[P_INVH] = invH;
+  team.setSlot(S_LS, a.ls);
+  team.setSlot(S_PJ, a.pj);
+  team.setSlot(S_DIST, a.dist);
+  team.setSlot(S_X, a.x);
+  team.setSlot(S_RHO, a.rho);
+  team.setSlot(S_CNT, a.cnt);
+  team.setSlot(S_RHOX, sh.rhoX);
+  team.setSlot(S_CNTX, sh.cntX);
+  team.run(DENSITY_MEASURE_KERNEL);
+  return true;
+}
+
+/** Runs pushRange over every slot on the context's team, summed into a.corr; false without a team. */
+export function parallelPush(ctx: StepContext, n: number, hIn: number, uniform: boolean, a: PushArrays): boolean {
+  const team = teamFor(ctx, n, a);
+  if (team === null) return false;
+  const T = team.size, sh = sharedOf(ctx, n, T), p = team.params;
+  p[P_N] = n; p[P_T] = T; p[P_HIN] = hIn; p[P_UNIFORM] = uniform ? 1 : 0;
+  team.setSlot(S_LS, a.ls);
+  team.setSlot(S_PJ, a.pj);
+  team.setSlot(S_DIST, a.dist);
+  team.setSlot(S_X, a.x);
+  team.setSlot(S_S, a.s);
+  team.setSlot(S_INVM, a.invMass);
+  team.setSlot(S_CORR, a.corr);
+  team.setSlot(S_CORRX, sh.corrX);
+  team.run(DENSITY_PUSH_KERNEL);
+  return true;
+}

@@ -1,0 +1,71 @@
+/**
+ * Liquid ← object contacts (collisions.ts objectContactRange) on a thread team: each liquid
+ * particle only moves itself, so thread t takes the particles [n t/T, n (t+1)/T) and no sums are
+ * needed; results are the same as on one thread, bit for bit. It runs every move and after every
+ * density pass, so it is worth a job even though one call is short. The object particles' arrays
+ * are copied to shared memory when they change (moving objects: every sub-timestep).
+ */
+import type { StepContext } from './context.ts';
+import { allocFloat64, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { objectContactRange } from './collisions.ts';
+import { OBJECT_CONTACTS_KERNEL, teamOf } from './threads.ts';
+
+/** Below this many liquid particles the job hand-off costs more than it saves. */
+const MIN_PARTICLES = 2048;
+
+const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102;
+const P_N = 61, P_T = 62, P_DC = 63;
+
+export function objectContactsKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const n = params[P_N], T = params[P_T];
+  objectContactRange(
+    slots[S_POS] as Float64Array, slots[S_VEL] as Float64Array, slots[S_OPOS] as Float64Array, slots[S_OVEL] as Float64Array,
+    slots[S_ONORMAL] as Float64Array, slots[S_LS] as Int32Array, slots[S_LJ] as Int32Array, params[P_DC],
+    Math.floor((n * rank) / T), Math.floor((n * (rank + 1)) / T),
+  );
+}
+
+/** Shared copies of the object particles' positions, velocities and normals, refreshed when their values change. */
+class Shared {
+  pos: Float64Array = allocFloat64(0, true);
+  vel: Float64Array = allocFloat64(0, true);
+  normal: Float64Array = allocFloat64(0, true);
+  /** The object arrays and the time they were copied at. */
+  from: Float64Array | null = null;
+  at = NaN;
+}
+
+export function parallelObjectContacts(ctx: StepContext): boolean {
+  const team = teamOf(ctx), L = ctx.liquid, O = ctx.objects, n = L.count, list = ctx.objectContacts;
+  if (team === null || team.size < 2 || n < MIN_PARTICLES) return false;
+  // The lists move onto shared memory from their next rebuild (collisions.ts listObjectContacts).
+  list.shared = true;
+  if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.j.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer)) return false;
+  const sh = ctx.keep('objectContacts.shared', () => new Shared());
+  const k = 3 * O.count;
+  if (sh.pos.length < k) {
+    sh.pos = allocFloat64(k, true);
+    sh.vel = allocFloat64(k, true);
+    sh.normal = allocFloat64(k, true);
+    sh.from = null;
+  }
+  // Objects move only between sub-timesteps (ctx.time is the sub-timestep's start).
+  if (sh.from !== O.pos || sh.at !== ctx.time) {
+    sh.pos.set(O.pos.subarray(0, k));
+    sh.vel.set(O.vel.subarray(0, k));
+    sh.normal.set(O.normal.subarray(0, k));
+    sh.from = O.pos;
+    sh.at = ctx.time;
+  }
+  const p = team.params;
+  p[P_N] = n; p[P_T] = team.size; p[P_DC] = ctx.r + ctx.ro;
+  team.setSlot(S_POS, L.pos);
+  team.setSlot(S_VEL, L.vel);
+  team.setSlot(S_OPOS, sh.pos);
+  team.setSlot(S_OVEL, sh.vel);
+  team.setSlot(S_ONORMAL, sh.normal);
+  team.setSlot(S_LS, list.start);
+  team.setSlot(S_LJ, list.j);
+  team.run(OBJECT_CONTACTS_KERNEL);
+  return true;
+}

@@ -1,0 +1,88 @@
+/**
+ * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
+ * (object-contacts-parallel.ts) on two threads: on the same state, the same passes and positions
+ * as one thread to round-off (contacts: bit for bit), and Σ m Δx = 0 as on one thread.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
+import { computeAdhesion } from '../../src/particle/adhesion.ts';
+import { listObjectContacts, markNearObjects, objectContacts } from '../../src/particle/collisions.ts';
+import { teamOf } from '../../src/particle/threads.ts';
+import { lcg, liquid, threadedSim } from './helpers.ts';
+
+/** A compressed, jittered block of ~5 800 particles resting on a ball. */
+const SCENE: SceneInput = {
+  gravity: [0, 0, 0],
+  materials: { honey: liquid(5), steel: { kind: 'solid' } },
+  bodies: [
+    { material: 'honey', shape: { type: 'box', center: [0, 0.034, 0], size: [0.072, 0.036, 0.072] } },
+    { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.02 } },
+  ],
+  particle: { radius: 0.002 },
+};
+
+function run(workers: number) {
+  const sim = threadedSim(SCENE, workers);
+  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5);
+  // Squeeze the block by 8 % and jitter it: density correction has work to do.
+  for (let o = 0; o < 3 * L.count; o++) L.pos[o] = 0.92 * L.pos[o] + (rnd() - 0.5) * 0.6 * ctx.r;
+  ctx.rebuildObjectCells();
+  ctx.cells.buildSorted(L);
+  markNearObjects(ctx, ctx.objectReach + ctx.ro);
+  computeAdhesion(ctx);
+  listObjectContacts(ctx, 1 / 120);
+  // Contacts: twice (the first call moves the lists onto shared memory only from their next build).
+  listObjectContacts(ctx, 1 / 120);
+  const before = L.pos.slice(0, 3 * L.count);
+  objectContacts(ctx);
+  const afterContacts = L.pos.slice(0, 3 * L.count);
+  let pushed = 0;
+  for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
+  listDensityPairs(ctx);
+  const res = correctDensity(ctx, 1 / 120);
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts };
+  sim.dispose();
+  return out;
+}
+
+describe('density correction and object contacts on two threads', () => {
+  const one = run(1), two = run(2);
+
+  it('run with work to do, on the team', () => {
+    expect(one.n).toBeGreaterThan(2048);
+    expect(one.pushed).toBeGreaterThan(30);
+    expect(one.res.passes).toBeGreaterThan(1);
+    expect(two.threads).toBe(2);
+  });
+
+  it('object contacts move exactly as on one thread', () => {
+    expect(two.afterContacts).toEqual(one.afterContacts);
+  });
+
+  it('density correction takes the same passes to the same positions, to round-off', () => {
+    expect(two.res.passes).toBe(one.res.passes);
+    expect(Math.abs(two.res.error - one.res.error)).toBeLessThan(1e-9);
+    let moved = 0, diff = 0;
+    for (let o = 0; o < one.pos.length; o++) {
+      moved = Math.max(moved, Math.abs(one.pos[o] - one.beforeDensity[o]));
+      diff = Math.max(diff, Math.abs(one.pos[o] - two.pos[o]));
+    }
+    expect(moved).toBeGreaterThan(1e-5);
+    expect(diff / moved).toBeLessThan(1e-9);
+  });
+
+  it('keeps Σ Δx = 0 (one liquid: equal masses)', () => {
+    const sum = [0, 0, 0];
+    let abs = 0;
+    for (let i = 0; i < two.n; i++) {
+      for (let k = 0; k < 3; k++) {
+        const dx = two.pos[3 * i + k] - two.beforeDensity[3 * i + k];
+        sum[k] += dx;
+        abs += Math.abs(dx);
+      }
+    }
+    expect(abs).toBeGreaterThan(1e-4);
+    for (let k = 0; k < 3; k++) expect(Math.abs(sum[k]) / abs).toBeLessThan(1e-10);
+  });
+});
