@@ -18,7 +18,7 @@
 import type { StepContext } from './context.ts';
 import { allocFloat64, allocInt32, allocUint16, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { adhesionTables, listCellObjects, liquidPairRange, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
-import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf } from './threads.ts';
+import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_POS = 32, S_MAT = 33, S_START = 34, S_COUNT = 35, S_FIRST = 36, S_CELLS = 37, S_BOX = 38, S_TF = 39, S_TI = 40,
@@ -144,13 +144,13 @@ function mirror(to: Int32Array, from: Int32Array, n: number): Int32Array {
 
 /**
  * Runs the adhesion stage's loops on the context's team, if it has one of ≥ 2 threads and enough
- * particles to be worth it (below 2 048 the two job hand-offs cost more than they save); returns
+ * particles to be worth it (threads.ts teamWork); returns
  * false otherwise (computeAdhesion then runs them itself).
  */
 export function parallelAdhesion(ctx: StepContext): boolean {
   const team = teamOf(ctx);
   const L = ctx.liquid, n = L.count;
-  if (team === null || team.size < 2 || n < 2048) return false;
+  if (team === null || team.size < 2 || n < teamWork.minParticles) return false;
   const T = Math.min(team.size, MAX_T);
   const sh = ctx.keep('adhesion.shared', () => new Shared());
   // Tables on shared memory (the same numbers as adhesionTables).

@@ -12,10 +12,7 @@
 import type { StepContext } from './context.ts';
 import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { measureRange, pushRange } from './density.ts';
-import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf } from './threads.ts';
-
-/** Below this many particles the two job hand-offs a pass cost more than they save. */
-const MIN_PARTICLES = 2048;
+import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_LS = 64, S_PJ = 65, S_DIST = 66, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHOX = 70, S_CNTX = 71,
@@ -91,7 +88,7 @@ export function densityPushKernel(rank: number, team: TeamSync, slots: readonly 
 /** The context's team when it has one worth using and every array is on shared memory. */
 function teamFor(ctx: StepContext, n: number, arrays: object) {
   const team = teamOf(ctx);
-  if (team === null || team.size < 2 || n < MIN_PARTICLES) return null;
+  if (team === null || team.size < 2 || n < teamWork.minParticles) return null;
   for (const a of Object.values(arrays) as ArrayBufferView[]) if (!(a.buffer instanceof SharedArrayBuffer)) return null;
   return team;
 }

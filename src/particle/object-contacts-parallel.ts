@@ -8,10 +8,7 @@
 import type { StepContext } from './context.ts';
 import { allocFloat64, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { objectContactRange } from './collisions.ts';
-import { OBJECT_CONTACTS_KERNEL, teamOf } from './threads.ts';
-
-/** Below this many liquid particles the job hand-off costs more than it saves. */
-const MIN_PARTICLES = 2048;
+import { OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
 
 const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102;
 const P_N = 61, P_T = 62, P_DC = 63;
@@ -37,7 +34,7 @@ class Shared {
 
 export function parallelObjectContacts(ctx: StepContext): boolean {
   const team = teamOf(ctx), L = ctx.liquid, O = ctx.objects, n = L.count, list = ctx.objectContacts;
-  if (team === null || team.size < 2 || n < MIN_PARTICLES) return false;
+  if (team === null || team.size < 2 || n < teamWork.minParticles) return false;
   // The lists move onto shared memory from their next rebuild (collisions.ts listObjectContacts).
   list.shared = true;
   if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.j.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer)) return false;

@@ -34,6 +34,16 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   return k;
 })();
 
+/**
+ * Fewest liquid particles for which the adhesion, density and object-contact stages split their
+ * work over the team. Their jobs are short (object contacts: ~0.5 ms, run every move and density
+ * pass) and a hand-off costs tens of µs, so small scenes lose: on 2 cores with 2 048, paint drops
+ * (4 000–5 600 particles) went 126 → 158 ms/frame, the honey drop (9 328) 454 → 376. The
+ * viscosity stage has its own (viscosity-parallel.ts MIN_PARTICLES). Tests lower it to run the
+ * threaded paths on small scenes.
+ */
+export const teamWork = { minParticles: 8192 };
+
 const teams = new WeakMap<StepContext, ThreadTeam>();
 
 export function attachTeam(ctx: StepContext, team: ThreadTeam): void {

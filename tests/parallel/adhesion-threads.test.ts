@@ -9,8 +9,11 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { markNearObjects } from '../../src/particle/collisions.ts';
-import { teamOf } from '../../src/particle/threads.ts';
+import { teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
+
+// The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
+teamWork.minParticles = 2048;
 
 /** A jittered block of ~5 800 particles (above the team's 2 048 threshold) half inside the reach of a ball. */
 const SCENE: SceneInput = {

@@ -8,8 +8,11 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts } from '../../src/particle/collisions.ts';
-import { teamOf } from '../../src/particle/threads.ts';
+import { teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
+
+// The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
+teamWork.minParticles = 2048;
 
 /** A compressed, jittered block of ~5 800 particles resting on a ball. */
 const SCENE: SceneInput = {
