@@ -18,12 +18,17 @@ export interface SceneEstimate {
   gridBounds: { min: Vec3; max: Vec3 };
   /** Cells of the grid engine's box (an upper bound: the hashed grid stores liquid cells only). */
   cells: number;
-  /** Bytes of the particle engine's state (≈ 200 B per particle) and of the grid at full occupancy. */
+  /** Bytes of the particle engine's state (PARTICLE_BYTES a particle) and of the grid at full occupancy. */
   particleBytes: number;
   gridBytes: number;
 }
 
-export const PARTICLE_BYTES = 200;
+/**
+ * Bytes the particle engine holds per particle (liquid and object), one thread: Metrics.memoryBytes
+ * on the Table 1 scenes measured 960–1 210 (BENCHMARKS.md; pair lists, per-pair weights and
+ * distances, stage scratch). Two threads hold about 20–30 % more.
+ */
+export const PARTICLE_BYTES = 1200;
 export const CELL_BYTES = 120;
 
 export function estimateScene(scene: Scene): SceneEstimate {
