@@ -45,7 +45,7 @@ export class StepContext {
    * Largest support of any liquid–object interaction (adhesion, contact), m: the edge of the object
    * cells. Kept apart from `reach` so that a long-range liquid–object adhesion (the honey drop's
    * honey–ball reaches 8 r) does not widen the liquid cells: on the honey drop the liquid pair
-   * list had 108 pairs a particle at 8 r, 33 at 5 r.
+   * list had 108 pairs a particle at 8 r, 23 at 5 r.
    */
   readonly objectReach: number;
   /** Density kernel support h, m, and the lattice rest density ρ0. */

@@ -28,7 +28,10 @@ export class LiquidParticles {
   surface = new Uint8Array(0);
   /** Unit normals of surface particles (zero elsewhere), from the centroid test. */
   normal = new Float32Array(0);
-  /** 1 when a solid body is within reach this sub-timestep (signed-distance guard). */
+  /**
+   * 1 when a solid body may be within reach of this sub-timestep's object interactions (adhesion,
+   * contact lists, the signed-distance guard): collisions.ts markNearObjects.
+   */
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
   density = new Float32Array(0);

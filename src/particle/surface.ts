@@ -11,7 +11,7 @@
  * (ctx.cells.pairs, every pair within ctx.reach ≥ h, each pair once): one pass sums each
  * particle's centroid offset, a second counts the normal-side neighbours, both ends of a pair at
  * once. The same test as findSurfaceParticles (which the surface builder and the tests use on bare
- * points) up to the order of the sums; on the honey drop 2.7 ms instead of 35 ms a call, where a
+ * points) up to the order of the sums; on the honey drop about 6 ms instead of 35 ms a call, where a
  * 27-cell scan of the wide liquid cells looked at ~50 candidates per neighbour found.
  * It runs on the first sub-timestep of each frame and whenever liquid was added or removed; the
  * flags travel with the particles through the sorts of the later sub-timesteps.

@@ -7,6 +7,29 @@ import { restoreSimulation } from '../../src/index.ts';
 import { GUARD } from '../../src/particle/collisions.ts';
 import { liquid, particleSim } from './helpers.ts';
 
+const BLOCK_R = 0.004, BLOCK_DEPTH = 0.056;
+
+/** A block of liquid filling a closed box under gravity, 10 frames: metrics, density passes per sub-timestep, settling (m). */
+function gravityBlock(pressureImpulse: boolean) {
+  const half = BLOCK_DEPTH / 2;
+  const sim = particleSim({
+    domain: { min: [-half, -half, -half], max: [half, half, half] },
+    materials: { w: liquid(2) },
+    adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
+    bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [BLOCK_DEPTH, BLOCK_DEPTH, BLOCK_DEPTH] } }],
+    particle: { radius: BLOCK_R, pressureImpulse },
+  });
+  const y0 = sim.metrics().centerOfMass[1];
+  let passes = 0, substeps = 0;
+  for (let f = 0; f < 10; f++) {
+    const s = sim.stepFrame();
+    passes += s.counters.densityPasses ?? 0;
+    substeps += s.counters.substeps;
+  }
+  const m = sim.metrics();
+  return { sim, m, passesPerSubstep: passes / substeps, settling: Math.abs(m.centerOfMass[1] - y0) };
+}
+
 describe('particle engine', () => {
   it('an isolated particle falls g t²/2 (explicit Euler over all moves)', () => {
     const sim = particleSim({
@@ -57,26 +80,11 @@ describe('particle engine', () => {
   // mean speed 0.43 g δt, max speed 0.09–0.13 √(g·depth) over frames 1–20 (before the
   // displacement became velocity: 1.0 %, 1.7, 0.07 r, max 0.09).
   it('a block of liquid filling a box under gravity keeps its density within 2 % in under 3 passes, settles by under r/2 and stays still', () => {
-    const r = 0.004, depth = 0.056;
-    const sim = particleSim({
-      domain: { min: [-0.028, -0.028, -0.028], max: [0.028, 0.028, 0.028] },
-      materials: { w: liquid(2) },
-      adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
-      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [depth, depth, depth] } }],
-      particle: { radius: r },
-    });
-    const y0 = sim.metrics().centerOfMass[1];
-    let passes = 0, substeps = 0;
-    for (let f = 0; f < 10; f++) {
-      const s = sim.stepFrame();
-      passes += s.counters.densityPasses ?? 0;
-      substeps += s.counters.substeps;
-    }
-    const m = sim.metrics();
+    const { sim, m, passesPerSubstep, settling } = gravityBlock(true);
     expect(m.densityError!).toBeLessThan(0.02);
-    expect(passes / substeps).toBeLessThan(3);
-    expect(Math.abs(m.centerOfMass[1] - y0)).toBeLessThan(0.5 * r);
-    expect(m.maxSpeed).toBeLessThan(0.15 * Math.sqrt(9.81 * depth));
+    expect(passesPerSubstep).toBeLessThan(3);
+    expect(settling).toBeLessThan(0.5 * BLOCK_R);
+    expect(m.maxSpeed).toBeLessThan(0.15 * Math.sqrt(9.81 * BLOCK_DEPTH));
     const L = sim.ctx.liquid, gdt = 9.81 / (sim.ctx.scene.fps * sim.ctx.scene.particle.substeps);
     let mean = 0;
     for (let i = 0; i < L.count; i++) mean += Math.hypot(L.vel[3 * i], L.vel[3 * i + 1], L.vel[3 * i + 2]);
@@ -86,27 +94,12 @@ describe('particle engine', () => {
   // particle.pressureImpulse = false: positions only, as Steele et al. 2004, with the velocity the
   // correction undoes removed (density.ts, damp). Measured (10 frames): error 1.0 %, 1.7 passes
   // per sub-timestep, settling 0.07 r, max speed 0.09 √(g·depth).
-  it('with positions-only correction the block rests too: within 2 % in under 3 passes, settling under r/4', () => {
-    const r = 0.004, depth = 0.056;
-    const sim = particleSim({
-      domain: { min: [-0.028, -0.028, -0.028], max: [0.028, 0.028, 0.028] },
-      materials: { w: liquid(2) },
-      adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
-      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [depth, depth, depth] } }],
-      particle: { radius: r, pressureImpulse: false },
-    });
-    const y0 = sim.metrics().centerOfMass[1];
-    let passes = 0, substeps = 0;
-    for (let f = 0; f < 10; f++) {
-      const s = sim.stepFrame();
-      passes += s.counters.densityPasses ?? 0;
-      substeps += s.counters.substeps;
-    }
-    const m = sim.metrics();
+  it('with positions-only correction the block rests too: within 2 % in under 2.5 passes, settling under r/4', () => {
+    const { m, passesPerSubstep, settling } = gravityBlock(false);
     expect(m.densityError!).toBeLessThan(0.02);
-    expect(passes / substeps).toBeLessThan(2.5);
-    expect(Math.abs(m.centerOfMass[1] - y0)).toBeLessThan(0.25 * r);
-    expect(m.maxSpeed).toBeLessThan(0.12 * Math.sqrt(9.81 * depth));
+    expect(passesPerSubstep).toBeLessThan(2.5);
+    expect(settling).toBeLessThan(0.25 * BLOCK_R);
+    expect(m.maxSpeed).toBeLessThan(0.12 * Math.sqrt(9.81 * BLOCK_DEPTH));
   });
 
   it('a more viscous blob spreads more slowly on a floor (monotone in viscosity)', () => {
