@@ -231,6 +231,13 @@ export class StepContext {
     return a;
   }
 
+  /** The scratch Float32Array `name` with room for n entries (contents kept only while it does not grow). */
+  f32(name: string, n: number): Float32Array {
+    let a = this.scratch.get(name) as Float32Array | undefined;
+    if (!a || a.length < n) this.scratch.set(name, (a = new Float32Array(Math.ceil(n * 1.25) + 16)));
+    return a;
+  }
+
   /** The scratch Int32Array `name` with room for n entries (contents kept only while it does not grow). */
   i32(name: string, n: number): Int32Array {
     let a = this.scratch.get(name) as Int32Array | undefined;

@@ -20,8 +20,8 @@ const S_LS = 64, S_PJ = 65, S_DIST = 66, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHO
 /** params (Float64 entries). */
 const P_N = 56, P_T = 57, P_HIN = 58, P_INVH = 59, P_UNIFORM = 60;
 
-interface MeasureArrays { ls: Int32Array; pj: Int32Array; dist: Float64Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
-interface PushArrays { ls: Int32Array; pj: Int32Array; dist: Float64Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
+interface MeasureArrays { ls: Int32Array; pj: Int32Array; dist: Float32Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
+interface PushArrays { ls: Int32Array; pj: Int32Array; dist: Float32Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
 
 /** The other threads' accumulation arrays ((T − 1) × n or 3n), on shared memory. */
 class Shared {
@@ -55,7 +55,7 @@ export function densityMeasureKernel(rank: number, team: TeamSync, slots: readon
   rho.fill(0, 0, n);
   cnt.fill(0, 0, n);
   const [a0, a1] = range(rank, n, T);
-  measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float64Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
+  measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
   team.barrier();
   const R = slots[S_RHO] as Float64Array, C = slots[S_CNT] as Int32Array, RX = slots[S_RHOX] as Float64Array, CX = slots[S_CNTX] as Int32Array;
   for (let u = 1; u < T; u++) {
@@ -74,7 +74,7 @@ export function densityPushKernel(rank: number, team: TeamSync, slots: readonly 
   corr.fill(0, 0, 3 * n);
   const [a0, a1] = range(rank, n, T);
   pushRange(
-    slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float64Array, slots[S_X] as Float64Array,
+    slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array,
     slots[S_S] as Float64Array, slots[S_INVM] as Float64Array, params[P_UNIFORM] === 1, a0, a1, params[P_HIN], corr,
   );
   team.barrier();

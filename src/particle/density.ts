@@ -61,7 +61,7 @@ import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './collisions.ts';
 import { parallelMeasure, parallelPush } from './density-parallel.ts';
 import { teamOf } from './threads.ts';
-import { allocFloat64, allocInt32 } from '../parallel/team.ts';
+import { allocFloat32, allocFloat64, allocInt32 } from '../parallel/team.ts';
 
 /**
  * Closed domain faces, whose walls density correction reads as mirrors (mirrorPairs): without
@@ -188,7 +188,7 @@ let rhoS = new Float64Array(0), sS = new Float64Array(0), gainS = new Float64Arr
 let cntS = new Int32Array(0), slotOf = new Int32Array(0), invMassS = new Float64Array(0);
 /** All liquid particles weigh the same (one liquid, or liquids of one density): pushes split evenly. */
 let uniformMass = true;
-let pairJ = new Int32Array(0), pairDist = new Float64Array(0);
+let pairJ = new Int32Array(0), pairDist = new Float32Array(0);
 let prevPos = new Float64Array(0), fixPos = new Float64Array(0);
 
 /**
@@ -202,7 +202,7 @@ class DensityScratch {
   X = new Float64Array(0); Xm = new Float64Array(0); corrS = new Float64Array(0);
   rhoS = new Float64Array(0); sS = new Float64Array(0); gainS = new Float64Array(0);
   cntS = new Int32Array(0); slotOf = new Int32Array(0); invMassS = new Float64Array(0);
-  pairJ = new Int32Array(0); pairDist = new Float64Array(0);
+  pairJ = new Int32Array(0); pairDist = new Float32Array(0);
   prevPos = new Float64Array(0); fixPos = new Float64Array(0);
   wallMask = new Uint8Array(0); wallDelta = new Float64Array(0); wallSg = new Float64Array(0);
 }
@@ -216,13 +216,17 @@ function bind(ctx: StepContext, n: number, pairs: number): void {
     d.prevPos = new Float64Array(3 * m); d.fixPos = new Float64Array(3 * m);
     d.rhoS = f(m); d.sS = f(m); d.gainS = new Float64Array(m);
     d.cntS = allocInt32(m, sh); d.slotOf = new Int32Array(m); d.invMassS = f(m);
-    d.wallMask = new Uint8Array(m); d.wallDelta = new Float64Array(3 * m); d.wallSg = new Float64Array(3 * m);
   }
   if (d.pairJ.length < pairs || d.shared !== sh) {
     const m = Math.ceil(pairs * 1.25);
-    d.pairJ = allocInt32(m, sh); d.pairDist = allocFloat64(m, sh);
+    d.pairJ = allocInt32(m, sh); d.pairDist = allocFloat32(m, sh);
   }
   d.shared = sh;
+  // Only particles next to closed walls need these (mirrorPairs).
+  if (collectWalls(ctx) > 0 && d.wallMask.length < n) {
+    const m = Math.ceil(n * 1.25);
+    d.wallMask = new Uint8Array(m); d.wallDelta = new Float64Array(3 * m); d.wallSg = new Float64Array(3 * m);
+  }
   ({ X, Xm, corrS, rhoS, sS, gainS, cntS, slotOf, invMassS, pairJ, pairDist, prevPos, fixPos, wallMask, wallDelta, wallSg } = d);
 }
 
@@ -237,7 +241,7 @@ function bind(ctx: StepContext, n: number, pairs: number): void {
  * distance into `dist`. The one loop the serial and threaded (density-parallel.ts) paths run.
  */
 export function measureRange(
-  ls: Int32Array, pj: Int32Array, dist: Float64Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
+  ls: Int32Array, pj: Int32Array, dist: Float32Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
   rho: Float64Array, cnt: Int32Array,
 ): void {
   for (let a = a0; a < a1; a++) {
@@ -442,7 +446,7 @@ function damp(ctx: StepContext, prev: Float64Array, invDt: number): void {
  * caller zeroes; b may lie outside the range). The one loop the serial and threaded paths run.
  */
 export function pushRange(
-  ls: Int32Array, pj: Int32Array, dist: Float64Array, x: Float64Array, s: Float64Array, invMass: Float64Array, uniform: boolean,
+  ls: Int32Array, pj: Int32Array, dist: Float32Array, x: Float64Array, s: Float64Array, invMass: Float64Array, uniform: boolean,
   a0: number, a1: number, hIn: number, corr: Float64Array,
 ): void {
   for (let a = a0; a < a1; a++) {

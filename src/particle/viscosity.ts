@@ -85,13 +85,14 @@ function materialTables(ctx: StepContext, dt: number): Tables {
  * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order,
  * and compacted IN PLACE (ctx.cells.pairs then holds the exchange pairs only; nothing later in the
  * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
- * bit-identical. Memory: 8 bytes of weight per exchange pair (honey drop: about 20 a particle),
- * in the context's scratch ('viscosity.weights').
+ * bit-identical. Memory: 4 bytes of weight per exchange pair (honey drop: about 20 a particle), in
+ * the context's scratch ('viscosity.weights'): single precision, 6e-8 relative, far below what
+ * the exchange resolves; both ends of a pair use the same rounded w, so momentum stays exact.
  */
 function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
   const list = ctx.cells.pairs, ls = list.start, lj = list.j;
-  const pw = ctx.f64('viscosity.weights', list.length);
+  const pw = ctx.f32('viscosity.weights', list.length);
   let m = 0;
   // In place: entry m ≤ q is written after entry q is read, start[i] after start[i] and start[i + 1] are read.
   let q = ls[0];
@@ -121,7 +122,7 @@ function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Ar
  */
 function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, nm: number): void {
   const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material;
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f64('viscosity.weights', 0);
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
   for (let i = 0; i < n; i++) {
     const row = mat[i] * nm;
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
@@ -139,7 +140,7 @@ function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, n
 /** exchangeSweep for one liquid material: the shares fi, fj are the same for every pair. */
 function exchangeSweepSingle(ctx: StepContext, fi: number, fj: number): void {
   const L = ctx.liquid, n = L.count, vel = L.vel;
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f64('viscosity.weights', 0);
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
   for (let i = 0; i < n; i++) {
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
     for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {

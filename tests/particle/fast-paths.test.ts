@@ -79,7 +79,8 @@ function referenceSweep(ctx: StepContext, dt: number): void {
           const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
           if (q2 >= 1) continue;
           const s = 1 - q2;
-          const w = frac[e] * s * s * s * (hi + halfInv[j]);
+          // Stored in single precision by viscosity.ts (listExchangePairs).
+          const w = Math.fround(frac[e] * s * s * s * (hi + halfInv[j]));
           const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
           const fi = toI[e], fj = toJ[e];
           vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
