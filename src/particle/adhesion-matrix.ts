@@ -70,8 +70,6 @@ export class AdhesionMatrix {
   readonly support: Float64Array;
   readonly xs: Float64Array;
   readonly ys: Float64Array;
-  /** Largest support over all entries, radii. */
-  readonly maxSupport: number;
 
   constructor(functions: (PiecewiseLinear | null)[][]) {
     const n = functions.length;
@@ -83,7 +81,7 @@ export class AdhesionMatrix {
     for (const row of functions) for (const f of row) total += f ? f.xs.length : 0;
     this.xs = new Float64Array(total);
     this.ys = new Float64Array(total);
-    let o = 0, maxSupport = 0;
+    let o = 0;
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < n; b++) {
         const f = functions[a][b];
@@ -95,10 +93,8 @@ export class AdhesionMatrix {
         this.ys.set(f.ys, o);
         o += f.xs.length;
         this.support[e] = f.xs[f.xs.length - 1];
-        maxSupport = Math.max(maxSupport, this.support[e]);
       }
     }
-    this.maxSupport = maxSupport;
   }
 
   /** Acceleration between materials a and b at distance d (radii); positive repels. */

@@ -211,10 +211,11 @@ export function computeAdhesion(ctx: StepContext): void {
     contacts.reset(n);
     const g = ctx.cells.grid;
     const cv: CellView = { start: g.start, count: g.count, first: ctx.cells.first, cells: ctx.cells.cells, box: ctx.cells.box };
-    liquidPairRange(L.pos, L.material, cv, adhesionTables(ctx), 0, g.cellCount, acc, sumK, pairs, contacts);
+    const tables = adhesionTables(ctx);
+    liquidPairRange(L.pos, L.material, cv, tables, 0, g.cellCount, acc, sumK, pairs, contacts);
     pairs.start[n] = pairs.length;
     contacts.start[n] = contacts.length;
-    objectAdhesion(ctx);
+    objectAdhesion(ctx, tables);
   }
 }
 
@@ -324,7 +325,7 @@ export function listCellObjects(
 }
 
 /** Liquid ← object adhesion on one thread. */
-function objectAdhesion(ctx: StepContext): void {
+function objectAdhesion(ctx: StepContext, tables: TableView): void {
   const L = ctx.liquid;
   if (ctx.objects.count === 0) return;
   const lists = listCellObjects(ctx, ctx.keep('adhesion.cellObjects', () => ({ start: new Int32Array(0), cells: new Int32Array(0) })));
@@ -335,6 +336,6 @@ function objectAdhesion(ctx: StepContext): void {
     ostart: og.start, ocount: og.count, obox: ctx.objectCells.box, opos: ctx.objectSlotPos, omat: ctx.objectSlotMat,
     reach2: ctx.objectReach * ctx.objectReach,
   };
-  objectAdhesionRange(view, adhesionTables(ctx), 0, g.cellCount, L.acc);
+  objectAdhesionRange(view, tables, 0, g.cellCount, L.acc);
 }
 

@@ -75,14 +75,15 @@ const CONTACT_LIST_TOUCH = 1.25;
 
 /**
  * Lists, per liquid particle, the object particles the moves and density correction of this
- * sub-timestep can meet (ctx.objectContacts), after viscosity, when each particle's velocity and
- * gravity's share are known. A particle's list reaches 1.25 (r + r_o) (contact; friction
- * touches at 1.1) plus one radius (density correction's displacements) plus twice its own travel
- * bound (|v| + g δt + the fastest object speed) δt. (Adhesion is left out of the bound, as it was
- * of the former scene-wide one: near a solid it mostly presses particles that contacts hold.) A margin from the fastest particle of
- * the scene instead made every list as long as the fastest one needs: on the honey drop, draped on
- * its ball, 14 r instead of ~4 r, and the moves and density passes walked ~10× the entries.
- * A particle a list misses is still kept out of solids by the signed-distance guard.
+ * sub-timestep can meet (ctx.objectContacts), after viscosity, when each particle's velocity is
+ * known. A particle's list reaches 1.25 (r + r_o) (contact; friction touches at 1.1) plus one
+ * radius (density correction's displacements) plus twice its own travel bound
+ * (|v| + g δt + the fastest object speed) δt; particles not flagged near a body (markNearObjects)
+ * get none. Adhesion is left out of the bound, as it was of the former scene-wide one: near a
+ * solid it mostly presses particles that contacts hold. A margin from the fastest particle of the
+ * scene made every list as long as the fastest one needs: on the honey drop, draped on its ball,
+ * 14 r instead of ~4 r, and the moves and density passes walked ~10× the entries. A particle a list
+ * misses is still kept out of solids by the signed-distance guard.
  */
 export function listObjectContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
