@@ -367,3 +367,26 @@ export class ThreadTeam implements TeamSync {
     for (const t of this.threads) t.postMessage(msg);
   }
 }
+
+/** Rank's even share [from, to) of n items split over `size` threads. */
+export function shareOf(rank: number, size: number, n: number): [number, number] {
+  return [Math.floor((n * rank) / size), Math.floor((n * (rank + 1)) / size)];
+}
+
+/**
+ * Per-thread accumulation, when both ends of a pair may belong to different threads: rank 0 adds
+ * into the stage's own array, rank r > 0 into block r − 1 of `others` ((size − 1) consecutive
+ * blocks of `length`); after a barrier each thread sums the blocks into `own` over its share
+ * (addShares). The sums differ from one thread's only in the order of additions.
+ */
+export function accumulator<A extends Float64Array | Int32Array>(own: A, others: A, length: number, rank: number): A {
+  return rank === 0 ? own : (others.subarray(length * (rank - 1), length * rank) as A);
+}
+
+/** Adds the other threads' blocks of `others` (see accumulator) into `own` over [from, to). */
+export function addShares(own: Float64Array | Int32Array, others: Float64Array | Int32Array, length: number, size: number, from: number, to: number): void {
+  for (let u = 1; u < size; u++) {
+    const o = length * (u - 1);
+    for (let k = from; k < to; k++) own[k] += others[o + k];
+  }
+}

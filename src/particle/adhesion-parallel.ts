@@ -16,7 +16,7 @@
  * only in the order of their floating-point sums, and are the same from run to run for a given T.
  */
 import type { StepContext } from './context.ts';
-import { allocFloat64, allocInt32, allocUint16, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { adhesionTables, listCellObjects, liquidPairRange, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
 import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
@@ -58,11 +58,8 @@ function tableView(params: Float64Array, slots: readonly SlotArray[]): TableView
 export function adhesionKernelA(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
   const meta = slots[S_META] as Int32Array, n = params[P_N];
   const c0 = meta[M_CB + rank], c1 = meta[M_CB + rank + 1];
-  let acc = slots[S_ACC] as Float64Array, sumK = slots[S_SUMK] as Float64Array;
-  if (rank > 0) {
-    acc = (slots[S_ACCX] as Float64Array).subarray(3 * n * (rank - 1), 3 * n * rank);
-    sumK = (slots[S_SUMKX] as Float64Array).subarray(n * (rank - 1), n * rank);
-  }
+  const acc = accumulator(slots[S_ACC] as Float64Array, slots[S_ACCX] as Float64Array, 3 * n, rank);
+  const sumK = accumulator(slots[S_SUMK] as Float64Array, slots[S_SUMKX] as Float64Array, n, rank);
   acc.fill(0, 0, 3 * n);
   sumK.fill(0, 0, n);
   const cv: CellView = {
@@ -89,14 +86,10 @@ export function adhesionKernelB(rank: number, team: TeamSync, slots: readonly Sl
   copy(localPairs, slots[S_PSTART] as Int32Array, slots[S_PJ] as Int32Array, meta[M_PO + rank]);
   copy(localContacts, slots[S_CSTART] as Int32Array, slots[S_CJ] as Int32Array, meta[M_CO + rank]);
   // Sum the other threads' shares into the liquid's, over this thread's part of the particles.
-  const acc = slots[S_ACC] as Float64Array, sumK = slots[S_SUMK] as Float64Array;
-  const accX = slots[S_ACCX] as Float64Array, sumKX = slots[S_SUMKX] as Float64Array;
-  const i0 = Math.floor((n * rank) / T), i1 = Math.floor((n * (rank + 1)) / T);
-  for (let u = 1; u < T; u++) {
-    const a = 3 * n * (u - 1), s = n * (u - 1);
-    for (let o = 3 * i0; o < 3 * i1; o++) acc[o] += accX[a + o];
-    for (let i = i0; i < i1; i++) sumK[i] += sumKX[s + i];
-  }
+  const acc = slots[S_ACC] as Float64Array;
+  const [i0, i1] = shareOf(rank, T, n);
+  addShares(acc, slots[S_ACCX] as Float64Array, 3 * n, T, 3 * i0, 3 * i1);
+  addShares(slots[S_SUMK] as Float64Array, slots[S_SUMKX] as Float64Array, n, T, i0, i1);
   if (params[P_OBJECTS] === 0) return;
   // Liquid ← object adhesion of this thread's cells, once every thread has summed its share.
   team.barrier();

@@ -10,7 +10,7 @@
  * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
  */
 import type { StepContext } from './context.ts';
-import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { measureRange, pushRange } from './density.ts';
 import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
 
@@ -41,48 +41,31 @@ function sharedOf(ctx: StepContext, n: number, T: number): Shared {
   return sh;
 }
 
-function range(rank: number, n: number, T: number): [number, number] {
-  return [Math.floor((n * rank) / T), Math.floor((n * (rank + 1)) / T)];
-}
-
 export function densityMeasureKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
   const n = params[P_N], T = params[P_T];
-  let rho = slots[S_RHO] as Float64Array, cnt = slots[S_CNT] as Int32Array;
-  if (rank > 0) {
-    rho = (slots[S_RHOX] as Float64Array).subarray(n * (rank - 1), n * rank);
-    cnt = (slots[S_CNTX] as Int32Array).subarray(n * (rank - 1), n * rank);
-  }
+  const R = slots[S_RHO] as Float64Array, C = slots[S_CNT] as Int32Array, RX = slots[S_RHOX] as Float64Array, CX = slots[S_CNTX] as Int32Array;
+  const rho = accumulator(R, RX, n, rank), cnt = accumulator(C, CX, n, rank);
   rho.fill(0, 0, n);
   cnt.fill(0, 0, n);
-  const [a0, a1] = range(rank, n, T);
+  const [a0, a1] = shareOf(rank, T, n);
   measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
   team.barrier();
-  const R = slots[S_RHO] as Float64Array, C = slots[S_CNT] as Int32Array, RX = slots[S_RHOX] as Float64Array, CX = slots[S_CNTX] as Int32Array;
-  for (let u = 1; u < T; u++) {
-    const o = n * (u - 1);
-    for (let a = a0; a < a1; a++) {
-      R[a] += RX[o + a];
-      C[a] += CX[o + a];
-    }
-  }
+  addShares(R, RX, n, T, a0, a1);
+  addShares(C, CX, n, T, a0, a1);
 }
 
 export function densityPushKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
   const n = params[P_N], T = params[P_T];
-  let corr = slots[S_CORR] as Float64Array;
-  if (rank > 0) corr = (slots[S_CORRX] as Float64Array).subarray(3 * n * (rank - 1), 3 * n * rank);
+  const C = slots[S_CORR] as Float64Array, CX = slots[S_CORRX] as Float64Array;
+  const corr = accumulator(C, CX, 3 * n, rank);
   corr.fill(0, 0, 3 * n);
-  const [a0, a1] = range(rank, n, T);
+  const [a0, a1] = shareOf(rank, T, n);
   pushRange(
     slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array,
     slots[S_S] as Float64Array, slots[S_INVM] as Float64Array, params[P_UNIFORM] === 1, a0, a1, params[P_HIN], corr,
   );
   team.barrier();
-  const C = slots[S_CORR] as Float64Array, CX = slots[S_CORRX] as Float64Array;
-  for (let u = 1; u < T; u++) {
-    const o = 3 * n * (u - 1);
-    for (let k = 3 * a0; k < 3 * a1; k++) C[k] += CX[o + k];
-  }
+  addShares(C, CX, 3 * n, T, 3 * a0, 3 * a1);
 }
 
 /** The context's team when it has one worth using and every array is on shared memory. */

@@ -6,7 +6,7 @@
  * are copied to shared memory when they change (moving objects: every sub-timestep).
  */
 import type { StepContext } from './context.ts';
-import { allocFloat64, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { allocFloat64, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { objectContactRange } from './collisions.ts';
 import { OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
 
@@ -14,11 +14,11 @@ const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 
 const P_N = 61, P_T = 62, P_DC = 63;
 
 export function objectContactsKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
-  const n = params[P_N], T = params[P_T];
+  const [i0, i1] = shareOf(rank, params[P_T], params[P_N]);
   objectContactRange(
     slots[S_POS] as Float64Array, slots[S_VEL] as Float64Array, slots[S_OPOS] as Float64Array, slots[S_OVEL] as Float64Array,
     slots[S_ONORMAL] as Float64Array, slots[S_LS] as Int32Array, slots[S_LJ] as Int32Array, params[P_DC],
-    Math.floor((n * rank) / T), Math.floor((n * (rank + 1)) / T),
+    i0, i1,
   );
 }
 
