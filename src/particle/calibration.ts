@@ -14,8 +14,9 @@
  * above the theory's h²/22r², so the ENGINE uses `calibratedExchangeRate` below (measured C, and
  * the sub-cycled exchange of viscosity.ts, which removes the paper's one-sweep ceiling
  * ν_max = C r²/δt — 8× below honey at the honey drop's step). Measured achieved/requested ν at
- * r = 2 mm, δt = 1/120 s, support 5: 0.982 at 1e-4 m²/s (1 sweep), 1.004 at 1e-3 (2 sweeps),
- * 1.043 at 3.5e-3 (honey, 7 sweeps); before this change honey got ≈ 0.18 of its viscosity.
+ * r = 2 mm, δt = 1/120 s, support 5: 0.982 at 1e-4 m²/s (1 sweep), 1.019 at 1e-3 (1 sweep),
+ * 1.062 at 3.5e-3 (honey, 3 sweeps; see SWEEP_LIMIT); without sub-cycling honey got ≈ 0.18 of
+ * its viscosity.
  * A scene's `particle.exchangeRate` overrides both.
  */
 import type { LiquidMaterial } from '../scene/schema.ts';
@@ -59,24 +60,62 @@ export function measuredC(kernelSupport: number): number {
 }
 
 /**
- * Beyond the paper: largest fraction exponent v δt / n one sweep of viscosity.ts may take. The paper
- * does one exchange per sub-timestep, which saturates at ν_max = C r²/δt (8× below honey at the
- * default scene's step); viscosity.ts sub-cycles the exchange into n = ⌈v δt / SWEEP_LIMIT⌉ sweeps
- * of a = 1 − exp(−v δt / n) each, exactly as if the sub-timestep were n times shorter for viscosity
- * only. Up to v δt = SWEEP_LIMIT one sweep is done, as in the paper. SWEEP_LIMIT = 2 (a ≤ 0.86 per
- * sweep) is inside the range where the one-sweep model ν = C r² a/δt was measured to hold (3 %), and
- * costs half the sweeps of 1 (honey drop: 12 instead of 26 per sub-timestep at 0.5; ν within 4.3 %).
+ * Beyond the paper: how much exchange a sub-timestep does. The paper does one exchange of
+ * a = 1 − exp(−v δt) per sub-timestep, which saturates at ν_max = C r²/δt (8× below honey at the
+ * default scene's step). The exchange of a sub-timestep is that of n_s = ⌈v δt / SUBCYCLE_LIMIT⌉
+ * sub-cycles of a = 1 − exp(−v δt / n_s) each, as if the sub-timestep were n_s times shorter for
+ * viscosity only: A(v, δt) = n_s (1 − exp(−v δt / n_s)), and ν = C r² A / δt (measured model).
+ * Up to v δt = SUBCYCLE_LIMIT, A = 1 − exp(−v δt), as in the paper. SUBCYCLE_LIMIT = 2 (a ≤ 0.86
+ * per sub-cycle) is inside the range where the one-sweep model ν = C r² a/δt was measured to hold
+ * (3 %). viscosity.ts delivers A in fewer sweeps than n_s (SWEEP_LIMIT).
+ */
+export const SUBCYCLE_LIMIT = 2;
+
+/** Exchange sub-cycles n_s of the model (not the sweeps done: see viscositySweeps). */
+export function exchangeSubcycles(v: number, dt: number): number {
+  return Math.max(1, Math.ceil((v * dt) / SUBCYCLE_LIMIT - 1e-9));
+}
+
+/** A(v, δt): the exchange of one sub-timestep, in fractions moved by one sweep (see above). */
+export function exchangePerStep(v: number, dt: number): number {
+  const n = exchangeSubcycles(v, dt);
+  return n * -Math.expm1((-v * dt) / n);
+}
+
+/**
+ * Largest fraction one Gauss–Seidel sweep of viscosity.ts moves: A is delivered in
+ * n = ⌈A / SWEEP_LIMIT⌉ sweeps of a = A / n each, a up to 2 (the sub-cycles above move at most
+ * 0.86 each). A sweep is a sequence of pair updates with small weights w = a k (1/(2Σ_i k) +
+ * 1/(2Σ_j k)) (about 0.066 a for the nearest neighbours inside a liquid of kernel support 5), so a
+ * smooth mode is damped by about n a = A whatever the split; stability needs w ≤ 1 per pair only,
+ * and PAIR_WEIGHT_MAX caps it. Honey drop: 6 sweeps a sub-timestep instead of 12; gel on a fan 7
+ * instead of 15. Achieved/requested ν (shear-mode decay, support 5, r = 2 mm, δt = 1/120 s), with
+ * the sweeps before → after: 1e-3 m²/s 1.004 (2) → 1.019 (1), honey 3.5e-3 1.043 (7) → 1.062 (3),
+ * 1e-2 1.028 (19) → 1.045 (9), 2e-2 1.010 (37) → 1.028 (16): 1.5–2 % more, as the pairs later
+ * in a sweep see more of the earlier updates. Larger a costs accuracy in the update ORDER, not in
+ * ν: at a ≤ 3 the one-thread and two-thread orders (viscosity-parallel.ts) differ by 2.9 % in
+ * honey's ν (tests/parallel/viscosity-threads.test.ts allows 2 %); at a ≤ 2, 1.2 % (before: 0.2 %).
+ * Alternating forward and backward sweeps brings ν back to the former values but widens that
+ * gap to 3.7 %. A ≤ SWEEP_LIMIT: one sweep of A, as in the paper.
  */
 export const SWEEP_LIMIT = 2;
 
-/** Sweeps per sub-timestep of length dt for exchange rate v. */
+/**
+ * Largest weight of one pair update: 1 − exp(−SUBCYCLE_LIMIT), the most any pair could get with a
+ * ≤ 1 − exp(−SUBCYCLE_LIMIT), so a one-sweep step never meets it. With a > 1 a pair with few
+ * other neighbours (a surface pair; an isolated pair has w = a) would overshoot past w = 1 and gain
+ * energy; capped, its difference is reversed and damped (factor 1 − 2w ≥ −0.73) as before.
+ */
+export const PAIR_WEIGHT_MAX = -Math.expm1(-SUBCYCLE_LIMIT);
+
+/** Gauss–Seidel sweeps per sub-timestep of length dt for exchange rate v (each moving A / n). */
 export function viscositySweeps(v: number, dt: number): number {
-  return Math.max(1, Math.ceil((v * dt) / SWEEP_LIMIT - 1e-9));
+  return Math.max(1, Math.ceil(exchangePerStep(v, dt) / SWEEP_LIMIT - 1e-9));
 }
 
 /** Kinematic viscosity (m²/s) that exchange rate v gives with the sub-cycled exchange (measured model). */
 export function viscosityOfExchange(v: number, radius: number, dt: number, kernelSupport: number): number {
-  const n = viscositySweeps(v, dt);
+  const n = exchangeSubcycles(v, dt);
   return (measuredC(kernelSupport) * radius * radius * n * -Math.expm1((-v * dt) / n)) / dt;
 }
 

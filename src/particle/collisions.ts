@@ -10,11 +10,21 @@
  *    (sdf < GUARD · r) is put back to sdf = GUARD · r along the sdf gradient (moving objects too);
  *  - domain walls (scene `domain` with particle.walls): particles stay r inside every face that is
  *    not "open"; "noslip" and moving walls also take friction FACE_FRICTION per 1/30 s.
+ *
+ * Object contacts run every move and after every density pass (~14 times a sub-timestep) over
+ * lists made once a sub-timestep (ObjectContactLists): the passes read only each list's near run
+ * while the particle stays in its far entries' clearance ball, in the lists' own order, so the
+ * results are those of testing every entry. Honey drop, frames 3–12, one thread, CPU ms/frame
+ * (bench/_coll.ts, 2 shared cores at load ~4, min of 3, two alternating runs): moves' object
+ * contacts 40 → 19–21, after density passes 28.6 → 15–18, guard (moves + density) 10.4 + 8.3 →
+ * 5.8 + 5, liquid contacts 25 → 19–20, friction 15 → 9.4–10.4, listing 21.7 → 21–22: in all
+ * 150 → 99–111, the state bit for bit the same; memory 1 313 → 1 284 bytes a particle (16-bit
+ * entries, 16 bytes of clearance).
  */
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
-import { boxDistance2 } from './neighbours.ts';
 import { parallelObjectContacts } from './object-contacts-parallel.ts';
+import { allocInt32, allocUint16 } from '../parallel/team.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;
@@ -41,28 +51,44 @@ export function preventInterpenetration(ctx: StepContext, dt: number): void {
 }
 
 /**
+ * Liquid pairs of ctx.contacts closer than LIQUID_CONTACT · 2r are separated (exported for bench/_coll.ts).
  * The separation also becomes velocity (as in position-based dynamics, up to PBD_KICK): a particle
  * resting on others is pushed back by g dt² each move and so gets back the g dt gravity gave it.
  * The pushes are equal and opposite in momentum, so this conserves momentum.
  */
-function liquidContacts(ctx: StepContext, dt: number): void {
+export function liquidContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
   const list = ctx.contacts, ls = list.start, lj = list.j;
   const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt, kick = PBD_KICK * ctx.r;
+  // One liquid mass (every scene so far): the weights are m/(m + m) = 1/2 exactly, hoisted.
+  let m0 = -1, uniform = true;
+  for (let m = 0; m < mass.length; m++) {
+    if (!ctx.isLiquid[m]) continue;
+    if (m0 < 0) m0 = mass[m];
+    else if (mass[m] !== m0) uniform = false;
+  }
+  let q = ls[0];
   for (let i = 0; i < n; i++) {
-    for (let q = ls[i]; q < ls[i + 1]; q++) {
+    const q1 = ls[i + 1];
+    // i's position in registers: a pair (i, j) has j > i, so only i's own pushes change it.
+    let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (; q < q1; q++) {
       const j = lj[q];
-      const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= dc2 || d2 === 0) continue;
       const d = Math.sqrt(d2);
       const ux = dx / d, uy = dy / d, uz = dz / d;
-      const mi = mass[mat[i]], mj = mass[mat[j]];
-      const wi = mj / (mi + mj), wj = mi / (mi + mj);
+      let wi = 0.5, wj = 0.5;
+      if (!uniform) {
+        const mi = mass[mat[i]], mj = mass[mat[j]];
+        wi = mj / (mi + mj); wj = mi / (mi + mj);
+      }
       const overlap = dc - d;
       const si = overlap * wi, sj = overlap * wj;
       const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
-      pos[3 * i] -= si * ux; pos[3 * i + 1] -= si * uy; pos[3 * i + 2] -= si * uz;
+      xi -= si * ux; yi -= si * uy; zi -= si * uz;
+      pos[3 * i] = xi; pos[3 * i + 1] = yi; pos[3 * i + 2] = zi;
       pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
       vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
       vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
@@ -72,10 +98,128 @@ function liquidContacts(ctx: StepContext, dt: number): void {
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction.ts touches at 1.1). */
 const CONTACT_LIST_TOUCH = 1.25;
+/** Friction's touching distance, (r + r_o) (friction.ts). */
+export const TOUCH = 1.1;
+/** List entries beyond friction's touch plus this many radii are "far" (ObjectContactLists). */
+const NEAR_SLACK = 1;
+/** Round-off allowance of the far entries' clearance, radii (setClearance). */
+const CLEAR_MARGIN = 1e-5;
+
+/**
+ * Per liquid particle, the object particles its moves and density passes of this sub-timestep can
+ * meet: entries [start[i], start[i + 1]) of `j`, by rank: the object particles numbered cell by
+ * cell in (k, j, i) order of their objectCells cell, slots within a cell in order, which is the
+ * order a list meets them in (ctx.objectCellsNear scans k, j, i). `pos` and `index` (the object
+ * particle) are by rank. A pass takes a list's entries in rank order, so whatever skips it makes,
+ * results are bit for bit those of testing every entry in listing order.
+ *
+ * On the honey drop's impact a list reaches ~20 r (travel) but a contact is at 2.5 r: a list holds
+ * first its near entries (within friction's touch + NEAR_SLACK · r when last sorted), then its far
+ * ones, each run in rank order, far ones flagged (+ `far`); `clear` keeps a point c and a distance
+ * D with every far entry at least D from c. While the particle is within D − d of c no far entry
+ * is within d of it (triangle inequality), and a pass reads only the near run. When the particle
+ * leaves that ball, the pass merges both runs in rank order, tests every entry, and sorts the list
+ * into near and far again from where the particle is. D loses CLEAR_MARGIN · r to round-off.
+ * Entries are 16-bit while the ranks fit in 15 bits (4 003 object particles on the honey drop).
+ */
+export class ObjectContactLists {
+  start = new Int32Array(1);
+  j: Uint16Array | Int32Array = new Uint16Array(0);
+  /** Flag of a far entry (added to its rank). */
+  far = 0x8000;
+  length = 0;
+  /** Per particle: c (x, y, z) and D, float32. */
+  clear = new Float32Array(0);
+  /** Object particle positions and indices by rank, and the first rank of each object cell. */
+  pos = new Float64Array(0);
+  index = new Int32Array(0);
+  cellRank = new Int32Array(0);
+  /** Candidates of a liquid cell (listObjectContacts): ranks and positions. */
+  cand = new Int32Array(0);
+  candPos = new Float64Array(0);
+  /** Scratch of the longest list (sortNearFar). */
+  tmp = new Int32Array(0);
+  tmpD = new Float64Array(0);
+  /** On SharedArrayBuffers (a thread team reads start and j), from the next reset on. */
+  shared = false;
+
+  reset(n: number, objects: number): void {
+    const wide = objects > 0x7fff;
+    if (this.start.length < n + 1 || (this.shared && !(this.start.buffer instanceof SharedArrayBuffer))) {
+      this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
+      this.clear = new Float32Array(4 * Math.ceil((n + 1) * 1.25));
+    }
+    if (wide !== this.j instanceof Int32Array || (this.shared && !(this.j.buffer instanceof SharedArrayBuffer))) {
+      this.j = wide ? allocInt32(Math.max(1024, this.j.length), this.shared) : allocUint16(Math.max(1024, this.j.length), this.shared);
+    }
+    this.far = wide ? 0x40000000 : 0x8000;
+    this.length = 0;
+  }
+
+  /** Room for `extra` more entries (keeping the first `length`). */
+  grow(extra: number): void {
+    if (this.length + extra <= this.j.length) return;
+    const size = Math.max(1024, Math.ceil((this.length + extra) * 1.25));
+    const bigger = this.j instanceof Int32Array ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
+    bigger.set(this.j.subarray(0, this.length));
+    this.j = bigger;
+  }
+
+  /** Ranks the object particles (cells in (k, j, i) order) and copies their positions by rank. */
+  rank(ctx: StepContext): void {
+    const og = ctx.objectCells.grid, nc = og.cellCount, no = ctx.objects.count, ci = og.cellI, cj = og.cellJ, ck = og.cellK;
+    const cells = Array.from({ length: nc }, (_, c) => c);
+    cells.sort((a, b) => ck[a] - ck[b] || cj[a] - cj[b] || ci[a] - ci[b]);
+    if (this.cellRank.length < nc) this.cellRank = new Int32Array(Math.ceil(nc * 1.25));
+    if (this.index.length < no) {
+      this.index = new Int32Array(no);
+      this.pos = new Float64Array(3 * no);
+    }
+    const sp = ctx.objectSlotPos, order = og.order, pos = this.pos, index = this.index;
+    let r = 0;
+    for (const c of cells) {
+      this.cellRank[c] = r;
+      for (let s = og.start[c], s1 = s + og.count[c]; s < s1; s++, r++) {
+        pos[3 * r] = sp[3 * s]; pos[3 * r + 1] = sp[3 * s + 1]; pos[3 * r + 2] = sp[3 * s + 2];
+        index[r] = order[s];
+      }
+    }
+  }
+}
+
+export function objectListsOf(ctx: StepContext): ObjectContactLists {
+  return ctx.keep('objectContacts.lists', () => new ObjectContactLists());
+}
+
+/**
+ * Records c = (x, y, z) rounded to float32 and D = (the nearest far entry's distance from (x, y, z),
+ * √min2) − |(x, y, z) − c| − margin, rounded down: |c − o| ≥ |p − o| − |p − c|.
+ */
+function setClearance(clear: Float32Array, i: number, x: number, y: number, z: number, min2: number, margin: number): void {
+  const cx = Math.fround(x), cy = Math.fround(y), cz = Math.fround(z);
+  clear[4 * i] = cx; clear[4 * i + 1] = cy; clear[4 * i + 2] = cz;
+  const d = Math.sqrt(min2) - Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) - margin;
+  const f = Math.fround(d);
+  clear[4 * i + 3] = f <= d ? f : d - Math.abs(d) * 2 ** -23;
+}
+
+/** True when (x, y, z) is certainly farther than d from every far entry of i's list. */
+export function clearOf(clear: Float32Array, i: number, x: number, y: number, z: number, d: number): boolean {
+  const free = clear[4 * i + 3] - d;
+  if (!(free > 0)) return false;
+  const dx = x - clear[4 * i], dy = y - clear[4 * i + 1], dz = z - clear[4 * i + 2];
+  return dx * dx + dy * dy + dz * dz < free * free;
+}
+
+/** Squared distance below which a list entry is near (ObjectContactLists). */
+function near2Of(ctx: StepContext): number {
+  const d = TOUCH * (ctx.r + ctx.ro) + NEAR_SLACK * ctx.r;
+  return d * d;
+}
 
 /**
  * Lists, per liquid particle, the object particles the moves and density correction of this
- * sub-timestep can meet (ctx.objectContacts), after viscosity, when each particle's velocity is
+ * sub-timestep can meet (ObjectContactLists), after viscosity, when each particle's velocity is
  * known. A particle's list reaches 1.25 (r + r_o) (contact; friction touches at 1.1) plus one
  * radius (density correction's displacements) plus twice its own travel bound
  * (|v| + g δt + the fastest object speed) δt; particles not flagged near a body (markNearObjects)
@@ -84,66 +228,108 @@ const CONTACT_LIST_TOUCH = 1.25;
  * scene made every list as long as the fastest one needs: on the honey drop, draped on its ball,
  * 14 r instead of ~4 r, and the moves and density passes walked ~10× the entries. A particle a list
  * misses is still kept out of solids by the signed-distance guard.
+ *
+ * Each list comes out in rank order (object cells in (k, j, i) order, as objectCellsNear gives
+ * them), split into its near and far runs, with its clearance.
  */
 export function listObjectContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
-  const list = ctx.objectContacts;
-  list.reset(n);
+  const list = objectListsOf(ctx);
+  list.reset(n, O.count);
   if (O.count === 0) {
     list.start.fill(0, 0, n + 1);
     return;
   }
+  list.rank(ctx);
   const pos = L.pos, vel = L.vel, near = L.nearObject, opos = ctx.objectSlotPos;
   const g = Math.hypot(...ctx.scene.gravity), vo = O.maxSpeed;
   const base = CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + ctx.r;
-  const cg = ctx.cells.grid, start = cg.start, cnt = cg.count, box = ctx.cells.box;
-  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, oorder = og.order, obox = ctx.objectCells.box;
-  const ls = list.start;
-  let lj = list.j, len = 0;
+  const cg = ctx.cells.grid, start = cg.start, cnt = cg.count;
+  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, cellRank = list.cellRank;
+  const ls = list.start, clear = list.clear, farBit = list.far, near2 = near2Of(ctx), margin = CLEAR_MARGIN * ctx.r;
+  let tmp = list.tmp, lj = list.j, len = 0, longest = 0;
   for (let c = 0; c < cg.cellCount; c++) {
     const i0 = start[c], i1 = i0 + cnt[c];
     if (i1 === i0) continue;
     // The reach of the cell's fastest particle picks the object cells: those overlapping the
-    // cell's particle box grown by it, whose own particle box is within that reach.
-    let v2max = -1;
+    // cell's flagged particles' box grown by it, whose own particle box is within that reach.
+    let v2max = -1, bx0 = Infinity, by0 = Infinity, bz0 = Infinity, bx1 = -Infinity, by1 = -Infinity, bz1 = -Infinity;
     for (let i = i0; i < i1; i++) {
       if (!near[i]) continue;
       const v2 = vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2];
       if (v2 > v2max) v2max = v2;
+      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+      if (x < bx0) bx0 = x;
+      if (x > bx1) bx1 = x;
+      if (y < by0) by0 = y;
+      if (y > by1) by1 = y;
+      if (z < bz0) bz0 = z;
+      if (z > bz1) bz1 = z;
     }
     if (v2max < 0) {
       for (let i = i0; i < i1; i++) ls[i] = len;
       continue;
     }
-    const far = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
-    const b = 6 * c;
-    const m = ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], far);
+    const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
+    const m = ctx.objectCellsNear(bx0, by0, bz0, bx1, by1, bz1, reachMax);
     const cellsNear = ctx.nearObjectCells;
+    // The cell's candidates: object particles within reachMax of its particle box (no particle of
+    // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by
+    // rank, their positions packed; each particle of the cell then tests only those.
+    const cut2 = (reachMax * (1 + 1e-9)) ** 2;
+    let most = 0;
+    for (let q = 0; q < m; q++) most += ocnt[cellsNear[q]];
+    if (list.cand.length < most) {
+      list.cand = new Int32Array(Math.ceil(most * 1.25));
+      list.candPos = new Float64Array(3 * list.cand.length);
+    }
+    const cand = list.cand, cpos = list.candPos;
+    let nc = 0;
+    for (let q = 0; q < m; q++) {
+      const oc = cellsNear[q], s0 = ostart[oc], r0 = cellRank[oc] - s0;
+      for (let s = s0, s1 = s0 + ocnt[oc]; s < s1; s++) {
+        const x = opos[3 * s], y = opos[3 * s + 1], z = opos[3 * s + 2];
+        const ex = x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0;
+        const ey = y < by0 ? by0 - y : y > by1 ? y - by1 : 0;
+        const ez = z < bz0 ? bz0 - z : z > bz1 ? z - bz1 : 0;
+        if (ex * ex + ey * ey + ez * ez >= cut2) continue;
+        cand[nc] = r0 + s;
+        cpos[3 * nc] = x; cpos[3 * nc + 1] = y; cpos[3 * nc + 2] = z;
+        nc++;
+      }
+    }
+    list.grow(nc * (i1 - i0));
+    lj = list.j;
+    if (tmp.length < nc) tmp = list.tmp = new Int32Array(Math.ceil(nc * 1.25));
     for (let i = i0; i < i1; i++) {
       ls[i] = len;
-      if (m === 0 || !near[i]) continue;
+      if (nc === 0 || !near[i]) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       const v = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
       const reach = base + 2 * (v + g * dt + vo) * dt, reach2 = reach * reach;
-      for (let q = 0; q < m; q++) {
-        const oc = cellsNear[q];
-        // Skip a cell whose particles' bounding box is out of reach (neighbours.ts, CellPairs.box).
-        if (boxDistance2(obox, 6 * oc, xi, yi, zi) >= reach2) continue;
-        for (let s = ostart[oc], s1 = s + ocnt[oc]; s < s1; s++) {
-          const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
-          if (dx * dx + dy * dy + dz * dz >= reach2) continue;
-          if (len === lj.length) {
-            list.length = len;
-            list.push(oorder[s]);
-            lj = list.j;
-            len = list.length;
-          } else lj[len++] = oorder[s];
+      let min2 = Infinity, nf = 0;
+      for (let k = 0; k < nc; k++) {
+        const dx = cpos[3 * k] - xi, dy = cpos[3 * k + 1] - yi, dz = cpos[3 * k + 2] - zi;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 >= reach2) continue;
+        if (d2 < near2) lj[len++] = cand[k];
+        else {
+          tmp[nf++] = cand[k] + farBit;
+          if (d2 < min2) min2 = d2;
         }
       }
+      for (let k = 0; k < nf; k++) lj[len++] = tmp[k];
+      if (len > ls[i]) {
+        setClearance(clear, i, xi, yi, zi, min2, margin);
+        if (len - ls[i] > longest) longest = len - ls[i];
+      }
     }
+    list.length = len;
   }
   list.length = len;
   ls[n] = len;
+  if (list.tmp.length < longest) list.tmp = new Int32Array(Math.ceil(longest * 1.25));
+  if (list.tmpD.length < longest) list.tmpD = new Float64Array(list.tmp.length);
 }
 
 /**
@@ -155,38 +341,109 @@ export function objectContacts(ctx: StepContext): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
   if (O.count === 0) return;
   if (parallelObjectContacts(ctx)) return;
-  const list = ctx.objectContacts;
-  objectContactRange(L.pos, L.vel, O.pos, O.vel, O.normal, list.start, list.j, ctx.r + ctx.ro, 0, n);
+  const list = objectListsOf(ctx);
+  objectContactRange(L.pos, L.vel, list.pos, O.vel, O.normal, list.index, list.start, list.j, ctx.r + ctx.ro, 0, n, list, near2Of(ctx), CLEAR_MARGIN * ctx.r);
 }
 
-/** objectContacts over liquid particles [i0, i1): writes only their own positions and velocities. */
-export function objectContactRange(
-  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array,
-  ls: Int32Array, lj: Int32Array, dc: number, i0: number, i1: number,
+/** Pushes liquid particle i, (dx, dy, dz) from the object particle o with dx² + dy² + dz² = d2 < dc², out to dc. */
+function pushOut(
+  pos: Float64Array, vel: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, o: number,
+  dx: number, dy: number, dz: number, d2: number, dc: number,
 ): void {
-  const dc2 = dc * dc;
+  let ux: number, uy: number, uz: number, d: number;
+  if (d2 > 0) {
+    d = Math.sqrt(d2);
+    ux = dx / d; uy = dy / d; uz = dz / d;
+  } else {
+    d = 0;
+    ux = onormal[3 * o]; uy = onormal[3 * o + 1]; uz = onormal[3 * o + 2];
+  }
+  const push = dc - d;
+  pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;
+  const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
+  if (vn < 0) {
+    vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
+  }
+}
+
+/**
+ * objectContacts over liquid particles [i0, i1): writes only their own positions and velocities
+ * (and with `lists`, their own lists' order and clearance). `opos` is by rank; `ovel` and `onormal`
+ * are read at index[rank] (null: by rank too). Without `lists` (a thread team) every entry is
+ * tested, both runs merged in rank order.
+ */
+export function objectContactRange(
+  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, index: Int32Array | null,
+  ls: Int32Array, lj: Uint16Array | Int32Array, dc: number, i0: number, i1: number,
+  lists: ObjectContactLists | null, near2: number, margin: number,
+): void {
+  const dc2 = dc * dc, far = lj instanceof Uint16Array ? 0x8000 : 0x40000000;
+  const clear = lists === null ? null : lists.clear;
   for (let i = i0; i < i1; i++) {
-    for (let q = ls[i]; q < ls[i + 1]; q++) {
-      const o = lj[q];
-      const dx = pos[3 * i] - opos[3 * o], dy = pos[3 * i + 1] - opos[3 * o + 1], dz = pos[3 * i + 2] - opos[3 * o + 2];
+    const q0 = ls[i], q1 = ls[i + 1];
+    if (q0 === q1) continue;
+    let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    // The near run, while the particle is inside the far entries' clearance ball.
+    let a = q0, last = -1;
+    if (clear !== null && clearOf(clear, i, xi, yi, zi, dc)) {
+      let left = false;
+      for (; a < q1; a++) {
+        const s = lj[a];
+        if (s >= far) break;
+        const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 >= dc2) continue;
+        pushOut(pos, vel, ovel, onormal, i, index === null ? s : index[s], dx, dy, dz, d2, dc);
+        xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
+        if (!clearOf(clear, i, xi, yi, zi, dc)) {
+          left = true;
+          last = s;
+          a++;
+          break;
+        }
+      }
+      if (!left) continue;
+    }
+    // The rest in rank order: near entries from a, far ones after the last rank taken.
+    let split = a;
+    while (split < q1 && lj[split] < far) split++;
+    let b = split;
+    while (b < q1 && lj[b] - far < last) b++;
+    while (a < split || b < q1) {
+      const s = b >= q1 || (a < split && lj[a] < lj[b] - far) ? lj[a++] : lj[b++] - far;
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= dc2) continue;
-      let ux: number, uy: number, uz: number, d: number;
-      if (d2 > 0) {
-        d = Math.sqrt(d2);
-        ux = dx / d; uy = dy / d; uz = dz / d;
-      } else {
-        d = 0;
-        ux = onormal[3 * o]; uy = onormal[3 * o + 1]; uz = onormal[3 * o + 2];
-      }
-      const push = dc - d;
-      pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;
-      const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
-      if (vn < 0) {
-        vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
-      }
+      pushOut(pos, vel, ovel, onormal, i, index === null ? s : index[s], dx, dy, dz, d2, dc);
+      xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
     }
+    if (lists !== null) sortNearFar(lists, lj, far, q0, q1, opos, i, xi, yi, zi, near2, margin);
   }
+}
+
+/** Sorts i's entries [q0, q1) into near and far runs (each in rank order) from (x, y, z), and records the clearance. */
+function sortNearFar(
+  lists: ObjectContactLists, lj: Uint16Array | Int32Array, far: number, q0: number, q1: number, opos: Float64Array,
+  i: number, x: number, y: number, z: number, near2: number, margin: number,
+): void {
+  const tmp = lists.tmp, d2s = lists.tmpD;
+  let split = q0;
+  while (split < q1 && lj[split] < far) split++;
+  let a = q0, b = split, k = 0;
+  while (a < split || b < q1) tmp[k++] = b >= q1 || (a < split && lj[a] < lj[b] - far) ? lj[a++] : lj[b++] - far;
+  let w = q0, min2 = Infinity;
+  for (let e = 0; e < k; e++) {
+    const s = tmp[e];
+    const dx = x - opos[3 * s], dy = y - opos[3 * s + 1], dz = z - opos[3 * s + 2];
+    const d2 = (d2s[e] = dx * dx + dy * dy + dz * dz);
+    if (d2 < near2) lj[w++] = s;
+  }
+  for (let e = 0; e < k; e++) {
+    if (d2s[e] < near2) continue;
+    lj[w++] = tmp[e] + far;
+    if (d2s[e] < min2) min2 = d2s[e];
+  }
+  setClearance(lists.clear, i, x, y, z, min2, margin);
 }
 
 const local = new Float64Array(3);
@@ -220,22 +477,32 @@ export function markNearObjects(ctx: StepContext, margin: number): void {
   }
 }
 
+/**
+ * Per body, over the flagged particles (a particle meets the bodies in the same order as it would
+ * particle by particle: each only moves itself). The body's pose and bounds are hoisted, and the
+ * bounds test rejects most particles before the shape's sdf is evaluated.
+ */
 export function signedDistanceGuard(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, near = L.nearObject;
   const bodies = ctx.objects.bodies;
   if (bodies.length === 0) return;
   const target = GUARD * ctx.r;
   const eps = 0.05 * ctx.r;
-  for (let i = 0; i < n; i++) {
-    if (!near[i]) continue;
-    for (const b of bodies) {
-      const R = b.pose.R, t = b.pose.t;
-      const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
-      const x = R[0] * dx + R[3] * dy + R[6] * dz;
-      const y = R[1] * dx + R[4] * dy + R[7] * dz;
-      const z = R[2] * dx + R[5] * dy + R[8] * dz;
-      if (x < b.min[0] - target || x > b.max[0] + target || y < b.min[1] - target || y > b.max[1] + target || z < b.min[2] - target || z > b.max[2] + target) continue;
-      const sdf = b.compiled.sdf;
+  for (const b of bodies) {
+    const R = b.pose.R, t = b.pose.t, sdf = b.compiled.sdf;
+    const R0 = R[0], R1 = R[1], R2 = R[2], R3 = R[3], R4 = R[4], R5 = R[5], R6 = R[6], R7 = R[7], R8 = R[8];
+    const tx = t[0], ty = t[1], tz = t[2];
+    const x0 = b.min[0] - target, y0 = b.min[1] - target, z0 = b.min[2] - target;
+    const x1 = b.max[0] + target, y1 = b.max[1] + target, z1 = b.max[2] + target;
+    for (let i = 0; i < n; i++) {
+      if (!near[i]) continue;
+      const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
+      const x = R0 * dx + R3 * dy + R6 * dz;
+      if (x < x0 || x > x1) continue;
+      const y = R1 * dx + R4 * dy + R7 * dz;
+      if (y < y0 || y > y1) continue;
+      const z = R2 * dx + R5 * dy + R8 * dz;
+      if (z < z0 || z > z1) continue;
       const s = sdf(x, y, z);
       if (!(s < target)) continue;
       let gx = sdf(x + eps, y, z) - sdf(x - eps, y, z);
@@ -246,14 +513,14 @@ export function signedDistanceGuard(ctx: StepContext): void {
       gx /= gl; gy /= gl; gz /= gl;
       const push = target - s;
       local[0] = x + push * gx; local[1] = y + push * gy; local[2] = z + push * gz;
-      world[0] = R[0] * local[0] + R[1] * local[1] + R[2] * local[2] + t[0];
-      world[1] = R[3] * local[0] + R[4] * local[1] + R[5] * local[2] + t[1];
-      world[2] = R[6] * local[0] + R[7] * local[1] + R[8] * local[2] + t[2];
+      world[0] = R0 * local[0] + R1 * local[1] + R2 * local[2] + tx;
+      world[1] = R3 * local[0] + R4 * local[1] + R5 * local[2] + ty;
+      world[2] = R6 * local[0] + R7 * local[1] + R8 * local[2] + tz;
       pos[3 * i] = world[0]; pos[3 * i + 1] = world[1]; pos[3 * i + 2] = world[2];
       // World normal, and the body's velocity at the point: no closing speed left.
-      const nx = R[0] * gx + R[1] * gy + R[2] * gz;
-      const ny = R[3] * gx + R[4] * gy + R[5] * gz;
-      const nz = R[6] * gx + R[7] * gy + R[8] * gz;
+      const nx = R0 * gx + R1 * gy + R2 * gz;
+      const ny = R3 * gx + R4 * gy + R5 * gz;
+      const nz = R6 * gx + R7 * gy + R8 * gz;
       if (b.motion.isStatic) bodyVel.fill(0);
       else b.motion.velocityAt(ctx.time, world, bodyVel);
       const vn = (vel[3 * i] - bodyVel[0]) * nx + (vel[3 * i + 1] - bodyVel[1]) * ny + (vel[3 * i + 2] - bodyVel[2]) * nz;

@@ -3,8 +3,8 @@
  * (src/parallel/team.ts), the pattern of adhesion-parallel.ts: thread t takes the slots
  * [n t/T, n (t+1)/T) of densityCells (contiguous per cell), accumulates both ends of its pairs
  * into arrays of its own (thread 0: the stage's), and after a barrier sums the other threads'
- * arrays into the stage's over its own slots. The per-pair distances each thread writes are its
- * own pairs'. Each pass costs two jobs (push, measure); the O(n) steps between them (s, the
+ * arrays into the stage's over its own slots. Each pass costs two jobs (push, measure; the first
+ * measure is listDensityPairs', on the calling thread); the O(n) steps between them (the
  * Chebyshev update, walls, keeping particles out of solids) stay on the calling thread.
  * The sums differ from one thread's only in the order of floating-point additions; every push
  * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
@@ -15,13 +15,13 @@ import { measureRange, pushRange } from './density.ts';
 import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
-const S_LS = 64, S_PJ = 65, S_DIST = 66, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHOX = 70, S_CNTX = 71,
+const S_LS = 64, S_PJ = 65, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHOX = 70, S_CNTX = 71,
   S_S = 72, S_INVM = 73, S_CORR = 74, S_CORRX = 75;
 /** params (Float64 entries). */
 const P_N = 56, P_T = 57, P_HIN = 58, P_INVH = 59, P_UNIFORM = 60;
 
-interface MeasureArrays { ls: Int32Array; pj: Int32Array; dist: Float32Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
-interface PushArrays { ls: Int32Array; pj: Int32Array; dist: Float32Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
+interface MeasureArrays { ls: Int32Array; pj: Int32Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
+interface PushArrays { ls: Int32Array; pj: Int32Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
 
 /** The other threads' accumulation arrays ((T − 1) × n or 3n), on shared memory. */
 class Shared {
@@ -48,7 +48,7 @@ export function densityMeasureKernel(rank: number, team: TeamSync, slots: readon
   rho.fill(0, 0, n);
   cnt.fill(0, 0, n);
   const [a0, a1] = shareOf(rank, T, n);
-  measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
+  measureRange(slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_X] as Float64Array, a0, a1, params[P_HIN], params[P_INVH], rho, cnt);
   team.barrier();
   addShares(R, RX, n, T, a0, a1);
   addShares(C, CX, n, T, a0, a1);
@@ -61,7 +61,7 @@ export function densityPushKernel(rank: number, team: TeamSync, slots: readonly 
   corr.fill(0, 0, 3 * n);
   const [a0, a1] = shareOf(rank, T, n);
   pushRange(
-    slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_DIST] as Float32Array, slots[S_X] as Float64Array,
+    slots[S_LS] as Int32Array, slots[S_PJ] as Int32Array, slots[S_X] as Float64Array,
     slots[S_S] as Float64Array, slots[S_INVM] as Float64Array, params[P_UNIFORM] === 1, a0, a1, params[P_HIN], corr,
   );
   team.barrier();
@@ -84,7 +84,6 @@ export function parallelMeasure(ctx: StepContext, n: number, hIn: number, invH: 
   p[P_N] = n; p[P_T] = T; p[P_HIN] = hIn; p[P_INVH] = invH;
   team.setSlot(S_LS, a.ls);
   team.setSlot(S_PJ, a.pj);
-  team.setSlot(S_DIST, a.dist);
   team.setSlot(S_X, a.x);
   team.setSlot(S_RHO, a.rho);
   team.setSlot(S_CNT, a.cnt);
@@ -102,7 +101,6 @@ export function parallelPush(ctx: StepContext, n: number, hIn: number, uniform: 
   p[P_N] = n; p[P_T] = T; p[P_HIN] = hIn; p[P_UNIFORM] = uniform ? 1 : 0;
   team.setSlot(S_LS, a.ls);
   team.setSlot(S_PJ, a.pj);
-  team.setSlot(S_DIST, a.dist);
   team.setSlot(S_X, a.x);
   team.setSlot(S_S, a.s);
   team.setSlot(S_INVM, a.invMass);

@@ -1,13 +1,15 @@
 /**
  * Liquid ← object contacts (collisions.ts objectContactRange) on a thread team: each liquid
  * particle only moves itself, so thread t takes the particles [n t/T, n (t+1)/T) and no sums are
- * needed; results are the same as on one thread, bit for bit. It runs every move and after every
- * density pass, so it is worth a job even though one call is short. The object particles' arrays
- * are copied to shared memory when they change (moving objects: every sub-timestep).
+ * needed; results are the same as on one thread, bit for bit (the threads test every list entry in
+ * rank order, where one thread skips the far ones it can prove out of reach). It runs every move
+ * and after every density pass, so it is worth a job even though one call is short. The object particles' arrays
+ * are copied to shared memory by rank (the lists' numbering, collisions.ts ObjectContactLists) when
+ * they change (every sub-timestep: the ranks are made with the lists).
  */
 import type { StepContext } from './context.ts';
 import { allocFloat64, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
-import { objectContactRange } from './collisions.ts';
+import { objectContactRange, objectListsOf } from './collisions.ts';
 import { OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
 
 const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102;
@@ -17,12 +19,12 @@ export function objectContactsKernel(rank: number, _team: TeamSync, slots: reado
   const [i0, i1] = shareOf(rank, params[P_T], params[P_N]);
   objectContactRange(
     slots[S_POS] as Float64Array, slots[S_VEL] as Float64Array, slots[S_OPOS] as Float64Array, slots[S_OVEL] as Float64Array,
-    slots[S_ONORMAL] as Float64Array, slots[S_LS] as Int32Array, slots[S_LJ] as Int32Array, params[P_DC],
-    i0, i1,
+    slots[S_ONORMAL] as Float64Array, null, slots[S_LS] as Int32Array, slots[S_LJ] as Uint16Array | Int32Array, params[P_DC],
+    i0, i1, null, 0, 0,
   );
 }
 
-/** Shared copies of the object particles' positions, velocities and normals, refreshed when their values change. */
+/** Shared copies of the object particles' positions, velocities and normals by rank, refreshed when they change. */
 class Shared {
   pos: Float64Array = allocFloat64(0, true);
   vel: Float64Array = allocFloat64(0, true);
@@ -33,7 +35,7 @@ class Shared {
 }
 
 export function parallelObjectContacts(ctx: StepContext): boolean {
-  const team = teamOf(ctx), L = ctx.liquid, O = ctx.objects, n = L.count, list = ctx.objectContacts;
+  const team = teamOf(ctx), L = ctx.liquid, O = ctx.objects, n = L.count, list = objectListsOf(ctx);
   if (team === null || team.size < 2 || n < teamWork.minParticles) return false;
   // The lists move onto shared memory from their next rebuild (collisions.ts listObjectContacts).
   list.shared = true;
@@ -46,12 +48,16 @@ export function parallelObjectContacts(ctx: StepContext): boolean {
     sh.normal = allocFloat64(k, true);
     sh.from = null;
   }
-  // Objects move only between sub-timesteps (ctx.time is the sub-timestep's start).
-  if (sh.from !== O.pos || sh.at !== ctx.time) {
-    sh.pos.set(O.pos.subarray(0, k));
-    sh.vel.set(O.vel.subarray(0, k));
-    sh.normal.set(O.normal.subarray(0, k));
-    sh.from = O.pos;
+  // Objects move, and ranks are made, only between sub-timesteps (ctx.time is the sub-timestep's start).
+  if (sh.from !== list.pos || sh.at !== ctx.time) {
+    const index = list.index, vel = O.vel, normal = O.normal, sv = sh.vel, sn = sh.normal;
+    sh.pos.set(list.pos.subarray(0, k));
+    for (let s = 0; s < O.count; s++) {
+      const o = index[s];
+      sv[3 * s] = vel[3 * o]; sv[3 * s + 1] = vel[3 * o + 1]; sv[3 * s + 2] = vel[3 * o + 2];
+      sn[3 * s] = normal[3 * o]; sn[3 * s + 1] = normal[3 * o + 1]; sn[3 * s + 2] = normal[3 * o + 2];
+    }
+    sh.from = list.pos;
     sh.at = ctx.time;
   }
   const p = team.params;

@@ -17,7 +17,10 @@
  * the total is conserved to round-off; the order of updates depends only on the state and T, so a
  * run is bit-identical from run to run for a given T. It is a different Gauss–Seidel order from
  * T = 1 (cross pairs come after the slab's own pairs), so results differ from T = 1 at the level of
- * the exchange's order dependence (tests/parallel/viscosity-threads.test.ts). The pair weights are
+ * the exchange's order dependence (tests/parallel/viscosity-threads.test.ts: honey's measured ν
+ * 1.2 % apart with sweeps of up to a = 2, calibration.ts SWEEP_LIMIT). The sweep count, fractions
+ * and pair-weight cap are viscosity.ts's, and a row of pairs is the same V8-friendly unrolled loop
+ * (exchangeRow). The pair weights are
  * computed in parallel too (same arithmetic as viscosity.ts listExchangePairs), each thread
  * writing its slab's pairs into its own region of the shared lists: internal pairs forward, cross
  * pairs backward from the region's end. The slab cut and the particle lists (O(n)) are serial.
@@ -26,11 +29,13 @@ import type { StepContext } from './context.ts';
 import type { SlotArray, TeamSync, ThreadTeam } from '../parallel/team.ts';
 import { allocFloat64, allocInt32 } from '../parallel/team.ts';
 import { MAX_SLABS, R_OFF, SlabCut } from './slabs.ts';
+import { PAIR_WEIGHT_MAX } from './calibration.ts';
 
 /**
  * Below this many liquid particles the stage stays on one thread: the job and its 2 barriers a
  * sweep cost more than half the sweeps save (2 threads, per sub-timestep call: 552 particles
- * 1.0 ms → 2.5 ms; 2 469 particles 13.7 → 8.8 ms; honey drop 9 328: 25 → 15 ms).
+ * 1.0 ms → 2.5 ms; 2 469 particles 13.7 → 8.8 ms; honey drop 9 328: 25 → 15 ms; measured with
+ * 12 sweeps a call and the former row loop: sweeps and barriers per call have halved since).
  */
 export const MIN_PARTICLES = 1024;
 
@@ -40,8 +45,8 @@ export const VISCOSITY_KERNEL = 0;
 /** Team slots of this stage. */
 const S_VEL = 0, S_POS = 1, S_MAT = 2, S_HALF = 3, S_PSTART = 4, S_PJ = 5, S_OWNER = 6, S_PLIST = 7,
   S_ROWS = 8, S_INJ = 9, S_INW = 10, S_XSLOTS = 11, S_META = 12, S_TAB = 13, S_OFF = 14;
-/** params: sweeps, single material, fi, fj (single), nm, threads in use. */
-const P_SWEEPS = 0, P_SINGLE = 1, P_FI = 2, P_FJ = 3, P_NM = 4, P_T = 5;
+/** params: sweeps, single material (m̄/m = 1 for every pair), nm, threads in use. */
+const P_SWEEPS = 0, P_SINGLE = 1, P_NM = 2, P_T = 3;
 /** meta (Int32): upEnd[0..T), downStart[0..T), own pairs [0..T), error flag. Slab offsets: SlabCut.offsets. */
 const MAX_T = MAX_SLABS;
 const M_UP = 0, M_DOWN = M_UP + MAX_T, M_IN = M_DOWN + MAX_T, M_ERR = M_IN + MAX_T, META_WORDS = M_ERR + 1;
@@ -103,8 +108,6 @@ export function parallelViscosity(
   const P = team.params;
   P[P_SWEEPS] = sweeps;
   P[P_SINGLE] = single && n > 0 ? 1 : 0;
-  P[P_FI] = n > 0 ? toI[mat[0] * (nm + 1)] : 0;
-  P[P_FJ] = n > 0 ? toJ[mat[0] * (nm + 1)] : 0;
   P[P_NM] = nm;
   P[P_T] = T;
 
@@ -160,7 +163,8 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
       const q2 = (dx * dx + dy * dy + dz * dz) * tab[nn + e];
       if (q2 >= 1) continue;
       const s = 1 - q2;
-      const w = tab[e] * s * s * s * (hi + half[j]);
+      const wr = tab[e] * s * s * s * (hi + half[j]);
+      const w = wr < PAIR_WEIGHT_MAX ? wr : PAIR_WEIGHT_MAX;
       const o = owner[j];
       if (o === t) {
         inJ[wp] = j;
@@ -186,14 +190,14 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
   if (bad) meta[M_ERR] = 1;
   team.barrier();
 
-  const sweeps = params[P_SWEEPS], single = params[P_SINGLE] === 1, fi = params[P_FI], fj = params[P_FJ];
+  const sweeps = params[P_SWEEPS], single = params[P_SINGLE] === 1;
   for (let s = 0; s < sweeps; s++) {
     // Phase 1: this slab's own pairs.
     for (let k = k0; k < k1; k++) {
       const a = rows[4 * k], b = rows[4 * k + 1];
       if (a === b) continue;
       const i = plist[k];
-      if (single) exchangeRow(vel, i, inJ, inW, a, b, fi, fj);
+      if (single) exchangeRow(vel, i, inJ, inW, a, b);
       else exchangeRowMixed(vel, mat, tab, nm, i, inJ, inW, a, b);
     }
     team.barrier();
@@ -201,12 +205,12 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
     if (t < T - 1) {
       for (let u = k0, ue = meta[M_UP + t]; u < ue; u++) {
         const k = xslots[u], i = plist[k];
-        if (single) exchangeRow(vel, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3], fi, fj);
+        if (single) exchangeRow(vel, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3]);
         else exchangeRowMixed(vel, mat, tab, nm, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3]);
       }
       for (let u = off[t + 2] - 1, ue = meta[M_DOWN + t + 1]; u >= ue; u--) {
         const k = xslots[u], i = plist[k];
-        if (single) exchangeRow(vel, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3], fi, fj);
+        if (single) exchangeRow(vel, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3]);
         else exchangeRowMixed(vel, mat, tab, nm, i, inJ, inW, rows[4 * k + 2], rows[4 * k + 3]);
       }
     }
@@ -214,14 +218,41 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
   }
 }
 
-/** One row of exchanges (viscosity.ts exchangeSweepSingle): i against j = inJ[a..b). */
-function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float64Array, a: number, b: number, fi: number, fj: number): void {
+/**
+ * One row of exchanges for one liquid material (viscosity.ts exchangeSweepSingle, same V8 shape:
+ * j's velocity read once into locals, unrolled by 4): i against j = inJ[a..b), m̄/m = 1.
+ */
+function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float64Array, a: number, b: number): void {
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
-  for (let q = a; q < b; q++) {
-    const j = pj[q], w = pw[q];
-    const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
-    vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
-    vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
+  let q = a, j = 0, w = 0, ux = 0, uy = 0, uz = 0, xj = 0, yj = 0, zj = 0;
+  for (; q + 3 < b; q += 4) {
+    j = 3 * pj[q]; w = pw[q];
+    xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+    ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+    vxi += ux; vyi += uy; vzi += uz;
+    vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+    j = 3 * pj[q + 1]; w = pw[q + 1];
+    xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+    ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+    vxi += ux; vyi += uy; vzi += uz;
+    vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+    j = 3 * pj[q + 2]; w = pw[q + 2];
+    xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+    ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+    vxi += ux; vyi += uy; vzi += uz;
+    vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+    j = 3 * pj[q + 3]; w = pw[q + 3];
+    xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+    ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+    vxi += ux; vyi += uy; vzi += uz;
+    vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+  }
+  for (; q < b; q++) {
+    j = 3 * pj[q]; w = pw[q];
+    xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+    ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+    vxi += ux; vyi += uy; vzi += uz;
+    vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
   }
   vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
 }

@@ -5,7 +5,7 @@
  * and the same from n's side, so a pair exchanges a k (1/(2Σ_p k) + 1/(2Σ_n k)) of its difference.
  * a = 1 − exp(−v δt) is the fraction exchanged in one sweep (≈ v δt for small v δt, never above 1,
  * so very viscous liquids stay stable). One sweep caps the viscosity at C r²/δt (calibration.ts);
- * applyViscosity therefore sub-cycles the sweep (see below): honey measured at 1.04× its requested ν.
+ * applyViscosity therefore does several sweeps (see below): honey measured at 1.06× its requested ν.
  * For unequal masses the "difference of momenta" is
  * taken as m̄ (v_n − v_p), m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
  * Pairs are processed in cell order (ctx.cells.pairs, recorded by adhesion.ts), each update applied at once
@@ -15,42 +15,49 @@
  * Gauss–Seidel over spatial slabs, each slab's own pairs in parallel, then the pairs across slab
  * boundaries (viscosity-parallel.ts): momentum still conserved to round-off, bit-identical run to
  * run for a given thread count, a different (equally valid) update order than on one thread.
+ * CPU on one thread (bench/_visc.ts, min of runs, 2-core EPYC shared, load 2–5): honey drop
+ * 25–26 → 11 ms a call (6 sweeps instead of 12; 5.7 → 4.2 ns a pair update), gel on a fan
+ * 232–251 → 87–107 ms (7 sweeps instead of 15).
  */
 import type { StepContext } from './context.ts';
-import { viscositySweeps } from './calibration.ts';
+import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
 import { teamOf } from './threads.ts';
 import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './viscosity-parallel.ts';
 
 /**
- * Beyond the paper (Steele does one exchange per sub-timestep): the exchange is sub-cycled into
- * n = viscositySweeps(v_max, δt) sweeps, each exchanging 1 − exp(−v δt/n), as if the sub-timestep were
- * n times shorter for viscosity alone. One sweep saturates at ν_max = C r²/δt (≈ 4e-4 m²/s at the
- * honey drop's step, 8× below honey); with n sweeps the ceiling is n times higher, so honey gets its
- * viscosity (calibration.ts, measured in tests/particle/viscosity.test.ts). v δt ≤ 2: one sweep, as before.
+ * Beyond the paper (Steele does one exchange per sub-timestep): the exchange of a sub-timestep is
+ * that of n_s sub-cycles of 1 − exp(−v δt/n_s) each (calibration.ts exchangePerStep: A in all), as
+ * if the sub-timestep were n_s times shorter for viscosity alone. One exchange saturates at
+ * ν_max = C r²/δt (≈ 4e-4 m²/s at the honey drop's step, 8× below honey); A is not bounded, so
+ * honey gets its viscosity (calibration.ts, measured in tests/particle/viscosity.test.ts). A is
+ * delivered in n = viscositySweeps(v_max, δt) Gauss–Seidel sweeps of A/n each (up to 2, pair
+ * weights capped at PAIR_WEIGHT_MAX): half the passes over the pairs of n_s sub-cycles, ν within
+ * 2 % of theirs (calibration.ts SWEEP_LIMIT). v δt ≤ 2: one sweep of 1 − exp(−v δt), as in the
+ * paper.
  */
 export function applyViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const n = viscositySweeps(vmax, dt);
+  const n = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
   const sumK = ctx.liquid.scalar;
   // Σk → 1/(2Σk) in place, once: positions do not change between sweeps.
   for (let i = 0; i < ctx.liquid.count; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
-  const sdt = dt / n;
   const nm = ctx.mass.length;
-  const t = materialTables(ctx, sdt);
+  const t = materialTables(ctx, dt / ns, ns / n);
   const team = teamOf(ctx);
   if (team !== null && team.size > 1 && ctx.liquid.count >= PARALLEL_MIN_PARTICLES) {
     parallelViscosity(ctx, team, n, t.frac, t.inv2, t.toI, t.toJ);
     if (n > 1) ctx.count('viscositySweeps', n);
     return;
   }
-  listExchangePairs(ctx, t.frac, t.inv2, nm);
-  // One liquid material in the sweep (every pair has the same m̄/m shares): hoist them.
+  // One liquid material in the sweep (every pair has m̄/m = 1 on both sides): no shares.
   const L = ctx.liquid, mat = L.material, np = L.count;
   let single = true;
   for (let i = 1; i < np && single; i++) single = mat[i] === mat[0];
+  listExchangePairs(ctx, t.frac, t.inv2, nm, single);
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
   for (let s = 0; s < n; s++) {
-    if (single && np > 0) exchangeSweepSingle(ctx, t.toI[mat[0] * (nm + 1)], t.toJ[mat[0] * (nm + 1)]);
+    if (single) exchangeSweepSingle(L.vel, st, pj, pw, np);
     else exchangeSweep(ctx, t.toI, t.toJ, nm);
   }
   if (n > 1) ctx.count('viscositySweeps', n);
@@ -58,8 +65,11 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
 
 interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
 
-/** Per material pair: the exchange fraction a of one sweep of length dt, 1/h² of the kernel, and m̄/m of each side. */
-function materialTables(ctx: StepContext, dt: number): Tables {
+/**
+ * Per material pair: the fraction a one sweep moves (`share` of the exchange 1 − exp(−v dt) of a
+ * sub-cycle of length dt), 1/h² of the kernel, and m̄/m of each side (exactly 1 for equal masses).
+ */
+function materialTables(ctx: StepContext, dt: number, share: number): Tables {
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
   const nm = mass.length;
   const frac = new Float64Array(nm * nm), inv2 = new Float64Array(nm * nm);
@@ -68,11 +78,12 @@ function materialTables(ctx: StepContext, dt: number): Tables {
     for (let b = 0; b < nm; b++) {
       const e = a * nm + b;
       frac[e] = 1 - Math.exp(-0.5 * (rate[a] + rate[b]) * dt);
+      if (share !== 1) frac[e] *= share;
       const h = a === b ? ks[a] : 0.5 * (ks[a] + ks[b]);
       inv2[e] = h > 0 ? 1 / (h * h) : 0;
       const mbar = mass[a] + mass[b] > 0 ? (2 * mass[a] * mass[b]) / (mass[a] + mass[b]) : 0;
-      toI[e] = mass[a] > 0 ? mbar / mass[a] : 0;
-      toJ[e] = mass[b] > 0 ? mbar / mass[b] : 0;
+      toI[e] = mass[a] === mass[b] ? (mass[a] > 0 ? 1 : 0) : mass[a] > 0 ? mbar / mass[a] : 0;
+      toJ[e] = mass[a] === mass[b] ? (mass[b] > 0 ? 1 : 0) : mass[b] > 0 ? mbar / mass[b] : 0;
     }
   }
   return { frac, inv2, toI, toJ };
@@ -85,31 +96,55 @@ function materialTables(ctx: StepContext, dt: number): Tables {
  * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order,
  * and compacted IN PLACE (ctx.cells.pairs then holds the exchange pairs only; nothing later in the
  * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
- * bit-identical. Memory: 4 bytes of weight per exchange pair (honey drop: about 20 a particle), in
- * the context's scratch ('viscosity.weights'): single precision, 6e-8 relative, far below what
- * the exchange resolves; both ends of a pair use the same rounded w, so momentum stays exact.
+ * bit-identical (tests/particle/fast-paths.test.ts). Weights capped at PAIR_WEIGHT_MAX (only
+ * sweeps of a > 0.86 can reach it). Memory: 4 bytes of weight per exchange pair (honey drop: 34
+ * pairs, 136 bytes a particle), in the context's scratch ('viscosity.weights'): single precision,
+ * 6e-8 relative, far below what the exchange resolves; both ends of a pair use the same rounded w,
+ * so momentum stays exact.
  */
-function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number): void {
+function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number, single: boolean): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
   const list = ctx.cells.pairs, ls = list.start, lj = list.j;
   const pw = ctx.f32('viscosity.weights', list.length);
+  const cap = PAIR_WEIGHT_MAX;
   let m = 0;
   // In place: entry m ≤ q is written after entry q is read, start[i] after start[i] and start[i + 1] are read.
+  // Every pair is written at m and kept by advancing m (no branch on q²: up to 2× faster in V8, same result).
   let q = ls[0];
-  for (let i = 0; i < n; i++) {
-    const q1 = ls[i + 1];
-    ls[i] = m;
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    const row = mat[i] * nm, hi = halfInv[i];
-    for (; q < q1; q++) {
-      const j = lj[q];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      const e = row + mat[j];
-      const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
-      if (q2 >= 1) continue;
-      const s = 1 - q2;
-      lj[m] = j;
-      pw[m++] = frac[e] * s * s * s * (hi + halfInv[j]);
+  if (single && n > 0) {
+    const e = mat[0] * (nm + 1), i2 = inv2[e], f = frac[e];
+    for (let i = 0; i < n; i++) {
+      const q1 = ls[i + 1];
+      ls[i] = m;
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], hi = halfInv[i];
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const q2 = (dx * dx + dy * dy + dz * dz) * i2;
+        const s = 1 - q2;
+        const w = f * s * s * s * (hi + halfInv[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const q1 = ls[i + 1];
+      ls[i] = m;
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      const row = mat[i] * nm, hi = halfInv[i];
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const e = row + mat[j];
+        const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
+        const s = 1 - q2;
+        const w = frac[e] * s * s * s * (hi + halfInv[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
     }
   }
   ls[n] = m;
@@ -137,18 +172,51 @@ function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, n
   }
 }
 
-/** exchangeSweep for one liquid material: the shares fi, fj are the same for every pair. */
-function exchangeSweepSingle(ctx: StepContext, fi: number, fj: number): void {
-  const L = ctx.liquid, n = L.count, vel = L.vel;
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
+/**
+ * exchangeSweep for one liquid material (m̄/m = 1: i gains w (v_j − v_i), j loses it): the same
+ * updates in the same order as the plain loop (bit-identical), written for V8: j's velocity read
+ * once into locals (TurboFan cannot tell that storing vel[j] leaves vel[j + 1] unchanged, so
+ * `vel[j + 1] -= …` after `vel[j] -= …` would read it again), and the pair loop unrolled by 4
+ * (it re-reads the typed arrays' headers once per iteration; the four updates share them).
+ * 5.7 → 4.0 ns a pair update (honey drop); the rest is the chain of dependent operations on v_i.
+ */
+export function exchangeSweepSingle(vel: Float64Array, st: Int32Array, pj: Int32Array, pw: Float32Array, n: number): void {
   for (let i = 0; i < n; i++) {
+    let q = st[i];
+    const q1 = st[i + 1];
+    if (q === q1) continue;
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
-    for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {
-      const j = pj[q], w = pw[q];
-      const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
-      vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
-      vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
+    let j = 0, w = 0, ux = 0, uy = 0, uz = 0, xj = 0, yj = 0, zj = 0;
+    for (; q + 3 < q1; q += 4) {
+      j = 3 * pj[q]; w = pw[q];
+      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+      vxi += ux; vyi += uy; vzi += uz;
+      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+      j = 3 * pj[q + 1]; w = pw[q + 1];
+      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+      vxi += ux; vyi += uy; vzi += uz;
+      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+      j = 3 * pj[q + 2]; w = pw[q + 2];
+      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+      vxi += ux; vyi += uy; vzi += uz;
+      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+      j = 3 * pj[q + 3]; w = pw[q + 3];
+      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+      vxi += ux; vyi += uy; vzi += uz;
+      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
+    }
+    for (; q < q1; q++) {
+      j = 3 * pj[q]; w = pw[q];
+      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
+      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
+      vxi += ux; vyi += uy; vzi += uz;
+      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
     }
     vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
   }
 }
+

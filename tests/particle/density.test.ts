@@ -7,7 +7,7 @@
  * measured by Martin & Moyce; the stage is deterministic.
  */
 import { describe, expect, it } from 'vitest';
-import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
+import { correctDensity, listDensityPairs, measureRange } from '../../src/particle/density.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { VALIDATION_CASES } from '../../src/compare/validate.ts';
@@ -222,6 +222,30 @@ describe('density correction', () => {
     let up = 0;
     for (const i of bottom) if (L.pos[3 * i + 1] > pos0[3 * i + 1]) up++;
     expect(up).toBe(bottom.length);
+  });
+
+  it('the measure listDensityPairs takes while listing is the pass loop\'s measure (measureRange over the listed pairs), bit for bit', () => {
+    const sim = twoLiquids(), ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(21);
+    for (let o = 0; o < 3 * n; o++) L.pos[o] = L.pos[o] * 0.96 + (rnd() - 0.5) * 0.4 * r;
+    const res = run(sim, 0);
+    expect(res.passes).toBe(0);
+    // The same measure from the list: slot-ordered positions, pairs of slots.
+    const order = ctx.densityCells.grid.order, list = ctx.densityPairs;
+    const x = new Float64Array(3 * n), rho = new Float64Array(n), cnt = new Int32Array(n);
+    for (let a = 0; a < n; a++) for (let k = 0; k < 3; k++) x[3 * a + k] = L.pos[3 * order[a] + k];
+    const h = ctx.densityH;
+    measureRange(list.start, list.j, x, 0, n, h * (1 - 1e-6), 1 / h, rho, cnt);
+    let err = 0, interior = 0;
+    for (let a = 0; a < n; a++) {
+      const k = cnt[a];
+      const want = k === 0 ? ctx.rho0 : k >= 26 ? rho[a] : rho[a] + (26 - k) * ctx.missingWeight;
+      expect(L.scalar[order[a]]).toBe(want);
+      err += k >= 26 ? Math.abs(want - ctx.rho0) : Math.max(0, want - ctx.rho0);
+      if (k >= 26) interior++;
+    }
+    expect(interior).toBeGreaterThan(20);
+    expect(res.error).toBe(err / (n * ctx.rho0));
+    expect(res.error).toBeGreaterThan(0.01);
   });
 
   it('is deterministic: the same state gives bit-identical positions and velocities', () => {

@@ -2,11 +2,13 @@
  * The speed paths of the pair stages give bit-identical results to the plain 27-cell scans they
  * replace: viscosity over the recorded pair list with per-pair weights precomputed once per
  * sub-timestep (viscosity.ts), and the density pair listing with slot-ordered positions and cell
- * box culling (density.ts). The references below are the former implementations, verbatim.
+ * box culling (density.ts). The references below are the former implementations (for viscosity:
+ * the 27-cell scan, with the sweep count, per-sweep fraction, pair weight cap and m̄/m of today's
+ * scheme, calibration.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { viscositySweeps } from '../../src/particle/calibration.ts';
+import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from '../../src/particle/calibration.ts';
 import type { StepContext } from '../../src/particle/context.ts';
 import { listDensityPairs } from '../../src/particle/density.ts';
 import { applyViscosity } from '../../src/particle/viscosity.ts';
@@ -39,13 +41,14 @@ function blob(twoMaterials: boolean) {
 function referenceViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const n = viscositySweeps(vmax, dt);
+  const n = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
   const sumK = ctx.liquid.scalar;
   for (let i = 0; i < ctx.liquid.count; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
-  for (let s = 0; s < n; s++) referenceSweep(ctx, dt / n);
+  for (let s = 0; s < n; s++) referenceSweep(ctx, dt / ns, ns / n);
 }
 
-function referenceSweep(ctx: StepContext, dt: number): void {
+/** One sweep moving `share` of the exchange 1 − exp(−v dt) of a sub-cycle of length dt. */
+function referenceSweep(ctx: StepContext, dt: number, share: number): void {
   const L = ctx.liquid;
   const pos = L.pos, vel = L.vel, halfInv = L.scalar, mat = L.material;
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
@@ -56,11 +59,13 @@ function referenceSweep(ctx: StepContext, dt: number): void {
     for (let b = 0; b < nm; b++) {
       const e = a * nm + b;
       frac[e] = 1 - Math.exp(-0.5 * (rate[a] + rate[b]) * dt);
+      if (share !== 1) frac[e] *= share;
       const h = a === b ? ks[a] : 0.5 * (ks[a] + ks[b]);
       inv2[e] = h > 0 ? 1 / (h * h) : 0;
       const mbar = mass[a] + mass[b] > 0 ? (2 * mass[a] * mass[b]) / (mass[a] + mass[b]) : 0;
-      toI[e] = mass[a] > 0 ? mbar / mass[a] : 0;
-      toJ[e] = mass[b] > 0 ? mbar / mass[b] : 0;
+      // m̄ = m exactly for equal masses.
+      toI[e] = mass[a] === mass[b] ? 1 : mbar / mass[a];
+      toJ[e] = mass[a] === mass[b] ? 1 : mbar / mass[b];
     }
   }
   const g = ctx.cells.grid, start = g.start, cnt = g.count, first = ctx.cells.first, cells = ctx.cells.cells;
@@ -80,7 +85,7 @@ function referenceSweep(ctx: StepContext, dt: number): void {
           if (q2 >= 1) continue;
           const s = 1 - q2;
           // Stored in single precision by viscosity.ts (listExchangePairs).
-          const w = Math.fround(frac[e] * s * s * s * (hi + halfInv[j]));
+          const w = Math.fround(Math.min(frac[e] * s * s * s * (hi + halfInv[j]), PAIR_WEIGHT_MAX));
           const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
           const fi = toI[e], fj = toJ[e];
           vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
@@ -160,6 +165,8 @@ describe('fast pair paths are bit-identical to the plain scans', () => {
     const list = ctx.densityPairs;
     expect(list.length).toBe(want.j.length);
     expect(Array.from(list.start.subarray(0, n + 1))).toEqual(want.start);
-    expect(Array.from(list.j.subarray(0, list.length))).toEqual(want.j);
+    // j holds slots of densityCells.grid.order; the reference lists particles.
+    const order = ctx.densityCells.grid.order;
+    expect(Array.from(list.j.subarray(0, list.length), (b) => order[b])).toEqual(want.j);
   });
 });
