@@ -14,18 +14,20 @@
  *      objectAdhesionRange; the object cells near each liquid cell are listed before job A).
  * The lists come out exactly as at T = 1 (same pairs, same order); acc and Σk differ from T = 1
  * only in the order of their floating-point sums, and are the same from run to run for a given T.
+ * Each thread keeps its own scratch in module state: its lists, objectAdhesionRange's candidates
+ * (read against the liquid cells' particle boxes, S_BOX) and liquidPairRange's choice of form.
  */
 import type { StepContext } from './context.ts';
 import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
-import { adhesionTables, listCellObjects, liquidPairRange, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
+import { adhesionTables, listCellObjects, liquidPairRange, ObjectCandidates, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
 import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_POS = 32, S_MAT = 33, S_START = 34, S_COUNT = 35, S_FIRST = 36, S_CELLS = 37, S_BOX = 38, S_TF = 39, S_TI = 40,
   S_ACC = 41, S_SUMK = 42, S_ACCX = 43, S_SUMKX = 44, S_PSTART = 45, S_PJ = 46, S_CSTART = 47, S_CJ = 48, S_META = 49,
-  S_NEAR = 50, S_COSTART = 51, S_COCELLS = 52, S_OSTART = 53, S_OCOUNT = 54, S_OBOX = 55, S_OPOS = 56, S_OMAT = 57;
+  S_NEAR = 50, S_COSTART = 51, S_COCELLS = 52, S_OSTART = 53, S_OCOUNT = 54, S_OPOS = 56, S_OMAT = 57;
 /** params (Float64 entries). */
-const P_N = 40, P_T = 41, P_SIZE = 42, P_INVR = 43, P_REACH2 = 44, P_PAIR2 = 45, P_CONTACT2 = 46, P_OBJECTS = 47, P_OREACH2 = 48;
+const P_N = 40, P_T = 41, P_SIZE = 42, P_INVR = 43, P_REACH2 = 44, P_PAIR2 = 45, P_CONTACT2 = 46, P_OBJECTS = 47, P_UNIFORM = 49;
 /** meta (Int32): cell bounds [0..T], pair and contact lengths [T] each, pair and contact offsets [T] each. */
 const MAX_T = 64;
 const M_CB = 0, M_PL = M_CB + MAX_T + 1, M_CL = M_PL + MAX_T, M_PO = M_CL + MAX_T, M_CO = M_PO + MAX_T, META_WORDS = M_CO + MAX_T;
@@ -43,15 +45,23 @@ class LocalSink implements PairSink {
     }
     this.j[this.length++] = j;
   }
+  reserve(total: number): void {
+    if (this.j.length >= total) return;
+    const bigger = new Int32Array(Math.ceil(total * 1.5));
+    bigger.set(this.j.subarray(0, this.length));
+    this.j = bigger;
+  }
 }
 
 /** Per thread (module state is per thread): the lists of job A, read again by job B. */
 const localPairs = new LocalSink(), localContacts = new LocalSink();
+/** Per thread: objectAdhesionRange's scratch (made on first use: adhesion.ts imports this module). */
+let objectCandidates: ObjectCandidates | null = null;
 
 function tableView(params: Float64Array, slots: readonly SlotArray[]): TableView {
   return {
     f64: slots[S_TF] as Float64Array, i32: slots[S_TI] as Int32Array, size: params[P_SIZE], invR: params[P_INVR],
-    reach2: params[P_REACH2], pairReach2: params[P_PAIR2], contactReach2: params[P_CONTACT2],
+    reach2: params[P_REACH2], pairReach2: params[P_PAIR2], contactReach2: params[P_CONTACT2], uniform: params[P_UNIFORM],
   };
 }
 
@@ -95,11 +105,11 @@ export function adhesionKernelB(rank: number, team: TeamSync, slots: readonly Sl
   team.barrier();
   const view: ObjectView = {
     pos: slots[S_POS] as Float64Array, mat: slots[S_MAT] as Uint16Array, near: slots[S_NEAR] as Uint8Array, start, count,
-    cellObjStart: slots[S_COSTART] as Int32Array, cellObj: slots[S_COCELLS] as Int32Array,
-    ostart: slots[S_OSTART] as Int32Array, ocount: slots[S_OCOUNT] as Int32Array, obox: slots[S_OBOX] as Float64Array,
-    opos: slots[S_OPOS] as Float64Array, omat: slots[S_OMAT] as Uint16Array, reach2: params[P_OREACH2],
+    box: slots[S_BOX] as Float64Array, cellObjStart: slots[S_COSTART] as Int32Array, cellObj: slots[S_COCELLS] as Int32Array,
+    ostart: slots[S_OSTART] as Int32Array, ocount: slots[S_OCOUNT] as Int32Array,
+    opos: slots[S_OPOS] as Float64Array, omat: slots[S_OMAT] as Uint16Array,
   };
-  objectAdhesionRange(view, tableView(params, slots), c0, c1, acc);
+  objectAdhesionRange(view, tableView(params, slots), c0, c1, acc, (objectCandidates ??= new ObjectCandidates()));
 }
 
 /** Shared scratch of a context's team. */
@@ -118,7 +128,6 @@ class Shared {
   cellObjects = { start: allocInt32(0, true) as Int32Array, cells: allocInt32(0, true) as Int32Array };
   ostart: Int32Array = allocInt32(0, true);
   ocount: Int32Array = allocInt32(0, true);
-  obox: Float64Array = allocFloat64(0, true);
   opos: Float64Array = allocFloat64(0, true);
   omat: Uint16Array = allocUint16(0, true);
 }
@@ -171,7 +180,7 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   meta[M_CB + T] = g.cellCount;
   const p = team.params;
   p[P_N] = n; p[P_T] = T; p[P_SIZE] = tv.size; p[P_INVR] = tv.invR;
-  p[P_REACH2] = tv.reach2; p[P_PAIR2] = tv.pairReach2; p[P_CONTACT2] = tv.contactReach2;
+  p[P_UNIFORM] = tv.uniform; p[P_REACH2] = tv.reach2; p[P_PAIR2] = tv.pairReach2; p[P_CONTACT2] = tv.contactReach2;
   const nc = g.cellCount, nq = ctx.cells.first[nc];
   sh.start = mirror(sh.start, g.start, nc);
   sh.count = mirror(sh.count, g.count, nc);
@@ -197,14 +206,11 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   team.setSlot(S_META, meta);
   const objects = ctx.objects.count > 0;
   p[P_OBJECTS] = objects ? 1 : 0;
-  p[P_OREACH2] = ctx.objectReach * ctx.objectReach;
   if (objects) {
     const og = ctx.objectCells.grid, no = ctx.objects.count, noc = og.cellCount;
     listCellObjects(ctx, sh.cellObjects, (k) => allocInt32(k, true));
     sh.ostart = mirror(sh.ostart, og.start, noc);
     sh.ocount = mirror(sh.ocount, og.count, noc);
-    if (sh.obox.length < 6 * noc) sh.obox = allocFloat64(Math.ceil(6 * noc * 1.25), true);
-    sh.obox.set(ctx.objectCells.box.subarray(0, 6 * noc));
     if (sh.opos.length < 3 * no) {
       sh.opos = allocFloat64(3 * no, true);
       sh.omat = allocUint16(no, true);
@@ -216,7 +222,6 @@ export function parallelAdhesion(ctx: StepContext): boolean {
     team.setSlot(S_COCELLS, sh.cellObjects.cells);
     team.setSlot(S_OSTART, sh.ostart);
     team.setSlot(S_OCOUNT, sh.ocount);
-    team.setSlot(S_OBOX, sh.obox);
     team.setSlot(S_OPOS, sh.opos);
     team.setSlot(S_OMAT, sh.omat);
   }

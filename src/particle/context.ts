@@ -59,10 +59,9 @@ export class StepContext {
   readonly densityCells: CellPairs;
   /** Liquid–liquid pairs i < j within CONTACT_REACH radii (sorted indices). */
   readonly contacts = new NeighbourList();
-  /** Liquid → object particles within reach of contact or adhesion. */
-  readonly objectContacts = new NeighbourList();
   /**
-   * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order. The same
+   * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order (start and j
+   * both hold slots; density.ts). The same
    * storage as `contacts`: the moves are over when density correction lists its pairs.
    */
   readonly densityPairs = this.contacts;
@@ -151,7 +150,8 @@ export class StepContext {
     let ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
     let ka = Math.floor((z0 - reach) * inv), kb = Math.floor((z1 + reach) * inv);
     const block = this.objectBlock, dense = block.length > 0;
-    const [li, lj, lk] = this.blockLo, [ni, nj, nk] = this.blockN;
+    const lo = this.blockLo, bn = this.blockN;
+    const li = lo[0], lj = lo[1], lk = lo[2], ni = bn[0], nj = bn[1], nk = bn[2];
     if (dense) {
       ia = Math.max(ia, li); ib = Math.min(ib, li + ni - 1);
       ja = Math.max(ja, lj); jb = Math.min(jb, lj + nj - 1);

@@ -3,7 +3,13 @@
  * are counting-sorted into cells of edge ≥ the largest interaction support and then physically
  * reordered by cell, so the particles of cell c are the index run [start[c], start[c] + count[c]).
  * For each cell we list its occupied neighbour cells c' ≥ c among the 27 around it, so that a pair
- * loop visits every pair within the support exactly once, in a fixed order (deterministic).
+ * loop visits every pair within the support exactly once, in a fixed order (deterministic); the
+ * lookups go to a dense block of cell indices where one is small enough (listDense), else to the
+ * hash. buildSorted, every sub-timestep, CPU ms per call (min of 15, load ~4 on 2 cores): honey drop
+ * 0.88 → 0.52 (hash build 0.17, sortByCell 0.37 → 0.23, neighbour lists ~0.3 → ~0.1); per frame,
+ * alternating with the previous code: honey drop frames 3–12, 4.5 → 2.9; gel fan frame 2, 51 → 32.
+ * (Most of the engine's "neighbours" stage is listObjectContacts, collisions.ts: honey drop
+ * ~28 ms a frame.)
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import type { LiquidParticles } from './liquid.ts';
@@ -20,6 +26,9 @@ export function boxDistance2(box: Float64Array, b: number, x: number, y: number,
   if (ez < 0) { ez = z - box[b + 5]; if (ez < 0) ez = 0; }
   return ex * ex + ey * ey + ez * ez;
 }
+
+/** listCells looks cells up in a dense block while it holds at most this many entries per occupied cell. */
+const DENSE_CELLS_PER_CELL = 8;
 
 export class CellPairs {
   readonly grid: HashGrid;
@@ -45,6 +54,8 @@ export class CellPairs {
    */
   readonly pairs = new NeighbourList();
   private scratch: Int32Array;
+  /** listDense's block of cell indices. */
+  private block = new Int32Array(0);
 
   /**
    * `support`: the largest pair distance to be found. With reach 2 the cells are support/2 wide
@@ -103,6 +114,7 @@ export class CellPairs {
     if (this.first.length < nc + 1) this.first = new Int32Array(Math.ceil((nc + 1) * 1.5));
     const per = ((2 * this.reach + 1) ** 3 + 1) >> 1;
     if (this.cells.length < per * nc) this.cells = new Int32Array(Math.ceil(per * nc * 1.25));
+    if (this.listDense()) return;
     let m = 0;
     const out = this.scratch;
     for (let c = 0; c < nc; c++) {
@@ -117,7 +129,57 @@ export class CellPairs {
     }
     this.first[nc] = m;
   }
+
+  /**
+   * listCells over a dense block of cell indices (−1: empty) spanning the occupied cells plus a
+   * border of `reach`, looked up instead of hashed (the same cells in the same order as
+   * HashGrid.cellsAround: di, then dj, then dk). Only while the block holds at most
+   * DENSE_CELLS_PER_CELL entries per occupied cell; returns false otherwise.
+   */
+  private listDense(): boolean {
+    const g = this.grid, nc = g.cellCount, R = this.reach, gi = g.cellI, gj = g.cellJ, gk = g.cellK;
+    if (nc === 0) return false;
+    let i0 = gi[0], i1 = i0, j0 = gj[0], j1 = j0, k0 = gk[0], k1 = k0;
+    for (let c = 1; c < nc; c++) {
+      const i = gi[c], j = gj[c], k = gk[c];
+      if (i < i0) i0 = i; else if (i > i1) i1 = i;
+      if (j < j0) j0 = j; else if (j > j1) j1 = j;
+      if (k < k0) k0 = k; else if (k > k1) k1 = k;
+    }
+    const ni = i1 - i0 + 1 + 2 * R, nj = j1 - j0 + 1 + 2 * R, nk = k1 - k0 + 1 + 2 * R;
+    const size = ni * nj * nk;
+    if (!(size <= DENSE_CELLS_PER_CELL * nc)) return false;
+    if (this.block.length < size) this.block = new Int32Array(Math.ceil(size * 1.25));
+    const block = this.block, sj = nk, si = nj * nk;
+    block.fill(-1, 0, size);
+    const at = (c: number) => (gi[c] - i0 + R) * si + (gj[c] - j0 + R) * sj + (gk[c] - k0 + R);
+    for (let c = 0; c < nc; c++) block[at(c)] = c;
+    const first = this.first, cells = this.cells;
+    let m = 0;
+    for (let c = 0; c < nc; c++) {
+      first[c] = m;
+      const b = at(c);
+      for (let di = -R; di <= R; di++) {
+        for (let dj = -R; dj <= R; dj++) {
+          const row = b + di * si + dj * sj;
+          for (let dk = -R; dk <= R; dk++) {
+            const o = block[row + dk];
+            // Cells c' ≥ c only (empty entries are −1).
+            if (o >= c) cells[m++] = o;
+          }
+        }
+      }
+    }
+    first[nc] = m;
+    return true;
+  }
 }
+
+/**
+ * Growth factor of a NeighbourList's entries: the pair lists are the largest arrays of the engine
+ * (4 bytes a pair; honey drop: ~33 pairs a particle), so they keep at most 1/8 spare.
+ */
+const LIST_GROWTH = 1.125;
 
 /**
  * A compressed neighbour list: the neighbours of particle i are j[start[i] .. start[i + 1]).
@@ -141,14 +203,14 @@ export class NeighbourList {
   /** Makes room for `total` entries, keeping the first `length`. */
   reserve(total: number): void {
     if (this.j.length >= total && (!this.shared || this.j.buffer instanceof SharedArrayBuffer)) return;
-    const bigger = allocInt32(Math.max(1024, Math.ceil(total * 1.25)), this.shared);
+    const bigger = allocInt32(Math.max(1024, Math.ceil(total * LIST_GROWTH)), this.shared);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
   }
 
   push(j: number): void {
     if (this.length === this.j.length) {
-      const bigger = allocInt32(Math.max(1024, Math.ceil(this.length * 1.25)), this.shared);
+      const bigger = allocInt32(Math.max(1024, Math.ceil(this.length * LIST_GROWTH)), this.shared);
       bigger.set(this.j);
       this.j = bigger;
     }

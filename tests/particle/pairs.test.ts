@@ -2,11 +2,17 @@
  * The neighbour structures of the pair stages (neighbours.ts, adhesion.ts): the pair list that
  * adhesion records and the contact lists hold exactly the pairs a brute-force O(n²) search finds
  * (the cell-box culling must never drop one), and the hashed cells find every occupied cell,
- * negative coordinates included.
+ * negative coordinates included. The one-liquid forms of the pair loop give bit for bit what the
+ * general loop gives; liquid ← object adhesion (per-cell candidate lists) matches a scan of every
+ * object particle; the neighbour cells listed over the dense block are those the hash finds.
  */
 import { describe, expect, it } from 'vitest';
-import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { CONTACT_REACH } from '../../src/particle/context.ts';
+import {
+  adhesionTables, branchlessPairRange, branchyPairRange, cellView, computeAdhesion, liquidPairRange, type TableView,
+} from '../../src/particle/adhesion.ts';
+import { markNearObjects } from '../../src/particle/collisions.ts';
+import { CONTACT_REACH, type StepContext } from '../../src/particle/context.ts';
+import { NeighbourList } from '../../src/particle/neighbours.ts';
 import { HashGrid, hashCell } from '../../src/spatial/hash-grid.ts';
 import { lcg, liquid, particleSim } from './helpers.ts';
 
@@ -69,6 +75,108 @@ describe('neighbour pairs', () => {
           expect(pos[3 * a + k]).toBeLessThanOrEqual(box[6 * c + 3 + k]);
         }
       }
+    }
+  });
+});
+
+/** One liquid (the one-liquid loops) beside a ball that attracts it out to 8 r, jittered. */
+function oneLiquidBlob() {
+  const sim = particleSim({
+    gravity: [0, 0, 0],
+    materials: { a: liquid(3), ball: { kind: 'solid' } },
+    adhesion: [
+      { between: ['a', 'a'], type: 'lennard-jones', strength: 1 },
+      { between: ['a', 'ball'], type: 'attract', strength: 20, support: 8 },
+    ],
+    bodies: [
+      { material: 'a', shape: { type: 'sphere', center: [0, 0.02, 0], radius: 0.03 } },
+      { material: 'ball', shape: { type: 'sphere', center: [0, -0.025, 0], radius: 0.015 } },
+    ],
+    particle: { radius: 0.003 },
+  });
+  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(23);
+  for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.015;
+  ctx.rebuildObjectCells();
+  ctx.cells.buildSorted(L);
+  ctx.cells.updateBoxes(L.pos);
+  markNearObjects(ctx, ctx.objectReach + ctx.ro);
+  return sim;
+}
+
+type PairLoop = typeof liquidPairRange;
+
+/** One liquid pair loop over all cells: accelerations, Σk, pair and contact lists. */
+function runLoop(ctx: StepContext, T: TableView, loop: PairLoop) {
+  const L = ctx.liquid, n = L.count;
+  const acc = new Float64Array(3 * n), sumK = new Float64Array(n), pairs = new NeighbourList(), contacts = new NeighbourList();
+  pairs.reset(n);
+  contacts.reset(n);
+  loop(L.pos, L.material, cellView(ctx), T, 0, ctx.cells.grid.cellCount, acc, sumK, pairs, contacts);
+  pairs.start[n] = pairs.length;
+  contacts.start[n] = contacts.length;
+  return {
+    acc, sumK, pairStart: pairs.start.slice(0, n + 1), pairs: pairs.j.slice(0, pairs.length),
+    contactStart: contacts.start.slice(0, n + 1), contacts: contacts.j.slice(0, contacts.length),
+  };
+}
+
+describe('one-liquid pair loops', () => {
+  it('both forms give bit for bit what the general loop gives, and the pairs a brute-force search finds', () => {
+    const sim = oneLiquidBlob(), ctx = sim.ctx, L = ctx.liquid, n = L.count;
+    expect(n).toBeGreaterThan(300);
+    const T = adhesionTables(ctx);
+    expect(T.uniform).toBeGreaterThanOrEqual(0);
+    const general = runLoop(ctx, { ...T, uniform: -1 }, liquidPairRange);
+    const form = (f: typeof branchyPairRange): PairLoop => (pos, _mat, ...rest) => f(pos, ...rest);
+    const branchy = runLoop(ctx, T, form(branchyPairRange)), branchless = runLoop(ctx, T, form(branchlessPairRange));
+    expect(general.pairs.length).toBeGreaterThan(10 * n);
+    // Both ends of the forces: some accelerations are non-zero.
+    expect(general.acc.some((a) => a !== 0)).toBe(true);
+    for (const r of [branchy, branchless]) {
+      expect(r.acc).toEqual(general.acc);
+      expect(r.sumK).toEqual(general.sumK);
+      expect(r.pairStart).toEqual(general.pairStart);
+      expect(r.pairs).toEqual(general.pairs);
+      expect(r.contactStart).toEqual(general.contactStart);
+      expect(r.contacts).toEqual(general.contacts);
+    }
+    expect(listed(branchless.pairStart, branchless.pairs, n)).toEqual(brutePairs(L.pos, n, ctx.reach));
+    expect(listed(branchless.contactStart, branchless.contacts, n)).toEqual(brutePairs(L.pos, n, CONTACT_REACH * ctx.r));
+  });
+
+  it('liquid ← object adhesion matches a scan of every object particle (to round-off)', () => {
+    const sim = oneLiquidBlob(), ctx = sim.ctx, L = ctx.liquid, n = L.count, O = ctx.objects;
+    computeAdhesion(ctx);
+    const total = L.acc.slice(0, 3 * n);
+    const liquidOnly = runLoop(ctx, adhesionTables(ctx), liquidPairRange).acc;
+    const M = ctx.adhesion, r = ctx.r;
+    let felt = 0, worst = 0, scale = 0;
+    for (let i = 0; i < n; i++) {
+      const want = [0, 0, 0];
+      for (let o = 0; o < O.count; o++) {
+        const dx = O.pos[3 * o] - L.pos[3 * i], dy = O.pos[3 * o + 1] - L.pos[3 * i + 1], dz = O.pos[3 * o + 2] - L.pos[3 * i + 2];
+        const d = Math.hypot(dx, dy, dz);
+        if (d === 0) continue;
+        const k = M.at(L.material[i], O.material[o], d / r) / d;
+        want[0] -= k * dx; want[1] -= k * dy; want[2] -= k * dz;
+      }
+      if (want.some((w) => w !== 0)) felt++;
+      for (let a = 0; a < 3; a++) {
+        worst = Math.max(worst, Math.abs(total[3 * i + a] - liquidOnly[3 * i + a] - want[a]));
+        scale = Math.max(scale, Math.abs(want[a]));
+      }
+    }
+    expect(felt).toBeGreaterThan(n / 10);
+    // Sums of up to a few hundred terms in another order, plus the liquid part taken off again.
+    expect(worst).toBeLessThan(1e-9 * scale);
+  });
+
+  it('the neighbour cells listed over the dense block are those the hash finds, in order', () => {
+    const sim = oneLiquidBlob(), c = sim.ctx.cells, g = c.grid, out = new Int32Array(27);
+    for (let k = 0; k < g.cellCount; k++) {
+      const m = g.neighborCells(k, out, c.reach);
+      const want = Array.from(out.subarray(0, m)).filter((q) => q >= k);
+      expect(Array.from(c.cells.subarray(c.first[k], c.first[k + 1]))).toEqual(want);
     }
   });
 });
