@@ -24,7 +24,7 @@
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { parallelObjectContacts } from './object-contacts-parallel.ts';
-import { allocInt32, allocUint16 } from '../parallel/team.ts';
+import { allocFloat32, allocInt32, allocUint16 } from '../parallel/team.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;
@@ -103,7 +103,7 @@ export const TOUCH = 1.1;
 /** List entries beyond friction's touch plus this many radii are "far" (ObjectContactLists). */
 const NEAR_SLACK = 1;
 /** Round-off allowance of the far entries' clearance, radii (setClearance). */
-const CLEAR_MARGIN = 1e-5;
+export const CLEAR_MARGIN = 1e-5;
 
 /**
  * Per liquid particle, the object particles its moves and density passes of this sub-timestep can
@@ -122,7 +122,13 @@ const CLEAR_MARGIN = 1e-5;
  * into near and far again from where the particle is. D loses CLEAR_MARGIN · r to round-off.
  * Entries are 16-bit while the ranks fit in 15 bits (4 003 object particles on the honey drop).
  */
-export class ObjectContactLists {
+/** Scratch of sortNearFar: room for the longest list (one per thread). */
+export interface NearFarScratch {
+  tmp: Int32Array;
+  tmpD: Float64Array;
+}
+
+export class ObjectContactLists implements NearFarScratch {
   start = new Int32Array(1);
   j: Uint16Array | Int32Array = new Uint16Array(0);
   /** Flag of a far entry (added to its rank). */
@@ -137,9 +143,10 @@ export class ObjectContactLists {
   /** Candidates of a liquid cell (listObjectContacts): ranks and positions. */
   cand = new Int32Array(0);
   candPos = new Float64Array(0);
-  /** Scratch of the longest list (sortNearFar). */
+  /** Scratch of the longest list (sortNearFar), and that length. */
   tmp = new Int32Array(0);
   tmpD = new Float64Array(0);
+  longest = 0;
   /** On SharedArrayBuffers (a thread team reads start and j), from the next reset on. */
   shared = false;
 
@@ -147,7 +154,7 @@ export class ObjectContactLists {
     const wide = objects > 0x7fff;
     if (this.start.length < n + 1 || (this.shared && !(this.start.buffer instanceof SharedArrayBuffer))) {
       this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
-      this.clear = new Float32Array(4 * Math.ceil((n + 1) * 1.25));
+      this.clear = allocFloat32(4 * Math.ceil((n + 1) * 1.25), this.shared);
     }
     if (wide !== this.j instanceof Int32Array || (this.shared && !(this.j.buffer instanceof SharedArrayBuffer))) {
       this.j = wide ? allocInt32(Math.max(1024, this.j.length), this.shared) : allocUint16(Math.max(1024, this.j.length), this.shared);
@@ -212,7 +219,7 @@ export function clearOf(clear: Float32Array, i: number, x: number, y: number, z:
 }
 
 /** Squared distance below which a list entry is near (ObjectContactLists). */
-function near2Of(ctx: StepContext): number {
+export function near2Of(ctx: StepContext): number {
   const d = TOUCH * (ctx.r + ctx.ro) + NEAR_SLACK * ctx.r;
   return d * d;
 }
@@ -328,6 +335,7 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
   }
   list.length = len;
   ls[n] = len;
+  list.longest = longest;
   if (list.tmp.length < longest) list.tmp = new Int32Array(Math.ceil(longest * 1.25));
   if (list.tmpD.length < longest) list.tmpD = new Float64Array(list.tmp.length);
 }
@@ -342,7 +350,7 @@ export function objectContacts(ctx: StepContext): void {
   if (O.count === 0) return;
   if (parallelObjectContacts(ctx)) return;
   const list = objectListsOf(ctx);
-  objectContactRange(L.pos, L.vel, list.pos, O.vel, O.normal, list.index, list.start, list.j, ctx.r + ctx.ro, 0, n, list, near2Of(ctx), CLEAR_MARGIN * ctx.r);
+  objectContactRange(L.pos, L.vel, list.pos, O.vel, O.normal, list.index, list.start, list.j, ctx.r + ctx.ro, 0, n, list.clear, list, near2Of(ctx), CLEAR_MARGIN * ctx.r);
 }
 
 /** Pushes liquid particle i, (dx, dy, dz) from the object particle o with dx² + dy² + dz² = d2 < dc², out to dc. */
@@ -375,17 +383,16 @@ function pushOut(
 export function objectContactRange(
   pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, index: Int32Array | null,
   ls: Int32Array, lj: Uint16Array | Int32Array, dc: number, i0: number, i1: number,
-  lists: ObjectContactLists | null, near2: number, margin: number,
+  clear: Float32Array, scratch: NearFarScratch, near2: number, margin: number,
 ): void {
   const dc2 = dc * dc, far = lj instanceof Uint16Array ? 0x8000 : 0x40000000;
-  const clear = lists === null ? null : lists.clear;
   for (let i = i0; i < i1; i++) {
     const q0 = ls[i], q1 = ls[i + 1];
     if (q0 === q1) continue;
     let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     // The near run, while the particle is inside the far entries' clearance ball.
     let a = q0, last = -1;
-    if (clear !== null && clearOf(clear, i, xi, yi, zi, dc)) {
+    if (clearOf(clear, i, xi, yi, zi, dc)) {
       let left = false;
       for (; a < q1; a++) {
         const s = lj[a];
@@ -417,16 +424,16 @@ export function objectContactRange(
       pushOut(pos, vel, ovel, onormal, i, index === null ? s : index[s], dx, dy, dz, d2, dc);
       xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
     }
-    if (lists !== null) sortNearFar(lists, lj, far, q0, q1, opos, i, xi, yi, zi, near2, margin);
+    sortNearFar(clear, scratch, lj, far, q0, q1, opos, i, xi, yi, zi, near2, margin);
   }
 }
 
 /** Sorts i's entries [q0, q1) into near and far runs (each in rank order) from (x, y, z), and records the clearance. */
 function sortNearFar(
-  lists: ObjectContactLists, lj: Uint16Array | Int32Array, far: number, q0: number, q1: number, opos: Float64Array,
+  clear: Float32Array, scratch: NearFarScratch, lj: Uint16Array | Int32Array, far: number, q0: number, q1: number, opos: Float64Array,
   i: number, x: number, y: number, z: number, near2: number, margin: number,
 ): void {
-  const tmp = lists.tmp, d2s = lists.tmpD;
+  const tmp = scratch.tmp, d2s = scratch.tmpD;
   let split = q0;
   while (split < q1 && lj[split] < far) split++;
   let a = q0, b = split, k = 0;
@@ -443,7 +450,7 @@ function sortNearFar(
     lj[w++] = tmp[e] + far;
     if (d2s[e] < min2) min2 = d2s[e];
   }
-  setClearance(lists.clear, i, x, y, z, min2, margin);
+  setClearance(clear, i, x, y, z, min2, margin);
 }
 
 const local = new Float64Array(3);

@@ -263,7 +263,10 @@ function bind(ctx: StepContext, n: number): void {
     d.X = f(3 * m); d.Xm = f(3 * m); d.corrS = f(3 * m);
     d.prevS = new Float64Array(3 * m); d.fixS = new Float64Array(3 * m);
     d.rhoS = f(m); d.sS = f(m); d.cntS = allocInt32(m, sh);
-    if (d.invMassS.length > 0) d.invMassS = f(m);
+    // Empty until liquids of different masses meet, but on shared memory with a team all the same:
+    // parallelPush takes the team only when every array it is handed is shared, and an empty
+    // unshared one kept the push of every one-liquid scene on the calling thread.
+    d.invMassS = f(d.invMassS.length > 0 ? m : 0);
   }
   d.shared = sh;
   // Only particles next to closed walls need these (mirrorPairs).

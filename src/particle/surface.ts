@@ -13,8 +13,8 @@
  * once. The same test as findSurfaceParticles (which the surface builder and the tests use on bare
  * points) up to the order of the sums; on the honey drop about 6 ms instead of 35 ms a call, where a
  * 27-cell scan of the wide liquid cells looked at ~50 candidates per neighbour found.
- * It runs on the first sub-timestep of each frame and whenever liquid was added or removed; the
- * flags travel with the particles through the sorts of the later sub-timesteps.
+ * It runs on the first sub-timestep of each frame and on any sub-timestep that emitted liquid; the
+ * flags travel with the particles through the sorts and removals of the later sub-timesteps.
  */
 import { SURFACE_MIN_DISPLACEMENT } from './surface-particles.ts';
 import type { StepContext } from './context.ts';

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { listObjectContacts, markNearObjects, objectContacts } from '../../src/particle/collisions.ts';
-import { teamOf, teamWork } from '../../src/particle/threads.ts';
+import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
+import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -27,6 +27,17 @@ const SCENE: SceneInput = {
 
 function run(workers: number) {
   const sim = threadedSim(SCENE, workers);
+  // The kernels the team ran: a stage that quietly falls back to the calling thread would pass
+  // every comparison below.
+  const kernels = new Set<number>();
+  const team = teamOf(sim.ctx);
+  if (team !== null) {
+    const runKernel = team.run.bind(team);
+    team.run = (id: number) => {
+      kernels.add(id);
+      runKernel(id);
+    };
+  }
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5);
   // Squeeze the block by 8 % and jitter it: density correction has work to do.
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] = 0.92 * L.pos[o] + (rnd() - 0.5) * 0.6 * ctx.r;
@@ -34,8 +45,9 @@ function run(workers: number) {
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
-  listObjectContacts(ctx, 1 / 120);
-  // Contacts: twice (the first call moves the lists onto shared memory only from their next build).
+  // The engine moves the contact lists onto shared memory at the first threaded contact pass, from
+  // their next build on; here they are built once, so on shared memory from the start.
+  objectListsOf(ctx).shared = teamOf(ctx) !== null;
   listObjectContacts(ctx, 1 / 120);
   const before = L.pos.slice(0, 3 * L.count);
   objectContacts(ctx);
@@ -44,7 +56,7 @@ function run(workers: number) {
   for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
   listDensityPairs(ctx);
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels };
   sim.dispose();
   return out;
 }
@@ -57,6 +69,7 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
+    for (const k of [DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL]) expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
   });
 
   it('object contacts move exactly as on one thread', () => {
