@@ -87,7 +87,8 @@
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './collisions.ts';
-import { parallelMeasure, parallelPush } from './density-parallel.ts';
+import { parallelListDensity, parallelMeasure, parallelPush } from './density-parallel.ts';
+import type { PairSink } from './adhesion.ts';
 import { teamOf } from './threads.ts';
 import { allocFloat64, allocInt32 } from '../parallel/team.ts';
 
@@ -160,22 +161,47 @@ export function listDensityPairs(ctx: StepContext): void {
   const dc = ctx.densityCells;
   dc.build(pos, n);
   bind(ctx, n);
-  const g = dc.grid, start = g.start, cnt = g.count, order = g.order, first = dc.first, cells = dc.cells;
-  const sp = X, rho = rhoS, nb = cntS;
+  const g = dc.grid, order = g.order;
+  const sp = X;
   for (let a = 0; a < n; a++) {
     const i = order[a];
     sp[3 * a] = pos[3 * i]; sp[3 * a + 1] = pos[3 * i + 1]; sp[3 * a + 2] = pos[3 * i + 2];
   }
-  rho.fill(0, 0, n);
-  nb.fill(0, 0, n);
   dc.updateBoxes(sp);
-  const box = dc.box;
-  const h = ctx.densityH, h2 = h * h, hIn = h * (1 - 1e-6), invH = 1 / h;
+  const h = ctx.densityH, hIn = h * (1 - 1e-6), invH = 1 / h;
   const list = ctx.densityPairs;
   list.reset(n);
+  if (parallelListDensity(ctx, n, h * h, hIn, invH, { x: sp, rho: rhoS, cnt: cntS })) return;
+  rhoS.fill(0, 0, n);
+  cntS.fill(0, 0, n);
+  const view: DensityCellView = { start: g.start, count: g.count, first: dc.first, cells: dc.cells, box: dc.box };
+  densityListRange(view, sp, 0, g.cellCount, h * h, hIn, invH, list, rhoS, cntS);
+  list.start[n] = list.length;
+}
+
+/** The density cells as the listing reads them (CellPairs of densityCells, or shared copies of it). */
+export interface DensityCellView {
+  start: Int32Array;
+  count: Int32Array;
+  first: Int32Array;
+  cells: Int32Array;
+  box: Float64Array;
+}
+
+/**
+ * listDensityPairs' loop over the cells [c0, c1): the pairs of their slots (list.start of each of
+ * their slots, entries appended to list) and the first measure of both ends of each pair into `rho`
+ * and `cnt` (which the caller zeroes; the second slot may lie outside the range). The one loop the
+ * serial and threaded (density-parallel.ts) paths run.
+ */
+export function densityListRange(
+  v: DensityCellView, sp: Float64Array, c0: number, c1: number, h2: number, hIn: number, invH: number,
+  list: PairSink, rho: Float64Array, nb: Int32Array,
+): void {
+  const start = v.start, cnt = v.count, first = v.first, cells = v.cells, box = v.box;
   const ls = list.start;
-  let lj = list.j, len = 0;
-  for (let c = 0; c < g.cellCount; c++) {
+  let lj = list.j, len = list.length;
+  for (let c = c0; c < c1; c++) {
     const a0 = start[c], a1 = a0 + cnt[c];
     // Room for every candidate of a particle of the cell, checked once per particle rather than
     // once per pair.
@@ -220,7 +246,6 @@ export function listDensityPairs(ctx: StepContext): void {
     }
   }
   list.length = len;
-  ls[n] = len;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Kernel, ThreadTeam } from '../parallel/team.ts';
 import type { StepContext } from './context.ts';
 import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
 import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
-import { densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
+import { densityListKernelA, densityListKernelB, densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
 import { objectContactsKernel } from './object-contacts-parallel.ts';
 
 /**
@@ -17,8 +17,8 @@ import { objectContactsKernel } from './object-contacts-parallel.ts';
  * before a module in such a cycle has run.
  */
 export const ADHESION_KERNEL_A = 8, ADHESION_KERNEL_B = 9;
-/** Kernel ids of density correction's pair loops (density-parallel.ts). */
-export const DENSITY_MEASURE_KERNEL = 16, DENSITY_PUSH_KERNEL = 17;
+/** Kernel ids of density correction's pair loops and listing (density-parallel.ts). */
+export const DENSITY_MEASURE_KERNEL = 16, DENSITY_PUSH_KERNEL = 17, DENSITY_LIST_KERNEL_A = 19, DENSITY_LIST_KERNEL_B = 20;
 /** Kernel id of the liquid ← object contacts (object-contacts-parallel.ts). */
 export const OBJECT_CONTACTS_KERNEL = 18;
 
@@ -30,6 +30,8 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[ADHESION_KERNEL_B] = adhesionKernelB;
   k[DENSITY_MEASURE_KERNEL] = densityMeasureKernel;
   k[DENSITY_PUSH_KERNEL] = densityPushKernel;
+  k[DENSITY_LIST_KERNEL_A] = densityListKernelA;
+  k[DENSITY_LIST_KERNEL_B] = densityListKernelB;
   k[OBJECT_CONTACTS_KERNEL] = objectContactsKernel;
   return k;
 })();

@@ -1,14 +1,15 @@
 /**
  * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
- * (object-contacts-parallel.ts) on two threads: on the same state, the same passes and positions
- * as one thread to round-off (contacts: bit for bit), and Σ m Δx = 0 as on one thread.
+ * (object-contacts-parallel.ts) on two threads: on the same state, the same pair list, the same
+ * passes and positions as one thread to round-off (contacts: bit for bit), and Σ m Δx = 0 as on
+ * one thread.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
-import { DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -55,8 +56,9 @@ function run(workers: number) {
   let pushed = 0;
   for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
   listDensityPairs(ctx);
+  const dp = ctx.densityPairs, list = { start: dp.start.slice(0, L.count + 1), j: dp.j.slice(0, dp.length) };
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list };
   sim.dispose();
   return out;
 }
@@ -69,7 +71,15 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
-    for (const k of [DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL]) expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
+    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL]) {
+      expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
+    }
+  });
+
+  it('lists the same density pairs in the same order', () => {
+    expect(two.list.j.length).toBeGreaterThan(10 * one.n);
+    expect(two.list.start).toEqual(one.list.start);
+    expect(two.list.j).toEqual(one.list.j);
   });
 
   it('object contacts move exactly as on one thread', () => {
