@@ -39,12 +39,15 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
 /**
  * Fewest liquid particles for which the adhesion, density and object-contact stages split their
  * work over the team. Their jobs are short (object contacts: ~0.5 ms, run every move and density
- * pass) and a hand-off costs tens of µs, so small scenes lose: on 2 cores with 2 048, paint drops
- * (4 000–5 600 particles) went 126 → 158 ms/frame, the honey drop (9 328) 454 → 376. The
- * viscosity stage has its own (viscosity-parallel.ts MIN_PARTICLES). Tests lower it to run the
- * threaded paths on small scenes.
+ * pass) and a hand-off costs tens of µs, so small scenes lose. Measured on 2 cores, mean ms/frame
+ * at this threshold against 8 192: paint drops (3 900–5 600 particles, frames 23–30) 60 → 51
+ * (1 024: 51), jelly block (3 375, frames 6–15) 44.7 → 38.8, honey coil (1 841, 1 024 against
+ * 8 192) 14.2 → 13.0, honey on a spinner (~1 400) 8.7 → 9.3–11.6: hence 2 048. (It was 8 192
+ * while density correction's push never ran on the team and the threaded object contacts tested
+ * every list entry; paint drops then went 126 → 158 at 2 048.) The viscosity stage has its own
+ * (viscosity-parallel.ts MIN_PARTICLES). Tests lower it to run the threaded paths on small scenes.
  */
-export const teamWork = { minParticles: 8192 };
+export const teamWork = { minParticles: 2048 };
 
 const teams = new WeakMap<StepContext, ThreadTeam>();
 

@@ -302,7 +302,7 @@ export const particleSettings = z
     maxMove: z.number().min(0.05).max(10).default(1).describe('A substep is subdivided when a move would carry a particle further than this many radii.'),
     maxSpeed: pos.default(50).describe('A particle faster than this stops the run with an error, m/s.'),
     walls: z.boolean().default(true).describe('Keep particles inside the domain box when there is one.'),
-    workers: z.int().min(1).max(64).default(1).describe('Threads the particle engine splits its adhesion, viscosity, density-correction and object-contact stages over (SharedArrayBuffer; in a browser only on a cross-origin isolated page, else 1; scenes under 8 192 liquid particles thread viscosity only). Runs are repeatable for a given count; counts differ from each other at round-off level, so resume a checkpoint with the count that wrote it.'),
+    workers: z.int().min(1).max(64).default(1).describe('Threads the particle engine splits its adhesion, viscosity, density-correction and object-contact stages over (SharedArrayBuffer; in a browser only on a cross-origin isolated page, else 1; scenes under 2 048 liquid particles thread viscosity only). Runs are repeatable for a given count; counts differ from each other at round-off level, so resume a checkpoint with the count that wrote it.'),
   })
   .describe('Particle engine settings.');
 
