@@ -83,6 +83,26 @@
  * also fails the gravity block's max speed). What holds the passes up is keepOut: without it
  * between passes the same states reach 2 % in 2–5 passes rather than 5–8 (the film's contact
  * layer, pushed into the ball and put back, is re-compressed every pass).
+ * Where the compression comes from: the honey drop's honey–ball adhesion, 20 m/s² a pair over 8 r,
+ * sums to 100–115 m/s² toward the ball for every particle within 6 r of it (frame 10), so the
+ * moves compress the draped film by 20–30 % (mean error) every sub-timestep; at strength 5 the
+ * passes fall from 6.3 to 1.95 a sub-timestep, but half the honey slides off onto the floor.
+ * Measured and not kept (honey drop frames 3–22 unless said):
+ *  - Treating particles that keepOut moved as immovable in the next pass (push split 0 : 1):
+ *    6.0 → 6.2 passes.
+ *  - Warm start, a first push with the last sub-timestep's Σs (carried with the particles):
+ *    β = 1: 6.0 → 5.0 passes; accumulating (Σs + β × the warm one, β = 0.8, 0.95): the
+ *    honey flies apart (1 000–3 700 particles lost to the sink by frame 11).
+ *  - Pressure memory, the accumulated signed s as a force in the next moves (clamped ≥ 0, none
+ *    where keepOut acted): gain 0.1: 4.8 passes but honey reaches the floor by frame 45; 0.3:
+ *    1 284 particles sprayed at impact. Unclamped, it winds up at the ball, whose reaction
+ *    density correction cannot see (objects take no part in density).
+ *  - A second Chebyshev run for the tail (restart with ϱ = 0.8 once the error is within 4× the
+ *    tolerance): 6.3 → 4.9 passes, no spray, validation within its scatter, but the draped honey
+ *    runs off faster (210–290 particles on the floor at frame 60 over four drop offsets, none
+ *    without); ϱ 0.7: 5.5 passes, ~130 on the floor; 0.6: 5.95, 0–16. Taking the tail's velocity
+ *    from its Jacobi increments only (positions still extrapolated): 5.15 passes and the honey
+ *    stays as without, but a still block's mean speed rises 20–30 % (0.096 → 0.126 √(g d)).
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
