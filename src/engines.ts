@@ -57,8 +57,8 @@ export function sceneFromCheckpoint(reader: CheckpointReader): Scene {
 }
 
 /**
- * Bytes of the typed arrays reachable from `root` (each ArrayBuffer or SharedArrayBuffer counted
- * once, at its full capacity), walking own properties, arrays and Maps; `skip` objects (the scene,
+ * Bytes of the typed arrays and bare buffers reachable from `root` (each ArrayBuffer or
+ * SharedArrayBuffer counted once, at its full capacity), walking own properties, arrays and Maps; `skip` objects (the scene,
  * its assets) are not entered. Engines report it as Metrics.memoryBytes: what a simulation holds,
  * measured the same way whatever else the process has allocated.
  */
@@ -75,6 +75,11 @@ export function heldBytes(root: object, skip: readonly object[] = []): number {
       if (!buffers.has(v.buffer)) {
         buffers.add(v.buffer);
         bytes += v.buffer.byteLength;
+      }
+    } else if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)) {
+      if (!buffers.has(v)) {
+        buffers.add(v);
+        bytes += v.byteLength;
       }
     } else if (Array.isArray(v)) {
       for (const e of v) if (typeof e === 'object' && e !== null) stack.push(e);

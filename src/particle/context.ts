@@ -245,6 +245,25 @@ export class StepContext {
     return a;
   }
 
+  /**
+   * One buffer for the scratch that lives only within one stage call: the surface test's sums,
+   * the viscosity pair weights and density correction's slot-ordered copies. Those stages never
+   * overlap, so they share it rather than hold one each (honey drop: 229 → 132 bytes of such
+   * scratch a point, the weights being the largest). A stage carves it into views
+   * (StageScratch) that are valid until the next stage asks for it. On a SharedArrayBuffer once
+   * `shared` is asked for (a thread team reads density correction's part).
+   */
+  stageScratch(bytes: number, shared: boolean): StageScratch {
+    let b = this.stageBuffer;
+    const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
+    if (b.byteLength < bytes || (shared && !isShared)) {
+      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * 1.25) / 8) + 64;
+      b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    }
+    return new StageScratch(b);
+  }
+  private stageBuffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
+
   /** The scratch object `name`, made by `make` on first use. */
   keep<T>(name: string, make: () => T): T {
     let v = this.scratch.get(name) as T | undefined;
@@ -254,5 +273,30 @@ export class StepContext {
 
   count(name: string, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;
+  }
+}
+
+/** Views carved one after another from the context's stage buffer (StepContext.stageScratch), 8-byte aligned. */
+export class StageScratch {
+  private at = 0;
+  constructor(readonly buffer: ArrayBuffer | SharedArrayBuffer) {}
+
+  private take(bytes: number): number {
+    const at = this.at;
+    this.at += 8 * Math.ceil(bytes / 8);
+    if (this.at > this.buffer.byteLength) throw new Error(`stage scratch: ${this.at} bytes carved from a buffer of ${this.buffer.byteLength}`);
+    return at;
+  }
+  f64(n: number): Float64Array<ArrayBuffer> {
+    return new Float64Array(this.buffer, this.take(8 * n), n) as Float64Array<ArrayBuffer>;
+  }
+  f32(n: number): Float32Array<ArrayBuffer> {
+    return new Float32Array(this.buffer, this.take(4 * n), n) as Float32Array<ArrayBuffer>;
+  }
+  i32(n: number): Int32Array<ArrayBuffer> {
+    return new Int32Array(this.buffer, this.take(4 * n), n) as Int32Array<ArrayBuffer>;
+  }
+  u8(n: number): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
   }
 }

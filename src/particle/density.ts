@@ -279,20 +279,13 @@ let rhoS = new Float64Array(0), sS = new Float64Array(0), cntS = new Int32Array(
 let uniformMass = true;
 
 /**
- * The stage's scratch arrays live in the context (ctx.keep: counted by Metrics.memoryBytes, never
- * shared between simulations); `bind` grows them and points the module's names above at them for
- * the call.
+ * The stage's arrays are views into the context's stage scratch (StepContext.stageScratch: shared
+ * with the surface test and the viscosity weights, counted by Metrics.memoryBytes); `bind` carves
+ * them and points the module's names above at them for the call. listDensityPairs and
+ * correctDensity carve the same layout, so the listing's copies and first measure carry over.
+ * What persists between calls is only DensityScratch.
  */
 class DensityScratch {
-  /** On SharedArrayBuffers (the context has a thread team). */
-  shared = false;
-  X = new Float64Array(0); Xm = new Float64Array(0); corrS = new Float64Array(0);
-  /** The start of the stage and what constrain moved (slot order). */
-  prevS = new Float64Array(0); fixS = new Float64Array(0);
-  rhoS = new Float64Array(0); sS = new Float64Array(0); cntS = new Int32Array(0);
-  /** Only where liquids of different densities meet (uniformMass false). */
-  invMassS = new Float64Array(0);
-  wallMask = new Uint8Array(0); wallDelta = new Float64Array(0); wallSg = new Float64Array(0);
   /** Per material: PAIR_GAIN · c · h; gainOne: the one value all liquids share, else −1. */
   gain = new Float64Array(0);
   gainOne = -1;
@@ -301,25 +294,18 @@ class DensityScratch {
 let scratch = new DensityScratch();
 
 function bind(ctx: StepContext, n: number): void {
-  const d = (scratch = ctx.keep('density.scratch', () => new DensityScratch()));
-  const sh = teamOf(ctx) !== null;
-  if (d.rhoS.length < n || d.shared !== sh) {
-    const m = Math.ceil(n * 1.25), f = (k: number) => allocFloat64(k, sh);
-    d.X = f(3 * m); d.Xm = f(3 * m); d.corrS = f(3 * m);
-    d.prevS = new Float64Array(3 * m); d.fixS = new Float64Array(3 * m);
-    d.rhoS = f(m); d.sS = f(m); d.cntS = allocInt32(m, sh);
-    // Empty until liquids of different masses meet, but on shared memory with a team all the same:
-    // parallelPush takes the team only when every array it is handed is shared, and an empty
-    // unshared one kept the push of every one-liquid scene on the calling thread.
-    d.invMassS = f(d.invMassS.length > 0 ? m : 0);
-  }
-  d.shared = sh;
+  scratch = ctx.keep('density.scratch', () => new DensityScratch());
+  // At the liquid's capacity, not n: the views (a thread team's slots) stay the same until the
+  // liquid outgrows it.
+  const m = Math.max(n, ctx.liquid.capacity), walls = collectWalls(ctx) > 0;
+  const bytes = 8 * (18 * m) + 4 * m + (walls ? 8 * 6 * m + m : 0) + 128;
+  const mem = ctx.stageScratch(bytes, teamOf(ctx) !== null);
+  X = mem.f64(3 * m); Xm = mem.f64(3 * m); corrS = mem.f64(3 * m); prevS = mem.f64(3 * m); fixS = mem.f64(3 * m);
+  rhoS = mem.f64(m); sS = mem.f64(m); invMassS = mem.f64(m); cntS = mem.i32(m);
   // Only particles next to closed walls need these (mirrorPairs).
-  if (collectWalls(ctx) > 0 && d.wallMask.length < n) {
-    const m = Math.ceil(n * 1.25);
-    d.wallMask = new Uint8Array(m); d.wallDelta = new Float64Array(3 * m); d.wallSg = new Float64Array(3 * m);
+  if (walls) {
+    wallDelta = mem.f64(3 * m); wallSg = mem.f64(3 * m); wallMask = mem.u8(m);
   }
-  ({ X, Xm, corrS, prevS, fixS, rhoS, sS, cntS, invMassS, wallMask, wallDelta, wallSg } = d);
 }
 
 /**
@@ -624,11 +610,7 @@ export function correctDensity(ctx: StepContext, dt: number, constrain?: (ctx: S
   const invMass0 = 1 / mass[mat[0]];
   uniformMass = true;
   for (let i = 1; i < n; i++) if (1 / mass[mat[i]] !== invMass0) { uniformMass = false; break; }
-  if (!uniformMass) {
-    if (d.invMassS.length < n || (d.shared && !(d.invMassS.buffer instanceof SharedArrayBuffer))) d.invMassS = allocFloat64(Math.ceil(n * 1.25), d.shared);
-    invMassS = d.invMassS;
-    for (let a = 0; a < n; a++) invMassS[a] = 1 / mass[mat[order[a]]];
-  }
+  if (!uniformMass) for (let a = 0; a < n; a++) invMassS[a] = 1 / mass[mat[order[a]]];
   const nWalls = collectWalls(ctx);
   let error = measure(ctx, n, nWalls, true);
   let passes = 0;

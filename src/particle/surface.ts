@@ -25,7 +25,8 @@ export function markSurface(ctx: StepContext): number {
   const radius = ctx.densityH, r2 = radius * radius;
   const sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180), ratio = P.surfaceRatio;
   const balanced = SURFACE_MIN_DISPLACEMENT * radius;
-  const S = ctx.f64('surface.offset', 3 * n), cnt = ctx.i32('surface.count', n), side = ctx.i32('surface.normalSide', n);
+  const mem = ctx.stageScratch(32 * n + 64, false);
+  const S = mem.f64(3 * n), cnt = mem.i32(n), side = mem.i32(n);
   S.fill(0, 0, 3 * n);
   cnt.fill(0, 0, n);
   side.fill(0, 0, n);

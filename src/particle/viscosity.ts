@@ -54,11 +54,11 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, mat = L.material, np = L.count;
   let single = true;
   for (let i = 1; i < np && single; i++) single = mat[i] === mat[0];
-  listExchangePairs(ctx, t.frac, t.inv2, nm, single);
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
+  const pw = listExchangePairs(ctx, t.frac, t.inv2, nm, single);
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j;
   for (let s = 0; s < n; s++) {
     if (single) exchangeSweepSingle(L.vel, st, pj, pw, np);
-    else exchangeSweep(ctx, t.toI, t.toJ, nm);
+    else exchangeSweep(ctx, pw, t.toI, t.toJ, nm);
   }
   if (n > 1) ctx.count('viscositySweeps', n);
 }
@@ -98,14 +98,15 @@ function materialTables(ctx: StepContext, dt: number, share: number): Tables {
  * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
  * bit-identical (tests/particle/fast-paths.test.ts). Weights capped at PAIR_WEIGHT_MAX (only
  * sweeps of a > 0.86 can reach it). Memory: 4 bytes of weight per exchange pair (honey drop: 34
- * pairs, 136 bytes a particle), in the context's scratch ('viscosity.weights'): single precision,
+ * pairs, 136 bytes a particle), in the context's stage scratch (shared with the surface test and density
+ * correction, which never run at the same time): single precision,
  * 6e-8 relative, far below what the exchange resolves; both ends of a pair use the same rounded w,
  * so momentum stays exact.
  */
-function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number, single: boolean): void {
+function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number, single: boolean): Float32Array {
   const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
   const list = ctx.cells.pairs, ls = list.start, lj = list.j;
-  const pw = ctx.f32('viscosity.weights', list.length);
+  const pw = ctx.stageScratch(4 * list.length + 64, false).f32(list.length);
   const cap = PAIR_WEIGHT_MAX;
   let m = 0;
   // In place: entry m ≤ q is written after entry q is read, start[i] after start[i] and start[i + 1] are read.
@@ -149,15 +150,16 @@ function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Ar
   }
   ls[n] = m;
   list.length = m;
+  return pw;
 }
 
 /**
  * One Gauss–Seidel sweep over the listed pairs: the velocity difference times w; i gains m̄/mᵢ of
  * it, j loses m̄/mⱼ (equal momenta).
  */
-function exchangeSweep(ctx: StepContext, toI: Float64Array, toJ: Float64Array, nm: number): void {
+function exchangeSweep(ctx: StepContext, pw: Float32Array, toI: Float64Array, toJ: Float64Array, nm: number): void {
   const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material;
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, pw = ctx.f32('viscosity.weights', 0);
+  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j;
   for (let i = 0; i < n; i++) {
     const row = mat[i] * nm;
     let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];

@@ -15,11 +15,14 @@ describe('heldBytes', () => {
       view: new Float32Array(shared.buffer, 0, 4),
       list: [new Int32Array(10), { deep: new Uint8Array(3) }],
       map: new Map<string, unknown>([['k', new Float32Array(5)]]),
+      // A bare buffer (a stage scratch that hands out views), and a view of it counted with it.
+      bare: new ArrayBuffer(64),
       self: null as unknown,
       skipped,
     };
     root.self = root;
-    expect(heldBytes(root, [skipped])).toBe(800 + 40 + 3 + 20);
+    (root as Record<string, unknown>).bareView = new Uint8Array(root.bare, 8, 8);
+    expect(heldBytes(root, [skipped])).toBe(800 + 40 + 3 + 20 + 64);
   });
 });
 
