@@ -257,7 +257,7 @@ export class StepContext {
     let b = this.stageBuffer;
     const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
     if (b.byteLength < bytes || (shared && !isShared)) {
-      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * 1.25) / 8) + 64;
+      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * 1.125) / 8) + 64;
       b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     }
     return new StageScratch(b);

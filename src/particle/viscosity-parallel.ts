@@ -51,27 +51,25 @@ const P_SWEEPS = 0, P_SINGLE = 1, P_NM = 2, P_T = 3;
 const MAX_T = MAX_SLABS;
 const M_UP = 0, M_DOWN = M_UP + MAX_T, M_IN = M_DOWN + MAX_T, M_ERR = M_IN + MAX_T, META_WORDS = M_ERR + 1;
 
-/** The shared arrays of the parallel stage, grown as needed (a new generation for the team). */
+/**
+ * The shared arrays of the parallel stage, grown as needed (a new generation for the team). The
+ * slab pair lists (inJ, and the weights inW in single precision, as on one thread) are views into
+ * the context's stage scratch (StepContext.stageScratch), carved at the pair list's capacity so that
+ * they stay the same views while it does not grow.
+ */
 class Buffers {
   slabs = new SlabCut();
   rows = allocInt32(0, true);
-  inJ = allocInt32(0, true);
-  inW = allocFloat64(0, true);
   xslots = allocInt32(0, true);
   meta = allocInt32(META_WORDS, true);
   tab = allocFloat64(0, true);
 
-  reserve(n: number, pairs: number, nm: number): void {
+  reserve(n: number, nm: number): void {
     this.slabs.reserve(n);
     if (this.xslots.length < n) {
       const cap = Math.ceil(n * 1.25) + 64;
       this.rows = allocInt32(4 * cap, true);
       this.xslots = allocInt32(cap, true);
-    }
-    if (this.inJ.length < pairs) {
-      const cap = Math.ceil(pairs * 1.25) + 1024;
-      this.inJ = allocInt32(cap, true);
-      this.inW = allocFloat64(cap, true);
     }
     if (this.tab.length < 4 * nm * nm) this.tab = allocFloat64(4 * nm * nm, true);
   }
@@ -88,7 +86,9 @@ export function parallelViscosity(
   const L = ctx.liquid, n = L.count, pos = L.pos, nm = ctx.mass.length;
   const list = ctx.cells.pairs, ls = list.start;
   const B = ctx.keep('viscosity.parallel', () => new Buffers());
-  B.reserve(n, list.length, nm);
+  B.reserve(n, nm);
+  const cap = list.j.length, mem = ctx.stageScratch(8 * cap + 64, true);
+  const inJ = mem.i32(cap), inW = mem.f32(cap);
   const T = Math.min(team.size, MAX_T);
   let hmax = 0;
   for (let m = 0; m < nm; m++) hmax = Math.max(hmax, ctx.kernelSupport[m]);
@@ -121,8 +121,8 @@ export function parallelViscosity(
   team.setSlot(S_PLIST, slabs.plist);
   team.setSlot(S_OFF, slabs.offsets);
   team.setSlot(S_ROWS, B.rows);
-  team.setSlot(S_INJ, B.inJ);
-  team.setSlot(S_INW, B.inW);
+  team.setSlot(S_INJ, inJ);
+  team.setSlot(S_INW, inW);
   team.setSlot(S_XSLOTS, B.xslots);
   team.setSlot(S_META, meta);
   team.setSlot(S_TAB, tab);
@@ -142,7 +142,7 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
   const vel = slots[S_VEL] as Float64Array, pos = slots[S_POS] as Float64Array, mat = slots[S_MAT] as Uint16Array;
   const half = slots[S_HALF] as Float64Array, ls = slots[S_PSTART] as Int32Array, lj = slots[S_PJ] as Int32Array;
   const owner = slots[S_OWNER] as Uint8Array, plist = slots[S_PLIST] as Int32Array, rows = slots[S_ROWS] as Int32Array;
-  const inJ = slots[S_INJ] as Int32Array, inW = slots[S_INW] as Float64Array, xslots = slots[S_XSLOTS] as Int32Array;
+  const inJ = slots[S_INJ] as Int32Array, inW = slots[S_INW] as Float32Array, xslots = slots[S_XSLOTS] as Int32Array;
   const meta = slots[S_META] as Int32Array, tab = slots[S_TAB] as Float64Array, off = slots[S_OFF] as Int32Array;
   const nm = params[P_NM], nn = nm * nm;
   const t = rank, k0 = off[t], k1 = off[t + 1];
@@ -222,7 +222,7 @@ export function viscosityKernel(rank: number, team: TeamSync, slots: readonly Sl
  * One row of exchanges for one liquid material (viscosity.ts exchangeSweepSingle, same V8 shape:
  * j's velocity read once into locals, unrolled by 4): i against j = inJ[a..b), m̄/m = 1.
  */
-function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float64Array, a: number, b: number): void {
+function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float32Array, a: number, b: number): void {
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
   let q = a, j = 0, w = 0, ux = 0, uy = 0, uz = 0, xj = 0, yj = 0, zj = 0;
   for (; q + 3 < b; q += 4) {
@@ -260,7 +260,7 @@ function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float64Ar
 /** exchangeRow with per-pair material shares (viscosity.ts exchangeSweep). */
 function exchangeRowMixed(
   vel: Float64Array, mat: Uint16Array, tab: Float64Array, nm: number, i: number,
-  pj: Int32Array, pw: Float64Array, a: number, b: number,
+  pj: Int32Array, pw: Float32Array, a: number, b: number,
 ): void {
   const nn = nm * nm, row = mat[i] * nm;
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];

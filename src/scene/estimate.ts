@@ -25,10 +25,10 @@ export interface SceneEstimate {
 
 /**
  * Bytes the particle engine holds per particle (liquid and object), one thread: Metrics.memoryBytes
- * on the Table 1 scenes measured 960–1 210 (BENCHMARKS.md; pair lists, per-pair weights and
- * distances, stage scratch). Two threads hold about 20–30 % more.
+ * on the Table 1 scenes measured 570–600 (BENCHMARKS.md; pair lists, per-pair weights, the stage
+ * scratch). Two threads hold about 45 % more (per-thread sums, the slab pair lists of viscosity).
  */
-export const PARTICLE_BYTES = 1200;
+export const PARTICLE_BYTES = 650;
 export const CELL_BYTES = 120;
 
 export function estimateScene(scene: Scene): SceneEstimate {
