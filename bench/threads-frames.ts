@@ -1,0 +1,43 @@
+/**
+ * Whole frames of a particle scene on 1 and on T threads, the simulations stepped alternately
+ * (one frame each in turn), so that the load of a shared machine falls on both alike; mean and
+ * median wall time over a window of frames:
+ *   npx tsx bench/threads-frames.ts [scene] [firstFrame] [lastFrame] [threads] [minParticles]
+ * (defaults: the paint drops, frames 23–34, 2 threads). `minParticles` overrides teamWork's
+ * threshold (src/particle/threads.ts) for both simulations. Two simulations in one process share
+ * caches, so the figures run higher than `viscid bench`'s; compare them with each other.
+ */
+import { readFileSync } from 'node:fs';
+import { parseScene, createSimulation, type Simulation } from '../src/index.ts';
+import { spawnNodeThread } from '../src/cli/threads.ts';
+import { teamWork } from '../src/particle/threads.ts';
+
+const file = process.argv[2] ?? 'scenes/paint-drops.json';
+const first = Number(process.argv[3] ?? 23), last = Number(process.argv[4] ?? 34), T = Number(process.argv[5] ?? 2);
+if (process.argv[6]) teamWork.minParticles = Number(process.argv[6]);
+
+async function make(workers: number): Promise<Simulation> {
+  const scene = parseScene(JSON.parse(readFileSync(file, 'utf8')));
+  const sim = createSimulation(scene, 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : {});
+  await sim.ready?.();
+  return sim;
+}
+
+const one = await make(1), many = await make(T);
+const t1: number[] = [], tT: number[] = [];
+for (let f = 1; f <= last; f++) {
+  const a = one.stepFrame().wallMs, b = many.stepFrame().wallMs;
+  if (f >= first) {
+    t1.push(a);
+    tT.push(b);
+  }
+}
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+const median = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
+const fmt = (x: number[]) => `mean ${mean(x).toFixed(1)}, median ${median(x).toFixed(1)} ms/frame`;
+console.log(`${file}, frames ${first}–${last}, threads from ${teamWork.minParticles} liquid particles`);
+console.log(`  1 thread:  ${fmt(t1)}`);
+console.log(`  ${T} threads: ${fmt(tT)} (${(mean(t1) / mean(tT)).toFixed(2)}×)`);
+one.dispose();
+many.dispose();
+process.exit(0);
