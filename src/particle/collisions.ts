@@ -24,6 +24,7 @@
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { parallelObjectContacts } from './object-contacts-parallel.ts';
+import { parallelContactLists } from './object-lists-parallel.ts';
 import { allocFloat32, allocInt32, allocUint16 } from '../parallel/team.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
@@ -248,14 +249,91 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
     return;
   }
   list.rank(ctx);
-  const pos = L.pos, vel = L.vel, near = L.nearObject, opos = ctx.objectSlotPos;
-  const g = Math.hypot(...ctx.scene.gravity), vo = O.maxSpeed;
-  const base = CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + ctx.r;
-  const cg = ctx.cells.grid, start = cg.start, cnt = cg.count;
-  const og = ctx.objectCells.grid, ostart = og.start, ocnt = og.count, cellRank = list.cellRank;
-  const ls = list.start, clear = list.clear, farBit = list.far, near2 = near2Of(ctx), margin = CLEAR_MARGIN * ctx.r;
-  let tmp = list.tmp, lj = list.j, len = 0, longest = 0;
-  for (let c = 0; c < cg.cellCount; c++) {
+  const og = ctx.objectCells.grid;
+  const v: ContactListView = {
+    pos: L.pos, vel: L.vel, near: L.nearObject, start: ctx.cells.grid.start, count: ctx.cells.grid.count,
+    ostart: og.start, ocount: og.count, cellRank: list.cellRank, opos: ctx.objectSlotPos, clear: list.clear,
+    base: CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + ctx.r, g: Math.hypot(...ctx.scene.gravity), dt, vo: O.maxSpeed,
+    near2: near2Of(ctx), margin: CLEAR_MARGIN * ctx.r, farBit: list.far,
+  };
+  let longest: number;
+  const threaded = parallelContactLists(ctx, v);
+  if (threaded >= 0) longest = threaded;
+  else {
+    const finder: ObjectCellFinder = {
+      find: (x0, y0, z0, x1, y1, z1, reach) => ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, reach),
+      get cells() { return ctx.nearObjectCells; },
+    };
+    longest = contactListRange(v, finder, 0, ctx.cells.grid.cellCount, list, list);
+  }
+  list.start[n] = list.length;
+  list.longest = longest;
+  if (list.tmp.length < longest) list.tmp = new Int32Array(Math.ceil(longest * 1.25));
+  if (list.tmpD.length < longest) list.tmpD = new Float64Array(list.tmp.length);
+}
+
+/** What contactListRange reads: the sorted liquid and its cells, the ranked object particles, the reach constants. */
+export interface ContactListView {
+  pos: Float64Array;
+  vel: Float64Array;
+  near: Uint8Array;
+  /** Liquid cells (ctx.cells.grid): first particle and count. */
+  start: Int32Array;
+  count: Int32Array;
+  /** Object cells: first slot and count; the rank of each cell's first particle; positions by slot. */
+  ostart: Int32Array;
+  ocount: Int32Array;
+  cellRank: Int32Array;
+  opos: Float64Array;
+  /** Per liquid particle: the clearance of its far entries (ObjectContactLists.clear), written. */
+  clear: Float32Array;
+  base: number;
+  g: number;
+  dt: number;
+  vo: number;
+  near2: number;
+  margin: number;
+  farBit: number;
+}
+
+/** The object cells near a box: StepContext.objectCellsNear, or a dense copy of them on a thread team. */
+export interface ObjectCellFinder {
+  find(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number;
+  /** The cells the last `find` found (its first return value of them). */
+  readonly cells: Int32Array;
+}
+
+/** A list contactListRange appends to (ObjectContactLists, or a thread's own). */
+export interface ContactListSink {
+  start: Int32Array;
+  j: Uint16Array | Int32Array;
+  length: number;
+  /** Room for `extra` more entries, keeping the first `length`. */
+  grow(extra: number): void;
+}
+
+/** contactListRange's scratch: one liquid cell's candidates (ranks, positions) and far entries. */
+export interface ContactListScratch {
+  cand: Int32Array;
+  candPos: Float64Array;
+  tmp: Int32Array;
+}
+
+/**
+ * listObjectContacts' loop over the liquid cells [c0, c1): the lists of their particles appended
+ * to `out` (start entries at their particles, relative to out's own entries), their clearances
+ * into v.clear. Returns the longest list. The one loop the serial and threaded
+ * (object-lists-parallel.ts) paths run.
+ */
+export function contactListRange(
+  v: ContactListView, finder: ObjectCellFinder, c0: number, c1: number, out: ContactListSink, scratch: ContactListScratch,
+): number {
+  const pos = v.pos, vel = v.vel, near = v.near, start = v.start, cnt = v.count;
+  const ostart = v.ostart, ocnt = v.ocount, cellRank = v.cellRank, opos = v.opos, clear = v.clear;
+  const base = v.base, g = v.g, dt = v.dt, vo = v.vo, near2 = v.near2, margin = v.margin, farBit = v.farBit;
+  const ls = out.start;
+  let tmp = scratch.tmp, lj = out.j, len = out.length, longest = 0;
+  for (let c = c0; c < c1; c++) {
     const i0 = start[c], i1 = i0 + cnt[c];
     if (i1 === i0) continue;
     // The reach of the cell's fastest particle picks the object cells: those overlapping the
@@ -278,19 +356,19 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
       continue;
     }
     const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
-    const m = ctx.objectCellsNear(bx0, by0, bz0, bx1, by1, bz1, reachMax);
-    const cellsNear = ctx.nearObjectCells;
+    const m = finder.find(bx0, by0, bz0, bx1, by1, bz1, reachMax);
+    const cellsNear = finder.cells;
     // The cell's candidates: object particles within reachMax of its particle box (no particle of
     // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by
     // rank, their positions packed; each particle of the cell then tests only those.
     const cut2 = (reachMax * (1 + 1e-9)) ** 2;
     let most = 0;
     for (let q = 0; q < m; q++) most += ocnt[cellsNear[q]];
-    if (list.cand.length < most) {
-      list.cand = new Int32Array(Math.ceil(most * 1.25));
-      list.candPos = new Float64Array(3 * list.cand.length);
+    if (scratch.cand.length < most) {
+      scratch.cand = new Int32Array(Math.ceil(most * 1.25));
+      scratch.candPos = new Float64Array(3 * scratch.cand.length);
     }
-    const cand = list.cand, cpos = list.candPos;
+    const cand = scratch.cand, cpos = scratch.candPos;
     let nc = 0;
     for (let q = 0; q < m; q++) {
       const oc = cellsNear[q], s0 = ostart[oc], r0 = cellRank[oc] - s0;
@@ -305,15 +383,16 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
         nc++;
       }
     }
-    list.grow(nc * (i1 - i0));
-    lj = list.j;
-    if (tmp.length < nc) tmp = list.tmp = new Int32Array(Math.ceil(nc * 1.25));
+    out.length = len;
+    out.grow(nc * (i1 - i0));
+    lj = out.j;
+    if (tmp.length < nc) tmp = scratch.tmp = new Int32Array(Math.ceil(nc * 1.25));
     for (let i = i0; i < i1; i++) {
       ls[i] = len;
       if (nc === 0 || !near[i]) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const v = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
-      const reach = base + 2 * (v + g * dt + vo) * dt, reach2 = reach * reach;
+      const vi = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
+      const reach = base + 2 * (vi + g * dt + vo) * dt, reach2 = reach * reach;
       let min2 = Infinity, nf = 0;
       for (let k = 0; k < nc; k++) {
         const dx = cpos[3 * k] - xi, dy = cpos[3 * k + 1] - yi, dz = cpos[3 * k + 2] - zi;
@@ -331,13 +410,10 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
         if (len - ls[i] > longest) longest = len - ls[i];
       }
     }
-    list.length = len;
+    out.length = len;
   }
-  list.length = len;
-  ls[n] = len;
-  list.longest = longest;
-  if (list.tmp.length < longest) list.tmp = new Int32Array(Math.ceil(longest * 1.25));
-  if (list.tmpD.length < longest) list.tmpD = new Float64Array(list.tmp.length);
+  out.length = len;
+  return longest;
 }
 
 /**

@@ -139,34 +139,34 @@ export class StepContext {
   private blockLo = [0, 0, 0];
   private blockN = [0, 0, 0];
 
+  /** The dense block of object cells (objectBlock) and its index range; null when they are hashed. */
+  objectCellBlock(): { block: Int32Array; lo: readonly number[]; n: readonly number[] } | null {
+    return this.objectBlock.length > 0 ? { block: this.objectBlock, lo: this.blockLo, n: this.blockN } : null;
+  }
+
   /**
    * The object cells whose particle box lies within `reach` (m) of the box [x0, x1] × [y0, y1] × [z0, z1]
    * (a liquid cell's particles), into nearObjectCells; returns how many.
    */
   objectCellsNear(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number {
-    const og = this.objectCells.grid, obox = this.objectCells.box, inv = 1 / og.cellSize, nc = og.cellCount;
-    if (nc === 0) return 0;
-    let ia = Math.floor((x0 - reach) * inv), ib = Math.floor((x1 + reach) * inv);
-    let ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
-    let ka = Math.floor((z0 - reach) * inv), kb = Math.floor((z1 + reach) * inv);
-    const block = this.objectBlock, dense = block.length > 0;
-    const lo = this.blockLo, bn = this.blockN;
-    const li = lo[0], lj = lo[1], lk = lo[2], ni = bn[0], nj = bn[1], nk = bn[2];
-    if (dense) {
-      ia = Math.max(ia, li); ib = Math.min(ib, li + ni - 1);
-      ja = Math.max(ja, lj); jb = Math.min(jb, lj + nj - 1);
-      ka = Math.max(ka, lk); kb = Math.min(kb, lk + nk - 1);
-      if (ia > ib || ja > jb || ka > kb) return 0;
+    const og = this.objectCells.grid;
+    if (og.cellCount === 0) return 0;
+    if (this.objectBlock.length > 0) {
+      const lo = this.blockLo, bn = this.blockN;
+      return denseCellsNear(this, this.objectBlock, lo[0], lo[1], lo[2], bn[0], bn[1], bn[2], this.objectCells.box, 1 / og.cellSize, og.cellCount, x0, y0, z0, x1, y1, z1, reach);
     }
+    const obox = this.objectCells.box, inv = 1 / og.cellSize, nc = og.cellCount;
+    const ia = Math.floor((x0 - reach) * inv), ib = Math.floor((x1 + reach) * inv);
+    const ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
+    const ka = Math.floor((z0 - reach) * inv), kb = Math.floor((z1 + reach) * inv);
     const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
     if (Math.min(span, nc) > this.nearObjectCells.length) this.nearObjectCells = new Int32Array(Math.min(span, nc));
     const out = this.nearObjectCells, reach2 = reach * reach;
     let m = 0;
     for (let k = ka; k <= kb; k++) {
       for (let j = ja; j <= jb; j++) {
-        const row = ni * (j - lj + nj * (k - lk)) - li;
         for (let i = ia; i <= ib; i++) {
-          const oc = dense ? block[row + i] : og.find(i, j, k);
+          const oc = og.find(i, j, k);
           if (oc < 0) continue;
           const q = 6 * oc;
           const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
@@ -299,4 +299,40 @@ export class StageScratch {
   u8(n: number): Uint8Array<ArrayBuffer> {
     return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
   }
+}
+
+/**
+ * StepContext.objectCellsNear over a dense block of object cells (cell or −1 at
+ * (i − li) + ni ((j − lj) + nj (k − lk))), into `into.nearObjectCells` (grown as needed): the
+ * object cells whose particle box (obox, 6 per cell) lies within `reach` of the box
+ * [x0, x1] × [y0, y1] × [z0, z1], in (k, j, i) order; returns how many. Shared by the context and
+ * the threaded contact listing (object-lists-parallel.ts), which keeps its own copy of the block.
+ */
+export function denseCellsNear(
+  into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
+  obox: Float64Array, inv: number, nc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
+): number {
+  const ia = Math.max(Math.floor((x0 - reach) * inv), li), ib = Math.min(Math.floor((x1 + reach) * inv), li + ni - 1);
+  const ja = Math.max(Math.floor((y0 - reach) * inv), lj), jb = Math.min(Math.floor((y1 + reach) * inv), lj + nj - 1);
+  const ka = Math.max(Math.floor((z0 - reach) * inv), lk), kb = Math.min(Math.floor((z1 + reach) * inv), lk + nk - 1);
+  if (ia > ib || ja > jb || ka > kb) return 0;
+  const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
+  if (Math.min(span, nc) > into.nearObjectCells.length) into.nearObjectCells = new Int32Array(Math.min(span, nc));
+  const out = into.nearObjectCells, reach2 = reach * reach;
+  let m = 0;
+  for (let k = ka; k <= kb; k++) {
+    for (let j = ja; j <= jb; j++) {
+      const row = ni * (j - lj + nj * (k - lk)) - li;
+      for (let i = ia; i <= ib; i++) {
+        const oc = block[row + i];
+        if (oc < 0) continue;
+        const q = 6 * oc;
+        const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
+        const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
+        const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
+        if (ex * ex + ey * ey + ez * ez < reach2) out[m++] = oc;
+      }
+    }
+  }
+  return m;
 }

@@ -10,6 +10,7 @@ import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
 import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
 import { densityListKernelA, densityListKernelB, densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
 import { objectContactsKernel } from './object-contacts-parallel.ts';
+import { objectListsKernelA, objectListsKernelB } from './object-lists-parallel.ts';
 
 /**
  * Kernel ids of the adhesion stage's two jobs (adhesion-parallel.ts). Declared here, not there:
@@ -21,6 +22,8 @@ export const ADHESION_KERNEL_A = 8, ADHESION_KERNEL_B = 9;
 export const DENSITY_MEASURE_KERNEL = 16, DENSITY_PUSH_KERNEL = 17, DENSITY_LIST_KERNEL_A = 19, DENSITY_LIST_KERNEL_B = 20;
 /** Kernel id of the liquid ← object contacts (object-contacts-parallel.ts). */
 export const OBJECT_CONTACTS_KERNEL = 18;
+/** Kernel ids of the object contact lists' two jobs (object-lists-parallel.ts). */
+export const OBJECT_LISTS_KERNEL_A = 21, OBJECT_LISTS_KERNEL_B = 22;
 
 /** Indexed by kernel id. */
 export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
@@ -33,6 +36,8 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[DENSITY_LIST_KERNEL_A] = densityListKernelA;
   k[DENSITY_LIST_KERNEL_B] = densityListKernelB;
   k[OBJECT_CONTACTS_KERNEL] = objectContactsKernel;
+  k[OBJECT_LISTS_KERNEL_A] = objectListsKernelA;
+  k[OBJECT_LISTS_KERNEL_B] = objectListsKernelB;
   return k;
 })();
 

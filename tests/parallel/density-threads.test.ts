@@ -1,15 +1,15 @@
 /**
  * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
- * (object-contacts-parallel.ts) on two threads: on the same state, the same pair list, the same
- * passes and positions as one thread to round-off (contacts: bit for bit), and Σ m Δx = 0 as on
- * one thread.
+ * (object-contacts-parallel.ts, object-lists-parallel.ts) on two threads: on the same state, the
+ * same density pair list and object contact lists, the same passes and positions as one thread to
+ * round-off (contacts: bit for bit), and Σ m Δx = 0 as on one thread.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
-import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -50,6 +50,8 @@ function run(workers: number) {
   // their next build on; here they are built once, so on shared memory from the start.
   objectListsOf(ctx).shared = teamOf(ctx) !== null;
   listObjectContacts(ctx, 1 / 120);
+  const ol = objectListsOf(ctx);
+  const objectLists = { start: ol.start.slice(0, L.count + 1), j: ol.j.slice(0, ol.length), clear: ol.clear.slice(0, 4 * L.count), longest: ol.longest };
   const before = L.pos.slice(0, 3 * L.count);
   objectContacts(ctx);
   const afterContacts = L.pos.slice(0, 3 * L.count);
@@ -58,7 +60,7 @@ function run(workers: number) {
   listDensityPairs(ctx);
   const dp = ctx.densityPairs, list = { start: dp.start.slice(0, L.count + 1), j: dp.j.slice(0, dp.length) };
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list, objectLists };
   sim.dispose();
   return out;
 }
@@ -71,7 +73,7 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
-    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL]) {
+    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B]) {
       expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
     }
   });
@@ -80,6 +82,14 @@ describe('density correction and object contacts on two threads', () => {
     expect(two.list.j.length).toBeGreaterThan(10 * one.n);
     expect(two.list.start).toEqual(one.list.start);
     expect(two.list.j).toEqual(one.list.j);
+  });
+
+  it('lists the same object contacts, with the same clearances, as one thread', () => {
+    expect(two.objectLists.j.length).toBeGreaterThan(500);
+    expect(two.objectLists.start).toEqual(one.objectLists.start);
+    expect(two.objectLists.j).toEqual(one.objectLists.j);
+    expect(two.objectLists.clear).toEqual(one.objectLists.clear);
+    expect(two.objectLists.longest).toBe(one.objectLists.longest);
   });
 
   it('object contacts move exactly as on one thread', () => {
