@@ -3,20 +3,35 @@
  * loses a fraction f of its velocity relative to the object per 1/30 s, so per move of length dt it
  * keeps (1 − f)^(30 dt). "Touching": within 1.1 (r + r_o) of an object particle; the first in list
  * order (rank order: collisions.ts ObjectContactLists) gives f. While the particle is within the
- * far entries' clearance ball, only the near run can touch.
+ * far entries' clearance ball, only the near run can touch. With a thread team the particles are
+ * split over the threads (object-contacts-parallel.ts), bit for bit as on one.
  */
 import type { StepContext } from './context.ts';
 import { clearOf, objectListsOf, TOUCH } from './collisions.ts';
+import { parallelFriction } from './object-contacts-parallel.ts';
 
 export function applyFriction(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
   if (O.count === 0) return;
-  const pos = L.pos, vel = L.vel, surface = L.surface, ovel = O.vel, obody = O.body;
-  const list = objectListsOf(ctx), ls = list.start, lj = list.j, far = list.far, clear = list.clear;
-  const opos = list.pos, index = list.index;
+  const list = objectListsOf(ctx);
   const keep = O.bodies.map((b) => Math.pow(1 - b.friction, 30 * dt));
-  const touch = TOUCH * (ctx.r + ctx.ro), touch2 = touch * touch;
-  for (let i = 0; i < n; i++) {
+  const touch = TOUCH * (ctx.r + ctx.ro);
+  if (parallelFriction(ctx, keep, touch)) return;
+  frictionRange(L.pos, L.vel, L.surface, list.start, list.j, list.clear, list.pos, O.vel, O.body, list.index, keep, touch, 0, n);
+}
+
+/**
+ * applyFriction over liquid particles [i0, i1): each changes only its own velocity. Object
+ * particles by rank (opos); their velocity and body read at index[rank] (null: by rank too). The one
+ * loop the serial and threaded (object-contacts-parallel.ts) paths run.
+ */
+export function frictionRange(
+  pos: Float64Array, vel: Float64Array, surface: Uint8Array, ls: Int32Array, lj: Uint16Array | Int32Array, clear: Float32Array,
+  opos: Float64Array, ovel: Float64Array, obody: Uint16Array | Int32Array, index: Int32Array | null, keep: ArrayLike<number>,
+  touch: number, i0: number, i1: number,
+): void {
+  const far = lj instanceof Uint16Array ? 0x8000 : 0x40000000, touch2 = touch * touch;
+  for (let i = i0; i < i1; i++) {
     const q0 = ls[i], q1 = ls[i + 1];
     if (q0 === q1 || !surface[i]) continue;
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
@@ -39,7 +54,7 @@ export function applyFriction(ctx: StepContext, dt: number): void {
       }
     }
     if (first < 0) continue;
-    const o = index[first], f = keep[obody[o]];
+    const o = index === null ? first : index[first], f = keep[obody[o]];
     for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
   }
 }

@@ -12,12 +12,14 @@
  * after a density pass 0.59 ms against 0.56 on one thread.
  */
 import type { StepContext } from './context.ts';
-import { allocFloat64, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync, type ThreadTeam } from '../parallel/team.ts';
+import { frictionRange } from './friction.ts';
 import { CLEAR_MARGIN, near2Of, objectContactRange, objectListsOf, type NearFarScratch } from './collisions.ts';
-import { OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
+import { FRICTION_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
 
-const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102, S_CLEAR = 103;
-const P_N = 61, P_T = 62, P_DC = 63, P_NEAR2 = 64, P_MARGIN = 65, P_LONGEST = 66;
+const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102, S_CLEAR = 103,
+  S_SURFACE = 119, S_OBODY = 120, S_KEEP = 121;
+const P_N = 61, P_T = 62, P_DC = 63, P_NEAR2 = 64, P_MARGIN = 65, P_LONGEST = 66, P_TOUCH = 84;
 
 /** sortNearFar's scratch of this thread (the calling thread, rank 0, uses the lists' own). */
 const workerScratch: NearFarScratch = { tmp: new Int32Array(0), tmpD: new Float64Array(0) };
@@ -36,42 +38,58 @@ export function objectContactsKernel(rank: number, _team: TeamSync, slots: reado
   );
 }
 
-/** Shared copies of the object particles' positions, velocities and normals by rank, refreshed when they change. */
+/** Shared copies of the object particles' positions, velocities, normals and bodies by rank, refreshed when they change. */
 class Shared {
   pos: Float64Array = allocFloat64(0, true);
   vel: Float64Array = allocFloat64(0, true);
   normal: Float64Array = allocFloat64(0, true);
+  body: Int32Array = allocInt32(0, true);
+  /** Per body: the velocity kept per move under friction (friction.ts). */
+  keep: Float64Array = allocFloat64(0, true);
   /** The object arrays and the time they were copied at. */
   from: Float64Array | null = null;
   at = NaN;
 }
 
-export function parallelObjectContacts(ctx: StepContext): boolean {
+/**
+ * The context's team and the shared copies of the object particles by rank, or null where the
+ * team is not worth using or the lists are not on shared memory yet.
+ */
+function teamAndObjects(ctx: StepContext): { team: ThreadTeam; sh: Shared } | null {
   const team = teamOf(ctx), L = ctx.liquid, O = ctx.objects, n = L.count, list = objectListsOf(ctx);
-  if (team === null || team.size < 2 || n < teamWork.minParticles) return false;
+  if (team === null || team.size < 2 || n < teamWork.minParticles) return null;
   // The lists move onto shared memory from their next rebuild (collisions.ts listObjectContacts).
   list.shared = true;
-  if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.j.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer) || !(list.clear.buffer instanceof SharedArrayBuffer)) return false;
+  if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.j.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer) || !(list.clear.buffer instanceof SharedArrayBuffer)) return null;
   const sh = ctx.keep('objectContacts.shared', () => new Shared());
   const k = 3 * O.count;
   if (sh.pos.length < k) {
     sh.pos = allocFloat64(k, true);
     sh.vel = allocFloat64(k, true);
     sh.normal = allocFloat64(k, true);
+    sh.body = allocInt32(O.count, true);
     sh.from = null;
   }
   // Objects move, and ranks are made, only between sub-timesteps (ctx.time is the sub-timestep's start).
   if (sh.from !== list.pos || sh.at !== ctx.time) {
-    const index = list.index, vel = O.vel, normal = O.normal, sv = sh.vel, sn = sh.normal;
+    const index = list.index, vel = O.vel, normal = O.normal, body = O.body, sv = sh.vel, sn = sh.normal, sb = sh.body;
     sh.pos.set(list.pos.subarray(0, k));
     for (let s = 0; s < O.count; s++) {
       const o = index[s];
       sv[3 * s] = vel[3 * o]; sv[3 * s + 1] = vel[3 * o + 1]; sv[3 * s + 2] = vel[3 * o + 2];
       sn[3 * s] = normal[3 * o]; sn[3 * s + 1] = normal[3 * o + 1]; sn[3 * s + 2] = normal[3 * o + 2];
+      sb[s] = body[o];
     }
     sh.from = list.pos;
     sh.at = ctx.time;
   }
+  return { team, sh };
+}
+
+export function parallelObjectContacts(ctx: StepContext): boolean {
+  const got = teamAndObjects(ctx);
+  if (got === null) return false;
+  const { team, sh } = got, L = ctx.liquid, n = L.count, list = objectListsOf(ctx);
   const p = team.params;
   p[P_N] = n; p[P_T] = team.size; p[P_DC] = ctx.r + ctx.ro;
   p[P_NEAR2] = near2Of(ctx); p[P_MARGIN] = CLEAR_MARGIN * ctx.r; p[P_LONGEST] = list.longest;
@@ -84,5 +102,37 @@ export function parallelObjectContacts(ctx: StepContext): boolean {
   team.setSlot(S_LJ, list.j);
   team.setSlot(S_CLEAR, list.clear);
   team.run(OBJECT_CONTACTS_KERNEL);
+  return true;
+}
+
+export function frictionKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const [i0, i1] = shareOf(rank, params[P_T], params[P_N]);
+  frictionRange(
+    slots[S_POS] as Float64Array, slots[S_VEL] as Float64Array, slots[S_SURFACE] as Uint8Array, slots[S_LS] as Int32Array,
+    slots[S_LJ] as Uint16Array | Int32Array, slots[S_CLEAR] as Float32Array, slots[S_OPOS] as Float64Array, slots[S_OVEL] as Float64Array,
+    slots[S_OBODY] as Int32Array, null, slots[S_KEEP] as Float64Array, params[P_TOUCH], i0, i1,
+  );
+}
+
+/** applyFriction's loop on the context's team (bit for bit: each particle changes only itself); false without one. */
+export function parallelFriction(ctx: StepContext, keep: readonly number[], touch: number): boolean {
+  const got = teamAndObjects(ctx);
+  if (got === null) return false;
+  const { team, sh } = got, L = ctx.liquid, list = objectListsOf(ctx);
+  if (sh.keep.length < keep.length) sh.keep = allocFloat64(keep.length, true);
+  sh.keep.set(keep);
+  const p = team.params;
+  p[P_N] = L.count; p[P_T] = team.size; p[P_TOUCH] = touch;
+  team.setSlot(S_POS, L.pos);
+  team.setSlot(S_VEL, L.vel);
+  team.setSlot(S_SURFACE, L.surface);
+  team.setSlot(S_OPOS, sh.pos);
+  team.setSlot(S_OVEL, sh.vel);
+  team.setSlot(S_OBODY, sh.body);
+  team.setSlot(S_KEEP, sh.keep);
+  team.setSlot(S_LS, list.start);
+  team.setSlot(S_LJ, list.j);
+  team.setSlot(S_CLEAR, list.clear);
+  team.run(FRICTION_KERNEL);
   return true;
 }

@@ -9,7 +9,7 @@ import type { StepContext } from './context.ts';
 import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
 import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
 import { densityListKernelA, densityListKernelB, densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
-import { objectContactsKernel } from './object-contacts-parallel.ts';
+import { frictionKernel, objectContactsKernel } from './object-contacts-parallel.ts';
 import { objectListsKernelA, objectListsKernelB } from './object-lists-parallel.ts';
 
 /**
@@ -24,6 +24,8 @@ export const DENSITY_MEASURE_KERNEL = 16, DENSITY_PUSH_KERNEL = 17, DENSITY_LIST
 export const OBJECT_CONTACTS_KERNEL = 18;
 /** Kernel ids of the object contact lists' two jobs (object-lists-parallel.ts). */
 export const OBJECT_LISTS_KERNEL_A = 21, OBJECT_LISTS_KERNEL_B = 22;
+/** Kernel id of friction (object-contacts-parallel.ts). */
+export const FRICTION_KERNEL = 23;
 
 /** Indexed by kernel id. */
 export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
@@ -38,6 +40,7 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[OBJECT_CONTACTS_KERNEL] = objectContactsKernel;
   k[OBJECT_LISTS_KERNEL_A] = objectListsKernelA;
   k[OBJECT_LISTS_KERNEL_B] = objectListsKernelB;
+  k[FRICTION_KERNEL] = frictionKernel;
   return k;
 })();
 

@@ -1,15 +1,17 @@
 /**
  * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
- * (object-contacts-parallel.ts, object-lists-parallel.ts) on two threads: on the same state, the
- * same density pair list and object contact lists, the same passes and positions as one thread to
- * round-off (contacts: bit for bit), and Σ m Δx = 0 as on one thread.
+ * and friction (object-contacts-parallel.ts, object-lists-parallel.ts) on two threads: on the same
+ * state, the same density pair list and object contact lists, the same passes and positions as one
+ * thread to round-off (contacts and friction: bit for bit), and Σ m Δx = 0 as on one thread.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
+import { applyFriction } from '../../src/particle/friction.ts';
+import { markSurface } from '../../src/particle/surface.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
-import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { FRICTION_KERNEL, DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -18,7 +20,7 @@ teamWork.minParticles = 2048;
 /** A compressed, jittered block of ~5 800 particles resting on a ball. */
 const SCENE: SceneInput = {
   gravity: [0, 0, 0],
-  materials: { honey: liquid(5), steel: { kind: 'solid' } },
+  materials: { honey: liquid(5), steel: { kind: 'solid', friction: 0.5 } },
   bodies: [
     { material: 'honey', shape: { type: 'box', center: [0, 0.034, 0], size: [0.072, 0.036, 0.072] } },
     { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.02 } },
@@ -55,12 +57,20 @@ function run(workers: number) {
   const before = L.pos.slice(0, 3 * L.count);
   objectContacts(ctx);
   const afterContacts = L.pos.slice(0, 3 * L.count);
+  // Friction on the particles flagged at the surface and touching the ball.
+  markSurface(ctx);
+  for (let o = 0; o < 3 * L.count; o++) L.vel[o] = rnd() - 0.5;
+  const velBefore = L.vel.slice(0, 3 * L.count);
+  applyFriction(ctx, 1 / 960);
+  const afterFriction = L.vel.slice(0, 3 * L.count);
+  let slowed = 0;
+  for (let o = 0; o < velBefore.length; o++) if (afterFriction[o] !== velBefore[o]) slowed++;
   let pushed = 0;
   for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
   listDensityPairs(ctx);
   const dp = ctx.densityPairs, list = { start: dp.start.slice(0, L.count + 1), j: dp.j.slice(0, dp.length) };
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list, objectLists };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list, objectLists, afterFriction, slowed };
   sim.dispose();
   return out;
 }
@@ -73,7 +83,7 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
-    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B]) {
+    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, FRICTION_KERNEL]) {
       expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
     }
   });
@@ -90,6 +100,11 @@ describe('density correction and object contacts on two threads', () => {
     expect(two.objectLists.j).toEqual(one.objectLists.j);
     expect(two.objectLists.clear).toEqual(one.objectLists.clear);
     expect(two.objectLists.longest).toBe(one.objectLists.longest);
+  });
+
+  it('friction slows exactly the velocities one thread slows, by as much', () => {
+    expect(one.slowed).toBeGreaterThan(30);
+    expect(two.afterFriction).toEqual(one.afterFriction);
   });
 
   it('object contacts move exactly as on one thread', () => {
