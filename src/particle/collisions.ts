@@ -25,6 +25,7 @@ import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { parallelObjectContacts } from './object-contacts-parallel.ts';
 import { parallelContactLists } from './object-lists-parallel.ts';
+import { parallelContacts } from './contacts-parallel.ts';
 import { allocFloat32, allocInt32, allocUint16 } from '../parallel/team.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
@@ -45,29 +46,40 @@ export const LIQUID_CONTACT = 0.8;
 export const PBD_KICK = 0.05;
 
 export function preventInterpenetration(ctx: StepContext, dt: number): void {
-  liquidContacts(ctx, dt);
-  objectContacts(ctx);
+  // With a thread team, liquid and object contacts are one job (contacts-parallel.ts).
+  if (!parallelContacts(ctx, dt, LIQUID_CONTACT * 2 * ctx.r, PBD_KICK * ctx.r, liquidMassesEqual(ctx))) {
+    liquidContacts(ctx, dt);
+    objectContacts(ctx);
+  }
   signedDistanceGuard(ctx);
   domainWalls(ctx, dt);
+}
+
+/** True when every liquid has the same particle mass (contact pushes then split ½ : ½). */
+function liquidMassesEqual(ctx: StepContext): boolean {
+  const mass = ctx.mass;
+  let m0 = -1;
+  for (let m = 0; m < mass.length; m++) {
+    if (!ctx.isLiquid[m]) continue;
+    if (m0 < 0) m0 = mass[m];
+    else if (mass[m] !== m0) return false;
+  }
+  return true;
 }
 
 /**
  * Liquid pairs of ctx.contacts closer than LIQUID_CONTACT · 2r are separated (exported for bench/_coll.ts).
  * The separation also becomes velocity (as in position-based dynamics, up to PBD_KICK): a particle
  * resting on others is pushed back by g dt² each move and so gets back the g dt gravity gave it.
- * The pushes are equal and opposite in momentum, so this conserves momentum.
+ * The pushes are equal and opposite in momentum, so this conserves momentum. With a thread team the
+ * moves separate the pairs slab by slab (contacts-parallel.ts).
  */
 export function liquidContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
   const list = ctx.contacts, ls = list.start, lj = list.j;
   const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt, kick = PBD_KICK * ctx.r;
   // One liquid mass (every scene so far): the weights are m/(m + m) = 1/2 exactly, hoisted.
-  let m0 = -1, uniform = true;
-  for (let m = 0; m < mass.length; m++) {
-    if (!ctx.isLiquid[m]) continue;
-    if (m0 < 0) m0 = mass[m];
-    else if (mass[m] !== m0) uniform = false;
-  }
+  const uniform = liquidMassesEqual(ctx);
   let q = ls[0];
   for (let i = 0; i < n; i++) {
     const q1 = ls[i + 1];

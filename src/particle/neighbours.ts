@@ -191,8 +191,11 @@ export class NeighbourList {
   length = 0;
   /** Allocate on SharedArrayBuffers (a thread team reads the list), from the next growth on. */
   shared = false;
+  /** Counts resets: what a stage derived from the list is stale once this has changed. */
+  version = 0;
 
   reset(n: number): void {
+    this.version++;
     if (this.start.length < n + 1 || (this.shared && !(this.start.buffer instanceof SharedArrayBuffer))) {
       this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
     }

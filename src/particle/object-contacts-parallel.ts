@@ -87,8 +87,19 @@ function teamAndObjects(ctx: StepContext): { team: ThreadTeam; sh: Shared } | nu
 }
 
 export function parallelObjectContacts(ctx: StepContext): boolean {
+  const team = prepareObjectContacts(ctx);
+  if (team === null) return false;
+  team.run(OBJECT_CONTACTS_KERNEL);
+  return true;
+}
+
+/**
+ * Hands the team what objectContactsKernel reads (contacts-parallel.ts runs it inside its own job);
+ * the team, or null where parallelObjectContacts would return false.
+ */
+export function prepareObjectContacts(ctx: StepContext): ThreadTeam | null {
   const got = teamAndObjects(ctx);
-  if (got === null) return false;
+  if (got === null) return null;
   const { team, sh } = got, L = ctx.liquid, n = L.count, list = objectListsOf(ctx);
   const p = team.params;
   p[P_N] = n; p[P_T] = team.size; p[P_DC] = ctx.r + ctx.ro;
@@ -101,8 +112,7 @@ export function parallelObjectContacts(ctx: StepContext): boolean {
   team.setSlot(S_LS, list.start);
   team.setSlot(S_LJ, list.j);
   team.setSlot(S_CLEAR, list.clear);
-  team.run(OBJECT_CONTACTS_KERNEL);
-  return true;
+  return team;
 }
 
 export function frictionKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {

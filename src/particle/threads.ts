@@ -11,6 +11,7 @@ import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
 import { densityListKernelA, densityListKernelB, densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
 import { frictionKernel, objectContactsKernel } from './object-contacts-parallel.ts';
 import { objectListsKernelA, objectListsKernelB } from './object-lists-parallel.ts';
+import { contactsKernel, contactsSplitKernel } from './contacts-parallel.ts';
 
 /**
  * Kernel ids of the adhesion stage's two jobs (adhesion-parallel.ts). Declared here, not there:
@@ -26,6 +27,8 @@ export const OBJECT_CONTACTS_KERNEL = 18;
 export const OBJECT_LISTS_KERNEL_A = 21, OBJECT_LISTS_KERNEL_B = 22;
 /** Kernel id of friction (object-contacts-parallel.ts). */
 export const FRICTION_KERNEL = 23;
+/** Kernel ids of the liquid contacts' slab split and a move's contacts (contacts-parallel.ts). */
+export const CONTACTS_SPLIT_KERNEL = 24, CONTACTS_KERNEL = 25;
 
 /** Indexed by kernel id. */
 export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
@@ -41,6 +44,8 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[OBJECT_LISTS_KERNEL_A] = objectListsKernelA;
   k[OBJECT_LISTS_KERNEL_B] = objectListsKernelB;
   k[FRICTION_KERNEL] = frictionKernel;
+  k[CONTACTS_SPLIT_KERNEL] = contactsSplitKernel;
+  k[CONTACTS_KERNEL] = contactsKernel;
   return k;
 })();
 

@@ -1,0 +1,203 @@
+/**
+ * The contacts of a move (collisions.ts preventInterpenetration: liquid contacts, then liquid ←
+ * object contacts) as one job of a thread team. The liquid contacts are a two-phase Gauss–Seidel
+ * over spatial slabs, as viscosity's (viscosity-parallel.ts): once a sub-timestep, after the
+ * adhesion stage has listed the contact pairs (within CONTACT_REACH radii), the liquid is cut into
+ * T slabs at equal shares of contact pairs, every interior slab at least twice the contact reach
+ * wide (slabs.ts), and each thread splits its slab's rows into the pairs inside the slab and those
+ * across a boundary (job "split"). Each move, one job:
+ *   phase 1: thread t separates the pairs with both ends in slab t, in index order as at T = 1;
+ *   barrier;
+ *   phase 2: thread t (t < T − 1) separates the pairs across boundary t | t+1;
+ *   barrier;
+ *   the object contacts of thread t's share of the particles (object-contacts-parallel.ts).
+ * The slabs are fixed for the sub-timestep while the moves carry the particles: a pair's ends stay
+ * in the slabs they were cut into, so the split holds whatever the particles do. Every separation
+ * moves equal and opposite momentum, as on one thread; the order of the separations depends only
+ * on the state and T, so runs repeat for a given T and differ from T = 1 in the order of the
+ * Gauss–Seidel updates (the pairs across a boundary come after the slabs' own).
+ * Run as a job of its own the liquid contacts did not pay (a move's cost 0.5 ms on the honey drop,
+ * and the hand-off and barrier took what the split saved); sharing the object contacts' job they
+ * cost one barrier more.
+ */
+import type { StepContext } from './context.ts';
+import { CONTACT_REACH } from './context.ts';
+import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { MAX_SLABS, R_OFF, SlabCut } from './slabs.ts';
+import { objectContactsKernel, prepareObjectContacts } from './object-contacts-parallel.ts';
+import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from './threads.ts';
+
+/** Team slots of this stage (the object contacts' are object-contacts-parallel.ts's). */
+const S_POS = 122, S_VEL = 123, S_MAT = 124, S_CSTART = 125, S_CJ = 126, S_OWNER = 127, S_PLIST = 128, S_OFF = 129,
+  S_ROWS = 130, S_INJ = 131, S_XSLOTS = 132, S_META = 133, S_MASS = 134;
+/** params (Float64 entries). */
+const P_T = 85, P_DC = 86, P_INV = 87, P_KICK = 88, P_UNIFORM = 89, P_OBJECTS = 90;
+/** meta (Int32): upEnd[0..T), downStart[0..T), error flag. */
+const MAX_T = MAX_SLABS;
+const M_UP = 0, M_DOWN = M_UP + MAX_T, M_ERR = M_DOWN + MAX_T, META_WORDS = M_ERR + 1;
+
+/** The stage's shared arrays, grown as needed, and the contact list version they were split for. */
+class Buffers {
+  slabs = new SlabCut();
+  rows = allocInt32(0, true);
+  inJ = allocInt32(0, true);
+  xslots = allocInt32(0, true);
+  meta = allocInt32(META_WORDS, true);
+  mass = allocFloat64(0, true);
+  version = -1;
+
+  reserve(n: number, pairs: number, nm: number): void {
+    this.slabs.reserve(n);
+    if (this.xslots.length < n) {
+      const cap = Math.ceil(n * 1.25) + 64;
+      this.rows = allocInt32(4 * cap, true);
+      this.xslots = allocInt32(cap, true);
+    }
+    if (this.inJ.length < pairs) this.inJ = allocInt32(Math.ceil(pairs * 1.25) + 1024, true);
+    if (this.mass.length < nm) this.mass = allocFloat64(nm, true);
+  }
+}
+
+/**
+ * Runs a move's liquid and object contacts on the context's team, splitting the contact list
+ * into slabs first when it is new; false without a team worth using (the calling thread then runs
+ * liquidContacts and objectContacts itself). dc: the liquid contact distance; kick: the most of an
+ * overlap that becomes velocity; uniform: every liquid of one mass.
+ */
+export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick: number, uniform: boolean): boolean {
+  const team = teamOf(ctx), L = ctx.liquid, n = L.count, list = ctx.contacts;
+  if (team === null || team.size < 2 || n < teamWork.minParticles) return false;
+  if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.j.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer)) return false;
+  const objects = ctx.objects.count > 0;
+  if (objects && prepareObjectContacts(ctx) === null) return false;
+  const T = Math.min(team.size, MAX_T), nm = ctx.mass.length;
+  const B = ctx.keep('contacts.parallel', () => new Buffers());
+  const p = team.params;
+  p[P_T] = T; p[P_DC] = dc; p[P_INV] = 1 / dt; p[P_KICK] = kick; p[P_UNIFORM] = uniform ? 1 : 0; p[P_OBJECTS] = objects ? 1 : 0;
+  team.setSlot(S_POS, L.pos);
+  team.setSlot(S_VEL, L.vel);
+  team.setSlot(S_MAT, L.material);
+  if (B.version !== list.version) {
+    B.reserve(n, list.length, nm);
+    B.mass.set(ctx.mass);
+    const slabs = B.slabs, ls = list.start, w = slabs.weight;
+    for (let i = 0; i < n; i++) w[i] = ls[i + 1] - ls[i];
+    // Interior slabs twice the contact reach wide (2.01: round-off of d < reach).
+    slabs.cut(L.pos, n, T, 2.01 * CONTACT_REACH * ctx.r, ls);
+    B.meta[M_ERR] = 0;
+    team.setSlot(S_CSTART, ls);
+    team.setSlot(S_CJ, list.j);
+    team.setSlot(S_OWNER, slabs.owner);
+    team.setSlot(S_PLIST, slabs.plist);
+    team.setSlot(S_OFF, slabs.offsets);
+    team.setSlot(S_ROWS, B.rows);
+    team.setSlot(S_INJ, B.inJ);
+    team.setSlot(S_XSLOTS, B.xslots);
+    team.setSlot(S_META, B.meta);
+    team.setSlot(S_MASS, B.mass);
+    team.run(CONTACTS_SPLIT_KERNEL);
+    if (B.meta[M_ERR] !== 0) throw new Error('liquid contacts: a particle has contact partners in two other slabs (slab cut narrower than the contact reach)');
+    B.version = list.version;
+  }
+  team.run(CONTACTS_KERNEL);
+  return true;
+}
+
+/** Job "split": this thread's slab rows into the pairs inside the slab (forward) and across (backward). */
+export function contactsSplitKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const T = params[P_T];
+  if (rank >= T) return;
+  const ls = slots[S_CSTART] as Int32Array, lj = slots[S_CJ] as Int32Array, owner = slots[S_OWNER] as Uint8Array;
+  const plist = slots[S_PLIST] as Int32Array, off = slots[S_OFF] as Int32Array, rows = slots[S_ROWS] as Int32Array;
+  const inJ = slots[S_INJ] as Int32Array, xslots = slots[S_XSLOTS] as Int32Array, meta = slots[S_META] as Int32Array;
+  const t = rank, k0 = off[t], k1 = off[t + 1];
+  let wp = off[R_OFF + t], xp = off[R_OFF + t + 1], up = k0, down = k1, bad = 0;
+  for (let k = k0; k < k1; k++) {
+    const i = plist[k];
+    rows[4 * k] = wp;
+    const xEnd = xp;
+    let other = -1;
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q], o = owner[j];
+      if (o === t) inJ[wp++] = j;
+      else {
+        if (other < 0) other = o;
+        else if (o !== other) bad = 1;
+        inJ[--xp] = j;
+      }
+    }
+    rows[4 * k + 1] = wp;
+    rows[4 * k + 2] = xp;
+    rows[4 * k + 3] = xEnd;
+    if (other < 0) continue;
+    if (other === t + 1) xslots[up++] = k;
+    else if (other === t - 1) xslots[--down] = k;
+    else bad = 1;
+  }
+  meta[M_UP + t] = up;
+  meta[M_DOWN + t] = down;
+  if (bad) meta[M_ERR] = 1;
+}
+
+/** The move's job: this slab's own pairs, the pairs across boundary t | t+1, then the object contacts. */
+export function contactsKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const T = params[P_T];
+  if (rank < T) {
+    const pos = slots[S_POS] as Float64Array, vel = slots[S_VEL] as Float64Array, mat = slots[S_MAT] as Uint16Array;
+    const plist = slots[S_PLIST] as Int32Array, off = slots[S_OFF] as Int32Array, rows = slots[S_ROWS] as Int32Array;
+    const inJ = slots[S_INJ] as Int32Array, xslots = slots[S_XSLOTS] as Int32Array, meta = slots[S_META] as Int32Array;
+    const mass = slots[S_MASS] as Float64Array;
+    const dc = params[P_DC], inv = params[P_INV], kick = params[P_KICK], uniform = params[P_UNIFORM] === 1;
+    const t = rank, k0 = off[t], k1 = off[t + 1];
+    for (let k = k0; k < k1; k++) {
+      const a = rows[4 * k], b = rows[4 * k + 1];
+      if (a !== b) contactRow(pos, vel, mat, mass, plist[k], inJ, a, b, dc, inv, kick, uniform);
+    }
+    team.barrier();
+    if (t < T - 1) {
+      for (let u = k0, ue = meta[M_UP + t]; u < ue; u++) {
+        const k = xslots[u];
+        contactRow(pos, vel, mat, mass, plist[k], inJ, rows[4 * k + 2], rows[4 * k + 3], dc, inv, kick, uniform);
+      }
+      for (let u = off[t + 2] - 1, ue = meta[M_DOWN + t + 1]; u >= ue; u--) {
+        const k = xslots[u];
+        contactRow(pos, vel, mat, mass, plist[k], inJ, rows[4 * k + 2], rows[4 * k + 3], dc, inv, kick, uniform);
+      }
+    }
+  } else {
+    team.barrier();
+  }
+  if (params[P_OBJECTS] === 0) return;
+  team.barrier();
+  objectContactsKernel(rank, team, slots, params);
+}
+
+/** liquidContacts' separations of i against j = js[a..b) (the same arithmetic). */
+function contactRow(
+  pos: Float64Array, vel: Float64Array, mat: Uint16Array, mass: Float64Array, i: number, js: Int32Array, a: number, b: number,
+  dc: number, inv: number, kick: number, uniform: boolean,
+): void {
+  const dc2 = dc * dc;
+  let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+  for (let q = a; q < b; q++) {
+    const j = js[q];
+    const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 >= dc2 || d2 === 0) continue;
+    const d = Math.sqrt(d2);
+    const ux = dx / d, uy = dy / d, uz = dz / d;
+    let wi = 0.5, wj = 0.5;
+    if (!uniform) {
+      const mi = mass[mat[i]], mj = mass[mat[j]];
+      wi = mj / (mi + mj); wj = mi / (mi + mj);
+    }
+    const overlap = dc - d;
+    const si = overlap * wi, sj = overlap * wj;
+    const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
+    xi -= si * ux; yi -= si * uy; zi -= si * uz;
+    pos[3 * i] = xi; pos[3 * i + 1] = yi; pos[3 * i + 2] = zi;
+    pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
+    vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
+    vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
+  }
+}
