@@ -200,6 +200,31 @@ export function allocUint8(n: number, shared: boolean): Uint8Array<ArrayBuffer> 
   return shared ? (new Uint8Array(new SharedArrayBuffer(n)) as unknown as Uint8Array<ArrayBuffer>) : new Uint8Array(n);
 }
 
+/**
+ * `from[0..n)` copied into `to`, which is grown on shared memory (1.25×) when too short: the
+ * team's copy of an array the engine keeps in ordinary memory. Returns `to` or its replacement.
+ */
+export function mirrorShared<A extends Int32Array | Float64Array>(to: A, from: A, n: number): A {
+  if (to.length < n) to = (to instanceof Int32Array ? allocInt32(Math.ceil(n * 1.25) + 16, true) : allocFloat64(Math.ceil(n * 1.25) + 16, true)) as A;
+  to.set(from.subarray(0, n) as never);
+  return to;
+}
+
+/**
+ * Cuts `nc` cells holding `count[c]` items each (n in all) into `size` runs of consecutive cells
+ * of about n/size items: run t is cells [bounds[at + t], bounds[at + t + 1]). For stages whose
+ * items are sorted by cell, so that a run of cells is a run of items.
+ */
+export function cutCellRuns(bounds: Int32Array, at: number, count: Int32Array, nc: number, n: number, size: number): void {
+  bounds[at] = 0;
+  for (let t = 1, c = 0, seen = 0; t < size; t++) {
+    const target = (n * t) / size;
+    while (c < nc && seen + count[c] <= target) seen += count[c++];
+    bounds[at + t] = c;
+  }
+  bounds[at + size] = nc;
+}
+
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 

@@ -18,7 +18,7 @@
  * (read against the liquid cells' particle boxes, S_BOX) and liquidPairRange's choice of form.
  */
 import type { StepContext } from './context.ts';
-import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { adhesionTables, listCellObjects, liquidPairRange, ObjectCandidates, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
 import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
@@ -32,8 +32,11 @@ const P_N = 40, P_T = 41, P_SIZE = 42, P_INVR = 43, P_REACH2 = 44, P_PAIR2 = 45,
 const MAX_T = 64;
 const M_CB = 0, M_PL = M_CB + MAX_T + 1, M_CL = M_PL + MAX_T, M_PO = M_CL + MAX_T, M_CO = M_PO + MAX_T, META_WORDS = M_CO + MAX_T;
 
-/** A list of this thread's own (private memory) whose start entries go to a shared start array. */
-class LocalSink implements PairSink {
+/**
+ * A list of this thread's own (private memory) whose start entries go to a shared start array
+ * (also density correction's listing, density-parallel.ts).
+ */
+export class LocalSink implements PairSink {
   start: Int32Array = new Int32Array(0);
   j = new Int32Array(1 << 14);
   length = 0;
@@ -137,12 +140,6 @@ function adhesionTablesShared() {
 }
 
 
-/** `from[0..n)` copied into `to`, grown on shared memory as needed. */
-function mirror(to: Int32Array, from: Int32Array, n: number): Int32Array {
-  if (to.length < n) to = allocInt32(Math.ceil(n * 1.25) + 16, true);
-  to.set(from.subarray(0, n));
-  return to;
-}
 
 /**
  * Runs the adhesion stage's loops on the context's team, if it has one of ≥ 2 threads and enough
@@ -171,21 +168,15 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   contacts.reset(n);
   // Cut the cells into T runs of about n/T particles.
   const g = ctx.cells.grid, meta = sh.meta;
-  meta[M_CB] = 0;
-  for (let t = 1, c = 0, seen = 0; t < T; t++) {
-    const target = (n * t) / T;
-    while (c < g.cellCount && seen + g.count[c] <= target) seen += g.count[c++];
-    meta[M_CB + t] = c;
-  }
-  meta[M_CB + T] = g.cellCount;
+  cutCellRuns(meta, M_CB, g.count, g.cellCount, n, T);
   const p = team.params;
   p[P_N] = n; p[P_T] = T; p[P_SIZE] = tv.size; p[P_INVR] = tv.invR;
   p[P_UNIFORM] = tv.uniform; p[P_REACH2] = tv.reach2; p[P_PAIR2] = tv.pairReach2; p[P_CONTACT2] = tv.contactReach2;
   const nc = g.cellCount, nq = ctx.cells.first[nc];
-  sh.start = mirror(sh.start, g.start, nc);
-  sh.count = mirror(sh.count, g.count, nc);
-  sh.first = mirror(sh.first, ctx.cells.first, nc + 1);
-  sh.cells = mirror(sh.cells, ctx.cells.cells, nq);
+  sh.start = mirrorShared(sh.start, g.start, nc);
+  sh.count = mirrorShared(sh.count, g.count, nc);
+  sh.first = mirrorShared(sh.first, ctx.cells.first, nc + 1);
+  sh.cells = mirrorShared(sh.cells, ctx.cells.cells, nq);
   if (sh.box.length < 6 * nc) sh.box = allocFloat64(Math.ceil(6 * nc * 1.25), true);
   sh.box.set(ctx.cells.box.subarray(0, 6 * nc));
   team.setSlot(S_POS, L.pos);
@@ -209,8 +200,8 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   if (objects) {
     const og = ctx.objectCells.grid, no = ctx.objects.count, noc = og.cellCount;
     listCellObjects(ctx, sh.cellObjects, (k) => allocInt32(k, true));
-    sh.ostart = mirror(sh.ostart, og.start, noc);
-    sh.ocount = mirror(sh.ocount, og.count, noc);
+    sh.ostart = mirrorShared(sh.ostart, og.start, noc);
+    sh.ocount = mirrorShared(sh.ocount, og.count, noc);
     if (sh.opos.length < 3 * no) {
       sh.opos = allocFloat64(3 * no, true);
       sh.omat = allocUint16(no, true);

@@ -76,36 +76,47 @@ function liquidMassesEqual(ctx: StepContext): boolean {
  */
 export function liquidContacts(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
-  const list = ctx.contacts, ls = list.start, lj = list.j;
-  const dc = LIQUID_CONTACT * 2 * ctx.r, dc2 = dc * dc, inv = 1 / dt, kick = PBD_KICK * ctx.r;
+  const ls = ctx.contacts.start, lj = ctx.contacts.j;
+  const dc = LIQUID_CONTACT * 2 * ctx.r, inv = 1 / dt, kick = PBD_KICK * ctx.r;
   // One liquid mass (every scene so far): the weights are m/(m + m) = 1/2 exactly, hoisted.
   const uniform = liquidMassesEqual(ctx);
-  let q = ls[0];
   for (let i = 0; i < n; i++) {
-    const q1 = ls[i + 1];
-    // i's position in registers: a pair (i, j) has j > i, so only i's own pushes change it.
-    let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    for (; q < q1; q++) {
-      const j = lj[q];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= dc2 || d2 === 0) continue;
-      const d = Math.sqrt(d2);
-      const ux = dx / d, uy = dy / d, uz = dz / d;
-      let wi = 0.5, wj = 0.5;
-      if (!uniform) {
-        const mi = mass[mat[i]], mj = mass[mat[j]];
-        wi = mj / (mi + mj); wj = mi / (mi + mj);
-      }
-      const overlap = dc - d;
-      const si = overlap * wi, sj = overlap * wj;
-      const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
-      xi -= si * ux; yi -= si * uy; zi -= si * uz;
-      pos[3 * i] = xi; pos[3 * i + 1] = yi; pos[3 * i + 2] = zi;
-      pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
-      vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
-      vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
+    const a = ls[i], b = ls[i + 1];
+    if (a !== b) contactRow(pos, vel, mat, mass, i, lj, a, b, dc, inv, kick, uniform);
+  }
+}
+
+/**
+ * liquidContacts' separations of particle i from j = js[a..b) in turn (each j > i on one thread,
+ * so only i's own pushes move i: its position stays in registers). The one loop the serial and
+ * threaded (contacts-parallel.ts) paths run.
+ */
+export function contactRow(
+  pos: Float64Array, vel: Float64Array, mat: Uint16Array, mass: Float64Array, i: number, js: Int32Array, a: number, b: number,
+  dc: number, inv: number, kick: number, uniform: boolean,
+): void {
+  const dc2 = dc * dc;
+  let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+  for (let q = a; q < b; q++) {
+    const j = js[q];
+    const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 >= dc2 || d2 === 0) continue;
+    const d = Math.sqrt(d2);
+    const ux = dx / d, uy = dy / d, uz = dz / d;
+    let wi = 0.5, wj = 0.5;
+    if (!uniform) {
+      const mi = mass[mat[i]], mj = mass[mat[j]];
+      wi = mj / (mi + mj); wj = mi / (mi + mj);
     }
+    const overlap = dc - d;
+    const si = overlap * wi, sj = overlap * wj;
+    const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
+    xi -= si * ux; yi -= si * uy; zi -= si * uz;
+    pos[3 * i] = xi; pos[3 * i + 1] = yi; pos[3 * i + 2] = zi;
+    pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
+    vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
+    vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
   }
 }
 

@@ -25,6 +25,7 @@ import { CONTACT_REACH } from './context.ts';
 import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { MAX_SLABS, R_OFF, SlabCut } from './slabs.ts';
 import { objectContactsKernel, prepareObjectContacts } from './object-contacts-parallel.ts';
+import { contactRow } from './collisions.ts';
 import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage (the object contacts' are object-contacts-parallel.ts's). */
@@ -170,34 +171,4 @@ export function contactsKernel(rank: number, team: TeamSync, slots: readonly Slo
   if (params[P_OBJECTS] === 0) return;
   team.barrier();
   objectContactsKernel(rank, team, slots, params);
-}
-
-/** liquidContacts' separations of i against j = js[a..b) (the same arithmetic). */
-function contactRow(
-  pos: Float64Array, vel: Float64Array, mat: Uint16Array, mass: Float64Array, i: number, js: Int32Array, a: number, b: number,
-  dc: number, inv: number, kick: number, uniform: boolean,
-): void {
-  const dc2 = dc * dc;
-  let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  for (let q = a; q < b; q++) {
-    const j = js[q];
-    const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-    const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 >= dc2 || d2 === 0) continue;
-    const d = Math.sqrt(d2);
-    const ux = dx / d, uy = dy / d, uz = dz / d;
-    let wi = 0.5, wj = 0.5;
-    if (!uniform) {
-      const mi = mass[mat[i]], mj = mass[mat[j]];
-      wi = mj / (mi + mj); wj = mi / (mi + mj);
-    }
-    const overlap = dc - d;
-    const si = overlap * wi, sj = overlap * wj;
-    const v = Math.min(overlap, kick) * inv, vi = v * wi, vj = v * wj;
-    xi -= si * ux; yi -= si * uy; zi -= si * uz;
-    pos[3 * i] = xi; pos[3 * i + 1] = yi; pos[3 * i + 2] = zi;
-    pos[3 * j] += sj * ux; pos[3 * j + 1] += sj * uy; pos[3 * j + 2] += sj * uz;
-    vel[3 * i] -= vi * ux; vel[3 * i + 1] -= vi * uy; vel[3 * i + 2] -= vi * uz;
-    vel[3 * j] += vj * ux; vel[3 * j + 1] += vj * uy; vel[3 * j + 2] += vj * uz;
-  }
 }

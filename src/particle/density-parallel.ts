@@ -12,9 +12,9 @@
  * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
  */
 import type { StepContext } from './context.ts';
-import { accumulator, addShares, allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { densityListRange, measureRange, pushRange, type DensityCellView } from './density.ts';
-import type { PairSink } from './adhesion.ts';
+import { LocalSink } from './adhesion-parallel.ts';
 import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
@@ -27,24 +27,8 @@ const P_N = 56, P_T = 57, P_HIN = 58, P_INVH = 59, P_UNIFORM = 60, P_H2 = 67;
 const MAX_T = 64;
 const M_CB = 0, M_LEN = M_CB + MAX_T + 1, M_OFF = M_LEN + MAX_T, META_WORDS = M_OFF + MAX_T;
 
-/** A list of this thread's own (module state is per thread) whose start entries go to the shared start array. */
-class LocalList implements PairSink {
-  start: Int32Array = new Int32Array(0);
-  j = new Int32Array(1 << 14);
-  length = 0;
-  push(j: number): void {
-    this.reserve(this.length + 1);
-    this.j[this.length++] = j;
-  }
-  reserve(total: number): void {
-    if (this.j.length >= total) return;
-    const bigger = new Int32Array(Math.ceil(total * 1.5));
-    bigger.set(this.j.subarray(0, this.length));
-    this.j = bigger;
-  }
-}
 /** Made on first use (this module is in an import cycle with threads.ts). */
-let localList: LocalList | null = null;
+let localList: LocalSink | null = null;
 
 interface MeasureArrays { ls: Int32Array; pj: Int32Array; x: Float64Array; rho: Float64Array; cnt: Int32Array }
 interface PushArrays { ls: Int32Array; pj: Int32Array; x: Float64Array; s: Float64Array; invMass: Float64Array; corr: Float64Array }
@@ -63,12 +47,6 @@ class Shared {
   box: Float64Array = allocFloat64(0, true);
 }
 
-/** `from[0..n)` copied into `to`, grown on shared memory as needed. */
-function mirror<A extends Int32Array | Float64Array>(to: A, from: A, n: number): A {
-  if (to.length < n) to = (to instanceof Int32Array ? allocInt32(Math.ceil(n * 1.25) + 16, true) : allocFloat64(Math.ceil(n * 1.25) + 16, true)) as A;
-  to.set(from.subarray(0, n) as never);
-  return to;
-}
 
 /**
  * Listing job A: thread t lists the pairs of its run of cells into its own list (start entries
@@ -80,7 +58,7 @@ export function densityListKernelA(rank: number, _team: TeamSync, slots: readonl
   const rho = accumulator(R, RX, n, rank), cnt = accumulator(C, CX, n, rank);
   rho.fill(0, 0, n);
   cnt.fill(0, 0, n);
-  const list = (localList ??= new LocalList());
+  const list = (localList ??= new LocalSink());
   list.start = slots[S_LS] as Int32Array;
   list.length = 0;
   const view: DensityCellView = {
@@ -117,19 +95,12 @@ export function parallelListDensity(ctx: StepContext, n: number, h2: number, hIn
   const T = Math.min(team.size, MAX_T), sh = sharedOf(ctx, n, T), p = team.params;
   const list = ctx.densityPairs, dc = ctx.densityCells, g = dc.grid, nc = g.cellCount, meta = sh.meta;
   if (!(list.start.buffer instanceof SharedArrayBuffer)) return false;
-  // Runs of cells of about n/T slots each.
-  meta[M_CB] = 0;
-  for (let t = 1, c = 0, seen = 0; t < T; t++) {
-    const target = (n * t) / T;
-    while (c < nc && seen + g.count[c] <= target) seen += g.count[c++];
-    meta[M_CB + t] = c;
-  }
-  meta[M_CB + T] = nc;
-  sh.start = mirror(sh.start, g.start, nc);
-  sh.count = mirror(sh.count, g.count, nc);
-  sh.first = mirror(sh.first, dc.first, nc + 1);
-  sh.cells = mirror(sh.cells, dc.cells, dc.first[nc]);
-  sh.box = mirror(sh.box, dc.box, 6 * nc);
+  cutCellRuns(meta, M_CB, g.count, nc, n, T);
+  sh.start = mirrorShared(sh.start, g.start, nc);
+  sh.count = mirrorShared(sh.count, g.count, nc);
+  sh.first = mirrorShared(sh.first, dc.first, nc + 1);
+  sh.cells = mirrorShared(sh.cells, dc.cells, dc.first[nc]);
+  sh.box = mirrorShared(sh.box, dc.box, 6 * nc);
   p[P_N] = n; p[P_T] = T; p[P_H2] = h2; p[P_HIN] = hIn; p[P_INVH] = invH;
   team.setSlot(S_X, a.x);
   team.setSlot(S_RHO, a.rho);

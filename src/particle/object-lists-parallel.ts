@@ -11,7 +11,7 @@
  * the lists are made on the calling thread.
  */
 import { denseCellsNear, type StepContext } from './context.ts';
-import { allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { contactListRange, objectListsOf, type ContactListScratch, type ContactListSink, type ContactListView, type ObjectCellFinder } from './collisions.ts';
 import { OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
@@ -100,11 +100,6 @@ class Shared {
   obox: Float64Array = allocFloat64(0, true);
 }
 
-function mirror<A extends Int32Array | Float64Array>(to: A, from: A, n: number): A {
-  if (to.length < n) to = (to instanceof Int32Array ? allocInt32(Math.ceil(n * 1.25) + 16, true) : allocFloat64(Math.ceil(n * 1.25) + 16, true)) as A;
-  to.set(from.subarray(0, n) as never);
-  return to;
-}
 
 /**
  * Makes the lists of listObjectContacts on the context's team (the lists reset and ranked) and
@@ -117,21 +112,15 @@ export function parallelContactLists(ctx: StepContext, v: ContactListView): numb
   if (!(L.pos.buffer instanceof SharedArrayBuffer) || !(list.start.buffer instanceof SharedArrayBuffer) || !(list.clear.buffer instanceof SharedArrayBuffer)) return -1;
   const T = Math.min(team.size, MAX_T), sh = ctx.keep('objectLists.shared', () => new Shared()), meta = sh.meta;
   const cg = ctx.cells.grid, nc = cg.cellCount, og = ctx.objectCells.grid, noc = og.cellCount, no = ctx.objects.count;
-  meta[M_CB] = 0;
-  for (let t = 1, c = 0, seen = 0; t < T; t++) {
-    const target = (n * t) / T;
-    while (c < nc && seen + cg.count[c] <= target) seen += cg.count[c++];
-    meta[M_CB + t] = c;
-  }
-  meta[M_CB + T] = nc;
-  sh.start = mirror(sh.start, cg.start, nc);
-  sh.count = mirror(sh.count, cg.count, nc);
-  sh.ostart = mirror(sh.ostart, og.start, noc);
-  sh.ocount = mirror(sh.ocount, og.count, noc);
-  sh.rank = mirror(sh.rank, v.cellRank, noc);
-  sh.opos = mirror(sh.opos, v.opos, 3 * no);
-  sh.obox = mirror(sh.obox, ctx.objectCells.box, 6 * noc);
-  sh.block = mirror(sh.block, dense.block, dense.n[0] * dense.n[1] * dense.n[2]);
+  cutCellRuns(meta, M_CB, cg.count, nc, n, T);
+  sh.start = mirrorShared(sh.start, cg.start, nc);
+  sh.count = mirrorShared(sh.count, cg.count, nc);
+  sh.ostart = mirrorShared(sh.ostart, og.start, noc);
+  sh.ocount = mirrorShared(sh.ocount, og.count, noc);
+  sh.rank = mirrorShared(sh.rank, v.cellRank, noc);
+  sh.opos = mirrorShared(sh.opos, v.opos, 3 * no);
+  sh.obox = mirrorShared(sh.obox, ctx.objectCells.box, 6 * noc);
+  sh.block = mirrorShared(sh.block, dense.block, dense.n[0] * dense.n[1] * dense.n[2]);
   const p = team.params;
   p[P_T] = T; p[P_BASE] = v.base; p[P_G] = v.g; p[P_DT] = v.dt; p[P_VO] = v.vo; p[P_NEAR2] = v.near2;
   p[P_MARGIN] = v.margin; p[P_FAR] = v.farBit; p[P_INV] = 1 / og.cellSize; p[P_NC] = noc;

@@ -10,7 +10,7 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { LIQUID_CONTACT, listObjectContacts, markNearObjects, objectListsOf, preventInterpenetration } from '../../src/particle/collisions.ts';
 import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { lcg, liquid, momentum, threadedSim } from './helpers.ts';
+import { lcg, liquid, momentum, teamKernels, threadedSim } from './helpers.ts';
 
 teamWork.minParticles = 2048;
 
@@ -37,15 +37,7 @@ afterEach(() => {
 function run(workers: number) {
   const sim = threadedSim(SCENE, workers);
   open.push(sim);
-  const kernels = new Set<number>();
-  const team = teamOf(sim.ctx);
-  if (team !== null) {
-    const runKernel = team.run.bind(team);
-    team.run = (id: number) => {
-      kernels.add(id);
-      runKernel(id);
-    };
-  }
+  const kernels = teamKernels(sim);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(11), dt = 1 / 960;
   // Squeeze by 25 % and jitter: many pairs closer than the contact distance.
   for (let o = 0; o < 3 * L.count; o++) {
@@ -56,7 +48,7 @@ function run(workers: number) {
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
-  objectListsOf(ctx).shared = team !== null;
+  objectListsOf(ctx).shared = teamOf(ctx) !== null;
   listObjectContacts(ctx, dt);
   const before = momentum(sim);
   for (let m = 0; m < 8; m++) preventInterpenetration(ctx, dt);

@@ -12,7 +12,7 @@ import { markSurface } from '../../src/particle/surface.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
 import { FRICTION_KERNEL, DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
-import { lcg, liquid, threadedSim } from './helpers.ts';
+import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
 teamWork.minParticles = 2048;
@@ -30,17 +30,7 @@ const SCENE: SceneInput = {
 
 function run(workers: number) {
   const sim = threadedSim(SCENE, workers);
-  // The kernels the team ran: a stage that quietly falls back to the calling thread would pass
-  // every comparison below.
-  const kernels = new Set<number>();
-  const team = teamOf(sim.ctx);
-  if (team !== null) {
-    const runKernel = team.run.bind(team);
-    team.run = (id: number) => {
-      kernels.add(id);
-      runKernel(id);
-    };
-  }
+  const kernels = teamKernels(sim);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5);
   // Squeeze the block by 8 % and jitter it: density correction has work to do.
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] = 0.92 * L.pos[o] + (rnd() - 0.5) * 0.6 * ctx.r;

@@ -2,6 +2,7 @@ import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { spawnNodeThread } from '../../src/cli/threads.ts';
+import { teamOf } from '../../src/particle/threads.ts';
 
 /** A particle simulation on `workers` threads (Node worker_threads). */
 export function threadedSim(input: SceneInput, workers: number): ParticleSimulation {
@@ -31,4 +32,21 @@ export function momentum(sim: ParticleSimulation): [number, number, number, numb
     }
   }
   return [p[0], p[1], p[2], scale];
+}
+
+/**
+ * The kernels a simulation's thread team runs from now on (an empty set on one thread): a stage
+ * that quietly falls back to the calling thread would pass every comparison of results.
+ */
+export function teamKernels(sim: ParticleSimulation): Set<number> {
+  const kernels = new Set<number>();
+  const team = teamOf(sim.ctx);
+  if (team !== null) {
+    const runKernel = team.run.bind(team);
+    team.run = (id: number) => {
+      kernels.add(id);
+      runKernel(id);
+    };
+  }
+  return kernels;
 }
