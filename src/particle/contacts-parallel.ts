@@ -37,26 +37,19 @@ const P_T = 85, P_DC = 86, P_INV = 87, P_KICK = 88, P_UNIFORM = 89, P_OBJECTS = 
 const MAX_T = MAX_SLABS;
 const M_UP = 0, M_DOWN = M_UP + MAX_T, M_ERR = M_DOWN + MAX_T, META_WORDS = M_ERR + 1;
 
-/** The stage's shared arrays, grown as needed, and the contact list version they were split for. */
+/**
+ * The stage's shared arrays, and the contact list version and stage-scratch use they were split
+ * for. The split itself (rows, cross-slab particles, the pairs by slab) is carved from the
+ * context's stage scratch (StepContext.stageScratch), which nothing else uses between viscosity
+ * and density correction, when the moves run; at the list's and the liquid's capacities, so that
+ * the views stay the same from one sub-timestep to the next.
+ */
 class Buffers {
   slabs = new SlabCut();
-  rows = allocInt32(0, true);
-  inJ = allocInt32(0, true);
-  xslots = allocInt32(0, true);
   meta = allocInt32(META_WORDS, true);
   mass = allocFloat64(0, true);
   version = -1;
-
-  reserve(n: number, pairs: number, nm: number): void {
-    this.slabs.reserve(n);
-    if (this.xslots.length < n) {
-      const cap = Math.ceil(n * 1.25) + 64;
-      this.rows = allocInt32(4 * cap, true);
-      this.xslots = allocInt32(cap, true);
-    }
-    if (this.inJ.length < pairs) this.inJ = allocInt32(Math.ceil(pairs * 1.25) + 1024, true);
-    if (this.mass.length < nm) this.mass = allocFloat64(nm, true);
-  }
+  uses = -1;
 }
 
 /**
@@ -78,9 +71,12 @@ export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick:
   team.setSlot(S_POS, L.pos);
   team.setSlot(S_VEL, L.vel);
   team.setSlot(S_MAT, L.material);
-  if (B.version !== list.version) {
-    B.reserve(n, list.length, nm);
+  if (B.version !== list.version || B.uses !== ctx.stageScratchUses) {
+    B.slabs.reserve(n);
+    if (B.mass.length < nm) B.mass = allocFloat64(nm, true);
     B.mass.set(ctx.mass);
+    const m = Math.max(n, L.capacity), cap = list.j.length, mem = ctx.stageScratch(4 * (5 * m + cap) + 64, true);
+    const rows = mem.i32(4 * m), xslots = mem.i32(m), inJ = mem.i32(cap);
     const slabs = B.slabs, ls = list.start, w = slabs.weight;
     for (let i = 0; i < n; i++) w[i] = ls[i + 1] - ls[i];
     // Interior slabs twice the contact reach wide (2.01: round-off of d < reach).
@@ -91,14 +87,15 @@ export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick:
     team.setSlot(S_OWNER, slabs.owner);
     team.setSlot(S_PLIST, slabs.plist);
     team.setSlot(S_OFF, slabs.offsets);
-    team.setSlot(S_ROWS, B.rows);
-    team.setSlot(S_INJ, B.inJ);
-    team.setSlot(S_XSLOTS, B.xslots);
+    team.setSlot(S_ROWS, rows);
+    team.setSlot(S_INJ, inJ);
+    team.setSlot(S_XSLOTS, xslots);
     team.setSlot(S_META, B.meta);
     team.setSlot(S_MASS, B.mass);
     team.run(CONTACTS_SPLIT_KERNEL);
     if (B.meta[M_ERR] !== 0) throw new Error('liquid contacts: a particle has contact partners in two other slabs (slab cut narrower than the contact reach)');
     B.version = list.version;
+    B.uses = ctx.stageScratchUses;
   }
   team.run(CONTACTS_KERNEL);
   return true;

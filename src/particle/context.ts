@@ -247,13 +247,15 @@ export class StepContext {
 
   /**
    * One buffer for the scratch that lives only within one stage call: the surface test's sums,
-   * the viscosity pair weights and density correction's slot-ordered copies. Those stages never
-   * overlap, so they share it rather than hold one each (honey drop: 229 → 132 bytes of such
+   * the viscosity pair weights, the liquid contacts' slab split (kept over the moves) and density
+   * correction's slot-ordered copies. Those stages never overlap, so they share it rather than
+   * hold one each (honey drop: 229 → 132 bytes of such
    * scratch a point, the weights being the largest). A stage carves it into views
    * (StageScratch) that are valid until the next stage asks for it. On a SharedArrayBuffer once
    * `shared` is asked for (a thread team reads density correction's part).
    */
   stageScratch(bytes: number, shared: boolean): StageScratch {
+    this.stageScratchUses++;
     let b = this.stageBuffer;
     const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
     if (b.byteLength < bytes || (shared && !isShared)) {
@@ -263,6 +265,12 @@ export class StepContext {
     return new StageScratch(b);
   }
   private stageBuffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
+  /**
+   * Counts stageScratch calls: a stage that keeps what it carved beyond its own call (the liquid
+   * contacts' slab split, used by every move of a sub-timestep) checks that no stage has asked
+   * for the buffer since.
+   */
+  stageScratchUses = 0;
 
   /** The scratch object `name`, made by `make` on first use. */
   keep<T>(name: string, make: () => T): T {
