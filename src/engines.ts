@@ -58,8 +58,8 @@ export function sceneFromCheckpoint(reader: CheckpointReader): Scene {
 
 /**
  * Bytes of the typed arrays and bare buffers reachable from `root` (each ArrayBuffer or
- * SharedArrayBuffer counted once, at its full capacity), walking own properties, arrays and Maps; `skip` objects (the scene,
- * its assets) are not entered. Engines report it as Metrics.memoryBytes: what a simulation holds,
+ * SharedArrayBuffer counted once, at its full capacity), walking own properties, arrays and Maps;
+ * `skip` objects (the scene, its assets) are not entered. Engines report it as Metrics.memoryBytes: what a simulation holds,
  * measured the same way whatever else the process has allocated.
  */
 export function heldBytes(root: object, skip: readonly object[] = []): number {

@@ -98,10 +98,9 @@ function materialTables(ctx: StepContext, dt: number, share: number): Tables {
  * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
  * bit-identical (tests/particle/fast-paths.test.ts). Weights capped at PAIR_WEIGHT_MAX (only
  * sweeps of a > 0.86 can reach it). Memory: 4 bytes of weight per exchange pair (honey drop: 34
- * pairs, 136 bytes a particle), in the context's stage scratch (shared with the surface test and density
- * correction, which never run at the same time): single precision,
- * 6e-8 relative, far below what the exchange resolves; both ends of a pair use the same rounded w,
- * so momentum stays exact.
+ * pairs, 136 bytes a particle), in the context's stage scratch (StepContext.stageScratch, taken in
+ * turn by the stages that never overlap): single precision, 6e-8 relative, far below what the
+ * exchange resolves; both ends of a pair use the same rounded w, so momentum stays exact.
  */
 function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number, single: boolean): Float32Array {
   const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;

@@ -25,8 +25,9 @@ export interface SceneEstimate {
 
 /**
  * Bytes the particle engine holds per particle (liquid and object), one thread: Metrics.memoryBytes
- * on the Table 1 scenes measured 570–600 (BENCHMARKS.md; pair lists, per-pair weights, the stage
- * scratch). Two threads hold about 45 % more (per-thread sums, the slab pair lists of viscosity).
+ * on the Table 1 scenes measured 571–625 (BENCHMARKS.md; pair lists, per-pair weights, the stage
+ * scratch). Two threads hold about half as much again (per-thread sums, shared copies of the cell
+ * tables).
  */
 export const PARTICLE_BYTES = 650;
 export const CELL_BYTES = 120;
