@@ -30,7 +30,7 @@ import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from './thre
 
 /** Team slots of this stage (the object contacts' are object-contacts-parallel.ts's). */
 const S_POS = 122, S_VEL = 123, S_MAT = 124, S_CSTART = 125, S_CJ = 126, S_OWNER = 127, S_PLIST = 128, S_OFF = 129,
-  S_ROWS = 130, S_INJ = 131, S_XSLOTS = 132, S_META = 133, S_MASS = 134;
+  S_ROWS = 130, S_INJ = 131, S_XSLOTS = 132, S_META = 133, S_MASS = 134, S_SIDES = 135;
 /** params (Float64 entries). */
 const P_T = 85, P_DC = 86, P_INV = 87, P_KICK = 88, P_UNIFORM = 89, P_OBJECTS = 90;
 /** meta (Int32): upEnd[0..T), downStart[0..T), error flag. */
@@ -50,7 +50,12 @@ class Buffers {
   mass = allocFloat64(0, true);
   version = -1;
   uses = -1;
+  /** False when the split found a particle two threads would touch at once (see the split job): the calling thread then takes the moves. */
+  ok = false;
 }
+
+/** Split job's marks: a particle has a cross-slab partner in the slab above / below its own. */
+const UP = 1, DOWN = 2;
 
 /**
  * Runs a move's liquid and object contacts on the context's team, splitting the contact list
@@ -75,8 +80,8 @@ export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick:
     B.slabs.reserve(n);
     if (B.mass.length < nm) B.mass = allocFloat64(nm, true);
     B.mass.set(ctx.mass);
-    const m = Math.max(n, L.capacity), cap = list.j.length, mem = ctx.stageScratch(4 * (5 * m + cap) + 64, true);
-    const rows = mem.i32(4 * m), xslots = mem.i32(m), inJ = mem.i32(cap);
+    const m = Math.max(n, L.capacity), cap = list.j.length, mem = ctx.stageScratch(4 * (5 * m + cap) + m + 64, true);
+    const rows = mem.i32(4 * m), xslots = mem.i32(m), inJ = mem.i32(cap), sides = mem.u8(m);
     const slabs = B.slabs, ls = list.start, w = slabs.weight;
     for (let i = 0; i < n; i++) w[i] = ls[i + 1] - ls[i];
     // Interior slabs twice the contact reach wide (2.01: round-off of d < reach).
@@ -92,23 +97,41 @@ export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick:
     team.setSlot(S_XSLOTS, xslots);
     team.setSlot(S_META, B.meta);
     team.setSlot(S_MASS, B.mass);
+    team.setSlot(S_SIDES, sides);
     team.run(CONTACTS_SPLIT_KERNEL);
-    if (B.meta[M_ERR] !== 0) throw new Error('liquid contacts: a particle has contact partners in two other slabs (slab cut narrower than the contact reach)');
+    B.ok = B.meta[M_ERR] === 0;
     B.version = list.version;
     B.uses = ctx.stageScratchUses;
+    if (!B.ok) ctx.count('contactsOnOneThread');
   }
+  if (!B.ok) return false;
   team.run(CONTACTS_KERNEL);
   return true;
 }
 
-/** Job "split": this thread's slab rows into the pairs inside the slab (forward) and across (backward). */
-export function contactsSplitKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+/**
+ * Job "split": this thread's slab rows into the pairs inside the slab (forward) and across
+ * (backward). The slabs are cut a move into the sub-timestep, from where the particles are then,
+ * while the pairs were listed at its start, so the width rule alone does not prove that no particle
+ * has partners in the slabs on both sides (it would be touched by two threads at once in phase 2):
+ * every cross-slab pair marks both its ends with the side of the other, and a particle marked on
+ * both sides, or a pair more than one slab apart, sends the moves of this sub-timestep back to
+ * the calling thread.
+ */
+export function contactsSplitKernel(rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
   const T = params[P_T];
-  if (rank >= T) return;
+  if (rank >= T) {
+    team.barrier();
+    team.barrier();
+    return;
+  }
   const ls = slots[S_CSTART] as Int32Array, lj = slots[S_CJ] as Int32Array, owner = slots[S_OWNER] as Uint8Array;
   const plist = slots[S_PLIST] as Int32Array, off = slots[S_OFF] as Int32Array, rows = slots[S_ROWS] as Int32Array;
   const inJ = slots[S_INJ] as Int32Array, xslots = slots[S_XSLOTS] as Int32Array, meta = slots[S_META] as Int32Array;
+  const sides = slots[S_SIDES] as Uint8Array;
   const t = rank, k0 = off[t], k1 = off[t + 1];
+  for (let k = k0; k < k1; k++) sides[plist[k]] = 0;
+  team.barrier();
   let wp = off[R_OFF + t], xp = off[R_OFF + t + 1], up = k0, down = k1, bad = 0;
   for (let k = k0; k < k1; k++) {
     const i = plist[k];
@@ -122,6 +145,8 @@ export function contactsSplitKernel(rank: number, _team: TeamSync, slots: readon
         if (other < 0) other = o;
         else if (o !== other) bad = 1;
         inJ[--xp] = j;
+        Atomics.or(sides, i, o > t ? UP : DOWN);
+        Atomics.or(sides, j, o > t ? DOWN : UP);
       }
     }
     rows[4 * k + 1] = wp;
@@ -134,6 +159,8 @@ export function contactsSplitKernel(rank: number, _team: TeamSync, slots: readon
   }
   meta[M_UP + t] = up;
   meta[M_DOWN + t] = down;
+  team.barrier();
+  for (let k = k0; k < k1; k++) if (sides[plist[k]] === (UP | DOWN)) bad = 1;
   if (bad) meta[M_ERR] = 1;
 }
 

@@ -1,8 +1,8 @@
 /**
  * A move's contacts on a thread team (src/particle/contacts-parallel.ts: liquid contacts over slabs,
  * then the object contacts, in one job): on a jittered, squeezed block of two liquids, eight moves
- * on two threads conserve momentum to round-off, repeat bit for bit, leave overlaps as small as one
- * thread does, and run on the team.
+ * on two and three threads conserve momentum to round-off, repeat bit for bit, leave overlaps as
+ * small as one thread does, and run on the team.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -70,17 +70,19 @@ function run(workers: number) {
 }
 
 describe('a move\'s contacts on two threads', () => {
-  const one = run(1), two = run(2), again = run(2);
+  // Three threads: interior slabs, where a particle could have partners on both sides.
+  const one = run(1), two = run(2), again = run(2), three = run(3);
 
   it('run on the team, the list split once for the eight moves', () => {
     expect(one.n).toBeGreaterThan(2048);
     expect(two.kernels.has(CONTACTS_SPLIT_KERNEL)).toBe(true);
     expect(two.kernels.has(CONTACTS_KERNEL)).toBe(true);
+    expect(three.kernels.has(CONTACTS_KERNEL)).toBe(true);
     expect(one.kernels.size).toBe(0);
   });
 
   it('conserve momentum to round-off', () => {
-    for (const r of [one, two]) {
+    for (const r of [one, two, three]) {
       for (let k = 0; k < 3; k++) expect(Math.abs(r.after[k] - r.before[k]) / r.before[3]).toBeLessThan(1e-13);
     }
   });
@@ -93,6 +95,8 @@ describe('a move\'s contacts on two threads', () => {
     expect(one.deepest).toBeGreaterThan(0.05);
     expect(two.deepest).toBeLessThan(1.5 * one.deepest);
     expect(two.closePairs).toBeLessThan(1.5 * one.closePairs);
+    expect(three.deepest).toBeLessThan(1.5 * one.deepest);
+    expect(three.closePairs).toBeLessThan(1.5 * one.closePairs);
     // The two orders do differ: the comparison above is not of two identical runs.
     expect(two.pos).not.toEqual(one.pos);
   });
