@@ -20,6 +20,7 @@
 import type { StepContext } from './context.ts';
 import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { adhesionTables, listCellObjects, liquidPairRange, ObjectCandidates, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
+import { SharedCellTables } from './neighbours.ts';
 import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
@@ -118,12 +119,8 @@ export function adhesionKernelB(rank: number, team: TeamSync, slots: readonly Sl
 /** Shared scratch of a context's team. */
 class Shared {
   meta = allocInt32(META_WORDS, true);
-  /** Copies of the cell structure (the hashed grid keeps its own arrays in unshared memory). */
-  start: Int32Array = allocInt32(0, true);
-  count: Int32Array = allocInt32(0, true);
-  first: Int32Array = allocInt32(0, true);
-  cells: Int32Array = allocInt32(0, true);
-  box: Float64Array = allocFloat64(0, true);
+  /** The liquid cells' tables. */
+  cellTables = new SharedCellTables();
   accX = allocFloat64(0, true);
   sumKX = allocFloat64(0, true);
   tables = adhesionTablesShared();
@@ -172,20 +169,15 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   const p = team.params;
   p[P_N] = n; p[P_T] = T; p[P_SIZE] = tv.size; p[P_INVR] = tv.invR;
   p[P_UNIFORM] = tv.uniform; p[P_REACH2] = tv.reach2; p[P_PAIR2] = tv.pairReach2; p[P_CONTACT2] = tv.contactReach2;
-  const nc = g.cellCount, nq = ctx.cells.first[nc];
-  sh.start = mirrorShared(sh.start, g.start, nc);
-  sh.count = mirrorShared(sh.count, g.count, nc);
-  sh.first = mirrorShared(sh.first, ctx.cells.first, nc + 1);
-  sh.cells = mirrorShared(sh.cells, ctx.cells.cells, nq);
-  if (sh.box.length < 6 * nc) sh.box = allocFloat64(Math.ceil(6 * nc * 1.25), true);
-  sh.box.set(ctx.cells.box.subarray(0, 6 * nc));
+  const ct = sh.cellTables;
+  ct.copy(ctx.cells);
   team.setSlot(S_POS, L.pos);
   team.setSlot(S_MAT, L.material);
-  team.setSlot(S_START, sh.start);
-  team.setSlot(S_COUNT, sh.count);
-  team.setSlot(S_FIRST, sh.first);
-  team.setSlot(S_CELLS, sh.cells);
-  team.setSlot(S_BOX, sh.box);
+  team.setSlot(S_START, ct.start);
+  team.setSlot(S_COUNT, ct.count);
+  team.setSlot(S_FIRST, ct.first);
+  team.setSlot(S_CELLS, ct.cells);
+  team.setSlot(S_BOX, ct.box);
   team.setSlot(S_TF, sh.tables.f64);
   team.setSlot(S_TI, sh.tables.i32);
   team.setSlot(S_ACC, L.acc);

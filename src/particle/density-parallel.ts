@@ -12,9 +12,10 @@
  * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
  */
 import type { StepContext } from './context.ts';
-import { accumulator, addShares, allocFloat64, allocInt32, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, cutCellRuns, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { densityListRange, measureRange, pushRange, type DensityCellView } from './density.ts';
 import { LocalSink } from './adhesion-parallel.ts';
+import { SharedCellTables } from './neighbours.ts';
 import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
@@ -38,13 +39,9 @@ class Shared {
   rhoX: Float64Array = allocFloat64(0, true);
   cntX: Int32Array = allocInt32(0, true);
   corrX: Float64Array = allocFloat64(0, true);
-  /** The listing's copies of the density cells (the hashed grid keeps its arrays in unshared memory). */
+  /** The listing's run bounds and copies of the density cells' tables. */
   meta = allocInt32(META_WORDS, true);
-  start: Int32Array = allocInt32(0, true);
-  count: Int32Array = allocInt32(0, true);
-  first: Int32Array = allocInt32(0, true);
-  cells: Int32Array = allocInt32(0, true);
-  box: Float64Array = allocFloat64(0, true);
+  tables = new SharedCellTables();
 }
 
 
@@ -96,11 +93,8 @@ export function parallelListDensity(ctx: StepContext, n: number, h2: number, hIn
   const list = ctx.densityPairs, dc = ctx.densityCells, g = dc.grid, nc = g.cellCount, meta = sh.meta;
   if (!(list.start.buffer instanceof SharedArrayBuffer)) return false;
   cutCellRuns(meta, M_CB, g.count, nc, n, T);
-  sh.start = mirrorShared(sh.start, g.start, nc);
-  sh.count = mirrorShared(sh.count, g.count, nc);
-  sh.first = mirrorShared(sh.first, dc.first, nc + 1);
-  sh.cells = mirrorShared(sh.cells, dc.cells, dc.first[nc]);
-  sh.box = mirrorShared(sh.box, dc.box, 6 * nc);
+  const ct = sh.tables;
+  ct.copy(dc);
   p[P_N] = n; p[P_T] = T; p[P_H2] = h2; p[P_HIN] = hIn; p[P_INVH] = invH;
   team.setSlot(S_X, a.x);
   team.setSlot(S_RHO, a.rho);
@@ -108,11 +102,11 @@ export function parallelListDensity(ctx: StepContext, n: number, h2: number, hIn
   team.setSlot(S_RHOX, sh.rhoX);
   team.setSlot(S_CNTX, sh.cntX);
   team.setSlot(S_LS, list.start);
-  team.setSlot(S_START, sh.start);
-  team.setSlot(S_COUNT, sh.count);
-  team.setSlot(S_FIRST, sh.first);
-  team.setSlot(S_CELLS, sh.cells);
-  team.setSlot(S_BOX, sh.box);
+  team.setSlot(S_START, ct.start);
+  team.setSlot(S_COUNT, ct.count);
+  team.setSlot(S_FIRST, ct.first);
+  team.setSlot(S_CELLS, ct.cells);
+  team.setSlot(S_BOX, ct.box);
   team.setSlot(S_META, meta);
   team.run(DENSITY_LIST_KERNEL_A);
   let total = 0;

@@ -110,7 +110,6 @@ import { faceBoundary } from './collisions.ts';
 import { parallelListDensity, parallelMeasure, parallelPush } from './density-parallel.ts';
 import type { PairSink } from './adhesion.ts';
 import { teamOf } from './threads.ts';
-import { allocFloat64, allocInt32 } from '../parallel/team.ts';
 
 /**
  * Closed domain faces, whose walls density correction reads as mirrors (mirrorPairs): without

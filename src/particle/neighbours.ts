@@ -13,7 +13,7 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import type { LiquidParticles } from './liquid.ts';
-import { allocInt32 } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, mirrorShared } from '../parallel/team.ts';
 
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
@@ -218,5 +218,28 @@ export class NeighbourList {
       this.j = bigger;
     }
     this.j[this.length++] = j;
+  }
+}
+
+/**
+ * Copies of a CellPairs' tables (each cell's first particle and count, its neighbour cells, the
+ * particle boxes) on shared memory, for the pair loops of a thread team: the hashed grid keeps its
+ * own in ordinary memory. Used by adhesion-parallel.ts and density-parallel.ts.
+ */
+export class SharedCellTables {
+  start: Int32Array = allocInt32(0, true);
+  count: Int32Array = allocInt32(0, true);
+  first: Int32Array = allocInt32(0, true);
+  cells: Int32Array = allocInt32(0, true);
+  box: Float64Array = allocFloat64(0, true);
+
+  /** Copies `cp`'s tables (after build and updateBoxes), growing the copies as needed. */
+  copy(cp: CellPairs): void {
+    const g = cp.grid, nc = g.cellCount;
+    this.start = mirrorShared(this.start, g.start, nc);
+    this.count = mirrorShared(this.count, g.count, nc);
+    this.first = mirrorShared(this.first, cp.first, nc + 1);
+    this.cells = mirrorShared(this.cells, cp.cells, cp.first[nc]);
+    this.box = mirrorShared(this.box, cp.box, 6 * nc);
   }
 }

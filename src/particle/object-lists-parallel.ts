@@ -11,7 +11,7 @@
  * the lists are made on the calling thread.
  */
 import { denseCellsNear, type StepContext } from './context.ts';
-import { allocFloat64, allocInt32, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, cutCellRuns, mirrorShared, type SlotArray, type TeamSync } from '../parallel/team.ts';
 import { contactListRange, objectListsOf, type ContactListScratch, type ContactListSink, type ContactListView, type ObjectCellFinder } from './collisions.ts';
 import { OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from './threads.ts';
 
