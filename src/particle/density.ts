@@ -245,20 +245,26 @@ export function densityListRange(
           if (ez < 0) { ez = zi - box[bb + 5]; if (ez < 0) ez = 0; }
           if (ex * ex + ey * ey + ez * ez >= h2) continue;
         }
+        // Gathered without branching: whether a candidate is within h is a coin toss in a
+        // disordered liquid (as in adhesion's branchlessPairRange).
         const b1 = start[c2] + cnt[c2];
         for (let b = c2 === c ? a + 1 : start[c2]; b < b1; b++) {
           const dx = sp[3 * b] - xi, dy = sp[3 * b + 1] - yi, dz = sp[3 * b + 2] - zi;
-          const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 >= h2) continue;
-          lj[len++] = b;
-          const d = Math.sqrt(d2);
-          if (d >= hIn) continue;
-          const w = 1 - d * invH;
-          ra += w;
-          na++;
-          rho[b] += w;
-          nb[b]++;
+          lj[len] = b;
+          len += +!(dx * dx + dy * dy + dz * dz >= h2);
         }
+      }
+      // The first measure over the pairs just listed, in list order.
+      for (let q = ls[a]; q < len; q++) {
+        const b = lj[q];
+        const dx = sp[3 * b] - xi, dy = sp[3 * b + 1] - yi, dz = sp[3 * b + 2] - zi;
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        if (d >= hIn) continue;
+        const w = 1 - d * invH;
+        ra += w;
+        na++;
+        rho[b] += w;
+        nb[b]++;
       }
       rho[a] += ra;
       nb[a] += na;
