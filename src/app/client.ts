@@ -4,7 +4,7 @@
  */
 import type { EngineName, Metrics, StepStats } from '../api.ts';
 import type { View, ViewFrame } from '../render/renderer.ts';
-import type { FromWorker, FrameOptions, MeshFormat, ToWorker } from './protocol.ts';
+import type { FromWorker, FrameOptions, MeshFormat, Threads, ToWorker } from './protocol.ts';
 import type { SceneIssue } from '../scene/parse.ts';
 
 export type Loaded = Extract<FromWorker, { type: 'loaded' }>;
@@ -57,7 +57,7 @@ export class SimClient {
    * Loads a scene. With `stage` the worker only prepares it and this resolves once it accepts or
    * refuses; `commit()` then starts it (and resolves with 'loaded'), `discard()` drops it.
    */
-  load(sceneText: string, meshes: Record<string, string>, stage = false): Promise<LoadResult | { ok: true; staged: true }> {
+  load(sceneText: string, meshes: Record<string, string>, stage = false, threads: Threads = 'auto'): Promise<LoadResult | { ok: true; staged: true }> {
     const id = this.nextId++;
     this.stagedId = stage ? id : -1;
     return new Promise((resolve) => {
@@ -66,7 +66,7 @@ export class SimClient {
         else if (msg.type === 'staged') resolve({ ok: true, staged: true });
         else if (msg.type === 'sceneError') resolve({ ok: false, message: msg.message, issues: msg.issues });
       });
-      this.send({ type: 'load', id, sceneText, meshes, engine: this.engine, stage });
+      this.send({ type: 'load', id, sceneText, meshes, engine: this.engine, stage, threads });
     });
   }
 

@@ -12,7 +12,8 @@ import { DEFAULT_SCENE, sceneMeshes, sceneNames, sceneText } from './scenes.ts';
 import { buildParamPanel, type ParamPanel } from './params.ts';
 import { MetricPlots } from './plots.ts';
 import { CanvasRecorder, download, toBase64 } from './export.ts';
-import type { MeshFormat } from './protocol.ts';
+import type { MeshFormat, Threads } from './protocol.ts';
+import { autoThreads } from './threads.ts';
 import type { SceneIssue } from '../scene/parse.ts';
 import { hideSceneError, showSceneError } from './errors.ts';
 import { hudText, RateCounter } from './hud.ts';
@@ -144,7 +145,7 @@ async function loadScene(text: string, meshes: Record<string, string>, opts: { f
   ensureClients();
   // Two phases, so that side by side both engines switch only if both accept the scene.
   const targets = clients;
-  const staged = await Promise.all(targets.map((c) => c.load(text, meshes, true)));
+  const staged = await Promise.all(targets.map((c) => c.load(text, meshes, true, controls.threads)));
   const failed = staged.find((r): r is Extract<LoadResult, { ok: false }> => !r.ok);
   if (failed) {
     for (const c of targets) c.discard();
@@ -307,6 +308,7 @@ const controls = {
   scene: DEFAULT_SCENE,
   open: () => fileInput.click(),
   engine: 'particle' as Mode,
+  threads: 'auto' as Threads,
   play: () => play(),
   pause: () => pause(),
   step: () => step(),
@@ -346,6 +348,11 @@ const sim = gui.addFolder('Simulation');
 sceneCtrl = sim.add(controls, 'scene', sceneNames()).name('scene').onChange((name: string) => void openBundledScene(name));
 sim.add(controls, 'open').name('open scene file…');
 engineCtrl = sim.add(controls, 'engine', ['particle', 'grid', 'side by side']).name('engine').onChange((m: Mode) => void setMode(m));
+// The particle engine's threads (src/app/threads.ts): 'auto' or a fixed count, applied by reloading.
+const cores = navigator.hardwareConcurrency ?? 1;
+const threadChoices: Record<string, Threads> = { [`auto (${autoThreads(cores)} here)`]: 'auto' };
+for (const n of [1, 2, 3, 4, 6, 8, 12, 16]) if (n === 1 || n <= cores) threadChoices[String(n)] = n;
+sim.add(controls, 'threads', threadChoices).name('particle threads').onChange(() => void reset());
 sim.add(controls, 'play');
 sim.add(controls, 'pause');
 sim.add(controls, 'step').name('single step');
@@ -556,12 +563,18 @@ const hook = {
   },
   stats() {
     const now = performance.now();
-    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, renderScale: renderer.scale, callbackMs: callbackMsAverage, drawCallMs: drawMsAverage, frameIntervalMs: frameMsAverage, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs) };
+    return { renderFps: drawRate.rate(now), pageFps: pageRate.rate(now), lastDrawMs, renderScale: renderer.scale, callbackMs: callbackMsAverage, drawCallMs: drawMsAverage, frameIntervalMs: frameMsAverage, simFps: clients.map((c) => c.simFps(now)), simMs: clients.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: clients.map((c) => c.meshMs), threads: clients.map((c) => c.stats?.counters.threads ?? 1) };
   },
   play,
   pause,
   step,
   reset,
+  /** Sets the particle engine's threads ('auto' or a count) and reloads the scene with them. */
+  async setThreads(threads: Threads) {
+    controls.threads = threads;
+    for (const c of gui.controllersRecursive()) if (c.object === controls) c.updateDisplay();
+    await reset();
+  },
   setMode,
   display,
   camera,

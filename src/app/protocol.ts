@@ -7,6 +7,12 @@ import type { SceneIssue } from '../scene/parse.ts';
 
 export type MeshFormat = 'obj' | 'ply' | 'glb';
 
+/**
+ * Threads the particle engine runs on: a count, or 'auto' (the scene's `particle.workers` or the
+ * machine's default, whichever is more; src/app/threads.ts).
+ */
+export type Threads = number | 'auto';
+
 /** What the worker computes per frame besides stepping (meshing is the expensive part). */
 export interface FrameOptions {
   mesh: boolean;
@@ -25,7 +31,7 @@ export type ToWorker =
    * answers 'staged' (or 'sceneError') and waits for 'commit' or 'discard', so that side by side
    * both engines switch scenes only when both accept it.
    */
-  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; stage?: boolean }
+  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; stage?: boolean; threads?: Threads }
   | { type: 'commit'; id: number }
   | { type: 'discard' }
   | { type: 'play' }

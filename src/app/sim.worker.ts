@@ -7,7 +7,7 @@ import type { EngineName, FluidPoints, Mesh, Scene, Simulation, StepStats } from
 import { SceneError } from '../scene/parse.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { zipSync } from 'fflate';
-import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, ToWorker } from './protocol.ts';
+import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, Threads, ToWorker } from './protocol.ts';
 import { linearColor } from '../scene/color.ts';
 import { simplifyForDisplay } from './simplify.ts';
 import { threadOptions } from './threads.ts';
@@ -75,7 +75,7 @@ interface Staged {
   scene: Scene;
   sim: Simulation | null;
   createError: string | null;
-  load: { sceneText: string; meshes: Record<string, string>; engine: EngineName };
+  load: { sceneText: string; meshes: Record<string, string>; engine: EngineName; threads?: Threads };
 }
 let staged: Staged | null = null;
 
@@ -92,7 +92,7 @@ function prepare(msg: Extract<ToWorker, { type: 'load' }>): Staged | null {
   let created: Simulation | null = null;
   let createError: string | null = null;
   try {
-    created = viscid.createSimulation(next, msg.engine, threadOptions(next));
+    created = viscid.createSimulation(next, msg.engine, msg.engine === 'particle' ? threadOptions(next, msg.threads) : {});
   } catch (e) {
     createError = (e as Error).message;
   }
@@ -101,7 +101,7 @@ function prepare(msg: Extract<ToWorker, { type: 'load' }>): Staged | null {
     post({ type: 'sceneError', id: msg.id, message: createError, issues: [{ path: '', message: `the ${msg.engine} engine cannot run it: ${createError}` }] });
     return null;
   }
-  return { id: msg.id, scene: next, sim: created, createError, load: { sceneText: msg.sceneText, meshes: msg.meshes, engine: msg.engine } };
+  return { id: msg.id, scene: next, sim: created, createError, load: { sceneText: msg.sceneText, meshes: msg.meshes, engine: msg.engine, threads: msg.threads } };
 }
 
 function discardStaged(): void {

@@ -3,10 +3,17 @@
  * running thread.worker.ts, nested in the simulation worker. Shared memory needs a cross-origin
  * isolated page (COOP/COEP headers, vite.config.ts); without it the engine runs on one thread and
  * `threadOptions` says why, once, on the console.
+ *
+ * How many threads: the app's "threads" setting (src/app/main.ts), 'auto' by default. Auto takes
+ * the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so that a
+ * scene written for one thread still uses a many-core machine in the app. Results are repeatable
+ * for a given count only (schema.ts, particle.workers), so the count is shown in the HUD
+ * (`threads` among the counters) and a fixed count can be chosen. The CLI keeps the scene's count.
  */
 import type { SimulationOptions } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
 import { sharedMemoryAvailable, type SpawnThread } from '../parallel/team.ts';
+import type { Threads } from './protocol.ts';
 
 export const spawnBrowserThread: SpawnThread = () => {
   const w = new Worker(new URL('./thread.worker.ts', import.meta.url), { type: 'module' });
@@ -18,15 +25,36 @@ export const spawnBrowserThread: SpawnThread = () => {
   };
 };
 
+/**
+ * Most threads 'auto' picks. Measured on a 16-core Xeon (BENCHMARKS.md, "Threads beyond two
+ * cores"): the honey drop runs 1.8x at 4 threads, 2.3x at 8 and no faster at 12 or 16; the paint
+ * drops gain nothing past 8.
+ */
+export const AUTO_THREADS_MAX = 8;
+
+/**
+ * The thread count 'auto' picks on a machine of `cores` logical cores: one is left to the page
+ * (drawing, meshing for display), at most AUTO_THREADS_MAX.
+ */
+export function autoThreads(cores: number = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency ?? 1 : 1): number {
+  return Math.max(1, Math.min(AUTO_THREADS_MAX, Math.floor(cores) - 1));
+}
+
+/** The particle engine's thread count for a scene under the app's setting. */
+export function threadCount(scene: Scene, threads: Threads, cores?: number): number {
+  return threads === 'auto' ? Math.max(scene.particle.workers, autoThreads(cores)) : Math.max(1, Math.floor(threads));
+}
+
 let warned = false;
 
-/** The options that give a scene its `particle.workers` threads where this page can share memory. */
-export function threadOptions(scene: Scene): SimulationOptions {
+/** The options that run a scene on the threads `threads` asks for, where this page can share memory. */
+export function threadOptions(scene: Scene, threads: Threads = 'auto'): SimulationOptions {
+  const count = threadCount(scene, threads);
   const avail = sharedMemoryAvailable();
-  if (avail.ok) return { spawnThread: spawnBrowserThread };
-  if (scene.particle.workers > 1 && !warned) {
+  if (avail.ok) return { workers: count, spawnThread: spawnBrowserThread };
+  if (count > 1 && !warned) {
     warned = true;
-    console.warn(`viscid: particle.workers = ${scene.particle.workers}, but ${avail.reason}.`);
+    console.warn(`viscid: ${count} threads asked for, but ${avail.reason}; running on one.`);
   }
-  return {};
+  return { workers: 1 };
 }

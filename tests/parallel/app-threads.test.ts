@@ -1,7 +1,8 @@
 /**
  * The browser side of the thread team: the dev server sends COOP/COEP (vite.config.ts), so the
  * page is cross-origin isolated, and a scene with particle.workers = 2 runs its particle engine
- * on a nested Web Worker (src/app/threads.ts) while frames advance without errors.
+ * on a nested Web Worker (src/app/threads.ts) while frames advance without errors; the app's
+ * "particle threads" setting overrides the scene's count.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,12 @@ describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
       await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f0, { timeout: 120_000, polling: 250 });
       const urls = page.workers().map((w) => w.url());
       expect(urls.some((u) => u.includes('thread.worker'))).toBe(true);
+      expect(await page.evaluate(() => (window as any).__viscid.stats().threads)).toEqual([2]);
+      // The app's own setting overrides the scene's count and reloads the scene with it.
+      await page.evaluate(() => (window as any).__viscid.setThreads(3));
+      const f1: number = await page.evaluate(() => (window as any).__viscid.frame);
+      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f1, { timeout: 120_000, polling: 250 });
+      expect(await page.evaluate(() => (window as any).__viscid.stats().threads)).toEqual([3]);
       expect(errors).toEqual([]);
     } finally {
       await app.close();
