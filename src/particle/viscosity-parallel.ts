@@ -30,6 +30,7 @@ import type { SlotArray, TeamSync, ThreadTeam } from '../parallel/team.ts';
 import { allocFloat64, allocInt32 } from '../parallel/team.ts';
 import { MAX_SLABS, R_OFF, SlabCut } from './slabs.ts';
 import { PAIR_WEIGHT_MAX } from './calibration.ts';
+import { uniformExchange } from './viscosity.ts';
 
 /**
  * Below this many liquid particles the stage stays on one thread: the job and its 2 barriers a
@@ -102,12 +103,10 @@ export function parallelViscosity(
 
   const tab = B.tab, nn = nm * nm;
   tab.set(frac, 0); tab.set(inv2, nn); tab.set(toI, 2 * nn); tab.set(toJ, 3 * nn);
-  const mat = L.material;
-  let single = true;
-  for (let i = 1; i < n && single; i++) single = mat[i] === mat[0];
+  const single = uniformExchange(L.material, n, nm, { frac, inv2, toI, toJ });
   const P = team.params;
   P[P_SWEEPS] = sweeps;
-  P[P_SINGLE] = single && n > 0 ? 1 : 0;
+  P[P_SINGLE] = single ? 1 : 0;
   P[P_NM] = nm;
   P[P_T] = T;
 

