@@ -63,9 +63,6 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
 
 interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
 
-/** Materials present among the liquid particles (scratch of uniformExchange). */
-let present = new Uint8Array(0);
-
 /**
  * True when every pair of the liquids present exchanges alike: the same fraction and kernel as the
  * first particle's material with itself, and m̄/m = 1 at both ends (equal masses). One liquid, or
@@ -75,8 +72,7 @@ let present = new Uint8Array(0);
  */
 export function uniformExchange(mat: Uint16Array, n: number, nm: number, t: { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }): boolean {
   if (n === 0) return false;
-  if (present.length < nm) present = new Uint8Array(nm);
-  present.fill(0, 0, nm);
+  const present = new Uint8Array(nm); // materials present among the liquid particles
   const m0 = mat[0];
   let others = false;
   for (let i = 0; i < n; i++) {
