@@ -90,7 +90,7 @@ function failureText(errorText: Uint8Array): string | null {
   return new TextDecoder().decode(errorText.slice(0, end < 0 ? errorText.length : end));
 }
 /** Scalars a job passes to its kernel (Float64 entries of `params`). */
-export const PARAM_WORDS = 96;
+export const PARAM_WORDS = 104;
 
 /** Messages to a worker. */
 export interface InitMessage {

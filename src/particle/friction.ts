@@ -14,10 +14,20 @@ export function applyFriction(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, O = ctx.objects, n = L.count;
   if (O.count === 0) return;
   const list = objectListsOf(ctx);
-  const keep = O.bodies.map((b) => Math.pow(1 - b.friction, 30 * dt));
-  const touch = TOUCH * (ctx.r + ctx.ro);
+  const keep = frictionKeep(ctx, dt);
+  const touch = frictionTouch(ctx);
   if (parallelFriction(ctx, keep, touch)) return;
   frictionRange(L.pos, L.vel, L.surface, list.start, list.j, list.clear, list.pos, O.vel, O.body, list.index, keep, touch, 0, n);
+}
+
+/** Per body: the share of the tangential velocity a move of dt keeps (friction factor per 1/30 s). */
+export function frictionKeep(ctx: StepContext, dt: number): number[] {
+  return ctx.objects.bodies.map((b) => Math.pow(1 - b.friction, 30 * dt));
+}
+
+/** Distance within which a surface particle touches an object particle, m. */
+export function frictionTouch(ctx: StepContext): number {
+  return TOUCH * (ctx.r + ctx.ro);
 }
 
 /**

@@ -7,22 +7,43 @@ import { SimulationError } from '../api.ts';
 import type { StepContext } from './context.ts';
 
 export function accelerate(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, n = L.count, vel = L.vel, acc = L.acc;
-  const [gx, gy, gz] = ctx.scene.gravity;
-  const max2 = ctx.scene.particle.maxSpeed ** 2;
-  for (let i = 0; i < n; i++) {
+  const L = ctx.liquid, [gx, gy, gz] = ctx.scene.gravity;
+  const bad = accelerateRange(L.vel, L.acc, gx, gy, gz, dt, ctx.scene.particle.maxSpeed ** 2, 0, L.count);
+  if (bad >= 0) throw accelerateError(ctx, bad);
+}
+
+/**
+ * accelerate over particles [i0, i1): stops at the first whose speed is not finite or above
+ * √max2 (its velocity already updated) and returns it; −1 when none. The loop the serial and the
+ * threaded (object-contacts-parallel.ts moveKernel) paths run.
+ */
+export function accelerateRange(
+  vel: Float64Array, acc: Float64Array, gx: number, gy: number, gz: number, dt: number, max2: number, i0: number, i1: number,
+): number {
+  for (let i = i0; i < i1; i++) {
     const o = 3 * i;
     const vx = (vel[o] += (acc[o] + gx) * dt);
     const vy = (vel[o + 1] += (acc[o + 1] + gy) * dt);
     const vz = (vel[o + 2] += (acc[o + 2] + gz) * dt);
     const s2 = vx * vx + vy * vy + vz * vz;
-    if (!(s2 <= max2)) throw speedError(ctx, 'accelerate', i, s2);
+    if (!(s2 <= max2)) return i;
   }
+  return -1;
+}
+
+/** The error accelerate stops the run with for particle i (its velocity updated). */
+export function accelerateError(ctx: StepContext, i: number): SimulationError {
+  const v = ctx.liquid.vel, o = 3 * i;
+  return speedError(ctx, 'accelerate', i, v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2]);
 }
 
 export function translate(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
-  for (let o = 0; o < 3 * n; o++) pos[o] += vel[o] * dt;
+  translateRange(ctx.liquid.pos, ctx.liquid.vel, dt, 0, ctx.liquid.count);
+}
+
+/** translate over particles [i0, i1). */
+export function translateRange(pos: Float64Array, vel: Float64Array, dt: number, i0: number, i1: number): void {
+  for (let o = 3 * i0; o < 3 * i1; o++) pos[o] += vel[o] * dt;
 }
 
 /** Largest liquid speed, m/s. */

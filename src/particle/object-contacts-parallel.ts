@@ -13,13 +13,19 @@
  */
 import type { StepContext } from './context.ts';
 import { allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync, type ThreadTeam } from '../parallel/team.ts';
-import { frictionRange } from './friction.ts';
+import { frictionKeep, frictionRange, frictionTouch } from './friction.ts';
+import { accelerateError, accelerateRange, translateRange } from './integrate.ts';
 import { CLEAR_MARGIN, near2Of, objectContactRange, objectListsOf, type NearFarScratch } from './collisions.ts';
-import { FRICTION_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
+import { FRICTION_KERNEL, MOVE_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
 
 const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102, S_CLEAR = 103,
   S_SURFACE = 119, S_OBODY = 120, S_KEEP = 121;
 const P_N = 61, P_T = 62, P_DC = 63, P_NEAR2 = 64, P_MARGIN = 65, P_LONGEST = 66, P_TOUCH = 84;
+/** A move's accelerate and translate (moveKernel): its step, gravity, maxSpeed², whether friction follows. */
+const P_DT = 91, P_GX = 92, P_GY = 93, P_GZ = 94, P_MAX2 = 95, P_FRICTION = 96;
+/** moveKernel's slots: the liquid's accelerations, and per thread the particle accelerate stopped at (−1: none). */
+const S_ACC = 136, S_STOP = 137;
+const MAX_T = 64;
 
 /** sortNearFar's scratch of this thread (the calling thread, rank 0, uses the lists' own). */
 const workerScratch: NearFarScratch = { tmp: new Int32Array(0), tmpD: new Float64Array(0) };
@@ -144,5 +150,73 @@ export function parallelFriction(ctx: StepContext, keep: readonly number[], touc
   team.setSlot(S_LJ, list.j);
   team.setSlot(S_CLEAR, list.clear);
   team.run(FRICTION_KERNEL);
+  return true;
+}
+
+/** Per thread: the particle accelerate stopped at (moveKernel), −1 when none. */
+let moveStops: Int32Array | null = null;
+
+/**
+ * A move's accelerate, translate and friction (integrate.ts, friction.ts) over thread t's run of
+ * particles [n t/T, n (t+1)/T): every particle changes only itself in all three, so one job does
+ * them without a barrier, bit for bit as the three serial loops. A thread whose particle exceeds
+ * particle.maxSpeed stops there, as accelerate does, and says which (S_STOP).
+ */
+export function moveKernel(rank: number, _team: TeamSync, slots: readonly SlotArray[], params: Float64Array): void {
+  const [i0, i1] = shareOf(rank, params[P_T], params[P_N]);
+  const pos = slots[S_POS] as Float64Array, vel = slots[S_VEL] as Float64Array, dt = params[P_DT];
+  const stop = accelerateRange(vel, slots[S_ACC] as Float64Array, params[P_GX], params[P_GY], params[P_GZ], dt, params[P_MAX2], i0, i1);
+  (slots[S_STOP] as Int32Array)[rank] = stop;
+  if (stop >= 0) return;
+  translateRange(pos, vel, dt, i0, i1);
+  if (params[P_FRICTION] !== 1) return;
+  frictionRange(
+    pos, vel, slots[S_SURFACE] as Uint8Array, slots[S_LS] as Int32Array,
+    slots[S_LJ] as Uint16Array | Int32Array, slots[S_CLEAR] as Float32Array, slots[S_OPOS] as Float64Array, slots[S_OVEL] as Float64Array,
+    slots[S_OBODY] as Int32Array, null, slots[S_KEEP] as Float64Array, params[P_TOUCH], i0, i1,
+  );
+}
+
+/**
+ * One move's accelerate, translate and friction as one job on the context's team (moveKernel);
+ * false where the team is not worth using (the caller runs the three stages itself). Scenes with
+ * solids need their object contact lists on shared memory (teamAndObjects), as friction does.
+ */
+export function parallelMove(ctx: StepContext, dt: number): boolean {
+  const L = ctx.liquid, O = ctx.objects, n = L.count;
+  let team: ThreadTeam | null;
+  const friction = O.count > 0;
+  if (friction) {
+    const got = teamAndObjects(ctx);
+    if (got === null) return false;
+    team = got.team;
+    const sh = got.sh, list = objectListsOf(ctx), keep = frictionKeep(ctx, dt);
+    if (sh.keep.length < keep.length) sh.keep = allocFloat64(keep.length, true);
+    sh.keep.set(keep);
+    team.params[P_TOUCH] = frictionTouch(ctx);
+    team.setSlot(S_SURFACE, L.surface);
+    team.setSlot(S_OPOS, sh.pos);
+    team.setSlot(S_OVEL, sh.vel);
+    team.setSlot(S_OBODY, sh.body);
+    team.setSlot(S_KEEP, sh.keep);
+    team.setSlot(S_LS, list.start);
+    team.setSlot(S_LJ, list.j);
+    team.setSlot(S_CLEAR, list.clear);
+  } else {
+    team = teamOf(ctx);
+    if (team === null || team.size < 2 || n < teamWork.minParticles || !(L.pos.buffer instanceof SharedArrayBuffer)) return false;
+  }
+  const p = team.params, [gx, gy, gz] = ctx.scene.gravity;
+  p[P_N] = n; p[P_T] = team.size; p[P_DT] = dt;
+  p[P_GX] = gx; p[P_GY] = gy; p[P_GZ] = gz; p[P_MAX2] = ctx.scene.particle.maxSpeed ** 2;
+  p[P_FRICTION] = friction ? 1 : 0;
+  const stops = (moveStops ??= allocInt32(MAX_T, true));
+  team.setSlot(S_POS, L.pos);
+  team.setSlot(S_VEL, L.vel);
+  team.setSlot(S_ACC, L.acc);
+  team.setSlot(S_STOP, stops);
+  team.run(MOVE_KERNEL);
+  // The first particle in order past maxSpeed, as accelerate on one thread would report it.
+  for (let t = 0; t < team.size; t++) if (stops[t] >= 0) throw accelerateError(ctx, stops[t]);
   return true;
 }

@@ -5,12 +5,13 @@
  *     (emit liquid; move objects to their pose; sort particles into cells)
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
- *        and whenever liquid was added or removed)
+ *        and whenever liquid was emitted)
  *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
  *     apply iterative density correction
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move. Every stage is timed into StepStats.stages.
+ * particle.maxMove radii per move. Every stage is timed into StepStats.stages; with a thread team
+ * a move's accelerate, translate and friction are one job, timed as 'move'.
  */
 import type { StepStats } from '../api.ts';
 import type { StepContext } from './context.ts';
@@ -19,6 +20,7 @@ import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
 import { accelerate, checkPositions, maxLiquidSpeed, translate } from './integrate.ts';
 import { applyFriction } from './friction.ts';
+import { parallelMove } from './object-contacts-parallel.ts';
 import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { markSurface } from './surface.ts';
@@ -113,12 +115,17 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
-    accelerate(ctx, dtm);
-    clock.lap('accelerate');
-    translate(ctx, dtm);
-    clock.lap('translate');
-    applyFriction(ctx, dtm);
-    clock.lap('friction');
+    // With a thread team the three are one job (object-contacts-parallel.ts parallelMove), timed as 'move'.
+    if (parallelMove(ctx, dtm)) {
+      clock.lap('move');
+    } else {
+      accelerate(ctx, dtm);
+      clock.lap('accelerate');
+      translate(ctx, dtm);
+      clock.lap('translate');
+      applyFriction(ctx, dtm);
+      clock.lap('friction');
+    }
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
   }

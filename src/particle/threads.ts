@@ -9,7 +9,7 @@ import type { StepContext } from './context.ts';
 import { VISCOSITY_KERNEL, viscosityKernel } from './viscosity-parallel.ts';
 import { adhesionKernelA, adhesionKernelB } from './adhesion-parallel.ts';
 import { densityListKernelA, densityListKernelB, densityMeasureKernel, densityPushKernel } from './density-parallel.ts';
-import { frictionKernel, objectContactsKernel } from './object-contacts-parallel.ts';
+import { frictionKernel, moveKernel, objectContactsKernel } from './object-contacts-parallel.ts';
 import { objectListsKernelA, objectListsKernelB } from './object-lists-parallel.ts';
 import { contactsKernel, contactsSplitKernel } from './contacts-parallel.ts';
 
@@ -29,6 +29,8 @@ export const OBJECT_LISTS_KERNEL_A = 21, OBJECT_LISTS_KERNEL_B = 22;
 export const FRICTION_KERNEL = 23;
 /** Kernel ids of the liquid contacts' slab split and a move's contacts (contacts-parallel.ts). */
 export const CONTACTS_SPLIT_KERNEL = 24, CONTACTS_KERNEL = 25;
+/** Kernel id of a move's accelerate, translate and friction (object-contacts-parallel.ts). */
+export const MOVE_KERNEL = 26;
 
 /** Indexed by kernel id. */
 export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
@@ -46,6 +48,7 @@ export const PARTICLE_KERNELS: readonly Kernel[] = (() => {
   k[FRICTION_KERNEL] = frictionKernel;
   k[CONTACTS_SPLIT_KERNEL] = contactsSplitKernel;
   k[CONTACTS_KERNEL] = contactsKernel;
+  k[MOVE_KERNEL] = moveKernel;
   return k;
 })();
 

@@ -1,6 +1,7 @@
 /**
  * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
- * and friction (object-contacts-parallel.ts, object-lists-parallel.ts) on two threads: on the same
+ * and friction, and a move's accelerate, translate and friction in one job (object-contacts-parallel.ts,
+ * object-lists-parallel.ts) on two threads: on the same
  * state, the same density pair list and object contact lists, the same passes and positions as one
  * thread to round-off (contacts and friction: bit for bit), and Σ m Δx = 0 as on one thread.
  */
@@ -11,7 +12,9 @@ import { applyFriction } from '../../src/particle/friction.ts';
 import { markSurface } from '../../src/particle/surface.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
-import { FRICTION_KERNEL, DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { accelerate, translate } from '../../src/particle/integrate.ts';
+import { parallelMove } from '../../src/particle/object-contacts-parallel.ts';
+import { FRICTION_KERNEL, MOVE_KERNEL, DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -55,12 +58,28 @@ function run(workers: number) {
   const afterFriction = L.vel.slice(0, 3 * L.count);
   let slowed = 0;
   for (let o = 0; o < velBefore.length; o++) if (afterFriction[o] !== velBefore[o]) slowed++;
+  // A whole move: accelerate, translate and friction one after the other, then from the same state
+  // as step.ts makes it (one job where there is a team).
+  const posBefore = L.pos.slice(0, 3 * L.count), moveStart = L.vel.slice(0, 3 * L.count);
+  accelerate(ctx, 1 / 960);
+  translate(ctx, 1 / 960);
+  applyFriction(ctx, 1 / 960);
+  const stepwise = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count) };
+  L.pos.set(posBefore);
+  L.vel.set(moveStart);
+  const fused = parallelMove(ctx, 1 / 960);
+  if (!fused) {
+    accelerate(ctx, 1 / 960);
+    translate(ctx, 1 / 960);
+    applyFriction(ctx, 1 / 960);
+  }
+  const afterMove = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count) };
   let pushed = 0;
   for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
   listDensityPairs(ctx);
   const dp = ctx.densityPairs, list = { start: dp.start.slice(0, L.count + 1), j: dp.j.slice(0, dp.length) };
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterContacts, kernels, list, objectLists, afterFriction, slowed };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterMove.pos, kernels, list, objectLists, afterFriction, slowed, afterMove, moveStart, stepwise, fused };
   sim.dispose();
   return out;
 }
@@ -73,7 +92,7 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
-    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, FRICTION_KERNEL]) {
+    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, FRICTION_KERNEL, MOVE_KERNEL]) {
       expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
     }
   });
@@ -95,6 +114,16 @@ describe('density correction and object contacts on two threads', () => {
   it('friction slows exactly the velocities one thread slows, by as much', () => {
     expect(one.slowed).toBeGreaterThan(30);
     expect(two.afterFriction).toEqual(one.afterFriction);
+  });
+
+  it('a move in one job (accelerate, translate, friction) ends exactly where the three stages do', () => {
+    expect(one.fused).toBe(false);
+    expect(two.fused).toBe(true);
+    let moved = 0;
+    for (let o = 0; o < two.afterMove.vel.length; o++) if (two.afterMove.vel[o] !== two.moveStart[o]) moved++;
+    expect(moved).toBeGreaterThan(two.n);
+    expect(two.afterMove.vel).toEqual(two.stepwise.vel);
+    expect(two.afterMove.pos).toEqual(two.stepwise.pos);
   });
 
   it('object contacts move exactly as on one thread', () => {
