@@ -10,6 +10,7 @@
  * a checkpoint of the last finished frame, and exits 1.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import { createSimulation, restoreSimulation, type EngineName, type Scene, type Simulation, type SimulationOptions } from '../index.ts';
@@ -162,6 +163,16 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
   return code;
 }
 
+/**
+ * The particle engine's threads, as the start line gives them: one thread on a machine with more
+ * cores says how to use them (the scene's particle.workers stays the default, so that a run
+ * repeats bit for bit whatever machine it is made on).
+ */
+export function threadsNote(workers: number, cores = availableParallelism()): string {
+  if (workers > 1) return `${workers} threads`;
+  return cores > 1 ? `1 thread (this machine has ${cores} cores: see --workers)` : '1 thread';
+}
+
 async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
   const { dir, manifest, stop } = ctx;
   const settings = manifest.settings;
@@ -209,7 +220,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       .filter(Boolean)
       .join(', ');
     process.stderr.write(
-      `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? ctx.scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, sim.frame, settings.frames);
     let sinceCheckpoint = 0;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/cli/manifest.ts';
+import { threadsNote } from '../../src/cli/run.ts';
 import { cli, cliInProcess, FIXTURES, startCli } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-run-'));
@@ -15,6 +16,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const tiny = join(FIXTURES, 'tiny.json');
 const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
 
+describe('the start line of a particle run', () => {
+  it('gives the thread count, and on one thread of a many-core machine points to --workers', () => {
+    expect(threadsNote(1, 1)).toBe('1 thread');
+    expect(threadsNote(1, 16)).toBe('1 thread (this machine has 16 cores: see --workers)');
+    expect(threadsNote(4, 16)).toBe('4 threads');
+  });
+});
+
 describe('viscid run (particle engine)', () => {
   const out = join(tmp, 'run');
 
@@ -22,6 +31,8 @@ describe('viscid run (particle engine)', () => {
     const r = await cli(['run', tiny, '--frames', '2', '--out', out, '--mesh', 'obj', '--points', 'vtk']);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);
+    // The start line says how many threads the particle engine runs on.
+    expect(r.stderr).toMatch(/^particle: .*, obj meshes, vtk points, 1 thread( \(this machine has \d+ cores: see --workers\))? → /m);
     for (const f of ['mesh-0001.obj', 'mesh-0002.obj', 'points-0001.vtk', 'points-0002.vtk', 'checkpoint.vscd']) {
       expect(existsSync(join(out, 'particle', f)), f).toBe(true);
     }
