@@ -2,13 +2,20 @@
  * The per-frame file formats of `viscid run`, keyed by the names the flags and the scene's
  * `output.mesh` / `output.points` use. The encoders themselves are the pure ones in src/io.
  */
-import { pointsToPLY, toGLB, toOBJ, toPLY, toVTK, type FluidPoints, type Mesh, type Scene } from '../index.ts';
+import { pointsToPLY, toGLB, toOBJ, toPLY, toVTK, type FluidPoints, type Mesh } from '../index.ts';
 import type { MeshFormat, PointsFormat } from './manifest.ts';
+
+/** What the encoders read of the scene (a Scene is one; frame-writer.ts posts just these). */
+export interface SceneLabels {
+  name: string;
+  output: { colors: boolean };
+  materialNames: readonly string[];
+}
 
 export const MESH_EXTENSIONS: Record<Exclude<MeshFormat, 'none'>, string> = { obj: 'obj', ply: 'ply', glb: 'glb' };
 export const POINTS_EXTENSIONS: Record<Exclude<PointsFormat, 'none'>, string> = { vtk: 'vtk', ply: 'ply' };
 
-export async function encodeMesh(format: Exclude<MeshFormat, 'none'>, mesh: Mesh, scene: Scene): Promise<string | Uint8Array> {
+export async function encodeMesh(format: Exclude<MeshFormat, 'none'>, mesh: Mesh, scene: SceneLabels): Promise<string | Uint8Array> {
   const m: Mesh = scene.output.colors ? mesh : { positions: mesh.positions, normals: mesh.normals, indices: mesh.indices };
   switch (format) {
     case 'obj':
@@ -20,7 +27,7 @@ export async function encodeMesh(format: Exclude<MeshFormat, 'none'>, mesh: Mesh
   }
 }
 
-export function encodePoints(format: Exclude<PointsFormat, 'none'>, points: FluidPoints, scene: Scene): string | Uint8Array {
+export function encodePoints(format: Exclude<PointsFormat, 'none'>, points: FluidPoints, scene: SceneLabels): string | Uint8Array {
   switch (format) {
     case 'vtk':
       return toVTK(points, `viscid ${scene.name}; material index: ${scene.materialNames.map((n, i) => `${i}=${n}`).join(' ')}`);

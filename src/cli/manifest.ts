@@ -17,13 +17,17 @@ export interface FrameRecord {
   frame: number;
   /** Simulated time at the end of the frame, s. */
   time: number;
-  /** Wall time of the whole frame: step, surface, encoding and writing, ms. */
+  /**
+   * Wall time from the frame's step to its files on disk, ms. Frames overlap: the frame writer's
+   * thread encodes and writes frame k while frame k + 1 steps (frame-writer.ts), so these add up
+   * to more than the run took.
+   */
   wallMs: number;
   /** `stepFrame` wall time, ms. */
   stepMs: number;
   /** Surface mesh extraction, ms. */
   surfaceMs: number;
-  /** Encoding and writing the frame files, ms. */
+  /** Encoding and writing the frame files (on the frame writer's thread), ms. */
   writeMs: number;
   /** The engine's per-stage split of `stepMs`, ms. */
   stages: Record<string, number>;

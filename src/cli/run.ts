@@ -5,8 +5,10 @@
  *   out/honey-drop/manifest.json
  *   out/honey-drop/particle/mesh-0001.obj …  points-0001.vtk …  checkpoint.vscd
  *
- * Ctrl-C (SIGINT) or SIGTERM finishes the frame in progress, writes a checkpoint and the manifest,
- * and exits 130; `--resume DIR` continues from there. A failure leaves the frames written so far and
+ * A thread of its own encodes and writes each frame's files while the next frame steps
+ * (frame-writer.ts); a frame is recorded in the manifest, and checkpointed, once its files are on
+ * disk. Ctrl-C (SIGINT) or SIGTERM finishes the frame in progress and the files in flight, writes a
+ * checkpoint and the manifest, and exits 130; `--resume DIR` continues from there. A failure leaves the frames written so far and
  * a checkpoint of the last finished frame, and exits 1.
  */
 import { readFileSync } from 'node:fs';
@@ -22,6 +24,8 @@ import { loadScene } from './load-scene.ts';
 import { MANIFEST, readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
 import { solidsMesh } from './solids.ts';
+import type { FrameFiles } from './frame-files.ts';
+import { FrameWriter, type FrameWritten } from './frame-writer.ts';
 import { viscidVersion } from './version.ts';
 
 export interface RunFlags {
@@ -173,6 +177,14 @@ export function threadsNote(workers: number, cores = availableParallelism()): st
   return cores > 1 ? `1 thread (this machine has ${cores} cores: see --workers)` : '1 thread';
 }
 
+/** A stepped frame whose files the frame writer has (run.ts runEngine's settle). */
+interface PendingFrame {
+  t0: number;
+  state: { bytes: Uint8Array; frame: number };
+  written: Promise<FrameWritten>;
+  entry: Omit<EngineRecord['frames'][number], 'wallMs' | 'writeMs' | 'files'>;
+}
+
 async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
   const { dir, manifest, stop } = ctx;
   const settings = manifest.settings;
@@ -187,9 +199,32 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     record.checkpoint = { file: checkpointFile, frame };
   };
   let progress: ReturnType<typeof createProgress> | undefined;
+  // Frame k's files are encoded and written (frame-writer.ts) while frame k + 1 steps; k is
+  // recorded, and may be checkpointed, only once its files are on disk (settle).
+  const writer = new FrameWriter(availableParallelism() < 2);
+  let pending: PendingFrame | null = null;
+  let sinceCheckpoint = 0;
+  let lastDone = performance.now();
+  const settle = async (): Promise<void> => {
+    if (!pending) return;
+    const p = pending;
+    pending = null;
+    const written = await p.written;
+    const now = performance.now();
+    record.frames.push({ ...p.entry, wallMs: now - p.t0, writeMs: written.ms, files: written.files });
+    lastGood = p.state;
+    if (++sinceCheckpoint >= settings.checkpointEvery || p.state.frame >= settings.frames) {
+      saveCheckpoint(lastGood.bytes, lastGood.frame);
+      sinceCheckpoint = 0;
+    }
+    writeManifest(dir, manifest);
+    progress?.update({ frame: p.entry.frame, time: p.entry.time, points: p.entry.points, frameMs: now - lastDone });
+    lastDone = now;
+  };
   try {
-    // Loaded here, not at start-up: the encoders (glTF library included) are only needed by `run`.
-    const { encodeMesh, encodePoints, MESH_EXTENSIONS, POINTS_EXTENSIONS } = await import('./export.ts');
+    // Loaded here, not at start-up: the encoders (glTF library included) are only needed by `run`
+    // (and by the frame writer's thread, which loads them itself).
+    const { MESH_EXTENSIONS, POINTS_EXTENSIONS } = await import('./export.ts');
     if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
       return record.status; // nothing left to do; skip loading the checkpoint
     }
@@ -223,64 +258,54 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? ctx.scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, sim.frame, settings.frames);
-    let sinceCheckpoint = 0;
+    const started = performance.now();
+    lastDone = started;
     while (sim.frame < settings.frames && !stop.requested) {
       const t0 = performance.now();
       const stats = sim.stepFrame();
       const t1 = performance.now();
-      const files: string[] = [];
+      const job: FrameFiles = { dir, labels: { name: ctx.scene.name, output: { colors: ctx.scene.output.colors }, materialNames: ctx.scene.materialNames } };
       let surfaceMs = 0;
       if (settings.mesh !== 'none') {
-        const mesh = sim.surfaceMesh();
+        job.mesh = { format: settings.mesh, file: `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`, mesh: sim.surfaceMesh() };
         surfaceMs = performance.now() - t1;
-        const name = `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
-        writeFileAtomic(join(dir, name), await encodeMesh(settings.mesh, mesh, ctx.scene));
-        files.push(name);
       }
       if (settings.solids !== 'none') {
-        const name = `${engine}/${frameFileName('solids', sim.frame, settings.padding, MESH_EXTENSIONS[settings.solids])}`;
-        writeFileAtomic(join(dir, name), await encodeMesh(settings.solids, solidsMesh(sim.solids()), ctx.scene));
-        files.push(name);
+        job.solids = { format: settings.solids, file: `${engine}/${frameFileName('solids', sim.frame, settings.padding, MESH_EXTENSIONS[settings.solids])}`, mesh: solidsMesh(sim.solids()) };
       }
       const points = sim.fluidPoints();
       if (settings.points !== 'none') {
-        const name = `${engine}/${frameFileName('points', sim.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`;
-        writeFileAtomic(join(dir, name), encodePoints(settings.points, points, ctx.scene));
-        files.push(name);
+        job.points = { format: settings.points, file: `${engine}/${frameFileName('points', sim.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`, points };
       }
       const metrics = sim.metrics();
-      const t2 = performance.now();
-      record.frames.push({
-        frame: sim.frame,
-        time: sim.time,
-        wallMs: t2 - t0,
-        stepMs: t1 - t0,
-        surfaceMs,
-        writeMs: t2 - t1 - surfaceMs,
-        stages: stats.stages,
-        counters: stats.counters,
-        points: points.count,
-        fluidVolume: metrics.fluidVolume,
-        maxSpeed: metrics.maxSpeed,
-        files,
-      });
-      lastGood = { bytes: sim.save(), frame: sim.frame };
-      if (++sinceCheckpoint >= settings.checkpointEvery || sim.frame >= settings.frames) {
-        saveCheckpoint(lastGood.bytes, lastGood.frame);
-        sinceCheckpoint = 0;
-      }
-      writeManifest(dir, manifest);
-      progress.update({ frame: sim.frame, time: sim.time, points: points.count, frameMs: t2 - t0 });
+      const state = { bytes: sim.save(), frame: sim.frame };
+      await settle();
+      pending = {
+        t0,
+        state,
+        written: writer.submit(job),
+        entry: {
+          frame: sim.frame,
+          time: sim.time,
+          stepMs: t1 - t0,
+          surfaceMs,
+          stages: stats.stages,
+          counters: stats.counters,
+          points: points.count,
+          fluidVolume: metrics.fluidVolume,
+          maxSpeed: metrics.maxSpeed,
+        },
+      };
       await yieldToEventLoop();
     }
+    await settle();
     progress.stop();
     if (stop.requested && sim.frame < settings.frames) {
       saveCheckpoint(lastGood.bytes, lastGood.frame);
       record.status = 'interrupted';
     } else {
       record.status = 'complete';
-      const total = record.frames.reduce((s, f) => s + f.wallMs, 0) / 1000;
-      process.stderr.write(`${engine}: ${record.frames.length} frames in ${fmtDuration(total)}\n`);
+      process.stderr.write(`${engine}: ${record.frames.length} frames in ${fmtDuration((performance.now() - started) / 1000)}\n`);
     }
     writeManifest(dir, manifest);
     return record.status;
@@ -288,6 +313,13 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     progress?.stop();
     record.status = 'failed';
     record.error = (e as Error)?.message ?? String(e);
+    // The frame whose files were being written when the run failed: kept if they were written.
+    const writing = pending?.entry.frame;
+    try {
+      await settle();
+    } catch (inner) {
+      record.error += `; and frame ${writing}'s files could not be written: ${(inner as Error).message}`;
+    }
     if (lastGood) {
       try {
         saveCheckpoint(lastGood.bytes, lastGood.frame);
@@ -302,5 +334,6 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     return record.status;
   } finally {
     sim?.dispose();
+    writer.close();
   }
 }

@@ -10,25 +10,27 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SpawnThread, ThreadHandle } from '../parallel/team.ts';
 
-const ENTRY = new URL('./thread-entry.ts', import.meta.url).href;
-let bootstrap: string | null = null;
+const ENTRY = new URL('./thread-entry.ts', import.meta.url);
 
-function bootstrapCode(): string {
-  if (bootstrap === null) {
-    // The ESM build of tsx's API (the CommonJS one cannot register from an ESM worker); resolved
-    // from this file, so it works whatever the current directory.
-    const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
-    const tsx = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
-    bootstrap = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(ENTRY)});`;
-  }
-  return bootstrap;
+/** Code that registers tsx in a new worker and then imports `entry` (a TypeScript module). */
+function bootstrapCode(entry: URL): string {
+  // The ESM build of tsx's API (the CommonJS one cannot register from an ESM worker); resolved
+  // from this file, so it works whatever the current directory.
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  const tsx = pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
+  return `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
+}
+
+/** A worker_thread running the TypeScript module `entry` (unref'd). */
+export function startTsWorker(entry: URL): Worker {
+  const w = new Worker(bootstrapCode(entry), { eval: true });
+  w.unref();
+  return w;
 }
 
 /** A worker_thread serving a team (unref'd). */
 export function startNodeWorker(): Worker {
-  const w = new Worker(bootstrapCode(), { eval: true });
-  w.unref();
-  return w;
+  return startTsWorker(ENTRY);
 }
 
 /** ThreadHandle over a worker_thread. */

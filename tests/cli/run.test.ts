@@ -2,7 +2,7 @@
  * `viscid run` end to end on a 64-particle scene: frame files and manifest, --resume, Ctrl-C
  * (SIGINT) leaving finished frames and a checkpoint, and a failing run leaving a checkpoint.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -140,5 +140,35 @@ describe('viscid run (particle engine)', () => {
     expect(e.checkpoint).not.toBeNull();
     expect(e.checkpoint!.frame).toBe(e.frames.length);
     expect(existsSync(join(dir, e.checkpoint!.file))).toBe(true);
+  });
+
+  it("a run failing while a frame's files are being written keeps them, and checkpoints that frame", async () => {
+    // 0.5 m/s passes frame 1 of the fall (0.33 m/s) and stops frame 2, which steps while the frame
+    // writer's thread writes frame 1 (frame-writer.ts).
+    const scene = join(tmp, 'fails-at-2.json');
+    const data = JSON.parse(readFileSync(tiny, 'utf8'));
+    writeFileSync(scene, JSON.stringify({ ...data, particle: { ...data.particle, maxSpeed: 0.5 } }));
+    const dir = join(tmp, 'failed-later');
+    const r = await cli(['run', scene, '--frames', '3', '--out', dir, '--points', 'vtk']);
+    expect(r.code).toBe(1);
+    const e = readManifest(dir).engines.particle!;
+    expect(e.status).toBe('failed');
+    expect(e.frames.map((f) => f.frame)).toEqual([1]);
+    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: 1 });
+    expect(e.frames[0].files).toEqual(['particle/mesh-0001.obj', 'particle/points-0001.vtk']);
+    for (const file of e.frames[0].files) expect(existsSync(join(dir, file)), file).toBe(true);
+    expect(existsSync(join(dir, 'particle', 'mesh-0002.obj'))).toBe(false);
+  });
+
+  it('a frame whose file cannot be written fails the run, with the reason, and is not recorded', async () => {
+    const dir = join(tmp, 'unwritable');
+    mkdirSync(join(dir, 'particle', 'mesh-0002.obj'), { recursive: true }); // a directory where the file goes
+    const r = await cli(['run', tiny, '--frames', '3', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/mesh-0002\.obj/);
+    const e = readManifest(dir).engines.particle!;
+    expect(e.status).toBe('failed');
+    expect(e.frames.map((f) => f.frame)).toEqual([1]);
+    expect(e.checkpoint!.frame).toBe(1);
   });
 });

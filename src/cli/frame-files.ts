@@ -1,0 +1,36 @@
+/**
+ * Encoding and writing one frame's files for `viscid run`: the job the frame writer's thread does
+ * (frame-writer.ts), and the same function the calling thread runs where there is no such thread.
+ */
+import type { FluidPoints, Mesh } from '../index.ts';
+import { encodeMesh, encodePoints, type SceneLabels } from './export.ts';
+import { writeFileAtomic } from './files.ts';
+import { join } from 'node:path';
+import type { MeshFormat, PointsFormat } from './manifest.ts';
+
+/** One frame's files: each part is written to `dir`/`file`, atomically. */
+export interface FrameFiles {
+  dir: string;
+  labels: SceneLabels;
+  mesh?: { format: Exclude<MeshFormat, 'none'>; file: string; mesh: Mesh };
+  solids?: { format: Exclude<MeshFormat, 'none'>; file: string; mesh: Mesh };
+  points?: { format: Exclude<PointsFormat, 'none'>; file: string; points: FluidPoints };
+}
+
+/** Encodes and writes a frame's files; returns their names, in the order mesh, solids, points. */
+export async function writeFrameFiles(job: FrameFiles): Promise<string[]> {
+  const files: string[] = [];
+  if (job.mesh) {
+    writeFileAtomic(join(job.dir, job.mesh.file), await encodeMesh(job.mesh.format, job.mesh.mesh, job.labels));
+    files.push(job.mesh.file);
+  }
+  if (job.solids) {
+    writeFileAtomic(join(job.dir, job.solids.file), await encodeMesh(job.solids.format, job.solids.mesh, job.labels));
+    files.push(job.solids.file);
+  }
+  if (job.points) {
+    writeFileAtomic(join(job.dir, job.points.file), encodePoints(job.points.format, job.points.points, job.labels));
+    files.push(job.points.file);
+  }
+  return files;
+}
