@@ -5,6 +5,7 @@
 import type { Scene } from './scene/scene.ts';
 import type { Vec3 } from './scene/schema.ts';
 import type { SpawnThread } from './parallel/team.ts';
+import type { SurfaceJob } from './surface/particle-surface.ts';
 
 export type EngineName = 'particle' | 'grid';
 
@@ -93,6 +94,11 @@ export interface Simulation {
   /** Fluid velocity at a point, m/s (grid: MAC interpolation; particle: kernel average). */
   velocityAt(p: ArrayLike<number>): Vec3;
   surfaceMesh(): Mesh;
+  /**
+   * What surfaceMesh() meshes, as plain data another thread can mesh with meshSurfaceJob (the same
+   * mesh, bit for bit); absent where the engine meshes state it cannot hand over (the grid engine).
+   */
+  surfaceJob?(): SurfaceJob;
   metrics(): Metrics;
   /** Solid objects in their current pose. */
   solids(): SolidView[];

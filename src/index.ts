@@ -39,7 +39,7 @@ export { toPLY, pointsToPLY } from './io/ply.ts';
 export { toGLB, type GlbOptions } from './io/gltf.ts';
 export { toVTK } from './io/vtk.ts';
 export { engineNames, registerEngine, type Engine } from './engines.ts';
-export { checkMesh, particleSurface, levelSetSurface, type MeshReport, type ParticleSurfaceInput, type LevelSetInput } from './surface/index.ts';
+export { checkMesh, meshSurfaceJob, particleSurface, levelSetSurface, type MeshReport, type ParticleSurfaceInput, type LevelSetInput, type SurfaceJob } from './surface/index.ts';
 export { recordRun, frameRecord, summarizeRun, frontPosition, footprint, type FrameRecord, type RunRecord, type RunSummary, type MeasureOptions } from './compare/metrics.ts';
 export { compareEngines, compareScene, type CompareOptions } from './compare/compare.ts';
 export { buildReport, runsToCsv, type ComparisonReport } from './compare/report.ts';

@@ -10,7 +10,7 @@ if (!port) throw new Error('frame-writer-entry.ts runs as a worker thread');
 port.on('message', (msg: { id: number; job: FrameFiles }) => {
   const t0 = performance.now();
   writeFrameFiles(msg.job).then(
-    (files) => port.postMessage({ id: msg.id, ok: true, files, ms: performance.now() - t0 }),
+    (r) => port.postMessage({ id: msg.id, ok: true, files: r.files, surfaceMs: r.surfaceMs, ms: performance.now() - t0 }),
     (e: Error) => port.postMessage({ id: msg.id, ok: false, message: e?.message ?? String(e) }),
   );
 });

@@ -1,8 +1,9 @@
 /**
- * `viscid run`'s frame writer: a worker thread that encodes and writes each frame's files
- * (frame-files.ts) while the calling thread steps the next frame. Encoding is as costly as
- * meshing (honey drop: 83 000 triangles, OBJ text of 7.5 MB in ~110 ms against a ~200 ms step),
- * so on two cores a run goes nearly as fast as its engine. One frame is in flight at a time:
+ * `viscid run`'s frame writer: a worker thread that meshes (from the engine's SurfaceJob where it
+ * gives one), encodes and writes each frame's files (frame-files.ts) while the calling thread
+ * steps the next frame. Meshing and encoding cost as much as a step (honey drop: meshing ~80 ms,
+ * 83 000 triangles as 7.5 MB of OBJ text ~110 ms, against a ~200 ms step), so on two cores a run
+ * goes nearly as fast as its engine. One frame is in flight at a time:
  * `submit` hands over frame k once frame k − 1's files are written (run.ts waits for them before
  * it records the frame and checkpoints it), so a failure or Ctrl-C never leaves a checkpoint ahead
  * of the files. The data is copied to the thread (a few MB a frame), never shared.
@@ -11,12 +12,14 @@ import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from './threads.ts';
 import type { FrameFiles } from './frame-files.ts';
 
-type Reply = { id: number; ok: true; files: string[]; ms: number } | { id: number; ok: false; message: string };
+type Reply = { id: number; ok: true; files: string[]; surfaceMs: number; ms: number } | { id: number; ok: false; message: string };
 
 export interface FrameWritten {
   files: string[];
-  /** Encoding and writing, ms (on the writer's thread). */
-  ms: number;
+  /** Meshing a SurfaceJob, ms (0 when the frame came with its mesh). */
+  surfaceMs: number;
+  /** Encoding and writing, ms. */
+  writeMs: number;
 }
 
 export class FrameWriter {
@@ -34,7 +37,7 @@ export class FrameWriter {
       const p = this.waiting.get(m.id);
       if (!p) return;
       this.waiting.delete(m.id);
-      if (m.ok) p.resolve({ files: m.files, ms: m.ms });
+      if (m.ok) p.resolve({ files: m.files, surfaceMs: m.surfaceMs, writeMs: m.ms - m.surfaceMs });
       else p.reject(new Error(m.message));
     });
     const fail = (e: Error) => {
@@ -57,7 +60,7 @@ export class FrameWriter {
       // Loaded on first use: the encoders (the glTF library among them) are only needed here.
       const inline = import('./frame-files.ts')
         .then(({ writeFrameFiles }) => writeFrameFiles(job))
-        .then((files) => ({ files, ms: performance.now() - t0 }));
+        .then((r) => ({ files: r.files, surfaceMs: r.surfaceMs, writeMs: performance.now() - t0 - r.surfaceMs }));
       inline.catch(() => {}); // handled where the caller awaits it, as below
       return inline;
     }

@@ -25,7 +25,7 @@ export interface FrameRecord {
   wallMs: number;
   /** `stepFrame` wall time, ms. */
   stepMs: number;
-  /** Surface mesh extraction, ms. */
+  /** Surface mesh extraction, ms (on the frame writer's thread where the engine hands it its surface). */
   surfaceMs: number;
   /** Encoding and writing the frame files (on the frame writer's thread), ms. */
   writeMs: number;

@@ -211,7 +211,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     pending = null;
     const written = await p.written;
     const now = performance.now();
-    record.frames.push({ ...p.entry, wallMs: now - p.t0, writeMs: written.ms, files: written.files });
+    record.frames.push({ ...p.entry, wallMs: now - p.t0, surfaceMs: p.entry.surfaceMs + written.surfaceMs, writeMs: written.writeMs, files: written.files });
     lastGood = p.state;
     if (++sinceCheckpoint >= settings.checkpointEvery || p.state.frame >= settings.frames) {
       saveCheckpoint(lastGood.bytes, lastGood.frame);
@@ -267,7 +267,10 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       const job: FrameFiles = { dir, labels: { name: ctx.scene.name, output: { colors: ctx.scene.output.colors }, materialNames: ctx.scene.materialNames } };
       let surfaceMs = 0;
       if (settings.mesh !== 'none') {
-        job.mesh = { format: settings.mesh, file: `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`, mesh: sim.surfaceMesh() };
+        const file = `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
+        // Meshed by the frame writer where the engine hands over its surface, else here.
+        const surface = sim.surfaceJob?.();
+        job.mesh = surface ? { format: settings.mesh, file, job: surface } : { format: settings.mesh, file, mesh: sim.surfaceMesh() };
         surfaceMs = performance.now() - t1;
       }
       if (settings.solids !== 'none') {

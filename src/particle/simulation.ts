@@ -5,11 +5,11 @@
  */
 import type { FluidPoints, Mesh, Metrics, Simulation, SimulationOptions, SolidView, StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
-import type { Color, Vec3 } from '../scene/schema.ts';
+import type { Vec3 } from '../scene/schema.ts';
 import { heldBytes, startCheckpoint } from '../engines.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import { poseToMat4 } from '../scene/motion.ts';
-import { particleSurface } from '../surface/index.ts';
+import { particleSurface, type ParticleSurfaceInput, type SurfaceJob } from '../surface/index.ts';
 import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
@@ -131,14 +131,21 @@ export class ParticleSimulation implements Simulation {
   }
 
   surfaceMesh(): Mesh {
+    return particleSurface(this.surfaceInput(false), this.scene.output);
+  }
+
+  surfaceJob(): SurfaceJob {
+    return { kind: 'particles', input: this.surfaceInput(true), output: this.scene.output };
+  }
+
+  /** particleSurface's input: positions copied (`own`) or a view of the live ones. */
+  private surfaceInput(own: boolean): ParticleSurfaceInput {
     const L = this.ctx.liquid, n = L.count;
     const colors = new Float32Array(3 * n);
     const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
     for (let i = 0; i < n; i++) colors.set(palette[L.material[i]], 3 * i);
-    return particleSurface(
-      { count: n, positions: L.pos.subarray(0, 3 * n), radius: this.ctx.r, colors, surface: L.surface.slice(0, n), normals: L.normal.slice(0, 3 * n) },
-      this.scene.output,
-    );
+    const positions = own ? L.pos.slice(0, 3 * n) : L.pos.subarray(0, 3 * n);
+    return { count: n, positions, radius: this.ctx.r, colors, surface: L.surface.slice(0, n), normals: L.normal.slice(0, 3 * n) };
   }
 
   metrics(): Metrics {

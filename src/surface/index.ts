@@ -3,7 +3,7 @@
  * §10), through one polygonizer, with the same resolution rules and vertex attributes. Pure: takes
  * plain arrays and knows neither engine.
  */
-export { particleSurface, type ParticleSurfaceInput, type SurfaceOptions, type SurfaceTimings } from './particle-surface.ts';
+export { meshSurfaceJob, particleSurface, type ParticleSurfaceInput, type SurfaceJob, type SurfaceOptions, type SurfaceTimings } from './particle-surface.ts';
 export { levelSetSurface, type LevelSetInput } from './level-set.ts';
 export { checkMesh, type MeshReport } from './check-mesh.ts';
 export { polygonizers, type PolygonizerName, type Polygonizer, type Lattice } from './polygonizer.ts';

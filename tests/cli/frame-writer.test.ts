@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FrameWriter } from '../../src/cli/frame-writer.ts';
 import type { FrameFiles } from '../../src/cli/frame-files.ts';
+import { encodeMesh } from '../../src/cli/export.ts';
+import { createSimulation, parseScene } from '../../src/index.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-writer-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -49,6 +51,26 @@ describe('frame writer', () => {
       }
     } finally {
       threaded.close();
+    }
+  });
+
+  it("meshes a particle engine's surface job on its thread into the file surfaceMesh() gives", async () => {
+    const scene = parseScene(JSON.parse(readFileSync(new URL('./fixtures/tiny.json', import.meta.url), 'utf8')));
+    const sim = createSimulation(scene, 'particle');
+    sim.stepFrame();
+    const surface = sim.surfaceJob?.();
+    expect(surface?.kind).toBe('particles');
+    const w = new FrameWriter(false);
+    try {
+      const dir = join(tmp, 'surface-job');
+      const r = await w.submit({ dir, labels: scene, mesh: { format: 'obj', file: 'mesh.obj', job: surface } });
+      expect(r.surfaceMs).toBeGreaterThan(0);
+      const want = await encodeMesh('obj', sim.surfaceMesh(), scene);
+      expect(want.length).toBeGreaterThan(1000);
+      expect(readFileSync(join(dir, 'mesh.obj'), 'utf8')).toBe(want);
+    } finally {
+      w.close();
+      sim.dispose();
     }
   });
 
