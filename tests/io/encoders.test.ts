@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FluidPoints, Mesh } from '../../src/api.ts';
 import { linearToSrgb, srgbToLinear } from '../../src/io/color.ts';
 import { HONEY_BASE_COLOR, toGLB } from '../../src/io/gltf.ts';
-import { toOBJ } from '../../src/io/obj.ts';
+import { f32, toOBJ } from '../../src/io/obj.ts';
 import { pointsToPLY, toPLY } from '../../src/io/ply.ts';
 import { toVTK } from '../../src/io/vtk.ts';
 import { parseOBJ } from '../../src/scene/obj.ts';
@@ -78,7 +78,63 @@ function readPLY(bytes: Uint8Array) {
   return { elements, data };
 }
 
+/** The former toOBJ, a string per line: toOBJ's byte writer must give the same text. */
+function referenceOBJ(mesh: Mesh, comment: string): string {
+  const n = mesh.positions.length / 3, nt = mesh.indices.length / 3;
+  const p = mesh.positions, nn = mesh.normals, col = mesh.colors;
+  const c4 = (x: number) => String(Math.round(linearToSrgb(x) * 10000) / 10000);
+  const lines = [`# viscid mesh: ${n} vertices, ${nt} triangles; ${comment}`];
+  for (let i = 0; i < n; i++) {
+    const v = `v ${f32(p[3 * i])} ${f32(p[3 * i + 1])} ${f32(p[3 * i + 2])}`;
+    lines.push(col ? `${v} ${c4(col[3 * i])} ${c4(col[3 * i + 1])} ${c4(col[3 * i + 2])}` : v);
+  }
+  for (let i = 0; i < n; i++) lines.push(`vn ${f32(nn[3 * i])} ${f32(nn[3 * i + 1])} ${f32(nn[3 * i + 2])}`);
+  for (let t = 0; t < nt; t++) {
+    const a = mesh.indices[3 * t] + 1, b = mesh.indices[3 * t + 1] + 1, c = mesh.indices[3 * t + 2] + 1;
+    lines.push(`f ${a}//${a} ${b}//${b} ${c}//${c}`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
 describe('toOBJ', () => {
+  it('writes the digits f32 gives for any float32, and the indices, as the string-per-line writer did', () => {
+    // Random bit patterns (every exponent, subnormals, ±0, NaN, ±Infinity), values near powers of
+    // ten and near rounding ties of the ninth digit, and coordinates of the size meshes have.
+    let s = 12345;
+    const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0);
+    const bits = new Uint32Array(30_000);
+    for (let i = 0; i < bits.length; i++) bits[i] = rnd();
+    const values = [...new Float32Array(bits.buffer)];
+    for (let k = -8; k <= 10; k++) for (const m of [1, 0.99999994, 1.00000012, 5, 9.9999999]) values.push(m * 10 ** k, -m * 10 ** k);
+    for (let i = 0; i < 20_000; i++) values.push((rnd() / 2 ** 32 - 0.5) * 0.4, (rnd() % 2_000_000_001) * 1e-9, Math.round(rnd() / 4) / 2 ** 20);
+    values.push(0, -0, NaN, Infinity, -Infinity, 1e-45, 3.4e38, 0.5, 1.5e-7, 123456789, 99999999.5);
+    while (values.length % 3) values.push(0.25);
+    const n = values.length / 3;
+    const positions = new Float32Array(values);
+    const normals = new Float32Array(positions).reverse();
+    const colors = new Float32Array(3 * n).map(() => rnd() / 2 ** 32);
+    const indices = new Uint32Array(3 * n).map((_, i) => (i * 7919 + (rnd() % 97)) % n);
+    const mesh: Mesh = { positions, normals, indices, colors };
+    expect(toOBJ(mesh, { comment: 'digits' })).toBe(referenceOBJ(mesh, 'digits'));
+    // Every finite coordinate reads back as the same float32.
+    const vlines = toOBJ(mesh).split('\n').filter((l) => l.startsWith('v '));
+    let checked = 0;
+    vlines.forEach((line, i) => {
+      line.split(' ').slice(1, 4).forEach((t, k) => {
+        const want = positions[3 * i + k];
+        if (!Number.isFinite(want)) return;
+        expect(Math.fround(Number(t)) === want, `${t} for ${want}`).toBe(true); // −0 is written 0
+        checked++;
+      });
+    });
+    expect(checked).toBeGreaterThan(80_000);
+    expect(f32(426242560)).toBe('426242560'); // nine digits, no point: no zero to drop
+    expect(f32(1e8)).toBe('100000000');
+    expect(f32(0.1)).toBe('0.100000001');
+    expect(f32(-2.5e-6)).toBe('-0.00000249999994');
+  });
+
   it('reads back through parseOBJ with identical float32 positions and indices', () => {
     const mesh = cubeMesh();
     const back = parseOBJ(toOBJ(mesh), 'out.obj');
