@@ -1,6 +1,9 @@
 /**
  * The simulation worker: parses scenes, steps the engine, builds the surface mesh and hands each
- * frame to the page as transferred typed arrays. The page never waits on it.
+ * frame to the page as transferred typed arrays. The page never waits on it. For an engine that
+ * hands over its surface (Simulation.surfaceJob: the particle engine) a nested mesh worker
+ * (mesh.worker.ts) meshes frame k while the engine steps frame k + 1; frame k then reaches the
+ * page with its mesh, one frame behind the engine.
  */
 import * as viscid from '../index.ts';
 import type { EngineName, FluidPoints, Mesh, Scene, Simulation, StepStats } from '../index.ts';
@@ -9,7 +12,7 @@ import { compileShape } from '../scene/shapes.ts';
 import { zipSync } from 'fflate';
 import type { FrameMessage, FrameOptions, FromWorker, MaterialInfo, MeshFormat, SolidInfo, Threads, ToWorker } from './protocol.ts';
 import { linearColor } from '../scene/color.ts';
-import { simplifyForDisplay } from './simplify.ts';
+import { displayMesh } from './display-mesh.ts';
 import { threadOptions } from './threads.ts';
 
 
@@ -23,6 +26,59 @@ let playing = false;
 let scheduled = false;
 let options: FrameOptions = { mesh: true, points: true, velocity: false, cells: false };
 let lastMesh: Mesh | null = null;
+/** The frame lastMesh belongs to (it trails the engine by a frame while the mesh worker works). */
+let lastMeshFrame = -1;
+/**
+ * Bumped whenever the simulation is replaced: a mesh the mesh worker returns for an older one is
+ * dropped.
+ */
+let generation = 0;
+
+/**
+ * The mesh worker (mesh.worker.ts): meshes frame k's surface job while the engine steps frame
+ * k + 1, for engines that give one (Simulation.surfaceJob). One frame in flight: stepOnce waits for
+ * it before it hands over the next. Null where nested workers cannot start; then, or after a
+ * failure, this worker meshes each frame itself.
+ */
+class MeshWorker {
+  private worker: Worker;
+  private next = 0;
+  private waiting = new Map<number, (r: MeshReply) => void>();
+  constructor() {
+    this.worker = new Worker(new URL('./mesh.worker.ts', import.meta.url), { type: 'module' });
+    this.worker.onmessage = (ev: MessageEvent<MeshReply>) => {
+      const done = this.waiting.get(ev.data.id);
+      this.waiting.delete(ev.data.id);
+      done?.(ev.data);
+    };
+    this.worker.onerror = (ev: ErrorEvent) => {
+      for (const [id, done] of this.waiting) done({ id, ok: false, message: ev.message || 'the mesh worker failed to load' });
+      this.waiting.clear();
+    };
+  }
+  mesh(job: viscid.SurfaceJob, display: boolean): Promise<MeshReply> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.worker.postMessage({ id, job, display });
+    });
+  }
+}
+type MeshReply = { id: number; ok: true; full: Mesh; shown: FrameMessage['mesh']; meshMs: number } | { id: number; ok: false; message: string };
+let mesher: MeshWorker | null | undefined;
+/** The frame whose mesh the mesh worker is making (resolves when it has been posted). */
+let meshInFlight: Promise<void> | null = null;
+
+function meshWorker(): MeshWorker | null {
+  if (mesher === undefined) {
+    try {
+      mesher = typeof Worker === 'undefined' ? null : new MeshWorker();
+    } catch {
+      mesher = null;
+    }
+  }
+  return mesher;
+}
 let recording: { format: MeshFormat; files: Record<string, Uint8Array>; pending: Promise<void>[] } | null = null;
 
 async function encode(mesh: Mesh, format: MeshFormat): Promise<Uint8Array> {
@@ -143,6 +199,8 @@ function apply(st: Staged): void {
   engine = st.load.engine;
   lastLoad = st.load;
   lastMesh = null;
+  lastMeshFrame = -1;
+  generation++;
   const next = st.scene;
   post({
     type: 'loaded',
@@ -221,22 +279,6 @@ function velocityLines(s: Simulation, sc: Scene): Float32Array {
   return out.slice(0, o);
 }
 
-/** 'ccw' when triangle winding agrees with the vertex normals (the usual case), else 'cw'. */
-function windingOf(m: Mesh): 'ccw' | 'cw' {
-  const p = m.positions, n = m.normals, idx = m.indices;
-  let agree = 0;
-  const step = Math.max(1, Math.floor(idx.length / 3 / 2000)) * 3; // a sample is enough
-  for (let t = 0; t + 2 < idx.length; t += step) {
-    const a = 3 * idx[t], b = 3 * idx[t + 1], c = 3 * idx[t + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    const d = cx * (n[a] + n[b] + n[c]) + cy * (n[a + 1] + n[b + 1] + n[c + 1]) + cz * (n[a + 2] + n[b + 2] + n[c + 2]);
-    agree += d > 0 ? 1 : d < 0 ? -1 : 0;
-  }
-  return agree >= 0 ? 'ccw' : 'cw';
-}
-
 const MAX_CELLS = 8_000;
 
 /** More smoke cells than this are thinned (every k-th, splats grown to match) for display. */
@@ -291,45 +333,43 @@ function cellLines(fp: FluidPoints, sc: Scene): Float32Array {
   return out;
 }
 
-/** Above this many triangles the drawn mesh is simplified (exports keep the full mesh). */
-const MAX_DRAWN_TRIANGLES = 50_000;
-
-function displayMesh(full: Mesh): FrameMessage['mesh'] {
-  const m = simplifyForDisplay(full, MAX_DRAWN_TRIANGLES);
-  const fresh = m !== full; // simplifyForDisplay's arrays are new and can be transferred as they are
-  return {
-    positions: fresh ? m.positions : m.positions.slice(),
-    normals: fresh ? m.normals : m.normals.slice(),
-    colors: m.colors ? (fresh ? m.colors : m.colors.slice()) : undefined,
-    indices: fresh ? m.indices : m.indices.slice(),
-    frontFace: windingOf(m),
-    fullTriangles: full.indices.length / 3,
-  };
+/** Keeps a frame's full mesh for export, and encodes it into the recording if one is on. */
+function keepMesh(full: Mesh, frame: number): void {
+  lastMesh = full;
+  lastMeshFrame = frame;
+  if (!recording || !scene) return;
+  const rec = recording;
+  const name = `${scene.name}_${engine}_${String(frame).padStart(5, '0')}.${rec.format}`;
+  rec.pending.push(
+    encode(full, rec.format).then(
+      (bytes) => {
+        rec.files[name] = bytes;
+        post({ type: 'recording', frames: Object.keys(rec.files).length });
+      },
+      (e: Error) => post({ type: 'error', message: e.message, stage: 'record' }),
+    ),
+  );
 }
 
+/**
+ * Posts the current frame to the page. Its surface is meshed by the mesh worker where the engine
+ * gives a surface job (the message then goes when the mesh is back, while the engine steps on),
+ * else here.
+ */
 function sendFrame(stats: StepStats | null): void {
   const s = sim;
   if (!s || !scene) return;
   let meshMs = 0;
   let mesh: FrameMessage['mesh'] = null;
-  if (options.mesh || recording) {
+  const wantMesh = options.mesh || recording !== null;
+  const job = wantMesh ? s.surfaceJob?.() : undefined;
+  const worker = job ? meshWorker() : null;
+  if (wantMesh && !(job && worker)) {
     const t0 = performance.now();
-    lastMesh = s.surfaceMesh();
+    const full = s.surfaceMesh();
     meshMs = performance.now() - t0;
-    if (options.mesh) mesh = displayMesh(lastMesh);
-    if (recording) {
-      const rec = recording;
-      const name = `${scene.name}_${engine}_${String(s.frame).padStart(5, '0')}.${rec.format}`;
-      rec.pending.push(
-        encode(lastMesh, rec.format).then(
-          (bytes) => {
-            rec.files[name] = bytes;
-            post({ type: 'recording', frames: Object.keys(rec.files).length });
-          },
-          (e: Error) => post({ type: 'error', message: e.message, stage: 'record' }),
-        ),
-      );
-    }
+    keepMesh(full, s.frame);
+    if (options.mesh) mesh = displayMesh(full);
   }
   const smokeOn = !!options.smoke && engine === 'grid' && !!scene.grid.smoke;
   let fp: FluidPoints | null = null;
@@ -363,14 +403,42 @@ function sendFrame(stats: StepStats | null): void {
   if (msg.velocityLines) transfer.push(msg.velocityLines.buffer);
   if (msg.cellLines) transfer.push(msg.cellLines.buffer);
   if (msg.smoke) transfer.push(msg.smoke.positions.buffer, msg.smoke.density.buffer);
-  post(msg, transfer);
+  if (!(job && worker)) {
+    post(msg, transfer);
+    return;
+  }
+  const gen = generation, frame = s.frame, display = options.mesh;
+  const prev = meshInFlight;
+  meshInFlight = (async () => {
+    await prev;
+    const r = await worker.mesh(job, display);
+    if (gen !== generation) return; // the scene was replaced meanwhile
+    if (!r.ok) {
+      mesher = null; // mesh here from now on
+      post({ type: 'error', message: `mesh worker: ${r.message}`, stage: 'mesh' });
+      return;
+    }
+    keepMesh(r.full, frame);
+    msg.mesh = display ? r.shown : null;
+    msg.meshMs = r.meshMs;
+    const t = [...transfer];
+    if (msg.mesh) {
+      t.push(msg.mesh.positions.buffer, msg.mesh.normals.buffer, msg.mesh.indices.buffer);
+      if (msg.mesh.colors) t.push(msg.mesh.colors.buffer);
+    }
+    post(msg, t);
+  })();
 }
 
-function stepOnce(): boolean {
-  if (!sim || !scene) return false;
+async function stepOnce(): Promise<boolean> {
+  const s = sim;
+  if (!s || !scene) return false;
   try {
-    const stats = sim.stepFrame();
-    if (sim.time >= scene.duration - 1e-9) playing = false;
+    const stats = s.stepFrame();
+    if (s.time >= scene.duration - 1e-9) playing = false;
+    // The last frame's mesh is out before this one's goes (one frame in flight).
+    if (meshInFlight) await meshInFlight;
+    if (sim !== s) return false; // replaced while waiting
     sendFrame(stats);
     return true;
   } catch (e) {
@@ -381,9 +449,23 @@ function stepOnce(): boolean {
   }
 }
 
+/** Set while stepOnce runs (it may wait for the mesh worker): one step at a time. */
+let stepping = false;
+
+/** stepOnce, unless a step is already under way; then false. */
+async function stepAlone(): Promise<boolean> {
+  if (stepping) return false;
+  stepping = true;
+  try {
+    return await stepOnce();
+  } finally {
+    stepping = false;
+  }
+}
+
 function tick(): void {
   scheduled = false;
-  if (!playing) return;
+  if (!playing || stepping) return;
   if (starting) {
     scheduled = true;
     void starting.then(() => {
@@ -392,7 +474,9 @@ function tick(): void {
     });
     return;
   }
-  if (stepOnce() && playing) schedule();
+  void stepAlone().then((ok) => {
+    if (ok && playing) schedule();
+  });
 }
 
 function schedule(): void {
@@ -431,15 +515,16 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
       break;
     case 'step':
       playing = false;
-      if (starting) void starting.then(() => stepOnce());
-      else stepOnce();
+      if (starting) void starting.then(() => stepAlone());
+      else void stepAlone();
       break;
     case 'options':
       options = msg.options;
       if (!playing && sim) sendFrame(null);
       break;
     case 'export': {
-      const mesh = lastMesh ?? sim?.surfaceMesh() ?? null;
+      // The mesh of the frame on show: lastMesh trails the engine while the mesh worker works.
+      const mesh = sim && lastMeshFrame === sim.frame && lastMesh ? lastMesh : (sim?.surfaceMesh() ?? lastMesh);
       if (!mesh) {
         post({ type: 'export', id: msg.id, format: msg.format, bytes: null, error: 'no simulation is running' });
         break;

@@ -86,6 +86,8 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const after = await page.evaluate(() => ({ frame: (window as any).__viscid.frame, draws: (window as any).__viscid.renderFrames }));
     expect(after.frame).toBeGreaterThanOrEqual(f0 + 2);
     expect(after.draws).toBeGreaterThan(draws0);
+    // The particle engine's surface is meshed on the mesh worker while the next frame steps.
+    expect(page.workers().some((w) => w.url().includes('mesh.worker'))).toBe(true);
   }, SLOW);
 
   it('shows a bad scene\u2019s errors with their paths and keeps the running scene going', async () => {
