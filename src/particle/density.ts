@@ -238,8 +238,7 @@ export function densityListRange(
       }
       ls[a] = len;
       const xi = sp[3 * a], yi = sp[3 * a + 1], zi = sp[3 * a + 2];
-      let ra = 0, na = 0;
-      for (let q = first[c]; q < first[c + 1]; q++) {
+            for (let q = first[c]; q < first[c + 1]; q++) {
         const c2 = cells[q];
         if (c2 !== c) {
           const bb = 6 * c2;
@@ -259,19 +258,7 @@ export function densityListRange(
         }
       }
       // The first measure over the pairs just listed, in list order.
-      for (let q = ls[a]; q < len; q++) {
-        const b = lj[q];
-        const dx = sp[3 * b] - xi, dy = sp[3 * b + 1] - yi, dz = sp[3 * b + 2] - zi;
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        if (d >= hIn) continue;
-        const w = 1 - d * invH;
-        ra += w;
-        na++;
-        rho[b] += w;
-        nb[b]++;
-      }
-      rho[a] += ra;
-      nb[a] += na;
+      measureRow(a, ls[a], len, lj, sp, hIn, invH, rho, nb);
     }
   }
   list.length = len;
@@ -326,25 +313,30 @@ export function measureRange(
   ls: Int32Array, pj: Int32Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
   rho: Float64Array, cnt: Int32Array,
 ): void {
-  for (let a = a0; a < a1; a++) {
-    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-    let ra = 0, na = 0;
-    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-      const b = pj[q];
-      const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      // Lattice neighbours two spacings away sit exactly on the support (h = 4r): round-off must
-      // not let them in as zero-weight neighbours, which would change n.
-      if (d >= hIn) continue;
-      const w = 1 - d * invH;
-      ra += w;
-      na++;
-      rho[b] += w;
-      cnt[b]++;
-    }
-    rho[a] += ra;
-    cnt[a] += na;
+  for (let a = a0; a < a1; a++) measureRow(a, ls[a], ls[a + 1], pj, x, hIn, invH, rho, cnt);
+}
+
+/** The measure of slot a over its pairs pj[q0 .. q1), both ends (measureRange's and the listing's row). */
+function measureRow(
+  a: number, q0: number, q1: number, pj: Int32Array, x: Float64Array, hIn: number, invH: number, rho: Float64Array, cnt: Int32Array,
+): void {
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  let ra = 0, na = 0;
+  for (let q = q0; q < q1; q++) {
+    const b = pj[q];
+    const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    // Lattice neighbours two spacings away sit exactly on the support (h = 4r): round-off must
+    // not let them in as zero-weight neighbours, which would change n.
+    if (d >= hIn) continue;
+    const w = 1 - d * invH;
+    ra += w;
+    na++;
+    rho[b] += w;
+    cnt[b]++;
   }
+  rho[a] += ra;
+  cnt[a] += na;
 }
 
 /**

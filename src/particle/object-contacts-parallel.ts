@@ -135,13 +135,21 @@ export function parallelFriction(ctx: StepContext, keep: readonly number[], touc
   const got = teamAndObjects(ctx);
   if (got === null) return false;
   const { team, sh } = got, L = ctx.liquid, list = objectListsOf(ctx);
-  if (sh.keep.length < keep.length) sh.keep = allocFloat64(keep.length, true);
-  sh.keep.set(keep);
   const p = team.params;
-  p[P_N] = L.count; p[P_T] = team.size; p[P_TOUCH] = touch;
+  p[P_N] = L.count; p[P_T] = team.size;
   team.setSlot(S_POS, L.pos);
   team.setSlot(S_VEL, L.vel);
-  team.setSlot(S_SURFACE, L.surface);
+  frictionSlots(team, sh, L.surface, list, keep, touch);
+  team.run(FRICTION_KERNEL);
+  return true;
+}
+
+/** What frictionRange reads besides positions and velocities, handed to the team (friction and move kernels). */
+function frictionSlots(team: ThreadTeam, sh: Shared, surface: Uint8Array, list: ReturnType<typeof objectListsOf>, keep: readonly number[], touch: number): void {
+  if (sh.keep.length < keep.length) sh.keep = allocFloat64(keep.length, true);
+  sh.keep.set(keep);
+  team.params[P_TOUCH] = touch;
+  team.setSlot(S_SURFACE, surface);
   team.setSlot(S_OPOS, sh.pos);
   team.setSlot(S_OVEL, sh.vel);
   team.setSlot(S_OBODY, sh.body);
@@ -149,8 +157,6 @@ export function parallelFriction(ctx: StepContext, keep: readonly number[], touc
   team.setSlot(S_LS, list.start);
   team.setSlot(S_LJ, list.j);
   team.setSlot(S_CLEAR, list.clear);
-  team.run(FRICTION_KERNEL);
-  return true;
 }
 
 /** Per thread: the particle accelerate stopped at (moveKernel), −1 when none. */
@@ -190,18 +196,7 @@ export function parallelMove(ctx: StepContext, dt: number): boolean {
     const got = teamAndObjects(ctx);
     if (got === null) return false;
     team = got.team;
-    const sh = got.sh, list = objectListsOf(ctx), keep = frictionKeep(ctx, dt);
-    if (sh.keep.length < keep.length) sh.keep = allocFloat64(keep.length, true);
-    sh.keep.set(keep);
-    team.params[P_TOUCH] = frictionTouch(ctx);
-    team.setSlot(S_SURFACE, L.surface);
-    team.setSlot(S_OPOS, sh.pos);
-    team.setSlot(S_OVEL, sh.vel);
-    team.setSlot(S_OBODY, sh.body);
-    team.setSlot(S_KEEP, sh.keep);
-    team.setSlot(S_LS, list.start);
-    team.setSlot(S_LJ, list.j);
-    team.setSlot(S_CLEAR, list.clear);
+    frictionSlots(team, got.sh, L.surface, objectListsOf(ctx), frictionKeep(ctx, dt), frictionTouch(ctx));
   } else {
     team = teamOf(ctx);
     if (team === null || team.size < 2 || n < teamWork.minParticles || !(L.pos.buffer instanceof SharedArrayBuffer)) return false;
