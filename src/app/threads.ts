@@ -52,7 +52,8 @@ export function threadOptions(scene: Scene, threads: Threads = 'auto'): Simulati
   const count = threadCount(scene, threads);
   const avail = sharedMemoryAvailable();
   if (avail.ok) return { workers: count, spawnThread: spawnBrowserThread };
-  if (count > 1 && !warned) {
+  // Said when a count was asked for (the setting or the scene), not for auto's own choice.
+  if (count > 1 && (threads !== 'auto' || scene.particle.workers > 1) && !warned) {
     warned = true;
     console.warn(`viscid: ${count} threads asked for, but ${avail.reason}; running on one.`);
   }

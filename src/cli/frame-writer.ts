@@ -2,11 +2,12 @@
  * `viscid run`'s frame writer: a worker thread that meshes (from the engine's SurfaceJob where it
  * gives one), encodes and writes each frame's files (frame-files.ts) while the calling thread
  * steps the next frame. Meshing and encoding cost as much as a step (honey drop: meshing ~80 ms,
- * 83 000 triangles as 7.5 MB of OBJ text ~110 ms, against a ~200 ms step), so on two cores a run
- * goes nearly as fast as its engine. One frame is in flight at a time:
- * `submit` hands over frame k once frame k − 1's files are written (run.ts waits for them before
- * it records the frame and checkpoints it), so a failure or Ctrl-C never leaves a checkpoint ahead
- * of the files. The data is copied to the thread (a few MB a frame), never shared.
+ * 83 000 triangles as 7.5 MB of OBJ text ~45 ms, against a ~200 ms step), so on two cores a run
+ * goes nearly as fast as its engine. One frame is in flight at a time: run.ts hands over frame k
+ * once frame k − 1's files are written, and records and checkpoints a frame only then, so a
+ * failure or Ctrl-C never leaves a checkpoint ahead of the files. The data is copied to the thread
+ * (a few MB a frame), never shared. Should the thread fail to start or die, the frames it had are
+ * written on the calling thread, and so is every frame after them.
  */
 import type { Worker } from 'node:worker_threads';
 import { startTsWorker } from './threads.ts';
@@ -22,16 +23,29 @@ export interface FrameWritten {
   writeMs: number;
 }
 
+interface Waiting {
+  job: FrameFiles;
+  resolve: (r: FrameWritten) => void;
+  reject: (e: Error) => void;
+}
+
 export class FrameWriter {
   private worker: Worker | null = null;
   private nextId = 0;
-  private waiting = new Map<number, { resolve: (r: FrameWritten) => void; reject: (e: Error) => void }>();
-  private failed: Error | null = null;
+  private waiting = new Map<number, Waiting>();
+  /** Why the thread was given up, once it was (then frames are written inline). */
+  lost: string | null = null;
 
-  /** A writer on a thread of its own; `inline` writes on the calling thread instead (one core, tests). */
+  /** A writer on a thread of its own; `inline` writes on the calling thread instead (one core). */
   constructor(inline = false) {
     if (inline) return;
-    const w = startTsWorker(new URL('./frame-writer-entry.ts', import.meta.url));
+    let w: Worker;
+    try {
+      w = startTsWorker(new URL('./frame-writer-entry.ts', import.meta.url));
+    } catch (e) {
+      this.lost = (e as Error).message;
+      return;
+    }
     w.on('message', (m: Reply | { ready: true }) => {
       if ('ready' in m) return;
       const p = this.waiting.get(m.id);
@@ -40,38 +54,30 @@ export class FrameWriter {
       if (m.ok) p.resolve({ files: m.files, surfaceMs: m.surfaceMs, writeMs: m.ms - m.surfaceMs });
       else p.reject(new Error(m.message));
     });
-    const fail = (e: Error) => {
-      this.failed = e;
-      for (const p of this.waiting.values()) p.reject(e);
-      this.waiting.clear();
-    };
-    w.on('error', fail);
+    w.on('error', (e) => this.giveUp(e.message));
+    // The thread never ends on its own: any exit but close()'s is a loss (terminate() from
+    // elsewhere reports code 0).
     w.on('exit', (code) => {
-      if (code !== 0) fail(new Error(`the frame writer's thread exited with code ${code}`));
+      if (this.worker !== null) this.giveUp(`it exited with code ${code}`);
     });
     this.worker = w;
   }
 
-  /** Encodes and writes a frame's files; resolves when they are on disk. */
+  /** Meshes (where asked), encodes and writes a frame's files; resolves when they are on disk. */
   submit(job: FrameFiles): Promise<FrameWritten> {
-    if (this.failed) return Promise.reject(this.failed);
+    let written: Promise<FrameWritten>;
     if (this.worker === null) {
-      const t0 = performance.now();
-      // Loaded on first use: the encoders (the glTF library among them) are only needed here.
-      const inline = import('./frame-files.ts')
-        .then(({ writeFrameFiles }) => writeFrameFiles(job))
-        .then((r) => ({ files: r.files, surfaceMs: r.surfaceMs, writeMs: performance.now() - t0 - r.surfaceMs }));
-      inline.catch(() => {}); // handled where the caller awaits it, as below
-      return inline;
+      written = writeInline(job);
+    } else {
+      const id = this.nextId++;
+      written = new Promise<FrameWritten>((resolve, reject) => this.waiting.set(id, { job, resolve, reject }));
+      // Referenced while a frame is in flight (the process waits for it), unreferenced otherwise.
+      this.worker.ref();
+      this.worker.postMessage({ id, job });
+      written = written.finally(() => {
+        if (this.waiting.size === 0) this.worker?.unref();
+      });
     }
-    const id = this.nextId++;
-    const done = new Promise<FrameWritten>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
-    // Referenced while a frame is in flight (the process waits for it), unreferenced otherwise.
-    this.worker.ref();
-    this.worker.postMessage({ id, job });
-    const written = done.finally(() => {
-      if (this.waiting.size === 0) this.worker?.unref();
-    });
     // A failure is handled where the caller awaits this frame (run.ts settle), which may be after
     // it happened: not an unhandled rejection meanwhile.
     written.catch(() => {});
@@ -79,7 +85,26 @@ export class FrameWriter {
   }
 
   close(): void {
-    void this.worker?.terminate();
+    const w = this.worker;
     this.worker = null;
+    void w?.terminate();
   }
+
+  /** The thread failed: its frames, and all after them, are written on the calling thread. */
+  private giveUp(why: string): void {
+    if (this.worker === null) return;
+    this.lost = why;
+    this.close();
+    const left = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const p of left) writeInline(p.job).then(p.resolve, p.reject);
+  }
+}
+
+async function writeInline(job: FrameFiles): Promise<FrameWritten> {
+  const t0 = performance.now();
+  // Loaded on first use: the encoders (the glTF library among them) are only needed here.
+  const { writeFrameFiles } = await import('./frame-files.ts');
+  const r = await writeFrameFiles(job);
+  return { files: r.files, surfaceMs: r.surfaceMs, writeMs: performance.now() - t0 - r.surfaceMs };
 }

@@ -303,6 +303,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     await settle();
     progress.stop();
+    if (writer.lost) process.stderr.write(`note: the frame writer's thread failed (${writer.lost}); the calling thread wrote the frames from then on\n`);
     if (stop.requested && sim.frame < settings.frames) {
       saveCheckpoint(lastGood.bytes, lastGood.frame);
       record.status = 'interrupted';

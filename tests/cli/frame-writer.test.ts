@@ -74,6 +74,24 @@ describe('frame writer', () => {
     }
   });
 
+  it('writes on the calling thread the frames its thread had when it died, and every frame after', async () => {
+    const w = new FrameWriter(false);
+    try {
+      const first = w.submit(job(join(tmp, 'died-1')));
+      // The thread dies with the frame in hand.
+      await (w as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+      const a = await first;
+      expect(w.lost).toMatch(/exited with code/);
+      const b = await w.submit(job(join(tmp, 'died-2')));
+      for (const [dir, r] of [['died-1', a], ['died-2', b]] as const) {
+        expect(r.files).toHaveLength(3);
+        for (const f of r.files) expect(existsSync(join(tmp, dir, f)), `${dir}/${f}`).toBe(true);
+      }
+    } finally {
+      w.close();
+    }
+  });
+
   it('rejects a frame whose file cannot be written, naming it, and leaves no temporary file', async () => {
     for (const inline of [false, true]) {
       const dir = join(tmp, inline ? 'blocked-inline' : 'blocked');
