@@ -5,7 +5,7 @@
 import type { Scene } from './scene/scene.ts';
 import type { Vec3 } from './scene/schema.ts';
 import type { SpawnThread } from './parallel/team.ts';
-import type { SurfaceJob } from './surface/particle-surface.ts';
+import type { SurfaceJob } from './surface/job.ts';
 
 export type EngineName = 'particle' | 'grid';
 
@@ -96,7 +96,7 @@ export interface Simulation {
   surfaceMesh(): Mesh;
   /**
    * What surfaceMesh() meshes, as plain data another thread can mesh with meshSurfaceJob (the same
-   * mesh, bit for bit); absent where the engine meshes state it cannot hand over (the grid engine).
+   * mesh, bit for bit); absent where an engine cannot hand its surface over.
    */
   surfaceJob?(): SurfaceJob;
   metrics(): Metrics;

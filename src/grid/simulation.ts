@@ -10,7 +10,7 @@ import type { CheckpointReader } from '../io/checkpoint.ts';
 import { heldBytes, startCheckpoint } from '../engines.ts';
 import { poseToMat4 } from '../scene/motion.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
-import { levelSetSurface } from '../surface/index.ts';
+import { meshSurfaceJob, type SurfaceJob } from '../surface/index.ts';
 import { velocityAtPoint } from './interpolate.ts';
 import { levelSetVolume } from './levelset.ts';
 import { GridSimulation } from './step.ts';
@@ -61,17 +61,24 @@ export class GridEngineSimulation implements Simulation {
     return [v3[0], v3[1], v3[2]];
   }
 
-  /** Samples φ (level set, or the distance to the markers minus their radius) on a dense box. */
   surfaceMesh(): Mesh {
+    return meshSurfaceJob(this.surfaceJob());
+  }
+
+  /**
+   * φ (level set, or the distance to the markers minus their radius) sampled on a dense box, and
+   * the liquid's colour; a height field's mesh where an extension draws one.
+   */
+  surfaceJob(): SurfaceJob {
     const sim = this.sim, s = sim.store, d = sim.d, h = d.h;
     const heightField = extensionSurface(sim, linearColor(sim.liquid?.color ?? '#d9a21b'));
-    if (heightField) return heightField;
+    if (heightField) return { kind: 'mesh', mesh: heightField };
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let c = 0; c < s.count; c++) {
       const ijk = [s.ci[c], s.cj[c], s.ck[c]];
       for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], ijk[a]); hi[a] = Math.max(hi[a], ijk[a]); }
     }
-    if (lo[0] === Infinity) return { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) };
+    if (lo[0] === Infinity) return { kind: 'mesh', mesh: { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) } };
     const dims: [number, number, number] = [hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1];
     const phi = new Float64Array(dims[0] * dims[1] * dims[2]).fill(sim.band);
     const index = (c: number) => s.ci[c] - lo[0] + dims[0] * (s.cj[c] - lo[1] + dims[1] * (s.ck[c] - lo[2]));
@@ -101,9 +108,8 @@ export class GridEngineSimulation implements Simulation {
       }
     }
     const origin: Vec3 = [d.origin[0] + h * (lo[0] + 0.5), d.origin[1] + h * (lo[1] + 0.5), d.origin[2] + h * (lo[2] + 0.5)];
-    const mat = sim.liquid;
-    const rgb = linearColor(mat?.color ?? '#d9a21b');
-    return levelSetSurface({ origin, cellSize: h, dims, phi, colors: (_x, _y, _z, out) => out.set(rgb) }, this.scene.output);
+    const rgb = linearColor(sim.liquid?.color ?? '#d9a21b');
+    return { kind: 'levelset', input: { origin, cellSize: h, dims, phi }, color: [rgb[0], rgb[1], rgb[2]], output: this.scene.output };
   }
 
   metrics(): Metrics {

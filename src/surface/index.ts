@@ -3,7 +3,8 @@
  * §10), through one polygonizer, with the same resolution rules and vertex attributes. Pure: takes
  * plain arrays and knows neither engine.
  */
-export { meshSurfaceJob, particleSurface, type ParticleSurfaceInput, type SurfaceJob, type SurfaceOptions, type SurfaceTimings } from './particle-surface.ts';
+export { particleSurface, type ParticleSurfaceInput, type SurfaceOptions, type SurfaceTimings } from './particle-surface.ts';
+export { meshSurfaceJob, type SurfaceJob } from './job.ts';
 export { levelSetSurface, type LevelSetInput } from './level-set.ts';
 export { checkMesh, type MeshReport } from './check-mesh.ts';
 export { polygonizers, type PolygonizerName, type Polygonizer, type Lattice } from './polygonizer.ts';

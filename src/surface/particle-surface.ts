@@ -82,23 +82,8 @@ export const NORMAL_WIDTH = 1.5;
 /** Relative volume error at which volume matching stops. */
 export const VOLUME_TOLERANCE = 0.01;
 
-type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number };
+export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number };
 
-/**
- * A particle engine's surface as plain data (Simulation.surfaceJob): what particleSurface reads,
- * copied out of the engine, so that another thread can mesh it (meshSurfaceJob) while the engine
- * steps on.
- */
-export interface SurfaceJob {
-  kind: 'particles';
-  input: ParticleSurfaceInput;
-  output: OutputLike;
-}
-
-/** The mesh of a SurfaceJob: the engine's surfaceMesh() of the state it was taken from, bit for bit. */
-export function meshSurfaceJob(job: SurfaceJob): Mesh {
-  return particleSurface(job.input, job.output);
-}
 
 export function particleSurface(input: ParticleSurfaceInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
   const { count, positions, radius: r } = input;
