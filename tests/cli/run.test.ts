@@ -19,6 +19,7 @@ const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifes
 describe('the start line of a particle run', () => {
   it('gives the thread count, and on one thread of a many-core machine points to --workers', () => {
     expect(threadsNote(1, 1)).toBe('1 thread');
+    expect(threadsNote(1, 2)).toBe('1 thread'); // the frame writer has the second core
     expect(threadsNote(1, 16)).toBe('1 thread (this machine has 16 cores: see --workers)');
     expect(threadsNote(4, 16)).toBe('4 threads');
   });
