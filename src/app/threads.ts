@@ -4,8 +4,8 @@
  * isolated page (COOP/COEP headers, vite.config.ts); without it the engine runs on one thread and
  * `threadOptions` says why, once, on the console.
  *
- * How many threads: the app's "threads" setting (src/app/main.ts), 'auto' by default. Auto takes
- * the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so that a
+ * How many threads: the app's "particle threads" setting (src/app/main.ts), 'auto' by default.
+ * Auto takes the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so that a
  * scene written for one thread still uses a many-core machine in the app. Results are repeatable
  * for a given count only (schema.ts, particle.workers), so the count is shown in the HUD
  * (`threads` among the counters) and a fixed count can be chosen. The CLI keeps the scene's count.
@@ -33,11 +33,12 @@ export const spawnBrowserThread: SpawnThread = () => {
 export const AUTO_THREADS_MAX = 8;
 
 /**
- * The thread count 'auto' picks on a machine of `cores` logical cores: one is left to the page
- * (drawing, meshing for display), at most AUTO_THREADS_MAX.
+ * The thread count 'auto' picks on a machine of `cores` logical cores: two are left, to the page
+ * (drawing) and to the mesh worker (mesh.worker.ts, meshing the last frame while the engine steps
+ * the next), at least one and at most AUTO_THREADS_MAX.
  */
 export function autoThreads(cores: number = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency ?? 1 : 1): number {
-  return Math.max(1, Math.min(AUTO_THREADS_MAX, Math.floor(cores) - 1));
+  return Math.max(1, Math.min(AUTO_THREADS_MAX, Math.floor(cores) - 2));
 }
 
 /** The particle engine's thread count for a scene under the app's setting. */

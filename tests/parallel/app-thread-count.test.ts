@@ -1,7 +1,7 @@
 /**
  * How many threads the app gives the particle engine (src/app/threads.ts): 'auto' leaves a core
- * to the page, stops at AUTO_THREADS_MAX and never goes below the scene's own particle.workers;
- * a fixed count is taken as it is.
+ * to the page and one to the mesh worker, stops at AUTO_THREADS_MAX and never goes below the
+ * scene's own particle.workers; a fixed count is taken as it is.
  */
 import { describe, expect, it } from 'vitest';
 import { parseScene } from '../../src/index.ts';
@@ -16,17 +16,17 @@ const scene = (workers?: number) =>
   });
 
 describe('app thread count', () => {
-  it('auto leaves one core to the page and stops at AUTO_THREADS_MAX', () => {
+  it('auto leaves a core to the page and one to the mesh worker, and stops at AUTO_THREADS_MAX', () => {
     expect(autoThreads(1)).toBe(1);
     expect(autoThreads(2)).toBe(1);
-    expect(autoThreads(4)).toBe(3);
-    expect(autoThreads(9)).toBe(AUTO_THREADS_MAX);
+    expect(autoThreads(4)).toBe(2);
+    expect(autoThreads(10)).toBe(AUTO_THREADS_MAX);
     expect(autoThreads(64)).toBe(AUTO_THREADS_MAX);
   });
 
   it("auto keeps a scene's larger particle.workers; a fixed count overrides the scene", () => {
     expect(threadCount(scene(), 'auto', 2)).toBe(1);
-    expect(threadCount(scene(), 'auto', 6)).toBe(5);
+    expect(threadCount(scene(), 'auto', 6)).toBe(4);
     expect(threadCount(scene(4), 'auto', 2)).toBe(4);
     expect(threadCount(scene(4), 'auto', 16)).toBe(AUTO_THREADS_MAX);
     expect(threadCount(scene(4), 1, 16)).toBe(1);
