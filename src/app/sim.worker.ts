@@ -333,12 +333,14 @@ function cellLines(fp: FluidPoints, sc: Scene): Float32Array {
   return out;
 }
 
-/** Keeps a frame's full mesh for export, and encodes it into the recording if one is on. */
-function keepMesh(full: Mesh, frame: number): void {
+/**
+ * Keeps a frame's full mesh for export, and encodes it into `rec`: the recording that was on when
+ * the frame was stepped (a frame still meshing when the recording stops goes into it).
+ */
+function keepMesh(full: Mesh, frame: number, rec: typeof recording): void {
   lastMesh = full;
   lastMeshFrame = frame;
-  if (!recording || !scene) return;
-  const rec = recording;
+  if (!rec || !scene) return;
   const name = `${scene.name}_${engine}_${String(frame).padStart(5, '0')}.${rec.format}`;
   rec.pending.push(
     encode(full, rec.format).then(
@@ -368,7 +370,7 @@ function sendFrame(stats: StepStats | null): void {
     const t0 = performance.now();
     const full = s.surfaceMesh();
     meshMs = performance.now() - t0;
-    keepMesh(full, s.frame);
+    keepMesh(full, s.frame, recording);
     if (options.mesh) mesh = displayMesh(full);
   }
   const smokeOn = !!options.smoke && engine === 'grid' && !!scene.grid.smoke;
@@ -407,7 +409,7 @@ function sendFrame(stats: StepStats | null): void {
     post(msg, transfer);
     return;
   }
-  const gen = generation, frame = s.frame, display = options.mesh;
+  const gen = generation, frame = s.frame, display = options.mesh, rec = recording;
   const prev = meshInFlight;
   meshInFlight = (async () => {
     await prev;
@@ -418,7 +420,7 @@ function sendFrame(stats: StepStats | null): void {
       post({ type: 'error', message: `mesh worker: ${r.message}`, stage: 'mesh' });
       return;
     }
-    keepMesh(r.full, frame);
+    keepMesh(r.full, frame, rec);
     msg.mesh = display ? r.shown : null;
     msg.meshMs = r.meshMs;
     const t = [...transfer];
@@ -540,7 +542,8 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
       else {
         const rec = recording ?? { format: msg.format, files: {}, pending: [] };
         recording = null;
-        void Promise.all(rec.pending).then(() => {
+        // A frame still with the mesh worker belongs to this recording: wait for it first.
+        void Promise.resolve(meshInFlight).then(() => Promise.all(rec.pending)).then(() => {
           const bytes = zipSync(rec.files, { level: 6 });
           post({ type: 'zip', bytes, frames: Object.keys(rec.files).length }, [bytes.buffer]);
         });

@@ -103,6 +103,10 @@
  *    without); ϱ 0.7: 5.5 passes, ~130 on the floor; 0.6: 5.95, 0–16. Taking the tail's velocity
  *    from its Jacobi increments only (positions still extrapolated): 5.15 passes and the honey
  *    stays as without, but a still block's mean speed rises 20–30 % (0.096 → 0.126 √(g d)).
+ *  - Warm start with the last sub-timestep's whole displacement (carried with the particles,
+ *    applied before the first measure): a 10-layer pool at rest (validate.ts hydrostatic, full)
+ *    needs 2 passes instead of 7 at 0.8 of it, but swells (top 18.4 → 19.0 r) and flies apart
+ *    at all of it: the pressure impulse already carries that displacement in the velocity.
  *  - keepOut after the last pass only (frames 11–40): 2.0–2.6 passes, 146–148 ms a frame, but
  *    2 960 of 9 328 particles fall through to the floor at impact (none with keepOut every pass);
  *    every second pass: 7–9 passes.
