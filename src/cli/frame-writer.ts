@@ -36,9 +36,20 @@ export class FrameWriter {
   /** Why the thread was given up, once it was (then frames are written inline). */
   lost: string | null = null;
 
-  /** A writer on a thread of its own; `inline` writes on the calling thread instead (one core). */
+  private inline: boolean;
+  private started = false;
+
+  /**
+   * A writer on a thread of its own, started at the first frame; `inline` writes on the calling
+   * thread instead (one core).
+   */
   constructor(inline = false) {
-    if (inline) return;
+    this.inline = inline;
+  }
+
+  private start(): void {
+    this.started = true;
+    if (this.inline) return;
     let w: Worker;
     try {
       w = startTsWorker(new URL('./frame-writer-entry.ts', import.meta.url));
@@ -65,6 +76,7 @@ export class FrameWriter {
 
   /** Meshes (where asked), encodes and writes a frame's files; resolves when they are on disk. */
   submit(job: FrameFiles): Promise<FrameWritten> {
+    if (!this.started) this.start();
     let written: Promise<FrameWritten>;
     if (this.worker === null) {
       written = writeInline(job);
