@@ -1,7 +1,7 @@
 /**
  * The simulation worker: parses scenes, steps the engine, builds the surface mesh and hands each
  * frame to the page as transferred typed arrays. The page never waits on it. For an engine that
- * hands over its surface (Simulation.surfaceJob: the particle engine) a nested mesh worker
+ * hands over its surface (Simulation.surfaceJob: both engines do) a nested mesh worker
  * (mesh.worker.ts) meshes frame k while the engine steps frame k + 1; frame k then reaches the
  * page with its mesh, one frame behind the engine.
  */
