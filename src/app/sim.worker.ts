@@ -56,6 +56,9 @@ class MeshWorker {
       this.waiting.clear();
     };
   }
+  terminate(): void {
+    this.worker.terminate();
+  }
   mesh(job: viscid.SurfaceJob, display: boolean): Promise<MeshReply> {
     const id = this.next++;
     return new Promise((resolve) => {
@@ -416,6 +419,7 @@ function sendFrame(stats: StepStats | null): void {
     const r = await worker.mesh(job, display);
     if (gen !== generation) return; // the scene was replaced meanwhile
     if (!r.ok) {
+      mesher?.terminate();
       mesher = null; // mesh here from now on
       post({ type: 'error', message: `mesh worker: ${r.message}`, stage: 'mesh' });
       return;

@@ -14,4 +14,3 @@ port.on('message', (msg: { id: number; job: FrameFiles }) => {
     (e: Error) => port.postMessage({ id: msg.id, ok: false, message: e?.message ?? String(e) }),
   );
 });
-port.postMessage({ ready: true });

@@ -57,8 +57,7 @@ export class FrameWriter {
       this.lost = (e as Error).message;
       return;
     }
-    w.on('message', (m: Reply | { ready: true }) => {
-      if ('ready' in m) return;
+    w.on('message', (m: Reply) => {
       const p = this.waiting.get(m.id);
       if (!p) return;
       this.waiting.delete(m.id);

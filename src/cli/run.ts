@@ -8,8 +8,8 @@
  * A thread of its own encodes and writes each frame's files while the next frame steps
  * (frame-writer.ts); a frame is recorded in the manifest, and checkpointed, once its files are on
  * disk. Ctrl-C (SIGINT) or SIGTERM finishes the frame in progress and the files in flight, writes a
- * checkpoint and the manifest, and exits 130; `--resume DIR` continues from there. A failure leaves the frames written so far and
- * a checkpoint of the last finished frame, and exits 1.
+ * checkpoint and the manifest, and exits 130; `--resume DIR` continues from there. A failure
+ * leaves the frames written so far and a checkpoint of the last finished frame, and exits 1.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
