@@ -36,6 +36,8 @@ export class LiquidParticles {
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
   density = new Float32Array(0);
+  /** λ of the last PBF density correction (pbf.ts: its warm start), ≤ 0. */
+  lambda = new Float64Array(0);
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -60,6 +62,7 @@ export class LiquidParticles {
     this.vel = g64(this.vel, 3);
     this.acc = g64(this.acc, 3);
     this.scalar = g64(this.scalar, 1);
+    this.lambda = g64(this.lambda, 1);
     const m = allocUint16(cap, sh);
     m.set(this.material.subarray(0, this.count));
     this.material = m;
@@ -86,6 +89,7 @@ export class LiquidParticles {
     this.surface[i] = 0;
     this.normal[3 * i] = this.normal[3 * i + 1] = this.normal[3 * i + 2] = 0;
     this.density[i] = 1;
+    this.lambda[i] = 0;
   }
 
   /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
@@ -103,6 +107,7 @@ export class LiquidParticles {
         this.material[w] = this.material[i];
         this.surface[w] = this.surface[i];
         this.density[w] = this.density[i];
+        this.lambda[w] = this.lambda[i];
       }
       w++;
     }
@@ -126,6 +131,8 @@ export class LiquidParticles {
     };
     permute3(this.pos);
     permute3(this.vel);
+    for (let i = 0; i < n; i++) tmp[i] = this.lambda[order[i]];
+    this.lambda.set(tmp.subarray(0, n));
     // 24 n bytes of scratch: normal (12 n), density (4 n), material (2 n), surface (n).
     const buf = tmp.buffer, at = tmp.byteOffset;
     const nrm = new Float32Array(buf, at, 3 * n), den = new Float32Array(buf, at + 12 * n, n);

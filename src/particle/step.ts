@@ -23,6 +23,10 @@ import { applyFriction } from './friction.ts';
 import { parallelMove } from './object-contacts-parallel.ts';
 import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
+import { solveDensityPBF } from './pbf.ts';
+import { applyPressure } from './pressure.ts';
+import { accelerateOnce, translateBallistic } from './ballistic.ts';
+import { wallViscosity } from './wall-viscosity.ts';
 import { markSurface } from './surface.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -108,7 +112,20 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
 
+  // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
+  // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
+  // velocities a pressure on disordered particles makes (a still pool's bottom layer: 100 → 2
+  // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  const pbf = P.densitySolver === 'pbf';
+  if (pbf) {
+    accelerateOnce(ctx, dt);
+    clock.lap('accelerate');
+    const pr = applyPressure(ctx, dt);
+    ctx.count('pressurePasses', pr.passes);
+    clock.lap('pressure');
+  }
   applyViscosity(ctx, dt);
+  if (pbf) wallViscosity(ctx, dt);
   clock.lap('viscosity');
 
   listObjectContacts(ctx, dt);
@@ -116,7 +133,12 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
 
   for (let m = 0; m < P.moves; m++) {
     // With a thread team the three are one job (object-contacts-parallel.ts parallelMove), timed as 'move'.
-    if (parallelMove(ctx, dtm)) {
+    if (pbf) {
+      translateBallistic(ctx, dtm);
+      clock.lap('translate');
+      applyFriction(ctx, dtm);
+      clock.lap('friction');
+    } else if (parallelMove(ctx, dtm)) {
       clock.lap('move');
     } else {
       accelerate(ctx, dtm);
@@ -130,8 +152,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     clock.lap('collide');
   }
 
-  listDensityPairs(ctx);
-  const { passes, error } = correctDensity(ctx, dt, keepOut);
+  let passes: number, error: number;
+  if (pbf) {
+    ({ passes, error } = solveDensityPBF(ctx, dt, keepOut));
+  } else {
+    listDensityPairs(ctx);
+    ({ passes, error } = correctDensity(ctx, dt, keepOut));
+  }
   ctx.densityError = error;
   ctx.count('densityPasses', passes);
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);

@@ -1,0 +1,87 @@
+/**
+ * Small physical cases of the particle engine and what is measured on them, shared by the tests
+ * (tests/particle/physics.test.ts) and the experiment scripts (bench/density-candidates.ts):
+ * a pool at rest in its box, a thick cube dropped on a floor.
+ */
+import { createSimulation, parseScene } from '../../src/index.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+
+export const G = 9.81;
+
+type ParticleSettings = NonNullable<SceneInput['particle']>;
+
+export function sim(input: SceneInput): ParticleSimulation {
+  return createSimulation(parseScene(input), 'particle') as ParticleSimulation;
+}
+
+/** A pool filling a closed box of width `width` to depth `depth`, liquid of kinematic viscosity ν (m²/s). */
+export function poolScene(o: { r: number; depth: number; width: number; nu?: number; particle?: ParticleSettings; fps?: number }): SceneInput {
+  const { r, depth, width } = o;
+  return {
+    name: 'pool', fps: o.fps ?? 30, duration: 10,
+    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
+    materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: o.nu ?? 0.01, unit: 'm2/s' } } },
+    adhesion: [{ between: ['w', 'w'], type: 'attract', strength: 0 }],
+    bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
+    particle: { radius: r, ...o.particle },
+  };
+}
+
+export interface PoolRest {
+  /** RMS speed over the particles, averaged (as a mean square) over the frames of seconds [from, to], / √(g depth). */
+  rms: number;
+  /** Largest speed of any particle in those frames / √(g depth). */
+  max: number;
+  /** Mean |ρ/ρ0 − 1| of the particles at least 2r from the free surface at the end (walls read as mirrors). */
+  densityError: number;
+  /** The engine's own error measure at the end. */
+  solverError: number;
+  /** How far the mean height of the top layer sank from the start to the end, in radii. */
+  settling: number;
+  /** Density passes per sub-timestep over the measured frames. */
+  passes: number;
+  wallMs: number;
+}
+
+export function measurePool(s: ParticleSimulation, depth: number, from = 1, to = 2): PoolRest {
+  const L = s.ctx.liquid, r = s.ctx.r, fps = s.scene.fps;
+  const topY = () => {
+    let ymax = -Infinity;
+    for (let i = 0; i < L.count; i++) ymax = Math.max(ymax, L.pos[3 * i + 1]);
+    let sum = 0, k = 0;
+    for (let i = 0; i < L.count; i++) if (L.pos[3 * i + 1] > ymax - r) { sum += L.pos[3 * i + 1]; k++; }
+    return sum / k;
+  };
+  const top0 = topY();
+  const t0 = performance.now();
+  let ms = 0, frames = 0, max = 0, passes = 0, subs = 0;
+  const last = Math.round(to * fps);
+  for (let f = 1; f <= last; f++) {
+    const st = s.stepFrame();
+    if (f < Math.round(from * fps)) continue;
+    passes += st.counters.densityPasses ?? 0;
+    subs += st.counters.substeps ?? 0;
+    let sq = 0;
+    for (let i = 0; i < L.count; i++) {
+      const v2 = L.vel[3 * i] ** 2 + L.vel[3 * i + 1] ** 2 + L.vel[3 * i + 2] ** 2;
+      sq += v2;
+      max = Math.max(max, Math.sqrt(v2));
+    }
+    ms += sq / L.count;
+    frames++;
+  }
+  const u = Math.sqrt(G * depth);
+  let ymax = -Infinity;
+  for (let i = 0; i < L.count; i++) ymax = Math.max(ymax, L.pos[3 * i + 1]);
+  let de = 0, k = 0;
+  for (let i = 0; i < L.count; i++) {
+    if (L.pos[3 * i + 1] > ymax - 2 * r) continue;
+    de += Math.abs(L.density[i] - 1);
+    k++;
+  }
+  return {
+    rms: Math.sqrt(ms / frames) / u, max: max / u, densityError: de / Math.max(1, k), solverError: s.ctx.densityError,
+    settling: (top0 - topY()) / r, passes: passes / Math.max(1, subs), wallMs: performance.now() - t0,
+  };
+}
