@@ -58,7 +58,10 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   let any = false;
   for (let a = 0; a < n; a++) {
     const src = dens[a] + PRESENT * (rho[a] - 1);
-    dens[a] = 1 + (v.nb[a] >= FULL && src > 0 ? src : 0);
+    // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
+    // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
+    // expands another may take up.
+    dens[a] = 1 + (v.nb[a] >= FULL ? src : 0);
     p[a] = prev[order[a]] * dt2;
     if (dens[a] > 1 || p[a] > 0) any = true;
   }

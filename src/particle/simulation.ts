@@ -65,6 +65,7 @@ export class ParticleSimulation implements Simulation {
       L.vel.set(restoreFrom.array('vel', Float64Array));
       L.material.set(restoreFrom.array('material', Uint16Array));
       L.density.set(restoreFrom.array('density', Float32Array));
+      if (restoreFrom.has('lambda')) L.lambda.set(restoreFrom.array('lambda', Float64Array));
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -201,6 +202,7 @@ export class ParticleSimulation implements Simulation {
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))
       .array('density', L.density.slice(0, n))
+      .array('lambda', L.lambda.slice(0, n))
       .array('emitters', this.emitters.state())
       .finish();
   }
