@@ -3,9 +3,10 @@
  * take friction, not viscosity, and which has no domain walls): a "noslip" or moving domain wall
  * takes part in the momentum exchange of Steele §3.2 as the liquid mirrored beyond it, with the
  * wall's velocity at its plane (mirror images, as the walls of density correction: a ghost at
- * the mirrored position carries 2 u_wall − u). Taking every ghost's velocity from its own particle
- * (to first order in the distance), particle i within the viscosity kernel's support h of a wall
- * exchanges with it
+ * the mirrored position carries the tangential velocity 2 u_wall − u; the normal velocity is the
+ * pressure's). Taking every ghost's velocity from its own particle (to first order in the
+ * distance), the tangential velocity of particle i within the viscosity kernel's support h of a
+ * wall exchanges with it
  *   Δu_i = A K(δ_i)/Σk_i · 2 (u_wall − u_i),
  * A the exchange of the sub-timestep (calibration.ts exchangePerStep), Σk_i its own kernel sum
  * (viscosity.ts leaves 1/(2 Σk) in LiquidParticles.scalar) and K(δ) = n ∫ k over the half-space
@@ -13,7 +14,9 @@
  *   K(δ) = n π h²/4 ∫_δ^h (1 − z²/h²)⁴ dz   (k = (1 − d²/h²)³, kernels.ts gaussLike).
  * Applied implicitly, u_i ← u_wall + (u_i − u_wall) exp(−2 A K/Σk_i), so any exchange is stable.
  * Without it a viscous film slid over a floor that held only its lowest particles, and a blob
- * spread 7–60× faster than its viscosity gives (Huppert 1982). Each particle changes only itself.
+ * spread 7–60× faster than its viscosity gives (Huppert 1982; validate.ts spreading, full size:
+ * ν_eff/ν − 1 = −0.98 without, +0.32 with; damping the normal velocity too, +0.43). Each
+ * particle changes only itself.
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
@@ -60,8 +63,8 @@ export function wallViscosity(ctx: StepContext, dt: number): void {
       if (!(delta < h) || A[m] === 0 || halfInv[i] <= 0) continue;
       const keep = Math.exp(-2 * A[m] * wallKernelSum(Math.max(0, delta), h, density) * 2 * halfInv[i]);
       for (let k = 0; k < 3; k++) {
-        const wk = k === axis ? 0 : w[k];
-        vel[3 * i + k] = wk + (vel[3 * i + k] - wk) * keep;
+        if (k === axis) continue;
+        vel[3 * i + k] = w[k] + (vel[3 * i + k] - w[k]) * keep;
       }
     }
   }
