@@ -25,6 +25,9 @@ export const PRESSURE_TOLERANCE = 1e-3;
  */
 const PRESENT = 0.5;
 
+/** How many times pressureIterations the first solve of a run may take (a 6-layer pool at rest from its lattice: 40 passes). */
+const COLD = 10;
+
 export interface PressureResult {
   passes: number;
   /** Mean residual (compression left, or pressure where the liquid expands) before the last pass. */
@@ -35,9 +38,11 @@ export interface PressureResult {
 export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
-  const maxPasses = ctx.scene.particle.pressureIterations;
   const pr = prepareSolve(ctx);
   const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
+  // The first solve of a run has no warm start: it may take COLD times as many passes.
+  const maxPasses = ctx.scene.particle.pressureIterations * (state.warm ? 1 : COLD);
+  state.warm = true;
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -95,3 +100,4 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
   return { passes, error };
 }
+

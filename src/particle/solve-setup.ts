@@ -23,6 +23,8 @@ class SolveState {
   boundary = new NeighbourList();
   n0 = 0;
   cellScratch = new Int32Array(27);
+  /** The pressure stage has run once (its later solves start from the last pressure). */
+  warm = false;
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -161,17 +163,23 @@ export interface Prepared {
   state: SolveState;
 }
 
+/** The context's solve state, n0 and the boundary volumes filled on first use. */
+export function solveState(ctx: StepContext): SolveState {
+  const st = ctx.keep('solve.state', () => new SolveState());
+  if (st.n0 === 0) {
+    st.n0 = pbfRestDensity(ctx);
+    st.gamma = boundaryVolumes(ctx, st.n0);
+  }
+  return st;
+}
+
 /**
  * Lists the liquid (density cells over the current positions, slot-ordered copies) and its
  * neighbours within h, and carves the solve's arrays from the stage scratch.
  */
 export function prepareSolve(ctx: StepContext): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
-  const st = ctx.keep('solve.state', () => new SolveState());
-  if (st.n0 === 0) {
-    st.n0 = pbfRestDensity(ctx);
-    st.gamma = boundaryVolumes(ctx, st.n0);
-  }
+  const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
   const dc = ctx.densityCells;
   dc.build(pos, n);

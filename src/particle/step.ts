@@ -26,7 +26,8 @@ import { correctDensity, listDensityPairs } from './density.ts';
 import { solveDensityPBF } from './pbf.ts';
 import { applyPressure } from './pressure.ts';
 import { accelerateOnce, translateBallistic } from './ballistic.ts';
-import { wallViscosity } from './wall-viscosity.ts';
+import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
+import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -125,7 +126,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     clock.lap('pressure');
   }
   applyViscosity(ctx, dt);
-  if (pbf) wallViscosity(ctx, dt);
+  if (pbf) {
+    wallViscosity(ctx, dt);
+    objectViscosity(ctx, dt, solveState(ctx).gamma);
+  }
   clock.lap('viscosity');
 
   listObjectContacts(ctx, dt);

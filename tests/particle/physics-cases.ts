@@ -46,12 +46,19 @@ export interface PoolRest {
 
 export function measurePool(s: ParticleSimulation, depth: number, from = 1, to = 2): PoolRest {
   const L = s.ctx.liquid, r = s.ctx.r, fps = s.scene.fps;
+  // The top layer: as many of the highest particles as the top layer of the start holds (a few
+  // thrown up do not move it).
+  let ymax0 = -Infinity;
+  for (let i = 0; i < L.count; i++) ymax0 = Math.max(ymax0, L.pos[3 * i + 1]);
+  let layer = 0;
+  for (let i = 0; i < L.count; i++) if (L.pos[3 * i + 1] > ymax0 - r) layer++;
+  const heights = new Float64Array(L.count);
   const topY = () => {
-    let ymax = -Infinity;
-    for (let i = 0; i < L.count; i++) ymax = Math.max(ymax, L.pos[3 * i + 1]);
-    let sum = 0, k = 0;
-    for (let i = 0; i < L.count; i++) if (L.pos[3 * i + 1] > ymax - r) { sum += L.pos[3 * i + 1]; k++; }
-    return sum / k;
+    for (let i = 0; i < L.count; i++) heights[i] = L.pos[3 * i + 1];
+    heights.sort();
+    let sum = 0;
+    for (let k = L.count - layer; k < L.count; k++) sum += heights[k];
+    return sum / layer;
   };
   const top0 = topY();
   const t0 = performance.now();

@@ -69,3 +69,75 @@ export function wallViscosity(ctx: StepContext, dt: number): void {
     }
   }
 }
+
+/**
+ * Bodies in the momentum exchange (beyond the paper, whose objects take friction only, from
+ * particles on the liquid's surface; after Akinci et al. 2012 §4, boundary friction through the
+ * viscosity with boundary particles): the tangential velocity of a liquid particle i within the
+ * viscosity kernel's support h of object particles s exchanges with theirs as with the mirrored
+ * liquid of a wall,
+ *   u_i ← ū + (u_i − ū) exp(−2 f A S/Σk_i),   S = Σ_s γ_s k(d_is),   ū = Σ_s γ_s k v_s / S,
+ * γ_s the object particle's boundary volume (in liquid particles; solve-setup.ts), f the friction
+ * factor of its body's material: 1 holds the liquid as a no-slip wall does, 0 lets it slide.
+ * Without it the liquid draped on the honey drop's ball, held off the ball by its pressure, slid
+ * off it (adhesion pulls only toward the ball, friction acts only on surface particles).
+ */
+export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Array): void {
+  const O = ctx.objects;
+  if (O.count === 0) return;
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, halfInv = L.scalar, near = L.nearObject;
+  const nm = ctx.exchangeRate.length, A = new Float64Array(nm), hv = ctx.kernelSupport;
+  let hmax = 0;
+  for (let m = 0; m < nm; m++) {
+    A[m] = ctx.isLiquid[m] ? exchangePerStep(ctx.exchangeRate[m], dt) : 0;
+    if (ctx.isLiquid[m]) hmax = Math.max(hmax, hv[m]);
+  }
+  const friction = O.bodies.map((b) => b.friction);
+  const og = ctx.objectCells.grid, opos = ctx.objectSlotPos, oorder = og.order, obody = O.body, onrm = O.normal, ovel = O.vel;
+  const cells = ctx.cells.grid;
+  for (let c = 0; c < cells.cellCount; c++) {
+    const i0 = cells.start[c], i1 = i0 + cells.count[c];
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
+    for (let i = i0; i < i1; i++) {
+      if (!near[i]) continue;
+      any = true;
+      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; if (z < z0) z0 = z; if (z > z1) z1 = z;
+    }
+    if (!any) continue;
+    const m = ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, hmax), oc = ctx.nearObjectCells;
+    if (m === 0) continue;
+    for (let i = i0; i < i1; i++) {
+      const mi = mat[i], h = hv[mi], h2 = h * h, inv2 = 1 / h2;
+      if (!near[i] || A[mi] === 0 || halfInv[i] <= 0) continue;
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      let S = 0, wf = 0, ux = 0, uy = 0, uz = 0, nx = 0, ny = 0, nz = 0;
+      for (let q = 0; q < m; q++) {
+        const cc = oc[q];
+        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
+          const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 >= h2) continue;
+          const t = 1 - d2 * inv2, o = oorder[s];
+          const w = gamma[o] * t * t * t;
+          S += w;
+          wf += w * friction[obody[o]];
+          ux += w * ovel[3 * o]; uy += w * ovel[3 * o + 1]; uz += w * ovel[3 * o + 2];
+          nx += w * onrm[3 * o]; ny += w * onrm[3 * o + 1]; nz += w * onrm[3 * o + 2];
+        }
+      }
+      if (S === 0 || wf === 0) continue;
+      ux /= S; uy /= S; uz /= S;
+      const nl = Math.hypot(nx, ny, nz);
+      if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; }
+      const keep = Math.exp(-2 * A[mi] * wf * 2 * halfInv[i]);
+      // Relative velocity, its tangential part relaxed toward the bodies'.
+      const rx = vel[3 * i] - ux, ry = vel[3 * i + 1] - uy, rz = vel[3 * i + 2] - uz;
+      const rn = rx * nx + ry * ny + rz * nz;
+      const tx = rx - rn * nx, ty = ry - rn * ny, tz = rz - rn * nz;
+      vel[3 * i] = ux + rn * nx + tx * keep;
+      vel[3 * i + 1] = uy + rn * ny + ty * keep;
+      vel[3 * i + 2] = uz + rn * nz + tz * keep;
+    }
+  }
+}
