@@ -25,8 +25,8 @@ export const PRESSURE_TOLERANCE = 1e-3;
  */
 const PRESENT = 0.5;
 
-/** How many times pressureIterations the first solve of a run may take (a 6-layer pool at rest from its lattice: 40 passes). */
-const COLD = 10;
+/** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
+const COLD = 50;
 
 export interface PressureResult {
   passes: number;
@@ -40,8 +40,9 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   if (n === 0) return { passes: 0, error: 0 };
   const pr = prepareSolve(ctx);
   const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
-  // The first solve of a run has no warm start: it may take COLD times as many passes.
-  const maxPasses = ctx.scene.particle.pressureIterations * (state.warm ? 1 : COLD);
+  // The first solve of a run has no warm start: it may take COLD times as many passes (a run
+  // resumed from a checkpoint past frame 0 has its pressures back).
+  const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
   state.warm = true;
   for (let a = 0; a < n; a++) {
     const i = order[a];

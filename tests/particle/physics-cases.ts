@@ -6,6 +6,7 @@
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { HashGrid } from '../../src/spatial/hash-grid.ts';
 
 export const G = 9.81;
 
@@ -91,4 +92,71 @@ export function measurePool(s: ParticleSimulation, depth: number, from = 1, to =
     rms: Math.sqrt(ms / frames) / u, max: max / u, densityError: de / Math.max(1, k), solverError: s.ctx.densityError,
     settling: (top0 - topY()) / r, passes: passes / Math.max(1, subs), wallMs: performance.now() - t0,
   };
+}
+
+/** A cube of liquid (dynamic viscosity in Pa·s) dropped from `drop` above a no-slip floor (a domain with an open top). */
+export function cubeDrop(o: { viscosity: number; r: number; size: number; drop: number; cohesion?: number; particle?: ParticleSettings; extra?: Partial<SceneInput> }): SceneInput {
+  const half = Math.max(0.15, 3 * o.size);
+  return {
+    name: 'cube drop', fps: 30, duration: 3,
+    domain: { min: [-half, 0, -half], max: [half, 0.4, half], boundary: 'noslip', faces: { ymax: 'open' } },
+    materials: { gel: { kind: 'liquid', density: 1100, viscosity: { value: o.viscosity, unit: 'Pa.s' } } },
+    adhesion: [{ between: ['gel', 'gel'], type: 'lennard-jones', strength: o.cohesion ?? 1 }],
+    bodies: [{ material: 'gel', shape: { type: 'box', center: [0, o.drop + o.size / 2, 0], size: [o.size, o.size, o.size] } }],
+    particle: { radius: o.r, ...o.particle },
+    ...o.extra,
+  };
+}
+
+/** Share of the particles in the largest piece (particles closer than 3 r linked). */
+export function largestPiece(pos: Float64Array, n: number, r: number): number {
+  if (n === 0) return 1;
+  const link = 3 * r, g = new HashGrid(link);
+  g.build(pos, n);
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) { parent[i] = parent[parent[i]]; i = parent[i]; }
+    return i;
+  };
+  const cells = new Int32Array(27), lim = link * link;
+  for (let i = 0; i < n; i++) {
+    const m = g.cellsNear(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2], cells, 1);
+    for (let q = 0; q < m; q++) {
+      for (let a = g.start[cells[q]], e = a + g.count[cells[q]]; a < e; a++) {
+        const j = g.order[a];
+        if (j <= i) continue;
+        const d2 = (pos[3 * i] - pos[3 * j]) ** 2 + (pos[3 * i + 1] - pos[3 * j + 1]) ** 2 + (pos[3 * i + 2] - pos[3 * j + 2]) ** 2;
+        if (d2 < lim) parent[find(i)] = find(j);
+      }
+    }
+  }
+  const size = new Int32Array(n);
+  let best = 0;
+  for (let i = 0; i < n; i++) best = Math.max(best, ++size[find(i)]);
+  return best / n;
+}
+
+export interface CubeDrop {
+  /** The smallest share of the largest piece over the frames. */
+  smallestLargestPiece: number;
+  maxSpeed: number;
+  /** √(2 g (drop + size)): a free fall from the cube's top to the floor. */
+  freeFallSpeed: number;
+  peakKinetic: number;
+  finalKinetic: number;
+}
+
+export function measureCubeDrop(input: SceneInput, frames: number): CubeDrop {
+  const s = sim(input), L = s.ctx.liquid;
+  const box = input.bodies![0].shape as { center: number[]; size: number[] };
+  const top = box.center[1] + box.size[1] / 2;
+  let piece = 1, vmax = 0, peak = 0;
+  for (let f = 0; f < frames; f++) {
+    s.stepFrame();
+    const m = s.metrics();
+    piece = Math.min(piece, largestPiece(L.pos, L.count, s.ctx.r));
+    vmax = Math.max(vmax, m.maxSpeed);
+    peak = Math.max(peak, m.kineticEnergy);
+  }
+  return { smallestLargestPiece: piece, maxSpeed: vmax, freeFallSpeed: Math.sqrt(2 * G * top), peakKinetic: peak, finalKinetic: s.metrics().kineticEnergy };
 }
