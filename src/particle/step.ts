@@ -28,6 +28,7 @@ import { applyPressure } from './pressure.ts';
 import { accelerateOnce, translateBallistic } from './ballistic.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
+import { applyElasticity } from './gel.ts';
 import { markSurface } from './surface.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -129,6 +130,9 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (pbf) {
     wallViscosity(ctx, dt);
     objectViscosity(ctx, dt, solveState(ctx).gamma);
+    clock.lap('viscosity');
+    applyElasticity(ctx, dt);
+    clock.lap('elasticity');
   }
   clock.lap('viscosity');
 

@@ -90,7 +90,7 @@ export const viscoelastic = z
     yieldRate: fraction.default(0.5).describe('Fraction α of the excess strain removed per step on yield.'),
     decay: nonneg.default(0).describe('Strain decay rate, 1/s.'),
   })
-  .describe('Viscoelastic gel parameters for the grid engine (Cline et al. §8).');
+  .describe('Viscoelastic gel parameters, for both engines: the grid engine stores elastic strain (Cline et al. §8, Goktekin et al. 2004); the particle engine (densitySolver "pbf") ties the particles of each body with elastic springs that yield (Clavet et al. 2005), of stiffness μ_E r.');
 
 export const particleMaterial = z
   .strictObject({
