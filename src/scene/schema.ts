@@ -296,7 +296,7 @@ export const particleSettings = z
     densitySolver: z
       .enum(['pbf', 'steele'])
       .default('pbf')
-      .describe('Iterative density correction. "pbf": position-based fluids (Macklin & Müller 2013) with solids and closed walls taking part (Akinci et al. 2012 boundary volumes; mirror images), the moves applying a sub-timestep\'s body forces before translating, and the displacement becoming velocity once after the passes: a still pool rests. "steele": the paper\'s ramp-kernel correction over liquid neighbours only (Steele et al. 2004 §3.5), with pressureImpulse and elasticCoefficient.'),
+      .describe('How the liquid keeps its density. "pbf": a pressure found with the forces of each sub-timestep (DFSPH\'s constant-density solve, warm-started: a still pool rests), then position-based fluids (Macklin & Müller 2013) for what the moves leave, solids and closed walls taking part in both (Akinci et al. 2012 boundary volumes; mirror images) and in the viscosity (no-slip), gels with elastic springs. "steele": the paper\'s iterative correction alone (Steele et al. 2004 §3.5: ramp kernel, liquid neighbours only), with pressureImpulse and elasticCoefficient.'),
     pressureImpulse: z
       .boolean()
       .default(true)
