@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { serveTeam } from '../parallel/worker.ts';
+import { PARTICLE_JOBS } from '../particle/jobs.ts';
 import { PARTICLE_KERNELS } from '../particle/threads.ts';
 
 const port = parentPort;
@@ -14,5 +15,6 @@ serveTeam(
     onMessage: (f) => port.on('message', f),
     close: () => port.close(),
   },
+  PARTICLE_JOBS,
   PARTICLE_KERNELS,
 );

@@ -18,10 +18,10 @@
  * (read against the liquid cells' particle boxes, S_BOX) and liquidPairRange's choice of form.
  */
 import type { StepContext } from './context.ts';
-import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, allocUint16, cutCellRuns, mirrorShared, shareOf, type SlotArray, type TeamSync } from '../parallel/legacy.ts';
 import { adhesionTables, listCellObjects, liquidPairRange, ObjectCandidates, objectAdhesionRange, type CellView, type ObjectView, type PairSink, type TableView } from './adhesion.ts';
 import { SharedCellTables } from './neighbours.ts';
-import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, teamOf, teamWork } from './threads.ts';
+import { ADHESION_KERNEL_A, ADHESION_KERNEL_B, runSlotKernel, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_POS = 32, S_MAT = 33, S_START = 34, S_COUNT = 35, S_FIRST = 36, S_CELLS = 37, S_BOX = 38, S_TF = 39, S_TI = 40,
@@ -211,7 +211,7 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   // The shared lists of job B are not read by job A: give it the current ones.
   team.setSlot(S_PJ, pairs.j);
   team.setSlot(S_CJ, contacts.j);
-  team.run(ADHESION_KERNEL_A);
+  runSlotKernel(team, ADHESION_KERNEL_A);
   let tp = 0, tc = 0;
   for (let t = 0; t < T; t++) {
     meta[M_PO + t] = tp; tp += meta[M_PL + t];
@@ -221,7 +221,7 @@ export function parallelAdhesion(ctx: StepContext): boolean {
   contacts.reserve(tc);
   team.setSlot(S_PJ, pairs.j);
   team.setSlot(S_CJ, contacts.j);
-  team.run(ADHESION_KERNEL_B);
+  runSlotKernel(team, ADHESION_KERNEL_B);
   pairs.length = tp;
   contacts.length = tc;
   pairs.start[n] = tp;

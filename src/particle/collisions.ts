@@ -26,7 +26,7 @@ import type { StepContext } from './context.ts';
 import { parallelObjectContacts } from './object-contacts-parallel.ts';
 import { parallelContactLists } from './object-lists-parallel.ts';
 import { parallelContacts } from './contacts-parallel.ts';
-import { allocFloat32, allocInt32, allocUint16 } from '../parallel/team.ts';
+import { allocFloat32, allocInt32, allocUint16 } from '../parallel/legacy.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;

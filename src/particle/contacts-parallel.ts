@@ -22,11 +22,11 @@
  */
 import type { StepContext } from './context.ts';
 import { CONTACT_REACH } from './context.ts';
-import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/team.ts';
-import { MAX_SLABS, R_OFF, SlabCut } from './slabs.ts';
+import { allocFloat64, allocInt32, type SlotArray, type TeamSync } from '../parallel/legacy.ts';
+import { MAX_SLABS, R_OFF, SlabCut } from './legacy-slabs.ts';
 import { objectContactsKernel, prepareObjectContacts } from './object-contacts-parallel.ts';
 import { contactRow } from './collisions.ts';
-import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from './threads.ts';
+import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, runSlotKernel, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage (the object contacts' are object-contacts-parallel.ts's). */
 const S_POS = 122, S_VEL = 123, S_MAT = 124, S_CSTART = 125, S_CJ = 126, S_OWNER = 127, S_PLIST = 128, S_OFF = 129,
@@ -98,14 +98,14 @@ export function parallelContacts(ctx: StepContext, dt: number, dc: number, kick:
     team.setSlot(S_META, B.meta);
     team.setSlot(S_MASS, B.mass);
     team.setSlot(S_SIDES, sides);
-    team.run(CONTACTS_SPLIT_KERNEL);
+    runSlotKernel(team, CONTACTS_SPLIT_KERNEL);
     B.ok = B.meta[M_ERR] === 0;
     B.version = list.version;
     B.uses = ctx.stageScratchUses;
     if (!B.ok) ctx.count('contactsOnOneThread');
   }
   if (!B.ok) return false;
-  team.run(CONTACTS_KERNEL);
+  runSlotKernel(team, CONTACTS_KERNEL);
   return true;
 }
 

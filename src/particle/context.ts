@@ -9,6 +9,8 @@ import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
+import { JobRunner } from '../parallel/run-job.ts';
+import type { ViscosityState } from './viscosity.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -73,6 +75,13 @@ export class StepContext {
    */
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
+
+  /** Runs the stages' jobs (src/parallel/run-job.ts): inline, or on the thread team (simulation.ts). */
+  runner = new JobRunner();
+  /** True with a thread team: arrays the stages hand to its jobs are allocated on shared memory. */
+  shared = false;
+  /** What the stages keep between sub-timesteps (each made by its stage on first use). */
+  viscosity?: ViscosityState;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;

@@ -12,11 +12,11 @@
  * still moves equal and opposite amounts, so Σ m Δx = 0 as on one thread.
  */
 import type { StepContext } from './context.ts';
-import { accumulator, addShares, allocFloat64, allocInt32, cutCellRuns, shareOf, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { accumulator, addShares, allocFloat64, allocInt32, cutCellRuns, shareOf, type SlotArray, type TeamSync } from '../parallel/legacy.ts';
 import { densityListRange, measureRange, pushRange, type DensityCellView } from './density.ts';
 import { LocalSink } from './adhesion-parallel.ts';
 import { SharedCellTables } from './neighbours.ts';
-import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, teamOf, teamWork } from './threads.ts';
+import { DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, runSlotKernel, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_LS = 64, S_PJ = 65, S_X = 67, S_RHO = 68, S_CNT = 69, S_RHOX = 70, S_CNTX = 71,
@@ -108,7 +108,7 @@ export function parallelListDensity(ctx: StepContext, n: number, h2: number, hIn
   team.setSlot(S_CELLS, ct.cells);
   team.setSlot(S_BOX, ct.box);
   team.setSlot(S_META, meta);
-  team.run(DENSITY_LIST_KERNEL_A);
+  runSlotKernel(team, DENSITY_LIST_KERNEL_A);
   let total = 0;
   for (let t = 0; t < T; t++) {
     meta[M_OFF + t] = total;
@@ -116,7 +116,7 @@ export function parallelListDensity(ctx: StepContext, n: number, h2: number, hIn
   }
   list.reserve(total);
   team.setSlot(S_PJ, list.j);
-  team.run(DENSITY_LIST_KERNEL_B);
+  runSlotKernel(team, DENSITY_LIST_KERNEL_B);
   list.length = total;
   list.start[n] = total;
   return true;
@@ -181,7 +181,7 @@ export function parallelMeasure(ctx: StepContext, n: number, hIn: number, invH: 
   team.setSlot(S_CNT, a.cnt);
   team.setSlot(S_RHOX, sh.rhoX);
   team.setSlot(S_CNTX, sh.cntX);
-  team.run(DENSITY_MEASURE_KERNEL);
+  runSlotKernel(team, DENSITY_MEASURE_KERNEL);
   return true;
 }
 
@@ -198,6 +198,6 @@ export function parallelPush(ctx: StepContext, n: number, hIn: number, uniform: 
   team.setSlot(S_INVM, a.invMass);
   team.setSlot(S_CORR, a.corr);
   team.setSlot(S_CORRX, sh.corrX);
-  team.run(DENSITY_PUSH_KERNEL);
+  runSlotKernel(team, DENSITY_PUSH_KERNEL);
   return true;
 }

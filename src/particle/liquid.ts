@@ -8,7 +8,7 @@
  *             correction (which reads it as the body force the correction holds up);
  *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
  */
-import { allocFloat32, allocFloat64, allocUint16, allocUint8 } from '../parallel/team.ts';
+import { allocFloat32, allocFloat64, allocUint16, allocUint8 } from '../parallel/legacy.ts';
 
 export class LiquidParticles {
   count = 0;

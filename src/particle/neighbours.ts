@@ -13,7 +13,7 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import type { LiquidParticles } from './liquid.ts';
-import { allocFloat64, allocInt32, mirrorShared } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, mirrorShared } from '../parallel/legacy.ts';
 
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),

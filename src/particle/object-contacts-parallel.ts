@@ -12,11 +12,11 @@
  * after a density pass 0.59 ms against 0.56 on one thread.
  */
 import type { StepContext } from './context.ts';
-import { allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync, type ThreadTeam } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, shareOf, type SlotArray, type TeamSync, type ThreadTeam } from '../parallel/legacy.ts';
 import { frictionKeep, frictionRange, frictionTouch } from './friction.ts';
 import { accelerateError, accelerateRange, translateRange } from './integrate.ts';
 import { CLEAR_MARGIN, near2Of, objectContactRange, objectListsOf, type NearFarScratch } from './collisions.ts';
-import { FRICTION_KERNEL, MOVE_KERNEL, OBJECT_CONTACTS_KERNEL, teamOf, teamWork } from './threads.ts';
+import { FRICTION_KERNEL, MOVE_KERNEL, OBJECT_CONTACTS_KERNEL, runSlotKernel, teamOf, teamWork } from './threads.ts';
 
 const S_POS = 96, S_VEL = 97, S_OPOS = 98, S_OVEL = 99, S_ONORMAL = 100, S_LS = 101, S_LJ = 102, S_CLEAR = 103,
   S_SURFACE = 119, S_OBODY = 120, S_KEEP = 121;
@@ -95,7 +95,7 @@ function teamAndObjects(ctx: StepContext): { team: ThreadTeam; sh: Shared } | nu
 export function parallelObjectContacts(ctx: StepContext): boolean {
   const team = prepareObjectContacts(ctx);
   if (team === null) return false;
-  team.run(OBJECT_CONTACTS_KERNEL);
+  runSlotKernel(team, OBJECT_CONTACTS_KERNEL);
   return true;
 }
 
@@ -140,7 +140,7 @@ export function parallelFriction(ctx: StepContext, keep: readonly number[], touc
   team.setSlot(S_POS, L.pos);
   team.setSlot(S_VEL, L.vel);
   frictionSlots(team, sh, L.surface, list, keep, touch);
-  team.run(FRICTION_KERNEL);
+  runSlotKernel(team, FRICTION_KERNEL);
   return true;
 }
 
@@ -210,7 +210,7 @@ export function parallelMove(ctx: StepContext, dt: number): boolean {
   team.setSlot(S_VEL, L.vel);
   team.setSlot(S_ACC, L.acc);
   team.setSlot(S_STOP, stops);
-  team.run(MOVE_KERNEL);
+  runSlotKernel(team, MOVE_KERNEL);
   // The first particle in order past maxSpeed, as accelerate on one thread would report it.
   for (let t = 0; t < team.size; t++) if (stops[t] >= 0) throw accelerateError(ctx, stops[t]);
   return true;

@@ -11,9 +11,9 @@
  * the lists are made on the calling thread.
  */
 import { denseCellsNear, type StepContext } from './context.ts';
-import { allocFloat64, allocInt32, cutCellRuns, mirrorShared, type SlotArray, type TeamSync } from '../parallel/team.ts';
+import { allocFloat64, allocInt32, cutCellRuns, mirrorShared, type SlotArray, type TeamSync } from '../parallel/legacy.ts';
 import { contactListRange, objectListsOf, type ContactListScratch, type ContactListSink, type ContactListView, type ObjectCellFinder } from './collisions.ts';
-import { OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from './threads.ts';
+import { OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, runSlotKernel, teamOf, teamWork } from './threads.ts';
 
 /** Team slots of this stage. */
 const S_POS = 104, S_VEL = 105, S_NEAR = 106, S_START = 107, S_COUNT = 108, S_OSTART = 109, S_OCOUNT = 110,
@@ -144,7 +144,7 @@ export function parallelContactLists(ctx: StepContext, v: ContactListView): numb
   team.setSlot(S_META, meta);
   // Job A does not read the shared list: give it the current one.
   team.setSlot(S_LJ, list.j);
-  team.run(OBJECT_LISTS_KERNEL_A);
+  runSlotKernel(team, OBJECT_LISTS_KERNEL_A);
   let total = 0, longest = 0;
   for (let t = 0; t < T; t++) {
     meta[M_OFF + t] = total;
@@ -154,7 +154,7 @@ export function parallelContactLists(ctx: StepContext, v: ContactListView): numb
   list.length = 0;
   list.grow(total);
   team.setSlot(S_LJ, list.j);
-  team.run(OBJECT_LISTS_KERNEL_B);
+  runSlotKernel(team, OBJECT_LISTS_KERNEL_B);
   list.length = total;
   return longest;
 }

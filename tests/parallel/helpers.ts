@@ -3,6 +3,8 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { spawnNodeThread } from '../../src/cli/threads.ts';
 import { teamOf } from '../../src/particle/threads.ts';
+import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
+import { SLOT_KERNELS } from '../../src/parallel/worker.ts';
 
 /** A particle simulation on `workers` threads (Node worker_threads). */
 export function threadedSim(input: SceneInput, workers: number): ParticleSimulation {
@@ -38,14 +40,14 @@ export function momentum(sim: ParticleSimulation): [number, number, number, numb
  * The kernels a simulation's thread team runs from now on (an empty set on one thread): a stage
  * that quietly falls back to the calling thread would pass every comparison of results.
  */
-export function teamKernels(sim: ParticleSimulation): Set<number> {
-  const kernels = new Set<number>();
+export function teamKernels(sim: ParticleSimulation): Set<number | string> {
+  const kernels = new Set<number | string>();
   const team = teamOf(sim.ctx);
   if (team !== null) {
     const runKernel = team.run.bind(team);
-    team.run = (id: number) => {
-      kernels.add(id);
-      runKernel(id);
+    team.run = (id: number, self: () => void) => {
+      kernels.add(id >= SLOT_KERNELS ? id - SLOT_KERNELS : PARTICLE_JOBS.layouts[id].job.name);
+      runKernel(id, self);
     };
   }
   return kernels;
