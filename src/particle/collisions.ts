@@ -219,7 +219,11 @@ export class ObjectContactLists implements NearFarScratch {
 }
 
 export function objectListsOf(ctx: StepContext): ObjectContactLists {
-  return ctx.keep('objectContacts.lists', () => new ObjectContactLists());
+  return ctx.keep('objectContacts.lists', () => {
+    const lists = new ObjectContactLists();
+    lists.shared = ctx.shared;
+    return lists;
+  });
 }
 
 /**
