@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseScene, createSimulation } from '../src/index.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
-import { teamWork } from '../src/particle/threads.ts';
+import { teamWork } from '../src/particle/work.ts';
 
 /** Frames per scene: past the first impact and well into the object contacts (fewer for the big gel fan). */
 const SCENES: Record<string, number> = {

@@ -4,7 +4,6 @@
  */
 import { serveTeam } from '../parallel/worker.ts';
 import { PARTICLE_JOBS } from '../particle/jobs.ts';
-import { PARTICLE_KERNELS } from '../particle/threads.ts';
 
 const scope = self as unknown as Worker & { close(): void };
 serveTeam(
@@ -14,5 +13,4 @@ serveTeam(
     close: () => scope.close(),
   },
   PARTICLE_JOBS,
-  PARTICLE_KERNELS,
 );

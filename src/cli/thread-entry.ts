@@ -5,7 +5,6 @@
 import { parentPort } from 'node:worker_threads';
 import { serveTeam } from '../parallel/worker.ts';
 import { PARTICLE_JOBS } from '../particle/jobs.ts';
-import { PARTICLE_KERNELS } from '../particle/threads.ts';
 
 const port = parentPort;
 if (!port) throw new Error('thread-entry.ts runs as a worker thread');
@@ -16,5 +15,4 @@ serveTeam(
     close: () => port.close(),
   },
   PARTICLE_JOBS,
-  PARTICLE_KERNELS,
 );

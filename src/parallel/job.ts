@@ -55,7 +55,7 @@ export interface JobArgs<A extends Kinds, I extends Kinds, S extends string, L e
   /** Arrays and inputs by name (a sum array is this thread's own block). */
   readonly a: ArraysOf<A> & ArraysOf<I>;
   readonly s: { [K in S]: number };
-  readonly lists: { [K in keyof L]: ListSink<ArrayOf<L[K]> & (Int32Array | Uint16Array)> };
+  readonly lists: { -readonly [K in keyof L]: ListSink<ArrayOf<L[K]> & (Int32Array | Uint16Array)> };
   readonly scratch: X;
   /** This thread's rank (0: the calling thread) and the number of threads sharing the job. */
   rank: number;
@@ -149,8 +149,9 @@ function checkJob(j: AnyJob): void {
 export interface JobLayout {
   readonly id: number;
   readonly job: AnyJob;
-  /** Slots of arrays then inputs, in their declared order (names: `arrayNames`). */
+  /** Slots of arrays then inputs, in their declared order (names: `arrayNames`; the first `writtenCount` are the arrays). */
   readonly arrayNames: readonly string[];
+  readonly writtenCount: number;
   readonly arraySlot: number;
   /** Per sum (names: `sumNames`, entries per item: `sumComps`): the slot of the other threads' blocks. */
   readonly sumNames: readonly string[];
@@ -178,10 +179,10 @@ export class JobTable {
   readonly fingerprint: string;
   private readonly byJob = new Map<AnyJob, JobLayout>();
 
-  constructor(jobs: readonly AnyJob[], base: { slots: number; params: number } = { slots: 0, params: 0 }) {
+  constructor(jobs: readonly AnyJob[]) {
     const sorted = [...jobs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const layouts: JobLayout[] = [];
-    let slot = base.slots, param = base.params;
+    let slot = 0, param = 0;
     sorted.forEach((job, id) => {
       if (id > 0 && sorted[id - 1].name === job.name) throw new Error(`job table: two jobs are named '${job.name}'`);
       checkJob(job);
@@ -189,7 +190,7 @@ export class JobTable {
       const sumNames = Object.keys(job.sums);
       const listNames = Object.keys(job.lists);
       const l: JobLayout = {
-        id, job, arrayNames, arraySlot: slot,
+        id, job, arrayNames, writtenCount: Object.keys(job.arrays).length, arraySlot: slot,
         sumNames, sumComps: sumNames.map((k) => job.sums[k] as number), sumSlot: slot + arrayNames.length,
         listNames, listSlot: slot + arrayNames.length + sumNames.length,
         metaSlot: slot + arrayNames.length + sumNames.length + 2 * listNames.length,
@@ -204,7 +205,7 @@ export class JobTable {
     this.layouts = layouts;
     this.slotCount = slot;
     this.paramCount = param;
-    checkLayout(layouts, base.slots, slot, base.params, param);
+    checkLayout(layouts, slot, param);
     this.fingerprint = sorted
       .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split})`)
       .join(' ');
@@ -219,10 +220,8 @@ export class JobTable {
 }
 
 /** Every slot and parameter belongs to exactly one job (a layout error is a bug of JobTable). */
-function checkLayout(layouts: readonly JobLayout[], slot0: number, slots: number, param0: number, params: number): void {
+function checkLayout(layouts: readonly JobLayout[], slots: number, params: number): void {
   const slotOwner = new Int32Array(slots).fill(-1), paramOwner = new Int32Array(params).fill(-1);
-  slotOwner.fill(-2, 0, slot0);
-  paramOwner.fill(-2, 0, param0);
   for (const l of layouts) {
     for (let s = l.arraySlot; s < l.arraySlot + l.slotCount; s++) {
       if (slotOwner[s] >= 0) throw new Error(`job table: slot ${s} given to '${l.job.name}' and job ${slotOwner[s]}`);

@@ -20,7 +20,7 @@
  * copies each thread's list into place and shifts its start entries. No allocation per job once
  * the arrays stop growing.
  */
-import { addShares, allocInt32, allocLike, cutCellRuns, isShared, shareOf, type SlotArray } from './memory.ts';
+import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
 import { emptyOf, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
 
@@ -101,7 +101,7 @@ export class ThreadPart {
     job.kernel(x as never);
     if (ns > 0) {
       x.barrier();
-      const [i0, i1] = shareOf(rank, T, n);
+      const i0 = Math.floor((n * rank) / T), i1 = Math.floor((n * (rank + 1)) / T);
       for (let k = 0; k < ns; k++) {
         const c = L.sumComps[k], others = this.others[k];
         addShares(this.own[k], others, others.length / (T - 1), T, c * i0, c * i1);
@@ -159,6 +159,8 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   private readonly realLists: ListSink[] = [];
   private phase = 0;
   private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
+  private readonly sumNames: string[];
+  private readonly sumComps: number[];
 
   constructor(readonly job: AnyJob, private readonly team: ThreadTeam | null, private readonly layout: JobLayout | null) {
     const a: Record<string, SlotArray> = {};
@@ -169,6 +171,8 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.s = s as never;
     this.lists = {} as never;
     this.scratch = job.scratch() as X;
+    this.sumNames = Object.keys(job.sums);
+    this.sumComps = this.sumNames.map((k) => job.sums[k] as number);
   }
 
   barrier(): void {
@@ -192,7 +196,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       this.sync = null;
       this.teamed = false;
       const a = this.a as unknown as Record<string, SlotArray>;
-      for (const [k, c] of Object.entries(job.sums) as [string, number][]) a[k].fill(0, 0, c * n);
+      for (let k = 0; k < this.sumNames.length; k++) a[this.sumNames[k]].fill(0, 0, this.sumComps[k] * n);
       job.kernel(this as never);
       return;
     }
@@ -219,27 +223,29 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
         meta[ITEMS(T) + t] = seen;
       }
     }
-    const inputs = Object.keys(job.arrays).length;
-    L.arrayNames.forEach((k, i) => {
+    const written = L.writtenCount;
+    for (let i = 0; i < L.arrayNames.length; i++) {
+      const k = L.arrayNames[i];
       let arr = a[k];
       if (!isShared(arr)) {
-        if (i < inputs) throw new Error(`job '${job.name}': array '${k}' is not on shared memory, so the thread team cannot write it`);
+        // (An empty array, one the run does not use, is mirrored like an input.)
+        if (i < written && arr.length > 0) throw new Error(`job '${job.name}': array '${k}' is not on shared memory, so the thread team cannot write it`);
         let m = this.mirrors[i] ?? null;
         if (m === null || m.length !== arr.length || m.constructor !== arr.constructor) m = this.mirrors[i] = allocLike(arr, arr.length, true);
         m.set(arr as never);
         arr = m;
       }
       team.setSlot(L.arraySlot + i, arr);
-    });
-    L.sumNames.forEach((k, i) => {
-      const need = (T - 1) * L.sumComps[i] * n, own = a[k] as Float64Array | Int32Array;
+    }
+    for (let i = 0; i < L.sumNames.length; i++) {
+      const need = (T - 1) * L.sumComps[i] * n, own = a[L.sumNames[i]] as Float64Array | Int32Array;
       let o = part.others[i];
       if (!o || o.length < need || o.constructor !== own.constructor) {
         o = part.others[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
       }
       part.own[i] = own;
       team.setSlot(L.sumSlot + i, o);
-    });
+    }
     for (let l = 0; l < nl; l++) {
       const k = L.listNames[l], real = lists[k];
       if (!isShared(real.start) || !isShared(real.j)) throw new Error(`job '${job.name}': list '${k}' is not on shared memory`);

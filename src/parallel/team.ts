@@ -244,11 +244,6 @@ export class ThreadTeam implements TeamSync {
     this.sync.barrier();
   }
 
-  /** The slots as set (rank 0's view of a kernel that reads them by number). */
-  get slotList(): readonly SlotArray[] {
-    return this.slots as SlotArray[];
-  }
-
   /**
    * Runs job `id` of the job table on every thread and waits for all of them; this thread's share
    * (rank 0) is `self`.

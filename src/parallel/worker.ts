@@ -64,12 +64,7 @@ class ThreadJobs {
   }
 }
 
-/** A kernel that reads its arrays from numbered slots (stages not yet run as jobs). */
-export type SlotKernel = (rank: number, team: Barrier, slots: readonly SlotArray[], params: Float64Array) => void;
-/** Job ids from here on run slot kernels (serveTeam's `slotKernels`). */
-export const SLOT_KERNELS = 1000;
-
-export function serveTeam(port: WorkerPort, table: JobTable, slotKernels: readonly SlotKernel[] = []): void {
+export function serveTeam(port: WorkerPort, table: JobTable): void {
   let rank = 0;
   let ctrl: Int32Array | null = null;
   let params: Float64Array | null = null;
@@ -92,9 +87,7 @@ export function serveTeam(port: WorkerPort, table: JobTable, slotKernels: readon
 
   const runJob = (c: Int32Array) => {
     try {
-      const id = Atomics.load(c, JOB);
-      if (id >= SLOT_KERNELS) slotKernels[id - SLOT_KERNELS](rank, sync!, slots, params!);
-      else jobs.run(id, rank, sync!, slots, params!);
+      jobs.run(Atomics.load(c, JOB), rank, sync!, slots, params!);
     } catch (e) {
       if (!(e instanceof TeamAbort)) fail(c, e);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT

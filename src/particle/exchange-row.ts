@@ -8,8 +8,7 @@
  * read once into locals (TurboFan cannot tell that storing vel[j] leaves vel[j + 1] unchanged, so
  * `vel[j + 1] -= …` after `vel[j] -= …` would read it again), and the loop unrolled by 4 (it
  * re-reads the typed arrays' headers once per iteration; the four updates share them). The same
- * updates in the same order as the plain loop, bit for bit; 5.7 → 4.0 ns a pair update (honey
- * drop), the rest being the chain of dependent operations on v_i.
+ * updates in the same order as the plain loop, bit for bit; measured: docs/decisions.md, "Viscosity".
  */
 export function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float32Array, a: number, b: number): void {
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];

@@ -6,5 +6,15 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { viscosityJob } from './viscosity.ts';
+import { densityListJob, densityMeasureJob, densityPushJob } from './density-pairs.ts';
+import { adhesionJob } from './adhesion.ts';
+import { objectAdhesionJob } from './object-adhesion.ts';
+import { objectListsJob } from './object-lists.ts';
+import { objectContactsJob } from './object-contacts.ts';
+import { moveJob } from './move.ts';
+import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
 
-export const PARTICLE_JOBS = new JobTable([viscosityJob], { slots: 140, params: 100 });
+export const PARTICLE_JOBS = new JobTable([
+  adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob,
+]);

@@ -31,7 +31,9 @@ function startTeam(ctx: StepContext, options: SimulationOptions): ThreadTeam | n
   if (workers <= 1 || !options.spawnThread || !sharedMemoryAvailable().ok) return null;
   const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_JOBS);
   ctx.liquid.share();
+  ctx.objects.share();
   ctx.cells.pairs.shared = true;
+  ctx.contacts.shared = true;
   ctx.runner = new JobRunner(team, PARTICLE_JOBS);
   ctx.shared = true;
   return team;

@@ -1,5 +1,5 @@
 /**
- * The viscosity stage on a thread team (src/particle/viscosity-parallel.ts): momentum conserved to
+ * The viscosity stage on a thread team (src/particle/viscosity.ts, two-phase over slabs): momentum conserved to
  * round-off at T = 2, bit-identical from run to run, close to T = 1, the measured viscosity within
  * the same tolerance as on one thread, and T = 1 exactly the one-thread code path.
  */
