@@ -83,7 +83,8 @@ export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], numbe
  * candidates j within the pair list's reach, appended to the pair list in cell order; (2) over
  * those, the contact list, Σk, and the j within adhesion support, into a scratch list; (3) over
  * those, the forces. Room for a particle's pairs is made once per particle. With one liquid-pair
- * entry for every pair (AdhesionTables.uniform) the materials are not read.
+ * entry for every pair (AdhesionTables.uniform) its numbers are held in locals and no material is
+ * read (a quarter faster a call on the honey drop than reading the tables).
  */
 export function liquidPairRange(
   a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array>, contacts: ListSink<Int32Array>,
@@ -93,6 +94,9 @@ export function liquidPairRange(
   const msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
   const reach2 = s.reach2, pairReach2 = s.pairReach2, contactReach2 = s.contactReach2;
   const shareOff = nm2, shareJOff = 2 * nm2, invHOff = 3 * nm2, xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
+  // The shared entry's numbers, in locals (read instead of the tables when `uniform`).
+  const eS = uniform ? eU : 0, supp2U = f[eS], invH2U = f[invHOff + eS], shareIU = f[shareOff + eS], shareJU = f[shareJOff + eS];
+  const oU = ti[eS], nbU = ti[nm2 + eS], xFirstU = f[xsOff + oU], yFirstU = f[ysOff + oU], xLastU = f[xsOff + oU + nbU - 1];
   const cstart = contacts.start, pstart = pairs.start;
   let cj = contacts.j, clen = contacts.length;
   let pj = pairs.j, plen = pairs.length, w = scratch.within;
@@ -142,14 +146,14 @@ export function liquidPairRange(
         cj[clen] = j;
         clen += +(d2 < contactReach2);
         const e = uniform ? eU : row + mat[j];
-        const q2 = d2 * f[invHOff + e];
+        const q2 = d2 * (uniform ? invH2U : f[invHOff + e]);
         if (q2 < 1) {
           const k = gaussLikeTimes(1, q2);
           si += k;
           sumK[j] += k;
         }
         w[t] = j;
-        t += +!(d2 >= f[e]) & +(d2 !== 0);
+        t += +!(d2 >= (uniform ? supp2U : f[e])) & +(d2 !== 0);
       }
       sumK[i] += si;
       // 3: adhesion, A = M.at(mi, mj, d / r) (adhesion-matrix.ts) read from the tables.
@@ -159,10 +163,10 @@ export function liquidPairRange(
         const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
         const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
         const e = uniform ? eU : row + mat[j];
-        const dr = d * invR, o = ti[e], nb = ti[nm2 + e];
+        const dr = d * invR, o = uniform ? oU : ti[e], nb = uniform ? nbU : ti[nm2 + e];
         let A: number;
-        if (dr <= f[xsOff + o]) A = f[ysOff + o];
-        else if (dr > f[xsOff + o + nb - 1]) A = 0;
+        if (dr <= (uniform ? xFirstU : f[xsOff + o])) A = uniform ? yFirstU : f[ysOff + o];
+        else if (dr > (uniform ? xLastU : f[xsOff + o + nb - 1])) A = 0;
         else {
           // The first breakpoint b > o with xs[b] ≥ dr (xs increase; xs[o + nb − 1] ≥ dr), counted.
           let b = o + 1;
@@ -173,7 +177,7 @@ export function liquidPairRange(
         }
         if (A === 0) continue;
         // Equal masses: the same share at both ends, one division.
-        const shI = f[shareOff + e], shJ = f[shareJOff + e];
+        const shI = uniform ? shareIU : f[shareOff + e], shJ = uniform ? shareJU : f[shareJOff + e];
         const fi = (A * shI) / d, fj = shI === shJ ? fi : (A * shJ) / d;
         ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
         acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;

@@ -25,7 +25,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { allocInt32 } from '../parallel/memory.ts';
 import { MAX_SLABS, ROWS_DOWN, ROWS_ERR, ROWS_META, ROWS_UP, SlabCut } from './slabs.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { exchangeRow, exchangeRowMixed } from './exchange-row.ts';
+import { exchangeRow, exchangeRowMixed, exchangeRows } from './exchange-row.ts';
 
 /** What the stage keeps between sub-timesteps (StepContext.viscosity). */
 export class ViscosityState {
@@ -96,8 +96,8 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
  */
 export const viscosityJob = defineJob({
   name: 'viscosity',
-  arrays: { vel: 'f64', lj: 'i32', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', half: 'f64', ls: 'i32', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64' },
+  arrays: { vel: 'f64', ls: 'i32', lj: 'i32', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
+  inputs: { pos: 'f64', mat: 'u16', half: 'f64', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64' },
   scalars: ['sweeps', 'single', 'nm'],
   split: 'ranks',
   minItems: () => VISCOSITY_MIN_PARTICLES,
@@ -106,15 +106,16 @@ export const viscosityJob = defineJob({
     const { vel, lj, pw, ends, xslots, meta, mat, ls, plist, offsets, tab } = x.a;
     const t = x.rank, T = x.size, k0 = offsets[t], k1 = offsets[t + 1];
     const nm = x.s.nm, nn = nm * nm, single = x.s.single === 1, sweeps = x.s.sweeps;
-    if (weighSlabRows(x.a, t, k0, k1, nm, single, x.scratch)) meta[ROWS_ERR] = 1;
+    if (weighSlabRows(x.a, t, T, k0, k1, nm, single, x.scratch)) meta[ROWS_ERR] = 1;
     x.barrier();
     for (let s = 0; s < sweeps; s++) {
       // Phase 1: the slab's own pairs.
-      for (let k = k0; k < k1; k++) {
-        const i = plist[k], q0 = ls[i], q1 = ends[2 * i];
-        if (q0 === q1) continue;
-        if (single) exchangeRow(vel, i, lj, pw, q0, q1);
-        else exchangeRowMixed(vel, mat, tab, nn, nm, i, lj, pw, q0, q1);
+      if (single) exchangeRows(vel, plist, k0, k1, ls, ends, lj, pw);
+      else {
+        for (let k = k0; k < k1; k++) {
+          const i = plist[k], q0 = ls[i], q1 = ends[2 * i];
+          if (q0 !== q1) exchangeRowMixed(vel, mat, tab, nn, nm, i, lj, pw, q0, q1);
+        }
       }
       x.barrier();
       // Phase 2: boundary t | t+1, slab t's rows, then slab t+1's (in index order).
@@ -147,10 +148,14 @@ export const viscosityJob = defineJob({
  */
 function weighSlabRows(
   a: JobArrays<typeof viscosityJob>,
-  t: number, k0: number, k1: number, nm: number, single: boolean, cross: { j: Int32Array; w: Float32Array },
+  t: number, T: number, k0: number, k1: number, nm: number, single: boolean, cross: { j: Int32Array; w: Float32Array },
 ): boolean {
   const { pos, mat, half, ls, lj, pw, ends, owner, plist, xslots, meta, tab } = a;
   const nn = nm * nm, cap = PAIR_WEIGHT_MAX;
+  if (T === 1) {
+    weighRows(a, k1, nm, single);
+    return false;
+  }
   let up = k0, down = k1, bad = false;
   for (let k = k0; k < k1; k++) {
     const i = plist[k], q0 = ls[i], q1 = ls[i + 1];
@@ -215,6 +220,48 @@ function weighSlabRows(
   meta[ROWS_UP + t] = up;
   meta[ROWS_DOWN + t] = down;
   return bad;
+}
+
+/**
+ * weighSlabRows for one slab (every pair is the slab's own, in list order): the rows compacted
+ * into one run from the start of the list (ls rewritten, row i's pairs at [ls[i], ends[2i])).
+ */
+function weighRows(a: JobArrays<typeof viscosityJob>, n: number, nm: number, single: boolean): void {
+  const { pos, mat, half, ls, lj, pw, ends, tab } = a;
+  const nn = nm * nm, cap = PAIR_WEIGHT_MAX;
+  let m = 0, q = ls[0];
+  // In place: entry m ≤ q is written after entry q is read, ls[i] after ls[i] and ls[i + 1] are
+  // read. Every pair is written at m and kept by advancing m (no branch on q²: up to 2× faster in V8).
+  for (let i = 0; i < n; i++) {
+    const q1 = ls[i + 1];
+    ls[i] = m;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], hi = half[i], row = mat[i] * nm;
+    if (single) {
+      const e = mat[i] * (nm + 1), f = tab[e], i2 = tab[nn + e];
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const q2 = (dx * dx + dy * dy + dz * dz) * i2;
+        const w = gaussLikeTimes(f, q2) * (hi + half[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
+    } else {
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const e = row + mat[j];
+        const q2 = (dx * dx + dy * dy + dz * dz) * tab[nn + e];
+        const w = gaussLikeTimes(tab[e], q2) * (hi + half[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
+    }
+    ends[2 * i] = ends[2 * i + 1] = m;
+  }
+  ls[n] = m;
 }
 
 interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
