@@ -83,8 +83,8 @@ export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], numbe
  * candidates j within the pair list's reach, appended to the pair list in cell order; (2) over
  * those, the contact list, Σk, and the j within adhesion support, into a scratch list; (3) over
  * those, the forces. Room for a particle's pairs is made once per particle. With one liquid-pair
- * entry for every pair (AdhesionTables.uniform) its numbers are held in locals and no material is
- * read (a quarter faster a call on the honey drop than reading the tables).
+ * entry for every pair (AdhesionTables.uniform) passes 2 and 3 hold its numbers in locals and read
+ * no material (measured: docs/decisions.md, "Adhesion").
  */
 export function liquidPairRange(
   a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array>, contacts: ListSink<Int32Array>,
@@ -136,51 +136,91 @@ export function liquidPairRange(
           plen += +!(dx * dx + dy * dy + dz * dz >= pairReach2);
         }
       }
-      // 2: contacts, Σk, and the pairs within adhesion support (at w[0 .. t)).
-      let si = 0, t = 0;
-      for (let p = p0; p < plen; p++) {
-        const j = pj[p];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 >= reach2) continue;
-        cj[clen] = j;
-        clen += +(d2 < contactReach2);
-        const e = uniform ? eU : row + mat[j];
-        const q2 = d2 * (uniform ? invH2U : f[invHOff + e]);
-        if (q2 < 1) {
-          const k = gaussLikeTimes(1, q2);
-          si += k;
-          sumK[j] += k;
+      // 2: contacts, Σk, and the pairs within adhesion support (at w[0 .. t)); 3: adhesion,
+      // A = M.at(mi, mj, d / r) (adhesion-matrix.ts). Where one entry serves every liquid pair its
+      // numbers are locals (V8 reloads a table read after each store into acc or sumK, which
+      // might share its memory): the same arithmetic on the same numbers, per pair entry below.
+      let si = 0, t = 0, ax = 0, ay = 0, az = 0;
+      if (uniform) {
+        for (let p = p0; p < plen; p++) {
+          const j = pj[p];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 >= reach2) continue;
+          cj[clen] = j;
+          clen += +(d2 < contactReach2);
+          const q2 = d2 * invH2U;
+          if (q2 < 1) {
+            const k = gaussLikeTimes(1, q2);
+            si += k;
+            sumK[j] += k;
+          }
+          w[t] = j;
+          t += +!(d2 >= supp2U) & +(d2 !== 0);
         }
-        w[t] = j;
-        t += +!(d2 >= (uniform ? supp2U : f[e])) & +(d2 !== 0);
-      }
-      sumK[i] += si;
-      // 3: adhesion, A = M.at(mi, mj, d / r) (adhesion-matrix.ts) read from the tables.
-      let ax = 0, ay = 0, az = 0;
-      for (let p = 0; p < t; p++) {
-        const j = w[p];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        const e = uniform ? eU : row + mat[j];
-        const dr = d * invR, o = uniform ? oU : ti[e], nb = uniform ? nbU : ti[nm2 + e];
-        let A: number;
-        if (dr <= (uniform ? xFirstU : f[xsOff + o])) A = uniform ? yFirstU : f[ysOff + o];
-        else if (dr > (uniform ? xLastU : f[xsOff + o + nb - 1])) A = 0;
-        else {
-          // The first breakpoint b > o with xs[b] ≥ dr (xs increase; xs[o + nb − 1] ≥ dr), counted.
-          let b = o + 1;
-          for (let k = o + 1; k < o + nb - 1; k++) b += +(f[xsOff + k] < dr);
-          const x0 = f[xsOff + b - 1], y0 = f[ysOff + b - 1];
-          const tt = (dr - x0) / (f[xsOff + b] - x0);
-          A = y0 + tt * (f[ysOff + b] - y0);
+        sumK[i] += si;
+        for (let p = 0; p < t; p++) {
+          const j = w[p];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          const dr = d * invR;
+          let A: number;
+          if (dr <= xFirstU) A = yFirstU;
+          else if (dr > xLastU) A = 0;
+          else {
+            // The first breakpoint b > o with xs[b] ≥ dr (xs increase; xs[o + nb − 1] ≥ dr), counted.
+            let b = oU + 1;
+            for (let k = oU + 1; k < oU + nbU - 1; k++) b += +(f[xsOff + k] < dr);
+            const x0 = f[xsOff + b - 1], y0 = f[ysOff + b - 1];
+            const tt = (dr - x0) / (f[xsOff + b] - x0);
+            A = y0 + tt * (f[ysOff + b] - y0);
+          }
+          if (A === 0) continue;
+          // Equal masses: the same share at both ends, one division.
+          const fi = (A * shareIU) / d, fj = shareIU === shareJU ? fi : (A * shareJU) / d;
+          ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
+          acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }
-        if (A === 0) continue;
-        // Equal masses: the same share at both ends, one division.
-        const shI = uniform ? shareIU : f[shareOff + e], shJ = uniform ? shareJU : f[shareJOff + e];
-        const fi = (A * shI) / d, fj = shI === shJ ? fi : (A * shJ) / d;
-        ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
-        acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
+      } else {
+        for (let p = p0; p < plen; p++) {
+          const j = pj[p];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const d2 = dx * dx + dy * dy + dz * dz;
+          if (d2 >= reach2) continue;
+          cj[clen] = j;
+          clen += +(d2 < contactReach2);
+          const e = row + mat[j];
+          const q2 = d2 * f[invHOff + e];
+          if (q2 < 1) {
+            const k = gaussLikeTimes(1, q2);
+            si += k;
+            sumK[j] += k;
+          }
+          w[t] = j;
+          t += +!(d2 >= f[e]) & +(d2 !== 0);
+        }
+        sumK[i] += si;
+        for (let p = 0; p < t; p++) {
+          const j = w[p];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          const e = row + mat[j], dr = d * invR, o = ti[e], nb = ti[nm2 + e];
+          let A: number;
+          if (dr <= f[xsOff + o]) A = f[ysOff + o];
+          else if (dr > f[xsOff + o + nb - 1]) A = 0;
+          else {
+            let b = o + 1;
+            for (let k = o + 1; k < o + nb - 1; k++) b += +(f[xsOff + k] < dr);
+            const x0 = f[xsOff + b - 1], y0 = f[ysOff + b - 1];
+            const tt = (dr - x0) / (f[xsOff + b] - x0);
+            A = y0 + tt * (f[ysOff + b] - y0);
+          }
+          if (A === 0) continue;
+          const shI = f[shareOff + e], shJ = f[shareJOff + e];
+          const fi = (A * shI) / d, fj = shI === shJ ? fi : (A * shJ) / d;
+          ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
+          acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
+        }
       }
       acc[3 * i] += ax; acc[3 * i + 1] += ay; acc[3 * i + 2] += az;
     }
