@@ -1,4 +1,9 @@
-/** The statistics overlay: frame rates, per-engine step timings by stage, counts and metrics. */
+/**
+ * The overlay: what a user reads (scene, engine, playing / paused / finished, frame and time, the
+ * simulation and drawing rates, points, liquid volume and how far it has moved since the first
+ * frame), and behind the "developer statistics" toggle the engine's stage timings and counters.
+ * Long lines wrap; nothing is cut.
+ */
 import type { SimClient } from './client.ts';
 
 /** Events per second over a sliding window. */
@@ -22,46 +27,107 @@ export class RateCounter {
   }
 }
 
-function fmt(x: number | undefined, digits = 3): string {
+export type Status = 'loading' | 'playing' | 'paused' | 'finished';
+
+/** Relative change of the liquid volume above which the overlay warns (scenes without sources or sinks). */
+export const VOLUME_DRIFT_WARNING = 0.05;
+
+export interface HudInput {
+  sceneName: string;
+  mode: string;
+  status: Status;
+  drawsPerSecond: number;
+  pageFps: number;
+  lastDrawMs: number;
+  paramsDirty: boolean;
+  recordedFrames: number | null;
+  clients: SimClient[];
+  /** Show the developer statistics too. */
+  details: boolean;
+  now: number;
+}
+
+export function fmt(x: number | undefined, digits = 3): string {
   if (x === undefined || !Number.isFinite(x)) return '–';
   return Math.abs(x) >= 1000 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toExponential(2) : x.toPrecision(digits);
 }
 
-export interface HudInput {
-  sceneName: string;
-  pageFps: number;
-  drawsPerSecond: number;
-  lastDrawMs: number;
-  playing: boolean;
-  paramsDirty: boolean;
-  recordedFrames: number | null;
-  clients: SimClient[];
-  now: number;
+/** A count with thin-space thousands: 12 345. */
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US').replace(/,/g, '\u2009');
+}
+
+/** A volume in m³ as cm³ below a litre, else litres. */
+export function volumeText(m3: number): string {
+  if (!Number.isFinite(m3)) return '–';
+  return m3 < 1e-3 ? `${fmt(m3 * 1e6)} cm³` : `${fmt(m3 * 1e3)} L`;
+}
+
+/** The overall status: finished once every engine has reached the scene's end. */
+export function statusOf(clients: SimClient[], playing: boolean, loading: boolean): Status {
+  if (loading) return 'loading';
+  if (clients.length > 0 && clients.every((c) => c.finished)) return 'finished';
+  return playing ? 'playing' : 'paused';
+}
+
+/**
+ * The change of the liquid volume since the first frame, relative (0.012 = +1.2 %), or null when
+ * there is no first volume to compare with.
+ */
+export function volumeChange(c: SimClient): number | null {
+  const v0 = c.volume0, v = c.metrics?.fluidVolume;
+  if (v0 === null || v === undefined || !(v0 > 0)) return null;
+  return v / v0 - 1;
+}
+
+function volumeLine(c: SimClient): string[] {
+  const m = c.metrics;
+  if (!m) return [];
+  const points = `${count(m.pointCount)} ${c.engine === 'grid' ? 'markers' : 'particles'}`;
+  const volume = `liquid ${volumeText(m.fluidVolume)}`;
+  if (c.loaded?.volumeChanges) return [`  ${points} · ${volume} (sources and sinks change it)`];
+  const change = volumeChange(c);
+  if (change === null) return [`  ${points} · ${volume}`];
+  const pct = `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} %`;
+  const lines = [`  ${points} · ${volume} (${pct} since frame 0)`];
+  if (Math.abs(change) > VOLUME_DRIFT_WARNING) lines.push(`  ⚠ the liquid volume has drifted ${pct} since frame 0 (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
+  return lines;
+}
+
+function detailLines(c: SimClient): string[] {
+  const out: string[] = [];
+  const st = c.stats;
+  if (st) {
+    const stages = Object.entries(st.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`);
+    if (c.meshMs > 0) stages.push(`surface mesh ${c.meshMs.toFixed(0)}`);
+    out.push(`  step ${(st.wallMs + c.meshMs).toFixed(0)} ms: ${stages.join(' · ')}`);
+    const counters = Object.entries(st.counters).map(([k, v]) => `${k} ${fmt(v)}`);
+    if (counters.length) out.push(`  ${counters.join(' · ')}`);
+  }
+  const m = c.metrics;
+  if (m) {
+    const parts = [`triangles ${count(c.triangleCount)}${c.drawnTriangles < c.triangleCount ? ` (${count(c.drawnTriangles)} drawn)` : ''}`];
+    if (m.cellCount !== undefined) parts.push(`cells ${count(m.cellCount)}`);
+    if (m.densityError !== undefined) parts.push(`density error ${(m.densityError * 100).toFixed(2)} %`);
+    parts.push(`KE ${fmt(m.kineticEnergy)} J`, `max speed ${fmt(m.maxSpeed)} m/s`);
+    if (m.memoryBytes !== undefined) parts.push(`memory ${(m.memoryBytes / 2 ** 20).toFixed(1)} MiB`);
+    out.push(`  ${parts.join(' · ')}`);
+  }
+  return out;
 }
 
 export function hudText(h: HudInput): string {
-  const lines = [
-    `${h.sceneName} · page ${h.pageFps.toFixed(0)} fps · ${h.drawsPerSecond.toFixed(1)} draws/s (${h.lastDrawMs.toFixed(1)} ms) · ${h.playing ? 'playing' : 'paused'}${h.paramsDirty ? ' · parameters edited (reset applies)' : ''}`,
-  ];
+  const head = [h.sceneName, h.mode, h.status, `drawing ${h.drawsPerSecond.toFixed(0)} fps`];
+  if (h.paramsDirty) head.push('parameters edited (reset applies them)');
+  const lines = [head.join(' · ')];
+  if (h.details) lines.push(`page ${h.pageFps.toFixed(0)} fps · last draw ${h.lastDrawMs.toFixed(1)} ms`);
   if (h.recordedFrames !== null) lines.push(`recording meshes: ${h.recordedFrames} frames`);
   for (const c of h.clients) {
-    lines.push('');
-    const st = c.stats;
-    const simMs = st ? st.wallMs + c.meshMs : 0;
-    lines.push(`${c.engine}: frame ${c.frame} · t ${c.time.toFixed(3)} s · ${c.simFps(h.now).toFixed(2)} sim fps · ${simMs.toFixed(0)} ms/frame`);
-    if (st) {
-      const stages = Object.entries(st.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`);
-      if (c.meshMs > 0) stages.push(`surface mesh ${c.meshMs.toFixed(0)}`);
-      lines.push(`  stages ms: ${stages.join(' · ')}`);
-      const counters = Object.entries(st.counters).map(([k, v]) => `${k} ${fmt(v)}`);
-      if (counters.length) lines.push(`  ${counters.join(' · ')}`);
-    }
-    const m = c.metrics;
-    if (m) {
-      const density = m.densityError === undefined ? '–' : `${(m.densityError * 100).toFixed(2)} %`;
-      lines.push(`  points ${m.pointCount}${m.cellCount !== undefined ? ` · cells ${m.cellCount}` : ''} · triangles ${c.triangleCount}${c.drawnTriangles < c.triangleCount ? ` (${c.drawnTriangles} drawn)` : ''} · density error ${density}`);
-      lines.push(`  volume ${fmt(m.fluidVolume * 1e6)} cm³ · KE ${fmt(m.kineticEnergy)} J · max speed ${fmt(m.maxSpeed)} m/s`);
-    }
+    const total = c.loaded ? ` / ${c.loaded.frames}` : '';
+    const threads = c.stats?.counters.threads ?? 1;
+    lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${c.simFps(h.now).toFixed(2)} frames/s`);
+    lines.push(...volumeLine(c));
+    if (h.details) lines.push(...detailLines(c));
     if (c.error) lines.push(`  error: ${c.error}`);
   }
   return lines.join('\n');

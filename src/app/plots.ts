@@ -1,6 +1,7 @@
 /**
  * Live plots of the comparison metrics over simulated time, one uPlot chart per metric, one series
- * per engine (particle and grid share an axis when they run side by side).
+ * per engine (particle and grid share an axis when they run side by side). They sit in a panel
+ * below the view that folds away (a <details> element); folded, they are not redrawn.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -27,7 +28,16 @@ export class MetricPlots {
   /** time, then one column per engine, per metric. */
   private data: (number | null)[][][] = [];
 
-  constructor(private readonly container: HTMLElement) {}
+  constructor(private readonly container: HTMLElement, private readonly panel?: HTMLDetailsElement) {
+    panel?.addEventListener('toggle', () => {
+      if (panel.open) this.flush(performance.now(), 0);
+    });
+  }
+
+  /** The panel is unfolded. */
+  get open(): boolean {
+    return this.panel?.open ?? true;
+  }
 
   /** Starts empty plots for these engines. */
   reset(engines: string[]): void {
@@ -87,7 +97,7 @@ export class MetricPlots {
    * canvas per setData, which is too much main-thread work to repeat per simulated frame.
    */
   flush(now: number, minIntervalMs = 500): void {
-    if (!this.dirty || now - this.lastFlush < minIntervalMs) return;
+    if (!this.dirty || !this.open || now - this.lastFlush < minIntervalMs) return;
     this.dirty = false;
     this.lastFlush = now;
     this.plots.forEach((p, i) => p.setData(this.data[i] as uPlot.AlignedData));

@@ -153,9 +153,11 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(zips[0].frames).toBe(2);
     const files = unzipSync(new Uint8Array(Buffer.from(zips[0].data, 'base64')));
     const names = Object.keys(files).sort();
+    // Named as `viscid run` names them (src/io/frame-names.ts), in the engine's folder.
+    expect(zips[0].name).toBe('honey-drop-particle.zip');
     expect(names).toEqual([
-      `honey-drop_particle_${String(f0 + 1).padStart(5, '0')}.obj`,
-      `honey-drop_particle_${String(f0 + 2).padStart(5, '0')}.obj`,
+      `particle/mesh-${String(f0 + 1).padStart(4, '0')}.obj`,
+      `particle/mesh-${String(f0 + 2).padStart(4, '0')}.obj`,
     ]);
     for (const name of names) expect(objEdgeReport(strFromU8(files[name])).faces).toBeGreaterThan(100);
   }, SLOW);
