@@ -9,7 +9,7 @@ import type { EngineName } from '../api.ts';
 import { OrbitCamera } from '../render/camera.ts';
 import { Renderer, type DisplayOptions } from '../render/renderer.ts';
 import { frameFileName, framePadding } from '../io/frame-names.ts';
-import type { SimClient } from './client.ts';
+import { SimClient } from './client.ts';
 import { DrawLoop } from './draw-loop.ts';
 import { hideSceneError, showSceneError } from './errors.ts';
 import { CanvasRecorder, download } from './export.ts';
@@ -46,7 +46,7 @@ export class App {
     colorMode: 'material',
     opacity: 0.82,
   };
-  readonly session: Session;
+  readonly session: Session<SimClient>;
   readonly loop: DrawLoop;
   readonly plots: MetricPlots;
   readonly video = new CanvasRecorder();
@@ -75,7 +75,7 @@ export class App {
     this.camera.attach(el.canvas, () => el.canvas.clientHeight);
     this.plots = new MetricPlots(el.plots, el.plotsPanel);
     this.session = new Session({
-      createView: () => this.renderer.createView(),
+      createClient: (engine, events) => new SimClient(engine, this.renderer.createView(), events),
       threads: () => this.threads,
       frameOptions: () => this.frameOptions(),
       events: {

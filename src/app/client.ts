@@ -12,11 +12,11 @@ import type { SceneIssue } from '../scene/parse.ts';
 export type Loaded = Extract<FromWorker, { type: 'loaded' }>;
 export type LoadResult = { ok: true; loaded: Loaded } | { ok: false; message: string; issues: SceneIssue[] };
 
-export interface ClientEvents {
-  onLoaded(client: SimClient, loaded: Loaded): void;
-  onFrame(client: SimClient): void;
-  onError(client: SimClient, message: string): void;
-  onRecorded(client: SimClient, files: number): void;
+export interface ClientEvents<C = SimClient> {
+  onLoaded(client: C, loaded: Loaded): void;
+  onFrame(client: C): void;
+  onError(client: C, message: string): void;
+  onRecorded(client: C, files: number): void;
 }
 
 export class SimClient {

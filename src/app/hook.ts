@@ -28,7 +28,7 @@ export function installHook(app: App, panel: Panel): void {
     },
     /** Per engine: the frame on show, the scene its worker runs, and its state. */
     get frames() {
-      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, time: c.time, finished: c.finished, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0 }));
+      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, time: c.time, playing: c.playing, finished: c.finished, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0 }));
     },
     /** 'loading', 'playing', 'paused' or 'finished', as the overlay says it. */
     get status() {
@@ -115,8 +115,9 @@ export function installHook(app: App, panel: Panel): void {
       panel.sync();
       return outcome(await p);
     },
-    /** Loads scene JSON text as if it were dropped; resolves with the outcome. */
-    async loadSceneText(text: string, name = 'dropped') {
+    /** Loads scene JSON text as if it were dropped (in `mode`, when given); resolves with the outcome. */
+    async loadSceneText(text: string, name = 'dropped', mode?: Mode) {
+      if (mode) app.session.mode = mode;
       const p = app.openText(text, name);
       panel.sync();
       return outcome(await p);

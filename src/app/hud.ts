@@ -49,6 +49,7 @@ export interface HudInput {
 
 export function fmt(x: number | undefined, digits = 3): string {
   if (x === undefined || !Number.isFinite(x)) return '–';
+  if (Number.isInteger(x) && Math.abs(x) < 1e6) return String(x);
   return Math.abs(x) >= 1000 || (Math.abs(x) < 1e-3 && x !== 0) ? x.toExponential(2) : x.toPrecision(digits);
 }
 
@@ -83,14 +84,18 @@ export function volumeChange(c: SimClient): number | null {
 function volumeLine(c: SimClient): string[] {
   const m = c.metrics;
   if (!m) return [];
-  const points = `${count(m.pointCount)} ${c.engine === 'grid' ? 'markers' : 'particles'}`;
-  const volume = `liquid ${volumeText(m.fluidVolume)}`;
-  if (c.loaded?.volumeChanges) return [`  ${points} · ${volume} (sources and sinks change it)`];
+  if (m.pointCount === 0 && !(m.fluidVolume > 0)) return ['  no liquid yet'];
+  const parts = [`${count(m.pointCount)} ${c.engine === 'grid' ? 'markers' : 'particles'}`, `liquid ${volumeText(m.fluidVolume)}`];
   const change = volumeChange(c);
-  if (change === null) return [`  ${points} · ${volume}`];
-  const pct = `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)} %`;
-  const lines = [`  ${points} · ${volume} (${pct} since frame 0)`];
-  if (Math.abs(change) > VOLUME_DRIFT_WARNING) lines.push(`  ⚠ the liquid volume has drifted ${pct} since frame 0 (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
+  const rounded = change === null ? 0 : Math.round(change * 1000) / 10;
+  const pct = `${rounded >= 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)} %`;
+  if (change !== null) parts.push(`${pct} since frame 0`);
+  const bySources = c.loaded?.volumeChanges ?? false;
+  if (bySources) parts.push('sources and sinks change it');
+  const lines = [`  ${parts.join(' · ')}`];
+  if (change !== null && !bySources && Math.abs(change) > VOLUME_DRIFT_WARNING) {
+    lines.push(`  ⚠ the liquid volume has drifted ${pct} since frame 0 (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
+  }
   return lines;
 }
 

@@ -22,7 +22,7 @@ const app = new App({
   plotsPanel: $<HTMLDetailsElement>('plots-panel'),
 });
 const fileInput = $<HTMLInputElement>('file');
-const panel = new Panel(app, fileInput);
+const panel = new Panel(app, fileInput, $('sidebar'));
 installHook(app, panel);
 
 // Files: the "open scene file" input, and scenes dropped on the page.

@@ -13,7 +13,7 @@ import { autoThreads } from './threads.ts';
 import { download } from './export.ts';
 
 export class Panel {
-  readonly gui = new GUI({ title: 'viscid' });
+  readonly gui: GUI;
   /** What the controls edit; kept in step with the app by `sync()`. */
   readonly controls = {
     scene: '',
@@ -36,7 +36,8 @@ export class Panel {
   private readonly recordCtrl: Controller;
   private readonly videoCtrl: Controller;
 
-  constructor(private readonly app: App, private readonly fileInput: HTMLInputElement) {
+  constructor(private readonly app: App, private readonly fileInput: HTMLInputElement, container: HTMLElement) {
+    this.gui = new GUI({ title: 'viscid', container });
     const c = this.controls;
     const sim = this.gui.addFolder('Simulation');
     sim.add(c, 'scene', sceneNames()).name('scene').onChange((name: string) => void app.openBundled(name));

@@ -32,11 +32,24 @@ export class MetricPlots {
     panel?.addEventListener('toggle', () => {
       if (panel.open) this.flush(performance.now(), 0);
     });
+    new ResizeObserver(() => this.resize()).observe(container);
   }
 
   /** The panel is unfolded. */
   get open(): boolean {
     return this.panel?.open ?? true;
+  }
+
+  /** Each chart's width: the four share the panel's width (a row of them), within limits. */
+  private chartWidth(): number {
+    const w = this.container.clientWidth || 800;
+    return Math.max(120, Math.min(320, Math.floor((w - 8 - 4 * (METRICS.length - 1)) / METRICS.length)));
+  }
+
+  /** Fits the charts to the panel's width (after the window or the layout changed). */
+  resize(): void {
+    const w = this.chartWidth();
+    for (const p of this.plots) if (p.width !== w) p.setSize({ width: w, height: 84 });
   }
 
   /** Starts empty plots for these engines. */
@@ -52,8 +65,8 @@ export class MetricPlots {
       this.container.appendChild(el);
       const opts: uPlot.Options = {
         title: def.label,
-        width: 190,
-        height: 90,
+        width: this.chartWidth(),
+        height: 84,
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false } },

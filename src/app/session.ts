@@ -7,10 +7,9 @@
  * that is refused leaves the running one going and the controls back on it.
  */
 import type { EngineName } from '../api.ts';
-import type { View } from '../render/renderer.ts';
 import type { SceneIssue } from '../scene/parse.ts';
-import { SimClient, type ClientEvents, type Loaded, type LoadResult } from './client.ts';
-import type { FrameOptions, MeshFormat, Threads } from './protocol.ts';
+import type { ClientEvents, Loaded, LoadResult } from './client.ts';
+import type { FrameOptions, MeshFormat, Threads, ToWorker } from './protocol.ts';
 
 export type Mode = 'particle' | 'grid' | 'side by side';
 
@@ -43,7 +42,20 @@ export type Refusal = { label: string; message: string; issues: SceneIssue[] };
 
 export type LoadOutcome = LoadResult | { ok: false; superseded: true; message: string; issues: SceneIssue[] };
 
-export interface SessionEvents extends Omit<ClientEvents, 'onLoaded'> {
+/** What the session needs of a simulation client (client.ts SimClient; a fake in the unit tests). */
+export interface SessionClient {
+  readonly engine: EngineName;
+  /** Meshes recorded since recording started, by file name. */
+  recorded: Record<string, Uint8Array>;
+  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean): Promise<LoadResult>;
+  send(msg: ToWorker): void;
+  setOptions(options: FrameOptions): void;
+  startRecording(format: MeshFormat): void;
+  stopRecording(format: MeshFormat): Promise<Record<string, Uint8Array>>;
+  dispose(): void;
+}
+
+export interface SessionEvents<C> extends Omit<ClientEvents<C>, 'onLoaded'> {
   /** A scene started running on new clients; `fit`: frame the camera on it. */
   onRunning(running: Running, fit: boolean): void;
   /** A scene was refused; the running one goes on. */
@@ -51,8 +63,9 @@ export interface SessionEvents extends Omit<ClientEvents, 'onLoaded'> {
   /** The mode or scene asked for went back to what runs (after a refusal). */
   onRequestChanged(): void;
   /** Meshes recorded by clients that were replaced: the recording ends with them. */
-  onRecordingEnded(zips: RecordedMeshes[]): void;
-  onReloaded(client: SimClient): void;
+  onRecordingEnded(recorded: RecordedMeshes[]): void;
+  /** A client started its scene over by itself (play after the end). */
+  onReloaded(client: C): void;
 }
 
 export interface RecordedMeshes {
@@ -61,20 +74,20 @@ export interface RecordedMeshes {
   files: Record<string, Uint8Array>;
 }
 
-export interface SessionSetup {
-  createView(): View;
+export interface SessionSetup<C extends SessionClient> {
+  createClient(engine: EngineName, events: ClientEvents<C>): C;
   threads(): Threads;
   frameOptions(): FrameOptions;
-  events: SessionEvents;
+  events: SessionEvents<C>;
 }
 
-export class Session {
+export class Session<C extends SessionClient> {
   /** The engine mode and scene asked for last (what the controls show). */
   mode: Mode = 'particle';
   request: SceneRequest | null = null;
   /** What the clients run. */
   running: Running | null = null;
-  clients: SimClient[] = [];
+  clients: C[] = [];
   playing = true;
   /** Loads under way (a newer one supersedes the older). */
   loading = 0;
@@ -84,9 +97,9 @@ export class Session {
   recording: MeshFormat | null = null;
   private ticket = 0;
   private fitted: SceneRequest | null = null;
-  private readonly clientEvents: ClientEvents;
+  private readonly clientEvents: ClientEvents<C>;
 
-  constructor(private readonly setup: SessionSetup) {
+  constructor(private readonly setup: SessionSetup<C>) {
     const ev = setup.events;
     this.clientEvents = {
       onLoaded: (c) => {
@@ -173,7 +186,7 @@ export class Session {
         return this.refuse(ticket, request, { ok: false, message: (e as Error).message, issues: [{ path: '', message: (e as Error).message }] });
       }
       if (ticket !== this.ticket) return superseded();
-      const fresh = enginesFor(mode).map((engine) => new SimClient(engine, this.setup.createView(), this.clientEvents));
+      const fresh = enginesFor(mode).map((engine) => this.setup.createClient(engine, this.clientEvents));
       const options = this.setup.frameOptions();
       for (const c of fresh) c.setOptions(options);
       const keepRunning = this.running !== null;
@@ -200,7 +213,7 @@ export class Session {
     }
   }
 
-  private replaceClients(fresh: SimClient[]): void {
+  private replaceClients(fresh: C[]): void {
     const old = this.clients;
     this.clients = fresh;
     this.generation++;

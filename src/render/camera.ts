@@ -14,7 +14,7 @@ export interface CameraMatrices {
 }
 
 const DEFAULT_YAW = 0.6;
-const DEFAULT_PITCH = 0.35;
+const DEFAULT_PITCH = 0.5;
 
 export class OrbitCamera {
   target: [number, number, number] = [0, 0, 0];

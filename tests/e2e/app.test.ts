@@ -117,6 +117,50 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(countHoney(await readPixels(page))).toBeGreaterThan(1000);
   }, SLOW);
 
+  it('overlay: what users read, developer counters behind the toggle, nothing cut', async () => {
+    await waitFor(page, `window.__viscid.hudText.includes('since frame 0')`, 30_000);
+    const hud: string = await page.evaluate(() => (window as any).__viscid.hudText);
+    expect(hud).toMatch(/^honey-drop · particle · (playing|paused) · drawing \d+ fps/);
+    expect(hud).toMatch(/particle.*: frame \d+ \/ 120 · t \d\.\d{3} s · \d+\.\d\d frames\/s/);
+    expect(hud).toMatch(/particles · liquid \d+ cm³ · [+−]\d+\.\d % since frame 0/);
+    expect(hud).not.toMatch(/guardPushes|densityPasses|stages|triangles|…/);
+    await page.evaluate(() => { (window as any).__viscid.details = true; });
+    await waitFor(page, `window.__viscid.hudText.includes('surface mesh')`, 30_000);
+    expect(await page.evaluate(() => (window as any).__viscid.hudText)).toMatch(/triangles/);
+    // The overlay wraps long lines instead of cutting them.
+    const box = await page.evaluate(() => { const el = document.getElementById('hud')!; return { clipped: el.scrollWidth > el.clientWidth + 1, overflow: getComputedStyle(el).textOverflow }; });
+    expect(box.clipped).toBe(false);
+    expect(box.overflow).not.toBe('ellipsis');
+    await page.evaluate(() => { (window as any).__viscid.details = false; });
+  }, SLOW);
+
+  it('plots sit below the view and fold away', async () => {
+    const layout = () => page.evaluate(() => {
+      const r = (id: string) => document.getElementById(id)!.getBoundingClientRect();
+      return { view: r('view').bottom, plots: r('plots-panel').top, viewHeight: r('view').height };
+    });
+    const open = await layout();
+    expect(open.view).toBeLessThanOrEqual(open.plots + 0.5); // the plots do not cover the view
+    await page.click('#plots-panel > summary');
+    const folded = await layout();
+    expect(folded.viewHeight).toBeGreaterThan(open.viewHeight + 60);
+    await page.click('#plots-panel > summary');
+  }, SLOW);
+
+  it('downloads the exported mesh under the name viscid run gives it', async () => {
+    await page.evaluate(() => (window as any).__viscid.pause());
+    await waitFor(page, 'window.__viscid.frames[0].playing === false', 60_000); // the frames still under way are in
+    const frame: number = await page.evaluate(() => (window as any).__viscid.frame);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.evaluate(() => {
+        const button = [...document.querySelectorAll('.lil-gui button')].find((b) => b.textContent?.trim() === 'export current mesh') as HTMLButtonElement;
+        button.click();
+      }),
+    ]);
+    expect(download.suggestedFilename()).toBe(`mesh-${String(frame).padStart(4, '0')}.obj`);
+  }, SLOW);
+
   it('exports the current mesh as an OBJ that parses back into a closed mesh', async () => {
     await page.evaluate(() => (window as any).__viscid.pause());
     const b64 = await page.evaluate(() => (window as any).__viscid.exportMesh('obj'));
