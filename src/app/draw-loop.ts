@@ -26,7 +26,7 @@ export interface DrawSource {
 
 export class DrawLoop {
   readonly pageRate = new RateCounter();
-  readonly drawRate = new RateCounter();
+  readonly drawRate = new RateCounter(5000);
   draws = 0;
   lastDrawMs = 0;
   /** Moving averages of the main thread's time per animation frame: the whole callback, and the draw calls. */

@@ -29,7 +29,7 @@ export class RateCounter {
 
 export type Status = 'loading' | 'playing' | 'paused' | 'finished';
 
-/** Relative change of the liquid volume above which the overlay warns (scenes without sources or sinks). */
+/** Relative change of the liquid volume above which the overlay warns (unless sources or sinks explain it). */
 export const VOLUME_DRIFT_WARNING = 0.05;
 
 export interface HudInput {
@@ -90,10 +90,10 @@ function volumeLine(c: SimClient): string[] {
   const rounded = change === null ? 0 : Math.round(change * 1000) / 10;
   const pct = `${rounded >= 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)} %`;
   if (change !== null) parts.push(`${pct} since frame 0`);
-  const bySources = c.loaded?.volumeChanges ?? false;
-  if (bySources) parts.push('sources and sinks change it');
   const lines = [`  ${parts.join(' · ')}`];
-  if (change !== null && !bySources && Math.abs(change) > VOLUME_DRIFT_WARNING) {
+  // Sources only add liquid and sinks only take it away: a change the other way is the engine's.
+  const explained = change !== null && (change > 0 ? c.loaded?.sources : c.loaded?.sinks);
+  if (change !== null && !explained && Math.abs(change) > VOLUME_DRIFT_WARNING) {
     lines.push(`  ⚠ the liquid volume has drifted ${pct} since frame 0 (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
   }
   return lines;

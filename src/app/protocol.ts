@@ -126,8 +126,9 @@ export type FromWorker =
       sceneJson: string;
       /** Frames of the whole scene (duration × fps). */
       frames: number;
-      /** The scene has sources or sinks: its liquid volume changes by design. */
-      volumeChanges: boolean;
+      /** The scene has sources (they add liquid) and sinks (they take it away). */
+      sources: boolean;
+      sinks: boolean;
       materials: MaterialInfo[];
       domain: { min: [number, number, number]; max: [number, number, number] } | null;
       /** Bounds to frame the camera on. */

@@ -21,7 +21,7 @@ function client(over: Partial<SimClient> & { volume?: number } = {}): SimClient 
     triangleCount: 26_236,
     drawnTriangles: 26_236,
     meshMs: 40,
-    loaded: { frames: 120, volumeChanges: false },
+    loaded: { frames: 120, sources: false, sinks: false },
     stats: { wallMs: 300, stages: { adhesion: 120, density: 80 }, counters: { guardPushes: 3, densityPassesPerSubstep: 2.5, threads: 2 } },
     metrics: { fluidVolume: volume, pointCount: 9274, kineticEnergy: 0.1, maxSpeed: 1.2, densityError: 0.016 },
     simFps: () => 2.5,
@@ -51,14 +51,17 @@ describe('overlay', () => {
     expect(t).toContain('triangles 26\u2009236');
   });
 
-  it('warns when the liquid volume drifts more than 5 % from the first frame, not in scenes with sources or sinks', () => {
+  it('warns when the liquid volume drifts more than 5 % from the first frame, unless sources or sinks explain it', () => {
     expect(text({ clients: [client({ volume: 252e-6 * 1.04 })] })).not.toContain('⚠');
     const drifted = text({ clients: [client({ volume: 252e-6 * 0.93 })] });
     expect(drifted).toContain('−7.0 % since frame 0');
     expect(drifted).toContain('⚠ the liquid volume has drifted −7.0 %');
-    const spout = text({ clients: [client({ volume: 252e-6 * 3, loaded: { frames: 120, volumeChanges: true } as SimClient['loaded'] })] });
-    expect(spout).toContain('sources and sinks change it');
-    expect(spout).not.toContain('⚠');
+    // Sources explain a gain and sinks a loss, not the other way round.
+    const withSources = (v: number, sources: boolean, sinks: boolean) => text({ clients: [client({ volume: 252e-6 * v, loaded: { frames: 120, sources, sinks } as SimClient['loaded'] })] });
+    expect(withSources(3, true, false)).not.toContain('⚠');
+    expect(withSources(0.5, false, true)).not.toContain('⚠');
+    expect(withSources(1.08, false, true)).toContain('⚠ the liquid volume has drifted +8.0 %');
+    expect(withSources(0.9, true, false)).toContain('⚠ the liquid volume has drifted −10.0 %');
   });
 
   it('says finished once every engine has reached the end', () => {
