@@ -1,5 +1,5 @@
 /**
- * The pure core (DESIGN.md "Layout"): src/{math,spatial,scene,surface,io,particle,grid,compare}/**,
+ * The pure core (DESIGN.md "Layout"): src/{math,spatial,types,scene,surface,io,particle,grid,compare}/**,
  * src/index.ts, src/api.ts and src/engines.ts import no Node module, no regl, nothing from the app,
  * renderer or CLI, and use no DOM or Node globals. The engines never import each other; the surface
  * builder imports neither. The checker is tested on fabricated sources so that it can fail.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORE_DIRS = ['math', 'spatial', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel'];
+const CORE_DIRS = ['math', 'spatial', 'types', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel'];
 const CORE_FILES = ['src/index.ts', 'src/api.ts', 'src/engines.ts'];
 const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const FORBIDDEN_PACKAGES = ['regl'];

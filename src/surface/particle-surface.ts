@@ -7,7 +7,7 @@
  * flat interface and shrinks drops and strings by about σ² × mean curvature. Defaults
  * (σ = 1.6 r, matched λ, normal filter 1.5 r) were chosen by bench/surface-quality.bench.ts.
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';

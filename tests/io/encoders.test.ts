@@ -2,7 +2,7 @@
 import { WebIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import type { FluidPoints, Mesh } from '../../src/api.ts';
-import { linearToSrgb, srgbToLinear } from '../../src/io/color.ts';
+import { linearToSrgb, srgbToLinear } from '../../src/math/color.ts';
 import { HONEY_BASE_COLOR, toGLB } from '../../src/io/gltf.ts';
 import { f32, toOBJ } from '../../src/io/obj.ts';
 import { pointsToPLY, toPLY } from '../../src/io/ply.ts';
