@@ -75,7 +75,7 @@ export const spreading: ValidationCase = {
   run(engine, size) {
     // Honey-like ν (4e-3 m²/s ≈ 5.7 Pa·s at 1420 kg/m³): slow enough for lubrication theory
     // (Reynolds number ≪ 1). The particle run uses enough substeps for its exchange to reach this
-    // ν at all: the exchange saturates at C r² / δt (reference/particle-viscosity.ts).
+    // ν at all: the exchange saturates at C r² / δt (bench/viscosity-calibration-points.ts).
     const nu = 4e-3;
     const base = size === 'full'
       ? { nu, radius: 0.03, height: 0.02, seconds: 0.8, particleRadius: 0.0015, cellSize: 0.003, substeps: 48, fitFrom: 0.32 }
