@@ -1,6 +1,5 @@
-/** Shared helpers of the geometry tests. */
-import type { TriMesh } from '../../src/scene/scene.ts';
-import type { Mesh } from '../../src/index.ts';
+/** Shared helpers of the geometry tests (shapes, meshes, sampling; also the particle region and surface tests). */
+import type { Mesh, TriMesh } from '../../src/index.ts';
 
 /** Deterministic uniform numbers in [0, 1) (Park–Miller). */
 export function rng(seed = 12345): () => number {
