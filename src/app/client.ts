@@ -19,6 +19,51 @@ export interface ClientEvents<C = SimClient> {
   onRecorded(client: C, files: number): void;
 }
 
+/**
+ * Simulation workers started ahead of need: a worker takes seconds to load its modules (and its
+ * mesh worker's), so a load takes one that is ready and another is started for the next, after
+ * the page has had a moment for the scene just loaded.
+ */
+class WorkerPool {
+  private readonly spare: { worker: Worker; failed: boolean }[] = [];
+  private refilling = false;
+
+  constructor(private readonly size: number) {}
+
+  take(): Worker {
+    let entry = this.spare.shift();
+    while (entry?.failed) {
+      entry.worker.terminate();
+      entry = this.spare.shift();
+    }
+    this.refill();
+    return entry?.worker ?? startWorker();
+  }
+
+  private refill(): void {
+    if (this.refilling) return;
+    this.refilling = true;
+    setTimeout(() => {
+      this.refilling = false;
+      while (this.spare.length < this.size) {
+        const entry = { worker: startWorker(), failed: false };
+        // A spare that fails to load is skipped (its error would reach nobody).
+        entry.worker.onerror = () => {
+          entry.failed = true;
+        };
+        this.spare.push(entry);
+      }
+    }, 1000);
+  }
+}
+
+function startWorker(): Worker {
+  return new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'viscid-sim' });
+}
+
+/** Two spares: side by side takes two at once. */
+const pool = new WorkerPool(2);
+
 export class SimClient {
   readonly worker: Worker;
   loaded: Loaded | null = null;
@@ -49,7 +94,7 @@ export class SimClient {
   private disposed = false;
 
   constructor(readonly engine: EngineName, readonly view: View, private readonly events: ClientEvents) {
-    this.worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: `viscid-${engine}` });
+    this.worker = pool.take();
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     this.worker.onerror = (ev) => {
       this.error = `worker failed: ${ev.message || 'could not start (see the console)'}`;

@@ -42,6 +42,11 @@ export class FramePoster {
 
   constructor(private readonly post: Post) {}
 
+  /** Starts the mesh worker ahead of the first frame. */
+  warm(): void {
+    this.meshClient();
+  }
+
   /** A new simulation (a load or a replay): meshes still coming for the old one are dropped. */
   replaced(): void {
     this.generation++;

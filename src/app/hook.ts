@@ -126,6 +126,8 @@ export function installHook(app: App, panel: Panel): void {
     async exportMesh(format: MeshFormat, engine?: EngineName) {
       return toBase64(await app.exportMesh(format, engine));
     },
+    /** The canvas's pixels in the frame just drawn, for counting in the page (rows bottom to top). */
+    pixels: () => app.readPixels(),
     async readPixels() {
       const r = await app.readPixels();
       return { width: r.width, height: r.height, data: toBase64(r.pixels) }; // rows bottom to top

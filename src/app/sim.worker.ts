@@ -55,6 +55,8 @@ class Host {
     this.sim?.dispose();
     this.sim = sim;
     this.scene = scene;
+    // What the browser tests (tests/e2e/switching.test.ts) read to tell a worker's scene.
+    (self as unknown as { viscidScene?: string }).viscidScene = scene.name;
     this.lastLoad = msg;
     this.frames.replaced();
     this.startThreads(sim);
@@ -177,6 +179,8 @@ class Host {
 }
 
 const host = new Host();
+// The mesh worker starts now, while this worker waits for its scene (it may be a spare: client.ts).
+host.frames.warm();
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;

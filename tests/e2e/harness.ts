@@ -148,22 +148,3 @@ export async function waitFor(page: Page, fn: string, timeout = 60_000): Promise
   await page.waitForFunction(fn, undefined, { timeout, polling: 200 });
 }
 
-/**
- * Pixels that differ between two pictures of the same view (summed channel difference above
- * `threshold`): with the liquid drawn and hidden, the pixels the liquid covers.
- */
-export function changedPixels(a: Pixels, b: Pixels, threshold = 36): { count: number; onBorder: number; box: [number, number, number, number] | null } {
-  let count = 0, onBorder = 0;
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
-  for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) {
-      const i = 4 * (y * a.width + x);
-      const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) + Math.abs(a.data[i + 2] - b.data[i + 2]);
-      if (d <= threshold) continue;
-      count++;
-      if (x < 2 || y < 2 || x >= a.width - 2 || y >= a.height - 2) onBorder++;
-      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-    }
-  }
-  return { count, onBorder, box: count ? [x0, y0, x1, y1] : null };
-}

@@ -15,7 +15,10 @@ const SLOW = 180_000;
 
 const scene = (name: string) => JSON.parse(readFileSync(join(ROOT, 'scenes', `${name}.json`), 'utf8'));
 
-/** The app's workers by kind: simulation, mesh, and the particle engine's threads. */
+/**
+ * The app's workers by kind: simulation workers (running a scene, or spares started ahead of
+ * need), mesh workers (one in each simulation worker) and the particle engine's threads.
+ */
 function workers(page: Page): { sim: Worker[]; mesh: Worker[]; thread: Worker[] } {
   const all = page.workers();
   return {
@@ -23,6 +26,20 @@ function workers(page: Page): { sim: Worker[]; mesh: Worker[]; thread: Worker[] 
     mesh: all.filter((w) => w.url().includes('mesh.worker')),
     thread: all.filter((w) => w.url().includes('thread.worker')),
   };
+}
+
+/** The simulation workers running `scene` (read from the worker itself: it must not be mid-frame). */
+async function runningScene(page: Page, scene: string): Promise<Worker[]> {
+  const sim = workers(page).sim;
+  // A worker just terminated may still be listed for a moment: it runs nothing.
+  const names = await Promise.all(sim.map((w) => w.evaluate(() => (self as unknown as { viscidScene?: string }).viscidScene ?? null).catch(() => null)));
+  return sim.filter((_, i) => names[i] === scene);
+}
+
+/** No worker is left over: one mesh worker per simulation worker, as many simulation workers as at the start. */
+async function noLeftovers(page: Page, simWorkers: number): Promise<void> {
+  await expect.poll(() => workers(page).sim.length, { timeout: 30_000 }).toBe(simWorkers);
+  await expect.poll(() => workers(page).mesh.length, { timeout: 30_000 }).toBe(simWorkers);
 }
 
 const closed = (w: Worker) => new Promise<void>((resolve) => w.once('close', () => resolve()));
@@ -41,6 +58,9 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
   });
 
   it('engine and then scene changed within a moment while frames compute: the scene selected runs', async () => {
+    await page.waitForTimeout(1500); // the spare workers have started
+    const steady = workers(page).sim.length;
+    expect(steady).toBeGreaterThanOrEqual(1);
     await page.evaluate(() => (window as any).__viscid.play());
     await waitFor(page, 'window.__viscid.frame >= 1', 90_000); // the honey drop is stepping
     await page.evaluate(async () => {
@@ -59,7 +79,7 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
     expect(s.frames.map((f: { engine: string; scene: string }) => `${f.engine}:${f.scene}`)).toEqual(['grid:paint-drops']);
     expect(s.status).toBe('playing');
     expect(s.hud).toMatch(/^paint-drops · grid · playing/);
-    await expect.poll(() => workers(page).sim.length, { timeout: 20_000 }).toBe(1); // the honey drop's workers are gone
+    await noLeftovers(page, steady); // the honey drop's workers are gone
 
     // Reset starts the scene selected over.
     const f = s.frames[0].frame;
@@ -70,17 +90,20 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
   }, SLOW);
 
   it('a scene dropped while a frame of minutes computes on two threads replaces it at once', async () => {
+    await page.evaluate(() => (window as any).__viscid.pause()); // play only once its worker is known
+    await page.waitForTimeout(1500); // the spares are back
+    const steadySim = workers(page).sim.length;
     // The honey drop at 400 sub-steps a frame: its first frame takes minutes here.
     const slow = scene('honey-drop');
     slow.particle = { ...slow.particle, substeps: 400, workers: 2 };
     expect((await page.evaluate(([t]) => (window as any).__viscid.loadSceneText(t, 'slow honey', 'particle'), [JSON.stringify(slow)])).ok).toBe(true);
+    const running = await runningScene(page, 'honey-drop');
+    expect(running).toHaveLength(1);
     await page.evaluate(() => (window as any).__viscid.play());
     await page.waitForTimeout(1500); // the first frame is under way
-    // The paint drops' workers, terminated on the slow honey's load, take a moment to be reported closed.
-    await expect.poll(() => workers(page).sim.length, { timeout: 20_000 }).toBe(1);
-    const before = workers(page);
-    expect(before.thread.length).toBeGreaterThanOrEqual(1);
-    const ended = Promise.all([...before.sim, ...before.thread, ...before.mesh].map(closed));
+    const threads = workers(page).thread;
+    expect(threads.length).toBeGreaterThanOrEqual(1);
+    const ended = Promise.all([...running, ...threads].map(closed));
     expect(await page.evaluate(() => (window as any).__viscid.frame)).toBe(0);
 
     const jello = scene('jello-drop');
@@ -89,12 +112,11 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
     expect(r.ok).toBe(true);
     await waitFor(page, `window.__viscid.frames[0].frame >= 2`, 90_000);
     const ms = Date.now() - t0;
-    await ended; // the slow scene's simulation worker, its threads and its mesh worker
+    await ended; // the slow scene's simulation worker and its threads
     const frames = await page.evaluate(() => (window as any).__viscid.frames);
     expect(frames.map((x: { engine: string; scene: string }) => `${x.engine}:${x.scene}`)).toEqual(['grid:jello-drop']);
-    expect(workers(page).sim).toHaveLength(1);
     expect(workers(page).thread).toHaveLength(0);
-    expect(workers(page).mesh.length).toBeLessThanOrEqual(1);
+    await noLeftovers(page, steadySim); // its mesh worker went with it
     console.log(`jello-drop replaced the slow honey mid-frame and ran two frames in ${ms} ms`);
   }, SLOW);
 
