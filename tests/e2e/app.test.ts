@@ -117,6 +117,17 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(countHoney(await readPixels(page))).toBeGreaterThan(1000);
   }, SLOW);
 
+  it('cuts long values in the error box as the CLI does', async () => {
+    const bad = JSON.stringify({ name: 'long', fps: 'f'.repeat(20_000), materials: { ['m'.repeat(3000)]: { kind: 'liquid', viscosity: { value: 1, unit: 'Pa.s' } } } });
+    const r = await page.evaluate((t) => (window as any).__viscid.loadSceneText(t, 'long'), bad);
+    expect(r.ok).toBe(false);
+    const text: string = await page.evaluate(() => document.getElementById('errors')!.textContent ?? '');
+    expect(text).toContain('fps');
+    expect(text).toContain(`(got "${'f'.repeat(56)}...)`); // JSON cut at 60 characters, as formatIssues does
+    expect(text.length).toBeLessThan(2000);
+    await page.evaluate(() => (document.querySelector('#errors button') as HTMLButtonElement).click());
+  }, SLOW);
+
   it('overlay: what users read, developer counters behind the toggle, nothing cut', async () => {
     await waitFor(page, `window.__viscid.hudText.includes('since frame 0')`, 30_000);
     const hud: string = await page.evaluate(() => (window as any).__viscid.hudText);
