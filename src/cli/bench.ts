@@ -8,8 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
-import { benchScene, type BenchResult } from '../../bench/harness.ts';
-import { benchScenes, type BenchScene } from '../../bench/scenes.ts';
+import { benchScene, type BenchResult, type BenchScene } from './bench-harness.ts';
 import { defineCommand, intAtLeast, UsageError } from './command.ts';
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
@@ -46,17 +45,34 @@ defineCommand((program) =>
     .option('-o, --out <file>', 'results JSON (merged with what is there)', 'bench/results.json')
     .option('--markdown <file>', 'Markdown file whose bench table is regenerated', 'BENCHMARKS.md')
     .option('--no-markdown', 'leave the Markdown table alone')
-    .action((filter: string[], flags: BenchFlags) => {
-      runBench(filter, flags);
+    .action(async (filter: string[], flags: BenchFlags) => {
+      await runBench(filter, flags);
     }),
 );
 
-function selectEntries(filter: string[], flags: BenchFlags): BenchScene[] {
+/**
+ * The benchmark list, bench/scenes.ts of a source checkout, loaded only when asked for: the
+ * installed package has no bench/ (nor the scenes it names), so there only --scene works. From
+ * dist/ of a checkout the list is loaded through tsx (a devDependency).
+ */
+async function benchList(): Promise<BenchScene[]> {
+  const list = new URL('../../bench/scenes.ts', import.meta.url);
+  if (!existsSync(list)) {
+    throw new UsageError('the benchmark list (bench/scenes.ts) is part of the source checkout, not of the installed package; bench a scene with --scene FILE');
+  }
+  type ListModule = { benchScenes: BenchScene[] };
+  if (import.meta.url.endsWith('.ts')) return ((await import(list.href)) as ListModule).benchScenes;
+  const { tsImport } = await import('tsx/esm/api');
+  return ((await tsImport(list.href, import.meta.url)) as ListModule).benchScenes;
+}
+
+async function selectEntries(filter: string[], flags: BenchFlags): Promise<BenchScene[]> {
   if (flags.scene) {
     const engines = filter.length ? filter : ['particle'];
     for (const e of engines) if (e !== 'particle' && e !== 'grid') throw new UsageError(`with --scene, the filter names engines ('particle', 'grid'), got '${e}'`);
     return engines.map((engine) => ({ engine: engine as BenchScene['engine'], scene: flags.scene!, frames: 3, warmup: 1 }));
   }
+  const benchScenes = await benchList();
   if (filter.length === 0) return benchScenes;
   const stem = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
   const picked = benchScenes.filter((b) => filter.includes(b.engine) || filter.includes(stem(b.scene)));
@@ -67,8 +83,8 @@ function selectEntries(filter: string[], flags: BenchFlags): BenchScene[] {
   return picked;
 }
 
-export function runBench(filter: string[], flags: BenchFlags): BenchFile {
-  const entries = selectEntries(filter, flags);
+export async function runBench(filter: string[], flags: BenchFlags): Promise<BenchFile> {
+  const entries = await selectEntries(filter, flags);
   const measured: BenchFile['results'] = [];
   for (const entry of entries) {
     const sceneFile = flags.scene ? resolve(entry.scene) : resolve(ROOT, entry.scene);
