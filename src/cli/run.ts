@@ -302,6 +302,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
           points: points.count,
           fluidVolume: metrics.fluidVolume,
           maxSpeed: metrics.maxSpeed,
+          centerOfMass: Array.from(metrics.centerOfMass),
+          bounds: { min: Array.from(metrics.bounds.min), max: Array.from(metrics.bounds.max) },
         },
       };
       await yieldToEventLoop();
