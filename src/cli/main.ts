@@ -13,6 +13,7 @@ import './docs.ts';
 import './compare.ts';
 import './validate.ts';
 import './sweep.ts';
+import './animate.ts';
 import { viscidVersion } from './version.ts';
 
 export function buildProgram(): Command {

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, toGLB, toOBJ, toPLY, type Mesh } from '../../src/index.ts';
+import { encodeGlbSequenceStart, glbFrameChunks } from '../../src/io/gltf-sequence.ts';
 import { BLENDER, skipReason } from '../skips.ts';
 
 const SCRIPT = fileURLToPath(new URL('./blender_import.py', import.meta.url));
@@ -36,8 +37,8 @@ interface Imported {
   colorError?: number;
 }
 
-/** A honey-sized drop's surface after one frame, coloured by height (red low, blue high). */
-function surface(): Mesh {
+/** A drop's surface after each of `frames` frames, coloured by height (red low, blue high). */
+function surfaces(frames: number): Mesh[] {
   const scene = parseScene({
     name: 'interop',
     materials: { syrup: { kind: 'liquid', density: 1300, viscosity: { value: 2, unit: 'Pa.s' } } },
@@ -45,26 +46,32 @@ function surface(): Mesh {
     particle: { radius: 0.002, substeps: 1, moves: 1 },
   });
   const sim = createSimulation(scene, 'particle');
-  sim.stepFrame();
-  const mesh = sim.surfaceMesh();
-  sim.dispose();
-  const n = mesh.positions.length / 3;
-  const colors = new Float32Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const t = Math.min(1, Math.max(0, (mesh.positions[3 * i + 1] - 0.03) / 0.04));
-    colors.set([1 - t, 0.25, t], 3 * i);
+  const meshes: Mesh[] = [];
+  for (let f = 0; f < frames; f++) {
+    sim.stepFrame();
+    const mesh = sim.surfaceMesh();
+    const n = mesh.positions.length / 3;
+    const colors = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      const t = Math.min(1, Math.max(0, (mesh.positions[3 * i + 1] - 0.03) / 0.04));
+      colors.set([1 - t, 0.25, t], 3 * i);
+    }
+    meshes.push({ ...mesh, colors });
   }
-  return { ...mesh, colors };
+  sim.dispose();
+  return meshes;
 }
 
-const mesh = surface();
+const sequence = surfaces(3);
+const mesh = sequence[0];
 const n = mesh.positions.length / 3;
 const triangles = mesh.indices.length / 3;
 let results: Imported[] = [];
+let imported: { objects: { name: string; vertices: number; faces: number }[]; shown: { object: string; keyFrame: number | null; visible: string[] | null }[]; error?: string };
 /** Whether this Blender's PLY importer reads normals (3.6 and later; 3.4's computes its own). */
 let plyNormals = true;
 
-function bounds(p: Float32Array) {
+function boundsOf(p: Float32Array) {
   const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i++) {
     min[i % 3] = Math.min(min[i % 3], p[i]);
@@ -81,12 +88,18 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
       { format: 'glb', path: join(tmp, 'mesh.glb'), bytes: await toGLB(mesh) },
     ];
     for (const f of files) writeFileSync(f.path, f.bytes);
+    // The animated sequence (viscid animate's file), frames at 1/30 s.
+    const options = { name: 'drop', normals: true, colors: true };
+    const frames = sequence.map((m, k) => ({ vertices: m.positions.length / 3, triangles: m.indices.length / 3, time: (k + 1) / 30 }));
+    const bounds = sequence.map((m) => boundsOf(m.positions));
+    writeFileSync(join(tmp, 'sequence.glb'), Buffer.concat([encodeGlbSequenceStart(frames, options, bounds), ...sequence.flatMap((m) => glbFrameChunks(m, options))]));
     const job = join(tmp, 'job.json'), result = join(tmp, 'result.json');
     writeFileSync(
       job,
       JSON.stringify({
         expected: { positions: Array.from(mesh.positions), normals: Array.from(mesh.normals), colors: Array.from(mesh.colors!) },
         files: files.map(({ format, path }) => ({ format, path })),
+        sequence: join(tmp, 'sequence.glb'),
       }),
     );
     await new Promise<void>((resolve, reject) =>
@@ -94,8 +107,9 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
         err ? reject(new Error(`blender failed: ${err.message}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );
-    const report = JSON.parse(readFileSync(result, 'utf8')) as { results: Imported[]; plyNormals: boolean };
+    const report = JSON.parse(readFileSync(result, 'utf8')) as { results: Imported[]; plyNormals: boolean; sequence: typeof imported };
     results = report.results;
+    imported = report.sequence;
     plyNormals = report.plyNormals;
   }, 300_000);
 
@@ -110,7 +124,7 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
       expect(r.matched).toBe(n); // every vertex where viscid put it (to 10 µm)
       // OBJ and glTF arrive turned into Blender's z-up; Blender 3.4's PLY importer keeps y-up.
       expect(r.axes).toBe(format === 'ply' ? 'as written' : 'y-up converted to z-up');
-      const want = bounds(mesh.positions);
+      const want = boundsOf(mesh.positions);
       for (let k = 0; k < 3; k++) {
         expect(r.bounds.min[k]).toBeCloseTo(want.min[k], 5);
         expect(r.bounds.max[k]).toBeCloseTo(want.max[k], 5);
@@ -122,4 +136,15 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
       expect(r.colorError).toBeLessThan(0.005);
     });
   }
+
+  it('an animated GLB sequence (viscid animate): one object a frame, each shown on its own frame only', () => {
+    expect(imported.error).toBeUndefined();
+    expect(imported.objects.map((o) => [o.vertices, o.faces])).toEqual(sequence.map((m) => [m.positions.length / 3, m.indices.length / 3]));
+    const keys = imported.shown.map((s) => s.keyFrame);
+    for (const [k, s] of imported.shown.entries()) {
+      expect(s.keyFrame, s.object).not.toBeNull();
+      if (k > 0) expect(s.keyFrame!).toBeGreaterThan(keys[k - 1]!);
+      expect(s.visible).toEqual([s.object]);
+    }
+  });
 });

@@ -120,3 +120,39 @@ for f in job["files"]:
     except Exception as e:  # reported, not raised: the test says which format failed and why
         results.append({"format": f["format"], "error": repr(e)})
 json.dump({"blender": list(bpy.app.version), "plyNormals": "ply_import" in dir(bpy.ops.wm), "results": results}, open(result_path, "w"), indent=1)
+
+
+def report_sequence(path):
+    """An animated GLB sequence: its objects, and at each keyed frame which of them shows."""
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=path)
+    scene = bpy.context.scene
+    objs = sorted((o for o in scene.objects if o.type == "MESH"), key=lambda o: o.name)
+    out = {"objects": [{"name": o.name, "vertices": len(o.data.vertices), "faces": len(o.data.polygons)} for o in objs], "shown": []}
+    for o in objs:
+        ad = o.animation_data
+        if o.parent and not ad:
+            ad = o.parent.animation_data  # the importer may key the node's parent
+        frames = []
+        if ad and ad.action:
+            for fc in ad.action.fcurves:
+                if fc.data_path == "scale":
+                    frames += [kp.co[0] for kp in fc.keyframe_points if kp.co[1] > 0.5]
+        key = min(frames) if frames else None
+        shown = None
+        if key is not None:
+            scene.frame_set(int(key), subframe=key - int(key))
+            shown = [p.name for p in objs if p.matrix_world.to_scale().length > 1e-6]
+        out["shown"].append({"object": o.name, "keyFrame": key, "visible": shown})
+    return out
+
+
+if "sequence" in job:
+    seq = job["sequence"]
+    try:
+        data = json.load(open(result_path))
+        data["sequence"] = report_sequence(seq)
+    except Exception as e:
+        data = json.load(open(result_path))
+        data["sequence"] = {"error": repr(e)}
+    json.dump(data, open(result_path, "w"), indent=1)
