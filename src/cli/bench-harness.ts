@@ -7,32 +7,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createSimulation, type EngineName, type Scene, type SimulationOptions } from '../index.ts';
-
-/** The source paper's figures for a benchmark's setup, shown beside viscid's in BENCHMARKS.md. */
-export interface PaperFigures {
-  /** Seconds per frame reported by the paper. */
-  secondsPerFrame: number;
-  /** Liquid particles. */
-  liquid: number;
-  /** Object (solid) particles. */
-  objects: number;
-  substeps: number;
-  moves: number;
-  /** Where the figures come from, e.g. 'Steele et al. 2004, Table 1'. */
-  source?: string;
-}
-
-/** One entry of the benchmark list (bench/scenes.ts). */
-export interface BenchScene {
-  engine: EngineName;
-  /** Scene file, relative to the repository root. */
-  scene: string;
-  /** Frames timed after the warm-up. */
-  frames: number;
-  /** Frames run first and not timed (JIT warm-up, initial settling). */
-  warmup: number;
-  paper?: PaperFigures;
-}
+import type { PaperFigures } from './bench-scenes.ts';
 
 export interface BenchResult {
   engine: EngineName;

@@ -1,6 +1,6 @@
 /**
  * `viscid bench [engine...]` (also `npm run bench -- particle`): runs the scenes of
- * bench/scenes.ts, prints ms/frame, the stage split, point-substeps per second and memory per
+ * src/cli/bench-scenes.ts, prints ms/frame, the stage split, point-substeps per second and memory per
  * point, merges the results into bench/results.json and regenerates the table between
  * `<!-- bench:start -->` and `<!-- bench:end -->` in BENCHMARKS.md, beside the paper's figures.
  */
@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
-import { benchScene, type BenchResult, type BenchScene } from './bench-harness.ts';
+import { benchScene, type BenchResult } from './bench-harness.ts';
+import { benchScenes, type BenchScene } from './bench-scenes.ts';
 import { defineCommand, intAtLeast, UsageError } from './command.ts';
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
@@ -36,7 +37,7 @@ interface BenchFlags {
 defineCommand((program) =>
   program
     .command('bench')
-    .description('run the benchmark scenes (bench/scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
+    .description('run the benchmark scenes (src/cli/bench-scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
     .argument('[filter...]', "engines ('particle', 'grid') or scene names to run (default: all)")
     .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
     .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))
@@ -45,34 +46,17 @@ defineCommand((program) =>
     .option('-o, --out <file>', 'results JSON (merged with what is there)', 'bench/results.json')
     .option('--markdown <file>', 'Markdown file whose bench table is regenerated', 'BENCHMARKS.md')
     .option('--no-markdown', 'leave the Markdown table alone')
-    .action(async (filter: string[], flags: BenchFlags) => {
-      await runBench(filter, flags);
+    .action((filter: string[], flags: BenchFlags) => {
+      runBench(filter, flags);
     }),
 );
 
-/**
- * The benchmark list, bench/scenes.ts of a source checkout, loaded only when asked for: the
- * installed package has no bench/ (nor the scenes it names), so there only --scene works. From
- * dist/ of a checkout the list is loaded through tsx (a devDependency).
- */
-async function benchList(): Promise<BenchScene[]> {
-  const list = new URL('../../bench/scenes.ts', import.meta.url);
-  if (!existsSync(list)) {
-    throw new UsageError('the benchmark list (bench/scenes.ts) is part of the source checkout, not of the installed package; bench a scene with --scene FILE');
-  }
-  type ListModule = { benchScenes: BenchScene[] };
-  if (import.meta.url.endsWith('.ts')) return ((await import(list.href)) as ListModule).benchScenes;
-  const { tsImport } = await import('tsx/esm/api');
-  return ((await tsImport(list.href, import.meta.url)) as ListModule).benchScenes;
-}
-
-async function selectEntries(filter: string[], flags: BenchFlags): Promise<BenchScene[]> {
+function selectEntries(filter: string[], flags: BenchFlags): BenchScene[] {
   if (flags.scene) {
     const engines = filter.length ? filter : ['particle'];
     for (const e of engines) if (e !== 'particle' && e !== 'grid') throw new UsageError(`with --scene, the filter names engines ('particle', 'grid'), got '${e}'`);
     return engines.map((engine) => ({ engine: engine as BenchScene['engine'], scene: flags.scene!, frames: 3, warmup: 1 }));
   }
-  const benchScenes = await benchList();
   if (filter.length === 0) return benchScenes;
   const stem = (file: string) => file.replace(/^.*\//, '').replace(/\.json$/, '');
   const picked = benchScenes.filter((b) => filter.includes(b.engine) || filter.includes(stem(b.scene)));
@@ -83,8 +67,8 @@ async function selectEntries(filter: string[], flags: BenchFlags): Promise<Bench
   return picked;
 }
 
-export async function runBench(filter: string[], flags: BenchFlags): Promise<BenchFile> {
-  const entries = await selectEntries(filter, flags);
+export function runBench(filter: string[], flags: BenchFlags): BenchFile {
+  const entries = selectEntries(filter, flags);
   const measured: BenchFile['results'] = [];
   for (const entry of entries) {
     const sceneFile = flags.scene ? resolve(entry.scene) : resolve(ROOT, entry.scene);

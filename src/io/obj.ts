@@ -2,8 +2,8 @@
  * Wavefront OBJ text of a mesh: `v x y z [r g b]`, `vn`, `f a//a b//b c//c` (1-based). Vertex colours
  * are written as sRGB 0..1 after the position (the extension Blender, MeshLab and Houdini read).
  */
-import type { Mesh } from '../api.ts';
-import { linearToSrgb } from './color.ts';
+import type { Mesh } from '../types/geometry.ts';
+import { linearToSrgb } from '../math/color.ts';
 
 export interface ObjOptions {
   /** Write per-vertex colours when the mesh has them (default true). */
