@@ -9,7 +9,7 @@
  * `encodeGlbSequenceStart` lays out the JSON and the binary chunk from the frames' sizes and
  * bounds alone, and the caller then appends each frame's arrays (`glbFrameChunks`), in order.
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 
 export interface SequenceFrame {
   vertices: number;

@@ -4,8 +4,8 @@
  * the same kind whose properties are scalars of the PLY types. `viscid animate` reads a run's
  * frames with it; tests read the encoder's output with it.
  */
-import type { Mesh } from '../api.ts';
-import { srgbToLinear } from './color.ts';
+import type { Mesh } from '../types/geometry.ts';
+import { srgbToLinear } from '../math/color.ts';
 
 const SIZES: Record<string, number> = { char: 1, uchar: 1, int8: 1, uint8: 1, short: 2, ushort: 2, int16: 2, uint16: 2, int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4, double: 8, float64: 8 };
 
