@@ -2,8 +2,8 @@
  * viscid as a user gets it from npm: `npm pack`, the tarball installed into an empty project (from
  * npm's cache where it can), and there the API imported from plain Node (no tsx anywhere), the
  * `viscid` bin run on a scene (info, and a one-frame run on two threads with the frame writer's
- * thread), and a TypeScript consumer type-checked with tsc against the shipped declarations, under
- * both `nodenext` and `bundler` resolution.
+ * thread), and a TypeScript consumer type-checked with tsc against the shipped declarations
+ * (`nodenext` resolution, every declaration file checked).
  * npm pack: only the files users need; the install: no install-time script for npm to warn about.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -161,12 +161,9 @@ export const wrong: string = ({} as Simulation).surfaceMesh();
 `,
     );
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    // nodenext also checks every declaration file (the package's own included, skipLibCheck off);
-    // bundler, the other common setting, only resolves them (a third of the time).
-    for (const resolution of [
-      { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false },
-      { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true },
-    ]) {
+    // nodenext, the strictest resolution, with every declaration file checked (the package's own
+    // included, skipLibCheck off); bundler resolution reads the same `types` condition.
+    for (const resolution of [{ module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false }]) {
       writeFileSync(
         join(project, 'tsconfig.json'),
         JSON.stringify({
