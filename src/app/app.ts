@@ -52,7 +52,9 @@ export class App {
   readonly video = new CanvasRecorder();
   /** The particle engine's threads, applied by reloading. */
   threads: Threads = 'auto';
-  exportFormat: MeshFormat = 'obj';
+  /** The format of exports and recordings: the scene's `output.mesh` (as `viscid run` writes) until the user picks one. */
+  exportFormat: MeshFormat = 'ply';
+  exportFormatPicked = false;
   /** The overlay shows the developer statistics too. */
   details = false;
   /** Redraw on every animation frame even when nothing changed (`?continuous`; for measuring). */
@@ -249,6 +251,8 @@ export class App {
     this.recordedFrames = 0;
     if (fit) this.frameCamera();
     this.edited = JSON.parse(r.loaded.sceneJson) as Record<string, unknown>;
+    const sceneFormat = (this.edited.output as { mesh?: string } | undefined)?.mesh;
+    if (!this.exportFormatPicked && (sceneFormat === 'obj' || sceneFormat === 'ply' || sceneFormat === 'glb')) this.exportFormat = sceneFormat;
     if (fit) {
       // Smoke has no liquid surface: show its density (and the particle engine's particles side by side).
       const smoke = !!(this.edited.grid as { smoke?: unknown } | undefined)?.smoke;

@@ -72,13 +72,23 @@ export function statusOf(clients: SimClient[], playing: boolean, loading: boolea
 }
 
 /**
- * The change of the liquid volume since the first frame, relative (0.012 = +1.2 %), or null when
- * there is no first volume to compare with.
+ * An engine's own account of the liquid volume, where it keeps one (the grid engine: what went
+ * in through bodies and spouts less what sinks took, and the liquid's change against that).
  */
-export function volumeChange(c: SimClient): number | null {
-  const v0 = c.volume0, v = c.metrics?.fluidVolume;
-  if (v0 === null || v === undefined || !(v0 > 0)) return null;
-  return v / v0 - 1;
+type VolumeAccount = { volumeChange?: number; volumeExpected?: number };
+
+/**
+ * How far the liquid volume has moved, relative (0.012 = +1.2 %), and against what: the engine's
+ * own account where it gives one, which sources and sinks are part of; else the first frame's
+ * volume. Null when there is nothing to compare with.
+ */
+export function volumeChange(c: SimClient): { change: number; against: 'expected' | 'frame 0' } | null {
+  const m = c.metrics as (SimClient['metrics'] & VolumeAccount) | null;
+  if (!m) return null;
+  if (m.volumeChange !== undefined && Number.isFinite(m.volumeChange)) return { change: m.volumeChange, against: 'expected' };
+  const v0 = c.volume0;
+  if (v0 === null || !(v0 > 0)) return null;
+  return { change: m.fluidVolume / v0 - 1, against: 'frame 0' };
 }
 
 function volumeLine(c: SimClient): string[] {
@@ -86,15 +96,17 @@ function volumeLine(c: SimClient): string[] {
   if (!m) return [];
   if (m.pointCount === 0 && !(m.fluidVolume > 0)) return ['  no liquid yet'];
   const parts = [`${count(m.pointCount)} ${c.engine === 'grid' ? 'markers' : 'particles'}`, `liquid ${volumeText(m.fluidVolume)}`];
-  const change = volumeChange(c);
-  const rounded = change === null ? 0 : Math.round(change * 1000) / 10;
+  const v = volumeChange(c);
+  if (!v) return [`  ${parts.join(' · ')}`];
+  const rounded = Math.round(v.change * 1000) / 10;
   const pct = `${rounded >= 0 ? '+' : '−'}${Math.abs(rounded).toFixed(1)} %`;
-  if (change !== null) parts.push(`${pct} since frame 0`);
+  const against = v.against === 'expected' ? 'against what went in' : 'since frame 0';
+  parts.push(`${pct} ${against}`);
   const lines = [`  ${parts.join(' · ')}`];
-  // Sources only add liquid and sinks only take it away: a change the other way is the engine's.
-  const explained = change !== null && (change > 0 ? c.loaded?.sources : c.loaded?.sinks);
-  if (change !== null && !explained && Math.abs(change) > VOLUME_DRIFT_WARNING) {
-    lines.push(`  ⚠ the liquid volume has drifted ${pct} since frame 0 (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
+  // Against frame 0, sources only add liquid and sinks only take it away: a change the other way is the engine's.
+  const explained = v.against === 'frame 0' && (v.change > 0 ? c.loaded?.sources : c.loaded?.sinks);
+  if (!explained && Math.abs(v.change) > VOLUME_DRIFT_WARNING) {
+    lines.push(`  ⚠ the liquid volume has drifted ${pct} ${against} (more than ${VOLUME_DRIFT_WARNING * 100} %)`);
   }
   return lines;
 }

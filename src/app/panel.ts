@@ -24,7 +24,7 @@ export class Panel {
     pause: () => this.app.session.pause(),
     step: () => this.app.session.step(),
     reset: () => void this.app.reset(),
-    exportFormat: 'obj' as MeshFormat,
+    exportFormat: 'ply' as MeshFormat,
     exportMesh: () => void this.app.exportMeshes().catch((e: Error) => this.app.showMessage(`export: ${e.message}`)),
     recordMeshes: () => void this.toggleRecording(),
     screenshot: async () => download(await this.app.screenshotPNG(), `${this.app.sceneName}.png`),
@@ -69,7 +69,10 @@ export class Panel {
     disp.close();
 
     const exp = this.gui.addFolder('Export');
-    exp.add(c, 'exportFormat', ['obj', 'ply', 'glb']).name('mesh format').onChange((f: MeshFormat) => (app.exportFormat = f));
+    exp.add(c, 'exportFormat', ['obj', 'ply', 'glb']).name('mesh format').onChange((f: MeshFormat) => {
+      app.exportFormat = f;
+      app.exportFormatPicked = true;
+    });
     exp.add(c, 'exportMesh').name('export current mesh');
     this.recordCtrl = exp.add(c, 'recordMeshes').name('record frames (zip)');
     exp.add(c, 'screenshot').name('PNG screenshot');

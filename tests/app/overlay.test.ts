@@ -64,6 +64,14 @@ describe('overlay', () => {
     expect(withSources(0.9, true, false)).toContain('⚠ the liquid volume has drifted −10.0 %');
   });
 
+  it('takes the engine\u2019s own volume account where it gives one (sources and sinks included)', () => {
+    const grid = client({ engine: 'grid', volume0: 0, loaded: { frames: 90, sources: true, sinks: true } as SimClient['loaded'] });
+    (grid.metrics as unknown as { volumeChange: number }).volumeChange = -0.062;
+    const t = text({ clients: [grid] });
+    expect(t).toContain('markers · liquid 252 cm³ · −6.2 % against what went in');
+    expect(t).toContain('⚠ the liquid volume has drifted −6.2 % against what went in');
+  });
+
   it('says finished once every engine has reached the end', () => {
     expect(statusOf([client({ finished: true }), client({ finished: true })], true, false)).toBe('finished');
     expect(statusOf([client({ finished: true }), client()], true, false)).toBe('playing');

@@ -169,7 +169,9 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
         button.click();
       }),
     ]);
-    expect(download.suggestedFilename()).toBe(`mesh-${String(frame).padStart(4, '0')}.obj`);
+    // In the scene's output.mesh format (binary PLY by default), as viscid run writes it.
+    expect(await page.evaluate(() => (window as any).__viscid.sceneValue('output.mesh'))).toBe('ply');
+    expect(download.suggestedFilename()).toBe(`mesh-${String(frame).padStart(4, '0')}.ply`);
   }, SLOW);
 
   it('exports the current mesh as an OBJ that parses back into a closed mesh', async () => {
