@@ -179,6 +179,8 @@ export class App {
    */
   async exportMeshes(): Promise<void> {
     const clients = this.clients;
+    if (clients.length === 0) throw new Error('no simulation is running');
+    const scene = this.session.running?.request.label ?? 'scene';
     const format = this.exportFormat;
     const parts = await Promise.all(clients.map(async (c) => ({ c, ...(await c.exportMesh(format)) })));
     const name = (c: SimClient, frame: number) => frameFileName('mesh', frame, framePadding(c.loaded?.frames ?? 1), format);
@@ -188,10 +190,10 @@ export class App {
     }
     const files: Record<string, Uint8Array> = {};
     for (const p of parts) files[`${p.c.engine}/${name(p.c, p.frame)}`] = p.bytes;
-    download(await zipped(files), `${this.sceneName}-meshes.zip`);
+    download(await zipped(files), `${scene}-meshes.zip`);
   }
 
-  /** The mesh on show of one engine (the first without one), encoded. */
+  /** The mesh on show of one engine (the first when none is named), encoded. */
   async exportMesh(format: MeshFormat, engine?: EngineName): Promise<Uint8Array> {
     const c = this.clients.find((x) => !engine || x.engine === engine);
     if (!c) throw new Error('no simulation is running');
@@ -204,7 +206,7 @@ export class App {
       recorded.map(async (r) => {
         const files: Record<string, Uint8Array> = {};
         for (const [file, bytes] of Object.entries(r.files)) files[`${r.engine}/${file}`] = bytes;
-        return { engine: r.engine, frames: Object.keys(r.files).length, name: `${this.sceneName}-${r.engine}.zip`, bytes: await zipped(files) };
+        return { engine: r.engine, frames: Object.keys(r.files).length, name: `${r.scene}-${r.engine}.zip`, bytes: await zipped(files) };
       }),
     );
   }

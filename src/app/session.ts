@@ -69,6 +69,8 @@ export interface SessionEvents<C> extends Omit<ClientEvents<C>, 'onLoaded'> {
 }
 
 export interface RecordedMeshes {
+  /** The scene recorded (its label). */
+  scene: string;
   engine: EngineName;
   /** File name (`mesh-0052.obj`) to bytes. */
   files: Record<string, Uint8Array>;
@@ -106,9 +108,11 @@ export class Session<C extends SessionClient> {
         // A worker's own reload (play after the end) starts the scene over in the same client.
         if (this.clients.includes(c) && this.running) ev.onReloaded(c);
       },
-      onFrame: (c) => ev.onFrame(c),
-      onError: (c, m) => ev.onError(c, m),
-      onRecorded: (c, n) => ev.onRecorded(c, n),
+      // Clients still loading (or replaced) speak only through what they keep: the page reads
+      // their frame and error once they run.
+      onFrame: (c) => this.clients.includes(c) && ev.onFrame(c),
+      onError: (c, m) => this.clients.includes(c) && ev.onError(c, m),
+      onRecorded: (c, n) => this.clients.includes(c) && ev.onRecorded(c, n),
     };
   }
 
@@ -170,7 +174,8 @@ export class Session<C extends SessionClient> {
     this.recording = null;
     const clients = this.clients;
     const files = await Promise.all(clients.map((c) => c.stopRecording(format)));
-    return clients.map((c, i) => ({ engine: c.engine, files: files[i] }));
+    const scene = this.running?.request.label ?? 'scene';
+    return clients.map((c, i) => ({ scene, engine: c.engine, files: files[i] }));
   }
 
   private async load(): Promise<LoadOutcome> {
@@ -220,7 +225,8 @@ export class Session<C extends SessionClient> {
     if (this.recording) {
       // The recording belongs to the scene it started on: it ends with it, keeping what came in.
       this.recording = null;
-      this.setup.events.onRecordingEnded(old.map((c) => ({ engine: c.engine, files: c.recorded })));
+      const scene = this.running?.request.label ?? 'scene';
+      this.setup.events.onRecordingEnded(old.map((c) => ({ scene, engine: c.engine, files: c.recorded })));
     }
     for (const c of old) c.dispose();
   }
