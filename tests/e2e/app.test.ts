@@ -129,7 +129,8 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
   }, SLOW);
 
   it('overlay: what users read, developer counters behind the toggle, nothing cut', async () => {
-    await waitFor(page, `window.__viscid.hudText.includes('since frame 0')`, 30_000);
+    // The overlay is refreshed twice a second: wait for it to be past the refused scene's load.
+    await waitFor(page, `window.__viscid.hudText.startsWith('honey-drop · particle · p') && window.__viscid.hudText.includes('since frame 0')`, 30_000);
     const hud: string = await page.evaluate(() => (window as any).__viscid.hudText);
     expect(hud).toMatch(/^honey-drop · particle · (playing|paused) · drawing \d+ fps/);
     expect(hud).toMatch(/particle.*: frame \d+ \/ 120 · t \d\.\d{3} s · \d+\.\d\d frames\/s/);

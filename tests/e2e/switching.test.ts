@@ -70,6 +70,7 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
       await Promise.all([engine, v.openScene('paint-drops')]);
     });
     await waitFor(page, `window.__viscid.ready && window.__viscid.frames[0].frame >= 2`, 90_000);
+    await waitFor(page, `window.__viscid.hudText.startsWith('paint-drops')`, 10_000); // refreshed twice a second
     const s = await page.evaluate(() => {
       const v = (window as any).__viscid;
       return { scene: v.sceneName, mode: v.mode, frames: v.frames, status: v.status, hud: v.hudText };
