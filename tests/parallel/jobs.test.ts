@@ -10,7 +10,7 @@ import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
 import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
 import { NeighbourList } from '../../src/particle/neighbours.ts';
-import { nodeThreadHandle, spawnNodeThread, startTsWorker } from '../../src/cli/threads.ts';
+import { nodeThreadHandle, spawnNodeThread, startModuleWorker } from '../../src/cli/threads.ts';
 import { listJob, pairCountJob, phasesJob, TEST_JOBS } from './fixtures/jobs.ts';
 
 const ENTRY = new URL('./fixtures/jobs-entry.ts', import.meta.url);
@@ -21,7 +21,7 @@ afterEach(() => {
 
 function runner(threads: number): JobRunner {
   if (threads === 1) return new JobRunner();
-  const team = new ThreadTeam(threads, () => nodeThreadHandle(startTsWorker(ENTRY)), TEST_JOBS);
+  const team = new ThreadTeam(threads, () => nodeThreadHandle(startModuleWorker(ENTRY)), TEST_JOBS);
   teams.push(team);
   return new JobRunner(team, TEST_JOBS);
 }
