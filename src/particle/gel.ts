@@ -124,9 +124,9 @@ export class GelState {
 
 /** The elasticity stage of one sub-timestep of length dt: changes velocities and the springs' rest lengths. */
 export function applyElasticity(ctx: StepContext, dt: number): void {
-  const gel = ctx.keep('gel.materials', () => gelMaterials(ctx) ?? []);
+  const gel = (ctx.gelMaterials ??= gelMaterials(ctx) ?? []);
   if (gel.length === 0) return;
-  const st = ctx.keep('gel.state', () => new GelState());
+  const st = (ctx.gel ??= new GelState());
   tieNew(ctx, st.springs, gel);
   const L = ctx.liquid, n = L.count, id = L.id, pos = L.pos, vel = L.vel, mat = L.material, mass = ctx.mass;
   const sp = st.springs;
@@ -211,7 +211,7 @@ export function plasticityRange(
 
 /** Writes the springs into a checkpoint (nothing when no liquid is a gel). */
 export function saveGel(ctx: StepContext, w: CheckpointWriter): void {
-  const st = ctx.scratch.get('gel.state') as GelState | undefined;
+  const st = ctx.gel;
   if (!st) return;
   const sp = st.springs, m = sp.start[sp.built];
   w.array('gel.start', sp.start.slice(0, sp.built + 1)).array('gel.partner', sp.partner.slice(0, m)).array('gel.rest', sp.rest.slice(0, m)).scalar('gel.built', sp.built);
@@ -219,7 +219,7 @@ export function saveGel(ctx: StepContext, w: CheckpointWriter): void {
 
 /** Restores the springs saveGel wrote. */
 export function restoreGel(ctx: StepContext, r: CheckpointReader): void {
-  const st = ctx.keep('gel.state', () => new GelState()), sp = st.springs;
+  const st = (ctx.gel ??= new GelState()), sp = st.springs;
   sp.start = r.array('gel.start', Int32Array).slice();
   sp.partner = r.array('gel.partner', Int32Array).slice();
   sp.rest = r.array('gel.rest', Float64Array).slice();

@@ -16,10 +16,11 @@ import { Emitters } from './emit.ts';
 import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
-import { solidMesh } from './solid-mesh.ts';
+import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreGel, saveGel } from './gel.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
-import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
+import { JobRunner } from '../parallel/run-job.ts';
+import { PARTICLE_JOBS } from './jobs.ts';
 
 /**
  * A thread team for `workers` > 1 when the platform gave a spawner and memory can be shared: the
@@ -29,10 +30,13 @@ import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
 function startTeam(ctx: StepContext, options: SimulationOptions): ThreadTeam | null {
   const workers = options.workers ?? ctx.scene.particle.workers;
   if (workers <= 1 || !options.spawnThread || !sharedMemoryAvailable().ok) return null;
-  const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_KERNELS);
+  const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_JOBS);
   ctx.liquid.share();
+  ctx.objects.share();
   ctx.cells.pairs.shared = true;
-  attachTeam(ctx, team);
+  ctx.contacts.shared = true;
+  ctx.runner = new JobRunner(team, PARTICLE_JOBS);
+  ctx.shared = true;
   return team;
 }
 
@@ -188,7 +192,7 @@ export class ParticleSimulation implements Simulation {
 
   solids(): SolidView[] {
     const O = this.ctx.objects;
-    this.solidMeshes ??= O.bodies.map((b) => solidMesh(b.shape, this.scene.assets.meshes));
+    this.solidMeshes ??= O.bodies.map((b) => shapeMesh(b.shape, this.scene.assets.meshes));
     return O.bodies.map((b, k) => ({
       name: b.name,
       color: linearColor(this.scene.materials[this.scene.materialNames[b.material]].color),

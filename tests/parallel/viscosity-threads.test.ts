@@ -1,17 +1,17 @@
 /**
- * The viscosity stage on a thread team (src/particle/viscosity-parallel.ts): momentum conserved to
+ * The viscosity stage on a thread team (src/particle/viscosity.ts, two-phase over slabs): momentum conserved to
  * round-off at T = 2, bit-identical from run to run, close to T = 1, the measured viscosity within
  * the same tolerance as on one thread, and T = 1 exactly the one-thread code path.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyViscosity } from '../../src/particle/viscosity.ts';
-import { modeAmplitude, shearDecayScene } from '../../src/compare/viscosity-calibration.ts';
+import { modeAmplitude, shearDecayScene } from '../../bench/viscosity-calibration.ts';
 import { calibratedExchangeRate } from '../../src/particle/calibration.ts';
 import { fitLine } from '../../src/compare/validate.ts';
 import { parseScene, restoreSimulation } from '../../src/index.ts';
 import { spawnNodeThread } from '../../src/cli/threads.ts';
-import { MIN_PARTICLES } from '../../src/particle/viscosity-parallel.ts';
+import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import type { LiquidMaterial, SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, liquid, momentum, threadedSim } from './helpers.ts';
@@ -35,7 +35,7 @@ function blob(workers: number, mixed: boolean): ParticleSimulation {
       { material: 'a', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.03 } },
       { material: mixed ? 'b' : 'a', shape: { type: 'sphere', center: [0.05, 0, 0], radius: 0.025 } },
     ],
-    particle: { radius: 0.0024 }, // 1 645 particles: above MIN_PARTICLES (viscosity-parallel.ts)
+    particle: { radius: 0.0024 }, // 1 645 particles: above VISCOSITY_MIN_PARTICLES (work.ts)
   }, workers);
   const L = s.ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) {
