@@ -9,7 +9,7 @@
  * (pressure-kernels.ts with p = −λ). Passes run until the mean compression is within the liquids'
  * densityTolerance or densityIterations is reached; the total displacement becomes velocity once,
  * after the passes, as in position-based dynamics, less what `constrain` (walls, objects) did.
- * BENCHMARKS.md, "Density correction", has the candidates measured against it.
+ * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
