@@ -12,8 +12,12 @@ import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { teamWork } from './work.ts';
 
-/** The phases: ρ̂ and α (walls marked first), the displacement of p, a relaxed Jacobi update of p, ρ̂ advanced by u. */
-export const FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3;
+/**
+ * The phases: the closed walls near each slot, ρ̂ and α, the displacement of p, a relaxed Jacobi
+ * update of p, ρ̂ advanced by u. WALLS runs before FACTOR as a phase of its own: a slot's mirror
+ * ghosts read its neighbours' walls.
+ */
+export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -26,7 +30,8 @@ const wallBuffer = new Float64Array(18);
 
 /**
  * Runs `phase` over the n slots of the solve view v (u, ou: ADVANCE's displacements, ou null for
- * still objects; omega: UPDATE's relaxation, which writes each slot's residual to v.res).
+ * still objects; omega: UPDATE's relaxation, which writes each slot's residual to v.res). FACTOR
+ * runs WALLS first where there are closed walls.
  */
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
@@ -36,6 +41,11 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = ou ? 1 : 0;
+  if (phase === FACTOR && v.walls.length > 0) {
+    s.phase = WALLS;
+    runJob(job, n);
+    s.phase = FACTOR;
+  }
   runJob(job, n);
 }
 
@@ -66,8 +76,10 @@ export const solveJob = defineJob({
       alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
     };
     switch (s.phase) {
+      case WALLS:
+        wallRange(v, x.from, x.to);
+        break;
       case FACTOR:
-        if (s.nwalls > 0) wallRange(v, x.from, x.to);
         factorRange(v, x.from, x.to);
         break;
       case DISPLACE:
