@@ -4,13 +4,20 @@
  * (at the column centre), taken from the level set (or the markers' cells) the first time, then
  * moved by the liquid's velocity at the surface (equation 11, discretised as equation 12):
  *   ∂H/∂t = v_y − v_x ∂H/∂x − v_z ∂H/∂z   (y is up here; central differences, one-sided at edges).
- * It is an output: the grid's cells still come from the tracker, and `mesh` gives the height field
- * as a triangle mesh for rendering and export. Columns without liquid hold NaN and are left out.
+ * It is an output: the grid's cells still come from the tracker it wraps (markers or a level set),
+ * and its mesh is the surface the engine shows and exports. Columns without liquid hold NaN and
+ * are left out.
  */
-import type { Mesh } from '../api.ts';
-import { sampleCentre, velocityAtPoint } from './interpolate.ts';
-import { FLUID, SOLID } from './store.ts';
-import type { GridSimulation } from './step.ts';
+import type { Mesh } from '../../api.ts';
+import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import type { CompiledShape } from '../../scene/shapes.ts';
+import type { SurfaceJob } from '../../surface/index.ts';
+import { velocityAtPoint } from '../interpolate.ts';
+import type { Stage } from '../pipeline.ts';
+import type { Spout } from '../sources.ts';
+import type { GridSimulation, PendingLiquid } from '../step.ts';
+import { FLUID, SOLID, type GridStore } from '../store.ts';
+import { registerTracker, type SurfaceTracker } from './tracker.ts';
 
 const v3 = new Float64Array(3);
 
@@ -21,7 +28,7 @@ export class HeightField {
   nz = 0;
 
   /** H from the tracker: the top of the liquid in every column (linear in φ across the surface). */
-  initialize(sim: GridSimulation): void {
+  initialize(sim: GridSimulation, tracker: SurfaceTracker): void {
     const s = sim.store, d = sim.d, h = d.h;
     this.nx = d.n[0];
     this.nz = d.n[2];
@@ -32,8 +39,8 @@ export class HeightField {
       if (i < 0 || k < 0 || i >= this.nx || k >= this.nz || s.type[c] !== FLUID) continue;
       const up = s.nb[6 * c + 3];
       let top = d.origin[1] + h * (s.cj[c] + 1);
-      if (sim.useLevelSet && up >= 0 && s.type[up] !== SOLID) {
-        const p0 = s.phi[c], p1 = s.phi[up];
+      if (up >= 0 && s.type[up] !== SOLID) {
+        const p0 = tracker.cellDistance(sim, c), p1 = tracker.cellDistance(sim, up);
         if (p0 < 0 && p1 >= 0) top = d.origin[1] + h * (s.cj[c] + 0.5 + p0 / (p0 - p1));
         else if (p1 < 0) continue;
       }
@@ -51,8 +58,8 @@ export class HeightField {
   }
 
   /** Equation 12 for one step. */
-  advance(sim: GridSimulation, dt: number): void {
-    if (this.H.length === 0) this.initialize(sim);
+  advance(sim: GridSimulation, tracker: SurfaceTracker, dt: number): void {
+    if (this.H.length === 0) this.initialize(sim, tracker);
     const s = sim.store, d = sim.d, h = d.h, nx = this.nx, nz = this.nz, H = this.H, out = this.next;
     for (let k = 0; k < nz; k++) {
       for (let i = 0; i < nx; i++) {
@@ -68,14 +75,12 @@ export class HeightField {
       }
     }
     H.set(out);
-    // Columns that run dry or fill from the side follow the tracker.
-    if (sim.useLevelSet) {
-      for (let q = 0; q < H.length; q++) {
-        const i = q % nx, k = (q - i) / nx;
-        const x = d.origin[0] + h * (i + 0.5), z = d.origin[2] + h * (k + 0.5);
-        if (Number.isNaN(H[q])) continue;
-        if (sampleCentre(s, d, s.phi, x, d.origin[1] + 0.5 * h, z, sim.band) > 0 && H[q] < d.origin[1] + h) H[q] = NaN;
-      }
+    // Columns that run dry follow the tracker.
+    for (let q = 0; q < H.length; q++) {
+      const i = q % nx, k = (q - i) / nx;
+      const x = d.origin[0] + h * (i + 0.5), z = d.origin[2] + h * (k + 0.5);
+      if (Number.isNaN(H[q])) continue;
+      if (tracker.signedDistance(sim, x, d.origin[1] + 0.5 * h, z) > 0 && H[q] < d.origin[1] + h) H[q] = NaN;
     }
   }
 
@@ -116,3 +121,56 @@ function slope(H: Float64Array, q: number, lo: number, hi: number, h: number): n
   if (okLo) return (H[q] - H[lo]) / h;
   return 0;
 }
+
+/** A tracker's cells with a height field for the surface (`grid.heightField`). */
+export class HeightFieldTracker implements SurfaceTracker {
+  readonly name = 'height-field';
+  readonly field = new HeightField();
+  readonly afterMove: Stage[];
+
+  constructor(readonly inner: SurfaceTracker) {
+    this.afterMove = [...inner.afterMove, { name: 'height-field', run: (sim, dt) => this.field.advance(sim, inner, dt) }];
+  }
+
+  get extraLayers(): number { return this.inner.extraLayers; }
+  get markers() { return this.inner.markers; }
+  get afterGrid(): Stage[] { return this.inner.afterGrid; }
+  liquidCells(sim: GridSimulation): number { return this.inner.liquidCells(sim); }
+  afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void { this.inner.afterRebuild(sim, s, pending); }
+  addLiquid(sim: GridSimulation, shape: CompiledShape, material: number): void { this.inner.addLiquid(sim, shape, material); }
+  initialize(sim: GridSimulation): void { this.inner.initialize(sim); }
+  move(sim: GridSimulation, dt: number): void { this.inner.move(sim, dt); }
+  emitSpout(sim: GridSimulation, sp: Spout, dt: number): void { this.inner.emitSpout(sim, sp, dt); }
+  sink(sim: GridSimulation, shape: CompiledShape): void { this.inner.sink(sim, shape); }
+  endFrame(sim: GridSimulation): void { this.inner.endFrame(sim); }
+  cellFraction(s: GridStore, c: number, h: number): number { return this.inner.cellFraction(s, c, h); }
+  volume(sim: GridSimulation): number { return this.inner.volume(sim); }
+  cellDistance(sim: GridSimulation, c: number): number { return this.inner.cellDistance(sim, c); }
+  signedDistance(sim: GridSimulation, x: number, y: number, z: number): number { return this.inner.signedDistance(sim, x, y, z); }
+  inLiquid(sim: GridSimulation, x: number, y: number, z: number): boolean { return this.inner.inLiquid(sim, x, y, z); }
+  wetFraction(sim: GridSimulation, p: ArrayLike<number>, thickness: number): number { return this.inner.wetFraction(sim, p, thickness); }
+
+  /** The height field's mesh once it has heights, else the inner tracker's surface. */
+  surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob {
+    if (this.field.H.length === 0) return this.inner.surfaceJob(sim, color);
+    return { kind: 'mesh', mesh: this.field.mesh(sim, color) };
+  }
+
+  save(w: CheckpointWriter): void {
+    this.inner.save(w);
+    if (this.field.H.length > 0) w.array('ext.heightField', this.field.H.slice());
+  }
+
+  restore(sim: GridSimulation, r: CheckpointReader): void {
+    this.inner.restore(sim, r);
+    if (r.has('ext.heightField')) this.field.restore(sim, r.array('ext.heightField', Float64Array));
+  }
+}
+
+registerTracker({
+  name: 'height-field',
+  create(_scene, inner) {
+    if (!inner) throw new Error("the 'height-field' tracker wraps another tracker (markers or a level set) that decides the liquid cells");
+    return new HeightFieldTracker(inner);
+  },
+});

@@ -1,6 +1,7 @@
 /**
  * The particle level set (Enright, Fedkiw, Ferziger & Mitchell 2002; Enright, Marschner & Fedkiw
- * 2002; Cline et al. §10.7–10.8), used when `grid.tracking` is 'particle-levelset'.
+ * 2002; Cline et al. §10.7–10.8), `grid.tracking: "particle-levelset"`: the level set of
+ * ./levelset.ts with marker particles on both sides of its surface that repair it.
  *
  * Marker particles live on both sides of the surface within `bandMax` of it: negative ones inside
  * the liquid, positive ones outside, each with a radius (equation 31) r = clamp(|φ(x_p)|, 0.1 h,
@@ -15,11 +16,15 @@
  * New particles are placed at random in their cell (seeded from the scene) and attracted towards
  * a random level φ_goal ∈ [r_min, bandMax] on their side along ∇φ (Enright et al. §3.1).
  */
-import { sampleAt, tracePoint } from './interpolate.ts';
-import { SOLID, type GridStore } from './store.ts';
-import type { GridDomain } from './domain.ts';
-import type { GridSimulation } from './step.ts';
-import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import type { Scene } from '../../scene/scene.ts';
+import type { GridDomain } from '../domain.ts';
+import { sampleAt, tracePoint } from '../interpolate.ts';
+import type { Stage } from '../pipeline.ts';
+import type { GridSimulation } from '../step.ts';
+import { SOLID, type GridStore } from '../store.ts';
+import { LevelSetTracker } from './levelset.ts';
+import { registerTracker } from './tracker.ts';
 
 const p3 = new Float64Array(3);
 
@@ -219,3 +224,34 @@ function gradient(s: GridStore, d: GridDomain, x: number, y: number, z: number, 
   out[1] = sampleAt(s, s.phi, gx, gy + e, gz, band) - sampleAt(s, s.phi, gx, gy - e, gz, band);
   out[2] = sampleAt(s, s.phi, gx, gy, gz + e, band) - sampleAt(s, s.phi, gx, gy, gz - e, band);
 }
+
+/** The level set with the particles' stages: correction after redistancing and after moving. */
+export class ParticleLevelSetTracker extends LevelSetTracker {
+  override readonly name: string = 'particle-levelset';
+  readonly particles: ParticleLevelSet;
+
+  constructor(scene: Scene) {
+    super(scene);
+    const pls = (this.particles = new ParticleLevelSet(scene.seed));
+    const correct: Stage = {
+      name: 'pls-correct',
+      run(sim) {
+        pls.afterRedistance(sim);
+        sim.count('plsParticles', pls.count);
+        sim.count('plsEscaped', pls.escaped);
+      },
+    };
+    this.afterGrid.push(correct);
+    this.afterMove.push({ name: 'pls-advect', run: (sim, dt) => pls.afterAdvection(sim, dt) });
+  }
+
+  override save(w: CheckpointWriter): void {
+    this.particles.save(w);
+  }
+
+  override restore(_sim: GridSimulation, r: CheckpointReader): void {
+    if (r.has('ext.plsPos')) this.particles.restore(r);
+  }
+}
+
+registerTracker({ name: 'particle-levelset', create: (scene) => new ParticleLevelSetTracker(scene) });
