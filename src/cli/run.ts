@@ -260,6 +260,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     );
     progress = createProgress(engine, sim.frame, settings.frames);
     const started = performance.now();
+    const volumeWarned = new Set<string>();
     lastDone = started;
     while (sim.frame < settings.frames && !stop.requested) {
       const t0 = performance.now();
@@ -282,6 +283,14 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
         job.points = { format: settings.points, file: `${engine}/${frameFileName('points', sim.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`, points };
       }
       const metrics = sim.metrics();
+      // Liquid the method lost or gained (Metrics.volumeChange: sources and sinks counted), said once.
+      const drift = metrics.liquidGone ? 'gone' : Math.abs(metrics.volumeChange ?? 0) > 0.05 ? 'drift' : '';
+      if (drift && !volumeWarned.has(drift)) {
+        volumeWarned.add(drift);
+        progress.log(drift === 'gone'
+          ? `warning: ${engine}: no liquid is left at t = ${sim.time.toFixed(3)} s (frame ${sim.frame})`
+          : `warning: ${engine}: the liquid volume is ${(100 * metrics.volumeChange!).toFixed(1)} % off what was put in (sources and sinks counted) at t = ${sim.time.toFixed(3)} s (frame ${sim.frame})`);
+      }
       const state = { bytes: sim.save(), frame: sim.frame };
       await settle();
       pending = {

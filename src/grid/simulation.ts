@@ -97,7 +97,15 @@ export class GridEngineSimulation implements Simulation {
     if (mass > 0) for (let a = 0; a < 3; a++) com[a] /= mass;
     if (cells === 0) { min.fill(0); max.fill(0); }
     const fluidVolume = sim.tracker.volume(sim);
-    return { fluidVolume, centerOfMass: com, kineticEnergy: ke, momentum: mom, maxSpeed, bounds: { min, max }, pointCount: sim.markers.count, cellCount: cells, memoryBytes: heldBytes(this, [this.scene]) };
+    const m: Metrics = { fluidVolume, centerOfMass: com, kineticEnergy: ke, momentum: mom, maxSpeed, bounds: { min, max }, pointCount: sim.markers.count, cellCount: cells, memoryBytes: heldBytes(this, [this.scene]) };
+    // Smoke fills the box: it has no liquid volume to account for.
+    if (sim.ext.smoke) return m;
+    const expected = sim.tracker.expectedVolume(sim);
+    m.volumeExpected = expected;
+    // Below a millionth of a cell nothing is expected (all of it has gone through the sinks).
+    m.volumeChange = expected > 1e-6 * h * h * h ? fluidVolume / expected - 1 : 0;
+    m.liquidGone = fluidVolume <= 1e-6 * h * h * h;
+    return m;
   }
 
   solids(): SolidView[] {

@@ -38,16 +38,16 @@ export const updateGrid: Stage = {
     sim.solids.setTime(sim.time);
     sim.updateGrid();
     applySolidVelocities(sim.store, sim.d);
-    extrapolateVelocity(sim.store, sim.layers);
+    extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
     applySolidVelocities(sim.store, sim.d);
   },
 };
 
-/** Step 3a: semi-Lagrangian convection (advect.ts). */
+/** Step 3a: convection, semi-Lagrangian or MacCormack (advect.ts). */
 export const advection: Stage = {
   name: 'advection',
   run(sim, dt) {
-    advectVelocity(sim.store, sim.d, dt);
+    advectVelocity(sim.store, sim.d, dt, sim.scene.grid.advection, sim.advectionScratch);
     applySolidVelocities(sim.store, sim.d);
     sim.checkVelocity();
   },
@@ -124,7 +124,7 @@ export const pressure: Stage = {
 };
 
 /** Step 3f (Figure 7). */
-export const extrapolation: Stage = { name: 'extrapolation', run: (sim) => extrapolateVelocity(sim.store, sim.layers) };
+export const extrapolation: Stage = { name: 'extrapolation', run: (sim) => extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals) };
 
 /** Step 3g. */
 export const solidVelocities: Stage = { name: 'solids', run: (sim) => applySolidVelocities(sim.store, sim.d) };

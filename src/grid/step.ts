@@ -12,6 +12,7 @@ import { SimulationError, type StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
+import { AdvectionScratch } from './advect.ts';
 import { applySolidVelocities } from './boundary.ts';
 import { makeDomain, type GridDomain } from './domain.ts';
 import { createExtensions, type GridExtensions } from './extensions.ts';
@@ -45,6 +46,7 @@ export class GridSimulation {
   store: GridStore;
   readonly tracker: SurfaceTracker;
   readonly pressure = new PressureSolver();
+  readonly advectionScratch = new AdvectionScratch();
   readonly viscosity = new ViscositySolver();
   readonly solids: GridSolids;
   /** Buffer layers around the liquid (Figure 4) plus the tracker's band. */
@@ -124,7 +126,7 @@ export class GridSimulation {
     }
     this.updateGrid();
     this.tracker.initialize(this);
-    extrapolateVelocity(this.store, this.layers);
+    extrapolateVelocity(this.store, this.layers, this.tracker.extrapolateAlongNormals);
     applySolidVelocities(this.store, this.d);
   }
 

@@ -44,7 +44,7 @@ describe('grid pipeline', () => {
     const names = stages(scene({ tracking: 'particle-levelset' }, true));
     expect(names).toEqual([
       'grid', 'redistance', 'pls-correct', 'viscoelastic-strain', 'advection', 'forces', 'elastic-force',
-      'pressure-pre', 'viscosity', 'pressure', 'extrapolation', 'solids', 'tracking', 'pls-advect',
+      'pressure-pre', 'viscosity', 'pressure', 'extrapolation', 'solids', 'tracking', 'pls-advect', 'volume',
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('grid pipeline', () => {
     const withSpout = scene({}, false, { sources: [{ material: 'goo', center: [0.1, 0.15, 0.02], direction: [0, -1, 0], radius: 0.02, speed: 0.2 }] });
     expect(stages(withSpout)[0]).toBe('sources');
     const names = stages(scene({ tracking: 'levelset', heightField: true }));
-    expect(names.slice(-2)).toEqual(['tracking', 'height-field']);
+    expect(names.slice(-3)).toEqual(['tracking', 'volume', 'height-field']);
   });
 
   it('gives smoke its own grid, forces and transport and no surface tracking', () => {

@@ -133,6 +133,7 @@ export class HeightFieldTracker implements SurfaceTracker {
   }
 
   get extraLayers(): number { return this.inner.extraLayers; }
+  get extrapolateAlongNormals(): boolean { return this.inner.extrapolateAlongNormals; }
   get markers() { return this.inner.markers; }
   get afterGrid(): Stage[] { return this.inner.afterGrid; }
   liquidCells(sim: GridSimulation): number { return this.inner.liquidCells(sim); }
@@ -145,6 +146,7 @@ export class HeightFieldTracker implements SurfaceTracker {
   endFrame(sim: GridSimulation): void { this.inner.endFrame(sim); }
   cellFraction(s: GridStore, c: number, h: number): number { return this.inner.cellFraction(s, c, h); }
   volume(sim: GridSimulation): number { return this.inner.volume(sim); }
+  expectedVolume(sim: GridSimulation): number { return this.inner.expectedVolume(sim); }
   cellDistance(sim: GridSimulation, c: number): number { return this.inner.cellDistance(sim, c); }
   signedDistance(sim: GridSimulation, x: number, y: number, z: number): number { return this.inner.signedDistance(sim, x, y, z); }
   inLiquid(sim: GridSimulation, x: number, y: number, z: number): boolean { return this.inner.inLiquid(sim, x, y, z); }

@@ -15,7 +15,9 @@ import type { CompiledShape } from '../../scene/shapes.ts';
 import type { SurfaceJob } from '../../surface/index.ts';
 import { cellKey as cellKey_ } from '../domain.ts';
 import { sampleCentre as sampleCentre_ } from '../interpolate.ts';
-import { LevelSet, levelSetVolume } from '../levelset.ts';
+import { LevelSet } from '../levelset.ts';
+import { fillSolidPhi } from '../redistance.ts';
+import { cellLiquidFraction, correctVolume, levelSetVolume } from '../levelset-volume.ts';
 import { Markers } from '../markers.ts';
 import type { Stage } from '../pipeline.ts';
 import { cellsInside, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
@@ -36,20 +38,35 @@ export class LevelSetTracker implements SurfaceTracker {
    * a step (k_cfl cells): with one extra layer (a 3-cell band at the defaults) the trailing side
    * read the band's clamped edge and a falling blob lost ~1 % per step.
    */
+  readonly extrapolateAlongNormals = true;
   readonly extraLayers = 3;
   /** Display points inside φ < 0, regenerated every frame (output only). */
   readonly markers = new Markers();
   readonly levelSet = new LevelSet();
   readonly afterGrid: Stage[];
   readonly afterMove: Stage[] = [];
+  protected readonly volumeStage: Stage | null;
   /** Cells whose φ was set exactly from a shape at the last grid update (for redistancing). */
   exactPhi: Uint8Array | null = null;
+  /** The volume the liquid should have: what was put in, less what sinks took, m³. */
+  expected = 0;
   private pendingKeys: number[] = [];
   protected readonly perAxis: number;
 
   constructor(scene: Scene) {
     this.perAxis = markersPerAxis(scene);
     this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
+    // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
+    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim) => this.correctVolume(sim) } : null;
+    if (this.volumeStage) this.afterMove.push(this.volumeStage);
+  }
+
+  /** Moves the whole surface out (or in) to hold the expected volume, by at most half a cell a step. */
+  correctVolume(sim: GridSimulation): void {
+    if (this.expected <= 0) return;
+    const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
+    fillSolidPhi(sim.store, sim.band);
+    sim.count('volumeShift', shift);
   }
 
   /** §10.5: φ back to a signed distance (fast marching), keeping the exact distances of new liquid. */
@@ -72,6 +89,7 @@ export class LevelSetTracker implements SurfaceTracker {
 
   afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
     if (pending.length > 0) {
+      const before = levelSetVolume(s, sim.d.h);
       const d = sim.d, h = d.h, o = d.origin;
       for (const p of pending) {
         for (let c = 0; c < s.count; c++) {
@@ -82,6 +100,7 @@ export class LevelSetTracker implements SurfaceTracker {
       }
       this.exactPhi = new Uint8Array(s.count);
       for (const p of pending) this.exactInterface(sim, s, p.sdf);
+      this.expected += levelSetVolume(s, sim.d.h) - before;
     }
     // Liquid cells from φ (§10): type follows the sign at the centre; a cell emptied this way must
     // not leave a liquid cell without its buffer, so the faces are classified again.
@@ -141,11 +160,13 @@ export class LevelSetTracker implements SurfaceTracker {
 
   initialize(sim: GridSimulation): void {
     this.redistance(sim);
+    this.expected = this.volume(sim);
     this.reseedMarkers(sim);
   }
 
   move(sim: GridSimulation, dt: number): void {
     sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt));
+    fillSolidPhi(sim.store, sim.band);
   }
 
   /**
@@ -167,10 +188,13 @@ export class LevelSetTracker implements SurfaceTracker {
 
   sink(sim: GridSimulation, shape: CompiledShape): void {
     const s = sim.store, d = sim.d, h = d.h;
+    let changed = false;
+    const before = levelSetVolume(s, h);
     for (let c = 0; c < s.count; c++) {
       const sd = shape.sdf(d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5));
-      if (-sd > s.phi[c]) s.phi[c] = -sd;
+      if (-sd > s.phi[c]) { s.phi[c] = -sd; changed = true; }
     }
+    if (changed) this.expected -= before - levelSetVolume(s, h);
   }
 
   endFrame(sim: GridSimulation): void {
@@ -197,9 +221,13 @@ export class LevelSetTracker implements SurfaceTracker {
     }
   }
 
-  /** clamp(½ − φ/h, 0, 1): the cell's liquid fraction to first order in φ. */
+  /** The cell's liquid fraction from φ on its 2×2×2 sub-cells (levelset-volume.ts). */
   cellFraction(s: GridStore, c: number, h: number): number {
-    return Math.min(1, Math.max(0, 0.5 - s.phi[c] / h));
+    return cellLiquidFraction(s, c, h);
+  }
+
+  expectedVolume(_sim: GridSimulation): number {
+    return this.expected;
   }
 
   volume(sim: GridSimulation): number {
@@ -230,8 +258,13 @@ export class LevelSetTracker implements SurfaceTracker {
     });
   }
 
-  save(_w: CheckpointWriter): void {}
-  restore(_sim: GridSimulation, _r: CheckpointReader): void {}
+  save(w: CheckpointWriter): void {
+    w.scalar('ls.expectedVolume', this.expected);
+  }
+
+  restore(sim: GridSimulation, r: CheckpointReader): void {
+    this.expected = r.has('ls.expectedVolume') ? r.scalar('ls.expectedVolume') : this.volume(sim);
+  }
 }
 
 registerTracker({ name: 'levelset', create: (scene) => new LevelSetTracker(scene) });

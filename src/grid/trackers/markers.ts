@@ -30,11 +30,14 @@ function cellAt(sim: GridSimulation, x: number, y: number, z: number): number {
 
 export class MarkerTracker implements SurfaceTracker {
   readonly name = 'markers';
+  readonly extrapolateAlongNormals = false;
   readonly extraLayers = 0;
   readonly markers = new Markers();
   readonly afterGrid: Stage[] = [];
   readonly afterMove: Stage[] = [];
   private readonly perAxis: number;
+  /** Markers put in less markers sunk (markers that leave the grid are lost, not expected to go). */
+  private expectedCount = 0;
 
   constructor(scene: Scene) {
     this.perAxis = markersPerAxis(scene);
@@ -48,9 +51,10 @@ export class MarkerTracker implements SurfaceTracker {
   afterRebuild(): void {}
 
   addLiquid(sim: GridSimulation, shape: CompiledShape, material: number): void {
-    const d = sim.d, inv = 1 / d.h;
+    const d = sim.d, inv = 1 / d.h, before = this.markers.count;
     this.markers.seed(d, sim.scene.grid.markersPerCell, shape.bounds, (x, y, z) =>
       shape.sdf(x, y, z) < 0 && sim.solids.solidAt(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv)) < 0, material);
+    this.expectedCount += this.markers.count - before;
   }
 
   initialize(): void {}
@@ -79,6 +83,7 @@ export class MarkerTracker implements SurfaceTracker {
           const y = src.center[1] + pa * e1[1] + pc * e2[1] + travelled * sp.normal[1];
           const z = src.center[2] + pa * e1[2] + pc * e2[2] + travelled * sp.normal[2];
           this.markers.add(x, y, z, sp.material);
+          this.expectedCount++;
         }
       }
       // Emission times start + n·d/s, computed (not accumulated) so that no layer is gained to round-off.
@@ -87,7 +92,9 @@ export class MarkerTracker implements SurfaceTracker {
   }
 
   sink(sim: GridSimulation, shape: CompiledShape): void {
-    sim.count('markersSunk', this.markers.filter((x, y, z) => shape.sdf(x, y, z) >= 0));
+    const sunk = this.markers.filter((x, y, z) => shape.sdf(x, y, z) >= 0);
+    this.expectedCount -= sunk;
+    sim.count('markersSunk', sunk);
   }
 
   endFrame(): void {}
@@ -99,6 +106,11 @@ export class MarkerTracker implements SurfaceTracker {
   volume(sim: GridSimulation): number {
     const h = sim.d.h, m = this.perAxis;
     return (this.markers.count * h * h * h) / (m * m * m);
+  }
+
+  expectedVolume(sim: GridSimulation): number {
+    const h = sim.d.h, m = this.perAxis;
+    return (this.expectedCount * h * h * h) / (m * m * m);
   }
 
   /** ±h/2 by cell type: the surface is taken on the faces of the liquid cells. */
@@ -145,8 +157,14 @@ export class MarkerTracker implements SurfaceTracker {
     });
   }
 
-  save(_w: CheckpointWriter): void {}
-  restore(_sim: GridSimulation, _r: CheckpointReader): void {}
+  save(w: CheckpointWriter): void {
+    w.scalar('markers.expected', this.expectedCount);
+  }
+
+  restore(_sim: GridSimulation, r: CheckpointReader): void {
+    // Checkpoints written before the count was kept: the markers present are what is expected.
+    this.expectedCount = r.has('markers.expected') ? r.scalar('markers.expected') : this.markers.count;
+  }
 }
 
 registerTracker({ name: 'markers', create: (scene) => new MarkerTracker(scene) });

@@ -1,30 +1,40 @@
 /**
- * The particle level set (Enright, Fedkiw, Ferziger & Mitchell 2002; Enright, Marschner & Fedkiw
- * 2002; Cline et al. §10.7–10.8), `grid.tracking: "particle-levelset"`: the level set of
- * ./levelset.ts with marker particles on both sides of its surface that repair it.
+ * The particle level set (Enright, Fedkiw, Ferziger & Mitchell 2002, "A hybrid particle level set
+ * method for improved interface capturing", J. Comput. Phys. 183; Cline et al. §10.7–10.8),
+ * `grid.tracking: "particle-levelset"`: the level set of ./levelset.ts with massless marker
+ * particles on both sides of its surface that rebuild it where it is under-resolved.
  *
- * Marker particles live on both sides of the surface within `bandMax` of it: negative ones inside
- * the liquid, positive ones outside, each with a radius (equation 31) r = clamp(|φ(x_p)|, 0.1 h,
- * 0.5 h), the side stored as the sign of the radius. Per step:
- *   - φ is moved by the level set's first-order update (levelset.ts) and the particles by RK2;
- *   - error correction: a particle on the wrong side of φ by more than its radius has "escaped";
- *     each escaped particle p defines φ_p(x) = s_p (r_p − |x − x_p|) at the eight cell centres
- *     around it, and φ⁺ = max(φ, φ_p⁺), φ⁻ = min(φ, φ_p⁻); φ takes whichever of φ⁺, φ⁻ is smaller
- *     in magnitude. Done after the advection and again after redistancing;
- *   - after the second correction the radii are reset from φ, and every `reseedEvery` steps
- *     particles far from the surface are dropped and cells near it topped up to `perCell`.
- * New particles are placed at random in their cell (seeded from the scene) and attracted towards
- * a random level φ_goal ∈ [r_min, bandMax] on their side along ∇φ (Enright et al. §3.1).
+ *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface, at a
+ *    random point of the cell, each attracted along ∇φ to a random level φ_goal on its side,
+ *    |φ_goal| ∈ [r_min, bandMax]; its sign is the side it lands on.
+ *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
+ *    r_max = 0.5 h, stored with the particle's sign.
+ *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
+ *    side by more than its radius has escaped; each escaped particle's sphere
+ *    φ_p(x) = s_p (r_p − |x − x_p|) is taken at the eight cell centres around it into
+ *    φ⁺ = max(φ⁺, φ_p) (positive particles) or φ⁻ = min(φ⁻, φ_p) (negative ones), and each centre
+ *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
+ *    redistancing; then the radii of the particles not escaped are reset.
+ *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
+ *    are deleted and cells within the band are topped up to `perCell`; escaped particles are kept
+ *    (they hold features thinner than the grid), cells holding more than twice `perCell` lose the
+ *    extras.
+ * A particle that leaves the grid's cells or enters a solid is deleted.
  */
 import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
 import type { Scene } from '../../scene/scene.ts';
-import type { GridDomain } from '../domain.ts';
-import { sampleAt, tracePoint } from '../interpolate.ts';
+import type { CompiledShape } from '../../scene/shapes.ts';
+import { OPEN, SLIP } from '../domain.ts';
+import { sampleAt as sampleAt_, sampleVector as sampleVector_ } from '../interpolate.ts';
 import type { Stage } from '../pipeline.ts';
-import type { GridSimulation } from '../step.ts';
-import { SOLID, type GridStore } from '../store.ts';
+import type { GridSimulation, PendingLiquid } from '../step.ts';
+import { SOLID as SOLID_, type GridStore } from '../store.ts';
+import { fillSolidPhi } from '../redistance.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { registerTracker } from './tracker.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const sampleAt = sampleAt_, sampleVector = sampleVector_, SOLID = SOLID_;
 
 const p3 = new Float64Array(3);
 
@@ -33,8 +43,6 @@ export class ParticleLevelSet {
   pos = new Float64Array(3 * 4096);
   /** Signed radius: negative particles (inside the liquid) store −r. */
   radius = new Float64Array(4096);
-  readonly perCell: number;
-  readonly reseedEvery: number;
   /** Escaped particles found by the last correction. */
   escaped = 0;
   private seeded = false;
@@ -42,11 +50,10 @@ export class ParticleLevelSet {
   private plus = new Float64Array(0);
   private minus = new Float64Array(0);
   private cellCount = new Int32Array(0);
+  private vc = new Float64Array(0);
 
-  constructor(seed: number, perCell = 16, reseedEvery = 20) {
+  constructor(seed: number, readonly perCell = 16, readonly reseedEvery = 20, readonly bandCells = 3) {
     this.rng = (seed * 2654435761) >>> 0 || 1;
-    this.perCell = perCell;
-    this.reseedEvery = reseedEvery;
   }
 
   save(w: CheckpointWriter): void {
@@ -84,54 +91,84 @@ export class ParticleLevelSet {
     this.radius[i] = r;
   }
 
-  /** Stage after redistancing: first seeding, second correction, radii, periodic reseeding. */
+  /** After redistancing: the second correction, the radii, and periodic reseeding (the first call seeds). */
   afterRedistance(sim: GridSimulation): void {
-    const s = sim.store, d = sim.d;
     if (!this.seeded) {
-      this.reseed(s, d, sim.band);
+      this.reseed(sim);
       this.seeded = true;
       return;
     }
-    this.correct(s, d);
-    this.setRadii(s, d);
-    if (sim.steps % this.reseedEvery === 0) this.reseed(s, d, sim.band);
+    this.correct(sim, true);
+    if (sim.steps % this.reseedEvery === 0) this.reseed(sim);
   }
 
-  /** Stage after the level set moved: particles by RK2, then the first correction. */
+  /**
+   * After the level set moved: the particles by RK2 (equation 12) through the cell-centre
+   * velocities the level set moved with (interpolated trilinearly), then the first correction.
+   */
   afterAdvection(sim: GridSimulation, dt: number): void {
     if (!this.seeded) return;
-    const s = sim.store, d = sim.d, P = this.pos;
+    const s = sim.store, d = sim.d, P = this.pos, R = this.radius, inv = 1 / d.h, o = d.origin;
+    const vc = this.centreVelocities(s);
+    let w = 0;
     for (let q = 0; q < this.count; q++) {
-      tracePoint(s, d, P[3 * q], P[3 * q + 1], P[3 * q + 2], dt, p3);
-      P[3 * q] = p3[0]; P[3 * q + 1] = p3[1]; P[3 * q + 2] = p3[2];
+      const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
+      sampleVector(s, vc, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, p3);
+      const mx = x + 0.5 * dt * p3[0], my = y + 0.5 * dt * p3[1], mz = z + 0.5 * dt * p3[2];
+      sampleVector(s, vc, (mx - o[0]) * inv - 0.5, (my - o[1]) * inv - 0.5, (mz - o[2]) * inv - 0.5, p3);
+      p3[0] = x + dt * p3[0]; p3[1] = y + dt * p3[1]; p3[2] = z + dt * p3[2];
+      const c = s.find(Math.floor((p3[0] - o[0]) * inv), Math.floor((p3[1] - o[1]) * inv), Math.floor((p3[2] - o[2]) * inv));
+      if (c < 0 || s.type[c] === SOLID || !Number.isFinite(p3[0] + p3[1] + p3[2])) continue;
+      P[3 * w] = p3[0]; P[3 * w + 1] = p3[1]; P[3 * w + 2] = p3[2];
+      R[w++] = R[q];
     }
-    this.correct(s, d);
+    this.count = w;
+    this.correct(sim);
   }
 
-  /** Error correction with the escaped particles (Enright et al. 2002, §3.3). */
-  correct(s: GridStore, d: GridDomain): number {
-    const n = s.count, h = d.h, o = d.origin, inv = 1 / h, band = bandOf(s);
+  /** The velocity at every cell centre (the mean of the cell's two faces per component). */
+  private centreVelocities(s: GridStore): Float64Array {
+    if (this.vc.length < 3 * s.count) this.vc = new Float64Array(Math.ceil(3 * s.count * 1.3));
+    const vc = this.vc, { nb, u } = s;
+    for (let c = 0; c < s.count; c++) {
+      for (let a = 0; a < 3; a++) {
+        const up = nb[6 * c + 2 * a + 1];
+        vc[3 * c + a] = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
+      }
+    }
+    return vc;
+  }
+
+  /**
+   * Error correction with the escaped particles (§3.3); with `radii`, the particles on their own
+   * side take the radius of equation 31 from the same φ (the correction changes φ only within a
+   * cell of escaped particles). Returns how many escaped.
+   */
+  correct(sim: GridSimulation, radii = false): number {
+    const s = sim.store, n = s.count, h = sim.d.h, o = sim.d.origin, inv = 1 / h, band = sim.band;
+    const rmin = 0.1 * h, rmax = 0.5 * h;
     if (this.plus.length < n) {
       this.plus = new Float64Array(Math.ceil(n * 1.3));
       this.minus = new Float64Array(this.plus.length);
     }
     const plus = this.plus, minus = this.minus, phi = s.phi;
-    plus.set(phi.subarray(0, n));
-    minus.set(phi.subarray(0, n));
-    const P = this.pos, R = this.radius, far = 4 * h;
-    let escaped = 0, w = 0;
+    const P = this.pos, R = this.radius;
+    let escaped = 0, touched = false;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2], r = R[q];
       const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
-      // A particle that left the band, or entered a solid, no longer knows where the surface is
-      // (the liquid could sweep over it while it stood still outside the grid): drop it.
-      const home = s.find(Math.floor(gx + 0.5), Math.floor(gy + 0.5), Math.floor(gz + 0.5));
       const fp = sampleAt(s, phi, gx, gy, gz, band);
-      if (home < 0 || s.type[home] === SOLID || Math.abs(fp) > far) continue;
-      P[3 * w] = x; P[3 * w + 1] = y; P[3 * w + 2] = z;
-      R[w++] = r;
       const sign = r > 0 ? 1 : -1, ar = sign * r;
-      if (sign * fp >= -ar) continue;
+      if (sign * fp >= -ar) {
+        if (radii && sign * fp >= 0) R[q] = sign * Math.min(rmax, Math.max(rmin, sign * fp));
+        continue;
+      }
+      if (besideSolid(s, sim.d.kind, gx + 0.5, gy + 0.5, gz + 0.5)) continue;
+      if (!touched) {
+        plus.set(phi.subarray(0, n));
+        minus.set(phi.subarray(0, n));
+        touched = true;
+      }
       escaped++;
       const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz);
       for (let e = 0; e < 8; e++) {
@@ -144,32 +181,30 @@ export class ParticleLevelSet {
         else if (fq < minus[c]) minus[c] = fq;
       }
     }
-    for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
-    this.count = w;
+    if (touched) {
+      for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
+      fillSolidPhi(s, band);
+    }
     this.escaped = escaped;
     return escaped;
   }
 
-  /** Equation 31 for the particles that have not escaped. */
-  private setRadii(s: GridStore, d: GridDomain): void {
-    const h = d.h, rmin = 0.1 * h, rmax = 0.5 * h, band = bandOf(s);
+  /** Deletes the particles for which `drop(x, y, z, signed radius)` holds. */
+  remove(drop: (x: number, y: number, z: number, r: number) => boolean): void {
+    const P = this.pos, R = this.radius;
+    let w = 0;
     for (let q = 0; q < this.count; q++) {
-      const fp = this.phiAt(s, d, q, band);
-      const sign = this.radius[q] > 0 ? 1 : -1;
-      if (sign * fp < 0) continue; // escaped: keep its radius (it still carries sub-cell detail)
-      this.radius[q] = sign * Math.min(rmax, Math.max(rmin, Math.abs(fp)));
+      if (drop(P[3 * q], P[3 * q + 1], P[3 * q + 2], R[q])) continue;
+      P[3 * w] = P[3 * q]; P[3 * w + 1] = P[3 * q + 1]; P[3 * w + 2] = P[3 * q + 2];
+      R[w++] = R[q];
     }
+    this.count = w;
   }
 
-  private phiAt(s: GridStore, d: GridDomain, q: number, band: number): number {
-    const inv = 1 / d.h, o = d.origin, P = this.pos;
-    return sampleAt(s, s.phi, (P[3 * q] - o[0]) * inv - 0.5, (P[3 * q + 1] - o[1]) * inv - 0.5, (P[3 * q + 2] - o[2]) * inv - 0.5, band);
-  }
-
-  /** Drops particles far from the surface; fills cells near it up to perCell. */
-  reseed(s: GridStore, d: GridDomain, band: number): void {
-    const h = d.h, o = d.origin, inv = 1 / h;
-    const bandMax = Math.min(3 * h, band - h), rmin = 0.1 * h, rmax = 0.5 * h;
+  /** Deletes particles far from the surface (and extras in crowded cells); fills the band's cells up to perCell. */
+  reseed(sim: GridSimulation): void {
+    const s: GridStore = sim.store, d = sim.d, h = d.h, o = d.origin, inv = 1 / h, band = sim.band;
+    const bandMax = Math.min(this.bandCells * h, band - h), rmin = 0.1 * h, rmax = 0.5 * h;
     if (this.cellCount.length < s.count) this.cellCount = new Int32Array(Math.ceil(s.count * 1.3));
     const cnt = this.cellCount;
     cnt.fill(0, 0, s.count);
@@ -178,8 +213,7 @@ export class ParticleLevelSet {
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
       const fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
-      const sign = R[q] > 0 ? 1 : -1;
-      if (Math.abs(fp) > bandMax || sign * fp < -Math.abs(R[q])) continue;
+      if (Math.abs(fp) > bandMax) continue;
       const c = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
       if (c < 0 || s.type[c] === SOLID || cnt[c] >= 2 * this.perCell) continue;
       cnt[c]++;
@@ -188,37 +222,56 @@ export class ParticleLevelSet {
     }
     this.count = w;
     for (let c = 0; c < s.count; c++) {
-      if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax + 0.87 * h) continue;
+      if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax) continue;
       for (let tries = 0; cnt[c] < this.perCell && tries < 2 * this.perCell; tries++) {
         let x = o[0] + h * (s.ci[c] + this.random()), y = o[1] + h * (s.cj[c] + this.random()), z = o[2] + h * (s.ck[c] + this.random());
         let fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
-        const sign = tries % 2 === 0 ? -1 : 1; // alternate sides so both get particles
+        // Alternate sides so both get particles; attract towards a random level on that side.
+        const sign = tries % 2 === 0 ? -1 : 1;
         const goal = sign * (rmin + this.random() * (bandMax - rmin));
         for (let it = 0; it < 3 && Math.abs(fp - goal) > 0.05 * h; it++) {
-          gradient(s, d, x, y, z, band, p3);
+          gradient(s, o, inv, x, y, z, band, p3);
           const gl = Math.hypot(p3[0], p3[1], p3[2]);
           if (!(gl > 1e-9)) break;
           const step = ((goal - fp) * h) / gl; // gl is the change of φ over one cell
-          x += step * p3[0] / gl; y += step * p3[1] / gl; z += step * p3[2] / gl;
+          x += (step * p3[0]) / gl; y += (step * p3[1]) / gl; z += (step * p3[2]) / gl;
           fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
         }
         if (sign * fp < rmin || Math.abs(fp) > bandMax) continue;
-        this.add(x, y, z, sign * Math.min(rmax, Math.max(rmin, Math.abs(fp))));
+        const home = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
+        if (home < 0 || s.type[home] === SOLID) continue;
+        this.add(x, y, z, sign * Math.min(rmax, Math.max(rmin, sign * fp)));
         cnt[c]++;
       }
     }
   }
 }
 
-function bandOf(s: GridStore): number {
-  let m = 0;
-  for (let c = 0; c < s.count; c++) if (s.phi[c] > m) m = s.phi[c];
-  return m;
+/**
+ * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies between
+ * its cell's centre and a solid that holds the liquid still (an object, or a no-slip or moving
+ * wall; slip walls mirror the velocity and do not count). There the particles move with the
+ * velocity interpolated down to the solid's, while φ moves with the velocity at the cell centres:
+ * the liquid's front along a no-slip floor runs over the air particles below the first centres,
+ * which would then carve it away. Such particles keep their place but do not correct φ.
+ */
+function besideSolid(s: GridStore, kind: Int32Array, x: number, y: number, z: number): boolean {
+  const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
+  const c = s.find(i, j, k);
+  if (c < 0 || s.type[c] === SOLID) return true;
+  const nb = s.nb;
+  return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
 }
 
-/** ∇φ at a point by central differences of the interpolated φ (h/2 apart). */
-function gradient(s: GridStore, d: GridDomain, x: number, y: number, z: number, band: number, out: Float64Array): void {
-  const inv = 1 / d.h, o = d.origin, e = 0.5;
+function holds(s: GridStore, kind: Int32Array, m: number): boolean {
+  if (m < 0 || s.type[m] !== SOLID) return false;
+  const w = s.wall[m];
+  return w === 0 || w === 7 || (kind[w - 1] !== SLIP && kind[w - 1] !== OPEN);
+}
+
+/** ∇φ at a point by central differences of the interpolated φ half a cell apart (change per cell). */
+function gradient(s: GridStore, o: readonly number[], inv: number, x: number, y: number, z: number, band: number, out: Float64Array): void {
+  const e = 0.5;
   const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
   out[0] = sampleAt(s, s.phi, gx + e, gy, gz, band) - sampleAt(s, s.phi, gx - e, gy, gz, band);
   out[1] = sampleAt(s, s.phi, gx, gy + e, gz, band) - sampleAt(s, s.phi, gx, gy - e, gz, band);
@@ -232,7 +285,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   constructor(scene: Scene) {
     super(scene);
-    const pls = (this.particles = new ParticleLevelSet(scene.seed));
+    const pls = (this.particles = new ParticleLevelSet(scene.seed, scene.grid.particlesPerCell));
     const correct: Stage = {
       name: 'pls-correct',
       run(sim) {
@@ -242,14 +295,28 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
       },
     };
     this.afterGrid.push(correct);
-    this.afterMove.push({ name: 'pls-advect', run: (sim, dt) => pls.afterAdvection(sim, dt) });
+    this.afterMove.splice(0, 0, { name: 'pls-advect', run: (sim, dt) => pls.afterAdvection(sim, dt) });
+  }
+
+  /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
+  override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
+    super.afterRebuild(sim, s, pending);
+    for (const p of pending) this.particles.remove((x, y, z, r) => r > 0 && p.sdf(x, y, z) < 0);
+  }
+
+  /** The sink takes the liquid and the particles in it (else the negative ones would rebuild it). */
+  override sink(sim: GridSimulation, shape: CompiledShape): void {
+    super.sink(sim, shape);
+    this.particles.remove((x, y, z) => shape.sdf(x, y, z) < 0);
   }
 
   override save(w: CheckpointWriter): void {
+    super.save(w);
     this.particles.save(w);
   }
 
-  override restore(_sim: GridSimulation, r: CheckpointReader): void {
+  override restore(sim: GridSimulation, r: CheckpointReader): void {
+    super.restore(sim, r);
     if (r.has('ext.plsPos')) this.particles.restore(r);
   }
 }

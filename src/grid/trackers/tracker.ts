@@ -22,6 +22,8 @@ export interface SurfaceTracker {
   readonly name: string;
   /** Layers of cells the tracker needs beyond the buffer zone (a level set's band). */
   readonly extraLayers: number;
+  /** Whether φ is a distance the velocity extrapolation can follow along its normals (extrapolate.ts). */
+  readonly extrapolateAlongNormals: boolean;
   /** The points `fluidPoints()` shows: the markers themselves, or display points inside the liquid. */
   readonly markers: Markers;
   /** Stages right after the grid update (step 2): redistancing, particle corrections. */
@@ -50,6 +52,8 @@ export interface SurfaceTracker {
   cellFraction(s: GridStore, c: number, h: number): number;
   /** Liquid volume, m³. */
   volume(sim: GridSimulation): number;
+  /** The volume the liquid should have: what was put in (bodies, blob sources, spouts) less what sinks took, m³. */
+  expectedVolume(sim: GridSimulation): number;
   /** Signed distance (or its estimate) at the centre of cell c, m; negative in the liquid. */
   cellDistance(sim: GridSimulation, c: number): number;
   /** Signed distance (or its estimate) at a point, m; negative in the liquid. */
