@@ -4,6 +4,7 @@ import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { SceneError } from '../index.ts';
+import { diskText, estimateDisk, type DiskEstimate } from './disk.ts';
 
 defineCommand((program) =>
   program
@@ -52,6 +53,8 @@ export interface SceneSummary {
     particleBytes: number;
     gridBytes: number;
   };
+  /** Files `viscid run` would write with the scene's output settings, per engine. */
+  disk: { particle: DiskEstimate; grid: DiskEstimate };
 }
 
 function shapeText(shape: Shape): string {
@@ -73,6 +76,7 @@ function shapeText(shape: Shape): string {
 
 export function summarizeScene(scene: Scene, file: string, sha256: string): SceneSummary {
   const est = estimateScene(scene);
+  const frames = Math.ceil(scene.duration * scene.fps - 1e-9);
   return {
     file,
     name: scene.name,
@@ -80,7 +84,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
     description: scene.description,
     fps: scene.fps,
     duration: scene.duration,
-    frames: Math.ceil(scene.duration * scene.fps - 1e-9),
+    frames,
     materials: Object.entries(scene.materials).map(([name, m]) => ({
       name,
       kind: m.kind,
@@ -112,6 +116,10 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       particleBytes: est.particleBytes,
       gridBytes: est.gridBytes,
     },
+    disk: {
+      particle: estimateDisk(scene, { engines: ['particle'], frames, mesh: scene.output.mesh, points: scene.output.points }),
+      grid: estimateDisk(scene, { engines: ['grid'], frames, mesh: scene.output.mesh, points: scene.output.points }),
+    },
   };
 }
 
@@ -137,6 +145,8 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   lines.push(
     `  grid engine: ≤ ${fmtInt(e.cells)} cells of ${scene.grid.cellSize} m in ${fmtVec(e.gridBounds.min)} to ${fmtVec(e.gridBounds.max)}, ~${fmtBytes(e.gridBytes)} at full occupancy`,
   );
+  const formats = [scene.output.mesh !== 'none' ? `${scene.output.mesh} meshes` : '', scene.output.points !== 'none' ? `${scene.output.points} points` : ''].filter(Boolean).join(', ') || 'output.mesh and output.points are none';
+  lines.push(`  disk for viscid run: particle engine ${diskText(s.disk.particle, formats)}; grid engine ${diskText(s.disk.grid, formats)}`);
   lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import { createSimulation, restoreSimulation, type EngineName, type Scene, type Simulation, type SimulationOptions } from '../index.ts';
 import { spawnNodeThread } from './threads.ts';
+import { diskText, estimateDisk } from './disk.ts';
 import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, setExitCode, UsageError } from './command.ts';
 import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
@@ -149,6 +150,9 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     resuming: Boolean(flags.resume),
   };
   let code = 0;
+  const { mesh, points, frames } = manifest.settings;
+  const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
+  process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
   try {
     writeManifest(dir, manifest);
     for (const engine of engines) {
@@ -307,6 +311,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
           points: points.count,
           fluidVolume: metrics.fluidVolume,
           maxSpeed: metrics.maxSpeed,
+          centerOfMass: Array.from(metrics.centerOfMass),
+          bounds: { min: Array.from(metrics.bounds.min), max: Array.from(metrics.bounds.max) },
         },
       };
       await yieldToEventLoop();

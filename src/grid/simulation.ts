@@ -15,7 +15,7 @@ import { extensionFluidPoints } from './extensions.ts';
 import { velocityAtPoint } from './interpolate.ts';
 import { GridSimulation } from './step.ts';
 import { FLUID } from './store.ts';
-import { solidMesh } from './solid-mesh.ts';
+import { shapeMesh } from '../scene/triangulate.ts';
 
 const v3 = new Float64Array(3);
 
@@ -110,7 +110,10 @@ export class GridEngineSimulation implements Simulation {
 
   solids(): SolidView[] {
     const list = this.sim.solids.list;
-    if (!this.solidMeshes) this.solidMeshes = list.map((b) => solidMesh(b.shape, this.sim.d.h, this.scene));
+    // The solid bodies in scene order, as GridSolids lists them.
+    this.solidMeshes ??= this.scene.bodies
+      .filter((b) => this.scene.materials[b.material].kind === 'solid')
+      .map((b) => shapeMesh(b.shape, this.scene.assets.meshes));
     this.sim.solids.setTime(this.sim.time);
     return list.map((b, i) => ({
       name: b.name,
