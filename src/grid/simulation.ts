@@ -14,7 +14,7 @@ import { restoreGrid, saveGrid } from './checkpoint.ts';
 import { extensionFluidPoints } from './extensions.ts';
 import { velocityAtPoint } from './interpolate.ts';
 import { GridSimulation } from './step.ts';
-import { FLUID } from './store.ts';
+import { FLUID, SOLID } from './store.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 
 const v3 = new Float64Array(3);
@@ -75,9 +75,10 @@ export class GridEngineSimulation implements Simulation {
     const com: Vec3 = [0, 0, 0], mom: Vec3 = [0, 0, 0];
     const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
     for (let c = 0; c < s.count; c++) {
-      if (s.type[c] !== FLUID) continue;
-      cells++;
-      const w = sim.tracker.cellFraction(s, c, h);
+      if (s.type[c] === FLUID) cells++;
+      // Every cell holding liquid, by the tracker's fraction (a level set's surface cuts air cells too).
+      const w = s.type[c] === SOLID ? 0 : sim.tracker.cellFraction(s, c, h);
+      if (w <= 1e-9) continue;
       const mc = rho * h * h * h * w;
       const x = [d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5)];
       let speed2 = 0;

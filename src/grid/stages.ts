@@ -40,6 +40,7 @@ export const updateGrid: Stage = {
     applySolidVelocities(sim.store, sim.d);
     extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
     applySolidVelocities(sim.store, sim.d);
+    sim.keepStartVelocity();
   },
 };
 
@@ -129,12 +130,21 @@ export const extrapolation: Stage = { name: 'extrapolation', run: (sim) => extra
 /** Step 3g. */
 export const solidVelocities: Stage = { name: 'solids', run: (sim) => applySolidVelocities(sim.store, sim.d) };
 
-/** Step 4: the tracker moves the surface through u; then the sinks take their liquid (§5). */
+/**
+ * Step 4: the tracker moves the surface through the step's mean velocity (GridSimulation.
+ * midStepVelocity) for Δt; then the sinks take their liquid (§5).
+ */
 export function tracking(tracker: SurfaceTracker): Stage {
   return {
     name: 'tracking',
     run(sim, dt) {
-      tracker.move(sim, dt);
+      const s = sim.store, end = s.u;
+      s.u = sim.midStepVelocity();
+      try {
+        tracker.move(sim, dt);
+      } finally {
+        s.u = end;
+      }
       applySinks(sim, tracker, dt);
     },
   };

@@ -78,6 +78,9 @@ export class GridSimulation {
   currentStage = 'init';
   /** Keys of the cells holding liquid, filled by the tracker for the grid update. */
   liquidKeys = new Int32Array(1024);
+  /** Face velocities at the start of the step (after the grid update) and the step's mean. */
+  private uStart: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  private uMid: [Float64Array, Float64Array, Float64Array] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
   private pending: PendingLiquid[] = [];
   /** The previous step's store, reused as the next one (ping-pong) to spare the allocations. */
   private spare: GridStore | null = null;
@@ -173,6 +176,31 @@ export class GridSimulation {
         }
       }
     }
+  }
+
+  /** Keeps the face velocities the step starts from (after the grid update). */
+  keepStartVelocity(): void {
+    const s = this.store, n = s.count;
+    if (this.uStart[0].length < n) {
+      const m = Math.ceil(n * 1.3);
+      this.uStart = [new Float64Array(m), new Float64Array(m), new Float64Array(m)];
+      this.uMid = [new Float64Array(m), new Float64Array(m), new Float64Array(m)];
+    }
+    for (let a = 0; a < 3; a++) this.uStart[a].set(s.u[a].subarray(0, n));
+  }
+
+  /**
+   * The velocity the surface moves with over the step: the mean of the step's start and end
+   * (trapezoidal; with the end's alone, as Cline's step 4, a falling blob leads g t Δt / 2).
+   */
+  midStepVelocity(): [Float64Array, Float64Array, Float64Array] {
+    const s = this.store, n = s.count;
+    if (this.uMid[0].length < n) return s.u;
+    for (let a = 0; a < 3; a++) {
+      const m = this.uMid[a], u0 = this.uStart[a], u1 = s.u[a];
+      for (let c = 0; c < n; c++) m[c] = 0.5 * (u0[c] + u1[c]);
+    }
+    return this.uMid;
   }
 
   /** Step 1 (timestep.ts). */

@@ -34,7 +34,7 @@ describe('grid pipeline', () => {
     expect(a).toContain('elastic-force');
     expect(a).not.toContain('redistance');
     expect(b).not.toContain('viscoelastic-strain');
-    expect(b).toEqual(expect.arrayContaining(['redistance', 'pls-correct', 'pls-advect']));
+    expect(b).toEqual(expect.arrayContaining(['redistance', 'pls-correct', 'tracking', 'volume']));
     // Stepping one does not change the other's list.
     gel.stepFrame();
     expect(plain.sim.pipeline.map((s) => s.name)).toEqual(b);
@@ -44,7 +44,7 @@ describe('grid pipeline', () => {
     const names = stages(scene({ tracking: 'particle-levelset' }, true));
     expect(names).toEqual([
       'grid', 'redistance', 'pls-correct', 'viscoelastic-strain', 'advection', 'forces', 'elastic-force',
-      'pressure-pre', 'viscosity', 'pressure', 'extrapolation', 'solids', 'tracking', 'pls-advect', 'volume',
+      'pressure-pre', 'viscosity', 'pressure', 'extrapolation', 'solids', 'tracking', 'volume',
     ]);
   });
 

@@ -28,7 +28,7 @@ export interface SpreadingResult {
   H: number[];
   /** Volume / initial volume at each frame. */
   volumeRatio: number[];
-  /** Fitted exponent of r ∝ (t − t0)^n over the frames at least two cells thick (t0 from r⁸ ∝ t − t0). */
+  /** Fitted exponent of r ∝ (t − t0)^n over the frames at least two cells thick (t0 ≤ 0 from r⁸ ∝ t − t0). */
   exponent: number;
   /** r / Huppert's r at the last fitted frame, with t measured from the virtual origin. */
   radiusRatio: number;
@@ -67,7 +67,8 @@ export function spreadingRun(o: SpreadingOptions): SpreadingResult {
   const use = t.map((_, i) => r[i] >= 1.25 * o.r0 && H[i] >= 2 * o.h);
   const ft = t.filter((_, i) => use[i]), fr = r.filter((_, i) => use[i]);
   const lin = fitLine(ft, fr.map((x) => x ** 8));
-  const origin = -lin.a / lin.b;
+  // The virtual origin of r⁸ = K (t − t0): before the release for a blob that starts with a radius.
+  const origin = Math.min(0, -lin.a / lin.b);
   const log = fitLine(ft.map((x) => Math.log(x - origin)), fr.map((x) => Math.log(x)));
   const last = ft.length - 1;
   const radiusRatio = fr[last] / huppertRadius(9.81, V0, o.nu, ft[last] - origin);

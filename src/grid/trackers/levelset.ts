@@ -67,7 +67,11 @@ export class LevelSetTracker implements SurfaceTracker {
     const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
     fillSolidPhi(sim.store, sim.band);
     sim.count('volumeShift', shift);
+    if (shift !== 0) this.surfaceMoved(sim, shift);
   }
+
+  /** After the volume correction moved the whole surface out by `shift` m (a hook for the particles). */
+  protected surfaceMoved(_sim: GridSimulation, _shift: number): void {}
 
   /** §10.5: φ back to a signed distance (fast marching), keeping the exact distances of new liquid. */
   redistance(sim: GridSimulation): void {

@@ -99,8 +99,9 @@ export class MarkerTracker implements SurfaceTracker {
 
   endFrame(): void {}
 
-  cellFraction(): number {
-    return 1;
+  /** A cell holding a marker is liquid, all of it. */
+  cellFraction(s: GridStore, c: number): number {
+    return s.type[c] === FLUID ? 1 : 0;
   }
 
   volume(sim: GridSimulation): number {

@@ -189,6 +189,28 @@ export class ParticleLevelSet {
     return escaped;
   }
 
+  /** Moves every particle by `distance` along ∇φ/|∇φ| (∇φ by central differences at the cell centres, interpolated). */
+  moveAlongNormals(sim: GridSimulation, distance: number): void {
+    const s = sim.store, n = s.count, { nb, phi, type } = s;
+    if (this.vc.length < 3 * n) this.vc = new Float64Array(Math.ceil(3 * n * 1.3));
+    const g = this.vc;
+    for (let c = 0; c < n; c++) {
+      for (let a = 0; a < 3; a++) {
+        const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+        const okLo = lo >= 0 && type[lo] !== SOLID, okHi = hi >= 0 && type[hi] !== SOLID;
+        g[3 * c + a] = okLo && okHi ? 0.5 * (phi[hi] - phi[lo]) : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
+      }
+    }
+    const o = sim.d.origin, inv = 1 / sim.d.h, P = this.pos;
+    for (let q = 0; q < this.count; q++) {
+      sampleVector(s, g, (P[3 * q] - o[0]) * inv - 0.5, (P[3 * q + 1] - o[1]) * inv - 0.5, (P[3 * q + 2] - o[2]) * inv - 0.5, p3);
+      const l = Math.hypot(p3[0], p3[1], p3[2]);
+      if (!(l > 1e-12)) continue;
+      const k = distance / l;
+      P[3 * q] += k * p3[0]; P[3 * q + 1] += k * p3[1]; P[3 * q + 2] += k * p3[2];
+    }
+  }
+
   /** Deletes the particles for which `drop(x, y, z, signed radius)` holds. */
   remove(drop: (x: number, y: number, z: number, r: number) => boolean): void {
     const P = this.pos, R = this.radius;
@@ -295,7 +317,20 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
       },
     };
     this.afterGrid.push(correct);
-    this.afterMove.splice(0, 0, { name: 'pls-advect', run: (sim, dt) => pls.afterAdvection(sim, dt) });
+  }
+
+  /** φ moves (level set), then the particles through the same velocities, then the first correction. */
+  override move(sim: GridSimulation, dt: number): void {
+    super.move(sim, dt);
+    this.particles.afterAdvection(sim, dt);
+  }
+
+  /**
+   * The volume correction moved the surface out by `shift` along its normal: the particles near it
+   * move with it, else the air particles it passed over would carve the liquid back.
+   */
+  protected override surfaceMoved(sim: GridSimulation, shift: number): void {
+    this.particles.moveAlongNormals(sim, shift);
   }
 
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */

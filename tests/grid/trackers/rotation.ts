@@ -82,6 +82,7 @@ export function carry(sim: GridSimulation, velocity: Velocity, duration: number,
     sim.dt = dt;
     grid.run(sim, dt);
     prescribe(sim, velocity, sim.time + 0.5 * dt);
+    sim.keepStartVelocity();
     for (const st of sim.tracker.afterGrid) st.run(sim, dt);
     move.run(sim, dt);
     for (const st of sim.tracker.afterMove) st.run(sim, dt);
