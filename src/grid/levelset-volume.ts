@@ -8,7 +8,7 @@
  * film of thickness t counts t, where the one-point rule clamp(½ − φ/h) counted ½ h + t/2.
  *
  * Volume correction: φ − δ with one δ for the whole band moves the whole surface out by δ; δ is
- * found by Newton's method on this estimator (its slope is the area of the sub-cells the surface
+ * found by a Newton step on this estimator (its slope is the area of the sub-cells the surface
  * crosses), so lost liquid is put back spread over the surface rather than where it was lost.
  */
 import { SOLID as SOLID_, type GridStore } from './store.ts';
@@ -70,26 +70,21 @@ export function levelSetVolume(s: GridStore, h: number): number {
 }
 
 /**
- * Shifts φ (by at most `maxShift` m in all) so that the level set holds `target` m³, in up to three
- * Newton steps; returns the shift (positive: the surface moved outwards).
+ * Shifts φ (by at most `maxShift` m) so that the level set holds `target` m³: one Newton step on
+ * the estimator (called every step, so what one step leaves is taken up by the next). Returns the
+ * shift (positive: the surface moved outwards).
  */
 export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number): number {
-  let total = 0;
-  for (let it = 0; it < 3; it++) {
-    crossings = 0;
-    const v = levelSetVolume(s, h);
-    const err = target - v;
-    // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
-    const slope = (crossings * h * h) / 4;
-    if (!(slope > 0) || Math.abs(err) <= 1e-6 * target) break;
-    const delta = Math.max(-maxShift - total, Math.min(maxShift - total, err / slope));
-    if (delta === 0) break;
-    const phi = s.phi;
-    for (let c = 0; c < s.count; c++) {
-      const f = phi[c];
-      if (f > -band && f < band) phi[c] = Math.max(-band, Math.min(band, f - delta));
-    }
-    total += delta;
+  crossings = 0;
+  const err = target - levelSetVolume(s, h);
+  // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
+  const slope = (crossings * h * h) / 4;
+  if (!(slope > 0) || Math.abs(err) <= 1e-6 * target) return 0;
+  const delta = Math.max(-maxShift, Math.min(maxShift, err / slope));
+  const phi = s.phi;
+  for (let c = 0; c < s.count; c++) {
+    const f = phi[c];
+    if (f > -band && f < band) phi[c] = Math.max(-band, Math.min(band, f - delta));
   }
-  return total;
+  return delta;
 }

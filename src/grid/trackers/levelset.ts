@@ -67,7 +67,7 @@ export class LevelSetTracker implements SurfaceTracker {
     const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
     fillSolidPhi(sim.store, sim.band);
     sim.count('volumeShift', shift);
-    if (shift !== 0) this.surfaceMoved(sim, shift);
+    if (Math.abs(shift) > 1e-4 * sim.d.h) this.surfaceMoved(sim, shift);
   }
 
   /** After the volume correction moved the whole surface out by `shift` m (a hook for the particles). */

@@ -330,8 +330,14 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
    * move with it, else the air particles it passed over would carve the liquid back.
    */
   protected override surfaceMoved(sim: GridSimulation, shift: number): void {
-    this.particles.moveAlongNormals(sim, shift);
+    // A shift smaller than the particles' smallest radius cannot make one escape: gather them.
+    this.pendingShift += shift;
+    if (Math.abs(this.pendingShift) < 0.05 * sim.d.h) return;
+    this.particles.moveAlongNormals(sim, this.pendingShift);
+    this.pendingShift = 0;
   }
+
+  private pendingShift = 0;
 
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
   override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
@@ -348,11 +354,13 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
   override save(w: CheckpointWriter): void {
     super.save(w);
     this.particles.save(w);
+    w.scalar('pls.pendingShift', this.pendingShift);
   }
 
   override restore(sim: GridSimulation, r: CheckpointReader): void {
     super.restore(sim, r);
     if (r.has('ext.plsPos')) this.particles.restore(r);
+    this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
   }
 }
 
