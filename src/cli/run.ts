@@ -28,6 +28,7 @@ import { solidsMesh } from './solids.ts';
 import type { FrameFiles } from './frame-files.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
 import { viscidVersion } from './version.ts';
+import { volumeWarner } from './volume-warning.ts';
 
 export interface RunFlags {
   method?: RunMethod;
@@ -264,7 +265,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     );
     progress = createProgress(engine, sim.frame, settings.frames);
     const started = performance.now();
-    const volumeWarned = new Set<string>();
+    const warnVolume = volumeWarner(engine);
     lastDone = started;
     while (sim.frame < settings.frames && !stop.requested) {
       const t0 = performance.now();
@@ -288,13 +289,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       }
       const metrics = sim.metrics();
       // Liquid the method lost or gained (Metrics.volumeChange: sources and sinks counted), said once.
-      const drift = metrics.liquidGone ? 'gone' : Math.abs(metrics.volumeChange ?? 0) > 0.05 ? 'drift' : '';
-      if (drift && !volumeWarned.has(drift)) {
-        volumeWarned.add(drift);
-        progress.log(drift === 'gone'
-          ? `warning: ${engine}: no liquid is left at t = ${sim.time.toFixed(3)} s (frame ${sim.frame})`
-          : `warning: ${engine}: the liquid volume is ${(100 * metrics.volumeChange!).toFixed(1)} % off what was put in (sources and sinks counted) at t = ${sim.time.toFixed(3)} s (frame ${sim.frame})`);
-      }
+      const volumeLine = warnVolume(metrics, sim.time, sim.frame);
+      if (volumeLine) progress.log(volumeLine);
       const state = { bytes: sim.save(), frame: sim.frame };
       await settle();
       pending = {
