@@ -11,6 +11,7 @@ const corner = new Int32Array(8);
 
 /** Slots of the 8 cells (i..i+1, j..j+1, k..k+1), −1 where absent, into `corner`. */
 function corners(s: GridStore, i: number, j: number, k: number, known = -2): void {
+  if (known === -2 && s.denseCorners(i, j, k, corner)) return;
   const nb = s.nb;
   const c0 = known === -2 ? s.find(i, j, k) : known;
   corner[0] = c0;
