@@ -1,8 +1,9 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
 import { estimateScene, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
-import { fmtBytes, fmtInt, fmtVec } from './format.ts';
+import { fmtBytes, fmtDuration, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
+import { predictFrameCost, type FrameCost } from './cost.ts';
 import { SceneError } from '../index.ts';
 
 defineCommand((program) =>
@@ -52,6 +53,8 @@ export interface SceneSummary {
     particleBytes: number;
     gridBytes: number;
   };
+  /** Iterations a frame, caps that bind and a rough time a frame (cost.ts). */
+  cost: FrameCost;
 }
 
 function shapeText(shape: Shape): string {
@@ -112,6 +115,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       particleBytes: est.particleBytes,
       gridBytes: est.gridBytes,
     },
+    cost: predictFrameCost(scene),
   };
 }
 
@@ -138,5 +142,11 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
     `  grid engine: ≤ ${fmtInt(e.cells)} cells of ${scene.grid.cellSize} m in ${fmtVec(e.gridBounds.min)} to ${fmtVec(e.gridBounds.max)}, ~${fmtBytes(e.gridBytes)} at full occupancy`,
   );
   lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
+  const c = s.cost;
+  const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
+  lines.push(
+    `  a frame: particle engine ~${fmtDuration(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
+  );
+  for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }

@@ -20,7 +20,7 @@
  * 232–251 → 87–107 ms (7 sweeps instead of 15).
  */
 import type { StepContext } from './context.ts';
-import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
+import { exchangeSubcycles, MAX_VISCOSITY_SWEEPS, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
 import { teamOf } from './threads.ts';
 import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './viscosity-parallel.ts';
 
@@ -38,12 +38,14 @@ import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './vi
 export function applyViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const n = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  const needed = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  const n = Math.min(needed, MAX_VISCOSITY_SWEEPS);
+  if (n < needed) ctx.count('viscositySweepCap', needed - n);
   const sumK = ctx.liquid.scalar;
   // Σk → 1/(2Σk) in place, once: positions do not change between sweeps.
   for (let i = 0; i < ctx.liquid.count; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
   const nm = ctx.mass.length;
-  const t = materialTables(ctx, dt / ns, ns / n);
+  const t = materialTables(ctx, dt / ns, ns / needed);
   const team = teamOf(ctx);
   if (team !== null && team.size > 1 && ctx.liquid.count >= PARALLEL_MIN_PARTICLES) {
     parallelViscosity(ctx, team, n, t.frac, t.inv2, t.toI, t.toJ);

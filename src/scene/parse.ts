@@ -200,8 +200,13 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
 
   const issues: SceneIssue[] = [];
   const result = sceneSchema.safeParse(raw);
-  if (!result.success) issues.push(...translateIssues(result.error.issues, raw));
-  issues.push(...crossIssues(raw), ...rawConsistencyIssues(raw));
+  // Appended one by one: a spread of a hundred thousand issues would overflow the stack.
+  const append = (list: SceneIssue[]) => {
+    for (const issue of list) issues.push(issue);
+  };
+  if (!result.success) append(translateIssues(result.error.issues, raw));
+  append(crossIssues(raw));
+  append(rawConsistencyIssues(raw));
 
   const meshes: Record<string, TriMesh> = {};
   for (const file of sceneMeshFiles(raw)) {
