@@ -1,9 +1,10 @@
 /**
- * `manifest.json` of a run directory: what was run (scene hash, engine, settings, viscid version)
- * and, per engine, every finished frame with its wall time and stage split, and the checkpoint
- * `--resume` continues from. Rewritten atomically after every frame.
+ * `manifest.json` of a run directory: what was run (scene hash, engine, settings, viscid version),
+ * how the run stands (`status`: running, complete, interrupted or failed, and for a failure the
+ * engine, frame and file), and, per engine, every finished frame with its wall time and stage
+ * split, and the checkpoint `--resume` continues from. Rewritten atomically after every frame.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
@@ -39,11 +40,25 @@ export interface FrameRecord {
   files: string[];
 }
 
+export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+
+/** Where a run failed: the frame being stepped or written, and the file that could not be written. */
+export interface Failure {
+  frame: number;
+  /** Relative to the run directory; absent when the engine failed, not a write. */
+  file?: string;
+  message: string;
+}
+
 export interface EngineRecord {
-  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  status: RunStatus;
   error?: string;
-  /** Checkpoint `--resume` continues from (relative path), and the frame it holds. */
-  checkpoint: { file: string; frame: number } | null;
+  failure?: Failure;
+  /**
+   * Checkpoint `--resume` continues from (relative path), the frame it holds and the sha-256 of its
+   * bytes (checked before it is resumed; absent in manifests written before it was recorded).
+   */
+  checkpoint: { file: string; frame: number; sha256?: string } | null;
   frames: FrameRecord[];
 }
 
@@ -62,6 +77,8 @@ export interface RunSettings {
 
 export interface Manifest {
   viscid: string;
+  /** The run as a whole: failed or interrupted as soon as one engine is (absent in older manifests). */
+  status?: RunStatus;
   scene: { file: string; name: string; sha256: string; fps: number };
   settings: RunSettings;
   /** The scene's method and output settings as run (defaults filled in). */
@@ -96,4 +113,30 @@ export function readManifest(dir: string): Manifest {
 export function writeManifest(dir: string, manifest: Manifest): void {
   manifest.updatedAt = new Date().toISOString();
   writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The last word of a run that failed: written atomically if it can be, else over the old manifest
+ * in place (a full disk may have no room for a second copy, but the old one's blocks are there).
+ * Returns the error when neither worked.
+ */
+export function writeManifestLast(dir: string, manifest: Manifest): Error | null {
+  try {
+    writeManifest(dir, manifest);
+    return null;
+  } catch (first) {
+    const text = Buffer.from(`${JSON.stringify(manifest)}\n`);
+    try {
+      const fd = openSync(join(dir, MANIFEST), 'r+');
+      try {
+        writeSync(fd, text, 0, text.length, 0);
+        ftruncateSync(fd, text.length);
+      } finally {
+        closeSync(fd);
+      }
+      return null;
+    } catch {
+      return first as Error;
+    }
+  }
 }
