@@ -81,7 +81,7 @@ export function predictFrameCost(scene: Scene): FrameCost {
   if (worst && worst.sweepsNeeded > worst.sweeps) {
     const substeps = Math.ceil((P.substeps * worst.sweepsNeeded) / MAX_VISCOSITY_SWEEPS);
     warnings.push(
-      `particle engine: ${worst.material} needs ${fmtInt(worst.sweepsNeeded)} viscosity sweeps a sub-timestep, over the cap of ${MAX_VISCOSITY_SWEEPS}: the liquids run about ${fmtFactor(worst.sweepsNeeded / worst.sweeps)} less viscous than asked (particle.substeps ${fmtInt(substeps)} gives them all of it, at about ${fmtDuration(secondsAt(substeps, MAX_VISCOSITY_SWEEPS))} a frame)`,
+      `particle engine: ${worst.material} needs ${fmtInt(worst.sweepsNeeded)} viscosity sweeps a sub-timestep, over the cap of ${MAX_VISCOSITY_SWEEPS}: the liquids run about ${fmtFactor(worst.sweepsNeeded / worst.sweeps)} less viscous than asked (particle.substeps ${fmtInt(substeps)} gives them all of it, at about ${fmtFrameTime(secondsAt(substeps, MAX_VISCOSITY_SWEEPS))} a frame)`,
     );
   }
   if (seconds > SLOW_FRAME_SECONDS) {
@@ -92,6 +92,11 @@ export function predictFrameCost(scene: Scene): FrameCost {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps }, warnings };
+}
+
+/** A time a frame: `40 ms`, `1.3s`, `2m05s`. */
+export function fmtFrameTime(seconds: number): string {
+  return seconds < 1 ? `${Math.max(1, Math.round(seconds * 1000))} ms` : fmtDuration(seconds);
 }
 
 function fmtFactor(x: number): string {

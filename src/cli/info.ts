@@ -1,9 +1,9 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
 import { estimateScene, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
-import { fmtBytes, fmtDuration, fmtInt, fmtVec } from './format.ts';
+import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
-import { predictFrameCost, type FrameCost } from './cost.ts';
+import { fmtFrameTime, predictFrameCost, type FrameCost } from './cost.ts';
 import { SceneError } from '../index.ts';
 
 defineCommand((program) =>
@@ -12,11 +12,12 @@ defineCommand((program) =>
     .description('validate scene files and summarize them: materials, bodies, sources, estimated particles, cells and memory')
     .argument('<scene...>', 'scene JSON files')
     .option('--json', 'print the summaries as JSON')
-    .action((files: string[], opts: { json?: boolean }) => {
+    .option('--allow-paths <folder>', 'let the scenes name files under this folder too, besides their own folders (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action((files: string[], opts: { json?: boolean; allowPaths?: string[] }) => {
       const summaries: SceneSummary[] = [];
       for (const file of files) {
         try {
-          const { scene, hash } = loadScene(file);
+          const { scene, hash } = loadScene(file, { allowPaths: opts.allowPaths });
           const summary = summarizeScene(scene, file, hash);
           summaries.push(summary);
           if (!opts.json) process.stdout.write(`${formatSummary(summary, scene)}\n`);
@@ -145,7 +146,7 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
   lines.push(
-    `  a frame: particle engine ~${fmtDuration(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');

@@ -70,9 +70,9 @@ export function loadScene(path: string, options: LoadOptions = {}): LoadedScene 
   const file = resolve(path);
   let text: string;
   try {
-    text = readBoundedFile(file, MAX_SCENE_CHARS, path).toString('utf8');
+    text = readBoundedFile(file, MAX_SCENE_CHARS, `scene file ${path}`).toString('utf8');
   } catch (e) {
-    if (e instanceof FileRefusal) throw new UsageError(`scene file: ${e.message}`);
+    if (e instanceof FileRefusal) throw new UsageError(e.message);
     throw e;
   }
   let raw: unknown;

@@ -122,8 +122,7 @@ interface RunContext {
 
 export async function runCommand(sceneFile: string, flags: RunFlags): Promise<number> {
   if (flags.resume && flags.force) throw new UsageError('--resume continues a run and --force starts one over: give one of them');
-  // Started first: its imports overlap the loading and checks below.
-  const thread = new SimThread();
+  let thread: SimThread | undefined;
   const stop = new StopSignal();
   let claim: ClaimedDir | undefined;
   try {
@@ -182,14 +181,18 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     for (const w of predictFrameCost(scene).warnings) {
       if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
     }
+    // Started once the input is known to be good: a refusal starts no thread.
+    const sim = (thread = new SimThread());
     stop.install();
-    stop.onStop(() => thread.terminate());
-    const ctx: RunContext = { dir, loaded, scene, manifest, stop, thread, checkpoints, resuming: Boolean(flags.resume) };
+    stop.onStop(() => ctx.thread.terminate());
+    const ctx: RunContext = { dir, loaded, scene, manifest, stop, thread: sim, checkpoints, resuming: Boolean(flags.resume) };
     manifest.status = 'running';
     writeManifest(dir, manifest);
     let code = 0;
     for (const engine of engines) {
       if (stop.requested) break;
+      // A run that failed writing stopped the thread at once; the next engine gets a new one.
+      if (ctx.thread.stopped) thread = ctx.thread = new SimThread();
       const status = await runEngine(ctx, engine);
       if (status === 'failed') code = EXIT_FAILURE;
     }
@@ -206,7 +209,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST}\n`);
     return code || (lost ? EXIT_FAILURE : 0);
   } finally {
-    thread.terminate();
+    thread?.terminate();
     stop.uninstall();
     claim?.release();
   }
@@ -255,7 +258,7 @@ export function threadsNote(workers: number, cores = availableParallelism()): st
   return cores >= 4 ? `1 thread (this machine has ${cores} cores: see --workers)` : '1 thread';
 }
 
-/** A stepped frame whose files the frame writer has (runEngine's settle). */
+/** A stepped frame whose files the frame writer has (runEngine's submit). */
 interface PendingFrame {
   t0: number;
   state: { bytes: Uint8Array; frame: number };
@@ -267,7 +270,8 @@ interface PendingFrame {
 type Located = Error & { frame?: number; file?: string };
 
 async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
-  const { dir, manifest, stop, scene, thread } = ctx;
+  const { dir, manifest, stop, scene } = ctx;
+  const thread = ctx.thread;
   const settings = manifest.settings;
   const record: EngineRecord = manifest.engines[engine] ?? { status: 'running', checkpoint: null, frames: [] };
   manifest.engines[engine] = record;
@@ -282,31 +286,47 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
   };
   let progress: ReturnType<typeof createProgress> | undefined;
   const writer = new FrameWriter(availableParallelism() < 2);
-  let pending: PendingFrame | null = null;
   let sinceCheckpoint = 0;
   let lastDone = performance.now();
   const warned = new Set<string>();
   // Frame k's files are encoded and written (frame-writer.ts) while frame k + 1 steps; k is
-  // recorded, and may be checkpointed, only once its files are on disk.
-  const settle = async (): Promise<void> => {
-    if (!pending) return;
-    const p = pending;
-    pending = null;
-    try {
-      const written = await p.written;
-      const now = performance.now();
-      record.frames.push({ ...p.entry, wallMs: now - p.t0, surfaceMs: p.entry.surfaceMs + written.surfaceMs, writeMs: written.writeMs, files: written.files });
-      lastGood = p.state;
-      if (++sinceCheckpoint >= settings.checkpointEvery || p.state.frame >= settings.frames) {
-        saveCheckpoint(lastGood.bytes, lastGood.frame);
-        sinceCheckpoint = 0;
-      }
-      writeManifest(dir, manifest);
-      progress?.update({ frame: p.entry.frame, time: p.entry.time, points: p.entry.points, frameMs: now - lastDone });
-      lastDone = now;
-    } catch (e) {
-      throw Object.assign(e as Located, { frame: (e as Located).frame ?? p.entry.frame });
+  // recorded, and may be checkpointed, as soon as its files are on disk.
+  const recordFrame = (p: PendingFrame, written: FrameWritten) => {
+    const now = performance.now();
+    record.frames.push({ ...p.entry, wallMs: now - p.t0, surfaceMs: p.entry.surfaceMs + written.surfaceMs, writeMs: written.writeMs, files: written.files });
+    lastGood = p.state;
+    if (++sinceCheckpoint >= settings.checkpointEvery || p.state.frame >= settings.frames) {
+      saveCheckpoint(lastGood.bytes, lastGood.frame);
+      sinceCheckpoint = 0;
     }
+    writeManifest(dir, manifest);
+    progress?.update({ frame: p.entry.frame, time: p.entry.time, points: p.entry.points, frameMs: now - lastDone });
+    lastDone = now;
+  };
+  // The frame whose files the writer has, and the promise of its record (one frame at a time).
+  let pending: PendingFrame | null = null;
+  let recorded: Promise<void> = Promise.resolve();
+  // A frame's files, its checkpoint or the manifest could not be written: the run fails at once
+  // (the step in flight is stopped), not when the next frame is done.
+  let writeFailure: Located | null = null;
+  const submit = (p: PendingFrame) => {
+    pending = p;
+    recorded = handled(
+      (async () => {
+        try {
+          recordFrame(p, await p.written);
+        } catch (e) {
+          const err = Object.assign(e as Located, { frame: (e as Located).frame ?? p.entry.frame });
+          if (!stop.requested) {
+            writeFailure ??= err;
+            ctx.thread.terminate();
+          }
+          throw err;
+        } finally {
+          if (pending === p) pending = null;
+        }
+      })(),
+    );
   };
   // The frame the simulation thread is stepping, for an error that names no other.
   let stepping = 0;
@@ -371,8 +391,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       if (settings.points !== 'none') {
         job.points = { format: settings.points, file: `${engine}/${frameFileName('points', f.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`, points: f.points };
       }
-      await settle();
-      pending = {
+      await recorded; // the frame before is on disk and recorded
+      submit({
         t0: tStep,
         state: { bytes: f.state, frame: f.frame },
         written: writer.submit(job),
@@ -387,14 +407,14 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
           fluidVolume: f.fluidVolume,
           maxSpeed: f.maxSpeed,
         },
-      };
+      });
       for (const w of capWarnings(engine, f.stats.counters)) {
         if (warned.has(w.key)) continue;
         warned.add(w.key);
         progress.log(`warning: frame ${f.frame}: ${w.text}`);
       }
     }
-    await settle();
+    await recorded;
     progress.stop();
     if (writer.lost) process.stderr.write(`note: the frame writer's thread failed (${writer.lost}); the calling thread wrote the frames from then on\n`);
     if (stop.requested) return await interrupted();
@@ -404,6 +424,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     return record.status;
   } catch (e) {
     progress?.stop();
+    if (writeFailure) return await failed(writeFailure);
     if (stop.requested && (e instanceof SimThreadGone || !pending)) return await interrupted();
     return await failed(e as Located);
   } finally {
@@ -415,7 +436,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     if (pending) {
       const p = pending;
       const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), STOP_WRITE_WAIT_MS).unref());
-      const outcome = await Promise.race([settle().then(() => 'ok' as const, () => 'failed' as const), timer]);
+      const outcome = await Promise.race([recorded.then(() => 'ok' as const, () => 'failed' as const), timer]);
       if (outcome !== 'ok') {
         writer.abandon();
         process.stderr.write(`${engine}: frame ${p.entry.frame}'s files were not finished; it is not kept\n`);
@@ -439,10 +460,12 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     if (e?.file) failure.file = relative(dir, e.file);
     // The frame whose files were being written when the run failed: kept if they were written.
     const writing = pending?.entry.frame;
-    try {
-      await settle();
-    } catch (inner) {
-      failure.message += `; and frame ${writing}'s files could not be written: ${(inner as Error).message}`;
+    if (pending && e !== writeFailure) {
+      try {
+        await recorded;
+      } catch (inner) {
+        failure.message += `; and frame ${writing}'s files could not be written: ${(inner as Error).message}`;
+      }
     }
     if (lastGood) {
       try {

@@ -109,6 +109,11 @@ export class SimThread {
     return p;
   }
 
+  /** Whether the thread was stopped or died (it takes no more requests). */
+  get stopped(): boolean {
+    return this.gone !== null;
+  }
+
   /** Stops the thread at once, whatever it is doing; a waiting request rejects with SimThreadGone. */
   terminate(): void {
     this.die(new SimThreadGone('the simulation thread was stopped'));
