@@ -54,6 +54,9 @@ export function rawConsistencyIssues(raw: unknown): SceneIssue[] {
     if (!isObj(b)) return;
     shapeDirections(out, `bodies[${i}].shape`, b.shape);
     if (isObj(b.motion) && b.motion.type === 'spin') zeroDirection(out, `bodies[${i}].motion.axis`, b.motion.axis, 'a spin axis');
+    if (isObj(b.motion) && b.motion.type === 'free' && isObj(b.shape) && b.shape.type === 'plane') {
+      out.push({ path: `bodies[${i}].motion`, message: 'a plane cannot move freely: it bounds a half-space, with no finite volume or mass; give it a static, linear, spin or keyframes motion', value: 'free' });
+    }
   });
   arr(raw.sinks).forEach((s, i) => {
     if (!isObj(s)) return;

@@ -46,6 +46,14 @@ describe('directions that must not be zero', () => {
     expect(onlyIssue(source, 'sources[0].direction').message).toMatch(/emission direction must not be zero/);
   });
 
+  it('refuses a plane that moves freely (it has no finite mass)', () => {
+    const s = tiny();
+    s.materials.floor.density = 500;
+    s.bodies[0].shape = { type: 'plane', point: [0, 0, 0] };
+    s.bodies[0].motion = { type: 'free' };
+    expect(onlyIssue(s, 'bodies[0].motion').message).toMatch(/a plane cannot move freely/);
+  });
+
   it('accepts tiny but non-zero directions', () => {
     const s = tiny();
     s.sources = [{ material: 'syrup', center: [0, 0.2, 0], direction: [0, -1e-300, 0], speed: 1, end: 0.01 }];
