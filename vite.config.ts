@@ -11,5 +11,5 @@ export default defineConfig({
   // Pre-bundled up front so that the first page load never triggers a dependency re-optimisation reload.
   optimizeDeps: { include: ['regl', 'lil-gui', 'uplot', 'fflate', 'zod'] },
   preview: { port: 4173, headers: ISOLATION },
-  build: { target: 'es2022', outDir: 'dist' },
+  build: { target: 'es2022', outDir: 'dist-app' },
 });

@@ -1,14 +1,13 @@
 /**
  * Surface benchmark: particles to a mesh at the default output settings, split into region
  * finding, field sampling, polygonization and attributes; the typed marching cubes against the
- * `isosurface` package; hash-grid against d3-octree vertex look-ups; the level-set path. Wall
+ * `isosurface` package; the level-set path. Wall
  * time is what users wait; the process CPU time is shown beside it because the shared machines
  * are often loaded (the stage split is wall time).
  *
  *   npx tsx bench/surface.bench.ts
  */
 import { checkMesh, levelSetSurface, particleSurface, type ParticleSurfaceInput, type PolygonizerName, type SurfaceTimings } from '../src/surface/index.ts';
-import type { NeighbourLookup } from '../src/surface/attributes.ts';
 import { gaussianKernel, latticeOver, normaliseField, splatParticles } from '../src/surface/field.ts';
 import { polygonizers, type Lattice } from '../src/surface/polygonizer.ts';
 import { marchingCubes as isoMarchingCubes } from 'isosurface';
@@ -64,15 +63,15 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function run(label: string, input: ParticleSurfaceInput, polygonizer: PolygonizerName = 'marching-cubes', lookup: NeighbourLookup = 'hash-grid', repeats = 7, denseLimit?: number): void {
+function run(label: string, input: ParticleSurfaceInput, polygonizer: PolygonizerName = 'marching-cubes', repeats = 7, denseLimit?: number): void {
   const rows: SurfaceTimings[] = [];
   const walls: number[] = [], cpus: number[] = [];
-  let mesh = particleSurface(input, output, { polygonizer, lookup, denseLimit });
+  let mesh = particleSurface(input, output, { polygonizer, denseLimit });
   for (let i = 0; i < repeats; i++) {
     const timings: SurfaceTimings = { regions: 0, sampling: 0, polygonize: 0, attributes: 0 };
     const c = process.cpuUsage();
     const t = performance.now();
-    mesh = particleSurface(input, output, { polygonizer, lookup, timings, denseLimit });
+    mesh = particleSurface(input, output, { polygonizer, timings, denseLimit });
     walls.push(performance.now() - t);
     const used = process.cpuUsage(c);
     cpus.push((used.user + used.system) / 1000);
@@ -96,11 +95,9 @@ console.log(`surface benchmark, r = ${r} m, resolution ${output.resolution} r, �
 run('10k sphere, typed marching cubes', small);
 run('10k sphere, isosurface marchingCubes', small, 'isosurface-marching-cubes');
 run('10k sphere, isosurface surfaceNets', small, 'surface-nets');
-run('10k sphere, d3-octree look-ups', small, 'marching-cubes', 'octree');
 run('64k gel slab 72×19×47, typed MC', gel);
 run('64k blob, typed marching cubes', blob);
-run('64k blob, isosurface marchingCubes', blob, 'isosurface-marching-cubes', 'hash-grid', 3);
-run('64k blob, d3-octree look-ups', blob, 'marching-cubes', 'octree', 3);
+run('64k blob, isosurface marchingCubes', blob, 'isosurface-marching-cubes', 3);
 {
   // Particles in random order, as after many frames of a simulation (the surface sorts them by cell).
   const n = blob.count, order = Array.from({ length: n }, (_, i) => i);
@@ -113,8 +110,8 @@ run('64k blob, d3-octree look-ups', blob, 'marching-cubes', 'octree', 3);
   const pick = (a: Float32Array, k: number) => { const b = new Float32Array(k * n); order.forEach((p, i) => b.set(a.subarray(k * p, k * p + k), k * i)); return b; };
   run('64k blob, shuffled order', { ...blob, positions: pick(blob.positions as Float32Array, 3), normals: pick(blob.normals!, 3), colors: pick(blob.colors!, 3), surface: Uint8Array.from(order, (p) => blob.surface![p]) });
 }
-run('64k blob, sparse tiles (forced)', blob, 'marching-cubes', 'hash-grid', 7, 0);
-run('64k gel slab, sparse tiles (forced)', gel, 'marching-cubes', 'hash-grid', 7, 0);
+run('64k blob, sparse tiles (forced)', blob, 'marching-cubes', 7, 0);
+run('64k gel slab, sparse tiles (forced)', gel, 'marching-cubes', 7, 0);
 {
   // A diagonal strand 1 000 r long: its bounding lattice would hold 580³ points; tiles follow the strand.
   const L = 500 * r;
@@ -122,7 +119,7 @@ run('64k gel slab, sparse tiles (forced)', gel, 'marching-cubes', 'hash-grid', 7
     const t = Math.max(-L, Math.min(L, (x + y + z) / Math.sqrt(3))) / Math.sqrt(3);
     return Math.hypot(x - t, y - t, z - t) - 4 * r;
   });
-  run('diagonal strand, sparse tiles (auto)', strand, 'marching-cubes', 'hash-grid', 3);
+  run('diagonal strand, sparse tiles (auto)', strand, 'marching-cubes', 3);
 }
 
 /** Where the isosurface package's time goes on one lattice: callbacks, its own loop and arrays, our welding. */

@@ -6,6 +6,9 @@ import type { Scene } from './scene/scene.ts';
 import type { Vec3 } from './scene/schema.ts';
 import type { SpawnThread } from './parallel/team.ts';
 import type { SurfaceJob } from './surface/job.ts';
+import type { FluidPoints, Mesh } from './types/geometry.ts';
+
+export type { FluidPoints, Mesh } from './types/geometry.ts';
 
 export type EngineName = 'particle' | 'grid';
 
@@ -18,29 +21,6 @@ export interface StepStats {
   stages: Record<string, number>;
   /** Engine-specific counters: substeps taken, density passes, solver iterations… */
   counters: Record<string, number>;
-}
-
-/** Liquid particles (particle engine) or marker particles (grid engine). */
-export interface FluidPoints {
-  count: number;
-  /** xyz per point, m. */
-  positions: Float32Array;
-  /** xyz per point, m/s. */
-  velocities: Float32Array;
-  /** Index into `scene.materialNames`. */
-  materials: Uint16Array;
-  /** Relative density ρ/ρ0 where the engine has one. */
-  densities?: Float32Array;
-  /** 1 for surface particles where the engine knows them. */
-  surface?: Uint8Array;
-}
-
-/** A triangle mesh; colours are linear RGB in 0..1, three per vertex. */
-export interface Mesh {
-  positions: Float32Array;
-  normals: Float32Array;
-  colors?: Float32Array;
-  indices: Uint32Array;
 }
 
 export interface Bounds {

@@ -1,8 +1,9 @@
 /**
- * The pure core (DESIGN.md "Layout"): src/{math,spatial,scene,surface,io,particle,grid,compare}/**,
+ * The pure core (DESIGN.md "Layout"): src/{math,spatial,types,scene,surface,io,particle,grid,compare}/**,
  * src/index.ts, src/api.ts and src/engines.ts import no Node module, no regl, nothing from the app,
  * renderer or CLI, and use no DOM or Node globals. The engines never import each other; the surface
- * builder imports neither. The checker is tested on fabricated sources so that it can fail.
+ * builder imports neither. The src tree has no import cycles (type-only imports aside) and no file
+ * over 450 lines. The checkers are tested on fabricated sources so that they can fail.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORE_DIRS = ['math', 'spatial', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel'];
+const CORE_DIRS = ['math', 'spatial', 'types', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel'];
 const CORE_FILES = ['src/index.ts', 'src/api.ts', 'src/engines.ts'];
 const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const FORBIDDEN_PACKAGES = ['regl'];
@@ -167,5 +168,242 @@ describe('architecture: the checker itself', () => {
     ];
     for (const src of fine) expect(checkCoreSource('src/particle/step.ts', src), src).toEqual([]);
     expect(checkCoreSource('src/grid/step.ts', "import { k } from '../math/kernels.ts';")).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// No import cycles, no long files (issue 16). Type-only imports are erased before run time, so
+// they are left out of the cycle check.
+
+/**
+ * Relative module specifiers a source loads at run time: `import … from`, side-effect `import '…'`,
+ * `export … from` and `import('…')` of a literal. `import type`, `export type` and imports whose
+ * every name is marked `type` are left out.
+ */
+export function runtimeImportsOf(source: string): string[] {
+  const code = blank(source, false);
+  const specs: string[] = [];
+  const statics = /\b(import|export)\s+(type\s+)?([\w$*{}\s,]*?)\s*(?:from\s+)?["']([^"']+)["']/g;
+  for (const m of code.matchAll(statics)) {
+    const [, keyword, typeOnly, clause, spec] = m;
+    if (typeOnly) continue;
+    if (keyword === 'export' && !/^(?:\*|\{)/.test(clause)) continue; // `export const x = '…'` is no re-export
+    const braces = clause.match(/^\{([^}]*)\}$/);
+    if (braces) {
+      const names = braces[1].split(',').map((s) => s.trim()).filter(Boolean);
+      if (names.length > 0 && names.every((n) => /^type\s/.test(n))) continue;
+    }
+    specs.push(spec);
+  }
+  for (const m of code.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) specs.push(m[1]);
+  return specs.filter((s) => s.startsWith('.'));
+}
+
+/** Strongly connected components of more than one file (Tarjan), each sorted, in sorted order. */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>(), low = new Map<string, number>();
+  const stack: string[] = [], onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) cycles.push(scc.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/**
+ * Problems of the cycles found against the allowed ones: a cycle is allowed when all its files are
+ * in one allowed entry (a cycle may shrink); an entry that no cycle touches any more is stale and
+ * must be deleted, so the list only shrinks.
+ */
+export function checkCycles(cycles: readonly string[][], allowed: readonly (readonly string[])[]): string[] {
+  const problems: string[] = [];
+  for (const c of cycles) {
+    if (!allowed.some((entry) => c.every((f) => entry.includes(f)))) problems.push(`import cycle: ${c.join(' -> ')}`);
+  }
+  for (const entry of allowed) {
+    if (!cycles.some((c) => c.some((f) => entry.includes(f)))) problems.push(`stale allow-list entry (no cycle left; delete it): ${entry.join(', ')}`);
+  }
+  return problems;
+}
+
+/**
+ * Known cycles, being removed on other branches. Delete an entry when its branch lands; the test
+ * fails on any cycle outside these entries and on an entry no cycle needs any more.
+ */
+const ALLOWED_CYCLES: readonly (readonly string[])[] = [
+  // Threading woven into the particle stages; /work/wt/threads (runJob) removes it.
+  [
+    'src/particle/adhesion-parallel.ts', 'src/particle/adhesion.ts', 'src/particle/collisions.ts', 'src/particle/contacts-parallel.ts',
+    'src/particle/density-parallel.ts', 'src/particle/density.ts', 'src/particle/friction.ts', 'src/particle/object-contacts-parallel.ts',
+    'src/particle/object-lists-parallel.ts', 'src/particle/threads.ts', 'src/particle/viscosity-parallel.ts', 'src/particle/viscosity.ts',
+  ],
+];
+
+/** The most lines a src file may have (STYLE.md "small files"). */
+const MAX_LINES = 450;
+
+/**
+ * Files over MAX_LINES that are being split on other branches. Delete an entry when its branch
+ * lands; the test fails on any other long file and on an entry that is short enough (or gone).
+ */
+const ALLOWED_LONG_FILES: readonly string[] = [
+  // The particle stages (threads branch).
+  'src/particle/adhesion.ts',
+  'src/particle/collisions.ts',
+  'src/particle/density.ts',
+  // The app and the renderer (app branch).
+  'src/app/main.ts',
+  'src/app/sim.worker.ts',
+  'src/render/renderer.ts',
+];
+
+/**
+ * DEVELOPING.md "Direction of imports", lowest layer first: a src file imports (types included)
+ * only from its own layer or below, and nothing outside src/ (bench/ and tests/ import from src,
+ * never the reverse).
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['math', 'spatial', 'parallel', 'types'],
+  ['scene', 'surface', 'io'],
+  ['api.ts', 'engines.ts'],
+  ['particle', 'grid'],
+  ['compare'],
+  ['index.ts'],
+  ['render', 'app', 'cli'],
+];
+
+function layerOf(file: string): number {
+  const area = file.split('/')[1];
+  return LAYERS.findIndex((layer) => layer.includes(area));
+}
+
+/** Imports of one src file that go up the layers or out of src/; `file` is repository-relative. */
+export function checkDirection(file: string, source: string): string[] {
+  const problems: string[] = [];
+  const from = layerOf(file);
+  for (const spec of importsOf(source)) {
+    if (!spec.startsWith('.')) continue;
+    const target = posix.normalize(posix.join(posix.dirname(file), spec));
+    if (!target.startsWith('src/')) {
+      problems.push(`${file} imports ${target} (src imports nothing outside src/)`);
+      continue;
+    }
+    const to = layerOf(target);
+    if (from >= 0 && to > from) problems.push(`${file} imports ${target} (${LAYERS[to].join(', ')} sit above ${LAYERS[from].join(', ')})`);
+  }
+  return problems;
+}
+
+const srcFiles = listTs(join(ROOT, 'src'))
+  .map((p) => relative(ROOT, p).split('\\').join('/'))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .sort();
+
+/** The run-time import graph of src: file -> files it imports (resolved, repository-relative). */
+function srcImportGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const f of srcFiles) {
+    const targets = runtimeImportsOf(readFileSync(join(ROOT, f), 'utf8')).map((s) => posix.normalize(posix.join(posix.dirname(f), s)));
+    graph.set(f, targets);
+  }
+  return graph;
+}
+
+function lineCount(text: string): number {
+  return text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+}
+
+describe('architecture: no import cycles, no long files', () => {
+  it('every src import follows the direction of imports (types included)', () => {
+    expect(srcFiles.every((f) => layerOf(f) >= 0)).toBe(true);
+    expect(srcFiles.flatMap((f) => checkDirection(f, readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+  });
+
+  it('src has no import cycles beyond the shrinking allow-list', () => {
+    expect(checkCycles(importCycles(srcImportGraph()), ALLOWED_CYCLES)).toEqual([]);
+  });
+
+  it(`no src file is over ${MAX_LINES} lines beyond the shrinking allow-list`, () => {
+    const problems: string[] = [];
+    const long = new Set<string>();
+    for (const f of srcFiles) {
+      const n = lineCount(readFileSync(join(ROOT, f), 'utf8'));
+      if (n > MAX_LINES) {
+        long.add(f);
+        if (!ALLOWED_LONG_FILES.includes(f)) problems.push(`${f} has ${n} lines (at most ${MAX_LINES}: split it by responsibility)`);
+      }
+    }
+    for (const f of ALLOWED_LONG_FILES) if (!long.has(f)) problems.push(`stale allow-list entry (${f} is at most ${MAX_LINES} lines or gone; delete it)`);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('architecture: the cycle checker itself', () => {
+  it('reads run-time imports and leaves type-only ones out', () => {
+    const src = [
+      "import { a } from './a.ts';",
+      "import './side-effect.ts';",
+      "import * as b from '../b.ts';",
+      "import def, { c } from './c.ts';",
+      "export { d } from './d.ts';",
+      "export * from './e.ts';",
+      "const f = await import('./f.ts');",
+      "import { type G, h } from './h.ts';",
+      "import type { T } from './t.ts';",
+      "export type { U } from './u.ts';",
+      "import { type V, type W } from './v.ts';",
+      "import { z } from 'zod';",
+      "// import { x } from './comment.ts';",
+      "export const url = './not-an-import.ts';",
+    ].join('\n');
+    expect(runtimeImportsOf(src)).toEqual(['./a.ts', './side-effect.ts', '../b.ts', './c.ts', './d.ts', './e.ts', './h.ts', './f.ts']);
+  });
+
+  it('flags an import up the layers or out of src/, and allows its own layer and below', () => {
+    expect(checkDirection('src/io/obj.ts', "import type { Mesh } from '../api.ts';")).toHaveLength(1);
+    expect(checkDirection('src/scene/color.ts', "import { f } from '../compare/metrics.ts';")).toHaveLength(1);
+    expect(checkDirection('src/cli/bench.ts', "import { b } from '../../bench/harness.ts';")).toEqual([
+      'src/cli/bench.ts imports bench/harness.ts (src imports nothing outside src/)',
+    ]);
+    expect(checkDirection('src/io/obj.ts', "import type { Mesh } from '../types/geometry.ts'; import { c } from '../scene/color.ts';")).toEqual([]);
+    expect(checkDirection('src/compare/x.ts', "import { g } from '../engines.ts'; import { p } from '../particle/simulation.ts';")).toEqual([]);
+  });
+
+  it('finds every cycle with its files, and checks them against the allow-list', () => {
+    const graph = new Map<string, string[]>([
+      ['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []],
+      ['e', ['f']], ['f', ['e']], ['g', ['g', 'a']],
+    ]);
+    const cycles = importCycles(graph);
+    expect(cycles).toEqual([['a', 'b', 'c'], ['e', 'f']]);
+    expect(checkCycles(cycles, [])).toEqual(['import cycle: a -> b -> c', 'import cycle: e -> f']);
+    expect(checkCycles(cycles, [['a', 'b', 'c', 'x'], ['e', 'f']])).toEqual([]);
+    // A cycle that reaches a file outside its entry is new; an entry nothing needs is stale.
+    expect(checkCycles(cycles, [['a', 'b'], ['e', 'f'], ['y', 'z']])).toEqual([
+      'import cycle: a -> b -> c',
+      'stale allow-list entry (no cycle left; delete it): y, z',
+    ]);
   });
 });

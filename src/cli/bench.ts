@@ -1,6 +1,6 @@
 /**
  * `viscid bench [engine...]` (also `npm run bench -- particle`): runs the scenes of
- * bench/scenes.ts, prints ms/frame, the stage split, point-substeps per second and memory per
+ * src/cli/bench-scenes.ts, prints ms/frame, the stage split, point-substeps per second and memory per
  * point, merges the results into bench/results.json and regenerates the table between
  * `<!-- bench:start -->` and `<!-- bench:end -->` in BENCHMARKS.md, beside the paper's figures.
  */
@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
-import { benchScene, type BenchResult } from '../../bench/harness.ts';
-import { benchScenes, type BenchScene } from '../../bench/scenes.ts';
+import { benchScene, type BenchResult } from './bench-harness.ts';
+import { benchScenes, type BenchScene } from './bench-scenes.ts';
 import { defineCommand, intAtLeast, UsageError } from './command.ts';
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
@@ -37,7 +37,7 @@ interface BenchFlags {
 defineCommand((program) =>
   program
     .command('bench')
-    .description('run the benchmark scenes (bench/scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
+    .description('run the benchmark scenes (src/cli/bench-scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
     .argument('[filter...]', "engines ('particle', 'grid') or scene names to run (default: all)")
     .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
     .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))

@@ -10,7 +10,7 @@
  * written on the calling thread, and so is every frame after them.
  */
 import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from './threads.ts';
+import { siblingModule, startModuleWorker } from './threads.ts';
 import type { FrameFiles } from './frame-files.ts';
 
 type Reply = { id: number; ok: true; files: string[]; surfaceMs: number; ms: number } | { id: number; ok: false; message: string; file?: string };
@@ -57,7 +57,7 @@ export class FrameWriter {
     if (this.inline) return;
     let w: Worker;
     try {
-      w = startTsWorker(new URL('./frame-writer-entry.ts', import.meta.url));
+      w = startModuleWorker(siblingModule('frame-writer-entry', import.meta.url));
     } catch (e) {
       this.lost = (e as Error).message;
       return;

@@ -5,6 +5,7 @@ import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { fmtFrameTime, predictFrameCost, type FrameCost } from './cost.ts';
 import { SceneError } from '../index.ts';
+import { diskText, estimateDisk, type DiskEstimate } from './disk.ts';
 
 defineCommand((program) =>
   program
@@ -54,6 +55,8 @@ export interface SceneSummary {
     particleBytes: number;
     gridBytes: number;
   };
+  /** Files `viscid run` would write with the scene's output settings, per engine. */
+  disk: { particle: DiskEstimate; grid: DiskEstimate };
   /** Iterations a frame, caps that bind and a rough time a frame (cost.ts). */
   cost: FrameCost;
 }
@@ -77,6 +80,7 @@ function shapeText(shape: Shape): string {
 
 export function summarizeScene(scene: Scene, file: string, sha256: string): SceneSummary {
   const est = estimateScene(scene);
+  const frames = Math.ceil(scene.duration * scene.fps - 1e-9);
   return {
     file,
     name: scene.name,
@@ -84,7 +88,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
     description: scene.description,
     fps: scene.fps,
     duration: scene.duration,
-    frames: Math.ceil(scene.duration * scene.fps - 1e-9),
+    frames,
     materials: Object.entries(scene.materials).map(([name, m]) => ({
       name,
       kind: m.kind,
@@ -116,6 +120,10 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       particleBytes: est.particleBytes,
       gridBytes: est.gridBytes,
     },
+    disk: {
+      particle: estimateDisk(scene, { engines: ['particle'], frames, mesh: scene.output.mesh, points: scene.output.points }),
+      grid: estimateDisk(scene, { engines: ['grid'], frames, mesh: scene.output.mesh, points: scene.output.points }),
+    },
     cost: predictFrameCost(scene),
   };
 }
@@ -142,6 +150,8 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   lines.push(
     `  grid engine: ≤ ${fmtInt(e.cells)} cells of ${scene.grid.cellSize} m in ${fmtVec(e.gridBounds.min)} to ${fmtVec(e.gridBounds.max)}, ~${fmtBytes(e.gridBytes)} at full occupancy`,
   );
+  const formats = [scene.output.mesh !== 'none' ? `${scene.output.mesh} meshes` : '', scene.output.points !== 'none' ? `${scene.output.points} points` : ''].filter(Boolean).join(', ') || 'output.mesh and output.points are none';
+  lines.push(`  disk for viscid run: particle engine ${diskText(s.disk.particle, formats)}; grid engine ${diskText(s.disk.grid, formats)}`);
   lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);

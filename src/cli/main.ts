@@ -12,6 +12,8 @@ import './bench.ts';
 import './docs.ts';
 import './compare.ts';
 import './validate.ts';
+import './sweep.ts';
+import './animate.ts';
 import { viscidVersion } from './version.ts';
 
 export function buildProgram(): Command {

@@ -36,6 +36,10 @@ export interface FrameRecord {
   points: number;
   fluidVolume: number;
   maxSpeed: number;
+  /** Centre of mass of the liquid, m (manifests since `viscid sweep report`, which plots it). */
+  centerOfMass?: number[];
+  /** Bounds of the liquid, m. */
+  bounds?: { min: number[]; max: number[] };
   /** Files written for this frame, relative to the run directory. */
   files: string[];
 }

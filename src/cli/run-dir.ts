@@ -9,13 +9,15 @@
  * the frame files (mesh-, points-, solids-NNNN.*), checkpoint.vscd and temporary files — and leaves
  * anything else in the folder where it is.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
+import { CheckpointReader } from '../io/checkpoint.ts';
 import { UsageError } from './command.ts';
 import { TEMP_FILE } from './files.ts';
-import { MANIFEST, type Manifest } from './manifest.ts';
+import { MANIFEST, type EngineRecord, type Manifest } from './manifest.ts';
 
 export const LOCK = '.viscid-run.lock';
 export const ENGINE_DIRS: readonly EngineName[] = ['particle', 'grid'];
@@ -168,4 +170,32 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
     }
   }
   return removed;
+}
+
+/**
+ * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
+ * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
+ * it carries is the manifest's.
+ */
+export function verifiedCheckpoint(dir: string, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
+  const file = join(dir, checkpoint.file);
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(file));
+  } catch (e) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (checkpoint.sha256 && createHash('sha256').update(bytes).digest('hex') !== checkpoint.sha256) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} is not the one the manifest recorded (its sha-256 differs): it was changed or damaged`);
+  }
+  let reader: CheckpointReader;
+  try {
+    reader = new CheckpointReader(bytes);
+  } catch (e) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
+  }
+  if (reader.sceneHash && reader.sceneHash !== sceneSha) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${reader.sceneHash.slice(0, 12)}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  }
+  return bytes;
 }

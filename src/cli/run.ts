@@ -18,23 +18,23 @@
  * exits 1; the manifest says `failed`, with the frame and the file that could not be written.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import type { EngineName, Scene } from '../index.ts';
-import { CheckpointReader } from '../io/checkpoint.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
 import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
 import { capWarnings, predictFrameCost } from './cost.ts';
-import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
+import { diskText, estimateDisk } from './disk.ts';
+import { framePadding, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene, type LoadedScene } from './load-scene.ts';
 import { MANIFEST, readManifest, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
-import type { FrameFiles } from './frame-files.ts';
+import { frameJob } from './sim-thread.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
-import { claimRunDirectory, sweepForResume, type ClaimedDir } from './run-dir.ts';
+import { claimRunDirectory, sweepForResume, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
+import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
 import { viscidVersion } from './version.ts';
 
@@ -74,36 +74,6 @@ defineCommand((program) =>
       setExitCode(await runCommand(sceneFile, flags));
     }),
 );
-
-/**
- * Stop requests from SIGINT and SIGTERM. The main thread is idle while a frame steps on its own
- * thread, so the handler runs at once; it tells the run (onStop), which stops the simulation
- * thread. A second signal quits on the spot.
- */
-class StopSignal {
-  requested: NodeJS.Signals | null = null;
-  private listeners: (() => void)[] = [];
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    if (this.requested) {
-      process.stderr.write(`\n${signal} again: quitting now (the frames written so far are whole)\n`);
-      process.exit(EXIT_INTERRUPTED);
-    }
-    this.requested = signal;
-    process.stderr.write(`\n${signal}: stopping; keeping the finished frames and a checkpoint of the last (press again to quit at once)\n`);
-    for (const f of this.listeners) f();
-  };
-  onStop(f: () => void): void {
-    this.listeners.push(f);
-  }
-  install(): void {
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
-  }
-  uninstall(): void {
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
-  }
-}
 
 /** How long an interrupted run waits for the frame being written before it gives the frame up, ms. */
 const STOP_WRITE_WAIT_MS = 500;
@@ -178,6 +148,9 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
       };
     }
     const engines = enginesOf(manifest.settings.method);
+    const { mesh, points, frames } = manifest.settings;
+    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
+    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
     for (const w of predictFrameCost(scene).warnings) {
       if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
     }
@@ -217,34 +190,6 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
 
 function enginesOf(method: RunMethod): EngineName[] {
   return method === 'both' ? ['particle', 'grid'] : [method];
-}
-
-/**
- * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
- * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
- * it carries is the manifest's.
- */
-function verifiedCheckpoint(dir: string, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
-  const file = join(dir, checkpoint.file);
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(file));
-  } catch (e) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  if (checkpoint.sha256 && createHash('sha256').update(bytes).digest('hex') !== checkpoint.sha256) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} is not the one the manifest recorded (its sha-256 differs): it was changed or damaged`);
-  }
-  let reader: CheckpointReader;
-  try {
-    reader = new CheckpointReader(bytes);
-  } catch (e) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
-  }
-  if (reader.sceneHash && reader.sceneHash !== sceneSha) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${reader.sceneHash.slice(0, 12)}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
-  }
-  return bytes;
 }
 
 /**
@@ -331,7 +276,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
   // The frame the simulation thread is stepping, for an error that names no other.
   let stepping = 0;
   try {
-    const { MESH_EXTENSIONS, POINTS_EXTENSIONS } = await import('./export.ts');
+    // Loaded here, not at start-up: the encoders (the glTF library among them) serve `run` only.
+    const extensions = await import('./export.ts');
     if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
       return record.status; // nothing left to do; skip loading the checkpoint
     }
@@ -379,18 +325,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       stepping = f.frame + 1;
       t0 = performance.now();
       inFlight = f.frame < settings.frames && !stop.requested ? handled(thread.step()) : null;
-      const labels = { name: scene.name, output: { colors: scene.output.colors }, materialNames: scene.materialNames };
-      const job: FrameFiles = { dir, labels };
-      if (f.surface && settings.mesh !== 'none') {
-        const file = `${engine}/${frameFileName('mesh', f.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
-        job.mesh = { format: settings.mesh, file, ...f.surface };
-      }
-      if (f.solids && settings.solids !== 'none') {
-        job.solids = { format: settings.solids, file: `${engine}/${frameFileName('solids', f.frame, settings.padding, MESH_EXTENSIONS[settings.solids])}`, mesh: f.solids };
-      }
-      if (settings.points !== 'none') {
-        job.points = { format: settings.points, file: `${engine}/${frameFileName('points', f.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`, points: f.points };
-      }
+      const job = frameJob(dir, scene, engine, settings, f, extensions);
       await recorded; // the frame before is on disk and recorded
       submit({
         t0: tStep,
@@ -406,6 +341,8 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
           points: f.points.count,
           fluidVolume: f.fluidVolume,
           maxSpeed: f.maxSpeed,
+          centerOfMass: f.centerOfMass,
+          bounds: f.bounds,
         },
       });
       for (const w of capWarnings(engine, f.stats.counters)) {

@@ -11,8 +11,12 @@
  * job or mesh, the solids, the points) and the checkpoint bytes (transferred, not copied).
  */
 import type { Worker } from 'node:worker_threads';
-import type { EngineName, FluidPoints, Mesh, StepStats, SurfaceJob, TriMesh } from '../index.ts';
-import { startTsWorker } from './threads.ts';
+import type { EngineName, FluidPoints, Mesh, Scene, StepStats, SurfaceJob, TriMesh } from '../index.ts';
+import type { MESH_EXTENSIONS, POINTS_EXTENSIONS } from './export.ts';
+import { frameFileName } from './files.ts';
+import type { FrameFiles } from './frame-files.ts';
+import type { RunSettings } from './manifest.ts';
+import { siblingModule, startModuleWorker } from './threads.ts';
 
 export interface LoadRequest {
   type: 'load';
@@ -48,6 +52,8 @@ export interface SteppedFrame {
   points: FluidPoints;
   fluidVolume: number;
   maxSpeed: number;
+  centerOfMass: number[];
+  bounds: { min: number[]; max: number[] };
   state: Uint8Array;
 }
 
@@ -76,7 +82,7 @@ export class SimThread {
 
   /** Starts the thread now (its imports take a moment); requests wait for it. */
   constructor() {
-    const w = startTsWorker(new URL('./sim-thread-entry.ts', import.meta.url));
+    const w = startModuleWorker(siblingModule('sim-thread-entry', import.meta.url));
     w.on('message', (m: SimReply) => {
       const p = this.waiting;
       this.waiting = null;
@@ -128,4 +134,22 @@ export class SimThread {
     this.waiting = null;
     p?.reject(this.gone);
   }
+}
+
+/** The frame writer's job for a frame the thread stepped: its files, named for the run's settings. */
+export function frameJob(
+  dir: string,
+  scene: Scene,
+  engine: EngineName,
+  settings: RunSettings,
+  f: SteppedFrame,
+  ext: { MESH_EXTENSIONS: typeof MESH_EXTENSIONS; POINTS_EXTENSIONS: typeof POINTS_EXTENSIONS },
+): FrameFiles {
+  const labels = { name: scene.name, output: { colors: scene.output.colors }, materialNames: scene.materialNames };
+  const job: FrameFiles = { dir, labels };
+  const name = (stem: string, extension: string) => `${engine}/${frameFileName(stem, f.frame, settings.padding, extension)}`;
+  if (f.surface && settings.mesh !== 'none') job.mesh = { format: settings.mesh, file: name('mesh', ext.MESH_EXTENSIONS[settings.mesh]), ...f.surface };
+  if (f.solids && settings.solids !== 'none') job.solids = { format: settings.solids, file: name('solids', ext.MESH_EXTENSIONS[settings.solids]), mesh: f.solids };
+  if (settings.points !== 'none') job.points = { format: settings.points, file: name('points', ext.POINTS_EXTENSIONS[settings.points]), points: f.points };
+  return job;
 }

@@ -1,16 +1,25 @@
 /**
  * Node's SpawnThread (src/api.ts SimulationOptions.spawnThread): a worker_thread running
- * thread-entry.ts. The worker runs TypeScript, so it registers tsx first (an `eval` bootstrap:
- * Node 20 does not apply `--import` from a worker's execArgv, and loader hooks registered in the
- * parent thread do not reach it). Works the same from the CLI, vitest and `npx tsx`. Threads are
- * unref'd: a process that forgets `dispose()` still exits.
+ * thread-entry. From the built package (dist/*.js) the worker starts on thread-entry.js itself;
+ * from the sources (tsx, vitest) it runs TypeScript, so it registers tsx first (an `eval`
+ * bootstrap: Node 20 does not apply `--import` from a worker's execArgv, and loader hooks
+ * registered in the parent thread do not reach it). Threads are unref'd: a process that forgets
+ * `dispose()` still exits.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SpawnThread, ThreadHandle } from '../parallel/team.ts';
 
-const ENTRY = new URL('./thread-entry.ts', import.meta.url);
+/**
+ * The module `name` beside `from` (an import.meta.url), with `from`'s extension: `.ts` in the
+ * sources, `.js` in dist/ (tsc rewrites import specifiers, not URLs).
+ */
+export function siblingModule(name: string, from: string): URL {
+  return new URL(`./${name}${from.endsWith('.ts') ? '.ts' : '.js'}`, from);
+}
+
+const ENTRY = siblingModule('thread-entry', import.meta.url);
 
 /** Code that registers tsx in a new worker and then imports `entry` (a TypeScript module). */
 function bootstrapCode(entry: URL): string {
@@ -21,16 +30,16 @@ function bootstrapCode(entry: URL): string {
   return `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
 }
 
-/** A worker_thread running the TypeScript module `entry` (unref'd). */
-export function startTsWorker(entry: URL): Worker {
-  const w = new Worker(bootstrapCode(entry), { eval: true });
+/** A worker_thread running the module `entry`, JavaScript or TypeScript (unref'd). */
+export function startModuleWorker(entry: URL): Worker {
+  const w = entry.pathname.endsWith('.ts') ? new Worker(bootstrapCode(entry), { eval: true }) : new Worker(entry);
   w.unref();
   return w;
 }
 
 /** A worker_thread serving a team (unref'd). */
 export function startNodeWorker(): Worker {
-  return startTsWorker(ENTRY);
+  return startModuleWorker(ENTRY);
 }
 
 /** ThreadHandle over a worker_thread. */

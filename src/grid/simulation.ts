@@ -16,7 +16,7 @@ import { levelSetVolume } from './levelset.ts';
 import { GridSimulation } from './step.ts';
 import { extensionFluidPoints, extensionSurface, restoreExtensions, saveExtensions } from './extensions.ts';
 import { FLUID, GridStore, SOLID } from './store.ts';
-import { solidMesh } from './solid-mesh.ts';
+import { shapeMesh } from '../scene/triangulate.ts';
 import { classifyFaces } from './update-grid.ts';
 
 const v3 = new Float64Array(3);
@@ -150,7 +150,10 @@ export class GridEngineSimulation implements Simulation {
 
   solids(): SolidView[] {
     const list = this.sim.solids.list;
-    if (!this.solidMeshes) this.solidMeshes = list.map((b) => solidMesh(b.shape, this.sim.d.h, this.scene));
+    // The solid bodies in scene order, as GridSolids lists them.
+    this.solidMeshes ??= this.scene.bodies
+      .filter((b) => this.scene.materials[b.material].kind === 'solid')
+      .map((b) => shapeMesh(b.shape, this.scene.assets.meshes));
     this.sim.solids.setTime(this.sim.time);
     return list.map((b, i) => ({
       name: b.name,

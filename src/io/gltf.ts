@@ -4,7 +4,7 @@
  * non-metallic; white when vertex colours carry the colour, since glTF multiplies the two).
  */
 import { Document, WebIO } from '@gltf-transform/core';
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 
 export interface GlbOptions {
   /** Name of the node, mesh and scene (default "viscid"). */

@@ -2,14 +2,20 @@
  * Wavefront OBJ text of a mesh: `v x y z [r g b]`, `vn`, `f a//a b//b c//c` (1-based). Vertex colours
  * are written as sRGB 0..1 after the position (the extension Blender, MeshLab and Houdini read).
  */
-import type { Mesh } from '../api.ts';
-import { linearToSrgb } from './color.ts';
+import type { Mesh } from '../types/geometry.ts';
+import { linearToSrgb } from '../math/color.ts';
 
 export interface ObjOptions {
   /** Write per-vertex colours when the mesh has them (default true). */
   colors?: boolean;
   /** A comment line at the top. */
   comment?: string;
+  /**
+   * Significant digits of coordinates and normals, 1–9 (default 9: every float32 reads back
+   * exactly). 6 keeps a 10 cm mesh to 0.1 µm and makes the file about a seventh smaller
+   * (BENCHMARKS.md, "Output formats").
+   */
+  digits?: number;
 }
 
 /**
@@ -18,8 +24,8 @@ export interface ObjOptions {
  * (Only after a point: 426242560, nine digits and no point, once lost its zero and came out ten
  * times smaller.)
  */
-export function f32(x: number): string {
-  let s = Math.fround(x).toPrecision(9);
+export function f32(x: number, digits = 9): string {
+  let s = Math.fround(x).toPrecision(digits);
   if (s.charCodeAt(s.length - 1) === 48 && s.indexOf('e') < 0 && s.indexOf('.') >= 0) {
     let end = s.length;
     while (s.charCodeAt(end - 1) === 48) end--;
@@ -49,6 +55,7 @@ export function toOBJ(mesh: Mesh, options: ObjOptions = {}): string {
   const withColors = options.colors !== false && col !== undefined && col.length >= 3 * n;
   const header = `# viscid mesh: ${n} vertices, ${nt} triangles${options.comment ? `; ${options.comment.replace(/[\r\n]+/g, ' ')}` : ''}`;
   const withNormals = nn.length >= 3 * n && n > 0;
+  const digits = Math.min(9, Math.max(1, Math.round(options.digits ?? 9)));
   // At most 17 bytes a coordinate (sign, 9 digits, point, 6 zeros of a small value), 7 a colour
   // component, 11 an index (10 digits and a separator), and the line's own bytes.
   const out = new AsciiBuffer(n * (6 + 3 * 17 + (withColors ? 3 * 8 : 0)) + (withNormals ? n * (4 + 3 * 17) : 0) + nt * (3 + 3 * (withNormals ? 24 : 12)) + 16);
@@ -56,7 +63,7 @@ export function toOBJ(mesh: Mesh, options: ObjOptions = {}): string {
     out.byte(118); // v
     for (let k = 0; k < 3; k++) {
       out.byte(32);
-      out.f32(p[3 * i + k]);
+      out.f32(p[3 * i + k], digits);
     }
     if (withColors) {
       for (let k = 0; k < 3; k++) {
@@ -71,7 +78,7 @@ export function toOBJ(mesh: Mesh, options: ObjOptions = {}): string {
       out.byte(118); out.byte(110); // vn
       for (let k = 0; k < 3; k++) {
         out.byte(32);
-        out.f32(nn[3 * i + k]);
+        out.f32(nn[3 * i + k], digits);
       }
       out.byte(10);
     }
@@ -93,7 +100,7 @@ export function toOBJ(mesh: Mesh, options: ObjOptions = {}): string {
   return `${header}\n${out.text()}`;
 }
 
-/** The nine digits of the number AsciiBuffer.f32 is writing, as character codes. */
+/** The digits (at most nine) of the number AsciiBuffer.f32 is writing, as character codes. */
 const DIGITS = new Uint8Array(9);
 
 /** 10^k for k = 0 … 22 (exact doubles). */
@@ -136,34 +143,35 @@ class AsciiBuffer {
     this.len = end;
   }
   /**
-   * f32(x) without the string: a float32's 9 significant digits (toPrecision(9), rounded half
-   * away from zero at a tie) in fixed notation, trailing zeros and point dropped. Where that
-   * notation or rounding is not certain (0, exponents outside −6 … 8, a scaled value within 1e-6
-   * of a tie, a mis-estimated exponent) it takes f32's string.
+   * f32(x, digits) without the string: a float32's significant digits (toPrecision(digits),
+   * rounded half away from zero at a tie) in fixed notation, trailing zeros and point dropped.
+   * Where that notation or rounding is not certain (0, exponents outside −6 … 8, a scaled value
+   * within 1e-6 of a tie, a mis-estimated exponent) it takes f32's string.
    */
-  f32(x: number): void {
+  f32(x: number, digits = 9): void {
     x = Math.fround(x);
     const a = Math.abs(x);
     const e = a > 0 ? Math.floor(Math.log10(a)) : 0;
-    if (!(a > 0) || e < -6 || e > 8 || !Number.isFinite(a)) {
-      this.ascii(f32(x));
+    const top = digits - 1;
+    if (!(a > 0) || e < -6 || e > 8 || e > top || !Number.isFinite(a)) {
+      this.ascii(f32(x, digits));
       return;
     }
-    const scaled = a * POW10[8 - e];
+    const scaled = a * POW10[top - e];
     const fl = Math.floor(scaled), frac = scaled - fl;
-    const digits = frac >= 0.5 ? fl + 1 : fl;
-    if (Math.abs(frac - 0.5) < 1e-6 || digits < 1e8 || digits >= 1e9) {
-      this.ascii(f32(x));
+    const kept = frac >= 0.5 ? fl + 1 : fl;
+    if (Math.abs(frac - 0.5) < 1e-6 || kept < POW10[top] || kept >= POW10[digits]) {
+      this.ascii(f32(x, digits));
       return;
     }
-    let v = digits;
-    for (let k = 8; k >= 0; k--) {
+    let v = kept;
+    for (let k = top; k >= 0; k--) {
       const d = v % 10;
       DIGITS[k] = 48 + d;
       v = (v - d) / 10;
     }
     // The last digit to keep: trailing zeros after the point go.
-    let last = 8;
+    let last = top;
     while (last > Math.max(e, 0) && DIGITS[last] === 48) last--;
     this.room(20);
     const buf = this.buf;

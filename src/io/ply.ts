@@ -2,8 +2,8 @@
  * Binary little-endian PLY: triangle meshes (float xyz, float normals, uchar sRGB colours) and
  * point clouds (float xyz, float velocity, ushort material, float density when known).
  */
-import type { FluidPoints, Mesh } from '../api.ts';
-import { linearToSrgb8 } from './color.ts';
+import type { FluidPoints, Mesh } from '../types/geometry.ts';
+import { linearToSrgb8 } from '../math/color.ts';
 
 function header(lines: string[]): Uint8Array {
   return new TextEncoder().encode(`${['ply', 'format binary_little_endian 1.0', 'comment written by viscid', ...lines, 'end_header'].join('\n')}\n`);

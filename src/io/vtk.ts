@@ -3,7 +3,7 @@
  * POINT_DATA velocity (vectors), material (int scalars) and density (ρ/ρ0, float scalars) when the
  * engine provides it.
  */
-import type { FluidPoints } from '../api.ts';
+import type { FluidPoints } from '../types/geometry.ts';
 import { f32 } from './obj.ts';
 
 export function toVTK(points: FluidPoints, title = 'viscid fluid points'): string {

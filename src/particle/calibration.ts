@@ -41,7 +41,7 @@ export function maxViscosity(kernelSupport: number, radius: number, dt: number):
 
 /**
  * Measured exchange constant C(kernel support): one exchange sweep moving the fraction a of every
- * difference per sub-timestep δt gives ν = C r² a / δt (shear-mode decay, src/compare/
+ * difference per sub-timestep δt gives ν = C r² a / δt (shear-mode decay, bench/
  * viscosity-calibration.ts; within 3 % for a up to 1). Kernel supports 4, 5, 6 radii; linear in
  * between, clamped outside.
  */

@@ -16,7 +16,7 @@ import { Emitters } from './emit.ts';
 import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
-import { solidMesh } from './solid-mesh.ts';
+import { shapeMesh } from '../scene/triangulate.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
 
@@ -181,7 +181,7 @@ export class ParticleSimulation implements Simulation {
 
   solids(): SolidView[] {
     const O = this.ctx.objects;
-    this.solidMeshes ??= O.bodies.map((b) => solidMesh(b.shape, this.scene.assets.meshes));
+    this.solidMeshes ??= O.bodies.map((b) => shapeMesh(b.shape, this.scene.assets.meshes));
     return O.bodies.map((b, k) => ({
       name: b.name,
       color: linearColor(this.scene.materials[this.scene.materialNames[b.material]].color),

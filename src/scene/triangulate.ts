@@ -1,18 +1,13 @@
 /**
- * Rest-pose triangle meshes of shapes, for drawing solids (the renderer's SolidView, moved by the
- * body's pose) and for exporting them. Closed shapes give closed meshes (vertices are duplicated only
+ * Rest-pose triangle meshes of shapes: the one solid-mesh builder. Both engines' `solids()` give
+ * these to the renderer (SolidView, moved by the body's pose) and to `viscid run`'s solid export. Closed shapes give closed meshes (vertices are duplicated only
  * along creases, where the normal jumps) with counter-clockwise outward triangles and outward
  * vertex normals; a plane gives its drawn square, facing along its normal.
  */
 import type { Shape, Vec3 } from './schema.ts';
 import type { TriMesh } from './scene.ts';
+import type { Mesh } from '../types/geometry.ts';
 import { eulerToMatrix, perpendicularBasis, transformMeshShape } from './shapes.ts';
-
-export interface ShapeMesh {
-  positions: Float32Array;
-  normals: Float32Array;
-  indices: Uint32Array;
-}
 
 /** Growable vertex/triangle lists. */
 class Builder {
@@ -34,7 +29,7 @@ class Builder {
   quad(a: number, b: number, c: number, d: number): void {
     this.ix.push(a, b, c, a, c, d);
   }
-  finish(): ShapeMesh {
+  finish(): Mesh {
     return { positions: new Float32Array(this.p), normals: new Float32Array(this.n), indices: new Uint32Array(this.ix) };
   }
 }
@@ -43,7 +38,7 @@ class Builder {
  * A triangle mesh of `shape` in its rest pose. `detail`: segments around a full circle for round
  * shapes (default 32, at least 8).
  */
-export function shapeMesh(shape: Shape, meshes: Record<string, TriMesh> = {}, detail = 32): ShapeMesh {
+export function shapeMesh(shape: Shape, meshes: Record<string, TriMesh> = {}, detail = 32): Mesh {
   const seg = Math.max(8, Math.round(detail));
   switch (shape.type) {
     case 'sphere': {
@@ -129,7 +124,7 @@ function sphereZone(b: Builder, lo: Vec3, hi: Vec3, axis: Vec3, radius: number, 
   for (let s = 0; s < seg; s++) b.tri(north, last + s, last + ((s + 1) % seg));
 }
 
-function boxMesh(center: Vec3, size: Vec3, R: Float64Array): ShapeMesh {
+function boxMesh(center: Vec3, size: Vec3, R: Float64Array): Mesh {
   const b = new Builder();
   const h = [size[0] / 2, size[1] / 2, size[2] / 2];
   // For each face: the outward axis k with sign, and two in-face axes (i, j) with e_i × e_j = ±e_k.
@@ -167,7 +162,7 @@ function rotate(R: Float64Array, p: number[]): Vec3 {
  * A cylinder along `axis` through `center`; with `wall` > 0 the open cup of `compileShape`: outer
  * side and bottom, a rim at the top, the inner side and the inner floor `wall` above the bottom.
  */
-function cylinderMesh(center: Vec3, axisIn: Vec3, radius: number, height: number, wall: number, seg: number): ShapeMesh {
+function cylinderMesh(center: Vec3, axisIn: Vec3, radius: number, height: number, wall: number, seg: number): Mesh {
   const l = Math.hypot(axisIn[0], axisIn[1], axisIn[2]);
   const axis: Vec3 = [axisIn[0] / l, axisIn[1] / l, axisIn[2] / l];
   const [u, v] = perpendicularBasis(axis); // u × v = axis
@@ -237,7 +232,7 @@ function cylinderMesh(center: Vec3, axisIn: Vec3, radius: number, height: number
 }
 
 /** A loaded mesh in Float32 with angle-weighted vertex normals (the mesh is closed and outward). */
-function triMeshWithNormals(mesh: TriMesh): ShapeMesh {
+function triMeshWithNormals(mesh: TriMesh): Mesh {
   const p = mesh.positions, ix = mesh.indices;
   const normals = new Float64Array(p.length);
   for (let t = 0; t < ix.length; t += 3) {

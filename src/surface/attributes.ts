@@ -5,10 +5,9 @@
  * average points inward), colours the Gaussian-weighted average of nearby particle colours, so
  * paints mix only within a kernel width of where they meet.
  *
- * Vertex-to-particle look-ups use the shared hash grid; a d3-octree variant is kept for the
- * benchmark that chose between them (bench/surface.bench.ts).
+ * Vertex-to-particle look-ups use the shared hash grid (chosen over an octree: BENCHMARKS.md,
+ * "Vertex look-ups").
  */
-import { octree } from 'd3-octree';
 import { HashGrid } from '../spatial/hash-grid.ts';
 
 export interface AttributeSource {
@@ -18,8 +17,6 @@ export interface AttributeSource {
   surface?: ArrayLike<number>;
   colors?: Float32Array;
 }
-
-export type NeighbourLookup = 'hash-grid' | 'octree';
 
 /** Radius of the attribute kernel, in σ. */
 export const ATTRIBUTE_REACH = 2.5;
@@ -35,7 +32,6 @@ export function vertexAttributes(
   sigma: number,
   normals: Float32Array,
   colors: Float32Array | null,
-  lookup: NeighbourLookup = 'hash-grid',
 ): void {
   const wantNormals = !!src.normals;
   if (colors && src.colors && isUniform(src.colors, src.count)) {
@@ -52,16 +48,6 @@ export function vertexAttributes(
   if (!colors) src = { ...src, colors: undefined };
   const reach = ATTRIBUTE_REACH * sigma;
   const acc = new Float64Array(8);
-  if (lookup === 'octree') {
-    const tree = buildOctree(src);
-    for (let v = 0; v < vertexCount; v++) {
-      const x = vertices[3 * v], y = vertices[3 * v + 1], z = vertices[3 * v + 2];
-      acc.fill(0);
-      for (const p of tree.findAllWithinRadius(x, y, z, reach)) accumulate(src, p, x, y, z, sigma, reach, acc);
-      finish(acc, v, wantNormals, normals, colors);
-    }
-    return;
-  }
   const grid = new HashGrid(reach);
   grid.build(src.positions, src.count);
   const cells = new Int32Array(27);
@@ -139,8 +125,3 @@ function isUniform(c: Float32Array, n: number): boolean {
   return n > 0;
 }
 
-function buildOctree(src: AttributeSource) {
-  const ids = Array.from({ length: src.count }, (_, i) => i);
-  const pos = src.positions;
-  return octree(ids, (i) => pos[3 * i], (i) => pos[3 * i + 1], (i) => pos[3 * i + 2]);
-}

@@ -4,7 +4,7 @@
  * (every shell encloses positive volume, except cavities nested inside a positive shell), no
  * degenerate triangles, enclosed volume, and shells (pieces connected through shared vertices).
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 
 export interface MeshReport {
   /** Every edge is shared by exactly two triangles. */

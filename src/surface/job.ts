@@ -2,7 +2,7 @@
  * Surfaces as jobs: what an engine's surfaceMesh() meshes, taken out of the engine as plain data
  * (structured-clonable, no closures) so that a worker can mesh it while the engine steps on.
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 import { levelSetSurface, type LevelSetInput } from './level-set.ts';
 import { particleSurface, type OutputLike, type ParticleSurfaceInput } from './particle-surface.ts';
 

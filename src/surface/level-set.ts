@@ -6,7 +6,7 @@
  * (max(φ, box distance), φ continued from the nearest sample), so liquid touching the box's border
  * is closed off there.
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings, Vec3 } from '../scene/schema.ts';
 import { latticeNormal, latticeOver } from './field.ts';
 import { concatenate, type SurfaceOptions } from './particle-surface.ts';

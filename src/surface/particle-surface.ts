@@ -7,9 +7,9 @@
  * flat interface and shrinks drops and strings by about σ² × mean curvature. Defaults
  * (σ = 1.6 r, matched λ, normal filter 1.5 r) were chosen by bench/surface-quality.bench.ts.
  */
-import type { Mesh } from '../api.ts';
+import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings } from '../scene/schema.ts';
-import { vertexAttributes, type NeighbourLookup } from './attributes.ts';
+import { vertexAttributes } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
@@ -47,7 +47,6 @@ export interface SurfaceTimings {
 export interface SurfaceOptions {
   /** Overrides output.polygonizer; also reaches the `isosurface` package's marching cubes. */
   polygonizer?: PolygonizerName;
-  lookup?: NeighbourLookup;
   timings?: SurfaceTimings;
   /**
    * A region whose bounding lattice has more points than this is sampled on sparse tiles
@@ -190,7 +189,6 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
       (options.normalWidth ?? NORMAL_WIDTH) * r,
       mesh.normals,
       colors,
-      options.lookup,
     );
   }
   if (colors) mesh.colors = colors;

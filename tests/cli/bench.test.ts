@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchFile } from '../../src/cli/bench.ts';
-import { benchScenes } from '../../bench/scenes.ts';
+import { benchScenes } from '../../src/cli/bench-scenes.ts';
 import { cli, cliInProcess, FIXTURES, ROOT } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-bench-'));

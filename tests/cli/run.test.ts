@@ -156,23 +156,23 @@ describe('viscid run (particle engine)', () => {
     expect(e.status).toBe('failed');
     expect(e.frames.map((f) => f.frame)).toEqual([1]);
     expect(e.checkpoint).toMatchObject({ file: 'particle/checkpoint.vscd', frame: 1 });
-    expect(e.frames[0].files).toEqual(['particle/mesh-0001.obj', 'particle/points-0001.vtk']);
+    expect(e.frames[0].files).toEqual(['particle/mesh-0001.ply', 'particle/points-0001.vtk']); // binary PLY by default
     for (const file of e.frames[0].files) expect(existsSync(join(dir, file)), file).toBe(true);
-    expect(existsSync(join(dir, 'particle', 'mesh-0002.obj'))).toBe(false);
+    expect(existsSync(join(dir, 'particle', 'mesh-0002.ply'))).toBe(false);
   });
 
   it('a frame whose file cannot be written fails the run, with the reason, and is not recorded', async () => {
     const dir = join(tmp, 'unwritable');
-    mkdirSync(join(dir, 'particle', 'mesh-0002.obj'), { recursive: true }); // a directory where the file goes
+    mkdirSync(join(dir, 'particle', 'mesh-0002.ply'), { recursive: true }); // a directory where the file goes
     // --force: the folder is not empty (the directory stays: it is not one of viscid's files).
     const r = await cli(['run', tiny, '--frames', '3', '--out', dir, '--force']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed at frame 2, particle\/mesh-0002\.obj: cannot write .*mesh-0002\.obj/);
+    expect(r.stderr).toMatch(/failed at frame 2, particle\/mesh-0002\.ply: cannot write .*mesh-0002\.ply/);
     const m = readManifest(dir);
     expect(m.status).toBe('failed');
     const e = m.engines.particle!;
     expect(e.status).toBe('failed');
-    expect(e.failure).toMatchObject({ frame: 2, file: 'particle/mesh-0002.obj' });
+    expect(e.failure).toMatchObject({ frame: 2, file: 'particle/mesh-0002.ply' });
     expect(e.frames.map((f) => f.frame)).toEqual([1]);
     expect(e.checkpoint!.frame).toBe(1);
   });

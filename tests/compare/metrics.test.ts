@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseScene } from '../../src/scene/parse.ts';
-import {
-  emittedVolume, footprint, frontPosition, pointStats, recordRun, summarizeRun, upAxisOf, upperQuantile,
-} from '../../src/compare/metrics.ts';
-import type { FluidPoints } from '../../src/api.ts';
+import { type FluidPoints, footprint, frontPosition, parseScene, recordRun, summarizeRun } from '../../src/index.ts';
+import { emittedVolume, pointStats, upAxisOf, upperQuantile } from '../../src/compare/metrics.ts';
 import { fallingBlock, RecordedSimulation } from './recorded-sim.ts';
 
 const scene = parseScene({

@@ -1,10 +1,8 @@
+import type { EngineName, FluidPoints, Mesh, Metrics, Scene, Simulation, SolidView, StepStats, Vec3 } from '../../src/index.ts';
 /**
  * A test double: a Simulation that plays back recorded point arrays, one set per frame, so that the
  * metrics, report and compare code can be tested without either engine. Tests only.
  */
-import type { EngineName, FluidPoints, Metrics, Simulation, StepStats, Mesh, SolidView } from '../../src/api.ts';
-import type { Scene } from '../../src/scene/scene.ts';
-import type { Vec3 } from '../../src/scene/schema.ts';
 
 export interface Recording {
   /** xyz per point, one array per frame (frame 0 = initial state). */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { VALIDATION_CASES } from '../../src/index.ts';
 import { GHIA_1982_RE100 } from '../../src/compare/reference/ghia-1982.ts';
 import { MARTIN_MOYCE_1952_N2_2, martinMoyceFront } from '../../src/compare/reference/martin-moyce-1952.ts';
 import { HUPPERT_1982, huppertRadius, huppertViscosity } from '../../src/compare/reference/huppert-1982.ts';
 import { poiseuilleStartup, poiseuilleSteady } from '../../src/compare/reference/poiseuille.ts';
-import { fitLine, fitSpreading, VALIDATION_CASES } from '../../src/compare/validate.ts';
+import { fitLine, fitSpreading } from '../../src/compare/validate.ts';
 
 describe('validation reference data', () => {
   it('every case names its source and what it means', () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseScene } from '../../src/scene/parse.ts';
-import { recordRun } from '../../src/compare/metrics.ts';
-import { buildReport, CSV_BASE_COLUMNS, formatTable, parseCsv, runsToCsv } from '../../src/compare/report.ts';
+import { buildReport, compareScene, parseScene, recordRun, runsToCsv } from '../../src/index.ts';
+import { CSV_BASE_COLUMNS, formatTable, parseCsv } from '../../src/compare/report.ts';
 import { linePlot, niceTicks } from '../../src/compare/svg-plot.ts';
-import { compareScene } from '../../src/compare/compare.ts';
 import { fallingBlock, RecordedSimulation } from './recorded-sim.ts';
 
 const scene = parseScene({

@@ -3,10 +3,8 @@
  * the end with finite errors; the cases listed in EXPECTED_PASS must also pass their tolerances.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import '../../src/index.ts';
-import { engineNames } from '../../src/engines.ts';
-import type { EngineName } from '../../src/api.ts';
-import { formatResults, runCase, runValidation, VALIDATION_CASES, type CaseResult, type ValidationCase } from '../../src/compare/validate.ts';
+import { type CaseResult, type EngineName, engineNames, runValidation, VALIDATION_CASES, type ValidationCase } from '../../src/index.ts';
+import { formatResults, runCase } from '../../src/compare/validate.ts';
 
 /** Tiny variants that pass today (measured 2026-11-22); a regression turns one of these red. */
 const EXPECTED_PASS = [

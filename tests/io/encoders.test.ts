@@ -1,13 +1,10 @@
 /** Every encoder's output read back (OBJ by the scene loader, PLY by a reader below, GLB by gltf-transform, VTK as text) and compared. */
 import { WebIO } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import type { FluidPoints, Mesh } from '../../src/api.ts';
-import { linearToSrgb, srgbToLinear } from '../../src/io/color.ts';
-import { HONEY_BASE_COLOR, toGLB } from '../../src/io/gltf.ts';
-import { f32, toOBJ } from '../../src/io/obj.ts';
-import { pointsToPLY, toPLY } from '../../src/io/ply.ts';
-import { toVTK } from '../../src/io/vtk.ts';
-import { parseOBJ } from '../../src/scene/obj.ts';
+import { type FluidPoints, type Mesh, parseOBJ, pointsToPLY, toGLB, toOBJ, toPLY, toVTK } from '../../src/index.ts';
+import { linearToSrgb, srgbToLinear } from '../../src/math/color.ts';
+import { HONEY_BASE_COLOR } from '../../src/io/gltf.ts';
+import { f32 } from '../../src/io/obj.ts';
 
 /** A cube of side 0.3 centred off the origin, 8 shared vertices, outward triangles in first-use vertex order. */
 function cubeMesh(withColors = true): Mesh {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyViscosity } from '../../src/particle/viscosity.ts';
-import { modeAmplitude, shearDecayScene } from '../../src/compare/viscosity-calibration.ts';
+import { modeAmplitude, shearDecayScene } from '../../bench/viscosity-calibration.ts';
 import { calibratedExchangeRate } from '../../src/particle/calibration.ts';
 import { fitLine } from '../../src/compare/validate.ts';
 import { parseScene, restoreSimulation } from '../../src/index.ts';

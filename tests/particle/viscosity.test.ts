@@ -1,12 +1,12 @@
 /**
  * The particle engine reaches the viscosity it is asked for, honey included (calibration.ts, measured
- * by shear-mode decay as in src/compare/viscosity-calibration.ts), honey stays on the ball, and the
+ * by shear-mode decay as in bench/viscosity-calibration.ts), honey stays on the ball, and the
  * pair-weight cap keeps sweeps of a > 1 stable for pairs with no other neighbours.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../src/index.ts';
-import { measureShearDecay } from '../../src/compare/viscosity-calibration.ts';
+import { measureShearDecay } from '../../bench/viscosity-calibration.ts';
 import { calibratedExchangeRate, exchangePerStep, measuredC, PAIR_WEIGHT_MAX, viscositySweeps } from '../../src/particle/calibration.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyViscosity } from '../../src/particle/viscosity.ts';

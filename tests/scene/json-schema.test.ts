@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sceneJsonSchema, sceneJsonSchemaText } from '../../src/scene/json-schema.ts';
-import { sceneReferenceMarkdown } from '../../src/scene/reference.ts';
+import { sceneJsonSchema, sceneReferenceMarkdown } from '../../src/index.ts';
+import { sceneJsonSchemaText } from '../../src/scene/json-schema.ts';
 
 type Js = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ObjError, OBJ_MAX_CHARS, OBJ_MAX_TRIANGLES, OBJ_MAX_VERTICES, parseOBJ } from '../../src/scene/obj.ts';
-import type { TriMesh } from '../../src/scene/scene.ts';
+import { ObjError, parseOBJ, type TriMesh } from '../../src/index.ts';
+import { OBJ_MAX_CHARS, OBJ_MAX_TRIANGLES, OBJ_MAX_VERTICES } from '../../src/scene/obj.ts';
 
 /** Unit cube as quads, outward (counter-clockwise seen from outside). */
 const CUBE = `# unit cube

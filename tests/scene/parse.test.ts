@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseScene, SceneError, MAX_SCENE_NODES } from '../../src/scene/parse.ts';
-import { serializeScene } from '../../src/scene/scene.ts';
+import { parseScene, SceneError, serializeScene } from '../../src/index.ts';
+import { MAX_SCENE_NODES } from '../../src/scene/parse.ts';
 
 const HONEY = JSON.parse(readFileSync(new URL('../../scenes/honey-drop.json', import.meta.url), 'utf8'));
 const base = () => structuredClone(HONEY);

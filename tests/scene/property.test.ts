@@ -2,9 +2,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseScene, SceneError } from '../../src/scene/parse.ts';
-import { ObjError, parseOBJ } from '../../src/scene/obj.ts';
-import { serializeScene } from '../../src/scene/scene.ts';
+import { ObjError, parseOBJ, parseScene, SceneError, serializeScene } from '../../src/index.ts';
 
 const HONEY = JSON.parse(readFileSync(new URL('../../scenes/honey-drop.json', import.meta.url), 'utf8'));
 

@@ -3,8 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseScene, sceneMeshFiles } from '../../src/scene/parse.ts';
-import { serializeScene } from '../../src/scene/scene.ts';
+import { parseScene, sceneMeshFiles, serializeScene } from '../../src/index.ts';
 
 const SCENES = resolve(dirname(fileURLToPath(import.meta.url)), '../../scenes');
 const files = readdirSync(SCENES).filter((f) => f.endsWith('.json')).sort();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Mesh } from '../../src/api.ts';
-import { checkMesh } from '../../src/surface/index.ts';
+import { checkMesh, type Mesh } from '../../src/index.ts';
 
 /** Unit cube [0, 1]³ (scaled by s, moved by t), outward counter-clockwise triangles. */
 function cube(s = 1, t = [0, 0, 0]): { positions: number[]; indices: number[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMesh, levelSetSurface, type LevelSetInput } from '../../src/surface/index.ts';
+import { checkMesh, type LevelSetInput, levelSetSurface } from '../../src/index.ts';
 import { angleDeg, defaults } from './helpers.ts';
 
 function sampled(n: number, dx: number, phi: (x: number, y: number, z: number) => number): LevelSetInput {

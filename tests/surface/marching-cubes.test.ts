@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Mesh } from '../../src/api.ts';
-import { checkMesh, polygonizers, type Lattice } from '../../src/surface/index.ts';
+import { checkMesh, type Mesh } from '../../src/index.ts';
+import { polygonizers, type Lattice } from '../../src/surface/index.ts';
 import { TRI_COUNT } from '../../src/surface/mc-tables.ts';
 
 function rng(seed: number): () => number {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Mesh } from '../../src/api.ts';
-import { checkMesh, particleSurface } from '../../src/surface/index.ts';
+import { checkMesh, type Mesh, particleSurface } from '../../src/index.ts';
 import { ATTRIBUTE_REACH } from '../../src/surface/attributes.ts';
 import { gaussianKernel } from '../../src/surface/field.ts';
 import { NORMAL_WIDTH, VOLUME_TOLERANCE } from '../../src/surface/particle-surface.ts';

@@ -6,7 +6,7 @@
  * thin-feature kernel fails the third.
  */
 import { describe, expect, it } from 'vitest';
-import { checkMesh, particleSurface } from '../../src/surface/index.ts';
+import { checkMesh, particleSurface } from '../../src/index.ts';
 import { adaptiveWidths } from '../../src/surface/adaptive.ts';
 import { defaults, disordered, roughness } from './helpers.ts';
 

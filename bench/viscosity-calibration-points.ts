@@ -2,7 +2,7 @@
  * Measured: the kinematic viscosity the particle engine's momentum exchange (Steele §3.2) produces
  * for a given exchange rate v, particle radius r, sub-timestep δt and kernel support.
  *
- * Source: our own measurement, `measureCalibrationPoints()` in src/compare/viscosity-calibration.ts
+ * Source: our own measurement, `measureCalibrationPoints()` in bench/viscosity-calibration.ts
  * (decay of the slowest shear mode of a free 10-layer block in zero gravity, U = 2 mm/s, fitted over
  * up to 12 frames; every fit has R² > 0.99999), run on 2026-11-22 against the particle engine of
  * that day (Gauss–Seidel pair exchange with a = 1 − exp(−v δt), kernel (1 − q²)³).
@@ -11,7 +11,7 @@
  * Within 3 % of every point below. It saturates at ν_max = C r² / δt.
  */
 export const PARTICLE_VISCOSITY_SOURCE =
-  'measured with measureCalibrationPoints() (src/compare/viscosity-calibration.ts), particle engine of 2026-11-22: shear-mode decay of a 10-layer block';
+  'measured with measureCalibrationPoints() (bench/viscosity-calibration.ts), particle engine of 2026-11-22: shear-mode decay of a 10-layer block';
 
 export interface MeasuredViscosityPoint {
   /** Exchange rate v, 1/s. */

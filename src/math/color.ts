@@ -1,5 +1,6 @@
 /**
- * Colour helpers shared by the encoders. Meshes carry linear RGB in 0..1 (api.ts); OBJ and PLY
+ * The sRGB transfer functions, for the scene (display colours in, src/scene/color.ts) and the
+ * encoders (display colours out). Meshes carry linear RGB in 0..1 (types/geometry.ts); OBJ and PLY
  * readers (Blender, MeshLab, Houdini) treat their colours as display (sRGB) values, glTF's COLOR_0
  * is linear by specification.
  */

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Shape, TriMesh } from '../../src/index.ts';
 import { buildMeshSdf } from '../../src/scene/mesh-sdf.ts';
 import { compileShape } from '../../src/scene/shapes.ts';
 import { shapeMesh } from '../../src/scene/triangulate.ts';
-import type { Shape } from '../../src/scene/schema.ts';
-import type { TriMesh } from '../../src/scene/scene.ts';
-import { rng, toTriMesh } from './helpers.ts';
+import { rng, toTriMesh } from './geometry-helpers.ts';
 
 /** Brute-force unsigned distance to a triangle soup, by dense barycentric-free projection (reference). */
 function bruteDistance(m: TriMesh, x: number, y: number, z: number): number {

@@ -1,19 +1,17 @@
 /**
  * The particle viscosity calibration reproduces its own measured points (reference data in
- * src/compare/reference/particle-viscosity.ts), and a live measurement reproduces a stored point.
+ * bench/viscosity-calibration-points.ts), and a live measurement reproduces a stored point.
  */
 import { describe, expect, it } from 'vitest';
-import { engineNames } from '../../src/engines.ts';
-import { parseScene } from '../../src/scene/parse.ts';
+import { engineNames, parseScene } from '../../src/index.ts';
 import { exchangeRate } from '../../src/particle/calibration.ts';
-import type { LiquidMaterial } from '../../src/scene/schema.ts';
+import type { LiquidMaterial } from '../../src/index.ts';
 import {
   PARTICLE_SPREADING_POINTS, PARTICLE_VISCOSITY_MODEL, PARTICLE_VISCOSITY_POINTS, PARTICLE_VISCOSITY_SOURCE,
-} from '../../src/compare/reference/particle-viscosity.ts';
+} from '../../bench/viscosity-calibration-points.ts';
 import {
   calibratedC, exchangeFromViscosity, fitExchangeModel, maxExchangeViscosity, measureShearDecay, modeAmplitude, viscosityFromExchange,
-} from '../../src/compare/viscosity-calibration.ts';
-import '../../src/index.ts';
+} from '../../bench/viscosity-calibration.ts';
 
 const { statedError } = PARTICLE_VISCOSITY_MODEL;
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { shapeMesh } from '../../src/scene/triangulate.ts';
 import { compileShape } from '../../src/scene/shapes.ts';
-import type { Shape } from '../../src/scene/schema.ts';
-import { openEdges, signedVolume, toTriMesh, weldIndices } from './helpers.ts';
+import { createSimulation, type EngineName, parseScene, type Shape } from '../../src/index.ts';
+import { openEdges, signedVolume, toTriMesh, weldIndices } from './geometry-helpers.ts';
 
 const closedShapes: [string, Shape][] = [
   ['sphere', { type: 'sphere', center: [0.1, -0.2, 0.3], radius: 0.2 }],
@@ -89,5 +89,37 @@ describe('shapeMesh', () => {
       expect(dot).toBeGreaterThan(0.99);
     }
     expect(() => shapeMesh({ ...shape, file: 'missing.obj' } as Shape, {})).toThrow(/missing\.obj/);
+  });
+});
+
+describe('solids() of both engines', () => {
+  const ball: Shape = { type: 'sphere', center: [0, 0.02, 0], radius: 0.015 };
+  const cup: Shape = { type: 'cylinder', center: [0.03, 0.02, 0], radius: 0.012, height: 0.02, axis: [0, 1, 0], wall: 0.003 };
+  const scene = parseScene({
+    fps: 30, duration: 0.1,
+    domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.06, 0.05] },
+    materials: {
+      honey: { kind: 'liquid', density: 1400, viscosity: { value: 2, unit: 'Pa.s' } },
+      steel: { kind: 'solid', friction: 0.2, color: '#808080' },
+    },
+    bodies: [
+      { material: 'honey', shape: { type: 'box', center: [-0.03, 0.045, 0], size: [0.012, 0.012, 0.012] } },
+      { name: 'ball', material: 'steel', shape: ball },
+      { name: 'cup', material: 'steel', shape: cup },
+    ],
+    particle: { radius: 0.002 },
+    grid: { cellSize: 0.005 },
+  });
+
+  it.each(['particle', 'grid'] as EngineName[])('%s: draws each solid with the shared shapeMesh, in scene order', (engine) => {
+    const sim = createSimulation(scene, engine);
+    try {
+      const views = sim.solids();
+      expect(views.map((v) => v.name)).toEqual(['ball', 'cup']);
+      expect(views[0].mesh).toEqual(shapeMesh(ball));
+      expect(views[1].mesh).toEqual(shapeMesh(cup));
+    } finally {
+      sim.dispose();
+    }
   });
 });

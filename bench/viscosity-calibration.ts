@@ -1,7 +1,9 @@
 /**
  * Measuring the particle engine's viscosity: which kinematic viscosity ν does a momentum-exchange
  * rate v (Steele §3.2) actually produce? The mapping ν -> v itself lives in
- * src/particle/calibration.ts (owned by the particle engine); this module measures it.
+ * src/particle/calibration.ts; this module measures it, and run as a script it repeats the
+ * measurements behind bench/viscosity-calibration-points.ts and fits the model to them:
+ *   npx tsx bench/viscosity-calibration.ts
  *
  * Measurement: a free block of liquid in zero gravity, `layers` particle layers thick (H = 2r ·
  * layers), starts with the shear velocity u_x = U cos(π (y − y0) / H). With stress-free top and
@@ -16,12 +18,10 @@
  * the step. It saturates at ν_max = ν0 + C r² / δt: a larger ν cannot be reached with that radius
  * and sub-timestep.
  */
-import type { EngineName } from '../api.ts';
-import { parseScene } from '../scene/parse.ts';
-import type { SceneInput } from '../scene/schema.ts';
-import { getEngine } from '../engines.ts';
-import { fitLine } from './validate.ts';
-import { PARTICLE_VISCOSITY_MODEL } from './reference/particle-viscosity.ts';
+import { pathToFileURL } from 'node:url';
+import { createSimulation, parseScene, type EngineName, type SceneInput } from '../src/index.ts';
+import { fitLine } from '../src/compare/validate.ts';
+import { PARTICLE_VISCOSITY_MODEL } from './viscosity-calibration-points.ts';
 
 export interface ShearDecayOptions {
   exchangeRate: number;
@@ -116,7 +116,7 @@ export function measureShearDecay(options: ShearDecayOptions): ShearDecayPoint {
   };
   const maxFrames = options.maxFrames ?? 12;
   const stopAt = options.stopAt ?? 0.4;
-  const sim = getEngine(options.engine ?? 'particle').create(parseScene(shearDecayScene(o, maxFrames)), {});
+  const sim = createSimulation(parseScene(shearDecayScene(o, maxFrames)), options.engine ?? 'particle', {});
   try {
     const s = 2 * o.radius;
     const y0 = -0.5 * s, H = o.layers * s;
@@ -185,7 +185,7 @@ export function fitExchangeModel(points: readonly Pick<ShearDecayPoint, 'exchang
   return { C, maxRelativeError };
 }
 
-/** The standard set of measurements behind reference/particle-viscosity.ts. */
+/** The standard set of measurements behind viscosity-calibration-points.ts. */
 export const CALIBRATION_PLAN: readonly ShearDecayOptions[] = [
   ...[0, 3, 10, 30, 100, 300, 1000, 3000].map((exchangeRate) => ({ exchangeRate })),
   // Scale checks: another radius, another sub-timestep, another kernel support.
@@ -201,4 +201,15 @@ export function measureCalibrationPoints(plan: readonly ShearDecayOptions[] = CA
     onPoint?.(p);
     return p;
   });
+}
+
+/** The script: every point of the plan, then the fitted C per kernel support beside the stored one. */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const points = measureCalibrationPoints(CALIBRATION_PLAN, (p) =>
+    console.log(`v = ${p.exchangeRate} /s, r = ${p.radius} m, δt = ${p.dt.toPrecision(4)} s, ks = ${p.kernelSupport}: ν = ${p.nu.toPrecision(5)} m²/s (R² ${p.r2.toFixed(6)}, ${p.frames} frames)`),
+  );
+  for (const [i, ks] of PARTICLE_VISCOSITY_MODEL.kernelSupport.entries()) {
+    const fit = fitExchangeModel(points.filter((p) => p.kernelSupport === ks));
+    console.log(`ks = ${ks}: C = ${fit.C.toFixed(4)} (stored ${PARTICLE_VISCOSITY_MODEL.C[i]}), largest deviation ${(100 * fit.maxRelativeError).toFixed(1)} %`);
+  }
 }

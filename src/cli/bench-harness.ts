@@ -6,8 +6,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createSimulation, type EngineName, type Scene, type SimulationOptions } from '../src/index.ts';
-import type { PaperFigures } from './scenes.ts';
+import { createSimulation, type EngineName, type Scene, type SimulationOptions } from '../index.ts';
+import type { PaperFigures } from './bench-scenes.ts';
 
 export interface BenchResult {
   engine: EngineName;

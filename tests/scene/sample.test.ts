@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Shape, Vec3 } from '../../src/index.ts';
 import { sampleSurface, sampleVolume } from '../../src/scene/sample.ts';
 import { compileShape, type CompiledShape } from '../../src/scene/shapes.ts';
 import { shapeMesh } from '../../src/scene/triangulate.ts';
-import type { Shape, Vec3 } from '../../src/scene/schema.ts';
 import { HashGrid } from '../../src/spatial/hash-grid.ts';
-import { toTriMesh } from './helpers.ts';
+import { toTriMesh } from './geometry-helpers.ts';
 
 const ball = toTriMesh(shapeMesh({ type: 'sphere', center: [0, 0, 0], radius: 1 }, {}, 48));
 const meshes = { 'ball.obj': ball };

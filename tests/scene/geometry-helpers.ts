@@ -1,6 +1,5 @@
-/** Shared helpers of the geometry tests. */
-import type { TriMesh } from '../../src/scene/scene.ts';
-import type { ShapeMesh } from '../../src/scene/triangulate.ts';
+/** Shared helpers of the geometry tests (shapes, meshes, sampling; also the particle region and surface tests). */
+import type { Mesh, TriMesh } from '../../src/index.ts';
 
 /** Deterministic uniform numbers in [0, 1) (Park–Miller). */
 export function rng(seed = 12345): () => number {
@@ -12,8 +11,8 @@ export function rng(seed = 12345): () => number {
   };
 }
 
-/** A ShapeMesh as a TriMesh with Float64 positions. */
-export function toTriMesh(m: ShapeMesh): TriMesh {
+/** A Mesh as a TriMesh with Float64 positions. */
+export function toTriMesh(m: Mesh): TriMesh {
   return { positions: Float64Array.from(m.positions), indices: m.indices };
 }
 

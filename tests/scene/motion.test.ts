@@ -3,8 +3,8 @@ import {
   applyPose, applyPoseToPoints, compileMotion, composePose, createPose, inversePose, matrixToQuat,
   poseToMat4, quatToMatrix, type RigidPose,
 } from '../../src/scene/motion.ts';
+import type { Motion } from '../../src/index.ts';
 import { eulerToMatrix } from '../../src/scene/shapes.ts';
-import type { Motion } from '../../src/scene/schema.ts';
 
 const p0 = [0.3, -0.2, 0.5];
 

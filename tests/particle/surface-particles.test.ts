@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSurfaceParticles } from '../../src/particle/surface-particles.ts';
 import { HashGrid } from '../../src/spatial/hash-grid.ts';
-import { rng } from './helpers.ts';
+import { rng } from '../scene/geometry-helpers.ts';
 
 const spacing = 0.01;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findRegions } from '../../src/particle/regions.ts';
-import { groupByRegion } from '../../src/surface/regions.ts';
 import { HashGrid } from '../../src/spatial/hash-grid.ts';
-import { rng } from './helpers.ts';
+import { rng } from '../scene/geometry-helpers.ts';
 
 function regions(positions: Float64Array, link: number, cell: number) {
   const count = positions.length / 3;
@@ -81,12 +80,5 @@ describe('findRegions (Steele "Rendering": regions by an inter-region distance)'
     const p = new Float64Array([0, 0, 0, 0.5, 0, 0, 1.5, 0, 0]);
     expect(regions(p, 1, 1).n).toBe(2);
     expect(regions(p, 1.0000001, 1).n).toBe(1);
-  });
-
-  it('groupByRegion groups particle indices by region (the surface builder meshes each region apart)', () => {
-    const region = new Int32Array([0, 1, 0, 2, 1, 0, -1]);
-    const { start, members } = groupByRegion(region, 7, 3);
-    expect([...start]).toEqual([0, 3, 5, 6]);
-    expect([...members]).toEqual([0, 2, 5, 1, 4, 3]);
   });
 });

@@ -3,7 +3,7 @@
  * here; `paper` holds the source paper's figures for the same setup so BENCHMARKS.md can show them
  * side by side (Steele et al. 2004, Table 1: Pentium 4 at 2 GHz, one core).
  */
-import type { EngineName } from '../src/index.ts';
+import type { EngineName } from '../index.ts';
 
 export interface PaperFigures {
   /** Seconds per frame reported by the paper. */

@@ -1,0 +1,232 @@
+/**
+ * `viscid sweep`: parameter sweeps that any job runner fans out, with no scheduler of viscid's own.
+ *
+ *   viscid sweep base.json --set materials.honey.viscosity.value=1,5,20 --set adhesion[1].strength=5,10 --out DIR
+ *       writes DIR/scenes/0000.json … (one scene per combination, validated) and DIR/sweep.json
+ *   viscid sweep DIR --index N        runs combination N into DIR/runs/NNNN (a `viscid run` directory);
+ *                                     N may come from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
+ *                                     (a Slurm job array, a Kubernetes Indexed Job) instead
+ *   viscid sweep DIR --jobs N         runs every combination not yet complete, N at a time
+ *   viscid sweep report DIR           metrics over the swept values (sweep-report.ts)
+ *
+ * A run that was stopped continues from its checkpoint when its index runs again; a complete one
+ * is left alone, so a job array may be resubmitted as it is.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option } from 'commander';
+import { sceneMeshFiles, SceneError } from '../index.ts';
+import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, setExitCode, UsageError } from './command.ts';
+import { writeFileAtomic } from './files.ts';
+import { fmtDuration } from './format.ts';
+import { loadScene } from './load-scene.ts';
+import { MANIFEST, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
+
+interface SweepFlags {
+  set?: string[];
+  out?: string;
+  index?: number;
+  jobs?: number;
+  method?: RunMethod;
+  frames?: number;
+  mesh?: MeshFormat;
+  points?: PointsFormat;
+  metric?: string[];
+}
+
+defineCommand((program) =>
+  program
+    .command('sweep')
+    .description('parameter sweeps: write one scene per combination of --set values and a sweep.json, run one by --index (or SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) or all with --jobs, and report metrics over the swept values')
+    .argument('<target>', "a base scene JSON file (with --set), a sweep directory (with --index or --jobs), or 'report'")
+    .argument('[dir]', "the sweep directory, after 'report'")
+    .option('--set <path=values>', 'a scene value to sweep, e.g. materials.honey.viscosity.value=1,5,20 or adhesion[1].strength=5,10 (repeatable)', (v: string, all: string[] = []) => [...all, v])
+    .option('-o, --out <dir>', 'sweep directory to create (default: out/sweep-<scene name>)')
+    .option('--index <n>', 'run the combination with this index (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)', intAtLeast(0))
+    .option('-j, --jobs <n>', 'run every combination not yet complete, n at a time (on one machine)', intAtLeast(1))
+    .addOption(new Option('-m, --method <engine>', 'engine each combination runs (default: particle)').choices(['particle', 'grid', 'both']))
+    .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
+    .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
+    .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
+    .option('--metric <name...>', 'with report: metrics to plot (default: all)')
+    .action(async (target: string, dir: string | undefined, flags: SweepFlags) => {
+      if (target === 'report') {
+        if (!dir) throw new UsageError("sweep report: name the sweep directory: viscid sweep report DIR");
+        const { sweepReport } = await import('./sweep-report.ts');
+        sweepReport(resolve(dir), flags.metric);
+        return;
+      }
+      if (dir) throw new UsageError(`sweep: unexpected argument '${dir}' (only 'report' takes a directory after it)`);
+      let sweepDir: string;
+      if (existsSync(join(target, SWEEP_FILE))) {
+        if (flags.set?.length) throw new UsageError(`sweep: ${target} is a sweep directory already; --set belongs to a new sweep of a base scene`);
+        sweepDir = resolve(target);
+      } else {
+        if (!flags.set?.length) {
+          throw new UsageError(`sweep: ${target} is not a sweep directory (no ${SWEEP_FILE}); to create one give the base scene and --set PATH=V1,V2…`);
+        }
+        sweepDir = createSweep(target, flags);
+      }
+      const index = flags.index ?? indexFromEnvironment();
+      if (index !== undefined && flags.jobs) throw new UsageError('sweep: --index runs one combination and --jobs all of them; give one');
+      if (index !== undefined) setExitCode(await runIndex(sweepDir, index));
+      else if (flags.jobs) setExitCode(await runAll(sweepDir, flags.jobs));
+    }),
+);
+
+/** The array index a job runner gives: Slurm's job arrays, then a Kubernetes Indexed Job's. */
+export function indexFromEnvironment(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  for (const name of ['SLURM_ARRAY_TASK_ID', 'JOB_COMPLETION_INDEX']) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    if (!/^\d+$/.test(v)) throw new UsageError(`sweep: ${name}=${v} is not an index (a whole number ≥ 0)`);
+    return Number(v);
+  }
+  return undefined;
+}
+
+/** Mesh files a scene names, rewritten relative to `to` (the sweep's scenes/ folder). */
+function rebaseMeshFiles(raw: JsonValue, from: string, to: string): JsonValue {
+  const files = new Set(sceneMeshFiles(raw));
+  if (files.size === 0) return raw;
+  const walk = (node: JsonValue): JsonValue => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node && typeof node === 'object') {
+      const out: { [k: string]: JsonValue } = {};
+      for (const [k, v] of Object.entries(node)) {
+        out[k] = k === 'file' && typeof v === 'string' && files.has(v) && !isAbsolute(v) ? relative(to, resolve(from, v)) : walk(v);
+      }
+      return out;
+    }
+    return node;
+  };
+  return walk(raw);
+}
+
+function createSweep(baseFile: string, flags: SweepFlags): string {
+  const base = loadScene(baseFile); // the base scene itself must be valid
+  const raw = JSON.parse(readFileSync(base.file, 'utf8')) as JsonValue;
+  const params = flags.set!.map(parseSet);
+  const paths = new Set<string>();
+  for (const p of params) {
+    if (paths.has(p.path)) throw new UsageError(`--set ${p.path} is given twice; list all its values in one --set`);
+    paths.add(p.path);
+  }
+  const dir = resolve(flags.out ?? join('out', `sweep-${base.scene.name}`));
+  if (existsSync(join(dir, SWEEP_FILE))) throw new UsageError(`${dir} holds a sweep already; give another --out, or run it with: viscid sweep ${relative(process.cwd(), dir) || '.'} --jobs N`);
+  const combos = combinations(params);
+  const pad = Math.max(4, String(combos.length - 1).length);
+  const scenesDir = join(dir, 'scenes');
+  const rebased = rebaseMeshFiles(raw, dirname(base.file), scenesDir);
+  const runs: SweepFile['runs'] = [];
+  const problems: string[] = [];
+  for (const [index, values] of combos.entries()) {
+    let scene = rebased;
+    params.forEach((p, k) => (scene = applySet(scene, p, values[k])));
+    const id = String(index).padStart(pad, '0');
+    const obj = scene as { [k: string]: JsonValue };
+    obj.name = `${base.scene.name}-${id}`;
+    const settings = params.map((p, k) => `${p.path}=${JSON.stringify(values[k])}`).join(', ');
+    obj.description = `${base.scene.name} with ${settings} (viscid sweep, combination ${index})`;
+    const file = join(scenesDir, `${id}.json`);
+    writeFileAtomic(file, `${JSON.stringify(scene, null, 2)}\n`);
+    try {
+      loadScene(file);
+    } catch (e) {
+      if (!(e instanceof SceneError)) throw e;
+      problems.push(`combination ${index} (${settings}): ${e.message}`);
+    }
+    runs.push({ index, values, scene: relative(dir, file), out: join('runs', id) });
+  }
+  if (problems.length) {
+    rmSync(scenesDir, { recursive: true, force: true });
+    throw new UsageError(`the sweep has scenes the schema refuses (nothing will run):\n  ${problems.slice(0, 10).join('\n  ')}${problems.length > 10 ? `\n  … and ${problems.length - 10} more` : ''}`);
+  }
+  const sweep: SweepFile = {
+    viscid: 'sweep',
+    base: relative(dir, base.file),
+    parameters: params.map((p) => ({ path: p.path, values: p.values })),
+    run: { method: flags.method ?? 'particle', ...(flags.frames ? { frames: flags.frames } : {}), ...(flags.mesh ? { mesh: flags.mesh } : {}), ...(flags.points ? { points: flags.points } : {}) },
+    runs,
+    createdAt: new Date().toISOString(),
+  };
+  writeFileAtomic(join(dir, SWEEP_FILE), `${JSON.stringify(sweep, null, 2)}\n`);
+  const rel = relative(process.cwd(), dir) || '.';
+  process.stderr.write(
+    `sweep: ${runs.length} scenes (${params.map((p) => `${p.values.length} × ${p.path}`).join(', ')}) → ${rel}\n` +
+      `  one:  viscid sweep ${rel} --index N        (N = 0…${runs.length - 1}; or SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX)\n` +
+      `  all:  viscid sweep ${rel} --jobs ${Math.max(1, availableParallelism())}\n` +
+      `  then: viscid sweep report ${rel}\n`,
+  );
+  return dir;
+}
+
+async function runIndex(dir: string, index: number): Promise<number> {
+  const sweep = readSweep(dir);
+  const run = sweep.runs.find((r) => r.index === index);
+  if (!run) throw new UsageError(`sweep: index ${index} is not in ${join(dir, SWEEP_FILE)} (indices 0–${sweep.runs.length - 1})`);
+  const out = join(dir, run.out);
+  const { runCommand } = await import('./run.ts');
+  const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
+  process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
+  const resume = existsSync(join(out, MANIFEST));
+  return runCommand(join(dir, run.scene), {
+    ...(resume ? { resume: out } : { out }),
+    method: sweep.run.method,
+    ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
+    ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
+    ...(sweep.run.points ? { points: sweep.run.points } : {}),
+    checkpointEvery: 10,
+  });
+}
+
+/** Whether a combination's run directory holds a complete run of every engine it asks for. */
+function isComplete(dir: string): boolean {
+  try {
+    const m = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { settings: { method: RunMethod }; engines: Record<string, { status: string }> };
+    const engines = m.settings.method === 'both' ? ['particle', 'grid'] : [m.settings.method];
+    return engines.every((e) => m.engines[e]?.status === 'complete');
+  } catch {
+    return false;
+  }
+}
+
+/** Every combination not yet complete, `jobs` processes at a time, each logging to its run directory. */
+async function runAll(dir: string, jobs: number): Promise<number> {
+  const sweep = readSweep(dir);
+  const todo = sweep.runs.filter((r) => !isComplete(join(dir, r.out)));
+  const bin = fileURLToPath(new URL('../../bin/viscid.js', import.meta.url));
+  process.stderr.write(`sweep: ${todo.length} of ${sweep.runs.length} to run, ${Math.min(jobs, todo.length)} at a time (logs: <run>/log.txt)\n`);
+  let code = 0;
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const run = todo[next++];
+      const out = join(dir, run.out);
+      mkdirSync(out, { recursive: true });
+      const log = openSync(join(out, 'log.txt'), 'a');
+      const started = performance.now();
+      const exit = await new Promise<number>((done) => {
+        const child = spawn(process.execPath, [bin, 'sweep', dir, '--index', String(run.index)], {
+          stdio: ['ignore', log, log],
+          // One engine thread each: the jobs share the cores. CI=true: plain progress lines.
+          env: { ...process.env, CI: 'true', SLURM_ARRAY_TASK_ID: '', JOB_COMPLETION_INDEX: '' },
+        });
+        child.on('error', () => done(EXIT_FAILURE));
+        child.on('close', (c) => done(c ?? EXIT_FAILURE));
+      });
+      closeSync(log);
+      code = Math.max(code, exit === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : exit === 0 ? 0 : EXIT_FAILURE);
+      const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
+      process.stderr.write(`  ${run.index}: ${exit === 0 ? 'done' : `failed (exit ${exit}, see ${join(run.out, 'log.txt')})`} in ${fmtDuration((performance.now() - started) / 1000)} — ${settings}\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
+  process.stderr.write(`sweep: ${todo.length} runs in ${fmtDuration((performance.now() - t0) / 1000)}; report: viscid sweep report ${relative(process.cwd(), dir) || '.'}\n`);
+  return code;
+}

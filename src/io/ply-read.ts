@@ -1,0 +1,104 @@
+/**
+ * Reads a binary little-endian PLY triangle mesh back into a Mesh: what toPLY writes (float x y z,
+ * nx ny nz, uchar red green blue as sRGB, a uchar-counted list of uint indices) and any file of
+ * the same kind whose properties are scalars of the PLY types. `viscid animate` reads a run's
+ * frames with it; tests read the encoder's output with it.
+ */
+import type { Mesh } from '../types/geometry.ts';
+import { srgbToLinear } from '../math/color.ts';
+
+const SIZES: Record<string, number> = { char: 1, uchar: 1, int8: 1, uint8: 1, short: 2, ushort: 2, int16: 2, uint16: 2, int: 4, uint: 4, int32: 4, uint32: 4, float: 4, float32: 4, double: 8, float64: 8 };
+
+function read(view: DataView, type: string, at: number): number {
+  switch (type) {
+    case 'char': case 'int8': return view.getInt8(at);
+    case 'uchar': case 'uint8': return view.getUint8(at);
+    case 'short': case 'int16': return view.getInt16(at, true);
+    case 'ushort': case 'uint16': return view.getUint16(at, true);
+    case 'int': case 'int32': return view.getInt32(at, true);
+    case 'uint': case 'uint32': return view.getUint32(at, true);
+    case 'float': case 'float32': return view.getFloat32(at, true);
+    default: return view.getFloat64(at, true);
+  }
+}
+
+export class PlyError extends Error {
+  override name = 'PlyError';
+}
+
+/** The mesh of a binary little-endian PLY file (vertex colours as linear RGB, as in a Mesh). */
+export function fromPLY(bytes: Uint8Array): Mesh {
+  const limit = Math.min(bytes.length, 65536);
+  let end = -1;
+  for (let i = 0; i + 11 <= limit; i++) {
+    if (bytes[i] === 101 && new TextDecoder().decode(bytes.subarray(i, i + 11)) === 'end_header\n') {
+      end = i + 11;
+      break;
+    }
+  }
+  if (end < 0) throw new PlyError('not a PLY file: no end_header line in its first 64 KiB');
+  const lines = new TextDecoder().decode(bytes.subarray(0, end)).split('\n');
+  if (lines[0] !== 'ply') throw new PlyError(`not a PLY file: it starts with '${lines[0].slice(0, 20)}'`);
+  if (lines[1] !== 'format binary_little_endian 1.0') throw new PlyError(`only binary_little_endian 1.0 PLY is read, got '${lines[1]}'`);
+  const elements: { name: string; count: number; props: { name: string; type: string; list?: { count: string; item: string } }[] }[] = [];
+  for (const line of lines.slice(2)) {
+    const w = line.trim().split(/\s+/);
+    if (w[0] === 'element') elements.push({ name: w[1], count: Number(w[2]), props: [] });
+    else if (w[0] === 'property') {
+      const el = elements[elements.length - 1];
+      if (!el) throw new PlyError(`property before any element: '${line}'`);
+      if (w[1] === 'list') el.props.push({ name: w[4], type: 'list', list: { count: w[2], item: w[3] } });
+      else if (SIZES[w[1]] !== undefined) el.props.push({ name: w[2], type: w[1] });
+      else throw new PlyError(`unknown property type '${w[1]}'`);
+    }
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = end;
+  let positions = new Float32Array(0), normals = new Float32Array(0);
+  let colors: Float32Array | undefined;
+  const indices: number[] = [];
+  for (const el of elements) {
+    if (el.name === 'vertex') {
+      const n = el.count;
+      positions = new Float32Array(3 * n);
+      const names = el.props.map((p) => p.name);
+      const hasNormals = ['nx', 'ny', 'nz'].every((k) => names.includes(k));
+      const hasColors = ['red', 'green', 'blue'].every((k) => names.includes(k));
+      if (hasNormals) normals = new Float32Array(3 * n);
+      if (hasColors) colors = new Float32Array(3 * n);
+      const slot: Record<string, [Float32Array | undefined, number]> = {
+        x: [positions, 0], y: [positions, 1], z: [positions, 2],
+        nx: [hasNormals ? normals : undefined, 0], ny: [hasNormals ? normals : undefined, 1], nz: [hasNormals ? normals : undefined, 2],
+        red: [colors, 0], green: [colors, 1], blue: [colors, 2],
+      };
+      for (let i = 0; i < n; i++) {
+        for (const p of el.props) {
+          if (p.list) throw new PlyError(`list property '${p.name}' on vertices is not read`);
+          if (at + SIZES[p.type] > bytes.length) throw new PlyError(`file ends inside vertex ${i} of ${n}`);
+          const v = read(view, p.type, at);
+          at += SIZES[p.type];
+          const s = slot[p.name];
+          if (s?.[0]) s[0][3 * i + s[1]] = p.type === 'uchar' && s[0] === colors ? srgbToLinear(v / 255) : v;
+        }
+      }
+    } else {
+      for (let i = 0; i < el.count; i++) {
+        for (const p of el.props) {
+          if (!p.list) {
+            at += SIZES[p.type];
+            if (at > bytes.length) throw new PlyError(`file ends inside ${el.name} ${i} of ${el.count}`);
+            continue;
+          }
+          if (at + SIZES[p.list.count] > bytes.length) throw new PlyError(`file ends inside ${el.name} ${i} of ${el.count}`);
+          const k = read(view, p.list.count, at);
+          at += SIZES[p.list.count];
+          const size = SIZES[p.list.item];
+          if (at + k * size > bytes.length) throw new PlyError(`file ends inside ${el.name} ${i} of ${el.count}`);
+          if (el.name === 'face' && k !== 3) throw new PlyError(`face ${i} has ${k} corners; only triangles are read`);
+          for (let j = 0; j < k; j++, at += size) if (el.name === 'face') indices.push(read(view, p.list.item, at));
+        }
+      }
+    }
+  }
+  return { positions, normals, indices: Uint32Array.from(indices), ...(colors ? { colors } : {}) };
+}
