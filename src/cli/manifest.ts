@@ -4,11 +4,11 @@
  * engine, frame and file), and, per engine, every finished frame with its wall time and stage
  * split, and the checkpoint `--resume` continues from. Rewritten atomically after every frame.
  */
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
-import { writeFileAtomic } from './files.ts';
+import { readBoundedFile, writeFileAtomic } from './files.ts';
 
 export type RunMethod = EngineName | 'both';
 export type MeshFormat = 'obj' | 'ply' | 'glb' | 'none';
@@ -93,14 +93,17 @@ export interface Manifest {
 }
 
 export const MANIFEST = 'manifest.json';
+/** A manifest is some hundred bytes a frame; one larger than this is not a run's. */
+const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
+    text = readBoundedFile(file, MAX_MANIFEST_BYTES, file).toString('utf8');
+  } catch (e) {
+    if ((e as Error).message.endsWith('ENOENT')) throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
+    throw new UsageError(`cannot resume: ${(e as Error).message}`);
   }
   let m: Manifest;
   try {

@@ -10,13 +10,14 @@
  * anything else in the folder where it is.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
 import { UsageError } from './command.ts';
-import { TEMP_FILE } from './files.ts';
+import { readBoundedFile, TEMP_FILE } from './files.ts';
 import { MANIFEST, type EngineRecord, type Manifest } from './manifest.ts';
 
 export const LOCK = '.viscid-run.lock';
@@ -49,7 +50,7 @@ function alive(pid: number): boolean {
 function liveLockHolder(dir: string): number | null {
   let text: string;
   try {
-    text = readFileSync(join(dir, LOCK), 'utf8');
+    text = readBoundedFile(join(dir, LOCK), 4096).toString('utf8');
   } catch {
     return null;
   }
@@ -98,7 +99,7 @@ export function claimRunDirectory(dir: string, options: { resume: boolean; force
       released = true;
       // Only our own lock: a run that took the folder over after this one was presumed dead keeps its.
       try {
-        if (readFileSync(join(dir, LOCK), 'utf8').startsWith(`${process.pid} `)) rmSync(join(dir, LOCK), { force: true });
+        if (readBoundedFile(join(dir, LOCK), 4096).toString('utf8').startsWith(`${process.pid} `)) rmSync(join(dir, LOCK), { force: true });
       } catch {
         // already gone
       }
@@ -110,7 +111,7 @@ function notEmptyMessage(dir: string, entries: string[]): string {
   if (entries.includes(MANIFEST)) {
     let what = 'a viscid run';
     try {
-      const m = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as Partial<Manifest>;
+      const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), 1 << 28).toString('utf8')) as Partial<Manifest>;
       const status = m.status ?? Object.values(m.engines ?? {}).map((e) => e?.status)[0];
       what = `a viscid run of scene '${m.scene?.name ?? '?'}'${status ? ` (${status})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`;
     } catch {
@@ -162,7 +163,8 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
     }
   }
   const engineDir = join(dir, engine);
-  if (!existsSync(engineDir)) return removed;
+  // Only the run's own folder: not one a symbolic link leads to.
+  if (!existsSync(engineDir) || !lstatSync(engineDir).isDirectory()) return removed;
   for (const f of readdirSync(engineDir)) {
     if (TEMP_FILE.test(f) || frameOfFile(f) > from) {
       rmSync(join(engineDir, f), { force: true });
@@ -177,13 +179,16 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
  * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
  * it carries is the manifest's.
  */
-export function verifiedCheckpoint(dir: string, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
-  const file = join(dir, checkpoint.file);
+export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
+  // Where viscid writes it, and nowhere else: a manifest does not send a resume to read other files.
+  if (checkpoint.file !== `${engine}/${CHECKPOINT}`) {
+    throw new UsageError(`cannot resume: the manifest in ${shown} names ${JSON.stringify(checkpoint.file)} as the ${engine} checkpoint; it is always ${engine}/${CHECKPOINT}`);
+  }
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(readFileSync(file));
+    bytes = new Uint8Array(readBoundedFile(join(dir, checkpoint.file), bufferConstants.MAX_LENGTH, `checkpoint ${checkpoint.file} in ${shown}`));
   } catch (e) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot resume: ${(e as Error).message}`);
   }
   if (checkpoint.sha256 && createHash('sha256').update(bytes).digest('hex') !== checkpoint.sha256) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} is not the one the manifest recorded (its sha-256 differs): it was changed or damaged`);

@@ -121,7 +121,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
       s.checkpointEvery = flags.checkpointEvery;
       for (const engine of enginesOf(s.method)) {
         const record = manifest.engines[engine];
-        if (record?.checkpoint) checkpoints[engine] = verifiedCheckpoint(dir, record.checkpoint, manifest.scene.sha256, flags.resume);
+        if (record?.checkpoint) checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
       }
     } else {
       dir = resolve(flags.out ?? join('out', scene.name));

@@ -175,7 +175,8 @@ async function runIndex(dir: string, index: number): Promise<number> {
   process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
   const resume = existsSync(join(out, MANIFEST));
   return runCommand(join(dir, run.scene), {
-    ...(resume ? { resume: out } : { out }),
+    // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
+    ...(resume ? { resume: out } : { out, force: true }),
     method: sweep.run.method,
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),

@@ -141,6 +141,14 @@ describe('resuming', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds another scene \(sha256 [0-9a-f]{12}…\) than the manifest's/);
 
+    // A manifest that names another file as the checkpoint does not get it read.
+    const elsewhere = JSON.parse(before) as Manifest;
+    elsewhere.engines.particle!.checkpoint!.file = '../../../../dev/zero';
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(elsewhere));
+    r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '3']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/names "\.\.\/\.\.\/\.\.\/\.\.\/dev\/zero" as the particle checkpoint; it is always particle\/checkpoint\.vscd/);
+
     writeFileSync(file, good);
     writeFileSync(join(dir, 'manifest.json'), before);
     expect((await cliInProcess(['run', tiny, '--resume', dir, '--frames', '3'])).code).toBe(0);
@@ -154,5 +162,8 @@ describe('--workers', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/expected an integer from 1 to 64 \(particle\.workers' range\)/);
     expect(existsSync(join(tmp, 'w'))).toBe(false);
+    const bench = await cliInProcess(['bench', '--scene', tiny, '--workers', '65']);
+    expect(bench.code).toBe(2);
+    expect(bench.stderr).toMatch(/expected an integer from 1 to 64/);
   });
 });
