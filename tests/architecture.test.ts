@@ -273,10 +273,6 @@ const ALLOWED_LONG_FILES: readonly string[] = [
   'src/particle/adhesion.ts',
   'src/particle/collisions.ts',
   'src/particle/density.ts',
-  // The app and the renderer (app branch).
-  'src/app/main.ts',
-  'src/app/sim.worker.ts',
-  'src/render/renderer.ts',
 ];
 
 /**
