@@ -115,6 +115,9 @@ export function capWarnings(engine: string, counters: Record<string, number>): {
   if (counters.subdivisionCap) {
     out.push({ key: 'subdivisionCap', text: `${engine}: ${fmtInt(counters.subdivisionCap)} sub-timesteps needed more than the ${MAX_SUBDIVISION} pieces the cap allows; particles moved further than particle.maxMove a move (more particle.substeps helps)` });
   }
+  if (counters.minDtCap) {
+    out.push({ key: 'minDtCap', text: `${engine}: ${fmtInt(counters.minDtCap)} grid steps this frame were taken at grid.minDt, longer than the CFL, viscosity or elasticity limit asked (lower grid.minDt if the liquid misbehaves)` });
+  }
   if (counters.stepCap) {
     out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the CFL limit (raise grid.minDt, or the liquid is moving too fast)` });
   }

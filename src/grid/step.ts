@@ -296,6 +296,8 @@ export class GridSimulation {
     let dt = speed > 0 ? (g.cfl * this.d.h) / speed : g.maxDt;
     if (this.viscosityModel === 'explicit' && this.nu > 0) dt = Math.min(dt, (this.d.h * this.d.h) / (6 * this.nu));
     dt = Math.min(dt, viscoelasticDtLimit(this));
+    // A step the limits ask to be shorter than grid.minDt is taken at minDt, past them: counted.
+    if (dt < g.minDt) this.count('minDtCap', 1);
     return Math.min(g.maxDt, Math.max(g.minDt, dt));
   }
 

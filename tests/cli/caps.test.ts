@@ -3,7 +3,8 @@
  * water, or of a grid scene whose CFL step is tiny, ends, says in its counters that a cap bound,
  * and `viscid info` (cost.ts) tells beforehand.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
@@ -63,6 +64,33 @@ describe('grid steps', () => {
     expect(sim.time).toBeCloseTo(1 / 1000, 12);
     expect(capWarnings('grid', stats.counters).map((w) => w.key)).toEqual(['stepCap']);
     expect(predictFrameCost(scene).warnings.join('\n')).toMatch(/grid\.minDt allows [\d,]+ steps a frame; a frame takes at most 10,000/);
+  }, 60_000);
+});
+
+describe('grid.minDt', () => {
+  it('binding (a step the CFL limit wants shorter) is counted, and viscid run warns of it once', async () => {
+    // cfl 0.1 on 2 cm cells asks for steps of k h / √(g h) ≈ 4.5 ms; grid.minDt is 10 ms.
+    const s = tiny();
+    s.grid = { cellSize: 0.02, cfl: 0.1, minDt: 0.01, maxDt: 0.01 };
+    const sim = createSimulation(parseScene(s), 'grid');
+    const stats = sim.stepFrame();
+    expect(stats.counters.minDtCap).toBe(stats.counters.steps);
+    expect(capWarnings('grid', stats.counters).map((w) => w.key)).toEqual(['minDtCap']);
+    // Where minDt does not bind, nothing is counted.
+    const free = createSimulation(parseScene(tiny()), 'grid').stepFrame();
+    expect(free.counters.minDtCap).toBeUndefined();
+
+    const tmp = mkdtempSync(join(tmpdir(), 'viscid-mindt-'));
+    try {
+      writeFileSync(join(tmp, 'scene.json'), JSON.stringify(s));
+      const r = await cliInProcess(['run', join(tmp, 'scene.json'), '--method', 'grid', '--frames', '2', '--mesh', 'none', '--out', join(tmp, 'out')]);
+      expect(r.code).toBe(0);
+      const lines = `${r.stdout}${r.stderr}`.split('\n').filter((l) => l.includes('taken at grid.minDt'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/warning: frame 1: grid: \d+ grid steps this frame were taken at grid\.minDt/);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 
