@@ -4,6 +4,7 @@
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { jsonSyntaxMessage } from '../scene/parse.ts';
 
 /** Why a file was not read: missing, not a regular file, too large. The message names the file, never its contents. */
 export class FileRefusal extends Error {
@@ -49,6 +50,19 @@ export function readBoundedFile(path: string, maxBytes: number, label = path): B
     return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Reads a JSON file with readBoundedFile and parses it. A syntax error says where (line and
+ * column), never what the file holds (V8's own message quotes it). Throws FileRefusal.
+ */
+export function readJsonFile(path: string, maxBytes: number, label = path): unknown {
+  const text = readBoundedFile(path, maxBytes, label).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new FileRefusal(`${label} is not valid JSON: ${jsonSyntaxMessage(text, e)}`);
   }
 }
 

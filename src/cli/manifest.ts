@@ -8,7 +8,7 @@ import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
-import { readBoundedFile, writeFileAtomic } from './files.ts';
+import { readJsonFile, writeFileAtomic } from './files.ts';
 
 export type RunMethod = EngineName | 'both';
 export type MeshFormat = 'obj' | 'ply' | 'glb' | 'none';
@@ -94,22 +94,16 @@ export interface Manifest {
 
 export const MANIFEST = 'manifest.json';
 /** A manifest is some hundred bytes a frame; one larger than this is not a run's. */
-const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST);
-  let text: string;
+  let m: Manifest;
   try {
-    text = readBoundedFile(file, MAX_MANIFEST_BYTES, file).toString('utf8');
+    m = readJsonFile(file, MAX_MANIFEST_BYTES) as Manifest;
   } catch (e) {
     if ((e as Error).message.endsWith('ENOENT')) throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
     throw new UsageError(`cannot resume: ${(e as Error).message}`);
-  }
-  let m: Manifest;
-  try {
-    m = JSON.parse(text) as Manifest;
-  } catch (e) {
-    throw new UsageError(`cannot resume: ${file} is not valid JSON: ${(e as Error).message}`);
   }
   if (!m || typeof m !== 'object' || !m.scene?.sha256 || !m.settings || !m.engines) {
     throw new UsageError(`cannot resume: ${file} is not a viscid run manifest`);

@@ -18,7 +18,7 @@ import type { EngineName } from '../index.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, TEMP_FILE } from './files.ts';
-import { MANIFEST, type EngineRecord, type Manifest } from './manifest.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type EngineRecord, type Manifest } from './manifest.ts';
 
 export const LOCK = '.viscid-run.lock';
 export const ENGINE_DIRS: readonly EngineName[] = ['particle', 'grid'];
@@ -111,7 +111,7 @@ function notEmptyMessage(dir: string, entries: string[]): string {
   if (entries.includes(MANIFEST)) {
     let what = 'a viscid run';
     try {
-      const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), 1 << 28).toString('utf8')) as Partial<Manifest>;
+      const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES).toString('utf8')) as Partial<Manifest>;
       const status = m.status ?? Object.values(m.engines ?? {}).map((e) => e?.status)[0];
       what = `a viscid run of scene '${m.scene?.name ?? '?'}'${status ? ` (${status})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`;
     } catch {

@@ -13,17 +13,17 @@
  * is left alone, so a job array may be resubmitted as it is.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { sceneMeshFiles, SceneError } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, setExitCode, UsageError } from './command.ts';
-import { writeFileAtomic } from './files.ts';
+import { readJsonFile, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
-import { MANIFEST, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
 
 interface SweepFlags {
@@ -109,7 +109,7 @@ function rebaseMeshFiles(raw: JsonValue, from: string, to: string): JsonValue {
 
 function createSweep(baseFile: string, flags: SweepFlags): string {
   const base = loadScene(baseFile); // the base scene itself must be valid
-  const raw = JSON.parse(readFileSync(base.file, 'utf8')) as JsonValue;
+  const raw = JSON.parse(base.text) as JsonValue;
   const params = flags.set!.map(parseSet);
   const paths = new Set<string>();
   for (const p of params) {
@@ -188,7 +188,7 @@ async function runIndex(dir: string, index: number): Promise<number> {
 /** Whether a combination's run directory holds a complete run of every engine it asks for. */
 function isComplete(dir: string): boolean {
   try {
-    const m = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { settings: { method: RunMethod }; engines: Record<string, { status: string }> };
+    const m = readJsonFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES) as { settings: { method: RunMethod }; engines: Record<string, { status: string }> };
     const engines = m.settings.method === 'both' ? ['particle', 'grid'] : [m.settings.method];
     return engines.every((e) => m.engines[e]?.status === 'complete');
   } catch {
