@@ -135,7 +135,8 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     const file = join(scenesDir, `${id}.json`);
     writeFileAtomic(file, `${JSON.stringify(scene, null, 2)}\n`);
     try {
-      loadScene(file);
+      // Its mesh files stay where the base scene has them (rebased above): the base's folder is allowed.
+      loadScene(file, { allowPaths: [dirname(base.file)] });
     } catch (e) {
       if (!(e instanceof SceneError)) throw e;
       problems.push(`combination ${index} (${settings}): ${e.message}`);
@@ -182,6 +183,7 @@ async function runIndex(dir: string, index: number): Promise<number> {
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
     ...(sweep.run.points ? { points: sweep.run.points } : {}),
     checkpointEvery: 10,
+    allowPaths: [dirname(resolve(dir, sweep.base))],
   });
 }
 

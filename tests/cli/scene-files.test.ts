@@ -4,11 +4,11 @@
  * no error quotes what a file holds. The scene file itself is read the same way.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliInProcess } from './helpers.ts';
+import { cliInProcess, FIXTURES } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-files-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -91,6 +91,19 @@ describe('files a scene names', () => {
     closeSync(openSync(join(dir, 'huge.obj'), 'w'));
     truncateSync(join(dir, 'huge.obj'), 65 * 1024 * 1024); // sparse: no time to write
     await refused(['info', scene], /cannot read .*huge\.obj: it is 68,157,440 bytes, the limit is 67,108,864/);
+  });
+
+  it("of a sweep's base scene are read by its combinations, whose scenes lie in the sweep's folder", async () => {
+    const dir = join(scenes, 'swept');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'cube.obj'), CUBE_OBJ);
+    const tiny = JSON.parse(readFileSync(join(FIXTURES, 'tiny.json'), 'utf8'));
+    tiny.bodies.push({ material: 'floor', shape: { type: 'mesh', file: 'cube.obj', scale: 0.01, translate: [0.06, 0.01, 0.06] } });
+    writeFileSync(join(dir, 'scene.json'), JSON.stringify(tiny));
+    const out = join(tmp, 'sweep');
+    const r = await cliInProcess(['sweep', join(dir, 'scene.json'), '--set', 'fps=30,40', '--out', out, '--frames', '1', '--mesh', 'none', '--index', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'runs', '0001', 'manifest.json'), 'utf8')).engines.particle.status).toBe('complete');
   });
 
   it('that are not OBJ are refused without quoting them', async () => {
