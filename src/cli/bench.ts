@@ -32,6 +32,7 @@ interface BenchFlags {
   out: string;
   markdown: string | false;
   scene?: string;
+  allowPaths?: string[];
   workers?: number;
 }
 
@@ -43,6 +44,7 @@ defineCommand((program) =>
     .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
     .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))
     .option('--scene <file>', 'bench this scene file instead of the list (engines from the filter, default particle)')
+    .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS}`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('-o, --out <file>', 'results JSON (merged with what is there)', 'bench/results.json')
     .option('--markdown <file>', 'Markdown file whose bench table is regenerated', 'BENCHMARKS.md')
@@ -73,7 +75,7 @@ export function runBench(filter: string[], flags: BenchFlags): BenchFile {
   const measured: BenchFile['results'] = [];
   for (const entry of entries) {
     const sceneFile = flags.scene ? resolve(entry.scene) : resolve(ROOT, entry.scene);
-    const { scene } = loadScene(sceneFile);
+    const { scene } = loadScene(sceneFile, { allowPaths: flags.allowPaths });
     const label = `${entry.engine} ${scene.name}`;
     const frames = flags.frames ?? entry.frames;
     const warmup = flags.warmup ?? entry.warmup;

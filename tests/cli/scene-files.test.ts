@@ -68,6 +68,11 @@ describe('files a scene names', () => {
     await refused(['info', scene], /outside the scene's folder/);
     const r = await cliInProcess(['info', scene, '--allow-paths', shared]);
     expect(r.code, r.stderr).toBe(0);
+    // compare and bench load scenes the same way, with the same flag.
+    await refused(['compare', scene, '--frames', '1', '--out', join(tmp, 'cmp')], /outside the scene's folder/);
+    const cmp = await cliInProcess(['compare', scene, '--frames', '1', '--engines', 'particle', '--out', join(tmp, 'cmp'), '--quiet', '--allow-paths', shared]);
+    expect(cmp.code, cmp.stderr).toBe(0);
+    await refused(['bench', '--scene', scene, '--frames', '1', '--warmup', '0', '--out', join(tmp, 'b.json'), '--no-markdown'], /outside the scene's folder/);
     const sub = join(scenes, 'sub');
     mkdirSync(join(sub, 'meshes'), { recursive: true });
     writeFileSync(join(sub, 'meshes', 'cube.obj'), CUBE_OBJ);
