@@ -8,6 +8,7 @@ import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
+import { MAX_WORKERS } from '../scene/schema.ts';
 import { readJsonFile, writeFileAtomic } from './files.ts';
 
 export type RunMethod = EngineName | 'both';
@@ -108,7 +109,45 @@ export function readManifest(dir: string): Manifest {
   if (!m || typeof m !== 'object' || !m.scene?.sha256 || !m.settings || !m.engines) {
     throw new UsageError(`cannot resume: ${file} is not a viscid run manifest`);
   }
+  const problem = manifestProblem(m);
+  if (problem) throw new UsageError(`cannot resume: ${file} is damaged: ${problem}`);
   return m;
+}
+
+/** Most frames a manifest can record (--frames takes any whole number), and so the digits of its file names. */
+const MAX_RUN_FRAMES = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What in a manifest a resume would act on and cannot: settings out of their ranges, engines
+ * viscid does not have, frame and checkpoint records of the wrong shape. Null when it is sound.
+ */
+function manifestProblem(m: Manifest): string | null {
+  const s = m.settings;
+  const oneOf = (what: string, v: unknown, allowed: readonly string[]) =>
+    allowed.includes(v as string) ? null : `${what} is ${JSON.stringify(v)?.slice(0, 40)} (expected ${allowed.join(', ')})`;
+  const whole = (what: string, v: unknown, lo: number, hi: number) =>
+    Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi ? null : `${what} is ${JSON.stringify(v)?.slice(0, 40)} (expected a whole number from ${lo} to ${hi})`;
+  const found =
+    oneOf('settings.method', s.method, ['particle', 'grid', 'both']) ??
+    whole('settings.frames', s.frames, 1, MAX_RUN_FRAMES) ??
+    oneOf('settings.mesh', s.mesh, ['obj', 'ply', 'glb', 'none']) ??
+    oneOf('settings.points', s.points, ['vtk', 'ply', 'none']) ??
+    (s.solids === undefined ? null : oneOf('settings.solids', s.solids, ['obj', 'ply', 'glb', 'none'])) ??
+    (s.workers === null || s.workers === undefined ? null : whole('settings.workers', s.workers, 1, MAX_WORKERS)) ??
+    whole('settings.padding', s.padding, 4, String(MAX_RUN_FRAMES).length);
+  if (found) return found;
+  for (const [engine, record] of Object.entries(m.engines)) {
+    if (engine !== 'particle' && engine !== 'grid') return `engines.${engine.slice(0, 40)} is not an engine (particle, grid)`;
+    if (!record || !Array.isArray(record.frames)) return `engines.${engine}.frames is not a list`;
+    for (const [i, f] of record.frames.entries()) {
+      if (!f || !Number.isInteger(f.frame) || !Array.isArray(f.files)) return `engines.${engine}.frames[${i}] is not a frame record`;
+    }
+    const c = record.checkpoint;
+    if (c !== null && c !== undefined && (typeof c !== 'object' || typeof c.file !== 'string' || !Number.isInteger(c.frame) || c.frame < 0)) {
+      return `engines.${engine}.checkpoint is not a checkpoint record`;
+    }
+  }
+  return null;
 }
 
 export function writeManifest(dir: string, manifest: Manifest): void {

@@ -149,6 +149,24 @@ describe('resuming', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/names "\.\.\/\.\.\/\.\.\/\.\.\/dev\/zero" as the particle checkpoint; it is always particle\/checkpoint\.vscd/);
 
+    // A manifest whose settings or records a resume cannot act on is refused, naming what.
+    const damaged: [(m: Manifest) => void, RegExp][] = [
+      [(m) => (m.settings.padding = 1e9), /settings\.padding is 1000000000 \(expected a whole number from 4 to 16\)/],
+      [(m) => ((m.settings as { mesh: string }).mesh = '../x'), /settings\.mesh is "\.\.\/x" \(expected obj, ply, glb, none\)/],
+      [(m) => (m.settings.workers = 200), /settings\.workers is 200 \(expected a whole number from 1 to 64\)/],
+      [(m) => ((m.engines as Record<string, unknown>).lattice = m.engines.particle), /engines\.lattice is not an engine/],
+      [(m) => ((m.engines.particle!.frames as unknown[])[0] = null), /engines\.particle\.frames\[0\] is not a frame record/],
+    ];
+    for (const [damage, message] of damaged) {
+      const m = JSON.parse(before) as Manifest;
+      damage(m);
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+      r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '3']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/cannot resume: .*manifest\.json is damaged: /);
+      expect(r.stderr).toMatch(message);
+    }
+
     writeFileSync(file, good);
     writeFileSync(join(dir, 'manifest.json'), before);
     expect((await cliInProcess(['run', tiny, '--resume', dir, '--frames', '3'])).code).toBe(0);
