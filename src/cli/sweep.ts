@@ -19,12 +19,15 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { sceneMeshFiles, SceneError } from '../index.ts';
-import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, setExitCode, UsageError } from './command.ts';
+import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
 import { readJsonFile, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
+
+/** Most runs `--jobs` starts at once: each is a process with its own threads. */
+const MAX_JOBS = 256;
 
 interface SweepFlags {
   set?: string[];
@@ -47,7 +50,7 @@ defineCommand((program) =>
     .option('--set <path=values>', 'a scene value to sweep, e.g. materials.honey.viscosity.value=1,5,20 or adhesion[1].strength=5,10 (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('-o, --out <dir>', 'sweep directory to create (default: out/sweep-<scene name>)')
     .option('--index <n>', 'run the combination with this index (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)', intAtLeast(0))
-    .option('-j, --jobs <n>', 'run every combination not yet complete, n at a time (on one machine)', intAtLeast(1))
+    .option('-j, --jobs <n>', `run every combination not yet complete, n at a time (on one machine; 1 to ${MAX_JOBS})`, intBetween(1, MAX_JOBS, 'processes on one machine'))
     .addOption(new Option('-m, --method <engine>', 'engine each combination runs (default: particle)').choices(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))

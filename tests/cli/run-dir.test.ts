@@ -180,6 +180,10 @@ describe('--workers', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/expected an integer from 1 to 64 \(particle\.workers' range\)/);
     expect(existsSync(join(tmp, 'w'))).toBe(false);
+    // Nor does a sweep start processes without bound.
+    const sweep = await cliInProcess(['sweep', tmp, '--jobs', '100000']);
+    expect(sweep.code).toBe(2);
+    expect(sweep.stderr).toMatch(/expected an integer from 1 to 256 \(processes on one machine\)/);
     const bench = await cliInProcess(['bench', '--scene', tiny, '--workers', '65']);
     expect(bench.code).toBe(2);
     expect(bench.stderr).toMatch(/expected an integer from 1 to 64/);
