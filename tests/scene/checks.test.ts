@@ -171,3 +171,23 @@ function catchJson(text: string): unknown {
   }
   throw new Error('expected a syntax error');
 }
+
+describe('what only an engine can tell', () => {
+  it('a free body smaller than the grid samples stops the grid engine with a SimulationError at setup', async () => {
+    const { createSimulation, SimulationError } = await import('../../src/index.ts');
+    const s = tiny();
+    s.materials.cork = { kind: 'solid', density: 200 };
+    s.bodies.push({ material: 'cork', shape: { type: 'sphere', center: [0.05, 0.1, 0.05], radius: 0.001 }, motion: { type: 'free' } });
+    s.grid = { cellSize: 0.04 };
+    const scene = parseScene(s); // the particle engine runs it
+    let error: unknown;
+    try {
+      createSimulation(scene, 'grid').stepFrame();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SimulationError);
+    expect((error as InstanceType<typeof SimulationError>).stage).toBe('setup');
+    expect((error as Error).message).toMatch(/free body '.*' is too small for grid\.cellSize 0\.04 m: .* \(make it larger, or grid\.cellSize smaller\)/);
+  });
+});
