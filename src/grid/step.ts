@@ -9,6 +9,7 @@
  * simulation.ts adds the public Simulation interface.
  */
 import { SimulationError, type StepStats } from '../api.ts';
+import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
@@ -241,12 +242,18 @@ export class GridSimulation {
     this.stageMs = {};
     this.counters = {};
     const target = (this.frame + 1) / this.scene.fps;
-    while (this.time < target - 1e-12 * Math.max(1, target)) {
+    for (let taken = 0; this.time < target - 1e-12 * Math.max(1, target); taken++) {
       let dt = this.computeDt();
       const remaining = target - this.time;
       // Land exactly on the frame time (and avoid a sliver of a step just before it).
       if (dt >= remaining || remaining - dt < 0.05 * dt) dt = remaining;
       else if (remaining < 2 * dt) dt = remaining / 2;
+      // At most MAX_GRID_STEPS_PER_FRAME steps a frame: the last ones are lengthened to fit.
+      const left = MAX_GRID_STEPS_PER_FRAME - taken;
+      if (remaining > dt * left) {
+        dt = remaining / left;
+        this.count('stepCap', 1);
+      }
       this.advance(dt);
     }
     this.time = target;

@@ -28,5 +28,7 @@ export function computeDt(sim: GridSimulation): number {
   let dt = speed > 0 ? (g.cfl * sim.d.h) / speed : g.maxDt;
   if (sim.viscosityModel === 'explicit' && sim.nu > 0) dt = Math.min(dt, (sim.d.h * sim.d.h) / (6 * sim.nu));
   dt = Math.min(dt, viscoelasticDtLimit(sim));
+  // A step the limits ask to be shorter than grid.minDt is taken at minDt, past them: counted.
+  if (dt < g.minDt) sim.count('minDtCap', 1);
   return Math.min(g.maxDt, Math.max(g.minDt, dt));
 }

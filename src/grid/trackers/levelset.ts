@@ -157,9 +157,7 @@ export class LevelSetTracker implements SurfaceTracker {
   }
 
   addLiquid(sim: GridSimulation, shape: CompiledShape): void {
-    const keys: number[] = [];
-    cellsInside(sim.d, shape.bounds.min, shape.bounds.max, (x, y, z) => shape.sdf(x, y, z), 0, keys);
-    this.pendingKeys.push(...keys);
+    cellsInside(sim.d, shape.bounds.min, shape.bounds.max, (x, y, z) => shape.sdf(x, y, z), 0, this.pendingKeys);
   }
 
   initialize(sim: GridSimulation): void {
