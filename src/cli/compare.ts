@@ -10,6 +10,7 @@ import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from
 import { writeFileAtomic } from './files.ts';
 import { loadScene } from './load-scene.ts';
 import { createProgress } from './progress.ts';
+import { volumeWarner } from './volume-warning.ts';
 
 interface CompareFlags {
   frames?: number;
@@ -17,6 +18,7 @@ interface CompareFlags {
   engines?: string;
   frontAxis?: string;
   quiet?: boolean;
+  allowPaths?: string[];
 }
 
 function parseEngines(list: string | undefined): EngineName[] | undefined {
@@ -39,28 +41,38 @@ defineCommand((program) =>
     .option('--engines <list>', 'comma-separated engines (default: particle,grid)')
     .option('--front-axis <axis>', 'axis the front position is measured along: x, y or z', 'x')
     .option('-q, --quiet', 'no per-frame progress')
+    .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .action((file: string, opts: CompareFlags) => {
-      const { scene } = loadScene(file);
+      const { scene } = loadScene(file, { allowPaths: opts.allowPaths });
       const axisIndex = 'xyz'.indexOf(opts.frontAxis ?? 'x');
       if (axisIndex < 0 || (opts.frontAxis ?? 'x').length !== 1) throw new UsageError(`--front-axis: expected x, y or z, got '${opts.frontAxis}'`);
       const engines = parseEngines(opts.engines);
       const frames = opts.frames ?? defaultFrames(scene);
       const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
       const progress = new Map<string, ReturnType<typeof createProgress>>();
+      const warners = new Map<string, ReturnType<typeof volumeWarner>>();
       const { runs, report } = compareScene(scene, {
         engines,
         frames,
         frontAxis: axisIndex as Axis,
         frontQuantile: 0.01,
-        onFrame: opts.quiet
-          ? undefined
-          : (engine, record) => {
-              if (record.frame === 0) return;
-              let p = progress.get(engine);
-              if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
-              p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
-              if (record.frame === frames) p.stop();
-            },
+        onFrame: (engine, record, sim) => {
+          if (record.frame === 0) return;
+          let p = progress.get(engine);
+          if (!opts.quiet) {
+            if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
+            p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
+          }
+          // Liquid the method lost or gained (the engine's own account, sources and sinks counted), said once.
+          let warn = warners.get(engine);
+          if (!warn) warners.set(engine, (warn = volumeWarner(engine)));
+          const line = warn(sim.metrics(), record.time, record.frame);
+          if (line) {
+            if (p) p.log(line);
+            else process.stderr.write(`${line}\n`);
+          }
+          if (record.frame === frames) p?.stop();
+        },
       });
       for (const p of progress.values()) p.stop();
       writeFileAtomic(join(out, 'metrics.csv'), report.csv);

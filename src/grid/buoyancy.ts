@@ -17,10 +17,11 @@
  * marker particles"): free bodies are not solid cells of the grid (solids.ts skips them), so the
  * liquid's pressure is the undisturbed one and a body at rest floats where ρ_l V_submerged = ρ_s V.
  */
+import { SimulationError } from '../api.ts';
 import { sampleVolume } from '../scene/sample.ts';
 import { quatToMatrix, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import { OPEN } from './domain.ts';
-import { sampleCentre, velocityAtPoint } from './interpolate.ts';
+import { velocityAtPoint } from './interpolate.ts';
 import { AIR, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSolid } from './solids.ts';
 import type { GridSimulation } from './step.ts';
@@ -63,7 +64,9 @@ export class FreeBody {
     const b = shape.bounds;
     const pts = sampleVolume(shape, spacing, [b.min[0] + spacing / 2, b.min[1] + spacing / 2, b.min[2] + spacing / 2]);
     const n = pts.length / 3;
-    if (n === 0) throw new Error(`free body '${solid.name}' is too small for cell size ${h} m`);
+    if (n === 0) {
+      throw new SimulationError(`free body '${solid.name}' is too small for grid.cellSize ${h} m: no point of its ${spacing.toPrecision(3)} m sampling lattice lies inside it (make it larger, or grid.cellSize smaller)`, 'setup', 0);
+    }
     for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) this.com0[a] += pts[3 * i + a] / n;
     this.nodes = new Float64Array(3 * n);
     for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) this.nodes[3 * i + a] = pts[3 * i + a] - this.com0[a];
@@ -163,15 +166,9 @@ export class BuoyantBodies {
   }
 }
 
-/**
- * Submerged fraction of a node of thickness `spacing`: clamp(½ − φ/spacing, 0, 1) with the level
- * set (so the buoyancy varies smoothly as the node crosses the surface), 0 or 1 with markers.
- */
+/** Submerged fraction of a node of thickness `spacing` (the tracker's answer, smooth with a level set). */
 function wetFraction(sim: GridSimulation, p: Float64Array, spacing: number): number {
-  const s = sim.store, d = sim.d;
-  if (sim.useLevelSet) return Math.min(1, Math.max(0, 0.5 - sampleCentre(s, d, s.phi, p[0], p[1], p[2], sim.band) / spacing));
-  const c = s.find(Math.floor((p[0] - d.origin[0]) / d.h), Math.floor((p[1] - d.origin[1]) / d.h), Math.floor((p[2] - d.origin[2]) / d.h));
-  return c >= 0 && s.type[c] === FLUID ? 1 : 0;
+  return sim.tracker.wetFraction(sim, p, spacing);
 }
 
 /** Equation 14: backward differences of the pressure of the node's cell (forward at a solid). */

@@ -31,7 +31,7 @@ describe('parseScene', () => {
     expect(s.fps).toBe(30);
     expect(s.gravity).toEqual([0, -9.81, 0]);
     expect(s.particle.radius).toBe(0.004);
-    expect(s.grid.tracking).toBe('levelset');
+    expect(s.grid.tracking).toBe('particle-levelset');
     expect(s.limits.maxParticles).toBe(2_000_000);
     const w = s.materials.w;
     expect(w.kind === 'liquid' && w.particle.kernelSupport).toBe(5);
@@ -160,7 +160,7 @@ describe('parseScene', () => {
     expect(cells.issues[0].path).toBe('limits.maxCells');
     expect(cells.issues[0].message).toMatch(/needs about [\d,]+ cells, over the cap of 1,000/);
     // The scene's own limit can be raised.
-    s.limits = { maxParticles: 10_000_000 };
+    s.limits = { maxParticles: 10_000_000, maxCells: 40_000_000 }; // the surface lattice grows with them
     expect(parseScene(s).particle.radius).toBe(0.0002);
   });
 
