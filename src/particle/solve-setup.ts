@@ -8,7 +8,7 @@
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { NeighbourList } from './neighbours.ts';
+import { LIST_GROWTH, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -26,6 +26,9 @@ export class SolveState {
   objectStep: Float64Array = new Float64Array(0);
   pairs = new NeighbourList();
   boundary = new NeighbourList();
+  /** The kernel slope of each entry of `pairs` and `boundary` (SolveView.kg, bg). */
+  pairSlope: Float64Array = new Float64Array(0);
+  boundarySlope: Float64Array = new Float64Array(0);
   n0 = 0;
   cellScratch = new Int32Array(27);
   /** The pressure stage has run once (its later solves start from the last pressure). */
@@ -250,6 +253,9 @@ export function prepareSolve(ctx: StepContext): Prepared {
   }
   bl.start[n] = bl.length;
 
+  st.pairSlope = slopeRoom(st.pairSlope, list.length, ctx.shared);
+  st.boundarySlope = slopeRoom(st.boundarySlope, bl.length, ctx.shared);
+
   // Inverse masses relative to the first particle's, where masses differ.
   const m0 = mass[mat[order[0]]];
   let uniform = true;
@@ -263,11 +269,17 @@ export function prepareSolve(ctx: StepContext): Prepared {
     opos = st.oposShared;
   }
   const v: SolveView = {
-    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, opos, gamma: st.gammaSlot, invMass, uniform,
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg: st.pairSlope, bg: st.boundarySlope, opos, gamma: st.gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, wsg, walls: closedWalls(ctx), h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare, spare2, state: st };
+}
+
+/** `a`, or a larger one (by the neighbour lists' growth) where it holds fewer than `need` entries or is not shared as asked. */
+function slopeRoom(a: Float64Array, need: number, shared: boolean): Float64Array {
+  if (a.length >= need && (!shared || isShared(a))) return a;
+  return allocFloat64(Math.max(1024, Math.ceil(need * LIST_GROWTH)), shared);
 }
 
 /** The strictest densityTolerance of the liquids. */
