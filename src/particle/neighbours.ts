@@ -175,7 +175,7 @@ export class CellPairs {
  * Growth factor of a NeighbourList's entries: the pair lists are the largest arrays of the engine
  * (4 bytes a pair; honey drop: ~33 pairs a particle), so they keep at most 1/8 spare.
  */
-export const LIST_GROWTH = 1.125;
+const LIST_GROWTH = 1.125;
 
 /**
  * A compressed neighbour list: the neighbours of particle i are j[start[i] .. start[i + 1]).
