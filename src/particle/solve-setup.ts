@@ -221,8 +221,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
   // team at the capacities of the liquid and of the lists, so that the team's views stay the same
   // from one call to the next; else at what this call needs.
-  const m = ctx.shared ? Math.max(n, L.capacity) : n, slotBytes = 8 * (3 * 7 * m + 6 * m) + 4 * m + m + 512;
-  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m);
+  // The mirror walls' distances and signs only where there are closed walls.
+  const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
+  const slotBytes = 8 * (3 * 5 * m + 3 * 2 * wm + 6 * m) + 4 * m + m + 512;
+  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm);
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -256,7 +258,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
   const whole = ctx.stageScratch(slotBytes + 8 * (kn + bn) + 16, ctx.shared);
   const moved = whole.buffer !== mem.buffer;
-  mem = carveSlots(whole, m);
+  mem = carveSlots(whole, m, wm);
   if (moved) copyPositions();
   const kg = whole.f64(kn), bg = whole.f64(bn);
   const { x, x0, dx, fix, spare, wdel, wsg, spare2, alpha, p, dens, invMass, res, nb, wmask } = mem;
@@ -275,18 +277,22 @@ export function prepareSolve(ctx: StepContext): Prepared {
   }
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
-    dens, dx, wmask, wdel, wsg, walls: closedWalls(ctx), h: ctx.densityH, n0: st.n0,
+    dens, dx, wmask, wdel, wsg, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare, spare2, state: st };
 }
 
-/** The per-slot arrays of a solve for m slots, carved from the start of the stage scratch `mem` (the same views on every call over the same buffer). */
-function carveSlots(mem: StageScratch, m: number) {
+/**
+ * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel and wsg, 0 without
+ * closed walls), carved from the start of the stage scratch `mem` (the same views on every call
+ * over the same buffer).
+ */
+function carveSlots(mem: StageScratch, m: number, wm: number) {
   return {
     buffer: mem.buffer,
     x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), spare: mem.f64(3 * m),
-    wdel: mem.f64(3 * m), wsg: mem.f64(3 * m),
+    wdel: mem.f64(3 * wm), wsg: mem.f64(3 * wm),
     spare2: mem.f64(m), alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
     nb: mem.i32(m), wmask: mem.u8(m),
   };
