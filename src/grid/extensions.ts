@@ -42,7 +42,7 @@ export function extensionsOf(sim: GridSimulation): GridExtensions {
   let e = states.get(sim);
   if (e) return e;
   const g = sim.scene.grid, liquid = sim.liquid;
-  const ve = liquid?.grid.viscoelastic;
+  const ve = liquid?.viscoelastic;
   const bodies = BuoyantBodies.create(sim);
   e = {
     viscoelastic: ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null,

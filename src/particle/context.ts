@@ -9,6 +9,7 @@ import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
+import { GelState } from './gel.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -35,6 +36,8 @@ export class StepContext {
   readonly kernelSupport: Float64Array;
   readonly elastic: Float64Array;
   readonly tolerance: Float64Array;
+  /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */
+  readonly gel: GelState | null;
   /**
    * Largest support of any liquid–liquid interaction (viscosity kernel, liquid adhesion, contact,
    * the surface test's sampling sphere), m: the edge of the liquid cells and the reach of the
@@ -120,7 +123,9 @@ export class StepContext {
         else if (this.isLiquid[a] || this.isLiquid[b]) objectSupport = Math.max(objectSupport, s);
       }
     }
-    this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH);
+    this.gel = GelState.of(scene);
+    if (this.gel) this.liquid.keepIds();
+    this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
     this.objectCells = new CellPairs(this.objectReach);

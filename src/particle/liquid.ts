@@ -10,6 +10,11 @@
  */
 import { allocFloat32, allocFloat64, allocUint16, allocUint8 } from '../parallel/team.ts';
 
+const allocUint32 = (n: number, shared: boolean): Uint32Array<ArrayBuffer> => {
+  const a = allocFloat32(n, shared);
+  return new Uint32Array(a.buffer, a.byteOffset, n);
+};
+
 export class LiquidParticles {
   count = 0;
   capacity = 0;
@@ -36,6 +41,22 @@ export class LiquidParticles {
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
   density = new Float32Array(0);
+  /**
+   * A number per particle that stays with it through sorting and compaction (its springs name
+   * it: gel.ts); empty unless `keepIds` was called (scenes without a gel hold and move none).
+   */
+  id = new Uint32Array(0);
+  /** The id the next particle added gets. */
+  nextId = 0;
+  private idsKept = false;
+
+  /** Gives every particle an id from now on (the particles present get 0, 1, …). */
+  keepIds(): void {
+    if (this.idsKept) return;
+    this.idsKept = true;
+    this.id = allocUint32(this.capacity, this.shared);
+    for (let i = 0; i < this.count; i++) this.id[i] = this.nextId++;
+  }
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -73,6 +94,11 @@ export class LiquidParticles {
     const d = allocFloat32(cap, sh);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
+    if (this.idsKept) {
+      const ids = allocUint32(cap, sh);
+      ids.set(this.id.subarray(0, this.count));
+      this.id = ids;
+    }
     this.capacity = cap;
   }
 
@@ -86,6 +112,7 @@ export class LiquidParticles {
     this.surface[i] = 0;
     this.normal[3 * i] = this.normal[3 * i + 1] = this.normal[3 * i + 2] = 0;
     this.density[i] = 1;
+    if (this.idsKept) this.id[i] = this.nextId++;
   }
 
   /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
@@ -103,6 +130,7 @@ export class LiquidParticles {
         this.material[w] = this.material[i];
         this.surface[w] = this.surface[i];
         this.density[w] = this.density[i];
+        if (this.idsKept) this.id[w] = this.id[i];
       }
       w++;
     }
@@ -142,5 +170,10 @@ export class LiquidParticles {
     density.set(den);
     material.set(mat);
     surface.set(srf);
+    if (this.idsKept) {
+      const ids = this.id, tmpIds = new Uint32Array(buf, at, n);
+      for (let i = 0; i < n; i++) tmpIds[i] = ids[order[i]];
+      ids.set(tmpIds);
+    }
   }
 }

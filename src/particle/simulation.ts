@@ -19,6 +19,7 @@ import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
+import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
 
 /**
  * A thread team for `workers` > 1 when the platform gave a spawner and memory can be shared: the
@@ -65,6 +66,7 @@ export class ParticleSimulation implements Simulation {
       L.vel.set(restoreFrom.array('vel', Float64Array));
       L.material.set(restoreFrom.array('material', Uint16Array));
       L.density.set(restoreFrom.array('density', Float32Array));
+      if (ctx.gel) restoreSprings(ctx.gel, L, restoreFrom);
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -192,7 +194,7 @@ export class ParticleSimulation implements Simulation {
 
   save(): Uint8Array {
     const ctx = this.ctx, L = ctx.liquid, n = L.count;
-    return startCheckpoint('particle', this.scene)
+    const w = startCheckpoint('particle', this.scene)
       .scalar('frame', ctx.frame)
       .scalar('time', ctx.time)
       .scalar('count', n)
@@ -200,9 +202,9 @@ export class ParticleSimulation implements Simulation {
       .array('pos', L.pos.slice(0, 3 * n))
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))
-      .array('density', L.density.slice(0, n))
-      .array('emitters', this.emitters.state())
-      .finish();
+      .array('density', L.density.slice(0, n));
+    if (ctx.gel) saveSprings(ctx.gel, L, w);
+    return w.array('emitters', this.emitters.state()).finish();
   }
 
   dispose(): void {

@@ -6,12 +6,14 @@
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted)
- *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
+ *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
+ *       apply friction, prevent inter-penetration
  *     apply iterative density correction
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move. Every stage is timed into StepStats.stages; with a thread team
- * a move's accelerate, translate and friction are one job, timed as 'move'.
+ * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
+ * step. Every stage is timed into StepStats.stages; with a thread team a move's accelerate,
+ * translate and friction are one job, timed as 'move'.
  */
 import type { StepStats } from '../api.ts';
 import type { StepContext } from './context.ts';
@@ -24,6 +26,7 @@ import { parallelMove } from './object-contacts-parallel.ts';
 import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { markSurface } from './surface.ts';
+import { applyGel, gelPieces } from './gel.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -53,7 +56,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * ctx.r))));
+    const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves)));
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
     for (let q = 0; q < pieces; q++) {
       const ta = frameStart + dtSub * (s + q / pieces);
@@ -115,6 +118,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
+    if (ctx.gel) {
+      applyGel(ctx, dtm, m === 0);
+      clock.lap('gel');
+    }
     // With a thread team the three are one job (object-contacts-parallel.ts parallelMove), timed as 'move'.
     if (parallelMove(ctx, dtm)) {
       clock.lap('move');

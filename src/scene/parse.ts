@@ -8,6 +8,7 @@ import { formatPath, translateIssues, type SceneIssue } from './issues.ts';
 import { attachAssets, type Scene, type TriMesh } from './scene.ts';
 import { parseOBJ, ObjError } from './obj.ts';
 import { estimateScene } from './estimate.ts';
+import { migrateScene } from './migrate.ts';
 
 export { formatPath, type SceneIssue } from './issues.ts';
 
@@ -197,6 +198,7 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
   const issues: SceneIssue[] = [];
   const result = sceneSchema.safeParse(raw);
   if (!result.success) issues.push(...translateIssues(result.error.issues, raw));
+  else issues.push(...migrateScene(result.data));
   issues.push(...crossIssues(raw));
 
   const meshes: Record<string, TriMesh> = {};

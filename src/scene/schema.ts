@@ -85,12 +85,23 @@ export const temperatureLaw = z
 
 export const viscoelastic = z
   .strictObject({
-    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa (0 reduces to a plain liquid).'),
-    elasticLimit: nonneg.default(0.5).describe('Yield strain γ: strain beyond it is plastic (Goktekin et al. 2004).'),
-    yieldRate: fraction.default(0.5).describe('Fraction α of the excess strain removed per step on yield.'),
+    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa: the elastic stress is μ_E E for the elastic strain E (Cline et al. §8, equation 23); 0 reduces to a plain liquid.'),
+    elasticLimit: nonneg.default(0.5).describe('Yield point γ, strain: where ‖E‖ (the norm of all nine elements) exceeds it, the excess flows plastically (Goktekin et al. 2004).'),
+    yieldRate: nonneg.default(100).describe('Yield rate, 1/s: strain beyond the elastic limit relaxes toward it as exp(−yieldRate · t) (Cline et al. §8, equation 22).'),
+    decay: nonneg.default(0).describe('Strain decay rate, 1/s: all elastic strain fades as exp(−decay · t) (a Maxwell relaxation).'),
+  })
+  .describe('Viscoelastic gel (Goktekin, Bargteil & O’Brien 2004; Cline et al. §8), honoured by both engines: the grid stores the strain in its cells, the particle engine on each particle.');
+
+/** The former place of the gel parameters, `materials.<name>.grid.viscoelastic` (yield rate per grid step). */
+export const legacyViscoelastic = z
+  .strictObject({
+    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa.'),
+    elasticLimit: nonneg.default(0.5).describe('Yield point γ, strain.'),
+    yieldRate: fraction.default(0.5).describe('Fraction of the excess strain removed per grid step.'),
     decay: nonneg.default(0).describe('Strain decay rate, 1/s.'),
   })
-  .describe('Viscoelastic gel parameters for the grid engine (Cline et al. §8).');
+  .meta({ deprecated: true })
+  .describe('Deprecated: write materials.<name>.viscoelastic, which both engines read. Still accepted and moved there on parsing (migrate.ts), the per-step yield fraction α becoming the rate −ln(1 − α)/Δt at the grid’s elastic step limit Δt = 0.5 grid.cellSize / √(μ_E / ρ).');
 
 export const particleMaterial = z
   .strictObject({
@@ -110,7 +121,7 @@ export const gridMaterial = z
       .default('implicit')
       .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit": backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law.'),
     temperature: temperatureLaw.optional(),
-    viscoelastic: viscoelastic.optional(),
+    viscoelastic: legacyViscoelastic.optional(),
   })
   .describe('Grid-engine settings of a liquid.');
 
@@ -122,6 +133,7 @@ export const liquid = z
     color: color.default('#d9a21b'),
     particle: particleMaterial.prefault({}),
     grid: gridMaterial.prefault({}),
+    viscoelastic: viscoelastic.optional(),
   })
   .describe('A liquid: honey, syrup, paint, gel.');
 
@@ -398,6 +410,7 @@ export type Boundary = z.output<typeof boundary>;
 export type Domain = z.output<typeof domain>;
 export type Material = z.output<typeof material>;
 export type LiquidMaterial = z.output<typeof liquid>;
+export type Viscoelastic = z.output<typeof viscoelastic>;
 export type SolidMaterial = z.output<typeof solid>;
 export type Adhesion = z.output<typeof adhesion>;
 export type Shape = z.output<typeof shape>;

@@ -1,0 +1,359 @@
+/**
+ * Stage "gel": the scene's viscoelastic material (materials.<name>.viscoelastic; Goktekin,
+ * Bargteil & O'Brien 2004 as in Cline et al. §8, which the grid engine follows) on particles, as
+ * viscoelastic springs with plasticity (Clavet, Beaudoin & Poulin 2005, "Particle-based
+ * viscoelastic fluid simulation", §5): neighbouring gel particles closer than SPRING_REACH radii
+ * are joined by springs of rest length L made at their distance when they meet; a spring pulls
+ * with k (r − L) along the pair; beyond the elastic limit its rest length flows toward r at the
+ * yield rate; it breaks when r or L reaches the reach. The springs, not the particles, hold the
+ * reference shape, so the noise that density correction leaves in positions does not accumulate
+ * as strain (an SPH strain-rate form, integrated from displacements, heated up under it:
+ * BENCHMARKS.md "Gels").
+ *
+ * The four scene parameters, one material definition for both engines (docs/gels.md derives them):
+ *   - elasticModulus μ_E (Pa; grid stress μ_E E, so a shear modulus G = μ_E / 2): spring constant
+ *     k = κ (1 − L/h), κ = 15 V μ_E / Σ_lattice (1 − |d|/h) |d|², V = (2r)³ — the virial
+ *     (Cauchy–Born) shear modulus of the spring network, Σ k L² / (30 V) averaged over directions,
+ *     equals μ_E / 2 on the rest lattice;
+ *   - elasticLimit γ (a norm of the strain tensor): pair strain limit γ √(2/3), which yields a
+ *     uniaxial stretch where the grid's ‖E‖ reaches γ;
+ *   - yieldRate (1/s): excess pair strain relaxes as exp(−yieldRate t) (Clavet's α), integrated
+ *     exactly over the step;
+ *   - decay (1/s): every spring's rest length relaxes toward its length, r − L ∝ exp(−decay t).
+ * Springs act on both ends equally and oppositely (bit for bit), so momentum is conserved to
+ * round-off.
+ *
+ * It runs at every move (plastic flow, then the spring forces into the velocities), as gel waves
+ * cross a particle spacing within a few moves; step.ts subdivides a sub-timestep whose moves would
+ * exceed GEL_COURANT 2r / c_p. Springs are made, broken and listed per particle once a
+ * sub-timestep. Every loop is a function over a range [i0, i1) of particles (or springs) in which
+ * each writes only its own entries.
+ */
+import type { Scene } from '../scene/scene.ts';
+import type { StepContext } from './context.ts';
+import type { CellPairs } from './neighbours.ts';
+
+/** Springs join gel particles closer than this, liquid radii (the 26 nearest lattice neighbours; density correction's support). */
+export const SPRING_REACH = 4;
+/** Courant number of the explicit elastic step: δt ≤ GEL_COURANT · 2r / c_p, c_p = √(3 G / ρ) of the spring network. */
+export const GEL_COURANT = 0.5;
+
+/** Per-material-pair gel constants and the springs. */
+export class GelState {
+  readonly materials: number;
+  /** κ per material pair a · nm + b, N/m; 0 unless both are gels. */
+  readonly stiffness: Float64Array;
+  /** Pair strain limit γ √(2/3), per material pair. */
+  readonly limit: Float64Array;
+  /** Yield rate and decay, 1/s, per material pair. */
+  readonly yieldRate: Float64Array;
+  readonly decay: Float64Array;
+  /** 1 for materials with an elastic modulus. */
+  readonly isGel: Uint8Array;
+  /** 1/m per material, 1/kg. */
+  readonly invMass: Float64Array;
+  /** Spring reach h, m. */
+  readonly reach: number;
+  /** Largest stable move, s. */
+  readonly maxMove: number;
+
+  /** Springs: the ids of their ends (LiquidParticles.id), rest lengths (m), and this sub-timestep's particle indices. */
+  count = 0;
+  idA = new Uint32Array(0);
+  idB = new Uint32Array(0);
+  rest = new Float64Array(0);
+  a = new Int32Array(0);
+  b = new Int32Array(0);
+  /** Per particle, its springs: rows[start[i] .. start[i + 1]). */
+  start = new Int32Array(1);
+  rows = new Int32Array(0);
+  /** Particle index by id (−1: gone). */
+  indexOf = new Int32Array(0);
+  /** Per particle: the last particle that marked it as a spring partner (+1), while listing. */
+  mark = new Int32Array(0);
+  readonly around = new Int32Array(27);
+  /** The velocities at the start of a move (gelForceRange). */
+  private vel0 = new Float64Array(0);
+  velocitiesFor(n: number): Float64Array {
+    if (this.vel0.length < 3 * n) this.vel0 = new Float64Array(Math.ceil(3 * n * 1.25));
+    return this.vel0;
+  }
+
+  private constructor(scene: Scene, r: number) {
+    const names = scene.materialNames, nm = names.length;
+    this.materials = nm;
+    this.stiffness = new Float64Array(nm * nm);
+    this.limit = new Float64Array(nm * nm);
+    this.yieldRate = new Float64Array(nm * nm);
+    this.decay = new Float64Array(nm * nm);
+    this.isGel = new Uint8Array(nm);
+    this.invMass = new Float64Array(nm);
+    this.reach = SPRING_REACH * r;
+    const volume = 8 * r * r * r, perModulus = (15 * volume) / (r * r * latticeSpringSum(SPRING_REACH));
+    const kappa = new Float64Array(nm), gamma = new Float64Array(nm), rate = new Float64Array(nm), decay = new Float64Array(nm);
+    let fastest = 0;
+    names.forEach((name, m) => {
+      const mat = scene.materials[name];
+      if (mat.kind !== 'liquid') return;
+      this.invMass[m] = 1 / (mat.density * volume);
+      const ve = mat.viscoelastic;
+      if (!ve || !(ve.elasticModulus > 0)) return;
+      this.isGel[m] = 1;
+      kappa[m] = perModulus * ve.elasticModulus;
+      gamma[m] = ve.elasticLimit * Math.sqrt(2 / 3);
+      rate[m] = ve.yieldRate;
+      decay[m] = ve.decay;
+      // P-wave speed of the network: its Lamé λ equals G (central forces), so λ + 2G = 1.5 μ_E.
+      fastest = Math.max(fastest, Math.sqrt((1.5 * ve.elasticModulus) / mat.density));
+    });
+    for (let p = 0; p < nm; p++) {
+      for (let q = 0; q < nm; q++) {
+        if (!this.isGel[p] || !this.isGel[q]) continue;
+        const e = p * nm + q;
+        this.stiffness[e] = 0.5 * (kappa[p] + kappa[q]);
+        this.limit[e] = 0.5 * (gamma[p] + gamma[q]);
+        this.yieldRate[e] = 0.5 * (rate[p] + rate[q]);
+        this.decay[e] = 0.5 * (decay[p] + decay[q]);
+      }
+    }
+    this.maxMove = (GEL_COURANT * 2 * r) / fastest;
+  }
+
+  /** The gel state of a scene, or null when no liquid has an elastic modulus above 0. */
+  static of(scene: Scene): GelState | null {
+    for (const name of scene.materialNames) {
+      const mat = scene.materials[name];
+      if (mat.kind === 'liquid' && mat.viscoelastic && mat.viscoelastic.elasticModulus > 0) return new GelState(scene, scene.particle.radius);
+    }
+    return null;
+  }
+
+  /** Room for `total` springs, keeping the first `count`. */
+  reserve(total: number): void {
+    if (this.idA.length >= total) return;
+    const cap = Math.ceil(total * 1.25) + 64;
+    const grow = <T extends Uint32Array | Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+      const a = make(cap);
+      a.set(old.subarray(0, this.count) as never);
+      return a;
+    };
+    this.idA = grow(this.idA, (k) => new Uint32Array(k));
+    this.idB = grow(this.idB, (k) => new Uint32Array(k));
+    this.rest = grow(this.rest, (k) => new Float64Array(k));
+    this.a = grow(this.a, (k) => new Int32Array(k));
+    this.b = grow(this.b, (k) => new Int32Array(k));
+  }
+}
+
+/** Σ (1 − |d|/h) |d|² over the rest lattice's neighbours d (spacing 2, lengths in radii) within h = `reach` radii. */
+export function latticeSpringSum(reach: number): number {
+  let sum = 0;
+  const n = Math.ceil(reach / 2);
+  for (let i = -n; i <= n; i++) {
+    for (let j = -n; j <= n; j++) {
+      for (let k = -n; k <= n; k++) {
+        const d2 = 4 * (i * i + j * j + k * k);
+        if (d2 === 0 || d2 >= reach * reach) continue;
+        sum += (1 - Math.sqrt(d2) / reach) * d2;
+      }
+    }
+  }
+  return sum;
+}
+
+/** Per move: the arrays and this step's per-material-pair factors. */
+export interface GelStep {
+  pos: Float64Array;
+  vel: Float64Array;
+  /** Velocities at the start of the move (the force pass reads these, writes vel). */
+  vel0: Float64Array;
+  material: Uint16Array;
+  a: Int32Array;
+  b: Int32Array;
+  rest: Float64Array;
+  start: Int32Array;
+  rows: Int32Array;
+  materials: number;
+  stiffness: Float64Array;
+  limit: Float64Array;
+  /** Per material pair: the part of the excess over the limit a stretched (grow) or compressed (shrink) spring's rest length takes up this step. */
+  grow: Float64Array;
+  shrink: Float64Array;
+  /** exp(−decay δt) per material pair. */
+  fade: Float64Array;
+  invMass: Float64Array;
+  /** 1/h, 1/m. */
+  invReach: number;
+  dt: number;
+}
+
+/**
+ * Plastic flow of springs [s0, s1) (Clavet et al. §5.1, integrated exactly over δt): beyond the
+ * pair limit γ the rest length takes up the excess, x = r − (1 + γ) L relaxing as
+ * exp(−(1 + γ) α δt) (compressed: (1 − γ) L − r as exp(−(1 − γ) α δt)); then decay, r − L → (r − L) exp(−decay δt).
+ * Writes only rest[s].
+ */
+export function gelPlasticRange(s: GelStep, s0: number, s1: number): void {
+  const { pos, material, a, b, rest, materials: nm, limit, grow, shrink, fade } = s;
+  for (let q = s0; q < s1; q++) {
+    const i = a[q], j = b[q], e = material[i] * nm + material[j];
+    const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
+    const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    let L = rest[q];
+    const g = limit[e];
+    const over = r - (1 + g) * L, under = (1 - g) * L - r;
+    if (over > 0) L += over * grow[e];
+    else if (under > 0) L -= under * shrink[e];
+    const f = fade[e];
+    if (f !== 1) L = r + (L - r) * f;
+    rest[q] = L;
+  }
+}
+
+/**
+ * Spring forces on particles [i0, i1): vᵢ += δt/mᵢ Σ k (r − L + δt u) (xⱼ − xᵢ)/r over its
+ * springs, k = κ (1 − L/h), u = (vⱼ − vᵢ)·(xⱼ − xᵢ)/r the rate of stretch from the velocities at
+ * the start of the move (`vel0`): the spring force at the end of the move, linearized (a backward
+ * Euler step along the spring), which damps particle-scale vibration (damping ratio ω δt / 2 for a
+ * mode of frequency ω: about 0.3 at a particle spacing, 0.02 for the wobble of a 5 cm block) that
+ * the projections of density correction and contacts otherwise pump up. Writes only vᵢ; the two
+ * ends of a spring get exact opposites.
+ */
+export function gelForceRange(s: GelStep, i0: number, i1: number): void {
+  const { pos, vel, vel0, material, a, b, rest, start, rows, materials: nm, stiffness, invMass, invReach, dt } = s;
+  for (let i = i0; i < i1; i++) {
+    const q0 = start[i], q1 = start[i + 1];
+    if (q0 === q1) continue;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = material[i];
+    const ui = vel0[3 * i], vi = vel0[3 * i + 1], wi = vel0[3 * i + 2];
+    let fx = 0, fy = 0, fz = 0;
+    for (let q = q0; q < q1; q++) {
+      const sp = rows[q], j = a[sp] + b[sp] - i;
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const L = rest[sp], w = 1 - L * invReach;
+      if (!(r > 0) || !(w > 0)) continue;
+      const stretch = ((vel0[3 * j] - ui) * dx + (vel0[3 * j + 1] - vi) * dy + (vel0[3 * j + 2] - wi) * dz) / r;
+      const f = (stiffness[mi * nm + material[j]] * w * (r - L + dt * stretch)) / r;
+      fx += f * dx; fy += f * dy; fz += f * dz;
+    }
+    const k = dt * invMass[mi];
+    vel[3 * i] += k * fx;
+    vel[3 * i + 1] += k * fy;
+    vel[3 * i + 2] += k * fz;
+  }
+}
+
+/** vel0 = vel over particles [i0, i1). */
+export function copyVelocitiesRange(vel: Float64Array, vel0: Float64Array, i0: number, i1: number): void {
+  for (let o = 3 * i0; o < 3 * i1; o++) vel0[o] = vel[o];
+}
+
+/**
+ * For gel particles [i0, i1) of the sorted liquid: the neighbours j > i that are gel particles
+ * within `reach2` (m²) and not yet joined to i (mark[j] ≠ i + 1 once i's springs are marked), to
+ * be joined; `emit(i, j, r)` receives each. Cells: ctx.cells (edge ≥ the reach).
+ */
+export function newSpringsRange(
+  cells: CellPairs, pos: Float64Array, material: Uint16Array, isGel: Uint8Array, g: GelState, reach2: number,
+  emit: (i: number, j: number, r: number) => void, i0: number, i1: number,
+): void {
+  const grid = cells.grid, cellOf = grid.pointCell, cstart = grid.start, ccount = grid.count, around = g.around;
+  const { start, rows, a, b, mark } = g;
+  let cell = -1, m = 0;
+  for (let i = i0; i < i1; i++) {
+    if (!isGel[material[i]]) continue;
+    for (let q = start[i]; q < start[i + 1]; q++) mark[a[rows[q]] + b[rows[q]] - i] = i + 1;
+    const c = cellOf[i];
+    if (c !== cell) {
+      m = grid.neighborCells(c, around, 1);
+      cell = c;
+    }
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (let k = 0; k < m; k++) {
+      const nc = around[k];
+      for (let j = Math.max(cstart[nc], i + 1), end = cstart[nc] + ccount[nc]; j < end; j++) {
+        if (!isGel[material[j]] || mark[j] === i + 1) continue;
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < reach2) emit(i, j, Math.sqrt(d2));
+      }
+    }
+  }
+}
+
+/**
+ * One move of the gel stage: (when `relist`, the first move of a sub-timestep) the springs are
+ * mapped to this sub-timestep's particle order, broken, made and listed per particle; then their
+ * plastic flow and forces over δt = `dt`.
+ */
+export function applyGel(ctx: StepContext, dt: number, relist: boolean): void {
+  const gel = ctx.gel;
+  if (gel === null) return;
+  const L = ctx.liquid;
+  if (relist) listSprings(ctx, gel);
+  const nm = gel.materials;
+  const grow = new Float64Array(nm * nm), shrink = new Float64Array(nm * nm), fade = new Float64Array(nm * nm);
+  for (let e = 0; e < nm * nm; e++) {
+    const g = gel.limit[e], rate = gel.yieldRate[e];
+    grow[e] = -Math.expm1(-(1 + g) * rate * dt) / (1 + g);
+    shrink[e] = g < 1 ? -Math.expm1(-(1 - g) * rate * dt) / (1 - g) : 0;
+    fade[e] = Math.exp(-gel.decay[e] * dt);
+  }
+  const s: GelStep = {
+    pos: L.pos, vel: L.vel, vel0: gel.velocitiesFor(L.count), material: L.material, a: gel.a, b: gel.b, rest: gel.rest, start: gel.start, rows: gel.rows,
+    materials: nm, stiffness: gel.stiffness, limit: gel.limit, grow, shrink, fade, invMass: gel.invMass, invReach: 1 / gel.reach, dt,
+  };
+  gelPlasticRange(s, 0, gel.count);
+  copyVelocitiesRange(L.vel, s.vel0, 0, L.count);
+  gelForceRange(s, 0, L.count);
+}
+
+/** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
+function listSprings(ctx: StepContext, gel: GelState): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach;
+  if (gel.indexOf.length < L.nextId) gel.indexOf = new Int32Array(Math.ceil(L.nextId * 1.25) + 64);
+  const indexOf = gel.indexOf;
+  indexOf.fill(-1, 0, L.nextId);
+  for (let i = 0; i < n; i++) indexOf[ids[i]] = i;
+  let w = 0;
+  for (let q = 0; q < gel.count; q++) {
+    const i = indexOf[gel.idA[q]], j = indexOf[gel.idB[q]];
+    if (i < 0 || j < 0) continue;
+    const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
+    if (dx * dx + dy * dy + dz * dz >= h * h || gel.rest[q] >= h) continue;
+    gel.idA[w] = gel.idA[q]; gel.idB[w] = gel.idB[q]; gel.rest[w] = gel.rest[q];
+    gel.a[w] = i; gel.b[w] = j;
+    w++;
+  }
+  gel.count = w;
+  listRows(gel, n);
+  if (gel.mark.length < n) gel.mark = new Int32Array(Math.ceil(n * 1.25));
+  gel.mark.fill(0, 0, n);
+  const emit = (i: number, j: number, r: number): void => {
+    if (gel.count === gel.idA.length) gel.reserve(gel.count + 1);
+    const q = gel.count++;
+    gel.idA[q] = ids[i]; gel.idB[q] = ids[j]; gel.rest[q] = r;
+    gel.a[q] = i; gel.b[q] = j;
+  };
+  newSpringsRange(ctx.cells, pos, L.material, gel.isGel, gel, h * h, emit, 0, n);
+  listRows(gel, n);
+}
+
+/** Per particle, the indices of its springs (counting sort by end). */
+function listRows(gel: GelState, n: number): void {
+  if (gel.start.length < n + 1) gel.start = new Int32Array(Math.ceil((n + 1) * 1.25));
+  if (gel.rows.length < 2 * gel.count) gel.rows = new Int32Array(Math.ceil(2 * gel.count * 1.25) + 64);
+  const start = gel.start, rows = gel.rows, a = gel.a, b = gel.b, m = gel.count;
+  start.fill(0, 0, n + 1);
+  for (let q = 0; q < m; q++) { start[a[q] + 1]++; start[b[q] + 1]++; }
+  for (let i = 0; i < n; i++) start[i + 1] += start[i];
+  const fill = gel.mark.length >= n ? gel.mark : (gel.mark = new Int32Array(Math.ceil(n * 1.25)));
+  for (let i = 0; i < n; i++) fill[i] = start[i];
+  for (let q = 0; q < m; q++) { rows[fill[a[q]]++] = q; rows[fill[b[q]]++] = q; }
+}
+
+/** Pieces a sub-timestep of `dt` seconds with `moves` moves must be cut into for the gel's explicit step (1 without a gel). */
+export function gelPieces(gel: GelState | null, dt: number, moves: number): number {
+  return gel === null ? 1 : Math.ceil(dt / (moves * gel.maxMove));
+}
