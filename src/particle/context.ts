@@ -124,7 +124,6 @@ export class StepContext {
       }
     }
     this.gel = GelState.of(scene);
-    if (this.gel) this.liquid.keepIds();
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);

@@ -59,8 +59,8 @@ export class GelState {
 
   /** Springs: the ids of their ends (LiquidParticles.id), rest lengths (m), and this sub-timestep's particle indices. */
   count = 0;
-  idA = new Uint32Array(0);
-  idB = new Uint32Array(0);
+  idA = new Int32Array(0);
+  idB = new Int32Array(0);
   rest = new Float64Array(0);
   a = new Int32Array(0);
   b = new Int32Array(0);
@@ -132,13 +132,13 @@ export class GelState {
   reserve(total: number): void {
     if (this.idA.length >= total) return;
     const cap = Math.ceil(total * 1.25) + 64;
-    const grow = <T extends Uint32Array | Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+    const grow = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
       const a = make(cap);
       a.set(old.subarray(0, this.count) as never);
       return a;
     };
-    this.idA = grow(this.idA, (k) => new Uint32Array(k));
-    this.idB = grow(this.idB, (k) => new Uint32Array(k));
+    this.idA = grow(this.idA, (k) => new Int32Array(k));
+    this.idB = grow(this.idB, (k) => new Int32Array(k));
     this.rest = grow(this.rest, (k) => new Float64Array(k));
     this.a = grow(this.a, (k) => new Int32Array(k));
     this.b = grow(this.b, (k) => new Int32Array(k));

@@ -66,7 +66,12 @@ export class ParticleSimulation implements Simulation {
       L.vel.set(restoreFrom.array('vel', Float64Array));
       L.material.set(restoreFrom.array('material', Uint16Array));
       L.density.set(restoreFrom.array('density', Float32Array));
-      if (ctx.gel) restoreSprings(ctx.gel, L, restoreFrom);
+      if (restoreFrom.has('lambda')) L.lambda.set(restoreFrom.array('lambda', Float64Array));
+      if (restoreFrom.has('id')) {
+        L.id.set(restoreFrom.array('id', Int32Array));
+        L.nextId = restoreFrom.scalar('nextId');
+      }
+      if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -202,9 +207,13 @@ export class ParticleSimulation implements Simulation {
       .array('pos', L.pos.slice(0, 3 * n))
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))
-      .array('density', L.density.slice(0, n));
-    if (ctx.gel) saveSprings(ctx.gel, L, w);
-    return w.array('emitters', this.emitters.state()).finish();
+      .array('density', L.density.slice(0, n))
+      .array('lambda', L.lambda.slice(0, n))
+      .array('id', L.id.slice(0, n))
+      .scalar('nextId', L.nextId)
+      .array('emitters', this.emitters.state());
+    if (ctx.gel) saveSprings(ctx.gel, w);
+    return w.finish();
   }
 
   dispose(): void {

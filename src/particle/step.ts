@@ -25,6 +25,11 @@ import { applyFriction } from './friction.ts';
 import { parallelMove } from './object-contacts-parallel.ts';
 import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
+import { solveDensityPBF } from './pbf.ts';
+import { applyPressure } from './pressure.ts';
+import { accelerateOnce, translateBallistic } from './ballistic.ts';
+import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
+import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { applyGel, gelPieces } from './gel.ts';
 
@@ -111,7 +116,24 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
 
+  // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
+  // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
+  // velocities a pressure on disordered particles makes (a still pool's bottom layer: 100 → 2
+  // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  const pbf = P.densitySolver === 'pbf';
+  if (pbf) {
+    accelerateOnce(ctx, dt);
+    clock.lap('accelerate');
+    const pr = applyPressure(ctx, dt);
+    ctx.count('pressurePasses', pr.passes);
+    clock.lap('pressure');
+  }
   applyViscosity(ctx, dt);
+  if (pbf) {
+    wallViscosity(ctx, dt);
+    objectViscosity(ctx, dt, solveState(ctx).gamma);
+    clock.lap('viscosity');
+  }
   clock.lap('viscosity');
 
   listObjectContacts(ctx, dt);
@@ -123,7 +145,12 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       clock.lap('gel');
     }
     // With a thread team the three are one job (object-contacts-parallel.ts parallelMove), timed as 'move'.
-    if (parallelMove(ctx, dtm)) {
+    if (pbf) {
+      translateBallistic(ctx, dtm);
+      clock.lap('translate');
+      applyFriction(ctx, dtm);
+      clock.lap('friction');
+    } else if (parallelMove(ctx, dtm)) {
       clock.lap('move');
     } else {
       accelerate(ctx, dtm);
@@ -137,8 +164,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     clock.lap('collide');
   }
 
-  listDensityPairs(ctx);
-  const { passes, error } = correctDensity(ctx, dt, keepOut);
+  let passes: number, error: number;
+  if (pbf) {
+    ({ passes, error } = solveDensityPBF(ctx, dt, keepOut));
+  } else {
+    listDensityPairs(ctx);
+    ({ passes, error } = correctDensity(ctx, dt, keepOut));
+  }
   ctx.densityError = error;
   ctx.count('densityPasses', passes);
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);

@@ -1,5 +1,6 @@
 /** Viscous blob spreading on a floor (both engines) against Huppert (1982). */
 import type { EngineName } from '../../api.ts';
+import type { SceneInput } from '../../scene/schema.ts';
 import { footprint, lowestPoint } from '../metrics.ts';
 import { linePlot } from '../svg-plot.ts';
 import { HUPPERT_1982, huppertViscosity } from '../reference/huppert-1982.ts';
@@ -31,7 +32,12 @@ export function fitSpreading(t: number[], r: number[], volume: number, from: num
 /** Runs a cylinder of liquid slumping on a no-slip floor and fits Huppert's r⁸ ∝ t to its footprint. */
 export function measureSpreading(
   engine: EngineName,
-  options: { nu: number; radius: number; height: number; seconds: number; fps?: number; particleRadius: number; cellSize: number; exchangeRate?: number; fitFrom?: number; substeps?: number; tracking?: 'markers' | 'levelset' | 'particle-levelset' },
+  options: {
+    nu: number; radius: number; height: number; seconds: number; fps?: number; particleRadius: number; cellSize: number; exchangeRate?: number; fitFrom?: number; substeps?: number;
+    tracking?: 'markers' | 'levelset' | 'particle-levelset';
+    /** Further particle-engine settings (benchmarks compare density solvers with them). */
+    particle?: SceneInput['particle'];
+  },
 ): SpreadingMeasurement {
   const { nu, radius, height, seconds } = options;
   const fps = options.fps ?? 20;
@@ -48,7 +54,7 @@ export function measureSpreading(
     },
     adhesion: [{ between: ['liquid', 'liquid'], type: 'attract', strength: 0 }],
     bodies: [{ material: 'liquid', shape: { type: 'cylinder', center: [0, height / 2, 0], radius, height } }],
-    particle: { radius: options.particleRadius, substeps: options.substeps ?? 8 },
+    particle: { radius: options.particleRadius, substeps: options.substeps ?? 8, ...options.particle },
     grid: { cellSize: options.cellSize, ...(options.tracking ? { tracking: options.tracking } : {}) },
   });
   try {
