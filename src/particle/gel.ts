@@ -7,10 +7,9 @@
  * with k (r − L) along the pair; beyond the elastic limit its rest length flows toward r at the
  * yield rate; it breaks when r or L reaches the reach. The springs, not the particles, hold the
  * reference shape, so the noise that density correction leaves in positions does not accumulate
- * as strain (an SPH strain-rate form, integrated from displacements, heated up under it:
- * BENCHMARKS.md "Gels").
+ * as strain. Measured against the grid engine on the same scenes: BENCHMARKS.md "Gels".
  *
- * The four scene parameters, one material definition for both engines (docs/gels.md derives them):
+ * The four scene parameters, one material definition for both engines:
  *   - elasticModulus μ_E (Pa; grid stress μ_E E, so a shear modulus G = μ_E / 2): spring constant
  *     k = κ (1 − L/h), κ = 15 V μ_E / Σ_lattice (1 − |d|/h) |d|², V = (2r)³ — the virial
  *     (Cauchy–Born) shear modulus of the spring network, Σ k L² / (30 V) averaged over directions,
