@@ -1,7 +1,6 @@
 /**
  * Geometry benchmark: the mesh signed distance (BVH build, every point of a 100³ lattice), volume and
- * surface sampling of analytic and mesh shapes, the surface-particle test and region finding on a
- * lattice block. Wall time beside process CPU time (the shared machines are often loaded).
+ * surface sampling of analytic and mesh shapes, and the hashed cells of a lattice block. Wall time beside process CPU time (the shared machines are often loaded).
  *
  *   npx tsx bench/geometry.bench.ts
  */
@@ -11,8 +10,6 @@ import { sampleSurface, sampleVolume } from '../src/scene/sample.ts';
 import { shapeMesh } from '../src/scene/triangulate.ts';
 import type { Shape } from '../src/scene/schema.ts';
 import { HashGrid } from '../src/spatial/hash-grid.ts';
-import { findSurfaceParticles } from '../src/particle/surface-particles.ts';
-import { findRegions } from '../src/particle/regions.ts';
 
 function time<T>(label: string, f: () => T, note: (t: T) => string = () => ''): T {
   const c0 = process.cpuUsage(), t0 = performance.now();
@@ -58,7 +55,4 @@ const block = sampleVolume(compileShape({ type: 'box', center: [0, 0, 0], size: 
 const count = block.length / 3;
 const grid = new HashGrid(4 * r);
 time(`hash grid build, ${count} particles`, () => grid.build(block, count));
-const flags = new Uint8Array(count), normals = new Float32Array(3 * count);
-time('findSurfaceParticles, radius 4r', () => findSurfaceParticles(grid, block, count, 4 * r, 10, 0.5, flags, normals), (m) => `${m} surface`);
-const region = new Int32Array(count);
-time('findRegions, link 3r', () => findRegions(grid, block, count, 3 * r, region), (m) => `${m} regions`);
+

@@ -4,13 +4,13 @@
  * median wall time over a window of frames:
  *   npx tsx bench/threads-frames.ts [scene] [firstFrame] [lastFrame] [threads] [minParticles]
  * (defaults: the paint drops, frames 23–34, 2 threads). `minParticles` overrides teamWork's
- * threshold (src/particle/threads.ts) for both simulations. Two simulations in one process share
+ * threshold (src/particle/work.ts) for both simulations. Two simulations in one process share
  * caches, so the figures run higher than `viscid bench`'s; compare them with each other.
  */
 import { readFileSync } from 'node:fs';
 import { parseScene, createSimulation, type Simulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
-import { teamWork } from '../src/particle/threads.ts';
+import { teamWork } from '../src/particle/work.ts';
 
 const file = process.argv[2] ?? 'scenes/paint-drops.json';
 const first = Number(process.argv[3] ?? 23), last = Number(process.argv[4] ?? 34), T = Number(process.argv[5] ?? 2);

@@ -1,6 +1,8 @@
 /**
- * The page's handle on one simulation worker: sends commands, keeps the latest frame's numbers,
- * and feeds frames to its renderer view.
+ * The page's handle on one simulation worker (sim.worker.ts), which runs one scene: sends
+ * commands, keeps the latest frame's numbers, and feeds frames to its renderer view. A new scene
+ * gets a new client (session.ts); `dispose()` terminates the worker, and with it the engine's
+ * worker threads and the mesh worker nested in it, even in the middle of a frame.
  */
 import type { EngineName, Metrics, StepStats } from '../api.ts';
 import type { View, ViewFrame } from '../render/renderer.ts';
@@ -10,13 +12,57 @@ import type { SceneIssue } from '../scene/parse.ts';
 export type Loaded = Extract<FromWorker, { type: 'loaded' }>;
 export type LoadResult = { ok: true; loaded: Loaded } | { ok: false; message: string; issues: SceneIssue[] };
 
-export interface ClientEvents {
-  onLoaded(client: SimClient, loaded: Loaded): void;
-  onFrame(client: SimClient): void;
-  onError(client: SimClient, message: string): void;
-  onRecording(client: SimClient, frames: number): void;
-  onZip(client: SimClient, bytes: Uint8Array, frames: number): void;
+export interface ClientEvents<C = SimClient> {
+  onLoaded(client: C, loaded: Loaded): void;
+  onFrame(client: C): void;
+  onError(client: C, message: string): void;
+  onRecorded(client: C, files: number): void;
 }
+
+/**
+ * Simulation workers started ahead of need: a worker takes seconds to load its modules (and its
+ * mesh worker's), so a load takes one that is ready and another is started for the next, after
+ * the page has had a moment for the scene just loaded.
+ */
+class WorkerPool {
+  private readonly spare: { worker: Worker; failed: boolean }[] = [];
+  private refilling = false;
+
+  constructor(private readonly size: number) {}
+
+  take(): Worker {
+    let entry = this.spare.shift();
+    while (entry?.failed) {
+      entry.worker.terminate();
+      entry = this.spare.shift();
+    }
+    this.refill();
+    return entry?.worker ?? startWorker();
+  }
+
+  private refill(): void {
+    if (this.refilling) return;
+    this.refilling = true;
+    setTimeout(() => {
+      this.refilling = false;
+      while (this.spare.length < this.size) {
+        const entry = { worker: startWorker(), failed: false };
+        // A spare that fails to load is skipped (its error would reach nobody).
+        entry.worker.onerror = () => {
+          entry.failed = true;
+        };
+        this.spare.push(entry);
+      }
+    }, 1000);
+  }
+}
+
+function startWorker(): Worker {
+  return new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'viscid-sim' });
+}
+
+/** Two spares: side by side takes two at once. */
+const pool = new WorkerPool(2);
 
 export class SimClient {
   readonly worker: Worker;
@@ -24,81 +70,76 @@ export class SimClient {
   frame = 0;
   time = 0;
   playing = false;
+  /** The scene's duration is reached (the worker stopped there). */
+  finished = false;
   stats: StepStats | null = null;
   meshMs = 0;
   metrics: Metrics | null = null;
+  /** Liquid volume of the first frame after the (re)load, m³: what the overlay's change is against. */
+  volume0: number | null = null;
   pointCount = 0;
   triangleCount = 0;
   /** Triangles drawn (the mesh is simplified for display above a limit). */
   drawnTriangles = 0;
   /** The engine's last error (not registered, a SimulationError…); cleared by a successful load. */
   error: string | null = null;
+  /** Meshes recorded since recording started, by file name (`mesh-0052.obj`). */
+  recorded: Record<string, Uint8Array> = {};
   /** Wall-clock arrival times of stepped frames, for the simulation frame rate. */
   readonly arrivals: number[] = [];
   private loadedAt = performance.now();
   private pendingFrame: ViewFrame | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, (msg: FromWorker) => void>();
+  private readonly pending = new Map<number, (msg: FromWorker | null) => void>();
+  private disposed = false;
 
   constructor(readonly engine: EngineName, readonly view: View, private readonly events: ClientEvents) {
-    this.worker = new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: `viscid-${engine}` });
+    this.worker = pool.take();
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     this.worker.onerror = (ev) => {
       this.error = `worker failed: ${ev.message || 'could not start (see the console)'}`;
       this.events.onError(this, this.error);
+      if (!this.loaded) this.failPending(); // it never started: nothing will answer
     };
   }
 
   send(msg: ToWorker): void {
-    this.worker.postMessage(msg);
+    if (!this.disposed) this.worker.postMessage(msg);
   }
 
   /**
-   * Loads a scene. With `stage` the worker only prepares it and this resolves once it accepts or
-   * refuses; `commit()` then starts it (and resolves with 'loaded'), `discard()` drops it.
+   * Loads a scene; resolves once the worker runs it (its first frame follows) or refuses it.
+   * `keepRunning`: another scene is on show and goes on if this one is refused.
    */
-  load(sceneText: string, meshes: Record<string, string>, stage = false, threads: Threads = 'auto'): Promise<LoadResult | { ok: true; staged: true }> {
-    const id = this.nextId++;
-    this.stagedId = stage ? id : -1;
-    return new Promise((resolve) => {
-      this.pending.set(id, (msg) => {
-        if (msg.type === 'loaded') resolve({ ok: true, loaded: msg });
-        else if (msg.type === 'staged') resolve({ ok: true, staged: true });
-        else if (msg.type === 'sceneError') resolve({ ok: false, message: msg.message, issues: msg.issues });
-      });
-      this.send({ type: 'load', id, sceneText, meshes, engine: this.engine, stage, threads });
+  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean): Promise<LoadResult> {
+    return this.request((id) => ({ type: 'load', id, sceneText, meshes, engine: this.engine, threads, keepRunning }), (msg) => {
+      if (msg?.type === 'loaded') return { ok: true, loaded: msg };
+      if (msg?.type === 'sceneError') return { ok: false, message: msg.message, issues: msg.issues };
+      const why = this.error ?? 'the simulation worker stopped';
+      return { ok: false, message: why, issues: [{ path: '', message: why }] };
     });
   }
 
-  private stagedId = -1;
-
-  /** Starts the staged scene; resolves with its 'loaded' message. */
-  commit(): Promise<Loaded> {
-    const id = this.stagedId;
-    this.stagedId = -1;
-    return new Promise((resolve) => {
-      this.pending.set(id, (msg) => {
-        if (msg.type === 'loaded') resolve(msg);
-      });
-      this.send({ type: 'commit', id });
+  /** The mesh of the frame on show, encoded, and that frame's number. */
+  exportMesh(format: MeshFormat): Promise<{ bytes: Uint8Array; frame: number }> {
+    return this.request((id) => ({ type: 'export', id, format }), (msg) => {
+      if (msg?.type === 'export' && msg.bytes) return { bytes: msg.bytes, frame: msg.frame };
+      throw new Error(msg?.type === 'export' ? (msg.error ?? 'export failed') : 'the scene was replaced before its mesh was exported');
     });
   }
 
-  /** Drops the staged scene; the running one goes on. */
-  discard(): void {
-    this.stagedId = -1;
-    this.send({ type: 'discard' });
+  /** Starts recording each new frame's mesh, in `format`. */
+  startRecording(format: MeshFormat): void {
+    this.recorded = {};
+    this.send({ type: 'record', id: 0, on: true, format });
   }
 
-  exportMesh(format: MeshFormat): Promise<Uint8Array> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (msg) => {
-        if (msg.type !== 'export') return;
-        if (msg.bytes) resolve(msg.bytes);
-        else reject(new Error(msg.error ?? 'export failed'));
-      });
-      this.send({ type: 'export', id, format });
+  /** Stops recording; resolves with the meshes recorded, once the last frame still meshing is in. */
+  stopRecording(format: MeshFormat): Promise<Record<string, Uint8Array>> {
+    return this.request((id) => ({ type: 'record', id, on: false, format }), () => {
+      const files = this.recorded;
+      this.recorded = {};
+      return files;
     });
   }
 
@@ -122,19 +163,49 @@ export class SimClient {
     return true;
   }
 
+  /** Stops the worker at once (its threads and mesh worker with it) and frees the view. */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     this.worker.terminate();
+    this.view.destroy();
+    this.failPending();
+  }
+
+  private request<T>(make: (id: number) => ToWorker, answer: (msg: FromWorker | null) => T): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, (msg) => {
+        try {
+          resolve(answer(msg));
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+      if (this.disposed) this.failPending();
+      else this.send(make(id));
+    });
+  }
+
+  /** Answers every open request with null: the worker will not. */
+  private failPending(): void {
+    const open = [...this.pending.values()];
+    this.pending.clear();
+    for (const fn of open) fn(null);
   }
 
   private receive(msg: FromWorker): void {
+    if (this.disposed) return;
     switch (msg.type) {
       case 'loaded':
         this.loaded = msg;
         this.error = null;
         this.frame = 0;
         this.time = 0;
+        this.finished = false;
         this.stats = null;
         this.metrics = null;
+        this.volume0 = null;
         this.arrivals.length = 0;
         this.loadedAt = performance.now();
         this.pendingFrame = null;
@@ -146,57 +217,61 @@ export class SimClient {
           solids: msg.solids,
         });
         this.events.onLoaded(this, msg);
-        this.resolvePending(msg.id, msg);
+        this.answer(msg.id, msg);
         return;
       case 'sceneError':
-      case 'staged':
-        this.resolvePending(msg.id, msg);
-        return;
       case 'export':
-        this.resolvePending(msg.id, msg);
+        this.answer(msg.id, msg);
+        return;
+      case 'recordStopped':
+        this.answer(msg.id, msg);
         return;
       case 'error':
         this.error = msg.frame !== undefined ? `${msg.message} (stage ${msg.stage}, frame ${msg.frame})` : msg.message;
         this.playing = false;
         this.events.onError(this, this.error);
         return;
-      case 'frame': {
-        if (msg.stats) this.arrivals.push(performance.now());
-        this.frame = msg.frame;
-        this.time = msg.time;
-        this.playing = msg.playing;
-        if (msg.stats) this.stats = msg.stats;
-        if (msg.stats) this.meshMs = msg.meshMs;
-        this.metrics = msg.metrics;
-        if (msg.points) this.pointCount = msg.points.total;
-        if (msg.mesh) {
-          this.triangleCount = msg.mesh.fullTriangles;
-          this.drawnTriangles = msg.mesh.indices.length / 3;
-        }
-        // Uploaded at the next draw: when frames come faster than the page draws, only the
-        // newest is uploaded.
-        this.pendingFrame = {
-          points: msg.points,
-          mesh: msg.mesh,
-          transforms: msg.transforms,
-          velocityLines: msg.velocityLines,
-          cellLines: msg.cellLines,
-          smoke: msg.smoke,
-          maxSpeed: msg.metrics?.maxSpeed,
-        };
-        this.events.onFrame(this);
+      case 'recorded':
+        this.recorded[msg.file] = msg.bytes;
+        this.events.onRecorded(this, Object.keys(this.recorded).length);
         return;
-      }
-      case 'recording':
-        this.events.onRecording(this, msg.frames);
-        return;
-      case 'zip':
-        this.events.onZip(this, msg.bytes, msg.frames);
+      case 'frame':
+        this.takeFrame(msg);
         return;
     }
   }
 
-  private resolvePending(id: number, msg: FromWorker): void {
+  private takeFrame(msg: Extract<FromWorker, { type: 'frame' }>): void {
+    if (msg.stats) {
+      this.arrivals.push(performance.now());
+      this.stats = msg.stats;
+      this.meshMs = msg.meshMs;
+    }
+    this.frame = msg.frame;
+    this.time = msg.time;
+    this.playing = msg.playing;
+    this.finished = msg.finished;
+    this.metrics = msg.metrics;
+    if (msg.metrics && this.volume0 === null) this.volume0 = msg.metrics.fluidVolume;
+    if (msg.points) this.pointCount = msg.points.total;
+    if (msg.mesh) {
+      this.triangleCount = msg.mesh.fullTriangles;
+      this.drawnTriangles = msg.mesh.indices.length / 3;
+    }
+    // Uploaded at the next draw: when frames come faster than the page draws, only the newest is.
+    this.pendingFrame = {
+      points: msg.points,
+      mesh: msg.mesh,
+      transforms: msg.transforms,
+      velocityLines: msg.velocityLines,
+      cellLines: msg.cellLines,
+      smoke: msg.smoke,
+      maxSpeed: msg.metrics?.maxSpeed,
+    };
+    this.events.onFrame(this);
+  }
+
+  private answer(id: number, msg: FromWorker): void {
     const fn = this.pending.get(id);
     if (fn) {
       this.pending.delete(id);

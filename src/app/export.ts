@@ -38,6 +38,11 @@ export class CanvasRecorder {
     return this.recorder !== null;
   }
 
+  /** Bytes of video received so far. */
+  get bytes(): number {
+    return this.chunks.reduce((n, c) => n + c.size, 0);
+  }
+
   start(canvas: HTMLCanvasElement, fps = 30): void {
     if (this.recorder) return;
     const stream = canvas.captureStream(fps);

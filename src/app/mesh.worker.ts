@@ -3,7 +3,8 @@
  * (Simulation.surfaceJob) while the engine steps the next frame, and answers with the full mesh
  * (for recording and export) and the one to draw, both transferred.
  */
-import { meshSurfaceJob, type SurfaceJob } from '../index.ts';
+// From the surface module itself, not the whole library: this worker starts with less to load.
+import { meshSurfaceJob, type SurfaceJob } from '../surface/job.ts';
 import { displayMesh } from './display-mesh.ts';
 
 const scope = self as unknown as Worker;

@@ -1,6 +1,7 @@
 /**
  * Live plots of the comparison metrics over simulated time, one uPlot chart per metric, one series
- * per engine (particle and grid share an axis when they run side by side).
+ * per engine (particle and grid share an axis when they run side by side). They sit in a panel
+ * below the view that folds away (a <details> element); folded, they are not redrawn.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -27,7 +28,29 @@ export class MetricPlots {
   /** time, then one column per engine, per metric. */
   private data: (number | null)[][][] = [];
 
-  constructor(private readonly container: HTMLElement) {}
+  constructor(private readonly container: HTMLElement, private readonly panel?: HTMLDetailsElement) {
+    panel?.addEventListener('toggle', () => {
+      if (panel.open) this.flush(performance.now(), 0);
+    });
+    new ResizeObserver(() => this.resize()).observe(container);
+  }
+
+  /** The panel is unfolded. */
+  get open(): boolean {
+    return this.panel?.open ?? true;
+  }
+
+  /** Each chart's width: the four share the panel's width (a row of them), within limits. */
+  private chartWidth(): number {
+    const w = this.container.clientWidth || 800;
+    return Math.max(120, Math.min(320, Math.floor((w - 8 - 4 * (METRICS.length - 1)) / METRICS.length)));
+  }
+
+  /** Fits the charts to the panel's width (after the window or the layout changed). */
+  resize(): void {
+    const w = this.chartWidth();
+    for (const p of this.plots) if (p.width !== w) p.setSize({ width: w, height: 84 });
+  }
 
   /** Starts empty plots for these engines. */
   reset(engines: string[]): void {
@@ -42,8 +65,8 @@ export class MetricPlots {
       this.container.appendChild(el);
       const opts: uPlot.Options = {
         title: def.label,
-        width: 190,
-        height: 90,
+        width: this.chartWidth(),
+        height: 84,
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false } },
@@ -87,7 +110,7 @@ export class MetricPlots {
    * canvas per setData, which is too much main-thread work to repeat per simulated frame.
    */
   flush(now: number, minIntervalMs = 500): void {
-    if (!this.dirty || now - this.lastFlush < minIntervalMs) return;
+    if (!this.dirty || !this.open || now - this.lastFlush < minIntervalMs) return;
     this.dirty = false;
     this.lastFlush = now;
     this.plots.forEach((p, i) => p.setData(this.data[i] as uPlot.AlignedData));

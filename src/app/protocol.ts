@@ -25,22 +25,25 @@ export interface FrameOptions {
   smoke?: boolean;
 }
 
+/**
+ * The page starts a fresh worker for every scene it loads (client.ts), so a worker runs one scene
+ * (and its replays) and is terminated when the page replaces it: a load never waits behind a
+ * frame that is still computing.
+ */
 export type ToWorker =
   /**
-   * With `stage: true` the scene is parsed and its simulation created but not started: the worker
-   * answers 'staged' (or 'sceneError') and waits for 'commit' or 'discard', so that side by side
-   * both engines switch scenes only when both accept it.
+   * With `keepRunning` the page still shows another scene, which goes on if this one is refused:
+   * an engine that cannot create the simulation then answers 'sceneError' like a bad scene.
+   * Without it (nothing else to show) the worker reports 'loaded' and then the 'error'.
    */
-  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; stage?: boolean; threads?: Threads }
-  | { type: 'commit'; id: number }
-  | { type: 'discard' }
+  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; threads?: Threads; keepRunning?: boolean }
   | { type: 'play' }
   | { type: 'pause' }
   | { type: 'step' }
-  | { type: 'reset' }
   | { type: 'options'; options: FrameOptions }
   | { type: 'export'; id: number; format: MeshFormat }
-  | { type: 'record'; on: boolean; format: MeshFormat };
+  /** Starts recording each new frame's mesh ('recorded' per frame), or stops ('recordStopped' once all are out). */
+  | { type: 'record'; id: number; on: boolean; format: MeshFormat };
 
 export interface MaterialInfo {
   name: string;
@@ -94,6 +97,8 @@ export interface FrameMessage {
   frame: number;
   time: number;
   playing: boolean;
+  /** The scene's duration is reached: playing stops here (play again starts it over). */
+  finished: boolean;
   /** Step wall time split by stage, plus 'surface mesh' when the worker built one. */
   stats: StepStats | null;
   meshMs: number;
@@ -115,8 +120,15 @@ export type FromWorker =
       type: 'loaded';
       id: number;
       engine: EngineName;
+      /** The scene's name (`name`, or the file's). */
+      sceneName: string;
       /** The full scene (defaults filled), as JSON text. */
       sceneJson: string;
+      /** Frames of the whole scene (duration × fps). */
+      frames: number;
+      /** The scene has sources (they add liquid) and sinks (they take it away). */
+      sources: boolean;
+      sinks: boolean;
       materials: MaterialInfo[];
       domain: { min: [number, number, number]; max: [number, number, number] } | null;
       /** Bounds to frame the camera on. */
@@ -127,9 +139,10 @@ export type FromWorker =
       engines: string[];
     }
   | { type: 'sceneError'; id: number; message: string; issues: SceneIssue[] }
-  | { type: 'staged'; id: number }
   | { type: 'error'; message: string; stage?: string; frame?: number }
   | FrameMessage
-  | { type: 'export'; id: number; format: MeshFormat; bytes: Uint8Array | null; error?: string }
-  | { type: 'recording'; frames: number }
-  | { type: 'zip'; bytes: Uint8Array; frames: number };
+  /** The mesh of `frame`, encoded. */
+  | { type: 'export'; id: number; format: MeshFormat; frame: number; bytes: Uint8Array | null; error?: string }
+  /** One recorded frame's mesh, named as `viscid run` names it (`mesh-0052.obj`). */
+  | { type: 'recorded'; file: string; bytes: Uint8Array }
+  | { type: 'recordStopped'; id: number };

@@ -3,7 +3,7 @@
  * simulation worker (sim.worker.ts) by spawnBrowserThread (threads.ts).
  */
 import { serveTeam } from '../parallel/worker.ts';
-import { PARTICLE_KERNELS } from '../particle/threads.ts';
+import { PARTICLE_JOBS } from '../particle/jobs.ts';
 
 const scope = self as unknown as Worker & { close(): void };
 serveTeam(
@@ -12,5 +12,5 @@ serveTeam(
     onMessage: (f) => scope.addEventListener('message', (ev: MessageEvent) => f(ev.data)),
     close: () => scope.close(),
   },
-  PARTICLE_KERNELS,
+  PARTICLE_JOBS,
 );

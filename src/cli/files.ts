@@ -20,15 +20,8 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   }
 }
 
-/** Digits of the frame numbers of a run of `frames` frames (at least 4, Houdini's $F4). */
-export function framePadding(frames: number): number {
-  return Math.max(4, String(frames).length);
-}
-
-/** `mesh-0001.obj` */
-export function frameFileName(stem: string, frame: number, padding: number, extension: string): string {
-  return `${stem}-${String(frame).padStart(padding, '0')}.${extension}`;
-}
+// Frame file names live in the core, where the app's exports use them too.
+export { frameFileName, framePadding } from '../io/frame-names.ts';
 
 /**
  * Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` (markers kept). Throws

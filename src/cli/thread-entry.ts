@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { serveTeam } from '../parallel/worker.ts';
-import { PARTICLE_KERNELS } from '../particle/threads.ts';
+import { PARTICLE_JOBS } from '../particle/jobs.ts';
 
 const port = parentPort;
 if (!port) throw new Error('thread-entry.ts runs as a worker thread');
@@ -14,5 +14,5 @@ serveTeam(
     onMessage: (f) => port.on('message', f),
     close: () => port.close(),
   },
-  PARTICLE_KERNELS,
+  PARTICLE_JOBS,
 );

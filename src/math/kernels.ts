@@ -10,17 +10,23 @@
  */
 export function gaussLike(d: number, h: number): number {
   const q2 = (d * d) / (h * h);
-  if (q2 >= 1) return 0;
-  const s = 1 - q2;
-  return s * s * s;
+  return q2 >= 1 ? 0 : gaussLikeTimes(1, q2);
 }
 
 /** Same, from the squared distance (the hot loops have d² already). */
 export function gaussLike2(d2: number, invH2: number): number {
   const q2 = d2 * invH2;
-  if (q2 >= 1) return 0;
+  return q2 >= 1 ? 0 : gaussLikeTimes(1, q2);
+}
+
+/**
+ * c · (1 − q²)³ from q² = d²/h², for q² < 1 (the caller tests the support: the engine's pair
+ * loops do so without branching). The one definition of the kernel's shape; the product is taken
+ * in this order, ((c s) s) s, which the engine's results depend on bit for bit.
+ */
+export function gaussLikeTimes(c: number, q2: number): number {
   const s = 1 - q2;
-  return s * s * s;
+  return c * s * s * s;
 }
 
 /** The density kernel ω: a linear ramp, ω(0) = 1, ω(h) = 0 (Steele §3.5: other shapes were unstable). */

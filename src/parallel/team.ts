@@ -2,16 +2,17 @@
  * A small team of threads over SharedArrayBuffer, one code path for Node (worker_threads) and
  * browsers (Web Workers). The core cannot create threads (no `node:*`, no DOM), so the platform
  * passes a `SpawnThread` in (src/cli/threads.ts, src/app/threads.ts); the spawned thread runs
- * `serveTeam` (worker.ts) with the same kernel table as the calling thread.
+ * `serveTeam` (worker.ts) with the same job table (job.ts) as the calling thread. Stages do not
+ * call a team directly: they run jobs through the runner (run-job.ts).
  *
  * Protocol (all on one shared Int32Array, `ctrl`):
- *   - Typed arrays the kernels use sit in numbered slots. Their buffers are posted to the workers
+ *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table). Their buffers are posted to the workers
  *     once, and again, with a new generation number, whenever a slot's buffer changes (an array
  *     grew). A worker that sees a job for a generation it does not have returns to its event loop,
  *     where the (earlier posted) message waits, and runs the job once it has the buffers.
- *   - A job: kernel id and generation are stored, SEQ is incremented and notified; workers wake
- *     (Atomics.wait on SEQ), run kernel(rank), add 1 to DONE. The calling thread is rank 0 and
- *     takes its share of the work itself, then waits for DONE = T − 1.
+ *   - A job: its id and generation are stored, SEQ is incremented and notified; workers wake
+ *     (Atomics.wait on SEQ), run their share of the job, add 1 to DONE. The calling thread is rank
+ *     0 and takes its share of the work itself, then waits for DONE = T − 1.
  *   - Kernels synchronise inside a job with `barrier()` (sense-reversing, on BCOUNT/BGEN).
  *   - A thread whose kernel throws writes its message to shared memory and sets ABORT; threads
  *     waiting at a barrier give up, every thread still counts DONE, and the calling thread throws
@@ -19,6 +20,7 @@
  * Atomics.wait is allowed in Node's main thread and in Web Workers (where the engine runs in the
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
+import { slotType, type SlotArray, type SlotType } from './memory.ts';
 
 /** What the platform hands back for one spawned thread. */
 export interface ThreadHandle {
@@ -30,46 +32,23 @@ export interface ThreadHandle {
 }
 
 /**
- * Starts one thread running `serveTeam` (src/parallel/worker.ts) with the engine's kernel table
- * (PARTICLE_KERNELS, src/particle/threads.ts). Node: src/cli/threads.ts; browsers: src/app/threads.ts.
+ * Starts one thread running `serveTeam` (src/parallel/worker.ts) with the engine's job table
+ * (PARTICLE_JOBS, src/particle/jobs.ts). Node: src/cli/threads.ts; browsers: src/app/threads.ts.
  */
 export type SpawnThread = () => ThreadHandle;
 
-/** The calls a kernel may make on its team while it runs. */
+/** The calls a job's kernel may make on its team while it runs. */
 export interface TeamSync {
   readonly size: number;
   /** Waits until every thread of the team has reached the same barrier. */
   barrier(): void;
 }
 
-/** A kernel: runs on every thread of the team with its rank (0 = the calling thread). */
-export type Kernel = (rank: number, team: TeamSync, slots: readonly SlotArray[], params: Float64Array) => void;
-
-export type SlotArray = Float64Array | Float32Array | Int32Array | Uint16Array | Uint8Array;
-
-const TYPES = ['f64', 'f32', 'i32', 'u16', 'u8'] as const;
-export type SlotType = (typeof TYPES)[number];
-
-export function slotType(a: SlotArray): SlotType {
-  if (a instanceof Float64Array) return 'f64';
-  if (a instanceof Float32Array) return 'f32';
-  if (a instanceof Int32Array) return 'i32';
-  if (a instanceof Uint16Array) return 'u16';
-  return 'u8';
-}
-
-export function slotView(type: SlotType, buffer: SharedArrayBuffer, byteOffset: number, length: number): SlotArray {
-  switch (type) {
-    case 'f64': return new Float64Array(buffer, byteOffset, length);
-    case 'f32': return new Float32Array(buffer, byteOffset, length);
-    case 'i32': return new Int32Array(buffer, byteOffset, length);
-    case 'u16': return new Uint16Array(buffer, byteOffset, length);
-    default: return new Uint8Array(buffer, byteOffset, length);
-  }
-}
+/** Most threads a team may have (the runner's and the slab cuts' per-thread tables). */
+export const MAX_THREADS = 64;
 
 /** Control words (Int32 indices into `ctrl`). */
-export const SEQ = 0, KERNEL = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 6, SHUTDOWN = 7, READY = 8, SIZE = 9;
+export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 6, SHUTDOWN = 7, READY = 8, SIZE = 9;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -89,8 +68,6 @@ function failureText(errorText: Uint8Array): string | null {
   // TextDecoder refuses views of shared memory: decode a copy.
   return new TextDecoder().decode(errorText.slice(0, end < 0 ? errorText.length : end));
 }
-/** Scalars a job passes to its kernel (Float64 entries of `params`). */
-export const PARAM_WORDS = 104;
 
 /** Messages to a worker. */
 export interface InitMessage {
@@ -100,6 +77,8 @@ export interface InitMessage {
   params: SharedArrayBuffer;
   /** The first failing thread's message, UTF-8 (readable while the calling thread blocks). */
   errorText: SharedArrayBuffer;
+  /** The calling thread's job table (JobTable.fingerprint): the spawned thread's must match. */
+  jobs: string;
 }
 export interface SlotsMessage {
   kind: 'slots';
@@ -179,52 +158,6 @@ export class Barrier implements TeamSync {
   }
 }
 
-/**
- * Typed arrays on a SharedArrayBuffer (regular ones where `shared` is false). Typed as over an
- * ArrayBuffer so that they drop into the engine's existing fields; nothing transfers these buffers
- * (copies are made with slice/from), which is the one thing a SharedArrayBuffer cannot do.
- */
-export function allocFloat64(n: number, shared: boolean): Float64Array<ArrayBuffer> {
-  return shared ? (new Float64Array(new SharedArrayBuffer(8 * n)) as unknown as Float64Array<ArrayBuffer>) : new Float64Array(n);
-}
-export function allocFloat32(n: number, shared: boolean): Float32Array<ArrayBuffer> {
-  return shared ? (new Float32Array(new SharedArrayBuffer(4 * n)) as unknown as Float32Array<ArrayBuffer>) : new Float32Array(n);
-}
-export function allocInt32(n: number, shared: boolean): Int32Array<ArrayBuffer> {
-  return shared ? (new Int32Array(new SharedArrayBuffer(4 * n)) as unknown as Int32Array<ArrayBuffer>) : new Int32Array(n);
-}
-export function allocUint16(n: number, shared: boolean): Uint16Array<ArrayBuffer> {
-  return shared ? (new Uint16Array(new SharedArrayBuffer(2 * n)) as unknown as Uint16Array<ArrayBuffer>) : new Uint16Array(n);
-}
-export function allocUint8(n: number, shared: boolean): Uint8Array<ArrayBuffer> {
-  return shared ? (new Uint8Array(new SharedArrayBuffer(n)) as unknown as Uint8Array<ArrayBuffer>) : new Uint8Array(n);
-}
-
-/**
- * `from[0..n)` copied into `to`, which is grown on shared memory (1.25×) when too short: the
- * team's copy of an array the engine keeps in ordinary memory. Returns `to` or its replacement.
- */
-export function mirrorShared<A extends Int32Array | Float64Array>(to: A, from: A, n: number): A {
-  if (to.length < n) to = (to instanceof Int32Array ? allocInt32(Math.ceil(n * 1.25) + 16, true) : allocFloat64(Math.ceil(n * 1.25) + 16, true)) as A;
-  to.set(from.subarray(0, n) as never);
-  return to;
-}
-
-/**
- * Cuts `nc` cells holding `count[c]` items each (n in all) into `size` runs of consecutive cells
- * of about n/size items: run t is cells [bounds[at + t], bounds[at + t + 1]). For stages whose
- * items are sorted by cell, so that a run of cells is a run of items.
- */
-export function cutCellRuns(bounds: Int32Array, at: number, count: Int32Array, nc: number, n: number, size: number): void {
-  bounds[at] = 0;
-  for (let t = 1, c = 0, seen = 0; t < size; t++) {
-    const target = (n * t) / size;
-    while (c < nc && seen + count[c] <= target) seen += count[c++];
-    bounds[at + t] = c;
-  }
-  bounds[at + size] = nc;
-}
-
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -251,14 +184,14 @@ export class ThreadTeam implements TeamSync {
   constructor(
     size: number,
     spawn: SpawnThread,
-    private readonly kernels: readonly Kernel[],
+    jobs: { readonly paramCount: number; readonly fingerprint: string },
   ) {
-    if (!(size >= 1)) throw new Error(`team size must be ≥ 1, got ${size}`);
+    if (!(size >= 1 && size <= MAX_THREADS)) throw new Error(`team size must be 1 to ${MAX_THREADS}, got ${size}`);
     this.size = size;
     const avail = sharedMemoryAvailable();
     if (!avail.ok) throw new Error(avail.reason);
     this.ctrl = new Int32Array(new SharedArrayBuffer(4 * CTRL_WORDS));
-    this.params = new Float64Array(new SharedArrayBuffer(8 * PARAM_WORDS));
+    this.params = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, jobs.paramCount)));
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
     this.ctrl[SIZE] = size;
     this.sync = new Barrier(this.ctrl, size);
@@ -277,7 +210,7 @@ export class ThreadTeam implements TeamSync {
       });
       const init: InitMessage = {
         kind: 'init', rank: r, ctrl: this.ctrl.buffer as SharedArrayBuffer, params: this.params.buffer as SharedArrayBuffer,
-        errorText: this.errorText.buffer as SharedArrayBuffer,
+        errorText: this.errorText.buffer as SharedArrayBuffer, jobs: jobs.fingerprint,
       };
       t.postMessage(init);
       this.threads.push(t);
@@ -311,21 +244,24 @@ export class ThreadTeam implements TeamSync {
     this.sync.barrier();
   }
 
-  /** Runs kernel `id` on every thread (this one as rank 0) and waits for all of them. */
-  run(id: number): void {
+  /**
+   * Runs job `id` of the job table on every thread and waits for all of them; this thread's share
+   * (rank 0) is `self`.
+   */
+  run(id: number, self: () => void): void {
     if (this.disposed) throw new Error('thread team used after dispose()');
     const c = this.ctrl;
     if (Atomics.load(c, ABORT) !== 0) throw new Error(`the thread team failed earlier: ${this.failureMessage()}`);
     if (!this.started) this.waitStarted();
     this.postSlots();
-    Atomics.store(c, KERNEL, id);
+    Atomics.store(c, JOB, id);
     Atomics.store(c, GEN, this.gen);
     Atomics.store(c, DONE, 0);
     Atomics.add(c, SEQ, 1);
     Atomics.notify(c, SEQ);
     let error: unknown = null;
     try {
-      this.kernels[id](0, this.sync, this.slots as SlotArray[], this.params);
+      self();
     } catch (e) {
       error = e;
       if (!(e instanceof TeamAbort)) recordFailure(c, this.errorText, `thread 0: ${e instanceof Error ? e.message : String(e)}`);
@@ -390,28 +326,5 @@ export class ThreadTeam implements TeamSync {
       this.posted[k] = a === null ? null : { buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
     }
     for (const t of this.threads) t.postMessage(msg);
-  }
-}
-
-/** Rank's even share [from, to) of n items split over `size` threads. */
-export function shareOf(rank: number, size: number, n: number): [number, number] {
-  return [Math.floor((n * rank) / size), Math.floor((n * (rank + 1)) / size)];
-}
-
-/**
- * Per-thread accumulation, when both ends of a pair may belong to different threads: rank 0 adds
- * into the stage's own array, rank r > 0 into block r − 1 of `others` ((size − 1) consecutive
- * blocks of `length`); after a barrier each thread sums the blocks into `own` over its share
- * (addShares). The sums differ from one thread's only in the order of additions.
- */
-export function accumulator<A extends Float64Array | Int32Array>(own: A, others: A, length: number, rank: number): A {
-  return rank === 0 ? own : (others.subarray(length * (rank - 1), length * rank) as A);
-}
-
-/** Adds the other threads' blocks of `others` (see accumulator) into `own` over [from, to). */
-export function addShares(own: Float64Array | Int32Array, others: Float64Array | Int32Array, length: number, size: number, from: number, to: number): void {
-  for (let u = 1; u < size; u++) {
-    const o = length * (u - 1);
-    for (let k = from; k < to; k++) own[k] += others[o + k];
   }
 }

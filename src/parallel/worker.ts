@@ -1,16 +1,20 @@
 /**
  * The spawned side of a ThreadTeam (team.ts): the same loop in a Node worker_thread and in a
  * browser Web Worker; the platform entry (src/cli/thread-entry.ts, src/app/thread.worker.ts) only
- * adapts its message port. The thread sleeps in Atomics.wait on SEQ between jobs (polling for the
- * next job of a burst, 0.3 ms, made 8 back-to-back small jobs slower on a shared 2-core machine:
- * the poller took the core the calling thread needed); when a job needs
- * a buffer generation it has not received yet, it returns to its event loop to receive the
- * message (posted before the job) and runs the job then.
+ * adapts its message port and names the job table. The thread sleeps in Atomics.wait on SEQ
+ * between jobs (polling for the next job of a burst, 0.3 ms, made 8 back-to-back small jobs slower
+ * on a shared 2-core machine: the poller took the core the calling thread needed); when a job
+ * needs a buffer generation it has not received yet, it returns to its event loop to receive the
+ * message (posted before the job) and runs the job then. Its share of a job is run-job.ts's
+ * ThreadPart, over views of the posted buffers rebuilt once per generation.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, KERNEL, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure, slotView,
-  type InitMessage, type Kernel, type SlotArray, type SlotsMessage, type WorkerReport,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
+  type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
+import { slotView, type SlotArray } from './memory.ts';
+import { P_N, P_PHASE, type JobTable } from './job.ts';
+import { ThreadPart, type LooseArgs } from './run-job.ts';
 
 export interface WorkerPort {
   postMessage(message: unknown): void;
@@ -19,7 +23,48 @@ export interface WorkerPort {
   close(): void;
 }
 
-export function serveTeam(port: WorkerPort, kernels: readonly Kernel[]): void {
+/** This thread's share of each job of the table, its views refreshed when a new generation of slots arrives. */
+class ThreadJobs {
+  private readonly parts: (ThreadPart | undefined)[] = [];
+  private readonly seen: (readonly SlotArray[] | undefined)[] = [];
+
+  constructor(private readonly table: JobTable) {}
+
+  run(id: number, rank: number, sync: Barrier, slots: readonly SlotArray[], params: Float64Array): void {
+    const L = this.table.layouts[id];
+    if (L === undefined) throw new Error(`no job ${id} in the job table (${this.table.layouts.length} jobs)`);
+    let part = this.parts[id];
+    if (part === undefined) {
+      const x: LooseArgs = {
+        a: {}, s: {}, lists: {}, scratch: L.job.scratch(), rank, size: sync.size, n: 0, from: 0, to: 0,
+        barrier: () => sync.barrier(),
+      };
+      part = this.parts[id] = new ThreadPart(L, x);
+    }
+    const x = part.x, T = sync.size;
+    if (this.seen[id] !== slots) {
+      this.seen[id] = slots;
+      L.arrayNames.forEach((k, i) => (x.a[k] = slots[L.arraySlot + i]));
+      L.sumNames.forEach((k, i) => {
+        const own = slots[L.arraySlot + L.arrayNames.indexOf(k)] as Float64Array | Int32Array;
+        const others = slots[L.sumSlot + i] as Float64Array | Int32Array, block = others.length / (T - 1);
+        part.own[i] = own;
+        part.others[i] = others;
+        x.a[k] = others.subarray(block * (rank - 1), block * rank);
+      });
+      L.listNames.forEach((_, l) => {
+        part.starts[l] = slots[L.listSlot + 2 * l] as Int32Array;
+        part.js[l] = slots[L.listSlot + 2 * l + 1] as Int32Array | Uint16Array;
+      });
+      part.meta = slots[L.metaSlot] as Int32Array;
+    }
+    const scalars = L.job.scalars as readonly string[], base = L.paramBase, ns = scalars.length;
+    for (let k = 0; k < ns; k++) x.s[scalars[k]] = params[base + k];
+    part.work(rank, T, params[base + ns + P_N], params[base + ns + P_PHASE]);
+  }
+}
+
+export function serveTeam(port: WorkerPort, table: JobTable): void {
   let rank = 0;
   let ctrl: Int32Array | null = null;
   let params: Float64Array | null = null;
@@ -30,6 +75,7 @@ export function serveTeam(port: WorkerPort, kernels: readonly Kernel[]): void {
   let seen = 0;
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
+  const jobs = new ThreadJobs(table);
 
   /** Records the failure (first one wins) and posts it, with its stack, for a caller that awaits. */
   const fail = (c: Int32Array | null, e: unknown) => {
@@ -41,7 +87,7 @@ export function serveTeam(port: WorkerPort, kernels: readonly Kernel[]): void {
 
   const runJob = (c: Int32Array) => {
     try {
-      kernels[Atomics.load(c, KERNEL)](rank, sync!, slots, params!);
+      jobs.run(Atomics.load(c, JOB), rank, sync!, slots, params!);
     } catch (e) {
       if (!(e instanceof TeamAbort)) fail(c, e);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
@@ -80,6 +126,9 @@ export function serveTeam(port: WorkerPort, kernels: readonly Kernel[]): void {
         errorText = new Uint8Array(msg.errorText);
         sync = new Barrier(ctrl, ctrl[SIZE]);
         seen = Atomics.load(ctrl, SEQ);
+        if (msg.jobs !== table.fingerprint) {
+          throw new Error(`this thread's job table differs from the calling thread's (${table.layouts.length} jobs here): both must import the same src/particle/jobs.ts`);
+        }
         Atomics.add(ctrl, READY, 1);
         Atomics.notify(ctrl, READY);
         loop();

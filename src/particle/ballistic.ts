@@ -1,6 +1,6 @@
 /**
- * Stages "accelerate" and "translate" for particle.densitySolver = "pbf". The sub-timestep's body
- * forces (gravity and adhesion) go into the velocity once, before its pressure (pressure.ts) and
+ * The accelerate and translate of particle.densitySolver = "pbf" (move.ts runs them as its job's
+ * modes). The sub-timestep's body forces (gravity and adhesion) go into the velocity once, before its pressure (pressure.ts) and
  * the moves, and a move translates by the velocity: a liquid whose pressure cancels gravity does
  * not move, and the displacement of density correction can become velocity (pbf.ts) without
  * leaving a still pool the 0.43 g δt that per-move acceleration left it (Steele's Figure 3
@@ -12,11 +12,9 @@
  * particle translates by its velocity). Each particle changes only itself: the loops run over
  * ranges [i0, i1).
  */
-import type { StepContext } from './context.ts';
-import { accelerateError } from './integrate.ts';
 
 /** v += (a + g) δt over [i0, i1), and acc = ½ (a + g) δt; returns the first particle past √max2 (−1: none). */
-export function accelerateRange(
+export function accelerateOffsetRange(
   vel: Float64Array, acc: Float64Array, gx: number, gy: number, gz: number, dt: number, max2: number, i0: number, i1: number,
 ): number {
   const half = 0.5 * dt;
@@ -30,19 +28,7 @@ export function accelerateRange(
   return -1;
 }
 
-/** The sub-timestep's body forces into the velocities; L.acc becomes the free-flight offset ½ b δt. */
-export function accelerateOnce(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, [gx, gy, gz] = ctx.scene.gravity;
-  const bad = accelerateRange(L.vel, L.acc, gx, gy, gz, dt, ctx.scene.particle.maxSpeed ** 2, 0, L.count);
-  if (bad >= 0) throw accelerateError(ctx, bad);
-}
-
 /** x += (v − offset) δt over [i0, i1). */
-export function translateRange(pos: Float64Array, vel: Float64Array, offset: Float64Array, dt: number, i0: number, i1: number): void {
+export function translateOffsetRange(pos: Float64Array, vel: Float64Array, offset: Float64Array, dt: number, i0: number, i1: number): void {
   for (let o = 3 * i0; o < 3 * i1; o++) pos[o] += (vel[o] - offset[o]) * dt;
-}
-
-export function translateBallistic(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid;
-  translateRange(L.pos, L.vel, L.acc, dt, 0, L.count);
 }

@@ -20,7 +20,7 @@
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
-import { faceBoundary } from './collisions.ts';
+import { faceBoundary } from './boundaries.ts';
 import { exchangePerStep } from './calibration.ts';
 
 /** K(δ)/n/h³ at δ/h = i/TABLE, i = 0..TABLE (Simpson's rule), linear in between. */

@@ -93,7 +93,7 @@ export function exchangePerStep(v: number, dt: number): number {
  * the sweeps before → after: 1e-3 m²/s 1.004 (2) → 1.019 (1), honey 3.5e-3 1.043 (7) → 1.062 (3),
  * 1e-2 1.028 (19) → 1.045 (9), 2e-2 1.010 (37) → 1.028 (16): 1.5–2 % more, as the pairs later
  * in a sweep see more of the earlier updates. Larger a costs accuracy in the update ORDER, not in
- * ν: at a ≤ 3 the one-thread and two-thread orders (viscosity-parallel.ts) differ by 2.9 % in
+ * ν: at a ≤ 3 the one-thread and two-thread orders (viscosity.ts, slabs.ts) differ by 2.9 % in
  * honey's ν (tests/parallel/viscosity-threads.test.ts allows 2 %); at a ≤ 2, 1.2 % (before: 0.2 %).
  * Alternating forward and backward sweeps brings ν back to the former values but widens that
  * gap to 3.7 %. A ≤ SWEEP_LIMIT: one sweep of A, as in the paper.

@@ -9,6 +9,16 @@ import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
+import { JobRunner } from '../parallel/run-job.ts';
+import { denseCellsNear } from './object-cells.ts';
+import type { ViscosityState } from './viscosity.ts';
+import type { ObjectContactLists } from './object-lists.ts';
+import type { MoveState } from './move.ts';
+import type { ContactSlabs } from './liquid-contacts.ts';
+import type { AdhesionTables } from './adhesion-tables.ts';
+import type { CellObjects } from './object-adhesion.ts';
+import type { DensityState } from './density-state.ts';
+import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
@@ -36,8 +46,6 @@ export class StepContext {
   readonly kernelSupport: Float64Array;
   readonly elastic: Float64Array;
   readonly tolerance: Float64Array;
-  /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */
-  readonly gel: GelState | null;
   /**
    * Largest support of any liquid–liquid interaction (viscosity kernel, liquid adhesion, contact,
    * the surface test's sampling sphere), m: the edge of the liquid cells and the reach of the
@@ -76,6 +84,26 @@ export class StepContext {
    */
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
+
+  /** Runs the stages' jobs (src/parallel/run-job.ts): inline, or on the thread team (simulation.ts). */
+  runner = new JobRunner();
+  /** True with a thread team: arrays the stages hand to its jobs are allocated on shared memory. */
+  shared = false;
+  /**
+   * What the stages keep between sub-timesteps, each made by its stage on first use: kept here
+   * rather than in module state so that two simulations in one thread never share them, and
+   * Metrics.memoryBytes counts them.
+   */
+  viscosity?: ViscosityState;
+  objectLists?: ObjectContactLists;
+  move?: MoveState;
+  contactSlabs?: ContactSlabs;
+  adhesionTables?: AdhesionTables;
+  cellObjects?: CellObjects;
+  density?: DensityState;
+  solve?: SolveState;
+  /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */
+  readonly gel: GelState | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -222,41 +250,12 @@ export class StepContext {
   }
 
   /**
-   * Scratch arrays and tables the stages keep between sub-timesteps, by name (looked up once per
-   * stage call, never per particle). Kept here rather than in module state so that two simulations
-   * in one thread never share them and Metrics.memoryBytes counts them.
-   */
-  readonly scratch = new Map<string, unknown>();
-
-  /** The scratch Float64Array `name` with room for n entries (contents kept only while it does not grow). */
-  f64(name: string, n: number): Float64Array {
-    let a = this.scratch.get(name) as Float64Array | undefined;
-    if (!a || a.length < n) this.scratch.set(name, (a = new Float64Array(Math.ceil(n * 1.25) + 16)));
-    return a;
-  }
-
-  /** The scratch Float32Array `name` with room for n entries (contents kept only while it does not grow). */
-  f32(name: string, n: number): Float32Array {
-    let a = this.scratch.get(name) as Float32Array | undefined;
-    if (!a || a.length < n) this.scratch.set(name, (a = new Float32Array(Math.ceil(n * 1.25) + 16)));
-    return a;
-  }
-
-  /** The scratch Int32Array `name` with room for n entries (contents kept only while it does not grow). */
-  i32(name: string, n: number): Int32Array {
-    let a = this.scratch.get(name) as Int32Array | undefined;
-    if (!a || a.length < n) this.scratch.set(name, (a = new Int32Array(Math.ceil(n * 1.25) + 16)));
-    return a;
-  }
-
-  /**
    * One buffer for the scratch that lives only within one stage call: the surface test's sums,
    * the viscosity pair weights, the liquid contacts' slab split (kept over the moves) and density
    * correction's slot-ordered copies. Those stages never overlap, so they share it rather than
-   * hold one each (honey drop: 229 → 132 bytes of such
-   * scratch a point, the weights being the largest). A stage carves it into views
+   * hold one each (the viscosity weights are the largest). A stage carves it into views
    * (StageScratch) that are valid until the next stage asks for it. On a SharedArrayBuffer once
-   * `shared` is asked for (a thread team reads density correction's part).
+   * `shared` is asked for (a thread team's jobs read it).
    */
   stageScratch(bytes: number, shared: boolean): StageScratch {
     this.stageScratchUses++;
@@ -275,13 +274,6 @@ export class StepContext {
    * for the buffer since.
    */
   stageScratchUses = 0;
-
-  /** The scratch object `name`, made by `make` on first use. */
-  keep<T>(name: string, make: () => T): T {
-    let v = this.scratch.get(name) as T | undefined;
-    if (v === undefined) this.scratch.set(name, (v = make()));
-    return v;
-  }
 
   count(name: string, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;
@@ -311,40 +303,4 @@ export class StageScratch {
   u8(n: number): Uint8Array<ArrayBuffer> {
     return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
   }
-}
-
-/**
- * StepContext.objectCellsNear over a dense block of object cells (cell or −1 at
- * (i − li) + ni ((j − lj) + nj (k − lk))), into `into.nearObjectCells` (grown as needed): the
- * object cells whose particle box (obox, 6 per cell) lies within `reach` of the box
- * [x0, x1] × [y0, y1] × [z0, z1], in (k, j, i) order; returns how many. Shared by the context and
- * the threaded contact listing (object-lists-parallel.ts), which keeps its own copy of the block.
- */
-export function denseCellsNear(
-  into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
-  obox: Float64Array, inv: number, nc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
-): number {
-  const ia = Math.max(Math.floor((x0 - reach) * inv), li), ib = Math.min(Math.floor((x1 + reach) * inv), li + ni - 1);
-  const ja = Math.max(Math.floor((y0 - reach) * inv), lj), jb = Math.min(Math.floor((y1 + reach) * inv), lj + nj - 1);
-  const ka = Math.max(Math.floor((z0 - reach) * inv), lk), kb = Math.min(Math.floor((z1 + reach) * inv), lk + nk - 1);
-  if (ia > ib || ja > jb || ka > kb) return 0;
-  const span = (ib - ia + 1) * (jb - ja + 1) * (kb - ka + 1);
-  if (Math.min(span, nc) > into.nearObjectCells.length) into.nearObjectCells = new Int32Array(Math.min(span, nc));
-  const out = into.nearObjectCells, reach2 = reach * reach;
-  let m = 0;
-  for (let k = ka; k <= kb; k++) {
-    for (let j = ja; j <= jb; j++) {
-      const row = ni * (j - lj + nj * (k - lk)) - li;
-      for (let i = ia; i <= ib; i++) {
-        const oc = block[row + i];
-        if (oc < 0) continue;
-        const q = 6 * oc;
-        const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
-        const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
-        const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
-        if (ex * ex + ey * ey + ez * ez < reach2) out[m++] = oc;
-      }
-    }
-  }
-  return m;
 }

@@ -2,27 +2,17 @@
  * Stage "friction" (Steele §3.4): a liquid particle on the liquid surface that touches an object
  * loses a fraction f of its velocity relative to the object per 1/30 s, so per move of length dt it
  * keeps (1 − f)^(30 dt). "Touching": within 1.1 (r + r_o) of an object particle; the first in list
- * order (rank order: collisions.ts ObjectContactLists) gives f. While the particle is within the
- * far entries' clearance ball, only the near run can touch. With a thread team the particles are
- * split over the threads (object-contacts-parallel.ts), bit for bit as on one.
+ * order (rank order: object-lists.ts) gives f. While the particle is within the far entries'
+ * clearance ball, only the near run can touch. It runs in a move's job (move.ts).
  */
 import type { StepContext } from './context.ts';
-import { clearOf, objectListsOf, TOUCH } from './collisions.ts';
-import { parallelFriction } from './object-contacts-parallel.ts';
+import { clearOf, TOUCH } from './object-lists.ts';
 
-export function applyFriction(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, O = ctx.objects, n = L.count;
-  if (O.count === 0) return;
-  const list = objectListsOf(ctx);
-  const keep = frictionKeep(ctx, dt);
-  const touch = frictionTouch(ctx);
-  if (parallelFriction(ctx, keep, touch)) return;
-  frictionRange(L.pos, L.vel, L.surface, list.start, list.j, list.clear, list.pos, O.vel, O.body, list.index, keep, touch, 0, n);
-}
-
-/** Per body: the share of the tangential velocity a move of dt keeps (friction factor per 1/30 s). */
-export function frictionKeep(ctx: StepContext, dt: number): number[] {
-  return ctx.objects.bodies.map((b) => Math.pow(1 - b.friction, 30 * dt));
+/** Per body: the share of the tangential velocity a move of dt keeps (friction factor per 1/30 s), into `out`. */
+export function frictionKeep(ctx: StepContext, dt: number, out: Float64Array): Float64Array {
+  const bodies = ctx.objects.bodies;
+  for (let b = 0; b < bodies.length; b++) out[b] = Math.pow(1 - bodies[b].friction, 30 * dt);
+  return out;
 }
 
 /** Distance within which a surface particle touches an object particle, m. */
@@ -31,13 +21,12 @@ export function frictionTouch(ctx: StepContext): number {
 }
 
 /**
- * applyFriction over liquid particles [i0, i1): each changes only its own velocity. Object
- * particles by rank (opos); their velocity and body read at index[rank] (null: by rank too). The one
- * loop the serial and threaded (object-contacts-parallel.ts) paths run.
+ * Friction over liquid particles [i0, i1): each changes only its own velocity. Object particles by
+ * rank (opos); their velocity and body read at index[rank].
  */
 export function frictionRange(
   pos: Float64Array, vel: Float64Array, surface: Uint8Array, ls: Int32Array, lj: Uint16Array | Int32Array, clear: Float32Array,
-  opos: Float64Array, ovel: Float64Array, obody: Uint16Array | Int32Array, index: Int32Array | null, keep: ArrayLike<number>,
+  opos: Float64Array, ovel: Float64Array, obody: Int32Array, index: Int32Array, keep: Float64Array,
   touch: number, i0: number, i1: number,
 ): void {
   const far = lj instanceof Uint16Array ? 0x8000 : 0x40000000, touch2 = touch * touch;
@@ -64,7 +53,7 @@ export function frictionRange(
       }
     }
     if (first < 0) continue;
-    const o = index === null ? first : index[first], f = keep[obody[o]];
+    const o = index[first], f = keep[obody[o]];
     for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
   }
 }

@@ -1,21 +1,15 @@
 /**
- * Stages "accelerate" and "translate" of a move (Steele Figure 3): explicit Euler with the
- * adhesion acceleration of the sub-timestep plus gravity. Non-finite values and runaway speeds stop
- * the run with a SimulationError naming the stage, the frame and the particle.
+ * Accelerate and translate, the first two steps of a move (Steele Figure 3; move.ts runs them):
+ * explicit Euler with the adhesion acceleration of the sub-timestep plus gravity. Non-finite
+ * values and runaway speeds stop the run with a SimulationError naming the stage, the frame and
+ * the particle.
  */
 import { SimulationError } from '../api.ts';
 import type { StepContext } from './context.ts';
 
-export function accelerate(ctx: StepContext, dt: number): void {
-  const L = ctx.liquid, [gx, gy, gz] = ctx.scene.gravity;
-  const bad = accelerateRange(L.vel, L.acc, gx, gy, gz, dt, ctx.scene.particle.maxSpeed ** 2, 0, L.count);
-  if (bad >= 0) throw accelerateError(ctx, bad);
-}
-
 /**
- * accelerate over particles [i0, i1): stops at the first whose speed is not finite or above
- * √max2 (its velocity already updated) and returns it; −1 when none. The loop the serial and the
- * threaded (object-contacts-parallel.ts moveKernel) paths run.
+ * Accelerate particles [i0, i1): stops at the first whose speed is not finite or above √max2 (its
+ * velocity already updated) and returns it; −1 when none.
  */
 export function accelerateRange(
   vel: Float64Array, acc: Float64Array, gx: number, gy: number, gz: number, dt: number, max2: number, i0: number, i1: number,
@@ -31,17 +25,13 @@ export function accelerateRange(
   return -1;
 }
 
-/** The error accelerate stops the run with for particle i (its velocity updated). */
+/** The error a move stops the run with for particle i past maxSpeed (its velocity updated). */
 export function accelerateError(ctx: StepContext, i: number): SimulationError {
   const v = ctx.liquid.vel, o = 3 * i;
   return speedError(ctx, 'accelerate', i, v[o] * v[o] + v[o + 1] * v[o + 1] + v[o + 2] * v[o + 2]);
 }
 
-export function translate(ctx: StepContext, dt: number): void {
-  translateRange(ctx.liquid.pos, ctx.liquid.vel, dt, 0, ctx.liquid.count);
-}
-
-/** translate over particles [i0, i1). */
+/** Translate particles [i0, i1). */
 export function translateRange(pos: Float64Array, vel: Float64Array, dt: number, i0: number, i1: number): void {
   for (let o = 3 * i0; o < 3 * i1; o++) pos[o] += vel[o] * dt;
 }

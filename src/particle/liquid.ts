@@ -1,14 +1,13 @@
 /**
  * Liquid particles as struct-of-arrays typed arrays (STYLE.md 1). Capacity grows when sources emit;
- * `sortByCell` reorders every field so that the particles of a hashed cell are contiguous (honey
- * drop: 0.23 ms per sub-timestep, 0.37 before the narrow fields shared one gather loop).
+ * `sortByCell` reorders every field so that the particles of a hashed cell are contiguous.
  *
  * Fields with more than one use in a sub-timestep:
  *   acc     — the adhesion acceleration, from the adhesion stage through the moves to density
  *             correction (which reads it as the body force the correction holds up);
  *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
  */
-import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/team.ts';
+import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/memory.ts';
 
 export class LiquidParticles {
   count = 0;
@@ -31,7 +30,7 @@ export class LiquidParticles {
   normal = new Float32Array(0);
   /**
    * 1 when a solid body may be within reach of this sub-timestep's object interactions (adhesion,
-   * contact lists, the signed-distance guard): collisions.ts markNearObjects.
+   * contact lists, the signed-distance guard): boundaries.ts markNearObjects.
    */
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */

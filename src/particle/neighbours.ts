@@ -5,15 +5,11 @@
  * For each cell we list its occupied neighbour cells c' ≥ c among the 27 around it, so that a pair
  * loop visits every pair within the support exactly once, in a fixed order (deterministic); the
  * lookups go to a dense block of cell indices where one is small enough (listDense), else to the
- * hash. buildSorted, every sub-timestep, CPU ms per call (min of 15, load ~4 on 2 cores): honey drop
- * 0.88 → 0.52 (hash build 0.17, sortByCell 0.37 → 0.23, neighbour lists ~0.3 → ~0.1); per frame,
- * alternating with the previous code: honey drop frames 3–12, 4.5 → 2.9; gel fan frame 2, 51 → 32.
- * (Most of the engine's "neighbours" stage is listObjectContacts, collisions.ts: honey drop
- * ~28 ms a frame.)
+ * hash. Figures: docs/decisions.md, "Neighbours".
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import type { LiquidParticles } from './liquid.ts';
-import { allocFloat64, allocInt32, mirrorShared } from '../parallel/team.ts';
+import { allocInt32 } from '../parallel/memory.ts';
 
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
@@ -59,8 +55,8 @@ export class CellPairs {
 
   /**
    * `support`: the largest pair distance to be found. With reach 2 the cells are support/2 wide
-   * and a particle meets 125 half-size cells instead of 27 full-size ones (42 % fewer candidates),
-   * but on the honey drop the extra cell lookups ate the gain, so the engine uses reach 1.
+   * and a particle meets 125 half-size cells instead of 27 full-size ones; the engine uses reach 1
+   * (docs/decisions.md, "Neighbours").
    */
   constructor(support: number, reach = 1) {
     this.reach = reach;
@@ -218,28 +214,5 @@ export class NeighbourList {
       this.j = bigger;
     }
     this.j[this.length++] = j;
-  }
-}
-
-/**
- * Copies of a CellPairs' tables (each cell's first particle and count, its neighbour cells, the
- * particle boxes) on shared memory, for the pair loops of a thread team: the hashed grid keeps its
- * own in ordinary memory. Used by adhesion-parallel.ts and density-parallel.ts.
- */
-export class SharedCellTables {
-  start: Int32Array = allocInt32(0, true);
-  count: Int32Array = allocInt32(0, true);
-  first: Int32Array = allocInt32(0, true);
-  cells: Int32Array = allocInt32(0, true);
-  box: Float64Array = allocFloat64(0, true);
-
-  /** Copies `cp`'s tables (after build and updateBoxes), growing the copies as needed. */
-  copy(cp: CellPairs): void {
-    const g = cp.grid, nc = g.cellCount;
-    this.start = mirrorShared(this.start, g.start, nc);
-    this.count = mirrorShared(this.count, g.count, nc);
-    this.first = mirrorShared(this.first, cp.first, nc + 1);
-    this.cells = mirrorShared(this.cells, cp.cells, cp.first[nc]);
-    this.box = mirrorShared(this.box, cp.box, 6 * nc);
   }
 }

@@ -4,7 +4,7 @@
  * Moving bodies get their pose at every sub-timestep; object particles then take part in adhesion,
  * friction and inter-penetration, never in viscosity or density.
  *
- * Besides the particles, each body keeps its compiled shape: a signed-distance guard (collisions.ts)
+ * Besides the particles, each body keeps its compiled shape: a signed-distance guard (boundaries.ts)
  * catches liquid that a fast move carries past the object particles.
  */
 import type { Scene } from '../scene/scene.ts';
@@ -12,6 +12,7 @@ import type { Shape } from '../scene/schema.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
 import { compileMotion, createPose, copyPose, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import { sampleSurface } from '../scene/sample.ts';
+import { allocLike } from '../parallel/memory.ts';
 
 export interface ObjectBody {
   name: string;
@@ -40,10 +41,11 @@ export class ObjectParticles {
   readonly rest: Float64Array;
   readonly restNormal: Float64Array;
   readonly pos: Float64Array;
-  readonly vel: Float64Array;
-  readonly normal: Float64Array;
+  /** Velocities, normals and bodies: on shared memory after `share` (the thread team's jobs read them). */
+  vel: Float64Array;
+  normal: Float64Array;
   readonly material: Uint16Array;
-  readonly body: Int32Array;
+  body: Int32Array;
   readonly anyMoving: boolean;
   /** Largest object-particle speed of the current sub-timestep, m/s. */
   maxSpeed = 0;
@@ -133,6 +135,18 @@ export class ObjectParticles {
     }
     this.maxSpeed = Math.sqrt(max2);
     return moved;
+  }
+
+  /** Moves the arrays a thread team reads (velocities, normals, bodies) onto shared memory. */
+  share(): void {
+    const copy = <A extends Float64Array | Int32Array>(a: A): A => {
+      const b = allocLike(a, a.length, true);
+      b.set(a as never);
+      return b;
+    };
+    this.vel = copy(this.vel);
+    this.normal = copy(this.normal);
+    this.body = copy(this.body);
   }
 
   /** Pose of body b at the end of the current sub-timestep (copied into out). */

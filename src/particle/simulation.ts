@@ -17,9 +17,10 @@ import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
-import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
-import { attachTeam, PARTICLE_KERNELS } from './threads.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
+import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
+import { JobRunner } from '../parallel/run-job.ts';
+import { PARTICLE_JOBS } from './jobs.ts';
 
 /**
  * A thread team for `workers` > 1 when the platform gave a spawner and memory can be shared: the
@@ -29,10 +30,13 @@ import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
 function startTeam(ctx: StepContext, options: SimulationOptions): ThreadTeam | null {
   const workers = options.workers ?? ctx.scene.particle.workers;
   if (workers <= 1 || !options.spawnThread || !sharedMemoryAvailable().ok) return null;
-  const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_KERNELS);
+  const team = new ThreadTeam(workers, options.spawnThread, PARTICLE_JOBS);
   ctx.liquid.share();
+  ctx.objects.share();
   ctx.cells.pairs.shared = true;
-  attachTeam(ctx, team);
+  ctx.contacts.shared = true;
+  ctx.runner = new JobRunner(team, PARTICLE_JOBS);
+  ctx.shared = true;
   return team;
 }
 

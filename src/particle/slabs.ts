@@ -1,21 +1,25 @@
 /**
- * Spatial slabs for the two-phase Gauss–Seidel of a thread team (viscosity-parallel.ts). The sorted liquid is cut into T slabs by planes normal to a unit vector
- * near its longest axis (tilted a little, so that the planes of a lattice-filled body do not fall
- * into one histogram bin), at equal shares of a per-particle weight, with every interior slab at
- * least `minWidth` wide: with minWidth ≥ 2 × the longest pair of a list, a particle's partners lie
- * in its own slab and at most one neighbouring slab, and no pair spans two boundaries. The cut
- * depends on the state only (a restored run cuts the same). O(n), on the calling thread.
+ * Spatial slabs for the two-phase Gauss–Seidel of the stages that update both ends of a pair in
+ * place (viscosity.ts, liquid-contacts.ts), so that T threads can sweep at once. The sorted liquid
+ * is cut into T slabs by planes normal to a unit vector near its longest axis (tilted a little, so
+ * that the planes of a lattice-filled body do not fall into one histogram bin), at equal shares of
+ * a per-particle weight, with every interior slab at least `minWidth` wide: with minWidth ≥ 2 × the
+ * longest pair of a list, a particle's partners lie in its own slab and at most one neighbouring
+ * slab, and no pair spans two boundaries. The cut depends on the state only (a restored run cuts
+ * the same). O(n), on the calling thread; one slab (T = 1) is every particle in index order.
  *
- * Output, on shared memory for the team: owner[i] (slab of particle i); plist, the particles
- * grouped by slab, each group in index (cell) order; offsets: pOff[t] = offsets[t] (group t is
- * plist[pOff[t] .. pOff[t+1])) and rOff[t] = offsets[MAX_SLABS + 1 + t], the start of slab t's
- * region in a pair list laid out like `rowStart` (a CSR start array): the sum of the rows of the
- * slabs before it, so that each slab can rewrite its rows into a region of its own.
+ * A sweep is then (slabRows, a job's kernel): each thread partitions the pair rows of its slab's
+ * particles in place, the pairs inside the slab first (in list order), those across a boundary
+ * after them (in reverse list order); barrier; phase 1: each thread updates its slab's own pairs,
+ * in index order as on one thread; barrier; phase 2: thread t updates the pairs across boundary
+ * t | t+1, slab t's rows then slab t+1's. Boundaries share no particle, so no two threads touch the
+ * same particle at once. Every pair update stays equal and opposite, and the order of updates
+ * depends only on the state and T: runs repeat bit for bit for a given T, and T = 1 is the plain
+ * sweep in list order.
  */
-import { allocInt32, allocUint8 } from '../parallel/team.ts';
+import { MAX_THREADS } from '../parallel/team.ts';
 
-export const MAX_SLABS = 64;
-export const R_OFF = MAX_SLABS + 1;
+export const MAX_SLABS = MAX_THREADS;
 const BINS = 512;
 
 /** Slab normals near x, y, z (unit length, so |d·u| ≤ |d| and the width rule holds along them). */
@@ -24,31 +28,41 @@ const TILT = [[1, 0.13, 0.07], [0.07, 1, 0.13], [0.13, 0.07, 1]].map((v) => {
   return [v[0] / l, v[1] / l, v[2] / l];
 });
 
+/** Where a cut goes: owner[i] (slab of particle i), plist (particles grouped by slab, each group in index order), offsets (group t is plist[offsets[t] .. offsets[t + 1])). */
+export interface SlabLayout {
+  owner: Uint8Array;
+  plist: Int32Array;
+  offsets: Int32Array;
+}
+
 export class SlabCut {
-  owner = allocUint8(0, true);
-  plist = allocInt32(0, true);
-  offsets = allocInt32(2 * (MAX_SLABS + 1), true);
-  /** Per-particle weight, filled by the caller before `cut` (length ≥ n). */
+  /** Per-particle weight, filled by the caller before `cut` with T > 1 (reserve first). */
   weight = new Float64Array(0);
   private proj = new Float64Array(0);
   private hist = new Float64Array(BINS);
   private count = new Int32Array(MAX_SLABS + 1);
-  private rows = new Float64Array(MAX_SLABS + 1);
   private cuts = new Float64Array(MAX_SLABS + 1);
 
+  /** Room for the weights of n particles. */
   reserve(n: number): void {
-    if (this.owner.length >= n) return;
+    if (this.weight.length >= n) return;
     const cap = Math.ceil(n * 1.25) + 64;
-    this.owner = allocUint8(cap, true);
-    this.plist = allocInt32(cap, true);
     this.proj = new Float64Array(cap);
     const w = new Float64Array(cap);
     w.set(this.weight);
     this.weight = w;
   }
 
-  /** Cuts particles 0..n of `pos` into T slabs (T ≤ MAX_SLABS) by `weight`; `rowStart` sizes the pair regions. */
-  cut(pos: Float64Array, n: number, T: number, minWidth: number, rowStart: Int32Array): void {
+  /** Cuts particles 0..n of `pos` into T slabs (T ≤ MAX_SLABS) by `weight`, into `out`. */
+  cut(pos: Float64Array, n: number, T: number, minWidth: number, out: SlabLayout): void {
+    const { owner, plist, offsets: off } = out;
+    if (T === 1) {
+      owner.fill(0, 0, n);
+      for (let i = 0; i < n; i++) plist[i] = i;
+      off[0] = 0;
+      off[1] = n;
+      return;
+    }
     this.reserve(n);
     let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
     for (let i = 0; i < n; i++) {
@@ -89,24 +103,27 @@ export class SlabCut {
       if (t >= 2 && x < cuts[t - 1] + minWidth) x = cuts[t - 1] + minWidth;
       cuts[t] = x;
     }
-    const owner = this.owner, plist = this.plist, off = this.offsets, count = this.count, rows = this.rows;
+    const count = this.count;
     count.fill(0);
-    rows.fill(0);
     for (let i = 0; i < n; i++) {
       const x = proj[i];
       let t = 0;
       while (t < T - 1 && x >= cuts[t + 1]) t++;
       owner[i] = t;
       count[t]++;
-      rows[t] += rowStart[i + 1] - rowStart[i];
     }
     off[0] = 0;
-    off[R_OFF] = rowStart[0];
     for (let t = 0; t < T; t++) {
       off[t + 1] = off[t] + count[t];
-      off[R_OFF + t + 1] = off[R_OFF + t] + rows[t];
       count[t] = off[t];
     }
     for (let i = 0; i < n; i++) plist[count[owner[i]]++] = i;
   }
 }
+
+/**
+ * A slab job's bookkeeping (Int32, shared): per slab t, the end of its rows with partners in slab
+ * t + 1 (xslots[offsets[t] .. up[t])) and the start of those with partners in slab t − 1
+ * (xslots[down[t] .. offsets[t + 1])); and a flag set when a row has partners in two other slabs.
+ */
+export const ROWS_UP = 0, ROWS_DOWN = ROWS_UP + MAX_SLABS, ROWS_ERR = ROWS_DOWN + MAX_SLABS, ROWS_META = ROWS_ERR + 1;

@@ -7,14 +7,14 @@
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
-import { faceBoundary } from './collisions.ts';
+import { faceBoundary } from './boundaries.ts';
 import { NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
-class SolveState {
+export class SolveState {
   gamma: Float64Array = new Float64Array(0);
   gammaSlot: Float64Array = new Float64Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
@@ -193,7 +193,7 @@ export interface Prepared {
 
 /** The context's solve state, n0 and the boundary volumes filled on first use. */
 export function solveState(ctx: StepContext): SolveState {
-  const st = ctx.keep('solve.state', () => new SolveState());
+  const st = (ctx.solve ??= new SolveState());
   if (st.n0 === 0) {
     st.n0 = pbfRestDensity(ctx);
     st.gamma = boundaryVolumes(ctx, st.n0);

@@ -12,22 +12,23 @@
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
  * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
- * step. Every stage is timed into StepStats.stages; with a thread team a move's accelerate,
- * translate and friction are one job, timed as 'move'.
+ * step. Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
+ * are one job (move.ts), timed as 'move'.
  */
 import type { StepStats } from '../api.ts';
 import type { StepContext } from './context.ts';
 import type { Emitters } from './emit.ts';
 import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
-import { accelerate, checkPositions, maxLiquidSpeed, translate } from './integrate.ts';
-import { applyFriction } from './friction.ts';
-import { parallelMove } from './object-contacts-parallel.ts';
-import { domainWalls, listObjectContacts, markNearObjects, objectContacts, preventInterpenetration, signedDistanceGuard } from './collisions.ts';
+import { checkPositions, maxLiquidSpeed } from './integrate.ts';
+import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
+import { preventInterpenetration } from './collisions.ts';
+import { domainWalls, markNearObjects, signedDistanceGuard } from './boundaries.ts';
+import { listObjectContacts } from './object-lists.ts';
+import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { solveDensityPBF } from './pbf.ts';
 import { applyPressure } from './pressure.ts';
-import { accelerateOnce, translateBallistic } from './ballistic.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
@@ -98,7 +99,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // How far liquid can travel relative to objects in this sub-timestep (gravity included).
   const travel = (maxLiquidSpeed(ctx) + ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
   // nearObject: within reach of any object interaction of this sub-timestep: the adhesion support,
-  // every object contact list (collisions.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
+  // every object contact list (object-lists.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
   markNearObjects(ctx, Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro);
@@ -110,9 +111,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // Over the pair list adhesion recorded (surface.ts); friction in the moves reads the flags. Once
   // a frame, as the flags are between frames, and for liquid just emitted (its flags are unset).
   // Not for liquid removed: the survivors keep their flags (LiquidParticles.compact), stale only
-  // next to the sink until the next frame, as every flag is once the liquid moves. (It used to
-  // run whenever the frame had emitted or removed any: every sub-timestep of the paint drops,
-  // whose sink removes a few particles each, 9.7 → 1.9 ms a frame.)
+  // next to the sink until the next frame, as every flag is once the liquid moves.
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
 
@@ -122,7 +121,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
   const pbf = P.densitySolver === 'pbf';
   if (pbf) {
-    accelerateOnce(ctx, dt);
+    moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
     const pr = applyPressure(ctx, dt);
     ctx.count('pressurePasses', pr.passes);
@@ -144,22 +143,9 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       applyGel(ctx, dtm, m === 0);
       clock.lap('gel');
     }
-    // With a thread team the three are one job (object-contacts-parallel.ts parallelMove), timed as 'move'.
-    if (pbf) {
-      translateBallistic(ctx, dtm);
-      clock.lap('translate');
-      applyFriction(ctx, dtm);
-      clock.lap('friction');
-    } else if (parallelMove(ctx, dtm)) {
-      clock.lap('move');
-    } else {
-      accelerate(ctx, dtm);
-      clock.lap('accelerate');
-      translate(ctx, dtm);
-      clock.lap('translate');
-      applyFriction(ctx, dtm);
-      clock.lap('friction');
-    }
+    // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
+    moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
+    clock.lap('move');
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
   }

@@ -1,23 +1,39 @@
 /**
- * Stage "surface": flags the liquid particles on the liquid surface, with normals (Steele
- * "Rendering": the centroid test with angle θ = particle.surfaceAngle and ratio
- * t_s = particle.surfaceRatio; the test and its interpretations are documented in
- * src/particle/surface-particles.ts). Friction needs the flags.
+ * Stage "surface": flags the liquid particles on the liquid surface, with normals (Steele et al.
+ * 2004, "Rendering", after Stora et al.), which friction (§3.4) needs.
  *
- * The paper's sampling sphere has radius r, which on a lattice of spacing 2r holds no neighbour at
- * all; we sample within the density kernel support h (4r by default: the 26 lattice neighbours).
+ * The paper's test, for a particle p with the particles p_n inside a sampling sphere of radius r:
+ *   c = centroid of p and the p_n;  N = p − c;
+ *   p_n is on the "normal side" when (p_n − p)/|p_n − p| · N/|N| ≥ sin θ, else on the "centroid
+ *   side"; p itself always counts on the centroid side;
+ *   p is a surface particle when n_normal / n_centroid ≤ t_s; its normal is N/|N|
+ * (θ = particle.surfaceAngle, t_s = particle.surfaceRatio). Interpretations where the text is silent:
+ * - The sampling sphere: the paper's radius r holds no neighbour at all on a lattice of spacing
+ *   2r; it is the density kernel support h here (4r by default: the 26 lattice neighbours).
+ * - A particle with no neighbour is a surface particle (a lone droplet); its normal is zero, since
+ *   no direction is preferred.
+ * - The ratio test is ill-conditioned when the neighbourhood is nearly balanced: N's direction is
+ *   then noise, and about 41 % of a uniform neighbourhood lies within 80° of any direction, so
+ *   n_normal / n_centroid ≈ 0.7 — inside the paper's t_s range of 0.3–0.7. On a rest lattice a
+ *   single neighbour at exactly the sampling radius, kept on one side and dropped on the other by
+ *   round-off, is enough to flag an interior particle (3 096 of 4 096 particles of a 16³ block,
+ *   against 1 352 on its faces). So a particle also needs |N| ≥ 0.1 h (the centroid displaced by at
+ *   least a tenth of the sampling radius, SURFACE_MIN_DISPLACEMENT) to be a surface particle. A
+ *   particle on a flat face has |N| ≈ 0.24 h, so the guard leaves faces alone.
+ * - A neighbour at exactly p's position counts on the centroid side, like p.
+ * Interior particles get a zero normal.
  *
- * The engine runs the test over the pair list the adhesion stage has just recorded
- * (ctx.cells.pairs, every pair within ctx.reach ≥ h, each pair once): one pass sums each
- * particle's centroid offset, a second counts the normal-side neighbours, both ends of a pair at
- * once. The same test as findSurfaceParticles (which the surface builder and the tests use on bare
- * points) up to the order of the sums; on the honey drop about 6 ms instead of 35 ms a call, where a
- * 27-cell scan of the wide liquid cells looked at ~50 candidates per neighbour found.
- * It runs on the first sub-timestep of each frame and on any sub-timestep that emitted liquid; the
- * flags travel with the particles through the sorts and removals of the later sub-timesteps.
+ * The test runs over the pair list the adhesion stage has just recorded (ctx.cells.pairs, every
+ * pair within ctx.reach ≥ h, each pair once): one pass sums each particle's centroid offset, a
+ * second counts the normal-side neighbours, both ends of a pair at once. It runs on the first
+ * sub-timestep of each frame and on any sub-timestep that emitted liquid; the flags travel with
+ * the particles through the sorts and removals of the later sub-timestep. Figures:
+ * docs/decisions.md, "Surface particles".
  */
-import { SURFACE_MIN_DISPLACEMENT } from './surface-particles.ts';
 import type { StepContext } from './context.ts';
+
+/** |p − c| / h below which a neighbourhood counts as balanced (interior). */
+export const SURFACE_MIN_DISPLACEMENT = 0.1;
 
 /** Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the number flagged. */
 export function markSurface(ctx: StepContext): number {

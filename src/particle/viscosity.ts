@@ -6,23 +6,33 @@
  * a = 1 − exp(−v δt) is the fraction exchanged in one sweep (≈ v δt for small v δt, never above 1,
  * so very viscous liquids stay stable). One sweep caps the viscosity at C r²/δt (calibration.ts);
  * applyViscosity therefore does several sweeps (see below): honey measured at 1.06× its requested ν.
- * For unequal masses the "difference of momenta" is
- * taken as m̄ (v_n − v_p), m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
- * Pairs are processed in cell order (ctx.cells.pairs, recorded by adhesion.ts), each update applied at once
- * (Gauss–Seidel): deterministic, and
- * every pair update moves equal and opposite momentum, so the total is conserved to round-off.
- * With a thread team (particle.workers > 1, from 1 024 particles on) the sweeps run as a two-phase
- * Gauss–Seidel over spatial slabs, each slab's own pairs in parallel, then the pairs across slab
- * boundaries (viscosity-parallel.ts): momentum still conserved to round-off, bit-identical run to
- * run for a given thread count, a different (equally valid) update order than on one thread.
- * CPU on one thread (bench/_visc.ts, min of runs, 2-core EPYC shared, load 2–5): honey drop
- * 25–26 → 11 ms a call (6 sweeps instead of 12; 5.7 → 4.2 ns a pair update), gel on a fan
- * 232–251 → 87–107 ms (7 sweeps instead of 15).
+ * For unequal masses the "difference of momenta" is taken as m̄ (v_n − v_p),
+ * m̄ = 2 m_p m_n / (m_p + m_n), which vanishes at equal velocities.
+ *
+ * Pairs are those adhesion.ts recorded (ctx.cells.pairs), each update applied at once
+ * (Gauss–Seidel): deterministic, and every pair update moves equal and opposite momentum, so the
+ * total is conserved to round-off. The sweeps are a two-phase Gauss–Seidel over spatial slabs
+ * (slabs.ts), one slab per thread: on one thread the plain sweep in list order; on T threads each
+ * slab's own pairs in parallel, then the pairs across the slab boundaries, a different (equally
+ * valid) order, bit-identical from run to run for a given T. The slabs are cut at equal shares of
+ * Σk (a measure of each particle's neighbours), interior ones at least two kernel supports wide.
  */
 import type { StepContext } from './context.ts';
 import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
-import { teamOf } from './threads.ts';
-import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './viscosity-parallel.ts';
+import { gaussLikeTimes } from '../math/kernels.ts';
+import { defineJob, type JobArrays } from '../parallel/job.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { allocInt32 } from '../parallel/memory.ts';
+import { MAX_SLABS, ROWS_DOWN, ROWS_ERR, ROWS_META, ROWS_UP, SlabCut } from './slabs.ts';
+import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { exchangeRow, exchangeRowMixed, exchangeRows } from './exchange-row.ts';
+
+/** What the stage keeps between sub-timesteps (StepContext.viscosity). */
+export class ViscosityState {
+  readonly slabs = new SlabCut();
+  meta: Int32Array = new Int32Array(0);
+  tab = new Float64Array(0);
+}
 
 /**
  * Beyond the paper (Steele does one exchange per sub-timestep): the exchange of a sub-timestep is
@@ -38,27 +48,220 @@ import { MIN_PARTICLES as PARALLEL_MIN_PARTICLES, parallelViscosity } from './vi
 export function applyViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const n = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
-  const sumK = ctx.liquid.scalar;
+  const sweeps = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  const L = ctx.liquid, n = L.count, half = L.scalar;
   // Σk → 1/(2Σk) in place, once: positions do not change between sweeps.
-  for (let i = 0; i < ctx.liquid.count; i++) sumK[i] = sumK[i] > 0 ? 0.5 / sumK[i] : 0;
-  const nm = ctx.mass.length;
-  const t = materialTables(ctx, dt / ns, ns / n);
-  const team = teamOf(ctx);
-  if (team !== null && team.size > 1 && ctx.liquid.count >= PARALLEL_MIN_PARTICLES) {
-    parallelViscosity(ctx, team, n, t.frac, t.inv2, t.toI, t.toJ);
-    if (n > 1) ctx.count('viscositySweeps', n);
-    return;
+  for (let i = 0; i < n; i++) half[i] = half[i] > 0 ? 0.5 / half[i] : 0;
+  const nm = ctx.mass.length, t = materialTables(ctx, dt / ns, ns / sweeps);
+  const job = ctx.runner.bind(viscosityJob), T = job.threads(n);
+  const st = (ctx.viscosity ??= new ViscosityState());
+  if (st.meta.length < ROWS_META) st.meta = allocInt32(ROWS_META, ctx.shared);
+  if (st.tab.length !== 4 * nm * nm) st.tab = new Float64Array(4 * nm * nm);
+  const nn = nm * nm, tab = st.tab;
+  tab.set(t.frac, 0); tab.set(t.inv2, nn); tab.set(t.toI, 2 * nn); tab.set(t.toJ, 3 * nn);
+
+  // The weights (single precision: 6e-8 relative, far below what the exchange resolves; both ends
+  // of a pair use the same rounded w, so momentum stays exact) and the slab layout, in the stage
+  // scratch. On a team at the capacities of the list and the liquid, so that the team's views stay
+  // the same from one sub-timestep to the next.
+  const list = ctx.cells.pairs, m = T > 1 ? Math.max(n, L.capacity) : n, cap = T > 1 ? list.j.length : list.length;
+  const mem = ctx.stageScratch(4 * cap + 4 * 4 * m + m + 4 * (MAX_SLABS + 1) + 64, ctx.shared);
+  const pw = mem.f32(cap), ends = mem.i32(2 * m), xslots = mem.i32(m), plist = mem.i32(m), offsets = mem.i32(MAX_SLABS + 1), owner = mem.u8(m);
+  let hmax = 0;
+  for (let k = 0; k < nm; k++) hmax = Math.max(hmax, ctx.kernelSupport[k]);
+  if (T > 1) {
+    st.slabs.reserve(n);
+    const w = st.slabs.weight;
+    for (let i = 0; i < n; i++) w[i] = half[i] > 0 ? 0.5 / half[i] : 0;
   }
-  const L = ctx.liquid, np = L.count;
-  const single = uniformExchange(L.material, np, nm, t);
-  const pw = listExchangePairs(ctx, t.frac, t.inv2, nm, single);
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j;
-  for (let s = 0; s < n; s++) {
-    if (single) exchangeSweepSingle(L.vel, st, pj, pw, np);
-    else exchangeSweep(ctx, pw, t.toI, t.toJ, nm);
+  // Interior slabs 2h wide (2.01 h: round-off of d < h).
+  st.slabs.cut(L.pos, n, T, 2.01 * hmax, { owner, plist, offsets });
+  st.meta[ROWS_ERR] = 0;
+
+  const a = job.a;
+  a.vel = L.vel; a.pos = L.pos; a.mat = L.material; a.half = half;
+  a.ls = list.start; a.lj = list.j; a.pw = pw; a.ends = ends; a.xslots = xslots; a.meta = st.meta;
+  a.owner = owner; a.plist = plist; a.offsets = offsets; a.tab = tab;
+  job.s.sweeps = sweeps;
+  job.s.single = uniformExchange(L.material, n, nm, t) ? 1 : 0;
+  job.s.nm = nm;
+  runJob(job, n);
+  if (st.meta[ROWS_ERR] !== 0) throw new Error('viscosity: a particle has exchange partners in two other slabs (slab cut narrower than the kernel)');
+  if (sweeps > 1) ctx.count('viscositySweeps', sweeps);
+}
+
+/**
+ * The exchange on the slab of this thread (all particles on one thread): its pair rows weighed,
+ * then `sweeps` two-phase sweeps (slabs.ts).
+ */
+export const viscosityJob = defineJob({
+  name: 'viscosity',
+  arrays: { vel: 'f64', ls: 'i32', lj: 'i32', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
+  inputs: { pos: 'f64', mat: 'u16', half: 'f64', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64' },
+  scalars: ['sweeps', 'single', 'nm'],
+  split: 'ranks',
+  minItems: () => VISCOSITY_MIN_PARTICLES,
+  scratch: () => ({ j: new Int32Array(256), w: new Float32Array(256) }),
+  kernel(x) {
+    const { vel, lj, pw, ends, xslots, meta, mat, ls, plist, offsets, tab } = x.a;
+    const t = x.rank, T = x.size, k0 = offsets[t], k1 = offsets[t + 1];
+    const nm = x.s.nm, nn = nm * nm, single = x.s.single === 1, sweeps = x.s.sweeps;
+    if (weighSlabRows(x.a, t, T, k0, k1, nm, single, x.scratch)) meta[ROWS_ERR] = 1;
+    x.barrier();
+    for (let s = 0; s < sweeps; s++) {
+      // Phase 1: the slab's own pairs.
+      if (single) exchangeRows(vel, plist, k0, k1, ls, ends, lj, pw);
+      else {
+        for (let k = k0; k < k1; k++) {
+          const i = plist[k], q0 = ls[i], q1 = ends[2 * i];
+          if (q0 !== q1) exchangeRowMixed(vel, mat, tab, nn, nm, i, lj, pw, q0, q1);
+        }
+      }
+      x.barrier();
+      // Phase 2: boundary t | t+1, slab t's rows, then slab t+1's (in index order).
+      if (t < T - 1) {
+        for (let u = k0, ue = meta[ROWS_UP + t]; u < ue; u++) {
+          const i = plist[xslots[u]];
+          if (single) exchangeRow(vel, i, lj, pw, ends[2 * i], ends[2 * i + 1]);
+          else exchangeRowMixed(vel, mat, tab, nn, nm, i, lj, pw, ends[2 * i], ends[2 * i + 1]);
+        }
+        for (let u = offsets[t + 2] - 1, ue = meta[ROWS_DOWN + t + 1]; u >= ue; u--) {
+          const i = plist[xslots[u]];
+          if (single) exchangeRow(vel, i, lj, pw, ends[2 * i], ends[2 * i + 1]);
+          else exchangeRowMixed(vel, mat, tab, nn, nm, i, lj, pw, ends[2 * i], ends[2 * i + 1]);
+        }
+      }
+      if (s < sweeps - 1) x.barrier();
+    }
+  },
+});
+
+/**
+ * The exchange pairs of slab t's particles and their weights w = a k(d) (1/(2Σ_i k) + 1/(2Σ_j k)),
+ * capped at PAIR_WEIGHT_MAX (only sweeps of a > 0.86 can reach it), computed once for every sweep
+ * (positions do not change between sweeps). Each row of ctx.cells.pairs (every pair within
+ * ctx.reach ≥ every kernel support; adhesion.ts records them with a round-off margin, so no pair
+ * with q² < 1 is missing) is rewritten in place: the pairs within the kernel with both ends in the
+ * slab, in list order, to ends[2i]; then those across a boundary, in reverse order, to
+ * ends[2i + 1]; their weights at the same places of pw. Rows with cross pairs are listed in xslots
+ * (slabs.ts ROWS_UP / ROWS_DOWN). Returns true when a row has partners in two other slabs.
+ */
+function weighSlabRows(
+  a: JobArrays<typeof viscosityJob>,
+  t: number, T: number, k0: number, k1: number, nm: number, single: boolean, cross: { j: Int32Array; w: Float32Array },
+): boolean {
+  const { pos, mat, half, ls, lj, pw, ends, owner, plist, xslots, meta, tab } = a;
+  const nn = nm * nm, cap = PAIR_WEIGHT_MAX;
+  if (T === 1) {
+    weighRows(a, k1, nm, single);
+    return false;
   }
-  if (n > 1) ctx.count('viscositySweeps', n);
+  let up = k0, down = k1, bad = false;
+  for (let k = k0; k < k1; k++) {
+    const i = plist[k], q0 = ls[i], q1 = ls[i + 1];
+    if (cross.j.length < q1 - q0) {
+      cross.j = new Int32Array(Math.ceil((q1 - q0) * 1.5));
+      cross.w = new Float32Array(cross.j.length);
+    }
+    const cj = cross.j, cw = cross.w;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], hi = half[i], row = mat[i] * nm;
+    let wp = q0, nx = 0, other = -1;
+    // Every pair is written at wp and kept by advancing wp (no branch on q²: up to 2× faster in V8).
+    if (single) {
+      const e = mat[i] * (nm + 1), f = tab[e], i2 = tab[nn + e];
+      for (let q = q0; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const q2 = (dx * dx + dy * dy + dz * dz) * i2;
+        const w = gaussLikeTimes(f, q2) * (hi + half[j]);
+        const o = owner[j];
+        if (o === t) {
+          lj[wp] = j;
+          pw[wp] = w < cap ? w : cap;
+          wp += q2 < 1 ? 1 : 0;
+        } else if (q2 < 1) {
+          if (other < 0) other = o;
+          else if (o !== other) bad = true;
+          cj[nx] = j;
+          cw[nx++] = w < cap ? w : cap;
+        }
+      }
+    } else {
+      for (let q = q0; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const e = row + mat[j];
+        const q2 = (dx * dx + dy * dy + dz * dz) * tab[nn + e];
+        const w = gaussLikeTimes(tab[e], q2) * (hi + half[j]);
+        const o = owner[j];
+        if (o === t) {
+          lj[wp] = j;
+          pw[wp] = w < cap ? w : cap;
+          wp += q2 < 1 ? 1 : 0;
+        } else if (q2 < 1) {
+          if (other < 0) other = o;
+          else if (o !== other) bad = true;
+          cj[nx] = j;
+          cw[nx++] = w < cap ? w : cap;
+        }
+      }
+    }
+    ends[2 * i] = wp;
+    for (let c = nx - 1; c >= 0; c--) {
+      lj[wp] = cj[c];
+      pw[wp++] = cw[c];
+    }
+    ends[2 * i + 1] = wp;
+    if (other < 0) continue;
+    if (other === t + 1) xslots[up++] = k;
+    else if (other === t - 1) xslots[--down] = k;
+    else bad = true;
+  }
+  meta[ROWS_UP + t] = up;
+  meta[ROWS_DOWN + t] = down;
+  return bad;
+}
+
+/**
+ * weighSlabRows for one slab (every pair is the slab's own, in list order): the rows compacted
+ * into one run from the start of the list (ls rewritten, row i's pairs at [ls[i], ends[2i])).
+ */
+function weighRows(a: JobArrays<typeof viscosityJob>, n: number, nm: number, single: boolean): void {
+  const { pos, mat, half, ls, lj, pw, ends, tab } = a;
+  const nn = nm * nm, cap = PAIR_WEIGHT_MAX;
+  let m = 0, q = ls[0];
+  // In place: entry m ≤ q is written after entry q is read, ls[i] after ls[i] and ls[i + 1] are
+  // read. Every pair is written at m and kept by advancing m (no branch on q²: up to 2× faster in V8).
+  for (let i = 0; i < n; i++) {
+    const q1 = ls[i + 1];
+    ls[i] = m;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], hi = half[i], row = mat[i] * nm;
+    if (single) {
+      const e = mat[i] * (nm + 1), f = tab[e], i2 = tab[nn + e];
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const q2 = (dx * dx + dy * dy + dz * dz) * i2;
+        const w = gaussLikeTimes(f, q2) * (hi + half[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
+    } else {
+      for (; q < q1; q++) {
+        const j = lj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const e = row + mat[j];
+        const q2 = (dx * dx + dy * dy + dz * dz) * tab[nn + e];
+        const w = gaussLikeTimes(tab[e], q2) * (hi + half[j]);
+        lj[m] = j;
+        pw[m] = w < cap ? w : cap;
+        m += q2 < 1 ? 1 : 0;
+      }
+    }
+    ends[2 * i] = ends[2 * i + 1] = m;
+  }
+  ls[n] = m;
 }
 
 interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }
@@ -67,10 +270,10 @@ interface Tables { frac: Float64Array; inv2: Float64Array; toI: Float64Array; to
  * True when every pair of the liquids present exchanges alike: the same fraction and kernel as the
  * first particle's material with itself, and m̄/m = 1 at both ends (equal masses). One liquid, or
  * liquids that differ only in colour (the paint drops' three paints). The sweeps then take the
- * single-material form (exchangeSweepSingle; in threads, exchangeRow), whose arithmetic is the
- * general form's with every share 1: the same results bit for bit, 30 % less time a pair update.
+ * single-material form (exchangeRow), whose arithmetic is the general form's with every share 1:
+ * the same results bit for bit, 30 % less time a pair update.
  */
-export function uniformExchange(mat: Uint16Array, n: number, nm: number, t: { frac: Float64Array; inv2: Float64Array; toI: Float64Array; toJ: Float64Array }): boolean {
+export function uniformExchange(mat: Uint16Array, n: number, nm: number, t: Tables): boolean {
   if (n === 0) return false;
   const present = new Uint8Array(nm); // materials present among the liquid particles
   const m0 = mat[0];
@@ -117,136 +320,3 @@ export function materialTables(ctx: StepContext, dt: number, share: number): Tab
   }
   return { frac, inv2, toI, toJ };
 }
-
-/**
- * The exchange pairs of this sub-timestep and their weights w = a k(d) (1/(2Σ_i k) + 1/(2Σ_j k)),
- * computed once and reused by every sweep (positions do not change between sweeps). Filtered from
- * ctx.cells.pairs, every pair within ctx.reach (≥ every kernel support; adhesion.ts records them
- * with a round-off margin, so no pair with q² < 1 is missing), in the cell loops' visiting order,
- * and compacted IN PLACE (ctx.cells.pairs then holds the exchange pairs only; nothing later in the
- * sub-timestep reads it). Same arithmetic, same order as the former per-sweep 27-cell scan: results
- * bit-identical (tests/particle/fast-paths.test.ts). Weights capped at PAIR_WEIGHT_MAX (only
- * sweeps of a > 0.86 can reach it). Memory: 4 bytes of weight per exchange pair (honey drop: 34
- * pairs, 136 bytes a particle), in the context's stage scratch (StepContext.stageScratch, taken in
- * turn by the stages that never overlap): single precision, 6e-8 relative, far below what the
- * exchange resolves; both ends of a pair use the same rounded w, so momentum stays exact.
- */
-function listExchangePairs(ctx: StepContext, frac: Float64Array, inv2: Float64Array, nm: number, single: boolean): Float32Array {
-  const L = ctx.liquid, n = L.count, pos = L.pos, mat = L.material, halfInv = L.scalar;
-  const list = ctx.cells.pairs, ls = list.start, lj = list.j;
-  const pw = ctx.stageScratch(4 * list.length + 64, false).f32(list.length);
-  const cap = PAIR_WEIGHT_MAX;
-  let m = 0;
-  // In place: entry m ≤ q is written after entry q is read, start[i] after start[i] and start[i + 1] are read.
-  // Every pair is written at m and kept by advancing m (no branch on q²: up to 2× faster in V8, same result).
-  let q = ls[0];
-  if (single && n > 0) {
-    const e = mat[0] * (nm + 1), i2 = inv2[e], f = frac[e];
-    for (let i = 0; i < n; i++) {
-      const q1 = ls[i + 1];
-      ls[i] = m;
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], hi = halfInv[i];
-      for (; q < q1; q++) {
-        const j = lj[q];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const q2 = (dx * dx + dy * dy + dz * dz) * i2;
-        const s = 1 - q2;
-        const w = f * s * s * s * (hi + halfInv[j]);
-        lj[m] = j;
-        pw[m] = w < cap ? w : cap;
-        m += q2 < 1 ? 1 : 0;
-      }
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const q1 = ls[i + 1];
-      ls[i] = m;
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      const row = mat[i] * nm, hi = halfInv[i];
-      for (; q < q1; q++) {
-        const j = lj[q];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const e = row + mat[j];
-        const q2 = (dx * dx + dy * dy + dz * dz) * inv2[e];
-        const s = 1 - q2;
-        const w = frac[e] * s * s * s * (hi + halfInv[j]);
-        lj[m] = j;
-        pw[m] = w < cap ? w : cap;
-        m += q2 < 1 ? 1 : 0;
-      }
-    }
-  }
-  ls[n] = m;
-  list.length = m;
-  return pw;
-}
-
-/**
- * One Gauss–Seidel sweep over the listed pairs: the velocity difference times w; i gains m̄/mᵢ of
- * it, j loses m̄/mⱼ (equal momenta).
- */
-function exchangeSweep(ctx: StepContext, pw: Float32Array, toI: Float64Array, toJ: Float64Array, nm: number): void {
-  const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material;
-  const st = ctx.cells.pairs.start, pj = ctx.cells.pairs.j;
-  for (let i = 0; i < n; i++) {
-    const row = mat[i] * nm;
-    let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
-    for (let q = st[i], q1 = st[i + 1]; q < q1; q++) {
-      const j = pj[q], w = pw[q], e = row + mat[j];
-      const ux = w * (vel[3 * j] - vxi), uy = w * (vel[3 * j + 1] - vyi), uz = w * (vel[3 * j + 2] - vzi);
-      const fi = toI[e], fj = toJ[e];
-      vxi += fi * ux; vyi += fi * uy; vzi += fi * uz;
-      vel[3 * j] -= fj * ux; vel[3 * j + 1] -= fj * uy; vel[3 * j + 2] -= fj * uz;
-    }
-    vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
-  }
-}
-
-/**
- * exchangeSweep for one liquid material (m̄/m = 1: i gains w (v_j − v_i), j loses it): the same
- * updates in the same order as the plain loop (bit-identical), written for V8: j's velocity read
- * once into locals (TurboFan cannot tell that storing vel[j] leaves vel[j + 1] unchanged, so
- * `vel[j + 1] -= …` after `vel[j] -= …` would read it again), and the pair loop unrolled by 4
- * (it re-reads the typed arrays' headers once per iteration; the four updates share them).
- * 5.7 → 4.0 ns a pair update (honey drop); the rest is the chain of dependent operations on v_i.
- */
-export function exchangeSweepSingle(vel: Float64Array, st: Int32Array, pj: Int32Array, pw: Float32Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    let q = st[i];
-    const q1 = st[i + 1];
-    if (q === q1) continue;
-    let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
-    let j = 0, w = 0, ux = 0, uy = 0, uz = 0, xj = 0, yj = 0, zj = 0;
-    for (; q + 3 < q1; q += 4) {
-      j = 3 * pj[q]; w = pw[q];
-      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
-      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
-      vxi += ux; vyi += uy; vzi += uz;
-      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
-      j = 3 * pj[q + 1]; w = pw[q + 1];
-      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
-      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
-      vxi += ux; vyi += uy; vzi += uz;
-      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
-      j = 3 * pj[q + 2]; w = pw[q + 2];
-      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
-      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
-      vxi += ux; vyi += uy; vzi += uz;
-      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
-      j = 3 * pj[q + 3]; w = pw[q + 3];
-      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
-      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
-      vxi += ux; vyi += uy; vzi += uz;
-      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
-    }
-    for (; q < q1; q++) {
-      j = 3 * pj[q]; w = pw[q];
-      xj = vel[j]; yj = vel[j + 1]; zj = vel[j + 2];
-      ux = w * (xj - vxi); uy = w * (yj - vyi); uz = w * (zj - vzi);
-      vxi += ux; vyi += uy; vzi += uz;
-      vel[j] = xj - ux; vel[j + 1] = yj - uy; vel[j + 2] = zj - uz;
-    }
-    vel[3 * i] = vxi; vel[3 * i + 1] = vyi; vel[3 * i + 2] = vzi;
-  }
-}
-

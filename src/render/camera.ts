@@ -13,18 +13,51 @@ export interface CameraMatrices {
   pixelScale: number;
 }
 
+const DEFAULT_YAW = 0.6;
+const DEFAULT_PITCH = 0.5;
+
 export class OrbitCamera {
   target: [number, number, number] = [0, 0, 0];
-  yaw = 0.6;
-  pitch = 0.35;
+  yaw = DEFAULT_YAW;
+  pitch = DEFAULT_PITCH;
   distance = 0.5;
   fovY = (40 * Math.PI) / 180;
 
-  /** Frames an axis-aligned box. */
-  fit(min: ArrayLike<number>, max: ArrayLike<number>): void {
+  /**
+   * Frames an axis-aligned box from the default direction (a little above, turned a little to the
+   * side): the distance is the least at which all eight corners lie within `fill` of the half
+   * field of view, vertically and, for a viewport `aspect` wide per unit of height, horizontally.
+   */
+  fit(min: ArrayLike<number>, max: ArrayLike<number>, aspect = 1, fill = 0.85): void {
+    this.yaw = DEFAULT_YAW;
+    this.pitch = DEFAULT_PITCH;
     this.target = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
-    const radius = 0.5 * Math.hypot(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-    this.distance = Math.max(1e-3, (radius / Math.sin(this.fovY / 2)) * 1.4);
+    const tanV = Math.tan(this.fovY / 2) * fill;
+    const tanH = tanV * Math.max(0.1, aspect);
+    const cy = Math.cos(this.yaw), sy = Math.sin(this.yaw);
+    const cp = Math.cos(this.pitch), sp = Math.sin(this.pitch);
+    // The camera's axes: right, up, and back (from the target towards the eye).
+    const right = [cy, 0, -sy];
+    const up = [-sp * sy, cp, -sp * cy];
+    const back = [cp * sy, sp, cp * cy];
+    let distance = 1e-3;
+    for (let c = 0; c < 8; c++) {
+      const p = [c & 1 ? max[0] : min[0], c & 2 ? max[1] : min[1], c & 4 ? max[2] : min[2]];
+      const d = [p[0] - this.target[0], p[1] - this.target[1], p[2] - this.target[2]];
+      const x = d[0] * right[0] + d[1] * right[1] + d[2] * right[2];
+      const y = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
+      const z = d[0] * back[0] + d[1] * back[1] + d[2] * back[2];
+      // The corner is in view when |x| ≤ tanH (distance − z) and |y| ≤ tanV (distance − z).
+      distance = Math.max(distance, z + Math.abs(x) / tanH, z + Math.abs(y) / tanV);
+    }
+    this.distance = distance;
+  }
+
+  /** The eye lies outside the box (grown by `margin` on every side). */
+  eyeOutside(min: ArrayLike<number>, max: ArrayLike<number>, margin = 0): boolean {
+    const e = this.eye();
+    for (let k = 0; k < 3; k++) if (e[k] < min[k] - margin || e[k] > max[k] + margin) return true;
+    return false;
   }
 
   eye(): [number, number, number] {

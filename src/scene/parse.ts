@@ -43,7 +43,8 @@ export function formatIssues(issues: SceneIssue[], total = issues.length): strin
   return `scene has ${total} problem${total === 1 ? '' : 's'}:\n${lines.join('\n')}`;
 }
 
-function preview(v: unknown): string {
+/** A value as an error quotes it: JSON, cut at 60 characters. */
+export function preview(v: unknown): string {
   let s: string;
   try {
     // JSON.stringify writes NaN and Infinity as null, which would hide the very problem.

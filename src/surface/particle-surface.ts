@@ -35,7 +35,7 @@ export interface ParticleSurfaceInput {
   normals?: Float32Array;
   /** 1 for surface particles. */
   surface?: Uint8Array;
-  /** Connected region per particle (src/particle/regions.ts); negative: left out. */
+  /** Connected region per particle (given by the caller); negative: left out. */
   regions?: Int32Array;
   regionCount?: number;
 }

@@ -1,7 +1,7 @@
 /**
- * Grouping particles by region (Steele: regions are polygonized separately). Regions come from the
- * engine (src/particle/regions.ts); without them, particles are grouped into pieces whose kernels
- * cannot overlap, which gives the same surface as one big lattice for less memory.
+ * Grouping particles by region (Steele: regions are polygonized separately). Regions come with the
+ * input where a caller has them; otherwise particles are grouped into pieces whose kernels cannot
+ * overlap, which gives the same surface as one big lattice for less memory.
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 

@@ -9,10 +9,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM } from '../skips.ts';
+
+export { CHROMIUM };
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'tests/artifacts');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -147,3 +149,4 @@ export function saveArtifact(name: string, data: string | Uint8Array): string {
 export async function waitFor(page: Page, fn: string, timeout = 60_000): Promise<void> {
   await page.waitForFunction(fn, undefined, { timeout, polling: 200 });
 }
+

@@ -1,5 +1,5 @@
 /**
- * The adhesion stage on a thread team (src/particle/adhesion-parallel.ts): on the same state, two
+ * The adhesion stage on a thread team (src/particle/adhesion.ts, the liquid pairs with per-thread sums and lists): on the same state, two
  * threads produce exactly the pair and contact lists of one thread, the same accelerations and
  * kernel sums up to the order of floating-point sums, and forces between liquid particles that
  * still cancel in total.
@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { markNearObjects } from '../../src/particle/collisions.ts';
-import { teamOf, teamWork } from '../../src/particle/threads.ts';
+import { markNearObjects } from '../../src/particle/boundaries.ts';
+import { teamWork } from '../../src/particle/work.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -45,7 +45,7 @@ function adhesionOn(workers: number) {
     acc: L.acc.slice(0, 3 * n), sumK: L.scalar.slice(0, n), mat: L.material.slice(0, n),
     pairs: ctx.cells.pairs.j.slice(0, ctx.cells.pairs.length), pairStart: ctx.cells.pairs.start.slice(0, n + 1),
     contacts: ctx.contacts.j.slice(0, ctx.contacts.length), contactStart: ctx.contacts.start.slice(0, n + 1),
-    threads: teamOf(ctx)?.size ?? 1,
+    threads: ctx.runner.size,
   };
   sim.dispose();
   return out;

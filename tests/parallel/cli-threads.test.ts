@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/cli/manifest.ts';
 import { cli, FIXTURES } from '../cli/helpers.ts';
-import { MIN_PARTICLES } from '../../src/particle/viscosity-parallel.ts';
+import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-threads-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

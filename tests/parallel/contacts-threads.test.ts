@@ -1,5 +1,5 @@
 /**
- * A move's contacts on a thread team (src/particle/contacts-parallel.ts: liquid contacts over slabs,
+ * A move's contacts on a thread team (src/particle/liquid-contacts.ts: liquid contacts over slabs,
  * then the object contacts, in one job): on a jittered, squeezed block of two liquids, eight moves
  * on two and three threads conserve momentum to round-off, repeat bit for bit, leave overlaps as
  * small as one thread does, and run on the team.
@@ -7,8 +7,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { LIQUID_CONTACT, listObjectContacts, markNearObjects, objectListsOf, preventInterpenetration } from '../../src/particle/collisions.ts';
-import { CONTACTS_KERNEL, CONTACTS_SPLIT_KERNEL, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { preventInterpenetration } from '../../src/particle/collisions.ts';
+import { LIQUID_CONTACT } from '../../src/particle/liquid-contacts.ts';
+import { markNearObjects } from '../../src/particle/boundaries.ts';
+import { listObjectContacts } from '../../src/particle/object-lists.ts';
+import { teamWork } from '../../src/particle/work.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, liquid, momentum, teamKernels, threadedSim } from './helpers.ts';
 
@@ -48,7 +51,6 @@ function run(workers: number) {
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
-  objectListsOf(ctx).shared = teamOf(ctx) !== null;
   listObjectContacts(ctx, dt);
   const before = momentum(sim);
   for (let m = 0; m < 8; m++) preventInterpenetration(ctx, dt);
@@ -75,9 +77,9 @@ describe('a move\'s contacts on two threads', () => {
 
   it('run on the team, the list split once for the eight moves', () => {
     expect(one.n).toBeGreaterThan(2048);
-    expect(two.kernels.has(CONTACTS_SPLIT_KERNEL)).toBe(true);
-    expect(two.kernels.has(CONTACTS_KERNEL)).toBe(true);
-    expect(three.kernels.has(CONTACTS_KERNEL)).toBe(true);
+    expect(two.kernels.has('contact-slabs')).toBe(true);
+    expect(two.kernels.has('contacts')).toBe(true);
+    expect(three.kernels.has('contacts')).toBe(true);
     expect(one.kernels.size).toBe(0);
   });
 

@@ -1,20 +1,20 @@
 /**
- * Density correction's pair loops (density-parallel.ts) and the liquid ← object contacts
- * and friction, and a move's accelerate, translate and friction in one job (object-contacts-parallel.ts,
- * object-lists-parallel.ts) on two threads: on the same
- * state, the same density pair list and object contact lists, the same passes and positions as one
- * thread to round-off (contacts and friction: bit for bit), and Σ m Δx = 0 as on one thread.
+ * Density correction's pair loops, the object contact lists, the liquid ← object contacts and a
+ * move (accelerate, translate, friction: move.ts) on two threads: on the same state, the same
+ * density pair list and object contact lists, the same passes and positions as one thread to
+ * round-off (contacts and moves: bit for bit), and Σ m Δx = 0 as on one thread.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
-import { applyFriction } from '../../src/particle/friction.ts';
 import { markSurface } from '../../src/particle/surface.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
-import { listObjectContacts, markNearObjects, objectContacts, objectListsOf } from '../../src/particle/collisions.ts';
-import { accelerate, translate } from '../../src/particle/integrate.ts';
-import { parallelMove } from '../../src/particle/object-contacts-parallel.ts';
-import { FRICTION_KERNEL, MOVE_KERNEL, DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, teamOf, teamWork } from '../../src/particle/threads.ts';
+import { markNearObjects } from '../../src/particle/boundaries.ts';
+import { listObjectContacts, objectListsOf } from '../../src/particle/object-lists.ts';
+import { objectContacts } from '../../src/particle/object-contacts.ts';
+import { accelerateRange, translateRange } from '../../src/particle/integrate.ts';
+import { moveJob, moveLiquid } from '../../src/particle/move.ts';
+import { teamWork } from '../../src/particle/work.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
 // The scenes here are smaller than the engine's threshold for these stages: run them threaded anyway.
@@ -41,45 +41,42 @@ function run(workers: number) {
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
-  // The engine moves the contact lists onto shared memory at the first threaded contact pass, from
-  // their next build on; here they are built once, so on shared memory from the start.
-  objectListsOf(ctx).shared = teamOf(ctx) !== null;
   listObjectContacts(ctx, 1 / 120);
   const ol = objectListsOf(ctx);
   const objectLists = { start: ol.start.slice(0, L.count + 1), j: ol.j.slice(0, ol.length), clear: ol.clear.slice(0, 4 * L.count), longest: ol.longest };
   const before = L.pos.slice(0, 3 * L.count);
   objectContacts(ctx);
   const afterContacts = L.pos.slice(0, 3 * L.count);
-  // Friction on the particles flagged at the surface and touching the ball.
+  // A move (accelerate, translate, friction) from random velocities, friction on the particles
+  // flagged at the surface and touching the ball; and accelerate and translate alone from the same
+  // state, to see what friction did.
   markSurface(ctx);
   for (let o = 0; o < 3 * L.count; o++) L.vel[o] = rnd() - 0.5;
-  const velBefore = L.vel.slice(0, 3 * L.count);
-  applyFriction(ctx, 1 / 960);
-  const afterFriction = L.vel.slice(0, 3 * L.count);
-  let slowed = 0;
-  for (let o = 0; o < velBefore.length; o++) if (afterFriction[o] !== velBefore[o]) slowed++;
-  // A whole move: accelerate, translate and friction one after the other, then from the same state
-  // as step.ts makes it (one job where there is a team).
-  const posBefore = L.pos.slice(0, 3 * L.count), moveStart = L.vel.slice(0, 3 * L.count);
-  accelerate(ctx, 1 / 960);
-  translate(ctx, 1 / 960);
-  applyFriction(ctx, 1 / 960);
-  const stepwise = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count) };
+  const posBefore = L.pos.slice(0, 3 * L.count), moveStart = L.vel.slice(0, 3 * L.count), dt = 1 / 960;
+  const [gx, gy, gz] = ctx.scene.gravity;
+  accelerateRange(L.vel, L.acc, gx, gy, gz, dt, Infinity, 0, L.count);
+  translateRange(L.pos, L.vel, dt, 0, L.count);
+  const noFriction = L.vel.slice(0, 3 * L.count);
+  // The move on the calling thread alone, then (from the same state) as the engine runs it.
+  const move = ctx.runner.bind(moveJob);
   L.pos.set(posBefore);
   L.vel.set(moveStart);
-  const fused = parallelMove(ctx, 1 / 960);
-  if (!fused) {
-    accelerate(ctx, 1 / 960);
-    translate(ctx, 1 / 960);
-    applyFriction(ctx, 1 / 960);
-  }
-  const afterMove = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count) };
+  move.inline = true;
+  moveLiquid(ctx, dt);
+  move.inline = false;
+  const inline = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count) };
+  L.pos.set(posBefore);
+  L.vel.set(moveStart);
+  moveLiquid(ctx, dt);
+  const afterMove = { pos: L.pos.slice(0, 3 * L.count), vel: L.vel.slice(0, 3 * L.count), teamed: move.teamed };
+  let slowed = 0;
+  for (let o = 0; o < noFriction.length; o++) if (afterMove.vel[o] !== noFriction[o]) slowed++;
   let pushed = 0;
   for (let o = 0; o < before.length; o++) if (before[o] !== afterContacts[o]) pushed++;
   listDensityPairs(ctx);
   const dp = ctx.densityPairs, list = { start: dp.start.slice(0, L.count + 1), j: dp.j.slice(0, dp.length) };
   const res = correctDensity(ctx, 1 / 120);
-  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: teamOf(ctx)?.size ?? 1, beforeDensity: afterMove.pos, kernels, list, objectLists, afterFriction, slowed, afterMove, moveStart, stepwise, fused };
+  const out = { n: L.count, pushed, afterContacts, pos: L.pos.slice(0, 3 * L.count), res, threads: ctx.runner.size, beforeDensity: afterMove.pos, kernels, list, objectLists, slowed, afterMove, moveStart, inline };
   sim.dispose();
   return out;
 }
@@ -92,9 +89,10 @@ describe('density correction and object contacts on two threads', () => {
     expect(one.pushed).toBeGreaterThan(30);
     expect(one.res.passes).toBeGreaterThan(1);
     expect(two.threads).toBe(2);
-    for (const k of [DENSITY_LIST_KERNEL_A, DENSITY_LIST_KERNEL_B, DENSITY_MEASURE_KERNEL, DENSITY_PUSH_KERNEL, OBJECT_CONTACTS_KERNEL, OBJECT_LISTS_KERNEL_A, OBJECT_LISTS_KERNEL_B, FRICTION_KERNEL, MOVE_KERNEL]) {
-      expect(two.kernels.has(k), `kernel ${k} on the team`).toBe(true);
+    for (const k of ['density-list', 'density-measure', 'density-push', 'object-contacts', 'object-lists', 'move']) {
+      expect(two.kernels.has(k), `job ${k} on the team`).toBe(true);
     }
+    expect(one.kernels.size).toBe(0);
   });
 
   it('lists the same density pairs in the same order', () => {
@@ -111,19 +109,15 @@ describe('density correction and object contacts on two threads', () => {
     expect(two.objectLists.longest).toBe(one.objectLists.longest);
   });
 
-  it('friction slows exactly the velocities one thread slows, by as much', () => {
+  it('a move (accelerate, translate, friction) on the team ends exactly where it does on the calling thread alone', () => {
     expect(one.slowed).toBeGreaterThan(30);
-    expect(two.afterFriction).toEqual(one.afterFriction);
-  });
-
-  it('a move in one job (accelerate, translate, friction) ends exactly where the three stages do', () => {
-    expect(one.fused).toBe(false);
-    expect(two.fused).toBe(true);
+    expect(two.slowed).toBeGreaterThan(30);
+    expect(two.afterMove.teamed).toBe(true);
     let moved = 0;
     for (let o = 0; o < two.afterMove.vel.length; o++) if (two.afterMove.vel[o] !== two.moveStart[o]) moved++;
     expect(moved).toBeGreaterThan(two.n);
-    expect(two.afterMove.vel).toEqual(two.stepwise.vel);
-    expect(two.afterMove.pos).toEqual(two.stepwise.pos);
+    expect(two.afterMove.vel).toEqual(two.inline.vel);
+    expect(two.afterMove.pos).toEqual(two.inline.pos);
   });
 
   it('object contacts move exactly as on one thread', () => {

@@ -2,7 +2,7 @@ import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { spawnNodeThread } from '../../src/cli/threads.ts';
-import { teamOf } from '../../src/particle/threads.ts';
+import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 
 /** A particle simulation on `workers` threads (Node worker_threads). */
 export function threadedSim(input: SceneInput, workers: number): ParticleSimulation {
@@ -35,18 +35,18 @@ export function momentum(sim: ParticleSimulation): [number, number, number, numb
 }
 
 /**
- * The kernels a simulation's thread team runs from now on (an empty set on one thread): a stage
- * that quietly falls back to the calling thread would pass every comparison of results.
+ * The jobs (by name) a simulation's thread team runs from now on (an empty set on one thread): a
+ * stage that quietly ran on the calling thread would pass every comparison of results.
  */
-export function teamKernels(sim: ParticleSimulation): Set<number> {
-  const kernels = new Set<number>();
-  const team = teamOf(sim.ctx);
+export function teamKernels(sim: ParticleSimulation): Set<string> {
+  const jobs = new Set<string>();
+  const team = sim.ctx.runner.team;
   if (team !== null) {
-    const runKernel = team.run.bind(team);
-    team.run = (id: number) => {
-      kernels.add(id);
-      runKernel(id);
+    const run = team.run.bind(team);
+    team.run = (id: number, self: () => void) => {
+      jobs.add(PARTICLE_JOBS.layouts[id].job.name);
+      run(id, self);
     };
   }
-  return kernels;
+  return jobs;
 }

@@ -12,8 +12,8 @@ import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { nodeThreadHandle, startNodeWorker, spawnNodeThread } from '../../src/cli/threads.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
-import { PARTICLE_KERNELS } from '../../src/particle/threads.ts';
-import { MIN_PARTICLES } from '../../src/particle/viscosity-parallel.ts';
+import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
+import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import { liquid, threadedSim } from './helpers.ts';
 
 const SPOUT: SceneInput = {
@@ -51,12 +51,13 @@ describe('thread team', () => {
     expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);
   }, 60_000);
 
-  it('a kernel that throws fails the job on every thread instead of hanging', () => {
-    const team = new ThreadTeam(2, spawnNodeThread, PARTICLE_KERNELS);
+  it('a job that throws fails on every thread instead of hanging', () => {
+    const team = new ThreadTeam(2, spawnNodeThread, PARTICLE_JOBS);
     try {
-      expect(() => team.run(PARTICLE_KERNELS.length)).toThrow();
+      // A job id past the table: the spawned thread throws, the calling thread's share does nothing.
+      expect(() => team.run(PARTICLE_JOBS.layouts.length, () => {})).toThrow(/no job/);
       // The team is unusable afterwards, and says why (the first thread's message, shared memory).
-      expect(() => team.run(0)).toThrow(/failed earlier: thread \d: .*not a function/);
+      expect(() => team.run(0, () => {})).toThrow(/failed earlier: thread \d: no job/);
     } finally {
       team.dispose();
     }

@@ -1,5 +1,5 @@
 /**
- * The viscosity stage on a thread team (src/particle/viscosity-parallel.ts): momentum conserved to
+ * The viscosity stage on a thread team (src/particle/viscosity.ts, two-phase over slabs): momentum conserved to
  * round-off at T = 2, bit-identical from run to run, close to T = 1, the measured viscosity within
  * the same tolerance as on one thread, and T = 1 exactly the one-thread code path.
  */
@@ -11,7 +11,7 @@ import { calibratedExchangeRate } from '../../src/particle/calibration.ts';
 import { fitLine } from '../../src/compare/validate.ts';
 import { parseScene, restoreSimulation } from '../../src/index.ts';
 import { spawnNodeThread } from '../../src/cli/threads.ts';
-import { MIN_PARTICLES } from '../../src/particle/viscosity-parallel.ts';
+import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import type { LiquidMaterial, SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, liquid, momentum, threadedSim } from './helpers.ts';
@@ -35,7 +35,7 @@ function blob(workers: number, mixed: boolean): ParticleSimulation {
       { material: 'a', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.03 } },
       { material: mixed ? 'b' : 'a', shape: { type: 'sphere', center: [0.05, 0, 0], radius: 0.025 } },
     ],
-    particle: { radius: 0.0024 }, // 1 645 particles: above MIN_PARTICLES (viscosity-parallel.ts)
+    particle: { radius: 0.0024 }, // 1 645 particles: above VISCOSITY_MIN_PARTICLES (work.ts)
   }, workers);
   const L = s.ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) {

@@ -7,7 +7,8 @@
  * measured by Martin & Moyce; the stage is deterministic.
  */
 import { describe, expect, it } from 'vitest';
-import { correctDensity, listDensityPairs, measureRange } from '../../src/particle/density.ts';
+import { correctDensity, listDensityPairs } from '../../src/particle/density.ts';
+import { measureRange } from '../../src/particle/density-pairs.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { VALIDATION_CASES } from '../../src/compare/validate.ts';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { restoreSimulation } from '../../src/index.ts';
-import { GUARD } from '../../src/particle/collisions.ts';
+import { GUARD } from '../../src/particle/boundaries.ts';
 import { liquid, particleSim } from './helpers.ts';
 
 const BLOCK_R = 0.004, BLOCK_DEPTH = 0.056;

@@ -2,15 +2,14 @@
  * The neighbour structures of the pair stages (neighbours.ts, adhesion.ts): the pair list that
  * adhesion records and the contact lists hold exactly the pairs a brute-force O(n²) search finds
  * (the cell-box culling must never drop one), and the hashed cells find every occupied cell,
- * negative coordinates included. The one-liquid forms of the pair loop give bit for bit what the
- * general loop gives; liquid ← object adhesion (per-cell candidate lists) matches a scan of every
+ * negative coordinates included. The pair loop gives the same bits whether it reads one shared
+ * table entry (one liquid) or every pair's; liquid ← object adhesion (per-cell candidate lists) matches a scan of every
  * object particle; the neighbour cells listed over the dense block are those the hash finds.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  adhesionTables, branchlessPairRange, branchyPairRange, cellView, computeAdhesion, liquidPairRange, type TableView,
-} from '../../src/particle/adhesion.ts';
-import { markNearObjects } from '../../src/particle/collisions.ts';
+import { computeAdhesion, liquidPairRange } from '../../src/particle/adhesion.ts';
+import { adhesionTables } from '../../src/particle/adhesion-tables.ts';
+import { markNearObjects } from '../../src/particle/boundaries.ts';
 import { CONTACT_REACH, type StepContext } from '../../src/particle/context.ts';
 import { NeighbourList } from '../../src/particle/neighbours.ts';
 import { HashGrid, hashCell } from '../../src/spatial/hash-grid.ts';
@@ -103,15 +102,15 @@ function oneLiquidBlob() {
   return sim;
 }
 
-type PairLoop = typeof liquidPairRange;
-
-/** One liquid pair loop over all cells: accelerations, Σk, pair and contact lists. */
-function runLoop(ctx: StepContext, T: TableView, loop: PairLoop) {
-  const L = ctx.liquid, n = L.count;
+/** The liquid pair loop over all cells: accelerations, Σk, pair and contact lists (`general`: every pair's table entry read). */
+function runLoop(ctx: StepContext, general: boolean) {
+  const L = ctx.liquid, n = L.count, c = ctx.cells, g = c.grid, T = adhesionTables(ctx);
   const acc = new Float64Array(3 * n), sumK = new Float64Array(n), pairs = new NeighbourList(), contacts = new NeighbourList();
   pairs.reset(n);
   contacts.reset(n);
-  loop(L.pos, L.material, cellView(ctx), T, 0, ctx.cells.grid.cellCount, acc, sumK, pairs, contacts);
+  const a = { acc, sumK, pos: L.pos, mat: L.material, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
+  const s = { size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
+  liquidPairRange(a, s, 0, g.cellCount, pairs, contacts, { within: new Int32Array(16) });
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
   return {
@@ -120,35 +119,30 @@ function runLoop(ctx: StepContext, T: TableView, loop: PairLoop) {
   };
 }
 
-describe('one-liquid pair loops', () => {
-  it('both forms give bit for bit what the general loop gives, and the pairs a brute-force search finds', () => {
+describe('the liquid pair loop', () => {
+  it('reading one shared table entry gives bit for bit what reading every pair\'s gives, and the pairs a brute-force search finds', () => {
     const sim = oneLiquidBlob(), ctx = sim.ctx, L = ctx.liquid, n = L.count;
     expect(n).toBeGreaterThan(300);
-    const T = adhesionTables(ctx);
-    expect(T.uniform).toBeGreaterThanOrEqual(0);
-    const general = runLoop(ctx, { ...T, uniform: -1 }, liquidPairRange);
-    const form = (f: typeof branchyPairRange): PairLoop => (pos, _mat, ...rest) => f(pos, ...rest);
-    const branchy = runLoop(ctx, T, form(branchyPairRange)), branchless = runLoop(ctx, T, form(branchlessPairRange));
+    expect(adhesionTables(ctx).uniform).toBeGreaterThanOrEqual(0);
+    const general = runLoop(ctx, true), shared = runLoop(ctx, false);
     expect(general.pairs.length).toBeGreaterThan(10 * n);
     // Both ends of the forces: some accelerations are non-zero.
     expect(general.acc.some((a) => a !== 0)).toBe(true);
-    for (const r of [branchy, branchless]) {
-      expect(r.acc).toEqual(general.acc);
-      expect(r.sumK).toEqual(general.sumK);
-      expect(r.pairStart).toEqual(general.pairStart);
-      expect(r.pairs).toEqual(general.pairs);
-      expect(r.contactStart).toEqual(general.contactStart);
-      expect(r.contacts).toEqual(general.contacts);
-    }
-    expect(listed(branchless.pairStart, branchless.pairs, n)).toEqual(brutePairs(L.pos, n, ctx.reach));
-    expect(listed(branchless.contactStart, branchless.contacts, n)).toEqual(brutePairs(L.pos, n, CONTACT_REACH * ctx.r));
+    expect(shared.acc).toEqual(general.acc);
+    expect(shared.sumK).toEqual(general.sumK);
+    expect(shared.pairStart).toEqual(general.pairStart);
+    expect(shared.pairs).toEqual(general.pairs);
+    expect(shared.contactStart).toEqual(general.contactStart);
+    expect(shared.contacts).toEqual(general.contacts);
+    expect(listed(shared.pairStart, shared.pairs, n)).toEqual(brutePairs(L.pos, n, ctx.reach));
+    expect(listed(shared.contactStart, shared.contacts, n)).toEqual(brutePairs(L.pos, n, CONTACT_REACH * ctx.r));
   });
 
   it('liquid ← object adhesion matches a scan of every object particle (to round-off)', () => {
     const sim = oneLiquidBlob(), ctx = sim.ctx, L = ctx.liquid, n = L.count, O = ctx.objects;
     computeAdhesion(ctx);
     const total = L.acc.slice(0, 3 * n);
-    const liquidOnly = runLoop(ctx, adhesionTables(ctx), liquidPairRange).acc;
+    const liquidOnly = runLoop(ctx, false).acc;
     const M = ctx.adhesion, r = ctx.r;
     let felt = 0, worst = 0, scale = 0;
     for (let i = 0; i < n; i++) {

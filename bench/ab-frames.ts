@@ -1,0 +1,91 @@
+/**
+ * Whole frames of a particle scene in two versions of the engine at once: this checkout (B) and
+ * another one (A, e.g. a worktree of main: `git worktree add /tmp/viscid-main main`, with
+ * node_modules linked), loaded side by side in one process and stepped alternately, one frame each
+ * in turn, so that the load of a shared machine falls on both alike:
+ *   npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds]
+ * (defaults: the honey drop, frames 3–22, 1 thread, 1 round). Each round makes fresh simulations
+ * and swaps which of the two steps first. Prints the mean and median wall ms a frame and the CPU
+ * time of the process's threads a frame (less disturbed by a loaded machine) of each over the
+ * window and B/A; the first round's states are compared frame by frame (fluidPoints: float32
+ * positions and velocities; bench/particle-checksums.ts compares the float64 state). Two engines in one process share caches: compare the figures with each other only.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface Engine {
+  parseScene(json: unknown): unknown;
+  createSimulation(scene: unknown, engine: string, options: object): {
+    stepFrame(): { wallMs: number; stages: Record<string, number> };
+    fluidPoints(): { positions: Float32Array; velocities: Float32Array };
+    ready?(): Promise<void>;
+    dispose?(): void;
+  };
+}
+
+const other = process.argv[2];
+if (!other) throw new Error('usage: npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds]');
+const file = process.argv[3] ?? 'scenes/honey-drop.json';
+const first = Number(process.argv[4] ?? 3), last = Number(process.argv[5] ?? 22), T = Number(process.argv[6] ?? 1), rounds = Number(process.argv[7] ?? 1);
+
+async function load(root: string): Promise<{ engine: Engine; spawn: unknown }> {
+  const engine = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as Engine;
+  const threads = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
+  return { engine, spawn: threads.spawnNodeThread };
+}
+
+const A = await load(other), B = await load(resolve(import.meta.dirname, '..'));
+const json = JSON.parse(readFileSync(file, 'utf8'));
+const tA: number[] = [], tB: number[] = [], cA: number[] = [], cB: number[] = [];
+const sA: Record<string, number> = {}, sB: Record<string, number> = {};
+const addStages = (to: Record<string, number>, from: Record<string, number>) => {
+  for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
+};
+let differs = -1;
+console.log(`${file}, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other}, B = this checkout; load ${loadavg()[0].toFixed(1)}`);
+for (let round = 0; round < rounds; round++) {
+  const make = async (e: { engine: Engine; spawn: unknown }) => {
+    const sim = e.engine.createSimulation(e.engine.parseScene(json), 'particle', T > 1 ? { workers: T, spawnThread: e.spawn } : { workers: 1 });
+    await sim.ready?.();
+    return sim;
+  };
+  const a = await make(A), b = await make(B);
+  for (let f = 1; f <= last; f++) {
+    const order = round % 2 === 0 ? [a, b] : [b, a];
+    const cpu: number[] = [];
+    const st = order.map((s) => {
+      const c0 = process.cpuUsage(), r = s.stepFrame(), c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+      return r;
+    });
+    const [ra, rb] = round % 2 === 0 ? st : [st[1], st[0]];
+    const [ca, cb] = round % 2 === 0 ? cpu : [cpu[1], cpu[0]];
+    if (f >= first) {
+      tA.push(ra.wallMs);
+      tB.push(rb.wallMs);
+      cA.push(ca);
+      cB.push(cb);
+      addStages(sA, ra.stages);
+      addStages(sB, rb.stages);
+    }
+    if (round === 0 && differs < 0) {
+      const pa = a.fluidPoints(), pb = b.fluidPoints();
+      const same = pa.positions.length === pb.positions.length && pa.positions.every((v, k) => Object.is(v, pb.positions[k])) && pa.velocities.every((v, k) => Object.is(v, pb.velocities[k]));
+      if (!same) differs = f;
+    }
+  }
+  a.dispose?.();
+  b.dispose?.();
+}
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+const median = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
+console.log(`  A: mean ${mean(tA).toFixed(1)}, median ${median(tA).toFixed(1)} ms/frame; CPU (every thread of the process) mean ${mean(cA).toFixed(1)}, median ${median(cA).toFixed(1)}`);
+console.log(`  B: mean ${mean(tB).toFixed(1)}, median ${median(tB).toFixed(1)} ms/frame; CPU (every thread of the process) mean ${mean(cB).toFixed(1)}, median ${median(cB).toFixed(1)}`);
+console.log(`  CPU B/A: mean ${(mean(cB) / mean(cA)).toFixed(3)}, median ${(median(cB) / median(cA)).toFixed(3)}`);
+const per = (x: Record<string, number>, k: string) => ((x[k] ?? 0) / tA.length).toFixed(1).padStart(8);
+console.log(`  stage ms/frame   ${'A'.padStart(8)} ${'B'.padStart(8)}`);
+for (const k of [...new Set([...Object.keys(sA), ...Object.keys(sB)])]) console.log(`  ${k.padEnd(14)} ${per(sA, k)} ${per(sB, k)}`);
+console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
+process.exit(0);

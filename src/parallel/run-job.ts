@@ -1,0 +1,288 @@
+/**
+ * The job runner: runs a job (job.ts) on a thread team (team.ts) or inline on the calling thread.
+ *
+ *   const job = runner.bind(densityPushJob);   // the job's arguments, kept between runs
+ *   job.a.x = x; job.s.hIn = hIn;               // arrays and scalars by name
+ *   runJob(job, n);                             // over n items
+ *
+ * Inline (no team, one thread, fewer than the job's minItems, or `job.inline` set) the kernel is
+ * called once over [0, n) (cells: [0, cells)) with the stage's own arrays and lists; sums are
+ * zeroed first. Nothing is copied.
+ *
+ * On a team the runner puts the job's arrays in the team's slots (the numbers come from the job
+ * table's layout), refusing arrays the kernel writes that are not on shared memory and copying
+ * inputs that are not into shared mirrors; the team posts buffers that changed since the last job
+ * (team.ts). Every thread, the calling one as rank 0, then runs ThreadPart.work: its range by the
+ * job's split, its sums zeroed (rank 0 the stage's arrays, rank r > 0 block r − 1 of a shared
+ * array of the runner's), the kernel, then after a barrier the sums of the other threads added
+ * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists;
+ * the calling thread then adds up their lengths, makes room in the stage's list, and a second run
+ * copies each thread's list into place and shifts its start entries. No allocation per job once
+ * the arrays stop growing.
+ */
+import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
+import { emptyOf, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
+import type { TeamSync, ThreadTeam } from './team.ts';
+
+/** A job's arguments as the runner handles them (JobArgs without its types). */
+export interface LooseArgs {
+  a: Record<string, SlotArray>;
+  s: Record<string, number>;
+  lists: Record<string, ListSink>;
+  scratch: unknown;
+  rank: number;
+  size: number;
+  n: number;
+  from: number;
+  to: number;
+  barrier(): void;
+}
+
+/** Runner's bookkeeping in a job's meta array (Int32, shared), for a team of T. */
+const metaWords = (T: number, lists: number) => 2 * (T + 1) + 2 * lists * T;
+/** Item bounds of the runs of cells, after the cell bounds [0 .. T]. */
+const ITEMS = (T: number) => T + 1;
+const LENGTHS = (T: number, l: number) => 2 * (T + 1) + l * T;
+const OFFSETS = (T: number, lists: number, l: number) => 2 * (T + 1) + (lists + l) * T;
+
+/** One thread's share of a team run of a job: the same steps on the calling thread and on spawned ones. */
+export class ThreadPart {
+  /** Per sum: the stage's array, and the other threads' blocks. */
+  own: (Float64Array | Int32Array)[] = [];
+  others: (Float64Array | Int32Array)[] = [];
+  /** Per list: the stage's start and j arrays (shared), and this thread's own list. */
+  starts: Int32Array[] = [];
+  js: (Int32Array | Uint16Array)[] = [];
+  readonly locals: LocalSink[];
+  meta: Int32Array = new Int32Array(0);
+
+  constructor(readonly layout: JobLayout, readonly x: LooseArgs) {
+    this.locals = layout.listNames.map(() => new LocalSink());
+  }
+
+  work(rank: number, T: number, n: number, phase: number): void {
+    const x = this.x, L = this.layout, job = L.job, meta = this.meta;
+    x.rank = rank;
+    x.size = T;
+    x.n = n;
+    if (job.split === 'cells') {
+      x.from = meta[rank];
+      x.to = meta[rank + 1];
+    } else if (job.split === 'items') {
+      x.from = Math.floor((n * rank) / T);
+      x.to = Math.floor((n * (rank + 1)) / T);
+    } else {
+      x.from = 0;
+      x.to = n;
+    }
+    const nl = L.listNames.length;
+    if (phase === 1) {
+      // Lists: this thread's entries into place, its items' start entries shifted.
+      let p0 = x.from, p1 = x.to;
+      if (job.split === 'cells') {
+        p0 = meta[ITEMS(T) + rank];
+        p1 = meta[ITEMS(T) + rank + 1];
+      }
+      for (let l = 0; l < nl; l++) {
+        const local = this.locals[l], off = meta[OFFSETS(T, nl, l) + rank], start = this.starts[l];
+        this.js[l].set(local.j.subarray(0, local.length), off);
+        if (off !== 0) for (let p = p0; p < p1; p++) start[p] += off;
+      }
+      return;
+    }
+    const ns = L.sumNames.length;
+    for (let k = 0; k < ns; k++) x.a[L.sumNames[k]].fill(0, 0, L.sumComps[k] * n);
+    for (let l = 0; l < nl; l++) {
+      const local = this.locals[l];
+      local.length = 0;
+      local.start = this.starts[l];
+      x.lists[L.listNames[l]] = local;
+    }
+    job.kernel(x as never);
+    if (ns > 0) {
+      x.barrier();
+      const i0 = Math.floor((n * rank) / T), i1 = Math.floor((n * (rank + 1)) / T);
+      for (let k = 0; k < ns; k++) {
+        const c = L.sumComps[k], others = this.others[k];
+        addShares(this.own[k], others, others.length / (T - 1), T, c * i0, c * i1);
+      }
+    }
+    for (let l = 0; l < nl; l++) meta[LENGTHS(T, l) + rank] = this.locals[l].length;
+  }
+}
+
+/** Runs jobs on a team, or inline where there is none (one per simulation: bindings are kept). */
+export class JobRunner {
+  readonly size: number;
+  private readonly bindings = new Map<AnyJob, JobBinding<Kinds, Kinds, string, Kinds, unknown>>();
+
+  /** `team` null: every job runs inline; otherwise `table` must hold the jobs the team runs. */
+  constructor(readonly team: ThreadTeam | null = null, readonly table: JobTable | null = null) {
+    this.size = team?.size ?? 1;
+    if (team !== null && table === null) throw new Error('a job runner on a thread team needs its job table');
+  }
+
+  /** The job's arguments on this runner (made once, then the same object every call). */
+  bind<A extends Kinds, I extends Kinds, S extends string, L extends Kinds, X>(job: JobSpec<A, I, S, L, X>): JobBinding<A, I, S, L, X> {
+    let b = this.bindings.get(job);
+    if (b === undefined) {
+      b = new JobBinding(job as AnyJob, this.team, this.team !== null ? this.table!.layoutOf(job as AnyJob) : null);
+      this.bindings.set(job, b);
+    }
+    return b as unknown as JobBinding<A, I, S, L, X>;
+  }
+}
+
+/** Runs a bound job over n items (split 'cells': over `cells` cells holding the n items). */
+export function runJob(job: { run(n: number, cells: number): void }, n: number, cells = 0): void {
+  job.run(n, cells);
+}
+
+/** A job's arguments on the calling thread, and how to run it (JobRunner.bind). */
+export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L extends Kinds, X> implements JobArgs<A, I, S, L, X> {
+  readonly a: JobArgs<A, I, S, L, X>['a'];
+  readonly s: JobArgs<A, I, S, L, X>['s'];
+  readonly lists: JobArgs<A, I, S, L, X>['lists'];
+  readonly scratch: X;
+  rank = 0;
+  size = 1;
+  n = 0;
+  from = 0;
+  to = 0;
+  /** Set by a stage whose arrays this thread alone can read for now: the next runs are inline. */
+  inline = false;
+  /** How the last run went: on the team (true) or inline. */
+  teamed = false;
+  private sync: TeamSync | null = null;
+  private part: ThreadPart | null = null;
+  private mirrors: (SlotArray | null)[] = [];
+  private readonly realLists: ListSink[] = [];
+  private phase = 0;
+  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
+  private readonly sumNames: string[];
+  private readonly sumComps: number[];
+
+  constructor(readonly job: AnyJob, private readonly team: ThreadTeam | null, private readonly layout: JobLayout | null) {
+    const a: Record<string, SlotArray> = {};
+    for (const [k, kind] of Object.entries({ ...job.arrays, ...job.inputs }) as [string, ArrayKind][]) a[k] = emptyOf(kind);
+    const s: Record<string, number> = {};
+    for (const k of job.scalars as string[]) s[k] = 0;
+    this.a = a as never;
+    this.s = s as never;
+    this.lists = {} as never;
+    this.scratch = job.scratch() as X;
+    this.sumNames = Object.keys(job.sums);
+    this.sumComps = this.sumNames.map((k) => job.sums[k] as number);
+  }
+
+  barrier(): void {
+    this.sync?.barrier();
+  }
+
+  /** The threads a run over n items would use: the team's size, or 1 where it would run inline. */
+  threads(n: number): number {
+    const team = this.team;
+    return team === null || team.size < 2 || this.inline || n < this.job.minItems() ? 1 : team.size;
+  }
+
+  run(n: number, cells: number): void {
+    const team = this.team, job = this.job;
+    if (team === null || this.threads(n) === 1) {
+      this.rank = 0;
+      this.size = 1;
+      this.n = n;
+      this.from = 0;
+      this.to = job.split === 'cells' ? cells : n;
+      this.sync = null;
+      this.teamed = false;
+      const a = this.a as unknown as Record<string, SlotArray>;
+      for (let k = 0; k < this.sumNames.length; k++) a[this.sumNames[k]].fill(0, 0, this.sumComps[k] * n);
+      job.kernel(this as never);
+      return;
+    }
+    this.runTeam(team, this.layout!, n, cells);
+  }
+
+  private runTeam(team: ThreadTeam, L: JobLayout, n: number, cells: number): void {
+    const job = this.job, T = team.size, P = team.params, ns = job.scalars.length, nl = L.listNames.length;
+    const a = this.a as unknown as Record<string, SlotArray>, lists = this.lists as unknown as Record<string, ListSink>;
+    const part = (this.part ??= new ThreadPart(L, this as unknown as LooseArgs));
+    if (part.meta.length < metaWords(T, nl)) part.meta = allocInt32(metaWords(T, nl), true);
+    const meta = part.meta;
+    for (let k = 0; k < ns; k++) P[L.paramBase + k] = (this.s as Record<string, number>)[job.scalars[k]];
+    P[L.paramBase + ns + P_N] = n;
+    P[L.paramBase + ns + P_CELLS] = cells;
+    P[L.paramBase + ns + P_PHASE] = 0;
+    if (job.split === 'cells') {
+      const counts = a[job.cellCounts!];
+      cutCellRuns(meta, 0, counts, cells, n, T);
+      // The items of each run (sorted by cell: a run of cells is a run of items).
+      let c = 0, seen = 0;
+      for (let t = 0; t <= T; t++) {
+        for (const end = meta[t]; c < end; c++) seen += counts[c];
+        meta[ITEMS(T) + t] = seen;
+      }
+    }
+    const written = L.writtenCount;
+    for (let i = 0; i < L.arrayNames.length; i++) {
+      const k = L.arrayNames[i];
+      let arr = a[k];
+      if (!isShared(arr)) {
+        // (An empty array, one the run does not use, is mirrored like an input.)
+        if (i < written && arr.length > 0) throw new Error(`job '${job.name}': array '${k}' is not on shared memory, so the thread team cannot write it`);
+        let m = this.mirrors[i] ?? null;
+        if (m === null || m.length !== arr.length || m.constructor !== arr.constructor) m = this.mirrors[i] = allocLike(arr, arr.length, true);
+        m.set(arr as never);
+        arr = m;
+      }
+      team.setSlot(L.arraySlot + i, arr);
+    }
+    for (let i = 0; i < L.sumNames.length; i++) {
+      const need = (T - 1) * L.sumComps[i] * n, own = a[L.sumNames[i]] as Float64Array | Int32Array;
+      let o = part.others[i];
+      if (!o || o.length < need || o.constructor !== own.constructor) {
+        o = part.others[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
+      }
+      part.own[i] = own;
+      team.setSlot(L.sumSlot + i, o);
+    }
+    for (let l = 0; l < nl; l++) {
+      const k = L.listNames[l], real = lists[k];
+      if (!isShared(real.start) || !isShared(real.j)) throw new Error(`job '${job.name}': list '${k}' is not on shared memory`);
+      this.realLists[l] = real;
+      part.starts[l] = real.start;
+      team.setSlot(L.listSlot + 2 * l, real.start);
+      team.setSlot(L.listSlot + 2 * l + 1, real.j);
+    }
+    team.setSlot(L.metaSlot, meta);
+    this.size = T;
+    this.n = n;
+    this.phase = 0;
+    this.sync = team;
+    this.teamed = true;
+    try {
+      team.run(L.id, this.self);
+      if (nl === 0) return;
+      // Room in the stage's lists for every thread's entries, then the copies into place.
+      for (let l = 0; l < nl; l++) {
+        let total = 0;
+        for (let t = 0; t < T; t++) {
+          meta[OFFSETS(T, nl, l) + t] = total;
+          total += meta[LENGTHS(T, l) + t];
+        }
+        const real = this.realLists[l];
+        real.length = 0;
+        real.reserve(total);
+        real.length = total;
+        if (!isShared(real.j)) throw new Error(`job '${job.name}': list '${L.listNames[l]}' grew off shared memory`);
+        part.js[l] = real.j;
+        team.setSlot(L.listSlot + 2 * l + 1, real.j);
+      }
+      this.phase = 1;
+      P[L.paramBase + ns + P_PHASE] = 1;
+      team.run(L.id, this.self);
+    } finally {
+      for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
+    }
+  }
+}

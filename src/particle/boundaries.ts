@@ -1,0 +1,136 @@
+/**
+ * What keeps liquid inside the scene besides the object particles (Steele's frame rates do not
+ * need these; a general scene does):
+ *  - a signed-distance guard: a liquid particle that a fast move carried past an object's particles
+ *    (sdf < GUARD · r) is put back to sdf = GUARD · r along the sdf gradient (moving objects too);
+ *  - domain walls (scene `domain` with particle.walls): particles stay r inside every face that is
+ *    not "open"; "noslip" and moving walls also take friction FACE_FRICTION per 1/30 s.
+ * Both run on the calling thread, after every move and density pass (the guard over the particles
+ * flagged near a body only).
+ */
+import { FACES, type Boundary } from '../scene/schema.ts';
+import type { StepContext } from './context.ts';
+
+/** Liquid particle centres are kept at least this many radii outside every solid. */
+export const GUARD = 0.5;
+const FACE_FRICTION = 0.5;
+
+const local = new Float64Array(3);
+const world = new Float64Array(3);
+const bodyVel = new Float64Array(3);
+
+/**
+ * Flags the liquid particles within `margin` (m) of a body for the signed-distance guard: inside
+ * the body's bounds grown by the margin and, there, with a signed distance under GUARD · r plus the
+ * margin (one evaluation a sub-timestep instead of one a move and a density pass: a particle
+ * draped over a ball is inside its bounds but mostly far from its surface).
+ */
+export function markNearObjects(ctx: StepContext, margin: number): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, near = L.nearObject;
+  const reach = GUARD * ctx.r + margin;
+  near.fill(0, 0, n);
+  for (const b of ctx.objects.bodies) {
+    const R = b.pose.R, t = b.pose.t;
+    const min = b.min, max = b.max, sdf = b.compiled.sdf;
+    for (let i = 0; i < n; i++) {
+      if (near[i]) continue;
+      const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
+      const x = R[0] * dx + R[3] * dy + R[6] * dz;
+      const y = R[1] * dx + R[4] * dy + R[7] * dz;
+      const z = R[2] * dx + R[5] * dy + R[8] * dz;
+      if (x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin) {
+        // Not "≥ reach": a NaN distance keeps the particle flagged.
+        if (!(sdf(x, y, z) >= reach)) near[i] = 1;
+      }
+    }
+  }
+}
+
+/**
+ * Per body, over the flagged particles (a particle meets the bodies in the same order as it would
+ * particle by particle: each only moves itself). The body's pose and bounds are hoisted, and the
+ * bounds test rejects most particles before the shape's sdf is evaluated.
+ */
+export function signedDistanceGuard(ctx: StepContext): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, near = L.nearObject;
+  const bodies = ctx.objects.bodies;
+  if (bodies.length === 0) return;
+  const target = GUARD * ctx.r;
+  const eps = 0.05 * ctx.r;
+  for (const b of bodies) {
+    const R = b.pose.R, t = b.pose.t, sdf = b.compiled.sdf;
+    const R0 = R[0], R1 = R[1], R2 = R[2], R3 = R[3], R4 = R[4], R5 = R[5], R6 = R[6], R7 = R[7], R8 = R[8];
+    const tx = t[0], ty = t[1], tz = t[2];
+    const x0 = b.min[0] - target, y0 = b.min[1] - target, z0 = b.min[2] - target;
+    const x1 = b.max[0] + target, y1 = b.max[1] + target, z1 = b.max[2] + target;
+    for (let i = 0; i < n; i++) {
+      if (!near[i]) continue;
+      const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
+      const x = R0 * dx + R3 * dy + R6 * dz;
+      if (x < x0 || x > x1) continue;
+      const y = R1 * dx + R4 * dy + R7 * dz;
+      if (y < y0 || y > y1) continue;
+      const z = R2 * dx + R5 * dy + R8 * dz;
+      if (z < z0 || z > z1) continue;
+      const s = sdf(x, y, z);
+      if (!(s < target)) continue;
+      let gx = sdf(x + eps, y, z) - sdf(x - eps, y, z);
+      let gy = sdf(x, y + eps, z) - sdf(x, y - eps, z);
+      let gz = sdf(x, y, z + eps) - sdf(x, y, z - eps);
+      const gl = Math.hypot(gx, gy, gz);
+      if (!(gl > 0)) continue;
+      gx /= gl; gy /= gl; gz /= gl;
+      const push = target - s;
+      local[0] = x + push * gx; local[1] = y + push * gy; local[2] = z + push * gz;
+      world[0] = R0 * local[0] + R1 * local[1] + R2 * local[2] + tx;
+      world[1] = R3 * local[0] + R4 * local[1] + R5 * local[2] + ty;
+      world[2] = R6 * local[0] + R7 * local[1] + R8 * local[2] + tz;
+      pos[3 * i] = world[0]; pos[3 * i + 1] = world[1]; pos[3 * i + 2] = world[2];
+      // World normal, and the body's velocity at the point: no closing speed left.
+      const nx = R0 * gx + R1 * gy + R2 * gz;
+      const ny = R3 * gx + R4 * gy + R5 * gz;
+      const nz = R6 * gx + R7 * gy + R8 * gz;
+      if (b.motion.isStatic) bodyVel.fill(0);
+      else b.motion.velocityAt(ctx.time, world, bodyVel);
+      const vn = (vel[3 * i] - bodyVel[0]) * nx + (vel[3 * i + 1] - bodyVel[1]) * ny + (vel[3 * i + 2] - bodyVel[2]) * nz;
+      if (vn < 0) {
+        vel[3 * i] -= vn * nx; vel[3 * i + 1] -= vn * ny; vel[3 * i + 2] -= vn * nz;
+      }
+      ctx.count('guardPushes');
+    }
+  }
+}
+
+export function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Boundary {
+  const d = ctx.scene.domain!;
+  return d.faces[face] ?? d.boundary;
+}
+
+export function domainWalls(ctx: StepContext, dt: number): void {
+  const d = ctx.scene.domain;
+  if (!d || !ctx.scene.particle.walls) return;
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, r = ctx.r;
+  const keep = Math.pow(1 - FACE_FRICTION, 30 * dt);
+  for (let f = 0; f < 6; f++) {
+    const face = FACES[f];
+    const bnd = faceBoundary(ctx, face);
+    if (bnd === 'open') continue;
+    const axis = f >> 1, upper = (f & 1) === 1;
+    const limit = upper ? d.max[axis] - r : d.min[axis] + r;
+    const wall = typeof bnd === 'object' ? bnd.velocity : null;
+    const sticky = bnd === 'noslip' || wall !== null;
+    for (let i = 0; i < n; i++) {
+      const o = 3 * i + axis;
+      if (upper ? pos[o] <= limit : pos[o] >= limit) continue;
+      pos[o] = limit;
+      if (upper ? vel[o] > 0 : vel[o] < 0) vel[o] = 0;
+      if (sticky) {
+        for (let k = 0; k < 3; k++) {
+          if (k === axis) continue;
+          const w = wall ? wall[k] : 0;
+          vel[3 * i + k] = w + (vel[3 * i + k] - w) * keep;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The particle engine's job table (src/parallel/job.ts): every job a stage runs on the thread
+ * team, listed once. The calling thread (simulation.ts) and every spawned thread
+ * (src/cli/thread-entry.ts, src/app/thread.worker.ts) build it from this module, so all hold the
+ * same job ids and slot numbers. A new stage's job goes here.
+ */
+import { JobTable } from '../parallel/job.ts';
+import { viscosityJob } from './viscosity.ts';
+import { densityListJob, densityMeasureJob, densityPushJob } from './density-pairs.ts';
+import { adhesionJob } from './adhesion.ts';
+import { objectAdhesionJob } from './object-adhesion.ts';
+import { objectListsJob } from './object-lists.ts';
+import { objectContactsJob } from './object-contacts.ts';
+import { moveJob } from './move.ts';
+import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
+
+export const PARTICLE_JOBS = new JobTable([
+  adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob,
+]);

@@ -1,0 +1,11 @@
+/**
+ * How much work a particle job needs before it is worth a thread team (below it the job runs
+ * inline on the calling thread: src/parallel/run-job.ts). A hand-off costs tens of µs, and the
+ * jobs that run every move and density pass are short (object contacts: ~0.5 ms on the honey
+ * drop), so small scenes lose; the figures behind the thresholds are in docs/decisions.md
+ * ("Threads"). Tests lower `teamWork.minParticles` to run the team's paths on small scenes.
+ */
+export const teamWork = { minParticles: 2048 };
+
+/** The viscosity sweeps are long enough to split from this many liquid particles on. */
+export const VISCOSITY_MIN_PARTICLES = 1024;

@@ -1,0 +1,139 @@
+/**
+ * Picking, dropping and resetting scenes in headless Chromium whatever the app is doing: the
+ * engine and then the scene changed within a moment while frames compute; a scene dropped while
+ * a frame of minutes computes (on two threads) replaces it at once, its workers ended; and the
+ * overlay says finished at a scene's end.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Worker } from 'playwright-core';
+import { CHROMIUM, ROOT, startApp, waitFor, type App } from './harness.ts';
+
+const hasChromium = existsSync(CHROMIUM);
+const SLOW = 180_000;
+
+const scene = (name: string) => JSON.parse(readFileSync(join(ROOT, 'scenes', `${name}.json`), 'utf8'));
+
+/**
+ * The app's workers by kind: simulation workers (running a scene, or spares started ahead of
+ * need), mesh workers (one in each simulation worker) and the particle engine's threads.
+ */
+function workers(page: Page): { sim: Worker[]; mesh: Worker[]; thread: Worker[] } {
+  const all = page.workers();
+  return {
+    sim: all.filter((w) => w.url().includes('sim.worker')),
+    mesh: all.filter((w) => w.url().includes('mesh.worker')),
+    thread: all.filter((w) => w.url().includes('thread.worker')),
+  };
+}
+
+/** The simulation workers running `scene` (read from the worker itself: it must not be mid-frame). */
+async function runningScene(page: Page, scene: string): Promise<Worker[]> {
+  const sim = workers(page).sim;
+  // A worker just terminated may still be listed for a moment: it runs nothing.
+  const names = await Promise.all(sim.map((w) => w.evaluate(() => (self as unknown as { viscidScene?: string }).viscidScene ?? null).catch(() => null)));
+  return sim.filter((_, i) => names[i] === scene);
+}
+
+/** No worker is left over: one mesh worker per simulation worker, as many simulation workers as at the start. */
+async function noLeftovers(page: Page, simWorkers: number): Promise<void> {
+  await expect.poll(() => workers(page).sim.length, { timeout: 30_000 }).toBe(simWorkers);
+  await expect.poll(() => workers(page).mesh.length, { timeout: 30_000 }).toBe(simWorkers);
+}
+
+const closed = (w: Worker) => new Promise<void>((resolve) => w.once('close', () => resolve()));
+
+describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
+  let app: App;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startApp();
+    page = await app.open();
+  }, 150_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('engine and then scene changed within a moment while frames compute: the scene selected runs', async () => {
+    await page.waitForTimeout(1500); // the spare workers have started
+    const steady = workers(page).sim.length;
+    expect(steady).toBeGreaterThanOrEqual(1);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, 'window.__viscid.frame >= 1', 90_000); // the honey drop is stepping
+    await page.evaluate(async () => {
+      const v = (window as any).__viscid;
+      const engine = v.setMode('grid');
+      await new Promise((r) => setTimeout(r, 200));
+      await Promise.all([engine, v.openScene('paint-drops')]);
+    });
+    await waitFor(page, `window.__viscid.ready && window.__viscid.frames[0].frame >= 2`, 90_000);
+    await waitFor(page, `window.__viscid.hudText.startsWith('paint-drops')`, 10_000); // refreshed twice a second
+    const s = await page.evaluate(() => {
+      const v = (window as any).__viscid;
+      return { scene: v.sceneName, mode: v.mode, frames: v.frames, status: v.status, hud: v.hudText };
+    });
+    expect(s.scene).toBe('paint-drops');
+    expect(s.mode).toBe('grid');
+    expect(s.frames.map((f: { engine: string; scene: string }) => `${f.engine}:${f.scene}`)).toEqual(['grid:paint-drops']);
+    expect(s.status).toBe('playing');
+    expect(s.hud).toMatch(/^paint-drops · grid · playing/);
+    await noLeftovers(page, steady); // the honey drop's workers are gone
+
+    // Reset starts the scene selected over.
+    const f = s.frames[0].frame;
+    expect((await page.evaluate(() => (window as any).__viscid.reset())).ok).toBe(true);
+    const after = await page.evaluate(() => (window as any).__viscid.frames);
+    expect(after.map((x: { engine: string; scene: string }) => `${x.engine}:${x.scene}`)).toEqual(['grid:paint-drops']);
+    expect(after[0].frame).toBeLessThan(f);
+  }, SLOW);
+
+  it('a scene dropped while a frame of minutes computes on two threads replaces it at once', async () => {
+    await page.evaluate(() => (window as any).__viscid.pause()); // play only once its worker is known
+    await page.waitForTimeout(1500); // the spares are back
+    const steadySim = workers(page).sim.length;
+    // The honey drop at 400 sub-steps a frame: its first frame takes minutes here.
+    const slow = scene('honey-drop');
+    slow.particle = { ...slow.particle, substeps: 400, workers: 2 };
+    expect((await page.evaluate(([t]) => (window as any).__viscid.loadSceneText(t, 'slow honey', 'particle'), [JSON.stringify(slow)])).ok).toBe(true);
+    const running = await runningScene(page, 'honey-drop');
+    expect(running).toHaveLength(1);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await page.waitForTimeout(1500); // the first frame is under way
+    const threads = workers(page).thread;
+    expect(threads.length).toBeGreaterThanOrEqual(1);
+    const ended = Promise.all([...running, ...threads].map(closed));
+    expect(await page.evaluate(() => (window as any).__viscid.frame)).toBe(0);
+
+    const jello = scene('jello-drop');
+    const t0 = Date.now();
+    const r = await page.evaluate(([t]) => (window as any).__viscid.loadSceneText(t, 'jello-drop', 'grid'), [JSON.stringify(jello)]);
+    expect(r.ok).toBe(true);
+    await waitFor(page, `window.__viscid.frames[0].frame >= 2`, 90_000);
+    const ms = Date.now() - t0;
+    await ended; // the slow scene's simulation worker and its threads
+    const frames = await page.evaluate(() => (window as any).__viscid.frames);
+    expect(frames.map((x: { engine: string; scene: string }) => `${x.engine}:${x.scene}`)).toEqual(['grid:jello-drop']);
+    expect(workers(page).thread).toHaveLength(0);
+    await noLeftovers(page, steadySim); // its mesh worker went with it
+    console.log(`jello-drop replaced the slow honey mid-frame and ran two frames in ${ms} ms`);
+  }, SLOW);
+
+  it('says finished at the end of a scene, and plays it again from the start', async () => {
+    const short = scene('jello-drop');
+    short.duration = 3 / short.fps;
+    expect((await page.evaluate(([t]) => (window as any).__viscid.loadSceneText(t, 'short jello', 'grid'), [JSON.stringify(short)])).ok).toBe(true);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, `window.__viscid.status === 'finished'`, 90_000);
+    await waitFor(page, `window.__viscid.hudText.includes('finished')`, 10_000);
+    const s = await page.evaluate(() => ({ frames: (window as any).__viscid.frames, hud: (window as any).__viscid.hudText }));
+    expect(s.frames[0].frame).toBe(3);
+    expect(s.frames[0].finished).toBe(true);
+    expect(s.hud).toMatch(/^short jello · grid · finished/);
+    expect(s.hud).toContain('frame 3 / 3');
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, `window.__viscid.status === 'playing' || window.__viscid.frames[0].frame < 3`, 30_000);
+  }, SLOW);
+});

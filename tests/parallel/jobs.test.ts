@@ -1,0 +1,127 @@
+/**
+ * The job runner (src/parallel/job.ts, run-job.ts) on its own: job descriptions and tables that
+ * would overlap or clash are refused; a job runs inline over [0, n) with its sums zeroed; on 2 and
+ * 3 threads sums, lists and phases with barriers give what one thread gives; a spawned thread
+ * whose job table differs from the calling thread's refuses to start.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineJob, JobTable } from '../../src/parallel/job.ts';
+import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
+import { ThreadTeam } from '../../src/parallel/team.ts';
+import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
+import { NeighbourList } from '../../src/particle/neighbours.ts';
+import { nodeThreadHandle, spawnNodeThread, startModuleWorker } from '../../src/cli/threads.ts';
+import { listJob, pairCountJob, phasesJob, TEST_JOBS } from './fixtures/jobs.ts';
+
+const ENTRY = new URL('./fixtures/jobs-entry.ts', import.meta.url);
+const teams: ThreadTeam[] = [];
+afterEach(() => {
+  for (const t of teams.splice(0)) t.dispose();
+});
+
+function runner(threads: number): JobRunner {
+  if (threads === 1) return new JobRunner();
+  const team = new ThreadTeam(threads, () => nodeThreadHandle(startModuleWorker(ENTRY)), TEST_JOBS);
+  teams.push(team);
+  return new JobRunner(team, TEST_JOBS);
+}
+
+describe('job descriptions and tables', () => {
+  const base = { split: 'items' as const, minItems: () => 1, kernel: () => {} };
+  it('refuse a name given twice, sums that cannot be added, and splits that do not fit', () => {
+    expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f64' }, scalars: ['x'] })).toThrow(/'x' is given twice/);
+    expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f32' }, sums: { x: 1 } })).toThrow(/sum 'x' must be one of its arrays of kind f64 or i32/);
+    expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f64' }, split: 'cells' })).toThrow(/needs cellCounts/);
+    expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f64' }, split: 'ranks', lists: { l: 'i32' } })).toThrow(/lists need split/);
+  });
+
+  it('refuse two jobs of one name, lay slots and parameters out without overlap, and name their jobs in the fingerprint', () => {
+    const a = defineJob({ ...base, name: 'same', arrays: { x: 'f64' } }), b = defineJob({ ...base, name: 'same', arrays: { y: 'f64' } });
+    expect(() => new JobTable([a, b])).toThrow(/two jobs are named 'same'/);
+    const t = TEST_JOBS;
+    expect(t.layouts.map((l) => l.job.name)).toEqual(['list', 'pair-count', 'phases']);
+    const slots = t.layouts.flatMap((l) => Array.from({ length: l.slotCount }, (_, k) => l.arraySlot + k));
+    expect([...slots].sort((p, q) => p - q)).toEqual(Array.from({ length: t.slotCount }, (_, k) => k));
+    expect(t.fingerprint).toContain('pair-count(');
+    expect(() => new JobRunner(null, t).bind(pairCountJob)).not.toThrow();
+    expect(() => new JobRunner(runner(2).team, new JobTable([phasesJob])).bind(pairCountJob)).toThrow(/not in the thread team's job table/);
+  });
+});
+
+/** pair-count over n items on a runner; the sums and which ran on the team. */
+function pairCounts(r: JobRunner, n: number) {
+  const job = r.bind(pairCountJob), shared = r.size > 1;
+  job.a.out = allocFloat64(n, shared).fill(7); // zeroed by the runner before the kernel
+  job.a.hits = allocInt32(n, shared);
+  job.s.reach = 3;
+  runJob(job, n);
+  return { out: Array.from(job.a.out), hits: Array.from(job.a.hits), teamed: job.teamed };
+}
+
+describe('runJob', () => {
+  it('inline: one call over [0, n) with the sums zeroed', () => {
+    const r = runner(1), job = r.bind(phasesJob);
+    job.a.mark = new Int32Array(4);
+    job.a.total = new Int32Array(4);
+    runJob(job, 10);
+    expect(Array.from(job.a.total)).toEqual([1, 0, 0, 0]);
+    const one = pairCounts(r, 50);
+    expect(one.teamed).toBe(false);
+    expect(one.hits.slice(0, 4)).toEqual([3, 4, 5, 6]);
+    expect(one.hits[49]).toBe(3);
+  });
+
+  it('sums, lists and phases on 2 and 3 threads give what one thread gives', () => {
+    const one = pairCounts(runner(1), 1001);
+    const counts = new Int32Array(200).map((_, c) => (c * 7) % 5 + 1), n = counts.reduce((s, v) => s + v, 0);
+    const listOn = (r: JobRunner) => {
+      const job = r.bind(listJob), list = new NeighbourList();
+      list.shared = r.size > 1;
+      list.reset(n);
+      job.a.counts = counts;
+      job.a.seen = allocInt32(n, r.size > 1);
+      job.lists.list = list;
+      runJob(job, n, counts.length);
+      list.start[n] = list.length;
+      return { start: Array.from(list.start.subarray(0, n + 1)), j: Array.from(list.j.subarray(0, list.length)), ranks: new Set(job.a.seen) };
+    };
+    const listOne = listOn(runner(1));
+    expect(listOne.j.length).toBe(n + Math.ceil(n / 2));
+    for (const T of [2, 3]) {
+      const r = runner(T);
+      const got = pairCounts(r, 1001);
+      expect(got.teamed).toBe(true);
+      expect(got.out).toEqual(one.out);
+      expect(got.hits).toEqual(one.hits);
+      const l = listOn(r);
+      expect(l.start).toEqual(listOne.start);
+      expect(l.j).toEqual(listOne.j);
+      expect(l.ranks.size).toBe(T); // every thread listed a run of cells
+      const job = r.bind(phasesJob);
+      job.a.mark = allocInt32(4, true);
+      job.a.total = allocInt32(4, true);
+      runJob(job, 1);
+      expect(Array.from(job.a.total.subarray(0, T))).toEqual(new Array(T).fill((T * (T + 1)) / 2));
+      // Below the job's minItems it runs on the calling thread alone.
+      expect(pairCounts(r, 3).teamed).toBe(false);
+    }
+  }, 60_000);
+
+  it('refuses a written array off shared memory on a team', () => {
+    const job = runner(2).bind(pairCountJob);
+    job.a.out = new Float64Array(100);
+    job.a.hits = allocInt32(100, true);
+    expect(() => runJob(job, 100)).toThrow(/array 'out' is not on shared memory/);
+  }, 60_000);
+});
+
+describe('a spawned thread with another job table', () => {
+  it('refuses to start, and says so', () => {
+    const team = new ThreadTeam(2, spawnNodeThread, TEST_JOBS);
+    teams.push(team);
+    const job = new JobRunner(team, TEST_JOBS).bind(phasesJob);
+    job.a.mark = allocInt32(4, true);
+    job.a.total = allocInt32(4, true);
+    expect(() => runJob(job, 1)).toThrow(/job table differs/);
+  }, 60_000);
+});
