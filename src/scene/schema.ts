@@ -372,7 +372,7 @@ export const outputSettings = z
     normals: z
       .enum(['field', 'particles'])
       .default('field')
-      .describe('Vertex normals of particle meshes: "field": the gradient of the particle field, as smooth as the surface (honey drop at 2 s: 1.9° between the normals across an edge); "particles": the Gaussian-weighted average of nearby surface-particle normals (Steele §4; 7.3°, blotchy where the particles are noisy).'),
+      .describe('Vertex normals of particle meshes: "field": the gradient of the particle field, as smooth as the surface (honey drop at 2 s: 2.2° between the normals across an edge); "particles": the Gaussian-weighted average of nearby surface-particle normals (Steele §4; 8.7°, blotchy where the particles are noisy).'),
     mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('ply').describe('Mesh format the CLI writes per frame: binary PLY is a quarter the size of OBJ and opens in Blender, Houdini and ParaView.'),
     points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),
     colors: z.boolean().default(true).describe('Write per-vertex colours.'),
