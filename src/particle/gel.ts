@@ -25,12 +25,17 @@
  * It runs at every move (plastic flow, then the spring forces into the velocities), as gel waves
  * cross a particle spacing within a few moves; step.ts subdivides a sub-timestep whose moves would
  * exceed GEL_COURANT 2r / c_p. Springs are made, broken and listed per particle once a
- * sub-timestep. Every loop is a function over a range [i0, i1) of particles (or springs) in which
- * each writes only its own entries.
+ * sub-timestep, on the calling thread. The plastic flow (over springs) and the forces (over
+ * particles) are jobs (gelPlasticJob, gelForceJob; src/parallel/job.ts) split by items, each
+ * spring or particle writing only its own entry, so a thread team gives the same bits as one thread.
  */
 import type { Scene } from '../scene/scene.ts';
 import type { StepContext } from './context.ts';
 import type { CellPairs } from './neighbours.ts';
+import { allocFloat64, isShared } from '../parallel/memory.ts';
+import { defineJob } from '../parallel/job.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { teamWork } from './work.ts';
 
 /** Springs join gel particles closer than this, liquid radii (the 26 nearest lattice neighbours; density correction's support). */
 export const SPRING_REACH = 4;
@@ -56,6 +61,8 @@ export class GelState {
   /** Largest stable move, s. */
   readonly maxMove: number;
 
+  /** Whether the rest lengths live on shared memory (a thread team runs the plastic job). */
+  private shared = false;
   /** Springs: the ids of their ends (LiquidParticles.id), rest lengths (m), and this sub-timestep's particle indices. */
   count = 0;
   idA = new Int32Array(0);
@@ -73,10 +80,14 @@ export class GelState {
   readonly around = new Int32Array(27);
   /** The velocities at the start of a move (gelForceRange). */
   private vel0 = new Float64Array(0);
-  velocitiesFor(n: number): Float64Array {
-    if (this.vel0.length < 3 * n) this.vel0 = new Float64Array(Math.ceil(3 * n * 1.25));
+  velocitiesFor(n: number, shared: boolean): Float64Array {
+    if (this.vel0.length < 3 * n || (shared && !isShared(this.vel0))) this.vel0 = allocFloat64(Math.ceil(3 * n * 1.25), shared);
     return this.vel0;
   }
+  /** This move's plastic factors per material pair (GelStep grow, shrink, fade). */
+  readonly grow: Float64Array;
+  readonly shrink: Float64Array;
+  readonly fade: Float64Array;
 
   private constructor(scene: Scene, r: number) {
     const names = scene.materialNames, nm = names.length;
@@ -87,6 +98,9 @@ export class GelState {
     this.decay = new Float64Array(nm * nm);
     this.isGel = new Uint8Array(nm);
     this.invMass = new Float64Array(nm);
+    this.grow = new Float64Array(nm * nm);
+    this.shrink = new Float64Array(nm * nm);
+    this.fade = new Float64Array(nm * nm);
     this.reach = SPRING_REACH * r;
     const volume = 8 * r * r * r, perModulus = (15 * volume) / (r * r * latticeSpringSum(SPRING_REACH));
     const kappa = new Float64Array(nm), gamma = new Float64Array(nm), rate = new Float64Array(nm), decay = new Float64Array(nm);
@@ -131,16 +145,24 @@ export class GelState {
   reserve(total: number): void {
     if (this.idA.length >= total) return;
     const cap = Math.ceil(total * 1.25) + 64;
-    const grow = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+    const keep = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
       const a = make(cap);
       a.set(old.subarray(0, this.count) as never);
       return a;
     };
-    this.idA = grow(this.idA, (k) => new Int32Array(k));
-    this.idB = grow(this.idB, (k) => new Int32Array(k));
-    this.rest = grow(this.rest, (k) => new Float64Array(k));
-    this.a = grow(this.a, (k) => new Int32Array(k));
-    this.b = grow(this.b, (k) => new Int32Array(k));
+    this.idA = keep(this.idA, (k) => new Int32Array(k));
+    this.idB = keep(this.idB, (k) => new Int32Array(k));
+    this.rest = keep(this.rest, (k) => allocFloat64(k, this.shared));
+    this.a = keep(this.a, (k) => new Int32Array(k));
+    this.b = keep(this.b, (k) => new Int32Array(k));
+  }
+
+  /** Moves the rest lengths (which the plastic job writes) to shared memory, for a thread team. */
+  shareRest(): void {
+    this.shared = true;
+    const rest = allocFloat64(this.rest.length, true);
+    rest.set(this.rest);
+    this.rest = rest;
   }
 }
 
@@ -192,7 +214,7 @@ export interface GelStep {
  * exp(−(1 + γ) α δt) (compressed: (1 − γ) L − r as exp(−(1 − γ) α δt)); then decay, r − L → (r − L) exp(−decay δt).
  * Writes only rest[s].
  */
-export function gelPlasticRange(s: GelStep, s0: number, s1: number): void {
+export function gelPlasticRange(s: Pick<GelStep, 'pos' | 'material' | 'a' | 'b' | 'rest' | 'materials' | 'limit' | 'grow' | 'shrink' | 'fade'>, s0: number, s1: number): void {
   const { pos, material, a, b, rest, materials: nm, limit, grow, shrink, fade } = s;
   for (let q = s0; q < s1; q++) {
     const i = a[q], j = b[q], e = material[i] * nm + material[j];
@@ -218,7 +240,9 @@ export function gelPlasticRange(s: GelStep, s0: number, s1: number): void {
  * the projections of density correction and contacts otherwise pump up. Writes only vᵢ; the two
  * ends of a spring get exact opposites.
  */
-export function gelForceRange(s: GelStep, i0: number, i1: number): void {
+export function gelForceRange(
+  s: Pick<GelStep, 'pos' | 'vel' | 'vel0' | 'material' | 'a' | 'b' | 'rest' | 'start' | 'rows' | 'materials' | 'stiffness' | 'invMass' | 'invReach' | 'dt'>, i0: number, i1: number,
+): void {
   const { pos, vel, vel0, material, a, b, rest, start, rows, materials: nm, stiffness, invMass, invReach, dt } = s;
   for (let i = i0; i < i1; i++) {
     const q0 = start[i], q1 = start[i + 1];
@@ -241,11 +265,6 @@ export function gelForceRange(s: GelStep, i0: number, i1: number): void {
     vel[3 * i + 1] += k * fy;
     vel[3 * i + 2] += k * fz;
   }
-}
-
-/** vel0 = vel over particles [i0, i1). */
-export function copyVelocitiesRange(vel: Float64Array, vel0: Float64Array, i0: number, i1: number): void {
-  for (let o = 3 * i0; o < 3 * i1; o++) vel0[o] = vel[o];
 }
 
 /**
@@ -289,24 +308,55 @@ export function newSpringsRange(
 export function applyGel(ctx: StepContext, dt: number, relist: boolean): void {
   const gel = ctx.gel;
   if (gel === null) return;
-  const L = ctx.liquid;
+  const L = ctx.liquid, n = L.count;
   if (relist) listSprings(ctx, gel);
   const nm = gel.materials;
-  const grow = new Float64Array(nm * nm), shrink = new Float64Array(nm * nm), fade = new Float64Array(nm * nm);
   for (let e = 0; e < nm * nm; e++) {
     const g = gel.limit[e], rate = gel.yieldRate[e];
-    grow[e] = -Math.expm1(-(1 + g) * rate * dt) / (1 + g);
-    shrink[e] = g < 1 ? -Math.expm1(-(1 - g) * rate * dt) / (1 - g) : 0;
-    fade[e] = Math.exp(-gel.decay[e] * dt);
+    gel.grow[e] = -Math.expm1(-(1 + g) * rate * dt) / (1 + g);
+    gel.shrink[e] = g < 1 ? -Math.expm1(-(1 - g) * rate * dt) / (1 - g) : 0;
+    gel.fade[e] = Math.exp(-gel.decay[e] * dt);
   }
-  const s: GelStep = {
-    pos: L.pos, vel: L.vel, vel0: gel.velocitiesFor(L.count), material: L.material, a: gel.a, b: gel.b, rest: gel.rest, start: gel.start, rows: gel.rows,
-    materials: nm, stiffness: gel.stiffness, limit: gel.limit, grow, shrink, fade, invMass: gel.invMass, invReach: 1 / gel.reach, dt,
-  };
-  gelPlasticRange(s, 0, gel.count);
-  copyVelocitiesRange(L.vel, s.vel0, 0, L.count);
-  gelForceRange(s, 0, L.count);
+  if (ctx.shared && !isShared(gel.rest)) gel.shareRest();
+  const plastic = ctx.runner.bind(gelPlasticJob), p = plastic.a;
+  p.pos = L.pos; p.material = L.material; p.a = gel.a; p.b = gel.b; p.rest = gel.rest;
+  p.limit = gel.limit; p.grow = gel.grow; p.shrink = gel.shrink; p.fade = gel.fade;
+  plastic.s.materials = nm;
+  runJob(plastic, gel.count);
+  const vel0 = gel.velocitiesFor(n, ctx.shared);
+  vel0.set(L.vel.subarray(0, 3 * n));
+  const force = ctx.runner.bind(gelForceJob), f = force.a;
+  f.pos = L.pos; f.vel = L.vel; f.vel0 = vel0; f.material = L.material; f.a = gel.a; f.b = gel.b; f.rest = gel.rest;
+  f.start = gel.start; f.rows = gel.rows; f.stiffness = gel.stiffness; f.invMass = gel.invMass;
+  force.s.materials = nm; force.s.invReach = 1 / gel.reach; force.s.dt = dt;
+  runJob(force, n);
 }
+
+/** Plastic flow over the springs (gelPlasticRange): each spring writes only its rest length. */
+export const gelPlasticJob = defineJob({
+  name: 'gelPlastic',
+  arrays: { rest: 'f64' },
+  inputs: { pos: 'f64', material: 'u16', a: 'i32', b: 'i32', limit: 'f64', grow: 'f64', shrink: 'f64', fade: 'f64' },
+  scalars: ['materials'],
+  split: 'items',
+  minItems: () => 8 * teamWork.minParticles,
+  kernel(x) {
+    gelPlasticRange({ ...x.a, materials: x.s.materials }, x.from, x.to);
+  },
+});
+
+/** The spring forces into the velocities (gelForceRange): each particle writes only its own. */
+export const gelForceJob = defineJob({
+  name: 'gelForce',
+  arrays: { vel: 'f64' },
+  inputs: { pos: 'f64', vel0: 'f64', material: 'u16', a: 'i32', b: 'i32', rest: 'f64', start: 'i32', rows: 'i32', stiffness: 'f64', invMass: 'f64' },
+  scalars: ['materials', 'invReach', 'dt'],
+  split: 'items',
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    gelForceRange({ ...x.a, materials: x.s.materials, invReach: x.s.invReach, dt: x.s.dt }, x.from, x.to);
+  },
+});
 
 /** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
 function listSprings(ctx: StepContext, gel: GelState): void {

@@ -14,6 +14,8 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import { applyGel, gelPlasticRange, SPRING_REACH, type GelStep } from '../../src/particle/gel.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, particleSim } from './helpers.ts';
+import { teamKernels, threadedSim } from '../parallel/helpers.ts';
+import { teamWork } from '../../src/particle/work.ts';
 
 const r = 0.003;
 
@@ -189,6 +191,40 @@ describe('gel (particle engine)', () => {
     for (let f = 0; f < 3; f++) { a.stepFrame(); b.stepFrame(); }
     expect(digest(b)).toBe(digest(a));
     expect(Buffer.from(b.save()).equals(Buffer.from(a.save()))).toBe(true);
+  }, 60_000);
+
+  it('runs its two jobs on a thread team, bit for bit as inline (each spring and particle writes only its own)', () => {
+    const input: SceneInput = {
+      fps: 30,
+      domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip' },
+      materials: { jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 0.05, yieldRate: 50, decay: 2 } } },
+      bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.03, 0], size: [0.03, 0.03, 0.03] } }],
+      particle: { radius: r },
+    };
+    const saved = teamWork.minParticles;
+    const sim = threadedSim(input, 2);
+    try {
+      for (let f = 0; f < 4; f++) sim.stepFrame(); // landed: strained, some springs past the limit
+      const ctx = sim.ctx, L = ctx.liquid, gel = ctx.gel!, n = L.count;
+      ctx.cells.buildSorted(L);
+      applyGel(ctx, 1e-3, true);
+      const vel = L.vel.slice(0, 3 * n), rest = gel.rest.slice(0, gel.count);
+      const ran = teamKernels(sim);
+      teamWork.minParticles = 16;
+      applyGel(ctx, 1e-3, false);
+      expect([...ran].sort()).toEqual(['gelForce', 'gelPlastic']);
+      const teamVel = L.vel.slice(0, 3 * n), teamRest = gel.rest.slice(0, gel.count);
+      L.vel.set(vel);
+      gel.rest.set(rest);
+      teamWork.minParticles = 1e9;
+      applyGel(ctx, 1e-3, false);
+      expect(Buffer.from(teamVel.buffer).equals(Buffer.from(L.vel.slice(0, 3 * n).buffer))).toBe(true);
+      expect(Buffer.from(teamRest.buffer).equals(Buffer.from(gel.rest.slice(0, gel.count).buffer))).toBe(true);
+      expect(teamRest.some((x, q) => x !== rest[q])).toBe(true); // the plastic flow acted
+    } finally {
+      teamWork.minParticles = saved;
+      sim.dispose();
+    }
   }, 60_000);
 
   it('the springs count in memoryBytes', () => {
