@@ -5,6 +5,7 @@
 import type { EngineName, Simulation, SimulationOptions } from './api.ts';
 import { serializeScene, type Scene, type TriMesh } from './scene/scene.ts';
 import { parseScene, sceneMeshFiles } from './scene/parse.ts';
+import { sceneHash } from './scene/hash.ts';
 import { CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
 
 export interface Engine {
@@ -37,7 +38,7 @@ export function getEngine(name: string): Engine {
 
 /** A checkpoint writer that already holds the scene and its meshes; the engine adds its state. */
 export function startCheckpoint(engine: EngineName, scene: Scene): CheckpointWriter {
-  const w = new CheckpointWriter(engine, serializeScene(scene, 0));
+  const w = new CheckpointWriter(engine, serializeScene(scene, 0), sceneHash(scene));
   for (const [file, mesh] of Object.entries(scene.assets.meshes)) {
     w.array(`mesh:${file}:positions`, mesh.positions).array(`mesh:${file}:indices`, mesh.indices);
   }

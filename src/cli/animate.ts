@@ -4,15 +4,17 @@
  *
  *   out/honey-drop/particle/mesh-0001.ply …  →  out/honey-drop/particle/animation.glb
  */
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Option } from 'commander';
 import { encodeGlbSequenceStart, frameBytes, glbFrameChunks, type SequenceFrame, type SequenceOptions } from '../io/gltf-sequence.ts';
 import { fromPLY } from '../io/ply-read.ts';
 import type { EngineName, Mesh } from '../index.ts';
 import { defineCommand, UsageError } from './command.ts';
+import { readBoundedFile, readJsonFile } from './files.ts';
 import { fmtBytes } from './format.ts';
-import { MANIFEST, type Manifest } from './manifest.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type Manifest } from './manifest.ts';
 
 defineCommand((program) =>
   program
@@ -28,9 +30,9 @@ defineCommand((program) =>
 
 function readRun(dir: string): Manifest {
   try {
-    return JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as Manifest;
+    return readJsonFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES) as Manifest;
   } catch (e) {
-    throw new UsageError(`animate: cannot read ${join(dir, MANIFEST)} (is ${dir} a viscid run directory?): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`animate: ${(e as Error).message} (is ${dir} a viscid run directory?)`);
   }
 }
 
@@ -38,13 +40,21 @@ export function animateRun(dir: string, flags: { method?: EngineName; out?: stri
   const manifest = readRun(dir);
   const engine = flags.method ?? (Object.keys(manifest.engines)[0] as EngineName | undefined);
   const record = engine ? manifest.engines[engine] : undefined;
-  if (!engine || !record) throw new UsageError(`animate: ${dir} has no ${flags.method ?? ''} run${flags.method ? '' : 's'} (engines: ${Object.keys(manifest.engines).join(', ') || 'none'})`);
-  const files = record.frames.map((f) => ({ time: f.time, file: f.files.find((x) => /\/mesh-\d+\.\w+$/.test(x)) }));
+  if (!engine || !record || (engine !== 'particle' && engine !== 'grid')) throw new UsageError(`animate: ${dir} has no ${flags.method ? `${flags.method} run` : 'particle or grid run'} (engines: ${Object.keys(manifest.engines).join(', ') || 'none'})`);
+  // Only the run's own frame files (<engine>/mesh-NNNN.ext): a manifest does not send animate elsewhere.
+  const own = new RegExp(`^${engine}/mesh-\\d+\\.\\w+$`);
+  const files = record.frames.map((f) => ({ time: f.time, file: f.files.find((x) => own.test(x)) }));
   const missing = files.find((f) => !f.file);
   if (files.length === 0 || missing) throw new UsageError(`animate: the ${engine} run in ${dir} wrote no surface meshes (run it with --mesh ply)`);
   const notPly = files.find((f) => !f.file!.endsWith('.ply'));
   if (notPly) throw new UsageError(`animate: reads binary PLY frames (viscid run's default --mesh ply); this run wrote ${notPly.file}`);
-  const read = (file: string): Mesh => fromPLY(new Uint8Array(readFileSync(join(dir, file))));
+  const read = (file: string): Mesh => {
+    try {
+      return fromPLY(new Uint8Array(readBoundedFile(join(dir, file), bufferConstants.MAX_LENGTH)));
+    } catch (e) {
+      throw new UsageError(`animate: ${(e as Error).message}`);
+    }
+  };
   // First pass: sizes and bounds.
   const frames: SequenceFrame[] = [];
   const bounds: { min: number[]; max: number[] }[] = [];

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { relative, resolve } from 'node:path';
 import { benchScene, type BenchResult } from './bench-harness.ts';
 import { benchScenes, type BenchScene } from './bench-scenes.ts';
-import { defineCommand, intAtLeast, UsageError } from './command.ts';
+import { MAX_WORKERS } from '../scene/schema.ts';
+import { defineCommand, intAtLeast, intBetween, UsageError } from './command.ts';
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
 import { loadScene } from './load-scene.ts';
@@ -31,6 +32,7 @@ interface BenchFlags {
   out: string;
   markdown: string | false;
   scene?: string;
+  allowPaths?: string[];
   workers?: number;
 }
 
@@ -42,7 +44,8 @@ defineCommand((program) =>
     .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
     .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))
     .option('--scene <file>', 'bench this scene file instead of the list (engines from the filter, default particle)')
-    .option('--workers <n>', 'worker threads', intAtLeast(1))
+    .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS}`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('-o, --out <file>', 'results JSON (merged with what is there)', 'bench/results.json')
     .option('--markdown <file>', 'Markdown file whose bench table is regenerated', 'BENCHMARKS.md')
     .option('--no-markdown', 'leave the Markdown table alone')
@@ -72,7 +75,7 @@ export function runBench(filter: string[], flags: BenchFlags): BenchFile {
   const measured: BenchFile['results'] = [];
   for (const entry of entries) {
     const sceneFile = flags.scene ? resolve(entry.scene) : resolve(ROOT, entry.scene);
-    const { scene } = loadScene(sceneFile);
+    const { scene } = loadScene(sceneFile, { allowPaths: flags.allowPaths });
     const label = `${entry.engine} ${scene.name}`;
     const frames = flags.frames ?? entry.frames;
     const warmup = flags.warmup ?? entry.warmup;

@@ -44,6 +44,16 @@ export function takeExitCode(): number {
   return code;
 }
 
+/** commander argument parser for integers from `min` to `max`; `what` says whose range it is. */
+export function intBetween(min: number, max: number, what: string): (value: string) => number {
+  const atLeast = intAtLeast(min);
+  return (value) => {
+    const n = atLeast(value);
+    if (n > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max} (${what})`);
+    return n;
+  };
+}
+
 /** commander argument parser for integers ≥ `min`. */
 export function intAtLeast(min: number): (value: string) => number {
   return (value) => {

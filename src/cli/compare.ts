@@ -17,6 +17,7 @@ interface CompareFlags {
   engines?: string;
   frontAxis?: string;
   quiet?: boolean;
+  allowPaths?: string[];
 }
 
 function parseEngines(list: string | undefined): EngineName[] | undefined {
@@ -39,8 +40,9 @@ defineCommand((program) =>
     .option('--engines <list>', 'comma-separated engines (default: particle,grid)')
     .option('--front-axis <axis>', 'axis the front position is measured along: x, y or z', 'x')
     .option('-q, --quiet', 'no per-frame progress')
+    .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .action((file: string, opts: CompareFlags) => {
-      const { scene } = loadScene(file);
+      const { scene } = loadScene(file, { allowPaths: opts.allowPaths });
       const axisIndex = 'xyz'.indexOf(opts.frontAxis ?? 'x');
       if (axisIndex < 0 || (opts.frontAxis ?? 'x').length !== 1) throw new UsageError(`--front-axis: expected x, y or z, got '${opts.frontAxis}'`);
       const engines = parseEngines(opts.engines);

@@ -11,6 +11,6 @@ port.on('message', (msg: { id: number; job: FrameFiles }) => {
   const t0 = performance.now();
   writeFrameFiles(msg.job).then(
     (r) => port.postMessage({ id: msg.id, ok: true, files: r.files, surfaceMs: r.surfaceMs, ms: performance.now() - t0 }),
-    (e: Error) => port.postMessage({ id: msg.id, ok: false, message: e?.message ?? String(e) }),
+    (e: Error & { file?: string }) => port.postMessage({ id: msg.id, ok: false, message: e?.message ?? String(e), file: e?.file }),
   );
 });

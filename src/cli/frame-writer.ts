@@ -13,7 +13,7 @@ import type { Worker } from 'node:worker_threads';
 import { siblingModule, startModuleWorker } from './threads.ts';
 import type { FrameFiles } from './frame-files.ts';
 
-type Reply = { id: number; ok: true; files: string[]; surfaceMs: number; ms: number } | { id: number; ok: false; message: string };
+type Reply = { id: number; ok: true; files: string[]; surfaceMs: number; ms: number } | { id: number; ok: false; message: string; file?: string };
 
 export interface FrameWritten {
   files: string[];
@@ -47,6 +47,11 @@ export class FrameWriter {
     this.inline = inline;
   }
 
+  /** Starts the thread now rather than at the first frame (its imports overlap other start-up work). */
+  warm(): void {
+    if (!this.started) this.start();
+  }
+
   private start(): void {
     this.started = true;
     if (this.inline) return;
@@ -62,7 +67,8 @@ export class FrameWriter {
       if (!p) return;
       this.waiting.delete(m.id);
       if (m.ok) p.resolve({ files: m.files, surfaceMs: m.surfaceMs, writeMs: m.ms - m.surfaceMs });
-      else p.reject(new Error(m.message));
+      // `file`: the file that could not be written (files.ts WriteError), absolute.
+      else p.reject(Object.assign(new Error(m.message), { file: m.file }));
     });
     w.on('error', (e) => this.giveUp(e.message));
     // The thread never ends on its own: any exit but close()'s is a loss (terminate() from
@@ -99,6 +105,17 @@ export class FrameWriter {
     const w = this.worker;
     this.worker = null;
     void w?.terminate();
+  }
+
+  /**
+   * Stops the thread now, whatever it is writing (a run that was interrupted and cannot wait): the
+   * frames it had reject. A file it was writing stays under its temporary name, never as a frame.
+   */
+  abandon(): void {
+    this.close();
+    const left = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const p of left) p.reject(new Error('abandoned: the run was stopped'));
   }
 
   /** The thread failed: its frames, and all after them, are written on the calling thread. */

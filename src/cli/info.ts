@@ -3,6 +3,7 @@ import { estimateScene, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
+import { fmtFrameTime, predictFrameCost, type FrameCost } from './cost.ts';
 import { SceneError } from '../index.ts';
 import { diskText, estimateDisk, type DiskEstimate } from './disk.ts';
 
@@ -12,11 +13,12 @@ defineCommand((program) =>
     .description('validate scene files and summarize them: materials, bodies, sources, estimated particles, cells and memory')
     .argument('<scene...>', 'scene JSON files')
     .option('--json', 'print the summaries as JSON')
-    .action((files: string[], opts: { json?: boolean }) => {
+    .option('--allow-paths <folder>', 'let the scenes name files under this folder too, besides their own folders (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action((files: string[], opts: { json?: boolean; allowPaths?: string[] }) => {
       const summaries: SceneSummary[] = [];
       for (const file of files) {
         try {
-          const { scene, hash } = loadScene(file);
+          const { scene, hash } = loadScene(file, { allowPaths: opts.allowPaths });
           const summary = summarizeScene(scene, file, hash);
           summaries.push(summary);
           if (!opts.json) process.stdout.write(`${formatSummary(summary, scene)}\n`);
@@ -55,6 +57,8 @@ export interface SceneSummary {
   };
   /** Files `viscid run` would write with the scene's output settings, per engine. */
   disk: { particle: DiskEstimate; grid: DiskEstimate };
+  /** Iterations a frame, caps that bind and a rough time a frame (cost.ts). */
+  cost: FrameCost;
 }
 
 function shapeText(shape: Shape): string {
@@ -120,6 +124,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       particle: estimateDisk(scene, { engines: ['particle'], frames, mesh: scene.output.mesh, points: scene.output.points }),
       grid: estimateDisk(scene, { engines: ['grid'], frames, mesh: scene.output.mesh, points: scene.output.points }),
     },
+    cost: predictFrameCost(scene),
   };
 }
 
@@ -148,5 +153,11 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   const formats = [scene.output.mesh !== 'none' ? `${scene.output.mesh} meshes` : '', scene.output.points !== 'none' ? `${scene.output.points} points` : ''].filter(Boolean).join(', ') || 'output.mesh and output.points are none';
   lines.push(`  disk for viscid run: particle engine ${diskText(s.disk.particle, formats)}; grid engine ${diskText(s.disk.grid, formats)}`);
   lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
+  const c = s.cost;
+  const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
+  lines.push(
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
+  );
+  for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }

@@ -1,13 +1,15 @@
 /**
- * `manifest.json` of a run directory: what was run (scene hash, engine, settings, viscid version)
- * and, per engine, every finished frame with its wall time and stage split, and the checkpoint
- * `--resume` continues from. Rewritten atomically after every frame.
+ * `manifest.json` of a run directory: what was run (scene hash, engine, settings, viscid version),
+ * how the run stands (`status`: running, complete, interrupted or failed, and for a failure the
+ * engine, frame and file), and, per engine, every finished frame with its wall time and stage
+ * split, and the checkpoint `--resume` continues from. Rewritten atomically after every frame.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
-import { writeFileAtomic } from './files.ts';
+import { MAX_WORKERS } from '../scene/schema.ts';
+import { readJsonFile, writeFileAtomic } from './files.ts';
 
 export type RunMethod = EngineName | 'both';
 export type MeshFormat = 'obj' | 'ply' | 'glb' | 'none';
@@ -43,11 +45,25 @@ export interface FrameRecord {
   files: string[];
 }
 
+export type RunStatus = 'running' | 'complete' | 'interrupted' | 'failed';
+
+/** Where a run failed: the frame being stepped or written, and the file that could not be written. */
+export interface Failure {
+  frame: number;
+  /** Relative to the run directory; absent when the engine failed, not a write. */
+  file?: string;
+  message: string;
+}
+
 export interface EngineRecord {
-  status: 'running' | 'complete' | 'interrupted' | 'failed';
+  status: RunStatus;
   error?: string;
-  /** Checkpoint `--resume` continues from (relative path), and the frame it holds. */
-  checkpoint: { file: string; frame: number } | null;
+  failure?: Failure;
+  /**
+   * Checkpoint `--resume` continues from (relative path), the frame it holds and the sha-256 of its
+   * bytes (checked before it is resumed; absent in manifests written before it was recorded).
+   */
+  checkpoint: { file: string; frame: number; sha256?: string } | null;
   frames: FrameRecord[];
 }
 
@@ -66,6 +82,8 @@ export interface RunSettings {
 
 export interface Manifest {
   viscid: string;
+  /** The run as a whole: failed or interrupted as soon as one engine is (absent in older manifests). */
+  status?: RunStatus;
   scene: { file: string; name: string; sha256: string; fps: number };
   settings: RunSettings;
   /** The scene's method and output settings as run (defaults filled in). */
@@ -76,28 +94,89 @@ export interface Manifest {
 }
 
 export const MANIFEST = 'manifest.json';
+/** A manifest is some hundred bytes a frame; one larger than this is not a run's. */
+export const MAX_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
-  }
   let m: Manifest;
   try {
-    m = JSON.parse(text) as Manifest;
+    m = readJsonFile(file, MAX_MANIFEST_BYTES) as Manifest;
   } catch (e) {
-    throw new UsageError(`cannot resume: ${file} is not valid JSON: ${(e as Error).message}`);
+    if ((e as Error).message.endsWith('ENOENT')) throw new UsageError(`cannot resume: ${file} not found (is ${dir} the --out directory of an earlier run?)`);
+    throw new UsageError(`cannot resume: ${(e as Error).message}`);
   }
   if (!m || typeof m !== 'object' || !m.scene?.sha256 || !m.settings || !m.engines) {
     throw new UsageError(`cannot resume: ${file} is not a viscid run manifest`);
   }
+  const problem = manifestProblem(m);
+  if (problem) throw new UsageError(`cannot resume: ${file} is damaged: ${problem}`);
   return m;
+}
+
+/** Most frames a manifest can record (--frames takes any whole number), and so the digits of its file names. */
+const MAX_RUN_FRAMES = Number.MAX_SAFE_INTEGER;
+
+/**
+ * What in a manifest a resume would act on and cannot: settings out of their ranges, engines
+ * viscid does not have, frame and checkpoint records of the wrong shape. Null when it is sound.
+ */
+function manifestProblem(m: Manifest): string | null {
+  const s = m.settings;
+  const oneOf = (what: string, v: unknown, allowed: readonly string[]) =>
+    allowed.includes(v as string) ? null : `${what} is ${JSON.stringify(v)?.slice(0, 40)} (expected ${allowed.join(', ')})`;
+  const whole = (what: string, v: unknown, lo: number, hi: number) =>
+    Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi ? null : `${what} is ${JSON.stringify(v)?.slice(0, 40)} (expected a whole number from ${lo} to ${hi})`;
+  const found =
+    oneOf('settings.method', s.method, ['particle', 'grid', 'both']) ??
+    whole('settings.frames', s.frames, 1, MAX_RUN_FRAMES) ??
+    oneOf('settings.mesh', s.mesh, ['obj', 'ply', 'glb', 'none']) ??
+    oneOf('settings.points', s.points, ['vtk', 'ply', 'none']) ??
+    (s.solids === undefined ? null : oneOf('settings.solids', s.solids, ['obj', 'ply', 'glb', 'none'])) ??
+    (s.workers === null || s.workers === undefined ? null : whole('settings.workers', s.workers, 1, MAX_WORKERS)) ??
+    whole('settings.padding', s.padding, 4, String(MAX_RUN_FRAMES).length);
+  if (found) return found;
+  for (const [engine, record] of Object.entries(m.engines)) {
+    if (engine !== 'particle' && engine !== 'grid') return `engines.${engine.slice(0, 40)} is not an engine (particle, grid)`;
+    if (!record || !Array.isArray(record.frames)) return `engines.${engine}.frames is not a list`;
+    for (const [i, f] of record.frames.entries()) {
+      if (!f || !Number.isInteger(f.frame) || !Array.isArray(f.files)) return `engines.${engine}.frames[${i}] is not a frame record`;
+    }
+    const c = record.checkpoint;
+    if (c !== null && c !== undefined && (typeof c !== 'object' || typeof c.file !== 'string' || !Number.isInteger(c.frame) || c.frame < 0)) {
+      return `engines.${engine}.checkpoint is not a checkpoint record`;
+    }
+  }
+  return null;
 }
 
 export function writeManifest(dir: string, manifest: Manifest): void {
   manifest.updatedAt = new Date().toISOString();
   writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The last word of a run that failed: written atomically if it can be, else over the old manifest
+ * in place (a full disk may have no room for a second copy, but the old one's blocks are there).
+ * Returns the error when neither worked.
+ */
+export function writeManifestLast(dir: string, manifest: Manifest): Error | null {
+  try {
+    writeManifest(dir, manifest);
+    return null;
+  } catch (first) {
+    const text = Buffer.from(`${JSON.stringify(manifest)}\n`);
+    try {
+      const fd = openSync(join(dir, MANIFEST), 'r+');
+      try {
+        writeSync(fd, text, 0, text.length, 0);
+        ftruncateSync(fd, text.length);
+      } finally {
+        closeSync(fd);
+      }
+      return null;
+    } catch {
+      return first as Error;
+    }
+  }
 }

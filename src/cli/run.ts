@@ -1,32 +1,41 @@
 /**
  * `viscid run <scene>`: simulates frames with one engine or both and writes one mesh and/or point
- * file per frame, a manifest and checkpoints into the output directory:
+ * file per frame, a manifest and checkpoints into the output folder:
  *
  *   out/honey-drop/manifest.json
  *   out/honey-drop/particle/mesh-0001.obj …  points-0001.vtk …  checkpoint.vscd
  *
- * A thread of its own encodes and writes each frame's files while the next frame steps
- * (frame-writer.ts); a frame is recorded in the manifest, and checkpointed, once its files are on
- * disk. Ctrl-C (SIGINT) or SIGTERM finishes the frame in progress and the files in flight, writes a
- * checkpoint and the manifest, and exits 130; `--resume DIR` continues from there. A failure
- * leaves the frames written so far and a checkpoint of the last finished frame, and exits 1.
+ * Three threads share the work: the simulation steps on a thread of its own (sim-thread.ts), a
+ * second encodes and writes each frame's files while the next frame steps (frame-writer.ts), and
+ * the main thread keeps the manifest, the checkpoints and the signals. A frame is recorded in the
+ * manifest, and checkpointed, once its files are on disk.
+ *
+ * The folder belongs to the run (run-dir.ts): a folder holding anything else is refused unless
+ * `--force`, and `--resume DIR` is the only way to continue a run, from its checkpoint (checked
+ * against its checksum and the scene's hash first). Ctrl-C (SIGINT) or SIGTERM stops the
+ * simulation thread at once, keeps the finished frames, writes a checkpoint of the last one and
+ * the manifest (`interrupted`), and exits 130 within a second or two. A failure keeps the same and
+ * exits 1; the manifest says `failed`, with the frame and the file that could not be written.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
-import { createSimulation, restoreSimulation, type EngineName, type Scene, type Simulation, type SimulationOptions } from '../index.ts';
-import { spawnNodeThread } from './threads.ts';
+import type { EngineName, Scene } from '../index.ts';
+import { MAX_WORKERS } from '../scene/schema.ts';
+import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { capWarnings, predictFrameCost } from './cost.ts';
 import { diskText, estimateDisk } from './disk.ts';
-import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, setExitCode, UsageError } from './command.ts';
-import { frameFileName, framePadding, writeFileAtomic } from './files.ts';
+import { framePadding, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
-import { loadScene } from './load-scene.ts';
-import { MANIFEST, readManifest, writeManifest, type EngineRecord, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { loadScene, type LoadedScene } from './load-scene.ts';
+import { MANIFEST, readManifest, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
-import { solidsMesh } from './solids.ts';
-import type { FrameFiles } from './frame-files.ts';
+import { frameJob } from './sim-thread.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
+import { claimRunDirectory, sweepForResume, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
+import { StopSignal } from './stop-signal.ts';
+import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
 import { viscidVersion } from './version.ts';
 
 export interface RunFlags {
@@ -37,9 +46,13 @@ export interface RunFlags {
   points?: PointsFormat;
   solids?: MeshFormat;
   resume?: string;
+  force?: boolean;
+  allowPaths?: string[];
   workers?: number;
   checkpointEvery: number;
 }
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 defineCommand((program) =>
   program
@@ -48,127 +61,135 @@ defineCommand((program) =>
     .argument('<scene>', 'scene JSON file (mesh files it names are read relative to it)')
     .addOption(new Option('-m, --method <engine>', 'engine to run (default: particle)').choices(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames to simulate in total (default: duration × fps)', intAtLeast(1))
-    .option('-o, --out <dir>', 'output directory (default: out/<scene name>)')
+    .option('-o, --out <dir>', 'output folder, new or empty (default: out/<scene name>)')
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
     .addOption(new Option('--solids <format>', 'solid objects in their pose per frame, one mesh (default: none)').choices(['obj', 'ply', 'glb', 'none']))
-    .option('--resume <dir>', 'continue the run in this directory from its checkpoint')
-    .option('--workers <n>', "worker threads (overrides the scene's particle.workers)", intAtLeast(1))
+    .option('--resume <dir>', 'continue the run in this folder from its checkpoint')
+    .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else)")
+    .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
+    .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
     .action(async (sceneFile: string, flags: RunFlags) => {
       setExitCode(await runCommand(sceneFile, flags));
     }),
 );
 
-/** Stop requests from signals; the frame loop polls it between frames. */
-class StopSignal {
-  requested: NodeJS.Signals | null = null;
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    if (this.requested) {
-      process.stderr.write(`\n${signal} again: quitting now (frames written so far are complete)\n`);
-      process.exit(EXIT_INTERRUPTED);
-    }
-    this.requested = signal;
-    process.stderr.write(`\n${signal}: finishing the current frame, then writing a checkpoint (press again to quit at once)\n`);
-  };
-  install(): void {
-    process.on('SIGINT', this.onSignal);
-    process.on('SIGTERM', this.onSignal);
-  }
-  uninstall(): void {
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
-  }
-}
-
-/** Lets pending signals and I/O callbacks run between two synchronous frames. */
-const yieldToEventLoop = () => new Promise<void>((r) => setTimeout(r, 0));
+/** How long an interrupted run waits for the frame being written before it gives the frame up, ms. */
+const STOP_WRITE_WAIT_MS = 500;
 
 interface RunContext {
   dir: string;
+  loaded: LoadedScene;
   scene: Scene;
   manifest: Manifest;
   stop: StopSignal;
-  options: SimulationOptions;
+  thread: SimThread;
+  /** Verified checkpoint bytes to resume each engine from. */
+  checkpoints: Partial<Record<EngineName, Uint8Array>>;
   resuming: boolean;
 }
 
 export async function runCommand(sceneFile: string, flags: RunFlags): Promise<number> {
-  const loaded = loadScene(sceneFile);
-  const { scene } = loaded;
-  let dir: string;
-  let manifest: Manifest;
-  if (flags.resume) {
-    dir = resolve(flags.resume);
-    if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different directories; --resume writes into its own directory');
-    manifest = readManifest(dir);
-    if (manifest.scene.sha256 !== loaded.hash) {
-      throw new UsageError(
-        `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
-      );
-    }
-    const s = manifest.settings;
-    s.method = flags.method ?? s.method;
-    s.frames = flags.frames ?? s.frames;
-    s.mesh = flags.mesh ?? s.mesh;
-    s.points = flags.points ?? s.points;
-    s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
-    s.workers = flags.workers ?? s.workers;
-    s.checkpointEvery = flags.checkpointEvery;
-  } else {
-    dir = resolve(flags.out ?? join('out', scene.name));
-    const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
-    manifest = {
-      viscid: viscidVersion(),
-      scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
-      settings: {
-        method: flags.method ?? 'particle',
-        frames,
-        mesh: flags.mesh ?? scene.output.mesh,
-        points: flags.points ?? scene.output.points,
-        solids: flags.solids ?? 'none',
-        workers: flags.workers ?? null,
-        checkpointEvery: flags.checkpointEvery,
-        padding: framePadding(frames),
-      },
-      sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
-      engines: {},
-      startedAt: new Date().toISOString(),
-      updatedAt: '',
-    };
-  }
-  const engines: EngineName[] = manifest.settings.method === 'both' ? ['particle', 'grid'] : [manifest.settings.method];
+  if (flags.resume && flags.force) throw new UsageError('--resume continues a run and --force starts one over: give one of them');
+  let thread: SimThread | undefined;
   const stop = new StopSignal();
-  stop.install();
-  const ctx: RunContext = {
-    dir,
-    scene,
-    manifest,
-    stop,
-    // Node worker threads for particle.workers / --workers (src/cli/threads.ts).
-    options: { ...(manifest.settings.workers ? { workers: manifest.settings.workers } : {}), spawnThread: spawnNodeThread },
-    resuming: Boolean(flags.resume),
-  };
-  let code = 0;
-  const { mesh, points, frames } = manifest.settings;
-  const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
-  process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
+  let claim: ClaimedDir | undefined;
   try {
+    const loaded = loadScene(sceneFile, { allowPaths: flags.allowPaths });
+    const { scene } = loaded;
+    let dir: string;
+    let manifest: Manifest;
+    const checkpoints: RunContext['checkpoints'] = {};
+    if (flags.resume) {
+      dir = resolve(flags.resume);
+      if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different folders; --resume writes into its own folder');
+      manifest = readManifest(dir);
+      if (manifest.scene.sha256 !== loaded.hash) {
+        throw new UsageError(
+          `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
+        );
+      }
+      claim = claimRunDirectory(dir, { resume: true, force: false, flag: '--resume' });
+      const s = manifest.settings;
+      s.method = flags.method ?? s.method;
+      s.frames = flags.frames ?? s.frames;
+      s.mesh = flags.mesh ?? s.mesh;
+      s.points = flags.points ?? s.points;
+      s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
+      s.workers = flags.workers ?? s.workers;
+      s.checkpointEvery = flags.checkpointEvery;
+      for (const engine of enginesOf(s.method)) {
+        const record = manifest.engines[engine];
+        if (record?.checkpoint) checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
+      }
+    } else {
+      dir = resolve(flags.out ?? join('out', scene.name));
+      claim = claimRunDirectory(dir, { resume: false, force: Boolean(flags.force), flag: flags.out ? '--out' : 'the output folder' });
+      const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
+      manifest = {
+        viscid: viscidVersion(),
+        status: 'running',
+        scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
+        settings: {
+          method: flags.method ?? 'particle',
+          frames,
+          mesh: flags.mesh ?? scene.output.mesh,
+          points: flags.points ?? scene.output.points,
+          solids: flags.solids ?? 'none',
+          workers: flags.workers ?? null,
+          checkpointEvery: flags.checkpointEvery,
+          padding: framePadding(frames),
+        },
+        sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
+        engines: {},
+        startedAt: new Date().toISOString(),
+        updatedAt: '',
+      };
+    }
+    const engines = enginesOf(manifest.settings.method);
+    const { mesh, points, frames } = manifest.settings;
+    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
+    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
+    for (const w of predictFrameCost(scene).warnings) {
+      if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
+    }
+    // Started once the input is known to be good: a refusal starts no thread.
+    const sim = (thread = new SimThread());
+    stop.install();
+    stop.onStop(() => ctx.thread.terminate());
+    const ctx: RunContext = { dir, loaded, scene, manifest, stop, thread: sim, checkpoints, resuming: Boolean(flags.resume) };
+    manifest.status = 'running';
     writeManifest(dir, manifest);
+    let code = 0;
     for (const engine of engines) {
       if (stop.requested) break;
+      // A run that failed writing stopped the thread at once; the next engine gets a new one.
+      if (ctx.thread.stopped) thread = ctx.thread = new SimThread();
       const status = await runEngine(ctx, engine);
       if (status === 'failed') code = EXIT_FAILURE;
     }
+    manifest.status = stop.requested ? 'interrupted' : code !== 0 ? 'failed' : 'complete';
+    const lost = writeManifestLast(dir, manifest);
+    if (lost) process.stderr.write(`error: the manifest could not be updated: ${lost.message}\n`);
+    if (stop.requested) {
+      process.stderr.write(`stopped; continue with: viscid run ${sceneFile} --resume ${relative(process.cwd(), dir) || '.'}\n`);
+      // Everything is on disk. A process told to stop does not wait for its threads to wind down
+      // (that takes up to a second on a busy machine): it exits soon after this returns.
+      setTimeout(() => process.exit(EXIT_INTERRUPTED), 50).unref();
+      return EXIT_INTERRUPTED;
+    }
+    if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST}\n`);
+    return code || (lost ? EXIT_FAILURE : 0);
   } finally {
+    thread?.terminate();
     stop.uninstall();
+    claim?.release();
   }
-  if (stop.requested) {
-    process.stderr.write(`stopped; continue with: viscid run ${sceneFile} --resume ${relative(process.cwd(), dir) || '.'}\n`);
-    return EXIT_INTERRUPTED;
-  }
-  if (code === 0) process.stderr.write(`done: ${relative(process.cwd(), dir) || '.'}/${MANIFEST}\n`);
-  return code;
+}
+
+function enginesOf(method: RunMethod): EngineName[] {
+  return method === 'both' ? ['particle', 'grid'] : [method];
 }
 
 /**
@@ -182,7 +203,7 @@ export function threadsNote(workers: number, cores = availableParallelism()): st
   return cores >= 4 ? `1 thread (this machine has ${cores} cores: see --workers)` : '1 thread';
 }
 
-/** A stepped frame whose files the frame writer has (run.ts runEngine's settle). */
+/** A stepped frame whose files the frame writer has (runEngine's submit). */
 interface PendingFrame {
   t0: number;
   state: { bytes: Uint8Array; frame: number };
@@ -190,31 +211,32 @@ interface PendingFrame {
   entry: Omit<EngineRecord['frames'][number], 'wallMs' | 'writeMs' | 'files'>;
 }
 
+/** An error with the frame it happened at and, for a write, the file (relative to the run folder). */
+type Located = Error & { frame?: number; file?: string };
+
 async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRecord['status']> {
-  const { dir, manifest, stop } = ctx;
+  const { dir, manifest, stop, scene } = ctx;
+  const thread = ctx.thread;
   const settings = manifest.settings;
   const record: EngineRecord = manifest.engines[engine] ?? { status: 'running', checkpoint: null, frames: [] };
   manifest.engines[engine] = record;
   const checkpointFile = `${engine}/checkpoint.vscd`;
-  let sim: Simulation | undefined;
-  // The state after the last finished frame, so a failure mid-frame still leaves a clean checkpoint.
+  // The state after the last finished frame, so a failure or a stop mid-frame still leaves a clean checkpoint.
   let lastGood: { bytes: Uint8Array; frame: number } | undefined;
   const saveCheckpoint = (bytes: Uint8Array, frame: number) => {
+    const hash = sha256(bytes);
+    if (record.checkpoint?.frame === frame && record.checkpoint.sha256 === hash) return; // on disk already
     writeFileAtomic(join(dir, checkpointFile), bytes);
-    record.checkpoint = { file: checkpointFile, frame };
+    record.checkpoint = { file: checkpointFile, frame, sha256: hash };
   };
   let progress: ReturnType<typeof createProgress> | undefined;
-  // Frame k's files are encoded and written (frame-writer.ts) while frame k + 1 steps; k is
-  // recorded, and may be checkpointed, only once its files are on disk (settle).
   const writer = new FrameWriter(availableParallelism() < 2);
-  let pending: PendingFrame | null = null;
   let sinceCheckpoint = 0;
   let lastDone = performance.now();
-  const settle = async (): Promise<void> => {
-    if (!pending) return;
-    const p = pending;
-    pending = null;
-    const written = await p.written;
+  const warned = new Set<string>();
+  // Frame k's files are encoded and written (frame-writer.ts) while frame k + 1 steps; k is
+  // recorded, and may be checkpointed, as soon as its files are on disk.
+  const recordFrame = (p: PendingFrame, written: FrameWritten) => {
     const now = performance.now();
     record.frames.push({ ...p.entry, wallMs: now - p.t0, surfaceMs: p.entry.surfaceMs + written.surfaceMs, writeMs: written.writeMs, files: written.files });
     lastGood = p.state;
@@ -226,125 +248,191 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     progress?.update({ frame: p.entry.frame, time: p.entry.time, points: p.entry.points, frameMs: now - lastDone });
     lastDone = now;
   };
+  // The frame whose files the writer has, and the promise of its record (one frame at a time).
+  let pending: PendingFrame | null = null;
+  let recorded: Promise<void> = Promise.resolve();
+  // A frame's files, its checkpoint or the manifest could not be written: the run fails at once
+  // (the step in flight is stopped), not when the next frame is done.
+  let writeFailure: Located | null = null;
+  const submit = (p: PendingFrame) => {
+    pending = p;
+    recorded = handled(
+      (async () => {
+        try {
+          recordFrame(p, await p.written);
+        } catch (e) {
+          const err = Object.assign(e as Located, { frame: (e as Located).frame ?? p.entry.frame });
+          if (!stop.requested) {
+            writeFailure ??= err;
+            ctx.thread.terminate();
+          }
+          throw err;
+        } finally {
+          if (pending === p) pending = null;
+        }
+      })(),
+    );
+  };
+  // The frame the simulation thread is stepping, for an error that names no other.
+  let stepping = 0;
   try {
-    // Loaded here, not at start-up: the encoders (glTF library included) are only needed by `run`
-    // (and by the frame writer's thread, which loads them itself).
-    const { MESH_EXTENSIONS, POINTS_EXTENSIONS } = await import('./export.ts');
+    // Loaded here, not at start-up: the encoders (the glTF library among them) serve `run` only.
+    const extensions = await import('./export.ts');
     if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
       return record.status; // nothing left to do; skip loading the checkpoint
     }
-    if (ctx.resuming && record.checkpoint) {
-      const bytes = new Uint8Array(readFileSync(join(dir, record.checkpoint.file)));
-      sim = restoreSimulation(bytes, ctx.options);
-      if (sim.engine !== engine) throw new Error(`checkpoint ${record.checkpoint.file} holds a '${sim.engine}' run, expected '${engine}'`);
-      record.frames = record.frames.filter((f) => f.frame <= sim!.frame);
-      lastGood = { bytes, frame: sim.frame };
+    const want = { mesh: settings.mesh !== 'none', solids: settings.solids !== 'none', points: settings.points !== 'none' };
+    if (want.mesh || want.solids || want.points) writer.warm();
+    const common = { type: 'load' as const, engine, sceneText: ctx.loaded.text, meshes: scene.assets.meshes, want, ...(settings.workers ? { workers: settings.workers } : {}) };
+    const resumeFrom = ctx.resuming ? ctx.checkpoints[engine] : undefined;
+    let loaded: Loaded;
+    if (ctx.resuming) {
+      const removed = sweepForResume(dir, engine, resumeFrom ? record.checkpoint!.frame : 0);
+      if (removed > 0) process.stderr.write(`${engine}: removed ${removed} file${removed === 1 ? '' : 's'} a stopped run left after its checkpoint (temporary files, frames to be written again)\n`);
+    }
+    if (resumeFrom) {
+      loaded = await thread.load({ ...common, checkpoint: resumeFrom.slice() });
+      if (loaded.engine !== engine) throw new Error(`checkpoint ${record.checkpoint!.file} holds a '${loaded.engine}' run, expected '${engine}'`);
+      record.frames = record.frames.filter((f) => f.frame <= loaded.frame);
     } else {
       record.frames = [];
       record.checkpoint = null;
-      sim = createSimulation(ctx.scene, engine, ctx.options);
-      lastGood = { bytes: sim.save(), frame: sim.frame };
+      loaded = await thread.load(common);
     }
+    lastGood = { bytes: loaded.state, frame: loaded.frame };
     record.status = 'running';
     delete record.error;
-    if (sim.frame >= settings.frames) {
+    delete record.failure;
+    if (loaded.frame >= settings.frames) {
       record.status = 'complete';
       writeManifest(dir, manifest);
       return record.status;
     }
-    const what = [
-      settings.mesh !== 'none' ? `${settings.mesh} meshes` : '',
-      settings.points !== 'none' ? `${settings.points} points` : '',
-      settings.solids !== 'none' ? `${settings.solids} solids` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const what = [want.mesh ? `${settings.mesh} meshes` : '', want.points ? `${settings.points} points` : '', want.solids ? `${settings.solids} solids` : ''].filter(Boolean).join(', ');
     process.stderr.write(
-      `${engine}: ${ctx.scene.name}, frames ${sim.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? ctx.scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${scene.name}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
-    progress = createProgress(engine, sim.frame, settings.frames);
+    progress = createProgress(engine, loaded.frame, settings.frames);
     const started = performance.now();
     lastDone = started;
-    while (sim.frame < settings.frames && !stop.requested) {
-      const t0 = performance.now();
-      const stats = sim.stepFrame();
-      const t1 = performance.now();
-      const job: FrameFiles = { dir, labels: { name: ctx.scene.name, output: { colors: ctx.scene.output.colors }, materialNames: ctx.scene.materialNames } };
-      let surfaceMs = 0;
-      if (settings.mesh !== 'none') {
-        const file = `${engine}/${frameFileName('mesh', sim.frame, settings.padding, MESH_EXTENSIONS[settings.mesh])}`;
-        // Meshed by the frame writer where the engine hands over its surface, else here.
-        const surface = sim.surfaceJob?.();
-        job.mesh = surface ? { format: settings.mesh, file, job: surface } : { format: settings.mesh, file, mesh: sim.surfaceMesh() };
-        surfaceMs = performance.now() - t1;
-      }
-      if (settings.solids !== 'none') {
-        job.solids = { format: settings.solids, file: `${engine}/${frameFileName('solids', sim.frame, settings.padding, MESH_EXTENSIONS[settings.solids])}`, mesh: solidsMesh(sim.solids()) };
-      }
-      const points = sim.fluidPoints();
-      if (settings.points !== 'none') {
-        job.points = { format: settings.points, file: `${engine}/${frameFileName('points', sim.frame, settings.padding, POINTS_EXTENSIONS[settings.points])}`, points };
-      }
-      const metrics = sim.metrics();
-      const state = { bytes: sim.save(), frame: sim.frame };
-      await settle();
-      pending = {
-        t0,
-        state,
+    stepping = loaded.frame + 1;
+    let t0 = performance.now();
+    let inFlight: Promise<SteppedFrame> | null = stop.requested ? null : handled(thread.step());
+    while (inFlight) {
+      const f = await inFlight;
+      const tStep = t0;
+      // The next frame steps while this one's files are written.
+      stepping = f.frame + 1;
+      t0 = performance.now();
+      inFlight = f.frame < settings.frames && !stop.requested ? handled(thread.step()) : null;
+      const job = frameJob(dir, scene, engine, settings, f, extensions);
+      await recorded; // the frame before is on disk and recorded
+      submit({
+        t0: tStep,
+        state: { bytes: f.state, frame: f.frame },
         written: writer.submit(job),
         entry: {
-          frame: sim.frame,
-          time: sim.time,
-          stepMs: t1 - t0,
-          surfaceMs,
-          stages: stats.stages,
-          counters: stats.counters,
-          points: points.count,
-          fluidVolume: metrics.fluidVolume,
-          maxSpeed: metrics.maxSpeed,
-          centerOfMass: Array.from(metrics.centerOfMass),
-          bounds: { min: Array.from(metrics.bounds.min), max: Array.from(metrics.bounds.max) },
+          frame: f.frame,
+          time: f.time,
+          stepMs: f.stepMs,
+          surfaceMs: f.surfaceMs,
+          stages: f.stats.stages,
+          counters: f.stats.counters,
+          points: f.points.count,
+          fluidVolume: f.fluidVolume,
+          maxSpeed: f.maxSpeed,
+          centerOfMass: f.centerOfMass,
+          bounds: f.bounds,
         },
-      };
-      await yieldToEventLoop();
+      });
+      for (const w of capWarnings(engine, f.stats.counters)) {
+        if (warned.has(w.key)) continue;
+        warned.add(w.key);
+        progress.log(`warning: frame ${f.frame}: ${w.text}`);
+      }
     }
-    await settle();
+    await recorded;
     progress.stop();
     if (writer.lost) process.stderr.write(`note: the frame writer's thread failed (${writer.lost}); the calling thread wrote the frames from then on\n`);
-    if (stop.requested && sim.frame < settings.frames) {
-      saveCheckpoint(lastGood.bytes, lastGood.frame);
-      record.status = 'interrupted';
-    } else {
-      record.status = 'complete';
-      process.stderr.write(`${engine}: ${record.frames.length} frames in ${fmtDuration((performance.now() - started) / 1000)}\n`);
-    }
+    if (stop.requested) return await interrupted();
+    record.status = 'complete';
+    process.stderr.write(`${engine}: ${record.frames.length} frames in ${fmtDuration((performance.now() - started) / 1000)}\n`);
     writeManifest(dir, manifest);
     return record.status;
   } catch (e) {
     progress?.stop();
+    if (writeFailure) return await failed(writeFailure);
+    if (stop.requested && (e instanceof SimThreadGone || !pending)) return await interrupted();
+    return await failed(e as Located);
+  } finally {
+    writer.close();
+  }
+
+  /** A stop: the frame being written is kept if it lands within half a second; checkpoint, manifest. */
+  async function interrupted(): Promise<EngineRecord['status']> {
+    if (pending) {
+      const p = pending;
+      const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), STOP_WRITE_WAIT_MS).unref());
+      const outcome = await Promise.race([recorded.then(() => 'ok' as const, () => 'failed' as const), timer]);
+      if (outcome !== 'ok') {
+        writer.abandon();
+        process.stderr.write(`${engine}: frame ${p.entry.frame}'s files were not finished; it is not kept\n`);
+      }
+    }
+    record.status = 'interrupted';
+    try {
+      if (lastGood) saveCheckpoint(lastGood.bytes, lastGood.frame);
+    } catch (e) {
+      record.error = `the checkpoint could not be written: ${(e as Error).message}`;
+    }
+    const lost = writeManifestLast(dir, manifest);
+    if (lost) process.stderr.write(`error: the manifest could not be updated: ${lost.message}\n`);
+    return record.status;
+  }
+
+  /** A failure: the frames written so far and a checkpoint of the last one are kept; the manifest says where it failed. */
+  async function failed(e: Located): Promise<EngineRecord['status']> {
     record.status = 'failed';
-    record.error = (e as Error)?.message ?? String(e);
+    const failure: Failure = { frame: e?.frame ?? stepping, message: e?.message ?? String(e) };
+    if (e?.file) failure.file = relative(dir, e.file);
     // The frame whose files were being written when the run failed: kept if they were written.
     const writing = pending?.entry.frame;
-    try {
-      await settle();
-    } catch (inner) {
-      record.error += `; and frame ${writing}'s files could not be written: ${(inner as Error).message}`;
+    if (pending && e !== writeFailure) {
+      try {
+        await recorded;
+      } catch (inner) {
+        failure.message += `; and frame ${writing}'s files could not be written: ${(inner as Error).message}`;
+      }
     }
     if (lastGood) {
       try {
         saveCheckpoint(lastGood.bytes, lastGood.frame);
       } catch (inner) {
-        record.error += `; and the checkpoint could not be written: ${(inner as Error).message}`;
+        failure.message += `; and the checkpoint could not be written: ${(inner as Error).message}`;
       }
     }
-    writeManifest(dir, manifest);
-    const at = lastGood ? ` after frame ${lastGood.frame}` : '';
-    process.stderr.write(`error: ${engine} engine failed${at}: ${record.error}\n`);
-    if (process.env.VISCID_DEBUG && (e as Error)?.stack) process.stderr.write(`${(e as Error).stack}\n`);
+    record.failure = failure;
+    record.error = failure.message;
+    manifest.status = 'failed';
+    const lost = writeManifestLast(dir, manifest);
+    const at = failure.file ? `frame ${failure.frame}, ${failure.file}` : `frame ${failure.frame}`;
+    process.stderr.write(`error: ${engine} engine failed at ${at}: ${failure.message}\n`);
+    if (lost) process.stderr.write(`error: and the manifest could not be updated: ${lost.message}\n`);
+    if (process.env.VISCID_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
+    if (process.env.VISCID_DEBUG && (e as { threadStack?: string })?.threadStack) process.stderr.write(`${(e as { threadStack?: string }).threadStack}\n`);
     return record.status;
-  } finally {
-    sim?.dispose();
-    writer.close();
   }
+}
+
+/**
+ * A promise whose rejection is handled where it is awaited, which may be later (a stop rejects the
+ * step in flight while the run waits for a frame's files): not an unhandled rejection meanwhile.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }

@@ -5,10 +5,10 @@
  * (`materials.honey.viscosity.value`, `adhesion[1].strength`); every step but the last must exist
  * in the base scene, and each combination is validated against the scene schema by the caller.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './command.ts';
-import type { MeshFormat, PointsFormat, RunMethod } from './manifest.ts';
+import { readJsonFile } from './files.ts';
+import { MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -136,9 +136,9 @@ export function readSweep(dir: string): SweepFile {
   const file = join(dir, SWEEP_FILE);
   let sweep: SweepFile;
   try {
-    sweep = JSON.parse(readFileSync(file, 'utf8')) as SweepFile;
+    sweep = readJsonFile(file, MAX_MANIFEST_BYTES) as SweepFile;
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError((e as Error).message);
   }
   if (sweep?.viscid !== 'sweep' || !Array.isArray(sweep.runs)) throw new UsageError(`${file} is not a viscid sweep file`);
   return sweep;

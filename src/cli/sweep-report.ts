@@ -4,13 +4,12 @@
  * parameter, one line per value of the others; plots of src/compare/svg-plot.ts) and report.html
  * with the table and the plots.
  */
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { escapeXml, linePlot, PALETTE } from '../compare/svg-plot.ts';
 import { formatTable } from '../compare/report.ts';
 import { UsageError } from './command.ts';
-import { writeFileAtomic } from './files.ts';
-import { MANIFEST, type Manifest } from './manifest.ts';
+import { readJsonFile, writeFileAtomic } from './files.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type Manifest } from './manifest.ts';
 import { readSweep, type SweepFile } from './sweep-plan.ts';
 
 interface Metric {
@@ -51,7 +50,7 @@ export function sweepReport(dir: string, metricNames?: string[]): void {
   for (const run of sweep.runs) {
     let manifest: Manifest | undefined;
     try {
-      manifest = JSON.parse(readFileSync(join(dir, run.out, MANIFEST), 'utf8')) as Manifest;
+      manifest = readJsonFile(join(dir, run.out, MANIFEST), MAX_MANIFEST_BYTES) as Manifest;
     } catch {
       manifest = undefined;
     }

@@ -13,18 +13,21 @@
  * is left alone, so a job array may be resubmitted as it is.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { sceneMeshFiles, SceneError } from '../index.ts';
-import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, setExitCode, UsageError } from './command.ts';
-import { writeFileAtomic } from './files.ts';
+import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { readJsonFile, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
-import { MANIFEST, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
+
+/** Most runs `--jobs` starts at once: each is a process with its own threads. */
+const MAX_JOBS = 256;
 
 interface SweepFlags {
   set?: string[];
@@ -47,7 +50,7 @@ defineCommand((program) =>
     .option('--set <path=values>', 'a scene value to sweep, e.g. materials.honey.viscosity.value=1,5,20 or adhesion[1].strength=5,10 (repeatable)', (v: string, all: string[] = []) => [...all, v])
     .option('-o, --out <dir>', 'sweep directory to create (default: out/sweep-<scene name>)')
     .option('--index <n>', 'run the combination with this index (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)', intAtLeast(0))
-    .option('-j, --jobs <n>', 'run every combination not yet complete, n at a time (on one machine)', intAtLeast(1))
+    .option('-j, --jobs <n>', `run every combination not yet complete, n at a time (on one machine; 1 to ${MAX_JOBS})`, intBetween(1, MAX_JOBS, 'processes on one machine'))
     .addOption(new Option('-m, --method <engine>', 'engine each combination runs (default: particle)').choices(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
@@ -109,7 +112,7 @@ function rebaseMeshFiles(raw: JsonValue, from: string, to: string): JsonValue {
 
 function createSweep(baseFile: string, flags: SweepFlags): string {
   const base = loadScene(baseFile); // the base scene itself must be valid
-  const raw = JSON.parse(readFileSync(base.file, 'utf8')) as JsonValue;
+  const raw = JSON.parse(base.text) as JsonValue;
   const params = flags.set!.map(parseSet);
   const paths = new Set<string>();
   for (const p of params) {
@@ -135,7 +138,8 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     const file = join(scenesDir, `${id}.json`);
     writeFileAtomic(file, `${JSON.stringify(scene, null, 2)}\n`);
     try {
-      loadScene(file);
+      // Its mesh files stay where the base scene has them (rebased above): the base's folder is allowed.
+      loadScene(file, { allowPaths: [dirname(base.file)] });
     } catch (e) {
       if (!(e instanceof SceneError)) throw e;
       problems.push(`combination ${index} (${settings}): ${e.message}`);
@@ -175,19 +179,21 @@ async function runIndex(dir: string, index: number): Promise<number> {
   process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
   const resume = existsSync(join(out, MANIFEST));
   return runCommand(join(dir, run.scene), {
-    ...(resume ? { resume: out } : { out }),
+    // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
+    ...(resume ? { resume: out } : { out, force: true }),
     method: sweep.run.method,
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
     ...(sweep.run.points ? { points: sweep.run.points } : {}),
     checkpointEvery: 10,
+    allowPaths: [dirname(resolve(dir, sweep.base))],
   });
 }
 
 /** Whether a combination's run directory holds a complete run of every engine it asks for. */
 function isComplete(dir: string): boolean {
   try {
-    const m = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { settings: { method: RunMethod }; engines: Record<string, { status: string }> };
+    const m = readJsonFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES) as { settings: { method: RunMethod }; engines: Record<string, { status: string }> };
     const engines = m.settings.method === 'both' ? ['particle', 'grid'] : [m.settings.method];
     return engines.every((e) => m.engines[e]?.status === 'complete');
   } catch {

@@ -17,6 +17,7 @@
  * marker particles"): free bodies are not solid cells of the grid (solids.ts skips them), so the
  * liquid's pressure is the undisturbed one and a body at rest floats where ρ_l V_submerged = ρ_s V.
  */
+import { SimulationError } from '../api.ts';
 import { sampleVolume } from '../scene/sample.ts';
 import { quatToMatrix, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import { OPEN } from './domain.ts';
@@ -63,7 +64,9 @@ export class FreeBody {
     const b = shape.bounds;
     const pts = sampleVolume(shape, spacing, [b.min[0] + spacing / 2, b.min[1] + spacing / 2, b.min[2] + spacing / 2]);
     const n = pts.length / 3;
-    if (n === 0) throw new Error(`free body '${solid.name}' is too small for cell size ${h} m`);
+    if (n === 0) {
+      throw new SimulationError(`free body '${solid.name}' is too small for grid.cellSize ${h} m: no point of its ${spacing.toPrecision(3)} m sampling lattice lies inside it (make it larger, or grid.cellSize smaller)`, 'setup', 0);
+    }
     for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) this.com0[a] += pts[3 * i + a] / n;
     this.nodes = new Float64Array(3 * n);
     for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) this.nodes[3 * i + a] = pts[3 * i + a] - this.com0[a];

@@ -92,7 +92,8 @@ export class HeightField {
         const sx = slope(H, q, i > 0 ? q - 1 : -1, i < nx - 1 ? q + 1 : -1, h);
         const sz = slope(H, q, k > 0 ? q - nx : -1, k < nz - 1 ? q + nx : -1, h);
         const l = Math.hypot(sx, 1, sz);
-        normals[3 * q] = -sx / l; normals[3 * q + 1] = 1 / l; normals[3 * q + 2] = -sz / l;
+        // A dry column's slope is NaN: its vertex is in no triangle, but is written out; point it up.
+        if (Number.isFinite(l)) { normals[3 * q] = -sx / l; normals[3 * q + 1] = 1 / l; normals[3 * q + 2] = -sz / l; } else normals[3 * q + 1] = 1;
         colors.set(color, 3 * q);
       }
     }

@@ -79,6 +79,8 @@ export class GridEngineSimulation implements Simulation {
       for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], ijk[a]); hi[a] = Math.max(hi[a], ijk[a]); }
     }
     if (lo[0] === Infinity) return { kind: 'mesh', mesh: { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) } };
+    // The polygonizer needs two samples along each axis: a box one cell thick gets a second (outside).
+    for (let a = 0; a < 3; a++) hi[a] = Math.max(hi[a], lo[a] + 1);
     const dims: [number, number, number] = [hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1];
     const phi = new Float64Array(dims[0] * dims[1] * dims[2]).fill(sim.band);
     const index = (c: number) => s.ci[c] - lo[0] + dims[0] * (s.cj[c] - lo[1] + dims[1] * (s.ck[c] - lo[2]));

@@ -11,6 +11,7 @@
  * one by one. State lives in GridSimulation; simulation.ts adds the public Simulation interface.
  */
 import { SimulationError, type StepStats } from '../api.ts';
+import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
@@ -137,9 +138,7 @@ export class GridSimulation {
     if (!this.useLevelSet) {
       this.markers.seed(this.d, this.scene.grid.markersPerCell, shape.bounds, (x, y, z) => shape.sdf(x, y, z) < 0 && this.solids.solidAt(...this.cellOf(x, y, z)) < 0, material);
     } else {
-      const keys: number[] = [];
-      cellsInside(this.d, shape.bounds.min, shape.bounds.max, sdf, 0, keys);
-      this.pendingKeys.push(...keys);
+      cellsInside(this.d, shape.bounds.min, shape.bounds.max, sdf, 0, this.pendingKeys);
     }
   }
 
@@ -297,6 +296,8 @@ export class GridSimulation {
     let dt = speed > 0 ? (g.cfl * this.d.h) / speed : g.maxDt;
     if (this.viscosityModel === 'explicit' && this.nu > 0) dt = Math.min(dt, (this.d.h * this.d.h) / (6 * this.nu));
     dt = Math.min(dt, viscoelasticDtLimit(this));
+    // A step the limits ask to be shorter than grid.minDt is taken at minDt, past them: counted.
+    if (dt < g.minDt) this.count('minDtCap', 1);
     return Math.min(g.maxDt, Math.max(g.minDt, dt));
   }
 
@@ -333,12 +334,18 @@ export class GridSimulation {
     this.stageMs = {};
     this.counters = {};
     const target = (this.frame + 1) / this.scene.fps;
-    while (this.time < target - 1e-12 * Math.max(1, target)) {
+    for (let taken = 0; this.time < target - 1e-12 * Math.max(1, target); taken++) {
       let dt = this.computeDt();
       const remaining = target - this.time;
       // Land exactly on the frame time (and avoid a sliver of a step just before it).
       if (dt >= remaining || remaining - dt < 0.05 * dt) dt = remaining;
       else if (remaining < 2 * dt) dt = remaining / 2;
+      // At most MAX_GRID_STEPS_PER_FRAME steps a frame: the last ones are lengthened to fit.
+      const left = MAX_GRID_STEPS_PER_FRAME - taken;
+      if (remaining > dt * left) {
+        dt = remaining / left;
+        this.count('stepCap', 1);
+      }
       this.advance(dt);
     }
     this.time = target;

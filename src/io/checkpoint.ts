@@ -1,13 +1,22 @@
 /**
  * The checkpoint container shared by both engines: a small header (magic, version, engine, scene
- * JSON) followed by named scalar values and typed arrays. Bytes are little-endian; arrays are
- * stored raw so that a restore is bit for bit.
+ * JSON and the scene's hash) followed by named scalar values and typed arrays, and a CRC-32 of all
+ * of it. Bytes are little-endian; arrays are stored raw so that a restore is bit for bit.
  *
- *   "VSCD" u32 version | str engine | str sceneJson | u32 nScalars (str name, f64 value)* |
- *   u32 nArrays (str name, u8 type, u32 length, bytes, pad to 8)*
+ *   "VSCD" u32 version | str engine | str sceneJson | str sceneHash | u32 nScalars (str name, f64 value)* |
+ *   u32 nArrays (str name, u8 type, u32 length, bytes, pad to 8)* | u32 crc32 of everything before | u32 0
+ *
+ * Version 1 (no scene hash, no checksum) is still read; its `sceneHash` is ''.
  */
+import { crc32 } from './crc32.ts';
+
 const MAGIC = 0x44435356; // "VSCD" little-endian
-const VERSION = 1;
+const VERSION = 2;
+
+/** A checkpoint that cannot be read: damaged, truncated, or not a checkpoint. */
+export class CheckpointError extends Error {
+  override name = 'CheckpointError';
+}
 
 type AnyArray =
   | Float64Array
@@ -24,9 +33,11 @@ const TYPES = [Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array,
 export class CheckpointWriter {
   private scalars = new Map<string, number>();
   private arrays = new Map<string, AnyArray>();
+  /** `sceneHash`: the scene's hash (src/scene/hash.ts), so a reader can tell which scene it holds. */
   constructor(
     readonly engine: string,
     readonly sceneJson: string,
+    readonly sceneHash = '',
   ) {}
 
   scalar(name: string, value: number): this {
@@ -47,14 +58,15 @@ export class CheckpointWriter {
       strs.push(b);
       return 4 + b.length;
     };
-    let size = 8 + str(this.engine) + str(this.sceneJson) + 4;
+    let size = 8 + str(this.engine) + str(this.sceneJson) + str(this.sceneHash) + 4;
     for (const [name] of this.scalars) size += str(name) + 8;
     size += 4;
     for (const [name, a] of this.arrays) {
       size += str(name) + 1 + 4;
       size = align8(size) + a.byteLength;
     }
-    const out = new Uint8Array(align8(size));
+    const body = align8(size);
+    const out = new Uint8Array(body + 8);
     const view = new DataView(out.buffer);
     let o = 0;
     let si = 0;
@@ -67,6 +79,7 @@ export class CheckpointWriter {
     view.setUint32(o, MAGIC, true);
     view.setUint32(o + 4, VERSION, true);
     o += 8;
+    putStr();
     putStr();
     putStr();
     view.setUint32(o, this.scalars.size, true);
@@ -86,6 +99,7 @@ export class CheckpointWriter {
       out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), o);
       o += a.byteLength;
     }
+    view.setUint32(body, crc32(out.subarray(0, body)), true);
     return out;
   }
 }
@@ -93,6 +107,8 @@ export class CheckpointWriter {
 export class CheckpointReader {
   readonly engine: string;
   readonly sceneJson: string;
+  /** The hash of the scene it holds ('' in a version-1 checkpoint). */
+  readonly sceneHash: string;
   private scalars = new Map<string, number>();
   private arrays = new Map<string, AnyArray>();
 
@@ -100,8 +116,9 @@ export class CheckpointReader {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const dec = new TextDecoder();
     let o = 0;
+    let end = bytes.byteLength;
     const need = (n: number) => {
-      if (o + n > bytes.byteLength) throw new Error('checkpoint is truncated');
+      if (o + n > end) throw new CheckpointError('checkpoint is truncated');
     };
     const getStr = () => {
       need(4);
@@ -112,12 +129,19 @@ export class CheckpointReader {
       return s;
     };
     need(8);
-    if (view.getUint32(0, true) !== MAGIC) throw new Error('not a viscid checkpoint (bad magic)');
+    if (view.getUint32(0, true) !== MAGIC) throw new CheckpointError('not a viscid checkpoint (bad magic)');
     const version = view.getUint32(4, true);
-    if (version !== VERSION) throw new Error(`checkpoint version ${version} is not supported (expected ${VERSION})`);
+    if (version !== VERSION && version !== 1) throw new CheckpointError(`checkpoint version ${version} is not supported (expected ${VERSION})`);
+    if (version >= 2) {
+      if (end < 16 || end % 8 !== 0) throw new CheckpointError(`checkpoint is truncated (${end} bytes)`);
+      end -= 8;
+      const stored = view.getUint32(end, true), actual = crc32(bytes.subarray(0, end));
+      if (stored !== actual || view.getUint32(end + 4, true) !== 0) throw new CheckpointError(`checkpoint is damaged: its checksum does not match (stored ${hex8(stored)}, computed ${hex8(actual)})`);
+    }
     o = 8;
     this.engine = getStr();
     this.sceneJson = getStr();
+    this.sceneHash = version >= 2 ? getStr() : '';
     need(4);
     const ns = view.getUint32(o, true);
     o += 4;
@@ -134,7 +158,7 @@ export class CheckpointReader {
       const name = getStr();
       need(5);
       const T = TYPES[view.getUint8(o)];
-      if (!T) throw new Error(`checkpoint array '${name}' has an unknown type`);
+      if (!T) throw new CheckpointError(`checkpoint array '${name}' has an unknown type`);
       const length = view.getUint32(o + 1, true);
       o = align8(o + 5);
       const byteLength = length * T.BYTES_PER_ELEMENT;
@@ -167,4 +191,8 @@ export class CheckpointReader {
 
 function align8(n: number): number {
   return (n + 7) & ~7;
+}
+
+function hex8(n: number): string {
+  return n.toString(16).padStart(8, '0');
 }

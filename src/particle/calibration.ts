@@ -108,6 +108,14 @@ export const SWEEP_LIMIT = 2;
  */
 export const PAIR_WEIGHT_MAX = -Math.expm1(-SUBCYCLE_LIMIT);
 
+/**
+ * Most Gauss–Seidel sweeps one sub-timestep does. The sweeps grow with v δt (a liquid 200× as
+ * viscous as honey asks for over a thousand); past the cap each sweep still moves A / n, so the
+ * liquid gets MAX_VISCOSITY_SWEEPS / n of its exchange (a lower viscosity) and the step counts
+ * `viscositySweepCap`. More substeps give it the whole viscosity, at the same cost a frame.
+ */
+export const MAX_VISCOSITY_SWEEPS = 64;
+
 /** Gauss–Seidel sweeps per sub-timestep of length dt for exchange rate v (each moving A / n). */
 export function viscositySweeps(v: number, dt: number): number {
   return Math.max(1, Math.ceil(exchangePerStep(v, dt) / SWEEP_LIMIT - 1e-9));

@@ -30,6 +30,7 @@
  * spring or particle writing only its own entry, so a thread team gives the same bits as one thread.
  */
 import type { Scene } from '../scene/scene.ts';
+import { SimulationError } from '../api.ts';
 import type { StepContext } from './context.ts';
 import type { CellPairs } from './neighbours.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
@@ -60,6 +61,8 @@ export class GelState {
   readonly reach: number;
   /** Largest stable move, s. */
   readonly maxMove: number;
+  /** The gel material with the fastest elastic waves (the one that sets maxMove). */
+  stiffest = '';
 
   /** Whether the rest lengths live on shared memory (a thread team runs the plastic job). */
   private shared = false;
@@ -117,7 +120,9 @@ export class GelState {
       rate[m] = ve.yieldRate;
       decay[m] = ve.decay;
       // P-wave speed of the network: its Lamé λ equals G (central forces), so λ + 2G = 1.5 μ_E.
-      fastest = Math.max(fastest, Math.sqrt((1.5 * ve.elasticModulus) / mat.density));
+      const c = Math.sqrt((1.5 * ve.elasticModulus) / mat.density);
+      if (c > fastest) this.stiffest = name;
+      fastest = Math.max(fastest, c);
     });
     for (let p = 0; p < nm; p++) {
       for (let q = 0; q < nm; q++) {
@@ -405,4 +410,23 @@ function listRows(gel: GelState, n: number): void {
 /** Pieces a sub-timestep of `dt` seconds with `moves` moves must be cut into for the gel's explicit step (1 without a gel). */
 export function gelPieces(gel: GelState | null, dt: number, moves: number): number {
   return gel === null ? 1 : Math.ceil(dt / (moves * gel.maxMove));
+}
+
+/**
+ * At setup: a gel too stiff for the explicit springs within `maxPieces` pieces of the scene's
+ * sub-timestep is refused with a message naming the material and what to change (past the cap
+ * the springs would be unstable).
+ */
+export function checkGelStep(gel: GelState | null, scene: Scene, maxPieces: number): void {
+  if (gel === null) return;
+  const P = scene.particle, pieces = gelPieces(gel, 1 / (scene.fps * P.substeps), P.moves);
+  if (pieces <= maxPieces) return;
+  const ve = scene.materials[gel.stiffest];
+  const modulus = ve.kind === 'liquid' ? ve.viscoelastic?.elasticModulus : undefined;
+  throw new SimulationError(
+    `materials.${gel.stiffest}.viscoelastic.elasticModulus ${modulus} Pa is too stiff for the particle engine's elastic springs at particle.substeps ${P.substeps}: ` +
+      `each sub-timestep would need ${pieces} pieces, at most ${maxPieces} are taken; raise particle.substeps to at least ${Math.ceil((P.substeps * pieces) / maxPieces)}, or particle.radius, or lower the modulus`,
+    'setup',
+    0,
+  );
 }

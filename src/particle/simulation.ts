@@ -14,7 +14,8 @@ import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
 import { linearColor } from '../scene/color.ts';
-import { stepFrame } from './step.ts';
+import { MAX_SUBDIVISION, stepFrame } from './step.ts';
+import { checkGelStep } from './gel.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
@@ -56,6 +57,7 @@ export class ParticleSimulation implements Simulation {
     restoreFrom?: CheckpointReader,
   ) {
     this.ctx = new StepContext(scene);
+    checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
     this.emitters = new Emitters(scene);
     this.queryCells = new CellPairs(this.ctx.reach);

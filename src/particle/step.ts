@@ -62,8 +62,10 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves)));
+    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves));
+    const pieces = Math.min(MAX_SUBDIVISION, wanted);
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
+    if (!(wanted <= MAX_SUBDIVISION)) ctx.count('subdivisionCap');
     for (let q = 0; q < pieces; q++) {
       const ta = frameStart + dtSub * (s + q / pieces);
       const tb = q === pieces - 1 ? frameStart + dtSub * (s + 1) : frameStart + dtSub * (s + (q + 1) / pieces);

@@ -18,7 +18,7 @@
  * Σk (a measure of each particle's neighbours), interior ones at least two kernel supports wide.
  */
 import type { StepContext } from './context.ts';
-import { exchangeSubcycles, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
+import { exchangeSubcycles, MAX_VISCOSITY_SWEEPS, PAIR_WEIGHT_MAX, viscositySweeps } from './calibration.ts';
 import { gaussLikeTimes } from '../math/kernels.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
@@ -48,11 +48,13 @@ export class ViscosityState {
 export function applyViscosity(ctx: StepContext, dt: number): void {
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const sweeps = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  const needed = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  const sweeps = Math.min(needed, MAX_VISCOSITY_SWEEPS);
+  if (sweeps < needed) ctx.count('viscositySweepCap', needed - sweeps);
   const L = ctx.liquid, n = L.count, half = L.scalar;
   // Σk → 1/(2Σk) in place, once: positions do not change between sweeps.
   for (let i = 0; i < n; i++) half[i] = half[i] > 0 ? 0.5 / half[i] : 0;
-  const nm = ctx.mass.length, t = materialTables(ctx, dt / ns, ns / sweeps);
+  const nm = ctx.mass.length, t = materialTables(ctx, dt / ns, ns / needed);
   const job = ctx.runner.bind(viscosityJob), T = job.threads(n);
   const st = (ctx.viscosity ??= new ViscosityState());
   if (st.meta.length < ROWS_META) st.meta = allocInt32(ROWS_META, ctx.shared);

@@ -21,6 +21,11 @@ export interface SceneEstimate {
   /** Bytes of the particle engine's state (PARTICLE_BYTES a particle) and of the grid at full occupancy. */
   particleBytes: number;
   gridBytes: number;
+  /**
+   * Cells of the lattice the surface of the liquid's volume is meshed on (at least: liquid that
+   * spreads thin needs more), per engine: spacing output.resolution × r, or × cellSize / 2.
+   */
+  surfaceCells: { particle: number; grid: number };
 }
 
 /**
@@ -81,5 +86,9 @@ export function estimateScene(scene: Scene): SceneEstimate {
     cells,
     particleBytes: particles * PARTICLE_BYTES,
     gridBytes: cells * CELL_BYTES,
+    surfaceCells: {
+      particle: liquidVolume / (scene.output.resolution * r) ** 3,
+      grid: liquidVolume / ((scene.output.resolution * h) / 2) ** 3,
+    },
   };
 }

@@ -101,9 +101,9 @@ function readStatements(text: string, name: string): RawMesh {
       if (tokens.length > 8) throw new ObjError(name, at, `a vertex has at most 7 values (x y z [w] or x y z r g b [w]), got ${tokens.length - 1}`);
       for (let k = 1; k < tokens.length; k++) {
         const t = tokens[k];
-        if (!FLOAT.test(t)) throw new ObjError(name, at, `malformed number '${clip(t)}' in vertex`);
+        if (!FLOAT.test(t)) throw new ObjError(name, at, `malformed number in vertex (value ${k})`);
         const value = Number(t);
-        if (!Number.isFinite(value)) throw new ObjError(name, at, `vertex value '${clip(t)}' is not finite`);
+        if (!Number.isFinite(value)) throw new ObjError(name, at, `vertex value ${k} is not finite`);
       }
       if (nv >= OBJ_MAX_VERTICES) throw new ObjError(name, at, `too many vertices: the limit is ${fmtInt(OBJ_MAX_VERTICES)}`);
       if (3 * nv + 3 > positions.length) positions = growF64(positions, Math.min(3 * OBJ_MAX_VERTICES, positions.length * 2));
@@ -119,7 +119,7 @@ function readStatements(text: string, name: string): RawMesh {
         const t = tokens[k];
         const parts = t.split('/');
         if (parts.length > 3 || !INT.test(parts[0]) || (parts.length > 1 && parts[1] !== '' && !INT.test(parts[1])) || (parts.length > 2 && parts[2] !== '' && !INT.test(parts[2]))) {
-          throw new ObjError(name, at, `malformed face vertex '${clip(t)}' (allowed: i, i/t, i//n, i/t/n with integer indices)`);
+          throw new ObjError(name, at, `malformed face vertex ${k} (allowed: i, i/t, i//n, i/t/n with integer indices)`);
         }
         const i = Number(parts[0]);
         let index: number;
@@ -128,7 +128,7 @@ function readStatements(text: string, name: string): RawMesh {
           if (-i > nv) throw new ObjError(name, at, `vertex index ${i} is out of range: only ${fmtInt(nv)} vertices are defined before this line`);
           index = nv + i;
         } else {
-          if (i > OBJ_MAX_VERTICES) throw new ObjError(name, at, `vertex index ${clip(parts[0])} is out of range (more than the limit of ${fmtInt(OBJ_MAX_VERTICES)} vertices)`);
+          if (i > OBJ_MAX_VERTICES) throw new ObjError(name, at, `vertex index of face vertex ${k} is out of range (more than the limit of ${fmtInt(OBJ_MAX_VERTICES)} vertices)`);
           if (i > maxIndex) {
             maxIndex = i;
             maxIndexLine = at;
@@ -156,7 +156,7 @@ function readStatements(text: string, name: string): RawMesh {
     } else if (FREEFORM.has(key)) {
       throw new ObjError(name, at, `free-form geometry ('${key}') is not supported; export the mesh as polygons`);
     } else if (!KEYWORD.test(key)) {
-      throw new ObjError(name, at, `'${clip(key)}' is not an OBJ statement (expected v, f, vt, vn, o, g, s, usemtl, mtllib, or a comment '#')`);
+      throw new ObjError(name, at, `not an OBJ statement (expected v, f, vt, vn, o, g, s, usemtl, mtllib, or a comment '#')`);
     }
     // Other well-formed keywords (vendor extensions) are ignored.
     if (end === n) break;
@@ -332,6 +332,3 @@ function growU32(a: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBu
   return b;
 }
 
-function clip(s: string): string {
-  return s.length > 24 ? `${s.slice(0, 21)}...` : s;
-}

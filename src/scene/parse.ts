@@ -9,6 +9,7 @@ import { attachAssets, type Scene, type TriMesh } from './scene.ts';
 import { parseOBJ, ObjError } from './obj.ts';
 import { estimateScene } from './estimate.ts';
 import { migrateScene } from './migrate.ts';
+import { rawConsistencyIssues, sceneConsistencyIssues } from './checks.ts';
 
 export { formatPath, type SceneIssue } from './issues.ts';
 
@@ -160,8 +161,11 @@ export function sceneMeshFiles(raw: unknown): string[] {
   return [...files];
 }
 
-/** Longest scene JSON text accepted, characters. */
-export const MAX_SCENE_CHARS = 32 * 1024 * 1024;
+/**
+ * Longest scene JSON text accepted, characters. Scenes are a few kilobytes; the longest lists the
+ * schema allows (keyframes) stay well under this. Every checkpoint carries the scene.
+ */
+export const MAX_SCENE_CHARS = 8 * 1024 * 1024;
 /** Most JSON values (objects, arrays, numbers, strings …) in one scene. */
 export const MAX_SCENE_NODES = 500_000;
 /** Deepest nesting of a scene (real scenes nest about 6 deep). */
@@ -189,7 +193,7 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
     try {
       raw = JSON.parse(json);
     } catch (e) {
-      throw new SceneError([{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
+      throw new SceneError([{ path: '', message: `not valid JSON: ${jsonSyntaxMessage(json, e)}` }]);
     }
   }
   // Size, depth and cycles first: zod and the checks below may then walk the input freely.
@@ -198,9 +202,14 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
 
   const issues: SceneIssue[] = [];
   const result = sceneSchema.safeParse(raw);
-  if (!result.success) issues.push(...translateIssues(result.error.issues, raw));
-  else issues.push(...migrateScene(result.data));
-  issues.push(...crossIssues(raw));
+  // Appended one by one: a spread of a hundred thousand issues would overflow the stack.
+  const append = (list: SceneIssue[]) => {
+    for (const issue of list) issues.push(issue);
+  };
+  if (!result.success) append(translateIssues(result.error.issues, raw));
+  else append(migrateScene(result.data));
+  append(crossIssues(raw));
+  append(rawConsistencyIssues(raw));
 
   const meshes: Record<string, TriMesh> = {};
   for (const file of sceneMeshFiles(raw)) {
@@ -228,6 +237,8 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
   }
   const data: SceneData = result.data;
   const scene = attachAssets(data, { meshes });
+  const placement = sceneConsistencyIssues(scene);
+  if (placement.length) throw new SceneError(placement);
 
   const est = estimateScene(scene);
   const maxParticles = options.maxParticles ?? data.limits.maxParticles;
@@ -248,8 +259,43 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
       value: maxCells,
     });
   }
+  // The surface lattice grows with the particles and cells: named only where they are within caps.
+  const lattice = Math.max(est.surfaceCells.particle, est.surfaceCells.grid);
+  if (capIssues.length === 0 && !(lattice <= maxCells)) {
+    const engine = est.surfaceCells.particle >= est.surfaceCells.grid ? 'particle' : 'grid';
+    capIssues.push({
+      path: 'output.resolution',
+      message: `meshing the liquid takes a lattice of about ${fmt(lattice)} cells (${engine} engine), over limits.maxCells (${fmt(maxCells)}); raise output.resolution or limits.maxCells`,
+      value: data.output.resolution,
+    });
+  }
   if (capIssues.length) throw new SceneError(capIssues);
   return scene;
+}
+
+/**
+ * JSON.parse's complaint without the text it quotes (a file named as a scene may be anything; its
+ * contents are not echoed), with the line and column where they can be told.
+ */
+export function jsonSyntaxMessage(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let at = -1;
+  const position = /at position (\d+)/.exec(message);
+  if (position) at = Number(position[1]);
+  else {
+    // V8: `Unexpected token 'x', …"context"… is not valid JSON`, the context being the text from 10
+    // characters before the token (cut where "..." leads) to 10 after it.
+    const m = /^Unexpected token '([\s\S])', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON$/.exec(message);
+    const i = m ? text.indexOf(m[3]) : -1;
+    if (m && i >= 0) at = m[2] ? i + 10 : i + Math.max(0, m[3].indexOf(m[1]));
+  }
+  let what = message.replace(/ in JSON at position \d+.*$/, '').replace(/, (?:\.\.\.)?"[\s\S]*$/, '');
+  what = what.replace(/^Unexpected token .*$/, 'unexpected character').replace(/^Unexpected non-whitespace character after JSON$/, 'text after the end of the JSON value');
+  if (at < 0) return what;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  return `${what} (line ${line}, column ${column})`;
 }
 
 /**

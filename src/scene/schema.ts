@@ -12,6 +12,14 @@ const num = z.number();
 const pos = z.number().positive();
 const nonneg = z.number().nonnegative();
 const fraction = z.number().min(0).max(1);
+/** An Euler angle, degrees: a thousand turns either way is more than any scene needs. */
+const angle = z.number().min(-360_000).max(360_000);
+const angles = z.tuple([angle, angle, angle]);
+/** A label (names of bodies, sources, sinks; material names). */
+const label = z.string().max(200);
+
+/** Most threads `particle.workers` (and `viscid run --workers`) may ask for. */
+export const MAX_WORKERS = 64;
 
 export const vec3 = z.tuple([num, num, num]).describe('[x, y, z]');
 
@@ -172,6 +180,7 @@ export const adhesionPoints = z
     points: z
       .array(z.tuple([nonneg, num]))
       .min(2)
+      .max(1000)
       .describe('Piecewise-linear [distance in particle radii, acceleration m/s²] points, distances increasing; positive acceleration repels. Zero beyond the last point.'),
   })
   .describe('An explicit piecewise-linear adhesion function.');
@@ -181,7 +190,7 @@ export const adhesion = z.union([adhesionNamed, adhesionPoints]);
 // ---------------------------------------------------------------------------------------------
 // Shapes, motions, bodies
 
-const rotation = vec3.default([0, 0, 0]).describe('Rotation as Euler angles about x, then y, then z, degrees.');
+const rotation = angles.default([0, 0, 0]).describe('Rotation as Euler angles about x, then y, then z, degrees.');
 
 export const boxShape = z.strictObject({
   type: z.literal('box'),
@@ -231,7 +240,7 @@ export const shape = z
 export const keyframe = z.strictObject({
   time: nonneg.describe('Time, s.'),
   translate: vec3.default([0, 0, 0]).describe('Displacement from the rest pose, m.'),
-  rotation: vec3.default([0, 0, 0]).describe('Rotation about `pivot`, Euler degrees.'),
+  rotation: angles.default([0, 0, 0]).describe('Rotation about `pivot`, Euler degrees.'),
 });
 
 export const motion = z
@@ -250,7 +259,7 @@ export const motion = z
     z.strictObject({
       type: z.literal('keyframes'),
       pivot: vec3.default([0, 0, 0]).describe('Centre of rotation in the rest pose, m.'),
-      keys: z.array(keyframe).min(1).describe('Keyframes, times increasing; linear in translation, spherical-linear in rotation; held before the first and after the last.'),
+      keys: z.array(keyframe).min(1).max(100_000).describe('Keyframes, times increasing; linear in translation, spherical-linear in rotation; held before the first and after the last.'),
     }),
     z.strictObject({
       type: z.literal('free'),
@@ -261,7 +270,7 @@ export const motion = z
 
 export const body = z
   .strictObject({
-    name: z.string().optional().describe('Label shown in the app and in errors.'),
+    name: label.optional().describe('Label shown in the app and in errors.'),
     material: z.string().min(1).describe('Name of a material in `materials`.'),
     shape,
     velocity: vec3.default([0, 0, 0]).describe('Initial velocity of a liquid body, m/s.'),
@@ -272,7 +281,7 @@ export const body = z
 
 export const source = z
   .strictObject({
-    name: z.string().optional(),
+    name: label.optional(),
     material: z.string().min(1).describe('Name of a liquid material.'),
     shape: z.enum(['disk', 'rect']).default('disk'),
     center: vec3.describe('Centre of the emitting face, m.'),
@@ -287,7 +296,7 @@ export const source = z
 
 export const sink = z
   .strictObject({
-    name: z.string().optional(),
+    name: label.optional(),
     shape,
     start: nonneg.default(0),
     end: nonneg.optional(),
@@ -319,7 +328,7 @@ export const particleSettings = z
     maxMove: z.number().min(0.05).max(10).default(1).describe('A substep is subdivided when a move would carry a particle further than this many radii.'),
     maxSpeed: pos.default(50).describe('A particle faster than this stops the run with an error, m/s.'),
     walls: z.boolean().default(true).describe('Keep particles inside the domain box when there is one.'),
-    workers: z.int().min(1).max(64).default(1).describe('Threads the particle engine splits its adhesion, viscosity, density-correction and object-contact stages over (SharedArrayBuffer; in a browser only on a cross-origin isolated page, else 1; scenes under 2 048 liquid particles thread viscosity only). Runs are repeatable for a given count; counts differ from each other at round-off level, so resume a checkpoint with the count that wrote it.'),
+    workers: z.int().min(1).max(MAX_WORKERS).default(1).describe('Threads the particle engine splits its adhesion, viscosity, density-correction and object-contact stages over (SharedArrayBuffer; in a browser only on a cross-origin isolated page, else 1; scenes under 2 048 liquid particles thread viscosity only). Runs are repeatable for a given count; counts differ from each other at round-off level, so resume a checkpoint with the count that wrote it.'),
   })
   .describe('Particle engine settings.');
 
@@ -368,7 +377,7 @@ export const outputSettings = z
     resolution: z.number().min(0.1).max(8).default(1).describe('Mesh lattice spacing in particle radii (particle engine) or cell sizes / 2 (grid engine); smaller is finer.'),
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
-    kernelWidth: pos.default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
+    kernelWidth: pos.max(8).default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
     normals: z
       .enum(['field', 'particles'])
       .default('field')
@@ -382,7 +391,7 @@ export const outputSettings = z
 export const limits = z
   .strictObject({
     maxParticles: z.int().positive().default(2_000_000).describe('Refuse scenes whose estimated particle count is larger.'),
-    maxCells: z.int().positive().default(16_000_000).describe('Refuse scenes whose estimated grid cell count is larger.'),
+    maxCells: z.int().positive().default(16_000_000).describe('Refuse scenes whose estimated grid cell count, or the cells of the lattice their liquid is meshed on (output.resolution), is larger.'),
   })
   .describe('Safety caps checked before anything is allocated.');
 
@@ -391,19 +400,19 @@ export const limits = z
 
 export const sceneSchema = z
   .strictObject({
-    $schema: z.string().optional().describe('Path of scene.schema.json, for editors.'),
-    name: z.string().default('untitled'),
-    description: z.string().default('').describe('What the scene shows and what to look for.'),
+    $schema: z.string().max(2000).optional().describe('Path of scene.schema.json, for editors.'),
+    name: label.default('untitled'),
+    description: z.string().max(10_000).default('').describe('What the scene shows and what to look for.'),
     fps: z.number().min(1).max(1000).default(30).describe('Frames per second.'),
     duration: z.number().positive().max(3600).default(5).describe('Length of the run, s.'),
     gravity: vec3.default([0, -9.81, 0]).describe('Gravity, m/s². y is up.'),
     seed: z.int().min(0).max(2 ** 31 - 1).default(1).describe('Random seed (jitter, reseeding).'),
     domain: domain.optional(),
-    materials: z.record(z.string().min(1), material).describe('Named liquids and solids.'),
-    adhesion: z.array(adhesion).default([]).describe('The adhesion matrix; pairs not listed get the defaults described in the README.'),
-    bodies: z.array(body).default([]),
-    sources: z.array(source).default([]),
-    sinks: z.array(sink).default([]),
+    materials: z.record(label.min(1), material).describe('Named liquids and solids.'),
+    adhesion: z.array(adhesion).max(10_000).default([]).describe('The adhesion matrix; pairs not listed get the defaults described in the README.'),
+    bodies: z.array(body).max(10_000).default([]),
+    sources: z.array(source).max(1000).default([]),
+    sinks: z.array(sink).max(1000).default([]),
     particle: particleSettings.prefault({}),
     grid: gridSettings.prefault({}),
     output: outputSettings.prefault({}),

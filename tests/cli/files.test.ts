@@ -1,13 +1,73 @@
-/** CLI file helpers, in process: atomic writes, frame names, durations. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+/** CLI file helpers, in process: bounded reads, atomic writes, frame names, durations; files viscid reads back from a run folder. */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { frameFileName, framePadding, writeFileAtomic } from '../../src/cli/files.ts';
+import { animateRun } from '../../src/cli/animate.ts';
+import { frameFileName, framePadding, readBoundedFile, readJsonFile, writeFileAtomic } from '../../src/cli/files.ts';
+import { readManifest } from '../../src/cli/manifest.ts';
+import { readSweep } from '../../src/cli/sweep-plan.ts';
 import { fmtBytes, fmtDuration } from '../../src/cli/format.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-files-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const SECRET = 'root:x:0:0:hunter2:/root:/bin/bash\n';
+
+describe('readBoundedFile', () => {
+  it('reads a file up to the cap and refuses one byte more, before reading it', () => {
+    const file = join(tmp, 'cap.bin');
+    writeFileSync(file, Buffer.alloc(100, 7));
+    expect(readBoundedFile(file, 100).length).toBe(100);
+    expect(() => readBoundedFile(file, 99)).toThrow(/cap\.bin: it is 100 bytes, the limit is 99$/);
+  });
+
+  // /proc files say they are 0 bytes long: only a reader that counts what it reads stops at the cap.
+  it.skipIf(!existsSync('/proc/self/maps'))('stops at the cap where the size stat gives is wrong', () => {
+    expect(readBoundedFile('/proc/self/maps', 1 << 24).length).toBeGreaterThan(64);
+    expect(() => readBoundedFile('/proc/self/maps', 64)).toThrow(/maps: it is over 64 bytes, the limit is 64$/);
+  });
+
+  it('names a missing file and what a special one is, never reading it', () => {
+    expect(() => readBoundedFile(join(tmp, 'absent'), 10)).toThrow(/cannot read .*absent: ENOENT$/);
+    expect(() => readBoundedFile('/dev/zero', 10)).toThrow(/cannot read \/dev\/zero: it is a device, not a regular file/);
+    expect(() => readBoundedFile(tmp, 10)).toThrow(/it is a directory/);
+  });
+});
+
+describe('JSON a run folder holds', () => {
+  it('in error says where, never what it holds: readJsonFile, resume, sweep, animate', async () => {
+    const dir = join(tmp, 'hostile');
+    mkdirSync(join(dir, 'particle'), { recursive: true });
+    writeFileSync(join(dir, 'manifest.json'), SECRET);
+    writeFileSync(join(dir, 'sweep.json'), `{\n  "viscid": ${SECRET}`);
+    const messages: string[] = [];
+    for (const f of [() => readJsonFile(join(dir, 'manifest.json'), 1000), () => readManifest(dir), () => readSweep(dir), () => animateRun(dir)]) {
+      try {
+        f();
+        messages.push('no error');
+      } catch (e) {
+        messages.push((e as Error).message);
+      }
+    }
+    expect(messages[0]).toMatch(/manifest\.json is not valid JSON: unexpected character \(line 1, column 1\)$/);
+    expect(messages[1]).toMatch(/^cannot resume: .*manifest\.json is not valid JSON: unexpected character \(line 1, column 1\)$/);
+    expect(messages[2]).toMatch(/sweep\.json is not valid JSON: unexpected character \(line 2, column 13\)$/);
+    expect(messages[3]).toMatch(/^animate: .*manifest\.json is not valid JSON/);
+    for (const m of messages) expect(m).not.toMatch(/hunter2|root:x/);
+  });
+
+  it("animate reads only the run's own frame files, whatever the manifest names", () => {
+    const dir = join(tmp, 'elsewhere');
+    mkdirSync(join(dir, 'particle'), { recursive: true });
+    const frame = (file: string) => ({ frame: 1, time: 0.1, files: [file] });
+    const manifest = (engine: string, file: string) => ({ engines: { [engine]: { status: 'complete', frames: [frame(file)] } } });
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest('particle', 'particle/../../secret/mesh-0001.ply')));
+    expect(() => animateRun(dir)).toThrow(/the particle run in .* wrote no surface meshes/);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest('..', '../mesh-0001.ply')));
+    expect(() => animateRun(dir)).toThrow(/has no particle or grid run \(engines: \.\.\)/);
+  });
+});
 
 describe('writeFileAtomic', () => {
   it('creates missing folders, replaces an existing file and leaves no temporary file', () => {

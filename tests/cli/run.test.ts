@@ -44,7 +44,7 @@ describe('viscid run (particle engine)', () => {
     expect(m.settings).toMatchObject({ method: 'particle', frames: 2, mesh: 'obj', points: 'vtk', padding: 4 });
     const e = m.engines.particle!;
     expect(e.status).toBe('complete');
-    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: 2 });
+    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(e.frames.map((f) => f.frame)).toEqual([1, 2]);
     for (const f of e.frames) {
       expect(f.wallMs).toBeGreaterThan(0);
@@ -95,7 +95,7 @@ describe('viscid run (particle engine)', () => {
     const last = e.frames[e.frames.length - 1].frame;
     expect(last).toBeGreaterThanOrEqual(2);
     expect(last).toBeLessThan(5000);
-    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: last });
+    expect(e.checkpoint).toMatchObject({ file: 'particle/checkpoint.vscd', frame: last });
     for (const f of e.frames) {
       expect(f.files).toEqual([`particle/mesh-${String(f.frame).padStart(4, '0')}.glb`, `particle/points-${String(f.frame).padStart(4, '0')}.ply`]);
       for (const file of f.files) expect(existsSync(join(dir, file)), file).toBe(true);
@@ -155,7 +155,7 @@ describe('viscid run (particle engine)', () => {
     const e = readManifest(dir).engines.particle!;
     expect(e.status).toBe('failed');
     expect(e.frames.map((f) => f.frame)).toEqual([1]);
-    expect(e.checkpoint).toEqual({ file: 'particle/checkpoint.vscd', frame: 1 });
+    expect(e.checkpoint).toMatchObject({ file: 'particle/checkpoint.vscd', frame: 1 });
     expect(e.frames[0].files).toEqual(['particle/mesh-0001.ply', 'particle/points-0001.vtk']); // binary PLY by default
     for (const file of e.frames[0].files) expect(existsSync(join(dir, file)), file).toBe(true);
     expect(existsSync(join(dir, 'particle', 'mesh-0002.ply'))).toBe(false);
@@ -164,11 +164,15 @@ describe('viscid run (particle engine)', () => {
   it('a frame whose file cannot be written fails the run, with the reason, and is not recorded', async () => {
     const dir = join(tmp, 'unwritable');
     mkdirSync(join(dir, 'particle', 'mesh-0002.ply'), { recursive: true }); // a directory where the file goes
-    const r = await cli(['run', tiny, '--frames', '3', '--out', dir]);
+    // --force: the folder is not empty (the directory stays: it is not one of viscid's files).
+    const r = await cli(['run', tiny, '--frames', '3', '--out', dir, '--force']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/mesh-0002\.ply/);
-    const e = readManifest(dir).engines.particle!;
+    expect(r.stderr).toMatch(/failed at frame 2, particle\/mesh-0002\.ply: cannot write .*mesh-0002\.ply/);
+    const m = readManifest(dir);
+    expect(m.status).toBe('failed');
+    const e = m.engines.particle!;
     expect(e.status).toBe('failed');
+    expect(e.failure).toMatchObject({ frame: 2, file: 'particle/mesh-0002.ply' });
     expect(e.frames.map((f) => f.frame)).toEqual([1]);
     expect(e.checkpoint!.frame).toBe(1);
   });

@@ -227,6 +227,12 @@ describe('gel (particle engine)', () => {
     }
   }, 60_000);
 
+  it('a gel too stiff for the springs within the subdivision cap is refused at setup, naming the material and what to raise', () => {
+    // c_p = √(1.5 E / ρ) = 369 m/s: a move may be 0.5 · 2r / c_p = 8 µs; the 1/120 s sub-timestep's 6 moves would need 171 pieces.
+    expect(() => cube({ elasticModulus: 1e8 })).toThrow(/materials\.jelly\.viscoelastic\.elasticModulus 100000000 Pa .* 171 pieces.*particle\.substeps to at least 11/);
+    expect(() => cube({ elasticModulus: 1e6 })).not.toThrow();
+  });
+
   it('the springs count in memoryBytes', () => {
     const plain = cube(null), gel = cube({ elasticModulus: 3000 });
     plain.stepFrame();

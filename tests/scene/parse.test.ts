@@ -160,7 +160,7 @@ describe('parseScene', () => {
     expect(cells.issues[0].path).toBe('limits.maxCells');
     expect(cells.issues[0].message).toMatch(/needs about [\d,]+ cells, over the cap of 1,000/);
     // The scene's own limit can be raised.
-    s.limits = { maxParticles: 10_000_000 };
+    s.limits = { maxParticles: 10_000_000, maxCells: 40_000_000 }; // the surface lattice grows with them
     expect(parseScene(s).particle.radius).toBe(0.0002);
   });
 

@@ -1,0 +1,206 @@
+/**
+ * A run's output folder belongs to that run. `viscid run` writes into a folder that is new, empty,
+ * or cleared with `--force`; `--resume` is the only way to continue what a folder holds. A lock
+ * file keeps two runs from writing into one folder at once (a lock left by a run that was killed
+ * is taken over). On resume, temporary files of a killed run and frame files written after the
+ * checkpoint are swept, so no stale frame sits beside the ones the run writes.
+ *
+ * `--force` clears viscid's own files only — manifest.json, the lock, and in the engine folders
+ * the frame files (mesh-, points-, solids-NNNN.*), checkpoint.vscd and temporary files — and leaves
+ * anything else in the folder where it is.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { EngineName } from '../index.ts';
+import { CheckpointReader } from '../io/checkpoint.ts';
+import { UsageError } from './command.ts';
+import { readBoundedFile, TEMP_FILE } from './files.ts';
+import { MANIFEST, MAX_MANIFEST_BYTES, type EngineRecord, type Manifest } from './manifest.ts';
+
+export const LOCK = '.viscid-run.lock';
+export const ENGINE_DIRS: readonly EngineName[] = ['particle', 'grid'];
+/** Frame files of `viscid run`: `mesh-0001.obj`, `points-00012.vtk`, `solids-0003.glb`. */
+const FRAME_FILE = /^(mesh|points|solids)-(\d{4,})\.(obj|ply|glb|vtk)$/;
+const CHECKPOINT = 'checkpoint.vscd';
+
+/** Frame number of a frame file's name, or -1. */
+export function frameOfFile(name: string): number {
+  const m = FRAME_FILE.exec(name);
+  return m ? Number(m[2]) : -1;
+}
+
+function isViscidFile(name: string): boolean {
+  return FRAME_FILE.test(name) || name === CHECKPOINT || TEMP_FILE.test(name);
+}
+
+/** Whether the process `pid` is alive on this machine. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The run holding `dir`'s lock, if it is alive: its pid. */
+function liveLockHolder(dir: string): number | null {
+  let text: string;
+  try {
+    text = readBoundedFile(join(dir, LOCK), 4096).toString('utf8');
+  } catch {
+    return null;
+  }
+  const [pid, host] = text.trim().split(/\s+/);
+  const n = Number(pid);
+  if (!Number.isSafeInteger(n) || n <= 0 || n === process.pid) return null;
+  if (host !== undefined && host !== hostname()) return n; // another machine's run: assume alive
+  return alive(n) ? n : null;
+}
+
+export interface ClaimedDir {
+  dir: string;
+  /** Removes the lock (at the end of the run, whatever its outcome). */
+  release(): void;
+}
+
+/**
+ * Takes `dir` for a run: refuses a file, a folder another live run writes into, and (without
+ * `resume` or `force`) a folder that is not empty; with `force`, clears viscid's files first.
+ */
+export function claimRunDirectory(dir: string, options: { resume: boolean; force: boolean; flag: string }): ClaimedDir {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new UsageError(`${options.flag} ${dir}: it is a file, not a folder; name a folder for the run's files`);
+  }
+  const holder = existsSync(dir) ? liveLockHolder(dir) : null;
+  if (holder !== null) throw new UsageError(`${dir} is being written by another viscid run (pid ${holder}); wait for it, or stop it, first`);
+  if (!options.resume) {
+    const entries = existsSync(dir) ? readdirSync(dir).filter((e) => e !== LOCK) : [];
+    if (entries.length > 0) {
+      if (!options.force) throw new UsageError(notEmptyMessage(dir, entries));
+      const { removed, kept } = clearViscidFiles(dir);
+      process.stderr.write(`--force: removed ${removed} file${removed === 1 ? '' : 's'} of an earlier run from ${dir}${kept ? `; left ${kept} other entr${kept === 1 ? 'y' : 'ies'} there` : ''}\n`);
+    }
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, LOCK), `${process.pid} ${hostname()}\n`);
+  } catch (e) {
+    throw new UsageError(`cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let released = false;
+  return {
+    dir,
+    release() {
+      if (released) return;
+      released = true;
+      // Only our own lock: a run that took the folder over after this one was presumed dead keeps its.
+      try {
+        if (readBoundedFile(join(dir, LOCK), 4096).toString('utf8').startsWith(`${process.pid} `)) rmSync(join(dir, LOCK), { force: true });
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+function notEmptyMessage(dir: string, entries: string[]): string {
+  if (entries.includes(MANIFEST)) {
+    let what = 'a viscid run';
+    try {
+      const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES).toString('utf8')) as Partial<Manifest>;
+      const status = m.status ?? Object.values(m.engines ?? {}).map((e) => e?.status)[0];
+      what = `a viscid run of scene '${m.scene?.name ?? '?'}'${status ? ` (${status})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`;
+    } catch {
+      // an unreadable manifest is still a run's
+    }
+    return `${dir} holds ${what}: continue it with --resume ${dir}, or pass --force to clear its files and start over`;
+  }
+  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  return `${dir} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${shown}): name a new or empty folder, or pass --force to write there (it clears viscid's own files only)`;
+}
+
+/** Removes viscid's files from a run folder (see the header); returns how many, and how many entries it left. */
+export function clearViscidFiles(dir: string): { removed: number; kept: number } {
+  let removed = 0;
+  let kept = 0;
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (entry === MANIFEST || entry === LOCK || TEMP_FILE.test(entry)) {
+      rmSync(path, { force: true });
+      removed++;
+    } else if ((ENGINE_DIRS as readonly string[]).includes(entry) && lstatSync(path).isDirectory()) {
+      const before = readdirSync(path);
+      for (const f of before) {
+        if (isViscidFile(f) && lstatSync(join(path, f)).isFile()) {
+          rmSync(join(path, f), { force: true });
+          removed++;
+        }
+      }
+      if (readdirSync(path).length === 0) rmdirSync(path);
+      else kept++;
+    } else {
+      kept++;
+    }
+  }
+  return { removed, kept };
+}
+
+/**
+ * Before an engine resumes from frame `from` in `dir`: removes temporary files a killed run left
+ * (in the folder and the engine's folder) and the engine's frame files after `from`, which the
+ * run writes again. Returns how many files went.
+ */
+export function sweepForResume(dir: string, engine: EngineName, from: number): number {
+  let removed = 0;
+  for (const entry of readdirSync(dir)) {
+    if (TEMP_FILE.test(entry)) {
+      rmSync(join(dir, entry), { force: true });
+      removed++;
+    }
+  }
+  const engineDir = join(dir, engine);
+  // Only the run's own folder: not one a symbolic link leads to.
+  if (!existsSync(engineDir) || !lstatSync(engineDir).isDirectory()) return removed;
+  for (const f of readdirSync(engineDir)) {
+    if (TEMP_FILE.test(f) || frameOfFile(f) > from) {
+      rmSync(join(engineDir, f), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/**
+ * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
+ * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
+ * it carries is the manifest's.
+ */
+export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
+  // Where viscid writes it, and nowhere else: a manifest does not send a resume to read other files.
+  if (checkpoint.file !== `${engine}/${CHECKPOINT}`) {
+    throw new UsageError(`cannot resume: the manifest in ${shown} names ${JSON.stringify(checkpoint.file)} as the ${engine} checkpoint; it is always ${engine}/${CHECKPOINT}`);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readBoundedFile(join(dir, checkpoint.file), bufferConstants.MAX_LENGTH, `checkpoint ${checkpoint.file} in ${shown}`));
+  } catch (e) {
+    throw new UsageError(`cannot resume: ${(e as Error).message}`);
+  }
+  if (checkpoint.sha256 && createHash('sha256').update(bytes).digest('hex') !== checkpoint.sha256) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} is not the one the manifest recorded (its sha-256 differs): it was changed or damaged`);
+  }
+  let reader: CheckpointReader;
+  try {
+    reader = new CheckpointReader(bytes);
+  } catch (e) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
+  }
+  if (reader.sceneHash && reader.sceneHash !== sceneSha) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${reader.sceneHash.slice(0, 12)}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  }
+  return bytes;
+}

@@ -1,0 +1,52 @@
+/** SHA-256 in the core (src/io/sha256.ts) against node:crypto, and the scene hash built on it. */
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex, Sha256 } from '../../src/io/sha256.ts';
+import { sceneHash } from '../../src/scene/hash.ts';
+import { parseScene } from '../../src/scene/parse.ts';
+
+const CUBE_OBJ = 'v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\nf 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n';
+
+describe('sha256', () => {
+  it('matches node:crypto on the standard vectors and on random input fed in random pieces', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 5 }), (bytes, cuts) => {
+        const sha = new Sha256();
+        let at = 0;
+        for (const c of [...cuts].sort((a, b) => a - b)) {
+          const to = Math.min(c, bytes.length);
+          if (to > at) sha.update(bytes.subarray(at, to));
+          at = Math.max(at, to);
+        }
+        sha.update(bytes.subarray(at));
+        expect(sha.hex()).toBe(createHash('sha256').update(bytes).digest('hex'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('sceneHash', () => {
+  const scene = (extra: Record<string, unknown> = {}) => ({
+    materials: { rock: { kind: 'solid' } },
+    bodies: [{ material: 'rock', shape: { type: 'mesh', file: 'cube.obj', ...extra } }],
+  });
+
+  it('is the same for the same scene and meshes, whatever the OBJ text says beside them', () => {
+    const a = parseScene(scene(), { meshes: { 'cube.obj': CUBE_OBJ } });
+    const b = parseScene(JSON.stringify(scene()), { meshes: { 'cube.obj': `# exported\n${CUBE_OBJ}` } });
+    expect(sceneHash(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(sceneHash(b)).toBe(sceneHash(a));
+  });
+
+  it('differs when a setting or a mesh vertex differs', () => {
+    const a = parseScene(scene(), { meshes: { 'cube.obj': CUBE_OBJ } });
+    const moved = parseScene(scene({ translate: [0, 1e-9, 0] }), { meshes: { 'cube.obj': CUBE_OBJ } });
+    const other = parseScene(scene(), { meshes: { 'cube.obj': CUBE_OBJ.replace('v 1 1 1', 'v 1 1 1.5') } });
+    expect(sceneHash(moved)).not.toBe(sceneHash(a));
+    expect(sceneHash(other)).not.toBe(sceneHash(a));
+  });
+});
