@@ -9,12 +9,12 @@
  * (pressure-kernels.ts with p = −λ). Passes run until the mean compression is within the liquids'
  * densityTolerance or densityIterations is reached; the total displacement becomes velocity once,
  * after the passes, as in position-based dynamics, less what `constrain` (walls, objects) did.
- * BENCHMARKS.md, "Density correction", has the candidates measured against it.
+ * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { factorRange, pressureDisplacementRange, wallRange } from './pressure-kernels.ts';
+import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -27,8 +27,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const { v } = pr, x = v.x, dx = v.dx, p = v.p;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const measure = (): number => {
-    if (v.walls.length > 0) wallRange(v, 0, n);
-    factorRange(v, 0, n);
+    runSolvePhase(ctx, v, n, FACTOR);
     let err = 0;
     for (let a = 0; a < n; a++) {
       const c = v.dens[a] - 1;
@@ -39,7 +38,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   };
   let error = measure(), passes = 0;
   while (passes < maxPasses && error > tolerance) {
-    pressureDisplacementRange(v, 0, n);
+    runSolvePhase(ctx, v, n, DISPLACE);
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
     if (constrain) constrainSlots(ctx, pr, constrain);
     passes++;

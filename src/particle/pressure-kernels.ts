@@ -82,6 +82,8 @@ export interface SolveView extends KernelView {
   nb: Int32Array;
   /** Per slot (3 each), when not null: Σ G over every neighbour (∇ of the particle concentration), from factorRange. */
   grad: Float64Array | null;
+  /** Per slot: the residual of the last Jacobi update (pressureUpdateRange). */
+  res: Float64Array;
 }
 
 /** Scratch of the ghost loops. */
@@ -236,22 +238,20 @@ export function advanceDensityRange(v: SolveView, a0: number, a1: number, u: Flo
 
 /**
  * One relaxed Jacobi update of p for every slot in [a0, a1), from the displacement of the current
- * p (pressureDisplacementRange, all slots); returns the range's Σ |e| where e > 0 or p > 0 (the
- * residual: compression left, or pressure where the liquid expands), e measured before the update.
+ * p (pressureDisplacementRange, all slots); writes each slot's residual to v.res (|e| where e > 0
+ * or p > 0: compression left, or pressure where the liquid expands; 0 elsewhere), e measured before
+ * the update.
  */
-export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega: number): number {
-  const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx;
-  let err = 0;
+export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega: number): void {
+  const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx, res = v.res;
   for (let a = a0; a < a1; a++) {
     const e = dens[a] + densityChange(v, a, u, null) * invN0 - 1;
     const al = alpha[a];
     // The residual of the complementarity problem: compression, or expansion while pressed.
-    if (e > 0) err += e;
-    else if (p[a] > 0) err -= e;
+    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
     const np = p[a] + omega * al * e;
     p[a] = np > 0 ? np : 0;
   }
-  return err;
 }
 
 // ---------------------------------------------------------------------------------------------

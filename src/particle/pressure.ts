@@ -14,7 +14,8 @@
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
-import { advanceDensityRange, factorRange, FULL, pressureDisplacementRange, pressureUpdateRange, RELAX, wallRange } from './pressure-kernels.ts';
+import { FULL, RELAX } from './pressure-kernels.ts';
+import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job.ts';
 
 /** Mean compression (relative density, per sub-timestep) the passes may leave. */
 export const PRESSURE_TOLERANCE = 1e-3;
@@ -55,11 +56,10 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) for (let k = 0; k < 3; k++) ou[3 * s + k] = O.vel[3 * oorder[s] + k] * dt;
   }
-  if (v.walls.length > 0) wallRange(v, 0, n);
-  factorRange(v, 0, n);
+  runSolvePhase(ctx, v, n, FACTOR);
   for (let a = 0; a < n; a++) rho[a] = dens[a];
   dens.fill(0, 0, n);
-  advanceDensityRange(v, 0, n, u, ou);
+  runSolvePhase(ctx, v, n, ADVANCE, u, ou);
   const dt2 = dt * dt;
   let any = false;
   for (let a = 0; a < n; a++) {
@@ -75,12 +75,16 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   const offset = L.acc, near = L.nearObject;
   if (any && maxPasses > 0) {
     for (;;) {
-      pressureDisplacementRange(v, 0, n);
-      error = pressureUpdateRange(v, 0, n, RELAX) / n;
+      runSolvePhase(ctx, v, n, DISPLACE);
+      runSolvePhase(ctx, v, n, UPDATE, null, null, RELAX);
+      const res = v.res;
+      let sum = 0;
+      for (let a = 0; a < n; a++) sum += res[a];
+      error = sum / n;
       passes++;
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
-    pressureDisplacementRange(v, 0, n);
+    runSolvePhase(ctx, v, n, DISPLACE);
     const invDt = 1 / dt;
     for (let a = 0; a < n; a++) {
       const i = order[a];

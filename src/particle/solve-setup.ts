@@ -12,11 +12,16 @@ import { NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
+
+const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 /** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
 export class SolveState {
   gamma: Float64Array = new Float64Array(0);
   gammaSlot: Float64Array = new Float64Array(0);
+  /** The object slot positions on shared memory, with a thread team (the solve's job reads them on every pass). */
+  oposShared: Float64Array = new Float64Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
   pairs = new NeighbourList();
@@ -214,10 +219,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one).
   const m = Math.max(n, L.capacity);
-  const mem = ctx.stageScratch(8 * (3 * 7 * m + 5 * m) + 4 * m + m + 512, false);
+  const mem = ctx.stageScratch(8 * (3 * 7 * m + 6 * m) + 4 * m + m + 512, ctx.shared);
   const x = mem.f64(3 * m), x0 = mem.f64(3 * m), dx = mem.f64(3 * m), fix = mem.f64(3 * m), spare = mem.f64(3 * m);
   const wdel = mem.f64(3 * m), wsg = mem.f64(3 * m);
-  const spare2 = mem.f64(m), alpha = mem.f64(m), p = mem.f64(m), dens = mem.f64(m), invMass = mem.f64(m);
+  const spare2 = mem.f64(m), alpha = mem.f64(m), p = mem.f64(m), dens = mem.f64(m), invMass = mem.f64(m), res = mem.f64(m);
   const nb = mem.i32(m), wmask = mem.u8(m);
   for (let a = 0; a < n; a++) {
     const i = order[a];
@@ -228,6 +233,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
   dc.updateBoxes(x);
 
   const list = st.pairs;
+  list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
   listLiquidRange(ctx, x, 0, nc, list, st.cellScratch);
   list.start[n] = list.length;
@@ -235,7 +241,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const bl = st.boundary;
   bl.reset(n);
   if (O.count > 0) {
-    if (st.gammaSlot.length < O.count) st.gammaSlot = new Float64Array(O.count);
+    if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
     listBoundaryRange(ctx, x, 0, nc, bl);
@@ -250,10 +256,16 @@ export function prepareSolve(ctx: StepContext): Prepared {
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
 
+  let opos: Float64Array = ctx.objectSlotPos;
+  if (ctx.shared && O.count > 0) {
+    if (st.oposShared.length < 3 * O.count) st.oposShared = allocFloat64(3 * O.count, true);
+    st.oposShared.set(opos.subarray(0, 3 * O.count));
+    opos = st.oposShared;
+  }
   const v: SolveView = {
-    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, opos: ctx.objectSlotPos, gamma: st.gammaSlot, invMass, uniform,
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, opos, gamma: st.gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, wsg, walls: closedWalls(ctx), h: ctx.densityH, n0: st.n0,
-    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null,
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare, spare2, state: st };
 }

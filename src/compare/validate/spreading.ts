@@ -81,11 +81,13 @@ export const spreading: ValidationCase = {
   run(engine, size) {
     // Honey-like ν (4e-3 m²/s ≈ 5.7 Pa·s at 1420 kg/m³): slow enough for lubrication theory
     // (Reynolds number ≪ 1). The particle run uses enough substeps for its exchange to reach this
-    // ν at all: the exchange saturates at C r² / δt (bench/viscosity-calibration-points.ts).
+    // ν at all: the exchange saturates at C r² / δt (bench/viscosity-calibration-points.ts). The
+    // tiny blob is 9 particles of 1.5 mm thick, as fine as the full one (2 mm particles, 7 thick:
+    // ν_eff/ν − 1 = +0.73 with 40 substeps, +0.37 with 48; BENCHMARKS.md).
     const nu = 4e-3;
     const base = size === 'full'
       ? { nu, radius: 0.03, height: 0.02, seconds: 0.8, particleRadius: 0.0015, cellSize: 0.003, substeps: 48, fitFrom: 0.32 }
-      : { nu, radius: 0.02, height: 0.014, seconds: 0.5, particleRadius: 0.002, cellSize: 0.004, substeps: 40, fps: 20, fitFrom: 0.2 };
+      : { nu, radius: 0.02, height: 0.014, seconds: 0.5, particleRadius: 0.0015, cellSize: 0.004, substeps: 48, fps: 20, fitFrom: 0.2 };
     // The grid runs with its default surface tracking and again with marker particles: thin
     // layers are where the two differ most.
     const variants: { label: string; m: SpreadingMeasurement }[] = engine === 'grid'
