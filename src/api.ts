@@ -45,6 +45,12 @@ export interface Metrics {
   pointCount: number;
   /** Liquid cells (grid engine). */
   cellCount?: number;
+  /** Liquid volume put in (bodies, blob sources, spouts) less what sinks removed, m³ (grid engine). */
+  volumeExpected?: number;
+  /** fluidVolume / volumeExpected − 1: liquid the method gained (> 0) or lost (< 0) (grid engine). */
+  volumeChange?: number;
+  /** True when no liquid is left (drained or removed): centre of mass and bounds are then zero. */
+  liquidGone?: boolean;
   /**
    * Bytes of the typed arrays the simulation holds (particles, cells, neighbour lists, scratch), at
    * their allocated capacity; JS object overhead is not counted.

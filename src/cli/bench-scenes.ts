@@ -57,4 +57,6 @@ export const benchScenes: BenchScene[] = [
   // Grid engine (issue 5): the 64³ dam break, target ≤ 1 s per frame on one core.
   { engine: 'grid', scene: 'scenes/dam-break.json', frames: 5, warmup: 3 },
   { engine: 'grid', scene: 'scenes/honey-drop-grid.json', frames: 3, warmup: 2 },
+  // The default scene on the grid (particle level set), timed over the same frames as the particle engine's.
+  { engine: 'grid', scene: 'scenes/honey-drop.json', frames: 20, warmup: 2 },
 ];

@@ -10,6 +10,7 @@ import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from
 import { writeFileAtomic } from './files.ts';
 import { loadScene } from './load-scene.ts';
 import { createProgress } from './progress.ts';
+import { volumeWarner } from './volume-warning.ts';
 
 interface CompareFlags {
   frames?: number;
@@ -49,20 +50,29 @@ defineCommand((program) =>
       const frames = opts.frames ?? defaultFrames(scene);
       const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
       const progress = new Map<string, ReturnType<typeof createProgress>>();
+      const warners = new Map<string, ReturnType<typeof volumeWarner>>();
       const { runs, report } = compareScene(scene, {
         engines,
         frames,
         frontAxis: axisIndex as Axis,
         frontQuantile: 0.01,
-        onFrame: opts.quiet
-          ? undefined
-          : (engine, record) => {
-              if (record.frame === 0) return;
-              let p = progress.get(engine);
-              if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
-              p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
-              if (record.frame === frames) p.stop();
-            },
+        onFrame: (engine, record, sim) => {
+          if (record.frame === 0) return;
+          let p = progress.get(engine);
+          if (!opts.quiet) {
+            if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
+            p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
+          }
+          // Liquid the method lost or gained (the engine's own account, sources and sinks counted), said once.
+          let warn = warners.get(engine);
+          if (!warn) warners.set(engine, (warn = volumeWarner(engine)));
+          const line = warn(sim.metrics(), record.time, record.frame);
+          if (line) {
+            if (p) p.log(line);
+            else process.stderr.write(`${line}\n`);
+          }
+          if (record.frame === frames) p?.stop();
+        },
       });
       for (const p of progress.values()) p.stop();
       writeFileAtomic(join(out, 'metrics.csv'), report.csv);

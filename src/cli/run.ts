@@ -37,6 +37,7 @@ import { claimRunDirectory, sweepForResume, verifiedCheckpoint, type ClaimedDir 
 import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
 import { viscidVersion } from './version.ts';
+import { volumeWarner } from './volume-warning.ts';
 
 export interface RunFlags {
   method?: RunMethod;
@@ -313,6 +314,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
       `${engine}: ${scene.name}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, loaded.frame, settings.frames);
+    const warnVolume = volumeWarner(engine);
     const started = performance.now();
     lastDone = started;
     stepping = loaded.frame + 1;
@@ -350,6 +352,9 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
         warned.add(w.key);
         progress.log(`warning: frame ${f.frame}: ${w.text}`);
       }
+      // Liquid the method lost or gained (Metrics.volumeChange: sources and sinks counted), said once.
+      const volumeLine = warnVolume(f, f.time, f.frame);
+      if (volumeLine) progress.log(volumeLine);
     }
     await recorded;
     progress.stop();

@@ -51,6 +51,8 @@ function step(): SteppedFrame {
     points: want.points ? points : { ...points, positions: new Float32Array(0), velocities: new Float32Array(0), materials: new Uint16Array(0), densities: undefined, surface: undefined },
     fluidVolume: metrics.fluidVolume,
     maxSpeed: metrics.maxSpeed,
+    volumeChange: metrics.volumeChange,
+    liquidGone: metrics.liquidGone,
     centerOfMass: Array.from(metrics.centerOfMass),
     bounds: { min: Array.from(metrics.bounds.min), max: Array.from(metrics.bounds.max) },
     state: sim.save(),

@@ -52,6 +52,9 @@ export interface SteppedFrame {
   points: FluidPoints;
   fluidVolume: number;
   maxSpeed: number;
+  /** Metrics.volumeChange and liquidGone, where the engine keeps a volume account (the volume warning). */
+  volumeChange?: number;
+  liquidGone?: boolean;
   centerOfMass: number[];
   bounds: { min: number[]; max: number[] };
   state: Uint8Array;

@@ -2,14 +2,23 @@
  * Step 3a, convection by a backwards particle trace (Cline §4, Stam 1999): from each face that
  * borders liquid, trace back through u for −Δt with RK2 (equation 12) and take the velocity
  * component found there (Figure 5). Not done in place: results go to the temporary vectors first.
- * The temperature of variable-viscosity liquids is advected the same way from cell centres (§7.2).
+ *
+ * `maccormack` (the default, `grid.advection`): the MacCormack scheme of Selle, Fedkiw, Kim, Liu &
+ * Rossignac (2008, J. Sci. Comput. 35): û = SL(u) forward on every face not held by a solid,
+ * ũ = SL(û) backward (a forward trace from each face), u ← û + (u − ũ)/2, second order in space
+ * and time where the flow is smooth. Its limiter: where that value leaves the range of the eight
+ * values the forward step interpolated from, the face keeps û (the first-order result), so no new
+ * extremes appear and the scheme stays unconditionally stable, as semi-Lagrangian is.
+ *
+ * The temperature of variable-viscosity liquids is advected semi-Lagrangian from cell centres (§7.2).
  */
 import type { GridDomain } from './domain.ts';
-import { sampleAt as sampleAt_, sampleVelocity as sampleVelocity_, tracePoint as tracePoint_, velocityAtPoint as velocityAtPoint_ } from './interpolate.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, type GridStore } from './store.ts';
+import { sampleAt as sampleAt_, sampleAtBounded as sampleAtBounded_, sampleBounds, sampleVelocity as sampleVelocity_, tracePoint as tracePoint_, velocityAtPoint as velocityAtPoint_ } from './interpolate.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleVelocity = sampleVelocity_, tracePoint = tracePoint_, velocityAtPoint = velocityAtPoint_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_;
+const sampleAt = sampleAt_, sampleAtBounded = sampleAtBounded_, sampleVelocity = sampleVelocity_, tracePoint = tracePoint_, velocityAtPoint = velocityAtPoint_;
+const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
 const v0 = new Float64Array(3);
@@ -34,25 +43,91 @@ function faceVelocity(s: GridStore, c: number, a: number, out: Float64Array): bo
   return true;
 }
 
-export function advectVelocity(s: GridStore, d: GridDomain, dt: number): void {
-  const { face, tmp, ci, cj, ck } = s;
+export type VelocityAdvection = 'semi-lagrangian' | 'maccormack';
+
+/** Scratch of the MacCormack scheme: the forward result and its limits, per face component. */
+export class AdvectionScratch {
+  forward: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  lo: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  hi: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  ensure(n: number): void {
+    if (this.forward[0].length >= n) return;
+    const m = Math.ceil(n * 1.3);
+    for (let a = 0; a < 3; a++) {
+      this.forward[a] = new Float64Array(m);
+      this.lo[a] = new Float64Array(m);
+      this.hi[a] = new Float64Array(m);
+    }
+  }
+}
+
+/** The start of the backward trace of face (c, a): RK2 through u for −Δt (equation 12). */
+function traceBack(s: GridStore, d: GridDomain, c: number, a: number, dt: number): void {
   const h = d.h, [ox, oy, oz] = d.origin;
+  const x = ox + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
+  const yy = oy + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
+  const z = oz + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
+  // The velocity at the face itself comes from its neighbours.
+  if (!faceVelocity(s, c, a, v0)) velocityAtPoint(s, d, x, yy, z, v0);
+  velocityAtPoint(s, d, x - 0.5 * dt * v0[0], yy - 0.5 * dt * v0[1], z - 0.5 * dt * v0[2], v0);
+  y[0] = x - dt * v0[0]; y[1] = yy - dt * v0[1]; y[2] = z - dt * v0[2];
+}
+
+export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: VelocityAdvection = 'semi-lagrangian', scratch?: AdvectionScratch): void {
+  const { face, tmp } = s;
+  if (scheme === 'maccormack' && scratch) {
+    maccormack(s, d, dt, scratch);
+    return;
+  }
   for (let a = 0; a < 3; a++) {
     const ta = tmp[a];
     for (let c = 0; c < s.count; c++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      const x = ox + h * (ci[c] + (a === 0 ? 0 : 0.5));
-      const yy = oy + h * (cj[c] + (a === 1 ? 0 : 0.5));
-      const z = oz + h * (ck[c] + (a === 2 ? 0 : 0.5));
-      // RK2 (equation 12) backwards; the velocity at the face itself comes from its neighbours.
-      if (!faceVelocity(s, c, a, v0)) velocityAtPoint(s, d, x, yy, z, v0);
-      velocityAtPoint(s, d, x - 0.5 * dt * v0[0], yy - 0.5 * dt * v0[1], z - 0.5 * dt * v0[2], v0);
-      ta[c] = sampleVelocity(s, d, a, x - dt * v0[0], yy - dt * v0[1], z - dt * v0[2]);
+      traceBack(s, d, c, a, dt);
+      ta[c] = sampleVelocity(s, d, a, y[0], y[1], y[2]);
     }
   }
   for (let a = 0; a < 3; a++) {
     const ua = s.u[a], ta = tmp[a];
     for (let c = 0; c < s.count; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
+  }
+}
+
+function maccormack(s: GridStore, d: GridDomain, dt: number, w: AdvectionScratch): void {
+  const { face } = s, n = s.count, h = d.h, inv = 1 / h, [ox, oy, oz] = d.origin;
+  w.ensure(n);
+  // û on the faces not held by a solid within two cells of the liquid (the backward step, which
+  // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u).
+  const { layer } = s;
+  for (let a = 0; a < 3; a++) {
+    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ua = s.u[a];
+    const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
+    for (let c = 0; c < n; c++) {
+      fa[c] = ua[c];
+      const st = face[3 * c + a];
+      if (st === FACE_FIXED || layer[c] < 0 || layer[c] > 2) continue;
+      traceBack(s, d, c, a, dt);
+      fa[c] = sampleAtBounded(s, ua, (y[0] - ox) * inv - sx, (y[1] - oy) * inv - sy, (y[2] - oz) * inv - sz);
+      lo[c] = sampleBounds[0];
+      hi[c] = sampleBounds[1];
+    }
+  }
+  // ũ: û carried back by a forward trace; the corrected value where it stays within the limits.
+  for (let a = 0; a < 3; a++) {
+    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ta = s.tmp[a], ua = s.u[a];
+    const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
+    for (let c = 0; c < n; c++) {
+      if (face[3 * c + a] !== FACE_ACTIVE) continue;
+      const x = ox + h * (s.ci[c] + sx), yy = oy + h * (s.cj[c] + sy), z = oz + h * (s.ck[c] + sz);
+      tracePoint(s, d, x, yy, z, dt, y);
+      const back = sampleAt(s, fa, (y[0] - ox) * inv - sx, (y[1] - oy) * inv - sy, (y[2] - oz) * inv - sz, fa[c]);
+      const corrected = fa[c] + 0.5 * (ua[c] - back);
+      ta[c] = corrected >= lo[c] && corrected <= hi[c] ? corrected : fa[c];
+    }
+  }
+  for (let a = 0; a < 3; a++) {
+    const ua = s.u[a], ta = s.tmp[a];
+    for (let c = 0; c < n; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
   }
 }
 

@@ -21,7 +21,7 @@ import { SimulationError } from '../api.ts';
 import { sampleVolume } from '../scene/sample.ts';
 import { quatToMatrix, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import { OPEN } from './domain.ts';
-import { sampleCentre, velocityAtPoint } from './interpolate.ts';
+import { velocityAtPoint } from './interpolate.ts';
 import { AIR, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSolid } from './solids.ts';
 import type { GridSimulation } from './step.ts';
@@ -166,15 +166,9 @@ export class BuoyantBodies {
   }
 }
 
-/**
- * Submerged fraction of a node of thickness `spacing`: clamp(½ − φ/spacing, 0, 1) with the level
- * set (so the buoyancy varies smoothly as the node crosses the surface), 0 or 1 with markers.
- */
+/** Submerged fraction of a node of thickness `spacing` (the tracker's answer, smooth with a level set). */
 function wetFraction(sim: GridSimulation, p: Float64Array, spacing: number): number {
-  const s = sim.store, d = sim.d;
-  if (sim.useLevelSet) return Math.min(1, Math.max(0, 0.5 - sampleCentre(s, d, s.phi, p[0], p[1], p[2], sim.band) / spacing));
-  const c = s.find(Math.floor((p[0] - d.origin[0]) / d.h), Math.floor((p[1] - d.origin[1]) / d.h), Math.floor((p[2] - d.origin[2]) / d.h));
-  return c >= 0 && s.type[c] === FLUID ? 1 : 0;
+  return sim.tracker.wetFraction(sim, p, spacing);
 }
 
 /** Equation 14: backward differences of the pressure of the node's cell (forward at a solid). */

@@ -1,137 +1,99 @@
 /**
- * Splices the grid-engine extensions into the standard step (step.ts) by name (stages.ts):
- *
- *   sources · grid · [smoke-grid] · redistance · [pls-correct] · [viscoelastic-strain] · advection ·
- *   temperature · forces · [smoke-forces] · [elastic-force] · [vorticity] · pressure-pre · viscosity ·
- *   objects · pressure · [buoyant-bodies] · extrapolation · solids · tracking · [pls-advect] ·
- *   [smoke-advect] · [height-field] · [spray]
- *
- * Each extension keeps its state per simulation in a WeakMap (no change to GridSimulation) and is
- * enabled only by its scene settings, so scenes that use none run the plain solver unchanged.
- * Smoke replaces the liquid stages that make no sense for a gas (grid from the liquid, gravity,
- * marker sources, surface tracking): their `enabled` is wrapped below.
+ * The grid engine's extensions a scene can ask for (Cline et al. §8 viscoelastic fluids, §9 smoke
+ * and vorticity confinement; Foster & Metaxas 1996 §5 buoyant bodies and §4.3 spray), created per
+ * simulation from its scene, with the stages `buildPipeline` places for them and their part of
+ * the public output and of checkpoints. A scene that asks for none gets none of this.
  */
-import type { FluidPoints, Mesh } from '../api.ts';
+import type { FluidPoints } from '../api.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import { quatToMatrix } from '../scene/motion.ts';
-import './step.ts';
-import type { GridSimulation } from './step.ts';
-import { gridStages, insertStage } from './stages.ts';
-import { Viscoelastic } from './viscoelastic.ts';
-import { Smoke } from './smoke.ts';
-import { VorticityConfinement } from './vorticity.ts';
-import { ParticleLevelSet } from './particle-levelset.ts';
 import { BuoyantBodies } from './buoyancy.ts';
-import { HeightField } from './heightfield.ts';
+import type { Stage } from './pipeline.ts';
+import { Smoke } from './smoke.ts';
 import { Spray } from './spray.ts';
+import type { GridSimulation } from './step.ts';
+import { Viscoelastic } from './viscoelastic.ts';
+import { VorticityConfinement } from './vorticity.ts';
 
 export interface GridExtensions {
   viscoelastic: Viscoelastic | null;
   smoke: Smoke | null;
   vorticity: VorticityConfinement | null;
-  pls: ParticleLevelSet | null;
   bodies: BuoyantBodies | null;
-  heightField: HeightField | null;
   spray: Spray | null;
 }
 
-const states = new WeakMap<GridSimulation, GridExtensions>();
-
-/** The extension state of a simulation, created from its scene on first use. */
-export function extensionsOf(sim: GridSimulation): GridExtensions {
-  let e = states.get(sim);
-  if (e) return e;
+/** The extensions `sim.scene` asks for (smoke excludes the liquid-only ones). */
+export function createExtensions(sim: GridSimulation): GridExtensions {
   const g = sim.scene.grid, liquid = sim.liquid;
   const ve = liquid?.viscoelastic;
-  const bodies = BuoyantBodies.create(sim);
-  e = {
+  return {
     viscoelastic: ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null,
     smoke: g.smoke ? new Smoke(g.smoke, sim) : null,
     vorticity: g.vorticityConfinement > 0 ? new VorticityConfinement() : null,
-    pls: g.tracking === 'particle-levelset' && !g.smoke ? new ParticleLevelSet(sim.scene.seed) : null,
-    bodies,
-    heightField: g.heightField && !g.smoke ? new HeightField() : null,
+    bodies: BuoyantBodies.create(sim),
     spray: g.spray && !g.smoke ? new Spray(g.spray, sim.scene.seed) : null,
   };
-  states.set(sim, e);
-  return e;
 }
 
-const isSmoke = (sim: GridSimulation) => sim.scene.grid.smoke !== undefined;
-
-for (const name of ['sources', 'grid', 'redistance', 'forces', 'tracking']) {
-  const stage = gridStages.find((s) => s.name === name);
-  if (!stage) continue;
-  const prev = stage.enabled;
-  stage.enabled = (sim) => !isSmoke(sim) && (prev ? prev(sim) : true);
+/** §8, Figure 12 before convection: strain rate, yield, decay, advection of the strain. */
+export function viscoelasticStrain(ve: Viscoelastic): Stage {
+  return {
+    name: 'viscoelastic-strain',
+    run(sim, dt) {
+      ve.updateStrain(sim, dt);
+      sim.count('yieldedCells', ve.yielded);
+    },
+  };
 }
 
-insertStage({ name: 'smoke-grid', enabled: isSmoke, run: (sim) => extensionsOf(sim).smoke!.updateGrid(sim) }, { after: 'grid' });
-insertStage({
-  name: 'pls-correct',
-  enabled: (sim) => extensionsOf(sim).pls !== null,
-  run(sim) {
-    const pls = extensionsOf(sim).pls!;
-    pls.afterRedistance(sim);
-    sim.count('plsParticles', pls.count);
-    sim.count('plsEscaped', pls.escaped);
-  },
-}, { after: 'redistance' });
-insertStage({
-  name: 'viscoelastic-strain',
-  enabled: (sim) => extensionsOf(sim).viscoelastic !== null,
-  run(sim, dt) {
-    const ve = extensionsOf(sim).viscoelastic!;
-    ve.updateStrain(sim, dt);
-    sim.count('yieldedCells', ve.yielded);
-  },
-}, { before: 'advection' });
-insertStage({ name: 'smoke-forces', enabled: isSmoke, run: (sim, dt) => extensionsOf(sim).smoke!.forces(sim, dt) }, { after: 'forces' });
-insertStage({
-  name: 'elastic-force',
-  enabled: (sim) => extensionsOf(sim).viscoelastic !== null,
-  run(sim, dt) {
-    extensionsOf(sim).viscoelastic!.applyForce(sim.store, dt, sim.d.h);
-    sim.checkVelocity();
-  },
-}, { after: 'smoke-forces' });
-insertStage({
-  name: 'vorticity',
-  enabled: (sim) => extensionsOf(sim).vorticity !== null,
-  run: (sim, dt) => extensionsOf(sim).vorticity!.apply(sim.store, sim.d.h, sim.scene.grid.vorticityConfinement, dt),
-}, { after: 'elastic-force' });
-insertStage({
-  name: 'buoyant-bodies',
-  enabled: (sim) => extensionsOf(sim).bodies !== null,
-  run: (sim, dt) => extensionsOf(sim).bodies!.step(sim, dt),
-}, { after: 'pressure' });
-insertStage({
-  name: 'pls-advect',
-  enabled: (sim) => extensionsOf(sim).pls !== null,
-  run: (sim, dt) => extensionsOf(sim).pls!.afterAdvection(sim, dt),
-}, { after: 'tracking' });
-insertStage({ name: 'smoke-advect', enabled: isSmoke, run: (sim, dt) => extensionsOf(sim).smoke!.advect(sim, dt) }, { after: 'pls-advect' });
-insertStage({
-  name: 'height-field',
-  enabled: (sim) => extensionsOf(sim).heightField !== null,
-  run: (sim, dt) => extensionsOf(sim).heightField!.advance(sim, dt),
-}, { after: 'smoke-advect' });
-insertStage({
-  name: 'spray',
-  enabled: (sim) => extensionsOf(sim).spray !== null,
-  run(sim, dt) {
-    const spray = extensionsOf(sim).spray!;
-    spray.step(sim, dt);
-    sim.count('sprayParticles', spray.count);
-  },
-}, { after: 'height-field' });
+/** §8, equation 23: the elastic force μ_E ∇·E. */
+export function elasticForce(ve: Viscoelastic): Stage {
+  return {
+    name: 'elastic-force',
+    run(sim, dt) {
+      ve.applyForce(sim.store, dt, sim.d.h);
+      sim.checkVelocity();
+    },
+  };
+}
+
+/** §9.3, equation 29. */
+export function vorticityConfinement(vc: VorticityConfinement): Stage {
+  return { name: 'vorticity', run: (sim, dt) => vc.apply(sim.store, sim.d.h, sim.scene.grid.vorticityConfinement, dt) };
+}
+
+/** Foster & Metaxas §5: forces from the pressure just solved move the free bodies. */
+export function buoyantBodies(bodies: BuoyantBodies): Stage {
+  return { name: 'buoyant-bodies', run: (sim, dt) => bodies.step(sim, dt) };
+}
+
+/** Foster & Metaxas §4.3: spray thrown off the fast-rising surface. */
+export function sprayStage(spray: Spray): Stage {
+  return {
+    name: 'spray',
+    run(sim, dt) {
+      spray.step(sim, dt);
+      sim.count('sprayParticles', spray.count);
+    },
+  };
+}
+
+/** §9, Figure 13: the smoke's grid (the whole box), forces (sources, buoyancy, wind) and transport. */
+export function smokeStages(smoke: Smoke): { grid: Stage; forces: Stage; advect: Stage } {
+  return {
+    grid: { name: 'smoke-grid', run: (sim) => smoke.updateGrid(sim) },
+    forces: { name: 'smoke-forces', run: (sim, dt) => smoke.forces(sim, dt) },
+    advect: { name: 'smoke-advect', run: (sim, dt) => smoke.advect(sim, dt) },
+  };
+}
 
 /**
  * What the public Simulation shows of the extensions: for smoke, the cells holding smoke (their
  * `densities` are the smoke density) instead of markers; spray particles appended to the markers.
  */
 export function extensionFluidPoints(sim: GridSimulation, base: FluidPoints): FluidPoints {
-  const e = extensionsOf(sim);
+  const e = sim.ext;
   if (e.smoke) return e.smoke.points(sim);
   const spray = e.spray;
   if (!spray || spray.count === 0) return base;
@@ -146,21 +108,12 @@ export function extensionFluidPoints(sim: GridSimulation, base: FluidPoints): Fl
   return { count: n, positions, velocities, materials };
 }
 
-/** The height-field mesh when the scene asks for it, else null (the level-set mesh is used). */
-export function extensionSurface(sim: GridSimulation, color: [number, number, number]): Mesh | null {
-  const hf = extensionsOf(sim).heightField;
-  if (!hf || hf.H.length === 0) return null;
-  return hf.mesh(sim, color);
-}
-
-/** Writes the extension state into a checkpoint (simulation.ts `save`), so restores are exact. */
+/** Writes the extension state into a checkpoint, so restores are exact. */
 export function saveExtensions(sim: GridSimulation, w: CheckpointWriter): void {
-  const e = extensionsOf(sim), s = sim.store;
+  const e = sim.ext, s = sim.store;
   e.viscoelastic?.save(w, s);
   e.smoke?.save(w, s);
-  e.pls?.save(w);
   e.spray?.save(w);
-  if (e.heightField && e.heightField.H.length > 0) w.array('ext.heightField', e.heightField.H.slice());
   if (e.bodies) {
     const state = new Float64Array(13 * e.bodies.bodies.length);
     e.bodies.bodies.forEach((b, i) => {
@@ -172,12 +125,10 @@ export function saveExtensions(sim: GridSimulation, w: CheckpointWriter): void {
 
 /** Reads what `saveExtensions` wrote, after the grid itself has been restored. */
 export function restoreExtensions(sim: GridSimulation, r: CheckpointReader): void {
-  const e = extensionsOf(sim), s = sim.store;
+  const e = sim.ext, s = sim.store;
   if (e.viscoelastic && r.has('ext.strain0')) e.viscoelastic.restore(r, s);
   if (e.smoke && r.has('ext.smokeDensity')) e.smoke.restore(r, s);
-  if (e.pls && r.has('ext.plsPos')) e.pls.restore(r);
   if (e.spray && r.has('ext.sprayPos')) e.spray.restore(r);
-  if (e.heightField && r.has('ext.heightField')) e.heightField.restore(sim, r.array('ext.heightField', Float64Array));
   if (e.bodies && r.has('ext.freeBodies')) {
     const state = r.array('ext.freeBodies', Float64Array);
     e.bodies.bodies.forEach((b, i) => {

@@ -3,14 +3,37 @@
  * layer outwards from the liquid, each sample that does not border liquid takes the average of the
  * same component in the neighbours of the previous layer. `extrapolateCentre` does the same for a
  * centre field (temperature, log viscosity, §7.2).
+ *
+ * Given the level set, the average is weighted towards the neighbours that lie back along the
+ * surface normal (weight max(0, −n·e) for the neighbour in direction e, n = ∇φ/|∇φ|): the
+ * extrapolated velocity is then constant along normals, the extension Enright, Marschner & Fedkiw
+ * (2002) use, so the air beside a curved surface moves with the surface instead of with an average
+ * of differently oriented liquid, and particles of the particle level set stay on their side.
  */
 import { FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
 
-export function extrapolateVelocity(s: GridStore, layers: number): void {
+let normals = new Float64Array(0);
+
+/** ∇φ at every non-solid cell by central differences (one-sided at the band's edge), unnormalised. */
+function cellNormals(s: GridStore): Float64Array {
+  if (normals.length < 3 * s.count) normals = new Float64Array(Math.ceil(3 * s.count * 1.3));
+  const { nb, phi, type } = s;
+  for (let c = 0; c < s.count; c++) {
+    for (let a = 0; a < 3; a++) {
+      const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+      const okLo = lo >= 0 && type[lo] !== SOLID, okHi = hi >= 0 && type[hi] !== SOLID;
+      normals[3 * c + a] = okLo && okHi ? phi[hi] - phi[lo] : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
+    }
+  }
+  return normals;
+}
+
+export function extrapolateVelocity(s: GridStore, layers: number, alongNormals = false): void {
   const { nb, face, type, layer, u } = s;
+  const n = alongNormals ? cellNormals(s) : null;
   for (let c = 0; c < s.count; c++) layer[c] = type[c] === FLUID ? 0 : -1;
   for (let l = 1; l <= layers; l++) {
     for (let c = 0; c < s.count; c++) {
@@ -23,12 +46,21 @@ export function extrapolateVelocity(s: GridStore, layers: number): void {
       if (!touches) continue;
       for (let a = 0; a < 3; a++) {
         if (face[3 * c + a] !== FACE_FREE) continue;
-        let sum = 0, cnt = 0;
+        let sum = 0, cnt = 0, wsum = 0, wu = 0;
+        // The face's normal: the mean of the two cells it separates.
+        const back = nb[6 * c + 2 * a];
         for (let d = 0; d < 6; d++) {
           const m = nb[6 * c + d];
-          if (m >= 0 && layer[m] === l - 1) { sum += u[a][m]; cnt++; }
+          if (!(m >= 0 && layer[m] === l - 1)) continue;
+          sum += u[a][m]; cnt++;
+          if (n !== null) {
+            const ax = d >> 1, sign = d & 1 ? 1 : -1;
+            const na = n[3 * c + ax] + (back >= 0 ? n[3 * back + ax] : n[3 * c + ax]);
+            const w = -sign * na;
+            if (w > 0) { wsum += w; wu += w * u[a][m]; }
+          }
         }
-        u[a][c] = sum / cnt;
+        u[a][c] = wsum > 0 ? wu / wsum : sum / cnt;
       }
       layer[c] = l;
     }

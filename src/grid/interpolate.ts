@@ -11,6 +11,7 @@ const corner = new Int32Array(8);
 
 /** Slots of the 8 cells (i..i+1, j..j+1, k..k+1), −1 where absent, into `corner`. */
 function corners(s: GridStore, i: number, j: number, k: number, known = -2): void {
+  if (known === -2 && s.denseCorners(i, j, k, corner)) return;
   const nb = s.nb;
   const c0 = known === -2 ? s.find(i, j, k) : known;
   corner[0] = c0;
@@ -52,6 +53,51 @@ export function sampleAt(s: GridStore, field: Float64Array, gx: number, gy: numb
     wsum += w;
   }
   if (wsum === 0) return fallback;
+  return wsum > 0.999999999 ? sum : sum / wsum;
+}
+
+/**
+ * Trilinear value of a 3-component field stored per cell (xyz interleaved) at grid coordinates
+ * (gx, gy, gz) into out; zero where none of the 8 cells exists.
+ */
+export function sampleVector(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number, out: Float64Array): void {
+  const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
+  const fx = gx - i, fy = gy - j, fz = gz - k;
+  corners(s, i, j, k);
+  let x = 0, y = 0, z = 0, wsum = 0;
+  for (let q = 0; q < 8; q++) {
+    const c = corner[q];
+    if (c < 0) continue;
+    const w = (q & 1 ? fx : 1 - fx) * (q & 2 ? fy : 1 - fy) * (q & 4 ? fz : 1 - fz);
+    x += w * field[3 * c]; y += w * field[3 * c + 1]; z += w * field[3 * c + 2];
+    wsum += w;
+  }
+  const inv = wsum > 0.999999999 ? 1 : wsum > 0 ? 1 / wsum : 0;
+  out[0] = x * inv; out[1] = y * inv; out[2] = z * inv;
+}
+
+/** Smallest and largest of the values `sampleAtBounded` interpolated from. */
+export const sampleBounds = new Float64Array(2);
+
+/** sampleAt that also leaves the extremes of the existing corner values in `sampleBounds` (limiters). */
+export function sampleAtBounded(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number): number {
+  const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
+  const fx = gx - i, fy = gy - j, fz = gz - k;
+  corners(s, i, j, k);
+  let sum = 0, wsum = 0, lo = Infinity, hi = -Infinity;
+  for (let q = 0; q < 8; q++) {
+    const c = corner[q];
+    if (c < 0) continue;
+    const v = field[c];
+    const w = (q & 1 ? fx : 1 - fx) * (q & 2 ? fy : 1 - fy) * (q & 4 ? fz : 1 - fz);
+    sum += w * v;
+    wsum += w;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  sampleBounds[0] = lo;
+  sampleBounds[1] = hi;
+  if (wsum === 0) return 0;
   return wsum > 0.999999999 ? sum : sum / wsum;
 }
 

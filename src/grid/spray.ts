@@ -6,7 +6,7 @@
  * it has been out), leaves the domain box or outlives `lifetime`.
  * Surface cells are liquid cells with an air cell above (the level set's or the markers' cells).
  */
-import { sampleCentre, velocityAtPoint } from './interpolate.ts';
+import { velocityAtPoint } from './interpolate.ts';
 import { AIR, FLUID } from './store.ts';
 import type { GridSimulation } from './step.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
@@ -88,7 +88,7 @@ export class Spray {
       vx = (vx + dt * g[0]) * fade; vy = (vy + dt * g[1]) * fade; vz = (vz + dt * g[2]) * fade;
       const x = this.pos[3 * q] + dt * vx, y = this.pos[3 * q + 1] + dt * vy, z = this.pos[3 * q + 2] + dt * vz;
       const age = this.age[q] + dt;
-      const inLiquid = sim.useLevelSet ? sampleCentre(s, d, s.phi, x, y, z, sim.band) < 0 : cellType(sim, x, y, z) === FLUID;
+      const inLiquid = sim.tracker.inLiquid(sim, x, y, z);
       let outside = this.out[q];
       if (!inLiquid) outside = 1;
       const inBox = x >= o[0] && y >= o[1] && z >= o[2] && x <= o[0] + h * d.n[0] && y <= o[1] + h * d.n[1] && z <= o[2] + h * d.n[2];
@@ -114,10 +114,4 @@ export class Spray {
       }
     }
   }
-}
-
-function cellType(sim: GridSimulation, x: number, y: number, z: number): number {
-  const d = sim.d, s = sim.store;
-  const c = s.find(Math.floor((x - d.origin[0]) / d.h), Math.floor((y - d.origin[1]) / d.h), Math.floor((z - d.origin[2]) / d.h));
-  return c >= 0 ? s.type[c] : AIR;
 }

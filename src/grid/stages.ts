@@ -1,25 +1,159 @@
 /**
- * The stages of one grid time step, in the order of Cline et al. Figure 3, each registered by name
- * so that extensions (viscoelastic stress, smoke, the particle level set) can be spliced in with
- * `insertStage`. `step.ts` times every stage into StepStats.stages.
+ * The stages of the basic simulator (Cline et al. §4, Figure 3) with the sources and sinks of §5
+ * and the moving objects of §6, each a named, timed step of `GridSimulation.advance`. Which of
+ * them a simulation runs, and in what order, is `buildPipeline`'s (pipeline.ts).
  */
+import { SimulationError } from '../api.ts';
+import { advectVelocity } from './advect.ts';
+import { applySolidVelocities } from './boundary.ts';
+import { extrapolateVelocity } from './extrapolate.ts';
+import type { Stage } from './pipeline.ts';
+import { applySpoutVelocity, spoutActive } from './sources.ts';
 import type { GridSimulation } from './step.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_ } from './store.ts';
+import type { SurfaceTracker } from './trackers/tracker.ts';
 
-export interface GridStage {
-  name: string;
-  /** Whether the stage runs for this simulation (e.g. only with a level set). */
-  enabled?: (sim: GridSimulation) => boolean;
-  run: (sim: GridSimulation, dt: number) => void;
+// Imported bindings are getters under tsx's module transform (see store.ts users).
+const FACE_ACTIVE = FACE_ACTIVE_;
+
+/** §5: blob sources whose start has come add their liquid; spouts emit theirs. */
+export const sources: Stage = {
+  name: 'sources',
+  run(sim, dt) {
+    for (const blob of sim.blobs) {
+      if (blob.done || sim.time + dt < blob.body.start) continue;
+      blob.done = true;
+      const mat = sim.scene.materials[blob.body.material];
+      const temp = mat.kind === 'liquid' ? (mat.grid.temperature?.initial ?? sim.ambientTemperature) : sim.ambientTemperature;
+      sim.addLiquid(blob.shape, blob.body.velocity, temp, blob.material);
+    }
+    for (const sp of sim.spouts) sim.tracker.emitSpout(sim, sp, dt);
+  },
+};
+
+/** Step 2 (Figure 4) with the solid velocities (3g) and a first extrapolation (3f) into new cells. */
+export const updateGrid: Stage = {
+  name: 'grid',
+  run(sim) {
+    sim.solids.setTime(sim.time);
+    sim.updateGrid();
+    applySolidVelocities(sim.store, sim.d);
+    extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
+    applySolidVelocities(sim.store, sim.d);
+    sim.keepStartVelocity();
+  },
+};
+
+/** Step 3a: convection, semi-Lagrangian or MacCormack (advect.ts). */
+export const advection: Stage = {
+  name: 'advection',
+  run(sim, dt) {
+    advectVelocity(sim.store, sim.d, dt, sim.scene.grid.advection, sim.advectionScratch);
+    applySolidVelocities(sim.store, sim.d);
+    sim.checkVelocity();
+  },
+};
+
+/** Step 3b: gravity on every face that borders liquid, and the spouts' s·n (§5). */
+export const forces: Stage = {
+  name: 'forces',
+  run(sim, dt) {
+    const s = sim.store, g = sim.scene.gravity;
+    for (let a = 0; a < 3; a++) {
+      const dv = dt * g[a];
+      if (dv === 0) continue;
+      const ua = s.u[a];
+      for (let c = 0; c < s.count; c++) if (s.face[3 * c + a] === FACE_ACTIVE) ua[c] += dv;
+    }
+    for (const sp of sim.spouts) if (spoutActive(sp, sim.time)) applySpoutVelocity(s, sim.d, sp);
+  },
+};
+
+/**
+ * Viscosity acts on a divergence-free field: projecting once before it keeps the no-slip walls
+ * from shearing the hydrostatic response to gravity (a tank at rest stays at rest), and the final
+ * projection removes what viscosity adds. The first solve starts from the last pressure.
+ */
+export const projectBeforeViscosity: Stage = {
+  name: 'pressure-pre',
+  when: (sim) => sim.viscous(),
+  run(sim) {
+    const g = sim.scene.grid;
+    const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, true);
+    sim.count('pressureIterations', r.iterations);
+    if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure-pre', sim.frame);
+  },
+};
+
+/** Step 3c in the scene's model: explicit (equation 7), implicit (§7.1) or variable (§7.2). */
+export const viscosity: Stage = {
+  name: 'viscosity',
+  when: (sim) => sim.viscous(),
+  run(sim, dt) {
+    const g = sim.scene.grid;
+    if (sim.viscosityModel === 'explicit') {
+      sim.viscosity.logNu = null;
+      sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
+    } else {
+      if (sim.viscosityModel === 'implicit') sim.viscosity.logNu = null;
+      const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);
+      sim.count('viscosityIterations', sim.viscosity.iterations);
+      if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
+    }
+    applySolidVelocities(sim.store, sim.d);
+    sim.checkVelocity();
+  },
+};
+
+/** §6, equation 16: liquid beside a moving object is pushed along its normal. */
+export const movingObjects: Stage = {
+  name: 'objects',
+  run: (sim) => sim.count('pushedCells', sim.solids.pushNormals(sim.store)),
+};
+
+/** Steps 3d and 3e: the pressure that makes u divergence free, applied. */
+export const pressure: Stage = {
+  name: 'pressure',
+  run(sim) {
+    const g = sim.scene.grid;
+    const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, !sim.viscous());
+    sim.count('pressureIterations', r.iterations);
+    if (!r.converged) sim.count('pressureUnconverged', 1);
+    if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure', sim.frame);
+    sim.checkVelocity();
+  },
+};
+
+/** Step 3f (Figure 7). */
+export const extrapolation: Stage = { name: 'extrapolation', run: (sim) => extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals) };
+
+/** Step 3g. */
+export const solidVelocities: Stage = { name: 'solids', run: (sim) => applySolidVelocities(sim.store, sim.d) };
+
+/**
+ * Step 4: the tracker moves the surface through the step's mean velocity (GridSimulation.
+ * midStepVelocity) for Δt; then the sinks take their liquid (§5).
+ */
+export function tracking(tracker: SurfaceTracker): Stage {
+  return {
+    name: 'tracking',
+    run(sim, dt) {
+      const s = sim.store, end = s.u;
+      s.u = sim.midStepVelocity();
+      try {
+        tracker.move(sim, dt);
+      } finally {
+        s.u = end;
+      }
+      applySinks(sim, tracker, dt);
+    },
+  };
 }
 
-export const gridStages: GridStage[] = [];
-
-/** Adds a stage after (or, with `before`, before) the named one; at the end when absent. */
-export function insertStage(stage: GridStage, where: { after?: string; before?: string } = {}): void {
-  const existing = gridStages.findIndex((s) => s.name === stage.name);
-  if (existing >= 0) gridStages.splice(existing, 1);
-  const anchor = where.after ?? where.before;
-  const i = anchor ? gridStages.findIndex((s) => s.name === anchor) : -1;
-  if (i < 0) gridStages.push(stage);
-  else gridStages.splice(where.after ? i + 1 : i, 0, stage);
+function applySinks(sim: GridSimulation, tracker: SurfaceTracker, dt: number): void {
+  const t = sim.time + dt;
+  for (const sink of sim.sinks) {
+    if (t < sink.start || sim.time > sink.end) continue;
+    tracker.sink(sim, sink.shape);
+  }
 }

@@ -120,6 +120,22 @@ export class GridStore {
     this.slot.fill(-1);
   }
 
+  /**
+   * Slots of the 8 cells (i..i+1, j..j+1, k..k+1) into `out` (bit 0 of the index is +i, bit 1 +j,
+   * bit 2 +k; −1 where absent) straight from the dense table; false, with `out` untouched, where the
+   * table is off or does not cover all eight.
+   */
+  denseCorners(i: number, j: number, k: number, out: Int32Array): boolean {
+    const dense = this.dense;
+    if (dense === null) return false;
+    const x = i + this.dOff, y = j + this.dOff, z = k + this.dOff, W = this.dW, H = this.dH;
+    if (x < 0 || y < 0 || z < 0 || x + 1 >= W || y + 1 >= H || z + 1 >= this.dD) return false;
+    const b = x + W * (y + H * z), l = W * H;
+    out[0] = dense[b]; out[1] = dense[b + 1]; out[2] = dense[b + W]; out[3] = dense[b + W + 1];
+    out[4] = dense[b + l]; out[5] = dense[b + l + 1]; out[6] = dense[b + l + W]; out[7] = dense[b + l + W + 1];
+    return true;
+  }
+
   find(i: number, j: number, k: number): number {
     const dense = this.dense;
     if (dense !== null) {

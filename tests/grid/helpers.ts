@@ -2,7 +2,8 @@
 import { parseScene } from '../../src/index.ts';
 import type { Scene } from '../../src/scene/scene.ts';
 import { GridSimulation } from '../../src/grid/step.ts';
-import { gridStages } from '../../src/grid/stages.ts';
+import type { LevelSet } from '../../src/grid/levelset.ts';
+import { LevelSetTracker } from '../../src/grid/trackers/levelset.ts';
 
 export function scene(json: Record<string, unknown>): Scene {
   return parseScene(json);
@@ -15,12 +16,12 @@ export function gridSim(json: Record<string, unknown>): GridSimulation {
   return sim;
 }
 
-/** Runs the named stages (in registry order) for one step of dt, without moving the liquid. */
+/** Runs the named stages (in pipeline order) for one step of dt, without moving the liquid. */
 export function runStages(sim: GridSimulation, names: string[], dt: number): void {
   sim.dt = dt;
-  for (const stage of gridStages) {
+  for (const stage of sim.pipeline) {
     if (!names.includes(stage.name)) continue;
-    if (stage.enabled && !stage.enabled(sim)) continue;
+    if (stage.when && !stage.when(sim)) continue;
     sim.currentStage = stage.name;
     stage.run(sim, dt);
   }
@@ -32,4 +33,10 @@ export function faceValue(sim: GridSimulation, a: number, i: number, j: number, 
   const c = sim.store.find(i, j, k);
   if (c < 0) throw new Error(`cell (${i}, ${j}, ${k}) does not exist`);
   return sim.store.u[a][c];
+}
+
+/** The level-set numerics of a simulation tracked by a level set (plain or with particles). */
+export function levelSetOf(sim: GridSimulation): LevelSet {
+  if (!(sim.tracker instanceof LevelSetTracker)) throw new Error(`the simulation tracks its surface with '${sim.tracker.name}', not a level set`);
+  return sim.tracker.levelSet;
 }

@@ -12,7 +12,7 @@ import { createSimulation, parseScene } from '../../src/index.ts';
 import { levelSetVolume } from '../../src/grid/levelset.ts';
 import type { GridSimulation } from '../../src/grid/step.ts';
 import { SOLID } from '../../src/grid/store.ts';
-import { gridSim } from './helpers.ts';
+import { gridSim, levelSetOf } from './helpers.ts';
 
 const h = 0.01;
 
@@ -39,11 +39,11 @@ function drive(sim: GridSimulation, steps: number, dt: number, set: (x: number, 
         s.u[a][c] = set(x, y, z, a);
       }
     }
-    sim.levelSet.redistance(s, h, sim.band);
-    sim.levelSet.advect(s, sim.d, dt);
+    levelSetOf(sim).redistance(s, h, sim.band);
+    levelSetOf(sim).advect(s, sim.d, dt);
   }
   sim.updateGrid();
-  sim.levelSet.redistance(sim.store, h, sim.band);
+  levelSetOf(sim).redistance(sim.store, h, sim.band);
   return levelSetVolume(sim.store, h);
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { SOLID } from '../../src/grid/store.ts';
-import { gridSim } from './helpers.ts';
+import { gridSim, levelSetOf } from './helpers.ts';
 
 describe('level set', () => {
   it('redistances a distorted sphere to |∇φ| ≈ 1 without moving its surface', () => {
@@ -22,7 +22,7 @@ describe('level set', () => {
       const [x, y, z] = centre(c);
       s.phi[c] = Math.max(-sim.band, Math.min(sim.band, (x * x + y * y + z * z - R * R) / (4 * R)));
     }
-    sim.levelSet.redistance(s, h, sim.band);
+    levelSetOf(sim).redistance(s, h, sim.band);
     let worst = 0, sum = 0, n = 0, surface = 0;
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] === SOLID) continue;

@@ -31,7 +31,7 @@ describe('parseScene', () => {
     expect(s.fps).toBe(30);
     expect(s.gravity).toEqual([0, -9.81, 0]);
     expect(s.particle.radius).toBe(0.004);
-    expect(s.grid.tracking).toBe('levelset');
+    expect(s.grid.tracking).toBe('particle-levelset');
     expect(s.limits.maxParticles).toBe(2_000_000);
     const w = s.materials.w;
     expect(w.kind === 'liquid' && w.particle.kernelSupport).toBe(5);

@@ -5,10 +5,9 @@
  * the floor.
  */
 import { describe, expect, it } from 'vitest';
-import { extensionsOf } from '../../src/grid/extensions.ts';
 import type { GridSimulation } from '../../src/grid/step.ts';
 import { sampleCentre } from '../../src/grid/interpolate.ts';
-import { gridSim } from '../grid/helpers.ts';
+import { gridSim } from './helpers.ts';
 
 const size = 0.08;
 
@@ -47,17 +46,17 @@ describe('buoyant bodies', () => {
       for (let f = 0; f < 60; f++) {
         sim.stepFrame();
         if (f >= 45) {
-          const b = extensionsOf(sim).bodies!.bodies[0];
+          const b = sim.ext.bodies!.bodies[0];
           draft += surfaceHeight(sim, 0.12, 0.12) - (b.x[1] - size / 2);
           n++;
         }
       }
       draft /= n;
       const expected = (density / 1000) * size;
-      console.log(`v = ${Array.from(extensionsOf(sim).bodies!.bodies[0].v).map((v) => v.toFixed(3))} density ${density}: draft ${(1000 * draft).toFixed(1)} mm, Archimedes ${(1000 * expected).toFixed(1)} mm`);
+      console.log(`v = ${Array.from(sim.ext.bodies!.bodies[0].v).map((v) => v.toFixed(3))} density ${density}: draft ${(1000 * draft).toFixed(1)} mm, Archimedes ${(1000 * expected).toFixed(1)} mm`);
       // measured: 23.3 mm for 24.0 (ρ 300), 48.4 mm for 48.0 (ρ 600)
       expect(Math.abs(draft - expected)).toBeLessThan(0.05 * size);
-      const body = extensionsOf(sim).bodies!.bodies[0];
+      const body = sim.ext.bodies!.bodies[0];
       expect(Math.hypot(body.v[0], body.v[1], body.v[2])).toBeLessThan(0.02);
     }, 30_000);
   }
@@ -65,7 +64,7 @@ describe('buoyant bodies', () => {
   it('a box denser than water sinks to the floor', () => {
     const sim = pool(2500);
     for (let f = 0; f < 45; f++) sim.stepFrame();
-    const b = extensionsOf(sim).bodies!.bodies[0];
+    const b = sim.ext.bodies!.bodies[0];
     expect(b.x[1] - size / 2).toBeLessThan(0.005);
   }, 30_000);
 });

@@ -6,13 +6,12 @@
  * it everywhere.)
  */
 import { describe, expect, it } from 'vitest';
-import { extensionsOf } from '../../src/grid/extensions.ts';
-import { GridEngineSimulation } from '../../src/grid/simulation.ts';
+import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
+import { createSimulation, parseScene } from '../../src/index.ts';
 import { VorticityConfinement } from '../../src/grid/vorticity.ts';
-import { scene } from '../grid/helpers.ts';
 
 function plume(epsilon: number, buoyancy = 1) {
-  return new GridEngineSimulation(scene({
+  return grid(parseScene({
     fps: 30,
     domain: { min: [-0.1, 0, -0.06], max: [0.1, 0.3, 0.06], boundary: 'slip', faces: { ymax: 'open' } },
     materials: { smoke: { kind: 'liquid', density: 1.2, viscosity: { value: 1.5e-5, unit: 'm2/s' }, grid: { viscosityModel: 'explicit', temperature: { initial: 80 } } } },
@@ -28,6 +27,10 @@ function meanHeight(sim: GridEngineSimulation): number {
   return y / w;
 }
 
+function grid(scene: ReturnType<typeof parseScene>): GridEngineSimulation {
+  return createSimulation(scene, 'grid') as GridEngineSimulation;
+}
+
 describe('smoke', () => {
   it('exposes the smoke density as fluid points and hot smoke rises faster than neutral smoke', () => {
     const hot = plume(0), neutral = plume(0, 0);
@@ -36,7 +39,7 @@ describe('smoke', () => {
     expect(pts.count).toBeGreaterThan(10);
     expect(pts.densities).toBeDefined();
     for (let q = 0; q < pts.count; q++) expect(pts.densities![q]).toBeGreaterThan(0.01);
-    expect(extensionsOf(hot.sim).smoke!.amount(hot.sim)).toBeGreaterThan(0);
+    expect(hot.sim.ext.smoke!.amount(hot.sim)).toBeGreaterThan(0);
     // measured: hot ≈ 0.13 m, neutral ≈ 0.09 m after 0.5 s
     expect(meanHeight(hot)).toBeGreaterThan(meanHeight(neutral) + 0.01);
   }, 30_000);

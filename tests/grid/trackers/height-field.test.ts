@@ -7,16 +7,16 @@
  *    spray falls back (none is left 2 s later).
  */
 import { describe, expect, it } from 'vitest';
-import { extensionsOf } from '../../src/grid/extensions.ts';
-import { sampleCentre } from '../../src/grid/interpolate.ts';
-import { GridEngineSimulation } from '../../src/grid/simulation.ts';
-import type { GridSimulation } from '../../src/grid/step.ts';
-import { scene } from '../grid/helpers.ts';
+import { sampleCentre } from '../../../src/grid/interpolate.ts';
+import { HeightFieldTracker } from '../../../src/grid/trackers/height-field.ts';
+import type { GridEngineSimulation } from '../../../src/grid/simulation.ts';
+import { createSimulation, parseScene } from '../../../src/index.ts';
+import type { GridSimulation } from '../../../src/grid/step.ts';
 
 const h = 0.02;
 
 function pool(tilt: number, extra: Record<string, unknown> = {}) {
-  return new GridEngineSimulation(scene({
+  return grid(parseScene({
     fps: 30,
     domain: { min: [0, 0, 0], max: [0.4, 0.24, 0.1], boundary: 'slip', faces: { ymax: 'open' } },
     materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
@@ -35,11 +35,15 @@ function levelSetHeight(sim: GridSimulation, x: number, z: number): number {
   return NaN;
 }
 
+function grid(scene: ReturnType<typeof parseScene>): GridEngineSimulation {
+  return createSimulation(scene, 'grid') as GridEngineSimulation;
+}
+
 describe('height field', () => {
   it('follows the level-set surface of a sloshing pool', () => {
     const sim = pool(8);
     sim.stepFrame();
-    const hf = extensionsOf(sim.sim).heightField!;
+    const hf = (sim.sim.tracker as HeightFieldTracker).field;
     const H0 = Float64Array.from(hf.H);
     let moved = 0;
     for (let f = 1; f < 24; f++) sim.stepFrame();
@@ -64,9 +68,9 @@ describe('spray', () => {
   it('is thrown off fast-rising water and falls back, never off a calm pool', () => {
     const calm = pool(0, { spray: { threshold: 0.5 } });
     for (let f = 0; f < 10; f++) calm.stepFrame();
-    expect(extensionsOf(calm.sim).spray!.count).toBe(0);
+    expect(calm.sim.ext.spray!.count).toBe(0);
 
-    const sim = new GridEngineSimulation(scene({
+    const sim = grid(parseScene({
       fps: 30,
       domain: { min: [0, 0, 0], max: [0.2, 0.4, 0.1], boundary: 'slip', faces: { ymax: 'open' } },
       materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
@@ -74,10 +78,10 @@ describe('spray', () => {
       grid: { cellSize: h, tracking: 'levelset', spray: { threshold: 0.5, perCell: 2, lifetime: 1.5 } },
     }));
     let most = 0;
-    for (let f = 0; f < 6; f++) { sim.stepFrame(); most = Math.max(most, extensionsOf(sim.sim).spray!.count); }
+    for (let f = 0; f < 6; f++) { sim.stepFrame(); most = Math.max(most, sim.sim.ext.spray!.count); }
     expect(most).toBeGreaterThan(0);
     expect(sim.fluidPoints().count).toBeGreaterThan(sim.sim.markers.count);
     for (let f = 0; f < 60; f++) sim.stepFrame();
-    expect(extensionsOf(sim.sim).spray!.count).toBe(0);
+    expect(sim.sim.ext.spray!.count).toBe(0);
   }, 30_000);
 });

@@ -3,9 +3,7 @@
  * bodies, height field, spray) is saved with the grid, so a restored run continues bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { CheckpointReader } from '../../src/io/checkpoint.ts';
-import { GridEngineSimulation } from '../../src/grid/simulation.ts';
-import { scene } from '../grid/helpers.ts';
+import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
 
 const water = { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } };
 const cases: Record<string, Record<string, unknown>> = {
@@ -36,10 +34,9 @@ const cases: Record<string, Record<string, unknown>> = {
 describe('checkpoints of the grid extensions', () => {
   for (const [name, json] of Object.entries(cases)) {
     it(`${name}: a restored run continues bit for bit`, () => {
-      const sc = scene({ fps: 30, ...json });
-      const a = new GridEngineSimulation(sc);
+      const a = createSimulation(parseScene({ fps: 30, ...json }), 'grid');
       for (let f = 0; f < 4; f++) a.stepFrame();
-      const b = new GridEngineSimulation(sc, new CheckpointReader(a.save()));
+      const b = restoreSimulation(a.save());
       for (let f = 0; f < 4; f++) { a.stepFrame(); b.stepFrame(); }
       const pa = a.fluidPoints(), pb = b.fluidPoints();
       expect(pb.count).toBe(pa.count);

@@ -1,0 +1,63 @@
+/**
+ * Checkpoints of the grid engine: the hashed grid's cells and fields, the tracker's points and
+ * state, the sources' progress and the extensions', so that a restored run continues bit for bit.
+ */
+import type { Scene } from '../scene/scene.ts';
+import { startCheckpoint } from '../engines.ts';
+import type { CheckpointReader } from '../io/checkpoint.ts';
+import { restoreExtensions, saveExtensions } from './extensions.ts';
+import type { GridSimulation } from './step.ts';
+import { GridStore } from './store.ts';
+import { classifyFaces } from './update-grid.ts';
+
+export function saveGrid(sim: GridSimulation, scene: Scene): Uint8Array {
+  const s = sim.store, n = s.count;
+  const w = startCheckpoint('grid', scene);
+  w.scalar('time', sim.time).scalar('frame', sim.frame).scalar('steps', sim.steps).scalar('cells', n);
+  w.array('ci', s.ci.slice(0, n)).array('cj', s.cj.slice(0, n)).array('ck', s.ck.slice(0, n));
+  w.array('type', s.type.slice(0, n)).array('wall', s.wall.slice(0, n)).array('layer', s.layer.slice(0, n));
+  for (let a = 0; a < 3; a++) {
+    w.array(`u${a}`, s.u[a].slice(0, n));
+    w.array(`solidVel${a}`, s.solidVel[a].slice(0, n));
+  }
+  w.array('phi', s.phi.slice(0, n)).array('temperature', s.temperature.slice(0, n)).array('pressure', s.pressure.slice(0, n));
+  w.array('markers', sim.markers.pos.slice(0, 3 * sim.markers.count)).array('markerMaterial', sim.markers.material.slice(0, sim.markers.count));
+  w.array('blobsDone', Uint8Array.from(sim.blobs.map((b) => (b.done ? 1 : 0))));
+  w.array('spoutNext', Float64Array.from(sim.spouts.map((sp) => sp.next)));
+  sim.tracker.save(w);
+  saveExtensions(sim, w);
+  return w.finish();
+}
+
+export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
+  sim.time = r.scalar('time');
+  sim.frame = r.scalar('frame');
+  sim.steps = r.scalar('steps');
+  const n = r.scalar('cells');
+  const ci = r.array('ci', Int32Array), cj = r.array('cj', Int32Array), ck = r.array('ck', Int32Array);
+  const s = new GridStore(n);
+  for (let c = 0; c < n; c++) s.insert(ci[c], cj[c], ck[c]);
+  s.type.set(r.array('type', Uint8Array));
+  s.wall.set(r.array('wall', Uint8Array));
+  s.layer.set(r.array('layer', Int32Array));
+  for (let a = 0; a < 3; a++) {
+    s.u[a].set(r.array(`u${a}`, Float64Array));
+    s.solidVel[a].set(r.array(`solidVel${a}`, Float64Array));
+  }
+  s.phi.set(r.array('phi', Float64Array));
+  s.temperature.set(r.array('temperature', Float64Array));
+  s.pressure.set(r.array('pressure', Float64Array));
+  s.linkNeighbors();
+  classifyFaces(s);
+  sim.store = s;
+  const pos = r.array('markers', Float64Array), mat = r.array('markerMaterial', Uint16Array);
+  sim.markers.count = 0;
+  for (let q = 0; q < mat.length; q++) sim.markers.add(pos[3 * q], pos[3 * q + 1], pos[3 * q + 2], mat[q]);
+  const done = r.array('blobsDone', Uint8Array);
+  sim.blobs.forEach((b, i) => (b.done = done[i] === 1));
+  const next = r.array('spoutNext', Float64Array);
+  sim.spouts.forEach((sp, i) => (sp.next = next[i]));
+  sim.tracker.restore(sim, r);
+  restoreExtensions(sim, r);
+  sim.solids.setTime(sim.time);
+}

@@ -1,0 +1,195 @@
+/**
+ * Level-set transport (Cline et al. §10.3–10.4, equation 30): φ moved through the velocity field
+ * with upwind differences, fifth-order Hamilton-Jacobi WENO in space (Jiang & Peng 2000; ENO2, then
+ * first-order upwind, where the stencil meets a solid or the band's edge) and third-order TVD
+ * Runge-Kutta in time (Shu & Osher 1988), substepped so each substep moves the surface at most half
+ * a cell; the outer ring of the band is not updated. With ENO2 and RK2 a 6-cell blob lost ~0.7 % of
+ * its volume per cell travelled; with WENO5 and RK3 ~0.03 %.
+ */
+import type { GridDomain } from './domain.ts';
+import { SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const SOLID = SOLID_;
+
+export class LevelSetTransport {
+  private scratch = new Float64Array(0);
+  private vel = new Float64Array(0);
+
+  private ensure(n: number): void {
+    if (this.scratch.length >= n) return;
+    const m = Math.ceil(n * 1.3);
+    this.scratch = new Float64Array(m);
+    this.vel = new Float64Array(3 * m);
+  }
+
+  /**
+   * Moves φ through the velocity field for Δt: WENO5 upwind differences in space (ENO2, then
+   * first-order upwind, where the stencil leaves the band or meets a solid) and third-order TVD
+   * Runge-Kutta in time, substepped so each substep moves the surface at most half a cell.
+   * Returns the number of substeps.
+   */
+  advect(s: GridStore, d: GridDomain, dt: number): number {
+    const n = s.count;
+    this.ensure(n);
+    const { nb, u, type, phi } = s;
+    const vel = this.vel;
+    const h = d.h;
+    let vmax = 0;
+    for (let c = 0; c < n; c++) {
+      for (let a = 0; a < 3; a++) {
+        const up = nb[6 * c + 2 * a + 1];
+        const v = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
+        vel[3 * c + a] = v;
+        if (type[c] !== SOLID && Math.abs(v) > vmax) vmax = Math.abs(v);
+      }
+    }
+    if (this.stage.length < n) {
+      this.stage = new Float64Array(this.scratch.length);
+      this.start = new Float64Array(this.scratch.length);
+    }
+    const sub = Math.max(1, Math.ceil((vmax * dt) / (0.5 * h)));
+    const tau = dt / sub;
+    const start = this.start, stage = this.stage;
+    // The cells the stages visit: non-solid cells with all six neighbours where φ is not flat at
+    // the band's clamp (some neighbour differs), and their neighbours. Deeper in a flat region φ
+    // stays at ±band (only its sign matters there, and redistancing rebuilds it).
+    if (this.active.length < n) { this.active = new Int32Array(this.scratch.length); this.mark = new Uint8Array(this.scratch.length); }
+    const mark = this.mark, active = this.active;
+    mark.fill(0, 0, n);
+    for (let c = 0; c < n; c++) {
+      if (type[c] === SOLID) continue;
+      const o = 6 * c, f0 = phi[c];
+      const n0 = nb[o], n1 = nb[o + 1], n2 = nb[o + 2], n3 = nb[o + 3], n4 = nb[o + 4], n5 = nb[o + 5];
+      if (n0 < 0 || n1 < 0 || n2 < 0 || n3 < 0 || n4 < 0 || n5 < 0) continue;
+      if (phi[n0] === f0 && phi[n1] === f0 && phi[n2] === f0 && phi[n3] === f0 && phi[n4] === f0 && phi[n5] === f0) continue;
+      mark[c] = 1; mark[n0] = 1; mark[n1] = 1; mark[n2] = 1; mark[n3] = 1; mark[n4] = 1; mark[n5] = 1;
+    }
+    let na = 0;
+    for (let c = 0; c < n; c++) if (mark[c] !== 0) active[na++] = c;
+    this.activeCount = na;
+    for (let it = 0; it < sub; it++) {
+      start.set(phi.subarray(0, n));
+      // Third-order TVD Runge-Kutta (Shu & Osher 1988): at half-cell substeps RK2's time error
+      // still cost a falling blob ~0.07 % of its volume per cell travelled.
+      this.eulerStep(s, phi, stage, tau, h);   // φ1 = φ − τ L(φ)
+      this.eulerStep(s, stage, phi, tau, h);   // φ1 − τ L(φ1)
+      for (let c = 0; c < n; c++) phi[c] = 0.75 * start[c] + 0.25 * phi[c];   // φ2
+      this.eulerStep(s, phi, stage, tau, h);   // φ2 − τ L(φ2)
+      for (let c = 0; c < n; c++) phi[c] = start[c] / 3 + (2 / 3) * stage[c];
+    }
+    return sub;
+  }
+
+  private stage = new Float64Array(0);
+  private start = new Float64Array(0);
+  private active = new Int32Array(0);
+  private mark = new Uint8Array(0);
+  private activeCount = 0;
+
+  /**
+   * out = f − τ u·∇f with WENO5 / ENO2 upwind differences (cells without all six neighbours keep f).
+   * WENO5 runs only where |φ| < 3h, the cells whose values redistancing keeps or reads (the seeds
+   * beside the zero crossing and their neighbours); deeper in the band, where the fast march
+   * overwrites φ after every step anyway, a first-order upwind update keeps φ monotone at a fraction
+   * of the cost (WENO was ~60 % of the tracking stage on the 64³ dam break).
+   */
+  private eulerStep(s: GridStore, f: Float64Array, out: Float64Array, tau: number, h: number): void {
+    const { nb, type } = s;
+    const vel = this.vel;
+    const inv = 1 / h;
+    const near = 3 * h;
+    const n = s.count;
+    out.set(f.subarray(0, n));
+    const active = this.active, na = this.activeCount;
+    for (let q = 0; q < na; q++) {
+      const c = active[q];
+      const f0 = f[c];
+      if (type[c] === SOLID) continue;
+      const o = 6 * c;
+      const n0 = nb[o], n1 = nb[o + 1], n2 = nb[o + 2], n3 = nb[o + 3], n4 = nb[o + 4], n5 = nb[o + 5];
+      if (n0 < 0 || n1 < 0 || n2 < 0 || n3 < 0 || n4 < 0 || n5 < 0) continue;
+      // Inside the clamped part of the band (deep liquid or far air, φ = ±band with all six
+      // neighbours equal) φ does not move; skipping it spares most of a large pool's cells.
+      if (f[n0] === f0 && f[n1] === f0 && f[n2] === f0 && f[n3] === f0 && f[n4] === f0 && f[n5] === f0) continue;
+      let rate = 0;
+      if (!(f0 < near && f0 > -near)) {
+        // Deep in the band: first-order upwind (the solid and band-edge rules as below).
+        for (let a = 0; a < 3; a++) {
+          const v = vel[3 * c + a];
+          if (v === 0) continue;
+          const up = v > 0 ? nb[o + 2 * a] : nb[o + 2 * a + 1];
+          if (type[up] === SOLID) continue;
+          rate += v > 0 ? v * (f0 - f[up]) * inv : v * (f[up] - f0) * inv;
+        }
+        out[c] = f0 - tau * rate;
+        continue;
+      }
+      for (let a = 0; a < 3; a++) {
+        const v = vel[3 * c + a];
+        if (v === 0) continue;
+        const lo = nb[o + 2 * a], hi = nb[o + 2 * a + 1];
+        const up = v > 0 ? lo : hi;
+        if (type[up] === SOLID) continue;
+        const fc = f0, fu = f[up];
+        const g5 = weno5(nb, type, f, c, a, v > 0, inv);
+        if (g5 === g5) { rate += v * g5; continue; }
+        let grad = v > 0 ? (fc - fu) * inv : (fu - fc) * inv;
+        // ENO2: add the smaller (minmod) of the second differences at c and at the upwind cell.
+        const far = nb[6 * up + 2 * a + (v > 0 ? 0 : 1)];
+        const other = v > 0 ? hi : lo;
+        if (far >= 0 && type[far] !== SOLID && type[other] !== SOLID) {
+          const d2c = f[hi] - 2 * fc + f[lo];
+          const d2u = v > 0 ? fc - 2 * fu + f[far] : f[far] - 2 * fu + fc;
+          const mm = d2c * d2u <= 0 ? 0 : Math.abs(d2c) < Math.abs(d2u) ? d2c : d2u;
+          grad += v > 0 ? 0.5 * mm * inv : -0.5 * mm * inv;
+        }
+        rate += v * grad;
+      }
+      out[c] = f0 - tau * rate;
+    }
+  }
+}
+
+/**
+ * ∂φ/∂x_a at c by fifth-order Hamilton-Jacobi WENO (Jiang & Peng 2000; Osher & Fedkiw §3.4), the
+ * upwind side chosen by `fromLow` (velocity > 0). Needs three cells on the upwind side and two on
+ * the other, none solid; returns NaN where the stencil is incomplete.
+ */
+function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: number, fromLow: boolean, inv: number): number {
+  const dl = 2 * a, dh = 2 * a + 1;
+  const m2 = nb[6 * c + dl];
+  if (m2 < 0 || type[m2] === SOLID) return NaN;
+  const m1 = nb[6 * m2 + dl];
+  if (m1 < 0 || type[m1] === SOLID) return NaN;
+  const m0 = nb[6 * m1 + dl];
+  if (m0 < 0 || type[m0] === SOLID) return NaN;
+  const p4 = nb[6 * c + dh];
+  if (p4 < 0 || type[p4] === SOLID) return NaN;
+  const p5 = nb[6 * p4 + dh];
+  if (p5 < 0 || type[p5] === SOLID) return NaN;
+  const p6 = nb[6 * p5 + dh];
+  if (p6 < 0 || type[p6] === SOLID) return NaN;
+  const w0 = f[m0], w1 = f[m1], w2 = f[m2], w3 = f[c], w4 = f[p4], w5 = f[p5], w6 = f[p6];
+  let v1: number, v2: number, v3: number, v4: number, v5: number;
+  if (fromLow) {
+    // D⁻φ at i−2 … i+2.
+    v1 = (w1 - w0) * inv; v2 = (w2 - w1) * inv; v3 = (w3 - w2) * inv; v4 = (w4 - w3) * inv; v5 = (w5 - w4) * inv;
+  } else {
+    // D⁺φ at i+2 … i−2.
+    v1 = (w6 - w5) * inv; v2 = (w5 - w4) * inv; v3 = (w4 - w3) * inv; v4 = (w3 - w2) * inv; v5 = (w2 - w1) * inv;
+  }
+  const p1 = v1 / 3 - (7 * v2) / 6 + (11 * v3) / 6;
+  const p2 = -v2 / 6 + (5 * v3) / 6 + v4 / 3;
+  const p3 = v3 / 3 + (5 * v4) / 6 - v5 / 6;
+  const t1 = v1 - 2 * v2 + v3, u1 = v1 - 4 * v2 + 3 * v3;
+  const t2 = v2 - 2 * v3 + v4, u2 = v2 - v4;
+  const t3 = v3 - 2 * v4 + v5, u3 = 3 * v3 - 4 * v4 + v5;
+  const s1 = (13 / 12) * t1 * t1 + 0.25 * u1 * u1;
+  const s2 = (13 / 12) * t2 * t2 + 0.25 * u2 * u2;
+  const s3 = (13 / 12) * t3 * t3 + 0.25 * u3 * u3;
+  const eps = 1e-6 * Math.max(v1 * v1, v2 * v2, v3 * v3, v4 * v4, v5 * v5) + 1e-99;
+  const e1 = s1 + eps, e2 = s2 + eps, e3 = s3 + eps;
+  const a1 = 0.1 / (e1 * e1), a2 = 0.6 / (e2 * e2), a3 = 0.3 / (e3 * e3);
+  return (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
+}

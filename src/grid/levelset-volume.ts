@@ -1,0 +1,90 @@
+/**
+ * The liquid volume a level set encloses, and the shift of φ that restores a target volume.
+ *
+ * Each cell within a cell of the surface is split into 2×2×2 sub-cells; φ at a sub-cell's centre is
+ * interpolated trilinearly from the cell centres around it and the sub-cell counts
+ * clamp(½ − 2φ/h, 0, 1) of its volume (exact for a plane). Since φ is a distance, linear
+ * interpolation between centres puts the surface of a sheet thinner than a cell where it is, so a
+ * film of thickness t counts t, where the one-point rule clamp(½ − φ/h) counted ½ h + t/2.
+ *
+ * Volume correction: φ − δ with one δ for the whole band moves the whole surface out by δ; δ is
+ * found by a Newton step on this estimator (its slope is the area of the sub-cells the surface
+ * crosses), so lost liquid is put back spread over the surface rather than where it was lost.
+ */
+import { SOLID as SOLID_, type GridStore } from './store.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const SOLID = SOLID_;
+
+/** φ of the 3×3×3 cells around c (index dx + 3 dy + 9 dz + 13), φ_c where a cell does not exist. */
+const around = new Float64Array(27);
+let crossings = 0;
+
+function gather(s: GridStore, c: number): void {
+  const { nb, phi } = s;
+  const f0 = phi[c];
+  around.fill(f0);
+  for (let dz = -1; dz <= 1; dz++) {
+    const cz = dz === 0 ? c : nb[6 * c + (dz < 0 ? 4 : 5)];
+    if (cz < 0) continue;
+    for (let dy = -1; dy <= 1; dy++) {
+      const cy = dy === 0 ? cz : nb[6 * cz + (dy < 0 ? 2 : 3)];
+      if (cy < 0) continue;
+      for (let dx = -1; dx <= 1; dx++) {
+        const cx = dx === 0 ? cy : nb[6 * cy + (dx < 0 ? 0 : 1)];
+        if (cx >= 0) around[dx + 1 + 3 * (dy + 1) + 9 * (dz + 1)] = phi[cx];
+      }
+    }
+  }
+}
+
+/** Liquid fraction of cell c (0 … 1); counts the sub-cells the surface crosses into `crossings`. */
+export function cellLiquidFraction(s: GridStore, c: number, h: number): number {
+  const f0 = s.phi[c];
+  if (f0 <= -h) return 1;
+  if (f0 >= h) return 0;
+  gather(s, c);
+  let sum = 0;
+  for (let q = 0; q < 8; q++) {
+    const sx = q & 1, sy = (q >> 1) & 1, sz = (q >> 2) & 1;
+    // The sub-cell centre lies a quarter cell from c towards the neighbours (sx, sy, sz): weights ¾ and ¼.
+    let f = 0;
+    for (let e = 0; e < 8; e++) {
+      const ex = e & 1, ey = (e >> 1) & 1, ez = (e >> 2) & 1;
+      const w = (ex ? 0.25 : 0.75) * (ey ? 0.25 : 0.75) * (ez ? 0.25 : 0.75);
+      const ix = 1 + (ex ? (sx ? 1 : -1) : 0), iy = 1 + (ey ? (sy ? 1 : -1) : 0), iz = 1 + (ez ? (sz ? 1 : -1) : 0);
+      f += w * around[ix + 3 * iy + 9 * iz];
+    }
+    const frac = 0.5 - (2 * f) / h;
+    if (frac >= 1) sum += 1;
+    else if (frac > 0) { sum += frac; crossings++; }
+  }
+  return sum / 8;
+}
+
+/** Liquid volume of the level set, m³. */
+export function levelSetVolume(s: GridStore, h: number): number {
+  let v = 0;
+  for (let c = 0; c < s.count; c++) if (s.type[c] !== SOLID) v += cellLiquidFraction(s, c, h);
+  return v * h * h * h;
+}
+
+/**
+ * Shifts φ (by at most `maxShift` m) so that the level set holds `target` m³: one Newton step on
+ * the estimator (called every step, so what one step leaves is taken up by the next). Returns the
+ * shift (positive: the surface moved outwards).
+ */
+export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number): number {
+  crossings = 0;
+  const err = target - levelSetVolume(s, h);
+  // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
+  const slope = (crossings * h * h) / 4;
+  if (!(slope > 0) || Math.abs(err) <= 1e-6 * target) return 0;
+  const delta = Math.max(-maxShift, Math.min(maxShift, err / slope));
+  const phi = s.phi;
+  for (let c = 0; c < s.count; c++) {
+    const f = phi[c];
+    if (f > -band && f < band) phi[c] = Math.max(-band, Math.min(band, f - delta));
+  }
+  return delta;
+}

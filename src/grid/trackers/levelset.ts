@@ -1,0 +1,272 @@
+/**
+ * Level-set tracking (Cline et al. §10; Foster & Fedkiw 2001): φ at the cell centres, negative in
+ * the liquid, a signed distance in a band of `extraLayers` cells beyond the buffer zone; a cell is
+ * liquid where φ < 0 at its centre. The numerics (WENO advection, fast-marching redistancing) are
+ * in ../levelset.ts; this file turns shapes into φ, keeps the cell types and display points, and
+ * answers the engine's questions from φ.
+ *
+ * New liquid (§10.8.1) is unioned into φ at the next grid update: φ = min(φ, sdf) at the centres,
+ * and beside the shape's surface the exact distance to the plane through its crossings of the
+ * cell axes (found by bisection), so the faces it shares with a closed wall are not free surface.
+ */
+import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import type { Scene } from '../../scene/scene.ts';
+import type { CompiledShape } from '../../scene/shapes.ts';
+import type { SurfaceJob } from '../../surface/index.ts';
+import { cellKey as cellKey_ } from '../domain.ts';
+import { sampleCentre as sampleCentre_ } from '../interpolate.ts';
+import { LevelSet } from '../levelset.ts';
+import { fillSolidPhi } from '../redistance.ts';
+import { cellLiquidFraction, correctVolume, levelSetVolume } from '../levelset-volume.ts';
+import { Markers } from '../markers.ts';
+import type { Stage } from '../pipeline.ts';
+import { cellsInside, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
+import type { GridSimulation, PendingLiquid } from '../step.ts';
+import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from '../store.ts';
+import { classifyFaces } from '../update-grid.ts';
+import { markersPerAxis } from './markers.ts';
+import { surfaceBox } from './surface-box.ts';
+import { registerTracker, type SurfaceTracker } from './tracker.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const cellKey = cellKey_, sampleCentre = sampleCentre_, FLUID = FLUID_, SOLID = SOLID_;
+
+export class LevelSetTracker implements SurfaceTracker {
+  readonly name: string = 'levelset';
+  /**
+   * The band must hold the ENO2 stencil (two upwind cells) beyond the distance the surface moves in
+   * a step (k_cfl cells): with one extra layer (a 3-cell band at the defaults) the trailing side
+   * read the band's clamped edge and a falling blob lost ~1 % per step.
+   */
+  readonly extrapolateAlongNormals = true;
+  readonly extraLayers = 3;
+  /** Display points inside φ < 0, regenerated every frame (output only). */
+  readonly markers = new Markers();
+  readonly levelSet = new LevelSet();
+  readonly afterGrid: Stage[];
+  readonly afterMove: Stage[] = [];
+  protected readonly volumeStage: Stage | null;
+  /** Cells whose φ was set exactly from a shape at the last grid update (for redistancing). */
+  exactPhi: Uint8Array | null = null;
+  /** The volume the liquid should have: what was put in, less what sinks took, m³. */
+  expected = 0;
+  private pendingKeys: number[] = [];
+  protected readonly perAxis: number;
+
+  constructor(scene: Scene) {
+    this.perAxis = markersPerAxis(scene);
+    this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
+    // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
+    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim) => this.correctVolume(sim) } : null;
+    if (this.volumeStage) this.afterMove.push(this.volumeStage);
+  }
+
+  /** Moves the whole surface out (or in) to hold the expected volume, by at most half a cell a step. */
+  correctVolume(sim: GridSimulation): void {
+    if (this.expected <= 0) return;
+    const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
+    fillSolidPhi(sim.store, sim.band);
+    sim.count('volumeShift', shift);
+    if (Math.abs(shift) > 1e-4 * sim.d.h) this.surfaceMoved(sim, shift);
+  }
+
+  /** After the volume correction moved the whole surface out by `shift` m (a hook for the particles). */
+  protected surfaceMoved(_sim: GridSimulation, _shift: number): void {}
+
+  /** §10.5: φ back to a signed distance (fast marching), keeping the exact distances of new liquid. */
+  redistance(sim: GridSimulation): void {
+    this.levelSet.redistance(sim.store, sim.d.h, sim.band, this.exactPhi ?? undefined);
+    this.exactPhi = null;
+  }
+
+  liquidCells(sim: GridSimulation): number {
+    const s = sim.store;
+    const need = s.count + this.pendingKeys.length;
+    if (sim.liquidKeys.length < need) sim.liquidKeys = new Int32Array(Math.ceil(need * 1.3));
+    const keys = sim.liquidKeys;
+    let n = 0;
+    for (let c = 0; c < s.count; c++) if (s.phi[c] < 0 && s.type[c] !== SOLID) keys[n++] = cellKey(sim.d, s.ci[c], s.cj[c], s.ck[c]);
+    for (const k of this.pendingKeys) keys[n++] = k;
+    this.pendingKeys.length = 0;
+    return n;
+  }
+
+  afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
+    if (pending.length > 0) {
+      const before = levelSetVolume(s, sim.d.h);
+      const d = sim.d, h = d.h, o = d.origin;
+      for (const p of pending) {
+        for (let c = 0; c < s.count; c++) {
+          if (s.type[c] === SOLID) continue;
+          const sd = p.sdf(o[0] + h * (s.ci[c] + 0.5), o[1] + h * (s.cj[c] + 0.5), o[2] + h * (s.ck[c] + 0.5));
+          if (sd < s.phi[c]) s.phi[c] = Math.max(sd, -sim.band);
+        }
+      }
+      this.exactPhi = new Uint8Array(s.count);
+      for (const p of pending) this.exactInterface(sim, s, p.sdf);
+      this.expected += levelSetVolume(s, sim.d.h) - before;
+    }
+    // Liquid cells from φ (§10): type follows the sign at the centre; a cell emptied this way must
+    // not leave a liquid cell without its buffer, so the faces are classified again.
+    for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID && s.phi[c] >= 0) s.type[c] = 0;
+    classifyFaces(s);
+  }
+
+  /**
+   * Where a shape's surface crosses between two cell centres, finds the crossing by bisection on
+   * its signed distance and sets φ of the cells beside it to the distance to the plane through the
+   * crossings. Using the shape's distance directly would count the faces a liquid body shares with a
+   * closed wall as free surface.
+   */
+  private exactInterface(sim: GridSimulation, s: GridStore, sdf: (x: number, y: number, z: number) => number): void {
+    const d = sim.d, h = d.h, o = d.origin, exact = this.exactPhi!;
+    const p = [0, 0, 0], q = [0, 0, 0], m = [0, 0, 0];
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] === SOLID) continue;
+      p[0] = o[0] + h * (s.ci[c] + 0.5); p[1] = o[1] + h * (s.cj[c] + 0.5); p[2] = o[2] + h * (s.ck[c] + 0.5);
+      const f0 = sdf(p[0], p[1], p[2]);
+      if (Math.abs(f0) > 2 * h) continue;
+      let inv2 = 0;
+      for (let a = 0; a < 3; a++) {
+        let theta = Infinity;
+        for (const sgn of [-1, 1]) {
+          const nbc = s.nb[6 * c + 2 * a + (sgn > 0 ? 1 : 0)];
+          if (nbc < 0 || s.type[nbc] === SOLID) continue;
+          q[0] = p[0]; q[1] = p[1]; q[2] = p[2];
+          q[a] += sgn * h;
+          if ((sdf(q[0], q[1], q[2]) < 0) === (f0 < 0)) continue;
+          let lo = 0, hi = 1;
+          for (let it = 0; it < 30; it++) {
+            const mid = 0.5 * (lo + hi);
+            m[0] = p[0]; m[1] = p[1]; m[2] = p[2];
+            m[a] += sgn * mid * h;
+            if ((sdf(m[0], m[1], m[2]) < 0) === (f0 < 0)) lo = mid;
+            else hi = mid;
+          }
+          theta = Math.min(theta, Math.max(1e-6, 0.5 * (lo + hi)) * h);
+        }
+        if (theta < Infinity) inv2 += 1 / (theta * theta);
+      }
+      if (inv2 === 0) continue;
+      const dist = 1 / Math.sqrt(inv2);
+      if (f0 < 0 || !(s.phi[c] < 0)) {
+        s.phi[c] = f0 < 0 ? -dist : dist;
+        exact[c] = 1;
+      }
+    }
+  }
+
+  addLiquid(sim: GridSimulation, shape: CompiledShape): void {
+    cellsInside(sim.d, shape.bounds.min, shape.bounds.max, (x, y, z) => shape.sdf(x, y, z), 0, this.pendingKeys);
+  }
+
+  initialize(sim: GridSimulation): void {
+    this.redistance(sim);
+    this.expected = this.volume(sim);
+    this.reseedMarkers(sim);
+  }
+
+  move(sim: GridSimulation, dt: number): void {
+    sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt));
+    fillSolidPhi(sim.store, sim.band);
+  }
+
+  /**
+   * The column in front of the spout's face (what it has emitted so far, at most three cells long,
+   * so that φ inside is a resolvable distance) holds liquid moving at s·n; φ carries it on.
+   */
+  emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
+    const t1 = sim.time + dt;
+    if (!(t1 > sp.source.start) || sim.time >= sp.end) return;
+    const speed = sp.source.speed, h = sim.d.h;
+    const interval = h / this.perAxis / speed;
+    if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
+    const velocity: [number, number, number] = [speed * sp.normal[0], speed * sp.normal[1], speed * sp.normal[2]];
+    const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
+    const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
+    sim.addLiquid({ type: 'box', sdf: column, bounds: spoutBounds(sp, len), volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material);
+    sp.next = Math.min(t1, sp.end);
+  }
+
+  sink(sim: GridSimulation, shape: CompiledShape): void {
+    const s = sim.store, d = sim.d, h = d.h;
+    let changed = false;
+    const before = levelSetVolume(s, h);
+    for (let c = 0; c < s.count; c++) {
+      const sd = shape.sdf(d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5));
+      if (-sd > s.phi[c]) { s.phi[c] = -sd; changed = true; }
+    }
+    if (changed) this.expected -= before - levelSetVolume(s, h);
+  }
+
+  endFrame(sim: GridSimulation): void {
+    const t1 = performance.now();
+    this.reseedMarkers(sim);
+    sim.stageMs.markers = performance.now() - t1;
+  }
+
+  /** Regenerates the display points inside φ < 0 on a sub-lattice of each liquid cell. */
+  private reseedMarkers(sim: GridSimulation): void {
+    const s = sim.store, d = sim.d, h = d.h, m = this.perAxis;
+    this.markers.count = 0;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] !== FLUID && !(s.phi[c] < h)) continue;
+      if (s.type[c] === SOLID) continue;
+      // Sub-points lie within half a cell diagonal of the centre: deep cells need no sampling.
+      const deep = s.phi[c] < -0.87 * h;
+      for (let q = 0; q < m * m * m; q++) {
+        const x = d.origin[0] + h * (s.ci[c] + ((q % m) + 0.5) / m);
+        const y = d.origin[1] + h * (s.cj[c] + ((Math.floor(q / m) % m) + 0.5) / m);
+        const z = d.origin[2] + h * (s.ck[c] + (Math.floor(q / (m * m)) + 0.5) / m);
+        if (deep || sampleCentre(s, d, s.phi, x, y, z, sim.band) < 0) this.markers.add(x, y, z, sim.liquidIndex);
+      }
+    }
+  }
+
+  /** The cell's liquid fraction from φ on its 2×2×2 sub-cells (levelset-volume.ts). */
+  cellFraction(s: GridStore, c: number, h: number): number {
+    return cellLiquidFraction(s, c, h);
+  }
+
+  expectedVolume(_sim: GridSimulation): number {
+    return this.expected;
+  }
+
+  volume(sim: GridSimulation): number {
+    return levelSetVolume(sim.store, sim.d.h);
+  }
+
+  cellDistance(sim: GridSimulation, c: number): number {
+    return sim.store.phi[c];
+  }
+
+  signedDistance(sim: GridSimulation, x: number, y: number, z: number): number {
+    return sampleCentre(sim.store, sim.d, sim.store.phi, x, y, z, sim.band);
+  }
+
+  inLiquid(sim: GridSimulation, x: number, y: number, z: number): boolean {
+    return this.signedDistance(sim, x, y, z) < 0;
+  }
+
+  /** clamp(½ − φ/thickness, 0, 1), so a node's buoyancy varies smoothly as it crosses the surface. */
+  wetFraction(sim: GridSimulation, p: ArrayLike<number>, thickness: number): number {
+    return Math.min(1, Math.max(0, 0.5 - this.signedDistance(sim, p[0], p[1], p[2]) / thickness));
+  }
+
+  surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob {
+    const s = sim.store;
+    return surfaceBox(sim, color, (phi, index) => {
+      for (let c = 0; c < s.count; c++) phi[index(c)] = s.phi[c];
+    });
+  }
+
+  save(w: CheckpointWriter): void {
+    w.scalar('ls.expectedVolume', this.expected);
+  }
+
+  restore(sim: GridSimulation, r: CheckpointReader): void {
+    this.expected = r.has('ls.expectedVolume') ? r.scalar('ls.expectedVolume') : this.volume(sim);
+  }
+}
+
+registerTracker({ name: 'levelset', create: (scene) => new LevelSetTracker(scene) });

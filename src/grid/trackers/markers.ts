@@ -1,0 +1,171 @@
+/**
+ * Marker-particle tracking (Cline et al. §3, §4 step 4, Figure 4): markers seeded on a sub-lattice
+ * of the liquid are carried through u by RK2; a cell holding a marker is a liquid cell. Volume is
+ * the marker count times the volume each stands for, so it is conserved while no marker leaves.
+ * Spouts emit a layer of markers over their face every d/s seconds (§5); sinks remove markers.
+ */
+import { HashGrid } from '../../spatial/hash-grid.ts';
+import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import type { Scene } from '../../scene/scene.ts';
+import type { CompiledShape } from '../../scene/shapes.ts';
+import type { SurfaceJob } from '../../surface/index.ts';
+import { Markers } from '../markers.ts';
+import type { Stage } from '../pipeline.ts';
+import type { Spout } from '../sources.ts';
+import type { GridSimulation } from '../step.ts';
+import { FLUID, SOLID, type GridStore } from '../store.ts';
+import { surfaceBox } from './surface-box.ts';
+import { registerTracker, type SurfaceTracker } from './tracker.ts';
+
+/** Markers along each axis of a cell: ∛(markersPerCell), rounded. */
+export function markersPerAxis(scene: Scene): number {
+  return Math.max(1, Math.round(Math.cbrt(scene.grid.markersPerCell)));
+}
+
+/** The cell of a point (by division, as the stages that read it always have), or −1. */
+function cellAt(sim: GridSimulation, x: number, y: number, z: number): number {
+  const d = sim.d;
+  return sim.store.find(Math.floor((x - d.origin[0]) / d.h), Math.floor((y - d.origin[1]) / d.h), Math.floor((z - d.origin[2]) / d.h));
+}
+
+export class MarkerTracker implements SurfaceTracker {
+  readonly name = 'markers';
+  readonly extrapolateAlongNormals = false;
+  readonly extraLayers = 0;
+  readonly markers = new Markers();
+  readonly afterGrid: Stage[] = [];
+  readonly afterMove: Stage[] = [];
+  private readonly perAxis: number;
+  /** Markers put in less markers sunk (markers that leave the grid are lost, not expected to go). */
+  private expectedCount = 0;
+
+  constructor(scene: Scene) {
+    this.perAxis = markersPerAxis(scene);
+  }
+
+  liquidCells(sim: GridSimulation): number {
+    sim.liquidKeys = this.markers.cellKeys(sim.d, sim.liquidKeys);
+    return this.markers.count;
+  }
+
+  afterRebuild(): void {}
+
+  addLiquid(sim: GridSimulation, shape: CompiledShape, material: number): void {
+    const d = sim.d, inv = 1 / d.h, before = this.markers.count;
+    this.markers.seed(d, sim.scene.grid.markersPerCell, shape.bounds, (x, y, z) =>
+      shape.sdf(x, y, z) < 0 && sim.solids.solidAt(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv)) < 0, material);
+    this.expectedCount += this.markers.count - before;
+  }
+
+  initialize(): void {}
+
+  move(sim: GridSimulation, dt: number): void {
+    sim.count('markersRemoved', this.markers.move(sim.store, sim.d, dt));
+  }
+
+  /** One marker layer over the spout's face per d/s seconds, moved on by the time it has travelled. */
+  emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
+    const t1 = sim.time + dt;
+    if (!(t1 > sp.source.start) || sim.time >= sp.end) return;
+    const speed = sp.source.speed, spacing = sim.d.h / this.perAxis;
+    const interval = spacing / speed;
+    const src = sp.source, [e1, e2] = sp.basis;
+    const r = src.shape === 'disk' ? src.radius : Math.max(src.size[0], src.size[1]) / 2;
+    const m = Math.ceil(r / spacing);
+    while (sp.next < Math.min(t1, sp.end) - 1e-9 * interval) {
+      const travelled = Math.max(0, (t1 - sp.next) * speed);
+      for (let a = -m; a <= m; a++) {
+        for (let c = -m; c <= m; c++) {
+          const pa = (a + 0.5) * spacing, pc = (c + 0.5) * spacing;
+          const inside = src.shape === 'disk' ? Math.hypot(pa, pc) <= src.radius : Math.abs(pa) <= src.size[0] / 2 && Math.abs(pc) <= src.size[1] / 2;
+          if (!inside) continue;
+          const x = src.center[0] + pa * e1[0] + pc * e2[0] + travelled * sp.normal[0];
+          const y = src.center[1] + pa * e1[1] + pc * e2[1] + travelled * sp.normal[1];
+          const z = src.center[2] + pa * e1[2] + pc * e2[2] + travelled * sp.normal[2];
+          this.markers.add(x, y, z, sp.material);
+          this.expectedCount++;
+        }
+      }
+      // Emission times start + n·d/s, computed (not accumulated) so that no layer is gained to round-off.
+      sp.next = sp.source.start + (Math.round((sp.next - sp.source.start) / interval) + 1) * interval;
+    }
+  }
+
+  sink(sim: GridSimulation, shape: CompiledShape): void {
+    const sunk = this.markers.filter((x, y, z) => shape.sdf(x, y, z) >= 0);
+    this.expectedCount -= sunk;
+    sim.count('markersSunk', sunk);
+  }
+
+  endFrame(): void {}
+
+  /** A cell holding a marker is liquid, all of it. */
+  cellFraction(s: GridStore, c: number): number {
+    return s.type[c] === FLUID ? 1 : 0;
+  }
+
+  volume(sim: GridSimulation): number {
+    const h = sim.d.h, m = this.perAxis;
+    return (this.markers.count * h * h * h) / (m * m * m);
+  }
+
+  expectedVolume(sim: GridSimulation): number {
+    const h = sim.d.h, m = this.perAxis;
+    return (this.expectedCount * h * h * h) / (m * m * m);
+  }
+
+  /** ±h/2 by cell type: the surface is taken on the faces of the liquid cells. */
+  cellDistance(sim: GridSimulation, c: number): number {
+    return sim.store.type[c] === FLUID ? -0.5 * sim.d.h : 0.5 * sim.d.h;
+  }
+
+  signedDistance(sim: GridSimulation, x: number, y: number, z: number): number {
+    return this.inLiquid(sim, x, y, z) ? -0.5 * sim.d.h : 0.5 * sim.d.h;
+  }
+
+  inLiquid(sim: GridSimulation, x: number, y: number, z: number): boolean {
+    const c = cellAt(sim, x, y, z);
+    return c >= 0 && sim.store.type[c] === FLUID;
+  }
+
+  wetFraction(sim: GridSimulation, p: ArrayLike<number>): number {
+    return this.inLiquid(sim, p[0], p[1], p[2]) ? 1 : 0;
+  }
+
+  /** φ at each cell centre: the distance to the nearest marker less its radius (half a cell and half a marker spacing). */
+  surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob {
+    const s: GridStore = sim.store, d = sim.d, h = d.h, m = this.markers;
+    return surfaceBox(sim, color, (phi, index) => {
+      const radius = 0.5 * h + 0.5 * (h / this.perAxis);
+      const grid = new HashGrid(h);
+      grid.build(m.pos, m.count);
+      const near = new Int32Array(27);
+      for (let c = 0; c < s.count; c++) {
+        if (s.type[c] === SOLID) continue;
+        const x = d.origin[0] + h * (s.ci[c] + 0.5), y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5);
+        let best = sim.band;
+        const nc = grid.cellsNear(x, y, z, near, 1);
+        for (let q = 0; q < nc; q++) {
+          const cell = near[q];
+          for (let t = grid.start[cell]; t < grid.start[cell] + grid.count[cell]; t++) {
+            const p = grid.order[t];
+            const dist = Math.hypot(m.pos[3 * p] - x, m.pos[3 * p + 1] - y, m.pos[3 * p + 2] - z) - radius;
+            if (dist < best) best = dist;
+          }
+        }
+        phi[index(c)] = best;
+      }
+    });
+  }
+
+  save(w: CheckpointWriter): void {
+    w.scalar('markers.expected', this.expectedCount);
+  }
+
+  restore(_sim: GridSimulation, r: CheckpointReader): void {
+    // Checkpoints written before the count was kept: the markers present are what is expected.
+    this.expectedCount = r.has('markers.expected') ? r.scalar('markers.expected') : this.markers.count;
+  }
+}
+
+registerTracker({ name: 'markers', create: (scene) => new MarkerTracker(scene) });

@@ -1,0 +1,367 @@
+/**
+ * The particle level set (Enright, Fedkiw, Ferziger & Mitchell 2002, "A hybrid particle level set
+ * method for improved interface capturing", J. Comput. Phys. 183; Cline et al. §10.7–10.8),
+ * `grid.tracking: "particle-levelset"`: the level set of ./levelset.ts with massless marker
+ * particles on both sides of its surface that rebuild it where it is under-resolved.
+ *
+ *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface, at a
+ *    random point of the cell, each attracted along ∇φ to a random level φ_goal on its side,
+ *    |φ_goal| ∈ [r_min, bandMax]; its sign is the side it lands on.
+ *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
+ *    r_max = 0.5 h, stored with the particle's sign.
+ *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
+ *    side by more than its radius has escaped; each escaped particle's sphere
+ *    φ_p(x) = s_p (r_p − |x − x_p|) is taken at the eight cell centres around it into
+ *    φ⁺ = max(φ⁺, φ_p) (positive particles) or φ⁻ = min(φ⁻, φ_p) (negative ones), and each centre
+ *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
+ *    redistancing; then the radii of the particles not escaped are reset.
+ *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
+ *    are deleted and cells within the band are topped up to `perCell`; escaped particles are kept
+ *    (they hold features thinner than the grid), cells holding more than twice `perCell` lose the
+ *    extras.
+ * A particle that leaves the grid's cells or enters a solid is deleted.
+ */
+import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import type { Scene } from '../../scene/scene.ts';
+import type { CompiledShape } from '../../scene/shapes.ts';
+import { OPEN, SLIP } from '../domain.ts';
+import { sampleAt as sampleAt_, sampleVector as sampleVector_ } from '../interpolate.ts';
+import type { Stage } from '../pipeline.ts';
+import type { GridSimulation, PendingLiquid } from '../step.ts';
+import { SOLID as SOLID_, type GridStore } from '../store.ts';
+import { fillSolidPhi } from '../redistance.ts';
+import { LevelSetTracker } from './levelset.ts';
+import { registerTracker } from './tracker.ts';
+// Imported bindings are getters under tsx's module transform (several times slower in hot loops),
+// so the values used in loops are copied to module-level constants here.
+const sampleAt = sampleAt_, sampleVector = sampleVector_, SOLID = SOLID_;
+
+const p3 = new Float64Array(3);
+
+export class ParticleLevelSet {
+  count = 0;
+  pos = new Float64Array(3 * 4096);
+  /** Signed radius: negative particles (inside the liquid) store −r. */
+  radius = new Float64Array(4096);
+  /** Escaped particles found by the last correction. */
+  escaped = 0;
+  private seeded = false;
+  private rng: number;
+  private plus = new Float64Array(0);
+  private minus = new Float64Array(0);
+  private cellCount = new Int32Array(0);
+  private vc = new Float64Array(0);
+
+  constructor(seed: number, readonly perCell = 16, readonly reseedEvery = 20, readonly bandCells = 3) {
+    this.rng = (seed * 2654435761) >>> 0 || 1;
+  }
+
+  save(w: CheckpointWriter): void {
+    w.array('ext.plsPos', this.pos.slice(0, 3 * this.count)).array('ext.plsRadius', this.radius.slice(0, this.count));
+    w.scalar('ext.plsSeeded', this.seeded ? 1 : 0).scalar('ext.plsRng', this.rng);
+  }
+
+  restore(r: CheckpointReader): void {
+    const pos = r.array('ext.plsPos', Float64Array), radius = r.array('ext.plsRadius', Float64Array);
+    this.count = 0;
+    for (let q = 0; q < radius.length; q++) this.add(pos[3 * q], pos[3 * q + 1], pos[3 * q + 2], radius[q]);
+    this.seeded = r.scalar('ext.plsSeeded') === 1;
+    this.rng = r.scalar('ext.plsRng');
+  }
+
+  private random(): number {
+    // mulberry32: deterministic across runs and restores of the same scene.
+    let t = (this.rng = (this.rng + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  private add(x: number, y: number, z: number, r: number): void {
+    if (this.count === this.radius.length) {
+      const p = new Float64Array(2 * this.pos.length);
+      p.set(this.pos);
+      this.pos = p;
+      const q = new Float64Array(2 * this.radius.length);
+      q.set(this.radius);
+      this.radius = q;
+    }
+    const i = this.count++;
+    this.pos[3 * i] = x; this.pos[3 * i + 1] = y; this.pos[3 * i + 2] = z;
+    this.radius[i] = r;
+  }
+
+  /** After redistancing: the second correction, the radii, and periodic reseeding (the first call seeds). */
+  afterRedistance(sim: GridSimulation): void {
+    if (!this.seeded) {
+      this.reseed(sim);
+      this.seeded = true;
+      return;
+    }
+    this.correct(sim, true);
+    if (sim.steps % this.reseedEvery === 0) this.reseed(sim);
+  }
+
+  /**
+   * After the level set moved: the particles by RK2 (equation 12) through the cell-centre
+   * velocities the level set moved with (interpolated trilinearly), then the first correction.
+   */
+  afterAdvection(sim: GridSimulation, dt: number): void {
+    if (!this.seeded) return;
+    const s = sim.store, d = sim.d, P = this.pos, R = this.radius, inv = 1 / d.h, o = d.origin;
+    const vc = this.centreVelocities(s);
+    let w = 0;
+    for (let q = 0; q < this.count; q++) {
+      const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
+      sampleVector(s, vc, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, p3);
+      const mx = x + 0.5 * dt * p3[0], my = y + 0.5 * dt * p3[1], mz = z + 0.5 * dt * p3[2];
+      sampleVector(s, vc, (mx - o[0]) * inv - 0.5, (my - o[1]) * inv - 0.5, (mz - o[2]) * inv - 0.5, p3);
+      p3[0] = x + dt * p3[0]; p3[1] = y + dt * p3[1]; p3[2] = z + dt * p3[2];
+      const c = s.find(Math.floor((p3[0] - o[0]) * inv), Math.floor((p3[1] - o[1]) * inv), Math.floor((p3[2] - o[2]) * inv));
+      if (c < 0 || s.type[c] === SOLID || !Number.isFinite(p3[0] + p3[1] + p3[2])) continue;
+      P[3 * w] = p3[0]; P[3 * w + 1] = p3[1]; P[3 * w + 2] = p3[2];
+      R[w++] = R[q];
+    }
+    this.count = w;
+    this.correct(sim);
+  }
+
+  /** The velocity at every cell centre (the mean of the cell's two faces per component). */
+  private centreVelocities(s: GridStore): Float64Array {
+    if (this.vc.length < 3 * s.count) this.vc = new Float64Array(Math.ceil(3 * s.count * 1.3));
+    const vc = this.vc, { nb, u } = s;
+    for (let c = 0; c < s.count; c++) {
+      for (let a = 0; a < 3; a++) {
+        const up = nb[6 * c + 2 * a + 1];
+        vc[3 * c + a] = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
+      }
+    }
+    return vc;
+  }
+
+  /**
+   * Error correction with the escaped particles (§3.3); with `radii`, the particles on their own
+   * side take the radius of equation 31 from the same φ (the correction changes φ only within a
+   * cell of escaped particles). Returns how many escaped.
+   */
+  correct(sim: GridSimulation, radii = false): number {
+    const s = sim.store, n = s.count, h = sim.d.h, o = sim.d.origin, inv = 1 / h, band = sim.band;
+    const rmin = 0.1 * h, rmax = 0.5 * h;
+    if (this.plus.length < n) {
+      this.plus = new Float64Array(Math.ceil(n * 1.3));
+      this.minus = new Float64Array(this.plus.length);
+    }
+    const plus = this.plus, minus = this.minus, phi = s.phi;
+    const P = this.pos, R = this.radius;
+    let escaped = 0, touched = false;
+    for (let q = 0; q < this.count; q++) {
+      const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2], r = R[q];
+      const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
+      const fp = sampleAt(s, phi, gx, gy, gz, band);
+      const sign = r > 0 ? 1 : -1, ar = sign * r;
+      if (sign * fp >= -ar) {
+        if (radii && sign * fp >= 0) R[q] = sign * Math.min(rmax, Math.max(rmin, sign * fp));
+        continue;
+      }
+      if (besideSolid(s, sim.d.kind, gx + 0.5, gy + 0.5, gz + 0.5)) continue;
+      if (!touched) {
+        plus.set(phi.subarray(0, n));
+        minus.set(phi.subarray(0, n));
+        touched = true;
+      }
+      escaped++;
+      const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz);
+      for (let e = 0; e < 8; e++) {
+        const i = i0 + (e & 1), j = j0 + ((e >> 1) & 1), k = k0 + ((e >> 2) & 1);
+        const c = s.find(i, j, k);
+        if (c < 0 || s.type[c] === SOLID) continue;
+        const dx = o[0] + h * (i + 0.5) - x, dy = o[1] + h * (j + 0.5) - y, dz = o[2] + h * (k + 0.5) - z;
+        const fq = sign * (ar - Math.sqrt(dx * dx + dy * dy + dz * dz));
+        if (sign > 0) { if (fq > plus[c]) plus[c] = fq; }
+        else if (fq < minus[c]) minus[c] = fq;
+      }
+    }
+    if (touched) {
+      for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
+      fillSolidPhi(s, band);
+    }
+    this.escaped = escaped;
+    return escaped;
+  }
+
+  /** Moves every particle by `distance` along ∇φ/|∇φ| (∇φ by central differences at the cell centres, interpolated). */
+  moveAlongNormals(sim: GridSimulation, distance: number): void {
+    const s = sim.store, n = s.count, { nb, phi, type } = s;
+    if (this.vc.length < 3 * n) this.vc = new Float64Array(Math.ceil(3 * n * 1.3));
+    const g = this.vc;
+    for (let c = 0; c < n; c++) {
+      for (let a = 0; a < 3; a++) {
+        const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+        const okLo = lo >= 0 && type[lo] !== SOLID, okHi = hi >= 0 && type[hi] !== SOLID;
+        g[3 * c + a] = okLo && okHi ? 0.5 * (phi[hi] - phi[lo]) : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
+      }
+    }
+    const o = sim.d.origin, inv = 1 / sim.d.h, P = this.pos;
+    for (let q = 0; q < this.count; q++) {
+      sampleVector(s, g, (P[3 * q] - o[0]) * inv - 0.5, (P[3 * q + 1] - o[1]) * inv - 0.5, (P[3 * q + 2] - o[2]) * inv - 0.5, p3);
+      const l = Math.hypot(p3[0], p3[1], p3[2]);
+      if (!(l > 1e-12)) continue;
+      const k = distance / l;
+      P[3 * q] += k * p3[0]; P[3 * q + 1] += k * p3[1]; P[3 * q + 2] += k * p3[2];
+    }
+  }
+
+  /** Deletes the particles for which `drop(x, y, z, signed radius)` holds. */
+  remove(drop: (x: number, y: number, z: number, r: number) => boolean): void {
+    const P = this.pos, R = this.radius;
+    let w = 0;
+    for (let q = 0; q < this.count; q++) {
+      if (drop(P[3 * q], P[3 * q + 1], P[3 * q + 2], R[q])) continue;
+      P[3 * w] = P[3 * q]; P[3 * w + 1] = P[3 * q + 1]; P[3 * w + 2] = P[3 * q + 2];
+      R[w++] = R[q];
+    }
+    this.count = w;
+  }
+
+  /** Deletes particles far from the surface (and extras in crowded cells); fills the band's cells up to perCell. */
+  reseed(sim: GridSimulation): void {
+    const s: GridStore = sim.store, d = sim.d, h = d.h, o = d.origin, inv = 1 / h, band = sim.band;
+    const bandMax = Math.min(this.bandCells * h, band - h), rmin = 0.1 * h, rmax = 0.5 * h;
+    if (this.cellCount.length < s.count) this.cellCount = new Int32Array(Math.ceil(s.count * 1.3));
+    const cnt = this.cellCount;
+    cnt.fill(0, 0, s.count);
+    let w = 0;
+    const P = this.pos, R = this.radius;
+    for (let q = 0; q < this.count; q++) {
+      const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
+      const fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
+      if (Math.abs(fp) > bandMax) continue;
+      const c = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
+      if (c < 0 || s.type[c] === SOLID || cnt[c] >= 2 * this.perCell) continue;
+      cnt[c]++;
+      P[3 * w] = x; P[3 * w + 1] = y; P[3 * w + 2] = z;
+      R[w++] = R[q];
+    }
+    this.count = w;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax) continue;
+      for (let tries = 0; cnt[c] < this.perCell && tries < 2 * this.perCell; tries++) {
+        let x = o[0] + h * (s.ci[c] + this.random()), y = o[1] + h * (s.cj[c] + this.random()), z = o[2] + h * (s.ck[c] + this.random());
+        let fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
+        // Alternate sides so both get particles; attract towards a random level on that side.
+        const sign = tries % 2 === 0 ? -1 : 1;
+        const goal = sign * (rmin + this.random() * (bandMax - rmin));
+        for (let it = 0; it < 3 && Math.abs(fp - goal) > 0.05 * h; it++) {
+          gradient(s, o, inv, x, y, z, band, p3);
+          const gl = Math.hypot(p3[0], p3[1], p3[2]);
+          if (!(gl > 1e-9)) break;
+          const step = ((goal - fp) * h) / gl; // gl is the change of φ over one cell
+          x += (step * p3[0]) / gl; y += (step * p3[1]) / gl; z += (step * p3[2]) / gl;
+          fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
+        }
+        if (sign * fp < rmin || Math.abs(fp) > bandMax) continue;
+        const home = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
+        if (home < 0 || s.type[home] === SOLID) continue;
+        this.add(x, y, z, sign * Math.min(rmax, Math.max(rmin, sign * fp)));
+        cnt[c]++;
+      }
+    }
+  }
+}
+
+/**
+ * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies between
+ * its cell's centre and a solid that holds the liquid still (an object, or a no-slip or moving
+ * wall; slip walls mirror the velocity and do not count). There the particles move with the
+ * velocity interpolated down to the solid's, while φ moves with the velocity at the cell centres:
+ * the liquid's front along a no-slip floor runs over the air particles below the first centres,
+ * which would then carve it away. Such particles keep their place but do not correct φ.
+ */
+function besideSolid(s: GridStore, kind: Int32Array, x: number, y: number, z: number): boolean {
+  const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
+  const c = s.find(i, j, k);
+  if (c < 0 || s.type[c] === SOLID) return true;
+  const nb = s.nb;
+  return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
+}
+
+function holds(s: GridStore, kind: Int32Array, m: number): boolean {
+  if (m < 0 || s.type[m] !== SOLID) return false;
+  const w = s.wall[m];
+  return w === 0 || w === 7 || (kind[w - 1] !== SLIP && kind[w - 1] !== OPEN);
+}
+
+/** ∇φ at a point by central differences of the interpolated φ half a cell apart (change per cell). */
+function gradient(s: GridStore, o: readonly number[], inv: number, x: number, y: number, z: number, band: number, out: Float64Array): void {
+  const e = 0.5;
+  const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
+  out[0] = sampleAt(s, s.phi, gx + e, gy, gz, band) - sampleAt(s, s.phi, gx - e, gy, gz, band);
+  out[1] = sampleAt(s, s.phi, gx, gy + e, gz, band) - sampleAt(s, s.phi, gx, gy - e, gz, band);
+  out[2] = sampleAt(s, s.phi, gx, gy, gz + e, band) - sampleAt(s, s.phi, gx, gy, gz - e, band);
+}
+
+/** The level set with the particles' stages: correction after redistancing and after moving. */
+export class ParticleLevelSetTracker extends LevelSetTracker {
+  override readonly name: string = 'particle-levelset';
+  readonly particles: ParticleLevelSet;
+
+  constructor(scene: Scene) {
+    super(scene);
+    const pls = (this.particles = new ParticleLevelSet(scene.seed, scene.grid.particlesPerCell));
+    const correct: Stage = {
+      name: 'pls-correct',
+      run(sim) {
+        pls.afterRedistance(sim);
+        sim.count('plsParticles', pls.count);
+        sim.count('plsEscaped', pls.escaped);
+      },
+    };
+    this.afterGrid.push(correct);
+  }
+
+  /** φ moves (level set), then the particles through the same velocities, then the first correction. */
+  override move(sim: GridSimulation, dt: number): void {
+    super.move(sim, dt);
+    this.particles.afterAdvection(sim, dt);
+  }
+
+  /**
+   * The volume correction moved the surface out by `shift` along its normal: the particles near it
+   * move with it, else the air particles it passed over would carve the liquid back.
+   */
+  protected override surfaceMoved(sim: GridSimulation, shift: number): void {
+    // A shift smaller than the particles' smallest radius cannot make one escape: gather them.
+    this.pendingShift += shift;
+    if (Math.abs(this.pendingShift) < 0.05 * sim.d.h) return;
+    this.particles.moveAlongNormals(sim, this.pendingShift);
+    this.pendingShift = 0;
+  }
+
+  private pendingShift = 0;
+
+  /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
+  override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
+    super.afterRebuild(sim, s, pending);
+    for (const p of pending) this.particles.remove((x, y, z, r) => r > 0 && p.sdf(x, y, z) < 0);
+  }
+
+  /** The sink takes the liquid and the particles in it (else the negative ones would rebuild it). */
+  override sink(sim: GridSimulation, shape: CompiledShape): void {
+    super.sink(sim, shape);
+    this.particles.remove((x, y, z) => shape.sdf(x, y, z) < 0);
+  }
+
+  override save(w: CheckpointWriter): void {
+    super.save(w);
+    this.particles.save(w);
+    w.scalar('pls.pendingShift', this.pendingShift);
+  }
+
+  override restore(sim: GridSimulation, r: CheckpointReader): void {
+    super.restore(sim, r);
+    if (r.has('ext.plsPos')) this.particles.restore(r);
+    this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
+  }
+}
+
+registerTracker({ name: 'particle-levelset', create: (scene) => new ParticleLevelSetTracker(scene) });
