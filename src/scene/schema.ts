@@ -98,7 +98,7 @@ export const viscoelastic = z
     yieldRate: nonneg.default(100).describe('Yield rate, 1/s: strain beyond the elastic limit relaxes toward it as exp(−yieldRate · t) (Cline et al. §8, equation 22).'),
     decay: nonneg.default(0).describe('Strain decay rate, 1/s: all elastic strain fades as exp(−decay · t) (a Maxwell relaxation).'),
   })
-  .describe('Viscoelastic gel (Goktekin, Bargteil & O’Brien 2004; Cline et al. §8), honoured by both engines: the grid stores the strain in its cells, the particle engine on each particle.');
+  .describe('Viscoelastic gel (Goktekin, Bargteil & O’Brien 2004; Cline et al. §8), honoured by both engines: the grid stores the strain in its cells, the particle engine in the rest lengths of springs between neighbouring particles (Clavet et al. 2005).');
 
 /** The former place of the gel parameters, `materials.<name>.grid.viscoelastic` (yield rate per grid step). */
 export const legacyViscoelastic = z
