@@ -64,3 +64,35 @@ export function latticeMissingWeight(spacing: number, h: number): number {
   }
   return (latticeRestDensity(spacing, h) - present) / 9;
 }
+
+/**
+ * The cubic spline of Monaghan (1992) in q = d/h over a support h (SPlisHSPlasH's "CubicKernel"),
+ * unnormalized: w(0) = 1, w(½) = ¼, w(1) = 0; position-based fluids (src/particle/pbf.ts) divide
+ * sums of it by the rest lattice's sum, so the 8/(π h³) normalization never matters.
+ */
+export function cubicSpline(q: number): number {
+  if (q >= 1) return 0;
+  if (q <= 0.5) return 6 * q * q * (q - 1) + 1;
+  const s = 1 - q;
+  return 2 * s * s * s;
+}
+
+/** dw/dq of cubicSpline (≤ 0; 0 at q = 0 and from q = 1 on). */
+export function cubicSplineSlope(q: number): number {
+  if (q >= 1) return 0;
+  if (q <= 0.5) return q * (18 * q - 12);
+  const s = 1 - q;
+  return -6 * s * s;
+}
+
+/** Σ cubicSpline(d/h) over a cubic lattice of the given spacing, the particle itself included (its rest number density). */
+export function latticeCubicSum(spacing: number, h: number): number {
+  const m = Math.ceil(h / spacing);
+  let sum = 0;
+  for (let i = -m; i <= m; i++) {
+    for (let j = -m; j <= m; j++) {
+      for (let k = -m; k <= m; k++) sum += cubicSpline((spacing * Math.hypot(i, j, k)) / h);
+    }
+  }
+  return sum;
+}

@@ -18,6 +18,8 @@ import type { ContactSlabs } from './liquid-contacts.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
 import type { CellObjects } from './object-adhesion.ts';
 import type { DensityState } from './density-state.ts';
+import type { SolveState } from './solve-setup.ts';
+import type { GelMaterial, GelState } from './gel.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -99,6 +101,9 @@ export class StepContext {
   adhesionTables?: AdhesionTables;
   cellObjects?: CellObjects;
   density?: DensityState;
+  solve?: SolveState;
+  gelMaterials?: GelMaterial[];
+  gel?: GelState;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;

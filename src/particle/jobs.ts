@@ -13,8 +13,9 @@ import { objectListsJob } from './object-lists.ts';
 import { objectContactsJob } from './object-contacts.ts';
 import { moveJob } from './move.ts';
 import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
+import { solveJob } from './pressure-job.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
-  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob,
 ]);

@@ -7,7 +7,7 @@
  *             correction (which reads it as the body force the correction holds up);
  *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
  */
-import { allocFloat32, allocFloat64, allocUint16, allocUint8 } from '../parallel/memory.ts';
+import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/memory.ts';
 
 export class LiquidParticles {
   count = 0;
@@ -35,6 +35,11 @@ export class LiquidParticles {
   nearObject = new Uint8Array(0);
   /** ρ/ρ0 after the last density correction. */
   density = new Float32Array(0);
+  /** The pressure of the last sub-timestep, p/δt² (pressure.ts: its warm start). */
+  lambda = new Float64Array(0);
+  /** A number per particle that survives sorting and removal (gel.ts keys its springs by it); ids are handed out in order. */
+  id = new Int32Array(0);
+  nextId = 0;
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -59,6 +64,10 @@ export class LiquidParticles {
     this.vel = g64(this.vel, 3);
     this.acc = g64(this.acc, 3);
     this.scalar = g64(this.scalar, 1);
+    this.lambda = g64(this.lambda, 1);
+    const ids = allocInt32(cap, sh);
+    ids.set(this.id.subarray(0, this.count));
+    this.id = ids;
     const m = allocUint16(cap, sh);
     m.set(this.material.subarray(0, this.count));
     this.material = m;
@@ -85,6 +94,8 @@ export class LiquidParticles {
     this.surface[i] = 0;
     this.normal[3 * i] = this.normal[3 * i + 1] = this.normal[3 * i + 2] = 0;
     this.density[i] = 1;
+    this.lambda[i] = 0;
+    this.id[i] = this.nextId++;
   }
 
   /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
@@ -102,6 +113,8 @@ export class LiquidParticles {
         this.material[w] = this.material[i];
         this.surface[w] = this.surface[i];
         this.density[w] = this.density[i];
+        this.lambda[w] = this.lambda[i];
+        this.id[w] = this.id[i];
       }
       w++;
     }
@@ -125,6 +138,10 @@ export class LiquidParticles {
     };
     permute3(this.pos);
     permute3(this.vel);
+    for (let i = 0; i < n; i++) tmp[i] = this.lambda[order[i]];
+    this.lambda.set(tmp.subarray(0, n));
+    for (let i = 0; i < n; i++) tmp[i] = this.id[order[i]];
+    for (let i = 0; i < n; i++) this.id[i] = tmp[i];
     // 24 n bytes of scratch: normal (12 n), density (4 n), material (2 n), surface (n).
     const buf = tmp.buffer, at = tmp.byteOffset;
     const nrm = new Float32Array(buf, at, 3 * n), den = new Float32Array(buf, at + 12 * n, n);

@@ -17,6 +17,7 @@ import { linearColor } from '../scene/color.ts';
 import { stepFrame } from './step.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
+import { restoreGel, saveGel } from './gel.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { PARTICLE_JOBS } from './jobs.ts';
@@ -69,6 +70,12 @@ export class ParticleSimulation implements Simulation {
       L.vel.set(restoreFrom.array('vel', Float64Array));
       L.material.set(restoreFrom.array('material', Uint16Array));
       L.density.set(restoreFrom.array('density', Float32Array));
+      if (restoreFrom.has('lambda')) L.lambda.set(restoreFrom.array('lambda', Float64Array));
+      if (restoreFrom.has('id')) {
+        L.id.set(restoreFrom.array('id', Int32Array));
+        L.nextId = restoreFrom.scalar('nextId');
+      }
+      if (restoreFrom.has('gel.start')) restoreGel(ctx, restoreFrom);
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -196,7 +203,7 @@ export class ParticleSimulation implements Simulation {
 
   save(): Uint8Array {
     const ctx = this.ctx, L = ctx.liquid, n = L.count;
-    return startCheckpoint('particle', this.scene)
+    const w = startCheckpoint('particle', this.scene)
       .scalar('frame', ctx.frame)
       .scalar('time', ctx.time)
       .scalar('count', n)
@@ -205,8 +212,12 @@ export class ParticleSimulation implements Simulation {
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))
       .array('density', L.density.slice(0, n))
-      .array('emitters', this.emitters.state())
-      .finish();
+      .array('lambda', L.lambda.slice(0, n))
+      .array('id', L.id.slice(0, n))
+      .scalar('nextId', L.nextId)
+      .array('emitters', this.emitters.state());
+    saveGel(ctx, w);
+    return w.finish();
   }
 
   dispose(): void {

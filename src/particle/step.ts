@@ -19,12 +19,17 @@ import type { Emitters } from './emit.ts';
 import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
 import { checkPositions, maxLiquidSpeed } from './integrate.ts';
-import { moveLiquid } from './move.ts';
+import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
 import { preventInterpenetration } from './collisions.ts';
 import { domainWalls, markNearObjects, signedDistanceGuard } from './boundaries.ts';
 import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
+import { solveDensityPBF } from './pbf.ts';
+import { applyPressure } from './pressure.ts';
+import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
+import { solveState } from './solve-setup.ts';
+import { applyElasticity } from './gel.ts';
 import { markSurface } from './surface.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -110,22 +115,46 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
 
+  // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
+  // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
+  // velocities a pressure on disordered particles makes (a still pool's bottom layer: 100 → 2
+  // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  const pbf = P.densitySolver === 'pbf';
+  if (pbf) {
+    moveLiquid(ctx, dt, ACCELERATE_ONCE);
+    clock.lap('accelerate');
+    const pr = applyPressure(ctx, dt);
+    ctx.count('pressurePasses', pr.passes);
+    clock.lap('pressure');
+  }
   applyViscosity(ctx, dt);
+  if (pbf) {
+    wallViscosity(ctx, dt);
+    objectViscosity(ctx, dt, solveState(ctx).gamma);
+    clock.lap('viscosity');
+    applyElasticity(ctx, dt);
+    clock.lap('elasticity');
+  }
   clock.lap('viscosity');
 
   listObjectContacts(ctx, dt);
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
-    // Accelerate, translate and apply friction, as one job (move.ts).
-    moveLiquid(ctx, dtm);
+    // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
+    moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
     clock.lap('move');
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
   }
 
-  listDensityPairs(ctx);
-  const { passes, error } = correctDensity(ctx, dt, keepOut);
+  let passes: number, error: number;
+  if (pbf) {
+    ({ passes, error } = solveDensityPBF(ctx, dt, keepOut));
+  } else {
+    listDensityPairs(ctx);
+    ({ passes, error } = correctDensity(ctx, dt, keepOut));
+  }
   ctx.densityError = error;
   ctx.count('densityPasses', passes);
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);

@@ -98,7 +98,7 @@ export const viscoelastic = z
     yieldRate: fraction.default(0.5).describe('Fraction α of the excess strain removed per step on yield.'),
     decay: nonneg.default(0).describe('Strain decay rate, 1/s.'),
   })
-  .describe('Viscoelastic gel parameters for the grid engine (Cline et al. §8).');
+  .describe('Viscoelastic gel parameters, for both engines: the grid engine stores elastic strain (Cline et al. §8, Goktekin et al. 2004); the particle engine (densitySolver "pbf") ties the particles of each body with elastic springs that yield (Clavet et al. 2005), of stiffness μ_E r.');
 
 export const particleMaterial = z
   .strictObject({
@@ -106,8 +106,8 @@ export const particleMaterial = z
       .optional()
       .describe('Momentum-exchange viscosity v, fraction of relative momentum exchanged per second (Steele §3.2). Absent: calibrated from the physical viscosity.'),
     kernelSupport: z.number().min(2).max(8).default(5).describe('Viscosity kernel support, particle radii (paper: 4–6).'),
-    densityTolerance: z.number().min(1e-4).max(0.5).default(0.02).describe('Relative density error accepted by density correction (paper: 2 %).'),
-    elasticCoefficient: z.number().min(0).max(2).default(0.5).describe('Elastic coefficient c of density correction, dimensionless.'),
+    densityTolerance: z.number().min(1e-4).max(0.5).default(0.005).describe('Relative density error accepted by density correction: the mean compression after its passes ("pbf"), or the mean |ρ − ρ0|/ρ0 ("steele"; the paper accepts 2 %, 0.02).'),
+    elasticCoefficient: z.number().min(0).max(2).default(0.5).describe('Elastic coefficient c of density correction (particle.densitySolver "steele"), dimensionless.'),
   })
   .describe('Particle-engine settings of a liquid.');
 
@@ -300,11 +300,16 @@ export const particleSettings = z
     substeps: z.int().min(1).max(1000).default(4).describe('Sub-timesteps per frame (Steele Table 1).'),
     moves: z.int().min(1).max(100).default(6).describe('Move iterations per sub-timestep.'),
     densityIterations: z.int().min(0).max(100).default(10).describe('Maximum density correction passes per sub-timestep.'),
-    densityKernel: z.number().min(3.4641).max(4).default(4).describe('Ramp kernel support h, radii (2√3 ≤ h ≤ 4).'),
+    pressureIterations: z.int().min(0).max(1000).default(10).describe('densitySolver "pbf": the most pressure passes a sub-timestep (relaxed Jacobi, warm-started from the last sub-timestep; they stop once the mean compression left is under 0.1 %). 0: no pressure stage, density correction alone.'),
+    densityKernel: z.number().min(3.4641).max(4).default(4).describe('Density kernel support h, radii (2√3 ≤ h ≤ 4): the ramp of "steele", the cubic spline of "pbf".'),
+    densitySolver: z
+      .enum(['pbf', 'steele'])
+      .default('pbf')
+      .describe('How the liquid keeps its density. "pbf": a pressure found with the forces of each sub-timestep (DFSPH\'s constant-density solve, warm-started: a still pool rests), then position-based fluids (Macklin & Müller 2013) for what the moves leave, solids and closed walls taking part in both (Akinci et al. 2012 boundary volumes; mirror images) and in the viscosity (no-slip), gels with elastic springs. "steele": the paper\'s iterative correction alone (Steele et al. 2004 §3.5: ramp kernel, liquid neighbours only), with pressureImpulse and elasticCoefficient.'),
     pressureImpulse: z
       .boolean()
       .default(true)
-      .describe('Density correction turns its displacement into velocity (position-based dynamics), so pressure accelerates the liquid: a column collapses and a viscous blob spreads at the rate its viscosity gives. false: positions only, as Steele et al. 2004, removing the velocity the correction undoes: rests more quietly, fewer passes (honey drop about 20 % faster), but liquids spread about 2× too slowly and a dam-break front runs at half speed.'),
+      .describe('densitySolver "steele" only. Density correction turns its displacement into velocity (position-based dynamics), so pressure accelerates the liquid: a column collapses and a viscous blob spreads at the rate its viscosity gives. false: positions only, as Steele et al. 2004, removing the velocity the correction undoes: rests more quietly, fewer passes (honey drop about 20 % faster), but liquids spread about 2× too slowly and a dam-break front runs at half speed.'),
     objectRadius: z.number().min(1).max(2).default(1.5).describe('Object particle radius, liquid radii (paper: 1–2).'),
     surfaceAngle: z.number().min(0).max(90).default(10).describe('Surface test angle θ, degrees.'),
     surfaceRatio: z.number().min(0.3).max(0.7).default(0.5).describe('Surface test ratio t_s.'),

@@ -42,7 +42,7 @@ describe('particle engine memory', () => {
     const a = small.metrics(), b = large.metrics();
     // Stepping allocates the cells, pair lists and scratch: more than the particle arrays alone.
     expect(a.memoryBytes!).toBeGreaterThan(before);
-    expect(small.ctx.density).toBeDefined();
+    expect(small.ctx.solve).toBeDefined(); // the default densitySolver "pbf" (solve-setup.ts)
     expect(small.ctx.viscosity).toBeDefined();
     // Per particle it is about the same at 8× the particles (no per-scene constant dominates).
     const perA = a.memoryBytes! / a.pointCount, perB = b.memoryBytes! / b.pointCount;

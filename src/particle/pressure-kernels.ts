@@ -1,0 +1,389 @@
+/**
+ * The loops of the pressure stage (pressure.ts) and of PBF density correction (pbf.ts), in gather
+ * form: each runs over a range of slots [a0, a1), and every slot writes only its own entries, so
+ * ranges can run on any thread in any order with the same result.
+ *
+ * Density (over the rest density) of slot a, with the cubic spline w over the support h and n0 its
+ * sum over the rest lattice (the particle itself included):
+ *   ρ̂_a = (1 + Σ_b w_ab + Σ_s γ_s w_as + Σ_ghosts w_ag) / n0,
+ * b over the liquid neighbours, s over object particles (Akinci et al. 2012, "Versatile
+ * rigid-fluid coupling for incompressible SPH": an object particle counts as γ_s = n0 / Σ_k w_sk
+ * liquid particles, k over its own body's particles), ghosts over the mirror images of a and its
+ * neighbours across the closed domain walls within h of both (a wall reads as the liquid mirrored
+ * beyond it). G_ab = ∇_a w(|x_a − x_b|). A pressure p ≥ 0 (PBF's −λ) displaces
+ *   Δx_a = −(m̄/m_a)/n0 · [Σ_b (p_a + p_b) G_ab + p_a Σ_s γ_s G_as + Σ_ghosts (p_a + p_src) G_ag]
+ * (m̄ = 2 m_a m_b/(m_a + m_b): Σ m Δx = 0 over liquid pairs), which changes the density, to first
+ * order, by
+ *   δρ̂_a = 1/n0 · [Σ_b (Δx_a − Δx_b)·G_ab + Σ_s γ_s Δx_a·G_as + Σ_ghosts (Δx_a − Δx_ghost)·G_ag]
+ * (a ghost moves as its source, mirrored). α_a is the inverse of this map's diagonal, exact with
+ * the ghosts (wallFactor): PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step
+ * (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
+ */
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+
+export interface KernelView {
+  /** Slot positions, 3 per slot (the passes move them). */
+  x: Float64Array;
+  /** Full liquid neighbour rows: the slots within h of slot a at lj[ls[a] .. ls[a + 1]). */
+  ls: Int32Array;
+  lj: Int32Array;
+  /** Object particles within h of slot a: ranks at bj[bs[a] .. bs[a + 1]) into opos and gamma. */
+  bs: Int32Array;
+  bj: Int32Array;
+  opos: Float64Array;
+  gamma: Float64Array;
+  /** m_ref / m per slot; unused when `uniform`. */
+  invMass: Float64Array;
+  uniform: boolean;
+  /** Per slot: ρ/ρ0 and the displacement (3 per slot) of the pass. */
+  dens: Float64Array;
+  dx: Float64Array;
+  /** Mirror walls per slot (wallRange): bit k set when a closed wall on axis k is within h; its distance δ and inward sign. */
+  wmask: Uint8Array;
+  wdel: Float64Array;
+  wsg: Float64Array;
+  /** Closed walls: axis (0–2), plane coordinate and inward sign (+1 at a min face, −1 at a max face). */
+  walls: { axis: number; plane: number; inward: number }[];
+  h: number;
+  n0: number;
+  eps: number;
+}
+
+/** Marks, per slot of [a0, a1), the closed walls within h (the nearer one of an axis), from the current positions. */
+export function wallRange(v: KernelView, a0: number, a1: number): void {
+  const x = v.x, mask = v.wmask, del = v.wdel, sg = v.wsg, hIn = v.h * (1 - 1e-9);
+  for (let a = a0; a < a1; a++) {
+    let m = 0;
+    for (const w of v.walls) {
+      const delta = (x[3 * a + w.axis] - w.plane) * w.inward;
+      if (delta >= hIn) continue;
+      const bit = 1 << w.axis;
+      // A particle pushed through a wall reads it at a tiny distance (the constraint then pushes it back).
+      const d = delta > 1e-12 * v.h ? delta : 1e-12 * v.h;
+      if (m & bit && del[3 * a + w.axis] <= d) continue;
+      m |= bit;
+      del[3 * a + w.axis] = d;
+      sg[3 * a + w.axis] = w.inward;
+    }
+    mask[a] = m;
+  }
+}
+
+/** Jacobi relaxation ω (SPlisHSPlasH: 0.5). */
+export const RELAX = 0.5;
+/** Neighbours within h (liquid, object, ghosts) from which a particle is not at a free surface (SPlisHSPlasH: 20; a rest-lattice particle has 26, one on a flat surface 17). */
+export const FULL = 20;
+
+export interface SolveView extends KernelView {
+  /** Per slot: 1 / diagonal (α) and the pressure p. The displacement of p goes to `dx`; ρ̂* to `dens`. */
+  alpha: Float64Array;
+  p: Float64Array;
+  /** Per slot: neighbours within h (liquid, object particles, ghosts), from factorRange. */
+  nb: Int32Array;
+  /** Per slot (3 each), when not null: Σ G over every neighbour (∇ of the particle concentration), from factorRange. */
+  grad: Float64Array | null;
+  /** Per slot: the residual of the last Jacobi update (pressureUpdateRange). */
+  res: Float64Array;
+}
+
+/** Scratch of the ghost loops. */
+const off = new Float64Array(3);
+const sum = new Float64Array(8);
+
+/** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
+export function factorRange(v: SolveView, a0: number, a1: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma;
+  const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
+  const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
+  for (let a = a0; a < a1; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let rho = 1, gx = 0, gy = 0, gz = 0, s2 = 0, k = 0;
+    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = lj[q];
+      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      const d = Math.sqrt(d2), s = d * invH;
+      if (s >= 1) continue;
+      k++;
+      rho += cubicSpline(s);
+      if (d === 0) continue;
+      const f = (cubicSplineSlope(s) * invH) / d;
+      gx += f * dx; gy += f * dy; gz += f * dz;
+      s2 += f * f * d2 * (uniform ? 1 : invMass[b]);
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+      if (s >= 1) continue;
+      const gm = gamma[o];
+      k++;
+      rho += gm * cubicSpline(s);
+      if (d === 0) continue;
+      const f = (gm * cubicSplineSlope(s) * invH) / d;
+      gx += f * dx; gy += f * dy; gz += f * dz;
+    }
+    let hx = gx, hy = gy, hz = gz;
+    if (anyWalls && mask[a] !== 0) {
+      wallFactor(v, a);
+      rho += sum[0]; gx += sum[1]; gy += sum[2]; gz += sum[3]; s2 += sum[4];
+      hx = gx + sum[5]; hy = gy + sum[6]; hz = gz + sum[7];
+      k += ghostCount;
+    }
+    v.nb[a] = k;
+    const gs = v.grad;
+    if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
+    dens[a] = rho * invN0;
+    alpha[a] = (n0 * n0) / (s2 + (uniform ? 1 : invMass[a]) * (hx * hx + hy * hy + hz * hz) + epsN);
+  }
+}
+
+/** The displacement Δx(p) of every slot in [a0, a1) into v.dx. */
+export function pressureDisplacementRange(v: SolveView, a0: number, a1: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma;
+  const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
+  const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  for (let a = a0; a < a1; a++) {
+    const pa = p[a];
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let cx = 0, cy = 0, cz = 0;
+    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = lj[q];
+      const l = pa + p[b];
+      if (l === 0) continue;
+      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+      if (s >= 1 || d === 0) continue;
+      const wab = uniform ? 1 : (2 * invMass[a]) / (invMass[a] + invMass[b]);
+      const f = (l * wab * cubicSplineSlope(s) * invH) / d;
+      cx += f * dx; cy += f * dy; cz += f * dz;
+    }
+    if (pa !== 0) {
+      const wa = uniform ? 1 : invMass[a];
+      for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+        const o = bj[q];
+        const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+        if (s >= 1 || d === 0) continue;
+        const f = (pa * wa * gamma[o] * cubicSplineSlope(s) * invH) / d;
+        cx += f * dx; cy += f * dy; cz += f * dz;
+      }
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDisplacement(v, a);
+      cx += sum[1]; cy += sum[2]; cz += sum[3];
+    }
+    out[3 * a] = -cx * invN0; out[3 * a + 1] = -cy * invN0; out[3 * a + 2] = -cz * invN0;
+  }
+}
+
+/**
+ * The kernel average Σ_b w_ab f_b / Σ_b w_ab over each slot of [a0, a1) and its liquid neighbours
+ * (itself included), into out: removes the pressure modes that alternate from one particle to the
+ * next, which displace nothing to first order and so no pass corrects (a pool's layers pair up
+ * under them), and keeps the smooth part of a warm start.
+ */
+export function smoothRange(v: SolveView, f: Float64Array, out: Float64Array, a0: number, a1: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, invH = 1 / v.h;
+  for (let a = a0; a < a1; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let sw = 1, sf = f[a];
+    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = lj[q];
+      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
+      const w = cubicSpline(Math.sqrt(dx * dx + dy * dy + dz * dz) * invH);
+      sw += w;
+      sf += w * f[b];
+    }
+    out[a] = sf / sw;
+  }
+}
+
+/**
+ * Σ_b (u_a − u_b)·G_ab + Σ_s γ_s (u_a − ou_s)·G_as + Σ_ghosts (u_a − u_ghost)·G_ag for slot a: n0
+ * times the first-order change of ρ̂_a when every slot moves by u (3 per slot) and every object
+ * particle by ou (3 per object slot; null: objects still).
+ */
+export function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Array | null): number {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, invH = 1 / v.h;
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+  let drho = 0;
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const b = lj[q];
+    const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+    if (s >= 1 || d === 0) continue;
+    const f = (cubicSplineSlope(s) * invH) / d;
+    drho += f * ((ux - u[3 * b]) * dx + (uy - u[3 * b + 1]) * dy + (uz - u[3 * b + 2]) * dz);
+  }
+  for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+    const o = bj[q];
+    const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+    if (s >= 1 || d === 0) continue;
+    const f = (gamma[o] * cubicSplineSlope(s) * invH) / d;
+    if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
+    else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
+  }
+  if (v.walls.length > 0 && v.wmask[a] !== 0) drho += ghostDensityChange(v, a, u);
+  return drho;
+}
+
+/** ρ̂ of every slot in [a0, a1) advanced to first order by the displacements u and ou (densityChange): dens += δρ̂. */
+export function advanceDensityRange(v: SolveView, a0: number, a1: number, u: Float64Array, ou: Float64Array | null): void {
+  const dens = v.dens, invN0 = 1 / v.n0;
+  for (let a = a0; a < a1; a++) dens[a] += densityChange(v, a, u, ou) * invN0;
+}
+
+/**
+ * One relaxed Jacobi update of p for every slot in [a0, a1), from the displacement of the current
+ * p (pressureDisplacementRange, all slots); writes each slot's residual to v.res (|e| where e > 0
+ * or p > 0: compression left, or pressure where the liquid expands; 0 elsewhere), e measured before
+ * the update.
+ */
+export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega: number): void {
+  const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx, res = v.res;
+  for (let a = a0; a < a1; a++) {
+    const e = dens[a] + densityChange(v, a, u, null) * invN0 - 1;
+    const al = alpha[a];
+    // The residual of the complementarity problem: compression, or expansion while pressed.
+    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
+    const np = p[a] + omega * al * e;
+    p[a] = np > 0 ? np : 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mirror ghosts (closed walls): a's own images and its neighbours' across the walls within h of both.
+
+/** Calls fn(offset, d2, src, S) for every ghost slot a sees: src is a or the neighbour, S the set of mirrored axes. */
+function forGhosts(v: SolveView, a: number, fn: (d2: number, src: number, S: number) => void): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, sg = v.wsg, h2 = v.h * v.h;
+  const ma = mask[a];
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    let d2 = 0;
+    for (let k = 0; k < 3; k++) {
+      off[k] = S & (1 << k) ? 2 * sg[3 * a + k] * del[3 * a + k] : 0;
+      d2 += off[k] * off[k];
+    }
+    if (d2 < h2) fn(d2, a, S);
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const b = lj[q];
+    let common = ma & mask[b];
+    if (common === 0) continue;
+    for (let k = 0; k < 3; k++) if (common & (1 << k) && sg[3 * a + k] !== sg[3 * b + k]) common &= ~(1 << k);
+    if (common === 0) continue;
+    const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      off[0] = S & 1 ? sg[3 * a] * (del[3 * a] + del[3 * b]) : rx;
+      off[1] = S & 2 ? sg[3 * a + 1] * (del[3 * a + 1] + del[3 * b + 1]) : ry;
+      off[2] = S & 4 ? sg[3 * a + 2] * (del[3 * a + 2] + del[3 * b + 2]) : rz;
+      const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
+      if (d2 < h2) fn(d2, b, S);
+    }
+  }
+}
+
+let cur: SolveView;
+let curA = 0;
+
+let ghostCount = 0;
+
+/**
+ * The ghosts' share of slot a's ρ, gradient sum and diagonal, into sum: [0] Σ w, [1..3] Σ G over
+ * every ghost, [4] what the ghosts add to Σ_b m_a/m_b |T_b|², [5..7] Σ G over a's own images once
+ * more. The diagonal of a's row is (m_a/m̄ |ĝ_a|² + Σ_b m_a/m_b |T_b|²)/n0², where a neighbour b and
+ * its images move together, T_b = G_ab + Σ_S M_S G_{a,b^S} (M_S mirrors the axes in S), and a's
+ * own images move with a: ĝ_a = Σ G + Σ_self G (its pressure pushes it off each twice).
+ */
+function wallFactor(v: SolveView, a: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, sg = v.wsg, h = v.h, h2 = h * h, invH = 1 / h;
+  sum.fill(0);
+  ghostCount = 0;
+  const ma = mask[a];
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    let d2 = 0;
+    for (let k = 0; k < 3; k++) {
+      off[k] = S & (1 << k) ? 2 * sg[3 * a + k] * del[3 * a + k] : 0;
+      d2 += off[k] * off[k];
+    }
+    if (d2 >= h2) continue;
+    ghostCount++;
+    const d = Math.sqrt(d2), s = d * invH;
+    sum[0] += cubicSpline(s);
+    if (d === 0) continue;
+    const f = (cubicSplineSlope(s) * invH) / d;
+    for (let k = 0; k < 3; k++) { sum[1 + k] += f * off[k]; sum[5 + k] += f * off[k]; }
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const b = lj[q];
+    let common = ma & mask[b];
+    if (common === 0) continue;
+    for (let k = 0; k < 3; k++) if (common & (1 << k) && sg[3 * a + k] !== sg[3 * b + k]) common &= ~(1 << k);
+    if (common === 0) continue;
+    const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
+    // T starts as G_ab (zero beyond h: the pair may be out of reach while an image is not).
+    let tx = 0, ty = 0, tz = 0;
+    const dr = Math.sqrt(rx * rx + ry * ry + rz * rz), sr = dr * invH;
+    if (sr < 1 && dr > 0) {
+      const f = (cubicSplineSlope(sr) * invH) / dr;
+      tx = f * rx; ty = f * ry; tz = f * rz;
+    }
+    const g0 = tx * tx + ty * ty + tz * tz;
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      off[0] = S & 1 ? sg[3 * a] * (del[3 * a] + del[3 * b]) : rx;
+      off[1] = S & 2 ? sg[3 * a + 1] * (del[3 * a + 1] + del[3 * b + 1]) : ry;
+      off[2] = S & 4 ? sg[3 * a + 2] * (del[3 * a + 2] + del[3 * b + 2]) : rz;
+      const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
+      if (d2 >= h2) continue;
+      ghostCount++;
+      const d = Math.sqrt(d2), s = d * invH;
+      sum[0] += cubicSpline(s);
+      if (d === 0) continue;
+      const f = (cubicSplineSlope(s) * invH) / d;
+      const ex = f * off[0], ey = f * off[1], ez = f * off[2];
+      sum[1] += ex; sum[2] += ey; sum[3] += ez;
+      tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
+    }
+    sum[4] += (tx * tx + ty * ty + tz * tz - g0) * (v.uniform ? 1 : v.invMass[b]);
+  }
+}
+
+function displacementGhost(d2: number, src: number): void {
+  const d = Math.sqrt(d2);
+  if (d === 0) return;
+  const v = cur, a = curA;
+  const wab = v.uniform ? 1 : (2 * v.invMass[a]) / (v.invMass[a] + v.invMass[src]);
+  const f = ((v.p[a] + v.p[src]) * wab * cubicSplineSlope(d / v.h)) / v.h / d;
+  sum[1] += f * off[0]; sum[2] += f * off[1]; sum[3] += f * off[2];
+}
+
+let curU: Float64Array = new Float64Array(0);
+
+function densityChangeGhost(d2: number, src: number, S: number): void {
+  const d = Math.sqrt(d2);
+  if (d === 0) return;
+  const v = cur, a = curA, u = curU;
+  const f = cubicSplineSlope(d / v.h) / v.h / d;
+  let dot = 0;
+  for (let k = 0; k < 3; k++) {
+    const ug = S & (1 << k) ? -u[3 * src + k] : u[3 * src + k];
+    dot += (u[3 * a + k] - ug) * off[k];
+  }
+  sum[0] += f * dot;
+}
+
+function ghostDisplacement(v: SolveView, a: number): void {
+  sum.fill(0); cur = v; curA = a;
+  forGhosts(v, a, displacementGhost);
+}
+
+function ghostDensityChange(v: SolveView, a: number, u: Float64Array): number {
+  sum.fill(0); cur = v; curA = a; curU = u;
+  forGhosts(v, a, densityChangeGhost);
+  return sum[0];
+}

@@ -1,0 +1,108 @@
+/**
+ * Stage "pressure" (particle.densitySolver = "pbf"; beyond the paper): the pressure of the
+ * sub-timestep, found with its other forces so that the moves do not compress the liquid. After
+ * the body forces have gone into the velocities (v* = v + (g + a) δt, trapezoid.ts), this is the
+ * constant-density solve of DFSPH (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it:
+ * relaxed Jacobi on a pressure kept ≥ 0) on the displacement δt v* the moves would make: its
+ * source is the compression δt v* makes (relative to moving objects) plus half the compression
+ * the liquid already has, clamped ≥ 0, and none at a free surface; the passes (pressure-kernels.ts)
+ * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
+ * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
+ * the pressure that holds it, and one pass confirms it. Density correction after the moves
+ * (pbf.ts) takes what is left. Particles the pressure moved, or near a wall or body, lose their
+ * free-flight offset (ballistic.ts).
+ */
+import type { StepContext } from './context.ts';
+import { prepareSolve } from './solve-setup.ts';
+import { FULL, RELAX } from './pressure-kernels.ts';
+import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job.ts';
+
+/** Mean compression (relative density, per sub-timestep) the passes may leave. */
+export const PRESSURE_TOLERANCE = 1e-3;
+/**
+ * Share of the liquid's present compression the pressure also removes (DFSPH's density solve
+ * takes all of it; pbf.ts corrects the rest as position). Still pool, 4 mm, seconds 1–2 (RMS
+ * speed / √(g d), pressure passes): 0: 0.0109, 2.9; 0.5: 0.0094, 2.7.
+ */
+const PRESENT = 0.5;
+
+/** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
+const COLD = 50;
+
+export interface PressureResult {
+  passes: number;
+  /** Mean residual (compression left, or pressure where the liquid expands) before the last pass. */
+  error: number;
+}
+
+/** The pressure stage of one sub-timestep of length dt (see the header): changes only velocities. */
+export function applyPressure(ctx: StepContext, dt: number): PressureResult {
+  const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
+  if (n === 0) return { passes: 0, error: 0 };
+  const pr = prepareSolve(ctx);
+  const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
+  // The first solve of a run has no warm start: it may take COLD times as many passes (a run
+  // resumed from a checkpoint past frame 0 has its pressures back).
+  const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
+  state.warm = true;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
+  }
+  let ou: Float64Array | null = null;
+  if (O.anyMoving && O.count > 0) {
+    if (state.objectStep.length < 3 * O.count) state.objectStep = new Float64Array(3 * O.count);
+    ou = state.objectStep;
+    const oorder = ctx.objectCells.grid.order;
+    for (let s = 0; s < O.count; s++) for (let k = 0; k < 3; k++) ou[3 * s + k] = O.vel[3 * oorder[s] + k] * dt;
+  }
+  runSolvePhase(ctx, v, n, FACTOR);
+  for (let a = 0; a < n; a++) rho[a] = dens[a];
+  dens.fill(0, 0, n);
+  runSolvePhase(ctx, v, n, ADVANCE, u, ou);
+  const dt2 = dt * dt;
+  let any = false;
+  for (let a = 0; a < n; a++) {
+    const src = dens[a] + PRESENT * (rho[a] - 1);
+    // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
+    // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
+    // expands another may take up.
+    dens[a] = 1 + (v.nb[a] >= FULL ? src : 0);
+    p[a] = prev[order[a]] * dt2;
+    if (dens[a] > 1 || p[a] > 0) any = true;
+  }
+  let passes = 0, error = 0;
+  const offset = L.acc, near = L.nearObject;
+  if (any && maxPasses > 0) {
+    for (;;) {
+      runSolvePhase(ctx, v, n, DISPLACE);
+      runSolvePhase(ctx, v, n, UPDATE, null, null, RELAX);
+      const res = v.res;
+      let sum = 0;
+      for (let a = 0; a < n; a++) sum += res[a];
+      error = sum / n;
+      passes++;
+      if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
+    }
+    runSolvePhase(ctx, v, n, DISPLACE);
+    const invDt = 1 / dt;
+    for (let a = 0; a < n; a++) {
+      const i = order[a];
+      const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
+      vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
+      if (ux !== 0 || uy !== 0 || uz !== 0) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
+    }
+  } else {
+    p.fill(0, 0, n);
+  }
+  // The free-flight offset (ballistic.ts) only where nothing holds the particle: no pressure moved
+  // it (above), no closed wall or body within reach.
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    if (near[i] || (v.walls.length > 0 && v.wmask[a] !== 0)) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
+  }
+  const invDt2 = 1 / dt2;
+  for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
+  return { passes, error };
+}
+

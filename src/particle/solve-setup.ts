@@ -1,0 +1,278 @@
+/**
+ * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
+ * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
+ * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
+ * (gather form: every slot lists all its neighbours) and of the objects near it, listed over the
+ * density cells (h wide) in slot order, on slot-ordered copies of the positions.
+ */
+import type { StepContext } from './context.ts';
+import { FACES } from '../scene/schema.ts';
+import { faceBoundary } from './boundaries.ts';
+import { NeighbourList } from './neighbours.ts';
+import { HashGrid } from '../spatial/hash-grid.ts';
+import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
+import type { SolveView } from './pressure-kernels.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
+
+const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+
+/** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
+export class SolveState {
+  gamma: Float64Array = new Float64Array(0);
+  gammaSlot: Float64Array = new Float64Array(0);
+  /** The object slot positions on shared memory, with a thread team (the solve's job reads them on every pass). */
+  oposShared: Float64Array = new Float64Array(0);
+  /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
+  objectStep: Float64Array = new Float64Array(0);
+  pairs = new NeighbourList();
+  boundary = new NeighbourList();
+  n0 = 0;
+  cellScratch = new Int32Array(27);
+  /** The pressure stage has run once (its later solves start from the last pressure). */
+  warm = false;
+}
+
+/** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
+export function pbfRestDensity(ctx: StepContext): number {
+  return latticeCubicSum(2 * ctx.r, ctx.densityH);
+}
+
+/**
+ * γ_s = n0 / Σ_k w(|x_s − x_k| / h) of every object particle, over the particles k of its own body
+ * (Akinci et al. 2012, eq. 4, in units of one liquid particle): what one object particle stands
+ * for in a liquid particle's density. Bodies are rigid, so their rest positions give it once.
+ */
+export function boundaryVolumes(ctx: StepContext, n0: number): Float64Array {
+  const O = ctx.objects, h = ctx.densityH, invH = 1 / h, scale = contactScale(ctx, n0);
+  const gamma = new Float64Array(O.count);
+  const grid = new HashGrid(h), cells = new Int32Array(27);
+  for (const b of O.bodies) {
+    const rest = O.rest.subarray(3 * b.first, 3 * (b.first + b.count));
+    grid.build(rest, b.count);
+    for (let p = 0; p < b.count; p++) {
+      const x = rest[3 * p], y = rest[3 * p + 1], z = rest[3 * p + 2];
+      let sum = 0;
+      const m = grid.cellsNear(x, y, z, cells, 1);
+      for (let q = 0; q < m; q++) {
+        const c = cells[q];
+        for (let s = grid.start[c], e = s + grid.count[c]; s < e; s++) {
+          const k = grid.order[s];
+          sum += cubicSpline(Math.hypot(rest[3 * k] - x, rest[3 * k + 1] - y, rest[3 * k + 2] - z) * invH);
+        }
+      }
+      gamma[b.first + p] = (scale * n0) / sum;
+    }
+  }
+  return gamma;
+}
+
+/**
+ * The factor on Akinci's volumes that makes a flat layer of object particles (spacing 2 r_o, as
+ * scene/sample.ts places them) hold the first layer of a rest lattice at the contact distance
+ * r + r_o of inter-penetration prevention (collisions.ts), where it reads the lattice's missing
+ * half (the 9 neighbours beyond a flat face) from the boundary. Akinci's volumes alone put that
+ * balance at 2.1 r (r_o = 1.5 r, h = 4 r), nearer than contacts let the liquid come above an
+ * object particle, so the first layer rode on the contacts and the passes fought them (a pool on
+ * an object floor: 5 density passes a sub-timestep, RMS 8 mm/s; with the factor, 2.2: none, 2.5
+ * mm/s). Laterally averaged over the layer's cell.
+ */
+export function contactScale(ctx: StepContext, n0: number): number {
+  const r = ctx.r, s = 2 * ctx.ro, h = ctx.densityH, y = r + ctx.ro, M = Math.ceil(h / s) + 1;
+  let delta = 0;
+  for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) delta += cubicSpline(Math.hypot(i * s, j * s) / h);
+  let b = 0;
+  const K = 8;
+  for (let u = 0; u < K; u++) {
+    for (let v = 0; v < K; v++) {
+      const px = ((u + 0.5) / K) * s, pz = ((v + 0.5) / K) * s;
+      for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) b += cubicSpline(Math.hypot(px - i * s, y, pz - j * s) / h);
+    }
+  }
+  b = (b / (K * K)) * (n0 / delta);
+  let missing = 0;
+  for (let i = -1; i <= 1; i++) for (let k = -1; k <= 1; k++) for (let j = 1; j <= 2; j++) missing += cubicSpline((2 * r * Math.hypot(i, j, k)) / h);
+  return b > 0 ? missing / b : 1;
+}
+
+/** The closed domain faces (mirror walls of the passes); none without a domain or with particle.walls off. */
+export function closedWalls(ctx: StepContext): { axis: number; plane: number; inward: number }[] {
+  const d = ctx.scene.domain, out: { axis: number; plane: number; inward: number }[] = [];
+  if (!d || !ctx.scene.particle.walls) return out;
+  for (let f = 0; f < 6; f++) {
+    if (faceBoundary(ctx, FACES[f]) === 'open') continue;
+    const axis = f >> 1, upper = (f & 1) === 1;
+    out.push({ axis, plane: upper ? d.max[axis] : d.min[axis], inward: upper ? -1 : 1 });
+  }
+  return out;
+}
+
+/**
+ * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
+ * appended in slot order (cells are runs of slots). Each row is its own slot's: a thread can take
+ * a run of cells into a list of its own and copy it into place.
+ */
+export function listLiquidRange(
+  ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList, cells: Int32Array,
+): void {
+  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
+  const start = g.start, count = g.count;
+  for (let c = c0; c < c1; c++) {
+    const m = g.neighborCells(c, cells, 1);
+    let room = 0;
+    for (let q = 0; q < m; q++) room += count[cells[q]];
+    for (let a = start[c], a1 = a + count[c]; a < a1; a++) {
+      list.reserve(list.length + room);
+      const lj = list.j;
+      let len = list.length;
+      list.start[a] = len;
+      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+      for (let q = 0; q < m; q++) {
+        const c2 = cells[q], bb = 6 * c2;
+        let ex = box[bb] - xa, ey = box[bb + 1] - ya, ez = box[bb + 2] - za;
+        if (ex < 0) { ex = xa - box[bb + 3]; if (ex < 0) ex = 0; }
+        if (ey < 0) { ey = ya - box[bb + 4]; if (ey < 0) ey = 0; }
+        if (ez < 0) { ez = za - box[bb + 5]; if (ez < 0) ez = 0; }
+        if (ex * ex + ey * ey + ez * ez >= h2) continue;
+        for (let b = start[c2], b1 = b + count[c2]; b < b1; b++) {
+          const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
+          lj[len] = b;
+          // Gathered without branching; b = a falls out with the distance test's neighbour.
+          len += +(dx * dx + dy * dy + dz * dz < h2 && b !== a);
+        }
+      }
+      list.length = len;
+    }
+  }
+}
+
+/**
+ * Object particles within h of each slot of the density cells [c0, c1) (only slots whose particle
+ * is flagged near a body), as ranks of the object cells' slot order (ctx.objectSlotPos).
+ */
+export function listBoundaryRange(ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
+  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
+  const og = ctx.objectCells.grid, obox = ctx.objectCells.box, opos = ctx.objectSlotPos;
+  const near = ctx.liquid.nearObject, order = g.order;
+  for (let c = c0; c < c1; c++) {
+    const a0 = g.start[c], a1 = a0 + g.count[c];
+    let any = false;
+    for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
+    const b = 6 * c;
+    const m = any ? ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
+    const oc = ctx.nearObjectCells;
+    for (let a = a0; a < a1; a++) {
+      list.start[a] = list.length;
+      if (m === 0 || !near[order[a]]) continue;
+      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+      for (let q = 0; q < m; q++) {
+        const cc = oc[q], ob = 6 * cc;
+        let ex = obox[ob] - xa, ey = obox[ob + 1] - ya, ez = obox[ob + 2] - za;
+        if (ex < 0) { ex = xa - obox[ob + 3]; if (ex < 0) ex = 0; }
+        if (ey < 0) { ey = ya - obox[ob + 4]; if (ey < 0) ey = 0; }
+        if (ez < 0) { ez = za - obox[ob + 5]; if (ez < 0) ez = 0; }
+        if (ex * ex + ey * ey + ez * ez >= h2) continue;
+        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
+          const dx = opos[3 * s] - xa, dy = opos[3 * s + 1] - ya, dz = opos[3 * s + 2] - za;
+          if (dx * dx + dy * dy + dz * dz < h2) list.push(s);
+        }
+      }
+    }
+  }
+}
+
+
+/** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
+export interface Prepared {
+  v: SolveView;
+  n: number;
+  /** Slot a holds liquid particle order[a]. */
+  order: Int32Array;
+  /** Slot positions at the start of the stage, what `constrain` moved (3 per slot), and 3 f64 per slot to spare. */
+  x0: Float64Array;
+  fix: Float64Array;
+  spare: Float64Array;
+  /** One f64 per slot to spare. */
+  spare2: Float64Array;
+  state: SolveState;
+}
+
+/** The context's solve state, n0 and the boundary volumes filled on first use. */
+export function solveState(ctx: StepContext): SolveState {
+  const st = (ctx.solve ??= new SolveState());
+  if (st.n0 === 0) {
+    st.n0 = pbfRestDensity(ctx);
+    st.gamma = boundaryVolumes(ctx, st.n0);
+  }
+  return st;
+}
+
+/**
+ * Lists the liquid (density cells over the current positions, slot-ordered copies) and its
+ * neighbours within h, and carves the solve's arrays from the stage scratch.
+ */
+export function prepareSolve(ctx: StepContext): Prepared {
+  const L = ctx.liquid, n = L.count, O = ctx.objects;
+  const st = solveState(ctx);
+  const pos = L.pos, mat = L.material, mass = ctx.mass;
+  const dc = ctx.densityCells;
+  dc.build(pos, n);
+  const g = dc.grid, order = g.order, nc = g.cellCount;
+  // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one).
+  const m = Math.max(n, L.capacity);
+  const mem = ctx.stageScratch(8 * (3 * 7 * m + 6 * m) + 4 * m + m + 512, ctx.shared);
+  const x = mem.f64(3 * m), x0 = mem.f64(3 * m), dx = mem.f64(3 * m), fix = mem.f64(3 * m), spare = mem.f64(3 * m);
+  const wdel = mem.f64(3 * m), wsg = mem.f64(3 * m);
+  const spare2 = mem.f64(m), alpha = mem.f64(m), p = mem.f64(m), dens = mem.f64(m), invMass = mem.f64(m), res = mem.f64(m);
+  const nb = mem.i32(m), wmask = mem.u8(m);
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
+  }
+  x0.set(x.subarray(0, 3 * n));
+  fix.fill(0, 0, 3 * n);
+  dc.updateBoxes(x);
+
+  const list = st.pairs;
+  list.shared = st.boundary.shared = ctx.shared;
+  list.reset(n);
+  listLiquidRange(ctx, x, 0, nc, list, st.cellScratch);
+  list.start[n] = list.length;
+
+  const bl = st.boundary;
+  bl.reset(n);
+  if (O.count > 0) {
+    if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
+    const oorder = ctx.objectCells.grid.order;
+    for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
+    listBoundaryRange(ctx, x, 0, nc, bl);
+  } else {
+    bl.start.fill(0, 0, n);
+  }
+  bl.start[n] = bl.length;
+
+  // Inverse masses relative to the first particle's, where masses differ.
+  const m0 = mass[mat[order[0]]];
+  let uniform = true;
+  for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
+  if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
+
+  let opos: Float64Array = ctx.objectSlotPos;
+  if (ctx.shared && O.count > 0) {
+    if (st.oposShared.length < 3 * O.count) st.oposShared = allocFloat64(3 * O.count, true);
+    st.oposShared.set(opos.subarray(0, 3 * O.count));
+    opos = st.oposShared;
+  }
+  const v: SolveView = {
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, opos, gamma: st.gammaSlot, invMass, uniform,
+    dens, dx, wmask, wdel, wsg, walls: closedWalls(ctx), h: ctx.densityH, n0: st.n0,
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
+  };
+  return { v, n, order, x0, fix, spare, spare2, state: st };
+}
+
+/** The strictest densityTolerance of the liquids. */
+export function densityTolerance(ctx: StepContext): number {
+  let tolerance = Infinity;
+  for (let k = 0; k < ctx.tolerance.length; k++) if (ctx.isLiquid[k]) tolerance = Math.min(tolerance, ctx.tolerance[k]);
+  return tolerance;
+}
