@@ -23,7 +23,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Mesh } from '../src/api.ts';
 import { checkMesh, particleSurface } from '../src/surface/index.ts';
-import { disordered, roughness } from '../tests/surface/helpers.ts';
+import { disordered, edgeMeasures, roughness } from '../tests/surface/helpers.ts';
 
 const r = 0.01;
 interface Config { label: string; kernelWidth: number; resolution: number; volumeMatch: boolean; normalWidth?: number; smoothing?: number; thinWidth?: number }
@@ -83,42 +83,6 @@ const scenes = ['paint-drops', 'honey-drop'].filter((n) => existsSync(`/tmp/pts-
   const d = JSON.parse(readFileSync(`/tmp/pts-${n}.json`, 'utf8'));
   return { name: n, radius: d.radius as number, blob: { count: d.count as number, positions: Float32Array.from(d.positions), normals: Float32Array.from(d.normals), surface: Uint8Array.from(d.surface) } };
 });
-
-function edgeMeasures(m: Mesh): { dihedral: number; shading: number; bigDihedral: number } {
-  const P = m.positions, N = m.normals, I = m.indices;
-  // Shells by union-find; "big" shells hold ≥ 1000 triangles (drops, not spray).
-  const parent = Int32Array.from({ length: P.length / 3 }, (_, i) => i);
-  const find = (a: number): number => { while (parent[a] !== a) a = parent[a] = parent[parent[a]]; return a; };
-  for (let t = 0; t < I.length; t += 3) { parent[find(I[t])] = find(I[t + 1]); parent[find(I[t + 1])] = find(I[t + 2]); }
-  const size = new Int32Array(P.length / 3);
-  for (let t = 0; t < I.length; t += 3) size[find(I[t])]++;
-  let bigDih = 0, nb = 0;
-  const fn = new Float64Array(I.length);
-  for (let t = 0; t < I.length; t += 3) {
-    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
-    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2], vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx, l = Math.hypot(nx, ny, nz) || 1;
-    fn[t] = nx / l; fn[t + 1] = ny / l; fn[t + 2] = nz / l;
-  }
-  const edge = new Map<number, number>();
-  const nv = P.length / 3;
-  let dih = 0, nd = 0, sh = 0, ns = 0;
-  for (let t = 0; t < I.length; t += 3) {
-    for (let e = 0; e < 3; e++) {
-      const a = I[t + e], b = I[t + ((e + 1) % 3)];
-      const key = Math.min(a, b) * nv + Math.max(a, b);
-      const o = edge.get(key);
-      if (o === undefined) { edge.set(key, t); continue; }
-      const angle = Math.acos(Math.max(-1, Math.min(1, fn[t] * fn[o] + fn[t + 1] * fn[o + 1] + fn[t + 2] * fn[o + 2])));
-      dih += angle;
-      nd++;
-      if (size[find(a)] >= 1000) { bigDih += angle; nb++; }
-      sh += Math.acos(Math.max(-1, Math.min(1, N[3 * a] * N[3 * b] + N[3 * a + 1] * N[3 * b + 1] + N[3 * a + 2] * N[3 * b + 2])));
-      ns++;
-    }
-  }
-  return { dihedral: (dih / nd) * 180 / Math.PI, shading: (sh / ns) * 180 / Math.PI, bigDihedral: (bigDih / nb) * 180 / Math.PI };
-}
 
 console.log(`disordered particles: lattice 2r turned, jitter ±0.4 r; particle normals with 20° noise; r = ${r}`);
 for (const c of configs) {

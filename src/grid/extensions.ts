@@ -26,7 +26,7 @@ export interface GridExtensions {
 /** The extensions `sim.scene` asks for (smoke excludes the liquid-only ones). */
 export function createExtensions(sim: GridSimulation): GridExtensions {
   const g = sim.scene.grid, liquid = sim.liquid;
-  const ve = liquid?.grid.viscoelastic;
+  const ve = liquid?.viscoelastic;
   return {
     viscoelastic: ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null,
     smoke: g.smoke ? new Smoke(g.smoke, sim) : null,

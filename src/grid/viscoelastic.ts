@@ -6,9 +6,9 @@
  * along y, E23 on the minimal edge along x. Before convection (Figure 12):
  *   - the strain rate T (equation 21; forward differences for the diagonal, backward for the
  *     off-diagonal terms, which is why the elements live where they do) is accumulated, E += Δt T;
- *   - plastic yield: where ‖E‖ (all nine elements) exceeds the elastic limit γ, a fraction α of the
- *     excess is removed, E −= α max(0, ‖E‖ − γ) E/‖E‖ (the scene's yieldRate is per step), and E
- *     decays as exp(−decay Δt);
+ *   - plastic yield: where ‖E‖ (all nine elements) exceeds the elastic limit γ, the excess relaxes
+ *     at the yield rate k_yr (equation 22's second term, 1/s), integrated exactly over the step:
+ *     ‖E‖ → γ + (‖E‖ − γ) exp(−k_yr Δt) along E/‖E‖; and E decays as exp(−decay Δt);
  *   - E is advected by backward particle traces from its four storage locations and extrapolated
  *     from the liquid into the buffer.
  * Before viscosity, the elastic force F = μ_E ∇·E (equation 23, backward differences for the
@@ -119,6 +119,7 @@ export class Viscoelastic {
     const { elasticLimit, yieldRate, decay } = this.params;
     const D = this.E.data;
     const fade = decay > 0 ? Math.exp(-decay * dt) : 1;
+    const yieldFraction = -Math.expm1(-yieldRate * dt);
     let maxStrain = 0, yielded = 0;
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] !== FLUID) continue;
@@ -126,7 +127,7 @@ export class Viscoelastic {
       const norm = Math.sqrt(a * a + b * b + cc * cc + 2 * (d * d + e * e + f * f));
       let scale = fade;
       if (norm > elasticLimit && norm > 0) {
-        scale *= 1 - (yieldRate * (norm - elasticLimit)) / norm;
+        scale *= 1 - (yieldFraction * (norm - elasticLimit)) / norm;
         yielded++;
       }
       if (scale !== 1) for (let q = 0; q < 6; q++) D[q][c] *= scale;
@@ -225,5 +226,5 @@ export function elasticDtLimit(params: ViscoelasticParams | undefined, density: 
 
 /** The step limit of the scene's liquid (used by GridSimulation.computeDt). */
 export function viscoelasticDtLimit(sim: GridSimulation): number {
-  return elasticDtLimit(sim.liquid?.grid.viscoelastic, sim.liquid?.density ?? 1000, sim.d.h);
+  return elasticDtLimit(sim.liquid?.viscoelastic, sim.liquid?.density ?? 1000, sim.d.h);
 }

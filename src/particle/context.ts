@@ -19,7 +19,7 @@ import type { AdhesionTables } from './adhesion-tables.ts';
 import type { CellObjects } from './object-adhesion.ts';
 import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
-import type { GelMaterial, GelState } from './gel.ts';
+import { GelState } from './gel.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -102,8 +102,8 @@ export class StepContext {
   cellObjects?: CellObjects;
   density?: DensityState;
   solve?: SolveState;
-  gelMaterials?: GelMaterial[];
-  gel?: GelState;
+  /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */
+  readonly gel: GelState | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -151,7 +151,8 @@ export class StepContext {
         else if (this.isLiquid[a] || this.isLiquid[b]) objectSupport = Math.max(objectSupport, s);
       }
     }
-    this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH);
+    this.gel = GelState.of(scene);
+    this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
     this.objectCells = new CellPairs(this.objectReach);

@@ -13,9 +13,10 @@ import { objectListsJob } from './object-lists.ts';
 import { objectContactsJob } from './object-contacts.ts';
 import { moveJob } from './move.ts';
 import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
+import { gelForceJob, gelPlasticJob } from './gel.ts';
 import { solveJob } from './pressure-job.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
-  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, gelPlasticJob, gelForceJob,
 ]);

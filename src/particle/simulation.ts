@@ -14,10 +14,11 @@ import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
 import { linearColor } from '../scene/color.ts';
-import { stepFrame } from './step.ts';
+import { MAX_SUBDIVISION, stepFrame } from './step.ts';
+import { checkGelStep } from './gel.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
-import { restoreGel, saveGel } from './gel.ts';
+import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { PARTICLE_JOBS } from './jobs.ts';
@@ -56,6 +57,7 @@ export class ParticleSimulation implements Simulation {
     restoreFrom?: CheckpointReader,
   ) {
     this.ctx = new StepContext(scene);
+    checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
     this.emitters = new Emitters(scene);
     this.queryCells = new CellPairs(this.ctx.reach);
@@ -75,7 +77,7 @@ export class ParticleSimulation implements Simulation {
         L.id.set(restoreFrom.array('id', Int32Array));
         L.nextId = restoreFrom.scalar('nextId');
       }
-      if (restoreFrom.has('gel.start')) restoreGel(ctx, restoreFrom);
+      if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -216,7 +218,7 @@ export class ParticleSimulation implements Simulation {
       .array('id', L.id.slice(0, n))
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
-    saveGel(ctx, w);
+    if (ctx.gel) saveSprings(ctx.gel, w);
     return w.finish();
   }
 

@@ -6,12 +6,14 @@
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted)
- *     for each of `moves` iterations: accelerate, translate, apply friction, prevent inter-penetration
+ *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
+ *       apply friction, prevent inter-penetration
  *     apply iterative density correction
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move. Every stage is timed into StepStats.stages; a move's
- * accelerate, translate and friction are one job (move.ts), timed as 'move'.
+ * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
+ * step. Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
+ * are one job (move.ts), timed as 'move'.
  */
 import type { StepStats } from '../api.ts';
 import type { StepContext } from './context.ts';
@@ -29,8 +31,8 @@ import { solveDensityPBF } from './pbf.ts';
 import { applyPressure } from './pressure.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
-import { applyElasticity } from './gel.ts';
 import { markSurface } from './surface.ts';
+import { applyGel, gelPieces } from './gel.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -60,7 +62,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)));
+    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves));
     const pieces = Math.min(MAX_SUBDIVISION, wanted);
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
     if (!(wanted <= MAX_SUBDIVISION)) ctx.count('subdivisionCap');
@@ -132,8 +134,6 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     wallViscosity(ctx, dt);
     objectViscosity(ctx, dt, solveState(ctx).gamma);
     clock.lap('viscosity');
-    applyElasticity(ctx, dt);
-    clock.lap('elasticity');
   }
   clock.lap('viscosity');
 
@@ -141,6 +141,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
+    if (ctx.gel) {
+      applyGel(ctx, dtm, m === 0);
+      clock.lap('gel');
+    }
     // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
     moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
     clock.lap('move');

@@ -8,6 +8,7 @@ import { formatPath, translateIssues, type SceneIssue } from './issues.ts';
 import { attachAssets, type Scene, type TriMesh } from './scene.ts';
 import { parseOBJ, ObjError } from './obj.ts';
 import { estimateScene } from './estimate.ts';
+import { migrateScene } from './migrate.ts';
 import { rawConsistencyIssues, sceneConsistencyIssues } from './checks.ts';
 
 export { formatPath, type SceneIssue } from './issues.ts';
@@ -206,6 +207,7 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
     for (const issue of list) issues.push(issue);
   };
   if (!result.success) append(translateIssues(result.error.issues, raw));
+  else append(migrateScene(result.data));
   append(crossIssues(raw));
   append(rawConsistencyIssues(raw));
 

@@ -93,12 +93,23 @@ export const temperatureLaw = z
 
 export const viscoelastic = z
   .strictObject({
-    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa (0 reduces to a plain liquid).'),
-    elasticLimit: nonneg.default(0.5).describe('Yield strain γ: strain beyond it is plastic (Goktekin et al. 2004).'),
-    yieldRate: fraction.default(0.5).describe('Fraction α of the excess strain removed per step on yield.'),
+    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa: the elastic stress is μ_E E for the elastic strain E (Cline et al. §8, equation 23); 0 reduces to a plain liquid.'),
+    elasticLimit: nonneg.default(0.5).describe('Yield point γ, strain: where ‖E‖ (the norm of all nine elements) exceeds it, the excess flows plastically (Goktekin et al. 2004).'),
+    yieldRate: nonneg.default(100).describe('Yield rate, 1/s: strain beyond the elastic limit relaxes toward it as exp(−yieldRate · t) (Cline et al. §8, equation 22).'),
+    decay: nonneg.default(0).describe('Strain decay rate, 1/s: all elastic strain fades as exp(−decay · t) (a Maxwell relaxation).'),
+  })
+  .describe('Viscoelastic gel (Goktekin, Bargteil & O’Brien 2004; Cline et al. §8), honoured by both engines: the grid stores the strain in its cells, the particle engine in the rest lengths of springs between neighbouring particles (Clavet et al. 2005).');
+
+/** The former place of the gel parameters, `materials.<name>.grid.viscoelastic` (yield rate per grid step). */
+export const legacyViscoelastic = z
+  .strictObject({
+    elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa.'),
+    elasticLimit: nonneg.default(0.5).describe('Yield point γ, strain.'),
+    yieldRate: fraction.default(0.5).describe('Fraction of the excess strain removed per grid step.'),
     decay: nonneg.default(0).describe('Strain decay rate, 1/s.'),
   })
-  .describe('Viscoelastic gel parameters, for both engines: the grid engine stores elastic strain (Cline et al. §8, Goktekin et al. 2004); the particle engine (densitySolver "pbf") ties the particles of each body with elastic springs that yield (Clavet et al. 2005), of stiffness μ_E r.');
+  .meta({ deprecated: true })
+  .describe('Deprecated: write materials.<name>.viscoelastic, which both engines read. Still accepted and moved there on parsing (migrate.ts), the per-step yield fraction α becoming the rate −ln(1 − α)/Δt at the grid’s elastic step limit Δt = 0.5 grid.cellSize / √(μ_E / ρ).');
 
 export const particleMaterial = z
   .strictObject({
@@ -118,7 +129,7 @@ export const gridMaterial = z
       .default('implicit')
       .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit": backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law.'),
     temperature: temperatureLaw.optional(),
-    viscoelastic: viscoelastic.optional(),
+    viscoelastic: legacyViscoelastic.optional(),
   })
   .describe('Grid-engine settings of a liquid.');
 
@@ -130,6 +141,7 @@ export const liquid = z
     color: color.default('#d9a21b'),
     particle: particleMaterial.prefault({}),
     grid: gridMaterial.prefault({}),
+    viscoelastic: viscoelastic.optional(),
   })
   .describe('A liquid: honey, syrup, paint, gel.');
 
@@ -375,6 +387,10 @@ export const outputSettings = z
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
     kernelWidth: pos.max(8).default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
+    normals: z
+      .enum(['field', 'particles'])
+      .default('field')
+      .describe('Vertex normals of particle meshes: "field": the gradient of the particle field, as smooth as the surface (honey drop at 2 s: 2.2° between the normals across an edge); "particles": the Gaussian-weighted average of nearby surface-particle normals (Steele §4; 8.7°, blotchy where the particles are noisy).'),
     mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('ply').describe('Mesh format the CLI writes per frame: binary PLY is a quarter the size of OBJ and opens in Blender, Houdini and ParaView.'),
     points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),
     colors: z.boolean().default(true).describe('Write per-vertex colours.'),
@@ -421,6 +437,7 @@ export type Boundary = z.output<typeof boundary>;
 export type Domain = z.output<typeof domain>;
 export type Material = z.output<typeof material>;
 export type LiquidMaterial = z.output<typeof liquid>;
+export type Viscoelastic = z.output<typeof viscoelastic>;
 export type SolidMaterial = z.output<typeof solid>;
 export type Adhesion = z.output<typeof adhesion>;
 export type Shape = z.output<typeof shape>;

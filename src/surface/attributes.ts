@@ -1,9 +1,10 @@
 /**
  * Vertex attributes from nearby particles (Steele et al. 2004, "Rendering" and "Results"):
- * normals are the Gaussian-weighted average of nearby surface-particle normals (the caller has
- * already written the field-gradient normal, kept where no surface particle is near or where the
- * average points inward), colours the Gaussian-weighted average of nearby particle colours, so
- * paints mix only within a kernel width of where they meet.
+ * colours the Gaussian-weighted average of nearby particle colours, so paints mix only within a
+ * kernel width of where they meet; and, when the source has normals (output.normals
+ * "particles"), normals the Gaussian-weighted average of nearby surface-particle normals (the
+ * caller has already written the field-gradient normal, kept where no surface particle is near or
+ * where the average points inward).
  *
  * Vertex-to-particle look-ups use the shared hash grid (chosen over an octree: BENCHMARKS.md,
  * "Vertex look-ups").

@@ -4,8 +4,12 @@
  * when those bounds are large), polygonized, then normals and colours from the particles near
  * each vertex. Unless output.lambda is given, λ is matched per region so that the mesh encloses
  * the particles' volume Σ vᵢ (matchVolume): the paper's half-interior-sum λ is exact only for a
- * flat interface and shrinks drops and strings by about σ² × mean curvature. Defaults
- * (σ = 1.6 r, matched λ, normal filter 1.5 r) were chosen by bench/surface-quality.bench.ts.
+ * flat interface and shrinks drops and strings by about σ² × mean curvature. Vertex normals are
+ * the field's gradient (output.normals "field"), which is as smooth as the surface it bounds;
+ * the paper's average of nearby surface-particle normals ("particles") carries the particles'
+ * noise into the shading (bench/surface-normals.bench.ts). Defaults (σ = 2.2 r, matched λ, thin
+ * kernels 1.5 r, field normals) were chosen by bench/surface-quality.bench.ts and
+ * bench/surface-normals.bench.ts.
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings } from '../scene/schema.ts';
@@ -61,6 +65,8 @@ export interface SurfaceOptions {
   volumeMatch?: boolean;
   /** Width of the Gaussian averaging surface-particle normals and colours, particle radii (default NORMAL_WIDTH). */
   normalWidth?: number;
+  /** Overrides output.normals: vertex normals from the field's gradient or from the surface particles. */
+  normals?: VertexNormals;
   /**
    * Narrowest kernel width, particle radii, given to particles with few neighbours (thin strings,
    * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default THIN_WIDTH.
@@ -81,7 +87,9 @@ export const NORMAL_WIDTH = 1.5;
 /** Relative volume error at which volume matching stops. */
 export const VOLUME_TOLERANCE = 0.01;
 
-export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number };
+export type VertexNormals = OutputSettings['normals'];
+
+export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number; normals?: VertexNormals };
 
 
 export function particleSurface(input: ParticleSurfaceInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
@@ -181,9 +189,10 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   taubinSmooth(mesh.positions, mesh.indices, options.smoothing ?? SMOOTHING_PASSES);
   const vertexCount = mesh.positions.length / 3;
   const colors = output.colors && input.colors ? new Float32Array(3 * vertexCount) : null;
+  const particleNormals = (options.normals ?? output.normals ?? 'field') === 'particles' ? input.normals : undefined;
   if (vertexCount > 0) {
     vertexAttributes(
-      { count, positions, normals: input.normals, surface: input.surface, colors: input.colors },
+      { count, positions, normals: particleNormals, surface: input.surface, colors: input.colors },
       mesh.positions,
       vertexCount,
       (options.normalWidth ?? NORMAL_WIDTH) * r,

@@ -42,6 +42,25 @@ async function noLeftovers(page: Page, simWorkers: number): Promise<void> {
   await expect.poll(() => workers(page).mesh.length, { timeout: 30_000 }).toBe(simWorkers);
 }
 
+/**
+ * The number of simulation workers once it has settled: unchanged over three reads half a second
+ * apart and matched by as many mesh workers (a worker just terminated may still be listed for a
+ * moment, and spares are refilled after a switch).
+ */
+async function steadySimWorkers(page: Page): Promise<number> {
+  let last = -1;
+  let same = 0;
+  for (let i = 0; i < 60 && same < 3; i++) {
+    const { sim, mesh } = workers(page);
+    const n = sim.length === mesh.length ? sim.length : -1;
+    same = n >= 0 && n === last ? same + 1 : 0;
+    last = n;
+    await page.waitForTimeout(500);
+  }
+  expect(same).toBe(3);
+  return last;
+}
+
 const closed = (w: Worker) => new Promise<void>((resolve) => w.once('close', () => resolve()));
 
 describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
@@ -92,8 +111,7 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
 
   it('a scene dropped while a frame of minutes computes on two threads replaces it at once', async () => {
     await page.evaluate(() => (window as any).__viscid.pause()); // play only once its worker is known
-    await page.waitForTimeout(1500); // the spares are back
-    const steadySim = workers(page).sim.length;
+    const steadySim = await steadySimWorkers(page); // the spares are back
     // The honey drop at 400 sub-steps a frame: its first frame takes minutes here.
     const slow = scene('honey-drop');
     slow.particle = { ...slow.particle, substeps: 400, workers: 2 };

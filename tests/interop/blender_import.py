@@ -24,7 +24,26 @@ job = json.load(open(job_path))
 exp = job["expected"]
 n = len(exp["positions"]) // 3
 key_of = lambda x, y, z: (round(x * 1e5), round(y * 1e5), round(z * 1e5))
-index = {key_of(*exp["positions"][3 * i:3 * i + 3]): i for i in range(n)}
+# viscid's vertices by 10 µm cell; two vertices may share a cell (a surface can have edges of a
+# few µm), so a cell holds a list and a lookup takes the nearest vertex within 10 µm.
+index = {}
+for i in range(n):
+    index.setdefault(key_of(*exp["positions"][3 * i:3 * i + 3]), []).append(i)
+
+
+def nearest(p):
+    """viscid's vertex nearest to p (within 10 µm), or None."""
+    kx, ky, kz = key_of(*p)
+    best, best_d = None, 1e-10  # (10 µm)^2
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dz in (-1, 0, 1):
+                for i in index.get((kx + dx, ky + dy, kz + dz), ()):
+                    q = exp["positions"][3 * i:3 * i + 3]
+                    d = (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 + (p[2] - q[2]) ** 2
+                    if d <= best_d:
+                        best, best_d = i, d
+    return best
 
 
 def srgb_to_linear(c):
@@ -66,8 +85,9 @@ def report(fmt, path):
     out["axes"] = best
     up = [to_viscid(w) for w in world]
     out["bounds"] = {"min": [min(p[k] for p in up) for k in range(3)], "max": [max(p[k] for p in up) for k in range(3)]}
-    matched = [index.get(key_of(*p)) for p in up]
-    out["matched"] = sum(1 for m in matched if m is not None)
+    matched = [nearest(p) for p in up]
+    # Each of viscid's vertices found once: a count of distinct matches.
+    out["matched"] = len(set(m for m in matched if m is not None))
     # Normals: the custom split normals of each vertex's corners, in the same frame.
     me.calc_normals_split()
     rot = mw.to_3x3()

@@ -155,3 +155,62 @@ export function roughness(
   const offset = sum / m;
   return { faceTilt: tilt / area, heightRms: Math.sqrt(Math.max(0, sum2 / m - offset * offset)), offset, shading: shade / m, faces };
 }
+
+/**
+ * Angles across the edges of a mesh, degrees: `shading` = mean angle between the vertex normals at
+ * the two ends of each edge (what a renderer interpolates: shading noise), `dihedral` = mean angle
+ * between the two faces of each edge (geometric bumps); `bigShading` / `bigDihedral` only in
+ * shells of at least `bigShell` triangles (spray droplets are sharply curved whatever the method).
+ */
+export function edgeMeasures(
+  m: { positions: Float32Array; normals: Float32Array; indices: Uint32Array },
+  bigShell = 1000,
+): { shading: number; dihedral: number; bigShading: number; bigDihedral: number; edges: number } {
+  const P = m.positions, N = m.normals, I = m.indices, nv = P.length / 3;
+  const parent = Int32Array.from({ length: nv }, (_, i) => i);
+  const find = (a: number): number => { while (parent[a] !== a) a = parent[a] = parent[parent[a]]; return a; };
+  for (let t = 0; t < I.length; t += 3) { parent[find(I[t])] = find(I[t + 1]); parent[find(I[t + 1])] = find(I[t + 2]); }
+  const size = new Int32Array(nv);
+  for (let t = 0; t < I.length; t += 3) size[find(I[t])]++;
+  const fn = new Float64Array(I.length);
+  for (let t = 0; t < I.length; t += 3) {
+    const a = 3 * I[t], b = 3 * I[t + 1], c = 3 * I[t + 2];
+    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2], vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx, l = Math.hypot(nx, ny, nz) || 1;
+    fn[t] = nx / l; fn[t + 1] = ny / l; fn[t + 2] = nz / l;
+  }
+  const acosDeg = (c: number) => (Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI;
+  const edge = new Map<number, number>();
+  let dih = 0, sh = 0, n = 0, bigDih = 0, bigSh = 0, nb = 0;
+  for (let t = 0; t < I.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = I[t + e], b = I[t + ((e + 1) % 3)];
+      const key = Math.min(a, b) * nv + Math.max(a, b);
+      const o = edge.get(key);
+      if (o === undefined) { edge.set(key, t); continue; }
+      const d = acosDeg(fn[t] * fn[o] + fn[t + 1] * fn[o + 1] + fn[t + 2] * fn[o + 2]);
+      const s = acosDeg(N[3 * a] * N[3 * b] + N[3 * a + 1] * N[3 * b + 1] + N[3 * a + 2] * N[3 * b + 2]);
+      dih += d; sh += s; n++;
+      if (size[find(a)] >= bigShell) { bigDih += d; bigSh += s; nb++; }
+    }
+  }
+  return { shading: sh / n, dihedral: dih / n, bigShading: nb ? bigSh / nb : NaN, bigDihedral: nb ? bigDih / nb : NaN, edges: n };
+}
+
+/**
+ * A particle state written by `bench/dump-particles.ts --bin`: 'VPT1', count (u32), radius (f64),
+ * positions (float32), surface flags (u8), surface-particle normals (int8 × 127).
+ */
+export function readParticleDump(buf: Uint8Array): { count: number; radius: number; positions: Float32Array; surface: Uint8Array; normals: Float32Array } {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const magic = String.fromCharCode(buf[0], buf[1], buf[2], buf[3]);
+  if (magic !== 'VPT1') throw new Error(`particle dump: magic '${magic}', expected 'VPT1'`);
+  const count = view.getUint32(4, true), radius = view.getFloat64(8, true);
+  if (buf.byteLength !== 16 + 16 * count) throw new Error(`particle dump: ${buf.byteLength} bytes for ${count} particles, expected ${16 + 16 * count}`);
+  const positions = new Float32Array(3 * count), surface = new Uint8Array(count), normals = new Float32Array(3 * count);
+  let o = 16;
+  for (let i = 0; i < 3 * count; i++, o += 4) positions[i] = view.getFloat32(o, true);
+  for (let i = 0; i < count; i++) surface[i] = buf[o++];
+  for (let i = 0; i < 3 * count; i++) normals[i] = view.getInt8(o++) / 127;
+  return { count, radius, positions, surface, normals };
+}

@@ -51,6 +51,8 @@ export class ParticleLevelSet {
   private minus = new Float64Array(0);
   private cellCount = new Int32Array(0);
   private vc = new Float64Array(0);
+  /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
+  private phiAt = new Float64Array(4096);
 
   constructor(seed: number, readonly perCell = 16, readonly reseedEvery = 20, readonly bandCells = 3) {
     this.rng = (seed * 2654435761) >>> 0 || 1;
@@ -109,21 +111,25 @@ export class ParticleLevelSet {
   afterAdvection(sim: GridSimulation, dt: number): void {
     if (!this.seeded) return;
     const s = sim.store, d = sim.d, P = this.pos, R = this.radius, inv = 1 / d.h, o = d.origin;
-    const vc = this.centreVelocities(s);
+    const vc = this.centreVelocities(s), phi = s.phi, band = sim.band;
+    if (this.phiAt.length < this.count) this.phiAt = new Float64Array(this.radius.length);
+    const F = this.phiAt;
+    // φ has already moved: its value at the new position is the one the first correction tests.
     let w = 0;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
       sampleVector(s, vc, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, p3);
       const mx = x + 0.5 * dt * p3[0], my = y + 0.5 * dt * p3[1], mz = z + 0.5 * dt * p3[2];
       sampleVector(s, vc, (mx - o[0]) * inv - 0.5, (my - o[1]) * inv - 0.5, (mz - o[2]) * inv - 0.5, p3);
-      p3[0] = x + dt * p3[0]; p3[1] = y + dt * p3[1]; p3[2] = z + dt * p3[2];
-      const c = s.find(Math.floor((p3[0] - o[0]) * inv), Math.floor((p3[1] - o[1]) * inv), Math.floor((p3[2] - o[2]) * inv));
-      if (c < 0 || s.type[c] === SOLID || !Number.isFinite(p3[0] + p3[1] + p3[2])) continue;
-      P[3 * w] = p3[0]; P[3 * w + 1] = p3[1]; P[3 * w + 2] = p3[2];
+      const nx = x + dt * p3[0], ny = y + dt * p3[1], nz = z + dt * p3[2];
+      const c = s.find(Math.floor((nx - o[0]) * inv), Math.floor((ny - o[1]) * inv), Math.floor((nz - o[2]) * inv));
+      if (c < 0 || s.type[c] === SOLID || !Number.isFinite(nx + ny + nz)) continue;
+      P[3 * w] = nx; P[3 * w + 1] = ny; P[3 * w + 2] = nz;
+      F[w] = sampleAt(s, phi, (nx - o[0]) * inv - 0.5, (ny - o[1]) * inv - 0.5, (nz - o[2]) * inv - 0.5, band);
       R[w++] = R[q];
     }
     this.count = w;
-    this.correct(sim);
+    this.correct(sim, false, true);
   }
 
   /** The velocity at every cell centre (the mean of the cell's two faces per component). */
@@ -142,9 +148,10 @@ export class ParticleLevelSet {
   /**
    * Error correction with the escaped particles (§3.3); with `radii`, the particles on their own
    * side take the radius of equation 31 from the same φ (the correction changes φ only within a
-   * cell of escaped particles). Returns how many escaped.
+   * cell of escaped particles). With `sampled`, φ at the particles is the one `afterAdvection` left.
+   * Returns how many escaped.
    */
-  correct(sim: GridSimulation, radii = false): number {
+  correct(sim: GridSimulation, radii = false, sampled = false): number {
     const s = sim.store, n = s.count, h = sim.d.h, o = sim.d.origin, inv = 1 / h, band = sim.band;
     const rmin = 0.1 * h, rmax = 0.5 * h;
     if (this.plus.length < n) {
@@ -152,12 +159,12 @@ export class ParticleLevelSet {
       this.minus = new Float64Array(this.plus.length);
     }
     const plus = this.plus, minus = this.minus, phi = s.phi;
-    const P = this.pos, R = this.radius;
+    const P = this.pos, R = this.radius, F = this.phiAt;
     let escaped = 0, touched = false;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2], r = R[q];
       const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
-      const fp = sampleAt(s, phi, gx, gy, gz, band);
+      const fp = sampled ? F[q] : sampleAt(s, phi, gx, gy, gz, band);
       const sign = r > 0 ? 1 : -1, ar = sign * r;
       if (sign * fp >= -ar) {
         if (radii && sign * fp >= 0) R[q] = sign * Math.min(rmax, Math.max(rmin, sign * fp));
@@ -348,6 +355,16 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
   /** The sink takes the liquid and the particles in it (else the negative ones would rebuild it). */
   override sink(sim: GridSimulation, shape: CompiledShape): void {
     super.sink(sim, shape);
+    // Particles live in the grid's cells: a sink whose bounds miss the cells' box holds none.
+    const st = sim.store, h = sim.d.h, o = sim.d.origin, { min, max } = shape.bounds;
+    let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let c = 0; c < st.count; c++) {
+      const i = st.ci[c], j = st.cj[c], k = st.ck[c];
+      if (i < lo[0]) lo[0] = i; if (i > hi[0]) hi[0] = i;
+      if (j < lo[1]) lo[1] = j; if (j > hi[1]) hi[1] = j;
+      if (k < lo[2]) lo[2] = k; if (k > hi[2]) hi[2] = k;
+    }
+    for (let a = 0; a < 3; a++) if (max[a] < o[a] + h * lo[a] || min[a] > o[a] + h * (hi[a] + 1)) return;
     this.particles.remove((x, y, z) => shape.sdf(x, y, z) < 0);
   }
 
