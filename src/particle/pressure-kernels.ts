@@ -32,6 +32,13 @@ export interface KernelView {
   bj: Int32Array;
   opos: Float64Array;
   gamma: Float64Array;
+  /**
+   * Per entry of lj and of bj: w'(|x_a − x_b| / h), the kernel slope of the pair, written by
+   * factorRange (0 where the pair is out of reach or at distance 0) and read by the passes that
+   * follow it at the same positions, which so evaluate the spline once per pair and position.
+   */
+  kg: Float64Array;
+  bg: Float64Array;
   /** m_ref / m per slot; unused when `uniform`. */
   invMass: Float64Array;
   uniform: boolean;
@@ -92,7 +99,7 @@ const sum = new Float64Array(8);
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
 export function factorRange(v: SolveView, a0: number, a1: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
@@ -103,11 +110,13 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
-      if (s >= 1) continue;
+      if (s >= 1) { kg[q] = 0; continue; }
       k++;
       rho += cubicSpline(s);
+      const g = cubicSplineSlope(s);
+      kg[q] = g;
       if (d === 0) continue;
-      const f = (cubicSplineSlope(s) * invH) / d;
+      const f = (g * invH) / d;
       gx += f * dx; gy += f * dy; gz += f * dz;
       s2 += f * f * d2 * (uniform ? 1 : invMass[b]);
     }
@@ -115,12 +124,14 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       const o = bj[q];
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1) continue;
+      if (s >= 1) { bg[q] = 0; continue; }
       const gm = gamma[o];
       k++;
       rho += gm * cubicSpline(s);
+      const g = cubicSplineSlope(s);
+      bg[q] = g;
       if (d === 0) continue;
-      const f = (gm * cubicSplineSlope(s) * invH) / d;
+      const f = (gm * g * invH) / d;
       gx += f * dx; gy += f * dy; gz += f * dz;
     }
     let hx = gx, hy = gy, hz = gz;
@@ -138,9 +149,12 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
   }
 }
 
-/** The displacement Δx(p) of every slot in [a0, a1) into v.dx. */
+/**
+ * The displacement Δx(p) of every slot in [a0, a1) into v.dx, with the kernel slopes factorRange
+ * stored at these positions (a zero slope adds nothing: out of reach, at distance 0, or w' = 0).
+ */
 export function pressureDisplacementRange(v: SolveView, a0: number, a1: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
@@ -149,23 +163,22 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
     let cx = 0, cy = 0, cz = 0;
     for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
       const b = lj[q];
-      const l = pa + p[b];
-      if (l === 0) continue;
+      const l = pa + p[b], g = kg[q];
+      if (l === 0 || g === 0) continue;
       const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1 || d === 0) continue;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const wab = uniform ? 1 : (2 * invMass[a]) / (invMass[a] + invMass[b]);
-      const f = (l * wab * cubicSplineSlope(s) * invH) / d;
+      const f = (l * wab * g * invH) / d;
       cx += f * dx; cy += f * dy; cz += f * dz;
     }
     if (pa !== 0) {
       const wa = uniform ? 1 : invMass[a];
       for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-        const o = bj[q];
+        const o = bj[q], g = bg[q];
+        if (g === 0) continue;
         const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-        if (s >= 1 || d === 0) continue;
-        const f = (pa * wa * gamma[o] * cubicSplineSlope(s) * invH) / d;
+        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+        const f = (pa * wa * gamma[o] * g * invH) / d;
         cx += f * dx; cy += f * dy; cz += f * dz;
       }
     }
@@ -202,27 +215,27 @@ export function smoothRange(v: SolveView, f: Float64Array, out: Float64Array, a0
 /**
  * Σ_b (u_a − u_b)·G_ab + Σ_s γ_s (u_a − ou_s)·G_as + Σ_ghosts (u_a − u_ghost)·G_ag for slot a: n0
  * times the first-order change of ρ̂_a when every slot moves by u (3 per slot) and every object
- * particle by ou (3 per object slot; null: objects still).
+ * particle by ou (3 per object slot; null: objects still); with the kernel slopes of factorRange.
  */
 export function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Array | null): number {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, invH = 1 / v.h;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg, invH = 1 / v.h;
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
   let drho = 0;
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-    const b = lj[q];
+    const b = lj[q], g = kg[q];
+    if (g === 0) continue;
     const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-    if (s >= 1 || d === 0) continue;
-    const f = (cubicSplineSlope(s) * invH) / d;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const f = (g * invH) / d;
     drho += f * ((ux - u[3 * b]) * dx + (uy - u[3 * b + 1]) * dy + (uz - u[3 * b + 2]) * dz);
   }
   for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-    const o = bj[q];
+    const o = bj[q], g = bg[q];
+    if (g === 0) continue;
     const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-    if (s >= 1 || d === 0) continue;
-    const f = (gamma[o] * cubicSplineSlope(s) * invH) / d;
+    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const f = (gamma[o] * g * invH) / d;
     if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
     else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
   }

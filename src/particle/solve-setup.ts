@@ -5,7 +5,7 @@
  * (gather form: every slot lists all its neighbours) and of the objects near it, listed over the
  * density cells (h wide) in slot order, on slot-ordered copies of the positions.
  */
-import type { StepContext } from './context.ts';
+import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
 import { NeighbourList } from './neighbours.ts';
@@ -217,25 +217,30 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const dc = ctx.densityCells;
   dc.build(pos, n);
   const g = dc.grid, order = g.order, nc = g.cellCount;
-  // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one).
-  const m = Math.max(n, L.capacity);
-  const mem = ctx.stageScratch(8 * (3 * 7 * m + 6 * m) + 4 * m + m + 512, ctx.shared);
-  const x = mem.f64(3 * m), x0 = mem.f64(3 * m), dx = mem.f64(3 * m), fix = mem.f64(3 * m), spare = mem.f64(3 * m);
-  const wdel = mem.f64(3 * m), wsg = mem.f64(3 * m);
-  const spare2 = mem.f64(m), alpha = mem.f64(m), p = mem.f64(m), dens = mem.f64(m), invMass = mem.f64(m), res = mem.f64(m);
-  const nb = mem.i32(m), wmask = mem.u8(m);
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
-  }
-  x0.set(x.subarray(0, 3 * n));
-  fix.fill(0, 0, 3 * n);
-  dc.updateBoxes(x);
+  // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
+  // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
+  // team at the capacities of the liquid and of the lists, so that the team's views stay the same
+  // from one call to the next; else at what this call needs.
+  // The mirror walls' distances and signs only where there are closed walls.
+  const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
+  const slotBytes = 8 * (3 * 5 * m + 3 * 2 * wm + 6 * m) + 4 * m + m + 512;
+  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm);
+  const copyPositions = (): void => {
+    const x = mem.x;
+    for (let a = 0; a < n; a++) {
+      const i = order[a];
+      x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
+    }
+    mem.x0.set(x.subarray(0, 3 * n));
+    mem.fix.fill(0, 0, 3 * n);
+  };
+  copyPositions();
+  dc.updateBoxes(mem.x);
 
   const list = st.pairs;
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  listLiquidRange(ctx, x, 0, nc, list, st.cellScratch);
+  listLiquidRange(ctx, mem.x, 0, nc, list, st.cellScratch);
   list.start[n] = list.length;
 
   const bl = st.boundary;
@@ -244,11 +249,19 @@ export function prepareSolve(ctx: StepContext): Prepared {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
-    listBoundaryRange(ctx, x, 0, nc, bl);
+    listBoundaryRange(ctx, mem.x, 0, nc, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
+
+  const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
+  const whole = ctx.stageScratch(slotBytes + 8 * (kn + bn) + 16, ctx.shared);
+  const moved = whole.buffer !== mem.buffer;
+  mem = carveSlots(whole, m, wm);
+  if (moved) copyPositions();
+  const kg = whole.f64(kn), bg = whole.f64(bn);
+  const { x, x0, dx, fix, spare, wdel, wsg, spare2, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.
   const m0 = mass[mat[order[0]]];
@@ -263,11 +276,26 @@ export function prepareSolve(ctx: StepContext): Prepared {
     opos = st.oposShared;
   }
   const v: SolveView = {
-    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, opos, gamma: st.gammaSlot, invMass, uniform,
-    dens, dx, wmask, wdel, wsg, walls: closedWalls(ctx), h: ctx.densityH, n0: st.n0,
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
+    dens, dx, wmask, wdel, wsg, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare, spare2, state: st };
+}
+
+/**
+ * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel and wsg, 0 without
+ * closed walls), carved from the start of the stage scratch `mem` (the same views on every call
+ * over the same buffer).
+ */
+function carveSlots(mem: StageScratch, m: number, wm: number) {
+  return {
+    buffer: mem.buffer,
+    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), spare: mem.f64(3 * m),
+    wdel: mem.f64(3 * wm), wsg: mem.f64(3 * wm),
+    spare2: mem.f64(m), alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
+    nb: mem.i32(m), wmask: mem.u8(m),
+  };
 }
 
 /** The strictest densityTolerance of the liquids. */
