@@ -10,7 +10,7 @@ import { LiquidParticles } from './liquid.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
 import { JobRunner } from '../parallel/run-job.ts';
-import { denseCellsNear } from './object-cells.ts';
+import { boxGap2, denseCellsNear } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
@@ -200,11 +200,7 @@ export class StepContext {
         for (let i = ia; i <= ib; i++) {
           const oc = og.find(i, j, k);
           if (oc < 0) continue;
-          const q = 6 * oc;
-          const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
-          const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
-          const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
-          if (ex * ex + ey * ey + ez * ez < reach2) out[m++] = oc;
+          if (boxGap2(obox, oc, x0, y0, z0, x1, y1, z1) < reach2) out[m++] = oc;
         }
       }
     }

@@ -25,13 +25,21 @@ export function denseCellsNear(
       for (let i = ia; i <= ib; i++) {
         const oc = block[row + i];
         if (oc < 0) continue;
-        const q = 6 * oc;
-        const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
-        const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
-        const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
-        if (ex * ex + ey * ey + ez * ez < reach2) out[m++] = oc;
+        if (boxGap2(obox, oc, x0, y0, z0, x1, y1, z1) < reach2) out[m++] = oc;
       }
     }
   }
   return m;
+}
+
+/**
+ * The squared distance between object cell oc's particle box (obox, 6 per cell: min then max) and
+ * the box [x0, x1] × [y0, y1] × [z0, z1]; 0 where they overlap.
+ */
+export function boxGap2(obox: Float64Array, oc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+  const q = 6 * oc;
+  const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
+  const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
+  const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
+  return ex * ex + ey * ey + ez * ez;
 }
