@@ -164,25 +164,33 @@ const claims: Record<string, (p: FluidPoints, s: Simulation) => string> = {
     return `front (x of the water below 10 cm) ${cm(front)} (far wall 100 cm), height at the wall x = 0: ${cm(quantile(p, 1, 0.99, (x) => x < 0.05))}`;
   },
   'honey-coil'(p) {
-    // The pile's top (99th percentile height of points within 1.5 cm of the plate's centre below 5 cm), and the rope 1 cm above
-    // it: its offset from the spout's axis (coiling moves it round) and the angle of that offset.
-    const pileTop = quantile(p, 1, 0.99, (_x, y) => y < 0.05);
+    // The pile: 2 mm slabs up from the plate (top 1 cm), its top the highest of the slabs, from the plate up without a gap,
+    // whose points reach 5 mm or more from the spout's axis. The rope just above it (2–6 mm over the pile): its points'
+    // mean offset from the axis (coiling carries it round at the coil's radius) and that offset's angle.
+    const slab = 0.002, reach = new Float64Array(100);
+    for (let i = 0; i < p.count; i++) {
+      const k = Math.floor((p.positions[3 * i + 1] - 0.01) / slab);
+      if (k >= 0 && k < 100) reach[k] = Math.max(reach[k], Math.hypot(p.positions[3 * i], p.positions[3 * i + 2]));
+    }
+    let k = 0;
+    while (k < 100 && reach[k] >= 0.005) k++;
+    const pileTop = 0.01 + k * slab;
     let sx = 0, sz = 0, n = 0;
     for (let i = 0; i < p.count; i++) {
       const y = p.positions[3 * i + 1];
-      if (y > pileTop + 0.008 && y < pileTop + 0.012) { sx += p.positions[3 * i]; sz += p.positions[3 * i + 2]; n++; }
+      if (y > pileTop + 0.002 && y < pileTop + 0.006) { sx += p.positions[3 * i]; sz += p.positions[3 * i + 2]; n++; }
     }
     const ox = n ? sx / n : NaN, oz = n ? sz / n : NaN;
-    // The falling stream (points within 1 cm of the axis between 5 and 15 cm): its widest vertical gap (a broken rope: > 2 spacings).
+    // The falling stream (points within 1 cm of the axis between 6 and 15 cm): its widest vertical gap (a broken rope: > 2 spacings).
     const ys: number[] = [];
     for (let i = 0; i < p.count; i++) {
       const y = p.positions[3 * i + 1];
-      if (y > 0.05 && y < 0.15 && Math.hypot(p.positions[3 * i], p.positions[3 * i + 2]) < 0.01) ys.push(y);
+      if (y > 0.06 && y < 0.15 && Math.hypot(p.positions[3 * i], p.positions[3 * i + 2]) < 0.01) ys.push(y);
     }
     ys.sort((a, b) => a - b);
-    let gap = ys.length ? Math.max(ys[0] - 0.05, 0.15 - ys[ys.length - 1]) : 0.1;
+    let gap = ys.length ? Math.max(ys[0] - 0.06, 0.15 - ys[ys.length - 1]) : 0.09;
     for (let i = 1; i < ys.length; i++) gap = Math.max(gap, ys[i] - ys[i - 1]);
-    return `pile top ${cm(pileTop)}, rope 1 cm above it: ${n} points, off the axis by ${(1000 * Math.hypot(ox, oz)).toFixed(1)} mm at ${(Math.atan2(oz, ox) * 180 / Math.PI).toFixed(0)}°; stream 5–15 cm: ${ys.length} points, widest gap ${(1000 * gap).toFixed(1)} mm`;
+    return `pile top ${cm(pileTop)} (radius at the plate ${cm(reach[0])}), rope 2–6 mm above it: ${n} points, off the axis by ${(1000 * Math.hypot(ox, oz)).toFixed(1)} mm at ${(Math.atan2(oz, ox) * 180 / Math.PI).toFixed(0)}°; stream 6–15 cm: ${ys.length} points, widest gap ${(1000 * gap).toFixed(1)} mm`;
   },
   'honey-on-spinner'(p) {
     // Honey within 1 cm of the rod's surface (a coat), the highest honey (the rod's top is 12.8 cm), the lowest (floor 0).
