@@ -23,6 +23,8 @@ import type { EngineName, FluidPoints, Simulation, SolidView } from '../src/api.
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { HashGrid } from '../src/spatial/hash-grid.ts';
+import { GridEngineSimulation } from '../src/grid/simulation.ts';
+import { FLUID } from '../src/grid/store.ts';
 import { filmCoverage } from '../tests/grid/honey-film.ts';
 
 const args = process.argv.slice(2);
@@ -117,7 +119,7 @@ const claims: Record<string, (p: FluidPoints, s: Simulation) => string> = {
     const level = quantile(p, 1, 0.95, (x, y, z) => (Math.abs(x - cx) > 0.07 || Math.abs(z - cz) > 0.07) && y < 0.2);
     return `box centre y ${cm(cy)}, water level ${cm(level)}, under water ${(100 * (0.5 + (level - cy) / 0.08)).toFixed(0)} % of its height (Archimedes: 50 %)`;
   },
-  'honey-melt'(p) {
+  'honey-melt'(p, s) {
     // Each column's spread (x extent, 1st–99th percentile) and height, by material.
     const parts = scene.materialNames.map((name, m) => {
       const xs: number[] = [], ys: number[] = [];
@@ -127,7 +129,18 @@ const claims: Record<string, (p: FluidPoints, s: Simulation) => string> = {
       const at = (v: number[], q: number) => v[Math.min(v.length - 1, Math.floor(q * v.length))];
       return `${name}: width ${cm(at(xs, 0.99) - at(xs, 0.01))}, height ${cm(at(ys, 0.99))}`;
     });
-    return parts.filter(Boolean).join('; ');
+    // Heat: the mean temperature of the liquid cells left and right of the middle (x = 20 cm), grid only.
+    let heat = '';
+    if (s instanceof GridEngineSimulation) {
+      const st = s.sim.store, d = s.sim.d, T = [0, 0], n = [0, 0];
+      for (let c = 0; c < st.count; c++) {
+        if (st.type[c] !== FLUID) continue;
+        const side = d.origin[0] + (st.ci[c] + 0.5) * d.h < 0.2 ? 0 : 1;
+        T[side] += st.temperature[c]; n[side]++;
+      }
+      heat = `; mean temperature of the liquid cells left / right of x = 20 cm: ${(T[0] / n[0]).toFixed(1)} / ${(T[1] / n[1]).toFixed(1)} °C`;
+    }
+    return parts.filter(Boolean).join('; ') + heat;
   },
   'spout-fill'(_p, s) {
     const m = s.metrics();
