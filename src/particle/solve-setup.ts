@@ -257,11 +257,11 @@ export function prepareSolve(ctx: StepContext): Prepared {
   bl.start[n] = bl.length;
 
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
-  const whole = ctx.stageScratch(slotBytes + 8 * (kn + bn) + 16, ctx.shared);
+  const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
   const moved = whole.buffer !== mem.buffer;
   mem = carveSlots(whole, m, wm);
   if (moved) copyPositions();
-  const kg = whole.f64(kn), bg = whole.f64(bn);
+  const kg = whole.f32(kn), bg = whole.f32(bn);
   const { x, x0, dx, fix, wdel, wsg, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.
