@@ -9,6 +9,19 @@ import type { GridStore } from './store.ts';
 
 const corner = new Int32Array(8);
 
+/**
+ * Index in the store's dense slot table of cell (i, j, k) when the table covers the eight cells
+ * (i..i+1, j..j+1, k..k+1), else −1. The samplers below read the eight slots straight from it and,
+ * where all eight cells exist (almost everywhere), sum the trilinear terms in one expression, in
+ * the same order as the general loop (the same bits).
+ */
+function denseBase(s: GridStore, i: number, j: number, k: number): number {
+  if (s.dense === null) return -1;
+  const x = i + s.dOff, y = j + s.dOff, z = k + s.dOff, W = s.dW, H = s.dH;
+  if (!(x >= 0 && y >= 0 && z >= 0 && x + 1 < W && y + 1 < H && z + 1 < s.dD)) return -1;
+  return x + W * (y + H * z);
+}
+
 /** Slots of the 8 cells (i..i+1, j..j+1, k..k+1), −1 where absent, into `corner`. */
 function corners(s: GridStore, i: number, j: number, k: number, known = -2): void {
   if (known === -2 && s.denseCorners(i, j, k, corner)) return;
@@ -43,6 +56,16 @@ function corners(s: GridStore, i: number, j: number, k: number, known = -2): voi
 export function sampleAt(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number, fallback = 0, base = -2): number {
   const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
   const fx = gx - i, fy = gy - j, fz = gz - k;
+  const b = denseBase(s, i, j, k);
+  if (b >= 0) {
+    const t = s.dense!, W = s.dW, l = W * s.dH;
+    const c0 = t[b], c1 = t[b + 1], c2 = t[b + W], c3 = t[b + W + 1], c4 = t[b + l], c5 = t[b + l + 1], c6 = t[b + l + W], c7 = t[b + l + W + 1];
+    if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0) {
+      const ex = 1 - fx, ey = 1 - fy, ez = 1 - fz;
+      return 0 + ex * ey * ez * field[c0] + fx * ey * ez * field[c1] + ex * fy * ez * field[c2] + fx * fy * ez * field[c3]
+        + ex * ey * fz * field[c4] + fx * ey * fz * field[c5] + ex * fy * fz * field[c6] + fx * fy * fz * field[c7];
+    }
+  }
   corners(s, i, j, k, base);
   let sum = 0, wsum = 0;
   for (let q = 0; q < 8; q++) {
@@ -63,6 +86,20 @@ export function sampleAt(s: GridStore, field: Float64Array, gx: number, gy: numb
 export function sampleVector(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number, out: Float64Array): void {
   const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
   const fx = gx - i, fy = gy - j, fz = gz - k;
+  const b = denseBase(s, i, j, k);
+  if (b >= 0) {
+    const t = s.dense!, W = s.dW, l = W * s.dH;
+    const c0 = t[b], c1 = t[b + 1], c2 = t[b + W], c3 = t[b + W + 1], c4 = t[b + l], c5 = t[b + l + 1], c6 = t[b + l + W], c7 = t[b + l + W + 1];
+    if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0) {
+      const ex = 1 - fx, ey = 1 - fy, ez = 1 - fz;
+      const w0 = ex * ey * ez, w1 = fx * ey * ez, w2 = ex * fy * ez, w3 = fx * fy * ez, w4 = ex * ey * fz, w5 = fx * ey * fz, w6 = ex * fy * fz, w7 = fx * fy * fz;
+      const q0 = 3 * c0, q1 = 3 * c1, q2 = 3 * c2, q3 = 3 * c3, q4 = 3 * c4, q5 = 3 * c5, q6 = 3 * c6, q7 = 3 * c7;
+      out[0] = 0 + w0 * field[q0] + w1 * field[q1] + w2 * field[q2] + w3 * field[q3] + w4 * field[q4] + w5 * field[q5] + w6 * field[q6] + w7 * field[q7];
+      out[1] = 0 + w0 * field[q0 + 1] + w1 * field[q1 + 1] + w2 * field[q2 + 1] + w3 * field[q3 + 1] + w4 * field[q4 + 1] + w5 * field[q5 + 1] + w6 * field[q6 + 1] + w7 * field[q7 + 1];
+      out[2] = 0 + w0 * field[q0 + 2] + w1 * field[q1 + 2] + w2 * field[q2 + 2] + w3 * field[q3 + 2] + w4 * field[q4 + 2] + w5 * field[q5 + 2] + w6 * field[q6 + 2] + w7 * field[q7 + 2];
+      return;
+    }
+  }
   corners(s, i, j, k);
   let x = 0, y = 0, z = 0, wsum = 0;
   for (let q = 0; q < 8; q++) {
@@ -83,6 +120,27 @@ export const sampleBounds = new Float64Array(2);
 export function sampleAtBounded(s: GridStore, field: Float64Array, gx: number, gy: number, gz: number): number {
   const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
   const fx = gx - i, fy = gy - j, fz = gz - k;
+  const b = denseBase(s, i, j, k);
+  if (b >= 0) {
+    const t = s.dense!, W = s.dW, l = W * s.dH;
+    const c0 = t[b], c1 = t[b + 1], c2 = t[b + W], c3 = t[b + W + 1], c4 = t[b + l], c5 = t[b + l + 1], c6 = t[b + l + W], c7 = t[b + l + W + 1];
+    if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) >= 0) {
+      const v0 = field[c0], v1 = field[c1], v2 = field[c2], v3 = field[c3], v4 = field[c4], v5 = field[c5], v6 = field[c6], v7 = field[c7];
+      let lo = Infinity, hi = -Infinity;
+      if (v0 < lo) lo = v0; if (v0 > hi) hi = v0;
+      if (v1 < lo) lo = v1; if (v1 > hi) hi = v1;
+      if (v2 < lo) lo = v2; if (v2 > hi) hi = v2;
+      if (v3 < lo) lo = v3; if (v3 > hi) hi = v3;
+      if (v4 < lo) lo = v4; if (v4 > hi) hi = v4;
+      if (v5 < lo) lo = v5; if (v5 > hi) hi = v5;
+      if (v6 < lo) lo = v6; if (v6 > hi) hi = v6;
+      if (v7 < lo) lo = v7; if (v7 > hi) hi = v7;
+      sampleBounds[0] = lo;
+      sampleBounds[1] = hi;
+      const ex = 1 - fx, ey = 1 - fy, ez = 1 - fz;
+      return 0 + ex * ey * ez * v0 + fx * ey * ez * v1 + ex * fy * ez * v2 + fx * fy * ez * v3 + ex * ey * fz * v4 + fx * ey * fz * v5 + ex * fy * fz * v6 + fx * fy * fz * v7;
+    }
+  }
   corners(s, i, j, k);
   let sum = 0, wsum = 0, lo = Infinity, hi = -Infinity;
   for (let q = 0; q < 8; q++) {
@@ -117,6 +175,13 @@ export function sampleVelocity(s: GridStore, d: GridDomain, a: number, x: number
 export function velocityAtPoint(s: GridStore, d: GridDomain, x: number, y: number, z: number, out: Float64Array | number[]): void {
   const inv = 1 / d.h;
   const gx = (x - d.origin[0]) * inv, gy = (y - d.origin[1]) * inv, gz = (z - d.origin[2]) * inv;
+  if (s.dense !== null) {
+    // The samplers read the dense table themselves.
+    out[0] = sampleAt(s, s.u[0], gx, gy - 0.5, gz - 0.5, 0);
+    out[1] = sampleAt(s, s.u[1], gx - 0.5, gy, gz - 0.5, 0);
+    out[2] = sampleAt(s, s.u[2], gx - 0.5, gy - 0.5, gz, 0);
+    return;
+  }
   const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz);
   const c = s.find(i, j, k);
   const lowX = gx - i < 0.5, lowY = gy - j < 0.5, lowZ = gz - k < 0.5;

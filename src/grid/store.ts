@@ -59,15 +59,17 @@ export class GridStore {
   private slot: Int32Array;
   private next: Int32Array;
   /**
-   * Optional dense slot table over a bounded box of cells (see enableDense): `find` reads it instead
-   * of walking a hash chain. The hash stays authoritative; the table is dropped if a cell outside
-   * the box is ever inserted.
+   * Optional dense slot table over a bounded box of cells (see enableDense): `find` and the
+   * interpolation (interpolate.ts) read it instead of walking a hash chain. The hash stays
+   * authoritative; the table is dropped if a cell outside the box is ever inserted. Read-only
+   * outside this class.
    */
-  private dense: Int32Array | null = null;
-  private dOff = 0;
-  private dW = 0;
-  private dH = 0;
-  private dD = 0;
+  dense: Int32Array | null = null;
+  /** The dense table's offset and size: cell (i, j, k) is at (i + dOff) + dW ((j + dOff) + dH (k + dOff)). */
+  dOff = 0;
+  dW = 0;
+  dH = 0;
+  dD = 0;
 
   /**
    * Keeps a dense slot table for cells with −off ≤ i < W − off (likewise j < H − off, k < D − off)
@@ -111,7 +113,10 @@ export class GridStore {
   /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
   reset(capacity: number): void {
     if (capacity > this.capacity) {
-      const fresh = new GridStore(capacity);
+      // With room to grow: a spreading liquid adds a few cells every step, and a store remade at
+      // its exact size each time (every array of ~100 000 cells on the 64³ dam break) kept the
+      // garbage collector busy.
+      const fresh = new GridStore(Math.ceil(capacity * 1.25));
       Object.assign(this, fresh);
       return;
     }
