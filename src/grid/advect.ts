@@ -73,6 +73,20 @@ function traceBack(s: GridStore, d: GridDomain, c: number, a: number, dt: number
   y[0] = x - dt * v0[0]; y[1] = yy - dt * v0[1]; y[2] = z - dt * v0[2];
 }
 
+/**
+ * The forward trace of face (c, a) for the MacCormack scheme's backward step: RK2 through u for +Δt,
+ * the first stage's velocity the face's own (as in traceBack).
+ */
+function traceForward(s: GridStore, d: GridDomain, c: number, a: number, dt: number): void {
+  const h = d.h, [ox, oy, oz] = d.origin;
+  const x = ox + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
+  const yy = oy + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
+  const z = oz + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
+  if (!faceVelocity(s, c, a, v0)) velocityAtPoint(s, d, x, yy, z, v0);
+  velocityAtPoint(s, d, x + 0.5 * dt * v0[0], yy + 0.5 * dt * v0[1], z + 0.5 * dt * v0[2], v0);
+  y[0] = x + dt * v0[0]; y[1] = yy + dt * v0[1]; y[2] = z + dt * v0[2];
+}
+
 export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: VelocityAdvection = 'semi-lagrangian', scratch?: AdvectionScratch): void {
   const { face, tmp } = s;
   if (scheme === 'maccormack' && scratch) {
@@ -118,8 +132,7 @@ function maccormack(s: GridStore, d: GridDomain, dt: number, w: AdvectionScratch
     const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
     for (let c = 0; c < n; c++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      const x = ox + h * (s.ci[c] + sx), yy = oy + h * (s.cj[c] + sy), z = oz + h * (s.ck[c] + sz);
-      tracePoint(s, d, x, yy, z, dt, y);
+      traceForward(s, d, c, a, dt);
       const back = sampleAt(s, fa, (y[0] - ox) * inv - sx, (y[1] - oy) * inv - sy, (y[2] - oz) * inv - sz, fa[c]);
       const corrected = fa[c] + 0.5 * (ua[c] - back);
       ta[c] = corrected >= lo[c] && corrected <= hi[c] ? corrected : fa[c];

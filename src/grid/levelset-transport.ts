@@ -68,15 +68,19 @@ export class LevelSetTransport {
     let na = 0;
     for (let c = 0; c < n; c++) if (mark[c] !== 0) active[na++] = c;
     this.activeCount = na;
+    // The stage buffer holds φ outside the active cells (eulerStep writes only the active ones).
+    stage.set(phi.subarray(0, n));
+    // Only the active cells change: the stages and their combinations visit them alone (a cell
+    // outside the list keeps its φ exactly).
     for (let it = 0; it < sub; it++) {
-      start.set(phi.subarray(0, n));
+      for (let q = 0; q < na; q++) { const c = active[q]; start[c] = phi[c]; }
       // Third-order TVD Runge-Kutta (Shu & Osher 1988): at half-cell substeps RK2's time error
       // still cost a falling blob ~0.07 % of its volume per cell travelled.
       this.eulerStep(s, phi, stage, tau, h);   // φ1 = φ − τ L(φ)
       this.eulerStep(s, stage, phi, tau, h);   // φ1 − τ L(φ1)
-      for (let c = 0; c < n; c++) phi[c] = 0.75 * start[c] + 0.25 * phi[c];   // φ2
+      for (let q = 0; q < na; q++) { const c = active[q]; phi[c] = 0.75 * start[c] + 0.25 * phi[c]; }   // φ2
       this.eulerStep(s, phi, stage, tau, h);   // φ2 − τ L(φ2)
-      for (let c = 0; c < n; c++) phi[c] = start[c] / 3 + (2 / 3) * stage[c];
+      for (let q = 0; q < na; q++) { const c = active[q]; phi[c] = start[c] / 3 + (2 / 3) * stage[c]; }
     }
     return sub;
   }
@@ -88,7 +92,8 @@ export class LevelSetTransport {
   private activeCount = 0;
 
   /**
-   * out = f − τ u·∇f with WENO5 / ENO2 upwind differences (cells without all six neighbours keep f).
+   * out = f − τ u·∇f at the active cells with WENO5 / ENO2 upwind differences (cells without all six
+   * neighbours keep f; `out` must hold f at the other cells).
    * WENO5 runs only where |φ| < 3h, the cells whose values redistancing keeps or reads (the seeds
    * beside the zero crossing and their neighbours); deeper in the band, where the fast march
    * overwrites φ after every step anyway, a first-order upwind update keeps φ monotone at a fraction
@@ -99,12 +104,11 @@ export class LevelSetTransport {
     const vel = this.vel;
     const inv = 1 / h;
     const near = 3 * h;
-    const n = s.count;
-    out.set(f.subarray(0, n));
     const active = this.active, na = this.activeCount;
     for (let q = 0; q < na; q++) {
       const c = active[q];
       const f0 = f[c];
+      out[c] = f0;
       if (type[c] === SOLID) continue;
       const o = 6 * c;
       const n0 = nb[o], n1 = nb[o + 1], n2 = nb[o + 2], n3 = nb[o + 3], n4 = nb[o + 4], n5 = nb[o + 5];

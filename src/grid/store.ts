@@ -112,15 +112,16 @@ export class GridStore {
 
   /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
   reset(capacity: number): void {
+    if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     if (capacity > this.capacity) {
       // With room to grow: a spreading liquid adds a few cells every step, and a store remade at
       // its exact size each time (every array of ~100 000 cells on the 64³ dam break) kept the
-      // garbage collector busy.
-      const fresh = new GridStore(Math.ceil(capacity * 1.25));
-      Object.assign(this, fresh);
+      // garbage collector busy. The dense table (all −1 again) is kept: it spans the whole box.
+      const { dense, dOff, dW, dH, dD } = this;
+      Object.assign(this, new GridStore(Math.ceil(capacity * 1.25)));
+      Object.assign(this, { dense, dOff, dW, dH, dD });
       return;
     }
-    if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     this.count = 0;
     this.slot.fill(-1);
   }
