@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirst from './tests/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two test files at a time. vitest's default on a 2-core machine is one (cores − 1), and with it
+    // the CI run kept 1.1 cores busy on average; the longest files start first (tests/sequencer.ts).
+    maxWorkers: 2,
+    sequence: { sequencer: LongFirst },
   },
 });

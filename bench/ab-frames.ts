@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 interface Engine {
   parseScene(json: unknown): unknown;
   createSimulation(scene: unknown, engine: string, options: object): {
-    stepFrame(): { wallMs: number; stages: Record<string, number> };
+    stepFrame(): { wallMs: number; stages: Record<string, number>; counters: Record<string, number> };
     fluidPoints(): { positions: Float32Array; velocities: Float32Array };
     ready?(): Promise<void>;
     dispose?(): void;
@@ -40,6 +40,7 @@ const A = await load(other), B = await load(resolve(import.meta.dirname, '..'));
 const json = JSON.parse(readFileSync(file, 'utf8'));
 const tA: number[] = [], tB: number[] = [], cA: number[] = [], cB: number[] = [];
 const sA: Record<string, number> = {}, sB: Record<string, number> = {};
+const kA: Record<string, number> = {}, kB: Record<string, number> = {};
 const addStages = (to: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
 };
@@ -69,6 +70,8 @@ for (let round = 0; round < rounds; round++) {
       cB.push(cb);
       addStages(sA, ra.stages);
       addStages(sB, rb.stages);
+      addStages(kA, ra.counters);
+      addStages(kB, rb.counters);
     }
     if (round === 0 && differs < 0) {
       const pa = a.fluidPoints(), pb = b.fluidPoints();
@@ -87,5 +90,7 @@ console.log(`  CPU B/A: mean ${(mean(cB) / mean(cA)).toFixed(3)}, median ${(medi
 const per = (x: Record<string, number>, k: string) => ((x[k] ?? 0) / tA.length).toFixed(1).padStart(8);
 console.log(`  stage ms/frame   ${'A'.padStart(8)} ${'B'.padStart(8)}`);
 for (const k of [...new Set([...Object.keys(sA), ...Object.keys(sB)])]) console.log(`  ${k.padEnd(14)} ${per(sA, k)} ${per(sB, k)}`);
+const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}`;
+console.log(`  correction passes a sub-timestep: A ${passes(kA)}; B ${passes(kB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
 process.exit(0);

@@ -1,19 +1,44 @@
 /**
- * Suites that need a program outside npm: the browser tests (Chromium) and the Blender interop
- * test. Without the program a suite is skipped, and tests/global-setup.ts says which and how to
- * enable it at the start and at the end of `npm test`; .ci/run fails when they did not run.
+ * Suites that need something outside npm: the browser tests (Chromium), the Blender interop test
+ * and the real full-disk test (a tmpfs mount). Without it a suite is skipped, and
+ * tests/global-setup.ts says which and how to enable it at the start and at the end of `npm test`;
+ * .ci/run fails when the browser and Blender suites did not run.
  */
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BLENDER = process.env.BLENDER_PATH ?? '/usr/bin/blender';
 
 export interface OptionalSuite {
-  tool: 'chromium' | 'blender';
-  path: string;
+  tool: 'chromium' | 'blender' | 'tmpfs';
+  /** The program the suite runs, or the check that says what is missing. */
+  path: string | (() => string | false);
   what: string;
   suites: string[];
   enable: string;
+}
+
+/**
+ * Mounts a 64 KiB tmpfs at `dir` (the full-disk test's disk): true when it worked. It needs root
+ * with CAP_SYS_ADMIN, which containers often withhold.
+ */
+export function mountSmallTmpfs(dir: string): boolean {
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0;
+}
+
+let tmpfsChecked: string | false | undefined;
+/** Why a tmpfs cannot be mounted here, or false when it can (tried once, then unmounted). */
+function tmpfsMissing(): string | false {
+  if (tmpfsChecked !== undefined) return tmpfsChecked;
+  const dir = mkdtempSync(join(tmpdir(), 'viscid-tmpfs-'));
+  const ok = mountSmallTmpfs(dir);
+  if (ok) spawnSync('umount', [dir]);
+  rmdirSync(dir);
+  tmpfsChecked = ok ? false : 'mounting a tmpfs was refused (it needs root with CAP_SYS_ADMIN)';
+  return tmpfsChecked;
 }
 
 export const OPTIONAL_SUITES: OptionalSuite[] = [
@@ -31,11 +56,19 @@ export const OPTIONAL_SUITES: OptionalSuite[] = [
     suites: ['tests/interop'],
     enable: 'apt-get install blender python3-numpy, or set BLENDER_PATH to a Blender binary',
   },
+  {
+    tool: 'tmpfs',
+    path: tmpfsMissing,
+    what: 'the real full-disk (ENOSPC) test',
+    suites: ['tests/cli/write-failure.test.ts'],
+    enable: 'run the tests as root with CAP_SYS_ADMIN (e.g. docker run --cap-add SYS_ADMIN); the file-size-limit (EFBIG) test beside it covers the same path',
+  },
 ];
 
 /** Why the suites needing `tool` are skipped, or false when they run. */
 export function skipReason(tool: OptionalSuite['tool']): string | false {
   const s = OPTIONAL_SUITES.find((x) => x.tool === tool)!;
+  if (typeof s.path === 'function') return s.path();
   return existsSync(s.path) ? false : `${s.path} not found`;
 }
 

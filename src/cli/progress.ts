@@ -1,6 +1,7 @@
 /**
  * Progress of a run: a cli-progress bar on a terminal (frame, simulated time, particles, ETA), one
- * plain line per frame otherwise (pipes, CI logs), so logs stay readable.
+ * plain line per frame otherwise (pipes, CI logs), so logs stay readable. `viscid run` and
+ * `viscid compare` write it to stderr with their other messages, keeping stdout for results.
  */
 import cliProgress from 'cli-progress';
 import { fmtDuration, fmtInt } from './format.ts';
@@ -19,7 +20,7 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(label: string, startFrame: number, totalFrames: number, stream: NodeJS.WriteStream = process.stdout): Progress {
+export function createProgress(label: string, startFrame: number, totalFrames: number, stream: NodeJS.WriteStream = process.stderr): Progress {
   const tty = stream.isTTY === true && !process.env.CI;
   const started = performance.now();
   let done = 0;

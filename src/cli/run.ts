@@ -313,7 +313,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     process.stderr.write(
       `${engine}: ${scene.name}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
-    progress = createProgress(engine, loaded.frame, settings.frames);
+    progress = createProgress(engine, loaded.frame, settings.frames, process.stderr);
     const warnVolume = volumeWarner(engine);
     const started = performance.now();
     lastDone = started;

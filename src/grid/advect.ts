@@ -13,11 +13,11 @@
  * The temperature of variable-viscosity liquids is advected semi-Lagrangian from cell centres (§7.2).
  */
 import type { GridDomain } from './domain.ts';
-import { sampleAt as sampleAt_, sampleAtBounded as sampleAtBounded_, sampleBounds, sampleVelocity as sampleVelocity_, tracePoint as tracePoint_, velocityAtPoint as velocityAtPoint_ } from './interpolate.ts';
+import { sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
 import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleAtBounded = sampleAtBounded_, sampleVelocity = sampleVelocity_, tracePoint = tracePoint_, velocityAtPoint = velocityAtPoint_;
+const sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
 const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
@@ -61,30 +61,57 @@ export class AdvectionScratch {
   }
 }
 
-/** The start of the backward trace of face (c, a): RK2 through u for −Δt (equation 12). */
-function traceBack(s: GridStore, d: GridDomain, c: number, a: number, dt: number): void {
-  const h = d.h, [ox, oy, oz] = d.origin;
-  const x = ox + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
-  const yy = oy + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
-  const z = oz + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
+/** The step's Δt, the trace's points and grid coordinates: arrays, not arguments (see interpolate.ts denseSample). */
+const traceDt = new Float64Array(1);
+const pt = new Float64Array(3);
+const g = new Float64Array(4);
+const one = new Float64Array(1);
+
+/** The start of the backward trace of face (c, a) into y: RK2 through u for −Δt (equation 12). */
+function traceBack(s: GridStore, d: GridDomain, c: number, a: number): void {
+  const dt = traceDt[0], h = d.h, o = d.origin;
+  const x = o[0] + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
+  const yy = o[1] + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
+  const z = o[2] + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
   // The velocity at the face itself comes from its neighbours.
-  if (!faceVelocity(s, c, a, v0)) velocityAtPoint(s, d, x, yy, z, v0);
-  velocityAtPoint(s, d, x - 0.5 * dt * v0[0], yy - 0.5 * dt * v0[1], z - 0.5 * dt * v0[2], v0);
+  if (!faceVelocity(s, c, a, v0)) { pt[0] = x; pt[1] = yy; pt[2] = z; velocityInto(s, d, pt, v0); }
+  pt[0] = x - 0.5 * dt * v0[0]; pt[1] = yy - 0.5 * dt * v0[1]; pt[2] = z - 0.5 * dt * v0[2];
+  velocityInto(s, d, pt, v0);
   y[0] = x - dt * v0[0]; y[1] = yy - dt * v0[1]; y[2] = z - dt * v0[2];
+}
+
+/**
+ * The forward trace of face (c, a) for the MacCormack scheme's backward step: RK2 through u for +Δt,
+ * the first stage's velocity the face's own (as in traceBack).
+ */
+function traceForward(s: GridStore, d: GridDomain, c: number, a: number): void {
+  const dt = traceDt[0], h = d.h, o = d.origin;
+  const x = o[0] + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
+  const yy = o[1] + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
+  const z = o[2] + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
+  if (!faceVelocity(s, c, a, v0)) { pt[0] = x; pt[1] = yy; pt[2] = z; velocityInto(s, d, pt, v0); }
+  pt[0] = x + 0.5 * dt * v0[0]; pt[1] = yy + 0.5 * dt * v0[1]; pt[2] = z + 0.5 * dt * v0[2];
+  velocityInto(s, d, pt, v0);
+  y[0] = x + dt * v0[0]; y[1] = yy + dt * v0[1]; y[2] = z + dt * v0[2];
 }
 
 export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: VelocityAdvection = 'semi-lagrangian', scratch?: AdvectionScratch): void {
   const { face, tmp } = s;
+  traceDt[0] = dt;
   if (scheme === 'maccormack' && scratch) {
-    maccormack(s, d, dt, scratch);
+    maccormack(s, d, scratch);
     return;
   }
+  const inv = 1 / d.h, o = d.origin;
+  g[3] = 0;
   for (let a = 0; a < 3; a++) {
-    const ta = tmp[a];
+    const ta = tmp[a], ua = s.u[a];
+    const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
     for (let c = 0; c < s.count; c++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      traceBack(s, d, c, a, dt);
-      ta[c] = sampleVelocity(s, d, a, y[0], y[1], y[2]);
+      traceBack(s, d, c, a);
+      g[0] = (y[0] - o[0]) * inv - sx; g[1] = (y[1] - o[1]) * inv - sy; g[2] = (y[2] - o[2]) * inv - sz;
+      sampleInto(s, ua, g, ta, c);
     }
   }
   for (let a = 0; a < 3; a++) {
@@ -93,8 +120,8 @@ export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: 
   }
 }
 
-function maccormack(s: GridStore, d: GridDomain, dt: number, w: AdvectionScratch): void {
-  const { face } = s, n = s.count, h = d.h, inv = 1 / h, [ox, oy, oz] = d.origin;
+function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
+  const { face } = s, n = s.count, h = d.h, inv = 1 / h, o = d.origin;
   w.ensure(n);
   // û on the faces not held by a solid within two cells of the liquid (the backward step, which
   // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u).
@@ -106,8 +133,9 @@ function maccormack(s: GridStore, d: GridDomain, dt: number, w: AdvectionScratch
       fa[c] = ua[c];
       const st = face[3 * c + a];
       if (st === FACE_FIXED || layer[c] < 0 || layer[c] > 2) continue;
-      traceBack(s, d, c, a, dt);
-      fa[c] = sampleAtBounded(s, ua, (y[0] - ox) * inv - sx, (y[1] - oy) * inv - sy, (y[2] - oz) * inv - sz);
+      traceBack(s, d, c, a);
+      g[0] = (y[0] - o[0]) * inv - sx; g[1] = (y[1] - o[1]) * inv - sy; g[2] = (y[2] - o[2]) * inv - sz;
+      sampleBoundedInto(s, ua, g, fa, c);
       lo[c] = sampleBounds[0];
       hi[c] = sampleBounds[1];
     }
@@ -118,10 +146,10 @@ function maccormack(s: GridStore, d: GridDomain, dt: number, w: AdvectionScratch
     const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
     for (let c = 0; c < n; c++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      const x = ox + h * (s.ci[c] + sx), yy = oy + h * (s.cj[c] + sy), z = oz + h * (s.ck[c] + sz);
-      tracePoint(s, d, x, yy, z, dt, y);
-      const back = sampleAt(s, fa, (y[0] - ox) * inv - sx, (y[1] - oy) * inv - sy, (y[2] - oz) * inv - sz, fa[c]);
-      const corrected = fa[c] + 0.5 * (ua[c] - back);
+      traceForward(s, d, c, a);
+      g[0] = (y[0] - o[0]) * inv - sx; g[1] = (y[1] - o[1]) * inv - sy; g[2] = (y[2] - o[2]) * inv - sz; g[3] = fa[c];
+      sampleInto(s, fa, g, one, 0);
+      const corrected = fa[c] + 0.5 * (ua[c] - one[0]);
       ta[c] = corrected >= lo[c] && corrected <= hi[c] ? corrected : fa[c];
     }
   }

@@ -36,10 +36,12 @@ function wallGhost(s: GridStore, d: GridDomain, n: [number, number, number], c: 
   if (w === 7) return 0;
   const f = w - 1, b = f >> 1;
   if (a === b) return 0;
-  const i = s.ci[c], j = s.cj[c], k = s.ck[c];
-  const coord = [i, j, k];
-  coord[b] = f & 1 ? 2 * n[b] - 1 - coord[b] : -1 - coord[b];
-  const m = s.find(coord[0], coord[1], coord[2]);
+  // The mirror image of cell c across the wall (no array: this runs for every fixed face of a wall cell).
+  let i = s.ci[c], j = s.cj[c], k = s.ck[c];
+  if (b === 0) i = f & 1 ? 2 * n[0] - 1 - i : -1 - i;
+  else if (b === 1) j = f & 1 ? 2 * n[1] - 1 - j : -1 - j;
+  else k = f & 1 ? 2 * n[2] - 1 - k : -1 - k;
+  const m = s.find(i, j, k);
   const kind = d.kind[f];
   const inner = m >= 0 && s.type[m] !== SOLID ? s.u[a][m] : 0;
   if (kind === SLIP) return inner;

@@ -74,12 +74,12 @@ export function inBox(d: GridDomain, i: number, j: number, k: number): boolean {
  * 0 inside the box; 1..6 for the face (xmin..zmax) a cell lies beyond; 7 beyond two or more faces.
  */
 export function wallOf(d: GridDomain, i: number, j: number, k: number): number {
+  // (Written out per axis: an array of the three indices here was garbage at every cell of every rebuild.)
   let w = 0, m = 0;
-  const c = [i, j, k];
-  for (let a = 0; a < 3; a++) {
-    if (c[a] < 0) { w = 2 * a + 1; m++; }
-    else if (c[a] >= d.n[a]) { w = 2 * a + 2; m++; }
-  }
+  const n = d.n;
+  if (i < 0) { w = 1; m++; } else if (i >= n[0]) { w = 2; m++; }
+  if (j < 0) { w = 3; m++; } else if (j >= n[1]) { w = 4; m++; }
+  if (k < 0) { w = 5; m++; } else if (k >= n[2]) { w = 6; m++; }
   return m > 1 ? 7 : w;
 }
 

@@ -31,19 +31,32 @@ function cellNormals(s: GridStore): Float64Array {
   return normals;
 }
 
+let frontier = new Int32Array(0);
+let nextFrontier = new Int32Array(0);
+
 export function extrapolateVelocity(s: GridStore, layers: number, alongNormals = false): void {
   const { nb, face, type, layer, u } = s;
   const n = alongNormals ? cellNormals(s) : null;
+  if (frontier.length < s.count) {
+    frontier = new Int32Array(Math.ceil(s.count * 1.3));
+    nextFrontier = new Int32Array(frontier.length);
+  }
   for (let c = 0; c < s.count; c++) layer[c] = type[c] === FLUID ? 0 : -1;
-  for (let l = 1; l <= layers; l++) {
-    for (let c = 0; c < s.count; c++) {
-      if (layer[c] !== -1 || type[c] === SOLID) continue;
-      let touches = false;
-      for (let d = 0; d < 6; d++) {
-        const m = nb[6 * c + d];
-        if (m >= 0 && layer[m] === l - 1) { touches = true; break; }
-      }
-      if (!touches) continue;
+  // Layer 1 from one pass over the cells; each later layer from the neighbours of the one before.
+  let fn = 0;
+  for (let c = 0; c < s.count; c++) {
+    if (layer[c] !== -1 || type[c] === SOLID) continue;
+    for (let d = 0; d < 6; d++) {
+      const m = nb[6 * c + d];
+      if (m >= 0 && layer[m] === 0) { frontier[fn++] = c; break; }
+    }
+  }
+  for (let l = 1; l <= layers && fn > 0; l++) {
+    // The layer's cells are marked first; each reads only the layer before it, so the order of
+    // the cells within a layer does not matter.
+    for (let f = 0; f < fn; f++) layer[frontier[f]] = l;
+    for (let f = 0; f < fn; f++) {
+      const c = frontier[f];
       for (let a = 0; a < 3; a++) {
         if (face[3 * c + a] !== FACE_FREE) continue;
         let sum = 0, cnt = 0, wsum = 0, wu = 0;
@@ -62,8 +75,22 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
         }
         u[a][c] = wsum > 0 ? wu / wsum : sum / cnt;
       }
-      layer[c] = l;
     }
+    if (l === layers) break;
+    let nn = 0;
+    for (let f = 0; f < fn; f++) {
+      const c = frontier[f];
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m < 0 || layer[m] !== -1 || type[m] === SOLID) continue;
+        layer[m] = -3; // listed for the next layer
+        nextFrontier[nn++] = m;
+      }
+    }
+    const t = frontier;
+    frontier = nextFrontier;
+    nextFrontier = t;
+    fn = nn;
   }
   // Samples beyond the extrapolated layers hold nothing meaningful: zero them.
   for (let c = 0; c < s.count; c++) {

@@ -68,15 +68,19 @@ export class LevelSetTransport {
     let na = 0;
     for (let c = 0; c < n; c++) if (mark[c] !== 0) active[na++] = c;
     this.activeCount = na;
+    // The stage buffer holds φ outside the active cells (eulerStep writes only the active ones).
+    stage.set(phi.subarray(0, n));
+    // Only the active cells change: the stages and their combinations visit them alone (a cell
+    // outside the list keeps its φ exactly).
     for (let it = 0; it < sub; it++) {
-      start.set(phi.subarray(0, n));
+      for (let q = 0; q < na; q++) { const c = active[q]; start[c] = phi[c]; }
       // Third-order TVD Runge-Kutta (Shu & Osher 1988): at half-cell substeps RK2's time error
       // still cost a falling blob ~0.07 % of its volume per cell travelled.
       this.eulerStep(s, phi, stage, tau, h);   // φ1 = φ − τ L(φ)
       this.eulerStep(s, stage, phi, tau, h);   // φ1 − τ L(φ1)
-      for (let c = 0; c < n; c++) phi[c] = 0.75 * start[c] + 0.25 * phi[c];   // φ2
+      for (let q = 0; q < na; q++) { const c = active[q]; phi[c] = 0.75 * start[c] + 0.25 * phi[c]; }   // φ2
       this.eulerStep(s, phi, stage, tau, h);   // φ2 − τ L(φ2)
-      for (let c = 0; c < n; c++) phi[c] = start[c] / 3 + (2 / 3) * stage[c];
+      for (let q = 0; q < na; q++) { const c = active[q]; phi[c] = start[c] / 3 + (2 / 3) * stage[c]; }
     }
     return sub;
   }
@@ -88,7 +92,8 @@ export class LevelSetTransport {
   private activeCount = 0;
 
   /**
-   * out = f − τ u·∇f with WENO5 / ENO2 upwind differences (cells without all six neighbours keep f).
+   * out = f − τ u·∇f at the active cells with WENO5 / ENO2 upwind differences (cells without all six
+   * neighbours keep f; `out` must hold f at the other cells).
    * WENO5 runs only where |φ| < 3h, the cells whose values redistancing keeps or reads (the seeds
    * beside the zero crossing and their neighbours); deeper in the band, where the fast march
    * overwrites φ after every step anyway, a first-order upwind update keeps φ monotone at a fraction
@@ -99,12 +104,12 @@ export class LevelSetTransport {
     const vel = this.vel;
     const inv = 1 / h;
     const near = 3 * h;
-    const n = s.count;
-    out.set(f.subarray(0, n));
+    wenoIo[0] = inv;
     const active = this.active, na = this.activeCount;
     for (let q = 0; q < na; q++) {
       const c = active[q];
       const f0 = f[c];
+      out[c] = f0;
       if (type[c] === SOLID) continue;
       const o = 6 * c;
       const n0 = nb[o], n1 = nb[o + 1], n2 = nb[o + 2], n3 = nb[o + 3], n4 = nb[o + 4], n5 = nb[o + 5];
@@ -132,8 +137,7 @@ export class LevelSetTransport {
         const up = v > 0 ? lo : hi;
         if (type[up] === SOLID) continue;
         const fc = f0, fu = f[up];
-        const g5 = weno5(nb, type, f, c, a, v > 0, inv);
-        if (g5 === g5) { rate += v * g5; continue; }
+        if (weno5(nb, type, f, c, a, v > 0, wenoIo)) { rate += v * wenoIo[1]; continue; }
         let grad = v > 0 ? (fc - fu) * inv : (fu - fc) * inv;
         // ENO2: add the smaller (minmod) of the second differences at c and at the upwind cell.
         const far = nb[6 * up + 2 * a + (v > 0 ? 0 : 1)];
@@ -151,25 +155,29 @@ export class LevelSetTransport {
   }
 }
 
+/** weno5's input (1/h in [0]) and result ([1]): an array, not a double argument and return value, which are boxed on the heap when the call is not inlined. */
+const wenoIo = new Float64Array(2);
+
 /**
  * ∂φ/∂x_a at c by fifth-order Hamilton-Jacobi WENO (Jiang & Peng 2000; Osher & Fedkiw §3.4), the
- * upwind side chosen by `fromLow` (velocity > 0). Needs three cells on the upwind side and two on
- * the other, none solid; returns NaN where the stencil is incomplete.
+ * upwind side chosen by `fromLow` (velocity > 0), into io[1] (1/h in io[0]). Needs three cells on
+ * the upwind side and two on the other, none solid; false where the stencil is incomplete.
  */
-function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: number, fromLow: boolean, inv: number): number {
+function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: number, fromLow: boolean, io: Float64Array): boolean {
   const dl = 2 * a, dh = 2 * a + 1;
   const m2 = nb[6 * c + dl];
-  if (m2 < 0 || type[m2] === SOLID) return NaN;
+  if (m2 < 0 || type[m2] === SOLID) return false;
   const m1 = nb[6 * m2 + dl];
-  if (m1 < 0 || type[m1] === SOLID) return NaN;
+  if (m1 < 0 || type[m1] === SOLID) return false;
   const m0 = nb[6 * m1 + dl];
-  if (m0 < 0 || type[m0] === SOLID) return NaN;
+  if (m0 < 0 || type[m0] === SOLID) return false;
   const p4 = nb[6 * c + dh];
-  if (p4 < 0 || type[p4] === SOLID) return NaN;
+  if (p4 < 0 || type[p4] === SOLID) return false;
   const p5 = nb[6 * p4 + dh];
-  if (p5 < 0 || type[p5] === SOLID) return NaN;
+  if (p5 < 0 || type[p5] === SOLID) return false;
   const p6 = nb[6 * p5 + dh];
-  if (p6 < 0 || type[p6] === SOLID) return NaN;
+  if (p6 < 0 || type[p6] === SOLID) return false;
+  const inv = io[0];
   const w0 = f[m0], w1 = f[m1], w2 = f[m2], w3 = f[c], w4 = f[p4], w5 = f[p5], w6 = f[p6];
   let v1: number, v2: number, v3: number, v4: number, v5: number;
   if (fromLow) {
@@ -191,5 +199,6 @@ function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: 
   const eps = 1e-6 * Math.max(v1 * v1, v2 * v2, v3 * v3, v4 * v4, v5 * v5) + 1e-99;
   const e1 = s1 + eps, e2 = s2 + eps, e3 = s3 + eps;
   const a1 = 0.1 / (e1 * e1), a2 = 0.6 / (e2 * e2), a3 = 0.3 / (e3 * e3);
-  return (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
+  io[1] = (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
+  return true;
 }

@@ -79,8 +79,8 @@ export class PcgSolver {
     s.set(z.subarray(0, n));
     let sigma = dot(z, r, n);
     for (let it = 1; it <= maxIterations; it++) {
-      this.multiply(A, s, z);
-      const ds = dot(s, z, n);
+      // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).
+      const ds = this.multiply(A, s, z);
       if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
       const alpha = sigma / ds;
       rnorm = 0;
@@ -101,8 +101,10 @@ export class PcgSolver {
     return { iterations: maxIterations, relativeResidual: rnorm / bnorm, converged: false };
   }
 
-  multiply(A: SparseSystem, v: Float64Array, out: Float64Array): void {
+  /** out = A v; returns v·out. */
+  multiply(A: SparseSystem, v: Float64Array, out: Float64Array): number {
     const { diag, off, nbRow } = A;
+    let vAv = 0;
     if (A.unit) {
       // Unrolled: the six neighbour reads without a loop (~30 % faster per iteration in V8).
       for (let i = 0; i < A.n; i++) {
@@ -116,8 +118,9 @@ export class PcgSolver {
         if (m4 >= 0) t -= v[m4];
         if (m5 >= 0) t -= v[m5];
         out[i] = t;
+        vAv += v[i] * t;
       }
-      return;
+      return vAv;
     }
     for (let i = 0; i < A.n; i++) {
       let t = diag[i] * v[i];
@@ -127,7 +130,9 @@ export class PcgSolver {
         if (m >= 0) t += off[o + d] * v[m];
       }
       out[i] = t;
+      vAv += v[i] * t;
     }
+    return vAv;
   }
 
   private buildMIC(A: SparseSystem): void {

@@ -52,7 +52,7 @@ export class FastMarching {
         state[c] = 2;
         continue;
       }
-      let inv2 = 0, g2 = 0, tmin = Infinity;
+      let inv2 = 0, tmin = Infinity;
       for (let a = 0; a < 3; a++) {
         let theta = Infinity;
         const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
@@ -66,11 +66,16 @@ export class FastMarching {
           theta = Math.min(theta, Math.max(1e-6 * h, h * t));
         }
         if (theta < Infinity) { inv2 += 1 / (theta * theta); if (theta < tmin) tmin = theta; }
-        // ∂φ/∂x_a: central where both neighbours take part, else one-sided.
-        const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
-        g2 += g * g;
       }
       if (inv2 > 0) {
+        // ∂φ/∂x_a: central where both neighbours take part, else one-sided (only at the seeds).
+        let g2 = 0;
+        for (let a = 0; a < 3; a++) {
+          const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+          const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
+          const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
+          g2 += g * g;
+        }
         // The distance to the plane through the axis crossings is biased towards the liquid on a
         // convex surface (a chord crosses zero inside the true root) and, applied every step, shrinks
         // the liquid by a fixed fraction per step. |φ| / |∇φ| keeps the zero set where advection left

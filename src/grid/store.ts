@@ -59,15 +59,17 @@ export class GridStore {
   private slot: Int32Array;
   private next: Int32Array;
   /**
-   * Optional dense slot table over a bounded box of cells (see enableDense): `find` reads it instead
-   * of walking a hash chain. The hash stays authoritative; the table is dropped if a cell outside
-   * the box is ever inserted.
+   * Optional dense slot table over a bounded box of cells (see enableDense): `find` and the
+   * interpolation (interpolate.ts) read it instead of walking a hash chain. The hash stays
+   * authoritative; the table is dropped if a cell outside the box is ever inserted. Read-only
+   * outside this class.
    */
-  private dense: Int32Array | null = null;
-  private dOff = 0;
-  private dW = 0;
-  private dH = 0;
-  private dD = 0;
+  dense: Int32Array | null = null;
+  /** The dense table's offset and size: cell (i, j, k) is at (i + dOff) + dW ((j + dOff) + dH (k + dOff)). */
+  dOff = 0;
+  dW = 0;
+  dH = 0;
+  dD = 0;
 
   /**
    * Keeps a dense slot table for cells with −off ≤ i < W − off (likewise j < H − off, k < D − off)
@@ -110,12 +112,16 @@ export class GridStore {
 
   /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
   reset(capacity: number): void {
+    if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     if (capacity > this.capacity) {
-      const fresh = new GridStore(capacity);
-      Object.assign(this, fresh);
+      // With room to grow: a spreading liquid adds a few cells every step, and a store remade at
+      // its exact size each time (every array of ~100 000 cells on the 64³ dam break) kept the
+      // garbage collector busy. The dense table (all −1 again) is kept: it spans the whole box.
+      const { dense, dOff, dW, dH, dD } = this;
+      Object.assign(this, new GridStore(Math.ceil(capacity * 1.25)));
+      Object.assign(this, { dense, dOff, dW, dH, dD });
       return;
     }
-    if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     this.count = 0;
     this.slot.fill(-1);
   }

@@ -32,6 +32,8 @@ const PACK = 2 ** 24;
 let sortedKeys = new Int32Array(0);
 let denseSlot = new Int32Array(0);
 let packedKeys = new Float64Array(0);
+let frontierA = new Int32Array(0);
+let frontierB = new Int32Array(0);
 
 /** The scratch table of cells being grown (reused between calls; rebuildGrid is not reentrant). */
 let build: GridStore | null = null;
@@ -59,7 +61,7 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     if (w !== 0) return isWallSolid(d, w);
     return input.solidAt(i, j, k) >= 0;
   };
-  let frontier: Int32Array = new Int32Array(Math.max(64, input.liquidCount));
+  let frontier = frontierA.length >= input.liquidCount ? frontierA : (frontierA = new Int32Array(Math.ceil(1.3 * input.liquidCount) + 64));
   let fn = 0;
   for (let p = 0; p < input.liquidCount; p++) {
     keyToCell(d, input.liquid[p], cell);
@@ -75,11 +77,13 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     }
     build.type[c] = FLUID;
     build.layer[c] = 0;
-    if (fn === frontier.length) frontier = growInt(frontier);
+    if (fn === frontier.length) frontier = frontierA = growInt(frontier);
     frontier[fn++] = c;
   }
   for (let layer = 1; layer <= input.layers; layer++) {
-    let next: Int32Array = new Int32Array(Math.max(64, 2 * fn));
+    // The two frontier lists swap roles each layer (module scratch, kept between calls).
+    let next = frontier === frontierA ? frontierB : frontierA;
+    if (next.length < 2 * fn) next = new Int32Array(Math.ceil(2.6 * fn) + 64);
     let nn = 0;
     for (let f = 0; f < fn; f++) {
       const c = frontier[f];
@@ -101,6 +105,8 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
         }
       }
     }
+    if (frontier === frontierA) frontierB = next;
+    else frontierA = next;
     frontier = next;
     fn = nn;
   }
@@ -145,8 +151,9 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   }
   let op = 0;
   for (let q = 0; q < nk; q++) {
-    const b = keys[q] % PACK;
-    const key = (keys[q] - b) / PACK;
+    // (Division by a power of two and floor are exact here, and much cheaper than a double %.)
+    const key = Math.floor(keys[q] / PACK);
+    const b = keys[q] - key * PACK;
     newKeys[q] = key;
     const i = build.ci[b], j = build.cj[b], k = build.ck[b];
     const c = s.insert(i, j, k);

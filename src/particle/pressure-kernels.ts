@@ -33,12 +33,14 @@ export interface KernelView {
   opos: Float64Array;
   gamma: Float64Array;
   /**
-   * Per entry of lj and of bj: w'(|x_a − x_b| / h), the kernel slope of the pair, written by
-   * factorRange (0 where the pair is out of reach or at distance 0) and read by the passes that
-   * follow it at the same positions, which so evaluate the spline once per pair and position.
+   * Per entry of lj and of bj: w'(d/h) / (h d), d = |x_a − x_b|, so that G_ab = kg (x_a − x_b),
+   * written by factorRange (0 where the pair is out of reach or at distance 0) and read by the
+   * passes that follow it at the same positions, which so take neither a square root nor the
+   * spline per pair and pass. Single precision (6e-8 relative, far below what the passes resolve):
+   * 4 bytes an entry.
    */
-  kg: Float64Array;
-  bg: Float64Array;
+  kg: Float32Array;
+  bg: Float32Array;
   /** m_ref / m per slot; unused when `uniform`. */
   invMass: Float64Array;
   uniform: boolean;
@@ -113,10 +115,9 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       if (s >= 1) { kg[q] = 0; continue; }
       k++;
       rho += cubicSpline(s);
-      const g = cubicSplineSlope(s);
-      kg[q] = g;
-      if (d === 0) continue;
-      const f = (g * invH) / d;
+      if (d === 0) { kg[q] = 0; continue; }
+      const f = Math.fround((cubicSplineSlope(s) * invH) / d);
+      kg[q] = f;
       gx += f * dx; gy += f * dy; gz += f * dz;
       s2 += f * f * d2 * (uniform ? 1 : invMass[b]);
     }
@@ -128,10 +129,10 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       const gm = gamma[o];
       k++;
       rho += gm * cubicSpline(s);
-      const g = cubicSplineSlope(s);
+      if (d === 0) { bg[q] = 0; continue; }
+      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
       bg[q] = g;
-      if (d === 0) continue;
-      const f = (gm * g * invH) / d;
+      const f = gm * g;
       gx += f * dx; gy += f * dy; gz += f * dz;
     }
     let hx = gx, hy = gy, hz = gz;
@@ -156,7 +157,7 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
 export function pressureDisplacementRange(v: SolveView, a0: number, a1: number): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
-  const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
     const pa = p[a];
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
@@ -165,21 +166,17 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
       const b = lj[q];
       const l = pa + p[b], g = kg[q];
       if (l === 0 || g === 0) continue;
-      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
       const wab = uniform ? 1 : (2 * invMass[a]) / (invMass[a] + invMass[b]);
-      const f = (l * wab * g * invH) / d;
-      cx += f * dx; cy += f * dy; cz += f * dz;
+      const f = l * wab * g;
+      cx += f * (xa - x[3 * b]); cy += f * (ya - x[3 * b + 1]); cz += f * (za - x[3 * b + 2]);
     }
     if (pa !== 0) {
       const wa = uniform ? 1 : invMass[a];
       for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
         const o = bj[q], g = bg[q];
         if (g === 0) continue;
-        const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-        const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-        const f = (pa * wa * gamma[o] * g * invH) / d;
-        cx += f * dx; cy += f * dy; cz += f * dz;
+        const f = pa * wa * gamma[o] * g;
+        cx += f * (xa - opos[3 * o]); cy += f * (ya - opos[3 * o + 1]); cz += f * (za - opos[3 * o + 2]);
       }
     }
     if (anyWalls && mask[a] !== 0) {
@@ -218,24 +215,21 @@ export function smoothRange(v: SolveView, f: Float64Array, out: Float64Array, a0
  * particle by ou (3 per object slot; null: objects still); with the kernel slopes of factorRange.
  */
 export function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Array | null): number {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg, invH = 1 / v.h;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
   let drho = 0;
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-    const b = lj[q], g = kg[q];
-    if (g === 0) continue;
-    const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    const f = (g * invH) / d;
-    drho += f * ((ux - u[3 * b]) * dx + (uy - u[3 * b + 1]) * dy + (uz - u[3 * b + 2]) * dz);
+    const b = lj[q], f = kg[q];
+    if (f === 0) continue;
+    drho += f * ((ux - u[3 * b]) * (xa - x[3 * b]) + (uy - u[3 * b + 1]) * (ya - x[3 * b + 1])
+      + (uz - u[3 * b + 2]) * (za - x[3 * b + 2]));
   }
   for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
     const o = bj[q], g = bg[q];
     if (g === 0) continue;
     const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    const f = (gamma[o] * g * invH) / d;
+    const f = gamma[o] * g;
     if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
     else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
   }

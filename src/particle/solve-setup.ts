@@ -187,11 +187,12 @@ export interface Prepared {
   n: number;
   /** Slot a holds liquid particle order[a]. */
   order: Int32Array;
-  /** Slot positions at the start of the stage, what `constrain` moved (3 per slot), and 3 f64 per slot to spare. */
+  /** Slot positions at the start of the stage, what `constrain` moved (3 per slot). */
   x0: Float64Array;
   fix: Float64Array;
+  /** 3 f64 per slot to spare for a stage that does not use `fix` (the same memory). */
   spare: Float64Array;
-  /** One f64 per slot to spare. */
+  /** One f64 per slot to spare for a stage while it does not use v.res (the same memory). */
   spare2: Float64Array;
   state: SolveState;
 }
@@ -223,7 +224,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
   // from one call to the next; else at what this call needs.
   // The mirror walls' distances and signs only where there are closed walls.
   const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
-  const slotBytes = 8 * (3 * 5 * m + 3 * 2 * wm + 6 * m) + 4 * m + m + 512;
+  const slotBytes = 8 * (3 * 4 * m + 3 * 2 * wm + 5 * m) + 4 * m + m + 512;
   let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm);
   const copyPositions = (): void => {
     const x = mem.x;
@@ -256,12 +257,12 @@ export function prepareSolve(ctx: StepContext): Prepared {
   bl.start[n] = bl.length;
 
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
-  const whole = ctx.stageScratch(slotBytes + 8 * (kn + bn) + 16, ctx.shared);
+  const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
   const moved = whole.buffer !== mem.buffer;
   mem = carveSlots(whole, m, wm);
   if (moved) copyPositions();
-  const kg = whole.f64(kn), bg = whole.f64(bn);
-  const { x, x0, dx, fix, spare, wdel, wsg, spare2, alpha, p, dens, invMass, res, nb, wmask } = mem;
+  const kg = whole.f32(kn), bg = whole.f32(bn);
+  const { x, x0, dx, fix, wdel, wsg, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.
   const m0 = mass[mat[order[0]]];
@@ -280,7 +281,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
     dens, dx, wmask, wdel, wsg, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
-  return { v, n, order, x0, fix, spare, spare2, state: st };
+  return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }
 
 /**
@@ -291,9 +292,9 @@ export function prepareSolve(ctx: StepContext): Prepared {
 function carveSlots(mem: StageScratch, m: number, wm: number) {
   return {
     buffer: mem.buffer,
-    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), spare: mem.f64(3 * m),
+    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm), wsg: mem.f64(3 * wm),
-    spare2: mem.f64(m), alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
     nb: mem.i32(m), wmask: mem.u8(m),
   };
 }

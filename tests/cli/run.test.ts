@@ -34,6 +34,9 @@ describe('viscid run (particle engine)', () => {
     expect(r.code).toBe(0);
     // The start line says how many threads the particle engine runs on.
     expect(r.stderr).toMatch(/^particle: .*, obj meshes, vtk points, 1 thread( \(this machine has \d+ cores: see --workers\))? → /m);
+    // Progress goes to stderr with every other message: stdout stays empty for pipes.
+    expect(r.stderr).toMatch(/^particle frame 2\/2 /m);
+    expect(r.stdout).toBe('');
     for (const f of ['mesh-0001.obj', 'mesh-0002.obj', 'points-0001.vtk', 'points-0002.vtk', 'checkpoint.vscd']) {
       expect(existsSync(join(out, 'particle', f)), f).toBe(true);
     }

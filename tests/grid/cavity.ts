@@ -5,7 +5,7 @@
  * the walls' values are exact).
  */
 import type { Simulation } from '../../src/api.ts';
-import { parseScene } from '../../src/index.ts';
+import { createSimulation, parseScene } from '../../src/index.ts';
 import { GHIA_1982_RE100, GHIA_1982_RE400 } from '../../src/compare/reference/ghia-1982.ts';
 
 export function cavityScene(n: number, re: 100 | 400, advection = 'maccormack') {
@@ -29,4 +29,22 @@ export function cavityErrors(sim: Simulation, re: 100 | 400): { u: number; v: nu
   ref.vCentreline.x.forEach((x, i) => { if (i > 0 && i < ref.vCentreline.x.length - 1) dv.push(sim.velocityAt([x, 0.5, z])[1] - ref.vCentreline.v[i]); });
   const rms = (a: number[]) => Math.sqrt(a.reduce((s, v) => s + v * v, 0) / a.length);
   return { u: rms(du), v: rms(dv) };
+}
+
+/**
+ * Runs the 64² cavity at `re` until the flow has settled: the first second over which neither u at
+ * (½, ¼) nor v at (¼, ½) changed by 5e-4 or more, at most `seconds`. Returns the last change and the
+ * centreline errors.
+ */
+export function settleCavity(re: 100 | 400, seconds: number): { change: number; time: number; u: number; v: number } {
+  const sim = createSimulation(cavityScene(64, re), 'grid');
+  const z = 1 / 128, probes = () => [sim.velocityAt([0.5, 0.25, z])[0], sim.velocityAt([0.25, 0.5, z])[1]];
+  let last = probes(), change = Infinity;
+  for (let f = 0; f < seconds && !(change < 5e-4); f++) {
+    sim.stepFrame();
+    const now = probes();
+    change = Math.max(Math.abs(now[0] - last[0]), Math.abs(now[1] - last[1]));
+    last = now;
+  }
+  return { change, time: sim.time, ...cavityErrors(sim, re) };
 }

@@ -44,7 +44,7 @@ describe('viscid run and compare warn about the liquid', () => {
   it('viscid run: drift and liquid gone, once each', async () => {
     const r = await cli(['run', sheet, '--method', 'grid', '--frames', '4', '--out', join(dir, 'run'), '--mesh', 'none', '--points', 'none']);
     expect(r.code, r.stderr).toBe(0);
-    // Warnings go with the progress lines (stdout for viscid run).
+    // Warnings go with the progress lines (stderr, as every other line viscid run prints).
     const said = r.stdout + r.stderr;
     expect(count(said, 'warning: grid: the liquid volume is -'), said).toBe(1);
     expect(count(said, 'warning: grid: no liquid is left at t = ')).toBe(1);

@@ -25,7 +25,7 @@ import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts'
 import type { Scene } from '../../scene/scene.ts';
 import type { CompiledShape } from '../../scene/shapes.ts';
 import { OPEN, SLIP } from '../domain.ts';
-import { sampleAt as sampleAt_, sampleVector as sampleVector_ } from '../interpolate.ts';
+import { sampleAt as sampleAt_, sampleInto as sampleInto_, sampleVector as sampleVector_, sampleVectorInto as sampleVectorInto_ } from '../interpolate.ts';
 import type { Stage } from '../pipeline.ts';
 import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
@@ -34,9 +34,11 @@ import { LevelSetTracker } from './levelset.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleVector = sampleVector_, SOLID = SOLID_;
+const sampleAt = sampleAt_, sampleInto = sampleInto_, sampleVector = sampleVector_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_;
 
 const p3 = new Float64Array(3);
+const gq = new Float64Array(4);
+const one = new Float64Array(1);
 
 export class ParticleLevelSet {
   count = 0;
@@ -116,16 +118,22 @@ export class ParticleLevelSet {
     const F = this.phiAt;
     // φ has already moved: its value at the new position is the one the first correction tests.
     let w = 0;
+    // (Coordinates go to the samplers in an array: see interpolate.ts denseSample.)
+    const g = gq;
+    g[3] = band;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
-      sampleVector(s, vc, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, p3);
+      g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
+      sampleVectorInto(s, vc, g, p3);
       const mx = x + 0.5 * dt * p3[0], my = y + 0.5 * dt * p3[1], mz = z + 0.5 * dt * p3[2];
-      sampleVector(s, vc, (mx - o[0]) * inv - 0.5, (my - o[1]) * inv - 0.5, (mz - o[2]) * inv - 0.5, p3);
+      g[0] = (mx - o[0]) * inv - 0.5; g[1] = (my - o[1]) * inv - 0.5; g[2] = (mz - o[2]) * inv - 0.5;
+      sampleVectorInto(s, vc, g, p3);
       const nx = x + dt * p3[0], ny = y + dt * p3[1], nz = z + dt * p3[2];
       const c = s.find(Math.floor((nx - o[0]) * inv), Math.floor((ny - o[1]) * inv), Math.floor((nz - o[2]) * inv));
       if (c < 0 || s.type[c] === SOLID || !Number.isFinite(nx + ny + nz)) continue;
       P[3 * w] = nx; P[3 * w + 1] = ny; P[3 * w + 2] = nz;
-      F[w] = sampleAt(s, phi, (nx - o[0]) * inv - 0.5, (ny - o[1]) * inv - 0.5, (nz - o[2]) * inv - 0.5, band);
+      g[0] = (nx - o[0]) * inv - 0.5; g[1] = (ny - o[1]) * inv - 0.5; g[2] = (nz - o[2]) * inv - 0.5;
+      sampleInto(s, phi, g, F, w);
       R[w++] = R[q];
     }
     this.count = w;
@@ -161,10 +169,16 @@ export class ParticleLevelSet {
     const plus = this.plus, minus = this.minus, phi = s.phi;
     const P = this.pos, R = this.radius, F = this.phiAt;
     let escaped = 0, touched = false;
+    const g = gq;
+    g[3] = band;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2], r = R[q];
       const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
-      const fp = sampled ? F[q] : sampleAt(s, phi, gx, gy, gz, band);
+      if (!sampled) {
+        g[0] = gx; g[1] = gy; g[2] = gz;
+        sampleInto(s, phi, g, one, 0);
+      }
+      const fp = sampled ? F[q] : one[0];
       const sign = r > 0 ? 1 : -1, ar = sign * r;
       if (sign * fp >= -ar) {
         if (radii && sign * fp >= 0) R[q] = sign * Math.min(rmax, Math.max(rmin, sign * fp));

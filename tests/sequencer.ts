@@ -1,0 +1,40 @@
+/**
+ * The order test files start in. The suite runs two files at a time (vitest.config.ts), and a
+ * clean clone has no record of how long each file takes, so vitest would start them in listing
+ * order and a long file picked last would run on alone at the end. The files that take longest on
+ * the 2-core CI machine start first, a browser suite (which keeps Chromium's processes busy)
+ * alternating with one that computes in Node; the rest follow in vitest's own order (longest
+ * first where it has timed them before, else largest first).
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Path prefixes, longest first by the CI run's wall time per file (BENCHMARKS.md, "The test suite"). */
+export const LONG_FIRST = [
+  'tests/grid/cavity',
+  'tests/e2e/scenes.test.ts',
+  'tests/particle/validate.test.ts',
+  'tests/e2e/app.test.ts',
+  'tests/grid/validate.test.ts',
+  'tests/e2e/switching.test.ts',
+  'tests/package/pack.test.ts',
+  'tests/parallel/app-threads.test.ts',
+  'tests/cli/run-dir.test.ts',
+  'tests/particle/physics.test.ts',
+  'tests/cli/run.test.ts',
+  'tests/grid/honey-drop.test.ts',
+  'tests/cli/caps.test.ts',
+];
+
+function rank(spec: TestSpecification): number {
+  const path = spec.moduleId.replaceAll('\\', '/');
+  const i = LONG_FIRST.findIndex((p) => path.includes(`/${p}`));
+  return i < 0 ? LONG_FIRST.length : i;
+}
+
+export default class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const order = new Map(base.map((f, i) => [f, i]));
+    return base.sort((a, b) => rank(a) - rank(b) || order.get(a)! - order.get(b)!);
+  }
+}
