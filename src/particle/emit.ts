@@ -3,11 +3,16 @@
  * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
  * (scene.sources) push a layer of particles on a 2r lattice across their disk or rectangle each
  * time the emitted column has grown by 2r; sinks remove the liquid inside them while active.
+ * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
+ * particle inside interacts with it), is removed as the grid engine removes markers that leave
+ * through an open face; an open face that looks up (against gravity) keeps what is thrown out
+ * through it, since gravity brings it back. Without this a closed floor, acting as an infinite
+ * plane, would carry liquid that left through an open side on along its plane.
  */
 import type { Scene } from '../scene/scene.ts';
 import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/shapes.ts';
 import { sampleVolume } from '../scene/sample.ts';
-import type { Vec3 } from '../scene/schema.ts';
+import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 
 interface PendingBody {
@@ -37,6 +42,27 @@ interface Sink {
   end: number;
 }
 
+/** An open face that removes the liquid beyond it: axis, side (+1 upper, −1 lower), plane. */
+interface Outflow {
+  axis: number;
+  side: number;
+  plane: number;
+}
+
+/** The domain's open faces that remove liquid (all but those facing up against gravity). */
+function outflowFaces(scene: Scene): Outflow[] {
+  const d = scene.domain;
+  if (!d || !scene.particle.walls) return [];
+  const g = scene.gravity, out: Outflow[] = [];
+  for (let f = 0; f < 6; f++) {
+    if ((d.faces[FACES[f]] ?? d.boundary) !== 'open') continue;
+    const axis = f >> 1, side = f & 1 ? 1 : -1;
+    if (side * g[axis] < 0) continue; // faces up: what leaves falls back
+    out.push({ axis, side, plane: side > 0 ? d.max[axis] : d.min[axis] });
+  }
+  return out;
+}
+
 /**
  * Origin of the 2r lattice a liquid body is sampled on: cell centres aligned to the body, centred in
  * its bounds with N = round(extent / 2r) cells per axis (at least 1). A box from 0 to L = 2rN gets
@@ -56,6 +82,7 @@ export class Emitters {
   readonly bodies: PendingBody[] = [];
   readonly spouts: Spout[] = [];
   readonly sinks: Sink[] = [];
+  readonly outflow: Outflow[];
   private keep = new Uint8Array(0);
 
   constructor(scene: Scene) {
@@ -101,6 +128,7 @@ export class Emitters {
         carry: 0,
       });
     }
+    this.outflow = outflowFaces(scene);
     for (const s of scene.sinks) {
       this.sinks.push({ shape: compileShape(s.shape, scene.assets.meshes), start: s.start, end: s.end ?? Infinity });
     }
@@ -137,13 +165,22 @@ export class Emitters {
     const added = L.count - before;
     let removed = 0;
     const active = this.sinks.filter((s) => t + eps >= s.start && t < s.end);
-    if (active.length > 0) {
+    const outflow = this.outflow;
+    if (active.length > 0 || outflow.length > 0) {
       if (this.keep.length < L.count) this.keep = new Uint8Array(Math.ceil(L.count * 1.25));
-      const keep = this.keep, pos = L.pos;
+      const keep = this.keep, pos = L.pos, reach = ctx.reach;
       let any = false;
       for (let i = 0; i < L.count; i++) {
         keep[i] = 1;
         const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+        for (const o of outflow) {
+          if (o.side * (pos[3 * i + o.axis] - o.plane) > reach) {
+            keep[i] = 0;
+            any = true;
+            break;
+          }
+        }
+        if (keep[i] === 0) continue;
         for (const s of active) {
           const lo = s.shape.bounds.min, hi = s.shape.bounds.max;
           if (s.shape.type !== 'plane' && (x < lo[0] || x > hi[0] || y < lo[1] || y > hi[1] || z < lo[2] || z > hi[2])) continue;
