@@ -53,8 +53,8 @@ function corners(s: GridStore, i: number, j: number, k: number, known = -2): voi
  * The trilinear value of `field` at grid coordinates (g[0], g[1], g[2]) into out[at] where the dense
  * table holds all eight cells; false, with `out` untouched, otherwise. Coordinates come in an array
  * and the value goes to one: doubles passed to or returned from a call that is not inlined are
- * boxed on the heap, and these run millions of times a step (the 64³ dam break made ~1 GB of such
- * garbage a frame). The `…Into` functions below are the array forms for hot loops.
+ * boxed on the heap, and these run millions of times a step (the garbage it made and what the
+ * array forms saved: BENCHMARKS.md, grid speed). The `…Into` functions below are those forms.
  */
 function denseSample(s: GridStore, field: Float64Array, g: Float64Array, out: Float64Array, at: number): boolean {
   const gx = g[0], gy = g[1], gz = g[2];
