@@ -1,14 +1,19 @@
 /**
- * Whole frames of a particle scene in two versions of the engine at once: this checkout (B) and
- * another one (A, e.g. a worktree of main: `git worktree add /tmp/viscid-main main`, with
- * node_modules linked), loaded side by side in one process and stepped alternately, one frame each
- * in turn, so that the load of a shared machine falls on both alike:
+ * Whole frames of a scene in two versions of an engine at once: this checkout (B) and another one
+ * (A, e.g. a worktree of main: `git worktree add /tmp/viscid-main main`, with node_modules linked),
+ * loaded side by side in one process and stepped alternately, one frame each in turn, so that the
+ * load of a shared machine falls on both alike:
  *   npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds]
- * (defaults: the honey drop, frames 3–22, 1 thread, 1 round). Each round makes fresh simulations
- * and swaps which of the two steps first. Prints the mean and median wall ms a frame and the CPU
- * time of the process's threads a frame (less disturbed by a loaded machine) of each over the
- * window and B/A; the first round's states are compared frame by frame (fluidPoints: float32
- * positions and velocities; bench/particle-checksums.ts compares the float64 state). Two engines in one process share caches: compare the figures with each other only.
+ *     [--engine grid] [--grid '{"particlesPerCell":8}'] [--grid-a '{…}']
+ * (defaults: the particle engine on the honey drop, frames 3–22; the grid engine on the dam break,
+ * frames 4–8; 1 thread, 1 round). `--grid` sets scene.grid fields in B (and in A unless `--grid-a`
+ * gives A its own). Each round makes fresh simulations and swaps which of the two steps first.
+ * Prints the mean and median wall ms a frame and the CPU time of the process's threads a frame
+ * (less disturbed by a loaded machine) of each over the window and B/A, the stage split, the
+ * particle engine's correction passes a sub-timestep, and whether the first round's states stayed
+ * the same (fluidPoints: float32 positions and velocities; bench/particle-checksums.ts and
+ * bench/grid-checksums.ts compare the full state). Two engines in one process share caches:
+ * compare the figures with each other only.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,7 +21,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 interface Engine {
-  parseScene(json: unknown): unknown;
+  parseScene(json: unknown): { grid: Record<string, unknown> };
   createSimulation(scene: unknown, engine: string, options: object): {
     stepFrame(): { wallMs: number; stages: Record<string, number>; counters: Record<string, number> };
     fluidPoints(): { positions: Float32Array; velocities: Float32Array };
@@ -25,10 +30,19 @@ interface Engine {
   };
 }
 
-const other = process.argv[2];
-if (!other) throw new Error('usage: npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds]');
-const file = process.argv[3] ?? 'scenes/honey-drop.json';
-const first = Number(process.argv[4] ?? 3), last = Number(process.argv[5] ?? 22), T = Number(process.argv[6] ?? 1), rounds = Number(process.argv[7] ?? 1);
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const other = pos[0];
+if (!other) throw new Error('usage: npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds] [--engine grid] [--grid JSON] [--grid-a JSON]');
+const engineName = flag('--engine') ?? 'particle';
+if (engineName !== 'particle' && engineName !== 'grid') throw new Error(`--engine ${engineName}: particle or grid`);
+const grid = engineName === 'grid';
+const file = pos[1] ?? (grid ? 'scenes/dam-break.json' : 'scenes/honey-drop.json');
+const first = Number(pos[2] ?? (grid ? 4 : 3)), last = Number(pos[3] ?? (grid ? 8 : 22));
+const T = grid ? 1 : Number(pos[4] ?? 1), rounds = Number(pos[5] ?? 1);
+const gridB = JSON.parse(flag('--grid') ?? '{}') as Record<string, unknown>;
+const gridA = JSON.parse(flag('--grid-a') ?? flag('--grid') ?? '{}') as Record<string, unknown>;
 
 async function load(root: string): Promise<{ engine: Engine; spawn: unknown }> {
   const engine = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as Engine;
@@ -45,14 +59,16 @@ const addStages = (to: Record<string, number>, from: Record<string, number>) => 
   for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
 };
 let differs = -1;
-console.log(`${file}, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other}, B = this checkout; load ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, ${engineName} engine, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other} ${JSON.stringify(gridA)}, B = this checkout ${JSON.stringify(gridB)}; load ${loadavg()[0].toFixed(1)}`);
 for (let round = 0; round < rounds; round++) {
-  const make = async (e: { engine: Engine; spawn: unknown }) => {
-    const sim = e.engine.createSimulation(e.engine.parseScene(json), 'particle', T > 1 ? { workers: T, spawnThread: e.spawn } : { workers: 1 });
+  const make = async (e: { engine: Engine; spawn: unknown }, gridFields: Record<string, unknown>) => {
+    const scene = e.engine.parseScene(json);
+    Object.assign(scene.grid, gridFields);
+    const sim = e.engine.createSimulation(scene, engineName, T > 1 ? { workers: T, spawnThread: e.spawn } : { workers: 1 });
     await sim.ready?.();
     return sim;
   };
-  const a = await make(A), b = await make(B);
+  const a = await make(A, gridA), b = await make(B, gridB);
   for (let f = 1; f <= last; f++) {
     const order = round % 2 === 0 ? [a, b] : [b, a];
     const cpu: number[] = [];
@@ -91,6 +107,6 @@ const per = (x: Record<string, number>, k: string) => ((x[k] ?? 0) / tA.length).
 console.log(`  stage ms/frame   ${'A'.padStart(8)} ${'B'.padStart(8)}`);
 for (const k of [...new Set([...Object.keys(sA), ...Object.keys(sB)])]) console.log(`  ${k.padEnd(14)} ${per(sA, k)} ${per(sB, k)}`);
 const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}`;
-console.log(`  correction passes a sub-timestep: A ${passes(kA)}; B ${passes(kB)}`);
+if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}; B ${passes(kB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
 process.exit(0);
