@@ -19,24 +19,18 @@
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { EngineName, Simulation } from '../src/api.ts';
+import { setScenePath } from './scene-set.ts';
 
 const args = process.argv.slice(2);
-const sets: [string, string][] = [];
+const sets: string[] = [];
 const plain: string[] = [];
 for (let a = 0; a < args.length; a++) {
-  if (args[a] === '--set') {
-    const [k, v] = args[++a].split('=');
-    sets.push([k, v]);
-  } else plain.push(args[a]);
+  if (args[a] === '--set') sets.push(args[++a]);
+  else plain.push(args[a]);
 }
 const file = plain[0] ?? 'scenes/jello-drop.json';
 const json = JSON.parse(readFileSync(file, 'utf8'));
-for (const [path, value] of sets) {
-  const keys = path.split('.');
-  let o = json;
-  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
-  o[keys[keys.length - 1]] = JSON.parse(value);
-}
+for (const s of sets) setScenePath(json, s);
 const scene = parseScene(json);
 const frames = Number(plain[1] ?? Math.round(scene.duration * scene.fps));
 const engines = (plain[2] ?? 'particle,grid').split(',') as EngineName[];
@@ -109,7 +103,7 @@ for (const engine of engines) {
   const later = mean(ext.slice(Math.max(0, at - w), Math.min(ext.length, at + w + 1)));
   const spacing = engine === 'grid' ? scene.grid.cellSize / 2 : 2 * scene.particle.radius;
   const held = largestCluster(sim, 1.5 * spacing);
-  console.log(`${engine} (${file}${sets.length ? ', ' + sets.map(([k, v]) => `${k}=${v}`).join(', ') : ''}): ${sim.metrics().pointCount} points, ${((cpu.user + cpu.system) / 1000 / frames).toFixed(0)} ms CPU a frame`);
+  console.log(`${engine} (${file}${sets.length ? ', ' + sets.join(', ') : ''}): ${sim.metrics().pointCount} points, ${((cpu.user + cpu.system) / 1000 / frames).toFixed(0)} ms CPU a frame`);
   console.log(`  centre of mass / rest: lowest ${(low / rest).toFixed(2)} (t ${(lowAt + 1) / scene.fps} s), highest after ${(high / rest).toFixed(2)}, settled ${(settled / rest).toFixed(2)}`);
   console.log(`  height / rest: squash ${(squash / size).toFixed(2)}, 1 s later ${(later / size).toFixed(2)} (${(100 * (later - squash) / (size - squash)).toFixed(0)} % of the squash recovered), settled ${(extSettled / size).toFixed(2)}`);
   console.log(`  held together: ${(100 * held).toFixed(1)} % of the points in the largest piece; fastest ${vmax.toFixed(2)} m/s = ${(vmax / freeFall).toFixed(2)} × free fall from the top (${freeFall.toFixed(2)} m/s)`);

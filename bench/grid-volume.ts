@@ -7,6 +7,7 @@
 import { createSimulation } from '../src/index.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
+import { setScenePath } from './scene-set.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -19,13 +20,7 @@ const sets = args.flatMap((a, i) => (args[i - 1] === '--set' ? [a] : []));
 for (const tracking of trackings) {
   const scene = loadScene(file).scene;
   (scene.grid as { tracking: string }).tracking = tracking;
-  for (const s of sets) {
-    const [path, value] = s.split('=');
-    const keys = path.split('.');
-    let o = scene as unknown as Record<string, unknown>;
-    for (const k of keys.slice(0, -1)) o = o[k] as Record<string, unknown>;
-    o[keys[keys.length - 1]] = JSON.parse(value);
-  }
+  for (const s of sets) setScenePath(scene, s);
   const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
   const v0 = sim.metrics().fluidVolume;
   const t0 = performance.now();

@@ -26,27 +26,21 @@ import { HashGrid } from '../src/spatial/hash-grid.ts';
 import { GridEngineSimulation } from '../src/grid/simulation.ts';
 import { FLUID } from '../src/grid/store.ts';
 import { filmCoverage } from '../tests/grid/honey-film.ts';
+import { setScenePath } from './scene-set.ts';
 
 const args = process.argv.slice(2);
-const sets: [string, string][] = [];
+const sets: string[] = [];
 const plain: string[] = [];
 let engine: EngineName = 'particle', workers = 1;
 for (let a = 0; a < args.length; a++) {
-  if (args[a] === '--set') {
-    const [k, v] = args[++a].split('=');
-    sets.push([k, v]);
-  } else if (args[a] === '--engine') engine = args[++a] as EngineName;
+  if (args[a] === '--set') sets.push(args[++a]);
+  else if (args[a] === '--engine') engine = args[++a] as EngineName;
   else if (args[a] === '--workers') workers = Number(args[++a]);
   else plain.push(args[a]);
 }
 const [file, framesArg, everyArg] = plain;
 const json = JSON.parse(readFileSync(file, 'utf8'));
-for (const [path, value] of sets) {
-  const keys = path.split('.');
-  let o = json;
-  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
-  o[keys[keys.length - 1]] = JSON.parse(value);
-}
+for (const s of sets) setScenePath(json, s);
 const meshes: Record<string, string> = {};
 for (const m of sceneMeshFiles(json)) meshes[m] = readFileSync(resolve(dirname(file), m), 'utf8');
 const scene = parseScene(json, { meshes });
@@ -233,7 +227,7 @@ const claims: Record<string, (p: FluidPoints, s: Simulation) => string> = {
 };
 claims['honey-drop'] = claims['honey-drop-grid'];
 
-console.log(`${file} (${engine}${sets.length ? ', ' + sets.map((s) => s.join('=')).join(', ') : ''}): ${frames} frames at ${scene.fps} fps, ${particle ? 'r' : 'cell'} = ${spacing} m`);
+console.log(`${file} (${engine}${sets.length ? ', ' + sets.join(', ') : ''}): ${frames} frames at ${scene.fps} fps, ${particle ? 'r' : 'cell'} = ${spacing} m`);
 let cpu = process.cpuUsage();
 for (let f = 1; f <= frames; f++) {
   const st = sim.stepFrame();
