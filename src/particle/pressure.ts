@@ -8,12 +8,13 @@
  * the liquid already has, clamped ≥ 0, and none at a free surface; the passes (pressure-kernels.ts)
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
- * the pressure that holds it, and one pass confirms it. From the third pass on, Chebyshev
- * semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
- * projective and position-based dynamics", §4: p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi
- * iterate p̂, kept ≥ 0). The passes stop at a mean residual of 0.02 % or particle.pressureIterations;
- * what the pressure stage leaves, and what viscosity and the moves add, density correction after the moves
- * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their
+ * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
+ * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 50
+ * times as many). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A
+ * Chebyshev semi-iterative approach for accelerating projective and position-based dynamics",
+ * §4): p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the
+ * pressure leaves, and the compression viscosity and the moves make, density correction after
+ * the moves (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their
  * free-flight offset (ballistic.ts).
  */
 import type { StepContext } from './context.ts';
@@ -27,7 +28,7 @@ import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job
  */
 export const PRESSURE_TOLERANCE = 2e-4;
 
-/** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass late). */
+/** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
  * Share of the liquid's present compression the pressure also removes (DFSPH's density solve
