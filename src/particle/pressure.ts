@@ -24,7 +24,7 @@ import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
- * 2 mm pool's error grow by 10 % a frame until it broke into motion (BENCHMARKS.md, issue 15).
+ * 2 mm pool's error grow by about 9 % a frame until it broke into motion (BENCHMARKS.md, issue 15).
  */
 export const PRESSURE_TOLERANCE = 2e-4;
 
