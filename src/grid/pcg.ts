@@ -41,6 +41,8 @@ export class PcgSolver {
   private s = new Float64Array(0);
   private q = new Float64Array(0);
   private prec = new Float64Array(0);
+  /** prec², the unit-coupling sweeps' factor. */
+  private prec2 = new Float64Array(0);
   private compSum = new Float64Array(0);
   private compCount = new Float64Array(0);
 
@@ -52,6 +54,7 @@ export class PcgSolver {
     this.s = new Float64Array(m);
     this.q = new Float64Array(m);
     this.prec = new Float64Array(m);
+    this.prec2 = new Float64Array(m);
   }
 
   /** Solves A x = rhs; x holds the initial guess on entry. */
@@ -137,7 +140,7 @@ export class PcgSolver {
 
   private buildMIC(A: SparseSystem): void {
     const { diag, off, nbRow } = A;
-    const prec = this.prec;
+    const prec = this.prec, prec2 = this.prec2;
     for (let i = 0; i < A.n; i++) {
       let e = diag[i];
       const o = 6 * i;
@@ -153,6 +156,7 @@ export class PcgSolver {
       }
       if (e < SIGMA * diag[i]) e = diag[i];
       prec[i] = 1 / Math.sqrt(e);
+      prec2[i] = 1 / e;
     }
   }
 
@@ -167,25 +171,29 @@ export class PcgSolver {
     const { off, nbRow } = A;
     const q = this.q;
     if (A.unit) {
-      // Forward sweep over the lower neighbours (−x, −y, −z: rows before i), then backward over
-      // the upper ones; unrolled as in multiply.
+      // The general sweeps below with unit couplings, on y = prec · q: forward
+      // y_i = prec_i² (r_i + Σ_lower y), backward z_i = y_i + prec_i² Σ_upper z. The row just
+      // before i (−x forward, +x backward) is added last, so that the chain from one row to the
+      // next, which bounds the sweeps, is one add and one multiply. Unrolled as in multiply.
+      const p2 = this.prec2;
       for (let i = 0; i < n; i++) {
-        let t = r[i];
         const o = 6 * i;
         const m0 = nbRow[o], m2 = nbRow[o + 2], m4 = nbRow[o + 4];
-        if (m0 >= 0) t += prec[m0] * q[m0];
-        if (m2 >= 0) t += prec[m2] * q[m2];
-        if (m4 >= 0) t += prec[m4] * q[m4];
-        q[i] = t * prec[i];
+        let t = r[i];
+        if (m2 >= 0) t += q[m2];
+        if (m4 >= 0) t += q[m4];
+        if (m0 >= 0) t += q[m0];
+        q[i] = t * p2[i];
       }
       for (let i = n - 1; i >= 0; i--) {
-        let sum = 0;
         const o = 6 * i;
         const m1 = nbRow[o + 1], m3 = nbRow[o + 3], m5 = nbRow[o + 5];
-        if (m1 >= 0) sum += z[m1];
-        if (m3 >= 0) sum += z[m3];
-        if (m5 >= 0) sum += z[m5];
-        z[i] = (q[i] + prec[i] * sum) * prec[i];
+        const p = p2[i];
+        let t = q[i];
+        if (m3 >= 0) t += p * z[m3];
+        if (m5 >= 0) t += p * z[m5];
+        if (m1 >= 0) t += p * z[m1];
+        z[i] = t;
       }
       this.project(A, z);
       return;

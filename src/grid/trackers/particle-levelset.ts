@@ -4,9 +4,11 @@
  * `grid.tracking: "particle-levelset"`: the level set of ./levelset.ts with massless marker
  * particles on both sides of its surface that rebuild it where it is under-resolved.
  *
- *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface, at a
- *    random point of the cell, each attracted along ∇φ to a random level φ_goal on its side,
- *    |φ_goal| ∈ [r_min, bandMax]; its sign is the side it lands on.
+ *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface where
+ *    the surface is under-resolved (thin, cornered or tightly curved, and beside objects), half as
+ *    many where it is smooth (pls-quota.ts), at a random point of the cell, each attracted along ∇φ
+ *    to a random level φ_goal on its side, |φ_goal| ∈ [r_min, bandMax]; its sign is the side it
+ *    lands on.
  *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
  *    r_max = 0.5 h, stored with the particle's sign.
  *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
@@ -16,25 +18,25 @@
  *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
  *    redistancing; then the radii of the particles not escaped are reset.
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
- *    are deleted and cells within the band are topped up to `perCell`; escaped particles are kept
- *    (they hold features thinner than the grid), cells holding more than twice `perCell` lose the
+ *    are deleted and cells within the band are topped up to their count; escaped particles are kept
+ *    (they hold features thinner than the grid), cells holding more than twice their count lose the
  *    extras.
  * A particle that leaves the grid's cells or enters a solid is deleted.
  */
 import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
 import type { Scene } from '../../scene/scene.ts';
 import type { CompiledShape } from '../../scene/shapes.ts';
-import { OPEN, SLIP } from '../domain.ts';
-import { sampleAt as sampleAt_, sampleInto as sampleInto_, sampleVector as sampleVector_, sampleVectorInto as sampleVectorInto_ } from '../interpolate.ts';
+import { sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_ } from '../interpolate.ts';
 import type { Stage } from '../pipeline.ts';
 import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { LevelSetTracker } from './levelset.ts';
+import { holds as holds_, SeedQuota } from './pls-quota.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleInto = sampleInto_, sampleVector = sampleVector_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_;
+const sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_, holds = holds_;
 
 const p3 = new Float64Array(3);
 const gq = new Float64Array(4);
@@ -55,6 +57,7 @@ export class ParticleLevelSet {
   private vc = new Float64Array(0);
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
   private phiAt = new Float64Array(4096);
+  private readonly quotas = new SeedQuota();
 
   constructor(seed: number, readonly perCell = 16, readonly reseedEvery = 20, readonly bandCells = 3) {
     this.rng = (seed * 2654435761) >>> 0 || 1;
@@ -222,9 +225,10 @@ export class ParticleLevelSet {
         g[3 * c + a] = okLo && okHi ? 0.5 * (phi[hi] - phi[lo]) : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
       }
     }
-    const o = sim.d.origin, inv = 1 / sim.d.h, P = this.pos;
+    const o = sim.d.origin, inv = 1 / sim.d.h, P = this.pos, at = gq;
     for (let q = 0; q < this.count; q++) {
-      sampleVector(s, g, (P[3 * q] - o[0]) * inv - 0.5, (P[3 * q + 1] - o[1]) * inv - 0.5, (P[3 * q + 2] - o[2]) * inv - 0.5, p3);
+      at[0] = (P[3 * q] - o[0]) * inv - 0.5; at[1] = (P[3 * q + 1] - o[1]) * inv - 0.5; at[2] = (P[3 * q + 2] - o[2]) * inv - 0.5;
+      sampleVectorInto(s, g, at, p3);
       const l = Math.hypot(p3[0], p3[1], p3[2]);
       if (!(l > 1e-12)) continue;
       const k = distance / l;
@@ -251,14 +255,18 @@ export class ParticleLevelSet {
     if (this.cellCount.length < s.count) this.cellCount = new Int32Array(Math.ceil(s.count * 1.3));
     const cnt = this.cellCount;
     cnt.fill(0, 0, s.count);
+    const quota = this.quotas.compute(s, d.kind, h, bandMax, this.perCell, Math.ceil(this.perCell / 2));
     let w = 0;
-    const P = this.pos, R = this.radius;
+    const P = this.pos, R = this.radius, g = gq, f = one;
+    // (Coordinates and values go through arrays: see afterAdvection.)
+    g[3] = band;
     for (let q = 0; q < this.count; q++) {
       const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
-      const fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
-      if (Math.abs(fp) > bandMax) continue;
+      g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
+      sampleInto(s, s.phi, g, f, 0);
+      if (Math.abs(f[0]) > bandMax) continue;
       const c = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
-      if (c < 0 || s.type[c] === SOLID || cnt[c] >= 2 * this.perCell) continue;
+      if (c < 0 || s.type[c] === SOLID || cnt[c] >= 2 * quota[c]) continue;
       cnt[c]++;
       P[3 * w] = x; P[3 * w + 1] = y; P[3 * w + 2] = z;
       R[w++] = R[q];
@@ -266,19 +274,24 @@ export class ParticleLevelSet {
     this.count = w;
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax) continue;
-      for (let tries = 0; cnt[c] < this.perCell && tries < 2 * this.perCell; tries++) {
+      const want = quota[c];
+      for (let tries = 0; cnt[c] < want && tries < 2 * want; tries++) {
         let x = o[0] + h * (s.ci[c] + this.random()), y = o[1] + h * (s.cj[c] + this.random()), z = o[2] + h * (s.ck[c] + this.random());
-        let fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
+        g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
+        sampleInto(s, s.phi, g, f, 0);
+        let fp = f[0];
         // Alternate sides so both get particles; attract towards a random level on that side.
         const sign = tries % 2 === 0 ? -1 : 1;
         const goal = sign * (rmin + this.random() * (bandMax - rmin));
         for (let it = 0; it < 3 && Math.abs(fp - goal) > 0.05 * h; it++) {
-          gradient(s, o, inv, x, y, z, band, p3);
+          gradient(s, s.phi, g, p3);
           const gl = Math.hypot(p3[0], p3[1], p3[2]);
           if (!(gl > 1e-9)) break;
           const step = ((goal - fp) * h) / gl; // gl is the change of φ over one cell
           x += (step * p3[0]) / gl; y += (step * p3[1]) / gl; z += (step * p3[2]) / gl;
-          fp = sampleAt(s, s.phi, (x - o[0]) * inv - 0.5, (y - o[1]) * inv - 0.5, (z - o[2]) * inv - 0.5, band);
+          g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
+          sampleInto(s, s.phi, g, f, 0);
+          fp = f[0];
         }
         if (sign * fp < rmin || Math.abs(fp) > bandMax) continue;
         const home = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
@@ -306,20 +319,24 @@ function besideSolid(s: GridStore, kind: Int32Array, x: number, y: number, z: nu
   return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
 }
 
-function holds(s: GridStore, kind: Int32Array, m: number): boolean {
-  if (m < 0 || s.type[m] !== SOLID) return false;
-  const w = s.wall[m];
-  return w === 0 || w === 7 || (kind[w - 1] !== SLIP && kind[w - 1] !== OPEN);
+/**
+ * ∇φ at grid coordinates (g[0], g[1], g[2]) (fallback g[3]) by central differences of the
+ * interpolated φ half a cell apart (change per cell), into out.
+ */
+function gradient(s: GridStore, phi: Float64Array, g: Float64Array, out: Float64Array): void {
+  const e = 0.5, t = gt, v = gv;
+  t[3] = g[3];
+  for (let a = 0; a < 3; a++) {
+    t[0] = g[0]; t[1] = g[1]; t[2] = g[2];
+    t[a] = g[a] + e;
+    sampleInto(s, phi, t, v, 0);
+    t[a] = g[a] - e;
+    sampleInto(s, phi, t, v, 1);
+    out[a] = v[0] - v[1];
+  }
 }
 
-/** ∇φ at a point by central differences of the interpolated φ half a cell apart (change per cell). */
-function gradient(s: GridStore, o: readonly number[], inv: number, x: number, y: number, z: number, band: number, out: Float64Array): void {
-  const e = 0.5;
-  const gx = (x - o[0]) * inv - 0.5, gy = (y - o[1]) * inv - 0.5, gz = (z - o[2]) * inv - 0.5;
-  out[0] = sampleAt(s, s.phi, gx + e, gy, gz, band) - sampleAt(s, s.phi, gx - e, gy, gz, band);
-  out[1] = sampleAt(s, s.phi, gx, gy + e, gz, band) - sampleAt(s, s.phi, gx, gy - e, gz, band);
-  out[2] = sampleAt(s, s.phi, gx, gy, gz + e, band) - sampleAt(s, s.phi, gx, gy, gz - e, band);
-}
+const gt = new Float64Array(4), gv = new Float64Array(2);
 
 /** The level set with the particles' stages: correction after redistancing and after moving. */
 export class ParticleLevelSetTracker extends LevelSetTracker {
