@@ -347,7 +347,7 @@ export const gridSettings = z
       .enum(['semi-lagrangian', 'maccormack'])
       .default('maccormack')
       .describe('Velocity transport: semi-Lagrangian (Stam 1999, Cline §4 step 3a; first order, diffusive) or MacCormack with the limiter of Selle et al. 2008 (second order where the flow is smooth).'),
-    particlesPerCell: z.int().min(1).max(128).default(16).describe('Particle level set: particles kept per cell within three cells of the surface (both sides; Enright et al. 2002 use 16 in 2-D, 64 in 3-D). The tracking\'s cost grows with it: 8 halves it, at about twice the shape error on Zalesak\'s disk.'),
+    particlesPerCell: z.int().min(1).max(128).default(16).describe('Particle level set: particles kept per cell within three cells of the surface (both sides) where it is thin, cornered, tightly curved or beside an object, half as many beside a smooth surface (Enright et al. 2002 use 16 in 2-D, 64 in 3-D). The tracking\'s cost grows with it: 8 halves it, at about twice the shape error on a sphere in a deformation field.'),
     volumeCorrection: z
       .boolean()
       .default(true)
