@@ -108,8 +108,12 @@ export function closedWalls(ctx: StepContext): { axis: number; plane: number; in
 
 /**
  * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
- * appended in slot order (cells are runs of slots). Each row is its own slot's: a thread can take
- * a run of cells into a list of its own and copy it into place.
+ * appended in slot order (cells are runs of slots), each row in the order of the 27 cells around
+ * (CellPairs.around) and of the slots within a cell. A neighbour cell whose particle box lies h or
+ * more from the cell's own box is passed over for all its slots (rounding is monotone, so no slot
+ * of the cell would have found a neighbour there: the rows are those of testing every cell). Each
+ * row is its own slot's: a thread can take a run of cells into a list of its own and copy it into
+ * place.
  */
 export function listLiquidRange(
   ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList, cells: Int32Array,
@@ -117,9 +121,19 @@ export function listLiquidRange(
   const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
   const start = g.start, count = g.count;
   for (let c = c0; c < c1; c++) {
-    const m = g.neighborCells(c, cells, 1);
-    let room = 0;
-    for (let q = 0; q < m; q++) room += count[cells[q]];
+    const around = dc.around(c, cells), cb = 6 * c;
+    const x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
+    let m = 0, room = 0;
+    for (let q = 0; q < around; q++) {
+      const c2 = cells[q], bb = 6 * c2;
+      let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
+      if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
+      if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
+      if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
+      if (ex * ex + ey * ey + ez * ez >= h2) continue;
+      cells[m++] = c2;
+      room += count[c2];
+    }
     for (let a = start[c], a1 = a + count[c]; a < a1; a++) {
       list.reserve(list.length + room);
       const lj = list.j;
@@ -216,16 +230,21 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
   const dc = ctx.densityCells;
-  dc.build(pos, n);
+  dc.build(pos, n, false);
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
   // team at the capacities of the liquid and of the lists, so that the team's views stay the same
   // from one call to the next; else at what this call needs.
-  // The mirror walls' distances and signs only where there are closed walls.
+  // The inverse masses only where masses differ, the mirror walls' distances only where there
+  // are closed walls.
   const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
-  const slotBytes = 8 * (3 * 4 * m + 3 * 2 * wm + 5 * m) + 4 * m + m + 512;
-  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm);
+  const m0 = mass[mat[order[0]]];
+  let uniform = true;
+  for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
+  const im = uniform ? 0 : m;
+  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
+  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm, im);
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -259,15 +278,12 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
   const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
   const moved = whole.buffer !== mem.buffer;
-  mem = carveSlots(whole, m, wm);
+  mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn);
-  const { x, x0, dx, fix, wdel, wsg, alpha, p, dens, invMass, res, nb, wmask } = mem;
+  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.
-  const m0 = mass[mat[order[0]]];
-  let uniform = true;
-  for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
 
   let opos: Float64Array = ctx.objectSlotPos;
@@ -278,23 +294,23 @@ export function prepareSolve(ctx: StepContext): Prepared {
   }
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
-    dens, dx, wmask, wdel, wsg, walls, h: ctx.densityH, n0: st.n0,
+    dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }
 
 /**
- * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel and wsg, 0 without
- * closed walls), carved from the start of the stage scratch `mem` (the same views on every call
- * over the same buffer).
+ * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
+ * walls; im: for the inverse masses, 0 where all weigh the same), carved from the start of the
+ * stage scratch `mem` (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
   return {
     buffer: mem.buffer,
     x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
-    wdel: mem.f64(3 * wm), wsg: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
+    wdel: mem.f64(3 * wm),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m),
     nb: mem.i32(m), wmask: mem.u8(m),
   };
 }
