@@ -13,6 +13,9 @@ import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
+import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { teamWork } from './work.ts';
 
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
@@ -107,41 +110,71 @@ export function closedWalls(ctx: StepContext): { axis: number; plane: number; in
 }
 
 /**
- * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
- * appended in slot order (cells are runs of slots), each row in the order of the 27 cells around
- * (CellPairs.around) and of the slots within a cell. A neighbour cell whose particle box lies h or
- * more from the cell's own box is passed over for all its slots (rounding is monotone, so no slot
- * of the cell would have found a neighbour there: the rows are those of testing every cell). Each
- * row is its own slot's: a thread can take a run of cells into a list of its own and copy it into
- * place.
+ * The neighbour cells the liquid rows visit, per density cell: those of CellPairs.around (in its
+ * order) whose particle box lies within h of the cell's own box (rounding is monotone, so no slot
+ * of the cell would find a neighbour in the others), at cells[first[c] .. first[c + 1]).
  */
-export function listLiquidRange(
-  ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList, cells: Int32Array,
-): void {
-  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
-  const start = g.start, count = g.count;
-  for (let c = c0; c < c1; c++) {
-    const around = dc.around(c, cells), cb = 6 * c;
+export function rowCells(ctx: StepContext, first: Int32Array, cells: Int32Array, around: Int32Array): void {
+  const dc = ctx.densityCells, nc = dc.grid.cellCount, box = dc.box, h = ctx.densityH, h2 = h * h;
+  let k = 0;
+  for (let c = 0; c < nc; c++) {
+    first[c] = k;
+    const m = dc.around(c, around), cb = 6 * c;
     const x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
-    let m = 0, room = 0;
-    for (let q = 0; q < around; q++) {
-      const c2 = cells[q], bb = 6 * c2;
+    for (let q = 0; q < m; q++) {
+      const c2 = around[q], bb = 6 * c2;
       let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
       if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
       if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
       if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
-      if (ex * ex + ey * ey + ez * ez >= h2) continue;
-      cells[m++] = c2;
-      room += count[c2];
+      if (ex * ex + ey * ey + ez * ez < h2) cells[k++] = c2;
     }
+  }
+  first[nc] = k;
+}
+
+/**
+ * The solve's liquid rows as a job over runs of density cells (each row is its own slot's, so the
+ * threads' lists, copied into place in order, are one thread's list).
+ */
+export const solveListJob = defineJob({
+  name: 'solve-list',
+  arrays: {},
+  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64' },
+  scalars: ['h2'],
+  split: 'cells',
+  cellCounts: 'count',
+  lists: { list: 'i32' },
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    liquidRowsRange(x.a, x.from, x.to, x.s.h2, x.lists.list);
+  },
+});
+
+/**
+ * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
+ * appended in slot order (cells are runs of slots), each row in the order of its cell's row cells
+ * (rowCells) and of the slots within a cell; a row cell whose box lies h or more from the slot is
+ * passed over.
+ */
+function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array>): void {
+  const { x, start, count, first, cells, box } = v;
+  const ls = list.start;
+  let lj = list.j, len = list.length;
+  for (let c = c0; c < c1; c++) {
+    const k0 = first[c], k1 = first[c + 1];
+    let room = 0;
+    for (let k = k0; k < k1; k++) room += count[cells[k]];
     for (let a = start[c], a1 = a + count[c]; a < a1; a++) {
-      list.reserve(list.length + room);
-      const lj = list.j;
-      let len = list.length;
-      list.start[a] = len;
+      if (len + room > lj.length) {
+        list.length = len;
+        list.reserve(len + room);
+        lj = list.j;
+      }
+      ls[a] = len;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      for (let q = 0; q < m; q++) {
-        const c2 = cells[q], bb = 6 * c2;
+      for (let k = k0; k < k1; k++) {
+        const c2 = cells[k], bb = 6 * c2;
         let ex = box[bb] - xa, ey = box[bb + 1] - ya, ez = box[bb + 2] - za;
         if (ex < 0) { ex = xa - box[bb + 3]; if (ex < 0) ex = 0; }
         if (ey < 0) { ey = ya - box[bb + 4]; if (ey < 0) ey = 0; }
@@ -154,9 +187,9 @@ export function listLiquidRange(
           len += +(dx * dx + dy * dy + dz * dz < h2 && b !== a);
         }
       }
-      list.length = len;
     }
   }
+  list.length = len;
 }
 
 /**
@@ -244,7 +277,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
-  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm, im);
+  // The row cells (rowCells) after the slot arrays, until the slopes take their place.
+  const first = ctx.stageScratch(slotBytes + 4 * (nc + 1 + 27 * nc) + 16, ctx.shared);
+  let mem = carveSlots(first, m, wm, im);
+  const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -260,7 +296,12 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const list = st.pairs;
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  listLiquidRange(ctx, mem.x, 0, nc, list, st.cellScratch);
+  rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
+  const job = ctx.runner.bind(solveListJob), ja = job.a;
+  ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
+  job.s.h2 = ctx.densityH * ctx.densityH;
+  job.lists.list = list;
+  runJob(job, n, nc);
   list.start[n] = list.length;
 
   const bl = st.boundary;
