@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { NeighbourList } from './neighbours.ts';
+import { type CellPairs, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -193,11 +193,13 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
 }
 
 /**
- * Object particles within h of each slot of the density cells [c0, c1) (only slots whose particle
- * is flagged near a body), as ranks of the object cells' slot order (ctx.objectSlotPos).
+ * Object particles within h of each slot of the cells [c0, c1) of `dc` (the density cells, or the
+ * liquid cells where the slots are the particles; only slots whose particle is flagged near a
+ * body), as ranks of the object cells' slot order (ctx.objectSlotPos), in the order the object
+ * cells are met (StepContext.objectCellsNear), whatever the liquid cells.
  */
-export function listBoundaryRange(ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
-  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
+export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
+  const g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
   const og = ctx.objectCells.grid, obox = ctx.objectCells.box, opos = ctx.objectSlotPos;
   const near = ctx.liquid.nearObject, order = g.order;
   for (let c = c0; c < c1; c++) {
@@ -227,6 +229,53 @@ export function listBoundaryRange(ctx: StepContext, x: Float64Array, c0: number,
   }
 }
 
+
+/**
+ * The full liquid rows (gather form) from adhesion's pair list (ctx.cells.pairs: each pair i < j
+ * within ctx.reach ≥ h once, at the positions it was listed at, the slots being the particles):
+ * the pairs within h, row a holding first the particles i < a whose pairs name it (ascending),
+ * then its own pairs' j in list order. `cursor`: n entries of scratch.
+ */
+export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
+  const len = list.start;
+  len.fill(0, 0, n + 1);
+  for (let i = 0; i < n; i++) {
+    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
+    let k = 0;
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+      const j = pj[q];
+      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
+      const t = +(dx * dx + dy * dy + dz * dz < h2);
+      k += t;
+      len[j] += t;
+    }
+    len[i] += k;
+  }
+  let total = 0;
+  for (let a = 0; a < n; a++) {
+    const l = len[a];
+    len[a] = cursor[a] = total;
+    total += l;
+  }
+  len[n] = total;
+  list.reserve(total);
+  list.length = total;
+  const lj = list.j;
+  for (let i = 0; i < n; i++) {
+    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
+    let ci = cursor[i];
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+      const j = pj[q];
+      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
+      if (dx * dx + dy * dy + dz * dz < h2) {
+        lj[ci++] = j;
+        lj[cursor[j]++] = i;
+      }
+    }
+    cursor[i] = ci;
+  }
+}
 
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
 export interface Prepared {
@@ -262,8 +311,12 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
-  const dc = ctx.densityCells;
-  dc.build(pos, n, false);
+  // At the positions adhesion listed its pairs at (the pressure stage), the slots are the
+  // particles (sorted by the liquid cells) and the rows come from adhesion's pairs; else (the
+  // PBF correction, after the moves) from the density cells over the current positions.
+  const fromPairs = ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
+  const dc = fromPairs ? ctx.cells : ctx.densityCells;
+  if (!fromPairs) dc.build(pos, n, false);
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
@@ -277,10 +330,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
-  // The row cells (rowCells) after the slot arrays, until the slopes take their place.
-  const first = ctx.stageScratch(slotBytes + 4 * (nc + 1 + 27 * nc) + 16, ctx.shared);
+  // The listing's scratch (row cells, or rowsFromPairs' cursor) after the slot arrays, until the
+  // slopes take their place.
+  const first = ctx.stageScratch(slotBytes + 4 * (fromPairs ? n : nc + 1 + 27 * nc) + 16, ctx.shared);
   let mem = carveSlots(first, m, wm, im);
-  const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -291,17 +344,22 @@ export function prepareSolve(ctx: StepContext): Prepared {
     mem.fix.fill(0, 0, 3 * n);
   };
   copyPositions();
-  dc.updateBoxes(mem.x);
 
   const list = st.pairs;
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
-  const job = ctx.runner.bind(solveListJob), ja = job.a;
-  ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
-  job.s.h2 = ctx.densityH * ctx.densityH;
-  job.lists.list = list;
-  runJob(job, n, nc);
+  if (fromPairs) {
+    rowsFromPairs(ctx, mem.x, n, list, first.i32(n));
+  } else {
+    dc.updateBoxes(mem.x);
+    const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
+    rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
+    const job = ctx.runner.bind(solveListJob), ja = job.a;
+    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
+    job.s.h2 = ctx.densityH * ctx.densityH;
+    job.lists.list = list;
+    runJob(job, n, nc);
+  }
   list.start[n] = list.length;
 
   const bl = st.boundary;
@@ -310,7 +368,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
-    listBoundaryRange(ctx, mem.x, 0, nc, bl);
+    listBoundaryRange(ctx, dc, mem.x, 0, nc, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
