@@ -234,12 +234,15 @@ export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Arr
  * The full liquid rows (gather form) from adhesion's pair list (ctx.cells.pairs: each pair i < j
  * within ctx.reach ≥ h once, at the positions it was listed at, the slots being the particles):
  * the pairs within h, row a holding first the particles i < a whose pairs name it (ascending),
- * then its own pairs' j in list order. `cursor`: n entries of scratch.
+ * then its own pairs' j in list order. The first pass tests each pair once, into a bit per pair
+ * of the list; the second writes the rows from the set bits. Scratch: `cursor`, n entries, and
+ * `bits`, one bit per entry of the pair list.
  */
-export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array): void {
+export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
   const len = list.start;
   len.fill(0, 0, n + 1);
+  let word = 0;
   for (let i = 0; i < n; i++) {
     const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
     let k = 0;
@@ -247,11 +250,18 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
       const j = pj[q];
       const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
       const t = +(dx * dx + dy * dy + dz * dz < h2);
+      word |= t << (q & 31);
+      if ((q & 31) === 31) {
+        bits[q >>> 5] = word;
+        word = 0;
+      }
       k += t;
       len[j] += t;
     }
     len[i] += k;
   }
+  const total2 = ps[n];
+  if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
   let total = 0;
   for (let a = 0; a < n; a++) {
     const l = len[a];
@@ -263,15 +273,18 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
   list.length = total;
   const lj = list.j;
   for (let i = 0; i < n; i++) {
-    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
     let ci = cursor[i];
-    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
-      const j = pj[q];
-      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
-      if (dx * dx + dy * dy + dz * dz < h2) {
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1;) {
+      const sh = q & 31, span = Math.min(32 - sh, q1 - q);
+      let w = bits[q >>> 5] >>> sh;
+      if (span < 32) w &= (1 << span) - 1;
+      while (w !== 0) {
+        const j = pj[q + 31 - Math.clz32(w & -w)];
         lj[ci++] = j;
         lj[cursor[j]++] = i;
+        w &= w - 1;
       }
+      q += span;
     }
     cursor[i] = ci;
   }
@@ -330,9 +343,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
-  // The listing's scratch (row cells, or rowsFromPairs' cursor) after the slot arrays, until the
-  // slopes take their place.
-  const first = ctx.stageScratch(slotBytes + 4 * (fromPairs ? n : nc + 1 + 27 * nc) + 16, ctx.shared);
+  // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
+  // until the slopes take their place.
+  const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
+  const first = ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
   let mem = carveSlots(first, m, wm, im);
   const copyPositions = (): void => {
     const x = mem.x;
@@ -349,7 +363,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
   if (fromPairs) {
-    rowsFromPairs(ctx, mem.x, n, list, first.i32(n));
+    rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     dc.updateBoxes(mem.x);
     const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
