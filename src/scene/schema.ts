@@ -312,7 +312,7 @@ export const particleSettings = z
     substeps: z.int().min(1).max(1000).default(4).describe('Sub-timesteps per frame (Steele Table 1).'),
     moves: z.int().min(1).max(100).default(6).describe('Move iterations per sub-timestep.'),
     densityIterations: z.int().min(0).max(100).default(10).describe('Maximum density correction passes per sub-timestep.'),
-    pressureIterations: z.int().min(0).max(1000).default(10).describe('densitySolver "pbf": the most pressure passes a sub-timestep (relaxed Jacobi, warm-started from the last sub-timestep; they stop once the mean compression left is under 0.1 %). 0: no pressure stage, density correction alone.'),
+    pressureIterations: z.int().min(0).max(1000).default(2).describe('densitySolver "pbf": the most pressure passes a sub-timestep (relaxed Jacobi with Chebyshev acceleration, warm-started from the last sub-timestep; they stop once the mean compression left is under 0.02 %; the first solve of a run may take 50 times as many). 0: no pressure stage, density correction alone.'),
     densityKernel: z.number().min(3.4641).max(4).default(4).describe('Density kernel support h, radii (2√3 ≤ h ≤ 4): the ramp of "steele", the cubic spline of "pbf".'),
     densitySolver: z
       .enum(['pbf', 'steele'])
