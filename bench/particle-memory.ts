@@ -3,7 +3,9 @@
  * src/engines.ts heldBytes) after some frames of a scene, over liquid and object particles, in
  * another checkout and this one (the same scene and frames, one thread):
  *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames]
- * Also prints the stage buffer's share and the solve's neighbour-list entries a liquid particle.
+ * Also prints the stage buffer's share, the solve's neighbour-list entries a liquid particle, and
+ * the owners of the bytes (fields of the step context, two levels down, each buffer counted once,
+ * in the order listed) that hold at least 2 bytes a point in either checkout.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -16,13 +18,38 @@ const file = process.argv[3] ?? 'scenes/honey-drop.json', frames = Number(proces
 interface Sim {
   stepFrame(): unknown;
   metrics(): { memoryBytes?: number };
+  scene: object;
   ctx: { liquid: { count: number }; objects: { count: number }; solve?: { pairs: { length: number } }; stageBuffer?: ArrayBufferLike };
 }
 
+/** Bytes held under each field of `root` (two levels down), each buffer counted once, first owner first. */
+function owners(root: object, skip: object[], heldBytes: (root: object, skip: readonly object[]) => number): Map<string, number> {
+  const out = new Map<string, number>(), seen = [...skip];
+  const walk = (obj: object, prefix: string, depth: number): void => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v !== 'object' || v === null) continue;
+      const leaf = ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Array.isArray(v) || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer);
+      if (!leaf && depth > 0) {
+        walk(v as object, `${prefix}${k}.`, depth - 1);
+        continue;
+      }
+      out.set(prefix + k, heldBytes(v as object, seen));
+      seen.push(v as object);
+      if (ArrayBuffer.isView(v)) seen.push(v.buffer);
+    }
+  };
+  walk(root, '', 2);
+  return out;
+}
+
+const rows: Map<string, number>[] = [];
 for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..')]]) {
   const e = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as {
     parseScene(json: unknown): unknown;
     createSimulation(scene: unknown, engine: string, options: object): unknown;
+  };
+  const { heldBytes } = (await import(pathToFileURL(resolve(root, 'src/engines.ts')).href)) as {
+    heldBytes(root: object, skip: readonly object[]): number;
   };
   const sim = e.createSimulation(e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: 1 }) as Sim;
   for (let f = 0; f < frames; f++) sim.stepFrame();
@@ -32,5 +59,13 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
     `${name} ${root}: ${file} frame ${frames}: ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
     + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle`,
   );
+  const held = owners(c, [sim.scene], heldBytes);
+  for (const [k, b] of held) held.set(k, b / points);
+  rows.push(held);
 }
+const keys = [...new Set([...rows[0].keys(), ...rows[1].keys()])]
+  .filter((k) => Math.max(rows[0].get(k) ?? 0, rows[1].get(k) ?? 0) >= 2)
+  .sort((p, q) => (rows[1].get(q) ?? 0) - (rows[1].get(p) ?? 0));
+console.log(`${'bytes a point by owner'.padEnd(36)}      A      B`);
+for (const k of keys) console.log(`${k.padEnd(36)} ${(rows[0].get(k) ?? 0).toFixed(1).padStart(6)} ${(rows[1].get(k) ?? 0).toFixed(1).padStart(6)}`);
 process.exit(0);

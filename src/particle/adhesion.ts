@@ -49,6 +49,7 @@ export function computeAdhesion(ctx: StepContext): void {
   runJob(job, n, g.cellCount);
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
+  ctx.adhesionPairsCurrent = true;
   objectAdhesion(ctx, tables);
 }
 

@@ -76,6 +76,11 @@ export class StepContext {
    * storage as `contacts`: the moves are over when density correction lists its pairs.
    */
   readonly densityPairs = this.contacts;
+  /**
+   * True from adhesion's listing of cells.pairs until viscosity compacts it: the positions are
+   * those the pairs were listed at (the pressure stage takes its rows from them, solve-setup.ts).
+   */
+  adhesionPairsCurrent = false;
   objectCellsValid = false;
   /**
    * Object particles in slot order of objectCells.grid (contiguous per cell), with their

@@ -15,8 +15,9 @@ import { moveJob } from './move.ts';
 import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
 import { gelForceJob, gelPlasticJob } from './gel.ts';
 import { solveJob } from './pressure-job.ts';
+import { solveListJob } from './solve-setup.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
-  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, gelPlasticJob, gelForceJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob,
 ]);

@@ -50,8 +50,12 @@ export class CellPairs {
    */
   readonly pairs = new NeighbourList();
   private scratch: Int32Array;
-  /** listDense's block of cell indices. */
+  /** The dense block of cell indices (fillBlock), its lowest occupied corner and strides, and whether the last build made it. */
   private block = new Int32Array(0);
+  private blockLo = new Int32Array(3);
+  private blockSi = 0;
+  private blockSj = 0;
+  private blockValid = false;
 
   /**
    * `support`: the largest pair distance to be found. With reach 2 the cells are support/2 wide
@@ -99,10 +103,36 @@ export class CellPairs {
     }
   }
 
-  /** Builds the cells of arbitrary points without reordering them (use grid.order). */
-  build(positions: ArrayLike<number>, n: number): void {
+  /**
+   * Builds the cells of arbitrary points without reordering them (use grid.order). `half`: also
+   * the lists of neighbour cells c' ≥ c (`first`, `cells`); without, only what `around` reads.
+   */
+  build(positions: ArrayLike<number>, n: number, half = true): void {
     this.grid.build(positions, n);
-    this.listCells();
+    if (half) this.listCells();
+    else this.fillBlock();
+  }
+
+  /**
+   * The occupied cells within `reach` cells of cell c (itself included) into `out`, in the order
+   * of HashGrid.neighborCells (di, then dj, then dk); returns how many. Looked up in the dense
+   * block where the last build made one, else hashed.
+   */
+  around(c: number, out: Int32Array): number {
+    if (!this.blockValid) return this.grid.neighborCells(c, out, this.reach);
+    const g = this.grid, R = this.reach, block = this.block, sj = this.blockSj, si = this.blockSi;
+    const b = (g.cellI[c] - this.blockLo[0] + R) * si + (g.cellJ[c] - this.blockLo[1] + R) * sj + (g.cellK[c] - this.blockLo[2] + R);
+    let m = 0;
+    for (let di = -R; di <= R; di++) {
+      for (let dj = -R; dj <= R; dj++) {
+        const row = b + di * si + dj * sj;
+        for (let dk = -R; dk <= R; dk++) {
+          const o = block[row + dk];
+          if (o >= 0) out[m++] = o;
+        }
+      }
+    }
+    return m;
   }
 
   private listCells(): void {
@@ -133,23 +163,10 @@ export class CellPairs {
    * DENSE_CELLS_PER_CELL entries per occupied cell; returns false otherwise.
    */
   private listDense(): boolean {
+    if (!this.fillBlock()) return false;
     const g = this.grid, nc = g.cellCount, R = this.reach, gi = g.cellI, gj = g.cellJ, gk = g.cellK;
-    if (nc === 0) return false;
-    let i0 = gi[0], i1 = i0, j0 = gj[0], j1 = j0, k0 = gk[0], k1 = k0;
-    for (let c = 1; c < nc; c++) {
-      const i = gi[c], j = gj[c], k = gk[c];
-      if (i < i0) i0 = i; else if (i > i1) i1 = i;
-      if (j < j0) j0 = j; else if (j > j1) j1 = j;
-      if (k < k0) k0 = k; else if (k > k1) k1 = k;
-    }
-    const ni = i1 - i0 + 1 + 2 * R, nj = j1 - j0 + 1 + 2 * R, nk = k1 - k0 + 1 + 2 * R;
-    const size = ni * nj * nk;
-    if (!(size <= DENSE_CELLS_PER_CELL * nc)) return false;
-    if (this.block.length < size) this.block = new Int32Array(Math.ceil(size * 1.25));
-    const block = this.block, sj = nk, si = nj * nk;
-    block.fill(-1, 0, size);
+    const block = this.block, sj = this.blockSj, si = this.blockSi, i0 = this.blockLo[0], j0 = this.blockLo[1], k0 = this.blockLo[2];
     const at = (c: number) => (gi[c] - i0 + R) * si + (gj[c] - j0 + R) * sj + (gk[c] - k0 + R);
-    for (let c = 0; c < nc; c++) block[at(c)] = c;
     const first = this.first, cells = this.cells;
     let m = 0;
     for (let c = 0; c < nc; c++) {
@@ -167,6 +184,35 @@ export class CellPairs {
       }
     }
     first[nc] = m;
+    return true;
+  }
+
+  /**
+   * The dense block of cell indices (−1: empty) over the occupied cells plus a border of `reach`,
+   * while it holds at most DENSE_CELLS_PER_CELL entries per occupied cell (blockValid); returns
+   * whether it made one.
+   */
+  private fillBlock(): boolean {
+    const g = this.grid, nc = g.cellCount, R = this.reach, gi = g.cellI, gj = g.cellJ, gk = g.cellK;
+    this.blockValid = false;
+    if (nc === 0) return false;
+    let i0 = gi[0], i1 = i0, j0 = gj[0], j1 = j0, k0 = gk[0], k1 = k0;
+    for (let c = 1; c < nc; c++) {
+      const i = gi[c], j = gj[c], k = gk[c];
+      if (i < i0) i0 = i; else if (i > i1) i1 = i;
+      if (j < j0) j0 = j; else if (j > j1) j1 = j;
+      if (k < k0) k0 = k; else if (k > k1) k1 = k;
+    }
+    const ni = i1 - i0 + 1 + 2 * R, nj = j1 - j0 + 1 + 2 * R, nk = k1 - k0 + 1 + 2 * R;
+    const size = ni * nj * nk;
+    if (!(size <= DENSE_CELLS_PER_CELL * nc)) return false;
+    if (this.block.length < size) this.block = new Int32Array(Math.ceil(size * 1.25));
+    const block = this.block, sj = nk, si = nj * nk;
+    block.fill(-1, 0, size);
+    for (let c = 0; c < nc; c++) block[(gi[c] - i0 + R) * si + (gj[c] - j0 + R) * sj + (gk[c] - k0 + R)] = c;
+    this.blockLo[0] = i0; this.blockLo[1] = j0; this.blockLo[2] = k0;
+    this.blockSi = si; this.blockSj = sj;
+    this.blockValid = true;
     return true;
   }
 }

@@ -36,7 +36,7 @@ const wallBuffer = new Float64Array(18);
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
-  a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.wsg = v.wsg; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
+  a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
@@ -56,7 +56,7 @@ class ThreadView {
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
-  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', wsg: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64' },
+  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64' },
   inputs: { x: 'f64', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64' },
   scalars: ['phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu'],
   split: 'items',
@@ -72,7 +72,7 @@ export const solveJob = defineJob({
     }
     const v: SolveView = {
       x: a.x, ls: a.ls, lj: a.lj, bs: a.bs, bj: a.bj, kg: a.kg, bg: a.bg, opos: a.opos, gamma: a.gamma, invMass: a.invMass, uniform: s.uniform === 1,
-      dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, wsg: a.wsg, walls, h: s.h, n0: s.n0, eps: s.eps,
+      dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
       alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
     };
     switch (s.phase) {

@@ -47,10 +47,12 @@ export interface KernelView {
   /** Per slot: ρ/ρ0 and the displacement (3 per slot) of the pass. */
   dens: Float64Array;
   dx: Float64Array;
-  /** Mirror walls per slot (wallRange): bit k set when a closed wall on axis k is within h; its distance δ and inward sign. */
+  /**
+   * Mirror walls per slot (wallRange): bit k set when a closed wall on axis k is within h, bit
+   * 3 + k when that wall's inward sign is −1 (a max face; wallSign); its distance δ (3 per slot).
+   */
   wmask: Uint8Array;
   wdel: Float64Array;
-  wsg: Float64Array;
   /** Closed walls: axis (0–2), plane coordinate and inward sign (+1 at a min face, −1 at a max face). */
   walls: { axis: number; plane: number; inward: number }[];
   h: number;
@@ -58,9 +60,17 @@ export interface KernelView {
   eps: number;
 }
 
+/** Bits of wmask that say which axes have a wall within h (the rest hold the walls' signs). */
+const AXES = 7;
+
+/** The inward sign (±1) of the wall on axis k that mask (a slot's wmask) marks. */
+function wallSign(mask: number, k: number): number {
+  return mask & (8 << k) ? -1 : 1;
+}
+
 /** Marks, per slot of [a0, a1), the closed walls within h (the nearer one of an axis), from the current positions. */
 export function wallRange(v: KernelView, a0: number, a1: number): void {
-  const x = v.x, mask = v.wmask, del = v.wdel, sg = v.wsg, hIn = v.h * (1 - 1e-9);
+  const x = v.x, mask = v.wmask, del = v.wdel, hIn = v.h * (1 - 1e-9);
   for (let a = a0; a < a1; a++) {
     let m = 0;
     for (const w of v.walls) {
@@ -70,9 +80,9 @@ export function wallRange(v: KernelView, a0: number, a1: number): void {
       // A particle pushed through a wall reads it at a tiny distance (the constraint then pushes it back).
       const d = delta > 1e-12 * v.h ? delta : 1e-12 * v.h;
       if (m & bit && del[3 * a + w.axis] <= d) continue;
-      m |= bit;
+      m = (m | bit) & ~(8 << w.axis);
+      if (w.inward < 0) m |= 8 << w.axis;
       del[3 * a + w.axis] = d;
-      sg[3 * a + w.axis] = w.inward;
     }
     mask[a] = m;
   }
@@ -266,12 +276,12 @@ export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega:
 
 /** Calls fn(offset, d2, src, S) for every ghost slot a sees: src is a or the neighbour, S the set of mirrored axes. */
 function forGhosts(v: SolveView, a: number, fn: (d2: number, src: number, S: number) => void): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, sg = v.wsg, h2 = v.h * v.h;
-  const ma = mask[a];
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, h2 = v.h * v.h;
+  const wa = mask[a], ma = wa & AXES;
   for (let S = ma; S > 0; S = (S - 1) & ma) {
     let d2 = 0;
     for (let k = 0; k < 3; k++) {
-      off[k] = S & (1 << k) ? 2 * sg[3 * a + k] * del[3 * a + k] : 0;
+      off[k] = S & (1 << k) ? 2 * wallSign(wa, k) * del[3 * a + k] : 0;
       d2 += off[k] * off[k];
     }
     if (d2 < h2) fn(d2, a, S);
@@ -279,15 +289,15 @@ function forGhosts(v: SolveView, a: number, fn: (d2: number, src: number, S: num
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
     const b = lj[q];
-    let common = ma & mask[b];
-    if (common === 0) continue;
-    for (let k = 0; k < 3; k++) if (common & (1 << k) && sg[3 * a + k] !== sg[3 * b + k]) common &= ~(1 << k);
+    const wb = mask[b];
+    // The axes whose walls a and b both see, the same wall (the same sign bit).
+    const common = ma & wb & ~((wa ^ wb) >> 3);
     if (common === 0) continue;
     const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
     for (let S = common; S > 0; S = (S - 1) & common) {
-      off[0] = S & 1 ? sg[3 * a] * (del[3 * a] + del[3 * b]) : rx;
-      off[1] = S & 2 ? sg[3 * a + 1] * (del[3 * a + 1] + del[3 * b + 1]) : ry;
-      off[2] = S & 4 ? sg[3 * a + 2] * (del[3 * a + 2] + del[3 * b + 2]) : rz;
+      off[0] = S & 1 ? wallSign(wa, 0) * (del[3 * a] + del[3 * b]) : rx;
+      off[1] = S & 2 ? wallSign(wa, 1) * (del[3 * a + 1] + del[3 * b + 1]) : ry;
+      off[2] = S & 4 ? wallSign(wa, 2) * (del[3 * a + 2] + del[3 * b + 2]) : rz;
       const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
       if (d2 < h2) fn(d2, b, S);
     }
@@ -307,14 +317,14 @@ let ghostCount = 0;
  * own images move with a: ĝ_a = Σ G + Σ_self G (its pressure pushes it off each twice).
  */
 function wallFactor(v: SolveView, a: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, sg = v.wsg, h = v.h, h2 = h * h, invH = 1 / h;
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, h = v.h, h2 = h * h, invH = 1 / h;
   sum.fill(0);
   ghostCount = 0;
-  const ma = mask[a];
+  const wa = mask[a], ma = wa & AXES;
   for (let S = ma; S > 0; S = (S - 1) & ma) {
     let d2 = 0;
     for (let k = 0; k < 3; k++) {
-      off[k] = S & (1 << k) ? 2 * sg[3 * a + k] * del[3 * a + k] : 0;
+      off[k] = S & (1 << k) ? 2 * wallSign(wa, k) * del[3 * a + k] : 0;
       d2 += off[k] * off[k];
     }
     if (d2 >= h2) continue;
@@ -328,9 +338,9 @@ function wallFactor(v: SolveView, a: number): void {
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
     const b = lj[q];
-    let common = ma & mask[b];
-    if (common === 0) continue;
-    for (let k = 0; k < 3; k++) if (common & (1 << k) && sg[3 * a + k] !== sg[3 * b + k]) common &= ~(1 << k);
+    const wb = mask[b];
+    // The axes whose walls a and b both see, the same wall (the same sign bit).
+    const common = ma & wb & ~((wa ^ wb) >> 3);
     if (common === 0) continue;
     const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
     // T starts as G_ab (zero beyond h: the pair may be out of reach while an image is not).
@@ -342,9 +352,9 @@ function wallFactor(v: SolveView, a: number): void {
     }
     const g0 = tx * tx + ty * ty + tz * tz;
     for (let S = common; S > 0; S = (S - 1) & common) {
-      off[0] = S & 1 ? sg[3 * a] * (del[3 * a] + del[3 * b]) : rx;
-      off[1] = S & 2 ? sg[3 * a + 1] * (del[3 * a + 1] + del[3 * b + 1]) : ry;
-      off[2] = S & 4 ? sg[3 * a + 2] * (del[3 * a + 2] + del[3 * b + 2]) : rz;
+      off[0] = S & 1 ? wallSign(wa, 0) * (del[3 * a] + del[3 * b]) : rx;
+      off[1] = S & 2 ? wallSign(wa, 1) * (del[3 * a + 1] + del[3 * b + 1]) : ry;
+      off[2] = S & 4 ? wallSign(wa, 2) * (del[3 * a + 2] + del[3 * b + 2]) : rz;
       const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
       if (d2 >= h2) continue;
       ghostCount++;

@@ -8,11 +8,14 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { NeighbourList } from './neighbours.ts';
+import { type CellPairs, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
+import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { teamWork } from './work.ts';
 
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
@@ -107,27 +110,71 @@ export function closedWalls(ctx: StepContext): { axis: number; plane: number; in
 }
 
 /**
- * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
- * appended in slot order (cells are runs of slots). Each row is its own slot's: a thread can take
- * a run of cells into a list of its own and copy it into place.
+ * The neighbour cells the liquid rows visit, per density cell: those of CellPairs.around (in its
+ * order) whose particle box lies within h of the cell's own box (rounding is monotone, so no slot
+ * of the cell would find a neighbour in the others), at cells[first[c] .. first[c + 1]).
  */
-export function listLiquidRange(
-  ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList, cells: Int32Array,
-): void {
-  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
-  const start = g.start, count = g.count;
+export function rowCells(ctx: StepContext, first: Int32Array, cells: Int32Array, around: Int32Array): void {
+  const dc = ctx.densityCells, nc = dc.grid.cellCount, box = dc.box, h = ctx.densityH, h2 = h * h;
+  let k = 0;
+  for (let c = 0; c < nc; c++) {
+    first[c] = k;
+    const m = dc.around(c, around), cb = 6 * c;
+    const x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
+    for (let q = 0; q < m; q++) {
+      const c2 = around[q], bb = 6 * c2;
+      let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
+      if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
+      if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
+      if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
+      if (ex * ex + ey * ey + ez * ez < h2) cells[k++] = c2;
+    }
+  }
+  first[nc] = k;
+}
+
+/**
+ * The solve's liquid rows as a job over runs of density cells (each row is its own slot's, so the
+ * threads' lists, copied into place in order, are one thread's list).
+ */
+export const solveListJob = defineJob({
+  name: 'solve-list',
+  arrays: {},
+  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64' },
+  scalars: ['h2'],
+  split: 'cells',
+  cellCounts: 'count',
+  lists: { list: 'i32' },
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    liquidRowsRange(x.a, x.from, x.to, x.s.h2, x.lists.list);
+  },
+});
+
+/**
+ * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
+ * appended in slot order (cells are runs of slots), each row in the order of its cell's row cells
+ * (rowCells) and of the slots within a cell; a row cell whose box lies h or more from the slot is
+ * passed over.
+ */
+function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array>): void {
+  const { x, start, count, first, cells, box } = v;
+  const ls = list.start;
+  let lj = list.j, len = list.length;
   for (let c = c0; c < c1; c++) {
-    const m = g.neighborCells(c, cells, 1);
+    const k0 = first[c], k1 = first[c + 1];
     let room = 0;
-    for (let q = 0; q < m; q++) room += count[cells[q]];
+    for (let k = k0; k < k1; k++) room += count[cells[k]];
     for (let a = start[c], a1 = a + count[c]; a < a1; a++) {
-      list.reserve(list.length + room);
-      const lj = list.j;
-      let len = list.length;
-      list.start[a] = len;
+      if (len + room > lj.length) {
+        list.length = len;
+        list.reserve(len + room);
+        lj = list.j;
+      }
+      ls[a] = len;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      for (let q = 0; q < m; q++) {
-        const c2 = cells[q], bb = 6 * c2;
+      for (let k = k0; k < k1; k++) {
+        const c2 = cells[k], bb = 6 * c2;
         let ex = box[bb] - xa, ey = box[bb + 1] - ya, ez = box[bb + 2] - za;
         if (ex < 0) { ex = xa - box[bb + 3]; if (ex < 0) ex = 0; }
         if (ey < 0) { ey = ya - box[bb + 4]; if (ey < 0) ey = 0; }
@@ -140,17 +187,19 @@ export function listLiquidRange(
           len += +(dx * dx + dy * dy + dz * dz < h2 && b !== a);
         }
       }
-      list.length = len;
     }
   }
+  list.length = len;
 }
 
 /**
- * Object particles within h of each slot of the density cells [c0, c1) (only slots whose particle
- * is flagged near a body), as ranks of the object cells' slot order (ctx.objectSlotPos).
+ * Object particles within h of each slot of the cells [c0, c1) of `dc` (the density cells, or the
+ * liquid cells where the slots are the particles; only slots whose particle is flagged near a
+ * body), as ranks of the object cells' slot order (ctx.objectSlotPos), in the order the object
+ * cells are met (StepContext.objectCellsNear), whatever the liquid cells.
  */
-export function listBoundaryRange(ctx: StepContext, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
-  const dc = ctx.densityCells, g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
+export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
+  const g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
   const og = ctx.objectCells.grid, obox = ctx.objectCells.box, opos = ctx.objectSlotPos;
   const near = ctx.liquid.nearObject, order = g.order;
   for (let c = c0; c < c1; c++) {
@@ -180,6 +229,66 @@ export function listBoundaryRange(ctx: StepContext, x: Float64Array, c0: number,
   }
 }
 
+
+/**
+ * The full liquid rows (gather form) from adhesion's pair list (ctx.cells.pairs: each pair i < j
+ * within ctx.reach ≥ h once, at the positions it was listed at, the slots being the particles):
+ * the pairs within h, row a holding first the particles i < a whose pairs name it (ascending),
+ * then its own pairs' j in list order. The first pass tests each pair once, into a bit per pair
+ * of the list; the second writes the rows from the set bits. Scratch: `cursor`, n entries, and
+ * `bits`, one bit per entry of the pair list.
+ */
+export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
+  const len = list.start;
+  len.fill(0, 0, n + 1);
+  let word = 0;
+  for (let i = 0; i < n; i++) {
+    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
+    let k = 0;
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+      const j = pj[q];
+      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
+      const t = +(dx * dx + dy * dy + dz * dz < h2);
+      word |= t << (q & 31);
+      if ((q & 31) === 31) {
+        bits[q >>> 5] = word;
+        word = 0;
+      }
+      k += t;
+      len[j] += t;
+    }
+    len[i] += k;
+  }
+  const total2 = ps[n];
+  if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
+  let total = 0;
+  for (let a = 0; a < n; a++) {
+    const l = len[a];
+    len[a] = cursor[a] = total;
+    total += l;
+  }
+  len[n] = total;
+  list.reserve(total);
+  list.length = total;
+  const lj = list.j;
+  for (let i = 0; i < n; i++) {
+    let ci = cursor[i];
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1;) {
+      const sh = q & 31, span = Math.min(32 - sh, q1 - q);
+      let w = bits[q >>> 5] >>> sh;
+      if (span < 32) w &= (1 << span) - 1;
+      while (w !== 0) {
+        const j = pj[q + 31 - Math.clz32(w & -w)];
+        lj[ci++] = j;
+        lj[cursor[j]++] = i;
+        w &= w - 1;
+      }
+      q += span;
+    }
+    cursor[i] = ci;
+  }
+}
 
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
 export interface Prepared {
@@ -215,17 +324,30 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
-  const dc = ctx.densityCells;
-  dc.build(pos, n);
+  // At the positions adhesion listed its pairs at (the pressure stage), the slots are the
+  // particles (sorted by the liquid cells) and the rows come from adhesion's pairs; else (the
+  // PBF correction, after the moves) from the density cells over the current positions.
+  const fromPairs = ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
+  const dc = fromPairs ? ctx.cells : ctx.densityCells;
+  if (!fromPairs) dc.build(pos, n, false);
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
   // team at the capacities of the liquid and of the lists, so that the team's views stay the same
   // from one call to the next; else at what this call needs.
-  // The mirror walls' distances and signs only where there are closed walls.
+  // The inverse masses only where masses differ, the mirror walls' distances only where there
+  // are closed walls.
   const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
-  const slotBytes = 8 * (3 * 4 * m + 3 * 2 * wm + 5 * m) + 4 * m + m + 512;
-  let mem = carveSlots(ctx.stageScratch(slotBytes, ctx.shared), m, wm);
+  const m0 = mass[mat[order[0]]];
+  let uniform = true;
+  for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
+  const im = uniform ? 0 : m;
+  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
+  // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
+  // until the slopes take their place.
+  const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
+  const first = ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
+  let mem = carveSlots(first, m, wm, im);
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -236,12 +358,22 @@ export function prepareSolve(ctx: StepContext): Prepared {
     mem.fix.fill(0, 0, 3 * n);
   };
   copyPositions();
-  dc.updateBoxes(mem.x);
 
   const list = st.pairs;
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  listLiquidRange(ctx, mem.x, 0, nc, list, st.cellScratch);
+  if (fromPairs) {
+    rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
+  } else {
+    dc.updateBoxes(mem.x);
+    const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
+    rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
+    const job = ctx.runner.bind(solveListJob), ja = job.a;
+    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
+    job.s.h2 = ctx.densityH * ctx.densityH;
+    job.lists.list = list;
+    runJob(job, n, nc);
+  }
   list.start[n] = list.length;
 
   const bl = st.boundary;
@@ -250,7 +382,7 @@ export function prepareSolve(ctx: StepContext): Prepared {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
-    listBoundaryRange(ctx, mem.x, 0, nc, bl);
+    listBoundaryRange(ctx, dc, mem.x, 0, nc, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
@@ -259,15 +391,12 @@ export function prepareSolve(ctx: StepContext): Prepared {
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
   const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
   const moved = whole.buffer !== mem.buffer;
-  mem = carveSlots(whole, m, wm);
+  mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn);
-  const { x, x0, dx, fix, wdel, wsg, alpha, p, dens, invMass, res, nb, wmask } = mem;
+  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.
-  const m0 = mass[mat[order[0]]];
-  let uniform = true;
-  for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
 
   let opos: Float64Array = ctx.objectSlotPos;
@@ -278,23 +407,23 @@ export function prepareSolve(ctx: StepContext): Prepared {
   }
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
-    dens, dx, wmask, wdel, wsg, walls, h: ctx.densityH, n0: st.n0,
+    dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
   };
   return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }
 
 /**
- * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel and wsg, 0 without
- * closed walls), carved from the start of the stage scratch `mem` (the same views on every call
- * over the same buffer).
+ * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
+ * walls; im: for the inverse masses, 0 where all weigh the same), carved from the start of the
+ * stage scratch `mem` (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
   return {
     buffer: mem.buffer,
     x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
-    wdel: mem.f64(3 * wm), wsg: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(m), res: mem.f64(m),
+    wdel: mem.f64(3 * wm),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m),
     nb: mem.i32(m), wmask: mem.u8(m),
   };
 }

@@ -46,6 +46,8 @@ export class ViscosityState {
  * paper.
  */
 export function applyViscosity(ctx: StepContext, dt: number): void {
+  // The pair list is compacted to the viscosity kernel below (weighRows).
+  ctx.adhesionPairsCurrent = false;
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
   const needed = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
