@@ -147,7 +147,7 @@ function stageSplit(stages: Record<string, number>): string {
 export function formatResult(r: BenchResult): string {
   const lines = [
     `${r.engine} ${r.name}${(r.threads ?? 1) > 1 ? ` on ${r.threads} threads` : ''}: ${r.msPerFrame.mean.toFixed(1)} ms/frame (median ${r.msPerFrame.median.toFixed(1)}, min ${r.msPerFrame.min.toFixed(1)}, max ${r.msPerFrame.max.toFixed(1)}) over ${r.frames} frames`,
-    `  ${fmtInt(r.points)} points${r.objectPoints ? ` + ${fmtInt(r.objectPoints)} object` : ''}, ${r.substepsPerFrame} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
+    `  ${fmtInt(r.points)} points${r.objectPoints ? ` + ${fmtInt(r.objectPoints)} object` : ''}, ${Number(r.substepsPerFrame.toFixed(2))} substeps/frame, ${fmtInt(r.pointSubstepsPerSecond)} point-substeps/s, ${fmtInt(r.memory.bytesPerPoint)} B/point (${fmtBytes(r.memory.bytes)})`,
     `  stages: ${stageSplit(r.stages)}`,
   ];
   if (r.paper) {
