@@ -8,6 +8,7 @@
  */
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { teamWork } from './work.ts';
+import { boxDistance2 } from './neighbours.ts';
 
 /** Lists the pairs of the density cells with their first measure (listDensityPairs, density.ts). */
 export const densityListJob = defineJob({
@@ -83,12 +84,7 @@ function densityListRange(
       for (let q = first[c]; q < first[c + 1]; q++) {
         const c2 = cells[q];
         if (c2 !== c) {
-          const bb = 6 * c2;
-          let ex = box[bb] - xi, ey = box[bb + 1] - yi, ez = box[bb + 2] - zi;
-          if (ex < 0) { ex = xi - box[bb + 3]; if (ex < 0) ex = 0; }
-          if (ey < 0) { ey = yi - box[bb + 4]; if (ey < 0) ey = 0; }
-          if (ez < 0) { ez = zi - box[bb + 5]; if (ez < 0) ez = 0; }
-          if (ex * ex + ey * ey + ez * ez >= h2) continue;
+          if (boxDistance2(box, 6 * c2, xi, yi, zi) >= h2) continue;
         }
         // Gathered without branching: whether a candidate is within h is a coin toss in a
         // disordered liquid (as in adhesion.ts liquidPairRange).

@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { type CellPairs, NeighbourList } from './neighbours.ts';
+import { boxDistance2, type CellPairs, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -175,11 +175,7 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = k0; k < k1; k++) {
         const c2 = cells[k], bb = 6 * c2;
-        let ex = box[bb] - xa, ey = box[bb + 1] - ya, ez = box[bb + 2] - za;
-        if (ex < 0) { ex = xa - box[bb + 3]; if (ex < 0) ex = 0; }
-        if (ey < 0) { ey = ya - box[bb + 4]; if (ey < 0) ey = 0; }
-        if (ez < 0) { ez = za - box[bb + 5]; if (ez < 0) ez = 0; }
-        if (ex * ex + ey * ey + ez * ez >= h2) continue;
+        if (boxDistance2(box, bb, xa, ya, za) >= h2) continue;
         for (let b = start[c2], b1 = b + count[c2]; b < b1; b++) {
           const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
           lj[len] = b;
@@ -215,11 +211,7 @@ export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Arr
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let q = 0; q < m; q++) {
         const cc = oc[q], ob = 6 * cc;
-        let ex = obox[ob] - xa, ey = obox[ob + 1] - ya, ez = obox[ob + 2] - za;
-        if (ex < 0) { ex = xa - obox[ob + 3]; if (ex < 0) ex = 0; }
-        if (ey < 0) { ey = ya - obox[ob + 4]; if (ey < 0) ey = 0; }
-        if (ez < 0) { ez = za - obox[ob + 5]; if (ez < 0) ez = 0; }
-        if (ex * ex + ey * ey + ez * ez >= h2) continue;
+        if (boxDistance2(obox, ob, xa, ya, za) >= h2) continue;
         for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
           const dx = opos[3 * s] - xa, dy = opos[3 * s + 1] - ya, dz = opos[3 * s + 2] - za;
           if (dx * dx + dy * dy + dz * dz < h2) list.push(s);
