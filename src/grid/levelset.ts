@@ -24,8 +24,8 @@ export class LevelSet {
     this.marching.redistance(s, h, band, exact);
   }
 
-  /** Moves φ through the velocity field for Δt; returns the number of substeps. */
-  advect(s: GridStore, d: GridDomain, dt: number): number {
-    return this.transport.advect(s, d, dt);
+  /** Moves φ through the velocity field for Δt, substeps moving the surface at most `axisCells` along an axis; returns the number of substeps. */
+  advect(s: GridStore, d: GridDomain, dt: number, axisCells = 0.5): number {
+    return this.transport.advect(s, d, dt, axisCells);
   }
 }

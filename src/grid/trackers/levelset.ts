@@ -40,6 +40,11 @@ export class LevelSetTracker implements SurfaceTracker {
    */
   readonly extrapolateAlongNormals = true;
   readonly extraLayers = 3;
+  /**
+   * The farthest a substep of φ's transport moves the surface along an axis, in cells: half a cell
+   * holds the plain level set's volume (levelset-transport.ts).
+   */
+  protected readonly transportCells: number = 0.5;
   /** Display points inside φ < 0, regenerated every frame (output only). */
   readonly markers = new Markers();
   readonly levelSet = new LevelSet();
@@ -167,7 +172,7 @@ export class LevelSetTracker implements SurfaceTracker {
   }
 
   move(sim: GridSimulation, dt: number): void {
-    sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt));
+    sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt, this.transportCells));
     fillSolidPhi(sim.store, sim.band);
   }
 
