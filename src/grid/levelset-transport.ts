@@ -78,6 +78,7 @@ export class LevelSetTransport {
     let na = 0;
     for (let c = 0; c < n; c++) if (mark[c] !== 0) active[na++] = c;
     this.activeCount = na;
+    this.stencils(s, na);
     // The stage buffer holds φ outside the active cells (eulerStep writes only the active ones).
     stage.set(phi.subarray(0, n));
     // Only the active cells change: the stages and their combinations visit them alone (a cell
@@ -99,6 +100,37 @@ export class LevelSetTransport {
   private active = new Int32Array(0);
   private mark = new Uint8Array(0);
   private activeCount = 0;
+  /**
+   * WENO5's stencil of each active cell along each axis, looked up once per call (the stages and
+   * substeps reuse it): cells i−3 … i−1, i+1 … i+3 at [18 q + 6 a …], [18 q + 6 a] = −1 where one is
+   * missing or solid.
+   */
+  private stencil = new Int32Array(0);
+
+  private stencils(s: GridStore, na: number): void {
+    if (this.stencil.length < 18 * na) this.stencil = new Int32Array(Math.ceil(18 * na * 1.3));
+    const st = this.stencil, active = this.active, { nb, type } = s;
+    for (let q = 0; q < na; q++) {
+      const c = active[q];
+      for (let a = 0; a < 3; a++) {
+        const b = 18 * q + 6 * a, dl = 2 * a, dh = 2 * a + 1;
+        st[b] = -1;
+        const m2 = nb[6 * c + dl];
+        if (m2 < 0 || type[m2] === SOLID) continue;
+        const m1 = nb[6 * m2 + dl];
+        if (m1 < 0 || type[m1] === SOLID) continue;
+        const m0 = nb[6 * m1 + dl];
+        if (m0 < 0 || type[m0] === SOLID) continue;
+        const p4 = nb[6 * c + dh];
+        if (p4 < 0 || type[p4] === SOLID) continue;
+        const p5 = nb[6 * p4 + dh];
+        if (p5 < 0 || type[p5] === SOLID) continue;
+        const p6 = nb[6 * p5 + dh];
+        if (p6 < 0 || type[p6] === SOLID) continue;
+        st[b] = m0; st[b + 1] = m1; st[b + 2] = m2; st[b + 3] = p4; st[b + 4] = p5; st[b + 5] = p6;
+      }
+    }
+  }
 
   /**
    * out = f − τ u·∇f at the active cells with WENO5 / ENO2 upwind differences (cells without all six
@@ -114,7 +146,7 @@ export class LevelSetTransport {
     const inv = 1 / h;
     const near = 3 * h;
     wenoIo[0] = inv;
-    const active = this.active, na = this.activeCount;
+    const active = this.active, na = this.activeCount, st = this.stencil;
     for (let q = 0; q < na; q++) {
       const c = active[q];
       const f0 = f[c];
@@ -146,7 +178,8 @@ export class LevelSetTransport {
         const up = v > 0 ? lo : hi;
         if (type[up] === SOLID) continue;
         const fc = f0, fu = f[up];
-        if (weno5(nb, type, f, c, a, v > 0, wenoIo)) { rate += v * wenoIo[1]; continue; }
+        const b = 18 * q + 6 * a;
+        if (st[b] >= 0) { weno5(f, st, b, c, v > 0, wenoIo); rate += v * wenoIo[1]; continue; }
         let grad = v > 0 ? (fc - fu) * inv : (fu - fc) * inv;
         // ENO2: add the smaller (minmod) of the second differences at c and at the upwind cell.
         const far = nb[6 * up + 2 * a + (v > 0 ? 0 : 1)];
@@ -169,25 +202,12 @@ const wenoIo = new Float64Array(2);
 
 /**
  * ∂φ/∂x_a at c by fifth-order Hamilton-Jacobi WENO (Jiang & Peng 2000; Osher & Fedkiw §3.4), the
- * upwind side chosen by `fromLow` (velocity > 0), into io[1] (1/h in io[0]). Needs three cells on
- * the upwind side and two on the other, none solid; false where the stencil is incomplete.
+ * upwind side chosen by `fromLow` (velocity > 0), into io[1] (1/h in io[0]); the stencil's six
+ * other cells (three on each side, none solid) at st[b …].
  */
-function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: number, fromLow: boolean, io: Float64Array): boolean {
-  const dl = 2 * a, dh = 2 * a + 1;
-  const m2 = nb[6 * c + dl];
-  if (m2 < 0 || type[m2] === SOLID) return false;
-  const m1 = nb[6 * m2 + dl];
-  if (m1 < 0 || type[m1] === SOLID) return false;
-  const m0 = nb[6 * m1 + dl];
-  if (m0 < 0 || type[m0] === SOLID) return false;
-  const p4 = nb[6 * c + dh];
-  if (p4 < 0 || type[p4] === SOLID) return false;
-  const p5 = nb[6 * p4 + dh];
-  if (p5 < 0 || type[p5] === SOLID) return false;
-  const p6 = nb[6 * p5 + dh];
-  if (p6 < 0 || type[p6] === SOLID) return false;
+function weno5(f: Float64Array, st: Int32Array, b: number, c: number, fromLow: boolean, io: Float64Array): void {
   const inv = io[0];
-  const w0 = f[m0], w1 = f[m1], w2 = f[m2], w3 = f[c], w4 = f[p4], w5 = f[p5], w6 = f[p6];
+  const w0 = f[st[b]], w1 = f[st[b + 1]], w2 = f[st[b + 2]], w3 = f[c], w4 = f[st[b + 3]], w5 = f[st[b + 4]], w6 = f[st[b + 5]];
   let v1: number, v2: number, v3: number, v4: number, v5: number;
   if (fromLow) {
     // D⁻φ at i−2 … i+2.
@@ -209,5 +229,4 @@ function weno5(nb: Int32Array, type: Uint8Array, f: Float64Array, c: number, a: 
   const e1 = s1 + eps, e2 = s2 + eps, e3 = s3 + eps;
   const a1 = 0.1 / (e1 * e1), a2 = 0.6 / (e2 * e2), a3 = 0.3 / (e3 * e3);
   io[1] = (a1 * p1 + a2 * p2 + a3 * p3) / (a1 + a2 + a3);
-  return true;
 }
