@@ -38,26 +38,40 @@ function gather(s: GridStore, c: number): void {
   }
 }
 
+/** The 2×2 (y, z) rows of φ after the x pass, then the 2 (z) values after the y pass. */
+const rowsX = new Float64Array(18), rowsY = new Float64Array(12);
+
 /** Liquid fraction of cell c (0 … 1); counts the sub-cells the surface crosses into `crossings`. */
 export function cellLiquidFraction(s: GridStore, c: number, h: number): number {
   const f0 = s.phi[c];
   if (f0 <= -h) return 1;
   if (f0 >= h) return 0;
   gather(s, c);
-  let sum = 0;
-  for (let q = 0; q < 8; q++) {
-    const sx = q & 1, sy = (q >> 1) & 1, sz = (q >> 2) & 1;
-    // The sub-cell centre lies a quarter cell from c towards the neighbours (sx, sy, sz): weights ¾ and ¼.
-    let f = 0;
-    for (let e = 0; e < 8; e++) {
-      const ex = e & 1, ey = (e >> 1) & 1, ez = (e >> 2) & 1;
-      const w = (ex ? 0.25 : 0.75) * (ey ? 0.25 : 0.75) * (ez ? 0.25 : 0.75);
-      const ix = 1 + (ex ? (sx ? 1 : -1) : 0), iy = 1 + (ey ? (sy ? 1 : -1) : 0), iz = 1 + (ez ? (sz ? 1 : -1) : 0);
-      f += w * around[ix + 3 * iy + 9 * iz];
+  // φ at the sub-cell centres, a quarter cell from c towards each neighbour: trilinear with weights
+  // ¾ (c's side) and ¼, one axis at a time: x (3 × 3 rows → 2 values each), y, then z.
+  const A = around, X = rowsX, Y = rowsY;
+  for (let r = 0; r < 9; r++) {
+    const m = A[3 * r + 1];
+    X[2 * r] = 0.75 * m + 0.25 * A[3 * r];
+    X[2 * r + 1] = 0.75 * m + 0.25 * A[3 * r + 2];
+  }
+  // X[2 (y + 3 z) + sx] → Y[sx + 2 (sy + 2 z)]
+  for (let z = 0; z < 3; z++) {
+    for (let sx = 0; sx < 2; sx++) {
+      const m = X[2 * (1 + 3 * z) + sx];
+      Y[sx + 4 * z] = 0.75 * m + 0.25 * X[2 * (3 * z) + sx];
+      Y[sx + 2 + 4 * z] = 0.75 * m + 0.25 * X[2 * (2 + 3 * z) + sx];
     }
-    const frac = 0.5 - (2 * f) / h;
-    if (frac >= 1) sum += 1;
-    else if (frac > 0) { sum += frac; crossings++; }
+  }
+  let sum = 0;
+  for (let q = 0; q < 4; q++) {
+    const m = Y[q + 4];
+    for (let sz = 0; sz < 2; sz++) {
+      const f = 0.75 * m + 0.25 * Y[q + 8 * sz];
+      const frac = 0.5 - (2 * f) / h;
+      if (frac >= 1) sum += 1;
+      else if (frac > 0) { sum += frac; crossings++; }
+    }
   }
   return sum / 8;
 }
