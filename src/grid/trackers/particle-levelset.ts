@@ -7,8 +7,9 @@
  *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface where
  *    the surface is under-resolved (thin, cornered or tightly curved, and beside objects), half as
  *    many where it is smooth (pls-quota.ts), at a random point of the cell, each attracted along ∇φ
- *    to a random level φ_goal on its side, |φ_goal| ∈ [r_min, bandMax]; its sign is the side it
- *    lands on.
+ *    (central differences at the cell centres, interpolated) to a random level φ_goal on its side,
+ *    |φ_goal| ∈ [r_min, bandMax], and no deeper than φ reaches within three cells (a thin film's
+ *    middle); its sign is the side it lands on.
  *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
  *    r_max = 0.5 h, stored with the particle's sign.
  *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
