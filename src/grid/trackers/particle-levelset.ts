@@ -7,9 +7,8 @@
  *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface where
  *    the surface is under-resolved (thin, cornered or tightly curved, and beside objects), half as
  *    many where it is smooth (pls-quota.ts), at a random point of the cell, each attracted along ∇φ
- *    (central differences at the cell centres, interpolated) to a random level φ_goal on its side,
- *    |φ_goal| ∈ [r_min, bandMax], and no deeper than φ reaches within three cells (a thin film's
- *    middle); its sign is the side it lands on.
+ *    to a random level φ_goal on its side, |φ_goal| ∈ [r_min, bandMax]; its sign is the side it
+ *    lands on.
  *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
  *    r_max = 0.5 h, stored with the particle's sign.
  *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
@@ -281,22 +280,17 @@ export class ParticleLevelSet {
       R[w++] = R[q];
     }
     this.count = w;
-    const [deep, high] = this.reach(s, this.bandCells);
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax) continue;
       const want = quota[c];
       for (let tries = 0; cnt[c] < want && tries < 2 * want; tries++) {
-        // Alternate sides so both get particles; attract towards a random level on that side, no
-        // deeper than φ goes within bandCells cells (a film thinner than the band holds its
-        // particles at the levels it has).
-        const sign = tries % 2 === 0 ? -1 : 1;
-        const top = Math.min(bandMax, sign < 0 ? -deep[c] : high[c]);
-        if (top < rmin) continue;
         let x = o[0] + h * (s.ci[c] + this.random()), y = o[1] + h * (s.cj[c] + this.random()), z = o[2] + h * (s.ck[c] + this.random());
         g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
         sampleInto(s, s.phi, g, f, 0);
         let fp = f[0];
-        const goal = sign * (rmin + this.random() * (top - rmin));
+        // Alternate sides so both get particles; attract towards a random level on that side.
+        const sign = tries % 2 === 0 ? -1 : 1;
+        const goal = sign * (rmin + this.random() * (bandMax - rmin));
         for (let it = 0; it < 3 && Math.abs(fp - goal) > 0.05 * h; it++) {
           sampleVectorInto(s, grad, g, p3);
           const gl = Math.hypot(p3[0], p3[1], p3[2]);
@@ -315,32 +309,6 @@ export class ParticleLevelSet {
       }
     }
   }
-
-  /** The least and greatest φ within `cells` steps (faces) of each cell: `cells` passes of a min / max over the six neighbours. */
-  private reach(s: GridStore, cells: number): [Float64Array, Float64Array] {
-    const n = s.count, { nb, phi, type } = s;
-    if (this.lo.length < n) for (let b = 0; b < 2; b++) { this.lo[b] = new Float64Array(Math.ceil(n * 1.3)); this.hi[b] = new Float64Array(Math.ceil(n * 1.3)); }
-    let lo = this.lo[0], hi = this.hi[0], lo2 = this.lo[1], hi2 = this.hi[1];
-    for (let c = 0; c < n; c++) { lo[c] = type[c] === SOLID ? Infinity : phi[c]; hi[c] = type[c] === SOLID ? -Infinity : phi[c]; }
-    for (let it = 0; it < cells; it++) {
-      for (let c = 0; c < n; c++) {
-        let a = lo[c], b = hi[c];
-        for (let e = 0; e < 6; e++) {
-          const m = nb[6 * c + e];
-          if (m < 0) continue;
-          if (lo[m] < a) a = lo[m];
-          if (hi[m] > b) b = hi[m];
-        }
-        lo2[c] = a; hi2[c] = b;
-      }
-      let t = lo; lo = lo2; lo2 = t;
-      t = hi; hi = hi2; hi2 = t;
-    }
-    return [lo, hi];
-  }
-
-  private lo = [new Float64Array(0), new Float64Array(0)];
-  private hi = [new Float64Array(0), new Float64Array(0)];
 }
 
 /**
