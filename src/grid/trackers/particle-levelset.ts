@@ -7,8 +7,8 @@
  *  - Seeding (§3.1): `perCell` particles in every cell within `bandMax` (3h) of the surface where
  *    the surface is under-resolved (thin, cornered or tightly curved, and beside objects), half as
  *    many where it is smooth (pls-quota.ts), at a random point of the cell, each attracted along ∇φ
- *    to a random level φ_goal on its side, |φ_goal| ∈ [r_min, bandMax]; its sign is the side it
- *    lands on.
+ *    (central differences at the cell centres, interpolated) to a random level φ_goal on its side,
+ *    |φ_goal| ∈ [r_min, bandMax]; its sign is the side it lands on.
  *  - Radii (§3.2, Cline equation 31): r = clamp(s φ(x_p), r_min, r_max), r_min = 0.1 h,
  *    r_max = 0.5 h, stored with the particle's sign.
  *  - Error correction (§3.3): after φ and the particles have moved (RK2), a particle on the wrong
@@ -331,11 +331,12 @@ function besideSolid(s: GridStore, kind: Int32Array, x: number, y: number, z: nu
 export class ParticleLevelSetTracker extends LevelSetTracker {
   override readonly name: string = 'particle-levelset';
   /**
-   * The escaped particles repair what φ's transport smooths away, so its substeps are bounded by
-   * stability alone (Σ|u_a| τ / h ≤ 0.9): Zalesak's disk 50² keeps its shape better than at
-   * half-cell substeps (BENCHMARKS.md, issue 17).
+   * φ's transport substeps move the surface at most ¾ of a cell along an axis (half a cell in the
+   * plain level set): at the honey drop's cfl 2 that is three substeps a step instead of four, with
+   * the same volume at cfl 1 and below; one-cell substeps lost 2.3 % of a sphere six cells in radius
+   * moved 14 cells, which the particles did not repair (BENCHMARKS.md, issue 17).
    */
-  protected override readonly transportCells: number = Infinity;
+  protected override readonly transportCells: number = 0.75;
   readonly particles: ParticleLevelSet;
 
   constructor(scene: Scene) {
