@@ -41,6 +41,8 @@ const sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, SOLID = SO
 const p3 = new Float64Array(3);
 const gq = new Float64Array(4);
 const one = new Float64Array(1);
+/** A seeding try's random numbers: the point in the cell, then the goal level. */
+const rq = new Float64Array(4);
 
 export class ParticleLevelSet {
   count = 0;
@@ -76,12 +78,19 @@ export class ParticleLevelSet {
     this.rng = r.scalar('ext.plsRng');
   }
 
-  private random(): number {
-    // mulberry32: deterministic across runs and restores of the same scene.
-    let t = (this.rng = (this.rng + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  /**
+   * Fills `out` with uniform numbers in [0, 1) (mulberry32: deterministic across runs and restores
+   * of the same scene). Into an array: a double returned from a call is boxed on the heap.
+   */
+  private randoms(out: Float64Array): void {
+    let r = this.rng;
+    for (let q = 0; q < out.length; q++) {
+      let t = (r = (r + 0x6d2b79f5) >>> 0);
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      out[q] = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    }
+    this.rng = r;
   }
 
   private add(x: number, y: number, z: number, r: number): void {
@@ -237,7 +246,7 @@ export class ParticleLevelSet {
     for (let q = 0; q < this.count; q++) {
       at[0] = (P[3 * q] - o[0]) * inv - 0.5; at[1] = (P[3 * q + 1] - o[1]) * inv - 0.5; at[2] = (P[3 * q + 2] - o[2]) * inv - 0.5;
       sampleVectorInto(s, g, at, p3);
-      const l = Math.hypot(p3[0], p3[1], p3[2]);
+      const l = Math.sqrt(p3[0] * p3[0] + p3[1] * p3[1] + p3[2] * p3[2]);
       if (!(l > 1e-12)) continue;
       const k = distance / l;
       P[3 * q] += k * p3[0]; P[3 * q + 1] += k * p3[1]; P[3 * q + 2] += k * p3[2];
@@ -284,16 +293,17 @@ export class ParticleLevelSet {
       if (s.type[c] === SOLID || Math.abs(s.phi[c]) > bandMax) continue;
       const want = quota[c];
       for (let tries = 0; cnt[c] < want && tries < 2 * want; tries++) {
-        let x = o[0] + h * (s.ci[c] + this.random()), y = o[1] + h * (s.cj[c] + this.random()), z = o[2] + h * (s.ck[c] + this.random());
+        this.randoms(rq);
+        let x = o[0] + h * (s.ci[c] + rq[0]), y = o[1] + h * (s.cj[c] + rq[1]), z = o[2] + h * (s.ck[c] + rq[2]);
         g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
         sampleInto(s, s.phi, g, f, 0);
         let fp = f[0];
         // Alternate sides so both get particles; attract towards a random level on that side.
         const sign = tries % 2 === 0 ? -1 : 1;
-        const goal = sign * (rmin + this.random() * (bandMax - rmin));
+        const goal = sign * (rmin + rq[3] * (bandMax - rmin));
         for (let it = 0; it < 3 && Math.abs(fp - goal) > 0.05 * h; it++) {
           sampleVectorInto(s, grad, g, p3);
-          const gl = Math.hypot(p3[0], p3[1], p3[2]);
+          const gl = Math.sqrt(p3[0] * p3[0] + p3[1] * p3[1] + p3[2] * p3[2]);
           if (!(gl > 1e-9)) break;
           const step = ((goal - fp) * h) / gl; // gl is the change of φ over one cell
           x += (step * p3[0]) / gl; y += (step * p3[1]) / gl; z += (step * p3[2]) / gl;
