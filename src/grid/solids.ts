@@ -46,6 +46,9 @@ export class GridSolids {
       });
     }
     this.moving = this.list.some((b) => !b.motion.isStatic);
+    const cells = d.n[0] * d.n[1] * d.n[2];
+    const still = this.list.every((b) => b.motion.isStatic || b.motion.isFree);
+    this.known = still && this.list.length > 0 && this.list.length < 126 && cells <= 1 << 24 ? new Int8Array(cells) : null;
   }
 
   setTime(time: number): void {
@@ -61,15 +64,32 @@ export class GridSolids {
     return body.shape.sdf(rest[0], rest[1], rest[2]);
   }
 
-  /** Index of the solid containing the centre of cell (i, j, k), or −1. */
+  /**
+   * Index of the solid containing the centre of cell (i, j, k), or −1. Where every object holding
+   * cells stands still, the answer for a cell of the domain is kept (`known`): the grid rebuild asks
+   * it of tens of thousands of cells every step.
+   */
   readonly solidAt = (i: number, j: number, k: number): number => {
     if (this.list.length === 0) return -1;
+    const n = this.d.n, known = this.known;
+    if (known !== null && i >= 0 && j >= 0 && k >= 0 && i < n[0] && j < n[1] && k < n[2]) {
+      const key = i + n[0] * (j + n[1] * k);
+      if (known[key] === 0) known[key] = this.findSolid(i, j, k) + 2;
+      return known[key] - 2;
+    }
+    return this.findSolid(i, j, k);
+  };
+
+  /** Cell-centre answers of `solidAt` (solid + 2; 0 where not asked yet), or null where objects move. */
+  private readonly known: Int8Array | null;
+
+  private findSolid(i: number, j: number, k: number): number {
     const h = this.d.h, o = this.d.origin;
     const x = o[0] + h * (i + 0.5), y = o[1] + h * (j + 0.5), z = o[2] + h * (k + 0.5);
     // Free (buoyant) bodies are not cells of the grid: they float on its pressure (buoyancy.ts).
     for (let b = 0; b < this.list.length; b++) if (!this.list[b].motion.isFree && this.distance(b, x, y, z) < 0) return b;
     return -1;
-  };
+  }
 
   /** Writes each solid cell's object velocity into `solidVel` (zero for walls). */
   fillVelocities(s: GridStore): void {
