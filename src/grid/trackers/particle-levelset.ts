@@ -141,10 +141,11 @@ export class ParticleLevelSet {
       g[0] = (mx - o[0]) * inv - 0.5; g[1] = (my - o[1]) * inv - 0.5; g[2] = (mz - o[2]) * inv - 0.5;
       sampleVectorInto(s, vc, g, p3);
       const nx = x + dt * p3[0], ny = y + dt * p3[1], nz = z + dt * p3[2];
-      const c = s.find(Math.floor((nx - o[0]) * inv), Math.floor((ny - o[1]) * inv), Math.floor((nz - o[2]) * inv));
+      g[0] = (nx - o[0]) * inv; g[1] = (ny - o[1]) * inv; g[2] = (nz - o[2]) * inv;
+      const c = cellAt(s, g);
       if (c < 0 || s.type[c] === SOLID || !Number.isFinite(nx + ny + nz)) continue;
       P[3 * w] = nx; P[3 * w + 1] = ny; P[3 * w + 2] = nz;
-      g[0] = (nx - o[0]) * inv - 0.5; g[1] = (ny - o[1]) * inv - 0.5; g[2] = (nz - o[2]) * inv - 0.5;
+      g[0] -= 0.5; g[1] -= 0.5; g[2] -= 0.5;
       sampleInto(s, phi, g, F, w);
       R[w++] = R[q];
     }
@@ -196,14 +197,16 @@ export class ParticleLevelSet {
         if (radii && sign * fp >= 0) R[q] = sign * Math.min(rmax, Math.max(rmin, sign * fp));
         continue;
       }
-      if (besideSolid(s, sim.d.kind, gx + 0.5, gy + 0.5, gz + 0.5)) continue;
+      g[0] = gx + 0.5; g[1] = gy + 0.5; g[2] = gz + 0.5;
+      if (besideSolid(s, sim.d.kind, g)) continue;
       if (!touched) {
         plus.set(phi.subarray(0, n));
         minus.set(phi.subarray(0, n));
         touched = true;
       }
       escaped++;
-      const i0 = Math.floor(gx), j0 = Math.floor(gy), k0 = Math.floor(gz);
+      // (Integers as int32: a double argument is boxed on the heap.)
+      const i0 = Math.floor(gx) | 0, j0 = Math.floor(gy) | 0, k0 = Math.floor(gz) | 0;
       for (let e = 0; e < 8; e++) {
         const i = i0 + (e & 1), j = j0 + ((e >> 1) & 1), k = k0 + ((e >> 2) & 1);
         const c = s.find(i, j, k);
@@ -282,7 +285,8 @@ export class ParticleLevelSet {
       g[0] = (x - o[0]) * inv - 0.5; g[1] = (y - o[1]) * inv - 0.5; g[2] = (z - o[2]) * inv - 0.5;
       sampleInto(s, s.phi, g, f, 0);
       if (Math.abs(f[0]) > bandMax) continue;
-      const c = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
+      g[0] = (x - o[0]) * inv; g[1] = (y - o[1]) * inv; g[2] = (z - o[2]) * inv;
+      const c = cellAt(s, g);
       if (c < 0 || s.type[c] === SOLID || cnt[c] >= 2 * quota[c]) continue;
       cnt[c]++;
       P[3 * w] = x; P[3 * w + 1] = y; P[3 * w + 2] = z;
@@ -312,7 +316,8 @@ export class ParticleLevelSet {
           fp = f[0];
         }
         if (sign * fp < rmin || Math.abs(fp) > bandMax) continue;
-        const home = s.find(Math.floor((x - o[0]) * inv), Math.floor((y - o[1]) * inv), Math.floor((z - o[2]) * inv));
+        g[0] = (x - o[0]) * inv; g[1] = (y - o[1]) * inv; g[2] = (z - o[2]) * inv;
+        const home = cellAt(s, g);
         if (home < 0 || s.type[home] === SOLID) continue;
         this.add(x, y, z, sign * Math.min(rmax, Math.max(rmin, sign * fp)));
         cnt[c]++;
@@ -329,12 +334,24 @@ export class ParticleLevelSet {
  * the liquid's front along a no-slip floor runs over the air particles below the first centres,
  * which would then carve it away. Such particles keep their place but do not correct φ.
  */
-function besideSolid(s: GridStore, kind: Int32Array, x: number, y: number, z: number): boolean {
+function besideSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
+  const x = g[0], y = g[1], z = g[2];
   const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
-  const c = s.find(i, j, k);
+  const c = cellAt(s, g);
   if (c < 0 || s.type[c] === SOLID) return true;
   const nb = s.nb;
   return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
+}
+
+/**
+ * The slot of the cell holding the point at cell coordinates (g[0], g[1], g[2]) (cell i spans
+ * [i, i + 1)), −1 where there is none. Coordinates come in an array and go to `find` as int32: a
+ * double argument is boxed on the heap.
+ */
+function cellAt(s: GridStore, g: Float64Array): number {
+  const i = Math.floor(g[0]), j = Math.floor(g[1]), k = Math.floor(g[2]);
+  if (!(Math.abs(i) < 1e9 && Math.abs(j) < 1e9 && Math.abs(k) < 1e9)) return -1;
+  return s.find(i | 0, j | 0, k | 0);
 }
 
 /** The level set with the particles' stages: correction after redistancing and after moving. */
