@@ -16,19 +16,24 @@ import { FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridSto
 const FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
 
 let normals = new Float64Array(0);
+/** normals[3c…] holds cell c's ∇φ of the current call where stamp[c] === epoch. */
+let stamp = new Int32Array(0);
+let epoch = 0;
 
-/** ∇φ at every non-solid cell by central differences (one-sided at the band's edge), unnormalised. */
-function cellNormals(s: GridStore): Float64Array {
-  if (normals.length < 3 * s.count) normals = new Float64Array(Math.ceil(3 * s.count * 1.3));
+/**
+ * ∇φ at cell c by central differences (one-sided at the band's edge), unnormalised, into normals;
+ * computed once a call, for the cells the layers read it at (the frontier cells and the cells
+ * behind their faces), not the whole store.
+ */
+function cellNormal(s: GridStore, c: number): void {
+  if (stamp[c] === epoch) return;
+  stamp[c] = epoch;
   const { nb, phi, type } = s;
-  for (let c = 0; c < s.count; c++) {
-    for (let a = 0; a < 3; a++) {
-      const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
-      const okLo = lo >= 0 && type[lo] !== SOLID, okHi = hi >= 0 && type[hi] !== SOLID;
-      normals[3 * c + a] = okLo && okHi ? phi[hi] - phi[lo] : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
-    }
+  for (let a = 0; a < 3; a++) {
+    const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+    const okLo = lo >= 0 && type[lo] !== SOLID, okHi = hi >= 0 && type[hi] !== SOLID;
+    normals[3 * c + a] = okLo && okHi ? phi[hi] - phi[lo] : okHi ? phi[hi] - phi[c] : okLo ? phi[c] - phi[lo] : 0;
   }
-  return normals;
 }
 
 let frontier = new Int32Array(0);
@@ -36,19 +41,29 @@ let nextFrontier = new Int32Array(0);
 
 export function extrapolateVelocity(s: GridStore, layers: number, alongNormals = false): void {
   const { nb, face, type, layer, u } = s;
-  const n = alongNormals ? cellNormals(s) : null;
   if (frontier.length < s.count) {
     frontier = new Int32Array(Math.ceil(s.count * 1.3));
     nextFrontier = new Int32Array(frontier.length);
   }
-  for (let c = 0; c < s.count; c++) layer[c] = type[c] === FLUID ? 0 : -1;
-  // Layer 1 from one pass over the cells; each later layer from the neighbours of the one before.
+  if (alongNormals) {
+    if (stamp.length < s.count) {
+      stamp = new Int32Array(frontier.length);
+      normals = new Float64Array(3 * frontier.length);
+      epoch = 0;
+    }
+    if (++epoch === 0x7fffffff) { stamp.fill(0); epoch = 1; }
+  }
+  const n = alongNormals ? normals : null;
+  // Layer 1 (the cells beside liquid) from one pass over the cells that also sets the liquid's
+  // layer 0; each later layer from the neighbours of the one before.
   let fn = 0;
   for (let c = 0; c < s.count; c++) {
-    if (layer[c] !== -1 || type[c] === SOLID) continue;
+    const t = type[c];
+    layer[c] = t === FLUID ? 0 : -1;
+    if (t === FLUID || t === SOLID) continue;
     for (let d = 0; d < 6; d++) {
       const m = nb[6 * c + d];
-      if (m >= 0 && layer[m] === 0) { frontier[fn++] = c; break; }
+      if (m >= 0 && type[m] === FLUID) { frontier[fn++] = c; break; }
     }
   }
   for (let l = 1; l <= layers && fn > 0; l++) {
@@ -57,11 +72,13 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
     for (let f = 0; f < fn; f++) layer[frontier[f]] = l;
     for (let f = 0; f < fn; f++) {
       const c = frontier[f];
+      if (n !== null) cellNormal(s, c);
       for (let a = 0; a < 3; a++) {
         if (face[3 * c + a] !== FACE_FREE) continue;
         let sum = 0, cnt = 0, wsum = 0, wu = 0;
         // The face's normal: the mean of the two cells it separates.
         const back = nb[6 * c + 2 * a];
+        if (n !== null && back >= 0) cellNormal(s, back);
         for (let d = 0; d < 6; d++) {
           const m = nb[6 * c + d];
           if (!(m >= 0 && layer[m] === l - 1)) continue;
