@@ -21,12 +21,11 @@ let stamp = new Int32Array(0);
 let epoch = 0;
 
 /**
- * ∇φ at cell c by central differences (one-sided at the band's edge), unnormalised, into normals;
- * computed once a call, for the cells the layers read it at (the frontier cells and the cells
+ * ∇φ at cell c by central differences (one-sided at the band's edge), unnormalised, into normals
+ * (callers check the stamp first); computed once a call, for the cells the layers read it at (the frontier cells and the cells
  * behind their faces), not the whole store.
  */
 function cellNormal(s: GridStore, c: number): void {
-  if (stamp[c] === epoch) return;
   stamp[c] = epoch;
   const { nb, phi, type } = s;
   for (let a = 0; a < 3; a++) {
@@ -56,29 +55,33 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
   const n = alongNormals ? normals : null;
   // Layer 1 (the cells beside liquid) from one pass over the cells that also sets the liquid's
   // layer 0; each later layer from the neighbours of the one before.
-  let fn = 0;
+  let fn = 0, liquid = 0;
   for (let c = 0; c < s.count; c++) {
     const t = type[c];
     layer[c] = t === FLUID ? 0 : -1;
+    if (t === FLUID) liquid++;
     if (t === FLUID || t === SOLID) continue;
     for (let d = 0; d < 6; d++) {
       const m = nb[6 * c + d];
       if (m >= 0 && type[m] === FLUID) { frontier[fn++] = c; break; }
     }
   }
+  // Where the layers hold most of the cells (a thin film, a drop), the normals of every cell in one
+  // sequential pass cost less than finding the ones read.
+  if (n !== null && 2 * liquid < s.count) for (let c = 0; c < s.count; c++) cellNormal(s, c);
   for (let l = 1; l <= layers && fn > 0; l++) {
     // The layer's cells are marked first; each reads only the layer before it, so the order of
     // the cells within a layer does not matter.
     for (let f = 0; f < fn; f++) layer[frontier[f]] = l;
     for (let f = 0; f < fn; f++) {
       const c = frontier[f];
-      if (n !== null) cellNormal(s, c);
+      if (n !== null && stamp[c] !== epoch) cellNormal(s, c);
       for (let a = 0; a < 3; a++) {
         if (face[3 * c + a] !== FACE_FREE) continue;
         let sum = 0, cnt = 0, wsum = 0, wu = 0;
         // The face's normal: the mean of the two cells it separates.
         const back = nb[6 * c + 2 * a];
-        if (n !== null && back >= 0) cellNormal(s, back);
+        if (n !== null && back >= 0 && stamp[back] !== epoch) cellNormal(s, back);
         for (let d = 0; d < 6; d++) {
           const m = nb[6 * c + d];
           if (!(m >= 0 && layer[m] === l - 1)) continue;
