@@ -35,6 +35,7 @@ function cellNormal(s: GridStore, c: number): void {
   }
 }
 
+const prevCell = new Int32Array(6), prevDir = new Int32Array(6), normalSum = new Float64Array(3);
 let frontier = new Int32Array(0);
 let nextFrontier = new Int32Array(0);
 
@@ -76,24 +77,32 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
     for (let f = 0; f < fn; f++) {
       const c = frontier[f];
       if (n !== null && stamp[c] !== epoch) cellNormal(s, c);
+      // The neighbours in the layer before, in direction order (shared by the cell's three faces).
+      let k = 0;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m >= 0 && layer[m] === l - 1) { prevCell[k] = m; prevDir[k++] = d; }
+      }
       for (let a = 0; a < 3; a++) {
         if (face[3 * c + a] !== FACE_FREE) continue;
-        let sum = 0, cnt = 0, wsum = 0, wu = 0;
-        // The face's normal: the mean of the two cells it separates.
-        const back = nb[6 * c + 2 * a];
-        if (n !== null && back >= 0 && stamp[back] !== epoch) cellNormal(s, back);
-        for (let d = 0; d < 6; d++) {
-          const m = nb[6 * c + d];
-          if (!(m >= 0 && layer[m] === l - 1)) continue;
-          sum += u[a][m]; cnt++;
-          if (n !== null) {
-            const ax = d >> 1, sign = d & 1 ? 1 : -1;
-            const na = n[3 * c + ax] + (back >= 0 ? n[3 * back + ax] : n[3 * c + ax]);
-            const w = -sign * na;
-            if (w > 0) { wsum += w; wu += w * u[a][m]; }
+        const ua = u[a];
+        let sum = 0, wsum = 0, wu = 0;
+        if (n === null) {
+          for (let q = 0; q < k; q++) sum += ua[prevCell[q]];
+        } else {
+          // The face's normal: the sum of the two cells' it separates.
+          const back = nb[6 * c + 2 * a];
+          if (back >= 0 && stamp[back] !== epoch) cellNormal(s, back);
+          const o = 3 * (back >= 0 ? back : c);
+          normalSum[0] = n[3 * c] + n[o]; normalSum[1] = n[3 * c + 1] + n[o + 1]; normalSum[2] = n[3 * c + 2] + n[o + 2];
+          for (let q = 0; q < k; q++) {
+            const v = ua[prevCell[q]], d = prevDir[q], na = normalSum[d >> 1];
+            sum += v;
+            const w = d & 1 ? -na : na;
+            if (w > 0) { wsum += w; wu += w * v; }
           }
         }
-        u[a][c] = wsum > 0 ? wu / wsum : sum / cnt;
+        ua[c] = wsum > 0 ? wu / wsum : sum / k;
       }
     }
     if (l === layers) break;
