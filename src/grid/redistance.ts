@@ -134,24 +134,26 @@ export class FastMarching {
    * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
    */
   private consider(s: GridStore, c: number, h: number): void {
-    const { nb } = s;
-    const dist = this.dist, state = this.state;
+    const { nb, phi } = s;
+    const dist = this.dist, state = this.state, inside = phi[c] < 0;
     const A = coefA, B = coefB;
     for (let a = 0; a < 3; a++) {
-      A[a] = 0; B[a] = Infinity;
-      let best = -1, side = 0;
-      for (let e = 0; e < 2; e++) {
-        const m = nb[6 * c + 2 * a + e];
-        if (m >= 0 && state[m] === 2 && dist[m] < B[a]) { B[a] = dist[m]; best = m; side = e; }
+      let b = Infinity, best = -1, side = 0;
+      const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+      if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
+      if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
+      let w = 0;
+      if (best >= 0) {
+        w = 1;
+        const m2 = nb[6 * best + 2 * a + side];
+        // (Only from the same side of the surface: |φ| has a kink across it.)
+        if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
+          w = 2.25;
+          b = (4 * b - dist[m2]) / 3;
+        }
       }
-      if (best < 0) continue;
-      A[a] = 1;
-      const m2 = nb[6 * best + 2 * a + side];
-      // (Only from the same side of the surface: |φ| has a kink across it.)
-      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= B[a] && (s.phi[m2] < 0) === (s.phi[c] < 0)) {
-        A[a] = 2.25;
-        B[a] = (4 * B[a] - dist[m2]) / 3;
-      }
+      A[a] = w;
+      B[a] = b;
     }
     // Sort the axes by B (insertion sort of three).
     for (let p = 1; p < 3; p++) {
