@@ -121,10 +121,10 @@ const gc = new Float64Array(3);
 function centreVelocities(s: GridStore, w: AdvectionScratch): void {
   const { nb, u } = s, vc = w.centre, u0 = u[0], u1 = u[1], u2 = u[2];
   for (let c = 0, n = s.count; c < n; c++) {
-    const o = 6 * c, x = nb[o + 1], y = nb[o + 3], z = nb[o + 5];
-    vc[3 * c] = x >= 0 ? 0.5 * (u0[c] + u0[x]) : u0[c];
-    vc[3 * c + 1] = y >= 0 ? 0.5 * (u1[c] + u1[y]) : u1[c];
-    vc[3 * c + 2] = z >= 0 ? 0.5 * (u2[c] + u2[z]) : u2[c];
+    const o = 6 * c, up0 = nb[o + 1], up1 = nb[o + 3], up2 = nb[o + 5];
+    vc[3 * c] = up0 >= 0 ? 0.5 * (u0[c] + u0[up0]) : u0[c];
+    vc[3 * c + 1] = up1 >= 0 ? 0.5 * (u1[c] + u1[up1]) : u1[c];
+    vc[3 * c + 2] = up2 >= 0 ? 0.5 * (u2[c] + u2[up2]) : u2[c];
   }
 }
 
@@ -132,8 +132,9 @@ const vm = new Float64Array(3);
 
 /**
  * One face's traces: RK2 back through u for −Δt (equation 12) and, where `forward`, RK2 forward for
- * +Δt, both from the face's own velocity (faceVelocity, computed once for the two). û (the back trace's sample of u, and its limits) goes to
- * the scratch; the forward trace's end, in component a's grid coordinates, to w.end.
+ * +Δt, both from the face's own velocity (faceVelocity, computed once for the two). û (the back
+ * trace's sample of u, and its limits) goes to the scratch; the forward trace's end, in component
+ * a's grid coordinates, to w.end.
  */
 function traceFace(s: GridStore, d: GridDomain, w: AdvectionScratch, c: number, a: number, back: boolean, forward: boolean): void {
   const dt = traceDt[0], h = d.h, o = d.origin, inv = 1 / h;
