@@ -8,16 +8,20 @@
  * ũ = SL(û) backward (a forward trace from each face), u ← û + (u − ũ)/2, second order in space
  * and time where the flow is smooth. Its limiter: where that value leaves the range of the eight
  * values the forward step interpolated from, the face keeps û (the first-order result), so no new
- * extremes appear and the scheme stays unconditionally stable, as semi-Lagrangian is.
+ * extremes appear and the scheme stays unconditionally stable, as semi-Lagrangian is. Each face's
+ * two traces start from its own velocity (computed once), and their midpoints read the velocity
+ * averaged to the cell centres, trilinear there (one lookup of eight cells gives all three
+ * components, where the staggered components take three; the same second-order interpolation
+ * error, O(h²)). The sampled quantity itself stays the staggered component.
  *
  * The temperature of variable-viscosity liquids is advected semi-Lagrangian from cell centres (§7.2).
  */
 import type { GridDomain } from './domain.ts';
-import { sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
+import { sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
 import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
+const sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
 const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
@@ -50,6 +54,10 @@ export class AdvectionScratch {
   forward: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
   lo: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
   hi: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  /** The forward trace's end of each face of the component in hand, in its grid coordinates (x, y, z). */
+  end: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+  /** The face velocities averaged to the cell centres (xyz interleaved). */
+  centre = new Float64Array(0);
   ensure(n: number): void {
     if (this.forward[0].length >= n) return;
     const m = Math.ceil(n * 1.3);
@@ -57,7 +65,9 @@ export class AdvectionScratch {
       this.forward[a] = new Float64Array(m);
       this.lo[a] = new Float64Array(m);
       this.hi[a] = new Float64Array(m);
+      this.end[a] = new Float64Array(m);
     }
+    this.centre = new Float64Array(3 * m);
   }
 }
 
@@ -78,21 +88,6 @@ function traceBack(s: GridStore, d: GridDomain, c: number, a: number): void {
   pt[0] = x - 0.5 * dt * v0[0]; pt[1] = yy - 0.5 * dt * v0[1]; pt[2] = z - 0.5 * dt * v0[2];
   velocityInto(s, d, pt, v0);
   y[0] = x - dt * v0[0]; y[1] = yy - dt * v0[1]; y[2] = z - dt * v0[2];
-}
-
-/**
- * The forward trace of face (c, a) for the MacCormack scheme's backward step: RK2 through u for +Δt,
- * the first stage's velocity the face's own (as in traceBack).
- */
-function traceForward(s: GridStore, d: GridDomain, c: number, a: number): void {
-  const dt = traceDt[0], h = d.h, o = d.origin;
-  const x = o[0] + h * (s.ci[c] + (a === 0 ? 0 : 0.5));
-  const yy = o[1] + h * (s.cj[c] + (a === 1 ? 0 : 0.5));
-  const z = o[2] + h * (s.ck[c] + (a === 2 ? 0 : 0.5));
-  if (!faceVelocity(s, c, a, v0)) { pt[0] = x; pt[1] = yy; pt[2] = z; velocityInto(s, d, pt, v0); }
-  pt[0] = x + 0.5 * dt * v0[0]; pt[1] = yy + 0.5 * dt * v0[1]; pt[2] = z + 0.5 * dt * v0[2];
-  velocityInto(s, d, pt, v0);
-  y[0] = x + dt * v0[0]; y[1] = yy + dt * v0[1]; y[2] = z + dt * v0[2];
 }
 
 export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: VelocityAdvection = 'semi-lagrangian', scratch?: AdvectionScratch): void {
@@ -120,34 +115,78 @@ export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: 
   }
 }
 
+const gc = new Float64Array(3);
+
+/** Face velocities averaged to cell centres (as φ's transport reads them), into w.centre. */
+function centreVelocities(s: GridStore, w: AdvectionScratch): void {
+  const { nb, u } = s, vc = w.centre, u0 = u[0], u1 = u[1], u2 = u[2];
+  for (let c = 0, n = s.count; c < n; c++) {
+    const o = 6 * c, up0 = nb[o + 1], up1 = nb[o + 3], up2 = nb[o + 5];
+    vc[3 * c] = up0 >= 0 ? 0.5 * (u0[c] + u0[up0]) : u0[c];
+    vc[3 * c + 1] = up1 >= 0 ? 0.5 * (u1[c] + u1[up1]) : u1[c];
+    vc[3 * c + 2] = up2 >= 0 ? 0.5 * (u2[c] + u2[up2]) : u2[c];
+  }
+}
+
+const vm = new Float64Array(3);
+
+/**
+ * One face's traces: RK2 back through u for −Δt (equation 12) and, where `forward`, RK2 forward for
+ * +Δt, both from the face's own velocity (faceVelocity, computed once for the two). û (the back
+ * trace's sample of u, and its limits) goes to the scratch; the forward trace's end, in component
+ * a's grid coordinates, to w.end.
+ */
+function traceFace(s: GridStore, d: GridDomain, w: AdvectionScratch, c: number, a: number, back: boolean, forward: boolean): void {
+  const dt = traceDt[0], h = d.h, o = d.origin, inv = 1 / h;
+  const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
+  const x = o[0] + h * (s.ci[c] + sx), yy = o[1] + h * (s.cj[c] + sy), z = o[2] + h * (s.ck[c] + sz);
+  // The velocities along the traces: the face velocities averaged to the cell centres, trilinear
+  // in (x/h − ½, y/h − ½, z/h − ½): one lookup of eight cells for the three components.
+  const vc = w.centre;
+  if (!faceVelocity(s, c, a, vm)) {
+    gc[0] = (x - o[0]) * inv - 0.5; gc[1] = (yy - o[1]) * inv - 0.5; gc[2] = (z - o[2]) * inv - 0.5;
+    sampleVectorInto(s, vc, gc, vm);
+  }
+  const f0 = vm[0], f1 = vm[1], f2 = vm[2];
+  if (back) {
+    gc[0] = (x - 0.5 * dt * f0 - o[0]) * inv - 0.5; gc[1] = (yy - 0.5 * dt * f1 - o[1]) * inv - 0.5; gc[2] = (z - 0.5 * dt * f2 - o[2]) * inv - 0.5;
+    sampleVectorInto(s, vc, gc, vm);
+    const gx = (x - dt * vm[0] - o[0]) * inv - sx, gy = (yy - dt * vm[1] - o[1]) * inv - sy, gz = (z - dt * vm[2] - o[2]) * inv - sz;
+    g[0] = gx; g[1] = gy; g[2] = gz;
+    sampleBoundedInto(s, s.u[a], g, w.forward[a], c);
+    w.lo[a][c] = sampleBounds[0];
+    w.hi[a][c] = sampleBounds[1];
+  }
+  if (forward) {
+    gc[0] = (x + 0.5 * dt * f0 - o[0]) * inv - 0.5; gc[1] = (yy + 0.5 * dt * f1 - o[1]) * inv - 0.5; gc[2] = (z + 0.5 * dt * f2 - o[2]) * inv - 0.5;
+    sampleVectorInto(s, vc, gc, vm);
+    w.end[0][c] = (x + dt * vm[0] - o[0]) * inv - sx;
+    w.end[1][c] = (yy + dt * vm[1] - o[1]) * inv - sy;
+    w.end[2][c] = (z + dt * vm[2] - o[2]) * inv - sz;
+  }
+}
+
 function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
-  const { face } = s, n = s.count, h = d.h, inv = 1 / h, o = d.origin;
+  const { face, layer } = s, n = s.count;
   w.ensure(n);
-  // û on the faces not held by a solid within two cells of the liquid (the backward step, which
-  // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u).
-  const { layer } = s;
+  centreVelocities(s, w);
   for (let a = 0; a < 3; a++) {
-    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ua = s.u[a];
-    const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
+    // û on the faces not held by a solid within two cells of the liquid (the backward step, which
+    // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u), and
+    // the forward trace of each face that borders liquid, from the same face velocity.
+    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ua = s.u[a], ta = s.tmp[a];
     for (let c = 0; c < n; c++) {
       fa[c] = ua[c];
       const st = face[3 * c + a];
       if (st === FACE_FIXED || layer[c] < 0 || layer[c] > 2) continue;
-      traceBack(s, d, c, a);
-      g[0] = (y[0] - o[0]) * inv - sx; g[1] = (y[1] - o[1]) * inv - sy; g[2] = (y[2] - o[2]) * inv - sz;
-      sampleBoundedInto(s, ua, g, fa, c);
-      lo[c] = sampleBounds[0];
-      hi[c] = sampleBounds[1];
+      traceFace(s, d, w, c, a, true, st === FACE_ACTIVE);
     }
-  }
-  // ũ: û carried back by a forward trace; the corrected value where it stays within the limits.
-  for (let a = 0; a < 3; a++) {
-    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ta = s.tmp[a], ua = s.u[a];
-    const sx = a === 0 ? 0 : 0.5, sy = a === 1 ? 0 : 0.5, sz = a === 2 ? 0 : 0.5;
+    // ũ: û carried back by the forward trace; the corrected value where it stays within the limits.
+    const e0 = w.end[0], e1 = w.end[1], e2 = w.end[2];
     for (let c = 0; c < n; c++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      traceForward(s, d, c, a);
-      g[0] = (y[0] - o[0]) * inv - sx; g[1] = (y[1] - o[1]) * inv - sy; g[2] = (y[2] - o[2]) * inv - sz; g[3] = fa[c];
+      if (layer[c] < 0 || layer[c] > 2) traceFace(s, d, w, c, a, false, true);
+      g[0] = e0[c]; g[1] = e1[c]; g[2] = e2[c]; g[3] = fa[c];
       sampleInto(s, fa, g, one, 0);
       const corrected = fa[c] + 0.5 * (ua[c] - one[0]);
       ta[c] = corrected >= lo[c] && corrected <= hi[c] ? corrected : fa[c];

@@ -22,6 +22,8 @@ export class FastMarching {
   private state = new Uint8Array(0);
   private heapCell = new Int32Array(0);
   private heapKey = new Float64Array(0);
+  /** Each trial cell's place in the heap (valid while its state is 1). */
+  private heapPos = new Int32Array(0);
   private heapSize = 0;
 
   private ensure(n: number): void {
@@ -29,6 +31,7 @@ export class FastMarching {
     const m = Math.ceil(n * 1.3);
     this.dist = new Float64Array(m);
     this.state = new Uint8Array(m);
+    this.heapPos = new Int32Array(m);
   }
 
   /**
@@ -52,6 +55,13 @@ export class FastMarching {
         state[c] = 2;
         continue;
       }
+      // A seed has a neighbour on the other side of the surface (checked first: most cells have none).
+      let crossing = false;
+      for (let e = 6 * c, end = e + 6; e < end; e++) {
+        const m = nb[e];
+        if (m >= 0 && (phi[m] < 0) !== inside) { crossing = true; break; }
+      }
+      if (!crossing) continue;
       let inv2 = 0, tmin = Infinity;
       for (let a = 0; a < 3; a++) {
         let theta = Infinity;
@@ -124,24 +134,26 @@ export class FastMarching {
    * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
    */
   private consider(s: GridStore, c: number, h: number): void {
-    const { nb } = s;
-    const dist = this.dist, state = this.state;
+    const { nb, phi } = s;
+    const dist = this.dist, state = this.state, inside = phi[c] < 0;
     const A = coefA, B = coefB;
     for (let a = 0; a < 3; a++) {
-      A[a] = 0; B[a] = Infinity;
-      let best = -1, side = 0;
-      for (let e = 0; e < 2; e++) {
-        const m = nb[6 * c + 2 * a + e];
-        if (m >= 0 && state[m] === 2 && dist[m] < B[a]) { B[a] = dist[m]; best = m; side = e; }
+      let b = Infinity, best = -1, side = 0;
+      const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+      if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
+      if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
+      let w = 0;
+      if (best >= 0) {
+        w = 1;
+        const m2 = nb[6 * best + 2 * a + side];
+        // (Only from the same side of the surface: |φ| has a kink across it.)
+        if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
+          w = 2.25;
+          b = (4 * b - dist[m2]) / 3;
+        }
       }
-      if (best < 0) continue;
-      A[a] = 1;
-      const m2 = nb[6 * best + 2 * a + side];
-      // (Only from the same side of the surface: |φ| has a kink across it.)
-      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= B[a] && (s.phi[m2] < 0) === (s.phi[c] < 0)) {
-        A[a] = 2.25;
-        B[a] = (4 * B[a] - dist[m2]) / 3;
-      }
+      A[a] = w;
+      B[a] = b;
     }
     // Sort the axes by B (insertion sort of three).
     for (let p = 1; p < 3; p++) {
@@ -160,12 +172,21 @@ export class FastMarching {
       d = (s1 + Math.sqrt(disc)) / s0;
     }
     if (d === Infinity) return;
-    if (state[c] === 1 && d >= dist[c]) return;
+    if (state[c] === 1) {
+      if (d >= dist[c]) return;
+      dist[c] = d;
+      this.siftUp(this.heapPos[c], c, d);
+      return;
+    }
     dist[c] = d;
     state[c] = 1;
     this.push(c, d);
   }
 
+  /**
+   * The trial cells in a binary heap keyed by distance, each cell once: a cell whose distance falls
+   * moves up in place (its position kept in heapPos) instead of entering again.
+   */
   private push(c: number, key: number): void {
     if (this.heapSize === this.heapCell.length) {
       const cells = new Int32Array(Math.max(64, 2 * this.heapSize));
@@ -175,21 +196,27 @@ export class FastMarching {
       this.heapCell = cells;
       this.heapKey = keys;
     }
-    const hc = this.heapCell, hk = this.heapKey;
-    let i = this.heapSize++;
+    this.siftUp(this.heapSize++, c, key);
+  }
+
+  /** Places cell c with `key` at heap position i or above it. */
+  private siftUp(i: number, c: number, key: number): void {
+    const hc = this.heapCell, hk = this.heapKey, pos = this.heapPos;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (hk[p] <= key) break;
       hc[i] = hc[p];
       hk[i] = hk[p];
+      pos[hc[i]] = i;
       i = p;
     }
     hc[i] = c;
     hk[i] = key;
+    pos[c] = i;
   }
 
   private pop(): number {
-    const hc = this.heapCell, hk = this.heapKey;
+    const hc = this.heapCell, hk = this.heapKey, pos = this.heapPos;
     const top = hc[0];
     const n = --this.heapSize;
     const lc = hc[n], lk = hk[n];
@@ -201,10 +228,12 @@ export class FastMarching {
       if (hk[ch] >= lk) break;
       hc[i] = hc[ch];
       hk[i] = hk[ch];
+      pos[hc[i]] = i;
       i = ch;
     }
     hc[i] = lc;
     hk[i] = lk;
+    pos[lc] = i;
     return top;
   }
 }
