@@ -46,6 +46,9 @@ export class PcgSolver {
   private compSum = new Float64Array(0);
   private compCount = new Float64Array(0);
 
+  /** nbRow with row n (zero in every vector) for a missing neighbour. */
+  private nbs = new Int32Array(0);
+
   private ensure(n: number): void {
     if (this.r.length >= n) return;
     const m = Math.ceil(n * 1.3);
@@ -60,7 +63,7 @@ export class PcgSolver {
   /** Solves A x = rhs; x holds the initial guess on entry. */
   solve(A: SparseSystem, x: Float64Array, tolerance: number, maxIterations: number, mic = true): SolveResult {
     const n = A.n;
-    this.ensure(n);
+    this.ensure(n + 1);
     const { r, z, s } = this;
     this.project(A, A.rhs);
     if (mic) this.buildMIC(A);
@@ -81,6 +84,7 @@ export class PcgSolver {
     this.precondition(A, r, z, mic);
     s.set(z.subarray(0, n));
     let sigma = dot(z, r, n);
+    if (mic && A.unit && !this.anyClosed(A)) return this.iterateUnitMIC(A, x, tolerance, maxIterations, bnorm, rnorm, sigma);
     for (let it = 1; it <= maxIterations; it++) {
       // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).
       const ds = this.multiply(A, s, z);
@@ -102,6 +106,66 @@ export class PcgSolver {
       sigma = sigmaNew;
     }
     return { iterations: maxIterations, relativeResidual: rnorm / bnorm, converged: false };
+  }
+
+  /**
+   * The iterations of `solve` for unit couplings with MIC(0) and no closed component: the same
+   * arithmetic in the same order, with each missing neighbour pointed at row n, whose entry stays 0
+   * in s, q and z, so that the product and the sweeps read six (three) neighbours without a branch.
+   */
+  private iterateUnitMIC(A: SparseSystem, x: Float64Array, tolerance: number, maxIterations: number, bnorm: number, rnorm: number, sigma: number): SolveResult {
+    const n = A.n;
+    // Missing neighbours point at row n, whose entry stays 0 in s, q and z: no branch per coupling.
+    if (this.nbs.length < 6 * n) this.nbs = new Int32Array(6 * Math.ceil(n * 1.3));
+    const nbs = this.nbs, nbRow = A.nbRow;
+    for (let o = 0; o < 6 * n; o++) { const m = nbRow[o]; nbs[o] = m >= 0 ? m : n; }
+    const { r, z, s, q } = this;
+    s[n] = 0; q[n] = 0; z[n] = 0;
+    const p2 = this.prec2, diag = A.diag;
+    for (let it = 1; it <= maxIterations; it++) {
+      // z = A s and s·z (multiply's sum, in its order).
+      let ds = 0;
+      for (let i = 0; i < n; i++) {
+        const o = 6 * i;
+        const si = s[i];
+        const t = diag[i] * si - s[nbs[o]] - s[nbs[o + 1]] - s[nbs[o + 2]] - s[nbs[o + 3]] - s[nbs[o + 4]] - s[nbs[o + 5]];
+        z[i] = t;
+        ds += si * t;
+      }
+      if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
+      const alpha = sigma / ds;
+      rnorm = 0;
+      for (let i = 0; i < n; i++) {
+        x[i] += alpha * s[i];
+        const ri = r[i] - alpha * z[i];
+        r[i] = ri;
+        const a = ri < 0 ? -ri : ri;
+        if (a > rnorm) rnorm = a;
+      }
+      if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
+      // precondition's sweeps (see there).
+      for (let i = 0; i < n; i++) {
+        const o = 6 * i;
+        q[i] = (r[i] + q[nbs[o + 2]] + q[nbs[o + 4]] + q[nbs[o]]) * p2[i];
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        const o = 6 * i;
+        const p = p2[i];
+        z[i] = q[i] + p * z[nbs[o + 3]] + p * z[nbs[o + 5]] + p * z[nbs[o + 1]];
+      }
+      const sigmaNew = dot(z, r, n);
+      const beta = sigmaNew / sigma;
+      for (let i = 0; i < n; i++) s[i] = z[i] + beta * s[i];
+      sigma = sigmaNew;
+    }
+    return { iterations: maxIterations, relativeResidual: rnorm / bnorm, converged: false };
+  }
+
+  private anyClosed(A: SparseSystem): boolean {
+    const closed = A.closed;
+    if (!A.component || !closed) return false;
+    for (let c = 0; c < closed.length; c++) if (closed[c]) return true;
+    return false;
   }
 
   /** out = A v; returns v·out. */
