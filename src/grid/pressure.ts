@@ -8,8 +8,11 @@
  * atmospheric pressure, taken as the gauge zero (p_atm = 0, so the −k_i p_atm term of equation 14
  * vanishes). Faces touching solid cells are held at the solid's velocity and enter the divergence
  * only (§6, the modified system of Foster & Fedkiw). A liquid component with no air neighbour (a
- * full container) is singular; the solver projects out its constant.
+ * full container) is singular; the solver projects out its constant. The system is solved by
+ * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
+ * Sifakis & Teran 2010), about a quarter of MIC(0)'s iterations on the 64³ dam break.
  */
+import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
@@ -31,6 +34,14 @@ export class PressureSolver {
   };
   private x = new Float64Array(0);
   private stack = new Int32Array(0);
+  private mg = new MultigridPreconditioner();
+  private ri = new Int32Array(0);
+  private rj = new Int32Array(0);
+  private rk = new Int32Array(0);
+  /** Precondition with a multigrid V-cycle (multigrid.ts), else MIC(0). */
+  multigrid = true;
+  /** The domain's cells along x, y, z (GridDomain.n), which the multigrid levels cover. */
+  box: readonly number[] | null = null;
   last: SolveResult = { iterations: 0, relativeResidual: 0, converged: true };
   /** max |h ∇·u| over liquid cells before and after the last projection, m/s. */
   divergenceBefore = 0;
@@ -81,7 +92,7 @@ export class PressureSolver {
     const x = this.x;
     const p = s.pressure;
     for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
-    const result = this.solver.solve(sys, x, tolerance, maxIterations, true);
+    const result = this.solver.solve(sys, x, tolerance, maxIterations, this.multigrid && this.buildMultigrid(s, m) ? this.mg : true);
     this.last = result;
     // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.
     const q = this.qCell(n);
@@ -102,6 +113,43 @@ export class PressureSolver {
     }
     this.divergenceAfter = after;
     return result;
+  }
+
+  /**
+   * Labels the box and its ring of wall cells for the multigrid preconditioner: box cells not in the
+   * store are air, ring cells not in the store solid. False where the box is unknown (no `box`, and
+   * a store without its dense table) or over 2^24 cells.
+   */
+  private buildMultigrid(s: GridStore, m: number): boolean {
+    const dense = s.dense !== null;
+    if (!this.box && !dense) return false;
+    const [nx, ny, nz] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
+    // Boxes too large for dense levels (the store's dense-table limit) keep MIC(0).
+    if ((nx + 2) * (ny + 2) * (nz + 2) > 1 << 24) return false;
+    const mg = this.mg;
+    const flag = mg.begin(nx, ny, nz);
+    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) {
+      const o = mg.index0(0, j, k);
+      flag.fill(MG_DIRICHLET, o, o + nx);
+    }
+    const { ci, cj, ck, type } = s;
+    for (let c = 0; c < s.count; c++) {
+      const i = ci[c], j = cj[c], k = ck[c];
+      if (i < -1 || j < -1 || k < -1 || i > nx || j > ny || k > nz) continue;
+      const t = type[c];
+      flag[mg.index0(i, j, k)] = t === FLUID ? MG_INTERIOR : t === AIR ? MG_DIRICHLET : MG_NEUMANN;
+    }
+    if (this.ri.length < m) {
+      const cap = Math.ceil(m * 1.3) + 16;
+      this.ri = new Int32Array(cap); this.rj = new Int32Array(cap); this.rk = new Int32Array(cap);
+    }
+    const cellOf = this.cellOf;
+    for (let r = 0; r < m; r++) {
+      const c = cellOf[r];
+      this.ri[r] = ci[c]; this.rj[r] = cj[c]; this.rk[r] = ck[c];
+    }
+    mg.finish(this.sys, this.ri, this.rj, this.rk);
+    return true;
   }
 
   private qBuf = new Float64Array(0);
