@@ -116,25 +116,39 @@ export class PressureSolver {
   }
 
   /**
-   * Labels the box and its ring of wall cells for the multigrid preconditioner: box cells not in the
-   * store are air, ring cells not in the store solid. False where the box is unknown (no `box`, and
-   * a store without its dense table) or over 2^24 cells.
+   * Labels, for the multigrid preconditioner, the smallest box around the liquid cells and the ring
+   * of cells around it: cells not in the store are air inside the domain and solid beyond its
+   * walls. False where the domain's size is unknown (no `box`, and a store without its dense table)
+   * or the box has over 2^24 cells.
    */
   private buildMultigrid(s: GridStore, m: number): boolean {
-    const dense = s.dense !== null;
-    if (!this.box && !dense) return false;
-    const [nx, ny, nz] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
-    // Boxes too large for dense levels (the store's dense-table limit) keep MIC(0).
+    if (m === 0 || (!this.box && s.dense === null)) return false;
+    const [NX, NY, NZ] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
+    const { ci, cj, ck, type } = s;
+    const cellOf = this.cellOf;
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
+    for (let r = 0; r < m; r++) {
+      const c = cellOf[r], i = ci[c], j = cj[c], k = ck[c];
+      if (i < x0) x0 = i;
+      if (i > x1) x1 = i;
+      if (j < y0) y0 = j;
+      if (j > y1) y1 = j;
+      if (k < z0) z0 = k;
+      if (k > z1) z1 = k;
+    }
+    const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
     if ((nx + 2) * (ny + 2) * (nz + 2) > 1 << 24) return false;
     const mg = this.mg;
     const flag = mg.begin(nx, ny, nz);
-    for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) {
-      const o = mg.index0(0, j, k);
-      flag.fill(MG_DIRICHLET, o, o + nx);
+    const i0 = Math.max(-1, -x0), i1 = Math.min(nx, NX - 1 - x0);
+    for (let k = Math.max(-1, -z0); k <= Math.min(nz, NZ - 1 - z0); k++) {
+      for (let j = Math.max(-1, -y0); j <= Math.min(ny, NY - 1 - y0); j++) {
+        const o = mg.index0(0, j, k);
+        flag.fill(MG_DIRICHLET, o + i0, o + i1 + 1);
+      }
     }
-    const { ci, cj, ck, type } = s;
     for (let c = 0; c < s.count; c++) {
-      const i = ci[c], j = cj[c], k = ck[c];
+      const i = ci[c] - x0, j = cj[c] - y0, k = ck[c] - z0;
       if (i < -1 || j < -1 || k < -1 || i > nx || j > ny || k > nz) continue;
       const t = type[c];
       flag[mg.index0(i, j, k)] = t === FLUID ? MG_INTERIOR : t === AIR ? MG_DIRICHLET : MG_NEUMANN;
@@ -143,10 +157,9 @@ export class PressureSolver {
       const cap = Math.ceil(m * 1.3) + 16;
       this.ri = new Int32Array(cap); this.rj = new Int32Array(cap); this.rk = new Int32Array(cap);
     }
-    const cellOf = this.cellOf;
     for (let r = 0; r < m; r++) {
       const c = cellOf[r];
-      this.ri[r] = ci[c]; this.rj[r] = cj[c]; this.rk[r] = ck[c];
+      this.ri[r] = ci[c] - x0; this.rj[r] = cj[c] - y0; this.rk[r] = ck[c] - z0;
     }
     mg.finish(this.sys, this.ri, this.rj, this.rk);
     return true;
