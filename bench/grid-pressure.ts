@@ -25,12 +25,18 @@ const solvers = { mic: new PressureSolver(), multigrid: new PressureSolver() };
 solvers.mic.multigrid = false;
 solvers.multigrid.box = sim.d.n;
 const stats = { mic: { ms: 0, it: 0, div: 0 }, multigrid: { ms: 0, it: 0, div: 0 } };
-let capturing = false, solves = 0, rows = 0;
+let capturing = false, solves = 0, rows = 0, deep = 0;
 const original = PressureSolver.prototype.project;
 PressureSolver.prototype.project = function (this: PressureSolver, s: GridStore, tol: number, maxIt: number, warm = false) {
   if (capturing && !Object.values(solvers).includes(this)) {
     solves++;
-    for (let c = 0; c < s.count; c++) if (s.type[c] === 1) rows++;
+    for (let c = 0; c < s.count; c++) {
+      if (s.type[c] !== 1) continue;
+      rows++;
+      let air = false;
+      for (let d = 0; d < 6; d++) { const m = s.nb[6 * c + d]; if (m >= 0 && s.type[m] === 0) air = true; }
+      if (!air) deep++;
+    }
     const u = s.u.map((a) => a.slice()), p = s.pressure.slice();
     for (const key of solves % 2 ? (['multigrid', 'mic'] as const) : (['mic', 'multigrid'] as const)) {
       s.u.forEach((a, k) => a.set(u[k]));
@@ -51,7 +57,7 @@ for (let f = 1; f <= last; f++) {
   capturing = f >= first;
   sim.stepFrame();
 }
-console.log(`${file}, frames ${first}–${last}: ${solves} pressure solves of ${Math.round(rows / solves)} liquid cells on average, tolerance ${scene.grid.tolerance}`);
+console.log(`${file}, frames ${first}–${last}: ${solves} pressure solves of ${Math.round(rows / solves)} liquid cells on average (${Math.round(deep / solves)} without an air neighbour), tolerance ${scene.grid.tolerance}`);
 for (const [key, v] of Object.entries(stats)) {
   console.log(`  ${key.padEnd(10)} ${(v.ms / solves).toFixed(2).padStart(8)} ms CPU a solve, ${(v.it / solves).toFixed(1).padStart(6)} iterations a solve, max |h div u| after ${v.div.toExponential(2)} m/s`);
 }
