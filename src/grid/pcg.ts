@@ -102,15 +102,7 @@ export class PcgSolver {
       // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).
       const ds = this.multiply(A, s, z);
       if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
-      const alpha = sigma / ds;
-      rnorm = 0;
-      for (let i = 0; i < n; i++) {
-        x[i] += alpha * s[i];
-        const ri = r[i] - alpha * z[i];
-        r[i] = ri;
-        const a = ri < 0 ? -ri : ri;
-        if (a > rnorm) rnorm = a;
-      }
+      rnorm = step(x, r, s, z, sigma / ds, n);
       if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
       this.precondition(A, r, z, mic);
       const sigmaNew = dot(z, r, n);
@@ -145,15 +137,7 @@ export class PcgSolver {
         ds += si * t;
       }
       if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
-      const alpha = sigma / ds;
-      rnorm = 0;
-      for (let i = 0; i < n; i++) {
-        x[i] += alpha * s[i];
-        const ri = r[i] - alpha * z[i];
-        r[i] = ri;
-        const a = ri < 0 ? -ri : ri;
-        if (a > rnorm) rnorm = a;
-      }
+      rnorm = step(x, r, s, z, sigma / ds, n);
       if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
       if (pre) {
         pre.apply(r, z, nbs);
@@ -342,6 +326,19 @@ export class PcgSolver {
       if (closed[c]) v[i] -= sum[c] / cnt[c];
     }
   }
+}
+
+/** x += α s, r −= α z; returns max |r|. */
+function step(x: Float64Array, r: Float64Array, s: Float64Array, z: Float64Array, alpha: number, n: number): number {
+  let rnorm = 0;
+  for (let i = 0; i < n; i++) {
+    x[i] += alpha * s[i];
+    const ri = r[i] - alpha * z[i];
+    r[i] = ri;
+    const a = ri < 0 ? -ri : ri;
+    if (a > rnorm) rnorm = a;
+  }
+  return rnorm;
 }
 
 function dot(a: Float64Array, b: Float64Array, n: number): number {

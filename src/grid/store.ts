@@ -169,19 +169,7 @@ export class GridStore {
     for (let c = this.slot[h]; c >= 0; c = this.next[c]) {
       if (this.ci[c] === i && this.cj[c] === j && this.ck[c] === k) return c;
     }
-    if (this.count === this.capacity) {
-      this.grow();
-      return this.insert(i, j, k);
-    }
-    const c = this.count++;
-    this.ci[c] = i;
-    this.cj[c] = j;
-    this.ck[c] = k;
-    this.layer[c] = -1;
-    this.next[c] = this.slot[h];
-    this.slot[h] = c;
-    if (this.dense !== null) this.denseSet(i, j, k, c);
-    return c;
+    return this.append(i, j, k);
   }
 
   /**
