@@ -43,6 +43,9 @@ export class PressureSolver {
   };
   private x = new Float64Array(0);
   private stack = new Int32Array(0);
+  /** 1 where a row's cell has an air neighbour. */
+  private airRow = new Uint8Array(0);
+  private closedBuf = new Uint8Array(0);
   private mg = new MultigridPreconditioner();
   private ri = new Int32Array(0);
   private rj = new Int32Array(0);
@@ -71,7 +74,7 @@ export class PressureSolver {
     sys.n = m;
     sys.unit = true;
     const { diag, off, nbRow, rhs } = sys;
-    const cellOf = this.cellOf;
+    const cellOf = this.cellOf, airRow = this.airRow;
     const { nb, type, u } = s;
     const [ux, uy, uz] = u;
     let divMax = 0, deep = 0;
@@ -94,12 +97,13 @@ export class PressureSolver {
       }
       diag[r] = dg;
       if (wet === dg) deep++;
+      airRow[r] = wet === dg ? 0 : 1;
       const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
       rhs[r] = -div;
       if (Math.abs(div) > divMax) divMax = Math.abs(div);
     }
     this.divergenceBefore = divMax;
-    this.label(s, m);
+    this.label(m);
     const x = this.x;
     const p = s.pressure;
     for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
@@ -191,16 +195,17 @@ export class PressureSolver {
     this.sys.nbRow = new Int32Array(6 * cap);
     this.sys.rhs = new Float64Array(cap);
     this.sys.component = new Int32Array(cap);
-    this.sys.closed = new Uint8Array(cap);
     this.cellOf = new Int32Array(cap);
     this.x = new Float64Array(cap);
     this.stack = new Int32Array(cap);
+    this.airRow = new Uint8Array(cap);
   }
 
-  /** Connected liquid components; closed = no air neighbour anywhere in the component. */
-  private label(s: GridStore, m: number): void {
-    const comp = this.sys.component!;
-    const closedAll = this.sys.closed!;
+  /** Connected liquid components; closed = no air neighbour (`airRow`) anywhere in the component. */
+  private label(m: number): void {
+    const comp = this.sys.component!, nbRow = this.sys.nbRow, air = this.airRow;
+    if (this.closedBuf.length < m) this.closedBuf = new Uint8Array(Math.ceil(m * 1.3) + 16);
+    const closedAll = this.closedBuf;
     comp.fill(-1, 0, m);
     const stack = this.stack;
     let ncomp = 0;
@@ -212,26 +217,18 @@ export class PressureSolver {
       let closed = 1;
       while (top > 0) {
         const r = stack[--top];
-        const c = this.cellOf[r];
+        if (air[r]) closed = 0;
         for (let d = 0; d < 6; d++) {
-          const nc = s.nb[6 * c + d];
-          if (nc >= 0 && s.type[nc] === AIR) closed = 0;
-          const rn = this.sys.nbRow[6 * r + d];
+          const rn = nbRow[6 * r + d];
           if (rn >= 0 && comp[rn] < 0) {
             comp[rn] = ncomp;
             stack[top++] = rn;
           }
         }
       }
-      if (ncomp >= closedAll.length) {
-        const grown = new Uint8Array(2 * closedAll.length + 16);
-        grown.set(closedAll);
-        this.sys.closed = grown;
-      }
-      this.sys.closed![ncomp++] = closed;
+      closedAll[ncomp++] = closed;
     }
-    this.sys.closed = this.sys.closed!.subarray(0, ncomp) as Uint8Array;
-    // Keep the full buffer for the next call.
-    if (this.sys.closed.buffer.byteLength > ncomp) this.sys.closed = new Uint8Array(this.sys.closed.buffer, 0, ncomp);
+    this.sys.closed = closedAll.subarray(0, ncomp);
   }
+
 }
