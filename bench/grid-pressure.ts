@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
 import { PressureSolver } from '../src/grid/pressure.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
-import type { GridStore } from '../src/grid/store.ts';
+import { AIR, FLUID, type GridStore } from '../src/grid/store.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -31,10 +31,10 @@ PressureSolver.prototype.project = function (this: PressureSolver, s: GridStore,
   if (capturing && !Object.values(solvers).includes(this)) {
     solves++;
     for (let c = 0; c < s.count; c++) {
-      if (s.type[c] !== 1) continue;
+      if (s.type[c] !== FLUID) continue;
       rows++;
       let air = false;
-      for (let d = 0; d < 6; d++) { const m = s.nb[6 * c + d]; if (m >= 0 && s.type[m] === 0) air = true; }
+      for (let d = 0; d < 6; d++) { const m = s.nb[6 * c + d]; if (m >= 0 && s.type[m] === AIR) air = true; }
       if (!air) deep++;
     }
     const u = s.u.map((a) => a.slice()), p = s.pressure.slice();
