@@ -4,7 +4,8 @@
  * the −x, −y, −z couplings (directions 0, 2, 4) are the lower triangle. The preconditioner is the
  * modified incomplete Cholesky MIC(0) with τ = 0.99 (10 % fewer iterations than 0.97 on the 64³
  * dam break) and the σ = 0.25 safety of Bridson's fluid notes
- * (Bridson & Müller-Fischer 2007, also Bitiusca 2016 §3), or plain Jacobi.
+ * (Bridson & Müller-Fischer 2007, also Bitiusca 2016 §3), plain Jacobi, or one given by its action
+ * (the pressure's multigrid V-cycle, multigrid.ts).
  *
  * Rows of a component with no Dirichlet condition (a container full of liquid) make A singular:
  * `closed` marks them, and the constant is projected out of the right-hand side and of every
@@ -23,6 +24,14 @@ export interface SparseSystem {
   /** Connected component of each row and, per component, 1 if it has no Dirichlet row. */
   component?: Int32Array;
   closed?: Uint8Array;
+}
+
+/**
+ * A preconditioner given by its action z = M⁻¹ r, symmetric positive definite. `nbs` is the
+ * system's nbRow with n for a missing neighbour; z has n + 1 entries, and z[n] is left 0.
+ */
+export interface Preconditioner {
+  apply(r: Float64Array, z: Float64Array, nbs: Int32Array): void;
 }
 
 export interface SolveResult {
@@ -46,6 +55,9 @@ export class PcgSolver {
   private compSum = new Float64Array(0);
   private compCount = new Float64Array(0);
 
+  /** nbRow with row n (zero in every vector) for a missing neighbour. */
+  private nbs = new Int32Array(0);
+
   private ensure(n: number): void {
     if (this.r.length >= n) return;
     const m = Math.ceil(n * 1.3);
@@ -57,14 +69,18 @@ export class PcgSolver {
     this.prec2 = new Float64Array(m);
   }
 
-  /** Solves A x = rhs; x holds the initial guess on entry. */
-  solve(A: SparseSystem, x: Float64Array, tolerance: number, maxIterations: number, mic = true): SolveResult {
+  /**
+   * Solves A x = rhs; x holds the initial guess on entry. `mic`: MIC(0) (true), Jacobi (false) or
+   * a preconditioner built for A (multigrid.ts).
+   */
+  solve(A: SparseSystem, x: Float64Array, tolerance: number, maxIterations: number, mic: boolean | Preconditioner = true): SolveResult {
     const n = A.n;
-    this.ensure(n);
+    this.ensure(n + 1);
     const { r, z, s } = this;
     this.project(A, A.rhs);
-    if (mic) this.buildMIC(A);
-    else for (let i = 0; i < n; i++) this.prec[i] = 1 / A.diag[i];
+    if (mic === true) this.buildMIC(A);
+    else if (mic === false) for (let i = 0; i < n; i++) this.prec[i] = 1 / A.diag[i];
+    if (mic !== false && (A.unit || mic !== true)) this.sentinelRows(A);
     this.multiply(A, x, r);
     let bnorm = 0;
     for (let i = 0; i < n; i++) {
@@ -81,19 +97,12 @@ export class PcgSolver {
     this.precondition(A, r, z, mic);
     s.set(z.subarray(0, n));
     let sigma = dot(z, r, n);
+    if (mic !== false && A.unit && !this.anyClosed(A)) return this.iterateUnit(A, x, tolerance, maxIterations, bnorm, rnorm, sigma, mic === true ? null : mic);
     for (let it = 1; it <= maxIterations; it++) {
       // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).
       const ds = this.multiply(A, s, z);
       if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
-      const alpha = sigma / ds;
-      rnorm = 0;
-      for (let i = 0; i < n; i++) {
-        x[i] += alpha * s[i];
-        const ri = r[i] - alpha * z[i];
-        r[i] = ri;
-        const a = ri < 0 ? -ri : ri;
-        if (a > rnorm) rnorm = a;
-      }
+      rnorm = step(x, r, s, z, sigma / ds, n);
       if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
       this.precondition(A, r, z, mic);
       const sigmaNew = dot(z, r, n);
@@ -102,6 +111,76 @@ export class PcgSolver {
       sigma = sigmaNew;
     }
     return { iterations: maxIterations, relativeResidual: rnorm / bnorm, converged: false };
+  }
+
+  /**
+   * The iterations of `solve` for unit couplings, no closed component and MIC(0) (pre null) or
+   * `pre`: the same arithmetic in the same order, with each missing neighbour pointed at row n,
+   * whose entry stays 0 in s, q and z, so that the product and the sweeps read six (three)
+   * neighbours without a branch.
+   */
+  private iterateUnit(A: SparseSystem, x: Float64Array, tolerance: number, maxIterations: number, bnorm: number, rnorm: number, sigma: number, pre: Preconditioner | null): SolveResult {
+    const n = A.n;
+    // Missing neighbours point at row n, whose entry stays 0 in s, q and z: no branch per coupling.
+    const nbs = this.nbs;
+    const { r, z, s, q } = this;
+    s[n] = 0; q[n] = 0; z[n] = 0;
+    const p2 = this.prec2, diag = A.diag;
+    for (let it = 1; it <= maxIterations; it++) {
+      // z = A s and s·z (multiply's sum, in its order).
+      let ds = 0;
+      for (let i = 0; i < n; i++) {
+        const o = 6 * i;
+        const si = s[i];
+        const t = diag[i] * si - s[nbs[o]] - s[nbs[o + 1]] - s[nbs[o + 2]] - s[nbs[o + 3]] - s[nbs[o + 4]] - s[nbs[o + 5]];
+        z[i] = t;
+        ds += si * t;
+      }
+      if (!(ds > 0)) return { iterations: it, relativeResidual: rnorm / bnorm, converged: false };
+      rnorm = step(x, r, s, z, sigma / ds, n);
+      if (rnorm <= tolerance * bnorm) return { iterations: it, relativeResidual: rnorm / bnorm, converged: true };
+      if (pre) {
+        pre.apply(r, z, nbs);
+        const sigmaNew = dot(z, r, n);
+        const beta = sigmaNew / sigma;
+        for (let i = 0; i < n; i++) s[i] = z[i] + beta * s[i];
+        sigma = sigmaNew;
+        continue;
+      }
+      // precondition's sweeps (see there).
+      for (let i = 0; i < n; i++) {
+        const o = 6 * i;
+        q[i] = (r[i] + q[nbs[o + 2]] + q[nbs[o + 4]] + q[nbs[o]]) * p2[i];
+      }
+      for (let i = n - 1; i >= 0; i--) {
+        const o = 6 * i;
+        const p = p2[i];
+        z[i] = q[i] + p * z[nbs[o + 3]] + p * z[nbs[o + 5]] + p * z[nbs[o + 1]];
+      }
+      const sigmaNew = dot(z, r, n);
+      const beta = sigmaNew / sigma;
+      for (let i = 0; i < n; i++) s[i] = z[i] + beta * s[i];
+      sigma = sigmaNew;
+    }
+    return { iterations: maxIterations, relativeResidual: rnorm / bnorm, converged: false };
+  }
+
+  /** nbs: nbRow with n for a missing neighbour. */
+  private sentinelRows(A: SparseSystem): void {
+    const n = A.n, nbRow = A.nbRow;
+    if (this.nbs.length < 6 * n) this.nbs = new Int32Array(6 * Math.ceil(n * 1.3));
+    const nbs = this.nbs;
+    for (let o = 0; o < 6 * n; o++) {
+      const m = nbRow[o];
+      nbs[o] = m >= 0 ? m : n;
+    }
+  }
+
+  private anyClosed(A: SparseSystem): boolean {
+    const closed = A.closed;
+    if (!A.component || !closed) return false;
+    for (let c = 0; c < closed.length; c++) if (closed[c]) return true;
+    return false;
   }
 
   /** out = A v; returns v·out. */
@@ -160,9 +239,14 @@ export class PcgSolver {
     }
   }
 
-  private precondition(A: SparseSystem, r: Float64Array, z: Float64Array, mic: boolean): void {
+  private precondition(A: SparseSystem, r: Float64Array, z: Float64Array, mic: boolean | Preconditioner): void {
     const n = A.n;
     const prec = this.prec;
+    if (typeof mic === 'object') {
+      mic.apply(r, z, this.nbs);
+      this.project(A, z);
+      return;
+    }
     if (!mic) {
       for (let i = 0; i < n; i++) z[i] = r[i] * prec[i];
       this.project(A, z);
@@ -242,6 +326,19 @@ export class PcgSolver {
       if (closed[c]) v[i] -= sum[c] / cnt[c];
     }
   }
+}
+
+/** x += α s, r −= α z; returns max |r|. */
+function step(x: Float64Array, r: Float64Array, s: Float64Array, z: Float64Array, alpha: number, n: number): number {
+  let rnorm = 0;
+  for (let i = 0; i < n; i++) {
+    x[i] += alpha * s[i];
+    const ri = r[i] - alpha * z[i];
+    r[i] = ri;
+    const a = ri < 0 ? -ri : ri;
+    if (a > rnorm) rnorm = a;
+  }
+  return rnorm;
 }
 
 function dot(a: Float64Array, b: Float64Array, n: number): number {

@@ -88,6 +88,7 @@ export class GridSimulation {
 
   constructor(readonly scene: Scene) {
     this.d = makeDomain(scene);
+    this.pressure.box = this.d.n;
     const g = scene.grid;
     this.tracker = trackerForScene(scene);
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;

@@ -65,6 +65,12 @@ export class GridStore {
    * outside this class.
    */
   dense: Int32Array | null = null;
+  /**
+   * The cells' lexicographic keys (domain.ts cellKey) in slot order, as rebuildGrid leaves them
+   * (`keysValid`); any other insertion or a reset makes them stale.
+   */
+  keys = new Int32Array(0);
+  keysValid = false;
   /** The dense table's offset and size: cell (i, j, k) is at (i + dOff) + dW ((j + dOff) + dH (k + dOff)). */
   dOff = 0;
   dW = 0;
@@ -112,6 +118,7 @@ export class GridStore {
 
   /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
   reset(capacity: number): void {
+    this.keysValid = false;
     if (this.dense) for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], -1);
     if (capacity > this.capacity) {
       // With room to grow: a spreading liquid adds a few cells every step, and a store remade at
@@ -157,14 +164,21 @@ export class GridStore {
 
   /** Slot of cell (i, j, k), created (as air, layer −1) when absent. */
   insert(i: number, j: number, k: number): number {
+    this.keysValid = false;
     const h = hashCell(i, j, k, this.tableSize);
     for (let c = this.slot[h]; c >= 0; c = this.next[c]) {
       if (this.ci[c] === i && this.cj[c] === j && this.ck[c] === k) return c;
     }
-    if (this.count === this.capacity) {
-      this.grow();
-      return this.insert(i, j, k);
-    }
+    return this.append(i, j, k);
+  }
+
+  /**
+   * Slot of cell (i, j, k), which must be absent (a store being filled from a sorted list): as
+   * `insert` without the walk along the hash chain.
+   */
+  append(i: number, j: number, k: number): number {
+    if (this.count === this.capacity) this.grow();
+    const h = hashCell(i, j, k, this.tableSize);
     const c = this.count++;
     this.ci[c] = i;
     this.cj[c] = j;
@@ -174,6 +188,25 @@ export class GridStore {
     this.slot[h] = c;
     if (this.dense !== null) this.denseSet(i, j, k, c);
     return c;
+  }
+
+  /** Fills `nb` from the dense table (the same as linkSorted); false, untouched, where it is off. */
+  linkDense(): boolean {
+    const dense = this.dense;
+    if (dense === null) return false;
+    const { nb, ci, cj, ck, dOff, dW, dH, dD } = this;
+    const WH = dW * dH;
+    for (let c = 0; c < this.count; c++) {
+      const x = ci[c] + dOff, y = cj[c] + dOff, z = ck[c] + dOff;
+      const b = x + dW * (y + dH * z), o = 6 * c;
+      nb[o] = x > 0 ? dense[b - 1] : -1;
+      nb[o + 1] = x + 1 < dW ? dense[b + 1] : -1;
+      nb[o + 2] = y > 0 ? dense[b - dW] : -1;
+      nb[o + 3] = y + 1 < dH ? dense[b + dW] : -1;
+      nb[o + 4] = z > 0 ? dense[b - WH] : -1;
+      nb[o + 5] = z + 1 < dD ? dense[b + WH] : -1;
+    }
+    return true;
   }
 
   /** Fills `nb` from the hash. */

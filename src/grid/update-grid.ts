@@ -29,7 +29,8 @@ export interface RebuildInput {
 }
 
 const PACK = 2 ** 24;
-let sortedKeys = new Int32Array(0);
+/** Keys of an old store built elsewhere (a restored checkpoint). */
+let oldKeys = new Int32Array(0);
 let denseSlot = new Int32Array(0);
 let packedKeys = new Float64Array(0);
 let frontierA = new Int32Array(0);
@@ -139,12 +140,17 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   s.enableDense(MARGIN, W0, H0, d.n[2] + 2 * MARGIN);
   // Old cells are in key order too (every store comes from here or from a checkpoint of one), so
   // values carry over by a merge walk; a store out of order falls back to hash lookups.
-  const newKeys = sortedKeys.length >= nk ? sortedKeys : (sortedKeys = new Int32Array(Math.ceil(nk * 1.3)));
+  if (s.keys.length < nk) s.keys = new Int32Array(Math.ceil(nk * 1.3));
+  const newKeys = s.keys;
   let merge = old !== null;
-  if (old) {
+  // The keys of a store built here are at hand (and in order); others are computed and checked.
+  let prevKeys = old && old.keysValid ? old.keys : oldKeys;
+  if (old && !old.keysValid) {
+    if (oldKeys.length < old.count) prevKeys = oldKeys = new Int32Array(Math.ceil(old.count * 1.3));
     let prev = -1;
     for (let o = 0; o < old.count; o++) {
       const key = cellKey(d, old.ci[o], old.cj[o], old.ck[o]);
+      prevKeys[o] = key;
       if (key <= prev) { merge = false; break; }
       prev = key;
     }
@@ -156,13 +162,13 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     const b = keys[q] - key * PACK;
     newKeys[q] = key;
     const i = build.ci[b], j = build.cj[b], k = build.ck[b];
-    const c = s.insert(i, j, k);
+    const c = s.append(i, j, k);
     s.type[c] = build.type[b];
     s.layer[c] = build.layer[b];
     s.wall[c] = wallOf(d, i, j, k);
     let o = -1;
     if (merge) {
-      while (op < old!.count && cellKey(d, old!.ci[op], old!.cj[op], old!.ck[op]) < key) op++;
+      while (op < old!.count && prevKeys[op] < key) op++;
       if (op < old!.count && old!.ci[op] === i && old!.cj[op] === j && old!.ck[op] === k) o = op;
     } else if (old) o = old.find(i, j, k);
     s.u[0][c] = s.u[1][c] = s.u[2][c] = 0;
@@ -180,7 +186,8 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     }
   }
   const W = d.n[0] + 2 * MARGIN, WH = W * (d.n[1] + 2 * MARGIN);
-  s.linkSorted(newKeys, W, WH);
+  if (!s.linkDense()) s.linkSorted(newKeys, W, WH);
+  s.keysValid = true;
   classifyFaces(s);
   return s;
 }
