@@ -17,11 +17,11 @@
  * The temperature of variable-viscosity liquids is advected semi-Lagrangian from cell centres (§7.2).
  */
 import type { GridDomain } from './domain.ts';
-import { sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
+import { centreVelocitiesInto as centreVelocitiesInto_, sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
 import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
+const centreVelocitiesInto = centreVelocitiesInto_, sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
 const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
@@ -117,17 +117,6 @@ export function advectVelocity(s: GridStore, d: GridDomain, dt: number, scheme: 
 
 const gc = new Float64Array(3);
 
-/** Face velocities averaged to cell centres (as φ's transport reads them), into w.centre. */
-function centreVelocities(s: GridStore, w: AdvectionScratch): void {
-  const { nb, u } = s, vc = w.centre, u0 = u[0], u1 = u[1], u2 = u[2];
-  for (let c = 0, n = s.count; c < n; c++) {
-    const o = 6 * c, up0 = nb[o + 1], up1 = nb[o + 3], up2 = nb[o + 5];
-    vc[3 * c] = up0 >= 0 ? 0.5 * (u0[c] + u0[up0]) : u0[c];
-    vc[3 * c + 1] = up1 >= 0 ? 0.5 * (u1[c] + u1[up1]) : u1[c];
-    vc[3 * c + 2] = up2 >= 0 ? 0.5 * (u2[c] + u2[up2]) : u2[c];
-  }
-}
-
 const vm = new Float64Array(3);
 
 /**
@@ -169,7 +158,7 @@ function traceFace(s: GridStore, d: GridDomain, w: AdvectionScratch, c: number, 
 function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
   const { face, layer } = s, n = s.count;
   w.ensure(n);
-  centreVelocities(s, w);
+  centreVelocitiesInto(s, w.centre);
   for (let a = 0; a < 3; a++) {
     // û on the faces not held by a solid within two cells of the liquid (the backward step, which
     // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u), and

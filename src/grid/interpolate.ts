@@ -10,6 +10,21 @@ import type { GridStore } from './store.ts';
 const corner = new Int32Array(8);
 
 /**
+ * The face velocities averaged to the cell centres, xyz interleaved, into out[3 c …] (a cell
+ * without its +a face takes its own −a face's value): the field φ's transport, the level-set
+ * particles and MacCormack's trace midpoints read.
+ */
+export function centreVelocitiesInto(s: GridStore, out: Float64Array): void {
+  const { nb, u } = s, u0 = u[0], u1 = u[1], u2 = u[2];
+  for (let c = 0, n = s.count; c < n; c++) {
+    const o = 6 * c, up0 = nb[o + 1], up1 = nb[o + 3], up2 = nb[o + 5];
+    out[3 * c] = up0 >= 0 ? 0.5 * (u0[c] + u0[up0]) : u0[c];
+    out[3 * c + 1] = up1 >= 0 ? 0.5 * (u1[c] + u1[up1]) : u1[c];
+    out[3 * c + 2] = up2 >= 0 ? 0.5 * (u2[c] + u2[up2]) : u2[c];
+  }
+}
+
+/**
  * Index in the store's dense slot table of cell (i, j, k) when the table covers the eight cells
  * (i..i+1, j..j+1, k..k+1), else −1. The samplers below read the eight slots straight from it and,
  * where all eight cells exist (almost everywhere), sum the trilinear terms in one expression, in

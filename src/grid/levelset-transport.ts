@@ -9,6 +9,7 @@
  * at 0.9); the outer ring of the band is not updated.
  */
 import type { GridDomain } from './domain.ts';
+import { centreVelocitiesInto } from './interpolate.ts';
 import { SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -39,20 +40,16 @@ export class LevelSetTransport {
   advect(s: GridStore, d: GridDomain, dt: number, axisCells = 0.5): number {
     const n = s.count;
     this.ensure(n);
-    const { nb, u, type, phi } = s;
+    const { nb, type, phi } = s;
     const vel = this.vel;
     const h = d.h;
+    centreVelocitiesInto(s, vel);
     let vmax = 0, vsum = 0;
     for (let c = 0; c < n; c++) {
-      let sum = 0;
-      for (let a = 0; a < 3; a++) {
-        const up = nb[6 * c + 2 * a + 1];
-        const v = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
-        vel[3 * c + a] = v;
-        if (type[c] !== SOLID && Math.abs(v) > vmax) vmax = Math.abs(v);
-        sum += Math.abs(v);
-      }
-      if (type[c] !== SOLID && sum > vsum) vsum = sum;
+      if (type[c] === SOLID) continue;
+      const x = Math.abs(vel[3 * c]), y = Math.abs(vel[3 * c + 1]), z = Math.abs(vel[3 * c + 2]);
+      vmax = Math.max(vmax, x, y, z);
+      if (x + y + z > vsum) vsum = x + y + z;
     }
     if (this.stage.length < n) {
       this.stage = new Float64Array(this.scratch.length);
@@ -93,6 +90,11 @@ export class LevelSetTransport {
       for (let q = 0; q < na; q++) { const c = active[q]; phi[c] = start[c] / 3 + (2 / 3) * stage[c]; }
     }
     return sub;
+  }
+
+  /** The cell-centre velocities the last `advect` moved φ with (xyz interleaved, one per cell of its store). */
+  centreVelocities(): Float64Array {
+    return this.vel;
   }
 
   private stage = new Float64Array(0);

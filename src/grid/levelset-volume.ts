@@ -38,7 +38,7 @@ function gather(s: GridStore, c: number): void {
   }
 }
 
-/** The 2×2 (y, z) rows of φ after the x pass, then the 2 (z) values after the y pass. */
+/** φ after the x pass (3 × 3 (y, z) rows, two x sub-positions each), then after the y pass (two x by two y sub-positions for each of 3 z rows). */
 const rowsX = new Float64Array(18), rowsY = new Float64Array(12);
 
 /** Liquid fraction of cell c (0 … 1); counts the sub-cells the surface crosses into `crossings`. */

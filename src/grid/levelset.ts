@@ -28,4 +28,9 @@ export class LevelSet {
   advect(s: GridStore, d: GridDomain, dt: number, axisCells = 0.5): number {
     return this.transport.advect(s, d, dt, axisCells);
   }
+
+  /** The cell-centre velocities the last `advect` moved φ with (xyz interleaved). */
+  centreVelocities(): Float64Array {
+    return this.transport.centreVelocities();
+  }
 }

@@ -56,7 +56,6 @@ export class ParticleLevelSet {
   private plus = new Float64Array(0);
   private minus = new Float64Array(0);
   private cellCount = new Int32Array(0);
-  private vc = new Float64Array(0);
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
   private phiAt = new Float64Array(4096);
   private readonly quotas = new SeedQuota();
@@ -119,13 +118,14 @@ export class ParticleLevelSet {
   }
 
   /**
-   * After the level set moved: the particles by RK2 (equation 12) through the cell-centre
-   * velocities the level set moved with (interpolated trilinearly), then the first correction.
+   * After the level set moved: the particles by RK2 (equation 12) through `vc`, the cell-centre
+   * velocities the level set moved with (LevelSet.centreVelocities, interpolated trilinearly), then
+   * the first correction.
    */
-  afterAdvection(sim: GridSimulation, dt: number): void {
+  afterAdvection(sim: GridSimulation, dt: number, vc: Float64Array): void {
     if (!this.seeded) return;
     const s = sim.store, d = sim.d, P = this.pos, R = this.radius, inv = 1 / d.h, o = d.origin;
-    const vc = this.centreVelocities(s), phi = s.phi, band = sim.band;
+    const phi = s.phi, band = sim.band;
     if (this.phiAt.length < this.count) this.phiAt = new Float64Array(this.radius.length);
     const F = this.phiAt;
     // φ has already moved: its value at the new position is the one the first correction tests.
@@ -151,19 +151,6 @@ export class ParticleLevelSet {
     }
     this.count = w;
     this.correct(sim, false, true);
-  }
-
-  /** The velocity at every cell centre (the mean of the cell's two faces per component). */
-  private centreVelocities(s: GridStore): Float64Array {
-    if (this.vc.length < 3 * s.count) this.vc = new Float64Array(Math.ceil(3 * s.count * 1.3));
-    const vc = this.vc, { nb, u } = s;
-    for (let c = 0; c < s.count; c++) {
-      for (let a = 0; a < 3; a++) {
-        const up = nb[6 * c + 2 * a + 1];
-        vc[3 * c + a] = up >= 0 ? 0.5 * (u[a][c] + u[a][up]) : u[a][c];
-      }
-    }
-    return vc;
   }
 
   /**
@@ -383,7 +370,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
   /** φ moves (level set), then the particles through the same velocities, then the first correction. */
   override move(sim: GridSimulation, dt: number): void {
     super.move(sim, dt);
-    this.particles.afterAdvection(sim, dt);
+    this.particles.afterAdvection(sim, dt, this.levelSet.centreVelocities());
   }
 
   /**
