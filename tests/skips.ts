@@ -5,20 +5,45 @@
  * .ci/run fails when the browser and Blender suites did not run.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BLENDER = process.env.BLENDER_PATH ?? '/usr/bin/blender';
 
 export interface OptionalSuite {
-  tool: 'chromium' | 'blender' | 'tmpfs';
+  tool: 'chromium' | 'blender' | 'tmpfs' | 'long';
   /** The program the suite runs, or the check that says what is missing. */
   path: string | (() => string | false);
   what: string;
-  suites: string[];
+  /** The test files it names (a function: found when asked). */
+  suites: string[] | (() => string[]);
   enable: string;
+}
+
+/** True when the long physical cases run (`VISCID_LONG=1 npm test`). */
+export const LONG = process.env.VISCID_LONG === '1';
+
+let longFiles: string[] | undefined;
+/**
+ * The test files holding cases that run only with VISCID_LONG=1, found by reading the files (each
+ * names the variable), so a new long case is reported without being listed here.
+ */
+function longSuites(): string[] {
+  if (longFiles) return longFiles;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.test.ts') && readFileSync(p, 'utf8').includes('VISCID_LONG')) found.push(relative(root, p));
+    }
+  };
+  walk(join(root, 'tests'));
+  return (longFiles = found.sort());
 }
 
 /**
@@ -63,6 +88,13 @@ export const OPTIONAL_SUITES: OptionalSuite[] = [
     suites: ['tests/cli/write-failure.test.ts'],
     enable: 'run the tests as root with CAP_SYS_ADMIN (e.g. docker run --cap-add SYS_ADMIN); the file-size-limit (EFBIG) test beside it covers the same path',
   },
+  {
+    tool: 'long',
+    path: () => (LONG ? false : 'VISCID_LONG is not set'),
+    what: 'the long physical cases (minutes each on two cores)',
+    suites: longSuites,
+    enable: 'VISCID_LONG=1 npm test',
+  },
 ];
 
 /** Why the suites needing `tool` are skipped, or false when they run. */
@@ -77,7 +109,8 @@ export function skippedSuitesReport(): string[] {
   const lines: string[] = [];
   for (const s of OPTIONAL_SUITES) {
     const why = skipReason(s.tool);
-    if (why) lines.push(`skipped: ${s.what} (${s.suites.join(', ')}): ${why}; to run them: ${s.enable}`);
+    const suites = typeof s.suites === 'function' ? s.suites() : s.suites;
+    if (why && suites.length) lines.push(`skipped: ${s.what} (${suites.join(', ')}): ${why}; to run them: ${s.enable}`);
   }
   return lines;
 }
