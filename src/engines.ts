@@ -8,9 +8,19 @@ import { parseScene, sceneMeshFiles } from './scene/parse.ts';
 import { sceneHash } from './scene/hash.ts';
 import { CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
 
+/** A feature of a scene that an engine does not honour, named by its JSON path. */
+export interface IgnoredFeature {
+  /** JSON path such as `bodies[2].motion` or `materials.honey.grid.temperature`. */
+  path: string;
+  /** What the engine does instead. */
+  message: string;
+}
+
 export interface Engine {
   name: EngineName;
   create(scene: Scene, options: SimulationOptions): Simulation;
+  /** The scene's features this engine ignores, so that tools can say so before a run (none when absent). */
+  ignores?(scene: Scene): IgnoredFeature[];
   /** Rebuilds a simulation from the engine's own section of a checkpoint. */
   restore(scene: Scene, checkpoint: CheckpointReader, options: SimulationOptions): Simulation;
 }
@@ -23,6 +33,14 @@ export function registerEngine(engine: Engine): void {
 
 export function engineNames(): string[] {
   return [...engines.keys()];
+}
+
+/**
+ * What engine `name` ignores of `scene`: every feature of the scene format either runs in an
+ * engine or is listed here, so that `info`, `run`, `compare` and the app can say so.
+ */
+export function ignoredFeatures(scene: Scene, name: string): IgnoredFeature[] {
+  return getEngine(name).ignores?.(scene) ?? [];
 }
 
 export function getEngine(name: string): Engine {

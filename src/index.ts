@@ -38,7 +38,7 @@ export { toOBJ, type ObjOptions } from './io/obj.ts';
 export { toPLY, pointsToPLY } from './io/ply.ts';
 export { toGLB, type GlbOptions } from './io/gltf.ts';
 export { toVTK } from './io/vtk.ts';
-export { engineNames, registerEngine, type Engine } from './engines.ts';
+export { engineNames, ignoredFeatures, registerEngine, type Engine, type IgnoredFeature } from './engines.ts';
 export { checkMesh, meshSurfaceJob, particleSurface, levelSetSurface, type MeshReport, type ParticleSurfaceInput, type LevelSetInput, type SurfaceJob } from './surface/index.ts';
 export { recordRun, frameRecord, summarizeRun, frontPosition, footprint, type FrameRecord, type RunRecord, type RunSummary, type MeasureOptions } from './compare/metrics.ts';
 export { compareEngines, compareScene, type CompareOptions } from './compare/compare.ts';

@@ -3,7 +3,7 @@
  * one SVG per plot to the output directory, then prints the summary table.
  */
 import { join, resolve } from 'node:path';
-import { engineNames, type EngineName } from '../index.ts';
+import { engineNames, ignoredFeatures, type EngineName } from '../index.ts';
 import { compareScene, defaultFrames } from '../compare/compare.ts';
 import type { Axis } from '../compare/metrics.ts';
 import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from './command.ts';
@@ -51,6 +51,7 @@ defineCommand((program) =>
       const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
       const progress = new Map<string, ReturnType<typeof createProgress>>();
       const warners = new Map<string, ReturnType<typeof volumeWarner>>();
+      for (const e of engines ?? (['particle', 'grid'] as const)) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
       const { runs, report } = compareScene(scene, {
         engines,
         frames,

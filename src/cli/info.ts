@@ -1,5 +1,5 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
-import { estimateScene, type Scene, type Shape } from '../index.ts';
+import { engineNames, estimateScene, ignoredFeatures, type IgnoredFeature, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
@@ -59,6 +59,8 @@ export interface SceneSummary {
   disk: { particle: DiskEstimate; grid: DiskEstimate };
   /** Iterations a frame, caps that bind and a rough time a frame (cost.ts). */
   cost: FrameCost;
+  /** Per engine, the scene's features it ignores (engines.ts ignoredFeatures). */
+  ignored: Record<string, IgnoredFeature[]>;
 }
 
 function shapeText(shape: Shape): string {
@@ -125,6 +127,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       grid: estimateDisk(scene, { engines: ['grid'], frames, mesh: scene.output.mesh, points: scene.output.points }),
     },
     cost: predictFrameCost(scene),
+    ignored: Object.fromEntries(engineNames().map((e) => [e, ignoredFeatures(scene, e)])),
   };
 }
 
@@ -159,5 +162,6 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
     `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
+  for (const [engine, list] of Object.entries(s.ignored)) for (const f of list) lines.push(`  warning: ${engine} engine ignores ${f.path}: ${f.message}`);
   return lines.join('\n');
 }

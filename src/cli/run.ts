@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
-import type { EngineName, Scene } from '../index.ts';
+import { ignoredFeatures, type EngineName, type Scene } from '../index.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
 import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
 import { capWarnings, predictFrameCost } from './cost.ts';
@@ -155,6 +155,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     for (const w of predictFrameCost(scene).warnings) {
       if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
     }
+    for (const e of engines) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
     // Started once the input is known to be good: a refusal starts no thread.
     const sim = (thread = new SimThread());
     stop.install();

@@ -8,6 +8,7 @@ import type { FluidPoints } from '../api.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import { quatToMatrix } from '../scene/motion.ts';
 import { BuoyantBodies } from './buoyancy.ts';
+import { LiquidTracers } from './liquid-tracers.ts';
 import type { Stage } from './pipeline.ts';
 import { Smoke } from './smoke.ts';
 import { Spray } from './spray.ts';
@@ -21,6 +22,8 @@ export interface GridExtensions {
   vorticity: VorticityConfinement | null;
   bodies: BuoyantBodies | null;
   spray: Spray | null;
+  /** Which liquid is where, where a scene puts in several (their colours). */
+  liquids: LiquidTracers | null;
 }
 
 /** The extensions `sim.scene` asks for (smoke excludes the liquid-only ones). */
@@ -33,6 +36,7 @@ export function createExtensions(sim: GridSimulation): GridExtensions {
     vorticity: g.vorticityConfinement > 0 ? new VorticityConfinement() : null,
     bodies: BuoyantBodies.create(sim),
     spray: g.spray && !g.smoke ? new Spray(g.spray, sim.scene.seed) : null,
+    liquids: LiquidTracers.create(sim.scene),
   };
 }
 
@@ -114,6 +118,7 @@ export function saveExtensions(sim: GridSimulation, w: CheckpointWriter): void {
   e.viscoelastic?.save(w, s);
   e.smoke?.save(w, s);
   e.spray?.save(w);
+  e.liquids?.save(w);
   if (e.bodies) {
     const state = new Float64Array(13 * e.bodies.bodies.length);
     e.bodies.bodies.forEach((b, i) => {
@@ -129,6 +134,7 @@ export function restoreExtensions(sim: GridSimulation, r: CheckpointReader): voi
   if (e.viscoelastic && r.has('ext.strain0')) e.viscoelastic.restore(r, s);
   if (e.smoke && r.has('ext.smokeDensity')) e.smoke.restore(r, s);
   if (e.spray && r.has('ext.sprayPos')) e.spray.restore(r);
+  if (e.liquids && r.has('ext.tracerPos')) e.liquids.restore(r);
   if (e.bodies && r.has('ext.freeBodies')) {
     const state = r.array('ext.freeBodies', Float64Array);
     e.bodies.bodies.forEach((b, i) => {

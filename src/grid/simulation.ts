@@ -63,9 +63,15 @@ export class GridEngineSimulation implements Simulation {
     return meshSurfaceJob(this.surfaceJob());
   }
 
-  /** The tracker's surface (φ on the grid's cells, or a height field's mesh) in the liquid's colour. */
+  /**
+   * The tracker's surface (φ on the grid's cells, or a height field's mesh) in the liquid's colour,
+   * or, where several liquids are tracked, in the colours of the liquids near each vertex.
+   */
   surfaceJob(): SurfaceJob {
-    return this.sim.tracker.surfaceJob(this.sim, linearColor(this.sim.liquid?.color ?? '#d9a21b'));
+    const color = linearColor(this.sim.liquid?.color ?? '#d9a21b');
+    const job = this.sim.tracker.surfaceJob(this.sim, color);
+    const liquids = this.sim.ext.liquids;
+    return liquids && job.kind !== 'particles' ? { ...job, tint: liquids.tint(this.sim), color } : job;
   }
 
   metrics(): Metrics {

@@ -27,7 +27,8 @@ export const sources: Stage = {
       const temp = mat.kind === 'liquid' ? (mat.grid.temperature?.initial ?? sim.ambientTemperature) : sim.ambientTemperature;
       sim.addLiquid(blob.shape, blob.body.velocity, temp, blob.material);
     }
-    for (const sp of sim.spouts) sim.tracker.emitSpout(sim, sp, dt);
+    const liquids = sim.ext.liquids;
+    sim.spouts.forEach((sp, i) => (liquids ? liquids.emitSpout(sim, sp, i, dt) : sim.tracker.emitSpout(sim, sp, dt)));
   },
 };
 
@@ -142,6 +143,7 @@ export function tracking(tracker: SurfaceTracker): Stage {
       s.u = sim.midStepVelocity();
       try {
         tracker.move(sim, dt);
+        sim.ext.liquids?.move(sim, dt);
       } finally {
         s.u = end;
       }

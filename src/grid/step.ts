@@ -138,6 +138,7 @@ export class GridSimulation {
   /** Adds a region of liquid: to the tracker now, its velocity and temperature at the next grid update. */
   addLiquid(shape: CompiledShape, velocity: [number, number, number], temperature: number, material: number): void {
     this.pending.push({ sdf: (x, y, z) => shape.sdf(x, y, z), velocity: [...velocity], temperature });
+    this.ext.liquids?.seed(this, shape, material);
     this.tracker.addLiquid(this, shape, material);
   }
 
