@@ -44,7 +44,7 @@ export interface Shading {
 /** Honey, linear RGB of #d99a1e (the colour io/gltf.ts gives an uncoloured surface). */
 export const HONEY: Vec3 = [0.693, 0.323, 0.013];
 
-export const LIQUID_SHADING: Shading = { color: HONEY, ambient: 0.3, key: 0.75, headlight: 0.25, specular: 0.5, shininess: 60 };
+export const LIQUID_SHADING: Shading = { color: HONEY, ambient: 0.3, key: 0.75, headlight: 0.25, specular: 0.3, shininess: 30 };
 export const SOLID_SHADING: Shading = { color: [0.45, 0.47, 0.5], ambient: 0.32, key: 0.65, headlight: 0.2, specular: 0.08, shininess: 12 };
 
 // Per-vertex scratch, grown as needed: camera-space x, y and depth; screen x, y and inverse depth;
