@@ -5,10 +5,10 @@
  */
 import { constants as bufferConstants } from 'node:buffer';
 import { join } from 'node:path';
-import type { EngineName, Mesh } from '../index.ts';
-import { emptyBox, growBox, type Box } from '../preview/bounds.ts';
+import type { EngineName, Mesh, Scene } from '../index.ts';
+import { emptyBox, growBox } from '../preview/bounds.ts';
+import type { Box } from '../preview/camera.ts';
 import { frameFormat, readFrameMesh } from '../preview/read-mesh.ts';
-import { sceneSolids, type SceneSolids } from '../preview/scene-solids.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, readJsonFile } from './files.ts';
 import { loadScene } from './load-scene.ts';
@@ -108,10 +108,10 @@ export async function readRunMesh(dir: string, file: string): Promise<Mesh> {
 }
 
 /**
- * The scene's solids posed by time, from the scene file the run names, when that file is still
- * the one the run ran (its hash matches); else null and why.
+ * The scene the run ran, read from the file its manifest names when that file is still the one
+ * the run ran (its hash matches); else why not.
  */
-export function solidsFromScene(m: Manifest): { at: (time: number) => SceneSolids } | { why: string } {
+export function runScene(m: Manifest): { scene: Scene } | { why: string } {
   const file = m.scene?.file;
   if (typeof file !== 'string') return { why: 'the manifest names no scene file' };
   let loaded;
@@ -121,16 +121,16 @@ export function solidsFromScene(m: Manifest): { at: (time: number) => SceneSolid
     return { why: `its scene ${file} cannot be read (${(e as Error).message})` };
   }
   if (loaded.hash !== m.scene.sha256) return { why: `its scene ${file} has changed since the run` };
-  return { at: sceneSolids(loaded.scene) };
+  return { scene: loaded.scene };
 }
 
-/** The union of the liquid's bounds the manifest records for these frames (empty if it records none). */
-export function recordedBounds(frames: readonly FrameRecord[]): { box: Box; complete: boolean } {
-  const box = emptyBox();
+/** The liquid's bounds the manifest records for these frames, and whether it records them for every frame with liquid. */
+export function recordedBounds(frames: readonly FrameRecord[]): { boxes: Box[]; complete: boolean } {
+  const boxes: Box[] = [];
   let complete = true;
   for (const f of frames) {
-    if (f.bounds && Array.isArray(f.bounds.min) && Array.isArray(f.bounds.max)) growBox(box, f.bounds.min, f.bounds.max);
+    if (f.bounds && Array.isArray(f.bounds.min) && Array.isArray(f.bounds.max)) boxes.push(growBox(emptyBox(), f.bounds.min, f.bounds.max));
     else if (f.points > 0) complete = false;
   }
-  return { box, complete };
+  return { boxes, complete };
 }

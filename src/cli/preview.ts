@@ -13,17 +13,17 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import type { EngineName, Mesh } from '../index.ts';
-import { emptyBox, growBox, pointsBox, viewBox } from '../preview/bounds.ts';
-import { DEFAULT_VIEW, frameBox, type Vec3 } from '../preview/camera.ts';
+import { framingPoints, pointsBox } from '../preview/bounds.ts';
+import { DEFAULT_VIEW, framePoints, type Box, type Vec3 } from '../preview/camera.ts';
 import { ApngWriter, encodePNG, type RgbImage } from '../preview/png.ts';
 import { contactSheet, type SheetTile } from '../preview/sheet.ts';
 import { TileRenderer } from '../preview/tile.ts';
-import type { SceneSolids } from '../preview/scene-solids.ts';
+import { domainFloor, joinMeshes, sceneSolids, type SceneSolids } from '../preview/scene-solids.ts';
 import { defineCommand, intBetween, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import type { FrameRecord, Manifest } from './manifest.ts';
-import { defaultFrames, frameFile, pickFrames, readRun, readRunMesh, recordedBounds, runEngines, solidsFromScene, type RunFrames } from './preview-run.ts';
+import { defaultFrames, frameFile, pickFrames, readRun, readRunMesh, recordedBounds, runEngines, runScene, type RunFrames } from './preview-run.ts';
 
 export interface PreviewFlags {
   frames?: number[];
@@ -93,7 +93,8 @@ interface FrameScene {
 
 /** Loads the meshes of frames and the solids for them; says once on stderr what it could not draw. */
 class FrameLoader {
-  private readonly fromScene: ReturnType<typeof solidsFromScene> | null;
+  private readonly posed: ((time: number) => SceneSolids) | null = null;
+  private readonly floor: Mesh | null = null;
   private readonly said = new Set<string>();
 
   constructor(
@@ -101,9 +102,13 @@ class FrameLoader {
     manifest: Manifest,
     private readonly solids: boolean,
   ) {
+    if (!solids) return;
     const recorded = Object.values(manifest.engines).some((r) => r?.frames?.some((f) => f.files?.some((x) => /\/solids-\d+\./.test(x))));
-    this.fromScene = solids && !recorded ? solidsFromScene(manifest) : null;
-    if (this.fromScene && 'why' in this.fromScene) this.once(`preview: the run recorded no solids (viscid run --solids ply) and ${this.fromScene.why}: the solids are not drawn`);
+    const found = runScene(manifest);
+    if ('scene' in found) {
+      this.floor = domainFloor(found.scene);
+      if (!recorded) this.posed = sceneSolids(found.scene);
+    } else if (!recorded) this.once(`preview: the run recorded no solids (viscid run --solids ply) and ${found.why}: the solids are not drawn`);
   }
 
   once(message: string): void {
@@ -125,15 +130,18 @@ class FrameLoader {
       out.note = 'no surface mesh written';
       this.once(`preview: the ${engine} run wrote no surface meshes for some frames (frame ${f.frame}; run with --mesh ply): their tiles show the solids only`);
     }
-    if (this.solids) {
-      const solidsFile = frameFile(engine, f, 'solids');
-      if (solidsFile) out.solids = await readRunMesh(this.dir, solidsFile);
-      else if (this.fromScene && 'at' in this.fromScene) {
-        const s: SceneSolids = this.fromScene.at(f.time);
-        out.solids = s.mesh;
-        if (s.unposed.length > 0) this.once(`preview: the run recorded no solids, so ${s.unposed.join(', ')} (free to move) ${s.unposed.length > 1 ? 'are' : 'is'} drawn where ${s.unposed.length > 1 ? 'they start' : 'it starts'}; run with --solids ply to see ${s.unposed.length > 1 ? 'them' : 'it'} move`);
-      }
+    if (!this.solids) return out;
+    const parts: Mesh[] = [];
+    const solidsFile = frameFile(engine, f, 'solids');
+    if (solidsFile) parts.push(await readRunMesh(this.dir, solidsFile));
+    else if (this.posed) {
+      const s = this.posed(f.time);
+      parts.push(s.mesh);
+      const they = s.unposed.length > 1;
+      if (s.unposed.length > 0) this.once(`preview: the run recorded no solids, so ${s.unposed.join(', ')} (free to move) ${they ? 'are' : 'is'} drawn where ${they ? 'they start' : 'it starts'}; run with --solids ply to see ${they ? 'them' : 'it'} move`);
     }
+    if (this.floor) parts.push(this.floor);
+    if (parts.length > 0) out.solids = joinMeshes(parts);
     return out;
   }
 }
@@ -163,8 +171,8 @@ export async function previewRun(dir: string, flags: PreviewFlags = {}): Promise
     scenes.push(row);
   }
   const view = flags.view ?? DEFAULT_VIEW;
-  const framing = cameraBox(runs, scenes);
-  const renderer = new TileRenderer(frameBox(framing, view, tw, th), flags.supersample ?? 2);
+  const framing = cameraPoints(runs, scenes);
+  const renderer = new TileRenderer(framePoints(framing, view, tw, th), flags.supersample ?? 2);
   const tiles: SheetTile[] = [];
   runs.forEach((r, e) =>
     picked[e].forEach((f, k) => {
@@ -184,28 +192,22 @@ export async function previewRun(dir: string, flags: PreviewFlags = {}): Promise
   return { sheet: sheetFile, animation };
 }
 
-/** The framed box: the liquid's bounds over every frame of the run (the manifest's, else the loaded frames'), and the solids. */
-function cameraBox(runs: readonly RunFrames[], scenes: FrameScene[][]): ReturnType<typeof viewBox> {
-  const liquid = emptyBox(), solids = emptyBox();
+/** What the camera frames: each frame's liquid bounds over the whole run (the manifest's, else the loaded frames'), and the solids. */
+function cameraPoints(runs: readonly RunFrames[], scenes: FrameScene[][]): Float64Array {
+  const liquid: Box[] = [], solids: Float32Array[] = [];
   let complete = true;
   for (const r of runs) {
     const rec = recordedBounds(r.frames);
-    growBox(liquid, rec.box.min, rec.box.max);
+    liquid.push(...rec.boxes);
     complete &&= rec.complete;
   }
   for (const row of scenes) {
     for (const s of row) {
-      if (!complete && s.liquid) {
-        const b = pointsBox(s.liquid.positions);
-        growBox(liquid, b.min, b.max);
-      }
-      if (s.solids) {
-        const b = pointsBox(s.solids.positions);
-        growBox(solids, b.min, b.max);
-      }
+      if (!complete && s.liquid) liquid.push(pointsBox(s.liquid.positions));
+      if (s.solids) solids.push(s.solids.positions);
     }
   }
-  return viewBox(liquid, solids);
+  return framingPoints(liquid, solids);
 }
 
 async function writeAnimation(
@@ -213,14 +215,14 @@ async function writeAnimation(
   manifest: Manifest,
   runs: readonly RunFrames[],
   loader: FrameLoader,
-  o: { view: Vec3; framing: ReturnType<typeof viewBox>; flags: PreviewFlags },
+  o: { view: Vec3; framing: Float64Array; flags: PreviewFlags },
 ): Promise<void> {
   const started = performance.now();
   const [aw, ah] = o.flags.animateSize ?? [320, 240];
   const frames = [...new Set(runs.flatMap((r) => r.frames.map((f) => f.frame)))].sort((a, b) => a - b);
   const stride = o.flags.stride ?? Math.max(1, Math.ceil(frames.length / ANIMATION_FRAMES));
   const shown = frames.filter((_, i) => i % stride === 0);
-  const renderer = new TileRenderer(frameBox(o.framing, o.view, aw, ah), o.flags.supersample ?? 2);
+  const renderer = new TileRenderer(framePoints(o.framing, o.view, aw, ah), o.flags.supersample ?? 2);
   const delayMs = Math.min(65535, Math.max(1, Math.round((1000 * stride) / (manifest.scene.fps > 0 ? manifest.scene.fps : 30))));
   let writer: ApngWriter | undefined;
   let reported = 0;
@@ -246,7 +248,7 @@ async function writeAnimation(
   }
   writeFileAtomic(file, writer!.finish());
   process.stdout.write(
-    `wrote ${file} (${writer!.width}×${writer!.height}, ${shown.length} frame${shown.length === 1 ? '' : 's'}${stride > 1 ? `, every ${stride}th` : ''}, ${delayMs} ms each) in ${fmtDuration((performance.now() - started) / 1000)}\n`,
+    `wrote ${file} (${writer!.width}×${writer!.height}, ${shown.length} frame${shown.length === 1 ? '' : 's'}${stride > 1 ? `, one in ${stride}` : ''}, ${delayMs} ms each) in ${fmtDuration((performance.now() - started) / 1000)}\n`,
   );
 }
 

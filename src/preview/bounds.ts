@@ -70,3 +70,36 @@ export function viewBox(liquid: Box, solids: Box): Box {
 function copy(b: Box): Box {
   return { min: [...b.min] as Vec3, max: [...b.max] as Vec3 };
 }
+
+/** Most vertices of one solid mesh that framing looks at (evenly strided). */
+const FRAMING_SAMPLES = 4096;
+
+/**
+ * The points a preview's camera frames (xyz xyz …): the corners of each frame's liquid bounds,
+ * and the solids' vertices moved into `viewBox` of the two (so a wide floor is cut at half the
+ * liquid's size from it); the corners of that box when there is nothing else.
+ */
+export function framingPoints(liquidBoxes: readonly Box[], solids: readonly Float32Array[]): Float64Array {
+  const liquid = emptyBox(), solid = emptyBox();
+  const boxes = liquidBoxes.filter((b) => !isEmptyBox(b) && [...b.min, ...b.max].every(Number.isFinite));
+  for (const b of boxes) growBox(liquid, b.min, b.max);
+  for (const p of solids) {
+    const b = pointsBox(p);
+    growBox(solid, b.min, b.max);
+  }
+  const region = viewBox(liquid, solid);
+  const out: number[] = [];
+  for (const b of isEmptyBox(liquid) && isEmptyBox(solid) ? [region] : boxes) {
+    for (let c = 0; c < 8; c++) out.push(c & 1 ? b.max[0] : b.min[0], c & 2 ? b.max[1] : b.min[1], c & 4 ? b.max[2] : b.min[2]);
+  }
+  for (const p of solids) {
+    const n = Math.floor(p.length / 3), step = Math.max(1, Math.ceil(n / FRAMING_SAMPLES));
+    for (let i = 0; i < n; i += step) {
+      for (let k = 0; k < 3; k++) {
+        const v = p[3 * i + k];
+        out.push(Number.isFinite(v) ? Math.min(region.max[k], Math.max(region.min[k], v)) : region.min[k]);
+      }
+    }
+  }
+  return Float64Array.from(out);
+}

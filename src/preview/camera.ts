@@ -57,39 +57,64 @@ export function cameraAxes(view: Vec3): { right: Vec3; up: Vec3; back: Vec3 } {
  * The camera that sees the whole `box` from direction `view` in a `width`×`height` image, the box
  * filling `fill` of the frame in its tighter direction and centred in the image.
  */
-export function frameBox(box: Box, view: Vec3, width: number, height: number, fill = 0.9, fovDegrees = FIELD_OF_VIEW): PreviewCamera {
+export function frameBox(box: Box, view: Vec3, width: number, height: number, fill = 0.84, fovDegrees = FIELD_OF_VIEW): PreviewCamera {
+  const corners = new Float64Array(24);
+  for (let c = 0; c < 8; c++) {
+    corners[3 * c] = c & 1 ? box.max[0] : box.min[0];
+    corners[3 * c + 1] = c & 2 ? box.max[1] : box.min[1];
+    corners[3 * c + 2] = c & 4 ? box.max[2] : box.min[2];
+  }
+  return framePoints(corners, view, width, height, fill, fovDegrees);
+}
+
+/**
+ * The camera that sees every point (xyz xyz …, at least one) from direction `view`, the points
+ * filling `fill` of the frame in its tighter direction (leaving room for the label above) and
+ * centred in the image. Framing the
+ * corners of each frame's bounds and the solids' vertices, rather than the corners of one box
+ * around them all, keeps a three-quarter view from wasting the image on empty corners.
+ */
+export function framePoints(points: ArrayLike<number>, view: Vec3, width: number, height: number, fill = 0.84, fovDegrees = FIELD_OF_VIEW): PreviewCamera {
   const { right, up, back } = cameraAxes(view);
+  const n = Math.floor(points.length / 3);
+  if (n === 0) throw new RangeError('nothing to frame');
   const tanV = Math.tan((fovDegrees * Math.PI) / 360) * fill;
   const tanH = tanV * (width / height);
-  const corners: Vec3[] = [];
-  for (let c = 0; c < 8; c++) corners.push([c & 1 ? box.max[0] : box.min[0], c & 2 ? box.max[1] : box.min[1], c & 4 ? box.max[2] : box.min[2]]);
-  let target: Vec3 = [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2, (box.min[2] + box.max[2]) / 2];
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      lo[k] = Math.min(lo[k], points[3 * i + k]);
+      hi[k] = Math.max(hi[k], points[3 * i + k]);
+    }
+  }
+  let target: Vec3 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
   let distance = 0;
-  // Twice: the second pass re-centres the target on the box as projected (perspective shifts it).
+  // Twice: the second pass re-centres the target on the points as projected (perspective shifts them).
   for (let pass = 0; pass < 2; pass++) {
     distance = 1e-6;
-    for (const p of corners) {
-      const d: Vec3 = [p[0] - target[0], p[1] - target[1], p[2] - target[2]];
+    for (let i = 0; i < n; i++) {
+      const d: Vec3 = [points[3 * i] - target[0], points[3 * i + 1] - target[1], points[3 * i + 2] - target[2]];
       const z = dot(d, back);
       // In view when |x| ≤ tanH (distance − z) and |y| ≤ tanV (distance − z).
       distance = Math.max(distance, z + Math.abs(dot(d, right)) / tanH, z + Math.abs(dot(d, up)) / tanV);
     }
     if (pass === 1) break;
-    let lo = [Infinity, Infinity], hi = [-Infinity, -Infinity];
-    for (const p of corners) {
-      const d: Vec3 = [p[0] - target[0], p[1] - target[1], p[2] - target[2]];
+    let sxLo = Infinity, syLo = Infinity, sxHi = -Infinity, syHi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const d: Vec3 = [points[3 * i] - target[0], points[3 * i + 1] - target[1], points[3 * i + 2] - target[2]];
       const depth = distance - dot(d, back);
       const sx = dot(d, right) / depth, sy = dot(d, up) / depth;
-      lo = [Math.min(lo[0], sx), Math.min(lo[1], sy)];
-      hi = [Math.max(hi[0], sx), Math.max(hi[1], sy)];
+      sxLo = Math.min(sxLo, sx);
+      syLo = Math.min(syLo, sy);
+      sxHi = Math.max(sxHi, sx);
+      syHi = Math.max(syHi, sy);
     }
-    const ox = ((lo[0] + hi[0]) / 2) * distance, oy = ((lo[1] + hi[1]) / 2) * distance;
+    const ox = ((sxLo + sxHi) / 2) * distance, oy = ((syLo + syHi) / 2) * distance;
     target = [target[0] + ox * right[0] + oy * up[0], target[1] + ox * right[1] + oy * up[1], target[2] + ox * right[2] + oy * up[2]];
   }
   const eye: Vec3 = [target[0] + distance * back[0], target[1] + distance * back[1], target[2] + distance * back[2]];
   const focal = height / 2 / Math.tan((fovDegrees * Math.PI) / 360);
-  let size = 0;
-  for (let k = 0; k < 3; k++) size = Math.max(size, box.max[k] - box.min[k]);
+  const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
   return { eye, right, up, back, width, height, focal, near: Math.max(1e-6, 1e-3 * Math.max(size, distance)) };
 }
 

@@ -41,7 +41,7 @@ function filterRow(row: Uint8Array, prev: Uint8Array, out: Uint8Array, type: num
 }
 
 /** The image's rows, each filtered as the heuristic picks, deflated (zlib stream). */
-export function compressImage(img: RgbImage, level = 6): Uint8Array {
+export function compressImage(img: RgbImage, level: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 = 6): Uint8Array {
   const stride = 3 * img.width;
   if (img.pixels.length !== stride * img.height) throw new RangeError(`image is ${img.width}×${img.height} but has ${img.pixels.length} bytes (expected ${stride * img.height})`);
   const raw = new Uint8Array((stride + 1) * img.height);

@@ -13,21 +13,26 @@
 import type { Mesh } from '../types/geometry.ts';
 import type { PreviewCamera, Vec3 } from './camera.ts';
 
-/** One layer of drawing: inverse depth (0 where nothing is drawn) and linear RGB per pixel. */
+/**
+ * One layer of drawing: inverse depth (0 where nothing is drawn), linear RGB, and which side of
+ * the surface is seen (1 where it is the side its normals point away from: an inside) per pixel.
+ */
 export interface Layer {
   width: number;
   height: number;
   invDepth: Float32Array;
   color: Float32Array;
+  inside: Uint8Array;
 }
 
 export function createLayer(width: number, height: number): Layer {
-  return { width, height, invDepth: new Float32Array(width * height), color: new Float32Array(3 * width * height) };
+  return { width, height, invDepth: new Float32Array(width * height), color: new Float32Array(3 * width * height), inside: new Uint8Array(width * height) };
 }
 
 export function clearLayer(layer: Layer): void {
   layer.invDepth.fill(0);
   layer.color.fill(0);
+  layer.inside.fill(0);
 }
 
 /** How a mesh is lit. Intensities multiply the base colour; the highlight is white. */
@@ -150,19 +155,20 @@ export function drawMesh(layer: Layer, mesh: Mesh, cam: PreviewCamera, shading: 
     const gx = e1y * e2z - e1z * e2y, gy = e1z * e2x - e1x * e2z, gz = e1x * e2y - e1y * e2x;
     const facing = gx * (ex - P[ka]) + gy * (ey - P[ka + 1]) + gz * (ez - P[ka + 2]);
     const normalSide = gx * (N[ka] + N[kb] + N[kc]) + gy * (N[ka + 1] + N[kb + 1] + N[kc + 1]) + gz * (N[ka + 2] + N[kb + 2] + N[kc + 2]);
-    const colors = (normalSide >= 0) === (facing >= 0) ? front : back;
+    const inside = (normalSide >= 0) === (facing >= 0) ? 0 : 1;
+    const colors = inside ? back : front;
     const za = camZ[a], zb = camZ[b], zc = camZ[c];
     if (za >= near && zb >= near && zc >= near) {
-      if (fillTriangle(layer, screen, colors, ka, kb, kc)) drawn++;
+      if (fillTriangle(layer, screen, colors, ka, kb, kc, inside)) drawn++;
     } else if (za >= near || zb >= near || zc >= near) {
-      drawn += drawClipped(layer, cam, colors, a, b, c);
+      drawn += drawClipped(layer, cam, colors, a, b, c, inside);
     }
   }
   return drawn;
 }
 
 /** A triangle partly behind the near plane: cut there (Sutherland–Hodgman, one plane) and drawn as a fan. */
-function drawClipped(layer: Layer, cam: PreviewCamera, colors: Float32Array, a: number, b: number, c: number): number {
+function drawClipped(layer: Layer, cam: PreviewCamera, colors: Float32Array, a: number, b: number, c: number, inside: number): number {
   const near = cam.near;
   for (const [slot, v] of [[0, a], [1, b], [2, c]]) {
     clipIn[4 * slot] = camX[v];
@@ -198,16 +204,16 @@ function drawClipped(layer: Layer, cam: PreviewCamera, colors: Float32Array, a: 
     clipScreen[3 * i + 2] = inv;
   }
   let drawn = 0;
-  for (let i = 1; i + 1 < m; i++) if (fillTriangle(layer, clipScreen, clipColor, 0, 3 * i, 3 * (i + 1))) drawn = 1;
+  for (let i = 1; i + 1 < m; i++) if (fillTriangle(layer, clipScreen, clipColor, 0, 3 * i, 3 * (i + 1), inside)) drawn = 1;
   return drawn;
 }
 
 /**
  * Scan-converts one triangle whose corners are at offsets a, b, c of `S` (screen x, y, 1/z) and of
- * `C` (linear RGB). A pixel is covered when its centre lies inside or on an edge; it is written
+ * `C` (linear RGB), seen from its `inside` (1) or not (0). A pixel is covered when its centre lies inside or on an edge; it is written
  * when nearer than what is there. Returns whether the triangle lies at least partly in the image.
  */
-function fillTriangle(layer: Layer, S: Float32Array, C: Float32Array, a: number, b: number, c: number): boolean {
+function fillTriangle(layer: Layer, S: Float32Array, C: Float32Array, a: number, b: number, c: number, inside: number): boolean {
   let x0 = S[a], y0 = S[a + 1];
   let x1 = S[b], y1 = S[b + 1];
   let x2 = S[c], y2 = S[c + 1];
@@ -238,7 +244,7 @@ function fillTriangle(layer: Layer, S: Float32Array, C: Float32Array, a: number,
   let row0 = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1);
   let row1 = (x0 - x2) * (py - y2) - (y0 - y2) * (px - x2);
   let row2 = (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0);
-  const depth = layer.invDepth, color = layer.color;
+  const depth = layer.invDepth, color = layer.color, sides = layer.inside;
   for (let y = minY; y <= maxY; y++) {
     let w0 = row0, w1 = row1, w2 = row2;
     let i = y * W + minX;
@@ -247,6 +253,7 @@ function fillTriangle(layer: Layer, S: Float32Array, C: Float32Array, a: number,
         const z = w0 * z0 + w1 * z1 + w2 * z2;
         if (z > depth[i]) {
           depth[i] = z;
+          sides[i] = inside;
           const k = 3 * i;
           color[k] = w0 * r0 + w1 * r1 + w2 * r2;
           color[k + 1] = w0 * g0 + w1 * g1 + w2 * g2;

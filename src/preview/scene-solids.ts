@@ -18,6 +18,48 @@ export interface SceneSolids {
   unposed: string[];
 }
 
+/** The colour of a domain's floor: a neutral dark grey, linear RGB. */
+const DOMAIN_FLOOR: [number, number, number] = [0.1, 0.105, 0.115];
+
+/**
+ * The floor of the scene's domain box, a quad facing up at its lower y, when that face is a wall
+ * (not `open`): the grid's liquid rests on it, and without it a puddle would float in the picture.
+ * Null when the scene has no domain.
+ */
+export function domainFloor(scene: Scene): Mesh | null {
+  const d = scene.domain;
+  if (!d) return null;
+  const face = d.faces?.ymin ?? d.boundary;
+  if (face === 'open') return null;
+  const [x0, y, z0] = d.min, [x1, , z1] = d.max;
+  return {
+    positions: Float32Array.from([x0, y, z0, x0, y, z1, x1, y, z1, x1, y, z0]),
+    normals: Float32Array.from([0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0]),
+    colors: Float32Array.from([...DOMAIN_FLOOR, ...DOMAIN_FLOOR, ...DOMAIN_FLOOR, ...DOMAIN_FLOOR]),
+    indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+  };
+}
+
+/** Meshes joined into one (indices offset); colours kept where every part has them. */
+export function joinMeshes(parts: readonly Mesh[]): Mesh {
+  if (parts.length === 1) return parts[0];
+  const nv = parts.reduce((s, m) => s + m.positions.length / 3, 0), ni = parts.reduce((s, m) => s + m.indices.length, 0);
+  const colored = parts.every((m) => m.colors !== undefined && m.colors.length >= m.positions.length);
+  const normals = parts.every((m) => m.normals.length >= m.positions.length);
+  const out: Mesh = { positions: new Float32Array(3 * nv), normals: new Float32Array(normals ? 3 * nv : 0), indices: new Uint32Array(ni), ...(colored ? { colors: new Float32Array(3 * nv) } : {}) };
+  let v = 0, t = 0;
+  for (const m of parts) {
+    const n = m.positions.length / 3;
+    out.positions.set(m.positions.subarray(0, 3 * n), 3 * v);
+    if (normals) out.normals.set(m.normals.subarray(0, 3 * n), 3 * v);
+    if (colored) out.colors!.set(m.colors!.subarray(0, 3 * n), 3 * v);
+    for (let k = 0; k < m.indices.length; k++) out.indices[t + k] = m.indices[k] + v;
+    v += n;
+    t += m.indices.length;
+  }
+  return out;
+}
+
 /** A function of time giving the scene's solids posed at that time (rest meshes built once). */
 export function sceneSolids(scene: Scene): (time: number) => SceneSolids {
   const bodies = scene.bodies

@@ -2,8 +2,10 @@
  * One preview image of one frame: the liquid and the solids drawn into layers of their own at
  * `supersample`² samples a pixel, then combined over a backdrop and averaged down to the image.
  *
- * Solids are opaque except where liquid lies behind them, where they are drawn at a third of their
- * opacity, so liquid inside a cup, a tank or under a lid stays in sight. The liquid's silhouettes
+ * Solids are opaque except where the outside of the liquid lies behind them, where they are drawn
+ * at a third of their opacity, so liquid inside a cup, a tank or under a lid stays in sight (where
+ * what lies behind is the inside of a liquid film, as behind a ball the honey coats, the solid is
+ * drawn opaque: the ball, not the film's far side, is what a viewer expects to see). The liquid's silhouettes
  * and the steps in its depth (a strand in front of a puddle) are darkened a little, which reads
  * shapes in a small image where one flat colour would merge them.
  */
@@ -100,7 +102,11 @@ export class TileRenderer {
                 cg *= OUTLINE;
                 cb *= OUTLINE;
               }
-              if (sz > lz) {
+              if (sz > lz && this.liquid.inside[i]) {
+                cr = Sc[k];
+                cg = Sc[k + 1];
+                cb = Sc[k + 2];
+              } else if (sz > lz) {
                 cr += SOLID_OVER_LIQUID * (Sc[k] - cr);
                 cg += SOLID_OVER_LIQUID * (Sc[k + 1] - cg);
                 cb += SOLID_OVER_LIQUID * (Sc[k + 2] - cb);

@@ -81,7 +81,7 @@ describe('viscid preview', () => {
     expect(anim.animationFrames).toBe(2);
     expect(anim.frameControls).toBe(2);
     expect(anim.width).toBe(64 + 2 * GAP);
-    expect(r.stdout).toMatch(/grid-animation\.png \(\d+×\d+, 2 frames, every 2th, 67 ms each\)/);
+    expect(r.stdout).toMatch(/grid-animation\.png \(\d+×\d+, 2 frames, one in 2, 67 ms each\)/);
   });
 
   it('refuses a folder that is not a run, and frames the run does not have, saying which it has', async () => {
