@@ -172,7 +172,7 @@ export async function previewRun(dir: string, flags: PreviewFlags = {}): Promise
   }
   const view = flags.view ?? DEFAULT_VIEW;
   const framing = cameraPoints(runs, scenes);
-  const renderer = new TileRenderer(framePoints(framing, view, tw, th), flags.supersample ?? 2);
+  const renderer = new TileRenderer(framePoints(framing, view, tw, th), flags.supersample ?? 2, pointsBox(framing));
   const tiles: SheetTile[] = [];
   runs.forEach((r, e) =>
     picked[e].forEach((f, k) => {
@@ -222,7 +222,7 @@ async function writeAnimation(
   const frames = [...new Set(runs.flatMap((r) => r.frames.map((f) => f.frame)))].sort((a, b) => a - b);
   const stride = o.flags.stride ?? Math.max(1, Math.ceil(frames.length / ANIMATION_FRAMES));
   const shown = frames.filter((_, i) => i % stride === 0);
-  const renderer = new TileRenderer(framePoints(o.framing, o.view, aw, ah), o.flags.supersample ?? 2);
+  const renderer = new TileRenderer(framePoints(o.framing, o.view, aw, ah), o.flags.supersample ?? 2, pointsBox(o.framing));
   const delayMs = Math.min(65535, Math.max(1, Math.round((1000 * stride) / (manifest.scene.fps > 0 ? manifest.scene.fps : 30))));
   let writer: ApngWriter | undefined;
   let reported = 0;

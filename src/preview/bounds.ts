@@ -25,7 +25,7 @@ export function growBox(box: Box, min: ArrayLike<number>, max: ArrayLike<number>
 }
 
 /** The bounds of a set of positions (xyz xyz …), or the empty box. */
-export function pointsBox(positions: Float32Array): Box {
+export function pointsBox(positions: ArrayLike<number>): Box {
   const b = emptyBox();
   for (let i = 0; i + 2 < positions.length; i += 3) {
     for (let k = 0; k < 3; k++) {

@@ -5,13 +5,15 @@
  * Solids are opaque except where the outside of the liquid lies behind them, where they are drawn
  * at a third of their opacity, so liquid inside a cup, a tank or under a lid stays in sight (where
  * what lies behind is the inside of a liquid film, as behind a ball the honey coats, the solid is
- * drawn opaque: the ball, not the film's far side, is what a viewer expects to see). The liquid's silhouettes
+ * drawn opaque: the ball, not the film's far side, is what a viewer expects to see). The liquid
+ * casts a soft shadow straight down onto the solids (shadow.ts), which shows where it rests. The liquid's silhouettes
  * and the steps in its depth (a strand in front of a puddle) are darkened a little, which reads
  * shapes in a small image where one flat colour would merge them.
  */
 import type { Mesh } from '../types/geometry.ts';
 import { linearToSrgb, srgbToLinear } from '../math/color.ts';
-import { scaleCamera, type PreviewCamera, type Vec3 } from './camera.ts';
+import { scaleCamera, type Box, type PreviewCamera, type Vec3 } from './camera.ts';
+import { FootprintShadow } from './shadow.ts';
 import type { RgbImage } from './png.ts';
 import { clearLayer, createLayer, drawMesh, LIQUID_SHADING, SOLID_SHADING, type Layer, type Shading } from './raster.ts';
 
@@ -24,6 +26,8 @@ export interface TileContent {
 
 /** Opacity of a solid in front of liquid. */
 export const SOLID_OVER_LIQUID = 0.35;
+/** How much of a solid's light the liquid's footprint shadow takes at its darkest. */
+const SHADOW = 0.55;
 /** How much an outline darkens the liquid (1: not at all). */
 const OUTLINE = 0.6;
 /** A step in depth between neighbouring samples larger than this fraction of the depth is an outline. */
@@ -53,12 +57,23 @@ export class TileRenderer {
   private readonly camera: PreviewCamera;
   private readonly backdrop: Float32Array;
 
-  /** `camera` at the image's size; it is drawn at `supersample` times that each way. */
-  constructor(camera: PreviewCamera, readonly supersample = 2, readonly shading: { liquid: Shading; solid: Shading } = { liquid: LIQUID_SHADING, solid: SOLID_SHADING }) {
+  private readonly shadow: FootprintShadow | null;
+
+  /**
+   * `camera` at the image's size; it is drawn at `supersample` times that each way. With
+   * `shadowRegion`, the liquid casts a footprint shadow onto the solids within that box (shadow.ts).
+   */
+  constructor(
+    camera: PreviewCamera,
+    readonly supersample = 2,
+    shadowRegion?: Box,
+    readonly shading: { liquid: Shading; solid: Shading } = { liquid: LIQUID_SHADING, solid: SOLID_SHADING },
+  ) {
     if (!(Number.isInteger(supersample) && supersample >= 1 && supersample <= 4)) throw new RangeError(`supersample ${supersample} is not a whole number from 1 to 4`);
     this.width = camera.width;
     this.height = camera.height;
     this.camera = scaleCamera(camera, supersample);
+    this.shadow = shadowRegion ? new FootprintShadow(shadowRegion) : null;
     this.liquid = createLayer(this.camera.width, this.camera.height);
     this.solids = createLayer(this.camera.width, this.camera.height);
     const H = this.camera.height;
@@ -75,6 +90,7 @@ export class TileRenderer {
     clearLayer(this.solids);
     const liquidTriangles = content.liquid ? drawMesh(this.liquid, content.liquid, this.camera, this.shading.liquid) : 0;
     const solidTriangles = content.solids ? drawMesh(this.solids, content.solids, this.camera, this.shading.solid) : 0;
+    this.shadow?.cast(solidTriangles > 0 ? content.liquid : undefined);
     return { image: this.resolve(), liquidTriangles, solidTriangles };
   }
 
@@ -103,18 +119,20 @@ export class TileRenderer {
                 cb *= OUTLINE;
               }
               if (sz > lz && this.liquid.inside[i]) {
-                cr = Sc[k];
-                cg = Sc[k + 1];
-                cb = Sc[k + 2];
+                const d = this.shaded(x, y, sz);
+                cr = d * Sc[k];
+                cg = d * Sc[k + 1];
+                cb = d * Sc[k + 2];
               } else if (sz > lz) {
                 cr += SOLID_OVER_LIQUID * (Sc[k] - cr);
                 cg += SOLID_OVER_LIQUID * (Sc[k + 1] - cg);
                 cb += SOLID_OVER_LIQUID * (Sc[k + 2] - cb);
               }
             } else if (sz > 0) {
-              cr = Sc[k];
-              cg = Sc[k + 1];
-              cb = Sc[k + 2];
+              const d = this.shaded(x, y, sz);
+              cr = d * Sc[k];
+              cg = d * Sc[k + 1];
+              cb = d * Sc[k + 2];
             } else {
               cr = this.backdrop[3 * y];
               cg = this.backdrop[3 * y + 1];
@@ -132,6 +150,17 @@ export class TileRenderer {
       }
     }
     return { width: this.width, height: this.height, pixels };
+  }
+
+  /** How much light a solid sample at (x, y), inverse depth `invDepth`, keeps under the liquid's shadow (1: all). */
+  private shaded(x: number, y: number, invDepth: number): number {
+    if (!this.shadow) return 1;
+    const c = this.camera, depth = 1 / invDepth;
+    const u = ((x + 0.5 - c.width / 2) / c.focal) * depth, v = (-(y + 0.5 - c.height / 2) / c.focal) * depth;
+    const wx = c.eye[0] + u * c.right[0] + v * c.up[0] - depth * c.back[0];
+    const wy = c.eye[1] + u * c.right[1] + v * c.up[1] - depth * c.back[1];
+    const wz = c.eye[2] + u * c.right[2] + v * c.up[2] - depth * c.back[2];
+    return 1 - SHADOW * this.shadow.cover(wx, wy, wz);
   }
 
   /** Whether the liquid sample i lies on a silhouette or a step in depth (against its right and lower neighbours). */

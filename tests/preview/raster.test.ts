@@ -223,3 +223,35 @@ describe('preview framing points', () => {
     expect(framingPoints([], []).length).toBe(24);
   });
 });
+
+describe('preview footprint shadow', () => {
+  it('darkens a floor under the liquid, softly at the edge, and nowhere else', () => {
+    const cam = cameraAt([0, 10, 0.001], [0, 1, 0.0001], 100, 100, 500);
+    const floor: Mesh = {
+      positions: Float32Array.from([-1, 0, -1, -1, 0, 1, 1, 0, 1, 1, 0, -1]),
+      normals: Float32Array.from([0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0]),
+      colors: new Float32Array(12).fill(0.5),
+      indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+    };
+    const drop = cube(0.4, [0.5, 0.5, 0]); // above the floor, to the right (+x)
+    const r = new TileRenderer(cam, 1, { min: [-1, 0, -1], max: [1, 1, 1] });
+    const lit = r.render({ solids: floor }).image;
+    const shaded = r.render({ liquid: drop, solids: floor }).image;
+    const at = (img: RgbImage, x: number, y: number) => img.pixels[3 * (y * 100 + x)];
+    // Looking down: x to the right of the image. The drop covers x 0.3–0.7 (pixels 65–85); the floor
+    // at x = −0.5 (pixel 25) is unchanged.
+    expect(at(shaded, 25, 50)).toBe(at(lit, 25, 50));
+    expect(at(shaded, 10, 10)).toBe(at(lit, 10, 10));
+    // Beside the drop but inside its footprint's soft edge it is darker, yet lighter than far inside.
+    // (The window is ±2 cells of 2/256 m: ±0.8 pixel here.) Under the drop the floor is hidden.
+    const edge = at(shaded, 64, 50), beside = at(shaded, 60, 50);
+    expect(beside).toBe(at(lit, 60, 50));
+    expect(edge).toBeLessThan(at(lit, 64, 50));
+    const r2 = new TileRenderer(cam, 1, { min: [-1, 0, -1], max: [1, 1, 1] });
+    const flat = cube(0.4, [0.5, 0.5, 0]);
+    // The floor straight under the drop, seen with the drop moved out of the camera's way (liquid
+    // is drawn, so look at the floor through a second render with the drop far above the camera).
+    expect(r2.render({ liquid: { ...flat, positions: flat.positions.map((v, i) => (i % 3 === 1 ? v + 20 : v)) }, solids: floor }).image.pixels[3 * (50 * 100 + 75)]).toBeLessThan(0.8 * at(lit, 75, 50)); // 45 % of the light: 72 % in sRGB
+  });
+});
+
