@@ -2,7 +2,7 @@
  * A contact sheet: tiles of one size in rows and columns under a title bar, each tile labelled in
  * its top-left corner (and, where it has one, a note in its bottom-left corner).
  */
-import { drawText, GLYPH_HEIGHT } from './font.ts';
+import { drawText, GLYPH_HEIGHT, textWidth } from './font.ts';
 import type { RgbImage } from './png.ts';
 
 export interface SheetTile {
@@ -52,8 +52,10 @@ export function contactSheet(tiles: readonly SheetTile[], columns: number, title
     pixels[3 * i + 2] = SHEET_BACKGROUND[2];
   }
   const sheet: RgbImage = { width, height, pixels };
-  // A title longer than the sheet is cut at its right edge (drawText clips).
-  drawText(sheet, GAP + 2 * scale, Math.round(4 * scale), title, scale, TITLE, false);
+  // A title longer than the sheet is shortened, with '..' to say so.
+  let shown = title;
+  while (shown.length > 3 && textWidth(shown, scale) > width - 2 * GAP - 2 * scale) shown = `${shown.slice(0, shown.endsWith('..') ? -3 : -1).trimEnd()}..`;
+  drawText(sheet, GAP + 2 * scale, Math.round(4 * scale), shown, scale, TITLE, false);
   tiles.forEach((t, n) => {
     const x0 = GAP + (n % cols) * (tw + GAP), y0 = titleHeight + GAP + Math.floor(n / cols) * (th + GAP);
     const tile = { ...t.image, pixels: Uint8Array.from(t.image.pixels) };
