@@ -14,6 +14,7 @@ import './compare.ts';
 import './validate.ts';
 import './sweep.ts';
 import './animate.ts';
+import './preview.ts';
 import { viscidVersion } from './version.ts';
 
 export function buildProgram(): Command {

@@ -22,6 +22,9 @@ function read(view: DataView, type: string, at: number): number {
   }
 }
 
+/** Linear values of the 256 8-bit sRGB levels. */
+const SRGB8_TO_LINEAR = Float32Array.from({ length: 256 }, (_, v) => srgbToLinear(v / 255));
+
 export class PlyError extends Error {
   override name = 'PlyError';
 }
@@ -56,7 +59,8 @@ export function fromPLY(bytes: Uint8Array): Mesh {
   let at = end;
   let positions = new Float32Array(0), normals = new Float32Array(0);
   let colors: Float32Array | undefined;
-  const indices: number[] = [];
+  let indices = new Uint32Array(0);
+  let nIndices = 0;
   for (const el of elements) {
     if (el.name === 'vertex') {
       const n = el.count;
@@ -71,17 +75,41 @@ export function fromPLY(bytes: Uint8Array): Mesh {
         nx: [hasNormals ? normals : undefined, 0], ny: [hasNormals ? normals : undefined, 1], nz: [hasNormals ? normals : undefined, 2],
         red: [colors, 0], green: [colors, 1], blue: [colors, 2],
       };
-      for (let i = 0; i < n; i++) {
-        for (const p of el.props) {
-          if (p.list) throw new PlyError(`list property '${p.name}' on vertices is not read`);
-          if (at + SIZES[p.type] > bytes.length) throw new PlyError(`file ends inside vertex ${i} of ${n}`);
-          const v = read(view, p.type, at);
-          at += SIZES[p.type];
-          const s = slot[p.name];
-          if (s?.[0]) s[0][3 * i + s[1]] = p.type === 'uchar' && s[0] === colors ? srgbToLinear(v / 255) : v;
-        }
+      // Each property's place in a vertex record (all are scalars, so records are of one size) and where it goes.
+      let stride = 0;
+      const plan = el.props.map((p) => {
+        if (p.list) throw new PlyError(`list property '${p.name}' on vertices is not read`);
+        const s = slot[p.name];
+        const entry = { type: p.type, offset: stride, out: s?.[0], component: s?.[1] ?? 0, srgb8: p.type === 'uchar' && s?.[0] !== undefined && s[0] === colors };
+        stride += SIZES[p.type];
+        return entry;
+      }).filter((e) => e.out !== undefined);
+      if (at + n * stride > bytes.length) throw new PlyError(`file ends inside vertex ${Math.floor((bytes.length - at) / Math.max(1, stride))} of ${n}`);
+      for (const e of plan) {
+        const out = e.out!;
+        let q = at + e.offset;
+        if (e.type === 'float' || e.type === 'float32') for (let i = e.component; i < 3 * n; i += 3, q += stride) out[i] = view.getFloat32(q, true);
+        else if (e.srgb8) for (let i = e.component; i < 3 * n; i += 3, q += stride) out[i] = SRGB8_TO_LINEAR[bytes[q]];
+        else for (let i = e.component; i < 3 * n; i += 3, q += stride) out[i] = read(view, e.type, q);
       }
+      at += n * stride;
     } else {
+      const isFace = el.name === 'face';
+      if (isFace && indices.length < 3 * el.count) {
+        const grown = new Uint32Array(nIndices + 3 * el.count);
+        grown.set(indices.subarray(0, nIndices));
+        indices = grown;
+      }
+      const only = el.props.length === 1 ? el.props[0].list : undefined;
+      if (isFace && only && (only.count === 'uchar' || only.count === 'uint8') && SIZES[only.item] === 4 && at + 13 * el.count <= bytes.length) {
+        // What toPLY writes: a byte 3 and three 32-bit indices per face.
+        const signed = only.item === 'int' || only.item === 'int32';
+        for (let i = 0; i < el.count; i++, at += 13) {
+          if (bytes[at] !== 3) throw new PlyError(`face ${i} has ${bytes[at]} corners; only triangles are read`);
+          for (let j = 0; j < 3; j++) indices[nIndices++] = signed ? view.getInt32(at + 1 + 4 * j, true) : view.getUint32(at + 1 + 4 * j, true);
+        }
+        continue;
+      }
       for (let i = 0; i < el.count; i++) {
         for (const p of el.props) {
           if (!p.list) {
@@ -94,11 +122,18 @@ export function fromPLY(bytes: Uint8Array): Mesh {
           at += SIZES[p.list.count];
           const size = SIZES[p.list.item];
           if (at + k * size > bytes.length) throw new PlyError(`file ends inside ${el.name} ${i} of ${el.count}`);
-          if (el.name === 'face' && k !== 3) throw new PlyError(`face ${i} has ${k} corners; only triangles are read`);
-          for (let j = 0; j < k; j++, at += size) if (el.name === 'face') indices.push(read(view, p.list.item, at));
+          if (isFace && k !== 3) throw new PlyError(`face ${i} has ${k} corners; only triangles are read`);
+          if (isFace) {
+            if (nIndices + 3 > indices.length) {
+              const grown = new Uint32Array(2 * indices.length + 3);
+              grown.set(indices.subarray(0, nIndices));
+              indices = grown;
+            }
+            for (let j = 0; j < 3; j++, at += size) indices[nIndices++] = read(view, p.list.item, at);
+          } else at += k * size;
         }
       }
     }
   }
-  return { positions, normals, indices: Uint32Array.from(indices), ...(colors ? { colors } : {}) };
+  return { positions, normals, indices: nIndices === indices.length ? indices : indices.slice(0, nIndices), ...(colors ? { colors } : {}) };
 }
