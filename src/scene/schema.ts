@@ -387,6 +387,10 @@ export const outputSettings = z
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
     kernelWidth: pos.max(8).default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
+    surfaceKernel: z
+      .enum(['anisotropic', 'isotropic'])
+      .default('anisotropic')
+      .describe('Particle field kernel: "anisotropic": each particle\'s Gaussian stretched along its neighbours\' spread and squeezed across it (weighted PCA over 8 r, axis ratio ≤ 4, centres smoothed; Yu & Turk 2013), which keeps ropes one or two particles thick and flattens pools; "isotropic": round Gaussians of width kernelWidth, narrowed for particles with few neighbours (Steele et al. 2004 §4).'),
     normals: z
       .enum(['field', 'particles'])
       .default('field')

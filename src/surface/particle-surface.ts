@@ -18,6 +18,7 @@ import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatPartic
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
+import { allocKernels, anisotropicKernels, splatAnisotropic, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
 import { taubinSmooth } from './smooth.ts';
 import { tiledParticleField } from './tiles.ts';
 
@@ -74,7 +75,16 @@ export interface SurfaceOptions {
   thinWidth?: number;
   /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
   smoothing?: number;
+  /** Overrides output.surfaceKernel. */
+  kernel?: SurfaceKernel;
+  /** Overrides the anisotropic kernels' constants (anisotropic.ts; measurements). */
+  anisotropy?: AnisotropyParams;
 }
+
+export type SurfaceKernel = NonNullable<OutputSettings['surfaceKernel']>;
+
+/** The kernel when output.surfaceKernel is absent (the schema's default). */
+export const DEFAULT_SURFACE_KERNEL: SurfaceKernel = 'anisotropic';
 
 /** Default narrowest adaptive kernel width, particle radii. */
 export const THIN_WIDTH = 1.5;
@@ -89,7 +99,7 @@ export const VOLUME_TOLERANCE = 0.01;
 
 export type VertexNormals = OutputSettings['normals'];
 
-export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number; normals?: VertexNormals };
+export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number; normals?: VertexNormals; surfaceKernel?: SurfaceKernel };
 
 
 export function particleSurface(input: ParticleSurfaceInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
@@ -122,8 +132,12 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     timings.sampling = timings.polygonize = timings.attributes = 0;
   }
 
+  const anisotropic = (options.kernel ?? output.surfaceKernel ?? DEFAULT_SURFACE_KERNEL) === 'anisotropic';
   const thin = (options.thinWidth ?? THIN_WIDTH) * r;
-  const sigmas = thin > 0 && thin < kernel.sigma ? new Float64Array(count) : null;
+  const sigmas = !anisotropic && thin > 0 && thin < kernel.sigma ? new Float64Array(count) : null;
+  const stretched: AnisotropicKernels | null = anisotropic ? allocKernels(count) : null;
+  // Kernel centres: the particles, or the anisotropic kernels' smoothed centres.
+  const centres = stretched ? stretched.centres : positions;
   const pieces: PolyMesh[] = [];
   const gradients: Float32Array[] = [];
   const min = [0, 0, 0], max = [0, 0, 0];
@@ -132,12 +146,13 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     if (to === from) continue;
     t0 = performance.now();
     sortSpatially(positions, groups.members, from, to, 2 * h);
+    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy);
     min.fill(Infinity);
     max.fill(-Infinity);
     for (let m = from; m < to; m++) {
       const p = groups.members[m];
       for (let a = 0; a < 3; a++) {
-        const x = positions[3 * p + a];
+        const x = centres[3 * p + a];
         if (x < min[a]) min[a] = x;
         if (x > max[a]) max[a] = x;
       }
@@ -148,14 +163,15 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
     if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
-      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
       gradients.push(tiled.normals);
       continue;
     }
     const lattice = latticeOver(min, max, margin, h);
-    splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
+    if (stretched) splatAnisotropic(lattice, kernel, stretched, input.volumes, defaultVolume, groups.members, from, to);
+    else splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
     t1 = performance.now();
     let piece: PolyMesh;
     if (options.volumeMatch ?? output.lambda === undefined) {
