@@ -1,65 +1,68 @@
 /**
  * Anisotropic kernels for the particle field, after Yu & Turk 2013, "Reconstructing Surfaces of
- * Particle-Based Fluids Using Anisotropic Kernels" (ACM TOG 32(1), §3–4). Each particle's kernel is
- * stretched along the directions its neighbours spread in and squeezed across them, so a flat
- * surface is made of flat kernels (no per-particle bumps) and a rope one particle thick is made of
- * needles along it, whose summed field stays above the iso-level where a round kernel's does not.
+ * Particle-Based Fluids Using Anisotropic Kernels" (ACM TOG 32(1), §3–4). A particle's kernel is
+ * stretched along the directions its neighbours spread in and squeezed across them, so a rope one
+ * particle thick is made of needles along it, whose summed field stays above the iso-level where
+ * round kernels' does not (the spinner's stream, a string between drops).
  *
- * Per particle i, over the neighbours j within `ANISO_REACH` r (i itself included), weights
- * w_ij = 1 − (|x_j − x_i| / R)³ (Yu & Turk eq. 11):
- * - weighted mean x_i^w = Σ w_ij x_j / Σ w_ij, and the kernel centre moved towards it,
- *   x̄_i = (1 − λ) x_i + λ x_i^w (§4, Laplacian smoothing of the centres; λ = CENTRE_SMOOTHING);
- * - weighted covariance C_i = Σ w_ij (x_j − x_i^w)(x_j − x_i^w)ᵀ / Σ w_ij (eq. 10), and its
- *   eigen-decomposition C = R diag(σ₁ ≥ σ₂ ≥ σ₃) Rᵀ (for a symmetric C, its SVD);
- * - with N_ε or more particles in reach: σ̃_k = max(σ_k, σ₁ / k_r) (eq. 15, k_r = K_R), the ratio
- *   of the longest to the shortest axis held to k_r; below N_ε (a lone particle, a pair, a
- *   speck) the kernel is round and k_n = K_N times the width (eq. 15's k_n I);
- * - the kernel G_i = R diag(1 / (a_k σ))² Rᵀ with axis lengths a_k σ, σ the isotropic Gaussian
- *   width (output.kernelWidth) and a_k = σ̃_k / σ̃₁. Yu & Turk scale Σ̃ by a fixed k_s (1400 in their
- *   units) so that a full neighbourhood gives about G = I / h; here the longest axis keeps the
- *   isotropic width (a₁ = 1), which needs no unit-bound constant, leaves the kernel inside the
- *   isotropic one's reach (lattice margins and tiles unchanged), and gives a full, balanced
- *   neighbourhood nearly the isotropic kernel;
- * - the field of particle i is vᵢ det(G)σ³ · (exp(−½ dᵀ G d) − c) for dᵀ G d < (2.5)², d = x − x̄_i:
- *   the same shifted, truncated Gaussian as field.ts, scaled by 1 / (a₁a₂a₃) so that every
- *   kernel integrates to the isotropic one's interior sum (Yu & Turk's W(r, G) = σ det(G) P(‖Gr‖)).
+ * Per particle i, over the particles j of its region within R = ANISO_REACH r (i included), with
+ * Yu & Turk's weights w_ij = 1 − (|x_j − x_i| / R)³ (§3.2):
+ * - the weighted mean x_i^w = Σ w_ij x_j / Σ w_ij and covariance
+ *   C_i = Σ w_ij (x_j − x_i^w)(x_j − x_i^w)ᵀ / Σ w_ij (§3.2), and C = R diag(σ₁ ≥ σ₂ ≥ σ₃) Rᵀ
+ *   (for a symmetric C its SVD; Jacobi rotations here);
+ * - with N_ε or more particles in reach: σ̃_k = max(σ_k, σ₁ / k_r) (§3.2, k_r = K_R), the axes held
+ *   to a ratio of k_r; with fewer (a lone particle, a pair) the kernel is round and k_n = K_N times
+ *   the width (§3.2's k_n I);
+ * - G_i = R diag(1 / (a_k σ)²) Rᵀ with axis lengths a_k σ, σ the isotropic Gaussian's width
+ *   (output.kernelWidth) and a_k = σ̃_k / σ̃₁;
+ * - the kernel centre x̄_i = (1 − λ) x_i + λ x̄_i^w (§3.3, the Laplacian smoothing of the centres;
+ *   λ = CENTRE_SMOOTHING), x̄_i^w the weighted mean over SMOOTH_REACH r;
+ * - particle i adds vᵢ / (a₁a₂a₃) · (exp(−½ dᵀ G_i d) − c) for dᵀ G_i d < 2.5², d = x − x̄_i: the
+ *   shifted, truncated Gaussian of field.ts stretched, with the 1 / (a₁a₂a₃) of Yu & Turk's
+ *   W(r, G) = σ det(G) P(‖G r‖), so that every kernel integrates to the isotropic one's interior
+ *   sum and λ-matching to Σ vᵢ (particle-surface.ts) works as before.
  *
- * Interpretations where a production tool and the paper leave room (splashsurf, the tool the issue
- * names, has no anisotropic kernel at its current revision; this is written from the paper):
- * - R = ANISO_REACH r = 8 r is twice the engine's density support 4 r (Yu & Turk: r_i = 2 h_i).
- * - N_ε = N_EPS = 5 particles in reach: Yu & Turk's 25 is a tenth of a full neighbourhood and would
- *   leave a rope one particle thick (7 in reach at spacing 2 r) round; 5 keeps it a needle.
- * Figures: docs/decisions.md, "Anisotropic surface kernels"; BENCHMARKS.md.
+ * Where this departs from the paper, each measured (docs/decisions.md, "Anisotropic surface
+ * kernels"; splashsurf, the production tool named for it, has no anisotropic kernel at its
+ * current revision, so this is written from the paper):
+ * - Scale: Yu & Turk multiply Σ̃ by a fixed k_s (1400 in their units) so that a full neighbourhood
+ *   gives about G = I / h. Here the longest axis keeps the isotropic width (a₁ = 1): no unit-bound
+ *   constant, and no kernel reaches farther than the isotropic one (lattice margins and tiles hold).
+ * - Round in the bulk: a particle with at least ROUND_AT of a full neighbourhood in reach keeps
+ *   the round, wide Gaussian at its own position, blended linearly down to ROUND_FROM (where the
+ *   kernel is fully stretched and smoothed). On disordered particles the wide round Gaussian's
+ *   surface is smoother than stretched kernels' (normals on a drop of 10 r: 5.1° against 8–12°),
+ *   so broad faces keep it; ropes, sheets, rims and small drops are stretched.
+ * - R = 8 r is twice the engine's density support 4 r (the paper's r_i = 2 h_i); the centres are
+ *   smoothed over 4 r with λ = 0.7 and k_r = 3: over 8 r, or with λ = 0.9 and k_r = 4, the centres
+ *   of a rope two particles thick gather on its axis and its tube is half its particles' volume.
+ * - N_ε = 5: the paper's 25 (a tenth of a full neighbourhood) leaves a rope one particle thick,
+ *   7 in reach at spacing 2 r, round.
  *
  * The field is not separable, so splatting walks each lattice row inside the ellipsoid with the
  * Gaussian's ratio recurrence (two exponentials a row, two products a point). Each row starts at
- * its global lattice index, so pieces of the global lattice that share samples (tiles.ts) compute
- * them bit for bit alike.
+ * its global lattice index, so lattice pieces that share samples (tiles.ts) compute them bit for
+ * bit alike. No allocation per particle: the 3×3 solver works on module scratch.
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
-import { CUTOFF_SIGMAS, type Kernel } from './field.ts';
+import { CUTOFF_SIGMAS, splatParticles, type Kernel } from './field.ts';
 import type { Lattice } from './polygonizer.ts';
 
 /** Neighbourhood radius of the covariance, particle radii. */
 export const ANISO_REACH = 8;
 /** Largest ratio of a kernel's longest axis to its shortest (Yu & Turk's k_r). */
-export const K_R = 4;
+export const K_R = 3;
 /** Width of a sparse particle's round kernel, in isotropic widths (Yu & Turk's k_n). */
 export const K_N = 0.5;
 /** Fewest particles in reach (itself included) for a stretched kernel (Yu & Turk's N_ε). */
 export const N_EPS = 5;
-/**
- * Fractions of a full neighbourhood (the rest lattice's count in reach) from which a kernel blends
- * towards the round isotropic one, and at which it is round: the bulk and its broad faces keep
- * the wide Gaussian, whose surface is smoother than the stretched kernels' on disordered
- * particles; ropes, sheets, rims and small drops (fewer in reach) are stretched.
- */
+/** Fractions of a full neighbourhood (the rest lattice's count in reach) where kernels start to round, and are round. */
 export const ROUND_FROM = 0.15;
 export const ROUND_AT = 0.3;
 /** Radius of the centres' weighted mean, particle radii. */
 export const SMOOTH_REACH = 4;
 /** Laplacian smoothing of the kernel centres (Yu & Turk's λ). */
-export const CENTRE_SMOOTHING = 0.9;
+export const CENTRE_SMOOTHING = 0.7;
 
 /** Per-particle kernels, indexed like the particle positions. */
 export interface AnisotropicKernels {
@@ -71,6 +74,8 @@ export interface AnisotropicKernels {
   extent: Float64Array;
   /** 1 / (a₁a₂a₃): keeps each kernel's integral that of the isotropic Gaussian. */
   weight: Float64Array;
+  /** 1 where the kernel is the round isotropic one at the particle (splatted separably). */
+  round: Uint8Array;
 }
 
 export interface AnisotropyParams {
@@ -87,7 +92,7 @@ export interface AnisotropyParams {
 }
 
 export function allocKernels(count: number): AnisotropicKernels {
-  return { centres: new Float64Array(3 * count), form: new Float64Array(6 * count), extent: new Float64Array(3 * count), weight: new Float64Array(count) };
+  return { centres: new Float64Array(3 * count), form: new Float64Array(6 * count), extent: new Float64Array(3 * count), weight: new Float64Array(count), round: new Uint8Array(count) };
 }
 
 // Scratch of the 3×3 eigen-solver: matrix (row-major) and eigenvectors (columns).
@@ -155,6 +160,8 @@ export function eigenvaluesOf(m: ArrayLike<number>): [number, number, number] {
 /**
  * Fills `out` for the particles members[from .. to) (each a region's particles only: the grid
  * holds that region, so other regions do not count as neighbours). `sigma` is the isotropic width.
+ * With the engine's surface flags, interior particles (a balanced neighbourhood within 4 r, which
+ * always has more than ROUND_AT of a full one within 8 r) keep the round kernel without the sums.
  */
 export function anisotropicKernels(
   positions: ArrayLike<number>,
@@ -165,6 +172,7 @@ export function anisotropicKernels(
   sigma: number,
   out: AnisotropicKernels,
   params: AnisotropyParams = {},
+  surface?: ArrayLike<number> | null,
 ): void {
   const reach = (params.reach ?? ANISO_REACH) * r, reach2 = reach * reach, inv3 = 1 / (reach * reach * reach);
   const kr = params.kr ?? K_R, kn = params.kn ?? K_N, nEps = params.nEps ?? N_EPS, lambda = params.smoothing ?? CENTRE_SMOOTHING;
@@ -191,6 +199,10 @@ export function anisotropicKernels(
     for (let s0 = grid.start[cell], e0 = s0 + grid.count[cell]; s0 < e0; s0++) {
       const m = grid.order[s0];
       const x = local[3 * m], y = local[3 * m + 1], z = local[3 * m + 2];
+      if (surface && !surface[members[from + m]]) {
+        roundKernel(out, members[from + m], x, y, z, C);
+        continue;
+      }
       // Σw, Σw d, Σw d dᵀ with d = x_j − x_i (relative, for precision).
       let sw = 0, mx = 0, my = 0, mz = 0, cxx = 0, cyy = 0, czz = 0, cxy = 0, cxz = 0, cyz = 0, count = 0;
       let tw = 0, tx = 0, ty = 0, tz = 0;
@@ -219,6 +231,11 @@ export function anisotropicKernels(
       mx *= inv; my *= inv; mz *= inv;
       // round: 0 stretched … 1 the isotropic kernel at the particle.
       const round = roundAt > roundFrom ? Math.min(1, Math.max(0, (count - roundFrom) / (roundAt - roundFrom))) : 0;
+      if (round === 1) {
+        roundKernel(out, p, x, y, z, C);
+        continue;
+      }
+      out.round[p] = 0;
       const lam = lambda * (1 - round);
       centres[3 * p] = x + (lam * tx) / tw;
       centres[3 * p + 1] = y + (lam * ty) / tw;
@@ -269,6 +286,48 @@ export function anisotropicKernels(
   }
 }
 
+function roundKernel(out: AnisotropicKernels, p: number, x: number, y: number, z: number, C: number): void {
+  out.centres[3 * p] = x;
+  out.centres[3 * p + 1] = y;
+  out.centres[3 * p + 2] = z;
+  out.form[6 * p] = out.form[6 * p + 1] = out.form[6 * p + 2] = 1;
+  out.form[6 * p + 3] = out.form[6 * p + 4] = out.form[6 * p + 5] = 0;
+  out.extent[3 * p] = out.extent[3 * p + 1] = out.extent[3 * p + 2] = C;
+  out.weight[p] = 1;
+  out.round[p] = 1;
+}
+
+let roundList = new Int32Array(0), stretchedList = new Int32Array(0);
+
+/**
+ * Splats members[from .. to): round kernels through the separable Gaussian (field.ts), stretched
+ * ones through splatAnisotropic, each in the members' order.
+ */
+export function splatKernels(
+  lattice: Lattice,
+  kernel: Kernel,
+  kernels: AnisotropicKernels,
+  volumes: ArrayLike<number> | null | undefined,
+  defaultVolume: number,
+  members: Int32Array,
+  from: number,
+  to: number,
+): void {
+  const n = to - from;
+  if (roundList.length < n) {
+    roundList = new Int32Array(n);
+    stretchedList = new Int32Array(n);
+  }
+  let a = 0, b = 0;
+  for (let m = from; m < to; m++) {
+    const p = members[m];
+    if (kernels.round[p]) roundList[a++] = p;
+    else stretchedList[b++] = p;
+  }
+  splatParticles(lattice, kernel, kernels.centres, volumes, defaultVolume, roundList, 0, a);
+  splatAnisotropic(lattice, kernel, kernels, volumes, defaultVolume, stretchedList, 0, b);
+}
+
 /** The kernels of members[from .. to) copied to local indices 0 .. to − from (for tiles.ts). */
 export function localKernels(k: AnisotropicKernels, members: Int32Array, from: number, to: number): AnisotropicKernels {
   const n = to - from, out = allocKernels(n);
@@ -280,6 +339,7 @@ export function localKernels(k: AnisotropicKernels, members: Int32Array, from: n
     }
     for (let a = 0; a < 6; a++) out.form[6 * m + a] = k.form[6 * p + a];
     out.weight[m] = k.weight[p];
+    out.round[m] = k.round[p];
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatPartic
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
-import { allocKernels, anisotropicKernels, splatAnisotropic, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
+import { allocKernels, anisotropicKernels, splatKernels, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
 import { taubinSmooth } from './smooth.ts';
 import { tiledParticleField } from './tiles.ts';
 
@@ -146,7 +146,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     if (to === from) continue;
     t0 = performance.now();
     sortSpatially(positions, groups.members, from, to, 2 * h);
-    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy);
+    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy, input.surface);
     min.fill(Infinity);
     max.fill(-Infinity);
     for (let m = from; m < to; m++) {
@@ -170,7 +170,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
       continue;
     }
     const lattice = latticeOver(min, max, margin, h);
-    if (stretched) splatAnisotropic(lattice, kernel, stretched, input.volumes, defaultVolume, groups.members, from, to);
+    if (stretched) splatKernels(lattice, kernel, stretched, input.volumes, defaultVolume, groups.members, from, to);
     else splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
     t1 = performance.now();
     let piece: PolyMesh;

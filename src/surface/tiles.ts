@@ -9,7 +9,7 @@
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { latticeNormal, normaliseField, splatParticles, type Kernel } from './field.ts';
 import { marchingCubes } from './marching-cubes.ts';
-import { localKernels, splatAnisotropic, type AnisotropicKernels } from './anisotropic.ts';
+import { localKernels, splatKernels, type AnisotropicKernels } from './anisotropic.ts';
 import type { Lattice } from './polygonizer.ts';
 
 /** Cells per tile edge (raised when the kernel reaches farther than a tile). */
@@ -111,7 +111,7 @@ export function tiledParticleField(
     lattice.base = [a * T, b * T, k * T];
     lattice.origin = [a * T * h, b * T * h, k * T * h];
     lattice.values.fill(0);
-    if (localStretched) splatAnisotropic(lattice, kernel, localStretched, localVolumes, defaultVolume, list, 0, count);
+    if (localStretched) splatKernels(lattice, kernel, localStretched, localVolumes, defaultVolume, list, 0, count);
     else splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
     normaliseField(lattice, lambda);
     const piece = marchingCubes(lattice);
