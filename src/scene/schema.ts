@@ -390,7 +390,7 @@ export const outputSettings = z
     surfaceKernel: z
       .enum(['anisotropic', 'isotropic'])
       .default('anisotropic')
-      .describe('Particle field kernel: "anisotropic": each particle\'s Gaussian stretched along its neighbours\' spread and squeezed across it (weighted PCA over 8 r, axis ratio ≤ 4, centres smoothed; Yu & Turk 2013), which keeps ropes one or two particles thick and flattens pools; "isotropic": round Gaussians of width kernelWidth, narrowed for particles with few neighbours (Steele et al. 2004 §4).'),
+      .describe('Particle field kernel (particle engine): "anisotropic": Yu & Turk 2013 — near thin features (ropes, sheets, rims, small drops) each particle\'s Gaussian is stretched along its neighbours\' spread within 8 r and squeezed across it (axes at most 3 : 1, centres smoothed), so a rope one or two particles thick is meshed as one tube; in the bulk it stays the round Gaussian of width kernelWidth. About 1.5× the isotropic meshing cost (BENCHMARKS.md). "isotropic": round Gaussians of width kernelWidth, narrowed to 1.5 r for particles with few neighbours (Steele et al. 2004 §4); a rope one particle thick between drops vanishes.'),
     normals: z
       .enum(['field', 'particles'])
       .default('field')

@@ -160,8 +160,6 @@ export function eigenvaluesOf(m: ArrayLike<number>): [number, number, number] {
 /**
  * Fills `out` for the particles members[from .. to) (each a region's particles only: the grid
  * holds that region, so other regions do not count as neighbours). `sigma` is the isotropic width.
- * With the engine's surface flags, interior particles (a balanced neighbourhood within 4 r, which
- * always has more than ROUND_AT of a full one within 8 r) keep the round kernel without the sums.
  */
 export function anisotropicKernels(
   positions: ArrayLike<number>,
@@ -172,7 +170,6 @@ export function anisotropicKernels(
   sigma: number,
   out: AnisotropicKernels,
   params: AnisotropyParams = {},
-  surface?: ArrayLike<number> | null,
 ): void {
   const reach = (params.reach ?? ANISO_REACH) * r, reach2 = reach * reach, inv3 = 1 / (reach * reach * reach);
   const kr = params.kr ?? K_R, kn = params.kn ?? K_N, nEps = params.nEps ?? N_EPS, lambda = params.smoothing ?? CENTRE_SMOOTHING;
@@ -199,10 +196,6 @@ export function anisotropicKernels(
     for (let s0 = grid.start[cell], e0 = s0 + grid.count[cell]; s0 < e0; s0++) {
       const m = grid.order[s0];
       const x = local[3 * m], y = local[3 * m + 1], z = local[3 * m + 2];
-      if (surface && !surface[members[from + m]]) {
-        roundKernel(out, members[from + m], x, y, z, C);
-        continue;
-      }
       // Σw, Σw d, Σw d dᵀ with d = x_j − x_i (relative, for precision).
       let sw = 0, mx = 0, my = 0, mz = 0, cxx = 0, cyy = 0, czz = 0, cxy = 0, cxz = 0, cyz = 0, count = 0;
       let tw = 0, tx = 0, ty = 0, tz = 0;

@@ -146,7 +146,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     if (to === from) continue;
     t0 = performance.now();
     sortSpatially(positions, groups.members, from, to, 2 * h);
-    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy, input.surface);
+    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy);
     min.fill(Infinity);
     max.fill(-Infinity);
     for (let m = from; m < to; m++) {
