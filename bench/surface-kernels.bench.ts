@@ -59,12 +59,12 @@ for (const [label, input, output] of states) {
 }
 
 if (arg('--spinner-frames', 30) > 0) {
-  // Honey-on-spinner at frame 30: the stream between the spout (y 0.2) and the rod (top y ≈ 0.11 + 0.018).
+  // Honey-on-spinner at frame 30: the stream between the spout (y 0.2) and the pile on the rod (below y 0.15).
   const spinner = frameOf('honey-on-spinner.json', arg('--spinner-frames', 30));
-  const inStream = (x: number, y: number, z: number) => y > 0.135 && y < 0.195 && Math.hypot(x - 0.005, z) < 0.02;
+  const inStream = (x: number, y: number, z: number) => y > 0.15 && y < 0.2 && Math.hypot(x - 0.005, z) < 0.02;
   let particles = 0;
   for (let p = 0; p < spinner.input.count; p++) if (inStream(spinner.input.positions[3 * p], spinner.input.positions[3 * p + 1], spinner.input.positions[3 * p + 2])) particles++;
-  console.log(`honey-on-spinner frame ${arg('--spinner-frames', 30)}: ${spinner.input.count} particles, ${particles} in the stream (0.135 < y < 0.195)`);
+  console.log(`honey-on-spinner frame ${arg('--spinner-frames', 30)}: ${spinner.input.count} particles, ${particles} between the spout and the rod (0.15 < y < 0.2)`);
   mkdirSync(resolve(root, 'out/kernels'), { recursive: true });
   for (const kernel of kernels) {
     const mesh = particleSurface(spinner.input, { ...spinner.output, surfaceKernel: kernel });
@@ -72,7 +72,7 @@ if (arg('--spinner-frames', 30) > 0) {
     const P = mesh.positions;
     for (let i = 0; i < P.length / 3; i++) if (inStream(P[3 * i], P[3 * i + 1], P[3 * i + 2])) v++;
     const rep = checkMesh(mesh);
-    console.log(`  ${kernel.padEnd(12)} ${v} vertices in the stream; mesh: ${P.length / 3} vertices, ${rep.shells} shells`);
+    console.log(`  ${kernel.padEnd(12)} ${v} vertices there; mesh: ${P.length / 3} vertices, ${rep.shells} shells`);
     writeFileSync(resolve(root, `out/kernels/spinner-${kernel}.ply`), toPLY(mesh));
   }
 }

@@ -10,6 +10,12 @@
  * noise into the shading (bench/surface-normals.bench.ts). Defaults (σ = 2.2 r, matched λ, thin
  * kernels 1.5 r, field normals) were chosen by bench/surface-quality.bench.ts and
  * bench/surface-normals.bench.ts.
+ *
+ * The kernel (output.surfaceKernel): "anisotropic" (default) stretches each particle's Gaussian
+ * along its neighbours' spread near thin features (anisotropic.ts, Yu & Turk 2013), so that a rope
+ * one particle thick between two drops is one tube where the round kernels drop it; "isotropic"
+ * is the round Gaussian with the narrower thin-feature widths of adaptive.ts (Steele et al. 2004).
+ * Figures: docs/decisions.md, "Anisotropic surface kernels".
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings } from '../scene/schema.ts';
@@ -70,7 +76,8 @@ export interface SurfaceOptions {
   normals?: VertexNormals;
   /**
    * Narrowest kernel width, particle radii, given to particles with few neighbours (thin strings,
-   * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default THIN_WIDTH.
+   * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default
+   * THIN_WIDTH. Isotropic kernel only.
    */
   thinWidth?: number;
   /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
