@@ -387,9 +387,8 @@ export const outputSettings = z
     polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
     kernelWidth: pos.max(8).default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
-    normals: z
-      .enum(['field', 'particles'])
-      .default('field')
+    surfaceKernel: z.enum(['anisotropic', 'isotropic']).default('anisotropic').describe('Particle field kernel (particle engine): "anisotropic": Yu & Turk 2013 — near thin features (ropes, sheets, rims, small drops) each particle\'s Gaussian is stretched along its neighbours\' spread within 8 r and squeezed across it (axes at most 3 : 1, centres smoothed), so a rope one or two particles thick is meshed as one tube; in the bulk it stays the round Gaussian of width kernelWidth. Meshing takes 1.2–1.4× the isotropic time (BENCHMARKS.md). "isotropic": round Gaussians of width kernelWidth, narrowed to 1.5 r for particles with few neighbours (Steele et al. 2004 §4); a rope one particle thick between drops vanishes.'),
+    normals: z.enum(['field', 'particles']).default('field')
       .describe('Vertex normals of particle meshes: "field": the gradient of the particle field, as smooth as the surface (honey drop at 2 s: 2.2° between the normals across an edge); "particles": the Gaussian-weighted average of nearby surface-particle normals (Steele §4; 8.7°, blotchy where the particles are noisy).'),
     mesh: z.enum(['obj', 'ply', 'glb', 'none']).default('ply').describe('Mesh format the CLI writes per frame: binary PLY is a quarter the size of OBJ and opens in Blender, Houdini and ParaView.'),
     points: z.enum(['vtk', 'ply', 'none']).default('none').describe('Point format the CLI writes per frame.'),

@@ -10,6 +10,12 @@
  * noise into the shading (bench/surface-normals.bench.ts). Defaults (σ = 2.2 r, matched λ, thin
  * kernels 1.5 r, field normals) were chosen by bench/surface-quality.bench.ts and
  * bench/surface-normals.bench.ts.
+ *
+ * The kernel (output.surfaceKernel): "anisotropic" (default) stretches each particle's Gaussian
+ * along its neighbours' spread near thin features (anisotropic.ts, Yu & Turk 2013), so that a rope
+ * one particle thick between two drops is one tube where the round kernels drop it; "isotropic"
+ * is the round Gaussian with the narrower thin-feature widths of adaptive.ts (Steele et al. 2004).
+ * Figures: docs/decisions.md, "Anisotropic surface kernels".
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings } from '../scene/schema.ts';
@@ -18,6 +24,7 @@ import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatPartic
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
+import { allocKernels, anisotropicKernels, splatKernels, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
 import { taubinSmooth } from './smooth.ts';
 import { tiledParticleField } from './tiles.ts';
 
@@ -69,12 +76,22 @@ export interface SurfaceOptions {
   normals?: VertexNormals;
   /**
    * Narrowest kernel width, particle radii, given to particles with few neighbours (thin strings,
-   * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default THIN_WIDTH.
+   * small drops; adaptive.ts); at or above output.kernelWidth (or 0): one width for all. Default
+   * THIN_WIDTH. Isotropic kernel only.
    */
   thinWidth?: number;
   /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
   smoothing?: number;
+  /** Overrides output.surfaceKernel. */
+  kernel?: SurfaceKernel;
+  /** Overrides the anisotropic kernels' constants (anisotropic.ts; measurements). */
+  anisotropy?: AnisotropyParams;
 }
+
+export type SurfaceKernel = NonNullable<OutputSettings['surfaceKernel']>;
+
+/** The kernel when output.surfaceKernel is absent (the schema's default). */
+export const DEFAULT_SURFACE_KERNEL: SurfaceKernel = 'anisotropic';
 
 /** Default narrowest adaptive kernel width, particle radii. */
 export const THIN_WIDTH = 1.5;
@@ -89,7 +106,7 @@ export const VOLUME_TOLERANCE = 0.01;
 
 export type VertexNormals = OutputSettings['normals'];
 
-export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number; normals?: VertexNormals };
+export type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'kernelWidth' | 'colors'> & { lambda?: number; normals?: VertexNormals; surfaceKernel?: SurfaceKernel };
 
 
 export function particleSurface(input: ParticleSurfaceInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
@@ -122,8 +139,12 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     timings.sampling = timings.polygonize = timings.attributes = 0;
   }
 
+  const anisotropic = (options.kernel ?? output.surfaceKernel ?? DEFAULT_SURFACE_KERNEL) === 'anisotropic';
   const thin = (options.thinWidth ?? THIN_WIDTH) * r;
-  const sigmas = thin > 0 && thin < kernel.sigma ? new Float64Array(count) : null;
+  const sigmas = !anisotropic && thin > 0 && thin < kernel.sigma ? new Float64Array(count) : null;
+  const stretched: AnisotropicKernels | null = anisotropic ? allocKernels(count) : null;
+  // Kernel centres: the particles, or the anisotropic kernels' smoothed centres.
+  const centres = stretched ? stretched.centres : positions;
   const pieces: PolyMesh[] = [];
   const gradients: Float32Array[] = [];
   const min = [0, 0, 0], max = [0, 0, 0];
@@ -132,12 +153,13 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     if (to === from) continue;
     t0 = performance.now();
     sortSpatially(positions, groups.members, from, to, 2 * h);
+    if (stretched) anisotropicKernels(positions, groups.members, from, to, r, kernel.sigma, stretched, options.anisotropy);
     min.fill(Infinity);
     max.fill(-Infinity);
     for (let m = from; m < to; m++) {
       const p = groups.members[m];
       for (let a = 0; a < 3; a++) {
-        const x = positions[3 * p + a];
+        const x = centres[3 * p + a];
         if (x < min[a]) min[a] = x;
         if (x > max[a]) max[a] = x;
       }
@@ -148,14 +170,15 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
     if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
-      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
       gradients.push(tiled.normals);
       continue;
     }
     const lattice = latticeOver(min, max, margin, h);
-    splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
+    if (stretched) splatKernels(lattice, kernel, stretched, input.volumes, defaultVolume, groups.members, from, to);
+    else splatParticles(lattice, kernel, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas);
     t1 = performance.now();
     let piece: PolyMesh;
     if (options.volumeMatch ?? output.lambda === undefined) {

@@ -9,6 +9,7 @@
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { latticeNormal, normaliseField, splatParticles, type Kernel } from './field.ts';
 import { marchingCubes } from './marching-cubes.ts';
+import { localKernels, splatKernels, type AnisotropicKernels } from './anisotropic.ts';
 import type { Lattice } from './polygonizer.ts';
 
 /** Cells per tile edge (raised when the kernel reaches farther than a tile). */
@@ -32,17 +33,21 @@ export function tiledParticleField(
   from: number,
   to: number,
   sigmas?: ArrayLike<number> | null,
+  stretched?: AnisotropicKernels | null,
 ): TiledMesh {
   const n = to - from;
   const T = Math.max(TILE, Math.ceil(kernel.cutoff / h) + 2);
   const local = new Float64Array(3 * n);
   const localVolumes = volumes ? new Float64Array(n) : null;
   const localSigmas = sigmas ? new Float64Array(n) : null;
+  // Anisotropic kernels sit at their smoothed centres: those place the particles in tiles.
+  const localStretched = stretched ? localKernels(stretched, members, from, to) : null;
+  const centres = stretched ? stretched.centres : positions;
   for (let m = 0; m < n; m++) {
     const p = members[from + m];
-    local[3 * m] = positions[3 * p];
-    local[3 * m + 1] = positions[3 * p + 1];
-    local[3 * m + 2] = positions[3 * p + 2];
+    local[3 * m] = centres[3 * p];
+    local[3 * m + 1] = centres[3 * p + 1];
+    local[3 * m + 2] = centres[3 * p + 2];
     if (localVolumes) localVolumes[m] = volumes![p];
     if (localSigmas) localSigmas[m] = sigmas![p];
   }
@@ -106,7 +111,8 @@ export function tiledParticleField(
     lattice.base = [a * T, b * T, k * T];
     lattice.origin = [a * T * h, b * T * h, k * T * h];
     lattice.values.fill(0);
-    splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
+    if (localStretched) splatKernels(lattice, kernel, localStretched, localVolumes, defaultVolume, list, 0, count);
+    else splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
     normaliseField(lattice, lambda);
     const piece = marchingCubes(lattice);
     const nv = piece.positions.length / 3;
