@@ -35,7 +35,7 @@ import { solveState } from './solve-setup.ts';
 import { RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 
 /** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
-export const VISCOSITY_TOLERANCE = 1e-4;
+export const VISCOSITY_TOLERANCE = 1e-3;
 /** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
 export const VISCOSITY_MAX_ITERATIONS = 100;
 
