@@ -26,7 +26,9 @@
  * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. Every thread
  * sets up and updates its own share of the rows; dot products are added per thread and then over
  * the threads in rank order (each thread adds the same numbers in the same order, so all take the
- * same step and stop together), between barriers. A given thread count repeats bit for bit.
+ * same step and stop together), between barriers. A given thread count repeats bit for bit. The
+ * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
+ * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
@@ -133,6 +135,27 @@ export const weilerJob = defineJob({
       rz = rz1;
       for (let k = 3 * from; k < 3 * to; k++) p[k] = z[k] + beta * p[k];
       x.barrier();
+    }
+    // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
+    // volume) the iterate lacks: a uniform shift puts it back, leaving the pair residuals as
+    // they are (the liquid's momentum then holds to round-off away from walls and objects).
+    x.barrier();
+    let sx = 0, sy = 0, sz = 0, srho = 0;
+    for (let i = from; i < to; i++) {
+      sx += r[3 * i]; sy += r[3 * i + 1]; sz += r[3 * i + 2];
+      srho += a.rho[a.mat[i]];
+    }
+    red[o] = sx; red[o + 1] = sy; red[o + 2] = sz; red[o + 3] = srho;
+    x.barrier();
+    sx = sy = sz = srho = 0;
+    for (let t = 0; t < T; t++) {
+      sx += red[RED_STRIDE * t]; sy += red[RED_STRIDE * t + 1]; sz += red[RED_STRIDE * t + 2]; srho += red[RED_STRIDE * t + 3];
+    }
+    if (srho > 0) {
+      sx /= srho; sy /= srho; sz /= srho;
+      for (let i = from; i < to; i++) {
+        xs[3 * i] += sx; xs[3 * i + 1] += sy; xs[3 * i + 2] += sz;
+      }
     }
     if (rank === 0) {
       red[RED_STRIDE * T] = it;

@@ -94,12 +94,8 @@ describe('particle pair forces', () => {
   it('whole frames without density correction conserve momentum to round-off (zero gravity)', () => {
     // Adhesion, viscosity, moves and liquid–liquid contacts are all pairwise; density correction
     // (positions plus a one-sided velocity filter) is switched off here.
-    // The exchange: its pair updates conserve momentum to round-off. The implicit solve (the
-    // default) conserves it only to its CG tolerance (its exact solution does; an iterate does
-    // not): tests/particle/viscosity-implicit.test.ts bounds that.
     const sim = blob();
     sim.scene.particle.densityIterations = 0;
-    sim.scene.particle.viscositySolver = 'exchange';
     const before = momentum(sim);
     for (let f = 0; f < 2; f++) sim.stepFrame();
     const after = momentum(sim);

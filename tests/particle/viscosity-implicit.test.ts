@@ -34,7 +34,7 @@ describe('implicit viscosity, 1 mm radius (2 mm spacing)', () => {
 });
 
 describe('implicit viscosity: the solve', () => {
-  it('conserves the momentum of a free liquid block (no walls, no objects) and damps its relative motion', () => {
+  it('conserves the momentum of a free liquid block (no walls, no objects) to round-off and damps its relative motion', () => {
     const sim = particleSim({
       gravity: [0, 0, 0],
       materials: { m: { kind: 'liquid', density: 1000, viscosity: { value: 0.005, unit: 'm2/s' } } },
@@ -51,10 +51,12 @@ describe('implicit viscosity: the solve', () => {
       return p;
     };
     const energy = (): number => L.vel.subarray(0, 3 * n).reduce((s, v) => s + v * v, 0);
-    const p0 = momentum(), e0 = energy();
+    const p0 = momentum(), e0 = energy(), scale = L.vel.subarray(0, 3 * n).reduce((s, v) => s + Math.abs(v), 0);
     applyImplicitViscosity(ctx, 1 / 120);
     const p1 = momentum();
-    for (let k = 0; k < 3; k++) expect(Math.abs(p1[k] - p0[k])).toBeLessThan(1e-3 * Math.sqrt(n));
+    // The CG iterate alone would miss it by its tolerance; the uniform shift of the residual's
+    // sum (viscosity-weiler-solve.ts) puts it back to round-off.
+    for (let k = 0; k < 3; k++) expect(Math.abs(p1[k] - p0[k])).toBeLessThan(1e-10 * scale);
     expect(energy()).toBeLessThan(0.2 * e0);
     expect(ctx.counters.viscosityIterations).toBeGreaterThan(0);
   });
