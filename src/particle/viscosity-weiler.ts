@@ -33,6 +33,7 @@ import { faceBoundary } from './boundaries.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
 import { RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 /** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
 export const VISCOSITY_TOLERANCE = 1e-3;
@@ -305,4 +306,20 @@ function keepChange(st: ImplicitViscosityState, id: Int32Array, vel: Float64Arra
     }
   }
   st.prevCount = n;
+}
+
+/** The warm start in a checkpoint (simulation.ts save), so that a resumed run continues bit for bit. */
+export function saveWarmStart(st: ImplicitViscosityState | undefined, w: CheckpointWriter): void {
+  if (!st || st.prevCount === 0) return;
+  w.array('viscosityWarmId', st.prevId.slice(0, st.prevCount)).array('viscosityWarmChange', st.prevDv.slice(0, 3 * st.prevCount));
+}
+
+/** After the particles are restored. */
+export function restoreWarmStart(ctx: StepContext, r: CheckpointReader): void {
+  if (!r.has('viscosityWarmId')) return;
+  const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
+  const id = r.array('viscosityWarmId', Int32Array), dv = r.array('viscosityWarmChange', Float32Array);
+  st.prevId = id.slice();
+  st.prevDv = dv.slice();
+  st.prevCount = id.length;
 }

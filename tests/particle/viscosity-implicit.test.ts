@@ -13,6 +13,7 @@ import { formatResults, runCase } from '../../src/compare/validate.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import { lcg, particleSim } from './helpers.ts';
+import { restoreSimulation } from '../../src/index.ts';
 
 describe('implicit viscosity, 1 mm radius (2 mm spacing)', () => {
   // The mode's wavelength (2 cm) is only four kernel supports at this radius, and the SPH
@@ -60,6 +61,27 @@ describe('implicit viscosity: the solve', () => {
     expect(energy()).toBeLessThan(0.2 * e0);
     expect(ctx.counters.viscosityIterations).toBeGreaterThan(0);
   });
+});
+
+describe('implicit viscosity: checkpoints', () => {
+  it('a run resumed from a checkpoint continues bit for bit (the warm start is saved)', () => {
+    const input = {
+      materials: { honey: { kind: 'liquid' as const, density: 1400, viscosity: { value: 7, unit: 'Pa.s' as const } } },
+      domain: { min: [-0.03, 0, -0.03] as [number, number, number], max: [0.03, 0.06, 0.03] as [number, number, number], boundary: 'noslip' as const },
+      bodies: [{ material: 'honey', shape: { type: 'sphere' as const, center: [0, 0.02, 0] as [number, number, number], radius: 0.012 } }],
+      particle: { radius: 0.002, viscositySolver: 'implicit' as const },
+    };
+    const a = particleSim(input);
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const saved = a.save();
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const b = restoreSimulation(saved);
+    for (let f = 0; f < 2; f++) b.stepFrame();
+    const pa = a.fluidPoints(), pb = b.fluidPoints();
+    expect(pb.count).toBe(pa.count);
+    expect(Array.from(pb.positions)).toEqual(Array.from(pa.positions));
+    expect(Array.from(pb.velocities)).toEqual(Array.from(pa.velocities));
+  }, 60_000);
 });
 
 describe.runIf(process.env.VISCID_LONG === '1')('implicit viscosity, 1 mm particles (VISCID_LONG=1)', () => {
