@@ -97,7 +97,7 @@ export function shearDecayScene(o: Required<Omit<ShearDecayOptions, 'engine' | '
     },
     adhesion: [{ between: ['liquid', 'liquid'], type: 'attract', strength: 0 }],
     bodies,
-    particle: { radius: r, substeps: o.substeps, moves: o.moves },
+    particle: { radius: r, substeps: o.substeps, moves: o.moves, viscositySolver: 'exchange' },
   };
 }
 

@@ -12,6 +12,7 @@ import { CellPairs, NeighbourList } from './neighbours.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { boxGap2, denseCellsNear } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
 import type { ContactSlabs } from './liquid-contacts.ts';
@@ -100,6 +101,7 @@ export class StepContext {
    * Metrics.memoryBytes counts them.
    */
   viscosity?: ViscosityState;
+  viscositySolve?: ImplicitViscosityState;
   objectLists?: ObjectContactLists;
   move?: MoveState;
   contactSlabs?: ContactSlabs;

@@ -6,6 +6,7 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { viscosityJob } from './viscosity.ts';
+import { weilerJob } from './viscosity-weiler-solve.ts';
 import { densityListJob, densityMeasureJob, densityPushJob } from './density-pairs.ts';
 import { adhesionJob } from './adhesion.ts';
 import { objectAdhesionJob } from './object-adhesion.ts';
@@ -19,5 +20,5 @@ import { solveListJob } from './solve-setup.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
-  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
 ]);

@@ -19,6 +19,7 @@ import { checkGelStep } from './gel.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
+import { restoreWarmStart, saveWarmStart } from './viscosity-weiler.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { PARTICLE_JOBS } from './jobs.ts';
@@ -78,6 +79,7 @@ export class ParticleSimulation implements Simulation {
         L.nextId = restoreFrom.scalar('nextId');
       }
       if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
+      restoreWarmStart(ctx, restoreFrom);
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -219,6 +221,7 @@ export class ParticleSimulation implements Simulation {
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
     if (ctx.gel) saveSprings(ctx.gel, w);
+    saveWarmStart(ctx.viscositySolve, w);
     return w.finish();
   }
 

@@ -20,6 +20,7 @@ import type { StepContext } from './context.ts';
 import type { Emitters } from './emit.ts';
 import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
+import { applyImplicitViscosity } from './viscosity-weiler.ts';
 import { checkPositions, maxLiquidSpeed } from './integrate.ts';
 import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
 import { preventInterpenetration } from './collisions.ts';
@@ -79,6 +80,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
   c.objectParticles = ctx.objects.count;
   c.densityPassesPerSubstep = (c.densityPasses ?? 0) / (c.substeps ?? 1);
   c.densityError = ctx.densityError;
+  if (c.viscositySolves) c.viscosityIterationsPerSolve = (c.viscosityIterations ?? 0) / c.viscositySolves;
   return { frame: ctx.frame, time: ctx.time, wallMs: performance.now() - wall0, stages: clock.stages, counters: c };
 }
 
@@ -129,11 +131,15 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');
   }
-  applyViscosity(ctx, dt);
-  if (pbf) {
-    wallViscosity(ctx, dt);
-    objectViscosity(ctx, dt, solveState(ctx).gamma);
-    clock.lap('viscosity');
+  // "implicit": one solve with the walls and objects in it (viscosity-weiler.ts); "exchange": the
+  // paper's sweeps, then (with "pbf") the walls' and objects' share.
+  if (P.viscositySolver === 'implicit') applyImplicitViscosity(ctx, dt);
+  else {
+    applyViscosity(ctx, dt);
+    if (pbf) {
+      wallViscosity(ctx, dt);
+      objectViscosity(ctx, dt, solveState(ctx).gamma);
+    }
   }
   clock.lap('viscosity');
 

@@ -155,7 +155,6 @@ export const solid = z
   .describe('A solid object material.');
 
 export const material = z.discriminatedUnion('kind', [liquid, solid]);
-
 // ---------------------------------------------------------------------------------------------
 // Adhesion
 
@@ -318,6 +317,7 @@ export const particleSettings = z
       .enum(['pbf', 'steele'])
       .default('pbf')
       .describe('How the liquid keeps its density. "pbf": a pressure found with the forces of each sub-timestep (DFSPH\'s constant-density solve, warm-started: a still pool rests), then position-based fluids (Macklin & Müller 2013) for what the moves leave, solids and closed walls taking part in both (Akinci et al. 2012 boundary volumes; mirror images) and in the viscosity (no-slip), gels with elastic springs. "steele": the paper\'s iterative correction alone (Steele et al. 2004 §3.5: ramp kernel, liquid neighbours only), with pressureImpulse and elasticCoefficient.'),
+    viscositySolver: z.enum(['implicit', 'exchange']).default('exchange').describe('How the liquid gets its viscosity. "implicit": the viscosity Laplacian of Weiler, Koschier, Brand & Bender 2018 ("A Physically Consistent Implicit Viscosity Solver for SPH Fluids", Computer Graphics Forum 37(2)) by backward Euler, solved by conjugate gradients each sub-timestep (3×3 block-Jacobi preconditioned, warm-started): each liquid reaches its physical viscosity at any radius and step, objects and closed walls taking part (no-slip; slip walls mirror the liquid), several liquids each with its own; kernel: the cubic spline over the material\'s particle.kernelSupport. "exchange": the paper\'s pairwise momentum exchange (Steele et al. 2004 §3.2), sub-cycled and calibrated (calibration.ts), with the walls and objects of densitySolver "pbf".'),
     pressureImpulse: z
       .boolean()
       .default(true)

@@ -10,7 +10,9 @@ import '../../src/index.ts';
 import { formatResults, runCase } from '../../src/compare/validate.ts';
 import { VALIDATION_CASES } from '../../src/compare/validate/registry.ts';
 
-const cases = VALIDATION_CASES.filter((c) => c.engines.includes('particle'));
+// The viscosity cases (slot-poiseuille, shear-decay) have their own file: viscosity-implicit.test.ts.
+const VISCOSITY_CASES = ['slot-poiseuille', 'shear-decay'];
+const cases = VALIDATION_CASES.filter((c) => c.engines.includes('particle') && !VISCOSITY_CASES.includes(c.name));
 
 describe('viscid validate, particle engine', () => {
   it('names the particle engine in hydrostatic, free-fall, dam-break and spreading', () => {

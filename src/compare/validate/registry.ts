@@ -9,8 +9,9 @@ import { poiseuille, poiseuilleStart } from './poiseuille.ts';
 import { cavity } from './cavity.ts';
 import { damBreak } from './dam-break.ts';
 import { spreading } from './spreading.ts';
+import { shearDecay, slotPoiseuille } from './particle-viscosity.ts';
 
-export const VALIDATION_CASES: readonly ValidationCase[] = [hydrostatic, freeFall, poiseuille, poiseuilleStart, cavity, damBreak, spreading];
+export const VALIDATION_CASES: readonly ValidationCase[] = [hydrostatic, freeFall, poiseuille, poiseuilleStart, cavity, damBreak, spreading, slotPoiseuille, shearDecay];
 
 export function findCase(name: string): ValidationCase {
   const c = VALIDATION_CASES.find((v) => v.name === name);

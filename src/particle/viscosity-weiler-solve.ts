@@ -1,0 +1,307 @@
+/**
+ * The linear system of the implicit viscosity (viscosity-weiler.ts) and its solve, as one job:
+ * backward Euler on the SPH viscosity Laplacian of Weiler, Koschier, Brand & Bender 2018, "A
+ * Physically Consistent Implicit Viscosity Solver for SPH Fluids" (Computer Graphics Forum 37(2),
+ * §4, eq. 8–10), per unit volume and multiplied through by the rest volume so that it is symmetric:
+ *
+ *   ρ_i v_i + Σ_j e_ij x_ij (x_ij · (v_i − v_j)) + Σ_b e_ib x_ib (x_ib · (v_i − v_b)) + walls = ρ_i v*_i,
+ *   e_ij = δt · 2(d + 2) λ V0 μ_ij F(|x_ij|),   F(r) = −W′(r) / (r (r² + 0.01 h²)),
+ *
+ * W the normalized cubic spline of support h (the liquids' viscosity kernel support), V0 = (2r)³
+ * the rest volume of a particle, μ the dynamic viscosity (pair mean for two liquids), λ the factor
+ * that makes the continuous integral of the estimate ∇²v exactly (viscosity-weiler.ts), b the
+ * object particles (Akinci et al. 2012 volumes γ_b V0, moving with their body; the friction factor
+ * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide).
+ *
+ * Closed domain walls take part as mirror images of the liquid (beyond the paper, which samples
+ * walls with particles): particle j mirrored in the wall plane to x_j′ = M x_j is a ghost of i at
+ * x′ = x_i − M x_j when |x′| < h. A "slip" wall's ghost moves with M v_j (the Laplacian of a flow
+ * along the wall sees the liquid it lacks; no shear); a "noslip" or moving wall's with 2u_w − v_j
+ * (the velocity is odd about the wall: zero relative velocity at the plane). The slip ghost's
+ * terms are symmetric as they stand; the no-slip ghost's are taken with
+ * B = ½ (x′x′ᵀ + M x′x′ᵀ M) for x′x′ᵀ, which keeps the tangential–tangential and normal–normal
+ * parts (those a flow along a wall shears) and makes the matrix symmetric.
+ *
+ * Solved matrix-free by conjugate gradients with a 3×3 block-Jacobi preconditioner (SPlisHSPlasH's
+ * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. Every thread
+ * sets up and updates its own share of the rows; dot products are added per thread and then over
+ * the threads in rank order (each thread adds the same numbers in the same order, so all take the
+ * same step and stop together), between barriers. A given thread count repeats bit for bit. The
+ * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
+ * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
+ */
+import { defineJob, type JobArrays } from '../parallel/job.ts';
+import { cubicSplineSlope } from '../math/kernels.ts';
+import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+
+/** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
+export const RED_STRIDE = 4;
+/** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
+export const WALL_STRIDE = 6;
+
+/** F(r) of the header for squared distance r2 < h² (0 at r = 0, where the pair has no direction). */
+export function pairFactor(r2: number, h: number): number {
+  if (!(r2 > 0)) return 0;
+  const r = Math.sqrt(r2), sigma = 8 / (Math.PI * h * h * h);
+  return (-sigma * cubicSplineSlope(r / h)) / (h * r * (r2 + 0.01 * h * h));
+}
+
+/**
+ * The job's arrays as fields of one class (a fixed shape the row loops read fast; the binding's
+ * argument object is keyed by name), made once a run.
+ */
+class Rows {
+  readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
+  readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly coef; readonly bcoef; readonly b; readonly pinv;
+  constructor(a: JobArrays<typeof weilerJob>) {
+    this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
+    this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
+    this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
+  }
+}
+type A = Rows;
+
+export const weilerJob = defineJob({
+  name: 'viscosity-weiler',
+  arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  inputs: {
+    pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
+    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64',
+  },
+  scalars: ['nm', 'nw', 'tol', 'maxIter'],
+  split: 'items',
+  minItems: () => VISCOSITY_MIN_PARTICLES,
+  kernel(x) {
+    const a = new Rows(x.a), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
+    const nm = x.s.nm, nw = x.s.nw;
+    for (let i = from; i < to; i++) setupRow(a, i, nm, nw);
+    x.barrier();
+    const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
+    let rz = 0, rr = 0, bb = 0;
+    for (let i = from; i < to; i++) {
+      applyRow(a, i, xs, q, nm, nw);
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        r[k] = b[k] - q[k];
+        bb += b[k] * b[k];
+        rr += r[k] * r[k];
+      }
+      precondition(pinv, r, z, i);
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        p[k] = z[k];
+        rz += r[k] * z[k];
+      }
+    }
+    const o = RED_STRIDE * rank;
+    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb;
+    x.barrier();
+    rz = 0; rr = 0; bb = 0;
+    for (let t = 0; t < T; t++) {
+      rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3];
+    }
+    const goal = x.s.tol * x.s.tol * bb, maxIter = x.s.maxIter;
+    let it = 0;
+    while (rr > goal && it < maxIter) {
+      let pq = 0;
+      for (let i = from; i < to; i++) {
+        applyRow(a, i, p, q, nm, nw);
+        pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
+      }
+      red[o] = pq;
+      x.barrier();
+      pq = 0;
+      for (let t = 0; t < T; t++) pq += red[RED_STRIDE * t];
+      if (!(pq > 0)) break;
+      const alpha = rz / pq;
+      let rz1 = 0;
+      rr = 0;
+      for (let i = from; i < to; i++) {
+        for (let k = 3 * i; k < 3 * i + 3; k++) {
+          xs[k] += alpha * p[k];
+          r[k] -= alpha * q[k];
+          rr += r[k] * r[k];
+        }
+        precondition(pinv, r, z, i);
+        rz1 += r[3 * i] * z[3 * i] + r[3 * i + 1] * z[3 * i + 1] + r[3 * i + 2] * z[3 * i + 2];
+      }
+      red[o + 1] = rz1; red[o + 2] = rr;
+      x.barrier();
+      rz1 = 0; rr = 0;
+      for (let t = 0; t < T; t++) {
+        rz1 += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2];
+      }
+      it++;
+      if (rr <= goal || it >= maxIter) break;
+      const beta = rz1 / rz;
+      rz = rz1;
+      for (let k = 3 * from; k < 3 * to; k++) p[k] = z[k] + beta * p[k];
+      x.barrier();
+    }
+    // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
+    // volume) the iterate lacks: a uniform shift puts it back, leaving the pair residuals as
+    // they are (the liquid's momentum then holds to round-off away from walls and objects).
+    x.barrier();
+    let sx = 0, sy = 0, sz = 0, srho = 0;
+    for (let i = from; i < to; i++) {
+      sx += r[3 * i]; sy += r[3 * i + 1]; sz += r[3 * i + 2];
+      srho += a.rho[a.mat[i]];
+    }
+    red[o] = sx; red[o + 1] = sy; red[o + 2] = sz; red[o + 3] = srho;
+    x.barrier();
+    sx = sy = sz = srho = 0;
+    for (let t = 0; t < T; t++) {
+      sx += red[RED_STRIDE * t]; sy += red[RED_STRIDE * t + 1]; sz += red[RED_STRIDE * t + 2]; srho += red[RED_STRIDE * t + 3];
+    }
+    if (srho > 0) {
+      sx /= srho; sy /= srho; sz /= srho;
+      for (let i = from; i < to; i++) {
+        xs[3 * i] += sx; xs[3 * i + 1] += sy; xs[3 * i + 2] += sz;
+      }
+    }
+    if (rank === 0) {
+      red[RED_STRIDE * T] = it;
+      red[RED_STRIDE * T + 1] = bb > 0 ? Math.sqrt(rr / bb) : 0;
+    }
+  },
+});
+
+/** z_i = P_i r_i, P_i the inverse of row i's diagonal block (6 entries: xx, yy, zz, xy, xz, yz). */
+function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: number): void {
+  const o = 6 * i, rx = r[3 * i], ry = r[3 * i + 1], rz = r[3 * i + 2];
+  z[3 * i] = pinv[o] * rx + pinv[o + 3] * ry + pinv[o + 4] * rz;
+  z[3 * i + 1] = pinv[o + 3] * rx + pinv[o + 1] * ry + pinv[o + 5] * rz;
+  z[3 * i + 2] = pinv[o + 4] * rx + pinv[o + 5] * ry + pinv[o + 2] * rz;
+}
+
+/**
+ * Row i's pair coefficients (coef, bcoef: single precision, each pair's the same at both ends so
+ * the matrix stays symmetric), its right-hand side b_i and the inverse of its diagonal block.
+ */
+function setupRow(a: A, i: number, nm: number, nw: number): void {
+  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, coef, bcoef, b, pinv } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm, rhoi = rho[mi];
+  let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
+  let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
+  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+    const j = lj[e], pe = row + mat[j];
+    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
+    const c = Math.fround(pk[pe] * pairFactor(dx * dx + dy * dy + dz * dz, ph[pe]));
+    coef[e] = c;
+    dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
+  }
+  const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
+  for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
+    const s = bj[e];
+    const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+    const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi));
+    bcoef[e] = c;
+    dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
+    const u = c * (dx * ovel[3 * s] + dy * ovel[3 * s + 1] + dz * ovel[3 * s + 2]);
+    bx += u * dx; by += u * dy; bz += u * dz;
+  }
+  // Walls: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w.
+  for (let w = 0; w < nw; w++) {
+    const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], noslip = walls[wo + 2] === 1;
+    const hw = maxSupport(ph, row, nm), hw2 = hw * hw, ni = pos[3 * i + axis] - plane;
+    if (!(Math.abs(ni) < hw)) continue;
+    for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
+      const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
+      if (!(sn * sn < hw2)) continue;
+      const pe = row + mat[j], g = ghost(pos, i, j, axis, plane);
+      const h = ph[pe];
+      if (!(g.r2 < h * h)) continue;
+      const c = pk[pe] * pairFactor(g.r2, h);
+      const gx = g.x, gy = g.y, gz = g.z;
+      // x′x′ᵀ (slip) or B (no-slip) on v_i; the self ghost (j = i) adds its coupling too.
+      let txx = gx * gx, tyy = gy * gy, tzz = gz * gz, txy = gx * gy, txz = gx * gz, tyz = gy * gz;
+      if (noslip) {
+        // B: the entries that pair the normal axis with another vanish.
+        if (axis === 0) txy = txz = 0;
+        else if (axis === 1) txy = tyz = 0;
+        else txz = tyz = 0;
+      }
+      const f = j === i ? 2 * c : c;
+      dxx += f * txx; dyy += f * tyy; dzz += f * tzz; dxy += f * txy; dxz += f * txz; dyz += f * tyz;
+      if (noslip) {
+        const ux = walls[wo + 3], uy = walls[wo + 4], uz = walls[wo + 5];
+        bx += 2 * c * (txx * ux + txy * uy + txz * uz);
+        by += 2 * c * (txy * ux + tyy * uy + tyz * uz);
+        bz += 2 * c * (txz * ux + tyz * uy + tzz * uz);
+      }
+    }
+  }
+  b[3 * i] = bx; b[3 * i + 1] = by; b[3 * i + 2] = bz;
+  // Inverse of the symmetric block (cofactors over the determinant).
+  const cxx = dyy * dzz - dyz * dyz, cxy = dxz * dyz - dxy * dzz, cxz = dxy * dyz - dxz * dyy;
+  const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det, o = 6 * i;
+  pinv[o] = cxx * inv;
+  pinv[o + 1] = (dxx * dzz - dxz * dxz) * inv;
+  pinv[o + 2] = (dxx * dyy - dxy * dxy) * inv;
+  pinv[o + 3] = cxy * inv;
+  pinv[o + 4] = cxz * inv;
+  pinv[o + 5] = (dxy * dxz - dxx * dyz) * inv;
+}
+
+/** out_i = (A v)_i (see the header). */
+function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, nm: number, nw: number): void {
+  const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, pk, ph } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm;
+  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mi];
+  let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
+  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+    const j = lj[e];
+    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
+    const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
+    sx += u * dx; sy += u * dy; sz += u * dz;
+  }
+  for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
+    const s = bj[e];
+    const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+    const u = bcoef[e] * (dx * vx + dy * vy + dz * vz);
+    sx += u * dx; sy += u * dy; sz += u * dz;
+  }
+  for (let w = 0; w < nw; w++) {
+    const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], noslip = walls[wo + 2] === 1;
+    const hw = maxSupport(ph, row, nm), hw2 = hw * hw, ni = pos[3 * i + axis] - plane;
+    if (!(Math.abs(ni) < hw)) continue;
+    for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
+      const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
+      if (!(sn * sn < hw2)) continue;
+      const pe = row + mat[j], g = ghost(pos, i, j, axis, plane);
+      const h = ph[pe];
+      if (!(g.r2 < h * h)) continue;
+      const c = pk[pe] * pairFactor(g.r2, h), gx = g.x, gy = g.y, gz = g.z;
+      // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
+      const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
+      if (noslip) {
+        const tx = vx + wx, ty = vy + wy, tz = vz + wz;
+        // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).
+        const d1 = gx * tx + gy * ty + gz * tz;
+        const mx = axis === 0 ? -gx : gx, my = axis === 1 ? -gy : gy, mz = axis === 2 ? -gz : gz;
+        const d2 = mx * tx + my * ty + mz * tz;
+        sx += 0.5 * c * (gx * d1 + mx * d2); sy += 0.5 * c * (gy * d1 + my * d2); sz += 0.5 * c * (gz * d1 + mz * d2);
+      } else {
+        const mwx = axis === 0 ? -wx : wx, mwy = axis === 1 ? -wy : wy, mwz = axis === 2 ? -wz : wz;
+        const u = c * (gx * (vx - mwx) + gy * (vy - mwy) + gz * (vz - mwz));
+        sx += u * gx; sy += u * gy; sz += u * gz;
+      }
+    }
+  }
+  out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
+}
+
+/** The largest pair support of row material `row` (the supports of its pairs with any liquid). */
+function maxSupport(ph: Float64Array, row: number, nm: number): number {
+  let h = 0;
+  for (let m = 0; m < nm; m++) if (ph[row + m] > h) h = ph[row + m];
+  return h;
+}
+
+const g0 = { x: 0, y: 0, z: 0, r2: 0 };
+/** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
+function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
+  let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
+  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
+  if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;
+  g0.x = gx; g0.y = gy; g0.z = gz; g0.r2 = gx * gx + gy * gy + gz * gz;
+  return g0;
+}

@@ -1,0 +1,325 @@
+/**
+ * Stage "viscosity" with particle.viscositySolver = "implicit" (beyond Steele et al.
+ * 2004, whose momentum exchange, viscosity.ts, is "exchange", still the default): the implicit
+ * viscosity of Weiler, Koschier, Brand & Bender 2018, "A Physically Consistent Implicit Viscosity
+ * Solver for SPH Fluids", Computer Graphics Forum 37(2), as SPlisHSPlasH's Viscosity_Weiler2018
+ * runs it. The viscous term is the SPH estimate of the velocity Laplacian (their eq. 8,
+ * 2(d + 2) Σ_j V_j (v_ij · x_ij)/(|x_ij|² + 0.01 h²) ∇W_ij, which holds ∇²v for a divergence-free
+ * field without the error of Monaghan's scalar form on the velocity's direction), integrated by
+ * backward Euler, so a sub-timestep reaches the viscosity asked for at any resolution and step:
+ * the exchange's one sweep saturates at C r²/δt. The system (viscosity-weiler-solve.ts) is
+ * symmetric and positive definite and is solved matrix-free by conjugate gradients with a 3×3
+ * block-Jacobi preconditioner, started from the velocity after the body forces and pressure plus
+ * the change the last solve made to the same particle (warm start, by particle id; §5 of the paper
+ * for the method, SPlisHSPlasH's m_vDiff). Object particles take part as boundary particles
+ * (Akinci volumes, no-slip through their body's friction), closed domain walls as mirror images
+ * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
+ * of the two, and the mean of the two kernel supports.
+ *
+ * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
+ * (material.particle.kernelSupport radii, 5 by default: on a lattice of spacing 2r the estimate of
+ * a shear flow's Laplacian is 30 % low at 4 radii, 12 % at 5, 3 % at 6; docs/decisions.md). V0 =
+ * (2r)³, the volume of a particle at rest, in place of m_j/ρ_j (the liquid is kept at its rest
+ * density by the pressure stage), and λ = LAPLACIAN_SCALE makes the continuous integral of the
+ * estimate ∇²v exactly (the regularizing 0.01 h² takes 3.7 % off it).
+ */
+import type { StepContext } from './context.ts';
+import { FACES, type LiquidMaterial } from '../scene/schema.ts';
+import { cubicSplineSlope } from '../math/kernels.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { NeighbourList } from './neighbours.ts';
+import { faceBoundary } from './boundaries.ts';
+import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
+import { solveState } from './solve-setup.ts';
+import { RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
+import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+
+/** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
+export const VISCOSITY_TOLERANCE = 1e-3;
+/** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
+export const VISCOSITY_MAX_ITERATIONS = 100;
+
+/**
+ * λ: 2 over 2(d + 2) (4π/15) ∫ −W′(r) r⁵/(r² + 0.01 h²) dr, the estimate's continuous integral
+ * for u = (y², 0, 0) (∇²u = 2); without the 0.01 h² it is 1 (Weiler et al., eq. 8).
+ */
+export const LAPLACIAN_SCALE = (() => {
+  const N = 4096, sigma = 8 / Math.PI; // h = 1
+  let s = 0;
+  for (let k = 0; k <= N; k++) {
+    const q = k / N, f = (-sigma * cubicSplineSlope(q) * q ** 5) / (q * q + 0.01);
+    s += (k === 0 || k === N ? 1 : k % 2 ? 4 : 2) * f;
+  }
+  return 2 / ((10 * 4 * Math.PI / 15) * (s / (3 * N)));
+})();
+
+/** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
+export class ImplicitViscosityState {
+  /** Full liquid rows within the pair supports, and the object slots within each particle's support. */
+  readonly rows = new NeighbourList();
+  readonly boundary = new NeighbourList();
+  cursor = new Int32Array(0);
+  /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
+  ovel = new Float64Array(0);
+  ow = new Float64Array(0);
+  opos = new Float64Array(0);
+  /** Per material pair: δt-free coefficient 2(d + 2) λ V0 μ, support h; per material ρ. */
+  pk0: Float64Array;
+  pk: Float64Array;
+  ph: Float64Array;
+  ph2: Float64Array;
+  rho: Float64Array;
+  walls = new Float64Array(6 * WALL_STRIDE);
+  /** The warm start: the change v − v* of the last solve by particle id. */
+  prevId = new Int32Array(0);
+  prevDv = new Float32Array(0);
+  prevCount = 0;
+  lookup = new Int32Array(0);
+
+  constructor(ctx: StepContext) {
+    const sc = ctx.scene, names = sc.materialNames, nm = names.length, r = ctx.r, V0 = (2 * r) ** 3;
+    const dt = 1 / (sc.fps * sc.particle.substeps);
+    const mu = new Float64Array(nm), h = new Float64Array(nm);
+    this.rho = new Float64Array(nm);
+    names.forEach((name, a) => {
+      const mat = sc.materials[name];
+      if (mat.kind !== 'liquid') return;
+      this.rho[a] = mat.density;
+      mu[a] = mat.density * liquidViscosity(mat, r, dt);
+      h[a] = ctx.kernelSupport[a];
+    });
+    this.pk0 = new Float64Array(nm * nm);
+    this.pk = new Float64Array(nm * nm);
+    this.ph = new Float64Array(nm * nm);
+    this.ph2 = new Float64Array(nm * nm);
+    for (let a = 0; a < nm; a++) {
+      for (let b = 0; b < nm; b++) {
+        const e = a * nm + b;
+        if (!ctx.isLiquid[a] || !ctx.isLiquid[b]) continue;
+        this.pk0[e] = 10 * LAPLACIAN_SCALE * V0 * (a === b ? mu[a] : 0.5 * (mu[a] + mu[b]));
+        this.ph[e] = a === b ? h[a] : 0.5 * (h[a] + h[b]);
+        this.ph2[e] = this.ph[e] * this.ph[e];
+      }
+    }
+  }
+}
+
+/**
+ * The kinematic viscosity the solve gives a liquid, m²/s: its physical viscosity, or, where the
+ * scene sets particle.exchangeRate, the viscosity that rate gives the exchange (calibration.ts).
+ */
+export function liquidViscosity(mat: LiquidMaterial, r: number, dt: number): number {
+  const v = mat.particle.exchangeRate;
+  return v === undefined ? kinematicViscosity(mat) : viscosityOfExchange(v, r, dt, mat.particle.kernelSupport);
+}
+
+/** The implicit viscosity of one sub-timestep of length dt (see the header): changes only velocities. */
+export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
+  const L = ctx.liquid, n = L.count;
+  if (n === 0) return;
+  if (!ctx.adhesionPairsCurrent) throw new Error('viscosity: the pair list is not at the current positions (the adhesion stage lists it)');
+  // The pair list is not at the positions of the moves that follow.
+  ctx.adhesionPairsCurrent = false;
+  const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
+  const nm = ctx.mass.length;
+  for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
+  listRows(ctx, st, n);
+  const nb = listBoundary(ctx, st, n);
+  const nw = wallTable(ctx, st);
+
+  const job = ctx.runner.bind(weilerJob), T = job.threads(n);
+  const m = T > 1 ? Math.max(n, L.capacity) : n;
+  const kn = T > 1 ? st.rows.j.length : st.rows.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
+  const mem = ctx.stageScratch(8 * (6 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (kn + bn) + 64, ctx.shared);
+  const x = mem.f64(3 * m), r = mem.f64(3 * m), z = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), b = mem.f64(3 * m);
+  const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(kn), bcoef = mem.f32(bn);
+  warmStart(st, L.id, L.vel, x, n);
+
+  const a = job.a;
+  a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
+  a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
+  a.ls = st.rows.start; a.lj = st.rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
+  a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
+  a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
+  job.s.nm = nm; job.s.nw = nw; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
+  runJob(job, n);
+  const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
+  keepChange(st, L.id, L.vel, x, n);
+  ctx.count('viscositySolves');
+  ctx.count('viscosityIterations', iterations);
+  if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
+}
+
+/**
+ * The full rows (every neighbour within the pair's support, gather form) from the adhesion
+ * stage's pair list (each pair i < j within ctx.reach, which covers every kernel support, at the
+ * current positions; the slots are the particles): counted, then filled, row i holding its pairs
+ * in list order interleaved with the earlier particles that name it.
+ */
+function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const nm = ctx.mass.length, ph2 = st.ph2, rows = st.rows;
+  rows.shared = ctx.shared;
+  rows.reset(n);
+  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
+  const cnt = st.cursor;
+  cnt.fill(0, 0, n + 1);
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
+        cnt[i]++;
+        cnt[j]++;
+      }
+    }
+  }
+  const start = rows.start;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = total;
+    total += cnt[i];
+    cnt[i] = start[i];
+  }
+  start[n] = total;
+  rows.reserve(total);
+  rows.length = total;
+  const lj = rows.j;
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
+        lj[cnt[i]++] = j;
+        lj[cnt[j]++] = i;
+      }
+    }
+  }
+}
+
+/**
+ * The object slots within each liquid particle's support (particles flagged near a body), and
+ * the slots' velocities, friction-weighted volumes and positions. Returns the object count.
+ */
+function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): number {
+  const O = ctx.objects, no = O.count, bl = st.boundary;
+  bl.shared = ctx.shared;
+  bl.reset(n);
+  if (no === 0) {
+    bl.start.fill(0, 0, n + 1);
+    return 0;
+  }
+  const gamma = solveState(ctx).gamma, og = ctx.objectCells.grid, oorder = og.order;
+  if (st.ow.length < no) {
+    st.ow = allocFloat64(no, ctx.shared);
+    st.ovel = allocFloat64(3 * no, ctx.shared);
+    st.opos = allocFloat64(3 * no, ctx.shared);
+  }
+  const friction = O.bodies.map((b) => b.friction);
+  for (let s = 0; s < no; s++) {
+    const o = oorder[s];
+    st.ow[s] = gamma[o] * friction[O.body[o]];
+    st.ovel[3 * s] = O.vel[3 * o]; st.ovel[3 * s + 1] = O.vel[3 * o + 1]; st.ovel[3 * s + 2] = O.vel[3 * o + 2];
+  }
+  st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
+  const L = ctx.liquid, pos = L.pos, mat = L.material, near = L.nearObject, nm = ctx.mass.length, opos = st.opos;
+  let hmax = 0;
+  for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
+  const cells = ctx.cells.grid;
+  for (let c = 0; c < cells.cellCount; c++) {
+    const i0 = cells.start[c], i1 = i0 + cells.count[c];
+    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
+    for (let i = i0; i < i1; i++) {
+      if (!near[i]) continue;
+      any = true;
+      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
+    }
+    const m = any ? ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, hmax) : 0, oc = ctx.nearObjectCells;
+    for (let i = i0; i < i1; i++) {
+      bl.start[i] = bl.length;
+      if (m === 0 || !near[i]) continue;
+      const h2 = st.ph2[mat[i] * (nm + 1)], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      for (let k = 0; k < m; k++) {
+        const cc = oc[k];
+        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
+          const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
+          if (dx * dx + dy * dy + dz * dz < h2) bl.push(s);
+        }
+      }
+    }
+  }
+  bl.start[n] = bl.length;
+  return no;
+}
+
+/** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
+function wallTable(ctx: StepContext, st: ImplicitViscosityState): number {
+  const d = ctx.scene.domain;
+  if (!d || !ctx.scene.particle.walls) return 0;
+  let k = 0;
+  for (let f = 0; f < 6; f++) {
+    const bnd = faceBoundary(ctx, FACES[f]);
+    if (bnd === 'open') continue;
+    const axis = f >> 1, o = WALL_STRIDE * k++, w = typeof bnd === 'object' ? bnd.velocity : [0, 0, 0];
+    st.walls[o] = axis;
+    st.walls[o + 1] = (f & 1) === 1 ? d.max[axis] : d.min[axis];
+    st.walls[o + 2] = bnd === 'slip' ? 0 : 1;
+    st.walls[o + 3] = w[0]; st.walls[o + 4] = w[1]; st.walls[o + 5] = w[2];
+  }
+  return k;
+}
+
+/** x = v* + the change the last solve made to the same particle (none for a particle it did not have). */
+function warmStart(st: ImplicitViscosityState, id: Int32Array, vel: Float64Array, x: Float64Array, n: number): void {
+  const pc = st.prevCount, pid = st.prevId, dv = st.prevDv;
+  let lo = Infinity, hi = -Infinity;
+  for (let k = 0; k < pc; k++) {
+    lo = Math.min(lo, pid[k]);
+    hi = Math.max(hi, pid[k]);
+  }
+  const span = pc > 0 ? hi - lo + 1 : 0;
+  if (st.lookup.length < span) st.lookup = new Int32Array(Math.ceil(span * 1.25));
+  const look = st.lookup;
+  look.fill(-1, 0, span);
+  for (let k = 0; k < pc; k++) look[pid[k] - lo] = k;
+  for (let i = 0; i < n; i++) {
+    const t = id[i] - lo, k = t >= 0 && t < span ? look[t] : -1;
+    for (let c = 0; c < 3; c++) x[3 * i + c] = vel[3 * i + c] + (k >= 0 ? dv[3 * k + c] : 0);
+  }
+}
+
+/** Stores v − v* by particle id for the next warm start, and the solution as the velocities. */
+function keepChange(st: ImplicitViscosityState, id: Int32Array, vel: Float64Array, x: Float64Array, n: number): void {
+  if (st.prevId.length < n) {
+    st.prevId = new Int32Array(Math.ceil(n * 1.25));
+    st.prevDv = new Float32Array(3 * st.prevId.length);
+  }
+  for (let i = 0; i < n; i++) {
+    st.prevId[i] = id[i];
+    for (let c = 0; c < 3; c++) {
+      st.prevDv[3 * i + c] = x[3 * i + c] - vel[3 * i + c];
+      vel[3 * i + c] = x[3 * i + c];
+    }
+  }
+  st.prevCount = n;
+}
+
+/** The warm start in a checkpoint (simulation.ts save), so that a resumed run continues bit for bit. */
+export function saveWarmStart(st: ImplicitViscosityState | undefined, w: CheckpointWriter): void {
+  if (!st || st.prevCount === 0) return;
+  w.array('viscosityWarmId', st.prevId.slice(0, st.prevCount)).array('viscosityWarmChange', st.prevDv.slice(0, 3 * st.prevCount));
+}
+
+/** After the particles are restored. */
+export function restoreWarmStart(ctx: StepContext, r: CheckpointReader): void {
+  if (!r.has('viscosityWarmId')) return;
+  const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
+  const id = r.array('viscosityWarmId', Int32Array), dv = r.array('viscosityWarmChange', Float32Array);
+  st.prevId = id.slice();
+  st.prevDv = dv.slice();
+  st.prevCount = id.length;
+}
