@@ -227,3 +227,16 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
   }, 300_000);
 });
 
+
+it("the Kubernetes manifest runs what the Slurm test runs: the README's commands around it, the program the sbatch script execs", () => {
+  const manifest = readFileSync(join(ROOT, 'docs', 'kubernetes-indexed-job.yaml'), 'utf8');
+  expect(manifest).toMatch(/^ {2}completionMode: Indexed\b/m);
+  expect(manifest).toMatch(/UNTESTED/);
+  const program = /^exec (\S+) sweep "\$1"/m.exec(SCRIPT);
+  expect(program, SCRIPT).not.toBeNull();
+  expect(manifest).toContain(`command: ["${program![1]}", "sweep", "out/honey-sweep"]`);
+  // Its header's commands: the README's sweep and report, around `kubectl apply` in place of sbatch.
+  const header = manifest.replace(/\\\n#\s*/g, '').split('\n').map((l) => l.replace(/^#\s*/, '').trim());
+  expect(header).toContain(README_COMMANDS[0]);
+  expect(header).toContain(README_COMMANDS[2]);
+});
