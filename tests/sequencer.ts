@@ -13,6 +13,7 @@ export const LONG_FIRST = [
   'tests/grid/cavity',
   'tests/e2e/scenes.test.ts',
   'tests/particle/validate.test.ts',
+  'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (sbatch polls every 2 s); ~1 min
   'tests/e2e/app.test.ts',
   'tests/grid/validate.test.ts',
   'tests/e2e/switching.test.ts',

@@ -1,8 +1,9 @@
 /**
- * Suites that need something outside npm: the browser tests (Chromium), the Blender interop test
- * and the real full-disk test (a tmpfs mount). Without it a suite is skipped, and
- * tests/global-setup.ts says which and how to enable it at the start and at the end of `npm test`;
- * .ci/run fails when the browser and Blender suites did not run.
+ * Suites that need something outside npm: the browser tests (Chromium), the Blender interop test,
+ * the real full-disk test (a tmpfs mount) and the Slurm test (slurm-wlm and munge, as root).
+ * Without it a suite is skipped, and tests/global-setup.ts says which and how to enable it at the
+ * start and at the end of `npm test`;
+ * .ci/run fails when the browser, Blender and Slurm suites did not run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BLENDER = process.env.BLENDER_PATH ?? '/usr/bin/blender';
 
 export interface OptionalSuite {
-  tool: 'chromium' | 'blender' | 'tmpfs' | 'long';
+  tool: 'chromium' | 'blender' | 'tmpfs' | 'slurm' | 'long';
   /** The program the suite runs, or the check that says what is missing. */
   path: string | (() => string | false);
   what: string;
@@ -66,6 +67,17 @@ function tmpfsMissing(): string | false {
   return tmpfsChecked;
 }
 
+/** Programs the Slurm test starts (slurm-wlm, munge) and runs (the client commands). */
+const SLURM_PROGRAMS = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch', '/usr/bin/scontrol', '/usr/bin/squeue', '/usr/bin/sinfo', '/usr/bin/scancel'];
+
+/** Why the Slurm test cannot start its daemons here, or false when it may (whether they start is the test's to say). */
+function slurmMissing(): string | false {
+  const absent = SLURM_PROGRAMS.filter((p) => !existsSync(p));
+  if (absent.length) return `${absent.join(', ')} not found`;
+  if (process.getuid?.() !== 0) return 'not root (slurmd runs the jobs, and the test runs it, as root)';
+  return false;
+}
+
 export const OPTIONAL_SUITES: OptionalSuite[] = [
   {
     tool: 'chromium',
@@ -87,6 +99,13 @@ export const OPTIONAL_SUITES: OptionalSuite[] = [
     what: 'the real full-disk (ENOSPC) test',
     suites: ['tests/cli/write-failure.test.ts'],
     enable: 'run the tests as root with CAP_SYS_ADMIN (e.g. docker run --cap-add SYS_ADMIN); the file-size-limit (EFBIG) test beside it covers the same path',
+  },
+  {
+    tool: 'slurm',
+    path: slurmMissing,
+    what: 'the Slurm job-array tests',
+    suites: ['tests/sweep/slurm.test.ts'],
+    enable: 'apt-get install slurm-wlm munge, and run the tests as root',
   },
   {
     tool: 'long',

@@ -127,7 +127,7 @@ export interface SweepFile {
   base: string;
   parameters: { path: string; values: JsonValue[] }[];
   /** `viscid run` settings every combination runs with (absent: the scene's own). */
-  run: { method: RunMethod; frames?: number; mesh?: MeshFormat; points?: PointsFormat };
+  run: { method: RunMethod; frames?: number; mesh?: MeshFormat; points?: PointsFormat; checkpointEvery?: number };
   runs: { index: number; values: JsonValue[]; scene: string; out: string }[];
   createdAt: string;
 }

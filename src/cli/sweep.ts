@@ -9,8 +9,10 @@
  *   viscid sweep DIR --jobs N         runs every combination not yet complete, N at a time
  *   viscid sweep report DIR           metrics over the swept values (sweep-report.ts)
  *
- * A run that was stopped continues from its checkpoint when its index runs again; a complete one
- * is left alone, so a job array may be resubmitted as it is.
+ * A run that was stopped continues from its checkpoint (every 10 frames, or --checkpoint-every)
+ * when its index runs again; a complete one is left alone, so a job array may be resubmitted as it
+ * is. A Slurm task that is requeued, onto any node, takes over the lock its earlier attempt left
+ * (sweep-task.ts). tests/sweep/slurm.test.ts runs all of this on a real Slurm.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
@@ -25,9 +27,12 @@ import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
+import { claimForSlurmTask, slurmTaskOf } from './sweep-task.ts';
 
 /** Most runs `--jobs` starts at once: each is a process with its own threads. */
 const MAX_JOBS = 256;
+/** Frames between a combination's checkpoints unless the sweep says (`viscid run`'s default). */
+const CHECKPOINT_EVERY = 10;
 
 interface SweepFlags {
   set?: string[];
@@ -39,6 +44,7 @@ interface SweepFlags {
   mesh?: MeshFormat;
   points?: PointsFormat;
   metric?: string[];
+  checkpointEvery?: number;
 }
 
 defineCommand((program) =>
@@ -55,6 +61,7 @@ defineCommand((program) =>
     .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
+    .option('--checkpoint-every <n>', `frames between each combination's checkpoints, where a stopped or requeued run continues from (default: ${CHECKPOINT_EVERY})`, intAtLeast(1))
     .option('--metric <name...>', 'with report: metrics to plot (default: all)')
     .action(async (target: string, dir: string | undefined, flags: SweepFlags) => {
       if (target === 'report') {
@@ -154,7 +161,7 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     viscid: 'sweep',
     base: relative(dir, base.file),
     parameters: params.map((p) => ({ path: p.path, values: p.values })),
-    run: { method: flags.method ?? 'particle', ...(flags.frames ? { frames: flags.frames } : {}), ...(flags.mesh ? { mesh: flags.mesh } : {}), ...(flags.points ? { points: flags.points } : {}) },
+    run: { method: flags.method ?? 'particle', ...(flags.frames ? { frames: flags.frames } : {}), ...(flags.mesh ? { mesh: flags.mesh } : {}), ...(flags.points ? { points: flags.points } : {}), ...(flags.checkpointEvery ? { checkpointEvery: flags.checkpointEvery } : {}) },
     runs,
     createdAt: new Date().toISOString(),
   };
@@ -177,7 +184,13 @@ async function runIndex(dir: string, index: number): Promise<number> {
   const { runCommand } = await import('./run.ts');
   const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
   process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
+  const task = slurmTaskOf(index);
+  if (task) {
+    const took = claimForSlurmTask(dir, out, run.out, task);
+    if (took) process.stderr.write(`sweep: ${took}\n`);
+  }
   const resume = existsSync(join(out, MANIFEST));
+  if (resume) process.stderr.write(`sweep: continuing ${run.out} ${resumePoint(out)}\n`);
   return runCommand(join(dir, run.scene), {
     // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
     ...(resume ? { resume: out } : { out, force: true }),
@@ -185,9 +198,20 @@ async function runIndex(dir: string, index: number): Promise<number> {
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
     ...(sweep.run.points ? { points: sweep.run.points } : {}),
-    checkpointEvery: 10,
+    checkpointEvery: sweep.run.checkpointEvery ?? CHECKPOINT_EVERY,
     allowPaths: [dirname(resolve(dir, sweep.base))],
   });
+}
+
+/** Where a run that is continued stands: each engine's checkpoint frame, as its manifest says. */
+function resumePoint(dir: string): string {
+  try {
+    const m = readJsonFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES) as { engines: Record<string, { status: string; checkpoint: { frame: number } | null }> };
+    const parts = Object.entries(m.engines).map(([e, r]) => `${e} ${r.status === 'complete' ? 'complete' : r.checkpoint ? `from its checkpoint at frame ${r.checkpoint.frame}` : 'from the start (no checkpoint)'}`);
+    return parts.length ? `(${parts.join('; ')})` : '(from the start)';
+  } catch {
+    return '(its manifest cannot be read)';
+  }
 }
 
 /** Whether a combination's run directory holds a complete run of every engine it asks for. */

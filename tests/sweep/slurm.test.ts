@@ -1,0 +1,245 @@
+/**
+ * Sweeps on a real Slurm: the README's cluster section (its commands and its sbatch script, read
+ * from the README itself) run on a two-node Slurm this file starts (slurm-cluster.ts). A 4-task
+ * job array writes every combination's files, byte for byte those of `viscid sweep --jobs 2`, and
+ * the report sees all four. A task requeued mid-run (`scontrol requeue`: SIGTERM, a clean stop)
+ * and a task lost with its node (frozen, killed with SIGKILL, requeued onto the other node) both
+ * continue from their checkpoints and write the same bytes as runs never stopped.
+ *
+ * Needs root, slurm-wlm and munge (tests/skips.ts); without them, or when the daemons do not
+ * start, the suite is skipped and its title says why (.ci/run fails on that skip). The time
+ * limits are for a loaded shared machine (the file took 6–9 minutes at a load average of 25–40 on
+ * two cores); the work itself is a few dozen seconds: node start-ups and 2 or 30 frames of a
+ * 64-particle scene.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, cliInProcess, FIXTURES, ROOT } from '../cli/helpers.ts';
+import { skipReason } from '../skips.ts';
+import { jobProcesses, startSlurm, type SlurmCluster } from './slurm-cluster.ts';
+
+/** The README's cluster section: its command lines (continuations joined, comments dropped) and its sbatch script. */
+function readmeCluster(): { commands: string[]; script: string } {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('- **Sweeps on a cluster.**'));
+  const blocks = [...section.matchAll(/\n {2}```sh\n([\s\S]*?)\n {2}```/g)].map((m) => m[1].replace(/^ {2}/gm, ''));
+  const script = blocks.find((b) => b.startsWith('#!/bin/bash'));
+  const commands = blocks[0]
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+  if (!script || commands.length !== 3) throw new Error('README: the cluster section has no sbatch script, or not three commands before it');
+  return { commands, script: `${script}\n` };
+}
+
+const { commands: README_COMMANDS, script: SCRIPT } = readmeCluster();
+const tiny = join(FIXTURES, 'tiny.json');
+
+/** The README's first command with another base scene and sweep (the same form: `npx viscid sweep BASE … --out DIR`). */
+function createCommand(args: string, out: string): string {
+  const m = /^npx viscid sweep \S+ (.+) --out (\S+)$/.exec(README_COMMANDS[0]);
+  if (!m) throw new Error(`README: the first cluster command is not 'npx viscid sweep BASE … --out DIR': ${README_COMMANDS[0]}`);
+  return `npx viscid sweep ${tiny} ${args} --out ${out}`;
+}
+/** The README's sbatch line for `tasks` combinations of the sweep in `dir`. */
+function sbatchCommand(tasks: number, dir: string): string {
+  const line = README_COMMANDS[1];
+  if (!/^sbatch --array=0-\d+ --wait viscid-sweep\.sbatch out\/honey-sweep$/.test(line)) throw new Error(`README: unexpected sbatch line: ${line}`);
+  return line.replace(/--array=0-\d+/, `--array=0-${tasks - 1}`).replace(/out\/honey-sweep$/, dir);
+}
+
+let cluster: SlurmCluster | null = null;
+let why = skipReason('slurm');
+const tmp = mkdtempSync(join(tmpdir(), 'viscid-slurm-'));
+if (!why) {
+  const started = await startSlurm(join(tmp, 'cluster'), 60_000);
+  if ('failed' in started) why = `the Slurm daemons did not start: ${started.failed}`;
+  else cluster = started;
+}
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/**
+ * The folder the commands run in, as a user's: viscid installed in node_modules (this checkout,
+ * linked), the README's sbatch script beside it.
+ */
+const work = join(tmp, 'work');
+mkdirSync(join(work, 'node_modules', '.bin'), { recursive: true });
+symlinkSync(ROOT, join(work, 'node_modules', 'viscid'));
+symlinkSync(join('..', 'viscid', 'bin', 'viscid.js'), join(work, 'node_modules', '.bin', 'viscid'));
+writeFileSync(join(work, 'viscid-sweep.sbatch'), SCRIPT, { mode: 0o755 });
+
+interface Shell {
+  code: number | null;
+  out: string;
+}
+/** Runs a command line in `work` with the cluster's environment; `onOutput` sees stdout as it comes. */
+function sh(line: string, onOutput?: (text: string) => void): Promise<Shell> {
+  return new Promise((done, fail) => {
+    const child = spawn('bash', ['-c', line], { cwd: work, env: { ...cluster!.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      onOutput?.(out);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, out }));
+  });
+}
+
+/** Every file of every run's engine folder, relative to the sweep folder. */
+function runFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const run of readdirSync(join(dir, 'runs')).sort()) {
+    for (const f of readdirSync(join(dir, 'runs', run, 'particle')).sort()) files.push(join('runs', run, 'particle', f));
+  }
+  return files;
+}
+
+function expectSameFiles(dir: string, reference: string): void {
+  const files = runFiles(dir);
+  expect(files).toEqual(runFiles(reference));
+  for (const f of files) expect(readFileSync(join(dir, f)).equals(readFileSync(join(reference, f))), f).toBe(true);
+}
+
+const slurmLog = (job: string, task: number) => readFileSync(join(work, `viscid-sweep-${job}_${task}.log`), 'utf8');
+
+describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` : 'Slurm job arrays', () => {
+  const sweep = 'out/honey-sweep';
+
+  it("run the README's cluster commands: every task's files, the same bytes as --jobs 2, all four in the report", async () => {
+    const created = await sh(createCommand("--set materials.syrup.viscosity.value=1,20 --set particle.substeps=1,2 --frames 2 --points ply", sweep));
+    expect(created.code, created.out).toBe(0);
+    const reference = join(tmp, 'jobs-2');
+    cpSync(join(work, sweep), reference, { recursive: true });
+    let job = '';
+    const [submitted, jobs] = await Promise.all([
+      sh(sbatchCommand(4, sweep), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job)),
+      cli(['sweep', reference, '--jobs', '2']),
+    ]);
+    expect(submitted.code, `${submitted.out}\n${cluster!.logs()}`).toBe(0);
+    expect(jobs.code, jobs.stderr).toBe(0);
+    for (let task = 0; task < 4; task++) expect(slurmLog(job, task)).toMatch(new RegExp(`^sweep ${task}/3: `, 'm'));
+    const files = runFiles(join(work, sweep));
+    for (const id of ['0000', '0001', '0002', '0003']) {
+      for (const f of ['mesh-0001.ply', 'mesh-0002.ply', 'points-0001.ply', 'points-0002.ply', 'checkpoint.vscd']) expect(files).toContain(join('runs', id, 'particle', f));
+    }
+    expectSameFiles(join(work, sweep), reference);
+
+    const report = await sh(README_COMMANDS[2]);
+    expect(report.code, report.out).toBe(0);
+    const csv = readFileSync(join(work, sweep, 'report', 'sweep.csv'), 'utf8').trim().split('\n').slice(1);
+    expect(csv.map((l) => l.split(',').slice(0, 5).join(','))).toEqual([
+      '0,1,1,particle,complete',
+      '1,1,2,particle,complete',
+      '2,20,1,particle,complete',
+      '3,20,2,particle,complete',
+    ]);
+  }, 600_000);
+
+  it('a task requeued mid-run, and one lost with its node, continue from their checkpoints to the same bytes', async () => {
+    // 64 particles at 40 substeps a frame: each frame long enough to catch a run between two.
+    const FRAMES = 30;
+    const dir = 'out/requeue-sweep';
+    const created = await cliInProcess(['sweep', tiny, '--set', 'materials.syrup.viscosity.value=1,20', '--set', 'particle.substeps=40', '--frames', String(FRAMES), '--checkpoint-every', '1', '--points', 'ply', '--out', join(work, dir)]);
+    expect(created.code, created.stderr).toBe(0);
+    const reference = join(tmp, 'requeue-jobs-2');
+    cpSync(join(work, dir), reference, { recursive: true });
+    const jobs = cli(['sweep', reference, '--jobs', '2']);
+    let job = '';
+    const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job));
+
+    /** The checkpoint frame of a task's first attempt while it runs, and that attempt's pid and host; null before. */
+    const firstAttempt = (task: number): { frame: number; pid: number; host: string } | null => {
+      try {
+        const record = JSON.parse(readFileSync(join(work, dir, 'tasks', `000${task}.json`), 'utf8')) as { pid: number; host: string; restart: number };
+        const r = JSON.parse(readFileSync(join(work, dir, 'runs', `000${task}`, 'manifest.json'), 'utf8')).engines.particle;
+        return record.restart === 0 && r.status === 'running' && r.checkpoint ? { frame: r.checkpoint.frame, pid: record.pid, host: record.host } : null;
+      } catch {
+        return null;
+      }
+    };
+    /** scontrol until it takes (a task being requeued is for a moment neither running nor pending). */
+    const scontrol = async (args: string[]) => {
+      for (let i = 0; ; i++) {
+        try {
+          return cluster!.slurm('scontrol', args);
+        } catch (e) {
+          if (i > 40) throw e;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    };
+    const lost: { host?: string } = {};
+    const caught = new Set<number>();
+    const t0 = Date.now();
+    while (caught.size < 2) {
+      expect(Date.now() - t0, 'both tasks reach a checkpoint at frame 3 while running').toBeLessThan(300_000);
+      for (const task of [0, 1]) {
+        const at = caught.has(task) || !job ? null : firstAttempt(task);
+        if (!at || at.frame < 3) continue;
+        // Caught between two frames: held there while Slurm is told.
+        process.kill(at.pid, 'SIGSTOP');
+        caught.add(task);
+        if (task === 1) {
+          // Its node is lost: every process of the task freezes, the run dies without releasing
+          // its lock, and Slurm requeues the task onto another node.
+          lost.host = at.host;
+          const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
+          for (const pid of jobProcesses(cluster!.env.SLURM_CONF!, inTask)) process.kill(pid, 'SIGSTOP');
+          process.kill(at.pid, 'SIGKILL');
+          await scontrol(['requeue', `${job}_1`]);
+          if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
+        } else {
+          // Requeued by hand: Slurm sends SIGTERM, and the run, let go, stops cleanly.
+          await scontrol(['requeue', `${job}_0`]);
+          process.kill(at.pid, 'SIGCONT');
+        }
+        // Slurm holds a requeued task back for two minutes; let it run now.
+        await scontrol(['update', `JobId=${job}_${task}`, 'StartTime=now']);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const [done, ref] = await Promise.all([submitted, jobs]);
+    expect(done.code, `${done.out}\n${cluster!.logs()}`).toBe(0);
+    expect(ref.code, ref.stderr).toBe(0);
+
+    for (const task of [0, 1]) {
+      const log = slurmLog(job, task);
+      const resumed = new RegExp(`^sweep: continuing runs/000${task} \\(particle from its checkpoint at frame (\\d+)\\)$`, 'm').exec(log);
+      expect(resumed, log).not.toBeNull();
+      expect(Number(resumed![1])).toBeGreaterThanOrEqual(3);
+      expect(Number(resumed![1])).toBeLessThan(FRAMES);
+      const record = JSON.parse(readFileSync(join(work, dir, 'tasks', `000${task}.json`), 'utf8')) as { restart: number; host: string; slurmJob: string };
+      expect(record.slurmJob).toBe(`${job}_${task}`);
+      expect(record.restart).toBe(1);
+      if (task === 1) {
+        // The lost attempt's lock, naming a pid on the lost node, was taken over on the other.
+        expect(log).toMatch(/^sweep: took over .*runs\/0001: its lock was left by Slurm task \d+_1 before its requeue \(attempt 0/m);
+        if (cluster!.nodes.length > 1) expect(record.host).not.toBe(lost.host);
+      }
+    }
+    expectSameFiles(join(work, dir), reference);
+  }, 600_000);
+});
+
+
+it("the Kubernetes manifest runs what the Slurm test runs: the README's commands around it, the program the sbatch script execs", () => {
+  const manifest = readFileSync(join(ROOT, 'docs', 'kubernetes-indexed-job.yaml'), 'utf8');
+  expect(manifest).toMatch(/^ {2}completionMode: Indexed\b/m);
+  expect(manifest).toMatch(/UNTESTED/);
+  const program = /^exec (\S+) sweep "\$1"/m.exec(SCRIPT);
+  expect(program, SCRIPT).not.toBeNull();
+  expect(manifest).toContain(`command: ["${program![1]}", "sweep", "out/honey-sweep"]`);
+  // Its header's commands: the README's sweep and report, around `kubectl apply` in place of sbatch.
+  const header = manifest.replace(/\\\n#\s*/g, '').split('\n').map((l) => l.replace(/^#\s*/, '').trim());
+  expect(header).toContain(README_COMMANDS[0]);
+  expect(header).toContain(README_COMMANDS[2]);
+});
