@@ -4,7 +4,8 @@
  * splitting every cell into eight cubes of side h/2: each small cube's fraction is
  * clamp(½ − φ/(h/2), 0, 1) with φ trilinear from the cell centres at the small cube's centre
  * (exact for a plane along an axis; solid cells' φ reads as the cell's own, the liquid extended into
- * the solid), and 0 in solid cells, so that a wall or object is no liquid.
+ * the solid), and 0 in solid cells, so that a wall or object is no liquid. Beyond an open face of the
+ * box the first layer of cells copies its inner neighbour's cubes (the liquid flows on out).
  * A control volume is the mean of the eight small cubes it covers:
  *  - a cell centre (τ_xx, τ_yy, τ_zz): the cell's own eight;
  *  - the min face along a of cell c (u_a): the four low-a cubes of c and the four high-a cubes of
@@ -67,6 +68,15 @@ export class ViscosityFractions {
         const f = 0.5 - (lo + 0.25 * hi) * inv;
         fine[8 * c + o] = f < 0 ? 0 : f > 1 ? 1 : f;
       }
+    }
+    // Beyond an open face of the box the liquid is taken to continue as it is on the inside (an
+    // outflow): the first layer of cells there copies the small cubes of its inner neighbour.
+    const wall = s.wall;
+    for (let c = 0; c < n; c++) {
+      const w = wall[c];
+      if (w === 0 || w === 7 || type[c] === SOLID) continue;
+      const f = w - 1, inner = nb[6 * c + 2 * (f >> 1) + (f & 1 ? 0 : 1)];
+      if (inner >= 0 && wall[inner] === 0) fine.copyWithin(8 * c, 8 * inner, 8 * inner + 8);
     }
     for (let c = 0; c < n; c++) {
       const b = 8 * c;

@@ -20,6 +20,13 @@
  * pair), whose control volume is half solid and so half weighted — the same stress ν (u − U)/(h/2)
  * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. ν per cell is
  * the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
+ *
+ * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
+ * through it (viscosity-fractions.ts), the samples on its plane take the velocities beyond it as
+ * they are (extrapolated, ∂u/∂n ≈ 0), and samples wholly beyond it are left out. Without this the
+ * full stress's traction-free end holds a channel's outflow to a plug (the "do-nothing" outflow of
+ * the symmetric-stress form; Heywood, Rannacher & Turek 1996): plane Poiseuille flow through the
+ * box then varies along the channel and is 5 % off mid-channel.
  */
 import { MOVING as MOVING_, NOSLIP as NOSLIP_, SLIP as SLIP_, type GridDomain } from './domain.ts';
 import type { SolveResult } from './pcg.ts';
@@ -80,15 +87,16 @@ export class VariationalViscosity {
     const f = dt / (h * h);
     const { nb, type } = s;
     // τ_aa at the centres of cells with liquid: 2 ν V_c (δ_a u_a)².
+    const wall = s.wall;
     for (let c = 0; c < n; c++) {
       const vc = fr.centre[c];
-      if (vc <= 0 || type[c] === SOLID) continue;
+      if (vc <= 0 || type[c] === SOLID || wall[c] !== 0) continue;
       const w = 2 * f * nuCell[c] * vc;
       for (let a = 0; a < 3; a++) {
         const up = nb[6 * c + 2 * a + 1];
         if (up < 0) continue;
         this.begin();
-        this.pair(s, d, up, c, a);
+        this.pair(s, d, up, c, a, a);
         this.commit(w);
       }
     }
@@ -101,10 +109,12 @@ export class VariationalViscosity {
         const ma = nb[6 * c + 2 * a], mb = nb[6 * c + 2 * b];
         if (ma < 0 || mb < 0) continue;
         const mab = nb[6 * ma + 2 * b];
+        // Beyond an open face only the samples on its plane count (see the header).
+        if (wall[c] !== 0 && wall[ma] !== 0 && wall[mb] !== 0 && (mab < 0 || wall[mab] !== 0)) continue;
         const nuE = mab >= 0 ? 0.25 * (nuCell[c] + nuCell[ma] + nuCell[mb] + nuCell[mab]) : (nuCell[c] + nuCell[ma] + nuCell[mb]) / 3;
         this.begin();
-        this.pair(s, d, c, mb, a);
-        this.pair(s, d, c, ma, b);
+        this.pair(s, d, c, mb, a, b);
+        this.pair(s, d, c, ma, b, a);
         this.commit(f * nuE * ve);
       }
     }
@@ -146,7 +156,8 @@ export class VariationalViscosity {
     for (let a = 0; a < 3; a++) {
       for (let c = 0; c < n; c++) {
         const fc = 3 * c + a;
-        if (want[fc] !== 0 && face[fc] !== FACE_FIXED && nb[6 * c + 2 * a] >= 0) {
+        const back = nb[6 * c + 2 * a];
+        if (want[fc] !== 0 && face[fc] !== FACE_FIXED && back >= 0 && (s.wall[c] === 0 || s.wall[back] === 0)) {
           this.rowOf[fc] = rows;
           this.rowFace[rows++] = fc;
         } else this.rowOf[fc] = -1;
@@ -162,21 +173,21 @@ export class VariationalViscosity {
   }
 
   /**
-   * Adds u_a(p) − u_a(q) to the term, q the neighbour of p across one cell boundary. A sample held
+   * Adds u_a(p) − u_a(q) to the term, q the neighbour of p across one cell boundary along `along`. A sample held
    * inside a solid facing an unknown becomes the solid's surface value on that boundary (see the
    * header).
    */
-  private pair(s: GridStore, d: GridDomain, p: number, q: number, a: number): void {
+  private pair(s: GridStore, d: GridDomain, p: number, q: number, a: number, along: number): void {
     const rp = this.rowOf[3 * p + a], rq = this.rowOf[3 * q + a];
     if (rp >= 0 && rq < 0 && this.deep(s, q, a)) {
-      const U = this.surfaceValue(s, d, q, a);
+      const U = this.surfaceValue(s, d, q, a, along);
       if (Number.isNaN(U)) return;
       this.add(rp, 2);
       this.termK -= 2 * U;
       return;
     }
     if (rq >= 0 && rp < 0 && this.deep(s, p, a)) {
-      const U = this.surfaceValue(s, d, p, a);
+      const U = this.surfaceValue(s, d, p, a, along);
       if (Number.isNaN(U)) return;
       this.add(rq, -2);
       this.termK += 2 * U;
@@ -200,14 +211,18 @@ export class VariationalViscosity {
     return m >= 0 && s.type[m] === SOLID;
   }
 
-  /** Velocity of the solid surface next to the held sample (c, a); NaN for a slip wall. */
-  private surfaceValue(s: GridStore, d: GridDomain, c: number, a: number): number {
-    const w = s.wall[c];
-    if (w === 0) return s.u[a][c];
-    if (w === 7) return 0;
-    const kind = d.kind[w - 1];
+  /**
+   * Velocity of the solid surface between the held sample (c, a) and its partner across the cell
+   * boundary along axis `along`; NaN for a slip wall. A box wall is the face the cell lies beyond
+   * along that axis (a corner cell's other walls do not count).
+   */
+  private surfaceValue(s: GridStore, d: GridDomain, c: number, a: number, along: number): number {
+    if (s.wall[c] === 0) return s.u[a][c];
+    const v = along === 0 ? s.ci[c] : along === 1 ? s.cj[c] : s.ck[c];
+    if (v >= 0 && v < d.n[along]) return s.u[a][c];
+    const f = 2 * along + (v < 0 ? 0 : 1), kind = d.kind[f];
     if (kind === SLIP) return NaN;
-    if (kind === MOVING) return d.wallVelocity[3 * (w - 1) + a];
+    if (kind === MOVING) return d.wallVelocity[3 * f + a];
     return kind === NOSLIP ? 0 : s.u[a][c];
   }
 
