@@ -14,8 +14,8 @@ export interface GridLiquid {
   index: number;
   /** Kinematic viscosity, m²/s. */
   nu: number;
-  viscosityModel: 'explicit' | 'implicit' | 'variable';
-  /** Only for the variable model. */
+  viscosityModel: 'explicit' | 'implicit' | 'variable' | 'variational';
+  /** The variable model's, and the variational model's when the material gives a temperature law. */
   temperatureLaw: TemperatureLaw | null;
   /** Temperature of new liquid and new cells, °C. */
   ambientTemperature: number;
@@ -28,14 +28,14 @@ export function gridLiquid(scene: Scene): GridLiquid {
   const material = mat && mat.kind === 'liquid' ? mat : null;
   const density = material?.density ?? 1000;
   const v = material?.viscosity ?? { value: 0, unit: 'm2/s' as const };
-  const viscosityModel = material?.grid.viscosityModel ?? 'implicit';
+  const viscosityModel = material?.grid.viscosityModel ?? 'variational';
   const law = material?.grid.temperature;
   return {
     material,
     index: name ? scene.materialNames.indexOf(name) : 0,
     nu: v.unit === 'm2/s' ? v.value : v.value / density,
     viscosityModel,
-    temperatureLaw: viscosityModel === 'variable'
+    temperatureLaw: viscosityModel === 'variable' || (viscosityModel === 'variational' && law !== undefined)
       ? { reference: law?.reference ?? 20, coefficient: law?.coefficient ?? 0.1, diffusivity: law?.diffusivity ?? 1e-4 }
       : null,
     ambientTemperature: law?.initial ?? 20,

@@ -86,13 +86,21 @@ export const projectBeforeViscosity: Stage = {
   },
 };
 
-/** Step 3c in the scene's model: explicit (equation 7), implicit (§7.1) or variable (§7.2). */
+/**
+ * Step 3c in the scene's model: explicit (equation 7), implicit (§7.1), variable (§7.2) or
+ * variational (Batty & Bridson 2008, viscosity-variational.ts).
+ */
 export const viscosity: Stage = {
   name: 'viscosity',
   when: (sim) => sim.viscous(),
   run(sim, dt) {
     const g = sim.scene.grid;
-    if (sim.viscosityModel === 'explicit') {
+    if (sim.variational) {
+      const s = sim.store, phi = sim.variationalPhi();
+      const r = sim.variational.solve(s, sim.d, phi, sim.nu, sim.temperatureLaw ? sim.viscosity.logNu : null, dt, g.tolerance, g.maxIterations);
+      sim.count('viscosityIterations', r.iterations);
+      if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
+    } else if (sim.viscosityModel === 'explicit') {
       sim.viscosity.logNu = null;
       sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
     } else {

@@ -31,6 +31,7 @@ import { trackerForScene } from './trackers/builtin.ts';
 import type { SurfaceTracker } from './trackers/tracker.ts';
 import { rebuildGrid } from './update-grid.ts';
 import { ViscositySolver } from './viscosity.ts';
+import { VariationalViscosity } from './viscosity-variational.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const SOLID = SOLID_;
@@ -59,7 +60,9 @@ export class GridSimulation {
   readonly liquidIndex: number;
   /** Kinematic viscosity, m²/s. */
   readonly nu: number;
-  readonly viscosityModel: 'explicit' | 'implicit' | 'variable';
+  readonly viscosityModel: 'explicit' | 'implicit' | 'variable' | 'variational';
+  /** The variational model's solver (viscosity-variational.ts), null for the other models. */
+  readonly variational: VariationalViscosity | null;
   readonly temperatureLaw: TemperatureLaw | null;
   readonly ambientTemperature: number;
   readonly blobs: Blob[];
@@ -85,6 +88,7 @@ export class GridSimulation {
   private pending: PendingLiquid[] = [];
   /** The previous step's store, reused as the next one (ping-pong) to spare the allocations. */
   private spare: GridStore | null = null;
+  private phiScratch = new Float64Array(0);
 
   constructor(readonly scene: Scene) {
     this.d = makeDomain(scene);
@@ -98,6 +102,7 @@ export class GridSimulation {
     this.liquidIndex = liquid.index;
     this.nu = liquid.nu;
     this.viscosityModel = liquid.viscosityModel;
+    this.variational = liquid.viscosityModel === 'variational' ? new VariationalViscosity() : null;
     this.temperatureLaw = liquid.temperatureLaw;
     this.ambientTemperature = liquid.ambientTemperature;
     this.solids = new GridSolids(scene, this.d);
@@ -204,6 +209,14 @@ export class GridSimulation {
       for (let c = 0; c < n; c++) m[c] = 0.5 * (u0[c] + u1[c]);
     }
     return this.uMid;
+  }
+
+  /** The tracker's signed distance at every cell centre, for the variational viscosity's fractions. */
+  variationalPhi(): Float64Array {
+    const s = this.store, n = s.count;
+    if (this.phiScratch.length < n) this.phiScratch = new Float64Array(Math.ceil(n * 1.3));
+    for (let c = 0; c < n; c++) this.phiScratch[c] = this.tracker.cellDistance(this, c);
+    return this.phiScratch;
   }
 
   /** Step 1 (timestep.ts). */

@@ -68,7 +68,7 @@ const liquid = fc.record(
     ),
     grid: fc.record(
       {
-        viscosityModel: fc.constantFrom('explicit', 'implicit', 'variable'),
+        viscosityModel: fc.constantFrom('explicit', 'implicit', 'variable', 'variational'),
         temperature: fc.record({ initial: between(-50, 150), reference: between(0, 50), coefficient: between(0, 0.5), diffusivity: between(0, 1e-3) }),
         viscoelastic: fc.record({ elasticModulus: logUniform(1e-3, 1e6), elasticLimit: between(0, 2), yieldRate: between(0, 1), decay: between(0, 10) }),
       },
