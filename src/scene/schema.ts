@@ -66,7 +66,7 @@ export const domain = z
       .prefault({})
       .describe('Per-face boundaries that differ from `boundary`.'),
   })
-  .describe('An axis-aligned box around the scene. The particle engine is unbounded without one; the grid engine derives one from the bodies when it is absent.');
+  .describe('An axis-aligned box around the scene. The particle engine is unbounded without one; without one the grid engine derives a box that holds every body over its motion and every source, reaches past each plane into its solid (that face closed), and is open on the other faces (`viscid info` prints it).');
 
 // ---------------------------------------------------------------------------------------------
 // Materials
