@@ -63,7 +63,7 @@ defineCommand((program) =>
     .command('run')
     .description('simulate a scene and write one mesh and/or point file per frame, a manifest.json and checkpoints')
     .argument('<scene>', 'scene JSON file (mesh files it names are read relative to it)')
-    .addOption(engineOption('engine to run (default: particle)', ['particle', 'grid', 'both']))
+    .addOption(engineOption("engine to run (default: the first of the scene's engines, else particle)", ['particle', 'grid', 'both']))
     .addOption(methodAlias(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames to simulate in total (default: duration × fps)', intAtLeast(1))
     .option('-o, --out <dir>', 'output folder, new or empty (default: out/<scene name>)')
@@ -137,7 +137,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
         status: 'running',
         scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
         settings: {
-          method: flags.method ?? 'particle',
+          method: flags.method ?? scene.engines?.[0] ?? 'particle',
           frames,
           mesh: flags.mesh ?? scene.output.mesh,
           points: flags.points ?? scene.output.points,
