@@ -187,7 +187,7 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
   lines.push(
-    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
