@@ -212,6 +212,8 @@ export class Session<C extends SessionClient> {
       }
       if (ticket !== this.ticket) return superseded();
       if (request.pickEngine) {
+        // Once: an engine chosen later (setMode) reloads this request and must stay chosen.
+        request.pickEngine = false;
         mode = modeForScene(source.text, mode);
         if (mode !== this.mode) {
           this.mode = mode;

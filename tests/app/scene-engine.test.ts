@@ -51,6 +51,10 @@ describe('the engine a scene opens in', () => {
     expect(session.mode).toBe('grid');
     expect(session.clients.map((c) => c.engine)).toEqual(['grid']);
     expect(log).toEqual(['request changed', 'running grid']);
+    // The user then picks the particle engine: it stays picked.
+    await session.setMode('particle');
+    expect(session.mode).toBe('particle');
+    expect(session.clients.map((c) => c.engine)).toEqual(['particle']);
     // Asked for an engine by name (the test hook's openScene(name, mode)): kept.
     session.mode = 'particle';
     await session.open({ label: 'smoke', source: Promise.resolve({ text: scene(['grid']), meshes: {} }), fit: true });
