@@ -156,6 +156,7 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   const lines: string[] = [];
   lines.push(`${s.name} (${s.file})`);
   if (s.description) lines.push(`  ${s.description}`);
+  if (scene.engines) lines.push(`  engines: ${scene.engines.join(', ')} (viscid run and the app run the first unless told otherwise)`);
   lines.push(`  ${s.frames} frames at ${s.fps} fps (${s.duration} s), gravity ${fmtVec(scene.gravity)} m/s²`);
   lines.push(`  domain: ${scene.domain ? `${fmtVec(scene.domain.min)} to ${fmtVec(scene.domain.max)}` : 'none (particle engine unbounded)'}`);
   lines.push(`  materials (${s.materials.length}):`);
