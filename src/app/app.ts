@@ -27,6 +27,8 @@ export interface AppElements {
   labels: HTMLElement;
   plots: HTMLElement;
   plotsPanel: HTMLDetailsElement;
+  /** Where the running scene's description (what to look for) is shown. */
+  description: HTMLElement;
 }
 
 /** Longest engine error line the banner shows, characters. */
@@ -135,15 +137,16 @@ export class App {
     return { mesh: d.mesh, points: d.particles, velocity: d.velocity, cells: d.cells, smoke: d.smoke };
   }
 
-  openBundled(name: string): Promise<LoadOutcome> {
+  /** Opens a bundled scene; with `pickEngine`, in an engine it names (session.ts modeForScene). */
+  openBundled(name: string, pickEngine = true): Promise<LoadOutcome> {
     const source = sceneText(name).then(async (text) => ({ text, meshes: await sceneMeshes(text) }));
-    return this.session.open({ label: name, source, fit: true });
+    return this.session.open({ label: name, source, fit: true, pickEngine });
   }
 
   /** Loads scene text as if it were dropped (`extra`: mesh files dropped with it, by name). */
-  openText(text: string, label: string, extra: Record<string, string> = {}): Promise<LoadOutcome> {
+  openText(text: string, label: string, extra: Record<string, string> = {}, pickEngine = true): Promise<LoadOutcome> {
     const source = sceneMeshes(text, extra).then((meshes) => ({ text, meshes }));
-    return this.session.open({ label, source, fit: true });
+    return this.session.open({ label, source, fit: true, pickEngine });
   }
 
   /** Dropped or picked files: one .json scene and the .obj meshes it names. */
@@ -253,6 +256,8 @@ export class App {
     this.recordedFrames = 0;
     if (fit) this.frameCamera();
     this.edited = JSON.parse(r.loaded.sceneJson) as Record<string, unknown>;
+    const description = typeof this.edited.description === 'string' ? this.edited.description.trim() : '';
+    this.el.description.textContent = description || 'This scene has no description.';
     const sceneFormat = (this.edited.output as { mesh?: string } | undefined)?.mesh;
     if (!this.exportFormatPicked && (sceneFormat === 'obj' || sceneFormat === 'ply' || sceneFormat === 'glb')) this.exportFormat = sceneFormat;
     if (fit) {

@@ -111,14 +111,14 @@ export function installHook(app: App, panel: Panel): void {
     /** Opens a bundled scene (in `mode`, when given: one load for both); resolves with the outcome. */
     async openScene(name: string, mode?: Mode) {
       if (mode) app.session.mode = mode;
-      const p = app.openBundled(name);
+      const p = app.openBundled(name, !mode);
       panel.sync();
       return outcome(await p);
     },
     /** Loads scene JSON text as if it were dropped (in `mode`, when given); resolves with the outcome. */
     async loadSceneText(text: string, name = 'dropped', mode?: Mode) {
       if (mode) app.session.mode = mode;
-      const p = app.openText(text, name);
+      const p = app.openText(text, name, {}, !mode);
       panel.sync();
       return outcome(await p);
     },

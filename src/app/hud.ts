@@ -77,24 +77,39 @@ export function statusOf(clients: SimClient[], playing: boolean, loading: boolea
  */
 type VolumeAccount = { volumeChange?: number; volumeExpected?: number };
 
+/** What the scene's later bodies and spouts have added by `time`, m³ (loaded.inflow). */
+export function inflowBy(inflow: NonNullable<SimClient['loaded']>['inflow'], time: number): number {
+  let v = 0;
+  for (const b of inflow.bodies) if (b.start <= time + 1e-9) v += b.volume;
+  for (const s of inflow.spouts) v += s.rate * Math.max(0, Math.min(time, s.end) - s.start);
+  return v;
+}
+
 /**
  * How far the liquid volume has moved, relative (0.012 = +1.2 %), and against what: the engine's
  * own account where it gives one, which sources and sinks are part of; else the first frame's
- * volume. Null when there is nothing to compare with.
+ * volume plus what the scene's later bodies and spouts were to add by now ('expected' too), or
+ * the first frame's volume alone. Null when there is nothing to compare with.
  */
 export function volumeChange(c: SimClient): { change: number; against: 'expected' | 'frame 0' } | null {
   const m = c.metrics as (SimClient['metrics'] & VolumeAccount) | null;
   if (!m) return null;
   if (m.volumeChange !== undefined && Number.isFinite(m.volumeChange)) return { change: m.volumeChange, against: 'expected' };
   const v0 = c.volume0;
-  if (v0 === null || !(v0 > 0)) return null;
+  if (v0 === null) return null;
+  const inflow = c.loaded?.inflow;
+  const added = inflow ? inflowBy(inflow, c.time) : 0;
+  if (added > 0 && v0 + added > 0) return { change: m.fluidVolume / (v0 + added) - 1, against: 'expected' };
+  if (!(v0 > 0)) return null;
   return { change: m.fluidVolume / v0 - 1, against: 'frame 0' };
 }
 
 function volumeLine(c: SimClient): string[] {
   const m = c.metrics;
   if (!m) return [];
-  if (m.pointCount === 0 && !(m.fluidVolume > 0)) return ['  no liquid yet'];
+  // Smoke is a gas in the grid's cells: no liquid, no volume to account for.
+  if (c.loaded?.smoke) return [c.view.smokeCount > 0 ? `  smoke (a gas, no liquid volume) · ${count(c.view.smokeCount)} smoke cells drawn` : c.frame === 0 ? '  smoke (a gas): none emitted yet' : '  smoke (a gas, no liquid volume)'];
+  if (m.pointCount === 0 && !(m.fluidVolume > 0)) return [c.frame === 0 ? '  no liquid yet' : c.finished || !c.loaded?.sources ? '  no liquid left' : '  no liquid yet'];
   const parts = [`${count(m.pointCount)} ${c.engine === 'grid' ? 'markers' : 'particles'}`, `liquid ${volumeText(m.fluidVolume)}`];
   const v = volumeChange(c);
   if (!v) return [`  ${parts.join(' · ')}`];

@@ -20,6 +20,7 @@ const app = new App({
   labels: $('labels'),
   plots: $('plots'),
   plotsPanel: $<HTMLDetailsElement>('plots-panel'),
+  description: $('description'),
 });
 const fileInput = $<HTMLInputElement>('file');
 const panel = new Panel(app, fileInput, $('sidebar'));
@@ -47,6 +48,6 @@ const initial = new URLSearchParams(location.search);
 app.session.mode = (initial.get('engine') as Mode | null) ?? 'particle';
 app.continuous = initial.has('continuous');
 app.details = initial.has('details');
-const first = app.openBundled(initial.get('scene') ?? DEFAULT_SCENE);
+const first = app.openBundled(initial.get('scene') ?? DEFAULT_SCENE, !initial.has('engine'));
 panel.sync();
 void first.catch((e: Error) => app.showMessage(e.message, 1e9));

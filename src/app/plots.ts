@@ -22,6 +22,53 @@ const METRICS: MetricDef[] = [
 
 const ENGINE_COLORS: Record<string, string> = { particle: '#f0a830', grid: '#5ab0f0' };
 
+const TICK_FONT = '10px sans-serif';
+
+/** A tick value in at most about six characters: 0.25, 1.5e-4, 1.2e3. */
+export function tickText(v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e4 || a < 1e-3) return v.toExponential(1).replace('e+', 'e');
+  return String(Number(v.toPrecision(3)));
+}
+
+let measure: CanvasRenderingContext2D | null = null;
+
+/** The y axis's width: its longest tick label, measured, plus the tick and a margin. */
+function yAxisSize(_u: uPlot, values: string[] | null): number {
+  if (!values || values.length === 0) return 30;
+  measure ??= document.createElement('canvas').getContext('2d');
+  let widest = 0;
+  for (const v of values) {
+    if (!measure) widest = Math.max(widest, 6 * v.length);
+    else {
+      measure.font = TICK_FONT;
+      widest = Math.max(widest, measure.measureText(v).width);
+    }
+  }
+  return Math.ceil(widest) + 16;
+}
+
+/** The key to the charts: which colour is which engine, and what the x axis is. */
+function legend(engines: string[]): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'plots-legend';
+  el.style.cssText = 'flex-basis: 100%; display: flex; gap: 14px; align-items: center; color: #ccd; font-size: 11px; padding: 2px 4px;';
+  for (const e of engines) {
+    const item = document.createElement('span');
+    const swatch = document.createElement('span');
+    swatch.style.cssText = `display: inline-block; width: 16px; height: 3px; margin-right: 5px; vertical-align: middle; background: ${ENGINE_COLORS[e] ?? '#ddd'};`;
+    item.append(swatch, `${e} engine`);
+    el.appendChild(item);
+  }
+  const x = document.createElement('span');
+  x.style.color = '#889';
+  x.textContent = 'x axes: simulated time t (s)';
+  el.appendChild(x);
+  return el;
+}
+
 export class MetricPlots {
   private readonly plots: uPlot[] = [];
   private engines: string[] = [];
@@ -57,6 +104,7 @@ export class MetricPlots {
     for (const p of this.plots) p.destroy();
     this.plots.length = 0;
     this.container.innerHTML = '';
+    this.container.appendChild(legend(engines));
     this.engines = engines;
     this.data = METRICS.map(() => [[], ...engines.map(() => [])]);
     for (const def of METRICS) {
@@ -70,9 +118,11 @@ export class MetricPlots {
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false } },
+        // Tick labels in a short form, and the y axis as wide as its longest label: a fixed width
+        // cut off labels such as 0.000125.
         axes: [
-          { stroke: '#aab', grid: { stroke: '#333a' }, size: 22, font: '10px sans-serif' },
-          { stroke: '#aab', grid: { stroke: '#333a' }, size: 44, font: '10px sans-serif' },
+          { stroke: '#aab', grid: { stroke: '#333a' }, size: 24, font: TICK_FONT, values: (_u, splits) => splits.map(tickText) },
+          { stroke: '#aab', grid: { stroke: '#333a' }, size: yAxisSize, font: TICK_FONT, values: (_u, splits) => splits.map(tickText) },
         ],
         series: [{ label: 't (s)' }, ...engines.map((e) => ({ label: e, stroke: ENGINE_COLORS[e] ?? '#ddd', width: 1.5, spanGaps: true }))],
       };

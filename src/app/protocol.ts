@@ -129,6 +129,14 @@ export type FromWorker =
       /** The scene has sources (they add liquid) and sinks (they take it away). */
       sources: boolean;
       sinks: boolean;
+      /**
+       * What the scene adds after t = 0, for the volume account of an engine that keeps none (the
+       * particle engine): liquid bodies with a start time (m³, at that time) and spouts (m³/s
+       * from start to end).
+       */
+      inflow: { bodies: { start: number; volume: number }[]; spouts: { start: number; end: number; rate: number }[] };
+      /** The grid engine shows smoke (grid.smoke), not a liquid. */
+      smoke: boolean;
       materials: MaterialInfo[];
       domain: { min: [number, number, number]; max: [number, number, number] } | null;
       /** Bounds to frame the camera on. */

@@ -49,6 +49,24 @@ export function viewBounds(s: Scene): Box {
   return { min, max };
 }
 
+/** What the scene adds after t = 0: liquid bodies with a start time, and spouts' rates (protocol.ts 'loaded'). */
+export function inflowOf(s: Scene): { bodies: { start: number; volume: number }[]; spouts: { start: number; end: number; rate: number }[] } {
+  const bodies: { start: number; volume: number }[] = [];
+  for (const b of s.bodies) {
+    if (!(b.start > 0) || s.materials[b.material].kind !== 'liquid') continue;
+    try {
+      bodies.push({ start: b.start, volume: compileShape(b.shape, s.assets.meshes).volume });
+    } catch {
+      // a shape that does not compile is reported by the engine
+    }
+  }
+  const spouts = s.sources.map((src) => {
+    const area = src.shape === 'disk' ? Math.PI * src.radius * src.radius : src.size[0] * src.size[1];
+    return { start: src.start, end: Math.min(src.end ?? s.duration, s.duration), rate: area * src.speed };
+  });
+  return { bodies, spouts };
+}
+
 export function materialsOf(s: Scene): MaterialInfo[] {
   return s.materialNames.map((name) => {
     const m = s.materials[name];

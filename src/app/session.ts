@@ -28,6 +28,26 @@ export interface SceneRequest {
   source: Promise<SceneSource>;
   /** Frame the camera on it once it runs (not on a reset of the same scene). */
   fit: boolean;
+  /** Open it in an engine the scene names (its `engines`) rather than keep the mode on show. */
+  pickEngine?: boolean;
+}
+
+/**
+ * The mode a scene opens in: the first engine the scene's `engines` names (the one it is meant
+ * for), or side by side when that is on show (it shows both). Text that does not parse, or a
+ * scene that names none, keeps the mode (the engines report what is wrong with the scene).
+ */
+export function modeForScene(text: string, current: Mode): Mode {
+  let engines: unknown;
+  try {
+    engines = (JSON.parse(text) as { engines?: unknown } | null)?.engines;
+  } catch {
+    return current;
+  }
+  if (!Array.isArray(engines)) return current;
+  const named = engines.filter((e): e is EngineName => e === 'particle' || e === 'grid');
+  if (named.length === 0 || current === 'side by side') return current;
+  return named[0];
 }
 
 /** What runs now. */
@@ -181,7 +201,7 @@ export class Session<C extends SessionClient> {
   private async load(): Promise<LoadOutcome> {
     const ticket = ++this.ticket;
     const request = this.request!;
-    const mode = this.mode;
+    let mode = this.mode;
     this.loading++;
     try {
       let source: SceneSource;
@@ -191,6 +211,15 @@ export class Session<C extends SessionClient> {
         return this.refuse(ticket, request, { ok: false, message: (e as Error).message, issues: [{ path: '', message: (e as Error).message }] });
       }
       if (ticket !== this.ticket) return superseded();
+      if (request.pickEngine) {
+        // Once: an engine chosen later (setMode) reloads this request and must stay chosen.
+        request.pickEngine = false;
+        mode = modeForScene(source.text, mode);
+        if (mode !== this.mode) {
+          this.mode = mode;
+          this.setup.events.onRequestChanged();
+        }
+      }
       const fresh = enginesFor(mode).map((engine) => this.setup.createClient(engine, this.clientEvents));
       const options = this.setup.frameOptions();
       for (const c of fresh) c.setOptions(options);

@@ -11,7 +11,7 @@ import { sceneFrameCount } from '../io/frame-names.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 import { threadOptions } from './threads.ts';
 import { FramePoster, finished } from './frame-poster.ts';
-import { materialsOf, solidInfos, viewBounds } from './scene-info.ts';
+import { inflowOf, materialsOf, solidInfos, viewBounds } from './scene-info.ts';
 
 type LoadMessage = Extract<ToWorker, { type: 'load' }>;
 
@@ -67,8 +67,10 @@ class Host {
       sceneName: scene.name,
       sceneJson: viscid.serializeScene(scene, 0),
       frames: sceneFrameCount(scene.duration, scene.fps),
-      sources: scene.sources.length > 0,
+      sources: scene.sources.length > 0 || scene.bodies.some((b) => b.start > 0 && scene.materials[b.material].kind === 'liquid'),
       sinks: scene.sinks.length > 0,
+      inflow: inflowOf(scene),
+      smoke: msg.engine === 'grid' && scene.grid.smoke !== undefined,
       materials: materialsOf(scene),
       domain: scene.domain ? { min: [...scene.domain.min], max: [...scene.domain.max] } : null,
       view: viewBounds(scene),

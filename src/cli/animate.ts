@@ -7,7 +7,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Option } from 'commander';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { encodeGlbSequenceStart, frameBytes, glbFrameChunks, type SequenceFrame, type SequenceOptions } from '../io/gltf-sequence.ts';
 import { fromPLY } from '../io/ply-read.ts';
 import type { EngineName, Mesh } from '../index.ts';
@@ -21,10 +21,11 @@ defineCommand((program) =>
     .command('animate')
     .description("assemble a run's binary PLY frames into one animated GLB file (each frame's mesh shown on its own frame), for Blender, three.js and other glTF readers")
     .argument('<dir>', 'the run directory (viscid run --out)')
-    .addOption(new Option('-m, --method <engine>', 'engine whose frames to assemble (default: the run’s first)').choices(['particle', 'grid']))
+    .addOption(engineOption('engine whose frames to assemble (default: the run’s first)', ['particle', 'grid']))
+    .addOption(methodAlias(['particle', 'grid']))
     .option('-o, --out <file>', 'the GLB file (default: <dir>/<engine>/animation.glb)')
-    .action((dir: string, flags: { method?: EngineName; out?: string }) => {
-      animateRun(dir, flags);
+    .action((dir: string, flags: { engine?: EngineName; method?: EngineName; out?: string }) => {
+      animateRun(dir, { method: engineFlag(flags), out: flags.out });
     }),
 );
 

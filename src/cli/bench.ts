@@ -15,6 +15,7 @@ import { defineCommand, intAtLeast, intBetween, UsageError } from './command.ts'
 import { replaceBetweenMarkers, writeFileAtomic } from './files.ts';
 import { fmtBytes, fmtInt } from './format.ts';
 import { loadScene } from './load-scene.ts';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { spawnNodeThread } from './threads.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +28,8 @@ export interface BenchFile {
 }
 
 interface BenchFlags {
+  engine?: 'particle' | 'grid';
+  method?: 'particle' | 'grid';
   frames?: number;
   warmup?: number;
   out: string;
@@ -41,6 +44,8 @@ defineCommand((program) =>
     .command('bench')
     .description('run the benchmark scenes (src/cli/bench-scenes.ts), write bench/results.json and the table in BENCHMARKS.md')
     .argument('[filter...]', "engines ('particle', 'grid') or scene names to run (default: all)")
+    .addOption(engineOption("only this engine's benchmarks (as the filter 'particle' or 'grid')", ['particle', 'grid']))
+    .addOption(methodAlias(['particle', 'grid']))
     .option('-f, --frames <n>', 'timed frames per scene (default: each entry’s own)', intAtLeast(1))
     .option('--warmup <n>', 'untimed frames first (default: each entry’s own)', intAtLeast(0))
     .option('--scene <file>', 'bench this scene file instead of the list (engines from the filter, default particle)')
@@ -55,6 +60,15 @@ defineCommand((program) =>
 );
 
 function selectEntries(filter: string[], flags: BenchFlags): BenchScene[] {
+  const engine = engineFlag(flags);
+  if (engine) {
+    if (filter.some((f) => (f === 'particle' || f === 'grid') && f !== engine)) throw new UsageError(`--engine ${engine} and the filter's ${filter.join(', ')} name different engines`);
+    const scenes = filter.filter((f) => f !== 'particle' && f !== 'grid');
+    if (flags.scene) return selectEntries([engine], { ...flags, engine: undefined, method: undefined });
+    const picked = selectEntries(scenes, { ...flags, engine: undefined, method: undefined }).filter((b) => b.engine === engine);
+    if (picked.length === 0) throw new UsageError(`no ${engine} benchmark matches ${scenes.join(', ') || 'the list'}`);
+    return picked;
+  }
   if (flags.scene) {
     const engines = filter.length ? filter : ['particle'];
     for (const e of engines) if (e !== 'particle' && e !== 'grid') throw new UsageError(`with --scene, the filter names engines ('particle', 'grid'), got '${e}'`);

@@ -2,6 +2,7 @@
  * `viscid compare <scene>`: runs the scene in both engines and writes metrics.csv, report.html and
  * one SVG per plot to the output directory, then prints the summary table.
  */
+import { Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { engineNames, ignoredFeatures, type EngineName } from '../index.ts';
 import { compareScene, defaultFrames } from '../compare/compare.ts';
@@ -16,6 +17,8 @@ interface CompareFlags {
   frames?: number;
   out?: string;
   engines?: string;
+  engine?: string[];
+  method?: string[];
   frontAxis?: string;
   quiet?: boolean;
   allowPaths?: string[];
@@ -39,6 +42,8 @@ defineCommand((program) =>
     .option('-f, --frames <n>', 'frames per engine (default: duration × fps)', intAtLeast(1))
     .option('-o, --out <dir>', 'output directory (default: out/compare-<scene name>)')
     .option('--engines <list>', 'comma-separated engines (default: particle,grid)')
+    .option('-e, --engine <engine>', 'one engine, or a comma-separated list as --engines (repeatable; alias: -m, --method)', (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(new Option('-m, --method <engine>', 'another name for --engine').argParser((v: string, prev: string[] = []) => [...prev, v]).hideHelp())
     .option('--front-axis <axis>', 'axis the front position is measured along: x, y or z', 'x')
     .option('-q, --quiet', 'no per-frame progress')
     .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
@@ -46,7 +51,9 @@ defineCommand((program) =>
       const { scene } = loadScene(file, { allowPaths: opts.allowPaths });
       const axisIndex = 'xyz'.indexOf(opts.frontAxis ?? 'x');
       if (axisIndex < 0 || (opts.frontAxis ?? 'x').length !== 1) throw new UsageError(`--front-axis: expected x, y or z, got '${opts.frontAxis}'`);
-      const engines = parseEngines(opts.engines);
+      const named = [...(opts.engine ?? []), ...(opts.method ?? [])];
+      if (named.length && opts.engines !== undefined) throw new UsageError('--engine and --engines both name engines: give one of them');
+      const engines = parseEngines(named.length ? named.join(',') : opts.engines);
       const frames = opts.frames ?? defaultFrames(scene);
       const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
       const progress = new Map<string, ReturnType<typeof createProgress>>();

@@ -9,6 +9,7 @@ import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
+import { compileShape } from '../scene/shapes.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 /**
@@ -18,7 +19,60 @@ import { fmtDuration, fmtInt } from './format.ts';
  * surface test; one move (accelerate, translate, friction, collisions); one viscosity sweep; one
  * density pass. A prediction within about a factor of two, not a measurement.
  */
-export const PARTICLE_NS = { substep: 1500, move: 130, sweep: 200, densityPass: 320 } as const;
+export const PARTICLE_NS = { substep: 500, move: 1550, sweep: 200, densityPass: 320, gelSubstep: 20_000 } as const;
+
+/**
+ * Nanoseconds of the grid engine, one thread: a step's fixed part, and a stored cell's share of a
+ * step (advection, the pressure and viscosity solves, the tracker), fitted to bench/frame-cpu.ts
+ * on the shipped scenes (BENCHMARKS.md).
+ */
+export const GRID_NS = { step: 20_000, cellStep: 4500 } as const;
+
+/**
+ * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
+ * compact body of it, and around each spout's stream down to the floor (a thin stream is mostly
+ * buffer: honey-coil's 3 mm rope on 2 mm cells stores 10 cells for each liquid one).
+ */
+export function gridCells(scene: Scene, liquidCells: number): number {
+  const h = scene.grid.cellSize, layers = scene.grid.bufferCells;
+  let cells = liquidCells + 2 * layers * 4.84 * liquidCells ** (2 / 3);
+  const floor = estimateScene(scene).gridBounds.min[1];
+  for (const s of scene.sources) {
+    const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
+    cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - floor)) / h ** 3;
+  }
+  return cells;
+}
+
+/**
+ * The speed that sets the grid's CFL step: what the liquid gains falling from its top to the
+ * floor under it (the box's floor, or a plane's), plus the fastest spout or body.
+ */
+export function gridSpeed(scene: Scene): number {
+  const g = Math.hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]);
+  const box = estimateScene(scene).gridBounds;
+  const down = scene.gravity[1] <= 0 ? 1 : -1;
+  let top = -Infinity;
+  for (const b of scene.bodies) {
+    if (scene.materials[b.material].kind !== 'liquid') continue;
+    try {
+      top = Math.max(top, down * compileShape(b.shape, scene.assets.meshes).bounds.max[1]);
+    } catch {
+      // an unreadable shape is refused elsewhere
+    }
+  }
+  let fastest = 0;
+  for (const s of scene.sources) {
+    top = Math.max(top, down * s.center[1]);
+    fastest = Math.max(fastest, s.speed);
+  }
+  for (const b of scene.bodies) fastest = Math.max(fastest, Math.hypot(...b.velocity));
+  const floor = down > 0 ? box.min[1] : -box.max[1];
+  const fall = Number.isFinite(top) ? Math.max(0, top - floor) : 0;
+  // Half the free-fall speed: viscous liquid lands on what is under it and spreads slower than it
+  // falls (fitted: the honey drop on the grid takes 8.5 steps a frame a quarter into its run).
+  return 0.5 * Math.sqrt(2 * g * fall) + fastest;
+}
 
 /** Density passes a sub-timestep takes in a typical scene (at most particle.densityIterations). */
 const TYPICAL_DENSITY_PASSES = 4;
@@ -47,12 +101,25 @@ export interface FrameCost {
     /** Steps a frame: at least (grid.maxDt), at most (grid.minDt, or the cap). */
     minSteps: number;
     maxSteps: number;
+    /** Steps a frame the CFL condition asks for at the speed the liquid is likely to reach (gridSpeed). */
+    steps: number;
+    /** Liquid cells at the largest liquid volume, and the cells stored with them (buffer layers, spouts' streams). */
+    liquidCells: number;
+    cells: number;
+    /** Rough CPU time a frame, s. */
+    seconds: number;
   };
   /** Sentences for the user: caps that bind, frames that take long. */
   warnings: string[];
 }
 
-export function predictFrameCost(scene: Scene): FrameCost {
+/** Counts to predict at instead of the scene's estimate (bench/frame-cpu.ts: at a measured state). */
+export interface CostAt {
+  liquidParticles?: number;
+  liquidCells?: number;
+}
+
+export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const P = scene.particle;
   const dtSub = 1 / (scene.fps * P.substeps);
   const viscosity: ViscosityCost[] = [];
@@ -66,13 +133,22 @@ export function predictFrameCost(scene: Scene): FrameCost {
   const sweeps = viscosity.reduce((s, c) => Math.max(s, c.sweeps), 0);
   const passes = Math.min(P.densityIterations, TYPICAL_DENSITY_PASSES);
   const est = estimateScene(scene);
+  const liquidParticles = at.liquidParticles ?? est.liquidParticles;
+  // Gels tie each particle to its neighbours with springs (Clavet et al. 2005), at a cost of their own.
+  const gel = Object.values(scene.materials).some((m) => m.kind === 'liquid' && (m.viscoelastic?.elasticModulus ?? 0) > 0) ? PARTICLE_NS.gelSubstep : 0;
   const secondsAt = (substeps: number, sweepsPerSubstep: number) =>
-    (est.liquidParticles * substeps * (PARTICLE_NS.substep + P.moves * PARTICLE_NS.move + sweepsPerSubstep * PARTICLE_NS.sweep + passes * PARTICLE_NS.densityPass)) / 1e9;
+    (liquidParticles * substeps * (PARTICLE_NS.substep + P.moves * PARTICLE_NS.move + sweepsPerSubstep * PARTICLE_NS.sweep + passes * PARTICLE_NS.densityPass + gel)) / 1e9;
   const seconds = secondsAt(P.substeps, sweeps);
 
   const frame = 1 / scene.fps;
   const minSteps = Math.min(MAX_GRID_STEPS_PER_FRAME, Math.ceil(frame / scene.grid.maxDt - 1e-9));
   const maxSteps = Math.min(MAX_GRID_STEPS_PER_FRAME, Math.ceil(frame / scene.grid.minDt - 1e-9));
+  const h = scene.grid.cellSize;
+  const dtCfl = (scene.grid.cfl * h) / Math.max(1e-9, gridSpeed(scene));
+  const steps = Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, dtCfl) - 1e-9)));
+  const liquidCells = at.liquidCells ?? est.liquidVolume / h ** 3;
+  const cells = gridCells(scene, liquidCells);
+  const gridSeconds = (steps * (GRID_NS.step + cells * GRID_NS.cellStep)) / 1e9;
 
   const warnings: string[] = [];
   // A sub-timestep's sweeps are set by the most viscous liquid, and the cap scales every liquid's
@@ -91,7 +167,7 @@ export function predictFrameCost(scene: Scene): FrameCost {
   if (Math.ceil(frame / scene.grid.minDt - 1e-9) > MAX_GRID_STEPS_PER_FRAME) {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
-  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps }, warnings };
+  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
 
 /** A time a frame: `40 ms`, `1.3s`, `2m05s`. */

@@ -1,5 +1,8 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
 import { engineNames, estimateScene, ignoredFeatures, type IgnoredFeature, type Scene, type Shape } from '../index.ts';
+import { gridBoxWarnings } from '../scene/grid-box.ts';
+import type { EngineName } from '../index.ts';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
@@ -13,15 +16,18 @@ defineCommand((program) =>
     .description('validate scene files and summarize them: materials, bodies, sources, estimated particles, cells and memory')
     .argument('<scene...>', 'scene JSON files')
     .option('--json', 'print the summaries as JSON')
+    .addOption(engineOption("only this engine's estimates, costs and warnings (default: both)", ['particle', 'grid']))
+    .addOption(methodAlias(['particle', 'grid']))
     .option('--allow-paths <folder>', 'let the scenes name files under this folder too, besides their own folders (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .action((files: string[], opts: { json?: boolean; allowPaths?: string[] }) => {
+    .action((files: string[], opts: { json?: boolean; allowPaths?: string[]; engine?: EngineName; method?: EngineName }) => {
+      const engine = engineFlag(opts);
       const summaries: SceneSummary[] = [];
       for (const file of files) {
         try {
           const { scene, hash } = loadScene(file, { allowPaths: opts.allowPaths });
           const summary = summarizeScene(scene, file, hash);
           summaries.push(summary);
-          if (!opts.json) process.stdout.write(`${formatSummary(summary, scene)}\n`);
+          if (!opts.json) process.stdout.write(`${formatSummary(summary, scene, engine)}\n`);
         } catch (e) {
           // With several files, report each bad one and go on; a single file fails as usual.
           if (files.length === 1 || !(e instanceof SceneError)) throw e;
@@ -51,7 +57,7 @@ export interface SceneSummary {
     particles: number;
     liquidVolume: number;
     cells: number;
-    gridBounds: { min: number[]; max: number[] };
+    gridBounds: { min: number[]; max: number[]; derivedFaces?: string[] };
     particleBytes: number;
     gridBytes: number;
   };
@@ -61,6 +67,8 @@ export interface SceneSummary {
   cost: FrameCost;
   /** Per engine, the scene's features it ignores (engines.ts ignoredFeatures). */
   ignored: Record<string, IgnoredFeature[]>;
+  /** Where the grid engine's box cuts a body or the liquid's likely puddle (grid-box.ts). */
+  gridBoxWarnings: string[];
 }
 
 function shapeText(shape: Shape): string {
@@ -118,7 +126,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       particles: Math.round(est.particles),
       liquidVolume: est.liquidVolume,
       cells: est.cells,
-      gridBounds: { min: [...est.gridBounds.min], max: [...est.gridBounds.max] },
+      gridBounds: { min: [...est.gridBounds.min], max: [...est.gridBounds.max], ...(est.gridBounds.derivedFaces ? { derivedFaces: [...est.gridBounds.derivedFaces] } : {}) },
       particleBytes: est.particleBytes,
       gridBytes: est.gridBytes,
     },
@@ -128,13 +136,30 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
     },
     cost: predictFrameCost(scene),
     ignored: Object.fromEntries(engineNames().map((e) => [e, ignoredFeatures(scene, e)])),
+    gridBoxWarnings: gridBoxWarnings(scene, est.gridBounds),
   };
 }
 
-export function formatSummary(s: SceneSummary, scene: Scene): string {
+/** The summary as text; with `engine`, the other engine's lines are left out. */
+export function formatSummary(s: SceneSummary, scene: Scene, engine?: EngineName): string {
+  const text = formatBoth(s, scene);
+  if (!engine) return text;
+  const other = engine === 'particle' ? 'grid' : 'particle';
+  return text
+    .split('\n')
+    .filter((l) => !l.startsWith(`  ${other} engine`) && !l.startsWith(`  warning: ${other} engine`) && !(other === 'grid' && l.startsWith('  grid box')))
+    .map((l) => {
+      const head = ['  disk for viscid run: ', '  a frame: '].find((h) => l.startsWith(h));
+      return head ? head + l.slice(head.length).split('; ').filter((part) => part.startsWith(`${engine} engine`)).join('; ') : l;
+    })
+    .join('\n');
+}
+
+function formatBoth(s: SceneSummary, scene: Scene): string {
   const lines: string[] = [];
   lines.push(`${s.name} (${s.file})`);
   if (s.description) lines.push(`  ${s.description}`);
+  if (scene.engines) lines.push(`  engines: ${scene.engines.join(', ')} (viscid run and the app run the first unless told otherwise)`);
   lines.push(`  ${s.frames} frames at ${s.fps} fps (${s.duration} s), gravity ${fmtVec(scene.gravity)} m/s²`);
   lines.push(`  domain: ${scene.domain ? `${fmtVec(scene.domain.min)} to ${fmtVec(scene.domain.max)}` : 'none (particle engine unbounded)'}`);
   lines.push(`  materials (${s.materials.length}):`);
@@ -153,13 +178,20 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   lines.push(
     `  grid engine: ≤ ${fmtInt(e.cells)} cells of ${scene.grid.cellSize} m in ${fmtVec(e.gridBounds.min)} to ${fmtVec(e.gridBounds.max)}, ~${fmtBytes(e.gridBytes)} at full occupancy`,
   );
+  const faces = e.gridBounds.derivedFaces;
+  if (faces) {
+    const names = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'];
+    const closed = names.filter((_, f) => faces[f] === 'noslip');
+    lines.push(`  grid box derived from the bodies, sources and planes: ${closed.length ? `${closed.join(', ')} past a plane (noslip), the other faces` : 'every face'} open`);
+  }
+  for (const w of s.gridBoxWarnings) lines.push(`  warning: ${w}`);
   const formats = [scene.output.mesh !== 'none' ? `${scene.output.mesh} meshes` : '', scene.output.points !== 'none' ? `${scene.output.points} points` : ''].filter(Boolean).join(', ') || 'output.mesh and output.points are none';
   lines.push(`  disk for viscid run: particle engine ${diskText(s.disk.particle, formats)}; grid engine ${diskText(s.disk.grid, formats)}`);
   lines.push(`  liquid volume: ${(e.liquidVolume * 1e6).toPrecision(4)} cm³ (incl. sources); sha256 ${s.sha256.slice(0, 16)}…`);
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
   lines.push(
-    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
   );
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   for (const [engine, list] of Object.entries(s.ignored)) for (const f of list) lines.push(`  warning: ${engine} engine ignores ${f.path}: ${f.message}`);

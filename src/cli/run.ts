@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { ignoredFeatures, type EngineName, type Scene } from '../index.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
 import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
@@ -40,6 +41,8 @@ import { viscidVersion } from './version.ts';
 import { volumeWarner } from './volume-warning.ts';
 
 export interface RunFlags {
+  /** The engine (or 'both'); `method` is its older name, resolved into `engine` by the action. */
+  engine?: RunMethod;
   method?: RunMethod;
   frames?: number;
   out?: string;
@@ -60,7 +63,8 @@ defineCommand((program) =>
     .command('run')
     .description('simulate a scene and write one mesh and/or point file per frame, a manifest.json and checkpoints')
     .argument('<scene>', 'scene JSON file (mesh files it names are read relative to it)')
-    .addOption(new Option('-m, --method <engine>', 'engine to run (default: particle)').choices(['particle', 'grid', 'both']))
+    .addOption(engineOption("engine to run (default: the first of the scene's engines, else particle)", ['particle', 'grid', 'both']))
+    .addOption(methodAlias(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames to simulate in total (default: duration × fps)', intAtLeast(1))
     .option('-o, --out <dir>', 'output folder, new or empty (default: out/<scene name>)')
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
@@ -72,7 +76,7 @@ defineCommand((program) =>
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
     .action(async (sceneFile: string, flags: RunFlags) => {
-      setExitCode(await runCommand(sceneFile, flags));
+      setExitCode(await runCommand(sceneFile, { ...flags, method: engineFlag(flags) }));
     }),
 );
 
@@ -133,7 +137,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
         status: 'running',
         scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
         settings: {
-          method: flags.method ?? 'particle',
+          method: flags.method ?? scene.engines?.[0] ?? 'particle',
           frames,
           mesh: flags.mesh ?? scene.output.mesh,
           points: flags.points ?? scene.output.points,

@@ -20,6 +20,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { sceneMeshFiles, SceneError } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
 import { readJsonFile, writeFileAtomic } from './files.ts';
@@ -39,6 +40,7 @@ interface SweepFlags {
   out?: string;
   index?: number;
   jobs?: number;
+  engine?: RunMethod;
   method?: RunMethod;
   frames?: number;
   mesh?: MeshFormat;
@@ -57,13 +59,15 @@ defineCommand((program) =>
     .option('-o, --out <dir>', 'sweep directory to create (default: out/sweep-<scene name>)')
     .option('--index <n>', 'run the combination with this index (default: $SLURM_ARRAY_TASK_ID or $JOB_COMPLETION_INDEX)', intAtLeast(0))
     .option('-j, --jobs <n>', `run every combination not yet complete, n at a time (on one machine; 1 to ${MAX_JOBS})`, intBetween(1, MAX_JOBS, 'processes on one machine'))
-    .addOption(new Option('-m, --method <engine>', 'engine each combination runs (default: particle)').choices(['particle', 'grid', 'both']))
+    .addOption(engineOption('engine each combination runs (default: particle)', ['particle', 'grid', 'both']))
+    .addOption(methodAlias(['particle', 'grid', 'both']))
     .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
     .option('--checkpoint-every <n>', `frames between each combination's checkpoints, where a stopped or requeued run continues from (default: ${CHECKPOINT_EVERY})`, intAtLeast(1))
     .option('--metric <name...>', 'with report: metrics to plot (default: all)')
     .action(async (target: string, dir: string | undefined, flags: SweepFlags) => {
+      flags.method = engineFlag(flags);
       if (target === 'report') {
         if (!dir) throw new UsageError("sweep report: name the sweep directory: viscid sweep report DIR");
         const { sweepReport } = await import('./sweep-report.ts');

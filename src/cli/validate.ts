@@ -7,10 +7,12 @@ import { engineNames, type EngineName } from '../index.ts';
 import { findCase, formatResults, runValidation, validationReportHtml, VALIDATION_CASES, type CaseResult } from '../compare/validate.ts';
 import { defineCommand, EXIT_FAILURE, setExitCode, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
+import { engineFlag, methodAlias } from './engine-option.ts';
 
 interface ValidateFlags {
   case?: string[];
   engine?: string;
+  method?: string;
   tiny?: boolean;
   out?: string;
   list?: boolean;
@@ -21,7 +23,8 @@ defineCommand((program) =>
     .command('validate')
     .description('run the physical validation suite (analytic and published reference answers); exit code 1 if a case fails')
     .option('-c, --case <name...>', `cases to run (default: all): ${VALIDATION_CASES.map((c) => c.name).join(', ')}`)
-    .option('-e, --engine <name>', 'only this engine: particle or grid')
+    .option('-e, --engine <name>', 'only this engine: particle or grid (alias: -m, --method)')
+    .addOption(methodAlias(['particle', 'grid']))
     .option('--tiny', 'the small variants used by the test suite (seconds, looser tolerances)')
     .option('-o, --out <dir>', 'also write report.html, results.json and one SVG plot per case and engine here')
     .option('--list', 'list the cases, their engines and sources, and exit')
@@ -37,6 +40,7 @@ defineCommand((program) =>
           throw new UsageError((e as Error).message);
         }
       }
+      opts.engine = engineFlag(opts);
       if (opts.engine !== undefined && opts.engine !== 'particle' && opts.engine !== 'grid') {
         throw new UsageError(`--engine: expected particle or grid, got '${opts.engine}'`);
       }

@@ -24,6 +24,7 @@ export function saveGrid(sim: GridSimulation, scene: Scene): Uint8Array {
   w.array('markers', sim.markers.pos.slice(0, 3 * sim.markers.count)).array('markerMaterial', sim.markers.material.slice(0, sim.markers.count));
   w.array('blobsDone', Uint8Array.from(sim.blobs.map((b) => (b.done ? 1 : 0))));
   w.array('spoutNext', Float64Array.from(sim.spouts.map((sp) => sp.next)));
+  w.array('spoutEmitted', Float64Array.from(sim.spouts.flatMap((sp) => [sp.emitted, sp.lastAdded])));
   sim.tracker.save(w);
   saveExtensions(sim, w);
   return w.finish();
@@ -57,6 +58,13 @@ export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
   sim.blobs.forEach((b, i) => (b.done = done[i] === 1));
   const next = r.array('spoutNext', Float64Array);
   sim.spouts.forEach((sp, i) => (sp.next = next[i]));
+  if (r.has('spoutEmitted')) {
+    const emitted = r.array('spoutEmitted', Float64Array);
+    sim.spouts.forEach((sp, i) => {
+      sp.emitted = emitted[2 * i];
+      sp.lastAdded = emitted[2 * i + 1];
+    });
+  }
   sim.tracker.restore(sim, r);
   restoreExtensions(sim, r);
   sim.solids.setTime(sim.time);

@@ -39,7 +39,7 @@ export function makeDomain(scene: Scene): GridDomain {
   const wallVelocity = new Float64Array(18);
   const faces = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'] as const;
   for (let f = 0; f < 6; f++) {
-    const b: Boundary = scene.domain ? (scene.domain.faces[faces[f]] ?? scene.domain.boundary) : 'noslip';
+    const b: Boundary = scene.domain ? (scene.domain.faces[faces[f]] ?? scene.domain.boundary) : (bounds.derivedFaces?.[f] ?? 'noslip');
     kind[f] = boundaryKind(b);
     if (typeof b !== 'string') for (let a = 0; a < 3; a++) wallVelocity[3 * f + a] = a === f >> 1 ? 0 : b.velocity[a];
   }

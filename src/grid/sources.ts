@@ -4,7 +4,9 @@
  * Spouts are planar disks or rectangles: the velocity of the cells they cross is set to s·n_s at
  * every step, and new liquid appears over their face every d/s seconds (d the marker spacing),
  * moved forward by the time it has already travelled; with a level set, the slab the spout filled
- * during the step is unioned into φ. Sinks are regions that always hold air: liquid in them is
+ * during the step is unioned into φ while what it has put in is behind area × speed × time (the
+ * union of a column over a coarse grid adds more than the disk's area: unioned every step, a 1.2 cm
+ * spout on 4 mm cells put in 4–6 % too much). Sinks are regions that always hold air: liquid in them is
  * removed after each step.
  */
 import type { Scene } from '../scene/scene.ts';
@@ -31,6 +33,19 @@ export interface Spout {
   end: number;
   /** Time of the next emission of a marker layer. */
   next: number;
+  /** Markers in one layer (the marker tracker counts them once). */
+  layerSize?: number;
+  /** Volume the spout has put in so far, m³ (the level set's account: it emits while behind area × speed × time). */
+  emitted: number;
+  /** What the last union of the spout's column added, m³ . */
+  lastAdded: number;
+}
+
+/** What a spout should have put in by `time`: its face's area × speed × the time it has run, m³. */
+export function spoutAsked(sp: Spout, time: number): number {
+  const s = sp.source;
+  const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
+  return area * s.speed * Math.max(0, Math.min(time, sp.end) - s.start);
 }
 
 export interface Sink {
@@ -55,6 +70,8 @@ export function compileSources(scene: Scene): { blobs: Blob[]; spouts: Spout[]; 
       material: scene.materialNames.indexOf(source.material),
       end: source.end ?? scene.duration,
       next: source.start,
+      emitted: 0,
+      lastAdded: 0,
     };
   });
   const sinks = scene.sinks.map((k) => ({ shape: compileShape(k.shape, scene.assets.meshes), start: k.start, end: k.end ?? Infinity }));

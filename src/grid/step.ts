@@ -41,6 +41,8 @@ export interface PendingLiquid {
   sdf: (x: number, y: number, z: number) => number;
   velocity: [number, number, number];
   temperature: number;
+  /** The spout that let this liquid out, to be told what it added. */
+  spout?: Spout;
 }
 
 export class GridSimulation {
@@ -141,8 +143,8 @@ export class GridSimulation {
   }
 
   /** Adds a region of liquid: to the tracker now, its velocity and temperature at the next grid update. */
-  addLiquid(shape: CompiledShape, velocity: [number, number, number], temperature: number, material: number): void {
-    this.pending.push({ sdf: (x, y, z) => shape.sdf(x, y, z), velocity: [...velocity], temperature });
+  addLiquid(shape: CompiledShape, velocity: [number, number, number], temperature: number, material: number, spout?: Spout): void {
+    this.pending.push({ sdf: (x, y, z) => shape.sdf(x, y, z), velocity: [...velocity], temperature, spout });
     this.ext.liquids?.seed(this, shape, material);
     this.tracker.addLiquid(this, shape, material);
   }

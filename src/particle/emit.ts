@@ -2,7 +2,8 @@
  * Stage "emit": liquid enters and leaves. Liquid bodies are sampled on a lattice of spacing 2r
  * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
  * (scene.sources) push a layer of particles on a 2r lattice across their disk or rectangle each
- * time the emitted column has grown by 2r; sinks remove the liquid inside them while active.
+ * time the emitted column has grown by the layer's volume over the face's area (about 2r), so that
+ * they emit area × speed × time; sinks remove the liquid inside them while active.
  * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
  * particle inside interacts with it), is removed as the grid engine removes markers that leave
  * through an open face; an open face that looks up (against gravity) keeps what is thrown out
@@ -32,6 +33,13 @@ interface Spout {
   direction: Vec3;
   /** In-plane lattice offsets of one layer, xyz. */
   layer: Float64Array;
+  /**
+   * Length of column one layer stands for, m: the layer's particles hold (2r)³ each (the engine's
+   * particle volume), so a layer of m particles is let out each time the column across the face's
+   * area A has grown by m (2r)³ / A, not by 2r: a coarse lattice over a small disk has more (or
+   * fewer) points than A / (2r)², and a layer every 2r would emit that much more (or less).
+   */
+  pitch: number;
   /** Length of the column emitted but not yet turned into a layer, m. */
   carry: number;
 }
@@ -117,6 +125,7 @@ export class Emitters {
         }
       }
       if (pts.length === 0) pts.push(0, 0, 0);
+      const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
       this.spouts.push({
         material: names.indexOf(s.material),
         start: s.start,
@@ -125,6 +134,7 @@ export class Emitters {
         center: s.center,
         direction: dir,
         layer: Float64Array.from(pts),
+        pitch: ((pts.length / 3) * spacing ** 3) / area,
         carry: 0,
       });
     }
@@ -147,13 +157,12 @@ export class Emitters {
       for (let k = 0; k < m; k++) L.add(p[3 * k], p[3 * k + 1], p[3 * k + 2], b.velocity[0], b.velocity[1], b.velocity[2], b.material);
       b.positions = new Float64Array(0); // not needed again (a checkpoint records `added`)
     }
-    const spacing = 2 * ctx.r;
     for (const s of this.spouts) {
       if (t + eps < s.start || t >= s.end) continue;
       s.carry += s.speed * dt;
       const layer = s.layer, m = layer.length / 3, d = s.direction;
-      while (s.carry >= spacing) {
-        s.carry -= spacing;
+      while (s.carry >= s.pitch) {
+        s.carry -= s.pitch;
         // The layer has already travelled `carry` along the direction since it left the face.
         const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
         L.reserve(L.count + m);

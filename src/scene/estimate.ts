@@ -2,9 +2,9 @@
  * Size estimates made from the scene alone, before anything is allocated: used to refuse scenes
  * over the caps and by `viscid info`.
  */
-import type { Vec3 } from './schema.ts';
 import type { Scene } from './scene.ts';
 import { compileShape } from './shapes.ts';
+import { gridBox, type GridBox } from './grid-box.ts';
 
 export interface SceneEstimate {
   /** Liquid particles from bodies (lattice spacing 2r) and sources over their emitting time. */
@@ -14,8 +14,8 @@ export interface SceneEstimate {
   particles: number;
   /** Liquid volume at t = 0 plus what sources emit, m³. */
   liquidVolume: number;
-  /** Bounds the grid engine works in: the domain, or the bodies' bounds with a margin. */
-  gridBounds: { min: Vec3; max: Vec3 };
+  /** Bounds the grid engine works in: the domain, or one derived from the bodies, sources and planes (grid-box.ts). */
+  gridBounds: GridBox;
   /** Cells of the grid engine's box (an upper bound: the hashed grid stores liquid cells only). */
   cells: number;
   /** Bytes of the particle engine's state (PARTICLE_BYTES a particle) and of the grid at full occupancy. */
@@ -42,35 +42,20 @@ export function estimateScene(scene: Scene): SceneEstimate {
   const ro = r * scene.particle.objectRadius;
   let liquidVolume = 0;
   let objectArea = 0;
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  const grow = (b: { min: Vec3; max: Vec3 }) => {
-    for (let k = 0; k < 3; k++) {
-      min[k] = Math.min(min[k], b.min[k]);
-      max[k] = Math.max(max[k], b.max[k]);
-    }
-  };
   for (const body of scene.bodies) {
     const material = scene.materials[body.material];
     const shape = compileShape(body.shape, scene.assets.meshes);
     if (material.kind === 'liquid') liquidVolume += shape.volume;
     else objectArea += shape.area;
-    if (shape.type !== 'plane' || material.kind === 'liquid') grow(shape.bounds);
   }
   for (const s of scene.sources) {
     const end = s.end ?? scene.duration;
     const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
     liquidVolume += area * s.speed * Math.max(0, Math.min(end, scene.duration) - s.start);
-    grow({ min: [s.center[0] - s.radius, s.center[1] - s.radius, s.center[2] - s.radius], max: [s.center[0] + s.radius, s.center[1] + s.radius, s.center[2] + s.radius] });
   }
   const liquidParticles = liquidVolume / (2 * r) ** 3;
   const objectParticles = objectArea / (2 * ro) ** 2;
-  let gridBounds: { min: Vec3; max: Vec3 };
-  if (scene.domain) gridBounds = { min: [...scene.domain.min], max: [...scene.domain.max] };
-  else if (min[0] <= max[0]) {
-    const margin = 0.25 * Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
-    gridBounds = { min: [min[0] - margin, min[1] - margin, min[2] - margin], max: [max[0] + margin, max[1] + margin, max[2] + margin] };
-  } else gridBounds = { min: [0, 0, 0], max: [1, 1, 1] };
+  const gridBounds = gridBox(scene);
   const h = scene.grid.cellSize;
   const cells =
     Math.ceil((gridBounds.max[0] - gridBounds.min[0]) / h) *

@@ -66,7 +66,7 @@ export const domain = z
       .prefault({})
       .describe('Per-face boundaries that differ from `boundary`.'),
   })
-  .describe('An axis-aligned box around the scene. The particle engine is unbounded without one; the grid engine derives one from the bodies when it is absent.');
+  .describe('An axis-aligned box around the scene. The particle engine is unbounded without one; without one the grid engine derives a box that holds every body over its motion and every source, reaches past each plane into its solid (that face closed), and is open on the other faces (`viscid info` prints it).');
 
 // ---------------------------------------------------------------------------------------------
 // Materials
@@ -158,9 +158,7 @@ export const material = z.discriminatedUnion('kind', [liquid, solid]);
 // ---------------------------------------------------------------------------------------------
 // Adhesion
 
-const adhesionBetween = z
-  .tuple([z.string().min(1), z.string().min(1)])
-  .describe('The two material names; order does not matter and a name may pair with itself.');
+const adhesionBetween = z.tuple([z.string().min(1), z.string().min(1)]).describe('The two material names; order does not matter and a name may pair with itself.');
 
 export const adhesionNamed = z
   .strictObject({
@@ -411,6 +409,7 @@ export const sceneSchema = z
     $schema: z.string().max(2000).optional().describe('Path of scene.schema.json, for editors.'),
     name: label.default('untitled'),
     description: z.string().max(10_000).default('').describe('What the scene shows and what to look for.'),
+    engines: z.array(z.enum(['particle', 'grid'])).min(1).max(2).optional().describe('The engines that do this scene, the one it is meant for first: the app opens the scene in the first (or side by side, when that is on show), and `viscid run` runs the first when no --engine is given. Absent: any engine, particle by default.'),
     fps: z.number().min(1).max(1000).default(30).describe('Frames per second.'),
     duration: z.number().positive().max(3600).default(5).describe('Length of the run, s.'),
     gravity: vec3.default([0, -9.81, 0]).describe('Gravity, m/s². y is up.'),

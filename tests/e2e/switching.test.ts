@@ -86,7 +86,8 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
       const v = (window as any).__viscid;
       const engine = v.setMode('grid');
       await new Promise((r) => setTimeout(r, 200));
-      await Promise.all([engine, v.openScene('paint-drops')]);
+      // paint-drops names the particle engine; asked for on the grid by name, the grid it is.
+      await Promise.all([engine, v.openScene('paint-drops', 'grid')]);
     });
     await waitFor(page, `window.__viscid.ready && window.__viscid.frames[0].frame >= 2`, 90_000);
     await waitFor(page, `window.__viscid.hudText.startsWith('paint-drops')`, 10_000); // refreshed twice a second

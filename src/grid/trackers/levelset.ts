@@ -20,7 +20,7 @@ import { fillSolidPhi } from '../redistance.ts';
 import { cellLiquidFraction, correctVolume, levelSetVolume } from '../levelset-volume.ts';
 import { Markers } from '../markers.ts';
 import type { Stage } from '../pipeline.ts';
-import { cellsInside, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
+import { cellsInside, spoutAsked, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
 import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from '../store.ts';
 import { classifyFaces } from '../update-grid.ts';
@@ -56,6 +56,7 @@ export class LevelSetTracker implements SurfaceTracker {
   /** The volume the liquid should have: what was put in, less what sinks took, m³. */
   expected = 0;
   private pendingKeys: number[] = [];
+  private spoutShares: number[] = [];
   protected readonly perAxis: number;
 
   constructor(scene: Scene) {
@@ -100,16 +101,35 @@ export class LevelSetTracker implements SurfaceTracker {
     if (pending.length > 0) {
       const before = levelSetVolume(s, sim.d.h);
       const d = sim.d, h = d.h, o = d.origin;
+      let last = before;
       for (const p of pending) {
         for (let c = 0; c < s.count; c++) {
           if (s.type[c] === SOLID) continue;
           const sd = p.sdf(o[0] + h * (s.ci[c] + 0.5), o[1] + h * (s.cj[c] + 0.5), o[2] + h * (s.ck[c] + 0.5));
           if (sd < s.phi[c]) s.phi[c] = Math.max(sd, -sim.band);
         }
+        if (p.spout) {
+          const now = levelSetVolume(s, h);
+          this.spoutShares.push(now - last);
+          last = now;
+        }
       }
       this.exactPhi = new Uint8Array(s.count);
       for (const p of pending) this.exactInterface(sim, s, p.sdf);
-      this.expected += levelSetVolume(s, sim.d.h) - before;
+      const added = levelSetVolume(s, sim.d.h) - before;
+      this.expected += added;
+      // Each spout's own account (emitSpout emits while it is behind): its share of what the
+      // unions added, of the volume after the exact interface distances are written.
+      if (this.spoutShares.length > 0) {
+        const scale = last - before > 0 ? added / (last - before) : 0;
+        let k = 0;
+        for (const p of pending) {
+          if (!p.spout) continue;
+          p.spout.lastAdded = scale * this.spoutShares[k++];
+          p.spout.emitted += p.spout.lastAdded;
+        }
+        this.spoutShares.length = 0;
+      }
     }
     // Liquid cells from φ (§10): type follows the sign at the centre; a cell emptied this way must
     // not leave a liquid cell without its buffer, so the faces are classified again.
@@ -178,7 +198,10 @@ export class LevelSetTracker implements SurfaceTracker {
 
   /**
    * The column in front of the spout's face (what it has emitted so far, at most three cells long,
-   * so that φ inside is a resolvable distance) holds liquid moving at s·n; φ carries it on.
+   * so that φ inside is a resolvable distance) holds liquid moving at s·n; φ carries it on. It is
+   * unioned in only while the spout has put in less than area × speed × time (sources.ts): the
+   * union over a coarse grid adds more than the face's area, and a step that skips it lets the
+   * column move on by s Δt, less than a cell.
    */
   emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
     const t1 = sim.time + dt;
@@ -186,10 +209,13 @@ export class LevelSetTracker implements SurfaceTracker {
     const speed = sp.source.speed, h = sim.d.h;
     const interval = h / this.perAxis / speed;
     if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
+    // Emit while behind by more than half of what the last union added, so that the account swings
+    // about area × speed × time rather than above it.
+    if (sp.emitted + 0.5 * sp.lastAdded >= spoutAsked(sp, t1)) return;
     const velocity: [number, number, number] = [speed * sp.normal[0], speed * sp.normal[1], speed * sp.normal[2]];
     const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
     const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
-    sim.addLiquid({ type: 'box', sdf: column, bounds: spoutBounds(sp, len), volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material);
+    sim.addLiquid({ type: 'box', sdf: column, bounds: spoutBounds(sp, len), volume: 0, area: 0 }, velocity, sim.ambientTemperature, sp.material, sp);
     sp.next = Math.min(t1, sp.end);
   }
 

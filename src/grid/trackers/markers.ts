@@ -60,18 +60,28 @@ export class MarkerTracker implements SurfaceTracker {
   initialize(): void {}
 
   move(sim: GridSimulation, dt: number): void {
-    sim.count('markersRemoved', this.markers.move(sim.store, sim.d, dt));
+    const removed = this.markers.move(sim.store, sim.d, dt);
+    // Markers that left the box's margin went out through an open face: taken out, as by a sink.
+    this.expectedCount -= removed;
+    sim.count('markersRemoved', removed);
   }
 
-  /** One marker layer over the spout's face per d/s seconds, moved on by the time it has travelled. */
+  /**
+   * One marker layer over the spout's face each time the column through it has grown by the layer's
+   * volume over the face's area (about d, the marker spacing), moved on by the time it has
+   * travelled: a layer of n markers holds n d³, so the spout puts in area × speed × time however
+   * coarsely the lattice covers a small face.
+   */
   emitSpout(sim: GridSimulation, sp: Spout, dt: number): void {
     const t1 = sim.time + dt;
     if (!(t1 > sp.source.start) || sim.time >= sp.end) return;
     const speed = sp.source.speed, spacing = sim.d.h / this.perAxis;
-    const interval = spacing / speed;
     const src = sp.source, [e1, e2] = sp.basis;
     const r = src.shape === 'disk' ? src.radius : Math.max(src.size[0], src.size[1]) / 2;
     const m = Math.ceil(r / spacing);
+    const area = src.shape === 'disk' ? Math.PI * src.radius * src.radius : src.size[0] * src.size[1];
+    sp.layerSize ??= spoutLayerSize(src, spacing, m);
+    const interval = (Math.max(1, sp.layerSize) * spacing ** 3) / area / speed;
     while (sp.next < Math.min(t1, sp.end) - 1e-9 * interval) {
       const travelled = Math.max(0, (t1 - sp.next) * speed);
       for (let a = -m; a <= m; a++) {
@@ -169,3 +179,15 @@ export class MarkerTracker implements SurfaceTracker {
 }
 
 registerTracker({ name: 'markers', create: (scene) => new MarkerTracker(scene) });
+
+/** Markers in one layer over a spout's face: lattice points (a + ½, c + ½) d inside it. */
+function spoutLayerSize(src: Spout['source'], spacing: number, m: number): number {
+  let n = 0;
+  for (let a = -m; a <= m; a++) {
+    for (let c = -m; c <= m; c++) {
+      const pa = (a + 0.5) * spacing, pc = (c + 0.5) * spacing;
+      if (src.shape === 'disk' ? Math.hypot(pa, pc) <= src.radius : Math.abs(pa) <= src.size[0] / 2 && Math.abs(pc) <= src.size[1] / 2) n++;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,58 @@
+/**
+ * CPU time a frame of each shipped scene in each engine its `engines` names, against what
+ * `viscid info` predicts for it (src/cli/cost.ts). The particle engine runs on one thread (what
+ * info predicts); times are this process's CPU time (process.cpuUsage) over `--frames` frames after
+ * `--warmup`, so a shared machine slows them less than wall time. The grid engine, and scenes
+ * whose liquid comes from spouts, are warmed up until a quarter of their run (capped by
+ * --max-warmup); spout-fed scenes are predicted at the liquid they then hold, so that the
+ * comparison is of the cost model and not of the count.
+ *
+ *   npx tsx bench/frame-cpu.ts [scenes/a.json …] [--frames 2] [--warmup 2] [--max-warmup 30] [--engine particle|grid]
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSimulation, type EngineName } from '../src/index.ts';
+import { loadScene } from '../src/cli/load-scene.ts';
+import { predictFrameCost } from '../src/cli/cost.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
+const frames = Number(opt('frames', '2')), warmup = Number(opt('warmup', '2')), maxWarmup = Number(opt('max-warmup', '30'));
+const only = args.includes('--engine') ? (opt('engine', '') as EngineName) : undefined;
+const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const scenes = files.length ? files : readdirSync('scenes').filter((f) => f.endsWith('.json')).sort().map((f) => join('scenes', f));
+
+for (const file of scenes) {
+  const { scene } = loadScene(file);
+  scene.particle.workers = 1;
+  for (const engine of (scene.engines ?? ['particle']) as EngineName[]) {
+    if (only && engine !== only) continue;
+    const sim = createSimulation(scene, engine, { workers: 1 });
+    // Liquid that arrives later (spouts, bodies with a start time): predicted at what is there.
+    const spoutFed = scene.sources.length > 0 || scene.bodies.some((b) => b.start > 0);
+    // The grid's steps a frame follow the liquid's speed: its frames are taken a quarter into the
+    // run (where the liquid has fallen), as are those of spout-fed scenes in either engine.
+    const w = spoutFed || engine === 'grid' ? Math.min(maxWarmup, Math.max(warmup, Math.round(0.25 * scene.duration * scene.fps))) : warmup;
+    for (let f = 0; f < w; f++) sim.stepFrame();
+    const inner = (sim as unknown as { sim?: { steps: number; store: { count: number } } }).sim;
+    const steps0 = inner?.steps ?? 0;
+    const t0 = process.cpuUsage();
+    let cells = 0;
+    for (let f = 0; f < frames; f++) {
+      const st = sim.stepFrame();
+      cells += st.counters.cells ?? 0;
+    }
+    const cpu = process.cpuUsage(t0);
+    const ms = (cpu.user + cpu.system) / 1000 / frames;
+    const m = sim.metrics();
+    const liquid = engine === 'particle' ? sim.fluidPoints().count : m.cellCount ?? 0;
+    const predicted = predictFrameCost(scene, spoutFed ? { liquidParticles: engine === 'particle' ? liquid : undefined, liquidCells: engine === 'grid' ? liquid : undefined } : {});
+    const p = engine === 'particle' ? predicted.particle.seconds * 1000 : predicted.grid.seconds * 1000;
+    const row = {
+      scene: scene.name, engine, frames: `${w + 1}-${w + frames}`, cpuMs: Math.round(ms), predictedMs: Math.round(p), ratio: +(ms / p).toFixed(2),
+      ...(engine === 'particle' ? { liquidParticles: liquid } : { liquidCells: liquid, cells: Math.round(cells / frames), stepsPerFrame: +(((inner?.steps ?? 0) - steps0) / frames).toFixed(1) }),
+    };
+    console.log(JSON.stringify(row));
+    sim.dispose?.();
+  }
+}

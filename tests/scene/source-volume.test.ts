@@ -1,0 +1,60 @@
+/**
+ * A spout emits what it is asked, in both engines: its face's area × speed × the time it has run,
+ * within 2 %, however coarsely the engine's lattice (particles 2r apart, markers d apart, grid
+ * cells) covers a small face. Before, a 6 mm disk on a 4 mm lattice let out 9 particles a layer
+ * for 7.1 layers' worth of area: 27 % too much.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulation, parseScene } from '../../src/index.ts';
+
+const honey = { kind: 'liquid', density: 1400, viscosity: { value: 0.01, unit: 'm2/s' } };
+
+function spoutScene(shape: 'disk' | 'rect') {
+  return parseScene({
+    fps: 30,
+    duration: 1,
+    gravity: [0, 0, 0],
+    domain: { min: [-0.03, -0.3, -0.03], max: [0.03, 0.01, 0.03], boundary: 'noslip', faces: { ymin: 'open' } },
+    materials: { honey },
+    sources: [
+      shape === 'disk'
+        ? { material: 'honey', shape: 'disk', center: [0, 0, 0], direction: [0, -1, 0], radius: 0.006, speed: 0.4, start: 0.05, end: 1 }
+        : { material: 'honey', shape: 'rect', center: [0, 0, 0], direction: [0, -1, 0], size: [0.013, 0.007], speed: 0.4, start: 0.05, end: 1 },
+    ],
+    particle: { radius: 0.001, walls: false },
+    grid: { cellSize: 0.004 },
+  });
+}
+
+function asked(scene: ReturnType<typeof spoutScene>, time: number): number {
+  const s = scene.sources[0];
+  const area = s.shape === 'disk' ? Math.PI * s.radius ** 2 : s.size[0] * s.size[1];
+  return area * s.speed * (time - s.start);
+}
+
+describe('spout volume', () => {
+  for (const shape of ['disk', 'rect'] as const) {
+    it(`particle engine: a ${shape} emits area × speed × time within 2 %`, () => {
+      const scene = spoutScene(shape);
+      const sim = createSimulation(scene, 'particle');
+      for (let f = 0; f < 15; f++) sim.stepFrame();
+      const put = sim.fluidPoints().count * (2 * scene.particle.radius) ** 3;
+      expect(Math.abs(put / asked(scene, sim.time) - 1)).toBeLessThan(0.02);
+    }, 60_000);
+  }
+
+  for (const tracking of ['markers', 'levelset', 'particle-levelset'] as const) {
+    it(`grid engine (${tracking}): a disk emits area × speed × time within 2 %`, () => {
+      const scene = spoutScene('disk');
+      scene.grid.tracking = tracking;
+      const sim = createSimulation(scene, 'grid');
+      for (let f = 0; f < 15; f++) sim.stepFrame();
+      const m = sim.metrics();
+      // The plain level set's account swings wider: each union also takes up what the surface lost
+      // or gained near the spout since the last step.
+      expect(Math.abs(m.volumeExpected! / asked(scene, sim.time) - 1)).toBeLessThan(tracking === 'levelset' ? 0.04 : 0.02);
+      // What the tracker holds of it: the particle level set's thin stream loses a little more.
+      expect(Math.abs(m.fluidVolume / asked(scene, sim.time) - 1)).toBeLessThan(0.05);
+    }, 60_000);
+  }
+});
