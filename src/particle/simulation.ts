@@ -78,6 +78,7 @@ export class ParticleSimulation implements Simulation {
         L.nextId = restoreFrom.scalar('nextId');
       }
       if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
+      if (ctx.freeBodies) ctx.freeBodies.restore(restoreFrom.array('freeBodies', Float64Array));
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -219,6 +220,7 @@ export class ParticleSimulation implements Simulation {
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
     if (ctx.gel) saveSprings(ctx.gel, w);
+    if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }
 

@@ -104,7 +104,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // every object contact list (object-lists.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
-  markNearObjects(ctx, Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro);
+  const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
+  markNearObjects(ctx, nearMargin);
+  const free = ctx.freeBodies;
+  free?.begin(ctx, nearMargin);
   clock.lap('neighbours');
 
   computeAdhesion(ctx);
@@ -132,7 +135,9 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   applyViscosity(ctx, dt);
   if (pbf) {
     wallViscosity(ctx, dt);
+    free?.capture(ctx);
     objectViscosity(ctx, dt, solveState(ctx).gamma);
+    free?.release(ctx);
     clock.lap('viscosity');
   }
   clock.lap('viscosity');
@@ -146,7 +151,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       clock.lap('gel');
     }
     // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
+    // A free body takes the friction back (a Steele move's accelerate is not the body's).
+    free?.capture(ctx);
     moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
+    free?.release(ctx, pbf ? 0 : dtm);
     clock.lap('move');
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
@@ -165,6 +173,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('density');
 
   checkPositions(ctx, 'density');
+  if (free) {
+    free.end(ctx, dt);
+    clock.lap('free bodies');
+  }
   ctx.time = tb;
 }
 
@@ -175,6 +187,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
  */
 function keepOut(ctx: StepContext): void {
   objectContacts(ctx);
+  ctx.freeBodies?.capture(ctx);
   signedDistanceGuard(ctx);
+  ctx.freeBodies?.release(ctx);
   domainWalls(ctx, 0);
 }
