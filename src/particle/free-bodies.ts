@@ -113,7 +113,7 @@ export class FreeBodies {
         throw new SimulationError(`${place}: a ${b.shape.type} cannot be a free body in the particle engine (it has no finite volume, so no mass); make it static or give it a closed shape`, 'setup', 0);
       }
       if (b.motion.type === 'free') this.damping[k] = b.motion.angularDamping;
-      this.massProperties(k, shape, density, 2 * objects.radius, place);
+      this.massProperties(k, shape, density, place);
       this.state[STATE * k + Q + 3] = 1;
       for (let a = 0; a < 3; a++) this.state[STATE * k + X + a] = this.com0[3 * k + a];
       quatToMatrix(this.state.subarray(STATE * k + Q, STATE * k + Q + 4), this.R.subarray(9 * k, 9 * k + 9));
@@ -133,8 +133,8 @@ export class FreeBodies {
   }
 
   /** Mass, centre of mass and inertia tensor of body k from a lattice in its volume (the shape's exact volume for the mass). */
-  private massProperties(k: number, shape: ObjectParticles['bodies'][number]['compiled'], density: number, minSpacing: number, place: string): void {
-    const spacing = Math.max(minSpacing / 2, Math.cbrt(shape.volume / INERTIA_SAMPLES));
+  private massProperties(k: number, shape: ObjectParticles['bodies'][number]['compiled'], density: number, place: string): void {
+    const spacing = Math.cbrt(shape.volume / INERTIA_SAMPLES);
     const b = shape.bounds;
     let pts = sampleVolume(shape, spacing, [b.min[0] + spacing / 2, b.min[1] + spacing / 2, b.min[2] + spacing / 2]);
     if (pts.length === 0) pts = sampleVolume(shape, spacing / 4, [b.min[0] + spacing / 8, b.min[1] + spacing / 8, b.min[2] + spacing / 8]);
