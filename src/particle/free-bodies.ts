@@ -3,7 +3,8 @@
  * (Akinci, Ihmsen, Akinci, Solenthaler & Teschner 2012, "Versatile rigid-fluid coupling for
  * incompressible SPH", §4–5; as SPlisHSPlasH couples its dynamic rigid bodies: every force a
  * boundary particle exerts on the liquid is added, with the opposite sign, to the force and torque
- * of its body, which is then integrated as a rigid body).
+ * of its body — BoundaryModel::addForce over BoundaryModel_Akinci2012's particles — and the body
+ * is then integrated as a rigid body, DynamicRigidBody).
  *
  * A free body keeps its object particles (objects.ts) with their boundary volumes γ (solve-setup.ts:
  * Akinci eq. 4, rest positions, rigid), and they take part in everything objects take part in. What

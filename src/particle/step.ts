@@ -9,6 +9,8 @@
  *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
+ *     (free rigid bodies: the liquid's reactions summed through the stages, then one rigid-body
+ *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
  * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
