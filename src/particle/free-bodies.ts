@@ -245,16 +245,14 @@ export class FreeBodies {
   }
 
   /**
-   * After the stage: each flagged particle's velocity change since `capture` (less (acc + g) ·
-   * `accelerated`, what a Steele move's accelerate gave it) goes to its body as −m Δv at the particle.
+   * After the stage: each flagged particle's velocity change since `capture` goes to its body as
+   * −m Δv at the particle. (The "pbf" moves translate only, so around a move this is friction.)
    */
-  release(ctx: StepContext, accelerated = 0): void {
-    const L = ctx.liquid, vel = L.vel, acc = L.acc, g = ctx.scene.gravity, list = this.list, snap = this.snap;
+  release(ctx: StepContext): void {
+    const L = ctx.liquid, vel = L.vel, list = this.list, snap = this.snap;
     for (let a = 0; a < this.listCount; a++) {
       const i = list[a], o = 3 * i;
-      const dx = vel[o] - snap[3 * a] - (acc[o] + g[0]) * accelerated;
-      const dy = vel[o + 1] - snap[3 * a + 1] - (acc[o + 1] + g[1]) * accelerated;
-      const dz = vel[o + 2] - snap[3 * a + 2] - (acc[o + 2] + g[2]) * accelerated;
+      const dx = vel[o] - snap[3 * a], dy = vel[o + 1] - snap[3 * a + 1], dz = vel[o + 2] - snap[3 * a + 2];
       if (dx === 0 && dy === 0 && dz === 0) continue;
       const m = -ctx.mass[L.material[i]];
       this.add(this.impulse, this.near[i] - 1, m * dx, m * dy, m * dz, L.pos[o], L.pos[o + 1], L.pos[o + 2]);

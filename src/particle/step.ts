@@ -153,10 +153,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       clock.lap('gel');
     }
     // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
-    // A free body takes the friction back (a Steele move's accelerate is not the body's).
+    // A free body (only with "pbf") takes the friction back.
     free?.capture(ctx);
     moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
-    free?.release(ctx, pbf ? 0 : dtm);
+    free?.release(ctx);
     clock.lap('move');
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
