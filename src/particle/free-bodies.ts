@@ -136,16 +136,17 @@ export class FreeBodies {
   /** Mass, centre of mass and inertia tensor of body k from a lattice in its volume (the shape's exact volume for the mass). */
   private massProperties(k: number, shape: ObjectParticles['bodies'][number]['compiled'], density: number, place: string): void {
     const spacing = Math.cbrt(shape.volume / INERTIA_SAMPLES);
-    const b = shape.bounds;
-    let pts = sampleVolume(shape, spacing, [b.min[0] + spacing / 2, b.min[1] + spacing / 2, b.min[2] + spacing / 2]);
-    if (pts.length === 0) pts = sampleVolume(shape, spacing / 4, [b.min[0] + spacing / 8, b.min[1] + spacing / 8, b.min[2] + spacing / 8]);
+    // A lattice symmetric about the centre of the bounds (points at c + (k + ½) s): a symmetric shape's centre of mass comes out exact.
+    const b = shape.bounds, c = [0, 1, 2].map((a) => (b.min[a] + b.max[a]) / 2);
+    let pts = sampleVolume(shape, spacing, [c[0] + spacing / 2, c[1] + spacing / 2, c[2] + spacing / 2]);
+    if (pts.length === 0) pts = sampleVolume(shape, spacing / 4, [c[0] + spacing / 8, c[1] + spacing / 8, c[2] + spacing / 8]);
     const np = pts.length / 3;
     if (np === 0) throw new SimulationError(`${place}: too thin to find its volume (no lattice point inside it at ${spacing.toPrecision(3)} m)`, 'setup', 0);
-    const c = this.com0.subarray(3 * k, 3 * k + 3);
-    for (let i = 0; i < np; i++) for (let a = 0; a < 3; a++) c[a] += pts[3 * i + a] / np;
+    const com = this.com0.subarray(3 * k, 3 * k + 3);
+    for (let i = 0; i < np; i++) for (let a = 0; a < 3; a++) com[a] += pts[3 * i + a] / np;
     const M = (this.mass[k] = density * shape.volume), m = M / np, I = this.inertia.subarray(9 * k, 9 * k + 9);
     for (let i = 0; i < np; i++) {
-      const rx = pts[3 * i] - c[0], ry = pts[3 * i + 1] - c[1], rz = pts[3 * i + 2] - c[2];
+      const rx = pts[3 * i] - com[0], ry = pts[3 * i + 1] - com[1], rz = pts[3 * i + 2] - com[2];
       I[0] += m * (ry * ry + rz * rz); I[4] += m * (rx * rx + rz * rz); I[8] += m * (rx * rx + ry * ry);
       I[1] -= m * rx * ry; I[2] -= m * rx * rz; I[5] -= m * ry * rz;
     }
