@@ -64,19 +64,19 @@ describe('free bodies in the particle engine', () => {
     const sim = particleSim(raftScene({ density: 1000, viscosity: 1e-3 }, 500));
     const { centre, draft } = archimedes(sim, 0.5);
     const { y, drift } = settle(sim, 20, 30);
-    // Measured (r = 5 mm): 1.8 mm high, 9 % of the 2 cm draft.
+    // Measured (r = 5 mm): 1.9 mm low, 9.5 % of the 2 cm draft.
     expect(Math.abs(y - centre)).toBeLessThan(0.15 * draft);
     expect(drift).toBeLessThan(0.005);
-  }, 60_000);
+  }, 180_000);
 
-  it('a pine raft floats in a syrup (1 400 kg/m³, 0.1 Pa·s) at its Archimedes draft (within 20 %)', () => {
+  it('a pine raft floats in a syrup (1 400 kg/m³, 0.1 Pa·s) at its Archimedes draft (within 15 %) and comes to rest', () => {
     const sim = particleSim(raftScene({ density: 1400, viscosity: 0.1 }, 500));
     const { centre, draft } = archimedes(sim, 500 / 1400);
     const { y, drift } = settle(sim, 20, 30);
-    // Measured (r = 5 mm): 2.0 mm high, 14 % of the 1.43 cm draft.
-    expect(Math.abs(y - centre)).toBeLessThan(0.2 * draft);
+    // Measured (r = 5 mm): 0.5 mm low, 3.4 % of the 1.43 cm draft.
+    expect(Math.abs(y - centre)).toBeLessThan(0.15 * draft);
     expect(drift).toBeLessThan(0.005);
-  }, 60_000);
+  }, 180_000);
 
   it('a raft denser than the liquid (2 000 kg/m³ in water) sinks to the floor and stays on it', () => {
     const sim = particleSim(raftScene({ density: 1000, viscosity: 1e-3 }, 2000));
@@ -86,7 +86,7 @@ describe('free bodies in the particle engine', () => {
     // A layer of liquid particles stays under it (its centres r off the floor, r under the raft).
     expect(y).toBeLessThan(RAFT.h / 2 + 2 * r + 0.001);
     expect(drift).toBeLessThan(0.005);
-  }, 60_000);
+  }, 180_000);
 
   it('keeps the momentum of liquid and body together in zero gravity (a box thrown into a blob, no walls)', () => {
     const sim = particleSim({
@@ -117,7 +117,7 @@ describe('free bodies in the particle engine', () => {
     expect(slowed).toBe(true);
     // Measured: to round-off (5e-16 of the box's momentum over 24 frames).
     for (let a = 0; a < 3; a++) expect(Math.abs(p1[a] - p0[a])).toBeLessThan(1e-9 * M * 0.5);
-  }, 60_000);
+  }, 180_000);
 
   it('resumes from a checkpoint bit for bit, the bodies included', () => {
     const a = particleSim(raftScene({ density: 1000, viscosity: 1e-3 }, 500));
@@ -127,7 +127,7 @@ describe('free bodies in the particle engine', () => {
     for (let f = 0; f < 3; f++) { a.stepFrame(); b.stepFrame(); }
     expect(Array.from(b.ctx.freeBodies!.state)).toEqual(Array.from(a.ctx.freeBodies!.state));
     expect(Buffer.from(b.save()).equals(Buffer.from(a.save()))).toBe(true);
-  }, 60_000);
+  }, 180_000);
 
   it('refuses what it cannot move: the "steele" density solver (and, in the parser, a free plane, naming its place)', () => {
     const plane = raftScene({ density: 1000, viscosity: 1e-3 }, 500);
