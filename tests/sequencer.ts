@@ -21,6 +21,7 @@ export const LONG_FIRST = [
   'tests/parallel/app-threads.test.ts',
   'tests/cli/run-dir.test.ts',
   'tests/particle/physics.test.ts',
+  'tests/particle/free-bodies.test.ts',
   'tests/cli/run.test.ts',
   'tests/grid/honey-drop.test.ts',
   'tests/cli/caps.test.ts',

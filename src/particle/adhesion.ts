@@ -50,7 +50,10 @@ export function computeAdhesion(ctx: StepContext): void {
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
   ctx.adhesionPairsCurrent = true;
+  // A free body takes back the adhesion it gives the liquid (free-bodies.ts).
+  ctx.freeBodies?.capture(ctx, true);
   objectAdhesion(ctx, tables);
+  ctx.freeBodies?.releaseAcc(ctx);
 }
 
 /** The liquid pair loop over a run of cells (liquidPairRange). */

@@ -13,6 +13,9 @@ import { domainWalls, signedDistanceGuard } from './boundaries.ts';
 
 export function preventInterpenetration(ctx: StepContext, dt: number): void {
   liquidAndObjectContacts(ctx, dt);
+  // A free body takes back what the guard did to the liquid (free-bodies.ts).
+  ctx.freeBodies?.capture(ctx);
   signedDistanceGuard(ctx);
+  ctx.freeBodies?.release(ctx);
   domainWalls(ctx, dt);
 }

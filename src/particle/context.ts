@@ -21,6 +21,7 @@ import type { CellObjects } from './object-adhesion.ts';
 import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
+import { FreeBodies } from './free-bodies.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -111,6 +112,8 @@ export class StepContext {
   solve?: SolveState;
   /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */
   readonly gel: GelState | null;
+  /** The free rigid bodies, two-way coupled (free-bodies.ts); null when the scene has none. */
+  readonly freeBodies: FreeBodies | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -126,6 +129,7 @@ export class StepContext {
     this.r = r;
     this.ro = r * scene.particle.objectRadius;
     this.objects = new ObjectParticles(scene);
+    this.freeBodies = FreeBodies.of(scene, this.objects);
     this.adhesion = buildAdhesionMatrix(scene);
     const names = scene.materialNames;
     const nm = names.length;

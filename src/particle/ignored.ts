@@ -1,7 +1,7 @@
 /**
  * What the particle engine does not honour of a scene (engines.ts `ignoredFeatures`), each named
- * by its place in the scene, so that no feature is silently dropped: the grid's smoke, free
- * (two-way coupled) solid bodies and temperature-dependent viscosity are grid-engine features.
+ * by its place in the scene, so that no feature is silently dropped: the grid's smoke and
+ * temperature-dependent viscosity are grid-engine features.
  */
 import type { IgnoredFeature } from '../engines.ts';
 import type { Scene } from '../scene/scene.ts';
@@ -9,11 +9,6 @@ import type { Scene } from '../scene/scene.ts';
 export function particleIgnores(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   if (scene.grid.smoke) out.push({ path: 'grid.smoke', message: 'the particle engine simulates no smoke: the smoke is run as a liquid of its density (use the grid engine)' });
-  scene.bodies.forEach((b, i) => {
-    if (b.motion.type === 'free' && scene.materials[b.material].kind === 'solid') {
-      out.push({ path: `bodies[${i}].motion`, message: `the particle engine holds free bodies still: '${b.name ?? b.material}' does not move (the grid engine moves it)` });
-    }
-  });
   for (const name of scene.materialNames) {
     const m = scene.materials[name];
     if (m.kind === 'liquid' && m.grid.viscosityModel === 'variable') {

@@ -215,7 +215,7 @@ export const contactsJob = defineJob({
     if (s.objects !== 1) return;
     x.barrier();
     const [i0, i1] = shareOf(t, T, x.n);
-    objectContactRange(pos, vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, i0, i1, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin);
+    objectContactRange(pos, vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, i0, i1, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
   },
 });
 

@@ -11,6 +11,7 @@ import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { CLEAR_MARGIN, clearOf, near2Of, objectListsOf, setClearance, type NearFarScratch } from './object-lists.ts';
 import { teamWork } from './work.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
 
 /** Liquid particles out of object particles (see the header). */
 export function objectContacts(ctx: StepContext): void {
@@ -28,6 +29,7 @@ export function setObjectContacts(
   const L = ctx.liquid, O = ctx.objects, list = objectListsOf(ctx);
   a.pos = L.pos; a.vel = L.vel; a.ls = list.start; a.lj = list.j; a.clear = list.clear;
   a.opos = list.pos; a.ovel = O.vel; a.onormal = O.normal; a.index = list.index;
+  a.odv = ctx.freeBodies?.odv ?? noVelocityChange(ctx.shared);
   s.dc = ctx.r + ctx.ro; s.near2 = near2Of(ctx); s.margin = CLEAR_MARGIN * ctx.r; s.longest = list.longest;
 }
 
@@ -42,7 +44,7 @@ export function nearFarScratch(sc: NearFarScratch, longest: number): NearFarScra
 
 export const objectContactsJob = defineJob({
   name: 'object-contacts',
-  arrays: { pos: 'f64', vel: 'f64', lj: 'index', clear: 'f32' },
+  arrays: { pos: 'f64', vel: 'f64', lj: 'index', clear: 'f32', odv: 'f64' },
   inputs: { opos: 'f64', ovel: 'f64', onormal: 'f64', index: 'i32', ls: 'i32' },
   scalars: ['dc', 'near2', 'margin', 'longest'],
   split: 'items',
@@ -50,14 +52,24 @@ export const objectContactsJob = defineJob({
   scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0) }),
   kernel(x) {
     const a = x.a, s = x.s;
-    objectContactRange(a.pos, a.vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, x.from, x.to, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin);
+    objectContactRange(a.pos, a.vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, x.from, x.to, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
   },
 });
 
-/** Pushes liquid particle i, (dx, dy, dz) from the object particle o with dx² + dy² + dz² = d2 < dc², out to dc. */
+/** Empty: no free body wants the contacts' velocity changes (one per kind of memory). */
+const NO_CHANGE = [new Float64Array(0), new Float64Array(0)];
+function noVelocityChange(shared: boolean): Float64Array {
+  if (shared && !(NO_CHANGE[1].buffer instanceof SharedArrayBuffer)) NO_CHANGE[1] = allocFloat64(0, true);
+  return NO_CHANGE[shared ? 1 : 0];
+}
+
+/**
+ * Pushes liquid particle i, (dx, dy, dz) from the object particle o with dx² + dy² + dz² = d2 < dc², out to dc.
+ * The velocity removed is added to odv[3i..] when odv is not empty (a free body takes it back, free-bodies.ts).
+ */
 function pushOut(
   pos: Float64Array, vel: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, o: number,
-  dx: number, dy: number, dz: number, d2: number, dc: number,
+  dx: number, dy: number, dz: number, d2: number, dc: number, odv: Float64Array,
 ): void {
   let ux: number, uy: number, uz: number, d: number;
   if (d2 > 0) {
@@ -72,6 +84,7 @@ function pushOut(
   const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
   if (vn < 0) {
     vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
+    if (odv.length !== 0) { odv[3 * i] -= vn * ux; odv[3 * i + 1] -= vn * uy; odv[3 * i + 2] -= vn * uz; }
   }
 }
 
@@ -83,7 +96,7 @@ function pushOut(
 export function objectContactRange(
   pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, index: Int32Array,
   ls: Int32Array, lj: Uint16Array | Int32Array, dc: number, i0: number, i1: number,
-  clear: Float32Array, scratch: NearFarScratch, near2: number, margin: number,
+  clear: Float32Array, scratch: NearFarScratch, near2: number, margin: number, odv: Float64Array,
 ): void {
   const dc2 = dc * dc, far = lj instanceof Uint16Array ? 0x8000 : 0x40000000;
   for (let i = i0; i < i1; i++) {
@@ -100,7 +113,7 @@ export function objectContactRange(
         const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
         const d2 = dx * dx + dy * dy + dz * dz;
         if (d2 >= dc2) continue;
-        pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc);
+        pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc, odv);
         xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
         if (!clearOf(clear, i, xi, yi, zi, dc)) {
           left = true;
@@ -121,7 +134,7 @@ export function objectContactRange(
       const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= dc2) continue;
-      pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc);
+      pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc, odv);
       xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
     }
     sortNearFar(clear, scratch, lj, far, q0, q1, opos, i, xi, yi, zi, near2, margin);

@@ -14,6 +14,20 @@ import { compileMotion, createPose, copyPose, type CompiledMotion, type RigidPos
 import { sampleSurface } from '../scene/sample.ts';
 import { allocLike } from '../parallel/memory.ts';
 
+/**
+ * Depth, in object radii r_o, at which a free body's particles sit inside its surface, so that the
+ * liquid a floating body displaces is its own volume, as Archimedes has it. The liquid is held
+ * r + r_o from object particles (contacts, and the boundary volumes' density), and its own volume
+ * ends r nearer: on the surface they held it a layer r_o thick too far out (scenes/floating-box.json
+ * at r = 6 mm: the box floated 2 cm high). Sunk by r_o, a raft still floated 19 % of its draft
+ * high (under pressure the liquid stands further off than the contact distance), by 1.5 r_o 9.5 %
+ * low, and floating-box's cube 18 % low; 1.25, measured: raft +6 % (water), +11 % (syrup), cube
+ * −4 % (docs/decisions.md, "Free bodies"). Static and scripted solids keep theirs on the surface.
+ */
+export const FREE_INSET = 1.25;
+
+const pointVelocity = new Float64Array(3), pointWorld = new Float64Array(3);
+
 export interface ObjectBody {
   name: string;
   /** Index into scene.materialNames. */
@@ -86,6 +100,8 @@ export class ObjectParticles {
     this.body = new Int32Array(total);
     this.bodies.forEach((b, bi) => {
       const s = samples[bi];
+      // A free body's particles sit r_o inside its surface (FREE_INSET).
+      if (b.motion.isFree) for (let q = 0; q < 3 * s.count; q++) s.positions[q] -= this.radius * FREE_INSET * s.normals[q];
       this.rest.set(s.positions.subarray(0, 3 * s.count), 3 * b.first);
       this.restNormal.set(s.normals.subarray(0, 3 * s.count), 3 * b.first);
       this.material.fill(b.material, b.first, b.first + b.count);
@@ -110,6 +126,10 @@ export class ObjectParticles {
       b.motion.poseAt(t1, b.pose);
       if (b.motion.isStatic) continue;
       moved = true;
+      if (b.motion.isFree) {
+        max2 = Math.max(max2, this.placeFree(b, t1));
+        continue;
+      }
       const R = b.pose.R, t = b.pose.t, R0 = b.prevPose.R, t0v = b.prevPose.t;
       const rest = this.rest, rn = this.restNormal, pos = this.pos, vel = this.vel, nrm = this.normal;
       for (let p = b.first; p < b.first + b.count; p++) {
@@ -135,6 +155,31 @@ export class ObjectParticles {
     }
     this.maxSpeed = Math.sqrt(max2);
     return moved;
+  }
+
+  /**
+   * A free body (free-bodies.ts) at its integrated pose: its particles there, with the body's
+   * velocity v + ω × r at each. Returns the largest squared particle speed.
+   */
+  private placeFree(b: ObjectBody, time: number): number {
+    const R = b.pose.R, t = b.pose.t, rest = this.rest, rn = this.restNormal, pos = this.pos, vel = this.vel, nrm = this.normal;
+    let max2 = 0;
+    for (let p = b.first; p < b.first + b.count; p++) {
+      const o = 3 * p;
+      const x = rest[o], y = rest[o + 1], z = rest[o + 2];
+      pointWorld[0] = pos[o] = R[0] * x + R[1] * y + R[2] * z + t[0];
+      pointWorld[1] = pos[o + 1] = R[3] * x + R[4] * y + R[5] * z + t[1];
+      pointWorld[2] = pos[o + 2] = R[6] * x + R[7] * y + R[8] * z + t[2];
+      b.motion.velocityAt(time, pointWorld, pointVelocity);
+      vel[o] = pointVelocity[0]; vel[o + 1] = pointVelocity[1]; vel[o + 2] = pointVelocity[2];
+      const s2 = vel[o] * vel[o] + vel[o + 1] * vel[o + 1] + vel[o + 2] * vel[o + 2];
+      if (s2 > max2) max2 = s2;
+      const a = rn[o], c = rn[o + 1], d = rn[o + 2];
+      nrm[o] = R[0] * a + R[1] * c + R[2] * d;
+      nrm[o + 1] = R[3] * a + R[4] * c + R[5] * d;
+      nrm[o + 2] = R[6] * a + R[7] * c + R[8] * d;
+    }
+    return max2;
   }
 
   /** Moves the arrays a thread team reads (velocities, normals, bodies) onto shared memory. */

@@ -39,6 +39,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   let error = measure(), passes = 0;
   while (passes < maxPasses && error > tolerance) {
     runSolvePhase(ctx, v, n, DISPLACE);
+    ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
     if (constrain) constrainSlots(ctx, pr, constrain);
     passes++;

@@ -110,6 +110,7 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
+    ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     const invDt = 1 / dt;
     for (let a = 0; a < n; a++) {
       const i = order[a];

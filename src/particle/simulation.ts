@@ -80,6 +80,7 @@ export class ParticleSimulation implements Simulation {
       }
       if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
       restoreWarmStart(ctx, restoreFrom);
+      if (ctx.freeBodies) ctx.freeBodies.restore(restoreFrom.array('freeBodies', Float64Array));
       this.emitters.restore(restoreFrom.array('emitters', Float64Array));
       ctx.densityError = restoreFrom.scalar('densityError');
     } else {
@@ -222,6 +223,7 @@ export class ParticleSimulation implements Simulation {
       .array('emitters', this.emitters.state());
     if (ctx.gel) saveSprings(ctx.gel, w);
     saveWarmStart(ctx.viscositySolve, w);
+    if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }
 

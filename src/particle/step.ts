@@ -9,6 +9,8 @@
  *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
+ *     (free rigid bodies: the liquid's reactions summed through the stages, then one rigid-body
+ *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
  * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
@@ -106,7 +108,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // every object contact list (object-lists.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
-  markNearObjects(ctx, Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro);
+  const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
+  markNearObjects(ctx, nearMargin);
+  const free = ctx.freeBodies;
+  free?.begin(ctx, nearMargin);
   clock.lap('neighbours');
 
   computeAdhesion(ctx);
@@ -132,13 +137,17 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     clock.lap('pressure');
   }
   // "implicit": one solve with the walls and objects in it (viscosity-weiler.ts); "exchange": the
-  // paper's sweeps, then (with "pbf") the walls' and objects' share.
+  // paper's sweeps, then (with "pbf") the walls' and objects' share, which a free body takes back
+  // (free-bodies.ts capture / release). The implicit solve's object terms are not yet passed to free
+  // bodies: its change to a particle near one mixes the liquid's own viscosity in.
   if (P.viscositySolver === 'implicit') applyImplicitViscosity(ctx, dt);
   else {
     applyViscosity(ctx, dt);
     if (pbf) {
       wallViscosity(ctx, dt);
+      free?.capture(ctx);
       objectViscosity(ctx, dt, solveState(ctx).gamma);
+      free?.release(ctx);
     }
   }
   clock.lap('viscosity');
@@ -152,7 +161,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       clock.lap('gel');
     }
     // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
+    // A free body (only with "pbf") takes the friction back.
+    free?.capture(ctx);
     moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
+    free?.release(ctx);
     clock.lap('move');
     preventInterpenetration(ctx, dtm);
     clock.lap('collide');
@@ -171,6 +183,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('density');
 
   checkPositions(ctx, 'density');
+  if (free) {
+    free.end(ctx, dt);
+    clock.lap('free bodies');
+  }
   ctx.time = tb;
 }
 
@@ -181,6 +197,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
  */
 function keepOut(ctx: StepContext): void {
   objectContacts(ctx);
+  ctx.freeBodies?.capture(ctx);
   signedDistanceGuard(ctx);
+  ctx.freeBodies?.release(ctx);
   domainWalls(ctx, 0);
 }

@@ -261,7 +261,7 @@ export const motion = z
     z.strictObject({
       type: z.literal('free'),
       angularDamping: nonneg.default(0.5).describe('Angular damping, 1/s.'),
-    }).describe('A rigid body moved by gravity and the liquid (Foster & Metaxas 1996 §5); needs a solid density.'),
+    }).describe('A rigid body moved by gravity and the liquid; needs a solid density. Grid engine: buoyant, pushed by the pressure and drag of the liquid, which it does not push (Foster & Metaxas 1996 §5). Particle engine: coupled both ways, its object particles\u2019 pressure, friction and adhesion on the liquid returned to it (Akinci et al. 2012); needs particle.densitySolver "pbf".'),
   ])
   .describe('How a solid moves: static, linear, spin, keyframes or free.');
 

@@ -1,0 +1,142 @@
+/**
+ * Contacts of a free body (free-bodies.ts) with the closed domain faces and with the other solids
+ * (static or scripted; free bodies do not meet each other here). A simple rigid contact on signed
+ * distances, not a contact solver: the body's object particles (its surface, sampled at 2 r_o) are
+ * the test points; a point below a closed face, or inside another solid (its signed distance < 0,
+ * at that solid's pose), is a contact with that face's or solid's normal. Every contact point then
+ * takes, CONTACT_SWEEPS times in turn, a normal impulse that removes its closing speed
+ * (inelastic: restitution 0) and a Coulomb friction impulse (coefficient CONTACT_FRICTION) that
+ * stops its sliding, through the body's mass and world inertia (the standard impulse response,
+ * e.g. Mirtich 1996, ch. 3); then the body is moved out along each face's or solid's normal by
+ * its deepest point's depth. So it rests on the floor or on a solid instead of falling through.
+ */
+import type { StepContext } from './context.ts';
+import type { FreeBodies } from './free-bodies.ts';
+import { FACES } from '../scene/schema.ts';
+import { faceBoundary } from './boundaries.ts';
+import { FREE_INSET } from './objects.ts';
+
+/** Passes of impulses over the contact points. */
+export const CONTACT_SWEEPS = 4;
+/** Coulomb friction coefficient of free-body contacts. */
+export const CONTACT_FRICTION = 0.5;
+
+/** Contact points of the current body: world point, normal, and the constraint (face 0–5, or 6 + solid) each belongs to. */
+export class ContactScratch {
+  cap = 0;
+  p = new Float64Array(0);
+  nrm = new Float64Array(0);
+  depth = new Float64Array(0);
+  who = new Int32Array(0);
+  reserve(n: number): void {
+    if (n <= this.cap) return;
+    this.cap = Math.ceil(n * 1.25);
+    this.p = new Float64Array(3 * this.cap);
+    this.nrm = new Float64Array(3 * this.cap);
+    this.depth = new Float64Array(this.cap);
+    this.who = new Int32Array(this.cap);
+  }
+}
+const world = new Float64Array(3), loc = new Float64Array(3), Iinv = new Float64Array(9);
+
+/** Finds body k's contacts with the closed faces and the other solids and resolves them (see the header). */
+export function collideFreeBody(ctx: StepContext, fb: FreeBodies, k: number): void {
+  const O = ctx.objects, body = O.bodies[fb.objectBody[k]], d = ctx.scene.domain;
+  const sc = fb.contacts;
+  const R = fb.R.subarray(9 * k, 9 * k + 9), x = fb.position(k), c0 = fb.com0.subarray(3 * k, 3 * k + 3);
+  const inset = FREE_INSET * O.radius;
+  const others = O.bodies.filter((b, j) => fb.freeOf[j] < 0 && b !== body);
+  sc.reserve(body.count * (1 + others.length));
+  let m = 0;
+  for (let p = body.first; p < body.first + body.count; p++) {
+    // World position at the body's new pose of the surface point over the object particle (objects.ts FREE_INSET).
+    const rx = O.rest[3 * p] + inset * O.restNormal[3 * p] - c0[0];
+    const ry = O.rest[3 * p + 1] + inset * O.restNormal[3 * p + 1] - c0[1];
+    const rz = O.rest[3 * p + 2] + inset * O.restNormal[3 * p + 2] - c0[2];
+    for (let a = 0; a < 3; a++) world[a] = x[a] + R[3 * a] * rx + R[3 * a + 1] * ry + R[3 * a + 2] * rz;
+    if (d) {
+      for (let f = 0; f < 6; f++) {
+        if (faceBoundary(ctx, FACES[f]) === 'open') continue;
+        const axis = f >> 1, upper = (f & 1) === 1;
+        const depth = upper ? world[axis] - d.max[axis] : d.min[axis] - world[axis];
+        if (!(depth > 0)) continue;
+        sc.p.set(world, 3 * m);
+        sc.nrm.fill(0, 3 * m, 3 * m + 3);
+        sc.nrm[3 * m + axis] = upper ? -1 : 1;
+        sc.depth[m] = depth;
+        sc.who[m++] = f;
+      }
+    }
+    for (let j = 0; j < others.length; j++) {
+      const b = others[j], Rb = b.pose.R, t = b.pose.t;
+      const dx = world[0] - t[0], dy = world[1] - t[1], dz = world[2] - t[2];
+      loc[0] = Rb[0] * dx + Rb[3] * dy + Rb[6] * dz;
+      loc[1] = Rb[1] * dx + Rb[4] * dy + Rb[7] * dz;
+      loc[2] = Rb[2] * dx + Rb[5] * dy + Rb[8] * dz;
+      if (loc[0] < b.min[0] || loc[0] > b.max[0] || loc[1] < b.min[1] || loc[1] > b.max[1] || loc[2] < b.min[2] || loc[2] > b.max[2]) continue;
+      const sdf = b.compiled.sdf, s = sdf(loc[0], loc[1], loc[2]);
+      if (!(s < 0)) continue;
+      const e = 1e-4 * Math.max(ctx.r, -s);
+      let gx = sdf(loc[0] + e, loc[1], loc[2]) - sdf(loc[0] - e, loc[1], loc[2]);
+      let gy = sdf(loc[0], loc[1] + e, loc[2]) - sdf(loc[0], loc[1] - e, loc[2]);
+      let gz = sdf(loc[0], loc[1], loc[2] + e) - sdf(loc[0], loc[1], loc[2] - e);
+      const gl = Math.hypot(gx, gy, gz);
+      if (!(gl > 0)) continue;
+      gx /= gl; gy /= gl; gz /= gl;
+      sc.p.set(world, 3 * m);
+      sc.nrm[3 * m] = Rb[0] * gx + Rb[1] * gy + Rb[2] * gz;
+      sc.nrm[3 * m + 1] = Rb[3] * gx + Rb[4] * gy + Rb[5] * gz;
+      sc.nrm[3 * m + 2] = Rb[6] * gx + Rb[7] * gy + Rb[8] * gz;
+      sc.depth[m] = -s;
+      sc.who[m++] = 6 + j;
+    }
+  }
+  if (m === 0) return;
+  ctx.count('freeBodyContacts', m);
+  const v = fb.velocity(k), w = fb.angularVelocity(k), invM = 1 / fb.mass[k];
+  fb.worldInverseInertia(k, Iinv);
+  for (let sweep = 0; sweep < CONTACT_SWEEPS; sweep++) {
+    for (let c = 0; c < m; c++) {
+      const nx = sc.nrm[3 * c], ny = sc.nrm[3 * c + 1], nz = sc.nrm[3 * c + 2];
+      const rx = sc.p[3 * c] - x[0], ry = sc.p[3 * c + 1] - x[1], rz = sc.p[3 * c + 2] - x[2];
+      // Velocity of the point, relative to a still wall or solid (a scripted solid's own speed is left out).
+      const ux = v[0] + w[1] * rz - w[2] * ry, uy = v[1] + w[2] * rx - w[0] * rz, uz = v[2] + w[0] * ry - w[1] * rx;
+      const vn = ux * nx + uy * ny + uz * nz;
+      if (!(vn < 0)) continue;
+      const jn = -vn / effectiveInverseMass(invM, rx, ry, rz, nx, ny, nz);
+      applyImpulse(v, w, invM, rx, ry, rz, jn * nx, jn * ny, jn * nz);
+      // Friction: stop the sliding, up to μ jn.
+      const tx0 = ux - vn * nx, ty0 = uy - vn * ny, tz0 = uz - vn * nz, vt = Math.hypot(tx0, ty0, tz0);
+      if (!(vt > 0)) continue;
+      const tx = tx0 / vt, ty = ty0 / vt, tz = tz0 / vt;
+      const jt = Math.min(vt / effectiveInverseMass(invM, rx, ry, rz, tx, ty, tz), CONTACT_FRICTION * jn);
+      applyImpulse(v, w, invM, rx, ry, rz, -jt * tx, -jt * ty, -jt * tz);
+    }
+  }
+  // Out of each face and solid by its deepest point.
+  const groups = 6 + others.length;
+  for (let gI = 0; gI < groups; gI++) {
+    let best = -1;
+    for (let c = 0; c < m; c++) if (sc.who[c] === gI && (best < 0 || sc.depth[c] > sc.depth[best])) best = c;
+    if (best < 0) continue;
+    for (let a = 0; a < 3; a++) x[a] += sc.depth[best] * sc.nrm[3 * best + a];
+  }
+}
+
+/** 1/M + n · ((I⁻¹ (r × n)) × r): the inverse mass the body shows along n at r. */
+function effectiveInverseMass(invM: number, rx: number, ry: number, rz: number, nx: number, ny: number, nz: number): number {
+  const cx = ry * nz - rz * ny, cy = rz * nx - rx * nz, cz = rx * ny - ry * nx;
+  const ax = Iinv[0] * cx + Iinv[1] * cy + Iinv[2] * cz;
+  const ay = Iinv[3] * cx + Iinv[4] * cy + Iinv[5] * cz;
+  const az = Iinv[6] * cx + Iinv[7] * cy + Iinv[8] * cz;
+  return invM + nx * (ay * rz - az * ry) + ny * (az * rx - ax * rz) + nz * (ax * ry - ay * rx);
+}
+
+/** v += j/M, ω += I⁻¹ (r × j). */
+function applyImpulse(v: Float64Array, w: Float64Array, invM: number, rx: number, ry: number, rz: number, jx: number, jy: number, jz: number): void {
+  v[0] += jx * invM; v[1] += jy * invM; v[2] += jz * invM;
+  const cx = ry * jz - rz * jy, cy = rz * jx - rx * jz, cz = rx * jy - ry * jx;
+  w[0] += Iinv[0] * cx + Iinv[1] * cy + Iinv[2] * cz;
+  w[1] += Iinv[3] * cx + Iinv[4] * cy + Iinv[5] * cz;
+  w[2] += Iinv[6] * cx + Iinv[7] * cy + Iinv[8] * cz;
+}
