@@ -19,24 +19,24 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { Option } from 'commander';
 import type { EngineName, Scene } from '../index.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
-import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode } from './command.ts';
 import { capWarnings, predictFrameCost } from './cost.ts';
 import { diskText, estimateDisk } from './disk.ts';
-import { framePadding, writeFileAtomic } from './files.ts';
+import { writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene, type LoadedScene } from './load-scene.ts';
-import { MANIFEST, readManifest, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { MANIFEST, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
 import { frameJob } from './sim-thread.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
-import { claimRunDirectory, sweepForResume, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
+import { sweepForResume, type ClaimedDir } from './run-dir.ts';
+import { enginesOf, startRunFolder } from './run-start.ts';
 import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
-import { viscidVersion } from './version.ts';
 import { volumeWarner } from './volume-warning.ts';
 
 export interface RunFlags {
@@ -48,6 +48,10 @@ export interface RunFlags {
   solids?: MeshFormat;
   resume?: string;
   force?: boolean;
+  /** Take over a lock another host's run left (--force; for a sweep, its own --force). Default: force. */
+  breakLock?: boolean;
+  /** The command that retries with --force, for the message about a lock that cannot be checked. */
+  lockRemedy?: string;
   allowPaths?: string[];
   workers?: number;
   checkpointEvery: number;
@@ -67,7 +71,7 @@ defineCommand((program) =>
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
     .addOption(new Option('--solids <format>', 'solid objects in their pose per frame, one mesh (default: none)').choices(['obj', 'ply', 'glb', 'none']))
     .option('--resume <dir>', 'continue the run in this folder from its checkpoint')
-    .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else)")
+    .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else); with --resume, only take over a lock left by a run on another host that has ended")
     .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
@@ -92,62 +96,14 @@ interface RunContext {
 }
 
 export async function runCommand(sceneFile: string, flags: RunFlags): Promise<number> {
-  if (flags.resume && flags.force) throw new UsageError('--resume continues a run and --force starts one over: give one of them');
   let thread: SimThread | undefined;
   const stop = new StopSignal();
   let claim: ClaimedDir | undefined;
   try {
     const loaded = loadScene(sceneFile, { allowPaths: flags.allowPaths });
     const { scene } = loaded;
-    let dir: string;
-    let manifest: Manifest;
-    const checkpoints: RunContext['checkpoints'] = {};
-    if (flags.resume) {
-      dir = resolve(flags.resume);
-      if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different folders; --resume writes into its own folder');
-      manifest = readManifest(dir);
-      if (manifest.scene.sha256 !== loaded.hash) {
-        throw new UsageError(
-          `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
-        );
-      }
-      claim = claimRunDirectory(dir, { resume: true, force: false, flag: '--resume' });
-      const s = manifest.settings;
-      s.method = flags.method ?? s.method;
-      s.frames = flags.frames ?? s.frames;
-      s.mesh = flags.mesh ?? s.mesh;
-      s.points = flags.points ?? s.points;
-      s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
-      s.workers = flags.workers ?? s.workers;
-      s.checkpointEvery = flags.checkpointEvery;
-      for (const engine of enginesOf(s.method)) {
-        const record = manifest.engines[engine];
-        if (record?.checkpoint) checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
-      }
-    } else {
-      dir = resolve(flags.out ?? join('out', scene.name));
-      claim = claimRunDirectory(dir, { resume: false, force: Boolean(flags.force), flag: flags.out ? '--out' : 'the output folder' });
-      const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
-      manifest = {
-        viscid: viscidVersion(),
-        status: 'running',
-        scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
-        settings: {
-          method: flags.method ?? 'particle',
-          frames,
-          mesh: flags.mesh ?? scene.output.mesh,
-          points: flags.points ?? scene.output.points,
-          solids: flags.solids ?? 'none',
-          workers: flags.workers ?? null,
-          checkpointEvery: flags.checkpointEvery,
-          padding: framePadding(frames),
-        },
-        sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
-        engines: {},
-        startedAt: new Date().toISOString(),
-        updatedAt: '',
-      };
-    }
+    const { dir, manifest, checkpoints, claim: claimed } = startRunFolder(sceneFile, flags, loaded);
+    claim = claimed;
     const engines = enginesOf(manifest.settings.method);
     const { mesh, points, frames } = manifest.settings;
     const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
@@ -189,9 +145,6 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
   }
 }
 
-function enginesOf(method: RunMethod): EngineName[] {
-  return method === 'both' ? ['particle', 'grid'] : [method];
-}
 
 /**
  * The particle engine's threads, as the start line gives them: one thread on a machine of four

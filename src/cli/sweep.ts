@@ -39,6 +39,7 @@ interface SweepFlags {
   mesh?: MeshFormat;
   points?: PointsFormat;
   metric?: string[];
+  force?: boolean;
 }
 
 defineCommand((program) =>
@@ -55,6 +56,7 @@ defineCommand((program) =>
     .option('-f, --frames <n>', 'frames each combination runs (default: duration × fps)', intAtLeast(1))
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
+    .option('--force', "with --index or --jobs: take over a run folder whose lock a run on another host left, once that run has ended (a node lost, a job requeued)")
     .option('--metric <name...>', 'with report: metrics to plot (default: all)')
     .action(async (target: string, dir: string | undefined, flags: SweepFlags) => {
       if (target === 'report') {
@@ -76,8 +78,8 @@ defineCommand((program) =>
       }
       const index = flags.index ?? indexFromEnvironment();
       if (index !== undefined && flags.jobs) throw new UsageError('sweep: --index runs one combination and --jobs all of them; give one');
-      if (index !== undefined) setExitCode(await runIndex(sweepDir, index));
-      else if (flags.jobs) setExitCode(await runAll(sweepDir, flags.jobs));
+      if (index !== undefined) setExitCode(await runIndex(sweepDir, index, Boolean(flags.force)));
+      else if (flags.jobs) setExitCode(await runAll(sweepDir, flags.jobs, Boolean(flags.force)));
     }),
 );
 
@@ -169,7 +171,7 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
   return dir;
 }
 
-async function runIndex(dir: string, index: number): Promise<number> {
+async function runIndex(dir: string, index: number, breakLock: boolean): Promise<number> {
   const sweep = readSweep(dir);
   const run = sweep.runs.find((r) => r.index === index);
   if (!run) throw new UsageError(`sweep: index ${index} is not in ${join(dir, SWEEP_FILE)} (indices 0–${sweep.runs.length - 1})`);
@@ -181,6 +183,8 @@ async function runIndex(dir: string, index: number): Promise<number> {
   return runCommand(join(dir, run.scene), {
     // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
     ...(resume ? { resume: out } : { out, force: true }),
+    breakLock,
+    lockRemedy: `viscid sweep ${relative(process.cwd(), dir) || '.'} --index ${index} --force`,
     method: sweep.run.method,
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
@@ -202,7 +206,7 @@ function isComplete(dir: string): boolean {
 }
 
 /** Every combination not yet complete, `jobs` processes at a time, each logging to its run directory. */
-async function runAll(dir: string, jobs: number): Promise<number> {
+async function runAll(dir: string, jobs: number, breakLock: boolean): Promise<number> {
   const sweep = readSweep(dir);
   const todo = sweep.runs.filter((r) => !isComplete(join(dir, r.out)));
   const bin = fileURLToPath(new URL('../../bin/viscid.js', import.meta.url));
@@ -218,7 +222,7 @@ async function runAll(dir: string, jobs: number): Promise<number> {
       const log = openSync(join(out, 'log.txt'), 'a');
       const started = performance.now();
       const exit = await new Promise<number>((done) => {
-        const child = spawn(process.execPath, [bin, 'sweep', dir, '--index', String(run.index)], {
+        const child = spawn(process.execPath, [bin, 'sweep', dir, '--index', String(run.index), ...(breakLock ? ['--force'] : [])], {
           stdio: ['ignore', log, log],
           // One engine thread each: the jobs share the cores. CI=true: plain progress lines.
           env: { ...process.env, CI: 'true', SLURM_ARRAY_TASK_ID: '', JOB_COMPLETION_INDEX: '' },
