@@ -1,4 +1,5 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
+import { printableJson, printableLines } from './printable.ts';
 import { estimateScene, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
@@ -21,7 +22,7 @@ defineCommand((program) =>
           const { scene, hash } = loadScene(file, { allowPaths: opts.allowPaths });
           const summary = summarizeScene(scene, file, hash);
           summaries.push(summary);
-          if (!opts.json) process.stdout.write(`${formatSummary(summary, scene)}\n`);
+          if (!opts.json) process.stdout.write(`${printableLines(formatSummary(summary, scene))}\n`);
         } catch (e) {
           // With several files, report each bad one and go on; a single file fails as usual.
           if (files.length === 1 || !(e instanceof SceneError)) throw e;
@@ -29,7 +30,7 @@ defineCommand((program) =>
           setExitCode(EXIT_BAD_INPUT);
         }
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(files.length === 1 ? summaries[0] : summaries, null, 2)}\n`);
+      if (opts.json) process.stdout.write(`${printableJson(JSON.stringify(files.length === 1 ? summaries[0] : summaries, null, 2))}\n`);
     }),
 );
 

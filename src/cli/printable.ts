@@ -15,3 +15,16 @@ export function printable(text: unknown): string {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** `printable` line by line: the line breaks of a multi-line message stay, everything else is escaped. */
+export function printableLines(text: unknown): string {
+  return String(text).split('\n').map(printable).join('\n');
+}
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text with the characters JSON.stringify leaves raw (DEL, C1, bidi overrides) written as \u escapes: the same JSON value. */
+export function printableJson(json: string): string {
+  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -17,6 +17,7 @@ import type { EngineName } from '../index.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, TEMP_FILE } from './files.ts';
+import { printable } from './printable.ts';
 import { LOCK, LockRefused, takeLock } from './run-lock.ts';
 export { LOCK } from './run-lock.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type EngineRecord, type Manifest } from './manifest.ts';
@@ -104,13 +105,13 @@ function notEmptyMessage(dir: string, entries: string[]): string {
     try {
       const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES).toString('utf8')) as Partial<Manifest>;
       const status = m.status ?? Object.values(m.engines ?? {}).map((e) => e?.status)[0];
-      what = `a viscid run of scene '${m.scene?.name ?? '?'}'${status ? ` (${status})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`;
+      what = `a viscid run of scene '${printable(m.scene?.name ?? '?')}'${status ? ` (${printable(status)})` : ''}${m.startedAt ? `, started ${printable(m.startedAt)}` : ''}`;
     } catch {
       // an unreadable manifest is still a run's
     }
     return `${dir} holds ${what}: continue it with --resume ${dir}, or pass --force to clear its files and start over`;
   }
-  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  const shown = entries.slice(0, 3).map(printable).join(', ') + (entries.length > 3 ? ', …' : '');
   return `${dir} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${shown}): name a new or empty folder, or pass --force to write there (it clears viscid's own files only)`;
 }
 

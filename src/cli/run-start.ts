@@ -7,6 +7,7 @@ import type { EngineName } from '../index.ts';
 import { UsageError } from './command.ts';
 import { framePadding } from './files.ts';
 import type { LoadedScene } from './load-scene.ts';
+import { defaultOutputFolder } from './output-name.ts';
 import { readManifest, type Manifest, type RunMethod } from './manifest.ts';
 import { claimRunDirectory, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
 import type { RunFlags } from './run.ts';
@@ -59,7 +60,7 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
       }
     }
   } else {
-    dir = resolve(flags.out ?? join('out', scene.name));
+    dir = flags.out ? resolve(flags.out) : defaultOutputFolder('', scene.name);
     claim = claimRunDirectory(dir, {
       resume: false,
       force: Boolean(flags.force),

@@ -35,6 +35,7 @@ import { frameJob } from './sim-thread.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
 import { sweepForResume, type ClaimedDir } from './run-dir.ts';
 import { enginesOf, startRunFolder } from './run-start.ts';
+import { printable, printableLines } from './printable.ts';
 import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
 import { volumeWarner } from './volume-warning.ts';
@@ -109,7 +110,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
     process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
     for (const w of predictFrameCost(scene).warnings) {
-      if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
+      if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${printable(w)}\n`);
     }
     // Started once the input is known to be good: a refusal starts no thread.
     const sim = (thread = new SimThread());
@@ -264,7 +265,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     const what = [want.mesh ? `${settings.mesh} meshes` : '', want.points ? `${settings.points} points` : '', want.solids ? `${settings.solids} solids` : ''].filter(Boolean).join(', ');
     process.stderr.write(
-      `${engine}: ${scene.name}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, loaded.frame, settings.frames, process.stderr);
     const warnVolume = volumeWarner(engine);
@@ -374,7 +375,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     manifest.status = 'failed';
     const lost = writeManifestLast(dir, manifest);
     const at = failure.file ? `frame ${failure.frame}, ${failure.file}` : `frame ${failure.frame}`;
-    process.stderr.write(`error: ${engine} engine failed at ${at}: ${failure.message}\n`);
+    process.stderr.write(`error: ${engine} engine failed at ${at}: ${printableLines(failure.message)}\n`);
     if (lost) process.stderr.write(`error: and the manifest could not be updated: ${lost.message}\n`);
     if (process.env.VISCID_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
     if (process.env.VISCID_DEBUG && (e as { threadStack?: string })?.threadStack) process.stderr.write(`${(e as { threadStack?: string }).threadStack}\n`);

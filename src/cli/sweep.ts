@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { sceneMeshFiles, SceneError } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { defaultOutputFolder } from './output-name.ts';
+import { printable } from './printable.ts';
 import { readJsonFile, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
@@ -121,7 +123,7 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     if (paths.has(p.path)) throw new UsageError(`--set ${p.path} is given twice; list all its values in one --set`);
     paths.add(p.path);
   }
-  const dir = resolve(flags.out ?? join('out', `sweep-${base.scene.name}`));
+  const dir = flags.out ? resolve(flags.out) : defaultOutputFolder('sweep-', base.scene.name);
   if (existsSync(join(dir, SWEEP_FILE))) throw new UsageError(`${dir} holds a sweep already; give another --out, or run it with: viscid sweep ${relative(process.cwd(), dir) || '.'} --jobs N`);
   const combos = combinations(params);
   const pad = Math.max(4, String(combos.length - 1).length);
@@ -178,7 +180,7 @@ async function runIndex(dir: string, index: number, breakLock: boolean): Promise
   const out = join(dir, run.out);
   const { runCommand } = await import('./run.ts');
   const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
-  process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
+  process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${printable(settings)}\n`);
   const resume = existsSync(join(out, MANIFEST));
   return runCommand(join(dir, run.scene), {
     // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
@@ -233,7 +235,7 @@ async function runAll(dir: string, jobs: number, breakLock: boolean): Promise<nu
       closeSync(log);
       code = Math.max(code, exit === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : exit === 0 ? 0 : EXIT_FAILURE);
       const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
-      process.stderr.write(`  ${run.index}: ${exit === 0 ? 'done' : `failed (exit ${exit}, see ${join(run.out, 'log.txt')})`} in ${fmtDuration((performance.now() - started) / 1000)} — ${settings}\n`);
+      process.stderr.write(`  ${run.index}: ${exit === 0 ? 'done' : `failed (exit ${exit}, see ${join(run.out, 'log.txt')})`} in ${fmtDuration((performance.now() - started) / 1000)} — ${printable(settings)}\n`);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
