@@ -10,6 +10,7 @@ import type { EngineName, Simulation, SimulationOptions } from './api.ts';
 import type { Scene } from './scene/scene.ts';
 import { getEngine, sceneFromCheckpoint } from './engines.ts';
 import { CheckpointReader } from './io/checkpoint.ts';
+export { CheckpointError } from './io/checkpoint.ts';
 import './particle/register.ts';
 import './grid/register.ts';
 
@@ -50,9 +51,14 @@ export function createSimulation(scene: Scene, engine: EngineName = 'particle', 
   return getEngine(engine).create(scene, options);
 }
 
-/** Continues a run from `sim.save()` bytes, bit for bit. */
-export function restoreSimulation(bytes: Uint8Array, options: SimulationOptions = {}): Simulation {
+/**
+ * Continues a run from `sim.save()` bytes, bit for bit. The bytes are input: their checksum, the
+ * scene they hold against its hash label (and `expectSceneHash`, the hash of the scene the caller
+ * means to run, if given) and every restored value are checked; a CheckpointError says what is wrong.
+ */
+export function restoreSimulation(bytes: Uint8Array, options: SimulationOptions & { expectSceneHash?: string } = {}): Simulation {
   const reader = new CheckpointReader(bytes);
   const engine = getEngine(reader.engine);
-  return engine.restore(sceneFromCheckpoint(reader), reader, options);
+  const { expectSceneHash, ...rest } = options;
+  return engine.restore(sceneFromCheckpoint(reader, expectSceneHash), reader, rest);
 }

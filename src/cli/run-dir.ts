@@ -15,6 +15,7 @@ import { constants as bufferConstants } from 'node:buffer';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
+import { sceneFromCheckpoint } from '../engines.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, TEMP_FILE } from './files.ts';
 import { printable } from './printable.ts';
@@ -170,8 +171,9 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
 
 /**
  * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
- * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
- * it carries is the manifest's.
+ * its bytes match the sha-256 the manifest recorded, its own checksum holds, the scene hash it
+ * carries is the manifest's, and the scene it stores hashes to that label. (These catch accidents
+ * and mix-ups, not forgery; the engines validate every restored value besides.)
  */
 export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
   // Where viscid writes it, and nowhere else: a manifest does not send a resume to read other files.
@@ -193,8 +195,14 @@ export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: 
   } catch (e) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
-  if (reader.sceneHash && reader.sceneHash !== sceneSha) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${reader.sceneHash.slice(0, 12)}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  if (reader.sceneHash !== sceneSha) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${printable(reader.sceneHash.slice(0, 12))}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  }
+  // The scene inside, against its own label (and so the manifest's, and the run's scene file).
+  try {
+    sceneFromCheckpoint(reader, sceneSha);
+  } catch (e) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
   return bytes;
 }
