@@ -7,7 +7,7 @@
  *   const obj = toOBJ(sim.surfaceMesh());
  */
 import type { EngineName, Simulation, SimulationOptions } from './api.ts';
-import type { Scene } from './scene/scene.ts';
+import { isParsedScene, privateSceneCopy, type Scene } from './scene/scene.ts';
 import { getEngine, sceneFromCheckpoint } from './engines.ts';
 import { CheckpointReader } from './io/checkpoint.ts';
 export { CheckpointError } from './io/checkpoint.ts';
@@ -46,9 +46,18 @@ export { compareEngines, compareScene, type CompareOptions } from './compare/com
 export { buildReport, runsToCsv, type ComparisonReport } from './compare/report.ts';
 export { runValidation, VALIDATION_CASES, type CaseResult, type ValidationCase } from './compare/validate.ts';
 
-/** Creates a simulation of `scene` with the named engine ('particle' or 'grid'). */
+/**
+ * Creates a simulation of `scene` (made by parseScene) with the named engine ('particle' or
+ * 'grid'). The simulation keeps a frozen copy of the scene: changing `scene` afterwards does not
+ * change it.
+ */
 export function createSimulation(scene: Scene, engine: EngineName = 'particle', options: SimulationOptions = {}): Simulation {
-  return getEngine(engine).create(scene, options);
+  if (!isParsedScene(scene)) {
+    throw new TypeError(
+      `createSimulation needs a Scene made by parseScene(json), got ${scene === null ? 'null' : Array.isArray(scene) ? 'an array' : typeof scene === 'object' ? 'an object that parseScene did not make (a copy or hand-made JSON)' : typeof scene}: call createSimulation(parseScene(json), …), which validates it and fills in the defaults`,
+    );
+  }
+  return getEngine(engine).create(privateSceneCopy(scene), options);
 }
 
 /**

@@ -102,7 +102,10 @@ export class ParticleSimulation implements Simulation {
     return this.ctx.frame;
   }
 
+  private disposed = false;
+
   stepFrame(): StepStats {
+    if (this.disposed) throw new Error('stepFrame: this simulation was disposed; create or restore a new one');
     this.queryDirty = true;
     const stats = stepFrame(this.ctx, this.emitters);
     stats.counters.threads = this.team?.size ?? 1;
@@ -230,6 +233,7 @@ export class ParticleSimulation implements Simulation {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.team?.dispose();
   }
 }
