@@ -1,4 +1,5 @@
 /** `viscid info <scene...>`: validates scenes and prints what they hold and what they will cost. */
+import { estimateSolids, type SolidsEstimate } from './solids-cost.ts';
 import { printableJson, printableLines } from './printable.ts';
 import { estimateScene, type Scene, type Shape } from '../index.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
@@ -60,6 +61,8 @@ export interface SceneSummary {
   disk: { particle: DiskEstimate; grid: DiskEstimate };
   /** Iterations a frame, caps that bind and a rough time a frame (cost.ts). */
   cost: FrameCost;
+  /** The solid objects' meshes, memory, `--solids` bytes and the time moving ones add (solids-cost.ts). */
+  solids: SolidsEstimate;
 }
 
 function shapeText(shape: Shape): string {
@@ -126,6 +129,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
       grid: estimateDisk(scene, { engines: ['grid'], frames, mesh: scene.output.mesh, points: scene.output.points }),
     },
     cost: predictFrameCost(scene),
+    solids: estimateSolids(scene),
   };
 }
 
@@ -159,6 +163,13 @@ export function formatSummary(s: SceneSummary, scene: Scene): string {
   lines.push(
     `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} steps`,
   );
+  const so = s.solids;
+  if (so.bodies > 0) {
+    const glb = estimateDisk(scene, { engines: ['particle'], frames: s.frames, mesh: 'none', points: 'none', solids: 'glb' });
+    lines.push(
+      `  solids: ${fmtInt(so.bodies)} (${fmtInt(so.moving)} moving), ${fmtInt(so.triangles)} triangles, ~${fmtBytes(so.meshBytes)} of meshes; moving solids add ~${fmtFrameTime(so.particleSeconds)} to a particle-engine frame; --solids glb writes ${diskText(glb, 'glb solids')} an engine`,
+    );
+  }
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   return lines.join('\n');
 }

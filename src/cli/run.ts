@@ -106,9 +106,9 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     const { dir, manifest, checkpoints, claim: claimed } = startRunFolder(sceneFile, flags, loaded);
     claim = claimed;
     const engines = enginesOf(manifest.settings.method);
-    const { mesh, points, frames } = manifest.settings;
-    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
-    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
+    const { mesh, points, frames, solids } = manifest.settings;
+    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : '', solids !== 'none' ? `${solids} solids` : ''].filter(Boolean).join(', ') || 'no frame files';
+    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points, solids }), formats)}\n`);
     for (const w of predictFrameCost(scene).warnings) {
       if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${printable(w)}\n`);
     }
