@@ -234,7 +234,9 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     // Loaded here, not at start-up: the encoders (the glTF library among them) serve `run` only.
     const extensions = await import('./export.ts');
     if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
-      return record.status; // nothing left to do; skip loading the checkpoint
+      // Nothing left to do but sweep what a killed earlier resume may have left; skip loading the checkpoint.
+      sweepForResume(dir, engine, record.checkpoint.frame);
+      return record.status;
     }
     const want = { mesh: settings.mesh !== 'none', solids: settings.solids !== 'none', points: settings.points !== 'none' };
     if (want.mesh || want.solids || want.points) writer.warm();

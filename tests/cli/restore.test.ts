@@ -5,7 +5,7 @@
  * is validated: a count larger than its arrays, a negative frame, a NaN position, a material index
  * past the scene's are refused with a message, never run.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,5 +79,18 @@ describe('restored state', () => {
     const r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot resume: checkpoint particle\/checkpoint\.vscd in .*: checkpoint's scene .* is not the one its label names/);
+  });
+
+  it('--resume of a complete run sweeps the temporary files a killed run left', async () => {
+    const dir = join(tmp, 'complete');
+    const tiny = join(FIXTURES, 'tiny.json');
+    expect((await cliInProcess(['run', tiny, '--frames', '1', '--mesh', 'ply', '--out', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'particle', 'mesh-0001.ply.tmp-99999-0'), 'stale');
+    writeFileSync(join(dir, 'manifest.json.tmp-99999-1'), 'stale');
+    const r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, 'particle', 'mesh-0001.ply.tmp-99999-0'))).toBe(false);
+    expect(existsSync(join(dir, 'manifest.json.tmp-99999-1'))).toBe(false);
+    expect(existsSync(join(dir, 'particle', 'mesh-0001.ply'))).toBe(true);
   });
 });
