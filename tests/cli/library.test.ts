@@ -23,6 +23,17 @@ describe('engine-level ceilings on caps', () => {
   });
 });
 
+describe('liquid far from the origin', () => {
+  it('is refused at parse time where float64 cannot resolve the particle radius (1e300 m meshed nothing, exit 0)', () => {
+    const far = JSON.parse(tinyText);
+    far.bodies[1].shape.center = [1e300, 0, 0];
+    expect(() => parseScene(JSON.stringify(far))).toThrow(/bodies\[1\]\.shape: this liquid lies 1\.00e\+300 m from the origin, .* \(at most 4\.50e\+7 m\); place the scene near the origin/);
+    // Far, but within reach: not this refusal (the grid's cell cap may refuse it for its size).
+    far.bodies[1].shape.center = [1e5, 0, 0];
+    expect(() => parseScene(JSON.stringify(far))).not.toThrow(/from the origin/);
+  });
+});
+
 describe('the library', () => {
   it("copies the Scene at creation: changing it afterwards changes nothing in the simulation", () => {
     const scene = parseScene(tinyText);
