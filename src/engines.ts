@@ -6,7 +6,7 @@ import type { EngineName, Simulation, SimulationOptions } from './api.ts';
 import { serializeScene, type Scene, type TriMesh } from './scene/scene.ts';
 import { parseScene, sceneMeshFiles } from './scene/parse.ts';
 import { sceneHash } from './scene/hash.ts';
-import { CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
+import { CheckpointError, CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
 
 /** A feature of a scene that an engine does not honour, named by its JSON path. */
 export interface IgnoredFeature {
@@ -63,8 +63,25 @@ export function startCheckpoint(engine: EngineName, scene: Scene): CheckpointWri
   return w;
 }
 
-/** The scene stored in a checkpoint, with its meshes. */
-export function sceneFromCheckpoint(reader: CheckpointReader): Scene {
+/**
+ * The scene stored in a checkpoint, with its meshes, refused unless it is the scene the checkpoint's
+ * own hash label names (a checkpoint is input: a label and a scene that disagree mean it was
+ * damaged or put together by hand) and, with `expectedHash`, the scene the caller runs.
+ */
+export function sceneFromCheckpoint(reader: CheckpointReader, expectedHash?: string): Scene {
+  let scene: Scene;
+  try {
+    scene = parseCheckpointScene(reader);
+  } catch (e) {
+    throw new CheckpointError(`checkpoint's scene is not a valid scene: ${(e as Error).message}`);
+  }
+  const hash = sceneHash(scene);
+  if (hash !== reader.sceneHash) throw new CheckpointError(`checkpoint's scene (sha256 ${hash.slice(0, 12)}…) is not the one its label names (${reader.sceneHash.slice(0, 12)}…)`);
+  if (expectedHash !== undefined && hash !== expectedHash) throw new CheckpointError(`checkpoint holds another scene (sha256 ${hash.slice(0, 12)}…) than the one to run (${expectedHash.slice(0, 12)}…)`);
+  return scene;
+}
+
+function parseCheckpointScene(reader: CheckpointReader): Scene {
   const loadedMeshes: Record<string, TriMesh> = {};
   for (const file of sceneMeshFiles(JSON.parse(reader.sceneJson))) {
     loadedMeshes[file] = {

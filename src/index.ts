@@ -7,9 +7,10 @@
  *   const obj = toOBJ(sim.surfaceMesh());
  */
 import type { EngineName, Simulation, SimulationOptions } from './api.ts';
-import type { Scene } from './scene/scene.ts';
+import { isParsedScene, privateSceneCopy, type Scene } from './scene/scene.ts';
 import { getEngine, sceneFromCheckpoint } from './engines.ts';
 import { CheckpointReader } from './io/checkpoint.ts';
+export { CheckpointError } from './io/checkpoint.ts';
 import './particle/register.ts';
 import './grid/register.ts';
 
@@ -45,14 +46,28 @@ export { compareEngines, compareScene, type CompareOptions } from './compare/com
 export { buildReport, runsToCsv, type ComparisonReport } from './compare/report.ts';
 export { runValidation, VALIDATION_CASES, type CaseResult, type ValidationCase } from './compare/validate.ts';
 
-/** Creates a simulation of `scene` with the named engine ('particle' or 'grid'). */
+/**
+ * Creates a simulation of `scene` (made by parseScene) with the named engine ('particle' or
+ * 'grid'). The simulation keeps a frozen copy of the scene: changing `scene` afterwards does not
+ * change it.
+ */
 export function createSimulation(scene: Scene, engine: EngineName = 'particle', options: SimulationOptions = {}): Simulation {
-  return getEngine(engine).create(scene, options);
+  if (!isParsedScene(scene)) {
+    throw new TypeError(
+      `createSimulation needs a Scene made by parseScene(json), got ${scene === null ? 'null' : Array.isArray(scene) ? 'an array' : typeof scene === 'object' ? 'an object that parseScene did not make (a copy or hand-made JSON)' : typeof scene}: call createSimulation(parseScene(json), …), which validates it and fills in the defaults`,
+    );
+  }
+  return getEngine(engine).create(privateSceneCopy(scene), options);
 }
 
-/** Continues a run from `sim.save()` bytes, bit for bit. */
-export function restoreSimulation(bytes: Uint8Array, options: SimulationOptions = {}): Simulation {
+/**
+ * Continues a run from `sim.save()` bytes, bit for bit. The bytes are input: their checksum, the
+ * scene they hold against its hash label (and `expectSceneHash`, the hash of the scene the caller
+ * means to run, if given) and every restored value are checked; a CheckpointError says what is wrong.
+ */
+export function restoreSimulation(bytes: Uint8Array, options: SimulationOptions & { expectSceneHash?: string } = {}): Simulation {
   const reader = new CheckpointReader(bytes);
   const engine = getEngine(reader.engine);
-  return engine.restore(sceneFromCheckpoint(reader), reader, options);
+  const { expectSceneHash, ...rest } = options;
+  return engine.restore(sceneFromCheckpoint(reader, expectSceneHash), reader, rest);
 }

@@ -5,7 +5,7 @@
  *   out/honey-drop/particle/mesh-0001.ply …  →  out/honey-drop/particle/animation.glb
  */
 import { constants as bufferConstants } from 'node:buffer';
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { encodeGlbSequenceStart, frameBytes, glbFrameChunks, type SequenceFrame, type SequenceOptions } from '../io/gltf-sequence.ts';
@@ -77,6 +77,7 @@ export function animateRun(dir: string, flags: { method?: EngineName; out?: stri
   }
   const options: SequenceOptions = { name: manifest.scene.name, normals, colors };
   const out = flags.out ?? join(dir, engine, 'animation.glb');
+  if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`animate: --out ${out} is a folder; name the GLB file, e.g. ${join(out, 'animation.glb')}`);
   const tmp = `${out}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
@@ -94,7 +95,12 @@ export function animateRun(dir: string, flags: { method?: EngineName; out?: stri
     throw e;
   }
   closeSync(fd);
-  renameSync(tmp, out);
+  try {
+    renameSync(tmp, out);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new UsageError(`animate: cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   process.stderr.write(`wrote ${relative(process.cwd(), out) || out}: ${frames.length} frames, ${fmtBytes(statSync(out).size)}\n`);
   return out;
 }

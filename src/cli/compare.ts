@@ -3,6 +3,7 @@
  * one SVG per plot to the output directory, then prints the summary table.
  */
 import { Option } from 'commander';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineNames, ignoredFeatures, type EngineName } from '../index.ts';
 import { compareScene, defaultFrames } from '../compare/compare.ts';
@@ -10,6 +11,8 @@ import type { Axis } from '../compare/metrics.ts';
 import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
 import { loadScene } from './load-scene.ts';
+import { defaultOutputFolder } from './output-name.ts';
+import { printable } from './printable.ts';
 import { createProgress } from './progress.ts';
 import { volumeWarner } from './volume-warning.ts';
 
@@ -22,6 +25,29 @@ interface CompareFlags {
   frontAxis?: string;
   quiet?: boolean;
   allowPaths?: string[];
+  force?: boolean;
+}
+
+/** What compare writes into its folder: these it may replace with --force, nothing else. */
+const COMPARE_FILE = /^(metrics\.csv|report\.html|[\w-]+\.svg)$/;
+
+/**
+ * The folder compare writes into, checked before any engine runs: a new or empty folder, or with
+ * --force one holding compare's own files (replaced; anything else there is left alone). Another
+ * run's files are never overwritten silently.
+ */
+function compareFolder(out: string, force: boolean): void {
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out}: it is a file, not a folder; name a folder for the report`);
+  const entries = readdirSync(out);
+  if (entries.length === 0) return;
+  const shown = entries.slice(0, 3).map(printable).join(', ') + (entries.length > 3 ? ', …' : '');
+  if (!force) {
+    throw new UsageError(`${out} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${shown}): name a new or empty folder, or pass --force to replace compare's files there (metrics.csv, report.html, the plots)`);
+  }
+  const ours = entries.filter((e) => COMPARE_FILE.test(e));
+  if (ours.some((e) => !lstatSync(join(out, e)).isFile())) throw new UsageError(`${out}: an entry named like compare's output is not a plain file; name another folder`);
+  process.stderr.write(`--force: replacing ${ours.length} of compare's files in ${out}${entries.length > ours.length ? `; leaving ${entries.length - ours.length} other entr${entries.length - ours.length === 1 ? 'y' : 'ies'} there` : ''}\n`);
 }
 
 function parseEngines(list: string | undefined): EngineName[] | undefined {
@@ -46,6 +72,7 @@ defineCommand((program) =>
     .addOption(new Option('-m, --method <engine>', 'another name for --engine').argParser((v: string, prev: string[] = []) => [...prev, v]).hideHelp())
     .option('--front-axis <axis>', 'axis the front position is measured along: x, y or z', 'x')
     .option('-q, --quiet', 'no per-frame progress')
+    .option('--force', "write into a folder that is not empty, replacing compare's own files there (metrics.csv, report.html, *.svg)")
     .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .action((file: string, opts: CompareFlags) => {
       const { scene } = loadScene(file, { allowPaths: opts.allowPaths });
@@ -55,7 +82,8 @@ defineCommand((program) =>
       if (named.length && opts.engines !== undefined) throw new UsageError('--engine and --engines both name engines: give one of them');
       const engines = parseEngines(named.length ? named.join(',') : opts.engines);
       const frames = opts.frames ?? defaultFrames(scene);
-      const out = resolve(opts.out ?? join('out', `compare-${scene.name}`));
+      const out = opts.out ? resolve(opts.out) : defaultOutputFolder('compare-', scene.name);
+      compareFolder(out, Boolean(opts.force));
       const progress = new Map<string, ReturnType<typeof createProgress>>();
       const warners = new Map<string, ReturnType<typeof volumeWarner>>();
       for (const e of engines ?? (['particle', 'grid'] as const)) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
@@ -86,7 +114,7 @@ defineCommand((program) =>
       writeFileAtomic(join(out, 'metrics.csv'), report.csv);
       writeFileAtomic(join(out, 'report.html'), report.html);
       for (const plot of report.plots) writeFileAtomic(join(out, `${plot.name}.svg`), plot.svg);
-      process.stdout.write(`${scene.name}: ${frames} frames per engine\n\n${report.table}\n\nwrote ${join(out, 'report.html')}, metrics.csv and ${report.plots.length} SVG plots\n`);
+      process.stdout.write(`${printable(scene.name)}: ${frames} frames per engine\n\n${report.table}\n\nwrote ${join(out, 'report.html')}, metrics.csv and ${report.plots.length} SVG plots\n`);
       for (const run of runs) {
         if (run.error) {
           const when = run.frames.length ? `stopped after frame ${run.frames.length - 1}` : 'did not run';

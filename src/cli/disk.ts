@@ -13,6 +13,7 @@ import { estimateScene, type EngineName, type Scene } from '../index.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { meshFileBytes, pointsFileBytes } from '../io/sizes.ts';
 import { fmtBytes } from './format.ts';
+import { estimateSolids } from './solids-cost.ts';
 import type { MeshFormat, PointsFormat } from './manifest.ts';
 
 /** Triangles a unit of area A / h² gives (measured, see above). */
@@ -31,6 +32,8 @@ export interface DiskSettings {
   frames: number;
   mesh: MeshFormat;
   points: PointsFormat;
+  /** `--solids`: the solids' meshes each frame (solids-cost.ts). */
+  solids?: MeshFormat;
 }
 
 function surfaceTriangles(scene: Scene, engine: EngineName): { first: number; most: number } {
@@ -68,6 +71,12 @@ export function estimateDisk(scene: Scene, s: DiskSettings): DiskEstimate {
       const p = pointsFileBytes(s.points, pointCount(scene, engine));
       first += p;
       most += p;
+    }
+    if (s.solids && s.solids !== 'none') {
+      const solids = estimateSolids(scene);
+      const b = solids.bodies > 0 ? meshFileBytes(s.solids, solids.triangles, true) : 0;
+      first += b;
+      most += b;
     }
   }
   return { frameBytes: { first, most }, frames: s.frames, totalBytes: most * s.frames };

@@ -3,6 +3,8 @@ import { engineNames, estimateScene, ignoredFeatures, type IgnoredFeature, type 
 import { gridBoxWarnings } from '../scene/grid-box.ts';
 import type { EngineName } from '../index.ts';
 import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
+import { estimateSolids, type SolidsEstimate } from './solids-cost.ts';
+import { printableJson, printableLines } from './printable.ts';
 import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
@@ -27,7 +29,7 @@ defineCommand((program) =>
           const { scene, hash } = loadScene(file, { allowPaths: opts.allowPaths });
           const summary = summarizeScene(scene, file, hash);
           summaries.push(summary);
-          if (!opts.json) process.stdout.write(`${formatSummary(summary, scene, engine)}\n`);
+          if (!opts.json) process.stdout.write(`${printableLines(formatSummary(summary, scene, engine))}\n`);
         } catch (e) {
           // With several files, report each bad one and go on; a single file fails as usual.
           if (files.length === 1 || !(e instanceof SceneError)) throw e;
@@ -35,7 +37,7 @@ defineCommand((program) =>
           setExitCode(EXIT_BAD_INPUT);
         }
       }
-      if (opts.json) process.stdout.write(`${JSON.stringify(files.length === 1 ? summaries[0] : summaries, null, 2)}\n`);
+      if (opts.json) process.stdout.write(`${printableJson(JSON.stringify(files.length === 1 ? summaries[0] : summaries, null, 2))}\n`);
     }),
 );
 
@@ -69,6 +71,8 @@ export interface SceneSummary {
   ignored: Record<string, IgnoredFeature[]>;
   /** Where the grid engine's box cuts a body or the liquid's likely puddle (grid-box.ts). */
   gridBoxWarnings: string[];
+  /** The solid objects' meshes, memory, `--solids` bytes and the time moving ones add (solids-cost.ts). */
+  solids: SolidsEstimate;
 }
 
 function shapeText(shape: Shape): string {
@@ -137,6 +141,7 @@ export function summarizeScene(scene: Scene, file: string, sha256: string): Scen
     cost: predictFrameCost(scene),
     ignored: Object.fromEntries(engineNames().map((e) => [e, ignoredFeatures(scene, e)])),
     gridBoxWarnings: gridBoxWarnings(scene, est.gridBounds),
+    solids: estimateSolids(scene),
   };
 }
 
@@ -193,6 +198,13 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   lines.push(
     `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
   );
+  const so = s.solids;
+  if (so.bodies > 0) {
+    const glb = estimateDisk(scene, { engines: ['particle'], frames: s.frames, mesh: 'none', points: 'none', solids: 'glb' });
+    lines.push(
+      `  solids: ${fmtInt(so.bodies)} (${fmtInt(so.moving)} moving), ${fmtInt(so.triangles)} triangles, ~${fmtBytes(so.meshBytes)} of meshes; moving solids add ~${fmtFrameTime(so.particleSeconds)} to a particle-engine frame; --solids glb writes ${diskText(glb, 'glb solids')} an engine`,
+    );
+  }
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   for (const [engine, list] of Object.entries(s.ignored)) for (const f of list) lines.push(`  warning: ${engine} engine ignores ${f.path}: ${f.message}`);
   return lines.join('\n');

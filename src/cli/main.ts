@@ -15,6 +15,7 @@ import './validate.ts';
 import './sweep.ts';
 import './animate.ts';
 import './preview.ts';
+import { printableLines } from './printable.ts';
 import { viscidVersion } from './version.ts';
 
 export function buildProgram(): Command {
@@ -46,16 +47,17 @@ export async function main(argv: string[]): Promise<number> {
       // Help and --version exit 0; any flag or argument problem is bad input.
       return e.exitCode === 0 ? 0 : EXIT_BAD_INPUT;
     }
+    // Messages may quote what a scene or a run folder holds: never raw escape sequences.
     if (e instanceof SceneError) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${printableLines(e.message)}\n`);
       return EXIT_BAD_INPUT;
     }
     if (e instanceof UsageError) {
-      process.stderr.write(`error: ${e.message}\n`);
+      process.stderr.write(`error: ${printableLines(e.message)}\n`);
       return EXIT_BAD_INPUT;
     }
     const err = e as Error;
-    process.stderr.write(`error: ${err?.message ?? String(e)}\n`);
+    process.stderr.write(`error: ${printableLines(err?.message ?? String(e))}\n`);
     if (process.env.VISCID_DEBUG && err?.stack) process.stderr.write(`${err.stack}\n`);
     return EXIT_FAILURE;
   }

@@ -1,8 +1,8 @@
 /**
  * A run's output folder belongs to that run. `viscid run` writes into a folder that is new, empty,
  * or cleared with `--force`; `--resume` is the only way to continue what a folder holds. A lock
- * file keeps two runs from writing into one folder at once (a lock left by a run that was killed
- * is taken over). On resume, temporary files of a killed run and frame files written after the
+ * file keeps two runs from writing into one folder at once (run-lock.ts: created exclusively; a
+ * lock left by a run that was killed is taken over, another host's only with --force). On resume, temporary files of a killed run and frame files written after the
  * checkpoint are swept, so no stale frame sits beside the ones the run writes.
  *
  * `--force` clears viscid's own files only — manifest.json, the lock, and in the engine folders
@@ -10,17 +10,19 @@
  * anything else in the folder where it is.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
+import { sceneFromCheckpoint } from '../engines.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, TEMP_FILE } from './files.ts';
+import { printable } from './printable.ts';
+import { LOCK, LockRefused, takeLock } from './run-lock.ts';
+export { LOCK } from './run-lock.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type EngineRecord, type Manifest } from './manifest.ts';
 
-export const LOCK = '.viscid-run.lock';
 export const ENGINE_DIRS: readonly EngineName[] = ['particle', 'grid'];
 /** Frame files of `viscid run`: `mesh-0001.obj`, `points-00012.vtk`, `solids-0003.glb`. */
 const FRAME_FILE = /^(mesh|points|solids)-(\d{4,})\.(obj|ply|glb|vtk)$/;
@@ -36,60 +38,56 @@ function isViscidFile(name: string): boolean {
   return FRAME_FILE.test(name) || name === CHECKPOINT || TEMP_FILE.test(name);
 }
 
-/** Whether the process `pid` is alive on this machine. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The run holding `dir`'s lock, if it is alive: its pid. */
-function liveLockHolder(dir: string): number | null {
-  let text: string;
-  try {
-    text = readBoundedFile(join(dir, LOCK), 4096).toString('utf8');
-  } catch {
-    return null;
-  }
-  const [pid, host] = text.trim().split(/\s+/);
-  const n = Number(pid);
-  if (!Number.isSafeInteger(n) || n <= 0 || n === process.pid) return null;
-  if (host !== undefined && host !== hostname()) return n; // another machine's run: assume alive
-  return alive(n) ? n : null;
-}
-
 export interface ClaimedDir {
   dir: string;
   /** Removes the lock (at the end of the run, whatever its outcome). */
   release(): void;
 }
 
+export interface ClaimOptions {
+  resume: boolean;
+  /** Clear viscid's files from a folder that is not empty (`--force` without `--resume`). */
+  force: boolean;
+  /** Take over a lock that cannot be checked from here: another host's, or unreadable (run-lock.ts). */
+  breakLock?: boolean;
+  flag: string;
+  /** The command line that retries with --force, for the message about such a lock. */
+  remedy?: string;
+}
+
 /**
- * Takes `dir` for a run: refuses a file, a folder another live run writes into, and (without
- * `resume` or `force`) a folder that is not empty; with `force`, clears viscid's files first.
+ * Takes `dir` for a run: refuses a file, a folder another live run writes into (its lock, taken
+ * exclusively: run-lock.ts), and (without `resume` or `force`) a folder that is not empty; with
+ * `force`, clears viscid's files first, under the lock.
  */
-export function claimRunDirectory(dir: string, options: { resume: boolean; force: boolean; flag: string }): ClaimedDir {
+export function claimRunDirectory(dir: string, options: ClaimOptions): ClaimedDir {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UsageError(`${options.flag} ${dir}: it is a file, not a folder; name a folder for the run's files`);
   }
-  const holder = existsSync(dir) ? liveLockHolder(dir) : null;
-  if (holder !== null) throw new UsageError(`${dir} is being written by another viscid run (pid ${holder}); wait for it, or stop it, first`);
-  if (!options.resume) {
-    const entries = existsSync(dir) ? readdirSync(dir).filter((e) => e !== LOCK) : [];
-    if (entries.length > 0) {
-      if (!options.force) throw new UsageError(notEmptyMessage(dir, entries));
-      const { removed, kept } = clearViscidFiles(dir);
-      process.stderr.write(`--force: removed ${removed} file${removed === 1 ? '' : 's'} of an earlier run from ${dir}${kept ? `; left ${kept} other entr${kept === 1 ? 'y' : 'ies'} there` : ''}\n`);
-    }
-  }
+  let release: () => void;
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, LOCK), `${process.pid} ${hostname()}\n`);
+    release = takeLock(dir, {
+      force: Boolean(options.breakLock),
+      remedy: options.remedy ?? `the same command with --force`,
+      note: (line) => process.stderr.write(`note: ${line}\n`),
+    });
   } catch (e) {
+    if (e instanceof LockRefused) throw new UsageError(e.message);
     throw new UsageError(`cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    if (!options.resume) {
+      const entries = readdirSync(dir).filter((e) => e !== LOCK && !e.startsWith(`${LOCK}.`));
+      if (entries.length > 0) {
+        if (!options.force) throw new UsageError(notEmptyMessage(dir, entries));
+        const { removed, kept } = clearViscidFiles(dir);
+        process.stderr.write(`--force: removed ${removed} file${removed === 1 ? '' : 's'} of an earlier run from ${dir}${kept ? `; left ${kept} other entr${kept === 1 ? 'y' : 'ies'} there` : ''}\n`);
+      }
+    }
+  } catch (e) {
+    release();
+    throw e;
   }
   let released = false;
   return {
@@ -97,12 +95,7 @@ export function claimRunDirectory(dir: string, options: { resume: boolean; force
     release() {
       if (released) return;
       released = true;
-      // Only our own lock: a run that took the folder over after this one was presumed dead keeps its.
-      try {
-        if (readBoundedFile(join(dir, LOCK), 4096).toString('utf8').startsWith(`${process.pid} `)) rmSync(join(dir, LOCK), { force: true });
-      } catch {
-        // already gone
-      }
+      release();
     },
   };
 }
@@ -113,13 +106,13 @@ function notEmptyMessage(dir: string, entries: string[]): string {
     try {
       const m = JSON.parse(readBoundedFile(join(dir, MANIFEST), MAX_MANIFEST_BYTES).toString('utf8')) as Partial<Manifest>;
       const status = m.status ?? Object.values(m.engines ?? {}).map((e) => e?.status)[0];
-      what = `a viscid run of scene '${m.scene?.name ?? '?'}'${status ? ` (${status})` : ''}${m.startedAt ? `, started ${m.startedAt}` : ''}`;
+      what = `a viscid run of scene '${printable(m.scene?.name ?? '?')}'${status ? ` (${printable(status)})` : ''}${m.startedAt ? `, started ${printable(m.startedAt)}` : ''}`;
     } catch {
       // an unreadable manifest is still a run's
     }
     return `${dir} holds ${what}: continue it with --resume ${dir}, or pass --force to clear its files and start over`;
   }
-  const shown = entries.slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  const shown = entries.slice(0, 3).map(printable).join(', ') + (entries.length > 3 ? ', …' : '');
   return `${dir} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${shown}): name a new or empty folder, or pass --force to write there (it clears viscid's own files only)`;
 }
 
@@ -129,7 +122,9 @@ export function clearViscidFiles(dir: string): { removed: number; kept: number }
   let kept = 0;
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
-    if (entry === MANIFEST || entry === LOCK || TEMP_FILE.test(entry)) {
+    if (entry === LOCK || entry.startsWith(`${LOCK}.`)) {
+      continue; // the lock is the run's that clears the folder
+    } else if (entry === MANIFEST || TEMP_FILE.test(entry)) {
       rmSync(path, { force: true });
       removed++;
     } else if ((ENGINE_DIRS as readonly string[]).includes(entry) && lstatSync(path).isDirectory()) {
@@ -176,8 +171,9 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
 
 /**
  * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
- * its bytes match the sha-256 the manifest recorded, its own checksum holds, and the scene hash
- * it carries is the manifest's.
+ * its bytes match the sha-256 the manifest recorded, its own checksum holds, the scene hash it
+ * carries is the manifest's, and the scene it stores hashes to that label. (These catch accidents
+ * and mix-ups, not forgery; the engines validate every restored value besides.)
  */
 export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
   // Where viscid writes it, and nowhere else: a manifest does not send a resume to read other files.
@@ -199,8 +195,14 @@ export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: 
   } catch (e) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
-  if (reader.sceneHash && reader.sceneHash !== sceneSha) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${reader.sceneHash.slice(0, 12)}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  if (reader.sceneHash !== sceneSha) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${printable(reader.sceneHash.slice(0, 12))}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  }
+  // The scene inside, against its own label (and so the manifest's, and the run's scene file).
+  try {
+    sceneFromCheckpoint(reader, sceneSha);
+  } catch (e) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
   return bytes;
 }

@@ -19,25 +19,26 @@
  */
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { Option } from 'commander';
 import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { ignoredFeatures, type EngineName, type Scene } from '../index.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
-import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode } from './command.ts';
 import { capWarnings, predictFrameCost } from './cost.ts';
 import { diskText, estimateDisk } from './disk.ts';
-import { framePadding, writeFileAtomic } from './files.ts';
+import { writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene, type LoadedScene } from './load-scene.ts';
-import { MANIFEST, readManifest, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
+import { MANIFEST, writeManifest, writeManifestLast, type EngineRecord, type Failure, type Manifest, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
 import { createProgress } from './progress.ts';
 import { frameJob } from './sim-thread.ts';
 import { FrameWriter, type FrameWritten } from './frame-writer.ts';
-import { claimRunDirectory, sweepForResume, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
+import { sweepForResume, type ClaimedDir } from './run-dir.ts';
+import { enginesOf, startRunFolder } from './run-start.ts';
+import { printable, printableLines } from './printable.ts';
 import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
-import { viscidVersion } from './version.ts';
 import { volumeWarner } from './volume-warning.ts';
 
 export interface RunFlags {
@@ -51,6 +52,10 @@ export interface RunFlags {
   solids?: MeshFormat;
   resume?: string;
   force?: boolean;
+  /** Take over a lock another host's run left (--force; for a sweep, its own --force). Default: force. */
+  breakLock?: boolean;
+  /** The command that retries with --force, for the message about a lock that cannot be checked. */
+  lockRemedy?: string;
   allowPaths?: string[];
   workers?: number;
   checkpointEvery: number;
@@ -71,7 +76,7 @@ defineCommand((program) =>
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
     .addOption(new Option('--solids <format>', 'solid objects in their pose per frame, one mesh (default: none)').choices(['obj', 'ply', 'glb', 'none']))
     .option('--resume <dir>', 'continue the run in this folder from its checkpoint')
-    .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else)")
+    .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else); with --resume, only take over a lock left by a run on another host that has ended")
     .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
@@ -96,68 +101,20 @@ interface RunContext {
 }
 
 export async function runCommand(sceneFile: string, flags: RunFlags): Promise<number> {
-  if (flags.resume && flags.force) throw new UsageError('--resume continues a run and --force starts one over: give one of them');
   let thread: SimThread | undefined;
   const stop = new StopSignal();
   let claim: ClaimedDir | undefined;
   try {
     const loaded = loadScene(sceneFile, { allowPaths: flags.allowPaths });
     const { scene } = loaded;
-    let dir: string;
-    let manifest: Manifest;
-    const checkpoints: RunContext['checkpoints'] = {};
-    if (flags.resume) {
-      dir = resolve(flags.resume);
-      if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different folders; --resume writes into its own folder');
-      manifest = readManifest(dir);
-      if (manifest.scene.sha256 !== loaded.hash) {
-        throw new UsageError(
-          `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
-        );
-      }
-      claim = claimRunDirectory(dir, { resume: true, force: false, flag: '--resume' });
-      const s = manifest.settings;
-      s.method = flags.method ?? s.method;
-      s.frames = flags.frames ?? s.frames;
-      s.mesh = flags.mesh ?? s.mesh;
-      s.points = flags.points ?? s.points;
-      s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
-      s.workers = flags.workers ?? s.workers;
-      s.checkpointEvery = flags.checkpointEvery;
-      for (const engine of enginesOf(s.method)) {
-        const record = manifest.engines[engine];
-        if (record?.checkpoint) checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
-      }
-    } else {
-      dir = resolve(flags.out ?? join('out', scene.name));
-      claim = claimRunDirectory(dir, { resume: false, force: Boolean(flags.force), flag: flags.out ? '--out' : 'the output folder' });
-      const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
-      manifest = {
-        viscid: viscidVersion(),
-        status: 'running',
-        scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
-        settings: {
-          method: flags.method ?? scene.engines?.[0] ?? 'particle',
-          frames,
-          mesh: flags.mesh ?? scene.output.mesh,
-          points: flags.points ?? scene.output.points,
-          solids: flags.solids ?? 'none',
-          workers: flags.workers ?? null,
-          checkpointEvery: flags.checkpointEvery,
-          padding: framePadding(frames),
-        },
-        sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
-        engines: {},
-        startedAt: new Date().toISOString(),
-        updatedAt: '',
-      };
-    }
+    const { dir, manifest, checkpoints, claim: claimed } = startRunFolder(sceneFile, flags, loaded);
+    claim = claimed;
     const engines = enginesOf(manifest.settings.method);
-    const { mesh, points, frames } = manifest.settings;
-    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : ''].filter(Boolean).join(', ') || 'no frame files';
-    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points }), formats)}\n`);
+    const { mesh, points, frames, solids } = manifest.settings;
+    const formats = [mesh !== 'none' ? `${mesh} meshes` : '', points !== 'none' ? `${points} points` : '', solids !== 'none' ? `${solids} solids` : ''].filter(Boolean).join(', ') || 'no frame files';
+    process.stderr.write(`disk: ${diskText(estimateDisk(scene, { engines, frames, mesh, points, solids }), formats)}\n`);
     for (const w of predictFrameCost(scene).warnings) {
-      if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${w}\n`);
+      if (engines.some((e) => w.startsWith(`${e} engine`))) process.stderr.write(`warning: ${printable(w)}\n`);
     }
     for (const e of engines) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
     // Started once the input is known to be good: a refusal starts no thread.
@@ -194,9 +151,6 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
   }
 }
 
-function enginesOf(method: RunMethod): EngineName[] {
-  return method === 'both' ? ['particle', 'grid'] : [method];
-}
 
 /**
  * The particle engine's threads, as the start line gives them: one thread on a machine of four
@@ -285,7 +239,9 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     // Loaded here, not at start-up: the encoders (the glTF library among them) serve `run` only.
     const extensions = await import('./export.ts');
     if (ctx.resuming && record.checkpoint && record.status === 'complete' && record.checkpoint.frame >= settings.frames) {
-      return record.status; // nothing left to do; skip loading the checkpoint
+      // Nothing left to do but sweep what a killed earlier resume may have left; skip loading the checkpoint.
+      sweepForResume(dir, engine, record.checkpoint.frame);
+      return record.status;
     }
     const want = { mesh: settings.mesh !== 'none', solids: settings.solids !== 'none', points: settings.points !== 'none' };
     if (want.mesh || want.solids || want.points) writer.warm();
@@ -316,7 +272,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     const what = [want.mesh ? `${settings.mesh} meshes` : '', want.points ? `${settings.points} points` : '', want.solids ? `${settings.solids} solids` : ''].filter(Boolean).join(', ');
     process.stderr.write(
-      `${engine}: ${scene.name}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, loaded.frame, settings.frames, process.stderr);
     const warnVolume = volumeWarner(engine);
@@ -426,7 +382,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     manifest.status = 'failed';
     const lost = writeManifestLast(dir, manifest);
     const at = failure.file ? `frame ${failure.frame}, ${failure.file}` : `frame ${failure.frame}`;
-    process.stderr.write(`error: ${engine} engine failed at ${at}: ${failure.message}\n`);
+    process.stderr.write(`error: ${engine} engine failed at ${at}: ${printableLines(failure.message)}\n`);
     if (lost) process.stderr.write(`error: and the manifest could not be updated: ${lost.message}\n`);
     if (process.env.VISCID_DEBUG && e?.stack) process.stderr.write(`${e.stack}\n`);
     if (process.env.VISCID_DEBUG && (e as { threadStack?: string })?.threadStack) process.stderr.write(`${(e as { threadStack?: string }).threadStack}\n`);

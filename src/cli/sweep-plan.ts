@@ -4,6 +4,13 @@
  * base scene's JSON. Paths name scene keys with dots and array elements with [i]
  * (`materials.honey.viscosity.value`, `adhesion[1].strength`); every step but the last must exist
  * in the base scene, and each combination is validated against the scene schema by the caller.
+ * `__proto__`, `constructor` and `prototype` are refused as steps (they are no scene keys, and would
+ * reach Object.prototype); a step must be the container's own key, not an inherited one.
+ *
+ * The number of combinations is counted before anything is made, and refused past MAX_SWEEP_RUNS
+ * (`--max-runs` raises it up to SWEEP_RUNS_CEILING). A sweep.json read back is input: readSweep
+ * checks every field, and a run's folder and scene must be the ones createSweep writes
+ * (`runs/NNNN`, `scenes/NNNN.json`), so a crafted file cannot send a run outside the sweep folder.
  */
 import { join } from 'node:path';
 import { UsageError } from './command.ts';
@@ -19,6 +26,13 @@ export interface SweepParameter {
   values: JsonValue[];
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Combinations a sweep makes without --max-runs: a few hours of small runs on a cluster. */
+export const MAX_SWEEP_RUNS = 1000;
+/** The most --max-runs allows: sweep.json stays a few MB and the scenes are written in about a minute. */
+export const SWEEP_RUNS_CEILING = 20_000;
+
 /** `a.b[2].c` → ['a', 'b', 2, 'c']. */
 export function parsePath(path: string): (string | number)[] {
   const steps: (string | number)[] = [];
@@ -28,6 +42,9 @@ export function parsePath(path: string): (string | number)[] {
     const sep = path.slice(consumed, m.index);
     if (!(sep === '' && consumed === 0) && !(sep === '.' && m[1] !== undefined) && !(sep === '' && m[2] !== undefined)) {
       throw new UsageError(`--set ${path}: cannot read the path at '${path.slice(consumed)}' (write keys with dots and array elements as [i], e.g. adhesion[1].strength)`);
+    }
+    if (m[1] !== undefined && FORBIDDEN_KEYS.has(m[1])) {
+      throw new UsageError(`--set ${path}: '${m[1]}' is not a scene key (no scene has it, and it would change every object in the process); name a key of the scene`);
     }
     steps.push(m[1] !== undefined ? m[1] : Number(m[2]));
     consumed = re.lastIndex;
@@ -76,6 +93,19 @@ export function parseSet(option: string): SweepParameter {
   return { path, steps: parsePath(path), values };
 }
 
+/** How many combinations the parameters make, refused past `max` before any is made. */
+export function checkSweepSize(params: SweepParameter[], max: number): number {
+  const count = params.reduce((n, p) => n * p.values.length, 1);
+  if (count > max) {
+    throw new UsageError(
+      `the sweep has ${count.toLocaleString('en-US')} combinations (${params.map((p) => `${p.values.length} × ${p.path}`).join(', ')}); the limit is ${max.toLocaleString('en-US')}` +
+        (max < SWEEP_RUNS_CEILING ? ` (--max-runs raises it, up to ${SWEEP_RUNS_CEILING.toLocaleString('en-US')})` : '') +
+        '; sweep fewer values, or split the sweep',
+    );
+  }
+  return count;
+}
+
 /** Every combination of the parameters' values, the first parameter varying slowest. */
 export function combinations(params: SweepParameter[]): JsonValue[][] {
   let out: JsonValue[][] = [[]];
@@ -110,7 +140,7 @@ export function applySet(base: JsonValue, param: SweepParameter, value: JsonValu
       if (!node || typeof node !== 'object' || Array.isArray(node)) throw new UsageError(`--set ${param.path}: ${where || 'the scene'} is not an object (${describeContainer(node)})`);
       if (last) node[step] = value;
       else {
-        if (!(step in node)) throw new UsageError(`--set ${param.path}: ${label} is not in the base scene (${where || 'the scene'} has ${describeContainer(node)})`);
+        if (!Object.hasOwn(node, step)) throw new UsageError(`--set ${param.path}: ${label} is not in the base scene (${where || 'the scene'} has ${describeContainer(node)})`);
         node = node[step];
       }
     }
@@ -141,6 +171,34 @@ export function readSweep(dir: string): SweepFile {
     throw new UsageError((e as Error).message);
   }
   if (sweep?.viscid !== 'sweep' || !Array.isArray(sweep.runs)) throw new UsageError(`${file} is not a viscid sweep file`);
+  checkSweepFile(sweep, file);
   return sweep;
+}
+
+const RUN_OUT = /^runs[/\\](\d{4,})$/;
+const RUN_SCENE = /^scenes[/\\](\d{4,})\.json$/;
+const METHODS = ['particle', 'grid', 'both'];
+
+/** A sweep.json is input: every field is checked, and each run's folder and scene are the ones createSweep writes. */
+function checkSweepFile(sweep: SweepFile, file: string): void {
+  const bad = (what: string) => new UsageError(`${file}: ${what}; it is not a sweep file viscid wrote (make the sweep again)`);
+  if (!Array.isArray(sweep.parameters) || sweep.parameters.some((p) => typeof p?.path !== 'string' || !Array.isArray(p.values))) throw bad('its parameters are not a list of {path, values}');
+  if (sweep.runs.length > SWEEP_RUNS_CEILING) throw bad(`it lists ${sweep.runs.length} runs, more than ${SWEEP_RUNS_CEILING}`);
+  const run = sweep.run as Partial<SweepFile['run']> | undefined;
+  if (!run || !METHODS.includes(run.method as string)) throw bad(`its run.method is not one of ${METHODS.join(', ')}`);
+  if (run.frames !== undefined && (!Number.isSafeInteger(run.frames) || run.frames < 1)) throw bad('its run.frames is not a whole number ≥ 1');
+  if (run.mesh !== undefined && !['obj', 'ply', 'glb', 'none'].includes(run.mesh)) throw bad('its run.mesh is not a mesh format');
+  if (run.points !== undefined && !['vtk', 'ply', 'none'].includes(run.points)) throw bad('its run.points is not a points format');
+  if (run.checkpointEvery !== undefined && (!Number.isSafeInteger(run.checkpointEvery) || run.checkpointEvery < 1)) throw bad('its run.checkpointEvery is not a whole number ≥ 1');
+  const seen = new Set<number>();
+  for (const [k, r] of sweep.runs.entries()) {
+    if (!r || !Number.isSafeInteger(r.index) || r.index < 0 || seen.has(r.index)) throw bad(`runs[${k}].index is not a new whole number ≥ 0`);
+    seen.add(r.index);
+    if (!Array.isArray(r.values) || r.values.length !== sweep.parameters.length) throw bad(`runs[${k}].values does not have one value per parameter`);
+    const out = typeof r.out === 'string' ? RUN_OUT.exec(r.out) : null;
+    const scene = typeof r.scene === 'string' ? RUN_SCENE.exec(r.scene) : null;
+    if (!out || Number(out[1]) !== r.index) throw bad(`runs[${k}].out is not runs/NNNN of its index`);
+    if (!scene || Number(scene[1]) !== r.index) throw bad(`runs[${k}].scene is not scenes/NNNN.json of its index`);
+  }
 }
 

@@ -4,6 +4,7 @@
  * parameter, one line per value of the others; plots of src/compare/svg-plot.ts) and report.html
  * with the table and the plots.
  */
+import { printableLines } from './printable.ts';
 import { join, relative } from 'node:path';
 import { escapeXml, linePlot, PALETTE } from '../compare/svg-plot.ts';
 import { formatTable } from '../compare/report.ts';
@@ -108,7 +109,7 @@ ${plots.map((p) => `<h2>${escapeXml(p.name)}</h2>${p.svg}`).join('\n')}
 `;
   writeFileAtomic(join(out, 'report.html'), html);
   const notRun = rows.filter((r) => r[header.indexOf('status')] !== 'complete').length;
-  process.stdout.write(`${table}\n\nwrote ${relative(process.cwd(), join(out, 'report.html')) || 'report.html'}, sweep.csv and ${plots.length} SVG plots${notRun ? ` (${notRun} runs not complete)` : ''}\n`);
+  process.stdout.write(`${printableLines(table)}\n\nwrote ${relative(process.cwd(), join(out, 'report.html')) || 'report.html'}, sweep.csv and ${plots.length} SVG plots${notRun ? ` (${notRun} runs not complete)` : ''}\n`);
 }
 
 function bad(name: string): never {

@@ -14,20 +14,22 @@
  * is. A Slurm task that is requeued, onto any node, takes over the lock its earlier attempt left
  * (sweep-task.ts). tests/sweep/slurm.test.ts runs all of this on a real Slurm.
  */
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, lstatSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { sceneMeshFiles, SceneError } from '../index.ts';
-import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { defineCommand, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
+import { defaultOutputFolder } from './output-name.ts';
+import { printable } from './printable.ts';
 import { readJsonFile, writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type MeshFormat, type PointsFormat, type RunMethod } from './manifest.ts';
-import { applySet, combinations, parseSet, readSweep, SWEEP_FILE, type JsonValue, type SweepFile } from './sweep-plan.ts';
+import { applySet, checkSweepSize, combinations, MAX_SWEEP_RUNS, parseSet, readSweep, SWEEP_FILE, SWEEP_RUNS_CEILING, type JsonValue, type SweepFile } from './sweep-plan.ts';
 import { claimForSlurmTask, slurmTaskOf } from './sweep-task.ts';
 
 /** Most runs `--jobs` starts at once: each is a process with its own threads. */
@@ -47,6 +49,8 @@ interface SweepFlags {
   points?: PointsFormat;
   metric?: string[];
   checkpointEvery?: number;
+  force?: boolean;
+  maxRuns?: number;
 }
 
 defineCommand((program) =>
@@ -65,6 +69,8 @@ defineCommand((program) =>
     .addOption(new Option('--mesh <format>', "surface mesh per frame (default: the scene's output.mesh)").choices(['obj', 'ply', 'glb', 'none']))
     .addOption(new Option('--points <format>', "particles per frame (default: the scene's output.points)").choices(['vtk', 'ply', 'none']))
     .option('--checkpoint-every <n>', `frames between each combination's checkpoints, where a stopped or requeued run continues from (default: ${CHECKPOINT_EVERY})`, intAtLeast(1))
+    .option('--force', "with --index or --jobs: take over a run folder whose lock a run on another host left, once that run has ended (a node lost, a job requeued)")
+    .option('--max-runs <n>', `most combinations a new sweep may make (default ${MAX_SWEEP_RUNS}, at most ${SWEEP_RUNS_CEILING}); counted before anything is written`, intBetween(1, SWEEP_RUNS_CEILING, 'combinations of one sweep'))
     .option('--metric <name...>', 'with report: metrics to plot (default: all)')
     .action(async (target: string, dir: string | undefined, flags: SweepFlags) => {
       flags.method = engineFlag(flags);
@@ -87,8 +93,8 @@ defineCommand((program) =>
       }
       const index = flags.index ?? indexFromEnvironment();
       if (index !== undefined && flags.jobs) throw new UsageError('sweep: --index runs one combination and --jobs all of them; give one');
-      if (index !== undefined) setExitCode(await runIndex(sweepDir, index));
-      else if (flags.jobs) setExitCode(await runAll(sweepDir, flags.jobs));
+      if (index !== undefined) setExitCode(await runIndex(sweepDir, index, Boolean(flags.force)));
+      else if (flags.jobs) setExitCode(await runAll(sweepDir, flags.jobs, Boolean(flags.force)));
     }),
 );
 
@@ -103,22 +109,40 @@ export function indexFromEnvironment(env: NodeJS.ProcessEnv = process.env): numb
   return undefined;
 }
 
-/** Mesh files a scene names, rewritten relative to `to` (the sweep's scenes/ folder). */
-function rebaseMeshFiles(raw: JsonValue, from: string, to: string): JsonValue {
-  const files = new Set(sceneMeshFiles(raw));
-  if (files.size === 0) return raw;
+/**
+ * Mesh files a scene names, copied into the sweep's scenes/meshes/ and renamed there: a sweep folder
+ * holds everything its scenes read, so running one never needs a folder outside it (and sweep.json
+ * cannot widen what a scene may read).
+ */
+function copyMeshFiles(raw: JsonValue, from: string, scenesDir: string): JsonValue {
+  const files = [...new Set(sceneMeshFiles(raw))];
+  if (files.length === 0) return raw;
+  const renamed = new Map<string, string>();
+  mkdirSync(join(scenesDir, 'meshes'), { recursive: true });
+  files.forEach((f, k) => {
+    const name = `meshes/${String(k).padStart(2, '0')}-${basename(f).replace(/[^\w.-]+/g, '-')}`;
+    copyFileSync(resolve(from, f), join(scenesDir, name));
+    renamed.set(f, name);
+  });
   const walk = (node: JsonValue): JsonValue => {
     if (Array.isArray(node)) return node.map(walk);
     if (node && typeof node === 'object') {
       const out: { [k: string]: JsonValue } = {};
-      for (const [k, v] of Object.entries(node)) {
-        out[k] = k === 'file' && typeof v === 'string' && files.has(v) && !isAbsolute(v) ? relative(to, resolve(from, v)) : walk(v);
-      }
+      for (const [k, v] of Object.entries(node)) out[k] = k === 'file' && typeof v === 'string' && renamed.has(v) ? renamed.get(v)! : walk(v);
       return out;
     }
     return node;
   };
   return walk(raw);
+}
+
+/** A run's folder and scene lie in the sweep folder: no symbolic link on the way leads out of it. */
+function checkInsideSweep(dir: string, rel: string): void {
+  let at = dir;
+  for (const part of rel.split(/[/\\]/)) {
+    at = join(at, part);
+    if (existsSync(at) && lstatSync(at).isSymbolicLink()) throw new UsageError(`sweep: ${at} is a symbolic link; a sweep's runs and scenes must lie in its folder`);
+  }
 }
 
 function createSweep(baseFile: string, flags: SweepFlags): string {
@@ -130,12 +154,13 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     if (paths.has(p.path)) throw new UsageError(`--set ${p.path} is given twice; list all its values in one --set`);
     paths.add(p.path);
   }
-  const dir = resolve(flags.out ?? join('out', `sweep-${base.scene.name}`));
+  const count = checkSweepSize(params, flags.maxRuns ?? MAX_SWEEP_RUNS);
+  const dir = flags.out ? resolve(flags.out) : defaultOutputFolder('sweep-', base.scene.name);
   if (existsSync(join(dir, SWEEP_FILE))) throw new UsageError(`${dir} holds a sweep already; give another --out, or run it with: viscid sweep ${relative(process.cwd(), dir) || '.'} --jobs N`);
   const combos = combinations(params);
-  const pad = Math.max(4, String(combos.length - 1).length);
+  const pad = Math.max(4, String(count - 1).length);
   const scenesDir = join(dir, 'scenes');
-  const rebased = rebaseMeshFiles(raw, dirname(base.file), scenesDir);
+  const rebased = copyMeshFiles(raw, dirname(base.file), scenesDir);
   const runs: SweepFile['runs'] = [];
   const problems: string[] = [];
   for (const [index, values] of combos.entries()) {
@@ -149,8 +174,7 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
     const file = join(scenesDir, `${id}.json`);
     writeFileAtomic(file, `${JSON.stringify(scene, null, 2)}\n`);
     try {
-      // Its mesh files stay where the base scene has them (rebased above): the base's folder is allowed.
-      loadScene(file, { allowPaths: [dirname(base.file)] });
+      loadScene(file); // its mesh files are in scenes/meshes (copied above)
     } catch (e) {
       if (!(e instanceof SceneError)) throw e;
       problems.push(`combination ${index} (${settings}): ${e.message}`);
@@ -180,14 +204,16 @@ function createSweep(baseFile: string, flags: SweepFlags): string {
   return dir;
 }
 
-async function runIndex(dir: string, index: number): Promise<number> {
+async function runIndex(dir: string, index: number, breakLock: boolean): Promise<number> {
   const sweep = readSweep(dir);
   const run = sweep.runs.find((r) => r.index === index);
   if (!run) throw new UsageError(`sweep: index ${index} is not in ${join(dir, SWEEP_FILE)} (indices 0–${sweep.runs.length - 1})`);
   const out = join(dir, run.out);
+  checkInsideSweep(dir, run.out);
+  checkInsideSweep(dir, run.scene);
   const { runCommand } = await import('./run.ts');
   const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
-  process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${settings}\n`);
+  process.stderr.write(`sweep ${index}/${sweep.runs.length - 1}: ${printable(settings)}\n`);
   const task = slurmTaskOf(index);
   if (task) {
     const took = claimForSlurmTask(dir, out, run.out, task);
@@ -198,12 +224,13 @@ async function runIndex(dir: string, index: number): Promise<number> {
   return runCommand(join(dir, run.scene), {
     // The sweep made the folder (and its log.txt): the run takes it over (--force clears viscid's files only).
     ...(resume ? { resume: out } : { out, force: true }),
+    breakLock,
+    lockRemedy: `viscid sweep ${relative(process.cwd(), dir) || '.'} --index ${index} --force`,
     method: sweep.run.method,
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),
     ...(sweep.run.points ? { points: sweep.run.points } : {}),
     checkpointEvery: sweep.run.checkpointEvery ?? CHECKPOINT_EVERY,
-    allowPaths: [dirname(resolve(dir, sweep.base))],
   });
 }
 
@@ -230,7 +257,7 @@ function isComplete(dir: string): boolean {
 }
 
 /** Every combination not yet complete, `jobs` processes at a time, each logging to its run directory. */
-async function runAll(dir: string, jobs: number): Promise<number> {
+async function runAll(dir: string, jobs: number, breakLock: boolean): Promise<number> {
   const sweep = readSweep(dir);
   const todo = sweep.runs.filter((r) => !isComplete(join(dir, r.out)));
   const bin = fileURLToPath(new URL('../../bin/viscid.js', import.meta.url));
@@ -238,29 +265,55 @@ async function runAll(dir: string, jobs: number): Promise<number> {
   let code = 0;
   let next = 0;
   const t0 = performance.now();
+  // A stop (Ctrl-C, SIGTERM from a scheduler, SIGHUP of a closed terminal) goes to every run in
+  // flight, which checkpoints and ends as a plain `viscid run` does; no new run starts. Again: killed.
+  const children = new Set<ChildProcess>();
+  let stopped: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopped) {
+      for (const c of children) c.kill('SIGKILL');
+      process.exit(EXIT_INTERRUPTED);
+    }
+    stopped = signal;
+    next = todo.length;
+    process.stderr.write(`\n${signal}: stopping ${children.size} run${children.size === 1 ? '' : 's'} in flight (each keeps a checkpoint; run the sweep again to continue)\n`);
+    for (const c of children) c.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const s of signals) process.on(s, onSignal);
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
       const run = todo[next++];
       const out = join(dir, run.out);
+      checkInsideSweep(dir, run.out);
       mkdirSync(out, { recursive: true });
       const log = openSync(join(out, 'log.txt'), 'a');
       const started = performance.now();
       const exit = await new Promise<number>((done) => {
-        const child = spawn(process.execPath, [bin, 'sweep', dir, '--index', String(run.index)], {
+        const child = spawn(process.execPath, [bin, 'sweep', dir, '--index', String(run.index), ...(breakLock ? ['--force'] : [])], {
           stdio: ['ignore', log, log],
           // One engine thread each: the jobs share the cores. CI=true: plain progress lines.
           env: { ...process.env, CI: 'true', SLURM_ARRAY_TASK_ID: '', JOB_COMPLETION_INDEX: '' },
         });
+        children.add(child);
         child.on('error', () => done(EXIT_FAILURE));
-        child.on('close', (c) => done(c ?? EXIT_FAILURE));
+        child.on('close', (c) => {
+          children.delete(child);
+          done(c ?? EXIT_FAILURE);
+        });
       });
       closeSync(log);
       code = Math.max(code, exit === EXIT_BAD_INPUT ? EXIT_BAD_INPUT : exit === 0 ? 0 : EXIT_FAILURE);
       const settings = sweep.parameters.map((p, k) => `${p.path}=${JSON.stringify(run.values[k])}`).join(', ');
-      process.stderr.write(`  ${run.index}: ${exit === 0 ? 'done' : `failed (exit ${exit}, see ${join(run.out, 'log.txt')})`} in ${fmtDuration((performance.now() - started) / 1000)} — ${settings}\n`);
+      process.stderr.write(`  ${run.index}: ${exit === 0 ? 'done' : `failed (exit ${exit}, see ${join(run.out, 'log.txt')})`} in ${fmtDuration((performance.now() - started) / 1000)} — ${printable(settings)}\n`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, worker));
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+  }
+  if (stopped) return EXIT_INTERRUPTED;
   process.stderr.write(`sweep: ${todo.length} runs in ${fmtDuration((performance.now() - t0) / 1000)}; report: viscid sweep report ${relative(process.cwd(), dir) || '.'}\n`);
   return code;
 }

@@ -4,7 +4,7 @@
  */
 import type { Scene } from '../scene/scene.ts';
 import { startCheckpoint } from '../engines.ts';
-import type { CheckpointReader } from '../io/checkpoint.ts';
+import { CheckpointError, type CheckpointReader } from '../io/checkpoint.ts';
 import { restoreExtensions, saveExtensions } from './extensions.ts';
 import type { GridSimulation } from './step.ts';
 import { GridStore } from './store.ts';
@@ -31,32 +31,38 @@ export function saveGrid(sim: GridSimulation, scene: Scene): Uint8Array {
 }
 
 export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
-  sim.time = r.scalar('time');
-  sim.frame = r.scalar('frame');
-  sim.steps = r.scalar('steps');
-  const n = r.scalar('cells');
-  const ci = r.array('ci', Int32Array), cj = r.array('cj', Int32Array), ck = r.array('ck', Int32Array);
+  // Every value is validated as input (io/checkpoint.ts): counts against the arrays' lengths.
+  sim.time = r.finite('time', 0);
+  sim.frame = r.index('frame');
+  sim.steps = r.index('steps', 0, Number.MAX_SAFE_INTEGER);
+  const n = r.index('cells', 0, sim.scene.limits.maxCells);
+  const ci = r.array('ci', Int32Array, n), cj = r.array('cj', Int32Array, n), ck = r.array('ck', Int32Array, n);
+  const type = r.array('type', Uint8Array, n), wall = r.array('wall', Uint8Array, n), layer = r.array('layer', Int32Array, n);
+  const u = [0, 1, 2].map((a) => r.finiteArray(`u${a}`, Float64Array, n)), solidVel = [0, 1, 2].map((a) => r.finiteArray(`solidVel${a}`, Float64Array, n));
+  const phi = r.array('phi', Float64Array, n), temperature = r.array('temperature', Float64Array, n), pressure = r.array('pressure', Float64Array, n);
   const s = new GridStore(n);
   for (let c = 0; c < n; c++) s.insert(ci[c], cj[c], ck[c]);
-  s.type.set(r.array('type', Uint8Array));
-  s.wall.set(r.array('wall', Uint8Array));
-  s.layer.set(r.array('layer', Int32Array));
+  if (s.count !== n) throw new CheckpointError(`checkpoint lists ${n - s.count} grid cells twice`);
+  s.type.set(type);
+  s.wall.set(wall);
+  s.layer.set(layer);
   for (let a = 0; a < 3; a++) {
-    s.u[a].set(r.array(`u${a}`, Float64Array));
-    s.solidVel[a].set(r.array(`solidVel${a}`, Float64Array));
+    s.u[a].set(u[a]);
+    s.solidVel[a].set(solidVel[a]);
   }
-  s.phi.set(r.array('phi', Float64Array));
-  s.temperature.set(r.array('temperature', Float64Array));
-  s.pressure.set(r.array('pressure', Float64Array));
+  s.phi.set(phi);
+  s.temperature.set(temperature);
+  s.pressure.set(pressure);
   s.linkNeighbors();
   classifyFaces(s);
   sim.store = s;
-  const pos = r.array('markers', Float64Array), mat = r.array('markerMaterial', Uint16Array);
+  const mat = r.indices('markerMaterial', Uint16Array, undefined, 0, Math.max(0, sim.scene.materialNames.length - 1));
+  const pos = r.finiteArray('markers', Float64Array, 3 * mat.length);
   sim.markers.count = 0;
   for (let q = 0; q < mat.length; q++) sim.markers.add(pos[3 * q], pos[3 * q + 1], pos[3 * q + 2], mat[q]);
-  const done = r.array('blobsDone', Uint8Array);
+  const done = r.array('blobsDone', Uint8Array, sim.blobs.length);
   sim.blobs.forEach((b, i) => (b.done = done[i] === 1));
-  const next = r.array('spoutNext', Float64Array);
+  const next = r.array('spoutNext', Float64Array, sim.spouts.length);
   sim.spouts.forEach((sp, i) => (sp.next = next[i]));
   if (r.has('spoutEmitted')) {
     const emitted = r.array('spoutEmitted', Float64Array);

@@ -38,7 +38,10 @@ export class GridEngineSimulation implements Simulation {
     return this.sim.frame;
   }
 
+  private disposed = false;
+
   stepFrame(): StepStats {
+    if (this.disposed) throw new Error('stepFrame: this simulation was disposed; create or restore a new one');
     return this.sim.stepFrame();
   }
 
@@ -134,5 +137,7 @@ export class GridEngineSimulation implements Simulation {
     return saveGrid(this.sim, this.scene);
   }
 
-  dispose(): void {}
+  dispose(): void {
+    this.disposed = true;
+  }
 }

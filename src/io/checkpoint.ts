@@ -6,7 +6,12 @@
  *   "VSCD" u32 version | str engine | str sceneJson | str sceneHash | u32 nScalars (str name, f64 value)* |
  *   u32 nArrays (str name, u8 type, u32 length, bytes, pad to 8)* | u32 crc32 of everything before | u32 0
  *
- * Version 1 (no scene hash, no checksum) is still read; its `sceneHash` is ''.
+ * Version 1 (no scene hash, no checksum) is refused: nothing in it can be checked.
+ *
+ * The CRC-32 (and the SHA-256 a run's manifest records) catch accidents — a torn write, a flipped
+ * bit, a file copied short — not forgery: anyone who can write the file can write matching sums.
+ * So every value read back is validated as input (`count`, `index`, `finite`, `array` with its
+ * expected length): a damaged or crafted checkpoint is refused with a message, never run.
  */
 import { crc32 } from './crc32.ts';
 
@@ -131,8 +136,9 @@ export class CheckpointReader {
     need(8);
     if (view.getUint32(0, true) !== MAGIC) throw new CheckpointError('not a viscid checkpoint (bad magic)');
     const version = view.getUint32(4, true);
-    if (version !== VERSION && version !== 1) throw new CheckpointError(`checkpoint version ${version} is not supported (expected ${VERSION})`);
-    if (version >= 2) {
+    if (version === 1) throw new CheckpointError('checkpoint version 1 has neither a checksum nor the scene\'s hash, so it cannot be checked; start the run again');
+    if (version !== VERSION) throw new CheckpointError(`checkpoint version ${version} is not supported (expected ${VERSION})`);
+    {
       if (end < 16 || end % 8 !== 0) throw new CheckpointError(`checkpoint is truncated (${end} bytes)`);
       end -= 8;
       const stored = view.getUint32(end, true), actual = crc32(bytes.subarray(0, end));
@@ -141,7 +147,7 @@ export class CheckpointReader {
     o = 8;
     this.engine = getStr();
     this.sceneJson = getStr();
-    this.sceneHash = version >= 2 ? getStr() : '';
+    this.sceneHash = getStr();
     need(4);
     const ns = view.getUint32(o, true);
     o += 4;
@@ -173,7 +179,21 @@ export class CheckpointReader {
 
   scalar(name: string): number {
     const v = this.scalars.get(name);
-    if (v === undefined) throw new Error(`checkpoint has no value '${name}'`);
+    if (v === undefined) throw new CheckpointError(`checkpoint has no value '${name}'`);
+    return v;
+  }
+
+  /** A scalar that must be a finite number, at least `min`. */
+  finite(name: string, min = -Infinity): number {
+    const v = this.scalar(name);
+    if (!Number.isFinite(v) || v < min) throw new CheckpointError(`checkpoint value '${name}' is ${v}; expected a finite number${min > -Infinity ? ` ≥ ${min}` : ''}`);
+    return v;
+  }
+
+  /** A scalar that must be a whole number from `min` to `max` (a count, a frame, an index). */
+  index(name: string, min = 0, max = 2 ** 31 - 1): number {
+    const v = this.scalar(name);
+    if (!Number.isSafeInteger(v) || v < min || v > max) throw new CheckpointError(`checkpoint value '${name}' is ${v}; expected a whole number from ${min} to ${max}`);
     return v;
   }
 
@@ -181,11 +201,33 @@ export class CheckpointReader {
     return this.scalars.has(name) || this.arrays.has(name);
   }
 
-  array<T extends AnyArray>(name: string, type: { new (buffer: ArrayBuffer): T }): T {
+  /**
+   * A stored array of `type`; with `length`, refused unless it has exactly that many elements.
+   */
+  array<T extends AnyArray>(name: string, type: { new (buffer: ArrayBuffer): T }, length?: number): T {
     const a = this.arrays.get(name);
-    if (!a) throw new Error(`checkpoint has no array '${name}'`);
-    if (!(a instanceof (type as unknown as typeof Float64Array))) throw new Error(`checkpoint array '${name}' has another type`);
+    if (!a) throw new CheckpointError(`checkpoint has no array '${name}'`);
+    if (!(a instanceof (type as unknown as typeof Float64Array))) throw new CheckpointError(`checkpoint array '${name}' has another type`);
+    if (length !== undefined && a.length !== length) throw new CheckpointError(`checkpoint array '${name}' has ${a.length} elements; its counts say ${length}`);
     return a as T;
+  }
+
+  /** `array`, refused if it holds a NaN or an infinity (positions, velocities). */
+  finiteArray<T extends Float64Array | Float32Array>(name: string, type: { new (buffer: ArrayBuffer): T }, length: number): T {
+    const a = this.array(name, type, length);
+    for (let i = 0; i < a.length; i++) {
+      if (!Number.isFinite(a[i])) throw new CheckpointError(`checkpoint array '${name}' holds ${a[i]} at ${i}; expected finite numbers`);
+    }
+    return a;
+  }
+
+  /** A stored integer array whose every element lies in [min, max]. */
+  indices<T extends Int32Array | Uint32Array | Uint16Array | Uint8Array>(name: string, type: { new (buffer: ArrayBuffer): T }, length: number | undefined, min: number, max: number): T {
+    const a = this.array(name, type, length);
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] < min || a[i] > max) throw new CheckpointError(`checkpoint array '${name}' holds ${a[i]} at ${i}; expected ${min} to ${max}`);
+    }
+    return a;
   }
 }
 

@@ -41,18 +41,22 @@ export function fromPLY(bytes: Uint8Array): Mesh {
   }
   if (end < 0) throw new PlyError('not a PLY file: no end_header line in its first 64 KiB');
   const lines = new TextDecoder().decode(bytes.subarray(0, end)).split('\n');
-  if (lines[0] !== 'ply') throw new PlyError(`not a PLY file: it starts with '${lines[0].slice(0, 20)}'`);
-  if (lines[1] !== 'format binary_little_endian 1.0') throw new PlyError(`only binary_little_endian 1.0 PLY is read, got '${lines[1]}'`);
+  // Errors name the line, never quote it: the file's text stays out of messages.
+  if (lines[0] !== 'ply') throw new PlyError("not a PLY file: its first line is not 'ply'");
+  if (lines[1] !== 'format binary_little_endian 1.0') throw new PlyError('only binary_little_endian 1.0 PLY is read; line 2 names another format');
   const elements: { name: string; count: number; props: { name: string; type: string; list?: { count: string; item: string } }[] }[] = [];
-  for (const line of lines.slice(2)) {
+  for (const [k, line] of lines.slice(2).entries()) {
     const w = line.trim().split(/\s+/);
-    if (w[0] === 'element') elements.push({ name: w[1], count: Number(w[2]), props: [] });
-    else if (w[0] === 'property') {
+    if (w[0] === 'element') {
+      const count = Number(w[2]);
+      if (!Number.isSafeInteger(count) || count < 0) throw new PlyError(`line ${k + 3}: an element count that is not a whole number ≥ 0`);
+      elements.push({ name: w[1], count, props: [] });
+    } else if (w[0] === 'property') {
       const el = elements[elements.length - 1];
-      if (!el) throw new PlyError(`property before any element: '${line}'`);
-      if (w[1] === 'list') el.props.push({ name: w[4], type: 'list', list: { count: w[2], item: w[3] } });
+      if (!el) throw new PlyError(`line ${k + 3}: a property before any element`);
+      if (w[1] === 'list' && SIZES[w[2]] !== undefined && SIZES[w[3]] !== undefined) el.props.push({ name: w[4], type: 'list', list: { count: w[2], item: w[3] } });
       else if (SIZES[w[1]] !== undefined) el.props.push({ name: w[2], type: w[1] });
-      else throw new PlyError(`unknown property type '${w[1]}'`);
+      else throw new PlyError(`line ${k + 3}: an unknown property type`);
     }
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -64,6 +68,9 @@ export function fromPLY(bytes: Uint8Array): Mesh {
   for (const el of elements) {
     if (el.name === 'vertex') {
       const n = el.count;
+      // Refused before allocating: the vertices must fit in what the file holds.
+      const record = el.props.reduce((s, p) => s + (SIZES[p.type] ?? 1), 0);
+      if (n * Math.max(1, record) > bytes.length - at) throw new PlyError(`${n} vertices do not fit in the file`);
       positions = new Float32Array(3 * n);
       const names = el.props.map((p) => p.name);
       const hasNormals = ['nx', 'ny', 'nz'].every((k) => names.includes(k));
@@ -134,6 +141,10 @@ export function fromPLY(bytes: Uint8Array): Mesh {
         }
       }
     }
+  }
+  const vertices = positions.length / 3;
+  for (let i = 0; i < nIndices; i++) {
+    if (!(indices[i] < vertices)) throw new PlyError(`face ${Math.floor(i / 3)} refers to vertex ${indices[i]}; the file has ${vertices}`);
   }
   return { positions, normals, indices: nIndices === indices.length ? indices : indices.slice(0, nIndices), ...(colors ? { colors } : {}) };
 }

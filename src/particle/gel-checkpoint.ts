@@ -14,7 +14,8 @@ export function saveSprings(gel: GelState, w: CheckpointWriter): void {
 
 /** After the particles (count, positions, ids …) are restored. */
 export function restoreSprings(gel: GelState, r: CheckpointReader): void {
-  const a = r.array('springA', Int32Array), b = r.array('springB', Int32Array), rest = r.array('springRest', Float64Array);
+  const a = r.array('springA', Int32Array);
+  const b = r.array('springB', Int32Array, a.length), rest = r.finiteArray('springRest', Float64Array, a.length);
   gel.count = 0;
   gel.reserve(a.length);
   gel.idA.set(a);

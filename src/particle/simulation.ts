@@ -8,6 +8,9 @@ import type { Scene } from '../scene/scene.ts';
 import type { Vec3 } from '../scene/schema.ts';
 import { heldBytes, startCheckpoint } from '../engines.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
+
+/** Most liquid particles a checkpoint may hold: positions are one Float64Array of 3n (2^31 − 1 elements at most). */
+const MAX_RESTORED_PARTICLES = Math.floor((2 ** 31 - 1) / 3);
 import { poseToMat4 } from '../scene/motion.ts';
 import { particleSurface, type ParticleSurfaceInput, type SurfaceJob } from '../surface/index.ts';
 import { gaussLike2 } from '../math/kernels.ts';
@@ -63,26 +66,30 @@ export class ParticleSimulation implements Simulation {
     this.emitters = new Emitters(scene);
     this.queryCells = new CellPairs(this.ctx.reach);
     if (restoreFrom) {
-      const ctx = this.ctx, L = ctx.liquid;
-      ctx.frame = restoreFrom.scalar('frame');
-      ctx.time = restoreFrom.scalar('time');
-      const n = restoreFrom.scalar('count');
+      // Every value is validated as input (io/checkpoint.ts): counts against the arrays' lengths.
+      const ctx = this.ctx, L = ctx.liquid, r = restoreFrom;
+      ctx.frame = r.index('frame');
+      ctx.time = r.finite('time', 0);
+      const n = r.index('count', 0, MAX_RESTORED_PARTICLES);
+      const pos = r.finiteArray('pos', Float64Array, 3 * n), vel = r.finiteArray('vel', Float64Array, 3 * n);
+      const material = r.indices('material', Uint16Array, n, 0, Math.max(0, scene.materialNames.length - 1));
+      const density = r.array('density', Float32Array, n);
       L.reserve(n);
       L.count = n;
-      L.pos.set(restoreFrom.array('pos', Float64Array));
-      L.vel.set(restoreFrom.array('vel', Float64Array));
-      L.material.set(restoreFrom.array('material', Uint16Array));
-      L.density.set(restoreFrom.array('density', Float32Array));
-      if (restoreFrom.has('lambda')) L.lambda.set(restoreFrom.array('lambda', Float64Array));
-      if (restoreFrom.has('id')) {
-        L.id.set(restoreFrom.array('id', Int32Array));
-        L.nextId = restoreFrom.scalar('nextId');
+      L.pos.set(pos);
+      L.vel.set(vel);
+      L.material.set(material);
+      L.density.set(density);
+      if (r.has('lambda')) L.lambda.set(r.array('lambda', Float64Array, n));
+      if (r.has('id')) {
+        L.id.set(r.indices('id', Int32Array, n, 0, 2 ** 31 - 2));
+        L.nextId = r.index('nextId');
       }
-      if (ctx.gel) restoreSprings(ctx.gel, restoreFrom);
-      restoreWarmStart(ctx, restoreFrom);
-      if (ctx.freeBodies) ctx.freeBodies.restore(restoreFrom.array('freeBodies', Float64Array));
-      this.emitters.restore(restoreFrom.array('emitters', Float64Array));
-      ctx.densityError = restoreFrom.scalar('densityError');
+      if (ctx.gel) restoreSprings(ctx.gel, r);
+      restoreWarmStart(ctx, r);
+      if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
+      this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
+      ctx.densityError = r.finite('densityError');
     } else {
       this.emitters.apply(this.ctx, 0, 0);
       this.ctx.liquid.density.fill(1);
@@ -98,7 +105,10 @@ export class ParticleSimulation implements Simulation {
     return this.ctx.frame;
   }
 
+  private disposed = false;
+
   stepFrame(): StepStats {
+    if (this.disposed) throw new Error('stepFrame: this simulation was disposed; create or restore a new one');
     this.queryDirty = true;
     const stats = stepFrame(this.ctx, this.emitters);
     stats.counters.threads = this.team?.size ?? 1;
@@ -228,6 +238,7 @@ export class ParticleSimulation implements Simulation {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.team?.dispose();
   }
 }

@@ -102,6 +102,15 @@ const fmtBox = (b: { min: Vec3; max: Vec3 }) => `[${b.min.map((x) => +x.toPrecis
  */
 export function sceneConsistencyIssues(scene: Scene): SceneIssue[] {
   const out: SceneIssue[] = [];
+  // Liquid so far from the origin that float64 cannot resolve a millionth of the smallest length
+  // the engines step by (at 1e300 m the meshes came out empty, with exit 0).
+  const far = Math.min(scene.particle.radius, scene.grid.cellSize) * 1e-6 * 2 ** 52;
+  scene.bodies.forEach((b, i) => {
+    if (scene.materials[b.material]?.kind !== 'liquid') return;
+    const { min, max } = compileShape(b.shape, scene.assets.meshes).bounds;
+    const reach = Math.max(...[0, 1, 2].map((k) => Math.max(Math.abs(min[k]), Math.abs(max[k]))));
+    if (!(reach <= far)) out.push({ path: `bodies[${i}].shape`, message: `this liquid lies ${reach.toExponential(2)} m from the origin, where float64 cannot resolve the particle radius and cell size finely enough (at most ${far.toExponential(2)} m); place the scene near the origin` });
+  });
   const domain = scene.domain;
   if (!domain) return out;
   const box = { min: domain.min, max: domain.max };

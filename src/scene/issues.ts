@@ -194,6 +194,8 @@ function describe(issue: Issue, value: unknown, path: readonly Key[], root: unkn
       return issue.message;
     }
     case 'too_big': {
+      // A bound with a reason of its own (schema.ts: what the engines can index) says it.
+      if ((issue.origin === 'number' || issue.origin === 'int') && issue.message.startsWith('must be')) return issue.message;
       if (issue.origin === 'number' || issue.origin === 'int') return `must be ${bound(issue.inclusive ? '≤' : '<', issue.maximum)}`;
       if (issue.origin === 'array') {
         const def = schemaAt(path, root);

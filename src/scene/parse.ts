@@ -3,6 +3,7 @@
  * its JSON path, the value found and what is allowed. Nothing is allocated for a scene that is
  * refused: the size estimate runs before any engine sees it.
  */
+import { MAX_CELLS_CEILING, MAX_PARTICLES_CEILING } from './ceilings.ts';
 import { sceneSchema, type SceneData } from './schema.ts';
 import { formatPath, translateIssues, type SceneIssue } from './issues.ts';
 import { attachAssets, type Scene, type TriMesh } from './scene.ts';
@@ -241,8 +242,9 @@ function parseUnchecked(json: unknown, options: ParseOptions): Scene {
   if (placement.length) throw new SceneError(placement);
 
   const est = estimateScene(scene);
-  const maxParticles = options.maxParticles ?? data.limits.maxParticles;
-  const maxCells = options.maxCells ?? data.limits.maxCells;
+  // An override cannot pass what the engines can index either (schema.ts).
+  const maxParticles = Math.min(options.maxParticles ?? data.limits.maxParticles, MAX_PARTICLES_CEILING);
+  const maxCells = Math.min(options.maxCells ?? data.limits.maxCells, MAX_CELLS_CEILING);
   const capIssues: SceneIssue[] = [];
   // Written as !(x <= cap) so that a NaN estimate is refused too.
   if (!(est.particles <= maxParticles)) {

@@ -21,11 +21,34 @@ export type Scene = SceneData & {
   readonly materialNames: readonly string[];
 };
 
+const parsed = new WeakSet<object>();
+
 export function attachAssets(data: SceneData, assets: SceneAssets): Scene {
   const scene = data as Scene;
   Object.defineProperty(scene, 'assets', { value: assets, enumerable: false });
   Object.defineProperty(scene, 'materialNames', { value: Object.keys(data.materials), enumerable: false });
+  parsed.add(scene);
   return scene;
+}
+
+/** Whether `scene` was made by parseScene (validated, defaults filled in, meshes loaded). */
+export function isParsedScene(scene: unknown): scene is Scene {
+  return typeof scene === 'object' && scene !== null && parsed.has(scene);
+}
+
+/**
+ * A simulation's own copy of a parsed scene, frozen: changing the caller's Scene after
+ * createSimulation changes nothing in the running simulation (the meshes, typed arrays, are shared).
+ */
+export function privateSceneCopy(scene: Scene): Scene {
+  const copy = attachAssets(structuredClone({ ...scene }) as SceneData, scene.assets);
+  return deepFreeze(copy);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
 }
 
 /** The scene as JSON text: parsing it again gives an equal scene. */

@@ -3,10 +3,11 @@
  * come from this file; `parse.ts` validates with it, `json-schema.ts` exports it for editors, the
  * app builds its parameter panel from it and the README's reference is generated from it.
  *
- * Units are SI throughout: metres, seconds, kilograms; angles in degrees unless a name says rad.
- * Distances inside adhesion functions are in particle radii (Steele et al. 2004, §3.1).
+ * Units are SI throughout: metres, seconds, kilograms; angles in degrees unless a name says rad;
+ * distances inside adhesion functions are in particle radii (Steele et al. 2004, §3.1).
  */
 import { z } from 'zod';
+import { limits } from './ceilings.ts';
 
 const num = z.number();
 const pos = z.number().positive();
@@ -394,12 +395,7 @@ export const outputSettings = z
   })
   .describe('Surface and export settings.');
 
-export const limits = z
-  .strictObject({
-    maxParticles: z.int().positive().default(2_000_000).describe('Refuse scenes whose estimated particle count is larger.'),
-    maxCells: z.int().positive().default(16_000_000).describe('Refuse scenes whose estimated grid cell count, or the cells of the lattice their liquid is meshed on (output.resolution), is larger.'),
-  })
-  .describe('Safety caps checked before anything is allocated.');
+export { limits };
 
 // ---------------------------------------------------------------------------------------------
 // The scene

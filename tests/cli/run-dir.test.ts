@@ -54,10 +54,10 @@ describe('an output folder that holds a run', () => {
     expect(existsSync(join(dir, LOCK))).toBe(false);
   });
 
-  it('--resume and --force together are refused', async () => {
-    const r = await cliInProcess(['run', otherScene, '--resume', dir, '--force']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--resume continues a run and --force starts one over/);
+  it('--resume with --force continues the run (--force only takes over a lock there)', async () => {
+    const r = await cliInProcess(['run', otherScene, '--resume', dir, '--force', '--frames', '2']);
+    expect(r.code).toBe(0);
+    expect(readManifest(dir).engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2]);
   });
 });
 
@@ -85,10 +85,12 @@ describe('other folders', () => {
     const dir = join(tmp, 'locked');
     mkdirSync(dir);
     // The parent of this test process is alive, and not us.
-    writeFileSync(join(dir, LOCK), `${process.ppid} ${(await import('node:os')).hostname()}\n`);
+    const { processStartTime } = await import('../../src/cli/run-lock.ts');
+    const started = processStartTime(process.ppid);
+    writeFileSync(join(dir, LOCK), JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname(), started, token: 't' }));
     const r = await run('--frames', '1', '--out', dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`being written by another viscid run \\(pid ${process.ppid}\\)`));
+    expect(r.stderr).toMatch(new RegExp(`being written by another viscid run \\(pid ${process.ppid} on `));
     writeFileSync(join(dir, LOCK), `2147483646 ${(await import('node:os')).hostname()}\n`); // no such process
     expect((await run('--frames', '1', '--out', dir, '--mesh', 'none')).code).toBe(0);
     expect(existsSync(join(dir, LOCK))).toBe(false);

@@ -1,0 +1,93 @@
+/**
+ * The folder a `viscid run` writes into, taken for the run (run-dir.ts): a new run's manifest, or
+ * a stopped run's manifest and its verified checkpoints for --resume.
+ */
+import { join, relative, resolve } from 'node:path';
+import type { EngineName } from '../index.ts';
+import { UsageError } from './command.ts';
+import { framePadding } from './files.ts';
+import type { LoadedScene } from './load-scene.ts';
+import { defaultOutputFolder } from './output-name.ts';
+import { readManifest, type Manifest, type RunMethod } from './manifest.ts';
+import { claimRunDirectory, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
+import type { RunFlags } from './run.ts';
+import { viscidVersion } from './version.ts';
+
+export function enginesOf(method: RunMethod): EngineName[] {
+  return method === 'both' ? ['particle', 'grid'] : [method];
+}
+
+export interface RunFolder {
+  dir: string;
+  manifest: Manifest;
+  /** Verified checkpoint bytes to resume each engine from. */
+  checkpoints: Partial<Record<EngineName, Uint8Array>>;
+  claim: ClaimedDir;
+}
+
+export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: LoadedScene): RunFolder {
+  const { scene } = loaded;
+  let dir: string;
+  let manifest: Manifest;
+  const checkpoints: Partial<Record<EngineName, Uint8Array>> = {};
+  let claim: ClaimedDir;
+  if (flags.resume) {
+    dir = resolve(flags.resume);
+    if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different folders; --resume writes into its own folder');
+    manifest = readManifest(dir);
+    if (manifest.scene.sha256 !== loaded.hash) {
+      throw new UsageError(
+        `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
+      );
+    }
+    claim = claimRunDirectory(dir, { resume: true, force: false, breakLock: flags.breakLock ?? flags.force, flag: '--resume', remedy: flags.lockRemedy ?? `viscid run ${sceneFile} --resume ${flags.resume} --force` });
+    const s = manifest.settings;
+    s.method = flags.method ?? s.method;
+    s.frames = flags.frames ?? s.frames;
+    s.mesh = flags.mesh ?? s.mesh;
+    s.points = flags.points ?? s.points;
+    s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
+    s.workers = flags.workers ?? s.workers;
+    s.checkpointEvery = flags.checkpointEvery;
+    for (const engine of enginesOf(s.method)) {
+      const record = manifest.engines[engine];
+      if (!record?.checkpoint) continue;
+      try {
+        checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
+      } catch (e) {
+        claim.release();
+        throw e;
+      }
+    }
+  } else {
+    dir = flags.out ? resolve(flags.out) : defaultOutputFolder('', scene.name);
+    claim = claimRunDirectory(dir, {
+      resume: false,
+      force: Boolean(flags.force),
+      breakLock: flags.breakLock ?? flags.force,
+      flag: flags.out ? '--out' : 'the output folder',
+      remedy: flags.lockRemedy ?? `viscid run ${sceneFile} --out ${relative(process.cwd(), dir) || '.'} --force`,
+    });
+    const frames = flags.frames ?? Math.max(1, Math.ceil(scene.duration * scene.fps - 1e-9));
+    manifest = {
+      viscid: viscidVersion(),
+      status: 'running',
+      scene: { file: loaded.file, name: scene.name, sha256: loaded.hash, fps: scene.fps },
+      settings: {
+        method: flags.method ?? scene.engines?.[0] ?? 'particle',
+        frames,
+        mesh: flags.mesh ?? scene.output.mesh,
+        points: flags.points ?? scene.output.points,
+        solids: flags.solids ?? 'none',
+        workers: flags.workers ?? null,
+        checkpointEvery: flags.checkpointEvery,
+        padding: framePadding(frames),
+      },
+      sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
+      engines: {},
+      startedAt: new Date().toISOString(),
+      updatedAt: '',
+    };
+  }
+  return { dir, manifest, checkpoints, claim };
+}
