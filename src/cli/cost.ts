@@ -164,11 +164,27 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     const frames = Math.ceil(scene.duration * scene.fps - 1e-9);
     warnings.push(`particle engine: about ${fmtDuration(seconds)} a frame on one thread (${fmtInt(est.liquidParticles)} liquid particles × ${P.substeps} substeps), ${fmtDuration(seconds * frames)} for ${fmtInt(frames)} frames`);
   }
+  // Explicit viscosity (Cline §4.2) is stable only for ν Δt / h² ≤ 1/6 (grid/timestep.ts).
+  for (const [name, m] of Object.entries(scene.materials)) {
+    if (m.kind !== 'liquid' || m.grid.viscosityModel !== 'explicit' || scene.grid.smoke) continue;
+    const nu = kinematicViscosity(m);
+    if (!(nu > 0)) continue;
+    const dtv = (h * h) / (6 * nu), need = Math.ceil(frame / dtv - 1e-9);
+    const capped = dtv < scene.grid.minDt || need > MAX_GRID_STEPS_PER_FRAME;
+    if (capped || need > EXPLICIT_STEPS_WARN) {
+      warnings.push(
+        `grid engine: materials.${name} uses explicit viscosity, stable only for steps ≤ ${dtv.toPrecision(2)} s (h²/6ν): ${fmtInt(need)} steps a frame${capped ? `, past what grid.minDt (${scene.grid.minDt} s) or the cap of ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} steps allow, so the steps are longer than that and the liquid will blow up` : ''}; set its grid.viscosityModel to "variational" (or "implicit"), which has no such limit`,
+      );
+    }
+  }
   if (Math.ceil(frame / scene.grid.minDt - 1e-9) > MAX_GRID_STEPS_PER_FRAME) {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
+
+/** Explicit grid viscosity needing more steps a frame than this is worth a warning (its cost). */
+const EXPLICIT_STEPS_WARN = 200;
 
 /** A time a frame: `40 ms`, `1.3s`, `2m05s`. */
 export function fmtFrameTime(seconds: number): string {
@@ -191,10 +207,13 @@ export function capWarnings(engine: string, counters: Record<string, number>): {
   if (counters.subdivisionCap) {
     out.push({ key: 'subdivisionCap', text: `${engine}: ${fmtInt(counters.subdivisionCap)} sub-timesteps needed more than the ${MAX_SUBDIVISION} pieces the cap allows; particles moved further than particle.maxMove a move (more particle.substeps helps)` });
   }
+  const viscous = counters.explicitViscosityStep ? ' The explicit viscosity set the step: set the liquid\'s grid.viscosityModel to "variational" (or "implicit"), which has no step limit.' : '';
   if (counters.minDtCap) {
-    out.push({ key: 'minDtCap', text: `${engine}: ${fmtInt(counters.minDtCap)} grid steps this frame were taken at grid.minDt, longer than the CFL, viscosity or elasticity limit asked (lower grid.minDt if the liquid misbehaves)` });
+    out.push({ key: 'minDtCap', text: `${engine}: ${fmtInt(counters.minDtCap)} grid steps this frame were taken at grid.minDt, longer than the CFL, viscosity or elasticity limit asked (lower grid.minDt if the liquid misbehaves).${viscous}` });
   }
-  if (counters.stepCap) {
+  if (counters.stepCap && viscous) {
+    out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the stability limit of the explicit viscosity.${viscous}` });
+  } else if (counters.stepCap) {
     out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the CFL limit (raise grid.minDt, or the liquid is moving too fast)` });
   }
   return out;

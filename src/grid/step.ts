@@ -282,6 +282,15 @@ export class GridSimulation {
   }
 
   /** Throws a SimulationError when a velocity is not finite or absurdly large. */
+  /** What to change after a blow-up: the explicit viscosity's step limit where grid.minDt overrode it, else the step. */
+  private blowUpHint(): string {
+    const dtv = this.viscosityModel === 'explicit' && this.nu > 0 ? (this.d.h * this.d.h) / (6 * this.nu) : Infinity;
+    if (dtv < this.scene.grid.minDt) {
+      return `the explicit viscosity is stable only for steps ≤ ${dtv.toPrecision(2)} s (h²/6ν), below grid.minDt (${this.scene.grid.minDt} s): set the liquid's grid.viscosityModel to "variational" (or "implicit"), which has no such limit`;
+    }
+    return 'try a smaller grid.maxDt or cfl';
+  }
+
   checkVelocity(): void {
     const s = this.store, limit = (10 * this.scene.grid.cfl * this.d.h) / this.scene.grid.minDt;
     for (let a = 0; a < 3; a++) {
@@ -290,7 +299,7 @@ export class GridSimulation {
         const v = ua[c];
         if (!(Math.abs(v) <= limit)) {
           throw new SimulationError(
-            `grid velocity blew up in stage '${this.currentStage}' at step ${this.steps} (t = ${this.time.toFixed(5)} s): u${'xyz'[a]} = ${v} m/s in cell (${s.ci[c]}, ${s.cj[c]}, ${s.ck[c]}); try a smaller grid.maxDt or cfl`,
+            `grid velocity blew up in stage '${this.currentStage}' at step ${this.steps} (t = ${this.time.toFixed(5)} s): u${'xyz'[a]} = ${v} m/s in cell (${s.ci[c]}, ${s.cj[c]}, ${s.ck[c]}); ${this.blowUpHint()}`,
             this.currentStage,
             this.frame,
             c,

@@ -26,7 +26,12 @@ export function computeDt(sim: GridSimulation): number {
   const gmag = Math.hypot(...sim.scene.gravity);
   const speed = umax + Math.sqrt(gmag * sim.d.h);
   let dt = speed > 0 ? (g.cfl * sim.d.h) / speed : g.maxDt;
-  if (sim.viscosityModel === 'explicit' && sim.nu > 0) dt = Math.min(dt, (sim.d.h * sim.d.h) / (6 * sim.nu));
+  if (sim.viscosityModel === 'explicit' && sim.nu > 0) {
+    const dtv = (sim.d.h * sim.d.h) / (6 * sim.nu);
+    // Counted where it, not the CFL condition, sets the step, so that a capped step names its cause.
+    if (dtv < dt) sim.count('explicitViscosityStep', 1);
+    dt = Math.min(dt, dtv);
+  }
   dt = Math.min(dt, viscoelasticDtLimit(sim));
   // A step the limits ask to be shorter than grid.minDt is taken at minDt, past them: counted.
   if (dt < g.minDt) sim.count('minDtCap', 1);
