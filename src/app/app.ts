@@ -257,7 +257,9 @@ export class App {
     if (fit) this.frameCamera();
     this.edited = JSON.parse(r.loaded.sceneJson) as Record<string, unknown>;
     const description = typeof this.edited.description === 'string' ? this.edited.description.trim() : '';
-    this.el.description.textContent = description || 'This scene has no description.';
+    // What an engine on show ignores of the scene is said beside what to look for.
+    const ignored = this.clients.flatMap((c) => (c.loaded?.ignored ?? []).map((f) => `${c.engine} engine ignores ${f.path}: ${f.message}`));
+    this.el.description.textContent = [description || 'This scene has no description.', ...ignored].join('\n');
     const sceneFormat = (this.edited.output as { mesh?: string } | undefined)?.mesh;
     if (!this.exportFormatPicked && (sceneFormat === 'obj' || sceneFormat === 'ply' || sceneFormat === 'glb')) this.exportFormat = sceneFormat;
     if (fit) {

@@ -145,6 +145,8 @@ export type FromWorker =
       solids: SolidInfo[];
       /** Engines this worker knows. */
       engines: string[];
+      /** The scene's features this engine ignores, with their JSON paths (engines.ts ignoredFeatures). */
+      ignored: { path: string; message: string }[];
     }
   | { type: 'sceneError'; id: number; message: string; issues: SceneIssue[] }
   | { type: 'error'; message: string; stage?: string; frame?: number }

@@ -77,6 +77,7 @@ class Host {
       particleRadius: scene.particle.radius,
       solids: sim ? solidInfos(sim) : [],
       engines: viscid.engineNames(),
+      ignored: viscid.ignoredFeatures(scene, msg.engine),
     });
     if (!sim) {
       this.playing = false;

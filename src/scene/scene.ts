@@ -37,18 +37,12 @@ export function isParsedScene(scene: unknown): scene is Scene {
 }
 
 /**
- * A simulation's own copy of a parsed scene, frozen: changing the caller's Scene after
- * createSimulation changes nothing in the running simulation (the meshes, typed arrays, are shared).
+ * A simulation's own copy of a parsed scene: changing the caller's Scene after createSimulation
+ * changes nothing in the running simulation (the meshes, typed arrays, are shared). Not frozen:
+ * the engines' own tests tune a simulation's settings (`sim.scene.particle…`) between stages.
  */
 export function privateSceneCopy(scene: Scene): Scene {
-  const copy = attachAssets(structuredClone({ ...scene }) as SceneData, scene.assets);
-  return deepFreeze(copy);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value)) deepFreeze(v);
-  return Object.freeze(value);
+  return attachAssets(structuredClone({ ...scene }) as SceneData, scene.assets);
 }
 
 /** The scene as JSON text: parsing it again gives an equal scene. */

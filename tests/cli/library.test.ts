@@ -1,6 +1,6 @@
 /**
  * Limits a scene can raise stop at what the engines can index (src/scene/ceilings.ts), refused at
- * parse time with the ceiling named; and the library's simulation keeps its own frozen copy of the
+ * parse time with the ceiling named; and the library's simulation keeps its own copy of the
  * Scene, refuses JSON that parseScene did not make with a clear TypeError, and refuses to step once
  * disposed.
  */

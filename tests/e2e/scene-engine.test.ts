@@ -59,6 +59,13 @@ describe.skipIf(!hasChromium)('scenes open in the engine they name', () => {
     }, 400_000);
   }
 
+  it('says, beside the description, what the engine on show ignores of the scene', async () => {
+    await page.evaluate(async () => { const v = (window as any).__viscid; v.pause(); await v.openScene('smoke-plume', 'particle'); });
+    await waitFor(page, 'window.__viscid.ready', 180_000);
+    const text = await page.evaluate(() => document.getElementById('description')?.textContent ?? '');
+    expect(text).toContain('particle engine ignores grid.smoke:');
+  }, 400_000);
+
   it('shows both engines in the legend side by side', async () => {
     await page.evaluate(async () => { const v = (window as any).__viscid; v.pause(); await v.openScene('honey-drop', 'side by side'); });
     await waitFor(page, 'window.__viscid.ready', 180_000);
