@@ -63,19 +63,14 @@ export class LevelSetTracker implements SurfaceTracker {
     this.perAxis = markersPerAxis(scene);
     this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
     // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
-    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim, dt) => this.correctVolume(sim, dt) } : null;
+    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim) => this.correctVolume(sim) } : null;
     if (this.volumeStage) this.afterMove.push(this.volumeStage);
   }
 
   /** Moves the whole surface out (or in) to hold the expected volume, by at most half a cell a step. */
-  correctVolume(sim: GridSimulation, _dt: number): void {
+  correctVolume(sim: GridSimulation): void {
     if (this.expected <= 0) return;
-    this.shiftTo(sim, this.expected);
-  }
-
-  /** Shifts φ so that the level set holds `target` m³ (levelset-volume.ts), by at most half a cell. */
-  protected shiftTo(sim: GridSimulation, target: number): void {
-    const shift = correctVolume(sim.store, sim.d.h, sim.band, target, 0.5 * sim.d.h);
+    const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
     fillSolidPhi(sim.store, sim.band);
     sim.count('volumeShift', shift);
     if (Math.abs(shift) > 1e-4 * sim.d.h) this.surfaceMoved(sim, shift);
