@@ -127,8 +127,8 @@ export const gridMaterial = z
   .strictObject({
     viscosityModel: z
       .enum(['explicit', 'implicit', 'variable', 'variational'])
-      .default('variational')
-      .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit": backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law; "variational" (the default): backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning, where "implicit" brakes it), taking the temperature law when `temperature` is given.'),
+      .default('implicit')
+      .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit" (the default): backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law; "variational": backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning, where "implicit" brakes it), taking the temperature law when `temperature` is given.'),
     temperature: temperatureLaw.optional(),
     viscoelastic: legacyViscoelastic.optional(),
   })
