@@ -278,7 +278,9 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const pixels = await readPixels(page);
     await saveScreenshot(page, 'app-smoke-plume.png');
     const smoke = countSmoke(pixels);
-    expect(smoke).toBeGreaterThan(1000);
+    // A plume of a few hundred pixels or more at frame 8 (the view shares the page with the scene's
+    // description); the toggle below shows they are the smoke's.
+    expect(smoke).toBeGreaterThan(500);
     // Toggled off, the same view has (almost) none: the pixels counted are the smoke's.
     await page.evaluate(() => { (window as any).__viscid.pause(); (window as any).__viscid.display.smoke = false; (window as any).__viscid.display.particles = false; });
     const off = await readPixels(page);
