@@ -5,7 +5,7 @@
  */
 import type { IgnoredFeature } from '../engines.ts';
 import type { Scene } from '../scene/scene.ts';
-import { gridLiquid } from './liquid.ts';
+import { gridLiquid, liquidsPutIn } from './liquid.ts';
 
 export function gridIgnores(scene: Scene): IgnoredFeature[] {
   if (scene.grid.smoke) return [];
@@ -14,10 +14,7 @@ export function gridIgnores(scene: Scene): IgnoredFeature[] {
   const mat = first.material;
   if (!mat) return out;
   const firstName = scene.materialNames[first.index];
-  const used = new Set<string>();
-  for (const b of scene.bodies) if (scene.materials[b.material].kind === 'liquid') used.add(b.material);
-  for (const s of scene.sources) used.add(s.material);
-  for (const name of used) {
+  for (const name of liquidsPutIn(scene)) {
     if (name === firstName) continue;
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;

@@ -19,6 +19,7 @@ import type { Scene } from '../scene/scene.ts';
 import type { CompiledShape } from '../scene/shapes.ts';
 import { linearColor } from '../scene/color.ts';
 import type { TintSource } from '../surface/index.ts';
+import { liquidsPutIn } from './liquid.ts';
 import { Markers } from './markers.ts';
 import { spoutActive, type Spout } from './sources.ts';
 import type { GridSimulation } from './step.ts';
@@ -44,10 +45,7 @@ export class LiquidTracers {
   /** Tracers for a scene that puts in more than one liquid (bodies and sources), else null. */
   static create(scene: Scene): LiquidTracers | null {
     if (scene.grid.smoke) return null;
-    const used = new Set<string>();
-    for (const b of scene.bodies) if (scene.materials[b.material].kind === 'liquid') used.add(b.material);
-    for (const s of scene.sources) used.add(s.material);
-    return used.size > 1 ? new LiquidTracers(scene) : null;
+    return liquidsPutIn(scene).size > 1 ? new LiquidTracers(scene) : null;
   }
 
   /** Seeds `material`'s tracers on the lattice points of `shape` that hold no liquid yet (call before the tracker adds it). */

@@ -21,6 +21,14 @@ export interface GridLiquid {
   ambientTemperature: number;
 }
 
+/** The liquid materials the scene puts in, by bodies and by sources, in scene order. */
+export function liquidsPutIn(scene: Scene): Set<string> {
+  const used = new Set<string>();
+  for (const b of scene.bodies) if (scene.materials[b.material].kind === 'liquid') used.add(b.material);
+  for (const s of scene.sources) used.add(s.material);
+  return used;
+}
+
 export function gridLiquid(scene: Scene): GridLiquid {
   const firstLiquidBody = scene.bodies.find((b) => scene.materials[b.material].kind === 'liquid');
   const name = firstLiquidBody?.material ?? scene.sources[0]?.material ?? scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');

@@ -20,6 +20,22 @@ export const THIN_REACH = 5;
 export const THIN_FRACTION_LO = 0.22;
 export const THIN_FRACTION_HI = 0.4;
 
+/**
+ * The positions of the region's particles members[from .. to) as one packed array (local ids), so
+ * that a hash grid built on it holds that region alone.
+ */
+export function regionPositions(positions: ArrayLike<number>, members: Int32Array, from: number, to: number): Float64Array {
+  const n = to - from;
+  const local = new Float64Array(3 * n);
+  for (let m = 0; m < n; m++) {
+    const p = members[from + m];
+    local[3 * m] = positions[3 * p];
+    local[3 * m + 1] = positions[3 * p + 1];
+    local[3 * m + 2] = positions[3 * p + 2];
+  }
+  return local;
+}
+
 /** σᵢ per particle (indexed like positions) for the particles members[from .. to). */
 export function adaptiveWidths(
   positions: ArrayLike<number>,
@@ -36,13 +52,7 @@ export function adaptiveWidths(
   const grid = new HashGrid(reach);
   // The grid holds the region's particles only (local ids), so other regions do not count.
   const n = to - from;
-  const local = new Float64Array(3 * n);
-  for (let m = 0; m < n; m++) {
-    const p = members[from + m];
-    local[3 * m] = positions[3 * p];
-    local[3 * m + 1] = positions[3 * p + 1];
-    local[3 * m + 2] = positions[3 * p + 2];
-  }
+  const local = regionPositions(positions, members, from, to);
   grid.build(local, n);
   const cells = new Int32Array(27);
   // With surface flags, interior particles (never in a thin feature) keep σ; only surface

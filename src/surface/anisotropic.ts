@@ -45,6 +45,7 @@
  * bit alike. No allocation per particle: the 3×3 solver works on module scratch.
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
+import { regionPositions } from './adaptive.ts';
 import { CUTOFF_SIGMAS, splatParticles, type Kernel } from './field.ts';
 import type { Lattice } from './polygonizer.ts';
 
@@ -179,13 +180,7 @@ export function anisotropicKernels(
   const full = ((4 / 3) * Math.PI * reach2 * Math.sqrt(reach2)) / (8 * r * r * r);
   const roundFrom = (params.roundFrom ?? ROUND_FROM) * full, roundAt = (params.roundAt ?? ROUND_AT) * full;
   const n = to - from;
-  const local = new Float64Array(3 * n);
-  for (let m = 0; m < n; m++) {
-    const p = members[from + m];
-    local[3 * m] = positions[3 * p];
-    local[3 * m + 1] = positions[3 * p + 1];
-    local[3 * m + 2] = positions[3 * p + 2];
-  }
+  const local = regionPositions(positions, members, from, to);
   const grid = new HashGrid(reach);
   grid.build(local, n);
   const cells = new Int32Array(27);
