@@ -7,6 +7,7 @@ import { latticeMissingWeight, latticeRestDensity } from '../math/kernels.ts';
 import { buildAdhesionMatrix, type AdhesionMatrix } from './adhesion-matrix.ts';
 import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
+import { ColourField } from './colour-field.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
 import { JobRunner } from '../parallel/run-job.ts';
@@ -114,6 +115,8 @@ export class StepContext {
   readonly gel: GelState | null;
   /** The free rigid bodies, two-way coupled (free-bodies.ts); null when the scene has none. */
   readonly freeBodies: FreeBodies | null;
+  /** The liquids' fractions diffusing into each other (colour-field.ts); null when they do not mix. */
+  readonly mixing: ColourField | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -168,6 +171,8 @@ export class StepContext {
     this.cells = new CellPairs(this.reach);
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
+    this.mixing = ColourField.of(scene, this.densityH);
+    this.liquid.mixWidth = this.mixing?.width ?? 0;
   }
 
   /** Object cells found by objectCellsNear (the first `m` it returns). */

@@ -40,6 +40,14 @@ export class LiquidParticles {
   /** A number per particle that survives sorting and removal (gel.ts keys its springs by it); ids are handed out in order. */
   id = new Int32Array(0);
   nextId = 0;
+  /**
+   * Each material's fraction in the particle, `mixWidth` a particle (colour-field.ts, which sets
+   * the width before the first particle is added); a new particle is all its own material. 0 wide
+   * when the scene's liquids do not mix.
+   */
+  mix = new Float32Array(0);
+  mixWidth = 0;
+  private mixSpare = new Float32Array(0);
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -81,6 +89,9 @@ export class LiquidParticles {
     const d = allocFloat32(cap, sh);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
+    const mix = allocFloat32(cap * this.mixWidth, sh);
+    mix.set(this.mix.subarray(0, this.count * this.mixWidth));
+    this.mix = mix;
     this.capacity = cap;
   }
 
@@ -96,6 +107,11 @@ export class LiquidParticles {
     this.density[i] = 1;
     this.lambda[i] = 0;
     this.id[i] = this.nextId++;
+    const w = this.mixWidth;
+    if (w > 0) {
+      this.mix.fill(0, w * i, w * i + w);
+      this.mix[w * i + material] = 1;
+    }
   }
 
   /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
@@ -115,6 +131,8 @@ export class LiquidParticles {
         this.density[w] = this.density[i];
         this.lambda[w] = this.lambda[i];
         this.id[w] = this.id[i];
+        const mw = this.mixWidth;
+        if (mw > 0) this.mix.copyWithin(mw * w, mw * i, mw * i + mw);
       }
       w++;
     }
@@ -158,5 +176,19 @@ export class LiquidParticles {
     density.set(den);
     material.set(mat);
     surface.set(srf);
+    this.permuteMix(order);
+  }
+
+  /** The mix fractions by `order`, through a buffer of their own (their width is not bounded by acc's 3). */
+  private permuteMix(order: Int32Array): void {
+    const w = this.mixWidth, n = this.count;
+    if (w === 0) return;
+    if (this.mixSpare.length < w * n) this.mixSpare = new Float32Array(this.mix.length);
+    const src = this.mix, dst = this.mixSpare;
+    for (let i = 0; i < n; i++) {
+      const o = w * order[i];
+      for (let m = 0; m < w; m++) dst[w * i + m] = src[o + m];
+    }
+    src.set(dst.subarray(0, w * n));
   }
 }

@@ -85,6 +85,11 @@ export class ParticleSimulation implements Simulation {
         L.id.set(r.indices('id', Int32Array, n, 0, 2 ** 31 - 2));
         L.nextId = r.index('nextId');
       }
+      if (L.mixWidth > 0) {
+        // Fractions from a checkpoint without them (one written before the field existed): each particle its own liquid.
+        if (r.has('mix')) L.mix.set(r.finiteArray('mix', Float32Array, n * L.mixWidth));
+        else for (let i = 0; i < n; i++) L.mix[L.mixWidth * i + L.material[i]] = 1;
+      }
       if (ctx.gel) restoreSprings(ctx.gel, r);
       restoreWarmStart(ctx, r);
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
@@ -167,9 +172,13 @@ export class ParticleSimulation implements Simulation {
   /** particleSurface's input: positions copied (`own`) or a view of the live ones. */
   private surfaceInput(own: boolean): ParticleSurfaceInput {
     const L = this.ctx.liquid, n = L.count;
-    const colors = new Float32Array(3 * n);
-    const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
-    for (let i = 0; i < n; i++) colors.set(palette[L.material[i]], 3 * i);
+    let colors: Float32Array;
+    if (this.ctx.mixing) colors = this.ctx.mixing.particleColours(L, n);
+    else {
+      colors = new Float32Array(3 * n);
+      const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
+      for (let i = 0; i < n; i++) colors.set(palette[L.material[i]], 3 * i);
+    }
     const positions = own ? L.pos.slice(0, 3 * n) : L.pos.subarray(0, 3 * n);
     return { count: n, positions, radius: this.ctx.r, colors, surface: L.surface.slice(0, n), normals: L.normal.slice(0, 3 * n) };
   }
@@ -231,6 +240,7 @@ export class ParticleSimulation implements Simulation {
       .array('id', L.id.slice(0, n))
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
+    if (L.mixWidth > 0) w.array('mix', L.mix.slice(0, n * L.mixWidth));
     if (ctx.gel) saveSprings(ctx.gel, w);
     saveWarmStart(ctx.viscositySolve, w);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());

@@ -5,7 +5,7 @@
  *     (emit liquid; move objects to their pose; sort particles into cells)
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
- *        and whenever liquid was emitted)
+ *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts)
  *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
@@ -123,6 +123,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // next to the sink until the next frame, as every flag is once the liquid moves.
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
+
+  // The liquids' fractions diffuse over the same pair list (colour-field.ts), before viscosity compacts it.
+  if (ctx.mixing) {
+    const pairs = ctx.cells.pairs;
+    ctx.count('mixingCycles', ctx.mixing.diffuse(ctx.liquid, ctx.liquid.count, pairs.start, pairs.j, dt));
+    clock.lap('mixing');
+  }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
   // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale

@@ -317,6 +317,10 @@ export const particleSettings = z
       .default('pbf')
       .describe('How the liquid keeps its density. "pbf": a pressure found with the forces of each sub-timestep (DFSPH\'s constant-density solve, warm-started: a still pool rests), then position-based fluids (Macklin & Müller 2013) for what the moves leave, solids and closed walls taking part in both (Akinci et al. 2012 boundary volumes; mirror images) and in the viscosity (no-slip), gels with elastic springs. "steele": the paper\'s iterative correction alone (Steele et al. 2004 §3.5: ramp kernel, liquid neighbours only), with pressureImpulse and elasticCoefficient.'),
     viscositySolver: z.enum(['implicit', 'exchange']).default('exchange').describe('How the liquid gets its viscosity. "implicit": the viscosity Laplacian of Weiler, Koschier, Brand & Bender 2018 ("A Physically Consistent Implicit Viscosity Solver for SPH Fluids", Computer Graphics Forum 37(2)) by backward Euler, solved by conjugate gradients each sub-timestep (3×3 block-Jacobi preconditioned, warm-started): each liquid reaches its physical viscosity at any radius and step, objects and closed walls taking part (no-slip; slip walls mirror the liquid), several liquids each with its own; kernel: the cubic spline over the material\'s particle.kernelSupport. "exchange": the paper\'s pairwise momentum exchange (Steele et al. 2004 §3.2), sub-cycled and calibrated (calibration.ts), with the walls and objects of densitySolver "pbf".'),
+    mixingDiffusivity: nonneg
+      .max(1e-3)
+      .default(0)
+      .describe('Diffusivity D of the liquids into each other, m²/s (Fick\'s law on each particle\'s fractions of every liquid, the SPH Laplacian of Cleary & Monaghan 1999): where particles of two liquids touch, their colours blend over a band about √(4 D t) wide, and nowhere else. 0: each particle keeps its own liquid\'s colour (the surface still blends colours over its kernel width). Paint-like mixing that shows within a second: about 1e-6 at a 1.5 mm radius.'),
     pressureImpulse: z
       .boolean()
       .default(true)
