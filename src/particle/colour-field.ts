@@ -65,6 +65,8 @@ export class ColourField {
   readonly palette: Float32Array;
   private delta = new Float32Array(0);
   private rate = new Float32Array(0);
+  /** k_ij of each listed pair, 1/s (0 beyond h). */
+  private weight = new Float32Array(0);
 
   /**
    * The field for a scene whose liquids mix at a positive particle.mixingDiffusivity, with at least
@@ -94,11 +96,14 @@ export class ColourField {
    * Returns the number of sub-cycles run.
    */
   diffuse(L: LiquidParticles, n: number, start: Int32Array, list: Int32Array, dt: number): number {
-    const w = this.width, mix = L.mix, pos = L.pos, h = this.h, invH2 = 1 / (h * h), k0 = this.diffusivity * this.scale;
+    const w = this.width, mix = L.mix, pos = L.pos, invH2 = 1 / (this.h * this.h), k0 = this.diffusivity * this.scale;
+    const pairs = start[n];
     if (this.rate.length < n) this.rate = new Float32Array(Math.ceil(n * 1.25));
     if (this.delta.length < w * n) this.delta = new Float32Array(Math.ceil(w * n * 1.25));
-    const rate = this.rate, delta = this.delta;
-    // Σ_j k_ij of each particle: the sub-cycles needed for MAX_SHARE.
+    if (this.weight.length < pairs) this.weight = new Float32Array(Math.ceil(pairs * 1.25));
+    const rate = this.rate, delta = this.delta, weight = this.weight;
+    // Each pair's k_ij, once (positions do not change here), and Σ_j k_ij of each particle: the
+    // sub-cycles needed for MAX_SHARE.
     rate.fill(0, 0, n);
     for (let i = 0; i < n; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
@@ -106,8 +111,8 @@ export class ColourField {
       for (let q = start[i], q1 = start[i + 1]; q < q1; q++) {
         const j = list[q], dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
         const q2 = (dx * dx + dy * dy + dz * dz) * invH2;
-        if (q2 >= 1) continue;
-        const k = k0 * pairShape(Math.sqrt(q2));
+        const k = q2 < 1 ? k0 * pairShape(Math.sqrt(q2)) : 0;
+        weight[q] = k;
         s += k;
         rate[j] += k;
       }
@@ -121,12 +126,11 @@ export class ColourField {
     for (let c = 0; c < cycles; c++) {
       delta.fill(0, 0, w * n);
       for (let i = 0; i < n; i++) {
-        const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], oi = w * i;
+        const oi = w * i;
         for (let q = start[i], q1 = start[i + 1]; q < q1; q++) {
-          const j = list[q], dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-          const q2 = (dx * dx + dy * dy + dz * dz) * invH2;
-          if (q2 >= 1) continue;
-          const k = tau * k0 * pairShape(Math.sqrt(q2)), oj = w * j;
+          const kq = weight[q];
+          if (kq === 0) continue;
+          const k = tau * kq, oj = w * list[q];
           for (let m = 0; m < w; m++) {
             const f = k * (mix[oj + m] - mix[oi + m]);
             delta[oi + m] += f;
