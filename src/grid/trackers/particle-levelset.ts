@@ -16,7 +16,9 @@
  *    φ_p(x) = s_p (r_p − |x − x_p|) is taken at the eight cell centres around it into
  *    φ⁺ = max(φ⁺, φ_p) (positive particles) or φ⁻ = min(φ⁻, φ_p) (negative ones), and each centre
  *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
- *    redistancing; then the radii of the particles not escaped are reset.
+ *    redistancing; then the radii of the particles not escaped are reset. Particles within two
+ *    cells of a solid that holds the liquid do not correct (`besideSolid`: a film on a floor
+ *    thinner than the cells became a lace of spots and holes).
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
  *    are deleted and cells within the band are topped up to their count; escaped particles are kept
  *    (they hold features thinner than the grid), cells holding more than twice their count lose the
@@ -314,20 +316,30 @@ export class ParticleLevelSet {
 }
 
 /**
- * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies between
- * its cell's centre and a solid that holds the liquid still (an object, or a no-slip or moving
- * wall; slip walls mirror the velocity and do not count). There the particles move with the
- * velocity interpolated down to the solid's, while φ moves with the velocity at the cell centres:
- * the liquid's front along a no-slip floor runs over the air particles below the first centres,
- * which would then carve it away. Such particles keep their place but do not correct φ.
+ * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies within
+ * two cells of a solid that holds the liquid still (an object, or a no-slip or moving wall; slip
+ * walls mirror the velocity and do not count): its cell or the next one along an axis is such a
+ * solid's neighbour. Such particles keep their place but do not correct φ.
+ *  - Between a cell's centre and the solid, the particles move with the velocity interpolated down
+ *    to the solid's while φ moves with the velocity at the centres: the liquid's front along a
+ *    no-slip floor runs over the air particles below the first centres, which would carve it away.
+ *  - A film spreading over a solid is soon thinner than the cells, where φ at the centres cannot
+ *    hold it and every particle in it escapes: each correction raises a spot of liquid, or punches a
+ *    hole, at the centres nearest its particle, and the film became a lace of spots, holes and
+ *    radial fingers (a pour onto a floor, tests/grid/film.test.ts: the rim's spread 11–12 % with the
+ *    corrections there, 3–4 % without, as on the plain level set; docs/decisions.md, "Films").
+ *    Beside the solid the film moves as the plain level set's, its volume kept by the correction
+ *    of levelset-volume.ts.
  */
 function besideSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
-  const x = g[0], y = g[1], z = g[2];
-  const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
   const c = cellAt(s, g);
   if (c < 0 || s.type[c] === SOLID) return true;
   const nb = s.nb;
-  return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (holds(s, kind, m) || (m >= 0 && holds(s, kind, nb[6 * m + d]))) return true;
+  }
+  return false;
 }
 
 /**
