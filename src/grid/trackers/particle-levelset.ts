@@ -16,7 +16,9 @@
  *    φ_p(x) = s_p (r_p − |x − x_p|) is taken at the eight cell centres around it into
  *    φ⁺ = max(φ⁺, φ_p) (positive particles) or φ⁻ = min(φ⁻, φ_p) (negative ones), and each centre
  *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
- *    redistancing; then the radii of the particles not escaped are reset.
+ *    redistancing; then the radii of the particles not escaped are reset. Particles between a
+ *    cell's centre and a solid that holds the liquid do not correct (`besideSolid`), nor do air
+ *    particles within two cells of one (`nearSolid`: they punched a film on a floor into a lace).
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
  *    are deleted and cells within the band are topped up to their count; escaped particles are kept
  *    (they hold features thinner than the grid), cells holding more than twice their count lose the
@@ -185,7 +187,7 @@ export class ParticleLevelSet {
         continue;
       }
       g[0] = gx + 0.5; g[1] = gy + 0.5; g[2] = gz + 0.5;
-      if (besideSolid(s, sim.d.kind, g)) continue;
+      if (sign > 0 ? nearSolid(s, sim.d.kind, g) : besideSolid(s, sim.d.kind, g)) continue;
       if (!touched) {
         plus.set(phi.subarray(0, n));
         minus.set(phi.subarray(0, n));
@@ -328,6 +330,27 @@ function besideSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
   if (c < 0 || s.type[c] === SOLID) return true;
   const nb = s.nb;
   return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
+}
+
+/**
+ * Whether a particle's cell, or the next one along an axis, borders a solid that holds the liquid:
+ * the air particles there do not correct φ. A film spreading over a solid is soon thinner than the
+ * cells, where φ at the centres cannot hold it and the particles about it escape; each air
+ * particle's correction punched a hole at the centres nearest it, and the film became a lace of
+ * holes and radial fingers (a pour onto a floor, tests/grid/film.test.ts: the rim's spread 11 %,
+ * 4 % without them; docs/decisions.md, "Films"). The liquid particles there still correct: without
+ * theirs the film lost its sub-cell front and a viscous current spread 37 % too fast for its
+ * viscosity (`viscid validate -c spreading`, −22 % with them).
+ */
+function nearSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
+  const c = cellAt(s, g);
+  if (c < 0 || s.type[c] === SOLID) return true;
+  const nb = s.nb;
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (holds(s, kind, m) || (m >= 0 && holds(s, kind, nb[6 * m + d]))) return true;
+  }
+  return false;
 }
 
 /**
