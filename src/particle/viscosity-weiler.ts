@@ -157,6 +157,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
+  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, n);
   keepChange(st, L.id, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
@@ -259,6 +260,29 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   }
   bl.start[n] = bl.length;
   return no;
+}
+
+/**
+ * Free bodies take the object terms back (Newton's third law, as Akinci et al. 2012 §5 and
+ * free-bodies.ts): particle i's momentum changes by −V_i Σ_b e_ib x_ib (x_ib · (v_i − v_b)) through
+ * the object slots b in its support (V_i = m_i / ρ_i = (2r)³, v_i the solution), so the body of
+ * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
+ */
+function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, n: number): void {
+  const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
+  const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j, opos = st.opos, ovel = st.ovel;
+  for (let i = 0; i < n; i++) {
+    const e0 = bs[i], e1 = bs[i + 1];
+    if (e0 === e1) continue;
+    const V = ctx.mass[mat[i]] / st.rho[mat[i]], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (let e = e0; e < e1; e++) {
+      const s = bj[e], k = freeOf[obody[oorder[s]]];
+      if (k < 0) continue;
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const u = V * bcoef[e] * (dx * (v[3 * i] - ovel[3 * s]) + dy * (v[3 * i + 1] - ovel[3 * s + 1]) + dz * (v[3 * i + 2] - ovel[3 * s + 2]));
+      free.addImpulse(k, u * dx, u * dy, u * dz, opos[3 * s], opos[3 * s + 1], opos[3 * s + 2]);
+    }
+  }
 }
 
 /** x = v* + the change the last solve made to the same particle (none for a particle it did not have). */
