@@ -23,10 +23,8 @@
  * parts (those a flow along a wall shears) and makes the matrix symmetric.
  *
  * Solved matrix-free by conjugate gradients with a 3×3 block-Jacobi preconditioner (SPlisHSPlasH's
- * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. On one
- * thread the product A v takes each pair once and adds it to both ends (applyPairsOnce); on a team
- * every thread gathers its own share of the rows in full (applyRow), so that no thread writes
- * another's. Every thread sets up and updates its own share of the rows; dot products are added per thread and then over
+ * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. Every thread
+ * sets up and updates its own share of the rows; dot products are added per thread and then over
  * the threads in rank order (each thread adds the same numbers in the same order, so all take the
  * same step and stop together), between barriers. A given thread count repeats bit for bit. The
  * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
@@ -55,11 +53,11 @@ export function pairFactor(r2: number, h: number): number {
  * argument object is keyed by name), made once a run.
  */
 class Rows {
-  readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly lm; readonly bs; readonly bj; readonly opos; readonly ovel;
+  readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
   readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef;
   readonly bcoef; readonly b; readonly pinv;
   constructor(a: JobArrays<typeof weilerJob>) {
-    this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.lm = a.lm; this.bs = a.bs; this.bj = a.bj;
+    this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
     this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
   }
@@ -70,7 +68,7 @@ export const weilerJob = defineJob({
   name: 'viscosity-weiler',
   arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
-    pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', lm: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
+    pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32',
   },
   scalars: ['nm', 'tol', 'maxIter'],
@@ -83,11 +81,8 @@ export const weilerJob = defineJob({
     x.barrier();
     const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
     let rz = 0, rr = 0, bb = 0;
-    // One thread: each pair once (applyPairsOnce); a team gathers its own rows in full.
-    const once = T === 1;
-    if (once) applyPairsOnce(a, xs, q, from, to);
     for (let i = from; i < to; i++) {
-      if (!once) applyRow(a, i, xs, q);
+      applyRow(a, i, xs, q);
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         r[k] = b[k] - q[k];
         bb += b[k] * b[k];
@@ -110,9 +105,8 @@ export const weilerJob = defineJob({
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
-      if (once) applyPairsOnce(a, p, q, from, to);
       for (let i = from; i < to; i++) {
-        if (!once) applyRow(a, i, p, q);
+        applyRow(a, i, p, q);
         pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
       }
       red[o] = pq;
@@ -243,9 +237,9 @@ function setupRow(a: A, i: number, nm: number): void {
 
 /** out_i = (A v)_i (see the header). */
 function applyRow(a: A, i: number, v: Float64Array, out: Float64Array): void {
-  const { pos, mat, ls, lj, coef, rho } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+  const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, gs, gj, gc } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i];
+  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mi];
   let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
   for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
     const j = lj[e];
@@ -253,41 +247,6 @@ function applyRow(a: A, i: number, v: Float64Array, out: Float64Array): void {
     const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
     sx += u * dx; sy += u * dy; sz += u * dz;
   }
-  rowRest(a, i, v, out, sx, sy, sz);
-}
-
-/**
- * out = A v on one thread, each pair once: the diagonal, object and wall terms of every row
- * first (rowRest), then each pair (i, j > i) of row i (the entries from lm[i] on) added to both
- * ends. Half the pair work of gathering every row in full; the sums differ from it at round-off.
- */
-function applyPairsOnce(a: A, v: Float64Array, out: Float64Array, from: number, to: number): void {
-  const { pos, mat, ls, lj, lm, coef, rho } = a;
-  for (let i = from; i < to; i++) {
-    const rhoi = rho[mat[i]];
-    rowRest(a, i, v, out, rhoi * v[3 * i], rhoi * v[3 * i + 1], rhoi * v[3 * i + 2]);
-  }
-  for (let i = from; i < to; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
-    let sx = 0, sy = 0, sz = 0;
-    for (let e = lm[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = lj[e], oj = 3 * j;
-      const dx = xi - pos[oj], dy = yi - pos[oj + 1], dz = zi - pos[oj + 2];
-      const u = coef[e] * (dx * (vx - v[oj]) + dy * (vy - v[oj + 1]) + dz * (vz - v[oj + 2]));
-      const fx = u * dx, fy = u * dy, fz = u * dz;
-      sx += fx; sy += fy; sz += fz;
-      out[oj] -= fx; out[oj + 1] -= fy; out[oj + 2] -= fz;
-    }
-    out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
-  }
-}
-
-/** Row i's object and wall terms added to (sx, sy, sz), written to out_i. */
-function rowRest(a: A, i: number, v: Float64Array, out: Float64Array, sx: number, sy: number, sz: number): void {
-  const { pos, bs, bj, opos, bcoef, walls, gs, gj, gc } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e];
     const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];

@@ -25,7 +25,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
-import { allocFloat64, allocInt32 } from '../parallel/memory.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
@@ -71,8 +71,6 @@ export class ImplicitViscosityState {
   readonly ghosts = new NeighbourList();
   ghostCoef = new Float32Array(0);
   cursor = new Int32Array(0);
-  /** Per row: its first entry with j > i (the earlier particles come first; listRows). */
-  mid = new Int32Array(0);
   /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
   ovel = new Float64Array(0);
   ow = new Float64Array(0);
@@ -152,7 +150,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const a = job.a;
   a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
-  a.ls = st.rows.start; a.lj = st.rows.j; a.lm = st.mid; a.bs = st.boundary.start; a.bj = st.boundary.j;
+  a.ls = st.rows.start; a.lj = st.rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
@@ -169,8 +167,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
 /**
  * The full rows (every neighbour within the pair's support, gather form) from the adhesion
  * stage's pair list (each pair i < j within ctx.reach, which covers every kernel support, at the
- * current positions; the slots are the particles): counted, then filled, row i holding first the
- * earlier particles that name it (in order), then its own pairs j > i in list order (from mid[i]).
+ * current positions; the slots are the particles): counted, then filled, row i holding its pairs
+ * in list order interleaved with the earlier particles that name it.
  */
 function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
@@ -202,10 +200,7 @@ function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void
   rows.reserve(total);
   rows.length = total;
   const lj = rows.j;
-  if (st.mid.length < n || (ctx.shared && !(st.mid.buffer instanceof SharedArrayBuffer))) st.mid = allocInt32(Math.ceil(n * 1.25), ctx.shared);
-  const mid = st.mid;
   for (let i = 0; i < n; i++) {
-    mid[i] = cnt[i];
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e];
