@@ -5,9 +5,11 @@
  * load of a shared machine falls on both alike:
  *   npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds]
  *     [--engine grid] [--grid '{"particlesPerCell":8}'] [--grid-a '{…}']
+ *     [--particle '{"viscositySolver":"implicit"}'] [--particle-a '{…}']
  * (defaults: the particle engine on the honey drop, frames 3–22; the grid engine on the dam break,
  * frames 4–8; 1 thread, 1 round). `--grid` sets scene.grid fields in B (and in A unless `--grid-a`
- * gives A its own). Each round makes fresh simulations and swaps which of the two steps first.
+ * gives A its own); `--particle` and `--particle-a` do the same for scene.particle (so `.` as the
+other checkout compares two settings of one engine, e.g. the viscosity solvers). Each round makes fresh simulations and swaps which of the two steps first.
  * Prints the mean and median wall ms a frame and the CPU time of the process's threads a frame
  * (less disturbed by a loaded machine) of each over the window and B/A, the stage split, the
  * particle engine's correction passes a sub-timestep, and whether the first round's states stayed
@@ -21,7 +23,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 interface Engine {
-  parseScene(json: unknown): { grid: Record<string, unknown> };
+  parseScene(json: unknown): { grid: Record<string, unknown>; particle: Record<string, unknown> };
   createSimulation(scene: unknown, engine: string, options: object): {
     stepFrame(): { wallMs: number; stages: Record<string, number>; counters: Record<string, number> };
     fluidPoints(): { positions: Float32Array; velocities: Float32Array };
@@ -43,6 +45,8 @@ const first = Number(pos[2] ?? (grid ? 4 : 3)), last = Number(pos[3] ?? (grid ? 
 const T = grid ? 1 : Number(pos[4] ?? 1), rounds = Number(pos[5] ?? 1);
 const gridB = JSON.parse(flag('--grid') ?? '{}') as Record<string, unknown>;
 const gridA = JSON.parse(flag('--grid-a') ?? flag('--grid') ?? '{}') as Record<string, unknown>;
+const particleB = JSON.parse(flag('--particle') ?? '{}') as Record<string, unknown>;
+const particleA = JSON.parse(flag('--particle-a') ?? flag('--particle') ?? '{}') as Record<string, unknown>;
 
 async function load(root: string): Promise<{ engine: Engine; spawn: unknown }> {
   const engine = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as Engine;
@@ -59,16 +63,17 @@ const addStages = (to: Record<string, number>, from: Record<string, number>) => 
   for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
 };
 let differs = -1;
-console.log(`${file}, ${engineName} engine, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other} ${JSON.stringify(gridA)}, B = this checkout ${JSON.stringify(gridB)}; load ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, ${engineName} engine, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other} ${JSON.stringify({ ...gridA, ...particleA })}, B = this checkout ${JSON.stringify({ ...gridB, ...particleB })}; load ${loadavg()[0].toFixed(1)}`);
 for (let round = 0; round < rounds; round++) {
-  const make = async (e: { engine: Engine; spawn: unknown }, gridFields: Record<string, unknown>) => {
+  const make = async (e: { engine: Engine; spawn: unknown }, gridFields: Record<string, unknown>, particleFields: Record<string, unknown>) => {
     const scene = e.engine.parseScene(json);
     Object.assign(scene.grid, gridFields);
+    Object.assign(scene.particle, particleFields);
     const sim = e.engine.createSimulation(scene, engineName, T > 1 ? { workers: T, spawnThread: e.spawn } : { workers: 1 });
     await sim.ready?.();
     return sim;
   };
-  const a = await make(A, gridA), b = await make(B, gridB);
+  const a = await make(A, gridA, particleA), b = await make(B, gridB, particleB);
   for (let f = 1; f <= last; f++) {
     const order = round % 2 === 0 ? [a, b] : [b, a];
     const cpu: number[] = [];
@@ -107,6 +112,7 @@ const per = (x: Record<string, number>, k: string) => ((x[k] ?? 0) / tA.length).
 console.log(`  stage ms/frame   ${'A'.padStart(8)} ${'B'.padStart(8)}`);
 for (const k of [...new Set([...Object.keys(sA), ...Object.keys(sB)])]) console.log(`  ${k.padEnd(14)} ${per(sA, k)} ${per(sB, k)}`);
 const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}`;
-if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}; B ${passes(kB)}`);
+const cg = (k: Record<string, number>) => (k.viscositySolves ? `; viscosity CG ${(k.viscosityIterations / k.viscositySolves).toFixed(1)} iterations a solve` : '');
+if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}${cg(kA)}; B ${passes(kB)}${cg(kB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
 process.exit(0);

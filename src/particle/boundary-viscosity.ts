@@ -97,15 +97,7 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
   const cells = ctx.cells.grid;
   for (let c = 0; c < cells.cellCount; c++) {
     const i0 = cells.start[c], i1 = i0 + cells.count[c];
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
-    for (let i = i0; i < i1; i++) {
-      if (!near[i]) continue;
-      any = true;
-      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
-      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; if (z < z0) z0 = z; if (z > z1) z1 = z;
-    }
-    if (!any) continue;
-    const m = ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, hmax), oc = ctx.nearObjectCells;
+    const m = objectCellsNearCell(ctx, c, hmax), oc = ctx.nearObjectCells;
     if (m === 0) continue;
     for (let i = i0; i < i1; i++) {
       const mi = mat[i], h = hv[mi], h2 = h * h, inv2 = 1 / h2;
@@ -140,4 +132,20 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
       vel[3 * i + 2] = uz + rn * nz + tz * keep;
     }
   }
+}
+
+/**
+ * The object cells within `reach` of the particles of liquid cell c (sorted liquid) that are
+ * flagged near objects: ctx.nearObjectCells[0 .. m), m returned; 0 when none is flagged.
+ */
+export function objectCellsNearCell(ctx: StepContext, c: number, reach: number): number {
+  const cells = ctx.cells.grid, i0 = cells.start[c], i1 = i0 + cells.count[c], pos = ctx.liquid.pos, near = ctx.liquid.nearObject;
+  let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
+  for (let i = i0; i < i1; i++) {
+    if (!near[i]) continue;
+    any = true;
+    const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+    if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; if (z < z0) z0 = z; if (z > z1) z1 = z;
+  }
+  return any ? ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, reach) : 0;
 }

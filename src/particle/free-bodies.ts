@@ -13,8 +13,10 @@
  *  - pressure: the boundary term p_a γ_s ∇W_as of the pressure stage (pressure.ts) and of every PBF
  *    density pass (pbf.ts), read per object particle from the solve's own rows (`boundaryReaction`),
  *    applied at the object particle;
+ *  - the implicit viscosity's object terms (viscosity-weiler.ts), each object particle's to its own
+ *    body (`addImpulse`);
  *  - adhesion toward the body (object-adhesion.ts), friction (friction.ts, in the moves), the bodies'
- *    viscosity (boundary-viscosity.ts objectViscosity) and the signed-distance guard (boundaries.ts):
+ *    exchange viscosity (boundary-viscosity.ts objectViscosity) and the signed-distance guard (boundaries.ts):
  *    each changes only the velocity (or acceleration) of liquid particles near bodies, so the change
  *    of the particles flagged near a free body is read around the stage (`capture` / `release`) and
  *    the body takes −m Δv at the particle;
@@ -295,6 +297,11 @@ export class FreeBodies {
         this.add(this.impulse, k, f * (xa - px), f * (ya - py), f * (za - pz), px, py, pz);
       }
     }
+  }
+
+  /** An impulse (N s) the liquid gives body k at point p in the current sub-timestep (the implicit viscosity's object terms, viscosity-weiler.ts). */
+  addImpulse(k: number, jx: number, jy: number, jz: number, px: number, py: number, pz: number): void {
+    this.add(this.impulse, k, jx, jy, jz, px, py, pz);
   }
 
   /** Adds (jx, jy, jz) at point p to body k's linear and angular sums in `into` (impulse or force). */

@@ -145,8 +145,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   }
   // "implicit": one solve with the walls and objects in it (viscosity-weiler.ts); "exchange": the
   // paper's sweeps, then (with "pbf") the walls' and objects' share, which a free body takes back
-  // (free-bodies.ts capture / release). The implicit solve's object terms are not yet passed to free
-  // bodies: its change to a particle near one mixes the liquid's own viscosity in.
+  // (free-bodies.ts capture / release); the implicit solve passes its object terms to free bodies
+  // itself (its change to a particle near one mixes the liquid's own viscosity in).
   if (P.viscositySolver === 'implicit') applyImplicitViscosity(ctx, dt);
   else {
     applyViscosity(ctx, dt);

@@ -38,6 +38,8 @@ import { VISCOSITY_MIN_PARTICLES } from './work.ts';
 export const RED_STRIDE = 4;
 /** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
 export const WALL_STRIDE = 6;
+/** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
+export const GHOST_WALLS = 8;
 
 /** F(r) of the header for squared distance r2 < h² (0 at r = 0, where the pair has no direction). */
 export function pairFactor(r2: number, h: number): number {
@@ -52,11 +54,12 @@ export function pairFactor(r2: number, h: number): number {
  */
 class Rows {
   readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
-  readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly coef; readonly bcoef; readonly b; readonly pinv;
+  readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef;
+  readonly bcoef; readonly b; readonly pinv;
   constructor(a: JobArrays<typeof weilerJob>) {
     this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
-    this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
   }
 }
 type A = Rows;
@@ -66,20 +69,20 @@ export const weilerJob = defineJob({
   arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
-    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64',
+    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32',
   },
-  scalars: ['nm', 'nw', 'tol', 'maxIter'],
+  scalars: ['nm', 'tol', 'maxIter'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const a = new Rows(x.a), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
-    const nm = x.s.nm, nw = x.s.nw;
-    for (let i = from; i < to; i++) setupRow(a, i, nm, nw);
+    const nm = x.s.nm;
+    for (let i = from; i < to; i++) setupRow(a, i, nm);
     x.barrier();
     const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
     let rz = 0, rr = 0, bb = 0;
     for (let i = from; i < to; i++) {
-      applyRow(a, i, xs, q, nm, nw);
+      applyRow(a, i, xs, q);
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         r[k] = b[k] - q[k];
         bb += b[k] * b[k];
@@ -103,7 +106,7 @@ export const weilerJob = defineJob({
     while (rr > goal && it < maxIter) {
       let pq = 0;
       for (let i = from; i < to; i++) {
-        applyRow(a, i, p, q, nm, nw);
+        applyRow(a, i, p, q);
         pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
       }
       red[o] = pq;
@@ -176,8 +179,8 @@ function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: n
  * Row i's pair coefficients (coef, bcoef: single precision, each pair's the same at both ends so
  * the matrix stays symmetric), its right-hand side b_i and the inverse of its diagonal block.
  */
-function setupRow(a: A, i: number, nm: number, nw: number): void {
-  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, coef, bcoef, b, pinv } = a;
+function setupRow(a: A, i: number, nm: number): void {
+  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm, rhoi = rho[mi];
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
@@ -199,34 +202,25 @@ function setupRow(a: A, i: number, nm: number, nw: number): void {
     bx += u * dx; by += u * dy; bz += u * dz;
   }
   // Walls: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w.
-  for (let w = 0; w < nw; w++) {
-    const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], noslip = walls[wo + 2] === 1;
-    const hw = maxSupport(ph, row, nm), hw2 = hw * hw, ni = pos[3 * i + axis] - plane;
-    if (!(Math.abs(ni) < hw)) continue;
-    for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
-      const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
-      if (!(sn * sn < hw2)) continue;
-      const pe = row + mat[j], g = ghost(pos, i, j, axis, plane);
-      const h = ph[pe];
-      if (!(g.r2 < h * h)) continue;
-      const c = pk[pe] * pairFactor(g.r2, h);
-      const gx = g.x, gy = g.y, gz = g.z;
-      // x′x′ᵀ (slip) or B (no-slip) on v_i; the self ghost (j = i) adds its coupling too.
-      let txx = gx * gx, tyy = gy * gy, tzz = gz * gz, txy = gx * gy, txz = gx * gz, tyz = gy * gz;
-      if (noslip) {
-        // B: the entries that pair the normal axis with another vanish.
-        if (axis === 0) txy = txz = 0;
-        else if (axis === 1) txy = tyz = 0;
-        else txz = tyz = 0;
-      }
-      const f = j === i ? 2 * c : c;
-      dxx += f * txx; dyy += f * tyy; dzz += f * tzz; dxy += f * txy; dxz += f * txz; dyz += f * tyz;
-      if (noslip) {
-        const ux = walls[wo + 3], uy = walls[wo + 4], uz = walls[wo + 5];
-        bx += 2 * c * (txx * ux + txy * uy + txz * uz);
-        by += 2 * c * (txy * ux + tyy * uy + tyz * uz);
-        bz += 2 * c * (txz * ux + tyz * uy + tzz * uz);
-      }
+  for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+    const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
+    const axis = walls[wo], noslip = walls[wo + 2] === 1, c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]);
+    const gx = g.x, gy = g.y, gz = g.z;
+    // x′x′ᵀ (slip) or B (no-slip) on v_i; the self ghost (j = i) adds its coupling too.
+    let txx = gx * gx, tyy = gy * gy, tzz = gz * gz, txy = gx * gy, txz = gx * gz, tyz = gy * gz;
+    if (noslip) {
+      // B: the entries that pair the normal axis with another vanish.
+      if (axis === 0) txy = txz = 0;
+      else if (axis === 1) txy = tyz = 0;
+      else txz = tyz = 0;
+    }
+    const f = j === i ? 2 * c : c;
+    dxx += f * txx; dyy += f * tyy; dzz += f * tzz; dxy += f * txy; dxz += f * txz; dyz += f * tyz;
+    if (noslip) {
+      const ux = walls[wo + 3], uy = walls[wo + 4], uz = walls[wo + 5];
+      bx += 2 * c * (txx * ux + txy * uy + txz * uz);
+      by += 2 * c * (txy * ux + tyy * uy + tyz * uz);
+      bz += 2 * c * (txz * ux + tyz * uy + tzz * uz);
     }
   }
   b[3 * i] = bx; b[3 * i + 1] = by; b[3 * i + 2] = bz;
@@ -242,9 +236,9 @@ function setupRow(a: A, i: number, nm: number, nw: number): void {
 }
 
 /** out_i = (A v)_i (see the header). */
-function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, nm: number, nw: number): void {
-  const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, pk, ph } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm;
+function applyRow(a: A, i: number, v: Float64Array, out: Float64Array): void {
+  const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, gs, gj, gc } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i];
   const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mi];
   let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
   for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
@@ -259,46 +253,30 @@ function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, nm: numbe
     const u = bcoef[e] * (dx * vx + dy * vy + dz * vz);
     sx += u * dx; sy += u * dy; sz += u * dz;
   }
-  for (let w = 0; w < nw; w++) {
-    const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], noslip = walls[wo + 2] === 1;
-    const hw = maxSupport(ph, row, nm), hw2 = hw * hw, ni = pos[3 * i + axis] - plane;
-    if (!(Math.abs(ni) < hw)) continue;
-    for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
-      const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
-      if (!(sn * sn < hw2)) continue;
-      const pe = row + mat[j], g = ghost(pos, i, j, axis, plane);
-      const h = ph[pe];
-      if (!(g.r2 < h * h)) continue;
-      const c = pk[pe] * pairFactor(g.r2, h), gx = g.x, gy = g.y, gz = g.z;
-      // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
-      const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
-      if (noslip) {
-        const tx = vx + wx, ty = vy + wy, tz = vz + wz;
-        // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).
-        const d1 = gx * tx + gy * ty + gz * tz;
-        const mx = axis === 0 ? -gx : gx, my = axis === 1 ? -gy : gy, mz = axis === 2 ? -gz : gz;
-        const d2 = mx * tx + my * ty + mz * tz;
-        sx += 0.5 * c * (gx * d1 + mx * d2); sy += 0.5 * c * (gy * d1 + my * d2); sz += 0.5 * c * (gz * d1 + mz * d2);
-      } else {
-        const mwx = axis === 0 ? -wx : wx, mwy = axis === 1 ? -wy : wy, mwz = axis === 2 ? -wz : wz;
-        const u = c * (gx * (vx - mwx) + gy * (vy - mwy) + gz * (vz - mwz));
-        sx += u * gx; sy += u * gy; sz += u * gz;
-      }
+  for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+    const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
+    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]), gx = g.x, gy = g.y, gz = g.z;
+    // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
+    const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
+    if (walls[wo + 2] === 1) {
+      const tx = vx + wx, ty = vy + wy, tz = vz + wz;
+      // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).
+      const d1 = gx * tx + gy * ty + gz * tz;
+      const mx = axis === 0 ? -gx : gx, my = axis === 1 ? -gy : gy, mz = axis === 2 ? -gz : gz;
+      const d2 = mx * tx + my * ty + mz * tz;
+      sx += 0.5 * c * (gx * d1 + mx * d2); sy += 0.5 * c * (gy * d1 + my * d2); sz += 0.5 * c * (gz * d1 + mz * d2);
+    } else {
+      const mwx = axis === 0 ? -wx : wx, mwy = axis === 1 ? -wy : wy, mwz = axis === 2 ? -wz : wz;
+      const u = c * (gx * (vx - mwx) + gy * (vy - mwy) + gz * (vz - mwz));
+      sx += u * gx; sy += u * gy; sz += u * gz;
     }
   }
   out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
 }
 
-/** The largest pair support of row material `row` (the supports of its pairs with any liquid). */
-function maxSupport(ph: Float64Array, row: number, nm: number): number {
-  let h = 0;
-  for (let m = 0; m < nm; m++) if (ph[row + m] > h) h = ph[row + m];
-  return h;
-}
-
 const g0 = { x: 0, y: 0, z: 0, r2: 0 };
 /** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
-function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
+export function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
   let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
   const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
   if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;

@@ -17,22 +17,22 @@
  * of the two, and the mean of the two kernel supports.
  *
  * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
- * (material.particle.kernelSupport radii, 5 by default: on a lattice of spacing 2r the estimate of
- * a shear flow's Laplacian is 30 % low at 4 radii, 12 % at 5, 3 % at 6; docs/decisions.md). V0 =
- * (2r)³, the volume of a particle at rest, in place of m_j/ρ_j (the liquid is kept at its rest
- * density by the pressure stage), and λ = LAPLACIAN_SCALE makes the continuous integral of the
- * estimate ∇²v exactly (the regularizing 0.01 h² takes 3.7 % off it).
+ * (material.particle.kernelSupport radii, 5 by default). The volumes V_j are the rest volume
+ * (2r)³ in place of m_j/ρ_j (the liquid is kept at its rest density by the pressure stage), and
+ * the constant 2(d + 2) V_j is taken from the rest lattice (latticeLaplacianConstant) rather than
+ * from the continuous integral: on the lattice of spacing 2r the paper's constant reads a shear
+ * flow's Laplacian 28 % low at 4 radii, 12 % at 5, 3 % at 6 (docs/decisions.md).
  */
 import type { StepContext } from './context.ts';
-import { FACES, type LiquidMaterial } from '../scene/schema.ts';
-import { cubicSplineSlope } from '../math/kernels.ts';
+import type { LiquidMaterial } from '../scene/schema.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
-import { faceBoundary } from './boundaries.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
-import { RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
+import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
+import { objectCellsNearCell } from './boundary-viscosity.ts';
+import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 /** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
@@ -41,30 +41,41 @@ export const VISCOSITY_TOLERANCE = 1e-3;
 export const VISCOSITY_MAX_ITERATIONS = 100;
 
 /**
- * λ: 2 over 2(d + 2) (4π/15) ∫ −W′(r) r⁵/(r² + 0.01 h²) dr, the estimate's continuous integral
- * for u = (y², 0, 0) (∇²u = 2); without the 0.01 h² it is 1 (Weiler et al., eq. 8).
+ * K in place of 2(d + 2) V_j: the constant that makes the estimate read ∇²v exactly on the rest
+ * lattice (spacing s = 2r, the one the pressure stage holds the liquid at) for a shear flow, K Σ_d
+ * F(|d|) d_x² d_y² = 2 over the lattice points d within the support h (u = (y², 0, 0), ∇²u = 2).
+ * Weiler's 2(d + 2) V0 makes the continuous integral exact (less 3.7 % for the regularizing
+ * 0.01 h²); the lattice sum falls short of it, by 12 % at h = 5r, 28 % at 4r, 3 % at 6r, and the
+ * shear flows between walls read that much too little viscosity (docs/decisions.md).
  */
-export const LAPLACIAN_SCALE = (() => {
-  const N = 4096, sigma = 8 / Math.PI; // h = 1
-  let s = 0;
-  for (let k = 0; k <= N; k++) {
-    const q = k / N, f = (-sigma * cubicSplineSlope(q) * q ** 5) / (q * q + 0.01);
-    s += (k === 0 || k === N ? 1 : k % 2 ? 4 : 2) * f;
+export function latticeLaplacianConstant(h: number, s: number): number {
+  const m = Math.ceil(h / s);
+  let sum = 0;
+  for (let a = -m; a <= m; a++) {
+    for (let b = -m; b <= m; b++) {
+      for (let c = -m; c <= m; c++) {
+        const dx = a * s, dy = b * s, dz = c * s, d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < h * h) sum += pairFactor(d2, h) * dx * dx * dy * dy;
+      }
+    }
   }
-  return 2 / ((10 * 4 * Math.PI / 15) * (s / (3 * N)));
-})();
+  return 2 / sum;
+}
 
 /** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
 export class ImplicitViscosityState {
   /** Full liquid rows within the pair supports, and the object slots within each particle's support. */
   readonly rows = new NeighbourList();
   readonly boundary = new NeighbourList();
+  /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
+  readonly ghosts = new NeighbourList();
+  ghostCoef = new Float32Array(0);
   cursor = new Int32Array(0);
   /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
   ovel = new Float64Array(0);
   ow = new Float64Array(0);
   opos = new Float64Array(0);
-  /** Per material pair: δt-free coefficient 2(d + 2) λ V0 μ, support h; per material ρ. */
+  /** Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h; per material ρ. */
   pk0: Float64Array;
   pk: Float64Array;
   ph: Float64Array;
@@ -78,7 +89,7 @@ export class ImplicitViscosityState {
   lookup = new Int32Array(0);
 
   constructor(ctx: StepContext) {
-    const sc = ctx.scene, names = sc.materialNames, nm = names.length, r = ctx.r, V0 = (2 * r) ** 3;
+    const sc = ctx.scene, names = sc.materialNames, nm = names.length, r = ctx.r;
     const dt = 1 / (sc.fps * sc.particle.substeps);
     const mu = new Float64Array(nm), h = new Float64Array(nm);
     this.rho = new Float64Array(nm);
@@ -97,8 +108,8 @@ export class ImplicitViscosityState {
       for (let b = 0; b < nm; b++) {
         const e = a * nm + b;
         if (!ctx.isLiquid[a] || !ctx.isLiquid[b]) continue;
-        this.pk0[e] = 10 * LAPLACIAN_SCALE * V0 * (a === b ? mu[a] : 0.5 * (mu[a] + mu[b]));
         this.ph[e] = a === b ? h[a] : 0.5 * (h[a] + h[b]);
+        this.pk0[e] = latticeLaplacianConstant(this.ph[e], 2 * r) * (a === b ? mu[a] : 0.5 * (mu[a] + mu[b]));
         this.ph2[e] = this.ph[e] * this.ph[e];
       }
     }
@@ -126,7 +137,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   listRows(ctx, st, n);
   const nb = listBoundary(ctx, st, n);
-  const nw = wallTable(ctx, st);
+  listGhosts(ctx, st, n, wallTable(ctx, st));
 
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
   const m = T > 1 ? Math.max(n, L.capacity) : n;
@@ -142,9 +153,11 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.ls = st.rows.start; a.lj = st.rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
-  job.s.nm = nm; job.s.nw = nw; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
+  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
+  job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
+  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, n);
   keepChange(st, L.id, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
@@ -231,14 +244,7 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   const cells = ctx.cells.grid;
   for (let c = 0; c < cells.cellCount; c++) {
     const i0 = cells.start[c], i1 = i0 + cells.count[c];
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
-    for (let i = i0; i < i1; i++) {
-      if (!near[i]) continue;
-      any = true;
-      const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
-      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); z0 = Math.min(z0, z); z1 = Math.max(z1, z);
-    }
-    const m = any ? ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, hmax) : 0, oc = ctx.nearObjectCells;
+    const m = objectCellsNearCell(ctx, c, hmax), oc = ctx.nearObjectCells;
     for (let i = i0; i < i1; i++) {
       bl.start[i] = bl.length;
       if (m === 0 || !near[i]) continue;
@@ -256,21 +262,27 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   return no;
 }
 
-/** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
-function wallTable(ctx: StepContext, st: ImplicitViscosityState): number {
-  const d = ctx.scene.domain;
-  if (!d || !ctx.scene.particle.walls) return 0;
-  let k = 0;
-  for (let f = 0; f < 6; f++) {
-    const bnd = faceBoundary(ctx, FACES[f]);
-    if (bnd === 'open') continue;
-    const axis = f >> 1, o = WALL_STRIDE * k++, w = typeof bnd === 'object' ? bnd.velocity : [0, 0, 0];
-    st.walls[o] = axis;
-    st.walls[o + 1] = (f & 1) === 1 ? d.max[axis] : d.min[axis];
-    st.walls[o + 2] = bnd === 'slip' ? 0 : 1;
-    st.walls[o + 3] = w[0]; st.walls[o + 4] = w[1]; st.walls[o + 5] = w[2];
+/**
+ * Free bodies take the object terms back (Newton's third law, as Akinci et al. 2012 §5 and
+ * free-bodies.ts): particle i's momentum changes by −V_i Σ_b e_ib x_ib (x_ib · (v_i − v_b)) through
+ * the object slots b in its support (V_i = m_i / ρ_i = (2r)³, v_i the solution), so the body of
+ * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
+ */
+function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, n: number): void {
+  const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
+  const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j, opos = st.opos, ovel = st.ovel;
+  for (let i = 0; i < n; i++) {
+    const e0 = bs[i], e1 = bs[i + 1];
+    if (e0 === e1) continue;
+    const V = ctx.mass[mat[i]] / st.rho[mat[i]], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (let e = e0; e < e1; e++) {
+      const s = bj[e], k = freeOf[obody[oorder[s]]];
+      if (k < 0) continue;
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const u = V * bcoef[e] * (dx * (v[3 * i] - ovel[3 * s]) + dy * (v[3 * i + 1] - ovel[3 * s + 1]) + dz * (v[3 * i + 2] - ovel[3 * s + 2]));
+      free.addImpulse(k, u * dx, u * dy, u * dz, opos[3 * s], opos[3 * s + 1], opos[3 * s + 2]);
+    }
   }
-  return k;
 }
 
 /** x = v* + the change the last solve made to the same particle (none for a particle it did not have). */

@@ -88,7 +88,9 @@ describe('free bodies in the particle engine', () => {
     expect(drift).toBeLessThan(0.005);
   }, 180_000);
 
-  it('keeps the momentum of liquid and body together in zero gravity (a box thrown into a blob, no walls)', () => {
+  // "implicit": the solve's object terms go to the body (viscosity-weiler.ts bodyReaction); without
+  // them the liquid gained what the body's viscosity gave it and the body lost nothing.
+  it.each(['exchange', 'implicit'] as const)('keeps the momentum of liquid and body together in zero gravity (a box thrown into a blob, no walls; viscositySolver %s)', (solver) => {
     const sim = particleSim({
       fps: 60,
       gravity: [0, 0, 0],
@@ -97,7 +99,7 @@ describe('free bodies in the particle engine', () => {
         { material: 'water', shape: { type: 'box', center: [0, 0, 0], size: [0.08, 0.08, 0.08] } },
         { material: 'wood', shape: { type: 'box', center: [-0.075, 0.01, 0], size: [0.04, 0.04, 0.04] }, motion: { type: 'free', angularDamping: 0 } },
       ],
-      particle: { radius: r },
+      particle: { radius: r, viscositySolver: solver },
     });
     const fb = sim.ctx.freeBodies!;
     fb.velocity(0)[0] = 0.5;
@@ -115,8 +117,10 @@ describe('free bodies in the particle engine', () => {
     const p1 = total();
     // The liquid took part: the box was slowed by it.
     expect(slowed).toBe(true);
-    // Measured: to round-off (5e-16 of the box's momentum over 24 frames).
-    for (let a = 0; a < 3; a++) expect(Math.abs(p1[a] - p0[a])).toBeLessThan(1e-9 * M * 0.5);
+    // Measured: to round-off with the exchange (5e-16 of the box's momentum over 24 frames); to
+    // 1e-10 with the implicit solve (1.3e-3 without its object terms on the body; the uniform shift of the
+    // liquid, viscosity-weiler-solve.ts, leaves only the object terms of the shift).
+    for (let a = 0; a < 3; a++) expect(Math.abs(p1[a] - p0[a])).toBeLessThan((solver === 'exchange' ? 1e-9 : 1e-8) * M * 0.5);
   }, 180_000);
 
   it('resumes from a checkpoint bit for bit, the bodies included', () => {

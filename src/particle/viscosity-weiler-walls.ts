@@ -1,0 +1,74 @@
+/**
+ * The closed domain walls of the implicit viscosity (viscosity-weiler.ts; the system is in
+ * viscosity-weiler-solve.ts): the wall table, and once a solve the list of mirror ghosts each
+ * row takes with their coefficients, which the conjugate gradients then read every iteration
+ * (Weiler, Koschier, Brand & Bender 2018 sample walls with boundary particles; viscid mirrors the
+ * liquid, as its pressure and density stages do). Particle j mirrored in the wall plane is a
+ * ghost of i at x′ = x_i − M x_j when |x′| < h, the pair's support; j = i is i's own ghost.
+ */
+import type { StepContext } from './context.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import { FACES } from '../scene/schema.ts';
+import { allocFloat32 } from '../parallel/memory.ts';
+import { faceBoundary } from './boundaries.ts';
+import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-solve.ts';
+
+/** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
+export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number {
+  const d = ctx.scene.domain;
+  if (!d || !ctx.scene.particle.walls) return 0;
+  let k = 0;
+  for (let f = 0; f < 6; f++) {
+    const bnd = faceBoundary(ctx, FACES[f]);
+    if (bnd === 'open') continue;
+    const axis = f >> 1, o = WALL_STRIDE * k++, w = typeof bnd === 'object' ? bnd.velocity : [0, 0, 0];
+    st.walls[o] = axis;
+    st.walls[o + 1] = (f & 1) === 1 ? d.max[axis] : d.min[axis];
+    st.walls[o + 2] = bnd === 'slip' ? 0 : 1;
+    st.walls[o + 3] = w[0]; st.walls[o + 4] = w[1]; st.walls[o + 5] = w[2];
+  }
+  return k;
+}
+
+/**
+ * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
+ * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
+ * from the full rows (st.rows) at the current positions.
+ */
+export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number): void {
+  const gl = st.ghosts;
+  gl.shared = ctx.shared;
+  gl.reset(n);
+  const start = gl.start;
+  if (nw === 0) {
+    start.fill(0, 0, n + 1);
+    return;
+  }
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+  const walls = st.walls, ph = st.ph, pk = st.pk;
+  if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
+  for (let i = 0; i < n; i++) {
+    start[i] = gl.length;
+    const row = mat[i] * nm;
+    let hw = 0;
+    for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
+    for (let w = 0; w < nw; w++) {
+      const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], ni = pos[3 * i + axis] - plane;
+      if (!(Math.abs(ni) < hw)) continue;
+      for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
+        const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
+        if (!(sn * sn < hw * hw)) continue;
+        const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
+        if (!(g.r2 < h * h)) continue;
+        if (gl.length === st.ghostCoef.length) {
+          const bigger = allocFloat32(Math.max(1024, 2 * gl.length), ctx.shared);
+          bigger.set(st.ghostCoef);
+          st.ghostCoef = bigger;
+        }
+        st.ghostCoef[gl.length] = Math.fround(pk[pe] * pairFactor(g.r2, h));
+        gl.push(GHOST_WALLS * j + w);
+      }
+    }
+  }
+  start[n] = gl.length;
+}
