@@ -20,7 +20,7 @@ const KP = 0.4;
 /** The share of the summed error given back each step (integral gain); with KP the loop settles within ~10 steps. */
 const KI = 0.05;
 /** The volume error (a fraction of the volume) beyond which φ is shifted as well. */
-export const SHIFT_BACKSTOP = 0.03;
+export const SHIFT_BACKSTOP = 0.02;
 /**
  * The volume error (a fraction of the volume) the controller leaves alone: the estimator's noise on
  * a moving surface is a few tenths of a percent, and a uniform divergence driven by it adds up
