@@ -45,7 +45,7 @@ describe('the volume correction', () => {
     const pool0 = volumeAbove(sim, 0.08, false), sheet0 = volumeAbove(sim, 0.08);
     // 2.5 % of the liquid taken from the account: the divergence alone puts it back (the shift of φ,
     // its backstop beyond a 2 % error, is the area's share again).
-    (tracker as ParticleLevelSetTracker).backstop = 1;
+    (tracker as ParticleLevelSetTracker).volumeControl.backstop = 1;
     tracker.expected = 1.025 * levelSetVolume(sim.store, sim.d.h);
     for (let f = 0; f < 8; f++) sim.stepFrame();
     const pool = volumeAbove(sim, 0.08, false) / pool0 - 1, sheet = volumeAbove(sim, 0.08) / sheet0 - 1;

@@ -31,7 +31,7 @@ import type { Stage } from '../pipeline.ts';
 import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
-import { SHIFT_BACKSTOP, VolumeController } from '../volume-growth.ts';
+import { VolumeController } from '../volume-growth.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { holds as holds_, SeedQuota } from './pls-quota.ts';
 import { registerTracker } from './tracker.ts';
@@ -390,23 +390,20 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   /**
    * Volume correction mostly through the pressure solve (volume-growth.ts, Kim et al. 2007 §4): a
-   * uniform shift of φ grows every thin sheet and every piece left on a wall or under the lid in
-   * proportion to its area, each step, and made liquid where none moved (spout-fill's wall sheets
-   * and a stream hanging from its lid after the spout stopped: docs/decisions.md). The shift stays
-   * as a backstop for what the divergence cannot give back in time, beyond SHIFT_BACKSTOP of it.
+   * uniform shift of φ grows every thin sheet and every piece left on a wall or under the lid by
+   * its area each step (spout-fill's wall sheets and the stream under its lid: docs/decisions.md).
+   * The shift stays as a backstop beyond the controller's `backstop` error.
    */
   override correctVolume(sim: GridSimulation, dt: number): void {
-    this.growth = this.volumeControl.growth(sim.store, sim.d.h, this.expected, dt);
-    sim.pressure.growth = this.growth;
-    sim.count('volumeGrowth', this.growth);
-    const v = this.volume(sim), e = this.expected;
-    if (e > 0 && Math.abs(e - v) > this.backstop * e) this.shiftTo(sim, e - Math.sign(e - v) * this.backstop * e);
+    const c = this.volumeControl;
+    sim.pressure.growth = c.update(sim.store, sim.d.h, this.expected, dt);
+    sim.count('volumeGrowth', c.growth);
+    const target = c.backstopTarget(this.volume(sim), this.expected);
+    if (target !== null) this.shiftTo(sim, target);
   }
 
-  /** The volume error (a fraction of the expected) beyond which φ is shifted as well. */
-  backstop = SHIFT_BACKSTOP;
-  /** The target h ∇·u the volume correction last set (m/s), and the controller that set it. */
-  private growth = 0; private readonly volumeControl = new VolumeController();
+  /** The controller of the volume correction's divergence (its state is saved with the tracker). */
+  readonly volumeControl = new VolumeController();
 
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
   override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
@@ -434,17 +431,14 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
     super.save(w);
     this.particles.save(w);
     w.scalar('pls.pendingShift', this.pendingShift);
-    w.scalar('pls.growth', this.growth);
-    w.scalar('pls.volumeIntegral', this.volumeControl.integral);
+    this.volumeControl.save(w);
   }
 
   override restore(sim: GridSimulation, r: CheckpointReader): void {
     super.restore(sim, r);
     if (r.has('ext.plsPos')) this.particles.restore(r);
     this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
-    this.growth = r.has('pls.growth') ? r.scalar('pls.growth') : 0;
-    sim.pressure.growth = this.growth;
-    this.volumeControl.integral = r.has('pls.volumeIntegral') ? r.scalar('pls.volumeIntegral') : 0;
+    sim.pressure.growth = this.volumeControl.restore(r);
   }
 }
 
