@@ -238,7 +238,11 @@ export class LevelSetTracker implements SurfaceTracker {
       const sd = shape.sdf(d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5));
       if (-sd > s.phi[c]) { s.phi[c] = -sd; changed = true; }
     }
-    if (changed) this.expected -= before - levelSetVolume(s, h);
+    if (!changed) return;
+    // φ in the solid cells follows (the volume's sub-cells beside a wall read it): else the liquid
+    // taken beside a wall was counted as still there until the next fill, and then as lost.
+    fillSolidPhi(s, sim.band);
+    this.expected -= before - levelSetVolume(s, h);
   }
 
   endFrame(sim: GridSimulation): void {
