@@ -2,7 +2,7 @@
  * spout-fill with a shorter pour (issue 27): syrup poured at 1 m/s through a 2 cm disk into the
  * 20 × 24 × 20 cm box for 0.5 s, then the spout stops. Once the splash has fallen back (0.9 s
  * later), no liquid stands in the air. With the particle level set's former uniform volume shift a
- * piece stayed under the lid at 23.5 cm from 1.2 s on, remade there each step (docs/decisions.md);
+ * piece stayed under the lid at 23.5 cm from 1.2 s on (docs/decisions.md);
  * through the divergence (volume-growth.ts) nothing stands above 8 cm from 1.33 s on.
  * About a minute and a half of CPU: runs with VISCID_LONG=1.
  */
