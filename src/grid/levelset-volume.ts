@@ -76,11 +76,41 @@ export function cellLiquidFraction(s: GridStore, c: number, h: number): number {
   return sum / 8;
 }
 
-/** Liquid volume of the level set, m³. */
+/**
+ * Liquid volume of the level set inside the box, m³. Buffer cells beyond an open face (which exist,
+ * as air, around liquid that reaches it) are left out: what flows out there has left the box, and
+ * openFaceInflow counts it out of the expected volume.
+ */
 export function levelSetVolume(s: GridStore, h: number): number {
   let v = 0;
-  for (let c = 0; c < s.count; c++) if (s.type[c] !== SOLID) v += cellLiquidFraction(s, c, h);
+  for (let c = 0; c < s.count; c++) if (s.type[c] !== SOLID && s.wall[c] === 0) v += cellLiquidFraction(s, c, h);
   return v * h * h * h;
+}
+
+/**
+ * The liquid's net rate of flow into the box through its open faces, m³/s: over every face of the
+ * box between a cell inside it and a buffer cell beyond an open face, the normal velocity (inwards
+ * positive) times h² times the liquid fraction of the cell upwind. Zero for a closed box (no such
+ * faces). The level-set trackers add it to the volume they hold (trackers/levelset.ts), so that
+ * liquid leaving through an open face is not taken for volume lost.
+ */
+export function openFaceInflow(s: GridStore, h: number): number {
+  const { nb, wall, type } = s;
+  let q = 0;
+  for (let c = 0; c < s.count; c++) {
+    if (wall[c] !== 0 || type[c] === SOLID) continue;
+    for (let f = 0; f < 6; f++) {
+      const m = nb[6 * c + f];
+      // wall[m] is the box face m lies beyond: f + 1 when it lies across face f of the box.
+      if (m < 0 || wall[m] !== f + 1 || type[m] === SOLID) continue;
+      const a = f >> 1, hi = f & 1;
+      // u[a][x] is the face on x's low side: the face between c and m is c's (m below) or m's (m above).
+      const un = hi ? -s.u[a][m] : s.u[a][c];
+      if (un === 0) continue;
+      q += un * cellLiquidFraction(s, un > 0 ? m : c, h);
+    }
+  }
+  return q * h * h;
 }
 
 /**

@@ -12,6 +12,12 @@
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
  * Sifakis & Teran 2010), about a quarter of MIC(0)'s iterations on the 64³ dam break, or by MIC(0)
  * for a thin body of liquid.
+ *
+ * Volume correction (Kim, Liu, Llamas, Jiao & Rossignac 2007, "Simulation of bubbles", §4): a
+ * uniform target `growth` = h ∇·u in every liquid cell, so that the liquid grows back the volume
+ * its tracking lost, each connected body in proportion to its volume, through its own velocity
+ * (Σ (q_c − q_n) = h ∇·u_c − growth). A closed component has the constant projected out of its
+ * right-hand side, the target with it.
  */
 import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -55,7 +61,9 @@ export class PressureSolver {
   /** The domain's cells along x, y, z (GridDomain.n), which the multigrid levels cover. */
   box: readonly number[] | null = null;
   last: SolveResult = { iterations: 0, relativeResidual: 0, converged: true };
-  /** max |h ∇·u| over liquid cells before and after the last projection, m/s. */
+  /** The target h ∇·u in every liquid cell, m/s (the volume correction; 0: divergence free). */
+  growth = 0;
+  /** max |h ∇·u| over liquid cells before the last projection, and max |h ∇·u − growth| after it, m/s. */
   divergenceBefore = 0;
   divergenceAfter = 0;
 
@@ -77,6 +85,7 @@ export class PressureSolver {
     const cellOf = this.cellOf, airRow = this.airRow;
     const { nb, type, u } = s;
     const [ux, uy, uz] = u;
+    const growth = this.growth;
     let divMax = 0, deep = 0;
     for (let c = 0; c < n; c++) {
       const r = row[c];
@@ -99,7 +108,7 @@ export class PressureSolver {
       if (wet === dg) deep++;
       airRow[r] = wet === dg ? 0 : 1;
       const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
-      rhs[r] = -div;
+      rhs[r] = growth - div;
       if (Math.abs(div) > divMax) divMax = Math.abs(div);
     }
     this.divergenceBefore = divMax;
@@ -124,7 +133,7 @@ export class PressureSolver {
     let after = 0;
     for (let r = 0; r < m; r++) {
       const c = cellOf[r];
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
+      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c] - growth;
       if (Math.abs(div) > after) after = Math.abs(div);
     }
     this.divergenceAfter = after;

@@ -354,7 +354,7 @@ export const gridSettings = z
     volumeCorrection: z
       .boolean()
       .default(true)
-      .describe('Level-set tracking: at the end of every step, move the whole surface out or in by the distance that restores the volume put in (less what sinks took), at most half a cell a step.'),
+      .describe('Level-set tracking: hold the volume put in, less what sinks took and what left through open faces. The particle level set gives lost liquid back through the pressure solve (a uniform divergence in the liquid, Kim et al. 2007), each body by its volume, and shifts the surface only beyond a 3 % error; the plain level set moves the whole surface out or in, at most half a cell a step.'),
     tolerance: pos.default(1e-6).describe('Relative residual at which the pressure and viscosity solvers stop.'),
     maxIterations: z.int().min(1).max(100000).default(1000).describe('Iteration cap of the conjugate-gradient solvers.'),
     bufferCells: z.int().min(1).max(8).default(2).describe('Buffer zone around the liquid, cells (Cline §4.3).'),

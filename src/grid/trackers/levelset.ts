@@ -13,11 +13,11 @@ import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts'
 import type { Scene } from '../../scene/scene.ts';
 import type { CompiledShape } from '../../scene/shapes.ts';
 import type { SurfaceJob } from '../../surface/index.ts';
-import { cellKey as cellKey_ } from '../domain.ts';
+import { OPEN, cellKey as cellKey_ } from '../domain.ts';
 import { sampleCentre as sampleCentre_ } from '../interpolate.ts';
 import { LevelSet } from '../levelset.ts';
 import { fillSolidPhi } from '../redistance.ts';
-import { cellLiquidFraction, correctVolume, levelSetVolume } from '../levelset-volume.ts';
+import { cellLiquidFraction, correctVolume, levelSetVolume, openFaceInflow } from '../levelset-volume.ts';
 import { Markers } from '../markers.ts';
 import type { Stage } from '../pipeline.ts';
 import { cellsInside, spoutAsked, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
@@ -63,14 +63,19 @@ export class LevelSetTracker implements SurfaceTracker {
     this.perAxis = markersPerAxis(scene);
     this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
     // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
-    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim) => this.correctVolume(sim) } : null;
+    this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim, dt) => this.correctVolume(sim, dt) } : null;
     if (this.volumeStage) this.afterMove.push(this.volumeStage);
   }
 
   /** Moves the whole surface out (or in) to hold the expected volume, by at most half a cell a step. */
-  correctVolume(sim: GridSimulation): void {
+  correctVolume(sim: GridSimulation, _dt: number): void {
     if (this.expected <= 0) return;
-    const shift = correctVolume(sim.store, sim.d.h, sim.band, this.expected, 0.5 * sim.d.h);
+    this.shiftTo(sim, this.expected);
+  }
+
+  /** Shifts φ so that the level set holds `target` m³ (levelset-volume.ts), by at most half a cell. */
+  protected shiftTo(sim: GridSimulation, target: number): void {
+    const shift = correctVolume(sim.store, sim.d.h, sim.band, target, 0.5 * sim.d.h);
     fillSolidPhi(sim.store, sim.band);
     sim.count('volumeShift', shift);
     if (Math.abs(shift) > 1e-4 * sim.d.h) this.surfaceMoved(sim, shift);
@@ -191,7 +196,13 @@ export class LevelSetTracker implements SurfaceTracker {
     this.reseedMarkers(sim);
   }
 
+  /**
+   * φ moves through the step's mean velocity. What that velocity carries in or out through the
+   * box's open faces changes the volume the liquid should hold (the level set's volume counts the
+   * box alone), so the correction does not read liquid flowing out of a channel as lost.
+   */
   move(sim: GridSimulation, dt: number): void {
+    if (sim.d.kind.includes(OPEN)) this.expected += dt * openFaceInflow(sim.store, sim.d.h);
     sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt, this.transportCells));
     fillSolidPhi(sim.store, sim.band);
   }
@@ -227,7 +238,11 @@ export class LevelSetTracker implements SurfaceTracker {
       const sd = shape.sdf(d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5));
       if (-sd > s.phi[c]) { s.phi[c] = -sd; changed = true; }
     }
-    if (changed) this.expected -= before - levelSetVolume(s, h);
+    if (!changed) return;
+    // φ in the solid cells follows (the volume's sub-cells beside a wall read it): else the liquid
+    // taken beside a wall was counted as still there until the next fill, and then as lost.
+    fillSolidPhi(s, sim.band);
+    this.expected -= before - levelSetVolume(s, h);
   }
 
   endFrame(sim: GridSimulation): void {

@@ -33,6 +33,7 @@ import type { Stage } from '../pipeline.ts';
 import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
+import { VolumeController } from '../volume-growth.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { holds as holds_, SeedQuota } from './pls-quota.ts';
 import { registerTracker } from './tracker.ts';
@@ -410,6 +411,23 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   private pendingShift = 0;
 
+  /**
+   * Volume correction mostly through the pressure solve (volume-growth.ts, Kim et al. 2007 §4): a
+   * uniform shift of φ grows every thin sheet and every piece left on a wall or under the lid by
+   * its area each step (spout-fill's wall sheets and the stream under its lid: docs/decisions.md).
+   * The shift stays as a backstop beyond the controller's `backstop` error.
+   */
+  override correctVolume(sim: GridSimulation, dt: number): void {
+    const c = this.volumeControl;
+    sim.pressure.growth = c.update(sim.store, sim.d.h, this.expected, dt);
+    sim.count('volumeGrowth', c.growth);
+    const target = c.backstopTarget(this.volume(sim), this.expected);
+    if (target !== null) this.shiftTo(sim, target);
+  }
+
+  /** The controller of the volume correction's divergence (its state is saved with the tracker). */
+  readonly volumeControl = new VolumeController();
+
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
   override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
     super.afterRebuild(sim, s, pending);
@@ -436,12 +454,14 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
     super.save(w);
     this.particles.save(w);
     w.scalar('pls.pendingShift', this.pendingShift);
+    this.volumeControl.save(w);
   }
 
   override restore(sim: GridSimulation, r: CheckpointReader): void {
     super.restore(sim, r);
     if (r.has('ext.plsPos')) this.particles.restore(r);
     this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
+    sim.pressure.growth = this.volumeControl.restore(r);
   }
 }
 
