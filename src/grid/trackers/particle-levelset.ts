@@ -35,11 +35,13 @@ import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { VolumeController } from '../volume-growth.ts';
 import { LevelSetTracker } from './levelset.ts';
-import { holds as holds_, SeedQuota } from './pls-quota.ts';
+import { besideSolid as besideSolid_, cellAt as cellAt_, nearSolid as nearSolid_ } from './pls-cells.ts';
+import { SeedQuota } from './pls-quota.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_, holds = holds_;
+const sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_;
+const cellAt = cellAt_, besideSolid = besideSolid_, nearSolid = nearSolid_;
 
 const p3 = new Float64Array(3);
 const gq = new Float64Array(4);
@@ -314,55 +316,6 @@ export class ParticleLevelSet {
       }
     }
   }
-}
-
-/**
- * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies between
- * its cell's centre and a solid that holds the liquid still (an object, or a no-slip or moving
- * wall; slip walls mirror the velocity and do not count). There the particles move with the
- * velocity interpolated down to the solid's, while φ moves with the velocity at the cell centres:
- * the liquid's front along a no-slip floor runs over the air particles below the first centres,
- * which would then carve it away. Such particles keep their place but do not correct φ.
- */
-function besideSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
-  const x = g[0], y = g[1], z = g[2];
-  const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
-  const c = cellAt(s, g);
-  if (c < 0 || s.type[c] === SOLID) return true;
-  const nb = s.nb;
-  return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
-}
-
-/**
- * Whether a particle's cell, or the next one along an axis, borders a solid that holds the liquid:
- * the air particles there do not correct φ. A film spreading over a solid is soon thinner than the
- * cells, where φ at the centres cannot hold it and the particles about it escape; each air
- * particle's correction punched a hole at the centres nearest it, and the film became a lace of
- * holes and radial fingers (a pour onto a floor, tests/grid/film.test.ts: the rim's spread 11 %,
- * 4 % without them; docs/decisions.md, "Films"). The liquid particles there still correct: without
- * theirs the film lost its sub-cell front and a viscous current spread 37 % too fast for its
- * viscosity (`viscid validate -c spreading`, −22 % with them).
- */
-function nearSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
-  const c = cellAt(s, g);
-  if (c < 0 || s.type[c] === SOLID) return true;
-  const nb = s.nb;
-  for (let d = 0; d < 6; d++) {
-    const m = nb[6 * c + d];
-    if (holds(s, kind, m) || (m >= 0 && holds(s, kind, nb[6 * m + d]))) return true;
-  }
-  return false;
-}
-
-/**
- * The slot of the cell holding the point at cell coordinates (g[0], g[1], g[2]) (cell i spans
- * [i, i + 1)), −1 where there is none. Coordinates come in an array and go to `find` as int32: a
- * double argument is boxed on the heap.
- */
-function cellAt(s: GridStore, g: Float64Array): number {
-  const i = Math.floor(g[0]), j = Math.floor(g[1]), k = Math.floor(g[2]);
-  if (!(Math.abs(i) < 1e9 && Math.abs(j) < 1e9 && Math.abs(k) < 1e9)) return -1;
-  return s.find(i | 0, j | 0, k | 0);
 }
 
 /** The level set with the particles' stages: correction after redistancing and after moving. */

@@ -1,0 +1,59 @@
+/**
+ * Where the particle level set's particles sit relative to the grid's cells and solids: the cell
+ * holding a particle, and whether a particle's correction of φ is skipped beside a solid that holds
+ * the liquid (Enright et al. 2002 §5's correction, limited as docs/decisions.md "Films" says).
+ */
+import { SOLID as SOLID_, type GridStore } from '../store.ts';
+import { holds as holds_ } from './pls-quota.ts';
+// Imported bindings are getters under tsx's module transform: copied to constants for hot loops.
+const SOLID = SOLID_, holds = holds_;
+
+/**
+ * Whether a particle at cell coordinates (x, y, z) (cell (i, j, k) spans [i, i + 1)) lies between
+ * its cell's centre and a solid that holds the liquid still (an object, or a no-slip or moving
+ * wall; slip walls mirror the velocity and do not count). There the particles move with the
+ * velocity interpolated down to the solid's, while φ moves with the velocity at the cell centres:
+ * the liquid's front along a no-slip floor runs over the air particles below the first centres,
+ * which would then carve it away. Such particles keep their place but do not correct φ.
+ */
+export function besideSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
+  const x = g[0], y = g[1], z = g[2];
+  const i = Math.floor(x), j = Math.floor(y), k = Math.floor(z);
+  const c = cellAt(s, g);
+  if (c < 0 || s.type[c] === SOLID) return true;
+  const nb = s.nb;
+  return holds(s, kind, nb[6 * c + (x - i < 0.5 ? 0 : 1)]) || holds(s, kind, nb[6 * c + (y - j < 0.5 ? 2 : 3)]) || holds(s, kind, nb[6 * c + (z - k < 0.5 ? 4 : 5)]);
+}
+
+/**
+ * Whether a particle's cell, or the next one along an axis, borders a solid that holds the liquid:
+ * the air particles there do not correct φ. A film spreading over a solid is soon thinner than the
+ * cells, where φ at the centres cannot hold it and the particles about it escape; each air
+ * particle's correction punched a hole at the centres nearest it, and the film became a lace of
+ * holes and radial fingers (a pour onto a floor, tests/grid/film.test.ts: the rim's spread 11 %,
+ * 4 % without them; docs/decisions.md, "Films"). The liquid particles there still correct: without
+ * theirs the film lost its sub-cell front and a viscous current spread 37 % too fast for its
+ * viscosity (`viscid validate -c spreading`, −22 % with them).
+ */
+export function nearSolid(s: GridStore, kind: Int32Array, g: Float64Array): boolean {
+  const c = cellAt(s, g);
+  if (c < 0 || s.type[c] === SOLID) return true;
+  const nb = s.nb;
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (holds(s, kind, m) || (m >= 0 && holds(s, kind, nb[6 * m + d]))) return true;
+  }
+  return false;
+}
+
+/**
+ * The slot of the cell holding the point at cell coordinates (g[0], g[1], g[2]) (cell i spans
+ * [i, i + 1)), −1 where there is none. Coordinates come in an array and go to `find` as int32: a
+ * double argument is boxed on the heap.
+ */
+export function cellAt(s: GridStore, g: Float64Array): number {
+  const i = Math.floor(g[0]), j = Math.floor(g[1]), k = Math.floor(g[2]);
+  if (!(Math.abs(i) < 1e9 && Math.abs(j) < 1e9 && Math.abs(k) < 1e9)) return -1;
+  return s.find(i | 0, j | 0, k | 0);
+}
+
