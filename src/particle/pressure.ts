@@ -40,6 +40,28 @@ const PRESENT = 0.5;
 /** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
 const COLD = 50;
 
+/**
+ * Pieces a sub-timestep of length dt is split into for the pressure's stability (step.ts), when
+ * particle.pressureCourant C > 0: δt √(p_max/ρ0) ≤ C · 2r. The pressure displaces a particle by
+ * Σ_b (p_a + p_b) ∇W_ab: on a lattice the constant part of p cancels, but on disordered particles
+ * it pushes each toward its neighbours' gaps with a gain proportional to p itself; turned into
+ * velocity once a sub-timestep, that is a spring of stiffness ∝ p/(ρ0 d²) stepped explicitly, and
+ * a pool, whose floor holds p/ρ0 = g h, keeps a particle-scale jitter once disturbed (issue 26;
+ * docs/decisions.md "Rest at any size"). The bound is the SPH Courant condition on a signal speed,
+ * δt ≤ C d / c (Monaghan 1992, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30,
+ * §10; DFSPH's C = 0.4, Bender & Koschier 2017 §5), with c = √(p_max/ρ0) from the stored pressure
+ * of the last sub-timestep (p/δt², m²/s²: LiquidParticles.lambda).
+ */
+export function pressurePieces(ctx: StepContext, dt: number): number {
+  const P = ctx.scene.particle, C = P.pressureCourant;
+  if (!(C > 0) || P.densitySolver !== 'pbf' || P.pressureIterations === 0) return 1;
+  const lam = ctx.liquid.lambda, n = ctx.liquid.count;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (lam[i] > m) m = lam[i];
+  const pieces = Math.ceil((Math.sqrt(m) * dt) / (C * 2 * ctx.r));
+  return pieces > 1 ? pieces : 1;
+}
+
 export interface PressureResult {
   passes: number;
   /** Mean residual (compression left, or pressure where the liquid expands) before the last pass. */

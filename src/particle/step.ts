@@ -13,8 +13,9 @@
  *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move, or when its moves would be longer than a gel's stable elastic
- * step. Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
+ * particle.maxMove radii per move, when its moves would be longer than a gel's stable elastic
+ * step, or (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
+ * (pressure.ts pressurePieces). Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
  * are one job (move.ts), timed as 'move'.
  */
 import type { StepStats } from '../api.ts';
@@ -31,7 +32,7 @@ import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { solveDensityPBF } from './pbf.ts';
-import { applyPressure } from './pressure.ts';
+import { applyPressure, pressurePieces } from './pressure.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
@@ -65,7 +66,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves));
+    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves), pressurePieces(ctx, dtSub));
     const pieces = Math.min(MAX_SUBDIVISION, wanted);
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
     if (!(wanted <= MAX_SUBDIVISION)) ctx.count('subdivisionCap');

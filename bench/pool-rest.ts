@@ -1,0 +1,67 @@
+/**
+ * A still pool filling its box (issue 26, "Rest at any size"): RMS speed / √(g h) per frame after
+ * settling, the fastest particle, and where the motion is (top layer, next to a side wall, in a
+ * corner column, the floor layer, the bulk).
+ *
+ *   npx tsx bench/pool-rest.ts [width cm=20] [depth cm=5] [seconds=3] [key=value …]
+ *
+ * key=value: r (m, 0.004), nu (m²/s, 0.01), adhesion (lennard-jones strength, m/s²; unset: the
+ * scene default), fps, quiet=N (print every Nth frame), dens=1 (mean ρ/ρ0 − 1 per region), and
+ * any particle.* setting as p.name=value (p.pressureCourant=0.4 p.pressureIterations=4).
+ * Regions: top (within 2.5 r of the highest particle), corner (within 2.5 r of two side walls),
+ * wall (of one), floor (within 2.5 r of it), bulk (the rest); RMS mm/s each.
+ */
+import { createSimulation, parseScene } from '../src/index.ts';
+import type { SceneInput } from '../src/scene/schema.ts';
+import type { ParticleSimulation } from '../src/particle/simulation.ts';
+
+const args = process.argv.slice(2);
+const pos = args.filter((a) => !a.includes('='));
+const kv = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => a.split('=') as [string, string]));
+const width = Number(pos[0] ?? 20) / 100, depth = Number(pos[1] ?? 5) / 100, seconds = Number(pos[2] ?? 3);
+const r = Number(kv.r ?? 0.004), nu = Number(kv.nu ?? 0.01), fps = Number(kv.fps ?? 30);
+const particle: Record<string, unknown> = { radius: r };
+for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = Number.isNaN(Number(v)) ? v : Number(v);
+const scene: SceneInput = {
+  name: 'pool', fps, duration: seconds + 1,
+  domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: (kv.boundary as 'noslip') ?? 'noslip' },
+  materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: nu, unit: 'm2/s' } } },
+  adhesion: kv.adhesion !== undefined ? [{ between: ['w', 'w'], type: 'lennard-jones', strength: Number(kv.adhesion) }] : [],
+  bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
+  particle,
+};
+const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
+const L = s.ctx.liquid;
+const u = Math.sqrt(9.81 * depth);
+console.log(`pool ${width * 100}×${depth * 100} cm, r ${r * 1000} mm, ν ${nu}, adhesion ${kv.adhesion ?? 'default'}, ${L.count} particles, √(g h) ${u.toFixed(3)} m/s; ${JSON.stringify(particle)}`);
+const regions = ['top', 'wall', 'corner', 'floor', 'bulk'] as const;
+let worst = 0, msum = 0, mframes = 0;
+const cpu0 = process.cpuUsage();
+for (let f = 1; f <= Math.round(seconds * fps); f++) {
+  const st = s.stepFrame();
+  let ymax = -Infinity;
+  for (let i = 0; i < L.count; i++) ymax = Math.max(ymax, L.pos[3 * i + 1]);
+  const sq = new Float64Array(5), cnt = new Float64Array(5), dn = new Float64Array(5);
+  let sqAll = 0, max = 0, where = '';
+  for (let i = 0; i < L.count; i++) {
+    const x = L.pos[3 * i], y = L.pos[3 * i + 1], z = L.pos[3 * i + 2];
+    const v2 = L.vel[3 * i] ** 2 + L.vel[3 * i + 1] ** 2 + L.vel[3 * i + 2] ** 2;
+    const dw = Math.min(x, width - x, z, width - z);
+    const dw2 = Math.max(Math.min(x, width - x), Math.min(z, width - z));
+    const region = y > ymax - 2.5 * r ? 0 : dw2 < 2.5 * r ? 2 : dw < 2.5 * r ? 1 : y < 2.5 * r ? 3 : 4;
+    sq[region] += v2; cnt[region]++; dn[region] += L.density[i] - 1;
+    sqAll += v2;
+    if (v2 > max * max) {
+      max = Math.sqrt(v2);
+      where = `${regions[region]} (${(x * 100).toFixed(1)}, ${(y * 100).toFixed(1)}, ${(z * 100).toFixed(1)}) v (${L.vel[3 * i].toFixed(3)}, ${L.vel[3 * i + 1].toFixed(3)}, ${L.vel[3 * i + 2].toFixed(3)})`;
+    }
+  }
+  const rms = Math.sqrt(sqAll / L.count);
+  const t = f / fps;
+  if (t >= 1) { worst = Math.max(worst, rms / u); msum += sqAll / L.count; mframes++; }
+  const c = st.counters;
+  const parts = regions.map((n, k) => `${n} ${(Math.sqrt(sq[k] / Math.max(1, cnt[k])) * 1000).toFixed(2)}` + (kv.dens ? ` [${(dn[k] / Math.max(1, cnt[k]) * 100).toFixed(2)}%]` : '')).join(' ');
+  if (!kv.quiet || f % Number(kv.quiet) === 0) console.log(`t ${t.toFixed(2)} rms ${(rms * 1000).toFixed(2)} mm/s (${(rms / u).toFixed(4)}) max ${(max * 1000).toFixed(1)} mm/s at ${where} | ${parts} | p ${(c.pressurePasses ?? 0) / (c.substeps ?? 1)} d ${(c.densityPasses ?? 0) / (c.substeps ?? 1)} sub ${c.substeps}`);
+}
+const cpu = process.cpuUsage(cpu0);
+console.log(`over t ≥ 1 s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
