@@ -5,7 +5,7 @@
  *  - the shipped scene pours what the validation case measures;
  *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end should turn steadily about the
  *    axis at a frequency within 3× of its regime's scale. It does not yet: the rope buckles and lays
- *    loops, but turns in bouts of up to about a turn and a half and swings back through the axis
+ *    loops, but turns in bouts of one to three turns and swings back through the axis
  *    between them (docs/decisions.md, "Rope coiling on the grid"), so the case is marked as failing
  *    (it.fails) until it coils steadily; the quick tiny case, that the rope buckles off the axis,
  *    is in validate.test.ts.
