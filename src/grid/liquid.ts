@@ -36,7 +36,7 @@ export function gridLiquid(scene: Scene): GridLiquid {
   const material = mat && mat.kind === 'liquid' ? mat : null;
   const density = material?.density ?? 1000;
   const v = material?.viscosity ?? { value: 0, unit: 'm2/s' as const };
-  const viscosityModel = material?.grid.viscosityModel ?? 'implicit';
+  const viscosityModel = material?.grid.viscosityModel ?? 'variational';
   const law = material?.grid.temperature;
   return {
     material,

@@ -96,6 +96,10 @@ export const viscosity: Stage = {
   run(sim, dt) {
     const g = sim.scene.grid;
     if (sim.variational) {
+      // The solve reads the air faces beside the surface: they must continue the liquid's velocity
+      // as the forces left it, or a rigidly falling blob is braked by air one step behind in gravity.
+      extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
+      applySolidVelocities(sim.store, sim.d);
       const s = sim.store, phi = sim.variationalPhi();
       const r = sim.variational.solve(s, sim.d, phi, sim.nu, sim.temperatureLaw ? sim.viscosity.logNu : null, dt, g.tolerance, g.maxIterations);
       sim.count('viscosityIterations', r.iterations);

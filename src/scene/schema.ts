@@ -127,8 +127,8 @@ export const gridMaterial = z
   .strictObject({
     viscosityModel: z
       .enum(['explicit', 'implicit', 'variable', 'variational'])
-      .default('implicit')
-      .describe('"explicit": forward Euler (Cline §4.2, limits the step); "implicit" (the default): backward Euler per component (Carlson 2002); "variable": implicit with viscosity from the temperature law; "variational": backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning, where "implicit" brakes it), taking the temperature law when `temperature` is given.'),
+      .default('variational')
+      .describe('"variational" (the default): backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning and a falling rope buckles and lays itself down in loops, where "implicit" brakes them), taking the temperature law when `temperature` is given; "implicit": backward Euler per component (Carlson 2002; Cline §7.1); "variable": implicit with viscosity from the temperature law; "explicit": forward Euler (Cline §4.2, limits the step).'),
     temperature: temperatureLaw.optional(),
     viscoelastic: legacyViscoelastic.optional(),
   })

@@ -35,7 +35,7 @@ describe('parseScene', () => {
     expect(s.limits.maxParticles).toBe(2_000_000);
     const w = s.materials.w;
     expect(w.kind === 'liquid' && w.particle.kernelSupport).toBe(5);
-    expect(w.kind === 'liquid' && w.grid.viscosityModel).toBe('implicit');
+    expect(w.kind === 'liquid' && w.grid.viscosityModel).toBe('variational');
     expect(s.materialNames).toEqual(['w']);
     expect(Object.keys(s)).not.toContain('assets');
   });

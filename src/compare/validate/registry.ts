@@ -10,8 +10,9 @@ import { cavity } from './cavity.ts';
 import { damBreak } from './dam-break.ts';
 import { spreading } from './spreading.ts';
 import { shearDecay, slotPoiseuille } from './particle-viscosity.ts';
+import { ropeCoiling } from './rope-coiling.ts';
 
-export const VALIDATION_CASES: readonly ValidationCase[] = [hydrostatic, freeFall, poiseuille, poiseuilleStart, cavity, damBreak, spreading, slotPoiseuille, shearDecay];
+export const VALIDATION_CASES: readonly ValidationCase[] = [hydrostatic, freeFall, poiseuille, poiseuilleStart, cavity, damBreak, spreading, slotPoiseuille, shearDecay, ropeCoiling];
 
 export function findCase(name: string): ValidationCase {
   const c = VALIDATION_CASES.find((v) => v.name === name);

@@ -1,0 +1,179 @@
+/**
+ * Liquid rope coiling (grid engine): honey poured from a spout onto a plate (the scene
+ * scenes/honey-coil.json) buckles where it meets the pile and lays itself down in coils whose lower
+ * end turns steadily about the spout's axis. Measured from the liquid's points each frame
+ * (measureCoilFrame): the rope followed down from the spout to where it meets the pile; the angle
+ * of that lower end about the axis, unwrapped, against time, fitted by a straight line, gives the
+ * coiling frequency Ω and, by its R², how steadily it turns; the rope's radius a₁ and downward
+ * speed U₁ two spout radii above its lower end, and the fall height H from the spout to there.
+ * Ω is compared with the frequency scale of Ribe's regime (reference/ribe-2004.ts) for the measured
+ * a₁, U₁ and H.
+ */
+import type { EngineName, FluidPoints } from '../../api.ts';
+import type { SceneInput } from '../../scene/schema.ts';
+import { coilingScales, type CoilingScales } from '../reference/ribe-2004.ts';
+import { linePlot } from '../svg-plot.ts';
+import { G, check, fitLine, simulate, type ValidationCase } from './case.ts';
+
+/** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
+export const HONEY_COIL = {
+  spoutY: 0.07, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
+  density: 1420, viscosityPas: 50, cellSize: 0.002,
+} as const;
+
+/** The pour as a scene; `fps`: how often the measurement samples the lower end (the steps follow the CFL condition). */
+export function honeyCoilScene(seconds: number, fps = 30): SceneInput {
+  const p = HONEY_COIL;
+  return {
+    name: 'validate-rope-coiling', fps, duration: seconds,
+    domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.085, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
+    materials: {
+      honey: { kind: 'liquid', density: p.density, viscosity: { value: p.viscosityPas, unit: 'Pa.s' } },
+      plate: { kind: 'solid', friction: 0.6 },
+    },
+    bodies: [{ name: 'plate', material: 'plate', shape: { type: 'box', center: [0, p.plateTop / 2, 0], size: [0.09, p.plateTop, 0.09] } }],
+    sources: [{ name: 'spout', material: 'honey', shape: 'disk', center: [0, p.spoutY, 0], direction: [0, -1, 0], radius: p.spoutRadius, speed: p.speed, start: 0, end: p.pourEnd }],
+    grid: { cellSize: p.cellSize },
+  };
+}
+
+export interface CoilFrame {
+  t: number;
+  /** Top of the coil stack, m; NaN while the rope has not buckled off the axis. */
+  yTop: number;
+  /** Angle of the lower end about the axis, rad (atan2(z, x)); NaN as yTop. */
+  angle: number;
+  /** Distance of the lower end's centroid from the axis, m. */
+  offset: number;
+  /** Rope radius and downward speed above the coil, m and m/s (NaN where not measured). */
+  a1: number;
+  u1: number;
+}
+
+/** The last layers' rope section (m²) and downward speed (m/s), the first of RING the one read. */
+const RING = 5;
+const ropeArea = new Float64Array(RING), ropeSpeed = new Float64Array(RING);
+
+/**
+ * One frame's lower end and rope, from the liquid's points; `volumePerPoint` m³. The rope is followed
+ * down from the spout in layers half a spout radius high: each layer's rope is its points within two
+ * spout radii of the rope above, until a layer holds more than three times the spout's section
+ * (the pile: a layer of it fills the search disk, four sections) or none. The last layer's centroid is the lower end, where the rope bends to lay itself down.
+ */
+export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: number, spoutY: number, a0: number): CoilFrame {
+  const { count, positions: p, velocities: v } = pts;
+  const dy = a0 / 2, reach = 2 * a0, full = 3 * Math.PI * a0 * a0 * dy;
+  let cx = 0, cz = 0, yEnd = NaN, ex = 0, ez = 0, layers = 0;
+  ropeArea.fill(NaN);
+  ropeSpeed.fill(NaN);
+  for (let y = spoutY - 2 * a0; y > 0; y -= dy) {
+    let sx = 0, sz = 0, n = 0, vy = 0;
+    for (let i = 0; i < count; i++) {
+      const py = p[3 * i + 1];
+      if (py > y || py <= y - dy) continue;
+      const x = p[3 * i], z = p[3 * i + 2];
+      if ((x - cx) ** 2 + (z - cz) ** 2 > reach * reach) continue;
+      sx += x; sz += z; vy -= v[3 * i + 1]; n++;
+    }
+    if (n === 0 || n * volumePerPoint > full) break;
+    cx = sx / n; cz = sz / n;
+    yEnd = y - dy / 2; ex = cx; ez = cz;
+    ropeArea[layers % RING] = (n * volumePerPoint) / dy;
+    ropeSpeed[layers % RING] = vy / n;
+    layers++;
+  }
+  // The rope's section and speed two spout radii above its lower end, where it still falls straight.
+  const k = (layers - RING + RING * 2) % RING;
+  const a1 = layers >= RING ? Math.sqrt(ropeArea[k] / Math.PI) : NaN, u1 = layers >= RING ? ropeSpeed[k] : NaN;
+  if (!Number.isFinite(yEnd)) return { t, yTop: NaN, angle: NaN, offset: NaN, a1: NaN, u1: NaN };
+  return { t, yTop: yEnd, angle: Math.atan2(ez, ex), offset: Math.hypot(ex, ez), a1, u1 };
+}
+
+export interface CoilingMeasurement {
+  frames: CoilFrame[];
+  /** Unwrapped angle over the fitted window, rad, with its times. */
+  t: number[];
+  angle: number[];
+  /** Coiling frequency from the fit, rad/s (signed: the sense of turning), and the fit's R². */
+  omega: number;
+  r2: number;
+  turns: number;
+  /** Means over the window. */
+  a1: number;
+  u1: number;
+  fallHeight: number;
+  scales: CoilingScales;
+}
+
+/** Fits the unwrapped lower-end angle from time `from` on; nu m²/s. */
+export function fitCoiling(frames: CoilFrame[], from: number, spoutY: number, nu: number, g = G): CoilingMeasurement {
+  const t: number[] = [], angle: number[] = [];
+  let a1 = 0, u1 = 0, fall = 0, m = 0, prev = NaN, acc = 0;
+  for (const f of frames) {
+    if (f.t < from || !Number.isFinite(f.angle)) continue;
+    if (Number.isFinite(prev)) {
+      let d = f.angle - prev;
+      while (d > Math.PI) d -= 2 * Math.PI;
+      while (d < -Math.PI) d += 2 * Math.PI;
+      acc += d;
+    }
+    prev = f.angle;
+    t.push(f.t);
+    angle.push(acc);
+    if (Number.isFinite(f.a1) && Number.isFinite(f.u1)) { a1 += f.a1; u1 += f.u1; fall += spoutY - f.yTop; m++; }
+  }
+  const fit = t.length >= 3 ? fitLine(t, angle) : { a: NaN, b: NaN, r2: NaN };
+  a1 /= m; u1 /= m; fall /= m;
+  return { frames, t, angle, omega: fit.b, r2: fit.r2, turns: angle.length ? angle[angle.length - 1] / (2 * Math.PI) : 0, a1, u1, fallHeight: fall, scales: coilingScales(a1, u1, fall, nu, g) };
+}
+
+/** Runs the honey-coil pour for `seconds` and measures every frame. */
+export function measureRopeCoiling(engine: EngineName, seconds: number, from: number, fps = 30): CoilingMeasurement {
+  const p = HONEY_COIL;
+  const sim = simulate(engine, honeyCoilScene(seconds, fps));
+  try {
+    const frames: CoilFrame[] = [];
+    const total = Math.round(seconds * fps);
+    for (let f = 0; f < total; f++) {
+      sim.stepFrame();
+      const pts = sim.fluidPoints();
+      frames.push(measureCoilFrame(sim.time, pts, sim.metrics().fluidVolume / Math.max(pts.count, 1), p.spoutY, p.spoutRadius));
+    }
+    return fitCoiling(frames, from, p.spoutY, p.viscosityPas / p.density);
+  } finally {
+    sim.dispose();
+  }
+}
+
+export const ropeCoiling: ValidationCase = {
+  name: 'rope-coiling',
+  title: 'Liquid rope coiling (honey-coil)',
+  engines: ['grid'],
+  source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g U₁⁴/νQ)^¼, Ω_I = (U₁⁵/νQ)^⅓, times factors of order one',
+  meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity).',
+  run(engine, size) {
+    // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
+    // tiny: the first 0.6 s, in which the rope must buckle: its lower end leaves the axis by half a
+    // spout radius or more (a rope that runs straight into its pile stays within 0.1 mm of it).
+    const seconds = size === 'full' ? 3 : 0.6, from = size === 'full' ? 1 : 0.3;
+    const m = measureRopeCoiling(engine, seconds, from, size === 'full' ? 60 : 30);
+    const ratio = m.omega === 0 || !Number.isFinite(m.omega) ? NaN : Math.abs(m.omega) / m.scales.omega;
+    const offsets = m.frames.filter((f) => Number.isFinite(f.offset)).map((f) => f.offset);
+    const checks = size === 'full'
+      ? [
+        check('1 / turns of the lower end about the axis', 1 / Math.abs(m.turns), 0.5),
+        check('1 − R² of the unwrapped angle against time (steady turning)', 1 - m.r2, 0.1),
+        check(`log₃ of Ω over the ${m.scales.regime} scale (within 3×)`, Math.log(ratio) / Math.log(3), 1),
+      ]
+      : [check('spout radius / lower end\'s largest offset from the axis (buckled)', HONEY_COIL.spoutRadius / Math.max(0, ...offsets), 2)];
+    const f = (x: number, d = 2) => x.toFixed(d);
+    return {
+      checks,
+      detail: `from ${from} s: ${f(m.turns)} turns, Ω = ${f(m.omega)} rad/s (${f(Math.abs(m.omega) / (2 * Math.PI))} Hz, R² ${f(m.r2, 3)}); rope a₁ = ${f(1000 * m.a1)} mm, U₁ = ${f(m.u1, 3)} m/s, H = ${f(100 * m.fallHeight)} cm → Ω_V ${f(m.scales.viscous, 1)}, Ω_G ${f(m.scales.gravitational, 1)}, Ω_I ${f(m.scales.inertial, 1)} rad/s: ${m.scales.regime}, Ω / scale = ${f(ratio)}`,
+      plot: linePlot({
+        title: `Rope coiling (${engine}): the lower end's unwrapped angle`, xLabel: 't (s)', yLabel: 'angle (rad)',
+        series: [{ name: engine, x: m.t, y: m.angle }],
+      }),
+    };
+  },
+};

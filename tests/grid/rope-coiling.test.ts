@@ -1,0 +1,82 @@
+/**
+ * Liquid rope coiling on the grid (src/compare/validate/rope-coiling.ts, scenes/honey-coil.json):
+ *  - the measurement: a lower end turning steadily gives back its frequency, turns and R² = 1;
+ *  - Ribe's regime scales pick the largest as the regime;
+ *  - the shipped scene pours what the validation case measures;
+ *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end should turn steadily about the
+ *    axis at a frequency within 3× of its regime's scale. It does not yet: the rope buckles and lays
+ *    loops, but turns in bouts of one to three turns and swings back through the axis
+ *    between them (docs/decisions.md, "Rope coiling on the grid"), so the case is marked as failing
+ *    (it.fails) until it coils steadily; the quick tiny case, that the rope buckles off the axis,
+ *    is in validate.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import '../../src/index.ts';
+import { coilingScales } from '../../src/compare/reference/ribe-2004.ts';
+import { HONEY_COIL, fitCoiling, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
+import { formatResults, runCase } from '../../src/compare/validate.ts';
+import { LONG } from '../skips.ts';
+
+describe('rope coiling: the measurement', () => {
+  it('reads a steadily turning lower end as its frequency, turns and a perfect fit', () => {
+    const omega = 9, frames: CoilFrame[] = [];
+    for (let f = 1; f <= 60; f++) {
+      const t = f / 30, th = omega * t;
+      // atan2 wraps the angle into (−π, π]; the fit unwraps it.
+      frames.push({ t, yTop: 0.02, angle: Math.atan2(Math.sin(th), Math.cos(th)), offset: 0.005, a1: 0.003, u1: 0.4 });
+    }
+    const m = fitCoiling(frames, 0.5, 0.07, 0.035);
+    expect(m.omega).toBeCloseTo(omega, 9);
+    expect(m.r2).toBeCloseTo(1, 12);
+    expect(m.turns).toBeCloseTo((omega * (2 - 0.5)) / (2 * Math.PI), 9);
+    expect(m.fallHeight).toBeCloseTo(0.05, 12);
+  });
+
+  it('follows the rope down from the spout to its lower end, where it bends to lie on the pile', () => {
+    // A vertical rope (radius 3 mm) from the spout down to 3 cm, then bent along (cos 2, sin 2) on top
+    // of a pile 4 cm wide and 2 cm high.
+    const xyz: number[] = [], step = 0.001, th = 2;
+    for (let y = 0.07; y > 0.03; y -= step) for (const [dx, dz] of [[0, 0], [0.002, 0], [-0.002, 0], [0, 0.002], [0, -0.002]]) xyz.push(dx, y, dz);
+    for (let r = 0.002; r < 0.012; r += step) xyz.push(r * Math.cos(th), 0.029, r * Math.sin(th));
+    for (let x = -0.02; x <= 0.02; x += step) for (let z = -0.02; z <= 0.02; z += step) for (let y = 0.002; y < 0.026; y += 0.002) xyz.push(x, y, z);
+    const n = xyz.length / 3;
+    const m = measureCoilFrame(1, { count: n, positions: new Float32Array(xyz), velocities: new Float32Array(3 * n), materials: new Uint16Array(n) }, 2e-9, 0.07, 0.004);
+    expect(m.angle).toBeCloseTo(th, 1);
+    expect(m.offset).toBeGreaterThan(0.002);
+    expect(m.yTop).toBeGreaterThan(0.026);
+    expect(m.yTop).toBeLessThan(0.032);
+  });
+
+  it('names the regime whose frequency scale is the largest', () => {
+    const nu = 0.035, g = 9.81;
+    expect(coilingScales(0.003, 0.05, 0.002, nu, g).regime).toBe('viscous');
+    const s = coilingScales(0.003, 0.4, 0.05, nu, g);
+    expect(s.omega).toBe(Math.max(s.viscous, s.gravitational, s.inertial));
+    expect(s.gravitational).toBeCloseTo(((g * 0.4 ** 4) / (nu * Math.PI * 0.003 ** 2 * 0.4)) ** 0.25, 9);
+  });
+});
+
+describe('rope coiling: the shipped scene', () => {
+  it('scenes/honey-coil.json pours what the validation case measures', () => {
+    const json = JSON.parse(readFileSync(new URL('../../scenes/honey-coil.json', import.meta.url), 'utf8'));
+    const spout = json.sources[0];
+    expect(spout.center[1]).toBe(HONEY_COIL.spoutY);
+    expect(spout.radius).toBe(HONEY_COIL.spoutRadius);
+    expect(spout.speed).toBe(HONEY_COIL.speed);
+    expect(spout.end).toBe(HONEY_COIL.pourEnd);
+    expect(json.materials.honey.viscosity).toEqual({ value: HONEY_COIL.viscosityPas, unit: 'Pa.s' });
+    expect(json.materials.honey.density).toBe(HONEY_COIL.density);
+    expect(json.grid.cellSize).toBe(HONEY_COIL.cellSize);
+    expect(json.engines).toEqual(['grid']);
+  });
+});
+
+describe.runIf(LONG)('rope coiling on the grid, full (VISCID_LONG=1)', () => {
+  // Known failure (see the header): it.fails passes while the case fails; make it `it` once it coils.
+  it.fails('coils steadily at the frequency of its regime', () => {
+    const r = runCase(ropeCoiling, 'grid', 'full');
+    expect(r.error, r.error).toBeUndefined();
+    expect(r.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);
+  }, 1_800_000);
+});
