@@ -1,11 +1,27 @@
-/** vitest global setup: names the suites this run skips, and how to enable them, first and last. */
-import { skippedSuitesReport } from './skips.ts';
+/**
+ * vitest global setup: names the suites this run skips, and how to enable them, first and last;
+ * and, where Chromium is installed, opens the app server every browser test file of the run shares
+ * (tests/e2e/app-server.ts: it starts vite and Chromium on first use, so runs without browser tests
+ * pay for neither).
+ */
+import { existsSync } from 'node:fs';
+import type { TestProject } from 'vitest/node';
+import { serveApp, type SharedApp } from './e2e/app-server.ts';
+import { CHROMIUM, skippedSuitesReport } from './skips.ts';
 
-export default function setup(): () => void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const lines = skippedSuitesReport();
   const say = () => {
     if (lines.length) process.stdout.write(`\n${lines.join('\n')}\n\n`);
   };
   say();
-  return say;
+  let app: SharedApp | null = null;
+  if (existsSync(CHROMIUM)) {
+    app = await serveApp(CHROMIUM);
+    project.provide('appUrl', app.url);
+  }
+  return async () => {
+    await app?.close();
+    say();
+  };
 }

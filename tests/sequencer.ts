@@ -10,16 +10,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Path prefixes, longest first by the CI run's wall time per file (BENCHMARKS.md, "The test suite"). */
 export const LONG_FIRST = [
-  'tests/grid/cavity',
-  'tests/e2e/scenes.test.ts',
+  'tests/e2e/scenes.test.ts', // every scene loaded and pictured once (the grid-first ones' engine checks too)
+  'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (node start-ups, sbatch --wait polls every 2 s)
   'tests/particle/validate.test.ts',
-  'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (sbatch polls every 2 s); ~1 min
   'tests/e2e/app.test.ts',
   'tests/grid/validate.test.ts',
   'tests/e2e/switching.test.ts',
   'tests/package/pack.test.ts',
   'tests/parallel/app-threads.test.ts',
   'tests/cli/run-dir.test.ts',
+  'tests/e2e/scene-engine.test.ts',
+  'tests/grid/cavity',
   'tests/particle/physics.test.ts',
   'tests/particle/free-bodies.test.ts',
   'tests/cli/run.test.ts',

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, countHoney, countSmoke, readPixels, saveArtifact, saveScreenshot, startApp, waitFor, type App } from './harness.ts';
+import { CHROMIUM, countHoney, countSmoke, readPixels, saveArtifact, saveScreenshot, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -45,8 +45,8 @@ function objEdgeReport(text: string): { vertices: number; faces: number; openEdg
   return { vertices: weld.size, faces: faces.length, openEdges, overusedEdges };
 }
 
-/** Per test: software WebGL on a busy 2-core machine is slow, and simulation frames take seconds. */
-const SLOW = 120_000;
+/** Per test: software WebGL on a busy 2-core machine is slow, and simulation frames take seconds; the waits are for states. */
+const SLOW = TEST_TIMEOUT;
 
 describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
   let app: App;
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
   beforeAll(async () => {
     app = await startApp();
     page = await app.open();
-  }, 150_000);
+  }, TEST_TIMEOUT);
 
   afterAll(async () => {
     await app?.close();
@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     const f0 = await page.evaluate(() => (window as any).__viscid.frame);
     const draws0 = await page.evaluate(() => (window as any).__viscid.renderFrames);
     await page.evaluate(() => (window as any).__viscid.play());
-    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`, 60_000);
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`);
     const after = await page.evaluate(() => ({ frame: (window as any).__viscid.frame, draws: (window as any).__viscid.renderFrames }));
     expect(after.frame).toBeGreaterThanOrEqual(f0 + 2);
     expect(after.draws).toBeGreaterThan(draws0);
@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     });
     // Through the page's own "open scene file" input, as a user would.
     await page.setInputFiles('#file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
-    await waitFor(page, `getComputedStyle(document.getElementById('errors')).display !== 'none'`, 30_000);
+    await waitFor(page, `getComputedStyle(document.getElementById('errors')).display !== 'none'`);
     const box = await page.evaluate(() => {
       const el = document.getElementById('errors')!;
       return { shown: getComputedStyle(el).display !== 'none', text: el.textContent ?? '' };
@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     expect(state.scene).toBe('honey-drop');
     expect(state.error).toMatch(/3 problems/);
     await page.evaluate(() => (window as any).__viscid.play());
-    await waitFor(page, `window.__viscid.frame >= ${state.frame + 1}`, 60_000);
+    await waitFor(page, `window.__viscid.frame >= ${state.frame + 1}`);
     expect(countHoney(await readPixels(page))).toBeGreaterThan(1000);
   }, SLOW);
 
@@ -130,14 +130,14 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
 
   it('overlay: what users read, developer counters behind the toggle, nothing cut', async () => {
     // The overlay is refreshed twice a second: wait for it to be past the refused scene's load.
-    await waitFor(page, `window.__viscid.hudText.startsWith('honey-drop · particle · p') && window.__viscid.hudText.includes('since frame 0')`, 30_000);
+    await waitFor(page, `window.__viscid.hudText.startsWith('honey-drop · particle · p') && window.__viscid.hudText.includes('since frame 0')`);
     const hud: string = await page.evaluate(() => (window as any).__viscid.hudText);
     expect(hud).toMatch(/^honey-drop · particle · (playing|paused) · drawing \d+ fps/);
     expect(hud).toMatch(/particle.*: frame \d+ \/ 120 · t \d\.\d{3} s · \d+\.\d\d frames\/s/);
     expect(hud).toMatch(/particles · liquid \d+ cm³ · [+−]\d+\.\d % since frame 0/);
     expect(hud).not.toMatch(/guardPushes|densityPasses|stages|triangles|…/);
     await page.evaluate(() => { (window as any).__viscid.details = true; });
-    await waitFor(page, `window.__viscid.hudText.includes('surface mesh')`, 30_000);
+    await waitFor(page, `window.__viscid.hudText.includes('surface mesh')`);
     expect(await page.evaluate(() => (window as any).__viscid.hudText)).toMatch(/triangles/);
     // The overlay wraps long lines instead of cutting them.
     const box = await page.evaluate(() => { const el = document.getElementById('hud')!; return { clipped: el.scrollWidth > el.clientWidth + 1, overflow: getComputedStyle(el).textOverflow }; });
@@ -161,10 +161,10 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
 
   it('downloads the exported mesh under the name viscid run gives it', async () => {
     await page.evaluate(() => (window as any).__viscid.pause());
-    await waitFor(page, 'window.__viscid.frames[0].playing === false', 60_000); // the frames still under way are in
+    await waitFor(page, 'window.__viscid.frames[0].playing === false'); // the frames still under way are in
     const frame: number = await page.evaluate(() => (window as any).__viscid.frame);
     const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 60_000 }),
+      page.waitForEvent('download', { timeout: WAIT }),
       page.evaluate(() => {
         const button = [...document.querySelectorAll('.lil-gui button')].find((b) => b.textContent?.trim() === 'export current mesh') as HTMLButtonElement;
         button.click();
@@ -203,9 +203,9 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     await page.evaluate(() => (window as any).__viscid.recordMeshes(true, 'obj'));
     const f0 = await page.evaluate(() => (window as any).__viscid.frame);
     await page.evaluate(() => (window as any).__viscid.step());
-    await waitFor(page, `window.__viscid.frame >= ${f0 + 1}`, 60_000);
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 1}`);
     await page.evaluate(() => (window as any).__viscid.step());
-    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`, 60_000);
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`);
     const zips = await page.evaluate(() => (window as any).__viscid.recordMeshes(false));
     expect(zips).toHaveLength(1);
     expect(zips[0].frames).toBe(2);
@@ -243,7 +243,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
 
   it('draws particle and grid side by side in two viewports', async () => {
     await page.evaluate(() => (window as any).__viscid.setMode('side by side'));
-    await waitFor(page, `window.__viscid.mode === 'side by side' && window.__viscid.frames.length === 2 && window.__viscid.ready`, 90_000);
+    await waitFor(page, `window.__viscid.mode === 'side by side' && window.__viscid.frames.length === 2 && window.__viscid.ready`);
     const frames = await page.evaluate(() => (window as any).__viscid.frames);
     expect(frames.map((f: { engine: string }) => f.engine)).toEqual(['particle', 'grid']);
     expect(frames.map((f: { error: string | null }) => f.error)).toEqual([null, null]);
@@ -274,7 +274,7 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
     await page.evaluate(() => (window as any).__viscid.openScene('smoke-plume', 'grid'));
     expect(await page.evaluate(() => (window as any).__viscid.display.smoke)).toBe(true);
     await page.evaluate(() => (window as any).__viscid.play());
-    await waitFor(page, `window.__viscid.frames[0].frame >= 8`, 60_000);
+    await waitFor(page, `window.__viscid.frames[0].frame >= 8`);
     const pixels = await readPixels(page);
     await saveScreenshot(page, 'app-smoke-plume.png');
     const smoke = countSmoke(pixels);

@@ -1,32 +1,20 @@
 /**
- * Browser end-to-end harness: serves the app with vite's dev server on 127.0.0.1 (a free port)
- * and drives Debian's Chromium (/usr/bin/chromium) through playwright-core with software WebGL.
- * One server and one browser per test file.
+ * Browser end-to-end harness: the app served by vite's dev server on 127.0.0.1 and driven in
+ * Debian's Chromium (/usr/bin/chromium) through playwright-core with software WebGL. Under vitest
+ * every test file shares one server and one Chromium for the whole run (tests/e2e/app-server.ts,
+ * started on first use by tests/global-setup.ts), each file in a browser context of its own; run
+ * outside vitest (bench/app.bench.ts), startApp starts its own pair and ends it on close.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createServer, type InlineConfig, type ViteDevServer } from 'vite';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM } from '../skips.ts';
+import { BROWSER_PATH, ROOT, serveApp, type SharedApp } from './app-server.ts';
 
-export { CHROMIUM };
+export { CHROMIUM, ROOT };
+export { CHROMIUM_FLAGS } from './app-server.ts';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = join(ROOT, 'tests/artifacts');
-
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 
 export interface App {
   url: string;
@@ -36,45 +24,53 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function startApp(extra: InlineConfig = {}): Promise<App> {
-  const server: ViteDevServer = await createServer({
-    ...extra,
-    root: ROOT,
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    server: { host: '127.0.0.1', port: 0, strictPort: false, open: false, hmr: false, watch: null },
-    clearScreen: false,
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite did not report a port');
-  const url = `http://127.0.0.1:${address.port}/`;
+/** The run's shared app server, when running under vitest with the global setup. */
+async function sharedUrl(): Promise<string | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  return inject('appUrl');
+}
 
-  const userDataDir = mkdtempSync(join(tmpdir(), 'viscid-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: false, // --headless is in the flags, exactly as listed
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 960, height: 600 },
-    deviceScaleFactor: 1,
-    acceptDownloads: true,
-  });
-  const pages: Page[] = [];
+/**
+ * A browser context of its own on the app: in the run's shared server and Chromium under vitest,
+ * else in a server and Chromium started for it (ended by close).
+ */
+export async function startApp(): Promise<App> {
+  let own: SharedApp | null = null;
+  let url = await sharedUrl();
+  if (!url) {
+    own = await serveApp(CHROMIUM);
+    url = own.url;
+  }
+  let browser: Browser;
+  try {
+    const r = await fetch(url + BROWSER_PATH.slice(1));
+    if (!r.ok) throw new Error(`the app server could not start Chromium: ${await r.text()}`);
+    const { wsEndpoint } = (await r.json()) as { wsEndpoint: string };
+    browser = await chromium.connect(wsEndpoint);
+  } catch (e) {
+    await own?.close();
+    throw e;
+  }
+  const context = await browser.newContext({ viewport: { width: 960, height: 600 }, deviceScaleFactor: 1, acceptDownloads: true });
+  // Page loads and actions wait for states too: the first load transforms the app's modules.
+  context.setDefaultTimeout(WAIT);
+  const appUrl = url;
   return {
-    url,
+    url: appUrl,
     context,
     async open(query = '') {
       const page = await context.newPage();
-      pages.push(page);
       page.on('pageerror', (e) => console.error('[page error]', e.message));
-      await page.goto(url + query);
-      await page.waitForFunction(() => (window as any).__viscid?.ready === true, undefined, { timeout: 90_000, polling: 250 });
+      await page.goto(appUrl + query);
+      // The first frame with data: a state, not a time (the limit only catches an app that never gets there).
+      await page.waitForFunction(() => (window as any).__viscid?.ready === true, undefined, { timeout: WAIT, polling: 250 });
       return page;
     },
     async close() {
       await context.close().catch(() => undefined);
-      await server.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      await browser.close().catch(() => undefined); // disconnects; the shared Chromium stays up
+      await own?.close();
     },
   };
 }
@@ -146,7 +142,18 @@ export function saveArtifact(name: string, data: string | Uint8Array): string {
   return path;
 }
 
-export async function waitFor(page: Page, fn: string, timeout = 60_000): Promise<void> {
+/**
+ * How long a browser test waits for a state before it gives up: long, because a wait is for a
+ * state (a frame computed, a scene loaded) and a machine shared with other jobs takes many times
+ * longer than a quiet one. The limit is there to end a test that never gets there, not to time it.
+ */
+export const WAIT = 600_000;
+
+/** A browser test's (or beforeAll's) own limit: a few waits' worth, for the same reason. */
+export const TEST_TIMEOUT = 3 * WAIT;
+
+/** Waits until `fn` (evaluated in the page) is true; `timeout` only ends a wait that never ends. */
+export async function waitFor(page: Page, fn: string, timeout = WAIT): Promise<void> {
   await page.waitForFunction(fn, undefined, { timeout, polling: 200 });
 }
 

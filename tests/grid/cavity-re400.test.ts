@@ -8,10 +8,11 @@
  * it runs with VISCID_LONG=1; Re = 100 (cavity-re100.test.ts) checks the same solver in the
  * default suite.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { settleCavity } from './cavity.ts';
+import { describeLong } from '../long.ts';
 
-describe.runIf(process.env.VISCID_LONG === '1')('lid-driven cavity, 64² (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'lid-driven cavity, 64² (VISCID_LONG=1)', () => {
   it('matches Ghia et al. (1982) at Re = 400 within an RMS of 0.04', () => {
     const e = settleCavity(400, 40);
     console.log(`cavity 64², Re 400, settled at ${e.time.toFixed(0)} s: RMS u ${e.u.toFixed(4)}, v ${e.v.toFixed(4)}`);

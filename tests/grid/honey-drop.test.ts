@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import { filmCoverage } from './honey-film.ts';
+import { describeLong } from '../long.ts';
 
 const honeyDrop = () => parseScene(JSON.parse(readFileSync(new URL('../../scenes/honey-drop.json', import.meta.url), 'utf8')));
 
@@ -35,7 +36,7 @@ describe('honey drop on the grid, 1 cm cells', () => {
   }, 300_000);
 });
 
-describe.runIf(process.env.VISCID_LONG === '1')('honey drop on the grid (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'honey drop on the grid (VISCID_LONG=1)', () => {
   it('keeps its volume within 5 % over 4 s and leaves a honey film on the ball', () => {
     const scene = honeyDrop();
     const sim = createSimulation(scene, 'grid');

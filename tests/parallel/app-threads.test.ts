@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM, startApp } from '../e2e/harness.ts';
+import { CHROMIUM, startApp, TEST_TIMEOUT, WAIT } from '../e2e/harness.ts';
 
 describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
   it('is cross-origin isolated and steps the honey drop with particle.workers = 2 on a nested worker', async () => {
@@ -22,18 +22,18 @@ describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
       expect(r).toEqual({ ok: true });
       const f0: number = await page.evaluate(() => (window as any).__viscid.frame);
       await page.evaluate(() => (window as any).__viscid.play());
-      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f0, { timeout: 120_000, polling: 250 });
+      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f0, { timeout: WAIT, polling: 250 });
       const urls = page.workers().map((w) => w.url());
       expect(urls.some((u) => u.includes('thread.worker'))).toBe(true);
       expect(await page.evaluate(() => (window as any).__viscid.stats().threads)).toEqual([2]);
       // The app's own setting overrides the scene's count and reloads the scene with it.
       await page.evaluate(() => (window as any).__viscid.setThreads(3));
       const f1: number = await page.evaluate(() => (window as any).__viscid.frame);
-      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f1, { timeout: 120_000, polling: 250 });
+      await page.waitForFunction((f) => (window as any).__viscid.frame >= f + 2, f1, { timeout: WAIT, polling: 250 });
       expect(await page.evaluate(() => (window as any).__viscid.stats().threads)).toEqual([3]);
       expect(errors).toEqual([]);
     } finally {
       await app.close();
     }
-  }, 240_000);
+  }, TEST_TIMEOUT);
 });

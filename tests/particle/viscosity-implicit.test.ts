@@ -14,6 +14,7 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import { lcg, particleSim } from './helpers.ts';
 import { restoreSimulation } from '../../src/index.ts';
+import { describeLong } from '../long.ts';
 
 describe('implicit viscosity, 1 mm radius (2 mm spacing)', () => {
   // Measured 9.01e-3 (−9.9 %; at 0.5 mm radius −5.4 %: docs/decisions.md). The bound fails if the
@@ -84,7 +85,7 @@ describe('implicit viscosity: checkpoints', () => {
   }, 60_000);
 });
 
-describe.runIf(process.env.VISCID_LONG === '1')('implicit viscosity, 1 mm particles (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'implicit viscosity, 1 mm particles (VISCID_LONG=1)', () => {
   for (const c of [slotPoiseuille, shearDecay]) {
     it(`${c.name} passes at full size`, () => {
       const r = runCase(c, 'particle', 'full');
