@@ -12,11 +12,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
 import '../../src/index.ts';
 import { coilingScales } from '../../src/compare/reference/ribe-2004.ts';
 import { HONEY_COIL, fitCoiling, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
 import { formatResults, runCase } from '../../src/compare/validate.ts';
-import { LONG } from '../skips.ts';
 
 describe('rope coiling: the measurement', () => {
   it('reads a steadily turning lower end as its frequency, turns and a perfect fit', () => {
@@ -72,7 +72,7 @@ describe('rope coiling: the shipped scene', () => {
   });
 });
 
-describe.runIf(LONG)('rope coiling on the grid, full (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'rope coiling on the grid, full (VISCID_LONG=1)', () => {
   // Known failure (see the header): it.fails passes while the case fails; make it `it` once it coils.
   it.fails('coils steadily at the frequency of its regime', () => {
     const r = runCase(ropeCoiling, 'grid', 'full');

@@ -7,6 +7,7 @@
  * About a minute and a half of CPU: runs with VISCID_LONG=1.
  */
 import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import type { GridStore } from '../../src/grid/store.ts';
@@ -33,7 +34,7 @@ function liquidHeights(s: GridStore, h: number): { top: number; loose: number } 
   return { top, loose };
 }
 
-describe.runIf(process.env.VISCID_LONG === '1')('a spout into a box settles (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'a spout into a box settles (VISCID_LONG=1)', () => {
   it('leaves no liquid in the air 0.9 s after the spout stops', () => {
     const sim = createSimulation(parseScene({
       fps: 30,

@@ -7,13 +7,14 @@
  * t − t0 0.1292 (R² 0.996, t0 = 0.044 s; 19 frames).
  */
 import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
 import { measureSpreading, fitLine } from '../../src/compare/validate.ts';
 import { HUPPERT_1982 } from '../../src/compare/reference/huppert-1982.ts';
 import '../../src/index.ts';
 
 const G = 9.81;
 
-describe.runIf(process.env.VISCID_LONG === '1')('a large viscous current spreads as Huppert\'s (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'a large viscous current spreads as Huppert\'s (VISCID_LONG=1)', () => {
   it('518 mL: within 20 % of Huppert\'s radius, exponent 1/8 ± 0.02', () => {
     const nu = 4e-3, rp = 0.002, scale = 10, R = 0.02 * Math.cbrt(scale), H = 0.04 * Math.cbrt(scale);
     const m = measureSpreading('particle', { nu, radius: R, height: H, seconds: 1.2, particleRadius: rp, cellSize: 0.004, substeps: 40, fps: 20 });

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { HashGrid } from '../../src/spatial/hash-grid.ts';
@@ -42,7 +43,7 @@ function strayShare(sim: ParticleSimulation): number {
   return stray / counted;
 }
 
-describe.runIf(process.env.VISCID_LONG === '1')('paint-drops, particle engine (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'paint-drops, particle engine (VISCID_LONG=1)', () => {
   it('at 1.5 s the paints meet and mix where they touch, not everywhere', () => {
     const file = new URL('../../scenes/paint-drops.json', import.meta.url);
     const sim = createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle') as ParticleSimulation;

@@ -8,6 +8,7 @@
  * frame by frame, with where the motion is.
  */
 import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
@@ -58,7 +59,7 @@ describe('a still pool 5 cm deep rests, default adhesion, 4 mm particles', () =>
   }, 120_000);
 });
 
-describe.runIf(process.env.VISCID_LONG === '1')('a still pool 40 cm wide rests (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'a still pool 40 cm wide rests (VISCID_LONG=1)', () => {
   it('40 cm wide: RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
     const m = rest(pool(0.4, 0.05, REST), 0.05, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
