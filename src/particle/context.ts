@@ -22,6 +22,7 @@ import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
 import { FreeBodies } from './free-bodies.ts';
+import { ParticleTemperature } from './temperature.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -114,6 +115,8 @@ export class StepContext {
   readonly gel: GelState | null;
   /** The free rigid bodies, two-way coupled (free-bodies.ts); null when the scene has none. */
   readonly freeBodies: FreeBodies | null;
+  /** Per-particle temperature and viscosity factor (temperature.ts); null when no liquid's viscosity follows a temperature law. */
+  readonly temperature: ParticleTemperature | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -163,6 +166,7 @@ export class StepContext {
       }
     }
     this.gel = GelState.of(scene);
+    this.temperature = ParticleTemperature.of(scene);
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);

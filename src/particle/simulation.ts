@@ -87,6 +87,7 @@ export class ParticleSimulation implements Simulation {
       }
       if (ctx.gel) restoreSprings(ctx.gel, r);
       restoreWarmStart(ctx, r);
+      ctx.temperature?.restore(r);
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
       ctx.densityError = r.finite('densityError');
@@ -233,6 +234,7 @@ export class ParticleSimulation implements Simulation {
       .array('emitters', this.emitters.state());
     if (ctx.gel) saveSprings(ctx.gel, w);
     saveWarmStart(ctx.viscositySolve, w);
+    ctx.temperature?.save(w);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }

@@ -5,7 +5,8 @@
  *     (emit liquid; move objects to their pose; sort particles into cells)
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
- *        and whenever liquid was emitted)
+ *        and whenever liquid was emitted; conduct heat where a liquid's viscosity follows its
+ *        temperature, temperature.ts)
  *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
@@ -36,6 +37,7 @@ import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { applyGel, gelPieces } from './gel.ts';
+import { conductHeat } from './temperature.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -123,6 +125,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // next to the sink until the next frame, as every flag is once the liquid moves.
   if (firstOfFrame || added > 0) markSurface(ctx);
   clock.lap('surface');
+
+  // Variable viscosity: heat conducted over the pair list, and each particle's viscosity factor
+  // from its temperature, which the viscosity stage below reads (temperature.ts).
+  if (ctx.temperature) {
+    conductHeat(ctx, dt);
+    clock.lap('temperature');
+  }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
   // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
