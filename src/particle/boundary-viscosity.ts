@@ -16,7 +16,8 @@
  * Without it a viscous film slid over a floor that held only its lowest particles, and a blob
  * spread 7–60× faster than its viscosity gives (Huppert 1982; validate.ts spreading, full size:
  * ν_eff/ν − 1 = −0.98 without, +0.32 with; damping the normal velocity too, +0.43). Each
- * particle changes only itself.
+ * particle changes only itself. A liquid whose viscosity follows its temperature exchanges
+ * A f_i, f_i = ν(T_i)/ν0 (temperature.ts).
  */
 import type { StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
@@ -51,7 +52,7 @@ export function wallViscosity(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, mat = L.material, halfInv = L.scalar;
   const nm = ctx.exchangeRate.length, A = new Float64Array(nm), hv = ctx.kernelSupport;
   for (let m = 0; m < nm; m++) A[m] = ctx.isLiquid[m] ? exchangePerStep(ctx.exchangeRate[m], dt) : 0;
-  const density = 1 / (2 * ctx.r) ** 3;
+  const density = 1 / (2 * ctx.r) ** 3, tf = ctx.temperature?.factor;
   for (let f = 0; f < 6; f++) {
     const bnd = faceBoundary(ctx, FACES[f]);
     if (bnd !== 'noslip' && typeof bnd !== 'object') continue;
@@ -61,7 +62,7 @@ export function wallViscosity(ctx: StepContext, dt: number): void {
       const m = mat[i], h = hv[m];
       const delta = upper ? plane - pos[3 * i + axis] : pos[3 * i + axis] - plane;
       if (!(delta < h) || A[m] === 0 || halfInv[i] <= 0) continue;
-      const keep = Math.exp(-2 * A[m] * wallKernelSum(Math.max(0, delta), h, density) * 2 * halfInv[i]);
+      const keep = Math.exp(-2 * A[m] * (tf ? tf[i] : 1) * wallKernelSum(Math.max(0, delta), h, density) * 2 * halfInv[i]);
       for (let k = 0; k < 3; k++) {
         if (k === axis) continue;
         vel[3 * i + k] = w[k] + (vel[3 * i + k] - w[k]) * keep;
@@ -92,7 +93,7 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
     A[m] = ctx.isLiquid[m] ? exchangePerStep(ctx.exchangeRate[m], dt) : 0;
     if (ctx.isLiquid[m]) hmax = Math.max(hmax, hv[m]);
   }
-  const friction = O.bodies.map((b) => b.friction);
+  const friction = O.bodies.map((b) => b.friction), tf = ctx.temperature?.factor;
   const og = ctx.objectCells.grid, opos = ctx.objectSlotPos, oorder = og.order, obody = O.body, onrm = O.normal, ovel = O.vel;
   const cells = ctx.cells.grid;
   for (let c = 0; c < cells.cellCount; c++) {
@@ -122,7 +123,7 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
       ux /= S; uy /= S; uz /= S;
       const nl = Math.hypot(nx, ny, nz);
       if (nl > 0) { nx /= nl; ny /= nl; nz /= nl; }
-      const keep = Math.exp(-2 * A[mi] * wf * 2 * halfInv[i]);
+      const keep = Math.exp(-2 * A[mi] * (tf ? tf[i] : 1) * wf * 2 * halfInv[i]);
       // Relative velocity, its tangential part relaxed toward the bodies'.
       const rx = vel[3 * i] - ux, ry = vel[3 * i + 1] - uy, rz = vel[3 * i + 2] - uz;
       const rn = rx * nx + ry * ny + rz * nz;

@@ -116,9 +116,12 @@ export const PAIR_WEIGHT_MAX = -Math.expm1(-SUBCYCLE_LIMIT);
  */
 export const MAX_VISCOSITY_SWEEPS = 64;
 
-/** Gauss–Seidel sweeps per sub-timestep of length dt for exchange rate v (each moving A / n). */
-export function viscositySweeps(v: number, dt: number): number {
-  return Math.max(1, Math.ceil(exchangePerStep(v, dt) / SWEEP_LIMIT - 1e-9));
+/**
+ * Gauss–Seidel sweeps per sub-timestep of length dt for exchange rate v (each moving A / n);
+ * `scale`: the largest ν/ν0 of a liquid whose viscosity follows its temperature (temperature.ts).
+ */
+export function viscositySweeps(v: number, dt: number, scale = 1): number {
+  return Math.max(1, Math.ceil((exchangePerStep(v, dt) * scale) / SWEEP_LIMIT - 1e-9));
 }
 
 /** Kinematic viscosity (m²/s) that exchange rate v gives with the sub-cycled exchange (measured model). */

@@ -23,6 +23,7 @@ import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
 import { FreeBodies } from './free-bodies.ts';
+import { ParticleTemperature } from './temperature.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -117,6 +118,8 @@ export class StepContext {
   readonly freeBodies: FreeBodies | null;
   /** The liquids' fractions diffusing into each other (colour-field.ts); null when they do not mix. */
   readonly mixing: ColourField | null;
+  /** Per-particle temperature and viscosity factor (temperature.ts); null when no liquid's viscosity follows a temperature law. */
+  readonly temperature: ParticleTemperature | null;
 
   /** Time and frame, advanced by step.ts. */
   time = 0;
@@ -166,6 +169,7 @@ export class StepContext {
       }
     }
     this.gel = GelState.of(scene);
+    this.temperature = ParticleTemperature.of(scene);
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);

@@ -92,6 +92,7 @@ export class ParticleSimulation implements Simulation {
       }
       if (ctx.gel) restoreSprings(ctx.gel, r);
       restoreWarmStart(ctx, r);
+      ctx.temperature?.restore(r);
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
       ctx.densityError = r.finite('densityError');
@@ -243,6 +244,7 @@ export class ParticleSimulation implements Simulation {
     if (L.mixWidth > 0) w.array('mix', L.mix.slice(0, n * L.mixWidth));
     if (ctx.gel) saveSprings(ctx.gel, w);
     saveWarmStart(ctx.viscositySolve, w);
+    ctx.temperature?.save(w);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }

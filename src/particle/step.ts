@@ -5,7 +5,8 @@
  *     (emit liquid; move objects to their pose; sort particles into cells)
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
- *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts)
+ *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts; conduct
+ *        heat where a liquid's viscosity follows its temperature, temperature.ts)
  *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
@@ -37,6 +38,7 @@ import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { applyGel, gelPieces } from './gel.ts';
+import { conductHeat } from './temperature.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -130,6 +132,12 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     const pairs = ctx.cells.pairs;
     ctx.count('mixingCycles', ctx.mixing.diffuse(ctx.liquid, ctx.liquid.count, pairs.start, pairs.j, dt));
     clock.lap('mixing');
+  }
+  // Variable viscosity: heat conducted over the pair list, and each particle's viscosity factor
+  // from its temperature, which the viscosity stage below reads (temperature.ts).
+  if (ctx.temperature) {
+    conductHeat(ctx, dt);
+    clock.lap('temperature');
   }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure

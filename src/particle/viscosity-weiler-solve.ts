@@ -8,7 +8,8 @@
  *   e_ij = δt · 2(d + 2) λ V0 μ_ij F(|x_ij|),   F(r) = −W′(r) / (r (r² + 0.01 h²)),
  *
  * W the normalized cubic spline of support h (the liquids' viscosity kernel support), V0 = (2r)³
- * the rest volume of a particle, μ the dynamic viscosity (pair mean for two liquids), λ the factor
+ * the rest volume of a particle, μ the dynamic viscosity (pair mean for two liquids; times the
+ * harmonic mean of the two particles' temperature factors, temperature.ts), λ the factor
  * that makes the continuous integral of the estimate ∇²v exactly (viscosity-weiler.ts), b the
  * object particles (Akinci et al. 2012 volumes γ_b V0, moving with their body; the friction factor
  * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide).
@@ -33,6 +34,7 @@
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { pairFactorMean } from './temperature.ts';
 
 /** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
 export const RED_STRIDE = 4;
@@ -56,7 +58,10 @@ class Rows {
   readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
   readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef;
   readonly bcoef; readonly b; readonly pinv;
-  constructor(a: JobArrays<typeof weilerJob>) {
+  /** Per-particle viscosity factors (temperature.ts), read when `thermal`. */
+  readonly tf; readonly thermal: boolean;
+  constructor(a: JobArrays<typeof weilerJob>, thermal: boolean) {
+    this.tf = a.tf; this.thermal = thermal;
     this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
     this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
@@ -69,13 +74,13 @@ export const weilerJob = defineJob({
   arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
-    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32',
+    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
   },
-  scalars: ['nm', 'tol', 'maxIter'],
+  scalars: ['nm', 'tol', 'maxIter', 'thermal'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
-    const a = new Rows(x.a), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
+    const a = new Rows(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm;
     for (let i = from; i < to; i++) setupRow(a, i, nm);
     x.barrier();
@@ -180,14 +185,14 @@ function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: n
  * the matrix stays symmetric), its right-hand side b_i and the inverse of its diagonal block.
  */
 function setupRow(a: A, i: number, nm: number): void {
-  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv } = a;
+  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv, tf, thermal } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm, rhoi = rho[mi];
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
   for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
     const j = lj[e], pe = row + mat[j];
     const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    const c = Math.fround(pk[pe] * pairFactor(dx * dx + dy * dy + dz * dz, ph[pe]));
+    const c = Math.fround(pk[pe] * pairFactor(dx * dx + dy * dy + dz * dz, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
     coef[e] = c;
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
@@ -195,7 +200,7 @@ function setupRow(a: A, i: number, nm: number): void {
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e];
     const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-    const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi));
+    const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi) * (thermal ? tf[i] : 1));
     bcoef[e] = c;
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
     const u = c * (dx * ovel[3 * s] + dy * ovel[3 * s + 1] + dz * ovel[3 * s + 2]);

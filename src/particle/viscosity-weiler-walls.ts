@@ -11,6 +11,7 @@ import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { FACES } from '../scene/schema.ts';
 import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
+import { pairFactorMean } from './temperature.ts';
 import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-solve.ts';
 
 /** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
@@ -46,6 +47,8 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
   }
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
+  // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
+  const tf = ctx.temperature ? ctx.temperature.factor : null;
   if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
   for (let i = 0; i < n; i++) {
     start[i] = gl.length;
@@ -65,7 +68,7 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
           bigger.set(st.ghostCoef);
           st.ghostCoef = bigger;
         }
-        st.ghostCoef[gl.length] = Math.fround(pk[pe] * pairFactor(g.r2, h));
+        st.ghostCoef[gl.length] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
         gl.push(GHOST_WALLS * j + w);
       }
     }

@@ -14,7 +14,10 @@
  * for the method, SPlisHSPlasH's m_vDiff). Object particles take part as boundary particles
  * (Akinci volumes, no-slip through their body's friction), closed domain walls as mirror images
  * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
- * of the two, and the mean of the two kernel supports.
+ * of the two, and the mean of the two kernel supports. A liquid whose viscosity follows its
+ * temperature (temperature.ts) has μ_i = μ f_i per particle; a pair takes the harmonic mean of
+ * its two particles' f (as the exchange does: temperature.ts scaleExchangeWeights says why), an
+ * object or wall term the particle's own.
  *
  * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
  * (material.particle.kernelSupport radii, 5 by default). The volumes V_j are the rest volume
@@ -34,6 +37,8 @@ import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+
+const NO_FACTORS = new Float64Array(0);
 
 /** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
 export const VISCOSITY_TOLERANCE = 1e-3;
@@ -154,6 +159,9 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
+  // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
+  a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
+  job.s.thermal = ctx.temperature ? 1 : 0;
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];

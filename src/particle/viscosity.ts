@@ -26,6 +26,9 @@ import { allocInt32 } from '../parallel/memory.ts';
 import { MAX_SLABS, ROWS_DOWN, ROWS_ERR, ROWS_META, ROWS_UP, SlabCut } from './slabs.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { exchangeRow, exchangeRowMixed, exchangeRows } from './exchange-row.ts';
+import { scaleExchangeWeights } from './temperature.ts';
+
+const NO_FACTORS = new Float64Array(0);
 
 /** What the stage keeps between sub-timesteps (StepContext.viscosity). */
 export class ViscosityState {
@@ -50,7 +53,9 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   ctx.adhesionPairsCurrent = false;
   let vmax = 0;
   for (let m = 0; m < ctx.exchangeRate.length; m++) vmax = Math.max(vmax, ctx.exchangeRate[m]);
-  const needed = viscositySweeps(vmax, dt), ns = exchangeSubcycles(vmax, dt);
+  // A liquid colder than its reference temperature exchanges more than its table says (temperature.ts).
+  const heat = ctx.temperature;
+  const needed = viscositySweeps(vmax, dt, heat ? heat.maxFactor : 1), ns = exchangeSubcycles(vmax, dt);
   const sweeps = Math.min(needed, MAX_VISCOSITY_SWEEPS);
   if (sweeps < needed) ctx.count('viscositySweepCap', needed - sweeps);
   const L = ctx.liquid, n = L.count, half = L.scalar;
@@ -85,8 +90,9 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
   const a = job.a;
   a.vel = L.vel; a.pos = L.pos; a.mat = L.material; a.half = half;
   a.ls = list.start; a.lj = list.j; a.pw = pw; a.ends = ends; a.xslots = xslots; a.meta = st.meta;
-  a.owner = owner; a.plist = plist; a.offsets = offsets; a.tab = tab;
+  a.owner = owner; a.plist = plist; a.offsets = offsets; a.tab = tab; a.tf = heat ? heat.factor : NO_FACTORS;
   job.s.sweeps = sweeps;
+  job.s.thermal = heat ? 1 : 0;
   job.s.single = uniformExchange(L.material, n, nm, t) ? 1 : 0;
   job.s.nm = nm;
   runJob(job, n);
@@ -101,8 +107,8 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
 export const viscosityJob = defineJob({
   name: 'viscosity',
   arrays: { vel: 'f64', ls: 'i32', lj: 'i32', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', half: 'f64', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64' },
-  scalars: ['sweeps', 'single', 'nm'],
+  inputs: { pos: 'f64', mat: 'u16', half: 'f64', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64', tf: 'f64' },
+  scalars: ['sweeps', 'single', 'nm', 'thermal'],
   split: 'ranks',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   scratch: () => ({ j: new Int32Array(256), w: new Float32Array(256) }),
@@ -111,6 +117,8 @@ export const viscosityJob = defineJob({
     const t = x.rank, T = x.size, k0 = offsets[t], k1 = offsets[t + 1];
     const nm = x.s.nm, nn = nm * nm, single = x.s.single === 1, sweeps = x.s.sweeps;
     if (weighSlabRows(x.a, t, T, k0, k1, nm, single, x.scratch)) meta[ROWS_ERR] = 1;
+    // Per-particle viscosity (temperature.ts): each weight times the pair's factor.
+    if (x.s.thermal === 1) scaleExchangeWeights(x.a.tf, plist, k0, k1, ls, ends, lj, pw, PAIR_WEIGHT_MAX);
     x.barrier();
     for (let s = 0; s < sweeps; s++) {
       // Phase 1: the slab's own pairs.

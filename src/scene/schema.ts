@@ -88,9 +88,9 @@ export const temperatureLaw = z
     coefficient: nonneg
       .default(0.1)
       .describe('Exponential law ν(T) = ν0 · exp(−coefficient · (T − T0)), per °C: hotter is runnier.'),
-    diffusivity: nonneg.default(1e-4).describe('Thermal diffusivity, m²/s.'),
+    diffusivity: nonneg.default(1e-4).describe('Thermal diffusivity α, m²/s (0: no heat moves; a liquid without a law conducts none).'),
   })
-  .describe('Temperature-dependent viscosity (Carlson 2002; Cline et al. §7).');
+  .describe('Temperature-dependent viscosity (Carlson 2002; Cline et al. §7), where grid.viscosityModel is "variable" (or "variational" with this block), in both engines: the grid diffuses the temperature over its cells, the particle engine carries it on the particles and conducts it between neighbours (Cleary & Monaghan 1999), each particle with its own viscosity in either particle.viscositySolver.');
 
 export const viscoelastic = z
   .strictObject({

@@ -29,9 +29,9 @@ describe('features an engine ignores', () => {
     expect(ignoredFeatures(shipped('honey-melt'), 'grid')).toEqual([]);
   });
 
-  it('the particle engine names temperature and smoke, and moves free bodies', () => {
+  it('the particle engine names smoke, and honours temperature and free bodies', () => {
     expect(ignoredFeatures(shipped('floating-box'), 'particle')).toEqual([]);
-    expect(ignoredFeatures(shipped('honey-melt'), 'particle').map((f) => f.path)).toEqual(['materials.honey.grid.viscosityModel', 'materials.hot-honey.grid.viscosityModel']);
+    expect(ignoredFeatures(shipped('honey-melt'), 'particle')).toEqual([]);
     expect(ignoredFeatures(shipped('smoke-plume'), 'particle').map((f) => f.path)).toEqual(['grid.smoke']);
     expect(ignoredFeatures(shipped('honey-drop'), 'particle')).toEqual([]);
     expect(ignoredFeatures(shipped('honey-drop'), 'grid')).toEqual([]);
