@@ -46,7 +46,8 @@ export function collideFreeBody(ctx: StepContext, fb: FreeBodies, k: number): vo
   const R = fb.R.subarray(9 * k, 9 * k + 9), x = fb.position(k), c0 = fb.com0.subarray(3 * k, 3 * k + 3);
   const inset = FREE_INSET * O.radius;
   const others = O.bodies.filter((b, j) => fb.freeOf[j] < 0 && b !== body);
-  sc.reserve(body.count * (1 + others.length));
+  // A point lies past at most one face of the box per axis (three at a corner), and inside each other solid once.
+  sc.reserve(body.count * (3 + others.length));
   let m = 0;
   for (let p = body.first; p < body.first + body.count; p++) {
     // World position at the body's new pose of the surface point over the object particle (objects.ts FREE_INSET).

@@ -8,7 +8,8 @@ import { fitLine, fitSpreading } from '../../src/compare/validate.ts';
 
 describe('validation reference data', () => {
   it('every case names its source and what it means', () => {
-    expect(VALIDATION_CASES.map((c) => c.name)).toEqual(['hydrostatic', 'free-fall', 'poiseuille', 'poiseuille-startup', 'cavity', 'dam-break', 'spreading', 'slot-poiseuille', 'shear-decay']);
+    expect(VALIDATION_CASES.map((c) => c.name)).toEqual(['hydrostatic', 'free-fall', 'poiseuille', 'poiseuille-startup', 'cavity', 'dam-break', 'spreading', 'slot-poiseuille', 'shear-decay', 'rope-coiling']);
+    expect(VALIDATION_CASES.find((c) => c.name === 'rope-coiling')!.source).toMatch(/Ribe/);
     for (const c of VALIDATION_CASES) {
       expect(c.source.length, c.name).toBeGreaterThan(10);
       expect(c.meaning.length, c.name).toBeGreaterThan(10);
