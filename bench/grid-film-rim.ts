@@ -11,6 +11,7 @@
  */
 import { createSimulation } from '../src/index.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
+import { FILM_BINS as BINS, rimFigures } from '../tests/grid/film.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -27,18 +28,7 @@ const h = scene.grid.cellSize;
 const band = Number(opt('band', String(2 * h)));
 const [ax, az] = opt('axis', '0,0').split(',').map(Number);
 const frames = Number(opt('frames', '60')), every = Number(opt('every', '10'));
-const BINS = 72;
 const sim = createSimulation(scene, 'grid');
-
-function harmonic(r: Float64Array, m: number, mean: number): number {
-  let re = 0, im = 0;
-  for (let b = 0; b < BINS; b++) {
-    const t = (2 * Math.PI * (b + 0.5)) / BINS;
-    re += r[b] * Math.cos(m * t);
-    im += r[b] * Math.sin(m * t);
-  }
-  return (2 * Math.hypot(re, im)) / BINS / mean;
-}
 
 console.log(`${path}, grid engine, ${h * 1000} mm cells, model ${model || 'the scene\'s'}; rim within ${(band * 1000).toFixed(0)} mm of y = ${floor}`);
 let cpu = 0;
@@ -56,14 +46,11 @@ for (let f = 1; f <= frames; f++) {
     const b = Math.min(BINS - 1, Math.floor(((Math.atan2(z, x) + Math.PI) / (2 * Math.PI)) * BINS));
     r[b] = Math.max(r[b], Math.hypot(x, z));
   }
-  let mean = 0;
-  for (let b = 0; b < BINS; b++) mean += r[b] / BINS;
-  let varr = 0;
-  for (let b = 0; b < BINS; b++) varr += (r[b] - mean) ** 2 / BINS;
+  const f1 = rimFigures(r);
   const pct = (v: number) => (100 * v).toFixed(1);
   console.log(
-    `frame ${f} (t ${sim.time.toFixed(2)} s): rim ${(mean * 1000).toFixed(1)} mm, spread ${pct(Math.sqrt(varr) / Math.max(mean, 1e-12))} %, ` +
-      `harmonics 4: ${pct(harmonic(r, 4, mean))} % 8: ${pct(harmonic(r, 8, mean))} % (3: ${pct(harmonic(r, 3, mean))} %, 5: ${pct(harmonic(r, 5, mean))} %); ` +
+    `frame ${f} (t ${sim.time.toFixed(2)} s): rim ${(f1.rim * 1000).toFixed(1)} mm, spread ${pct(f1.spread)} %, ` +
+      `harmonics 4: ${pct(f1.harmonic4)} % 8: ${pct(f1.harmonic8)} % (3: ${pct(f1.harmonic3)} %, 5: ${pct(f1.harmonic5)} %); ` +
       `volume ${pct(sim.metrics().volumeChange ?? 0)} %, ${(cpu / f).toFixed(0)} ms CPU/frame`,
   );
 }

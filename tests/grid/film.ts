@@ -38,6 +38,27 @@ function harmonic(r: Float64Array, m: number, mean: number): number {
 }
 
 /**
+ * A rim r(θ) in FILM_BINS equal directions summed up: its mean (m), its relative spread (std /
+ * mean) and its 3rd, 4th, 5th and 8th azimuthal harmonics relative to the mean (their sizes do not
+ * depend on where the first bin starts).
+ */
+export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 'harmonic3' | 'harmonic4' | 'harmonic5' | 'harmonic8'> {
+  let mean = 0;
+  for (let b = 0; b < FILM_BINS; b++) mean += r[b] / FILM_BINS;
+  let varr = 0;
+  for (let b = 0; b < FILM_BINS; b++) varr += (r[b] - mean) ** 2 / FILM_BINS;
+  const m = Math.max(mean, 1e-12);
+  return {
+    rim: mean,
+    spread: Math.sqrt(varr) / m,
+    harmonic4: harmonic(r, 4, m),
+    harmonic8: harmonic(r, 8, m),
+    harmonic3: harmonic(r, 3, m),
+    harmonic5: harmonic(r, 5, m),
+  };
+}
+
+/**
  * The film's shape about the vertical axis through (ax, az), on the floor at height `floor` (m),
  * out to `reach` m from the axis.
  */
@@ -51,10 +72,8 @@ export function filmShape(sim: GridSimulation, floor: number, reach: number, ax 
       if (wet(ax + d * cx, az + d * sz)) { r[b] = d; break; }
     }
   }
-  let mean = 0, lo = Infinity;
-  for (let b = 0; b < FILM_BINS; b++) { mean += r[b] / FILM_BINS; lo = Math.min(lo, r[b]); }
-  let varr = 0;
-  for (let b = 0; b < FILM_BINS; b++) varr += (r[b] - mean) ** 2 / FILM_BINS;
+  let lo = Infinity;
+  for (let b = 0; b < FILM_BINS; b++) lo = Math.min(lo, r[b]);
   // Bins centred on the axes and the diagonals (72 bins: 5° each; the axes lie on bin edges, so
   // the two bins either side of each are averaged).
   const at = (deg: number) => { const b = Math.round((deg / 360) * FILM_BINS); return 0.5 * (r[(b + FILM_BINS - 1) % FILM_BINS] + r[b % FILM_BINS]); };
@@ -71,14 +90,8 @@ export function filmShape(sim: GridSimulation, floor: number, reach: number, ax 
       if (wet(ax + d * Math.cos(t), az + d * Math.sin(t))) inside++;
     }
   }
-  const m = Math.max(mean, 1e-12);
   return {
-    rim: mean,
-    spread: Math.sqrt(varr) / m,
-    harmonic4: harmonic(r, 4, m),
-    harmonic8: harmonic(r, 8, m),
-    harmonic3: harmonic(r, 3, m),
-    harmonic5: harmonic(r, 5, m),
+    ...rimFigures(r),
     axisRatio: diagonals > 0 ? axes / diagonals : Infinity,
     coverage: all > 0 ? inside / all : 0,
   };
