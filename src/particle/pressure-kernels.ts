@@ -198,28 +198,6 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
 }
 
 /**
- * The kernel average Σ_b w_ab f_b / Σ_b w_ab over each slot of [a0, a1) and its liquid neighbours
- * (itself included), into out: removes the pressure modes that alternate from one particle to the
- * next, which displace nothing to first order and so no pass corrects (a pool's layers pair up
- * under them), and keeps the smooth part of a warm start.
- */
-export function smoothRange(v: SolveView, f: Float64Array, out: Float64Array, a0: number, a1: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, invH = 1 / v.h;
-  for (let a = a0; a < a1; a++) {
-    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-    let sw = 1, sf = f[a];
-    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-      const b = lj[q];
-      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
-      const w = cubicSpline(Math.sqrt(dx * dx + dy * dy + dz * dz) * invH);
-      sw += w;
-      sf += w * f[b];
-    }
-    out[a] = sf / sw;
-  }
-}
-
-/**
  * Σ_b (u_a − u_b)·G_ab + Σ_s γ_s (u_a − ou_s)·G_as + Σ_ghosts (u_a − u_ghost)·G_ag for slot a: n0
  * times the first-order change of ρ̂_a when every slot moves by u (3 per slot) and every object
  * particle by ou (3 per object slot; null: objects still); with the kernel slopes of factorRange.
