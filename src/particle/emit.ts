@@ -31,17 +31,32 @@ interface Spout {
   speed: number;
   center: Vec3;
   direction: Vec3;
-  /** In-plane lattice offsets of one layer, xyz. */
-  layer: Float64Array;
   /**
-   * Length of column one layer stands for, m: the layer's particles hold (2r)³ each (the engine's
-   * particle volume), so a layer of m particles is let out each time the column across the face's
-   * area A has grown by m (2r)³ / A, not by 2r: a coarse lattice over a small disk has more (or
-   * fewer) points than A / (2r)², and a layer every 2r would emit that much more (or less).
+   * In-plane offsets of the two layers the spout lets out in turn, xyz: the 2r lattice over the
+   * face, and the same lattice shifted by r along both in-plane axes, whose points sit over the
+   * hollows of the first. Stacked alike, layers make rafts that part as a unit; staggered, each
+   * particle has neighbours above and below at 1.4r–2r sideways, so a stream that stretches can
+   * close up across its width (a body-centred packing rather than a simple cubic one).
+   */
+  layers: [Float64Array, Float64Array];
+  /** Which of `layers` is let out next. */
+  next: number;
+  /**
+   * Length of column one layer stands for, m: a layer's particles hold (2r)³ each (the engine's
+   * particle volume), so layers of m particles on average are let out each time the column across
+   * the face's area A has grown by m (2r)³ / A, not by 2r: a coarse lattice over a small disk has
+   * more (or fewer) points than A / (2r)², and a layer every 2r would emit that much more (or less).
    */
   pitch: number;
   /** Length of the column emitted but not yet turned into a layer, m. */
   carry: number;
+  /** In-plane unit axes of the face. */
+  u: Vec3;
+  v: Vec3;
+  /** Half extents of the face along u and v, m (a disk: its radius on both, `disk` set). */
+  hu: number;
+  hv: number;
+  disk: boolean;
 }
 
 interface Sink {
@@ -86,6 +101,25 @@ export function bodyLattice(min: ArrayLike<number>, max: ArrayLike<number>, r: n
   return o;
 }
 
+/**
+ * Points of a lattice of spacing `spacing` over a spout's face (half extents hu × hv along u and v,
+ * a disk of radius hu when `disk`), shifted by `shift` along both axes, xyz; the centre alone when
+ * none fits.
+ */
+function faceLattice(u: Vec3, v: Vec3, hu: number, hv: number, disk: boolean, spacing: number, shift: number): Float64Array {
+  const pts: number[] = [];
+  const au = Math.ceil((hu + shift) / spacing), av = Math.ceil((hv + shift) / spacing);
+  for (let a = -au; a <= au; a++) {
+    for (let b = -av; b <= av; b++) {
+      const x = a * spacing + shift, y = b * spacing + shift;
+      if (disk ? x * x + y * y > hu * hu : Math.abs(x) > hu || Math.abs(y) > hv) continue;
+      pts.push(x * u[0] + y * v[0], x * u[1] + y * v[1], x * u[2] + y * v[2]);
+    }
+  }
+  if (pts.length === 0) pts.push(0, 0, 0);
+  return Float64Array.from(pts);
+}
+
 export class Emitters {
   readonly bodies: PendingBody[] = [];
   readonly spouts: Spout[] = [];
@@ -112,20 +146,12 @@ export class Emitters {
       if (!(l > 0)) throw new Error(`source '${s.name ?? s.material}' has a zero direction`);
       const dir: Vec3 = [s.direction[0] / l, s.direction[1] / l, s.direction[2] / l];
       const [u, v] = perpendicularBasis(dir);
-      const pts: number[] = [];
-      const spacing = 2 * r;
       const hu = s.shape === 'disk' ? s.radius : s.size[0] / 2;
       const hv = s.shape === 'disk' ? s.radius : s.size[1] / 2;
-      const nu = Math.floor(hu / spacing), nv = Math.floor(hv / spacing);
-      for (let a = -nu; a <= nu; a++) {
-        for (let b = -nv; b <= nv; b++) {
-          const x = a * spacing, y = b * spacing;
-          if (s.shape === 'disk' && x * x + y * y > s.radius * s.radius) continue;
-          pts.push(x * u[0] + y * v[0], x * u[1] + y * v[1], x * u[2] + y * v[2]);
-        }
-      }
-      if (pts.length === 0) pts.push(0, 0, 0);
-      const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
+      const disk = s.shape === 'disk';
+      const layers: [Float64Array, Float64Array] = [faceLattice(u, v, hu, hv, disk, 2 * r, 0), faceLattice(u, v, hu, hv, disk, 2 * r, r)];
+      const area = disk ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
+      const perLayer = (layers[0].length + layers[1].length) / 6;
       this.spouts.push({
         material: names.indexOf(s.material),
         start: s.start,
@@ -133,9 +159,11 @@ export class Emitters {
         speed: s.speed,
         center: s.center,
         direction: dir,
-        layer: Float64Array.from(pts),
-        pitch: ((pts.length / 3) * spacing ** 3) / area,
+        layers,
+        next: 0,
+        pitch: (perLayer * (2 * r) ** 3) / area,
         carry: 0,
+        u, v, hu, hv, disk,
       });
     }
     this.outflow = outflowFaces(scene);
@@ -160,9 +188,11 @@ export class Emitters {
     for (const s of this.spouts) {
       if (t + eps < s.start || t >= s.end) continue;
       s.carry += s.speed * dt;
-      const layer = s.layer, m = layer.length / 3, d = s.direction;
+      const d = s.direction;
       while (s.carry >= s.pitch) {
         s.carry -= s.pitch;
+        const layer = s.layers[s.next], m = layer.length / 3;
+        s.next = 1 - s.next;
         // The layer has already travelled `carry` along the direction since it left the face.
         const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
         L.reserve(L.count + m);
@@ -205,9 +235,33 @@ export class Emitters {
     return { added, removed };
   }
 
-  /** State that a checkpoint must carry: which bodies were added, and the spouts' carries. */
+  /**
+   * The nozzle: liquid within `length` downstream of an active spout's face, and over its face (a
+   * particle radius of margin), moves at the spout's velocity, as liquid still inside a pipe does.
+   */
+  hold(ctx: StepContext, t: number, length: number): void {
+    const L = ctx.liquid, pos = L.pos, vel = L.vel, r = ctx.r;
+    for (const s of this.spouts) {
+      if (t < s.start || t >= s.end) continue;
+      const c = s.center, d = s.direction, u = s.u, v = s.v;
+      const hu = s.hu + r, hv = s.hv + r, hu2 = hu * hu;
+      const vx = s.speed * d[0], vy = s.speed * d[1], vz = s.speed * d[2];
+      for (let i = 0; i < L.count; i++) {
+        const x = pos[3 * i] - c[0], y = pos[3 * i + 1] - c[1], z = pos[3 * i + 2] - c[2];
+        const a = x * d[0] + y * d[1] + z * d[2];
+        if (a < -r || a > length) continue;
+        const pu = x * u[0] + y * u[1] + z * u[2], pv = x * v[0] + y * v[1] + z * v[2];
+        if (s.disk ? pu * pu + pv * pv > hu2 : Math.abs(pu) > hu || Math.abs(pv) > hv) continue;
+        vel[3 * i] = vx;
+        vel[3 * i + 1] = vy;
+        vel[3 * i + 2] = vz;
+      }
+    }
+  }
+
+  /** State that a checkpoint must carry: which bodies were added, the spouts' carries and which layer each lets out next. */
   state(): Float64Array {
-    return Float64Array.from([...this.bodies.map((b) => (b.added ? 1 : 0)), ...this.spouts.map((s) => s.carry)]);
+    return Float64Array.from([...this.bodies.map((b) => (b.added ? 1 : 0)), ...this.spouts.map((s) => s.carry), ...this.spouts.map((s) => s.next)]);
   }
 
   restore(state: Float64Array): void {
@@ -215,6 +269,10 @@ export class Emitters {
       b.added = state[k] === 1;
       if (b.added) b.positions = new Float64Array(0);
     });
-    this.spouts.forEach((s, k) => (s.carry = state[this.bodies.length + k]));
+    const nb = this.bodies.length, ns = this.spouts.length;
+    this.spouts.forEach((s, k) => {
+      s.carry = state[nb + k];
+      s.next = state[nb + ns + k];
+    });
   }
 }

@@ -98,6 +98,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   const { added, removed } = emitters.apply(ctx, ta, dt);
   if (added) ctx.count('emitted', added);
   if (removed) ctx.count('removed', removed);
+  emitters.hold(ctx, ta, ctx.reach);
   clock.lap('emit');
 
   if (ctx.objects.moveTo(ta, tb) || !ctx.objectCellsValid) ctx.rebuildObjectCells();
@@ -166,6 +167,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       free?.release(ctx);
     }
   }
+  emitters.hold(ctx, ta, ctx.reach);
   clock.lap('viscosity');
 
   listObjectContacts(ctx, dt);
@@ -198,6 +200,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   ctx.counters.densityErrorMax = Math.max(ctx.counters.densityErrorMax ?? 0, error);
   clock.lap('density');
 
+  emitters.hold(ctx, ta, ctx.reach);
   checkPositions(ctx, 'density');
   if (free) {
     free.end(ctx, dt);

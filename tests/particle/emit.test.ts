@@ -73,3 +73,52 @@ describe('open domain faces', () => {
     expect(sim.fluidPoints().count).toBe(start);
   });
 });
+
+describe('spouts', () => {
+  /** Honey from a 6 mm disk at 0.4 m/s, 8 cm above a floor, at 2 mm particles. */
+  const pour = () =>
+    particleSim({
+      fps: 30,
+      duration: 1,
+      domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.12, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
+      materials: { honey: { ...liquid(5), density: 1420 } },
+      sources: [{ material: 'honey', shape: 'disk', center: [0, 0.08, 0], direction: [0, -1, 0], radius: 0.006, speed: 0.4 }],
+      particle: { radius: 0.002 },
+    });
+
+  it('lets out layers on the face lattice and on the lattice shifted by r, in turn, one layer of each every 2 pitches', () => {
+    const sim = pour();
+    const [a, b] = sim.emitters.spouts[0].layers;
+    expect(a.length / 3).toBe(9); // (0, 0), (±4, 0), (0, ±4), (±4, ±4) mm within 6 mm
+    expect(b.length / 3).toBe(4); // (±2, ±2) mm
+    sim.stepFrame();
+    // The last two layers let out (the highest ids), newest first: one of each lattice (to the mm: density correction has nudged them).
+    const L = sim.ctx.liquid, s = sim.emitters.spouts[0];
+    const byId = Array.from({ length: L.count }, (_, i) => i).sort((i, j) => L.id[j] - L.id[i]);
+    const newest = s.layers[1 - s.next], before = s.layers[s.next];
+    const inPlane = (ids: number[]) => ids.map((i) => `${Math.round(L.pos[3 * i] * 1e3)},${Math.round(L.pos[3 * i + 2] * 1e3)}`).sort();
+    const lattice = (l: Float64Array) => Array.from({ length: l.length / 3 }, (_, k) => `${Math.round(l[3 * k] * 1e3)},${Math.round(l[3 * k + 2] * 1e3)}`).sort();
+    expect(inPlane(byId.slice(0, newest.length / 3))).toEqual(lattice(newest));
+    expect(inPlane(byId.slice(newest.length / 3, (newest.length + before.length) / 3))).toEqual(lattice(before));
+  });
+
+  it('holds the liquid within the nozzle (the liquid reach below the face) at the spout velocity, as a pipe does', () => {
+    const sim = pour();
+    for (let f = 0; f < 6; f++) sim.stepFrame();
+    const p = sim.fluidPoints(), reach = sim.ctx.reach;
+    let inside = 0, below = 0;
+    for (let i = 0; i < p.count; i++) {
+      const depth = 0.08 - p.positions[3 * i + 1];
+      if (depth >= 0 && depth < reach) {
+        inside++;
+        expect(p.velocities[3 * i + 1]).toBeCloseTo(-0.4, 6);
+        expect(Math.abs(p.velocities[3 * i])).toBeLessThan(1e-9);
+      } else if (depth > 3 * reach && depth < 0.06) {
+        below++;
+        expect(p.velocities[3 * i + 1]).toBeLessThan(-0.41); // out of the nozzle, gravity takes over
+      }
+    }
+    expect(inside).toBeGreaterThan(8);
+    expect(below).toBeGreaterThan(8);
+  });
+});
