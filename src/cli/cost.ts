@@ -10,6 +10,7 @@ import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, visco
 import { MAX_SUBDIVISION } from '../particle/step.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
+import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 /**
@@ -180,6 +181,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   if (Math.ceil(frame / scene.grid.minDt - 1e-9) > MAX_GRID_STEPS_PER_FRAME) {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
+  warnings.push(...streamResolutionWarnings(scene));
   return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
 

@@ -1,0 +1,104 @@
+/**
+ * How thin each spout's stream gets before it lands, against the particles that must carry it.
+ * A stream that falls speeds up and, keeping its flux Q = A v, gets thinner: A = A₀ v₀ / |v|. The
+ * particle engine carries a stream on particles 2r apart; one fewer than about two particles
+ * across cannot stay connected (its particles line up in single file, then part: a chain of beads),
+ * so `info` and `run` name the source and the particle radius it needs.
+ *
+ * The stream is followed as a ballistic jet from the face's centre (v₀ along the source's direction,
+ * then gravity) until it meets a solid body at rest, or a closed face of the domain box, or 2 s
+ * have passed; free fall is the thinnest the stream can get (a viscous stream is held back and
+ * thins less), so the estimate errs on the side of warning.
+ */
+import type { Scene } from './scene.ts';
+import type { Vec3 } from './schema.ts';
+import { compileShape, type CompiledShape } from './shapes.ts';
+
+/** Particles across the landing stream's narrowest width below which `info` and `run` warn. */
+export const ROPE_PARTICLES_ACROSS = 2;
+
+export interface StreamResolution {
+  /** Index in scene.sources. */
+  source: number;
+  /** The source's name, or its material's. */
+  name: string;
+  /** How far the stream falls before it lands, m (height, along gravity). */
+  fall: number;
+  /** Its speed where it lands, m/s. */
+  speed: number;
+  /** Half its narrowest width there, m (a disk's radius; a rectangle's shorter half side). */
+  halfWidth: number;
+  /** Particles of the scene's radius (2r apart) across that width: halfWidth / r. */
+  across: number;
+  /** The largest particle radius that gives ROPE_PARTICLES_ACROSS across, m. */
+  radiusNeeded: number;
+}
+
+const MAX_FALL_TIME = 2;
+
+/** Where each spout's stream lands and how thin it is there (sources that never land are left out). */
+export function streamResolutions(scene: Scene): StreamResolution[] {
+  const solids: CompiledShape[] = [];
+  for (const b of scene.bodies) if (scene.materials[b.material].kind === 'solid') solids.push(compileShape(b.shape, scene.assets.meshes));
+  const g = scene.gravity, gl = Math.hypot(...g);
+  const r = scene.particle.radius;
+  const out: StreamResolution[] = [];
+  scene.sources.forEach((s, k) => {
+    const dl = Math.hypot(...s.direction);
+    if (!(dl > 0) || !(s.speed > 0)) return;
+    const v0: Vec3 = [(s.speed * s.direction[0]) / dl, (s.speed * s.direction[1]) / dl, (s.speed * s.direction[2]) / dl];
+    const half = s.shape === 'disk' ? s.radius : Math.min(s.size[0], s.size[1]) / 2;
+    // Steps of a quarter of the smaller of r and the face's half width along the path.
+    const ds = 0.25 * Math.min(r, half);
+    let t = 0;
+    const p: Vec3 = [...s.center];
+    let landed = false;
+    // Leave the face (and any solid the spout sits in) before looking for a landing.
+    const startInside = solids.map((sh) => sh.sdf(p[0], p[1], p[2]) < 0);
+    while (t < MAX_FALL_TIME) {
+      const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
+      const v = Math.hypot(vx, vy, vz);
+      const dt = ds / Math.max(v, 1e-6);
+      t += dt;
+      p[0] = s.center[0] + v0[0] * t + 0.5 * g[0] * t * t;
+      p[1] = s.center[1] + v0[1] * t + 0.5 * g[1] * t * t;
+      p[2] = s.center[2] + v0[2] * t + 0.5 * g[2] * t * t;
+      if (solids.some((sh, i) => !startInside[i] && sh.sdf(p[0], p[1], p[2]) < 0) || outOfDomain(scene, p)) {
+        landed = true;
+        break;
+      }
+    }
+    if (!landed) return;
+    const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
+    const speed = Math.hypot(vx, vy, vz);
+    const halfWidth = half * Math.sqrt(s.speed / speed);
+    const fall = gl > 0 ? ((p[0] - s.center[0]) * g[0] + (p[1] - s.center[1]) * g[1] + (p[2] - s.center[2]) * g[2]) / gl : 0;
+    out.push({ source: k, name: s.name ?? s.material, fall, speed, halfWidth, across: halfWidth / r, radiusNeeded: halfWidth / ROPE_PARTICLES_ACROSS });
+  });
+  return out;
+}
+
+/** Past a closed face of the domain box (liquid lands on it), or out through an open one (it leaves). */
+function outOfDomain(scene: Scene, p: Vec3): boolean {
+  const d = scene.domain;
+  if (!d) return false;
+  for (let f = 0; f < 6; f++) {
+    const axis = f >> 1, upper = (f & 1) === 1;
+    if (upper ? p[axis] > d.max[axis] : p[axis] < d.min[axis]) return true;
+  }
+  return false;
+}
+
+/** The warnings of `info` and `run`: one per source whose stream lands thinner than the particles can carry. */
+export function streamResolutionWarnings(scene: Scene): string[] {
+  const r = scene.particle.radius;
+  return streamResolutions(scene)
+    .filter((s) => s.across < ROPE_PARTICLES_ACROSS)
+    .map(
+      (s) =>
+        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (falling freely, ${s.speed.toFixed(2)} m/s), ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}: too thin to stay one rope (it breaks into beads); particle.radius ${fmtMm(s.radiusNeeded)} or less carries it ${ROPE_PARTICLES_ACROSS} particles across`,
+    );
+}
+
+const fmtMm = (m: number): string => `${+(m * 1000).toPrecision(2)} mm`;
+const fmtCm = (m: number): string => `${+(m * 100).toPrecision(2)} cm`;
