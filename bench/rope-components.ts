@@ -6,22 +6,15 @@
  *   npx tsx bench/rope-components.ts [scene] [frames] [--from F] [--link 5] [--particle '{"viscositySolver":"implicit"}']
  *     [--adhesion '[…]' (replaces the scene's adhesion list)] [--tension σ (every liquid's particle.tension, m/s²)]
  *     [--window '{"min":[…],"max":[…]}']
- * (defaults: honey-on-spinner, 30 frames). Windows for the shipped pours are below; each stops
- * short of the spout's first layer and of the pile. Ends with a summary over frames from --from on
+ * (defaults: honey-on-spinner, 30 frames). The shipped pours' windows are ROPE_WINDOWS; each stops
+ * short of the spout and of the pile (cup-pour's holds the cup's honey until the pour: --from 33). Ends with a summary over frames from --from on
  * (default: the first frame with liquid in the window): the mean and largest component count and
  * the share of frames that are one component.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseScene, createSimulation } from '../src/index.ts';
-import { ropeComponents, type RopeWindow } from '../tests/particle/rope-components.ts';
-
-/** Between spout (or cup rim) and pile, per shipped pour. */
-export const ROPE_WINDOWS: Record<string, RopeWindow> = {
-  'honey-on-spinner': { min: [-0.03, 0.145, -0.03], max: [0.04, 0.19, 0.03] },
-  'soap-pour': { min: [-0.04, 0.05, -0.04], max: [0.04, 0.185, 0.04] },
-  'cup-pour': { min: [0.0, 0.025, -0.05], max: [0.14, 0.11, 0.05] },
-};
+import { ROPE_WINDOWS, ropeComponents, type RopeWindow } from '../tests/particle/rope-components.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);

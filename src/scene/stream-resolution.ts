@@ -3,7 +3,9 @@
  * A stream that falls speeds up and, keeping its flux Q = A v, gets thinner: A = A₀ v₀ / |v|. The
  * particle engine carries a stream on particles 2r apart; one fewer than about two particles
  * across cannot stay connected (its particles line up in single file, then part: a chain of beads),
- * so `info` and `run` name the source and the particle radius it needs.
+ * so `info` and `run` name the source and the particle radius it needs. Two across is needed, not
+ * enough: the particles do not close up across a stream as it stretches (docs/decisions.md, "Ropes
+ * that hold"), so a long fall parts at any radius.
  *
  * The stream is followed as a ballistic jet from the face's centre (v₀ along the source's direction,
  * then gravity) until it meets a solid body at rest, or a closed face of the domain box, or 2 s
@@ -96,7 +98,7 @@ export function streamResolutionWarnings(scene: Scene): string[] {
     .filter((s) => s.across < ROPE_PARTICLES_ACROSS)
     .map(
       (s) =>
-        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (falling freely, ${s.speed.toFixed(2)} m/s), ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}: too thin to stay one rope (it breaks into beads); particle.radius ${fmtMm(s.radiusNeeded)} or less carries it ${ROPE_PARTICLES_ACROSS} particles across`,
+        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (falling freely, ${s.speed.toFixed(2)} m/s): ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}, too thin for the particles to carry as one rope (it parts into beads); ${ROPE_PARTICLES_ACROSS} particles across there needs particle.radius ${fmtMm(s.radiusNeeded)} or less`,
     );
 }
 
