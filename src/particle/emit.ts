@@ -1,9 +1,14 @@
 /**
  * Stage "emit": liquid enters and leaves. Liquid bodies are sampled on a lattice of spacing 2r
  * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
- * (scene.sources) push a layer of particles on a 2r lattice across their disk or rectangle each
- * time the emitted column has grown by the layer's volume over the face's area (about 2r), so that
- * they emit area × speed × time; sinks remove the liquid inside them while active.
+ * (scene.sources) push a layer of particles across their disk or rectangle each time the emitted
+ * column has grown by a layer's volume over the face's area (about 2r), so that they emit area ×
+ * speed × time, the layers alternating between the face's 2r lattice and the same lattice shifted
+ * by r (staggered: a column, not a stack of rafts), and hold the liquid in their nozzle (a liquid
+ * reach below the face) at the spout's velocity, as a pipe does (`hold`, called by step.ts before
+ * the forces, after viscosity and after density correction), so that each layer leaves a pitch
+ * behind the last and the stream hangs from the spout (docs/decisions.md, "Ropes that hold");
+ * sinks remove the liquid inside them while active.
  * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
  * particle inside interacts with it), is removed as the grid engine removes markers that leave
  * through an open face; an open face that looks up (against gravity) keeps what is thrown out

@@ -2,7 +2,8 @@
  * One frame of the particle engine, in the order of Steele et al. 2004, Figure 3:
  *
  *   for each sub-timestep:
- *     (emit liquid; move objects to their pose; sort particles into cells)
+ *     (emit liquid and hold the spouts' nozzles, emit.ts; move objects to their pose; sort
+ *      particles into cells)
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts; conduct
