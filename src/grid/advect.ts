@@ -8,7 +8,12 @@
  * ũ = SL(û) backward (a forward trace from each face), u ← û + (u − ũ)/2, second order in space
  * and time where the flow is smooth. Its limiter: where that value leaves the range of the eight
  * values the forward step interpolated from, the face keeps û (the first-order result), so no new
- * extremes appear and the scheme stays unconditionally stable, as semi-Lagrangian is. Each face's
+ * extremes appear and the scheme stays unconditionally stable, as semi-Lagrangian is. The faces of
+ * the surface layer (a liquid cell with an air neighbour, either side of the face) keep û as well:
+ * their traces read the velocity extrapolated into the air (step 3f), which no momentum equation
+ * made, so (u − ũ)/2 there is not an error estimate and is not applied, as where the limiter
+ * rejects it. With it, a pour into a box (spout-fill) kept its splash's energy in this layer and
+ * sheets ran up the walls at 1.5–2.6 m/s all through the pour (docs/decisions.md). Each face's
  * two traces start from its own velocity (computed once), and their midpoints read the velocity
  * averaged to the cell centres, trilinear there (one lookup of eight cells gives all three
  * components, where the staggered components take three; the same second-order interpolation
@@ -18,11 +23,11 @@
  */
 import type { GridDomain } from './domain.ts';
 import { centreVelocitiesInto as centreVelocitiesInto_, sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
+import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const centreVelocitiesInto = centreVelocitiesInto_, sampleAt = sampleAt_, sampleBoundedInto = sampleBoundedInto_, sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, tracePoint = tracePoint_, velocityInto = velocityInto_;
-const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
+const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 const y = new Float64Array(3);
 const v0 = new Float64Array(3);
@@ -58,6 +63,8 @@ export class AdvectionScratch {
   end: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
   /** The face velocities averaged to the cell centres (xyz interleaved). */
   centre = new Float64Array(0);
+  /** 1 for a liquid cell with an air neighbour (the surface layer, whose faces keep û). */
+  surface = new Uint8Array(0);
   ensure(n: number): void {
     if (this.forward[0].length >= n) return;
     const m = Math.ceil(n * 1.3);
@@ -68,6 +75,7 @@ export class AdvectionScratch {
       this.end[a] = new Float64Array(m);
     }
     this.centre = new Float64Array(3 * m);
+    this.surface = new Uint8Array(m);
   }
 }
 
@@ -159,6 +167,12 @@ function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
   const { face, layer } = s, n = s.count;
   w.ensure(n);
   centreVelocitiesInto(s, w.centre);
+  const surface = w.surface, { nb, type } = s;
+  for (let c = 0; c < n; c++) {
+    let air = 0;
+    if (type[c] === FLUID) for (let q = 6 * c, e = q + 6; q < e; q++) if (nb[q] >= 0 && type[nb[q]] === AIR) { air = 1; break; }
+    surface[c] = air;
+  }
   for (let a = 0; a < 3; a++) {
     // û on the faces not held by a solid within two cells of the liquid (the backward step, which
     // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u), and
@@ -178,7 +192,8 @@ function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
       g[0] = e0[c]; g[1] = e1[c]; g[2] = e2[c]; g[3] = fa[c];
       sampleInto(s, fa, g, one, 0);
       const corrected = fa[c] + 0.5 * (ua[c] - one[0]);
-      ta[c] = corrected >= lo[c] && corrected <= hi[c] ? corrected : fa[c];
+      const m = nb[6 * c + 2 * a];
+      ta[c] = corrected >= lo[c] && corrected <= hi[c] && !surface[c] && !(m >= 0 && surface[m]) ? corrected : fa[c];
     }
   }
   for (let a = 0; a < 3; a++) {
