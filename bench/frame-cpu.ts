@@ -7,7 +7,8 @@
  * --max-warmup); spout-fed scenes are predicted at the liquid they then hold, so that the
  * comparison is of the cost model and not of the count.
  *
- *   npx tsx bench/frame-cpu.ts [scenes/a.json …] [--frames 2] [--warmup 2] [--max-warmup 30] [--engine particle|grid]
+ *   npx tsx bench/frame-cpu.ts [scenes/a.json …] [--frames 2] [--warmup 2] [--max-warmup 30] [--engine particle|grid] [--stages]
+ * (--stages adds each stage's share of the frame's wall time and the frame's counters to each row.)
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,9 +39,12 @@ for (const file of scenes) {
     const steps0 = inner?.steps ?? 0;
     const t0 = process.cpuUsage();
     let cells = 0;
+    const stages: Record<string, number> = {}, counters: Record<string, number> = {};
     for (let f = 0; f < frames; f++) {
       const st = sim.stepFrame();
       cells += st.counters.cells ?? 0;
+      for (const [k, v] of Object.entries(st.stages)) stages[k] = (stages[k] ?? 0) + v / frames;
+      for (const [k, v] of Object.entries(st.counters)) counters[k] = (counters[k] ?? 0) + v / frames;
     }
     const cpu = process.cpuUsage(t0);
     const ms = (cpu.user + cpu.system) / 1000 / frames;
@@ -52,7 +56,10 @@ for (const file of scenes) {
       scene: scene.name, engine, frames: `${w + 1}-${w + frames}`, cpuMs: Math.round(ms), predictedMs: Math.round(p), ratio: +(ms / p).toFixed(2),
       ...(engine === 'particle' ? { liquidParticles: liquid } : { liquidCells: liquid, cells: Math.round(cells / frames), stepsPerFrame: +(((inner?.steps ?? 0) - steps0) / frames).toFixed(1) }),
     };
-    console.log(JSON.stringify(row));
+    // With --stages: each stage's share of the frame's (wall) time and the frame's counters, to fit the model's terms by.
+    const wall = Object.values(stages).reduce((a, b) => a + b, 0);
+    const split = Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +(v / wall).toFixed(3)]));
+    console.log(JSON.stringify(args.includes('--stages') ? { ...row, split, counters: Object.fromEntries(Object.entries(counters).map(([k, v]) => [k, +v.toFixed(1)])) } : row));
     sim.dispose?.();
   }
 }

@@ -8,26 +8,51 @@
 import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
+import { GelState, gelPieces } from '../particle/gel.ts';
+import { temperatureLaw } from '../particle/temperature.ts';
+import { elasticDtLimit } from '../grid/viscoelastic.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 /**
- * Nanoseconds one liquid particle costs on one thread of the reference machine (BENCHMARKS.md; the
- * honey drop's stage split, 4 substeps × 8 moves, 6 viscosity sweeps and about 7 density passes a
- * sub-timestep, 9 328 particles, about 200 ms a frame): a sub-timestep's neighbours, adhesion and
- * surface test; one move (accelerate, translate, friction, collisions); one viscosity sweep; one
- * density pass. A prediction within about a factor of two, not a measurement.
+ * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
+ * unless the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
+ * machine, per stage, fitted to the stage split of CPU time on the shipped scenes
+ * (bench/frame-cpu.ts --stages, BENCHMARKS.md "What viscid info predicts"):
+ *   - substep: emit, objects, neighbours (the sort and its channels), adhesion, the surface test;
+ *   - move: one move's translation, friction and collisions;
+ *   - pressurePass: one pass of the "pbf" pressure (it takes its particle.pressureIterations);
+ *   - density, densityPass: density correction's fixed part and one pass (wallPass more with
+ *     closed domain walls);
+ *   - exchange, sweep: the exchange viscosity's fixed part and one sweep;
+ *   - implicit, implicitIteration: the implicit viscosity's set-up and one conjugate-gradient
+ *     iteration (it takes about IMPLICIT_ITERATIONS, warm-started);
+ *   - heat: the temperature stage (heat pairs and one conduction step; temperature.ts);
+ *   - mixingWidth: the colour field's diffusion per material a particle carries (colour-field.ts);
+ *   - gel: the gel's springs (gel.ts), per piece.
+ * A prediction within about 1.5×, not a measurement.
  */
-export const PARTICLE_NS = { substep: 500, move: 1550, sweep: 200, densityPass: 320, gelSubstep: 20_000 } as const;
+export const PARTICLE_NS = {
+  substep: 2000, move: 120, pressurePass: 1250, density: 1500, densityPass: 1200, wallPass: 800, exchange: 700, sweep: 100,
+  implicit: 1500, implicitIteration: 600, heat: 1850, mixingWidth: 150, gel: 6500,
+} as const;
+
+/** Conjugate-gradient iterations the implicit viscosity takes a sub-timestep (paint-drops: 11, warm-started). */
+export const IMPLICIT_ITERATIONS = 10;
 
 /**
  * Nanoseconds of the grid engine, one thread: a step's fixed part, and a stored cell's share of a
- * step (advection, the pressure and viscosity solves, the tracker), fitted to bench/frame-cpu.ts
- * on the shipped scenes (BENCHMARKS.md).
+ * step (advection, pressure, the tracker: `cellStep`, `particleLevelSet` more for the particle
+ * level set's escaped particles and correction; smoke's cells: `smokeCellStep`), plus a
+ * viscous liquid's solve, `viscosity` × (ν Δt / h²)^¼ for "variational" (three components coupled)
+ * and `implicitViscosity` × the same for "implicit" / "variable" (Carlson's per-component solve;
+ * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
+ * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
+ * the shipped scenes (BENCHMARKS.md).
  */
-export const GRID_NS = { step: 20_000, cellStep: 4500 } as const;
+export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
@@ -40,9 +65,24 @@ export function gridCells(scene: Scene, liquidCells: number): number {
   const floor = estimateScene(scene).gridBounds.min[1];
   for (const s of scene.sources) {
     const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
-    cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - floor)) / h ** 3;
+    cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - streamEnd(scene, s.center, floor))) / h ** 3;
   }
   return cells;
+}
+
+/** Where a spout's stream from `c` ends: the top of the highest solid under it (honey-on-spinner's spinner), else the floor. */
+function streamEnd(scene: Scene, c: readonly number[], floor: number): number {
+  let end = floor;
+  for (const b of scene.bodies) {
+    if (scene.materials[b.material].kind === 'liquid' || b.shape.type === 'plane') continue;
+    try {
+      const box = compileShape(b.shape, scene.assets.meshes).bounds;
+      if (c[0] >= box.min[0] && c[0] <= box.max[0] && c[2] >= box.min[2] && c[2] <= box.max[2] && box.max[1] < c[1]) end = Math.max(end, box.max[1]);
+    } catch {
+      // an unreadable shape is refused elsewhere
+    }
+  }
+  return end;
 }
 
 /**
@@ -70,13 +110,50 @@ export function gridSpeed(scene: Scene): number {
   for (const b of scene.bodies) fastest = Math.max(fastest, Math.hypot(...b.velocity));
   const floor = down > 0 ? box.min[1] : -box.max[1];
   const fall = Number.isFinite(top) ? Math.max(0, top - floor) : 0;
-  // Half the free-fall speed: viscous liquid lands on what is under it and spreads slower than it
-  // falls (fitted: the honey drop on the grid takes 8.5 steps a frame a quarter into its run).
-  return 0.5 * Math.sqrt(2 * g * fall) + fastest;
+  // Viscous liquid lands on what is under it and spreads slower than it falls: half the free-fall
+  // speed (fitted: the honey drop on the grid takes 8.5 steps a frame a quarter into its run); a
+  // runny one (ν ≤ RUNNY_VISCOSITY: water, syrup) splashes at the full speed (dam-break, spout-fill).
+  let runny = true;
+  for (const m of Object.values(scene.materials)) if (m.kind === 'liquid' && kinematicViscosity(m) > RUNNY_VISCOSITY) runny = false;
+  return (runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall) + fastest;
 }
 
-/** Density passes a sub-timestep takes in a typical scene (at most particle.densityIterations). */
-const TYPICAL_DENSITY_PASSES = 4;
+/** Kinematic viscosity, m²/s, up to which a liquid is taken to move at its full fall speed on the grid (gridSpeed). */
+const RUNNY_VISCOSITY = 1e-4;
+
+/** The grid's step limit from a viscoelastic liquid's elastic waves, 0.5 h / √(μ_E / ρ) (grid/viscoelastic.ts), s; Infinity without one. */
+function elasticStep(scene: Scene): number {
+  let dt = Infinity;
+  for (const m of Object.values(scene.materials)) {
+    if (m.kind !== 'liquid' || !m.viscoelastic) continue;
+    dt = Math.min(dt, elasticDtLimit(m.viscoelastic, m.density, scene.grid.cellSize));
+  }
+  return dt;
+}
+
+/** ns a stored cell costs a grid step (GRID_NS) at steps of dt seconds. */
+function gridCellStepNs(scene: Scene, dt: number): number {
+  if (scene.grid.smoke) return GRID_NS.smokeCellStep;
+  const h = scene.grid.cellSize;
+  const base = GRID_NS.cellStep + (scene.grid.tracking === 'particle-levelset' ? GRID_NS.particleLevelSet : 0);
+  let ns = base, viscous = 0;
+  for (const m of Object.values(scene.materials)) {
+    if (m.kind !== 'liquid') continue;
+    if (m.viscoelastic && m.viscoelastic.elasticModulus > 0) ns = base + GRID_NS.viscoelastic;
+    const model = m.grid.viscosityModel, x = (kinematicViscosity(m) * dt) / (h * h);
+    if (!(x > 0) || model === 'explicit') continue;
+    viscous = Math.max(viscous, (model === 'variational' ? GRID_NS.viscosity : GRID_NS.implicitViscosity) * x ** 0.25);
+  }
+  return ns + viscous;
+}
+
+/**
+ * Density passes a sub-timestep of 1/120 s takes in a typical scene (at most
+ * particle.densityIterations): 1.6–10 on the shipped scenes, 5 a middle.
+ */
+const TYPICAL_DENSITY_PASSES = 5;
+const GEL_DENSITY_PASSES = 2;
+
 
 /** A frame over this many seconds is worth a warning before the run starts. */
 export const SLOW_FRAME_SECONDS = 10;
@@ -132,13 +209,29 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   }
   // The sweeps of a sub-timestep are set by the most viscous liquid present (viscosity.ts).
   const sweeps = viscosity.reduce((s, c) => Math.max(s, c.sweeps), 0);
-  const passes = Math.min(P.densityIterations, TYPICAL_DENSITY_PASSES);
+  // Shorter sub-timesteps leave the pressure less to correct: about (δt / (1/120 s))² of the passes.
+  // A gel's springs hold its spacing: about GEL_DENSITY_PASSES (jello-drop 2.8, jelly-block 1.6).
+  const gel = GelState.of(scene);
+  const passes = Math.min(P.densityIterations, gel ? GEL_DENSITY_PASSES : TYPICAL_DENSITY_PASSES * Math.min(1, (120 * dtSub) ** 2));
   const est = estimateScene(scene);
   const liquidParticles = at.liquidParticles ?? est.liquidParticles;
-  // Gels tie each particle to its neighbours with springs (Clavet et al. 2005), at a cost of their own.
-  const gel = Object.values(scene.materials).some((m) => m.kind === 'liquid' && (m.viscoelastic?.elasticModulus ?? 0) > 0) ? PARTICLE_NS.gelSubstep : 0;
-  const secondsAt = (substeps: number, sweepsPerSubstep: number) =>
-    (liquidParticles * substeps * (PARTICLE_NS.substep + P.moves * PARTICLE_NS.move + sweepsPerSubstep * PARTICLE_NS.sweep + passes * PARTICLE_NS.densityPass + gel)) / 1e9;
+  const N = PARTICLE_NS;
+  // Gels tie each particle to its neighbours with springs (Clavet et al. 2005), at a cost of their
+  // own, and cut a sub-timestep into pieces for their elastic waves (gel.ts).
+  const pieces = Math.min(MAX_SUBDIVISION, gelPieces(gel, dtSub, P.moves));
+  const thermal = scene.materialNames.some((name) => {
+    const m = scene.materials[name];
+    return m.kind === 'liquid' && temperatureLaw(m) !== null;
+  });
+  const liquids = scene.materialNames.filter((name) => scene.materials[name].kind === 'liquid').length;
+  const mixingWidth = P.mixingDiffusivity > 0 && liquids >= 2 ? scene.materialNames.length : 0;
+  const pressure = P.densitySolver === 'pbf' ? P.pressureIterations * N.pressurePass : 0;
+  // Closed domain walls take part in every pass (density-walls.ts): a pass costs more beside them.
+  const walls = scene.domain !== undefined && P.walls;
+  const fixed = N.substep + P.moves * N.move + pressure + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
+  const viscous = (sweepsPerSubstep: number) =>
+    P.viscositySolver === 'implicit' ? N.implicit + IMPLICIT_ITERATIONS * N.implicitIteration : N.exchange + sweepsPerSubstep * N.sweep;
+  const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * pieces * (fixed + viscous(sweepsPerSubstep))) / 1e9;
   const seconds = secondsAt(P.substeps, sweeps);
 
   const frame = 1 / scene.fps;
@@ -146,10 +239,10 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const maxSteps = Math.min(MAX_GRID_STEPS_PER_FRAME, Math.ceil(frame / scene.grid.minDt - 1e-9));
   const h = scene.grid.cellSize;
   const dtCfl = (scene.grid.cfl * h) / Math.max(1e-9, gridSpeed(scene));
-  const steps = Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, dtCfl) - 1e-9)));
+  const steps = Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, dtCfl, elasticStep(scene)) - 1e-9)));
   const liquidCells = at.liquidCells ?? est.liquidVolume / h ** 3;
   const cells = gridCells(scene, liquidCells);
-  const gridSeconds = (steps * (GRID_NS.step + cells * GRID_NS.cellStep)) / 1e9;
+  const gridSeconds = (steps * (GRID_NS.step + cells * gridCellStepNs(scene, frame / steps))) / 1e9;
 
   const warnings: string[] = [];
   // A sub-timestep's sweeps are set by the most viscous liquid, and the cap scales every liquid's

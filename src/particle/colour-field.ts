@@ -1,6 +1,7 @@
 /**
- * Stage "mixing": each liquid particle carries the fraction of every liquid in it
- * (LiquidParticles.mix), and the fractions diffuse between neighbours at the scene's
+ * Stage "mixing": each liquid particle carries the fraction of every liquid in it (the liquid's
+ * channel "mix", channels.ts: sorted, compacted and filled with the particles; a new particle is
+ * all its own liquid), and the fractions diffuse between neighbours at the scene's
  * particle.mixingDiffusivity D (m²/s), Fick's law ∂c/∂t = D ∇²c discretized with the SPH
  * Laplacian of Cleary & Monaghan (1999, "Conduction modelling using smoothed particle
  * hydrodynamics", J. Comput. Phys. 148, eq. 8 with equal diffusivities):
@@ -22,6 +23,11 @@ import type { Scene } from '../scene/scene.ts';
 import { linearColor } from '../scene/color.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
 import type { LiquidParticles } from './liquid.ts';
+import type { ParticleChannel } from './channels.ts';
+import type { CheckpointReader } from '../io/checkpoint.ts';
+
+/** The fractions' channel name, and their checkpoint key (channels.ts saveChannels) before channels: the same rows. */
+const CHANNEL = 'mix';
 
 /** η² / h², the Laplacian's guard against r → 0 (Cleary & Monaghan 1999). */
 const ETA2 = 0.01;
@@ -68,18 +74,26 @@ export class ColourField {
   /** k_ij of each listed pair, 1/s (0 beyond h). */
   private weight = new Float32Array(0);
 
+  /** Each liquid particle's fractions, `width` a particle (the liquid's channel). */
+  readonly fractions: ParticleChannel<'f32'>;
+
   /**
    * The field for a scene whose liquids mix at a positive particle.mixingDiffusivity, with at least
-   * two liquid materials; else null (no stage, each particle its own liquid's colour).
+   * two liquid materials, its channel registered on `liquid`; else null (no stage, each particle
+   * its own liquid's colour).
    */
-  static of(scene: Scene, h: number): ColourField | null {
+  static of(scene: Scene, h: number, liquid: LiquidParticles): ColourField | null {
     const D = scene.particle.mixingDiffusivity;
     const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid').length;
-    return D > 0 && liquids >= 2 ? new ColourField(scene, D, h) : null;
+    return D > 0 && liquids >= 2 ? new ColourField(scene, D, h, liquid) : null;
   }
 
-  constructor(scene: Scene, diffusivity: number, h: number) {
+  constructor(scene: Scene, diffusivity: number, h: number, liquid: LiquidParticles) {
     this.width = scene.materialNames.length;
+    // A new particle is all its own material: material m's row is 1 at m, 0 elsewhere.
+    const own = new Float64Array(this.width * this.width);
+    for (let m = 0; m < this.width; m++) own[m * this.width + m] = 1;
+    this.fractions = liquid.addChannel({ name: CHANNEL, kind: 'f32', width: this.width, initial: own });
     this.diffusivity = diffusivity;
     this.h = h;
     const spacing = 2 * scene.particle.radius;
@@ -96,7 +110,7 @@ export class ColourField {
    * Returns the number of sub-cycles run.
    */
   diffuse(L: LiquidParticles, n: number, start: Int32Array, list: Int32Array, dt: number): number {
-    const w = this.width, mix = L.mix, pos = L.pos, invH2 = 1 / (this.h * this.h), k0 = this.diffusivity * this.scale;
+    const w = this.width, mix = this.fractions.array, pos = L.pos, invH2 = 1 / (this.h * this.h), k0 = this.diffusivity * this.scale;
     const pairs = start[n];
     if (this.rate.length < n) this.rate = new Float32Array(Math.ceil(n * 1.25));
     if (this.delta.length < w * n) this.delta = new Float32Array(Math.ceil(w * n * 1.25));
@@ -144,8 +158,8 @@ export class ColourField {
   }
 
   /** Linear RGB of each of the n particles: its fractions weighted by their liquids' colours. */
-  particleColours(L: LiquidParticles, n: number): Float32Array {
-    const w = this.width, mix = L.mix, pal = this.palette, out = new Float32Array(3 * n);
+  particleColours(n: number): Float32Array {
+    const w = this.width, mix = this.fractions.array, pal = this.palette, out = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {
       let r = 0, g = 0, b = 0, sum = 0;
       for (let m = 0; m < w; m++) {
@@ -158,5 +172,13 @@ export class ColourField {
       out[3 * i] = r * inv; out[3 * i + 1] = g * inv; out[3 * i + 2] = b * inv;
     }
     return out;
+  }
+
+  /**
+   * A checkpoint written before channels kept the fractions under 'mix' (the same rows); one older
+   * still has none, and its particles stay all their own liquid (the channel's initial rows).
+   */
+  restoreLegacy(r: CheckpointReader, n: number): void {
+    if (!r.has(`channel.${CHANNEL}`) && r.has(CHANNEL)) this.fractions.array.set(r.finiteArray(CHANNEL, Float32Array, n * this.width));
   }
 }

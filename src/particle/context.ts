@@ -169,14 +169,13 @@ export class StepContext {
       }
     }
     this.gel = GelState.of(scene);
-    this.temperature = ParticleTemperature.of(scene);
+    this.temperature = ParticleTemperature.of(scene, this.liquid);
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
-    this.mixing = ColourField.of(scene, this.densityH);
-    this.liquid.mixWidth = this.mixing?.width ?? 0;
+    this.mixing = ColourField.of(scene, this.densityH, this.liquid);
   }
 
   /** Object cells found by objectCellsNear (the first `m` it returns). */

@@ -6,8 +6,13 @@
  *   acc     — the adhesion acceleration, from the adhesion stage through the moves to density
  *             correction (which reads it as the body force the correction holds up);
  *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
+ *
+ * What a stage of its own keeps per particle (a liquid's fractions, a temperature) is a channel
+ * (channels.ts) that the stage registers here with `addChannel`: sorted, compacted and filled with
+ * the liquid's own fields, so that no stage carries its values over by particle id.
  */
 import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/memory.ts';
+import { ParticleChannel, type ChannelKind, type ChannelSpec } from './channels.ts';
 
 export class LiquidParticles {
   count = 0;
@@ -37,17 +42,32 @@ export class LiquidParticles {
   density = new Float32Array(0);
   /** The pressure of the last sub-timestep, p/δt² (pressure.ts: its warm start). */
   lambda = new Float64Array(0);
-  /** A number per particle that survives sorting and removal (gel.ts keys its springs by it); ids are handed out in order. */
+  /**
+   * A number per particle that survives sorting and removal, handed out in order: what names a
+   * particle to state that is not one row a particle (gel.ts keys its springs by the ids of their
+   * two ends) and in checkpoints.
+   */
   id = new Int32Array(0);
   nextId = 0;
+  /** The stages' per-particle channels (channels.ts), in the order they were added. */
+  readonly channels: ParticleChannel[] = [];
+
   /**
-   * Each material's fraction in the particle, `mixWidth` a particle (colour-field.ts, which sets
-   * the width before the first particle is added); a new particle is all its own material. 0 wide
-   * when the scene's liquids do not mix.
+   * Registers a stage's channel (once, at setup: StepContext's constructor); the particles that
+   * already exist start from their material's row. Names are unique.
    */
-  mix = new Float32Array(0);
-  mixWidth = 0;
-  private mixSpare = new Float32Array(0);
+  addChannel<K extends ChannelKind>(spec: ChannelSpec<K>): ParticleChannel<K> {
+    if (this.channels.some((c) => c.name === spec.name)) throw new Error(`channel '${spec.name}' is already registered`);
+    const ch = new ParticleChannel(spec, Math.max(this.capacity, 0), this.shared);
+    for (let i = 0; i < this.count; i++) ch.fill(i, this.material[i]);
+    this.channels.push(ch as unknown as ParticleChannel);
+    return ch;
+  }
+
+  /** The channel of that name, or null. */
+  channel(name: string): ParticleChannel | null {
+    return this.channels.find((c) => c.name === name) ?? null;
+  }
 
   reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -89,9 +109,7 @@ export class LiquidParticles {
     const d = allocFloat32(cap, sh);
     d.set(this.density.subarray(0, this.count));
     this.density = d;
-    const mix = allocFloat32(cap * this.mixWidth, sh);
-    mix.set(this.mix.subarray(0, this.count * this.mixWidth));
-    this.mix = mix;
+    for (const ch of this.channels) ch.reallocate(cap, this.count, sh);
     this.capacity = cap;
   }
 
@@ -107,17 +125,14 @@ export class LiquidParticles {
     this.density[i] = 1;
     this.lambda[i] = 0;
     this.id[i] = this.nextId++;
-    const w = this.mixWidth;
-    if (w > 0) {
-      this.mix.fill(0, w * i, w * i + w);
-      this.mix[w * i + material] = 1;
-    }
+    const chs = this.channels;
+    for (let c = 0; c < chs.length; c++) chs[c].fill(i, material);
   }
 
   /** Keeps the particles with keep[i] = 1, in order. Returns how many were removed. */
   compact(keep: Uint8Array): number {
     let w = 0;
-    const n = this.count;
+    const n = this.count, chs = this.channels;
     for (let i = 0; i < n; i++) {
       if (!keep[i]) continue;
       if (w !== i) {
@@ -131,8 +146,7 @@ export class LiquidParticles {
         this.density[w] = this.density[i];
         this.lambda[w] = this.lambda[i];
         this.id[w] = this.id[i];
-        const mw = this.mixWidth;
-        if (mw > 0) this.mix.copyWithin(mw * w, mw * i, mw * i + mw);
+        for (let c = 0; c < chs.length; c++) chs[c].move(w, i);
       }
       w++;
     }
@@ -144,6 +158,7 @@ export class LiquidParticles {
    * Reorders the persistent fields by `order` (new index → old index): each field is gathered
    * into `acc` (scratch here: sorting comes before the adhesion stage fills it) and copied back
    * (a block copy); the four narrow fields share one gather loop, through views of acc's memory.
+   * Then each channel, through its own spare rows (channels.ts).
    */
   sortByCell(order: Int32Array): void {
     const n = this.count, tmp = this.acc;
@@ -176,19 +191,7 @@ export class LiquidParticles {
     density.set(den);
     material.set(mat);
     surface.set(srf);
-    this.permuteMix(order);
-  }
-
-  /** The mix fractions by `order`, through a buffer of their own (their width is not bounded by acc's 3). */
-  private permuteMix(order: Int32Array): void {
-    const w = this.mixWidth, n = this.count;
-    if (w === 0) return;
-    if (this.mixSpare.length < w * n) this.mixSpare = new Float32Array(this.mix.length);
-    const src = this.mix, dst = this.mixSpare;
-    for (let i = 0; i < n; i++) {
-      const o = w * order[i];
-      for (let m = 0; m < w; m++) dst[w * i + m] = src[o + m];
-    }
-    src.set(dst.subarray(0, w * n));
+    const chs = this.channels;
+    for (let c = 0; c < chs.length; c++) chs[c].permute(order, n);
   }
 }

@@ -22,6 +22,7 @@ import { checkGelStep } from './gel.ts';
 import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
+import { restoreChannels, saveChannels } from './channels.ts';
 import { restoreWarmStart, saveWarmStart } from './viscosity-weiler.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
@@ -85,14 +86,11 @@ export class ParticleSimulation implements Simulation {
         L.id.set(r.indices('id', Int32Array, n, 0, 2 ** 31 - 2));
         L.nextId = r.index('nextId');
       }
-      if (L.mixWidth > 0) {
-        // Fractions from a checkpoint without them (one written before the field existed): each particle its own liquid.
-        if (r.has('mix')) L.mix.set(r.finiteArray('mix', Float32Array, n * L.mixWidth));
-        else for (let i = 0; i < n; i++) L.mix[L.mixWidth * i + L.material[i]] = 1;
-      }
+      restoreChannels(L.channels, n, L.material, r);
+      ctx.mixing?.restoreLegacy(r, n);
+      ctx.temperature?.restoreLegacy(r, L);
       if (ctx.gel) restoreSprings(ctx.gel, r);
       restoreWarmStart(ctx, r);
-      ctx.temperature?.restore(r);
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
       ctx.densityError = r.finite('densityError');
@@ -174,7 +172,7 @@ export class ParticleSimulation implements Simulation {
   private surfaceInput(own: boolean): ParticleSurfaceInput {
     const L = this.ctx.liquid, n = L.count;
     let colors: Float32Array;
-    if (this.ctx.mixing) colors = this.ctx.mixing.particleColours(L, n);
+    if (this.ctx.mixing) colors = this.ctx.mixing.particleColours(n);
     else {
       colors = new Float32Array(3 * n);
       const palette = this.scene.materialNames.map((name) => linearColor(this.scene.materials[name].color));
@@ -241,10 +239,9 @@ export class ParticleSimulation implements Simulation {
       .array('id', L.id.slice(0, n))
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
-    if (L.mixWidth > 0) w.array('mix', L.mix.slice(0, n * L.mixWidth));
+    saveChannels(L.channels, n, w);
     if (ctx.gel) saveSprings(ctx.gel, w);
     saveWarmStart(ctx.viscositySolve, w);
-    ctx.temperature?.save(w);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }

@@ -27,8 +27,9 @@
  *   (viscosity.ts, viscosity-weiler*.ts, boundary-viscosity.ts): a pair takes the harmonic mean of
  *   its two particles' factors (see scaleExchangeWeights).
  *
- * The per-particle arrays are in the liquid's current order after this stage; the liquid is sorted
- * every sub-timestep, so the stage first carries each temperature over by particle id.
+ * The temperatures are the liquid's channel "temperature" (channels.ts): sorted, compacted and
+ * filled with the particles, so they are always in the liquid's current order; the factors are
+ * made from them by this stage every sub-timestep.
  */
 import type { StepContext } from './context.ts';
 import type { Scene } from '../scene/scene.ts';
@@ -37,9 +38,10 @@ import { cubicSplineSlope } from '../math/kernels.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
-import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+import type { CheckpointReader } from '../io/checkpoint.ts';
 import { faceBoundary } from './boundaries.ts';
 import type { LiquidParticles } from './liquid.ts';
+import type { ParticleChannel } from './channels.ts';
 import { teamWork } from './work.ts';
 
 /** Largest δt Σ_j c_ij of one explicit heat step (1 keeps every new temperature a mean of old ones). */
@@ -104,28 +106,33 @@ export class ParticleTemperature {
   /** Heat kernel support h, m, and N (see the header). */
   readonly support: number;
   readonly norm: number;
-  /** Temperature, °C, and ν/ν0 per liquid particle (current order), `count` of them. */
-  T = new Float64Array(0);
+  /** Temperature, °C, a liquid particle: the liquid's channel (a new particle at its material's `initial`). */
+  readonly temperature: ParticleChannel<'f64'>;
+  /** ν/ν0 per liquid particle (current order) of the last update, `count` of them. */
   factor = new Float64Array(0);
   count = 0;
   /** Largest factor of the last update (viscosity.ts sizes its sweeps by it). */
   maxFactor = 1;
-  private spare = new Float64Array(0);
-  /** The ids of the particles T belongs to, for carrying it over the next sort (by id). */
-  private ids = new Int32Array(0);
-  private lookup = new Int32Array(0);
   private readonly walls = new Float64Array(6 * WALL_STRIDE);
 
-  /** The scene's temperature state, or null when no liquid's viscosity follows a temperature law. */
-  static of(scene: Scene): ParticleTemperature | null {
+  /**
+   * The scene's temperature state, its channel registered on `liquid`, or null when no liquid's
+   * viscosity follows a temperature law.
+   */
+  static of(scene: Scene, liquid: LiquidParticles): ParticleTemperature | null {
     const laws = scene.materialNames.map((name) => {
       const m = scene.materials[name];
       return m.kind === 'liquid' ? temperatureLaw(m) : null;
     });
-    return laws.some((l) => l !== null) ? new ParticleTemperature(scene, laws) : null;
+    return laws.some((l) => l !== null) ? new ParticleTemperature(scene, laws, liquid) : null;
   }
 
-  private constructor(scene: Scene, laws: (TemperatureLaw | null)[]) {
+  /** Temperatures of the liquid's particles, °C, in its current order. */
+  get T(): Float64Array {
+    return this.temperature.array;
+  }
+
+  private constructor(scene: Scene, laws: (TemperatureLaw | null)[], liquid: LiquidParticles) {
     const nm = laws.length, r = scene.particle.radius;
     this.thermal = new Uint8Array(nm);
     this.initial = new Float64Array(nm).fill(20);
@@ -146,32 +153,12 @@ export class ParticleTemperature {
     });
     this.support = h;
     this.norm = latticeHeatNorm(r, h);
+    this.temperature = liquid.addChannel({ name: 'temperature', kind: 'f64', width: 1, initial: this.initial });
   }
 
-  /** The temperatures in the liquid's current order: carried over by id, a new particle at its material's initial temperature. */
-  follow(L: LiquidParticles, shared: boolean): void {
-    const n = L.count, id = L.id, mat = L.material, old = this.T, pc = this.count, pid = this.ids;
-    const cap = Math.max(64, Math.ceil(n * 1.25));
-    if (this.spare.length < n || onShared(this.spare) !== shared) this.spare = allocFloat64(cap, shared);
-    if (this.factor.length < n || onShared(this.factor) !== shared) this.factor = allocFloat64(cap, shared);
-    let lo = Infinity, hi = -Infinity;
-    for (let k = 0; k < pc; k++) {
-      if (pid[k] < lo) lo = pid[k];
-      if (pid[k] > hi) hi = pid[k];
-    }
-    const span = pc > 0 ? hi - lo + 1 : 0;
-    if (this.lookup.length < span) this.lookup = new Int32Array(Math.ceil(span * 1.25));
-    const look = this.lookup, T = this.spare;
-    look.fill(-1, 0, span);
-    for (let k = 0; k < pc; k++) look[pid[k] - lo] = k;
-    for (let i = 0; i < n; i++) {
-      const t = id[i] - lo, k = t >= 0 && t < span ? look[t] : -1;
-      T[i] = k >= 0 ? old[k] : this.initial[mat[i]];
-    }
-    this.spare = old;
-    this.T = T;
-    if (this.ids.length < n) this.ids = new Int32Array(cap);
-    this.ids.set(id.subarray(0, n));
+  /** Room for the n particles' factors (on shared memory with a team); the temperatures are already in the liquid's order. */
+  prepare(n: number, shared: boolean): void {
+    if (this.factor.length < n || onShared(this.factor) !== shared) this.factor = allocFloat64(Math.max(64, Math.ceil(n * 1.25)), shared);
     this.count = n;
   }
 
@@ -209,17 +196,21 @@ export class ParticleTemperature {
     return this.walls;
   }
 
-  save(w: CheckpointWriter): void {
-    w.array('temperatureId', this.ids.slice(0, this.count)).array('temperature', this.T.slice(0, this.count));
-  }
-
-  /** After the particles are restored: the next stage call carries the temperatures over by id. */
-  restore(r: CheckpointReader): void {
+  /**
+   * After the particles and channels are restored (channels.ts restoreChannels): a checkpoint
+   * written before channels kept the temperatures by particle id ('temperatureId', 'temperature');
+   * they are put in the particles' order here (a particle not listed keeps its initial temperature).
+   */
+  restoreLegacy(r: CheckpointReader, L: LiquidParticles): void {
     if (!r.has('temperatureId')) return;
     const id = r.array('temperatureId', Int32Array), T = r.finiteArray('temperature', Float64Array, id.length);
-    this.ids = id.slice();
-    this.T = T.slice();
-    this.count = id.length;
+    const at = new Map<number, number>();
+    id.forEach((v, k) => at.set(v, k));
+    const out = this.temperature.array;
+    for (let i = 0; i < L.count; i++) {
+      const k = at.get(L.id[i]);
+      if (k !== undefined) out[i] = T[k];
+    }
   }
 }
 
@@ -306,7 +297,7 @@ export function conductHeat(ctx: StepContext, dt: number): void {
   const st = ctx.temperature;
   if (!st) return;
   const L = ctx.liquid, n = L.count;
-  st.follow(L, ctx.shared);
+  st.prepare(n, ctx.shared);
   let conducting = false;
   for (let m = 0; m < st.diffusivity.length; m++) if (st.diffusivity[m] > 0) conducting = true;
   if (conducting && n > 1 && dt > 0) {

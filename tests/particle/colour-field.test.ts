@@ -32,15 +32,15 @@ function twoBlocks(D: number, n: number, side: number, extra: Partial<SceneInput
 
 /** Σ over particles of liquid a's fraction, and of it on the b side (x > 0). */
 function amounts(sim: ParticleSimulation): { total: number; crossed: number; lo: number; hi: number } {
-  const L = sim.ctx.liquid, w = L.mixWidth;
+  const L = sim.ctx.liquid, mix = sim.ctx.mixing!.fractions.array, w = sim.ctx.mixing!.width;
   let total = 0, crossed = 0, lo = Infinity, hi = -Infinity;
   for (let i = 0; i < L.count; i++) {
-    const f = L.mix[w * i];
+    const f = mix[w * i];
     total += f;
     if (L.pos[3 * i] > 0) crossed += f;
     for (let m = 0; m < w; m++) {
-      lo = Math.min(lo, L.mix[w * i + m]);
-      hi = Math.max(hi, L.mix[w * i + m]);
+      lo = Math.min(lo, mix[w * i + m]);
+      hi = Math.max(hi, mix[w * i + m]);
     }
   }
   return { total, crossed, lo, hi };
@@ -51,7 +51,7 @@ describe('colour field', () => {
     expect(particleSim(twoBlocks(0, 4, 2)).ctx.mixing).toBeNull();
     const one = particleSim({ materials: { a: liquid(1) }, bodies: [{ material: 'a', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.01 } }], particle: { radius: r, mixingDiffusivity: 1e-6 } });
     expect(one.ctx.mixing).toBeNull();
-    expect(one.ctx.liquid.mixWidth).toBe(0);
+    expect(one.ctx.liquid.channel('mix')).toBeNull();
   });
 
   it('moves √(D t / π) of a liquid across the plane where it meets another, keeping totals and bounds', () => {
@@ -94,18 +94,18 @@ describe('colour field', () => {
     const sim = particleSim(input);
     sim.stepFrame();
     sim.stepFrame();
-    const L = sim.ctx.liquid, w = L.mixWidth;
+    const L = sim.ctx.liquid, w = sim.ctx.mixing!.width, mix = sim.ctx.mixing!.fractions.array;
     // Every particle's fractions sum to 1 and its own liquid still dominates after two frames.
     for (let i = 0; i < L.count; i++) {
       let sum = 0;
-      for (let m = 0; m < w; m++) sum += L.mix[w * i + m];
+      for (let m = 0; m < w; m++) sum += mix[w * i + m];
       expect(sum).toBeCloseTo(1, 5);
-      expect(L.mix[w * i + L.material[i]]).toBeGreaterThan(0.5);
+      expect(mix[w * i + L.material[i]]).toBeGreaterThan(0.5);
     }
     const copy = restoreSimulation(sim.save()) as ParticleSimulation;
     sim.stepFrame();
     copy.stepFrame();
-    expect(Array.from(copy.ctx.liquid.mix.subarray(0, w * L.count))).toEqual(Array.from(L.mix.subarray(0, w * L.count)));
+    expect(Array.from(copy.ctx.mixing!.fractions.array.subarray(0, w * L.count))).toEqual(Array.from(sim.ctx.mixing!.fractions.array.subarray(0, w * L.count)));
   });
 
   it('the surface shows a mixture only in a band where the liquids touch', () => {
