@@ -2,10 +2,11 @@
  * honey-coil's pour in the particle engine, frame by frame: particle count, sub-timesteps, CG
  * iterations of the implicit viscosity, CPU time, and the rope's lower end as the rope-coiling case
  * reads it (src/compare/validate/rope-coiling.ts, measureCoilFrame); at the end the fit from `from`.
- *   npx tsx bench/particle-coil.ts SECONDS FPS FROM '{"radius":0.0006,...}' [OUT.json]
+ *   npx tsx bench/particle-coil.ts SECONDS FPS FROM '{"radius":0.0006,...}' [OUT.json] [--friction F]
  * The JSON is merged over the case's particle settings (rope-coiling-particle.ts); empty layers up to
  * two particle spacings are passed over, as the case does. OUT.json, when given,
- * gets the frames' particle positions every 0.1 s (for looking at the rope).
+ * gets the frames' particle positions every 0.1 s (for looking at the rope). --friction sets the
+ * plate's friction (0.6 in the case; the implicit viscosity's no-slip on the plate is μ times it).
  */
 import { writeFileSync } from 'node:fs';
 import '../src/index.ts';
@@ -14,8 +15,11 @@ import { parseScene } from '../src/scene/parse.ts';
 import { HONEY_COIL, fitCoiling, honeyCoilScene, measureCoilFrame, type CoilFrame } from '../src/compare/validate/rope-coiling.ts';
 import { PARTICLE_ROPE_GAP } from '../src/compare/validate/rope-coiling-particle.ts';
 
-const [seconds = '1', fps = '60', from = '0.5', json = '{}', out] = process.argv.slice(2);
+const argv = process.argv.slice(2), fi = argv.indexOf('--friction');
+const friction = fi >= 0 ? Number(argv.splice(fi, 2)[1]) : undefined;
+const [seconds = '1', fps = '60', from = '0.5', json = '{}', out] = argv;
 const scene = honeyCoilScene(Number(seconds), Number(fps));
+if (friction !== undefined) scene.materials!.plate = { kind: 'solid', friction };
 scene.particle = { ...scene.particle, ...JSON.parse(json) };
 const gap = 2 * 2 * (scene.particle.radius ?? PARTICLE_ROPE_GAP / 4);
 const sim = getEngine('particle').create(parseScene(scene), {});
