@@ -21,7 +21,7 @@ const [seconds = '1', fps = '60', from = '0.5', json = '{}', out] = argv;
 const scene = honeyCoilScene(Number(seconds), Number(fps));
 if (friction !== undefined) scene.materials!.plate = { kind: 'solid', friction };
 scene.particle = { ...scene.particle, ...JSON.parse(json) };
-const gap = 2 * 2 * (scene.particle.radius ?? PARTICLE_ROPE_GAP / 4);
+const gap = 2 * 2 * (scene.particle?.radius ?? PARTICLE_ROPE_GAP / 4);
 const sim = getEngine('particle').create(parseScene(scene), {});
 const frames: CoilFrame[] = [];
 const dumps: { t: number; pos: number[] }[] = [];
