@@ -66,7 +66,9 @@ describeLong(import.meta, 'rope coiling in the particle engine, full (VISCID_LON
     for (const c of turning) expect(c.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);
   });
 
-  // Known failure: it.fails passes while the frequency lies outside the band; make it `it` once it does not.
+  // Known failure: it.fails passes while the frequency lies outside the band; make it `it` once it does
+  // not. With the scales in Maleki et al.'s form, (g Q³/(ν a₁⁸))^¼ (π × the present one), the same run
+  // reads 1.96 Ω_G and passes.
   it.fails('coils at the frequency of its regime (the whole case passes)', () => {
     expect(r.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);
   });
