@@ -1,5 +1,5 @@
 /**
- * Liquid rope coiling (grid engine): honey poured from a spout onto a plate (the scene
+ * Liquid rope coiling (both engines): honey poured from a spout onto a plate (the scene
  * scenes/honey-coil.json) buckles where it meets the pile and lays itself down in coils whose lower
  * end turns steadily about the spout's axis. Measured from the liquid's points each frame
  * (measureCoilFrame): the rope followed down from the spout to where it meets the pile; the angle
@@ -139,11 +139,10 @@ export function measureRopeCoiling(engine: EngineName, seconds: number, from: nu
   const sim = simulate(engine, honeyCoilScene(seconds, fps));
   try {
     const frames: CoilFrame[] = [];
-    const total = Math.round(seconds * fps);
+    const total = Math.round(seconds * fps), gap = engine === 'particle' ? PARTICLE_ROPE_GAP : 0;
     for (let f = 0; f < total; f++) {
       sim.stepFrame();
       const pts = sim.fluidPoints();
-      const gap = engine === 'particle' ? PARTICLE_ROPE_GAP : 0;
       frames.push(measureCoilFrame(sim.time, pts, sim.metrics().fluidVolume / Math.max(pts.count, 1), p.spoutY, p.spoutRadius, gap));
     }
     return fitCoiling(frames, from, p.spoutY, p.viscosityPas / p.density);
