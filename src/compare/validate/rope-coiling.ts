@@ -1,5 +1,5 @@
 /**
- * Liquid rope coiling (grid engine): honey poured from a spout onto a plate (the scene
+ * Liquid rope coiling (both engines): honey poured from a spout onto a plate (the scene
  * scenes/honey-coil.json) buckles where it meets the pile and lays itself down in coils whose lower
  * end turns steadily about the spout's axis. Measured from the liquid's points each frame
  * (measureCoilFrame): the rope followed down from the spout to where it meets the pile; the angle
@@ -14,6 +14,7 @@ import type { SceneInput } from '../../scene/schema.ts';
 import { coilingScales, type CoilingScales } from '../reference/ribe-2004.ts';
 import { linePlot } from '../svg-plot.ts';
 import { G, check, fitLine, simulate, type ValidationCase } from './case.ts';
+import { PARTICLE_ROPE_GAP, particleCoilSettings } from './rope-coiling-particle.ts';
 
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
@@ -34,6 +35,7 @@ export function honeyCoilScene(seconds: number, fps = 30): SceneInput {
     bodies: [{ name: 'plate', material: 'plate', shape: { type: 'box', center: [0, p.plateTop / 2, 0], size: [0.09, p.plateTop, 0.09] } }],
     sources: [{ name: 'spout', material: 'honey', shape: 'disk', center: [0, p.spoutY, 0], direction: [0, -1, 0], radius: p.spoutRadius, speed: p.speed, start: 0, end: p.pourEnd }],
     grid: { cellSize: p.cellSize },
+    particle: particleCoilSettings(fps),
   };
 }
 
@@ -59,11 +61,13 @@ const ropeArea = new Float64Array(RING), ropeSpeed = new Float64Array(RING);
  * down from the spout in layers half a spout radius high: each layer's rope is its points within two
  * spout radii of the rope above, until a layer holds more than three times the spout's section
  * (the pile: a layer of it fills the search disk, four sections) or none. The last layer's centroid is the lower end, where the rope bends to lay itself down.
+ * `maxGap` (m): empty layers of up to this height in all are passed over (a particle rope's layers
+ * are a particle spacing apart, and a layer thinner than that can fall between two of them).
  */
-export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: number, spoutY: number, a0: number): CoilFrame {
+export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: number, spoutY: number, a0: number, maxGap = 0): CoilFrame {
   const { count, positions: p, velocities: v } = pts;
   const dy = a0 / 2, reach = 2 * a0, full = 3 * Math.PI * a0 * a0 * dy;
-  let cx = 0, cz = 0, yEnd = NaN, ex = 0, ez = 0, layers = 0;
+  let cx = 0, cz = 0, yEnd = NaN, ex = 0, ez = 0, layers = 0, gap = 0;
   ropeArea.fill(NaN);
   ropeSpeed.fill(NaN);
   for (let y = spoutY - 2 * a0; y > 0; y -= dy) {
@@ -75,7 +79,9 @@ export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: nu
       if ((x - cx) ** 2 + (z - cz) ** 2 > reach * reach) continue;
       sx += x; sz += z; vy -= v[3 * i + 1]; n++;
     }
+    if (n === 0 && (gap += dy) <= maxGap) continue;
     if (n === 0 || n * volumePerPoint > full) break;
+    gap = 0;
     cx = sx / n; cz = sz / n;
     yEnd = y - dy / 2; ex = cx; ez = cz;
     ropeArea[layers % RING] = (n * volumePerPoint) / dy;
@@ -133,11 +139,11 @@ export function measureRopeCoiling(engine: EngineName, seconds: number, from: nu
   const sim = simulate(engine, honeyCoilScene(seconds, fps));
   try {
     const frames: CoilFrame[] = [];
-    const total = Math.round(seconds * fps);
+    const total = Math.round(seconds * fps), gap = engine === 'particle' ? PARTICLE_ROPE_GAP : 0;
     for (let f = 0; f < total; f++) {
       sim.stepFrame();
       const pts = sim.fluidPoints();
-      frames.push(measureCoilFrame(sim.time, pts, sim.metrics().fluidVolume / Math.max(pts.count, 1), p.spoutY, p.spoutRadius));
+      frames.push(measureCoilFrame(sim.time, pts, sim.metrics().fluidVolume / Math.max(pts.count, 1), p.spoutY, p.spoutRadius, gap));
     }
     return fitCoiling(frames, from, p.spoutY, p.viscosityPas / p.density);
   } finally {
@@ -148,9 +154,9 @@ export function measureRopeCoiling(engine: EngineName, seconds: number, from: nu
 export const ropeCoiling: ValidationCase = {
   name: 'rope-coiling',
   title: 'Liquid rope coiling (honey-coil)',
-  engines: ['grid'],
+  engines: ['grid', 'particle'],
   source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g U₁⁴/νQ)^¼, Ω_I = (U₁⁵/νQ)^⅓, times factors of order one',
-  meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity).',
+  meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity; particle: the implicit viscosity of Weiler et al. 2018 at 1 mm particles).',
   run(engine, size) {
     // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
     // tiny: the first 0.6 s, in which the rope must buckle: its lower end leaves the axis by half a
