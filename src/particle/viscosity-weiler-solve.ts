@@ -181,19 +181,18 @@ function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: n
 }
 
 /**
- * Row i's pair coefficients (coef, bcoef: single precision, each pair's the same at both ends so
- * the matrix stays symmetric), its right-hand side b_i and the inverse of its diagonal block.
+ * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and the inverse
+ * of its diagonal block; the liquid pair coefficients (coef) come from the stage, which evaluates
+ * each pair once for both of its entries (viscosity-weiler.ts fillRows).
  */
 function setupRow(a: A, i: number, nm: number): void {
   const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv, tf, thermal } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm, rhoi = rho[mi];
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], rhoi = rho[mi];
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
   for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-    const j = lj[e], pe = row + mat[j];
+    const j = lj[e], c = coef[e];
     const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    const c = Math.fround(pk[pe] * pairFactor(dx * dx + dy * dy + dz * dz, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
-    coef[e] = c;
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
   const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
