@@ -24,8 +24,12 @@
  * parts (those a flow along a wall shears) and makes the matrix symmetric.
  *
  * Solved matrix-free by conjugate gradients with a 3×3 block-Jacobi preconditioner (SPlisHSPlasH's
- * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. Every thread
- * sets up and updates its own share of the rows; dot products are added per thread and then over
+ * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage, stopped at a
+ * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). On
+ * one thread the rows are half rows, each liquid pair once as g = √e_ij x_ij (single precision;
+ * its block e x xᵀ is g gᵀ), and the product adds u g, u = g · (v_i − v_j), to one end and takes
+ * it from the other; on a team every thread
+ * sets up and updates its own share of full rows; dot products are added per thread and then over
  * the threads in rank order (each thread adds the same numbers in the same order, so all take the
  * same step and stop together), between barriers. A given thread count repeats bit for bit. The
  * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
@@ -34,10 +38,9 @@
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { pairFactorMean } from './temperature.ts';
 
 /** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
-export const RED_STRIDE = 4;
+export const RED_STRIDE = 5;
 /** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
 export const WALL_STRIDE = 6;
 /** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
@@ -87,13 +90,22 @@ export const weilerJob = defineJob({
     for (let i = from; i < to; i++) invertBlock(a.pinv, i);
     x.barrier();
     const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
-    let rz = 0, rr = 0, bb = 0;
+    let rz = 0, rr = 0, bb = 0, b2 = 0;
+    // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
+    // which the tolerance is relative to; the warm start's own residual follows.
+    if (half) applyHalf(a, a.vstar, q, to);
+    for (let i = from; i < to; i++) {
+      if (!half) applyRow(a, i, a.vstar, q, true);
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        bb += (b[k] - q[k]) * (b[k] - q[k]);
+        b2 += b[k] * b[k];
+      }
+    }
     if (half) applyHalf(a, xs, q, to);
     for (let i = from; i < to; i++) {
       if (!half) applyRow(a, i, xs, q, true);
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         r[k] = b[k] - q[k];
-        bb += b[k] * b[k];
         rr += r[k] * r[k];
       }
       precondition(pinv, r, z, i);
@@ -103,13 +115,14 @@ export const weilerJob = defineJob({
       }
     }
     const o = RED_STRIDE * rank;
-    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb;
+    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2;
     x.barrier();
-    rz = 0; rr = 0; bb = 0;
+    rz = 0; rr = 0; bb = 0; b2 = 0;
     for (let t = 0; t < T; t++) {
-      rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3];
+      rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3]; b2 += red[RED_STRIDE * t + 4];
     }
-    const goal = x.s.tol * x.s.tol * bb, maxIter = x.s.maxIter;
+    // Where v* needs (next to) no change (a liquid in rigid motion), 1e-9 |b| is round-off's floor.
+    const goal = x.s.tol * x.s.tol * bb + 1e-18 * b2, maxIter = x.s.maxIter;
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
@@ -171,7 +184,7 @@ export const weilerJob = defineJob({
     }
     if (rank === 0) {
       red[RED_STRIDE * T] = it;
-      red[RED_STRIDE * T + 1] = bb > 0 ? Math.sqrt(rr / bb) : 0;
+      red[RED_STRIDE * T + 1] = rr <= goal ? 0 : Math.sqrt(rr / bb);
     }
   },
 });

@@ -41,7 +41,11 @@ import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 const NO_FACTORS = new Float64Array(0);
 
-/** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
+/**
+ * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
+ * velocity before the solve, the size of the change the step makes (not to |b| = |ρ v*|, which a
+ * moving liquid makes large and a warm start can meet with its own leftover).
+ */
 export const VISCOSITY_TOLERANCE = 1e-2;
 /** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
 export const VISCOSITY_MAX_ITERATIONS = 100;
