@@ -24,8 +24,12 @@
  * parts (those a flow along a wall shears) and makes the matrix symmetric.
  *
  * Solved matrix-free by conjugate gradients with a 3×3 block-Jacobi preconditioner (SPlisHSPlasH's
- * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage. Every thread
- * sets up and updates its own share of the rows; dot products are added per thread and then over
+ * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage, stopped at a
+ * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). On
+ * one thread the rows are half rows, each liquid pair once as g = √e_ij x_ij (single precision;
+ * its block e x xᵀ is g gᵀ), and the product adds u g, u = g · (v_i − v_j), to one end and takes
+ * it from the other; on a team every thread
+ * sets up and updates its own share of full rows; dot products are added per thread and then over
  * the threads in rank order (each thread adds the same numbers in the same order, so all take the
  * same step and stop together), between barriers. A given thread count repeats bit for bit. The
  * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
@@ -34,10 +38,9 @@
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { pairFactorMean } from './temperature.ts';
 
 /** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
-export const RED_STRIDE = 4;
+export const RED_STRIDE = 5;
 /** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
 export const WALL_STRIDE = 6;
 /** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
@@ -76,21 +79,33 @@ export const weilerJob = defineJob({
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
   },
-  scalars: ['nm', 'tol', 'maxIter', 'thermal'],
+  scalars: ['nm', 'tol', 'maxIter', 'thermal', 'half'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const a = new Rows(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
-    const nm = x.s.nm;
-    for (let i = from; i < to; i++) setupRow(a, i, nm);
+    const nm = x.s.nm, half = x.s.half === 1;
+    for (let i = from; i < to; i++) setupRow(a, i, nm, half);
+    if (half) setupHalf(a, to);
+    for (let i = from; i < to; i++) invertBlock(a.pinv, i);
     x.barrier();
     const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
-    let rz = 0, rr = 0, bb = 0;
+    let rz = 0, rr = 0, bb = 0, b2 = 0;
+    // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
+    // which the tolerance is relative to; the warm start's own residual follows.
+    if (half) applyHalf(a, a.vstar, q, to);
     for (let i = from; i < to; i++) {
-      applyRow(a, i, xs, q);
+      if (!half) applyRow(a, i, a.vstar, q, true);
+      for (let k = 3 * i; k < 3 * i + 3; k++) {
+        bb += (b[k] - q[k]) * (b[k] - q[k]);
+        b2 += b[k] * b[k];
+      }
+    }
+    if (half) applyHalf(a, xs, q, to);
+    for (let i = from; i < to; i++) {
+      if (!half) applyRow(a, i, xs, q, true);
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         r[k] = b[k] - q[k];
-        bb += b[k] * b[k];
         rr += r[k] * r[k];
       }
       precondition(pinv, r, z, i);
@@ -100,18 +115,20 @@ export const weilerJob = defineJob({
       }
     }
     const o = RED_STRIDE * rank;
-    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb;
+    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2;
     x.barrier();
-    rz = 0; rr = 0; bb = 0;
+    rz = 0; rr = 0; bb = 0; b2 = 0;
     for (let t = 0; t < T; t++) {
-      rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3];
+      rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3]; b2 += red[RED_STRIDE * t + 4];
     }
-    const goal = x.s.tol * x.s.tol * bb, maxIter = x.s.maxIter;
+    // Where v* needs (next to) no change (a liquid in rigid motion), 1e-9 |b| is round-off's floor.
+    const goal = x.s.tol * x.s.tol * bb + 1e-18 * b2, maxIter = x.s.maxIter;
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
+      if (half) applyHalf(a, p, q, to);
       for (let i = from; i < to; i++) {
-        applyRow(a, i, p, q);
+        if (!half) applyRow(a, i, p, q, true);
         pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
       }
       red[o] = pq;
@@ -167,7 +184,7 @@ export const weilerJob = defineJob({
     }
     if (rank === 0) {
       red[RED_STRIDE * T] = it;
-      red[RED_STRIDE * T + 1] = bb > 0 ? Math.sqrt(rr / bb) : 0;
+      red[RED_STRIDE * T + 1] = rr <= goal ? 0 : Math.sqrt(rr / bb);
     }
   },
 });
@@ -181,19 +198,18 @@ function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: n
 }
 
 /**
- * Row i's pair coefficients (coef, bcoef: single precision, each pair's the same at both ends so
- * the matrix stays symmetric), its right-hand side b_i and the inverse of its diagonal block.
+ * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and the inverse
+ * of its diagonal block; the liquid pair coefficients (coef) come from the stage, which evaluates
+ * each pair once for both of its entries (viscosity-weiler.ts fillRows).
  */
-function setupRow(a: A, i: number, nm: number): void {
+function setupRow(a: A, i: number, nm: number, half: boolean): void {
   const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv, tf, thermal } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], row = mi * nm, rhoi = rho[mi];
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], rhoi = rho[mi];
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
-  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-    const j = lj[e], pe = row + mat[j];
+  for (let e = ls[i], e1 = half ? ls[i] : ls[i + 1]; e < e1; e++) {
+    const j = lj[e], c = coef[e];
     const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    const c = Math.fround(pk[pe] * pairFactor(dx * dx + dy * dy + dz * dz, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
-    coef[e] = c;
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
   const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
@@ -229,9 +245,31 @@ function setupRow(a: A, i: number, nm: number): void {
     }
   }
   b[3 * i] = bx; b[3 * i + 1] = by; b[3 * i + 2] = bz;
-  // Inverse of the symmetric block (cofactors over the determinant).
+  const o = 6 * i;
+  pinv[o] = dxx; pinv[o + 1] = dyy; pinv[o + 2] = dzz; pinv[o + 3] = dxy; pinv[o + 4] = dxz; pinv[o + 5] = dyz;
+}
+
+/** One thread, half rows (each pair once, in row min(i, j), as g = √e x_ij): their blocks g gᵀ on both diagonals. */
+function setupHalf(a: A, n: number): void {
+  const { ls, lj, coef, pinv } = a;
+  for (let i = 0; i < n; i++) {
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const gx = coef[3 * e], gy = coef[3 * e + 1], gz = coef[3 * e + 2], xx = gx * gx, yy = gy * gy, zz = gz * gz, xy = gx * gy, xz = gx * gz, yz = gy * gz;
+      const o = 6 * lj[e];
+      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
+    }
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
+  }
+}
+
+/** Row i's diagonal block (xx, yy, zz, xy, xz, yz) in pinv, replaced by its inverse (cofactors over the determinant). */
+function invertBlock(pinv: Float64Array, i: number): void {
+  const o = 6 * i, dxx = pinv[o], dyy = pinv[o + 1], dzz = pinv[o + 2], dxy = pinv[o + 3], dxz = pinv[o + 4], dyz = pinv[o + 5];
   const cxx = dyy * dzz - dyz * dyz, cxy = dxz * dyz - dxy * dzz, cxz = dxy * dyz - dxz * dyy;
-  const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det, o = 6 * i;
+  const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det;
   pinv[o] = cxx * inv;
   pinv[o + 1] = (dxx * dzz - dxz * dxz) * inv;
   pinv[o + 2] = (dxx * dyy - dxy * dxy) * inv;
@@ -240,13 +278,33 @@ function setupRow(a: A, i: number, nm: number): void {
   pinv[o + 5] = (dxy * dxz - dxx * dyz) * inv;
 }
 
-/** out_i = (A v)_i (see the header). */
-function applyRow(a: A, i: number, v: Float64Array, out: Float64Array): void {
+/**
+ * out = A v on one thread from half rows: each row's own terms (ρ_i v_i, objects, walls), then
+ * each liquid pair once, u = g · (v_i − v_j) added as u g to row i and taken from row j.
+ */
+function applyHalf(a: A, v: Float64Array, out: Float64Array, n: number): void {
+  const { ls, lj, coef } = a;
+  for (let i = 0; i < n; i++) applyRow(a, i, v, out, false);
+  for (let i = 0; i < n; i++) {
+    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
+    let sx = 0, sy = 0, sz = 0;
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const j = 3 * lj[e], gx = coef[3 * e], gy = coef[3 * e + 1], gz = coef[3 * e + 2];
+      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
+      sx += ux; sy += uy; sz += uz;
+      out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
+    }
+    out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
+  }
+}
+
+/** out_i = (A v)_i (see the header); without the liquid pairs unless `pairs` (half rows: applyHalf). */
+function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, pairs: boolean): void {
   const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, gs, gj, gc } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i];
   const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mi];
   let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
-  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+  for (let e = ls[i], e1 = pairs ? ls[i + 1] : ls[i]; e < e1; e++) {
     const j = lj[e];
     const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
     const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));

@@ -34,9 +34,9 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
 /**
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
  * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
- * from the full rows (st.rows) at the current positions.
+ * from the rows (st.rows: full, or half on one thread) at the current positions.
  */
-export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number): void {
+export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean): void {
   const gl = st.ghosts;
   gl.shared = ctx.shared;
   gl.reset(n);
@@ -50,6 +50,10 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
   if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
+  if (half) {
+    halfGhosts(ctx, st, n, nw, tf);
+    return;
+  }
   for (let i = 0; i < n; i++) {
     start[i] = gl.length;
     const row = mat[i] * nm;
@@ -74,4 +78,55 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
     }
   }
   start[n] = gl.length;
+}
+
+/**
+ * listGhosts from half rows (one thread: viscosity-weiler.ts): a pair's ghost in one wall exists
+ * for both of its particles or for neither (|x_i − M x_j| = |x_j − M x_i|, the same coefficient),
+ * so each half row names its ghosts for both ends (and i its own), counted, then filled.
+ */
+function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null): void {
+  const gl = st.ghosts, start = gl.start, cnt = st.cursor;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+  const walls = st.walls, ph = st.ph, pk = st.pk;
+  for (let fill = 0; fill < 2; fill++) {
+    if (fill === 0) cnt.fill(0, 0, n + 1);
+    for (let i = 0; i < n; i++) {
+      const row = mat[i] * nm;
+      let hw = 0;
+      for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
+      for (let w = 0; w < nw; w++) {
+        const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], ni = pos[3 * i + axis] - plane;
+        if (!(Math.abs(ni) < hw)) continue;
+        for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
+          const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
+          if (!(sn * sn < hw * hw)) continue;
+          const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
+          if (!(g.r2 < h * h)) continue;
+          if (fill === 0) {
+            cnt[i]++;
+            if (j !== i) cnt[j]++;
+            continue;
+          }
+          const c = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
+          st.ghostCoef[cnt[i]] = c;
+          gl.j[cnt[i]++] = GHOST_WALLS * j + w;
+          if (j === i) continue;
+          st.ghostCoef[cnt[j]] = c;
+          gl.j[cnt[j]++] = GHOST_WALLS * i + w;
+        }
+      }
+    }
+    if (fill === 1) break;
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      start[i] = total;
+      total += cnt[i];
+      cnt[i] = start[i];
+    }
+    start[n] = total;
+    gl.reserve(total);
+    gl.length = total;
+    if (st.ghostCoef.length < total) st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  }
 }

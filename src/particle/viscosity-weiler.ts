@@ -36,12 +36,17 @@ import { solveState } from './solve-setup.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
+import { pairFactorMean } from './temperature.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 
 const NO_FACTORS = new Float64Array(0);
 
-/** Relative residual |b − A v| / |b| at which the conjugate gradients stop. */
-export const VISCOSITY_TOLERANCE = 1e-3;
+/**
+ * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
+ * velocity before the solve, the size of the change the step makes (not to |b| = |ρ v*|, which a
+ * moving liquid makes large and a warm start can meet with its own leftover).
+ */
+export const VISCOSITY_TOLERANCE = 1e-2;
 /** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
 export const VISCOSITY_MAX_ITERATIONS = 100;
 
@@ -140,16 +145,21 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
-  listRows(ctx, st, n);
-  const nb = listBoundary(ctx, st, n);
-  listGhosts(ctx, st, n, wallTable(ctx, st));
-
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
+  // One thread: half rows, each pair once (as g = √e x_ij, three single-precision numbers, the
+  // same memory as its two full entries); a team: full rows, each thread its own (no shared writes).
+  const half = T === 1;
+  countRows(ctx, st, n, half);
+  const nb = listBoundary(ctx, st, n);
+
   const m = T > 1 ? Math.max(n, L.capacity) : n;
   const kn = T > 1 ? st.rows.j.length : st.rows.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const mem = ctx.stageScratch(8 * (6 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (kn + bn) + 64, ctx.shared);
+  const cn = half ? 3 * kn : kn;
+  const mem = ctx.stageScratch(8 * (6 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), z = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), b = mem.f64(3 * m);
-  const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(kn), bcoef = mem.f32(bn);
+  const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
+  fillRows(ctx, st, n, coef, half);
+  listGhosts(ctx, st, n, wallTable(ctx, st), half);
   warmStart(st, L.id, L.vel, x, n);
 
   const a = job.a;
@@ -162,6 +172,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
+  job.s.half = half ? 1 : 0;
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
@@ -175,10 +186,12 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
 /**
  * The full rows (every neighbour within the pair's support, gather form) from the adhesion
  * stage's pair list (each pair i < j within ctx.reach, which covers every kernel support, at the
- * current positions; the slots are the particles): counted, then filled, row i holding its pairs
- * in list order interleaved with the earlier particles that name it.
+ * current positions; the slots are the particles), in two passes: countRows sizes them,
+ * fillRows fills them, row i holding its pairs in list order interleaved with the earlier
+ * particles that name it, and writes each pair's coefficient e_ij (viscosity-weiler-solve.ts)
+ * to both of its entries, evaluated once a pair (single precision: the matrix is symmetric).
  */
-function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void {
+function countRows(ctx: StepContext, st: ImplicitViscosityState, n: number, half: boolean): void {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
   const nm = ctx.mass.length, ph2 = st.ph2, rows = st.rows;
   rows.shared = ctx.shared;
@@ -193,7 +206,7 @@ function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void
       const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
       if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
         cnt[i]++;
-        cnt[j]++;
+        if (!half) cnt[j]++;
       }
     }
   }
@@ -207,14 +220,29 @@ function listRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void
   start[n] = total;
   rows.reserve(total);
   rows.length = total;
-  const lj = rows.j;
+}
+
+function fillRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, half: boolean): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const nm = ctx.mass.length, ph2 = st.ph2, ph = st.ph, pk = st.pk, lj = st.rows.j, cnt = st.cursor;
+  const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
   for (let i = 0; i < n; i++) {
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
+      const j = pj[e], pe = row + mat[j];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 < ph2[pe]) {
+        const w = pk[pe] * pairFactor(d2, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1);
+        if (half) {
+          const g = Math.sqrt(w), k = 3 * cnt[i];
+          coef[k] = Math.fround(g * dx); coef[k + 1] = Math.fround(g * dy); coef[k + 2] = Math.fround(g * dz);
+          lj[cnt[i]++] = j;
+          continue;
+        }
+        const c = Math.fround(w);
+        coef[cnt[i]] = c;
         lj[cnt[i]++] = j;
+        coef[cnt[j]] = c;
         lj[cnt[j]++] = i;
       }
     }
