@@ -5,7 +5,7 @@
  * particles' corrections acting in the film it was a lace of holes and fingers: spread 10.9 %,
  * 8th harmonic 4.8 %, 3rd and 5th 3.7 % together, axes/diagonals 1.11; without them 4.0 %, 2.4 %,
  * 0.9 %, 1.07 (the plain level set: 2.8 %, 3.6 %, 0.3 %, 1.00). With the particle level set's
- * minimum sheet thickness as well (trackers/pls-cells.ts keepSheets): 2.6 %, 0.3 %, 2.2 %, 1.02.
+ * minimum sheet thickness as well (trackers/pls-cells.ts keepSheets): 2.2 %, 0.8 %, 0.5 %, 1.03.
  */
 import { describe, expect, it } from 'vitest';
 import { GridSimulation } from '../../src/grid/step.ts';
