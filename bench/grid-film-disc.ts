@@ -7,12 +7,14 @@
  * down at --speed (m/s) instead, as honey-coil and soap-pour do.
  *
  *   npx tsx bench/grid-film-disc.ts [--h 0.004] [--r0 0.025] [--H0 0.008] [--drop 0.02] [--nu 0.002]
- *     [--frames 20] [--every 2] [--fps 30] [--grid '{"tracking":"levelset"}'] [--model implicit]
- *   npx tsx bench/grid-film-disc.ts --scene scenes/soap-pour.json --floor 0 --L 0.1 (a shipped scene's film)
+ *     [--frames 20] [--every 2] [--fps 30] [--grid '{"tracking":"levelset"}'] [--model implicit] [--sheet-depth 0]
+ *   npx tsx bench/grid-film-disc.ts --scene scenes/soap-pour.json --floor 0 --L 0.1 [--seed 2] (a shipped scene's film;
+ *     --seed sets scene.seed, the particle level set's random seeding)
  */
 import { parseScene } from '../src/index.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
+import { ParticleLevelSetTracker } from '../src/grid/trackers/particle-levelset.ts';
 import { describeFilm, filmMap, filmShape } from '../tests/grid/film.ts';
 
 const args = process.argv.slice(2);
@@ -33,6 +35,7 @@ const scene = scenePath ? loadScene(scenePath).scene : parseScene({
 });
 if (scenePath) {
   Object.assign(scene.grid, JSON.parse(opt('grid', '{}')));
+  if (args.includes('--seed')) (scene as { seed: number }).seed = Number(opt('seed', '1'));
   const model = opt('model', '');
   if (args.includes('--plain')) for (const m of Object.values(scene.materials)) if (m.kind === 'liquid') delete (m as { viscoelastic?: unknown }).viscoelastic;
   if (model) for (const m of Object.values(scene.materials)) if (m.kind === 'liquid') (m.grid as { viscosityModel: string }).viscosityModel = model;
@@ -41,6 +44,8 @@ const floor = Number(opt('floor', '0'));
 const sim = new GridSimulation(scene);
 // A hypothesis switched off: the extrapolation along normals (extrapolate.ts).
 if (args.includes('--axis-extrapolation')) Object.defineProperty(sim.tracker, 'extrapolateAlongNormals', { value: false });
+// The particle level set's minimum sheet thickness in cells (0: off; trackers/particle-levelset.ts).
+if (args.includes('--sheet-depth') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.particles.sheetDepth = Number(opt('sheet-depth', '0.1'));
 sim.initialize();
 if (!scenePath) console.log(`disc r0 ${r0 * 1000} mm, H0 ${H0 * 1000} mm, dropped ${drop * 1000} mm, ν ${nu} m²/s, h ${h * 1000} mm, tracking ${scene.grid.tracking}, ${opt('grid', '{}')}`);
 else console.log(`${scenePath}, ${scene.grid.cellSize * 1000} mm cells, ${args.slice(1).join(' ')}`);

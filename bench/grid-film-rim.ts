@@ -50,7 +50,7 @@ for (let f = 1; f <= frames; f++) {
   const pct = (v: number) => (100 * v).toFixed(1);
   console.log(
     `frame ${f} (t ${sim.time.toFixed(2)} s): rim ${(f1.rim * 1000).toFixed(1)} mm, spread ${pct(f1.spread)} %, ` +
-      `harmonics 4: ${pct(f1.harmonic4)} % 8: ${pct(f1.harmonic8)} % (3: ${pct(f1.harmonic3)} %, 5: ${pct(f1.harmonic5)} %); ` +
+      `harmonics 2: ${pct(f1.harmonic2)} % at ${f1.fold.toFixed(0)}° 4: ${pct(f1.harmonic4)} % 8: ${pct(f1.harmonic8)} % (3: ${pct(f1.harmonic3)} %, 5: ${pct(f1.harmonic5)} %); ` +
       `volume ${pct(sim.metrics().volumeChange ?? 0)} %, ${(cpu / f).toFixed(0)} ms CPU/frame`,
   );
 }

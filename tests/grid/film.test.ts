@@ -4,7 +4,8 @@
  * 0.5 s its rim (tests/grid/film.ts, φ < 0 in the first row of centres) is 16 mm out. With the air
  * particles' corrections acting in the film it was a lace of holes and fingers: spread 10.9 %,
  * 8th harmonic 4.8 %, 3rd and 5th 3.7 % together, axes/diagonals 1.11; without them 4.0 %, 2.4 %,
- * 0.9 %, 1.07 (the plain level set: 2.8 %, 3.6 %, 0.3 %, 1.00).
+ * 0.9 %, 1.07 (the plain level set: 2.8 %, 3.6 %, 0.3 %, 1.00). With the particle level set's
+ * minimum sheet thickness as well (trackers/pls-cells.ts keepSheets): 2.2 %, 0.8 %, 0.5 %, 1.03.
  */
 import { describe, expect, it } from 'vitest';
 import { GridSimulation } from '../../src/grid/step.ts';
@@ -19,10 +20,10 @@ describe('thin films on the grid', () => {
     const film = filmShape(sim, 0, 0.034);
     console.log(`poured film at ${sim.time.toFixed(2)} s: ${describeFilm(film)}`);
     expect(film.rim).toBeGreaterThan(0.012);
-    expect(film.spread).toBeLessThan(0.06);
+    expect(film.spread).toBeLessThan(0.05);
     expect(film.harmonic8).toBeLessThan(0.04);
     expect(film.harmonic3 + film.harmonic5).toBeLessThan(0.025);
-    expect(Math.abs(film.axisRatio - 1)).toBeLessThan(0.09);
+    expect(Math.abs(film.axisRatio - 1)).toBeLessThan(0.05);
     expect(film.coverage).toBeGreaterThan(0.99);
   }, 120_000);
 });

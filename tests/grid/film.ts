@@ -6,6 +6,8 @@
  *  - the rim r(θ), the farthest point from the axis where φ < 0, in 72 directions;
  *  - its relative spread (std / mean) and its azimuthal harmonics relative to the mean: axis-aligned
  *    spokes put their weight in the 4th (spokes along the axes or along the diagonals) and the 8th;
+ *    a footprint drawn out along one line (a rope folding to and fro in one plane) in the 2nd, whose
+ *    direction `fold` (degrees from +x towards +z, 0–180) says whether that line follows an axis;
  *  - `axisRatio`, the mean rim along the four axes over the mean rim along the four diagonals (1 for
  *    a round film, above 1 for spokes along the axes);
  *  - `coverage`, the fraction of the disc within 0.8 of the smallest rim radius where φ < 0 (1 for a
@@ -19,6 +21,9 @@ export interface FilmShape {
   /** Mean rim radius, m. */
   rim: number;
   spread: number;
+  harmonic2: number;
+  /** Direction of the 2nd harmonic's long axis, degrees from +x towards +z in [0, 180). */
+  fold: number;
   harmonic4: number;
   harmonic8: number;
   harmonic3: number;
@@ -37,12 +42,24 @@ function harmonic(r: Float64Array, m: number, mean: number): number {
   return (2 * Math.hypot(re, im)) / FILM_BINS / mean;
 }
 
+/** The direction (degrees in [0, 180)) where the rim's 2nd harmonic peaks. */
+function foldDirection(r: Float64Array): number {
+  let re = 0, im = 0;
+  for (let b = 0; b < FILM_BINS; b++) {
+    const t = (2 * Math.PI * (b + 0.5)) / FILM_BINS;
+    re += r[b] * Math.cos(2 * t);
+    im += r[b] * Math.sin(2 * t);
+  }
+  const deg = (Math.atan2(im, re) * 90) / Math.PI;
+  return deg < 0 ? deg + 180 : deg;
+}
+
 /**
  * A rim r(θ) in FILM_BINS equal directions summed up: its mean (m), its relative spread (std /
- * mean) and its 3rd, 4th, 5th and 8th azimuthal harmonics relative to the mean (their sizes do not
- * depend on where the first bin starts).
+ * mean), its 2nd, 3rd, 4th, 5th and 8th azimuthal harmonics relative to the mean (their sizes do not
+ * depend on where the first bin starts) and the direction of the 2nd.
  */
-export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 'harmonic3' | 'harmonic4' | 'harmonic5' | 'harmonic8'> {
+export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 'harmonic2' | 'fold' | 'harmonic3' | 'harmonic4' | 'harmonic5' | 'harmonic8'> {
   let mean = 0;
   for (let b = 0; b < FILM_BINS; b++) mean += r[b] / FILM_BINS;
   let varr = 0;
@@ -51,6 +68,8 @@ export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 
   return {
     rim: mean,
     spread: Math.sqrt(varr) / m,
+    harmonic2: harmonic(r, 2, m),
+    fold: foldDirection(r),
     harmonic4: harmonic(r, 4, m),
     harmonic8: harmonic(r, 8, m),
     harmonic3: harmonic(r, 3, m),
@@ -100,7 +119,7 @@ export function filmShape(sim: GridSimulation, floor: number, reach: number, ax 
 /** One line of figures for a log. */
 export function describeFilm(f: FilmShape): string {
   const pct = (v: number) => (100 * v).toFixed(1);
-  return `rim ${(1000 * f.rim).toFixed(1)} mm, spread ${pct(f.spread)} %, harmonics 4: ${pct(f.harmonic4)} % 8: ${pct(f.harmonic8)} % (3: ${pct(f.harmonic3)} %, 5: ${pct(f.harmonic5)} %), axes/diagonals ${f.axisRatio.toFixed(3)}, coverage ${pct(f.coverage)} %`;
+  return `rim ${(1000 * f.rim).toFixed(1)} mm, spread ${pct(f.spread)} %, harmonics 2: ${pct(f.harmonic2)} % at ${f.fold.toFixed(0)}° 4: ${pct(f.harmonic4)} % 8: ${pct(f.harmonic8)} % (3: ${pct(f.harmonic3)} %, 5: ${pct(f.harmonic5)} %), axes/diagonals ${f.axisRatio.toFixed(3)}, coverage ${pct(f.coverage)} %`;
 }
 
 /** The film's footprint (φ < 0 in the first row of centres above the floor) as text, one character a cell. */

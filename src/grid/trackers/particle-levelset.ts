@@ -15,8 +15,10 @@
  *    side by more than its radius has escaped; each escaped particle's sphere
  *    φ_p(x) = s_p (r_p − |x − x_p|) is taken at the eight cell centres around it into
  *    φ⁺ = max(φ⁺, φ_p) (positive particles) or φ⁻ = min(φ⁻, φ_p) (negative ones), and each centre
- *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude. Done after advection and again after
- *    redistancing; then the radii of the particles not escaped are reset. Particles between a
+ *    keeps whichever of φ⁺, φ⁻ is smaller in magnitude; the centre of a cell that holds an escaped
+ *    liquid particle then keeps φ ≤ −0.1 h (`sheetDepth`: a sheet thinner than a cell stays a layer
+ *    of liquid cells; docs/decisions.md, "Sheets thinner than a cell"). Done after advection and
+ *    again after redistancing; then the radii of the particles not escaped are reset. Particles between a
  *    cell's centre and a solid that holds the liquid do not correct (`besideSolid`), nor do air
  *    particles within two cells of one (`nearSolid`: they punched a film on a floor into a lace).
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
@@ -35,13 +37,13 @@ import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { VolumeController } from '../volume-growth.ts';
 import { LevelSetTracker } from './levelset.ts';
-import { besideSolid as besideSolid_, cellAt as cellAt_, nearSolid as nearSolid_ } from './pls-cells.ts';
+import { besideSolid as besideSolid_, cellAt as cellAt_, keepSheets as keepSheets_, nearSolid as nearSolid_ } from './pls-cells.ts';
 import { SeedQuota } from './pls-quota.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const sampleInto = sampleInto_, sampleVectorInto = sampleVectorInto_, SOLID = SOLID_;
-const cellAt = cellAt_, besideSolid = besideSolid_, nearSolid = nearSolid_;
+const cellAt = cellAt_, besideSolid = besideSolid_, nearSolid = nearSolid_, keepSheets = keepSheets_;
 
 const p3 = new Float64Array(3);
 const gq = new Float64Array(4);
@@ -61,6 +63,10 @@ export class ParticleLevelSet {
   private plus = new Float64Array(0);
   private minus = new Float64Array(0);
   private cellCount = new Int32Array(0);
+  /** Cells holding an escaped liquid particle, found by the correction in progress. */
+  private sheet = new Uint8Array(0);
+  /** φ at the centre of a cell holding an escaped liquid particle is at most −sheetDepth·h (0: off). */
+  sheetDepth = 0.1;
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
   private phiAt = new Float64Array(4096);
   private readonly quotas = new SeedQuota();
@@ -194,9 +200,15 @@ export class ParticleLevelSet {
       if (!touched) {
         plus.set(phi.subarray(0, n));
         minus.set(phi.subarray(0, n));
+        if (this.sheet.length < n) this.sheet = new Uint8Array(plus.length);
+        this.sheet.fill(0, 0, n);
         touched = true;
       }
       escaped++;
+      if (sign < 0) {
+        const own = cellAt(s, g);
+        if (own >= 0) this.sheet[own] = 1;
+      }
       // (Integers as int32: a double argument is boxed on the heap.)
       const i0 = Math.floor(gx) | 0, j0 = Math.floor(gy) | 0, k0 = Math.floor(gz) | 0;
       for (let e = 0; e < 8; e++) {
@@ -211,6 +223,7 @@ export class ParticleLevelSet {
     }
     if (touched) {
       for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
+      if (this.sheetDepth > 0) keepSheets(s, this.sheet, -this.sheetDepth * h, h);
       fillSolidPhi(s, band);
     }
     this.escaped = escaped;

@@ -57,3 +57,43 @@ export function cellAt(s: GridStore, g: Float64Array): number {
   return s.find(i | 0, j | 0, k | 0);
 }
 
+/**
+ * The particle level set's minimum thickness: a cell flagged in `sheet` (it holds an escaped liquid
+ * particle) that lies in or beside the crease of φ at a sheet's or filament's middle keeps
+ * φ ≤ `floor` (< 0) at its centre. The crease: the positive second differences of φ along the
+ * axes at a centre, summed, exceed h/2 (cells h wide); that is h or more where the middle of a sheet
+ * thinner than a cell passes between a centre and an axis neighbour, and zero beside a thick body's
+ * flat surface. The face neighbours count too: a slanted sheet's middle clips some cells at a corner,
+ * far enough from their centres that no axis neighbour lies across it, and without those cells the
+ * kept layer had pinholes where cells meet at an edge. A sheet thinner than a cell then stays a
+ * face-connected layer of liquid cells while its particles are there; without it the spheres
+ * (r ≤ h/2) reached a centre only where the sheet passed near one, and the honey drop's skirt tore
+ * into strips along the grid's rows (docs/decisions.md, "Sheets thinner than a cell"). Overwrites
+ * `sheet` with the cells kept.
+ */
+export function keepSheets(s: GridStore, sheet: Uint8Array, floor: number, h: number): void {
+  const { nb, phi, type } = s, n = s.count;
+  for (let c = 0; c < n; c++) {
+    if (sheet[c] === 0) continue;
+    sheet[c] = 0;
+    const f = phi[c];
+    if (!(f > floor) || type[c] === SOLID) continue;
+    let keep = crease(s, c) > 0.5 * h;
+    for (let e = 0; e < 6 && !keep; e++) { const m = nb[6 * c + e]; keep = m >= 0 && type[m] !== SOLID && crease(s, m) > 0.5 * h; }
+    if (keep) sheet[c] = 1;
+  }
+  for (let c = 0; c < n; c++) if (sheet[c] !== 0) phi[c] = floor;
+}
+
+/** The positive second differences of φ along the axes at cell c, summed (m). */
+function crease(s: GridStore, c: number): number {
+  const { nb, phi, type } = s, f = phi[c];
+  let sum = 0;
+  for (let a = 0; a < 3; a++) {
+    const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+    if (lo < 0 || hi < 0 || type[lo] === SOLID || type[hi] === SOLID) continue;
+    const d2 = phi[lo] - 2 * f + phi[hi];
+    if (d2 > 0) sum += d2;
+  }
+  return sum;
+}

@@ -23,18 +23,24 @@ function particlesOf(sim: GridSimulation) {
 
 describe('particle level set', () => {
   it("keeps Zalesak's disk closer to its shape and volume than the plain level set", () => {
-    const runs = (['levelset', 'particle-levelset'] as const).map((tracking) => {
+    // The particle level set as published (no minimum sheet thickness), then as the engine runs it.
+    const runs = (['levelset', 'particle-levelset', 'particle-levelset'] as const).map((tracking, q) => {
       const sim = trackingSim(tracking, 50, true, (x, y) => zalesak(x, y), noCorrection);
+      if (q === 1) particlesOf(sim).sheetDepth = 0;
       return { tracking, sim, r: carry(sim, rotation(1), 1, 2 * Math.PI * 0.45, 0.5) };
     });
-    const [ls, pls] = runs.map(({ r }) => ({ dv: r.v1 / r.v0 - 1, shape: r.mismatch / r.v0 }));
-    console.log(`Zalesak 50²: level set ΔV ${(100 * ls.dv).toFixed(2)} %, shape error ${(100 * ls.shape).toFixed(1)} %; particle level set ΔV ${(100 * pls.dv).toFixed(2)} %, shape error ${(100 * pls.shape).toFixed(1)} %`);
-    // Measured: level set +2.9 % and 20.7 %, particle level set +1.7 % and 9.0 % (7.6 % with every cell
-    // of the band at the full count: BENCHMARKS.md, issue 17).
+    const [ls, pls, sheets] = runs.map(({ r }) => ({ dv: r.v1 / r.v0 - 1, shape: r.mismatch / r.v0 }));
+    const pct = (v: number) => (100 * v).toFixed(2);
+    console.log(`Zalesak 50²: level set ΔV ${pct(ls.dv)} %, shape error ${pct(ls.shape)} %; particle level set ΔV ${pct(pls.dv)} %, shape error ${pct(pls.shape)} %; with the minimum sheet thickness ΔV ${pct(sheets.dv)} %, shape error ${pct(sheets.shape)} %`);
+    // Measured (c42087f and after): level set +2.9 % and 20.7 %, particle level set +2.3 % and 8.3 %; with
+    // the minimum sheet thickness +4.7 % and 10.3 %: it rounds up the cells about the slot's corners,
+    // where the particles escape too (docs/decisions.md, "Sheets thinner than a cell").
     expect(Math.abs(pls.dv)).toBeLessThan(Math.abs(ls.dv));
     expect(pls.shape).toBeLessThan(0.6 * ls.shape);
     expect(pls.shape).toBeLessThan(0.1);
-    const particles = particlesOf(runs[1].sim);
+    expect(Math.abs(sheets.dv)).toBeLessThan(0.05);
+    expect(sheets.shape).toBeLessThan(0.6 * ls.shape);
+    const particles = particlesOf(runs[2].sim);
     let negative = 0, positive = 0, rmin = Infinity, rmax = 0;
     for (let q = 0; q < particles.count; q++) {
       const r = particles.radius[q];
@@ -43,10 +49,10 @@ describe('particle level set', () => {
     }
     expect(negative).toBeGreaterThan(500);
     expect(positive).toBeGreaterThan(500);
-    const h = runs[1].sim.d.h;
+    const h = runs[2].sim.d.h;
     expect(rmin).toBeGreaterThanOrEqual(0.1 * h - 1e-12);
     expect(rmax).toBeLessThanOrEqual(0.5 * h + 1e-12);
-    expect(runs[1].sim.counters.plsEscaped).toBeGreaterThan(0);
+    expect(runs[2].sim.counters.plsEscaped).toBeGreaterThan(0);
   }, 120_000);
 
   it('loses less of a rotating sphere than the plain level set', () => {
