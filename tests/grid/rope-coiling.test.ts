@@ -53,7 +53,9 @@ describe('rope coiling: the measurement', () => {
     expect(coilingScales(0.003, 0.05, 0.002, nu, g).regime).toBe('viscous');
     const s = coilingScales(0.003, 0.4, 0.05, nu, g);
     expect(s.omega).toBe(Math.max(s.viscous, s.gravitational, s.inertial));
-    expect(s.gravitational).toBeCloseTo(((g * 0.4 ** 4) / (nu * Math.PI * 0.003 ** 2 * 0.4)) ** 0.25, 9);
+    const Q = Math.PI * 0.003 ** 2 * 0.4;
+    expect(s.gravitational).toBeCloseTo(((g * Q ** 3) / (nu * 0.003 ** 8)) ** 0.25, 9);
+    expect(s.inertial).toBeCloseTo((Q ** 4 / (nu * 0.003 ** 10)) ** (1 / 3), 9);
   });
 });
 

@@ -17,7 +17,7 @@ import { G, check, fitLine, simulate, type ValidationCase } from './case.ts';
 
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
-  spoutY: 0.07, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
+  spoutY: 0.09, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
   density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
@@ -26,7 +26,7 @@ export function honeyCoilScene(seconds: number, fps = 30): SceneInput {
   const p = HONEY_COIL;
   return {
     name: 'validate-rope-coiling', fps, duration: seconds,
-    domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.085, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
+    domain: { min: [-0.05, 0, -0.05], max: [0.05, p.spoutY + 0.015, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
     materials: {
       honey: { kind: 'liquid', density: p.density, viscosity: { value: p.viscosityPas, unit: 'Pa.s' } },
       plate: { kind: 'solid', friction: 0.6 },
