@@ -3,12 +3,10 @@
  *  - the measurement: a lower end turning steadily gives back its frequency, turns and R² = 1;
  *  - Ribe's regime scales pick the largest as the regime;
  *  - the shipped scene pours what the validation case measures;
- *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end should turn steadily about the
- *    axis at a frequency within 3× of its regime's scale. It does not yet: the rope buckles and lays
- *    loops, but turns in bouts of one to three turns and swings back through the axis
- *    between them (docs/decisions.md, "Rope coiling on the grid"), so the case is marked as failing
- *    (it.fails) until it coils steadily; the quick tiny case, that the rope buckles off the axis,
- *    is in validate.test.ts.
+ *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end turns steadily about the axis
+ *    at a frequency within 3× of its regime's scale (docs/decisions.md, "Rope coiling on the grid:
+ *    steady turning": −9.5 turns from 1 s to 3 s at 0.92 of the scale, R² 0.999); the quick tiny
+ *    case, that the rope buckles off the axis, is in validate.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -75,8 +73,7 @@ describe('rope coiling: the shipped scene', () => {
 });
 
 describeLong(import.meta, 'rope coiling on the grid, full (VISCID_LONG=1)', () => {
-  // Known failure (see the header): it.fails passes while the case fails; make it `it` once it coils.
-  it.fails('coils steadily at the frequency of its regime', () => {
+  it('coils steadily at the frequency of its regime', () => {
     const r = runCase(ropeCoiling, 'grid', 'full');
     expect(r.error, r.error).toBeUndefined();
     expect(r.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);

@@ -149,7 +149,7 @@ export const ropeCoiling: ValidationCase = {
   name: 'rope-coiling',
   title: 'Liquid rope coiling (honey-coil)',
   engines: ['grid'],
-  source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g U₁⁴/νQ)^¼, Ω_I = (U₁⁵/νQ)^⅓, times factors of order one',
+  source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g Q³/ν a₁⁸)^¼, Ω_I = (Q⁴/ν a₁¹⁰)^⅓, times factors of order one',
   meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity).',
   run(engine, size) {
     // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
