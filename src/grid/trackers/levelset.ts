@@ -30,7 +30,10 @@ import { registerTracker, type SurfaceTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const cellKey = cellKey_, sampleCentre = sampleCentre_, FLUID = FLUID_, SOLID = SOLID_;
-/** τ of the spout's flux control (emitSpout), s; at least three steps, so that the control does not swing. */
+/**
+ * τ of the spout's flux control (emitSpout), s; at least 1.2 steps, so that the loop's gain per step,
+ * (flux at s over area × s) × Δt / τ, stays under 2 (the column passes up to 1.5 times the face's flux).
+ */
 const SPOUT_FLUX_TIME = 0.02;
 
 export class LevelSetTracker implements SurfaceTracker {
@@ -216,7 +219,7 @@ export class LevelSetTracker implements SurfaceTracker {
    * column over a coarse grid is wider than the face (a 4 mm disk on 2 mm cells passes 1.4 times
    * its flux at s), so the speed set in the spout's cells (sources.ts, applySpoutVelocity) is
    * scaled by the account: 1 + (area × speed × time − what it has put in) / (area × speed × τ),
-   * within [½, 3/2], τ the larger of 20 ms and three steps. The account settles a fraction of τ's
+   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps. The account settles a fraction of τ's
    * flow above what was asked (0.2 cm³ for honey-coil's spout, 1 % of what it pours in a second); a
    * shorter τ chased the noise of each union's measured volume (the scale swung 0.3–0.9 from frame
    * to frame at 10 ms, 0.46–0.6 at 20 ms).
@@ -231,8 +234,9 @@ export class LevelSetTracker implements SurfaceTracker {
     const interval = h / this.perAxis / speed;
     if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
     const s = sp.source, area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
-    const behind = spoutAsked(sp, t1) - sp.emitted;
-    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 3 * dt))));
+    // The union fills what ran off the face during the last step: the account is due up to now, not t1.
+    const behind = spoutAsked(sp, sim.time) - sp.emitted;
+    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 1.2 * dt))));
     const velocity: [number, number, number] = [speed * sp.speedScale * sp.normal[0], speed * sp.speedScale * sp.normal[1], speed * sp.speedScale * sp.normal[2]];
     const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
     const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
