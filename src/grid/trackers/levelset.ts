@@ -219,10 +219,10 @@ export class LevelSetTracker implements SurfaceTracker {
    * column over a coarse grid is wider than the face (a 4 mm disk on 2 mm cells passes 1.4 times
    * its flux at s), so the speed set in the spout's cells (sources.ts, applySpoutVelocity) is
    * scaled by the account: 1 + (area × speed × time − what it has put in) / (area × speed × τ),
-   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps. The account settles a fraction of τ's
-   * flow above what was asked (0.2 cm³ for honey-coil's spout, 1 % of what it pours in a second); a
-   * shorter τ chased the noise of each union's measured volume (the scale swung 0.3–0.9 from frame
-   * to frame at 10 ms, 0.46–0.6 at 20 ms).
+   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps, the account taken as due at the step's
+   * start (the union fills what ran off during the last step). It settles a fraction of τ's flow
+   * above what was asked; a shorter τ chased the noise of each union's measured volume (the scale
+   * swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
    * (Unioned only while the account was behind, the column went in as a slug once in several
    * steps, each slug running off before the next: a beaded stream that gravity pulled apart below
    * the spout.)
