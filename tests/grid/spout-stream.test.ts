@@ -49,8 +49,8 @@ describe('a level-set spout pours one stream', () => {
     const t = 12 / 60;
     for (let f = 3; f < 12; f++) expect(TOP - lows[f], `frame ${f + 1}: joined for ${(1000 * (TOP - lows[f])).toFixed(0)} mm`).toBeGreaterThan(0.01);
     expect(TOP - lows[11]).toBeGreaterThan(0.03);
-    // The flux control lets the account settle a little above area × speed × time (its first
-    // column and a fraction of τ's flow): 3.6 % of the 3 cm³ asked by 0.2 s.
+    // The flux control lets the account settle a little above area × speed × time (a step's flow
+    // and a fraction of τ's): 6 % of the 3 cm³ asked by 0.2 s.
     const asked = Math.PI * R * R * SPEED * t;
     expect(sim.metrics().fluidVolume / asked).toBeGreaterThan(0.98);
     expect(sim.metrics().fluidVolume / asked).toBeLessThan(1.09);

@@ -219,10 +219,9 @@ export class LevelSetTracker implements SurfaceTracker {
    * column over a coarse grid is wider than the face (a 4 mm disk on 2 mm cells passes 1.4 times
    * its flux at s), so the speed set in the spout's cells (sources.ts, applySpoutVelocity) is
    * scaled by the account: 1 + (area × speed × time − what it has put in) / (area × speed × τ),
-   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps, the account taken as due at the step's
-   * start (the union fills what ran off during the last step). It settles a fraction of τ's flow
-   * above what was asked; a shorter τ chased the noise of each union's measured volume (the scale
-   * swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
+   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps. The account settles about a step's flow
+   * plus a fraction of τ's above what was asked; a shorter τ chased the noise of each union's
+   * measured volume (the scale swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
    * (Unioned only while the account was behind, the column went in as a slug once in several
    * steps, each slug running off before the next: a beaded stream that gravity pulled apart below
    * the spout.)
@@ -234,8 +233,7 @@ export class LevelSetTracker implements SurfaceTracker {
     const interval = h / this.perAxis / speed;
     if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
     const s = sp.source, area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
-    // The union fills what ran off the face during the last step: the account is due up to now, not t1.
-    const behind = spoutAsked(sp, sim.time) - sp.emitted;
+    const behind = spoutAsked(sp, t1) - sp.emitted;
     sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 1.2 * dt))));
     const velocity: [number, number, number] = [speed * sp.speedScale * sp.normal[0], speed * sp.speedScale * sp.normal[1], speed * sp.speedScale * sp.normal[2]];
     const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
