@@ -18,7 +18,7 @@ import { PARTICLE_ROPE_GAP, particleCoilSettings } from './rope-coiling-particle
 
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
-  spoutY: 0.07, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
+  spoutY: 0.09, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
   density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
@@ -27,7 +27,7 @@ export function honeyCoilScene(seconds: number, fps = 30): SceneInput {
   const p = HONEY_COIL;
   return {
     name: 'validate-rope-coiling', fps, duration: seconds,
-    domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.085, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
+    domain: { min: [-0.05, 0, -0.05], max: [0.05, p.spoutY + 0.015, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
     materials: {
       honey: { kind: 'liquid', density: p.density, viscosity: { value: p.viscosityPas, unit: 'Pa.s' } },
       plate: { kind: 'solid', friction: 0.6 },
@@ -154,9 +154,9 @@ export function measureRopeCoiling(engine: EngineName, seconds: number, from: nu
 export const ropeCoiling: ValidationCase = {
   name: 'rope-coiling',
   title: 'Liquid rope coiling (honey-coil)',
-  engines: ['grid', 'particle'],
-  source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g U₁⁴/νQ)^¼, Ω_I = (U₁⁵/νQ)^⅓, times factors of order one',
-  meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity; particle: the implicit viscosity of Weiler et al. 2018 at 1 mm particles).',
+  engines: ['grid'],
+  source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g Q³/ν a₁⁸)^¼, Ω_I = (Q⁴/ν a₁¹⁰)^⅓, times factors of order one',
+  meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity).',
   run(engine, size) {
     // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
     // tiny: the first 0.6 s, in which the rope must buckle: its lower end leaves the axis by half a
