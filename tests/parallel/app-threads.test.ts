@@ -17,10 +17,7 @@ describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       const scene = JSON.parse(readFileSync(new URL('../../scenes/honey-drop.json', import.meta.url), 'utf8'));
-      // Coarser particles (2.2 mm for 1.5): ~3 000 liquid particles instead of ~9 300, over the
-      // 2 048 at which the particle engine hands its stages to the team (src/particle/work.ts), so
-      // the nested workers still do the stepping, at a third of the cost a frame.
-      scene.particle = { ...scene.particle, radius: 0.0022, workers: 2 };
+      scene.particle = { ...scene.particle, workers: 2 };
       const r = await page.evaluate((t) => (window as any).__viscid.loadSceneText(t, 'honey-drop-2'), JSON.stringify(scene));
       expect(r).toEqual({ ok: true });
       const f0: number = await page.evaluate(() => (window as any).__viscid.frame);
