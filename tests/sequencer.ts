@@ -12,15 +12,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const LONG_FIRST = [
   'tests/e2e/scenes.test.ts', // every scene loaded and pictured once (the grid-first ones' engine checks too)
   'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (node start-ups, sbatch --wait polls every 2 s)
-  'tests/particle/validate.test.ts',
   'tests/e2e/app.test.ts',
-  'tests/grid/validate.test.ts',
-  'tests/e2e/switching.test.ts',
-  'tests/package/pack.test.ts',
+  'tests/grid/validate.test.ts', // the rope-coiling tiny case is half of it
   'tests/parallel/app-threads.test.ts',
+  'tests/package/pack.test.ts',
+  'tests/e2e/switching.test.ts',
+  'tests/grid/cavity', // cavity-re100: 64² settled, 43–55 s
   'tests/cli/run-dir.test.ts',
   'tests/e2e/scene-engine.test.ts',
-  'tests/grid/cavity',
+  'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only
   'tests/particle/physics.test.ts',
   'tests/particle/free-bodies.test.ts',
   'tests/cli/run.test.ts',

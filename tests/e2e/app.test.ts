@@ -45,6 +45,13 @@ function objEdgeReport(text: string): { vertices: number; faces: number; openEdg
   return { vertices: weld.size, faces: faces.length, openEdges, overusedEdges };
 }
 
+/** The faces of an OBJ text: its lines that start with `f `. */
+function faceCount(text: string): number {
+  let n = text.startsWith('f ') ? 1 : 0;
+  for (let i = text.indexOf('\nf '); i >= 0; i = text.indexOf('\nf ', i + 3)) n++;
+  return n;
+}
+
 /** Per test: software WebGL on a busy 2-core machine is slow, and simulation frames take seconds; the waits are for states. */
 const SLOW = TEST_TIMEOUT;
 
@@ -217,7 +224,9 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
       `particle/mesh-${String(f0 + 1).padStart(4, '0')}.obj`,
       `particle/mesh-${String(f0 + 2).padStart(4, '0')}.obj`,
     ]);
-    for (const name of names) expect(objEdgeReport(strFromU8(files[name])).faces).toBeGreaterThan(100);
+    // Each frame's OBJ holds the surface (its faces counted; the closed-mesh check is the export
+    // test's above, on the same encoder: a full report of two 9 MB files here cost ~1.5 s of CPU).
+    for (const name of names) expect(faceCount(strFromU8(files[name]))).toBeGreaterThan(100);
   }, SLOW);
 
   it('applies a parameter edited in the generated panel on reset', async () => {
