@@ -25,7 +25,6 @@ export function saveGrid(sim: GridSimulation, scene: Scene): Uint8Array {
   w.array('blobsDone', Uint8Array.from(sim.blobs.map((b) => (b.done ? 1 : 0))));
   w.array('spoutNext', Float64Array.from(sim.spouts.map((sp) => sp.next)));
   w.array('spoutEmitted', Float64Array.from(sim.spouts.flatMap((sp) => [sp.emitted, sp.lastAdded])));
-  w.array('spoutSpeedIntegral', Float64Array.from(sim.spouts.map((sp) => sp.speedIntegral)));
   sim.tracker.save(w);
   saveExtensions(sim, w);
   return w.finish();
@@ -71,11 +70,6 @@ export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
       sp.emitted = emitted[2 * i];
       sp.lastAdded = emitted[2 * i + 1];
     });
-  }
-  // Checkpoints written before the spout's flux control had its integral part start it from 0.
-  if (r.has('spoutSpeedIntegral')) {
-    const integral = r.array('spoutSpeedIntegral', Float64Array, sim.spouts.length);
-    sim.spouts.forEach((sp, i) => (sp.speedIntegral = integral[i]));
   }
   sim.tracker.restore(sim, r);
   restoreExtensions(sim, r);

@@ -44,8 +44,6 @@ export interface Spout {
    * (trackers/levelset.ts, emitSpout), set at every step before it is used; 1 otherwise.
    */
   speedScale: number;
-  /** The integral part of that control (trackers/levelset.ts, emitSpout): the scale it settles at, less 1. */
-  speedIntegral: number;
 }
 
 /** What a spout should have put in by `time`: its face's area × speed × the time it has run, m³. */
@@ -80,7 +78,6 @@ export function compileSources(scene: Scene): { blobs: Blob[]; spouts: Spout[]; 
       emitted: 0,
       lastAdded: 0,
       speedScale: 1,
-      speedIntegral: 0,
     };
   });
   const sinks = scene.sinks.map((k) => ({ shape: compileShape(k.shape, scene.assets.meshes), start: k.start, end: k.end ?? Infinity }));

@@ -35,8 +35,6 @@ const cellKey = cellKey_, sampleCentre = sampleCentre_, FLUID = FLUID_, SOLID = 
  * (flux at s over area × s) × Δt / τ, stays under 2 (the column passes up to 1.5 times the face's flux).
  */
 const SPOUT_FLUX_TIME = 0.02;
-/** τᵢ of the control's integral part, s: five times τ, so that it learns the column's flux ratio without ringing. */
-const SPOUT_FLUX_INTEGRAL_TIME = 0.1;
 
 export class LevelSetTracker implements SurfaceTracker {
   readonly name: string = 'levelset';
@@ -220,13 +218,10 @@ export class LevelSetTracker implements SurfaceTracker {
    * unioned in at every step, so that the face is never dry and the rope stays joined to it. The
    * column over a coarse grid is wider than the face (a 4 mm disk on 2 mm cells passes 1.4 times
    * its flux at s), so the speed set in the spout's cells (sources.ts, applySpoutVelocity) is
-   * scaled by the account, a PI control: 1 + e + I, e = (area × speed × time − what it has put in) /
-   * (area × speed × τ), dI/dt = e / τᵢ, within [½, 3/2], τ the larger of 20 ms and 1.2 steps, τᵢ
-   * 0.1 s. The integral learns the ratio of the face's flux to the column's (the scale the spout
-   * settles at, 0.5–0.7 on a coarse grid); with the proportional part alone the account settled
-   * that far short of 1 times area × speed × τ above what was asked (2.7 % too much at 0.45 s for a
-   * 6 mm disk on 4 mm cells). A shorter τ chased the noise of each union's measured volume (the
-   * scale swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
+   * scaled by the account: 1 + (area × speed × time − what it has put in) / (area × speed × τ),
+   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps. The account settles about a step's flow
+   * plus a fraction of τ's above what was asked; a shorter τ chased the noise of each union's
+   * measured volume (the scale swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
    * (Unioned only while the account was behind, the column went in as a slug once in several
    * steps, each slug running off before the next: a beaded stream that gravity pulled apart below
    * the spout.)
@@ -238,12 +233,8 @@ export class LevelSetTracker implements SurfaceTracker {
     const interval = h / this.perAxis / speed;
     if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
     const s = sp.source, area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
-    // This step's union is counted into the account after this (levelset.ts, the union's share):
-    // the last one's volume stands in for it, so the account is read as it will be at the step's end.
-    const behind = spoutAsked(sp, t1) - sp.emitted - sp.lastAdded;
-    const e = behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 1.2 * dt));
-    sp.speedIntegral = Math.min(0.5, Math.max(-0.5, sp.speedIntegral + (e * dt) / SPOUT_FLUX_INTEGRAL_TIME));
-    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + e + sp.speedIntegral));
+    const behind = spoutAsked(sp, t1) - sp.emitted;
+    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 1.2 * dt))));
     const velocity: [number, number, number] = [speed * sp.speedScale * sp.normal[0], speed * sp.speedScale * sp.normal[1], speed * sp.speedScale * sp.normal[2]];
     const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
     const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
