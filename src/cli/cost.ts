@@ -11,6 +11,7 @@ import { MAX_SUBDIVISION } from '../particle/step.ts';
 import { GelState, gelPieces } from '../particle/gel.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
+import { MAX_TRANSPORT_SUBSTEPS } from '../grid/levelset-transport.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
@@ -310,6 +311,9 @@ export function capWarnings(engine: string, counters: Record<string, number>): {
     out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the stability limit of the explicit viscosity.${viscous}` });
   } else if (counters.stepCap) {
     out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the CFL limit (raise grid.minDt, or the liquid is moving too fast)` });
+  }
+  if (counters.levelsetSubstepCap) {
+    out.push({ key: 'levelsetSubstepCap', text: `${engine}: in ${fmtInt(counters.levelsetSubstepCap)} grid steps the level set's transport needed more than ${MAX_TRANSPORT_SUBSTEPS} substeps and was capped: the liquid moves faster than the grid step carries (the CFL limit was overridden, or the velocity has run away)` });
   }
   return out;
 }

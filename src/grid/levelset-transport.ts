@@ -19,6 +19,13 @@ const SOLID = SOLID_;
  * Fedkiw 2003 §3.2 at their common choice α = 0.9.
  */
 const SUBSTEP_CFL = 0.9;
+/**
+ * Most substeps of one transport (`advect`). A step whose velocity asks for more was lengthened past
+ * the CFL limit (grid.minDt or the step cap bind) and the liquid is already moving faster than the
+ * grid can carry; without the cap a velocity that has run away (1e9 m/s on a 1e-7 s step) asks for
+ * 10 000 substeps a step and a frame runs for many minutes. The caller counts it (levelsetSubstepCap).
+ */
+export const MAX_TRANSPORT_SUBSTEPS = 64;
 
 export class LevelSetTransport {
   private scratch = new Float64Array(0);
@@ -35,7 +42,8 @@ export class LevelSetTransport {
    * Moves φ through the velocity field for Δt: WENO5 upwind differences in space (ENO2, then
    * first-order upwind, where the stencil leaves the band or meets a solid) and third-order TVD
    * Runge-Kutta in time, substepped at a Courant number Σ|u_a| τ / h of at most 0.9 and so that a
-   * substep moves the surface at most `axisCells` along an axis. Returns the number of substeps.
+   * substep moves the surface at most `axisCells` along an axis, at most MAX_TRANSPORT_SUBSTEPS of
+   * them. Returns the number of substeps.
    */
   advect(s: GridStore, d: GridDomain, dt: number, axisCells = 0.5): number {
     const n = s.count;
@@ -55,7 +63,7 @@ export class LevelSetTransport {
       this.stage = new Float64Array(this.scratch.length);
       this.start = new Float64Array(this.scratch.length);
     }
-    const sub = Math.max(1, Math.ceil((vmax * dt) / (axisCells * h)), Math.ceil((vsum * dt) / (SUBSTEP_CFL * h)));
+    const sub = Math.min(MAX_TRANSPORT_SUBSTEPS, Math.max(1, Math.ceil((vmax * dt) / (axisCells * h)), Math.ceil((vsum * dt) / (SUBSTEP_CFL * h))));
     const tau = dt / sub;
     const start = this.start, stage = this.stage;
     // The cells the stages visit: non-solid cells with all six neighbours where φ is not flat at

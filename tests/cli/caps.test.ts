@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSimulation, parseScene } from '../../src/index.ts';
+import { createSimulation, parseScene, SimulationError } from '../../src/index.ts';
 import { MAX_VISCOSITY_SWEEPS } from '../../src/particle/calibration.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../../src/scene/checks.ts';
 import { capWarnings, predictFrameCost } from '../../src/cli/cost.ts';
@@ -48,11 +48,11 @@ describe('viscosity sweeps', () => {
 
 describe('grid steps', () => {
   it(`stop at ${MAX_GRID_STEPS_PER_FRAME} a frame where the CFL condition asks for more, counted`, () => {
-    // A pool at rest in a closed box under 1e14 m/s² of gravity: the CFL step counts the speed
-    // gravity can give within a step, √(g h) = 1.4e6 m/s, so a 1 ms frame asks for 70 000 steps.
+    // A pool at rest in a closed box under 3e13 m/s² of gravity: the CFL step counts the speed
+    // gravity can give within a step, √(g h) = 7.7e5 m/s, so a 1 ms frame asks for about 38 000 steps.
     const s = tiny();
     s.fps = 1000;
-    s.gravity = [0, -1e14, 0];
+    s.gravity = [0, -3e13, 0];
     s.bodies = [{ material: 'syrup', shape: { type: 'box', center: [0, -0.05, 0], size: [0.2, 0.1, 0.2] } }];
     s.domain = { min: [-0.1, -0.1, -0.1], max: [0.1, 0.1, 0.1] };
     s.grid = { cellSize: 0.04, minDt: 1e-12, maxDt: 1e-3 };
@@ -64,6 +64,21 @@ describe('grid steps', () => {
     expect(sim.time).toBeCloseTo(1 / 1000, 12);
     expect(capWarnings('grid', stats.counters).map((w) => w.key)).toEqual(['stepCap']);
     expect(predictFrameCost(scene).warnings.join('\n')).toMatch(/grid\.minDt allows [\d,]+ steps a frame; a frame takes at most 10,000/);
+  }, 60_000);
+
+  it('end with an error naming the stage, not a frame of many minutes, where the velocity runs away past the step', () => {
+    // Under 1e14 m/s² the steps, lengthened 7× past the CFL limit by the cap, let the pool's velocity
+    // run away (1e9 m/s within 200 steps); the level set's transport then stops at its substep cap
+    // (MAX_TRANSPORT_SUBSTEPS, counted as levelsetSubstepCap) instead of taking 10 000 substeps a
+    // step, and the blow-up is reported.
+    const s = tiny();
+    s.fps = 1000;
+    s.gravity = [0, -1e14, 0];
+    s.bodies = [{ material: 'syrup', shape: { type: 'box', center: [0, -0.05, 0], size: [0.2, 0.1, 0.2] } }];
+    s.domain = { min: [-0.1, -0.1, -0.1], max: [0.1, 0.1, 0.1] };
+    s.grid = { cellSize: 0.04, minDt: 1e-12, maxDt: 1e-3 };
+    const sim = createSimulation(parseScene(s), 'grid');
+    expect(() => sim.stepFrame()).toThrow(SimulationError);
   }, 60_000);
 });
 

@@ -16,6 +16,7 @@ import type { SurfaceJob } from '../../surface/index.ts';
 import { OPEN, cellKey as cellKey_ } from '../domain.ts';
 import { sampleCentre as sampleCentre_ } from '../interpolate.ts';
 import { LevelSet } from '../levelset.ts';
+import { MAX_TRANSPORT_SUBSTEPS } from '../levelset-transport.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { cellLiquidFraction, correctVolume, levelSetVolume, openFaceInflow } from '../levelset-volume.ts';
 import { Markers } from '../markers.ts';
@@ -208,7 +209,9 @@ export class LevelSetTracker implements SurfaceTracker {
    */
   move(sim: GridSimulation, dt: number): void {
     if (sim.d.kind.includes(OPEN)) this.expected += dt * openFaceInflow(sim.store, sim.d.h);
-    sim.count('levelsetSubsteps', this.levelSet.advect(sim.store, sim.d, dt, this.transportCells));
+    const substeps = this.levelSet.advect(sim.store, sim.d, dt, this.transportCells);
+    sim.count('levelsetSubsteps', substeps);
+    if (substeps >= MAX_TRANSPORT_SUBSTEPS) sim.count('levelsetSubstepCap', 1);
     fillSolidPhi(sim.store, sim.band);
   }
 
