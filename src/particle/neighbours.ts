@@ -253,6 +253,25 @@ export class NeighbourList {
     this.j = bigger;
   }
 
+  /**
+   * Lays out rows 0…n−1 from their entry counts `cnt` (a count pass before a fill pass): start[i] is
+   * the running sum, cnt[i] becomes row i's fill cursor (start[i]), and the list holds the total.
+   * Returns the total.
+   */
+  openCounted(cnt: Int32Array, n: number): number {
+    const start = this.start;
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      start[i] = total;
+      total += cnt[i];
+      cnt[i] = start[i];
+    }
+    start[n] = total;
+    this.reserve(total);
+    this.length = total;
+    return total;
+  }
+
   push(j: number): void {
     if (this.length === this.j.length) {
       const bigger = allocInt32(Math.max(1024, Math.ceil(this.length * LIST_GROWTH)), this.shared);

@@ -86,7 +86,7 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
  * so each half row names its ghosts for both ends (and i its own), counted, then filled.
  */
 function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null): void {
-  const gl = st.ghosts, start = gl.start, cnt = st.cursor;
+  const gl = st.ghosts, cnt = st.cursor;
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   for (let fill = 0; fill < 2; fill++) {
@@ -118,15 +118,7 @@ function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
       }
     }
     if (fill === 1) break;
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      start[i] = total;
-      total += cnt[i];
-      cnt[i] = start[i];
-    }
-    start[n] = total;
-    gl.reserve(total);
-    gl.length = total;
+    const total = gl.openCounted(cnt, n);
     if (st.ghostCoef.length < total) st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   }
 }

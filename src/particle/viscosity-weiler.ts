@@ -210,16 +210,7 @@ function countRows(ctx: StepContext, st: ImplicitViscosityState, n: number, half
       }
     }
   }
-  const start = rows.start;
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    start[i] = total;
-    total += cnt[i];
-    cnt[i] = start[i];
-  }
-  start[n] = total;
-  rows.reserve(total);
-  rows.length = total;
+  rows.openCounted(cnt, n);
 }
 
 function fillRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, half: boolean): void {
