@@ -2,17 +2,12 @@
  * spout-fill on the grid: the liquid cells' kinetic and potential energy changed by each stage, mJ a
  * frame. `npx tsx bench/spout-energy.ts FIRST LAST '{grid overrides}'`
  */
-import { readFileSync } from 'node:fs';
-import { parseScene } from '../src/index.ts';
-import { GridSimulation } from '../src/grid/step.ts';
+import { perStageDeltas, spoutFill } from './grid-stage-deltas.ts';
 
-const json = JSON.parse(readFileSync(new URL('../scenes/spout-fill.json', import.meta.url), 'utf8'));
-if (process.argv[4]) Object.assign(json.grid, JSON.parse(process.argv[4]));
-const sim = new GridSimulation(parseScene(json));
-sim.initialize();
+const sim = spoutFill(process.argv[4]);
 const first = Number(process.argv[2] ?? 30), last = Number(process.argv[3] ?? 42);
 const rho = 1300, h = sim.d.h;
-function energy(): [number, number] {
+function energy(): number[] {
   const s = sim.store;
   let ke = 0, pe = 0;
   for (let c = 0; c < s.count; c++) {
@@ -23,20 +18,6 @@ function energy(): [number, number] {
   }
   return [1000 * ke, 1000 * pe];
 }
-const acc = new Map<string, number[]>();
-let active = false;
-for (const st of sim.pipeline) {
-  const run = st.run.bind(st);
-  st.run = (sm, dt) => {
-    if (!active) return run(sm, dt);
-    const a = energy();
-    run(sm, dt);
-    const b = energy();
-    const row = acc.get(st.name) ?? acc.set(st.name, [0, 0]).get(st.name)!;
-    row[0] += b[0] - a[0]; row[1] += b[1] - a[1];
-  };
-}
-for (let f = 1; f <= last; f++) { active = f >= first; sim.stepFrame(); }
-const frames = last - first + 1;
+const rows = perStageDeltas(sim, energy, first, last);
 console.log(`frames ${first}–${last}: mJ a frame by stage (kinetic, potential); now KE ${energy()[0].toFixed(0)} mJ`);
-for (const [name, row] of acc) console.log(`${name.padEnd(14)} ${(row[0] / frames).toFixed(1).padStart(8)} ${(row[1] / frames).toFixed(1).padStart(8)}`);
+for (const [name, row] of rows) console.log(`${name.padEnd(14)} ${row[0].toFixed(1).padStart(8)} ${row[1].toFixed(1).padStart(8)}`);

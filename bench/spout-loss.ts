@@ -2,15 +2,10 @@
  * spout-fill on the grid: which stage gains or loses liquid volume, and where (spout column, floor
  * layer, wall band, elsewhere). `npx tsx bench/spout-loss.ts FIRST LAST '{grid overrides}'`
  */
-import { readFileSync } from 'node:fs';
-import { parseScene } from '../src/index.ts';
-import { GridSimulation } from '../src/grid/step.ts';
 import { cellLiquidFraction } from '../src/grid/levelset-volume.ts';
+import { perStageDeltas, spoutFill } from './grid-stage-deltas.ts';
 
-const json = JSON.parse(readFileSync(new URL('../scenes/spout-fill.json', import.meta.url), 'utf8'));
-if (process.argv[4]) Object.assign(json.grid, JSON.parse(process.argv[4]));
-const sim = new GridSimulation(parseScene(json));
-sim.initialize();
+const sim = spoutFill(process.argv[4]);
 const first = Number(process.argv[2] ?? 6), last = Number(process.argv[3] ?? 12);
 const REGIONS = ['column', 'floor', 'walls', 'other'];
 const n = sim.d.n, h = sim.d.h;
@@ -25,23 +20,6 @@ function regionVolumes(): number[] {
   }
   return v;
 }
-const acc = new Map<string, number[]>();
-let active = false;
-for (const st of sim.pipeline) {
-  const run = st.run.bind(st);
-  st.run = (sm, dt) => {
-    if (!active) return run(sm, dt);
-    const a = regionVolumes();
-    run(sm, dt);
-    const b = regionVolumes();
-    const row = acc.get(st.name) ?? acc.set(st.name, [0, 0, 0, 0]).get(st.name)!;
-    for (let r = 0; r < 4; r++) row[r] += b[r] - a[r];
-  };
-}
-for (let f = 1; f <= last; f++) {
-  active = f >= first;
-  sim.stepFrame();
-}
+const rows = perStageDeltas(sim, regionVolumes, first, last);
 console.log(`frames ${first}–${last}, cm³ a frame by stage and region (${REGIONS.join(', ')}); volumes now ${regionVolumes().map((x) => x.toFixed(0)).join(', ')}`);
-const frames = last - first + 1;
-for (const [name, row] of acc) console.log(`${name.padEnd(14)} ${row.map((x) => (x / frames).toFixed(1).padStart(8)).join(' ')}  total ${(row.reduce((p, q) => p + q, 0) / frames).toFixed(1)}`);
+for (const [name, row] of rows) console.log(`${name.padEnd(14)} ${row.map((x) => x.toFixed(1).padStart(8)).join(' ')}  total ${row.reduce((p, q) => p + q, 0).toFixed(1)}`);
