@@ -18,7 +18,6 @@ import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
 import type { ContactSlabs } from './liquid-contacts.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
-import type { CellObjects } from './object-adhesion.ts';
 import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
@@ -109,7 +108,6 @@ export class StepContext {
   move?: MoveState;
   contactSlabs?: ContactSlabs;
   adhesionTables?: AdhesionTables;
-  cellObjects?: CellObjects;
   density?: DensityState;
   solve?: SolveState;
   /** The viscoelastic materials' constants and springs (gel.ts); null when the scene has no gel. */

@@ -3,33 +3,30 @@
  * body (L.nearObject: boundaries.ts markNearObjects covers the adhesion support) adds the matrix
  * acceleration of every object particle within support; object particles are immovable, so the
  * liquid particle takes A in full. Each particle writes only its own acceleration: the job's
- * threads take runs of liquid cells. The object cells within reach of each liquid cell are listed
- * on the calling thread first (listCellObjects, through the context's object cells).
+ * threads take runs of liquid cells, and each looks up the object cells within reach of its own
+ * liquid cells (object-cells.ts, in the object cells' dense block; where they are hashed, the job
+ * runs on the calling thread, which alone reaches the context).
  */
 import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
+import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
-
-/** Per liquid cell c: the object cells within reach, cells[start[c] .. start[c + 1]). */
-export interface CellObjects {
-  start: Int32Array;
-  cells: Int32Array;
-}
 
 /** Liquid ← object adhesion into L.acc (after the liquid pairs: it adds to their sums). */
 export function objectAdhesion(ctx: StepContext, tables: AdhesionTables): void {
   const L = ctx.liquid;
-  if (ctx.objects.count === 0) return;
-  const lists = listCellObjects(ctx, (ctx.cellObjects ??= { start: new Int32Array(0), cells: new Int32Array(0) }));
+  if (ctx.objects.count === 0 || ctx.objectCells.grid.cellCount === 0) return;
   const g = ctx.cells.grid, og = ctx.objectCells.grid;
-  const job = ctx.runner.bind(objectAdhesionJob), a = job.a;
+  const job = ctx.runner.bind(objectAdhesionJob), a = job.a, s = job.s;
   a.acc = L.acc; a.pos = L.pos; a.mat = L.material; a.near = L.nearObject; a.start = g.start; a.count = g.count; a.box = ctx.cells.box;
-  a.cellObjStart = lists.start; a.cellObj = lists.cells; a.ostart = og.start; a.ocount = og.count;
+  a.ostart = og.start; a.ocount = og.count;
   a.opos = ctx.objectSlotPos; a.omat = ctx.objectSlotMat; a.tf = tables.f64; a.ti = tables.i32;
-  job.s.size = tables.size;
-  job.s.invR = tables.invR;
+  s.size = tables.size;
+  s.invR = tables.invR;
+  s.reach = ctx.objectReach;
+  job.inline = !objectCellLookup(ctx.objectCellBlock(), ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
   runJob(job, L.count, g.cellCount);
 }
 
@@ -37,10 +34,10 @@ export const objectAdhesionJob = defineJob({
   name: 'object-adhesion',
   arrays: { acc: 'f64' },
   inputs: {
-    pos: 'f64', mat: 'u16', near: 'u8', start: 'i32', count: 'i32', box: 'f64', cellObjStart: 'i32', cellObj: 'i32',
-    ostart: 'i32', ocount: 'i32', opos: 'f64', omat: 'u16', tf: 'f64', ti: 'i32',
+    pos: 'f64', mat: 'u16', near: 'u8', start: 'i32', count: 'i32', box: 'f64',
+    ostart: 'i32', ocount: 'i32', opos: 'f64', omat: 'u16', tf: 'f64', ti: 'i32', obox: 'f64', block: 'i32',
   },
-  scalars: ['size', 'invR'],
+  scalars: ['size', 'invR', 'reach', 'inv', 'nc', 'lo0', 'lo1', 'lo2', 'n0', 'n1', 'n2'],
   split: 'cells',
   cellCounts: 'count',
   minItems: () => teamWork.minParticles,
@@ -58,7 +55,13 @@ export class ObjectCandidates {
   within = new Int32Array(256);
   /** Per object material: the largest squared support of any liquid with it (m²). */
   supp2 = new Float64Array(0);
+  /** The object cells found for the liquid cell (objectCellsNearBox). */
+  nearObjectCells = new Int32Array(64);
+  /** The context, where the object cells are hashed (calling thread only). */
+  hashed: HashedObjectCells | null = null;
 }
+
+type ObjectAdhesionScalars = Record<(typeof objectAdhesionJob.scalars)[number], number>;
 
 /**
  * Liquid ← object adhesion over liquid cells [c0, c1): each liquid particle near a body adds the
@@ -70,8 +73,9 @@ export class ObjectCandidates {
  * each liquid particle visits the same pairs in the same order as a scan of the listed cells
  * (bit-identical), with no per-particle box tests and about 20 % fewer candidates (honey drop).
  */
-export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: { size: number; invR: number }, c0: number, c1: number, cand: ObjectCandidates): void {
-  const { acc, pos, mat, near, start, count, box, cellObjStart, cellObj, ostart, ocount, opos, omat, tf: f, ti } = a;
+export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: ObjectAdhesionScalars, c0: number, c1: number, cand: ObjectCandidates): void {
+  const { acc, pos, mat, near, start, count, box, ostart, ocount, opos, omat, tf: f, ti } = a;
+  const reach = s.reach;
   const msize = s.size, nm2 = msize * msize, invR = s.invR;
   const xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
   if (cand.supp2.length !== msize) cand.supp2 = new Float64Array(msize);
@@ -82,17 +86,19 @@ export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: {
     supp2[m] = s2;
   }
   for (let c = c0; c < c1; c++) {
-    const q0 = cellObjStart[c], q1 = cellObjStart[c + 1];
-    if (q0 === q1) continue;
     const i0 = start[c], i1 = i0 + count[c];
     let any = false;
     for (let i = i0; i < i1 && !any; i++) any = near[i] === 1;
     if (!any) continue;
-    // The cell's candidates, in listed order.
+    // The object cells within reach of the cell's particle box, then the cell's candidates, in
+    // the order the cells are found.
     const b = 6 * c, bx0 = box[b], by0 = box[b + 1], bz0 = box[b + 2], bx1 = box[b + 3], by1 = box[b + 4], bz1 = box[b + 5];
+    const q1 = objectCellsNearBox(a, s, cand, bx0, by0, bz0, bx1, by1, bz1, reach);
+    if (q1 === 0) continue;
+    const found = cand.nearObjectCells;
     let cp = cand.pos, cm = cand.mat, k = 0;
-    for (let q = q0; q < q1; q++) {
-      const oc = cellObj[q];
+    for (let q = 0; q < q1; q++) {
+      const oc = found[q];
       const s1 = ostart[oc] + ocount[oc];
       if (k + (s1 - ostart[oc]) > cm.length) {
         const m2 = Math.ceil((k + s1 - ostart[oc]) * 1.5);
@@ -155,34 +161,3 @@ export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: {
     }
   }
 }
-
-/**
- * Per liquid cell with a particle near a body, the object cells within the object adhesion reach
- * of its particles (ctx.objectCellsNear), as a compressed list into `out` (grown with `alloc`).
- * Returns the list; empty for cells with no particle near a body.
- */
-export function listCellObjects(ctx: StepContext, out: CellObjects): CellObjects {
-  const L = ctx.liquid, g = ctx.cells.grid, nc = g.cellCount, start = g.start, cnt = g.count, box = ctx.cells.box;
-  const near = L.nearObject, reach = ctx.objectReach;
-  if (out.start.length < nc + 1) out.start = new Int32Array(Math.ceil((nc + 1) * 1.25));
-  let len = 0;
-  for (let c = 0; c < nc; c++) {
-    out.start[c] = len;
-    const i0 = start[c], i1 = i0 + cnt[c];
-    let any = false;
-    for (let i = i0; i < i1 && !any; i++) any = near[i] === 1;
-    if (!any) continue;
-    const b = 6 * c;
-    const m = ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], reach);
-    if (len + m > out.cells.length) {
-      const bigger = new Int32Array(Math.ceil((len + m) * 1.5) + 256);
-      bigger.set(out.cells.subarray(0, len));
-      out.cells = bigger;
-    }
-    out.cells.set(ctx.nearObjectCells.subarray(0, m), len);
-    len += m;
-  }
-  out.start[nc] = len;
-  return out;
-}
-

@@ -43,3 +43,58 @@ export function boxGap2(obox: Float64Array, oc: number, x0: number, y0: number, 
   const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
   return ex * ex + ey * ey + ez * ez;
 }
+
+/** The scalars of a job that looks object cells up in their dense block (objectCellScalars fills them). */
+export interface ObjectCellScalars {
+  inv: number; nc: number; lo0: number; lo1: number; lo2: number; n0: number; n1: number; n2: number;
+}
+
+/** What objectCellsNear needs where the object cells are hashed: the context (calling thread only). */
+export interface HashedObjectCells {
+  objectCellsNear(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number;
+  nearObjectCells: Int32Array;
+}
+
+/** A job thread's scratch of the look-ups: the cells found, and the context where the cells are hashed. */
+export interface ObjectCellScratch {
+  nearObjectCells: Int32Array;
+  hashed: HashedObjectCells | null;
+}
+
+/**
+ * Hands a job the object cells' dense block (`a.block`, `a.obox`, the scalars of `s`), or, where
+ * they are hashed (`dense` null), the context in the scratch, and then the job must run inline
+ * (only the calling thread can reach the context). Returns whether the job may go to the team.
+ */
+export function objectCellLookup(
+  dense: { block: Int32Array; lo: readonly number[]; n: readonly number[] } | null, obox: Float64Array, cellSize: number, cellCount: number,
+  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, scratch: ObjectCellScratch, hashed: HashedObjectCells,
+): boolean {
+  a.obox = obox;
+  s.inv = 1 / cellSize;
+  s.nc = cellCount;
+  if (dense !== null) {
+    a.block = dense.block;
+    s.lo0 = dense.lo[0]; s.lo1 = dense.lo[1]; s.lo2 = dense.lo[2];
+    s.n0 = dense.n[0]; s.n1 = dense.n[1]; s.n2 = dense.n[2];
+  } else a.block = new Int32Array(0);
+  scratch.hashed = dense === null ? hashed : null;
+  return dense !== null;
+}
+
+/**
+ * The object cells within `reach` of a box (StepContext.objectCellsNear) into sc.nearObjectCells,
+ * inside a job: from the dense block, or through the context where the cells are hashed; returns
+ * how many (the same cells in the same order either way).
+ */
+export function objectCellsNearBox(
+  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, sc: ObjectCellScratch,
+  x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
+): number {
+  if (sc.hashed !== null) {
+    const m = sc.hashed.objectCellsNear(x0, y0, z0, x1, y1, z1, reach);
+    sc.nearObjectCells = sc.hashed.nearObjectCells;
+    return m;
+  }
+  return denseCellsNear(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, x0, y0, z0, x1, y1, z1, reach);
+}

@@ -24,7 +24,7 @@ import type { StepContext } from './context.ts';
 import { allocFloat32, allocFloat64, allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { denseCellsNear } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
@@ -161,18 +161,12 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
   const job = ctx.runner.bind(objectListsJob), a = job.a, s = job.s;
   a.pos = L.pos; a.vel = L.vel; a.near = L.nearObject; a.start = cg.start; a.count = cg.count;
   a.ostart = og.start; a.ocount = og.count; a.cellRank = list.cellRank; a.opos = ctx.objectSlotPos; a.clear = list.clear;
-  a.obox = ctx.objectCells.box; a.longest = list.longestOf;
+  a.longest = list.longestOf;
   s.base = CONTACT_LIST_TOUCH * (ctx.r + ctx.ro) + ctx.r; s.g = Math.hypot(...ctx.scene.gravity); s.dt = dt; s.vo = O.maxSpeed;
-  s.near2 = near2Of(ctx); s.margin = CLEAR_MARGIN * ctx.r; s.farBit = list.far; s.inv = 1 / og.cellSize; s.nc = og.cellCount;
+  s.near2 = near2Of(ctx); s.margin = CLEAR_MARGIN * ctx.r; s.farBit = list.far;
   // The object cells are looked up in their dense block; where they are hashed instead
   // (StepContext.objectCellBlock null), through the context, which only this thread can reach.
-  if (dense !== null) {
-    a.block = dense.block;
-    s.lo0 = dense.lo[0]; s.lo1 = dense.lo[1]; s.lo2 = dense.lo[2];
-    s.n0 = dense.n[0]; s.n1 = dense.n[1]; s.n2 = dense.n[2];
-  } else a.block = new Int32Array(0);
-  job.inline = dense === null;
-  job.scratch.hashed = dense === null ? ctx : null;
+  job.inline = !objectCellLookup(dense, ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
   job.lists.list = list;
   runJob(job, n, cg.cellCount);
   let longest = 0;
@@ -182,13 +176,13 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
 }
 
 /** A thread's scratch of the listing: one liquid cell's candidates (ranks, positions), far entries, and the object cells found. */
-class ListScratch {
+class ListScratch implements ObjectCellScratch {
   cand = new Int32Array(0);
   candPos = new Float64Array(0);
   tmp = new Int32Array(0);
   nearObjectCells = new Int32Array(64);
   /** The context, where the object cells are hashed (calling thread only). */
-  hashed: StepContext | null = null;
+  hashed: HashedObjectCells | null = null;
 }
 
 /** The listing over a run of liquid cells (the object cells and particles are read-only copies on a team). */
@@ -211,16 +205,6 @@ export const objectListsJob = defineJob({
 });
 
 type ListScalars = Record<(typeof objectListsJob.scalars)[number], number>;
-
-/** The object cells within `reach` of a box (StepContext.objectCellsNear), into sc.nearObjectCells; returns how many. */
-function cellsNear(a: JobArrays<typeof objectListsJob>, s: ListScalars, sc: ListScratch, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number {
-  if (sc.hashed !== null) {
-    const m = sc.hashed.objectCellsNear(x0, y0, z0, x1, y1, z1, reach);
-    sc.nearObjectCells = sc.hashed.nearObjectCells;
-    return m;
-  }
-  return denseCellsNear(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, x0, y0, z0, x1, y1, z1, reach);
-}
 
 /**
  * The lists of the particles of liquid cells [c0, c1), appended to `out` (start entries at their
@@ -254,7 +238,7 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
       continue;
     }
     const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
-    const m = cellsNear(a, s, scratch, bx0, by0, bz0, bx1, by1, bz1, reachMax);
+    const m = objectCellsNearBox(a, s, scratch, bx0, by0, bz0, bx1, by1, bz1, reachMax);
     const cellsFound = scratch.nearObjectCells;
     // The cell's candidates: object particles within reachMax of its particle box (no particle of
     // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by

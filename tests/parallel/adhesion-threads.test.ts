@@ -2,12 +2,15 @@
  * The adhesion stage on a thread team (src/particle/adhesion.ts, the liquid pairs with per-thread sums and lists): on the same state, two
  * threads produce exactly the pair and contact lists of one thread, the same accelerations and
  * kernel sums up to the order of floating-point sums, and forces between liquid particles that
- * still cancel in total.
+ * still cancel in total; liquid ← object adhesion, whose threads look up their own object cells,
+ * gives one thread's accelerations bit for bit, as it does with the object cells hashed.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
+import { adhesionTables } from '../../src/particle/adhesion-tables.ts';
+import { objectAdhesion } from '../../src/particle/object-adhesion.ts';
 import { markNearObjects } from '../../src/particle/boundaries.ts';
 import { teamWork } from '../../src/particle/work.ts';
 import { lcg, liquid, threadedSim } from './helpers.ts';
@@ -100,5 +103,47 @@ describe('adhesion on two threads, liquid alone', () => {
     sim.dispose();
     expect(abs).toBeGreaterThan(1);
     for (let k = 0; k < 3; k++) expect(Math.abs(sum[k]) / abs).toBeLessThan(1e-12);
+  });
+});
+
+/**
+ * Liquid ← object adhesion alone (object-adhesion.ts: each thread looks up the object cells of its
+ * own liquid cells) on `workers` threads, its accelerations from zero; `hashed`: with the object
+ * cells looked up through the context's hash (no dense block), which keeps the job on one thread.
+ */
+function objectAdhesionOn(workers: number, hashed: boolean) {
+  const sim: ParticleSimulation = threadedSim(SCENE, workers);
+  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(7);
+  for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
+  ctx.rebuildObjectCells();
+  ctx.cells.buildSorted(L);
+  markNearObjects(ctx, ctx.objectReach + ctx.ro);
+  computeAdhesion(ctx);
+  if (hashed) Object.assign(ctx, { objectBlock: new Int32Array(0) });
+  const dense = ctx.objectCellBlock() !== null;
+  L.acc.fill(0);
+  objectAdhesion(ctx, adhesionTables(ctx));
+  const acc = L.acc.slice(0, 3 * L.count);
+  sim.dispose();
+  return { acc, dense };
+}
+
+describe('liquid ← object adhesion on two threads', () => {
+  const one = objectAdhesionOn(1, false), two = objectAdhesionOn(2, false), hashed = objectAdhesionOn(1, true);
+
+  it('pulls liquid toward the ball, with the object cells in their dense block', () => {
+    let pulled = 0;
+    for (let i = 0; i < one.acc.length / 3; i++) if (one.acc[3 * i] !== 0 || one.acc[3 * i + 1] !== 0 || one.acc[3 * i + 2] !== 0) pulled++;
+    expect(pulled).toBeGreaterThan(100);
+    expect(one.dense).toBe(true);
+    expect(hashed.dense).toBe(false);
+  });
+
+  it('gives one thread\'s accelerations bit for bit (each particle sums only its own)', () => {
+    expect(two.acc).toEqual(one.acc);
+  });
+
+  it('gives the same accelerations with the object cells hashed', () => {
+    expect(hashed.acc).toEqual(one.acc);
   });
 });
