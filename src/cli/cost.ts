@@ -51,9 +51,11 @@ export const IMPLICIT_ITERATIONS = 10;
  * and `implicitViscosity` × the same for "implicit" / "variable" (Carlson's per-component solve;
  * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
  * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
- * the shipped scenes (BENCHMARKS.md).
+ * the shipped scenes (BENCHMARKS.md). `cellStep` holds the pressure solve at the 100–200
+ * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
+ * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
  */
-export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000 } as const;
+export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000, pressure: 700 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
@@ -94,11 +96,17 @@ export function gridSpeed(scene: Scene): number {
   const g = Math.hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]);
   const box = estimateScene(scene).gridBounds;
   const down = scene.gravity[1] <= 0 ? 1 : -1;
-  let top = -Infinity;
+  let top = -Infinity, wave = 0;
   for (const b of scene.bodies) {
     if (scene.materials[b.material].kind !== 'liquid') continue;
     try {
-      top = Math.max(top, down * compileShape(b.shape, scene.assets.meshes).bounds.max[1]);
+      const bounds = compileShape(b.shape, scene.assets.meshes).bounds;
+      // A pool that fills the box's floor wall to wall has nowhere to fall or run out to: it moves
+      // at its gravity waves' speed √(g d) (floating-box's still pool: 2 steps a frame measured, 3
+      // from its depth taken as a fall); a column that can spread runs out at Ritter's 2√(g H).
+      const depth = fillsFloor(bounds, box, scene.grid.cellSize, down);
+      if (depth > 0) wave = Math.max(wave, Math.sqrt(g * depth));
+      else top = Math.max(top, down * bounds.max[1]);
     } catch {
       // an unreadable shape is refused elsewhere
     }
@@ -116,7 +124,40 @@ export function gridSpeed(scene: Scene): number {
   // runny one (ν ≤ RUNNY_VISCOSITY: water, syrup) splashes at the full speed (dam-break, spout-fill).
   let runny = true;
   for (const m of Object.values(scene.materials)) if (m.kind === 'liquid' && kinematicViscosity(m) > RUNNY_VISCOSITY) runny = false;
-  return (runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall) + fastest;
+  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave) + fastest;
+}
+
+/**
+ * Whether the grid's liquid is a pool at rest: every liquid body fills the box's floor (fillsFloor),
+ * no source pours into it and no solid is driven through it (a free body does not push the grid's
+ * liquid: Foster & Metaxas 1996 §5, grid/buoyancy.ts). floating-box: its pressure solve takes
+ * one iteration a step.
+ */
+export function calmPool(scene: Scene): boolean {
+  if (scene.sources.length > 0 || scene.grid.smoke) return false;
+  const box = estimateScene(scene).gridBounds, down = scene.gravity[1] <= 0 ? 1 : -1;
+  let pools = 0;
+  for (const b of scene.bodies) {
+    if (scene.materials[b.material].kind !== 'liquid') {
+      if (b.motion.type !== 'static' && b.motion.type !== 'free') return false;
+      continue;
+    }
+    if (b.start > 0 || Math.hypot(...b.velocity) > 0) return false;
+    try {
+      if (!(fillsFloor(compileShape(b.shape, scene.assets.meshes).bounds, box, scene.grid.cellSize, down) > 0)) return false;
+    } catch {
+      return false;
+    }
+    pools++;
+  }
+  return pools > 0;
+}
+
+/** A liquid body's depth, m, where it lies on the box's floor and reaches its side walls within a cell on every side; else 0. */
+function fillsFloor(b: { min: readonly number[]; max: readonly number[] }, box: { min: readonly number[]; max: readonly number[] }, h: number, down: number): number {
+  for (const a of [0, 2]) if (b.min[a] > box.min[a] + h || b.max[a] < box.max[a] - h) return 0;
+  const onFloor = down > 0 ? b.min[1] <= box.min[1] + h : b.max[1] >= box.max[1] - h;
+  return onFloor ? b.max[1] - b.min[1] : 0;
 }
 
 /** Kinematic viscosity, m²/s, up to which a liquid is taken to move at its full fall speed on the grid (gridSpeed). */
@@ -136,7 +177,7 @@ function elasticStep(scene: Scene): number {
 function gridCellStepNs(scene: Scene, dt: number): number {
   if (scene.grid.smoke) return GRID_NS.smokeCellStep;
   const h = scene.grid.cellSize;
-  const base = GRID_NS.cellStep + (scene.grid.tracking === 'particle-levelset' ? GRID_NS.particleLevelSet : 0);
+  const base = GRID_NS.cellStep + (scene.grid.tracking === 'particle-levelset' ? GRID_NS.particleLevelSet : 0) - (calmPool(scene) ? GRID_NS.pressure : 0);
   let ns = base, viscous = 0;
   for (const m of Object.values(scene.materials)) {
     if (m.kind !== 'liquid') continue;
