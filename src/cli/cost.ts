@@ -59,18 +59,60 @@ export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, s
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
- * compact body of it, and around each spout's stream down to the floor (a thin stream is mostly
- * buffer: honey-coil's 3 mm rope on 2 mm cells stores 10 cells for each liquid one).
+ * compact body of it (over the share of its surface no solid lies against: openShare), and around
+ * each spout's stream down to the floor (a thin stream is mostly buffer: honey-coil's 3 mm rope on
+ * 2 mm cells stores 10 cells for each liquid one).
  */
 export function gridCells(scene: Scene, liquidCells: number): number {
   const h = scene.grid.cellSize, layers = scene.grid.bufferCells;
-  let cells = liquidCells + 2 * layers * 4.84 * liquidCells ** (2 / 3);
+  let cells = liquidCells + 2 * layers * 4.84 * liquidCells ** (2 / 3) * openShare(scene);
   const floor = estimateScene(scene).gridBounds.min[1];
   for (const s of scene.sources) {
     const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
     cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - streamEnd(scene, s.center, floor))) / h ** 3;
   }
   return cells;
+}
+
+/**
+ * The share of the liquid bodies' surface that no solid body lies against: the grid stores no buffer
+ * inside a solid, so liquid held in a container keeps buffer cells over its free surface only
+ * (cup-pour's honey in its cup: 0.24; 3 141 cells stored measured for 1 675 liquid ones, 4 406 from
+ * the whole shell). Sampled on the cells within a cell of each liquid body, in the rest pose; 1
+ * without liquid bodies. The box's walls are not counted: a column against them (dam-break) runs
+ * out over the floor and its stored cells are the whole shell's.
+ */
+export function openShare(scene: Scene): number {
+  const h = scene.grid.cellSize, solids: ReturnType<typeof compileShape>[] = [];
+  let band = 0, open = 0;
+  try {
+    for (const b of scene.bodies) if (scene.materials[b.material].kind === 'solid' && b.shape.type !== 'plane') solids.push(compileShape(b.shape, scene.assets.meshes));
+    if (solids.length === 0) return 1;
+    for (const b of scene.bodies) {
+      if (scene.materials[b.material].kind !== 'liquid') continue;
+      const shape = compileShape(b.shape, scene.assets.meshes), lo = shape.bounds.min, hi = shape.bounds.max;
+      const near = solids.filter((sh) => [0, 1, 2].every((a) => sh.bounds.min[a] <= hi[a] + h && sh.bounds.max[a] >= lo[a] - h));
+      if (near.length === 0) {
+        // Nothing against it: all of its band, about area / h² cells, is open.
+        band += shape.area / (h * h);
+        open += shape.area / (h * h);
+        continue;
+      }
+      // At most about 48³ samples a body, each standing for (step / h)³ cells.
+      const step = Math.max(h, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 48), w = (step / h) ** 3;
+      for (let x = lo[0] - h; x <= hi[0] + h; x += step)
+        for (let y = lo[1] - h; y <= hi[1] + h; y += step)
+          for (let z = lo[2] - h; z <= hi[2] + h; z += step) {
+            const d = shape.sdf(x, y, z);
+            if (!(d > 0 && d <= h)) continue;
+            band += w;
+            if (!near.some((sh) => sh.sdf(x, y, z) < 0.5 * h)) open += w;
+          }
+    }
+  } catch {
+    return 1; // an unreadable shape is refused elsewhere
+  }
+  return band > 0 ? open / band : 1;
 }
 
 /** Where a spout's stream from `c` ends: the top of the highest solid under it (honey-on-spinner's spinner), else the floor. */

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
-import { calmPool, GRID_NS, predictFrameCost } from '../../src/cli/cost.ts';
+import { calmPool, GRID_NS, gridCells, openShare, predictFrameCost } from '../../src/cli/cost.ts';
 import { parseScene, type Scene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
@@ -72,5 +72,27 @@ describe('info\'s cost model against the grid engine: a pool at rest', () => {
       return (g.seconds * 1e9) / g.steps / g.cells;
     };
     expect(perCell(column) - perCell(still)).toBeGreaterThan(0.8 * GRID_NS.pressure);
+  });
+});
+
+describe('info\'s cost model against the grid engine: liquid held in a container', () => {
+  const cup = (inCup: boolean) =>
+    parseScene({
+      materials: { honey: { kind: 'liquid', density: 1400, viscosity: { value: 5, unit: 'Pa.s' } }, cup: { kind: 'solid' } },
+      bodies: [
+        { material: 'cup', shape: { type: 'cylinder', center: [0, 0.1, 0], radius: 0.04, height: 0.1, wall: 0.006 } },
+        { material: 'honey', shape: { type: 'cylinder', center: inCup ? [0, 0.1, 0] : [0.2, 0.1, 0], radius: 0.031, height: 0.07 } },
+      ],
+      grid: { cellSize: 0.005 },
+    });
+
+  it('stores buffer over its free surface only (cup-pour: 3 141 cells stored for 1 675 liquid, 4 406 from the whole shell)', () => {
+    const held = cup(true), free = cup(false);
+    expect(openShare(free)).toBe(1);
+    // The honey's top, a fifth of its surface, and part of the gap over the cup's floor are open.
+    expect(openShare(held)).toBeGreaterThan(0.15);
+    expect(openShare(held)).toBeLessThan(0.5);
+    const shell = (s: Scene) => gridCells(s, 1675) - 1675;
+    expect(shell(held) / shell(free)).toBeCloseTo(openShare(held), 9);
   });
 });
