@@ -75,12 +75,13 @@ export function gridCells(scene: Scene, liquidCells: number): number {
 }
 
 /**
- * The share of the liquid bodies' surface that no solid body lies against: the grid stores no buffer
- * inside a solid, so liquid held in a container keeps buffer cells over its free surface only
- * (cup-pour's honey in its cup: 0.24; 3 141 cells stored measured for 1 675 liquid ones, 4 406 from
- * the whole shell). Sampled on the cells within a cell of each liquid body, in the rest pose; 1
- * without liquid bodies. The box's walls are not counted: a column against them (dam-break) runs
- * out over the floor and its stored cells are the whole shell's.
+ * The share of the liquid bodies' surface that no solid body lies against: the grid's buffer
+ * layers stop at a solid (grid/update-grid.ts), so liquid held in a container keeps buffer cells
+ * over its free surface only (cup-pour's honey in its cup: 0.37; 3 141 cells stored measured for
+ * 1 675 liquid ones, 2 689 so, 4 406 from the whole shell). Sampled on the cells within a cell of
+ * each liquid body, in the rest pose; 1 without liquid bodies. The box's walls are not counted: a
+ * column against them (dam-break) runs out over the floor and its stored cells are the whole
+ * shell's.
  */
 export function openShare(scene: Scene): number {
   const h = scene.grid.cellSize, solids: ReturnType<typeof compileShape>[] = [];
