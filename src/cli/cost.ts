@@ -51,24 +51,69 @@ export const IMPLICIT_ITERATIONS = 10;
  * and `implicitViscosity` × the same for "implicit" / "variable" (Carlson's per-component solve;
  * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
  * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
- * the shipped scenes (BENCHMARKS.md).
+ * the shipped scenes (BENCHMARKS.md). `cellStep` holds the pressure solve at the 100–200
+ * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
+ * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
  */
-export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000 } as const;
+export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000, pressure: 700 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
- * compact body of it, and around each spout's stream down to the floor (a thin stream is mostly
- * buffer: honey-coil's 3 mm rope on 2 mm cells stores 10 cells for each liquid one).
+ * compact body of it (over the share of its surface no solid lies against: openShare), and around
+ * each spout's stream down to the floor (a thin stream is mostly buffer: honey-coil's 3 mm rope on
+ * 2 mm cells stores 10 cells for each liquid one).
  */
 export function gridCells(scene: Scene, liquidCells: number): number {
   const h = scene.grid.cellSize, layers = scene.grid.bufferCells;
-  let cells = liquidCells + 2 * layers * 4.84 * liquidCells ** (2 / 3);
+  let cells = liquidCells + 2 * layers * 4.84 * liquidCells ** (2 / 3) * openShare(scene);
   const floor = estimateScene(scene).gridBounds.min[1];
   for (const s of scene.sources) {
     const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
     cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - streamEnd(scene, s.center, floor))) / h ** 3;
   }
   return cells;
+}
+
+/**
+ * The share of the liquid bodies' surface that no solid body lies against: the grid's buffer
+ * layers stop at a solid (grid/update-grid.ts), so liquid held in a container keeps buffer cells
+ * over its free surface only (cup-pour's honey in its cup: 0.37; 3 141 cells stored measured for
+ * 1 675 liquid ones, 2 689 so, 4 406 from the whole shell). Sampled on the cells within a cell of
+ * each liquid body, in the rest pose; 1 without liquid bodies. The box's walls are not counted: a
+ * column against them (dam-break) runs out over the floor and its stored cells are the whole
+ * shell's.
+ */
+export function openShare(scene: Scene): number {
+  const h = scene.grid.cellSize, solids: ReturnType<typeof compileShape>[] = [];
+  let band = 0, open = 0;
+  try {
+    for (const b of scene.bodies) if (scene.materials[b.material].kind === 'solid' && b.shape.type !== 'plane') solids.push(compileShape(b.shape, scene.assets.meshes));
+    if (solids.length === 0) return 1;
+    for (const b of scene.bodies) {
+      if (scene.materials[b.material].kind !== 'liquid') continue;
+      const shape = compileShape(b.shape, scene.assets.meshes), lo = shape.bounds.min, hi = shape.bounds.max;
+      const near = solids.filter((sh) => [0, 1, 2].every((a) => sh.bounds.min[a] <= hi[a] + h && sh.bounds.max[a] >= lo[a] - h));
+      if (near.length === 0) {
+        // Nothing against it: all of its band, about area / h² cells, is open.
+        band += shape.area / (h * h);
+        open += shape.area / (h * h);
+        continue;
+      }
+      // At most about 48³ samples a body, each standing for (step / h)³ cells.
+      const step = Math.max(h, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 48), w = (step / h) ** 3;
+      for (let x = lo[0] - h; x <= hi[0] + h; x += step)
+        for (let y = lo[1] - h; y <= hi[1] + h; y += step)
+          for (let z = lo[2] - h; z <= hi[2] + h; z += step) {
+            const d = shape.sdf(x, y, z);
+            if (!(d > 0 && d <= h)) continue;
+            band += w;
+            if (!near.some((sh) => sh.sdf(x, y, z) < 0.5 * h)) open += w;
+          }
+    }
+  } catch {
+    return 1; // an unreadable shape is refused elsewhere
+  }
+  return band > 0 ? open / band : 1;
 }
 
 /** Where a spout's stream from `c` ends: the top of the highest solid under it (honey-on-spinner's spinner), else the floor. */
@@ -94,11 +139,17 @@ export function gridSpeed(scene: Scene): number {
   const g = Math.hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]);
   const box = estimateScene(scene).gridBounds;
   const down = scene.gravity[1] <= 0 ? 1 : -1;
-  let top = -Infinity;
+  let top = -Infinity, wave = 0;
   for (const b of scene.bodies) {
     if (scene.materials[b.material].kind !== 'liquid') continue;
     try {
-      top = Math.max(top, down * compileShape(b.shape, scene.assets.meshes).bounds.max[1]);
+      const bounds = compileShape(b.shape, scene.assets.meshes).bounds;
+      // A pool that fills the box's floor wall to wall has nowhere to fall or run out to: it moves
+      // at its gravity waves' speed √(g d) (floating-box's still pool: 2 steps a frame measured, 3
+      // from its depth taken as a fall); a column that can spread runs out at Ritter's 2√(g H).
+      const depth = fillsFloor(bounds, box, scene.grid.cellSize, down);
+      if (depth > 0) wave = Math.max(wave, Math.sqrt(g * depth));
+      else top = Math.max(top, down * bounds.max[1]);
     } catch {
       // an unreadable shape is refused elsewhere
     }
@@ -116,7 +167,40 @@ export function gridSpeed(scene: Scene): number {
   // runny one (ν ≤ RUNNY_VISCOSITY: water, syrup) splashes at the full speed (dam-break, spout-fill).
   let runny = true;
   for (const m of Object.values(scene.materials)) if (m.kind === 'liquid' && kinematicViscosity(m) > RUNNY_VISCOSITY) runny = false;
-  return (runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall) + fastest;
+  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave) + fastest;
+}
+
+/**
+ * Whether the grid's liquid is a pool at rest: every liquid body fills the box's floor (fillsFloor),
+ * no source pours into it and no solid is driven through it (a free body does not push the grid's
+ * liquid: Foster & Metaxas 1996 §5, grid/buoyancy.ts). floating-box: its pressure solve takes
+ * one iteration a step.
+ */
+export function calmPool(scene: Scene): boolean {
+  if (scene.sources.length > 0 || scene.grid.smoke) return false;
+  const box = estimateScene(scene).gridBounds, down = scene.gravity[1] <= 0 ? 1 : -1;
+  let pools = 0;
+  for (const b of scene.bodies) {
+    if (scene.materials[b.material].kind !== 'liquid') {
+      if (b.motion.type !== 'static' && b.motion.type !== 'free') return false;
+      continue;
+    }
+    if (b.start > 0 || Math.hypot(...b.velocity) > 0) return false;
+    try {
+      if (!(fillsFloor(compileShape(b.shape, scene.assets.meshes).bounds, box, scene.grid.cellSize, down) > 0)) return false;
+    } catch {
+      return false;
+    }
+    pools++;
+  }
+  return pools > 0;
+}
+
+/** A liquid body's depth, m, where it lies on the box's floor and reaches its side walls within a cell on every side; else 0. */
+function fillsFloor(b: { min: readonly number[]; max: readonly number[] }, box: { min: readonly number[]; max: readonly number[] }, h: number, down: number): number {
+  for (const a of [0, 2]) if (b.min[a] > box.min[a] + h || b.max[a] < box.max[a] - h) return 0;
+  const onFloor = down > 0 ? b.min[1] <= box.min[1] + h : b.max[1] >= box.max[1] - h;
+  return onFloor ? b.max[1] - b.min[1] : 0;
 }
 
 /** Kinematic viscosity, m²/s, up to which a liquid is taken to move at its full fall speed on the grid (gridSpeed). */
@@ -136,7 +220,7 @@ function elasticStep(scene: Scene): number {
 function gridCellStepNs(scene: Scene, dt: number): number {
   if (scene.grid.smoke) return GRID_NS.smokeCellStep;
   const h = scene.grid.cellSize;
-  const base = GRID_NS.cellStep + (scene.grid.tracking === 'particle-levelset' ? GRID_NS.particleLevelSet : 0);
+  const base = GRID_NS.cellStep + (scene.grid.tracking === 'particle-levelset' ? GRID_NS.particleLevelSet : 0) - (calmPool(scene) ? GRID_NS.pressure : 0);
   let ns = base, viscous = 0;
   for (const m of Object.values(scene.materials)) {
     if (m.kind !== 'liquid') continue;

@@ -7,14 +7,19 @@
  * enough: the particles do not close up across a stream as it stretches (docs/decisions.md, "Ropes
  * that hold"), so a long fall parts at any radius.
  *
- * The stream is followed as a ballistic jet from the face's centre (v₀ along the source's direction,
- * then gravity) until it meets a solid body at rest, or a closed face of the domain box, or 2 s
- * have passed; free fall is the thinnest the stream can get (a viscous stream is held back and
- * thins less), so the estimate errs on the side of warning.
+ * Where the stream lands is found by following it as a ballistic jet from the face's centre (v₀
+ * along the source's direction, then gravity) until it meets a solid body at rest, or a closed face
+ * of the domain box, or 2 s have passed. How fast it is going there, and so how thin it is, is the
+ * speed of a viscous thread that has fallen that height (viscous-thread.ts: Trouton's 3μ resists the
+ * stretching; Clarke 1966, Senchenko & Bohr 2005): a stream whose fall is short against its viscous
+ * length (ν²/g)^⅓ keeps near its spout's width (honey-coil's 50 Pa·s rope, ℓ = 5 cm, falls 8 cm and
+ * lands 2.5 particles across, where free fall says 1.9), and a runny one falls freely. The spout's
+ * speed is taken along the fall whatever its direction, and surface tension is left out.
  */
 import type { Scene } from './scene.ts';
 import type { Vec3 } from './schema.ts';
 import { compileShape, type CompiledShape } from './shapes.ts';
+import { viscousThreadSpeed } from './viscous-thread.ts';
 
 /** Particles across the landing stream's narrowest width below which `info` and `run` warn. */
 export const ROPE_PARTICLES_ACROSS = 2;
@@ -26,8 +31,12 @@ export interface StreamResolution {
   name: string;
   /** How far the stream falls before it lands, m (height, along gravity). */
   fall: number;
-  /** Its speed where it lands, m/s. */
+  /** Its speed where it lands, m/s: a viscous thread's (viscous-thread.ts). */
   speed: number;
+  /** The speed free fall would give there, m/s (what the stream reaches with no viscosity). */
+  freeFallSpeed: number;
+  /** The liquid's viscous length (ν²/g)^⅓, m. */
+  viscousLength: number;
   /** Half its narrowest width there, m (a disk's radius; a rectangle's shorter half side). */
   halfWidth: number;
   /** Particles of the scene's radius (2r apart) across that width: halfWidth / r. */
@@ -72,12 +81,34 @@ export function streamResolutions(scene: Scene): StreamResolution[] {
     }
     if (!landed) return;
     const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
-    const speed = Math.hypot(vx, vy, vz);
-    const halfWidth = half * Math.sqrt(s.speed / speed);
+    const freeFallSpeed = Math.hypot(vx, vy, vz);
     const fall = gl > 0 ? ((p[0] - s.center[0]) * g[0] + (p[1] - s.center[1]) * g[1] + (p[2] - s.center[2]) * g[2]) / gl : 0;
-    out.push({ source: k, name: s.name ?? s.material, fall, speed, halfWidth, across: halfWidth / r, radiusNeeded: halfWidth / ROPE_PARTICLES_ACROSS });
+    const nu = kinematicViscosity(scene, s.material);
+    const speed = Math.min(freeFallSpeed, viscousThreadSpeed(s.speed, fall, nu, gl));
+    const halfWidth = half * Math.sqrt(s.speed / speed);
+    out.push({
+      source: k,
+      name: s.name ?? s.material,
+      fall,
+      speed,
+      freeFallSpeed,
+      viscousLength: gl > 0 ? Math.cbrt((nu * nu) / gl) : 0,
+      halfWidth,
+      across: halfWidth / r,
+      radiusNeeded: halfWidth / ROPE_PARTICLES_ACROSS,
+    });
   });
   return out;
+}
+
+/** The source liquid's kinematic viscosity ν, m²/s, at its initial temperature where it has a temperature law (0 for a gas or no viscosity). */
+function kinematicViscosity(scene: Scene, material: string): number {
+  const m = scene.materials[material];
+  if (m.kind !== 'liquid') return 0;
+  const v = m.viscosity;
+  const nu = v.unit === 'm2/s' ? v.value : v.value / m.density;
+  const law = m.grid.temperature;
+  return law ? nu * Math.exp(-law.coefficient * (law.initial - law.reference)) : nu;
 }
 
 /** Past a closed face of the domain box (liquid lands on it), or out through an open one (it leaves). */
@@ -98,7 +129,7 @@ export function streamResolutionWarnings(scene: Scene): string[] {
     .filter((s) => s.across < ROPE_PARTICLES_ACROSS)
     .map(
       (s) =>
-        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (falling freely, ${s.speed.toFixed(2)} m/s): ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}, too thin for the particles to carry as one rope (it parts into beads); ${ROPE_PARTICLES_ACROSS} particles across there needs particle.radius ${fmtMm(s.radiusNeeded)} or less`,
+        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (${s.speed.toFixed(2)} m/s as a viscous thread; viscous length ${fmtCm(s.viscousLength)}): ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}, too thin for the particles to carry as one rope (it parts into beads); ${ROPE_PARTICLES_ACROSS} particles across there needs particle.radius ${fmtMm(s.radiusNeeded)} or less`,
     );
 }
 

@@ -10,6 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
+import { calmPool, GRID_NS, gridCells, openShare, predictFrameCost } from '../../src/cli/cost.ts';
+import { parseScene, type Scene } from '../../src/index.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
 
 /** CPU ratio with / without the feature, from bench/cost-features.ts (2026-11-29, load ~30; the mid-point of the runs). */
 const MEASURED: Record<string, number> = {
@@ -29,4 +32,67 @@ describe('info\'s cost model against the particle engine', () => {
       expect(measured / predicted).toBeLessThan(1.5);
     });
   }
+});
+
+describe('info\'s cost model against the grid engine: a pool at rest', () => {
+  const pool = (edit: (s: SceneInput) => void = () => {}) => {
+    const input: SceneInput = {
+      fps: 30,
+      domain: { min: [-0.15, 0, -0.15], max: [0.15, 0.25, 0.15], boundary: 'noslip', faces: { ymax: 'open' } },
+      materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
+      bodies: [{ material: 'water', shape: { type: 'box', center: [0, 0.06, 0], size: [0.3, 0.12, 0.3] } }],
+      grid: { cellSize: 0.025, tracking: 'levelset' },
+    };
+    edit(input);
+    return parseScene(input);
+  };
+
+  it('moves at its waves\' speed √(g d), and its pressure is spared (floating-box: 2 steps a frame measured)', () => {
+    const still = pool();
+    expect(calmPool(still)).toBe(true);
+    // √(9.81 · 0.12) = 1.08 m/s: 1.45 cells a 1/30 s frame at 2.5 cm.
+    expect(predictFrameCost(still).grid.steps).toBe(2);
+    // The same water as a column against one wall runs out (Ritter's front): it falls, and its pressure works.
+    const column = pool((s) => {
+      s.bodies = [{ material: 'water', shape: { type: 'box', center: [-0.1, 0.06, 0], size: [0.1, 0.12, 0.3] } }];
+    });
+    expect(calmPool(column)).toBe(false);
+    expect(predictFrameCost(column).grid.steps).toBeGreaterThan(2);
+    // Poured into, or stirred by a driven body, a pool is not at rest.
+    expect(calmPool(pool((s) => {
+      s.sources = [{ material: 'water', center: [0, 0.2, 0], direction: [0, -1, 0], radius: 0.02, speed: 0.5 }];
+    }))).toBe(false);
+    expect(calmPool(pool((s) => {
+      s.materials!.stick = { kind: 'solid' };
+      s.bodies!.push({ material: 'stick', shape: { type: 'box', center: [0, 0.1, 0], size: [0.02, 0.2, 0.02] }, motion: { type: 'linear', velocity: [0.1, 0, 0] } });
+    }))).toBe(false);
+    // Per cell and step, it costs the pressure's share less than a moving liquid.
+    const perCell = (s: Scene) => {
+      const g = predictFrameCost(s).grid;
+      return (g.seconds * 1e9) / g.steps / g.cells;
+    };
+    expect(perCell(column) - perCell(still)).toBeGreaterThan(0.8 * GRID_NS.pressure);
+  });
+});
+
+describe('info\'s cost model against the grid engine: liquid held in a container', () => {
+  const cup = (inCup: boolean) =>
+    parseScene({
+      materials: { honey: { kind: 'liquid', density: 1400, viscosity: { value: 5, unit: 'Pa.s' } }, cup: { kind: 'solid' } },
+      bodies: [
+        { material: 'cup', shape: { type: 'cylinder', center: [0, 0.1, 0], radius: 0.04, height: 0.1, wall: 0.006 } },
+        { material: 'honey', shape: { type: 'cylinder', center: inCup ? [0, 0.1, 0] : [0.2, 0.1, 0], radius: 0.031, height: 0.07 } },
+      ],
+      grid: { cellSize: 0.005 },
+    });
+
+  it('stores buffer over its free surface only (cup-pour: 3 141 cells stored for 1 675 liquid, 4 406 from the whole shell)', () => {
+    const held = cup(true), free = cup(false);
+    expect(openShare(free)).toBe(1);
+    // The honey's top, a fifth of its surface, and part of the gap over the cup's floor are open.
+    expect(openShare(held)).toBeGreaterThan(0.15);
+    expect(openShare(held)).toBeLessThan(0.5);
+    const shell = (s: Scene) => gridCells(s, 1675) - 1675;
+    expect(shell(held) / shell(free)).toBeCloseTo(openShare(held), 9);
+  });
 });
