@@ -3,17 +3,18 @@
  * particle -o DIR`) and prints, per frame, the pieces of the surface (triangles joined through
  * shared vertices, vertices welded to 1 µm) that reach into the pour's window between spout and
  * pile (ROPE_WINDOWS, as bench/rope-components.ts counts the particles), and the window's vertices:
- *   npx tsx bench/rope-mesh-pieces.ts <run dir> <scene> [--frames 10,20,30]
- * (default: every frame of the run). Ends with the share of frames whose surface is one piece there.
+ *   npx tsx bench/rope-mesh-pieces.ts <run dir> <scene> [--frames 10,20,30] [--window '{"min":[…],"max":[…]}']
+ * (default: every frame of the run, the scene's window). Ends with the share of frames whose surface is one piece there.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromPLY } from '../src/io/ply-read.ts';
-import { ROPE_WINDOWS } from '../tests/particle/rope-components.ts';
+import { ROPE_WINDOWS, type RopeWindow } from '../tests/particle/rope-components.ts';
 
 const argv = process.argv.slice(2);
 const [dir, scene] = argv;
-const win = ROPE_WINDOWS[scene];
+const wi = argv.indexOf('--window');
+const win = wi >= 0 ? (JSON.parse(argv[wi + 1]) as RopeWindow) : ROPE_WINDOWS[scene];
 if (!dir || !win) throw new Error(`usage: rope-mesh-pieces <run dir> <${Object.keys(ROPE_WINDOWS).join('|')}> [--frames a,b]`);
 const at = argv.indexOf('--frames');
 const files = readdirSync(join(dir, 'particle')).filter((f) => /^mesh-\d+\.ply$/.test(f)).sort();

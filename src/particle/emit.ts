@@ -3,12 +3,13 @@
  * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
  * (scene.sources) let out one particle at a time, each time the emitted column has grown by one
  * particle's volume over the face's area, (2r)³ / A, so that they emit area × speed × time: the
- * points of the face's 2r lattice and of the same lattice shifted by r, taken in order of their
- * angle about the spout's axis, so that the stream leaves as a helix rather than as layers (a
- * stack of layers falls as rafts that part whole); and they hold the liquid in their nozzle (a
+ * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
+ * golden angle round the spout's axis from the last, so that the stream leaves as a loose,
+ * staggered column rather than as layers (a stack of layers falls as rafts that part whole); and
+ * they hold the liquid in their nozzle (a
  * liquid reach below the face) at the spout's velocity, as a pipe does (`hold`, called by step.ts
  * before the forces, after viscosity and after density correction), so that the stream hangs
- * from the spout (docs/decisions.md, "Ropes that hold", and "Ropes that hold: a helix, not rafts");
+ * from the spout (docs/decisions.md, "Ropes that hold", and "Ropes that hold: one particle at a time, not rafts");
  * sinks remove the liquid inside them while active.
  * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
  * particle inside interacts with it), is removed as the grid engine removes markers that leave
@@ -21,6 +22,9 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+
+/** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
+const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
 
 interface PendingBody {
   start: number;
@@ -40,7 +44,7 @@ interface Spout {
   /**
    * In-plane offsets of the points the spout lets out, xyz: the 2r lattice over the face and the
    * same lattice shifted by r along both in-plane axes (whose points sit over the hollows of the
-   * first: a body-centred packing), in order of their angle about the axis (helixOrder). One is let
+   * first: a body-centred packing), in the order of emissionOrder. One is let
    * out at a time, in turn, so each comes back once the column has grown by two layers.
    */
   points: Float64Array;
@@ -125,14 +129,16 @@ function faceLattice(u: Vec3, v: Vec3, hu: number, hv: number, disk: boolean, sp
 }
 
 /**
- * The points of both lattices in order of their angle about the spout's axis (u, v: the face's
- * in-plane axes; ties, such as the centre and points on one ray, by distance from the axis). Let
- * out one at a time, they form a helix: each particle a step further along the column than the
- * last, its neighbours in angle close beside it, so the stream has no layer that can fall as a raft
- * and part from the next; a particle leaves at its own time, and the column can rearrange and
- * narrow as it stretches.
+ * The order a spout lets out the points of both lattices: sorted by their angle about the spout's
+ * axis (u, v: the face's in-plane axes; ties, such as the centre and points on one ray, by distance
+ * from the axis), then taken with a stride of about m/φ² (the golden angle's share of a turn,
+ * coprime with m, so every point comes once a cycle). Each particle leaves at its own time, a
+ * column step after the last, so the stream has no layer that can fall as a raft and part from the
+ * next, and it can rearrange and narrow as it stretches. Taken in plain angle order (stride 1) the
+ * stream is a helix, which holds as well but is meshed with a screw thread along its surface
+ * (docs/decisions.md); the golden stride scatters the times at which neighbours in angle leave.
  */
-function helixOrder(a: Float64Array, b: Float64Array, u: Vec3, v: Vec3): Float64Array {
+function emissionOrder(a: Float64Array, b: Float64Array, u: Vec3, v: Vec3): Float64Array {
   const all = new Float64Array(a.length + b.length);
   all.set(a);
   all.set(b, a.length);
@@ -145,7 +151,13 @@ function helixOrder(a: Float64Array, b: Float64Array, u: Vec3, v: Vec3): Float64
   }
   const idx = Array.from({ length: m }, (_, k) => k).sort((i, j) => angle[i] - angle[j] || dist[i] - dist[j] || i - j);
   const out = new Float64Array(3 * m);
-  idx.forEach((k, o) => out.set(all.subarray(3 * k, 3 * k + 3), 3 * o));
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  let stride = Math.max(1, Math.round(m / GOLDEN_SQUARED));
+  while (gcd(stride, m) !== 1) stride++;
+  for (let o = 0; o < m; o++) {
+    const k = idx[(o * stride) % m];
+    out.set(all.subarray(3 * k, 3 * k + 3), 3 * o);
+  }
   return out;
 }
 
@@ -186,7 +198,7 @@ export class Emitters {
         speed: s.speed,
         center: s.center,
         direction: dir,
-        points: helixOrder(faceLattice(u, v, hu, hv, disk, 2 * r, 0), faceLattice(u, v, hu, hv, disk, 2 * r, r), u, v),
+        points: emissionOrder(faceLattice(u, v, hu, hv, disk, 2 * r, 0), faceLattice(u, v, hu, hv, disk, 2 * r, r), u, v),
         next: 0,
         step: (2 * r) ** 3 / area,
         carry: 0,

@@ -86,7 +86,7 @@ describe('spouts', () => {
       particle: { radius: 0.002 },
     });
 
-  it('lets out the points of the face lattice and of the lattice shifted by r one at a time, in order of angle about the axis (a helix)', () => {
+  it('lets out the points of the face lattice and of the lattice shifted by r one at a time, each about the golden angle round the axis from the last', () => {
     const sim = pour();
     const s = sim.emitters.spouts[0], m = s.points.length / 3;
     // 9 of the face lattice, (0, 0), (±4, 0), (0, ±4), (±4, ±4) mm within 6 mm, and 4 of the shifted one, (±2, ±2) mm.
@@ -95,6 +95,14 @@ describe('spouts', () => {
     expect(Array.from({ length: m }, (_, k) => mm(s.points, k)).sort()).toEqual(
       ['-2,-2', '-2,2', '-4,-4', '-4,0', '-4,4', '0,-4', '0,0', '0,4', '2,-2', '2,2', '4,-4', '4,0', '4,4'].sort(),
     );
+    // Each at least a quarter turn round the axis from the last (13 points, 12 of them on 8 rays: a
+    // stride of 5 in angle order, about the golden angle's 137.5° on average).
+    const angle = (k: number) => Math.atan2(s.points[3 * k + 2], s.points[3 * k]);
+    for (let k = 1; k < m; k++) {
+      if (Math.hypot(s.points[3 * k], s.points[3 * k + 2]) < 1e-9 || Math.hypot(s.points[3 * k - 3], s.points[3 * k - 1]) < 1e-9) continue;
+      const turn = Math.abs(((angle(k) - angle(k - 1) + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+      expect(turn).toBeGreaterThanOrEqual(Math.PI / 2 - 1e-9);
+    }
     // A particle a column step: (2r)³ over the disk's area.
     expect(s.step).toBeCloseTo(0.004 ** 3 / (Math.PI * 0.006 ** 2), 12);
     sim.stepFrame();

@@ -39,8 +39,8 @@ describe('a honey pour at 2 mm particles', () => {
   // 5 Pa·s honey from a 6 mm disk at 0.4 m/s, 5 cm above a floor: the stream lands about 1.8
   // particles across (free fall), as thin as the particles carry. Before the spout held its nozzle
   // and staggered its layers, it was one piece in 3 frames of 20 (the layers parted as rafts); since
-  // it lets the stream out as a helix, it is one piece also when linked only within the density
-  // kernel's support (4 r).
+  // it lets the stream out one particle at a time, it is one piece also when linked only within the
+  // density kernel's support (4 r).
   const scene: SceneInput = {
     fps: 30,
     duration: 1,
@@ -68,9 +68,9 @@ describe('a honey pour at 2 mm particles', () => {
 });
 
 describeLong(import.meta, 'honey-on-spinner pours a rope onto the rod, at its 2 mm particles', () => {
-  // Measured (bench/rope-components.ts honey-on-spinner 45): one piece from spout to rod in 45 of
-  // 45 frames since the spout lets out a helix (42 of 45 linked within 4 r); with layers staggered
-  // and the nozzle held, 23 of 45 (1.49 pieces on average); before those, 4 of 45 (2.07).
+  // Measured (bench/rope-components.ts honey-on-spinner 45): one piece from spout to rod in 44 of
+  // 45 frames since the spout lets out one particle at a time (44 of 45 linked within 4 r); with
+  // layers staggered and the nozzle held, 23 of 45 (1.49 pieces on average); before those, 4 of 45.
   it('is one piece from spout to rod in at least 42 of its first 45 frames, and never more than 2', () => {
     const sim = particleSim(JSON.parse(readFileSync(new URL('../../scenes/honey-on-spinner.json', import.meta.url), 'utf8')));
     const counts: number[] = [];
