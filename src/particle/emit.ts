@@ -6,11 +6,11 @@
  * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
  * golden angle round the spout's axis from the last, so that the stream leaves as a loose,
  * staggered column rather than as layers (a stack of layers falls as rafts that part whole); and
- * they hold the liquid in their nozzle (a
- * liquid reach below the face) at the spout's velocity, as a pipe does (`hold`, called by step.ts
- * before the forces, after viscosity and after density correction), so that the stream hangs
- * from the spout (docs/decisions.md, "Ropes that hold", and "Ropes that hold: one particle at a time, not rafts");
- * sinks remove the liquid inside them while active.
+ * they hold the liquid in their nozzle (a liquid reach below the face) at the spout's velocity, as
+ * a pipe does (`hold`, called by step.ts before the forces, after viscosity and after density
+ * correction), so that the stream hangs from the spout (docs/decisions.md, "Ropes that hold" and
+ * "Ropes that hold: one particle at a time, not rafts"); sinks remove the liquid inside them while
+ * active.
  * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
  * particle inside interacts with it), is removed as the grid engine removes markers that leave
  * through an open face; an open face that looks up (against gravity) keeps what is thrown out
