@@ -1,14 +1,16 @@
 /**
  * Stage "emit": liquid enters and leaves. Liquid bodies are sampled on a lattice of spacing 2r
  * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
- * (scene.sources) push a layer of particles across their disk or rectangle each time the emitted
- * column has grown by a layer's volume over the face's area (about 2r), so that they emit area ×
- * speed × time, the layers alternating between the face's 2r lattice and the same lattice shifted
- * by r (staggered: a column, not a stack of rafts), and hold the liquid in their nozzle (a liquid
- * reach below the face) at the spout's velocity, as a pipe does (`hold`, called by step.ts before
- * the forces, after viscosity and after density correction), so that each layer leaves a pitch
- * behind the last and the stream hangs from the spout (docs/decisions.md, "Ropes that hold");
- * sinks remove the liquid inside them while active.
+ * (scene.sources) let out one particle at a time, each time the emitted column has grown by one
+ * particle's volume over the face's area, (2r)³ / A, so that they emit area × speed × time: the
+ * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
+ * golden angle round the spout's axis from the last, so that the stream leaves as a loose,
+ * staggered column rather than as layers (a stack of layers falls as rafts that part whole); and
+ * they hold the liquid in their nozzle (a liquid reach below the face) at the spout's velocity, as
+ * a pipe does (`hold`, called by step.ts before the forces, after viscosity and after density
+ * correction), so that the stream hangs from the spout (docs/decisions.md, "Ropes that hold" and
+ * "Ropes that hold: one particle at a time, not rafts"); sinks remove the liquid inside them while
+ * active.
  * Liquid that has left the domain box through an open face, by more than the liquid's reach (no
  * particle inside interacts with it), is removed as the grid engine removes markers that leave
  * through an open face; an open face that looks up (against gravity) keeps what is thrown out
@@ -20,6 +22,9 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+
+/** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
+const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
 
 interface PendingBody {
   start: number;
@@ -37,23 +42,21 @@ interface Spout {
   center: Vec3;
   direction: Vec3;
   /**
-   * In-plane offsets of the two layers the spout lets out in turn, xyz: the 2r lattice over the
-   * face, and the same lattice shifted by r along both in-plane axes, whose points sit over the
-   * hollows of the first. Stacked alike, layers make rafts that part as a unit; staggered, each
-   * particle has neighbours above and below at 1.4r–2r sideways, so a stream that stretches can
-   * close up across its width (a body-centred packing rather than a simple cubic one).
+   * In-plane offsets of the points the spout lets out, xyz: the 2r lattice over the face and the
+   * same lattice shifted by r along both in-plane axes (whose points sit over the hollows of the
+   * first: a body-centred packing), in the order of emissionOrder. One is let
+   * out at a time, in turn, so each comes back once the column has grown by two layers.
    */
-  layers: [Float64Array, Float64Array];
-  /** Which of `layers` is let out next. */
+  points: Float64Array;
+  /** Which of `points` is let out next. */
   next: number;
   /**
-   * Length of column one layer stands for, m: a layer's particles hold (2r)³ each (the engine's
-   * particle volume), so layers of m particles on average are let out each time the column across
-   * the face's area A has grown by m (2r)³ / A, not by 2r: a coarse lattice over a small disk has
-   * more (or fewer) points than A / (2r)², and a layer every 2r would emit that much more (or less).
+   * Length of column one particle stands for, m: (2r)³ (the engine's particle volume) over the
+   * face's area A, not the lattice's share of it: a coarse lattice over a small disk has more (or
+   * fewer) points than A / (2r)², and a point every 2r would emit that much more (or less).
    */
-  pitch: number;
-  /** Length of the column emitted but not yet turned into a layer, m. */
+  step: number;
+  /** Length of the column emitted but not yet turned into a particle, m. */
   carry: number;
   /** In-plane unit axes of the face. */
   u: Vec3;
@@ -125,6 +128,39 @@ function faceLattice(u: Vec3, v: Vec3, hu: number, hv: number, disk: boolean, sp
   return Float64Array.from(pts);
 }
 
+/**
+ * The order a spout lets out the points of both lattices: sorted by their angle about the spout's
+ * axis (u, v: the face's in-plane axes; ties, such as the centre and points on one ray, by distance
+ * from the axis), then taken with a stride of about m/φ² (the golden angle's share of a turn,
+ * coprime with m, so every point comes once a cycle). Each particle leaves at its own time, a
+ * column step after the last, so the stream has no layer that can fall as a raft and part from the
+ * next, and it can rearrange and narrow as it stretches. Taken in plain angle order (stride 1) the
+ * stream is a helix, which holds as well but is meshed with a screw thread along its surface
+ * (docs/decisions.md); the golden stride scatters the times at which neighbours in angle leave.
+ */
+function emissionOrder(a: Float64Array, b: Float64Array, u: Vec3, v: Vec3): Float64Array {
+  const all = new Float64Array(a.length + b.length);
+  all.set(a);
+  all.set(b, a.length);
+  const m = all.length / 3, angle = new Float64Array(m), dist = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const x = all[3 * k], y = all[3 * k + 1], z = all[3 * k + 2];
+    const pu = x * u[0] + y * u[1] + z * u[2], pv = x * v[0] + y * v[1] + z * v[2];
+    angle[k] = Math.atan2(pv, pu);
+    dist[k] = Math.hypot(pu, pv);
+  }
+  const idx = Array.from({ length: m }, (_, k) => k).sort((i, j) => angle[i] - angle[j] || dist[i] - dist[j] || i - j);
+  const out = new Float64Array(3 * m);
+  const gcd = (x: number, y: number): number => (y === 0 ? x : gcd(y, x % y));
+  let stride = Math.max(1, Math.round(m / GOLDEN_SQUARED));
+  while (gcd(stride, m) !== 1) stride++;
+  for (let o = 0; o < m; o++) {
+    const k = idx[(o * stride) % m];
+    out.set(all.subarray(3 * k, 3 * k + 3), 3 * o);
+  }
+  return out;
+}
+
 export class Emitters {
   readonly bodies: PendingBody[] = [];
   readonly spouts: Spout[] = [];
@@ -154,9 +190,7 @@ export class Emitters {
       const hu = s.shape === 'disk' ? s.radius : s.size[0] / 2;
       const hv = s.shape === 'disk' ? s.radius : s.size[1] / 2;
       const disk = s.shape === 'disk';
-      const layers: [Float64Array, Float64Array] = [faceLattice(u, v, hu, hv, disk, 2 * r, 0), faceLattice(u, v, hu, hv, disk, 2 * r, r)];
       const area = disk ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
-      const perLayer = (layers[0].length + layers[1].length) / 6;
       this.spouts.push({
         material: names.indexOf(s.material),
         start: s.start,
@@ -164,9 +198,9 @@ export class Emitters {
         speed: s.speed,
         center: s.center,
         direction: dir,
-        layers,
+        points: emissionOrder(faceLattice(u, v, hu, hv, disk, 2 * r, 0), faceLattice(u, v, hu, hv, disk, 2 * r, r), u, v),
         next: 0,
-        pitch: (perLayer * (2 * r) ** 3) / area,
+        step: (2 * r) ** 3 / area,
         carry: 0,
         u, v, hu, hv, disk,
       });
@@ -194,16 +228,15 @@ export class Emitters {
       if (t + eps < s.start || t >= s.end) continue;
       s.carry += s.speed * dt;
       const d = s.direction;
-      while (s.carry >= s.pitch) {
-        s.carry -= s.pitch;
-        const layer = s.layers[s.next], m = layer.length / 3;
-        s.next = 1 - s.next;
-        // The layer has already travelled `carry` along the direction since it left the face.
+      const pts = s.points, m = pts.length / 3;
+      while (s.carry >= s.step) {
+        s.carry -= s.step;
+        const k = s.next;
+        s.next = (k + 1) % m;
+        // The particle has already travelled `carry` along the direction since it left the face.
         const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
-        L.reserve(L.count + m);
-        for (let k = 0; k < m; k++) {
-          L.add(ox + layer[3 * k], oy + layer[3 * k + 1], oz + layer[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
-        }
+        L.reserve(L.count + 1);
+        L.add(ox + pts[3 * k], oy + pts[3 * k + 1], oz + pts[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
       }
     }
     const added = L.count - before;
@@ -264,7 +297,7 @@ export class Emitters {
     }
   }
 
-  /** State that a checkpoint must carry: which bodies were added, the spouts' carries and which layer each lets out next. */
+  /** State that a checkpoint must carry: which bodies were added, the spouts' carries and which point each lets out next. */
   state(): Float64Array {
     return Float64Array.from([...this.bodies.map((b) => (b.added ? 1 : 0)), ...this.spouts.map((s) => s.carry), ...this.spouts.map((s) => s.next)]);
   }

@@ -86,20 +86,45 @@ describe('spouts', () => {
       particle: { radius: 0.002 },
     });
 
-  it('lets out layers on the face lattice and on the lattice shifted by r, in turn, one layer of each every 2 pitches', () => {
+  it('lets out the points of the face lattice and of the lattice shifted by r one at a time, each about the golden angle round the axis from the last', () => {
     const sim = pour();
-    const [a, b] = sim.emitters.spouts[0].layers;
-    expect(a.length / 3).toBe(9); // (0, 0), (±4, 0), (0, ±4), (±4, ±4) mm within 6 mm
-    expect(b.length / 3).toBe(4); // (±2, ±2) mm
+    const s = sim.emitters.spouts[0], m = s.points.length / 3;
+    // 9 of the face lattice, (0, 0), (±4, 0), (0, ±4), (±4, ±4) mm within 6 mm, and 4 of the shifted one, (±2, ±2) mm.
+    expect(m).toBe(13);
+    const mm = (l: ArrayLike<number>, k: number) => `${Math.round(l[3 * k] * 1e3)},${Math.round(l[3 * k + 2] * 1e3)}`;
+    expect(Array.from({ length: m }, (_, k) => mm(s.points, k)).sort()).toEqual(
+      ['-2,-2', '-2,2', '-4,-4', '-4,0', '-4,4', '0,-4', '0,0', '0,4', '2,-2', '2,2', '4,-4', '4,0', '4,4'].sort(),
+    );
+    // Each at least a quarter turn round the axis from the last (13 points, 12 of them on 8 rays: a
+    // stride of 5 in angle order, about the golden angle's 137.5° on average).
+    const angle = (k: number) => Math.atan2(s.points[3 * k + 2], s.points[3 * k]);
+    for (let k = 1; k < m; k++) {
+      if (Math.hypot(s.points[3 * k], s.points[3 * k + 2]) < 1e-9 || Math.hypot(s.points[3 * k - 3], s.points[3 * k - 1]) < 1e-9) continue;
+      const turn = Math.abs(((angle(k) - angle(k - 1) + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+      expect(turn).toBeGreaterThanOrEqual(Math.PI / 2 - 1e-9);
+    }
+    // A particle a column step: (2r)³ over the disk's area.
+    expect(s.step).toBeCloseTo(0.004 ** 3 / (Math.PI * 0.006 ** 2), 12);
     sim.stepFrame();
-    // The last two layers let out (the highest ids), newest first: one of each lattice (to the mm: density correction has nudged them).
-    const L = sim.ctx.liquid, s = sim.emitters.spouts[0];
-    const byId = Array.from({ length: L.count }, (_, i) => i).sort((i, j) => L.id[j] - L.id[i]);
-    const newest = s.layers[1 - s.next], before = s.layers[s.next];
-    const inPlane = (ids: number[]) => ids.map((i) => `${Math.round(L.pos[3 * i] * 1e3)},${Math.round(L.pos[3 * i + 2] * 1e3)}`).sort();
-    const lattice = (l: Float64Array) => Array.from({ length: l.length / 3 }, (_, k) => `${Math.round(l[3 * k] * 1e3)},${Math.round(l[3 * k + 2] * 1e3)}`).sort();
-    expect(inPlane(byId.slice(0, newest.length / 3))).toEqual(lattice(newest));
-    expect(inPlane(byId.slice(newest.length / 3, (newest.length + before.length) / 3))).toEqual(lattice(before));
+    // The last 13 let out (the highest ids) are every point once (within 1 mm: density correction
+    // has nudged them), and each was let out a step after the one before it: the newest is nearest the
+    // face, all within the nozzle, still at the spout's speed.
+    const L = sim.ctx.liquid;
+    const byId = Array.from({ length: L.count }, (_, i) => i).sort((i, j) => L.id[j] - L.id[i]).slice(0, m);
+    const nearest = byId.map((i) => {
+      let best = 0, bd = Infinity;
+      for (let k = 0; k < m; k++) {
+        const d = Math.hypot(L.pos[3 * i] - s.points[3 * k], L.pos[3 * i + 2] - s.points[3 * k + 2]);
+        if (d < bd) { bd = d; best = k; }
+      }
+      expect(bd).toBeLessThan(0.001);
+      return best;
+    });
+    expect(new Set(nearest).size).toBe(m);
+    const depth = byId.map((i) => 0.08 - L.pos[3 * i + 1]);
+    const spread = Math.max(...depth) - Math.min(...depth);
+    expect(spread).toBeGreaterThan(0.5 * (m - 1) * s.step);
+    expect(spread).toBeLessThan(1.5 * (m - 1) * s.step);
   });
 
   it('holds the liquid within the nozzle (the liquid reach below the face) at the spout velocity, as a pipe does', () => {

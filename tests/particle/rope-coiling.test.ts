@@ -52,8 +52,9 @@ describe('rope coiling, particle engine: the shipped scene and the quick case', 
 
 describeLong(import.meta, 'rope coiling in the particle engine, full (VISCID_LONG=1)', () => {
   // 3 s of pour from the 9 cm spout, 22–60 s of CPU. Measured (docs/decisions.md, "Rope coiling in
-  // the particle engine"; 2026-11-29 on the merged spout, emitter and solver): from 1 s, −11.9 turns
-  // at −40.7 rad/s, R² 0.993, 1.21× the inertial scale (the G–I crossover).
+  // the particle engine", and "Ropes that hold: one particle at a time"; 2026-11-29, the spout
+  // letting out one particle at a time): from 1 s, −15.1 turns at −47.3 rad/s, R² 1.000, 2.46× the
+  // gravitational scale (within the band's 3×; with layers: −11.9 turns, 1.21× the inertial scale).
   let r: CaseResult;
   beforeAll(() => {
     r = runCase(ropeCoiling, 'particle', 'full');

@@ -17,6 +17,7 @@ export const ROPE_WINDOWS: Record<string, RopeWindow> = {
   'honey-on-spinner': { min: [-0.03, 0.145, -0.03], max: [0.04, 0.19, 0.03] },
   'soap-pour': { min: [-0.04, 0.05, -0.04], max: [0.04, 0.185, 0.04] },
   'cup-pour': { min: [0.0, 0.025, -0.05], max: [0.14, 0.11, 0.05] },
+  'honey-coil': { min: [-0.03, 0.03, -0.03], max: [0.03, 0.08, 0.03] },
 };
 
 export interface RopeCount {

@@ -159,8 +159,8 @@ export const ropeCoiling: ValidationCase = {
   meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity; particle: the implicit viscosity of Weiler et al. 2018 at 1 mm particles).',
   run(engine, size) {
     // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
-    // tiny: the first 0.6 s (grid) or 0.9 s (particle: its rope stands on the plate as a column about
-    // 3 cm high until about 0.7 s before it buckles), in which the rope must buckle: its lower end
+    // tiny: the first 0.6 s (grid) or 0.9 s (particle: its rope folds where it lands from about 0.3 s
+    // and coils from about 0.6 s; docs/decisions.md), in which the rope must buckle: its lower end
     // leaves the axis by half a spout radius or more (a rope that runs straight into its pile stays
     // within 0.1 mm of it).
     const seconds = size === 'full' ? 3 : engine === 'particle' ? 0.9 : 0.6, from = size === 'full' ? 1 : 0.3;
