@@ -16,8 +16,8 @@
  */
 import { dispatch, Kernels, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
 
-/** Threads per workgroup of the block scan. */
-const SCAN = 256;
+/** Buckets one thread of the scan sums in turn. */
+const CHUNK = 64;
 
 /** WGSL shared by every kernel that looks cells up: the parameters block and the hash. */
 export const HASH_WGSL = /* wgsl */ `
@@ -50,29 +50,25 @@ export const SCAN_WGSL = GRID_PARAMS + /* wgsl */ `
 @group(0) @binding(1) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(2) var<storage, read_write> starts: array<u32>;
 @group(0) @binding(3) var<storage, read_write> sums: array<u32>;
-var<workgroup> tmp: array<u32, ${SCAN}>;
-@compute @workgroup_size(${SCAN}) fn scanBlocks(@builtin(global_invocation_id) g: vec3<u32>, @builtin(local_invocation_id) l: vec3<u32>, @builtin(workgroup_id) w: vec3<u32>) {
+// Thread t sums the counts of its chunk [t CHUNK, (t + 1) CHUNK); one thread scans those sums;
+// each thread then writes its chunk's exclusive starts. No workgroup barriers (which SwiftShader
+// runs 5× slower than the whole scan).
+@compute @workgroup_size(${WORKGROUP}) fn chunkSums(@builtin(global_invocation_id) g: vec3<u32>) {
+  if (g.x >= grid.blocks) { return; }
   let len = grid.table + 1u;
-  var own = 0u;
-  if (g.x < len) { own = counts[g.x]; }
-  tmp[l.x] = own;
-  workgroupBarrier();
-  for (var off = 1u; off < ${SCAN}u; off = off * 2u) {
-    var add = 0u;
-    if (l.x >= off) { add = tmp[l.x - off]; }
-    workgroupBarrier();
-    tmp[l.x] = tmp[l.x] + add;
-    workgroupBarrier();
-  }
-  if (g.x < len) { starts[g.x] = tmp[l.x] - own; }
-  if (l.x == ${SCAN - 1}u) { sums[w.x] = tmp[l.x]; }
+  var s = 0u;
+  for (var i = g.x * ${CHUNK}u; i < min(len, (g.x + 1u) * ${CHUNK}u); i++) { s += counts[i]; }
+  sums[g.x] = s;
 }
 @compute @workgroup_size(1) fn scanSums() {
   var s = 0u;
   for (var b = 0u; b < grid.blocks; b++) { let c = sums[b]; sums[b] = s; s = s + c; }
 }
-@compute @workgroup_size(${SCAN}) fn addSums(@builtin(global_invocation_id) g: vec3<u32>, @builtin(workgroup_id) w: vec3<u32>) {
-  if (g.x < grid.table + 1u) { starts[g.x] = starts[g.x] + sums[w.x]; }
+@compute @workgroup_size(${WORKGROUP}) fn chunkStarts(@builtin(global_invocation_id) g: vec3<u32>) {
+  if (g.x >= grid.blocks) { return; }
+  let len = grid.table + 1u;
+  var s = sums[g.x];
+  for (var i = g.x * ${CHUNK}u; i < min(len, (g.x + 1u) * ${CHUNK}u); i++) { starts[i] = s; s += counts[i]; }
 }
 `;
 
@@ -114,7 +110,7 @@ export class GpuNeighbours {
   private readonly sums: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly countK: Kernels<'count'>;
-  private readonly scanK: Kernels<'scanBlocks' | 'scanSums' | 'addSums'>;
+  private readonly scanK: Kernels<'chunkSums' | 'scanSums' | 'chunkStarts'>;
   private readonly scatterK: Kernels<'scatter'>;
   private readonly blocks: number;
 
@@ -123,7 +119,7 @@ export class GpuNeighbours {
     if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
     this.cellSize = cellSize;
     this.table = Math.max(64, 2 * n) | 1;
-    this.blocks = Math.ceil((this.table + 1) / SCAN);
+    this.blocks = Math.ceil((this.table + 1) / CHUNK);
     const v4 = 16 * Math.max(1, n);
     this.pos = storageBuffer(device, v4, 'pos');
     this.vel = storageBuffer(device, v4, 'vel');
@@ -140,7 +136,7 @@ export class GpuNeighbours {
     u[0] = n; u[1] = this.table; f[2] = 1 / cellSize; u[3] = this.blocks;
     device.queue.writeBuffer(this.params, 0, p);
     this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 4, 0);
-    this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['scanBlocks', 'scanSums', 'addSums'], 4, 0);
+    this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['chunkSums', 'scanSums', 'chunkStarts'], 4, 0);
     this.scatterK = new Kernels(device, 'scatter', SCATTER_WGSL, ['scatter'], 9, 0);
   }
 
@@ -163,9 +159,9 @@ export class GpuNeighbours {
     const pass = enc.beginComputePass();
     dispatch(pass, this.countK.pipelines.count, this.countK.bind(d, [this.params, this.pos, this.hashRank, this.counts]), n);
     const scan = this.scanK.bind(d, [this.params, this.counts, this.start, this.sums]);
-    dispatch(pass, this.scanK.pipelines.scanBlocks, scan, this.table + 1, SCAN);
+    dispatch(pass, this.scanK.pipelines.chunkSums, scan, this.blocks);
     dispatch(pass, this.scanK.pipelines.scanSums, scan, 1, 1);
-    dispatch(pass, this.scanK.pipelines.addSums, scan, this.table + 1, SCAN);
+    dispatch(pass, this.scanK.pipelines.chunkStarts, scan, this.blocks);
     dispatch(pass, this.scatterK.pipelines.scatter, this.scatterK.bind(d, [
       this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
     ]), n);

@@ -63,8 +63,8 @@ export class GpuParticleSimulation {
   private readonly params: GPUBuffer;
   private readonly sc: GPUBuffer;
   private readonly dx: GPUBuffer;
-  private readonly x0: GPUBuffer;
-  private readonly fix: GPUBuffer;
+  private readonly keep: GPUBuffer;
+  private readonly wall: GPUBuffer;
   private readonly stats: GPUBuffer;
   private readonly r: number;
   private readonly rate: number;
@@ -87,8 +87,8 @@ export class GpuParticleSimulation {
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
     this.sc = storageBuffer(device, 16 * n, 'slot scalars');
     this.dx = storageBuffer(device, 16 * n, 'dx');
-    this.x0 = storageBuffer(device, 16 * n, 'x0');
-    this.fix = storageBuffer(device, 16 * n, 'fix');
+    this.keep = storageBuffer(device, 32 * n, 'x0 and fix');
+    this.wall = storageBuffer(device, 16 * n, 'walls');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
   }
@@ -131,7 +131,7 @@ export class GpuParticleSimulation {
 
   private group(): GPUBindGroup {
     const g = this.grid;
-    return this.kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.x0, this.fix, g.start, this.stats]);
+    return this.kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
   }
 
   /** The largest particle speed, m/s (read back). */
@@ -187,11 +187,13 @@ export class GpuParticleSimulation {
     group = this.group();
     pass = enc.beginComputePass();
     dispatch(pass, K.densityBegin, group, n);
+    dispatch(pass, K.wallPass, group, n);
     dispatch(pass, K.factor, group, n);
     dispatch(pass, K.judge, group, 1, 1);
     for (let p = 0; p < P.densityIterations; p++) {
       dispatch(pass, K.displace, group, n);
       dispatch(pass, K.shift, group, n);
+      dispatch(pass, K.wallPass, group, n);
       dispatch(pass, K.factor, group, n);
       dispatch(pass, K.judge, group, 1, 1);
     }
@@ -213,6 +215,6 @@ export class GpuParticleSimulation {
 
   destroy(): void {
     this.grid.destroy();
-    for (const b of [this.params, this.sc, this.dx, this.x0, this.fix, this.stats]) b.destroy();
+    for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
   }
 }

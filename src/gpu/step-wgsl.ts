@@ -3,7 +3,8 @@
  * bind group: 0 the parameters, 1 pos, 2 vel (vec4 per slot, in bucket order: neighbours.ts), 3
  * per-slot scalars (x: ρ/ρ0, y: pressure p of the pass, z: 1/(2 Σk) of the exchange, w: 1 where
  * the particle is in free flight), 4 dx (a pass's displacement, or a sweep's velocity change), 5
- * x0 (positions before density correction), 6 fix (what the walls undid), 7 bucket starts, 8
+ * keep (per slot: [2a] the position before density correction, [2a + 1] what the walls undid
+ * since), 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8
  * stats (atomics: [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3]
  * passes). Eight storage buffers: WebGPU's default limit a stage.
  */
@@ -32,8 +33,8 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> vel: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> sc: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> dx: array<vec4<f32>>;
-@group(0) @binding(5) var<storage, read_write> x0: array<vec4<f32>>;
-@group(0) @binding(6) var<storage, read_write> fix: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> keep: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
 @group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 4>;
 ${HASH_WGSL}
@@ -72,6 +73,8 @@ fn wallsAt(x: vec3<f32>) -> Walls {
   }
   return w;
 }
+// The walls of slot b as the last wallPass found them.
+fn wallOf(b: u32) -> Walls { let w = wall[b]; return Walls(bitcast<u32>(w.w), w.xyz); }
 fn wallSign(mask: u32, k: u32) -> f32 { return select(1.0, -1.0, (mask & (8u << k)) != 0u); }
 // Keeps x at least r inside every closed face (boundaries.ts domainWalls): returns the moved
 // position and stops the velocity into the face; a "noslip" face keeps P.keep of the tangential velocity.
@@ -102,7 +105,7 @@ function around(support: string, body: string): string {
     let c0 = cellOf(xa, P.invCell);
     var seen: array<u32, 27>;
     var m = 0u;
-    let s2 = ${support} * ${support};
+    let reach2 = ${support} * ${support};
     for (var di = -1; di <= 1; di++) { for (var dj = -1; dj <= 1; dj++) { for (var dk = -1; dk <= 1; dk++) {
       let bk = bucketOf(c0 + vec3<i32>(di, dj, dk), P.table);
       var dup = false;
@@ -114,7 +117,7 @@ function around(support: string, body: string): string {
         if (b == a) { continue; }
         let rv = xa - pos[b].xyz;
         let d2 = dot(rv, rv);
-        if (d2 >= s2) { continue; }
+        if (d2 >= reach2) { continue; }
         ${body}
       }
     }}}
@@ -140,9 +143,9 @@ function selfGhosts(body: string): string {
 }
 function pairGhosts(body: string): string {
   return /* wgsl */ `if ((wa.mask & 7u) != 0u) {
-    let wb = wallsAt(pos[b].xyz);
-    let common = wa.mask & wb.mask & ~((wa.mask ^ wb.mask) >> 3u) & 7u;
-    for (var S = common; S > 0u; S = (S - 1u) & common) {
+    let wb = wallOf(b);
+    let both = wa.mask & wb.mask & ~((wa.mask ^ wb.mask) >> 3u) & 7u;
+    for (var S = both; S > 0u; S = (S - 1u) & both) {
       var off = rv;
       for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { off[k] = wallSign(wa.mask, k) * (wa.del[k] + wb.del[k]); } }
       let d2g = dot(off, off);
@@ -212,8 +215,16 @@ const KERNELS = /* wgsl */ `
   let a = g.x;
   if (a == 0u) { atomicStore(&stats[1], 0u); atomicStore(&stats[2], 0u); atomicStore(&stats[3], 0u); }
   if (a >= P.n) { return; }
-  x0[a] = pos[a];
-  fix[a] = vec4<f32>(0.0);
+  keep[2u * a] = pos[a];
+  keep[2u * a + 1u] = vec4<f32>(0.0);
+}
+
+// The closed walls within h of every slot (pressure-kernels.ts wallRange), before factor: a slot's ghosts read its neighbours' walls.
+@compute @workgroup_size(${WORKGROUP}) fn wallPass(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
+  let w = wallsAt(pos[a].xyz);
+  wall[a] = vec4<f32>(w.del, bitcast<f32>(w.mask));
 }
 
 // ρ̂, α and p = max(ρ̂ − 1, 0) α (pressure-kernels.ts factorRange; the walls' mirror ghosts in ρ̂ and Σ G, not in the pair sum of α).
@@ -222,7 +233,7 @@ const KERNELS = /* wgsl */ `
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   let xa = pos[a].xyz;
   let invH = 1.0 / P.h;
-  let wa = wallsAt(xa);
+  let wa = wallOf(a);
   var rho = 1.0;
   var gs = vec3<f32>(0.0);
   var own = vec3<f32>(0.0);
@@ -262,7 +273,7 @@ const KERNELS = /* wgsl */ `
   let xa = pos[a].xyz;
   let pa = sc[a].y;
   let invH = 1.0 / P.h;
-  let wa = wallsAt(xa);
+  let wa = wallOf(a);
   var cx = vec3<f32>(0.0);
   ${around('P.h', `
     let d = sqrt(d2);
@@ -279,15 +290,15 @@ const KERNELS = /* wgsl */ `
   let moved = pos[a].xyz + dx[a].xyz;
   pos[a] = vec4<f32>(moved, 0.0);
   wallClamp(a, 1.0);
-  fix[a] = vec4<f32>(fix[a].xyz + pos[a].xyz - moved, 0.0);
+  keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - moved, 0.0);
 }
 
 // The passes' displacement as velocity, less what the walls undid and never toward them (pbf.ts finish).
 @compute @workgroup_size(${WORKGROUP}) fn densityEnd(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[3]) == 0u) { return; }
-  var u = (pos[a].xyz - x0[a].xyz - fix[a].xyz) / P.dt;
-  let fx = fix[a].xyz;
+  let fx = keep[2u * a + 1u].xyz;
+  var u = (pos[a].xyz - keep[2u * a].xyz - fx) / P.dt;
   let f2 = dot(fx, fx);
   if (f2 > 0.0) {
     let un = dot(u, fx) / f2;
@@ -301,6 +312,6 @@ export const STEP_WGSL = HEAD + KERNELS;
 
 export const STEP_ENTRIES = [
   'speed', 'accelerate', 'exchangeSums', 'exchangeGather', 'exchangeApply', 'translate',
-  'densityBegin', 'factor', 'judge', 'displace', 'shift', 'densityEnd',
+  'densityBegin', 'wallPass', 'factor', 'judge', 'displace', 'shift', 'densityEnd',
 ] as const;
 export type StepEntry = (typeof STEP_ENTRIES)[number];

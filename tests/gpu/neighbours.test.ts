@@ -44,24 +44,24 @@ describe.skipIf(GPU_SKIP)('GPU neighbour search (counting sort over hashed cells
     });
     g.destroy();
     const seen = new Uint8Array(n);
+    let carried = 0;
     for (let s = 0; s < n; s++) {
       seen[id[s]]++;
-      for (let k = 0; k < 3; k++) {
-        expect(sp[4 * s + k]).toBe(f(pos[3 * id[s] + k]));
-        expect(sv[4 * s + k]).toBe(f(vel[3 * id[s] + k]));
-      }
+      for (let k = 0; k < 3; k++) if (sp[4 * s + k] === f(pos[3 * id[s] + k]) && sv[4 * s + k] === f(vel[3 * id[s] + k])) carried++;
     }
     expect(seen.every((c) => c === 1)).toBe(true);
+    expect(carried).toBe(3 * n);
     expect(start[g.table]).toBe(n);
     const inv = f(1 / cell);
-    let runs = 0;
+    let runs = 0, misplaced = 0;
     for (let b = 0; b < g.table; b++) {
-      for (let s = start[b]; s < start[b + 1]; s++) expect(bucket(sp[4 * s], sp[4 * s + 1], sp[4 * s + 2], inv, g.table)).toBe(b);
+      for (let s = start[b]; s < start[b + 1]; s++) if (bucket(sp[4 * s], sp[4 * s + 1], sp[4 * s + 2], inv, g.table) !== b) misplaced++;
       if (start[b + 1] > start[b]) runs++;
     }
+    expect(misplaced).toBe(0);
     expect(runs).toBeGreaterThan(100);
     // Every pair within the cell edge is found in the 27 buckets around the particle (each bucket once).
-    let pairs = 0;
+    let pairs = 0, missed = 0;
     for (let a = 0; a < n; a += 7) {
       const xa = sp[4 * a], ya = sp[4 * a + 1], za = sp[4 * a + 2];
       const found = new Set<number>();
@@ -75,9 +75,13 @@ describe.skipIf(GPU_SKIP)('GPU neighbour search (counting sort over hashed cells
       for (let b = 0; b < n; b++) {
         if (b === a) continue;
         const d = Math.hypot(sp[4 * b] - xa, sp[4 * b + 1] - ya, sp[4 * b + 2] - za);
-        if (d < cell) { pairs++; expect(found.has(b)).toBe(true); }
+        if (d < cell) {
+          pairs++;
+          if (!found.has(b)) missed++;
+        }
       }
     }
+    expect(missed).toBe(0);
     expect(pairs).toBeGreaterThan(1000);
   }, 60_000);
 });
