@@ -8,7 +8,7 @@ import type { Scene } from '../scene/scene.ts';
 import type { IgnoredFeature } from '../engines.ts';
 import { FACES } from '../scene/schema.ts';
 
-const NOT_YET = 'is not ported to the WebGPU backend yet (run it with the CPU particle engine)';
+const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
 export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
@@ -51,7 +51,7 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
 function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
   const i = scene.adhesion.findIndex((a) => a.between[0] === liquid && a.between[1] === liquid);
   const zero = `write { "between": ["${liquid}", "${liquid}"], "type": "attract", "strength": 0 } to run it without`;
-  if (i < 0) return { path: 'adhesion', message: `the liquid '${liquid}' has the default cohesion (lennard-jones, 1 m/s²), and adhesion ${NOT_YET}; ${zero}` };
+  if (i < 0) return { path: 'adhesion', message: `the liquid '${liquid}' has the default cohesion (lennard-jones, 1 m/s²): adhesion ${NOT_YET}; ${zero}` };
   const a = scene.adhesion[i];
   const none = 'points' in a ? a.points.every(([, v]) => v === 0) : a.strength === 0;
   return none ? null : { path: `adhesion[${i}]`, message: `adhesion ${NOT_YET}; ${zero}` };

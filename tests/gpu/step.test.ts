@@ -117,6 +117,6 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
     expect(err).toBeInstanceOf(UnportedSceneError);
     const paths = (err as UnportedSceneError).features.map((f) => f.path);
     expect(paths).toEqual(['bodies[1]', 'sources[0]', 'adhesion']);
-    expect((err as Error).message).toMatch(/bodies\[1\]: solid objects \(a sphere\) is not ported/);
+    expect((err as Error).message).toMatch(/bodies\[1\]: solid objects \(a sphere\) — not ported to the WebGPU backend/);
   });
 });
