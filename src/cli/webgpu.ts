@@ -23,9 +23,18 @@ export interface NodeGpu {
   adapter: string;
 }
 
-/** Why no device can be had here, as one line, or the device. */
-export async function requestNodeGpu(): Promise<NodeGpu> {
+/**
+ * Names SwiftShader's Vulkan ICD where no driver is named and chromium ships it. On the main
+ * thread only: a worker thread's process.env is its own copy, which the Vulkan loader never reads,
+ * so `run` calls this before it starts the simulation thread.
+ */
+export function nameVulkanDriver(): void {
   if (process.env.VK_ICD_FILENAMES === undefined && existsSync(SWIFTSHADER_ICD)) process.env.VK_ICD_FILENAMES = SWIFTSHADER_ICD;
+}
+
+/** The device, or an error whose message starts "no WebGPU adapter: " and says why. */
+export async function requestNodeGpu(): Promise<NodeGpu> {
+  nameVulkanDriver();
   let mod: { create(options: string[]): GPU; globals: object };
   try {
     mod = (await import('webgpu')) as unknown as typeof mod;

@@ -50,6 +50,8 @@ export interface GpuParticles {
   /** xyz per particle, in the GPU's (bucket) order. */
   pos: Float32Array;
   vel: Float32Array;
+  /** ρ/ρ0 of the last density measure (pbf.ts finish). */
+  density: Float32Array;
   /** Each slot's particle: its index in the CPU engine's liquid at frame 0. */
   id: Uint32Array;
 }
@@ -70,12 +72,18 @@ export class GpuParticleSimulation {
   private readonly rate: number;
   private readonly paramData = new ArrayBuffer(PARAM_BYTES);
 
-  /** Seeds the liquid as the CPU particle engine does at frame 0 (refuses a scene with unported features: UnportedSceneError). */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene) {
+  /**
+   * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
+   * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
+   * unported features (UnportedSceneError).
+   */
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
-    const cpu = new ParticleSimulation(scene);
+    const cpu = from ?? new ParticleSimulation(scene);
     const ctx = cpu.ctx, L = ctx.liquid, n = L.count;
+    this.frame = ctx.frame;
+    this.time = ctx.time;
     this.count = n;
     this.r = ctx.r;
     let m = 0;
@@ -205,12 +213,17 @@ export class GpuParticleSimulation {
   /** The particles as they are now (read back). */
   async read(): Promise<GpuParticles> {
     const n = this.count;
-    const [p4, v4, id] = await Promise.all([
+    const [p4, v4, id, s4] = await Promise.all([
       readBuffer(this.device, this.grid.pos, 16 * n), readBuffer(this.device, this.grid.vel, 16 * n), readBuffer(this.device, this.grid.id, 4 * n),
+      readBuffer(this.device, this.sc, 16 * n),
     ]);
-    const a = new Float32Array(p4), b = new Float32Array(v4), pos = new Float32Array(3 * n), vel = new Float32Array(3 * n);
-    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
-    return { pos, vel, id: new Uint32Array(id) };
+    const a = new Float32Array(p4), b = new Float32Array(v4), c = new Float32Array(s4);
+    const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
+      density[i] = c[4 * i];
+    }
+    return { pos, vel, density, id: new Uint32Array(id) };
   }
 
   destroy(): void {
