@@ -61,8 +61,8 @@ function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
 export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
-  if (P.pressureIterations > 0) out.push({ path: 'particle.pressureIterations', message: 'the pressure stage (DFSPH before the moves) is not ported; density correction (PBF) after the moves takes all the compression' });
-  if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'no pressure stage, so no pressure Courant subdivision' });
+  if (P.pressureIterations > 2) out.push({ path: 'particle.pressureIterations', message: 'the pressure passes are plain relaxed Jacobi (the CPU engine accelerates the third pass on by Chebyshev weights)' });
+  if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
   return out;
 }

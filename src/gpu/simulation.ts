@@ -25,16 +25,20 @@ import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { exchangePerStep } from '../particle/calibration.ts';
+import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
 import { PARAM_BYTES, STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
+import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
 /** Most pieces a sub-timestep is split into (step.ts MAX_SUBDIVISION). */
 const MAX_SUBDIVISION = 64;
+/** How many times pressureIterations the first pressure solve of a run may take (pressure.ts COLD). */
+const COLD = 50;
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
 
@@ -62,6 +66,9 @@ export class GpuParticleSimulation {
   time = 0;
   private readonly grid: GpuNeighbours;
   private readonly kernels: Kernels<StepEntry>;
+  private readonly pressure: Kernels<PressureEntry>;
+  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
+  private warm = false;
   private readonly params: GPUBuffer;
   private readonly sc: GPUBuffer;
   private readonly dx: GPUBuffer;
@@ -92,6 +99,7 @@ export class GpuParticleSimulation {
     this.grid = new GpuNeighbours(device, n, ctx.reach);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
+    this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
     this.sc = storageBuffer(device, 16 * n, 'slot scalars');
     this.dx = storageBuffer(device, 16 * n, 'dx');
@@ -127,19 +135,20 @@ export class GpuParticleSimulation {
     }
     u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
     for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
-    f[28] = n0;
+    f[28] = n0; f[29] = PRESSURE_TOLERANCE;
   }
 
-  private writeStep(dt: number, frac: number): void {
-    const f = new Float32Array(this.paramData), P = this.scene.particle;
+  private writeStep(dt: number, frac: number, pressurePasses: number): void {
+    const f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData), P = this.scene.particle;
     const dtm = dt / P.moves;
     f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
+    u[30] = pressurePasses;
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
   }
 
-  private group(): GPUBindGroup {
+  private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
     const g = this.grid;
-    return this.kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
+    return kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
   }
 
   /** The largest particle speed, m/s (read back). */
@@ -178,12 +187,28 @@ export class GpuParticleSimulation {
     const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0);
+    // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
+    const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
+    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses);
     const enc = d.createCommandEncoder();
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
     dispatch(pass, K.accelerate, group, n);
+    if (pressurePasses > 0) {
+      this.warm = true;
+      const Q = this.pressure.pipelines, pg = this.group(this.pressure);
+      dispatch(pass, Q.pressureBegin, pg, 1, 1);
+      dispatch(pass, K.wallPass, group, n);
+      dispatch(pass, Q.pressureFactor, pg, n);
+      dispatch(pass, Q.pressureSource, pg, n);
+      for (let k = 0; k < pressurePasses; k++) {
+        dispatch(pass, Q.pressureDisplace, pg, n);
+        dispatch(pass, Q.pressureUpdate, pg, n);
+        dispatch(pass, Q.pressureJudge, pg, 1, 1);
+      }
+      dispatch(pass, Q.pressureEnd, pg, n);
+    }
     dispatch(pass, K.exchangeSums, group, n);
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);

@@ -6,7 +6,7 @@
  * keep (per slot: [2a] the position before density correction, [2a + 1] what the walls undid
  * since), 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8
  * stats (atomics: [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3]
- * passes). Eight storage buffers: WebGPU's default limit a stage.
+ * passes). vel.w holds the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight storage buffers: WebGPU's default limit a stage.
  */
 import { WORKGROUP } from './device.ts';
 import { HASH_WGSL } from './neighbours.ts';
@@ -26,7 +26,7 @@ struct Params {
   g: vec4<f32>,
   lo: vec4<f32>,
   hi: vec4<f32>,
-  n0: f32, pad0: f32, pad1: f32, pad2: f32,
+  n0: f32, ptol: f32, pmax: u32, pad0: f32,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
@@ -100,7 +100,7 @@ fn wallClamp(i: u32, keep: f32) {
 `;
 
 /** The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2. */
-function around(support: string, body: string): string {
+export function around(support: string, body: string): string {
   return /* wgsl */ `{
     let c0 = cellOf(xa, P.invCell);
     var seen: array<u32, 27>;
@@ -129,7 +129,7 @@ function around(support: string, body: string): string {
  * neighbour loop `b`'s images across the walls both see. The body sees off (a − ghost), d2 and pb
  * (the source's pressure).
  */
-function selfGhosts(body: string): string {
+export function selfGhosts(body: string): string {
   return /* wgsl */ `{
     let ma = wa.mask & 7u;
     for (var S = ma; S > 0u; S = (S - 1u) & ma) {
@@ -141,7 +141,7 @@ function selfGhosts(body: string): string {
     }
   }`;
 }
-function pairGhosts(body: string): string {
+export function pairGhosts(body: string): string {
   return /* wgsl */ `if ((wa.mask & 7u) != 0u) {
     let wb = wallOf(b);
     let both = wa.mask & wb.mask & ~((wa.mask ^ wb.mask) >> 3u) & 7u;
@@ -155,6 +155,23 @@ function pairGhosts(body: string): string {
   }`;
 }
 
+/** Δx of slot a from the pressures sc.y (pressure-kernels.ts pressureDisplacementRange). */
+const DISPLACEMENT = /* wgsl */ `
+fn displacement(a: u32) -> vec3<f32> {
+  let xa = pos[a].xyz;
+  let pa = sc[a].y;
+  let invH = 1.0 / P.h;
+  let wa = wallOf(a);
+  var cx = vec3<f32>(0.0);
+  ${around('P.h', `
+    let d = sqrt(d2);
+    if (d > 0.0) { cx += (pa + sc[b].y) * (dW(d * invH) * invH / d) * rv; }
+    ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
+  ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
+  return -cx * P.invN0;
+}
+`;
+
 const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -166,20 +183,20 @@ const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn accelerate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  vel[a] = vec4<f32>(vel[a].xyz + P.g.xyz * P.dt, 0.0);
+  vel[a] = vec4<f32>(vel[a].xyz + P.g.xyz * P.dt, vel[a].w);
 }
 
-// Σk of the exchange (gaussLike over the viscosity support) → 1/(2Σk), and the free-flight flag:
-// no liquid within h, no closed wall within h.
+// Σk of the exchange (gaussLike over the viscosity support) → 1/(2Σk), and the free-flight flag
+// (ballistic.ts): the pressure stage did not move the particle (keep[2a + 1].w, 0 without the
+// stage: density correction leaves it 0) and no closed wall is within h.
 @compute @workgroup_size(${WORKGROUP}) fn exchangeSums(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let xa = pos[a].xyz;
   let inv2 = 1.0 / (P.hv * P.hv);
   var sum = 0.0;
-  var near = 0u;
-  ${around('P.hv', `let s = 1.0 - d2 * inv2; sum += s * s * s; if (d2 < P.h * P.h) { near++; }`)}
-  let free = near == 0u && wallsAt(xa).mask == 0u;
+  ${around('P.hv', `let s = 1.0 - d2 * inv2; sum += s * s * s;`)}
+  let free = keep[2u * a + 1u].w == 0.0 && wallsAt(xa).mask == 0u;
   sc[a] = vec4<f32>(sc[a].x, sc[a].y, select(0.0, 0.5 / sum, sum > 0.0), select(0.0, 1.0, free));
 }
 
@@ -198,7 +215,7 @@ const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn exchangeApply(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  vel[a] = vec4<f32>(vel[a].xyz + dx[a].xyz, 0.0);
+  vel[a] = vec4<f32>(vel[a].xyz + dx[a].xyz, vel[a].w);
 }
 
 // A move: translate by the velocity less the free-flight offset ½ g δt (ballistic.ts), then the walls.
@@ -270,17 +287,7 @@ const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn displace(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
-  let xa = pos[a].xyz;
-  let pa = sc[a].y;
-  let invH = 1.0 / P.h;
-  let wa = wallOf(a);
-  var cx = vec3<f32>(0.0);
-  ${around('P.h', `
-    let d = sqrt(d2);
-    if (d > 0.0) { cx += (pa + sc[b].y) * (dW(d * invH) * invH / d) * rv; }
-    ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
-  ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
-  dx[a] = vec4<f32>(-cx * P.invN0, 0.0);
+  dx[a] = vec4<f32>(displacement(a), 0.0);
 }
 
 // x += Δx, then the walls (keepOut: domainWalls at δt = 0), their correction added to fix.
@@ -304,11 +311,14 @@ const KERNELS = /* wgsl */ `
     let un = dot(u, fx) / f2;
     if (un < 0.0) { u -= un * fx; }
   }
-  vel[a] = vec4<f32>(vel[a].xyz + u, 0.0);
+  vel[a] = vec4<f32>(vel[a].xyz + u, vel[a].w);
 }
 `;
 
-export const STEP_WGSL = HEAD + KERNELS;
+export const STEP_WGSL = HEAD + DISPLACEMENT + KERNELS;
+
+/** The bindings, helpers and displacement the pressure stage's module (pressure-wgsl.ts) shares. */
+export const SHARED_WGSL = HEAD + DISPLACEMENT;
 
 export const STEP_ENTRIES = [
   'speed', 'accelerate', 'exchangeSums', 'exchangeGather', 'exchangeApply', 'translate',

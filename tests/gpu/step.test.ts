@@ -37,14 +37,15 @@ async function run(input: SceneInput, frames: number): Promise<{ pos: Float32Arr
 }
 
 describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
-  it('keeps a pool at rest: RMS speed under 0.06 √(g d), centre of mass within 1 % of the depth', async () => {
+  it('keeps a pool at rest: RMS speed under 0.01 √(g d), centre of mass within 0.5 % of the depth', async () => {
     const depth = 0.016;
     const input = scene({
       domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
       bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, depth / 2, 0.012], size: [0.024, depth, 0.024] } }],
     });
-    // No pressure stage (refuse.ts methodDifferences): the pool jitters from the first frame at
-    // 0.01–0.05 √(g d); the CPU engine starts still and reaches 0.02–0.033 by frame 10 on this pool.
+    // Both engines keep this 4-layer pool still for about 6 frames (GPU 0.0001–0.0009 √(g d), CPU
+    // 0.0001–0.0013), then a jitter grows in both (frame 8: GPU 0.005, CPU 0.008; CPU 0.02–0.033 by
+    // frame 10): pressureCourant is off by default (schema).
     const { pos, vel, n } = await run(input, 6);
     let cy = 0, v2 = 0;
     for (let i = 0; i < n; i++) {
@@ -54,8 +55,8 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
     const rms = Math.sqrt(v2 / n) / Math.sqrt(9.81 * depth);
     console.log(`pool: ${n} particles, centre of mass ${(cy / n * 1000).toFixed(2)} mm (lattice ${(depth / 2 * 1000).toFixed(2)}), RMS speed ${rms.toFixed(4)} √(g d)`);
     expect(n).toBe(6 * 4 * 6);
-    expect(Math.abs(cy / n - depth / 2)).toBeLessThan(0.01 * depth);
-    expect(rms).toBeLessThan(0.06);
+    expect(Math.abs(cy / n - depth / 2)).toBeLessThan(0.005 * depth);
+    expect(rms).toBeLessThan(0.01);
   }, 300_000);
 
   it('runs a dam-break front as the CPU engine does', async () => {
