@@ -4,12 +4,15 @@
  * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   accelerate once: v += g δt (ballistic.ts);
+ *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
+ *     from the last sub-timestep, its displacement turned into velocity;
  *   viscosity: Steele's pairwise momentum exchange (viscosity.ts, Steele et al. 2004 §3.2) with the
  *     CPU's calibrated rate and the same total exchange A per sub-timestep (calibration.ts
  *     exchangePerStep), delivered in Jacobi sweeps of at most JACOBI_FRACTION each instead of
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
- *   `moves` moves: translate by v (less ½ g δt in free flight: no liquid and no wall within h), then
+ *   `moves` moves: translate by v (less ½ g δt in free flight: the pressure did not move the
+ *     particle and no closed wall is within h), then
  *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
