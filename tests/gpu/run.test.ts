@@ -2,7 +2,7 @@
  * `viscid run --backend webgpu`: the particle engine's frames stepped on the GPU write the same
  * files as a CPU run (points, meshes, a checkpoint that resumes on the GPU), the manifest records
  * the backend, and a scene the backend does not run is refused before any folder is made, naming
- * the feature.
+ * the feature. `viscid compare --backend webgpu` records the GPU's run beside the CPU engine's.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,16 @@ describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
     expect(manifest.settings.backend).toBe('webgpu');
     expect(manifest.engines.particle.frames.map((f: { frame: number; points: number }) => [f.frame, f.points])).toEqual([[1, 144], [2, 144]]);
     for (const f of ['points-0002.ply', 'mesh-0002.ply', 'checkpoint.vscd']) expect(existsSync(join(out, 'particle', f))).toBe(true);
+  }, 300_000);
+
+  it('compare --backend webgpu records the GPU run beside the CPU particle engine', async () => {
+    const out = join(dir, 'compare');
+    const r = await cli(['compare', pool(0), '--backend', 'webgpu', '--frames', '2', '--quiet', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/metric +particle +particle-webgpu/);
+    expect(r.stdout).toMatch(/points \(final\) +144 +144/);
+    const csv = readFileSync(join(out, 'metrics.csv'), 'utf8');
+    expect(csv.split('\n').filter((l) => l.startsWith('particle-webgpu,')).length).toBe(3);
   }, 300_000);
 
   it('refuses a scene with a feature it does not run, before making the folder', async () => {
