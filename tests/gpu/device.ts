@@ -12,9 +12,15 @@ export const GPU_SKIP = skipReason('webgpu');
 
 let pending: Promise<GPUDevice> | undefined;
 
+// Registered while the importing test file is collected: its device and Dawn go after its tests.
+afterAll(() => {
+  if (!pending) return;
+  releaseNodeGpu();
+  pending = undefined;
+});
+
 /** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
 export function gpuDevice(): Promise<GPUDevice> {
-  if (!pending) afterAll(() => { releaseNodeGpu(); pending = undefined; });
   pending ??= requestNodeGpu().then(({ device }) => {
     device.addEventListener('uncapturederror', (e) => {
       throw new Error(`WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);
