@@ -1,12 +1,13 @@
 /**
- * The WGSL of the WebGPU step (step.ts says what each kernel is for, in order). One module, one
+ * The WGSL of the WebGPU step (simulation.ts says what each kernel is for, in order). One module, one
  * bind group: 0 the parameters, 1 pos, 2 vel (vec4 per slot, in bucket order: neighbours.ts), 3
  * per-slot scalars (x: ρ/ρ0, y: pressure p of the pass, z: 1/(2 Σk) of the exchange, w: 1 where
  * the particle is in free flight), 4 dx (a pass's displacement, or a sweep's velocity change), 5
  * keep (per slot: [2a] the position before density correction, [2a + 1] what the walls undid
  * since), 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8
  * stats (atomics: [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3]
- * passes). vel.w holds the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight storage buffers: WebGPU's default limit a stage.
+ * passes). vel.w holds the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the
+ * sort carries. Eight storage buffers: WebGPU's default limit a stage.
  */
 import { WORKGROUP } from './device.ts';
 import { HASH_WGSL } from './neighbours.ts';
