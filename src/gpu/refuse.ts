@@ -61,7 +61,6 @@ function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
 export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
-  if (P.pressureIterations > 2) out.push({ path: 'particle.pressureIterations', message: 'the pressure passes are plain relaxed Jacobi (the CPU engine accelerates the third pass on by Chebyshev weights)' });
   if (scene.output.normals === 'particles') out.push({ path: 'output.normals', message: '"particles": the surface test is not ported, so the particles\' normals stay those of the first frame; use "field"' });
   if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
