@@ -43,7 +43,7 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
       domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
       bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, depth / 2, 0.012], size: [0.024, depth, 0.024] } }],
     });
-    // Both engines keep this 4-layer pool still for about 6 frames (GPU 0.0001–0.0009 √(g d), CPU
+    // Both engines keep this 4-layer pool still for about 6 frames (GPU 0.0001–0.0013 √(g d), CPU
     // 0.0001–0.0013), then a jitter grows in both (frame 8: GPU 0.005, CPU 0.008; CPU 0.02–0.033 by
     // frame 10): pressureCourant is off by default (schema).
     const { pos, vel, n } = await run(input, 6);
