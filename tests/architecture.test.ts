@@ -1,5 +1,5 @@
 /**
- * The pure core (DESIGN.md "Layout"): src/{math,spatial,types,scene,surface,io,particle,grid,compare,preview}/**,
+ * The pure core (DESIGN.md "Layout"): src/{math,spatial,types,scene,surface,io,particle,grid,compare,preview,gpu}/**,
  * src/index.ts, src/api.ts and src/engines.ts import no Node module, no regl, nothing from the app,
  * renderer or CLI, and use no DOM or Node globals. The engines never import each other; the surface
  * builder imports neither. The src tree has no import cycles (type-only imports aside) and no file
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORE_DIRS = ['math', 'spatial', 'types', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel', 'preview'];
+const CORE_DIRS = ['math', 'spatial', 'types', 'scene', 'surface', 'io', 'particle', 'grid', 'compare', 'parallel', 'preview', 'gpu'];
 const CORE_FILES = ['src/index.ts', 'src/api.ts', 'src/engines.ts'];
 const NODE_MODULES = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const FORBIDDEN_PACKAGES = ['regl'];
@@ -273,7 +273,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['scene', 'surface', 'io'],
   ['api.ts', 'engines.ts'],
   ['particle', 'grid'],
-  ['compare', 'preview'],
+  ['compare', 'preview', 'gpu'],
   ['index.ts'],
   ['render', 'app', 'cli'],
 ];

@@ -15,7 +15,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BLENDER = process.env.BLENDER_PATH ?? '/usr/bin/blender';
 
 export interface OptionalSuite {
-  tool: 'chromium' | 'blender' | 'tmpfs' | 'slurm' | 'long';
+  tool: 'chromium' | 'blender' | 'tmpfs' | 'slurm' | 'long' | 'webgpu';
   /** The program the suite runs, or the check that says what is missing. */
   path: string | (() => string | false);
   what: string;
@@ -78,6 +78,17 @@ function slurmMissing(): string | false {
   return false;
 }
 
+/** SwiftShader's Vulkan ICD as Debian's chromium ships it (src/cli/webgpu.ts names it when no driver is named). */
+const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+/** Why the WebGPU tests cannot find an adapter here, or false when they should (whether Dawn does is the tests' to say). */
+function webgpuMissing(): string | false {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  if (!existsSync(join(root, 'node_modules', 'webgpu', 'package.json'))) return "the optional package 'webgpu' is not installed";
+  const drivers = process.env.VK_ICD_FILENAMES !== undefined || existsSync(SWIFTSHADER_ICD) || existsSync('/dev/nvidia0') || existsSync('/dev/dri');
+  return drivers ? false : `no Vulkan driver (no VK_ICD_FILENAMES, no ${SWIFTSHADER_ICD}, no /dev/nvidia0 or /dev/dri)`;
+}
+
 export const OPTIONAL_SUITES: OptionalSuite[] = [
   {
     tool: 'chromium',
@@ -106,6 +117,13 @@ export const OPTIONAL_SUITES: OptionalSuite[] = [
     what: 'the Slurm job-array tests',
     suites: ['tests/sweep/slurm.test.ts'],
     enable: 'apt-get install slurm-wlm munge, and run the tests as root',
+  },
+  {
+    tool: 'webgpu',
+    path: webgpuMissing,
+    what: 'the WebGPU backend tests',
+    suites: ['tests/gpu'],
+    enable: 'npm install (the optional package webgpu) on a machine with a Vulkan GPU driver, or apt-get install chromium for SwiftShader\'s Vulkan',
   },
   {
     tool: 'long',

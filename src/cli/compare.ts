@@ -6,7 +6,12 @@ import { Option } from 'commander';
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { engineNames, ignoredFeatures, type EngineName } from '../index.ts';
-import { compareScene, defaultFrames } from '../compare/compare.ts';
+import { compareEngines, comparisonReport, defaultFrames } from '../compare/compare.ts';
+import { recordRunAsync, type FrameRecord, type RunRecord } from '../compare/metrics.ts';
+import { ParticleSimulation } from '../particle/simulation.ts';
+import { GpuParticleRun } from '../gpu/mirror.ts';
+import type { Scene, Simulation } from '../index.ts';
+import { requestNodeGpu, releaseNodeGpu } from './webgpu.ts';
 import type { Axis } from '../compare/metrics.ts';
 import { defineCommand, intAtLeast, setExitCode, EXIT_FAILURE, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
@@ -26,6 +31,26 @@ interface CompareFlags {
   quiet?: boolean;
   allowPaths?: string[];
   force?: boolean;
+  backend?: 'cpu' | 'webgpu';
+}
+
+/** The run 'particle-webgpu': the particle engine's frames stepped on the GPU (src/gpu/mirror.ts), recorded as the others. */
+async function gpuRun(scene: Scene, frames: number, options: Parameters<typeof recordRunAsync>[4]): Promise<RunRecord> {
+  const engine = 'particle-webgpu';
+  let run: GpuParticleRun;
+  try {
+    const { device } = await requestNodeGpu();
+    run = new GpuParticleRun(device, new ParticleSimulation(scene));
+  } catch (e) {
+    releaseNodeGpu();
+    return { engine, scene: scene.name, frames: [], initialVolume: NaN, error: `could not start: ${(e as Error)?.message ?? String(e)}` };
+  }
+  try {
+    return await recordRunAsync(run.mirror, frames, () => run.stepFrame(), engine, options);
+  } finally {
+    run.dispose();
+    releaseNodeGpu();
+  }
 }
 
 /** What compare writes into its folder: these it may replace with --force, nothing else. */
@@ -74,42 +99,42 @@ defineCommand((program) =>
     .option('-q, --quiet', 'no per-frame progress')
     .option('--force', "write into a folder that is not empty, replacing compare's own files there (metrics.csv, report.html, *.svg)")
     .option('--allow-paths <folder>', 'let the scene name files under this folder too, besides its own folder (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
-    .action((file: string, opts: CompareFlags) => {
+    .addOption(new Option('--backend <backend>', "webgpu: also run the particle engine on the GPU, as the run 'particle-webgpu' beside the engines compared (then particle alone unless named)").choices(['cpu', 'webgpu']))
+    .action(async (file: string, opts: CompareFlags) => {
       const { scene } = loadScene(file, { allowPaths: opts.allowPaths });
       const axisIndex = 'xyz'.indexOf(opts.frontAxis ?? 'x');
       if (axisIndex < 0 || (opts.frontAxis ?? 'x').length !== 1) throw new UsageError(`--front-axis: expected x, y or z, got '${opts.frontAxis}'`);
       const named = [...(opts.engine ?? []), ...(opts.method ?? [])];
       if (named.length && opts.engines !== undefined) throw new UsageError('--engine and --engines both name engines: give one of them');
-      const engines = parseEngines(named.length ? named.join(',') : opts.engines);
+      const gpu = opts.backend === 'webgpu';
+      const engines = parseEngines(named.length ? named.join(',') : opts.engines) ?? (gpu ? ['particle'] : undefined);
       const frames = opts.frames ?? defaultFrames(scene);
       const out = opts.out ? resolve(opts.out) : defaultOutputFolder('compare-', scene.name);
       compareFolder(out, Boolean(opts.force));
       const progress = new Map<string, ReturnType<typeof createProgress>>();
       const warners = new Map<string, ReturnType<typeof volumeWarner>>();
       for (const e of engines ?? (['particle', 'grid'] as const)) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
-      const { runs, report } = compareScene(scene, {
-        engines,
-        frames,
-        frontAxis: axisIndex as Axis,
-        frontQuantile: 0.01,
-        onFrame: (engine, record, sim) => {
-          if (record.frame === 0) return;
-          let p = progress.get(engine);
-          if (!opts.quiet) {
-            if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
-            p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
-          }
-          // Liquid the method lost or gained (the engine's own account, sources and sinks counted), said once.
-          let warn = warners.get(engine);
-          if (!warn) warners.set(engine, (warn = volumeWarner(engine)));
-          const line = warn(sim.metrics(), record.time, record.frame);
-          if (line) {
-            if (p) p.log(line);
-            else process.stderr.write(`${line}\n`);
-          }
-          if (record.frame === frames) p?.stop();
-        },
-      });
+      const onFrame = (engine: string, record: FrameRecord, sim: Simulation) => {
+        if (record.frame === 0) return;
+        let p = progress.get(engine);
+        if (!opts.quiet) {
+          if (!p) progress.set(engine, (p = createProgress(engine, 0, frames, process.stderr)));
+          p.update({ frame: record.frame, time: record.time, points: record.pointCount, frameMs: record.wallMs });
+        }
+        // Liquid the method lost or gained (the engine's own account, sources and sinks counted), said once.
+        let warn = warners.get(engine);
+        if (!warn) warners.set(engine, (warn = volumeWarner(engine)));
+        const line = warn(sim.metrics(), record.time, record.frame);
+        if (line) {
+          if (p) p.log(line);
+          else process.stderr.write(`${line}\n`);
+        }
+        if (record.frame === frames) p?.stop();
+      };
+      const measure = { frontAxis: axisIndex as Axis, frontQuantile: 0.01 };
+      const runs = compareEngines(scene, { engines, frames, ...measure, onFrame });
+      if (gpu) runs.push(await gpuRun(scene, frames, { ...measure, onFrame: (record, sim) => onFrame('particle-webgpu', record, sim) }));
+      const report = comparisonReport(scene, runs, axisIndex);
       for (const p of progress.values()) p.stop();
       writeFileAtomic(join(out, 'metrics.csv'), report.csv);
       writeFileAtomic(join(out, 'report.html'), report.html);

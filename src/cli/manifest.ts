@@ -78,6 +78,8 @@ export interface RunSettings {
   checkpointEvery: number;
   /** Digits of the frame numbers in file names. */
   padding: number;
+  /** Where the particle engine's frames run: the CPU (absent in older manifests) or WebGPU (src/gpu/). */
+  backend?: 'cpu' | 'webgpu';
 }
 
 export interface Manifest {
@@ -134,6 +136,7 @@ function manifestProblem(m: Manifest): string | null {
     oneOf('settings.points', s.points, ['vtk', 'ply', 'none']) ??
     (s.solids === undefined ? null : oneOf('settings.solids', s.solids, ['obj', 'ply', 'glb', 'none'])) ??
     (s.workers === null || s.workers === undefined ? null : whole('settings.workers', s.workers, 1, MAX_WORKERS)) ??
+    (s.backend === undefined ? null : oneOf('settings.backend', s.backend, ['cpu', 'webgpu'])) ??
     whole('settings.padding', s.padding, 4, String(MAX_RUN_FRAMES).length);
   if (found) return found;
   for (const [engine, record] of Object.entries(m.engines)) {

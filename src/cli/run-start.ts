@@ -48,6 +48,7 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
     s.points = flags.points ?? s.points;
     s.solids = flags.solids ?? s.solids ?? 'none'; // manifests written before --solids existed
     s.workers = flags.workers ?? s.workers;
+    if (flags.backend) s.backend = flags.backend;
     s.checkpointEvery = flags.checkpointEvery;
     for (const engine of enginesOf(s.method)) {
       const record = manifest.engines[engine];
@@ -82,6 +83,7 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
         workers: flags.workers ?? null,
         checkpointEvery: flags.checkpointEvery,
         padding: framePadding(frames),
+        ...(flags.backend === 'webgpu' ? { backend: 'webgpu' as const } : {}),
       },
       sceneSettings: { particle: scene.particle, grid: scene.grid, output: scene.output },
       engines: {},

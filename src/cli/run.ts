@@ -24,7 +24,7 @@ import { Option } from 'commander';
 import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { ignoredFeatures, type EngineName, type Scene } from '../index.ts';
 import { MAX_WORKERS } from '../scene/schema.ts';
-import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode } from './command.ts';
+import { defineCommand, EXIT_FAILURE, EXIT_INTERRUPTED, intAtLeast, intBetween, setExitCode, UsageError } from './command.ts';
 import { capWarnings, predictFrameCost } from './cost.ts';
 import { diskText, estimateDisk } from './disk.ts';
 import { writeFileAtomic } from './files.ts';
@@ -40,6 +40,9 @@ import { printable, printableLines } from './printable.ts';
 import { StopSignal } from './stop-signal.ts';
 import { SimThread, SimThreadGone, type Loaded, type SteppedFrame } from './sim-thread.ts';
 import { volumeWarner } from './volume-warning.ts';
+import { nameVulkanDriver } from './webgpu.ts';
+import { methodDifferences, unportedFeatures } from '../gpu/refuse.ts';
+import { UnportedSceneError } from '../gpu/simulation.ts';
 
 export interface RunFlags {
   /** The engine (or 'both'); `method` is its older name, resolved into `engine` by the action. */
@@ -58,6 +61,8 @@ export interface RunFlags {
   lockRemedy?: string;
   allowPaths?: string[];
   workers?: number;
+  /** Where the particle engine's frames run (default cpu). */
+  backend?: 'cpu' | 'webgpu';
   checkpointEvery: number;
 }
 
@@ -79,6 +84,7 @@ defineCommand((program) =>
     .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else); with --resume, only take over a lock left by a run on another host that has ended")
     .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
+    .addOption(new Option('--backend <backend>', "where the particle engine's frames run: cpu (default) or webgpu (the GPU through the optional package webgpu; one liquid in a box for now, other scenes are refused naming what is not ported)").choices(['cpu', 'webgpu']))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
     .action(async (sceneFile: string, flags: RunFlags) => {
       setExitCode(await runCommand(sceneFile, { ...flags, method: engineFlag(flags) }));
@@ -107,6 +113,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
   try {
     const loaded = loadScene(sceneFile, { allowPaths: flags.allowPaths });
     const { scene } = loaded;
+    if (flags.backend === 'webgpu') checkWebGpuScene(scene, flags.method ?? scene.engines?.[0]);
     const { dir, manifest, checkpoints, claim: claimed } = startRunFolder(sceneFile, flags, loaded);
     claim = claimed;
     const engines = enginesOf(manifest.settings.method);
@@ -118,6 +125,7 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
     }
     for (const e of engines) for (const f of ignoredFeatures(scene, e)) process.stderr.write(`warning: ${e} engine ignores ${f.path}: ${f.message}\n`);
     // Started once the input is known to be good: a refusal starts no thread.
+    if (manifest.settings.backend === 'webgpu') nameVulkanDriver();
     const sim = (thread = new SimThread());
     stop.install();
     stop.onStop(() => ctx.thread.terminate());
@@ -151,6 +159,14 @@ export async function runCommand(sceneFile: string, flags: RunFlags): Promise<nu
   }
 }
 
+
+/** Refuses, before a folder or thread is made, what --backend webgpu cannot run; warns where its method differs (src/gpu/refuse.ts). */
+function checkWebGpuScene(scene: Scene, method: RunMethod | undefined): void {
+  if (method === 'grid') throw new UsageError('--backend webgpu runs the particle engine: give --engine particle (or both)');
+  const unported = unportedFeatures(scene);
+  if (unported.length > 0) throw new UsageError(new UnportedSceneError(unported).message);
+  for (const f of methodDifferences(scene)) process.stderr.write(`warning: webgpu backend: ${f.path}: ${f.message}\n`);
+}
 
 /**
  * The particle engine's threads, as the start line gives them: one thread on a machine of four
@@ -245,7 +261,10 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     const want = { mesh: settings.mesh !== 'none', solids: settings.solids !== 'none', points: settings.points !== 'none' };
     if (want.mesh || want.solids || want.points) writer.warm();
-    const common = { type: 'load' as const, engine, sceneText: ctx.loaded.text, meshes: scene.assets.meshes, want, ...(settings.workers ? { workers: settings.workers } : {}) };
+    const common = {
+      type: 'load' as const, engine, sceneText: ctx.loaded.text, meshes: scene.assets.meshes, want, ...(settings.workers ? { workers: settings.workers } : {}),
+      ...(settings.backend === 'webgpu' && engine === 'particle' ? { backend: 'webgpu' as const } : {}),
+    };
     const resumeFrom = ctx.resuming ? ctx.checkpoints[engine] : undefined;
     let loaded: Loaded;
     if (ctx.resuming) {
@@ -272,7 +291,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     const what = [want.mesh ? `${settings.mesh} meshes` : '', want.points ? `${settings.points} points` : '', want.solids ? `${settings.solids} solids` : ''].filter(Boolean).join(', ');
     process.stderr.write(
-      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${loaded.adapter ? `, on WebGPU (${printable(loaded.adapter)})` : engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, loaded.frame, settings.frames, process.stderr);
     const warnVolume = volumeWarner(engine);

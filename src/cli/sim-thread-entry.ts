@@ -4,6 +4,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createSimulation, parseScene, restoreSimulation, type Simulation } from '../index.ts';
+import { ParticleSimulation } from '../particle/simulation.ts';
+import { GpuParticleRun } from '../gpu/mirror.ts';
+import { requestNodeGpu } from './webgpu.ts';
 import { solidsMesh } from './solids.ts';
 import { spawnNodeThread } from './threads.ts';
 import type { LoadRequest, SimReply, SteppedFrame } from './sim-thread.ts';
@@ -12,21 +15,32 @@ const port = parentPort;
 if (!port) throw new Error('sim-thread-entry.ts runs as a worker thread');
 
 let sim: Simulation | null = null;
+/** With --backend webgpu: the GPU steps, `sim` is its host copy (mirror.ts). */
+let gpu: GpuParticleRun | null = null;
 let want: LoadRequest['want'] = { mesh: false, solids: false, points: false };
 
-function load(req: LoadRequest): SimReply {
-  sim?.dispose();
+async function load(req: LoadRequest): Promise<SimReply> {
+  if (gpu) gpu.dispose();
+  else sim?.dispose();
   sim = null;
+  gpu = null;
   const options = { ...(req.workers ? { workers: req.workers } : {}), spawnThread: spawnNodeThread };
   sim = req.checkpoint ? restoreSimulation(req.checkpoint, options) : createSimulation(parseScene(req.sceneText, { loadedMeshes: req.meshes }), req.engine, options);
   want = req.want;
-  return { type: 'loaded', engine: sim.engine, frame: sim.frame, state: sim.save() };
+  let adapter: string | undefined;
+  if (req.backend === 'webgpu') {
+    if (!(sim instanceof ParticleSimulation)) throw new Error(`--backend webgpu runs the particle engine, not the ${sim.engine} engine`);
+    const node = await requestNodeGpu();
+    adapter = node.adapter;
+    gpu = new GpuParticleRun(node.device, sim);
+  }
+  return { type: 'loaded', engine: sim.engine, frame: sim.frame, state: sim.save(), ...(adapter ? { adapter } : {}) };
 }
 
-function step(): SteppedFrame {
+async function step(): Promise<SteppedFrame> {
   if (!sim) throw new Error('no simulation loaded');
   const t0 = performance.now();
-  const stats = sim.stepFrame();
+  const stats = gpu ? await gpu.stepFrame() : sim.stepFrame();
   const t1 = performance.now();
   let surface: SteppedFrame['surface'];
   if (want.mesh) {
@@ -59,10 +73,10 @@ function step(): SteppedFrame {
   };
 }
 
-port.on('message', (msg: LoadRequest | { type: 'step' }) => {
+port.on('message', async (msg: LoadRequest | { type: 'step' }) => {
   let reply: SimReply;
   try {
-    reply = msg.type === 'load' ? load(msg) : step();
+    reply = msg.type === 'load' ? await load(msg) : await step();
   } catch (e) {
     const err = e as Error;
     port.postMessage({ type: 'error', name: err?.name ?? 'Error', message: err?.message ?? String(e), stack: err?.stack } satisfies SimReply);

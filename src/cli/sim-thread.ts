@@ -27,6 +27,8 @@ export interface LoadRequest {
   /** Continue from these checkpoint bytes instead of the scene's start. */
   checkpoint?: Uint8Array;
   workers?: number;
+  /** 'webgpu': the particle engine's frames are stepped on the GPU (src/gpu/mirror.ts). */
+  backend?: 'webgpu';
   /** What the frame writer wants of each frame. */
   want: { mesh: boolean; solids: boolean; points: boolean };
 }
@@ -37,6 +39,8 @@ export interface Loaded {
   frame: number;
   /** Checkpoint of the state loaded (frame `frame`). */
   state: Uint8Array;
+  /** The GPU adapter, in words, when the frames run on WebGPU. */
+  adapter?: string;
 }
 
 export interface SteppedFrame {

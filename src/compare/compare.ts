@@ -63,8 +63,13 @@ export function compareEngines(scene: Scene, options: CompareOptions = {}): RunR
 /** `compareEngines` plus the report built from its runs. */
 export function compareScene(scene: Scene, options: CompareOptions = {}): { runs: RunRecord[]; report: ComparisonReport } {
   const runs = compareEngines(scene, options);
-  const axisName = 'xyz'[options.frontAxis ?? 0];
-  const report = buildReport({
+  return { runs, report: comparisonReport(scene, runs, options.frontAxis ?? 0) };
+}
+
+/** The report of a comparison's runs (those of compareEngines, and any recorded beside them). */
+export function comparisonReport(scene: Scene, runs: RunRecord[], frontAxis: number): ComparisonReport {
+  const axisName = 'xyz'[frontAxis];
+  return buildReport({
     title: `viscid compare: ${scene.name}`,
     description: scene.description,
     runs,
@@ -74,5 +79,4 @@ export function compareScene(scene: Scene, options: CompareOptions = {}): { runs
       `${runs[0]?.frames.length ? runs[0].frames.length - 1 : 0} frames at ${scene.fps} fps; particle radius ${scene.particle.radius} m, grid cell ${scene.grid.cellSize} m.`,
     ],
   });
-  return { runs, report };
 }

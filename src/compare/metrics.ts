@@ -237,17 +237,7 @@ export function recordRun(
   frames: number,
   options: MeasureOptions & { onFrame?: (record: FrameRecord, sim: Simulation) => void } = {},
 ): RunRecord {
-  const resolved = resolveMeasureOptions(sim, options);
-  const m0 = sim.metrics();
-  const initialVolume = m0.fluidVolume;
-  const run: RunRecord = { engine: sim.engine, scene: sim.scene.name, frames: [], initialVolume };
-  const push = (stats: Pick<StepStats, 'frame' | 'time' | 'wallMs' | 'stages' | 'counters'>, metrics: Metrics) => {
-    const expected = initialVolume + emittedVolume(sim.scene, stats.time);
-    const record = frameRecord(metrics, sim.fluidPoints(), stats, expected, resolved);
-    run.frames.push(record);
-    options.onFrame?.(record, sim);
-  };
-  push({ frame: sim.frame, time: sim.time, wallMs: 0, stages: {}, counters: {} }, m0);
+  const { run, push } = startRecord(sim, options);
   for (let f = 0; f < frames; f++) {
     let stats: StepStats;
     try {
@@ -259,6 +249,51 @@ export function recordRun(
     push(stats, sim.metrics());
   }
   return run;
+}
+
+/**
+ * `recordRun` where a frame is stepped by `step` (asynchronous: the particle engine on WebGPU,
+ * whose frames land in `sim`, a host copy that answers the queries; src/gpu/mirror.ts), labelled `engine`.
+ */
+export async function recordRunAsync(
+  sim: Simulation,
+  frames: number,
+  step: () => Promise<StepStats>,
+  engine: string,
+  options: MeasureOptions & { onFrame?: (record: FrameRecord, sim: Simulation) => void } = {},
+): Promise<RunRecord> {
+  const { run, push } = startRecord(sim, options);
+  run.engine = engine;
+  for (let f = 0; f < frames; f++) {
+    let stats: StepStats;
+    try {
+      stats = await step();
+    } catch (e) {
+      run.error = (e as Error)?.message ?? String(e);
+      break;
+    }
+    push(stats, sim.metrics());
+  }
+  return run;
+}
+
+/** A run's record with its frame 0, and how each later frame is added. */
+function startRecord(
+  sim: Simulation,
+  options: MeasureOptions & { onFrame?: (record: FrameRecord, sim: Simulation) => void },
+): { run: RunRecord; push: (stats: Pick<StepStats, 'frame' | 'time' | 'wallMs' | 'stages' | 'counters'>, metrics: Metrics) => void } {
+  const resolved = resolveMeasureOptions(sim, options);
+  const m0 = sim.metrics();
+  const initialVolume = m0.fluidVolume;
+  const run: RunRecord = { engine: sim.engine, scene: sim.scene.name, frames: [], initialVolume };
+  const push = (stats: Pick<StepStats, 'frame' | 'time' | 'wallMs' | 'stages' | 'counters'>, metrics: Metrics) => {
+    const expected = initialVolume + emittedVolume(sim.scene, stats.time);
+    const record = frameRecord(metrics, sim.fluidPoints(), stats, expected, resolved);
+    run.frames.push(record);
+    options.onFrame?.(record, sim);
+  };
+  push({ frame: sim.frame, time: sim.time, wallMs: 0, stages: {}, counters: {} }, m0);
+  return { run, push };
 }
 
 export interface RunSummary {

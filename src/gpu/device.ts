@@ -1,0 +1,63 @@
+/// <reference types="@webgpu/types" />
+/**
+ * What the WebGPU backend needs of a GPUDevice, without WebGPU globals: the core is handed a device
+ * (by src/cli/webgpu.ts in Node, by the app where navigator.gpu gives one) and never looks one up.
+ * The usage flags are the WebGPU spec's numeric values (stable: GPUBufferUsage, GPUMapMode).
+ */
+export const STORAGE = 0x80, UNIFORM = 0x40, COPY_SRC = 0x04, COPY_DST = 0x08, MAP_READ = 0x01;
+const MAP_MODE_READ = 0x01;
+
+/** A storage buffer of `bytes` (at least 16), readable back and writable from the host. */
+export function storageBuffer(device: GPUDevice, bytes: number, label: string): GPUBuffer {
+  return device.createBuffer({ label, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage: STORAGE | COPY_SRC | COPY_DST });
+}
+
+export function uniformBuffer(device: GPUDevice, bytes: number, label: string): GPUBuffer {
+  return device.createBuffer({ label, size: Math.ceil(bytes / 16) * 16, usage: UNIFORM | COPY_DST });
+}
+
+/** Copies `bytes` of `src` back to the host (one staging buffer per call: for results and checks, not per pass). */
+export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+  const size = Math.ceil(bytes / 4) * 4;
+  const staging = device.createBuffer({ size, usage: MAP_READ | COPY_DST });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(src, 0, staging, 0, size);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(MAP_MODE_READ);
+  const out = staging.getMappedRange().slice(0, bytes);
+  staging.unmap();
+  staging.destroy();
+  return out;
+}
+
+/** A compute pipeline per entry point of one WGSL module, all on one explicit layout of `bindings` (storage unless named uniform). */
+export class Kernels<E extends string> {
+  readonly layout: GPUBindGroupLayout;
+  readonly pipelines: Record<E, GPUComputePipeline>;
+  constructor(device: GPUDevice, label: string, code: string, entries: readonly E[], bindings: number, uniformAt: number) {
+    const module = device.createShaderModule({ label, code });
+    const layoutEntries: GPUBindGroupLayoutEntry[] = [];
+    for (let b = 0; b < bindings; b++) {
+      layoutEntries.push({ binding: b, visibility: 0x4 /* GPUShaderStage.COMPUTE */, buffer: { type: b === uniformAt ? 'uniform' : 'storage' } });
+    }
+    this.layout = device.createBindGroupLayout({ label, entries: layoutEntries });
+    const layout = device.createPipelineLayout({ bindGroupLayouts: [this.layout] });
+    const p = {} as Record<E, GPUComputePipeline>;
+    for (const e of entries) p[e] = device.createComputePipeline({ label: `${label}:${e}`, layout, compute: { module, entryPoint: e } });
+    this.pipelines = p;
+  }
+
+  bind(device: GPUDevice, buffers: readonly GPUBuffer[]): GPUBindGroup {
+    return device.createBindGroup({ layout: this.layout, entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })) });
+  }
+}
+
+/** Dispatches `pipeline` over `items` threads in workgroups of `size` (WORKGROUP unless the kernel says otherwise). */
+export function dispatch(pass: GPUComputePassEncoder, pipeline: GPUComputePipeline, group: GPUBindGroup, items: number, size = WORKGROUP): void {
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, group);
+  pass.dispatchWorkgroups(Math.max(1, Math.ceil(items / size)));
+}
+
+/** Threads per workgroup of every kernel (the WGSL sources use the same number). */
+export const WORKGROUP = 64;

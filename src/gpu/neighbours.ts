@@ -1,0 +1,177 @@
+/// <reference types="@webgpu/types" />
+/**
+ * Neighbour search on the GPU by counting sort over hashed cells (Hoetzlein 2014, "Fast Fixed-Radius
+ * Nearest Neighbors: Interactive Million-Particle Fluids", GTC: count per cell, prefix sum,
+ * scatter), on the hash of src/spatial/hash-grid.ts (541 i + 79 j + 31 k mod table size, a table of
+ * about twice the particles) and the CPU engine's cell edge (StepContext.reach). Unlike the CPU's
+ * chained table, cells that share a bucket share its run: a query visits the buckets of the 27
+ * cells around it once each (a bucket two of them hash to is skipped the second time) and keeps the
+ * particles within its support, so a far particle in a shared bucket costs a distance test, never
+ * a wrong pair.
+ *
+ * `build` hashes every particle (its rank within its bucket by an atomic count), scans the counts
+ * into bucket starts and scatters positions, velocities and ids into bucket order, then swaps the
+ * two sets of buffers: after it, `pos`, `vel` and `id` are sorted and `start[b] .. start[b + 1]`
+ * is bucket b's run. Single precision throughout.
+ */
+import { dispatch, Kernels, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
+
+/** Buckets one thread of the scan sums in turn. */
+const CHUNK = 64;
+
+/** WGSL shared by every kernel that looks cells up: the parameters block and the hash. */
+export const HASH_WGSL = /* wgsl */ `
+fn cellOf(p: vec3<f32>, invCell: f32) -> vec3<i32> { return vec3<i32>(floor(p * invCell)); }
+fn bucketOf(c: vec3<i32>, table: u32) -> u32 {
+  let t = i32(table);
+  let h = (541 * c.x + 79 * c.y + 31 * c.z) % t;
+  return u32(select(h, h + t, h < 0));
+}
+`;
+
+const GRID_PARAMS = /* wgsl */ `
+struct Grid { n: u32, table: u32, invCell: f32, blocks: u32 }
+@group(0) @binding(0) var<uniform> grid: Grid;
+`;
+
+export const COUNT_WGSL = GRID_PARAMS + HASH_WGSL + /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> hashRank: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read_write> counts: array<atomic<u32>>;
+@compute @workgroup_size(${WORKGROUP}) fn count(@builtin(global_invocation_id) g: vec3<u32>) {
+  let i = g.x;
+  if (i >= grid.n) { return; }
+  let b = bucketOf(cellOf(pos[i].xyz, grid.invCell), grid.table);
+  hashRank[i] = vec2<u32>(b, atomicAdd(&counts[b], 1u));
+}
+`;
+
+export const SCAN_WGSL = GRID_PARAMS + /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(2) var<storage, read_write> starts: array<u32>;
+@group(0) @binding(3) var<storage, read_write> sums: array<u32>;
+// Thread t sums the counts of its chunk [t CHUNK, (t + 1) CHUNK); one thread scans those sums;
+// each thread then writes its chunk's exclusive starts. No workgroup barriers (which SwiftShader
+// runs 5× slower than the whole scan).
+@compute @workgroup_size(${WORKGROUP}) fn chunkSums(@builtin(global_invocation_id) g: vec3<u32>) {
+  if (g.x >= grid.blocks) { return; }
+  let len = grid.table + 1u;
+  var s = 0u;
+  for (var i = g.x * ${CHUNK}u; i < min(len, (g.x + 1u) * ${CHUNK}u); i++) { s += counts[i]; }
+  sums[g.x] = s;
+}
+@compute @workgroup_size(1) fn scanSums() {
+  var s = 0u;
+  for (var b = 0u; b < grid.blocks; b++) { let c = sums[b]; sums[b] = s; s = s + c; }
+}
+@compute @workgroup_size(${WORKGROUP}) fn chunkStarts(@builtin(global_invocation_id) g: vec3<u32>) {
+  if (g.x >= grid.blocks) { return; }
+  let len = grid.table + 1u;
+  var s = sums[g.x];
+  for (var i = g.x * ${CHUNK}u; i < min(len, (g.x + 1u) * ${CHUNK}u); i++) { starts[i] = s; s += counts[i]; }
+}
+`;
+
+export const SCATTER_WGSL = GRID_PARAMS + /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> vel: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> id: array<u32>;
+@group(0) @binding(4) var<storage, read_write> posOut: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> velOut: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> idOut: array<u32>;
+@group(0) @binding(7) var<storage, read_write> hashRank: array<vec2<u32>>;
+@group(0) @binding(8) var<storage, read_write> starts: array<u32>;
+@compute @workgroup_size(${WORKGROUP}) fn scatter(@builtin(global_invocation_id) g: vec3<u32>) {
+  let i = g.x;
+  if (i >= grid.n) { return; }
+  let hr = hashRank[i];
+  let d = starts[hr.x] + hr.y;
+  posOut[d] = pos[i];
+  velOut[d] = vel[i];
+  idOut[d] = id[i];
+}
+`;
+
+export class GpuNeighbours {
+  /** Sorted after `build` (vec4 per particle, w free for the step's own use). */
+  pos: GPUBuffer;
+  vel: GPUBuffer;
+  /** The particle each slot holds (its index at upload). */
+  id: GPUBuffer;
+  /** Bucket starts (table + 1 entries). */
+  readonly start: GPUBuffer;
+  readonly table: number;
+  readonly cellSize: number;
+  private posOut: GPUBuffer;
+  private velOut: GPUBuffer;
+  private idOut: GPUBuffer;
+  private readonly counts: GPUBuffer;
+  private readonly hashRank: GPUBuffer;
+  private readonly sums: GPUBuffer;
+  private readonly params: GPUBuffer;
+  private readonly countK: Kernels<'count'>;
+  private readonly scanK: Kernels<'chunkSums' | 'scanSums' | 'chunkStarts'>;
+  private readonly scatterK: Kernels<'scatter'>;
+  private readonly blocks: number;
+
+  /** For `n` particles in cells `cellSize` wide (m). */
+  constructor(private readonly device: GPUDevice, readonly n: number, cellSize: number) {
+    if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
+    this.cellSize = cellSize;
+    this.table = Math.max(64, 2 * n) | 1;
+    this.blocks = Math.ceil((this.table + 1) / CHUNK);
+    const v4 = 16 * Math.max(1, n);
+    this.pos = storageBuffer(device, v4, 'pos');
+    this.vel = storageBuffer(device, v4, 'vel');
+    this.id = storageBuffer(device, 4 * n, 'id');
+    this.posOut = storageBuffer(device, v4, 'pos sorted');
+    this.velOut = storageBuffer(device, v4, 'vel sorted');
+    this.idOut = storageBuffer(device, 4 * n, 'id sorted');
+    this.counts = storageBuffer(device, 4 * (this.table + 1), 'bucket counts');
+    this.start = storageBuffer(device, 4 * (this.table + 1), 'bucket starts');
+    this.hashRank = storageBuffer(device, 8 * n, 'bucket and rank');
+    this.sums = storageBuffer(device, 4 * this.blocks, 'block sums');
+    this.params = uniformBuffer(device, 16, 'grid');
+    const p = new ArrayBuffer(16), u = new Uint32Array(p), f = new Float32Array(p);
+    u[0] = n; u[1] = this.table; f[2] = 1 / cellSize; u[3] = this.blocks;
+    device.queue.writeBuffer(this.params, 0, p);
+    this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 4, 0);
+    this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['chunkSums', 'scanSums', 'chunkStarts'], 4, 0);
+    this.scatterK = new Kernels(device, 'scatter', SCATTER_WGSL, ['scatter'], 9, 0);
+  }
+
+  /** Uploads positions and velocities (3 per particle, any float array); ids become 0 .. n − 1. */
+  upload(pos: ArrayLike<number>, vel: ArrayLike<number>): void {
+    const n = this.n, p = new Float32Array(4 * n), v = new Float32Array(4 * n), id = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 3; k++) { p[4 * i + k] = pos[3 * i + k]; v[4 * i + k] = vel[3 * i + k]; }
+      id[i] = i;
+    }
+    this.device.queue.writeBuffer(this.pos, 0, p);
+    this.device.queue.writeBuffer(this.vel, 0, v);
+    this.device.queue.writeBuffer(this.id, 0, id);
+  }
+
+  /** Records the sort into `enc` (see the header); pos, vel and id name the sorted buffers once it runs. */
+  build(enc: GPUCommandEncoder): void {
+    const d = this.device, n = this.n;
+    enc.clearBuffer(this.counts);
+    const pass = enc.beginComputePass();
+    dispatch(pass, this.countK.pipelines.count, this.countK.bind(d, [this.params, this.pos, this.hashRank, this.counts]), n);
+    const scan = this.scanK.bind(d, [this.params, this.counts, this.start, this.sums]);
+    dispatch(pass, this.scanK.pipelines.chunkSums, scan, this.blocks);
+    dispatch(pass, this.scanK.pipelines.scanSums, scan, 1, 1);
+    dispatch(pass, this.scanK.pipelines.chunkStarts, scan, this.blocks);
+    dispatch(pass, this.scatterK.pipelines.scatter, this.scatterK.bind(d, [
+      this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
+    ]), n);
+    pass.end();
+    [this.pos, this.posOut] = [this.posOut, this.pos];
+    [this.vel, this.velOut] = [this.velOut, this.vel];
+    [this.id, this.idOut] = [this.idOut, this.id];
+  }
+
+  destroy(): void {
+    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.sums, this.params]) b.destroy();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * What the WebGPU backend does not run yet, named by JSON path: a scene using any of it is refused
+ * before a particle is made (`unportedFeatures` non-empty), never run with the feature left out.
+ * `methodDifferences` lists where the backend's method differs from the CPU engine's on a scene it
+ * runs (step.ts says why), so tools can print them.
+ */
+import type { Scene } from '../scene/scene.ts';
+import type { IgnoredFeature } from '../engines.ts';
+import { FACES } from '../scene/schema.ts';
+
+const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
+
+export function unportedFeatures(scene: Scene): IgnoredFeature[] {
+  const out: IgnoredFeature[] = [];
+  const P = scene.particle;
+  if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
+  if (P.viscositySolver !== 'exchange') out.push({ path: 'particle.viscositySolver', message: `"${P.viscositySolver}" ${NOT_YET}; the backend runs "exchange"` });
+  if (P.mixingDiffusivity > 0) out.push({ path: 'particle.mixingDiffusivity', message: `mixing ${NOT_YET}` });
+  const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
+  if (liquids.length > 1) out.push({ path: `materials.${liquids[1]}`, message: `a second liquid ${NOT_YET}: the backend runs one liquid` });
+  for (const name of liquids) {
+    const m = scene.materials[name];
+    if (m.kind !== 'liquid') continue;
+    if (m.viscoelastic) out.push({ path: `materials.${name}.viscoelastic`, message: `gels ${NOT_YET}` });
+    if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
+  }
+  scene.bodies.forEach((b, i) => {
+    const mat = scene.materials[b.material];
+    if (mat?.kind === 'solid') out.push({ path: `bodies[${i}]`, message: `solid objects (a ${b.shape.type}${b.name ? ` '${b.name}'` : ''}) ${NOT_YET}` });
+    else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
+  });
+  scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));
+  scene.sinks.forEach((_, i) => out.push({ path: `sinks[${i}]`, message: `sinks ${NOT_YET}` }));
+  const d = scene.domain;
+  if (d && P.walls) {
+    for (const face of FACES) {
+      const b = d.faces[face] ?? d.boundary;
+      const where = d.faces[face] !== undefined ? `domain.faces.${face}` : 'domain.boundary';
+      if (b === 'open') out.push({ path: where, message: `open faces (liquid leaving the domain) ${NOT_YET}; the backend closes every face` });
+      else if (typeof b === 'object') out.push({ path: where, message: `moving walls ${NOT_YET}` });
+    }
+  }
+  for (const name of liquids) if (cohesion(scene, name)) out.push(cohesion(scene, name)!);
+  return out;
+}
+
+/**
+ * Adhesion between liquid particles is not ported: a liquid's own adhesion must be written as zero
+ * (the default is a weak Lennard-Jones cohesion of 1 m/s², adhesion-matrix.ts).
+ */
+function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
+  const i = scene.adhesion.findIndex((a) => a.between[0] === liquid && a.between[1] === liquid);
+  const zero = `write { "between": ["${liquid}", "${liquid}"], "type": "attract", "strength": 0 } to run it without`;
+  if (i < 0) return { path: 'adhesion', message: `the liquid '${liquid}' has the default cohesion (lennard-jones, 1 m/s²): adhesion ${NOT_YET}; ${zero}` };
+  const a = scene.adhesion[i];
+  const none = 'points' in a ? a.points.every(([, v]) => v === 0) : a.strength === 0;
+  return none ? null : { path: `adhesion[${i}]`, message: `adhesion ${NOT_YET}; ${zero}` };
+}
+
+/** Where the backend's method differs from the CPU engine's on a scene it runs (step.ts). */
+export function methodDifferences(scene: Scene): IgnoredFeature[] {
+  const out: IgnoredFeature[] = [];
+  const P = scene.particle;
+  if (scene.output.normals === 'particles') out.push({ path: 'output.normals', message: '"particles": the surface test is not ported, so the particles\' normals stay those of the first frame; use "field"' });
+  if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
+  out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
+  return out;
+}

@@ -1,0 +1,261 @@
+/// <reference types="@webgpu/types" />
+/**
+ * The particle engine's step on WebGPU compute, for one liquid in a box (refuse.ts names what it
+ * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
+ *   accelerate once: v += g δt (ballistic.ts);
+ *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
+ *     from the last sub-timestep, its displacement turned into velocity;
+ *   viscosity: Steele's pairwise momentum exchange (viscosity.ts, Steele et al. 2004 §3.2) with the
+ *     CPU's calibrated rate and the same total exchange A per sub-timestep (calibration.ts
+ *     exchangePerStep), delivered in Jacobi sweeps of at most JACOBI_FRACTION each instead of
+ *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
+ *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
+ *   `moves` moves: translate by v (less ½ g δt in free flight: the pressure did not move the
+ *     particle and no closed wall is within h), then
+ *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
+ *     "noslip" friction);
+ *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
+ *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
+ *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
+ *     read-back between passes), the displacement less the walls' share becoming velocity.
+ * A sub-timestep is split as step.ts splits it (maxMove radii per move, at most MAX_SUBDIVISION
+ * pieces), from the largest speed read back once a sub-timestep. Single precision throughout.
+ * What differs from the CPU engine besides: refuse.ts methodDifferences.
+ */
+import type { StepStats } from '../api.ts';
+import type { Scene } from '../scene/scene.ts';
+import { FACES } from '../scene/schema.ts';
+import { ParticleSimulation } from '../particle/simulation.ts';
+import { exchangePerStep } from '../particle/calibration.ts';
+import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
+import { latticeCubicSum } from '../math/kernels.ts';
+import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
+import { GpuNeighbours } from './neighbours.ts';
+import { PARAM_BYTES, STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
+import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
+import { unportedFeatures } from './refuse.ts';
+
+/** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
+export const JACOBI_FRACTION = 0.5;
+/** Most pieces a sub-timestep is split into (step.ts MAX_SUBDIVISION). */
+const MAX_SUBDIVISION = 64;
+/** How many times pressureIterations the first pressure solve of a run may take (pressure.ts COLD). */
+const COLD = 50;
+/** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
+const FACE_FRICTION = 0.5;
+
+/** A scene the backend cannot run, with every unported feature named by its JSON path. */
+export class UnportedSceneError extends Error {
+  constructor(readonly features: { path: string; message: string }[]) {
+    super(`the WebGPU backend cannot run this scene:\n${features.map((f) => `  ${f.path}: ${f.message}`).join('\n')}`);
+    this.name = 'UnportedSceneError';
+  }
+}
+
+export interface GpuParticles {
+  /** xyz per particle, in the GPU's (bucket) order. */
+  pos: Float32Array;
+  vel: Float32Array;
+  /** ρ/ρ0 of the last density measure (pbf.ts finish). */
+  density: Float32Array;
+  /** Each slot's particle: its index in the CPU engine's liquid at frame 0. */
+  id: Uint32Array;
+}
+
+export class GpuParticleSimulation {
+  readonly count: number;
+  frame = 0;
+  time = 0;
+  private readonly grid: GpuNeighbours;
+  private readonly kernels: Kernels<StepEntry>;
+  private readonly pressure: Kernels<PressureEntry>;
+  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
+  private warm = false;
+  private readonly params: GPUBuffer;
+  private readonly sc: GPUBuffer;
+  private readonly dx: GPUBuffer;
+  private readonly keep: GPUBuffer;
+  private readonly wall: GPUBuffer;
+  private readonly stats: GPUBuffer;
+  private readonly r: number;
+  private readonly rate: number;
+  private readonly paramData = new ArrayBuffer(PARAM_BYTES);
+
+  /**
+   * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
+   * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
+   * unported features (UnportedSceneError).
+   */
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation) {
+    const unported = unportedFeatures(scene);
+    if (unported.length > 0) throw new UnportedSceneError(unported);
+    const cpu = from ?? new ParticleSimulation(scene);
+    const ctx = cpu.ctx, L = ctx.liquid, n = L.count;
+    this.frame = ctx.frame;
+    this.time = ctx.time;
+    this.count = n;
+    this.r = ctx.r;
+    let m = 0;
+    while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
+    this.rate = ctx.exchangeRate[m] ?? 0;
+    this.grid = new GpuNeighbours(device, n, ctx.reach);
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
+    this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
+    this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
+    this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
+    this.sc = storageBuffer(device, 16 * n, 'slot scalars');
+    this.dx = storageBuffer(device, 16 * n, 'dx');
+    this.keep = storageBuffer(device, 32 * n, 'x0 and fix');
+    this.wall = storageBuffer(device, 16 * n, 'walls');
+    this.stats = storageBuffer(device, 16, 'stats');
+    this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
+  }
+
+  /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
+  private fillConstants(h: number, hv: number, cell: number): void {
+    const s = this.scene, P = s.particle, f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData);
+    const n0 = latticeCubicSum(2 * this.r, h);
+    u[0] = this.count; u[1] = this.grid.table; f[2] = 1 / cell; f[3] = h;
+    f[4] = 1 / n0; f[5] = (1e-4 / (h * h)) * n0 * n0; f[6] = hv;
+    f[10] = this.r;
+    let tol = Infinity;
+    for (const name of s.materialNames) {
+      const mat = s.materials[name];
+      if (mat.kind === 'liquid') tol = Math.min(tol, mat.particle.densityTolerance);
+    }
+    f[11] = tol;
+    let walls = 0, sticky = 0;
+    const d = s.domain;
+    if (d && P.walls) {
+      FACES.forEach((face, k) => {
+        const b = d.faces[face] ?? d.boundary;
+        if (b === 'open') return;
+        walls |= 1 << k;
+        if (b === 'noslip') sticky |= 1 << k;
+      });
+      for (let k = 0; k < 3; k++) { f[20 + k] = d.min[k]; f[24 + k] = d.max[k]; }
+    }
+    u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
+    for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
+    f[28] = n0; f[29] = PRESSURE_TOLERANCE;
+  }
+
+  private writeStep(dt: number, frac: number, pressurePasses: number): void {
+    const f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData), P = this.scene.particle;
+    const dtm = dt / P.moves;
+    f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
+    u[30] = pressurePasses;
+    this.device.queue.writeBuffer(this.params, 0, this.paramData);
+  }
+
+  private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
+    const g = this.grid;
+    return kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
+  }
+
+  /** The largest particle speed, m/s (read back). */
+  async maxSpeed(): Promise<number> {
+    const enc = this.device.createCommandEncoder();
+    enc.clearBuffer(this.stats);
+    const pass = enc.beginComputePass();
+    dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
+    pass.end();
+    this.device.queue.submit([enc.finish()]);
+    return new Float32Array(await readBuffer(this.device, this.stats, 4))[0];
+  }
+
+  /** One frame: `particle.substeps` sub-timesteps, each split as step.ts splits it. */
+  async stepFrame(): Promise<StepStats> {
+    const wall0 = performance.now(), s = this.scene, P = s.particle;
+    const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
+    const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
+    for (let k = 0; k < P.substeps; k++) {
+      const speed = await this.maxSpeed();
+      if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
+      const move = ((speed + g * dtSub) * dtSub) / P.moves;
+      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
+      counters.subdivisions += pieces - 1;
+      for (let q = 0; q < pieces; q++) this.substep(dtSub / pieces);
+      counters.substeps += pieces;
+    }
+    const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
+    counters.densityPassesLastSubstep = st[3];
+    this.frame++;
+    this.time = this.frame / s.fps;
+    return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
+  }
+
+  private substep(dt: number): void {
+    const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
+    const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
+    const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
+    // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
+    const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
+    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses);
+    const enc = d.createCommandEncoder();
+    this.grid.build(enc);
+    let group = this.group();
+    let pass = enc.beginComputePass();
+    dispatch(pass, K.accelerate, group, n);
+    if (pressurePasses > 0) {
+      this.warm = true;
+      const Q = this.pressure.pipelines, pg = this.group(this.pressure);
+      dispatch(pass, Q.pressureBegin, pg, 1, 1);
+      dispatch(pass, K.wallPass, group, n);
+      dispatch(pass, Q.pressureFactor, pg, n);
+      dispatch(pass, Q.pressureSource, pg, n);
+      for (let k = 0; k < pressurePasses; k++) {
+        dispatch(pass, Q.pressureDisplace, pg, n);
+        dispatch(pass, Q.pressureUpdate, pg, n);
+        dispatch(pass, Q.pressureJudge, pg, 1, 1);
+      }
+      dispatch(pass, Q.pressureEnd, pg, n);
+    }
+    dispatch(pass, K.exchangeSums, group, n);
+    for (let w = 0; w < sweeps; w++) {
+      dispatch(pass, K.exchangeGather, group, n);
+      dispatch(pass, K.exchangeApply, group, n);
+    }
+    for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
+    pass.end();
+    this.grid.build(enc);
+    group = this.group();
+    pass = enc.beginComputePass();
+    dispatch(pass, K.densityBegin, group, n);
+    dispatch(pass, K.wallPass, group, n);
+    dispatch(pass, K.factor, group, n);
+    dispatch(pass, K.judge, group, 1, 1);
+    for (let p = 0; p < P.densityIterations; p++) {
+      dispatch(pass, K.displace, group, n);
+      dispatch(pass, K.shift, group, n);
+      dispatch(pass, K.wallPass, group, n);
+      dispatch(pass, K.factor, group, n);
+      dispatch(pass, K.judge, group, 1, 1);
+    }
+    dispatch(pass, K.densityEnd, group, n);
+    pass.end();
+    d.queue.submit([enc.finish()]);
+  }
+
+  /** The particles as they are now (read back). */
+  async read(): Promise<GpuParticles> {
+    const n = this.count;
+    const [p4, v4, id, s4] = await Promise.all([
+      readBuffer(this.device, this.grid.pos, 16 * n), readBuffer(this.device, this.grid.vel, 16 * n), readBuffer(this.device, this.grid.id, 4 * n),
+      readBuffer(this.device, this.sc, 16 * n),
+    ]);
+    const a = new Float32Array(p4), b = new Float32Array(v4), c = new Float32Array(s4);
+    const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
+      density[i] = c[4 * i];
+    }
+    return { pos, vel, density, id: new Uint32Array(id) };
+  }
+
+  destroy(): void {
+    this.grid.destroy();
+    for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The GPU device of the WebGPU tests: `webgpu` (Dawn) through src/cli/webgpu.ts, which names
+ * SwiftShader's Vulkan ICD where no driver is named and chromium ships it. The suites skip by name
+ * (tests/skips.ts, tool 'webgpu') where the package or a Vulkan driver is missing; where both are
+ * there and Dawn still finds no adapter, they fail, saying so.
+ */
+import { afterAll } from 'vitest';
+import { releaseNodeGpu, requestNodeGpu } from '../../src/cli/webgpu.ts';
+import { skipReason } from '../skips.ts';
+
+export const GPU_SKIP = skipReason('webgpu');
+
+let pending: Promise<GPUDevice> | undefined;
+
+// Registered while the importing test file is collected: its device and Dawn go after its tests.
+afterAll(() => {
+  if (!pending) return;
+  releaseNodeGpu();
+  pending = undefined;
+});
+
+/** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
+export function gpuDevice(): Promise<GPUDevice> {
+  pending ??= requestNodeGpu().then(({ device }) => {
+    device.addEventListener('uncapturederror', (e) => {
+      throw new Error(`WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);
+    });
+    return device;
+  });
+  return pending;
+}
+
+/** Runs fn with validation errors captured: rejects with the first one. */
+export async function checked<T>(device: GPUDevice, fn: () => Promise<T>): Promise<T> {
+  device.pushErrorScope('validation');
+  const out = await fn();
+  const err = await device.popErrorScope();
+  if (err) throw new Error(`WebGPU validation error: ${err.message}`);
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * `viscid run --backend webgpu`: the particle engine's frames stepped on the GPU write the same
+ * files as a CPU run (points, meshes, a checkpoint that resumes on the GPU), the manifest records
+ * the backend, and a scene the backend does not run is refused before any folder is made, naming
+ * the feature. `viscid compare --backend webgpu` records the GPU's run beside the CPU engine's.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../cli/helpers.ts';
+import { GPU_SKIP } from './device.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'viscid-gpu-run-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function pool(cohesion: number): string {
+  const file = join(dir, `pool-${cohesion}.json`);
+  writeFileSync(file, JSON.stringify({
+    name: 'gpu-pool',
+    description: 'A still pool of water in a box, for the WebGPU backend.',
+    fps: 30,
+    duration: 1,
+    domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
+    materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
+    adhesion: [{ between: ['w', 'w'], type: 'attract', strength: cohesion }],
+    bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, 0.008, 0.012], size: [0.024, 0.016, 0.024] } }],
+    particle: { radius: 0.002 },
+  }));
+  return file;
+}
+
+describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
+  it('runs and resumes a pool on the GPU, writing points, meshes and checkpoints', async () => {
+    const out = join(dir, 'out');
+    const first = await cli(['run', pool(0), '--backend', 'webgpu', '--frames', '1', '--points', 'ply', '--out', out]);
+    expect(first.stderr).toMatch(/particle: gpu-pool, frames 1–1, .*on WebGPU \(/);
+    expect(first.code).toBe(0);
+    const again = await cli(['run', pool(0), '--resume', out, '--frames', '2']);
+    expect(again.stderr).toMatch(/frames 2–2, .*on WebGPU/);
+    expect(again.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.settings.backend).toBe('webgpu');
+    expect(manifest.engines.particle.frames.map((f: { frame: number; points: number }) => [f.frame, f.points])).toEqual([[1, 144], [2, 144]]);
+    for (const f of ['points-0002.ply', 'mesh-0002.ply', 'checkpoint.vscd']) expect(existsSync(join(out, 'particle', f))).toBe(true);
+  }, 300_000);
+
+  it('compare --backend webgpu records the GPU run beside the CPU particle engine', async () => {
+    const out = join(dir, 'compare');
+    const r = await cli(['compare', pool(0), '--backend', 'webgpu', '--frames', '2', '--quiet', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/metric +particle +particle-webgpu/);
+    expect(r.stdout).toMatch(/points \(final\) +144 +144/);
+    const csv = readFileSync(join(out, 'metrics.csv'), 'utf8');
+    expect(csv.split('\n').filter((l) => l.startsWith('particle-webgpu,')).length).toBe(3);
+  }, 300_000);
+
+  it('refuses a scene with a feature it does not run, before making the folder', async () => {
+    const out = join(dir, 'refused');
+    const r = await cli(['run', pool(1), '--backend', 'webgpu', '--frames', '1', '--out', out]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/adhesion\[0\]: adhesion — not ported to the WebGPU backend/);
+    expect(existsSync(out)).toBe(false);
+  }, 300_000);
+});

@@ -1,0 +1,123 @@
+/**
+ * The WebGPU step (src/gpu/simulation.ts) against physics and against the CPU particle engine, on
+ * scenes small enough for SwiftShader (a CPU running the GPU code: seconds a frame at a few hundred
+ * particles): a still pool stays still, a dam-break front runs as the CPU engine's does, a free
+ * blob keeps its momentum, and a scene with a feature not ported is refused by name.
+ */
+import { describe, expect, it } from 'vitest';
+import { GpuParticleSimulation, UnportedSceneError } from '../../src/gpu/simulation.ts';
+import { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { parseScene } from '../../src/scene/parse.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import { checked, GPU_SKIP, gpuDevice } from './device.ts';
+
+/** One liquid without cohesion (adhesion is not ported), radius 2 mm. */
+function scene(extra: Partial<SceneInput>): SceneInput {
+  return {
+    fps: 30,
+    duration: 1,
+    materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
+    adhesion: [{ between: ['w', 'w'], type: 'attract', strength: 0 }],
+    particle: { radius: 0.002 },
+    ...extra,
+  };
+}
+
+async function run(input: SceneInput, frames: number): Promise<{ pos: Float32Array; vel: Float32Array; n: number; passes: number }> {
+  const device = await gpuDevice();
+  return checked(device, async () => {
+    const sim = new GpuParticleSimulation(device, parseScene(input));
+    let passes = 0;
+    for (let f = 0; f < frames; f++) passes = Math.max(passes, (await sim.stepFrame()).counters.densityPassesLastSubstep);
+    const { pos, vel } = await sim.read();
+    const n = sim.count;
+    sim.destroy();
+    return { pos, vel, n, passes };
+  });
+}
+
+describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
+  it('keeps a pool at rest: RMS speed under 0.01 √(g d), centre of mass within 0.5 % of the depth', async () => {
+    const depth = 0.016;
+    const input = scene({
+      domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, depth / 2, 0.012], size: [0.024, depth, 0.024] } }],
+    });
+    // Both engines keep this 4-layer pool still for about 6 frames (GPU 0.0001–0.0013 √(g d), CPU
+    // 0.0001–0.0013), then a jitter grows in both (frame 8: GPU 0.005, CPU 0.008; CPU 0.02–0.033 by
+    // frame 10): pressureCourant is off by default (schema).
+    const { pos, vel, n } = await run(input, 6);
+    let cy = 0, v2 = 0;
+    for (let i = 0; i < n; i++) {
+      cy += pos[3 * i + 1];
+      v2 += vel[3 * i] ** 2 + vel[3 * i + 1] ** 2 + vel[3 * i + 2] ** 2;
+    }
+    const rms = Math.sqrt(v2 / n) / Math.sqrt(9.81 * depth);
+    console.log(`pool: ${n} particles, centre of mass ${(cy / n * 1000).toFixed(2)} mm (lattice ${(depth / 2 * 1000).toFixed(2)}), RMS speed ${rms.toFixed(4)} √(g d)`);
+    expect(n).toBe(6 * 4 * 6);
+    expect(Math.abs(cy / n - depth / 2)).toBeLessThan(0.005 * depth);
+    expect(rms).toBeLessThan(0.01);
+  }, 300_000);
+
+  it('runs a dam-break front as the CPU engine does', async () => {
+    const input = scene({
+      domain: { min: [0, 0, 0], max: [0.1, 0.05, 0.008], boundary: 'slip' },
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0.01, 0.016, 0.004], size: [0.02, 0.032, 0.008] } }],
+    });
+    const frames = 3;
+    const gpu = await run(input, frames);
+    const cpu = new ParticleSimulation(parseScene(input));
+    for (let f = 0; f < frames; f++) cpu.stepFrame();
+    const L = cpu.ctx.liquid;
+    let cpuFront = 0, gpuFront = 0;
+    for (let i = 0; i < L.count; i++) cpuFront = Math.max(cpuFront, L.pos[3 * i]);
+    for (let i = 0; i < gpu.n; i++) gpuFront = Math.max(gpuFront, gpu.pos[3 * i]);
+    console.log(`dam break at ${(frames / 30).toFixed(2)} s: front ${(gpuFront * 1000).toFixed(1)} mm on the GPU, ${(cpuFront * 1000).toFixed(1)} mm on the CPU (from 18 mm)`);
+    expect(gpu.n).toBe(L.count);
+    expect(gpuFront).toBeGreaterThan(0.022);
+    expect(Math.abs(gpuFront - cpuFront)).toBeLessThan(0.25 * (cpuFront - 0.018) + 0.004);
+  }, 300_000);
+
+  it('keeps the momentum of a free blob (no gravity, no walls) to single-precision round-off', async () => {
+    const input = scene({
+      gravity: [0, 0, 0],
+      bodies: [
+        { material: 'w', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.008 }, velocity: [0.2, 0, 0] },
+        { material: 'w', shape: { type: 'box', center: [0.014, 0.004, 0], size: [0.008, 0.008, 0.008] }, velocity: [-0.3, 0.1, 0] },
+      ],
+    });
+    const before = new ParticleSimulation(parseScene(input)).ctx.liquid;
+    const p0 = [0, 0, 0];
+    for (let i = 0; i < before.count; i++) for (let k = 0; k < 3; k++) p0[k] += before.vel[3 * i + k];
+    const { vel, n } = await run(input, 2);
+    const p1 = [0, 0, 0];
+    let speed = 0;
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) { p1[k] += vel[3 * i + k]; speed += Math.abs(vel[3 * i + k]); }
+    const drift = Math.hypot(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]) / speed;
+    console.log(`free blob: ${n} particles, momentum ${p0.map((v) => v.toFixed(3))} → ${p1.map((v) => v.toFixed(3))} (× m), drift ${drift.toExponential(2)} of Σ|v|`);
+    expect(drift).toBeLessThan(1e-4);
+  }, 300_000);
+
+  it('refuses a scene with a feature it does not run, naming each by its path', async () => {
+    const device = await gpuDevice();
+    const input = scene({
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, steel: { kind: 'solid' } },
+      adhesion: [],
+      bodies: [
+        { material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } },
+        { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.01 } },
+      ],
+      sources: [{ material: 'w', center: [0, 0.05, 0], speed: 0.1 }],
+    });
+    let err: unknown;
+    try {
+      new GpuParticleSimulation(device, parseScene(input));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UnportedSceneError);
+    const paths = (err as UnportedSceneError).features.map((f) => f.path);
+    expect(paths).toEqual(['bodies[1]', 'sources[0]', 'adhesion']);
+    expect((err as Error).message).toMatch(/bodies\[1\]: solid objects \(a sphere\) — not ported to the WebGPU backend/);
+  });
+});
