@@ -19,7 +19,7 @@
  * answers once the server it was asked on is ready, so that a failed build fails the file that
  * asked at once, with the build's error).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve } from 'node:path';
@@ -90,7 +90,14 @@ export async function buildApp(): Promise<BuiltApp> {
   const { build, resolveConfig } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), 'viscid-app-'));
   try {
-    await build({ root: ROOT, configFile: VITE_CONFIG, logLevel: 'warn', clearScreen: false, build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+    await build({
+      root: ROOT,
+      configFile: VITE_CONFIG,
+      logLevel: 'warn',
+      clearScreen: false,
+      // No timing report: on a loaded machine rolldown warns that its plugins were slow.
+      build: { outDir, emptyOutDir: true, reportCompressedSize: false, rolldownOptions: { checks: { bundlerTimings: false } } },
+    });
     const files = new Map<string, Buffer>();
     const walk = (dir: string) => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -154,6 +161,35 @@ export async function launchSharedChromium(executablePath: string): Promise<Brow
   });
 }
 
+/**
+ * CPU seconds used by process `root` and its descendants, the ended ones they waited for included
+ * (/proc/PID/stat: utime, stime, cutime, cstime; USER_HZ 100), or null without /proc. Chromium's
+ * renderers and GPU process are its descendants; vitest's own CPU time does not include them.
+ */
+export function processTreeCpuSeconds(root: number): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  const procs = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
+      procs.set(Number(entry), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  if (!procs.has(root)) return null;
+  let ticks = 0;
+  const todo = [root];
+  while (todo.length) {
+    const pid = todo.pop()!;
+    ticks += procs.get(pid)!.ticks;
+    for (const [child, p] of procs) if (p.ppid === pid) todo.push(child);
+  }
+  return ticks / 100;
+}
+
 /** Listens on a free port of 127.0.0.1; `handle`'s failures are answered with a 500 and the error. */
 async function listen(handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<{ http: Server; url: string }> {
   const http: Server = createHttpServer((req, res) => {
@@ -205,7 +241,12 @@ export async function serveApp(chromiumPath: string): Promise<SharedApp> {
         s.closeAllConnections();
         await new Promise((done) => s.close(done));
       }
-      if (browser) await (await browser.catch(() => null))?.close().catch(() => undefined);
+      const b = browser ? await browser.catch(() => null) : null;
+      const pid = b?.process().pid;
+      const cpu = pid ? processTreeCpuSeconds(pid) : null;
+      // The browser files' CPU beside the test files' own (tests/e2e/app-server.ts; BENCHMARKS.md, "The test suite").
+      if (cpu !== null) process.stderr.write(`Chromium used ${cpu.toFixed(1)} s of CPU in this run (its processes, ended ones included)\n`);
+      await b?.close().catch(() => undefined);
       if (vite) await (await vite.catch(() => null))?.close();
     },
   };
