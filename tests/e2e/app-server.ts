@@ -6,7 +6,7 @@
  * browser.
  *
  * - `url` serves the app built by `vite build` (what `npm run build:app` ships), built once a run
- *   into a temporary folder and served from memory with the headers of vite.config.ts `preview`
+ *   (again when a file starts after a source changed, in watch mode) into a temporary folder and served from memory with the headers of vite.config.ts `preview`
  *   (cross-origin isolation). A page opens from ~20 bundled files instead of ~680 modules that
  *   vite's dev server transforms one request at a time: every browser file but one uses it.
  * - `devUrl` serves the app from vite's dev server (middleware mode, vite.config.ts `server`), as
@@ -19,7 +19,7 @@
  * answers once the server it was asked on is ready, so that a failed build fails the file that
  * asked at once, with the build's error).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, relative, resolve } from 'node:path';
@@ -128,6 +128,24 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/** What the built app is made from: vite.config.ts, index.html, src/ and scenes/. */
+const APP_SOURCES = ['vite.config.ts', 'index.html', 'src', 'scenes'].map((p) => join(ROOT, p));
+
+/** The newest modification time (ms) under the app's sources. */
+function newestAppSource(paths = APP_SOURCES): number {
+  let newest = 0;
+  for (const p of paths) {
+    let st: Stats;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    newest = Math.max(newest, st.mtimeMs, st.isDirectory() ? newestAppSource(readdirSync(p).map((e) => join(p, e))) : 0);
+  }
+  return newest;
+}
+
 /** Answers a request from the built app: a file by its path, index.html for `/` and for a path without an extension. */
 export function serveBuilt(app: BuiltApp, req: IncomingMessage, res: ServerResponse): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -222,8 +240,14 @@ export async function serveApp(chromiumPath: string): Promise<SharedApp> {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ wsEndpoint: b.wsEndpoint() }));
   };
 
+  let builtAt = 0;
   const builtServer = await listen(async (req, res) => {
-    built ??= buildApp();
+    // A file starting (it asks for the browser first) gets a build of the sources as they are now:
+    // in watch mode (`npx vitest`) they change between runs of the same server.
+    if (!built || (req.url === BROWSER_PATH && newestAppSource() > builtAt && builtAt < Date.now() - 1000)) {
+      builtAt = Date.now();
+      built = buildApp();
+    }
     if (req.url === BROWSER_PATH) return endpoint(res, built);
     serveBuilt(await built, req, res);
   });
