@@ -28,8 +28,9 @@ export interface App {
 export interface StartOptions {
   /**
    * Serve the app from vite's dev server (as `npm start` does) instead of the built app. A page
-   * then loads ~680 modules transformed one request at a time: tens of seconds on two busy
-   * cores, against a second or two built. Only tests/e2e/dev-server.test.ts asks for it.
+   * and each of its workers then load ~680 modules transformed one request at a time: about 1.6×
+   * the CPU of the build for the same file (BENCHMARKS.md, "The test suite"). Only
+   * tests/e2e/dev-server.test.ts asks for it.
    */
   dev?: boolean;
 }
