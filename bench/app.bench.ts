@@ -6,7 +6,11 @@
  *   drawMs        cost of one full draw (min and median of 15), waited for by a pixel read-back
  *   simFps, simMs simulated frames per wall second and worker ms per frame (step + surface mesh)
  *
- *   npx tsx bench/app.bench.ts [--scene honey-drop] [--engine particle] [--seconds 10] [--size 960x600]
+ *   npx tsx bench/app.bench.ts [--scene honey-drop] [--engine particle] [--seconds 10] [--size 960x600] [--dev]
+ *
+ * The app is the one `vite build` makes (tests/e2e/app-server.ts builds it on start); `--dev`
+ * serves it from vite's dev server instead, as `npm start` does (figures before 2026-11-29 were
+ * taken so).
  */
 import { startApp } from '../tests/e2e/harness.ts';
 
@@ -20,7 +24,7 @@ const engine = arg('engine', 'particle');
 const seconds = Number(arg('seconds', '10'));
 const [width, height] = arg('size', '960x600').split('x').map(Number);
 
-const app = await startApp();
+const app = await startApp({ dev: process.argv.includes('--dev') });
 try {
   const page = await app.open(`?scene=${encodeURIComponent(scene)}&engine=${encodeURIComponent(engine)}&continuous`);
   await page.setViewportSize({ width, height });

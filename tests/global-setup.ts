@@ -1,8 +1,8 @@
 /**
  * vitest global setup: names the suites this run skips, and how to enable them, first and last;
- * and, where Chromium is installed, opens the app server every browser test file of the run shares
- * (tests/e2e/app-server.ts: it starts vite and Chromium on first use, so runs without browser tests
- * pay for neither).
+ * and, where Chromium is installed, opens the app servers every browser test file of the run shares
+ * (tests/e2e/app-server.ts: the app built once a run, vite's dev server, and one Chromium, each
+ * started on first use, so runs without browser tests pay for none of them).
  */
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
@@ -19,6 +19,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (existsSync(CHROMIUM)) {
     app = await serveApp(CHROMIUM);
     project.provide('appUrl', app.url);
+    project.provide('devAppUrl', app.devUrl);
   }
   return async () => {
     await app?.close();

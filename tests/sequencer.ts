@@ -17,7 +17,7 @@ export const LONG_FIRST = [
   'tests/parallel/app-threads.test.ts',
   'tests/package/pack.test.ts',
   'tests/e2e/switching.test.ts',
-  'tests/grid/cavity', // cavity-re100: 64² settled, 43–55 s
+  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
   'tests/cli/run-dir.test.ts',
   'tests/e2e/scene-engine.test.ts',
   'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only

@@ -31,7 +31,7 @@ describe('--engine', () => {
       const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
       expect(Object.keys(manifest.engines)).toEqual(['grid']);
     }
-  }, 180_000);
+  });
 
   it('refuses --engine and --method that disagree, and an unknown engine', async () => {
     const both = await cliInProcess(['run', scene, '--engine', 'grid', '--method', 'particle']);

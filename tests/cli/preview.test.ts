@@ -19,7 +19,7 @@ const FRAMES = 3;
 beforeAll(async () => {
   const r = await cli(['run', join(FIXTURES, 'tiny.json'), '--method', 'both', '--frames', String(FRAMES), '--out', run, '--solids', 'ply']);
   expect(r.code, r.stderr).toBe(0);
-}, 180_000);
+});
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -88,7 +88,7 @@ describe('viscid run (particle engine)', () => {
     const manifestFile = join(dir, 'manifest.json');
     const started = Date.now();
     const frames = () => (existsSync(manifestFile) ? (readManifest(dir).engines.particle?.frames.length ?? 0) : 0);
-    while (frames() < 2 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 50));
+    while (frames() < 2 && Date.now() - started < 600_000) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);

@@ -46,7 +46,7 @@ describe('a run whose terminal goes away', () => {
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/SIGHUP: stopping/);
     expectCleanStop(dir);
-  }, 180_000);
+  });
 
   it('stderr closing (EPIPE) ends it as Ctrl-C does, with no crash', async () => {
     const dir = join(tmp, 'epipe');
@@ -57,5 +57,5 @@ describe('a run whose terminal goes away', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).not.toMatch(/Unhandled|EPIPE.*at /);
     expectCleanStop(dir);
-  }, 180_000);
+  });
 });

@@ -64,7 +64,7 @@ describe('a write that fails mid-run', () => {
     // A frame file failed: the frames before it are all there, and the checkpoint is of the last.
     expect(frames.length).toBe(failure.frame - 1);
     expect(checkpoint?.frame).toBe(failure.frame - 1);
-  }, 180_000);
+  });
 
   // A real full disk, where a test may mount a small tmpfs (root with CAP_SYS_ADMIN; npm test names
   // the skip where it cannot: tests/skips.ts).
@@ -80,5 +80,5 @@ describe('a write that fails mid-run', () => {
     const { failure, frames } = expectFailedAt(dir, r, /^particle\/(mesh-\d{4}\.obj|checkpoint\.vscd)$|^manifest\.json$/);
     expect(failure.message).toMatch(/ENOSPC/);
     expect(frames.length).toBeGreaterThanOrEqual(1);
-  }, 180_000);
+  });
 });

@@ -61,5 +61,5 @@ describe('runValidation', () => {
       if (r.plot) expect(r.plot).toMatch(/^<svg[\s\S]*<\/svg>$/);
       expect(r.passed, formatResults([r])).toBe(true);
     }
-  }, 120_000);
+  });
 });

@@ -1,9 +1,10 @@
 /**
- * Browser end-to-end harness: the app served by vite's dev server on 127.0.0.1 and driven in
- * Debian's Chromium (/usr/bin/chromium) through playwright-core with software WebGL. Under vitest
- * every test file shares one server and one Chromium for the whole run (tests/e2e/app-server.ts,
- * started on first use by tests/global-setup.ts), each file in a browser context of its own; run
- * outside vitest (bench/app.bench.ts), startApp starts its own pair and ends it on close.
+ * Browser end-to-end harness: the app built by `vite build` (or, asked for, from vite's dev server)
+ * served on 127.0.0.1 and driven in Debian's Chromium (/usr/bin/chromium) through playwright-core
+ * with software WebGL. Under vitest every test file shares one server and one Chromium for the
+ * whole run (tests/e2e/app-server.ts, started on first use by tests/global-setup.ts), each file in
+ * a browser context of its own; run outside vitest (bench/app.bench.ts), startApp starts its own
+ * servers and Chromium and ends them on close.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,23 +25,40 @@ export interface App {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * Serve the app from vite's dev server (as `npm start` does) instead of the built app. A page
+   * and each of its workers then load ~680 modules transformed one request at a time: about 1.6×
+   * the CPU of the build for the same file (BENCHMARKS.md, "The test suite"). Only
+   * tests/e2e/dev-server.test.ts asks for it.
+   */
+  dev?: boolean;
+}
+
+/**
+ * `VISCID_APP_SERVER=dev npx vitest run tests/e2e` runs every browser file on vite's dev server
+ * (to compare the two, or to look for a fault that only the sources show); unset, on the build.
+ */
+const DEV_BY_DEFAULT = process.env.VISCID_APP_SERVER === 'dev';
+
 /** The run's shared app server, when running under vitest with the global setup. */
-async function sharedUrl(): Promise<string | undefined> {
+async function sharedUrl(dev: boolean): Promise<string | undefined> {
   if (!process.env.VITEST) return undefined;
   const { inject } = await import('vitest');
-  return inject('appUrl');
+  return inject(dev ? 'devAppUrl' : 'appUrl');
 }
 
 /**
  * A browser context of its own on the app: in the run's shared server and Chromium under vitest,
  * else in a server and Chromium started for it (ended by close).
  */
-export async function startApp(): Promise<App> {
+export async function startApp(options: StartOptions = {}): Promise<App> {
+  const dev = options.dev ?? DEV_BY_DEFAULT;
   let own: SharedApp | null = null;
-  let url = await sharedUrl();
+  let url = await sharedUrl(dev);
   if (!url) {
     own = await serveApp(CHROMIUM);
-    url = own.url;
+    url = dev ? own.devUrl : own.url;
   }
   let browser: Browser;
   try {
@@ -53,7 +71,7 @@ export async function startApp(): Promise<App> {
     throw e;
   }
   const context = await browser.newContext({ viewport: { width: 960, height: 600 }, deviceScaleFactor: 1, acceptDownloads: true });
-  // Page loads and actions wait for states too: the first load transforms the app's modules.
+  // Page loads and actions wait for states too (a slow machine makes them slower, not red).
   context.setDefaultTimeout(WAIT);
   const appUrl = url;
   return {

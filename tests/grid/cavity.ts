@@ -32,13 +32,13 @@ export function cavityErrors(sim: Simulation, re: 100 | 400): { u: number; v: nu
 }
 
 /**
- * Runs the 64² cavity at `re` until the flow has settled: the first second over which neither u at
- * (½, ¼) nor v at (¼, ½) changed by 5e-4 or more, at most `seconds`. Returns the last change and the
- * centreline errors.
+ * Runs the cavity at `re` on `n`² cells until the flow has settled: the first second over which
+ * neither u at (½, ¼) nor v at (¼, ½) changed by 5e-4 or more, at most `seconds`. Returns the last
+ * change and the centreline errors.
  */
-export function settleCavity(re: 100 | 400, seconds: number): { change: number; time: number; u: number; v: number } {
-  const sim = createSimulation(cavityScene(64, re), 'grid');
-  const z = 1 / 128, probes = () => [sim.velocityAt([0.5, 0.25, z])[0], sim.velocityAt([0.25, 0.5, z])[1]];
+export function settleCavity(re: 100 | 400, seconds: number, n = 64): { change: number; time: number; u: number; v: number } {
+  const sim = createSimulation(cavityScene(n, re), 'grid');
+  const z = 0.5 / n, probes = () => [sim.velocityAt([0.5, 0.25, z])[0], sim.velocityAt([0.25, 0.5, z])[1]];
   let last = probes(), change = Infinity;
   for (let f = 0; f < seconds && !(change < 5e-4); f++) {
     sim.stepFrame();

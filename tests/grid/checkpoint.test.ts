@@ -44,6 +44,6 @@ describe('checkpoints of the grid extensions', () => {
       expect(Array.from(pb.positions)).toEqual(Array.from(pa.positions));
       expect(Array.from(pb.velocities)).toEqual(Array.from(pa.velocities));
       expect(Array.from(b.save())).toEqual(Array.from(a.save()));
-    }, 30_000);
+    });
   }
 });

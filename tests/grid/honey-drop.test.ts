@@ -33,7 +33,7 @@ describe('honey drop on the grid, 1 cm cells', () => {
     }
     expect(sim.time).toBeCloseTo(4, 6);
     expect(worst).toBeLessThan(0.05);
-  }, 300_000);
+  });
 });
 
 describeLong(import.meta, 'honey drop on the grid (VISCID_LONG=1)', () => {

@@ -50,7 +50,7 @@ describe('several liquids on the grid', () => {
       expect(share(mesh.colors!, mesh.positions, blue, (x) => x < -0.02)).toBe(0);
       const middle = share(mesh.colors!, mesh.positions, red, (x) => Math.abs(x) < 0.003) + share(mesh.colors!, mesh.positions, blue, (x) => Math.abs(x) < 0.003);
       expect(middle).toBeLessThan(0.9);
-    }, 60_000);
+    });
   }
 
   it('a restored run continues with the same tracers and colours', () => {
@@ -59,7 +59,7 @@ describe('several liquids on the grid', () => {
     const b = restoreSimulation(a.save());
     for (let f = 0; f < 3; f++) { a.stepFrame(); b.stepFrame(); }
     expect(b.surfaceMesh().colors).toEqual(a.surfaceMesh().colors);
-  }, 60_000);
+  });
 
   it('a spout of a second liquid adds tracers in proportion to what it emits, not per step', () => {
     const json = {
@@ -77,7 +77,7 @@ describe('several liquids on the grid', () => {
     // The disk's half-cell lattice holds a little more than its area (points on the rim count).
     expect(added).toBeGreaterThan(0.8 * expected);
     expect(added).toBeLessThan(1.3 * expected);
-  }, 60_000);
+  });
 
   it('one liquid: no tracers, one colour', () => {
     const json = twoBlocks('levelset');

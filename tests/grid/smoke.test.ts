@@ -42,7 +42,7 @@ describe('smoke', () => {
     expect(hot.sim.ext.smoke!.amount(hot.sim)).toBeGreaterThan(0);
     // measured: hot ≈ 0.13 m, neutral ≈ 0.09 m after 0.5 s
     expect(meanHeight(hot)).toBeGreaterThan(meanHeight(neutral) + 0.01);
-  }, 30_000);
+  });
 
   it('vorticity confinement increases the measured vorticity', () => {
     const plain = plume(0, 0.15), confined = plume(8, 0.15);
@@ -60,5 +60,5 @@ describe('smoke', () => {
     expect(wPlain).toBeGreaterThan(0);
     // measured: 3.18 without, 4.29 with ε = 8 (Σ over frames 5–14 of Σ|ω|² h³)
     expect(wConfined).toBeGreaterThan(1.15 * wPlain);
-  }, 30_000);
+  });
 });

@@ -48,7 +48,7 @@ describe('viscid run and compare warn about the liquid', () => {
     const said = r.stdout + r.stderr;
     expect(count(said, 'warning: grid: the liquid volume is -'), said).toBe(1);
     expect(count(said, 'warning: grid: no liquid is left at t = ')).toBe(1);
-  }, 60_000);
+  });
 
   it('viscid compare: the grid engine warned about once each, quiet or not', async () => {
     for (const quiet of [false, true]) {
@@ -57,5 +57,5 @@ describe('viscid run and compare warn about the liquid', () => {
       expect(count(r.stderr, 'warning: grid: the liquid volume is -'), r.stderr).toBe(1);
       expect(count(r.stderr, 'warning: grid: no liquid is left at t = ')).toBe(1);
     }
-  }, 90_000);
+  });
 });

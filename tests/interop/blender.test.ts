@@ -103,7 +103,7 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
       }),
     );
     await new Promise<void>((resolve, reject) =>
-      execFile(BLENDER, ['-b', '--factory-startup', '--python-exit-code', '1', '--python', SCRIPT, '--', job, result], { timeout: 240_000 }, (err, stdout, stderr) =>
+      execFile(BLENDER, ['-b', '--factory-startup', '--python-exit-code', '1', '--python', SCRIPT, '--', job, result], { timeout: 600_000 }, (err, stdout, stderr) =>
         err ? reject(new Error(`blender failed: ${err.message}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`)) : resolve(),
       ),
     );
@@ -111,7 +111,7 @@ describe.skipIf(missing)('meshes imported by Blender', () => {
     results = report.results;
     imported = report.sequence;
     plyNormals = report.plyNormals;
-  }, 300_000);
+  });
 
   for (const format of ['obj', 'ply', 'glb']) {
     it(`${format}: one object with viscid's vertices, triangles, bounds, normals and colours`, () => {

@@ -67,7 +67,7 @@ beforeAll(() => {
   expect(install.code, install.stderr).toBe(0);
   // No install-time script of viscid's is left for npm to ask its users about (npm's allowScripts).
   expect(install.stderr).not.toMatch(/install-scripts.*viscid/);
-}, 300_000);
+});
 
 describe('the npm package', () => {
   it('ships the build, the bin and the scenes, and nothing of the sources, tests or tools', () => {
@@ -115,7 +115,7 @@ again.dispose();
     expect(out.triangles as number).toBeGreaterThan(100);
     expect(out.ply as number).toBeGreaterThan(1000);
     expect(out.obj as number).toBeGreaterThan(1000);
-  }, 120_000);
+  });
 
   it('runs the viscid bin: info, and a one-frame run with its threads', () => {
     const info = run(NPM, ['exec', '--no', '--', 'viscid', 'info', 'scene.json']);
@@ -133,7 +133,7 @@ again.dispose();
     expect(rec.frames[0].files.length).toBeGreaterThan(0);
     for (const f of rec.frames[0].files) expect(existsSync(join(project, 'out', f)), f).toBe(true);
     expect(readdirSync(join(project, 'out/particle'))).toContain('checkpoint.vscd');
-  }, 120_000);
+  });
 
   it('type-checks a TypeScript consumer against the shipped declarations', () => {
     writeFileSync(
@@ -174,5 +174,5 @@ export const wrong: string = ({} as Simulation).surfaceMesh();
       const r = run(process.execPath, [tsc, '-p', 'tsconfig.json']);
       expect(r.code, `${resolution.moduleResolution}: ${r.stdout}${r.stderr}`).toBe(0);
     }
-  }, 120_000);
+  });
 });

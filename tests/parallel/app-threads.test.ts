@@ -1,6 +1,7 @@
 /**
- * The browser side of the thread team: the dev server sends COOP/COEP (vite.config.ts), so the
- * page is cross-origin isolated, and a scene with particle.workers = 2 runs its particle engine
+ * The browser side of the thread team: the built app is served with COOP/COEP (vite.config.ts
+ * `preview.headers`; tests/e2e/dev-server.test.ts checks the dev server's), so the page is
+ * cross-origin isolated, and a scene with particle.workers = 2 runs its particle engine
  * on a nested Web Worker (src/app/threads.ts) while frames advance without errors; the app's
  * "particle threads" setting overrides the scene's count.
  */

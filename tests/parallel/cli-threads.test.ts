@@ -37,5 +37,5 @@ describe('viscid run --workers 2', () => {
     }
     const file = (dir: string) => readFileSync(join(dir, 'particle', 'points-0003.vtk'));
     expect(file(resumed).equals(file(straight))).toBe(true);
-  }, 120_000);
+  });
 });

@@ -105,14 +105,14 @@ describe('runJob', () => {
       // Below the job's minItems it runs on the calling thread alone.
       expect(pairCounts(r, 3).teamed).toBe(false);
     }
-  }, 60_000);
+  });
 
   it('refuses a written array off shared memory on a team', () => {
     const job = runner(2).bind(pairCountJob);
     job.a.out = new Float64Array(100);
     job.a.hits = allocInt32(100, true);
     expect(() => runJob(job, 100)).toThrow(/array 'out' is not on shared memory/);
-  }, 60_000);
+  });
 });
 
 describe('a spawned thread with another job table', () => {
@@ -123,5 +123,5 @@ describe('a spawned thread with another job table', () => {
     job.a.mark = allocInt32(4, true);
     job.a.total = allocInt32(4, true);
     expect(() => runJob(job, 1)).toThrow(/job table differs/);
-  }, 60_000);
+  });
 });

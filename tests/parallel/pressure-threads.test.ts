@@ -59,5 +59,5 @@ describe('pressure and PBF passes on 2 threads', () => {
     } finally {
       teamWork.minParticles = saved;
     }
-  }, 120_000);
+  });
 });

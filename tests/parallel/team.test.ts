@@ -49,7 +49,7 @@ describe('thread team', () => {
     // Emission does not depend on threads; the stream's energy stays within 1 % of one thread's.
     expect(one.counts).toEqual(a.counts);
     expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);
-  }, 60_000);
+  });
 
   it('a job that throws fails on every thread instead of hanging', () => {
     const team = new ThreadTeam(2, spawnNodeThread, PARTICLE_JOBS);
@@ -61,7 +61,7 @@ describe('thread team', () => {
     } finally {
       team.dispose();
     }
-  }, 60_000);
+  });
 
   it('dispose() ends the worker threads', async () => {
     const workers: Worker[] = [];
@@ -79,7 +79,7 @@ describe('thread team', () => {
     s.dispose();
     const codes = await Promise.race([Promise.all(exited), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))]);
     expect(codes).not.toBe('timeout');
-  }, 60_000);
+  });
 
   it('a process that never calls dispose() still exits', async () => {
     const script = fileURLToPath(new URL('./fixtures/no-dispose.ts', import.meta.url));
@@ -92,5 +92,5 @@ describe('thread team', () => {
     });
     expect(out.stdout).toContain('threads 2');
     expect(out.code).toBe(0);
-  }, 60_000);
+  });
 });

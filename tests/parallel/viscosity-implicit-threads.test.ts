@@ -61,5 +61,5 @@ describe('implicit viscosity on 2 threads', () => {
     }
     expect(Math.sqrt(diff / size)).toBeLessThan(1e-2);
     expect(two.ctx.counters.viscosityIterations).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });

@@ -117,7 +117,7 @@ describe('viscosity on 2 threads', () => {
     expect(Lb.count).toBe(n);
     expect(Array.from(Lb.pos.subarray(0, 3 * n))).toEqual(Array.from(La.pos.subarray(0, 3 * n)));
     expect(Array.from(Lb.vel.subarray(0, 3 * n))).toEqual(Array.from(La.vel.subarray(0, 3 * n)));
-  }, 60_000);
+  });
 
   it('a frame stays within 1 % of r and 0.05 % of kinetic energy of one thread', () => {
     // One frame in free fall, the drop 2.5 cm above the floor (measured: 0.14 % of r, 5e-8 of KE).
@@ -142,7 +142,7 @@ describe('viscosity on 2 threads', () => {
     expect(worst).toBeGreaterThan(0);
     expect(worst).toBeLessThan(0.01 * r);
     expect(Math.abs(a.metrics().kineticEnergy / c.metrics().kineticEnergy - 1)).toBeLessThan(5e-4);
-  }, 60_000);
+  });
 
   it('a checkpoint restored on 2 threads continues bit for bit', () => {
     const a = sim(DROP, 2);
@@ -157,7 +157,7 @@ describe('viscosity on 2 threads', () => {
     const n = a.ctx.liquid.count;
     expect(Array.from(b.ctx.liquid.pos.subarray(0, 3 * n))).toEqual(Array.from(a.ctx.liquid.pos.subarray(0, 3 * n)));
     expect(Array.from(b.ctx.liquid.vel.subarray(0, 3 * n))).toEqual(Array.from(a.ctx.liquid.vel.subarray(0, 3 * n)));
-  }, 60_000);
+  });
 
   it('T = 1 with a spawner is exactly the one-thread code path', () => {
     const a = sim(DROP, 1);
@@ -195,5 +195,5 @@ describe('viscosity on 2 threads', () => {
     expect(two.r2).toBeGreaterThan(0.999);
     expect(Math.abs(two.nu / nu - 1)).toBeLessThan(0.08);
     expect(Math.abs(two.nu / one.nu - 1)).toBeLessThan(0.02);
-  }, 60_000);
+  });
 });

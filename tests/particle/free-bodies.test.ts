@@ -67,7 +67,7 @@ describe('free bodies in the particle engine', () => {
     // Measured (r = 5 mm): 1.2 mm high, 6 % of the 2 cm draft.
     expect(Math.abs(y - centre)).toBeLessThan(0.15 * draft);
     expect(drift).toBeLessThan(0.005);
-  }, 180_000);
+  });
 
   it('a pine raft floats in a syrup (1 400 kg/m³, 0.1 Pa·s) at its Archimedes draft (within 15 %) and comes to rest', () => {
     const sim = particleSim(raftScene({ density: 1400, viscosity: 0.1 }, 500));
@@ -76,7 +76,7 @@ describe('free bodies in the particle engine', () => {
     // Measured (r = 5 mm): 1.5 mm high, 11 % of the 1.43 cm draft.
     expect(Math.abs(y - centre)).toBeLessThan(0.15 * draft);
     expect(drift).toBeLessThan(0.005);
-  }, 180_000);
+  });
 
   it('a raft denser than the liquid (2 000 kg/m³ in water) sinks to the floor and stays on it', () => {
     const sim = particleSim(raftScene({ density: 1000, viscosity: 1e-3 }, 2000));
@@ -86,7 +86,7 @@ describe('free bodies in the particle engine', () => {
     // A layer of liquid particles stays under it (its centres r off the floor, r under the raft).
     expect(y).toBeLessThan(RAFT.h / 2 + 2 * r + 0.001);
     expect(drift).toBeLessThan(0.005);
-  }, 180_000);
+  });
 
   // "implicit": the solve's object terms go to the body (viscosity-weiler.ts bodyReaction); without
   // them the liquid gained what the body's viscosity gave it and the body lost nothing.
@@ -121,7 +121,7 @@ describe('free bodies in the particle engine', () => {
     // 1e-10 with the implicit solve (1.3e-3 without its object terms on the body; the uniform shift of the
     // liquid, viscosity-weiler-solve.ts, leaves only the object terms of the shift).
     for (let a = 0; a < 3; a++) expect(Math.abs(p1[a] - p0[a])).toBeLessThan((solver === 'exchange' ? 1e-9 : 1e-8) * M * 0.5);
-  }, 180_000);
+  });
 
   it('resumes from a checkpoint bit for bit, the bodies included', () => {
     const a = particleSim(raftScene({ density: 1000, viscosity: 1e-3 }, 500));
@@ -131,7 +131,7 @@ describe('free bodies in the particle engine', () => {
     for (let f = 0; f < 3; f++) { a.stepFrame(); b.stepFrame(); }
     expect(Array.from(b.ctx.freeBodies!.state)).toEqual(Array.from(a.ctx.freeBodies!.state));
     expect(Buffer.from(b.save()).equals(Buffer.from(a.save()))).toBe(true);
-  }, 180_000);
+  });
 
   it('refuses what it cannot move: the "steele" density solver (and, in the parser, a free plane, naming its place)', () => {
     const plane = raftScene({ density: 1000, viscosity: 1e-3 }, 500);

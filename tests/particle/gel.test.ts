@@ -56,7 +56,7 @@ describe('gel (particle engine)', () => {
       expect(digest(zero)).toBe(digest(plain));
     }
     expect(digest(gel)).not.toBe(digest(plain));
-  }, 60_000);
+  });
 
   it('springs conserve momentum to round-off (zero gravity, no walls)', () => {
     const sim = cube({ elasticModulus: 3000, elasticLimit: 0.3, yieldRate: 50, decay: 1 }, { gravity: [0, 0, 0], floor: false });
@@ -123,7 +123,7 @@ describe('gel (particle engine)', () => {
     expect(height(gel) / h0).toBeGreaterThan(0.85);
     expect(height(liquid) / h0).toBeLessThan(0.5);
     expect(gel.metrics().maxSpeed).toBeLessThan(0.2);
-  }, 120_000);
+  });
 
   it('scenes/jello-drop.json (4 mm particles) squashes, springs back past 0.95 of its rest height and settles near it; without elasticity it slumps', () => {
     const jello = JSON.parse(readFileSync(new URL('../../scenes/jello-drop.json', import.meta.url), 'utf8')) as SceneInput;
@@ -154,7 +154,7 @@ describe('gel (particle engine)', () => {
     expect(gel.vmax).toBeLessThan(freeFall);
     const liquid = run(0);
     expect(liquid.com.slice(-6).reduce((a, b) => a + b, 0) / 6).toBeLessThan(settled - 0.25);
-  }, 120_000);
+  });
 
   it('scenes/jelly-block.json (4 mm particles) squashes, springs partly back and keeps a yielded shape that no longer flows; without elasticity it spreads', () => {
     const jelly = JSON.parse(readFileSync(new URL('../../scenes/jelly-block.json', import.meta.url), 'utf8')) as SceneInput;
@@ -180,7 +180,7 @@ describe('gel (particle engine)', () => {
     expect(Math.max(...last) - Math.min(...last)).toBeLessThan(0.03);
     const liquid = run(0);
     expect(liquid.slice(-10).reduce((a, b) => a + b, 0) / 10).toBeLessThan(last.reduce((a, b) => a + b, 0) / 10 - 0.2);
-  }, 120_000);
+  });
 
   it('resumes from a checkpoint bit for bit, springs included', () => {
     const a = cube({ elasticModulus: 3000, elasticLimit: 0.4, yieldRate: 30 }, { drop: 0.02 });
@@ -191,7 +191,7 @@ describe('gel (particle engine)', () => {
     for (let f = 0; f < 3; f++) { a.stepFrame(); b.stepFrame(); }
     expect(digest(b)).toBe(digest(a));
     expect(Buffer.from(b.save()).equals(Buffer.from(a.save()))).toBe(true);
-  }, 60_000);
+  });
 
   it('runs its two jobs on a thread team, bit for bit as inline (each spring and particle writes only its own)', () => {
     const input: SceneInput = {
@@ -225,7 +225,7 @@ describe('gel (particle engine)', () => {
       teamWork.minParticles = saved;
       sim.dispose();
     }
-  }, 60_000);
+  });
 
   it('a gel too stiff for the springs within the subdivision cap is refused at setup, naming the material and what to raise', () => {
     // c_p = √(1.5 E / ρ) = 369 m/s: a move may be 0.5 · 2r / c_p = 8 µs; the 1/120 s sub-timestep's 6 moves would need 171 pieces.
@@ -241,5 +241,5 @@ describe('gel (particle engine)', () => {
     expect(g.count / n).toBeGreaterThan(7); // 13 a particle inside the rest lattice, fewer at its faces
     const springBytes = g.count * (4 + 4 + 8 + 4 + 4 + 8);
     expect(gel.metrics().memoryBytes! - plain.metrics().memoryBytes!).toBeGreaterThan(springBytes);
-  }, 60_000);
+  });
 });

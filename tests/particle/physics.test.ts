@@ -23,7 +23,7 @@ describe('a pool filling its box rests', () => {
       expect(m.rms).toBeLessThan(0.01);
       expect(m.densityError).toBeLessThan(0.02);
       expect(Math.abs(m.settling)).toBeLessThan(0.5);
-    }, 120_000);
+    });
   }
 });
 
@@ -36,7 +36,7 @@ describe('a cube of 20 Pa·s liquid dropped onto a floor', () => {
     expect(m.smallestLargestPiece).toBeGreaterThanOrEqual(0.95);
     expect(m.maxSpeed).toBeLessThan(m.freeFallSpeed);
     expect(m.finalKinetic / m.peakKinetic).toBeLessThan(0.01);
-  }, 120_000);
+  });
 });
 
 describe('a viscous blob spreading on a floor (Huppert 1982)', () => {
@@ -68,7 +68,7 @@ describe('a viscous blob spreading on a floor (Huppert 1982)', () => {
     const fit = fitLine(t8.map((t) => Math.log(t - t0)), lr);
     expect(Math.abs(fit.b - 1 / 8), `exponent ${fit.b}, t0 = ${t0}`).toBeLessThan(0.02);
     expect(fit.r2).toBeGreaterThan(0.95);
-  }, 180_000);
+  });
 });
 
 describe('momentum', () => {
@@ -110,5 +110,5 @@ describe('momentum', () => {
     expect(density).toBeGreaterThan(0);
     const after = momentum();
     for (let k = 0; k < 3; k++) expect(Math.abs(after.p[k] - before.p[k])).toBeLessThan(1e-10 * before.scale);
-  }, 60_000);
+  });
 });

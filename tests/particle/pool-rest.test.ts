@@ -56,7 +56,7 @@ describe('a still pool 5 cm deep rests, default adhesion, 4 mm particles', () =>
     const m = rest(pool(0.05, 0.05, REST), 0.05, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
-  }, 120_000);
+  });
 });
 
 describeLong(import.meta, 'a still pool 40 cm wide rests (VISCID_LONG=1)', () => {

@@ -24,7 +24,7 @@ describe('implicit viscosity, 1 mm radius (2 mm spacing)', () => {
     expect(m.r2).toBeGreaterThan(0.99);
     expect(m.nu / 0.01).toBeGreaterThan(0.85);
     expect(m.nu / 0.01).toBeLessThan(1.1);
-  }, 120_000);
+  });
 
   it('plane Poiseuille in the slot at ν = 0.01 m²/s: curvature within 10 %, where the exchange falls 30 % or more short', () => {
     const m = measureSlot(0.01, 0.001);
@@ -32,7 +32,7 @@ describe('implicit viscosity, 1 mm radius (2 mm spacing)', () => {
     expect(m.iterationsPerSolve).toBeGreaterThan(0);
     const e = measureSlot(0.01, 0.001, 'exchange');
     expect(e.nuMean / 0.01).toBeLessThan(0.7);
-  }, 120_000);
+  });
 });
 
 describe('implicit viscosity: the solve', () => {
@@ -82,7 +82,7 @@ describe('implicit viscosity: checkpoints', () => {
     expect(pb.count).toBe(pa.count);
     expect(Array.from(pb.positions)).toEqual(Array.from(pa.positions));
     expect(Array.from(pb.velocities)).toEqual(Array.from(pa.velocities));
-  }, 60_000);
+  });
 });
 
 describeLong(import.meta, 'implicit viscosity, 1 mm particles (VISCID_LONG=1)', () => {

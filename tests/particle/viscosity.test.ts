@@ -57,7 +57,7 @@ describe('honey drop (half-size variant)', () => {
     expect(p.count).toBeGreaterThan(1000);
     expect(above / p.count).toBeGreaterThanOrEqual(0.95);
     expect(floor).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('sweeps that move more than one sub-cycle (a > 0.86)', () => {

@@ -40,5 +40,5 @@ describe('features an engine ignores', () => {
   it('info says which engine ignores what, and where in the scene', async () => {
     const r = await cliInProcess(['info', new URL('../../scenes/smoke-plume.json', import.meta.url).pathname]);
     expect(r.stdout + r.stderr).toContain('warning: particle engine ignores grid.smoke:');
-  }, 60_000);
+  });
 });

@@ -40,7 +40,7 @@ describe('spout volume', () => {
       for (let f = 0; f < 15; f++) sim.stepFrame();
       const put = sim.fluidPoints().count * (2 * scene.particle.radius) ** 3;
       expect(Math.abs(put / asked(scene, sim.time) - 1)).toBeLessThan(0.02);
-    }, 60_000);
+    });
   }
 
   for (const tracking of ['markers', 'levelset', 'particle-levelset'] as const) {
@@ -61,6 +61,6 @@ describe('spout volume', () => {
       expect(Math.abs(m.volumeExpected! / asked(scene, sim.time) - 1)).toBeLessThan(tracking === 'levelset' ? 0.04 : 0.02);
       // What the tracker holds of it: the particle level set's thin stream loses a little more.
       expect(Math.abs(m.fluidVolume / asked(scene, sim.time) - 1)).toBeLessThan(0.05);
-    }, 60_000);
+    });
   }
 });

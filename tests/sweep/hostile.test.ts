@@ -123,5 +123,5 @@ describe('sweep --jobs', () => {
       expect(m.status).toBe('interrupted');
       expect(existsSync(join(run, '.viscid-run.lock'))).toBe(false);
     }
-  }, 240_000);
+  });
 });

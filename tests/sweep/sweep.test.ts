@@ -106,7 +106,7 @@ describe('viscid sweep', () => {
     // Run again: everything is complete, nothing runs.
     const again = await cli(['sweep', byJobs, '--jobs', '2']);
     expect(again.stderr).toMatch(/0 of 4 to run/);
-  }, 300_000);
+  });
 
   it('reports the metrics of every run over the swept values', async () => {
     const r = await cliInProcess(['sweep', 'report', byIndex, '--metric', 'spread', 'maxSpeed']);

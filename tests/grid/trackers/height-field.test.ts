@@ -61,7 +61,7 @@ describe('height field', () => {
     const mesh = sim.surfaceMesh();
     expect(mesh.positions.length).toBe(3 * hf.nx * hf.nz);
     expect(mesh.indices.length).toBeGreaterThan(0);
-  }, 30_000);
+  });
 });
 
 describe('spray', () => {
@@ -83,5 +83,5 @@ describe('spray', () => {
     expect(sim.fluidPoints().count).toBeGreaterThan(sim.sim.markers.count);
     for (let f = 0; f < 60; f++) sim.stepFrame();
     expect(sim.sim.ext.spray!.count).toBe(0);
-  }, 30_000);
+  });
 });

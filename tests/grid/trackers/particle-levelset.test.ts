@@ -53,7 +53,7 @@ describe('particle level set', () => {
     expect(rmin).toBeGreaterThanOrEqual(0.1 * h - 1e-12);
     expect(rmax).toBeLessThanOrEqual(0.5 * h + 1e-12);
     expect(runs[2].sim.counters.plsEscaped).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it('loses less of a rotating sphere than the plain level set', () => {
     const h = 1 / 32;
@@ -65,7 +65,7 @@ describe('particle level set', () => {
     });
     console.log(`sphere of 6 cells, one turn: level set |ΔV| ${(100 * loss[0]).toFixed(2)} %, particle level set ${(100 * loss[1]).toFixed(2)} %`);
     expect(loss[1]).toBeLessThan(loss[0]);
-  }, 120_000);
+  });
 
   it('loses less of a slumping viscous blob than the plain level set', () => {
     const change = (['levelset', 'particle-levelset'] as const).map((tracking) => {
@@ -83,5 +83,5 @@ describe('particle level set', () => {
     });
     console.log(`slumping blob, 0.5 s: level set ΔV ${(100 * change[0]).toFixed(2)} %, particle level set ${(100 * change[1]).toFixed(2)} %`);
     expect(Math.abs(change[1])).toBeLessThan(Math.abs(change[0]));
-  }, 120_000);
+  });
 });
