@@ -436,6 +436,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
     if (r.has('ext.plsPos')) this.particles.restore(r);
     this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
     sim.pressure.growth = this.volumeControl.restore(r);
+    sim.pressure.removalDepth = this.volumeControl.fromBulk ? sim.d.h : 0;
   }
 }
 
