@@ -5,7 +5,7 @@
  * (a blocky surface around every cell the grid solves as liquid), which says whether a hole is in
  * the simulation or only in the mesh. Used on the honey drop's skirt and curtain (issue 26).
  *
- *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0]
+ *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal]
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
@@ -24,6 +24,8 @@ const frames = Number(opt('frames', '15')), every = Number(opt('every', '3'));
 const sim = new GridSimulation(scene);
 // The particle level set's minimum sheet thickness in cells (0: off; trackers/particle-levelset.ts).
 if (args.includes('--sheet-depth') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.particles.sheetDepth = Number(opt('sheet-depth', '0.1'));
+// A gain of volume taken back from every liquid cell alike (Kim et al.), not from the bulk (volume-growth.ts).
+if (args.includes('--uniform-removal') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.volumeControl.fromBulk = false;
 sim.initialize();
 
 function describe(job: SurfaceJob): string {

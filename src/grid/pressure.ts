@@ -17,14 +17,18 @@
  * uniform target `growth` = h ∇·u in every liquid cell, so that the liquid grows back the volume
  * its tracking lost, each connected body in proportion to its volume, through its own velocity
  * (Σ (q_c − q_n) = h ∇·u_c − growth). A closed component has the constant projected out of its
- * right-hand side, the target with it.
+ * right-hand side, the target with it. A negative growth (the tracking gained liquid) is shared by
+ * depth instead (`removalDepth`, volume-growth.ts removalWeight): the bulk gives it up, and a film
+ * one or two cells thick, which loses as much per cell as the bulk under a uniform target, keeps its
+ * liquid.
  */
 import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
+import { removalWeight as removalWeight_ } from './volume-growth.ts';
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
+const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_, removalWeight = removalWeight_;
 
 /**
  * Fewest liquid cells without an air neighbour for the multigrid preconditioner: a thinner body of
@@ -33,6 +37,14 @@ const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
  * break at 32³, ~6 900: 0.36).
  */
 const MULTIGRID_DEEP_CELLS = 2048;
+
+/**
+ * The most a liquid cell takes of a negative growth, in multiples of the uniform share: where the
+ * bulk is a small part of the liquid (a drop spread into a film) the rest of the gain waits for the
+ * controller's next steps; all of it in a few deep cells drew a sink there that stalled the honey
+ * drop's steps (docs/decisions.md, "The sheet rule's volume").
+ */
+const MAX_REMOVAL_SHARE = 3;
 
 export class PressureSolver {
   private solver = new PcgSolver();
@@ -63,6 +75,11 @@ export class PressureSolver {
   last: SolveResult = { iterations: 0, relativeResidual: 0, converged: true };
   /** The target h ∇·u in every liquid cell, m/s (the volume correction; 0: divergence free). */
   growth = 0;
+  /**
+   * The cell size (m) by which a negative `growth` is shared out by depth (volume-growth.ts
+   * removalWeight); 0: uniform in every liquid cell, as a positive one always is.
+   */
+  removalDepth = 0;
   /** max |h ∇·u| over liquid cells before the last projection, and max |h ∇·u − growth| after it, m/s. */
   divergenceBefore = 0;
   divergenceAfter = 0;
@@ -86,6 +103,8 @@ export class PressureSolver {
     const { nb, type, u } = s;
     const [ux, uy, uz] = u;
     const growth = this.growth;
+    // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
+    const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
     let divMax = 0, deep = 0;
     for (let c = 0; c < n; c++) {
       const r = row[c];
@@ -108,7 +127,7 @@ export class PressureSolver {
       if (wet === dg) deep++;
       airRow[r] = wet === dg ? 0 : 1;
       const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
-      rhs[r] = growth - div;
+      rhs[r] = (share ? share[r] * growth : growth) - div;
       if (Math.abs(div) > divMax) divMax = Math.abs(div);
     }
     this.divergenceBefore = divMax;
@@ -133,12 +152,34 @@ export class PressureSolver {
     let after = 0;
     for (let r = 0; r < m; r++) {
       const c = cellOf[r];
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c] - growth;
+      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c] - (share ? share[r] * growth : growth);
       if (Math.abs(div) > after) after = Math.abs(div);
     }
     this.divergenceAfter = after;
     return result;
   }
+
+  /**
+   * Each liquid row's share of a negative growth: removalWeight of φ at its cell over their mean,
+   * so that the liquid loses the same volume in all, but at most MAX_REMOVAL_SHARE; null (uniform)
+   * where no cell has weight.
+   */
+  private removalShares(s: GridStore, row: Int32Array, m: number): Float64Array | null {
+    if (this.share.length < m) this.share = new Float64Array(Math.ceil(m * 1.3));
+    const share = this.share, phi = s.phi, h = this.removalDepth;
+    let sum = 0;
+    for (let c = 0; c < s.count; c++) {
+      const r = row[c];
+      if (r < 0) continue;
+      sum += share[r] = removalWeight(phi[c], h);
+    }
+    if (!(sum > 0)) return null;
+    const scale = m / sum;
+    for (let r = 0; r < m; r++) share[r] = Math.min(MAX_REMOVAL_SHARE, share[r] * scale);
+    return share;
+  }
+
+  private share = new Float64Array(0);
 
   /**
    * Labels, for the multigrid preconditioner, the smallest box around the liquid cells and the ring

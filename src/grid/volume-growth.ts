@@ -37,6 +37,21 @@ const DEADBAND = 0.005;
 /** The most a liquid cell grows in a step, as a fraction of its volume. */
 const MAX_GROWTH = 0.1;
 
+/**
+ * A liquid cell's weight in taking back volume the tracking gained (a negative growth), from φ at
+ * its centre and the cell size h: 0 within a cell of the surface, 1 from two cells in, linear
+ * between. Kim et al. give every liquid cell the same divergence; a film or sheet one or two cells
+ * thick then loses as much per cell as the bulk, and the particle level set's minimum sheet
+ * thickness (trackers/pls-cells.ts keepSheets), which gains volume wherever it holds a sheet,
+ * drained the honey drop's film off the ball through it (docs/decisions.md, "The sheet rule's
+ * volume"). Taken from the bulk, the same volume leaves the thick bodies, whose surface moves
+ * inwards by a small fraction of a cell. A positive growth stays uniform: every cell can grow.
+ */
+export function removalWeight(phi: number, h: number): number {
+  const w = -phi / h - 1;
+  return w <= 0 ? 0 : w >= 1 ? 1 : w;
+}
+
 export class VolumeController {
   /** Σ of the volume errors of past steps (beyond the dead band), m³. */
   integral = 0;
@@ -44,6 +59,8 @@ export class VolumeController {
   growth = 0;
   /** The volume error (a fraction of the expected) beyond which φ is shifted as well. */
   backstop = SHIFT_BACKSTOP;
+  /** A gain is taken back from the bulk (removalWeight); false: from every liquid cell alike, as Kim et al. */
+  fromBulk = true;
 
   /** Sets and returns `growth` for the next step (see target). */
   update(s: GridStore, h: number, expected: number, dt: number): number {

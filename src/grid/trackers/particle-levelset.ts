@@ -36,6 +36,7 @@ import type { GridSimulation, PendingLiquid } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { VolumeController } from '../volume-growth.ts';
+import { levelSetVolume } from '../levelset-volume.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { besideSolid as besideSolid_, cellAt as cellAt_, keepSheets as keepSheets_, nearSolid as nearSolid_ } from './pls-cells.ts';
 import { SeedQuota } from './pls-quota.ts';
@@ -67,6 +68,8 @@ export class ParticleLevelSet {
   private sheet = new Uint8Array(0);
   /** φ at the centre of a cell holding an escaped liquid particle is at most −sheetDepth·h (0: off). */
   sheetDepth = 0.1;
+  /** Count the volume the minimum sheet thickness adds (m³, counter plsSheetVolume): two passes over the cells a correction, for measuring. */
+  countSheetVolume = false;
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
   private phiAt = new Float64Array(4096);
   private readonly quotas = new SeedQuota();
@@ -223,7 +226,11 @@ export class ParticleLevelSet {
     }
     if (touched) {
       for (let c = 0; c < n; c++) phi[c] = Math.abs(plus[c]) <= Math.abs(minus[c]) ? plus[c] : minus[c];
-      if (this.sheetDepth > 0) keepSheets(s, this.sheet, -this.sheetDepth * h, h);
+      if (this.sheetDepth > 0) {
+        const v0 = this.countSheetVolume ? levelSetVolume(s, h) : 0;
+        keepSheets(s, this.sheet, -this.sheetDepth * h, h);
+        if (this.countSheetVolume) sim.count('plsSheetVolume', levelSetVolume(s, h) - v0);
+      }
       fillSolidPhi(s, band);
     }
     this.escaped = escaped;
@@ -386,6 +393,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
   override correctVolume(sim: GridSimulation, dt: number): void {
     const c = this.volumeControl;
     sim.pressure.growth = c.update(sim.store, sim.d.h, this.expected, dt);
+    sim.pressure.removalDepth = c.fromBulk ? sim.d.h : 0;
     sim.count('volumeGrowth', c.growth);
     const target = c.backstopTarget(this.volume(sim), this.expected);
     if (target !== null) this.shiftTo(sim, target);
@@ -428,6 +436,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
     if (r.has('ext.plsPos')) this.particles.restore(r);
     this.pendingShift = r.has('pls.pendingShift') ? r.scalar('pls.pendingShift') : 0;
     sim.pressure.growth = this.volumeControl.restore(r);
+    sim.pressure.removalDepth = this.volumeControl.fromBulk ? sim.d.h : 0;
   }
 }
 
