@@ -331,9 +331,9 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
 
   const warnings: string[] = [];
   // A sub-timestep's sweeps are set by the most viscous liquid, and the cap scales every liquid's
-  // exchange alike (viscosity.ts).
+  // exchange alike (viscosity.ts); the implicit solve (the default) has no such ceiling.
   const worst = viscosity.reduce<ViscosityCost | null>((w, c) => (w === null || c.sweepsNeeded > w.sweepsNeeded ? c : w), null);
-  if (worst && worst.sweepsNeeded > worst.sweeps) {
+  if (P.viscositySolver === 'exchange' && worst && worst.sweepsNeeded > worst.sweeps) {
     const substeps = Math.ceil((P.substeps * worst.sweepsNeeded) / MAX_VISCOSITY_SWEEPS);
     warnings.push(
       `particle engine: ${worst.material} needs ${fmtInt(worst.sweepsNeeded)} viscosity sweeps a sub-timestep, over the cap of ${MAX_VISCOSITY_SWEEPS}: the liquids run about ${fmtFactor(worst.sweepsNeeded / worst.sweeps)} less viscous than asked (particle.substeps ${fmtInt(substeps)} gives them all of it, at about ${fmtFrameTime(secondsAt(substeps, MAX_VISCOSITY_SWEEPS))} a frame)`,

@@ -23,7 +23,7 @@ import { CellPairs } from './neighbours.ts';
 import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
 import { restoreChannels, saveChannels } from './channels.ts';
-import { restoreWarmStart, saveWarmStart } from './viscosity-weiler.ts';
+import { restoreWarmStart } from './viscosity-weiler.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { PARTICLE_JOBS } from './jobs.ts';
@@ -241,7 +241,6 @@ export class ParticleSimulation implements Simulation {
       .array('emitters', this.emitters.state());
     saveChannels(L.channels, n, w);
     if (ctx.gel) saveSprings(ctx.gel, w);
-    saveWarmStart(ctx.viscositySolve, w);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }

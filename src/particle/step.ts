@@ -143,23 +143,33 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
-  // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
-  // velocities a pressure on disordered particles makes (a still pool's bottom layer: 100 → 2
-  // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
-  const pbf = P.densitySolver === 'pbf';
+  // (pressure.ts) is found with them. "implicit" viscosity comes between the two, as the
+  // non-pressure forces before the pressure solve of DFSPH (Bender & Koschier 2017, Algorithm 1)
+  // and of Weiler et al. 2018 §5: one solve with the walls and objects in it
+  // (viscosity-weiler.ts), whose no-slip object terms, after the pressure, undid the pressure's
+  // push off a body each sub-timestep while its warm-started pressure grew, until the liquid's
+  // outer layers flew off (docs/decisions.md "Implicit viscosity before the pressure"). The
+  // exchange comes after the pressure: it then damps the particle-scale velocities a pressure on
+  // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s). The moves translate by
+  // the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit';
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
+    if (implicit) {
+      applyImplicitViscosity(ctx, dt);
+      clock.lap('viscosity');
+    }
     const pr = applyPressure(ctx, dt);
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');
   }
-  // "implicit": one solve with the walls and objects in it (viscosity-weiler.ts); "exchange": the
-  // paper's sweeps, then (with "pbf") the walls' and objects' share, which a free body takes back
-  // (free-bodies.ts capture / release); the implicit solve passes its object terms to free bodies
-  // itself (its change to a particle near one mixes the liquid's own viscosity in).
-  if (P.viscositySolver === 'implicit') applyImplicitViscosity(ctx, dt);
-  else {
+  // "exchange": the paper's sweeps, then (with "pbf") the walls' and objects' share, which a free
+  // body takes back (free-bodies.ts capture / release); the implicit solve passes its object terms
+  // to free bodies itself (its change to a particle near one mixes the liquid's own viscosity in).
+  if (implicit) {
+    if (!pbf) applyImplicitViscosity(ctx, dt);
+  } else {
     applyViscosity(ctx, dt);
     if (pbf) {
       wallViscosity(ctx, dt);
@@ -168,6 +178,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       free?.release(ctx);
     }
   }
+  // The pair list is not at the positions of the moves that follow.
+  ctx.adhesionPairsCurrent = false;
   emitters.hold(ctx, ta, ctx.reach);
   clock.lap('viscosity');
 

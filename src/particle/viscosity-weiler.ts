@@ -1,6 +1,6 @@
 /**
- * Stage "viscosity" with particle.viscositySolver = "implicit" (beyond Steele et al.
- * 2004, whose momentum exchange, viscosity.ts, is "exchange", still the default): the implicit
+ * Stage "viscosity" with particle.viscositySolver = "implicit", the default (beyond Steele et al.
+ * 2004, whose momentum exchange, viscosity.ts, stays selectable as "exchange"): the implicit
  * viscosity of Weiler, Koschier, Brand & Bender 2018, "A Physically Consistent Implicit Viscosity
  * Solver for SPH Fluids", Computer Graphics Forum 37(2), as SPlisHSPlasH's Viscosity_Weiler2018
  * runs it. The viscous term is the SPH estimate of the velocity Laplacian (their eq. 8,
@@ -9,9 +9,10 @@
  * backward Euler, so a sub-timestep reaches the viscosity asked for at any resolution and step:
  * the exchange's one sweep saturates at C r²/δt. The system (viscosity-weiler-solve.ts) is
  * symmetric and positive definite and is solved matrix-free by conjugate gradients with a 3×3
- * block-Jacobi preconditioner, started from the velocity after the body forces and pressure plus
- * the change the last solve made to the same particle (warm start, by particle id; §5 of the paper
- * for the method, SPlisHSPlasH's m_vDiff). Object particles take part as boundary particles
+ * block-Jacobi preconditioner, started from the velocity after the body forces plus the change
+ * the last solve made to the same particle (warm start, §5 of the paper for the method,
+ * SPlisHSPlasH's m_vDiff), kept on a per-particle channel (channels.ts) that the sort, sinks and
+ * sources carry. With particle.densitySolver "pbf" it runs before the pressure (step.ts). Object particles take part as boundary particles
  * (Akinci volumes, no-slip through their body's friction), closed domain walls as mirror images
  * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
  * of the two, and the mean of the two kernel supports. A liquid whose viscosity follows its
@@ -37,7 +38,9 @@ import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { pairFactorMean } from './temperature.ts';
-import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
+import { channelKey } from './channels.ts';
+import type { CheckpointReader } from '../io/checkpoint.ts';
+import type { ParticleChannel } from './channels.ts';
 
 const NO_FACTORS = new Float64Array(0);
 
@@ -92,14 +95,16 @@ export class ImplicitViscosityState {
   ph2: Float64Array;
   rho: Float64Array;
   walls = new Float64Array(6 * WALL_STRIDE);
-  /** The warm start: the change v − v* of the last solve by particle id. */
-  prevId = new Int32Array(0);
-  prevDv = new Float32Array(0);
-  prevCount = 0;
-  lookup = new Int32Array(0);
+  /**
+   * The warm start: the change v − v* of each particle's last solve (single precision, 3 a
+   * particle; zero for a particle the solve has not had: emitted, or before the first solve).
+   */
+  readonly change: ParticleChannel<'f32'>;
 
   constructor(ctx: StepContext) {
     const sc = ctx.scene, names = sc.materialNames, nm = names.length, r = ctx.r;
+    // Registered on the stage's first use (or on restore from a checkpoint that has it).
+    this.change = warmStartChannel(ctx);
     const dt = 1 / (sc.fps * sc.particle.substeps);
     const mu = new Float64Array(nm), h = new Float64Array(nm);
     this.rho = new Float64Array(nm);
@@ -139,9 +144,8 @@ export function liquidViscosity(mat: LiquidMaterial, r: number, dt: number): num
 export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return;
+  // Reads the pair list and leaves it as it is: with "pbf" the pressure stage reads it next (step.ts).
   if (!ctx.adhesionPairsCurrent) throw new Error('viscosity: the pair list is not at the current positions (the adhesion stage lists it)');
-  // The pair list is not at the positions of the moves that follow.
-  ctx.adhesionPairsCurrent = false;
   const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
@@ -160,7 +164,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
   fillRows(ctx, st, n, coef, half);
   listGhosts(ctx, st, n, wallTable(ctx, st), half);
-  warmStart(st, L.id, L.vel, x, n);
+  warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
   a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
@@ -177,7 +181,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, n);
-  keepChange(st, L.id, L.vel, x, n);
+  keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
@@ -312,53 +316,46 @@ function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Ar
   }
 }
 
-/** x = v* + the change the last solve made to the same particle (none for a particle it did not have). */
-function warmStart(st: ImplicitViscosityState, id: Int32Array, vel: Float64Array, x: Float64Array, n: number): void {
-  const pc = st.prevCount, pid = st.prevId, dv = st.prevDv;
-  let lo = Infinity, hi = -Infinity;
-  for (let k = 0; k < pc; k++) {
-    lo = Math.min(lo, pid[k]);
-    hi = Math.max(hi, pid[k]);
-  }
-  const span = pc > 0 ? hi - lo + 1 : 0;
-  if (st.lookup.length < span) st.lookup = new Int32Array(Math.ceil(span * 1.25));
-  const look = st.lookup;
-  look.fill(-1, 0, span);
-  for (let k = 0; k < pc; k++) look[pid[k] - lo] = k;
-  for (let i = 0; i < n; i++) {
-    const t = id[i] - lo, k = t >= 0 && t < span ? look[t] : -1;
-    for (let c = 0; c < 3; c++) x[3 * i + c] = vel[3 * i + c] + (k >= 0 ? dv[3 * k + c] : 0);
+/** The warm start's channel name (its checkpoint key: channels.ts channelKey). */
+export const WARM_START_CHANNEL = 'viscosityChange';
+
+function warmStartChannel(ctx: StepContext): ParticleChannel<'f32'> {
+  const L = ctx.liquid, had = L.channel(WARM_START_CHANNEL);
+  if (had) return had as ParticleChannel<'f32'>;
+  return L.addChannel({ name: WARM_START_CHANNEL, kind: 'f32', width: 3, initial: new Float64Array(3 * ctx.mass.length) });
+}
+
+/** x = v* + the change the last solve made to the same particle. */
+function warmStart(dv: Float32Array, vel: Float64Array, x: Float64Array, n: number): void {
+  for (let k = 0; k < 3 * n; k++) x[k] = vel[k] + dv[k];
+}
+
+/** Keeps v − v* for the next warm start, and the solution as the velocities. */
+function keepChange(dv: Float32Array, vel: Float64Array, x: Float64Array, n: number): void {
+  for (let k = 0; k < 3 * n; k++) {
+    dv[k] = x[k] - vel[k];
+    vel[k] = x[k];
   }
 }
 
-/** Stores v − v* by particle id for the next warm start, and the solution as the velocities. */
-function keepChange(st: ImplicitViscosityState, id: Int32Array, vel: Float64Array, x: Float64Array, n: number): void {
-  if (st.prevId.length < n) {
-    st.prevId = new Int32Array(Math.ceil(n * 1.25));
-    st.prevDv = new Float32Array(3 * st.prevId.length);
-  }
-  for (let i = 0; i < n; i++) {
-    st.prevId[i] = id[i];
-    for (let c = 0; c < 3; c++) {
-      st.prevDv[3 * i + c] = x[3 * i + c] - vel[3 * i + c];
-      vel[3 * i + c] = x[3 * i + c];
-    }
-  }
-  st.prevCount = n;
-}
-
-/** The warm start in a checkpoint (simulation.ts save), so that a resumed run continues bit for bit. */
-export function saveWarmStart(st: ImplicitViscosityState | undefined, w: CheckpointWriter): void {
-  if (!st || st.prevCount === 0) return;
-  w.array('viscosityWarmId', st.prevId.slice(0, st.prevCount)).array('viscosityWarmChange', st.prevDv.slice(0, 3 * st.prevCount));
-}
-
-/** After the particles are restored. */
+/**
+ * After the particles and channels are restored (simulation.ts): the channel is registered on the
+ * stage's first use, so restoreChannels (which restores the channels registered) has not read it;
+ * it is read here. A checkpoint from before the channel keeps the change by particle id.
+ */
 export function restoreWarmStart(ctx: StepContext, r: CheckpointReader): void {
-  if (!r.has('viscosityWarmId')) return;
-  const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
-  const id = r.array('viscosityWarmId', Int32Array), dv = r.array('viscosityWarmChange', Float32Array);
-  st.prevId = id.slice();
-  st.prevDv = dv.slice();
-  st.prevCount = id.length;
+  const key = channelKey(WARM_START_CHANNEL), legacy = r.has('viscosityWarmId');
+  if (!r.has(key) && !legacy) return;
+  const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx)), L = ctx.liquid, n = L.count, dv = st.change.array;
+  if (r.has(key)) {
+    dv.set(r.finiteArray(key, Float32Array, 3 * n));
+    return;
+  }
+  const id = r.array('viscosityWarmId', Int32Array), old = r.array('viscosityWarmChange', Float32Array, 3 * id.length);
+  const at = new Map<number, number>();
+  id.forEach((v, k) => at.set(v, k));
+  for (let i = 0; i < n; i++) {
+    const k = at.get(L.id[i]);
+    for (let c = 0; c < 3; c++) dv[3 * i + c] = k === undefined ? 0 : old[3 * k + c];
+  }
 }
