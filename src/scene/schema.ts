@@ -353,9 +353,9 @@ export const gridSettings = z
       .describe('Velocity transport: semi-Lagrangian (Stam 1999, Cline §4 step 3a; first order, diffusive) or MacCormack with the limiter of Selle et al. 2008 (second order where the flow is smooth).'),
     particlesPerCell: z.int().min(1).max(128).default(16).describe('Particle level set: particles kept per cell within three cells of the surface (both sides) where it is thin, cornered, tightly curved or beside an object, half as many beside a smooth surface (Enright et al. 2002 use 16 in 2-D, 64 in 3-D). The tracking\'s cost grows with it: 8 halves it, at about twice the shape error on a sphere in a deformation field.'),
     volumeCorrection: z
-      .boolean()
+      .union([z.boolean(), z.enum(['bulk', 'uniform'])])
       .default(true)
-      .describe('Level-set tracking: hold the volume put in, less what sinks took and what left through open faces. The particle level set gives lost liquid back through the pressure solve (a uniform divergence in the liquid, Kim et al. 2007), each body by its volume, and shifts the surface only beyond a 3 % error; the plain level set moves the whole surface out or in, at most half a cell a step.'),
+      .describe('Level-set tracking: hold the volume put in, less what sinks took and what left through open faces (false: off). The particle level set gives lost liquid back through the pressure solve (a uniform divergence in the liquid, Kim et al. 2007), each body by its volume, and takes a gain back from the bulk, no cell within a cell of the surface giving any, so thin films and sheets keep theirs (true or "bulk", the default); "uniform" takes a gain back from every liquid cell alike, as Kim et al. It shifts the surface only beyond a 3 % error; the plain level set moves the whole surface out or in, at most half a cell a step.'),
     tolerance: pos.default(1e-6).describe('Relative residual at which the pressure and viscosity solvers stop.'),
     maxIterations: z.int().min(1).max(100000).default(1000).describe('Iteration cap of the conjugate-gradient solvers.'),
     bufferCells: z.int().min(1).max(8).default(2).describe('Buffer zone around the liquid, cells (Cline §4.3).'),

@@ -68,6 +68,7 @@ describe('rope coiling: the shipped scene', () => {
     expect(json.materials.honey.viscosity).toEqual({ value: HONEY_COIL.viscosityPas, unit: 'Pa.s' });
     expect(json.materials.honey.density).toBe(HONEY_COIL.density);
     expect(json.grid.cellSize).toBe(HONEY_COIL.cellSize);
+    expect(json.grid.volumeCorrection).toBe(HONEY_COIL.volumeCorrection);
     expect(json.engines[0]).toBe('grid');
   });
 });

@@ -352,6 +352,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   constructor(scene: Scene) {
     super(scene);
+    this.volumeControl.fromBulk = scene.grid.volumeCorrection !== 'uniform';
     const pls = (this.particles = new ParticleLevelSet(scene.seed, scene.grid.particlesPerCell));
     const correct: Stage = {
       name: 'pls-correct',
