@@ -145,7 +145,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
   // (pressure.ts) is found with them, before viscosity: viscosity then damps the particle-scale
   // velocities a pressure on disordered particles makes (a still pool's bottom layer: 100 → 2
-  // mm/s). The moves translate by the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  // mm/s), and the pressure is solved again after it. The moves translate by the velocity
+  // (ballistic.ts; in free flight by the trapezoid rule).
   const pbf = P.densitySolver === 'pbf';
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
@@ -167,6 +168,14 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       objectViscosity(ctx, dt, solveState(ctx).gamma);
       free?.release(ctx);
     }
+  }
+  clock.lap('viscosity');
+  // "pbf": the pressure once more, after viscosity (pressure.ts: viscosity damped the part of the
+  // first solve's velocity that held the density too), so that the moves carry a velocity that does.
+  if (pbf) {
+    const pr = applyPressure(ctx, dt, true);
+    ctx.count('pressurePasses', pr.passes);
+    clock.lap('pressure');
   }
   emitters.hold(ctx, ta, ctx.reach);
   clock.lap('viscosity');
