@@ -23,7 +23,8 @@
  * holds the liquid against the body forces; viscosity then damps the particle-scale velocity that
  * pressure leaves on disordered particles; the second (`again`), after viscosity, takes the first
  * one's Δx(p)/δt back out of the velocities and solves once more, warm-started from the first
- * pressure, so the velocity the moves carry holds the density again. With one solve, viscosity
+ * pressure, so the velocity the moves carry holds the density again (particle.pressureAfterViscosity,
+ * default true; false: the first solve alone). With one solve, viscosity
  * also damped the part of the pressure's velocity that held the density (its particle-scale
  * divergence): a still pool drifted to 10 % compression without density correction, and with it
  * PBF's passes, whose displacement becomes velocity after viscosity, kept it jittering at
@@ -89,7 +90,7 @@ export interface PressureResult {
 export function applyPressure(ctx: StepContext, dt: number, again = false): PressureResult {
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
-  const pr = prepareSolve(ctx);
+  const pr = prepareSolve(ctx, again);
   const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
@@ -153,7 +154,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
-    if (again) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
+    if (again || !ctx.scene.particle.pressureAfterViscosity) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];

@@ -172,7 +172,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('viscosity');
   // "pbf": the pressure once more, after viscosity (pressure.ts: viscosity damped the part of the
   // first solve's velocity that held the density too), so that the moves carry a velocity that does.
-  if (pbf) {
+  if (pbf && P.pressureAfterViscosity) {
     const pr = applyPressure(ctx, dt, true);
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');
