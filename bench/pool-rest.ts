@@ -21,7 +21,7 @@ const kv = Object.fromEntries(args.filter((a) => a.includes('=')).map((a) => a.s
 const width = Number(pos[0] ?? 20) / 100, depth = Number(pos[1] ?? 5) / 100, seconds = Number(pos[2] ?? 3);
 const r = Number(kv.r ?? 0.004), nu = Number(kv.nu ?? 0.01), fps = Number(kv.fps ?? 30);
 const particle: Record<string, unknown> = { radius: r };
-for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = Number.isNaN(Number(v)) ? v : Number(v);
+for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
 const scene: SceneInput = {
   name: 'pool', fps, duration: seconds + 1,
   domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: (kv.boundary as 'noslip') ?? 'noslip' },

@@ -13,9 +13,22 @@
  * times as many). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A
  * Chebyshev semi-iterative approach for accelerating projective and position-based dynamics",
  * §4): p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the
- * pressure leaves, and the compression viscosity and the moves make, density correction after
- * the moves (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their
- * free-flight offset (ballistic.ts).
+ * pressure leaves, and the compression the moves make, density correction after the moves
+ * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
+ * offset (ballistic.ts).
+ *
+ * With the exchange viscosity the solve runs twice a sub-timestep (step.ts), as DFSPH orders its stages around the
+ * non-pressure forces (Bender & Koschier 2017, Algorithm 1: the constant-density solve comes after
+ * viscosity, just before the positions move). The first, before viscosity, finds the pressure that
+ * holds the liquid against the body forces; viscosity then damps the particle-scale velocity that
+ * pressure leaves on disordered particles; the second (`again`), after viscosity, takes the first
+ * one's Δx(p)/δt back out of the velocities and solves once more, warm-started from the first
+ * pressure, so the velocity the moves carry holds the density again (particle.pressureAfterViscosity,
+ * default true; false: the first solve alone). With one solve, viscosity
+ * also damped the part of the pressure's velocity that held the density (its particle-scale
+ * divergence): a still pool drifted to 10 % compression without density correction, and with it
+ * PBF's passes, whose displacement becomes velocity after viscosity, kept it jittering at
+ * 0.01–0.015 √(g h) (docs/decisions.md, "Rest at any size: the second pressure solve").
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
@@ -31,11 +44,13 @@ export const PRESSURE_TOLERANCE = 2e-4;
 /** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
- * Share of the liquid's present compression the pressure also removes (DFSPH's density solve
- * takes all of it; pbf.ts corrects the rest as position). Still pool, 4 mm, seconds 1–2 (RMS
- * speed / √(g d), pressure passes): 0: 0.0109, 2.9; 0.5: 0.0094, 2.7.
+ * Share of the liquid's present compression the pressure also removes. With the exchange's two
+ * solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
+ * compression at PBF's tolerance, whose passes then fired in bursts (5 cm pool, seconds 1–2.5: RMS
+ * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With the implicit
+ * viscosity's one solve, half: all of it left the same pool at 0.0155 against 0.0098.
  */
-const PRESENT = 0.5;
+const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
 
 /** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
 const COLD = 50;
@@ -68,16 +83,34 @@ export interface PressureResult {
   error: number;
 }
 
-/** The pressure stage of one sub-timestep of length dt (see the header): changes only velocities. */
-export function applyPressure(ctx: StepContext, dt: number): PressureResult {
+/**
+ * Whether the pressure is solved a second time after viscosity (particle.pressureAfterViscosity):
+ * only where viscosity runs after the first solve, the exchange; the implicit solve runs before
+ * the pressure (step.ts), which then already comes after it, as in DFSPH.
+ */
+export function solvesTwice(P: { pressureAfterViscosity: boolean; viscositySolver: string }): boolean {
+  return P.pressureAfterViscosity && P.viscositySolver !== 'implicit';
+}
+
+/**
+ * A pressure solve of one sub-timestep of length dt (see the header): changes only velocities.
+ * `again`: the second solve, after viscosity (it takes the first one's displacement back out of the
+ * velocities first, and it alone gives free bodies their reaction).
+ */
+export function applyPressure(ctx: StepContext, dt: number, again = false): PressureResult {
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
-  const pr = prepareSolve(ctx);
+  const pr = prepareSolve(ctx, again);
   const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
+  const present = solvesTwice(ctx.scene.particle) ? PRESENT_TWICE : PRESENT_ONCE;
   state.warm = true;
+  if (state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
+  const step = state.pressureStep, invDt = 1 / dt;
+  if (again) for (let k = 0; k < 3 * n; k++) vel[k] -= step[k] * invDt;
+  step.fill(0, 0, 3 * n);
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -96,7 +129,7 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
   const dt2 = dt * dt;
   let any = false;
   for (let a = 0; a < n; a++) {
-    const src = dens[a] + PRESENT * (rho[a] - 1);
+    const src = dens[a] + present * (rho[a] - 1);
     // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
@@ -132,12 +165,12 @@ export function applyPressure(ctx: StepContext, dt: number): PressureResult {
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
-    ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
-    const invDt = 1 / dt;
+    if (again || !solvesTwice(ctx.scene.particle)) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
       vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
+      step[3 * i] = ux; step[3 * i + 1] = uy; step[3 * i + 2] = uz;
       if (ux !== 0 || uy !== 0 || uz !== 0) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
     }
   } else {

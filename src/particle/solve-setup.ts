@@ -31,8 +31,13 @@ export class SolveState {
   boundary = new NeighbourList();
   n0 = 0;
   cellScratch = new Int32Array(27);
+  /** The cells the last prepareSolve took its slot order from, and its particle count (prepareSolve's `again`). */
+  listed: CellPairs | null = null;
+  listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
+  /** The displacement Δx(p) of the sub-timestep's first pressure solve, 3 per particle (pressure.ts: the second solve takes it back out). */
+  pressureStep: Float64Array = new Float64Array(0);
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -310,18 +315,23 @@ export function solveState(ctx: StepContext): SolveState {
 
 /**
  * Lists the liquid (density cells over the current positions, slot-ordered copies) and its
- * neighbours within h, and carves the solve's arrays from the stage scratch.
+ * neighbours within h, and carves the solve's arrays from the stage scratch. `again`: the
+ * particles have not moved since the last call (the second pressure solve of a sub-timestep,
+ * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
+ * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  */
-export function prepareSolve(ctx: StepContext): Prepared {
+export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
+  const reuse = again && st.listedCount === n && st.listed !== null;
   // At the positions adhesion listed its pairs at (the pressure stage), the slots are the
   // particles (sorted by the liquid cells) and the rows come from adhesion's pairs; else (the
   // PBF correction, after the moves) from the density cells over the current positions.
-  const fromPairs = ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
-  const dc = fromPairs ? ctx.cells : ctx.densityCells;
-  if (!fromPairs) dc.build(pos, n, false);
+  const fromPairs = !reuse && ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
+  const dc = reuse && st.listed ? st.listed : fromPairs ? ctx.cells : ctx.densityCells;
+  if (!fromPairs && !reuse) dc.build(pos, n, false);
+  st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
@@ -338,8 +348,9 @@ export function prepareSolve(ctx: StepContext): Prepared {
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
-  const first = ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
-  let mem = carveSlots(first, m, wm, im);
+  const list = st.pairs, bl = st.boundary;
+  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
+  let mem = first ? carveSlots(first, m, wm, im) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; a < n; a++) {
@@ -349,9 +360,10 @@ export function prepareSolve(ctx: StepContext): Prepared {
     mem.x0.set(x.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
-  copyPositions();
+  if (first) listRows(first);
 
-  const list = st.pairs;
+  function listRows(first: StageScratch): void {
+  copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
   if (fromPairs) {
@@ -368,7 +380,6 @@ export function prepareSolve(ctx: StepContext): Prepared {
   }
   list.start[n] = list.length;
 
-  const bl = st.boundary;
   bl.reset(n);
   if (O.count > 0) {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
@@ -379,10 +390,11 @@ export function prepareSolve(ctx: StepContext): Prepared {
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
+  }
 
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
   const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
-  const moved = whole.buffer !== mem.buffer;
+  const moved = reuse || whole.buffer !== mem.buffer;
   mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn);

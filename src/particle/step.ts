@@ -34,7 +34,7 @@ import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
 import { solveDensityPBF } from './pbf.ts';
-import { applyPressure, pressurePieces } from './pressure.ts';
+import { applyPressure, pressurePieces, solvesTwice } from './pressure.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
@@ -150,8 +150,9 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // push off a body each sub-timestep while its warm-started pressure grew, until the liquid's
   // outer layers flew off (docs/decisions.md "Implicit viscosity before the pressure"). The
   // exchange comes after the pressure: it then damps the particle-scale velocities a pressure on
-  // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s). The moves translate by
-  // the velocity (ballistic.ts; in free flight by the trapezoid rule).
+  // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s), and the pressure is
+  // solved again after it (pressure.ts `solvesTwice`). The moves translate by the velocity
+  // (ballistic.ts; in free flight by the trapezoid rule).
   const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit';
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
@@ -177,6 +178,15 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       objectViscosity(ctx, dt, solveState(ctx).gamma);
       free?.release(ctx);
     }
+  }
+  clock.lap('viscosity');
+  // "pbf" with the exchange: the pressure once more, after viscosity (pressure.ts: viscosity damped
+  // the part of the first solve's velocity that held the density too), so that the moves carry a
+  // velocity that does.
+  if (pbf && solvesTwice(P)) {
+    const pr = applyPressure(ctx, dt, true);
+    ctx.count('pressurePasses', pr.passes);
+    clock.lap('pressure');
   }
   // The pair list is not at the positions of the moves that follow.
   ctx.adhesionPairsCurrent = false;
