@@ -27,18 +27,21 @@ const radius = args.includes('--radius') ? Number(opt('radius', '0')) : undefine
 const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const scenes = files.length ? files : ['scenes/dam-break.json', 'scenes/honey-drop.json'];
 
-/** The liquid's own adhesion written as zero (the backend does not run adhesion; refuse.ts). */
-function withoutCohesion(input: SceneInput): SceneInput {
+/**
+ * The scene as the backend runs it (refuse.ts): the liquid's own adhesion written as zero, the
+ * exchange viscosity with one pressure solve.
+ */
+function asPorted(input: SceneInput): SceneInput {
   const liquids = Object.entries(input.materials).filter(([, m]) => m.kind === 'liquid').map(([k]) => k);
   const adhesion = (input.adhesion ?? []).filter((a) => !(liquids.includes(a.between[0]) && a.between[0] === a.between[1]));
   for (const l of liquids) adhesion.push({ between: [l, l], type: 'attract', strength: 0 });
-  return { ...input, adhesion };
+  return { ...input, adhesion, particle: { ...input.particle, viscositySolver: 'exchange', pressureAfterViscosity: false } };
 }
 
 /** The honey drop's honey alone in a closed box whose floor is the scene's floor (a proxy: see the header). */
 function honeyProxy(input: SceneInput): SceneInput {
   const bodies = (input.bodies ?? []).filter((b) => input.materials[b.material].kind === 'liquid');
-  return withoutCohesion({
+  return asPorted({
     ...input, name: `${input.name} (proxy: honey only, no ball, no cohesion, closed box)`, bodies, sinks: [],
     domain: { min: [-0.1115, -0.12, -0.1115], max: [0.1115, 0.3, 0.1115], boundary: 'noslip' },
   });
@@ -79,7 +82,7 @@ for (const file of scenes) {
   const input = JSON.parse(readFileSync(file, 'utf8')) as SceneInput;
   delete (input as { $schema?: string }).$schema;
   await bench(file, input);
-  await bench(`${file} without cohesion`, withoutCohesion(input));
+  await bench(`${file} without cohesion`, asPorted(input));
   if (/honey-drop\.json$/.test(file)) await bench(`${file} proxy`, honeyProxy(input));
 }
 releaseNodeGpu();

@@ -25,7 +25,7 @@ function pool(cohesion: number): string {
     materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
     adhesion: [{ between: ['w', 'w'], type: 'attract', strength: cohesion }],
     bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, 0.008, 0.012], size: [0.024, 0.016, 0.024] } }],
-    particle: { radius: 0.002 },
+    particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
   }));
   return file;
 }

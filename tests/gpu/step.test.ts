@@ -18,7 +18,7 @@ function scene(extra: Partial<SceneInput>): SceneInput {
     duration: 1,
     materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
     adhesion: [{ between: ['w', 'w'], type: 'attract', strength: 0 }],
-    particle: { radius: 0.002 },
+    particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
     ...extra,
   };
 }
