@@ -331,7 +331,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
 
   const warnings: string[] = [];
   // A sub-timestep's sweeps are set by the most viscous liquid, and the cap scales every liquid's
-  // exchange alike (viscosity.ts); the implicit solve (the default) has no such ceiling.
+  // exchange alike (viscosity.ts); the implicit solve has no such ceiling.
   const worst = viscosity.reduce<ViscosityCost | null>((w, c) => (w === null || c.sweepsNeeded > w.sweepsNeeded ? c : w), null);
   if (P.viscositySolver === 'exchange' && worst && worst.sweepsNeeded > worst.sweeps) {
     const substeps = Math.ceil((P.substeps * worst.sweepsNeeded) / MAX_VISCOSITY_SWEEPS);
