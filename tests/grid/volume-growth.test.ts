@@ -27,20 +27,28 @@ function volumeAbove(sim: GridSimulation, y: number, above = true): number {
   return v * h * h * h;
 }
 
+/**
+ * A pool 4 cm deep and a sheet 2.5 cm thick held in the air above it, on 1 cm cells, with no
+ * gravity: the liquid stays where it is, and only the correction changes it.
+ */
+function poolAndSheet(): GridSimulation {
+  return gridSim({
+    fps: 30,
+    gravity: [0, 0, 0],
+    domain: { min: [0, 0, 0], max: [0.12, 0.16, 0.12], boundary: 'noslip' },
+    materials: { syrup: { kind: 'liquid', density: 1300, viscosity: { value: 0.05, unit: 'Pa.s' } } },
+    bodies: [
+      { material: 'syrup', shape: { type: 'box', center: [0.06, 0.02, 0.06], size: [0.12, 0.04, 0.12] } },
+      { material: 'syrup', shape: { type: 'box', center: [0.06, 0.12, 0.06], size: [0.08, 0.025, 0.08] } },
+    ],
+    grid: { cellSize: 0.01 },
+  });
+}
+
 describe('the volume correction', () => {
   it('gives lost liquid back to a pool and a sheet in the air by their volumes, not their areas', () => {
     // No gravity: the liquid stays where it is, and only the correction changes it.
-    const sim = gridSim({
-      fps: 30,
-      gravity: [0, 0, 0],
-      domain: { min: [0, 0, 0], max: [0.12, 0.16, 0.12], boundary: 'noslip' },
-      materials: { syrup: { kind: 'liquid', density: 1300, viscosity: { value: 0.05, unit: 'Pa.s' } } },
-      bodies: [
-        { material: 'syrup', shape: { type: 'box', center: [0.06, 0.02, 0.06], size: [0.12, 0.04, 0.12] } },
-        { material: 'syrup', shape: { type: 'box', center: [0.06, 0.12, 0.06], size: [0.08, 0.025, 0.08] } },
-      ],
-      grid: { cellSize: 0.01 },
-    });
+    const sim = poolAndSheet();
     const tracker = sim.tracker as LevelSetTracker;
     expect(tracker.name).toBe('particle-levelset');
     sim.stepFrame();
@@ -63,17 +71,7 @@ describe('the volume correction', () => {
     // alike (Kim et al.) takes as much from each of the sheet's cells as from the pool's; by depth
     // (removalWeight) the sheet, two and a half cells thick, keeps nearly all of it.
     const run = (fromBulk: boolean) => {
-      const sim = gridSim({
-        fps: 30,
-        gravity: [0, 0, 0],
-        domain: { min: [0, 0, 0], max: [0.12, 0.16, 0.12], boundary: 'noslip' },
-        materials: { syrup: { kind: 'liquid', density: 1300, viscosity: { value: 0.05, unit: 'Pa.s' } } },
-        bodies: [
-          { material: 'syrup', shape: { type: 'box', center: [0.06, 0.02, 0.06], size: [0.12, 0.04, 0.12] } },
-          { material: 'syrup', shape: { type: 'box', center: [0.06, 0.12, 0.06], size: [0.08, 0.025, 0.08] } },
-        ],
-        grid: { cellSize: 0.01 },
-      });
+      const sim = poolAndSheet();
       const tracker = sim.tracker as ParticleLevelSetTracker;
       sim.stepFrame();
       const pool0 = volumeAbove(sim, 0.08, false), sheet0 = volumeAbove(sim, 0.08);

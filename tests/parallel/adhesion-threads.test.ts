@@ -33,7 +33,11 @@ const SCENE: SceneInput = {
   particle: { radius: 0.002 },
 };
 
-function adhesionOn(workers: number) {
+/**
+ * The scene on `workers` threads with its liquid shaken off the lattice (by up to 0.4 r, the same
+ * on every run), its cells sorted, the liquid near the ball marked and adhesion computed once.
+ */
+function adhesionComputed(workers: number): ParticleSimulation {
   const sim: ParticleSimulation = threadedSim(SCENE, workers);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
@@ -41,6 +45,12 @@ function adhesionOn(workers: number) {
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
+  return sim;
+}
+
+function adhesionOn(workers: number) {
+  const sim = adhesionComputed(workers);
+  const ctx = sim.ctx, L = ctx.liquid;
   const n = L.count;
   const out = {
     n,
@@ -112,13 +122,8 @@ describe('adhesion on two threads, liquid alone', () => {
  * cells looked up through the context's hash (no dense block), which keeps the job on one thread.
  */
 function objectAdhesionOn(workers: number, hashed: boolean) {
-  const sim: ParticleSimulation = threadedSim(SCENE, workers);
-  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(7);
-  for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
-  ctx.rebuildObjectCells();
-  ctx.cells.buildSorted(L);
-  markNearObjects(ctx, ctx.objectReach + ctx.ro);
-  computeAdhesion(ctx);
+  const sim = adhesionComputed(workers);
+  const ctx = sim.ctx, L = ctx.liquid;
   if (hashed) Object.assign(ctx, { objectBlock: new Int32Array(0) });
   const dense = ctx.objectCellBlock() !== null;
   L.acc.fill(0);
