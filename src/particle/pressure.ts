@@ -17,14 +17,14 @@
  * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
  * offset (ballistic.ts).
  *
- * With the exchange viscosity the solve runs twice a sub-timestep (step.ts), as DFSPH orders its stages around the
- * non-pressure forces (Bender & Koschier 2017, Algorithm 1: the constant-density solve comes after
+ * With the exchange viscosity and particle.pressureAfterViscosity (off by default: the full-size
+ * Huppert case spreads too slowly with it) the solve runs twice a sub-timestep (step.ts), as DFSPH
+ * orders its stages around the non-pressure forces (Bender & Koschier 2017, Algorithm 1: the constant-density solve comes after
  * viscosity, just before the positions move). The first, before viscosity, finds the pressure that
  * holds the liquid against the body forces; viscosity then damps the particle-scale velocity that
  * pressure leaves on disordered particles; the second (`again`), after viscosity, takes the first
  * one's Δx(p)/δt back out of the velocities and solves once more, warm-started from the first
- * pressure, so the velocity the moves carry holds the density again (particle.pressureAfterViscosity,
- * default true; false: the first solve alone). With one solve, viscosity
+ * pressure, so the velocity the moves carry holds the density again. With one solve, viscosity
  * also damped the part of the pressure's velocity that held the density (its particle-scale
  * divergence): a still pool drifted to 10 % compression without density correction, and with it
  * PBF's passes, whose displacement becomes velocity after viscosity, kept it jittering at
@@ -105,12 +105,13 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
-  const present = solvesTwice(ctx.scene.particle) ? PRESENT_TWICE : PRESENT_ONCE;
+  // Only where a second solve follows is this solve's displacement kept (24 bytes a particle).
+  const twice = solvesTwice(ctx.scene.particle), present = twice ? PRESENT_TWICE : PRESENT_ONCE;
   state.warm = true;
-  if (state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
+  if (twice && state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
   const step = state.pressureStep, invDt = 1 / dt;
   if (again) for (let k = 0; k < 3 * n; k++) vel[k] -= step[k] * invDt;
-  step.fill(0, 0, 3 * n);
+  if (twice) step.fill(0, 0, 3 * n);
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -165,12 +166,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
-    if (again || !solvesTwice(ctx.scene.particle)) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
+    if (again || !twice) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
       vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
-      step[3 * i] = ux; step[3 * i + 1] = uy; step[3 * i + 2] = uz;
+      if (twice) { step[3 * i] = ux; step[3 * i + 1] = uy; step[3 * i + 2] = uz; }
       if (ux !== 0 || uy !== 0 || uz !== 0) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
     }
   } else {

@@ -151,7 +151,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // outer layers flew off (docs/decisions.md "Implicit viscosity before the pressure"). The
   // exchange comes after the pressure: it then damps the particle-scale velocities a pressure on
   // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s), and the pressure is
-  // solved again after it (pressure.ts `solvesTwice`). The moves translate by the velocity
+  // solved again after it with particle.pressureAfterViscosity (pressure.ts `solvesTwice`). The moves translate by the velocity
   // (ballistic.ts; in free flight by the trapezoid rule).
   const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit';
   if (pbf) {
@@ -180,7 +180,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     }
   }
   clock.lap('viscosity');
-  // "pbf" with the exchange: the pressure once more, after viscosity (pressure.ts: viscosity damped
+  // "pbf" with the exchange and pressureAfterViscosity: the pressure once more, after viscosity (pressure.ts: viscosity damped
   // the part of the first solve's velocity that held the density too), so that the moves carry a
   // velocity that does.
   if (pbf && solvesTwice(P)) {
