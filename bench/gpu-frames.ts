@@ -5,8 +5,8 @@
  * backend reads the largest speed back once a sub-timestep, as the CPU engine's subdivision needs
  * it, so the time includes those round trips). "particles a second" is particles × frames a
  * second. Scenes with features the backend does not run are refused with their paths, and the
- * honey drop is also timed as a proxy that the backend can run: its honey alone (no ball, no
- * cohesion, no sink) falling onto the floor of a closed box, labelled as such.
+ * honey drop is also timed as a proxy that the backend can run: its honey alone (with its
+ * cohesion; no ball, no sink) falling onto the floor of a closed box, labelled as such.
  *
  *   npx tsx bench/gpu-frames.ts [scenes/a.json …] [--frames 3] [--warmup 1] [--radius R]
  * (--radius overrides particle.radius, to size a scene to the device: SwiftShader runs a few
@@ -27,24 +27,14 @@ const radius = args.includes('--radius') ? Number(opt('radius', '0')) : undefine
 const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const scenes = files.length ? files : ['scenes/dam-break.json', 'scenes/honey-drop.json'];
 
-/**
- * The scene as the backend runs it (refuse.ts): the liquid's own adhesion written as zero, the
- * exchange viscosity with one pressure solve.
- */
-function asPorted(input: SceneInput): SceneInput {
-  const liquids = Object.entries(input.materials).filter(([, m]) => m.kind === 'liquid').map(([k]) => k);
-  const adhesion = (input.adhesion ?? []).filter((a) => !(liquids.includes(a.between[0]) && a.between[0] === a.between[1]));
-  for (const l of liquids) adhesion.push({ between: [l, l], type: 'attract', strength: 0 });
-  return { ...input, adhesion, particle: { ...input.particle, viscositySolver: 'exchange', pressureAfterViscosity: false } };
-}
-
 /** The honey drop's honey alone in a closed box whose floor is the scene's floor (a proxy: see the header). */
 function honeyProxy(input: SceneInput): SceneInput {
   const bodies = (input.bodies ?? []).filter((b) => input.materials[b.material].kind === 'liquid');
-  return asPorted({
-    ...input, name: `${input.name} (proxy: honey only, no ball, no cohesion, closed box)`, bodies, sinks: [],
+  const adhesion = (input.adhesion ?? []).filter((a) => a.between.every((m) => input.materials[m].kind === 'liquid'));
+  return {
+    ...input, name: `${input.name} (proxy: honey only, with its cohesion; no ball, closed box)`, bodies, sinks: [], adhesion,
     domain: { min: [-0.1115, -0.12, -0.1115], max: [0.1115, 0.3, 0.1115], boundary: 'noslip' },
-  });
+  };
 }
 
 const { device, adapter } = await requestNodeGpu();
@@ -82,7 +72,6 @@ for (const file of scenes) {
   const input = JSON.parse(readFileSync(file, 'utf8')) as SceneInput;
   delete (input as { $schema?: string }).$schema;
   await bench(file, input);
-  await bench(`${file} without cohesion`, asPorted(input));
   if (/honey-drop\.json$/.test(file)) await bench(`${file} proxy`, honeyProxy(input));
 }
 releaseNodeGpu();

@@ -3,13 +3,13 @@
  * constant-density solve (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it: relaxed
  * Jacobi, ω = 0.5, on a pressure kept ≥ 0, Chebyshev-accelerated from the third pass on) on the
  * displacement δt v* the moves would make, warm started from the last sub-timestep's p/δt² (vel.w).
- * The same bind group as step-wgsl.ts; during the stage `keep` holds per slot [2a]: (u = δt v*, α)
+ * The bind group of wgsl.ts; during the stage `keep` holds per slot [2a]: (u = δt v*, α)
  * and [2a + 1]: (ρ̂, neighbours within h; during the passes, p before the last update; −, moved),
  * `sc.x` the target 1 + source and `sc.y` the pressure; stats[0] Chebyshev's ω between passes (the
  * largest speed is read before the stage).
  */
 import { WORKGROUP } from './device.ts';
-import { around, pairGhosts, selfGhosts, SHARED_WGSL } from './step-wgsl.ts';
+import { around, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
 
 /** Neighbours within h (liquid and ghosts) from which a particle is not at a free surface (pressure-kernels.ts FULL). */
 const FULL = 20;
@@ -54,32 +54,13 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   atomicStore(&stats[1], 0u); atomicStore(&stats[2], 0u); atomicStore(&stats[3], 0u);
 }
 
-// ρ̂, α and the neighbour count at the current positions (factorRange), and u = δt v*.
+// ρ̂, α and the neighbour count at the current positions (factorRange: wgsl.ts measure), and u = δt v*.
 @compute @workgroup_size(${WORKGROUP}) fn pressureFactor(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  let xa = pos[a].xyz;
-  let invH = 1.0 / P.h;
-  let wa = wallOf(a);
-  var rho = 1.0;
-  var nb = 0.0;
-  var gs = vec3<f32>(0.0);
-  var own = vec3<f32>(0.0);
-  var s2 = 0.0;
-  ${around('P.h', `
-    let d = sqrt(d2);
-    rho += W(d * invH);
-    nb += 1.0;
-    if (d > 0.0) {
-      let f = dW(d * invH) * invH / d;
-      gs += f * rv;
-      s2 += f * f * d2;
-    }
-    ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { gs += (dW(dg * invH) * invH / dg) * off; }`)}`)}
-  ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
-  let hs = gs + own;
-  keep[2u * a] = vec4<f32>(vel[a].xyz * P.dt, (P.n0 * P.n0) / (s2 + dot(hs, hs) + P.epsN));
-  keep[2u * a + 1u] = vec4<f32>(rho * P.invN0, nb, 0.0, 0.0);
+  let m = measure(a);
+  keep[2u * a] = vec4<f32>(vel[a].xyz * P.dt, m.alpha);
+  keep[2u * a + 1u] = vec4<f32>(m.dens, m.nb, 0.0, 0.0);
 }
 
 // The source: the compression δt v* makes plus PRESENT of the present one, none at a free surface;
@@ -146,7 +127,7 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 }
 `;
 
-export const PRESSURE_WGSL = SHARED_WGSL + `const ERROR_SCALE: f32 = 65536.0;\n` + KERNELS;
+export const PRESSURE_WGSL = SHARED_WGSL + KERNELS;
 
 export const PRESSURE_ENTRIES = ['pressureBegin', 'pressureFactor', 'pressureSource', 'pressureDisplace', 'pressureUpdate', 'pressureJudge', 'pressureEnd'] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

@@ -7,6 +7,7 @@
 import type { Scene } from '../scene/scene.ts';
 import type { IgnoredFeature } from '../engines.ts';
 import { FACES } from '../scene/schema.ts';
+import { ADHESION_BREAKPOINTS } from './wgsl.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -41,21 +42,24 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
       else if (typeof b === 'object') out.push({ path: where, message: `moving walls ${NOT_YET}` });
     }
   }
-  for (const name of liquids) if (cohesion(scene, name)) out.push(cohesion(scene, name)!);
+  for (const name of liquids) {
+    const c = cohesion(scene, name);
+    if (c) out.push(c);
+  }
   return out;
 }
 
 /**
- * Adhesion between liquid particles is not ported: a liquid's own adhesion must be written as zero
- * (the default is a weak Lennard-Jones cohesion of 1 m/s², adhesion-matrix.ts).
+ * Adhesion between liquid particles runs (adhesion-wgsl.ts), the default cohesion included, for a
+ * function of at most ADHESION_BREAKPOINTS points (a named type has 2 to 5).
  */
 function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
-  const i = scene.adhesion.findIndex((a) => a.between[0] === liquid && a.between[1] === liquid);
-  const zero = `write { "between": ["${liquid}", "${liquid}"], "type": "attract", "strength": 0 } to run it without`;
-  if (i < 0) return { path: 'adhesion', message: `the liquid '${liquid}' has the default cohesion (lennard-jones, 1 m/s²): adhesion ${NOT_YET}; ${zero}` };
+  // The last entry for the pair is the one the matrix keeps (adhesion-matrix.ts).
+  let i = -1;
+  scene.adhesion.forEach((a, k) => { if (a.between[0] === liquid && a.between[1] === liquid) i = k; });
   const a = scene.adhesion[i];
-  const none = 'points' in a ? a.points.every(([, v]) => v === 0) : a.strength === 0;
-  return none ? null : { path: `adhesion[${i}]`, message: `adhesion ${NOT_YET}; ${zero}` };
+  if (!a || !('points' in a) || a.points.length <= ADHESION_BREAKPOINTS) return null;
+  return { path: `adhesion[${i}].points`, message: `an adhesion function of ${a.points.length} points: the WebGPU backend holds ${ADHESION_BREAKPOINTS}` };
 }
 
 /** Where the backend's method differs from the CPU engine's on a scene it runs (step.ts). */

@@ -3,7 +3,9 @@
  * The particle engine's step on WebGPU compute, for one liquid in a box (refuse.ts names what it
  * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
- *   accelerate once: v += g δt (ballistic.ts);
+ *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
+ *     liquid's own entry of the adhesion matrix, the default cohesion included;
+ *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
  *     from the last sub-timestep, its displacement turned into velocity;
  *   viscosity: Steele's pairwise momentum exchange (viscosity.ts, Steele et al. 2004 §3.2) with the
@@ -11,7 +13,7 @@
  *     exchangePerStep), delivered in Jacobi sweeps of at most JACOBI_FRACTION each instead of
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
- *   `moves` moves: translate by v (less ½ g δt in free flight: the pressure did not move the
+ *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall is within h), then
  *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction);
@@ -32,8 +34,10 @@ import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
-import { PARAM_BYTES, STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
+import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
+import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
+import { PARAM_BYTES } from './wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
@@ -70,6 +74,7 @@ export class GpuParticleSimulation {
   private readonly grid: GpuNeighbours;
   private readonly kernels: Kernels<StepEntry>;
   private readonly pressure: Kernels<PressureEntry>;
+  private readonly adhesion: Kernels<AdhesionEntry>;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -103,13 +108,15 @@ export class GpuParticleSimulation {
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
     this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
+    this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
     this.sc = storageBuffer(device, 16 * n, 'slot scalars');
     this.dx = storageBuffer(device, 16 * n, 'dx');
-    this.keep = storageBuffer(device, 32 * n, 'x0 and fix');
+    this.keep = storageBuffer(device, 48 * n, 'x0, fix and body acceleration');
     this.wall = storageBuffer(device, 16 * n, 'walls');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
+    writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
   }
 
   /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
@@ -197,6 +204,7 @@ export class GpuParticleSimulation {
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
+    dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
     dispatch(pass, K.accelerate, group, n);
     if (pressurePasses > 0) {
       this.warm = true;
@@ -236,6 +244,26 @@ export class GpuParticleSimulation {
     dispatch(pass, K.densityEnd, group, n);
     pass.end();
     d.queue.submit([enc.finish()]);
+  }
+
+  /**
+   * The adhesion acceleration of every particle at its present position (m/s², xyz per slot):
+   * sorts, runs the adhesion kernel alone and reads it back, in the slot order `read` gives next.
+   * For checks against the CPU engine (adhesion.ts); the state's velocities are not touched.
+   */
+  async adhesionAccelerations(): Promise<Float32Array> {
+    const n = this.count, d = this.device;
+    d.queue.writeBuffer(this.params, 0, this.paramData);
+    const enc = d.createCommandEncoder();
+    this.grid.build(enc);
+    const pass = enc.beginComputePass();
+    dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
+    pass.end();
+    d.queue.submit([enc.finish()]);
+    const a4 = new Float32Array(await readBuffer(d, this.keep, 48 * n), 32 * n, 4 * n);
+    const acc = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) acc[3 * i + k] = a4[4 * i + k];
+    return acc;
   }
 
   /** The particles as they are now (read back). */

@@ -14,8 +14,9 @@ import { GPU_SKIP } from './device.ts';
 const dir = mkdtempSync(join(tmpdir(), 'viscid-gpu-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function pool(cohesion: number): string {
-  const file = join(dir, `pool-${cohesion}.json`);
+/** A pool at the default cohesion; `sink`: with a sink (not ported: refused). */
+function pool(sink = false): string {
+  const file = join(dir, `pool${sink ? '-sink' : ''}.json`);
   writeFileSync(file, JSON.stringify({
     name: 'gpu-pool',
     description: 'A still pool of water in a box, for the WebGPU backend.',
@@ -23,7 +24,7 @@ function pool(cohesion: number): string {
     duration: 1,
     domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
     materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
-    adhesion: [{ between: ['w', 'w'], type: 'attract', strength: cohesion }],
+    ...(sink ? { sinks: [{ shape: { type: 'box', center: [0.012, 0.05, 0.012], size: [0.024, 0.02, 0.024] } }] } : {}),
     bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, 0.008, 0.012], size: [0.024, 0.016, 0.024] } }],
     particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
   }));
@@ -33,10 +34,10 @@ function pool(cohesion: number): string {
 describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
   it('runs and resumes a pool on the GPU, writing points, meshes and checkpoints', async () => {
     const out = join(dir, 'out');
-    const first = await cli(['run', pool(0), '--backend', 'webgpu', '--frames', '1', '--points', 'ply', '--out', out]);
+    const first = await cli(['run', pool(), '--backend', 'webgpu', '--frames', '1', '--points', 'ply', '--out', out]);
     expect(first.stderr).toMatch(/particle: gpu-pool, frames 1–1, .*on WebGPU \(/);
     expect(first.code).toBe(0);
-    const again = await cli(['run', pool(0), '--resume', out, '--frames', '2']);
+    const again = await cli(['run', pool(), '--resume', out, '--frames', '2']);
     expect(again.stderr).toMatch(/frames 2–2, .*on WebGPU/);
     expect(again.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
@@ -47,7 +48,7 @@ describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
 
   it('compare --backend webgpu records the GPU run beside the CPU particle engine', async () => {
     const out = join(dir, 'compare');
-    const r = await cli(['compare', pool(0), '--backend', 'webgpu', '--frames', '2', '--quiet', '--out', out]);
+    const r = await cli(['compare', pool(), '--backend', 'webgpu', '--frames', '2', '--quiet', '--out', out]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/metric +particle +particle-webgpu/);
     expect(r.stdout).toMatch(/points \(final\) +144 +144/);
@@ -57,9 +58,9 @@ describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
 
   it('refuses a scene with a feature it does not run, before making the folder', async () => {
     const out = join(dir, 'refused');
-    const r = await cli(['run', pool(1), '--backend', 'webgpu', '--frames', '1', '--out', out]);
+    const r = await cli(['run', pool(true), '--backend', 'webgpu', '--frames', '1', '--out', out]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/adhesion\[0\]: adhesion — not ported to the WebGPU backend/);
+    expect(r.stderr).toMatch(/sinks\[0\]: sinks — not ported to the WebGPU backend/);
     expect(existsSync(out)).toBe(false);
   }, 300_000);
 });

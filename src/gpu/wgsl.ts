@@ -1,0 +1,222 @@
+/**
+ * The WGSL every module of the WebGPU step shares (step-wgsl.ts, pressure-wgsl.ts,
+ * adhesion-wgsl.ts), written once: the parameters block and the one bind group, the cubic spline,
+ * the closed walls, the loop over a slot's neighbours (`around`), the walls' mirror ghosts, the
+ * pressure displacement and the density measure.
+ *
+ * The bind group: 0 the parameters, 1 pos, 2 vel (vec4 per slot, in bucket order: neighbours.ts), 3
+ * per-slot scalars (x: ρ/ρ0, y: pressure p of the pass, z: 1/(2 Σk) of the exchange, w: 1 where
+ * the particle is in free flight), 4 dx (a pass's displacement, or a sweep's velocity change), 5
+ * keep (per slot: [2a] the position before density correction, [2a + 1] what the walls undid
+ * since; then [2n + a] the body acceleration of adhesion, ½ (a + g) δt once it is in the velocity),
+ * 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8 stats (atomics:
+ * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes). vel.w holds
+ * the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight
+ * storage buffers: WebGPU's default limit a stage.
+ */
+import { HASH_WGSL } from './neighbours.ts';
+
+/** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
+export const ERROR_SCALE = 65536;
+
+/** Most breakpoints of the liquid's adhesion function the parameters hold (adhesion-wgsl.ts). */
+export const ADHESION_BREAKPOINTS = 32;
+
+/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS;
+
+const HEAD = /* wgsl */ `
+const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
+struct Params {
+  n: u32, table: u32, invCell: f32, h: f32,
+  invN0: f32, epsN: f32, hv: f32, frac: f32,
+  dt: f32, dtm: f32, r: f32, tol: f32,
+  walls: u32, sticky: u32, keep: f32, maxPasses: u32,
+  g: vec4<f32>,
+  lo: vec4<f32>,
+  hi: vec4<f32>,
+  n0: f32, ptol: f32, pmax: u32, pad0: f32,
+  adhN: u32, adhSupp: f32, invR: f32, pad1: f32,
+  adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
+  adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
+}
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> vel: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> sc: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> dx: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> keep: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> start: array<u32>;
+@group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 4>;
+${HASH_WGSL}
+// Cubic spline over q = d/h (src/math/kernels.ts cubicSpline, cubicSplineSlope).
+fn W(q: f32) -> f32 {
+  if (q >= 1.0) { return 0.0; }
+  if (q <= 0.5) { return 6.0 * q * q * (q - 1.0) + 1.0; }
+  let s = 1.0 - q;
+  return 2.0 * s * s * s;
+}
+fn dW(q: f32) -> f32 {
+  if (q >= 1.0) { return 0.0; }
+  if (q <= 0.5) { return q * (18.0 * q - 12.0); }
+  let s = 1.0 - q;
+  return -6.0 * s * s;
+}
+// The closed walls within h of x (pressure-kernels.ts wallRange): bit k when axis k has one, bit
+// 3 + k when it is a max face; its distance in del.
+struct Walls { mask: u32, del: vec3<f32> }
+fn wallsAt(x: vec3<f32>) -> Walls {
+  var w = Walls(0u, vec3<f32>(0.0));
+  let hIn = P.h * (1.0 - 1e-6);
+  for (var f = 0u; f < 6u; f++) {
+    if ((P.walls & (1u << f)) == 0u) { continue; }
+    let axis = f >> 1u;
+    let upper = (f & 1u) == 1u;
+    var delta = x[axis] - P.lo[axis];
+    if (upper) { delta = P.hi[axis] - x[axis]; }
+    if (delta >= hIn) { continue; }
+    let d = max(delta, 1e-6 * P.h);
+    let bit = 1u << axis;
+    if ((w.mask & bit) != 0u && w.del[axis] <= d) { continue; }
+    w.mask = (w.mask | bit) & ~(8u << axis);
+    if (upper) { w.mask = w.mask | (8u << axis); }
+    w.del[axis] = d;
+  }
+  return w;
+}
+// The walls of slot b as the last wallPass found them.
+fn wallOf(b: u32) -> Walls { let w = wall[b]; return Walls(bitcast<u32>(w.w), w.xyz); }
+fn wallSign(mask: u32, k: u32) -> f32 { return select(1.0, -1.0, (mask & (8u << k)) != 0u); }
+// Keeps x at least r inside every closed face (boundaries.ts domainWalls): returns the moved
+// position and stops the velocity into the face; a "noslip" face keeps P.keep of the tangential velocity.
+fn wallClamp(i: u32, keep: f32) {
+  var x = pos[i].xyz;
+  var v = vel[i].xyz;
+  for (var f = 0u; f < 6u; f++) {
+    if ((P.walls & (1u << f)) == 0u) { continue; }
+    let axis = f >> 1u;
+    let upper = (f & 1u) == 1u;
+    var limit = P.lo[axis] + P.r;
+    if (upper) { limit = P.hi[axis] - P.r; }
+    if ((upper && x[axis] <= limit) || (!upper && x[axis] >= limit)) { continue; }
+    x[axis] = limit;
+    if ((upper && v[axis] > 0.0) || (!upper && v[axis] < 0.0)) { v[axis] = 0.0; }
+    if ((P.sticky & (1u << f)) != 0u) {
+      for (var k = 0u; k < 3u; k++) { if (k != axis) { v[k] = v[k] * keep; } }
+    }
+  }
+  pos[i] = vec4<f32>(x, pos[i].w);
+  vel[i] = vec4<f32>(v, vel[i].w);
+}
+`;
+
+/** The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2. */
+export function around(support: string, body: string): string {
+  return /* wgsl */ `{
+    let c0 = cellOf(xa, P.invCell);
+    var seen: array<u32, 27>;
+    var m = 0u;
+    let reach2 = ${support} * ${support};
+    for (var di = -1; di <= 1; di++) { for (var dj = -1; dj <= 1; dj++) { for (var dk = -1; dk <= 1; dk++) {
+      let bk = bucketOf(c0 + vec3<i32>(di, dj, dk), P.table);
+      var dup = false;
+      for (var t = 0u; t < m; t++) { if (seen[t] == bk) { dup = true; } }
+      if (dup) { continue; }
+      seen[m] = bk;
+      m++;
+      for (var b = start[bk]; b < start[bk + 1u]; b++) {
+        if (b == a) { continue; }
+        let rv = xa - pos[b].xyz;
+        let d2 = dot(rv, rv);
+        if (d2 >= reach2) { continue; }
+        ${body}
+      }
+    }}}
+  }`;
+}
+
+/**
+ * Mirror ghosts (pressure-kernels.ts forGhosts): a's own images across its walls, inside the
+ * neighbour loop `b`'s images across the walls both see. The body sees off (a − ghost), d2 and pb
+ * (the source's pressure).
+ */
+export function selfGhosts(body: string): string {
+  return /* wgsl */ `{
+    let ma = wa.mask & 7u;
+    for (var S = ma; S > 0u; S = (S - 1u) & ma) {
+      var off = vec3<f32>(0.0);
+      for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { off[k] = 2.0 * wallSign(wa.mask, k) * wa.del[k]; } }
+      let d2 = dot(off, off);
+      let pb = sc[a].y;
+      if (d2 < P.h * P.h) { ${body} }
+    }
+  }`;
+}
+export function pairGhosts(body: string): string {
+  return /* wgsl */ `if ((wa.mask & 7u) != 0u) {
+    let wb = wallOf(b);
+    let both = wa.mask & wb.mask & ~((wa.mask ^ wb.mask) >> 3u) & 7u;
+    for (var S = both; S > 0u; S = (S - 1u) & both) {
+      var off = rv;
+      for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { off[k] = wallSign(wa.mask, k) * (wa.del[k] + wb.del[k]); } }
+      let d2g = dot(off, off);
+      let pb = sc[b].y;
+      if (d2g < P.h * P.h) { let d2 = d2g; ${body} }
+    }
+  }`;
+}
+
+/** Δx of slot a from the pressures sc.y (pressure-kernels.ts pressureDisplacementRange). */
+const DISPLACEMENT = /* wgsl */ `
+fn displacement(a: u32) -> vec3<f32> {
+  let xa = pos[a].xyz;
+  let pa = sc[a].y;
+  let invH = 1.0 / P.h;
+  let wa = wallOf(a);
+  var cx = vec3<f32>(0.0);
+  ${around('P.h', `
+    let d = sqrt(d2);
+    if (d > 0.0) { cx += (pa + sc[b].y) * (dW(d * invH) * invH / d) * rv; }
+    ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
+  ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
+  return -cx * P.invN0;
+}
+`;
+
+
+/**
+ * ρ̂/ρ0, the neighbours within h (ghosts included) and α of slot a (pressure-kernels.ts factorRange;
+ * the walls' mirror ghosts in ρ̂ and Σ G, not in the pair sum of α): the gather that density
+ * correction's factor and the pressure stage's share.
+ */
+const MEASURE = /* wgsl */ `
+struct Measure { dens: f32, nb: f32, alpha: f32 }
+fn measure(a: u32) -> Measure {
+  let xa = pos[a].xyz;
+  let invH = 1.0 / P.h;
+  let wa = wallOf(a);
+  var rho = 1.0;
+  var nb = 0.0;
+  var gs = vec3<f32>(0.0);
+  var own = vec3<f32>(0.0);
+  var s2 = 0.0;
+  ${around('P.h', `
+    let d = sqrt(d2);
+    let q = d * invH;
+    rho += W(q);
+    nb += 1.0;
+    if (d > 0.0) {
+      let f = dW(q) * invH / d;
+      gs += f * rv;
+      s2 += f * f * d2;
+    }
+    ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { gs += (dW(dg * invH) * invH / dg) * off; }`)}`)}
+  ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
+  let hs = gs + own;
+  return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + dot(hs, hs) + P.epsN));
+}
+`;
+
+/** The bindings, helpers, displacement and measure of every module. */
+export const SHARED_WGSL = HEAD + DISPLACEMENT + MEASURE;
