@@ -54,9 +54,7 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
  * function of at most ADHESION_BREAKPOINTS points (a named type has 2 to 5).
  */
 function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
-  // The last entry for the pair is the one the matrix keeps (adhesion-matrix.ts).
-  let i = -1;
-  scene.adhesion.forEach((a, k) => { if (a.between[0] === liquid && a.between[1] === liquid) i = k; });
+  const i = scene.adhesion.findIndex((a) => a.between[0] === liquid && a.between[1] === liquid);
   const a = scene.adhesion[i];
   if (!a || !('points' in a) || a.points.length <= ADHESION_BREAKPOINTS) return null;
   return { path: `adhesion[${i}].points`, message: `an adhesion function of ${a.points.length} points: the WebGPU backend holds ${ADHESION_BREAKPOINTS}` };

@@ -1,0 +1,35 @@
+/**
+ * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
+ * needed. The dam break runs unchanged (its default cohesion is ported); the honey drop is refused
+ * for its ball, floor and sink only.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { unportedFeatures } from '../../src/gpu/refuse.ts';
+import { parseScene } from '../../src/scene/parse.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+
+function shipped(name: string): SceneInput {
+  const input = JSON.parse(readFileSync(new URL(`../../scenes/${name}`, import.meta.url), 'utf8')) as SceneInput;
+  delete (input as { $schema?: string }).$schema;
+  return input;
+}
+
+describe('WebGPU backend refusals', () => {
+  it('runs the dam break unchanged and refuses the honey drop for its ball, floor and sink, not its cohesion', () => {
+    expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['bodies[0]', 'bodies[1]', 'sinks[0]']);
+  });
+
+  it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {
+    const points = Array.from({ length: 40 }, (_, k): [number, number] => [0.1 * k, k < 39 ? -1 : 0]);
+    const input: SceneInput = {
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
+      adhesion: [{ between: ['w', 'w'], points }],
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [0.02, 0.02, 0.02] } }],
+    };
+    const out = unportedFeatures(parseScene(input));
+    expect(out.map((f) => f.path)).toEqual(['adhesion[0].points']);
+    expect(out[0].message).toMatch(/40 points: the WebGPU backend holds 32/);
+  });
+});
