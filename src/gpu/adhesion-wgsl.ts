@@ -6,7 +6,8 @@
  * a_a = Σ_b A(|x_a − x_b| / r) (x_a − x_b) / |x_a − x_b|. One liquid, equal masses: the pair's
  * impulse shares are 1 at both ends, so each pair's accelerations are equal and opposite and the
  * momentum is kept to round-off. Each slot gathers its own sum (no atomics: the pair is visited from
- * both ends), into keep[2n + a], which the accelerate kernel (step-wgsl.ts) adds to gravity.
+ * both ends), into keep[2n + a], which the accelerate kernel (step-wgsl.ts) adds to gravity. The
+ * same loop sums the exchange's weights Σk, as adhesion.ts's does, so the pairs are visited once.
  *
  * The function rides in the parameters block (wgsl.ts Params: adhN breakpoints, adhX / adhY, at
  * most ADHESION_BREAKPOINTS; a longer one is refused, refuse.ts) and is evaluated as
@@ -32,16 +33,23 @@ fn adhesionAt(dr: f32) -> f32 {
   return y0 + (dr - x0) / (adhX(b) - x0) * (adhY(b) - y0);
 }
 
-// The adhesion acceleration of slot a into keep[2n + a] (zero without a liquid adhesion function).
+// The adhesion acceleration of slot a into keep[2n + a] (zero without a liquid adhesion function),
+// and in the same loop, as adhesion.ts, the exchange's Σk (gaussLike over the viscosity support) →
+// sc.z = 1/(2 Σk), which the pressure stage leaves alone.
 @compute @workgroup_size(${WORKGROUP}) fn adhesion(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
+  let xa = pos[a].xyz;
+  let hv2 = P.hv * P.hv;
+  let inv2 = 1.0 / hv2;
+  let supp2 = select(0.0, P.adhSupp * P.adhSupp, P.adhN > 0u);
   var acc = vec3<f32>(0.0);
-  if (P.adhN > 0u) {
-    let xa = pos[a].xyz;
-    ${around('P.adhSupp', `let d = sqrt(d2); if (d > 0.0) { acc += (adhesionAt(d * P.invR) / d) * rv; }`)}
-  }
+  var sum = 0.0;
+  ${around('max(P.hv, select(0.0, P.adhSupp, P.adhN > 0u))', `
+    if (d2 < hv2) { let s = 1.0 - d2 * inv2; sum += s * s * s; }
+    if (d2 < supp2) { let d = sqrt(d2); if (d > 0.0) { acc += (adhesionAt(d * P.invR) / d) * rv; } }`)}
   keep[2u * P.n + a] = vec4<f32>(acc, 0.0);
+  sc[a].z = select(0.0, 0.5 / sum, sum > 0.0);
 }
 `;
 

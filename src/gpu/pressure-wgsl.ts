@@ -116,7 +116,7 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 }
 
 // The pressure's displacement as velocity; p/δt² kept for the next sub-timestep; a particle it
-// moved is marked (keep[2a + 1].w), and loses its free-flight offset (exchangeSums).
+// moved is marked (keep[2a + 1].w), and loses its free-flight offset (step-wgsl.ts freeFlight).
 @compute @workgroup_size(${WORKGROUP}) fn pressureEnd(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }

@@ -220,7 +220,7 @@ export class GpuParticleSimulation {
       }
       dispatch(pass, Q.pressureEnd, pg, n);
     }
-    dispatch(pass, K.exchangeSums, group, n);
+    dispatch(pass, K.freeFlight, group, n);
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);
       dispatch(pass, K.exchangeApply, group, n);

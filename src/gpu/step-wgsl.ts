@@ -23,21 +23,17 @@ const KERNELS = /* wgsl */ `
   keep[2u * P.n + a] = vec4<f32>(0.5 * P.dt * b, 0.0);
 }
 
-// Σk of the exchange (gaussLike over the viscosity support) → 1/(2Σk), and the free-flight flag
-// (ballistic.ts): the pressure stage did not move the particle (keep[2a + 1].w, 0 without the
-// stage: density correction leaves it 0) and no closed wall is within h.
-@compute @workgroup_size(${WORKGROUP}) fn exchangeSums(@builtin(global_invocation_id) g: vec3<u32>) {
+// The free-flight flag (ballistic.ts): the pressure stage did not move the particle (keep[2a + 1].w,
+// 0 without the stage: density correction leaves it 0) and no closed wall is within h.
+@compute @workgroup_size(${WORKGROUP}) fn freeFlight(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  let xa = pos[a].xyz;
-  let inv2 = 1.0 / (P.hv * P.hv);
-  var sum = 0.0;
-  ${around('P.hv', `let s = 1.0 - d2 * inv2; sum += s * s * s;`)}
-  let free = keep[2u * a + 1u].w == 0.0 && wallsAt(xa).mask == 0u;
-  sc[a] = vec4<f32>(sc[a].x, sc[a].y, select(0.0, 0.5 / sum, sum > 0.0), select(0.0, 1.0, free));
+  let free = keep[2u * a + 1u].w == 0.0 && wallsAt(pos[a].xyz).mask == 0u;
+  sc[a].w = select(0.0, 1.0, free);
 }
 
-// One Jacobi sweep of the pairwise exchange (viscosity.ts): Δv_a = frac Σ_b k_ab (1/(2Σ_a k) + 1/(2Σ_b k)) (v_b − v_a).
+// One Jacobi sweep of the pairwise exchange (viscosity.ts): Δv_a = frac Σ_b k_ab (1/(2Σ_a k) + 1/(2Σ_b k)) (v_b − v_a),
+// 1/(2Σk) in sc.z from the adhesion kernel (adhesion-wgsl.ts).
 @compute @workgroup_size(${WORKGROUP}) fn exchangeGather(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
@@ -135,7 +131,7 @@ const KERNELS = /* wgsl */ `
 export const STEP_WGSL = SHARED_WGSL + KERNELS;
 
 export const STEP_ENTRIES = [
-  'speed', 'accelerate', 'exchangeSums', 'exchangeGather', 'exchangeApply', 'translate',
+  'speed', 'accelerate', 'freeFlight', 'exchangeGather', 'exchangeApply', 'translate',
   'densityBegin', 'wallPass', 'factor', 'judge', 'displace', 'shift', 'densityEnd',
 ] as const;
 export type StepEntry = (typeof STEP_ENTRIES)[number];
