@@ -4,7 +4,8 @@
  * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
- *     liquid's own entry of the adhesion matrix, the default cohesion included;
+ *     liquid's own entry of the adhesion matrix, the default cohesion included; the same loop sums
+ *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
  *     from the last sub-timestep, its displacement turned into velocity;
