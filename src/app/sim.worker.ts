@@ -36,6 +36,8 @@ class Host {
   /** Set while a step runs (it may wait for the mesh worker): one step at a time. */
   private stepping = false;
   private scheduled = false;
+  /** Set while play's reload from the start is under way: playing follows it. */
+  private replaying = false;
 
   async load(msg: LoadMessage): Promise<void> {
     let scene: Scene;
@@ -102,9 +104,14 @@ class Host {
   play(): void {
     const { sim, scene } = this;
     if (sim && scene && finished(sim, scene) && this.lastLoad) {
-      // From the start: playing resumes once the scene is loaded again.
+      // From the start: playing resumes once the scene is loaded again (a GPU load awaits its device), unless paused meanwhile.
       this.playing = false;
-      void this.load({ ...this.lastLoad, id: -1 }).then(() => this.play());
+      this.replaying = true;
+      void this.load({ ...this.lastLoad, id: -1 }).then(() => {
+        if (!this.replaying) return;
+        this.replaying = false;
+        this.play();
+      });
       return;
     }
     this.playing = this.sim !== null;
@@ -113,11 +120,13 @@ class Host {
 
   pause(): void {
     this.playing = false;
+    this.replaying = false;
     this.sendCurrent();
   }
 
   step(): void {
     this.playing = false;
+    this.replaying = false;
     if (this.starting) void this.starting.then(() => this.stepAlone());
     else void this.stepAlone();
   }

@@ -59,6 +59,7 @@ defineCommand((program) =>
       if (wanted.length === 0) throw new UsageError(`no engine to validate: registered engines: ${available.join(', ') || 'none'}`);
       const backend = gpu ? webgpuValidation() : undefined;
       let results: CaseResult[];
+      let adapter = '';
       try {
         results = runValidation({
           cases: opts.case,
@@ -68,6 +69,7 @@ defineCommand((program) =>
           onResult: (r) => process.stderr.write(`${r.caseName} (${engineLabel(r)}): ${r.refused ? `refused — ${r.refused}` : `${r.passed ? 'pass' : 'FAIL'} in ${(r.wallMs / 1000).toFixed(1)} s — ${r.detail}${r.error ? `: ${r.error}` : ''}`}\n`),
         });
       } finally {
+        adapter = backend?.adapter() ?? '';
         backend?.close();
       }
       process.stdout.write(`${formatResults(results)}\n`);
@@ -76,7 +78,7 @@ defineCommand((program) =>
       const failed = ran.filter((r) => !r.passed);
       const named = (rs: CaseResult[]) => rs.map((r) => `${r.caseName} (${engineLabel(r)})`).join(', ');
       process.stdout.write(`\n${ran.length - failed.length}/${ran.length} passed${failed.length ? `; failed: ${named(failed)}` : ''}${refused.length ? `; refused by the ${backend?.name} backend: ${named(refused)}` : ''}\n`);
-      if (backend?.adapter()) process.stdout.write(`WebGPU adapter: ${backend.adapter()}\n`);
+      if (adapter) process.stdout.write(`WebGPU adapter: ${adapter}\n`);
       if (opts.out) {
         const out = resolve(opts.out);
         for (const r of results) if (r.plot) writeFileAtomic(join(out, `${r.caseName}-${r.engine}.svg`), r.plot);
