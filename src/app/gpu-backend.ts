@@ -7,9 +7,9 @@
  * run). The GPU steps each frame; its particles are read back once a frame into a host particle
  * simulation (src/gpu/mirror.ts) whose surface job the mesh worker meshes, as for a CPU run.
  *
- * What was asked: 'auto' (the default; the GPU where it can), 'webgpu' (the same, but a fallback
- * is said as a failure to get what was asked), 'cpu'. The answer always carries a short line for
- * the overlay: the adapter, or why the GPU is not used.
+ * What was asked: 'auto' (the default) or 'webgpu' — the GPU where it can, else the CPU engine —
+ * or 'cpu'. The answer always carries a short line for the overlay: the adapter, or why the GPU is
+ * not used.
  */
 import type { EngineName, Simulation } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
@@ -33,7 +33,8 @@ export function gpuRefusal(scene: Scene, engine: EngineName, asked: ParticleBack
   if (asked === 'cpu') return 'the CPU engine was chosen (bit-exact runs)';
   const unported = unportedFeatures(scene);
   if (unported.length === 0) return null;
-  const paths = unported.map((f) => f.path);
+  // Said once each (an open domain.boundary is named once per face).
+  const paths = [...new Set(unported.map((f) => f.path))];
   const shown = paths.length > 4 ? `${paths.slice(0, 4).join(', ')} and ${paths.length - 4} more` : paths.join(', ');
   return `WebGPU cannot run this scene yet (${shown})`;
 }
@@ -43,8 +44,9 @@ function requestDevice(): Promise<{ device: GPUDevice; adapter: string } | strin
   device ??= (async () => {
     const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
     if (!gpu) return 'no WebGPU in this browser (navigator.gpu is missing)';
-    const timeout = new Promise<null>((done) => setTimeout(() => done(null), ADAPTER_WAIT_MS));
+    const timeout = new Promise<'late'>((done) => setTimeout(() => done('late'), ADAPTER_WAIT_MS));
     const adapter = await Promise.race([gpu.requestAdapter().catch(() => null), timeout]);
+    if (adapter === 'late') return `no WebGPU adapter (none within ${ADAPTER_WAIT_MS / 1000} s)`;
     if (!adapter) return 'no WebGPU adapter (navigator.gpu gave none)';
     const d = await adapter.requestDevice();
     // A lost device (a driver reset, a tab in the background too long) ends this worker's GPU: the next load asks again.
