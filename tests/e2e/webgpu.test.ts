@@ -2,16 +2,20 @@
  * The app on WebGPU (src/app/gpu-backend.ts): in headless Chromium with WebGPU on SwiftShader's
  * Vulkan (harness.ts WEBGPU_FLAGS), a scene the backend runs (scenes/gpu-dam-break.json) is stepped
  * on the GPU, the overlay says so, and a frame stepped there is drawn: its water is counted in the
- * canvas's pixels. A scene the backend refuses runs on the CPU engine and the overlay says why; and
- * in Chromium with its default flags (no WebGPU) the GPU scene opens on the CPU engine, saying why.
+ * canvas's pixels. A scene the backend refuses (the same with Steele's density solver) runs on the
+ * CPU engine and the overlay names what it does not run; and in Chromium with its default flags
+ * (no WebGPU) the GPU scene opens on the CPU engine, saying why.
  * Asserted on states and pixels, never on rates (SwiftShader is a functional check, not a speed).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, readPixels, saveArtifact, startApp, TEST_TIMEOUT, waitFor, WEBGPU_FLAGS, type App, type Pixels } from './harness.ts';
+import { CHROMIUM, readPixels, ROOT, saveArtifact, startApp, TEST_TIMEOUT, waitFor, WEBGPU_FLAGS, type App, type Pixels } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
+
+const GPU_SCENE = readFileSync(join(ROOT, 'scenes', 'gpu-dam-break.json'), 'utf8');
 
 /** The scene's water (#3a7bd5, shaded): blue well above red and above green. The dark backdrop and the grey domain box fail it. */
 function isWater(r: number, g: number, b: number): boolean {
@@ -59,13 +63,16 @@ describe.skipIf(!hasChromium)('the app on WebGPU (headless Chromium, SwiftShader
   }, TEST_TIMEOUT);
 
   it('runs a scene WebGPU cannot run on the CPU engine and says why', async () => {
-    const r = await page.evaluate(() => (window as any).__viscid.openScene('honey-drop', 'particle'));
+    // The GPU scene with Steele's density solver, which the backend does not run (it runs "pbf").
+    const scene = JSON.parse(GPU_SCENE) as { particle: Record<string, unknown> };
+    scene.particle.densitySolver = 'steele';
+    const r = await page.evaluate((t) => (window as any).__viscid.loadSceneText(t, 'steele', 'particle'), JSON.stringify(scene));
     expect(r.ok, r.message).toBe(true);
     await waitFor(page, 'window.__viscid.ready');
     const state = await frameState(page);
     expect(state.backend?.name).toBe('cpu');
-    expect(state.backend?.note).toMatch(/^WebGPU cannot run this scene yet \(.*adhesion/);
-    expect(await page.evaluate(() => (window as any).__viscid.hudText)).toContain('on the CPU: WebGPU cannot run this scene yet (');
+    expect(state.backend?.note).toBe('WebGPU cannot run this scene yet (particle.densitySolver)');
+    expect(await page.evaluate(() => (window as any).__viscid.hudText)).toContain('\n  on the CPU: WebGPU cannot run this scene yet (particle.densitySolver)');
   }, TEST_TIMEOUT);
 });
 
