@@ -15,7 +15,7 @@ import { hideSceneError, showSceneError } from './errors.ts';
 import { CanvasRecorder, download } from './export.ts';
 import { hudText, statusOf, type Status } from './hud.ts';
 import { MetricPlots } from './plots.ts';
-import type { FrameOptions, MeshFormat, Threads } from './protocol.ts';
+import type { FrameOptions, MeshFormat, ParticleBackend, Threads } from './protocol.ts';
 import { sceneMeshes, sceneText } from './scenes.ts';
 import { Session, type LoadOutcome, type Mode, type RecordedMeshes, type Refusal, type Running } from './session.ts';
 
@@ -54,6 +54,8 @@ export class App {
   readonly video = new CanvasRecorder();
   /** The particle engine's threads, applied by reloading. */
   threads: Threads = 'auto';
+  /** Where the particle engine steps (`?backend=`, the panel), applied by reloading. */
+  backend: ParticleBackend = 'auto';
   /** The format of exports and recordings: the scene's `output.mesh` (as `viscid run` writes) until the user picks one. */
   exportFormat: MeshFormat = 'ply';
   exportFormatPicked = false;
@@ -81,6 +83,7 @@ export class App {
     this.session = new Session({
       createClient: (engine, events) => new SimClient(engine, this.renderer.createView(), events),
       threads: () => this.threads,
+      backend: () => this.backend,
       frameOptions: () => this.frameOptions(),
       events: {
         onRunning: (r, fit) => this.running(r, fit),
@@ -173,6 +176,11 @@ export class App {
 
   setThreads(threads: Threads): Promise<LoadOutcome> | null {
     this.threads = threads;
+    return this.reset();
+  }
+
+  setBackend(backend: ParticleBackend): Promise<LoadOutcome> | null {
+    this.backend = backend;
     return this.reset();
   }
 

@@ -6,7 +6,7 @@
  */
 import type { EngineName, Metrics, StepStats } from '../api.ts';
 import type { View, ViewFrame } from '../render/renderer.ts';
-import type { FromWorker, FrameOptions, MeshFormat, Threads, ToWorker } from './protocol.ts';
+import type { FromWorker, FrameOptions, MeshFormat, ParticleBackend, Threads, ToWorker } from './protocol.ts';
 import type { SceneIssue } from '../scene/parse.ts';
 
 export type Loaded = Extract<FromWorker, { type: 'loaded' }>;
@@ -109,10 +109,11 @@ export class SimClient {
 
   /**
    * Loads a scene; resolves once the worker runs it (its first frame follows) or refuses it.
-   * `keepRunning`: another scene is on show and goes on if this one is refused.
+   * `keepRunning`: another scene is on show and goes on if this one is refused. `backend`: where
+   * the particle engine steps (gpu-backend.ts; 'auto' when not given).
    */
-  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean): Promise<LoadResult> {
-    return this.request((id) => ({ type: 'load', id, sceneText, meshes, engine: this.engine, threads, keepRunning }), (msg) => {
+  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean, backend: ParticleBackend = 'auto'): Promise<LoadResult> {
+    return this.request((id) => ({ type: 'load', id, sceneText, meshes, engine: this.engine, threads, backend, keepRunning }), (msg) => {
       if (msg?.type === 'loaded') return { ok: true, loaded: msg };
       if (msg?.type === 'sceneError') return { ok: false, message: msg.message, issues: msg.issues };
       const why = this.error ?? 'the simulation worker stopped';

@@ -6,7 +6,7 @@ import type { EngineName } from '../api.ts';
 import type { App } from './app.ts';
 import { toBase64 } from './export.ts';
 import type { Panel } from './panel.ts';
-import type { MeshFormat, Threads } from './protocol.ts';
+import type { MeshFormat, ParticleBackend, Threads } from './protocol.ts';
 import type { LoadOutcome, Mode } from './session.ts';
 
 /** A load's outcome as plain data (what page.evaluate can hand back). */
@@ -28,7 +28,7 @@ export function installHook(app: App, panel: Panel): void {
     },
     /** Per engine: the frame on show, the scene its worker runs, and its state. */
     get frames() {
-      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, time: c.time, playing: c.playing, finished: c.finished, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0 }));
+      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, backend: c.loaded?.backend ?? null, time: c.time, playing: c.playing, finished: c.finished, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0 }));
     },
     /** 'loading', 'playing', 'paused' or 'finished', as the overlay says it. */
     get status() {
@@ -98,6 +98,12 @@ export function installHook(app: App, panel: Panel): void {
     /** Sets the particle engine's threads ('auto' or a count) and reloads the scene with them. */
     async setThreads(threads: Threads) {
       const p = app.setThreads(threads);
+      panel.sync();
+      return p && outcome(await p);
+    },
+    /** Sets where the particle engine steps ('auto', 'webgpu', 'cpu') and reloads the scene there. */
+    async setBackend(backend: ParticleBackend) {
+      const p = app.setBackend(backend);
       panel.sync();
       return p && outcome(await p);
     },

@@ -148,6 +148,13 @@ function detailLines(c: SimClient): string[] {
   return out;
 }
 
+/** Where the particle engine steps: the GPU adapter, or why the CPU engine runs it (gpu-backend.ts). */
+export function backendLine(c: SimClient): string | null {
+  const b = c.loaded?.backend;
+  if (!b || c.engine !== 'particle') return null;
+  return b.name === 'webgpu' ? `  on WebGPU (${b.note})` : `  on the CPU${b.note ? `: ${b.note}` : ''}`;
+}
+
 export function hudText(h: HudInput): string {
   const head = [h.sceneName, h.mode, h.status, `drawing ${h.drawsPerSecond.toFixed(0)} fps`];
   if (h.paramsDirty) head.push('parameters edited (reset applies them)');
@@ -158,6 +165,8 @@ export function hudText(h: HudInput): string {
     const total = c.loaded ? ` / ${c.loaded.frames}` : '';
     const threads = c.stats?.counters.threads ?? 1;
     lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${c.simFps(h.now).toFixed(2)} frames/s`);
+    const b = backendLine(c);
+    if (b) lines.push(b);
     lines.push(...volumeLine(c));
     if (h.details) lines.push(...detailLines(c));
     if (c.error) lines.push(`  error: ${c.error}`);

@@ -43,11 +43,15 @@ window.addEventListener('drop', (e) => {
   if (e.dataTransfer?.files.length) void app.openFiles([...e.dataTransfer.files]);
 });
 
-// Start: the honey drop (or ?scene=, ?engine=), running.
+// Start: the honey drop (or ?scene=, ?engine=, ?backend=), running.
 const initial = new URLSearchParams(location.search);
 app.session.mode = (initial.get('engine') as Mode | null) ?? 'particle';
 app.continuous = initial.has('continuous');
 app.details = initial.has('details');
+// ?backend=auto|webgpu|cpu: where the particle engine steps (gpu-backend.ts).
+const backend = initial.get('backend');
+if (backend === 'auto' || backend === 'webgpu' || backend === 'cpu') app.backend = backend;
+else if (backend !== null) app.showMessage(`?backend=${backend}: expected auto, webgpu or cpu; using auto`, 8000);
 const first = app.openBundled(initial.get('scene') ?? DEFAULT_SCENE, !initial.has('engine'));
 panel.sync();
 void first.catch((e: Error) => app.showMessage(e.message, 1e9));

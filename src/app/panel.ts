@@ -6,7 +6,7 @@
 import GUI, { type Controller } from 'lil-gui';
 import { buildParamPanel, type ParamPanel } from './params.ts';
 import type { App } from './app.ts';
-import type { MeshFormat, Threads } from './protocol.ts';
+import type { MeshFormat, ParticleBackend, Threads } from './protocol.ts';
 import type { Mode } from './session.ts';
 import { sceneNames } from './scenes.ts';
 import { autoThreads } from './threads.ts';
@@ -20,6 +20,7 @@ export class Panel {
     open: () => this.fileInput.click(),
     engine: 'particle' as Mode,
     threads: 'auto' as Threads,
+    backend: 'auto' as ParticleBackend,
     play: () => this.app.session.play(),
     pause: () => this.app.session.pause(),
     step: () => this.app.session.step(),
@@ -48,6 +49,9 @@ export class Panel {
     const threadChoices: Record<string, Threads> = { [`auto (${autoThreads(cores)} here)`]: 'auto' };
     for (const n of [1, 2, 3, 4, 6, 8, 12, 16]) if (n === 1 || n <= cores) threadChoices[String(n)] = n;
     sim.add(c, 'threads', threadChoices).name('particle threads').onChange((t: Threads) => void app.setThreads(t));
+    // Where the particle engine steps (gpu-backend.ts): the overlay says which, and why not the GPU.
+    const backends: Record<string, ParticleBackend> = { 'auto (WebGPU where it can)': 'auto', WebGPU: 'webgpu', 'CPU (bit-exact)': 'cpu' };
+    sim.add(c, 'backend', backends).name('particle backend').onChange((b: ParticleBackend) => void app.setBackend(b));
     sim.add(c, 'play');
     sim.add(c, 'pause');
     sim.add(c, 'step').name('single step');
@@ -89,6 +93,7 @@ export class Panel {
     c.scene = this.app.sceneName;
     c.engine = this.app.session.mode;
     c.threads = this.app.threads;
+    c.backend = this.app.backend;
     c.exportFormat = this.app.exportFormat;
     for (const ctrl of this.gui.controllersRecursive()) ctrl.updateDisplay();
   }

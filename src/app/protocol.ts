@@ -13,6 +13,20 @@ export type MeshFormat = 'obj' | 'ply' | 'glb';
  */
 export type Threads = number | 'auto';
 
+/**
+ * Where the particle engine steps: 'auto' (WebGPU compute where the browser gives an adapter and
+ * the backend runs the scene, else the CPU engine), 'webgpu' (the same; asked for by name) or
+ * 'cpu' (the CPU engine: bit-exact runs). src/app/gpu-backend.ts.
+ */
+export type ParticleBackend = 'auto' | 'webgpu' | 'cpu';
+
+/** Where a scene's frames are stepped, with a short line for the overlay: the GPU adapter, or why the CPU engine runs it. */
+export interface BackendInfo {
+  name: 'cpu' | 'webgpu';
+  /** The adapter on WebGPU; on the CPU why WebGPU is not used (empty for the grid engine). */
+  note: string;
+}
+
 /** What the worker computes per frame besides stepping (meshing is the expensive part). */
 export interface FrameOptions {
   mesh: boolean;
@@ -36,7 +50,7 @@ export type ToWorker =
    * an engine that cannot create the simulation then answers 'sceneError' like a bad scene.
    * Without it (nothing else to show) the worker reports 'loaded' and then the 'error'.
    */
-  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; threads?: Threads; keepRunning?: boolean }
+  | { type: 'load'; id: number; sceneText: string; meshes: Record<string, string>; engine: EngineName; threads?: Threads; backend?: ParticleBackend; keepRunning?: boolean }
   | { type: 'play' }
   | { type: 'pause' }
   | { type: 'step' }
@@ -145,6 +159,8 @@ export type FromWorker =
       solids: SolidInfo[];
       /** Engines this worker knows. */
       engines: string[];
+      /** Where its frames are stepped (the particle engine on WebGPU or on the CPU). */
+      backend: BackendInfo;
       /** The scene's features this engine ignores, with their JSON paths (engines.ts ignoredFeatures). */
       ignored: { path: string; message: string }[];
     }

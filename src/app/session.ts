@@ -9,7 +9,7 @@
 import type { EngineName } from '../api.ts';
 import type { SceneIssue } from '../scene/parse.ts';
 import type { ClientEvents, Loaded, LoadResult } from './client.ts';
-import type { FrameOptions, MeshFormat, Threads, ToWorker } from './protocol.ts';
+import type { FrameOptions, MeshFormat, ParticleBackend, Threads, ToWorker } from './protocol.ts';
 
 export type Mode = 'particle' | 'grid' | 'side by side';
 
@@ -67,7 +67,7 @@ export interface SessionClient {
   readonly engine: EngineName;
   /** Meshes recorded since recording started, by file name. */
   recorded: Record<string, Uint8Array>;
-  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean): Promise<LoadResult>;
+  load(sceneText: string, meshes: Record<string, string>, threads: Threads, keepRunning: boolean, backend?: ParticleBackend): Promise<LoadResult>;
   send(msg: ToWorker): void;
   setOptions(options: FrameOptions): void;
   startRecording(format: MeshFormat): void;
@@ -99,6 +99,8 @@ export interface RecordedMeshes {
 export interface SessionSetup<C extends SessionClient> {
   createClient(engine: EngineName, events: ClientEvents<C>): C;
   threads(): Threads;
+  /** Where the particle engine steps (protocol.ts ParticleBackend); 'auto' when not given. */
+  backend?(): ParticleBackend;
   frameOptions(): FrameOptions;
   events: SessionEvents<C>;
 }
@@ -224,7 +226,7 @@ export class Session<C extends SessionClient> {
       const options = this.setup.frameOptions();
       for (const c of fresh) c.setOptions(options);
       const keepRunning = this.running !== null;
-      const results = await Promise.all(fresh.map((c) => c.load(source.text, source.meshes, this.setup.threads(), keepRunning)));
+      const results = await Promise.all(fresh.map((c) => c.load(source.text, source.meshes, this.setup.threads(), keepRunning, this.setup.backend?.() ?? 'auto')));
       if (ticket !== this.ticket) {
         for (const c of fresh) c.dispose();
         return superseded();

@@ -2,7 +2,9 @@
  * The simulation worker: parses a scene, creates its simulation, steps it while playing and hands
  * each frame to the page (frame-poster.ts). The page starts one worker per scene it loads and
  * terminates it when it replaces the scene (client.ts), so this worker runs one scene and its
- * replays; messages are read between frames.
+ * replays; messages are read between frames. The particle engine steps on the GPU where WebGPU
+ * can run the scene (gpu-backend.ts): the GPU's particles are read back once a frame into the
+ * simulation here, which meshes and reports as on the CPU.
  */
 import * as viscid from '../index.ts';
 import type { Scene, Simulation } from '../index.ts';
@@ -12,6 +14,8 @@ import type { FromWorker, ToWorker } from './protocol.ts';
 import { threadOptions } from './threads.ts';
 import { FramePoster, finished } from './frame-poster.ts';
 import { inflowOf, materialsOf, solidInfos, viewBounds } from './scene-info.ts';
+import { chooseGpu, startBackend } from './gpu-backend.ts';
+import type { GpuParticleRun } from '../gpu/mirror.ts';
 
 type LoadMessage = Extract<ToWorker, { type: 'load' }>;
 
@@ -20,6 +24,8 @@ const post = (msg: FromWorker, transfer: Transferable[] = []) => (self as unknow
 /** The running simulation and the play loop around it. */
 class Host {
   sim: Simulation | null = null;
+  /** On WebGPU: the GPU run whose particles `sim` copies each frame. */
+  gpu: GpuParticleRun | null = null;
   scene: Scene | null = null;
   playing = false;
   readonly frames = new FramePoster(post);
@@ -30,8 +36,10 @@ class Host {
   /** Set while a step runs (it may wait for the mesh worker): one step at a time. */
   private stepping = false;
   private scheduled = false;
+  /** Set while play's reload from the start is under way: playing follows it. */
+  private replaying = false;
 
-  load(msg: LoadMessage): void {
+  async load(msg: LoadMessage): Promise<void> {
     let scene: Scene;
     try {
       scene = viscid.parseScene(msg.sceneText, { meshes: msg.meshes });
@@ -40,20 +48,25 @@ class Host {
       post({ type: 'sceneError', id: msg.id, message: (e as Error).message, issues });
       return;
     }
+    const choice = await chooseGpu(scene, msg.engine, msg.backend ?? 'auto');
     let sim: Simulation | null = null;
     let createError: string | null = null;
     try {
-      sim = viscid.createSimulation(scene, msg.engine, msg.engine === 'particle' ? threadOptions(scene, msg.threads) : {});
+      // On the GPU the simulation here is its host copy, never stepped: no threads.
+      sim = viscid.createSimulation(scene, msg.engine, msg.engine === 'particle' && 'why' in choice ? threadOptions(scene, msg.threads) : {});
     } catch (e) {
       createError = (e as Error).message;
     }
+    const picked = sim ? startBackend(choice, sim) : { gpu: null, info: { name: 'cpu' as const, note: 'why' in choice ? choice.why : '' } };
     if (createError !== null && msg.keepRunning) {
       // The engine refused the scene while the page still shows another: say why like any scene error.
       post({ type: 'sceneError', id: msg.id, message: createError, issues: [{ path: '', message: `the ${msg.engine} engine cannot run it: ${createError}` }] });
       return;
     }
-    this.sim?.dispose();
+    if (this.gpu) this.gpu.dispose();
+    else this.sim?.dispose();
     this.sim = sim;
+    this.gpu = picked.gpu;
     this.scene = scene;
     // What the browser tests (tests/e2e/switching.test.ts) read to tell a worker's scene.
     (self as unknown as { viscidScene?: string }).viscidScene = scene.name;
@@ -77,6 +90,7 @@ class Host {
       particleRadius: scene.particle.radius,
       solids: sim ? solidInfos(sim) : [],
       engines: viscid.engineNames(),
+      backend: picked.info,
       ignored: viscid.ignoredFeatures(scene, msg.engine),
     });
     if (!sim) {
@@ -89,18 +103,30 @@ class Host {
 
   play(): void {
     const { sim, scene } = this;
-    if (sim && scene && finished(sim, scene) && this.lastLoad) this.load({ ...this.lastLoad, id: -1 }); // from the start
+    if (sim && scene && finished(sim, scene) && this.lastLoad) {
+      // From the start: playing resumes once the scene is loaded again (a GPU load awaits its device), unless paused meanwhile.
+      this.playing = false;
+      this.replaying = true;
+      void this.load({ ...this.lastLoad, id: -1 }).then(() => {
+        if (!this.replaying) return;
+        this.replaying = false;
+        this.play();
+      });
+      return;
+    }
     this.playing = this.sim !== null;
     this.schedule();
   }
 
   pause(): void {
     this.playing = false;
+    this.replaying = false;
     this.sendCurrent();
   }
 
   step(): void {
     this.playing = false;
+    this.replaying = false;
     if (this.starting) void this.starting.then(() => this.stepAlone());
     else void this.stepAlone();
   }
@@ -130,10 +156,11 @@ class Host {
   }
 
   private async stepOnce(): Promise<boolean> {
-    const { sim, scene } = this;
+    const { sim, scene, gpu } = this;
     if (!sim || !scene) return false;
     try {
-      const stats = sim.stepFrame();
+      const stats = gpu ? await gpu.stepFrame() : sim.stepFrame();
+      if (this.sim !== sim) return false; // replaced while the GPU stepped
       if (finished(sim, scene)) this.playing = false;
       await this.frames.settled(); // the last frame's mesh is out before this one's goes
       if (this.sim !== sim) return false; // replaced while waiting
@@ -189,7 +216,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'load':
-      host.load(msg);
+      void host.load(msg);
       break;
     case 'play':
       host.play();

@@ -6,39 +6,54 @@
  * One file per case in ./validate/, listed in ./validate/registry.ts; this file runs them.
  */
 import type { EngineName } from '../api.ts';
-import type { CaseResult, CaseSize, ValidationCase } from './validate/case.ts';
+import { withMaker, type CaseResult, type CaseSize, type MakeSimulation, type ValidationCase } from './validate/case.ts';
 import { findCase, VALIDATION_CASES } from './validate/registry.ts';
 
-export type { CaseResult, CaseSize, Check, ValidationCase } from './validate/case.ts';
+export type { CaseResult, CaseSize, Check, MakeSimulation, ValidationCase } from './validate/case.ts';
+export { CaseRefused } from './validate/case.ts';
 export { fitLine } from './validate/case.ts';
 export { findCase, VALIDATION_CASES } from './validate/registry.ts';
 export { fitSpreading, measureSpreading, type SpreadingMeasurement } from './validate/spreading.ts';
-export { formatResults, validationReportHtml } from './validate/report.ts';
+export { engineLabel, formatResults, validationReportHtml } from './validate/report.ts';
 
-/** Runs one case in one engine, timing it; an engine error is a failed case, not a crash. */
-export function runCase(c: ValidationCase, engine: EngineName, size: CaseSize = 'full'): CaseResult {
+/** Where a run's engines step: a backend's name and how it makes the cases' simulations (case.ts MakeSimulation). */
+export interface CaseBackend {
+  name: string;
+  make: MakeSimulation;
+}
+
+/**
+ * Runs one case in one engine (on `backend` when given), timing it; an engine error is a failed
+ * case, not a crash, and a scene the backend refuses is a refused case (neither passed nor failed).
+ */
+export function runCase(c: ValidationCase, engine: EngineName, size: CaseSize = 'full', backend?: CaseBackend): CaseResult {
   const start = performance.now();
+  const on = backend ? { backend: backend.name } : {};
   try {
-    const r = c.run(engine, size);
-    return { caseName: c.name, engine, size, passed: r.checks.every((k) => k.passed), wallMs: performance.now() - start, ...r };
+    const r = withMaker(backend?.make, () => c.run(engine, size));
+    return { caseName: c.name, engine, size, ...on, passed: r.checks.every((k) => k.passed), wallMs: performance.now() - start, ...r };
   } catch (e) {
+    const message = (e as Error)?.message ?? String(e);
+    if ((e as Error)?.name === 'CaseRefused') {
+      return { caseName: c.name, engine, size, ...on, passed: false, checks: [], wallMs: performance.now() - start, detail: `refused by the ${backend?.name} backend`, refused: message };
+    }
     return {
-      caseName: c.name, engine, size, passed: false, checks: [], wallMs: performance.now() - start,
-      detail: 'the run stopped with an error', error: (e as Error)?.message ?? String(e),
+      caseName: c.name, engine, size, ...on, passed: false, checks: [], wallMs: performance.now() - start,
+      detail: 'the run stopped with an error', error: message,
     };
   }
 }
 
 /** Runs the named cases (default: all) in every registered engine they apply to. */
 export function runValidation(
-  options: { cases?: string[]; engines?: EngineName[]; size?: CaseSize; onResult?: (r: CaseResult) => void } = {},
+  options: { cases?: string[]; engines?: EngineName[]; size?: CaseSize; backend?: CaseBackend; onResult?: (r: CaseResult) => void } = {},
 ): CaseResult[] {
   const cases = options.cases?.length ? options.cases.map(findCase) : VALIDATION_CASES;
   const results: CaseResult[] = [];
   for (const c of cases) {
     for (const engine of c.engines) {
       if (options.engines && !options.engines.includes(engine)) continue;
-      const r = runCase(c, engine, options.size);
+      const r = runCase(c, engine, options.size, options.backend);
       results.push(r);
       options.onResult?.(r);
     }

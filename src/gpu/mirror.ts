@@ -30,6 +30,7 @@ export class GpuParticleRun {
     L.density.set(density);
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
+    this.mirror.particlesMoved();
     return stats;
   }
 

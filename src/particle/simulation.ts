@@ -111,6 +111,14 @@ export class ParticleSimulation implements Simulation {
 
   private disposed = false;
 
+  /**
+   * The liquid's particles were moved from outside the step (a copy of another backend's frame,
+   * src/gpu/mirror.ts): point queries (velocityAt) rebuild their cells before the next answer.
+   */
+  particlesMoved(): void {
+    this.queryDirty = true;
+  }
+
   stepFrame(): StepStats {
     if (this.disposed) throw new Error('stepFrame: this simulation was disposed; create or restore a new one');
     this.queryDirty = true;

@@ -44,6 +44,16 @@ describe('overlay', () => {
     expect(t).not.toMatch(/…|\.\.\./);
   });
 
+  it('says where the particle engine steps: the GPU adapter, or why the CPU engine runs it; nothing for the grid', () => {
+    const on = (backend: { name: 'cpu' | 'webgpu'; note: string }, engine = 'particle') =>
+      text({ clients: [client({ engine, loaded: { frames: 120, sources: false, sinks: false, backend } } as unknown as Partial<SimClient>)] });
+    expect(on({ name: 'webgpu', note: 'google swiftshader' })).toMatch(/particle \(2 threads\): frame 12 \/ 120[^\n]*\n {2}on WebGPU \(google swiftshader\)\n/);
+    expect(on({ name: 'cpu', note: 'WebGPU cannot run this scene yet (adhesion)' })).toContain('\n  on the CPU: WebGPU cannot run this scene yet (adhesion)\n');
+    expect(on({ name: 'cpu', note: '' }, 'grid')).not.toMatch(/on the CPU|on WebGPU/);
+    // No backend said: no line.
+    expect(text()).not.toMatch(/on the CPU|on WebGPU/);
+  });
+
   it('shows the stage timings and counters behind the developer toggle', () => {
     const t = text({ details: true });
     expect(t).toContain('step 340 ms: adhesion 120 · density 80 · surface mesh 40');

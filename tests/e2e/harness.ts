@@ -10,10 +10,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM } from '../skips.ts';
-import { BROWSER_PATH, ROOT, serveApp, type SharedApp } from './app-server.ts';
+import { BROWSER_PATH, CHROMIUM_FLAGS, ROOT, serveApp, type SharedApp } from './app-server.ts';
 
 export { CHROMIUM, ROOT };
-export { CHROMIUM_FLAGS } from './app-server.ts';
+export { CHROMIUM_FLAGS };
 
 export const ARTIFACTS = join(ROOT, 'tests/artifacts');
 
@@ -33,7 +33,18 @@ export interface StartOptions {
    * tests/e2e/dev-server.test.ts asks for it.
    */
   dev?: boolean;
+  /**
+   * Flags for a Chromium of this file's own, started beside the run's shared one (which keeps the
+   * default flags): the WebGPU test (tests/e2e/webgpu.test.ts) asks for WEBGPU_FLAGS.
+   */
+  chromiumArgs?: string[];
 }
+
+/**
+ * Headless Chromium's WebGPU on SwiftShader's Vulkan (checked on these machines, 2026-11-28). The
+ * page must be served from http://127.0.0.1: about:blank has no navigator.gpu.
+ */
+export const WEBGPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--disable-vulkan-surface'];
 
 /**
  * `VISCID_APP_SERVER=dev npx vitest run tests/e2e` runs every browser file on vite's dev server
@@ -65,7 +76,9 @@ export async function startApp(options: StartOptions = {}): Promise<App> {
     const r = await fetch(url + BROWSER_PATH.slice(1));
     if (!r.ok) throw new Error(`the app server could not start Chromium: ${await r.text()}`);
     const { wsEndpoint } = (await r.json()) as { wsEndpoint: string };
-    browser = await chromium.connect(wsEndpoint);
+    browser = options.chromiumArgs
+      ? await chromium.launch({ executablePath: CHROMIUM, headless: false, args: [...CHROMIUM_FLAGS, ...options.chromiumArgs] })
+      : await chromium.connect(wsEndpoint);
   } catch (e) {
     await own?.close();
     throw e;
@@ -87,7 +100,7 @@ export async function startApp(options: StartOptions = {}): Promise<App> {
     },
     async close() {
       await context.close().catch(() => undefined);
-      await browser.close().catch(() => undefined); // disconnects; the shared Chromium stays up
+      await browser.close().catch(() => undefined); // disconnects (the shared Chromium stays up), or ends this file's own
       await own?.close();
     },
   };

@@ -4,6 +4,7 @@
  */
 import type { EngineName, Simulation } from '../../api.ts';
 import type { SceneInput } from '../../scene/schema.ts';
+import type { Scene } from '../../scene/scene.ts';
 import { parseScene } from '../../scene/parse.ts';
 import { getEngine } from '../../engines.ts';
 
@@ -32,6 +33,45 @@ export interface CaseResult {
   plot?: string;
   /** Set when the engine stopped with an error (the case fails). */
   error?: string;
+  /** The backend the engine's frames ran on, when not the engine in-process (`webgpu`). */
+  backend?: string;
+  /**
+   * Set when the backend refuses the case's scene (what it does not run, by JSON path): the case
+   * did not run, so it neither passes nor fails.
+   */
+  refused?: string;
+}
+
+/**
+ * How a case's simulations are made: the engine in-process unless the run is handed another
+ * maker (`viscid validate --backend webgpu`: the GPU steps each frame and a host particle
+ * simulation copies it, src/cli/gpu-validate.ts). A maker that cannot run a scene throws
+ * CaseRefused.
+ */
+export type MakeSimulation = (engine: EngineName, scene: Scene) => Simulation;
+
+/** A backend's refusal of a case's scene (the message names what it does not run). */
+export class CaseRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CaseRefused';
+  }
+}
+
+const inProcess: MakeSimulation = (engine, scene) => getEngine(engine).create(scene, {});
+
+/** The maker of the case running now: set by withMaker around a case's (synchronous) run only. */
+let maker: MakeSimulation = inProcess;
+
+/** Runs `fn` (a case's run, synchronous) with its simulations made by `make`. */
+export function withMaker<T>(make: MakeSimulation | undefined, fn: () => T): T {
+  const saved = maker;
+  maker = make ?? inProcess;
+  try {
+    return fn();
+  } finally {
+    maker = saved;
+  }
 }
 
 export interface ValidationCase {
@@ -53,7 +93,7 @@ export function check(name: string, value: number, tolerance: number, unit = '')
 }
 
 export function simulate(engine: EngineName, scene: SceneInput): Simulation {
-  return getEngine(engine).create(parseScene(scene), {});
+  return maker(engine, parseScene(scene));
 }
 
 /** A Newtonian liquid named `liquid` with kinematic viscosity ν and no adhesion (a clean continuum). */

@@ -2,19 +2,27 @@
 import type { CaseResult } from './case.ts';
 import { VALIDATION_CASES } from './registry.ts';
 
-/** One line per check: case, engine, check, error, tolerance, PASS/FAIL. */
+/** The engine, and the backend its frames ran on when not in-process: `particle/webgpu`. */
+export function engineLabel(r: CaseResult): string {
+  return r.backend ? `${r.engine}/${r.backend}` : r.engine;
+}
+
+/** One line per check: case, engine, check, error, tolerance, PASS/FAIL; then a line per case the backend refused. */
 export function formatResults(results: CaseResult[]): string {
   const rows: string[][] = [];
   for (const r of results) {
-    if (r.error) rows.push([r.caseName, r.engine, 'error', '', '', 'FAIL', r.error]);
+    const engine = engineLabel(r);
+    if (r.error) rows.push([r.caseName, engine, 'error', '', '', 'FAIL', r.error]);
     for (const k of r.checks) {
-      rows.push([r.caseName, r.engine, k.name, formatValue(k.value), `≤ ${formatValue(k.tolerance)}`, k.passed ? 'PASS' : 'FAIL', `${(r.wallMs / 1000).toFixed(1)} s`]);
+      rows.push([r.caseName, engine, k.name, formatValue(k.value), `≤ ${formatValue(k.tolerance)}`, k.passed ? 'PASS' : 'FAIL', `${(r.wallMs / 1000).toFixed(1)} s`]);
     }
   }
   const header = ['case', 'engine', 'check', 'error', 'tolerance', 'result', 'time'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]) => row.map((cell, c) => (cell ?? '').padEnd(widths[c])).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  // A refused case ran nothing: one line under the table, with the first line of what it does not run.
+  const refused = results.filter((r) => r.refused).map((r) => `refused: ${r.caseName} (${engineLabel(r)}): ${r.refused!.split('\n')[0]}`);
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ...refused].join('\n');
 }
 
 function formatValue(v: number): string {
@@ -31,20 +39,23 @@ export function validationReportHtml(results: CaseResult[]): string {
     const rs = results.filter((r) => r.caseName === c.name);
     if (rs.length === 0) continue;
     const rows = rs.flatMap((r) =>
-      r.error
-        ? [`<tr><td>${esc(r.engine)}</td><td>engine error</td><td colspan="2">${esc(r.error)}</td><td class="fail">FAIL</td></tr>`]
-        : r.checks.map((k) => `<tr><td>${esc(r.engine)}</td><td>${esc(k.name)}</td><td>${formatValue(k.value)}</td><td>≤ ${formatValue(k.tolerance)}</td><td class="${k.passed ? 'pass' : 'fail'}">${k.passed ? 'PASS' : 'FAIL'}</td></tr>`),
+      r.refused
+        ? [`<tr><td>${esc(engineLabel(r))}</td><td>not run</td><td colspan="2">${esc(r.refused)}</td><td>REFUSED</td></tr>`]
+        : r.error
+        ? [`<tr><td>${esc(engineLabel(r))}</td><td>engine error</td><td colspan="2">${esc(r.error)}</td><td class="fail">FAIL</td></tr>`]
+        : r.checks.map((k) => `<tr><td>${esc(engineLabel(r))}</td><td>${esc(k.name)}</td><td>${formatValue(k.value)}</td><td>≤ ${formatValue(k.tolerance)}</td><td class="${k.passed ? 'pass' : 'fail'}">${k.passed ? 'PASS' : 'FAIL'}</td></tr>`),
     );
     sections.push(`<section id="case-${c.name}">
 <h2>${esc(c.title)}</h2>
 <p>${esc(c.meaning)}<br><small>Reference: ${esc(c.source)}</small></p>
 <table><thead><tr><th>engine</th><th>check</th><th>error</th><th>tolerance</th><th>result</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
-${rs.map((r) => `<p><small>${esc(r.engine)}: ${esc(r.detail)} (${(r.wallMs / 1000).toFixed(1)} s)</small></p>`).join('\n')}
+${rs.map((r) => `<p><small>${esc(engineLabel(r))}: ${esc(r.detail)} (${(r.wallMs / 1000).toFixed(1)} s)</small></p>`).join('\n')}
 <div class="plots">${rs.filter((r) => r.plot).map((r) => `<figure>${r.plot}</figure>`).join('\n')}</div>
 </section>`);
   }
   const passed = results.filter((r) => r.passed).length;
+  const ran = results.filter((r) => !r.refused).length;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>viscid validate</title>
 <style>
@@ -54,7 +65,7 @@ td.pass { color: #276749; font-weight: bold; } td.fail { color: #9b2c2c; font-we
 .plots { display: flex; flex-wrap: wrap; gap: 12px; } figure { margin: 0; }
 </style></head>
 <body>
-<h1>viscid validate: ${passed}/${results.length} passed</h1>
+<h1>viscid validate: ${passed}/${ran} passed${ran < results.length ? ` (${results.length - ran} refused by the backend)` : ''}</h1>
 ${sections.join('\n')}
 </body></html>
 `;
