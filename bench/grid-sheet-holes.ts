@@ -5,11 +5,12 @@
  * (a blocky surface around every cell the grid solves as liquid), which says whether a hole is in
  * the simulation or only in the mesh. Used on the honey drop's skirt and curtain (issue 26).
  *
- *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal]
+ *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal] [--no-marker-sheets]
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
 import { ParticleLevelSetTracker } from '../src/grid/trackers/particle-levelset.ts';
+import { MarkerTracker } from '../src/grid/trackers/markers.ts';
 import { surfaceBox } from '../src/grid/trackers/surface-box.ts';
 import { FLUID } from '../src/grid/store.ts';
 import { checkMesh, meshSurfaceJob, type SurfaceJob } from '../src/index.ts';
@@ -26,6 +27,8 @@ const sim = new GridSimulation(scene);
 if (args.includes('--sheet-depth') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.particles.sheetDepth = Number(opt('sheet-depth', '0.1'));
 // A gain of volume taken back from every liquid cell alike (Kim et al.), not from the bulk (volume-growth.ts).
 if (args.includes('--uniform-removal') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.volumeControl.fromBulk = false;
+// The marker tracker without its sheet rule (trackers/marker-sheets.ts): Cline et al.'s markers as written.
+if (args.includes('--no-marker-sheets') && sim.tracker instanceof MarkerTracker) sim.tracker.sheets = null;
 sim.initialize();
 
 function describe(job: SurfaceJob): string {

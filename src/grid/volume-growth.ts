@@ -34,21 +34,29 @@ export const SHIFT_BACKSTOP = 0.03;
  * along a long channel (the grid's Poiseuille case: 1.5 % off the exact profile without it).
  */
 const DEADBAND = 0.005;
+/** The depth of the skin that gives nothing of a gain back, in cells (removalWeight). */
+const SKIN = 0.5;
 /** The most a liquid cell grows in a step, as a fraction of its volume. */
 const MAX_GROWTH = 0.1;
 
 /**
  * A liquid cell's weight in taking back volume the tracking gained (a negative growth), from φ at
- * its centre and the cell size h: 0 within a cell of the surface, 1 from two cells in, linear
- * between. Kim et al. give every liquid cell the same divergence; a film or sheet one or two cells
- * thick then loses as much per cell as the bulk, and the particle level set's minimum sheet
- * thickness (trackers/pls-cells.ts keepSheets), which gains volume wherever it holds a sheet,
- * drained the honey drop's film off the ball through it (docs/decisions.md, "The sheet rule's
- * volume"). Taken from the bulk, the same volume leaves the thick bodies, whose surface moves
- * inwards by a small fraction of a cell. A positive growth stays uniform: every cell can grow.
+ * its centre and the cell size h: 0 within half a cell of the surface (every cell of a sheet up to
+ * two cells thick), 1 from a cell in, linear between. Kim et al. give every liquid cell the same
+ * divergence; a film or sheet one or two cells thick then loses as much per cell as the bulk, and
+ * the particle level set's minimum sheet thickness (trackers/pls-cells.ts keepSheets), which gains
+ * volume wherever it holds a sheet, drained the honey drop's film off the ball through it
+ * (docs/decisions.md, "The sheet rule's volume"). Taken from the liquid below its skin, the same
+ * volume leaves the thick bodies, whose surface moves inwards by a small fraction of a cell. The
+ * skin is half a cell, not the cell of the rule before (0 within a cell, 1 from two in): that one
+ * left a rope or stream a few cells across, and the pile it coils onto, too few cells to give
+ * from, and their gain waited for the controller and its backstop (docs/decisions.md, "One
+ * take-back for films, streams and coiling"). Where no cell lies below the skin the gain is taken
+ * from every liquid cell alike (pressure.ts removalShares). A positive growth stays uniform: every
+ * cell can grow.
  */
 export function removalWeight(phi: number, h: number): number {
-  const w = -phi / h - 1;
+  const w = -phi / (SKIN * h) - 1;
   return w <= 0 ? 0 : w >= 1 ? 1 : w;
 }
 

@@ -15,11 +15,7 @@ function pour(viscosityPas: number) {
     domain: { min: [-0.012, 0, -0.012], max: [0.012, 0.1, 0.012], boundary: 'noslip' },
     materials: { honey: { kind: 'liquid', density: 1420, viscosity: { value: viscosityPas, unit: 'Pa.s' } } },
     sources: [{ material: 'honey', shape: 'disk', center: [0, TOP, 0], direction: [0, -1, 0], radius: R, speed: SPEED, start: 0 }],
-    // The gain is taken back from every liquid cell alike: a stream 4 cells across has no cell two
-    // cells deep, so the default take-back from the bulk (volume-growth.ts removalWeight) has
-    // nowhere to take it and leaves it to the 3 % backstop (9.3 % over the ask by 0.2 s instead of
-    // 6 %); this test is about the spout's flux control.
-    grid: { cellSize: 0.002, volumeCorrection: 'uniform' },
+    grid: { cellSize: 0.002 },
   }), 'grid');
 }
 

@@ -69,7 +69,8 @@ describe('the volume correction', () => {
   it('takes a gain back from the bulk: a thin sheet keeps its liquid while the pool gives it up', () => {
     // The same pool and sheet, with 2.5 % too much liquid in the account's eyes. Every liquid cell
     // alike (Kim et al.) takes as much from each of the sheet's cells as from the pool's; by depth
-    // (removalWeight) the sheet, two and a half cells thick, keeps nearly all of it.
+    // (removalWeight) the sheet, two and a half cells thick, gives from its middle cells only.
+    // Measured: from the bulk, pool −5.1 %, sheet +4.2 %; alike, pool −4.6 %, sheet +2.1 %.
     const run = (fromBulk: boolean) => {
       const sim = poolAndSheet();
       const tracker = sim.tracker as ParticleLevelSetTracker;

@@ -19,7 +19,7 @@ import { PARTICLE_ROPE_GAP, particleCoilSettings } from './rope-coiling-particle
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
   spoutY: 0.09, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
-  density: 1420, viscosityPas: 50, cellSize: 0.002, volumeCorrection: 'uniform',
+  density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
 /** The pour as a scene; `fps`: how often the measurement samples the lower end (the steps follow the CFL condition). */
@@ -34,7 +34,7 @@ export function honeyCoilScene(seconds: number, fps = 30): SceneInput {
     },
     bodies: [{ name: 'plate', material: 'plate', shape: { type: 'box', center: [0, p.plateTop / 2, 0], size: [0.09, p.plateTop, 0.09] } }],
     sources: [{ name: 'spout', material: 'honey', shape: 'disk', center: [0, p.spoutY, 0], direction: [0, -1, 0], radius: p.spoutRadius, speed: p.speed, start: 0, end: p.pourEnd }],
-    grid: { cellSize: p.cellSize, volumeCorrection: p.volumeCorrection },
+    grid: { cellSize: p.cellSize },
     particle: particleCoilSettings(fps),
   };
 }

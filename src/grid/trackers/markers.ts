@@ -10,6 +10,7 @@ import type { Scene } from '../../scene/scene.ts';
 import type { CompiledShape } from '../../scene/shapes.ts';
 import type { SurfaceJob } from '../../surface/index.ts';
 import { Markers } from '../markers.ts';
+import { MarkerSheets } from './marker-sheets.ts';
 import type { Stage } from '../pipeline.ts';
 import type { Spout } from '../sources.ts';
 import type { GridSimulation } from '../step.ts';
@@ -64,7 +65,11 @@ export class MarkerTracker implements SurfaceTracker {
     // Markers that left the box's margin went out through an open face: taken out, as by a sink.
     this.expectedCount -= removed;
     sim.count('markersRemoved', removed);
+    if (this.sheets) sim.count('markersSpread', this.sheets.keep(sim.store, sim.d, this.markers));
   }
+
+  /** The sheet rule (marker-sheets.ts): a thin sheet's markers spread over it so that it stays whole; null: off (Cline et al. as written). */
+  sheets: MarkerSheets | null = new MarkerSheets();
 
   /**
    * One marker layer over the spout's face each time the column through it has grown by the layer's

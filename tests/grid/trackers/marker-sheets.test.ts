@@ -1,0 +1,63 @@
+/**
+ * The marker tracker's sheet rule (src/grid/trackers/marker-sheets.ts): a cell of a sheet one cell
+ * thick whose markers have all moved on, with the sheet's cells on either side of it, takes a
+ * marker from a neighbour across it that holds two or more; the marker count is unchanged. A
+ * surface layer that has emptied over a bulk is not filled from the bulk below it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { GridSimulation } from '../../../src/grid/step.ts';
+import { FLUID } from '../../../src/grid/store.ts';
+import { MarkerTracker } from '../../../src/grid/trackers/markers.ts';
+import { gridSim } from '../helpers.ts';
+
+const h = 0.01;
+
+/** A closed 10 cm box with a liquid box of `height` m resting on its floor, 8 markers a cell. */
+function slab(height: number): GridSimulation {
+  return gridSim({
+    domain: { min: [0, 0, 0], max: [0.1, 0.1, 0.1], boundary: 'noslip' },
+    materials: { honey: { kind: 'liquid', density: 1420, viscosity: { value: 5, unit: 'Pa.s' } } },
+    bodies: [{ material: 'honey', shape: { type: 'box', center: [0.05, height / 2, 0.05], size: [0.08, height, 0.08] } }],
+    grid: { cellSize: h, tracking: 'markers' },
+  });
+}
+
+/** Markers in cell (i, j, k). */
+function inCell(t: MarkerTracker, i: number, j: number, k: number): number {
+  const p = t.markers.pos;
+  let n = 0;
+  for (let q = 0; q < t.markers.count; q++) if (Math.floor(p[3 * q] / h) === i && Math.floor(p[3 * q + 1] / h) === j && Math.floor(p[3 * q + 2] / h) === k) n++;
+  return n;
+}
+
+describe('markers: the sheet rule', () => {
+  it('fills a hole in a sheet one cell thick from the sheet, keeping the marker count', () => {
+    const sim = slab(h);
+    const t = sim.tracker as MarkerTracker;
+    expect(sim.store.type[sim.store.find(5, 0, 5)]).toBe(FLUID);
+    // The markers of one cell in the middle of the sheet move on (here: taken away).
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    const count = t.markers.count;
+    const moved = t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(moved).toBe(1);
+    expect(inCell(t, 5, 0, 5)).toBe(1);
+    expect(t.markers.count).toBe(count);
+    // Without the rule the cell stays empty: the hole Cline et al.'s markers leave.
+    const bare = slab(h), tb = bare.tracker as MarkerTracker;
+    tb.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    tb.sheets = null;
+    bare.stepFrame();
+    expect(bare.store.type[bare.store.find(5, 0, 5)]).not.toBe(FLUID);
+  });
+
+  it('does not hold a surface layer that has emptied over the bulk', () => {
+    const sim = slab(4 * h);
+    const t = sim.tracker as MarkerTracker;
+    // The whole top layer (j = 3) drains: none of its cells has liquid on either side within the layer.
+    t.markers.filter((_x, y) => Math.floor(y / h) !== 3);
+    const below = inCell(t, 5, 2, 5);
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
+    expect(inCell(t, 5, 3, 5)).toBe(0);
+    expect(inCell(t, 5, 2, 5)).toBe(below);
+  });
+});
