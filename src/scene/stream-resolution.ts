@@ -1,11 +1,21 @@
 /**
  * How thin each spout's stream gets before it lands, against the particles that must carry it.
  * A stream that falls speeds up and, keeping its flux Q = A v, gets thinner: A = A₀ v₀ / |v|. The
- * particle engine carries a stream on particles 2r apart; one fewer than about two particles
- * across cannot stay connected (its particles line up in single file, then part: a chain of beads),
- * so `info` and `run` name the source and the particle radius it needs. Two across is needed, not
- * enough: the particles do not close up across a stream as it stretches (docs/decisions.md, "Ropes
- * that hold"), so a long fall parts at any radius.
+ * particle engine carries a stream on particles 2r apart, and `info` and `run` warn, naming the
+ * source and the particle radius it needs, where the particles cannot carry it as one rope. The
+ * limits are measured (bench/rope-across.ts: 5 Pa·s honey from a 6 mm spout at 0.4 m/s, the spout
+ * letting out one particle at a time; docs/decisions.md "The stream-resolution warning, measured"):
+ * - below ROPE_PARTICLES_ACROSS (1.25) particles across where it lands, a stream parts into beads
+ *   (a 20 cm fall with the implicit solve: whole in 22 of 24 frames at 1.36 across, 11 of 23 at
+ *   1.09, 6 of 23 at 0.91; a 10 cm fall with the exchange: every frame at 1.10, 23 of 25 at 0.94,
+ *   18 of 25 at 0.82; the implicit solve holds a 10 cm fall whole down to 0.66 across);
+ * - with the exchange viscosity (Steele §3.2, the default) a long fall can part a stream that is
+ *   wider than that: 20 cm below, at 1.9 m/s from 0.4, whole in 7 of 24 frames at 1.82 across and
+ *   13 of 24 at 1.36 (10 cm below, 3.3 times faster, whole in every frame down to 1.1 across). The
+ *   exchange evens out neighbours' velocities but does not draw the particles in across a stream as
+ *   it stretches (the implicit solve, Weiler et al. 2018, does, as continuity asks). Not warned of:
+ *   soap-pour falls as far, 4.9 times faster, at 1.4 across, and stays whole in 44 of 44 frames
+ *   with the exchange (with its elasticity or without), so what decides it is not yet known.
  *
  * Where the stream lands is found by following it as a ballistic jet from the face's centre (v₀
  * along the source's direction, then gravity) until it meets a solid body at rest, or a closed face
@@ -21,8 +31,8 @@ import type { Vec3 } from './schema.ts';
 import { compileShape, type CompiledShape } from './shapes.ts';
 import { viscousThreadSpeed } from './viscous-thread.ts';
 
-/** Particles across the landing stream's narrowest width below which `info` and `run` warn. */
-export const ROPE_PARTICLES_ACROSS = 2;
+/** Particles across the landing stream's narrowest width below which `info` and `run` warn (measured: above). */
+export const ROPE_PARTICLES_ACROSS = 1.25;
 
 export interface StreamResolution {
   /** Index in scene.sources. */
@@ -129,7 +139,7 @@ export function streamResolutionWarnings(scene: Scene): string[] {
     .filter((s) => s.across < ROPE_PARTICLES_ACROSS)
     .map(
       (s) =>
-        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (${s.speed.toFixed(2)} m/s as a viscous thread; viscous length ${fmtCm(s.viscousLength)}): ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}, too thin for the particles to carry as one rope (it parts into beads); ${ROPE_PARTICLES_ACROSS} particles across there needs particle.radius ${fmtMm(s.radiusNeeded)} or less`,
+        `particle engine: sources[${s.source}] '${s.name}' thins to ${fmtMm(2 * s.halfWidth)} across where it lands ${fmtCm(s.fall)} below (${s.speed.toFixed(2)} m/s as a viscous thread; viscous length ${fmtCm(s.viscousLength)}): ${s.across.toFixed(1)} particles across at particle.radius ${fmtMm(r)}, and a stream under ${ROPE_PARTICLES_ACROSS} particles across parts into beads; ${ROPE_PARTICLES_ACROSS} across there needs particle.radius ${fmtMm(s.radiusNeeded)} or less`,
     );
 }
 

@@ -12,9 +12,15 @@
  * that takes over (viscous at small heights, gravitational, then inertial); that is the regime named
  * here. The inertio-gravitational band between G and I, with its several coexisting frequencies
  * (Ribe, Habibi & Bonn 2006), is not told apart. Written through U₁ as (g U₁⁴/νQ)^¼ and
- * (U₁⁵/νQ)^⅓, as this file first had them, the G and I scales are π and π^(5/3) smaller; the
- * forms in Q and a₁ above are the papers' as recalled, not checked against their text here (no
- * copy is in the project's papers), and where Ribe's numerical prefactors lie is not known here.
+ * (U₁⁵/νQ)^⅓, as this file first had them, the G and I scales are π and π^(5/3) smaller.
+ * The exponents follow from the force balances on the coil (radius R, laid down at U₁, so
+ * Ω = U₁/R), the viscous force that resists bending being ρν a₁⁴ U₁/R⁴ a unit length: against the
+ * weight ρ g a₁², R⁴ = ν a₁² U₁/g and Ω = (g U₁³/ν a₁²)^¼; against the inertia ρ a₁² U₁²/R,
+ * R³ = ν a₁²/U₁ and Ω = (U₁⁴/ν a₁²)^⅓; with U₁ = Q/π a₁² these are the forms above up to a power
+ * of π, which the factor of order one takes. That the papers write them in Q and a₁ with no π is
+ * as recalled: their text was not reached (no copy is in the project's papers; the search found
+ * only the abstracts of Ribe, Habibi & Bonn 2006 and 2012), and where Ribe's numerical prefactors
+ * lie is not known here.
  */
 
 export type CoilingRegime = 'viscous' | 'gravitational' | 'inertial';
