@@ -6,6 +6,7 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { maccormackJob } from './advect-job.ts';
+import { pcgJob } from './pcg-job.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob]);

@@ -91,8 +91,9 @@ export class LevelSetTransport {
     // The stage buffer holds φ outside the active cells (eulerOver writes only the active ones).
     stage.set(phi.subarray(0, n));
     // Only the active cells change: the stages and their combinations visit them alone (a cell
-    // outside the list keeps its φ exactly). On a thread team each pass is split over the list.
-    if (s.runner !== null && s.runner.team !== null) {
+    // outside the list keeps its φ exactly). A simulation's store runs them as a job (on a thread
+    // team each pass is split over the list); a bare store (tests) here.
+    if (s.runner !== null) {
       transportOnTeam(s, t, na, sub, tau, h, stage, start);
       return sub;
     }

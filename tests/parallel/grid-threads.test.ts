@@ -61,7 +61,7 @@ describe('the grid engine on 2 threads', () => {
         expect(one.stepFrame().counters.threads).toBe(1);
         expect(two.stepFrame().counters.threads).toBe(2);
       }
-      expect([...jobs].sort()).toEqual(['grid-levelset-transport', 'grid-maccormack']);
+      expect([...jobs].sort()).toEqual(['grid-levelset-transport', 'grid-maccormack', 'grid-pcg-multigrid']);
       expect(two.sim.store.count).toBe(one.sim.store.count);
       expect(state(two).equals(state(one))).toBe(true);
       // A checkpoint of the two-thread run continues on one thread as the one-thread run does.
