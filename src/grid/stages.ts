@@ -50,8 +50,9 @@ export const updateGrid: Stage = {
 export const advection: Stage = {
   name: 'advection',
   run(sim, dt) {
-    // MacCormack's passes run through the job runner: split over the thread team where there is one (advect-job.ts).
-    if (sim.scene.grid.advection === 'maccormack') maccormackOnTeam(sim.store, sim.d, dt, sim.advectionScratch);
+    // MacCormack's passes run through the store's job runner: split over the thread team where
+    // there is one (advect-job.ts). A store without one (the smoke's) steps here.
+    if (sim.scene.grid.advection === 'maccormack' && sim.store.runner !== null) maccormackOnTeam(sim.store, sim.d, dt, sim.advectionScratch);
     else advectVelocity(sim.store, sim.d, dt, sim.scene.grid.advection, sim.advectionScratch);
     applySolidVelocities(sim.store, sim.d);
     sim.checkVelocity();

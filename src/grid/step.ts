@@ -97,7 +97,7 @@ export class GridSimulation {
   private phiScratch = new Float64Array(0);
 
   constructor(readonly scene: Scene, options: SimulationOptions = {}) {
-    this.runner = gridRunner(scene, options);
+    this.runner = gridRunner(options);
     this.d = makeDomain(scene);
     this.pressure.box = this.d.n;
     const g = scene.grid;

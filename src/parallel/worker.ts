@@ -133,7 +133,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         seen = Atomics.load(ctrl, SEQ);
         const table = known.find((t) => t.fingerprint === msg.jobs);
         if (table === undefined) {
-          throw new Error(`this thread holds no job table like the calling thread's (${known.map((t) => `${t.layouts.length} jobs`).join(', ')} here): both must import the same src/particle/jobs.ts or src/grid/jobs.ts`);
+          throw new Error(`this thread's job table differs from the calling thread's (tables of ${known.map((t) => t.layouts.length).join(' and ')} jobs here): both must import the same src/particle/jobs.ts or src/grid/jobs.ts`);
         }
         jobs = new ThreadJobs(table);
         Atomics.add(ctrl, READY, 1);
