@@ -25,9 +25,6 @@ const COARSEST_SWEEPS = COARSEST_SWEEPS_, gather = gather_, sweep0 = sweep0_, SW
 /** Rows a partial sum covers. */
 export const BLOCK = 2048;
 
-/** Time the calling thread spends alone in the job (the coarse correction), for bench/grid-team-balance.ts. */
-export const pcgSolo = { timing: false, ms: 0 };
-
 /** The calling thread's handle on the multigrid levels (other threads: null). */
 interface Solo {
   mg: MultigridPreconditioner | null;
@@ -97,11 +94,7 @@ export const pcgJob = defineJob({
         // The red rows' residuals (after the black half-sweep only they have one).
         redResiduals(rows, p0, p1, r, z, diag, nbs, t);
         w.barrier();
-        if (R === 0) {
-          const t0 = pcgSolo.timing ? performance.now() : 0;
-          cx.set(w.scratch.mg!.coarse(t).subarray(0, csize));
-          if (pcgSolo.timing) pcgSolo.ms += performance.now() - t0;
-        }
+        if (R === 0) cx.set(w.scratch.mg!.coarse(t).subarray(0, csize));
         w.barrier();
         prolong(rows, p0, p1, z, cx, parent, parity, walls, csx, csxy);
         for (let k = 0; k < SWEEPS; k++) {
