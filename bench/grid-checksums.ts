@@ -3,8 +3,10 @@
  * that a restructuring of src/grid changed nothing (bit for bit), and the record of what a physics
  * change moved.
  *
- *   npx tsx bench/grid-checksums.ts [--frames 3] [--write] [scene-name …]
+ *   npx tsx bench/grid-checksums.ts [--frames 3] [--workers 2] [--write] [scene-name …]
  *
+ * `--workers N` runs the grid on a thread team of N (src/grid/threads.ts) and compares with the
+ * same one-thread record: the passes the team splits give every cell the same bits.
  * Prints one line per scene: FNV-1a hashes of the grid (cells, types, u, φ, pressure,
  * temperature), of the fluid points, of the metrics and of the checkpoint bytes. With --write the
  * lines go to bench/grid-checksums.json; without it they are compared with that file and every
@@ -16,12 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { createSimulation } from '../src/index.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
+import { spawnNodeThread } from '../src/cli/threads.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const frames = args.includes('--frames') ? Number(args[args.indexOf('--frames') + 1]) : 3;
+const workers = args.includes('--workers') ? Number(args[args.indexOf('--workers') + 1]) : 1;
 const write = args.includes('--write');
-const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--frames');
+if (write && workers !== 1) throw new Error('--write records one thread: drop --workers');
+const only = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--frames' && args[i - 1] !== '--workers');
 const file = join(root, 'bench', 'grid-checksums.json');
 
 function fnv(bytes: Uint8Array, h = 0x811c9dc5): number {
@@ -42,7 +47,7 @@ type Sums = Record<string, string>;
 
 function checksums(path: string): Sums {
   const scene = loadScene(path).scene;
-  const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
+  const sim = createSimulation(scene, 'grid', workers > 1 ? { workers, spawnThread: spawnNodeThread } : {}) as GridEngineSimulation;
   let steps = 0;
   for (let f = 0; f < frames; f++) steps += sim.stepFrame().counters.steps ?? 0;
   const s = sim.sim.store, n = s.count;

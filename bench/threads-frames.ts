@@ -1,5 +1,6 @@
 /**
- * Whole frames of a particle scene on 1 and on T threads, the simulations stepped alternately
+ * Whole frames of a scene on 1 and on T threads (in the engine its `engines` names first: the
+ * particle engine, or the grid's thread team, src/grid/threads.ts), the simulations stepped alternately
  * (one frame each in turn), so that the load of a shared machine falls on both alike; mean and
  * median wall time over a window of frames:
  *   npx tsx bench/threads-frames.ts [scene] [firstFrame] [lastFrame] [threads] [minParticles]
@@ -18,7 +19,8 @@ if (process.argv[6]) teamWork.minParticles = Number(process.argv[6]);
 
 async function make(workers: number): Promise<Simulation> {
   const scene = parseScene(JSON.parse(readFileSync(file, 'utf8')));
-  const sim = createSimulation(scene, 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : {});
+  const engine = scene.engines?.[0] === 'grid' ? 'grid' : 'particle';
+  const sim = createSimulation(scene, engine, workers > 1 ? { workers, spawnThread: spawnNodeThread } : {});
   await sim.ready?.();
   return sim;
 }

@@ -4,6 +4,7 @@
  */
 import { serveTeam } from '../parallel/worker.ts';
 import { PARTICLE_JOBS } from '../particle/jobs.ts';
+import { GRID_JOBS } from '../grid/jobs.ts';
 
 const scope = self as unknown as Worker & { close(): void };
 serveTeam(
@@ -12,5 +13,5 @@ serveTeam(
     onMessage: (f) => scope.addEventListener('message', (ev: MessageEvent) => f(ev.data)),
     close: () => scope.close(),
   },
-  PARTICLE_JOBS,
+  [PARTICLE_JOBS, GRID_JOBS],
 );

@@ -83,7 +83,7 @@ defineCommand((program) =>
     .option('--resume <dir>', 'continue the run in this folder from its checkpoint')
     .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else); with --resume, only take over a lock left by a run on another host that has ended")
     .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
-    .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (overrides the scene's particle.workers)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
+    .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (the particle engine's, overriding the scene's particle.workers, and the grid engine's, which runs on 1 without it)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
     .addOption(new Option('--backend <backend>', "where the particle engine's frames run: cpu (default) or webgpu (the GPU through the optional package webgpu; one liquid in a box for now, other scenes are refused naming what is not ported)").choices(['cpu', 'webgpu']))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
     .action(async (sceneFile: string, flags: RunFlags) => {
@@ -291,7 +291,7 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
     }
     const what = [want.mesh ? `${settings.mesh} meshes` : '', want.points ? `${settings.points} points` : '', want.solids ? `${settings.solids} solids` : ''].filter(Boolean).join(', ');
     process.stderr.write(
-      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${loaded.adapter ? `, on WebGPU (${printable(loaded.adapter)})` : engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
+      `${engine}: ${printable(scene.name)}, frames ${loaded.frame + 1}–${settings.frames}${what ? `, ${what}` : ''}${loaded.adapter ? `, on WebGPU (${printable(loaded.adapter)})` : engine === 'particle' ? `, ${threadsNote(settings.workers ?? scene.particle.workers)}` : engine === 'grid' ? `, ${threadsNote(settings.workers ?? 1)}` : ''} → ${relative(process.cwd(), join(dir, engine)) || '.'}\n`,
     );
     progress = createProgress(engine, loaded.frame, settings.frames, process.stderr);
     const warnVolume = volumeWarner(engine);

@@ -1,10 +1,11 @@
 /**
- * A Node worker thread of the particle engine's team (src/parallel/worker.ts), started by
+ * A Node worker thread of an engine's thread team (the particle or the grid engine's) (src/parallel/worker.ts), started by
  * spawnNodeThread (threads.ts).
  */
 import { parentPort } from 'node:worker_threads';
 import { serveTeam } from '../parallel/worker.ts';
 import { PARTICLE_JOBS } from '../particle/jobs.ts';
+import { GRID_JOBS } from '../grid/jobs.ts';
 
 const port = parentPort;
 if (!port) throw new Error('thread-entry.ts runs as a worker thread');
@@ -14,5 +15,5 @@ serveTeam(
     onMessage: (f) => port.on('message', f),
     close: () => port.close(),
   },
-  PARTICLE_JOBS,
+  [PARTICLE_JOBS, GRID_JOBS],
 );

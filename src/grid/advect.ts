@@ -21,6 +21,7 @@
  *
  * The temperature of variable-viscosity liquids is advected semi-Lagrangian from cell centres (§7.2).
  */
+import { allocFloat64, allocUint8, isShared } from '../parallel/memory.ts';
 import type { GridDomain } from './domain.ts';
 import { centreVelocitiesInto as centreVelocitiesInto_, sampleAt as sampleAt_, sampleBoundedInto as sampleBoundedInto_, sampleBounds, sampleInto as sampleInto_, sampleVectorInto as sampleVectorInto_, tracePoint as tracePoint_, velocityInto as velocityInto_ } from './interpolate.ts';
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
@@ -62,20 +63,21 @@ export class AdvectionScratch {
   /** The forward trace's end of each face of the component in hand, in its grid coordinates (x, y, z). */
   end: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
   /** The face velocities averaged to the cell centres (xyz interleaved). */
-  centre = new Float64Array(0);
+  centre: Float64Array = new Float64Array(0);
   /** 1 for a liquid cell with an air neighbour (the surface layer, whose faces keep û). */
-  surface = new Uint8Array(0);
-  ensure(n: number): void {
-    if (this.forward[0].length >= n) return;
+  surface: Uint8Array = new Uint8Array(0);
+  /** Room for n cells (`shared`: on shared memory, for the grid's thread team). */
+  ensure(n: number, shared = false): void {
+    if (this.forward[0].length >= n && isShared(this.centre) === shared) return;
     const m = Math.ceil(n * 1.3);
     for (let a = 0; a < 3; a++) {
-      this.forward[a] = new Float64Array(m);
-      this.lo[a] = new Float64Array(m);
-      this.hi[a] = new Float64Array(m);
-      this.end[a] = new Float64Array(m);
+      this.forward[a] = allocFloat64(m, shared);
+      this.lo[a] = allocFloat64(m, shared);
+      this.hi[a] = allocFloat64(m, shared);
+      this.end[a] = allocFloat64(m, shared);
     }
-    this.centre = new Float64Array(3 * m);
-    this.surface = new Uint8Array(m);
+    this.centre = allocFloat64(3 * m, shared);
+    this.surface = allocUint8(m, shared);
   }
 }
 
@@ -164,41 +166,74 @@ function traceFace(s: GridStore, d: GridDomain, w: AdvectionScratch, c: number, 
 }
 
 function maccormack(s: GridStore, d: GridDomain, w: AdvectionScratch): void {
-  const { face, layer } = s, n = s.count;
-  w.ensure(n);
-  centreVelocitiesInto(s, w.centre);
+  const n = s.count, dt = traceDt[0];
+  w.ensure(n, s.shared);
+  maccormackBegin(s, w, 0, n);
+  for (let a = 0; a < 3; a++) {
+    maccormackForward(s, d, w, a, dt, 0, n);
+    maccormackCorrect(s, d, w, a, dt, 0, n);
+  }
+  maccormackApply(s, 0, n);
+}
+
+/*
+ * The scheme's passes over cells [from, to), each writing only those cells' entries: a thread
+ * team runs each pass over its share of the cells (advect-job.ts), in this order, a pass after
+ * the one before it is done everywhere (the forward trace reads the centre velocities, and the
+ * correction û, all around its cell); the correction of component a and the forward step of
+ * a + 1 share a pass (their cells' values depend on each other nowhere).
+ */
+
+/** The face velocities at the cell centres and the surface layer's flags. */
+export function maccormackBegin(s: GridStore, w: AdvectionScratch, from: number, to: number): void {
+  centreVelocitiesInto(s, w.centre, from, to);
   const surface = w.surface, { nb, type } = s;
-  for (let c = 0; c < n; c++) {
+  for (let c = from; c < to; c++) {
     let air = 0;
     if (type[c] === FLUID) for (let q = 6 * c, e = q + 6; q < e; q++) if (nb[q] >= 0 && type[nb[q]] === AIR) { air = 1; break; }
     surface[c] = air;
   }
-  for (let a = 0; a < 3; a++) {
-    // û on the faces not held by a solid within two cells of the liquid (the backward step, which
-    // moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere û = u), and
-    // the forward trace of each face that borders liquid, from the same face velocity.
-    const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ua = s.u[a], ta = s.tmp[a];
-    for (let c = 0; c < n; c++) {
-      fa[c] = ua[c];
-      const st = face[3 * c + a];
-      if (st === FACE_FIXED || layer[c] < 0 || layer[c] > 2) continue;
-      traceFace(s, d, w, c, a, true, st === FACE_ACTIVE);
-    }
-    // ũ: û carried back by the forward trace; the corrected value where it stays within the limits.
-    const e0 = w.end[0], e1 = w.end[1], e2 = w.end[2];
-    for (let c = 0; c < n; c++) {
-      if (face[3 * c + a] !== FACE_ACTIVE) continue;
-      if (layer[c] < 0 || layer[c] > 2) traceFace(s, d, w, c, a, false, true);
-      g[0] = e0[c]; g[1] = e1[c]; g[2] = e2[c]; g[3] = fa[c];
-      sampleInto(s, fa, g, one, 0);
-      const corrected = fa[c] + 0.5 * (ua[c] - one[0]);
-      const m = nb[6 * c + 2 * a];
-      ta[c] = corrected >= lo[c] && corrected <= hi[c] && !surface[c] && !(m >= 0 && surface[m]) ? corrected : fa[c];
-    }
+}
+
+/**
+ * û on the faces of component a not held by a solid within two cells of the liquid (the backward
+ * step, which moves at most k_cfl cells, interpolates it around the liquid's faces; elsewhere
+ * û = u), and the forward trace of each face that borders liquid, from the same face velocity.
+ */
+export function maccormackForward(s: GridStore, d: GridDomain, w: AdvectionScratch, a: number, dt: number, from: number, to: number): void {
+  traceDt[0] = dt;
+  const { face, layer } = s, fa = w.forward[a], ua = s.u[a];
+  for (let c = from; c < to; c++) {
+    fa[c] = ua[c];
+    const st = face[3 * c + a];
+    if (st === FACE_FIXED || layer[c] < 0 || layer[c] > 2) continue;
+    traceFace(s, d, w, c, a, true, st === FACE_ACTIVE);
   }
+}
+
+/** ũ: û carried back by the forward trace; the corrected value where it stays within the limits. */
+export function maccormackCorrect(s: GridStore, d: GridDomain, w: AdvectionScratch, a: number, dt: number, from: number, to: number): void {
+  traceDt[0] = dt;
+  const { face, layer, nb } = s, surface = w.surface;
+  const fa = w.forward[a], lo = w.lo[a], hi = w.hi[a], ua = s.u[a], ta = s.tmp[a];
+  const e0 = w.end[0], e1 = w.end[1], e2 = w.end[2];
+  for (let c = from; c < to; c++) {
+    if (face[3 * c + a] !== FACE_ACTIVE) continue;
+    if (layer[c] < 0 || layer[c] > 2) traceFace(s, d, w, c, a, false, true);
+    g[0] = e0[c]; g[1] = e1[c]; g[2] = e2[c]; g[3] = fa[c];
+    sampleInto(s, fa, g, one, 0);
+    const corrected = fa[c] + 0.5 * (ua[c] - one[0]);
+    const m = nb[6 * c + 2 * a];
+    ta[c] = corrected >= lo[c] && corrected <= hi[c] && !surface[c] && !(m >= 0 && surface[m]) ? corrected : fa[c];
+  }
+}
+
+/** The new face velocities (tmp) into u. */
+export function maccormackApply(s: GridStore, from: number, to: number): void {
+  const face = s.face;
   for (let a = 0; a < 3; a++) {
     const ua = s.u[a], ta = s.tmp[a];
-    for (let c = 0; c < n; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
+    for (let c = from; c < to; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
   }
 }
 

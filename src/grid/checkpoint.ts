@@ -40,7 +40,7 @@ export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
   const type = r.array('type', Uint8Array, n), wall = r.array('wall', Uint8Array, n), layer = r.array('layer', Int32Array, n);
   const u = [0, 1, 2].map((a) => r.finiteArray(`u${a}`, Float64Array, n)), solidVel = [0, 1, 2].map((a) => r.finiteArray(`solidVel${a}`, Float64Array, n));
   const phi = r.array('phi', Float64Array, n), temperature = r.array('temperature', Float64Array, n), pressure = r.array('pressure', Float64Array, n);
-  const s = new GridStore(n);
+  const s = new GridStore(n, sim.runner);
   for (let c = 0; c < n; c++) s.insert(ci[c], cj[c], ck[c]);
   if (s.count !== n) throw new CheckpointError(`checkpoint lists ${n - s.count} grid cells twice`);
   s.type.set(type);

@@ -12,11 +12,11 @@ const corner = new Int32Array(8);
 /**
  * The face velocities averaged to the cell centres, xyz interleaved, into out[3 c …] (a cell
  * without its +a face takes its own −a face's value): the field φ's transport, the level-set
- * particles and MacCormack's trace midpoints read.
+ * particles and MacCormack's trace midpoints read. Over cells [from, to) (a thread's share).
  */
-export function centreVelocitiesInto(s: GridStore, out: Float64Array): void {
+export function centreVelocitiesInto(s: GridStore, out: Float64Array, from = 0, to = s.count): void {
   const { nb, u } = s, u0 = u[0], u1 = u[1], u2 = u[2];
-  for (let c = 0, n = s.count; c < n; c++) {
+  for (let c = from; c < to; c++) {
     const o = 6 * c, up0 = nb[o + 1], up1 = nb[o + 3], up2 = nb[o + 5];
     out[3 * c] = up0 >= 0 ? 0.5 * (u0[c] + u0[up0]) : u0[c];
     out[3 * c + 1] = up1 >= 0 ? 0.5 * (u1[c] + u1[up1]) : u1[c];

@@ -20,9 +20,9 @@ export const MG_DIRICHLET = 2;
 const NEUMANN = MG_NEUMANN, INTERIOR = MG_INTERIOR, DIRICHLET = MG_DIRICHLET;
 
 /** Smoothing sweeps (a red and a black half-sweep each) before and after the coarse correction. */
-const SWEEPS = 2;
+export const SWEEPS = 2;
 /** Symmetric sweep pairs on the coarsest level. */
-const COARSEST_SWEEPS = 8;
+export const COARSEST_SWEEPS = 8;
 /** A level with at most this many interior cells is the coarsest. */
 const COARSEST_CELLS = 512;
 
@@ -180,6 +180,35 @@ export class MultigridPreconditioner {
     for (let s = 0; s < SWEEPS; s++) { sweep0(rows, red, n, r, z, inv, nbs); sweep0(rows, 0, red, r, z, inv, nbs); }
   }
 
+  /**
+   * Level 0 as a V-cycle split over a thread team reads it (pcg-job.ts): the rows (red first),
+   * their inverse diagonals, parents on level 1 and wall bits, and level 1's strides and size.
+   */
+  levelZero(): { n: number; depth: number; rows: Int32Array; red: number; invDiag: Float64Array; parent: Int32Array; parity: Uint8Array; walls: Uint8Array; sx: number; sxy: number; size: number } {
+    const C = this.depth > 0 ? this.levels[0] : null;
+    return {
+      n: this.n, depth: this.depth, rows: this.rows, red: this.red0, invDiag: this.invDiag0, parent: this.parent0, parity: this.parity0, walls: this.walls0,
+      sx: C ? C.sx : 0, sxy: C ? C.sxy : 0, size: C ? C.sxy * (C.nz + 2) : 0,
+    };
+  }
+
+  /**
+   * `apply`'s coarse correction from the red rows' residuals `t` (by row, as apply computes them
+   * after pre-smoothing): their restriction to level 1, in row order, and its V-cycle; returns
+   * level 1's x, which the prolongation reads. Needs depth > 0.
+   */
+  coarse(t: Float64Array): Float64Array {
+    const rows = this.rows, red = this.red0, C = this.levels[0], cb = C.b, csx = C.sx, csxy = C.sxy;
+    const parent = this.parent0, parity = this.parity0, walls = this.walls0;
+    cb.fill(0, 0, csxy * (C.nz + 2));
+    for (let p = 0; p < red; p++) {
+      const i = rows[p];
+      scatter(cb, parent[i], parity[i], walls[i], csx, csxy, 0.5 * t[i]);
+    }
+    this.cycle(0);
+    return C.x;
+  }
+
   /** One V-cycle on `levels[l]`, from zero. */
   private cycle(l: number): void {
     const L = this.levels[l];
@@ -210,7 +239,7 @@ export class MultigridPreconditioner {
 }
 
 /** Gauss-Seidel over rows[from..to) of the level-0 system (one colour: no row there reads another). */
-function sweep0(rows: Int32Array, from: number, to: number, r: Float64Array, z: Float64Array, inv: Float64Array, nbs: Int32Array): void {
+export function sweep0(rows: Int32Array, from: number, to: number, r: Float64Array, z: Float64Array, inv: Float64Array, nbs: Int32Array): void {
   for (let p = from; p < to; p++) {
     const i = rows[p], o = 6 * i;
     z[i] = (r[i] + z[nbs[o]] + z[nbs[o + 1]] + z[nbs[o + 2]] + z[nbs[o + 3]] + z[nbs[o + 4]] + z[nbs[o + 5]]) * inv[i];
@@ -265,7 +294,7 @@ function scatter(b: Float64Array, base: number, bits: number, walls: number, sx:
 }
 
 /** The trilinear value at a fine cell from its eight coarse cells (P; the transpose of scatter). */
-function gather(x: Float64Array, base: number, bits: number, walls: number, sx: number, sxy: number): number {
+export function gather(x: Float64Array, base: number, bits: number, walls: number, sx: number, sxy: number): number {
   if (walls !== 0) {
     let w0 = WEIGHT[0], t = 0;
     for (let q = 1; q < 8; q++) {

@@ -41,13 +41,24 @@ export interface SolveResult {
   converged: boolean;
 }
 
+import { allocFloat64, isShared } from '../parallel/memory.ts';
+import type { JobRunner } from '../parallel/run-job.ts';
+import { MultigridPreconditioner } from './multigrid.ts';
+import { pcgOnTeam, PcgTeamArrays } from './pcg-job.ts';
+
 const TAU = 0.99;
 const SIGMA = 0.25;
 
 export class PcgSolver {
-  private r = new Float64Array(0);
-  private z = new Float64Array(0);
-  private s = new Float64Array(0);
+  /**
+   * The grid's job runner (the store's, threads.ts): with it the multigrid iterations run as a job
+   * (pcg-job.ts), split over its thread team where it has one; null: iterateUnit here.
+   */
+  runner: JobRunner | null = null;
+  private teamArrays: PcgTeamArrays | null = null;
+  private r: Float64Array = new Float64Array(0);
+  private z: Float64Array = new Float64Array(0);
+  private s: Float64Array = new Float64Array(0);
   private q = new Float64Array(0);
   private prec = new Float64Array(0);
   /** prec², the unit-coupling sweeps' factor. */
@@ -59,11 +70,13 @@ export class PcgSolver {
   private nbs = new Int32Array(0);
 
   private ensure(n: number): void {
-    if (this.r.length >= n) return;
+    const shared = this.runner !== null && this.runner.team !== null;
+    if (this.r.length >= n && isShared(this.r) === shared) return;
     const m = Math.ceil(n * 1.3);
-    this.r = new Float64Array(m);
-    this.z = new Float64Array(m);
-    this.s = new Float64Array(m);
+    // The vectors the multigrid job writes live on shared memory where it runs on a team.
+    this.r = allocFloat64(m, shared);
+    this.z = allocFloat64(m, shared);
+    this.s = allocFloat64(m, shared);
     this.q = new Float64Array(m);
     this.prec = new Float64Array(m);
     this.prec2 = new Float64Array(m);
@@ -97,6 +110,10 @@ export class PcgSolver {
     this.precondition(A, r, z, mic);
     s.set(z.subarray(0, n));
     let sigma = dot(z, r, n);
+    if (mic !== false && A.unit && !this.anyClosed(A) && this.runner !== null && mic instanceof MultigridPreconditioner) {
+      s[n] = 0; z[n] = 0;
+      return pcgOnTeam(this.runner, (this.teamArrays ??= new PcgTeamArrays()), mic, A, this.nbs, x, r, z, s, tolerance, maxIterations, bnorm, rnorm, sigma);
+    }
     if (mic !== false && A.unit && !this.anyClosed(A)) return this.iterateUnit(A, x, tolerance, maxIterations, bnorm, rnorm, sigma, mic === true ? null : mic);
     for (let it = 1; it <= maxIterations; it++) {
       // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).

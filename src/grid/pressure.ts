@@ -136,6 +136,7 @@ export class PressureSolver {
     const p = s.pressure;
     for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
     const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
+    this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
     this.last = result;
     // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.

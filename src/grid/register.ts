@@ -5,7 +5,7 @@ import { GridEngineSimulation } from './simulation.ts';
 
 registerEngine({
   name: 'grid',
-  create: (scene) => new GridEngineSimulation(scene),
-  restore: (scene, checkpoint) => new GridEngineSimulation(scene, checkpoint),
+  create: (scene, options) => new GridEngineSimulation(scene, undefined, options),
+  restore: (scene, checkpoint, options) => new GridEngineSimulation(scene, checkpoint, options),
   ignores: gridIgnores,
 });

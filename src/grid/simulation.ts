@@ -3,7 +3,7 @@
  * velocities, the tracker's surface, metrics, solids and bit-for-bit checkpoints (checkpoint.ts).
  */
 import { linearColor } from '../scene/color.ts';
-import type { FluidPoints, Mesh, Metrics, Simulation, SolidView, StepStats } from '../api.ts';
+import type { FluidPoints, Mesh, Metrics, Simulation, SimulationOptions, SolidView, StepStats } from '../api.ts';
 import type { Vec3 } from '../scene/schema.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
@@ -24,8 +24,9 @@ export class GridEngineSimulation implements Simulation {
   readonly sim: GridSimulation;
   private solidMeshes: Mesh[] | null = null;
 
-  constructor(readonly scene: Scene, checkpoint?: CheckpointReader) {
-    this.sim = new GridSimulation(scene);
+  /** `options.workers` > 1 (with a spawner): the grid's passes that split run on a thread team (threads.ts). */
+  constructor(readonly scene: Scene, checkpoint?: CheckpointReader, options: SimulationOptions = {}) {
+    this.sim = new GridSimulation(scene, options);
     if (checkpoint) restoreGrid(this.sim, checkpoint);
     else this.sim.initialize();
   }
@@ -42,7 +43,14 @@ export class GridEngineSimulation implements Simulation {
 
   stepFrame(): StepStats {
     if (this.disposed) throw new Error('stepFrame: this simulation was disposed; create or restore a new one');
-    return this.sim.stepFrame();
+    const stats = this.sim.stepFrame();
+    stats.counters.threads = this.sim.runner.size;
+    return stats;
+  }
+
+  /** Resolves once the thread team's threads have loaded (at once on one thread). */
+  ready(): Promise<void> {
+    return this.sim.runner.team?.ready() ?? Promise.resolve();
   }
 
   fluidPoints(): FluidPoints {
@@ -139,5 +147,6 @@ export class GridEngineSimulation implements Simulation {
 
   dispose(): void {
     this.disposed = true;
+    this.sim.runner.team?.dispose();
   }
 }

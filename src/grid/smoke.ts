@@ -84,6 +84,7 @@ export class Smoke {
         solidAt: sim.solids.solidAt,
         outsidePhi: sim.band,
         ambientTemperature: this.params.ambient,
+        runner: sim.runner,
       });
       if (!this.built) {
         const w = this.params.wind;

@@ -5,6 +5,7 @@
  */
 import { SimulationError } from '../api.ts';
 import { advectVelocity } from './advect.ts';
+import { maccormackOnTeam } from './advect-job.ts';
 import { applySolidVelocities } from './boundary.ts';
 import { extrapolateVelocity } from './extrapolate.ts';
 import type { Stage } from './pipeline.ts';
@@ -49,7 +50,10 @@ export const updateGrid: Stage = {
 export const advection: Stage = {
   name: 'advection',
   run(sim, dt) {
-    advectVelocity(sim.store, sim.d, dt, sim.scene.grid.advection, sim.advectionScratch);
+    // MacCormack's passes run through the store's job runner: split over the thread team where
+    // there is one (advect-job.ts). A store without one (the smoke's) steps here.
+    if (sim.scene.grid.advection === 'maccormack' && sim.store.runner !== null) maccormackOnTeam(sim.store, sim.d, dt, sim.advectionScratch);
+    else advectVelocity(sim.store, sim.d, dt, sim.scene.grid.advection, sim.advectionScratch);
     applySolidVelocities(sim.store, sim.d);
     sim.checkVelocity();
   },

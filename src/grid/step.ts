@@ -8,7 +8,8 @@
  * the solvers, solids, sources, the liquid's properties and the extensions the scene asks for.
  * simulation.ts adds the public Simulation interface.
  */
-import { SimulationError, type StepStats } from '../api.ts';
+import { SimulationError, type SimulationOptions, type StepStats } from '../api.ts';
+import type { JobRunner } from '../parallel/run-job.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
@@ -29,6 +30,7 @@ import { TemperatureSolver, type TemperatureLaw } from './temperature.ts';
 import { computeDt } from './timestep.ts';
 import { trackerForScene } from './trackers/builtin.ts';
 import type { SurfaceTracker } from './trackers/tracker.ts';
+import { gridRunner } from './threads.ts';
 import { rebuildGrid } from './update-grid.ts';
 import { ViscositySolver } from './viscosity.ts';
 import { VariationalViscosity } from './viscosity-variational.ts';
@@ -73,6 +75,8 @@ export class GridSimulation {
   readonly ext: GridExtensions;
   /** This simulation's stages in order (pipeline.ts). */
   readonly pipeline: Stage[];
+  /** Runs the grid's jobs on a thread team or inline (threads.ts); every store carries it. */
+  readonly runner: JobRunner;
   time = 0;
   frame = 0;
   steps = 0;
@@ -92,7 +96,8 @@ export class GridSimulation {
   private spare: GridStore | null = null;
   private phiScratch = new Float64Array(0);
 
-  constructor(readonly scene: Scene) {
+  constructor(readonly scene: Scene, options: SimulationOptions = {}) {
+    this.runner = gridRunner(options);
     this.d = makeDomain(scene);
     this.pressure.box = this.d.n;
     const g = scene.grid;
@@ -157,6 +162,7 @@ export class GridSimulation {
       solidAt: this.solids.solidAt,
       outsidePhi: this.band,
       ambientTemperature: this.ambientTemperature,
+      runner: this.runner,
     };
   }
 

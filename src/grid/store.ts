@@ -8,6 +8,8 @@
  * −y, −z neighbours of a cell come before it (the MIC(0) preconditioner relies on that).
  */
 import { hashCell as hashCell_ } from '../spatial/hash-grid.ts';
+import { allocFloat64, allocInt32, allocUint8 } from '../parallel/memory.ts';
+import type { JobRunner } from '../parallel/run-job.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const hashCell = hashCell_;
@@ -27,6 +29,19 @@ export const FACE_ACTIVE = 1;
 export const FACE_FIXED = 2;
 
 const linkOffsets = new Int32Array(6);
+
+/** What a view of a store (GridStore.adopt) takes over: the arrays the stages read and the find tables. */
+export interface StoreParts {
+  count: number;
+  ci: Int32Array; cj: Int32Array; ck: Int32Array;
+  type: Uint8Array; layer: Int32Array; nb: Int32Array; face: Uint8Array;
+  u: [Float64Array, Float64Array, Float64Array];
+  tmp: [Float64Array, Float64Array, Float64Array];
+  phi: Float64Array;
+  dense: Int32Array | null;
+  dOff: number; dW: number; dH: number; dD: number;
+  slot: Int32Array; next: Int32Array; tableSize: number;
+}
 
 export class GridStore {
   count = 0;
@@ -83,7 +98,7 @@ export class GridStore {
    */
   enableDense(off: number, W: number, H: number, D: number): void {
     if (W * H * D > 1 << 24) { this.dense = null; return; }
-    if (!this.dense || this.dense.length !== W * H * D) this.dense = new Int32Array(W * H * D).fill(-1);
+    if (!this.dense || this.dense.length !== W * H * D) this.dense = allocInt32(W * H * D, this.shared).fill(-1);
     this.dOff = off; this.dW = W; this.dH = H; this.dD = D;
     for (let c = 0; c < this.count; c++) this.denseSet(this.ci[c], this.cj[c], this.ck[c], c);
   }
@@ -94,26 +109,46 @@ export class GridStore {
     else this.dense = null;
   }
 
-  constructor(capacity: number) {
+  /** Whether the arrays live on SharedArrayBuffers (the runner has a thread team). */
+  readonly shared: boolean;
+
+  /**
+   * `runner`: the simulation's job runner (threads.ts), which the stages that split their passes
+   * over a thread team run them through; with a team the arrays live on SharedArrayBuffers, so that
+   * its threads read and write them. A store grown or reset keeps it.
+   */
+  constructor(capacity: number, readonly runner: JobRunner | null = null) {
     this.capacity = Math.max(16, capacity);
-    const n = this.capacity;
-    this.ci = new Int32Array(n);
-    this.cj = new Int32Array(n);
-    this.ck = new Int32Array(n);
-    this.type = new Uint8Array(n);
-    this.layer = new Int32Array(n);
-    this.nb = new Int32Array(6 * n);
-    this.u = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-    this.tmp = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-    this.face = new Uint8Array(3 * n);
-    this.pressure = new Float64Array(n);
-    this.phi = new Float64Array(n);
-    this.temperature = new Float64Array(n);
-    this.solidVel = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-    this.wall = new Uint8Array(n);
+    const n = this.capacity, shared = runner !== null && runner.team !== null;
+    this.shared = shared;
+    const f64 = () => allocFloat64(n, shared);
+    this.ci = allocInt32(n, shared);
+    this.cj = allocInt32(n, shared);
+    this.ck = allocInt32(n, shared);
+    this.type = allocUint8(n, shared);
+    this.layer = allocInt32(n, shared);
+    this.nb = allocInt32(6 * n, shared);
+    this.u = [f64(), f64(), f64()];
+    this.tmp = [f64(), f64(), f64()];
+    this.face = allocUint8(3 * n, shared);
+    this.pressure = f64();
+    this.phi = f64();
+    this.temperature = f64();
+    this.solidVel = [f64(), f64(), f64()];
+    this.wall = allocUint8(n, shared);
     this.tableSize = (2 * n) | 1;
-    this.slot = new Int32Array(this.tableSize).fill(-1);
-    this.next = new Int32Array(n);
+    this.slot = allocInt32(this.tableSize, shared).fill(-1);
+    this.next = allocInt32(n, shared);
+  }
+
+  /** The hash table's arrays and size (a thread team's view of the store, jobs.ts, rebuilds `find` from them). */
+  hashParts(): { slot: Int32Array; next: Int32Array; tableSize: number } {
+    return { slot: this.slot, next: this.next, tableSize: this.tableSize };
+  }
+
+  /** Makes this store a view of another thread's store (its arrays, counts and dense table; nothing is copied). */
+  adopt(parts: StoreParts): void {
+    Object.assign(this, parts);
   }
 
   /** Empties the store for reuse, growing it to hold at least `capacity` cells. */
@@ -125,7 +160,7 @@ export class GridStore {
       // its exact size each time (every array of ~100 000 cells on the 64³ dam break) kept the
       // garbage collector busy. The dense table (all −1 again) is kept: it spans the whole box.
       const { dense, dOff, dW, dH, dD } = this;
-      Object.assign(this, new GridStore(Math.ceil(capacity * 1.25)));
+      Object.assign(this, new GridStore(Math.ceil(capacity * 1.25), this.runner));
       Object.assign(this, { dense, dOff, dW, dH, dD });
       return;
     }
@@ -247,7 +282,7 @@ export class GridStore {
 
   private grow(): void {
     const old = this;
-    const bigger = new GridStore(Math.ceil(old.capacity * 1.6));
+    const bigger = new GridStore(Math.ceil(old.capacity * 1.6), this.runner);
     const n = old.count;
     const copy = <T extends Float64Array | Int32Array | Uint8Array>(dst: T, src: T, m = n) => dst.set(src.subarray(0, m));
     copy(bigger.ci, old.ci); copy(bigger.cj, old.cj); copy(bigger.ck, old.ck);

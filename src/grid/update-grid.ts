@@ -5,6 +5,7 @@
  * set, temperature) carry over from the previous grid; new cells start at rest with φ = +band.
  * The new cells are stored in lexicographic order (see store.ts).
  */
+import type { JobRunner } from '../parallel/run-job.ts';
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
 import { MARGIN as MARGIN_, cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
@@ -26,6 +27,8 @@ export interface RebuildInput {
   outsidePhi: number;
   /** Temperature of new cells, °C. */
   ambientTemperature: number;
+  /** The simulation's job runner, which a new store keeps (GridStore: on a team its arrays are shared). */
+  runner?: JobRunner | null;
 }
 
 const PACK = 2 ** 24;
@@ -135,7 +138,7 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   if (into && into !== old) {
     into.reset(nk);
     s = into;
-  } else s = new GridStore(nk);
+  } else s = new GridStore(nk, input.runner ?? null);
   // Interpolation finds cells by (i, j, k) many times per step: a dense table beside the hash.
   s.enableDense(MARGIN, W0, H0, d.n[2] + 2 * MARGIN);
   // Old cells are in key order too (every store comes from here or from a checkpoint of one), so

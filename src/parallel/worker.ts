@@ -64,7 +64,12 @@ class ThreadJobs {
   }
 }
 
-export function serveTeam(port: WorkerPort, table: JobTable): void {
+/**
+ * Serves the team that sends this thread its `init`: the job table of the engine that made it,
+ * picked from `tables` by the fingerprint the calling thread sends (each engine has its own).
+ */
+export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable[]): void {
+  const known = Array.isArray(tables) ? (tables as readonly JobTable[]) : [tables as JobTable];
   let rank = 0;
   let ctrl: Int32Array | null = null;
   let params: Float64Array | null = null;
@@ -75,7 +80,7 @@ export function serveTeam(port: WorkerPort, table: JobTable): void {
   let seen = 0;
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
-  const jobs = new ThreadJobs(table);
+  let jobs: ThreadJobs | null = null;
 
   /** Records the failure (first one wins) and posts it, with its stack, for a caller that awaits. */
   const fail = (c: Int32Array | null, e: unknown) => {
@@ -87,7 +92,7 @@ export function serveTeam(port: WorkerPort, table: JobTable): void {
 
   const runJob = (c: Int32Array) => {
     try {
-      jobs.run(Atomics.load(c, JOB), rank, sync!, slots, params!);
+      jobs!.run(Atomics.load(c, JOB), rank, sync!, slots, params!);
     } catch (e) {
       if (!(e instanceof TeamAbort)) fail(c, e);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
@@ -126,9 +131,11 @@ export function serveTeam(port: WorkerPort, table: JobTable): void {
         errorText = new Uint8Array(msg.errorText);
         sync = new Barrier(ctrl, ctrl[SIZE]);
         seen = Atomics.load(ctrl, SEQ);
-        if (msg.jobs !== table.fingerprint) {
-          throw new Error(`this thread's job table differs from the calling thread's (${table.layouts.length} jobs here): both must import the same src/particle/jobs.ts`);
+        const table = known.find((t) => t.fingerprint === msg.jobs);
+        if (table === undefined) {
+          throw new Error(`this thread's job table differs from the calling thread's (tables of ${known.map((t) => t.layouts.length).join(' and ')} jobs here): both must import the same src/particle/jobs.ts or src/grid/jobs.ts`);
         }
+        jobs = new ThreadJobs(table);
         Atomics.add(ctrl, READY, 1);
         Atomics.notify(ctrl, READY);
         loop();

@@ -1,0 +1,12 @@
+/**
+ * The grid engine's job table (src/parallel/job.ts): every job a grid stage runs on the thread
+ * team, listed once. The calling thread (threads.ts) and every spawned thread
+ * (src/cli/thread-entry.ts, src/app/thread.worker.ts, which serve this table and the particle
+ * engine's, picked by fingerprint) build it from this module. A new grid job goes here.
+ */
+import { JobTable } from '../parallel/job.ts';
+import { maccormackJob } from './advect-job.ts';
+import { pcgJob } from './pcg-job.ts';
+import { transportJob } from './transport-job.ts';
+
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob]);
