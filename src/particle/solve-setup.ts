@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { boxDistance2, type CellPairs, NeighbourList } from './neighbours.ts';
+import { boxDistance2, type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -179,14 +179,16 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       ls[a] = len;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = k0; k < k1; k++) {
-        const c2 = cells[k], bb = 6 * c2;
-        if (boxDistance2(box, bb, xa, ya, za) >= h2) continue;
-        for (let b = start[c2], b1 = b + count[c2]; b < b1; b++) {
-          const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
-          lj[len] = b;
-          // Gathered without branching; b = a falls out with the distance test's neighbour.
-          len += +(dx * dx + dy * dy + dz * dz < h2 && b !== a);
+        const c2 = cells[k];
+        // The slot's own cell (always in reach: its box holds the slot) in two runs about the
+        // slot, so that no candidate is compared with a.
+        if (c2 === c) {
+          len = gatherWithin(x, xa, ya, za, h2, start[c], a, lj, len);
+          len = gatherWithin(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
+          continue;
         }
+        if (boxDistance2(box, 6 * c2, xa, ya, za) >= h2) continue;
+        len = gatherWithin(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
       }
     }
   }
@@ -210,18 +212,22 @@ export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Arr
     const b = 6 * c;
     const m = any ? ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
     const oc = ctx.nearObjectCells;
+    // Room for every candidate of a slot of the cell, checked once per slot.
+    let room = 0;
+    for (let q = 0; q < m; q++) room += og.count[oc[q]];
     for (let a = a0; a < a1; a++) {
       list.start[a] = list.length;
       if (m === 0 || !near[order[a]]) continue;
+      list.reserve(list.length + room);
+      const lj = list.j;
+      let len = list.length;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let q = 0; q < m; q++) {
         const cc = oc[q], ob = 6 * cc;
         if (boxDistance2(obox, ob, xa, ya, za) >= h2) continue;
-        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
-          const dx = opos[3 * s] - xa, dy = opos[3 * s + 1] - ya, dz = opos[3 * s + 2] - za;
-          if (dx * dx + dy * dy + dz * dz < h2) list.push(s);
-        }
+        len = gatherWithin(opos, xa, ya, za, h2, og.start[cc], og.start[cc] + og.count[cc], lj, len);
       }
+      list.length = len;
     }
   }
 }
