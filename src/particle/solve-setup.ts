@@ -145,7 +145,7 @@ export function rowCells(ctx: StepContext, first: Int32Array, cells: Int32Array,
 export const solveListJob = defineJob({
   name: 'solve-list',
   arrays: {},
-  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64' },
+  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32' },
   scalars: ['h2'],
   split: 'cells',
   cellCounts: 'count',
@@ -159,11 +159,13 @@ export const solveListJob = defineJob({
 /**
  * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
  * appended in slot order (cells are runs of slots), each row in the order of its cell's row cells
- * (rowCells) and of the slots within a cell; a row cell whose box lies h or more from the slot is
- * passed over.
+ * (rowCells) and of the slots within a cell. Every slot of every row cell is a candidate: testing
+ * each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
+ * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
+ * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell.
  */
 function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array>): void {
-  const { x, start, count, first, cells, box } = v;
+  const { x, start, count, first, cells } = v;
   const ls = list.start;
   let lj = list.j, len = list.length;
   for (let c = c0; c < c1; c++) {
@@ -180,14 +182,12 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = k0; k < k1; k++) {
         const c2 = cells[k];
-        // The slot's own cell (always in reach: its box holds the slot) in two runs about the
-        // slot, so that no candidate is compared with a.
+        // The slot's own cell in two runs about the slot, so that no candidate is compared with a.
         if (c2 === c) {
           len = gatherWithin(x, xa, ya, za, h2, start[c], a, lj, len);
           len = gatherWithin(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
           continue;
         }
-        if (boxDistance2(box, 6 * c2, xa, ya, za) >= h2) continue;
         len = gatherWithin(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
       }
     }
@@ -379,7 +379,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
     rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
     const job = ctx.runner.bind(solveListJob), ja = job.a;
-    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
+    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf;
     job.s.h2 = ctx.densityH * ctx.densityH;
     job.lists.list = list;
     runJob(job, n, nc);
