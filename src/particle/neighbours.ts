@@ -23,6 +23,26 @@ export function boxDistance2(box: Float64Array, b: number, x: number, y: number,
   return ex * ex + ey * ey + ez * ez;
 }
 
+/**
+ * Appends to lj at len the points b of [b0, b1) nearer than √r2 to (x0, y0, z0) (x: 3 per point),
+ * in order; returns the new length. Gathered without branching, since whether a candidate is in
+ * reach is a coin toss in a disordered liquid: every candidate is written, the length advances
+ * over those in reach (lj must have room for all of them). A caller that must leave a point out
+ * (a row's own slot) splits the run about it rather than testing b against it in the loop: that
+ * test (`&& b !== a`) compiles to a branch, and the solve's row listing took 22–24 % longer with it
+ * (docs/decisions.md, "PBF's cost").
+ */
+export function gatherWithin(
+  x: Float64Array, x0: number, y0: number, z0: number, r2: number, b0: number, b1: number, lj: Int32Array, len: number,
+): number {
+  for (let b = b0; b < b1; b++) {
+    const dx = x[3 * b] - x0, dy = x[3 * b + 1] - y0, dz = x[3 * b + 2] - z0;
+    lj[len] = b;
+    len += +(dx * dx + dy * dy + dz * dz < r2);
+  }
+  return len;
+}
+
 /** listCells looks cells up in a dense block while it holds at most this many entries per occupied cell. */
 const DENSE_CELLS_PER_CELL = 8;
 

@@ -117,19 +117,24 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
   for (let a = a0; a < a1; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let rho = 1, gx = 0, gy = 0, gz = 0, s2 = 0, k = 0;
+    // cubicSpline and cubicSplineSlope written out, both sides of s = 1/2 computed and one taken
+    // (the same arithmetic, so the same bits): the six nearest neighbours of a rest lattice sit at
+    // s = 1/2, where a branch would be a coin toss.
     for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-      const b = lj[q];
-      const dx = xa - x[3 * b], dy = ya - x[3 * b + 1], dz = za - x[3 * b + 2];
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
       k++;
-      rho += cubicSpline(s);
+      const t = 1 - s, inner = s <= 0.5;
+      rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
-      const f = Math.fround((cubicSplineSlope(s) * invH) / d);
+      const f = Math.fround((slope * invH) / d);
       kg[q] = f;
       gx += f * dx; gy += f * dy; gz += f * dz;
-      s2 += f * f * d2 * (uniform ? 1 : invMass[b]);
+      s2 += uniform ? f * f * d2 : f * f * d2 * invMass[j];
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];
@@ -172,13 +177,23 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
     const pa = p[a];
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let cx = 0, cy = 0, cz = 0;
-    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-      const b = lj[q];
-      const l = pa + p[b], g = kg[q];
-      if (l === 0 || g === 0) continue;
-      const wab = uniform ? 1 : (2 * invMass[a]) / (invMass[a] + invMass[b]);
-      const f = l * wab * g;
-      cx += f * (xa - x[3 * b]); cy += f * (ya - x[3 * b + 1]); cz += f * (za - x[3 * b + 2]);
+    if (uniform) {
+      // l · 1 · g is l · g: the same bits as the weighted loop below with equal masses. No test
+      // for l = 0 or g = 0 (about half the slots carry no pressure in a PBF pass, so the test is a
+      // coin toss): such a term adds ±0, which leaves a sum that starts at +0 as it is.
+      for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+        const b = lj[q];
+        const f = (pa + p[b]) * kg[q], o = 3 * b;
+        cx += f * (xa - x[o]); cy += f * (ya - x[o + 1]); cz += f * (za - x[o + 2]);
+      }
+    } else {
+      for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+        const b = lj[q];
+        const l = pa + p[b], g = kg[q];
+        if (l === 0 || g === 0) continue;
+        const f = l * ((2 * invMass[a]) / (invMass[a] + invMass[b])) * g;
+        cx += f * (xa - x[3 * b]); cy += f * (ya - x[3 * b + 1]); cz += f * (za - x[3 * b + 2]);
+      }
     }
     if (pa !== 0) {
       const wa = uniform ? 1 : invMass[a];

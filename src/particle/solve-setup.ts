@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { boxDistance2, type CellPairs, NeighbourList } from './neighbours.ts';
+import { boxDistance2, type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -145,7 +145,7 @@ export function rowCells(ctx: StepContext, first: Int32Array, cells: Int32Array,
 export const solveListJob = defineJob({
   name: 'solve-list',
   arrays: {},
-  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64' },
+  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32' },
   scalars: ['h2'],
   split: 'cells',
   cellCounts: 'count',
@@ -159,11 +159,13 @@ export const solveListJob = defineJob({
 /**
  * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
  * appended in slot order (cells are runs of slots), each row in the order of its cell's row cells
- * (rowCells) and of the slots within a cell; a row cell whose box lies h or more from the slot is
- * passed over.
+ * (rowCells) and of the slots within a cell. Every slot of every row cell is a candidate: testing
+ * each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
+ * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
+ * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell.
  */
 function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array>): void {
-  const { x, start, count, first, cells, box } = v;
+  const { x, start, count, first, cells } = v;
   const ls = list.start;
   let lj = list.j, len = list.length;
   for (let c = c0; c < c1; c++) {
@@ -179,14 +181,14 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       ls[a] = len;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = k0; k < k1; k++) {
-        const c2 = cells[k], bb = 6 * c2;
-        if (boxDistance2(box, bb, xa, ya, za) >= h2) continue;
-        for (let b = start[c2], b1 = b + count[c2]; b < b1; b++) {
-          const dx = x[3 * b] - xa, dy = x[3 * b + 1] - ya, dz = x[3 * b + 2] - za;
-          lj[len] = b;
-          // Gathered without branching; b = a falls out with the distance test's neighbour.
-          len += +(dx * dx + dy * dy + dz * dz < h2 && b !== a);
+        const c2 = cells[k];
+        // The slot's own cell in two runs about the slot, so that no candidate is compared with a.
+        if (c2 === c) {
+          len = gatherWithin(x, xa, ya, za, h2, start[c], a, lj, len);
+          len = gatherWithin(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
+          continue;
         }
+        len = gatherWithin(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
       }
     }
   }
@@ -210,18 +212,22 @@ export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Arr
     const b = 6 * c;
     const m = any ? ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
     const oc = ctx.nearObjectCells;
+    // Room for every candidate of a slot of the cell, checked once per slot.
+    let room = 0;
+    for (let q = 0; q < m; q++) room += og.count[oc[q]];
     for (let a = a0; a < a1; a++) {
       list.start[a] = list.length;
       if (m === 0 || !near[order[a]]) continue;
+      list.reserve(list.length + room);
+      const lj = list.j;
+      let len = list.length;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let q = 0; q < m; q++) {
         const cc = oc[q], ob = 6 * cc;
         if (boxDistance2(obox, ob, xa, ya, za) >= h2) continue;
-        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
-          const dx = opos[3 * s] - xa, dy = opos[3 * s + 1] - ya, dz = opos[3 * s + 2] - za;
-          if (dx * dx + dy * dy + dz * dz < h2) list.push(s);
-        }
+        len = gatherWithin(opos, xa, ya, za, h2, og.start[cc], og.start[cc] + og.count[cc], lj, len);
       }
+      list.length = len;
     }
   }
 }
@@ -373,7 +379,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
     rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
     const job = ctx.runner.bind(solveListJob), ja = job.a;
-    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf; ja.box = dc.box;
+    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf;
     job.s.h2 = ctx.densityH * ctx.densityH;
     job.lists.list = list;
     runJob(job, n, nc);
