@@ -15,7 +15,8 @@
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall is within h), then
+ *     particle and no closed wall or object is within reach), then out of the static objects'
+ *     particles (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then
  *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
@@ -38,7 +39,8 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
-import { PARAM_BYTES } from './wgsl.ts';
+import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
+import { gpuObjects } from './objects.ts';
 import { unportedFeatures } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
@@ -105,8 +107,10 @@ export class GpuParticleSimulation {
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
     this.rate = ctx.exchangeRate[m] ?? 0;
-    this.grid = new GpuNeighbours(device, n, ctx.reach);
+    const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH));
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count, objects.count > 0 ? objects.table + 1 : 0);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
+    if (objects.count > 0) this.grid.uploadStatic(objects.pos4, objects.normal4, objects.starts);
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
     this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
@@ -118,6 +122,11 @@ export class GpuParticleSimulation {
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
+    // The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
+    // which a particle is not in free flight (step.ts nearMargin without the travel, within a cell).
+    const u = new Uint32Array(this.paramData), f = new Float32Array(this.paramData), o = OBJECT_PARAMS;
+    u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
+    f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
   }
 
   /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
