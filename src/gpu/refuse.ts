@@ -28,11 +28,10 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   }
   scene.bodies.forEach((b, i) => {
     const mat = scene.materials[b.material];
-    // Static planes run (objects.ts); other shapes and moving bodies not yet.
+    // Static objects run (objects.ts); moving ones not yet.
     if (mat?.kind === 'solid') {
       const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
-      if (b.shape.type !== 'plane') out.push({ path: `bodies[${i}]`, message: `solid objects (a ${what}) ${NOT_YET}; static planes run` });
-      else if (b.motion.type !== 'static') out.push({ path: `bodies[${i}].motion`, message: `moving objects (a ${what} with a "${b.motion.type}" motion) ${NOT_YET}; static planes run` });
+      if (b.motion.type !== 'static') out.push({ path: `bodies[${i}].motion`, message: `moving objects (a ${what} with a "${b.motion.type}" motion) ${NOT_YET}; static objects run` });
     } else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
   });
   scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));

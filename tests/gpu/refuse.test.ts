@@ -1,7 +1,7 @@
 /**
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The dam break runs unchanged (its default cohesion is ported); the honey drop is refused
- * for its ball and sink only (its floor, a static plane, runs: src/gpu/objects.ts).
+ * for its sink and its honey–ball adhesion only (static objects run: src/gpu/objects.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,12 +16,12 @@ function shipped(name: string): SceneInput {
 }
 
 describe('WebGPU backend refusals', () => {
-  it('runs the dam break unchanged and refuses the honey drop for its ball (and its adhesion) and sink, not its floor or cohesion', () => {
+  it('runs the dam break unchanged and refuses the honey drop for its sink and its adhesion to the ball only, not its static ball, floor or cohesion', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
-    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['bodies[0]', 'sinks[0]', 'adhesion[1]']);
+    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['sinks[0]', 'adhesion[1]']);
   });
 
-  it('runs static planes; refuses a moving plane and adhesion to a plane, by their paths', () => {
+  it('runs static objects; refuses a moving plane and adhesion to a plane, by their paths', () => {
     const input = (motion: boolean, adhesion: boolean): SceneInput => ({
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
       adhesion: adhesion ? [{ between: ['w', 'floor'], type: 'attract', strength: 5 }] : [],
