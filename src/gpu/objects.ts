@@ -3,7 +3,8 @@
  * src/particle/objects.ts). The object particles of every solid body (scene/sample.ts, spacing
  * 2 r_o) ride in the liquid's own buffers past its n slots, as no ninth storage binding is there
  * (wgsl.ts): `pos[n + j]` holds the position and, in w, the Akinci et al. 2012 boundary volume γ
- * (solve-setup.ts boundaryVolumes); `vel[n + j]` the outward normal. They are sorted once, here on
+ * (solve-setup.ts boundaryVolumes); `vel[n + j]` the outward normal and, in w, its body's
+ * friction. They are sorted once, here on
  * the host, into buckets of the liquid's own hash and cell edge over a table of their own, whose
  * starts follow the liquid's table in `start` (from P.table + 1). The sort over the liquid's n slots
  * (neighbours.ts) leaves all of it alone. Static bodies only: they never move, so this is done once.
@@ -16,11 +17,12 @@
  *     r + r_o to an object particle is pushed out to r + r_o along the line from it (its normal at
  *     distance 0) and loses its velocity towards it, in every move and after every density pass;
  *   - the free-flight flag (pressure.ts): no free flight within reach of an object.
- * What is not ported (refuse.ts methodDifferences): friction, the objects' share of the exchange
- * (boundary-viscosity.ts objectViscosity), adhesion to objects and the signed-distance guard.
+ *   - friction, in the moves and as the objects' share of the exchange (friction-wgsl.ts).
+ * What is not ported (refuse.ts): adhesion to objects and the signed-distance guard.
  */
 import type { StepContext } from '../particle/context.ts';
 import { boundaryVolumes } from '../particle/solve-setup.ts';
+import { TOUCH } from '../particle/object-lists.ts';
 
 /** The object particles in bucket order, ready for upload (see the header). */
 export interface GpuObjects {
@@ -29,7 +31,7 @@ export interface GpuObjects {
   table: number;
   /** xyz γ per object particle, in bucket order. */
   pos4: Float32Array<ArrayBuffer>;
-  /** The outward normal per object particle (xyz, w 0). */
+  /** The outward normal per object particle (xyz) and its body's friction factor (w). */
   normal4: Float32Array<ArrayBuffer>;
   /** Bucket starts into the object slots (table + 1 entries). */
   starts: Uint32Array<ArrayBuffer>;
@@ -61,6 +63,7 @@ export function gpuObjects(ctx: StepContext, cell: number, n0: number): GpuObjec
     const j = fill[bucket[s]]++;
     for (let k = 0; k < 3; k++) { pos4[4 * j + k] = O.pos[3 * s + k]; normal4[4 * j + k] = O.normal[3 * s + k]; }
     pos4[4 * j + 3] = gamma[s];
+    normal4[4 * j + 3] = O.bodies[O.body[s]].friction;
   }
   return { count: m, table, pos4, normal4, starts };
 }
@@ -94,7 +97,7 @@ export function aroundObjects(support: string, body: string): string {
   }`;
 }
 
-/** The objects' WGSL helpers: the contacts and the near test (see the header). */
+/** The objects' WGSL helpers: the contacts, the near test and the move's friction (see the header; friction-wgsl.ts). */
 export const OBJECT_WGSL = /* wgsl */ `
 // Pushes slot a out to P.dc from every object particle nearer, in turn (object-contacts.ts pushOut:
 // the line from it, its normal at distance 0), and stops its velocity towards it.
@@ -117,5 +120,19 @@ fn nearObject(a: u32) -> bool {
   var near = false;
   ${aroundObjects('P.oreach', 'near = true;')}
   return near;
+}
+
+// The friction factor f of object slot o's body.
+fn objectFriction(o: u32) -> f32 { return vel[o].w; }
+// A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity (friction.ts).
+fn moveFriction(a: u32) {
+  if (P.om == 0u || pos[a].w == 0.0) { return; }
+  let xa = pos[a].xyz;
+  let touch = ${TOUCH} * P.dc;
+  var f = -1.0;
+  ${aroundObjects('touch', `if (f < 0.0) { f = objectFriction(o); }`)}
+  if (f <= 0.0) { return; }
+  let keepV = select(pow(1.0 - f, 30.0 * P.dtm), 0.0, f >= 1.0);
+  vel[a] = vec4<f32>(vel[a].xyz * keepV, vel[a].w);
 }
 `;

@@ -76,7 +76,7 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
   scene.bodies.forEach((b, i) => {
     if (scene.materials[b.material]?.kind !== 'solid') return;
-    out.push({ path: `bodies[${i}]`, message: 'object friction (friction.ts), the objects\' share of the exchange (boundary-viscosity.ts) and the signed-distance guard are not ported: the object particles hold the liquid out (contacts, density) and the liquid slides on them' });
+    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) is not ported: the object particles alone hold the liquid out (contacts, density)' });
   });
   return out;
 }

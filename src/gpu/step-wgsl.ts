@@ -51,13 +51,15 @@ const KERNELS = /* wgsl */ `
   vel[a] = vec4<f32>(vel[a].xyz + dx[a].xyz, vel[a].w);
 }
 
-// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts), then out of
-// the objects (objects.ts objectPush) and the walls (collisions.ts).
+// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts), friction
+// (objects.ts moveFriction), then out of the objects (objectPush) and the walls (collisions.ts).
+// pos.w holds the surface flag (friction-wgsl.ts).
 @compute @workgroup_size(${WORKGROUP}) fn translate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let offset = sc[a].w * keep[2u * P.n + a].xyz;
-  pos[a] = vec4<f32>(pos[a].xyz + (vel[a].xyz - offset) * P.dtm, 0.0);
+  pos[a] = vec4<f32>(pos[a].xyz + (vel[a].xyz - offset) * P.dtm, pos[a].w);
+  moveFriction(a);
   objectPush(a);
   wallClamp(a, P.keep);
 }
@@ -110,7 +112,7 @@ const KERNELS = /* wgsl */ `
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   let moved = pos[a].xyz + dx[a].xyz;
-  pos[a] = vec4<f32>(moved, 0.0);
+  pos[a] = vec4<f32>(moved, pos[a].w);
   objectPush(a);
   wallClamp(a, 1.0);
   keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - moved, 0.0);

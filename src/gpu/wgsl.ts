@@ -24,8 +24,8 @@ export const ERROR_SCALE = 65536;
 export const ADHESION_BREAKPOINTS = 32;
 
 /** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header. */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 16;
-/** Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 32;
+/** Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach, exA, sinTheta, surfaceRatio. */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 
 const HEAD = /* wgsl */ `
@@ -43,6 +43,7 @@ struct Params {
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   otable: u32, om: u32, dc: f32, oreach: f32,
+  exA: f32, sinTheta: f32, surfaceRatio: f32, pad2: f32,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
