@@ -40,7 +40,7 @@ import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
-import { gpuObjects } from './objects.ts';
+import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
 
@@ -110,10 +110,14 @@ export class GpuParticleSimulation {
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
     this.rate = ctx.exchangeRate[m] ?? 0;
-    const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH));
-    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count, objects.count > 0 ? objects.table + 1 : 0);
+    const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
+    const W = objects.wide;
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
-    if (objects.count > 0) this.grid.uploadStatic(objects.pos4, objects.normal4, objects.starts);
+    if (objects.count > 0) {
+      const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
+      this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
+    }
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
     this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
@@ -132,6 +136,7 @@ export class GpuParticleSimulation {
     u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
     f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
     f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
+    writeObjectAdhesion(this.paramData, o + 8, objects);
   }
 
   /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */

@@ -15,7 +15,7 @@
  * storage buffers: WebGPU's default limit a stage.
  */
 import { HASH_WGSL } from './neighbours.ts';
-import { aroundObjects, OBJECT_WGSL } from './objects.ts';
+import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_WGSL } from './objects.ts';
 
 /** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
 export const ERROR_SCALE = 65536;
@@ -24,8 +24,12 @@ export const ERROR_SCALE = 65536;
 export const ADHESION_BREAKPOINTS = 32;
 
 /** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header. */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 32;
-/** Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach, exA, sinTheta, surfaceRatio. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS;
+/**
+ * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
+ * exA, sinTheta, surfaceRatio, −; then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
+ * wsupp, the functions' breakpoint counts and supports, their xs and ys.
+ */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 
 const HEAD = /* wgsl */ `
@@ -44,6 +48,10 @@ struct Params {
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   otable: u32, om: u32, dc: f32, oreach: f32,
   exA: f32, sinTheta: f32, surfaceRatio: f32, pad2: f32,
+  wtable: u32, wm: u32, winvCell: f32, wsupp: f32,
+  oadhN: vec4<u32>, oadhS: vec4<f32>,
+  oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
+  oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
