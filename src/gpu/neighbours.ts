@@ -13,6 +13,10 @@
  * into bucket starts and scatters positions, velocities and ids into bucket order, then swaps the
  * two sets of buffers: after it, `pos`, `vel` and `id` are sorted and `start[b] .. start[b + 1]`
  * is bucket b's run. Single precision throughout.
+ *
+ * Room for static slots past the n sorted ones (`extraSlots`, and `extraStarts` entries past the
+ * table's starts: the step's object particles and their own table, objects.ts): `uploadStatic`
+ * writes them into both sets of buffers, and the sort, over the n slots alone, leaves them alone.
  */
 import { dispatch, Kernels, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
 
@@ -114,13 +118,13 @@ export class GpuNeighbours {
   private readonly scatterK: Kernels<'scatter'>;
   private readonly blocks: number;
 
-  /** For `n` particles in cells `cellSize` wide (m). */
-  constructor(private readonly device: GPUDevice, readonly n: number, cellSize: number) {
+  /** For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the header). */
+  constructor(private readonly device: GPUDevice, readonly n: number, cellSize: number, readonly extraSlots = 0, readonly extraStarts = 0) {
     if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
     this.cellSize = cellSize;
     this.table = Math.max(64, 2 * n) | 1;
     this.blocks = Math.ceil((this.table + 1) / CHUNK);
-    const v4 = 16 * Math.max(1, n);
+    const v4 = 16 * Math.max(1, n + extraSlots);
     this.pos = storageBuffer(device, v4, 'pos');
     this.vel = storageBuffer(device, v4, 'vel');
     this.id = storageBuffer(device, 4 * n, 'id');
@@ -128,7 +132,7 @@ export class GpuNeighbours {
     this.velOut = storageBuffer(device, v4, 'vel sorted');
     this.idOut = storageBuffer(device, 4 * n, 'id sorted');
     this.counts = storageBuffer(device, 4 * (this.table + 1), 'bucket counts');
-    this.start = storageBuffer(device, 4 * (this.table + 1), 'bucket starts');
+    this.start = storageBuffer(device, 4 * (this.table + 1 + extraStarts), 'bucket starts');
     this.hashRank = storageBuffer(device, 8 * n, 'bucket and rank');
     this.sums = storageBuffer(device, 4 * this.blocks, 'block sums');
     this.params = uniformBuffer(device, 16, 'grid');
@@ -150,6 +154,15 @@ export class GpuNeighbours {
     this.device.queue.writeBuffer(this.pos, 0, p);
     this.device.queue.writeBuffer(this.vel, 0, v);
     this.device.queue.writeBuffer(this.id, 0, id);
+  }
+
+  /** The static slots (vec4 each, at most extraSlots) into both buffer sets, and their starts after the table's. */
+  uploadStatic(pos4: Float32Array<ArrayBuffer>, vel4: Float32Array<ArrayBuffer>, starts: Uint32Array<ArrayBuffer>): void {
+    if (pos4.length > 4 * this.extraSlots || starts.length > this.extraStarts) throw new Error('more static slots than the room made for them');
+    const d = this.device, at = 16 * this.n;
+    for (const b of [this.pos, this.posOut]) d.queue.writeBuffer(b, at, pos4);
+    for (const b of [this.vel, this.velOut]) d.queue.writeBuffer(b, at, vel4);
+    d.queue.writeBuffer(this.start, 4 * (this.table + 1), starts);
   }
 
   /** Records the sort into `enc` (see the header); pos, vel and id name the sorted buffers once it runs. */

@@ -10,6 +10,7 @@
  */
 import { WORKGROUP } from './device.ts';
 import { around, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
+import { aroundObjects } from './objects.ts';
 
 /** Neighbours within h (liquid and ghosts) from which a particle is not at a free surface (pressure-kernels.ts FULL). */
 const FULL = 20;
@@ -20,7 +21,7 @@ const RELAX = 0.5;
 /** Spectral radius the Chebyshev weights assume (pressure.ts SPECTRAL_RADIUS). */
 const SPECTRAL_RADIUS = 0.9;
 
-/** n0 × the first-order change of ρ̂_a when every slot moves by `u(b)` (pressure-kernels.ts densityChange, ghosts moving as their mirrored source). */
+/** n0 × the first-order change of ρ̂_a when every slot moves by `u(b)` (pressure-kernels.ts densityChange, ghosts moving as their mirrored source, the objects still). */
 function densityChange(name: string, u: (b: string) => string): string {
   return /* wgsl */ `
 fn ${name}(a: u32) -> f32 {
@@ -42,6 +43,7 @@ fn ${name}(a: u32) -> f32 {
     for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { ug[k] = -ug[k]; } }
     drho += (dW(dg * invH) * invH / dg) * dot(ua - ug, off);
   }`)}
+  ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { drho += (pos[o].w * dW(d * invH) * invH / d) * dot(ua, rv); }`)}
   return drho;
 }`;
 }

@@ -8,6 +8,7 @@ import type { Scene } from '../scene/scene.ts';
 import type { IgnoredFeature } from '../engines.ts';
 import { FACES } from '../scene/schema.ts';
 import { ADHESION_BREAKPOINTS } from './wgsl.ts';
+import { OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS } from './objects.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -28,8 +29,11 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   }
   scene.bodies.forEach((b, i) => {
     const mat = scene.materials[b.material];
-    if (mat?.kind === 'solid') out.push({ path: `bodies[${i}]`, message: `solid objects (a ${b.shape.type}${b.name ? ` '${b.name}'` : ''}) ${NOT_YET}` });
-    else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
+    // Static objects run (objects.ts); moving ones not yet.
+    if (mat?.kind === 'solid') {
+      const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
+      if (b.motion.type !== 'static') out.push({ path: `bodies[${i}].motion`, message: `moving objects (a ${what} with a "${b.motion.type}" motion) ${NOT_YET}; static objects run` });
+    } else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
   });
   scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));
   scene.sinks.forEach((_, i) => out.push({ path: `sinks[${i}]`, message: `sinks ${NOT_YET}` }));
@@ -46,6 +50,18 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     const c = cohesion(scene, name);
     if (c) out.push(c);
   }
+  // Adhesion to static objects runs (objects.ts), for at most OBJECT_ADHESION_FUNCTIONS solid
+  // materials, at the default only (below).
+  const solids = [...new Set(scene.bodies.map((b) => b.material).filter((m) => scene.materials[m]?.kind === 'solid'))];
+  if (solids.length > OBJECT_ADHESION_FUNCTIONS) out.push({ path: `materials.${solids[OBJECT_ADHESION_FUNCTIONS]}`, message: `more than ${OBJECT_ADHESION_FUNCTIONS} solid materials in bodies: the WebGPU backend holds the liquid's adhesion with ${OBJECT_ADHESION_FUNCTIONS}` });
+  scene.adhesion.forEach((a, i) => {
+    const solid = a.between.find((m) => scene.materials[m]?.kind === 'solid');
+    if (!solid || !scene.bodies.some((b) => b.material === solid)) return;
+    if ('points' in a && a.points.length > OBJECT_ADHESION_BREAKPOINTS) out.push({ path: `adhesion[${i}].points`, message: `an adhesion function of ${a.points.length} points: the WebGPU backend holds ${OBJECT_ADHESION_BREAKPOINTS}` });
+    // Without the signed-distance guard (boundaries.ts, not ported), a strong pull drags liquid
+    // between the object particles into the body (docs/decisions.md): only the default runs.
+    else out.push({ path: `adhesion[${i}]`, message: `adhesion between liquid and objects other than the default (attract, 2 m/s² over 4 radii) ${NOT_YET}: without the signed-distance guard a strong pull drags liquid into the body` });
+  });
   return out;
 }
 
@@ -67,5 +83,9 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   if (scene.output.normals === 'particles') out.push({ path: 'output.normals', message: '"particles": the surface test is not ported, so the particles\' normals stay those of the first frame; use "field"' });
   if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
+  scene.bodies.forEach((b, i) => {
+    if (scene.materials[b.material]?.kind !== 'solid') return;
+    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) is not ported: the object particles alone hold the liquid out (contacts, density)' });
+  });
   return out;
 }

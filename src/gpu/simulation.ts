@@ -15,7 +15,8 @@
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall is within h), then
+ *     particle and no closed wall or object is within reach), then out of the static objects'
+ *     particles (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then
  *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
@@ -38,7 +39,9 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
-import { PARAM_BYTES } from './wgsl.ts';
+import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
+import { gpuObjects, writeObjectAdhesion } from './objects.ts';
+import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
@@ -76,6 +79,8 @@ export class GpuParticleSimulation {
   private readonly kernels: Kernels<StepEntry>;
   private readonly pressure: Kernels<PressureEntry>;
   private readonly adhesion: Kernels<AdhesionEntry>;
+  /** The surface test and the objects' share of the exchange (friction-wgsl.ts); null without objects. */
+  private readonly friction: Kernels<FrictionEntry> | null;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -105,11 +110,18 @@ export class GpuParticleSimulation {
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
     this.rate = ctx.exchangeRate[m] ?? 0;
-    this.grid = new GpuNeighbours(device, n, ctx.reach);
+    const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
+    const W = objects.wide;
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
+    if (objects.count > 0) {
+      const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
+      this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
+    }
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
     this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
+    this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
     this.sc = storageBuffer(device, 16 * n, 'slot scalars');
     this.dx = storageBuffer(device, 16 * n, 'dx');
@@ -118,6 +130,13 @@ export class GpuParticleSimulation {
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
+    // The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
+    // which a particle is not in free flight (step.ts nearMargin without the travel, within a cell).
+    const u = new Uint32Array(this.paramData), f = new Float32Array(this.paramData), o = OBJECT_PARAMS;
+    u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
+    f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
+    f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
+    writeObjectAdhesion(this.paramData, o + 8, objects);
   }
 
   /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
@@ -149,9 +168,10 @@ export class GpuParticleSimulation {
     f[28] = n0; f[29] = PRESSURE_TOLERANCE;
   }
 
-  private writeStep(dt: number, frac: number, pressurePasses: number): void {
+  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
     const f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData), P = this.scene.particle;
     const dtm = dt / P.moves;
+    f[OBJECT_PARAMS + 4] = A;
     f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
     u[30] = pressurePasses;
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
@@ -184,7 +204,7 @@ export class GpuParticleSimulation {
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
       counters.subdivisions += pieces - 1;
-      for (let q = 0; q < pieces; q++) this.substep(dtSub / pieces);
+      for (let q = 0; q < pieces; q++) this.substep(dtSub / pieces, k === 0 && q === 0);
       counters.substeps += pieces;
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
@@ -194,18 +214,24 @@ export class GpuParticleSimulation {
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
   }
 
-  private substep(dt: number): void {
+  /** `first`: the frame's first sub-timestep, which runs the surface test (step.ts markSurface). */
+  private substep(dt: number, first: boolean): void {
     const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
-    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses);
+    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
     const enc = d.createCommandEncoder();
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
     dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
+    const F = this.friction, fg = F ? this.group(F) : null;
+    if (F && fg && first) {
+      dispatch(pass, F.pipelines.surfaceNormal, fg, n);
+      dispatch(pass, F.pipelines.surfaceFlag, fg, n);
+    }
     dispatch(pass, K.accelerate, group, n);
     if (pressurePasses > 0) {
       this.warm = true;
@@ -226,6 +252,7 @@ export class GpuParticleSimulation {
       dispatch(pass, K.exchangeGather, group, n);
       dispatch(pass, K.exchangeApply, group, n);
     }
+    if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
     for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
     pass.end();
     this.grid.build(enc);

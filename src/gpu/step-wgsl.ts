@@ -28,7 +28,7 @@ const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn freeFlight(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  let free = keep[2u * a + 1u].w == 0.0 && wallsAt(pos[a].xyz).mask == 0u;
+  let free = keep[2u * a + 1u].w == 0.0 && wallsAt(pos[a].xyz).mask == 0u && !nearObject(a);
   sc[a].w = select(0.0, 1.0, free);
 }
 
@@ -51,12 +51,16 @@ const KERNELS = /* wgsl */ `
   vel[a] = vec4<f32>(vel[a].xyz + dx[a].xyz, vel[a].w);
 }
 
-// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts), then the walls.
+// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts), friction
+// (objects.ts moveFriction), then out of the objects (objectPush) and the walls (collisions.ts).
+// pos.w holds the surface flag (friction-wgsl.ts).
 @compute @workgroup_size(${WORKGROUP}) fn translate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let offset = sc[a].w * keep[2u * P.n + a].xyz;
-  pos[a] = vec4<f32>(pos[a].xyz + (vel[a].xyz - offset) * P.dtm, 0.0);
+  pos[a] = vec4<f32>(pos[a].xyz + (vel[a].xyz - offset) * P.dtm, pos[a].w);
+  moveFriction(a);
+  objectPush(a);
   wallClamp(a, P.keep);
 }
 
@@ -103,12 +107,13 @@ const KERNELS = /* wgsl */ `
   dx[a] = vec4<f32>(displacement(a), 0.0);
 }
 
-// x += Δx, then the walls (keepOut: domainWalls at δt = 0), their correction added to fix.
+// x += Δx, then the objects and the walls (step.ts keepOut: objectContacts, domainWalls at δt = 0), their correction added to fix.
 @compute @workgroup_size(${WORKGROUP}) fn shift(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   let moved = pos[a].xyz + dx[a].xyz;
-  pos[a] = vec4<f32>(moved, 0.0);
+  pos[a] = vec4<f32>(moved, pos[a].w);
+  objectPush(a);
   wallClamp(a, 1.0);
   keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - moved, 0.0);
 }

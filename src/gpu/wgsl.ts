@@ -2,7 +2,7 @@
  * The WGSL every module of the WebGPU step shares (step-wgsl.ts, pressure-wgsl.ts,
  * adhesion-wgsl.ts), written once: the parameters block and the one bind group, the cubic spline,
  * the closed walls, the loop over a slot's neighbours (`around`), the walls' mirror ghosts, the
- * pressure displacement and the density measure.
+ * pressure displacement and the density measure (the static objects' particles included: objects.ts).
  *
  * The bind group: 0 the parameters, 1 pos, 2 vel (vec4 per slot, in bucket order: neighbours.ts), 3
  * per-slot scalars (x: ρ/ρ0, y: pressure p of the pass, z: 1/(2 Σk) of the exchange, w: 1 where
@@ -15,6 +15,7 @@
  * storage buffers: WebGPU's default limit a stage.
  */
 import { HASH_WGSL } from './neighbours.ts';
+import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_WGSL } from './objects.ts';
 
 /** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
 export const ERROR_SCALE = 65536;
@@ -22,8 +23,14 @@ export const ERROR_SCALE = 65536;
 /** Most breakpoints of the liquid's adhesion function the parameters hold (adhesion-wgsl.ts). */
 export const ADHESION_BREAKPOINTS = 32;
 
-/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys. */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS;
+/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS;
+/**
+ * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
+ * exA, sinTheta, surfaceRatio, −; then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
+ * wsupp, the functions' breakpoint counts and supports, their xs and ys.
+ */
+export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 
 const HEAD = /* wgsl */ `
 const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
@@ -39,6 +46,12 @@ struct Params {
   adhN: u32, adhSupp: f32, invR: f32, pad1: f32,
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
+  otable: u32, om: u32, dc: f32, oreach: f32,
+  exA: f32, sinTheta: f32, surfaceRatio: f32, pad2: f32,
+  wtable: u32, wm: u32, winvCell: f32, wsupp: f32,
+  oadhN: vec4<u32>, oadhS: vec4<f32>,
+  oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
+  oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
@@ -50,6 +63,7 @@ struct Params {
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
 @group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 4>;
 ${HASH_WGSL}
+${OBJECT_WGSL}
 // Cubic spline over q = d/h (src/math/kernels.ts cubicSpline, cubicSplineSlope).
 fn W(q: f32) -> f32 {
   if (q >= 1.0) { return 0.0; }
@@ -180,6 +194,9 @@ fn displacement(a: u32) -> vec3<f32> {
     if (d > 0.0) { cx += (pa + sc[b].y) * (dW(d * invH) * invH / d) * rv; }
     ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
+  if (pa != 0.0) {
+    ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { cx += (pa * pos[o].w * dW(d * invH) * invH / d) * rv; }`)}
+  }
   return -cx * P.invN0;
 }
 `;
@@ -213,6 +230,12 @@ fn measure(a: u32) -> Measure {
     }
     ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { gs += (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
+  ${aroundObjects('P.h', `
+    let d = sqrt(d2);
+    let gm = pos[o].w;
+    rho += gm * W(d * invH);
+    nb += 1.0;
+    if (d > 0.0) { gs += (gm * dW(d * invH) * invH / d) * rv; }`)}
   let hs = gs + own;
   return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + dot(hs, hs) + P.epsN));
 }

@@ -1,7 +1,8 @@
 /**
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The dam break runs unchanged (its default cohesion is ported); the honey drop is refused
- * for its ball, floor and sink only.
+ * for its sink and its strong honey–ball adhesion only (static objects and the default adhesion to
+ * them run: src/gpu/objects.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +17,26 @@ function shipped(name: string): SceneInput {
 }
 
 describe('WebGPU backend refusals', () => {
-  it('runs the dam break unchanged and refuses the honey drop for its ball, floor and sink, not its cohesion', () => {
+  it('runs the dam break unchanged and refuses the honey drop for its sink and its strong honey–ball adhesion only, not its static ball, floor or cohesion', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
-    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['bodies[0]', 'bodies[1]', 'sinks[0]']);
+    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['sinks[0]', 'adhesion[1]']);
+  });
+
+  it('runs static objects at the default adhesion to them; refuses a moving plane and any other adhesion to it, by their paths', () => {
+    const input = (motion: boolean, adhesion: boolean): SceneInput => ({
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
+      adhesion: adhesion ? [{ between: ['w', 'floor'], points: Array.from({ length: 40 }, (_, k): [number, number] => [0.1 * k, k < 39 ? -1 : 0]) }] : [],
+      bodies: [
+        { material: 'floor', shape: { type: 'plane', point: [0, 0, 0], normal: [0, 1, 0], extent: 0.02 }, ...(motion ? { motion: { type: 'linear', velocity: [0, 0.1, 0] } } : {}) },
+        { material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } },
+      ],
+    });
+    expect(unportedFeatures(parseScene(input(false, false)))).toEqual([]);
+    expect(unportedFeatures(parseScene(input(true, false))).map((f) => f.path)).toEqual(['bodies[0].motion']);
+    expect(unportedFeatures(parseScene(input(false, true))).map((f) => f.path)).toEqual(['adhesion[0].points']);
+    const strong = input(false, false);
+    strong.adhesion = [{ between: ['w', 'floor'], type: 'attract', strength: 20, support: 8 }];
+    expect(unportedFeatures(parseScene(strong)).map((f) => f.path)).toEqual(['adhesion[0]']);
   });
 
   it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {

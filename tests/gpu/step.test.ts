@@ -125,7 +125,7 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
       adhesion: [],
       bodies: [
         { material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } },
-        { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.01 } },
+        { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.01 }, motion: { type: 'linear', velocity: [0, 0.1, 0] } },
       ],
       sources: [{ material: 'w', center: [0, 0.05, 0], speed: 0.1 }],
     });
@@ -137,7 +137,7 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
     }
     expect(err).toBeInstanceOf(UnportedSceneError);
     const paths = (err as UnportedSceneError).features.map((f) => f.path);
-    expect(paths).toEqual(['bodies[1]', 'sources[0]']);
-    expect((err as Error).message).toMatch(/bodies\[1\]: solid objects \(a sphere\) — not ported to the WebGPU backend/);
+    expect(paths).toEqual(['bodies[1].motion', 'sources[0]']);
+    expect((err as Error).message).toMatch(/bodies\[1\]\.motion: moving objects \(a sphere with a "linear" motion\) — not ported to the WebGPU backend/);
   });
 });
