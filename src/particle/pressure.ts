@@ -52,6 +52,9 @@ const SPECTRAL_RADIUS = 0.9;
  */
 const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
 
+/** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
+const ALONE = 0.45;
+
 /** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
 const COLD = 50;
 
@@ -89,7 +92,7 @@ export interface PressureResult {
  * the pressure (step.ts), which then already comes after it, as in DFSPH.
  */
 export function solvesTwice(P: { pressureAfterViscosity: boolean; viscositySolver: string }): boolean {
-  return P.pressureAfterViscosity && P.viscositySolver !== 'implicit';
+  return P.pressureAfterViscosity;
 }
 
 /**
@@ -110,7 +113,17 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   state.warm = true;
   if (twice && state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
   const step = state.pressureStep, invDt = 1 / dt;
-  if (again) for (let k = 0; k < 3 * n; k++) vel[k] -= step[k] * invDt;
+  // The second solve takes the first one's displacement back, except next to a body: there the
+  // first solve's push off it holds the film against adhesion, and viscosity (the layers beyond the
+  // object terms' reach) has already taken part of it up; taken back, the honey drop's film came
+  // apart into single particles (docs/decisions.md "The implicit default between two solves").
+  if (again) {
+    const nearO = L.nearObject;
+    for (let i = 0; i < n; i++) {
+      if (nearO[i]) continue;
+      vel[3 * i] -= step[3 * i] * invDt; vel[3 * i + 1] -= step[3 * i + 1] * invDt; vel[3 * i + 2] -= step[3 * i + 2] * invDt;
+    }
+  }
   if (twice) step.fill(0, 0, 3 * n);
   for (let a = 0; a < n; a++) {
     const i = order[a];
@@ -135,7 +148,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
     dens[a] = 1 + (v.nb[a] >= FULL ? src : 0);
-    p[a] = prev[order[a]] * dt2;
+    // A particle (nearly) alone has no pressure to keep: a drop's last pressure would push it off
+    // whatever it lands on.
+    p[a] = rho[a] >= ALONE ? prev[order[a]] * dt2 : 0;
     if (dens[a] > 1 || p[a] > 0) any = true;
   }
   let passes = 0, error = 0;

@@ -153,11 +153,11 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s), and the pressure is
   // solved again after it with particle.pressureAfterViscosity (pressure.ts `solvesTwice`). The moves translate by the velocity
   // (ballistic.ts; in free flight by the trapezoid rule).
-  const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit';
+  const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit', twice = pbf && solvesTwice(P);
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
-    if (implicit) {
+    if (implicit && !twice) {
       applyImplicitViscosity(ctx, dt);
       clock.lap('viscosity');
     }
@@ -169,7 +169,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // body takes back (free-bodies.ts capture / release); the implicit solve passes its object terms
   // to free bodies itself (its change to a particle near one mixes the liquid's own viscosity in).
   if (implicit) {
-    if (!pbf) applyImplicitViscosity(ctx, dt);
+    if (!pbf || twice) applyImplicitViscosity(ctx, dt);
   } else {
     applyViscosity(ctx, dt);
     if (pbf) {
@@ -183,7 +183,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // "pbf" with the exchange and pressureAfterViscosity: the pressure once more, after viscosity (pressure.ts: viscosity damped
   // the part of the first solve's velocity that held the density too), so that the moves carry a
   // velocity that does.
-  if (pbf && solvesTwice(P)) {
+  if (twice) {
     const pr = applyPressure(ctx, dt, true);
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');
