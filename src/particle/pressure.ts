@@ -17,18 +17,19 @@
  * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
  * offset (ballistic.ts).
  *
- * With the exchange viscosity and particle.pressureAfterViscosity (off by default: the full-size
- * Huppert case spreads too slowly with it) the solve runs twice a sub-timestep (step.ts), as DFSPH
- * orders its stages around the non-pressure forces (Bender & Koschier 2017, Algorithm 1: the constant-density solve comes after
- * viscosity, just before the positions move). The first, before viscosity, finds the pressure that
- * holds the liquid against the body forces; viscosity then damps the particle-scale velocity that
- * pressure leaves on disordered particles; the second (`again`), after viscosity, takes the first
- * one's Δx(p)/δt back out of the velocities and solves once more, warm-started from the first
- * pressure, so the velocity the moves carry holds the density again. With one solve, viscosity
- * also damped the part of the pressure's velocity that held the density (its particle-scale
- * divergence): a still pool drifted to 10 % compression without density correction, and with it
- * PBF's passes, whose displacement becomes velocity after viscosity, kept it jittering at
- * 0.01–0.015 √(g h) (docs/decisions.md, "Rest at any size: the second pressure solve").
+ * With particle.pressureAfterViscosity (the default) the solve runs twice a sub-timestep
+ * (step.ts), as DFSPH orders its two solves around the non-pressure forces (Bender & Koschier
+ * 2017, Algorithm 1). The first, before viscosity, finds the pressure that holds the liquid
+ * against the body forces; viscosity then damps the particle-scale velocity that pressure leaves
+ * on disordered particles; the second (`again`), after viscosity, takes the first one's
+ * Δx(p)/δt back out of the velocities (not next to a body: see applyPressure) and solves once
+ * more, warm-started from the first pressure, so the velocity the moves carry holds the density
+ * again. With one solve, viscosity after it also damped the part of the pressure's velocity that
+ * held the density, and before it left the spurious part undamped: a still pool jittered at
+ * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
+ * "The implicit default between two solves"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
+ * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
+ * particle's passes have nothing to change, threw it off whatever it landed on.
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
@@ -44,11 +45,10 @@ export const PRESSURE_TOLERANCE = 2e-4;
 /** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
- * Share of the liquid's present compression the pressure also removes. With the exchange's two
- * solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
+ * Share of the liquid's present compression the pressure also removes. With two solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
  * compression at PBF's tolerance, whose passes then fired in bursts (5 cm pool, seconds 1–2.5: RMS
- * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With the implicit
- * viscosity's one solve, half: all of it left the same pool at 0.0155 against 0.0098.
+ * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With one solve after the
+ * implicit viscosity, half: all of it left the same pool at 0.0155 against 0.0098.
  */
 const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
 
@@ -86,12 +86,8 @@ export interface PressureResult {
   error: number;
 }
 
-/**
- * Whether the pressure is solved a second time after viscosity (particle.pressureAfterViscosity):
- * only where viscosity runs after the first solve, the exchange; the implicit solve runs before
- * the pressure (step.ts), which then already comes after it, as in DFSPH.
- */
-export function solvesTwice(P: { pressureAfterViscosity: boolean; viscositySolver: string }): boolean {
+/** Whether the pressure is solved a second time, after viscosity (particle.pressureAfterViscosity). */
+export function solvesTwice(P: { pressureAfterViscosity: boolean }): boolean {
   return P.pressureAfterViscosity;
 }
 

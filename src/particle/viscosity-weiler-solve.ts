@@ -12,7 +12,13 @@
  * harmonic mean of the two particles' temperature factors, temperature.ts), λ the factor
  * that makes the continuous integral of the estimate ∇²v exactly (viscosity-weiler.ts), b the
  * object particles (Akinci et al. 2012 volumes γ_b V0, moving with their body; the friction factor
- * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide).
+ * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide). The object terms
+ * are taken on the body's tangent plane at i, T X_i T with X_i = Σ_b e_ib x_ib x_ibᵀ, T = I − n nᵀ
+ * and n the direction of Σ_b e_ib x_ib (symmetric and positive semi-definite as X_i is): no-slip
+ * holds the liquid's velocity along the body, and the velocity off it is the pressure's (the
+ * liquid is kept out of a body by the pressure, and the full term took back each sub-timestep the
+ * pressure's push off a ball, until the honey drop's film came apart; SPlisHSPlasH leaves boundary
+ * viscosity out unless asked, m_boundaryViscosity 0).
  *
  * Closed domain walls take part as mirror images of the liquid (beyond the paper, which samples
  * walls with particles): particle j mirrored in the wall plane to x_j′ = M x_j is a ghost of i at

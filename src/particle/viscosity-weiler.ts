@@ -12,8 +12,10 @@
  * block-Jacobi preconditioner, started from the velocity after the body forces plus the change
  * the last solve made to the same particle (warm start, §5 of the paper for the method,
  * SPlisHSPlasH's m_vDiff), kept on a per-particle channel (channels.ts) that the sort, sinks and
- * sources carry. With particle.densitySolver "pbf" it runs before the pressure (step.ts). Object particles take part as boundary particles
- * (Akinci volumes, no-slip through their body's friction), closed domain walls as mirror images
+ * sources carry. With particle.densitySolver "pbf" it runs between the two pressure solves, or
+ * before the one (step.ts). Object particles take part as boundary particles (Akinci volumes,
+ * no-slip through their body's friction, along the body's surface only: viscosity-weiler-solve.ts),
+ * closed domain walls as mirror images
  * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
  * of the two, and the mean of the two kernel supports. A liquid whose viscosity follows its
  * temperature (temperature.ts) has μ_i = μ f_i per particle; a pair takes the harmonic mean of
