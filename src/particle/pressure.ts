@@ -33,7 +33,7 @@
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
-import { FULL, RELAX } from './pressure-kernels.ts';
+import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job.ts';
 
 /**
@@ -104,23 +104,11 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
-  // Only where a second solve follows is this solve's displacement kept (24 bytes a particle).
   const twice = solvesTwice(ctx.scene.particle), present = twice ? PRESENT_TWICE : PRESENT_ONCE;
   state.warm = true;
-  if (twice && state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
-  const step = state.pressureStep, invDt = 1 / dt;
-  // The second solve takes the first one's displacement back, except next to a body: there the
-  // first solve's push off it holds the film against adhesion, and viscosity (the layers beyond the
-  // object terms' reach) has already taken part of it up; taken back, the honey drop's film came
-  // apart into single particles (docs/decisions.md "The implicit default between two solves").
-  if (again) {
-    const nearO = L.nearObject;
-    for (let i = 0; i < n; i++) {
-      if (nearO[i]) continue;
-      vel[3 * i] -= step[3 * i] * invDt; vel[3 * i + 1] -= step[3 * i + 1] * invDt; vel[3 * i + 2] -= step[3 * i + 2] * invDt;
-    }
-  }
-  if (twice) step.fill(0, 0, 3 * n);
+  const invDt = 1 / dt, dt2 = dt * dt;
+  runSolvePhase(ctx, v, n, FACTOR);
+  if (again) takeBack(ctx, v, order, n, prev, dt2, invDt);
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -132,11 +120,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) for (let k = 0; k < 3; k++) ou[3 * s + k] = O.vel[3 * oorder[s] + k] * dt;
   }
-  runSolvePhase(ctx, v, n, FACTOR);
   for (let a = 0; a < n; a++) rho[a] = dens[a];
   dens.fill(0, 0, n);
   runSolvePhase(ctx, v, n, ADVANCE, u, ou);
-  const dt2 = dt * dt;
   let any = false;
   for (let a = 0; a < n; a++) {
     const src = dens[a] + present * (rho[a] - 1);
@@ -177,12 +163,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
-    if (again || !twice) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
+    // Both solves' reactions: the first one's push off a body is not taken back (takeBack).
+    ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
       vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
-      if (twice) { step[3 * i] = ux; step[3 * i + 1] = uy; step[3 * i + 2] = uz; }
       if (ux !== 0 || uy !== 0 || uz !== 0) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
     }
   } else {
@@ -199,3 +185,25 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   return { passes, error };
 }
 
+/**
+ * The second solve's first step: the first solve's displacement taken back out of the velocities,
+ * Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0 on
+ * particles next to a body. There the first solve's push off the body holds the film against
+ * adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
+ * reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
+ * "The implicit default between two solves"). As a pressure field, not a mask on the particles'
+ * displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
+ * the object pairs are all left out, so a free body keeps the first solve's reaction.
+ */
+function takeBack(ctx: StepContext, v: SolveView, order: Int32Array, n: number, prev: Float64Array, dt2: number, invDt: number): void {
+  const p = v.p, dx = v.dx, near = ctx.liquid.nearObject, vel = ctx.liquid.vel;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    p[a] = near[i] ? 0 : prev[i] * dt2;
+  }
+  runSolvePhase(ctx, v, n, DISPLACE);
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    vel[3 * i] -= dx[3 * a] * invDt; vel[3 * i + 1] -= dx[3 * a + 1] * invDt; vel[3 * i + 2] -= dx[3 * a + 2] * invDt;
+  }
+}

@@ -220,8 +220,8 @@ function setupRow(a: A, i: number, nm: number, half: boolean): void {
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
   const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
-  // Object terms: X = Σ_b e_ib x_ib x_ibᵀ and X v_b, then taken on the body's tangent plane (T X T,
-  // T = I − n nᵀ, n the e-weighted mean of x_ib: see objectNormal).
+  // Object terms: X = Σ_b e_ib x_ib x_ibᵀ taken on the body's tangent plane (T X T, T = I − n nᵀ, n
+  // the direction of Σ_b e_ib x_ib: see the header), and T X T v_b into b.
   let oxx = 0, oyy = 0, ozz = 0, oxy = 0, oxz = 0, oyz = 0, ux = 0, uy = 0, uz = 0, nx = 0, ny = 0, nz = 0;
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e];
@@ -230,12 +230,18 @@ function setupRow(a: A, i: number, nm: number, half: boolean): void {
     bcoef[e] = c;
     oxx += c * dx * dx; oyy += c * dy * dy; ozz += c * dz * dz; oxy += c * dx * dy; oxz += c * dx * dz; oyz += c * dy * dz;
     nx += c * dx; ny += c * dy; nz += c * dz;
-    const u = c * (dx * ovel[3 * s] + dy * ovel[3 * s + 1] + dz * ovel[3 * s + 2]);
-    ux += u * dx; uy += u * dy; uz += u * dz;
   }
   const nl = Math.hypot(nx, ny, nz), onrm = a.onrm;
   if (nl > 0) {
     nx /= nl; ny /= nl; nz /= nl;
+    // X T v_b summed over the slots (T v_b: the body's velocity along its surface).
+    for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
+      const s = bj[e], c = bcoef[e];
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const wx = ovel[3 * s], wy = ovel[3 * s + 1], wz = ovel[3 * s + 2], wn = wx * nx + wy * ny + wz * nz;
+      const u = c * (dx * (wx - wn * nx) + dy * (wy - wn * ny) + dz * (wz - wn * nz));
+      ux += u * dx; uy += u * dy; uz += u * dz;
+    }
     // T X T = X − n (Xn)ᵀ − (Xn) nᵀ + (nᵀXn) n nᵀ; T u.
     const wx = oxx * nx + oxy * ny + oxz * nz, wy = oxy * nx + oyy * ny + oyz * nz, wz = oxz * nx + oyz * ny + ozz * nz;
     const q = nx * wx + ny * wy + nz * wz, un = ux * nx + uy * ny + uz * nz;
