@@ -17,22 +17,23 @@
  * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
  * offset (ballistic.ts).
  *
- * With the exchange viscosity and particle.pressureAfterViscosity (off by default: the full-size
- * Huppert case spreads too slowly with it) the solve runs twice a sub-timestep (step.ts), as DFSPH
- * orders its stages around the non-pressure forces (Bender & Koschier 2017, Algorithm 1: the constant-density solve comes after
- * viscosity, just before the positions move). The first, before viscosity, finds the pressure that
- * holds the liquid against the body forces; viscosity then damps the particle-scale velocity that
- * pressure leaves on disordered particles; the second (`again`), after viscosity, takes the first
- * one's Δx(p)/δt back out of the velocities and solves once more, warm-started from the first
- * pressure, so the velocity the moves carry holds the density again. With one solve, viscosity
- * also damped the part of the pressure's velocity that held the density (its particle-scale
- * divergence): a still pool drifted to 10 % compression without density correction, and with it
- * PBF's passes, whose displacement becomes velocity after viscosity, kept it jittering at
- * 0.01–0.015 √(g h) (docs/decisions.md, "Rest at any size: the second pressure solve").
+ * With particle.pressureAfterViscosity (the default) the solve runs twice a sub-timestep
+ * (step.ts), as DFSPH orders its two solves around the non-pressure forces (Bender & Koschier
+ * 2017, Algorithm 1). The first, before viscosity, finds the pressure that holds the liquid
+ * against the body forces; viscosity then damps the particle-scale velocity that pressure leaves
+ * on disordered particles; the second (`again`), after viscosity, takes the first one's
+ * Δx(p)/δt back out of the velocities (not next to a body: see applyPressure) and solves once
+ * more, warm-started from the first pressure, so the velocity the moves carry holds the density
+ * again. With one solve, viscosity after it also damped the part of the pressure's velocity that
+ * held the density, and before it left the spurious part undamped: a still pool jittered at
+ * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
+ * "The implicit default between two solves"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
+ * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
+ * particle's passes have nothing to change, threw it off whatever it landed on.
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
-import { FULL, RELAX } from './pressure-kernels.ts';
+import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job.ts';
 
 /**
@@ -44,13 +45,15 @@ export const PRESSURE_TOLERANCE = 2e-4;
 /** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
- * Share of the liquid's present compression the pressure also removes. With the exchange's two
- * solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
+ * Share of the liquid's present compression the pressure also removes. With two solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
  * compression at PBF's tolerance, whose passes then fired in bursts (5 cm pool, seconds 1–2.5: RMS
- * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With the implicit
- * viscosity's one solve, half: all of it left the same pool at 0.0155 against 0.0098.
+ * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With one solve after the
+ * implicit viscosity, half: all of it left the same pool at 0.0155 against 0.0098.
  */
 const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
+
+/** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
+const ALONE = 0.45;
 
 /** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
 const COLD = 50;
@@ -83,13 +86,9 @@ export interface PressureResult {
   error: number;
 }
 
-/**
- * Whether the pressure is solved a second time after viscosity (particle.pressureAfterViscosity):
- * only where viscosity runs after the first solve, the exchange; the implicit solve runs before
- * the pressure (step.ts), which then already comes after it, as in DFSPH.
- */
-export function solvesTwice(P: { pressureAfterViscosity: boolean; viscositySolver: string }): boolean {
-  return P.pressureAfterViscosity && P.viscositySolver !== 'implicit';
+/** Whether the pressure is solved a second time, after viscosity (particle.pressureAfterViscosity). */
+export function solvesTwice(P: { pressureAfterViscosity: boolean }): boolean {
+  return P.pressureAfterViscosity;
 }
 
 /**
@@ -105,13 +104,11 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
-  // Only where a second solve follows is this solve's displacement kept (24 bytes a particle).
   const twice = solvesTwice(ctx.scene.particle), present = twice ? PRESENT_TWICE : PRESENT_ONCE;
   state.warm = true;
-  if (twice && state.pressureStep.length < 3 * L.capacity) state.pressureStep = new Float64Array(3 * L.capacity);
-  const step = state.pressureStep, invDt = 1 / dt;
-  if (again) for (let k = 0; k < 3 * n; k++) vel[k] -= step[k] * invDt;
-  if (twice) step.fill(0, 0, 3 * n);
+  const invDt = 1 / dt, dt2 = dt * dt;
+  runSolvePhase(ctx, v, n, FACTOR);
+  if (again) takeBack(ctx, v, order, n, prev, dt2, invDt);
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -123,11 +120,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) for (let k = 0; k < 3; k++) ou[3 * s + k] = O.vel[3 * oorder[s] + k] * dt;
   }
-  runSolvePhase(ctx, v, n, FACTOR);
   for (let a = 0; a < n; a++) rho[a] = dens[a];
   dens.fill(0, 0, n);
   runSolvePhase(ctx, v, n, ADVANCE, u, ou);
-  const dt2 = dt * dt;
   let any = false;
   for (let a = 0; a < n; a++) {
     const src = dens[a] + present * (rho[a] - 1);
@@ -135,7 +130,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
     dens[a] = 1 + (v.nb[a] >= FULL ? src : 0);
-    p[a] = prev[order[a]] * dt2;
+    // A particle (nearly) alone has no pressure to keep: a drop's last pressure would push it off
+    // whatever it lands on.
+    p[a] = rho[a] >= ALONE ? prev[order[a]] * dt2 : 0;
     if (dens[a] > 1 || p[a] > 0) any = true;
   }
   let passes = 0, error = 0;
@@ -166,12 +163,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
-    if (again || !twice) ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
+    // Both solves' reactions: the first one's push off a body is not taken back (takeBack).
+    ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
       vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
-      if (twice) { step[3 * i] = ux; step[3 * i + 1] = uy; step[3 * i + 2] = uz; }
       if (ux !== 0 || uy !== 0 || uz !== 0) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
     }
   } else {
@@ -188,3 +185,25 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   return { passes, error };
 }
 
+/**
+ * The second solve's first step: the first solve's displacement taken back out of the velocities,
+ * Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0 on
+ * particles next to a body. There the first solve's push off the body holds the film against
+ * adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
+ * reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
+ * "The implicit default between two solves"). As a pressure field, not a mask on the particles'
+ * displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
+ * the object pairs are all left out, so a free body keeps the first solve's reaction.
+ */
+function takeBack(ctx: StepContext, v: SolveView, order: Int32Array, n: number, prev: Float64Array, dt2: number, invDt: number): void {
+  const p = v.p, dx = v.dx, near = ctx.liquid.nearObject, vel = ctx.liquid.vel;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    p[a] = near[i] ? 0 : prev[i] * dt2;
+  }
+  runSolvePhase(ctx, v, n, DISPLACE);
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    vel[3 * i] -= dx[3 * a] * invDt; vel[3 * i + 1] -= dx[3 * a + 1] * invDt; vel[3 * i + 2] -= dx[3 * a + 2] * invDt;
+  }
+}

@@ -36,8 +36,6 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
-  /** The displacement Δx(p) of the sub-timestep's first pressure solve, 3 per particle (pressure.ts: the second solve takes it back out). */
-  pressureStep: Float64Array = new Float64Array(0);
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */

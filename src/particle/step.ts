@@ -143,21 +143,22 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure
-  // (pressure.ts) is found with them. "implicit" viscosity comes between the two, as the
-  // non-pressure forces before the pressure solve of DFSPH (Bender & Koschier 2017, Algorithm 1)
-  // and of Weiler et al. 2018 §5: one solve with the walls and objects in it
-  // (viscosity-weiler.ts), whose no-slip object terms, after the pressure, undid the pressure's
-  // push off a body each sub-timestep while its warm-started pressure grew, until the liquid's
-  // outer layers flew off (docs/decisions.md "Implicit viscosity before the pressure"). The
-  // exchange comes after the pressure: it then damps the particle-scale velocities a pressure on
-  // disordered particles makes (a still pool's bottom layer: 100 → 2 mm/s), and the pressure is
-  // solved again after it with particle.pressureAfterViscosity (pressure.ts `solvesTwice`). The moves translate by the velocity
-  // (ballistic.ts; in free flight by the trapezoid rule).
-  const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit';
+  // (pressure.ts) is found with them. With particle.pressureAfterViscosity (the default) the
+  // pressure is solved twice, before viscosity and again after it (pressure.ts `solvesTwice`), the
+  // order of DFSPH's divergence and density solves around the non-pressure forces (Bender &
+  // Koschier 2017, Algorithm 1): viscosity damps the particle-scale velocity the first solve leaves
+  // on disordered particles (a still pool's jitter), and the second restores the part that holds
+  // the density. With one solve, "implicit" viscosity comes before it (Weiler et al. 2018 §5) and
+  // the exchange after it. The implicit solve's object terms act along the body's surface only
+  // (viscosity-weiler-solve.ts), so they do not take back the pressure's push off a body
+  // (docs/decisions.md "Implicit viscosity before the pressure", "The implicit default between
+  // two solves"). The moves translate by the velocity (ballistic.ts; in free flight by the
+  // trapezoid rule).
+  const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit', twice = pbf && solvesTwice(P);
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
-    if (implicit) {
+    if (implicit && !twice) {
       applyImplicitViscosity(ctx, dt);
       clock.lap('viscosity');
     }
@@ -169,7 +170,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // body takes back (free-bodies.ts capture / release); the implicit solve passes its object terms
   // to free bodies itself (its change to a particle near one mixes the liquid's own viscosity in).
   if (implicit) {
-    if (!pbf) applyImplicitViscosity(ctx, dt);
+    if (!pbf || twice) applyImplicitViscosity(ctx, dt);
   } else {
     applyViscosity(ctx, dt);
     if (pbf) {
@@ -180,10 +181,10 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     }
   }
   clock.lap('viscosity');
-  // "pbf" with the exchange and pressureAfterViscosity: the pressure once more, after viscosity (pressure.ts: viscosity damped
+  // "pbf" with pressureAfterViscosity: the pressure once more, after viscosity (pressure.ts: viscosity damped
   // the part of the first solve's velocity that held the density too), so that the moves carry a
   // velocity that does.
-  if (pbf && solvesTwice(P)) {
+  if (twice) {
     const pr = applyPressure(ctx, dt, true);
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');

@@ -12,7 +12,13 @@
  * harmonic mean of the two particles' temperature factors, temperature.ts), λ the factor
  * that makes the continuous integral of the estimate ∇²v exactly (viscosity-weiler.ts), b the
  * object particles (Akinci et al. 2012 volumes γ_b V0, moving with their body; the friction factor
- * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide).
+ * of the body's material scales μ there: 1 holds the liquid, 0 lets it slide). The object terms
+ * are taken on the body's tangent plane at i, T X_i T with X_i = Σ_b e_ib x_ib x_ibᵀ, T = I − n nᵀ
+ * and n the direction of Σ_b e_ib x_ib (symmetric and positive semi-definite as X_i is): no-slip
+ * holds the liquid's velocity along the body, and the velocity off it is the pressure's (the
+ * liquid is kept out of a body by the pressure, and the full term took back each sub-timestep the
+ * pressure's push off a ball, until the honey drop's film came apart; SPlisHSPlasH leaves boundary
+ * viscosity out unless asked, m_boundaryViscosity 0).
  *
  * Closed domain walls take part as mirror images of the liquid (beyond the paper, which samples
  * walls with particles): particle j mirrored in the wall plane to x_j′ = M x_j is a ghost of i at
@@ -60,7 +66,7 @@ export function pairFactor(r2: number, h: number): number {
 class Rows {
   readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
   readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef;
-  readonly bcoef; readonly b; readonly pinv;
+  readonly bcoef; readonly b; readonly pinv; readonly onrm;
   /** Per-particle viscosity factors (temperature.ts), read when `thermal`. */
   readonly tf; readonly thermal: boolean;
   constructor(a: JobArrays<typeof weilerJob>, thermal: boolean) {
@@ -68,13 +74,14 @@ class Rows {
     this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
     this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
+    this.onrm = a.onrm;
   }
 }
 type A = Rows;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', onrm: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
@@ -213,15 +220,36 @@ function setupRow(a: A, i: number, nm: number, half: boolean): void {
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
   const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
+  // Object terms: X = Σ_b e_ib x_ib x_ibᵀ taken on the body's tangent plane (T X T, T = I − n nᵀ, n
+  // the direction of Σ_b e_ib x_ib: see the header), and T X T v_b into b.
+  let oxx = 0, oyy = 0, ozz = 0, oxy = 0, oxz = 0, oyz = 0, ux = 0, uy = 0, uz = 0, nx = 0, ny = 0, nz = 0;
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e];
     const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
     const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi) * (thermal ? tf[i] : 1));
     bcoef[e] = c;
-    dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
-    const u = c * (dx * ovel[3 * s] + dy * ovel[3 * s + 1] + dz * ovel[3 * s + 2]);
-    bx += u * dx; by += u * dy; bz += u * dz;
+    oxx += c * dx * dx; oyy += c * dy * dy; ozz += c * dz * dz; oxy += c * dx * dy; oxz += c * dx * dz; oyz += c * dy * dz;
+    nx += c * dx; ny += c * dy; nz += c * dz;
   }
+  const nl = Math.hypot(nx, ny, nz), onrm = a.onrm;
+  if (nl > 0) {
+    nx /= nl; ny /= nl; nz /= nl;
+    // X T v_b summed over the slots (T v_b: the body's velocity along its surface).
+    for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
+      const s = bj[e], c = bcoef[e];
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const wx = ovel[3 * s], wy = ovel[3 * s + 1], wz = ovel[3 * s + 2], wn = wx * nx + wy * ny + wz * nz;
+      const u = c * (dx * (wx - wn * nx) + dy * (wy - wn * ny) + dz * (wz - wn * nz));
+      ux += u * dx; uy += u * dy; uz += u * dz;
+    }
+    // T X T = X − n (Xn)ᵀ − (Xn) nᵀ + (nᵀXn) n nᵀ; T u.
+    const wx = oxx * nx + oxy * ny + oxz * nz, wy = oxy * nx + oyy * ny + oyz * nz, wz = oxz * nx + oyz * ny + ozz * nz;
+    const q = nx * wx + ny * wy + nz * wz, un = ux * nx + uy * ny + uz * nz;
+    dxx += oxx - 2 * nx * wx + q * nx * nx; dyy += oyy - 2 * ny * wy + q * ny * ny; dzz += ozz - 2 * nz * wz + q * nz * nz;
+    dxy += oxy - nx * wy - wx * ny + q * nx * ny; dxz += oxz - nx * wz - wx * nz + q * nx * nz; dyz += oyz - ny * wz - wy * nz + q * ny * nz;
+    bx += ux - un * nx; by += uy - un * ny; bz += uz - un * nz;
+  }
+  onrm[3 * i] = nx; onrm[3 * i + 1] = ny; onrm[3 * i + 2] = nz;
   // Walls: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w.
   for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
@@ -310,11 +338,20 @@ function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, pairs: bo
     const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
     sx += u * dx; sy += u * dy; sz += u * dz;
   }
-  for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
-    const s = bj[e];
-    const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-    const u = bcoef[e] * (dx * vx + dy * vy + dz * vz);
-    sx += u * dx; sy += u * dy; sz += u * dz;
+  const e0 = bs[i], e1 = bs[i + 1];
+  if (e0 < e1) {
+    // T X T v (setupRow): v on the tangent plane, X, and the result on the tangent plane.
+    const onrm = a.onrm, nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2], vn = vx * nx + vy * ny + vz * nz;
+    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
+    let ox = 0, oy = 0, oz = 0;
+    for (let e = e0; e < e1; e++) {
+      const s = bj[e];
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const u = bcoef[e] * (dx * tx + dy * ty + dz * tz);
+      ox += u * dx; oy += u * dy; oz += u * dz;
+    }
+    const on = ox * nx + oy * ny + oz * nz;
+    sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
   }
   for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);

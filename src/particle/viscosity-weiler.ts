@@ -12,8 +12,10 @@
  * block-Jacobi preconditioner, started from the velocity after the body forces plus the change
  * the last solve made to the same particle (warm start, §5 of the paper for the method,
  * SPlisHSPlasH's m_vDiff), kept on a per-particle channel (channels.ts) that the sort, sinks and
- * sources carry. With particle.densitySolver "pbf" it runs before the pressure (step.ts). Object particles take part as boundary particles
- * (Akinci volumes, no-slip through their body's friction), closed domain walls as mirror images
+ * sources carry. With particle.densitySolver "pbf" it runs between the two pressure solves, or
+ * before the one (step.ts). Object particles take part as boundary particles (Akinci volumes,
+ * no-slip through their body's friction, along the body's surface only: viscosity-weiler-solve.ts),
+ * closed domain walls as mirror images
  * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
  * of the two, and the mean of the two kernel supports. A liquid whose viscosity follows its
  * temperature (temperature.ts) has μ_i = μ f_i per particle; a pair takes the harmonic mean of
@@ -159,15 +161,16 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const m = T > 1 ? Math.max(n, L.capacity) : n;
   const kn = T > 1 ? st.rows.j.length : st.rows.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
   const cn = half ? 3 * kn : kn;
-  const mem = ctx.stageScratch(8 * (6 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
+  const mem = ctx.stageScratch(8 * (7 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), z = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), b = mem.f64(3 * m);
+  const onrm = mem.f64(3 * m);
   const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
   fillRows(ctx, st, n, coef, half);
   listGhosts(ctx, st, n, wallTable(ctx, st), half);
   warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
-  a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = st.rows.start; a.lj = st.rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
@@ -180,7 +183,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
-  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, n);
+  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, n);
   keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
@@ -299,18 +302,25 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
  * the object slots b in its support (V_i = m_i / ρ_i = (2r)³, v_i the solution), so the body of
  * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
  */
-function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, n: number): void {
+function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float64Array, n: number): void {
   const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
   const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j, opos = st.opos, ovel = st.ovel;
   for (let i = 0; i < n; i++) {
     const e0 = bs[i], e1 = bs[i + 1];
     if (e0 === e1) continue;
     const V = ctx.mass[mat[i]] / st.rho[mat[i]], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2];
     for (let e = e0; e < e1; e++) {
       const s = bj[e], k = freeOf[obody[oorder[s]]];
       if (k < 0) continue;
-      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-      const u = V * bcoef[e] * (dx * (v[3 * i] - ovel[3 * s]) + dy * (v[3 * i + 1] - ovel[3 * s + 1]) + dz * (v[3 * i + 2] - ovel[3 * s + 2]));
+      // T x_ib x_ibᵀ T (v_i − v_b), as the solve's tangential object term.
+      let wx = v[3 * i] - ovel[3 * s], wy = v[3 * i + 1] - ovel[3 * s + 1], wz = v[3 * i + 2] - ovel[3 * s + 2];
+      const wn = wx * nx + wy * ny + wz * nz;
+      wx -= wn * nx; wy -= wn * ny; wz -= wn * nz;
+      let dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const dn = dx * nx + dy * ny + dz * nz;
+      dx -= dn * nx; dy -= dn * ny; dz -= dn * nz;
+      const u = V * bcoef[e] * (dx * wx + dy * wy + dz * wz);
       free.addImpulse(k, u * dx, u * dy, u * dz, opos[3 * s], opos[3 * s + 1], opos[3 * s + 2]);
     }
   }

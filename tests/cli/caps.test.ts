@@ -116,7 +116,7 @@ describe('viscid info', () => {
     const scene = join(FIXTURES, 'tiny.json');
     const plain = await cliInProcess(['info', scene]);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/a frame: particle engine ~\d+ ms on one thread \(2 substeps × 2 moves, 1 viscosity sweep a substep\); grid engine ~\d+ ms \(~[\d,]+ steps of ~[\d,]+ cells; 2–3,334 allowed\)/);
+    expect(plain.stdout).toMatch(/a frame: particle engine ~\d+ ms on one thread \(2 substeps × 2 moves, implicit viscosity\); grid engine ~\d+ ms \(~[\d,]+ steps of ~[\d,]+ cells; 2–3,334 allowed\)/);
     expect(plain.stdout).not.toMatch(/warning/);
     const json = JSON.parse((await cliInProcess(['info', '--json', scene])).stdout) as { cost: { particle: { viscosity: { sweepsNeeded: number }[] } } };
     expect(json.cost.particle.viscosity[0].sweepsNeeded).toBe(1);

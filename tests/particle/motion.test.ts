@@ -18,7 +18,8 @@ function gravityBlock(densitySolver: 'pbf' | 'steele', pressureImpulse = true) {
     materials: { w: liquid(2, densitySolver === 'steele' ? { particle: { densityTolerance: 0.02 } } : {}) },
     adhesion: [{ between: ['w', 'w'], type: 'lennard-jones', strength: 0 }],
     bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [BLOCK_DEPTH, BLOCK_DEPTH, BLOCK_DEPTH] } }],
-    particle: { radius: BLOCK_R, densitySolver, pressureImpulse },
+    // "steele" is the paper's method whole, with the paper's viscosity (the exchange).
+    particle: { radius: BLOCK_R, densitySolver, pressureImpulse, ...(densitySolver === 'steele' ? { viscositySolver: 'exchange' as const } : {}) },
   });
   const y0 = sim.metrics().centerOfMass[1];
   let passes = 0, pressurePasses = 0, substeps = 0;
@@ -78,13 +79,13 @@ describe('particle engine', () => {
   // mean speed 0.43 g δt, max speed 0.09–0.13 √(g·depth) over frames 1–20 (before the
   // displacement became velocity: 1.0 %, 1.7, 0.07 r, max 0.09).
   // The default solver: the pressure holds the block (warm-started: the first sub-timestep takes
-  // up to 50 passes, the others one) and density correction has nothing left to do. Measured:
-  // 2.9 pressure passes a sub-timestep over the 10 frames, no density passes, max speed 1e-4
-  // m/s, settling 0.001 r.
+  // up to 50 passes, the others one a solve, two solves a sub-timestep) and density correction has
+  // nothing left to do. Measured (one solve): 2.9 pressure passes a sub-timestep over the 10
+  // frames, no density passes, max speed 1e-4 m/s, settling 0.001 r; two solves: 4.8 passes.
   it('a block of liquid filling a box under gravity rests to round-off with the default solver: no density passes', () => {
     const { m, passesPerSubstep, pressurePerSubstep, settling } = gravityBlock('pbf');
     expect(m.densityError!).toBeLessThan(0.005);
-    expect(pressurePerSubstep).toBeLessThan(3.5);
+    expect(pressurePerSubstep).toBeLessThan(5.5);
     expect(passesPerSubstep).toBe(0);
     expect(settling).toBeLessThan(0.01 * BLOCK_R);
     expect(m.maxSpeed).toBeLessThan(1e-3 * Math.sqrt(9.81 * BLOCK_DEPTH));
