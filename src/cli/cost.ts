@@ -8,6 +8,7 @@
 import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
+import { solvesTwice } from '../particle/pressure.ts';
 import { GelState, gelPieces } from '../particle/gel.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
@@ -24,7 +25,8 @@ import { fmtDuration, fmtInt } from './format.ts';
  * (bench/frame-cpu.ts --stages, BENCHMARKS.md "What viscid info predicts"):
  *   - substep: emit, objects, neighbours (the sort and its channels), adhesion, the surface test;
  *   - move: one move's translation, friction and collisions;
- *   - pressurePass: one pass of the "pbf" pressure (it takes its particle.pressureIterations);
+ *   - pressurePass: one pass of the "pbf" pressure (it takes its particle.pressureIterations a
+ *     solve, and solves twice with particle.pressureAfterViscosity);
  *   - density, densityPass: density correction's fixed part and one pass (wallPass more with
  *     closed domain walls);
  *   - exchange, sweep: the exchange viscosity's fixed part and one sweep;
@@ -343,7 +345,9 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   });
   const liquids = scene.materialNames.filter((name) => scene.materials[name].kind === 'liquid').length;
   const mixingWidth = P.mixingDiffusivity > 0 && liquids >= 2 ? scene.materialNames.length : 0;
-  const pressure = P.densitySolver === 'pbf' ? P.pressureIterations * N.pressurePass : 0;
+  // With pressureAfterViscosity (the default) the pressure is solved before the viscosity and again
+  // after it (pressure.ts solvesTwice): two solves of its particle.pressureIterations passes each.
+  const pressure = P.densitySolver === 'pbf' ? (solvesTwice(P) ? 2 : 1) * P.pressureIterations * N.pressurePass : 0;
   // Closed domain walls take part in every pass (density-walls.ts): a pass costs more beside them.
   const walls = scene.domain !== undefined && P.walls;
   const fixed = N.substep + P.moves * N.move + pressure + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
