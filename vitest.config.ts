@@ -13,6 +13,13 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: 'forks',
+    // Test files share their worker's modules (a worker runs file after file in one process): with
+    // isolation every file imported vitest, the engines and their dependencies again in a fresh
+    // process, about 1.2 s of CPU a file on the 2-core machine (55 small files: 102.6 s of CPU
+    // isolated, 33.5 s shared; BENCHMARKS.md, "The test suite"), some 180 s of the suite's CPU over
+    // its 154 files. A file that changes process state (cwd, environment, stdout) restores it.
+    // Forks, not threads: tests/cli/names.test.ts changes directory, which a thread may not.
+    isolate: false,
     // Two test files at a time. vitest's default on a 2-core machine is one (cores − 1), and with it
     // the CI run kept 1.1 cores busy on average; the longest files start first (tests/sequencer.ts).
     maxWorkers: 2,

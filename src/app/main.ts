@@ -43,9 +43,10 @@ window.addEventListener('drop', (e) => {
   if (e.dataTransfer?.files.length) void app.openFiles([...e.dataTransfer.files]);
 });
 
-// Start: the honey drop (or ?scene=, ?engine=, ?backend=), running.
+// Start: the honey drop (or ?scene=, ?engine=, ?backend=), running (or, with ?paused, at its frame 0).
 const initial = new URLSearchParams(location.search);
 app.session.mode = (initial.get('engine') as Mode | null) ?? 'particle';
+if (initial.has('paused')) app.session.playing = false;
 app.continuous = initial.has('continuous');
 app.details = initial.has('details');
 // ?backend=auto|webgpu|cpu: where the particle engine steps (gpu-backend.ts).

@@ -5,7 +5,8 @@
  * its workers' load from the sources (the `.ts` files themselves), and the dependencies the
  * workers import are pre-bundled up front (`optimizeDeps.include`), so no module request is
  * answered with an error (vite answers 504 to a worker's request while it re-optimises) and the
- * first frame is computed and drawn.
+ * first frame is computed and drawn. It opens the app as a user does, playing; the other browser
+ * files open it with `?paused` (tests/e2e/harness.ts PAUSED).
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +35,12 @@ describe.skipIf(!existsSync(CHROMIUM))('the app from vite dev server (npm start)
   it('opens cross-origin isolated, its workers loaded from the sources, every request answered', async () => {
     const s = await page.evaluate(() => {
       const v = (window as any).__viscid;
-      return { isolated: crossOriginIsolated, scene: v.sceneName, frames: v.frames };
+      return { isolated: crossOriginIsolated, scene: v.sceneName, frames: v.frames, status: v.status };
     });
     expect(s.isolated).toBe(true);
     expect(s.scene).toBe('honey-drop');
+    // Without a query the app opens playing (the other browser files open it with ?paused).
+    expect(s.status).toBe('playing');
     expect(s.frames[0].error).toBeNull();
     const urls = page.workers().map((w) => w.url());
     expect(urls.some((u) => /\/src\/app\/sim\.worker\.ts\b/.test(u)), urls.join(', ')).toBe(true);

@@ -20,10 +20,18 @@ export const ARTIFACTS = join(ROOT, 'tests/artifacts');
 export interface App {
   url: string;
   context: BrowserContext;
-  /** Opens the app (optionally with a query string) and waits until its first frame with data. */
+  /** Opens the app (optionally with a query string, e.g. PAUSED) and waits until its first frame with data. */
   open(query?: string): Promise<Page>;
   close(): Promise<void>;
 }
+
+/**
+ * The query that opens the app on its scene's frame 0 without playing it (`?paused`,
+ * src/app/main.ts). A browser file starts the frames it needs itself instead of paying for the
+ * honey drop stepping on a core beside every check; tests/e2e/dev-server.test.ts opens the app as
+ * `npm start` does, playing.
+ */
+export const PAUSED = '?paused';
 
 export interface StartOptions {
   /**

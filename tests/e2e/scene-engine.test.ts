@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, ROOT, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
+import { CHROMIUM, PAUSED, ROOT, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -30,7 +30,7 @@ describe.skipIf(!hasChromium)('scenes open in the engine they name', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    page = await app.open(); // the honey drop, in the particle engine
+    page = await app.open(PAUSED); // the honey drop, in the particle engine
   }, TEST_TIMEOUT);
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, ROOT, saveScreenshot, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
+import { CHROMIUM, PAUSED, ROOT, saveScreenshot, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)('every shipped scene in the app', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    page = await app.open();
+    page = await app.open(PAUSED);
   }, TEST_TIMEOUT);
 
   afterAll(async () => {

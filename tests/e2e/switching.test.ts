@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Worker } from 'playwright-core';
-import { CHROMIUM, ROOT, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
+import { CHROMIUM, PAUSED, ROOT, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 /** Per test: its waits are for states (WAIT each); a slow machine makes it slower, not red. */
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
 
   beforeAll(async () => {
     app = await startApp();
-    page = await app.open();
+    page = await app.open(PAUSED);
   }, TEST_TIMEOUT);
 
   afterAll(async () => {

@@ -12,12 +12,19 @@ export const GPU_SKIP = skipReason('webgpu');
 
 let pending: Promise<GPUDevice> | undefined;
 
-// Registered while the importing test file is collected: its device and Dawn go after its tests.
-afterAll(() => {
-  if (!pending) return;
-  releaseNodeGpu();
-  pending = undefined;
-});
+/**
+ * Releases the test file's device and Dawn after its tests: called at the top of each file that
+ * asks for a device. (Not registered by this module itself: the test files share their worker's
+ * modules, vitest.config.ts `isolate: false`, so this module runs once a worker, and a device
+ * asked for by a later file would be left running, Dawn's event processing with it.)
+ */
+export function releaseGpuAfterAll(): void {
+  afterAll(() => {
+    if (!pending) return;
+    releaseNodeGpu();
+    pending = undefined;
+  });
+}
 
 /** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
 export function gpuDevice(): Promise<GPUDevice> {

@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { GpuNeighbours } from '../../src/gpu/neighbours.ts';
 import { readBuffer } from '../../src/gpu/device.ts';
-import { checked, GPU_SKIP, gpuDevice } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+
+releaseGpuAfterAll();
 
 const f = Math.fround;
 

@@ -10,7 +10,9 @@ import { GpuParticleSimulation, UnportedSceneError } from '../../src/gpu/simulat
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+
+releaseGpuAfterAll();
 
 /** One liquid at the default cohesion (lennard-jones 1 m/s²), radius 2 mm. */
 function scene(extra: Partial<SceneInput>): SceneInput {

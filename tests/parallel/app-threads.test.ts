@@ -7,13 +7,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM, startApp, TEST_TIMEOUT, WAIT } from '../e2e/harness.ts';
+import { CHROMIUM, PAUSED, startApp, TEST_TIMEOUT, WAIT } from '../e2e/harness.ts';
 
 describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
   it('is cross-origin isolated and steps the honey drop with particle.workers = 2 on a nested worker', async () => {
     const app = await startApp();
     try {
-      const page = await app.open();
+      const page = await app.open(PAUSED);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
