@@ -10,7 +10,9 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+
+releaseGpuAfterAll();
 
 
 /** Two bodies of water thrown into each other without gravity, 2 mm particles; `adhesion` as given (none: the default cohesion). */

@@ -10,7 +10,9 @@ import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+
+releaseGpuAfterAll();
 
 const r = 0.002, depth = 0.016, ro = 1.5 * r;
 
