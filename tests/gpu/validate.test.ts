@@ -20,18 +20,19 @@ describe('validate on the webgpu backend: refusals', () => {
   it('refuses the cases whose scenes the backend does not run, by JSON path, starting no GPU', () => {
     const results = runValidation({ cases: ['free-fall', 'dam-break'], engines: ['particle'], size: 'tiny', backend });
     expect(results.map((r) => [r.caseName, r.backend, r.passed, r.error])).toEqual([['free-fall', 'webgpu', false, undefined], ['dam-break', 'webgpu', false, undefined]]);
-    expect(results[0].refused).toMatch(/^the WebGPU backend does not run domain\.boundary\n {2}domain\.boundary: open faces/);
-    expect(results[1].refused).toMatch(/^the WebGPU backend does not run domain\.faces\.ymax\n/);
+    // The cases run the defaults: the implicit viscosity (not ported) is named first, then the scene's own.
+    expect(results[0].refused).toMatch(/^the WebGPU backend does not run particle\.viscositySolver, domain\.boundary\n {2}particle\.viscositySolver: "implicit".*\n {2}domain\.boundary: open faces/);
+    expect(results[1].refused).toMatch(/^the WebGPU backend does not run particle\.viscositySolver, domain\.faces\.ymax\n/);
     // A face said once, not once per face.
-    expect(results[0].refused!.split('\n')).toHaveLength(2);
-    expect(formatResults(results)).toContain('refused: free-fall (particle/webgpu): the WebGPU backend does not run domain.boundary');
+    expect(results[0].refused!.split('\n')).toHaveLength(3);
+    expect(formatResults(results)).toContain('refused: free-fall (particle/webgpu): the WebGPU backend does not run particle.viscositySolver, domain.boundary');
     expect(backend.adapter()).toBe('');
   });
 
   it('the CLI lists refused cases apart and fails nothing for them; the grid engine is a usage error', async () => {
     const r = await cli(['validate', '--tiny', '-c', 'free-fall', '--backend', 'webgpu']);
     expect(r.stdout).toContain('0/0 passed; refused by the webgpu backend: free-fall (particle/webgpu)');
-    expect(r.stderr).toMatch(/free-fall \(particle\/webgpu\): refused — the WebGPU backend does not run domain\.boundary/);
+    expect(r.stderr).toMatch(/free-fall \(particle\/webgpu\): refused — the WebGPU backend does not run particle\.viscositySolver, domain\.boundary/);
     expect(r.code).toBe(0);
     const grid = await cli(['validate', '-e', 'grid', '--backend', 'webgpu']);
     expect(grid.stderr).toContain('--backend webgpu runs the particle engine');
@@ -48,7 +49,8 @@ const fallInBox: ValidationCase = {
       domain: { min: [0, 0, 0], max: [0.04, 0.14, 0.04], boundary: 'slip' },
       ...liquidScene(1e-6),
       bodies: [{ material: 'liquid', shape: { type: 'box', center: [0.02, 0.1, 0.02], size: [0.016, 0.016, 0.016] } }],
-      particle: { radius: 0.002 },
+      // The method the backend runs: the exchange with one pressure solve.
+      particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
     });
     try {
       const y0 = sim.metrics().centerOfMass[1];

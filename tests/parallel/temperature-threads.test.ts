@@ -34,7 +34,7 @@ const SCENE: SceneInput = {
     { material: 'cold', shape: { type: 'box', center: [0.016, 0.016, 0.01], size: [0.032, 0.032, 0.02] } },
     { material: 'hot', shape: { type: 'box', center: [0.048, 0.016, 0.01], size: [0.032, 0.032, 0.02] } },
   ],
-  particle: { radius: 0.001, substeps: 2, densitySolver: 'steele', densityIterations: 3 },
+  particle: { radius: 0.001, substeps: 2, densitySolver: 'steele', densityIterations: 3, viscositySolver: 'exchange' },
 };
 
 function sim(workers: number): ParticleSimulation {

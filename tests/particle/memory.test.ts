@@ -43,7 +43,7 @@ describe('particle engine memory', () => {
     // Stepping allocates the cells, pair lists and scratch: more than the particle arrays alone.
     expect(a.memoryBytes!).toBeGreaterThan(before);
     expect(small.ctx.solve).toBeDefined(); // the default densitySolver "pbf" (solve-setup.ts)
-    expect(small.ctx.viscosity).toBeDefined();
+    expect(small.ctx.viscositySolve).toBeDefined(); // the default implicit viscosity (viscosity-weiler.ts)
     // Per particle it is about the same at 8× the particles (no per-scene constant dominates).
     const perA = a.memoryBytes! / a.pointCount, perB = b.memoryBytes! / b.pointCount;
     expect(b.pointCount).toBeGreaterThan(7 * a.pointCount);
