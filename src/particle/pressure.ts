@@ -45,7 +45,8 @@ export const PRESSURE_TOLERANCE = 2e-4;
 /** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
- * Share of the liquid's present compression the pressure also removes. With two solves, all of it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
+ * Share of the liquid's present compression the pressure also removes. With two solves, all of
+ * it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
  * compression at PBF's tolerance, whose passes then fired in bursts (5 cm pool, seconds 1–2.5: RMS
  * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With one solve after the
  * implicit viscosity, half: all of it left the same pool at 0.0155 against 0.0098.
