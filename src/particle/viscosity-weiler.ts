@@ -1,6 +1,6 @@
 /**
- * Stage "viscosity" with particle.viscositySolver = "implicit" (beyond Steele et al.
- * 2004, whose momentum exchange, viscosity.ts, is the default "exchange"): the implicit
+ * Stage "viscosity" with particle.viscositySolver = "implicit", the default (beyond Steele et al.
+ * 2004, whose momentum exchange, viscosity.ts, is "exchange"): the implicit
  * viscosity of Weiler, Koschier, Brand & Bender 2018, "A Physically Consistent Implicit Viscosity
  * Solver for SPH Fluids", Computer Graphics Forum 37(2), as SPlisHSPlasH's Viscosity_Weiler2018
  * runs it. The viscous term is the SPH estimate of the velocity Laplacian (their eq. 8,

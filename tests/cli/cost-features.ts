@@ -44,7 +44,7 @@ export const PAIRS: [string, (s: SceneInput) => void][] = [
 
 /** Each pair's common base: the implicit viscosity's the exchange; the gel's at one density pass a sub-timestep in both (the blob takes one; the model gives a gel fewer than a liquid). */
 export const BASES: Record<string, (s: SceneInput) => void> = {
-  // The base names the exchange (the default) so the pair holds whatever the default is.
+  // The base names the exchange so the pair holds whatever the default is.
   'the implicit viscosity': (s) => {
     s.particle = { ...s.particle, viscositySolver: 'exchange' };
   },
