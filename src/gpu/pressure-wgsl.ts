@@ -14,8 +14,8 @@ import { aroundObjects } from './objects.ts';
 
 /** Neighbours within h (liquid and ghosts) from which a particle is not at a free surface (pressure-kernels.ts FULL). */
 const FULL = 20;
-/** Share of the present compression the pressure also removes (pressure.ts PRESENT). */
-const PRESENT = 0.5;
+/** ρ/ρ0 under which a particle keeps no warm start (pressure.ts ALONE). */
+const ALONE = 0.45;
 /** Jacobi relaxation (pressure-kernels.ts RELAX). */
 const RELAX = 0.5;
 /** Spectral radius the Chebyshev weights assume (pressure.ts SPECTRAL_RADIUS). */
@@ -48,7 +48,8 @@ fn ${name}(a: u32) -> f32 {
 }`;
 }
 
-const KERNELS = /* wgsl */ `
+function kernels(present: number): string {
+  return /* wgsl */ `
 ${densityChange('advected', (b) => `keep[2u * ${b}].xyz`)}
 ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 
@@ -62,17 +63,18 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   if (a >= P.n) { return; }
   let m = measure(a);
   keep[2u * a] = vec4<f32>(vel[a].xyz * P.dt, m.alpha);
-  keep[2u * a + 1u] = vec4<f32>(m.dens, m.nb, 0.0, 0.0);
+  keep[2u * a + 1u] = vec4<f32>(m.dens, m.nb, 0.0, keep[2u * a + 1u].w);
 }
 
-// The source: the compression δt v* makes plus PRESENT of the present one, none at a free surface;
-// the pressure warm-started from the last sub-timestep.
+// The source: the compression δt v* makes plus ${present} of the present one, none at a free surface;
+// the pressure warm-started from the last sub-timestep's, but not for a particle (nearly) alone.
 @compute @workgroup_size(${WORKGROUP}) fn pressureSource(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let k = keep[2u * a + 1u];
-  let src = advected(a) * P.invN0 + ${PRESENT} * (k.x - 1.0);
-  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), vel[a].w * P.dt * P.dt, sc[a].z, sc[a].w);
+  let src = advected(a) * P.invN0 + ${present} * (k.x - 1.0);
+  let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE});
+  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
 
 @compute @workgroup_size(${WORKGROUP}) fn pressureDisplace(@builtin(global_invocation_id) g: vec3<u32>) {
@@ -117,19 +119,49 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   else if (passes > 2u) { atomicStore(&stats[0], bitcast<u32>(4.0 / (4.0 - r2 * bitcast<f32>(atomicLoad(&stats[0]))))); }
 }
 
-// The pressure's displacement as velocity; p/δt² kept for the next sub-timestep; a particle it
-// moved is marked (keep[2a + 1].w), and loses its free-flight offset (step-wgsl.ts freeFlight).
+// The pressure's displacement as velocity; p/δt² kept for the next sub-timestep (and the second
+// solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
+// the sub-timestep's first solve to its second; density correction zeroes it), and loses its
+// free-flight offset (step-wgsl.ts freeFlight).
 @compute @workgroup_size(${WORKGROUP}) fn pressureEnd(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let u = displacement(a);
   let p = sc[a].y;
   vel[a] = vec4<f32>(vel[a].xyz + u / P.dt, p / (P.dt * P.dt));
-  keep[2u * a + 1u].w = select(0.0, 1.0, any(u != vec3<f32>(0.0)));
+  keep[2u * a + 1u].w = max(keep[2u * a + 1u].w, select(0.0, 1.0, any(u != vec3<f32>(0.0))));
+}
+
+// The second solve's take-back (pressure.ts takeBack): the first solve's pressure (vel.w: p/δt²)
+// but 0 next to a body, whose displacement (pressureDisplace, into dx) leaves the velocities.
+@compute @workgroup_size(${WORKGROUP}) fn takeBackPressure(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  sc[a].y = select(vel[a].w * P.dt * P.dt, 0.0, nearObject(a));
+}
+@compute @workgroup_size(${WORKGROUP}) fn takeBackApply(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  vel[a] = vec4<f32>(vel[a].xyz - dx[a].xyz / P.dt, vel[a].w);
 }
 `;
+}
 
-export const PRESSURE_WGSL = SHARED_WGSL + KERNELS;
+/** The share of the present compression the source takes: all with the second solve, half without (pressure.ts PRESENT_TWICE, PRESENT_ONCE). */
+export function presentShare(P: { pressureAfterViscosity: boolean }): number {
+  return P.pressureAfterViscosity ? 1 : 0.5;
+}
 
-export const PRESSURE_ENTRIES = ['pressureBegin', 'pressureFactor', 'pressureSource', 'pressureDisplace', 'pressureUpdate', 'pressureJudge', 'pressureEnd'] as const;
+/**
+ * The module for `present`, the share of the present compression the source takes (pressure.ts
+ * PRESENT_TWICE with the second solve, PRESENT_ONCE without).
+ */
+export function pressureWgsl(present: number): string {
+  return SHARED_WGSL + kernels(present);
+}
+
+export const PRESSURE_ENTRIES = [
+  'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureDisplace', 'pressureUpdate', 'pressureJudge', 'pressureEnd',
+  'takeBackPressure', 'takeBackApply',
+] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

@@ -16,8 +16,6 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.viscositySolver !== 'exchange') out.push({ path: 'particle.viscositySolver', message: `"${P.viscositySolver}" ${NOT_YET}; the backend runs "exchange"` });
-  if (P.viscositySolver === 'exchange' && P.pressureAfterViscosity) out.push({ path: 'particle.pressureAfterViscosity', message: `the second pressure solve after the exchange ${NOT_YET}; the backend solves the pressure once, before the exchange: write false to run it so` });
   if (P.mixingDiffusivity > 0) out.push({ path: 'particle.mixingDiffusivity', message: `mixing ${NOT_YET}` });
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
   if (liquids.length > 1) out.push({ path: `materials.${liquids[1]}`, message: `a second liquid ${NOT_YET}: the backend runs one liquid` });

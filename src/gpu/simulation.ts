@@ -37,7 +37,8 @@ import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
-import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-wgsl.ts';
+import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
+import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
@@ -81,6 +82,8 @@ export class GpuParticleSimulation {
   private readonly adhesion: Kernels<AdhesionEntry>;
   /** The surface test and the objects' share of the exchange (friction-wgsl.ts); null without objects. */
   private readonly friction: Kernels<FrictionEntry> | null;
+  /** particle.viscositySolver "implicit" (viscosity-solve.ts); null for the exchange. */
+  private readonly viscosity: GpuImplicitViscosity | null;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -109,7 +112,8 @@ export class GpuParticleSimulation {
     this.r = ctx.r;
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
-    this.rate = ctx.exchangeRate[m] ?? 0;
+    this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, n) : null;
+    this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2);
@@ -119,7 +123,7 @@ export class GpuParticleSimulation {
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
     }
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
-    this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
+    this.pressure = new Kernels(device, 'pressure', pressureWgsl(presentShare(scene.particle)), PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
@@ -204,28 +208,35 @@ export class GpuParticleSimulation {
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
       counters.subdivisions += pieces - 1;
-      for (let q = 0; q < pieces; q++) this.substep(dtSub / pieces, k === 0 && q === 0);
+      for (let q = 0; q < pieces; q++) await this.substep(dtSub / pieces, k === 0 && q === 0, counters);
       counters.substeps += pieces;
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
     counters.densityPassesLastSubstep = st[3];
+    if (counters.viscositySolves) counters.viscosityIterationsPerSolve = counters.viscosityIterations / counters.viscositySolves;
     this.frame++;
     this.time = this.frame / s.fps;
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
   }
 
-  /** `first`: the frame's first sub-timestep, which runs the surface test (step.ts markSurface). */
-  private substep(dt: number, first: boolean): void {
+  /**
+   * `first`: the frame's first sub-timestep, which runs the surface test (step.ts markSurface).
+   * With the implicit viscosity the pressure is solved before it and again after it
+   * (pressureAfterViscosity), or once after it; with the exchange once before it, or before and
+   * after it (step.ts).
+   */
+  private async substep(dt: number, first: boolean, counters: Record<string, number>): Promise<void> {
     const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
     this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
-    const enc = d.createCommandEncoder();
+    let enc = d.createCommandEncoder();
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
+    const twice = P.pressureAfterViscosity && pressurePasses > 0;
     dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
     const F = this.friction, fg = F ? this.group(F) : null;
     if (F && fg && first) {
@@ -233,26 +244,26 @@ export class GpuParticleSimulation {
       dispatch(pass, F.pipelines.surfaceFlag, fg, n);
     }
     dispatch(pass, K.accelerate, group, n);
+    // The implicit solve reads back its stop flag: the pass and the encoder end there, and go on after it.
+    const implicit = async (): Promise<void> => {
+      pass.end();
+      this.countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt));
+      enc = d.createCommandEncoder();
+      pass = enc.beginComputePass();
+    };
+    if (this.viscosity && !twice) await implicit();
     if (pressurePasses > 0) {
       this.warm = true;
-      const Q = this.pressure.pipelines, pg = this.group(this.pressure);
-      dispatch(pass, Q.pressureBegin, pg, 1, 1);
-      dispatch(pass, K.wallPass, group, n);
-      dispatch(pass, Q.pressureFactor, pg, n);
-      dispatch(pass, Q.pressureSource, pg, n);
-      for (let k = 0; k < pressurePasses; k++) {
-        dispatch(pass, Q.pressureDisplace, pg, n);
-        dispatch(pass, Q.pressureUpdate, pg, n);
-        dispatch(pass, Q.pressureJudge, pg, 1, 1);
-      }
-      dispatch(pass, Q.pressureEnd, pg, n);
+      this.encodePressure(pass, pressurePasses, false);
     }
-    dispatch(pass, K.freeFlight, group, n);
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);
       dispatch(pass, K.exchangeApply, group, n);
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
+    if (this.viscosity && twice) await implicit();
+    if (twice) this.encodePressure(pass, pressurePasses, true);
+    dispatch(pass, K.freeFlight, group, n);
     for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
     pass.end();
     this.grid.build(enc);
@@ -272,6 +283,53 @@ export class GpuParticleSimulation {
     dispatch(pass, K.densityEnd, group, n);
     pass.end();
     d.queue.submit([enc.finish()]);
+  }
+
+  /**
+   * One pressure solve (pressure.ts applyPressure; pressure-wgsl.ts): `again`, the second of a
+   * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack).
+   */
+  private encodePressure(pass: GPUComputePassEncoder, passes: number, again: boolean): void {
+    const n = this.count, K = this.kernels.pipelines, group = this.group();
+    const Q = this.pressure.pipelines, pg = this.group(this.pressure);
+    dispatch(pass, Q.pressureBegin, pg, 1, 1);
+    dispatch(pass, K.wallPass, group, n);
+    if (again) {
+      dispatch(pass, Q.takeBackPressure, pg, n);
+      dispatch(pass, Q.pressureDisplace, pg, n);
+      dispatch(pass, Q.takeBackApply, pg, n);
+    }
+    dispatch(pass, Q.pressureFactor, pg, n);
+    dispatch(pass, Q.pressureSource, pg, n);
+    for (let k = 0; k < passes; k++) {
+      dispatch(pass, Q.pressureDisplace, pg, n);
+      dispatch(pass, Q.pressureUpdate, pg, n);
+      dispatch(pass, Q.pressureJudge, pg, 1, 1);
+    }
+    dispatch(pass, Q.pressureEnd, pg, n);
+  }
+
+  private viscosityBuffers(): ViscosityBuffers {
+    const g = this.grid;
+    return { params: this.params, pos: g.pos, vel: g.vel, id: g.id, wall: this.wall, start: g.start };
+  }
+
+  private countSolve(c: Record<string, number>, r: ViscosityResult): void {
+    c.viscositySolves = (c.viscositySolves ?? 0) + 1;
+    c.viscosityIterations = (c.viscosityIterations ?? 0) + r.iterations;
+    if (r.residual > 0) c.viscosityIterationCap = (c.viscosityIterationCap ?? 0) + 1;
+  }
+
+  /**
+   * One implicit viscosity solve of length dt alone, at the present positions and velocities (sorted
+   * first): for checks against the CPU engine's (viscosity-weiler.ts); `read` gives the result.
+   */
+  async implicitViscosity(dt: number): Promise<ViscosityResult> {
+    if (!this.viscosity) throw new Error('the scene runs the exchange, not the implicit viscosity');
+    this.writeStep(dt, 0, 0, 0);
+    const enc = this.device.createCommandEncoder();
+    this.grid.build(enc);
+    return this.viscosity.solve(enc, this.viscosityBuffers(), dt);
   }
 
   /**
@@ -313,5 +371,6 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
+    this.viscosity?.destroy();
   }
 }

@@ -32,7 +32,7 @@ export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT
  */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 
-const HEAD = /* wgsl */ `
+const PARAMS = /* wgsl */ `
 const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
 struct Params {
   n: u32, table: u32, invCell: f32, h: f32,
@@ -54,6 +54,10 @@ struct Params {
   oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
 }
 @group(0) @binding(0) var<uniform> P: Params;
+`;
+
+/** The step's bindings 1–8 (see the header). */
+const BINDINGS = /* wgsl */ `
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> vel: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> sc: array<vec4<f32>>;
@@ -62,6 +66,10 @@ struct Params {
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
 @group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 4>;
+`;
+
+/** The helpers below read pos, vel, wall and start. */
+const HELPERS = /* wgsl */ `
 ${HASH_WGSL}
 ${OBJECT_WGSL}
 // Cubic spline over q = d/h (src/math/kernels.ts cubicSpline, cubicSplineSlope).
@@ -124,6 +132,17 @@ fn wallClamp(i: u32, keep: f32) {
   vel[i] = vec4<f32>(v, vel[i].w);
 }
 `;
+
+const HEAD = PARAMS + BINDINGS + HELPERS;
+
+/**
+ * The parameters block and the helpers (the hash, the objects' loops, the spline, the walls) over
+ * a module's own bindings 1–8 (a solver whose buffers are not the step's: viscosity-wgsl.ts), which
+ * must declare pos, vel, wall and start as the step's bindings do.
+ */
+export function withBindings(bindings: string): string {
+  return PARAMS + bindings + HELPERS;
+}
 
 /** The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2. */
 export function around(support: string, body: string): string {

@@ -1,0 +1,136 @@
+/// <reference types="@webgpu/types" />
+/**
+ * The implicit viscosity of one sub-timestep on the GPU (particle.viscositySolver "implicit"; the
+ * CPU's stage is src/particle/viscosity-weiler.ts): the matrix-free conjugate gradients of Weiler,
+ * Koschier, Brand & Bender 2018 §4 with the 3×3 block-Jacobi preconditioner, the kernels of
+ * viscosity-wgsl.ts over the liquid's sorted buffers. Like the CPU's solve it is warm-started from
+ * v* plus the change the particle's last solve made (kept by particle id, so the sort need not
+ * carry it), stops at |b − A v| ≤ VISCOSITY_TOLERANCE |b − A v*| or after VISCOSITY_MAX_ITERATIONS,
+ * and shifts the solution by the residual's sum over the liquid's mass (the momentum the iterate
+ * lacks).
+ *
+ * The stop test: every iteration on the GPU (the scalar kernel sets a `done` flag that turns the
+ * rest of the dispatches into no-ops), so a solve stops at the same test as the CPU's; the host
+ * encodes CHECK_EVERY iterations at a time and reads the flag back (32 bytes) between them, so a
+ * solve that stops at iteration k costs ⌈k / CHECK_EVERY⌉ read-backs and at most CHECK_EVERY − 1
+ * iterations of empty dispatches. Single precision: the floor below which a residual counts as
+ * round-off is 1e-5 |b| (the CPU's, in double precision, 1e-9 |b|).
+ */
+import type { ParticleSimulation } from '../particle/simulation.ts';
+import type { Scene } from '../scene/scene.ts';
+import { latticeLaplacianConstant, liquidViscosity, VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
+import { dispatch, Kernels, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
+import { CG_C, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
+
+/** Iterations encoded between two read-backs of the stop flag. */
+export const CHECK_EVERY = 8;
+/** Squared relative residual |r|² / |b|² that single precision cannot get under (the CPU's floor is 1e-18). */
+const FLOOR = 1e-10;
+
+/** The buffers of the liquid the solve reads and writes (the step's: neighbours.ts, simulation.ts). */
+export interface ViscosityBuffers {
+  params: GPUBuffer;
+  pos: GPUBuffer;
+  vel: GPUBuffer;
+  id: GPUBuffer;
+  wall: GPUBuffer;
+  start: GPUBuffer;
+}
+
+export interface ViscosityResult {
+  iterations: number;
+  /** |b − A v| / |b − A v*| where the solve stopped at the iteration cap; 0 where it met the tolerance. */
+  residual: number;
+}
+
+export class GpuImplicitViscosity {
+  private readonly kernels: Kernels<ViscosityEntry>;
+  private readonly cg: GPUBuffer;
+  private readonly red: GPUBuffer;
+  /** δt-free K μ (viscosity-weiler.ts ImplicitViscosityState.pk0) and ρ of the liquid. */
+  private readonly k0: number;
+  private readonly rho: number;
+  private readonly head = new Float32Array(8);
+
+  /**
+   * For liquid material `m` of `cpu` (the simulation the GPU's liquid was seeded from: its warm
+   * start, where a restored run has one, is uploaded by slot, the slots being its particles).
+   */
+  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, private readonly n: number) {
+    const ctx = cpu.ctx, mat = scene.materials[scene.materialNames[m]];
+    if (mat.kind !== 'liquid') throw new Error('the implicit viscosity needs a liquid material');
+    const dt = 1 / (scene.fps * scene.particle.substeps);
+    this.rho = mat.density;
+    this.k0 = latticeLaplacianConstant(ctx.kernelSupport[m], 2 * ctx.r) * mat.density * liquidViscosity(mat, ctx.r, dt);
+    this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 8, 0);
+    this.cg = storageBuffer(device, 16 * CG_SECTIONS * n, 'viscosity vectors');
+    this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(n / WORKGROUP)), 'viscosity sums');
+    const had = ctx.liquid.channel(WARM_START_CHANNEL);
+    if (had) {
+      const c4 = new Float32Array(4 * n), dv = had.array;
+      for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c4[4 * i + k] = dv[3 * i + k];
+      device.queue.writeBuffer(this.cg, 16 * CG_C * n, c4);
+    }
+  }
+
+  /**
+   * Solves one sub-timestep of length dt on the velocities of `b` (the body forces and the first
+   * pressure in them): encodes the setup and the first iterations into `enc`, submits it, then
+   * encodes and submits more iterations until the stop flag is read back set.
+   */
+  async solve(enc: GPUCommandEncoder, b: ViscosityBuffers, dt: number): Promise<ViscosityResult> {
+    const d = this.device, K = this.kernels.pipelines, n = this.n;
+    const h = this.head;
+    h[0] = dt * this.k0; h[1] = this.rho; h[2] = VISCOSITY_TOLERANCE * VISCOSITY_TOLERANCE; h[3] = FLOOR;
+    h[4] = VISCOSITY_MAX_ITERATIONS;
+    d.queue.writeBuffer(this.red, 0, h);
+    const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start]);
+    let pass = enc.beginComputePass();
+    dispatch(pass, K.viscSetup, group, n);
+    dispatch(pass, K.viscStart, group, n);
+    dispatch(pass, K.viscStartTotal, group, WORKGROUP);
+    this.iterations(pass, group);
+    pass.end();
+    d.queue.submit([enc.finish()]);
+    let state = await this.state();
+    for (let done = CHECK_EVERY; state.done === 0 && done < VISCOSITY_MAX_ITERATIONS; done += CHECK_EVERY) {
+      const more = d.createCommandEncoder();
+      pass = more.beginComputePass();
+      this.iterations(pass, group);
+      pass.end();
+      d.queue.submit([more.finish()]);
+      state = await this.state();
+    }
+    const end = d.createCommandEncoder();
+    pass = end.beginComputePass();
+    dispatch(pass, K.viscShiftParts, group, n);
+    dispatch(pass, K.viscShiftTotal, group, WORKGROUP);
+    dispatch(pass, K.viscFinish, group, n);
+    pass.end();
+    d.queue.submit([end.finish()]);
+    const capped = state.rr > state.goal;
+    return { iterations: state.iterations, residual: capped && state.bb > 0 ? Math.sqrt(state.rr / state.bb) : 0 };
+  }
+
+  /** CHECK_EVERY iterations (no-ops once the flag is set). */
+  private iterations(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
+    const K = this.kernels.pipelines, n = this.n;
+    for (let k = 0; k < CHECK_EVERY; k++) {
+      dispatch(pass, K.viscApply, group, n);
+      dispatch(pass, K.viscAlpha, group, WORKGROUP);
+      dispatch(pass, K.viscUpdate, group, n);
+      dispatch(pass, K.viscBeta, group, WORKGROUP);
+      dispatch(pass, K.viscDirection, group, n);
+    }
+  }
+
+  private async state(): Promise<{ done: number; iterations: number; rr: number; goal: number; bb: number }> {
+    const s = new Float32Array(await readBuffer(this.device, this.red, 16 * (RED_STATE + 3)), 16 * RED_STATE);
+    return { rr: s[1], goal: s[2], done: s[5], iterations: s[6], bb: s[8] };
+  }
+
+  destroy(): void {
+    this.cg.destroy();
+    this.red.destroy();
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * The WGSL of the implicit viscosity on the GPU (viscosity-solve.ts runs it): backward Euler on
+ * the SPH viscosity Laplacian of Weiler, Koschier, Brand & Bender 2018, "A Physically Consistent
+ * Implicit Viscosity Solver for SPH Fluids" (Computer Graphics Forum 37(2), §4, eq. 8–10), the
+ * system of src/particle/viscosity-weiler-solve.ts row for row:
+ *
+ *   ρ v_i + Σ_j e_ij x_ij (x_ij · (v_i − v_j)) + T X_i T v_i + walls = ρ v*_i,
+ *   e_ij = δt K μ F(|x_ij|),   F(r) = −W′(r) / (r (r² + 0.01 h²)),
+ *
+ * solved matrix-free by conjugate gradients with the 3×3 block-Jacobi preconditioner (the paper's
+ * §4 solver as SPlisHSPlasH runs it). Each product A v is a gather over the neighbours within the
+ * viscosity support h (wgsl.ts `around`): the coefficients are evaluated from the positions every
+ * time rather than stored (a full row each, so every slot writes only its own entry). The object
+ * terms are X_i = Σ_b e_ib x_ib x_ibᵀ over the static object particles within h (e_ib with the
+ * Akinci volume γ_b and the body's friction), taken on the body's tangent plane, T = I − n nᵀ with n
+ * the direction of Σ_b e_ib x_ib; the closed walls are mirror ghosts of the liquid, "slip" moving
+ * with M v_j, "noslip" with −v_j (the symmetric B form of viscosity-weiler-solve.ts). Static bodies
+ * and walls only (refuse.ts): their velocities, 0, add nothing to the right-hand side.
+ *
+ * The dot products are two-level workgroup reductions, fixed in order (so a run's sums do not
+ * depend on scheduling): each workgroup of WORKGROUP slots sums its threads' terms in workgroup
+ * memory (a tree of barriers) into one partial, and one workgroup then sums the partials the same
+ * way and takes the step's scalars (α, β, the stop test). A `done` flag the scalar kernels set
+ * turns the later dispatches into no-ops; the host reads it back every few iterations
+ * (viscosity-solve.ts).
+ *
+ * Bindings (withBindings, wgsl.ts): 0 the step's parameters, 1 pos, 2 vel (v* until the end), 3 id
+ * (each slot's particle), 4 cg (vec4 per slot in sections of n: CG_X the iterate, CG_R the
+ * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
+ * diagonal block, CG_N the body's normal, then CG_C the warm start by particle id), 5 red (the
+ * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start.
+ */
+import { WORKGROUP } from './device.ts';
+import { around, withBindings } from './wgsl.ts';
+import { aroundObjects } from './objects.ts';
+
+/** Sections of the cg buffer, in vec4 slots of n (CG_C is indexed by particle id). */
+export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_SECTIONS = 9;
+/**
+ * The red buffer (vec4 entries): [0] (K μ δt, ρ, tol², floor) and [1] (maxIter, −, −, −) from the
+ * host; [2] (r·z, r·r, goal, α); [3] (β, done, iterations, p·Ap); [4] (|b − A v*|², |b|², −, −);
+ * [5] the momentum shift; from RED_PARTS the workgroups' partial sums.
+ */
+export const RED_STATE = 2, RED_PARTS = 8;
+
+const BINDINGS = /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> vel: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read_write> id: array<u32>;
+@group(0) @binding(4) var<storage, read_write> cg: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> red: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
+@group(0) @binding(7) var<storage, read_write> start: array<u32>;
+`;
+
+/** A(v) at slot a for v read as `v(b)` (a WGSL expression of slot b). */
+function applyFn(name: string, v: (b: string) => string): string {
+  return /* wgsl */ `
+fn ${name}(a: u32) -> vec3<f32> {
+  let xa = pos[a].xyz;
+  let va = ${v('a')};
+  let h = P.hv;
+  let pk = red[0].x;
+  var s = red[0].y * va;
+  ${around('P.hv', `
+    let vb = ${v('b')};
+    s += (pk * pairF(d2, h) * dot(rv, va - vb)) * rv;
+    s += ghostTerms(xa, pos[b].xyz, va, vb, pk);`)}
+  s += ghostTerms(xa, xa, va, va, pk);
+  if (P.om > 0u) {
+    // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
+    let nrm = cg[sec(${CG_N}u, a)].xyz;
+    let tv = va - dot(va, nrm) * nrm;
+    var ob = vec3<f32>(0.0);
+    ${aroundObjects('P.hv', `ob += (pk * pos[o].w * objectFriction(o) * pairF(d2, h) * dot(rv, tv)) * rv;`)}
+    s += ob - dot(ob, nrm) * nrm;
+  }
+  return s;
+}`;
+}
+
+const KERNELS = /* wgsl */ `
+fn sec(k: u32, a: u32) -> u32 { return k * P.n + a; }
+
+// F(r) for r² = d2 < h² (viscosity-weiler-solve.ts pairFactor; 0 at r = 0).
+fn pairF(d2: f32, h: f32) -> f32 {
+  if (!(d2 > 0.0)) { return 0.0; }
+  let r = sqrt(d2);
+  let sigma = 8.0 / (3.14159265358979 * h * h * h);
+  return (-sigma * dW(r / h)) / (h * r * (d2 + 0.01 * h * h));
+}
+
+// The closed walls' mirror ghosts of b as seen from a (b = a: a's own): x′ = x_a − M x_b within h.
+fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f32) -> vec3<f32> {
+  var s = vec3<f32>(0.0);
+  if (P.walls == 0u) { return s; }
+  let h = P.hv;
+  for (var f = 0u; f < 6u; f++) {
+    if ((P.walls & (1u << f)) == 0u) { continue; }
+    let axis = f >> 1u;
+    var plane = P.lo[axis];
+    if ((f & 1u) == 1u) { plane = P.hi[axis]; }
+    var g = xa - xb;
+    g[axis] = xa[axis] + xb[axis] - 2.0 * plane;
+    let g2 = dot(g, g);
+    if (g2 >= h * h) { continue; }
+    let c = pk * pairF(g2, h);
+    if ((P.sticky & (1u << f)) != 0u) {
+      // No slip: the ghost moves with −v_b; B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)), t = v_a + v_b.
+      let t = va + vb;
+      var m = g;
+      m[axis] = -g[axis];
+      s += 0.5 * c * (g * dot(g, t) + m * dot(m, t));
+    } else {
+      var mw = vb;
+      mw[axis] = -vb[axis];
+      s += (c * dot(g, va - mw)) * g;
+    }
+  }
+  return s;
+}
+
+// A symmetric 3×3 block: d the diagonal (xx, yy, zz), o the rest (xy, xz, yz).
+struct Sym { d: vec3<f32>, o: vec3<f32> }
+fn outer(c: f32, x: vec3<f32>) -> Sym { return Sym(c * x * x, c * vec3<f32>(x.x * x.y, x.x * x.z, x.y * x.z)); }
+fn symAdd(a: Sym, b: Sym) -> Sym { return Sym(a.d + b.d, a.o + b.o); }
+fn symMul(m: Sym, v: vec3<f32>) -> vec3<f32> {
+  return vec3<f32>(m.d.x * v.x + m.o.x * v.y + m.o.y * v.z, m.o.x * v.x + m.d.y * v.y + m.o.z * v.z, m.o.y * v.x + m.o.z * v.y + m.d.z * v.z);
+}
+
+// The ghosts' share of a's diagonal block (setupRow): x′x′ᵀ, or B (the entries pairing the wall's
+// axis with another dropped) for a no-slip wall; f = 2 for a's own ghost.
+fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32) -> Sym {
+  var s = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
+  if (P.walls == 0u) { return s; }
+  let h = P.hv;
+  for (var k = 0u; k < 6u; k++) {
+    if ((P.walls & (1u << k)) == 0u) { continue; }
+    let axis = k >> 1u;
+    var plane = P.lo[axis];
+    if ((k & 1u) == 1u) { plane = P.hi[axis]; }
+    var g = xa - xb;
+    g[axis] = xa[axis] + xb[axis] - 2.0 * plane;
+    let g2 = dot(g, g);
+    if (g2 >= h * h) { continue; }
+    var t = outer(f * pk * pairF(g2, h), g);
+    if ((P.sticky & (1u << k)) != 0u) {
+      if (axis == 0u) { t.o.x = 0.0; t.o.y = 0.0; } else if (axis == 1u) { t.o.x = 0.0; t.o.z = 0.0; } else { t.o.y = 0.0; t.o.z = 0.0; }
+    }
+    s = symAdd(s, t);
+  }
+  return s;
+}
+
+${applyFn('applyStar', (b) => `vel[${b}].xyz`)}
+${applyFn('applyX', (b) => `cg[sec(${CG_X}u, ${b})].xyz`)}
+${applyFn('applyD', (b) => `cg[sec(${CG_D}u, ${b})].xyz`)}
+
+// z = P r, P the inverse diagonal block of slot a.
+fn precondition(a: u32, r: vec3<f32>) -> vec3<f32> {
+  let i0 = cg[sec(${CG_I0}u, a)];
+  let i1 = cg[sec(${CG_I1}u, a)];
+  return symMul(Sym(i0.xyz, vec3<f32>(i0.w, i1.x, i1.y)), r);
+}
+
+var<workgroup> sh: array<vec4<f32>, ${WORKGROUP}>;
+// Level one: the workgroup's terms summed into its partial (every thread must call it).
+fn groupSum(l: u32, wg: u32, v: vec4<f32>) {
+  sh[l] = v;
+  workgroupBarrier();
+  for (var s = ${WORKGROUP / 2}u; s > 0u; s = s >> 1u) {
+    if (l < s) { sh[l] = sh[l] + sh[l + s]; }
+    workgroupBarrier();
+  }
+  if (l == 0u) { red[${RED_PARTS}u + wg] = sh[0]; }
+}
+// Level two, in one workgroup: the partials summed (every thread gets the total).
+fn totalSum(l: u32) -> vec4<f32> {
+  var s = vec4<f32>(0.0);
+  let parts = (P.n + ${WORKGROUP - 1}u) / ${WORKGROUP}u;
+  for (var k = l; k < parts; k += ${WORKGROUP}u) { s += red[${RED_PARTS}u + k]; }
+  sh[l] = s;
+  workgroupBarrier();
+  for (var w = ${WORKGROUP / 2}u; w > 0u; w = w >> 1u) {
+    if (l < w) { sh[l] = sh[l] + sh[l + w]; }
+    workgroupBarrier();
+  }
+  return sh[0];
+}
+fn isDone() -> bool { return red[3].y != 0.0; }
+
+// Row a's diagonal block (inverted), the body's normal, b = ρ v* and the warm start x = v* + the
+// change the last solve made to the same particle (viscosity-weiler-solve.ts setupRow).
+@compute @workgroup_size(${WORKGROUP}) fn viscSetup(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n) { return; }
+  let xa = pos[a].xyz;
+  let pk = red[0].x;
+  let rho = red[0].y;
+  let h = P.hv;
+  var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
+  ${around('P.hv', `dg = symAdd(dg, outer(pk * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pk));`)}
+  dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk));
+  var nrm = vec3<f32>(0.0);
+  if (P.om > 0u) {
+    var X = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
+    var ns = vec3<f32>(0.0);
+    ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); X = symAdd(X, outer(c, rv)); ns += c * rv;`)}
+    let nl = length(ns);
+    if (nl > 0.0) {
+      nrm = ns / nl;
+      // T X T = X − n wᵀ − w nᵀ + (nᵀ X n) n nᵀ, w = X n.
+      let w = symMul(X, nrm);
+      let q = dot(nrm, w);
+      dg.d += X.d - 2.0 * nrm * w + q * nrm * nrm;
+      dg.o += X.o - vec3<f32>(nrm.x * w.y + w.x * nrm.y, nrm.x * w.z + w.x * nrm.z, nrm.y * w.z + w.y * nrm.z)
+        + q * vec3<f32>(nrm.x * nrm.y, nrm.x * nrm.z, nrm.y * nrm.z);
+    }
+  }
+  let dxx = dg.d.x; let dyy = dg.d.y; let dzz = dg.d.z; let dxy = dg.o.x; let dxz = dg.o.y; let dyz = dg.o.z;
+  let cxx = dyy * dzz - dyz * dyz;
+  let cxy = dxz * dyz - dxy * dzz;
+  let cxz = dxy * dyz - dxz * dyy;
+  let inv = 1.0 / (dxx * cxx + dxy * cxy + dxz * cxz);
+  cg[sec(${CG_I0}u, a)] = vec4<f32>(cxx, dxx * dzz - dxz * dxz, dxx * dyy - dxy * dxy, cxy) * inv;
+  cg[sec(${CG_I1}u, a)] = vec4<f32>(cxz, dxy * dxz - dxx * dyz, 0.0, 0.0) * inv;
+  cg[sec(${CG_N}u, a)] = vec4<f32>(nrm, 0.0);
+  let vs = vel[a].xyz;
+  cg[sec(${CG_B}u, a)] = vec4<f32>(rho * vs, 0.0);
+  cg[sec(${CG_X}u, a)] = vec4<f32>(vs + cg[sec(${CG_C}u, id[a])].xyz, 0.0);
+}
+
+// r = b − A x, d = z = P r; the partials of (r·z, r·r, |b − A v*|², |b|²).
+@compute @workgroup_size(${WORKGROUP}) fn viscStart(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+  let a = gi.x;
+  var t = vec4<f32>(0.0);
+  if (a < P.n) {
+    let b = cg[sec(${CG_B}u, a)].xyz;
+    let e = b - applyStar(a);
+    let r = b - applyX(a);
+    let z = precondition(a, r);
+    cg[sec(${CG_R}u, a)] = vec4<f32>(r, 0.0);
+    cg[sec(${CG_D}u, a)] = vec4<f32>(z, 0.0);
+    t = vec4<f32>(dot(r, z), dot(r, r), dot(e, e), dot(b, b));
+  }
+  groupSum(l, wg.x, t);
+}
+@compute @workgroup_size(${WORKGROUP}) fn viscStartTotal(@builtin(local_invocation_index) l: u32) {
+  let t = totalSum(l);
+  if (l != 0u) { return; }
+  // The stop test of viscosity-weiler-solve.ts: |r|² ≤ tol² |b − A v*|² + floor |b|².
+  let goal = red[0].z * t.z + red[0].w * t.w;
+  red[2] = vec4<f32>(t.x, t.y, goal, 0.0);
+  red[3] = vec4<f32>(0.0, select(0.0, 1.0, t.y <= goal), 0.0, 0.0);
+  red[4] = vec4<f32>(t.z, t.w, 0.0, 0.0);
+}
+
+// q = A d and the partials of d·q.
+@compute @workgroup_size(${WORKGROUP}) fn viscApply(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+  let a = gi.x;
+  var t = vec4<f32>(0.0);
+  if (a < P.n && !isDone()) {
+    let q = applyD(a);
+    cg[sec(${CG_Q}u, a)] = vec4<f32>(q, 0.0);
+    t.x = dot(cg[sec(${CG_D}u, a)].xyz, q);
+  }
+  groupSum(l, wg.x, t);
+}
+@compute @workgroup_size(${WORKGROUP}) fn viscAlpha(@builtin(local_invocation_index) l: u32) {
+  let t = totalSum(l);
+  if (l != 0u || isDone()) { return; }
+  if (!(t.x > 0.0)) { red[3].y = 1.0; return; }
+  red[2].w = red[2].x / t.x;
+  red[3].w = t.x;
+}
+
+// x += α d, r −= α q, z = P r; the partials of (r·z, r·r).
+@compute @workgroup_size(${WORKGROUP}) fn viscUpdate(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+  let a = gi.x;
+  var t = vec4<f32>(0.0);
+  if (a < P.n && !isDone()) {
+    let alpha = red[2].w;
+    cg[sec(${CG_X}u, a)] += alpha * cg[sec(${CG_D}u, a)];
+    let r = cg[sec(${CG_R}u, a)].xyz - alpha * cg[sec(${CG_Q}u, a)].xyz;
+    cg[sec(${CG_R}u, a)] = vec4<f32>(r, 0.0);
+    t = vec4<f32>(dot(r, precondition(a, r)), dot(r, r), 0.0, 0.0);
+  }
+  groupSum(l, wg.x, t);
+}
+@compute @workgroup_size(${WORKGROUP}) fn viscBeta(@builtin(local_invocation_index) l: u32) {
+  let t = totalSum(l);
+  if (l != 0u || isDone()) { return; }
+  let it = red[3].z + 1.0;
+  red[3].z = it;
+  red[2].y = t.y;
+  if (t.y <= red[2].z || it >= red[1].x) { red[3].y = 1.0; return; }
+  red[3].x = t.x / red[2].x;
+  red[2].x = t.x;
+}
+// d = z + β d.
+@compute @workgroup_size(${WORKGROUP}) fn viscDirection(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n || isDone()) { return; }
+  let z = precondition(a, cg[sec(${CG_R}u, a)].xyz);
+  cg[sec(${CG_D}u, a)] = vec4<f32>(z + red[3].x * cg[sec(${CG_D}u, a)].xyz, 0.0);
+}
+
+// The residual's sum over the liquid's mass: the momentum the iterate lacks (viscosity-weiler-solve.ts).
+@compute @workgroup_size(${WORKGROUP}) fn viscShiftParts(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+  let a = gi.x;
+  var t = vec4<f32>(0.0);
+  if (a < P.n) { t = vec4<f32>(cg[sec(${CG_R}u, a)].xyz, 0.0); }
+  groupSum(l, wg.x, t);
+}
+@compute @workgroup_size(${WORKGROUP}) fn viscShiftTotal(@builtin(local_invocation_index) l: u32) {
+  let t = totalSum(l);
+  if (l != 0u) { return; }
+  red[5] = vec4<f32>(t.xyz / (red[0].y * f32(P.n)), 0.0);
+}
+// The solution shifted, kept as the velocity; its change from v* kept by particle for the next warm start.
+@compute @workgroup_size(${WORKGROUP}) fn viscFinish(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n) { return; }
+  let x = cg[sec(${CG_X}u, a)].xyz + red[5].xyz;
+  cg[sec(${CG_C}u, id[a])] = vec4<f32>(x - vel[a].xyz, 0.0);
+  vel[a] = vec4<f32>(x, vel[a].w);
+}
+`;
+
+export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS;
+
+export const VISCOSITY_ENTRIES = [
+  'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
+  'viscShiftParts', 'viscShiftTotal', 'viscFinish',
+] as const;
+export type ViscosityEntry = (typeof VISCOSITY_ENTRIES)[number];
