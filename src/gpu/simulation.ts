@@ -262,7 +262,8 @@ export class GpuParticleSimulation {
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
     if (this.viscosity && twice) await implicit();
-    if (twice) this.encodePressure(pass, pressurePasses, true);
+    // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes).
+    if (twice) this.encodePressure(pass, P.pressureIterations, true);
     dispatch(pass, K.freeFlight, group, n);
     for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
     pass.end();

@@ -1,10 +1,9 @@
 /**
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
- * needed. The backend runs the momentum exchange with one pressure solve, so the default implicit
- * viscosity (between two pressure solves) is refused by its path; with the exchange written in,
- * the dam break runs (its default cohesion is ported) and the honey drop is refused for its sink
- * and its strong honey–ball adhesion only (static objects and the default adhesion to them run:
- * src/gpu/objects.ts).
+ * needed. The backend runs every viscosity method of densitySolver "pbf" (the default implicit
+ * viscosity between two pressure solves, or before one; the exchange after one solve, or between
+ * two), so the dam break runs as shipped and the honey drop is refused for its sink and its strong
+ * honey–ball adhesion only (static objects and the default adhesion to them run: src/gpu/objects.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -12,34 +11,30 @@ import { unportedFeatures } from '../../src/gpu/refuse.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
-/** The viscosity method the backend runs: the exchange, one pressure solve. */
-const EXCHANGE = { viscositySolver: 'exchange', pressureAfterViscosity: false } as const;
-
-function shipped(name: string, exchange = true): SceneInput {
+function shipped(name: string): SceneInput {
   const input = JSON.parse(readFileSync(new URL(`../../scenes/${name}`, import.meta.url), 'utf8')) as SceneInput;
   delete (input as { $schema?: string }).$schema;
-  if (exchange) input.particle = { ...input.particle, ...EXCHANGE };
   return input;
 }
 
 describe('WebGPU backend refusals', () => {
-  it('refuses the default implicit viscosity by its path, naming what to write', () => {
-    const out = unportedFeatures(parseScene(shipped('dam-break.json', false)));
-    expect(out.map((f) => f.path)).toEqual(['particle.viscositySolver']);
-    expect(out[0].message).toMatch(/"exchange"/);
-    const twice = shipped('dam-break.json', false);
-    twice.particle = { ...twice.particle, viscositySolver: 'exchange' };
-    expect(unportedFeatures(parseScene(twice)).map((f) => f.path)).toEqual(['particle.pressureAfterViscosity']);
+  it('runs the dam break as shipped, at every viscosity method and number of pressure solves', () => {
+    for (const viscositySolver of ['implicit', 'exchange'] as const) {
+      for (const pressureAfterViscosity of [true, false]) {
+        const input = shipped('dam-break.json');
+        input.particle = { ...input.particle, viscositySolver, pressureAfterViscosity };
+        expect(unportedFeatures(parseScene(input))).toEqual([]);
+      }
+    }
+    expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
   });
 
-  it('runs the dam break with the exchange and refuses the honey drop for its sink and its strong honey–ball adhesion only, not its static ball, floor or cohesion', () => {
-    expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
+  it('refuses the honey drop for its sink and its strong honey–ball adhesion only, not its static ball, floor, cohesion or viscosity', () => {
     expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['sinks[0]', 'adhesion[1]']);
   });
 
   it('runs static objects at the default adhesion to them; refuses a moving plane and any other adhesion to it, by their paths', () => {
     const input = (motion: boolean, adhesion: boolean): SceneInput => ({
-      particle: { ...EXCHANGE },
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
       adhesion: adhesion ? [{ between: ['w', 'floor'], points: Array.from({ length: 40 }, (_, k): [number, number] => [0.1 * k, k < 39 ? -1 : 0]) }] : [],
       bodies: [
@@ -58,7 +53,6 @@ describe('WebGPU backend refusals', () => {
   it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {
     const points = Array.from({ length: 40 }, (_, k): [number, number] => [0.1 * k, k < 39 ? -1 : 0]);
     const input: SceneInput = {
-      particle: { ...EXCHANGE },
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
       adhesion: [{ between: ['w', 'w'], points }],
       bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [0.02, 0.02, 0.02] } }],

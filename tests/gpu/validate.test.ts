@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatResults, runCase, runValidation, type ValidationCase } from '../../src/compare/validate.ts';
 import { check, G, liquidScene, simulate, stepTo } from '../../src/compare/validate/case.ts';
+import { measureShearDecay } from '../../src/compare/validate/particle-viscosity.ts';
 import { webgpuValidation } from '../../src/cli/gpu-validate.ts';
 import { cli } from '../cli/helpers.ts';
 import { GPU_SKIP } from './device.ts';
@@ -20,19 +21,19 @@ describe('validate on the webgpu backend: refusals', () => {
   it('refuses the cases whose scenes the backend does not run, by JSON path, starting no GPU', () => {
     const results = runValidation({ cases: ['free-fall', 'dam-break'], engines: ['particle'], size: 'tiny', backend });
     expect(results.map((r) => [r.caseName, r.backend, r.passed, r.error])).toEqual([['free-fall', 'webgpu', false, undefined], ['dam-break', 'webgpu', false, undefined]]);
-    // The cases run the defaults: the implicit viscosity (not ported) is named first, then the scene's own.
-    expect(results[0].refused).toMatch(/^the WebGPU backend does not run particle\.viscositySolver, domain\.boundary\n {2}particle\.viscositySolver: "implicit".*\n {2}domain\.boundary: open faces/);
-    expect(results[1].refused).toMatch(/^the WebGPU backend does not run particle\.viscositySolver, domain\.faces\.ymax\n/);
+    // The cases run the defaults (the implicit viscosity between two pressure solves runs): their open faces are named.
+    expect(results[0].refused).toMatch(/^the WebGPU backend does not run domain\.boundary\n {2}domain\.boundary: open faces/);
+    expect(results[1].refused).toMatch(/^the WebGPU backend does not run domain\.faces\.ymax\n/);
     // A face said once, not once per face.
-    expect(results[0].refused!.split('\n')).toHaveLength(3);
-    expect(formatResults(results)).toContain('refused: free-fall (particle/webgpu): the WebGPU backend does not run particle.viscositySolver, domain.boundary');
+    expect(results[0].refused!.split('\n')).toHaveLength(2);
+    expect(formatResults(results)).toContain('refused: free-fall (particle/webgpu): the WebGPU backend does not run domain.boundary');
     expect(backend.adapter()).toBe('');
   });
 
   it('the CLI lists refused cases apart and fails nothing for them; the grid engine is a usage error', async () => {
     const r = await cli(['validate', '--tiny', '-c', 'free-fall', '--backend', 'webgpu']);
     expect(r.stdout).toContain('0/0 passed; refused by the webgpu backend: free-fall (particle/webgpu)');
-    expect(r.stderr).toMatch(/free-fall \(particle\/webgpu\): refused — the WebGPU backend does not run particle\.viscositySolver, domain\.boundary/);
+    expect(r.stderr).toMatch(/free-fall \(particle\/webgpu\): refused — the WebGPU backend does not run domain\.boundary/);
     expect(r.code).toBe(0);
     const grid = await cli(['validate', '-e', 'grid', '--backend', 'webgpu']);
     expect(grid.stderr).toContain('--backend webgpu runs the particle engine');
@@ -49,8 +50,8 @@ const fallInBox: ValidationCase = {
       domain: { min: [0, 0, 0], max: [0.04, 0.14, 0.04], boundary: 'slip' },
       ...liquidScene(1e-6),
       bodies: [{ material: 'liquid', shape: { type: 'box', center: [0.02, 0.1, 0.02], size: [0.016, 0.016, 0.016] } }],
-      // The method the backend runs: the exchange with one pressure solve.
-      particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
+      // The default method: the implicit viscosity between two pressure solves.
+      particle: { radius: 0.002 },
     });
     try {
       const y0 = sim.metrics().centerOfMass[1];
@@ -73,6 +74,21 @@ const fallInBox: ValidationCase = {
   },
 };
 
+/**
+ * The shear-decay case (particle-viscosity.ts) of the honey-like viscosity, ν 0.01 m²/s, at 2 mm
+ * (300 particles, 3 frames of 10 sub-timesteps) with the channel's far ends closed ("slip": without
+ * gravity nothing reaches them, and the backend does not run open faces): the implicit viscosity
+ * through validate's GPU path.
+ */
+const shearDecay: ValidationCase = {
+  name: 'shear-decay-closed', title: 'Decaying shear flow between no-slip walls, closed ends', engines: ['particle'], source: 'analytic',
+  meaning: 'the implicit viscosity on the GPU path of validate',
+  run() {
+    const m = measureShearDecay(0.01, 0.002, 'implicit', 'slip');
+    return { checks: [check('ν_decay / ν − 1', m.nu / 0.01 - 1, 0.3)], detail: `ν ${m.nu.toExponential(4)} (R² ${m.r2.toFixed(4)}, ${m.frames} frames)` };
+  },
+};
+
 describe.skipIf(GPU_SKIP)('validate on the webgpu backend: a case stepped on the GPU', () => {
   it('steps the case on the GPU; its drop and point query agree with g t and with the CPU engine', () => {
     const gpu = runCase(fallInBox, 'particle', 'tiny', backend);
@@ -84,6 +100,20 @@ describe.skipIf(GPU_SKIP)('validate on the webgpu backend: a case stepped on the
     expect(backend.adapter()).not.toBe('');
     const cpu = runCase(fallInBox, 'particle', 'tiny');
     expect(cpu.backend).toBeUndefined();
-    for (let i = 0; i < cpu.checks.length; i++) expect(Math.abs(gpu.checks[i].value - cpu.checks[i].value), cpu.checks[i].name).toBeLessThan(0.02);
+    // A particle keeps its free flight (ballistic.ts) where the pressure did not displace it at all:
+    // in a falling blob that is decided by pressures of round-off size (the CPU's p/δt² ≈ 1e-33 at
+    // the default two solves, where half of the blob loses free flight; the GPU's, single
+    // precision, 0), so the drops differ by 3 % at frame 3 (GPU 1.5 % past the CPU's), the speeds by 1 %.
+    for (let i = 0; i < cpu.checks.length; i++) expect(Math.abs(gpu.checks[i].value - cpu.checks[i].value), cpu.checks[i].name).toBeLessThan(0.04);
+  }, 300_000);
+
+  it('decays a shear mode at ν 0.01 m²/s on the GPU: ν within the tiny tolerance (30 %) and within 2 % of the CPU engine\'s', () => {
+    const gpu = runCase(shearDecay, 'particle', 'tiny', backend);
+    expect(gpu.error, gpu.error).toBeUndefined();
+    expect(gpu.backend).toBe('webgpu');
+    const cpu = runCase(shearDecay, 'particle', 'tiny');
+    console.log(`shear decay at ν 0.01: GPU ${gpu.detail}; CPU ${cpu.detail}`);
+    expect(gpu.checks[0].passed).toBe(true);
+    expect(Math.abs(gpu.checks[0].value - cpu.checks[0].value)).toBeLessThan(0.02);
   }, 300_000);
 });
