@@ -8,9 +8,13 @@
  *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
- *     from the last sub-timestep, its displacement turned into velocity;
- *   viscosity: Steele's pairwise momentum exchange (viscosity.ts, Steele et al. 2004 §3.2) with the
- *     CPU's calibrated rate and the same total exchange A per sub-timestep (calibration.ts
+ *     from the last sub-timestep (not for a particle nearly alone), its displacement turned into
+ *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity,
+ *     the first solve's displacement taken back first (but next to a body), as step.ts orders it;
+ *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
+ *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
+ *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
+ *     Steele et al. 2004 §3.2), after the first solve, with the CPU's calibrated rate and the same total exchange A per sub-timestep (calibration.ts
  *     exchangePerStep), delivered in Jacobi sweeps of at most JACOBI_FRACTION each instead of
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
