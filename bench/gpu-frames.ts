@@ -52,7 +52,7 @@ async function bench(label: string, input: SceneInput): Promise<void> {
     return;
   }
   for (let f = 0; f < warmup; f++) await sim.stepFrame();
-  let ms = 0, substeps = 0, passes = 0;
+  let ms = 0, substeps = 0, passes = 0, solves = 0, iterations = 0;
   for (let f = 0; f < frames; f++) {
     const t0 = performance.now();
     const st = await sim.stepFrame();
@@ -60,11 +60,14 @@ async function bench(label: string, input: SceneInput): Promise<void> {
     ms += performance.now() - t0;
     substeps += st.counters.substeps;
     passes += st.counters.densityPassesLastSubstep;
+    solves += st.counters.viscositySolves ?? 0;
+    iterations += st.counters.viscosityIterations ?? 0;
   }
   const perFrame = ms / frames;
   console.log(
     `${label}: ${sim.count} particles, r ${input.particle?.radius ?? 'default'} m, ${(perFrame).toFixed(1)} ms a frame (${(1000 / perFrame).toFixed(2)} frames/s, ` +
-    `${(substeps / frames).toFixed(1)} sub-timesteps a frame, ${(passes / frames).toFixed(1)} density passes in a frame's last), ${((sim.count * 1000) / perFrame).toExponential(3)} particles a second`,
+    `${(substeps / frames).toFixed(1)} sub-timesteps a frame, ${(passes / frames).toFixed(1)} density passes in a frame's last` +
+    `${solves > 0 ? `, ${(iterations / solves).toFixed(1)} implicit-viscosity iterations a solve` : ''}), ${((sim.count * 1000) / perFrame).toExponential(3)} particles a second`,
   );
   sim.destroy();
 }

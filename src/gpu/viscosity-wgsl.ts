@@ -21,7 +21,7 @@
  * depend on scheduling): each workgroup of WORKGROUP slots sums its threads' terms in workgroup
  * memory (a tree of barriers) into one partial, and one workgroup then sums the partials the same
  * way and takes the step's scalars (α, β, the stop test). A `done` flag the scalar kernels set
- * turns the later dispatches into no-ops; the host reads it back every few iterations
+ * turns the later dispatches into no-ops; the host reads it back every CHECK_EVERY iterations
  * (viscosity-solve.ts).
  *
  * Bindings (withBindings, wgsl.ts): 0 the step's parameters, 1 pos, 2 vel (v* until the end), 3 id
