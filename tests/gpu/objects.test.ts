@@ -79,7 +79,7 @@ describe.skipIf(GPU_SKIP)('WebGPU static objects', () => {
   ])('drops a small drop onto a static ball of friction %s, %s adhesion to it, as the CPU engine does', async (friction, adhesion) => {
     // A 5 mm drop (1 mm particles, 81) 3 mm above a 1 cm ball, without cohesion, at the default
     // adhesion to the ball (attract 2 m/s² over 4 radii) or the honey drop's (20 m/s² over 8): it lands in frame 1. Frictionless, it spreads over the ball and slides down its sides
-    // (frame 3: centre of mass −3.5 mm on the GPU, −3.2 on the CPU); at friction 0.8 it stays on
+    // (frame 3: centre of mass −3.0 mm on the GPU, −3.2 on the CPU); at friction 0.8 it stays on
     // top (9.85 mm on both). Without friction on the GPU, the 0.8 case had parted: −3.5 against 9.85.
     const frames = 3;
     const input: SceneInput = {
