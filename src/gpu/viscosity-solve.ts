@@ -19,11 +19,15 @@
 import type { ParticleSimulation } from '../particle/simulation.ts';
 import type { Scene } from '../scene/scene.ts';
 import { latticeLaplacianConstant, liquidViscosity, VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
-import { dispatch, Kernels, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
+import { COPY_DST, dispatch, Kernels, MAP_READ, storageBuffer, WORKGROUP } from './device.ts';
 import { CG_C, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
+/** Bytes of the sums read back between rounds: red[0 .. RED_STATE + 3), the scalars in the last three. */
+const STATE_BYTES = 16 * (RED_STATE + 3);
+/** GPUMapMode.READ. */
+const MAP_MODE_READ = 0x01;
 /** Squared relative residual |r|² / |b|² that single precision cannot get under (the CPU's floor is 1e-18). */
 const FLOOR = 1e-10;
 
@@ -47,6 +51,8 @@ export class GpuImplicitViscosity {
   private readonly kernels: Kernels<ViscosityEntry>;
   private readonly cg: GPUBuffer;
   private readonly red: GPUBuffer;
+  /** Where the scalars are copied for reading (one buffer for the run: read every round of every solve). */
+  private readonly staging: GPUBuffer;
   /** δt-free K μ (viscosity-weiler.ts ImplicitViscosityState.pk0) and ρ of the liquid. */
   private readonly k0: number;
   private readonly rho: number;
@@ -65,6 +71,7 @@ export class GpuImplicitViscosity {
     this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 8, 0);
     this.cg = storageBuffer(device, 16 * CG_SECTIONS * n, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(n / WORKGROUP)), 'viscosity sums');
+    this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
     const had = ctx.liquid.channel(WARM_START_CHANNEL);
     if (had) {
       const c4 = new Float32Array(4 * n), dv = had.array;
@@ -125,12 +132,18 @@ export class GpuImplicitViscosity {
   }
 
   private async state(): Promise<{ done: number; iterations: number; rr: number; goal: number; bb: number }> {
-    const s = new Float32Array(await readBuffer(this.device, this.red, 16 * (RED_STATE + 3)), 16 * RED_STATE);
+    const enc = this.device.createCommandEncoder();
+    enc.copyBufferToBuffer(this.red, 0, this.staging, 0, STATE_BYTES);
+    this.device.queue.submit([enc.finish()]);
+    await this.staging.mapAsync(MAP_MODE_READ);
+    const s = new Float32Array(this.staging.getMappedRange().slice(16 * RED_STATE));
+    this.staging.unmap();
     return { rr: s[1], goal: s[2], done: s[5], iterations: s[6], bb: s[8] };
   }
 
   destroy(): void {
     this.cg.destroy();
     this.red.destroy();
+    this.staging.destroy();
   }
 }

@@ -3,7 +3,7 @@
  * viscosity (viscosity-solve.ts) between two pressure solves, the second taking the first one's
  * push back first (pressure-wgsl.ts takeBack). Against physics and the CPU engine on scenes small
  * enough for SwiftShader: a still pool at rest, a dam-break front over the first frames, the
- * momentum of a free viscous blob; and the other two orders (implicit before one solve, the exchange
+ * momentum of a free viscous blob, a viscous drop draped over a ball; and the other two orders (implicit before one solve, the exchange
  * between two) on the dam break. GPU runs are single precision and not bit-repeatable; the
  * tolerances are stated in each test.
  */
