@@ -17,8 +17,8 @@
  *     Steele et al. 2004 §3.2), after the first solve, with the CPU's calibrated rate and the same
  *     total exchange A per sub-timestep (calibration.ts exchangePerStep), delivered in Jacobi sweeps
  *     of at most JACOBI_FRACTION each instead of Gauss–Seidel sweeps (a GPU thread per particle
- *     cannot apply pair updates in order): each pair
- *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
+ *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
+ *     the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then out of the static objects'
  *     particles (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then
