@@ -1,5 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import LongFirst from './tests/sequencer.ts';
+
+/** dist/ (the build the CLI tests run when it is up to date: tests/cli/helpers.ts `cliMain`). */
+const DIST = fileURLToPath(new URL('./dist/', import.meta.url));
 
 export default defineConfig({
   test: {
@@ -24,5 +28,8 @@ export default defineConfig({
     // the CI run kept 1.1 cores busy on average; the longest files start first (tests/sequencer.ts).
     maxWorkers: 2,
     sequence: { sequencer: LongFirst },
+    // The build is plain JavaScript for Node: imported natively, not transformed module by module
+    // as the sources are (the CLI from dist/ is what a user runs; vitest's transform is for src/).
+    server: { deps: { external: [new RegExp(`${DIST.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)] } },
   },
 });

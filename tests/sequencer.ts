@@ -9,33 +9,34 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Path prefixes, longest first by the CI run's time per file (the last merged run's, 2026-11-29:
- * BENCHMARKS.md, "The test suite"), browser files (which wait on Chromium) alternating with files
- * that compute in Node at the top.
+ * Path prefixes, longest first by the CI run's time per file (the last merged run's, 2026-11-29,
+ * less what the fifth pass took out of each: BENCHMARKS.md, "The test suite"), browser files
+ * (which wait on Chromium) alternating with files that compute in Node at the top.
  */
 export const LONG_FIRST = [
-  'tests/e2e/scenes.test.ts', // every scene loaded and pictured once (the grid-first ones' engine checks too)
+  'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too)
   'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (node start-ups, sbatch --wait polls every 2 s)
   'tests/e2e/app.test.ts',
-  'tests/package/pack.test.ts', // npm pack, an install, tsc on a consumer
-  'tests/e2e/switching.test.ts',
-  'tests/cli/run-dir.test.ts',
-  'tests/parallel/app-threads.test.ts',
   'tests/grid/validate.test.ts', // the rope-coiling tiny case is half of it
-  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
-  'tests/sweep/sweep.test.ts',
-  'tests/cli/run.test.ts',
-  'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only
-  'tests/gpu/run.test.ts',
+  'tests/e2e/switching.test.ts',
+  'tests/particle/physics.test.ts', // the two pools at rest (2 s each) and the Huppert spreading
+  'tests/parallel/app-threads.test.ts',
+  'tests/package/pack.test.ts', // npm pack, an install, tsc on a consumer
+  'tests/e2e/webgpu.test.ts',
+  'tests/cli/run-dir.test.ts',
   'tests/cli/caps.test.ts',
-  'tests/cli/interrupt.test.ts',
+  'tests/gpu/run.test.ts',
+  'tests/sweep/sweep.test.ts',
+  'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only
   'tests/parallel/viscosity-threads.test.ts',
-  'tests/particle/physics.test.ts',
+  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
+  'tests/parallel/cli-threads.test.ts',
+  'tests/cli/interrupt.test.ts',
+  'tests/cli/run.test.ts',
   'tests/cli/names.test.ts',
   'tests/cli/lock.test.ts',
   'tests/sweep/hostile.test.ts',
   'tests/parallel/team.test.ts',
-  'tests/parallel/cli-threads.test.ts',
   'tests/e2e/scene-engine.test.ts',
 ];
 

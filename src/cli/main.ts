@@ -18,6 +18,14 @@ import './preview.ts';
 import { printableLines } from './printable.ts';
 import { viscidVersion } from './version.ts';
 
+/**
+ * The order the help and the README list the subcommands in, as imported above. The registry's
+ * own order is the order their files were first evaluated, which a process that imported one of
+ * them before this file (a test process running file after file) would change; the rest follow
+ * by name.
+ */
+const ORDER = ['run', 'info', 'schema', 'bench', 'docs', 'compare', 'validate', 'sweep', 'animate', 'preview'];
+
 export function buildProgram(): Command {
   const program = new Command('viscid')
     .description('Viscous liquids simulated with particles (Steele et al. 2004) and on a MAC grid, meshed and exported.')
@@ -26,6 +34,8 @@ export function buildProgram(): Command {
     // Settings copied into every subcommand: commander throws instead of exiting, main() maps codes.
     .exitOverride();
   for (const setup of commandSetups()) setup(program);
+  const rank = (name: string) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
+  (program.commands as Command[]).sort((a, b) => rank(a.name()) - rank(b.name()) || a.name().localeCompare(b.name()));
   return program;
 }
 

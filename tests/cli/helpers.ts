@@ -31,12 +31,32 @@ export function cli(args: string[], cwd = ROOT): Promise<CliResult> {
   return startCli(args, cwd).done;
 }
 
+type Main = typeof import('../../src/cli/main.ts');
+let mainModule: Promise<Main> | undefined;
+
+/**
+ * The CLI's `main` as `bin/viscid.js` runs it: from dist/ when it is up to date with src/ (as after
+ * `npm ci` or `npm run build`), else from the sources. Its threads (the simulation's and the frame
+ * writer's, src/cli/threads.ts) start on the module beside it: from dist/ plain JavaScript, from
+ * the sources through a tsx bootstrap that loads the engines again in each thread. A one-frame
+ * run of the 64-particle fixture took 1.9 s of CPU from dist/ against 6.3 s from the sources (the
+ * 2-core machine, load 21; BENCHMARKS.md, "The test suite").
+ */
+export function cliMain(): Promise<Main> {
+  mainModule ??= (async () => {
+    const { distIsFresh } = (await import('../../scripts/build.js')) as { distIsFresh: () => boolean };
+    // A URL, not a literal path: typecheck needs no dist/.
+    return distIsFresh() ? ((await import(new URL('../../dist/cli/main.js', import.meta.url).href)) as Main) : import('../../src/cli/main.ts');
+  })();
+  return mainModule;
+}
+
 /**
  * Runs `main(argv)` in this process with stdout and stderr captured: for checks of flags, help and
- * exit codes that need no separate process (spawning costs about a second of tsx start-up).
+ * exit codes that need no separate process (spawning costs about a second of start-up).
  */
 export async function cliInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { main } = await import('../../src/cli/main.ts');
+  const { main } = await cliMain();
   let stdout = '';
   let stderr = '';
   const out = process.stdout.write;

@@ -1,6 +1,9 @@
 /**
  * `viscid run` end to end on a 64-particle scene: frame files and manifest, --resume, Ctrl-C
  * (SIGINT) leaving finished frames and a checkpoint, and a failing run leaving a checkpoint.
+ * The first run and the Ctrl-C are the command as a user starts it (`node bin/viscid.js`, a
+ * process of its own); the rest call `main(argv)` in this process (cliInProcess: the same
+ * command, its threads included, without a process start-up each).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +45,7 @@ describe('viscid run (particle engine)', () => {
     }
     expect(existsSync(join(out, 'particle', 'mesh-0003.obj'))).toBe(false);
     const m = readManifest(out);
-    const info = JSON.parse((await cli(['info', '--json', tiny])).stdout) as { sha256: string };
+    const info = JSON.parse((await cliInProcess(['info', '--json', tiny])).stdout) as { sha256: string };
     expect(m.scene.sha256).toBe(info.sha256);
     expect(m.settings).toMatchObject({ method: 'particle', frames: 2, mesh: 'obj', points: 'vtk', padding: 4 });
     const e = m.engines.particle!;
@@ -64,7 +67,7 @@ describe('viscid run (particle engine)', () => {
 
   it('--resume continues from the checkpoint without redoing finished frames', async () => {
     const before = readManifest(out).engines.particle!.frames;
-    const r = await cli(['run', tiny, '--resume', out, '--frames', '3']);
+    const r = await cliInProcess(['run', tiny, '--resume', out, '--frames', '3']);
     expect(r.code).toBe(0);
     expect(existsSync(join(out, 'particle', 'mesh-0003.obj'))).toBe(true);
     expect(existsSync(join(out, 'particle', 'points-0003.vtk'))).toBe(true);
@@ -105,7 +108,7 @@ describe('viscid run (particle engine)', () => {
     }
     expect(readFileSync(join(dir, e.frames[0].files[0])).subarray(0, 4).toString()).toBe('glTF');
 
-    const again = await cli(['run', tiny, '--resume', dir, '--frames', String(last + 1)]);
+    const again = await cliInProcess(['run', tiny, '--resume', dir, '--frames', String(last + 1)]);
     expect(again.code).toBe(0);
     const after = readManifest(dir).engines.particle!;
     expect(after.status).toBe('complete');
@@ -114,7 +117,7 @@ describe('viscid run (particle engine)', () => {
 
   it('--method both runs each engine into its own directory, with --solids', async () => {
     const dir = join(tmp, 'both');
-    const r = await cli(['run', tiny, '--method', 'both', '--frames', '1', '--out', dir, '--mesh', 'ply', '--solids', 'obj']);
+    const r = await cliInProcess(['run', tiny, '--method', 'both', '--frames', '1', '--out', dir, '--mesh', 'ply', '--solids', 'obj']);
     expect(r.code).toBe(0);
     const m = readManifest(dir);
     for (const engine of ['particle', 'grid'] as const) {
@@ -135,7 +138,7 @@ describe('viscid run (particle engine)', () => {
     const data = JSON.parse(readFileSync(tiny, 'utf8'));
     writeFileSync(scene, JSON.stringify({ ...data, particle: { ...data.particle, maxSpeed: 0.001 } }));
     const dir = join(tmp, 'failed');
-    const r = await cli(['run', scene, '--frames', '3', '--out', dir]);
+    const r = await cliInProcess(['run', scene, '--frames', '3', '--out', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/particle engine failed/);
     const e = readManifest(dir).engines.particle!;
@@ -153,7 +156,7 @@ describe('viscid run (particle engine)', () => {
     const data = JSON.parse(readFileSync(tiny, 'utf8'));
     writeFileSync(scene, JSON.stringify({ ...data, particle: { ...data.particle, maxSpeed: 0.5 } }));
     const dir = join(tmp, 'failed-later');
-    const r = await cli(['run', scene, '--frames', '3', '--out', dir, '--points', 'vtk']);
+    const r = await cliInProcess(['run', scene, '--frames', '3', '--out', dir, '--points', 'vtk']);
     expect(r.code).toBe(1);
     const e = readManifest(dir).engines.particle!;
     expect(e.status).toBe('failed');
@@ -168,7 +171,7 @@ describe('viscid run (particle engine)', () => {
     const dir = join(tmp, 'unwritable');
     mkdirSync(join(dir, 'particle', 'mesh-0002.ply'), { recursive: true }); // a directory where the file goes
     // --force: the folder is not empty (the directory stays: it is not one of viscid's files).
-    const r = await cli(['run', tiny, '--frames', '3', '--out', dir, '--force']);
+    const r = await cliInProcess(['run', tiny, '--frames', '3', '--out', dir, '--force']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/failed at frame 2, particle\/mesh-0002\.ply: cannot write .*mesh-0002\.ply/);
     const m = readManifest(dir);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/cli/manifest.ts';
-import { cli, FIXTURES } from '../cli/helpers.ts';
+import { cli, cliInProcess, FIXTURES } from '../cli/helpers.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-threads-'));
@@ -21,11 +21,13 @@ describe('viscid run --workers 2', () => {
   it('runs on 2 threads, and --resume continues bit for bit', async () => {
     const straight = join(tmp, 'straight'), resumed = join(tmp, 'resumed');
     const common = ['--workers', '2', '--mesh', 'none', '--points', 'vtk'];
+    // The straight run as a user starts it (a process of its own); the run to resume, and the
+    // resume, in this process (tests/cli/helpers.ts cliInProcess: the same command and threads).
     const a = await cli(['run', scene, '--frames', '3', '--out', straight, ...common]);
     expect(a.code, a.stderr).toBe(0);
-    const b = await cli(['run', scene, '--frames', '2', '--out', resumed, ...common]);
+    const b = await cliInProcess(['run', scene, '--frames', '2', '--out', resumed, ...common]);
     expect(b.code, b.stderr).toBe(0);
-    const c = await cli(['run', scene, '--resume', resumed, '--frames', '3']);
+    const c = await cliInProcess(['run', scene, '--resume', resumed, '--frames', '3']);
     expect(c.code, c.stderr).toBe(0);
     const m = JSON.parse(readFileSync(join(resumed, 'manifest.json'), 'utf8')) as Manifest;
     expect(m.settings.workers).toBe(2);

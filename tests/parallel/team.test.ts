@@ -77,15 +77,17 @@ describe('thread team', () => {
     expect(workers.length).toBe(2);
     const exited = workers.map((w) => new Promise<number>((resolve) => w.once('exit', resolve)));
     s.dispose();
-    const codes = await Promise.race([Promise.all(exited), new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000))]);
-    expect(codes).not.toBe('timeout');
+    // They exit: a thread left running would hold this test until vitest.config.ts's limit (no
+    // shorter limit of its own, which a loaded machine can run past).
+    const codes = await Promise.all(exited);
+    expect(codes).toHaveLength(2);
   });
 
   it('a process that never calls dispose() still exits', async () => {
     const script = fileURLToPath(new URL('./fixtures/no-dispose.ts', import.meta.url));
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', script], { cwd: root, timeout: 30_000 }, (err, stdout) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', script], { cwd: root, timeout: 600_000 }, (err, stdout) => {
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout });
       });
       void child;

@@ -76,19 +76,28 @@ describe('viscid sweep', () => {
   });
 
   it('runs by index as a job array does, and by --jobs 2, with the same files', async () => {
-    const env = (name: string, v: string) => ({ ...process.env, [name]: v });
+    // Index 0 as a job array's task starts it (a process of its own), index 1 in this process.
     const runs = await Promise.all([
       cli(['sweep', byIndex, '--index', '0']),
-      cli(['sweep', byIndex, '--index', '1']),
+      cliInProcess(['sweep', byIndex, '--index', '1']),
     ]);
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
-    // The job runners' variables, in a child of its own each.
+    // The job runners' variables: Slurm's in a child of its own, Kubernetes' in this process's
+    // environment (put back after).
     const { spawnSync } = await import('node:child_process');
     const { BIN } = await import('../cli/helpers.ts');
-    for (const [name, i] of [['SLURM_ARRAY_TASK_ID', '2'], ['JOB_COMPLETION_INDEX', '3']] as const) {
-      const r = spawnSync(process.execPath, [BIN, 'sweep', byIndex], { env: { ...env(name, i), CI: 'true' }, encoding: 'utf8' });
-      expect(r.status, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(new RegExp(`^sweep ${i}/3: `, 'm'));
+    const slurm = spawnSync(process.execPath, [BIN, 'sweep', byIndex], { env: { ...process.env, SLURM_ARRAY_TASK_ID: '2', CI: 'true' }, encoding: 'utf8' });
+    expect(slurm.status, slurm.stderr).toBe(0);
+    expect(slurm.stderr).toMatch(/^sweep 2\/3: /m);
+    const saved = process.env.JOB_COMPLETION_INDEX;
+    process.env.JOB_COMPLETION_INDEX = '3';
+    try {
+      const k8s = await cliInProcess(['sweep', byIndex]);
+      expect(k8s.code, k8s.stderr).toBe(0);
+      expect(k8s.stderr).toMatch(/^sweep 3\/3: /m);
+    } finally {
+      if (saved === undefined) delete process.env.JOB_COMPLETION_INDEX;
+      else process.env.JOB_COMPLETION_INDEX = saved;
     }
     const jobs = await cli(['sweep', byJobs, '--jobs', '2']);
     expect(jobs.code, jobs.stderr).toBe(0);
@@ -104,7 +113,7 @@ describe('viscid sweep', () => {
     const points = (id: string) => readFileSync(join(byIndex, 'runs', id, 'particle', 'points-0002.ply'));
     expect(points('0000').equals(points('0003'))).toBe(false);
     // Run again: everything is complete, nothing runs.
-    const again = await cli(['sweep', byJobs, '--jobs', '2']);
+    const again = await cliInProcess(['sweep', byJobs, '--jobs', '2']);
     expect(again.stderr).toMatch(/0 of 4 to run/);
   });
 
