@@ -12,7 +12,8 @@ import { FACES } from '../scene/schema.ts';
 import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
 import { pairFactorMean } from './temperature.ts';
-import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-solve.ts';
+import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import type { RowLayout } from './viscosity-weiler-rows.ts';
 
 /** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
 export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number {
@@ -34,9 +35,9 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
 /**
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
  * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
- * from the rows (st.rows: full, or half on one thread) at the current positions.
+ * from the rows (full, or half on one thread: viscosity-weiler-rows.ts) at the current positions.
  */
-export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean): void {
+export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout): void {
   const gl = st.ghosts;
   gl.shared = ctx.shared;
   gl.reset(n);
@@ -45,13 +46,13 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
     start.fill(0, 0, n + 1);
     return;
   }
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
   if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
   if (half) {
-    halfGhosts(ctx, st, n, nw, tf);
+    halfGhosts(ctx, st, n, nw, tf, rows);
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -85,9 +86,11 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
  * for both of its particles or for neither (|x_i − M x_j| = |x_j − M x_i|, the same coefficient),
  * so each half row names its ghosts for both ends (and i its own), counted, then filled.
  */
-function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null): void {
-  const gl = st.ghosts, cnt = st.cursor;
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null, rows: RowLayout): void {
+  const gl = st.ghosts;
+  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
+  const cnt = st.cursor;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   for (let fill = 0; fill < 2; fill++) {
     if (fill === 0) cnt.fill(0, 0, n + 1);
