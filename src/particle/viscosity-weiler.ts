@@ -89,6 +89,9 @@ export class ImplicitViscosityState {
   /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
   readonly ghosts = new NeighbourList();
   ghostCoef = new Float32Array(0);
+  /** Half rows: the ghosts as found (i, j, wall) and their coefficients, before they are laid out by row. */
+  ghostFound = new Int32Array(0);
+  ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
   /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
   ovel = new Float64Array(0);
