@@ -48,15 +48,13 @@ for (let f = 1; f <= last; f++) {
       L.pos.set(saved[k].pos); L.vel.set(saved[k].vel);
       ctx.cells.buildSorted(L);
       mods[k].adh.computeAdhesion(ctx);
-      // The sort may reorder; both checkouts sort alike, so the saved warm start is set after it only where unsorted.
+      // The warm start as saved (the sort of the saved positions leaves them in their order).
       if (saved[k].ch) ctx.viscositySolve.change.array.set(saved[k].ch);
-      const c0 = ctx.counters?.viscosityIterations ?? 0;
       const t0 = process.cpuUsage();
       mods[k].visc.applyImplicitViscosity(ctx, dt);
       const c = process.cpuUsage(t0);
       times[k].push((c.user + c.system) / 1000);
       if (r === 0) out[k] = L.vel.slice(0, 3 * L.count);
-      void c0;
     }
   }
   // Iterations: one more call each, read from the stage's counter.
@@ -66,12 +64,11 @@ for (let f = 1; f <= last; f++) {
     ctx.cells.buildSorted(L);
     mods[k].adh.computeAdhesion(ctx);
     if (saved[k].ch) ctx.viscositySolve.change.array.set(saved[k].ch);
-    const before = { ...ctx.frameCounters }, cnt = ctx.count.bind(ctx);
+    const cnt = ctx.count.bind(ctx);
     let it = 0;
     ctx.count = (name: string, v = 1) => { if (name === 'viscosityIterations') it += v; return cnt(name, v); };
     mods[k].visc.applyImplicitViscosity(ctx, dt);
     ctx.count = cnt;
-    void before;
     iters[k] += it;
     L.pos.set(saved[k].pos); L.vel.set(saved[k].vel);
     if (saved[k].ch) ctx.viscositySolve.change.array.set(saved[k].ch);
