@@ -31,57 +31,39 @@
  *
  * Solved matrix-free by conjugate gradients with a 3×3 block-Jacobi preconditioner (SPlisHSPlasH's
  * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage, stopped at a
- * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). On
- * one thread the rows are half rows, each liquid pair once as g = √e_ij x_ij (single precision;
- * its block e x xᵀ is g gᵀ), and the product adds u g, u = g · (v_i − v_j), to one end and takes
- * it from the other; on a team every thread
- * sets up and updates its own share of full rows; dot products are added per thread and then over
- * the threads in rank order (each thread adds the same numbers in the same order, so all take the
- * same step and stop together), between barriers. A given thread count repeats bit for bit. The
- * iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
+ * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). The
+ * products A v are in viscosity-weiler-product.ts: on one thread from half rows (each liquid pair
+ * once as g = √e_ij x_ij, its block g gᵀ; the stage lists them and adds the blocks to the
+ * diagonal: viscosity-weiler-rows.ts), on a team from full rows, every thread setting up and
+ * updating its own share; dot products are added per thread and then over the threads in rank
+ * order (each thread adds the same numbers in the same order, so all take the same step and stop
+ * together), between barriers. A given thread count repeats bit for bit. The right-hand side is
+ * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
+ * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
-import { cubicSplineSlope } from '../math/kernels.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { applyHalf, applyHalfTwo, applyRow, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 
-/** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
-export const RED_STRIDE = 5;
-/** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
-export const WALL_STRIDE = 6;
-/** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
-export const GHOST_WALLS = 8;
+export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
-/** F(r) of the header for squared distance r2 < h² (0 at r = 0, where the pair has no direction). */
-export function pairFactor(r2: number, h: number): number {
-  if (!(r2 > 0)) return 0;
-  const r = Math.sqrt(r2), sigma = 8 / (Math.PI * h * h * h);
-  return (-sigma * cubicSplineSlope(r / h)) / (h * r * (r2 + 0.01 * h * h));
-}
-
-/**
- * The job's arrays as fields of one class (a fixed shape the row loops read fast; the binding's
- * argument object is keyed by name), made once a run.
- */
-class Rows {
-  readonly pos; readonly vstar; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos; readonly ovel;
-  readonly ow; readonly pk; readonly ph; readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef;
-  readonly bcoef; readonly b; readonly pinv; readonly onrm;
+/** The set-up's arrays beyond the products' (Rows), as fields of one class, made once a run. */
+class Setup extends Rows {
+  readonly vstar; readonly ovel; readonly ow; readonly pk; readonly ph; readonly pinv;
   /** Per-particle viscosity factors (temperature.ts), read when `thermal`. */
   readonly tf; readonly thermal: boolean;
   constructor(a: JobArrays<typeof weilerJob>, thermal: boolean) {
+    super(a);
     this.tf = a.tf; this.thermal = thermal;
-    this.pos = a.pos; this.vstar = a.vstar; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
-    this.opos = a.opos; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.rho = a.rho; this.walls = a.walls;
-    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.b = a.b; this.pinv = a.pinv;
-    this.onrm = a.onrm;
+    this.vstar = a.vstar; this.ovel = a.ovel; this.ow = a.ow; this.pk = a.pk; this.ph = a.ph; this.pinv = a.pinv;
   }
 }
-type A = Rows;
+type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', z: 'f64', p: 'f64', q: 'f64', pinv: 'f64', b: 'f64', onrm: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f64', onrm: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
@@ -90,36 +72,38 @@ export const weilerJob = defineJob({
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
-    const a = new Rows(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
+    const a = new Setup(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm, half = x.s.half === 1;
-    for (let i = from; i < to; i++) setupRow(a, i, nm, half);
-    if (half) setupHalf(a, to);
-    for (let i = from; i < to; i++) invertBlock(a.pinv, i);
+    const { r, p, q } = x.a, pinv = a.pinv, xs = x.a.x;
+    // The right-hand side b into p (free until the first direction).
+    for (let i = from; i < to; i++) setupRow(a, i, nm, half, p);
+    for (let i = from; i < to; i++) invertBlock(pinv, i);
     x.barrier();
-    const { r, z, p, q } = x.a, b = a.b, pinv = a.pinv, xs = x.a.x;
     let rz = 0, rr = 0, bb = 0, b2 = 0;
     // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
-    // which the tolerance is relative to; the warm start's own residual follows.
-    if (half) applyHalf(a, a.vstar, q, to);
-    for (let i = from; i < to; i++) {
-      if (!half) applyRow(a, i, a.vstar, q, true);
-      for (let k = 3 * i; k < 3 * i + 3; k++) {
-        bb += (b[k] - q[k]) * (b[k] - q[k]);
-        b2 += b[k] * b[k];
+    // which the tolerance is relative to; the warm start's own residual r = b − A x follows.
+    if (half) applyHalfTwo(a, a.vstar, q, xs, r, to);
+    else {
+      for (let i = from; i < to; i++) {
+        applyRow(a, i, a.vstar, q);
+        applyRow(a, i, xs, r);
       }
     }
-    if (half) applyHalf(a, xs, q, to);
     for (let i = from; i < to; i++) {
-      if (!half) applyRow(a, i, xs, q, true);
       for (let k = 3 * i; k < 3 * i + 3; k++) {
-        r[k] = b[k] - q[k];
-        rr += r[k] * r[k];
+        const bk = p[k], d = bk - q[k], rk = bk - r[k];
+        bb += d * d;
+        b2 += bk * bk;
+        r[k] = rk;
+        rr += rk * rk;
       }
-      precondition(pinv, r, z, i);
-      for (let k = 3 * i; k < 3 * i + 3; k++) {
-        p[k] = z[k];
-        rz += r[k] * z[k];
-      }
+      // p = z = P r.
+      const o = 6 * i, rx = r[3 * i], ry = r[3 * i + 1], rw = r[3 * i + 2];
+      const zx = pinv[o] * rx + pinv[o + 3] * ry + pinv[o + 4] * rw;
+      const zy = pinv[o + 3] * rx + pinv[o + 1] * ry + pinv[o + 5] * rw;
+      const zz = pinv[o + 4] * rx + pinv[o + 5] * ry + pinv[o + 2] * rw;
+      p[3 * i] = zx; p[3 * i + 1] = zy; p[3 * i + 2] = zz;
+      rz += rx * zx + ry * zy + rw * zz;
     }
     const o = RED_STRIDE * rank;
     red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2;
@@ -133,10 +117,12 @@ export const weilerJob = defineJob({
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
-      if (half) applyHalf(a, p, q, to);
-      for (let i = from; i < to; i++) {
-        if (!half) applyRow(a, i, p, q, true);
-        pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
+      if (half) pq = applyHalf(a, p, q, to);
+      else {
+        for (let i = from; i < to; i++) {
+          applyRow(a, i, p, q);
+          pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
+        }
       }
       red[o] = pq;
       x.barrier();
@@ -147,13 +133,14 @@ export const weilerJob = defineJob({
       let rz1 = 0;
       rr = 0;
       for (let i = from; i < to; i++) {
-        for (let k = 3 * i; k < 3 * i + 3; k++) {
-          xs[k] += alpha * p[k];
-          r[k] -= alpha * q[k];
-          rr += r[k] * r[k];
-        }
-        precondition(pinv, r, z, i);
-        rz1 += r[3 * i] * z[3 * i] + r[3 * i + 1] * z[3 * i + 1] + r[3 * i + 2] * z[3 * i + 2];
+        const k = 3 * i;
+        xs[k] += alpha * p[k]; xs[k + 1] += alpha * p[k + 1]; xs[k + 2] += alpha * p[k + 2];
+        const rx = r[k] - alpha * q[k], ry = r[k + 1] - alpha * q[k + 1], rw = r[k + 2] - alpha * q[k + 2];
+        r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
+        rr += rx * rx + ry * ry + rw * rw;
+        const m = 6 * i;
+        rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
+          + rw * (pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw);
       }
       red[o + 1] = rz1; red[o + 2] = rr;
       x.barrier();
@@ -165,7 +152,13 @@ export const weilerJob = defineJob({
       if (rr <= goal || it >= maxIter) break;
       const beta = rz1 / rz;
       rz = rz1;
-      for (let k = 3 * from; k < 3 * to; k++) p[k] = z[k] + beta * p[k];
+      // p = P r + β p.
+      for (let i = from; i < to; i++) {
+        const k = 3 * i, m = 6 * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
+        p[k] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * p[k];
+        p[k + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * p[k + 1];
+        p[k + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * p[k + 2];
+      }
       x.barrier();
     }
     // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
@@ -196,23 +189,19 @@ export const weilerJob = defineJob({
   },
 });
 
-/** z_i = P_i r_i, P_i the inverse of row i's diagonal block (6 entries: xx, yy, zz, xy, xz, yz). */
-function precondition(pinv: Float64Array, r: Float64Array, z: Float64Array, i: number): void {
-  const o = 6 * i, rx = r[3 * i], ry = r[3 * i + 1], rz = r[3 * i + 2];
-  z[3 * i] = pinv[o] * rx + pinv[o + 3] * ry + pinv[o + 4] * rz;
-  z[3 * i + 1] = pinv[o + 3] * rx + pinv[o + 1] * ry + pinv[o + 5] * rz;
-  z[3 * i + 2] = pinv[o + 4] * rx + pinv[o + 5] * ry + pinv[o + 2] * rz;
-}
-
 /**
- * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and the inverse
- * of its diagonal block; the liquid pair coefficients (coef) come from the stage, which evaluates
- * each pair once for both of its entries (viscosity-weiler.ts fillRows).
+ * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and its diagonal
+ * block (inverted next); the liquid pair coefficients (coef) come from the stage, which evaluates
+ * each pair once (viscosity-weiler-rows.ts).
  */
-function setupRow(a: A, i: number, nm: number, half: boolean): void {
-  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, b, pinv, tf, thermal } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], rhoi = rho[mi];
+function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): void {
+  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, pinv, tf, thermal } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], rhoi = rho[mi], o = 6 * i;
+  // Half rows: the stage has put the pair blocks Σ g gᵀ in pinv (viscosity-weiler-rows.ts halfRows).
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
+  if (half) {
+    dxx += pinv[o]; dyy += pinv[o + 1]; dzz += pinv[o + 2]; dxy = pinv[o + 3]; dxz = pinv[o + 4]; dyz = pinv[o + 5];
+  }
   let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
   for (let e = ls[i], e1 = half ? ls[i] : ls[i + 1]; e < e1; e++) {
     const j = lj[e], c = coef[e];
@@ -273,24 +262,7 @@ function setupRow(a: A, i: number, nm: number, half: boolean): void {
     }
   }
   b[3 * i] = bx; b[3 * i + 1] = by; b[3 * i + 2] = bz;
-  const o = 6 * i;
   pinv[o] = dxx; pinv[o + 1] = dyy; pinv[o + 2] = dzz; pinv[o + 3] = dxy; pinv[o + 4] = dxz; pinv[o + 5] = dyz;
-}
-
-/** One thread, half rows (each pair once, in row min(i, j), as g = √e x_ij): their blocks g gᵀ on both diagonals. */
-function setupHalf(a: A, n: number): void {
-  const { ls, lj, coef, pinv } = a;
-  for (let i = 0; i < n; i++) {
-    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
-    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const gx = coef[3 * e], gy = coef[3 * e + 1], gz = coef[3 * e + 2], xx = gx * gx, yy = gy * gy, zz = gz * gz, xy = gx * gy, xz = gx * gz, yz = gy * gz;
-      const o = 6 * lj[e];
-      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
-      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
-    }
-    const o = 6 * i;
-    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
-  }
 }
 
 /** Row i's diagonal block (xx, yy, zz, xy, xz, yz) in pinv, replaced by its inverse (cofactors over the determinant). */
@@ -306,80 +278,3 @@ function invertBlock(pinv: Float64Array, i: number): void {
   pinv[o + 5] = (dxy * dxz - dxx * dyz) * inv;
 }
 
-/**
- * out = A v on one thread from half rows: each row's own terms (ρ_i v_i, objects, walls), then
- * each liquid pair once, u = g · (v_i − v_j) added as u g to row i and taken from row j.
- */
-function applyHalf(a: A, v: Float64Array, out: Float64Array, n: number): void {
-  const { ls, lj, coef } = a;
-  for (let i = 0; i < n; i++) applyRow(a, i, v, out, false);
-  for (let i = 0; i < n; i++) {
-    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
-    let sx = 0, sy = 0, sz = 0;
-    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], gx = coef[3 * e], gy = coef[3 * e + 1], gz = coef[3 * e + 2];
-      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
-      sx += ux; sy += uy; sz += uz;
-      out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
-    }
-    out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
-  }
-}
-
-/** out_i = (A v)_i (see the header); without the liquid pairs unless `pairs` (half rows: applyHalf). */
-function applyRow(a: A, i: number, v: Float64Array, out: Float64Array, pairs: boolean): void {
-  const { pos, mat, ls, lj, bs, bj, opos, coef, bcoef, rho, walls, gs, gj, gc } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i];
-  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mi];
-  let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
-  for (let e = ls[i], e1 = pairs ? ls[i + 1] : ls[i]; e < e1; e++) {
-    const j = lj[e];
-    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
-    sx += u * dx; sy += u * dy; sz += u * dz;
-  }
-  const e0 = bs[i], e1 = bs[i + 1];
-  if (e0 < e1) {
-    // T X T v (setupRow): v on the tangent plane, X, and the result on the tangent plane.
-    const onrm = a.onrm, nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2], vn = vx * nx + vy * ny + vz * nz;
-    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
-    let ox = 0, oy = 0, oz = 0;
-    for (let e = e0; e < e1; e++) {
-      const s = bj[e];
-      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-      const u = bcoef[e] * (dx * tx + dy * ty + dz * tz);
-      ox += u * dx; oy += u * dy; oz += u * dz;
-    }
-    const on = ox * nx + oy * ny + oz * nz;
-    sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
-  }
-  for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
-    const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
-    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]), gx = g.x, gy = g.y, gz = g.z;
-    // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
-    const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
-    if (walls[wo + 2] === 1) {
-      const tx = vx + wx, ty = vy + wy, tz = vz + wz;
-      // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).
-      const d1 = gx * tx + gy * ty + gz * tz;
-      const mx = axis === 0 ? -gx : gx, my = axis === 1 ? -gy : gy, mz = axis === 2 ? -gz : gz;
-      const d2 = mx * tx + my * ty + mz * tz;
-      sx += 0.5 * c * (gx * d1 + mx * d2); sy += 0.5 * c * (gy * d1 + my * d2); sz += 0.5 * c * (gz * d1 + mz * d2);
-    } else {
-      const mwx = axis === 0 ? -wx : wx, mwy = axis === 1 ? -wy : wy, mwz = axis === 2 ? -wz : wz;
-      const u = c * (gx * (vx - mwx) + gy * (vy - mwy) + gz * (vz - mwz));
-      sx += u * gx; sy += u * gy; sz += u * gz;
-    }
-  }
-  out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
-}
-
-const g0 = { x: 0, y: 0, z: 0, r2: 0 };
-/** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
-export function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
-  let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
-  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
-  if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;
-  g0.x = gx; g0.y = gy; g0.z = gz; g0.r2 = gx * gx + gy * gy + gz * gz;
-  return g0;
-}

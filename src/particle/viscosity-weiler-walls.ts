@@ -12,7 +12,8 @@ import { FACES } from '../scene/schema.ts';
 import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
 import { pairFactorMean } from './temperature.ts';
-import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-solve.ts';
+import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import type { RowLayout } from './viscosity-weiler-rows.ts';
 
 /** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
 export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number {
@@ -34,9 +35,9 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
 /**
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
  * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
- * from the rows (st.rows: full, or half on one thread) at the current positions.
+ * from the rows (full, or half on one thread: viscosity-weiler-rows.ts) at the current positions.
  */
-export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean): void {
+export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout): void {
   const gl = st.ghosts;
   gl.shared = ctx.shared;
   gl.reset(n);
@@ -45,13 +46,13 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
     start.fill(0, 0, n + 1);
     return;
   }
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
   if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
   if (half) {
-    halfGhosts(ctx, st, n, nw, tf);
+    halfGhosts(ctx, st, n, nw, tf, rows);
     return;
   }
   for (let i = 0; i < n; i++) {
@@ -83,42 +84,52 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
 /**
  * listGhosts from half rows (one thread: viscosity-weiler.ts): a pair's ghost in one wall exists
  * for both of its particles or for neither (|x_i − M x_j| = |x_j − M x_i|, the same coefficient),
- * so each half row names its ghosts for both ends (and i its own), counted, then filled.
+ * so each half row names its ghosts for both ends (and i its own). They are found once, into
+ * st.ghostFound (i, j, wall) and st.ghostFoundCoef, then laid out by row in the order found.
  */
-function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null): void {
-  const gl = st.ghosts, cnt = st.cursor;
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = st.rows.start, lj = st.rows.j;
+function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null, rows: RowLayout): void {
+  const gl = st.ghosts;
+  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
+  const cnt = st.cursor;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
-  for (let fill = 0; fill < 2; fill++) {
-    if (fill === 0) cnt.fill(0, 0, n + 1);
-    for (let i = 0; i < n; i++) {
-      const row = mat[i] * nm;
-      let hw = 0;
-      for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
-      for (let w = 0; w < nw; w++) {
-        const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], ni = pos[3 * i + axis] - plane;
-        if (!(Math.abs(ni) < hw)) continue;
-        for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
-          const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
-          if (!(sn * sn < hw * hw)) continue;
-          const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
-          if (!(g.r2 < h * h)) continue;
-          if (fill === 0) {
-            cnt[i]++;
-            if (j !== i) cnt[j]++;
-            continue;
-          }
-          const c = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
-          st.ghostCoef[cnt[i]] = c;
-          gl.j[cnt[i]++] = GHOST_WALLS * j + w;
-          if (j === i) continue;
-          st.ghostCoef[cnt[j]] = c;
-          gl.j[cnt[j]++] = GHOST_WALLS * i + w;
+  cnt.fill(0, 0, n + 1);
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const row = mat[i] * nm;
+    let hw = 0;
+    for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
+    for (let w = 0; w < nw; w++) {
+      const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], ni = pos[3 * i + axis] - plane;
+      if (!(Math.abs(ni) < hw)) continue;
+      for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
+        const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
+        if (!(sn * sn < hw * hw)) continue;
+        const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
+        if (!(g.r2 < h * h)) continue;
+        if (found === st.ghostFoundCoef.length) {
+          const size = Math.max(1024, 2 * found), f = new Int32Array(3 * size), c = new Float32Array(size);
+          f.set(st.ghostFound.subarray(0, 3 * found));
+          c.set(st.ghostFoundCoef.subarray(0, found));
+          st.ghostFound = f;
+          st.ghostFoundCoef = c;
         }
+        st.ghostFound[3 * found] = i; st.ghostFound[3 * found + 1] = j; st.ghostFound[3 * found + 2] = w;
+        st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
+        cnt[i]++;
+        if (j !== i) cnt[j]++;
       }
     }
-    if (fill === 1) break;
-    const total = gl.openCounted(cnt, n);
-    if (st.ghostCoef.length < total) st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  }
+  const total = gl.openCounted(cnt, n);
+  if (st.ghostCoef.length < total) st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  const fd = st.ghostFound, fc = st.ghostFoundCoef, gc = st.ghostCoef, gj = gl.j;
+  for (let k = 0; k < found; k++) {
+    const i = fd[3 * k], j = fd[3 * k + 1], w = fd[3 * k + 2], c = fc[k];
+    gc[cnt[i]] = c;
+    gj[cnt[i]++] = GHOST_WALLS * j + w;
+    if (j === i) continue;
+    gc[cnt[j]] = c;
+    gj[cnt[j]++] = GHOST_WALLS * i + w;
   }
 }

@@ -33,13 +33,13 @@ import type { StepContext } from './context.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { NeighbourList } from './neighbours.ts';
+import { boxDistance2, gatherWithin, NeighbourList } from './neighbours.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
-import { pairFactorMean } from './temperature.ts';
+import { countRows, fillRows, halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { channelKey } from './channels.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
@@ -79,12 +79,19 @@ export function latticeLaplacianConstant(h: number, s: number): number {
 
 /** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
 export class ImplicitViscosityState {
-  /** Full liquid rows within the pair supports, and the object slots within each particle's support. */
+  /**
+   * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
+   * (one thread, where it names many pairs beyond the supports); the object slots within each
+   * particle's support.
+   */
   readonly rows = new NeighbourList();
   readonly boundary = new NeighbourList();
   /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
   readonly ghosts = new NeighbourList();
   ghostCoef = new Float32Array(0);
+  /** Half rows: the ghosts as found (i, j, wall) and their coefficients, before they are laid out by row. */
+  ghostFound = new Int32Array(0);
+  ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
   /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
   ovel = new Float64Array(0);
@@ -95,6 +102,9 @@ export class ImplicitViscosityState {
   pk: Float64Array;
   ph: Float64Array;
   ph2: Float64Array;
+  /** Per material pair, for half rows (viscosity-weiler-rows.ts): √(pk h⁻⁷), and the table's intervals over h². */
+  pairRoot: Float64Array;
+  pairToTable: Float64Array;
   rho: Float64Array;
   walls = new Float64Array(6 * WALL_STRIDE);
   /**
@@ -121,6 +131,8 @@ export class ImplicitViscosityState {
     this.pk = new Float64Array(nm * nm);
     this.ph = new Float64Array(nm * nm);
     this.ph2 = new Float64Array(nm * nm);
+    this.pairRoot = new Float64Array(nm * nm);
+    this.pairToTable = new Float64Array(nm * nm);
     for (let a = 0; a < nm; a++) {
       for (let b = 0; b < nm; b++) {
         const e = a * nm + b;
@@ -152,27 +164,27 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
-  // One thread: half rows, each pair once (as g = √e x_ij, three single-precision numbers, the
-  // same memory as its two full entries); a team: full rows, each thread its own (no shared writes).
+  // One thread: half rows, each pair once (as g = √e x_ij, three single-precision numbers); a
+  // team: full rows, each thread its own (no shared writes). viscosity-weiler-rows.ts.
   const half = T === 1;
-  countRows(ctx, st, n, half);
+  if (!half) countRows(ctx, st, n);
   const nb = listBoundary(ctx, st, n);
 
   const m = T > 1 ? Math.max(n, L.capacity) : n;
-  const kn = T > 1 ? st.rows.j.length : st.rows.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const cn = half ? 3 * kn : kn;
-  const mem = ctx.stageScratch(8 * (7 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
-  const x = mem.f64(3 * m), r = mem.f64(3 * m), z = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), b = mem.f64(3 * m);
-  const onrm = mem.f64(3 * m);
+  const cn = half ? 3 * ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
+  const mem = ctx.stageScratch(8 * (5 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
+  const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), onrm = mem.f64(3 * m);
   const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
-  fillRows(ctx, st, n, coef, half);
-  listGhosts(ctx, st, n, wallTable(ctx, st), half);
+  let rows: RowLayout = st.rows;
+  if (half) rows = halfRows(ctx, st, n, coef, pinv);
+  else fillRows(ctx, st, n, coef);
+  listGhosts(ctx, st, n, wallTable(ctx, st), half, rows);
   warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
-  a.x = x; a.r = r; a.z = z; a.p = p; a.q = q; a.b = b; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
-  a.ls = st.rows.start; a.lj = st.rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
+  a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
@@ -188,63 +200,6 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
-}
-
-/**
- * The full rows (every neighbour within the pair's support, gather form) from the adhesion
- * stage's pair list (each pair i < j within ctx.reach, which covers every kernel support, at the
- * current positions; the slots are the particles), in two passes: countRows sizes them,
- * fillRows fills them, row i holding its pairs in list order interleaved with the earlier
- * particles that name it, and writes each pair's coefficient e_ij (viscosity-weiler-solve.ts)
- * to both of its entries, evaluated once a pair (single precision: the matrix is symmetric).
- */
-function countRows(ctx: StepContext, st: ImplicitViscosityState, n: number, half: boolean): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
-  const nm = ctx.mass.length, ph2 = st.ph2, rows = st.rows;
-  rows.shared = ctx.shared;
-  rows.reset(n);
-  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
-  const cnt = st.cursor;
-  cnt.fill(0, 0, n + 1);
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
-    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
-        cnt[i]++;
-        if (!half) cnt[j]++;
-      }
-    }
-  }
-  rows.openCounted(cnt, n);
-}
-
-function fillRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, half: boolean): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
-  const nm = ctx.mass.length, ph2 = st.ph2, ph = st.ph, pk = st.pk, lj = st.rows.j, cnt = st.cursor;
-  const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
-    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e], pe = row + mat[j];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 < ph2[pe]) {
-        const w = pk[pe] * pairFactor(d2, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1);
-        if (half) {
-          const g = Math.sqrt(w), k = 3 * cnt[i];
-          coef[k] = Math.fround(g * dx); coef[k + 1] = Math.fround(g * dy); coef[k + 2] = Math.fround(g * dz);
-          lj[cnt[i]++] = j;
-          continue;
-        }
-        const c = Math.fround(w);
-        coef[cnt[i]] = c;
-        lj[cnt[i]++] = j;
-        coef[cnt[j]] = c;
-        lj[cnt[j]++] = i;
-      }
-    }
-  }
 }
 
 /**
@@ -275,21 +230,25 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   const L = ctx.liquid, pos = L.pos, mat = L.material, near = L.nearObject, nm = ctx.mass.length, opos = st.opos;
   let hmax = 0;
   for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
-  const cells = ctx.cells.grid;
+  const cells = ctx.cells.grid, obox = ctx.objectCells.box;
   for (let c = 0; c < cells.cellCount; c++) {
     const i0 = cells.start[c], i1 = i0 + cells.count[c];
     const m = objectCellsNearCell(ctx, c, hmax), oc = ctx.nearObjectCells;
+    // Room for every candidate of a particle of the cell (gatherWithin writes each one).
+    let room = 0;
+    for (let k = 0; k < m; k++) room += og.count[oc[k]];
     for (let i = i0; i < i1; i++) {
       bl.start[i] = bl.length;
       if (m === 0 || !near[i]) continue;
-      const h2 = st.ph2[mat[i] * (nm + 1)], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      bl.reserve(bl.length + room);
+      const h2 = st.ph2[mat[i] * (nm + 1)], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], lj = bl.j;
+      let len = bl.length;
       for (let k = 0; k < m; k++) {
         const cc = oc[k];
-        for (let s = og.start[cc], s1 = s + og.count[cc]; s < s1; s++) {
-          const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
-          if (dx * dx + dy * dy + dz * dz < h2) bl.push(s);
-        }
+        if (boxDistance2(obox, 6 * cc, xi, yi, zi) >= h2) continue;
+        len = gatherWithin(opos, xi, yi, zi, h2, og.start[cc], og.start[cc] + og.count[cc], lj, len);
       }
+      bl.length = len;
     }
   }
   bl.start[n] = bl.length;

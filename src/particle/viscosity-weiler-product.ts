@@ -1,0 +1,185 @@
+/**
+ * The product A v of the implicit viscosity's system (viscosity-weiler-solve.ts states the system:
+ * Weiler, Koschier, Brand & Bender 2018, §4, eq. 8–10, backward Euler, per unit volume times the
+ * rest volume), matrix-free, and the rows' own terms it shares with the set-up: ρ_i v_i, the object
+ * terms on the body's tangent plane and the mirror ghosts of the closed walls.
+ *
+ * Two layouts of the liquid pairs:
+ * - *half rows* (one thread): each pair once, in row min(i, j), as g = √e_ij x_ij (three single-precision
+ *   numbers; the pair's block e x xᵀ is g gᵀ), so the product reads no positions. One sweep over
+ *   the rows in order: u = g · (v_i − v_j) is added as u g to row i and taken from row j > i, so
+ *   row i is complete when the sweep leaves it, and a dot product with v is taken in the same sweep
+ *   (the CG's p · A p). Two vectors can go through one sweep (applyHalfTwo: the start's A v* and
+ *   A x0), reading each pair's g once for both.
+ * - *full rows* (a team): every neighbour in each row with the scalar e_ij, gather form; each
+ *   thread writes only its own rows.
+ */
+import { cubicSplineSlope } from '../math/kernels.ts';
+
+/** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
+export const RED_STRIDE = 5;
+/** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
+export const WALL_STRIDE = 6;
+/** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
+export const GHOST_WALLS = 8;
+
+/**
+ * F(r) = −W′(r) / (r (r² + 0.01 h²)) for squared distance r2 < h², W the normalized cubic spline
+ * of support h (0 at r = 0, where the pair has no direction). F(r; h) = h⁻⁷ F(r/h; 1).
+ */
+export function pairFactor(r2: number, h: number): number {
+  if (!(r2 > 0)) return 0;
+  const r = Math.sqrt(r2), sigma = 8 / (Math.PI * h * h * h);
+  return (-sigma * cubicSplineSlope(r / h)) / (h * r * (r2 + 0.01 * h * h));
+}
+
+/** The arrays the products read (the job's, viscosity-weiler-solve.ts). */
+export interface RowArrays {
+  pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
+  rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
+  onrm: Float64Array;
+}
+
+/**
+ * The job's arrays as fields of one class (a fixed shape the row loops read fast; the binding's
+ * argument object is keyed by name), made once a run.
+ */
+export class Rows {
+  readonly pos; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos;
+  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm;
+  constructor(a: RowArrays) {
+    this.pos = a.pos; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
+    this.opos = a.opos; this.rho = a.rho; this.walls = a.walls;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm;
+  }
+}
+
+/** What rowExtra adds to row i (module scratch: no allocation). */
+const ext = new Float64Array(3);
+
+/**
+ * out = A v on one thread from half rows (see the header); returns v · A v.
+ */
+export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number): number {
+  const { ls, lj, coef, rho, mat, bs, gs } = a;
+  out.fill(0, 0, 3 * n);
+  let dot = 0;
+  for (let i = 0; i < n; i++) {
+    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+    let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const j = 3 * lj[e], k = 3 * e, gx = coef[k], gy = coef[k + 1], gz = coef[k + 2];
+      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
+      sx += ux; sy += uy; sz += uz;
+      out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
+    }
+    if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+      rowExtra(a, i, v);
+      sx += ext[0]; sy += ext[1]; sz += ext[2];
+    }
+    const ox = out[3 * i] + sx, oy = out[3 * i + 1] + sy, oz = out[3 * i + 2] + sz;
+    out[3 * i] = ox; out[3 * i + 1] = oy; out[3 * i + 2] = oz;
+    dot += vx * ox + vy * oy + vz * oz;
+  }
+  return dot;
+}
+
+/** out = A v and out2 = A v2 in one sweep of the half rows (each pair's g read once for both). */
+export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, n: number): void {
+  const { ls, lj, coef, rho, mat, bs, gs } = a;
+  out.fill(0, 0, 3 * n);
+  out2.fill(0, 0, 3 * n);
+  for (let i = 0; i < n; i++) {
+    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+    const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
+    let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const j = 3 * lj[e], k = 3 * e, gx = coef[k], gy = coef[k + 1], gz = coef[k + 2];
+      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
+      const w = gx * (wx - v2[j]) + gy * (wy - v2[j + 1]) + gz * (wz - v2[j + 2]), w1 = w * gx, w2 = w * gy, w3 = w * gz;
+      sx += ux; sy += uy; sz += uz;
+      tx += w1; ty += w2; tz += w3;
+      out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
+      out2[j] -= w1; out2[j + 1] -= w2; out2[j + 2] -= w3;
+    }
+    if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+      rowExtra(a, i, v);
+      sx += ext[0]; sy += ext[1]; sz += ext[2];
+      rowExtra(a, i, v2);
+      tx += ext[0]; ty += ext[1]; tz += ext[2];
+    }
+    out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
+    out2[3 * i] += tx; out2[3 * i + 1] += ty; out2[3 * i + 2] += tz;
+  }
+}
+
+/** out_i = (A v)_i from full rows (a team: gather, each thread its own rows). */
+export function applyRow(a: Rows, i: number, v: Float64Array, out: Float64Array): void {
+  const { pos, mat, ls, lj, coef, rho, bs, gs } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+  let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
+  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+    const j = lj[e];
+    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
+    const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
+    sx += u * dx; sy += u * dy; sz += u * dz;
+  }
+  if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+    rowExtra(a, i, v);
+    sx += ext[0]; sy += ext[1]; sz += ext[2];
+  }
+  out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
+}
+
+/** Row i's object and wall-ghost terms of (A v)_i, into `ext`. */
+function rowExtra(a: Rows, i: number, v: Float64Array): void {
+  const { pos, bs, bj, opos, bcoef, walls, gs, gj, gc } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
+  let sx = 0, sy = 0, sz = 0;
+  const e0 = bs[i], e1 = bs[i + 1];
+  if (e0 < e1) {
+    // T X T v (viscosity-weiler-solve.ts setupRow): v on the tangent plane, X, and the result on the tangent plane.
+    const onrm = a.onrm, nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2], vn = vx * nx + vy * ny + vz * nz;
+    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
+    let ox = 0, oy = 0, oz = 0;
+    for (let e = e0; e < e1; e++) {
+      const s = bj[e];
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const u = bcoef[e] * (dx * tx + dy * ty + dz * tz);
+      ox += u * dx; oy += u * dy; oz += u * dz;
+    }
+    const on = ox * nx + oy * ny + oz * nz;
+    sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
+  }
+  for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+    const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
+    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]), gx = g.x, gy = g.y, gz = g.z;
+    // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
+    const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
+    if (walls[wo + 2] === 1) {
+      const tx = vx + wx, ty = vy + wy, tz = vz + wz;
+      // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).
+      const d1 = gx * tx + gy * ty + gz * tz;
+      const mx = axis === 0 ? -gx : gx, my = axis === 1 ? -gy : gy, mz = axis === 2 ? -gz : gz;
+      const d2 = mx * tx + my * ty + mz * tz;
+      sx += 0.5 * c * (gx * d1 + mx * d2); sy += 0.5 * c * (gy * d1 + my * d2); sz += 0.5 * c * (gz * d1 + mz * d2);
+    } else {
+      const mwx = axis === 0 ? -wx : wx, mwy = axis === 1 ? -wy : wy, mwz = axis === 2 ? -wz : wz;
+      const u = c * (gx * (vx - mwx) + gy * (vy - mwy) + gz * (vz - mwz));
+      sx += u * gx; sy += u * gy; sz += u * gz;
+    }
+  }
+  ext[0] = sx; ext[1] = sy; ext[2] = sz;
+}
+
+const g0 = { x: 0, y: 0, z: 0, r2: 0 };
+/** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
+export function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
+  let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
+  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
+  if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;
+  g0.x = gx; g0.y = gy; g0.z = gz; g0.r2 = gx * gx + gy * gy + gz * gz;
+  return g0;
+}

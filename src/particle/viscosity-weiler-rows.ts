@@ -1,0 +1,150 @@
+/**
+ * The liquid rows of the implicit viscosity's system (viscosity-weiler.ts; the system in
+ * viscosity-weiler-solve.ts, after Weiler, Koschier, Brand & Bender 2018, §4 eq. 8–10): each pair's
+ * coefficient e_ij = δt K μ_ij F(|x_ij|) evaluated once, from the adhesion stage's pair list (each
+ * pair i < j within ctx.reach, which covers every kernel support, at the current positions; the
+ * slots are the particles).
+ *
+ * - One thread, half rows (halfRows): the pair list's own rows, each pair once as g = √e_ij x_ij
+ *   (three single-precision numbers), in one pass that also adds each pair's block g gᵀ to the
+ *   diagonal blocks of both of its particles. √F comes from a table over (r/h)² (F(r; h) =
+ *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
+ *   root). Pairs beyond their support (a reach wider than the viscosity's) keep g = 0 where they
+ *   are few; where they are more than an eighth of the list, the rows are compacted into the
+ *   stage's own list.
+ * - A team, full rows (countRows, fillRows): every neighbour within the pair's support in both
+ *   rows (gather form, each thread its own rows), the scalar e_ij written to both entries.
+ */
+import type { StepContext } from './context.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import { pairFactorMean } from './temperature.ts';
+import { pairFactor } from './viscosity-weiler-product.ts';
+
+const NO_FACTORS = new Float64Array(0);
+/** Intervals of the table of √F(√s; 1) over s = (r/h)² ∈ [0, 1]. */
+const TABLE_N = 4096;
+let rootTable: Float64Array | null = null;
+
+/** √F(r; 1) at r² = k / TABLE_N, k = 0 … TABLE_N (and one 0 past the end, where s rounds to 1). */
+function factorRoots(): Float64Array {
+  if (rootTable) return rootTable;
+  const t = new Float64Array(TABLE_N + 2);
+  for (let k = 1; k < TABLE_N; k++) t[k] = Math.sqrt(pairFactor(k / TABLE_N, 1));
+  // r → 0: F tends to its limit (the spline's slope is linear there); the pair has no direction anyway.
+  t[0] = 2 * t[1] - t[2];
+  return (rootTable = t);
+}
+
+/** The rows the job reads: the pair list's own or the stage's compacted list. */
+export interface RowLayout {
+  start: Int32Array;
+  j: Int32Array;
+}
+
+/**
+ * Half rows from the pair list, coef[3e…3e+2] = g of pair e, and pinv[6i…6i+5] = Σ g gᵀ over
+ * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds 3 × the pair list's length.
+ */
+export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float64Array): RowLayout {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
+  const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
+  // Per material pair: √(δt K μ h⁻⁷) and TABLE_N / h².
+  const root = st.pairRoot, toTable = st.pairToTable;
+  for (let e = 0; e < nm * nm; e++) {
+    root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
+    toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
+  }
+  pinv.fill(0, 0, 6 * n);
+  let beyond = 0;
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e], pe = row + mat[j], k = 3 * e;
+      const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
+      if (!(d2 < ph2[pe])) {
+        coef[k] = 0; coef[k + 1] = 0; coef[k + 2] = 0;
+        beyond++;
+        continue;
+      }
+      const s = d2 * toTable[pe], t = s | 0, f = s - t;
+      let w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
+      if (thermal) w *= Math.sqrt(pairFactorMean(tf[i], tf[j]));
+      const gx = Math.fround(w * dx), gy = Math.fround(w * dy), gz = Math.fround(w * dz);
+      coef[k] = gx; coef[k + 1] = gy; coef[k + 2] = gz;
+      const xx = gx * gx, yy = gy * gy, zz = gz * gz, xy = gx * gy, xz = gx * gz, yz = gy * gz, o = 6 * j;
+      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
+    }
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
+  }
+  if (8 * beyond <= pairs.length) return { start: ps, j: pj };
+  // Compacted in place (an entry moves only to an earlier one).
+  const rows = st.rows;
+  rows.shared = ctx.shared;
+  rows.reset(n);
+  rows.reserve(pairs.length - beyond);
+  const ls = rows.start, lj = rows.j;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    ls[i] = m;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const k = 3 * e;
+      if (coef[k] === 0 && coef[k + 1] === 0 && coef[k + 2] === 0) continue;
+      coef[3 * m] = coef[k]; coef[3 * m + 1] = coef[k + 1]; coef[3 * m + 2] = coef[k + 2];
+      lj[m++] = pj[e];
+    }
+  }
+  ls[n] = m;
+  rows.length = m;
+  return rows;
+}
+
+/** Full rows, first pass: each row's entry count (st.cursor), then the layout (st.rows). */
+export function countRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const nm = ctx.mass.length, ph2 = st.ph2, rows = st.rows;
+  rows.shared = ctx.shared;
+  rows.reset(n);
+  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
+  const cnt = st.cursor;
+  cnt.fill(0, 0, n + 1);
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
+        cnt[i]++;
+        cnt[j]++;
+      }
+    }
+  }
+  rows.openCounted(cnt, n);
+}
+
+/**
+ * Full rows, second pass: row i holds its pairs in list order interleaved with the earlier
+ * particles that name it, each pair's e_ij (single precision: the matrix is symmetric) in both.
+ */
+export function fillRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const nm = ctx.mass.length, ph2 = st.ph2, ph = st.ph, pk = st.pk, lj = st.rows.j, cnt = st.cursor;
+  const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e], pe = row + mat[j];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 < ph2[pe]) {
+        const c = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
+        coef[cnt[i]] = c;
+        lj[cnt[i]++] = j;
+        coef[cnt[j]] = c;
+        lj[cnt[j]++] = i;
+      }
+    }
+  }
+}
