@@ -6,7 +6,10 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { maccormackJob } from './advect-job.ts';
+import { extrapolateJob } from './extrapolate.ts';
 import { pcgJob } from './pcg-job.ts';
+import { assembleJob, updateJob } from './pressure-job.ts';
+import { finishJob, seedJob } from './redistance.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, seedJob, finishJob, assembleJob, updateJob]);

@@ -24,11 +24,13 @@
  */
 import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
+import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
+import { emptyPressureCells, RED_STRIDE, RED_THREADS, runPressurePasses } from './pressure-job.ts';
 import { removalWeight as removalWeight_ } from './volume-growth.ts';
-import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+import { AIR as AIR_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_, removalWeight = removalWeight_;
+const AIR = AIR_, FLUID = FLUID_, removalWeight = removalWeight_;
 
 /**
  * Fewest liquid cells without an air neighbour for the multigrid preconditioner: a thinner body of
@@ -45,6 +47,7 @@ const MULTIGRID_DEEP_CELLS = 2048;
  * drop's steps (docs/decisions.md, "The sheet rule's volume").
  */
 const MAX_REMOVAL_SHARE = 3;
+const NO_SHARE = new Float64Array(0);
 
 export class PressureSolver {
   private solver = new PcgSolver();
@@ -90,75 +93,49 @@ export class PressureSolver {
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     const n = s.count;
-    if (this.row.length < n) this.row = new Int32Array(Math.ceil(n * 1.3));
+    // The arrays the passes write are on shared memory where the store's runner has a team.
+    const shared = s.shared;
+    if (this.row.length < n || isShared(this.row) !== shared) this.row = allocInt32(Math.ceil(n * 1.3), shared);
     const row = this.row;
     let m = 0;
     for (let c = 0; c < n; c++) row[c] = s.type[c] === FLUID ? m++ : -1;
-    this.allocate(m);
+    this.allocate(m, shared);
     const sys = this.sys;
     sys.n = m;
     sys.unit = true;
-    const { diag, off, nbRow, rhs } = sys;
-    const cellOf = this.cellOf, airRow = this.airRow;
-    const { nb, type, u } = s;
-    const [ux, uy, uz] = u;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
     const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
+    const e = this.passes;
+    e.row = row; e.cellOf = this.cellOf; e.nb = s.nb; e.type = s.type; e.face = s.face;
+    e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
+    e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
+    e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
+    e.growth = growth; e.warm = warm;
+    runPressurePasses(s, e, m, false);
     let divMax = 0, deep = 0;
-    for (let c = 0; c < n; c++) {
-      const r = row[c];
-      if (r < 0) continue;
-      cellOf[r] = c;
-      let dg = 0, wet = 0;
-      for (let d = 0; d < 6; d++) {
-        const nc = nb[6 * c + d];
-        off[6 * r + d] = 0;
-        nbRow[6 * r + d] = -1;
-        if (nc < 0 || type[nc] === SOLID) continue;
-        dg++;
-        if (type[nc] === FLUID) {
-          off[6 * r + d] = -1;
-          nbRow[6 * r + d] = row[nc];
-          wet++;
-        }
-      }
-      diag[r] = dg;
-      if (wet === dg) deep++;
-      airRow[r] = wet === dg ? 0 : 1;
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
-      rhs[r] = (share ? share[r] * growth : growth) - div;
-      if (Math.abs(div) > divMax) divMax = Math.abs(div);
+    for (let t = 0; t < RED_THREADS; t++) {
+      divMax = Math.max(divMax, this.red[RED_STRIDE * t]);
+      deep += this.red[RED_STRIDE * t + 1];
     }
     this.divergenceBefore = divMax;
     this.label(m);
     const x = this.x;
-    const p = s.pressure;
-    for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
     const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
     this.last = result;
     // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.
-    const q = this.qCell(n);
-    for (let c = 0; c < n; c++) q[c] = row[c] >= 0 ? x[row[c]] : 0;
-    for (let c = 0; c < n; c++) {
-      for (let a = 0; a < 3; a++) {
-        if (s.face[3 * c + a] !== FACE_ACTIVE) continue;
-        const nc = nb[6 * c + 2 * a];
-        u[a][c] -= q[c] - q[nc];
-      }
-    }
-    for (let c = 0; c < n; c++) p[c] = warm ? q[c] : p[c] + q[c];
+    runPressurePasses(s, e, m, true);
     let after = 0;
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r];
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c] - (share ? share[r] * growth : growth);
-      if (Math.abs(div) > after) after = Math.abs(div);
-    }
+    for (let t = 0; t < RED_THREADS; t++) after = Math.max(after, this.red[RED_STRIDE * t]);
     this.divergenceAfter = after;
     return result;
   }
+
+  /** The passes' arrays (pressure-job.ts) and their partial results, one block per thread. */
+  private readonly passes = emptyPressureCells();
+  private red = allocFloat64(RED_STRIDE * RED_THREADS, false);
 
   /**
    * Each liquid row's share of a negative growth: removalWeight of φ at its cell over their mean,
@@ -233,23 +210,24 @@ export class PressureSolver {
   }
 
   private qBuf = new Float64Array(0);
-  private qCell(n: number): Float64Array {
-    if (this.qBuf.length < n) this.qBuf = new Float64Array(Math.ceil(n * 1.3));
+  private qCell(n: number, shared: boolean): Float64Array {
+    if (this.qBuf.length < n || isShared(this.qBuf) !== shared) this.qBuf = allocFloat64(Math.ceil(n * 1.3), shared);
     return this.qBuf;
   }
 
-  private allocate(m: number): void {
-    if (this.sys.diag.length >= m) return;
+  private allocate(m: number, shared: boolean): void {
+    if (isShared(this.red) !== shared) this.red = allocFloat64(RED_STRIDE * RED_THREADS, shared);
+    if (this.sys.diag.length >= m && isShared(this.sys.diag) === shared) return;
     const cap = Math.ceil(m * 1.3) + 16;
-    this.sys.diag = new Float64Array(cap);
-    this.sys.off = new Float64Array(6 * cap);
-    this.sys.nbRow = new Int32Array(6 * cap);
-    this.sys.rhs = new Float64Array(cap);
+    this.sys.diag = allocFloat64(cap, shared);
+    this.sys.off = allocFloat64(6 * cap, shared);
+    this.sys.nbRow = allocInt32(6 * cap, shared);
+    this.sys.rhs = allocFloat64(cap, shared);
     this.sys.component = new Int32Array(cap);
-    this.cellOf = new Int32Array(cap);
-    this.x = new Float64Array(cap);
+    this.cellOf = allocInt32(cap, shared);
+    this.x = allocFloat64(cap, shared);
     this.stack = new Int32Array(cap);
-    this.airRow = new Uint8Array(cap);
+    this.airRow = allocUint8(cap, shared);
   }
 
   /** Connected liquid components; closed = no air neighbour (`airRow`) anywhere in the component. */
