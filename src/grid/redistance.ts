@@ -60,12 +60,19 @@ export class FastMarching {
       job.a.phi = s.phi; job.a.nb = s.nb; job.a.type = s.type; job.a.exact = e.exact;
       job.s.count = n; job.s.h = h; job.s.band = band;
       runJob(job, n);
-    } else seedRange(e, 0, n);
+    } else {
+      seedRange(e, 0, n);
+      trialRange(e, 0, n);
+    }
+    // The first trial cells, computed by the passes, enter the heap in the order the seeds meet them.
     for (let c = 0; c < n; c++) {
       if (state[c] !== 2) continue;
       for (let d = 0; d < 6; d++) {
         const m = nb[6 * c + d];
-        if (m >= 0 && state[m] === 0) this.consider(s, m, h);
+        if (m >= 0 && state[m] === TRIAL_NEW) {
+          state[m] = 1;
+          this.push(m, dist[m]);
+        }
       }
     }
     while (this.heapSize > 0) {
@@ -105,43 +112,8 @@ export class FastMarching {
    * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
    */
   private consider(s: GridStore, c: number, h: number): void {
-    const { nb, phi } = s;
-    const dist = this.dist, state = this.state, inside = phi[c] < 0;
-    const A = coefA, B = coefB;
-    for (let a = 0; a < 3; a++) {
-      let b = Infinity, best = -1, side = 0;
-      const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-      if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
-      if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
-      let w = 0;
-      if (best >= 0) {
-        w = 1;
-        const m2 = nb[6 * best + 2 * a + side];
-        // (Only from the same side of the surface: |φ| has a kink across it.)
-        if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
-          w = 2.25;
-          b = (4 * b - dist[m2]) / 3;
-        }
-      }
-      A[a] = w;
-      B[a] = b;
-    }
-    // Sort the axes by B (insertion sort of three).
-    for (let p = 1; p < 3; p++) {
-      for (let q = p; q > 0 && B[q] < B[q - 1]; q--) {
-        let t = B[q]; B[q] = B[q - 1]; B[q - 1] = t;
-        t = A[q]; A[q] = A[q - 1]; A[q - 1] = t;
-      }
-    }
-    // Solve Σ A_k (d − B_k)² = h² over the axes with B_k < d, adding them in increasing order.
-    let d = Infinity, s0 = 0, s1 = 0, s2 = 0;
-    for (let k = 0; k < 3; k++) {
-      if (!(B[k] < d)) break;
-      s0 += A[k]; s1 += A[k] * B[k]; s2 += A[k] * B[k] * B[k];
-      const disc = s1 * s1 - s0 * (s2 - h * h);
-      if (disc < 0) break;
-      d = (s1 + Math.sqrt(disc)) / s0;
-    }
+    const state = this.state, dist = this.dist;
+    const d = eikonal(s.nb, s.phi, dist, state, c, h);
     if (d === Infinity) return;
     if (state[c] === 1) {
       if (d >= dist[c]) return;
@@ -230,6 +202,50 @@ export function fillSolidRange(phi: Float64Array, nb: Int32Array, type: Uint8Arr
   }
 }
 
+/**
+ * The upwind Eikonal update of cell c from its accepted neighbours (state 2; see
+ * FastMarching.consider); Infinity where it has none.
+ */
+function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: Uint8Array, c: number, h: number): number {
+  const inside = phi[c] < 0;
+  const A = coefA, B = coefB;
+  for (let a = 0; a < 3; a++) {
+    let b = Infinity, best = -1, side = 0;
+    const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+    if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
+    if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
+    let w = 0;
+    if (best >= 0) {
+      w = 1;
+      const m2 = nb[6 * best + 2 * a + side];
+      // (Only from the same side of the surface: |φ| has a kink across it.)
+      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
+        w = 2.25;
+        b = (4 * b - dist[m2]) / 3;
+      }
+    }
+    A[a] = w;
+    B[a] = b;
+  }
+  // Sort the axes by B (insertion sort of three).
+  for (let p = 1; p < 3; p++) {
+    for (let q = p; q > 0 && B[q] < B[q - 1]; q--) {
+      let t = B[q]; B[q] = B[q - 1]; B[q - 1] = t;
+      t = A[q]; A[q] = A[q - 1]; A[q - 1] = t;
+    }
+  }
+  // Solve Σ A_k (d − B_k)² = h² over the axes with B_k < d, adding them in increasing order.
+  let d = Infinity, s0 = 0, s1 = 0, s2 = 0;
+  for (let k = 0; k < 3; k++) {
+    if (!(B[k] < d)) break;
+    s0 += A[k]; s1 += A[k] * B[k]; s2 += A[k] * B[k] * B[k];
+    const disc = s1 * s1 - s0 * (s2 - h * h);
+    if (disc < 0) break;
+    d = (s1 + Math.sqrt(disc)) / s0;
+  }
+  return d;
+}
+
 /** What the passes over the cells read and write. */
 interface RedistanceCells {
   phi: Float64Array;
@@ -238,13 +254,15 @@ interface RedistanceCells {
   /** 1 where |φ| is already the distance (length 0: none). */
   exact: Uint8Array;
   dist: Float64Array;
-  /** 0 far, 1 trial, 2 accepted, 3 solid. */
+  /** 0 far, 1 trial, 2 accepted, 3 solid, TRIAL_NEW a first trial cell not yet in the heap. */
   state: Uint8Array;
   h: number;
   band: number;
 }
 
 const NO_EXACT = new Uint8Array(0);
+/** A first trial cell computed by trialRange, not yet in the heap. */
+const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({
   phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), exact: NO_EXACT,
   dist: new Float64Array(0), state: new Uint8Array(0), h: 1, band: 1,
@@ -317,6 +335,28 @@ function seedRange(w: RedistanceCells, from: number, to: number): void {
   }
 }
 
+/**
+ * The march's first trial cells over cells [from, to): each cell still far with an accepted
+ * neighbour takes its Eikonal update from the accepted cells (the seeds, fixed by the pass before)
+ * and is marked TRIAL_NEW; the calling thread then enters them in the heap in the order the serial
+ * march met them. (Each is what the march's first `consider` of it gives: later ones in that loop
+ * see the same accepted cells and change nothing.)
+ */
+function trialRange(w: RedistanceCells, from: number, to: number): void {
+  const { phi, nb, dist, state, h } = w;
+  for (let c = from; c < to; c++) {
+    if (state[c] !== 0) continue;
+    let seeded = false;
+    for (let e = 6 * c, end = e + 6; e < end; e++) {
+      const m = nb[e];
+      if (m >= 0 && state[m] === 2) { seeded = true; break; }
+    }
+    if (!seeded) continue;
+    dist[c] = eikonal(nb, phi, dist, state, c, h);
+    state[c] = TRIAL_NEW;
+  }
+}
+
 /** φ of the non-solid cells [from, to) from the marched distances, with φ's sign. */
 function writeRange(e: RedistanceCells, from: number, to: number): void {
   const { phi, type, dist, state, band } = e;
@@ -342,7 +382,10 @@ export const seedJob = definePhasedJob({
     e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
     e.h = x.s.h; e.band = x.s.band;
   },
-  phases: [{ items: seedCells, run: (x, from, to) => seedRange(x.scratch, from, to) }],
+  phases: [
+    { items: seedCells, run: (x, from, to) => seedRange(x.scratch, from, to) },
+    { items: seedCells, run: (x, from, to) => trialRange(x.scratch, from, to) },
+  ],
 });
 
 type FinishX = JobArgs<{ phi: 'f64' }, { dist: 'f64'; state: 'u8'; nb: 'i32'; type: 'u8' }, 'count' | 'band', Record<never, never>, RedistanceCells>;

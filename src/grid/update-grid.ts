@@ -9,6 +9,7 @@
  */
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import type { JobRunner } from '../parallel/run-job.ts';
+import { growOnTeam } from './grow-job.ts';
 import { faceRange, finishRebuild } from './rebuild-job.ts';
 import { AIR as AIR_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
 import { MARGIN as MARGIN_, cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
@@ -27,6 +28,8 @@ export interface RebuildInput {
   liquidCount: number;
   layers: number;
   solidAt: SolidQuery;
+  /** True where `solidAt` is −1 everywhere (no object is solid in the grid): the growth may split (grow-job.ts). */
+  solidFree?: boolean;
   /** φ given to cells that did not exist before, m. */
   outsidePhi: number;
   /** Temperature of new cells, °C. */
@@ -47,13 +50,22 @@ let frontierB = new Int32Array(0);
 let build: GridStore | null = null;
 
 export function rebuildGrid(old: GridStore | null, d: GridDomain, input: RebuildInput, into?: GridStore): GridStore {
+  const W0 = d.n[0] + 2 * MARGIN, H0 = d.n[1] + 2 * MARGIN, total = W0 * H0 * (d.n[2] + 2 * MARGIN);
+  if (input.runner && input.solidFree && total <= 1 << 24 && (old === null || old.keysValid)) {
+    // Walls alone are solid: the growth and listing split over the runner's team (grow-job.ts).
+    const s = into && into !== old ? into : new GridStore(64, input.runner);
+    if (growOnTeam(s, d, input.liquid, input.liquidCount, input.layers)) {
+      s.keysValid = true;
+      finishRebuild(s, old, old ? old.keys : s.keys, input.outsidePhi, input.ambientTemperature);
+      return s;
+    }
+  }
   const want = Math.max(64, 4 * input.liquidCount);
   if (!build) build = new GridStore(want);
   else build.reset(want);
   // Which build slot holds a cell, by its key in a dense table over the box and margin (reset after
   // use), so the ~6 probes per cell of the buffer growth skip the hash; boxes too large for a dense
   // table (> 2^24 cells) use the hash alone.
-  const W0 = d.n[0] + 2 * MARGIN, H0 = d.n[1] + 2 * MARGIN, total = W0 * H0 * (d.n[2] + 2 * MARGIN);
   const useDense = total <= 1 << 24;
   if (useDense && denseSlot.length < total) denseSlot = new Int32Array(total).fill(-1);
   const dense = denseSlot, b0 = build;
