@@ -22,15 +22,15 @@
  * one or two cells thick, which loses as much per cell as the bulk under a uniform target, keeps its
  * liquid.
  */
-import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
+import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
-import { emptyPressureCells, RED_STRIDE, RED_THREADS, runPressurePasses } from './pressure-job.ts';
+import { emptyPressureCells, labelBox, RED_STRIDE, RED_THREADS, runPressurePasses } from './pressure-job.ts';
 import { removalWeight as removalWeight_ } from './volume-growth.ts';
-import { AIR as AIR_, FLUID as FLUID_, type GridStore } from './store.ts';
+import { FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const AIR = AIR_, FLUID = FLUID_, removalWeight = removalWeight_;
+const FLUID = FLUID_, removalWeight = removalWeight_;
 
 /**
  * Fewest liquid cells without an air neighbour for the multigrid preconditioner: a thinner body of
@@ -107,16 +107,22 @@ export class PressureSolver {
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
     const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
     const e = this.passes;
-    e.row = row; e.cellOf = this.cellOf; e.nb = s.nb; e.type = s.type; e.face = s.face;
+    e.ci = s.ci; e.cj = s.cj; e.ck = s.ck; e.row = row; e.cellOf = this.cellOf; e.nb = s.nb; e.type = s.type; e.face = s.face;
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm;
     runPressurePasses(s, e, m, false);
     let divMax = 0, deep = 0;
+    const box = this.liquidBox;
+    box[0] = box[2] = box[4] = Infinity; box[1] = box[3] = box[5] = -Infinity;
     for (let t = 0; t < RED_THREADS; t++) {
-      divMax = Math.max(divMax, this.red[RED_STRIDE * t]);
-      deep += this.red[RED_STRIDE * t + 1];
+      const o = RED_STRIDE * t, red = this.red;
+      divMax = Math.max(divMax, red[o]);
+      deep += red[o + 1];
+      box[0] = Math.min(box[0], red[o + 2]); box[1] = Math.max(box[1], red[o + 3]);
+      box[2] = Math.min(box[2], red[o + 4]); box[3] = Math.max(box[3], red[o + 5]);
+      box[4] = Math.min(box[4], red[o + 6]); box[5] = Math.max(box[5], red[o + 7]);
     }
     this.divergenceBefore = divMax;
     this.label(m);
@@ -133,6 +139,9 @@ export class PressureSolver {
     return result;
   }
 
+  /** The liquid cells' box from the assembly: x0, x1, y0, y1, z0, z1. */
+  private readonly liquidBox = new Float64Array(6);
+  private readonly boxArgs = [0, 0, 0, 0, 0, 0];
   /** The passes' arrays (pressure-job.ts) and their partial results, one block per thread. */
   private readonly passes = emptyPressureCells();
   private red = allocFloat64(RED_STRIDE * RED_THREADS, false);
@@ -168,22 +177,12 @@ export class PressureSolver {
   private buildMultigrid(s: GridStore, m: number): boolean {
     if (m === 0 || (!this.box && s.dense === null)) return false;
     const [NX, NY, NZ] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
-    const { ci, cj, ck, type } = s;
-    const cellOf = this.cellOf;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r], i = ci[c], j = cj[c], k = ck[c];
-      if (i < x0) x0 = i;
-      if (i > x1) x1 = i;
-      if (j < y0) y0 = j;
-      if (j > y1) y1 = j;
-      if (k < z0) z0 = k;
-      if (k > z1) z1 = k;
-    }
-    const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
+    const cellOf = this.cellOf, box = this.liquidBox;
+    const x0 = box[0], y0 = box[2], z0 = box[4];
+    const nx = box[1] - x0 + 1, ny = box[3] - y0 + 1, nz = box[5] - z0 + 1;
     if ((nx + 2) * (ny + 2) * (nz + 2) > 1 << 24) return false;
     const mg = this.mg;
-    const flag = mg.begin(nx, ny, nz);
+    const flag = mg.begin(nx, ny, nz, s.shared);
     const i0 = Math.max(-1, -x0), i1 = Math.min(nx, NX - 1 - x0);
     for (let k = Math.max(-1, -z0); k <= Math.min(nz, NZ - 1 - z0); k++) {
       for (let j = Math.max(-1, -y0); j <= Math.min(ny, NY - 1 - y0); j++) {
@@ -191,20 +190,14 @@ export class PressureSolver {
         flag.fill(MG_DIRICHLET, o + i0, o + i1 + 1);
       }
     }
-    for (let c = 0; c < s.count; c++) {
-      const i = ci[c] - x0, j = cj[c] - y0, k = ck[c] - z0;
-      if (i < -1 || j < -1 || k < -1 || i > nx || j > ny || k > nz) continue;
-      const t = type[c];
-      flag[mg.index0(i, j, k)] = t === FLUID ? MG_INTERIOR : t === AIR ? MG_DIRICHLET : MG_NEUMANN;
-    }
-    if (this.ri.length < m) {
+    if (this.ri.length < m || isShared(this.ri) !== s.shared) {
       const cap = Math.ceil(m * 1.3) + 16;
-      this.ri = new Int32Array(cap); this.rj = new Int32Array(cap); this.rk = new Int32Array(cap);
+      this.ri = allocInt32(cap, s.shared); this.rj = allocInt32(cap, s.shared); this.rk = allocInt32(cap, s.shared);
     }
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r];
-      this.ri[r] = ci[c] - x0; this.rj[r] = cj[c] - y0; this.rk[r] = ck[c] - z0;
-    }
+    // The cells' labels and the rows' box indices, split over the team (pressure-job.ts).
+    const args = this.boxArgs;
+    args[0] = x0; args[1] = y0; args[2] = z0; args[3] = nx; args[4] = ny; args[5] = nz;
+    labelBox(s, cellOf, m, args, flag, this.ri, this.rj, this.rk);
     mg.finish(this.sys, this.ri, this.rj, this.rk);
     return true;
   }

@@ -3,8 +3,8 @@
  * box, level set, MacCormack advection) steps two frames on two threads to the same grid as on
  * one, bit for bit (the split passes write only their own cells), the split stages (advection,
  * transport, the PCG, extrapolation, redistancing's seeds, first trial cells and write-back, the
- * pressure's assembly and update, the rebuild's growth, listing and finish) run on the team, and a
- * checkpoint written on two threads restores on one and continues the same.
+ * pressure's assembly, update and multigrid labels, the rebuild's growth, listing and finish) run
+ * on the team, and a checkpoint written on two threads restores on one and continues the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
@@ -66,8 +66,9 @@ describe('the grid engine on 2 threads', () => {
         expect(two.stepFrame().counters.threads).toBe(2);
       }
       expect([...jobs].sort()).toEqual([
-        'grid-extrapolate', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack', 'grid-pcg-multigrid',
-        'grid-pressure-assemble', 'grid-pressure-update', 'grid-rebuild-finish', 'grid-redistance-finish', 'grid-redistance-seeds',
+        'grid-extrapolate', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack',
+        'grid-multigrid-flags', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
+        'grid-rebuild-finish', 'grid-redistance-finish', 'grid-redistance-seeds',
       ]);
       expect(two.sim.store.count).toBe(one.sim.store.count);
       expect(state(two).equals(state(one))).toBe(true);
