@@ -16,7 +16,7 @@
  * every cell first, in a pass of their own, from φ, which the layers do not change.
  */
 import type { JobArgs } from '../parallel/job.ts';
-import { allocFloat64, isShared } from '../parallel/memory.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { definePhasedJob, gridWork, type Phase } from './phases.ts';
 import { FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
@@ -136,7 +136,8 @@ export const extrapolateJob = definePhasedJob({
   last: [{ items: cells, run: (x, from, to) => extrapolationEnd(x.scratch, from, to) }],
 });
 
-let normalsBuf = new Float64Array(0);
+/** The normals' scratch, in ordinary and in shared memory (see grow-job.ts's scratch). */
+const normalsBufs = [new Float64Array(0), new Float64Array(0)];
 const NO_NORMALS = new Float64Array(0);
 const serial: ExtrapolationArrays = { ...extrapolateJob.scratch!() };
 
@@ -148,8 +149,9 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
   const n = s.count;
   let normals = NO_NORMALS;
   if (alongNormals) {
-    if (normalsBuf.length < 3 * n || isShared(normalsBuf) !== s.shared) normalsBuf = allocFloat64(3 * Math.ceil(n * 1.3), s.shared);
-    normals = normalsBuf;
+    const k = s.shared ? 1 : 0;
+    if (normalsBufs[k].length < 3 * n) normalsBufs[k] = allocFloat64(3 * Math.ceil(n * 1.3), s.shared);
+    normals = normalsBufs[k];
   }
   if (s.runner) {
     const job = s.runner.bind(extrapolateJob), a = job.a;

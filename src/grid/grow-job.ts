@@ -156,11 +156,13 @@ export const listJob = defineJob({
   },
 });
 
-/** The growth's scratch over the box (kept between calls; ABSENT everywhere between them). */
-let lay = new Uint8Array(0);
-let ty = new Uint8Array(0);
-let lists = new Int32Array(0);
-let info = new Int32Array(0);
+/**
+ * The growth's scratch over the box (kept between calls; `lay` ABSENT everywhere between them), one
+ * set in ordinary memory and one on shared memory, so that a process stepping simulations with and
+ * without a team in turn (bench/threads-frames.ts) does not make them again at every rebuild.
+ */
+interface GrowScratch { lay: Uint8Array; ty: Uint8Array; lists: Int32Array; info: Int32Array }
+const scratchSets: GrowScratch[] = [0, 1].map(() => ({ lay: new Uint8Array(0), ty: new Uint8Array(0), lists: new Int32Array(0), info: new Int32Array(0) }));
 
 /**
  * Grows the cells of the liquid keys and lists them into `s` (reset here to their count, its dense
@@ -172,13 +174,14 @@ export function growOnTeam(s: GridStore, d: GridDomain, liquid: Int32Array, liqu
   const T = job.threads(items);
   if (T > 64 || layers >= ABSENT) return false;
   const W = d.n[0] + 2 * MARGIN, H = d.n[1] + 2 * MARGIN, D = d.n[2] + 2 * MARGIN, total = W * H * D;
-  const shared = s.shared;
-  if (lay.length !== total || isShared(lay) !== shared) {
-    lay = allocUint8(total, shared).fill(ABSENT);
-    ty = allocUint8(total, shared);
-    info = allocInt32(INFO_CHUNKS + Math.ceil(total / CHUNK) + 1, shared);
+  const shared = s.shared, g = scratchSets[shared ? 1 : 0];
+  if (g.lay.length !== total) {
+    g.lay = allocUint8(total, shared).fill(ABSENT);
+    g.ty = allocUint8(total, shared);
+    g.info = allocInt32(INFO_CHUNKS + Math.ceil(total / CHUNK) + 1, shared);
   }
-  if (lists.length < 2 * T * total || isShared(lists) !== shared) lists = allocInt32(2 * T * total, shared);
+  if (g.lists.length < 2 * T * total) g.lists = allocInt32(2 * T * total, shared);
+  const { lay, ty, lists, info } = g;
   let closed = 0;
   for (let w = 0; w < 6; w++) if (d.kind[w] !== OPEN) closed |= 1 << w;
   job.a.lay = lay; job.a.ty = ty; job.a.lists = lists; job.a.info = info; job.a.liquid = liquid;
