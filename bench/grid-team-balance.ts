@@ -65,18 +65,19 @@ for (const job of GRID_JOBS.layouts.map((l) => l.job as AnyJob)) {
       return;
     }
     parts.prepare?.(x as never);
-    const halves = (p: Phase<never>) => {
+    const halves = (p: Phase<never>, round = 0) => {
       const n = p.items(x as never), mid = Math.floor(n / 2);
       const a0 = cpuMs();
-      p.run(x as never, 0, mid);
+      p.run(x as never, 0, mid, round);
       const a1 = cpuMs();
-      p.run(x as never, mid, n);
+      p.run(x as never, mid, n, round);
       const a2 = cpuMs();
       row.slower += Math.max(a1 - a0, a2 - a1);
       row.passes++;
     };
     for (const p of parts.first) halves(p);
-    for (let k = parts.rounds(x as never); k > 0; k--) for (const p of parts.phases) halves(p);
+    for (let k = 0, K = parts.rounds(x as never); k < K; k++) for (const p of parts.phases) halves(p, k);
+    for (const p of parts.last) halves(p);
     const t = cpuMs() - t0;
     row.whole += t;
     inJobs += t;

@@ -6,7 +6,12 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { maccormackJob } from './advect-job.ts';
+import { extrapolateJob } from './extrapolate.ts';
+import { growJob, listJob } from './grow-job.ts';
 import { pcgJob } from './pcg-job.ts';
+import { assembleJob, flagJob, updateJob } from './pressure-job.ts';
+import { rebuildJob } from './rebuild-job.ts';
+import { finishJob, seedJob } from './redistance.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, seedJob, finishJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob]);

@@ -12,6 +12,7 @@
  * black then red after, so that the cycle is the symmetric positive-definite operator conjugate
  * gradients needs. The coarsest level (a few hundred interior cells) gets symmetric sweeps.
  */
+import { allocUint8, isShared } from '../parallel/memory.ts';
 import type { SparseSystem } from './pcg.ts';
 
 export const MG_NEUMANN = 0;
@@ -89,12 +90,13 @@ export class MultigridPreconditioner {
    * Starts a build for a box of nx × ny × nz cells; returns the level-0 label array (every cell
    * NEUMANN) for the caller to fill through `index0`, for box cells and the ring around them.
    */
-  begin(nx: number, ny: number, nz: number): Uint8Array {
+  begin(nx: number, ny: number, nz: number, shared = false): Uint8Array {
     this.nx0 = nx; this.ny0 = ny; this.nz0 = nz;
     this.sx0 = nx + 2; this.sxy0 = this.sx0 * (ny + 2);
     const size = this.sxy0 * (nz + 2);
-    if (this.flag0.length < size) this.flag0 = new Uint8Array(size);
-    else this.flag0.fill(NEUMANN, 0, size);
+    // (On shared memory where the pressure stage labels the cells on a thread team: pressure-job.ts.)
+    if (this.flag0.length < size || isShared(this.flag0) !== shared) this.flag0 = allocUint8(size, shared);
+    this.flag0.fill(NEUMANN, 0, size);
     return this.flag0;
   }
 

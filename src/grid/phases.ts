@@ -9,10 +9,13 @@
  */
 import { defineJob, type JobArgs, type JobDescription, type JobSpec, type Kinds } from '../parallel/job.ts';
 
-/** One pass: its item count (from the job's arguments) and its work over items [from, to). */
+/**
+ * One pass: its item count (from the job's arguments) and its work over items [from, to); `round`
+ * counts the rounds of `phases` from 0 (0 in `first` and `last`).
+ */
 export interface Phase<X> {
   items(x: X): number;
-  run(x: X, from: number, to: number): void;
+  run(x: X, from: number, to: number, round: number): void;
 }
 
 type Description<A extends Kinds, I extends Kinds, S extends string, X> = Omit<JobDescription<A, I, S, Record<never, never>, X>, 'split' | 'kernel' | 'lists' | 'sums' | 'cellCounts'> & {
@@ -23,6 +26,8 @@ type Description<A extends Kinds, I extends Kinds, S extends string, X> = Omit<J
   /** Passes run `rounds` times after those (a substep loop); once without it. */
   phases: readonly Phase<JobArgs<A, I, S, Record<never, never>, X>>[];
   rounds?: (x: JobArgs<A, I, S, Record<never, never>, X>) => number;
+  /** Passes run once after the rounds. */
+  last?: readonly Phase<JobArgs<A, I, S, Record<never, never>, X>>[];
 };
 
 /** A phased job's parts, for bench/grid-team-balance.ts. */
@@ -31,6 +36,7 @@ export interface PhasedParts {
   first: readonly Phase<never>[];
   phases: readonly Phase<never>[];
   rounds: (x: never) => number;
+  last: readonly Phase<never>[];
 }
 
 const phaseTable = new Map<string, PhasedParts>();
@@ -40,8 +46,8 @@ const once = () => 1;
 export function definePhasedJob<const A extends Kinds, const I extends Kinds, const S extends string, X>(
   d: Description<A, I, S, X>,
 ): JobSpec<A, I, S, Record<never, never>, X> {
-  const { phases, prepare, first = [], rounds = once } = d;
-  const { phases: _p, prepare: _q, first: _f, rounds: _r, ...spec } = d;
+  const { phases, prepare, first = [], rounds = once, last = [] } = d;
+  const { phases: _p, prepare: _q, first: _f, rounds: _r, last: _l, ...spec } = d;
   const job = defineJob<A, I, S, Record<never, never>, X>({
     ...spec,
     split: 'ranks',
@@ -49,16 +55,17 @@ export function definePhasedJob<const A extends Kinds, const I extends Kinds, co
       prepare?.(x);
       const r = x.rank, T = x.size;
       let passes = 0;
-      const pass = (p: Phase<typeof x>) => {
+      const pass = (p: Phase<typeof x>, round: number) => {
         if (passes++ > 0) x.barrier();
         const n = p.items(x);
-        p.run(x, Math.floor((n * r) / T), Math.floor((n * (r + 1)) / T));
+        p.run(x, Math.floor((n * r) / T), Math.floor((n * (r + 1)) / T), round);
       };
-      for (let p = 0; p < first.length; p++) pass(first[p]);
-      for (let k = rounds(x); k > 0; k--) for (let p = 0; p < phases.length; p++) pass(phases[p]);
+      for (let p = 0; p < first.length; p++) pass(first[p], 0);
+      for (let k = 0, K = rounds(x); k < K; k++) for (let p = 0; p < phases.length; p++) pass(phases[p], k);
+      for (let p = 0; p < last.length; p++) pass(last[p], 0);
     },
   });
-  phaseTable.set(job.name, { prepare: prepare as PhasedParts['prepare'], first: first as readonly Phase<never>[], phases: phases as readonly Phase<never>[], rounds: rounds as (x: never) => number });
+  phaseTable.set(job.name, { prepare: prepare as PhasedParts['prepare'], first: first as readonly Phase<never>[], phases: phases as readonly Phase<never>[], rounds: rounds as (x: never) => number, last: last as readonly Phase<never>[] });
   return job;
 }
 

@@ -22,13 +22,15 @@
  * one or two cells thick, which loses as much per cell as the bulk under a uniform target, keeps its
  * liquid.
  */
-import { MG_DIRICHLET, MG_INTERIOR, MG_NEUMANN, MultigridPreconditioner } from './multigrid.ts';
+import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
+import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
+import { emptyPressureCells, labelBox, RED_STRIDE, RED_THREADS, runPressurePasses } from './pressure-job.ts';
 import { removalWeight as removalWeight_ } from './volume-growth.ts';
-import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+import { FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_, removalWeight = removalWeight_;
+const FLUID = FLUID_, removalWeight = removalWeight_;
 
 /**
  * Fewest liquid cells without an air neighbour for the multigrid preconditioner: a thinner body of
@@ -45,6 +47,7 @@ const MULTIGRID_DEEP_CELLS = 2048;
  * drop's steps (docs/decisions.md, "The sheet rule's volume").
  */
 const MAX_REMOVAL_SHARE = 3;
+const NO_SHARE = new Float64Array(0);
 
 export class PressureSolver {
   private solver = new PcgSolver();
@@ -90,75 +93,58 @@ export class PressureSolver {
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     const n = s.count;
-    if (this.row.length < n) this.row = new Int32Array(Math.ceil(n * 1.3));
+    // The arrays the passes write are on shared memory where the store's runner has a team.
+    const shared = s.shared;
+    if (this.row.length < n || isShared(this.row) !== shared) this.row = allocInt32(Math.ceil(n * 1.3), shared);
     const row = this.row;
     let m = 0;
     for (let c = 0; c < n; c++) row[c] = s.type[c] === FLUID ? m++ : -1;
-    this.allocate(m);
+    this.allocate(m, shared);
     const sys = this.sys;
     sys.n = m;
     sys.unit = true;
-    const { diag, off, nbRow, rhs } = sys;
-    const cellOf = this.cellOf, airRow = this.airRow;
-    const { nb, type, u } = s;
-    const [ux, uy, uz] = u;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
     const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
+    const e = this.passes;
+    e.ci = s.ci; e.cj = s.cj; e.ck = s.ck; e.row = row; e.cellOf = this.cellOf; e.nb = s.nb; e.type = s.type; e.face = s.face;
+    e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
+    e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
+    e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
+    e.growth = growth; e.warm = warm;
+    runPressurePasses(s, e, m, false);
     let divMax = 0, deep = 0;
-    for (let c = 0; c < n; c++) {
-      const r = row[c];
-      if (r < 0) continue;
-      cellOf[r] = c;
-      let dg = 0, wet = 0;
-      for (let d = 0; d < 6; d++) {
-        const nc = nb[6 * c + d];
-        off[6 * r + d] = 0;
-        nbRow[6 * r + d] = -1;
-        if (nc < 0 || type[nc] === SOLID) continue;
-        dg++;
-        if (type[nc] === FLUID) {
-          off[6 * r + d] = -1;
-          nbRow[6 * r + d] = row[nc];
-          wet++;
-        }
-      }
-      diag[r] = dg;
-      if (wet === dg) deep++;
-      airRow[r] = wet === dg ? 0 : 1;
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c];
-      rhs[r] = (share ? share[r] * growth : growth) - div;
-      if (Math.abs(div) > divMax) divMax = Math.abs(div);
+    const box = this.liquidBox;
+    box[0] = box[2] = box[4] = Infinity; box[1] = box[3] = box[5] = -Infinity;
+    for (let t = 0; t < RED_THREADS; t++) {
+      const o = RED_STRIDE * t, red = this.red;
+      divMax = Math.max(divMax, red[o]);
+      deep += red[o + 1];
+      box[0] = Math.min(box[0], red[o + 2]); box[1] = Math.max(box[1], red[o + 3]);
+      box[2] = Math.min(box[2], red[o + 4]); box[3] = Math.max(box[3], red[o + 5]);
+      box[4] = Math.min(box[4], red[o + 6]); box[5] = Math.max(box[5], red[o + 7]);
     }
     this.divergenceBefore = divMax;
     this.label(m);
     const x = this.x;
-    const p = s.pressure;
-    for (let c = 0; c < n; c++) if (row[c] >= 0) x[row[c]] = warm ? p[c] : 0;
     const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
     this.last = result;
     // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.
-    const q = this.qCell(n);
-    for (let c = 0; c < n; c++) q[c] = row[c] >= 0 ? x[row[c]] : 0;
-    for (let c = 0; c < n; c++) {
-      for (let a = 0; a < 3; a++) {
-        if (s.face[3 * c + a] !== FACE_ACTIVE) continue;
-        const nc = nb[6 * c + 2 * a];
-        u[a][c] -= q[c] - q[nc];
-      }
-    }
-    for (let c = 0; c < n; c++) p[c] = warm ? q[c] : p[c] + q[c];
+    runPressurePasses(s, e, m, true);
     let after = 0;
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r];
-      const div = ux[nb[6 * c + 1]] - ux[c] + uy[nb[6 * c + 3]] - uy[c] + uz[nb[6 * c + 5]] - uz[c] - (share ? share[r] * growth : growth);
-      if (Math.abs(div) > after) after = Math.abs(div);
-    }
+    for (let t = 0; t < RED_THREADS; t++) after = Math.max(after, this.red[RED_STRIDE * t]);
     this.divergenceAfter = after;
     return result;
   }
+
+  /** The liquid cells' box from the assembly: x0, x1, y0, y1, z0, z1. */
+  private readonly liquidBox = new Float64Array(6);
+  private readonly boxArgs = [0, 0, 0, 0, 0, 0];
+  /** The passes' arrays (pressure-job.ts) and their partial results, one block per thread. */
+  private readonly passes = emptyPressureCells();
+  private red = allocFloat64(RED_STRIDE * RED_THREADS, false);
 
   /**
    * Each liquid row's share of a negative growth: removalWeight of φ at its cell over their mean,
@@ -191,22 +177,12 @@ export class PressureSolver {
   private buildMultigrid(s: GridStore, m: number): boolean {
     if (m === 0 || (!this.box && s.dense === null)) return false;
     const [NX, NY, NZ] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
-    const { ci, cj, ck, type } = s;
-    const cellOf = this.cellOf;
-    let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity;
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r], i = ci[c], j = cj[c], k = ck[c];
-      if (i < x0) x0 = i;
-      if (i > x1) x1 = i;
-      if (j < y0) y0 = j;
-      if (j > y1) y1 = j;
-      if (k < z0) z0 = k;
-      if (k > z1) z1 = k;
-    }
-    const nx = x1 - x0 + 1, ny = y1 - y0 + 1, nz = z1 - z0 + 1;
+    const cellOf = this.cellOf, box = this.liquidBox;
+    const x0 = box[0], y0 = box[2], z0 = box[4];
+    const nx = box[1] - x0 + 1, ny = box[3] - y0 + 1, nz = box[5] - z0 + 1;
     if ((nx + 2) * (ny + 2) * (nz + 2) > 1 << 24) return false;
     const mg = this.mg;
-    const flag = mg.begin(nx, ny, nz);
+    const flag = mg.begin(nx, ny, nz, s.shared);
     const i0 = Math.max(-1, -x0), i1 = Math.min(nx, NX - 1 - x0);
     for (let k = Math.max(-1, -z0); k <= Math.min(nz, NZ - 1 - z0); k++) {
       for (let j = Math.max(-1, -y0); j <= Math.min(ny, NY - 1 - y0); j++) {
@@ -214,42 +190,37 @@ export class PressureSolver {
         flag.fill(MG_DIRICHLET, o + i0, o + i1 + 1);
       }
     }
-    for (let c = 0; c < s.count; c++) {
-      const i = ci[c] - x0, j = cj[c] - y0, k = ck[c] - z0;
-      if (i < -1 || j < -1 || k < -1 || i > nx || j > ny || k > nz) continue;
-      const t = type[c];
-      flag[mg.index0(i, j, k)] = t === FLUID ? MG_INTERIOR : t === AIR ? MG_DIRICHLET : MG_NEUMANN;
-    }
-    if (this.ri.length < m) {
+    if (this.ri.length < m || isShared(this.ri) !== s.shared) {
       const cap = Math.ceil(m * 1.3) + 16;
-      this.ri = new Int32Array(cap); this.rj = new Int32Array(cap); this.rk = new Int32Array(cap);
+      this.ri = allocInt32(cap, s.shared); this.rj = allocInt32(cap, s.shared); this.rk = allocInt32(cap, s.shared);
     }
-    for (let r = 0; r < m; r++) {
-      const c = cellOf[r];
-      this.ri[r] = ci[c] - x0; this.rj[r] = cj[c] - y0; this.rk[r] = ck[c] - z0;
-    }
+    // The cells' labels and the rows' box indices, split over the team (pressure-job.ts).
+    const args = this.boxArgs;
+    args[0] = x0; args[1] = y0; args[2] = z0; args[3] = nx; args[4] = ny; args[5] = nz;
+    labelBox(s, cellOf, m, args, flag, this.ri, this.rj, this.rk);
     mg.finish(this.sys, this.ri, this.rj, this.rk);
     return true;
   }
 
   private qBuf = new Float64Array(0);
-  private qCell(n: number): Float64Array {
-    if (this.qBuf.length < n) this.qBuf = new Float64Array(Math.ceil(n * 1.3));
+  private qCell(n: number, shared: boolean): Float64Array {
+    if (this.qBuf.length < n || isShared(this.qBuf) !== shared) this.qBuf = allocFloat64(Math.ceil(n * 1.3), shared);
     return this.qBuf;
   }
 
-  private allocate(m: number): void {
-    if (this.sys.diag.length >= m) return;
+  private allocate(m: number, shared: boolean): void {
+    if (isShared(this.red) !== shared) this.red = allocFloat64(RED_STRIDE * RED_THREADS, shared);
+    if (this.sys.diag.length >= m && isShared(this.sys.diag) === shared) return;
     const cap = Math.ceil(m * 1.3) + 16;
-    this.sys.diag = new Float64Array(cap);
-    this.sys.off = new Float64Array(6 * cap);
-    this.sys.nbRow = new Int32Array(6 * cap);
-    this.sys.rhs = new Float64Array(cap);
+    this.sys.diag = allocFloat64(cap, shared);
+    this.sys.off = allocFloat64(6 * cap, shared);
+    this.sys.nbRow = allocInt32(6 * cap, shared);
+    this.sys.rhs = allocFloat64(cap, shared);
     this.sys.component = new Int32Array(cap);
-    this.cellOf = new Int32Array(cap);
-    this.x = new Float64Array(cap);
+    this.cellOf = allocInt32(cap, shared);
+    this.x = allocFloat64(cap, shared);
     this.stack = new Int32Array(cap);
-    this.airRow = new Uint8Array(cap);
+    this.airRow = allocUint8(cap, shared);
   }
 
   /** Connected liquid components; closed = no air neighbour (`airRow`) anywhere in the component. */

@@ -9,7 +9,16 @@
  *
  * Solid cells take no part; afterwards they get the mean φ of their non-solid neighbours so that
  * interpolation near walls stays smooth.
+ *
+ * The seeds (each from its own cell's neighbourhood), the write-back of the distances and the solid
+ * cells' φ are passes over the cells, each cell writing only its own entries: they run on the
+ * grid's thread team as phased jobs (phases.ts), with the same bits on any number of threads. The
+ * march itself, ordered by its heap, stays on the calling thread.
  */
+import type { JobArgs } from '../parallel/job.ts';
+import { allocFloat64, allocUint8, isShared } from '../parallel/memory.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { definePhasedJob, gridWork } from './phases.ts';
 import { SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -26,11 +35,11 @@ export class FastMarching {
   private heapPos = new Int32Array(0);
   private heapSize = 0;
 
-  private ensure(n: number): void {
-    if (this.dist.length >= n) return;
+  private ensure(n: number, shared: boolean): void {
+    if (this.dist.length >= n && isShared(this.dist) === shared) return;
     const m = Math.ceil(n * 1.3);
-    this.dist = new Float64Array(m);
-    this.state = new Uint8Array(m);
+    this.dist = allocFloat64(m, shared);
+    this.state = allocUint8(m, shared);
     this.heapPos = new Int32Array(m);
   }
 
@@ -40,73 +49,30 @@ export class FastMarching {
    */
   redistance(s: GridStore, h: number, band: number, exact?: Uint8Array): void {
     const n = s.count;
-    this.ensure(n);
-    const { phi, nb, type } = s;
+    this.ensure(n, s.shared);
+    const { nb } = s;
     const dist = this.dist, state = this.state;
     this.heapSize = 0;
-    state.fill(0, 0, n);
-    for (let c = 0; c < n; c++) {
-      dist[c] = band;
-      if (type[c] === SOLID) { state[c] = 3; continue; }
-      const pc = phi[c], inside = pc < 0;
-      if (exact && exact[c]) {
-        // Distances already known exactly (from a shape, see GridSimulation.writePending).
-        dist[c] = Math.min(band, Math.abs(pc));
-        state[c] = 2;
-        continue;
-      }
-      // A seed has a neighbour on the other side of the surface (checked first: most cells have none).
-      let crossing = false;
-      for (let e = 6 * c, end = e + 6; e < end; e++) {
-        const m = nb[e];
-        if (m >= 0 && (phi[m] < 0) !== inside) { crossing = true; break; }
-      }
-      if (!crossing) continue;
-      let inv2 = 0, tmin = Infinity;
-      for (let a = 0; a < 3; a++) {
-        let theta = Infinity;
-        const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-        const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
-        for (let e = 0; e < 2; e++) {
-          const m = e === 0 ? m0 : m1;
-          if (!(e === 0 ? ok0 : ok1)) continue;
-          const pm = phi[m];
-          if ((pm < 0) === inside) continue;
-          const t = pc / (pc - pm);
-          theta = Math.min(theta, Math.max(1e-6 * h, h * t));
-        }
-        if (theta < Infinity) { inv2 += 1 / (theta * theta); if (theta < tmin) tmin = theta; }
-      }
-      if (inv2 > 0) {
-        // ∂φ/∂x_a: central where both neighbours take part, else one-sided (only at the seeds).
-        let g2 = 0;
-        for (let a = 0; a < 3; a++) {
-          const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-          const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
-          const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
-          g2 += g * g;
-        }
-        // The distance to the plane through the axis crossings is biased towards the liquid on a
-        // convex surface (a chord crosses zero inside the true root) and, applied every step, shrinks
-        // the liquid by a fixed fraction per step. |φ| / |∇φ| keeps the zero set where advection left
-        // it (to second order) while restoring |∇φ| = 1; the crossing estimate serves only where φ
-        // is far from a distance (|∇φ| outside [0.5, 2]). Either is capped by the nearest axis
-        // crossing, a point of the surface and so a bound on the distance: in a sheet or filament
-        // one or two cells thick the central gradient nearly vanishes across it, and |φ| / |∇φ|
-        // (|∇φ| read from the other axes) swelled the sheet at every redistance; the honey drop
-        // on the level set grew to 1.95× its volume in 10 frames, now 1.11× (peak 1.25×).
-        // (Sub-cell accuracy near a wetting solid is still weak; see tests/grid/levelset-solid.test.ts.)
-        const gm = Math.sqrt(g2);
-        const plane = 1 / Math.sqrt(inv2);
-        dist[c] = Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
-        state[c] = 2;
-      }
+    const e = this.cells(s, h, band, exact);
+    if (s.runner) {
+      const job = s.runner.bind(seedJob);
+      job.a.dist = dist; job.a.state = state;
+      job.a.phi = s.phi; job.a.nb = s.nb; job.a.type = s.type; job.a.exact = e.exact;
+      job.s.count = n; job.s.h = h; job.s.band = band;
+      runJob(job, n);
+    } else {
+      seedRange(e, 0, n);
+      trialRange(e, 0, n);
     }
+    // The first trial cells, computed by the passes, enter the heap in the order the seeds meet them.
     for (let c = 0; c < n; c++) {
       if (state[c] !== 2) continue;
       for (let d = 0; d < 6; d++) {
         const m = nb[6 * c + d];
-        if (m >= 0 && state[m] === 0) this.consider(s, m, h);
+        if (m >= 0 && state[m] === TRIAL_NEW) {
+          state[m] = 1;
+          this.push(m, dist[m]);
+        }
       }
     }
     while (this.heapSize > 0) {
@@ -119,12 +85,24 @@ export class FastMarching {
         if (m >= 0 && state[m] < 2) this.consider(s, m, h);
       }
     }
-    for (let c = 0; c < n; c++) {
-      if (type[c] === SOLID) continue;
-      const dc = state[c] === 2 ? Math.min(dist[c], band) : band;
-      phi[c] = phi[c] < 0 ? -dc : dc;
+    if (s.runner) {
+      const job = s.runner.bind(finishJob);
+      job.a.phi = s.phi; job.a.dist = dist; job.a.state = state; job.a.nb = s.nb; job.a.type = s.type;
+      job.s.count = n; job.s.band = band;
+      runJob(job, n);
+    } else {
+      writeRange(e, 0, n);
+      fillSolidRange(s.phi, s.nb, s.type, band, 0, n);
     }
-    fillSolidPhi(s, band);
+  }
+
+  private readonly arrays: RedistanceCells = emptyCells();
+  /** The arrays and numbers of one call, for the passes run on this thread. */
+  private cells(s: GridStore, h: number, band: number, exact?: Uint8Array): RedistanceCells {
+    const e = this.arrays;
+    e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.exact = exact ?? NO_EXACT;
+    e.dist = this.dist; e.state = this.state; e.h = h; e.band = band;
+    return e;
   }
 
   /**
@@ -134,43 +112,8 @@ export class FastMarching {
    * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
    */
   private consider(s: GridStore, c: number, h: number): void {
-    const { nb, phi } = s;
-    const dist = this.dist, state = this.state, inside = phi[c] < 0;
-    const A = coefA, B = coefB;
-    for (let a = 0; a < 3; a++) {
-      let b = Infinity, best = -1, side = 0;
-      const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-      if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
-      if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
-      let w = 0;
-      if (best >= 0) {
-        w = 1;
-        const m2 = nb[6 * best + 2 * a + side];
-        // (Only from the same side of the surface: |φ| has a kink across it.)
-        if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
-          w = 2.25;
-          b = (4 * b - dist[m2]) / 3;
-        }
-      }
-      A[a] = w;
-      B[a] = b;
-    }
-    // Sort the axes by B (insertion sort of three).
-    for (let p = 1; p < 3; p++) {
-      for (let q = p; q > 0 && B[q] < B[q - 1]; q--) {
-        let t = B[q]; B[q] = B[q - 1]; B[q - 1] = t;
-        t = A[q]; A[q] = A[q - 1]; A[q - 1] = t;
-      }
-    }
-    // Solve Σ A_k (d − B_k)² = h² over the axes with B_k < d, adding them in increasing order.
-    let d = Infinity, s0 = 0, s1 = 0, s2 = 0;
-    for (let k = 0; k < 3; k++) {
-      if (!(B[k] < d)) break;
-      s0 += A[k]; s1 += A[k] * B[k]; s2 += A[k] * B[k] * B[k];
-      const disc = s1 * s1 - s0 * (s2 - h * h);
-      if (disc < 0) break;
-      d = (s1 + Math.sqrt(disc)) / s0;
-    }
+    const state = this.state, dist = this.dist;
+    const d = eikonal(s.nb, s.phi, dist, state, c, h);
     if (d === Infinity) return;
     if (state[c] === 1) {
       if (d >= dist[c]) return;
@@ -243,8 +186,12 @@ export class FastMarching {
  * interpolation beside walls and objects reads the current surface. Called after every change of φ.
  */
 export function fillSolidPhi(s: GridStore, band: number): void {
-  const { phi, nb, type } = s;
-  for (let c = 0; c < s.count; c++) {
+  fillSolidRange(s.phi, s.nb, s.type, band, 0, s.count);
+}
+
+/** fillSolidPhi over cells [from, to) (a solid cell reads only non-solid cells' φ). */
+export function fillSolidRange(phi: Float64Array, nb: Int32Array, type: Uint8Array, band: number, from: number, to: number): void {
+  for (let c = from; c < to; c++) {
     if (type[c] !== SOLID) continue;
     let sum = 0, cnt = 0;
     for (let d = 0; d < 6; d++) {
@@ -254,3 +201,207 @@ export function fillSolidPhi(s: GridStore, band: number): void {
     phi[c] = cnt > 0 ? sum / cnt : band;
   }
 }
+
+/**
+ * The upwind Eikonal update of cell c from its accepted neighbours (state 2; see
+ * FastMarching.consider); Infinity where it has none.
+ */
+function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: Uint8Array, c: number, h: number): number {
+  const inside = phi[c] < 0;
+  const A = coefA, B = coefB;
+  for (let a = 0; a < 3; a++) {
+    let b = Infinity, best = -1, side = 0;
+    const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+    if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
+    if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
+    let w = 0;
+    if (best >= 0) {
+      w = 1;
+      const m2 = nb[6 * best + 2 * a + side];
+      // (Only from the same side of the surface: |φ| has a kink across it.)
+      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
+        w = 2.25;
+        b = (4 * b - dist[m2]) / 3;
+      }
+    }
+    A[a] = w;
+    B[a] = b;
+  }
+  // Sort the axes by B (insertion sort of three).
+  for (let p = 1; p < 3; p++) {
+    for (let q = p; q > 0 && B[q] < B[q - 1]; q--) {
+      let t = B[q]; B[q] = B[q - 1]; B[q - 1] = t;
+      t = A[q]; A[q] = A[q - 1]; A[q - 1] = t;
+    }
+  }
+  // Solve Σ A_k (d − B_k)² = h² over the axes with B_k < d, adding them in increasing order.
+  let d = Infinity, s0 = 0, s1 = 0, s2 = 0;
+  for (let k = 0; k < 3; k++) {
+    if (!(B[k] < d)) break;
+    s0 += A[k]; s1 += A[k] * B[k]; s2 += A[k] * B[k] * B[k];
+    const disc = s1 * s1 - s0 * (s2 - h * h);
+    if (disc < 0) break;
+    d = (s1 + Math.sqrt(disc)) / s0;
+  }
+  return d;
+}
+
+/** What the passes over the cells read and write. */
+interface RedistanceCells {
+  phi: Float64Array;
+  nb: Int32Array;
+  type: Uint8Array;
+  /** 1 where |φ| is already the distance (length 0: none). */
+  exact: Uint8Array;
+  dist: Float64Array;
+  /** 0 far, 1 trial, 2 accepted, 3 solid, TRIAL_NEW a first trial cell not yet in the heap. */
+  state: Uint8Array;
+  h: number;
+  band: number;
+}
+
+const NO_EXACT = new Uint8Array(0);
+/** A first trial cell computed by trialRange, not yet in the heap. */
+const TRIAL_NEW = 4;
+const emptyCells = (): RedistanceCells => ({
+  phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), exact: NO_EXACT,
+  dist: new Float64Array(0), state: new Uint8Array(0), h: 1, band: 1,
+});
+
+/**
+ * The seeds over cells [from, to): every cell starts far (the band) and each cell beside the zero
+ * crossing is accepted at its estimated distance (see FastMarching.redistance).
+ */
+function seedRange(w: RedistanceCells, from: number, to: number): void {
+  const { phi, nb, type, dist, state, h, band } = w;
+  const exact = w.exact.length > 0 ? w.exact : null;
+  for (let c = from; c < to; c++) {
+    state[c] = 0;
+    dist[c] = band;
+    if (type[c] === SOLID) { state[c] = 3; continue; }
+    const pc = phi[c], inside = pc < 0;
+    if (exact && exact[c]) {
+      // Distances already known exactly (from a shape, see GridSimulation.writePending).
+      dist[c] = Math.min(band, Math.abs(pc));
+      state[c] = 2;
+      continue;
+    }
+    // A seed has a neighbour on the other side of the surface (checked first: most cells have none).
+    let crossing = false;
+    for (let e = 6 * c, end = e + 6; e < end; e++) {
+      const m = nb[e];
+      if (m >= 0 && (phi[m] < 0) !== inside) { crossing = true; break; }
+    }
+    if (!crossing) continue;
+    let inv2 = 0, tmin = Infinity;
+    for (let a = 0; a < 3; a++) {
+      let theta = Infinity;
+      const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+      const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
+      for (let e = 0; e < 2; e++) {
+        const m = e === 0 ? m0 : m1;
+        if (!(e === 0 ? ok0 : ok1)) continue;
+        const pm = phi[m];
+        if ((pm < 0) === inside) continue;
+        const t = pc / (pc - pm);
+        theta = Math.min(theta, Math.max(1e-6 * h, h * t));
+      }
+      if (theta < Infinity) { inv2 += 1 / (theta * theta); if (theta < tmin) tmin = theta; }
+    }
+    if (inv2 > 0) {
+      // ∂φ/∂x_a: central where both neighbours take part, else one-sided (only at the seeds).
+      let g2 = 0;
+      for (let a = 0; a < 3; a++) {
+        const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+        const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
+        const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
+        g2 += g * g;
+      }
+      // The distance to the plane through the axis crossings is biased towards the liquid on a
+      // convex surface (a chord crosses zero inside the true root) and, applied every step, shrinks
+      // the liquid by a fixed fraction per step. |φ| / |∇φ| keeps the zero set where advection left
+      // it (to second order) while restoring |∇φ| = 1; the crossing estimate serves only where φ
+      // is far from a distance (|∇φ| outside [0.5, 2]). Either is capped by the nearest axis
+      // crossing, a point of the surface and so a bound on the distance: in a sheet or filament
+      // one or two cells thick the central gradient nearly vanishes across it, and |φ| / |∇φ|
+      // (|∇φ| read from the other axes) swelled the sheet at every redistance; the honey drop
+      // on the level set grew to 1.95× its volume in 10 frames, now 1.11× (peak 1.25×).
+      // (Sub-cell accuracy near a wetting solid is still weak; see tests/grid/levelset-solid.test.ts.)
+      const gm = Math.sqrt(g2);
+      const plane = 1 / Math.sqrt(inv2);
+      dist[c] = Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
+      state[c] = 2;
+    }
+  }
+}
+
+/**
+ * The march's first trial cells over cells [from, to): each cell still far with an accepted
+ * neighbour takes its Eikonal update from the accepted cells (the seeds, fixed by the pass before)
+ * and is marked TRIAL_NEW; the calling thread then enters them in the heap in the order the serial
+ * march met them. (Each is what the march's first `consider` of it gives: later ones in that loop
+ * see the same accepted cells and change nothing.)
+ */
+function trialRange(w: RedistanceCells, from: number, to: number): void {
+  const { phi, nb, dist, state, h } = w;
+  for (let c = from; c < to; c++) {
+    if (state[c] !== 0) continue;
+    let seeded = false;
+    for (let e = 6 * c, end = e + 6; e < end; e++) {
+      const m = nb[e];
+      if (m >= 0 && state[m] === 2) { seeded = true; break; }
+    }
+    if (!seeded) continue;
+    dist[c] = eikonal(nb, phi, dist, state, c, h);
+    state[c] = TRIAL_NEW;
+  }
+}
+
+/** φ of the non-solid cells [from, to) from the marched distances, with φ's sign. */
+function writeRange(e: RedistanceCells, from: number, to: number): void {
+  const { phi, type, dist, state, band } = e;
+  for (let c = from; c < to; c++) {
+    if (type[c] === SOLID) continue;
+    const dc = state[c] === 2 ? Math.min(dist[c], band) : band;
+    phi[c] = phi[c] < 0 ? -dc : dc;
+  }
+}
+
+type SeedX = JobArgs<{ dist: 'f64'; state: 'u8' }, { phi: 'f64'; nb: 'i32'; type: 'u8'; exact: 'u8' }, 'count' | 'h' | 'band', Record<never, never>, RedistanceCells>;
+const seedCells = (x: SeedX) => x.s.count;
+
+export const seedJob = definePhasedJob({
+  name: 'grid-redistance-seeds',
+  arrays: { dist: 'f64', state: 'u8' },
+  inputs: { phi: 'f64', nb: 'i32', type: 'u8', exact: 'u8' },
+  scalars: ['count', 'h', 'band'],
+  minItems: () => gridWork.minCells,
+  scratch: emptyCells,
+  prepare(x) {
+    const e = x.scratch, a = x.a;
+    e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
+    e.h = x.s.h; e.band = x.s.band;
+  },
+  phases: [
+    { items: seedCells, run: (x, from, to) => seedRange(x.scratch, from, to) },
+    { items: seedCells, run: (x, from, to) => trialRange(x.scratch, from, to) },
+  ],
+});
+
+type FinishX = JobArgs<{ phi: 'f64' }, { dist: 'f64'; state: 'u8'; nb: 'i32'; type: 'u8' }, 'count' | 'band', Record<never, never>, RedistanceCells>;
+const finishCells = (x: FinishX) => x.s.count;
+
+export const finishJob = definePhasedJob({
+  name: 'grid-redistance-finish',
+  arrays: { phi: 'f64' },
+  inputs: { dist: 'f64', state: 'u8', nb: 'i32', type: 'u8' },
+  scalars: ['count', 'band'],
+  minItems: () => gridWork.minCells,
+  scratch: emptyCells,
+  prepare(x) {
+    const e = x.scratch, a = x.a;
+    e.phi = a.phi; e.dist = a.dist; e.state = a.state; e.nb = a.nb; e.type = a.type; e.band = x.s.band;
+  },
+  first: [{ items: finishCells, run: (x, from, to) => writeRange(x.scratch, from, to) }],
+  phases: [{ items: finishCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) }],
+});

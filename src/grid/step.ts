@@ -160,6 +160,7 @@ export class GridSimulation {
       liquidCount,
       layers: this.layers,
       solidAt: this.solids.solidAt,
+      solidFree: this.solids.list.every((b) => b.motion.isFree),
       outsidePhi: this.band,
       ambientTemperature: this.ambientTemperature,
       runner: this.runner,

@@ -225,6 +225,21 @@ export class GridStore {
     return c;
   }
 
+  /**
+   * Takes cells 0..n − 1, already written (indices, dense table) into an emptied store, as its
+   * cells: the hash chains as n `append`s in slot order leave them.
+   */
+  linkListed(n: number): void {
+    if (n > this.capacity) throw new Error(`linkListed: ${n} cells in a store of ${this.capacity}`);
+    const { ci, cj, ck, slot, next } = this, size = this.tableSize;
+    for (let c = 0; c < n; c++) {
+      const h = hashCell(ci[c], cj[c], ck[c], size);
+      next[c] = slot[h];
+      slot[h] = c;
+    }
+    this.count = n;
+  }
+
   /** Fills `nb` from the dense table (the same as linkSorted); false, untouched, where it is off. */
   linkDense(): boolean {
     const dense = this.dense;

@@ -3,14 +3,19 @@
  * (layer 0), then `layers` rings of buffer cells are grown around them, air inside the box and solid
  * beyond a closed wall or inside an object; every other cell is dropped. Values (velocity, level
  * set, temperature) carry over from the previous grid; new cells start at rest with φ = +band.
- * The new cells are stored in lexicographic order (see store.ts).
+ * The new cells are stored in lexicographic order (see store.ts). The growth and the listing in
+ * order run on the calling thread; each cell's values, links and faces are split over the grid's
+ * thread team (rebuild-job.ts).
  */
+import { allocInt32, isShared } from '../parallel/memory.ts';
 import type { JobRunner } from '../parallel/run-job.ts';
-import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
+import { growOnTeam } from './grow-job.ts';
+import { faceRange, finishRebuild } from './rebuild-job.ts';
+import { AIR as AIR_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
 import { MARGIN as MARGIN_, cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const MARGIN = MARGIN_, AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_, cellKey = cellKey_, inBox = inBox_, inMargin = inMargin_, isWallSolid = isWallSolid_, keyToCell = keyToCell_, wallOf = wallOf_;
+const MARGIN = MARGIN_, AIR = AIR_, FLUID = FLUID_, SOLID = SOLID_, cellKey = cellKey_, inBox = inBox_, inMargin = inMargin_, isWallSolid = isWallSolid_, keyToCell = keyToCell_, wallOf = wallOf_;
 
 /** Decides whether the centre of a box cell lies inside a solid object (index ≥ 0) or not (−1). */
 export type SolidQuery = (i: number, j: number, k: number) => number;
@@ -23,6 +28,8 @@ export interface RebuildInput {
   liquidCount: number;
   layers: number;
   solidAt: SolidQuery;
+  /** True where `solidAt` is −1 everywhere (no object is solid in the grid): the growth may split (grow-job.ts). */
+  solidFree?: boolean;
   /** φ given to cells that did not exist before, m. */
   outsidePhi: number;
   /** Temperature of new cells, °C. */
@@ -43,13 +50,22 @@ let frontierB = new Int32Array(0);
 let build: GridStore | null = null;
 
 export function rebuildGrid(old: GridStore | null, d: GridDomain, input: RebuildInput, into?: GridStore): GridStore {
+  const W0 = d.n[0] + 2 * MARGIN, H0 = d.n[1] + 2 * MARGIN, total = W0 * H0 * (d.n[2] + 2 * MARGIN);
+  if (input.runner && input.solidFree && total <= 1 << 24 && (old === null || old.keysValid)) {
+    // Walls alone are solid: the growth and listing split over the runner's team (grow-job.ts).
+    const s = into && into !== old ? into : new GridStore(64, input.runner);
+    if (growOnTeam(s, d, input.liquid, input.liquidCount, input.layers)) {
+      s.keysValid = true;
+      finishRebuild(s, old, old ? old.keys : s.keys, input.outsidePhi, input.ambientTemperature);
+      return s;
+    }
+  }
   const want = Math.max(64, 4 * input.liquidCount);
   if (!build) build = new GridStore(want);
   else build.reset(want);
   // Which build slot holds a cell, by its key in a dense table over the box and margin (reset after
   // use), so the ~6 probes per cell of the buffer growth skip the hash; boxes too large for a dense
   // table (> 2^24 cells) use the hash alone.
-  const W0 = d.n[0] + 2 * MARGIN, H0 = d.n[1] + 2 * MARGIN, total = W0 * H0 * (d.n[2] + 2 * MARGIN);
   const useDense = total <= 1 << 24;
   if (useDense && denseSlot.length < total) denseSlot = new Int32Array(total).fill(-1);
   const dense = denseSlot, b0 = build;
@@ -143,7 +159,7 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   s.enableDense(MARGIN, W0, H0, d.n[2] + 2 * MARGIN);
   // Old cells are in key order too (every store comes from here or from a checkpoint of one), so
   // values carry over by a merge walk; a store out of order falls back to hash lookups.
-  if (s.keys.length < nk) s.keys = new Int32Array(Math.ceil(nk * 1.3));
+  if (s.keys.length < nk || isShared(s.keys) !== s.shared) s.keys = allocInt32(Math.ceil(nk * 1.3), s.shared);
   const newKeys = s.keys;
   let merge = old !== null;
   // The keys of a store built here are at hand (and in order); others are computed and checked.
@@ -158,7 +174,6 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
       prev = key;
     }
   }
-  let op = 0;
   for (let q = 0; q < nk; q++) {
     // (Division by a power of two and floor are exact here, and much cheaper than a double %.)
     const key = Math.floor(keys[q] / PACK);
@@ -169,6 +184,17 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
     s.type[c] = build.type[b];
     s.layer[c] = build.layer[b];
     s.wall[c] = wallOf(d, i, j, k);
+  }
+  s.keysValid = true;
+  // The values, neighbours and faces of each cell: split over the runner's team (rebuild-job.ts)
+  // where the dense table holds every cell and the old keys are sorted.
+  if (s.runner && s.dense !== null && (old === null || merge)) {
+    finishRebuild(s, old, prevKeys, input.outsidePhi, input.ambientTemperature);
+    return s;
+  }
+  let op = 0;
+  for (let c = 0; c < nk; c++) {
+    const key = newKeys[c], i = s.ci[c], j = s.cj[c], k = s.ck[c];
     let o = -1;
     if (merge) {
       while (op < old!.count && prevKeys[op] < key) op++;
@@ -190,23 +216,13 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   }
   const W = d.n[0] + 2 * MARGIN, WH = W * (d.n[1] + 2 * MARGIN);
   if (!s.linkDense()) s.linkSorted(newKeys, W, WH);
-  s.keysValid = true;
   classifyFaces(s);
   return s;
 }
 
 /** Face states: held if a solid touches the face, solved for if liquid does, free otherwise. */
 export function classifyFaces(s: GridStore): void {
-  const { nb, type, face } = s;
-  for (let c = 0; c < s.count; c++) {
-    for (let a = 0; a < 3; a++) {
-      const m = nb[6 * c + 2 * a];
-      let st = FACE_FREE;
-      if (type[c] === SOLID || (m >= 0 && type[m] === SOLID)) st = FACE_FIXED;
-      else if (m >= 0 && (type[c] === FLUID || type[m] === FLUID)) st = FACE_ACTIVE;
-      face[3 * c + a] = st;
-    }
-  }
+  faceRange(s.nb, s.type, s.face, 0, s.count);
 }
 
 function growInt(a: Int32Array): Int32Array<ArrayBuffer> {

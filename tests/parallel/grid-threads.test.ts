@@ -1,8 +1,10 @@
 /**
  * The grid engine on a thread team (src/grid/threads.ts): a small dam break (24³ cells of a 0.6 m
  * box, level set, MacCormack advection) steps two frames on two threads to the same grid as on
- * one, bit for bit (the split passes write only their own cells), the split stages run on the
- * team, and a checkpoint written on two threads restores on one and continues the same.
+ * one, bit for bit (the split passes write only their own cells), the split stages (advection,
+ * transport, the PCG, extrapolation, redistancing's seeds, first trial cells and write-back, the
+ * pressure's assembly, update and multigrid labels, the rebuild's growth, listing and finish) run
+ * on the team, and a checkpoint written on two threads restores on one and continues the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
@@ -47,11 +49,13 @@ function teamJobs(sim: GridEngineSimulation): Set<string> {
 
 function state(sim: GridEngineSimulation): Buffer {
   const s = sim.sim.store, n = s.count;
-  return Buffer.concat([s.ci, s.cj, s.ck, s.type, s.u[0], s.u[1], s.u[2], s.phi, s.pressure].map((a) => Buffer.from(a.buffer, a.byteOffset, (a.byteLength / a.length) * n)));
+  const arrays = [s.ci, s.cj, s.ck, s.type, s.layer, s.u[0], s.u[1], s.u[2], s.phi, s.pressure, s.temperature];
+  const cells = Buffer.concat(arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, (a.byteLength / a.length) * n)));
+  return Buffer.concat([cells, Buffer.from(s.nb.buffer, s.nb.byteOffset, 24 * n), Buffer.from(s.face.buffer, s.face.byteOffset, 3 * n)]);
 }
 
 describe('the grid engine on 2 threads', () => {
-  it('steps to the same grid as one thread, bit for bit, with advection and transport on the team', { timeout: 60_000 }, () => {
+  it('steps to the same grid as one thread, bit for bit, with the split stages on the team', { timeout: 120_000 }, () => {
     const saved = gridWork.minCells;
     gridWork.minCells = 256;
     try {
@@ -61,7 +65,11 @@ describe('the grid engine on 2 threads', () => {
         expect(one.stepFrame().counters.threads).toBe(1);
         expect(two.stepFrame().counters.threads).toBe(2);
       }
-      expect([...jobs].sort()).toEqual(['grid-levelset-transport', 'grid-maccormack', 'grid-pcg-multigrid']);
+      expect([...jobs].sort()).toEqual([
+        'grid-extrapolate', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack',
+        'grid-multigrid-flags', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
+        'grid-rebuild-finish', 'grid-redistance-finish', 'grid-redistance-seeds',
+      ]);
       expect(two.sim.store.count).toBe(one.sim.store.count);
       expect(state(two).equals(state(one))).toBe(true);
       // A checkpoint of the two-thread run continues on one thread as the one-thread run does.
