@@ -133,19 +133,39 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     });
   }
 
-  it('honey-on-spinner (particle): the honey coats the rod and drips off it onto the floor (about 30 s of CPU)', () => {
-    const sim = make(shipped('honey-on-spinner'), 'particle');
-    for (let f = 0; f < 60; f++) sim.stepFrame();
-    const p = sim.fluidPoints();
+  /** The share of the points within 1 cm of the rod's surface (axis z through (0, 11 cm), radius 1.8 cm), and the number on the floor. */
+  const onRod = (p: FluidPoints) => {
     let near = 0, floor = 0;
     for (let i = 0; i < p.count; i++) {
       const x = p.positions[3 * i], y = p.positions[3 * i + 1];
       if (Math.hypot(x, y - 0.11) - 0.018 < 0.01) near++;
       if (y < 0.02) floor++;
     }
-    console.log(`honey-on-spinner (particle) at 2 s: ${((100 * near) / p.count).toFixed(0)} % within 1 cm of the rod, ${floor} of ${p.count} particles on the floor`);
-    expect(near / p.count).toBeGreaterThan(0.4);
-    expect(floor).toBeGreaterThan(0);
+    return { near: near / p.count, floor };
+  };
+
+  it('honey-on-spinner (particle): the honey coats the rod and drips off it onto the floor (about 30 s of CPU)', () => {
+    const sim = make(shipped('honey-on-spinner'), 'particle');
+    for (let f = 0; f < 60; f++) sim.stepFrame();
+    const r = onRod(sim.fluidPoints());
+    console.log(`honey-on-spinner (particle) at 2 s: ${(100 * r.near).toFixed(0)} % within 1 cm of the rod, ${r.floor} particles on the floor`);
+    // The description: 55 % at 2 s, 44 % at 4 s, drips apart on the floor.
+    expect(r.near).toBeGreaterThan(0.4);
+    expect(r.floor).toBeGreaterThan(0);
+  });
+
+  it('honey-on-spinner (grid): the rod carries the honey while the stream feeds it, then the coat drains off (about a minute of CPU)', () => {
+    const sim = make(shipped('honey-on-spinner'), 'grid');
+    let fed = 0;
+    for (let f = 1; f <= 90; f++) {
+      sim.stepFrame();
+      if (f === 60) fed = onRod(sim.fluidPoints()).near;
+    }
+    const drained = onRod(sim.fluidPoints()).near;
+    console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(0)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(0)} % at 3 s`);
+    // The description: 38 % at 2 s, 12 % at 3 s, 1 % at 4 s.
+    expect(fed).toBeGreaterThan(0.25);
+    expect(drained).toBeLessThan(0.6 * fed);
   });
 
   it('honey-drop (particle): the honey drapes the ball and strings off it to the floor, none lost (about 2 min of CPU)', () => {
