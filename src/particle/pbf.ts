@@ -6,22 +6,15 @@
  * only what is left (drift, contacts, the moves' nonlinearity). A pass is λ_a = −C_a α_a
  * (C_a = ρ̂_a − 1 where positive: only compression is corrected, a free surface is not pulled
  * shut; α_a the inverse of the constraint's diagonal) and Δx_a = Σ_b (λ_a + λ_b) ∇W_ab / n0 …
- * (pressure-kernels.ts with p = −λ). ρ̂, α and the kernel slopes are measured once, at the
- * positions after the moves; the passes run on that measure, as DFSPH's iterations run at the
- * positions of the step (Bender & Koschier 2017, Algorithm 3): each moves the particles, `constrain`
- * keeps them out of walls and objects, and ρ̂ is the measure's advanced to first order by the whole
- * displacement so far (pressure-kernels.ts densityChange), which costs a loop over the rows where a
- * new measure cost a square root, the spline and a division per row entry. Passes run until the
- * mean compression is within the liquids' densityTolerance or densityIterations is reached; the
- * total displacement becomes velocity once, after the passes, as in position-based dynamics, less
- * what `constrain` (walls, objects) did. BENCHMARKS.md, "Particle engine: density correction,
- * pressure and boundaries", has the solvers measured side by side.
+ * (pressure-kernels.ts with p = −λ). Passes run until the mean compression is within the liquids'
+ * densityTolerance or densityIterations is reached; the total displacement becomes velocity once,
+ * after the passes, as in position-based dynamics, less what `constrain` (walls, objects) did.
+ * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { ADVANCE, DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
-import type { SolveView } from './pressure-kernels.ts';
+import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -31,35 +24,26 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   const pr = prepareSolve(ctx);
-  const { v, x0 } = pr, x = v.x, dx = v.dx, p = v.p, dens = v.dens, n3 = 3 * n;
+  const { v } = pr, x = v.x, dx = v.dx, p = v.p;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
-  // λ of every slot (as p = −λ) from ρ̂ in v.dens, and the mean compression.
-  const lambdas = (): number => {
+  const measure = (): number => {
+    runSolvePhase(ctx, v, n, FACTOR);
     let err = 0;
     for (let a = 0; a < n; a++) {
-      const c = dens[a] - 1;
+      const c = v.dens[a] - 1;
       p[a] = c > 0 ? c * v.alpha[a] : 0;
       if (c > 0) err += c;
     }
     return err / n;
   };
-  runSolvePhase(ctx, v, n, FACTOR);
-  let error = lambdas(), passes = 0;
-  // The passes run on the measure: its positions (x0, which x equals now), rows and slopes. Each
-  // pass moves x (and `constrain` keeps it out of walls and objects); ρ̂ is the measure's,
-  // advanced to first order by the whole displacement x − x0 (ADVANCE).
-  const fixed: SolveView = { ...v, x: x0 }, measured = pr.spare2;
-  if (error > tolerance && maxPasses > 0) measured.set(dens.subarray(0, n));
+  let error = measure(), passes = 0;
   while (passes < maxPasses && error > tolerance) {
-    runSolvePhase(ctx, fixed, n, DISPLACE);
-    ctx.freeBodies?.boundaryReaction(ctx, fixed, pr.order, n, dt);
-    for (let o = 0; o < n3; o++) x[o] += dx[o];
+    runSolvePhase(ctx, v, n, DISPLACE);
+    ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
+    for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
     if (constrain) constrainSlots(ctx, pr, constrain);
-    for (let o = 0; o < n3; o++) dx[o] = x[o] - x0[o];
-    dens.set(measured.subarray(0, n));
-    runSolvePhase(ctx, fixed, n, ADVANCE);
     passes++;
-    error = lambdas();
+    error = measure();
   }
   finish(ctx, pr, dt, passes > 0);
   return { passes, error };
