@@ -55,10 +55,11 @@ const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
 
 /**
  * The second solve's share of particle.pressureIterations (rounded up: 1 of the default 2). It
- * starts from the first solve's pressure, and its second pass bought nothing the density passes
- * after the moves did not take up: honey drop, frames 3–22, the same PBF passes a sub-timestep
- * (2.86 against 2.95), 0 particles beyond 15 cm at frames 8–40; a still pool 20 cm wide rests at
- * 0.0010 √(g h) against 0.0008 (docs/decisions.md "The pressure stage's and PBF's cost").
+ * starts from the first solve's pressure on the same rows, and its second pass did not show in
+ * what follows: honey drop, 0 particles beyond 15 cm at frames 8–40, PBF's passes and the mean
+ * ρ/ρ0 after them about the same; a still pool 20 cm wide rests at 0.0010 √(g h) against 0.0008;
+ * the hydrostatic validation's final speed 0.026 √(g d) against 0.041 (docs/decisions.md "The
+ * pressure stage's and PBF's cost").
  */
 const AGAIN_SHARE = 0.5;
 
