@@ -216,8 +216,11 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
  * Σ_b (u_a − u_b)·G_ab + Σ_s γ_s (u_a − ou_s)·G_as + Σ_ghosts (u_a − u_ghost)·G_ag for slot a: n0
  * times the first-order change of ρ̂_a when every slot moves by u (3 per slot) and every object
  * particle by ou (3 per object slot; null: objects still); with the kernel slopes of factorRange.
+ * Written to change[0], not returned: a double returned from a call that is not inlined is boxed,
+ * and this one runs once per slot and pass (the honey drop: a third of the engine's short-lived
+ * allocations, docs/decisions.md "The pressure stage's and PBF's cost").
  */
-export function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Array | null): number {
+function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Array | null): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
@@ -236,14 +239,23 @@ export function densityChange(v: SolveView, a: number, u: Float64Array, ou: Floa
     if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
     else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
   }
-  if (v.walls.length > 0 && v.wmask[a] !== 0) drho += ghostDensityChange(v, a, u);
-  return drho;
+  if (v.walls.length > 0 && v.wmask[a] !== 0) {
+    ghostDensityChange(v, a, u);
+    drho += sum[0];
+  }
+  change[0] = drho;
 }
+
+/** densityChange's result. */
+const change = new Float64Array(1);
 
 /** ρ̂ of every slot in [a0, a1) advanced to first order by the displacements u and ou (densityChange): dens += δρ̂. */
 export function advanceDensityRange(v: SolveView, a0: number, a1: number, u: Float64Array, ou: Float64Array | null): void {
   const dens = v.dens, invN0 = 1 / v.n0;
-  for (let a = a0; a < a1; a++) dens[a] += densityChange(v, a, u, ou) * invN0;
+  for (let a = a0; a < a1; a++) {
+    densityChange(v, a, u, ou);
+    dens[a] += change[0] * invN0;
+  }
 }
 
 /**
@@ -255,7 +267,8 @@ export function advanceDensityRange(v: SolveView, a0: number, a1: number, u: Flo
 export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega: number): void {
   const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx, res = v.res;
   for (let a = a0; a < a1; a++) {
-    const e = dens[a] + densityChange(v, a, u, null) * invN0 - 1;
+    densityChange(v, a, u, null);
+    const e = dens[a] + change[0] * invN0 - 1;
     const al = alpha[a];
     // The residual of the complementarity problem: compression, or expansion while pressed.
     res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
@@ -392,8 +405,8 @@ function ghostDisplacement(v: SolveView, a: number): void {
   forGhosts(v, a, displacementGhost);
 }
 
-function ghostDensityChange(v: SolveView, a: number, u: Float64Array): number {
+/** The ghosts' share of densityChange for slot a, into sum[0]. */
+function ghostDensityChange(v: SolveView, a: number, u: Float64Array): void {
   sum.fill(0); cur = v; curA = a; curU = u;
   forGhosts(v, a, densityChangeGhost);
-  return sum[0];
 }

@@ -10,9 +10,9 @@
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
  * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 50
- * times as many). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A
- * Chebyshev semi-iterative approach for accelerating projective and position-based dynamics",
- * §4): p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the
+ * times as many; the second solve of a sub-timestep, below, half as many, rounded up). From the
+ * third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
+ * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the
  * pressure leaves, and the compression the moves make, density correction after the moves
  * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
  * offset (ballistic.ts).
@@ -52,6 +52,16 @@ const SPECTRAL_RADIUS = 0.9;
  * implicit viscosity, half: all of it left the same pool at 0.0155 against 0.0098.
  */
 const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
+
+/**
+ * The second solve's share of particle.pressureIterations (rounded up: 1 of the default 2). It
+ * starts from the first solve's pressure on the same rows, and its second pass did not show in
+ * what follows: honey drop, 0 particles beyond 15 cm at frames 8–40, PBF's passes and the mean
+ * ρ/ρ0 after them about the same; a still pool 20 cm wide rests at 0.0010 √(g h) against 0.0008;
+ * the hydrostatic validation's final speed 0.026 √(g d) against 0.041 (docs/decisions.md "The
+ * pressure stage's and PBF's cost").
+ */
+const AGAIN_SHARE = 0.5;
 
 /** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
 const ALONE = 0.45;
@@ -104,7 +114,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
-  const maxPasses = ctx.scene.particle.pressureIterations * (state.warm || ctx.frame > 0 ? 1 : COLD);
+  // The second solve starts from the first one's pressure on the same rows: half the passes.
+  const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
+  const maxPasses = cap * (state.warm || ctx.frame > 0 ? 1 : COLD);
   const twice = solvesTwice(ctx.scene.particle), present = twice ? PRESENT_TWICE : PRESENT_ONCE;
   state.warm = true;
   const invDt = 1 / dt, dt2 = dt * dt;
