@@ -1,15 +1,20 @@
 /**
  * The marker tracker's sheet rule: markers spread over a thin sheet or thread so that it stays
- * whole while it has markers to spare. Cline et al. (§4 step 4) make a cell liquid where a marker
- * lies; a sheet one cell thick that stretches keeps its markers but not their spacing, and a cell
- * of it whose last marker moves on becomes a hole although the cells on either side of it still
- * hold liquid (the honey drop's film on the grid, scenes/honey-drop-grid.json, was a lace of
- * 68–87 pieces of liquid cells at 0.4–0.5 s; docs/decisions.md, "Markers that keep a sheet
- * whole"). After the markers move, a cell that was liquid this step, holds no marker now, and lies
- * between two cells that do (one of the 13 opposite pairs of its 26 neighbours) takes the nearest
- * marker of the neighbour on such a pair that holds the most, if that one holds two or more, moved
- * to the nearest point of the cell. The marker count, and so the volume, is unchanged: a sheet is
- * kept whole only as far as its own markers cover it, and a surface that recedes from a bulk is
+ * whole while it thins. Cline et al. (§4 step 4) make a cell liquid where a marker lies; a sheet
+ * one cell thick that stretches keeps its markers but not their spacing, and a cell of it whose
+ * last marker moves on becomes a hole although the cells on either side of it still hold liquid
+ * (the honey drop's film on the grid, scenes/honey-drop-grid.json, was a lace of 68–87 pieces of
+ * liquid cells at 0.4–0.5 s; docs/decisions.md, "Markers that keep a sheet whole"). After the
+ * markers move, a cell that was liquid this step, holds no marker now, and lies between two cells
+ * that do (one of the 13 opposite pairs of its 26 neighbours) takes liquid from the neighbour on
+ * such a pair that holds the most (by weight, the markers' volume): that neighbour's marker
+ * nearest the cell if it holds two or more, moved to the nearest point of the cell; if it holds
+ * one, that marker splits into two of half its weight, one of them placed so (FLIP solvers keep
+ * thin sheets by adding particles where a sheet would open, Ando & Tsuruno 2011, "A particle-based
+ * method for preserving fluid sheets"; here the new marker takes half the weight of the one it
+ * splits off, so the volume is kept: markers.ts). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down
+ * to MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
+ * opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
  * not held (the bulk below a surface cell is not across it from another liquid cell).
  */
 import type { GridDomain } from '../domain.ts';
@@ -25,53 +30,68 @@ const PAIRS: readonly (readonly [number, number, number])[] = [
   [1, 1, 1], [1, 1, -1], [1, -1, 1], [-1, 1, 1],
 ];
 
+/** The lightest marker a split leaves, in lattice markers. */
+export const MIN_WEIGHT = 1 / 8;
+
 export class MarkerSheets {
-  /** Markers per stored cell; the head of each cell's list of markers, and the next marker in it. */
+  /** Markers per stored cell, their weight; the head of each cell's list of markers, and the next marker in it. */
   private count = new Int32Array(0);
+  private weight = new Float64Array(0);
   private had = new Uint8Array(0);
   private head = new Int32Array(0);
   private next = new Int32Array(0);
+  /** Whether markers are split (false: moved only, the rule before markers carried weights). */
+  splits = true;
+  /** The lightest marker a split leaves (MIN_WEIGHT). */
+  minWeight = MIN_WEIGHT;
   /** Markers moved into emptied cells by the last `keep`. */
   moved = 0;
+  /** Of those, the markers that were split off a cell's only marker. */
+  split = 0;
 
-  /** Applies the rule to the markers after a move (store `s` still typed from this step's rebuild); returns the markers moved. */
+  /** Applies the rule to the markers after a move (store `s` still typed from this step's rebuild); returns the markers moved or split off. */
   keep(s: GridStore, d: GridDomain, m: Markers): number {
-    const n = s.count, inv = 1 / d.h, p = m.pos, { ci, cj, ck, type } = s;
+    const n = s.count, inv = 1 / d.h, { ci, cj, ck, type } = s;
+    let p = m.pos, wt = m.weight;
     if (this.count.length < n) {
       this.count = new Int32Array(Math.ceil(n * 1.3));
+      this.weight = new Float64Array(this.count.length);
       this.had = new Uint8Array(this.count.length);
       this.head = new Int32Array(this.count.length);
     }
-    if (this.next.length < m.count) this.next = new Int32Array(Math.ceil(m.count * 1.3));
-    const count = this.count, had = this.had, head = this.head, next = this.next;
+    // Room for every marker and one split off each cell.
+    if (this.next.length < m.count + n) this.next = new Int32Array(Math.ceil((m.count + n) * 1.3));
+    const count = this.count, weight = this.weight, had = this.had, head = this.head, next = this.next;
     count.fill(0, 0, n);
+    weight.fill(0, 0, n);
     head.fill(-1, 0, n);
     for (let q = 0; q < m.count; q++) {
       const c = s.find(Math.floor((p[3 * q] - d.origin[0]) * inv), Math.floor((p[3 * q + 1] - d.origin[1]) * inv), Math.floor((p[3 * q + 2] - d.origin[2]) * inv));
       if (c < 0) continue;
       count[c]++;
+      weight[c] += wt[q];
       next[q] = head[c];
       head[c] = q;
     }
     // Whether a pair holds liquid is read from the markers as they moved, not as cells are filled,
     // so that one pass fills holes one cell wide and does not creep across wider ones.
     for (let c = 0; c < n; c++) had[c] = count[c] > 0 ? 1 : 0;
-    let moved = 0;
+    let moved = 0, split = 0;
     for (let c = 0; c < n; c++) {
       if (type[c] !== FLUID || count[c] > 0) continue;
       const i = ci[c], j = cj[c], k = ck[c];
-      let donor = -1, most = 1;
+      let donor = -1, most = 0;
       for (let e = 0; e < PAIRS.length; e++) {
         const [dx, dy, dz] = PAIRS[e];
         const a = s.find(i + dx, j + dy, k + dz);
         if (a < 0 || had[a] === 0) continue;
         const b = s.find(i - dx, j - dy, k - dz);
         if (b < 0 || had[b] === 0) continue;
-        if (count[a] > most) { most = count[a]; donor = a; }
-        if (count[b] > most) { most = count[b]; donor = b; }
+        if (weight[a] > most && (count[a] > 1 || (this.splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
+        if (weight[b] > most && (count[b] > 1 || (this.splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
       }
       if (donor < 0) continue;
-      // The donor's marker nearest the cell's centre, moved to the nearest point of the cell.
+      // The donor's marker nearest the cell's centre, moved (or its half, split off) to the nearest point of the cell.
       const x0 = d.origin[0] + d.h * i, y0 = d.origin[1] + d.h * j, z0 = d.origin[2] + d.h * k;
       const cx = x0 + 0.5 * d.h, cy = y0 + 0.5 * d.h, cz = z0 + 0.5 * d.h;
       let best = -1, prevBest = -1, bestD = Infinity;
@@ -79,18 +99,35 @@ export class MarkerSheets {
         const dd = (p[3 * q] - cx) ** 2 + (p[3 * q + 1] - cy) ** 2 + (p[3 * q + 2] - cz) ** 2;
         if (dd < bestD) { bestD = dd; best = q; prevBest = prev; }
       }
-      if (prevBest < 0) head[donor] = next[best];
-      else next[prevBest] = next[best];
-      count[donor]--;
       const eps = 1e-3 * d.h;
-      p[3 * best] = Math.min(x0 + d.h - eps, Math.max(x0 + eps, p[3 * best]));
-      p[3 * best + 1] = Math.min(y0 + d.h - eps, Math.max(y0 + eps, p[3 * best + 1]));
-      p[3 * best + 2] = Math.min(z0 + d.h - eps, Math.max(z0 + eps, p[3 * best + 2]));
+      const x = Math.min(x0 + d.h - eps, Math.max(x0 + eps, p[3 * best]));
+      const y = Math.min(y0 + d.h - eps, Math.max(y0 + eps, p[3 * best + 1]));
+      const z = Math.min(z0 + d.h - eps, Math.max(z0 + eps, p[3 * best + 2]));
+      let q = best;
+      if (count[donor] > 1) {
+        if (prevBest < 0) head[donor] = next[best];
+        else next[prevBest] = next[best];
+        count[donor]--;
+        weight[donor] -= wt[best];
+        p[3 * best] = x; p[3 * best + 1] = y; p[3 * best + 2] = z;
+        weight[c] = wt[best];
+      } else {
+        const half = 0.5 * wt[best];
+        wt[best] = half;
+        weight[donor] = half;
+        q = m.count;
+        m.add(x, y, z, m.material[best], half);
+        p = m.pos;
+        wt = m.weight;
+        weight[c] = half;
+        split++;
+      }
       count[c] = 1;
-      head[c] = best;
-      next[best] = -1;
+      head[c] = q;
+      next[q] = -1;
       moved++;
     }
+    this.split = split;
     return (this.moved = moved);
   }
 }
