@@ -132,6 +132,24 @@ export class Markers {
     return removed;
   }
 
+  /** Removes the markers of weight 0 (merged into another: trackers/marker-sheets.ts), keeping the others' order; returns how many. */
+  dropWeightless(): number {
+    const p = this.pos, wt = this.weight;
+    let w = 0;
+    for (let q = 0; q < this.count; q++) {
+      if (wt[q] === 0) continue;
+      if (w !== q) {
+        p[3 * w] = p[3 * q]; p[3 * w + 1] = p[3 * q + 1]; p[3 * w + 2] = p[3 * q + 2];
+        wt[w] = wt[q];
+        this.material[w] = this.material[q];
+      }
+      w++;
+    }
+    const removed = this.count - w;
+    this.count = w;
+    return removed;
+  }
+
   /** Cell keys of all markers into `keys` (grown as needed); returns the array. */
   cellKeys(d: GridDomain, keys: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
     if (keys.length < this.count) keys = new Int32Array(Math.ceil(this.count * 1.3));

@@ -12,10 +12,16 @@
  * one, that marker splits into two of half its weight, one of them placed so (FLIP solvers keep
  * thin sheets by adding particles where a sheet would open, Ando & Tsuruno 2011, "A particle-based
  * method for preserving fluid sheets"; here the new marker takes half the weight of the one it
- * splits off, so the volume is kept: markers.ts). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down
- * to MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
+ * splits off, so the volume is kept: markers.ts). A marker splits only for a cell of a sheet one
+ * cell thick (along some axis neither of its face neighbours holds a marker), so that splitting
+ * never thickens a film or a pool (without that, the honey drop's floor film grew into a slab
+ * several cells deep). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to
+ * MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
  * opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
- * not held (the bulk below a surface cell is not across it from another liquid cell).
+ * not held (the bulk below a surface cell is not across it from another liquid cell). Where a film
+ * gathers back (a pool), a cell holding more than markersPerCell markers merges its split markers
+ * two by two (weights adding up to at most 1, at their weighted mean position) until it holds
+ * markersPerCell, so the count does not keep the splits a sheet once needed.
  */
 import type { GridDomain } from '../domain.ts';
 import type { Markers } from '../markers.ts';
@@ -33,6 +39,12 @@ const PAIRS: readonly (readonly [number, number, number])[] = [
 /** The lightest marker a split leaves, in lattice markers. */
 export const MIN_WEIGHT = 1 / 8;
 
+/** Whether neither face neighbour of cell (i, j, k) along (dx, dy, dz) holds a marker. */
+function thin(s: GridStore, had: Uint8Array, i: number, j: number, k: number, dx: number, dy: number, dz: number): boolean {
+  const a = s.find(i + dx, j + dy, k + dz), b = s.find(i - dx, j - dy, k - dz);
+  return (a < 0 || had[a] === 0) && (b < 0 || had[b] === 0);
+}
+
 export class MarkerSheets {
   /** Markers per stored cell, their weight; the head of each cell's list of markers, and the next marker in it. */
   private count = new Int32Array(0);
@@ -48,6 +60,11 @@ export class MarkerSheets {
   moved = 0;
   /** Of those, the markers that were split off a cell's only marker. */
   split = 0;
+  /** Markers merged into another by the last `keep`. */
+  merged = 0;
+
+  /** perCell: the scene's markers a cell (grid.markersPerCell), the count a cell may keep its split markers down to. */
+  constructor(private readonly perCell: number) {}
 
   /** Applies the rule to the markers after a move (store `s` still typed from this step's rebuild); returns the markers moved or split off. */
   keep(s: GridStore, d: GridDomain, m: Markers): number {
@@ -73,6 +90,7 @@ export class MarkerSheets {
       next[q] = head[c];
       head[c] = q;
     }
+    const merged = this.merge(n, p, wt);
     // Whether a pair holds liquid is read from the markers as they moved, not as cells are filled,
     // so that one pass fills holes one cell wide and does not creep across wider ones.
     for (let c = 0; c < n; c++) had[c] = count[c] > 0 ? 1 : 0;
@@ -80,6 +98,9 @@ export class MarkerSheets {
     for (let c = 0; c < n; c++) {
       if (type[c] !== FLUID || count[c] > 0) continue;
       const i = ci[c], j = cj[c], k = ck[c];
+      // A split only in a sheet one cell thick here: along some axis neither face neighbour holds a
+      // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
+      const splits = this.splits && (thin(s, had, i, j, k, 1, 0, 0) || thin(s, had, i, j, k, 0, 1, 0) || thin(s, had, i, j, k, 0, 0, 1));
       let donor = -1, most = 0;
       for (let e = 0; e < PAIRS.length; e++) {
         const [dx, dy, dz] = PAIRS[e];
@@ -87,8 +108,8 @@ export class MarkerSheets {
         if (a < 0 || had[a] === 0) continue;
         const b = s.find(i - dx, j - dy, k - dz);
         if (b < 0 || had[b] === 0) continue;
-        if (weight[a] > most && (count[a] > 1 || (this.splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
-        if (weight[b] > most && (count[b] > 1 || (this.splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
+        if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
+        if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
       }
       if (donor < 0) continue;
       // The donor's marker nearest the cell's centre, moved (or its half, split off) to the nearest point of the cell.
@@ -128,6 +149,41 @@ export class MarkerSheets {
       moved++;
     }
     this.split = split;
+    this.merged = merged;
+    if (merged > 0) m.dropWeightless();
     return (this.moved = moved);
+  }
+
+  /**
+   * In each cell holding more than perCell markers, merges markers lighter than 1 two by two (the
+   * second into the first: summed weight, weighted mean position; the second left at weight 0,
+   * unlinked from the cell's list, for `dropWeightless`) while their weights add up to at most 1.
+   */
+  private merge(n: number, p: Float64Array, wt: Float64Array): number {
+    const count = this.count, head = this.head, next = this.next, perCell = this.perCell;
+    let merged = 0;
+    for (let c = 0; c < n; c++) {
+      if (count[c] <= perCell) continue;
+      let open = -1;
+      for (let q = head[c], prev = -1; q >= 0 && count[c] > perCell; ) {
+        const after = next[q];
+        if (wt[q] < 1 && open >= 0 && wt[open] + wt[q] <= 1) {
+          const wa = wt[open], wb = wt[q], w = wa + wb;
+          for (let a = 0; a < 3; a++) p[3 * open + a] = (wa * p[3 * open + a] + wb * p[3 * q + a]) / w;
+          wt[open] = w;
+          wt[q] = 0;
+          if (prev < 0) head[c] = after;
+          else next[prev] = after;
+          count[c]--;
+          merged++;
+          if (w >= 1) open = -1;
+        } else {
+          if (wt[q] < 1 && (open < 0 || wt[q] < wt[open])) open = q;
+          prev = q;
+        }
+        q = after;
+      }
+    }
+    return merged;
   }
 }

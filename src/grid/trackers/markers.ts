@@ -43,6 +43,7 @@ export class MarkerTracker implements SurfaceTracker {
 
   constructor(scene: Scene) {
     this.perAxis = markersPerAxis(scene);
+    this.sheets = new MarkerSheets(this.perAxis ** 3);
   }
 
   liquidCells(sim: GridSimulation): number {
@@ -69,11 +70,12 @@ export class MarkerTracker implements SurfaceTracker {
     if (this.sheets) {
       sim.count('markersSpread', this.sheets.keep(sim.store, sim.d, this.markers));
       sim.count('markersSplit', this.sheets.split);
+      sim.count('markersMerged', this.sheets.merged);
     }
   }
 
   /** The sheet rule (marker-sheets.ts): a thin sheet's markers spread over it so that it stays whole; null: off (Cline et al. as written). */
-  sheets: MarkerSheets | null = new MarkerSheets();
+  sheets: MarkerSheets | null;
 
   /**
    * One marker layer over the spout's face each time the column through it has grown by the layer's

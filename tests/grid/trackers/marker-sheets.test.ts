@@ -120,4 +120,31 @@ describe('markers: the sheet rule', () => {
     expect(Array.from(tb.markers.weight.subarray(0, tb.markers.count))).toEqual(Array.from(t.markers.weight.subarray(0, t.markers.count)));
     expect(tb.volume(back.sim)).toBe(volume);
   });
+
+  it('merges split markers where a cell holds more than its share, keeping the volume', () => {
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    // Cell (5, 0, 5) gathers four quarter markers besides its own: five where one a cell is the share.
+    const c = [0.055, 0.005, 0.055];
+    for (let q = 0; q < 4; q++) t.markers.add(c[0] + 0.001 * q, c[1], c[2], 0, 0.25);
+    const volume = t.volume(sim), count = t.markers.count;
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.merged).toBe(3);
+    expect(t.markers.count).toBe(count - 3);
+    expect(inCell(t, 5, 0, 5)).toBe(2);
+    expect(weightIn(t, 5, 0, 5)).toBe(2);
+    expect(t.volume(sim)).toBe(volume);
+  });
+
+  it('does not split for a cell of a film two cells thick', () => {
+    // A cell of the upper layer empties: a marker lies below it, and along x and z beside it, so it
+    // is no cell of a sheet one cell thick, and splitting there would thicken the film.
+    const sim = slab(2 * h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 1 && Math.floor(z / h) === 5));
+    const count = t.markers.count;
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
+    expect(t.markers.count).toBe(count);
+  });
 });
+
