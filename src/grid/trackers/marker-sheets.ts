@@ -12,9 +12,10 @@
  * one, that marker splits into two of half its weight, one of them placed so (FLIP solvers keep
  * thin sheets by adding particles where a sheet would open, Ando & Tsuruno 2011, "A particle-based
  * method for preserving fluid sheets"; here the new marker takes half the weight of the one it
- * splits off, so the volume is kept: markers.ts). A marker splits only for a cell of a sheet one
- * cell thick (along some axis neither of its face neighbours holds a marker), so that splitting
- * never thickens a film or a pool (without that, the honey drop's floor film grew into a slab
+ * splits off, so the volume is kept: markers.ts). A marker splits only within a sheet one cell
+ * thick: the emptied cell and both cells of the pair have no marker in either face neighbour along
+ * an axis the pair lies across (air, a solid or outside the grid on both sides), so that splitting
+ * does not thicken a film or a pool (without it the honey drop's floor film grew into a slab
  * several cells deep). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to
  * MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
  * opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
@@ -39,10 +40,15 @@ const PAIRS: readonly (readonly [number, number, number])[] = [
 /** The lightest marker a split leaves, in lattice markers. */
 export const MIN_WEIGHT = 1 / 8;
 
-/** Whether neither face neighbour of cell (i, j, k) along (dx, dy, dz) holds a marker. */
-function thin(s: GridStore, had: Uint8Array, i: number, j: number, k: number, dx: number, dy: number, dz: number): boolean {
-  const a = s.find(i + dx, j + dy, k + dz), b = s.find(i - dx, j - dy, k - dz);
-  return (a < 0 || had[a] === 0) && (b < 0 || had[b] === 0);
+/** The axes (bits 1, 2, 4: x, y, z) along which neither face neighbour of cell (i, j, k) holds a marker. */
+function thinAxes(s: GridStore, had: Uint8Array, i: number, j: number, k: number): number {
+  let mask = 0;
+  for (let axis = 0; axis < 3; axis++) {
+    const dx = axis === 0 ? 1 : 0, dy = axis === 1 ? 1 : 0, dz = axis === 2 ? 1 : 0;
+    const a = s.find(i + dx, j + dy, k + dz), b = s.find(i - dx, j - dy, k - dz);
+    if ((a < 0 || had[a] === 0) && (b < 0 || had[b] === 0)) mask |= 1 << axis;
+  }
+  return mask;
 }
 
 export class MarkerSheets {
@@ -100,7 +106,7 @@ export class MarkerSheets {
       const i = ci[c], j = cj[c], k = ck[c];
       // A split only in a sheet one cell thick here: along some axis neither face neighbour holds a
       // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
-      const splits = this.splits && (thin(s, had, i, j, k, 1, 0, 0) || thin(s, had, i, j, k, 0, 1, 0) || thin(s, had, i, j, k, 0, 0, 1));
+      const sheet = this.splits ? thinAxes(s, had, i, j, k) : 0;
       let donor = -1, most = 0;
       for (let e = 0; e < PAIRS.length; e++) {
         const [dx, dy, dz] = PAIRS[e];
@@ -108,6 +114,9 @@ export class MarkerSheets {
         if (a < 0 || had[a] === 0) continue;
         const b = s.find(i - dx, j - dy, k - dz);
         if (b < 0 || had[b] === 0) continue;
+        // A split across this pair: the cell and both ends thin along an axis the pair lies across.
+        const across = (dx === 0 ? 1 : 0) | (dy === 0 ? 2 : 0) | (dz === 0 ? 4 : 0);
+        const splits = (sheet & across) !== 0 && (sheet & across & thinAxes(s, had, i + dx, j + dy, k + dz) & thinAxes(s, had, i - dx, j - dy, k - dz)) !== 0;
         if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
         if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
       }
