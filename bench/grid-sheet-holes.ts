@@ -6,7 +6,7 @@
  * the simulation or only in the mesh. Used on the honey drop's skirt and curtain (issue 26).
  *
  *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal]
- *     [--no-marker-sheets] [--no-marker-splits] [--min-weight W]
+ *     [--no-marker-sheets] [--no-marker-splits] [--min-weight W] [--gather-below W (0: off)]
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
@@ -33,6 +33,8 @@ if (args.includes('--no-marker-sheets') && sim.tracker instanceof MarkerTracker)
 // The sheet rule moving markers only (no split: the rule before markers carried weights), or splitting down to another least weight.
 if (args.includes('--no-marker-splits') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.splits = false;
 if (args.includes('--min-weight') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.minWeight = Number(opt('min-weight', '0.125'));
+// Split markers that leave a sheet kept where they are (no gathering back into the liquid), or gathered below another weight.
+if (args.includes('--gather-below') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.gatherBelow = Number(opt('gather-below', '1'));
 sim.initialize();
 
 function describe(job: SurfaceJob): string {

@@ -22,7 +22,13 @@
  * not held (the bulk below a surface cell is not across it from another liquid cell). Where a film
  * gathers back (a pool), a cell holding more than markersPerCell markers merges its split markers
  * two by two (weights adding up to at most 1, at their weighted mean position) until it holds
- * markersPerCell, so the count does not keep the splits a sheet once needed.
+ * markersPerCell, so the count does not keep the splits a sheet once needed. Split markers that
+ * leave a sheet go back into the liquid: a cell holding less than one seeded marker's weight
+ * (GATHER_BELOW) with markers in five or six of its face neighbours (in a pool or a pile, on its
+ * flat top) gives its weight to the heaviest of them and empties. A marker makes its whole cell
+ * liquid (Cline et al. §4), so without it the split markers that land in the pool each keep a cell
+ * liquid: the honey drop's pool on the floor was 6 cells deep at 3 s against the base's 3, and its
+ * surface mesh enclosed 1 120 cm³ against 542 (249.8 cm³ poured; docs/decisions.md).
  */
 import type { GridDomain } from '../domain.ts';
 import type { Markers } from '../markers.ts';
@@ -39,6 +45,15 @@ const PAIRS: readonly (readonly [number, number, number])[] = [
 
 /** The lightest marker a split leaves, in lattice markers. */
 export const MIN_WEIGHT = 1 / 8;
+
+/**
+ * A cell that is not part of a sheet one cell thick and holds less than this weight (in lattice
+ * markers: less than one seeded marker's volume, so only split markers) gives it to a neighbour.
+ */
+export const GATHER_BELOW = 1;
+
+/** The 6 face directions. */
+const FACES: readonly (readonly [number, number, number])[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
 
 /** The axes (bits 1, 2, 4: x, y, z) along which neither face neighbour of cell (i, j, k) holds a marker. */
 function thinAxes(s: GridStore, had: Uint8Array, i: number, j: number, k: number): number {
@@ -68,6 +83,10 @@ export class MarkerSheets {
   split = 0;
   /** Markers merged into another by the last `keep`. */
   merged = 0;
+  /** Cells gathered into a neighbour by the last `keep` (their markers' weight given to it). */
+  gathered = 0;
+  /** A cell outside any one-cell sheet holding less weight than this gives it to a neighbour (GATHER_BELOW; 0: off). */
+  gatherBelow = GATHER_BELOW;
 
   /** perCell: the scene's markers a cell (grid.markersPerCell), the count a cell may keep its split markers down to. */
   constructor(private readonly perCell: number) {}
@@ -100,9 +119,12 @@ export class MarkerSheets {
     // Whether a pair holds liquid is read from the markers as they moved, not as cells are filled,
     // so that one pass fills holes one cell wide and does not creep across wider ones.
     for (let c = 0; c < n; c++) had[c] = count[c] > 0 ? 1 : 0;
+    const gathered = this.gatherBelow > 0 ? this.gather(s, n, wt) : 0;
+    if (gathered > 0) for (let c = 0; c < n; c++) if (count[c] < 0) had[c] = 0;
     let moved = 0, split = 0;
     for (let c = 0; c < n; c++) {
-      if (type[c] !== FLUID || count[c] > 0) continue;
+      // count −1: a cell gathered into its neighbour this step, left empty.
+      if (type[c] !== FLUID || count[c] !== 0) continue;
       const i = ci[c], j = cj[c], k = ck[c];
       // A split only in a sheet one cell thick here: along some axis neither face neighbour holds a
       // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
@@ -159,8 +181,45 @@ export class MarkerSheets {
     }
     this.split = split;
     this.merged = merged;
-    if (merged > 0) m.dropWeightless();
+    this.gathered = gathered;
+    if (merged > 0 || gathered > 0) m.dropWeightless();
     return (this.moved = moved);
+  }
+
+  /**
+   * Split markers that have left a sheet go back into the liquid: a cell holding markers, less
+   * weight than gatherBelow, and markers in at least five of its six face neighbours (inside a
+   * pile, on the flat surface of a pool or of a film two cells deep; not in a sheet one cell
+   * thick, flat or slanting, nor in a film on a solid, which have two faces without markers)
+   * gives its weight to the face neighbour holding the most, of at least gatherBelow, added to
+   * that cell's first marker; its markers are left at weight 0 (for `dropWeightless`) and the cell
+   * empty, marked count −1 so that the fill does not take liquid back into it this step. Decided
+   * from `had` (the markers as they moved), so the order of cells does not matter; a receiving
+   * cell holds at least gatherBelow and so never gives.
+   */
+  private gather(s: GridStore, n: number, wt: Float64Array): number {
+    const count = this.count, weight = this.weight, had = this.had, head = this.head, next = this.next, ci = s.ci, cj = s.cj, ck = s.ck;
+    let gathered = 0;
+    for (let c = 0; c < n; c++) {
+      if (count[c] <= 0 || weight[c] >= this.gatherBelow) continue;
+      const i = ci[c], j = cj[c], k = ck[c];
+      let to = -1, most = this.gatherBelow, open = 0;
+      for (let e = 0; e < 6; e++) {
+        const [dx, dy, dz] = FACES[e];
+        const a = s.find(i + dx, j + dy, k + dz);
+        if (a < 0 || had[a] === 0) open++;
+        else if (weight[a] >= most) { most = weight[a]; to = a; }
+      }
+      if (to < 0 || open > 1) continue;
+      wt[head[to]] += weight[c];
+      weight[to] += weight[c];
+      for (let q = head[c]; q >= 0; q = next[q]) wt[q] = 0;
+      weight[c] = 0;
+      count[c] = -1;
+      head[c] = -1;
+      gathered++;
+    }
+    return gathered;
   }
 
   /**

@@ -71,6 +71,7 @@ export class MarkerTracker implements SurfaceTracker {
       sim.count('markersSpread', this.sheets.keep(sim.store, sim.d, this.markers));
       sim.count('markersSplit', this.sheets.split);
       sim.count('markersMerged', this.sheets.merged);
+      sim.count('markersGathered', this.sheets.gathered);
     }
   }
 

@@ -146,5 +146,33 @@ describe('markers: the sheet rule', () => {
     expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
     expect(t.markers.count).toBe(count);
   });
-});
 
+  it('gathers split markers left inside a pool into a neighbour, keeping the volume', () => {
+    // Cell (5, 1, 5) of a pool three cells deep holds only an eighth of a marker: it gives it to a
+    // face neighbour and empties, so split markers that leave a sheet do not keep cells liquid.
+    const sim = slab(3 * h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 1 && Math.floor(z / h) === 5));
+    t.markers.add(0.055, 0.015, 0.055, 0, MIN_WEIGHT);
+    const volume = t.volume(sim), count = t.markers.count;
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.gathered).toBe(1);
+    expect(inCell(t, 5, 1, 5)).toBe(0);
+    expect(t.markers.count).toBe(count - 1);
+    expect(t.volume(sim)).toBeCloseTo(volume, 12);
+    let gained = 0;
+    for (const [i, j, k] of [[4, 1, 5], [6, 1, 5], [5, 0, 5], [5, 2, 5], [5, 1, 4], [5, 1, 6]]) gained += weightIn(t, i, j, k) - 1;
+    expect(gained).toBeCloseTo(MIN_WEIGHT, 12);
+  });
+
+  it('does not gather a light cell of a sheet one cell thick', () => {
+    // The same eighth in a film one cell thick on the floor (no marker above it nor below it): kept.
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    t.markers.add(0.055, 0.005, 0.055, 0, MIN_WEIGHT);
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.gathered).toBe(0);
+    expect(weightIn(t, 5, 0, 5)).toBe(MIN_WEIGHT);
+  });
+});
