@@ -5,7 +5,8 @@
  * (a blocky surface around every cell the grid solves as liquid), which says whether a hole is in
  * the simulation or only in the mesh. Used on the honey drop's skirt and curtain (issue 26).
  *
- *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal] [--no-marker-sheets]
+ *   npx tsx bench/grid-sheet-holes.ts scenes/honey-drop.json [--frames 15] [--every 3] [--grid JSON] [--sheet-depth 0] [--uniform-removal]
+ *     [--no-marker-sheets] [--no-marker-splits] [--min-weight W] [--gather-below W (0: off)]
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
@@ -29,6 +30,11 @@ if (args.includes('--sheet-depth') && sim.tracker instanceof ParticleLevelSetTra
 if (args.includes('--uniform-removal') && sim.tracker instanceof ParticleLevelSetTracker) sim.tracker.volumeControl.fromBulk = false;
 // The marker tracker without its sheet rule (trackers/marker-sheets.ts): Cline et al.'s markers as written.
 if (args.includes('--no-marker-sheets') && sim.tracker instanceof MarkerTracker) sim.tracker.sheets = null;
+// The sheet rule moving markers only (no split: the rule before markers carried weights), or splitting down to another least weight.
+if (args.includes('--no-marker-splits') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.splits = false;
+if (args.includes('--min-weight') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.minWeight = Number(opt('min-weight', '0.125'));
+// Split markers that leave a sheet kept where they are (no gathering back into the liquid), or gathered below another weight.
+if (args.includes('--gather-below') && sim.tracker instanceof MarkerTracker && sim.tracker.sheets) sim.tracker.sheets.gatherBelow = Number(opt('gather-below', '1'));
 sim.initialize();
 
 function describe(job: SurfaceJob): string {
@@ -47,5 +53,6 @@ for (let f = 1; f <= frames; f++) {
   });
   let liquid = 0;
   for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID) liquid++;
-  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s): mesh ${describe(sim.tracker.surfaceJob(sim, [1, 1, 1]))}; liquid cells (${liquid}) ${describe(cells)}; volume ${(sim.tracker.volume(sim) * 1e6).toFixed(1)} cm³`);
+  const markers = sim.tracker instanceof MarkerTracker ? `; ${sim.tracker.markers.count} markers` : '';
+  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s): mesh ${describe(sim.tracker.surfaceJob(sim, [1, 1, 1]))}; liquid cells (${liquid}) ${describe(cells)}; volume ${(sim.tracker.volume(sim) * 1e6).toFixed(1)} cm³${markers}`);
 }

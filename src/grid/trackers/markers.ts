@@ -1,11 +1,12 @@
 /**
  * Marker-particle tracking (Cline et al. §3, §4 step 4, Figure 4): markers seeded on a sub-lattice
  * of the liquid are carried through u by RK2; a cell holding a marker is a liquid cell. Volume is
- * the marker count times the volume each stands for, so it is conserved while no marker leaves.
- * Spouts emit a layer of markers over their face every d/s seconds (§5); sinks remove markers.
+ * the sum of the markers' weights (each a lattice marker's volume when seeded; the sheet rule,
+ * marker-sheets.ts, splits one into halves), so it is conserved while no marker leaves. Spouts
+ * emit a layer of markers over their face every d/s seconds (§5); sinks remove markers.
  */
 import { HashGrid } from '../../spatial/hash-grid.ts';
-import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
+import { CheckpointError, type CheckpointReader, type CheckpointWriter } from '../../io/checkpoint.ts';
 import type { Scene } from '../../scene/scene.ts';
 import type { CompiledShape } from '../../scene/shapes.ts';
 import type { SurfaceJob } from '../../surface/index.ts';
@@ -37,11 +38,12 @@ export class MarkerTracker implements SurfaceTracker {
   readonly afterGrid: Stage[] = [];
   readonly afterMove: Stage[] = [];
   private readonly perAxis: number;
-  /** Markers put in less markers sunk (markers that leave the grid are lost, not expected to go). */
+  /** Weight of the markers put in less that of the markers sunk (markers that leave the grid are lost, not expected to go). */
   private expectedCount = 0;
 
   constructor(scene: Scene) {
     this.perAxis = markersPerAxis(scene);
+    this.sheets = new MarkerSheets(this.perAxis ** 3);
   }
 
   liquidCells(sim: GridSimulation): number {
@@ -63,13 +65,18 @@ export class MarkerTracker implements SurfaceTracker {
   move(sim: GridSimulation, dt: number): void {
     const removed = this.markers.move(sim.store, sim.d, dt);
     // Markers that left the box's margin went out through an open face: taken out, as by a sink.
-    this.expectedCount -= removed;
+    this.expectedCount -= this.markers.removedWeight;
     sim.count('markersRemoved', removed);
-    if (this.sheets) sim.count('markersSpread', this.sheets.keep(sim.store, sim.d, this.markers));
+    if (this.sheets) {
+      sim.count('markersSpread', this.sheets.keep(sim.store, sim.d, this.markers));
+      sim.count('markersSplit', this.sheets.split);
+      sim.count('markersMerged', this.sheets.merged);
+      sim.count('markersGathered', this.sheets.gathered);
+    }
   }
 
   /** The sheet rule (marker-sheets.ts): a thin sheet's markers spread over it so that it stays whole; null: off (Cline et al. as written). */
-  sheets: MarkerSheets | null = new MarkerSheets();
+  sheets: MarkerSheets | null;
 
   /**
    * One marker layer over the spout's face each time the column through it has grown by the layer's
@@ -108,7 +115,7 @@ export class MarkerTracker implements SurfaceTracker {
 
   sink(sim: GridSimulation, shape: CompiledShape): void {
     const sunk = this.markers.filter((x, y, z) => shape.sdf(x, y, z) >= 0);
-    this.expectedCount -= sunk;
+    this.expectedCount -= this.markers.removedWeight;
     sim.count('markersSunk', sunk);
   }
 
@@ -121,7 +128,7 @@ export class MarkerTracker implements SurfaceTracker {
 
   volume(sim: GridSimulation): number {
     const h = sim.d.h, m = this.perAxis;
-    return (this.markers.count * h * h * h) / (m * m * m);
+    return (this.markers.totalWeight() * h * h * h) / (m * m * m);
   }
 
   expectedVolume(sim: GridSimulation): number {
@@ -175,11 +182,19 @@ export class MarkerTracker implements SurfaceTracker {
 
   save(w: CheckpointWriter): void {
     w.scalar('markers.expected', this.expectedCount);
+    // The weights only once a marker has been split: a run that never split one writes what it did before.
+    if (this.markers.anySplit()) w.array('markers.weight', this.markers.weight.slice(0, this.markers.count));
   }
 
   restore(_sim: GridSimulation, r: CheckpointReader): void {
+    const m = this.markers;
+    if (r.has('markers.weight')) {
+      const w = r.finiteArray('markers.weight', Float64Array, m.count);
+      for (let q = 0; q < w.length; q++) if (!(w[q] > 0)) throw new CheckpointError(`checkpoint marker weight ${q} is ${w[q]}, not positive`);
+      m.weight.set(w);
+    }
     // Checkpoints written before the count was kept: the markers present are what is expected.
-    this.expectedCount = r.has('markers.expected') ? r.scalar('markers.expected') : this.markers.count;
+    this.expectedCount = r.has('markers.expected') ? r.scalar('markers.expected') : m.totalWeight();
   }
 }
 

@@ -1,25 +1,39 @@
 /**
  * The marker tracker's sheet rule (src/grid/trackers/marker-sheets.ts): a cell of a sheet one cell
  * thick whose markers have all moved on, with the sheet's cells on either side of it, takes a
- * marker from a neighbour across it that holds two or more; the marker count is unchanged. A
- * surface layer that has emptied over a bulk is not filled from the bulk below it.
+ * marker from a neighbour across it that holds two or more, or half of the only marker of one
+ * that holds one (split in two); the markers' total weight, the volume, is unchanged. A surface
+ * layer that has emptied over a bulk is not filled from the bulk below it.
  */
 import { describe, expect, it } from 'vitest';
 import type { GridSimulation } from '../../../src/grid/step.ts';
 import { FLUID } from '../../../src/grid/store.ts';
 import { MarkerTracker } from '../../../src/grid/trackers/markers.ts';
+import { MIN_WEIGHT } from '../../../src/grid/trackers/marker-sheets.ts';
+import { createSimulation, parseScene, restoreSimulation } from '../../../src/index.ts';
+import type { GridEngineSimulation } from '../../../src/grid/simulation.ts';
 import { gridSim } from '../helpers.ts';
 
 const h = 0.01;
 
-/** A closed 10 cm box with a liquid box of `height` m resting on its floor, 8 markers a cell. */
-function slab(height: number): GridSimulation {
-  return gridSim({
-    domain: { min: [0, 0, 0], max: [0.1, 0.1, 0.1], boundary: 'noslip' },
-    materials: { honey: { kind: 'liquid', density: 1420, viscosity: { value: 5, unit: 'Pa.s' } } },
-    bodies: [{ material: 'honey', shape: { type: 'box', center: [0.05, height / 2, 0.05], size: [0.08, height, 0.08] } }],
-    grid: { cellSize: h, tracking: 'markers' },
-  });
+const slabScene = (height: number, markersPerCell: number) => ({
+  domain: { min: [0, 0, 0], max: [0.1, 0.1, 0.1], boundary: 'noslip' },
+  materials: { honey: { kind: 'liquid', density: 1420, viscosity: { value: 5, unit: 'Pa.s' } } },
+  bodies: [{ material: 'honey', shape: { type: 'box', center: [0.05, height / 2, 0.05], size: [0.08, height, 0.08] } }],
+  grid: { cellSize: h, tracking: 'markers', markersPerCell },
+});
+
+/** A closed 10 cm box with a liquid box of `height` m resting on its floor, `markersPerCell` markers a cell (8). */
+function slab(height: number, markersPerCell = 8): GridSimulation {
+  return gridSim(slabScene(height, markersPerCell));
+}
+
+/** Σ weights of the markers in cell (i, j, k). */
+function weightIn(t: MarkerTracker, i: number, j: number, k: number): number {
+  const p = t.markers.pos;
+  let w = 0;
+  for (let q = 0; q < t.markers.count; q++) if (Math.floor(p[3 * q] / h) === i && Math.floor(p[3 * q + 1] / h) === j && Math.floor(p[3 * q + 2] / h) === k) w += t.markers.weight[q];
+  return w;
 }
 
 /** Markers in cell (i, j, k). */
@@ -59,5 +73,106 @@ describe('markers: the sheet rule', () => {
     expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
     expect(inCell(t, 5, 3, 5)).toBe(0);
     expect(inCell(t, 5, 2, 5)).toBe(below);
+  });
+
+  it('splits the only marker of a neighbour in two halves, keeping the volume', () => {
+    // One marker a cell: Cline et al.'s markers, and the rule that only moves markers, cannot fill the hole.
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    const volume = t.volume(sim);
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    const count = t.markers.count, after = t.volume(sim);
+    expect(after).toBeCloseTo(volume - h ** 3, 12);
+    t.sheets!.splits = false;
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
+    t.sheets!.splits = true;
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(1);
+    expect(t.sheets!.split).toBe(1);
+    expect(t.markers.count).toBe(count + 1);
+    expect(inCell(t, 5, 0, 5)).toBe(1);
+    expect(weightIn(t, 5, 0, 5)).toBe(0.5);
+    expect(t.volume(sim)).toBeCloseTo(after, 12);
+    // A stepped run keeps the volume its markers carry, split or not.
+    sim.stepFrame();
+    expect(t.volume(sim)).toBeCloseTo(after, 12);
+    expect(t.expectedVolume(sim)).toBeCloseTo(volume, 12);
+  });
+
+  it('does not split a marker lighter than twice the least weight', () => {
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    for (let q = 0; q < t.markers.count; q++) t.markers.weight[q] = 1.9 * MIN_WEIGHT;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
+    expect(inCell(t, 5, 0, 5)).toBe(0);
+  });
+
+  it('carries split weights through a checkpoint', () => {
+    const engine = createSimulation(parseScene(slabScene(h, 1)), 'grid') as GridEngineSimulation, sim = engine.sim;
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    const volume = t.volume(sim);
+    const bytes = engine.save();
+    const back = restoreSimulation(bytes) as GridEngineSimulation;
+    const tb = back.sim.tracker as MarkerTracker;
+    expect(tb.markers.count).toBe(t.markers.count);
+    expect(Array.from(tb.markers.weight.subarray(0, tb.markers.count))).toEqual(Array.from(t.markers.weight.subarray(0, t.markers.count)));
+    expect(tb.volume(back.sim)).toBe(volume);
+  });
+
+  it('merges split markers where a cell holds more than its share, keeping the volume', () => {
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    // Cell (5, 0, 5) gathers four quarter markers besides its own: five where one a cell is the share.
+    const c = [0.055, 0.005, 0.055];
+    for (let q = 0; q < 4; q++) t.markers.add(c[0] + 0.001 * q, c[1], c[2], 0, 0.25);
+    const volume = t.volume(sim), count = t.markers.count;
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.merged).toBe(3);
+    expect(t.markers.count).toBe(count - 3);
+    expect(inCell(t, 5, 0, 5)).toBe(2);
+    expect(weightIn(t, 5, 0, 5)).toBe(2);
+    expect(t.volume(sim)).toBe(volume);
+  });
+
+  it('does not split for a cell of a film two cells thick', () => {
+    // A cell of the upper layer empties: a marker lies below it, and along x and z beside it, so it
+    // is no cell of a sheet one cell thick, and splitting there would thicken the film.
+    const sim = slab(2 * h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 1 && Math.floor(z / h) === 5));
+    const count = t.markers.count;
+    expect(t.sheets!.keep(sim.store, sim.d, t.markers)).toBe(0);
+    expect(t.markers.count).toBe(count);
+  });
+
+  it('gathers split markers left inside a pool into a neighbour, keeping the volume', () => {
+    // Cell (5, 1, 5) of a pool three cells deep holds only an eighth of a marker: it gives it to a
+    // face neighbour and empties, so split markers that leave a sheet do not keep cells liquid.
+    const sim = slab(3 * h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 1 && Math.floor(z / h) === 5));
+    t.markers.add(0.055, 0.015, 0.055, 0, MIN_WEIGHT);
+    const volume = t.volume(sim), count = t.markers.count;
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.gathered).toBe(1);
+    expect(inCell(t, 5, 1, 5)).toBe(0);
+    expect(t.markers.count).toBe(count - 1);
+    expect(t.volume(sim)).toBeCloseTo(volume, 12);
+    let gained = 0;
+    for (const [i, j, k] of [[4, 1, 5], [6, 1, 5], [5, 0, 5], [5, 2, 5], [5, 1, 4], [5, 1, 6]]) gained += weightIn(t, i, j, k) - 1;
+    expect(gained).toBeCloseTo(MIN_WEIGHT, 12);
+  });
+
+  it('does not gather a light cell of a sheet one cell thick', () => {
+    // The same eighth in a film one cell thick on the floor (no marker above it nor below it): kept.
+    const sim = slab(h, 1);
+    const t = sim.tracker as MarkerTracker;
+    t.markers.filter((x, y, z) => !(Math.floor(x / h) === 5 && Math.floor(y / h) === 0 && Math.floor(z / h) === 5));
+    t.markers.add(0.055, 0.005, 0.055, 0, MIN_WEIGHT);
+    t.sheets!.keep(sim.store, sim.d, t.markers);
+    expect(t.sheets!.gathered).toBe(0);
+    expect(weightIn(t, 5, 0, 5)).toBe(MIN_WEIGHT);
   });
 });
