@@ -1,8 +1,8 @@
 /**
  * Static particle-ized objects on the GPU (Steele et al. 2004, "Object-Liquid Interaction";
  * src/particle/objects.ts). The object particles of every solid body (scene/sample.ts, spacing
- * 2 r_o) ride in the liquid's own buffers past its n slots, as no ninth storage binding is there
- * (wgsl.ts): `pos[n + j]` holds the position and, in w, the Akinci et al. 2012 boundary volume γ
+ * 2 r_o) ride in the liquid's own buffers past its slots (the capacity, P.cap), as no ninth storage binding is there
+ * (wgsl.ts): `pos[cap + j]` holds the position and, in w, the Akinci et al. 2012 boundary volume γ
  * (solve-setup.ts boundaryVolumes); `vel[n + j]` the outward normal and, in w, its body's
  * friction. They are sorted once, here on
  * the host, into buckets of the liquid's own hash and cell edge over a table of their own, whose
@@ -18,7 +18,7 @@
  *     distance 0) and loses its velocity towards it, in every move and after every density pass;
  *   - the free-flight flag (pressure.ts): no free flight within reach of an object.
  *   - friction, in the moves and as the objects' share of the exchange (friction-wgsl.ts).
- * What is not ported (refuse.ts): adhesion to objects and the signed-distance guard.
+ * Adhesion to objects: below (the adhesive copy); the signed-distance guard: guard-wgsl.ts.
  */
 import type { StepContext } from '../particle/context.ts';
 import { boundaryVolumes } from '../particle/solve-setup.ts';
@@ -131,15 +131,15 @@ export function writeObjectAdhesion(data: ArrayBuffer, w: number, o: GpuObjects)
 
 /**
  * The loop over the object particles within `support` (≤ the cell edge) of position xa; the body
- * sees o (the object slot, n + j), rv = xa − x_o and d2. Nothing where the scene has no objects.
+ * sees o (the object slot, cap + j), rv = xa − x_o and d2. Nothing where the scene has no objects.
  * `wide`: over the adhesive copy instead (pos.w its function's index), whose cells are as wide as
  * the longest adhesion support.
  */
 export function aroundObjects(support: string, body: string, wide = false): string {
   // The adhesive copy: its own cell edge, table, starts after the first table's and slots after the first copy's.
   const [count, inv, table, base, first] = wide
-    ? ['P.wm', 'P.winvCell', 'P.wtable', 'P.table + P.otable + 2u', 'P.n + P.om']
-    : ['P.om', 'P.invCell', 'P.otable', 'P.table + 1u', 'P.n'];
+    ? ['P.wm', 'P.winvCell', 'P.wtable', 'P.table + P.otable + 2u', 'P.cap + P.om']
+    : ['P.om', 'P.invCell', 'P.otable', 'P.table + 1u', 'P.cap'];
   return /* wgsl */ `if (${count} > 0u) {
     let oc0 = cellOf(xa, ${inv});
     var oseen: array<u32, 27>;

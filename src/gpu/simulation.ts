@@ -43,6 +43,8 @@ import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
+import { GpuSinks } from './sinks.ts';
+import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -69,10 +71,16 @@ export interface GpuParticles {
   density: Float32Array;
   /** Each slot's particle: its index in the CPU engine's liquid at frame 0. */
   id: Uint32Array;
+  /** With `read(true)`: the surface test at these positions (surface.ts), 1 on the surface, and its unit normal there (zero elsewhere). */
+  surface?: Uint8Array;
+  normal?: Float32Array;
 }
 
 export class GpuParticleSimulation {
-  readonly count: number;
+  /** Liquid particles now (sinks remove them: sinks.ts). */
+  count: number;
+  /** Slots the liquid may fill. */
+  readonly capacity: number;
   frame = 0;
   time = 0;
   private readonly grid: GpuNeighbours;
@@ -81,6 +89,12 @@ export class GpuParticleSimulation {
   private readonly adhesion: Kernels<AdhesionEntry>;
   /** The surface test and the objects' share of the exchange (friction-wgsl.ts); null without objects. */
   private readonly friction: Kernels<FrictionEntry> | null;
+  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
+  private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
+  private readonly sinks: GpuSinks | null;
+  /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
+  private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -106,13 +120,14 @@ export class GpuParticleSimulation {
     this.frame = ctx.frame;
     this.time = ctx.time;
     this.count = n;
+    this.capacity = n;
     this.r = ctx.r;
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
     this.rate = ctx.exchangeRate[m] ?? 0;
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
-    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2);
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
@@ -122,11 +137,19 @@ export class GpuParticleSimulation {
     this.pressure = new Kernels(device, 'pressure', PRESSURE_WGSL, PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
+    this.sinks = GpuSinks.of(device, scene, ctx.reach);
+    const bodies = guardBodies(ctx);
+    if (bodies) {
+      const buffer = uniformBuffer(device, GUARD_BYTES, 'guarded bodies');
+      device.queue.writeBuffer(buffer, 0, bodies);
+      this.guard = { kernels: new Kernels(device, 'guard', GUARD_WGSL, GUARD_ENTRIES, 10, [0, 9]), bodies: buffer };
+    } else this.guard = null;
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
-    this.sc = storageBuffer(device, 16 * n, 'slot scalars');
-    this.dx = storageBuffer(device, 16 * n, 'dx');
-    this.keep = storageBuffer(device, 48 * n, 'x0, fix and body acceleration');
-    this.wall = storageBuffer(device, 16 * n, 'walls');
+    const cap = this.capacity;
+    this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
+    this.dx = storageBuffer(device, 16 * cap, 'dx');
+    this.keep = storageBuffer(device, 48 * cap, 'x0, fix and body acceleration');
+    this.wall = storageBuffer(device, 16 * cap, 'walls');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
@@ -165,7 +188,7 @@ export class GpuParticleSimulation {
     }
     u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
     for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
-    f[28] = n0; f[29] = PRESSURE_TOLERANCE;
+    f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = this.capacity;
   }
 
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
@@ -179,7 +202,29 @@ export class GpuParticleSimulation {
 
   private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
     const g = this.grid;
-    return kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
+    const buffers = [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats];
+    if (this.guard && kernels === this.guard.kernels) buffers.push(this.guard.bodies);
+    return kernels.bind(this.device, buffers);
+  }
+
+  /**
+   * Removes the liquid in active sinks and beyond draining open faces at the start of the
+   * sub-timestep [t, t + dt) (sinks.ts), and takes the count kept. Returns how many were removed.
+   */
+  private async removeLiquid(t: number, dt: number): Promise<number> {
+    if (!this.sinks) return 0;
+    const enc = this.device.createCommandEncoder();
+    if (!this.sinks.record(enc, this.grid, t, dt)) return 0;
+    this.device.queue.submit([enc.finish()]);
+    const kept = new Uint32Array(await readBuffer(this.device, this.sinks.kept, 4))[0];
+    const removed = this.count - kept;
+    if (removed !== 0) {
+      this.count = kept;
+      this.grid.setCount(kept);
+      new Uint32Array(this.paramData)[0] = kept;
+      this.device.queue.writeBuffer(this.params, 0, this.paramData);
+    }
+    return removed;
   }
 
   /** The largest particle speed, m/s (read back). */
@@ -199,6 +244,8 @@ export class GpuParticleSimulation {
     const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
     const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
     for (let k = 0; k < P.substeps; k++) {
+      const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
+      if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
       const speed = await this.maxSpeed();
       if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
@@ -209,6 +256,7 @@ export class GpuParticleSimulation {
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
     counters.densityPassesLastSubstep = st[3];
+    counters.particles = this.count;
     this.frame++;
     this.time = this.frame / s.fps;
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
@@ -253,10 +301,15 @@ export class GpuParticleSimulation {
       dispatch(pass, K.exchangeApply, group, n);
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
-    for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
+    const G = this.guard, gg = G ? this.group(G.kernels) : null;
+    for (let m = 0; m < P.moves; m++) {
+      dispatch(pass, K.translate, group, n);
+      if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
+    }
     pass.end();
     this.grid.build(enc);
     group = this.group();
+    const gp = G ? this.group(G.kernels) : null;
     pass = enc.beginComputePass();
     dispatch(pass, K.densityBegin, group, n);
     dispatch(pass, K.wallPass, group, n);
@@ -265,6 +318,7 @@ export class GpuParticleSimulation {
     for (let p = 0; p < P.densityIterations; p++) {
       dispatch(pass, K.displace, group, n);
       dispatch(pass, K.shift, group, n);
+      if (G && gp) dispatch(pass, G.kernels.pipelines.guardPass, gp, n);
       dispatch(pass, K.wallPass, group, n);
       dispatch(pass, K.factor, group, n);
       dispatch(pass, K.judge, group, 1, 1);
@@ -294,12 +348,26 @@ export class GpuParticleSimulation {
     return acc;
   }
 
-  /** The particles as they are now (read back). */
-  async read(): Promise<GpuParticles> {
-    const n = this.count;
-    const [p4, v4, id, s4] = await Promise.all([
+  /**
+   * The particles as they are now (read back). `surface`: sorted once more and with the surface
+   * test run at these positions (friction-wgsl.ts; the flag in pos.w, the normal in dx), as the
+   * host copy's per-particle flags and normals (mirror.ts).
+   */
+  async read(surface = false): Promise<GpuParticles> {
+    const n = this.count, d = this.device;
+    if (surface) {
+      const S = (this.surfaceKernels ??= this.friction ?? new Kernels(d, 'surface', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0));
+      const enc = d.createCommandEncoder();
+      this.grid.build(enc);
+      const g = this.group(S), pass = enc.beginComputePass();
+      dispatch(pass, S.pipelines.surfaceNormal, g, n);
+      dispatch(pass, S.pipelines.surfaceFlag, g, n);
+      pass.end();
+      d.queue.submit([enc.finish()]);
+    }
+    const [p4, v4, id, s4, n4] = await Promise.all([
       readBuffer(this.device, this.grid.pos, 16 * n), readBuffer(this.device, this.grid.vel, 16 * n), readBuffer(this.device, this.grid.id, 4 * n),
-      readBuffer(this.device, this.sc, 16 * n),
+      readBuffer(this.device, this.sc, 16 * n), surface ? readBuffer(d, this.dx, 16 * n) : null,
     ]);
     const a = new Float32Array(p4), b = new Float32Array(v4), c = new Float32Array(s4);
     const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
@@ -307,11 +375,23 @@ export class GpuParticleSimulation {
       for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
       density[i] = c[4 * i];
     }
-    return { pos, vel, density, id: new Uint32Array(id) };
+    const out: GpuParticles = { pos, vel, density, id: new Uint32Array(id) };
+    if (n4) {
+      const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
+      for (let i = 0; i < n; i++) {
+        flag[i] = a[4 * i + 3] !== 0 ? 1 : 0;
+        if (flag[i]) for (let k = 0; k < 3; k++) normal[3 * i + k] = N[4 * i + k];
+      }
+      out.surface = flag;
+      out.normal = normal;
+    }
+    return out;
   }
 
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
+    this.sinks?.destroy();
+    this.guard?.bodies.destroy();
   }
 }

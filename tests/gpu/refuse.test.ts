@@ -2,9 +2,10 @@
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The backend runs the momentum exchange with one pressure solve, so the default implicit
  * viscosity (between two pressure solves) is refused by its path; with the exchange written in,
- * the dam break runs (its default cohesion is ported) and the honey drop is refused for its sink
- * and its strong honey–ball adhesion only (static objects and the default adhesion to them run:
- * src/gpu/objects.ts).
+ * the dam break and the honey drop run (cohesion, static objects, the honey drop's sink and its
+ * strong adhesion to the ball, which the signed-distance guard holds: src/gpu/sinks.ts,
+ * guard-wgsl.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
+ * mesh), are refused by path.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -32,12 +33,28 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(twice)).map((f) => f.path)).toEqual(['particle.pressureAfterViscosity']);
   });
 
-  it('runs the dam break with the exchange and refuses the honey drop for its sink and its strong honey–ball adhesion only, not its static ball, floor or cohesion', () => {
+  it('runs the dam break and the honey drop (its sink and strong honey–ball adhesion included) with the exchange', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
-    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['sinks[0]', 'adhesion[1]']);
+    expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
   });
 
-  it('runs static objects at the default adhesion to them; refuses a moving plane and any other adhesion to it, by their paths', () => {
+  it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {
+    const cube = 'v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n' +
+      'f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n';
+    const mesh = { type: 'mesh', file: 'cube.obj', scale: 0.01 } as const;
+    const input: SceneInput = {
+      particle: { ...EXCHANGE },
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, rock: { kind: 'solid' } },
+      adhesion: [{ between: ['w', 'rock'], type: 'attract', strength: 20, support: 8 }],
+      bodies: [{ material: 'rock', shape: mesh }, { material: 'w', shape: { type: 'box', center: [0, 0.03, 0], size: [0.01, 0.01, 0.01] } }],
+      sinks: [{ shape: mesh }, { shape: { type: 'box', center: [0, -1, 0], size: [1, 1, 1] } }],
+    };
+    const out = unportedFeatures(parseScene(input, { meshes: { 'cube.obj': cube } }));
+    expect(out.map((f) => f.path)).toEqual(['sinks[0].shape', 'adhesion[0]']);
+    expect(out[1].message).toMatch(/mesh/);
+  });
+
+  it('runs static objects at any adhesion to them; refuses a moving plane and a function of too many points, by their paths', () => {
     const input = (motion: boolean, adhesion: boolean): SceneInput => ({
       particle: { ...EXCHANGE },
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
@@ -52,7 +69,7 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(input(false, true))).map((f) => f.path)).toEqual(['adhesion[0].points']);
     const strong = input(false, false);
     strong.adhesion = [{ between: ['w', 'floor'], type: 'attract', strength: 20, support: 8 }];
-    expect(unportedFeatures(parseScene(strong)).map((f) => f.path)).toEqual(['adhesion[0]']);
+    expect(unportedFeatures(parseScene(strong))).toEqual([]);
   });
 
   it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {
