@@ -31,10 +31,10 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   }
   scene.bodies.forEach((b, i) => {
     const mat = scene.materials[b.material];
-    // Static objects run (objects.ts); moving ones not yet.
+    // Static and moving objects run (objects.ts, moving-objects.ts); free ones not yet.
     if (mat?.kind === 'solid') {
       const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
-      if (b.motion.type !== 'static') out.push({ path: `bodies[${i}].motion`, message: `moving objects (a ${what} with a "${b.motion.type}" motion) ${NOT_YET}; static objects run` });
+      if (b.motion.type === 'free') out.push({ path: `bodies[${i}].motion`, message: `free bodies (a ${what} moved by the liquid) ${NOT_YET}; static and moving (linear, spin, keyframes) objects run` });
     } else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
   });
   scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));

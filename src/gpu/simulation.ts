@@ -45,6 +45,8 @@ import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-
 import { unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
 import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
+import { MovingObjects } from './moving-objects.ts';
+import type { StepContext } from '../particle/context.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -95,6 +97,10 @@ export class GpuParticleSimulation {
   private readonly sinks: GpuSinks | null;
   /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
   private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
+  /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
+  private readonly moving: MovingObjects | null;
+  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies. */
+  private readonly host: StepContext;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -121,6 +127,7 @@ export class GpuParticleSimulation {
     this.time = ctx.time;
     this.count = n;
     this.capacity = n;
+    this.host = ctx;
     this.r = ctx.r;
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
@@ -138,6 +145,7 @@ export class GpuParticleSimulation {
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
     this.sinks = GpuSinks.of(device, scene, ctx.reach);
+    this.moving = objects.count > 0 && ctx.objects.anyMoving ? new MovingObjects(ctx, objects) : null;
     const bodies = guardBodies(ctx);
     if (bodies) {
       const buffer = uniformBuffer(device, GUARD_BYTES, 'guarded bodies');
@@ -149,7 +157,8 @@ export class GpuParticleSimulation {
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
     this.keep = storageBuffer(device, 48 * cap, 'x0, fix and body acceleration');
-    this.wall = storageBuffer(device, 16 * cap, 'walls');
+    // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
+    this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
@@ -251,7 +260,7 @@ export class GpuParticleSimulation {
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
       counters.subdivisions += pieces - 1;
-      for (let q = 0; q < pieces; q++) this.substep(dtSub / pieces, k === 0 && q === 0);
+      for (let q = 0; q < pieces; q++) this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0);
       counters.substeps += pieces;
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
@@ -262,9 +271,16 @@ export class GpuParticleSimulation {
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
   }
 
-  /** `first`: the frame's first sub-timestep, which runs the surface test (step.ts markSurface). */
-  private substep(dt: number, first: boolean): void {
+  /** The sub-timestep [t, t + dt); `first`: the frame's first, which runs the surface test (step.ts markSurface). */
+  private substep(t: number, dt: number, first: boolean): void {
     const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
+    if (this.moving) {
+      const o = this.moving.place(t, t + dt);
+      this.grid.uploadStatic(o.pos4, o.normal4, o.starts);
+      d.queue.writeBuffer(this.wall, 16 * this.capacity, o.vel4);
+      const bodies = this.guard ? guardBodies(this.host, dt) : null;
+      if (this.guard && bodies) d.queue.writeBuffer(this.guard.bodies, 0, bodies);
+    }
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).

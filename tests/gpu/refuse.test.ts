@@ -2,9 +2,9 @@
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The backend runs the momentum exchange with one pressure solve, so the default implicit
  * viscosity (between two pressure solves) is refused by its path; with the exchange written in,
- * the dam break and the honey drop run (cohesion, static objects, the honey drop's sink and its
- * strong adhesion to the ball, which the signed-distance guard holds: src/gpu/sinks.ts,
- * guard-wgsl.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
+ * the dam break, the honey drop and the cup pour run (cohesion, static and moving objects, sinks,
+ * strong adhesion to a body, which the signed-distance guard holds: src/gpu/sinks.ts,
+ * guard-wgsl.ts, moving-objects.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
  * mesh), are refused by path.
  */
 import { readFileSync } from 'node:fs';
@@ -33,9 +33,11 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(twice)).map((f) => f.path)).toEqual(['particle.pressureAfterViscosity']);
   });
 
-  it('runs the dam break and the honey drop (its sink and strong honey–ball adhesion included) with the exchange', () => {
+  it('runs the dam break, the honey drop, the cup pour and the gel fan (sinks, moving bodies, strong adhesion to bodies) with the exchange', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
     expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('cup-pour.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('gel-fan.json')))).toEqual([]);
   });
 
   it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {
@@ -54,7 +56,7 @@ describe('WebGPU backend refusals', () => {
     expect(out[1].message).toMatch(/mesh/);
   });
 
-  it('runs static objects at any adhesion to them; refuses a moving plane and a function of too many points, by their paths', () => {
+  it('runs static and moving objects at any adhesion to them; refuses a function of too many points, by its path', () => {
     const input = (motion: boolean, adhesion: boolean): SceneInput => ({
       particle: { ...EXCHANGE },
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
@@ -65,7 +67,7 @@ describe('WebGPU backend refusals', () => {
       ],
     });
     expect(unportedFeatures(parseScene(input(false, false)))).toEqual([]);
-    expect(unportedFeatures(parseScene(input(true, false))).map((f) => f.path)).toEqual(['bodies[0].motion']);
+    expect(unportedFeatures(parseScene(input(true, false)))).toEqual([]);
     expect(unportedFeatures(parseScene(input(false, true))).map((f) => f.path)).toEqual(['adhesion[0].points']);
     const strong = input(false, false);
     strong.adhesion = [{ between: ['w', 'floor'], type: 'attract', strength: 20, support: 8 }];
