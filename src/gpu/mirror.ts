@@ -21,11 +21,14 @@ export class GpuParticleRun {
   /** `mirror`: a particle simulation of the scene, new or restored from a checkpoint (the GPU starts from its liquid). */
   /** The host copy's ids at the start, by the GPU's particle index (GpuParticles.id). */
   private readonly ids: Int32Array;
+  /** The host's next id when the run was seeded: that of the first particle let in on the GPU. */
+  private readonly firstNew: number;
 
   constructor(device: GPUDevice, readonly mirror: ParticleSimulation) {
     this.gpu = new GpuParticleSimulation(device, mirror.scene, mirror);
     const L = mirror.ctx.liquid;
     this.ids = L.id.slice(0, L.count);
+    this.firstNew = L.nextId;
   }
 
   /** One frame on the GPU, then its particles into the mirror. */
@@ -35,8 +38,10 @@ export class GpuParticleRun {
     const ctx = this.mirror.ctx, L = ctx.liquid, n = this.gpu.count;
     // One liquid (refuse.ts): every row takes its material.
     const material = L.count > 0 ? L.material[0] : 0;
-    if (L.count > n) L.count = n;
-    while (L.count < n) L.add(0, 0, 0, 0, 0, 0, material);
+    // Rows for liquid let in (sources.ts; the rows' fields are all written below).
+    if (n > L.capacity) L.reserve(n);
+    for (let i = L.count; i < n; i++) L.material[i] = material;
+    L.count = n;
     L.pos.set(pos);
     L.vel.set(vel);
     L.density.set(density);
@@ -44,7 +49,10 @@ export class GpuParticleRun {
       L.surface.set(surface);
       L.normal.set(normal);
     }
-    for (let i = 0; i < n; i++) L.id[i] = this.ids[id[i]] ?? id[i];
+    // A particle let in on the GPU has the id after the seeding liquid's (GpuParticles.id); the
+    // sources took the host's ids for it in the same order (sources.ts runs emit.ts on this liquid).
+    const n0 = this.ids.length;
+    for (let i = 0; i < n; i++) L.id[i] = id[i] < n0 ? this.ids[id[i]] : this.firstNew + id[i] - n0;
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
     this.mirror.particlesMoved();

@@ -190,6 +190,16 @@ export class GpuNeighbours {
     this.device.queue.writeBuffer(this.id, 0, id);
   }
 
+  /** Appends particles (vec4 positions and velocities, their ids) after the n sorted now, for the next sort (sources.ts). */
+  append(pos4: Float32Array<ArrayBuffer>, vel4: Float32Array<ArrayBuffer>, ids: Uint32Array<ArrayBuffer>): void {
+    const n = this.count, k = ids.length, d = this.device;
+    if (n + k > this.capacity) throw new Error(`${n + k} particles: room was made for ${this.capacity}`);
+    d.queue.writeBuffer(this.pos, 16 * n, pos4);
+    d.queue.writeBuffer(this.vel, 16 * n, vel4);
+    d.queue.writeBuffer(this.id, 4 * n, ids);
+    this.setCount(n + k);
+  }
+
   /** The static slots (vec4 each, at most extraSlots) into both buffer sets, and their starts after the table's. */
   uploadStatic(pos4: Float32Array<ArrayBuffer>, vel4: Float32Array<ArrayBuffer>, starts: Uint32Array<ArrayBuffer>): void {
     if (pos4.length > 4 * this.extraSlots || starts.length > this.extraStarts) throw new Error('more static slots than the room made for them');

@@ -10,6 +10,7 @@ import { FACES } from '../scene/schema.ts';
 import { ADHESION_BREAKPOINTS } from './wgsl.ts';
 import { OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS } from './objects.ts';
 import { MAX_SINKS } from './sinks.ts';
+import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
@@ -35,9 +36,11 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     if (mat?.kind === 'solid') {
       const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
       if (b.motion.type === 'free') out.push({ path: `bodies[${i}].motion`, message: `free bodies (a ${what} moved by the liquid) ${NOT_YET}; static and moving (linear, spin, keyframes) objects run` });
-    } else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
+    }
+    // A liquid body appearing later (a blob source) runs: sources.ts.
   });
-  scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));
+  // Spouts run (sources.ts), up to MAX_SPOUTS.
+  if (scene.sources.length > MAX_SPOUTS) out.push({ path: `sources[${MAX_SPOUTS}]`, message: `more than ${MAX_SPOUTS} sources: the WebGPU backend holds ${MAX_SPOUTS}` });
   // Sinks run (sinks.ts), up to MAX_SINKS of a shape with a formula (shapes-wgsl.ts).
   scene.sinks.forEach((s, i) => {
     if (s.shape.type === 'mesh') out.push({ path: `sinks[${i}].shape`, message: `a mesh sink ${NOT_YET}; a box, sphere, cylinder, capsule or plane runs` });

@@ -46,6 +46,7 @@ import { unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
 import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
 import { MovingObjects } from './moving-objects.ts';
+import { GpuSources } from './sources.ts';
 import type { StepContext } from '../particle/context.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
@@ -99,8 +100,12 @@ export class GpuParticleSimulation {
   private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
   /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
   private readonly moving: MovingObjects | null;
-  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies. */
+  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its liquid takes the sources' new particles first. */
   private readonly host: StepContext;
+  /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
+  private readonly sources: GpuSources | null;
+  /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
+  private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -126,8 +131,10 @@ export class GpuParticleSimulation {
     this.frame = ctx.frame;
     this.time = ctx.time;
     this.count = n;
-    this.capacity = n;
+    this.nextId = n;
     this.host = ctx;
+    this.sources = GpuSources.of(device, scene, ctx, cpu.emitters.state());
+    this.capacity = n + (this.sources?.spare ?? 0);
     this.r = ctx.r;
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
@@ -273,7 +280,13 @@ export class GpuParticleSimulation {
 
   /** The sub-timestep [t, t + dt); `first`: the frame's first, which runs the surface test (step.ts markSurface). */
   private substep(t: number, dt: number, first: boolean): void {
-    const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
+    const P = this.scene.particle, K = this.kernels.pipelines, d = this.device;
+    const added = this.sources ? this.sources.emit(this.grid, t, dt, this.nextId) : 0;
+    if (added > 0) {
+      this.nextId += added;
+      this.count += added;
+      new Uint32Array(this.paramData)[0] = this.count;
+    }
     if (this.moving) {
       const o = this.moving.place(t, t + dt);
       this.grid.uploadStatic(o.pos4, o.normal4, o.starts);
@@ -286,13 +299,16 @@ export class GpuParticleSimulation {
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
     this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
+    const n = this.count, Src = this.sources;
     const enc = d.createCommandEncoder();
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
+    Src?.hold(pass, this.grid, t);
     dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
     const F = this.friction, fg = F ? this.group(F) : null;
-    if (F && fg && first) {
+    // The surface test on a frame's first sub-timestep, and for liquid just let in (step.ts).
+    if (F && fg && (first || added > 0)) {
       dispatch(pass, F.pipelines.surfaceNormal, fg, n);
       dispatch(pass, F.pipelines.surfaceFlag, fg, n);
     }
@@ -317,6 +333,7 @@ export class GpuParticleSimulation {
       dispatch(pass, K.exchangeApply, group, n);
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
+    Src?.hold(pass, this.grid, t);
     const G = this.guard, gg = G ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {
       dispatch(pass, K.translate, group, n);
@@ -340,6 +357,7 @@ export class GpuParticleSimulation {
       dispatch(pass, K.judge, group, 1, 1);
     }
     dispatch(pass, K.densityEnd, group, n);
+    Src?.hold(pass, this.grid, t);
     pass.end();
     d.queue.submit([enc.finish()]);
   }
@@ -408,6 +426,7 @@ export class GpuParticleSimulation {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
     this.sinks?.destroy();
+    this.sources?.destroy();
     this.guard?.bodies.destroy();
   }
 }
