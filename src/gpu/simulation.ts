@@ -1,7 +1,11 @@
 /// <reference types="@webgpu/types" />
 /**
- * The particle engine's step on WebGPU compute, for one liquid in a box (refuse.ts names what it
- * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ * The particle engine's step on WebGPU compute, for one liquid (refuse.ts names what it does not
+ * run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ *   liquid removed in sinks and beyond open faces (sinks.ts: a compaction in the sort, the count
+ *     read back) and let in by spouts and late liquid bodies (sources.ts: the host's emitters,
+ *     appended into spare capacity; the nozzles held by a kernel after emitting, viscosity and
+ *     density correction); moving bodies placed at their pose (moving-objects.ts);
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
  *     liquid's own entry of the adhesion matrix, the default cohesion included; the same loop sums
@@ -15,10 +19,10 @@
  *     Gauss–Seidel sweeps (a GPU thread per particle cannot apply pair updates in order): each pair
  *     still moves equal and opposite momentum, so the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall or object is within reach), then out of the static objects'
- *     particles (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then
- *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction);
+ *     particle and no closed wall or object is within reach), then out of the objects' particles
+ *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
+ *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
+ *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
  *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -46,8 +50,11 @@ import { unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
 import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
 import { MovingObjects } from './moving-objects.ts';
+import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import type { StepContext } from '../particle/context.ts';
+
+export type { GpuParticles } from './read-back.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -66,21 +73,8 @@ export class UnportedSceneError extends Error {
   }
 }
 
-export interface GpuParticles {
-  /** xyz per particle, in the GPU's (bucket) order. */
-  pos: Float32Array;
-  vel: Float32Array;
-  /** ρ/ρ0 of the last density measure (pbf.ts finish). */
-  density: Float32Array;
-  /** Each slot's particle: its index in the CPU engine's liquid at frame 0. */
-  id: Uint32Array;
-  /** With `read(true)`: the surface test at these positions (surface.ts), 1 on the surface, and its unit normal there (zero elsewhere). */
-  surface?: Uint8Array;
-  normal?: Float32Array;
-}
-
 export class GpuParticleSimulation {
-  /** Liquid particles now (sinks remove them: sinks.ts). */
+  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
   count: number;
   /** Slots the liquid may fill. */
   readonly capacity: number;
@@ -267,7 +261,10 @@ export class GpuParticleSimulation {
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
       counters.subdivisions += pieces - 1;
-      for (let q = 0; q < pieces; q++) this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0);
+      for (let q = 0; q < pieces; q++) {
+        const emitted = this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0);
+        if (emitted > 0) counters.emitted = (counters.emitted ?? 0) + emitted;
+      }
       counters.substeps += pieces;
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
@@ -278,8 +275,8 @@ export class GpuParticleSimulation {
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
   }
 
-  /** The sub-timestep [t, t + dt); `first`: the frame's first, which runs the surface test (step.ts markSurface). */
-  private substep(t: number, dt: number, first: boolean): void {
+  /** The sub-timestep [t, t + dt); `first`: the frame's first, which runs the surface test (step.ts markSurface). Returns the particles let in. */
+  private substep(t: number, dt: number, first: boolean): number {
     const P = this.scene.particle, K = this.kernels.pipelines, d = this.device;
     const added = this.sources ? this.sources.emit(this.grid, t, dt, this.nextId) : 0;
     if (added > 0) {
@@ -360,6 +357,7 @@ export class GpuParticleSimulation {
     Src?.hold(pass, this.grid, t);
     pass.end();
     d.queue.submit([enc.finish()]);
+    return added;
   }
 
   /**
@@ -399,27 +397,8 @@ export class GpuParticleSimulation {
       pass.end();
       d.queue.submit([enc.finish()]);
     }
-    const [p4, v4, id, s4, n4] = await Promise.all([
-      readBuffer(this.device, this.grid.pos, 16 * n), readBuffer(this.device, this.grid.vel, 16 * n), readBuffer(this.device, this.grid.id, 4 * n),
-      readBuffer(this.device, this.sc, 16 * n), surface ? readBuffer(d, this.dx, 16 * n) : null,
-    ]);
-    const a = new Float32Array(p4), b = new Float32Array(v4), c = new Float32Array(s4);
-    const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
-      density[i] = c[4 * i];
-    }
-    const out: GpuParticles = { pos, vel, density, id: new Uint32Array(id) };
-    if (n4) {
-      const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
-      for (let i = 0; i < n; i++) {
-        flag[i] = a[4 * i + 3] !== 0 ? 1 : 0;
-        if (flag[i]) for (let k = 0; k < 3; k++) normal[3 * i + k] = N[4 * i + k];
-      }
-      out.surface = flag;
-      out.normal = normal;
-    }
-    return out;
+    const g = this.grid;
+    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null }, n);
   }
 
   destroy(): void {
