@@ -53,6 +53,9 @@ export class GpuParticleRun {
     // sources took the host's ids for it in the same order (sources.ts runs emit.ts on this liquid).
     const n0 = this.ids.length;
     for (let i = 0; i < n; i++) L.id[i] = id[i] < n0 ? this.ids[id[i]] : this.firstNew + id[i] - n0;
+    // The sources' carries and which bodies were let in, so that a checkpoint of the copy resumes them.
+    const emitted = this.gpu.emitterState();
+    if (emitted) this.mirror.emitters.restore(emitted);
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
     this.mirror.particlesMoved();

@@ -237,6 +237,11 @@ export class GpuParticleSimulation {
     return removed;
   }
 
+  /** The sources' emitter state (sources.ts), or null where the scene lets no liquid in. */
+  emitterState(): Float64Array | null {
+    return this.sources?.state() ?? null;
+  }
+
   /** The largest particle speed, m/s (read back). */
   async maxSpeed(): Promise<number> {
     const enc = this.device.createCommandEncoder();

@@ -125,6 +125,11 @@ export class GpuSources {
     dispatch(pass, this.kernels.pipelines.hold, this.kernels.bind(this.device, [this.params, grid.pos, grid.vel]), grid.n);
   }
 
+  /** The emitters' state (Emitters.state: bodies added, carries, next points), for the host copy's checkpoint. */
+  state(): Float64Array {
+    return this.emitters.state();
+  }
+
   destroy(): void {
     this.params.destroy();
   }
