@@ -37,7 +37,8 @@ export class GpuParticleRun {
     const { pos, vel, density, id, surface, normal } = await this.gpu.read(true);
     const ctx = this.mirror.ctx, L = ctx.liquid, n = this.gpu.count;
     // One liquid (refuse.ts): every row takes its material.
-    const material = L.count > 0 ? L.material[0] : 0;
+    let material = 0;
+    while (material < ctx.isLiquid.length && !ctx.isLiquid[material]) material++;
     // Rows for liquid let in (sources.ts; the rows' fields are all written below).
     if (n > L.capacity) L.reserve(n);
     for (let i = L.count; i < n; i++) L.material[i] = material;
