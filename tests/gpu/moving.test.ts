@@ -3,7 +3,8 @@
  * engine, on SwiftShader (tiny scenes): a plane floor rising at a constant speed lifts the pool on
  * it as on the CPU (the contacts, density and guard against a moving body), and a paddle spinning
  * in a pool sets it turning as on the CPU (friction and the objects' share of the exchange
- * relative to the body's velocity).
+ * relative to the body's velocity), with the exchange and at the defaults (the implicit viscosity
+ * between two pressure solves, whose object term takes the body's velocity: viscosity-wgsl.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
@@ -72,11 +73,18 @@ describe.skipIf(GPU_SKIP)('WebGPU moving objects', () => {
     expect(Math.abs(g.vy - c.vy)).toBeLessThan(0.25 * speed);
   }, 600_000);
 
-  it('sets a pool turning with a spinning paddle as the CPU engine does', async () => {
+  it.each([
+    // The exchange's Jacobi sweeps differ from the CPU's Gauss–Seidel (35 %); the implicit solve
+    // agrees within 0.2 % (measured: 363.8 / 363.2 mm²/s a particle; without the body's velocity in
+    // its object term, 328.9, 9 % short): 5 %.
+    ['the exchange, one pressure solve', false, 0.35],
+    ['the defaults: the implicit viscosity between two pressure solves, the body\'s velocity in its object term', true, 0.05],
+  ] as const)('sets a pool turning with a spinning paddle as the CPU engine does (%s)', async (label, defaults, tolerance) => {
     // A 24 × 16 × 24 mm pool (144 particles) in a slip box, a paddle (16 × 10 × 3 mm box) through
     // its middle spinning about y at 12 rad/s. Measured: 537 / 472 mm²/s a particle.
     const frames = 3, c = 0.012;
     const input = base({
+      ...(defaults ? { particle: { radius: r } } : {}),
       domain: { min: [0, 0, 0], max: [0.024, 0.04, 0.024], boundary: 'slip' },
       bodies: [
         { name: 'paddle', material: 'solid', shape: { type: 'box', center: [c, 0.007, c], size: [0.016, 0.01, 0.003] }, motion: { type: 'spin', axis: [0, 1, 0], center: [c, 0, c], rate: 12 } },
@@ -94,10 +102,10 @@ describe.skipIf(GPU_SKIP)('WebGPU moving objects', () => {
       return { L: L / e.n, n: e.n };
     };
     const g = spin(gpu), k = spin(cpu);
-    console.log(`pool with a spinning paddle, frame ${frames}: angular momentum about the axis ${(g.L * 1e6).toFixed(3)} / ${(k.L * 1e6).toFixed(3)} mm²/s a particle (GPU / CPU; ${g.n} / ${k.n} particles)`);
+    console.log(`${label}: pool with a spinning paddle, frame ${frames}: angular momentum about the axis ${(g.L * 1e6).toFixed(3)} / ${(k.L * 1e6).toFixed(3)} mm²/s a particle (GPU / CPU; ${g.n} / ${k.n} particles)`);
     expect(g.n).toBe(k.n);
-    // Turning the same way (right-handed about +y: positive), within 35 % of the CPU's.
+    // Turning the same way (right-handed about +y: positive), within the tolerance of the CPU's.
     expect(k.L).toBeGreaterThan(0);
-    expect(Math.abs(g.L - k.L)).toBeLessThan(0.35 * k.L);
+    expect(Math.abs(g.L - k.L)).toBeLessThan(tolerance * k.L);
   }, 600_000);
 });
