@@ -11,8 +11,8 @@
  *   npx tsx bench/gpu-frames.ts [scenes/a.json …] [--frames 3] [--warmup 1] [--radius R] [--exchange]
  * (--radius overrides particle.radius, to size a scene to the device: SwiftShader runs a few
  * thousand particles at seconds a frame. --exchange writes `particle.viscositySolver: "exchange"`
- * and `pressureAfterViscosity: false`, the method the backend runs until the implicit viscosity is
- * ported, so that the shipped scenes at their implicit default can be timed; labelled so.)
+ * and `pressureAfterViscosity: false`, the method the backend ran before the implicit viscosity was
+ * ported, to time the two methods against each other; labelled so.)
  * On a machine without a GPU, Dawn runs on SwiftShader's Vulkan (src/cli/webgpu.ts): a functional
  * check only, its times say nothing of a GPU's.
  */
