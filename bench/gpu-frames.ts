@@ -8,9 +8,11 @@
  * honey drop is also timed as a proxy that the backend can run: its honey alone (with its
  * cohesion; no ball, no sink) falling onto the floor of a closed box, labelled as such.
  *
- *   npx tsx bench/gpu-frames.ts [scenes/a.json …] [--frames 3] [--warmup 1] [--radius R]
+ *   npx tsx bench/gpu-frames.ts [scenes/a.json …] [--frames 3] [--warmup 1] [--radius R] [--exchange]
  * (--radius overrides particle.radius, to size a scene to the device: SwiftShader runs a few
- * thousand particles at seconds a frame.)
+ * thousand particles at seconds a frame. --exchange writes `particle.viscositySolver: "exchange"`
+ * and `pressureAfterViscosity: false`, the method the backend ran before the implicit viscosity was
+ * ported, to time the two methods against each other; labelled so.)
  * On a machine without a GPU, Dawn runs on SwiftShader's Vulkan (src/cli/webgpu.ts): a functional
  * check only, its times say nothing of a GPU's.
  */
@@ -24,7 +26,8 @@ const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
 const frames = Number(opt('frames', '3')), warmup = Number(opt('warmup', '1'));
 const radius = args.includes('--radius') ? Number(opt('radius', '0')) : undefined;
-const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const exchange = args.includes('--exchange');
+const files = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && args[i - 1] !== '--exchange'));
 const scenes = files.length ? files : ['scenes/dam-break.json', 'scenes/honey-drop.json'];
 
 /** The honey drop's honey alone in a closed box whose floor is the scene's floor (a proxy: see the header). */
@@ -43,6 +46,7 @@ console.log(`load: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)
 
 async function bench(label: string, input: SceneInput): Promise<void> {
   if (radius !== undefined) input = { ...input, particle: { ...input.particle, radius } };
+  if (exchange) input = { ...input, particle: { ...input.particle, viscositySolver: 'exchange', pressureAfterViscosity: false } };
   let sim: GpuParticleSimulation;
   try {
     sim = new GpuParticleSimulation(device, parseScene(input));
@@ -75,7 +79,7 @@ async function bench(label: string, input: SceneInput): Promise<void> {
 for (const file of scenes) {
   const input = JSON.parse(readFileSync(file, 'utf8')) as SceneInput;
   delete (input as { $schema?: string }).$schema;
-  await bench(file, input);
+  await bench(exchange ? `${file} (exchange, one pressure solve)` : file, input);
   if (/honey-drop\.json$/.test(file)) await bench(`${file} proxy`, honeyProxy(input));
 }
 releaseNodeGpu();

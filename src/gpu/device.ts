@@ -30,15 +30,16 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
   return out;
 }
 
-/** A compute pipeline per entry point of one WGSL module, all on one explicit layout of `bindings` (storage unless named uniform). */
+/** A compute pipeline per entry point of one WGSL module, all on one explicit layout of `bindings` (storage unless named uniform: `uniformAt`, one binding or several). */
 export class Kernels<E extends string> {
   readonly layout: GPUBindGroupLayout;
   readonly pipelines: Record<E, GPUComputePipeline>;
-  constructor(device: GPUDevice, label: string, code: string, entries: readonly E[], bindings: number, uniformAt: number) {
+  constructor(device: GPUDevice, label: string, code: string, entries: readonly E[], bindings: number, uniformAt: number | readonly number[]) {
+    const uniform = typeof uniformAt === 'number' ? [uniformAt] : uniformAt;
     const module = device.createShaderModule({ label, code });
     const layoutEntries: GPUBindGroupLayoutEntry[] = [];
     for (let b = 0; b < bindings; b++) {
-      layoutEntries.push({ binding: b, visibility: 0x4 /* GPUShaderStage.COMPUTE */, buffer: { type: b === uniformAt ? 'uniform' : 'storage' } });
+      layoutEntries.push({ binding: b, visibility: 0x4 /* GPUShaderStage.COMPUTE */, buffer: { type: uniform.includes(b) ? 'uniform' : 'storage' } });
     }
     this.layout = device.createBindGroupLayout({ label, entries: layoutEntries });
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.layout] });

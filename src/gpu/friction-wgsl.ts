@@ -7,11 +7,11 @@
  *     neighbour count in dx.w), `surfaceFlag` (the flag into pos.w, which the sort carries), on
  *     the first sub-timestep of a frame, as step.ts runs markSurface;
  *   - friction in every move (friction.ts, Steele §3.4): a surface particle within TOUCH (r + r_o)
- *     of an object particle keeps (1 − f)^(30 δt) of its velocity (the objects are still), f the
+ *     of an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (objects.ts objectVel), f the
  *     friction of that object particle's body (in vel.w of the object slots: objects.ts);
  *   - the objects' share of the exchange (boundary-viscosity.ts objectViscosity): after the
  *     exchange's sweeps, the tangential velocity of a particle near objects relaxes toward theirs
- *     (zero) by exp(−2 A Σ_s γ_s f_s t_s³ · 2 · 1/(2Σk)), t_s = 1 − d²/h_v², A the sub-timestep's
+ *     (their weighted mean velocity) by exp(−2 A Σ_s γ_s f_s t_s³ · 2 · 1/(2Σk)), t_s = 1 − d²/h_v², A the sub-timestep's
  *     exchange, the normal the weighted mean of the object particles' normals.
  * Where two bodies of different friction touch a particle, the move's friction takes the first
  * object particle its loop meets, not the lowest rank of the CPU's contact list.
@@ -53,16 +53,20 @@ const KERNELS = /* wgsl */ `
   let xa = pos[a].xyz;
   let inv2 = 1.0 / (P.hv * P.hv);
   var wf = 0.0;
+  var ws = 0.0;
+  var usum = vec3<f32>(0.0);
   var nsum = vec3<f32>(0.0);
-  ${aroundObjects('P.hv', `let t = 1.0 - d2 * inv2; let w = pos[o].w * t * t * t; wf += w * objectFriction(o); nsum += w * vel[o].xyz;`)}
+  ${aroundObjects('P.hv', `let t = 1.0 - d2 * inv2; let w = pos[o].w * t * t * t; ws += w; wf += w * objectFriction(o); usum += w * objectVel(o); nsum += w * vel[o].xyz;`)}
   if (wf == 0.0) { return; }
   let nl = length(nsum);
   var nrm = vec3<f32>(0.0);
   if (nl > 0.0) { nrm = nsum / nl; }
   let keepT = exp(-2.0 * P.exA * wf * 2.0 * sc[a].z);
-  let v = vel[a].xyz;
+  // The velocity relative to the objects' weighted mean, its tangential part relaxed.
+  let u = usum / ws;
+  let v = vel[a].xyz - u;
   let vn = dot(v, nrm) * nrm;
-  vel[a] = vec4<f32>(vn + (v - vn) * keepT, vel[a].w);
+  vel[a] = vec4<f32>(u + vn + (v - vn) * keepT, vel[a].w);
 }
 `;
 

@@ -14,9 +14,16 @@
  * two sets of buffers: after it, `pos`, `vel` and `id` are sorted and `start[b] .. start[b + 1]`
  * is bucket b's run. Single precision throughout.
  *
- * Room for static slots past the n sorted ones (`extraSlots`, and `extraStarts` entries past the
- * table's starts: the step's object particles and their own table, objects.ts): `uploadStatic`
- * writes them into both sets of buffers, and the sort, over the n slots alone, leaves them alone.
+ * Room for static slots past the `capacity` sorting ones (`extraSlots`, and `extraStarts` entries
+ * past the table's starts: the step's object particles and their own table, objects.ts):
+ * `uploadStatic` writes them into both sets of buffers, and the sort, over the n slots alone,
+ * leaves them alone. The count n may change between sorts (`setCount`: sinks and sources, at most
+ * `capacity`).
+ *
+ * Removal (sinks.ts): a slot whose `gone` flag is set is counted into the extra bucket `table`
+ * (past every hashed one) instead of its own, so the scatter puts the kept particles first, in
+ * bucket order, and the removed ones after them; `start[table]` is then the count kept. `build`
+ * clears the flags after a sort that read them.
  */
 import { dispatch, Kernels, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
 
@@ -42,10 +49,11 @@ export const COUNT_WGSL = GRID_PARAMS + HASH_WGSL + /* wgsl */ `
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> hashRank: array<vec2<u32>>;
 @group(0) @binding(3) var<storage, read_write> counts: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> gone: array<u32>;
 @compute @workgroup_size(${WORKGROUP}) fn count(@builtin(global_invocation_id) g: vec3<u32>) {
   let i = g.x;
   if (i >= grid.n) { return; }
-  let b = bucketOf(cellOf(pos[i].xyz, grid.invCell), grid.table);
+  let b = select(bucketOf(cellOf(pos[i].xyz, grid.invCell), grid.table), grid.table, gone[i] != 0u);
   hashRank[i] = vec2<u32>(b, atomicAdd(&counts[b], 1u));
 }
 `;
@@ -106,6 +114,12 @@ export class GpuNeighbours {
   readonly start: GPUBuffer;
   readonly table: number;
   readonly cellSize: number;
+  /** Per slot, 1 to drop it at the next sort (sinks.ts); cleared by that sort. */
+  readonly gone: GPUBuffer;
+  /** Particles sorted now (at most `capacity`). */
+  get n(): number {
+    return this.count;
+  }
   private posOut: GPUBuffer;
   private velOut: GPUBuffer;
   private idOut: GPUBuffer;
@@ -119,29 +133,49 @@ export class GpuNeighbours {
   private readonly blocks: number;
 
   /** For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the header). */
-  constructor(private readonly device: GPUDevice, readonly n: number, cellSize: number, readonly extraSlots = 0, readonly extraStarts = 0) {
+  constructor(
+    private readonly device: GPUDevice, private count: number, cellSize: number, readonly extraSlots = 0, readonly extraStarts = 0,
+    readonly capacity = count,
+  ) {
     if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
+    if (!(capacity >= count)) throw new Error(`capacity ${capacity} below the count ${count}`);
+    const cap = capacity;
     this.cellSize = cellSize;
-    this.table = Math.max(64, 2 * n) | 1;
+    this.table = Math.max(64, 2 * cap) | 1;
     this.blocks = Math.ceil((this.table + 1) / CHUNK);
-    const v4 = 16 * Math.max(1, n + extraSlots);
+    const v4 = 16 * Math.max(1, cap + extraSlots);
     this.pos = storageBuffer(device, v4, 'pos');
     this.vel = storageBuffer(device, v4, 'vel');
-    this.id = storageBuffer(device, 4 * n, 'id');
+    this.id = storageBuffer(device, 4 * cap, 'id');
     this.posOut = storageBuffer(device, v4, 'pos sorted');
     this.velOut = storageBuffer(device, v4, 'vel sorted');
-    this.idOut = storageBuffer(device, 4 * n, 'id sorted');
+    this.idOut = storageBuffer(device, 4 * cap, 'id sorted');
     this.counts = storageBuffer(device, 4 * (this.table + 1), 'bucket counts');
     this.start = storageBuffer(device, 4 * (this.table + 1 + extraStarts), 'bucket starts');
-    this.hashRank = storageBuffer(device, 8 * n, 'bucket and rank');
+    this.hashRank = storageBuffer(device, 8 * cap, 'bucket and rank');
+    this.gone = storageBuffer(device, 4 * cap, 'removal flags');
     this.sums = storageBuffer(device, 4 * this.blocks, 'block sums');
     this.params = uniformBuffer(device, 16, 'grid');
-    const p = new ArrayBuffer(16), u = new Uint32Array(p), f = new Float32Array(p);
-    u[0] = n; u[1] = this.table; f[2] = 1 / cellSize; u[3] = this.blocks;
-    device.queue.writeBuffer(this.params, 0, p);
-    this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 4, 0);
+    this.cellInv = 1 / cellSize;
+    this.writeParams();
+    this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 5, 0);
     this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['chunkSums', 'scanSums', 'chunkStarts'], 4, 0);
     this.scatterK = new Kernels(device, 'scatter', SCATTER_WGSL, ['scatter'], 9, 0);
+  }
+
+  private readonly cellInv: number;
+
+  private writeParams(): void {
+    const p = new ArrayBuffer(16), u = new Uint32Array(p), f = new Float32Array(p);
+    u[0] = this.count; u[1] = this.table; f[2] = this.cellInv; u[3] = this.blocks;
+    this.device.queue.writeBuffer(this.params, 0, p);
+  }
+
+  /** The particles the next sort takes (the first n slots; at most `capacity`). */
+  setCount(n: number): void {
+    if (!(n >= 0 && n <= this.capacity)) throw new Error(`particle count ${n} outside 0 .. ${this.capacity}`);
+    this.count = n;
+    this.writeParams();
   }
 
   /** Uploads positions and velocities (3 per particle, any float array); ids become 0 .. n − 1. */
@@ -156,21 +190,34 @@ export class GpuNeighbours {
     this.device.queue.writeBuffer(this.id, 0, id);
   }
 
+  /** Appends particles (vec4 positions and velocities, their ids) after the n sorted now, for the next sort (sources.ts). */
+  append(pos4: Float32Array<ArrayBuffer>, vel4: Float32Array<ArrayBuffer>, ids: Uint32Array<ArrayBuffer>): void {
+    const n = this.count, k = ids.length, d = this.device;
+    if (n + k > this.capacity) throw new Error(`${n + k} particles: room was made for ${this.capacity}`);
+    d.queue.writeBuffer(this.pos, 16 * n, pos4);
+    d.queue.writeBuffer(this.vel, 16 * n, vel4);
+    d.queue.writeBuffer(this.id, 4 * n, ids);
+    this.setCount(n + k);
+  }
+
   /** The static slots (vec4 each, at most extraSlots) into both buffer sets, and their starts after the table's. */
   uploadStatic(pos4: Float32Array<ArrayBuffer>, vel4: Float32Array<ArrayBuffer>, starts: Uint32Array<ArrayBuffer>): void {
     if (pos4.length > 4 * this.extraSlots || starts.length > this.extraStarts) throw new Error('more static slots than the room made for them');
-    const d = this.device, at = 16 * this.n;
+    const d = this.device, at = 16 * this.capacity;
     for (const b of [this.pos, this.posOut]) d.queue.writeBuffer(b, at, pos4);
     for (const b of [this.vel, this.velOut]) d.queue.writeBuffer(b, at, vel4);
     d.queue.writeBuffer(this.start, 4 * (this.table + 1), starts);
   }
 
-  /** Records the sort into `enc` (see the header); pos, vel and id name the sorted buffers once it runs. */
-  build(enc: GPUCommandEncoder): void {
+  /**
+   * Records the sort into `enc` (see the header); pos, vel and id name the sorted buffers once it
+   * runs. `drop`: the `gone` flags were set for this sort (removed slots go last; cleared after).
+   */
+  build(enc: GPUCommandEncoder, drop = false): void {
     const d = this.device, n = this.n;
     enc.clearBuffer(this.counts);
     const pass = enc.beginComputePass();
-    dispatch(pass, this.countK.pipelines.count, this.countK.bind(d, [this.params, this.pos, this.hashRank, this.counts]), n);
+    dispatch(pass, this.countK.pipelines.count, this.countK.bind(d, [this.params, this.pos, this.hashRank, this.counts, this.gone]), n);
     const scan = this.scanK.bind(d, [this.params, this.counts, this.start, this.sums]);
     dispatch(pass, this.scanK.pipelines.chunkSums, scan, this.blocks);
     dispatch(pass, this.scanK.pipelines.scanSums, scan, 1, 1);
@@ -179,12 +226,13 @@ export class GpuNeighbours {
       this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
     ]), n);
     pass.end();
+    if (drop) enc.clearBuffer(this.gone);
     [this.pos, this.posOut] = [this.posOut, this.pos];
     [this.vel, this.velOut] = [this.velOut, this.vel];
     [this.id, this.idOut] = [this.idOut, this.id];
   }
 
   destroy(): void {
-    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.sums, this.params]) b.destroy();
+    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.gone, this.sums, this.params]) b.destroy();
   }
 }

@@ -1,13 +1,15 @@
 /**
  * Static particle-ized objects on the GPU (Steele et al. 2004, "Object-Liquid Interaction";
  * src/particle/objects.ts). The object particles of every solid body (scene/sample.ts, spacing
- * 2 r_o) ride in the liquid's own buffers past its n slots, as no ninth storage binding is there
- * (wgsl.ts): `pos[n + j]` holds the position and, in w, the Akinci et al. 2012 boundary volume γ
+ * 2 r_o) ride in the liquid's own buffers past its slots (the capacity, P.cap), as no ninth storage binding is there
+ * (wgsl.ts): `pos[cap + j]` holds the position and, in w, the Akinci et al. 2012 boundary volume γ
  * (solve-setup.ts boundaryVolumes); `vel[n + j]` the outward normal and, in w, its body's
  * friction. They are sorted once, here on
  * the host, into buckets of the liquid's own hash and cell edge over a table of their own, whose
  * starts follow the liquid's table in `start` (from P.table + 1). The sort over the liquid's n slots
- * (neighbours.ts) leaves all of it alone. Static bodies only: they never move, so this is done once.
+ * (neighbours.ts) leaves all of it alone. Static bodies are sorted once; moving ones
+ * (moving-objects.ts) are placed at their pose, sorted on the host and uploaded every sub-timestep,
+ * their particles' velocities in `wall[cap + j]` (zero for static bodies: `objectVel`).
  *
  * What the object particles take part in on the GPU (OBJECT_WGSL, used by wgsl.ts and the kernels):
  *   - the density measure of the pressure stage and of density correction, ρ̂_a += γ_s w_as, and
@@ -18,7 +20,7 @@
  *     distance 0) and loses its velocity towards it, in every move and after every density pass;
  *   - the free-flight flag (pressure.ts): no free flight within reach of an object.
  *   - friction, in the moves and as the objects' share of the exchange (friction-wgsl.ts).
- * What is not ported (refuse.ts): adhesion to objects and the signed-distance guard.
+ * Adhesion to objects: below (the adhesive copy); the signed-distance guard: guard-wgsl.ts.
  */
 import type { StepContext } from '../particle/context.ts';
 import { boundaryVolumes } from '../particle/solve-setup.ts';
@@ -39,6 +41,11 @@ export interface GpuObjects {
   wide: { count: number; table: number; cell: number; pos4: Float32Array<ArrayBuffer>; starts: Uint32Array<ArrayBuffer> };
   /** The liquid's adhesion function with each adhesive solid material (breakpoints in radii, m/s²; support in m). */
   functions: { xs: Float64Array; ys: Float64Array; support: number }[];
+  /** Per object particle (ObjectParticles order): γ, and its adhesion function's index (−1: none). For moving-objects.ts. */
+  gamma: Float64Array;
+  fn: Int32Array;
+  /** The cell edge of the first copy (m). */
+  cell: number;
 }
 
 /** Most solid materials with an adhesion function toward the liquid (the parameters block's room). */
@@ -53,15 +60,15 @@ function bucketOf(i: number, j: number, k: number, table: number): number {
   return m < 0 ? m + table : m;
 }
 
-/** Counting sort of `count` points (xyz at pos[3 s]) into buckets of cells `cell` wide; returns the order and starts. */
-function sortPoints(pos: ArrayLike<number>, pick: Int32Array, cell: number): { table: number; order: Int32Array; starts: Uint32Array<ArrayBuffer> } {
+/** Counting sort of the points `pick` (xyz at pos[3 s]) into buckets of cells `cell` wide; returns the order and starts. */
+export function sortPoints(pos: ArrayLike<number>, pick: Int32Array, cell: number): { table: number; order: Int32Array; starts: Uint32Array<ArrayBuffer> } {
   const m = pick.length, table = Math.max(64, 2 * m) | 1;
   const inv = Math.fround(1 / cell), bucket = new Uint32Array(m), counts = new Uint32Array(table + 1);
+  // As the GPU hashes it: single-precision position times single-precision 1/cell.
+  const cellOf = (v: number) => Math.floor(Math.fround(Math.fround(v) * inv));
   for (let q = 0; q < m; q++) {
     const s = pick[q];
-    // As the GPU hashes it: single-precision position times single-precision 1/cell.
-    const c = [0, 1, 2].map((k) => Math.floor(Math.fround(Math.fround(pos[3 * s + k]) * inv)));
-    bucket[q] = bucketOf(c[0], c[1], c[2], table);
+    bucket[q] = bucketOf(cellOf(pos[3 * s]), cellOf(pos[3 * s + 1]), cellOf(pos[3 * s + 2]), table);
     counts[bucket[q]]++;
   }
   const starts = new Uint32Array(table + 1);
@@ -72,8 +79,9 @@ function sortPoints(pos: ArrayLike<number>, pick: Int32Array, cell: number): { t
 }
 
 /**
- * The static objects of `ctx` (every body static: refuse.ts), sorted into cells `cell` wide; γ over
- * the rest density n0; the adhesive copy for liquid material `liquid`.
+ * The objects of `ctx` at their present pose, sorted into cells `cell` wide; γ over the rest
+ * density n0 (at this pose: moving-objects.ts keeps it as the bodies move); the adhesive copy for
+ * liquid material `liquid`.
  */
 export function gpuObjects(ctx: StepContext, cell: number, n0: number, liquid: number): GpuObjects {
   const O = ctx.objects, m = O.count;
@@ -109,8 +117,9 @@ export function gpuObjects(ctx: StepContext, cell: number, n0: number, liquid: n
     for (let k = 0; k < 3; k++) wpos4[4 * j + k] = O.pos[3 * s + k];
     wpos4[4 * j + 3] = slot.get(O.bodies[O.body[s]].material) ?? 0;
   }
+  const fn = Int32Array.from({ length: m }, (_, s) => slot.get(O.bodies[O.body[s]].material) ?? -1);
   return {
-    count: m, table: main.table, pos4, normal4, starts: main.starts, functions,
+    count: m, table: main.table, pos4, normal4, starts: main.starts, functions, gamma, fn, cell,
     wide: { count: pick.length, table: wide.table, cell: wideCell, pos4: wpos4, starts: wide.starts },
   };
 }
@@ -131,15 +140,15 @@ export function writeObjectAdhesion(data: ArrayBuffer, w: number, o: GpuObjects)
 
 /**
  * The loop over the object particles within `support` (≤ the cell edge) of position xa; the body
- * sees o (the object slot, n + j), rv = xa − x_o and d2. Nothing where the scene has no objects.
+ * sees o (the object slot, cap + j), rv = xa − x_o and d2. Nothing where the scene has no objects.
  * `wide`: over the adhesive copy instead (pos.w its function's index), whose cells are as wide as
  * the longest adhesion support.
  */
 export function aroundObjects(support: string, body: string, wide = false): string {
   // The adhesive copy: its own cell edge, table, starts after the first table's and slots after the first copy's.
   const [count, inv, table, base, first] = wide
-    ? ['P.wm', 'P.winvCell', 'P.wtable', 'P.table + P.otable + 2u', 'P.n + P.om']
-    : ['P.om', 'P.invCell', 'P.otable', 'P.table + 1u', 'P.n'];
+    ? ['P.wm', 'P.winvCell', 'P.wtable', 'P.table + P.otable + 2u', 'P.cap + P.om']
+    : ['P.om', 'P.invCell', 'P.otable', 'P.table + 1u', 'P.cap'];
   return /* wgsl */ `if (${count} > 0u) {
     let oc0 = cellOf(xa, ${inv});
     var oseen: array<u32, 27>;
@@ -166,8 +175,10 @@ export function aroundObjects(support: string, body: string, wide = false): stri
 
 /** The objects' WGSL helpers: the contacts, the near test and the move's friction (see the header; friction-wgsl.ts). */
 export const OBJECT_WGSL = /* wgsl */ `
+// The velocity of object slot o (moving-objects.ts; zero for a static body).
+fn objectVel(o: u32) -> vec3<f32> { return wall[o].xyz; }
 // Pushes slot a out to P.dc from every object particle nearer, in turn (object-contacts.ts pushOut:
-// the line from it, its normal at distance 0), and stops its velocity towards it.
+// the line from it, its normal at distance 0), and stops its velocity towards it (relative to it).
 fn objectPush(a: u32) {
   var xa = pos[a].xyz;
   var v = vel[a].xyz;
@@ -176,7 +187,7 @@ fn objectPush(a: u32) {
     var u = vel[o].xyz;
     if (dd > 0.0) { u = rv / dd; }
     xa += (P.dc - dd) * u;
-    let vn = dot(v, u);
+    let vn = dot(v - objectVel(o), u);
     if (vn < 0.0) { v -= vn * u; }`)}
   pos[a] = vec4<f32>(xa, pos[a].w);
   vel[a] = vec4<f32>(v, vel[a].w);
@@ -191,16 +202,17 @@ fn nearObject(a: u32) -> bool {
 
 // The friction factor f of object slot o's body.
 fn objectFriction(o: u32) -> f32 { return vel[o].w; }
-// A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity (friction.ts).
+// A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (friction.ts).
 fn moveFriction(a: u32) {
   if (P.om == 0u || pos[a].w == 0.0) { return; }
   let xa = pos[a].xyz;
   let touch = ${TOUCH} * P.dc;
   var f = -1.0;
-  ${aroundObjects('touch', `if (f < 0.0) { f = objectFriction(o); }`)}
+  var vo = vec3<f32>(0.0);
+  ${aroundObjects('touch', `if (f < 0.0) { f = objectFriction(o); vo = objectVel(o); }`)}
   if (f <= 0.0) { return; }
   let keepV = select(pow(1.0 - f, 30.0 * P.dtm), 0.0, f >= 1.0);
-  vel[a] = vec4<f32>(vel[a].xyz * keepV, vel[a].w);
+  vel[a] = vec4<f32>(vo + (vel[a].xyz - vo) * keepV, vel[a].w);
 }
 // The liquid's adhesion with object function k at dr radii (adhesion-wgsl.ts adhesionAt, object-adhesion.ts).
 fn oadhX(k: u32, j: u32) -> f32 { let i = k * ${OBJECT_ADHESION_BREAKPOINTS}u + j; return P.oadhX[i >> 2u][i & 3u]; }

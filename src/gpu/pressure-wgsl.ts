@@ -21,8 +21,12 @@ const RELAX = 0.5;
 /** Spectral radius the Chebyshev weights assume (pressure.ts SPECTRAL_RADIUS). */
 const SPECTRAL_RADIUS = 0.9;
 
-/** n0 × the first-order change of ρ̂_a when every slot moves by `u(b)` (pressure-kernels.ts densityChange, ghosts moving as their mirrored source, the objects still). */
-function densityChange(name: string, u: (b: string) => string): string {
+/**
+ * n0 × the first-order change of ρ̂_a when every slot moves by `u(b)` (pressure-kernels.ts
+ * densityChange, ghosts moving as their mirrored source), the objects by `uo(o)` (their δt v_o in
+ * the advection, still in the passes).
+ */
+function densityChange(name: string, u: (b: string) => string, uo = (_o: string) => 'vec3<f32>(0.0)'): string {
   return /* wgsl */ `
 fn ${name}(a: u32) -> f32 {
   let xa = pos[a].xyz;
@@ -43,14 +47,14 @@ fn ${name}(a: u32) -> f32 {
     for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { ug[k] = -ug[k]; } }
     drho += (dW(dg * invH) * invH / dg) * dot(ua - ug, off);
   }`)}
-  ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { drho += (pos[o].w * dW(d * invH) * invH / d) * dot(ua, rv); }`)}
+  ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { drho += (pos[o].w * dW(d * invH) * invH / d) * dot(ua - ${uo('o')}, rv); }`)}
   return drho;
 }`;
 }
 
 function kernels(present: number): string {
   return /* wgsl */ `
-${densityChange('advected', (b) => `keep[2u * ${b}].xyz`)}
+${densityChange('advected', (b) => `keep[2u * ${b}].xyz`, (o) => `objectVel(${o}) * P.dt`)}
 ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 
 @compute @workgroup_size(1) fn pressureBegin() {

@@ -9,6 +9,9 @@ import type { IgnoredFeature } from '../engines.ts';
 import { FACES } from '../scene/schema.ts';
 import { ADHESION_BREAKPOINTS } from './wgsl.ts';
 import { OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS } from './objects.ts';
+import { MAX_SINKS } from './sinks.ts';
+import { MAX_SPOUTS } from './sources.ts';
+import { MAX_GUARDED } from './guard-wgsl.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -27,21 +30,29 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   }
   scene.bodies.forEach((b, i) => {
     const mat = scene.materials[b.material];
-    // Static objects run (objects.ts); moving ones not yet.
+    // Static and moving objects run (objects.ts, moving-objects.ts); free ones not yet.
     if (mat?.kind === 'solid') {
       const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
-      if (b.motion.type !== 'static') out.push({ path: `bodies[${i}].motion`, message: `moving objects (a ${what} with a "${b.motion.type}" motion) ${NOT_YET}; static objects run` });
-    } else if (b.start > 0) out.push({ path: `bodies[${i}].start`, message: `a liquid body appearing later (a blob source) ${NOT_YET}` });
+      if (b.motion.type === 'free') out.push({ path: `bodies[${i}].motion`, message: `free bodies (a ${what} moved by the liquid) ${NOT_YET}; static and moving (linear, spin, keyframes) objects run` });
+    }
+    // A liquid body appearing later (a blob source) runs: sources.ts.
   });
-  scene.sources.forEach((_, i) => out.push({ path: `sources[${i}]`, message: `sources ${NOT_YET}` }));
-  scene.sinks.forEach((_, i) => out.push({ path: `sinks[${i}]`, message: `sinks ${NOT_YET}` }));
+  // Spouts run (sources.ts), up to MAX_SPOUTS.
+  if (scene.sources.length > MAX_SPOUTS) out.push({ path: `sources[${MAX_SPOUTS}]`, message: `more than ${MAX_SPOUTS} sources: the WebGPU backend holds ${MAX_SPOUTS}` });
+  // Sinks run (sinks.ts), up to MAX_SINKS of a shape with a formula (shapes-wgsl.ts).
+  scene.sinks.forEach((s, i) => {
+    if (s.shape.type === 'mesh') out.push({ path: `sinks[${i}].shape`, message: `a mesh sink ${NOT_YET}; a box, sphere, cylinder, capsule or plane runs` });
+    else if (i >= MAX_SINKS) out.push({ path: `sinks[${i}]`, message: `more than ${MAX_SINKS} sinks: the WebGPU backend holds ${MAX_SINKS}` });
+  });
+  const guarded = scene.bodies.filter((b) => scene.materials[b.material]?.kind === 'solid' && b.shape.type !== 'mesh').length;
+  if (guarded > MAX_GUARDED) out.push({ path: 'bodies', message: `more than ${MAX_GUARDED} solid bodies of a formula shape: the WebGPU backend guards ${MAX_GUARDED}` });
   const d = scene.domain;
   if (d && P.walls) {
     for (const face of FACES) {
       const b = d.faces[face] ?? d.boundary;
       const where = d.faces[face] !== undefined ? `domain.faces.${face}` : 'domain.boundary';
-      if (b === 'open') out.push({ path: where, message: `open faces (liquid leaving the domain) ${NOT_YET}; the backend closes every face` });
-      else if (typeof b === 'object') out.push({ path: where, message: `moving walls ${NOT_YET}` });
+      // Open faces run: the walls leave them out and sinks.ts removes what leaves through them.
+      if (typeof b === 'object') out.push({ path: where, message: `moving walls ${NOT_YET}` });
     }
   }
   for (const name of liquids) {
@@ -49,16 +60,16 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     if (c) out.push(c);
   }
   // Adhesion to static objects runs (objects.ts), for at most OBJECT_ADHESION_FUNCTIONS solid
-  // materials, at the default only (below).
+  // materials; other than the default, only where the guard holds every body of the material (below).
   const solids = [...new Set(scene.bodies.map((b) => b.material).filter((m) => scene.materials[m]?.kind === 'solid'))];
   if (solids.length > OBJECT_ADHESION_FUNCTIONS) out.push({ path: `materials.${solids[OBJECT_ADHESION_FUNCTIONS]}`, message: `more than ${OBJECT_ADHESION_FUNCTIONS} solid materials in bodies: the WebGPU backend holds the liquid's adhesion with ${OBJECT_ADHESION_FUNCTIONS}` });
   scene.adhesion.forEach((a, i) => {
     const solid = a.between.find((m) => scene.materials[m]?.kind === 'solid');
     if (!solid || !scene.bodies.some((b) => b.material === solid)) return;
     if ('points' in a && a.points.length > OBJECT_ADHESION_BREAKPOINTS) out.push({ path: `adhesion[${i}].points`, message: `an adhesion function of ${a.points.length} points: the WebGPU backend holds ${OBJECT_ADHESION_BREAKPOINTS}` });
-    // Without the signed-distance guard (boundaries.ts, not ported), a strong pull drags liquid
-    // between the object particles into the body (docs/decisions.md): only the default runs.
-    else out.push({ path: `adhesion[${i}]`, message: `adhesion between liquid and objects other than the default (attract, 2 m/s² over 4 radii) ${NOT_YET}: without the signed-distance guard a strong pull drags liquid into the body` });
+    // Without the signed-distance guard (guard-wgsl.ts: formula shapes only), a strong pull drags
+    // liquid between the object particles into the body (docs/decisions.md): a mesh body takes the default only.
+    else if (scene.bodies.some((b) => b.material === solid && b.shape.type === 'mesh')) out.push({ path: `adhesion[${i}]`, message: `adhesion between liquid and a mesh body other than the default (attract, 2 m/s² over 4 radii) ${NOT_YET}: the signed-distance guard of a mesh is not ported, and without it a strong pull drags liquid into the body` });
   });
   return out;
 }
@@ -78,12 +89,11 @@ function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
 export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
-  if (scene.output.normals === 'particles') out.push({ path: 'output.normals', message: '"particles": the surface test is not ported, so the particles\' normals stay those of the first frame; use "field"' });
   if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
   scene.bodies.forEach((b, i) => {
-    if (scene.materials[b.material]?.kind !== 'solid') return;
-    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) is not ported: the object particles alone hold the liquid out (contacts, density)' });
+    if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
+    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
   });
   return out;
 }

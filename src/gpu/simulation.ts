@@ -1,7 +1,11 @@
 /// <reference types="@webgpu/types" />
 /**
- * The particle engine's step on WebGPU compute, for one liquid in a box (refuse.ts names what it
- * does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ * The particle engine's step on WebGPU compute, for one liquid (refuse.ts names what it does not
+ * run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ *   liquid removed in sinks and beyond open faces (sinks.ts: a compaction in the sort, the count
+ *     read back) and let in by spouts and late liquid bodies (sources.ts: the host's emitters,
+ *     appended into spare capacity; the nozzles held by a kernel after emitting, viscosity and
+ *     density correction); moving bodies placed at their pose (moving-objects.ts);
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
  *     liquid's own entry of the adhesion matrix, the default cohesion included; the same loop sums
@@ -20,10 +24,10 @@
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
  *     the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall or object is within reach), then out of the static objects'
- *     particles (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then
- *     the closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction);
+ *     particle and no closed wall or object is within reach), then out of the objects' particles
+ *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
+ *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
+ *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
  *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -44,11 +48,20 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
+import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { unportedFeatures } from './refuse.ts';
+import { GpuSinks } from './sinks.ts';
+import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
+import { MovingObjects } from './moving-objects.ts';
+import { readParticles, type GpuParticles } from './read-back.ts';
+import { GpuSources } from './sources.ts';
+import type { StepContext } from '../particle/context.ts';
+
+export type { GpuParticles } from './read-back.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -67,18 +80,11 @@ export class UnportedSceneError extends Error {
   }
 }
 
-export interface GpuParticles {
-  /** xyz per particle, in the GPU's (bucket) order. */
-  pos: Float32Array;
-  vel: Float32Array;
-  /** ρ/ρ0 of the last density measure (pbf.ts finish). */
-  density: Float32Array;
-  /** Each slot's particle: its index in the CPU engine's liquid at frame 0. */
-  id: Uint32Array;
-}
-
 export class GpuParticleSimulation {
-  readonly count: number;
+  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
+  count: number;
+  /** Slots the liquid may fill. */
+  readonly capacity: number;
   frame = 0;
   time = 0;
   private readonly grid: GpuNeighbours;
@@ -89,6 +95,20 @@ export class GpuParticleSimulation {
   private readonly friction: Kernels<FrictionEntry> | null;
   /** particle.viscositySolver "implicit" (viscosity-solve.ts); null for the exchange. */
   private readonly viscosity: GpuImplicitViscosity | null;
+  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
+  private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
+  private readonly sinks: GpuSinks | null;
+  /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
+  private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
+  /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
+  private readonly moving: MovingObjects | null;
+  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its liquid takes the sources' new particles first. */
+  private readonly host: StepContext;
+  /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
+  private readonly sources: GpuSources | null;
+  /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
+  private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
   private warm = false;
   private readonly params: GPUBuffer;
@@ -114,14 +134,18 @@ export class GpuParticleSimulation {
     this.frame = ctx.frame;
     this.time = ctx.time;
     this.count = n;
+    this.nextId = n;
+    this.host = ctx;
+    this.sources = GpuSources.of(device, scene, ctx, cpu.emitters.state());
+    this.capacity = n + (this.sources?.spare ?? 0);
     this.r = ctx.r;
     let m = 0;
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
-    this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, n) : null;
+    this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
-    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2);
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
@@ -131,11 +155,21 @@ export class GpuParticleSimulation {
     this.pressure = new Kernels(device, 'pressure', pressureWgsl(presentShare(scene.particle)), PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
+    this.sinks = GpuSinks.of(device, scene, ctx.reach);
+    this.moving = objects.count > 0 && ctx.objects.anyMoving ? new MovingObjects(ctx, objects) : null;
+    const bodies = guardBodies(ctx);
+    if (bodies) {
+      const buffer = uniformBuffer(device, GUARD_BYTES, 'guarded bodies');
+      device.queue.writeBuffer(buffer, 0, bodies);
+      this.guard = { kernels: new Kernels(device, 'guard', GUARD_WGSL, GUARD_ENTRIES, 10, [0, 9]), bodies: buffer };
+    } else this.guard = null;
     this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
-    this.sc = storageBuffer(device, 16 * n, 'slot scalars');
-    this.dx = storageBuffer(device, 16 * n, 'dx');
-    this.keep = storageBuffer(device, 48 * n, 'x0, fix and body acceleration');
-    this.wall = storageBuffer(device, 16 * n, 'walls');
+    const cap = this.capacity;
+    this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
+    this.dx = storageBuffer(device, 16 * cap, 'dx');
+    this.keep = storageBuffer(device, 48 * cap, 'x0, fix and body acceleration');
+    // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
+    this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
@@ -174,7 +208,7 @@ export class GpuParticleSimulation {
     }
     u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
     for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
-    f[28] = n0; f[29] = PRESSURE_TOLERANCE;
+    f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = this.capacity;
   }
 
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
@@ -188,7 +222,40 @@ export class GpuParticleSimulation {
 
   private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
     const g = this.grid;
-    return kernels.bind(this.device, [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats]);
+    const buffers = [this.params, g.pos, g.vel, this.sc, this.dx, this.keep, this.wall, g.start, this.stats];
+    if (this.guard && kernels === this.guard.kernels) buffers.push(this.guard.bodies);
+    return kernels.bind(this.device, buffers);
+  }
+
+  /**
+   * Removes the liquid in active sinks and beyond draining open faces at the start of the
+   * sub-timestep [t, t + dt) (sinks.ts), and takes the count kept. Returns how many were removed.
+   */
+  private async removeLiquid(t: number, dt: number): Promise<number> {
+    if (!this.sinks) return 0;
+    const enc = this.device.createCommandEncoder();
+    if (!this.sinks.record(enc, this.grid, t, dt)) return 0;
+    this.device.queue.submit([enc.finish()]);
+    const kept = new Uint32Array(await readBuffer(this.device, this.sinks.kept, 4))[0];
+    const removed = this.count - kept;
+    if (removed !== 0) {
+      this.count = kept;
+      this.grid.setCount(kept);
+      new Uint32Array(this.paramData)[0] = kept;
+      this.device.queue.writeBuffer(this.params, 0, this.paramData);
+    }
+    return removed;
+  }
+
+  /** The sources' emitter state (sources.ts), or null where the scene lets no liquid in. */
+  emitterState(): Float64Array | null {
+    return this.sources?.state() ?? null;
+  }
+
+  private bound<E extends string>(kernels: Kernels<E>): Bound<E>;
+  private bound(): Bound<StepEntry>;
+  private bound(kernels: Kernels<string> = this.kernels): Bound<string> {
+    return { pipelines: kernels.pipelines, group: this.group(kernels) };
   }
 
   /** The largest particle speed, m/s (read back). */
@@ -208,43 +275,65 @@ export class GpuParticleSimulation {
     const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
     const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
     for (let k = 0; k < P.substeps; k++) {
+      const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
+      if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
       const speed = await this.maxSpeed();
       if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
       counters.subdivisions += pieces - 1;
-      for (let q = 0; q < pieces; q++) await this.substep(dtSub / pieces, k === 0 && q === 0, counters);
+      for (let q = 0; q < pieces; q++) {
+        const emitted = await this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
+        if (emitted > 0) counters.emitted = (counters.emitted ?? 0) + emitted;
+      }
       counters.substeps += pieces;
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
     counters.densityPassesLastSubstep = st[3];
     if (counters.viscositySolves) counters.viscosityIterationsPerSolve = counters.viscosityIterations / counters.viscositySolves;
+    counters.particles = this.count;
     this.frame++;
     this.time = this.frame / s.fps;
     return { frame: this.frame, time: this.time, wallMs: performance.now() - wall0, stages: { gpu: performance.now() - wall0 }, counters };
   }
 
   /**
-   * `first`: the frame's first sub-timestep, which runs the surface test (step.ts markSurface).
-   * With the implicit viscosity the pressure is solved before it and again after it
+   * The sub-timestep [t, t + dt); `first`: the frame's first, which runs the surface test (step.ts
+   * markSurface). With the implicit viscosity the pressure is solved before it and again after it
    * (pressureAfterViscosity), or once after it; with the exchange once before it, or before and
-   * after it (step.ts).
+   * after it (step.ts). Returns the particles let in.
    */
-  private async substep(dt: number, first: boolean, counters: Record<string, number>): Promise<void> {
-    const P = this.scene.particle, K = this.kernels.pipelines, n = this.count, d = this.device;
+  private async substep(t: number, dt: number, first: boolean, counters: Record<string, number>): Promise<number> {
+    const P = this.scene.particle, K = this.kernels.pipelines, d = this.device;
+    const added = this.sources ? this.sources.emit(this.grid, t, dt, this.nextId) : 0;
+    if (added > 0) {
+      this.nextId += added;
+      this.count += added;
+      new Uint32Array(this.paramData)[0] = this.count;
+    }
+    if (this.moving) {
+      const o = this.moving.place(t, t + dt);
+      this.grid.uploadStatic(o.pos4, o.normal4, o.starts);
+      d.queue.writeBuffer(this.wall, 16 * this.capacity, o.vel4);
+      const bodies = this.guard ? guardBodies(this.host, dt) : null;
+      if (this.guard && bodies) d.queue.writeBuffer(this.guard.bodies, 0, bodies);
+    }
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
     this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
+    const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
+    Src?.hold(pass, this.grid, t);
     dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
     const F = this.friction, fg = F ? this.group(F) : null;
-    if (F && fg && first) {
+    // The surface test on a frame's first sub-timestep, and for liquid just let in (step.ts).
+    if (F && fg && (first || added > 0)) {
       dispatch(pass, F.pipelines.surfaceNormal, fg, n);
       dispatch(pass, F.pipelines.surfaceFlag, fg, n);
     }
@@ -252,14 +341,14 @@ export class GpuParticleSimulation {
     // The implicit solve reads back its stop flag: the pass and the encoder end there, and go on after it.
     const implicit = async (): Promise<void> => {
       pass.end();
-      this.countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt));
+      countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count));
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();
     };
     if (this.viscosity && !twice) await implicit();
     if (pressurePasses > 0) {
       this.warm = true;
-      this.encodePressure(pass, pressurePasses, false);
+      encodePressure(pass, this.bound(), this.bound(this.pressure), n, pressurePasses, false);
     }
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);
@@ -268,62 +357,27 @@ export class GpuParticleSimulation {
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
     if (this.viscosity && twice) await implicit();
     // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes).
-    if (twice) this.encodePressure(pass, P.pressureIterations, true);
+    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, P.pressureIterations, true);
     dispatch(pass, K.freeFlight, group, n);
-    for (let m = 0; m < P.moves; m++) dispatch(pass, K.translate, group, n);
+    Src?.hold(pass, this.grid, t);
+    const G = this.guard, gg = G ? this.group(G.kernels) : null;
+    for (let m = 0; m < P.moves; m++) {
+      dispatch(pass, K.translate, group, n);
+      if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
+    }
     pass.end();
     this.grid.build(enc);
-    group = this.group();
     pass = enc.beginComputePass();
-    dispatch(pass, K.densityBegin, group, n);
-    dispatch(pass, K.wallPass, group, n);
-    dispatch(pass, K.factor, group, n);
-    dispatch(pass, K.judge, group, 1, 1);
-    for (let p = 0; p < P.densityIterations; p++) {
-      dispatch(pass, K.displace, group, n);
-      dispatch(pass, K.shift, group, n);
-      dispatch(pass, K.wallPass, group, n);
-      dispatch(pass, K.factor, group, n);
-      dispatch(pass, K.judge, group, 1, 1);
-    }
-    dispatch(pass, K.densityEnd, group, n);
+    encodeDensity(pass, { pipelines: K, group: this.group() }, G ? { pipelines: G.kernels.pipelines, group: this.group(G.kernels) } : null, n, P.densityIterations);
+    Src?.hold(pass, this.grid, t);
     pass.end();
     d.queue.submit([enc.finish()]);
-  }
-
-  /**
-   * One pressure solve (pressure.ts applyPressure; pressure-wgsl.ts): `again`, the second of a
-   * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack).
-   */
-  private encodePressure(pass: GPUComputePassEncoder, passes: number, again: boolean): void {
-    const n = this.count, K = this.kernels.pipelines, group = this.group();
-    const Q = this.pressure.pipelines, pg = this.group(this.pressure);
-    dispatch(pass, Q.pressureBegin, pg, 1, 1);
-    dispatch(pass, K.wallPass, group, n);
-    if (again) {
-      dispatch(pass, Q.takeBackPressure, pg, n);
-      dispatch(pass, Q.pressureDisplace, pg, n);
-      dispatch(pass, Q.takeBackApply, pg, n);
-    }
-    dispatch(pass, Q.pressureFactor, pg, n);
-    dispatch(pass, Q.pressureSource, pg, n);
-    for (let k = 0; k < passes; k++) {
-      dispatch(pass, Q.pressureDisplace, pg, n);
-      dispatch(pass, Q.pressureUpdate, pg, n);
-      dispatch(pass, Q.pressureJudge, pg, 1, 1);
-    }
-    dispatch(pass, Q.pressureEnd, pg, n);
+    return added;
   }
 
   private viscosityBuffers(): ViscosityBuffers {
     const g = this.grid;
     return { params: this.params, pos: g.pos, vel: g.vel, id: g.id, wall: this.wall, start: g.start };
-  }
-
-  private countSolve(c: Record<string, number>, r: ViscosityResult): void {
-    c.viscositySolves = (c.viscositySolves ?? 0) + 1;
-    c.viscosityIterations = (c.viscosityIterations ?? 0) + r.iterations;
-    if (r.residual > 0) c.viscosityIterationCap = (c.viscosityIterationCap ?? 0) + 1;
   }
 
   /**
@@ -335,7 +389,7 @@ export class GpuParticleSimulation {
     this.writeStep(dt, 0, 0, 0);
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
-    return this.viscosity.solve(enc, this.viscosityBuffers(), dt);
+    return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count);
   }
 
   /**
@@ -358,25 +412,33 @@ export class GpuParticleSimulation {
     return acc;
   }
 
-  /** The particles as they are now (read back). */
-  async read(): Promise<GpuParticles> {
-    const n = this.count;
-    const [p4, v4, id, s4] = await Promise.all([
-      readBuffer(this.device, this.grid.pos, 16 * n), readBuffer(this.device, this.grid.vel, 16 * n), readBuffer(this.device, this.grid.id, 4 * n),
-      readBuffer(this.device, this.sc, 16 * n),
-    ]);
-    const a = new Float32Array(p4), b = new Float32Array(v4), c = new Float32Array(s4);
-    const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = b[4 * i + k]; }
-      density[i] = c[4 * i];
+  /**
+   * The particles as they are now (read back). `surface`: sorted once more and with the surface
+   * test run at these positions (friction-wgsl.ts; the flag in pos.w, the normal in dx), as the
+   * host copy's per-particle flags and normals (mirror.ts).
+   */
+  async read(surface = false): Promise<GpuParticles> {
+    const n = this.count, d = this.device;
+    if (surface) {
+      const S = (this.surfaceKernels ??= this.friction ?? new Kernels(d, 'surface', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0));
+      const enc = d.createCommandEncoder();
+      this.grid.build(enc);
+      const g = this.group(S), pass = enc.beginComputePass();
+      dispatch(pass, S.pipelines.surfaceNormal, g, n);
+      dispatch(pass, S.pipelines.surfaceFlag, g, n);
+      pass.end();
+      d.queue.submit([enc.finish()]);
     }
-    return { pos, vel, density, id: new Uint32Array(id) };
+    const g = this.grid;
+    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null }, n);
   }
 
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
     this.viscosity?.destroy();
+    this.sinks?.destroy();
+    this.sources?.destroy();
+    this.guard?.bodies.destroy();
   }
 }

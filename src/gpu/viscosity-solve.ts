@@ -57,36 +57,41 @@ export class GpuImplicitViscosity {
   private readonly k0: number;
   private readonly rho: number;
   private readonly head = new Float32Array(8);
+  /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
+  private n = 0;
 
   /**
    * For liquid material `m` of `cpu` (the simulation the GPU's liquid was seeded from: its warm
-   * start, where a restored run has one, is uploaded by slot, the slots being its particles).
+   * start, where a restored run has one, is uploaded by slot, the slots being its particles), with
+   * room for `capacity` particles (the step's P.cap: the seeded liquid and all the scene's sources
+   * can still let in, whose ids stay below it).
    */
-  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, private readonly n: number) {
+  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, capacity: number) {
     const ctx = cpu.ctx, mat = scene.materials[scene.materialNames[m]];
     if (mat.kind !== 'liquid') throw new Error('the implicit viscosity needs a liquid material');
     const dt = 1 / (scene.fps * scene.particle.substeps);
     this.rho = mat.density;
     this.k0 = latticeLaplacianConstant(ctx.kernelSupport[m], 2 * ctx.r) * mat.density * liquidViscosity(mat, ctx.r, dt);
     this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 8, 0);
-    this.cg = storageBuffer(device, 16 * CG_SECTIONS * n, 'viscosity vectors');
-    this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(n / WORKGROUP)), 'viscosity sums');
+    this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
+    this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
     this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
     const had = ctx.liquid.channel(WARM_START_CHANNEL);
     if (had) {
-      const c4 = new Float32Array(4 * n), dv = had.array;
+      const n = ctx.liquid.count, c4 = new Float32Array(4 * n), dv = had.array;
       for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) c4[4 * i + k] = dv[3 * i + k];
-      device.queue.writeBuffer(this.cg, 16 * CG_C * n, c4);
+      device.queue.writeBuffer(this.cg, 16 * CG_C * capacity, c4);
     }
   }
 
   /**
-   * Solves one sub-timestep of length dt on the velocities of `b` (the body forces and the first
-   * pressure in them): encodes the setup and the first iterations into `enc`, submits it, then
-   * encodes and submits more iterations until the stop flag is read back set.
+   * Solves one sub-timestep of length dt on the velocities of the `n` liquid slots of `b` (the
+   * body forces and the first pressure in them): encodes the setup and the first iterations into
+   * `enc`, submits it, then encodes and submits more iterations until the stop flag is read back set.
    */
-  async solve(enc: GPUCommandEncoder, b: ViscosityBuffers, dt: number): Promise<ViscosityResult> {
-    const d = this.device, K = this.kernels.pipelines, n = this.n;
+  async solve(enc: GPUCommandEncoder, b: ViscosityBuffers, dt: number, n: number): Promise<ViscosityResult> {
+    const d = this.device, K = this.kernels.pipelines;
+    this.n = n;
     const h = this.head;
     h[0] = dt * this.k0; h[1] = this.rho; h[2] = VISCOSITY_TOLERANCE * VISCOSITY_TOLERANCE; h[3] = FLOOR;
     h[4] = VISCOSITY_MAX_ITERATIONS;

@@ -13,9 +13,10 @@
  * time rather than stored (a full row each, so every slot writes only its own entry). The object
  * terms are X_i = Σ_b e_ib x_ib x_ibᵀ over the static object particles within h (e_ib with the
  * Akinci volume γ_b and the body's friction), taken on the body's tangent plane, T = I − n nᵀ with n
- * the direction of Σ_b e_ib x_ib; the closed walls are mirror ghosts of the liquid, "slip" moving
- * with M v_j, "noslip" with −v_j (the symmetric B form of viscosity-weiler-solve.ts). Static bodies
- * and walls only (refuse.ts): their velocities, 0, add nothing to the right-hand side.
+ * the direction of Σ_b e_ib x_ib, and T X_i T v_b (the body particles' velocities, moving-objects.ts,
+ * zero for a still body; objects.ts objectVel) on the right-hand side; the closed walls are mirror
+ * ghosts of the liquid, "slip" moving with M v_j, "noslip" with −v_j (the symmetric B form of
+ * viscosity-weiler-solve.ts). Still walls only (refuse.ts): they add nothing to the right-hand side.
  *
  * The dot products are two-level workgroup reductions, fixed in order (so a run's sums do not
  * depend on scheduling): each workgroup of WORKGROUP slots sums its threads' terms in workgroup
@@ -25,7 +26,7 @@
  * (viscosity-solve.ts).
  *
  * Bindings (withBindings, wgsl.ts): 0 the step's parameters, 1 pos, 2 vel (v* until the end), 3 id
- * (each slot's particle), 4 cg (vec4 per slot in sections of n: CG_X the iterate, CG_R the
+ * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start by particle id), 5 red (the
  * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start.
@@ -34,7 +35,7 @@ import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
 
-/** Sections of the cg buffer, in vec4 slots of n (CG_C is indexed by particle id). */
+/** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C is indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_SECTIONS = 9;
 /**
  * The red buffer (vec4 entries): [0] (K μ δt, ρ, tol², floor) and [1] (maxIter, −, −, −) from the
@@ -80,7 +81,9 @@ fn ${name}(a: u32) -> vec3<f32> {
 }
 
 const KERNELS = /* wgsl */ `
-fn sec(k: u32, a: u32) -> u32 { return k * P.n + a; }
+// Sections of P.cap slots: the liquid may grow to it (sources.ts) and the warm start is kept by
+// particle id, below it too.
+fn sec(k: u32, a: u32) -> u32 { return k * P.cap + a; }
 
 // F(r) for r² = d2 < h² (viscosity-weiler-solve.ts pairFactor; 0 at r = 0).
 fn pairF(d2: f32, h: f32) -> f32 {
@@ -202,6 +205,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   ${around('P.hv', `dg = symAdd(dg, outer(pk * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pk));`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk));
   var nrm = vec3<f32>(0.0);
+  var bo = vec3<f32>(0.0);
   if (P.om > 0u) {
     var X = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
     var ns = vec3<f32>(0.0);
@@ -209,6 +213,11 @@ fn isDone() -> bool { return red[3].y != 0.0; }
     let nl = length(ns);
     if (nl > 0.0) {
       nrm = ns / nl;
+      // T X T v_b into b: each body particle's velocity along the surface (objectVel: zero for a
+      // still body), as viscosity-weiler-solve.ts setupRow adds it.
+      var ub = vec3<f32>(0.0);
+      ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); let wv = objectVel(o); ub += (c * dot(rv, wv - dot(wv, nrm) * nrm)) * rv;`)}
+      bo = ub - dot(ub, nrm) * nrm;
       // T X T = X − n wᵀ − w nᵀ + (nᵀ X n) n nᵀ, w = X n.
       let w = symMul(X, nrm);
       let q = dot(nrm, w);
@@ -226,7 +235,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   cg[sec(${CG_I1}u, a)] = vec4<f32>(cxz, dxy * dxz - dxx * dyz, 0.0, 0.0) * inv;
   cg[sec(${CG_N}u, a)] = vec4<f32>(nrm, 0.0);
   let vs = vel[a].xyz;
-  cg[sec(${CG_B}u, a)] = vec4<f32>(rho * vs, 0.0);
+  cg[sec(${CG_B}u, a)] = vec4<f32>(rho * vs + bo, 0.0);
   cg[sec(${CG_X}u, a)] = vec4<f32>(vs + cg[sec(${CG_C}u, id[a])].xyz, 0.0);
 }
 

@@ -12,7 +12,8 @@
  * 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8 stats (atomics:
  * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes). vel.w holds
  * the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight
- * storage buffers: WebGPU's default limit a stage.
+ * storage buffers: WebGPU's default limit a stage. P.n is the liquid's count now, P.cap the slots
+ * it may grow to (sources, sinks.ts): the object particles sit from slot P.cap (objects.ts).
  */
 import { HASH_WGSL } from './neighbours.ts';
 import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_WGSL } from './objects.ts';
@@ -42,7 +43,7 @@ struct Params {
   g: vec4<f32>,
   lo: vec4<f32>,
   hi: vec4<f32>,
-  n0: f32, ptol: f32, pmax: u32, pad0: f32,
+  n0: f32, ptol: f32, pmax: u32, cap: u32,
   adhN: u32, adhSupp: f32, invR: f32, pad1: f32,
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,

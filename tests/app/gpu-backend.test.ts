@@ -23,9 +23,9 @@ describe('gpuRefusal', () => {
     expect(gpuRefusal(gpuScene, 'grid', 'auto')).toBe('the WebGPU backend runs the particle engine');
   });
 
-  it('names what the backend does not run, each path once (an open boundary is one path for six faces)', () => {
+  it('names what the backend does not run, each path once (a moving boundary is one path for six faces)', () => {
     const scene = JSON.parse(text);
-    scene.domain.boundary = 'open';
+    scene.domain.boundary = { type: 'moving', velocity: [0.1, 0, 0] };
     scene.particle.densitySolver = 'steele';
     expect(gpuRefusal(parseScene(scene), 'particle', 'auto')).toBe('WebGPU cannot run this scene yet (particle.densitySolver, domain.boundary)');
   });

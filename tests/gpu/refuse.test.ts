@@ -2,8 +2,10 @@
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The backend runs every viscosity method of densitySolver "pbf" (the default implicit
  * viscosity between two pressure solves, or before one; the exchange after one solve, or between
- * two), so the dam break runs as shipped and the honey drop is refused for its sink and its strong
- * honey–ball adhesion only (static objects and the default adhesion to them run: src/gpu/objects.ts).
+ * two), so the dam break, the honey drop, the cup pour and the gel fan run as shipped (cohesion,
+ * static and moving objects, sinks, strong adhesion to a body, which the signed-distance guard
+ * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts). A mesh sink, and adhesion other than
+ * the default to a mesh body (no guard for a mesh), are refused by path.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -29,11 +31,29 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
   });
 
-  it('refuses the honey drop for its sink and its strong honey–ball adhesion only, not its static ball, floor, cohesion or viscosity', () => {
-    expect(unportedFeatures(parseScene(shipped('honey-drop.json'))).map((f) => f.path)).toEqual(['sinks[0]', 'adhesion[1]']);
+  it('runs the dam break, the honey drop, the cup pour and the gel fan (sinks, moving bodies, strong adhesion to bodies) as shipped', () => {
+    expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('cup-pour.json')))).toEqual([]);
+    expect(unportedFeatures(parseScene(shipped('gel-fan.json')))).toEqual([]);
   });
 
-  it('runs static objects at the default adhesion to them; refuses a moving plane and any other adhesion to it, by their paths', () => {
+  it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {
+    const cube = 'v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n' +
+      'f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n';
+    const mesh = { type: 'mesh', file: 'cube.obj', scale: 0.01 } as const;
+    const input: SceneInput = {
+      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, rock: { kind: 'solid' } },
+      adhesion: [{ between: ['w', 'rock'], type: 'attract', strength: 20, support: 8 }],
+      bodies: [{ material: 'rock', shape: mesh }, { material: 'w', shape: { type: 'box', center: [0, 0.03, 0], size: [0.01, 0.01, 0.01] } }],
+      sinks: [{ shape: mesh }, { shape: { type: 'box', center: [0, -1, 0], size: [1, 1, 1] } }],
+    };
+    const out = unportedFeatures(parseScene(input, { meshes: { 'cube.obj': cube } }));
+    expect(out.map((f) => f.path)).toEqual(['sinks[0].shape', 'adhesion[0]']);
+    expect(out[1].message).toMatch(/mesh/);
+  });
+
+  it('runs static and moving objects at any adhesion to them; refuses a function of too many points, by its path', () => {
     const input = (motion: boolean, adhesion: boolean): SceneInput => ({
       materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, floor: { kind: 'solid' } },
       adhesion: adhesion ? [{ between: ['w', 'floor'], points: Array.from({ length: 40 }, (_, k): [number, number] => [0.1 * k, k < 39 ? -1 : 0]) }] : [],
@@ -43,11 +63,11 @@ describe('WebGPU backend refusals', () => {
       ],
     });
     expect(unportedFeatures(parseScene(input(false, false)))).toEqual([]);
-    expect(unportedFeatures(parseScene(input(true, false))).map((f) => f.path)).toEqual(['bodies[0].motion']);
+    expect(unportedFeatures(parseScene(input(true, false)))).toEqual([]);
     expect(unportedFeatures(parseScene(input(false, true))).map((f) => f.path)).toEqual(['adhesion[0].points']);
     const strong = input(false, false);
     strong.adhesion = [{ between: ['w', 'floor'], type: 'attract', strength: 20, support: 8 }];
-    expect(unportedFeatures(parseScene(strong)).map((f) => f.path)).toEqual(['adhesion[0]']);
+    expect(unportedFeatures(parseScene(strong))).toEqual([]);
   });
 
   it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {

@@ -14,17 +14,16 @@ import { GPU_SKIP } from './device.ts';
 const dir = mkdtempSync(join(tmpdir(), 'viscid-gpu-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A pool at the default cohesion; `sink`: with a sink (not ported: refused). */
-function pool(sink = false): string {
-  const file = join(dir, `pool${sink ? '-sink' : ''}.json`);
+/** A pool at the default cohesion; `lid`: under a moving lid (moving walls are not ported: refused). */
+function pool(lid = false): string {
+  const file = join(dir, `pool${lid ? '-lid' : ''}.json`);
   writeFileSync(file, JSON.stringify({
     name: 'gpu-pool',
     description: 'A still pool of water in a box, for the WebGPU backend.',
     fps: 30,
     duration: 1,
-    domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip' },
+    domain: { min: [0, 0, 0], max: [0.024, 0.06, 0.024], boundary: 'slip', ...(lid ? { faces: { ymax: { type: 'moving', velocity: [0.1, 0, 0] } } } : {}) },
     materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } } },
-    ...(sink ? { sinks: [{ shape: { type: 'box', center: [0.012, 0.05, 0.012], size: [0.024, 0.02, 0.024] } }] } : {}),
     bodies: [{ material: 'w', shape: { type: 'box', center: [0.012, 0.008, 0.012], size: [0.024, 0.016, 0.024] } }],
     particle: { radius: 0.002, viscositySolver: 'exchange', pressureAfterViscosity: false },
   }));
@@ -60,7 +59,7 @@ describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
     const out = join(dir, 'refused');
     const r = await cli(['run', pool(true), '--backend', 'webgpu', '--frames', '1', '--out', out]);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/sinks\[0\]: sinks — not ported to the WebGPU backend/);
+    expect(r.stderr).toMatch(/domain\.faces\.ymax: moving walls — not ported to the WebGPU backend/);
     expect(existsSync(out)).toBe(false);
   }, 300_000);
 });

@@ -122,15 +122,13 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
 
   it('refuses a scene with a feature it does not run, naming each by its path', async () => {
     const device = await gpuDevice();
+    // Mixing and a moving lid are not ported (moving bodies and sources are: moving.test.ts, sources.test.ts).
     const input = scene({
-      materials: { w: { kind: 'liquid', viscosity: { value: 1e-4, unit: 'm2/s' } }, steel: { kind: 'solid' } },
       adhesion: [],
-      bodies: [
-        { material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } },
-        { material: 'steel', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.01 }, motion: { type: 'linear', velocity: [0, 0.1, 0] } },
-      ],
-      sources: [{ material: 'w', center: [0, 0.05, 0], speed: 0.1 }],
+      domain: { min: [-0.02, 0, -0.02], max: [0.02, 0.06, 0.02], boundary: 'slip', faces: { ymax: { type: 'moving', velocity: [0.1, 0, 0] } } },
+      bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } }],
     });
+    input.particle = { ...input.particle, mixingDiffusivity: 1e-6 };
     let err: unknown;
     try {
       new GpuParticleSimulation(device, parseScene(input));
@@ -139,7 +137,7 @@ describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
     }
     expect(err).toBeInstanceOf(UnportedSceneError);
     const paths = (err as UnportedSceneError).features.map((f) => f.path);
-    expect(paths).toEqual(['bodies[1].motion', 'sources[0]']);
-    expect((err as Error).message).toMatch(/bodies\[1\]\.motion: moving objects \(a sphere with a "linear" motion\) — not ported to the WebGPU backend/);
+    expect(paths).toEqual(['particle.mixingDiffusivity', 'domain.faces.ymax']);
+    expect((err as Error).message).toMatch(/domain\.faces\.ymax: moving walls — not ported to the WebGPU backend/);
   });
 });

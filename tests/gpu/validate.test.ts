@@ -2,12 +2,12 @@
  * `viscid validate --backend webgpu` (src/cli/gpu-validate.ts): the cases' synchronous steps reach
  * the GPU through a thread of its own, so a case the backend runs is stepped there (a blob falling
  * in a closed box follows g t² / 2, and a point query after a GPU frame answers from that frame),
- * and the cases whose scenes it does not run are refused by the JSON path of what it does not run,
+ * and a case whose scene it does not run is refused by the JSON path of what it does not run,
  * failing nothing and starting no GPU. The GPU case skips by name where there is no adapter
  * (tests/skips.ts, 'webgpu'); the refusals need none.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatResults, runCase, runValidation, type ValidationCase } from '../../src/compare/validate.ts';
+import { formatResults, runCase, type ValidationCase } from '../../src/compare/validate.ts';
 import { check, G, liquidScene, simulate, stepTo } from '../../src/compare/validate/case.ts';
 import { measureShearDecay } from '../../src/compare/validate/particle-viscosity.ts';
 import { webgpuValidation } from '../../src/cli/gpu-validate.ts';
@@ -18,28 +18,42 @@ const backend = webgpuValidation();
 afterAll(() => backend.close());
 
 describe('validate on the webgpu backend: refusals', () => {
-  it('refuses the cases whose scenes the backend does not run, by JSON path, starting no GPU', () => {
-    const results = runValidation({ cases: ['free-fall', 'dam-break'], engines: ['particle'], size: 'tiny', backend });
-    expect(results.map((r) => [r.caseName, r.backend, r.passed, r.error])).toEqual([['free-fall', 'webgpu', false, undefined], ['dam-break', 'webgpu', false, undefined]]);
-    // The cases run the defaults (the implicit viscosity between two pressure solves runs): their open faces are named.
-    expect(results[0].refused).toMatch(/^the WebGPU backend does not run domain\.boundary\n {2}domain\.boundary: open faces/);
-    expect(results[1].refused).toMatch(/^the WebGPU backend does not run domain\.faces\.ymax\n/);
-    // A face said once, not once per face.
-    expect(results[0].refused!.split('\n')).toHaveLength(2);
-    expect(formatResults(results)).toContain('refused: free-fall (particle/webgpu): the WebGPU backend does not run domain.boundary');
+  it('refuses a case whose scene the backend does not run, by JSON path, starting no GPU', () => {
+    // Every shipped particle case runs on the backend at the defaults since sinks.ts and the implicit
+    // viscosity: a case of two liquids (one liquid runs) is refused.
+    const r = runCase(twoLiquids, 'particle', 'tiny', backend);
+    expect([r.caseName, r.backend, r.passed, r.error]).toEqual(['two-liquids', 'webgpu', false, undefined]);
+    expect(r.refused).toMatch(/^the WebGPU backend does not run materials\.b\n {2}materials\.b: a second liquid/);
+    expect(r.refused!.split('\n')).toHaveLength(2);
+    expect(formatResults([r])).toContain('refused: two-liquids (particle/webgpu): the WebGPU backend does not run materials.b');
     expect(backend.adapter()).toBe('');
   });
 
-  it('the CLI lists refused cases apart and fails nothing for them; the grid engine is a usage error', async () => {
-    const r = await cli(['validate', '--tiny', '-c', 'free-fall', '--backend', 'webgpu']);
-    expect(r.stdout).toContain('0/0 passed; refused by the webgpu backend: free-fall (particle/webgpu)');
-    expect(r.stderr).toMatch(/free-fall \(particle\/webgpu\): refused — the WebGPU backend does not run domain\.boundary/);
-    expect(r.code).toBe(0);
+  it('the grid engine is a usage error of the CLI', async () => {
     const grid = await cli(['validate', '-e', 'grid', '--backend', 'webgpu']);
     expect(grid.stderr).toContain('--backend webgpu runs the particle engine');
     expect(grid.code).not.toBe(0);
   }, 120_000);
 });
+
+/** Two liquids falling in a closed box: a scene the backend refuses (it runs one liquid). */
+const twoLiquids: ValidationCase = {
+  name: 'two-liquids', title: 'Two liquids', engines: ['particle'], source: 'analytic', meaning: 'a refusal on the GPU path of validate',
+  run(engine) {
+    const liquid = (name: string) => ({ kind: 'liquid' as const, viscosity: { value: 1e-6, unit: 'm2/s' as const }, color: name === 'a' ? '#d9a21b' : '#3366cc' });
+    const sim = simulate(engine, {
+      name: 'two-liquids', fps: 30, duration: 0.1,
+      domain: { min: [0, 0, 0], max: [0.04, 0.14, 0.04], boundary: 'slip' },
+      materials: { a: liquid('a'), b: liquid('b') },
+      bodies: [
+        { material: 'a', shape: { type: 'box', center: [0.02, 0.1, 0.02], size: [0.01, 0.01, 0.01] } },
+        { material: 'b', shape: { type: 'box', center: [0.02, 0.05, 0.02], size: [0.01, 0.01, 0.01] } },
+      ],
+    });
+    sim.dispose();
+    return { checks: [], detail: 'not refused' };
+  },
+};
 
 /** 64 particles of 2 mm falling for 0.1 s inside a closed box (the floor is reached at frame 4): the drop and the speed at the blob's centre against g t. */
 const fallInBox: ValidationCase = {

@@ -1,0 +1,48 @@
+/// <reference types="@webgpu/types" />
+/**
+ * The WebGPU step's particles read back to the host (simulation.ts `read`): the vec4 slots of
+ * positions, velocities, the per-slot scalars (ρ/ρ0 in x) and, after the surface test
+ * (friction-wgsl.ts: the flag in pos.w, the normal in dx), the surface flags and normals, unpacked
+ * into xyz arrays in the GPU's slot order.
+ */
+import { readBuffer } from './device.ts';
+
+export interface GpuParticles {
+  /** xyz per particle, in the GPU's (bucket) order. */
+  pos: Float32Array;
+  vel: Float32Array;
+  /** ρ/ρ0 of the last density measure (pbf.ts finish). */
+  density: Float32Array;
+  /** Each slot's particle: its index in the CPU engine's liquid at frame 0, then on for liquid let in (sources.ts). */
+  id: Uint32Array;
+  /** With `read(true)`: the surface test at these positions (surface.ts), 1 on the surface, and its unit normal there (zero elsewhere). */
+  surface?: Uint8Array;
+  normal?: Float32Array;
+}
+
+/** Reads `n` slots of the buffers back; `dx` (the surface normals) only where given. */
+export async function readParticles(
+  device: GPUDevice, b: { pos: GPUBuffer; vel: GPUBuffer; id: GPUBuffer; sc: GPUBuffer; dx: GPUBuffer | null }, n: number,
+): Promise<GpuParticles> {
+  const [p4, v4, id, s4, n4] = await Promise.all([
+    readBuffer(device, b.pos, 16 * n), readBuffer(device, b.vel, 16 * n), readBuffer(device, b.id, 4 * n),
+    readBuffer(device, b.sc, 16 * n), b.dx ? readBuffer(device, b.dx, 16 * n) : null,
+  ]);
+  const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4);
+  const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = v[4 * i + k]; }
+    density[i] = c[4 * i];
+  }
+  const out: GpuParticles = { pos, vel, density, id: new Uint32Array(id) };
+  if (n4) {
+    const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      flag[i] = a[4 * i + 3] !== 0 ? 1 : 0;
+      if (flag[i]) for (let k = 0; k < 3; k++) normal[3 * i + k] = N[4 * i + k];
+    }
+    out.surface = flag;
+    out.normal = normal;
+  }
+  return out;
+}
