@@ -59,8 +59,9 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     const c = cohesion(scene, name);
     if (c) out.push(c);
   }
-  // Adhesion to static objects runs (objects.ts), for at most OBJECT_ADHESION_FUNCTIONS solid
-  // materials; other than the default, only where the guard holds every body of the material (below).
+  // Adhesion to objects, still or moving (objects.ts, moving-objects.ts), runs for at most
+  // OBJECT_ADHESION_FUNCTIONS solid materials; other than the default, only where the guard holds
+  // every body of the material (below).
   const solids = [...new Set(scene.bodies.map((b) => b.material).filter((m) => scene.materials[m]?.kind === 'solid'))];
   if (solids.length > OBJECT_ADHESION_FUNCTIONS) out.push({ path: `materials.${solids[OBJECT_ADHESION_FUNCTIONS]}`, message: `more than ${OBJECT_ADHESION_FUNCTIONS} solid materials in bodies: the WebGPU backend holds the liquid's adhesion with ${OBJECT_ADHESION_FUNCTIONS}` });
   scene.adhesion.forEach((a, i) => {
