@@ -7,8 +7,11 @@
  * Gauss–Seidel of viscosity and the liquid contacts: its threads meet at barriers) runs whole and
  * is counted as halving. Whatever runs outside a job is serial.
  *
- *   npx tsx bench/team-balance.ts [scene] [firstFrame] [lastFrame]
- * (defaults: the honey drop, frames 4–9.) Prints, per job: CPU ms a frame, the two halves' share,
+ *   npx tsx bench/team-balance.ts [scene] [firstFrame] [lastFrame] [--team-rows]
+ * (defaults: the honey drop, frames 4–9.) --team-rows: the implicit viscosity takes a team's path on
+ * the one thread (full rows listed by its row jobs, teamWork.teamRowsOnOneThread) in place of its
+ * one-thread half rows, and its solve job is counted as halving (its CG's threads meet at barriers;
+ * full rows halve, docs/decisions.md): without it the viscosity's set-up measured is the one-thread one. Prints, per job: CPU ms a frame, the two halves' share,
  * and the slower half's share (1 = all on one thread, 0.5 = even); then the frame's serial ms and
  * the two-thread ceiling: frame / (serial + Σ slower halves + Σ ranks jobs / 2), which ignores the
  * team's start, barriers and copies (their cost is what a two-thread run on a quiet machine adds).
@@ -20,9 +23,15 @@ import { loadavg } from 'node:os';
 import { parseScene, createSimulation } from '../src/index.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import { cutCellRuns } from '../src/parallel/memory.ts';
+import { teamWork } from '../src/particle/work.ts';
 import type { AnyJob } from '../src/parallel/job.ts';
 
-const [file = 'scenes/honey-drop.json', firstS = '4', lastS = '9'] = process.argv.slice(2);
+const argv = process.argv.slice(2), teamRows = argv.includes('--team-rows');
+const [file = 'scenes/honey-drop.json', firstS = '4', lastS = '9'] = argv.filter((a) => !a.startsWith('--'));
+// The implicit viscosity's team path on one thread: full rows, listed by its two row jobs; its
+// solve (a CG whose threads meet at barriers) runs whole and is counted as halving, as the slabs are.
+if (teamRows) teamWork.teamRowsOnOneThread = true;
+const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler');
 const first = Number(firstS), last = Number(lastS);
 
 interface Row { calls: number; whole: number; a: number; b: number; ranks: boolean }
@@ -41,10 +50,10 @@ for (const job of PARTICLE_JOBS.layouts.map((l) => l.job as AnyJob)) {
   // The job specs are plain objects: the kernel is swapped here, in this process only.
   (job as { kernel: (x: Args) => void }).kernel = (x: Args) => {
     if (!measuring) return kernel(x);
-    const row = rows.get(job.name) ?? { calls: 0, whole: 0, a: 0, b: 0, ranks: job.split === 'ranks' };
+    const row = rows.get(job.name) ?? { calls: 0, whole: 0, a: 0, b: 0, ranks: whole(job) };
     rows.set(job.name, row);
     row.calls++;
-    if (job.split === 'ranks' || x.size !== 1) {
+    if (whole(job) || x.size !== 1) {
       const t0 = cpuMs();
       kernel(x);
       const t = cpuMs() - t0;
@@ -83,14 +92,14 @@ for (let f = 1; f <= last; f++) {
   if (measuring) frameMs += cpuMs() - t0;
 }
 const frames = last - first + 1;
-console.log(`${file}, frames ${first}-${last}, one thread, CPU ms a frame; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, frames ${first}-${last}, one thread${teamRows ? ' (the viscosity on the team path: --team-rows)' : ''}, CPU ms a frame; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 console.log('job                   calls/frame   ms/frame   half A   half B   slower half');
 let inJobs = 0, twoThread = 0;
 for (const [name, r] of [...rows].sort((p, q) => q[1].whole - p[1].whole)) {
   inJobs += r.whole;
   twoThread += Math.max(r.a, r.b);
   const share = (v: number) => (r.whole > 0 ? v / r.whole : 0).toFixed(2).padStart(8);
-  console.log(`${name.padEnd(22)}${(r.calls / frames).toFixed(1).padStart(11)}${(r.whole / frames).toFixed(1).padStart(11)}${share(r.a)} ${share(r.b)} ${share(Math.max(r.a, r.b))}${r.ranks ? '  (slabs: counted as halving)' : ''}`);
+  console.log(`${name.padEnd(22)}${(r.calls / frames).toFixed(1).padStart(11)}${(r.whole / frames).toFixed(1).padStart(11)}${share(r.a)} ${share(r.b)} ${share(Math.max(r.a, r.b))}${r.ranks ? '  (whole, counted as halving)' : ''}`);
 }
 const serial = frameMs - inJobs;
 console.log(`frame ${(frameMs / frames).toFixed(1)} ms: in jobs ${(inJobs / frames).toFixed(1)}, serial ${(serial / frames).toFixed(1)} (${((100 * serial) / frameMs).toFixed(1)} %)`);

@@ -8,7 +8,7 @@ import type { SceneIssue } from '../scene/parse.ts';
 export type MeshFormat = 'obj' | 'ply' | 'glb';
 
 /**
- * Threads the particle engine runs on: a count, or 'auto' (the scene's `particle.workers` or the
+ * Threads the engine (particle or grid) runs on: a count, or 'auto' (the scene's `particle.workers` or the
  * machine's default, whichever is more; src/app/threads.ts).
  */
 export type Threads = number | 'auto';

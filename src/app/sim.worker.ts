@@ -52,8 +52,9 @@ class Host {
     let sim: Simulation | null = null;
     let createError: string | null = null;
     try {
-      // On the GPU the simulation here is its host copy, never stepped: no threads.
-      sim = viscid.createSimulation(scene, msg.engine, msg.engine === 'particle' && 'why' in choice ? threadOptions(scene, msg.threads) : {});
+      // On the GPU the simulation here is its host copy, never stepped: no threads. Both CPU engines
+      // take the app's thread count (the grid's split passes run on the same thread team).
+      sim = viscid.createSimulation(scene, msg.engine, 'why' in choice ? threadOptions(scene, msg.threads, msg.engine) : {});
     } catch (e) {
       createError = (e as Error).message;
     }

@@ -4,13 +4,15 @@
  * isolated page (COOP/COEP headers, vite.config.ts); without it the engine runs on one thread and
  * `threadOptions` says why, once, on the console.
  *
- * How many threads: the app's "particle threads" setting (src/app/main.ts), 'auto' by default.
+ * How many threads: the app's "particle threads" setting (src/app/main.ts), 'auto' by default,
+ * for either engine (the grid engine runs its split passes on the same thread team, src/grid/threads.ts).
  * Auto takes the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so that a
- * scene written for one thread still uses a many-core machine in the app. Results are repeatable
+ * scene written for one thread still uses a many-core machine in the app; on the grid engine, whose
+ * scene has no thread count of its own (particle.workers is the particle engine's), autoThreads() alone. Results are repeatable
  * for a given count only (schema.ts, particle.workers), so the count is shown in the HUD
  * (`threads` among the counters) and a fixed count can be chosen. The CLI keeps the scene's count.
  */
-import type { SimulationOptions } from '../api.ts';
+import type { EngineName, SimulationOptions } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
 import { sharedMemoryAvailable, type SpawnThread } from '../parallel/team.ts';
 import type { Threads } from './protocol.ts';
@@ -41,20 +43,21 @@ export function autoThreads(cores: number = typeof navigator !== 'undefined' ? n
   return Math.max(1, Math.min(AUTO_THREADS_MAX, Math.floor(cores) - 2));
 }
 
-/** The particle engine's thread count for a scene under the app's setting. */
-export function threadCount(scene: Scene, threads: Threads, cores?: number): number {
-  return threads === 'auto' ? Math.max(scene.particle.workers, autoThreads(cores)) : Math.max(1, Math.floor(threads));
+/** An engine's thread count for a scene under the app's setting. */
+export function threadCount(scene: Scene, threads: Threads, cores?: number, engine: EngineName = 'particle'): number {
+  if (threads !== 'auto') return Math.max(1, Math.floor(threads));
+  return engine === 'particle' ? Math.max(scene.particle.workers, autoThreads(cores)) : autoThreads(cores);
 }
 
 let warned = false;
 
-/** The options that run a scene on the threads `threads` asks for, where this page can share memory. */
-export function threadOptions(scene: Scene, threads: Threads = 'auto'): SimulationOptions {
-  const count = threadCount(scene, threads);
+/** The options that run a scene in `engine` on the threads `threads` asks for, where this page can share memory. */
+export function threadOptions(scene: Scene, threads: Threads = 'auto', engine: EngineName = 'particle', cores?: number): SimulationOptions {
+  const count = threadCount(scene, threads, cores, engine);
   const avail = sharedMemoryAvailable();
   if (avail.ok) return { workers: count, spawnThread: spawnBrowserThread };
   // Said when a count was asked for (the setting or the scene), not for auto's own choice.
-  if (count > 1 && (threads !== 'auto' || scene.particle.workers > 1) && !warned) {
+  if (count > 1 && (threads !== 'auto' || (engine === 'particle' && scene.particle.workers > 1)) && !warned) {
     warned = true;
     console.warn(`viscid: ${count} threads asked for, but ${avail.reason}; running on one.`);
   }

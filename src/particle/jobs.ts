@@ -7,6 +7,7 @@
 import { JobTable } from '../parallel/job.ts';
 import { viscosityJob } from './viscosity.ts';
 import { weilerJob } from './viscosity-weiler-solve.ts';
+import { viscosityRowsCountJob, viscosityRowsFillJob } from './viscosity-weiler-team-rows.ts';
 import { densityListJob, densityMeasureJob, densityPushJob } from './density-pairs.ts';
 import { adhesionJob } from './adhesion.ts';
 import { objectAdhesionJob } from './object-adhesion.ts';
@@ -22,5 +23,5 @@ import { heatFluxJob, heatPairsJob } from './temperature.ts';
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
-  heatPairsJob, heatFluxJob,
+  heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob,
 ]);

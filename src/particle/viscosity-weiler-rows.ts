@@ -12,8 +12,9 @@
  *   root). Pairs beyond their support (a reach wider than the viscosity's) keep g = 0 where they
  *   are few; where they are more than an eighth of the list, the rows are compacted into the
  *   stage's own list.
- * - A team, full rows (countRows, fillRows): every neighbour within the pair's support in both
- *   rows (gather form, each thread its own rows), the scalar e_ij written to both entries.
+ * - A team, full rows: every neighbour within the pair's support in both rows (gather form, each
+ *   thread its own rows), the scalar e_ij written to both entries; listed by the team itself
+ *   (viscosity-weiler-team-rows.ts).
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
@@ -100,51 +101,4 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
   ls[n] = m;
   rows.length = m;
   return rows;
-}
-
-/** Full rows, first pass: each row's entry count (st.cursor), then the layout (st.rows). */
-export function countRows(ctx: StepContext, st: ImplicitViscosityState, n: number): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
-  const nm = ctx.mass.length, ph2 = st.ph2, rows = st.rows;
-  rows.shared = ctx.shared;
-  rows.reset(n);
-  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
-  const cnt = st.cursor;
-  cnt.fill(0, 0, n + 1);
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
-    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      if (dx * dx + dy * dy + dz * dz < ph2[row + mat[j]]) {
-        cnt[i]++;
-        cnt[j]++;
-      }
-    }
-  }
-  rows.openCounted(cnt, n);
-}
-
-/**
- * Full rows, second pass: row i holds its pairs in list order interleaved with the earlier
- * particles that name it, each pair's e_ij (single precision: the matrix is symmetric) in both.
- */
-export function fillRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
-  const nm = ctx.mass.length, ph2 = st.ph2, ph = st.ph, pk = st.pk, lj = st.rows.j, cnt = st.cursor;
-  const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
-    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e], pe = row + mat[j];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 < ph2[pe]) {
-        const c = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
-        coef[cnt[i]] = c;
-        lj[cnt[i]++] = j;
-        coef[cnt[j]] = c;
-        lj[cnt[j]++] = i;
-      }
-    }
-  }
 }

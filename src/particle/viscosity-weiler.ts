@@ -36,10 +36,12 @@ import { runJob } from '../parallel/run-job.ts';
 import { boxDistance2, gatherWithin, NeighbourList } from './neighbours.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
+import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
-import { countRows, fillRows, halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
+import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
+import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
@@ -93,6 +95,8 @@ export class ImplicitViscosityState {
   ghostFound = new Int32Array(0);
   ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
+  /** A team's row listing (viscosity-weiler-team-rows.ts). */
+  readonly teamRows = new TeamRowScratch();
   /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
   ovel = new Float64Array(0);
   ow = new Float64Array(0);
@@ -165,9 +169,9 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
   // One thread: half rows, each pair once (as g = √e x_ij, three single-precision numbers); a
-  // team: full rows, each thread its own (no shared writes). viscosity-weiler-rows.ts.
-  const half = T === 1;
-  if (!half) countRows(ctx, st, n);
+  // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
+  const half = T === 1 && !teamWork.teamRowsOnOneThread;
+  if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
   const m = T > 1 ? Math.max(n, L.capacity) : n;
@@ -177,7 +181,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
-  else fillRows(ctx, st, n, coef);
+  else fillTeamRows(ctx, st, st.teamRows, n, coef);
   listGhosts(ctx, st, n, wallTable(ctx, st), half, rows);
   warmStart(st.change.array, L.vel, x, n);
 

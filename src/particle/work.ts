@@ -5,7 +5,14 @@
  * drop), so small scenes lose; the figures behind the thresholds are in docs/decisions.md
  * ("Threads"). Tests lower `teamWork.minParticles` to run the team's paths on small scenes.
  */
-export const teamWork = { minParticles: 2048 };
+export const teamWork = {
+  minParticles: 2048,
+  /**
+   * The implicit viscosity lists a team's full rows (viscosity-weiler-team-rows.ts) on one thread
+   * too, in place of its half rows: bench/team-balance.ts --team-rows measures the team's path so.
+   */
+  teamRowsOnOneThread: false,
+};
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */
 export const VISCOSITY_MIN_PARTICLES = 1024;

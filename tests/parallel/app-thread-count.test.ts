@@ -1,7 +1,7 @@
 /**
- * How many threads the app gives the particle engine (src/app/threads.ts): 'auto' leaves a core
+ * How many threads the app gives either engine (src/app/threads.ts): 'auto' leaves a core
  * to the page and one to the mesh worker, stops at AUTO_THREADS_MAX and never goes below the
- * scene's own particle.workers; a fixed count is taken as it is.
+ * scene's own particle.workers (the particle engine's only); a fixed count is taken as it is.
  */
 import { describe, expect, it } from 'vitest';
 import { parseScene } from '../../src/index.ts';
@@ -31,6 +31,16 @@ describe('app thread count', () => {
     expect(threadCount(scene(4), 'auto', 16)).toBe(AUTO_THREADS_MAX);
     expect(threadCount(scene(4), 1, 16)).toBe(1);
     expect(threadCount(scene(), 3, 2)).toBe(3);
+  });
+
+  it("gives the grid engine the app's count; auto there ignores the particle engine's particle.workers", () => {
+    expect(threadCount(scene(4), 'auto', 2, 'grid')).toBe(1);
+    expect(threadCount(scene(4), 'auto', 6, 'grid')).toBe(4);
+    expect(threadCount(scene(4), 3, 2, 'grid')).toBe(3);
+    const o = threadOptions(scene(), 2, 'grid');
+    expect(o.workers).toBe(2);
+    expect(typeof o.spawnThread).toBe('function');
+    expect(threadOptions(scene(4), 'auto', 'grid', 2).workers).toBe(1);
   });
 
   it('passes the count on with a thread spawner where memory can be shared', () => {

@@ -1,7 +1,8 @@
 /**
  * The implicit viscosity (src/particle/viscosity-weiler.ts) on a thread team: the solve runs on the
  * team at T = 2, repeats bit for bit, and reaches the one-thread solution within the CG tolerance
- * (the threads add their dot products in rank order, so T = 2 takes other steps than T = 1).
+ * (the threads add their dot products in rank order, so T = 2 takes other steps than T = 1); the
+ * team lists the full rows itself, laid out as the serial listing laid them out.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
@@ -42,6 +43,31 @@ function blob(workers: number): ParticleSimulation {
   return s;
 }
 
+/**
+ * Full rows as the serial listing made them (a count pass, then each pair of the adhesion list,
+ * i < j, written into both rows at per-row cursors, in list order): the team's layout must match.
+ */
+function serialRows(s: ParticleSimulation): { start: Int32Array; j: Int32Array } {
+  const ctx = s.ctx, n = ctx.liquid.count, pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length;
+  const ps = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, ph2 = ctx.viscositySolve!.ph2;
+  const within = (i: number, j: number): boolean =>
+    (pos[3 * j] - pos[3 * i]) ** 2 + (pos[3 * j + 1] - pos[3 * i + 1]) ** 2 + (pos[3 * j + 2] - pos[3 * i + 2]) ** 2 < ph2[mat[i] * nm + mat[j]];
+  const cnt = new Int32Array(n), start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    for (let e = ps[i]; e < ps[i + 1]; e++) if (within(i, pj[e])) { cnt[i]++; cnt[pj[e]]++; }
+  }
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + cnt[i];
+  const cur = start.slice(0, n), j = new Int32Array(start[n]);
+  for (let i = 0; i < n; i++) {
+    for (let e = ps[i]; e < ps[i + 1]; e++) {
+      if (!within(i, pj[e])) continue;
+      j[cur[i]++] = pj[e];
+      j[cur[pj[e]]++] = i;
+    }
+  }
+  return { start, j };
+}
+
 describe('implicit viscosity on 2 threads', () => {
   it('runs on the team, repeats bit for bit and matches one thread within the CG tolerance', async () => {
     const one = blob(1), two = blob(2), again = blob(2);
@@ -51,6 +77,12 @@ describe('implicit viscosity on 2 threads', () => {
     teamKernels(again);
     for (const s of [one, two, again]) applyImplicitViscosity(s.ctx, 1 / 120);
     expect(jobs.has('viscosity-weiler')).toBe(true);
+    // The team lists the full rows itself (viscosity-weiler-team-rows.ts), as the serial listing laid them out.
+    expect(jobs.has('viscosity-rows-count') && jobs.has('viscosity-rows-fill')).toBe(true);
+    const want = serialRows(two), rows = two.ctx.viscositySolve!.rows;
+    expect(rows.length).toBe(want.j.length);
+    expect(Array.from(rows.start.subarray(0, two.ctx.liquid.count + 1))).toEqual(Array.from(want.start));
+    expect(Array.from(rows.j.subarray(0, rows.length))).toEqual(Array.from(want.j));
     const n = one.ctx.liquid.count, a = one.ctx.liquid.vel, b = two.ctx.liquid.vel, c = again.ctx.liquid.vel;
     expect(two.ctx.liquid.count).toBe(n);
     let diff = 0, size = 0;
