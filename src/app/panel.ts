@@ -48,7 +48,7 @@ export class Panel {
     const cores = navigator.hardwareConcurrency ?? 1;
     const threadChoices: Record<string, Threads> = { [`auto (${autoThreads(cores)} here)`]: 'auto' };
     for (const n of [1, 2, 3, 4, 6, 8, 12, 16]) if (n === 1 || n <= cores) threadChoices[String(n)] = n;
-    sim.add(c, 'threads', threadChoices).name('particle threads').onChange((t: Threads) => void app.setThreads(t));
+    sim.add(c, 'threads', threadChoices).name('threads').onChange((t: Threads) => void app.setThreads(t));
     // Where the particle engine steps (gpu-backend.ts): the overlay says which, and why not the GPU.
     const backends: Record<string, ParticleBackend> = { 'auto (WebGPU where it can)': 'auto', WebGPU: 'webgpu', 'CPU (bit-exact)': 'cpu' };
     sim.add(c, 'backend', backends).name('particle backend').onChange((b: ParticleBackend) => void app.setBackend(b));

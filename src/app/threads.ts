@@ -4,13 +4,14 @@
  * isolated page (COOP/COEP headers, vite.config.ts); without it the engine runs on one thread and
  * `threadOptions` says why, once, on the console.
  *
- * How many threads: the app's "particle threads" setting (src/app/main.ts), 'auto' by default,
- * for either engine (the grid engine runs its split passes on the same thread team, src/grid/threads.ts).
- * Auto takes the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so that a
- * scene written for one thread still uses a many-core machine in the app; on the grid engine, whose
- * scene has no thread count of its own (particle.workers is the particle engine's), autoThreads() alone. Results are repeatable
- * for a given count only (schema.ts, particle.workers), so the count is shown in the HUD
- * (`threads` among the counters) and a fixed count can be chosen. The CLI keeps the scene's count.
+ * How many threads: the app's "threads" setting (src/app/main.ts), 'auto' by default, for either
+ * CPU engine (the grid engine runs its split passes on the same thread team, src/grid/threads.ts).
+ * Auto takes the scene's `particle.workers` or autoThreads() of this machine, whichever is more, so
+ * that a scene written for one thread still uses a many-core machine in the app; on the grid engine,
+ * whose scene has no thread count of its own (particle.workers is the particle engine's),
+ * autoThreads() alone. Results are repeatable for a given count only (schema.ts, particle.workers),
+ * so the count is shown in the HUD (`threads` among the counters) and a fixed count can be chosen.
+ * The CLI keeps the scene's count (particle engine) or `--workers` (both).
  */
 import type { EngineName, SimulationOptions } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';

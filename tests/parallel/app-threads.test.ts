@@ -3,7 +3,7 @@
  * `preview.headers`; tests/e2e/dev-server.test.ts checks the dev server's), so the page is
  * cross-origin isolated, and a scene with particle.workers = 2 runs its particle engine
  * on a nested Web Worker (src/app/threads.ts) while frames advance without errors; the app's
- * "particle threads" setting overrides the scene's count.
+ * "threads" setting overrides the scene's count.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
