@@ -6,7 +6,7 @@
  *   npx tsx bench/pool-rest.ts [width cm=20] [depth cm=5] [seconds=3] [key=value …]
  *
  * key=value: r (m, 0.004), nu (m²/s, 0.01), adhesion (lennard-jones strength, m/s²; unset: the
- * scene default), fps, quiet=N (print every Nth frame), dens=1 (mean ρ/ρ0 − 1 per region), and
+ * scene default), g (m/s², 9.81), fps, quiet=N (print every Nth frame), dens=1 (mean ρ/ρ0 − 1 per region), and
  * any particle.* setting as p.name=value (p.pressureCourant=0.4 p.pressureIterations=4).
  * Regions: top (within 2.5 r of the highest particle), corner (within 2.5 r of two side walls),
  * wall (of one), floor (within 2.5 r of it), bulk (the rest); RMS mm/s each.
@@ -29,6 +29,7 @@ const scene: SceneInput = {
   adhesion: kv.adhesion !== undefined ? [{ between: ['w', 'w'], type: 'lennard-jones', strength: Number(kv.adhesion) }] : [],
   bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
   particle,
+  ...(kv.g !== undefined ? { gravity: [0, -Number(kv.g), 0] as [number, number, number] } : {}),
 };
 const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
 const L = s.ctx.liquid;

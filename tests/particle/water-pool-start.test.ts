@@ -1,0 +1,90 @@
+/**
+ * A still water pool starts at rest when its box is not a whole number of 2r particle cells wide
+ * (issue 26, "Rest at any size"; docs/decisions.md, "A still water pool at 4 mm"). A liquid body is
+ * sampled on the 2r lattice (emit.ts bodyLattice); against closed walls each particle's (2r)³ cube
+ * must lie inside them (fitBodyToWalls). Before, a pool 30 cm wide at 4 mm particles (37.5 cells)
+ * got 38 columns, the outer ones 2 mm from the walls, and the first frame threw the rim up the
+ * walls (floating-box at 4 mm: the water's top at 14.1, 15.4, 15.5 cm over three frames, 12 cm at
+ * rest). The 6 × 4 cm pool is the smallest measured that showed it: first-frame RMS 0.43 √(g h),
+ * its top at 5.7 cm; now 0.025 √(g h), 3.1 cm.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSimulation, parseScene } from '../../src/index.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+
+const R = 0.004;
+
+function waterPool(width: number, depth: number): ParticleSimulation {
+  const scene: SceneInput = {
+    name: 'water-pool', fps: 30, duration: 1,
+    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip', faces: { ymax: 'open' } },
+    materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
+    bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
+    particle: { radius: R },
+  };
+  return createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
+}
+
+describe('a water pool filling a box that is not a whole number of particle cells wide', () => {
+  it('is sampled with every particle at least r inside the walls, each holding (2r)³', () => {
+    const s = waterPool(0.3, 0.12), L = s.ctx.liquid;
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < L.count; i++) {
+      for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], L.pos[3 * i + a]); hi[a] = Math.max(hi[a], L.pos[3 * i + a]); }
+    }
+    // Across the walls, each cube 2r wide (or wider) lies inside them.
+    expect(lo[0]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
+    expect(lo[2]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
+    expect(0.3 - hi[0]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
+    expect(0.3 - hi[2]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
+    // Vertically the layers are squeezed to keep each particle's volume (2r)³, and stand on the floor.
+    const layers = Math.round((hi[1] - lo[1]) / (2 * R)) + 1, dy = (hi[1] - lo[1]) / (layers - 1);
+    expect(lo[1]).toBeCloseTo(dy / 2, 9);
+    const spanned = 0.3 * 0.3 * (hi[1] - lo[1] + dy); // the box's floor area × the layers' height
+    expect(spanned / (L.count * (2 * R) ** 3)).toBeCloseTo(1, 6);
+  });
+
+  it('6 × 4 cm, 4 mm particles: the first frame stays still (RMS < 0.1 √(g h)) and its top under 4 cm', () => {
+    const s = waterPool(0.06, 0.04), L = s.ctx.liquid;
+    s.stepFrame();
+    let sq = 0, top = 0;
+    for (let i = 0; i < L.count; i++) {
+      sq += L.vel[3 * i] ** 2 + L.vel[3 * i + 1] ** 2 + L.vel[3 * i + 2] ** 2;
+      top = Math.max(top, L.pos[3 * i + 1]);
+    }
+    expect(Math.sqrt(sq / L.count) / Math.sqrt(9.81 * 0.04)).toBeLessThan(0.1);
+    expect(top).toBeLessThan(0.04);
+  });
+});
+
+describe('a water pool rests over seconds, default adhesion, 4 mm particles', () => {
+  // Skipped by name: water (ν 1e-6 m²/s) does not rest at 4 mm, even in a box it fits exactly.
+  // bench/pool-rest.ts 9.6 4.8 0.5 nu=1e-6: RMS 0.034–0.051 √(g h) over 0.17–0.5 s, the floor and
+  // top layers fastest; 9.6 × 12: 0.034–0.038; honey (ν 0.01) 9.6 × 12: 0.011–0.020 in the same
+  // frames, 20 × 5: 0.0006 over seconds 1–3. Not the start (fixed above), the depth, the step
+  // (pressureCourant 0.4 is worse: 0.055) or the sampling: the viscosity of water is too low to damp
+  // the particle-scale velocity the pressure solves leave (docs/decisions.md, "A still water pool
+  // at 4 mm").
+  it.skip('KNOWN FAILURE, water jitters at 0.04 √(g h): 9.6 × 4.8 cm, RMS ≤ 0.005 √(g h) over seconds 0.5–1', () => {
+    const width = 0.096, depth = 0.048;
+    const scene: SceneInput = {
+      name: 'water-pool', fps: 30, duration: 1,
+      domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
+      materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
+      bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
+      particle: { radius: R },
+    };
+    const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation, L = s.ctx.liquid;
+    let sum = 0, frames = 0;
+    for (let f = 1; f <= 30; f++) {
+      s.stepFrame();
+      if (f <= 15) continue;
+      let sq = 0;
+      for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
+      sum += sq / L.count;
+      frames++;
+    }
+    expect(Math.sqrt(sum / frames) / Math.sqrt(9.81 * depth)).toBeLessThan(0.005);
+  });
+});
