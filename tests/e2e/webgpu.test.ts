@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)('the app on WebGPU (headless Chromium, SwiftShader
     const pixels = await readPixels(page);
     const water = countWater(pixels);
     saveArtifact('webgpu-frame.png', await page.screenshot());
-    // 480 particles of 2 mm framed in a 960 × 600 view: thousands of pixels of water (none without it).
+    // 420 particles of 2 mm framed in a 960 × 600 view: thousands of pixels of water (none without it).
     expect(water, `water pixels in the frame drawn (frame ${state.frame})`).toBeGreaterThan(2000);
   }, TEST_TIMEOUT);
 
