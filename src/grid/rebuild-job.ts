@@ -10,7 +10,7 @@
 import type { JobArgs } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { definePhasedJob, gridWork } from './phases.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore, linkFromDense } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
 const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
@@ -40,7 +40,7 @@ function finishRange(x: X, from: number, to: number): void {
   const { u0, u1, u2, phi, pressure, temperature, nb, face, keys, ci, cj, ck, type, dense, oldKeys, oci, ocj, ock } = x.a;
   const { ou0, ou1, ou2, ophi, opressure, otemperature } = x.a;
   const oldCount = x.s.oldCount, outsidePhi = x.s.outsidePhi, ambient = x.s.ambient;
-  const dOff = x.s.dOff, dW = x.s.dW, dH = x.s.dH, dD = x.s.dD, WH = dW * dH;
+  const dOff = x.s.dOff, dW = x.s.dW, dH = x.s.dH, dD = x.s.dD;
   // The merge walk's position at `from`: the first old key not below this cell's.
   let op = 0;
   if (from < to) {
@@ -65,14 +65,7 @@ function finishRange(x: X, from: number, to: number): void {
       phi[c] = outsidePhi;
       temperature[c] = ambient;
     }
-    const dx = i + dOff, dy = j + dOff, dz = k + dOff;
-    const b = dx + dW * (dy + dH * dz), o = 6 * c;
-    nb[o] = dx > 0 ? dense[b - 1] : -1;
-    nb[o + 1] = dx + 1 < dW ? dense[b + 1] : -1;
-    nb[o + 2] = dy > 0 ? dense[b - dW] : -1;
-    nb[o + 3] = dy + 1 < dH ? dense[b + dW] : -1;
-    nb[o + 4] = dz > 0 ? dense[b - WH] : -1;
-    nb[o + 5] = dz + 1 < dD ? dense[b + WH] : -1;
+    linkFromDense(nb, dense, c, i + dOff, j + dOff, k + dOff, dW, dH, dD);
   }
 }
 

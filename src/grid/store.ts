@@ -31,6 +31,20 @@ export const FACE_FIXED = 2;
 const linkOffsets = new Int32Array(6);
 
 /** What a view of a store (GridStore.adopt) takes over: the arrays the stages read and the find tables. */
+/**
+ * Cell c's six face neighbours (NB_DX/DY/DZ order) from a dense slot table of dW × dH × dD, the
+ * cell at table index (x, y, z); −1 past the table's edge or where the table holds no cell.
+ */
+export function linkFromDense(nb: Int32Array, dense: Int32Array, c: number, x: number, y: number, z: number, dW: number, dH: number, dD: number): void {
+  const WH = dW * dH, b = x + dW * (y + dH * z), o = 6 * c;
+  nb[o] = x > 0 ? dense[b - 1] : -1;
+  nb[o + 1] = x + 1 < dW ? dense[b + 1] : -1;
+  nb[o + 2] = y > 0 ? dense[b - dW] : -1;
+  nb[o + 3] = y + 1 < dH ? dense[b + dW] : -1;
+  nb[o + 4] = z > 0 ? dense[b - WH] : -1;
+  nb[o + 5] = z + 1 < dD ? dense[b + WH] : -1;
+}
+
 export interface StoreParts {
   count: number;
   ci: Int32Array; cj: Int32Array; ck: Int32Array;
@@ -245,17 +259,7 @@ export class GridStore {
     const dense = this.dense;
     if (dense === null) return false;
     const { nb, ci, cj, ck, dOff, dW, dH, dD } = this;
-    const WH = dW * dH;
-    for (let c = 0; c < this.count; c++) {
-      const x = ci[c] + dOff, y = cj[c] + dOff, z = ck[c] + dOff;
-      const b = x + dW * (y + dH * z), o = 6 * c;
-      nb[o] = x > 0 ? dense[b - 1] : -1;
-      nb[o + 1] = x + 1 < dW ? dense[b + 1] : -1;
-      nb[o + 2] = y > 0 ? dense[b - dW] : -1;
-      nb[o + 3] = y + 1 < dH ? dense[b + dW] : -1;
-      nb[o + 4] = z > 0 ? dense[b - WH] : -1;
-      nb[o + 5] = z + 1 < dD ? dense[b + WH] : -1;
-    }
+    for (let c = 0; c < this.count; c++) linkFromDense(nb, dense, c, ci[c] + dOff, cj[c] + dOff, ck[c] + dOff, dW, dH, dD);
     return true;
   }
 
