@@ -98,8 +98,16 @@ export class FramePoster {
     })();
   }
 
-  /** Encodes the mesh of the frame on show (or, before one is kept, the engine's current surface). */
+  /**
+   * Encodes the mesh of the frame on show (or, before one is kept, the engine's current surface),
+   * once the frames still with the mesh worker are out: a paused run's export is then the last frame
+   * the page was sent, not the engine's frame ahead of it under another mesh.
+   */
   exportMesh(sim: Simulation | null, scene: Scene | null, id: number, format: MeshFormat): void {
+    void this.settled().then(() => this.exportNow(sim, scene, id, format));
+  }
+
+  private exportNow(sim: Simulation | null, scene: Scene | null, id: number, format: MeshFormat): void {
     const shown = sim && this.lastMeshFrame === sim.frame && this.lastMesh;
     const mesh = shown ? this.lastMesh : (sim?.surfaceMesh() ?? this.lastMesh);
     const frame = sim ? sim.frame : this.lastMeshFrame;

@@ -171,7 +171,6 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
   it('downloads the exported mesh under the name viscid run gives it', async () => {
     await page.evaluate(() => (window as any).__viscid.pause());
     await waitFor(page, 'window.__viscid.frames[0].playing === false'); // the frames still under way are in
-    const frame: number = await page.evaluate(() => (window as any).__viscid.frame);
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: WAIT }),
       page.evaluate(() => {
@@ -179,6 +178,9 @@ describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
         button.click();
       }),
     ]);
+    // The frame on show once the export is in: frames still with the mesh worker at the pause come
+    // in before it (frame-poster.ts exportMesh waits for them), so it is the frame exported.
+    const frame: number = await page.evaluate(() => (window as any).__viscid.frame);
     // In the scene's output.mesh format (binary PLY by default), as viscid run writes it.
     expect(await page.evaluate(() => (window as any).__viscid.sceneValue('output.mesh'))).toBe('ply');
     expect(download.suggestedFilename()).toBe(`mesh-${String(frame).padStart(4, '0')}.ply`);
