@@ -12,10 +12,10 @@
  * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 50
  * times as many; the second solve of a sub-timestep, below, half as many, rounded up). From the
  * third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
- * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1}) + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the
- * pressure leaves, and the compression the moves make, density correction after the moves
- * (pbf.ts) takes. Particles the pressure moved, or near a wall or body, lose their free-flight
- * offset (ballistic.ts).
+ * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
+ * + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the pressure leaves, and the compression
+ * the moves make, density correction after the moves (pbf.ts) takes. Particles the pressure
+ * moved, or near a wall or body, lose their free-flight offset (ballistic.ts).
  *
  * With particle.pressureAfterViscosity (the default) the solve runs twice a sub-timestep
  * (step.ts), as DFSPH orders its two solves around the non-pressure forces (Bender & Koschier
