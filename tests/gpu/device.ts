@@ -5,7 +5,11 @@
  * there and Dawn still finds no adapter, they fail, saying so.
  */
 import { afterAll } from 'vitest';
+import type { StepStats } from '../../src/api.ts';
 import { releaseNodeGpu, requestNodeGpu } from '../../src/cli/webgpu.ts';
+import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
+import { parseScene } from '../../src/scene/parse.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
 import { skipReason } from '../skips.ts';
 
 export const GPU_SKIP = skipReason('webgpu');
@@ -44,4 +48,24 @@ export async function checked<T>(device: GPUDevice, fn: () => Promise<T>): Promi
   const err = await device.popErrorScope();
   if (err) throw new Error(`WebGPU validation error: ${err.message}`);
   return out;
+}
+
+/**
+ * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats, then
+ * the liquid read back: positions, velocities, the count and the room made for sources. Validation
+ * errors fail it (checked).
+ */
+export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats) => void): Promise<{ pos: Float32Array; vel: Float32Array; n: number; capacity: number }> {
+  const device = await gpuDevice();
+  return checked(device, async () => {
+    const sim = new GpuParticleSimulation(device, parseScene(input));
+    for (let f = 0; f < frames; f++) {
+      const stats = await sim.stepFrame();
+      onFrame?.(stats);
+    }
+    const { pos, vel } = await sim.read();
+    const out = { pos, vel, n: sim.count, capacity: sim.capacity };
+    sim.destroy();
+    return out;
+  });
 }

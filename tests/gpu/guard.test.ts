@@ -9,14 +9,13 @@
  *     ball as on the CPU, nothing inside it.
  */
 import { describe, expect, it } from 'vitest';
-import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer, WORKGROUP } from '../../src/gpu/device.ts';
 import { SHAPE_VEC4, shapesWgsl, writeShape } from '../../src/gpu/shapes-wgsl.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { compileShape, eulerToMatrix } from '../../src/scene/shapes.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput, Shape } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -109,15 +108,8 @@ ${shapesWgsl('U.rec')}
       }
       return { cy: cy / n, spread, inside };
     };
-    const device = await gpuDevice();
-    const gpu = await checked(device, async () => {
-      const sim = new GpuParticleSimulation(device, parseScene(input));
-      for (let f = 0; f < frames; f++) await sim.stepFrame();
-      const { pos } = await sim.read();
-      const n = sim.count;
-      sim.destroy();
-      return film(pos, n);
-    });
+    const run = await gpuFrames(input, frames);
+    const gpu = film(run.pos, run.n);
     const cpuSim = new ParticleSimulation(parseScene(input));
     for (let f = 0; f < frames; f++) cpuSim.stepFrame();
     const L = cpuSim.ctx.liquid, cpu = film(L.pos, L.count);

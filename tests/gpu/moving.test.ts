@@ -7,11 +7,10 @@
  * between two pressure solves, whose object term takes the body's velocity: viscosity-wgsl.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -30,15 +29,7 @@ function base(extra: Partial<SceneInput>): SceneInput {
 
 /** The liquid after `frames` frames on both engines: positions and velocities. */
 async function both(input: SceneInput, frames: number): Promise<{ gpu: { pos: ArrayLike<number>; vel: ArrayLike<number>; n: number }; cpu: { pos: ArrayLike<number>; vel: ArrayLike<number>; n: number } }> {
-  const device = await gpuDevice();
-  const gpu = await checked(device, async () => {
-    const sim = new GpuParticleSimulation(device, parseScene(input));
-    for (let f = 0; f < frames; f++) await sim.stepFrame();
-    const { pos, vel } = await sim.read();
-    const n = sim.count;
-    sim.destroy();
-    return { pos, vel, n };
-  });
+  const gpu = await gpuFrames(input, frames);
   const cpuSim = new ParticleSimulation(parseScene(input));
   for (let f = 0; f < frames; f++) cpuSim.stepFrame();
   const L = cpuSim.ctx.liquid, n = L.count;

@@ -6,11 +6,10 @@
  * as on the CPU: centre of mass and spread.
  */
 import { describe, expect, it } from 'vitest';
-import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -50,15 +49,8 @@ function rest(pos: ArrayLike<number>, vel: ArrayLike<number>, n: number): { rms:
 describe.skipIf(GPU_SKIP)('WebGPU static objects', () => {
   it('rests a pool on a particle-ized plane floor as the CPU engine does', async () => {
     const frames = 4, input = poolOnPlane();
-    const device = await gpuDevice();
-    const gpu = await checked(device, async () => {
-      const sim = new GpuParticleSimulation(device, parseScene(input));
-      for (let f = 0; f < frames; f++) await sim.stepFrame();
-      const { pos, vel } = await sim.read();
-      const n = sim.count;
-      sim.destroy();
-      return { ...rest(pos, vel, n), n };
-    });
+    const run = await gpuFrames(input, frames);
+    const gpu = { ...rest(run.pos, run.vel, run.n), n: run.n };
     const cpuSim = new ParticleSimulation(parseScene(input));
     for (let f = 0; f < frames; f++) cpuSim.stepFrame();
     const L = cpuSim.ctx.liquid, cpu = rest(L.pos, L.vel, L.count);
@@ -107,15 +99,8 @@ describe.skipIf(GPU_SKIP)('WebGPU static objects', () => {
       }
       return { cy: cy / n, low, spread, inside };
     };
-    const device = await gpuDevice();
-    const gpu = await checked(device, async () => {
-      const sim = new GpuParticleSimulation(device, parseScene(input));
-      for (let f = 0; f < frames; f++) await sim.stepFrame();
-      const { pos } = await sim.read();
-      const n = sim.count;
-      sim.destroy();
-      return { ...film(pos, n), n };
-    });
+    const run = await gpuFrames(input, frames);
+    const gpu = { ...film(run.pos, run.n), n: run.n };
     const cpuSim = new ParticleSimulation(parseScene(input));
     for (let f = 0; f < frames; f++) cpuSim.stepFrame();
     const L = cpuSim.ctx.liquid, cpu = film(L.pos, L.count);

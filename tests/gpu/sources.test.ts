@@ -7,12 +7,11 @@
  * solves, whose vectors and warm start are sized to the capacity: the scene starts with no liquid).
  */
 import { describe, expect, it } from 'vitest';
-import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { GpuParticleRun } from '../../src/gpu/mirror.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -37,16 +36,9 @@ function stream(pos: ArrayLike<number>, n: number): { n: number; cy: number; low
 /** The spout scene on both engines for three frames: the counts each frame, the stream's centre of mass and lowest particle. */
 async function pour(scene: SceneInput, label: string): Promise<void> {
   const frames = 3;
-  const device = await gpuDevice();
-  const gpu = await checked(device, async () => {
-    const sim = new GpuParticleSimulation(device, parseScene(scene));
-    const counts: number[] = [];
-    for (let f = 0; f < frames; f++) counts.push((await sim.stepFrame()).counters.particles);
-    const { pos } = await sim.read();
-    const out = { ...stream(pos, sim.count), counts, capacity: sim.capacity };
-    sim.destroy();
-    return out;
-  });
+  const gpuCounts: number[] = [];
+  const run = await gpuFrames(scene, frames, (s) => gpuCounts.push(s.counters.particles));
+  const gpu = { ...stream(run.pos, run.n), counts: gpuCounts, capacity: run.capacity, n: run.n };
   const cpuSim = new ParticleSimulation(parseScene(scene));
   const counts: number[] = [];
   for (let f = 0; f < frames; f++) counts.push(cpuSim.stepFrame().counters.particles);

@@ -8,11 +8,10 @@
  * tolerances are stated in each test.
  */
 import { describe, expect, it } from 'vitest';
-import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -24,16 +23,9 @@ function scene(nu: number, extra: Partial<SceneInput>): SceneInput {
 interface Run { pos: Float32Array; vel: Float32Array; n: number; iterations: number }
 
 async function gpuRun(input: SceneInput, frames: number): Promise<Run> {
-  const device = await gpuDevice();
-  return checked(device, async () => {
-    const sim = new GpuParticleSimulation(device, parseScene(input));
-    let iterations = 0;
-    for (let f = 0; f < frames; f++) iterations = (await sim.stepFrame()).counters.viscosityIterationsPerSolve;
-    const { pos, vel } = await sim.read();
-    const n = sim.count;
-    sim.destroy();
-    return { pos, vel, n, iterations };
-  });
+  let iterations = 0;
+  const { pos, vel, n } = await gpuFrames(input, frames, (s) => { iterations = s.counters.viscosityIterationsPerSolve; });
+  return { pos, vel, n, iterations };
 }
 
 function cpuRun(input: SceneInput, frames: number): Run {

@@ -10,7 +10,7 @@ import { GpuParticleSimulation, UnportedSceneError } from '../../src/gpu/simulat
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
 
 releaseGpuAfterAll();
 
@@ -26,16 +26,9 @@ function scene(extra: Partial<SceneInput>): SceneInput {
 }
 
 async function run(input: SceneInput, frames: number): Promise<{ pos: Float32Array; vel: Float32Array; n: number; passes: number }> {
-  const device = await gpuDevice();
-  return checked(device, async () => {
-    const sim = new GpuParticleSimulation(device, parseScene(input));
-    let passes = 0;
-    for (let f = 0; f < frames; f++) passes = Math.max(passes, (await sim.stepFrame()).counters.densityPassesLastSubstep);
-    const { pos, vel } = await sim.read();
-    const n = sim.count;
-    sim.destroy();
-    return { pos, vel, n, passes };
-  });
+  let passes = 0;
+  const { pos, vel, n } = await gpuFrames(input, frames, (s) => { passes = Math.max(passes, s.counters.densityPassesLastSubstep); });
+  return { pos, vel, n, passes };
 }
 
 describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
