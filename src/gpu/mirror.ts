@@ -57,6 +57,14 @@ export class GpuParticleRun {
     // The sources' carries and which bodies were let in, so that a checkpoint of the copy resumes them.
     const emitted = this.gpu.emitterState();
     if (emitted) this.mirror.emitters.restore(emitted);
+    // A gel's springs, so that a checkpoint of the copy resumes them (gel-checkpoint.ts).
+    if (this.gpu.gel && ctx.gel) {
+      const sp = await this.gpu.gel.read(), gel = ctx.gel, hostId = (i: number): number => (i < n0 ? this.ids[i] : this.firstNew + i - n0);
+      gel.count = 0;
+      gel.reserve(sp.idA.length);
+      for (let q = 0; q < sp.idA.length; q++) { gel.idA[q] = hostId(sp.idA[q]); gel.idB[q] = hostId(sp.idB[q]); gel.rest[q] = sp.rest[q]; }
+      gel.count = sp.idA.length;
+    }
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
     this.mirror.particlesMoved();

@@ -25,7 +25,7 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   for (const name of liquids) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;
-    if (m.viscoelastic) out.push({ path: `materials.${name}.viscoelastic`, message: `gels ${NOT_YET}` });
+    // Gels run (gel.ts: the springs of src/particle/gel.ts), for the one liquid.
     if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
   }
   scene.bodies.forEach((b, i) => {

@@ -59,6 +59,7 @@ import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } 
 import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
+import { GpuGel } from './gel.ts';
 import type { StepContext } from '../particle/context.ts';
 
 export type { GpuParticles } from './read-back.ts';
@@ -107,6 +108,7 @@ export class GpuParticleSimulation {
   private readonly host: StepContext;
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
+  /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
@@ -143,6 +145,7 @@ export class GpuParticleSimulation {
     while (m < ctx.isLiquid.length && !ctx.isLiquid[m]) m++;
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
+    this.gel = GpuGel.of(device, ctx, m, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
@@ -280,7 +283,7 @@ export class GpuParticleSimulation {
       const speed = await this.maxSpeed();
       if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
-      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r))));
+      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1));
       counters.subdivisions += pieces - 1;
       for (let q = 0; q < pieces; q++) {
         const emitted = await this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
@@ -329,6 +332,7 @@ export class GpuParticleSimulation {
     let group = this.group();
     let pass = enc.beginComputePass();
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
+    this.gel?.relist(pass, this.params, this.grid, this.wall, n, dt / P.moves);
     Src?.hold(pass, this.grid, t);
     dispatch(pass, this.adhesion.pipelines.adhesion, this.group(this.adhesion), n);
     const F = this.friction, fg = F ? this.group(F) : null;
@@ -362,6 +366,7 @@ export class GpuParticleSimulation {
     Src?.hold(pass, this.grid, t);
     const G = this.guard, gg = G ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {
+      this.gel?.move(pass, this.params, this.grid, this.wall, n);
       dispatch(pass, K.translate, group, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
@@ -436,7 +441,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    this.viscosity?.destroy();
+    this.viscosity?.destroy(); this.gel?.destroy();
     this.sinks?.destroy();
     this.sources?.destroy();
     this.guard?.bodies.destroy();

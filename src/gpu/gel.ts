@@ -1,0 +1,155 @@
+/// <reference types="@webgpu/types" />
+/**
+ * The gel stage on the GPU: the CPU engine's viscoelastic springs with plasticity
+ * (src/particle/gel.ts; Clavet, Beaudoin & Poulin 2005 §5, with the scene's four parameters as
+ * gel.ts turns them into spring constants), kernels in gel-wgsl.ts. In the step's order (step.ts):
+ * at the first move of a sub-timestep the springs are broken, made and listed (`relist`, at the
+ * positions of the sort that starts the sub-timestep), and at every move, before the translation,
+ * their plastic flow and their forces into the velocities (`move`). The sub-timestep is split as
+ * step.ts splits it for a gel's explicit step (gel.ts gelPieces; simulation.ts).
+ *
+ * The springs are held by particle id at both of their ends (gel-wgsl.ts says why the two copies
+ * stay equal), so they need no carrying through the sort. One liquid (refuse.ts): its own entry
+ * of gel.ts's per-material-pair constants.
+ */
+import type { StepContext } from '../particle/context.ts';
+import { gelPieces, type GelState } from '../particle/gel.ts';
+import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
+import { GEL_ENTRIES, GEL_PARAM_BYTES, GEL_SLOTS, GEL_WGSL, type GelEntry } from './gel-wgsl.ts';
+import type { GpuNeighbours } from './neighbours.ts';
+
+const STRIDE = GEL_SLOTS + 1;
+
+/** The springs as the CPU engine keeps them (gel.ts GelState): ends by GPU particle id, rest lengths (m). */
+export interface GpuSprings {
+  idA: Int32Array;
+  idB: Int32Array;
+  rest: Float64Array;
+  /** Particles that wanted more than GEL_SLOTS springs at their last listing (they made none that sub-timestep). */
+  full: number;
+}
+
+export class GpuGel {
+  private readonly kernels: Kernels<GelEntry>;
+  private readonly slot: GPUBuffer;
+  private readonly springs: GPUBuffer;
+  private readonly vel0: GPUBuffer;
+  private readonly params: GPUBuffer;
+  private readonly data = new ArrayBuffer(GEL_PARAM_BYTES);
+  private readonly e: number;
+
+  /**
+   * The gel of the host's liquid (material m), or null where it is not a gel; with the host's
+   * springs where it has some (a run resumed from a checkpoint). `capacity`: the slots (and ids)
+   * the liquid may fill.
+   */
+  static of(device: GPUDevice, ctx: StepContext, m: number, capacity: number): GpuGel | null {
+    const gel = ctx.gel;
+    if (gel === null || !gel.isGel[m]) return null;
+    const out = new GpuGel(device, gel, m, capacity);
+    if (gel.count > 0) out.upload(ctx.liquid.id.subarray(0, ctx.liquid.count), ctx.liquid.nextId);
+    return out;
+  }
+
+  /** Pieces a sub-timestep of `dt` with `moves` moves is cut into for the explicit springs (gel.ts gelPieces). */
+  pieces(dt: number, moves: number): number {
+    return gelPieces(this.gel, dt, moves);
+  }
+
+  private constructor(private readonly device: GPUDevice, private readonly gel: GelState, m: number, private readonly capacity: number) {
+    this.e = m * gel.materials + m;
+    this.kernels = new Kernels(device, 'gel', GEL_WGSL, GEL_ENTRIES, 10, [0, 9]);
+    this.slot = storageBuffer(device, 4 * capacity, 'gel: slot of each id');
+    this.springs = storageBuffer(device, 8 * STRIDE * capacity, 'gel: springs by id');
+    this.vel0 = storageBuffer(device, 16 * capacity, 'gel: velocities at the start of a move');
+    this.params = uniformBuffer(device, GEL_PARAM_BYTES, 'gel parameters');
+    const f = new Float32Array(this.data), u = new Uint32Array(this.data), e = this.e;
+    f[0] = gel.reach; f[1] = 1 / gel.reach; f[2] = gel.stiffness[e]; f[3] = gel.limit[e];
+    f[7] = gel.invMass[m]; u[9] = capacity;
+  }
+
+  /**
+   * The host's springs (a run resumed from a checkpoint: gel-checkpoint.ts) by GPU id: `ids` are
+   * the host liquid's ids in GPU id order (the seeding liquid's index is its GPU id).
+   */
+  private upload(ids: ArrayLike<number>, nextId: number): void {
+    const gel = this.gel, index = new Int32Array(nextId).fill(-1);
+    for (let i = 0; i < ids.length; i++) index[ids[i]] = i;
+    const words = new Uint32Array(2 * STRIDE * this.capacity), f = new Float32Array(words.buffer);
+    const add = (i: number, j: number, rest: number): void => {
+      const base = 2 * STRIDE * i, c = words[base];
+      words[base + 2 + 2 * c] = j;
+      f[base + 3 + 2 * c] = rest;
+      words[base] = c + 1;
+      words[base + 1] = c + 1;
+    };
+    for (let q = 0; q < gel.count; q++) {
+      const i = index[gel.idA[q]], j = index[gel.idB[q]];
+      if (i < 0 || j < 0 || words[2 * STRIDE * i] >= GEL_SLOTS || words[2 * STRIDE * j] >= GEL_SLOTS) continue;
+      add(i, j, gel.rest[q]);
+      add(j, i, gel.rest[q]);
+    }
+    this.device.queue.writeBuffer(this.springs, 0, words);
+  }
+
+  /** This move's δt and plastic factors (gel.ts applyGel), before the sub-timestep's commands are submitted. */
+  private writeStep(dtm: number): void {
+    const g = this.gel, e = this.e, f = new Float32Array(this.data);
+    const lim = g.limit[e], rate = g.yieldRate[e];
+    f[4] = -Math.expm1(-(1 + lim) * rate * dtm) / (1 + lim);
+    f[5] = lim < 1 ? -Math.expm1(-(1 - lim) * rate * dtm) / (1 - lim) : 0;
+    f[6] = Math.exp(-g.decay[e] * dtm);
+    f[8] = dtm;
+    this.device.queue.writeBuffer(this.params, 0, this.data);
+  }
+
+  private group(step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer): GPUBindGroup {
+    return this.kernels.bind(this.device, [step, grid.pos, grid.vel, grid.id, this.slot, this.springs, wall, grid.start, this.vel0, this.params]);
+  }
+
+  /**
+   * Breaks, makes and lists the springs at the sorted positions (gel.ts listSprings): right after
+   * the sort; and writes the sub-timestep's parameters for moves of `dtm` seconds (writeStep).
+   */
+  relist(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number, dtm: number): void {
+    this.writeStep(dtm);
+    const K = this.kernels.pipelines, g = this.group(step, grid, wall);
+    dispatch(pass, K.gelClear, g, this.capacity);
+    dispatch(pass, K.gelSlot, g, n);
+    dispatch(pass, K.gelBreak, g, n);
+    dispatch(pass, K.gelMake, g, n);
+  }
+
+  /** One move's plastic flow and spring forces (gel.ts applyGel), before its translation. */
+  move(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number): void {
+    const K = this.kernels.pipelines, g = this.group(step, grid, wall);
+    dispatch(pass, K.gelPlastic, g, n);
+    dispatch(pass, K.gelForce, g, n);
+  }
+
+  /** The springs read back, each once (idA < idB), as the CPU engine keeps them. */
+  async read(): Promise<GpuSprings> {
+    const words = new Uint32Array(await readBuffer(this.device, this.springs, 8 * STRIDE * this.capacity)), f = new Float32Array(words.buffer);
+    let m = 0, full = 0;
+    for (let i = 0; i < this.capacity; i++) {
+      const base = 2 * STRIDE * i, c = words[base];
+      if (words[base + 1] > GEL_SLOTS) full++;
+      for (let k = 0; k < c; k++) if (words[base + 2 + 2 * k] > i) m++;
+    }
+    const idA = new Int32Array(m), idB = new Int32Array(m), rest = new Float64Array(m);
+    m = 0;
+    for (let i = 0; i < this.capacity; i++) {
+      const base = 2 * STRIDE * i, c = words[base];
+      for (let k = 0; k < c; k++) {
+        const j = words[base + 2 + 2 * k];
+        if (j <= i) continue;
+        idA[m] = i; idB[m] = j; rest[m] = f[base + 3 + 2 * k]; m++;
+      }
+    }
+    return { idA, idB, rest, full };
+  }
+
+  destroy(): void {
+    for (const b of [this.slot, this.springs, this.vel0, this.params]) b.destroy();
+  }
+}
