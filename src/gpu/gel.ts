@@ -27,6 +27,8 @@ export interface GpuSprings {
   rest: Float64Array;
   /** Particles that wanted more than GEL_SLOTS springs at their last listing (they made none that sub-timestep). */
   full: number;
+  /** Springs held at one end only, or with different rest lengths at their two ends (0 unless `read(true)` found some). */
+  unpaired: number;
 }
 
 export class GpuGel {
@@ -127,14 +129,26 @@ export class GpuGel {
     dispatch(pass, K.gelForce, g, n);
   }
 
-  /** The springs read back, each once (idA < idB), as the CPU engine keeps them. */
-  async read(): Promise<GpuSprings> {
+  /**
+   * The springs read back, each once (idA < idB), as the CPU engine keeps them. `check`: counts
+   * the springs whose two copies differ (a check for tests: the two ends must hold each spring
+   * with the same bits).
+   */
+  async read(check = false): Promise<GpuSprings> {
     const words = new Uint32Array(await readBuffer(this.device, this.springs, 8 * STRIDE * this.capacity)), f = new Float32Array(words.buffer);
-    let m = 0, full = 0;
+    let m = 0, full = 0, unpaired = 0;
     for (let i = 0; i < this.capacity; i++) {
       const base = 2 * STRIDE * i, c = words[base];
       if (words[base + 1] > GEL_SLOTS) full++;
-      for (let k = 0; k < c; k++) if (words[base + 2 + 2 * k] > i) m++;
+      for (let k = 0; k < c; k++) {
+        const j = words[base + 2 + 2 * k];
+        if (j > i) m++;
+        if (!check) continue;
+        const bj = 2 * STRIDE * j, cj = words[bj];
+        let found = false;
+        for (let l = 0; l < cj && !found; l++) found = words[bj + 2 + 2 * l] === i && words[bj + 3 + 2 * l] === words[base + 3 + 2 * k];
+        if (!found) unpaired++;
+      }
     }
     const idA = new Int32Array(m), idB = new Int32Array(m), rest = new Float64Array(m);
     m = 0;
@@ -146,7 +160,7 @@ export class GpuGel {
         idA[m] = i; idB[m] = j; rest[m] = f[base + 3 + 2 * k]; m++;
       }
     }
-    return { idA, idB, rest, full };
+    return { idA, idB, rest, full, unpaired };
   }
 
   destroy(): void {

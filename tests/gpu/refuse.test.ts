@@ -5,7 +5,8 @@
  * two), so the dam break, the honey drop, the cup pour and the gel fan run as shipped (cohesion,
  * static and moving objects, sinks, strong adhesion to a body, which the signed-distance guard
  * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts). A mesh sink, and adhesion other than
- * the default to a mesh body (no guard for a mesh), are refused by path.
+ * the default to a mesh body (no guard for a mesh), are refused by path. Gels run (src/gpu/gel.ts);
+ * a second liquid, mixing and temperature-dependent viscosity are refused by path.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,17 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
     expect(unportedFeatures(parseScene(shipped('cup-pour.json')))).toEqual([]);
     expect(unportedFeatures(parseScene(shipped('gel-fan.json')))).toEqual([]);
+  });
+
+  it('runs the gels as shipped (jello-drop, jelly-block; soap-pour with its spouts): src/gpu/gel.ts', () => {
+    for (const name of ['jello-drop.json', 'jelly-block.json', 'soap-pour.json']) expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
+  });
+
+  it('refuses a second liquid, mixing and temperature by their paths (honey-melt, paint-drops, smoke-plume)', () => {
+    const paths = (name: string) => unportedFeatures(parseScene(shipped(name))).map((f) => f.path);
+    expect(paths('honey-melt.json')).toEqual(['materials.hot-honey', 'materials.honey.grid.temperature', 'materials.hot-honey.grid.temperature']);
+    expect(paths('paint-drops.json')).toEqual(['particle.mixingDiffusivity', 'materials.yellow']);
+    expect(paths('smoke-plume.json')).toEqual(['materials.smoke.grid.temperature']);
   });
 
   it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {
