@@ -3,10 +3,14 @@
  * src/particle/gel.ts) against the CPU particle engine: a 3 cm gel cube (125 particles, radius
  * 3 mm) dropped 2 cm onto a no-slip floor squashes, springs back and settles as the CPU's does
  * (its height and centre of mass frame by frame, tolerances below), with about as many springs,
- * each held with the same bits at its two ends (so the ends get opposite forces).
+ * each held with the same bits at its two ends (so the ends get opposite forces). A GPU run's
+ * checkpoint (its host copy's: mirror.ts) carries the springs, and a GPU run resumed from it
+ * starts with them.
  */
 import { describe, expect, it } from 'vitest';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
+import { GpuParticleRun } from '../../src/gpu/mirror.ts';
+import { restoreSimulation } from '../../src/index.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -67,6 +71,29 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
       // The tolerance tells a gel from a liquid: the same cube without springs slumps far more.
       console.log(`the CPU's gel and liquid cubes differ in height by up to ${(apart * 1000).toFixed(2)} mm`);
       expect(apart).toBeGreaterThan(3 * 0.0015);
+      gpu.destroy();
+    });
+  }, 120_000);
+
+  it("checkpoints the springs through the host copy, and a GPU run resumed from it starts with them", async () => {
+    const device = await gpuDevice();
+    await checked(device, async () => {
+      const run = new GpuParticleRun(device, new ParticleSimulation(parseScene(cube(0.02))));
+      for (let f = 0; f < 2; f++) await run.stepFrame();
+      const saved = run.mirror.ctx.gel!.count;
+      const restored = restoreSimulation(run.mirror.save()) as ParticleSimulation;
+      run.dispose();
+      expect(saved).toBeGreaterThan(1000);
+      expect(restored.ctx.gel!.count).toBe(saved);
+      const gpu = new GpuParticleSimulation(device, restored.scene, restored);
+      const start = await gpu.gel!.read(true);
+      expect(start.idA.length).toBe(saved);
+      expect(start.unpaired).toBe(0);
+      await gpu.stepFrame();
+      const next = await gpu.gel!.read(true);
+      console.log(`springs: ${saved} saved at frame 2, ${next.idA.length} after a resumed frame (unpaired ${next.unpaired})`);
+      expect(next.unpaired).toBe(0);
+      expect(Math.abs(next.idA.length - saved)).toBeLessThan(0.1 * saved);
       gpu.destroy();
     });
   }, 120_000);
