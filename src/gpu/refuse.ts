@@ -12,6 +12,7 @@ import { OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS } from './object
 import { MAX_SINKS } from './sinks.ts';
 import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
+import { GEL_SLOTS } from './gel-wgsl.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -92,6 +93,11 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const P = scene.particle;
   if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
+  for (const name of scene.materialNames) {
+    const m = scene.materials[name];
+    if (m.kind !== 'liquid' || !(m.viscoelastic && m.viscoelastic.elasticModulus > 0)) continue;
+    out.push({ path: `materials.${name}.viscoelastic`, message: `a particle holds at most ${GEL_SLOTS} springs (26 on the rest lattice); one that would want more makes no new ones that sub-timestep (gel.ts)` });
+  }
   scene.bodies.forEach((b, i) => {
     if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
     out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
