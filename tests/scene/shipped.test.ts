@@ -149,8 +149,9 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     for (let f = 0; f < 60; f++) sim.stepFrame();
     const r = onRod(sim.fluidPoints());
     console.log(`honey-on-spinner (particle) at 2 s: ${(100 * r.near).toFixed(0)} % within 1 cm of the rod, ${r.floor} particles on the floor`);
-    // The description: 55 % at 2 s, 44 % at 4 s, drips apart on the floor.
-    expect(r.near).toBeGreaterThan(0.4);
+    // The description: 69 % at 2 s, 50 % at 4 s, drips apart on the floor. At the rod's former friction
+    // 0.5 (half the no-slip in the implicit viscosity) it was 48 % at 2 s and 25 % at 4 s.
+    expect(r.near).toBeGreaterThan(0.6);
     expect(r.floor).toBeGreaterThan(0);
   });
 
