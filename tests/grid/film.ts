@@ -30,8 +30,8 @@ export interface FilmShape {
   harmonic5: number;
   /**
    * The share of the rim's length (the polygon through r(θ) in the FILM_BINS directions) whose
-   * direction lies within AXIS_DEGREES of an axis: 1/9 for a circle (any direction alike), near 1
-   * for a footprint whose edges run along the axes (a stepped polygon).
+   * direction lies within AXIS_DEGREES of an axis: at most 1/9 for a circle (4–8 of the 72 chords),
+   * near 1 for a footprint whose edges run along the axes (a stepped polygon).
    */
   axisShare: number;
   axisRatio: number;
