@@ -28,8 +28,32 @@ export interface FilmShape {
   harmonic8: number;
   harmonic3: number;
   harmonic5: number;
+  /**
+   * The share of the rim's length (the polygon through r(θ) in the FILM_BINS directions) whose
+   * direction lies within AXIS_DEGREES of an axis: at most 1/9 for a circle (4–8 of the 72 chords),
+   * near 1 for a footprint whose edges run along the axes (a stepped polygon).
+   */
+  axisShare: number;
   axisRatio: number;
   coverage: number;
+}
+
+/** The tolerance of `axisShare`, degrees. */
+export const AXIS_DEGREES = 5;
+
+/** FilmShape.axisShare of a rim r(θ) in FILM_BINS equal directions. */
+export function rimAxisShare(r: Float64Array): number {
+  let along = 0, all = 0;
+  for (let b = 0; b < FILM_BINS; b++) {
+    const t0 = (2 * Math.PI * (b + 0.5)) / FILM_BINS, t1 = (2 * Math.PI * (b + 1.5)) / FILM_BINS, r1 = r[(b + 1) % FILM_BINS];
+    const dx = r1 * Math.cos(t1) - r[b] * Math.cos(t0), dz = r1 * Math.sin(t1) - r[b] * Math.sin(t0);
+    const len = Math.hypot(dx, dz);
+    if (!(len > 0)) continue;
+    const deg = ((Math.atan2(dz, dx) * 180) / Math.PI + 360) % 90;
+    all += len;
+    if (Math.min(deg, 90 - deg) < AXIS_DEGREES) along += len;
+  }
+  return all > 0 ? along / all : 0;
 }
 
 function harmonic(r: Float64Array, m: number, mean: number): number {
@@ -59,7 +83,7 @@ function foldDirection(r: Float64Array): number {
  * mean), its 2nd, 3rd, 4th, 5th and 8th azimuthal harmonics relative to the mean (their sizes do not
  * depend on where the first bin starts) and the direction of the 2nd.
  */
-export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 'harmonic2' | 'fold' | 'harmonic3' | 'harmonic4' | 'harmonic5' | 'harmonic8'> {
+export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 'harmonic2' | 'fold' | 'harmonic3' | 'harmonic4' | 'harmonic5' | 'harmonic8' | 'axisShare'> {
   let mean = 0;
   for (let b = 0; b < FILM_BINS; b++) mean += r[b] / FILM_BINS;
   let varr = 0;
@@ -74,6 +98,7 @@ export function rimFigures(r: Float64Array): Pick<FilmShape, 'rim' | 'spread' | 
     harmonic8: harmonic(r, 8, m),
     harmonic3: harmonic(r, 3, m),
     harmonic5: harmonic(r, 5, m),
+    axisShare: rimAxisShare(r),
   };
 }
 
@@ -119,7 +144,7 @@ export function filmShape(sim: GridSimulation, floor: number, reach: number, ax 
 /** One line of figures for a log. */
 export function describeFilm(f: FilmShape): string {
   const pct = (v: number) => (100 * v).toFixed(1);
-  return `rim ${(1000 * f.rim).toFixed(1)} mm, spread ${pct(f.spread)} %, harmonics 2: ${pct(f.harmonic2)} % at ${f.fold.toFixed(0)}° 4: ${pct(f.harmonic4)} % 8: ${pct(f.harmonic8)} % (3: ${pct(f.harmonic3)} %, 5: ${pct(f.harmonic5)} %), axes/diagonals ${f.axisRatio.toFixed(3)}, coverage ${pct(f.coverage)} %`;
+  return `rim ${(1000 * f.rim).toFixed(1)} mm, spread ${pct(f.spread)} %, harmonics 2: ${pct(f.harmonic2)} % at ${f.fold.toFixed(0)}° 4: ${pct(f.harmonic4)} % 8: ${pct(f.harmonic8)} % (3: ${pct(f.harmonic3)} %, 5: ${pct(f.harmonic5)} %), axes/diagonals ${f.axisRatio.toFixed(3)}, along the axes ${pct(f.axisShare)} % of the rim, coverage ${pct(f.coverage)} %`;
 }
 
 /** The film's footprint (φ < 0 in the first row of centres above the floor) as text, one character a cell. */
