@@ -155,7 +155,7 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
   }
   for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
-    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]), gx = g.x, gy = g.y, gz = g.z;
+    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, walls, wo), gx = g.x, gy = g.y, gz = g.z;
     // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
     const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
     if (walls[wo + 2] === 1) {
@@ -175,10 +175,14 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
 }
 
 const g0 = { x: 0, y: 0, z: 0, r2: 0 };
-/** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
-export function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
+/**
+ * x′ = x_i − M x_j for the wall at walls[wo] (axis, plane: wallTable), into module scratch (no
+ * allocation; the wall is named by its offset so that no double is passed to a call V8 may not inline).
+ */
+export function ghost(pos: Float64Array, i: number, j: number, walls: Float64Array, wo: number): typeof g0 {
+  const axis = walls[wo];
   let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
-  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
+  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * walls[wo + 1];
   if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;
   g0.x = gx; g0.y = gy; g0.z = gz; g0.r2 = gx * gx + gy * gy + gz * gz;
   return g0;
