@@ -33,7 +33,7 @@
  * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage, stopped at a
  * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). The
  * products A v are in viscosity-weiler-product.ts: on one thread from half rows (each liquid pair
- * once as g = √e_ij x_ij, its block g gᵀ; the stage lists them and adds the blocks to the
+ * once as its scalar e_ij, its block e x xᵀ; the stage lists them and adds the blocks to the
  * diagonal: viscosity-weiler-rows.ts), on a team from full rows, every thread setting up and
  * updating its own share; dot products are added per thread and then over the threads in rank
  * order (each thread adds the same numbers in the same order, so all take the same step and stop
@@ -63,12 +63,12 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f64', onrm: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
   },
-  scalars: ['nm', 'tol', 'maxIter', 'thermal', 'half'],
+  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
@@ -112,8 +112,8 @@ export const weilerJob = defineJob({
     for (let t = 0; t < T; t++) {
       rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3]; b2 += red[RED_STRIDE * t + 4];
     }
-    // Where v* needs (next to) no change (a liquid in rigid motion), 1e-9 |b| is round-off's floor.
-    const goal = x.s.tol * x.s.tol * bb + 1e-18 * b2, maxIter = x.s.maxIter;
+    // Where v* needs (next to) no change (a liquid in rigid motion), floor |b| is round-off's (viscosity-weiler.ts).
+    const goal = x.s.tol * x.s.tol * bb + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
@@ -204,7 +204,7 @@ const sum = new Float64Array(9);
 function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): void {
   const { pos, vstar, mat, ls, lj, coef, pinv } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], rhoi = a.rho[mat[i]], o = 6 * i;
-  // Half rows: the stage has put the pair blocks Σ g gᵀ in pinv (viscosity-weiler-rows.ts halfRows).
+  // Half rows: the stage has put the pair blocks Σ e x xᵀ in pinv (viscosity-weiler-rows.ts halfRows).
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   if (half) {
     dxx += pinv[o]; dyy += pinv[o + 1]; dzz += pinv[o + 2]; dxy = pinv[o + 3]; dxz = pinv[o + 4]; dyz = pinv[o + 5];
@@ -243,7 +243,8 @@ function objectTerms(a: A, i: number, nm: number): void {
   }
   const nl = Math.sqrt(nx * nx + ny * ny + nz * nz), onrm = a.onrm;
   if (nl > 0) {
-    nx /= nl; ny /= nl; nz /= nl;
+    // n as the products read it back (single precision), so that b and A take the same plane.
+    nx = Math.fround(nx / nl); ny = Math.fround(ny / nl); nz = Math.fround(nz / nl);
     // X T v_b summed over the slots (T v_b: the body's velocity along its surface).
     for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
       const s = bj[e], c = bcoef[e];
@@ -289,7 +290,7 @@ function wallTerms(a: A, i: number): void {
 }
 
 /** Row i's diagonal block (xx, yy, zz, xy, xz, yz) in pinv, replaced by its inverse (cofactors over the determinant). */
-function invertBlock(pinv: Float64Array, i: number): void {
+function invertBlock(pinv: Float32Array, i: number): void {
   const o = 6 * i, dxx = pinv[o], dyy = pinv[o + 1], dzz = pinv[o + 2], dxy = pinv[o + 3], dxz = pinv[o + 4], dyz = pinv[o + 5];
   const cxx = dyy * dzz - dyz * dyz, cxy = dxz * dyz - dxy * dzz, cxz = dxy * dyz - dxz * dyy;
   const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det;

@@ -54,6 +54,8 @@ const NO_FACTORS = new Float64Array(0);
  * moving liquid makes large and a warm start can meet with its own leftover).
  */
 export const VISCOSITY_TOLERANCE = 1e-2;
+/** Where v* needs (next to) no change (a liquid in rigid motion), the stop test's floor: |r| ≤ this × |b|, round-off's. */
+export const VISCOSITY_FLOOR = 1e-9;
 /** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
 export const VISCOSITY_MAX_ITERATIONS = 100;
 
@@ -168,17 +170,17 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
-  // One thread: half rows, each pair once (as g = √e x_ij, three single-precision numbers); a
+  // One thread: half rows, each pair once (its e_ij in single precision); a
   // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
   const m = T > 1 ? Math.max(n, L.capacity) : n;
-  const cn = half ? 3 * ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const mem = ctx.stageScratch(8 * (5 * 3 * m + 6 * m + RED_STRIDE * 64 + 8) + 4 * (cn + bn) + 64, ctx.shared);
-  const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), onrm = mem.f64(3 * m);
-  const pinv = mem.f64(6 * m), red = mem.f64(RED_STRIDE * 64 + 8), coef = mem.f32(cn), bcoef = mem.f32(bn);
+  const cn = half ? ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared);
+  const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
+  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = mem.f32(bn);
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
   else fillTeamRows(ctx, st, st.teamRows, n, coef);
@@ -196,7 +198,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
   job.s.half = half ? 1 : 0;
-  job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
+  job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, n);
@@ -286,7 +288,7 @@ function gatherSlots(
  * the object slots b in its support (V_i = m_i / ρ_i = (2r)³, v_i the solution), so the body of
  * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
  */
-function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float64Array, n: number): void {
+function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float32Array, n: number): void {
   const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
   const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j, opos = st.opos, ovel = st.ovel;
   for (let i = 0; i < n; i++) {
