@@ -52,35 +52,40 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
   if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
   const cnt = st.cursor;
   cnt.fill(0, 0, n + 1);
-  const found = findGhosts(ctx, st, n, nw, half, rows, cnt);
+  if (st.ghostFoundStart.length < n + 1) st.ghostFoundStart = new Int32Array(Math.ceil((n + 1) * 1.25));
+  findGhosts(ctx, st, n, nw, half, rows, cnt);
   const total = gl.openCounted(cnt, n);
   if (st.ghostCoef.length < total || (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer))) {
     st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   }
-  const fd = st.ghostFound, fc = st.ghostFoundCoef, gc = st.ghostCoef, gj = gl.j;
-  for (let k = 0; k < found; k++) {
-    const i = fd[3 * k], j = fd[3 * k + 1], w = fd[3 * k + 2], c = fc[k];
-    gc[cnt[i]] = c;
-    gj[cnt[i]++] = GHOST_WALLS * j + w;
-    if (!half || j === i) continue;
-    gc[cnt[j]] = c;
-    gj[cnt[j]++] = GHOST_WALLS * i + w;
+  const fd = st.ghostFound, fs = st.ghostFoundStart, fc = st.ghostFoundCoef, gc = st.ghostCoef, gj = gl.j;
+  for (let i = 0; i < n; i++) {
+    for (let k = fs[i], k1 = fs[i + 1]; k < k1; k++) {
+      const code = fd[k], j = (code / GHOST_WALLS) | 0, c = fc[k];
+      gc[cnt[i]] = c;
+      gj[cnt[i]++] = code;
+      if (!half || j === i) continue;
+      gc[cnt[j]] = c;
+      gj[cnt[j]++] = code - GHOST_WALLS * j + GHOST_WALLS * i;
+    }
   }
 }
 
 /**
  * The search: for each row i within the widest of its supports of a wall, each entry j of the row
- * and i itself whose mirror image is a ghost of i, in row order, into st.ghostFound (i, j, wall)
- * and st.ghostFoundCoef; counts each row's ghosts (and, from half rows, j's too) in cnt. Returns
- * how many were found.
+ * and i itself whose mirror image is a ghost of i, in row order, into st.ghostFound (GHOST_WALLS j
+ * + wall; row i's from st.ghostFoundStart[i]) and st.ghostFoundCoef; counts each row's ghosts (and,
+ * from half rows, j's too) in cnt.
  */
-function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout, cnt: Int32Array): number {
+function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout, cnt: Int32Array): void {
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
+  const fs = st.ghostFoundStart;
   let found = 0;
   for (let i = 0; i < n; i++) {
+    fs[i] = found;
     const row = mat[i] * nm;
     let hw = 0;
     for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
@@ -93,18 +98,18 @@ function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
         const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, walls, wo);
         if (!(g.r2 < h * h)) continue;
         if (found === st.ghostFoundCoef.length) {
-          const size = Math.max(1024, 2 * found), f = new Int32Array(3 * size), c = new Float32Array(size);
-          f.set(st.ghostFound.subarray(0, 3 * found));
+          const size = Math.max(1024, Math.ceil(1.25 * found)), f = new Int32Array(size), c = new Float32Array(size);
+          f.set(st.ghostFound.subarray(0, found));
           c.set(st.ghostFoundCoef.subarray(0, found));
           st.ghostFound = f;
           st.ghostFoundCoef = c;
         }
-        st.ghostFound[3 * found] = i; st.ghostFound[3 * found + 1] = j; st.ghostFound[3 * found + 2] = w;
+        st.ghostFound[found] = GHOST_WALLS * j + w;
         st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
         cnt[i]++;
         if (half && j !== i) cnt[j]++;
       }
     }
   }
-  return found;
+  fs[n] = found;
 }

@@ -97,8 +97,9 @@ export class ImplicitViscosityState {
   /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
   readonly ghosts = new NeighbourList();
   ghostCoef = new Float32Array(0);
-  /** Half rows: the ghosts as found (i, j, wall) and their coefficients, before they are laid out by row. */
+  /** The ghosts as found (GHOST_WALLS j + wall, row i's from ghostFoundStart[i]) and their coefficients, before they are laid out by row. */
   ghostFound = new Int32Array(0);
+  ghostFoundStart = new Int32Array(0);
   ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
