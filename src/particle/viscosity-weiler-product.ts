@@ -5,12 +5,13 @@
  * terms on the body's tangent plane and the mirror ghosts of the closed walls.
  *
  * Two layouts of the liquid pairs:
- * - *half rows* (one thread): each pair once, in row min(i, j), as g = √e_ij x_ij (three single-precision
- *   numbers; the pair's block e x xᵀ is g gᵀ), so the product reads no positions. One sweep over
- *   the rows in order: u = g · (v_i − v_j) is added as u g to row i and taken from row j > i, so
+ * - *half rows* (one thread): each pair once, in row min(i, j), as its scalar e_ij (single
+ *   precision; x_ij is read from the positions: 4 bytes a pair rather than the 12 of g = √e x_ij,
+ *   which cost the stage buffer 250 bytes a point at 5 % of the stage's time: docs/decisions.md).
+ *   One sweep over the rows in order: u = e x_ij · (v_i − v_j) is added as u x_ij to row i and taken from row j > i, so
  *   row i is complete when the sweep leaves it, and a dot product with v is taken in the same sweep
  *   (the CG's p · A p). Two vectors can go through one sweep (applyHalfTwo: the start's A v* and
- *   A x0), reading each pair's g once for both.
+ *   A x0), reading each pair's e and x_ij once for both.
  * - *full rows* (a team): every neighbour in each row with the scalar e_ij, gather form; each
  *   thread writes only its own rows.
  */
@@ -37,7 +38,7 @@ export function pairFactor(r2: number, h: number): number {
 export interface RowArrays {
   pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
   rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
-  onrm: Float64Array;
+  onrm: Float32Array;
 }
 
 /**
@@ -61,15 +62,16 @@ const ext = new Float64Array(3);
  * out = A v on one thread from half rows (see the header); returns v · A v.
  */
 export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number): number {
-  const { ls, lj, coef, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, rho, mat, bs, gs } = a;
   out.fill(0, 0, 3 * n);
   let dot = 0;
   for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], k = 3 * e, gx = coef[k], gy = coef[k + 1], gz = coef[k + 2];
-      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
+      const j = 3 * lj[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = coef[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
       sx += ux; sy += uy; sz += uz;
       out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
     }
@@ -84,19 +86,20 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
   return dot;
 }
 
-/** out = A v and out2 = A v2 in one sweep of the half rows (each pair's g read once for both). */
+/** out = A v and out2 = A v2 in one sweep of the half rows (each pair's coefficient and offset read once for both). */
 export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, n: number): void {
-  const { ls, lj, coef, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, rho, mat, bs, gs } = a;
   out.fill(0, 0, 3 * n);
   out2.fill(0, 0, 3 * n);
   for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
     const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], k = 3 * e, gx = coef[k], gy = coef[k + 1], gz = coef[k + 2];
-      const u = gx * (vx - v[j]) + gy * (vy - v[j + 1]) + gz * (vz - v[j + 2]), ux = u * gx, uy = u * gy, uz = u * gz;
-      const w = gx * (wx - v2[j]) + gy * (wy - v2[j + 1]) + gz * (wz - v2[j + 2]), w1 = w * gx, w2 = w * gy, w3 = w * gz;
+      const j = 3 * lj[e], c = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
+      const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
       sx += ux; sy += uy; sz += uz;
       tx += w1; ty += w2; tz += w3;
       out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
@@ -155,7 +158,7 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
   }
   for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
-    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]), gx = g.x, gy = g.y, gz = g.z;
+    const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, walls, wo), gx = g.x, gy = g.y, gz = g.z;
     // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
     const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
     if (walls[wo + 2] === 1) {
@@ -175,10 +178,14 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
 }
 
 const g0 = { x: 0, y: 0, z: 0, r2: 0 };
-/** x′ = x_i − M x_j for the wall `plane` across `axis` (module scratch: no allocation). */
-export function ghost(pos: Float64Array, i: number, j: number, axis: number, plane: number): typeof g0 {
+/**
+ * x′ = x_i − M x_j for the wall at walls[wo] (axis, plane: wallTable), into module scratch (no
+ * allocation; the wall is named by its offset so that no double is passed to a call V8 may not inline).
+ */
+export function ghost(pos: Float64Array, i: number, j: number, walls: Float64Array, wo: number): typeof g0 {
+  const axis = walls[wo];
   let gx = pos[3 * i] - pos[3 * j], gy = pos[3 * i + 1] - pos[3 * j + 1], gz = pos[3 * i + 2] - pos[3 * j + 2];
-  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * plane;
+  const s = pos[3 * i + axis] + pos[3 * j + axis] - 2 * walls[wo + 1];
   if (axis === 0) gx = s; else if (axis === 1) gy = s; else gz = s;
   g0.x = gx; g0.y = gy; g0.z = gz; g0.r2 = gx * gx + gy * gy + gz * gz;
   return g0;

@@ -5,11 +5,11 @@
  * pair i < j within ctx.reach, which covers every kernel support, at the current positions; the
  * slots are the particles).
  *
- * - One thread, half rows (halfRows): the pair list's own rows, each pair once as g = √e_ij x_ij
- *   (three single-precision numbers), in one pass that also adds each pair's block g gᵀ to the
- *   diagonal blocks of both of its particles. √F comes from a table over (r/h)² (F(r; h) =
+ * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (single
+ *   precision, at the pair's index of the list), in one pass that also adds each pair's block
+ *   e x xᵀ to the (single-precision) diagonal blocks of both of its particles. e = (√e)², √F from a table over (r/h)² (F(r; h) =
  *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
- *   root). Pairs beyond their support (a reach wider than the viscosity's) keep g = 0 where they
+ *   root). Pairs beyond their support (a reach wider than the viscosity's) keep e = 0 where they
  *   are few; where they are more than an eighth of the list, the rows are compacted into the
  *   stage's own list.
  * - A team, full rows: every neighbour within the pair's support in both rows (gather form, each
@@ -43,10 +43,10 @@ export interface RowLayout {
 }
 
 /**
- * Half rows from the pair list, coef[3e…3e+2] = g of pair e, and pinv[6i…6i+5] = Σ g gᵀ over
- * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds 3 × the pair list's length.
+ * Half rows from the pair list, coef[e] = e of pair e, and pinv[6i…6i+5] = Σ e x xᵀ over
+ * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds the pair list's length.
  */
-export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float64Array): RowLayout {
+export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float32Array): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
@@ -62,19 +62,18 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e], pe = row + mat[j], k = 3 * e;
+      const j = pj[e], pe = row + mat[j];
       const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
       if (!(d2 < ph2[pe])) {
-        coef[k] = 0; coef[k + 1] = 0; coef[k + 2] = 0;
+        coef[e] = 0;
         beyond++;
         continue;
       }
-      const s = d2 * toTable[pe], t = s | 0, f = s - t;
-      let w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-      if (thermal) w *= Math.sqrt(pairFactorMean(tf[i], tf[j]));
-      const gx = Math.fround(w * dx), gy = Math.fround(w * dy), gz = Math.fround(w * dz);
-      coef[k] = gx; coef[k + 1] = gy; coef[k + 2] = gz;
-      const xx = gx * gx, yy = gy * gy, zz = gz * gz, xy = gx * gy, xz = gx * gz, yz = gy * gz, o = 6 * j;
+      const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
+      const c = Math.fround(thermal ? w * w * pairFactorMean(tf[i], tf[j]) : w * w);
+      coef[e] = c;
+      const cx = c * dx, cy = c * dy, cz = c * dz;
+      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
       pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
       dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
     }
@@ -92,9 +91,8 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
   for (let i = 0; i < n; i++) {
     ls[i] = m;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const k = 3 * e;
-      if (coef[k] === 0 && coef[k + 1] === 0 && coef[k + 2] === 0) continue;
-      coef[3 * m] = coef[k]; coef[3 * m + 1] = coef[k + 1]; coef[3 * m + 2] = coef[k + 2];
+      if (coef[e] === 0) continue;
+      coef[m] = coef[e];
       lj[m++] = pj[e];
     }
   }

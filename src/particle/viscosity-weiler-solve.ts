@@ -33,7 +33,7 @@
  * Viscosity_Weiler2018 with BlockJacobiPreconditioner3D), warm-started by the stage, stopped at a
  * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). The
  * products A v are in viscosity-weiler-product.ts: on one thread from half rows (each liquid pair
- * once as g = √e_ij x_ij, its block g gᵀ; the stage lists them and adds the blocks to the
+ * once as its scalar e_ij, its block e x xᵀ; the stage lists them and adds the blocks to the
  * diagonal: viscosity-weiler-rows.ts), on a team from full rows, every thread setting up and
  * updating its own share; dot products are added per thread and then over the threads in rank
  * order (each thread adds the same numbers in the same order, so all take the same step and stop
@@ -63,12 +63,12 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f64', onrm: 'f64', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64',
   },
-  scalars: ['nm', 'tol', 'maxIter', 'thermal', 'half'],
+  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
@@ -112,8 +112,8 @@ export const weilerJob = defineJob({
     for (let t = 0; t < T; t++) {
       rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3]; b2 += red[RED_STRIDE * t + 4];
     }
-    // Where v* needs (next to) no change (a liquid in rigid motion), 1e-9 |b| is round-off's floor.
-    const goal = x.s.tol * x.s.tol * bb + 1e-18 * b2, maxIter = x.s.maxIter;
+    // Where v* needs (next to) no change (a liquid in rigid motion), floor |b| is round-off's (viscosity-weiler.ts).
+    const goal = x.s.tol * x.s.tol * bb + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
@@ -190,39 +190,61 @@ export const weilerJob = defineJob({
 });
 
 /**
+ * Row i's diagonal block (xx, yy, zz, xy, xz, yz) and right-hand side (x, y, z) as they are summed
+ * (module scratch: setupRow's parts are separate functions, small enough for V8 to inline what
+ * they call, so that no double is boxed for a call).
+ */
+const sum = new Float64Array(9);
+
+/**
  * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and its diagonal
  * block (inverted next); the liquid pair coefficients (coef) come from the stage, which evaluates
  * each pair once (viscosity-weiler-rows.ts).
  */
 function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): void {
-  const { pos, vstar, mat, ls, lj, bs, bj, opos, ovel, ow, pk, ph, rho, walls, gs, gj, gc, coef, bcoef, pinv, tf, thermal } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], mi = mat[i], rhoi = rho[mi], o = 6 * i;
-  // Half rows: the stage has put the pair blocks Σ g gᵀ in pinv (viscosity-weiler-rows.ts halfRows).
+  const { pos, vstar, mat, ls, lj, coef, pinv } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], rhoi = a.rho[mat[i]], o = 6 * i;
+  // Half rows: the stage has put the pair blocks Σ e x xᵀ in pinv (viscosity-weiler-rows.ts halfRows).
   let dxx = rhoi, dyy = rhoi, dzz = rhoi, dxy = 0, dxz = 0, dyz = 0;
   if (half) {
     dxx += pinv[o]; dyy += pinv[o + 1]; dzz += pinv[o + 2]; dxy = pinv[o + 3]; dxz = pinv[o + 4]; dyz = pinv[o + 5];
   }
-  let bx = rhoi * vstar[3 * i], by = rhoi * vstar[3 * i + 1], bz = rhoi * vstar[3 * i + 2];
   for (let e = ls[i], e1 = half ? ls[i] : ls[i + 1]; e < e1; e++) {
     const j = lj[e], c = coef[e];
     const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
-  const self = mi * (nm + 1), hi = ph[self], ki = pk[self];
-  // Object terms: X = Σ_b e_ib x_ib x_ibᵀ taken on the body's tangent plane (T X T, T = I − n nᵀ, n
-  // the direction of Σ_b e_ib x_ib: see the header), and T X T v_b into b.
+  sum[0] = dxx; sum[1] = dyy; sum[2] = dzz; sum[3] = dxy; sum[4] = dxz; sum[5] = dyz;
+  sum[6] = rhoi * vstar[3 * i]; sum[7] = rhoi * vstar[3 * i + 1]; sum[8] = rhoi * vstar[3 * i + 2];
+  if (a.bs[i] < a.bs[i + 1]) objectTerms(a, i, nm);
+  else a.onrm[3 * i] = a.onrm[3 * i + 1] = a.onrm[3 * i + 2] = 0;
+  if (a.gs[i] < a.gs[i + 1]) wallTerms(a, i);
+  b[3 * i] = sum[6]; b[3 * i + 1] = sum[7]; b[3 * i + 2] = sum[8];
+  pinv[o] = sum[0]; pinv[o + 1] = sum[1]; pinv[o + 2] = sum[2]; pinv[o + 3] = sum[3]; pinv[o + 4] = sum[4]; pinv[o + 5] = sum[5];
+}
+
+/**
+ * Object terms of row i into `sum`: X = Σ_b e_ib x_ib x_ibᵀ taken on the body's tangent plane
+ * (T X T, T = I − n nᵀ, n the direction of Σ_b e_ib x_ib: see the header), and T X T v_b into b;
+ * n into onrm.
+ */
+function objectTerms(a: A, i: number, nm: number): void {
+  const { pos, mat, bs, bj, opos, ovel, ow, pk, ph, bcoef, tf, thermal } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], self = mat[i] * (nm + 1), hi = ph[self], ki = pk[self];
+  const fi = thermal ? tf[i] : 1;
   let oxx = 0, oyy = 0, ozz = 0, oxy = 0, oxz = 0, oyz = 0, ux = 0, uy = 0, uz = 0, nx = 0, ny = 0, nz = 0;
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e];
     const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-    const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi) * (thermal ? tf[i] : 1));
+    const c = Math.fround(ki * ow[s] * pairFactor(dx * dx + dy * dy + dz * dz, hi) * fi);
     bcoef[e] = c;
     oxx += c * dx * dx; oyy += c * dy * dy; ozz += c * dz * dz; oxy += c * dx * dy; oxz += c * dx * dz; oyz += c * dy * dz;
     nx += c * dx; ny += c * dy; nz += c * dz;
   }
-  const nl = Math.hypot(nx, ny, nz), onrm = a.onrm;
+  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz), onrm = a.onrm;
   if (nl > 0) {
-    nx /= nl; ny /= nl; nz /= nl;
+    // n as the products read it back (single precision), so that b and A take the same plane.
+    nx = Math.fround(nx / nl); ny = Math.fround(ny / nl); nz = Math.fround(nz / nl);
     // X T v_b summed over the slots (T v_b: the body's velocity along its surface).
     for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
       const s = bj[e], c = bcoef[e];
@@ -234,15 +256,19 @@ function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): 
     // T X T = X − n (Xn)ᵀ − (Xn) nᵀ + (nᵀXn) n nᵀ; T u.
     const wx = oxx * nx + oxy * ny + oxz * nz, wy = oxy * nx + oyy * ny + oyz * nz, wz = oxz * nx + oyz * ny + ozz * nz;
     const q = nx * wx + ny * wy + nz * wz, un = ux * nx + uy * ny + uz * nz;
-    dxx += oxx - 2 * nx * wx + q * nx * nx; dyy += oyy - 2 * ny * wy + q * ny * ny; dzz += ozz - 2 * nz * wz + q * nz * nz;
-    dxy += oxy - nx * wy - wx * ny + q * nx * ny; dxz += oxz - nx * wz - wx * nz + q * nx * nz; dyz += oyz - ny * wz - wy * nz + q * ny * nz;
-    bx += ux - un * nx; by += uy - un * ny; bz += uz - un * nz;
+    sum[0] += oxx - 2 * nx * wx + q * nx * nx; sum[1] += oyy - 2 * ny * wy + q * ny * ny; sum[2] += ozz - 2 * nz * wz + q * nz * nz;
+    sum[3] += oxy - nx * wy - wx * ny + q * nx * ny; sum[4] += oxz - nx * wz - wx * nz + q * nx * nz; sum[5] += oyz - ny * wz - wy * nz + q * ny * nz;
+    sum[6] += ux - un * nx; sum[7] += uy - un * ny; sum[8] += uz - un * nz;
   }
   onrm[3 * i] = nx; onrm[3 * i + 1] = ny; onrm[3 * i + 2] = nz;
-  // Walls: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w.
+}
+
+/** Wall terms of row i into `sum`: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w. */
+function wallTerms(a: A, i: number): void {
+  const { pos, walls, gs, gj, gc } = a;
   for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
-    const axis = walls[wo], noslip = walls[wo + 2] === 1, c = gc[e], g = ghost(pos, i, j, axis, walls[wo + 1]);
+    const axis = walls[wo], noslip = walls[wo + 2] === 1, c = gc[e], g = ghost(pos, i, j, walls, wo);
     const gx = g.x, gy = g.y, gz = g.z;
     // x′x′ᵀ (slip) or B (no-slip) on v_i; the self ghost (j = i) adds its coupling too.
     let txx = gx * gx, tyy = gy * gy, tzz = gz * gz, txy = gx * gy, txz = gx * gz, tyz = gy * gz;
@@ -253,20 +279,18 @@ function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): 
       else txz = tyz = 0;
     }
     const f = j === i ? 2 * c : c;
-    dxx += f * txx; dyy += f * tyy; dzz += f * tzz; dxy += f * txy; dxz += f * txz; dyz += f * tyz;
+    sum[0] += f * txx; sum[1] += f * tyy; sum[2] += f * tzz; sum[3] += f * txy; sum[4] += f * txz; sum[5] += f * tyz;
     if (noslip) {
       const ux = walls[wo + 3], uy = walls[wo + 4], uz = walls[wo + 5];
-      bx += 2 * c * (txx * ux + txy * uy + txz * uz);
-      by += 2 * c * (txy * ux + tyy * uy + tyz * uz);
-      bz += 2 * c * (txz * ux + tyz * uy + tzz * uz);
+      sum[6] += 2 * c * (txx * ux + txy * uy + txz * uz);
+      sum[7] += 2 * c * (txy * ux + tyy * uy + tyz * uz);
+      sum[8] += 2 * c * (txz * ux + tyz * uy + tzz * uz);
     }
   }
-  b[3 * i] = bx; b[3 * i + 1] = by; b[3 * i + 2] = bz;
-  pinv[o] = dxx; pinv[o + 1] = dyy; pinv[o + 2] = dzz; pinv[o + 3] = dxy; pinv[o + 4] = dxz; pinv[o + 5] = dyz;
 }
 
 /** Row i's diagonal block (xx, yy, zz, xy, xz, yz) in pinv, replaced by its inverse (cofactors over the determinant). */
-function invertBlock(pinv: Float64Array, i: number): void {
+function invertBlock(pinv: Float32Array, i: number): void {
   const o = 6 * i, dxx = pinv[o], dyy = pinv[o + 1], dzz = pinv[o + 2], dxy = pinv[o + 3], dxz = pinv[o + 4], dyz = pinv[o + 5];
   const cxx = dyy * dzz - dyz * dyz, cxy = dxz * dyz - dxy * dzz, cxz = dxy * dyz - dxz * dyy;
   const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det;

@@ -36,66 +36,56 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
  * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
  * from the rows (full, or half on one thread: viscosity-weiler-rows.ts) at the current positions.
+ * The ghosts are found once (findGhosts) into st.ghostFound, then laid out by row in the order
+ * found: from full rows each into its own row; from half rows into both rows of the pair, since a
+ * pair's ghost in one wall exists for both of its particles or for neither (|x_i − M x_j| =
+ * |x_j − M x_i|, the same coefficient).
  */
 export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout): void {
   const gl = st.ghosts;
   gl.shared = ctx.shared;
   gl.reset(n);
-  const start = gl.start;
   if (nw === 0) {
-    start.fill(0, 0, n + 1);
+    gl.start.fill(0, 0, n + 1);
     return;
   }
+  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
+  const cnt = st.cursor;
+  cnt.fill(0, 0, n + 1);
+  if (st.ghostFoundStart.length < n + 1) st.ghostFoundStart = new Int32Array(Math.ceil((n + 1) * 1.25));
+  findGhosts(ctx, st, n, nw, half, rows, cnt);
+  const total = gl.openCounted(cnt, n);
+  if (st.ghostCoef.length < total || (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer))) {
+    st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  }
+  const fd = st.ghostFound, fs = st.ghostFoundStart, fc = st.ghostFoundCoef, gc = st.ghostCoef, gj = gl.j;
+  for (let i = 0; i < n; i++) {
+    for (let k = fs[i], k1 = fs[i + 1]; k < k1; k++) {
+      const code = fd[k], j = (code / GHOST_WALLS) | 0, c = fc[k];
+      gc[cnt[i]] = c;
+      gj[cnt[i]++] = code;
+      if (!half || j === i) continue;
+      gc[cnt[j]] = c;
+      gj[cnt[j]++] = code - GHOST_WALLS * j + GHOST_WALLS * i;
+    }
+  }
+}
+
+/**
+ * The search: for each row i within the widest of its supports of a wall, each entry j of the row
+ * and i itself whose mirror image is a ghost of i, in row order, into st.ghostFound (GHOST_WALLS j
+ * + wall; row i's from st.ghostFoundStart[i]) and st.ghostFoundCoef; counts each row's ghosts (and,
+ * from half rows, j's too) in cnt.
+ */
+function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout, cnt: Int32Array): void {
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
-  if (ctx.shared && !(st.ghostCoef.buffer instanceof SharedArrayBuffer)) st.ghostCoef = allocFloat32(Math.max(1024, st.ghostCoef.length), true);
-  if (half) {
-    halfGhosts(ctx, st, n, nw, tf, rows);
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    start[i] = gl.length;
-    const row = mat[i] * nm;
-    let hw = 0;
-    for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
-    for (let w = 0; w < nw; w++) {
-      const wo = WALL_STRIDE * w, axis = walls[wo], plane = walls[wo + 1], ni = pos[3 * i + axis] - plane;
-      if (!(Math.abs(ni) < hw)) continue;
-      for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
-        const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
-        if (!(sn * sn < hw * hw)) continue;
-        const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
-        if (!(g.r2 < h * h)) continue;
-        if (gl.length === st.ghostCoef.length) {
-          const bigger = allocFloat32(Math.max(1024, 2 * gl.length), ctx.shared);
-          bigger.set(st.ghostCoef);
-          st.ghostCoef = bigger;
-        }
-        st.ghostCoef[gl.length] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
-        gl.push(GHOST_WALLS * j + w);
-      }
-    }
-  }
-  start[n] = gl.length;
-}
-
-/**
- * listGhosts from half rows (one thread: viscosity-weiler.ts): a pair's ghost in one wall exists
- * for both of its particles or for neither (|x_i − M x_j| = |x_j − M x_i|, the same coefficient),
- * so each half row names its ghosts for both ends (and i its own). They are found once, into
- * st.ghostFound (i, j, wall) and st.ghostFoundCoef, then laid out by row in the order found.
- */
-function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, tf: Float64Array | null, rows: RowLayout): void {
-  const gl = st.ghosts;
-  if (st.cursor.length < n + 1) st.cursor = new Int32Array(Math.ceil((n + 1) * 1.25));
-  const cnt = st.cursor;
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
-  const walls = st.walls, ph = st.ph, pk = st.pk;
-  cnt.fill(0, 0, n + 1);
+  const fs = st.ghostFoundStart;
   let found = 0;
   for (let i = 0; i < n; i++) {
+    fs[i] = found;
     const row = mat[i] * nm;
     let hw = 0;
     for (let m = 0; m < nm; m++) if (ph[row + m] > hw) hw = ph[row + m];
@@ -105,31 +95,21 @@ function halfGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
       for (let e = ls[i] - 1, e1 = ls[i + 1]; e < e1; e++) {
         const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
         if (!(sn * sn < hw * hw)) continue;
-        const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, axis, plane);
+        const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, walls, wo);
         if (!(g.r2 < h * h)) continue;
         if (found === st.ghostFoundCoef.length) {
-          const size = Math.max(1024, 2 * found), f = new Int32Array(3 * size), c = new Float32Array(size);
-          f.set(st.ghostFound.subarray(0, 3 * found));
+          const size = Math.max(1024, Math.ceil(1.25 * found)), f = new Int32Array(size), c = new Float32Array(size);
+          f.set(st.ghostFound.subarray(0, found));
           c.set(st.ghostFoundCoef.subarray(0, found));
           st.ghostFound = f;
           st.ghostFoundCoef = c;
         }
-        st.ghostFound[3 * found] = i; st.ghostFound[3 * found + 1] = j; st.ghostFound[3 * found + 2] = w;
+        st.ghostFound[found] = GHOST_WALLS * j + w;
         st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
         cnt[i]++;
-        if (j !== i) cnt[j]++;
+        if (half && j !== i) cnt[j]++;
       }
     }
   }
-  const total = gl.openCounted(cnt, n);
-  if (st.ghostCoef.length < total) st.ghostCoef = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
-  const fd = st.ghostFound, fc = st.ghostFoundCoef, gc = st.ghostCoef, gj = gl.j;
-  for (let k = 0; k < found; k++) {
-    const i = fd[3 * k], j = fd[3 * k + 1], w = fd[3 * k + 2], c = fc[k];
-    gc[cnt[i]] = c;
-    gj[cnt[i]++] = GHOST_WALLS * j + w;
-    if (j === i) continue;
-    gc[cnt[j]] = c;
-    gj[cnt[j]++] = GHOST_WALLS * i + w;
-  }
+  fs[n] = found;
 }

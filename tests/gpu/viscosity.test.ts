@@ -83,7 +83,7 @@ describe.skipIf(GPU_SKIP)('the implicit viscosity on the GPU', () => {
     const rel = Math.sqrt(e2 / c2), drift = Math.hypot(...dp) / abs;
     console.log(`implicit viscosity, ${n} particles: v − v* differs by ${rel.toExponential(2)} RMS, momentum by ${drift.toExponential(2)} of Σ|Δv|; iterations GPU ${gpu.iterations}, CPU ${cpuIterations}`);
     expect(c2).toBeGreaterThan(0);
-    expect(cpuIterations).toBeGreaterThan(8);
+    expect(cpuIterations).toBeGreaterThan(6); // 8 at the 2 % stop (viscosity-weiler.ts VISCOSITY_TOLERANCE)
     expect(rel).toBeLessThan(1e-3);
     expect(drift).toBeLessThan(1e-4);
     expect(Math.abs(gpu.iterations - cpuIterations)).toBeLessThanOrEqual(1);
