@@ -123,7 +123,7 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   else if (passes > 2u) { atomicStore(&stats[0], bitcast<u32>(4.0 / (4.0 - r2 * bitcast<f32>(atomicLoad(&stats[0]))))); }
 }
 
-// The pressure's displacement as velocity; p/δt² kept for the next sub-timestep (and the second
+// The pressure's displacement as velocity (the free bodies' part handed to them: free-wgsl.ts); p/δt² kept for the next sub-timestep (and the second
 // solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
 // the sub-timestep's first solve to its second; density correction zeroes it), and loses its
 // free-flight offset (step-wgsl.ts freeFlight).
@@ -132,6 +132,8 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   if (a >= P.n) { return; }
   let u = displacement(a);
   let p = sc[a].y;
+  let fs = freeShift(a);
+  toFree(a, fs.w, fs.xyz / P.dt);
   vel[a] = vec4<f32>(vel[a].xyz + u / P.dt, p / (P.dt * P.dt));
   keep[2u * a + 1u].w = max(keep[2u * a + 1u].w, select(0.0, 1.0, any(u != vec3<f32>(0.0))));
 }

@@ -12,6 +12,7 @@ import { OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS } from './object
 import { MAX_SINKS } from './sinks.ts';
 import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
+import { MAX_FREE } from './free-bodies.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -28,15 +29,10 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     if (m.viscoelastic) out.push({ path: `materials.${name}.viscoelastic`, message: `gels ${NOT_YET}` });
     if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
   }
-  scene.bodies.forEach((b, i) => {
-    const mat = scene.materials[b.material];
-    // Static and moving objects run (objects.ts, moving-objects.ts); free ones not yet.
-    if (mat?.kind === 'solid') {
-      const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
-      if (b.motion.type === 'free') out.push({ path: `bodies[${i}].motion`, message: `free bodies (a ${what} moved by the liquid) ${NOT_YET}; static and moving (linear, spin, keyframes) objects run` });
-    }
-    // A liquid body appearing later (a blob source) runs: sources.ts.
-  });
+  // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
+  // a liquid body appearing later (a blob source) runs: sources.ts.
+  const free = scene.bodies.map((b, i) => ({ b, i })).filter(({ b }) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
+  if (free.length > MAX_FREE) out.push({ path: `bodies[${free[MAX_FREE].i}].motion`, message: `more than ${MAX_FREE} free bodies: the WebGPU backend couples ${MAX_FREE}` });
   // Spouts run (sources.ts), up to MAX_SPOUTS.
   if (scene.sources.length > MAX_SPOUTS) out.push({ path: `sources[${MAX_SPOUTS}]`, message: `more than ${MAX_SPOUTS} sources: the WebGPU backend holds ${MAX_SPOUTS}` });
   // Sinks run (sinks.ts), up to MAX_SINKS of a shape with a formula (shapes-wgsl.ts).
@@ -96,5 +92,9 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
     if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
     out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
   });
+  const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
+  if (free >= 0 && P.viscositySolver === 'implicit') {
+    out.push({ path: `bodies[${free}].motion`, message: "the implicit viscosity's object terms (viscosity-weiler.ts bodyReaction) are not handed back to free bodies: the pressure, density correction, contacts, friction, adhesion and the guard are (free-wgsl.ts)" });
+  }
   return out;
 }

@@ -59,6 +59,7 @@ import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } 
 import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
+import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
 
 export type { GpuParticles } from './read-back.ts';
@@ -105,6 +106,8 @@ export class GpuParticleSimulation {
   private readonly moving: MovingObjects | null;
   /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its liquid takes the sources' new particles first. */
   private readonly host: StepContext;
+  /** Free rigid bodies (free-bodies.ts: the liquid's share summed on the GPU, the bodies integrated on the host); null where none. */
+  private readonly free: GpuFreeBodies | null;
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
@@ -167,7 +170,8 @@ export class GpuParticleSimulation {
     const cap = this.capacity;
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
-    this.keep = storageBuffer(device, 48 * cap, 'x0, fix and body acceleration');
+    this.free = ctx.freeBodies ? new GpuFreeBodies(device, ctx, m, cap) : null;
+    this.keep = storageBuffer(device, (this.free ? 64 : 48) * cap, 'x0, fix, body acceleration and free bodies');
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
@@ -179,6 +183,7 @@ export class GpuParticleSimulation {
     u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
     f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
     f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
+    u[o + 7] = this.free?.count ?? 0;
     writeObjectAdhesion(this.paramData, o + 8, objects);
   }
 
@@ -245,6 +250,11 @@ export class GpuParticleSimulation {
       this.device.queue.writeBuffer(this.params, 0, this.paramData);
     }
     return removed;
+  }
+
+  /** The free bodies' state (src/particle/free-bodies.ts STATE numbers a body: x, q, v, ω), integrated on the host; null where none. */
+  freeBodyState(): Float64Array | null {
+    return this.host.freeBodies?.state ?? null;
   }
 
   /** The sources' emitter state (sources.ts), or null where the scene lets no liquid in. */
@@ -325,6 +335,7 @@ export class GpuParticleSimulation {
     this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
+    this.free?.begin(enc, n);
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
@@ -365,13 +376,17 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
+    // The free bodies' share so far, before the sort reorders the slots.
+    this.free?.reduce(pass, this.grid.pos, this.keep, n);
     pass.end();
     this.grid.build(enc);
     pass = enc.beginComputePass();
     encodeDensity(pass, { pipelines: K, group: this.group() }, G ? { pipelines: G.kernels.pipelines, group: this.group(G.kernels) } : null, n, P.densityIterations);
     Src?.hold(pass, this.grid, t);
+    this.free?.reduce(pass, this.grid.pos, this.keep, n);
     pass.end();
     d.queue.submit([enc.finish()]);
+    await this.free?.end(dt);
     return added;
   }
 
@@ -440,5 +455,6 @@ export class GpuParticleSimulation {
     this.sinks?.destroy();
     this.sources?.destroy();
     this.guard?.bodies.destroy();
+    this.free?.destroy();
   }
 }
