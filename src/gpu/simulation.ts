@@ -149,7 +149,8 @@ export class GpuParticleSimulation {
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
-    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
+    // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
@@ -255,6 +256,11 @@ export class GpuParticleSimulation {
   /** The free bodies' state (src/particle/free-bodies.ts STATE numbers a body: x, q, v, ω), integrated on the host; null where none. */
   freeBodyState(): Float64Array | null {
     return this.host.freeBodies?.state ?? null;
+  }
+
+  /** The implicit viscosity's warm start by particle id (viscosity-solve.ts warmStart); null for the exchange. */
+  viscosityWarmStart(): Promise<Float32Array | null> {
+    return this.viscosity ? this.viscosity.warmStart() : Promise.resolve(null);
   }
 
   /** The sources' emitter state (sources.ts), or null where the scene lets no liquid in. */

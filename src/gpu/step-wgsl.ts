@@ -100,7 +100,8 @@ const KERNELS = /* wgsl */ `
   atomicStore(&stats[1], 0u);
 }
 
-// Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange).
+// Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a
+// density pass's and a pressure pass's (encode.ts).
 @compute @workgroup_size(${WORKGROUP}) fn displace(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }

@@ -19,7 +19,7 @@
 import type { ParticleSimulation } from '../particle/simulation.ts';
 import type { Scene } from '../scene/scene.ts';
 import { latticeLaplacianConstant, liquidViscosity, VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
-import { COPY_DST, dispatch, Kernels, MAP_READ, storageBuffer, WORKGROUP } from './device.ts';
+import { COPY_DST, dispatch, Kernels, MAP_READ, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
 import { CG_C, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
@@ -66,7 +66,7 @@ export class GpuImplicitViscosity {
    * room for `capacity` particles (the step's P.cap: the seeded liquid and all the scene's sources
    * can still let in, whose ids stay below it).
    */
-  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, capacity: number) {
+  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, private readonly capacity: number) {
     const ctx = cpu.ctx, mat = scene.materials[scene.materialNames[m]];
     if (mat.kind !== 'liquid') throw new Error('the implicit viscosity needs a liquid material');
     const dt = 1 / (scene.fps * scene.particle.substeps);
@@ -122,6 +122,14 @@ export class GpuImplicitViscosity {
     d.queue.submit([end.finish()]);
     const capped = state.rr > state.goal;
     return { iterations: state.iterations, residual: capped && state.bb > 0 ? Math.sqrt(state.rr / state.bb) : 0 };
+  }
+
+  /**
+   * The warm start (the change each particle's last solve made, m/s: xyz of a vec4 by GPU particle
+   * id, GpuParticles.id), read back for a checkpoint (mirror.ts: the CPU's WARM_START_CHANNEL).
+   */
+  async warmStart(): Promise<Float32Array> {
+    return new Float32Array(await readBuffer(this.device, this.cg, 16 * this.capacity, 16 * CG_C * this.capacity));
   }
 
   /** CHECK_EVERY iterations (no-ops once the flag is set). */
