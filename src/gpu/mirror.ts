@@ -75,8 +75,8 @@ export class GpuParticleRun {
    * resumed from the copy's checkpoint starts its first solves where this one would have.
    */
   private async warmStarts(id: Uint32Array): Promise<void> {
-    const warm = await this.gpu.viscosityWarmStart();
-    if (!warm) return;
+    if (!this.gpu.viscosity) return;
+    const warm = await this.gpu.viscosity.warmStart();
     const ctx = this.mirror.ctx, L = ctx.liquid;
     const ch = L.channel(WARM_START_CHANNEL) ?? L.addChannel({ name: WARM_START_CHANNEL, kind: 'f32', width: 3, initial: new Float64Array(3 * ctx.mass.length) });
     const c = ch.array;

@@ -16,6 +16,14 @@ import { MAX_FREE } from './free-bodies.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
+/** A scene the backend cannot run, with every unported feature named by its JSON path. */
+export class UnportedSceneError extends Error {
+  constructor(readonly features: { path: string; message: string }[]) {
+    super(`the WebGPU backend cannot run this scene:\n${features.map((f) => `  ${f.path}: ${f.message}`).join('\n')}`);
+    this.name = 'UnportedSceneError';
+  }
+}
+
 export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;

@@ -53,7 +53,7 @@ import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, t
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
-import { unportedFeatures } from './refuse.ts';
+import { UnportedSceneError, unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
 import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
 import { MovingObjects } from './moving-objects.ts';
@@ -63,6 +63,7 @@ import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
 
 export type { GpuParticles } from './read-back.ts';
+export { UnportedSceneError } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -72,14 +73,6 @@ const MAX_SUBDIVISION = 64;
 const COLD = 50;
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
-
-/** A scene the backend cannot run, with every unported feature named by its JSON path. */
-export class UnportedSceneError extends Error {
-  constructor(readonly features: { path: string; message: string }[]) {
-    super(`the WebGPU backend cannot run this scene:\n${features.map((f) => `  ${f.path}: ${f.message}`).join('\n')}`);
-    this.name = 'UnportedSceneError';
-  }
-}
 
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
@@ -94,8 +87,8 @@ export class GpuParticleSimulation {
   private readonly adhesion: Kernels<AdhesionEntry>;
   /** The surface test and the objects' share of the exchange (friction-wgsl.ts); null without objects. */
   private readonly friction: Kernels<FrictionEntry> | null;
-  /** particle.viscositySolver "implicit" (viscosity-solve.ts); null for the exchange. */
-  private readonly viscosity: GpuImplicitViscosity | null;
+  /** particle.viscositySolver "implicit" (viscosity-solve.ts; its warm start read for checkpoints: mirror.ts); null for the exchange. */
+  readonly viscosity: GpuImplicitViscosity | null;
   /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
   private surfaceKernels: Kernels<FrictionEntry> | null = null;
   /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
@@ -104,8 +97,8 @@ export class GpuParticleSimulation {
   private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
   /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
   private readonly moving: MovingObjects | null;
-  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its liquid takes the sources' new particles first. */
-  private readonly host: StepContext;
+  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its FreeBodies integrate the free ones, its liquid takes the sources' new particles first. */
+  readonly host: StepContext;
   /** Free rigid bodies (free-bodies.ts: the liquid's share summed on the GPU, the bodies integrated on the host); null where none. */
   private readonly free: GpuFreeBodies | null;
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
@@ -251,16 +244,6 @@ export class GpuParticleSimulation {
       this.device.queue.writeBuffer(this.params, 0, this.paramData);
     }
     return removed;
-  }
-
-  /** The free bodies' state (src/particle/free-bodies.ts STATE numbers a body: x, q, v, ω), integrated on the host; null where none. */
-  freeBodyState(): Float64Array | null {
-    return this.host.freeBodies?.state ?? null;
-  }
-
-  /** The implicit viscosity's warm start by particle id (viscosity-solve.ts warmStart); null for the exchange. */
-  viscosityWarmStart(): Promise<Float32Array | null> {
-    return this.viscosity ? this.viscosity.warmStart() : Promise.resolve(null);
   }
 
   /** The sources' emitter state (sources.ts), or null where the scene lets no liquid in. */

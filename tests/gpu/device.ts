@@ -65,7 +65,7 @@ export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (st
       onFrame?.(stats, sim);
     }
     const { pos, vel } = await sim.read();
-    const out = { pos, vel, n: sim.count, capacity: sim.capacity, bodies: sim.freeBodyState()?.slice() ?? null };
+    const out = { pos, vel, n: sim.count, capacity: sim.capacity, bodies: sim.host.freeBodies?.state.slice() ?? null };
     sim.destroy();
     return out;
   });

@@ -39,7 +39,7 @@ function pose(state: ArrayLike<number>): { y: number; tilt: number; vy: number }
 describe.skipIf(GPU_SKIP)('WebGPU free bodies', () => {
   it('floats a box dropped onto a pool as the CPU engine does: its height and tilt frame by frame', async () => {
     const gpu: ReturnType<typeof pose>[] = [];
-    await gpuFrames(scene, FRAMES, (_stats, sim) => gpu.push(pose(sim.freeBodyState()!)));
+    await gpuFrames(scene, FRAMES, (_stats, sim) => gpu.push(pose(sim.host.freeBodies!.state)));
     const cpuSim = new ParticleSimulation(parseScene(scene));
     const cpu: ReturnType<typeof pose>[] = [];
     for (let f = 0; f < FRAMES; f++) {
