@@ -9,8 +9,9 @@
  * buffer sets, with their velocities in `wall[cap + j]` (objects.ts objectVel: the contacts,
  * friction, the objects' share of the exchange and the pressure's advection read them), and the
  * guarded bodies' poses (guard-wgsl.ts); in the velocities' w, a free body's index + 1
- * (free-wgsl.ts: free bodies are placed the same way, at the pose the host integrated). γ of each object particle stays that of the first pose
- * (the bodies are rigid; two bodies moving apart or together keep the γ of where they started).
+ * (free-wgsl.ts: free bodies are placed the same way, at the pose the host integrated). γ of each
+ * object particle stays that of the first pose (the bodies are rigid; two bodies moving apart or
+ * together keep the γ of where they started).
  */
 import type { StepContext } from '../particle/context.ts';
 import { sortPoints, type GpuObjects } from './objects.ts';

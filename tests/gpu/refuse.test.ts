@@ -77,8 +77,8 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(box)).toEqual([]);
     expect(methodDifferences(box).map((f) => f.path)).toContain('bodies[1].motion');
     const input = shipped('floating-box.json');
-    const free = input.bodies[1];
-    input.bodies = [input.bodies[0], ...Array.from({ length: MAX_FREE + 1 }, (_, k) => ({ ...free, name: `box${k}` }))];
+    const [pool, free] = input.bodies!;
+    input.bodies = [pool, ...Array.from({ length: MAX_FREE + 1 }, (_, k) => ({ ...free, name: `box${k}` }))];
     // (Past MAX_GUARDED solids as well: 'bodies'.)
     const out = unportedFeatures(parseScene(input)).find((f) => f.path === `bodies[${MAX_FREE + 1}].motion`);
     expect(out?.message).toMatch(new RegExp(`more than ${MAX_FREE} free bodies`));
