@@ -8,7 +8,9 @@
  * workgroup memory, then one workgroup over the partials: no float atomics, so a run's sums do not
  * depend on scheduling; as viscosity-wgsl.ts reduces its dot products). It runs twice a
  * sub-timestep: before the second sort (the slots are reordered there) and after density
- * correction, each pass clearing the entries it read. The sums (8 floats a body) are read back
+ * correction, each pass clearing the entries it read; and after each implicit viscosity solve over
+ * the share its module leaves in a section of its own (viscosity-wgsl.ts viscFree: its module has
+ * no `keep`). The sums (8 floats a body) are read back
  * once a sub-timestep; the host integrates the bodies with the CPU engine's own FreeBodies (the
  * seeding simulation's: Newton–Euler by symplectic Euler, gravity, the contacts with the walls and
  * the other solids, free-body-contacts.ts), and moving-objects.ts places their particles at the
@@ -20,14 +22,14 @@ import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer, WORKGROUP 
 
 /** Most free bodies the backend couples (the reduction's uniform). */
 export const MAX_FREE = 8;
-/** The reduction's uniform: n, cap, bodies, workgroups, then each body's centre of mass. */
+/** The reduction's uniform: n, the entries' first vec4, bodies, workgroups, then each body's centre of mass. */
 const UNIFORM_BYTES = 16 + 16 * MAX_FREE;
 
 const WGSL = /* wgsl */ `
-struct Free { n: u32, cap: u32, count: u32, groups: u32, com: array<vec4<f32>, ${MAX_FREE}> }
+struct Free { n: u32, base: u32, count: u32, groups: u32, com: array<vec4<f32>, ${MAX_FREE}> }
 @group(0) @binding(0) var<uniform> U: Free;
 @group(0) @binding(1) var<storage, read_write> pos: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read_write> keep: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> share: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read_write> parts: array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read_write> sums: array<vec4<f32>>;
 var<workgroup> shF: array<vec3<f32>, ${WORKGROUP}>;
@@ -47,8 +49,8 @@ fn treeSum(l: u32) {
   var J = vec4<f32>(0.0);
   var x = vec3<f32>(0.0);
   if (a < U.n) {
-    J = keep[3u * U.cap + a];
-    keep[3u * U.cap + a] = vec4<f32>(0.0);
+    J = share[U.base + a];
+    share[U.base + a] = vec4<f32>(0.0);
     x = pos[a].xyz;
   }
   for (var k = 0u; k < U.count; k++) {
@@ -95,7 +97,9 @@ const ENTRIES = ['freeParts', 'freeTotal'] as const;
 
 export class GpuFreeBodies {
   private readonly kernels: Kernels<(typeof ENTRIES)[number]>;
-  private readonly uniform: GPUBuffer;
+  /** The uniforms of the two sources: `keep` from 3 cap, the implicit viscosity's share (viscosity-solve.ts freeShare). */
+  private readonly uniforms: GPUBuffer[];
+  private readonly bases: number[];
   private readonly parts: GPUBuffer;
   private readonly sums: GPUBuffer;
   private readonly head: ArrayBuffer = new ArrayBuffer(UNIFORM_BYTES);
@@ -104,17 +108,17 @@ export class GpuFreeBodies {
   private readonly mass: number;
 
   /** `liquid`: the liquid's material index; `capacity`: the step's P.cap. */
-  constructor(private readonly device: GPUDevice, private readonly host: StepContext, liquid: number, capacity: number) {
+  constructor(private readonly device: GPUDevice, private readonly host: StepContext, liquid: number, capacity: number, viscosityBase: number | null) {
     const F = host.freeBodies;
     if (!F) throw new Error('the scene has no free body');
     if (F.count > MAX_FREE) throw new Error(`${F.count} free bodies: the WebGPU backend couples ${MAX_FREE}`);
     this.free = F;
     this.mass = host.mass[liquid];
     this.kernels = new Kernels(device, 'free bodies', WGSL, ENTRIES, 5, 0);
-    this.uniform = uniformBuffer(device, UNIFORM_BYTES, 'free bodies');
+    this.bases = viscosityBase === null ? [3 * capacity] : [3 * capacity, viscosityBase];
+    this.uniforms = this.bases.map(() => uniformBuffer(device, UNIFORM_BYTES, 'free bodies'));
     this.parts = storageBuffer(device, 32 * MAX_FREE * Math.ceil(capacity / WORKGROUP), 'free bodies: partial sums');
     this.sums = storageBuffer(device, 32 * MAX_FREE, 'free bodies: sums');
-    new Uint32Array(this.head)[1] = capacity;
   }
 
   get count(): number { return this.free.count; }
@@ -124,13 +128,21 @@ export class GpuFreeBodies {
     const u = new Uint32Array(this.head), f = new Float32Array(this.head), F = this.free;
     u[0] = n; u[2] = F.count; u[3] = Math.ceil(n / WORKGROUP);
     for (let k = 0; k < F.count; k++) f.set(F.position(k), 4 + 4 * k);
-    this.device.queue.writeBuffer(this.uniform, 0, this.head);
+    this.uniforms.forEach((b, i) => {
+      u[1] = this.bases[i];
+      this.device.queue.writeBuffer(b, 0, this.head);
+    });
     enc.clearBuffer(this.sums);
   }
 
-  /** Adds what the slots hold to the sums and clears them (the pass must not be one that writes `keep`). */
-  reduce(pass: GPUComputePassEncoder, pos: GPUBuffer, keep: GPUBuffer, n: number): void {
-    const group = this.kernels.bind(this.device, [this.uniform, pos, keep, this.parts, this.sums]);
+  /**
+   * Adds what the slots hold to the sums and clears them: `keep` (free-wgsl.ts), or with `viscosity`
+   * the implicit viscosity's share (viscosity-solve.ts freeShare, the buffer given).
+   */
+  reduce(pass: GPUComputePassEncoder, pos: GPUBuffer, share: GPUBuffer, n: number, viscosity = false): void {
+    const uniform = this.uniforms[viscosity ? 1 : 0];
+    if (!uniform) throw new Error('the free bodies were set up without the implicit viscosity\'s share');
+    const group = this.kernels.bind(this.device, [uniform, pos, share, this.parts, this.sums]);
     dispatch(pass, this.kernels.pipelines.freeParts, group, n);
     dispatch(pass, this.kernels.pipelines.freeTotal, group, WORKGROUP);
   }
@@ -154,7 +166,7 @@ export class GpuFreeBodies {
   }
 
   destroy(): void {
-    this.uniform.destroy();
+    for (const b of this.uniforms) b.destroy();
     this.parts.destroy();
     this.sums.destroy();
   }

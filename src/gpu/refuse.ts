@@ -101,8 +101,8 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
     out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
   });
   const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
-  if (free >= 0 && P.viscositySolver === 'implicit') {
-    out.push({ path: `bodies[${free}].motion`, message: "the implicit viscosity's object terms (viscosity-weiler.ts bodyReaction) are not handed back to free bodies: the pressure, density correction, contacts, friction, adhesion and the guard are (free-wgsl.ts)" });
+  if (free >= 0) {
+    out.push({ path: `bodies[${free}].motion`, message: "a free body's share is summed per liquid particle (free-wgsl.ts): a particle within reach of two free bodies gives it to the last met (the CPU: the nearer), and the implicit viscosity's share is taken at the liquid particle (the CPU: at the object particle)" });
   }
   return out;
 }

@@ -164,7 +164,7 @@ export class GpuParticleSimulation {
     const cap = this.capacity;
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
-    this.free = ctx.freeBodies ? new GpuFreeBodies(device, ctx, m, cap) : null;
+    this.free = ctx.freeBodies ? new GpuFreeBodies(device, ctx, m, cap, this.viscosity?.freeShare().base ?? null) : null;
     this.keep = storageBuffer(device, (this.free ? 64 : 48) * cap, 'x0, fix, body acceleration and free bodies');
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
@@ -344,6 +344,7 @@ export class GpuParticleSimulation {
       countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count));
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();
+      this.free?.reduce(pass, this.grid.pos, this.viscosity!.freeShare().buffer, n, true);
     };
     if (this.viscosity && !twice) await implicit();
     if (pressurePasses > 0) {

@@ -72,7 +72,7 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(strong))).toEqual([]);
   });
 
-  it('runs the floating box as shipped (a free body), says the implicit viscosity\'s share is not handed back to it, and refuses more free bodies than it couples', () => {
+  it('runs the floating box as shipped (a free body), says where its coupling differs from the CPU\'s, and refuses more free bodies than it couples', () => {
     const box = parseScene(shipped('floating-box.json'));
     expect(unportedFeatures(box)).toEqual([]);
     expect(methodDifferences(box).map((f) => f.path)).toContain('bodies[1].motion');
