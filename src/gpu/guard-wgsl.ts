@@ -17,8 +17,9 @@
  * sub-timestep (moving-objects.ts places the bodies and rewrites the poses). Bodies given by a mesh
  * have no distance here (shapes-wgsl.ts) and are not guarded (refuse.ts says so).
  *
- * A free body takes the velocity each push removes (free-wgsl.ts). Bindings: wgsl.ts's nine, and the bodies' uniform at 9 (uniform buffers have a limit of their
- * own; the eight storage bindings are all taken).
+ * A free body takes the velocity each push removes (free-wgsl.ts). Bindings: wgsl.ts's nine, and
+ * the bodies' uniform at 9 (uniform buffers have a limit of their own; the eight storage bindings
+ * are all taken).
  */
 import type { StepContext } from '../particle/context.ts';
 import { GUARD } from '../particle/boundaries.ts';
