@@ -3,7 +3,9 @@
  * particle engine (src/particle/free-bodies.ts), on SwiftShader: a small floating box (the shipped
  * floating-box.json scaled down: a 4 cm pine cube, tilted 10°, dropped onto an 8 × 4 × 8 cm pool
  * of water at particle.radius 5 mm, 256 particles, the defaults otherwise) plunges and is pushed
- * back up, turning flat, as on the CPU: its height and turn frame by frame within stated tolerances.
+ * back up, turning flat, as on the CPU: its height and turn frame by frame within stated tolerances;
+ * and a heavy box sinks into honey as on the CPU (the implicit viscosity's share handed back:
+ * viscosity-wgsl.ts viscFree).
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
@@ -63,5 +65,33 @@ describe.skipIf(GPU_SKIP)('WebGPU free bodies', () => {
       // the same terms, less the implicit viscosity's, small in water.
       expect(Math.abs(gpu[f].turn - cpu[f].turn)).toBeLessThan(3);
     }
+  }, 600_000);
+
+  it('sinks a heavy box into honey as the CPU engine does (the implicit viscosity\'s share handed back)', async () => {
+    // A 3 cm cube of 3 000 kg/m³ dropped from just above a 5 cm pool of honey (ν 0.01 m²/s, 1 400
+    // kg/m³; r = 5 mm, 320 particles). Measured at frames 1–6, centre height GPU / CPU: 62.25 /
+    // 62.33, 55.82 / 55.84, 51.33 / 51.09, 48.00 / 47.30, 45.67 / 44.77, 43.69 / 42.64 mm.
+    const honey: SceneInput = {
+      ...scene,
+      materials: { honey: { kind: 'liquid', density: 1400, viscosity: { value: 0.01, unit: 'm2/s' } }, lead: { kind: 'solid', density: 3000 } },
+      bodies: [
+        { name: 'pool', material: 'honey', shape: { type: 'box', center: [0, 0.025, 0], size: [0.08, 0.05, 0.08] } },
+        { name: 'box', material: 'lead', shape: { type: 'box', center: [0.01, 0.068, 0], size: [0.03, 0.03, 0.03] }, motion: { type: 'free', angularDamping: 0 } },
+      ],
+    };
+    const frames = 3, gpu: number[] = [], cpu: number[] = [];
+    await gpuFrames(honey, frames, (_stats, sim) => gpu.push(sim.host.freeBodies!.state[1]));
+    const cpuSim = new ParticleSimulation(parseScene(honey));
+    for (let f = 0; f < frames; f++) {
+      cpuSim.stepFrame();
+      cpu.push(cpuSim.ctx.freeBodies!.state[1]);
+    }
+    cpuSim.dispose();
+    console.log(`box in honey, centre height at frames 1–${frames}: ${gpu.map((y, f) => `${(y * 1000).toFixed(2)} / ${(cpu[f] * 1000).toFixed(2)}`).join(', ')} mm (GPU / CPU)`);
+    // It sank into the honey (from 68 mm) and was held (it would fall 44 mm in 0.1 s).
+    expect(gpu[frames - 1]).toBeLessThan(0.06);
+    expect(gpu[frames - 1]).toBeGreaterThan(0.04);
+    // Within 1 mm of the CPU's (a fifth of a radius; 0.3 mm measured at frame 3).
+    for (let f = 0; f < frames; f++) expect(Math.abs(gpu[f] - cpu[f])).toBeLessThan(0.001);
   }, 600_000);
 });
