@@ -34,7 +34,7 @@ fn adhesionAt(dr: f32) -> f32 {
 }
 
 // The adhesion acceleration of slot a into keep[2n + a] (zero without a liquid adhesion function),
-// the static objects' added (objects.ts objectAdhesion: object-adhesion.ts),
+// the objects' added (objects.ts objectAdhesion: object-adhesion.ts; a free body's part handed to it, free-wgsl.ts),
 // and in the same loop, as adhesion.ts, the exchange's Σk (gaussLike over the viscosity support) →
 // sc.z = 1/(2 Σk), which the pressure stage leaves alone.
 @compute @workgroup_size(${WORKGROUP}) fn adhesion(@builtin(global_invocation_id) g: vec3<u32>) {
@@ -50,6 +50,8 @@ fn adhesionAt(dr: f32) -> f32 {
     if (d2 < hv2) { let s = 1.0 - d2 * inv2; sum += s * s * s; }
     if (d2 < supp2) { let d = sqrt(d2); if (d > 0.0) { acc += (adhesionAt(d * P.invR) / d) * rv; } }`)}
   keep[2u * P.n + a] = vec4<f32>(acc + objectAdhesion(a), 0.0);
+  let fa = freeAdhesion(a);
+  toFree(a, fa.w, fa.xyz * P.dt);
   sc[a].z = select(0.0, 0.5 / sum, sum > 0.0);
 }
 `;

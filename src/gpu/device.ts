@@ -16,12 +16,12 @@ export function uniformBuffer(device: GPUDevice, bytes: number, label: string): 
   return device.createBuffer({ label, size: Math.ceil(bytes / 16) * 16, usage: UNIFORM | COPY_DST });
 }
 
-/** Copies `bytes` of `src` back to the host (one staging buffer per call: for results and checks, not per pass). */
-export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+/** Copies `bytes` of `src` from byte `offset` (a multiple of 4) back to the host (one staging buffer per call: for results and checks, not per pass). */
+export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
   const size = Math.ceil(bytes / 4) * 4;
   const staging = device.createBuffer({ size, usage: MAP_READ | COPY_DST });
   const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(src, 0, staging, 0, size);
+  enc.copyBufferToBuffer(src, offset, staging, 0, size);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(MAP_MODE_READ);
   const out = staging.getMappedRange().slice(0, bytes);

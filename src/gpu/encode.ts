@@ -23,6 +23,7 @@ export interface Bound<E extends string> {
 /**
  * One pressure solve of at most `passes` passes over `n` slots: `again`, the second of a
  * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack).
+ * Δx(p) is the step's `displace` (the density passes' too): one kernel over the same buffers.
  */
 export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean): void {
   const K = step.pipelines, Q = pressure.pipelines, pg = pressure.group;
@@ -30,13 +31,13 @@ export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntr
   dispatch(pass, K.wallPass, step.group, n);
   if (again) {
     dispatch(pass, Q.takeBackPressure, pg, n);
-    dispatch(pass, Q.pressureDisplace, pg, n);
+    dispatch(pass, K.displace, step.group, n);
     dispatch(pass, Q.takeBackApply, pg, n);
   }
   dispatch(pass, Q.pressureFactor, pg, n);
   dispatch(pass, Q.pressureSource, pg, n);
   for (let k = 0; k < passes; k++) {
-    dispatch(pass, Q.pressureDisplace, pg, n);
+    dispatch(pass, K.displace, step.group, n);
     dispatch(pass, Q.pressureUpdate, pg, n);
     dispatch(pass, Q.pressureJudge, pg, 1, 1);
   }

@@ -56,7 +56,8 @@ const KERNELS = /* wgsl */ `
   var ws = 0.0;
   var usum = vec3<f32>(0.0);
   var nsum = vec3<f32>(0.0);
-  ${aroundObjects('P.hv', `let t = 1.0 - d2 * inv2; let w = pos[o].w * t * t * t; ws += w; wf += w * objectFriction(o); usum += w * objectVel(o); nsum += w * vel[o].xyz;`)}
+  var fo = 0.0;
+  ${aroundObjects('P.hv', `let t = 1.0 - d2 * inv2; let w = pos[o].w * t * t * t; ws += w; wf += w * objectFriction(o); usum += w * objectVel(o); nsum += w * vel[o].xyz; fo = max(fo, objectFree(o));`)}
   if (wf == 0.0) { return; }
   let nl = length(nsum);
   var nrm = vec3<f32>(0.0);
@@ -66,7 +67,10 @@ const KERNELS = /* wgsl */ `
   let u = usum / ws;
   let v = vel[a].xyz - u;
   let vn = dot(v, nrm) * nrm;
-  vel[a] = vec4<f32>(u + vn + (v - vn) * keepT, vel[a].w);
+  let nv = u + vn + (v - vn) * keepT;
+  // A free body among the objects takes the change back (free-wgsl.ts; the CPU's capture / release).
+  toFree(a, fo, nv - vel[a].xyz);
+  vel[a] = vec4<f32>(nv, vel[a].w);
 }
 `;
 

@@ -17,8 +17,9 @@
  * sub-timestep (moving-objects.ts places the bodies and rewrites the poses). Bodies given by a mesh
  * have no distance here (shapes-wgsl.ts) and are not guarded (refuse.ts says so).
  *
- * Bindings: wgsl.ts's nine, and the bodies' uniform at 9 (uniform buffers have a limit of their
- * own; the eight storage bindings are all taken).
+ * A free body takes the velocity each push removes (free-wgsl.ts). Bindings: wgsl.ts's nine, and
+ * the bodies' uniform at 9 (uniform buffers have a limit of their own; the eight storage bindings
+ * are all taken).
  */
 import type { StepContext } from '../particle/context.ts';
 import { GUARD } from '../particle/boundaries.ts';
@@ -65,7 +66,8 @@ fn guard(a: u32) {
     let x0 = B.prev[q].xyz * l.x + B.prev[q + 1u].xyz * l.y + B.prev[q + 2u].xyz * l.z + B.prev[q + 3u].xyz;
     let vb = (x - x0) * B.invDt;
     let vn = dot(v - vb, nrm);
-    if (vn < 0.0) { v -= vn * nrm; }
+    // A free body (its index + 1 in prev's fourth w: free-wgsl.ts) takes the change back.
+    if (vn < 0.0) { v -= vn * nrm; toFree(a, B.prev[q + 3u].w, -vn * nrm); }
   }
   pos[a] = vec4<f32>(x, pos[a].w);
   vel[a] = vec4<f32>(v, vel[a].w);
@@ -99,7 +101,7 @@ export type GuardEntry = (typeof GUARD_ENTRIES)[number];
 export function guardBodies(ctx: StepContext, dt = 0): ArrayBuffer | null {
   const data = new ArrayBuffer(GUARD_BYTES), u = new Uint32Array(data), f = new Float32Array(data);
   let count = 0;
-  ctx.objects.bodies.forEach((b) => {
+  ctx.objects.bodies.forEach((b, j) => {
     const shape = b.shape;
     if (shape.type === 'mesh') return;
     if (count === MAX_GUARDED) throw new Error(`more than ${MAX_GUARDED} solid bodies: the WebGPU backend guards ${MAX_GUARDED}`);
@@ -107,6 +109,7 @@ export function guardBodies(ctx: StepContext, dt = 0): ArrayBuffer | null {
     const q = 4 * (1 + SHAPE_VEC4 * MAX_GUARDED + 4 * count), R = b.prevPose.R;
     for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) f[q + 4 * c + k] = R[3 * k + c];
     for (let k = 0; k < 3; k++) f[q + 12 + k] = b.prevPose.t[k];
+    f[q + 15] = (ctx.freeBodies?.freeOf[j] ?? -1) + 1;
     count++;
   });
   if (count === 0) return null;

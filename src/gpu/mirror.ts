@@ -8,11 +8,15 @@
  * the GPU's slot order, as many as the GPU holds now (sinks remove some: sinks.ts), with their
  * surface flags and normals from the surface test run on the GPU at the frame's positions
  * (`read(true)`; surface.ts), so the "surface" colour mode and `output.normals: "particles"`
- * read the particles' own; and their ids (LiquidParticles.id: a particle's id at frame 0 is its
- * index then).
+ * read the particles' own; their ids (LiquidParticles.id: a particle's id at frame 0 is its
+ * index then); and the warm starts a resumed run starts from, as the CPU's checkpoint keeps them:
+ * the pressure's p/δt² (LiquidParticles.lambda, vel.w on the GPU) and the implicit viscosity's last
+ * change (its channel), so a run resumed from the copy's checkpoint (on the GPU or the CPU)
+ * solves its first sub-timestep as the uninterrupted run does.
  */
 import type { StepStats } from '../api.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
+import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
 import { GpuParticleSimulation } from './simulation.ts';
 
 export class GpuParticleRun {
@@ -34,7 +38,7 @@ export class GpuParticleRun {
   /** One frame on the GPU, then its particles into the mirror. */
   async stepFrame(): Promise<StepStats> {
     const stats = await this.gpu.stepFrame();
-    const { pos, vel, density, id, surface, normal } = await this.gpu.read(true);
+    const { pos, vel, lambda, density, id, surface, normal } = await this.gpu.read(true);
     const ctx = this.mirror.ctx, L = ctx.liquid, n = this.gpu.count;
     // One liquid (refuse.ts): every row takes its material.
     let material = 0;
@@ -46,6 +50,8 @@ export class GpuParticleRun {
     L.pos.set(pos);
     L.vel.set(vel);
     L.density.set(density);
+    L.lambda.set(lambda);
+    await this.warmStarts(id);
     if (surface && normal) {
       L.surface.set(surface);
       L.normal.set(normal);
@@ -69,6 +75,20 @@ export class GpuParticleRun {
     ctx.time = this.gpu.time;
     this.mirror.particlesMoved();
     return stats;
+  }
+
+  /**
+   * The implicit viscosity's warm start into the copy's channel (viscosity-weiler.ts, made here as
+   * the CPU stage makes it where the copy has none), from the GPU's by particle id, so that a run
+   * resumed from the copy's checkpoint starts its first solves where this one would have.
+   */
+  private async warmStarts(id: Uint32Array): Promise<void> {
+    if (!this.gpu.viscosity) return;
+    const warm = await this.gpu.viscosity.warmStart();
+    const ctx = this.mirror.ctx, L = ctx.liquid;
+    const ch = L.channel(WARM_START_CHANNEL) ?? L.addChannel({ name: WARM_START_CHANNEL, kind: 'f32', width: 3, initial: new Float64Array(3 * ctx.mass.length) });
+    const c = ch.array;
+    for (let i = 0; i < L.count; i++) for (let k = 0; k < 3; k++) c[3 * i + k] = warm[4 * id[i] + k];
   }
 
   dispose(): void {

@@ -8,8 +8,10 @@
  * (objects.ts sortPoints, the tables' sizes unchanged) and uploads them into both of the sort's
  * buffer sets, with their velocities in `wall[cap + j]` (objects.ts objectVel: the contacts,
  * friction, the objects' share of the exchange and the pressure's advection read them), and the
- * guarded bodies' poses (guard-wgsl.ts). γ of each object particle stays that of the first pose
- * (the bodies are rigid; two bodies moving apart or together keep the γ of where they started).
+ * guarded bodies' poses (guard-wgsl.ts); in the velocities' w, a free body's index + 1
+ * (free-wgsl.ts: free bodies are placed the same way, at the pose the host integrated). γ of each
+ * object particle stays that of the first pose (the bodies are rigid; two bodies moving apart or
+ * together keep the γ of where they started).
  */
 import type { StepContext } from '../particle/context.ts';
 import { sortPoints, type GpuObjects } from './objects.ts';
@@ -52,15 +54,23 @@ export class MovingObjects {
       }
       pos4[4 * j + 3] = P.gamma[s];
       normal4[4 * j + 3] = O.bodies[O.body[s]].friction;
+      vel4[4 * j + 3] = this.freeOf(s);
     }
     const wide = sortPoints(O.pos, this.pick, P.wide.cell);
     for (let j = 0; j < this.pick.length; j++) {
       const s = wide.order[j], q = 4 * (m + j);
       for (let k = 0; k < 3; k++) pos4[q + k] = O.pos[3 * s + k];
       pos4[q + 3] = P.fn[s];
+      vel4[q + 3] = this.freeOf(s);
     }
     this.starts.set(main.starts);
     this.starts.set(wide.starts, main.starts.length);
     return { pos4, normal4, vel4, starts: this.starts };
+  }
+
+  /** The free body of object particle s as its index + 1, 0 for a scripted one (free-wgsl.ts objectFree). */
+  private freeOf(s: number): number {
+    const F = this.ctx.freeBodies;
+    return F ? F.freeOf[this.ctx.objects.body[s]] + 1 : 0;
   }
 }

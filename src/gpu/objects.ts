@@ -173,25 +173,10 @@ export function aroundObjects(support: string, body: string, wide = false): stri
   }`;
 }
 
-/** The objects' WGSL helpers: the contacts, the near test and the move's friction (see the header; friction-wgsl.ts). */
+/** The objects' WGSL helpers every module may use: the objects' velocities and friction, the near test, adhesion (the moves: OBJECT_MOVES_WGSL). */
 export const OBJECT_WGSL = /* wgsl */ `
 // The velocity of object slot o (moving-objects.ts; zero for a static body).
 fn objectVel(o: u32) -> vec3<f32> { return wall[o].xyz; }
-// Pushes slot a out to P.dc from every object particle nearer, in turn (object-contacts.ts pushOut:
-// the line from it, its normal at distance 0), and stops its velocity towards it (relative to it).
-fn objectPush(a: u32) {
-  var xa = pos[a].xyz;
-  var v = vel[a].xyz;
-  ${aroundObjects('P.dc', `
-    let dd = sqrt(d2);
-    var u = vel[o].xyz;
-    if (dd > 0.0) { u = rv / dd; }
-    xa += (P.dc - dd) * u;
-    let vn = dot(v - objectVel(o), u);
-    if (vn < 0.0) { v -= vn * u; }`)}
-  pos[a] = vec4<f32>(xa, pos[a].w);
-  vel[a] = vec4<f32>(v, vel[a].w);
-}
 // Whether an object particle is within P.oreach of slot a (pressure.ts: no free flight there).
 fn nearObject(a: u32) -> bool {
   let xa = pos[a].xyz;
@@ -202,18 +187,6 @@ fn nearObject(a: u32) -> bool {
 
 // The friction factor f of object slot o's body.
 fn objectFriction(o: u32) -> f32 { return vel[o].w; }
-// A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (friction.ts).
-fn moveFriction(a: u32) {
-  if (P.om == 0u || pos[a].w == 0.0) { return; }
-  let xa = pos[a].xyz;
-  let touch = ${TOUCH} * P.dc;
-  var f = -1.0;
-  var vo = vec3<f32>(0.0);
-  ${aroundObjects('touch', `if (f < 0.0) { f = objectFriction(o); vo = objectVel(o); }`)}
-  if (f <= 0.0) { return; }
-  let keepV = select(pow(1.0 - f, 30.0 * P.dtm), 0.0, f >= 1.0);
-  vel[a] = vec4<f32>(vo + (vel[a].xyz - vo) * keepV, vel[a].w);
-}
 // The liquid's adhesion with object function k at dr radii (adhesion-wgsl.ts adhesionAt, object-adhesion.ts).
 fn oadhX(k: u32, j: u32) -> f32 { let i = k * ${OBJECT_ADHESION_BREAKPOINTS}u + j; return P.oadhX[i >> 2u][i & 3u]; }
 fn oadhY(k: u32, j: u32) -> f32 { let i = k * ${OBJECT_ADHESION_BREAKPOINTS}u + j; return P.oadhY[i >> 2u][i & 3u]; }
@@ -236,5 +209,49 @@ fn objectAdhesion(a: u32) -> vec3<f32> {
     let sk = P.oadhS[k];
     if (d2 < sk * sk && d2 > 0.0) { let d = sqrt(d2); acc += (objectAdhesionAt(k, d * P.invR) / d) * rv; }`, true)}
   return acc;
+}
+`;
+
+/**
+ * The objects' moves (the step's bindings only: they hand a free body its share through `keep`,
+ * free-wgsl.ts): the contacts and the move's friction (see the header; friction-wgsl.ts).
+ */
+export const OBJECT_MOVES_WGSL = /* wgsl */ `
+// Pushes slot a out to P.dc from every object particle nearer, in turn (object-contacts.ts pushOut:
+// the line from it, its normal at distance 0), and stops its velocity towards it (relative to it).
+fn objectPush(a: u32) {
+  var xa = pos[a].xyz;
+  var v = vel[a].xyz;
+  var jf = vec3<f32>(0.0);
+  var kf = 0.0;
+  ${aroundObjects('P.dc', `
+    let dd = sqrt(d2);
+    var u = vel[o].xyz;
+    if (dd > 0.0) { u = rv / dd; }
+    xa += (P.dc - dd) * u;
+    let vn = dot(v - objectVel(o), u);
+    if (vn < 0.0) {
+      v -= vn * u;
+      let fo = objectFree(o);
+      if (fo > 0.0) { jf -= vn * u; kf = fo; }
+    }`)}
+  pos[a] = vec4<f32>(xa, pos[a].w);
+  vel[a] = vec4<f32>(v, vel[a].w);
+  toFree(a, kf, jf);
+}
+// A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (friction.ts).
+fn moveFriction(a: u32) {
+  if (P.om == 0u || pos[a].w == 0.0) { return; }
+  let xa = pos[a].xyz;
+  let touch = ${TOUCH} * P.dc;
+  var f = -1.0;
+  var vo = vec3<f32>(0.0);
+  var fo = 0.0;
+  ${aroundObjects('touch', `if (f < 0.0) { f = objectFriction(o); vo = objectVel(o); fo = objectFree(o); }`)}
+  if (f <= 0.0) { return; }
+  let keepV = select(pow(1.0 - f, 30.0 * P.dtm), 0.0, f >= 1.0);
+  let v = vo + (vel[a].xyz - vo) * keepV;
+  toFree(a, fo, v - vel[a].xyz);
+  vel[a] = vec4<f32>(v, vel[a].w);
 }
 `;

@@ -6,7 +6,8 @@
  * The bind group of wgsl.ts; during the stage `keep` holds per slot [2a]: (u = δt v*, α)
  * and [2a + 1]: (ρ̂, neighbours within h; during the passes, p before the last update; −, moved),
  * `sc.x` the target 1 + source and `sc.y` the pressure; stats[0] Chebyshev's ω between passes (the
- * largest speed is read before the stage).
+ * largest speed is read before the stage). A pass's displacement Δx(p) into dx is the step's own
+ * `displace` kernel (step-wgsl.ts, the same as density correction's: encode.ts dispatches it).
  */
 import { WORKGROUP } from './device.ts';
 import { around, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
@@ -81,12 +82,6 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
 
-@compute @workgroup_size(${WORKGROUP}) fn pressureDisplace(@builtin(global_invocation_id) g: vec3<u32>) {
-  let a = g.x;
-  if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
-  dx[a] = vec4<f32>(displacement(a), 0.0);
-}
-
 // One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge.
 @compute @workgroup_size(${WORKGROUP}) fn pressureUpdate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -123,7 +118,7 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   else if (passes > 2u) { atomicStore(&stats[0], bitcast<u32>(4.0 / (4.0 - r2 * bitcast<f32>(atomicLoad(&stats[0]))))); }
 }
 
-// The pressure's displacement as velocity; p/δt² kept for the next sub-timestep (and the second
+// The pressure's displacement as velocity (the free bodies' part handed to them: free-wgsl.ts); p/δt² kept for the next sub-timestep (and the second
 // solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
 // the sub-timestep's first solve to its second; density correction zeroes it), and loses its
 // free-flight offset (step-wgsl.ts freeFlight).
@@ -132,12 +127,14 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   if (a >= P.n) { return; }
   let u = displacement(a);
   let p = sc[a].y;
+  let fs = freeShift(a);
+  toFree(a, fs.w, fs.xyz / P.dt);
   vel[a] = vec4<f32>(vel[a].xyz + u / P.dt, p / (P.dt * P.dt));
   keep[2u * a + 1u].w = max(keep[2u * a + 1u].w, select(0.0, 1.0, any(u != vec3<f32>(0.0))));
 }
 
 // The second solve's take-back (pressure.ts takeBack): the first solve's pressure (vel.w: p/δt²)
-// but 0 next to a body, whose displacement (pressureDisplace, into dx) leaves the velocities.
+// but 0 next to a body, whose displacement (step-wgsl.ts displace, into dx) leaves the velocities.
 @compute @workgroup_size(${WORKGROUP}) fn takeBackPressure(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
@@ -165,7 +162,7 @@ export function pressureWgsl(present: number): string {
 }
 
 export const PRESSURE_ENTRIES = [
-  'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureDisplace', 'pressureUpdate', 'pressureJudge', 'pressureEnd',
+  'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureEnd',
   'takeBackPressure', 'takeBackApply',
 ] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 /**
  * The WebGPU step's particles read back to the host (simulation.ts `read`): the vec4 slots of
- * positions, velocities, the per-slot scalars (ρ/ρ0 in x) and, after the surface test
+ * positions, velocities (with the pressure's warm start in w), the per-slot scalars (ρ/ρ0 in x) and, after the surface test
  * (friction-wgsl.ts: the flag in pos.w, the normal in dx), the surface flags and normals, unpacked
  * into xyz arrays in the GPU's slot order.
  */
@@ -11,6 +11,8 @@ export interface GpuParticles {
   /** xyz per particle, in the GPU's (bucket) order. */
   pos: Float32Array;
   vel: Float32Array;
+  /** The pressure's warm start, p/δt² (m²/s², vel.w: pressure-wgsl.ts; LiquidParticles.lambda). */
+  lambda: Float32Array;
   /** ρ/ρ0 of the last density measure (pbf.ts finish). */
   density: Float32Array;
   /** Each slot's particle: its index in the CPU engine's liquid at frame 0, then on for liquid let in (sources.ts). */
@@ -29,12 +31,13 @@ export async function readParticles(
     readBuffer(device, b.sc, 16 * n), b.dx ? readBuffer(device, b.dx, 16 * n) : null,
   ]);
   const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4);
-  const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), density = new Float32Array(n);
+  const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), lambda = new Float32Array(n), density = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = v[4 * i + k]; }
+    lambda[i] = v[4 * i + 3];
     density[i] = c[4 * i];
   }
-  const out: GpuParticles = { pos, vel, density, id: new Uint32Array(id) };
+  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id) };
   if (n4) {
     const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {

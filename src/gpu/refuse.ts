@@ -13,8 +13,17 @@ import { MAX_SINKS } from './sinks.ts';
 import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
+import { MAX_FREE } from './free-bodies.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
+
+/** A scene the backend cannot run, with every unported feature named by its JSON path. */
+export class UnportedSceneError extends Error {
+  constructor(readonly features: { path: string; message: string }[]) {
+    super(`the WebGPU backend cannot run this scene:\n${features.map((f) => `  ${f.path}: ${f.message}`).join('\n')}`);
+    this.name = 'UnportedSceneError';
+  }
+}
 
 export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
@@ -29,15 +38,10 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     // Gels run (gel.ts: the springs of src/particle/gel.ts), for the one liquid.
     if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
   }
-  scene.bodies.forEach((b, i) => {
-    const mat = scene.materials[b.material];
-    // Static and moving objects run (objects.ts, moving-objects.ts); free ones not yet.
-    if (mat?.kind === 'solid') {
-      const what = `${b.shape.type}${b.name ? ` '${b.name}'` : ''}`;
-      if (b.motion.type === 'free') out.push({ path: `bodies[${i}].motion`, message: `free bodies (a ${what} moved by the liquid) ${NOT_YET}; static and moving (linear, spin, keyframes) objects run` });
-    }
-    // A liquid body appearing later (a blob source) runs: sources.ts.
-  });
+  // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
+  // a liquid body appearing later (a blob source) runs: sources.ts.
+  const free = scene.bodies.map((b, i) => ({ b, i })).filter(({ b }) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
+  if (free.length > MAX_FREE) out.push({ path: `bodies[${free[MAX_FREE].i}].motion`, message: `more than ${MAX_FREE} free bodies: the WebGPU backend couples ${MAX_FREE}` });
   // Spouts run (sources.ts), up to MAX_SPOUTS.
   if (scene.sources.length > MAX_SPOUTS) out.push({ path: `sources[${MAX_SPOUTS}]`, message: `more than ${MAX_SPOUTS} sources: the WebGPU backend holds ${MAX_SPOUTS}` });
   // Sinks run (sinks.ts), up to MAX_SINKS of a shape with a formula (shapes-wgsl.ts).
@@ -102,5 +106,9 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
     if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
     out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
   });
+  const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
+  if (free >= 0) {
+    out.push({ path: `bodies[${free}].motion`, message: "a free body's share is summed per liquid particle (free-wgsl.ts): a particle within reach of two free bodies gives it to the last met (the CPU: the nearer), and the implicit viscosity's share is taken at the liquid particle (the CPU: at the object particle)" });
+  }
   return out;
 }

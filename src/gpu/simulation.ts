@@ -53,16 +53,17 @@ import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, t
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
-import { unportedFeatures } from './refuse.ts';
+import { UnportedSceneError, unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
 import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
 import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
+import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
 
-export type { GpuParticles } from './read-back.ts';
+export type { GpuParticles } from './read-back.ts'; export { UnportedSceneError } from './refuse.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -72,14 +73,6 @@ const MAX_SUBDIVISION = 64;
 const COLD = 50;
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
-
-/** A scene the backend cannot run, with every unported feature named by its JSON path. */
-export class UnportedSceneError extends Error {
-  constructor(readonly features: { path: string; message: string }[]) {
-    super(`the WebGPU backend cannot run this scene:\n${features.map((f) => `  ${f.path}: ${f.message}`).join('\n')}`);
-    this.name = 'UnportedSceneError';
-  }
-}
 
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
@@ -94,8 +87,8 @@ export class GpuParticleSimulation {
   private readonly adhesion: Kernels<AdhesionEntry>;
   /** The surface test and the objects' share of the exchange (friction-wgsl.ts); null without objects. */
   private readonly friction: Kernels<FrictionEntry> | null;
-  /** particle.viscositySolver "implicit" (viscosity-solve.ts); null for the exchange. */
-  private readonly viscosity: GpuImplicitViscosity | null;
+  /** particle.viscositySolver "implicit" (viscosity-solve.ts; its warm start read for checkpoints: mirror.ts); null for the exchange. */
+  readonly viscosity: GpuImplicitViscosity | null;
   /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
   private surfaceKernels: Kernels<FrictionEntry> | null = null;
   /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
@@ -104,8 +97,9 @@ export class GpuParticleSimulation {
   private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
   /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
   private readonly moving: MovingObjects | null;
-  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its liquid takes the sources' new particles first. */
-  private readonly host: StepContext;
+  /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its FreeBodies integrate the free ones, its liquid takes the sources' new particles first. */
+  readonly host: StepContext;
+  /** Free rigid bodies (free-bodies.ts: the liquid's share summed on the GPU, the bodies integrated on the host); null where none. */ private readonly free: GpuFreeBodies | null;
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
@@ -149,7 +143,8 @@ export class GpuParticleSimulation {
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
-    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n));
+    // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
@@ -170,7 +165,8 @@ export class GpuParticleSimulation {
     const cap = this.capacity;
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
-    this.keep = storageBuffer(device, 48 * cap, 'x0, fix and body acceleration');
+    this.free = ctx.freeBodies ? new GpuFreeBodies(device, ctx, m, cap, this.viscosity?.freeShare().base ?? null) : null;
+    this.keep = storageBuffer(device, (this.free ? 64 : 48) * cap, 'x0, fix, body acceleration and free bodies');
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
@@ -182,6 +178,7 @@ export class GpuParticleSimulation {
     u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
     f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
     f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
+    u[o + 7] = this.free?.count ?? 0;
     writeObjectAdhesion(this.paramData, o + 8, objects);
   }
 
@@ -328,6 +325,7 @@ export class GpuParticleSimulation {
     this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
+    this.free?.begin(enc, n);
     this.grid.build(enc);
     let group = this.group();
     let pass = enc.beginComputePass();
@@ -348,6 +346,7 @@ export class GpuParticleSimulation {
       countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count));
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();
+      this.free?.reduce(pass, this.grid.pos, this.viscosity!.freeShare().buffer, n, true);
     };
     if (this.viscosity && !twice) await implicit();
     if (pressurePasses > 0) {
@@ -370,13 +369,17 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
+    // The free bodies' share so far, before the sort reorders the slots.
+    this.free?.reduce(pass, this.grid.pos, this.keep, n);
     pass.end();
     this.grid.build(enc);
     pass = enc.beginComputePass();
     encodeDensity(pass, { pipelines: K, group: this.group() }, G ? { pipelines: G.kernels.pipelines, group: this.group(G.kernels) } : null, n, P.densityIterations);
     Src?.hold(pass, this.grid, t);
+    this.free?.reduce(pass, this.grid.pos, this.keep, n);
     pass.end();
     d.queue.submit([enc.finish()]);
+    await this.free?.end(dt);
     return added;
   }
 
@@ -441,9 +444,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    this.viscosity?.destroy(); this.gel?.destroy();
-    this.sinks?.destroy();
-    this.sources?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

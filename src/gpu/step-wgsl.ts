@@ -100,17 +100,20 @@ const KERNELS = /* wgsl */ `
   atomicStore(&stats[1], 0u);
 }
 
-// Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange).
+// Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a
+// density pass's and a pressure pass's (encode.ts).
 @compute @workgroup_size(${WORKGROUP}) fn displace(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   dx[a] = vec4<f32>(displacement(a), 0.0);
 }
 
-// x += Δx, then the objects and the walls (step.ts keepOut: objectContacts, domainWalls at δt = 0), their correction added to fix.
+// x += Δx (its free bodies' part handed to them as Δx/δt: free-wgsl.ts), then the objects and the walls (step.ts keepOut: objectContacts, domainWalls at δt = 0), their correction added to fix.
 @compute @workgroup_size(${WORKGROUP}) fn shift(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
+  let fs = freeShift(a);
+  toFree(a, fs.w, fs.xyz / P.dt);
   let moved = pos[a].xyz + dx[a].xyz;
   pos[a] = vec4<f32>(moved, pos[a].w);
   objectPush(a);

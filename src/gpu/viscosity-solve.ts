@@ -19,8 +19,8 @@
 import type { ParticleSimulation } from '../particle/simulation.ts';
 import type { Scene } from '../scene/scene.ts';
 import { latticeLaplacianConstant, liquidViscosity, VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
-import { COPY_DST, dispatch, Kernels, MAP_READ, storageBuffer, WORKGROUP } from './device.ts';
-import { CG_C, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
+import { COPY_DST, dispatch, Kernels, MAP_READ, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
+import { CG_C, CG_Q, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
@@ -59,6 +59,8 @@ export class GpuImplicitViscosity {
   private readonly head = new Float32Array(8);
   /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
   private n = 0;
+  /** The scene has free bodies: each solve ends with their share (viscosity-wgsl.ts viscFree, free-bodies.ts). */
+  private readonly free: boolean;
 
   /**
    * For liquid material `m` of `cpu` (the simulation the GPU's liquid was seeded from: its warm
@@ -66,12 +68,13 @@ export class GpuImplicitViscosity {
    * room for `capacity` particles (the step's P.cap: the seeded liquid and all the scene's sources
    * can still let in, whose ids stay below it).
    */
-  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, capacity: number) {
+  constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, private readonly capacity: number) {
     const ctx = cpu.ctx, mat = scene.materials[scene.materialNames[m]];
     if (mat.kind !== 'liquid') throw new Error('the implicit viscosity needs a liquid material');
     const dt = 1 / (scene.fps * scene.particle.substeps);
     this.rho = mat.density;
     this.k0 = latticeLaplacianConstant(ctx.kernelSupport[m], 2 * ctx.r) * mat.density * liquidViscosity(mat, ctx.r, dt);
+    this.free = ctx.freeBodies !== null;
     this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 8, 0);
     this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
@@ -118,10 +121,24 @@ export class GpuImplicitViscosity {
     dispatch(pass, K.viscShiftParts, group, n);
     dispatch(pass, K.viscShiftTotal, group, WORKGROUP);
     dispatch(pass, K.viscFinish, group, n);
+    if (this.free) dispatch(pass, K.viscFree, group, n);
     pass.end();
     d.queue.submit([end.finish()]);
     const capped = state.rr > state.goal;
     return { iterations: state.iterations, residual: capped && state.bb > 0 ? Math.sqrt(state.rr / state.bb) : 0 };
+  }
+
+  /**
+   * The warm start (the change each particle's last solve made, m/s: xyz of a vec4 by GPU particle
+   * id, GpuParticles.id), read back for a checkpoint (mirror.ts: the CPU's WARM_START_CHANNEL).
+   */
+  async warmStart(): Promise<Float32Array> {
+    return new Float32Array(await readBuffer(this.device, this.cg, 16 * this.capacity, 16 * CG_C * this.capacity));
+  }
+
+  /** Where the last solve left the free bodies' share (viscFree): the buffer and its first vec4 (free-bodies.ts reduce). */
+  freeShare(): { buffer: GPUBuffer; base: number } {
+    return { buffer: this.cg, base: CG_Q * this.capacity };
   }
 
   /** CHECK_EVERY iterations (no-ops once the flag is set). */

@@ -336,10 +336,44 @@ fn isDone() -> bool { return red[3].y != 0.0; }
 }
 `;
 
-export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS;
+/**
+ * The free bodies' share of the solve (viscosity-weiler.ts bodyReaction; Akinci et al. 2012 §5):
+ * the change the object terms of free bodies made to slot a, −(1/ρ) Σ_b e_ib T x_ib (T x_ib ·
+ * (v_a − v_b)) at the solution, and the body (its index + 1: wall[o].w, free-wgsl.ts), into the
+ * CG_Q section (free once the solve is over), which free-bodies.ts sums as it sums `keep`'s.
+ */
+const FREE_SHARE = /* wgsl */ `
+@compute @workgroup_size(${WORKGROUP}) fn viscFree(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n) { return; }
+  var dv = vec3<f32>(0.0);
+  var k1 = 0.0;
+  if (P.nfree > 0u) {
+    let xa = pos[a].xyz;
+    let va = vel[a].xyz;
+    let nrm = cg[sec(${CG_N}u, a)].xyz;
+    let pk = red[0].x;
+    let h = P.hv;
+    ${aroundObjects('P.hv', `
+      let fo = wall[o].w;
+      if (fo > 0.0) {
+        let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h);
+        var w = va - objectVel(o);
+        w -= dot(w, nrm) * nrm;
+        let t = rv - dot(rv, nrm) * nrm;
+        dv -= (c * dot(t, w)) * t;
+        k1 = fo;
+      }`)}
+    dv = dv / red[0].y;
+  }
+  cg[sec(${CG_Q}u, a)] = vec4<f32>(dv, k1);
+}
+`;
+
+export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE;
 
 export const VISCOSITY_ENTRIES = [
   'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
-  'viscShiftParts', 'viscShiftTotal', 'viscFinish',
+  'viscShiftParts', 'viscShiftTotal', 'viscFinish', 'viscFree',
 ] as const;
 export type ViscosityEntry = (typeof VISCOSITY_ENTRIES)[number];

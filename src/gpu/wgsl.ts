@@ -8,15 +8,17 @@
  * per-slot scalars (x: ρ/ρ0, y: pressure p of the pass, z: 1/(2 Σk) of the exchange, w: 1 where
  * the particle is in free flight), 4 dx (a pass's displacement, or a sweep's velocity change), 5
  * keep (per slot: [2a] the position before density correction, [2a + 1] what the walls undid
- * since; then [2n + a] the body acceleration of adhesion, ½ (a + g) δt once it is in the velocity),
- * 6 wall (the closed walls within h: del xyz, mask's bits in w), 7 bucket starts, 8 stats (atomics:
+ * since; then [2n + a] the body acceleration of adhesion, ½ (a + g) δt once it is in the velocity;
+ * with free bodies [3 cap + a] what they gave the slot: free-wgsl.ts), 6 wall (the closed walls
+ * within h: del xyz, mask's bits in w; past P.cap the object particles' velocities, and in w their free body), 7 bucket starts, 8 stats (atomics:
  * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes). vel.w holds
  * the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight
  * storage buffers: WebGPU's default limit a stage. P.n is the liquid's count now, P.cap the slots
  * it may grow to (sources, sinks.ts): the object particles sit from slot P.cap (objects.ts).
  */
 import { HASH_WGSL } from './neighbours.ts';
-import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_WGSL } from './objects.ts';
+import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_MOVES_WGSL, OBJECT_WGSL } from './objects.ts';
+import { FREE_WGSL } from './free-wgsl.ts';
 
 /** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
 export const ERROR_SCALE = 65536;
@@ -28,7 +30,7 @@ export const ADHESION_BREAKPOINTS = 32;
 export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS;
 /**
  * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
- * exA, sinTheta, surfaceRatio, −; then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
+ * exA, sinTheta, surfaceRatio, nfree (free bodies: free-bodies.ts); then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
  * wsupp, the functions' breakpoint counts and supports, their xs and ys.
  */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
@@ -48,7 +50,7 @@ struct Params {
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   otable: u32, om: u32, dc: f32, oreach: f32,
-  exA: f32, sinTheta: f32, surfaceRatio: f32, pad2: f32,
+  exA: f32, sinTheta: f32, surfaceRatio: f32, nfree: u32,
   wtable: u32, wm: u32, winvCell: f32, wsupp: f32,
   oadhN: vec4<u32>, oadhS: vec4<f32>,
   oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
@@ -261,5 +263,5 @@ fn measure(a: u32) -> Measure {
 }
 `;
 
-/** The bindings, helpers, displacement and measure of every module. */
-export const SHARED_WGSL = HEAD + DISPLACEMENT + MEASURE;
+/** The bindings, helpers, displacement and measure of every module on the step's bindings; the objects' moves and the free bodies' share (free-wgsl.ts). */
+export const SHARED_WGSL = HEAD + OBJECT_MOVES_WGSL + FREE_WGSL + DISPLACEMENT + MEASURE;

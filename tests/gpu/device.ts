@@ -51,20 +51,21 @@ export async function checked<T>(device: GPUDevice, fn: () => Promise<T>): Promi
 }
 
 /**
- * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats, then
- * the liquid read back: positions, velocities, the count and the room made for sources. Validation
+ * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats (and the simulation), then
+ * the liquid read back: positions, velocities, the count and the room made for sources, and the free
+ * bodies' state (x, q, v, ω a body: src/particle/free-bodies.ts), where there are any. Validation
  * errors fail it (checked).
  */
-export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats) => void): Promise<{ pos: Float32Array; vel: Float32Array; n: number; capacity: number }> {
+export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats, sim: GpuParticleSimulation) => void): Promise<{ pos: Float32Array; vel: Float32Array; n: number; capacity: number; bodies: Float64Array | null }> {
   const device = await gpuDevice();
   return checked(device, async () => {
     const sim = new GpuParticleSimulation(device, parseScene(input));
     for (let f = 0; f < frames; f++) {
       const stats = await sim.stepFrame();
-      onFrame?.(stats);
+      onFrame?.(stats, sim);
     }
     const { pos, vel } = await sim.read();
-    const out = { pos, vel, n: sim.count, capacity: sim.capacity };
+    const out = { pos, vel, n: sim.count, capacity: sim.capacity, bodies: sim.host.freeBodies?.state.slice() ?? null };
     sim.destroy();
     return out;
   });

@@ -4,13 +4,15 @@
  * viscosity between two pressure solves, or before one; the exchange after one solve, or between
  * two), so the dam break, the honey drop, the cup pour and the gel fan run as shipped (cohesion,
  * static and moving objects, sinks, strong adhesion to a body, which the signed-distance guard
- * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts). A mesh sink, and adhesion other than
- * the default to a mesh body (no guard for a mesh), are refused by path. Gels run (src/gpu/gel.ts);
- * a second liquid, mixing and temperature-dependent viscosity are refused by path.
+ * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts), and the floating box (a free body:
+ * free-bodies.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
+ * mesh), are refused by path. Gels run (src/gpu/gel.ts); a second liquid, mixing and
+ * temperature-dependent viscosity are refused by path.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { unportedFeatures } from '../../src/gpu/refuse.ts';
+import { methodDifferences, unportedFeatures } from '../../src/gpu/refuse.ts';
+import { MAX_FREE } from '../../src/gpu/free-bodies.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
@@ -80,6 +82,18 @@ describe('WebGPU backend refusals', () => {
     const strong = input(false, false);
     strong.adhesion = [{ between: ['w', 'floor'], type: 'attract', strength: 20, support: 8 }];
     expect(unportedFeatures(parseScene(strong))).toEqual([]);
+  });
+
+  it('runs the floating box as shipped (a free body), says where its coupling differs from the CPU\'s, and refuses more free bodies than it couples', () => {
+    const box = parseScene(shipped('floating-box.json'));
+    expect(unportedFeatures(box)).toEqual([]);
+    expect(methodDifferences(box).map((f) => f.path)).toContain('bodies[1].motion');
+    const input = shipped('floating-box.json');
+    const [pool, free] = input.bodies!;
+    input.bodies = [pool, ...Array.from({ length: MAX_FREE + 1 }, (_, k) => ({ ...free, name: `box${k}` }))];
+    // (Past MAX_GUARDED solids as well: 'bodies'.)
+    const out = unportedFeatures(parseScene(input)).find((f) => f.path === `bodies[${MAX_FREE + 1}].motion`);
+    expect(out?.message).toMatch(new RegExp(`more than ${MAX_FREE} free bodies`));
   });
 
   it('refuses a liquid adhesion function of more points than the parameters hold, by its path', () => {
