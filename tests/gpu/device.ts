@@ -6,7 +6,7 @@
  */
 import { afterAll } from 'vitest';
 import type { StepStats } from '../../src/api.ts';
-import { releaseNodeGpu, requestNodeGpu } from '../../src/cli/webgpu.ts';
+import { requestNodeGpu } from '../../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -17,28 +17,46 @@ export const GPU_SKIP = skipReason('webgpu');
 let pending: Promise<GPUDevice> | undefined;
 
 /**
- * Releases the test file's device and Dawn after its tests: called at the top of each file that
- * asks for a device. (Not registered by this module itself: the test files share their worker's
- * modules, vitest.config.ts `isolate: false`, so this module runs once a worker, and a device
- * asked for by a later file would be left running, Dawn's event processing with it.)
+ * Ends a test file's use of the shared device: after its tests, waits until the GPU has done the
+ * work the file submitted, so that none runs on into the next file. Called at the top of each file
+ * that asks for a device. The device itself is kept for the worker's next GPU file and ends with
+ * the worker's process (vitest.config.ts `isolate: false`: a worker runs file after file in one
+ * process, and this module once a worker): Dawn keeps a device's compute pipelines, and compiling
+ * them on SwiftShader is 6–8 s of CPU a device (the implicit step's set 6.0 s, the object terms'
+ * 2.2 s more, at a load of 25), which every GPU file paid again when each released its own. An
+ * idle device costs no CPU (0.05 s over 10 s), and vitest ends a worker with SIGTERM, which a
+ * live Dawn instance does not hold up.
  */
 export function releaseGpuAfterAll(): void {
-  afterAll(() => {
+  afterAll(async () => {
     if (!pending) return;
-    releaseNodeGpu();
-    pending = undefined;
+    const device = await pending.catch(() => null);
+    await device?.queue.onSubmittedWorkDone();
   });
 }
 
-/** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
+/**
+ * The worker's shared device (see releaseGpuAfterAll); an uncaptured WebGPU error fails the test
+ * that caused it. A device that is lost (destroyed by a `releaseNodeGpu()` of the CLI's in this
+ * process, or by the driver) is replaced by a new one at the next call.
+ */
 export function gpuDevice(): Promise<GPUDevice> {
-  pending ??= requestNodeGpu().then(({ device }) => {
+  if (pending) return pending;
+  const made = requestNodeGpu().then(({ device }) => {
     device.addEventListener('uncapturederror', (e) => {
       throw new Error(`WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);
     });
+    void device.lost.then(() => {
+      if (pending === made) pending = undefined;
+    });
     return device;
   });
-  return pending;
+  pending = made;
+  // No adapter: the next call asks again (and says why again).
+  made.catch(() => {
+    if (pending === made) pending = undefined;
+  });
+  return made;
 }
 
 /** Runs fn with validation errors captured: rejects with the first one. */
@@ -50,18 +68,31 @@ export async function checked<T>(device: GPUDevice, fn: () => Promise<T>): Promi
   return out;
 }
 
+/** The liquid read back from the GPU: positions and velocities (xyz a particle, in the GPU's order) and the count. */
+export interface GpuLiquid {
+  pos: Float32Array;
+  vel: Float32Array;
+  n: number;
+}
+
 /**
- * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats, then
- * the liquid read back: positions, velocities, the count and the room made for sources. Validation
- * errors fail it (checked).
+ * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats and a
+ * read of the liquid at that frame (awaited: a test that compares frame by frame steps one run and
+ * reads it each frame, rather than a run for every frame count), then the liquid read back:
+ * positions, velocities, the count and the room made for sources. Validation errors fail it
+ * (checked).
  */
-export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats) => void): Promise<{ pos: Float32Array; vel: Float32Array; n: number; capacity: number }> {
+export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats, read: () => Promise<GpuLiquid>) => unknown): Promise<GpuLiquid & { capacity: number }> {
   const device = await gpuDevice();
   return checked(device, async () => {
     const sim = new GpuParticleSimulation(device, parseScene(input));
+    const read = async (): Promise<GpuLiquid> => {
+      const { pos, vel } = await sim.read();
+      return { pos, vel, n: sim.count };
+    };
     for (let f = 0; f < frames; f++) {
       const stats = await sim.stepFrame();
-      onFrame?.(stats);
+      await onFrame?.(stats, read);
     }
     const { pos, vel } = await sim.read();
     const out = { pos, vel, n: sim.count, capacity: sim.capacity };
