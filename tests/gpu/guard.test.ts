@@ -77,7 +77,7 @@ ${shapesWgsl('U.rec')}
     console.log(`shape distances, GPU − CPU: at most ${worst.toExponential(2)} m over ${SHAPES.length} shapes × ${POINTS} points within 8 cm`);
     // Single precision on coordinates of ~0.1 m.
     expect(worst).toBeLessThan(2e-7);
-  }, 120_000);
+  });
 
   it('holds a drop on a ball at the honey drop\'s strong adhesion, nothing inside, as the CPU engine does', async () => {
     // The drop of objects.test.ts (a 5 mm drop of 1 mm particles, 81, 3 mm above a 1 cm ball of

@@ -85,5 +85,5 @@ describe.skipIf(GPU_SKIP)('GPU neighbour search (counting sort over hashed cells
     }
     expect(missed).toBe(0);
     expect(pairs).toBeGreaterThan(1000);
-  }, 60_000);
+  });
 });

@@ -33,7 +33,7 @@ describe('validate on the webgpu backend: refusals', () => {
     const grid = await cli(['validate', '-e', 'grid', '--backend', 'webgpu']);
     expect(grid.stderr).toContain('--backend webgpu runs the particle engine');
     expect(grid.code).not.toBe(0);
-  }, 120_000);
+  });
 });
 
 /** Two liquids falling in a closed box: a scene the backend refuses (it runs one liquid). */
