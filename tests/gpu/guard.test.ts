@@ -16,6 +16,7 @@ import { compileShape, eulerToMatrix } from '../../src/scene/shapes.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput, Shape } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -30,7 +31,7 @@ const SHAPES: Exclude<Shape, { type: 'mesh' }>[] = [
 
 const POINTS = 256;
 
-describe.skipIf(GPU_SKIP)('WebGPU signed-distance guard', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU signed-distance guard'), () => {
   it('evaluates every formula shape\'s signed distance as the CPU does, in a posed frame', async () => {
     const device = await gpuDevice();
     const code = /* wgsl */ `

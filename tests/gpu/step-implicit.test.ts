@@ -12,6 +12,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -38,7 +39,7 @@ function cpuRun(input: SceneInput, frames: number): Run {
   return out;
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU particle step at the default method (implicit viscosity, two pressure solves)', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step at the default method (implicit viscosity, two pressure solves)'), () => {
   it('keeps a pool without cohesion at rest as the CPU engine does: RMS speed under 0.01 √(g d) and within 2× of the CPU\'s, centre of mass within 0.5 % of the depth', async () => {
     // At the default cohesion both engines' 4-layer pools jitter (the cohesion squeezes the
     // lattice: step.test.ts), at frame 6 0.020 √(g d) on the GPU and 0.017 on the CPU.
