@@ -6,7 +6,7 @@
  */
 import { afterAll } from 'vitest';
 import type { StepStats } from '../../src/api.ts';
-import { requestNodeGpu } from '../../src/cli/webgpu.ts';
+import { releaseNodeGpu, requestNodeGpu } from '../../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -17,46 +17,28 @@ export const GPU_SKIP = skipReason('webgpu');
 let pending: Promise<GPUDevice> | undefined;
 
 /**
- * Ends a test file's use of the shared device: after its tests, waits until the GPU has done the
- * work the file submitted, so that none runs on into the next file. Called at the top of each file
- * that asks for a device. The device itself is kept for the worker's next GPU file and ends with
- * the worker's process (vitest.config.ts `isolate: false`: a worker runs file after file in one
- * process, and this module once a worker): Dawn keeps a device's compute pipelines, and compiling
- * them on SwiftShader is 6–8 s of CPU a device (the implicit step's set 6.0 s, the object terms'
- * 2.2 s more, at a load of 25), which every GPU file paid again when each released its own. An
- * idle device costs no CPU (0.05 s over 10 s), and vitest ends a worker with SIGTERM, which a
- * live Dawn instance does not hold up.
+ * Releases the test file's device and Dawn after its tests: called at the top of each file that
+ * asks for a device. (Not registered by this module itself: the test files share their worker's
+ * modules, vitest.config.ts `isolate: false`, so this module runs once a worker, and a device
+ * asked for by a later file would be left running, Dawn's event processing with it.)
  */
 export function releaseGpuAfterAll(): void {
-  afterAll(async () => {
+  afterAll(() => {
     if (!pending) return;
-    const device = await pending.catch(() => null);
-    await device?.queue.onSubmittedWorkDone();
+    releaseNodeGpu();
+    pending = undefined;
   });
 }
 
-/**
- * The worker's shared device (see releaseGpuAfterAll); an uncaptured WebGPU error fails the test
- * that caused it. A device that is lost (destroyed by a `releaseNodeGpu()` of the CLI's in this
- * process, or by the driver) is replaced by a new one at the next call.
- */
+/** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
 export function gpuDevice(): Promise<GPUDevice> {
-  if (pending) return pending;
-  const made = requestNodeGpu().then(({ device }) => {
+  pending ??= requestNodeGpu().then(({ device }) => {
     device.addEventListener('uncapturederror', (e) => {
       throw new Error(`WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);
     });
-    void device.lost.then(() => {
-      if (pending === made) pending = undefined;
-    });
     return device;
   });
-  pending = made;
-  // No adapter: the next call asks again (and says why again).
-  made.catch(() => {
-    if (pending === made) pending = undefined;
-  });
-  return made;
+  return pending;
 }
 
 /** Runs fn with validation errors captured: rejects with the first one. */
