@@ -9,35 +9,46 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Path prefixes, longest first by the CI run's time per file (the last merged run's, 2026-11-29,
- * less what the fifth pass took out of each: BENCHMARKS.md, "The test suite"), browser files
- * (which wait on Chromium) alternating with files that compute in Node at the top.
+ * Path prefixes, longest first by the CI run's time per file (the merged run of 2026-11-29 11:44,
+ * less what the sixth pass took out of each: BENCHMARKS.md, "The test suite"), browser files
+ * (which wait on Chromium) alternating with files that compute in Node at the top. Every file of
+ * 8 s or more in that run is listed: on a clean clone vitest has no timings of its own and starts
+ * the unlisted files largest first.
  */
 export const LONG_FIRST = [
   'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too)
-  'tests/sweep/slurm.test.ts', // mostly waiting on its cluster (node start-ups, sbatch --wait polls every 2 s)
+  'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 30 frames
   'tests/e2e/app.test.ts',
-  'tests/grid/validate.test.ts', // the rope-coiling tiny case is half of it
-  'tests/e2e/switching.test.ts',
+  'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
+  'tests/e2e/webgpu.test.ts',
   'tests/particle/physics.test.ts', // the two pools at rest (2 s each) and the Huppert spreading
   'tests/parallel/app-threads.test.ts',
   'tests/package/pack.test.ts', // npm pack, an install, tsc on a consumer
-  'tests/e2e/webgpu.test.ts',
-  'tests/cli/run-dir.test.ts',
-  'tests/cli/caps.test.ts',
-  'tests/gpu/run.test.ts',
-  'tests/sweep/sweep.test.ts',
+  'tests/e2e/switching.test.ts',
   'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only
-  'tests/parallel/viscosity-threads.test.ts',
-  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
   'tests/parallel/cli-threads.test.ts',
-  'tests/cli/interrupt.test.ts',
-  'tests/cli/run.test.ts',
-  'tests/cli/names.test.ts',
-  'tests/cli/lock.test.ts',
-  'tests/sweep/hostile.test.ts',
   'tests/parallel/team.test.ts',
+  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
+  'tests/gpu/run.test.ts', // spawned runs: each compiles the backend's pipelines again
+  'tests/cli/run-dir.test.ts',
+  'tests/cli/run.test.ts',
+  'tests/gpu/step-implicit.test.ts',
+  'tests/gpu/validate.test.ts',
+  'tests/sweep/sweep.test.ts',
+  'tests/parallel/viscosity-threads.test.ts',
+  'tests/cli/interrupt.test.ts',
+  'tests/particle/gel.test.ts',
+  'tests/cli/caps.test.ts',
+  'tests/gpu/moving.test.ts',
+  'tests/particle/free-bodies.test.ts',
+  'tests/gpu/step.test.ts',
+  'tests/gpu/objects.test.ts',
+  'tests/scene/runs.property.test.ts',
+  'tests/sweep/hostile.test.ts',
   'tests/e2e/scene-engine.test.ts',
+  'tests/compare/cli.test.ts',
+  'tests/cli/lock.test.ts',
+  'tests/grid/spreading.test.ts',
 ];
 
 function rank(spec: TestSpecification): number {

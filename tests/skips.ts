@@ -141,6 +141,18 @@ export function skipReason(tool: OptionalSuite['tool']): string | false {
   return existsSync(s.path) ? false : `${s.path} not found`;
 }
 
+/**
+ * A block's title that names its skip: `title` where the suites needing `tool` run, else the title
+ * followed by why it is skipped and how to run it ("WebGPU sources — skipped: no Vulkan driver …;
+ * to run it: npm install …"), so a skip reads the same in a test report as in `npm test`'s list.
+ */
+export function skipTitle(tool: OptionalSuite['tool'], title: string): string {
+  const why = skipReason(tool);
+  if (!why) return title;
+  const s = OPTIONAL_SUITES.find((x) => x.tool === tool)!;
+  return `${title} — skipped: ${why.split('\n')[0]}; to run it: ${s.enable}`;
+}
+
 /** The lines `npm test` prints for the suites it skips (none when all run). */
 export function skippedSuitesReport(): string[] {
   const lines: string[] = [];

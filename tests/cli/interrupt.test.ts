@@ -70,7 +70,10 @@ async function expectedFiles(sceneFile: string, n: number): Promise<Map<string, 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `ready` holds (polling), at most `ms`. */
+/** How long a wait for a state may last: long, so that a loaded machine makes the test slower, not red. */
+const WAIT = 600_000;
+
+/** Waits until `ready` holds (polling), at most `ms` (a bound that only ends a run that never gets there). */
 async function until(ready: () => boolean, ms: number): Promise<void> {
   const t0 = Date.now();
   while (!ready()) {
@@ -93,7 +96,7 @@ describe('a signal in the middle of a long frame', () => {
       const dir = join(tmp, signal);
       const { child, done } = startCli(['run', lateBlob, '--out', dir, '--frames', '50', '--points', 'ply']);
       // Frame 1 is on disk and recorded; frame 2 (seconds long) has just begun.
-      await until(() => (manifestOf(dir)?.engines.particle?.frames.length ?? 0) >= 1, 120_000);
+      await until(() => (manifestOf(dir)?.engines.particle?.frames.length ?? 0) >= 1, WAIT);
       await sleep(300);
       const sent = Date.now();
       child.kill(signal);
@@ -122,7 +125,7 @@ describe('SIGKILL in the middle of writing', () => {
     // The pour's frames are fast and their files grow: kill while frames are being written.
     const dir = join(tmp, 'killed');
     const { child, done } = startCli(['run', pour, '--out', dir, '--frames', '30', '--mesh', 'ply', '--points', 'ply', '--checkpoint-every', '3']);
-    await until(() => (manifestOf(dir)?.engines.particle?.frames.length ?? 0) >= 4, 120_000);
+    await until(() => (manifestOf(dir)?.engines.particle?.frames.length ?? 0) >= 4, WAIT);
     child.kill('SIGKILL');
     const r = await done;
     expect(r.signal).toBe('SIGKILL');

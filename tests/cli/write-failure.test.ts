@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../src/cli/manifest.ts';
 import { BIN, FIXTURES, ROOT, type CliResult } from './helpers.ts';
-import { mountSmallTmpfs } from '../skips.ts';
+import { mountSmallTmpfs, skipTitle } from '../skips.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-fail-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -74,7 +74,7 @@ describe('a write that fails mid-run', () => {
   afterAll(() => {
     if (mounted) spawnSync('umount', [mnt]);
   });
-  it.skipIf(!mounted)('(a full disk) fails the run with ENOSPC, naming frame and file, and still says so in the manifest', async () => {
+  it.skipIf(!mounted)(mounted ? '(a full disk) fails the run with ENOSPC, naming frame and file, and still says so in the manifest' : skipTitle('tmpfs', '(a full disk) fails the run with ENOSPC, naming frame and file, and still says so in the manifest'), async () => {
     const dir = join(mnt, 'run');
     const r = await cliWithFileLimit(1 << 20, ['run', pour, '--out', dir, '--frames', '30', '--mesh', 'obj']);
     const { failure, frames } = expectFailedAt(dir, r, /^particle\/(mesh-\d{4}\.obj|checkpoint\.vscd)$|^manifest\.json$/);

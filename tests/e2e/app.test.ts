@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, countHoney, countSmoke, PAUSED, readPixels, saveArtifact, saveScreenshot, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -55,7 +56,7 @@ function plyFaces(bytes: Uint8Array): number {
 /** Per test: software WebGL on a busy 2-core machine is slow, and simulation frames take seconds; the waits are for states. */
 const SLOW = TEST_TIMEOUT;
 
-describe.skipIf(!hasChromium)('viscid app in Chromium', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), () => {
   let app: App;
   let page: Page;
 

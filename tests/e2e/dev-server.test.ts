@@ -12,8 +12,9 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, countHoney, readPixels, startApp, TEST_TIMEOUT, type App } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
-describe.skipIf(!existsSync(CHROMIUM))('the app from vite dev server (npm start)', () => {
+describe.skipIf(!existsSync(CHROMIUM))(skipTitle('chromium', 'the app from vite dev server (npm start)'), () => {
   let app: App;
   let page: Page;
   const failed: string[] = [];

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, PAUSED, ROOT, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -24,7 +25,7 @@ const GRID_FIRST = readdirSync(join(ROOT, 'scenes'))
 /** A 64-particle scene that both engines run in a moment. */
 const TINY = readFileSync(join(ROOT, 'tests', 'cli', 'fixtures', 'tiny.json'), 'utf8');
 
-describe.skipIf(!hasChromium)('scenes open in the engine they name', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'scenes open in the engine they name'), () => {
   let app: App;
   let page: Page;
 

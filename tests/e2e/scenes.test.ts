@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, PAUSED, ROOT, saveScreenshot, startApp, TEST_TIMEOUT, waitFor, type App } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -58,7 +59,7 @@ const GRID_FIRST = SCENES.filter((n) => sceneFile(n).engines?.[0] === 'grid');
 /** A 64-particle scene, loaded in the particle engine to have that engine on show at little cost. */
 const TINY = readFileSync(join(ROOT, 'tests', 'cli', 'fixtures', 'tiny.json'), 'utf8');
 
-describe.skipIf(!hasChromium)('every shipped scene in the app', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'every shipped scene in the app'), () => {
   let app: App;
   let page: Page;
 

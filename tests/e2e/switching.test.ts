@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Worker } from 'playwright-core';
 import { CHROMIUM, PAUSED, ROOT, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 /** Per test: its waits are for states (WAIT each); a slow machine makes it slower, not red. */
@@ -64,7 +65,7 @@ async function steadySimWorkers(page: Page): Promise<number> {
 
 const closed = (w: Worker) => new Promise<void>((resolve) => w.once('close', () => resolve()));
 
-describe.skipIf(!hasChromium)('switching scenes in Chromium', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'switching scenes in Chromium'), () => {
   let app: App;
   let page: Page;
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, readPixels, ROOT, saveArtifact, startApp, TEST_TIMEOUT, waitFor, WEBGPU_FLAGS, type App, type Pixels } from './harness.ts';
+import { skipTitle } from '../skips.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -31,7 +32,7 @@ function countWater(p: Pixels): number {
 type Backend = { name: 'cpu' | 'webgpu'; note: string } | null;
 const frameState = (page: Page) => page.evaluate(() => (window as any).__viscid.frames[0] as { frame: number; backend: Backend; error: string | null });
 
-describe.skipIf(!hasChromium)('the app on WebGPU (headless Chromium, SwiftShader)', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'the app on WebGPU (headless Chromium, SwiftShader)'), () => {
   let app: App;
   let page: Page;
 
@@ -76,7 +77,7 @@ describe.skipIf(!hasChromium)('the app on WebGPU (headless Chromium, SwiftShader
   }, TEST_TIMEOUT);
 });
 
-describe.skipIf(!hasChromium)('the app without WebGPU (Chromium\'s default flags)', () => {
+describe.skipIf(!hasChromium)(skipTitle('chromium', 'the app without WebGPU (Chromium\'s default flags)'), () => {
   let app: App;
 
   afterAll(async () => {

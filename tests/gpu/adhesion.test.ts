@@ -11,6 +11,7 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -63,7 +64,7 @@ async function accelerations(input: SceneInput): Promise<{ diff: number; max: nu
   return { diff, max, n };
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU adhesion between liquid particles', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU adhesion between liquid particles'), () => {
   it('gives each particle the CPU engine\'s acceleration: the default cohesion, and a function of points', async () => {
     const def = await accelerations(collision(undefined));
     const points = await accelerations(collision([{ between: ['w', 'w'], points: [[0, 30], [1.2, 30], [2, 0], [2.6, -4], [3.1, -6], [4, -2], [5, 0]] }]));

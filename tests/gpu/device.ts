@@ -50,19 +50,32 @@ export async function checked<T>(device: GPUDevice, fn: () => Promise<T>): Promi
   return out;
 }
 
+/** The liquid read back from the GPU: positions and velocities (xyz a particle, in the GPU's order) and the count. */
+export interface GpuLiquid {
+  pos: Float32Array;
+  vel: Float32Array;
+  n: number;
+}
+
 /**
- * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats (and the simulation), then
- * the liquid read back: positions, velocities, the count and the room made for sources, and the free
- * bodies' state (x, q, v, ω a body: src/particle/free-bodies.ts), where there are any. Validation
- * errors fail it (checked).
+ * The scene stepped `frames` frames on the GPU backend, with onFrame given each frame's stats, a
+ * read of the liquid at that frame (awaited: a test that compares frame by frame steps one run and
+ * reads it each frame, rather than a run for every frame count) and the simulation, then the liquid
+ * read back: positions, velocities, the count and the room made for sources, and the free bodies'
+ * state (x, q, v, ω a body: src/particle/free-bodies.ts), where there are any. Validation errors
+ * fail it (checked).
  */
-export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats, sim: GpuParticleSimulation) => void): Promise<{ pos: Float32Array; vel: Float32Array; n: number; capacity: number; bodies: Float64Array | null }> {
+export async function gpuFrames(input: SceneInput, frames: number, onFrame?: (stats: StepStats, read: () => Promise<GpuLiquid>, sim: GpuParticleSimulation) => unknown): Promise<GpuLiquid & { capacity: number; bodies: Float64Array | null }> {
   const device = await gpuDevice();
   return checked(device, async () => {
     const sim = new GpuParticleSimulation(device, parseScene(input));
+    const read = async (): Promise<GpuLiquid> => {
+      const { pos, vel } = await sim.read();
+      return { pos, vel, n: sim.count };
+    };
     for (let f = 0; f < frames; f++) {
       const stats = await sim.stepFrame();
-      onFrame?.(stats, sim);
+      await onFrame?.(stats, read, sim);
     }
     const { pos, vel } = await sim.read();
     const out = { pos, vel, n: sim.count, capacity: sim.capacity, bodies: sim.host.freeBodies?.state.slice() ?? null };

@@ -41,7 +41,7 @@ function pose(state: ArrayLike<number>): { y: number; turn: number; vy: number }
 describe.skipIf(GPU_SKIP)('WebGPU free bodies', () => {
   it('floats a box dropped onto a pool as the CPU engine does: its height and turn frame by frame', async () => {
     const gpu: ReturnType<typeof pose>[] = [];
-    await gpuFrames(scene, FRAMES, (_stats, sim) => gpu.push(pose(sim.host.freeBodies!.state)));
+    await gpuFrames(scene, FRAMES, (_stats, _read, sim) => gpu.push(pose(sim.host.freeBodies!.state)));
     const cpuSim = new ParticleSimulation(parseScene(scene));
     const cpu: ReturnType<typeof pose>[] = [];
     for (let f = 0; f < FRAMES; f++) {
@@ -80,7 +80,7 @@ describe.skipIf(GPU_SKIP)('WebGPU free bodies', () => {
       ],
     };
     const frames = 3, gpu: number[] = [], cpu: number[] = [];
-    await gpuFrames(honey, frames, (_stats, sim) => gpu.push(sim.host.freeBodies!.state[1]));
+    await gpuFrames(honey, frames, (_stats, _read, sim) => gpu.push(sim.host.freeBodies!.state[1]));
     const cpuSim = new ParticleSimulation(parseScene(honey));
     for (let f = 0; f < frames; f++) {
       cpuSim.stepFrame();

@@ -16,6 +16,7 @@ import { compileShape, eulerToMatrix } from '../../src/scene/shapes.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput, Shape } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -30,7 +31,7 @@ const SHAPES: Exclude<Shape, { type: 'mesh' }>[] = [
 
 const POINTS = 256;
 
-describe.skipIf(GPU_SKIP)('WebGPU signed-distance guard', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU signed-distance guard'), () => {
   it('evaluates every formula shape\'s signed distance as the CPU does, in a posed frame', async () => {
     const device = await gpuDevice();
     const code = /* wgsl */ `
@@ -77,7 +78,7 @@ ${shapesWgsl('U.rec')}
     console.log(`shape distances, GPU − CPU: at most ${worst.toExponential(2)} m over ${SHAPES.length} shapes × ${POINTS} points within 8 cm`);
     // Single precision on coordinates of ~0.1 m.
     expect(worst).toBeLessThan(2e-7);
-  }, 120_000);
+  });
 
   it('holds a drop on a ball at the honey drop\'s strong adhesion, nothing inside, as the CPU engine does', async () => {
     // The drop of objects.test.ts (a 5 mm drop of 1 mm particles, 81, 3 mm above a 1 cm ball of

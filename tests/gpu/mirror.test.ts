@@ -11,10 +11,11 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
-describe.skipIf(GPU_SKIP)('WebGPU host copy', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU host copy'), () => {
   it('gives every particle its own surface flag and an outward normal, as the CPU engine does', async () => {
     const c = 0.012;
     const input: SceneInput = {

@@ -11,6 +11,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -38,7 +39,7 @@ async function both(input: SceneInput, frames: number): Promise<{ gpu: { pos: Ar
   return { gpu, cpu };
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU moving objects', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU moving objects'), () => {
   it('lifts a pool on a rising plane floor as the CPU engine does', async () => {
     // The pool of objects.test.ts (144 particles, 4 layers) on a plane rising at 0.15 m/s; no domain.
     // Measured: centre of mass 19.01 / 18.89 mm, mean vertical velocity 0.128 / 0.117 m/s.

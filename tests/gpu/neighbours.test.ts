@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { GpuNeighbours } from '../../src/gpu/neighbours.ts';
 import { readBuffer } from '../../src/gpu/device.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -19,7 +20,7 @@ function bucket(x: number, y: number, z: number, inv: number, table: number): nu
   return h < 0 ? h + table : h;
 }
 
-describe.skipIf(GPU_SKIP)('GPU neighbour search (counting sort over hashed cells)', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'GPU neighbour search (counting sort over hashed cells)'), () => {
   it('sorts into buckets and finds every neighbour within the cell edge', async () => {
     const device = await gpuDevice();
     const n = 3000, cell = 0.016;
@@ -85,5 +86,5 @@ describe.skipIf(GPU_SKIP)('GPU neighbour search (counting sort over hashed cells
     }
     expect(missed).toBe(0);
     expect(pairs).toBeGreaterThan(1000);
-  }, 60_000);
+  });
 });

@@ -10,6 +10,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { GPU_SKIP, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -46,7 +47,7 @@ function rest(pos: ArrayLike<number>, vel: ArrayLike<number>, n: number): { rms:
   return { rms: Math.sqrt(v2 / n) / Math.sqrt(9.81 * depth), cy: cy / n, low };
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU static objects', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU static objects'), () => {
   it('rests a pool on a particle-ized plane floor as the CPU engine does', async () => {
     const frames = 4, input = poolOnPlane();
     const run = await gpuFrames(input, frames);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../cli/helpers.ts';
 import { GPU_SKIP } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'viscid-gpu-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +31,7 @@ function pool(lid = false): string {
   return file;
 }
 
-describe.skipIf(GPU_SKIP)('viscid run --backend webgpu', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'viscid run --backend webgpu'), () => {
   it('runs and resumes a pool on the GPU, writing points, meshes and checkpoints', async () => {
     const out = join(dir, 'out');
     const first = await cli(['run', pool(), '--backend', 'webgpu', '--frames', '1', '--points', 'ply', '--out', out]);

@@ -12,6 +12,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -46,7 +47,7 @@ async function counts(input: SceneInput, frames: number): Promise<{ gpu: number[
   return { gpu, cpu, n0 };
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU sinks and open faces', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU sinks and open faces'), () => {
   it('a sink takes the particles that fall into it, as the CPU engine does', async () => {
     // A 6 × 6 × 6 block (216 particles, lattice rows at y = 1, 5, 9 … 21 mm) falling freely; a box
     // sink under y = 11 mm (between two rows) from t = 0. Its lower three rows are inside it at the

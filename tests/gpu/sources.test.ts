@@ -12,6 +12,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -54,7 +55,7 @@ async function pour(scene: SceneInput, label: string): Promise<void> {
   expect(Math.abs(gpu.low - cpu.low)).toBeLessThan(0.003);
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU sources', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU sources'), () => {
   it('pours from a spout and adds a late liquid body as the CPU engine does (the exchange, one pressure solve)', () => pour(input, 'exchange'), 600_000);
 
   it('pours from a spout at the defaults (the implicit viscosity between two pressure solves; its vectors sized to the capacity) as the CPU engine does', () => {

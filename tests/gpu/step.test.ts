@@ -11,6 +11,7 @@ import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { GPU_SKIP, gpuDevice, releaseGpuAfterAll, gpuFrames } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -31,7 +32,7 @@ async function run(input: SceneInput, frames: number): Promise<{ pos: Float32Arr
   return { pos, vel, n, passes };
 }
 
-describe.skipIf(GPU_SKIP)('WebGPU particle step', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
   /** A 4-layer pool (144 particles, 2 mm) after `frames` frames on an engine: RMS speed in √(g d) and centre of mass, m. */
   const depth = 0.016;
   const pool = (cohesion: boolean) => scene({

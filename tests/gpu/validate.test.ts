@@ -13,6 +13,7 @@ import { measureShearDecay } from '../../src/compare/validate/particle-viscosity
 import { webgpuValidation } from '../../src/cli/gpu-validate.ts';
 import { cli } from '../cli/helpers.ts';
 import { GPU_SKIP } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 const backend = webgpuValidation();
 afterAll(() => backend.close());
@@ -33,7 +34,7 @@ describe('validate on the webgpu backend: refusals', () => {
     const grid = await cli(['validate', '-e', 'grid', '--backend', 'webgpu']);
     expect(grid.stderr).toContain('--backend webgpu runs the particle engine');
     expect(grid.code).not.toBe(0);
-  }, 120_000);
+  });
 });
 
 /** Two liquids falling in a closed box: a scene the backend refuses (it runs one liquid). */
@@ -103,7 +104,7 @@ const shearDecay: ValidationCase = {
   },
 };
 
-describe.skipIf(GPU_SKIP)('validate on the webgpu backend: a case stepped on the GPU', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'validate on the webgpu backend: a case stepped on the GPU'), () => {
   it('steps the case on the GPU; its drop and point query agree with g t and with the CPU engine', () => {
     const gpu = runCase(fallInBox, 'particle', 'tiny', backend);
     expect(gpu.error, gpu.error).toBeUndefined();

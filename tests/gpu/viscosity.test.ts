@@ -17,6 +17,7 @@ import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
+import { skipTitle } from '../skips.ts';
 
 releaseGpuAfterAll();
 
@@ -32,7 +33,7 @@ const input: SceneInput = {
   particle: { radius: 0.002 },
 };
 
-describe.skipIf(GPU_SKIP)('the implicit viscosity on the GPU', () => {
+describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity on the GPU'), () => {
   it('solves a sheared layer under a ball as the CPU engine does: v − v* within 1e-3 RMS, momentum within 1e-4, the same iterations', async () => {
     const scene = parseScene(input);
     const cpu = new ParticleSimulation(scene);

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, toGLB, toOBJ, toPLY, type Mesh } from '../../src/index.ts';
 import { encodeGlbSequenceStart, glbFrameChunks } from '../../src/io/gltf-sequence.ts';
-import { BLENDER, skipReason } from '../skips.ts';
+import { BLENDER, skipReason, skipTitle } from '../skips.ts';
 
 const SCRIPT = fileURLToPath(new URL('./blender_import.py', import.meta.url));
 const missing = skipReason('blender');
@@ -80,7 +80,7 @@ function boundsOf(p: Float32Array) {
   return { min, max };
 }
 
-describe.skipIf(missing)('meshes imported by Blender', () => {
+describe.skipIf(missing)(skipTitle('blender', 'meshes imported by Blender'), () => {
   beforeAll(async () => {
     const files = [
       { format: 'obj', path: join(tmp, 'mesh.obj'), bytes: toOBJ(mesh) },

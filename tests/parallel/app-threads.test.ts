@@ -8,8 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM, PAUSED, startApp, TEST_TIMEOUT, WAIT } from '../e2e/harness.ts';
+import { skipTitle } from '../skips.ts';
 
-describe.skipIf(!existsSync(CHROMIUM))('app on 2 threads', () => {
+describe.skipIf(!existsSync(CHROMIUM))(skipTitle('chromium', 'app on 2 threads'), () => {
   it('is cross-origin isolated and steps the honey drop with particle.workers = 2 on a nested worker', async () => {
     const app = await startApp();
     try {

@@ -55,7 +55,7 @@ function state(sim: GridEngineSimulation): Buffer {
 }
 
 describe('the grid engine on 2 threads', () => {
-  it('steps to the same grid as one thread, bit for bit, with the split stages on the team', { timeout: 120_000 }, () => {
+  it('steps to the same grid as one thread, bit for bit, with the split stages on the team', () => {
     const saved = gridWork.minCells;
     gridWork.minCells = 256;
     try {

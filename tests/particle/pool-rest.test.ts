@@ -54,17 +54,17 @@ describe('a still pool 5 cm deep rests, default adhesion, 4 mm particles, the de
     const m = rest(pool(0.05, 0.05, {}), 0.05, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
-  }, 120_000);
+  });
 
   it('with one pressure solve it does not (the second solve is what rests it)', () => {
     const m = rest(pool(0.05, 0.05, { pressureAfterViscosity: false }), 0.05, 1, 2);
     expect(m.rms).toBeGreaterThan(0.005);
-  }, 120_000);
+  });
 
   it('with the exchange viscosity and the second solve: the same rest', () => {
     const m = rest(pool(0.05, 0.05, { viscositySolver: 'exchange' }), 0.05, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
-  }, 120_000);
+  });
 });
 
 describeLong(import.meta, 'a still pool 10 to 40 cm wide rests at the defaults (VISCID_LONG=1)', () => {

@@ -1,17 +1,19 @@
 /**
  * Sweeps on a real Slurm: the README's cluster section (its commands and its sbatch script, read
- * from the README itself) run on a two-node Slurm this file starts (slurm-cluster.ts). A 4-task
- * job array writes every combination's files, byte for byte those of `viscid sweep --jobs 2`, and
- * the report sees both (two tasks, one on each node; the 2 × 2 sweep's combination order is
- * tests/sweep/sweep.test.ts's). A task requeued mid-run (`scontrol requeue`: SIGTERM, a clean stop)
- * and a task lost with its node (frozen, killed with SIGKILL, requeued onto the other node) both
- * continue from their checkpoints and write the same bytes as runs never stopped.
+ * from the README itself) run on a two-node Slurm this file starts (slurm-cluster.ts). The README's
+ * first command creates a 2 × 1 sweep of 30 frames, its sbatch line runs it as a 2-task job array
+ * (one task on each node), and while it runs one task is requeued by hand (`scontrol requeue`:
+ * SIGTERM, a clean stop) and the other is lost with its node (frozen, killed with SIGKILL, requeued
+ * onto the other node): both continue from their checkpoints, every combination's files are byte
+ * for byte those of `viscid sweep --jobs 2`, and the README's report command sees both complete.
+ * (A 2-frame sweep run through without a requeue was a test of its own; everything it held, this
+ * one holds, and its Slurm round and second reference sweep were a third of the file's time.)
  *
  * Needs root, slurm-wlm and munge (tests/skips.ts); without them, or when the daemons do not
  * start, the suite is skipped and its title says why (.ci/run fails on that skip). Its waits are
  * for states (WAIT bounds each, for a loaded shared machine: the file took 6–9 minutes at a load
- * average of 25–40 on two cores); the work itself is a few dozen seconds: node start-ups and 2 or
- * 30 frames of a 64-particle scene. A requeued task is let go as soon as Slurm lists it pending
+ * average of 25–40 on two cores); the work itself is a few dozen seconds: node start-ups and 30
+ * frames of a 64-particle scene, four times. A requeued task is let go as soon as Slurm lists it pending
  * again, rather than after Slurm's two-minute hold.
  */
 import { spawn } from 'node:child_process';
@@ -19,7 +21,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, cliInProcess, FIXTURES, ROOT } from '../cli/helpers.ts';
+import { cli, FIXTURES, ROOT } from '../cli/helpers.ts';
 import { skipReason } from '../skips.ts';
 import { jobProcesses, startSlurm, type SlurmCluster } from './slurm-cluster.ts';
 
@@ -137,42 +139,13 @@ const slurmLog = (job: string, task: number) => readFileSync(join(work, `viscid-
 describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` : 'Slurm job arrays', () => {
   const sweep = 'out/honey-sweep';
 
-  it("run the README's cluster commands: every task's files, the same bytes as --jobs 2, both in the report", async () => {
-    // Two combinations, one task a node at once (each node has nproc CPUs, the script asks for 2):
-    // a third and fourth task would only wait for a node and start Node again.
-    const created = await sh(createCommand("--set materials.syrup.viscosity.value=1,20 --set particle.substeps=2 --frames 2 --points ply", sweep));
-    expect(created.code, created.out).toBe(0);
-    const reference = join(tmp, 'jobs-2');
-    cpSync(join(work, sweep), reference, { recursive: true });
-    let job = '';
-    const [submitted, jobs] = await Promise.all([
-      sh(sbatchCommand(2, sweep), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job)),
-      cli(['sweep', reference, '--jobs', '2']),
-    ]);
-    expect(submitted.code, `${submitted.out}\n${cluster!.logs()}`).toBe(0);
-    expect(jobs.code, jobs.stderr).toBe(0);
-    for (let task = 0; task < 2; task++) expect(slurmLog(job, task)).toMatch(new RegExp(`^sweep ${task}/1: `, 'm'));
-    const files = runFiles(join(work, sweep));
-    for (const id of ['0000', '0001']) {
-      for (const f of ['mesh-0001.ply', 'mesh-0002.ply', 'points-0001.ply', 'points-0002.ply', 'checkpoint.vscd']) expect(files).toContain(join('runs', id, 'particle', f));
-    }
-    expectSameFiles(join(work, sweep), reference);
-
-    const report = await sh(README_COMMANDS[2]);
-    expect(report.code, report.out).toBe(0);
-    const csv = readFileSync(join(work, sweep, 'report', 'sweep.csv'), 'utf8').trim().split('\n').slice(1);
-    expect(csv.map((l) => l.split(',').slice(0, 5).join(','))).toEqual([
-      '0,1,2,particle,complete',
-      '1,20,2,particle,complete',
-    ]);
-  }, 2 * WAIT);
-
-  it('a task requeued mid-run, and one lost with its node, continue from their checkpoints to the same bytes', async () => {
+  it("run the README's cluster commands; a task requeued mid-run, and one lost with its node, continue from their checkpoints: every task's files the same bytes as --jobs 2, both complete in the report", async () => {
+    // Two combinations, one task a node at once (each node has nproc CPUs, the script asks for 2).
     // 64 particles at 40 substeps a frame: each frame long enough to catch a run between two.
     const FRAMES = 30;
-    const dir = 'out/requeue-sweep';
-    const created = await cliInProcess(['sweep', tiny, '--set', 'materials.syrup.viscosity.value=1,20', '--set', 'particle.substeps=40', '--frames', String(FRAMES), '--checkpoint-every', '1', '--points', 'ply', '--out', join(work, dir)]);
-    expect(created.code, created.stderr).toBe(0);
+    const dir = sweep;
+    const created = await sh(createCommand(`--set materials.syrup.viscosity.value=1,20 --set particle.substeps=40 --frames ${FRAMES} --checkpoint-every 1 --points ply`, dir));
+    expect(created.code, created.out).toBe(0);
     const reference = join(tmp, 'requeue-jobs-2');
     cpSync(join(work, dir), reference, { recursive: true });
     const jobs = cli(['sweep', reference, '--jobs', '2']);
@@ -271,6 +244,8 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
 
     for (const task of [0, 1]) {
       const log = slurmLog(job, task);
+      // Both attempts' lines, appended to one log (the script's --open-mode=append).
+      expect(log).toMatch(new RegExp(`^sweep ${task}/1: `, 'm'));
       const resumed = new RegExp(`^sweep: continuing runs/000${task} \\(particle from its checkpoint at frame (\\d+)\\)$`, 'm').exec(log);
       expect(resumed, log).not.toBeNull();
       expect(Number(resumed![1])).toBeGreaterThanOrEqual(3);
@@ -284,7 +259,19 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
         if (cluster!.nodes.length > 1) expect(record.host).not.toBe(lost.host);
       }
     }
+    const files = runFiles(join(work, dir));
+    for (const id of ['0000', '0001']) {
+      for (const f of ['mesh-0001.ply', `mesh-00${FRAMES}.ply`, 'points-0001.ply', `points-00${FRAMES}.ply`, 'checkpoint.vscd']) expect(files).toContain(join('runs', id, 'particle', f));
+    }
     expectSameFiles(join(work, dir), reference);
+
+    const report = await sh(README_COMMANDS[2]);
+    expect(report.code, report.out).toBe(0);
+    const csv = readFileSync(join(work, dir, 'report', 'sweep.csv'), 'utf8').trim().split('\n').slice(1);
+    expect(csv.map((l) => l.split(',').slice(0, 6).join(','))).toEqual([
+      `0,1,40,particle,complete,${FRAMES}`,
+      `1,20,40,particle,complete,${FRAMES}`,
+    ]);
   }, 2 * WAIT);
 });
 

@@ -24,6 +24,8 @@ export interface CaseResult {
   caseName: string;
   engine: EngineName;
   size: CaseSize;
+  /** The size whose tolerances the checks were held to, when not `size` (runCase's `tolerances`). */
+  tolerances?: CaseSize;
   passed: boolean;
   checks: Check[];
   /** One line saying what was measured. */
@@ -82,7 +84,11 @@ export interface ValidationCase {
   source: string;
   /** What a pass or fail tells a user choosing an engine. */
   meaning: string;
-  run(engine: EngineName, size: CaseSize): Omit<CaseResult, 'caseName' | 'engine' | 'size' | 'passed' | 'wallMs'>;
+  /**
+   * `tolerances`: the size whose tolerances the checks are held to (default: `size`). The tests
+   * hold some tiny cases to the full size's tolerances, where the tiny case meets them.
+   */
+  run(engine: EngineName, size: CaseSize, tolerances?: CaseSize): Omit<CaseResult, 'caseName' | 'engine' | 'size' | 'passed' | 'wallMs'>;
 }
 
 /** Standard gravity, m/s². */

@@ -78,7 +78,7 @@ export const spreading: ValidationCase = {
   engines: ['particle', 'grid'],
   source: HUPPERT_1982.source,
   meaning: 'The viscosity a user states is the viscosity they get: the spreading rate of a slumping blob gives the effective ν.',
-  run(engine, size) {
+  run(engine, size, tolerances = size) {
     // Honey-like ν (4e-3 m²/s ≈ 5.7 Pa·s at 1420 kg/m³): slow enough for lubrication theory
     // (Reynolds number ≪ 1). The particle run uses enough substeps for its exchange to reach this
     // ν at all: the exchange saturates at C r² / δt (bench/viscosity-calibration-points.ts). The
@@ -97,7 +97,7 @@ export const spreading: ValidationCase = {
           { label: 'markers', m: measureSpreading(engine, { ...base, tracking: 'markers' }) },
         ]
       : [{ label: '', m: measureSpreading(engine, base) }];
-    const tol = size === 'full' ? 0.35 : 0.6;
+    const tol = tolerances === 'full' ? 0.35 : 0.6;
     const K = (m: SpreadingMeasurement) => (HUPPERT_1982.etaAxisymmetric ** 8 * G * m.volume ** 3) / (3 * nu);
     return {
       checks: variants.filter(({ label }) => label !== 'markers').map(({ label, m }) => check(`ν_effective / ν − 1${label ? ` (${label})` : ''}`, m.nuEffective / nu - 1, tol)),
