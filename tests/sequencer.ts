@@ -20,6 +20,9 @@ export const LONG_FIRST = [
   'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 30 frames
   'tests/e2e/app.test.ts',
   'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
+  'tests/gpu/free-bodies.test.ts', // two free-body agreement runs on SwiftShader, each CPU and GPU
+  'tests/gpu/gel.test.ts', // a gel cube 10 frames on CPU and GPU, and a resume
+  'tests/gpu/resume.test.ts',
   'tests/e2e/webgpu.test.ts',
   'tests/particle/physics.test.ts', // the two pools at rest (2 s each) and the Huppert spreading
   'tests/parallel/app-threads.test.ts',
