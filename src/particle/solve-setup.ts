@@ -16,6 +16,7 @@ import { allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
+import { rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
 
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
@@ -36,6 +37,8 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
+  /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
+  teamRows = new TeamPairRows();
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -231,66 +234,6 @@ export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Arr
 }
 
 
-/**
- * The full liquid rows (gather form) from adhesion's pair list (ctx.cells.pairs: each pair i < j
- * within ctx.reach ≥ h once, at the positions it was listed at, the slots being the particles):
- * the pairs within h, row a holding first the particles i < a whose pairs name it (ascending),
- * then its own pairs' j in list order. The first pass tests each pair once, into a bit per pair
- * of the list; the second writes the rows from the set bits. Scratch: `cursor`, n entries, and
- * `bits`, one bit per entry of the pair list.
- */
-export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
-  const len = list.start;
-  len.fill(0, 0, n + 1);
-  let word = 0;
-  for (let i = 0; i < n; i++) {
-    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
-    let k = 0;
-    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
-      const j = pj[q];
-      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
-      const t = +(dx * dx + dy * dy + dz * dz < h2);
-      word |= t << (q & 31);
-      if ((q & 31) === 31) {
-        bits[q >>> 5] = word;
-        word = 0;
-      }
-      k += t;
-      len[j] += t;
-    }
-    len[i] += k;
-  }
-  const total2 = ps[n];
-  if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
-  let total = 0;
-  for (let a = 0; a < n; a++) {
-    const l = len[a];
-    len[a] = cursor[a] = total;
-    total += l;
-  }
-  len[n] = total;
-  list.reserve(total);
-  list.length = total;
-  const lj = list.j;
-  for (let i = 0; i < n; i++) {
-    let ci = cursor[i];
-    for (let q = ps[i], q1 = ps[i + 1]; q < q1;) {
-      const sh = q & 31, span = Math.min(32 - sh, q1 - q);
-      let w = bits[q >>> 5] >>> sh;
-      if (span < 32) w &= (1 << span) - 1;
-      while (w !== 0) {
-        const j = pj[q + 31 - Math.clz32(w & -w)];
-        lj[ci++] = j;
-        lj[cursor[j]++] = i;
-        w &= w - 1;
-      }
-      q += span;
-    }
-    cursor[i] = ci;
-  }
-}
-
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
 export interface Prepared {
   v: SolveView;
@@ -351,9 +294,11 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
-  const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
+  // (On a team the rows from the pairs are listed by its jobs, on scratch of their own.)
+  const teamRows = fromPairs && teamListsRows(ctx, n);
+  const words = fromPairs && !teamRows ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
-  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
+  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (teamRows ? 0 : fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
   let mem = first ? carveSlots(first, m, wm, im) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
@@ -370,7 +315,9 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  if (fromPairs) {
+  if (teamRows) {
+    teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
+  } else if (fromPairs) {
     rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     dc.updateBoxes(mem.x);

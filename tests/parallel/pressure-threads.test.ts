@@ -3,13 +3,16 @@
  * phases over 'items', each slot writing only its own entries, residuals summed in slot order):
  * a squeezed, jittered block of liquid in a closed box (mirror ghosts at the walls, the phase
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
- * for bit, and the job runs on the team.
+ * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
+ * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), as one thread
+ * lists them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { applyPressure } from '../../src/particle/pressure.ts';
 import { solveDensityPBF } from '../../src/particle/pbf.ts';
 import { teamWork } from '../../src/particle/work.ts';
+import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
@@ -25,7 +28,7 @@ afterEach(() => {
   for (const s of open.splice(0)) s.dispose();
 });
 
-function run(workers: number): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string> } {
+function run(workers: number, fromPairs = false): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: Int32Array[] } {
   const sim = threadedSim(SCENE, workers);
   open.push(sim);
   const jobs = teamKernels(sim);
@@ -39,9 +42,11 @@ function run(workers: number): { vel: Float64Array; pos: Float64Array; passes: n
     }
   }
   ctx.cells.buildSorted(L);
+  if (fromPairs) computeAdhesion(ctx);
   const pr = applyPressure(ctx, dt);
-  const de = solveDensityPBF(ctx, dt);
-  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs };
+  const rows = ctx.solve!.pairs, listed = [rows.start.slice(0, L.count + 1), rows.j.slice(0, rows.length)];
+  const de = fromPairs ? pr : solveDensityPBF(ctx, dt);
+  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed };
 }
 
 describe('pressure and PBF passes on 2 threads', () => {
@@ -54,6 +59,25 @@ describe('pressure and PBF passes on 2 threads', () => {
       expect(one.passes[1]).toBeGreaterThan(0);
       expect(two.passes).toEqual(one.passes);
       expect(two.jobs.has('pressure-solve')).toBe(true);
+      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+    } finally {
+      teamWork.minParticles = saved;
+    }
+  });
+});
+
+describe('the pressure solve\'s rows from the pair list on 2 threads', () => {
+  it('are listed by the team as one thread lists them, and the solve equals one thread\'s bit for bit', () => {
+    const saved = teamWork.minParticles;
+    teamWork.minParticles = 2048;
+    try {
+      const one = run(1, true), two = run(2, true);
+      expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill')).toBe(true);
+      expect(one.rows[1].length).toBeGreaterThan(20 * one.rows[0].length);
+      expect(Buffer.from(two.rows[0].buffer).equals(Buffer.from(one.rows[0].buffer))).toBe(true);
+      expect(Buffer.from(two.rows[1].buffer).equals(Buffer.from(one.rows[1].buffer))).toBe(true);
+      expect(two.passes).toEqual(one.passes);
       expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
       expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
     } finally {
