@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { boxDistance2, type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
+import { type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -17,6 +17,7 @@ import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
 import { rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
+import { listBoundaryRows } from './solve-boundary-rows.ts';
 
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
@@ -196,44 +197,6 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
   list.length = len;
 }
 
-/**
- * Object particles within h of each slot of the cells [c0, c1) of `dc` (the density cells, or the
- * liquid cells where the slots are the particles; only slots whose particle is flagged near a
- * body), as ranks of the object cells' slot order (ctx.objectSlotPos), in the order the object
- * cells are met (StepContext.objectCellsNear), whatever the liquid cells.
- */
-export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
-  const g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
-  const og = ctx.objectCells.grid, obox = ctx.objectCells.box, opos = ctx.objectSlotPos;
-  const near = ctx.liquid.nearObject, order = g.order;
-  for (let c = c0; c < c1; c++) {
-    const a0 = g.start[c], a1 = a0 + g.count[c];
-    let any = false;
-    for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
-    const b = 6 * c;
-    const m = any ? ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
-    const oc = ctx.nearObjectCells;
-    // Room for every candidate of a slot of the cell, checked once per slot.
-    let room = 0;
-    for (let q = 0; q < m; q++) room += og.count[oc[q]];
-    for (let a = a0; a < a1; a++) {
-      list.start[a] = list.length;
-      if (m === 0 || !near[order[a]]) continue;
-      list.reserve(list.length + room);
-      const lj = list.j;
-      let len = list.length;
-      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      for (let q = 0; q < m; q++) {
-        const cc = oc[q], ob = 6 * cc;
-        if (boxDistance2(obox, ob, xa, ya, za) >= h2) continue;
-        len = gatherWithin(opos, xa, ya, za, h2, og.start[cc], og.start[cc] + og.count[cc], lj, len);
-      }
-      list.length = len;
-    }
-  }
-}
-
-
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
 export interface Prepared {
   v: SolveView;
@@ -336,7 +299,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
-    listBoundaryRange(ctx, dc, mem.x, 0, nc, bl);
+    listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
