@@ -24,7 +24,7 @@ import type { StepContext } from './context.ts';
 import { allocFloat32, allocFloat64, allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
@@ -36,10 +36,13 @@ const NEAR_SLACK = 1;
 /** Round-off allowance of the far entries' clearance, radii (setClearance). */
 export const CLEAR_MARGIN = 1e-5;
 
-/** Scratch of sortNearFar: room for the longest list (one per thread). */
+/** Scratch of sortNearFar: room for the longest list (one per thread), and the contact distance, near2 and margin of the range. */
 export interface NearFarScratch {
   tmp: Int32Array;
   tmpD: Float64Array;
+  dc: number;
+  near2: number;
+  margin: number;
 }
 
 export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
@@ -181,6 +184,8 @@ class ListScratch implements ObjectCellScratch {
   candPos = new Float64Array(0);
   tmp = new Int32Array(0);
   tmpD = new Float64Array(0);
+  /** The box of the cell's particles (objectCellsNearBoxAt). */
+  box = new Float64Array(6);
   nearObjectCells = new Int32Array(64);
   /** The context, where the object cells are hashed (calling thread only). */
   hashed: HashedObjectCells | null = null;
@@ -239,7 +244,9 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
       continue;
     }
     const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
-    const m = objectCellsNearBox(a, s, scratch, bx0, by0, bz0, bx1, by1, bz1, reachMax);
+    const cellBox = scratch.box;
+    cellBox[0] = bx0; cellBox[1] = by0; cellBox[2] = bz0; cellBox[3] = bx1; cellBox[4] = by1; cellBox[5] = bz1;
+    const m = objectCellsNearBoxAt(a, s, scratch, cellBox, 0, reachMax);
     const cellsFound = scratch.nearObjectCells;
     // The cell's candidates: object particles within reachMax of its particle box (no particle of
     // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by

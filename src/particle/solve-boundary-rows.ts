@@ -10,7 +10,7 @@ import type { CellPairs, NeighbourList } from './neighbours.ts';
 import { boxDistance2, gatherWithin } from './neighbours.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell. */
@@ -68,8 +68,7 @@ function boundaryRowsRange(
     const a0 = start[c], a1 = a0 + count[c];
     let any = false;
     for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
-    const b = 6 * c;
-    const m = any ? objectCellsNearBox(v, s, sc, box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
+    const m = any ? objectCellsNearBoxAt(v, s, sc, box, 6 * c, h) : 0;
     const oc = sc.nearObjectCells;
     // Room for every candidate of a slot of the cell, checked once per slot.
     let room = 0;
