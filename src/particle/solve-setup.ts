@@ -257,11 +257,14 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
-  // (On a team the rows from the pairs are listed by its jobs, on scratch of their own.)
+  // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
+  // listing's scratch is asked for all the same: with a smaller request the stage buffer grows at
+  // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
+  // buffer held before (docs/decisions.md, branch nbcost).)
   const teamRows = fromPairs && teamListsRows(ctx, n);
-  const words = fromPairs && !teamRows ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
+  const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
-  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (teamRows ? 0 : fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
+  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
   let mem = first ? carveSlots(first, m, wm, im) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
