@@ -18,10 +18,13 @@ import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
 import { gelForceJob, gelPlasticJob } from './gel.ts';
 import { solveJob } from './pressure-job.ts';
 import { solveListJob } from './solve-setup.ts';
+import { solveRowsCountJob, solveRowsFillJob } from './solve-pair-rows.ts';
+import { solveBoundaryJob } from './solve-boundary-rows.ts';
 import { heatFluxJob, heatPairsJob } from './temperature.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
-  heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob,
+  heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob, solveRowsCountJob, solveRowsFillJob,
+  solveBoundaryJob,
 ]);

@@ -192,7 +192,7 @@ export const contactsJob = defineJob({
   scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects'],
   split: 'ranks',
   minItems: () => teamWork.minParticles,
-  scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0) }),
+  scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
   kernel(x) {
     const a = x.a, s = x.s, { pos, vel, mat, mass, cs, cj, ends, xslots, meta, plist, offsets } = a;
     const t = x.rank, T = x.size, k0 = offsets[t], k1 = offsets[t + 1];

@@ -11,6 +11,23 @@ export function denseCellsNear(
   into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
   obox: Float64Array, inv: number, nc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
 ): number {
+  const box = boxArgument;
+  box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
+  return denseCellsNearAt(into, block, li, lj, lk, ni, nj, nk, obox, inv, nc, box, 0, reach);
+}
+
+/** denseCellsNear's box, handed on in an array. */
+const boxArgument = new Float64Array(6);
+
+/**
+ * denseCellsNear for the box at box[b .. b + 6) (min xyz, max xyz): the hot callers pass their
+ * boxes so, as doubles passed to a call V8 does not inline are boxed (an allocation each).
+ */
+export function denseCellsNearAt(
+  into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
+  obox: Float64Array, inv: number, nc: number, box: Float64Array, b: number, reach: number,
+): number {
+  const x0 = box[b], y0 = box[b + 1], z0 = box[b + 2], x1 = box[b + 3], y1 = box[b + 4], z1 = box[b + 5];
   const ia = Math.max(Math.floor((x0 - reach) * inv), li), ib = Math.min(Math.floor((x1 + reach) * inv), li + ni - 1);
   const ja = Math.max(Math.floor((y0 - reach) * inv), lj), jb = Math.min(Math.floor((y1 + reach) * inv), lj + nj - 1);
   const ka = Math.max(Math.floor((z0 - reach) * inv), lk), kb = Math.min(Math.floor((z1 + reach) * inv), lk + nk - 1);
@@ -97,4 +114,16 @@ export function objectCellsNearBox(
     return m;
   }
   return denseCellsNear(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, x0, y0, z0, x1, y1, z1, reach);
+}
+
+/** objectCellsNearBox for the box at box[b .. b + 6) (min xyz, max xyz), handed on without boxing its numbers. */
+export function objectCellsNearBoxAt(
+  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, sc: ObjectCellScratch, box: Float64Array, b: number, reach: number,
+): number {
+  if (sc.hashed !== null) {
+    const m = sc.hashed.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], reach);
+    sc.nearObjectCells = sc.hashed.nearObjectCells;
+    return m;
+  }
+  return denseCellsNearAt(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, box, b, reach);
 }

@@ -49,7 +49,7 @@ export const objectContactsJob = defineJob({
   scalars: ['dc', 'near2', 'margin', 'longest'],
   split: 'items',
   minItems: () => teamWork.minParticles,
-  scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0) }),
+  scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
   kernel(x) {
     const a = x.a, s = x.s;
     objectContactRange(a.pos, a.vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, x.from, x.to, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
@@ -64,13 +64,17 @@ function noVelocityChange(shared: boolean): Float64Array {
 }
 
 /**
- * Pushes liquid particle i, (dx, dy, dz) from the object particle o with dx² + dy² + dz² = d2 < dc², out to dc.
- * The velocity removed is added to odv[3i..] when odv is not empty (a free body takes it back, free-bodies.ts).
+ * Pushes liquid particle i, closer than dc to the object particle of rank s (position opos[3s..],
+ * particle o), out to dc (sc.dc). The velocity removed is added to odv[3i..] when odv is not empty
+ * (a free body takes it back, free-bodies.ts). Its numbers come as arrays and integers, not as
+ * doubles: a call V8 does not inline boxes each double argument (an allocation a push).
  */
 function pushOut(
-  pos: Float64Array, vel: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, o: number,
-  dx: number, dy: number, dz: number, d2: number, dc: number, odv: Float64Array,
+  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, s: number, o: number,
+  sc: NearFarScratch, odv: Float64Array,
 ): void {
+  const dx = pos[3 * i] - opos[3 * s], dy = pos[3 * i + 1] - opos[3 * s + 1], dz = pos[3 * i + 2] - opos[3 * s + 2];
+  const d2 = dx * dx + dy * dy + dz * dz, dc = sc.dc;
   let ux: number, uy: number, uz: number, d: number;
   if (d2 > 0) {
     d = Math.sqrt(d2);
@@ -99,6 +103,7 @@ export function objectContactRange(
   clear: Float32Array, scratch: NearFarScratch, near2: number, margin: number, odv: Float64Array,
 ): void {
   const dc2 = dc * dc, far = lj instanceof Uint16Array ? 0x8000 : 0x40000000;
+  scratch.dc = dc; scratch.near2 = near2; scratch.margin = margin;
   for (let i = i0; i < i1; i++) {
     const q0 = ls[i], q1 = ls[i + 1];
     if (q0 === q1) continue;
@@ -113,7 +118,7 @@ export function objectContactRange(
         const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
         const d2 = dx * dx + dy * dy + dz * dz;
         if (d2 >= dc2) continue;
-        pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc, odv);
+        pushOut(pos, vel, opos, ovel, onormal, i, s, index[s], scratch, odv);
         xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
         if (!clearOf(clear, i, xi, yi, zi, dc)) {
           left = true;
@@ -134,19 +139,23 @@ export function objectContactRange(
       const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= dc2) continue;
-      pushOut(pos, vel, ovel, onormal, i, index[s], dx, dy, dz, d2, dc, odv);
+      pushOut(pos, vel, opos, ovel, onormal, i, s, index[s], scratch, odv);
       xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
     }
-    sortNearFar(clear, scratch, lj, far, q0, q1, opos, i, xi, yi, zi, near2, margin);
+    sortNearFar(clear, scratch, lj, far, q0, q1, opos, i, pos);
   }
 }
 
-/** Sorts i's entries [q0, q1) into near and far runs (each in rank order) from (x, y, z), and records the clearance. */
+/**
+ * Sorts i's entries [q0, q1) into near and far runs (each in rank order) from where i is (pos), and
+ * records the clearance (near2, margin: the scratch's).
+ */
 function sortNearFar(
   clear: Float32Array, scratch: NearFarScratch, lj: Uint16Array | Int32Array, far: number, q0: number, q1: number, opos: Float64Array,
-  i: number, x: number, y: number, z: number, near2: number, margin: number,
+  i: number, pos: Float64Array,
 ): void {
-  const tmp = scratch.tmp, d2s = scratch.tmpD;
+  const tmp = scratch.tmp, d2s = scratch.tmpD, near2 = scratch.near2, margin = scratch.margin;
+  const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
   let split = q0;
   while (split < q1 && lj[split] < far) split++;
   let a = q0, b = split, k = 0;

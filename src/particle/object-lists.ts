@@ -24,7 +24,7 @@ import type { StepContext } from './context.ts';
 import { allocFloat32, allocFloat64, allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
@@ -36,10 +36,13 @@ const NEAR_SLACK = 1;
 /** Round-off allowance of the far entries' clearance, radii (setClearance). */
 export const CLEAR_MARGIN = 1e-5;
 
-/** Scratch of sortNearFar: room for the longest list (one per thread). */
+/** Scratch of sortNearFar: room for the longest list (one per thread), and the contact distance, near2 and margin of the range. */
 export interface NearFarScratch {
   tmp: Int32Array;
   tmpD: Float64Array;
+  dc: number;
+  near2: number;
+  margin: number;
 }
 
 export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
@@ -175,11 +178,14 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
   list.longest = longest;
 }
 
-/** A thread's scratch of the listing: one liquid cell's candidates (ranks, positions), far entries, and the object cells found. */
+/** A thread's scratch of the listing: one liquid cell's candidates (ranks, positions), far entries and their squared distances, and the object cells found. */
 class ListScratch implements ObjectCellScratch {
   cand = new Int32Array(0);
   candPos = new Float64Array(0);
   tmp = new Int32Array(0);
+  tmpD = new Float64Array(0);
+  /** The box of the cell's particles (objectCellsNearBoxAt). */
+  box = new Float64Array(6);
   nearObjectCells = new Int32Array(64);
   /** The context, where the object cells are hashed (calling thread only). */
   hashed: HashedObjectCells | null = null;
@@ -238,7 +244,9 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
       continue;
     }
     const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
-    const m = objectCellsNearBox(a, s, scratch, bx0, by0, bz0, bx1, by1, bz1, reachMax);
+    const cellBox = scratch.box;
+    cellBox[0] = bx0; cellBox[1] = by0; cellBox[2] = bz0; cellBox[3] = bx1; cellBox[4] = by1; cellBox[5] = bz1;
+    const m = objectCellsNearBoxAt(a, s, scratch, cellBox, 0, reachMax);
     const cellsFound = scratch.nearObjectCells;
     // The cell's candidates: object particles within reachMax of its particle box (no particle of
     // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by
@@ -255,38 +263,48 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
     for (let q = 0; q < m; q++) {
       const oc = cellsFound[q], s0 = ostart[oc], r0 = cellRank[oc] - s0;
       for (let k = s0, s1 = s0 + ocnt[oc]; k < s1; k++) {
+        // Written whether or not it is a candidate (cand has room for all), so that the coin toss is not a branch.
         const x = opos[3 * k], y = opos[3 * k + 1], z = opos[3 * k + 2];
         const ex = x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0;
         const ey = y < by0 ? by0 - y : y > by1 ? y - by1 : 0;
         const ez = z < bz0 ? bz0 - z : z > bz1 ? z - bz1 : 0;
-        if (ex * ex + ey * ey + ez * ez >= cut2) continue;
         cand[nc] = r0 + k;
         cpos[3 * nc] = x; cpos[3 * nc + 1] = y; cpos[3 * nc + 2] = z;
-        nc++;
+        nc += +(ex * ex + ey * ey + ez * ez < cut2);
       }
     }
     out.length = len;
     out.reserve(len + nc * (i1 - i0));
     lj = out.j;
-    if (tmp.length < nc) tmp = scratch.tmp = new Int32Array(Math.ceil(nc * 1.25));
+    if (tmp.length < nc) {
+      tmp = scratch.tmp = new Int32Array(Math.ceil(nc * 1.25));
+      scratch.tmpD = new Float64Array(tmp.length);
+    }
+    const tmpD = scratch.tmpD;
     for (let i = i0; i < i1; i++) {
       ls[i] = len;
       if (nc === 0 || !near[i]) continue;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
       const vi = Math.sqrt(vel[3 * i] * vel[3 * i] + vel[3 * i + 1] * vel[3 * i + 1] + vel[3 * i + 2] * vel[3 * i + 2]);
       const reach = base + 2 * (vi + g * dt + vo) * dt, reach2 = reach * reach;
+      // Without branching (whether a candidate is near, far or out of reach is a coin toss): each
+      // candidate is written as a near entry and as a far one, and each run's length advances over
+      // those it takes (near2 < reach2: a near entry is in reach). lj has room for every candidate.
       let min2 = Infinity, nf = 0;
       for (let k = 0; k < nc; k++) {
         const dx = cpos[3 * k] - xi, dy = cpos[3 * k + 1] - yi, dz = cpos[3 * k + 2] - zi;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 >= reach2) continue;
-        if (d2 < near2) lj[len++] = cand[k];
-        else {
-          tmp[nf++] = cand[k] + farBit;
-          if (d2 < min2) min2 = d2;
-        }
+        const d2 = dx * dx + dy * dy + dz * dz, c = cand[k];
+        const isNear = +(d2 < near2);
+        lj[len] = c;
+        len += isNear;
+        tmp[nf] = c + farBit;
+        tmpD[nf] = d2;
+        nf += +(d2 < reach2) - isNear;
       }
-      for (let k = 0; k < nf; k++) lj[len++] = tmp[k];
+      for (let k = 0; k < nf; k++) {
+        lj[len++] = tmp[k];
+        min2 = Math.min(min2, tmpD[k]);
+      }
       if (len > ls[i]) {
         setClearance(clear, i, xi, yi, zi, min2, margin);
         if (len - ls[i] > longest) longest = len - ls[i];

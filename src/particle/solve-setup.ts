@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { boxDistance2, type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
+import { type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -16,6 +16,8 @@ import { allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
+import { rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
+import { listBoundaryRows } from './solve-boundary-rows.ts';
 
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
@@ -36,6 +38,8 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
+  /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
+  teamRows = new TeamPairRows();
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -193,104 +197,6 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
   list.length = len;
 }
 
-/**
- * Object particles within h of each slot of the cells [c0, c1) of `dc` (the density cells, or the
- * liquid cells where the slots are the particles; only slots whose particle is flagged near a
- * body), as ranks of the object cells' slot order (ctx.objectSlotPos), in the order the object
- * cells are met (StepContext.objectCellsNear), whatever the liquid cells.
- */
-export function listBoundaryRange(ctx: StepContext, dc: CellPairs, x: Float64Array, c0: number, c1: number, list: NeighbourList): void {
-  const g = dc.grid, box = dc.box, h = ctx.densityH, h2 = h * h;
-  const og = ctx.objectCells.grid, obox = ctx.objectCells.box, opos = ctx.objectSlotPos;
-  const near = ctx.liquid.nearObject, order = g.order;
-  for (let c = c0; c < c1; c++) {
-    const a0 = g.start[c], a1 = a0 + g.count[c];
-    let any = false;
-    for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
-    const b = 6 * c;
-    const m = any ? ctx.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], h) : 0;
-    const oc = ctx.nearObjectCells;
-    // Room for every candidate of a slot of the cell, checked once per slot.
-    let room = 0;
-    for (let q = 0; q < m; q++) room += og.count[oc[q]];
-    for (let a = a0; a < a1; a++) {
-      list.start[a] = list.length;
-      if (m === 0 || !near[order[a]]) continue;
-      list.reserve(list.length + room);
-      const lj = list.j;
-      let len = list.length;
-      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      for (let q = 0; q < m; q++) {
-        const cc = oc[q], ob = 6 * cc;
-        if (boxDistance2(obox, ob, xa, ya, za) >= h2) continue;
-        len = gatherWithin(opos, xa, ya, za, h2, og.start[cc], og.start[cc] + og.count[cc], lj, len);
-      }
-      list.length = len;
-    }
-  }
-}
-
-
-/**
- * The full liquid rows (gather form) from adhesion's pair list (ctx.cells.pairs: each pair i < j
- * within ctx.reach ≥ h once, at the positions it was listed at, the slots being the particles):
- * the pairs within h, row a holding first the particles i < a whose pairs name it (ascending),
- * then its own pairs' j in list order. The first pass tests each pair once, into a bit per pair
- * of the list; the second writes the rows from the set bits. Scratch: `cursor`, n entries, and
- * `bits`, one bit per entry of the pair list.
- */
-export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
-  const len = list.start;
-  len.fill(0, 0, n + 1);
-  let word = 0;
-  for (let i = 0; i < n; i++) {
-    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
-    let k = 0;
-    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
-      const j = pj[q];
-      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
-      const t = +(dx * dx + dy * dy + dz * dz < h2);
-      word |= t << (q & 31);
-      if ((q & 31) === 31) {
-        bits[q >>> 5] = word;
-        word = 0;
-      }
-      k += t;
-      len[j] += t;
-    }
-    len[i] += k;
-  }
-  const total2 = ps[n];
-  if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
-  let total = 0;
-  for (let a = 0; a < n; a++) {
-    const l = len[a];
-    len[a] = cursor[a] = total;
-    total += l;
-  }
-  len[n] = total;
-  list.reserve(total);
-  list.length = total;
-  const lj = list.j;
-  for (let i = 0; i < n; i++) {
-    let ci = cursor[i];
-    for (let q = ps[i], q1 = ps[i + 1]; q < q1;) {
-      const sh = q & 31, span = Math.min(32 - sh, q1 - q);
-      let w = bits[q >>> 5] >>> sh;
-      if (span < 32) w &= (1 << span) - 1;
-      while (w !== 0) {
-        const j = pj[q + 31 - Math.clz32(w & -w)];
-        lj[ci++] = j;
-        lj[cursor[j]++] = i;
-        w &= w - 1;
-      }
-      q += span;
-    }
-    cursor[i] = ci;
-  }
-}
-
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */
 export interface Prepared {
   v: SolveView;
@@ -351,6 +257,11 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
+  // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
+  // listing's scratch is asked for all the same: with a smaller request the stage buffer grows at
+  // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
+  // buffer held before (docs/decisions.md, branch nbcost).)
+  const teamRows = fromPairs && teamListsRows(ctx, n);
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
@@ -370,7 +281,9 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
-  if (fromPairs) {
+  if (teamRows) {
+    teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
+  } else if (fromPairs) {
     rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     dc.updateBoxes(mem.x);
@@ -389,7 +302,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
-    listBoundaryRange(ctx, dc, mem.x, 0, nc, bl);
+    listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
   }

@@ -9,7 +9,8 @@ export const teamWork = {
   minParticles: 2048,
   /**
    * The implicit viscosity lists a team's full rows (viscosity-weiler-team-rows.ts) on one thread
-   * too, in place of its half rows: bench/team-balance.ts --team-rows measures the team's path so.
+   * too, in place of its half rows, and the pressure solve lists its rows from the pairs by the
+   * team's jobs (solve-pair-rows.ts): bench/team-balance.ts --team-rows measures the team's path so.
    */
   teamRowsOnOneThread: false,
 };

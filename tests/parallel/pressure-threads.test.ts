@@ -3,13 +3,16 @@
  * phases over 'items', each slot writing only its own entries, residuals summed in slot order):
  * a squeezed, jittered block of liquid in a closed box (mirror ghosts at the walls, the phase
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
- * for bit, and the job runs on the team.
+ * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
+ * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
+ * boundary rows (solve-boundary-rows.ts), as one thread lists them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { applyPressure } from '../../src/particle/pressure.ts';
 import { solveDensityPBF } from '../../src/particle/pbf.ts';
 import { teamWork } from '../../src/particle/work.ts';
+import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
@@ -25,8 +28,16 @@ afterEach(() => {
   for (const s of open.splice(0)) s.dispose();
 });
 
-function run(workers: number): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string> } {
-  const sim = threadedSim(SCENE, workers);
+/** SCENE at 1.5 mm (2 400 particles) with a ball standing in the liquid's top (the solves' boundary rows). */
+const WITH_BALL: SceneInput = {
+  ...SCENE,
+  particle: { radius: 0.0015 },
+  materials: { ...SCENE.materials, steel: { kind: 'solid', density: 7800 } },
+  bodies: [...SCENE.bodies!, { material: 'steel', shape: { type: 'sphere', center: [0, 0.032, 0], radius: 0.008 } }],
+};
+
+function run(workers: number, fromPairs = false): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: Int32Array[] } {
+  const sim = threadedSim(fromPairs ? WITH_BALL : SCENE, workers);
   open.push(sim);
   const jobs = teamKernels(sim);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5), dt = 1 / 120;
@@ -39,9 +50,16 @@ function run(workers: number): { vel: Float64Array; pos: Float64Array; passes: n
     }
   }
   ctx.cells.buildSorted(L);
+  if (fromPairs) {
+    ctx.rebuildObjectCells();
+    L.nearObject.fill(1, 0, L.count);
+    computeAdhesion(ctx);
+  }
   const pr = applyPressure(ctx, dt);
-  const de = solveDensityPBF(ctx, dt);
-  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs };
+  const rows = ctx.solve!.pairs, bl = ctx.solve!.boundary;
+  const listed = [rows.start.slice(0, L.count + 1), rows.j.slice(0, rows.length), bl.start.slice(0, L.count + 1), bl.j.slice(0, bl.length)];
+  const de = fromPairs ? pr : solveDensityPBF(ctx, dt);
+  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed };
 }
 
 describe('pressure and PBF passes on 2 threads', () => {
@@ -54,6 +72,25 @@ describe('pressure and PBF passes on 2 threads', () => {
       expect(one.passes[1]).toBeGreaterThan(0);
       expect(two.passes).toEqual(one.passes);
       expect(two.jobs.has('pressure-solve')).toBe(true);
+      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+    } finally {
+      teamWork.minParticles = saved;
+    }
+  });
+});
+
+describe('the pressure solve\'s rows on 2 threads', () => {
+  it('from the pair list and of a ball are listed by the team as one thread lists them, and the solve equals one thread\'s bit for bit', () => {
+    const saved = teamWork.minParticles;
+    teamWork.minParticles = 512;
+    try {
+      const one = run(1, true), two = run(2, true);
+      expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill') && two.jobs.has('solve-boundary')).toBe(true);
+      expect(one.rows[1].length).toBeGreaterThan(20 * one.rows[0].length);
+      expect(one.rows[3].length).toBeGreaterThan(500);
+      for (let k = 0; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
+      expect(two.passes).toEqual(one.passes);
       expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
       expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
     } finally {

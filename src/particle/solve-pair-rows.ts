@@ -1,0 +1,199 @@
+/**
+ * The pressure solve's liquid rows from the adhesion stage's pair list (solve-setup.ts
+ * prepareSolve, at the positions the pairs were listed at; the solve is DFSPH's, Bender & Koschier
+ * 2017 §4, on the rows of Akinci et al. 2012's boundary-handled SPH): every pair (i, j), i < j,
+ * within h goes into both rows, in gather form. Row a holds first the particles i < a whose pairs
+ * name it, in ascending i, then a's own pairs' j in list order.
+ *
+ * One thread lists them in two passes (rowsFromPairs): the first tests each pair once, into a bit
+ * per entry of the pair list, and counts each row; the second writes the rows from the set bits at
+ * per-row cursors. A thread team lists them as two jobs over particle ranges, with the layout on the
+ * calling thread between them (the shape of viscosity-weiler-team-rows.ts):
+ *
+ * 1. `solve-rows-count`: each thread tests the pairs of the particles i of its range into their
+ *    bits, counts i's own entries, and the entries it will write into every row j in a count block
+ *    of its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
+ *    atomically; the words wholly inside a range have one writer.
+ * 2. The layout (O(n T)): row j = the entries into it from thread 0's particles, thread 1's, …,
+ *    then its own; each count block becomes that thread's write cursor into each row.
+ * 3. `solve-rows-fill`: each thread writes its pairs into both rows at its own cursors.
+ *
+ * The threads' ranges ascend, so row j's entries from other rows come in ascending i whatever the
+ * split: the rows are the one-thread listing's, bit for bit, for every thread count.
+ */
+import type { StepContext } from './context.ts';
+import type { NeighbourList } from './neighbours.ts';
+import { defineJob } from '../parallel/job.ts';
+import { allocInt32 } from '../parallel/memory.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { teamWork } from './work.ts';
+
+/**
+ * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
+ * entry of the pair list.
+ */
+export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
+  const len = list.start;
+  len.fill(0, 0, n + 1);
+  let word = 0;
+  for (let i = 0; i < n; i++) {
+    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
+    let k = 0;
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+      const j = pj[q];
+      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
+      const t = +(dx * dx + dy * dy + dz * dz < h2);
+      word |= t << (q & 31);
+      if ((q & 31) === 31) {
+        bits[q >>> 5] = word;
+        word = 0;
+      }
+      k += t;
+      len[j] += t;
+    }
+    len[i] += k;
+  }
+  const total2 = ps[n];
+  if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
+  let total = 0;
+  for (let a = 0; a < n; a++) {
+    const l = len[a];
+    len[a] = cursor[a] = total;
+    total += l;
+  }
+  len[n] = total;
+  list.reserve(total);
+  list.length = total;
+  writeRows(ps, pj, bits, list.j, cursor, cursor, 0, 0, n);
+}
+
+/**
+ * Writes the pairs of particles [i0, i1) whose bits are set into both rows: i's own entries at
+ * own[i] on, j's entry from i at into[block + j] (advanced).
+ */
+function writeRows(
+  ps: Int32Array, pj: Int32Array, bits: Int32Array, lj: Int32Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
+): void {
+  for (let i = i0; i < i1; i++) {
+    let ci = own[i];
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1;) {
+      const sh = q & 31, span = Math.min(32 - sh, q1 - q);
+      let w = bits[q >>> 5] >>> sh;
+      if (span < 32) w &= (1 << span) - 1;
+      while (w !== 0) {
+        const j = pj[q + 31 - Math.clz32(w & -w)];
+        lj[ci++] = j;
+        lj[into[block + j]++] = i;
+        w &= w - 1;
+      }
+      q += span;
+    }
+    own[i] = ci;
+  }
+}
+
+/** Per pair: whether it is within h (a bit); per particle: its own entry count; per thread and row: entries into the row. */
+export const solveRowsCountJob = defineJob({
+  name: 'solve-rows-count',
+  arrays: { bits: 'i32', own: 'i32', into: 'i32' },
+  inputs: { x: 'f64', ps: 'i32', pj: 'i32' },
+  scalars: ['h2'],
+  split: 'items',
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    const { bits, own, into, x: pos, ps, pj } = x.a;
+    const h2 = x.s.h2, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
+    let word = 0;
+    for (let i = x.from; i < x.to; i++) {
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      let k = 0;
+      for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+        const j = pj[q];
+        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+        const t = +(dx * dx + dy * dy + dz * dz < h2);
+        word |= t << (q & 31);
+        if ((q & 31) === 31) {
+          // The range's first word may hold the previous range's last entries.
+          if (q >>> 5 === w0) Atomics.or(bits, w0, word);
+          else bits[q >>> 5] = word;
+          word = 0;
+        }
+        k += t;
+        into[block + j] += t;
+      }
+      own[i] = k;
+    }
+    // A last word the range ends inside holds the next range's first entries.
+    if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
+  },
+});
+
+/** Writes each pair within h into both rows at the thread's own cursors (`own`, `into`). */
+export const solveRowsFillJob = defineJob({
+  name: 'solve-rows-fill',
+  arrays: { lj: 'i32', own: 'i32', into: 'i32' },
+  inputs: { ps: 'i32', pj: 'i32', bits: 'i32' },
+  scalars: ['parts'],
+  split: 'items',
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    const { lj, own, into, ps, pj, bits } = x.a;
+    if (x.size !== x.s.parts) throw new Error(`solve rows: filled on ${x.size} threads, counted on ${x.s.parts}`);
+    writeRows(ps, pj, bits, lj, own, into, x.rank * x.n, x.from, x.to);
+  },
+});
+
+/** What the team's listing keeps between calls (on shared memory with a team): per pair-list word, per particle, per thread and particle. */
+export class TeamPairRows {
+  bits = new Int32Array(0);
+  own = new Int32Array(0);
+  into = new Int32Array(0);
+}
+
+/**
+ * Whether the rows are listed by the team's jobs: on a team of more than one thread that takes a
+ * job of n items, or on one thread where a bench measures the team's path
+ * (teamWork.teamRowsOnOneThread).
+ */
+export function teamListsRows(ctx: StepContext, n: number): boolean {
+  return teamWork.teamRowsOnOneThread || ctx.runner.bind(solveRowsCountJob).threads(n) > 1;
+}
+
+/** The rows by the team's jobs (see the header): the same rows as rowsFromPairs. */
+export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, sc: TeamPairRows): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
+  const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
+  if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
+  if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);
+  if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
+  const { bits, own, into } = sc;
+  // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
+  bits.fill(0, 0, words + 1);
+  into.fill(0, 0, T * n);
+  const a = count.a;
+  a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
+  count.s.h2 = h * h;
+  runJob(count, n);
+  // The layout: row j = the entries into it, thread by thread, then its own.
+  const start = list.start;
+  let total = 0;
+  for (let j = 0; j < n; j++) {
+    start[j] = total;
+    for (let t = 0; t < T; t++) {
+      const c = into[t * n + j];
+      into[t * n + j] = total;
+      total += c;
+    }
+    const c = own[j];
+    own[j] = total;
+    total += c;
+  }
+  start[n] = total;
+  list.reserve(total);
+  list.length = total;
+  const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
+  f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
+  fill.s.parts = T;
+  runJob(fill, n);
+}

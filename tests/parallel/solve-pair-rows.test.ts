@@ -1,0 +1,65 @@
+/**
+ * The pressure solve's rows from the pair list (src/particle/solve-pair-rows.ts): the team's two
+ * jobs give the one-thread listing's rows whatever order the threads' ranges run in. The threads
+ * are played here one after the other, in both orders, on a fake runner, so that a bit word two
+ * ranges share is written first by either (a thread team's timing cannot be chosen: the calling
+ * thread usually finishes before a worker wakes). Pair lists of random points, with ranges that
+ * cut the list inside a bit word and on its boundary.
+ */
+import { describe, expect, it } from 'vitest';
+import type { StepContext } from '../../src/particle/context.ts';
+import { NeighbourList } from '../../src/particle/neighbours.ts';
+import { rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
+import { lcg } from './helpers.ts';
+
+interface Job { kernel(x: unknown): void }
+
+/** A context with a pair list i < j of n random points (each with up to `most` partners) and a runner playing T threads in `order`. */
+function context(n: number, most: number, seed: number, T: number, order: number[]): { ctx: StepContext; x: Float64Array } {
+  const rnd = lcg(seed), x = new Float64Array(3 * n);
+  for (let o = 0; o < 3 * n; o++) x[o] = rnd();
+  const start = new Int32Array(n + 1), js: number[] = [];
+  for (let i = 0; i < n; i++) {
+    start[i] = js.length;
+    const k = Math.floor(rnd() * (most + 1));
+    for (let q = 0; q < k && i + 1 + q < n; q++) js.push(i + 1 + Math.floor(rnd() * (n - i - 1)));
+  }
+  start[n] = js.length;
+  const runner = {
+    bind(job: Job) {
+      const a: Record<string, unknown> = {}, s: Record<string, number> = {};
+      return {
+        a, s,
+        threads: () => T,
+        run(items: number) {
+          for (const t of order) job.kernel({ a, s, rank: t, size: T, n: items, from: Math.floor((items * t) / T), to: Math.floor((items * (t + 1)) / T) });
+        },
+      };
+    },
+  };
+  const ctx = { cells: { pairs: { start, j: Int32Array.from(js) } }, densityH: 0.5, runner, shared: false } as unknown as StepContext;
+  return { ctx, x };
+}
+
+function rows(list: NeighbourList, n: number): number[][] {
+  return [Array.from(list.start.subarray(0, n + 1)), Array.from(list.j.subarray(0, list.length))];
+}
+
+describe('the pressure solve\'s rows from the pair list', () => {
+  it('come out of the team\'s jobs as the one-thread listing makes them, in either order of the threads', () => {
+    for (const [n, most, seed] of [[301, 9, 3], [64, 8, 5], [1000, 30, 7]]) {
+      const one = context(n, most, seed, 1, [0]);
+      const serial = new NeighbourList();
+      serial.reset(n);
+      rowsFromPairs(one.ctx, one.x, n, serial, new Int32Array(n), new Int32Array((one.ctx.cells.pairs.start[n] >>> 5) + 1));
+      const want = rows(serial, n);
+      expect(want[1].length).toBeGreaterThan(n);
+      for (const order of [[0, 1], [1, 0], [2, 0, 1], [1, 2, 0]]) {
+        const T = order.length, team = context(n, most, seed, T, order), list = new NeighbourList();
+        list.reset(n);
+        teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows());
+        expect(rows(list, n)).toEqual(want);
+      }
+    }
+  });
+});
