@@ -56,6 +56,12 @@ const SPECTRAL_RADIUS = 0.9;
  * and that only a honey's viscosity damped (docs/decisions.md "Water at rest").
  */
 const PRESENT_TWICE = 0, PRESENT_ONCE = 0.5;
+/**
+ * With two solves, the share next to a body (LiquidParticles.nearObject): all of it, as velocity,
+ * as before. A position shift there would push the liquid off the body without the body taking the
+ * reaction: a free raft sank 12 mm below its Archimedes level (tests/particle/free-bodies.test.ts).
+ */
+const PRESENT_NEAR_BODY = 1;
 
 /**
  * The second solve's share of particle.pressureIterations (rounded up: 1 of the default 2). It
@@ -144,11 +150,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   dens.fill(0, 0, n);
   runSolvePhase(ctx, v, n, ADVANCE, u, ou);
   let any = false;
+  const near = L.nearObject;
   // The second solve's position shift (below) reads ρ/ρ0 at the start; the passes take `rho` (v.res).
   const start = u.subarray(2 * n, 3 * n);
   if (again) start.set(rho.subarray(0, n));
   for (let a = 0; a < n; a++) {
-    const src = dens[a] + present * (rho[a] - 1);
+    const src = dens[a] + (twice && near[order[a]] ? PRESENT_NEAR_BODY : present) * (rho[a] - 1);
     // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
@@ -159,7 +166,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     if (dens[a] > 1 || p[a] > 0) any = true;
   }
   let passes = 0, error = 0;
-  const offset = L.acc, near = L.nearObject;
+  const offset = L.acc;
   if (any && maxPasses > 0) {
     // Chebyshev (see the header): `before` holds p before this pass's update, `older` before the last one's (u is free now).
     const r2 = SPECTRAL_RADIUS * SPECTRAL_RADIUS;
@@ -216,14 +223,15 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
  * position-based drift correction from the velocity (the "split impulse" of rigid-body solvers;
  * DFSPH's density solve takes it out as velocity, which its divergence-free solve then removes
  * at the next step, Bender & Koschier 2017 §4; the solves here have no such step). Pairwise equal
- * and opposite among the liquid; it changes no velocity, so no momentum. What it leaves, PBF
- * takes after the moves (pbf.ts).
+ * and opposite among the liquid; it changes no velocity, so no momentum. Not next to a body (there
+ * the solves take it as velocity, PRESENT_NEAR_BODY). What it leaves, PBF takes after the moves
+ * (pbf.ts).
  */
 function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array): void {
-  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos;
+  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject;
   let any = false;
   for (let a = 0; a < n; a++) {
-    const e = start[a] - 1;
+    const e = near[order[a]] ? 0 : start[a] - 1;
     p[a] = e > 0 ? RELAX * alpha[a] * e : 0;
     if (e > 0) any = true;
   }
@@ -242,7 +250,7 @@ function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: numb
  * until the passes.
  */
 function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number): void {
-  const sc = ctx.scene, names = sc.materialNames, nm = names.length, L = ctx.liquid, vel = L.vel, mat = L.material;
+  const sc = ctx.scene, names = sc.materialNames, nm = names.length, L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
   // Per material, once a sub-timestep (a few numbers).
   const nu = new Float64Array(nm), cm = new Float64Array(nm);
   for (let m = 0; m < nm; m++) {
@@ -253,7 +261,7 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
   const c = v.res;
   for (let a = 0; a < n; a++) {
     const i = order[a];
-    c[a] = cm[mat[i]];
+    c[a] = near[i] ? 0 : cm[mat[i]];
     u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2];
   }
   runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
