@@ -4,8 +4,8 @@
  * the body forces have gone into the velocities (v* = v + (g + a) δt, trapezoid.ts), this is the
  * constant-density solve of DFSPH (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it:
  * relaxed Jacobi on a pressure kept ≥ 0) on the displacement δt v* the moves would make: its
- * source is the compression δt v* makes (relative to moving objects) plus half the compression
- * the liquid already has, clamped ≥ 0, and none at a free surface; the passes (pressure-kernels.ts)
+ * source is the compression δt v* makes (relative to moving objects) plus a share of the
+ * compression the liquid already has (PRESENT_ONCE, PRESENT_TWICE), and none at a free surface; the passes (pressure-kernels.ts)
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
@@ -27,7 +27,11 @@
  * again. With one solve, viscosity after it also damped the part of the pressure's velocity that
  * held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
- * "The implicit default between two solves"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
+ * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
+ * particle scale in a sub-timestep (water), an XSPH filter between the solves does
+ * (pressure-filter.ts); and with two solves the compression the liquid already has is taken out
+ * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
+ * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
  * particle's passes have nothing to change, threw it off whatever it landed on.
  */
