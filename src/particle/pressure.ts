@@ -28,7 +28,7 @@
  * held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
- * particle scale in a sub-timestep (water), an XSPH filter between the solves does
+ * particle scale in a sub-timestep (water), a bi-Laplacian filter between the solves does
  * (pressure-filter.ts); and with two solves the compression the liquid already has is taken out
  * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
  * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
@@ -39,7 +39,7 @@ import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runSolvePhase, UPDATE } from './pressure-job.ts';
-import { filterStrengths } from './pressure-filter.ts';
+import { FILTER_GAIN, FILTER_STEPS, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 
 /**
@@ -268,11 +268,17 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
     c[a] = near[i] ? 0 : cm[mat[i]];
     u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2];
   }
-  runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
+  // Δv = −FILTER_GAIN L(L v), FILTER_STEPS times (pressure-filter.ts): L, then L over its result.
   const dv = v.dx;
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    vel[3 * i] += dv[3 * a]; vel[3 * i + 1] += dv[3 * a + 1]; vel[3 * i + 2] += dv[3 * a + 2];
+  for (let rep = 0; rep < FILTER_STEPS; rep++) {
+    if (rep > 0) for (let a = 0; a < n; a++) { const i = order[a]; u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2]; }
+    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
+    u.set(dv.subarray(0, 3 * n));
+    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
+    for (let a = 0; a < n; a++) {
+      const i = order[a];
+      vel[3 * i] -= FILTER_GAIN * dv[3 * a]; vel[3 * i + 1] -= FILTER_GAIN * dv[3 * a + 1]; vel[3 * i + 2] -= FILTER_GAIN * dv[3 * a + 2];
+    }
   }
 }
 
