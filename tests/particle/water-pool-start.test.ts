@@ -62,7 +62,7 @@ describe('a water pool rests over seconds, default adhesion, 4 mm particles', ()
   // Water (ν 1e-6 m²/s) jittered at 0.034–0.051 √(g h) here, in a box it fits exactly: the present
   // compression taken out as velocity, and no viscosity to damp the particle-scale velocity the
   // pressure leaves. With the position shift and the particle-scale filter (pressure.ts,
-  // pressure-filter.ts; docs/decisions.md "Water at rest"): 0.0022 over 0.5–1 s, worst frame 0.0035.
+  // pressure-filter.ts; docs/decisions.md "Water at rest"): 0.0026 over 0.5–1 s, worst frame 0.0032.
   it('9.6 × 4.8 cm, ν 1e-6 m²/s: RMS ≤ 0.005 √(g h) over seconds 0.5–1, no frame over 0.008', () => {
     const width = 0.096, depth = 0.048;
     const scene: SceneInput = {
