@@ -61,6 +61,12 @@ const SPECTRAL_RADIUS = 0.9;
  */
 const PRESENT_TWICE = 0, PRESENT_ONCE = 0.5;
 /**
+ * With two solves and the exchange viscosity, all of it as velocity, as before the shift: the
+ * exchange's saturated viscosity does not damp what the shift leaves (the 5 cm honey pool of
+ * tests/particle/pool-rest.test.ts: 0.0134 √(g h) with the shift, under 0.005 without).
+ */
+const PRESENT_EXCHANGE_TWICE = 1;
+/**
  * With two solves, the share next to a body (LiquidParticles.nearObject): all of it, as velocity,
  * as before. A position shift there would push the liquid off the body without the body taking the
  * reaction: a free raft sank 12 mm below its Archimedes level (tests/particle/free-bodies.test.ts).
@@ -131,7 +137,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The second solve starts from the first one's pressure on the same rows: half the passes.
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const maxPasses = cap * (state.warm || ctx.frame > 0 ? 1 : COLD);
-  const twice = solvesTwice(ctx.scene.particle), present = twice ? PRESENT_TWICE : PRESENT_ONCE;
+  // The shift (shiftPresent) with two solves and the implicit viscosity; with the exchange, all of
+  // the present compression as velocity (PRESENT_EXCHANGE_TWICE).
+  const twice = solvesTwice(P), shift = twice && P.viscositySolver === 'implicit';
+  const present = shift ? PRESENT_TWICE : twice ? PRESENT_EXCHANGE_TWICE : PRESENT_ONCE;
   state.warm = true;
   const invDt = 1 / dt, dt2 = dt * dt;
   runSolvePhase(ctx, v, n, FACTOR);
@@ -157,9 +166,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const near = L.nearObject;
   // The second solve's position shift (below) reads ρ/ρ0 at the start; the passes take `rho` (v.res).
   const start = u.subarray(2 * n, 3 * n);
-  if (again) start.set(rho.subarray(0, n));
+  if (again && shift) start.set(rho.subarray(0, n));
   for (let a = 0; a < n; a++) {
-    const src = dens[a] + (twice && near[order[a]] ? PRESENT_NEAR_BODY : present) * (rho[a] - 1);
+    const src = dens[a] + (shift && near[order[a]] ? PRESENT_NEAR_BODY : present) * (rho[a] - 1);
     // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
@@ -216,7 +225,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   }
   const invDt2 = 1 / dt2;
   for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
-  if (again) shiftPresent(ctx, v, order, n, start);
+  if (again && shift) shiftPresent(ctx, v, order, n, start);
   return { passes, error };
 }
 
