@@ -10,14 +10,16 @@ import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
+import { filterRange } from './pressure-filter.ts';
 import { teamWork } from './work.ts';
 
 /**
  * The phases: the closed walls near each slot, ρ̂ and α, the displacement of p, a relaxed Jacobi
- * update of p, ρ̂ advanced by u. WALLS runs before FACTOR as a phase of its own: a slot's mirror
- * ghosts read its neighbours' walls.
+ * update of p, ρ̂ advanced by u, and the particle-scale velocity filter (pressure-filter.ts: u the
+ * slot velocities, res each slot's strength, Δv to dx). WALLS runs before FACTOR as a phase of its
+ * own: a slot's mirror ghosts read its neighbours' walls.
  */
-export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3;
+export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -90,6 +92,9 @@ export const solveJob = defineJob({
         break;
       case ADVANCE:
         advanceDensityRange(v, x.from, x.to, a.u, s.hasOu === 1 ? a.ou : null);
+        break;
+      case FILTER_VELOCITY:
+        filterRange(v, x.from, x.to, a.u, a.res, a.dx);
         break;
     }
   },

@@ -4,8 +4,8 @@
  * the body forces have gone into the velocities (v* = v + (g + a) δt, trapezoid.ts), this is the
  * constant-density solve of DFSPH (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it:
  * relaxed Jacobi on a pressure kept ≥ 0) on the displacement δt v* the moves would make: its
- * source is the compression δt v* makes (relative to moving objects) plus half the compression
- * the liquid already has, clamped ≥ 0, and none at a free surface; the passes (pressure-kernels.ts)
+ * source is the compression δt v* makes (relative to moving objects) plus a share of the
+ * compression the liquid already has (PRESENT_ONCE, PRESENT_TWICE), and none at a free surface; the passes (pressure-kernels.ts)
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
@@ -27,14 +27,20 @@
  * again. With one solve, viscosity after it also damped the part of the pressure's velocity that
  * held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
- * "The implicit default between two solves"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
+ * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
+ * particle scale in a sub-timestep (water), an XSPH filter between the solves does
+ * (pressure-filter.ts); and with two solves the compression the liquid already has is taken out
+ * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
+ * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
  * particle's passes have nothing to change, threw it off whatever it landed on.
  */
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { ADVANCE, DISPLACE, FACTOR, runSolvePhase, UPDATE } from './pressure-job.ts';
+import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runSolvePhase, UPDATE } from './pressure-job.ts';
+import { filterStrengths } from './pressure-filter.ts';
+import { liquidViscosity } from './viscosity-weiler.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -45,13 +51,21 @@ export const PRESSURE_TOLERANCE = 2e-4;
 /** Spectral radius of the plain passes that the Chebyshev weights assume (the honey drop's residual falls by 0.8–0.87 a pass after a few). */
 const SPECTRAL_RADIUS = 0.9;
 /**
- * Share of the liquid's present compression the pressure also removes. With two solves, all of
- * it, as DFSPH's density solve (its source is ρ* − ρ0): 0.5 left a still pool's mean
- * compression at PBF's tolerance, whose passes then fired in bursts (5 cm pool, seconds 1–2.5: RMS
- * 0.0080 √(g h); 1: 0.0049, PBF idle but for bursts; docs/decisions.md). With one solve after the
- * implicit viscosity, half: all of it left the same pool at 0.0155 against 0.0098.
+ * Share of the liquid's present compression the pressure's velocity also removes. With one solve
+ * after the implicit viscosity, half: all of it left a 5 cm honey pool at 0.0155 √(g h) against
+ * 0.0098. With two solves, none: the second solve removes it as a position shift instead
+ * (shiftPresent), not as velocity. Taken out as velocity, (ρ − 1) 2r / δt, it was a kick that
+ * does not shrink with the step (a water pool at 16 sub-timesteps: 20 mm/s in its first frame from
+ * the lattice), that the next solves can cancel only in part (p ≥ 0; no source at a free surface),
+ * and that only a honey's viscosity damped (docs/decisions.md "Water at rest").
  */
-const PRESENT_TWICE = 1, PRESENT_ONCE = 0.5;
+const PRESENT_TWICE = 0, PRESENT_ONCE = 0.5;
+/**
+ * With two solves, the share next to a body (LiquidParticles.nearObject): all of it, as velocity,
+ * as before. A position shift there would push the liquid off the body without the body taking the
+ * reaction: a free raft sank 12 mm below its Archimedes level (tests/particle/free-bodies.test.ts).
+ */
+const PRESENT_NEAR_BODY = 1;
 
 /**
  * The second solve's share of particle.pressureIterations (rounded up: 1 of the default 2). It
@@ -121,7 +135,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   state.warm = true;
   const invDt = 1 / dt, dt2 = dt * dt;
   runSolvePhase(ctx, v, n, FACTOR);
-  if (again) takeBack(ctx, v, order, n, prev, dt2, invDt);
+  if (again) {
+    filterVelocity(ctx, v, order, n, u, dt);
+    takeBack(ctx, v, order, n, prev, dt2, invDt);
+  }
   for (let a = 0; a < n; a++) {
     const i = order[a];
     u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
@@ -137,8 +154,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   dens.fill(0, 0, n);
   runSolvePhase(ctx, v, n, ADVANCE, u, ou);
   let any = false;
+  const near = L.nearObject;
+  // The second solve's position shift (below) reads ρ/ρ0 at the start; the passes take `rho` (v.res).
+  const start = u.subarray(2 * n, 3 * n);
+  if (again) start.set(rho.subarray(0, n));
   for (let a = 0; a < n; a++) {
-    const src = dens[a] + present * (rho[a] - 1);
+    const src = dens[a] + (twice && near[order[a]] ? PRESENT_NEAR_BODY : present) * (rho[a] - 1);
     // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
     // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
     // expands another may take up.
@@ -149,7 +170,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     if (dens[a] > 1 || p[a] > 0) any = true;
   }
   let passes = 0, error = 0;
-  const offset = L.acc, near = L.nearObject;
+  const offset = L.acc;
   if (any && maxPasses > 0) {
     // Chebyshev (see the header): `before` holds p before this pass's update, `older` before the last one's (u is free now).
     const r2 = SPECTRAL_RADIUS * SPECTRAL_RADIUS;
@@ -195,7 +216,64 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   }
   const invDt2 = 1 / dt2;
   for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
+  if (again) shiftPresent(ctx, v, order, n, start);
   return { passes, error };
+}
+
+/**
+ * The second solve's last step: the compression the liquid has at the start of the sub-timestep
+ * (ρ/ρ0 − 1 > 0, `start` per slot) taken out of the positions, not the velocities: one relaxed
+ * Jacobi estimate of its pressure, p_a = ω α_a (ρ_a/ρ0 − 1), and x += Δx(p). The split of
+ * position-based drift correction from the velocity (the "split impulse" of rigid-body solvers;
+ * DFSPH's density solve takes it out as velocity, which its divergence-free solve then removes
+ * at the next step, Bender & Koschier 2017 §4; the solves here have no such step). Pairwise equal
+ * and opposite among the liquid; it changes no velocity, so no momentum. Not next to a body (there
+ * the solves take it as velocity, PRESENT_NEAR_BODY). What it leaves, PBF takes after the moves
+ * (pbf.ts).
+ */
+function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array): void {
+  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject;
+  let any = false;
+  for (let a = 0; a < n; a++) {
+    const e = near[order[a]] ? 0 : start[a] - 1;
+    p[a] = e > 0 ? RELAX * alpha[a] * e : 0;
+    if (e > 0) any = true;
+  }
+  if (!any) return;
+  runSolvePhase(ctx, v, n, DISPLACE);
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    pos[3 * i] += dx[3 * a]; pos[3 * i + 1] += dx[3 * a + 1]; pos[3 * i + 2] += dx[3 * a + 2];
+  }
+}
+
+/**
+ * The particle-scale damping between the two solves (pressure-filter.ts): each liquid's velocity
+ * filtered with the strength its own viscosity leaves to it (none where ν δt/(2r)² ≥ 1, honey).
+ * u: 3 f64 per slot of scratch (the slot velocities); each slot's strength goes to v.res, free
+ * until the passes.
+ */
+function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number): void {
+  const sc = ctx.scene, names = sc.materialNames, nm = names.length, L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
+  // Per material, once a sub-timestep (a few numbers).
+  const nu = new Float64Array(nm), cm = new Float64Array(nm);
+  for (let m = 0; m < nm; m++) {
+    const material = sc.materials[names[m]];
+    nu[m] = material.kind === 'liquid' ? liquidViscosity(material, ctx.r, dt) : 0;
+  }
+  if (!filterStrengths(nu, ctx.isLiquid, dt, ctx.r, cm)) return;
+  const c = v.res;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    c[a] = near[i] ? 0 : cm[mat[i]];
+    u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2];
+  }
+  runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
+  const dv = v.dx;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    vel[3 * i] += dv[3 * a]; vel[3 * i + 1] += dv[3 * a + 1]; vel[3 * i + 2] += dv[3 * a + 2];
+  }
 }
 
 /**

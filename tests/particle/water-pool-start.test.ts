@@ -59,14 +59,11 @@ describe('a water pool filling a box that is not a whole number of particle cell
 });
 
 describe('a water pool rests over seconds, default adhesion, 4 mm particles', () => {
-  // Skipped by name: water (ν 1e-6 m²/s) does not rest at 4 mm, even in a box it fits exactly.
-  // bench/pool-rest.ts 9.6 4.8 0.5 nu=1e-6: RMS 0.034–0.051 √(g h) over 0.17–0.5 s, the floor and
-  // top layers fastest; 9.6 × 12: 0.034–0.038; honey (ν 0.01) 9.6 × 12: 0.011–0.020 in the same
-  // frames, 20 × 5: 0.0006 over seconds 1–3. Not the start (fixed above), the depth, the step
-  // (pressureCourant 0.4 is worse: 0.055) or the sampling: the viscosity of water is too low to damp
-  // the particle-scale velocity the pressure solves leave (docs/decisions.md, "A still water pool
-  // at 4 mm").
-  it.skip('KNOWN FAILURE, water jitters at 0.04 √(g h): 9.6 × 4.8 cm, RMS ≤ 0.005 √(g h) over seconds 0.5–1', () => {
+  // Water (ν 1e-6 m²/s) jittered at 0.034–0.051 √(g h) here, in a box it fits exactly: the present
+  // compression taken out as velocity, and no viscosity to damp the particle-scale velocity the
+  // pressure leaves. With the position shift and the particle-scale filter (pressure.ts,
+  // pressure-filter.ts; docs/decisions.md "Water at rest"): 0.0022 over 0.5–1 s, worst frame 0.0035.
+  it('9.6 × 4.8 cm, ν 1e-6 m²/s: RMS ≤ 0.005 √(g h) over seconds 0.5–1, no frame over 0.008', () => {
     const width = 0.096, depth = 0.048;
     const scene: SceneInput = {
       name: 'water-pool', fps: 30, duration: 1,
@@ -76,15 +73,18 @@ describe('a water pool rests over seconds, default adhesion, 4 mm particles', ()
       particle: { radius: R },
     };
     const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation, L = s.ctx.liquid;
-    let sum = 0, frames = 0;
+    const u = Math.sqrt(9.81 * depth);
+    let sum = 0, frames = 0, worst = 0;
     for (let f = 1; f <= 30; f++) {
       s.stepFrame();
       if (f <= 15) continue;
       let sq = 0;
       for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
       sum += sq / L.count;
+      worst = Math.max(worst, Math.sqrt(sq / L.count) / u);
       frames++;
     }
-    expect(Math.sqrt(sum / frames) / Math.sqrt(9.81 * depth)).toBeLessThan(0.005);
+    expect(Math.sqrt(sum / frames) / u).toBeLessThan(0.005);
+    expect(worst).toBeLessThan(0.008);
   });
 });

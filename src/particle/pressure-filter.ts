@@ -1,0 +1,76 @@
+/**
+ * The pressure stage's particle-scale damping (pressure.ts, between its two solves): an XSPH
+ * velocity filter (Monaghan 1989, "On the problem of penetration in particle methods", J. Comput.
+ * Phys. 82, §3; as position-based fluids apply it each step, Macklin & Müller 2013 §4), in
+ * momentum-conserving pairwise form over the solve's liquid rows:
+ *
+ *   Δv_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (v_b − v_a),   c_ab = (c_a + c_b)/2,
+ *
+ * w the cubic spline over the support h (w(0) = 1) and n0 its sum over the rest lattice, so that on
+ * the lattice Σ_b w_ab/n0 = 0.68 and c ≤ 1 keeps the filter a contraction (c 1.4 was seen to
+ * overshoot). A pair's terms are equal and opposite (m_a Δv_a = −m_b Δv_b), so it keeps the
+ * momentum and removes kinetic energy only from velocity differences between neighbours.
+ *
+ * Why: on disordered particles the pressure leaves a velocity at the particle scale (the
+ * residual of a projection whose gradient is inexact off the lattice), and the second solve relies
+ * on viscosity to damp it before it restores the density (pressure.ts). Viscosity diffuses a
+ * velocity across a particle spacing 2r in one sub-timestep only where ν δt / (2r)² ≳ 1: honey at
+ * 4 mm (ν 0.01 m²/s: 1.3) does, water (ν 1e-6: 1e-4) does not, and a water pool at rest kept a
+ * particle-scale jitter of 0.03–0.05 √(g h) (docs/decisions.md, "Water at rest"). Each liquid gets
+ * c = FILTER · max(0, 1 − ν δt/(2r)²): the damping its viscosity does not give, none for honey.
+ */
+
+/** The filter's strength where the liquid's viscosity gives no particle-scale damping (see the header). */
+export const FILTER = 1;
+
+/**
+ * c per material (0 for solids and for liquids whose viscosity damps the particle scale itself);
+ * ν: each material's kinematic viscosity, m²/s (0 for solids), at sub-timestep dt and radius r.
+ * Returns whether any is non-zero.
+ */
+export function filterStrengths(nu: Float64Array, liquid: ArrayLike<number>, dt: number, r: number, out: Float64Array): boolean {
+  let any = false;
+  const d2 = 4 * r * r;
+  for (let m = 0; m < nu.length; m++) {
+    const c = liquid[m] ? FILTER * (1 - (nu[m] * dt) / d2) : 0;
+    out[m] = c > 0 ? c : 0;
+    if (out[m] > 0) any = true;
+  }
+  return any;
+}
+
+/** What filterRange reads: slot positions and liquid rows (pressure-kernels.ts KernelView), masses. */
+export interface FilterView {
+  x: Float64Array;
+  ls: Int32Array;
+  lj: Int32Array;
+  invMass: Float64Array;
+  uniform: boolean;
+  h: number;
+  n0: number;
+}
+
+/**
+ * Δv (3 per slot, into out) of every slot in [a0, a1) from the slot velocities u (3 per slot) and
+ * each slot's strength c (one per slot); each slot writes only its own entries.
+ */
+export function filterRange(v: FilterView, a0: number, a1: number, u: Float64Array, c: Float64Array, out: Float64Array): void {
+  const x = v.x, ls = v.ls, lj = v.lj, invMass = v.invMass, uniform = v.uniform, invH = 1 / v.h, invN0 = 1 / v.n0;
+  for (let a = a0; a < a1; a++) {
+    const ca = c[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let sx = 0, sy = 0, sz = 0;
+    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = lj[q], o = 3 * b, cab = 0.5 * (ca + c[b]);
+      if (cab === 0) continue;
+      const dx = xa - x[o], dy = ya - x[o + 1], dz = za - x[o + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      const t = 1 - s;
+      let f = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
+      if (!uniform) f *= (2 * invMass[a]) / (invMass[a] + invMass[b]);
+      sx += f * (u[o] - ux); sy += f * (u[o + 1] - uy); sz += f * (u[o + 2] - uz);
+    }
+    out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;
+  }
+}
