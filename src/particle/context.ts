@@ -278,6 +278,7 @@ export class StepContext {
       const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * 1.125) / 8) + 64;
       b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     }
+    if (this.stageScratchPoison >= 0) new Uint8Array(b).fill(this.stageScratchPoison);
     return new StageScratch(b);
   }
   private stageBuffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
@@ -287,6 +288,14 @@ export class StepContext {
    * for the buffer since.
    */
   stageScratchUses = 0;
+  /**
+   * A check for the tests (tests/parallel/stage-scratch-poison.test.ts), off (-1) otherwise: a
+   * byte every stageScratch call fills the whole buffer with, so that a stage reading what it did
+   * not write in its own call (what an earlier stage left, or the zeros of a buffer just grown)
+   * gives other results than without. 0xff reads as NaN in the f64 and f32 views and as -1 in the
+   * i32 views; 0 as a new buffer.
+   */
+  stageScratchPoison = -1;
 
   count(name: string, by = 1): void {
     this.counters[name] = (this.counters[name] ?? 0) + by;

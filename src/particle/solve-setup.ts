@@ -311,7 +311,9 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
 
   const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
   const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
-  const moved = reuse || whole.buffer !== mem.buffer;
+  // The slot arrays carried from `first` are filled again where the buffer moved (and where a
+  // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
+  const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
   mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn);
