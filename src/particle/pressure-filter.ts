@@ -22,11 +22,20 @@
  * across a particle spacing 2r in one sub-timestep only where ν δt / (2r)² ≳ 1: honey at 4 mm
  * (ν 0.01 m²/s: 1.3) does, water (ν 1e-6: 1e-4) does not, and a water pool at rest kept a
  * particle-scale jitter of 0.03–0.05 √(g h) (docs/decisions.md, "Water at rest"). Each liquid gets
- * c = FILTER · max(0, 1 − ν δt/(2r)²): the damping its viscosity does not give, none for honey.
+ * c = FILTER · max(0, 1 − ν δt/((2r)² FILTER_REACH)): the damping its viscosity does not give, none for
+ * honey-like liquids.
  */
 
 /** The filter's strength where the liquid's viscosity gives no particle-scale damping (see the header). */
 export const FILTER = 1;
+/**
+ * The share of a particle spacing² that the liquid's own viscosity diffuses in a sub-timestep,
+ * ν δt/(2r)², above which the filter is off: the filter's strength falls from FILTER at 0 to 0 here.
+ * At 1 (the first version) a honey-like blob at small steps was filtered too (ν 4e-3 m²/s, 2 mm
+ * particles, 800 sub-timesteps a second: 0.31, strength 0.69) and thinned early against Huppert's
+ * spreading (tests/particle/physics.test.ts); water at 4 mm reads 1e-4.
+ */
+export const FILTER_REACH = 0.05;
 /** Gain s of the bi-Laplacian step Δv = −s L(L v) (see the header). */
 export const FILTER_GAIN = 1;
 /** Bi-Laplacian steps a sub-timestep (one: 0.0052 √(g h) on the 9.6 × 4.8 cm water pool; two: 0.0026; three: 0.0021). */
@@ -41,7 +50,7 @@ export function filterStrengths(nu: Float64Array, liquid: ArrayLike<number>, dt:
   let any = false;
   const d2 = 4 * r * r;
   for (let m = 0; m < nu.length; m++) {
-    const c = liquid[m] ? FILTER * (1 - (nu[m] * dt) / d2) : 0;
+    const c = liquid[m] ? FILTER * (1 - (nu[m] * dt) / (FILTER_REACH * d2)) : 0;
     out[m] = c > 0 ? c : 0;
     if (out[m] > 0) any = true;
   }

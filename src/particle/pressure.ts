@@ -145,7 +145,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const invDt = 1 / dt, dt2 = dt * dt;
   runSolvePhase(ctx, v, n, FACTOR);
   if (again) {
-    filterVelocity(ctx, v, order, n, u, dt);
+    // The filter with the shift only (the exchange path as before it: its calibration holds).
+    if (shift) filterVelocity(ctx, v, order, n, u, dt);
     takeBack(ctx, v, order, n, prev, dt2, invDt);
   }
   for (let a = 0; a < n; a++) {
@@ -258,7 +259,7 @@ function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: numb
 
 /**
  * The particle-scale damping between the two solves (pressure-filter.ts): each liquid's velocity
- * filtered with the strength its own viscosity leaves to it (none where ν δt/(2r)² ≥ 1, honey).
+ * filtered with the strength its own viscosity leaves to it (none where ν δt/(2r)² ≥ FILTER_REACH).
  * u: 3 f64 per slot of scratch (the slot velocities); each slot's strength goes to v.res, free
  * until the passes.
  */
