@@ -27,6 +27,7 @@ import { defineJob } from '../parallel/job.ts';
 import { allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
+import { layoutTeamRows } from './team-rows-layout.ts';
 
 /**
  * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
@@ -176,20 +177,7 @@ export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, 
   count.s.h2 = h * h;
   runJob(count, n);
   // The layout: row j = the entries into it, thread by thread, then its own.
-  const start = list.start;
-  let total = 0;
-  for (let j = 0; j < n; j++) {
-    start[j] = total;
-    for (let t = 0; t < T; t++) {
-      const c = into[t * n + j];
-      into[t * n + j] = total;
-      total += c;
-    }
-    const c = own[j];
-    own[j] = total;
-    total += c;
-  }
-  start[n] = total;
+  const total = layoutTeamRows(list.start, own, into, n, T);
   list.reserve(total);
   list.length = total;
   const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;

@@ -26,6 +26,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { layoutTeamRows } from './team-rows-layout.ts';
 
 const NO_FACTORS = new Float64Array(0);
 
@@ -115,20 +116,7 @@ export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: 
   // The layout: row j = the entries into it, thread by thread, then its own.
   rows.shared = ctx.shared;
   rows.reset(n);
-  const start = rows.start, own = sc.own, into = sc.into;
-  let total = 0;
-  for (let j = 0; j < n; j++) {
-    start[j] = total;
-    for (let t = 0; t < T; t++) {
-      const c = into[t * n + j];
-      into[t * n + j] = total;
-      total += c;
-    }
-    const c = own[j];
-    own[j] = total;
-    total += c;
-  }
-  start[n] = total;
+  const total = layoutTeamRows(rows.start, sc.own, sc.into, n, T);
   rows.reserve(total);
   rows.length = total;
   sc.parts = T;
