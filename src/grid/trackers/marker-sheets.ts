@@ -13,10 +13,15 @@
  * thin sheets by adding particles where a sheet would open, Ando & Tsuruno 2011, "A particle-based
  * method for preserving fluid sheets"; here the new marker takes half the weight of the one it
  * splits off, so the volume is kept: markers.ts). A marker splits only within a sheet one cell
- * thick: the emptied cell and both cells of the pair have no marker in either face neighbour along
- * an axis the pair lies across (air, a solid or outside the grid on both sides), so that splitting
- * does not thicken a film or a pool (without it the honey drop's floor film grew into a slab
- * several cells deep). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to
+ * thick: the emptied cell and both cells of the pair have no marker in either neighbour along one
+ * direction at right angles to the pair (air, a solid or outside the grid on both sides), one of
+ * the 13 directions of the axes and the face and corner diagonals, so that splitting does not
+ * thicken a film or a pool (without it the honey drop's floor film grew into a slab several cells
+ * deep). A sheet at a slant to the grid is a staircase of cells that holds a marker along every
+ * axis; along the diagonal nearest its normal it has none (a plane's cells, face-connected, span
+ * |n_x| + |n_y| + |n_z| along its normal n in whole numbers, which that diagonal steps over), so
+ * the diagonals let a slanted sheet split where the axes alone refused it (the bell of
+ * honey-drop-grid opened its slits at the grid's diagonals). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to
  * MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
  * opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
  * not held (the bulk below a surface cell is not across it from another liquid cell). Where a film
@@ -52,19 +57,29 @@ export const MIN_WEIGHT = 1 / 8;
  */
 export const GATHER_BELOW = 1;
 
+/** Why the sheet rule left a liquid cell empty (MarkerSheets.probe). */
+export const OPEN_EDGE = 0, OPEN_THICK = 1, OPEN_LIGHT = 2;
+
 /** The 6 face directions. */
 const FACES: readonly (readonly [number, number, number])[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
 
-/** The axes (bits 1, 2, 4: x, y, z) along which neither face neighbour of cell (i, j, k) holds a marker. */
-function thinAxes(s: GridStore, had: Uint8Array, i: number, j: number, k: number): number {
+/**
+ * The directions (bit e for PAIRS[e]) along which neither neighbour of cell (i, j, k) holds a
+ * marker, over the first `dirs` of PAIRS (3: the axes only; 13: the face, edge and corner
+ * diagonals too).
+ */
+function thinDirections(s: GridStore, had: Uint8Array, i: number, j: number, k: number, dirs: number): number {
   let mask = 0;
-  for (let axis = 0; axis < 3; axis++) {
-    const dx = axis === 0 ? 1 : 0, dy = axis === 1 ? 1 : 0, dz = axis === 2 ? 1 : 0;
+  for (let e = 0; e < dirs; e++) {
+    const [dx, dy, dz] = PAIRS[e];
     const a = s.find(i + dx, j + dy, k + dz), b = s.find(i - dx, j - dy, k - dz);
-    if ((a < 0 || had[a] === 0) && (b < 0 || had[b] === 0)) mask |= 1 << axis;
+    if ((a < 0 || had[a] === 0) && (b < 0 || had[b] === 0)) mask |= 1 << e;
   }
   return mask;
 }
+
+/** For each pair direction e, the directions of PAIRS at right angles to it (bit t: PAIRS[t] · PAIRS[e] = 0). */
+const ACROSS: readonly number[] = PAIRS.map((e) => PAIRS.reduce((m, t, b) => (t[0] * e[0] + t[1] * e[1] + t[2] * e[2] === 0 ? m | (1 << b) : m), 0));
 
 export class MarkerSheets {
   /** Markers per stored cell, their weight; the head of each cell's list of markers, and the next marker in it. */
@@ -75,6 +90,12 @@ export class MarkerSheets {
   private next = new Int32Array(0);
   /** Whether markers are split (false: moved only, the rule before markers carried weights). */
   splits = true;
+  /**
+   * Whether a sheet one cell thick is told by the face, edge and corner diagonals as well as the
+   * axes (true), or by the axes only (false: the rule before, which missed sheets at a slant to
+   * the grid, whose staircase of cells has a marker along every axis).
+   */
+  diagonalSheets = true;
   /** The lightest marker a split leaves (MIN_WEIGHT). */
   minWeight = MIN_WEIGHT;
   /** Markers moved into emptied cells by the last `keep`. */
@@ -87,6 +108,13 @@ export class MarkerSheets {
   gathered = 0;
   /** A cell outside any one-cell sheet holding less weight than this gives it to a neighbour (GATHER_BELOW; 0: off). */
   gatherBelow = GATHER_BELOW;
+  /**
+   * Called for each liquid cell the rule leaves empty (a bench's probe; null in a run): why, as
+   * OPEN_EDGE (no pair of neighbours across it holds markers), OPEN_THICK (a pair does, but every
+   * donor holds one marker and the cell is not in a sheet one cell thick) or OPEN_LIGHT (a split
+   * was allowed, but the marker is under 2 minWeight).
+   */
+  probe: ((cell: number, reason: number) => void) | null = null;
 
   /** perCell: the scene's markers a cell (grid.markersPerCell), the count a cell may keep its split markers down to. */
   constructor(private readonly perCell: number) {}
@@ -128,21 +156,26 @@ export class MarkerSheets {
       const i = ci[c], j = cj[c], k = ck[c];
       // A split only in a sheet one cell thick here: along some axis neither face neighbour holds a
       // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
-      const sheet = this.splits ? thinAxes(s, had, i, j, k) : 0;
-      let donor = -1, most = 0;
+      const dirs = this.diagonalSheets ? PAIRS.length : 3;
+      const sheet = this.splits ? thinDirections(s, had, i, j, k, dirs) : 0;
+      let donor = -1, most = 0, why = OPEN_EDGE;
       for (let e = 0; e < PAIRS.length; e++) {
         const [dx, dy, dz] = PAIRS[e];
         const a = s.find(i + dx, j + dy, k + dz);
         if (a < 0 || had[a] === 0) continue;
         const b = s.find(i - dx, j - dy, k - dz);
         if (b < 0 || had[b] === 0) continue;
-        // A split across this pair: the cell and both ends thin along an axis the pair lies across.
-        const across = (dx === 0 ? 1 : 0) | (dy === 0 ? 2 : 0) | (dz === 0 ? 4 : 0);
-        const splits = (sheet & across) !== 0 && (sheet & across & thinAxes(s, had, i + dx, j + dy, k + dz) & thinAxes(s, had, i - dx, j - dy, k - dz)) !== 0;
+        // A split across this pair: the cell and both ends thin along a direction at right angles to the pair.
+        const across = sheet & ACROSS[e];
+        const splits = across !== 0 && (across & thinDirections(s, had, i + dx, j + dy, k + dz, dirs) & thinDirections(s, had, i - dx, j - dy, k - dz, dirs)) !== 0;
         if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
         if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
+        why = splits ? OPEN_LIGHT : Math.max(why, OPEN_THICK);
       }
-      if (donor < 0) continue;
+      if (donor < 0) {
+        if (this.probe) this.probe(c, why);
+        continue;
+      }
       // The donor's marker nearest the cell's centre, moved (or its half, split off) to the nearest point of the cell.
       const x0 = d.origin[0] + d.h * i, y0 = d.origin[1] + d.h * j, z0 = d.origin[2] + d.h * k;
       const cx = x0 + 0.5 * d.h, cy = y0 + 0.5 * d.h, cz = z0 + 0.5 * d.h;

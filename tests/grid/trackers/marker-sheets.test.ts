@@ -175,4 +175,28 @@ describe('markers: the sheet rule', () => {
     expect(t.sheets!.gathered).toBe(0);
     expect(weightIn(t, 5, 0, 5)).toBe(MIN_WEIGHT);
   });
+
+  it('splits in a sheet at a slant to the grid, told by a diagonal', () => {
+    // A sheet with normal (1, 0, 1)/√2, 1.2 cells thick: its cells are a staircase i + k ∈ {9, 10}
+    // (j 3–6), so each holds a marker beside it along every axis and the axes alone see no sheet
+    // (the slits of honey-drop-grid's bell at the grid's diagonals). Along the diagonal (1, 0, 1)
+    // it has none: a hole there is filled by a split across the vertical pair.
+    const scene = {
+      ...slabScene(h, 1),
+      bodies: [{ material: 'honey', shape: { type: 'box', center: [0.055, 0.05, 0.05], size: [0.06, 0.04, 0.012], rotation: [0, 45, 0] } }],
+    };
+    const fill = (diagonals: boolean) => {
+      const sim = gridSim(scene), t = sim.tracker as MarkerTracker, s = sim.store;
+      for (const [i, k, liquid] of [[4, 5, true], [5, 5, true], [4, 6, true], [5, 6, false], [3, 4, false]] as const) {
+        expect(s.find(i, 5, k) >= 0 && s.type[s.find(i, 5, k)] === FLUID).toBe(liquid);
+      }
+      t.markers.filter((x, y, z) => !(Math.floor(x / h) === 4 && Math.floor(y / h) === 5 && Math.floor(z / h) === 5));
+      t.sheets!.diagonalSheets = diagonals;
+      const volume = t.volume(sim), moved = t.sheets!.keep(s, sim.d, t.markers);
+      expect(t.volume(sim)).toBeCloseTo(volume, 12);
+      return { moved, split: t.sheets!.split, filled: inCell(t, 4, 5, 5) };
+    };
+    expect(fill(false)).toEqual({ moved: 0, split: 0, filled: 0 });
+    expect(fill(true)).toEqual({ moved: 1, split: 1, filled: 1 });
+  });
 });

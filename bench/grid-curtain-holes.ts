@@ -1,0 +1,113 @@
+/**
+ * The holes in a curtain that hangs round a vertical axis (honey-drop-grid's bell from the ball's
+ * equator to the floor), every few frames: for heights in bands and 90 azimuths, whether the ray
+ * from the axis outward meets liquid at all; the share of rays that meet none is the open share
+ * of the curtain in that band (a hole, a slit, or a side the curtain has not reached). Read twice:
+ * on the liquid cells (what the grid solves) and on the markers' blobs (what the surface mesh
+ * shows: a point within half a cell and half a marker spacing of a marker, as trackers/markers.ts
+ * meshes them; with a level set, where the tracker's φ < 0). With the marker tracker it also counts, per band and per frame, the liquid cells
+ * the sheet rule left empty (trackers/marker-sheets.ts, its probe) by why: no pair of neighbours
+ * across it held liquid (edge), the only donors held one marker and the sheet test refused a split
+ * (thick), or the marker was too light to split (light); and whether the cell lies near an axis
+ * (|sin 2θ| < 0.5) or a diagonal of the grid.
+ *
+ *   npx tsx bench/grid-curtain-holes.ts scenes/honey-drop-grid.json [--frames 21] [--every 3] [--axis 0,0] [--y0 -0.09] [--y1 0] [--rmax 0.1]
+ *     [--no-marker-sheets] [--set-sheets JSON (fields of MarkerSheets)]
+ */
+import { loadScene } from '../src/cli/load-scene.ts';
+import { GridSimulation } from '../src/grid/step.ts';
+import { MarkerTracker } from '../src/grid/trackers/markers.ts';
+import { FLUID } from '../src/grid/store.ts';
+import { HashGrid } from '../src/spatial/hash-grid.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
+const path = args[0];
+if (!path || path.startsWith('--')) throw new Error('usage: npx tsx bench/grid-curtain-holes.ts SCENE [--frames N] [--every K]');
+const scene = loadScene(path).scene;
+const frames = Number(opt('frames', '21')), every = Number(opt('every', '3'));
+const [ax, az] = opt('axis', '0,0').split(',').map(Number);
+const y0 = Number(opt('y0', '-0.09')), y1 = Number(opt('y1', '0')), rmax = Number(opt('rmax', '0.1'));
+const BANDS = 6, AZ = 90;
+const sim = new GridSimulation(scene);
+const tracker = sim.tracker instanceof MarkerTracker ? sim.tracker : null;
+if (args.includes('--no-marker-sheets') && tracker) tracker.sheets = null;
+if (tracker?.sheets) Object.assign(tracker.sheets, JSON.parse(opt('set-sheets', '{}')));
+sim.initialize();
+const d = sim.d, h = d.h;
+const band = (y: number) => Math.floor(((y - y0) / (y1 - y0)) * BANDS);
+
+// The sheet rule's emptied cells by band, reason (edge, thick, light) and azimuth (axis, diagonal).
+const opened = new Int32Array(BANDS * 3 * 2);
+if (tracker?.sheets) {
+  tracker.sheets.probe = (c, why) => {
+    const s = sim.store;
+    const x = d.origin[0] + h * (s.ci[c] + 0.5) - ax, y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5) - az;
+    const b = band(y);
+    if (b < 0 || b >= BANDS) return;
+    const diag = Math.abs(Math.sin(2 * Math.atan2(z, x))) >= 0.5 ? 1 : 0;
+    opened[(b * 3 + why) * 2 + diag]++;
+  };
+}
+
+/** Open share of the rays in each band: on the liquid cells, and on the markers' blobs. */
+function openShares(): { cells: number[]; blobs: number[] } {
+  const s = sim.store, inv = 1 / h;
+  const grid = new HashGrid(h), near = new Int32Array(27);
+  const m = tracker?.markers;
+  if (m) grid.build(m.pos, m.count);
+  const perAxis = Math.round(Math.cbrt(scene.grid.markersPerCell));
+  const radius = 0.5 * h + 0.5 * (h / perAxis), r2 = radius * radius;
+  const blob = (x: number, y: number, z: number): boolean => {
+    if (!m) return sim.tracker.signedDistance(sim, x, y, z) < 0;
+    const nc = grid.cellsNear(x, y, z, near, 1);
+    for (let q = 0; q < nc; q++) {
+      for (let t = grid.start[near[q]], t1 = t + grid.count[near[q]]; t < t1; t++) {
+        const p = grid.order[t];
+        if ((m.pos[3 * p] - x) ** 2 + (m.pos[3 * p + 1] - y) ** 2 + (m.pos[3 * p + 2] - z) ** 2 < r2) return true;
+      }
+    }
+    return false;
+  };
+  const cellOpen = new Float64Array(BANDS), blobOpen = new Float64Array(BANDS), rays = new Float64Array(BANDS);
+  for (let y = y0 + h / 4; y < y1; y += h / 2) {
+    const b = band(y);
+    for (let a = 0; a < AZ; a++) {
+      const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
+      let inCell = false, inBlob = false;
+      for (let r = 0; r < rmax && !(inCell && inBlob); r += h / 4) {
+        const x = ax + r * cx, z = az + r * cz;
+        if (!inCell) {
+          const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
+          if (c >= 0 && s.type[c] === FLUID) inCell = true;
+        }
+        if (!inBlob && blob(x, y, z)) inBlob = true;
+      }
+      rays[b]++;
+      if (!inCell) cellOpen[b]++;
+      if (!inBlob) blobOpen[b]++;
+    }
+  }
+  return { cells: Array.from(cellOpen, (v, b) => v / rays[b]), blobs: Array.from(blobOpen, (v, b) => v / rays[b]) };
+}
+
+const pct = (v: number[]) => v.map((x) => (100 * x).toFixed(0).padStart(3)).join(' ');
+const bandNames = Array.from({ length: BANDS }, (_, b) => `${(100 * (y0 + ((b + 0.5) * (y1 - y0)) / BANDS)).toFixed(1)}`).join(' ');
+console.log(`${path}, grid engine, ${h * 1000} mm cells, tracking ${scene.grid.tracking}${tracker && !tracker.sheets ? ' (no sheet rule)' : ''}`);
+console.log(`open share of the rays (%) in bands centred at y = ${bandNames} cm; emptied cells per band (edge / thick / light, axis+diagonal) since the last report`);
+let cpu = process.cpuUsage();
+for (let f = 1; f <= frames; f++) {
+  sim.stepFrame();
+  if (f % every !== 0 && f !== frames) continue;
+  const used = process.cpuUsage(cpu);
+  const o = openShares();
+  const em: string[] = [];
+  for (let b = 0; b < BANDS; b++) {
+    const g = (why: number) => `${opened[(b * 3 + why) * 2]}+${opened[(b * 3 + why) * 2 + 1]}`;
+    em.push(`${g(0)}/${g(1)}/${g(2)}`);
+  }
+  opened.fill(0);
+  const markers = tracker ? `, ${tracker.markers.count} markers` : '';
+  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | emptied ${em.join('  ')}`);
+  cpu = process.cpuUsage();
+}
