@@ -75,7 +75,9 @@ function openShares(): { cells: number[]; blobs: number[] } {
     for (let a = 0; a < AZ; a++) {
       const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
       let inCell = false, inBlob = false;
-      for (let r = 0; r < rmax && !(inCell && inBlob); r += h / 4) {
+      // A level set's sheet held at −0.1 h is 0.2 h thick in φ: sampled every h/20 so that a ray does not step over it.
+      const step = m ? h / 4 : h / 20;
+      for (let r = 0; r < rmax && !(inCell && inBlob); r += step) {
         const x = ax + r * cx, z = az + r * cz;
         if (!inCell) {
           const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
