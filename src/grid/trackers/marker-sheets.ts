@@ -18,12 +18,13 @@
  * the 13 directions of the axes and the face and corner diagonals, so that splitting does not
  * thicken a film or a pool (without it the honey drop's floor film grew into a slab several cells
  * deep). A sheet at a slant to the grid is a staircase of cells that holds a marker along every
- * axis; along the diagonal nearest its normal it has none (a plane's cells, face-connected, span
- * |n_x| + |n_y| + |n_z| along its normal n in whole numbers, which that diagonal steps over), so
- * the diagonals let a slanted sheet split where the axes alone refused it (the bell of
- * honey-drop-grid opened its slits at the grid's diagonals). A marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to
- * MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64 at 8 a cell, and below that it
- * opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
+ * axis, but not along the diagonal of its normal's signs: the face-connected cells of a plane of
+ * integer normal (a, b, c) take |a| + |b| + |c| successive values of a i + b j + c k, and the
+ * direction (sign a, sign b, sign c) steps over all of them. So the diagonals let a slanted sheet
+ * split where the axes alone refused it (honey-drop-grid's bell opened its slits at the grid's
+ * diagonals; docs/decisions.md, "honey-drop-grid's slits"). A marker lighter than 2 MIN_WEIGHT is
+ * not split: a sheet is held down to MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64
+ * at 8 a cell, and below that it opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
  * not held (the bulk below a surface cell is not across it from another liquid cell). Where a film
  * gathers back (a pool), a cell holding more than markersPerCell markers merges its split markers
  * two by two (weights adding up to at most 1, at their weighted mean position) until it holds
@@ -154,7 +155,7 @@ export class MarkerSheets {
       // count −1: a cell gathered into its neighbour this step, left empty.
       if (type[c] !== FLUID || count[c] !== 0) continue;
       const i = ci[c], j = cj[c], k = ck[c];
-      // A split only in a sheet one cell thick here: along some axis neither face neighbour holds a
+      // A split only in a sheet one cell thick here: along some direction neither neighbour holds a
       // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
       const dirs = this.diagonalSheets ? PAIRS.length : 3;
       const sheet = this.splits ? thinDirections(s, had, i, j, k, dirs) : 0;
