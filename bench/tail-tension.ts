@@ -2,9 +2,10 @@
  * The viscous tension in cup-pour's falling tail against Trouton's: restores a particle run's
  * checkpoint, steps it frame by frame and, across horizontal cuts of the stream at 4, 6, 8 and 10 cm,
  * sums the implicit viscosity's own pair terms, K μ V0 F(|x_ij|) (x_ij)_y (x_ij·v_ij) over the pairs
- * i above the cut and j below it (viscosity-weiler-solve.ts: the rest volume V0 for every particle;
- * `--weiler-volumes` weighs each pair by (V_i/V0)(V_j/V0), V/V0 = ρ0/ρ below the rest density, at
- * most 1/0.3, as Weiler et al. 2018's m_j/ρ_j would on the same states), and prints it
+ * i above the cut and j below it (viscosity-weiler-solve.ts), with the rest volume V0 for every
+ * particle, or with `--weiler-volumes` each pair weighed by (V_i/V0)(V_j/V0), V/V0 = ρ0/ρ below the
+ * rest density, at most 1/0.3, as Weiler et al. 2018's m_j/ρ_j: the engine's own terms since
+ * viscosity-weiler-volumes.ts (the rest volume was the engine's before it), and prints it
  * beside 3 μ A ε̇ (A: the particles within 5 mm of the cut times V0 per cm; ε̇ = ∂v_y/∂y fitted over
  * ±1.5 cm), with ρ/ρ0 there and the weight of a centimetre of tail. Honey, 2 mm particles, support 5 r.
  *   node bin/viscid.js run scenes/cup-pour.json -e particle -o out/cup50 -f 50 --mesh none --checkpoint-every 50

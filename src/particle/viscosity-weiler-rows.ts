@@ -5,6 +5,8 @@
  * pair i < j within ctx.reach, which covers every kernel support, at the current positions; the
  * slots are the particles).
  *
+ * Each coefficient carries the two particles' volumes, q_i q_j (viscosity-weiler-volumes.ts).
+ *
  * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (single
  *   precision, at the pair's index of the list), in one pass that also adds each pair's block
  *   e x xᵀ to the (single-precision) diagonal blocks of both of its particles. e = (√e)², √F from a table over (r/h)² (F(r; h) =
@@ -20,6 +22,7 @@ import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
+import { volumeRatio } from './viscosity-weiler-volumes.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** Intervals of the table of √F(√s; 1) over s = (r/h)² ∈ [0, 1]. */
@@ -47,7 +50,7 @@ export interface RowLayout {
  * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds the pair list's length.
  */
 export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float32Array): RowLayout {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, dens = ctx.liquid.density;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
   // Per material pair: √(δt K μ h⁻⁷) and TABLE_N / h².
@@ -59,7 +62,7 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
   pinv.fill(0, 0, 6 * n);
   let beyond = 0;
   for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = volumeRatio(dens[i]);
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e], pe = row + mat[j];
@@ -70,7 +73,8 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
         continue;
       }
       const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-      const c = Math.fround(thermal ? w * w * pairFactorMean(tf[i], tf[j]) : w * w);
+      const q = qi * volumeRatio(dens[j]);
+      const c = Math.fround(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q);
       coef[e] = c;
       const cx = c * dx, cy = c * dy, cz = c * dz;
       const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;

@@ -4,8 +4,8 @@
  * team itself in two jobs over particle ranges, so that no part of the listing stays serial:
  *
  * 1. `viscosity-rows-count`: each thread, for the particles i of its range, evaluates each pair
- *    (i, j) of the adhesion stage's pair list (i < j) once: e_ij = δt K μ_ij F(|x_ij|) (single
- *    precision) into the pair's own slot, or −1 beyond the pair's support; counts i's own entries,
+ *    (i, j) of the adhesion stage's pair list (i < j) once: e_ij = δt K μ_ij F(|x_ij|) q_i q_j (single
+ *    precision; q the volumes, viscosity-weiler-volumes.ts) into the pair's own slot, or −1 beyond the pair's support; counts i's own entries,
  *    and the entries it will write into row j in a count block of its own (thread t: t n … t n + n).
  * 2. The calling thread lays the rows out (O(n T)): row j holds first the entries from the
  *    particles k < j that name it, in ascending k (thread 0's, then thread 1's, …: the threads'
@@ -25,6 +25,7 @@ import { allocFloat32, allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
+import { volumeRatio } from './viscosity-weiler-volumes.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
@@ -34,21 +35,21 @@ const NO_FACTORS = new Float64Array(0);
 export const viscosityRowsCountJob = defineJob({
   name: 'viscosity-rows-count',
   arrays: { pc: 'f32', own: 'i32', into: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', ps: 'i32', pj: 'i32', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
+  inputs: { pos: 'f64', mat: 'u16', dens: 'f32', ps: 'i32', pj: 'i32', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
   scalars: ['nm', 'thermal'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
-    const { pc, own, into, pos, mat, ps, pj, pk, ph, ph2, tf } = x.a;
+    const { pc, own, into, pos, mat, dens, ps, pj, pk, ph, ph2, tf } = x.a;
     const nm = x.s.nm, thermal = x.s.thermal === 1, block = x.rank * x.n;
     for (let i = x.from; i < x.to; i++) {
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm;
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = volumeRatio(dens[i]);
       let m = 0;
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
         const j = pj[e], pe = row + mat[j];
         const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
         if (d2 < ph2[pe]) {
-          pc[e] = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
+          pc[e] = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * qi * volumeRatio(dens[j]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
           m++;
           into[block + j]++;
         } else pc[e] = -1;
@@ -106,7 +107,7 @@ export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: 
   if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
   const a = job.a;
   a.pc = sc.pc; a.own = sc.own; a.into = sc.into;
-  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.ps = pairs.start; a.pj = pairs.j;
+  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.dens = ctx.liquid.density; a.ps = pairs.start; a.pj = pairs.j;
   a.pk = st.pk; a.ph = st.ph; a.ph2 = st.ph2;
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;

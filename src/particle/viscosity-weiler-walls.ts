@@ -13,6 +13,7 @@ import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
 import { pairFactorMean } from './temperature.ts';
 import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { volumeRatio } from './viscosity-weiler-volumes.ts';
 import type { RowLayout } from './viscosity-weiler-rows.ts';
 
 /** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
@@ -34,7 +35,8 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
 
 /**
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
- * coefficients e = δt K μ F(|x′|) in st.ghostCoef (single precision, as the pair coefficients),
+ * coefficients e = δt K μ F(|x′|) q_i q_j in st.ghostCoef (q the volumes of i and of the particle
+ * mirrored: viscosity-weiler-volumes.ts; single precision, as the pair coefficients),
  * from the rows (full, or half on one thread: viscosity-weiler-rows.ts) at the current positions.
  * The ghosts are found once (findGhosts) into st.ghostFound, then laid out by row in the order
  * found: from full rows each into its own row; from half rows into both rows of the pair, since a
@@ -78,7 +80,7 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
  * from half rows, j's too) in cnt.
  */
 function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout, cnt: Int32Array): void {
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, dens = ctx.liquid.density, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
@@ -105,7 +107,8 @@ function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
           st.ghostFoundCoef = c;
         }
         st.ghostFound[found] = GHOST_WALLS * j + w;
-        st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
+        const q = volumeRatio(dens[i]) * volumeRatio(dens[j]);
+        st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * q * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
         cnt[i]++;
         if (half && j !== i) cnt[j]++;
       }

@@ -23,8 +23,9 @@
  * object or wall term the particle's own.
  *
  * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
- * (material.particle.kernelSupport radii, 5 by default). The volumes V_j are the rest volume
- * (2r)³ in place of m_j/ρ_j (the liquid is kept at its rest density by the pressure stage), and
+ * (material.particle.kernelSupport radii, 5 by default). The volumes are the paper's m_j/ρ_j
+ * below the rest density and the rest volume (2r)³ at and above it, each pair weighed by both of
+ * its particles' (viscosity-weiler-volumes.ts), and
  * the constant 2(d + 2) V_j is taken from the rest lattice (latticeLaplacianConstant) rather than
  * from the continuous integral: on the lattice of spacing 2r the paper's constant reads a shear
  * flow's Laplacian 28 % low at 4 radii, 12 % at 5, 3 % at 6 (docs/decisions.md).
