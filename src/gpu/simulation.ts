@@ -34,14 +34,13 @@
  *     read-back between passes), the displacement less the walls' share becoming velocity.
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, at most MAX_SUBDIVISION
  * pieces), from the largest speed read back once a sub-timestep. Single precision throughout.
- * What differs from the CPU engine besides: refuse.ts methodDifferences.
+ * What differs from the CPU engine besides: refuse.ts methodDifferences. The parameters block each
+ * kernel reads (wgsl.ts Params) is filled by params.ts.
  */
 import type { StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
-import { FACES } from '../scene/schema.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { exchangePerStep } from '../particle/calibration.ts';
-import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
@@ -50,8 +49,9 @@ import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
-import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
-import { gpuObjects, writeObjectAdhesion } from './objects.ts';
+import { PARAM_BYTES } from './wgsl.ts';
+import { gpuObjects } from './objects.ts';
+import { writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { UnportedSceneError, unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
@@ -71,8 +71,6 @@ export const JACOBI_FRACTION = 0.5;
 const MAX_SUBDIVISION = 64;
 /** How many times pressureIterations the first pressure solve of a run may take (pressure.ts COLD). */
 const COLD = 50;
-/** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
-const FACE_FRICTION = 0.5;
 
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
@@ -170,53 +168,13 @@ export class GpuParticleSimulation {
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
-    this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
+    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity });
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
-    // The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
-    // which a particle is not in free flight (step.ts nearMargin without the travel, within a cell).
-    const u = new Uint32Array(this.paramData), f = new Float32Array(this.paramData), o = OBJECT_PARAMS;
-    u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
-    f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
-    f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
-    u[o + 7] = this.free?.count ?? 0;
-    writeObjectAdhesion(this.paramData, o + 8, objects);
-  }
-
-  /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
-  private fillConstants(h: number, hv: number, cell: number): void {
-    const s = this.scene, P = s.particle, f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData);
-    const n0 = latticeCubicSum(2 * this.r, h);
-    u[0] = this.count; u[1] = this.grid.table; f[2] = 1 / cell; f[3] = h;
-    f[4] = 1 / n0; f[5] = (1e-4 / (h * h)) * n0 * n0; f[6] = hv;
-    f[10] = this.r;
-    let tol = Infinity;
-    for (const name of s.materialNames) {
-      const mat = s.materials[name];
-      if (mat.kind === 'liquid') tol = Math.min(tol, mat.particle.densityTolerance);
-    }
-    f[11] = tol;
-    let walls = 0, sticky = 0;
-    const d = s.domain;
-    if (d && P.walls) {
-      FACES.forEach((face, k) => {
-        const b = d.faces[face] ?? d.boundary;
-        if (b === 'open') return;
-        walls |= 1 << k;
-        if (b === 'noslip') sticky |= 1 << k;
-      });
-      for (let k = 0; k < 3; k++) { f[20 + k] = d.min[k]; f[24 + k] = d.max[k]; }
-    }
-    u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
-    for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
-    f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = this.capacity;
+    writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
   }
 
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
-    const f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData), P = this.scene.particle;
-    const dtm = dt / P.moves;
-    f[OBJECT_PARAMS + 4] = A;
-    f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
-    u[30] = pressurePasses;
+    writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
   }
 
