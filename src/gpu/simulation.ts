@@ -13,8 +13,11 @@
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
  *     from the last sub-timestep (not for a particle nearly alone), its displacement turned into
- *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity,
- *     the first solve's displacement taken back first (but next to a body), as step.ts orders it;
+ *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity
+ *     with AGAIN_SHARE of the passes, the first solve's displacement taken back first (but next to
+ *     a body), as step.ts orders it; with the implicit viscosity too, the particle-scale velocity
+ *     filter before the take-back (pressure-filter-wgsl.ts) and the present compression taken out
+ *     as a position shift after the second solve (pressure-shift-wgsl.ts), not as velocity;
  *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
  *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
  *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
@@ -45,7 +48,9 @@ import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
-import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
+import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
+import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
+import { AGAIN_SHARE } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
@@ -148,7 +153,7 @@ export class GpuParticleSimulation {
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
     }
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
-    this.pressure = new Kernels(device, 'pressure', pressureWgsl(presentShare(scene.particle)), PRESSURE_ENTRIES, 9, 0);
+    this.pressure = new Kernels(device, 'pressure', pressureWgsl(scene.particle), PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
     this.sinks = GpuSinks.of(device, scene, ctx.reach);
@@ -173,9 +178,11 @@ export class GpuParticleSimulation {
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
   }
 
-  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
-    writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A);
+  /** Returns the particle-scale filter's strength (params.ts). */
+  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): number {
+    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
+    return filter;
   }
 
   private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
@@ -280,7 +287,7 @@ export class GpuParticleSimulation {
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
-    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
+    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
@@ -317,9 +324,12 @@ export class GpuParticleSimulation {
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
     if (this.viscosity && twice) await implicit();
-    // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes).
-    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, P.pressureIterations, true);
+    // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes), AGAIN_SHARE of them;
+    // with the shift, the filter before it and the shift after it, once free flight is decided (pressure.ts).
+    const shift = twice && shiftsPresent(P);
+    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE), true, shift && filter > 0);
     dispatch(pass, K.freeFlight, group, n);
+    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n);
     Src?.hold(pass, this.grid, t);
     const G = this.guard, gg = G ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {
