@@ -7,7 +7,9 @@
  * and [2a + 1]: (ρ̂, neighbours within h; during the passes, p before the last update; −, moved),
  * `sc.x` the target 1 + source and `sc.y` the pressure; stats[0] Chebyshev's ω between passes (the
  * largest speed is read before the stage). A pass's displacement Δx(p) into dx is the step's own
- * `displace` kernel (step-wgsl.ts, the same as density correction's: encode.ts dispatches it).
+ * `displace` kernel (step-wgsl.ts, the same as density correction's: encode.ts dispatches it). The
+ * module also holds the second solve's particle-scale filter (pressure-filter-wgsl.ts) and position
+ * shift (pressure-shift-wgsl.ts), on the same bindings.
  */
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
