@@ -9,6 +9,7 @@
 import { dispatch } from './device.ts';
 import type { StepEntry } from './step-wgsl.ts';
 import type { PressureEntry } from './pressure-wgsl.ts';
+import { encodeFilter } from './pressure-filter-wgsl.ts';
 import type { GuardEntry } from './guard-wgsl.ts';
 import type { ViscosityResult } from './viscosity-solve.ts';
 
@@ -22,14 +23,16 @@ export interface Bound<E extends string> {
 
 /**
  * One pressure solve of at most `passes` passes over `n` slots: `again`, the second of a
- * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack).
+ * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack),
+ * after the particle-scale filter where `filter` (pressure-filter-wgsl.ts; pressure.ts orders them so).
  * Δx(p) is the step's `displace` (the density passes' too): one kernel over the same buffers.
  */
-export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean): void {
+export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false): void {
   const K = step.pipelines, Q = pressure.pipelines, pg = pressure.group;
   dispatch(pass, Q.pressureBegin, pg, 1, 1);
   dispatch(pass, K.wallPass, step.group, n);
   if (again) {
+    if (filter) encodeFilter(pass, Q, pg, n);
     dispatch(pass, Q.takeBackPressure, pg, n);
     dispatch(pass, K.displace, step.group, n);
     dispatch(pass, Q.takeBackApply, pg, n);

@@ -7,11 +7,16 @@
  * and [2a + 1]: (ρ̂, neighbours within h; during the passes, p before the last update; −, moved),
  * `sc.x` the target 1 + source and `sc.y` the pressure; stats[0] Chebyshev's ω between passes (the
  * largest speed is read before the stage). A pass's displacement Δx(p) into dx is the step's own
- * `displace` kernel (step-wgsl.ts, the same as density correction's: encode.ts dispatches it).
+ * `displace` kernel (step-wgsl.ts, the same as density correction's: encode.ts dispatches it). The
+ * module also holds the second solve's particle-scale filter (pressure-filter-wgsl.ts) and position
+ * shift (pressure-shift-wgsl.ts), on the same bindings.
  */
 import { WORKGROUP } from './device.ts';
-import { around, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
+import { around, floatLiteral, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
+import { PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
+import { FILTER_ENTRIES, FILTER_WGSL } from './pressure-filter-wgsl.ts';
+import { SHIFT_ENTRIES, SHIFT_WGSL, shiftsPresent } from './pressure-shift-wgsl.ts';
 
 /** Neighbours within h (liquid and ghosts) from which a particle is not at a free surface (pressure-kernels.ts FULL). */
 const FULL = 20;
@@ -53,7 +58,10 @@ fn ${name}(a: u32) -> f32 {
 }`;
 }
 
-function kernels(present: number): string {
+function kernels(present: PresentShares): string {
+  // The share next to a body differs only with the shift: nearObject is asked only then.
+  const away = floatLiteral(present.away), near = floatLiteral(present.nearBody);
+  const share = away === near ? away : `select(${away}, ${near}, nearObject(a))`;
   return /* wgsl */ `
 ${densityChange('advected', (b) => `keep[2u * ${b}].xyz`, (o) => `objectVel(${o}) * P.dt`)}
 ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
@@ -71,13 +79,13 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   keep[2u * a + 1u] = vec4<f32>(m.dens, m.nb, 0.0, keep[2u * a + 1u].w);
 }
 
-// The source: the compression δt v* makes plus ${present} of the present one, none at a free surface;
+// The source: the compression δt v* makes plus ${share} of the present one, none at a free surface;
 // the pressure warm-started from the last sub-timestep's, but not for a particle (nearly) alone.
 @compute @workgroup_size(${WORKGROUP}) fn pressureSource(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let k = keep[2u * a + 1u];
-  let src = advected(a) * P.invN0 + ${present} * (k.x - 1.0);
+  let src = advected(a) * P.invN0 + ${share} * (k.x - 1.0);
   let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE});
   sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
@@ -148,21 +156,34 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 `;
 }
 
-/** The share of the present compression the source takes: all with the second solve, half without (pressure.ts PRESENT_TWICE, PRESENT_ONCE). */
-export function presentShare(P: { pressureAfterViscosity: boolean }): number {
-  return P.pressureAfterViscosity ? 1 : 0.5;
+/** The share of the present compression the pressure's source takes, away from bodies and next to one (nearObject). */
+export interface PresentShares {
+  away: number;
+  nearBody: number;
 }
 
 /**
- * The module for `present`, the share of the present compression the source takes (pressure.ts
- * PRESENT_TWICE with the second solve, PRESENT_ONCE without).
+ * The shares as pressure.ts applyPressure takes them: with the shift (two solves and the implicit
+ * viscosity) PRESENT_TWICE, but PRESENT_NEAR_BODY next to a body; with two solves and the exchange
+ * PRESENT_EXCHANGE_TWICE; with one solve PRESENT_ONCE.
  */
-export function pressureWgsl(present: number): string {
-  return SHARED_WGSL + kernels(present);
+export function presentShares(P: { pressureAfterViscosity: boolean; viscositySolver: string }): PresentShares {
+  if (shiftsPresent(P)) return { away: PRESENT_TWICE, nearBody: PRESENT_NEAR_BODY };
+  const share = solvesTwice(P) ? PRESENT_EXCHANGE_TWICE : PRESENT_ONCE;
+  return { away: share, nearBody: share };
+}
+
+/**
+ * The pressure module for the scene's particle settings: the solve's kernels with its present
+ * shares (presentShares), the particle-scale filter (pressure-filter-wgsl.ts) and the position
+ * shift (pressure-shift-wgsl.ts) of the second solve.
+ */
+export function pressureWgsl(P: { pressureAfterViscosity: boolean; viscositySolver: string }): string {
+  return SHARED_WGSL + kernels(presentShares(P)) + FILTER_WGSL + SHIFT_WGSL;
 }
 
 export const PRESSURE_ENTRIES = [
   'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureEnd',
-  'takeBackPressure', 'takeBackApply',
+  'takeBackPressure', 'takeBackApply', ...FILTER_ENTRIES, ...SHIFT_ENTRIES,
 ] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

@@ -13,8 +13,11 @@
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
  *     from the last sub-timestep (not for a particle nearly alone), its displacement turned into
- *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity,
- *     the first solve's displacement taken back first (but next to a body), as step.ts orders it;
+ *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity
+ *     with AGAIN_SHARE of the passes, the first solve's displacement taken back first (but next to
+ *     a body), as step.ts orders it; with the implicit viscosity too, the particle-scale velocity
+ *     filter before the take-back (pressure-filter-wgsl.ts) and the present compression taken out
+ *     as a position shift after the second solve (pressure-shift-wgsl.ts), not as velocity;
  *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
  *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
  *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
@@ -34,24 +37,26 @@
  *     read-back between passes), the displacement less the walls' share becoming velocity.
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, at most MAX_SUBDIVISION
  * pieces), from the largest speed read back once a sub-timestep. Single precision throughout.
- * What differs from the CPU engine besides: refuse.ts methodDifferences.
+ * What differs from the CPU engine besides: refuse.ts methodDifferences. The parameters block each
+ * kernel reads (wgsl.ts Params) is filled by params.ts.
  */
 import type { StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
-import { FACES } from '../scene/schema.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { exchangePerStep } from '../particle/calibration.ts';
-import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
-import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
+import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
+import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
+import { AGAIN_SHARE } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
-import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
-import { gpuObjects, writeObjectAdhesion } from './objects.ts';
+import { PARAM_BYTES } from './wgsl.ts';
+import { gpuObjects } from './objects.ts';
+import { writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { UnportedSceneError, unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
@@ -71,8 +76,6 @@ export const JACOBI_FRACTION = 0.5;
 const MAX_SUBDIVISION = 64;
 /** How many times pressureIterations the first pressure solve of a run may take (pressure.ts COLD). */
 const COLD = 50;
-/** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
-const FACE_FRICTION = 0.5;
 
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
@@ -150,7 +153,7 @@ export class GpuParticleSimulation {
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
     }
     this.kernels = new Kernels(device, 'particle step', STEP_WGSL, STEP_ENTRIES, 9, 0);
-    this.pressure = new Kernels(device, 'pressure', pressureWgsl(presentShare(scene.particle)), PRESSURE_ENTRIES, 9, 0);
+    this.pressure = new Kernels(device, 'pressure', pressureWgsl(scene.particle), PRESSURE_ENTRIES, 9, 0);
     this.adhesion = new Kernels(device, 'adhesion', ADHESION_WGSL, ADHESION_ENTRIES, 9, 0);
     this.friction = objects.count > 0 ? new Kernels(device, 'friction', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0) : null;
     this.sinks = GpuSinks.of(device, scene, ctx.reach);
@@ -170,54 +173,16 @@ export class GpuParticleSimulation {
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
-    this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
+    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity });
     writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
-    // The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
-    // which a particle is not in free flight (step.ts nearMargin without the travel, within a cell).
-    const u = new Uint32Array(this.paramData), f = new Float32Array(this.paramData), o = OBJECT_PARAMS;
-    u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
-    f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
-    f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
-    u[o + 7] = this.free?.count ?? 0;
-    writeObjectAdhesion(this.paramData, o + 8, objects);
+    writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
   }
 
-  /** The parameters that stay for the run (the rest change a sub-timestep: writeStep). */
-  private fillConstants(h: number, hv: number, cell: number): void {
-    const s = this.scene, P = s.particle, f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData);
-    const n0 = latticeCubicSum(2 * this.r, h);
-    u[0] = this.count; u[1] = this.grid.table; f[2] = 1 / cell; f[3] = h;
-    f[4] = 1 / n0; f[5] = (1e-4 / (h * h)) * n0 * n0; f[6] = hv;
-    f[10] = this.r;
-    let tol = Infinity;
-    for (const name of s.materialNames) {
-      const mat = s.materials[name];
-      if (mat.kind === 'liquid') tol = Math.min(tol, mat.particle.densityTolerance);
-    }
-    f[11] = tol;
-    let walls = 0, sticky = 0;
-    const d = s.domain;
-    if (d && P.walls) {
-      FACES.forEach((face, k) => {
-        const b = d.faces[face] ?? d.boundary;
-        if (b === 'open') return;
-        walls |= 1 << k;
-        if (b === 'noslip') sticky |= 1 << k;
-      });
-      for (let k = 0; k < 3; k++) { f[20 + k] = d.min[k]; f[24 + k] = d.max[k]; }
-    }
-    u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
-    for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
-    f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = this.capacity;
-  }
-
-  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): void {
-    const f = new Float32Array(this.paramData), u = new Uint32Array(this.paramData), P = this.scene.particle;
-    const dtm = dt / P.moves;
-    f[OBJECT_PARAMS + 4] = A;
-    f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
-    u[30] = pressurePasses;
+  /** Returns the particle-scale filter's strength (params.ts). */
+  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): number {
+    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
+    return filter;
   }
 
   private group(kernels: Kernels<string> = this.kernels): GPUBindGroup {
@@ -322,7 +287,7 @@ export class GpuParticleSimulation {
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
     const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
-    this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
+    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
@@ -359,9 +324,12 @@ export class GpuParticleSimulation {
     }
     if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
     if (this.viscosity && twice) await implicit();
-    // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes).
-    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, P.pressureIterations, true);
+    // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes), AGAIN_SHARE of them;
+    // with the shift, the filter before it and the shift after it, once free flight is decided (pressure.ts).
+    const shift = twice && shiftsPresent(P);
+    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE), true, shift && filter > 0);
     dispatch(pass, K.freeFlight, group, n);
+    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n);
     Src?.hold(pass, this.grid, t);
     const G = this.guard, gg = G ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {

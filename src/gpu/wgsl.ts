@@ -46,7 +46,7 @@ struct Params {
   lo: vec4<f32>,
   hi: vec4<f32>,
   n0: f32, ptol: f32, pmax: u32, cap: u32,
-  adhN: u32, adhSupp: f32, invR: f32, pad1: f32,
+  adhN: u32, adhSupp: f32, invR: f32, filterStrength: f32,
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   adhY: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
   otable: u32, om: u32, dc: f32, oreach: f32,
@@ -145,6 +145,12 @@ const HEAD = PARAMS + BINDINGS + HELPERS;
  */
 export function withBindings(bindings: string): string {
   return PARAMS + bindings + HELPERS;
+}
+
+/** A WGSL f32 literal of x (an abstract integer would make select() an i32). */
+export function floatLiteral(x: number): string {
+  const t = String(x);
+  return /[.e]/.test(t) ? t : `${t}.0`;
 }
 
 /** The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2. */

@@ -59,19 +59,19 @@ const SPECTRAL_RADIUS = 0.9;
  * the lattice), that the next solves can cancel only in part (p ≥ 0; no source at a free surface),
  * and that only a honey's viscosity damped (docs/decisions.md "Water at rest").
  */
-const PRESENT_TWICE = 0, PRESENT_ONCE = 0.5;
+export const PRESENT_TWICE = 0, PRESENT_ONCE = 0.5;
 /**
  * With two solves and the exchange viscosity, all of it as velocity, as before the shift: the
  * exchange's saturated viscosity does not damp what the shift leaves (the 5 cm honey pool of
  * tests/particle/pool-rest.test.ts: 0.0134 √(g h) with the shift, under 0.005 without).
  */
-const PRESENT_EXCHANGE_TWICE = 1;
+export const PRESENT_EXCHANGE_TWICE = 1;
 /**
  * With two solves, the share next to a body (LiquidParticles.nearObject): all of it, as velocity,
  * as before. A position shift there would push the liquid off the body without the body taking the
  * reaction: a free raft sank 12 mm below its Archimedes level (tests/particle/free-bodies.test.ts).
  */
-const PRESENT_NEAR_BODY = 1;
+export const PRESENT_NEAR_BODY = 1;
 
 /**
  * The second solve's share of particle.pressureIterations (rounded up: 1 of the default 2). It
@@ -81,7 +81,7 @@ const PRESENT_NEAR_BODY = 1;
  * the hydrostatic validation's final speed 0.026 √(g d) against 0.041 (docs/decisions.md "The
  * pressure stage's and PBF's cost").
  */
-const AGAIN_SHARE = 0.5;
+export const AGAIN_SHARE = 0.5;
 
 /** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
 const ALONE = 0.45;

@@ -1,0 +1,91 @@
+/**
+ * The step's parameters block (wgsl.ts Params) as simulation.ts fills it: what stays for the run
+ * (writeConstants, written once at seeding), what the objects' header holds (writeObjectHeader),
+ * and what changes every sub-timestep (writeStepParams). Plain writes into the block's ArrayBuffer;
+ * simulation.ts uploads it.
+ */
+import type { Scene } from '../scene/scene.ts';
+import { FACES } from '../scene/schema.ts';
+import type { StepContext } from '../particle/context.ts';
+import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
+import { latticeCubicSum } from '../math/kernels.ts';
+import { OBJECT_PARAMS } from './wgsl.ts';
+import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
+import { filterStrength } from './pressure-filter-wgsl.ts';
+import { shiftsPresent } from './pressure-shift-wgsl.ts';
+
+/** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
+const FACE_FRICTION = 0.5;
+
+/** What writeConstants reads besides the scene. */
+export interface StepConstants {
+  /** Particle radius r, m. */
+  r: number;
+  /** Density support h, kernel support of the exchange, hash cell edge, m. */
+  h: number;
+  hv: number;
+  cell: number;
+  /** Liquid particles now, the hash table's buckets, slots the liquid may fill. */
+  count: number;
+  table: number;
+  capacity: number;
+}
+
+/** The parameters that stay for the run (the rest change a sub-timestep: writeStepParams). */
+export function writeConstants(data: ArrayBuffer, s: Scene, c: StepConstants): void {
+  const P = s.particle, f = new Float32Array(data), u = new Uint32Array(data), h = c.h;
+  const n0 = latticeCubicSum(2 * c.r, h);
+  u[0] = c.count; u[1] = c.table; f[2] = 1 / c.cell; f[3] = h;
+  f[4] = 1 / n0; f[5] = (1e-4 / (h * h)) * n0 * n0; f[6] = c.hv;
+  f[10] = c.r;
+  let tol = Infinity;
+  for (const name of s.materialNames) {
+    const mat = s.materials[name];
+    if (mat.kind === 'liquid') tol = Math.min(tol, mat.particle.densityTolerance);
+  }
+  f[11] = tol;
+  let walls = 0, sticky = 0;
+  const d = s.domain;
+  if (d && P.walls) {
+    FACES.forEach((face, k) => {
+      const b = d.faces[face] ?? d.boundary;
+      if (b === 'open') return;
+      walls |= 1 << k;
+      if (b === 'noslip') sticky |= 1 << k;
+    });
+    for (let k = 0; k < 3; k++) { f[20 + k] = d.min[k]; f[24 + k] = d.max[k]; }
+  }
+  u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
+  for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
+  f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = c.capacity;
+}
+
+/**
+ * The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
+ * which a particle is not in free flight (step.ts nearMargin without the travel, within a cell);
+ * the surface test's angle and ratio, the free bodies' count and the objects' adhesion.
+ */
+export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepContext, objects: GpuObjects, free: number): void {
+  const u = new Uint32Array(data), f = new Float32Array(data), o = OBJECT_PARAMS;
+  u[o] = objects.table; u[o + 1] = objects.count; f[o + 2] = ctx.r + ctx.ro;
+  f[o + 3] = Math.min(ctx.reach, Math.max(ctx.objectReach, 4 * ctx.r) + ctx.ro);
+  f[o + 5] = Math.sin((scene.particle.surfaceAngle * Math.PI) / 180); f[o + 6] = scene.particle.surfaceRatio;
+  u[o + 7] = free;
+  writeObjectAdhesion(data, o + 8, objects);
+}
+
+/**
+ * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
+ * pressure's pass limit, the particle-scale filter's strength (pressure-filter-wgsl.ts; 0 without
+ * the position shift). Returns that strength.
+ */
+export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number): number {
+  const f = new Float32Array(data), u = new Uint32Array(data), P = scene.particle;
+  const dtm = dt / P.moves;
+  f[OBJECT_PARAMS + 4] = A;
+  f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
+  u[30] = pressurePasses;
+  const filter = shiftsPresent(P) ? filterStrength(scene, P.radius, dt) : 0;
+  f[35] = filter;
+  return filter;
+}

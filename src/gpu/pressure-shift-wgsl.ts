@@ -1,0 +1,60 @@
+/// <reference types="@webgpu/types" />
+/**
+ * The second pressure solve's position shift on the GPU (src/particle/pressure.ts shiftPresent):
+ * the compression the liquid has at the start of the second solve (ρ̂/ρ0 − 1 > 0) taken out of
+ * the positions, not the velocities: one relaxed Jacobi estimate of its pressure,
+ * p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, and x += Δx(p) (the step's displacement, wgsl.ts: ghosts and
+ * objects as in a pass), velocities untouched — the split of drift correction from velocity. Not
+ * next to a body (nearObject: there the solves take the compression as velocity,
+ * PRESENT_NEAR_BODY), and only with two solves and the implicit viscosity (shiftsPresent; the
+ * exchange keeps it as velocity, PRESENT_EXCHANGE_TWICE). With the shift the solves' source takes
+ * PRESENT_TWICE of the present compression (pressure-wgsl.ts presentShares).
+ *
+ * The kernels run on the step's bindings in the pressure module (pressure-wgsl.ts) after the
+ * second solve, where its pressureFactor left ρ̂/ρ0 in keep[2a + 1].x and α in keep[2a].w (the
+ * passes leave both); the estimate goes to sc.y (the solve's p is in vel.w already), Δx to dx.
+ * simulation.ts dispatches them after the free-flight flag, which the CPU decides before the shift.
+ *
+ * Single precision: ρ̂, α and each Δx are f32 sums over the neighbours in bucket order, where
+ * the CPU sums in f64 over its rows.
+ */
+import { RELAX } from '../particle/pressure-kernels.ts';
+import { solvesTwice } from '../particle/pressure.ts';
+import { dispatch, WORKGROUP } from './device.ts';
+import { floatLiteral } from './wgsl.ts';
+
+/** Whether the second solve shifts the positions (pressure.ts applyPressure: two solves and the implicit viscosity). */
+export function shiftsPresent(P: { pressureAfterViscosity: boolean; viscositySolver: string }): boolean {
+  return solvesTwice(P) && P.viscositySolver === 'implicit';
+}
+
+export const SHIFT_WGSL = /* wgsl */ `
+// The estimate p = RELAX α (ρ̂/ρ0 − 1)⁺ at the second solve's start, none next to a body.
+@compute @workgroup_size(${WORKGROUP}) fn shiftPressure(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let e = select(keep[2u * a + 1u].x - 1.0, 0.0, nearObject(a));
+  sc[a].y = select(0.0, ${floatLiteral(RELAX)} * keep[2u * a].w * e, e > 0.0);
+}
+// Its displacement (the judge's stop flag, which the step's displace reads, is set by now).
+@compute @workgroup_size(${WORKGROUP}) fn shiftDisplace(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  dx[a] = vec4<f32>(displacement(a), 0.0);
+}
+@compute @workgroup_size(${WORKGROUP}) fn shiftApply(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  pos[a] = vec4<f32>(pos[a].xyz + dx[a].xyz, pos[a].w);
+}
+`;
+
+export const SHIFT_ENTRIES = ['shiftPressure', 'shiftDisplace', 'shiftApply'] as const;
+export type ShiftEntry = (typeof SHIFT_ENTRIES)[number];
+
+/** The shift's dispatches over n slots, after the second solve. */
+export function encodeShift(pass: GPUComputePassEncoder, Q: Record<ShiftEntry, GPUComputePipeline>, group: GPUBindGroup, n: number): void {
+  dispatch(pass, Q.shiftPressure, group, n);
+  dispatch(pass, Q.shiftDisplace, group, n);
+  dispatch(pass, Q.shiftApply, group, n);
+}
