@@ -64,8 +64,8 @@ export interface HashedObjectCells {
 
 /**
  * A job thread's scratch of the look-ups: the cells found, the context where the cells are
- * hashed, and the look-up's lengths (`query`: the inverse cell size, set by objectCellLookup, then
- * the reach, set by the caller before each objectCellsNearBoxAt).
+ * hashed, and the look-up's lengths (`query`: the inverse cell size, set by objectCellsNearBoxAt,
+ * and the reach, set by the caller before it).
  */
 export interface ObjectCellScratch {
   nearObjectCells: Int32Array;
@@ -84,7 +84,6 @@ export function objectCellLookup(
 ): boolean {
   a.obox = obox;
   s.inv = 1 / cellSize;
-  scratch.query[0] = s.inv;
   s.nc = cellCount;
   if (dense !== null) {
     a.block = dense.block;
@@ -109,5 +108,7 @@ export function objectCellsNearBoxAt(
     sc.nearObjectCells = sc.hashed.nearObjectCells;
     return m;
   }
+  // (Each thread's own scratch: the inverse cell size comes with the job's scalars.)
+  sc.query[0] = s.inv;
   return denseCellsNearAt(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.nc, box, b, sc.query);
 }
