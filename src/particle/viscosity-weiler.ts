@@ -87,6 +87,8 @@ export function latticeLaplacianConstant(h: number, s: number): number {
 }
 
 /** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
+const isSharedArray = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+
 export class ImplicitViscosityState {
   /**
    * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
@@ -106,9 +108,11 @@ export class ImplicitViscosityState {
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
   /**
-   * The object slot positions on shared memory for a team (on one thread the solve reads
-   * ctx.objectSlotPos). The slots' velocities and γ · friction live in the stage scratch.
+   * Per object slot: velocity, γ · friction; the slot positions on shared memory for a team (on one
+   * thread the solve reads ctx.objectSlotPos).
    */
+  ovel = new Float64Array(0);
+  ow = new Float64Array(0);
   opos = new Float64Array(0);
   /** Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h; per material ρ. */
   pk0: Float64Array;
@@ -183,11 +187,17 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
-  const m = T > 1 ? Math.max(n, L.capacity) : n, ns = nb > 0 ? nb : 0;
+  const m = T > 1 ? Math.max(n, L.capacity) : n;
   const cn = half ? ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8 + 4 * ns) + 4 * (9 * m + cn + bn) + 96, ctx.shared);
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
-  const ovel = mem.f64(3 * ns), ow = mem.f64(ns);
+  // (The slots' velocities and weights in the stage scratch made the viscosity's request the
+  // largest of the honey drop's: the buffer grew by more than they hold.)
+  if (nb > 0 && (st.ow.length < nb || (ctx.shared && !isSharedArray(st.ow)))) {
+    st.ow = allocFloat64(nb, ctx.shared);
+    st.ovel = allocFloat64(3 * nb, ctx.shared);
+  }
+  const ovel = st.ovel, ow = st.ow;
   const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = mem.f32(bn);
   const opos = nb > 0 && ctx.shared ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
