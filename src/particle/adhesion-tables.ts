@@ -75,13 +75,19 @@ function uniformEntry(f: Float64Array, t: Int32Array, msize: number, isLiquid: U
       if (!isLiquid[a] || !isLiquid[b]) continue;
       const e = a * msize + b;
       if (e0 < 0) { e0 = e; continue; }
-      for (let k = 0; k < 4; k++) if (!Object.is(f[k * nm2 + e], f[k * nm2 + e0])) return -1;
+      for (let k = 0; k < 4; k++) if (!same(f, k * nm2 + e, k * nm2 + e0)) return -1;
       const cnt = t[nm2 + e];
       if (cnt !== t[nm2 + e0]) return -1;
       for (let k = 0; k < cnt; k++) {
-        if (!Object.is(f[xsOff + t[e] + k], f[xsOff + t[e0] + k]) || !Object.is(f[xsOff + nx + t[e] + k], f[xsOff + nx + t[e0] + k])) return -1;
+        if (!same(f, xsOff + t[e] + k, xsOff + t[e0] + k) || !same(f, xsOff + nx + t[e] + k, xsOff + nx + t[e0] + k)) return -1;
       }
     }
   }
   return e0;
+}
+
+/** Object.is(f[p], f[q]) (bit for bit, but for NaNs), with the numbers read here: V8 boxes a double passed to a call it does not inline. */
+function same(f: Float64Array, p: number, q: number): boolean {
+  const a = f[p], b = f[q];
+  return a === b ? a !== 0 || 1 / a === 1 / b : a !== a && b !== b;
 }

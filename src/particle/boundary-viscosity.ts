@@ -96,9 +96,10 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
   const friction = O.bodies.map((b) => b.friction), tf = ctx.temperature?.factor;
   const og = ctx.objectCells.grid, opos = ctx.objectSlotPos, oorder = og.order, obody = O.body, onrm = O.normal, ovel = O.vel;
   const cells = ctx.cells.grid;
+  ctx.nearQuery[1] = hmax;
   for (let c = 0; c < cells.cellCount; c++) {
     const i0 = cells.start[c], i1 = i0 + cells.count[c];
-    const m = objectCellsNearCell(ctx, c, hmax), oc = ctx.nearObjectCells;
+    const m = objectCellsNearCell(ctx, c), oc = ctx.nearObjectCells;
     if (m === 0) continue;
     for (let i = i0; i < i1; i++) {
       const mi = mat[i], h = hv[mi], h2 = h * h, inv2 = 1 / h2;
@@ -136,10 +137,11 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
 }
 
 /**
- * The object cells within `reach` of the particles of liquid cell c (sorted liquid) that are
- * flagged near objects: ctx.nearObjectCells[0 .. m), m returned; 0 when none is flagged.
+ * The object cells within reach = ctx.nearQuery[1] (set by the caller: a number passed to a call
+ * is boxed, StepContext.objectCellsNearAt) of the particles of liquid cell c (sorted liquid) that
+ * are flagged near objects: ctx.nearObjectCells[0 .. m), m returned; 0 when none is flagged.
  */
-export function objectCellsNearCell(ctx: StepContext, c: number, reach: number): number {
+export function objectCellsNearCell(ctx: StepContext, c: number): number {
   const cells = ctx.cells.grid, i0 = cells.start[c], i1 = i0 + cells.count[c], pos = ctx.liquid.pos, near = ctx.liquid.nearObject;
   let x0 = Infinity, y0 = Infinity, z0 = Infinity, x1 = -Infinity, y1 = -Infinity, z1 = -Infinity, any = false;
   for (let i = i0; i < i1; i++) {
@@ -148,5 +150,11 @@ export function objectCellsNearCell(ctx: StepContext, c: number, reach: number):
     const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
     if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; if (z < z0) z0 = z; if (z > z1) z1 = z;
   }
-  return any ? ctx.objectCellsNear(x0, y0, z0, x1, y1, z1, reach) : 0;
+  if (!any) return 0;
+  const box = cellBox;
+  box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
+  return ctx.objectCellsNearAt(box, 0, ctx.nearQuery);
 }
+
+/** objectCellsNearCell's box, handed on in an array (StepContext.objectCellsNearAt). */
+const cellBox = new Float64Array(6);

@@ -11,7 +11,7 @@ import { ColourField } from './colour-field.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs, NeighbourList } from './neighbours.ts';
 import { JobRunner } from '../parallel/run-job.ts';
-import { boxGap2, denseCellsNear } from './object-cells.ts';
+import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
@@ -85,6 +85,8 @@ export class StepContext {
    */
   adhesionPairsCurrent = false;
   objectCellsValid = false;
+  /** Counts rebuildObjectCells calls: what a stage derived from the object cells is stale once this has changed. */
+  objectCellsBuilt = 0;
   /**
    * Object particles in slot order of objectCells.grid (contiguous per cell), with their
    * materials, and objectCells.box filled from them: refreshed by rebuildObjectCells whenever the
@@ -185,12 +187,14 @@ export class StepContext {
    * Empty (length 0) when the block would exceed DENSE_OBJECT_CELLS.
    */
   private objectBlock = new Int32Array(0);
-  private blockLo = [0, 0, 0];
-  private blockN = [0, 0, 0];
+  private readonly blockLo = [0, 0, 0];
+  private readonly blockN = [0, 0, 0];
+  /** What objectCellBlock hands out (one object, refreshed by rebuildObjectCells). */
+  private readonly blockView = { block: this.objectBlock, lo: this.blockLo as readonly number[], n: this.blockN as readonly number[] };
 
   /** The dense block of object cells (objectBlock) and its index range; null when they are hashed. */
-  objectCellBlock(): { block: Int32Array; lo: readonly number[]; n: readonly number[] } | null {
-    return this.objectBlock.length > 0 ? { block: this.objectBlock, lo: this.blockLo, n: this.blockN } : null;
+  objectCellBlock(): { readonly block: Int32Array; readonly lo: readonly number[]; readonly n: readonly number[] } | null {
+    return this.objectBlock.length > 0 ? this.blockView : null;
   }
 
   /**
@@ -198,12 +202,34 @@ export class StepContext {
    * (a liquid cell's particles), into nearObjectCells; returns how many.
    */
   objectCellsNear(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number {
+    const box = this.nearBox, q = this.nearQuery;
+    box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
+    q[1] = reach;
+    return this.objectCellsNearAt(box, 0, q);
+  }
+  /** objectCellsNear's box, handed on in an array. */
+  private readonly nearBox = new Float64Array(6);
+  /**
+   * The lengths of a look-up, handed on in an array (objectCellsNearAt): [the inverse cell size
+   * (set there), the reach (set by the caller)].
+   */
+  readonly nearQuery = new Float64Array(2);
+
+  /**
+   * objectCellsNear for the box at box[b .. b + 6) (min xyz, max xyz) and reach = query[1] (m): the
+   * hot callers hand their numbers on so, since V8 boxes a double passed to a call it does not
+   * inline (an allocation each). Overwrites query[0].
+   */
+  objectCellsNearAt(box: Float64Array, b: number, query: Float64Array): number {
     const og = this.objectCells.grid;
     if (og.cellCount === 0) return 0;
     if (this.objectBlock.length > 0) {
       const lo = this.blockLo, bn = this.blockN;
-      return denseCellsNear(this, this.objectBlock, lo[0], lo[1], lo[2], bn[0], bn[1], bn[2], this.objectCells.box, 1 / og.cellSize, og.cellCount, x0, y0, z0, x1, y1, z1, reach);
+      query[0] = 1 / og.cellSize;
+      return denseCellsNearAt(this, this.objectBlock, lo[0], lo[1], lo[2], bn[0], bn[1], bn[2], this.objectCells.box, og.cellCount, box, b, query);
     }
+    const reach = query[1];
+    const x0 = box[b], y0 = box[b + 1], z0 = box[b + 2], x1 = box[b + 3], y1 = box[b + 4], z1 = box[b + 5];
     const obox = this.objectCells.box, inv = 1 / og.cellSize, nc = og.cellCount;
     const ia = Math.floor((x0 - reach) * inv), ib = Math.floor((x1 + reach) * inv);
     const ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
@@ -240,6 +266,7 @@ export class StepContext {
     }
     if (n > 0) this.objectCells.updateBoxes(sp);
     this.objectCellsValid = true;
+    this.objectCellsBuilt++;
     // The dense block over the occupied cells (see objectBlock).
     const nc = g.cellCount;
     let i0 = Infinity, j0 = Infinity, k0 = Infinity, i1 = -Infinity, j1 = -Infinity, k1 = -Infinity;
@@ -256,8 +283,10 @@ export class StepContext {
     if (this.objectBlock.length < size || this.objectBlock.length > 4 * size) this.objectBlock = new Int32Array(size);
     const block = this.objectBlock;
     block.fill(-1);
-    this.blockLo = [i0, j0, k0];
-    this.blockN = [i1 - i0 + 1, j1 - j0 + 1, k1 - k0 + 1];
+    const lo = this.blockLo, bn = this.blockN;
+    lo[0] = i0; lo[1] = j0; lo[2] = k0;
+    bn[0] = i1 - i0 + 1; bn[1] = j1 - j0 + 1; bn[2] = k1 - k0 + 1;
+    this.blockView.block = block;
     const ni = i1 - i0 + 1, nj = j1 - j0 + 1;
     for (let c = 0; c < nc; c++) block[g.cellI[c] - i0 + ni * (g.cellJ[c] - j0 + nj * (g.cellK[c] - k0))] = c;
   }

@@ -11,7 +11,7 @@ import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
-import { objectCellLookup, objectCellsNearBox, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** Liquid ← object adhesion into L.acc (after the liquid pairs: it adds to their sums). */
@@ -55,10 +55,12 @@ export class ObjectCandidates {
   within = new Int32Array(256);
   /** Per object material: the largest squared support of any liquid with it (m²). */
   supp2 = new Float64Array(0);
-  /** The object cells found for the liquid cell (objectCellsNearBox). */
+  /** The object cells found for the liquid cell (objectCellsNearBoxAt). */
   nearObjectCells = new Int32Array(64);
   /** The context, where the object cells are hashed (calling thread only). */
   hashed: HashedObjectCells | null = null;
+  /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
+  readonly query = new Float64Array(2);
 }
 
 type ObjectAdhesionScalars = Record<(typeof objectAdhesionJob.scalars)[number], number>;
@@ -75,7 +77,7 @@ type ObjectAdhesionScalars = Record<(typeof objectAdhesionJob.scalars)[number], 
  */
 export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: ObjectAdhesionScalars, c0: number, c1: number, cand: ObjectCandidates): void {
   const { acc, pos, mat, near, start, count, box, ostart, ocount, opos, omat, tf: f, ti } = a;
-  const reach = s.reach;
+  cand.query[1] = s.reach;
   const msize = s.size, nm2 = msize * msize, invR = s.invR;
   const xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
   if (cand.supp2.length !== msize) cand.supp2 = new Float64Array(msize);
@@ -92,8 +94,10 @@ export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: O
     if (!any) continue;
     // The object cells within reach of the cell's particle box, then the cell's candidates, in
     // the order the cells are found.
+    // (The box is handed on where it lies and the reach in cand.query, not as numbers: V8 boxes a
+    // double passed to a call it does not inline, an allocation each.)
     const b = 6 * c, bx0 = box[b], by0 = box[b + 1], bz0 = box[b + 2], bx1 = box[b + 3], by1 = box[b + 4], bz1 = box[b + 5];
-    const q1 = objectCellsNearBox(a, s, cand, bx0, by0, bz0, bx1, by1, bz1, reach);
+    const q1 = objectCellsNearBoxAt(a, s, cand, box, b);
     if (q1 === 0) continue;
     const found = cand.nearObjectCells;
     let cp = cand.pos, cm = cand.mat, k = 0;

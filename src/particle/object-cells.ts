@@ -1,32 +1,21 @@
 /** Look-ups of the object cells (StepContext.objectCells) in their dense block. */
 
 /**
- * StepContext.objectCellsNear over a dense block of object cells (cell or −1 at
+ * StepContext.objectCellsNearAt over a dense block of object cells (cell or −1 at
  * (i − li) + ni ((j − lj) + nj (k − lk))), into `into.nearObjectCells` (grown as needed): the
- * object cells whose particle box (obox, 6 per cell) lies within `reach` of the box
- * [x0, x1] × [y0, y1] × [z0, z1], in (k, j, i) order; returns how many. Shared by the context and
- * the contact listing (object-lists.ts), which reads a copy of the block on a thread team.
- */
-export function denseCellsNear(
-  into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
-  obox: Float64Array, inv: number, nc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
-): number {
-  const box = boxArgument;
-  box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
-  return denseCellsNearAt(into, block, li, lj, lk, ni, nj, nk, obox, inv, nc, box, 0, reach);
-}
-
-/** denseCellsNear's box, handed on in an array. */
-const boxArgument = new Float64Array(6);
-
-/**
- * denseCellsNear for the box at box[b .. b + 6) (min xyz, max xyz): the hot callers pass their
- * boxes so, as doubles passed to a call V8 does not inline are boxed (an allocation each).
+ * object cells whose particle box (obox, 6 per cell) lies within reach = query[1] of the box at
+ * box[b .. b + 6) (min xyz, max xyz; query[0]: the inverse cell size), in (k, j, i) order;
+ * returns how many. Shared by the context and the jobs that look object cells up
+ * (object-lists.ts, object-adhesion.ts, solve-boundary-rows.ts), which read a copy of the block on
+ * a thread team. The box and the two lengths are passed in arrays, as V8 boxes a double passed to
+ * a call it does not inline (an allocation each: about 27 kB a call of the contact listing or of
+ * object adhesion on the honey drop).
  */
 export function denseCellsNearAt(
   into: { nearObjectCells: Int32Array }, block: Int32Array, li: number, lj: number, lk: number, ni: number, nj: number, nk: number,
-  obox: Float64Array, inv: number, nc: number, box: Float64Array, b: number, reach: number,
+  obox: Float64Array, nc: number, box: Float64Array, b: number, query: Float64Array,
 ): number {
+  const inv = query[0], reach = query[1];
   const x0 = box[b], y0 = box[b + 1], z0 = box[b + 2], x1 = box[b + 3], y1 = box[b + 4], z1 = box[b + 5];
   const ia = Math.max(Math.floor((x0 - reach) * inv), li), ib = Math.min(Math.floor((x1 + reach) * inv), li + ni - 1);
   const ja = Math.max(Math.floor((y0 - reach) * inv), lj), jb = Math.min(Math.floor((y1 + reach) * inv), lj + nj - 1);
@@ -61,21 +50,27 @@ export function boxGap2(obox: Float64Array, oc: number, x0: number, y0: number, 
   return ex * ex + ey * ey + ez * ez;
 }
 
-/** The scalars of a job that looks object cells up in their dense block (objectCellScalars fills them). */
+/** The scalars of a job that looks object cells up in their dense block (objectCellLookup fills them). */
 export interface ObjectCellScalars {
   inv: number; nc: number; lo0: number; lo1: number; lo2: number; n0: number; n1: number; n2: number;
 }
 
 /** What objectCellsNear needs where the object cells are hashed: the context (calling thread only). */
 export interface HashedObjectCells {
-  objectCellsNear(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number): number;
+  /** StepContext.objectCellsNearAt: reach = query[1]. */
+  objectCellsNearAt(box: Float64Array, b: number, query: Float64Array): number;
   nearObjectCells: Int32Array;
 }
 
-/** A job thread's scratch of the look-ups: the cells found, and the context where the cells are hashed. */
+/**
+ * A job thread's scratch of the look-ups: the cells found, the context where the cells are
+ * hashed, and the look-up's lengths (`query`: the inverse cell size, set by objectCellsNearBoxAt,
+ * and the reach, set by the caller before it).
+ */
 export interface ObjectCellScratch {
   nearObjectCells: Int32Array;
   hashed: HashedObjectCells | null;
+  readonly query: Float64Array;
 }
 
 /**
@@ -100,30 +95,20 @@ export function objectCellLookup(
 }
 
 /**
- * The object cells within `reach` of a box (StepContext.objectCellsNear) into sc.nearObjectCells,
- * inside a job: from the dense block, or through the context where the cells are hashed; returns
- * how many (the same cells in the same order either way).
+ * The object cells within reach = sc.query[1] of the box at box[b .. b + 6) (min xyz, max xyz;
+ * StepContext.objectCellsNear) into sc.nearObjectCells, inside a job: from the dense block, or
+ * through the context where the cells are hashed; returns how many (the same cells in the same
+ * order either way). The box and the reach are handed on in arrays (denseCellsNearAt).
  */
-export function objectCellsNearBox(
-  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, sc: ObjectCellScratch,
-  x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, reach: number,
-): number {
-  if (sc.hashed !== null) {
-    const m = sc.hashed.objectCellsNear(x0, y0, z0, x1, y1, z1, reach);
-    sc.nearObjectCells = sc.hashed.nearObjectCells;
-    return m;
-  }
-  return denseCellsNear(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, x0, y0, z0, x1, y1, z1, reach);
-}
-
-/** objectCellsNearBox for the box at box[b .. b + 6) (min xyz, max xyz), handed on without boxing its numbers. */
 export function objectCellsNearBoxAt(
-  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, sc: ObjectCellScratch, box: Float64Array, b: number, reach: number,
+  a: { block: Int32Array; obox: Float64Array }, s: ObjectCellScalars, sc: ObjectCellScratch, box: Float64Array, b: number,
 ): number {
   if (sc.hashed !== null) {
-    const m = sc.hashed.objectCellsNear(box[b], box[b + 1], box[b + 2], box[b + 3], box[b + 4], box[b + 5], reach);
+    const m = sc.hashed.objectCellsNearAt(box, b, sc.query);
     sc.nearObjectCells = sc.hashed.nearObjectCells;
     return m;
   }
-  return denseCellsNearAt(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.inv, s.nc, box, b, reach);
+  // (Each thread's own scratch: the inverse cell size comes with the job's scalars.)
+  sc.query[0] = s.inv;
+  return denseCellsNearAt(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.nc, box, b, sc.query);
 }

@@ -89,11 +89,37 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
     this.j = bigger;
   }
 
-  /** Ranks the object particles (cells in (k, j, i) order) and copies their positions by rank. */
+  /** The object cells' build (StepContext.objectCellsBuilt) the ranks were taken from, −1 before any. */
+  private rankedBuild = -1;
+  /** rank's scratch: the cells to sort, and their sort keys. */
+  private cellOrder = new Int32Array(0);
+  private cellKey = new Float64Array(0);
+
+  /**
+   * Ranks the object particles (cells in (k, j, i) order) and copies their positions by rank, once
+   * per build of the object cells (they are rebuilt whenever the objects move). The cells are
+   * sorted by their index in the context's dense block, which is (k, j, i) order, as keys
+   * key · cells + cell in a Float64Array's own numeric sort (no allocation); where the cells are
+   * hashed, by comparing (k, j, i).
+   */
   rank(ctx: StepContext): void {
+    if (this.rankedBuild === ctx.objectCellsBuilt) return;
+    this.rankedBuild = ctx.objectCellsBuilt;
     const og = ctx.objectCells.grid, nc = og.cellCount, no = ctx.objects.count, ci = og.cellI, cj = og.cellJ, ck = og.cellK;
-    const cells = Array.from({ length: nc }, (_, c) => c);
-    cells.sort((a, b) => ck[a] - ck[b] || cj[a] - cj[b] || ci[a] - ci[b]);
+    if (this.cellOrder.length < nc) {
+      this.cellOrder = new Int32Array(Math.ceil(nc * 1.25));
+      this.cellKey = new Float64Array(this.cellOrder.length);
+    }
+    const cells = this.cellOrder, dense = ctx.objectCellBlock();
+    if (dense !== null) {
+      const key = this.cellKey.subarray(0, nc), lo = dense.lo, ni = dense.n[0], nj = dense.n[1];
+      for (let c = 0; c < nc; c++) key[c] = (ci[c] - lo[0] + ni * (cj[c] - lo[1] + nj * (ck[c] - lo[2]))) * nc + c;
+      key.sort();
+      for (let c = 0; c < nc; c++) cells[c] = key[c] % nc;
+    } else {
+      for (let c = 0; c < nc; c++) cells[c] = c;
+      cells.subarray(0, nc).sort((a, b) => ck[a] - ck[b] || cj[a] - cj[b] || ci[a] - ci[b]);
+    }
     if (this.cellRank.length < nc) this.cellRank = new Int32Array(Math.ceil(nc * 1.25));
     if (this.index.length < no) {
       this.index = allocInt32(no, this.shared);
@@ -101,7 +127,8 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
     }
     const sp = ctx.objectSlotPos, order = og.order, pos = this.pos, index = this.index;
     let r = 0;
-    for (const c of cells) {
+    for (let q = 0; q < nc; q++) {
+      const c = cells[q];
       this.cellRank[c] = r;
       for (let s = og.start[c], s1 = s + og.count[c]; s < s1; s++, r++) {
         pos[3 * r] = sp[3 * s]; pos[3 * r + 1] = sp[3 * s + 1]; pos[3 * r + 2] = sp[3 * s + 2];
@@ -189,6 +216,8 @@ class ListScratch implements ObjectCellScratch {
   nearObjectCells = new Int32Array(64);
   /** The context, where the object cells are hashed (calling thread only). */
   hashed: HashedObjectCells | null = null;
+  /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
+  readonly query = new Float64Array(2);
 }
 
 /** The listing over a run of liquid cells (the object cells and particles are read-only copies on a team). */
@@ -246,7 +275,8 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
     const reachMax = base + 2 * (Math.sqrt(v2max) + g * dt + vo) * dt;
     const cellBox = scratch.box;
     cellBox[0] = bx0; cellBox[1] = by0; cellBox[2] = bz0; cellBox[3] = bx1; cellBox[4] = by1; cellBox[5] = bz1;
-    const m = objectCellsNearBoxAt(a, s, scratch, cellBox, 0, reachMax);
+    scratch.query[1] = reachMax;
+    const m = objectCellsNearBoxAt(a, s, scratch, cellBox, 0);
     const cellsFound = scratch.nearObjectCells;
     // The cell's candidates: object particles within reachMax of its particle box (no particle of
     // the cell is nearer to one than the box; the test is widened by 1e-9 against round-off), by

@@ -61,7 +61,7 @@ export function filterStrengths(nu: Float64Array, liquid: ArrayLike<number>, dt:
 export interface FilterView {
   x: Float64Array;
   ls: Int32Array;
-  lj: Int32Array;
+  lj: Int32Array | Uint16Array;
   invMass: Float64Array;
   uniform: boolean;
   h: number;

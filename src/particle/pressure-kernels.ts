@@ -26,7 +26,7 @@ export interface KernelView {
   x: Float64Array;
   /** Full liquid neighbour rows: the slots within h of slot a at lj[ls[a] .. ls[a + 1]). */
   ls: Int32Array;
-  lj: Int32Array;
+  lj: Int32Array | Uint16Array;
   /** Object particles within h of slot a: ranks at bj[bs[a] .. bs[a + 1]) into opos and gamma. */
   bs: Int32Array;
   bj: Int32Array;

@@ -22,7 +22,7 @@
  * split: the rows are the one-thread listing's, bit for bit, for every thread count.
  */
 import type { StepContext } from './context.ts';
-import type { NeighbourList } from './neighbours.ts';
+import type { SlotRows } from './slot-rows.ts';
 import { defineJob } from '../parallel/job.ts';
 import { allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
@@ -33,7 +33,7 @@ import { layoutTeamRows } from './team-rows-layout.ts';
  * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
  * entry of the pair list.
  */
-export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, cursor: Int32Array, bits: Int32Array): void {
+export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, cursor: Int32Array, bits: Int32Array): void {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
   const len = list.start;
   len.fill(0, 0, n + 1);
@@ -74,7 +74,7 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
  * own[i] on, j's entry from i at into[block + j] (advanced).
  */
 function writeRows(
-  ps: Int32Array, pj: Int32Array, bits: Int32Array, lj: Int32Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
+  ps: Int32Array, pj: Int32Array, bits: Int32Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
 ): void {
   for (let i = i0; i < i1; i++) {
     let ci = own[i];
@@ -133,7 +133,7 @@ export const solveRowsCountJob = defineJob({
 /** Writes each pair within h into both rows at the thread's own cursors (`own`, `into`). */
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
-  arrays: { lj: 'i32', own: 'i32', into: 'i32' },
+  arrays: { lj: 'index', own: 'i32', into: 'i32' },
   inputs: { ps: 'i32', pj: 'i32', bits: 'i32' },
   scalars: ['parts'],
   split: 'items',
@@ -162,7 +162,7 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
 }
 
 /** The rows by the team's jobs (see the header): the same rows as rowsFromPairs. */
-export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: NeighbourList, sc: TeamPairRows): void {
+export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows): void {
   const pairs = ctx.cells.pairs, ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
   if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);

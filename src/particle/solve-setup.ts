@@ -8,7 +8,8 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { type CellPairs, gatherWithin, NeighbourList } from './neighbours.ts';
+import { type CellPairs, NeighbourList } from './neighbours.ts';
+import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -29,7 +30,8 @@ export class SolveState {
   oposShared: Float64Array = new Float64Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
-  pairs = new NeighbourList();
+  /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
+  pairs = new SlotRows();
   boundary = new NeighbourList();
   n0 = 0;
   cellScratch = new Int32Array(27);
@@ -151,7 +153,7 @@ export const solveListJob = defineJob({
   scalars: ['h2'],
   split: 'cells',
   cellCounts: 'count',
-  lists: { list: 'i32' },
+  lists: { list: 'index' },
   minItems: () => teamWork.minParticles,
   kernel(x) {
     liquidRowsRange(x.a, x.from, x.to, x.s.h2, x.lists.list);
@@ -164,9 +166,10 @@ export const solveListJob = defineJob({
  * (rowCells) and of the slots within a cell. Every slot of every row cell is a candidate: testing
  * each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
  * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
- * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell.
+ * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell. The rows'
+ * entries are 16- or 32-bit (slot-rows.ts).
  */
-function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array>): void {
+function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array | Uint16Array>): void {
   const { x, start, count, first, cells } = v;
   const ls = list.start;
   let lj = list.j, len = list.length;
@@ -186,15 +189,25 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
         const c2 = cells[k];
         // The slot's own cell in two runs about the slot, so that no candidate is compared with a.
         if (c2 === c) {
-          len = gatherWithin(x, xa, ya, za, h2, start[c], a, lj, len);
-          len = gatherWithin(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
+          len = gatherSlots(x, xa, ya, za, h2, start[c], a, lj, len);
+          len = gatherSlots(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
           continue;
         }
-        len = gatherWithin(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
+        len = gatherSlots(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
       }
     }
   }
   list.length = len;
+}
+
+/** neighbours.ts gatherWithin into rows of 16- or 32-bit entries: the slots b of [b0, b1) nearer than √r2, every candidate written, the length advanced over those in reach. */
+function gatherSlots(x: Float64Array, x0: number, y0: number, z0: number, r2: number, b0: number, b1: number, lj: Int32Array | Uint16Array, len: number): number {
+  for (let b = b0; b < b1; b++) {
+    const dx = x[3 * b] - x0, dy = x[3 * b + 1] - y0, dz = x[3 * b + 2] - z0;
+    lj[len] = b;
+    len += +(dx * dx + dy * dy + dz * dz < r2);
+  }
+  return len;
 }
 
 /** A solve's view (pressure-kernels.ts SolveView) and what the stage needs besides: slot order, start positions, scratch. */

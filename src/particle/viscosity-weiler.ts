@@ -88,6 +88,8 @@ export function latticeLaplacianConstant(h: number, s: number): number {
 }
 
 /** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
+const isSharedArray = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+
 export class ImplicitViscosityState {
   /**
    * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
@@ -106,7 +108,10 @@ export class ImplicitViscosityState {
   cursor = new Int32Array(0);
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
-  /** Per object slot: velocity, γ · friction; the slot positions on shared memory for a team. */
+  /**
+   * Per object slot: velocity, γ · friction; the slot positions on shared memory for a team (on one
+   * thread the solve reads ctx.objectSlotPos).
+   */
   ovel = new Float64Array(0);
   ow = new Float64Array(0);
   opos = new Float64Array(0);
@@ -187,7 +192,16 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const cn = half ? ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
   const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
+  // (The slots' velocities and weights in the stage scratch made the viscosity's request the
+  // largest of the honey drop's: the buffer grew by more than they hold.)
+  if (nb > 0 && (st.ow.length < nb || (ctx.shared && !isSharedArray(st.ow)))) {
+    st.ow = allocFloat64(nb, ctx.shared);
+    st.ovel = allocFloat64(3 * nb, ctx.shared);
+  }
+  const ovel = st.ovel, ow = st.ow;
   const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = mem.f32(bn);
+  const opos = nb > 0 && ctx.shared ? st.opos : ctx.objectSlotPos;
+  if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
   else fillTeamRows(ctx, st, st.teamRows, n, coef);
@@ -198,7 +212,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.x = x; a.r = r; a.p = p; a.q = q; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
-  a.opos = nb > 0 ? st.opos : ctx.objectSlotPos; a.ovel = st.ovel; a.ow = st.ow;
+  a.opos = opos; a.ovel = ovel; a.ow = ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
@@ -208,16 +222,27 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
-  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, n);
+  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, ovel, n);
   keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
 }
 
+/** The object slots' velocities (3 a slot) and friction-weighted volumes γ · friction. */
+function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): void {
+  const O = ctx.objects, no = O.count, gamma = solveState(ctx).gamma, oorder = ctx.objectCells.grid.order, body = O.body, vel = O.vel;
+  const bodies = O.bodies;
+  for (let s = 0; s < no; s++) {
+    const o = oorder[s];
+    ow[s] = gamma[o] * bodies[body[o]].friction;
+    ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2];
+  }
+}
+
 /**
- * The object slots within each liquid particle's support (particles flagged near a body), and
- * the slots' velocities, friction-weighted volumes and positions. Returns the object count.
+ * The object slots within each liquid particle's support (particles flagged near a body), with,
+ * on a thread team, the slot positions copied to shared memory. Returns the object count.
  */
 function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): number {
   const O = ctx.objects, no = O.count, bl = st.boundary;
@@ -227,26 +252,21 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
     bl.start.fill(0, 0, n + 1);
     return 0;
   }
-  const gamma = solveState(ctx).gamma, og = ctx.objectCells.grid, oorder = og.order;
-  if (st.ow.length < no) {
-    st.ow = allocFloat64(no, ctx.shared);
-    st.ovel = allocFloat64(3 * no, ctx.shared);
-    st.opos = allocFloat64(3 * no, ctx.shared);
+  const og = ctx.objectCells.grid;
+  let opos = ctx.objectSlotPos;
+  if (ctx.shared) {
+    if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
+    st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
+    opos = st.opos;
   }
-  const friction = O.bodies.map((b) => b.friction);
-  for (let s = 0; s < no; s++) {
-    const o = oorder[s];
-    st.ow[s] = gamma[o] * friction[O.body[o]];
-    st.ovel[3 * s] = O.vel[3 * o]; st.ovel[3 * s + 1] = O.vel[3 * o + 1]; st.ovel[3 * s + 2] = O.vel[3 * o + 2];
-  }
-  st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
-  const L = ctx.liquid, pos = L.pos, mat = L.material, near = L.nearObject, nm = ctx.mass.length, opos = st.opos;
+  const L = ctx.liquid, pos = L.pos, mat = L.material, near = L.nearObject, nm = ctx.mass.length;
   let hmax = 0;
   for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
   const cells = ctx.cells.grid, obox = ctx.objectCells.box;
+  ctx.nearQuery[1] = hmax;
   for (let c = 0; c < cells.cellCount; c++) {
     const i0 = cells.start[c], i1 = i0 + cells.count[c];
-    const m = objectCellsNearCell(ctx, c, hmax), oc = ctx.nearObjectCells;
+    const m = objectCellsNearCell(ctx, c), oc = ctx.nearObjectCells;
     // Room for every candidate of a particle of the cell (gatherWithin writes each one).
     let room = 0;
     for (let k = 0; k < m; k++) room += og.count[oc[k]];
@@ -295,9 +315,11 @@ function gatherSlots(
  * the object slots b in its support (V_i = m_i / ρ_i = (2r)³, v_i the solution), so the body of
  * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
  */
-function bodyReaction(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float32Array, n: number): void {
+function bodyReaction(
+  ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float32Array, opos: Float64Array, ovel: Float64Array, n: number,
+): void {
   const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
-  const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j, opos = st.opos, ovel = st.ovel;
+  const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j;
   for (let i = 0; i < n; i++) {
     const e0 = bs[i], e1 = bs[i + 1];
     if (e0 === e1) continue;

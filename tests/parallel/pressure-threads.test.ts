@@ -36,7 +36,7 @@ const WITH_BALL: SceneInput = {
   bodies: [...SCENE.bodies!, { material: 'steel', shape: { type: 'sphere', center: [0, 0.032, 0], radius: 0.008 } }],
 };
 
-function run(workers: number, fromPairs = false): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: Int32Array[] } {
+function run(workers: number, fromPairs = false): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[] } {
   const sim = threadedSim(fromPairs ? WITH_BALL : SCENE, workers);
   open.push(sim);
   const jobs = teamKernels(sim);

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
-import { NeighbourList } from '../../src/particle/neighbours.ts';
+import { SlotRows } from '../../src/particle/slot-rows.ts';
 import { rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
 import { lcg } from './helpers.ts';
 
@@ -41,7 +41,7 @@ function context(n: number, most: number, seed: number, T: number, order: number
   return { ctx, x };
 }
 
-function rows(list: NeighbourList, n: number): number[][] {
+function rows(list: SlotRows, n: number): number[][] {
   return [Array.from(list.start.subarray(0, n + 1)), Array.from(list.j.subarray(0, list.length))];
 }
 
@@ -49,13 +49,13 @@ describe('the pressure solve\'s rows from the pair list', () => {
   it('come out of the team\'s jobs as the one-thread listing makes them, in either order of the threads', () => {
     for (const [n, most, seed] of [[301, 9, 3], [64, 8, 5], [1000, 30, 7]]) {
       const one = context(n, most, seed, 1, [0]);
-      const serial = new NeighbourList();
+      const serial = new SlotRows();
       serial.reset(n);
       rowsFromPairs(one.ctx, one.x, n, serial, new Int32Array(n), new Int32Array((one.ctx.cells.pairs.start[n] >>> 5) + 1));
       const want = rows(serial, n);
       expect(want[1].length).toBeGreaterThan(n);
       for (const order of [[0, 1], [1, 0], [2, 0, 1], [1, 2, 0]]) {
-        const T = order.length, team = context(n, most, seed, T, order), list = new NeighbourList();
+        const T = order.length, team = context(n, most, seed, T, order), list = new SlotRows();
         list.reset(n);
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows());
         expect(rows(list, n)).toEqual(want);
