@@ -18,6 +18,7 @@ import type { StepStats } from '../api.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
 import { GpuParticleSimulation } from './simulation.ts';
+import { liquidMaterials } from './liquids.ts';
 
 export class GpuParticleRun {
   private readonly gpu: GpuParticleSimulation;
@@ -28,8 +29,12 @@ export class GpuParticleRun {
   /** The host's next id when the run was seeded: that of the first particle let in on the GPU. */
   private readonly firstNew: number;
 
+  /** Per liquid index (GpuParticles.liquid), its material (liquids.ts). */
+  private readonly materials: number[];
+
   constructor(device: GPUDevice, readonly mirror: ParticleSimulation) {
     this.gpu = new GpuParticleSimulation(device, mirror.scene, mirror);
+    this.materials = liquidMaterials(mirror.scene);
     const L = mirror.ctx.liquid;
     this.ids = L.id.slice(0, L.count);
     this.firstNew = L.nextId;
@@ -38,14 +43,11 @@ export class GpuParticleRun {
   /** One frame on the GPU, then its particles into the mirror. */
   async stepFrame(): Promise<StepStats> {
     const stats = await this.gpu.stepFrame();
-    const { pos, vel, lambda, density, id, surface, normal } = await this.gpu.read(true);
+    const { pos, vel, lambda, density, id, liquid, surface, normal } = await this.gpu.read(true);
     const ctx = this.mirror.ctx, L = ctx.liquid, n = this.gpu.count;
-    // One liquid (refuse.ts): every row takes its material.
-    let material = 0;
-    while (material < ctx.isLiquid.length && !ctx.isLiquid[material]) material++;
-    // Rows for liquid let in (sources.ts; the rows' fields are all written below).
+    // Rows for liquid let in (sources.ts; the rows' fields are all written below), each row its liquid's material (liquids.ts).
     if (n > L.capacity) L.reserve(n);
-    for (let i = L.count; i < n; i++) L.material[i] = material;
+    for (let i = 0; i < n; i++) L.material[i] = this.materials[liquid[i]];
     L.count = n;
     L.pos.set(pos);
     L.vel.set(vel);

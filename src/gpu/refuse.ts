@@ -14,6 +14,7 @@ import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
 import { MAX_FREE } from './free-bodies.ts';
+import { liquidRefusals } from './liquids.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -31,11 +32,12 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
   if (P.mixingDiffusivity > 0) out.push({ path: 'particle.mixingDiffusivity', message: `mixing ${NOT_YET}` });
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
-  if (liquids.length > 1) out.push({ path: `materials.${liquids[1]}`, message: `a second liquid ${NOT_YET}: the backend runs one liquid` });
+  // Several liquids run (liquids.ts), but for what liquidRefusals names.
+  out.push(...liquidRefusals(scene));
   for (const name of liquids) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;
-    // Gels run (gel.ts: the springs of src/particle/gel.ts), for the one liquid.
+    // Gels run (gel.ts: the springs of src/particle/gel.ts), for a scene's one liquid.
     if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
   }
   // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;

@@ -1,14 +1,14 @@
 /// <reference types="@webgpu/types" />
 /**
- * The particle engine's step on WebGPU compute, for one liquid (refuse.ts names what it does not
- * run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ * The particle engine's step on WebGPU compute, for up to 8 liquids (liquids.ts; refuse.ts names
+ * what it does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   liquid removed in sinks and beyond open faces (sinks.ts: a compaction in the sort, the count
  *     read back) and let in by spouts and late liquid bodies (sources.ts: the host's emitters,
  *     appended into spare capacity; the nozzles held by a kernel after emitting, viscosity and
  *     density correction); moving bodies placed at their pose (moving-objects.ts);
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
- *     liquid's own entry of the adhesion matrix, the default cohesion included; the same loop sums
+ *     liquid pair's entry of the adhesion matrix, the default cohesion included; the same loop sums
  *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
@@ -49,7 +49,7 @@ import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
-import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
+import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts'; import { seedW, writeLiquids } from './liquids.ts';
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
@@ -144,7 +144,7 @@ export class GpuParticleSimulation {
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
     // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
-    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n));
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
@@ -171,7 +171,7 @@ export class GpuParticleSimulation {
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
     this.fillConstants(ctx.densityH, ctx.kernelSupport[m], ctx.reach);
-    writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
+    writeLiquids(this.paramData, ctx);
     // The objects (objects.ts): their table, count, contact distance r + r_o, and the reach within
     // which a particle is not in free flight (step.ts nearMargin without the travel, within a cell).
     const u = new Uint32Array(this.paramData), f = new Float32Array(this.paramData), o = OBJECT_PARAMS;
