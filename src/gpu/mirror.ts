@@ -54,6 +54,7 @@ export class GpuParticleRun {
     L.density.set(density);
     L.lambda.set(lambda);
     await this.warmStarts(id);
+    await this.fractions(id, liquid);
     if (surface && normal) {
       L.surface.set(surface);
       L.normal.set(normal);
@@ -91,6 +92,24 @@ export class GpuParticleRun {
     const ch = L.channel(WARM_START_CHANNEL) ?? L.addChannel({ name: WARM_START_CHANNEL, kind: 'f32', width: 3, initial: new Float64Array(3 * ctx.mass.length) });
     const c = ch.array;
     for (let i = 0; i < L.count; i++) for (let k = 0; k < 3; k++) c[3 * i + k] = warm[4 * id[i] + k];
+  }
+
+  /**
+   * The liquids' fractions into the copy's channel (colour-field.ts: its colours, and its
+   * checkpoint), from the GPU's by particle id (mixing.ts; a row never mixed is all its own liquid).
+   */
+  private async fractions(id: Uint32Array, liquid: Uint8Array): Promise<void> {
+    const mix = this.mirror.ctx.mixing;
+    if (!this.gpu.mixing || !mix) return;
+    const f = await this.gpu.mixing.read(this.gpu.capacity), w = mix.width, c = mix.fractions.array, n = this.mirror.ctx.liquid.count;
+    for (let i = 0; i < n; i++) {
+      const o = 8 * id[i];
+      let sum = 0;
+      for (let l = 0; l < this.materials.length; l++) sum += f[o + l];
+      c.fill(0, w * i, w * (i + 1));
+      if (sum === 0) c[w * i + this.materials[liquid[i]]] = 1;
+      else this.materials.forEach((m, l) => { c[w * i + m] = f[o + l]; });
+    }
   }
 
   dispose(): void {

@@ -30,7 +30,6 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.mixingDiffusivity > 0) out.push({ path: 'particle.mixingDiffusivity', message: `mixing ${NOT_YET}` });
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
   // Several liquids run (liquids.ts), but for what liquidRefusals names.
   out.push(...liquidRefusals(scene));

@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 /**
- * The particle engine's step on WebGPU compute, for up to 8 liquids (liquids.ts; refuse.ts names
- * what it does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ * The particle engine's step on WebGPU compute, for up to 8 liquids, mixing or not (liquids.ts,
+ * mixing.ts: after the first sort; refuse.ts names what it does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   liquid removed in sinks and beyond open faces (sinks.ts: a compaction in the sort, the count
  *     read back) and let in by spouts and late liquid bodies (sources.ts: the host's emitters,
  *     appended into spare capacity; the nozzles held by a kernel after emitting, viscosity and
@@ -49,7 +49,8 @@ import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, presentShare, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
-import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts'; import { seedW, writeLiquids } from './liquids.ts';
+import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
+import { seedW, writeLiquids } from './liquids.ts'; import { GpuMixing } from './mixing.ts';
 import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects, writeObjectAdhesion } from './objects.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
@@ -75,12 +76,9 @@ const COLD = 50;
 const FACE_FRICTION = 0.5;
 
 export class GpuParticleSimulation {
-  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
-  count: number;
-  /** Slots the liquid may fill. */
-  readonly capacity: number;
-  frame = 0;
-  time = 0;
+  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */ count: number;
+  /** Slots the liquid may fill. */ readonly capacity: number;
+  frame = 0; time = 0;
   private readonly grid: GpuNeighbours;
   private readonly kernels: Kernels<StepEntry>;
   private readonly pressure: Kernels<PressureEntry>;
@@ -89,8 +87,8 @@ export class GpuParticleSimulation {
   private readonly friction: Kernels<FrictionEntry> | null;
   /** particle.viscositySolver "implicit" (viscosity-solve.ts; its warm start read for checkpoints: mirror.ts); null for the exchange. */
   readonly viscosity: GpuImplicitViscosity | null;
-  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
-  private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */ private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** The liquids' fractions mixing (mixing.ts; read for the host copy: mirror.ts); null where they do not mix. */ readonly mixing: GpuMixing | null;
   /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
   private readonly sinks: GpuSinks | null;
   /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
@@ -140,6 +138,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
+    this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
@@ -327,6 +326,7 @@ export class GpuParticleSimulation {
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
     this.grid.build(enc);
+    if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
@@ -444,7 +444,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free]) part?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
+import { GpuParticleRun } from '../../src/gpu/mirror.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { parseScene } from '../../src/scene/parse.ts';
@@ -124,6 +125,52 @@ async function heights(input: SceneInput, frames: number, withCpu = true): Promi
   return { cpu: cy, gpu: gy, n };
 }
 
+/** Two touching blocks of liquids a (ρ 1000) and b (ρ 1500) without gravity, 2 mm particles, mixing at D (m²/s). */
+function touching(D: number): SceneInput {
+  return {
+    fps: 30,
+    duration: 1,
+    gravity: [0, 0, 0],
+    materials: {
+      a: { kind: 'liquid', density: 1000, viscosity: { value: 1, unit: 'Pa.s' }, color: '#ff0000' },
+      b: { kind: 'liquid', density: 1500, viscosity: { value: 1, unit: 'Pa.s' }, color: '#0000ff' },
+    },
+    bodies: [
+      { material: 'a', shape: { type: 'box', center: [-0.008, 0, 0], size: [0.016, 0.016, 0.016] } },
+      { material: 'b', shape: { type: 'box', center: [0.008, 0, 0], size: [0.016, 0.016, 0.016] } },
+    ],
+    particle: { radius: 0.002, mixingDiffusivity: D },
+  };
+}
+
+/**
+ * The fraction of liquid a in every particle after `frames` frames, by particle id at frame 0, on
+ * the GPU (through the host copy of the backend, mirror.ts, as `viscid run --backend webgpu` takes
+ * it) and on the CPU engine; and the colours (linear RGB) both give the particles.
+ */
+async function fractions(input: SceneInput, frames: number): Promise<{ gpu: Float64Array; cpu: Float64Array; gpuRed: Float64Array; cpuRed: Float64Array; cycles: number }> {
+  const device = await gpuDevice();
+  const byId = (sim: ParticleSimulation): { f: Float64Array; red: Float64Array } => {
+    const L = sim.ctx.liquid, mix = sim.ctx.mixing!, n = L.count, f = new Float64Array(n), red = new Float64Array(n);
+    const colours = mix.particleColours(n);
+    for (let i = 0; i < n; i++) { f[L.id[i]] = mix.fractions.array[mix.width * i]; red[L.id[i]] = colours[3 * i]; }
+    return { f, red };
+  };
+  let cycles = 0;
+  const gpu = await checked(device, async () => {
+    const run = new GpuParticleRun(device, new ParticleSimulation(parseScene(input)));
+    for (let k = 0; k < frames; k++) cycles += (await run.stepFrame()).counters.mixingCycles ?? 0;
+    const out = byId(run.mirror);
+    run.dispose();
+    return out;
+  });
+  const cpuSim = new ParticleSimulation(parseScene(input));
+  for (let k = 0; k < frames; k++) cpuSim.stepFrame();
+  const cpu = byId(cpuSim);
+  cpuSim.dispose();
+  return { gpu: gpu.f, cpu: cpu.f, gpuRed: gpu.red, cpuRed: cpu.red, cycles };
+}
+
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU several liquids'), () => {
   it('gives each particle of two liquids of different masses the CPU engine\'s adhesion: the matrix between them, each liquid kept by its particles', async () => {
     const pull = await accelerations(drops([
@@ -159,4 +206,26 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU several liquids'), () => {
     // The water rises around it: its mean height within 2 mm of the CPU's.
     expect(Math.abs(heavy.gpu[last][0] - heavy.cpu[last][0])).toBeLessThan(0.002);
   }, 600_000);
+
+  it('mixes two touching liquids as the CPU engine does: each particle\'s fractions and colour, each liquid\'s total kept', async () => {
+    const frames = 2;
+    const r = await fractions(touching(2e-5), frames);
+    const n = r.cpu.length;
+    let diff = 0, redDiff = 0, moved = 0, sumGpu = 0, sumCpu = 0, own = 0;
+    for (let i = 0; i < n; i++) {
+      diff = Math.max(diff, Math.abs(r.gpu[i] - r.cpu[i]));
+      redDiff = Math.max(redDiff, Math.abs(r.gpuRed[i] - r.cpuRed[i]));
+      sumGpu += r.gpu[i]; sumCpu += r.cpu[i];
+      if (r.cpu[i] > 0.5) own++;
+      moved = Math.max(moved, Math.min(r.cpu[i], 1 - r.cpu[i]));
+    }
+    console.log(`mixing, ${n} particles, ${frames} frames (${r.cycles} cycles on the GPU): most mixed particle ${moved.toFixed(4)}, largest GPU − CPU fraction ${diff.toExponential(2)}, red ${redDiff.toExponential(2)}; Σ fraction of a GPU ${sumGpu.toFixed(4)}, CPU ${sumCpu.toFixed(4)} (${own} particles of a)`);
+    // They mix where they touch, and the GPU as the CPU: each particle within 5 % of the most mixed one's fraction.
+    expect(moved).toBeGreaterThan(0.02);
+    expect(diff).toBeLessThan(0.05 * moved);
+    expect(redDiff).toBeLessThan(0.05);
+    // Liquid a's total is kept (single-precision fractions on both).
+    expect(Math.abs(sumGpu - own)).toBeLessThan(1e-3);
+    expect(Math.abs(sumCpu - own)).toBeLessThan(1e-5);
+  }, 300_000);
 });
