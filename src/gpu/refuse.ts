@@ -15,6 +15,7 @@ import { MAX_GUARDED } from './guard-wgsl.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
 import { MAX_FREE } from './free-bodies.ts';
 import { liquidRefusals } from './liquids.ts';
+import { temperatureLaw } from '../particle/temperature.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -37,7 +38,9 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;
     // Gels run (gel.ts: the springs of src/particle/gel.ts), for a scene's one liquid.
-    if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
+    // The particle engine's own rule (temperature.ts temperatureLaw): a temperature block under an
+    // "explicit" grid viscosity is the grid's alone, and the particle engine carries no temperature.
+    if (temperatureLaw(m)) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
   }
   // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
   // a liquid body appearing later (a blob source) runs: sources.ts.
