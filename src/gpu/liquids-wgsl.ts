@@ -17,7 +17,10 @@
  *            adhX / adhY, its breakpoint count (0: no force), its support in m, the impulse share
  *            m̄ / m_a with m̄ = 2 m_a m_b / (m_a + m_b): adhesion-tables.ts);
  *   visc[la · MAX_LIQUIDS + lb]: (K μ of the pair over the first liquid's, viscosity-weiler.ts pk0
- *            with μ the mean of the two; −; −; −).
+ *            with μ the mean of the two; −; −; −);
+ *   heat[l]: the liquid's temperature law where its viscosity follows one (temperature.ts: the
+ *            coefficient k, 0 for none; the reference T0; the thermal diffusivity α, 0 for none; the
+ *            initial temperature of its particles), read by temperature.ts on the GPU.
  * With one liquid every ratio is 1 and every share 1: the kernels do what they did with one.
  */
 
@@ -25,13 +28,14 @@
 export const MAX_LIQUIDS = 8;
 
 /** Bytes of the liquid table at the end of the parameters block. */
-export const LIQUID_BYTES = 16 * (MAX_LIQUIDS + 2 * MAX_LIQUIDS * MAX_LIQUIDS);
+export const LIQUID_BYTES = 16 * (2 * MAX_LIQUIDS + 2 * MAX_LIQUIDS * MAX_LIQUIDS);
 
 /** The Params fields of the table (wgsl.ts appends them). */
 export const LIQUID_FIELDS = /* wgsl */ `
   liq: array<vec4<f32>, ${MAX_LIQUIDS}>,
   pair: array<vec4<f32>, ${MAX_LIQUIDS * MAX_LIQUIDS}>,
-  visc: array<vec4<f32>, ${MAX_LIQUIDS * MAX_LIQUIDS}>,`;
+  visc: array<vec4<f32>, ${MAX_LIQUIDS * MAX_LIQUIDS}>,
+  heat: array<vec4<f32>, ${MAX_LIQUIDS}>,`;
 
 /** Helpers over a liquid slot's pos.w and the table (they read pos and P). */
 export const LIQUID_WGSL = /* wgsl */ `

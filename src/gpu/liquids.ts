@@ -111,6 +111,9 @@ export function writeLiquids(data: ArrayBuffer, ctx: StepContext): void {
       f[o] = p.offset; f[o + 1] = p.count; f[o + 2] = p.support * r; f[o + 3] = mass[a] === mass[b] ? 1 : mbar / mass[a];
       f[w + 4 * MAX_LIQUIDS * (1 + MAX_LIQUIDS) + 4 * e] = pk0(a, b) / ref;
     }
+    // The temperature law (temperature.ts ParticleTemperature), where the scene has one.
+    const T = ctx.temperature, m = liquids[a], o = w + 4 * MAX_LIQUIDS * (1 + 2 * MAX_LIQUIDS) + 4 * a;
+    if (T) { f[o] = T.thermal[m] ? T.coefficient[m] : 0; f[o + 1] = T.reference[m]; f[o + 2] = T.diffusivity[m]; f[o + 3] = T.initial[m]; }
   }
 }
 

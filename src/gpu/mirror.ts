@@ -19,6 +19,7 @@ import { ParticleSimulation } from '../particle/simulation.ts';
 import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
 import { GpuParticleSimulation } from './simulation.ts';
 import { liquidMaterials } from './liquids.ts';
+import { UNSET } from './temperature.ts';
 
 export class GpuParticleRun {
   private readonly gpu: GpuParticleSimulation;
@@ -55,6 +56,7 @@ export class GpuParticleRun {
     L.lambda.set(lambda);
     await this.warmStarts(id);
     await this.fractions(id, liquid);
+    await this.temperatures(id);
     if (surface && normal) {
       L.surface.set(surface);
       L.normal.set(normal);
@@ -110,6 +112,14 @@ export class GpuParticleRun {
       if (sum === 0) c[w * i + this.materials[liquid[i]]] = 1;
       else this.materials.forEach((m, l) => { c[w * i + m] = f[o + l]; });
     }
+  }
+
+  /** The temperatures into the copy's channel (temperature.ts: its checkpoint), from the GPU's by particle id (src/gpu/temperature.ts). */
+  private async temperatures(id: Uint32Array): Promise<void> {
+    const st = this.mirror.ctx.temperature, heat = this.gpu.viscosity?.heat;
+    if (!st || !heat) return;
+    const T = await heat.read(this.gpu.capacity), L = this.mirror.ctx.liquid, out = st.T;
+    for (let i = 0; i < L.count; i++) out[i] = T[id[i]] > UNSET / 10 ? T[id[i]] : st.initial[L.material[i]];
   }
 
   dispose(): void {

@@ -40,7 +40,8 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     // Gels run (gel.ts: the springs of src/particle/gel.ts), for a scene's one liquid.
     // The particle engine's own rule (temperature.ts temperatureLaw): a temperature block under an
     // "explicit" grid viscosity is the grid's alone, and the particle engine carries no temperature.
-    if (temperatureLaw(m)) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
+    // Temperature runs with the implicit viscosity (temperature.ts), not with the exchange.
+    if (temperatureLaw(m) && P.viscositySolver === 'exchange') out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity with the exchange ${NOT_YET}; the "implicit" viscosity runs it` });
   }
   // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
   // a liquid body appearing later (a blob source) runs: sources.ts.

@@ -29,11 +29,13 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start by particle id), 5 red (the
- * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start.
+ * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start, 8
+ * the temperatures by particle id (temperature.ts; a stand-in where no liquid has a law, never read).
  */
 import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
+import { FACTOR_WGSL } from './temperature.ts';
 
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C is indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_SECTIONS = 9;
@@ -52,6 +54,7 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(5) var<storage, read_write> red: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
+@group(0) @binding(8) var<storage, read_write> temp: array<f32>;
 `;
 
 /** A(v) at slot a for v read as `v(b)` (a WGSL expression of slot b). */
@@ -61,13 +64,15 @@ fn ${name}(a: u32) -> vec3<f32> {
   let xa = pos[a].xyz;
   let va = ${v('a')};
   let h = P.hv;
-  // Each liquid its own ρ and each pair its own K μ (liquids-wgsl.ts; 1 and 1 with one liquid).
+  // Each liquid its own ρ and each pair its own K μ (liquids-wgsl.ts; 1 and 1 with one liquid), times
+  // the temperature's factors (temperature.ts: the pair's harmonic mean; 1 without a law).
   let la = liquidOf(a);
-  let pk = red[0].x * viscRatio(la, la);
+  let fa = factorOf(a);
+  let pk = red[0].x * viscRatio(la, la) * fa;
   var s = (red[0].y * rhoRatioOf(la)) * va;
   ${around('P.hv', `
     let vb = ${v('b')};
-    let pkb = red[0].x * viscRatio(la, liquidOf(b));
+    let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b));
     s += (pkb * pairF(d2, h) * dot(rv, va - vb)) * rv;
     s += ghostTerms(xa, pos[b].xyz, va, vb, pkb);`)}
   s += ghostTerms(xa, xa, va, va, pk);
@@ -84,6 +89,7 @@ fn ${name}(a: u32) -> vec3<f32> {
 }
 
 const KERNELS = /* wgsl */ `
+${FACTOR_WGSL}
 // Sections of P.cap slots: the liquid may grow to it (sources.ts) and the warm start is kept by
 // particle id, below it too.
 fn sec(k: u32, a: u32) -> u32 { return k * P.cap + a; }
@@ -202,11 +208,12 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   if (a >= P.n) { return; }
   let xa = pos[a].xyz;
   let la = liquidOf(a);
-  let pk = red[0].x * viscRatio(la, la);
+  let fa = factorOf(a);
+  let pk = red[0].x * viscRatio(la, la) * fa;
   let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk));
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
@@ -357,7 +364,7 @@ const FREE_SHARE = /* wgsl */ `
     let va = vel[a].xyz;
     let nrm = cg[sec(${CG_N}u, a)].xyz;
     let la = liquidOf(a);
-    let pk = red[0].x * viscRatio(la, la);
+    let pk = red[0].x * viscRatio(la, la) * factorOf(a);
     let h = P.hv;
     ${aroundObjects('P.hv', `
       let fo = wall[o].w;

@@ -8,7 +8,8 @@
  * free-bodies.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
  * mesh), are refused by path. Gels run (src/gpu/gel.ts); several liquids and their mixing run
  * (src/gpu/liquids.ts, mixing.ts: paint-drops), but for what liquids.ts liquidRefusals names;
- * temperature-dependent viscosity is refused by path.
+ * temperature-dependent viscosity runs with the implicit viscosity (src/gpu/temperature.ts:
+ * honey-melt) and is refused by path with the exchange.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -46,10 +47,14 @@ describe('WebGPU backend refusals', () => {
     for (const name of ['jello-drop.json', 'jelly-block.json', 'soap-pour.json']) expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
   });
 
-  it('runs several liquids and their mixing (paint-drops); refuses temperature by its paths (honey-melt), runs smoke-plume (whose temperature is the grid engine\'s alone)', () => {
+  it('runs several liquids and their mixing (paint-drops); and temperature (honey-melt; refused with the exchange, by its paths), and smoke-plume (whose temperature is the grid engine\'s alone)', () => {
     const paths = (name: string) => unportedFeatures(parseScene(shipped(name))).map((f) => f.path);
+    const paths2 = (input: SceneInput) => unportedFeatures(parseScene(input)).map((f) => f.path);
     expect(paths('paint-drops.json')).toEqual([]);
-    expect(paths('honey-melt.json')).toEqual(['materials.honey.grid.temperature', 'materials.hot-honey.grid.temperature']);
+    expect(paths('honey-melt.json')).toEqual([]);
+    const exchange = shipped('honey-melt.json');
+    exchange.particle = { ...exchange.particle, viscositySolver: 'exchange' };
+    expect(paths2(exchange)).toEqual(['materials.honey.grid.temperature', 'materials.hot-honey.grid.temperature']);
     // smoke-plume's temperature block is the grid's (an "explicit" grid viscosity): the particle engine carries none (temperature.ts temperatureLaw).
     expect(paths('smoke-plume.json')).toEqual([]);
   });
