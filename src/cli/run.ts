@@ -84,7 +84,7 @@ defineCommand((program) =>
     .option('--force', "write into an output folder that is not empty, first removing viscid's files from it (its manifest, frames and checkpoints; nothing else); with --resume, only take over a lock left by a run on another host that has ended")
     .option('--allow-paths <folder>', "let the scene name files under this folder too, besides its own folder (repeatable)", collect)
     .option('--workers <n>', `worker threads, 1 to ${MAX_WORKERS} (the particle engine's, overriding the scene's particle.workers, and the grid engine's, which runs on 1 without it)`, intBetween(1, MAX_WORKERS, "particle.workers' range"))
-    .addOption(new Option('--backend <backend>', "where the particle engine's frames run: cpu (default) or webgpu (the GPU through the optional package webgpu; one liquid, gels included, with static, moving and free objects, sources and sinks for now, other scenes are refused naming what is not ported)").choices(['cpu', 'webgpu']))
+    .addOption(new Option('--backend <backend>', "where the particle engine's frames run: cpu (default) or webgpu (the GPU through the optional package webgpu; up to 8 liquids, mixing and temperature included, gels, static, moving and free objects, sources and sinks for now, other scenes are refused naming what is not ported)").choices(['cpu', 'webgpu']))
     .option('--checkpoint-every <n>', 'write a checkpoint every n frames (and always on stop, failure and completion)', intAtLeast(1), 10)
     .action(async (sceneFile: string, flags: RunFlags) => {
       setExitCode(await runCommand(sceneFile, { ...flags, method: engineFlag(flags) }));

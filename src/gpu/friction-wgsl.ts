@@ -4,7 +4,7 @@
  *     al.): N = p − c over the neighbours within h, a particle on the surface when the neighbours on
  *     N's side (within the angle θ) are at most t_s of the rest; a lone particle is on it, one with
  *     a balanced neighbourhood (|N| < 0.1 h) is not. Two gathers: `surfaceNormal` (N into dx, the
- *     neighbour count in dx.w), `surfaceFlag` (the flag into pos.w, which the sort carries), on
+ *     neighbour count in dx.w), `surfaceFlag` (the flag into pos.w's lowest bit, beside the liquid's index: liquids-wgsl.ts; the sort carries it), on
  *     the first sub-timestep of a frame, as step.ts runs markSurface;
  *   - friction in every move (friction.ts, Steele §3.4): a surface particle within TOUCH (r + r_o)
  *     of an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (objects.ts objectVel), f the
@@ -45,7 +45,7 @@ const KERNELS = /* wgsl */ `
   ${around('P.h', `if (d2 > 0.0 && dot(-rv, na) >= P.sinTheta * sqrt(d2)) { side += 1.0; }`)}
   var surface = true;
   if (k > 0.0) { surface = any(na != vec3<f32>(0.0)) && side <= P.surfaceRatio * (1.0 + k - side); }
-  pos[a].w = select(0.0, 1.0, surface);
+  pos[a].w = withSurface(a, surface);
 }
 @compute @workgroup_size(${WORKGROUP}) fn objectViscosity(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;

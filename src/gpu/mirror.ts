@@ -18,6 +18,8 @@ import type { StepStats } from '../api.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
 import { GpuParticleSimulation } from './simulation.ts';
+import { liquidMaterials } from './liquids.ts';
+import { UNSET } from './temperature.ts';
 
 export class GpuParticleRun {
   private readonly gpu: GpuParticleSimulation;
@@ -28,8 +30,12 @@ export class GpuParticleRun {
   /** The host's next id when the run was seeded: that of the first particle let in on the GPU. */
   private readonly firstNew: number;
 
+  /** Per liquid index (GpuParticles.liquid), its material (liquids.ts). */
+  private readonly materials: number[];
+
   constructor(device: GPUDevice, readonly mirror: ParticleSimulation) {
     this.gpu = new GpuParticleSimulation(device, mirror.scene, mirror);
+    this.materials = liquidMaterials(mirror.scene);
     const L = mirror.ctx.liquid;
     this.ids = L.id.slice(0, L.count);
     this.firstNew = L.nextId;
@@ -38,20 +44,19 @@ export class GpuParticleRun {
   /** One frame on the GPU, then its particles into the mirror. */
   async stepFrame(): Promise<StepStats> {
     const stats = await this.gpu.stepFrame();
-    const { pos, vel, lambda, density, id, surface, normal } = await this.gpu.read(true);
+    const { pos, vel, lambda, density, id, liquid, surface, normal } = await this.gpu.read(true);
     const ctx = this.mirror.ctx, L = ctx.liquid, n = this.gpu.count;
-    // One liquid (refuse.ts): every row takes its material.
-    let material = 0;
-    while (material < ctx.isLiquid.length && !ctx.isLiquid[material]) material++;
-    // Rows for liquid let in (sources.ts; the rows' fields are all written below).
+    // Rows for liquid let in (sources.ts; the rows' fields are all written below), each row its liquid's material (liquids.ts).
     if (n > L.capacity) L.reserve(n);
-    for (let i = L.count; i < n; i++) L.material[i] = material;
+    for (let i = 0; i < n; i++) L.material[i] = this.materials[liquid[i]];
     L.count = n;
     L.pos.set(pos);
     L.vel.set(vel);
     L.density.set(density);
     L.lambda.set(lambda);
     await this.warmStarts(id);
+    await this.fractions(id, liquid);
+    await this.temperatures(id);
     if (surface && normal) {
       L.surface.set(surface);
       L.normal.set(normal);
@@ -89,6 +94,32 @@ export class GpuParticleRun {
     const ch = L.channel(WARM_START_CHANNEL) ?? L.addChannel({ name: WARM_START_CHANNEL, kind: 'f32', width: 3, initial: new Float64Array(3 * ctx.mass.length) });
     const c = ch.array;
     for (let i = 0; i < L.count; i++) for (let k = 0; k < 3; k++) c[3 * i + k] = warm[4 * id[i] + k];
+  }
+
+  /**
+   * The liquids' fractions into the copy's channel (colour-field.ts: its colours, and its
+   * checkpoint), from the GPU's by particle id (mixing.ts; a row never mixed is all its own liquid).
+   */
+  private async fractions(id: Uint32Array, liquid: Uint8Array): Promise<void> {
+    const mix = this.mirror.ctx.mixing;
+    if (!this.gpu.mixing || !mix) return;
+    const f = await this.gpu.mixing.read(this.gpu.capacity), w = mix.width, c = mix.fractions.array, n = this.mirror.ctx.liquid.count;
+    for (let i = 0; i < n; i++) {
+      const o = 8 * id[i];
+      let sum = 0;
+      for (let l = 0; l < this.materials.length; l++) sum += f[o + l];
+      c.fill(0, w * i, w * (i + 1));
+      if (sum === 0) c[w * i + this.materials[liquid[i]]] = 1;
+      else this.materials.forEach((m, l) => { c[w * i + m] = f[o + l]; });
+    }
+  }
+
+  /** The temperatures into the copy's channel (temperature.ts: its checkpoint), from the GPU's by particle id (src/gpu/temperature.ts). */
+  private async temperatures(id: Uint32Array): Promise<void> {
+    const st = this.mirror.ctx.temperature, heat = this.gpu.viscosity?.heat;
+    if (!st || !heat) return;
+    const T = await heat.read(this.gpu.capacity), L = this.mirror.ctx.liquid, out = st.T;
+    for (let i = 0; i < L.count; i++) out[i] = T[id[i]] > UNSET / 10 ? T[id[i]] : st.initial[L.material[i]];
   }
 
   dispose(): void {

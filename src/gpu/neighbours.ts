@@ -178,12 +178,13 @@ export class GpuNeighbours {
     this.writeParams();
   }
 
-  /** Uploads positions and velocities (3 per particle, any float array) and vel.w (1 per particle; zero where not given); ids become 0 .. n − 1. */
-  upload(pos: ArrayLike<number>, vel: ArrayLike<number>, velW?: ArrayLike<number>): void {
+  /** Uploads positions and velocities (3 per particle, any float array), vel.w and pos.w (1 per particle; zero where not given); ids become 0 .. n − 1. */
+  upload(pos: ArrayLike<number>, vel: ArrayLike<number>, velW?: ArrayLike<number>, posW?: ArrayLike<number>): void {
     const n = this.n, p = new Float32Array(4 * n), v = new Float32Array(4 * n), id = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       for (let k = 0; k < 3; k++) { p[4 * i + k] = pos[3 * i + k]; v[4 * i + k] = vel[3 * i + k]; }
       if (velW) v[4 * i + 3] = velW[i];
+      if (posW) p[4 * i + 3] = posW[i];
       id[i] = i;
     }
     this.device.queue.writeBuffer(this.pos, 0, p);

@@ -241,7 +241,7 @@ fn objectPush(a: u32) {
 }
 // A surface particle touching an object particle keeps (1 − f)^(30 δt) of its velocity relative to it (friction.ts).
 fn moveFriction(a: u32) {
-  if (P.om == 0u || pos[a].w == 0.0) { return; }
+  if (P.om == 0u || !isSurface(a)) { return; }
   let xa = pos[a].xyz;
   let touch = ${TOUCH} * P.dc;
   var f = -1.0;

@@ -2,7 +2,7 @@
 /**
  * The WebGPU step's particles read back to the host (simulation.ts `read`): the vec4 slots of
  * positions, velocities (with the pressure's warm start in w), the per-slot scalars (ρ/ρ0 in x) and, after the surface test
- * (friction-wgsl.ts: the flag in pos.w, the normal in dx), the surface flags and normals, unpacked
+ * (friction-wgsl.ts: the flag in pos.w's lowest bit, beside the liquid: liquids-wgsl.ts; the normal in dx), the surface flags and normals, unpacked
  * into xyz arrays in the GPU's slot order.
  */
 import { readBuffer } from './device.ts';
@@ -17,6 +17,8 @@ export interface GpuParticles {
   density: Float32Array;
   /** Each slot's particle: its index in the CPU engine's liquid at frame 0, then on for liquid let in (sources.ts). */
   id: Uint32Array;
+  /** Each slot's liquid (its index among the scene's liquids: liquids.ts liquidMaterials), from pos.w (liquids-wgsl.ts). */
+  liquid: Uint8Array;
   /** With `read(true)`: the surface test at these positions (surface.ts), 1 on the surface, and its unit normal there (zero elsewhere). */
   surface?: Uint8Array;
   normal?: Float32Array;
@@ -32,16 +34,18 @@ export async function readParticles(
   ]);
   const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4);
   const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), lambda = new Float32Array(n), density = new Float32Array(n);
+  const liquid = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
+    liquid[i] = a[4 * i + 3] >> 1;
     for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = v[4 * i + k]; }
     lambda[i] = v[4 * i + 3];
     density[i] = c[4 * i];
   }
-  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id) };
+  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id), liquid };
   if (n4) {
     const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {
-      flag[i] = a[4 * i + 3] !== 0 ? 1 : 0;
+      flag[i] = a[4 * i + 3] & 1;
       if (flag[i]) for (let k = 0; k < 3; k++) normal[3 * i + k] = N[4 * i + k];
     }
     out.surface = flag;

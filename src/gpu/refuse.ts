@@ -14,6 +14,8 @@ import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
 import { MAX_FREE } from './free-bodies.ts';
+import { liquidRefusals } from './liquids.ts';
+import { temperatureLaw } from '../particle/temperature.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -29,14 +31,17 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.mixingDiffusivity > 0) out.push({ path: 'particle.mixingDiffusivity', message: `mixing ${NOT_YET}` });
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
-  if (liquids.length > 1) out.push({ path: `materials.${liquids[1]}`, message: `a second liquid ${NOT_YET}: the backend runs one liquid` });
+  // Several liquids run (liquids.ts), but for what liquidRefusals names.
+  out.push(...liquidRefusals(scene));
   for (const name of liquids) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;
-    // Gels run (gel.ts: the springs of src/particle/gel.ts), for the one liquid.
-    if (m.grid.temperature) out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity ${NOT_YET}` });
+    // Gels run (gel.ts: the springs of src/particle/gel.ts), for a scene's one liquid.
+    // The particle engine's own rule (temperature.ts temperatureLaw): a temperature block under an
+    // "explicit" grid viscosity is the grid's alone, and the particle engine carries no temperature.
+    // Temperature runs with the implicit viscosity (temperature.ts), not with the exchange.
+    if (temperatureLaw(m) && P.viscositySolver === 'exchange') out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity with the exchange ${NOT_YET}; the "implicit" viscosity runs it` });
   }
   // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
   // a liquid body appearing later (a blob source) runs: sources.ts.
@@ -97,6 +102,8 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const P = scene.particle;
   if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
   out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
+  const liquidCount = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid').length;
+  if (liquidCount > 1 && P.pressureAfterViscosity && P.viscositySolver === 'implicit') out.push({ path: 'particle.pressureAfterViscosity', message: "the particle-scale velocity filter (pressure-filter.ts) takes the first liquid's strength for every liquid (pressure-filter-wgsl.ts filterStrength; the CPU engine each liquid's own): the two differ only where a liquid is thinner than ν δt/(2r)² = 0.05, a water-like one" });
   for (const name of scene.materialNames) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid' || !(m.viscoelastic && m.viscoelastic.elasticModulus > 0)) continue;

@@ -1,14 +1,14 @@
 /// <reference types="@webgpu/types" />
 /**
- * The particle engine's step on WebGPU compute, for one liquid (refuse.ts names what it does not
- * run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
+ * The particle engine's step on WebGPU compute, for up to 8 liquids, mixing or not (liquids.ts,
+ * mixing.ts: after the first sort; refuse.ts names what it does not run). Per sub-timestep, in the order of src/particle/step.ts with densitySolver "pbf":
  *   liquid removed in sinks and beyond open faces (sinks.ts: a compaction in the sort, the count
  *     read back) and let in by spouts and late liquid bodies (sources.ts: the host's emitters,
  *     appended into spare capacity; the nozzles held by a kernel after emitting, viscosity and
  *     density correction); moving bodies placed at their pose (moving-objects.ts);
  *   sort into hashed cells (neighbours.ts: Hoetzlein's counting sort, the CPU engine's cell edge);
  *   adhesion between liquid particles (adhesion.ts, Steele et al. 2004 §3.1; adhesion-wgsl.ts): the
- *     liquid's own entry of the adhesion matrix, the default cohesion included; the same loop sums
+ *     liquid pair's entry of the adhesion matrix, the default cohesion included; the same loop sums
  *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
@@ -53,7 +53,8 @@ import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
 import { AGAIN_SHARE } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
-import { ADHESION_ENTRIES, ADHESION_WGSL, liquidAdhesion, writeAdhesionParams, type AdhesionEntry } from './adhesion-wgsl.ts';
+import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
+import { seedW, writeLiquids } from './liquids.ts'; import { GpuMixing } from './mixing.ts';
 import { PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects } from './objects.ts';
 import { writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
@@ -78,12 +79,9 @@ const MAX_SUBDIVISION = 64;
 const COLD = 50;
 
 export class GpuParticleSimulation {
-  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */
-  count: number;
-  /** Slots the liquid may fill. */
-  readonly capacity: number;
-  frame = 0;
-  time = 0;
+  /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */ count: number;
+  /** Slots the liquid may fill. */ readonly capacity: number;
+  frame = 0; time = 0;
   private readonly grid: GpuNeighbours;
   private readonly kernels: Kernels<StepEntry>;
   private readonly pressure: Kernels<PressureEntry>;
@@ -92,8 +90,8 @@ export class GpuParticleSimulation {
   private readonly friction: Kernels<FrictionEntry> | null;
   /** particle.viscositySolver "implicit" (viscosity-solve.ts; its warm start read for checkpoints: mirror.ts); null for the exchange. */
   readonly viscosity: GpuImplicitViscosity | null;
-  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */
-  private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */ private surfaceKernels: Kernels<FrictionEntry> | null = null;
+  /** The liquids' fractions mixing (mixing.ts; read for the host copy: mirror.ts); null where they do not mix. */ readonly mixing: GpuMixing | null;
   /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
   private readonly sinks: GpuSinks | null;
   /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
@@ -143,11 +141,12 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
+    this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
     // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
-    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n));
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
@@ -174,7 +173,7 @@ export class GpuParticleSimulation {
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
     writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity });
-    writeAdhesionParams(this.paramData, liquidAdhesion(ctx.adhesion, m), this.r);
+    writeLiquids(this.paramData, ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
   }
 
@@ -292,6 +291,7 @@ export class GpuParticleSimulation {
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
     this.grid.build(enc);
+    if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
@@ -412,7 +412,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free]) part?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

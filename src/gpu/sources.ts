@@ -16,6 +16,7 @@ import type { StepContext } from '../particle/context.ts';
 import { Emitters } from '../particle/emit.ts';
 import { dispatch, Kernels, uniformBuffer, WORKGROUP } from './device.ts';
 import type { GpuNeighbours } from './neighbours.ts';
+import { liquidIndex, liquidW } from './liquids.ts';
 
 /** Most spouts a scene may have on the GPU (the uniform's room). */
 export const MAX_SPOUTS = 8;
@@ -61,6 +62,8 @@ export class GpuSources {
   private readonly params: GPUBuffer;
   private readonly data = new ArrayBuffer(SOURCE_BYTES);
   private active = -1;
+  /** Per material, its liquid's index (liquids.ts): pos.w of the particles let in. */
+  private readonly liquid: Int32Array;
 
   /** Null where the scene lets no liquid in after `ctx`'s time (no spout, no liquid body still to come). */
   static of(device: GPUDevice, scene: Scene, ctx: StepContext, state: Float64Array): GpuSources | null {
@@ -74,6 +77,7 @@ export class GpuSources {
     // Sinks and open faces are sinks.ts's: these emitters only add.
     this.emitters = new Emitters(attachAssets({ ...scene, sinks: [], particle: { ...scene.particle, walls: false } }, scene.assets));
     this.emitters.restore(state);
+    this.liquid = liquidIndex(scene);
     const t = ctx.time;
     let spare = 0;
     for (const s of this.emitters.spouts) spare += Math.ceil((Math.max(0, s.end - Math.max(s.start, t)) * s.speed) / s.step) + 2;
@@ -99,6 +103,7 @@ export class GpuSources {
       const p = new Float32Array(4 * k), v = new Float32Array(4 * k), id = new Uint32Array(k);
       for (let i = 0; i < k; i++) {
         for (let c = 0; c < 3; c++) { p[4 * i + c] = L.pos[3 * (before + i) + c]; v[4 * i + c] = L.vel[3 * (before + i) + c]; }
+        p[4 * i + 3] = liquidW(this.liquid[L.material[before + i]]);
         id[i] = nextId + i;
       }
       grid.append(p, v, id);

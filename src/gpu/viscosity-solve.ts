@@ -18,8 +18,10 @@
  */
 import type { ParticleSimulation } from '../particle/simulation.ts';
 import type { Scene } from '../scene/scene.ts';
-import { latticeLaplacianConstant, liquidViscosity, VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
+import { VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
 import { COPY_DST, dispatch, Kernels, MAP_READ, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
+import { referenceViscosity } from './liquids.ts';
+import { GpuTemperature } from './temperature.ts';
 import { CG_C, CG_Q, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
@@ -53,17 +55,21 @@ export class GpuImplicitViscosity {
   private readonly red: GPUBuffer;
   /** Where the scalars are copied for reading (one buffer for the run: read every round of every solve). */
   private readonly staging: GPUBuffer;
-  /** δt-free K μ (viscosity-weiler.ts ImplicitViscosityState.pk0) and ρ of the liquid. */
+  /** δt-free K μ (viscosity-weiler.ts ImplicitViscosityState.pk0) and ρ of the first liquid (liquids.ts referenceViscosity). */
   private readonly k0: number;
   private readonly rho: number;
   private readonly head = new Float32Array(8);
   /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
   private n = 0;
+  /** The temperatures of liquids whose viscosity follows one (temperature.ts: conducted at the start of each solve; read for checkpoints: mirror.ts); null where none does. */
+  readonly heat: GpuTemperature | null;
+  private readonly temp: GPUBuffer;
   /** The scene has free bodies: each solve ends with their share (viscosity-wgsl.ts viscFree, free-bodies.ts). */
   private readonly free: boolean;
 
   /**
-   * For liquid material `m` of `cpu` (the simulation the GPU's liquid was seeded from: its warm
+   * For the first liquid, material `m`, of `cpu` (its ρ and K μ the reference the liquid table scales
+   * for each liquid and pair: liquids.ts; the simulation the GPU's liquid was seeded from: its warm
    * start, where a restored run has one, is uploaded by slot, the slots being its particles), with
    * room for `capacity` particles (the step's P.cap: the seeded liquid and all the scene's sources
    * can still let in, whose ids stay below it).
@@ -71,11 +77,12 @@ export class GpuImplicitViscosity {
   constructor(private readonly device: GPUDevice, scene: Scene, cpu: ParticleSimulation, m: number, private readonly capacity: number) {
     const ctx = cpu.ctx, mat = scene.materials[scene.materialNames[m]];
     if (mat.kind !== 'liquid') throw new Error('the implicit viscosity needs a liquid material');
-    const dt = 1 / (scene.fps * scene.particle.substeps);
     this.rho = mat.density;
-    this.k0 = latticeLaplacianConstant(ctx.kernelSupport[m], 2 * ctx.r) * mat.density * liquidViscosity(mat, ctx.r, dt);
+    this.k0 = referenceViscosity(ctx);
     this.free = ctx.freeBodies !== null;
-    this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 8, 0);
+    this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 9, 0);
+    this.heat = GpuTemperature.of(device, ctx, capacity);
+    this.temp = this.heat?.temp ?? storageBuffer(device, 16, 'no temperatures');
     this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
     this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
@@ -99,7 +106,8 @@ export class GpuImplicitViscosity {
     h[0] = dt * this.k0; h[1] = this.rho; h[2] = VISCOSITY_TOLERANCE * VISCOSITY_TOLERANCE; h[3] = FLOOR;
     h[4] = VISCOSITY_MAX_ITERATIONS;
     d.queue.writeBuffer(this.red, 0, h);
-    const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start]);
+    if (this.heat) enc = await this.heat.conduct(enc, b, n, dt);
+    const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start, this.temp]);
     let pass = enc.beginComputePass();
     dispatch(pass, K.viscSetup, group, n);
     dispatch(pass, K.viscStart, group, n);
@@ -167,5 +175,6 @@ export class GpuImplicitViscosity {
     this.cg.destroy();
     this.red.destroy();
     this.staging.destroy();
+    if (this.heat) this.heat.destroy(); else this.temp.destroy();
   }
 }

@@ -29,16 +29,18 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start by particle id), 5 red (the
- * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start.
+ * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start, 8
+ * the temperatures by particle id (temperature.ts; a stand-in where no liquid has a law, never read).
  */
 import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
+import { FACTOR_WGSL } from './temperature.ts';
 
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C is indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_SECTIONS = 9;
 /**
- * The red buffer (vec4 entries): [0] (K μ δt, ρ, tol², floor) and [1] (maxIter, −, −, −) from the
+ * The red buffer (vec4 entries): [0] (K μ δt, ρ of the first liquid: liquids-wgsl.ts scales them for each, tol², floor) and [1] (maxIter, −, −, −) from the
  * host; [2] (r·z, r·r, goal, α); [3] (β, done, iterations, p·Ap); [4] (|b − A v*|², |b|², −, −);
  * [5] the momentum shift; from RED_PARTS the workgroups' partial sums.
  */
@@ -52,6 +54,7 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(5) var<storage, read_write> red: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
+@group(0) @binding(8) var<storage, read_write> temp: array<f32>;
 `;
 
 /** A(v) at slot a for v read as `v(b)` (a WGSL expression of slot b). */
@@ -61,12 +64,17 @@ fn ${name}(a: u32) -> vec3<f32> {
   let xa = pos[a].xyz;
   let va = ${v('a')};
   let h = P.hv;
-  let pk = red[0].x;
-  var s = red[0].y * va;
+  // Each liquid its own ρ and each pair its own K μ (liquids-wgsl.ts; 1 and 1 with one liquid), times
+  // the temperature's factors (temperature.ts: the pair's harmonic mean; 1 without a law).
+  let la = liquidOf(a);
+  let fa = factorOf(a);
+  let pk = red[0].x * viscRatio(la, la) * fa;
+  var s = (red[0].y * rhoRatioOf(la)) * va;
   ${around('P.hv', `
     let vb = ${v('b')};
-    s += (pk * pairF(d2, h) * dot(rv, va - vb)) * rv;
-    s += ghostTerms(xa, pos[b].xyz, va, vb, pk);`)}
+    let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b));
+    s += (pkb * pairF(d2, h) * dot(rv, va - vb)) * rv;
+    s += ghostTerms(xa, pos[b].xyz, va, vb, pkb);`)}
   s += ghostTerms(xa, xa, va, va, pk);
   if (P.om > 0u) {
     // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
@@ -81,6 +89,7 @@ fn ${name}(a: u32) -> vec3<f32> {
 }
 
 const KERNELS = /* wgsl */ `
+${FACTOR_WGSL}
 // Sections of P.cap slots: the liquid may grow to it (sources.ts) and the warm start is kept by
 // particle id, below it too.
 fn sec(k: u32, a: u32) -> u32 { return k * P.cap + a; }
@@ -198,11 +207,13 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let a = gi.x;
   if (a >= P.n) { return; }
   let xa = pos[a].xyz;
-  let pk = red[0].x;
-  let rho = red[0].y;
+  let la = liquidOf(a);
+  let fa = factorOf(a);
+  let pk = red[0].x * viscRatio(la, la) * fa;
+  let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `dg = symAdd(dg, outer(pk * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pk));`)}
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk));
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
@@ -314,17 +325,17 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   cg[sec(${CG_D}u, a)] = vec4<f32>(z + red[3].x * cg[sec(${CG_D}u, a)].xyz, 0.0);
 }
 
-// The residual's sum over the liquid's mass: the momentum the iterate lacks (viscosity-weiler-solve.ts).
+// The residual's sum over the liquid's mass (Σ ρ_a in w): the momentum the iterate lacks (viscosity-weiler-solve.ts).
 @compute @workgroup_size(${WORKGROUP}) fn viscShiftParts(@builtin(global_invocation_id) gi: vec3<u32>, @builtin(local_invocation_index) l: u32, @builtin(workgroup_id) wg: vec3<u32>) {
   let a = gi.x;
   var t = vec4<f32>(0.0);
-  if (a < P.n) { t = vec4<f32>(cg[sec(${CG_R}u, a)].xyz, 0.0); }
+  if (a < P.n) { t = vec4<f32>(cg[sec(${CG_R}u, a)].xyz, rhoRatioOf(liquidOf(a))); }
   groupSum(l, wg.x, t);
 }
 @compute @workgroup_size(${WORKGROUP}) fn viscShiftTotal(@builtin(local_invocation_index) l: u32) {
   let t = totalSum(l);
   if (l != 0u) { return; }
-  red[5] = vec4<f32>(t.xyz / (red[0].y * f32(P.n)), 0.0);
+  red[5] = vec4<f32>(t.xyz / (red[0].y * t.w), 0.0);
 }
 // The solution shifted, kept as the velocity; its change from v* kept by particle for the next warm start.
 @compute @workgroup_size(${WORKGROUP}) fn viscFinish(@builtin(global_invocation_id) gi: vec3<u32>) {
@@ -352,7 +363,8 @@ const FREE_SHARE = /* wgsl */ `
     let xa = pos[a].xyz;
     let va = vel[a].xyz;
     let nrm = cg[sec(${CG_N}u, a)].xyz;
-    let pk = red[0].x;
+    let la = liquidOf(a);
+    let pk = red[0].x * viscRatio(la, la) * factorOf(a);
     let h = P.hv;
     ${aroundObjects('P.hv', `
       let fo = wall[o].w;
@@ -364,7 +376,7 @@ const FREE_SHARE = /* wgsl */ `
         dv -= (c * dot(t, w)) * t;
         k1 = fo;
       }`)}
-    dv = dv / red[0].y;
+    dv = dv / (red[0].y * rhoRatioOf(la));
   }
   cg[sec(${CG_Q}u, a)] = vec4<f32>(dv, k1);
 }

@@ -19,6 +19,7 @@
 import { HASH_WGSL } from './neighbours.ts';
 import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_MOVES_WGSL, OBJECT_WGSL } from './objects.ts';
 import { FREE_WGSL } from './free-wgsl.ts';
+import { LIQUID_BYTES, LIQUID_FIELDS, LIQUID_WGSL } from './liquids-wgsl.ts';
 
 /** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
 export const ERROR_SCALE = 65536;
@@ -26,14 +27,16 @@ export const ERROR_SCALE = 65536;
 /** Most breakpoints of the liquid's adhesion function the parameters hold (adhesion-wgsl.ts). */
 export const ADHESION_BREAKPOINTS = 32;
 
-/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header. */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS;
+/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header, the liquid table (liquids-wgsl.ts). */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS + LIQUID_BYTES;
 /**
  * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
  * exA, sinTheta, surfaceRatio, nfree (free bodies: free-bodies.ts); then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
  * wsupp, the functions' breakpoint counts and supports, their xs and ys.
  */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
+/** Index (in 4-byte words) of the liquid table (liquids-wgsl.ts) in the parameters block. */
+export const LIQUID_PARAMS = (PARAM_BYTES - LIQUID_BYTES) / 4;
 
 const PARAMS = /* wgsl */ `
 const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
@@ -54,7 +57,7 @@ struct Params {
   wtable: u32, wm: u32, winvCell: f32, wsupp: f32,
   oadhN: vec4<u32>, oadhS: vec4<f32>,
   oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
-  oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
+  oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,${LIQUID_FIELDS}
 }
 @group(0) @binding(0) var<uniform> P: Params;
 `;
@@ -75,6 +78,7 @@ const BINDINGS = /* wgsl */ `
 const HELPERS = /* wgsl */ `
 ${HASH_WGSL}
 ${OBJECT_WGSL}
+${LIQUID_WGSL}
 // Cubic spline over q = d/h (src/math/kernels.ts cubicSpline, cubicSplineSlope).
 fn W(q: f32) -> f32 {
   if (q >= 1.0) { return 0.0; }
@@ -216,14 +220,18 @@ fn displacement(a: u32) -> vec3<f32> {
   let pa = sc[a].y;
   let invH = 1.0 / P.h;
   let wa = wallOf(a);
+  // The liquids' mass weights (liquids-wgsl.ts massShare; 1 for equal masses).
+  let la = liquidOf(a);
   var cx = vec3<f32>(0.0);
   ${around('P.h', `
     let d = sqrt(d2);
-    if (d > 0.0) { cx += (pa + sc[b].y) * (dW(d * invH) * invH / d) * rv; }
-    ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
+    let wab = massShare(la, liquidOf(b));
+    if (d > 0.0) { cx += ((pa + sc[b].y) * wab) * (dW(d * invH) * invH / d) * rv; }
+    ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += ((pa + pb) * wab) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
   if (pa != 0.0) {
-    ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { cx += (pa * pos[o].w * dW(d * invH) * invH / d) * rv; }`)}
+    let pw = pa * invMassOf(la);
+    ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { cx += (pw * pos[o].w * dW(d * invH) * invH / d) * rv; }`)}
   }
   return -cx * P.invN0;
 }
@@ -254,7 +262,7 @@ fn measure(a: u32) -> Measure {
     if (d > 0.0) {
       let f = dW(q) * invH / d;
       gs += f * rv;
-      s2 += f * f * d2;
+      s2 += f * f * d2 * invMassOf(liquidOf(b));
     }
     ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { gs += (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
@@ -265,7 +273,7 @@ fn measure(a: u32) -> Measure {
     nb += 1.0;
     if (d > 0.0) { gs += (gm * dW(d * invH) * invH / d) * rv; }`)}
   let hs = gs + own;
-  return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + dot(hs, hs) + P.epsN));
+  return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + invMassOf(liquidOf(a)) * dot(hs, hs) + P.epsN));
 }
 `;
 

@@ -66,7 +66,7 @@ export class ColourField {
   /** Support h of the Laplacian's kernel, m. */
   readonly h: number;
   /** A pair's weight is D · scale · pairShape(d/h), 1/s (the constructor fixes scale on the rest lattice), m⁻². */
-  private readonly scale: number;
+  readonly scale: number;
   /** Linear RGB of every material, 3 a material. */
   readonly palette: Float32Array;
   private delta = new Float32Array(0);

@@ -6,8 +6,10 @@
  * static and moving objects, sinks, strong adhesion to a body, which the signed-distance guard
  * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts), and the floating box (a free body:
  * free-bodies.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
- * mesh), are refused by path. Gels run (src/gpu/gel.ts); a second liquid, mixing and
- * temperature-dependent viscosity are refused by path.
+ * mesh), are refused by path. Gels run (src/gpu/gel.ts); several liquids and their mixing run
+ * (src/gpu/liquids.ts, mixing.ts: paint-drops), but for what liquids.ts liquidRefusals names;
+ * temperature-dependent viscosity runs with the implicit viscosity (src/gpu/temperature.ts:
+ * honey-melt) and is refused by path with the exchange.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -45,11 +47,40 @@ describe('WebGPU backend refusals', () => {
     for (const name of ['jello-drop.json', 'jelly-block.json', 'soap-pour.json']) expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
   });
 
-  it('refuses a second liquid, mixing and temperature by their paths (honey-melt, paint-drops, smoke-plume)', () => {
+  it('runs several liquids and their mixing (paint-drops); and temperature (honey-melt; refused with the exchange, by its paths), and smoke-plume (whose temperature is the grid engine\'s alone)', () => {
     const paths = (name: string) => unportedFeatures(parseScene(shipped(name))).map((f) => f.path);
-    expect(paths('honey-melt.json')).toEqual(['materials.hot-honey', 'materials.honey.grid.temperature', 'materials.hot-honey.grid.temperature']);
-    expect(paths('paint-drops.json')).toEqual(['particle.mixingDiffusivity', 'materials.yellow']);
-    expect(paths('smoke-plume.json')).toEqual(['materials.smoke.grid.temperature']);
+    const paths2 = (input: SceneInput) => unportedFeatures(parseScene(input)).map((f) => f.path);
+    expect(paths('paint-drops.json')).toEqual([]);
+    expect(paths('honey-melt.json')).toEqual([]);
+    const exchange = shipped('honey-melt.json');
+    exchange.particle = { ...exchange.particle, viscositySolver: 'exchange' };
+    expect(paths2(exchange)).toEqual(['materials.honey.grid.temperature', 'materials.hot-honey.grid.temperature']);
+    // smoke-plume's temperature block is the grid's (an "explicit" grid viscosity): the particle engine carries none (temperature.ts temperatureLaw).
+    expect(paths('smoke-plume.json')).toEqual([]);
+  });
+
+  it('refuses, among several liquids, a gel, a free body, the exchange between unlike liquids and unlike adhesion to a solid, by their paths', () => {
+    const two = (extra: Partial<SceneInput>, b: Record<string, unknown> = {}): SceneInput => ({
+      materials: {
+        a: { kind: 'liquid', viscosity: { value: 1, unit: 'Pa.s' } },
+        b: { kind: 'liquid', density: 2000, viscosity: { value: 1, unit: 'Pa.s' }, ...b },
+        rock: { kind: 'solid', density: 500 },
+      },
+      bodies: [
+        { material: 'a', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } },
+        { material: 'b', shape: { type: 'box', center: [0, 0.04, 0], size: [0.01, 0.01, 0.01] } },
+        { material: 'rock', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.005 } },
+      ],
+      ...extra,
+    });
+    const paths = (input: SceneInput) => unportedFeatures(parseScene(input)).map((f) => f.path);
+    expect(paths(two({}))).toEqual([]);
+    expect(paths(two({}, { viscoelastic: { elasticModulus: 100 } }))).toEqual(['materials.b.viscoelastic']);
+    expect(paths(two({ particle: { viscositySolver: 'exchange' } }))).toEqual(['particle.viscositySolver']);
+    expect(paths(two({ adhesion: [{ between: ['b', 'rock'], type: 'attract', strength: 10 }] }))).toEqual(['adhesion']);
+    const free = two({});
+    free.bodies![2] = { ...free.bodies![2], motion: { type: 'free' } } as NonNullable<SceneInput['bodies']>[number];
+    expect(paths(free)).toEqual(['bodies[2].motion']);
   });
 
   it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {

@@ -116,13 +116,14 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
 
   it('refuses a scene with a feature it does not run, naming each by its path', async () => {
     const device = await gpuDevice();
-    // Mixing and a moving lid are not ported (moving bodies and sources are: moving.test.ts, sources.test.ts).
+    // The paper's density correction and a moving lid are not ported (moving bodies and sources are:
+    // moving.test.ts, sources.test.ts; mixing is, with two liquids: liquids.test.ts).
     const input = scene({
       adhesion: [],
       domain: { min: [-0.02, 0, -0.02], max: [0.02, 0.06, 0.02], boundary: 'slip', faces: { ymax: { type: 'moving', velocity: [0.1, 0, 0] } } },
       bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0.02, 0], size: [0.01, 0.01, 0.01] } }],
     });
-    input.particle = { ...input.particle, mixingDiffusivity: 1e-6 };
+    input.particle = { ...input.particle, densitySolver: 'steele' };
     let err: unknown;
     try {
       new GpuParticleSimulation(device, parseScene(input));
@@ -131,7 +132,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     }
     expect(err).toBeInstanceOf(UnportedSceneError);
     const paths = (err as UnportedSceneError).features.map((f) => f.path);
-    expect(paths).toEqual(['particle.mixingDiffusivity', 'domain.faces.ymax']);
+    expect(paths).toEqual(['particle.densitySolver', 'domain.faces.ymax']);
     expect((err as Error).message).toMatch(/domain\.faces\.ymax: moving walls — not ported to the WebGPU backend/);
   });
 });

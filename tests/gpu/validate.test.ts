@@ -21,12 +21,12 @@ afterAll(() => backend.close());
 describe('validate on the webgpu backend: refusals', () => {
   it('refuses a case whose scene the backend does not run, by JSON path, starting no GPU', () => {
     // Every shipped particle case runs on the backend at the defaults since sinks.ts and the implicit
-    // viscosity: a case of two liquids (one liquid runs) is refused.
+    // viscosity: a case of two liquids, one of them a gel (several liquids run, a gel among them not), is refused.
     const r = runCase(twoLiquids, 'particle', 'tiny', backend);
     expect([r.caseName, r.backend, r.passed, r.error]).toEqual(['two-liquids', 'webgpu', false, undefined]);
-    expect(r.refused).toMatch(/^the WebGPU backend does not run materials\.b\n {2}materials\.b: a second liquid/);
+    expect(r.refused).toMatch(/^the WebGPU backend does not run materials\.b\.viscoelastic\n {2}materials\.b\.viscoelastic: a gel among several liquids/);
     expect(r.refused!.split('\n')).toHaveLength(2);
-    expect(formatResults([r])).toContain('refused: two-liquids (particle/webgpu): the WebGPU backend does not run materials.b');
+    expect(formatResults([r])).toContain('refused: two-liquids (particle/webgpu): the WebGPU backend does not run materials.b.viscoelastic');
     expect(backend.adapter()).toBe('');
   });
 
@@ -37,7 +37,7 @@ describe('validate on the webgpu backend: refusals', () => {
   });
 });
 
-/** Two liquids falling in a closed box: a scene the backend refuses (it runs one liquid). */
+/** Two liquids falling in a closed box, b a gel: a scene the backend refuses (a gel among several liquids: src/gpu/liquids.ts). */
 const twoLiquids: ValidationCase = {
   name: 'two-liquids', title: 'Two liquids', engines: ['particle'], source: 'analytic', meaning: 'a refusal on the GPU path of validate',
   run(engine) {
@@ -45,7 +45,7 @@ const twoLiquids: ValidationCase = {
     const sim = simulate(engine, {
       name: 'two-liquids', fps: 30, duration: 0.1,
       domain: { min: [0, 0, 0], max: [0.04, 0.14, 0.04], boundary: 'slip' },
-      materials: { a: liquid('a'), b: liquid('b') },
+      materials: { a: liquid('a'), b: { ...liquid('b'), viscoelastic: { elasticModulus: 100 } } },
       bodies: [
         { material: 'a', shape: { type: 'box', center: [0.02, 0.1, 0.02], size: [0.01, 0.01, 0.01] } },
         { material: 'b', shape: { type: 'box', center: [0.02, 0.05, 0.02], size: [0.01, 0.01, 0.01] } },
