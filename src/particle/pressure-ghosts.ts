@@ -7,10 +7,10 @@
  * mirrored.
  *
  * Each loop visits the ghosts inline, in one fixed order (a's own images by subset S of its wall
- * axes, then each neighbour of the row in row order and its subsets), and the kernel's factor row
- * takes the ghosts in the same pass over the row as the liquid terms; every sum adds the same
- * terms in the same order as the callback form this replaced (the same bits; docs/decisions.md,
- * "The dam break's cost").
+ * axes, then each neighbour of the row in row order and its subsets), the ghost sums kept apart
+ * from the liquid sums, and the measure's walled row takes the ghosts in the same pass over the
+ * row as its liquid terms (docs/decisions.md, "The dam break's cost"). The mirror-wall boundary
+ * and the diagonal it gives: pressure-kernels.ts.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
