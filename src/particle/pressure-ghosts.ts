@@ -16,7 +16,7 @@ import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** Bits of wmask that say which axes have a wall within h (the rest hold the walls' signs). */
-export const AXES = 7;
+const AXES = 7;
 
 /**
  * What the loops below return, by index. factorRowWalls: [0] 1 + Σ_b w_ab, [1..3] Σ_b G_ab, [4]
