@@ -16,8 +16,9 @@
  * order, by
  *   δρ̂_a = 1/n0 · [Σ_b (Δx_a − Δx_b)·G_ab + Σ_s γ_s Δx_a·G_as + Σ_ghosts (Δx_a − Δx_ghost)·G_ag]
  * (a ghost moves as its source, mirrored). α_a is the inverse of this map's diagonal, exact with
- * the ghosts (pressure-ghosts.ts factorRowWalls): PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step
- * (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
+ * the ghosts (pressure-ghosts.ts factorRowWalls): PBF's λ_a = −C_a α_a, and the pressure stage's
+ * relaxed Jacobi step (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the
+ * remaining compression e_a.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum } from './pressure-ghosts.ts';
