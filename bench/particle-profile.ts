@@ -1,16 +1,33 @@
 /**
- * Per-stage CPU profile of a particle scene: `npx tsx bench/particle-profile.ts [scene] [warmup] [frames]`.
- * Prints CPU ms/frame (process.cpuUsage) and the engine's per-stage wall split; pair with
- * `node --cpu-prof --import tsx` to get a .cpuprofile.
+ * Per-stage CPU profile of a particle scene:
+ *   npx tsx bench/particle-profile.ts [scene] [warmup] [frames] [--radius R] [--cpu-prof OUT.cpuprofile]
+ * Prints CPU ms/frame (process.cpuUsage) and the engine's per-stage wall split, the counters a
+ * frame and a checksum of the state. `--radius` overrides particle.radius (a coarser copy of a
+ * scene for quick profiling); `--cpu-prof` writes V8's CPU profile of the timed frames alone (not
+ * the warm-up, nor the first frame's cold pressure solve), for Chrome's DevTools or a script that
+ * sums self time by function.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { parseScene, createSimulation } from '../src/index.ts';
 
-const file = process.argv[2] ?? 'scenes/honey-drop.json';
-const warm = Number(process.argv[3] ?? 1), frames = Number(process.argv[4] ?? 3);
-const scene = parseScene(JSON.parse(readFileSync(file, 'utf8')));
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+const file = pos[0] ?? 'scenes/honey-drop.json';
+const warm = Number(pos[1] ?? 1), frames = Number(pos[2] ?? 3);
+const json = JSON.parse(readFileSync(file, 'utf8'));
+const radius = flag('--radius'), profileOut = flag('--cpu-prof');
+if (radius !== undefined) json.particle = { ...json.particle, radius: Number(radius) };
+const scene = parseScene(json);
 const sim = createSimulation(scene, 'particle');
 for (let f = 0; f < warm; f++) sim.stepFrame();
+const session = profileOut ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
 const stages: Record<string, number> = {};
 let cpu = 0, wall = 0;
 const counters: Record<string, number> = {};
@@ -22,6 +39,11 @@ for (let f = 0; f < frames; f++) {
   wall += s.wallMs;
   for (const [k, v] of Object.entries(s.stages)) stages[k] = (stages[k] ?? 0) + v;
   for (const [k, v] of Object.entries(s.counters)) counters[k] = (counters[k] ?? 0) + v;
+}
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(profileOut!, JSON.stringify(profile));
+  session.disconnect();
 }
 const out: string[] = [`${file}: cpu ${(cpu / frames).toFixed(1)} ms/frame, wall ${(wall / frames).toFixed(1)}`];
 for (const [k, v] of Object.entries(stages)) out.push(`  ${k.padEnd(11)} ${(v / frames).toFixed(1)}`);

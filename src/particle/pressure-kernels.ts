@@ -16,10 +16,12 @@
  * order, by
  *   δρ̂_a = 1/n0 · [Σ_b (Δx_a − Δx_b)·G_ab + Σ_s γ_s Δx_a·G_as + Σ_ghosts (Δx_a − Δx_ghost)·G_ag]
  * (a ghost moves as its source, mirrored). α_a is the inverse of this map's diagonal, exact with
- * the ghosts (wallFactor): PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step
- * (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
+ * the ghosts (pressure-ghosts.ts factorRowWalls): PBF's λ_a = −C_a α_a, and the pressure stage's
+ * relaxed Jacobi step (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the
+ * remaining compression e_a.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum } from './pressure-ghosts.ts';
 
 export interface KernelView {
   /** Slot positions, 3 per slot (the passes move them). */
@@ -49,7 +51,7 @@ export interface KernelView {
   dx: Float64Array;
   /**
    * Mirror walls per slot (wallRange): bit k set when a closed wall on axis k is within h, bit
-   * 3 + k when that wall's inward sign is −1 (a max face; wallSign); its distance δ (3 per slot).
+   * 3 + k when that wall's inward sign is −1 (a max face); its distance δ (3 per slot).
    */
   wmask: Uint8Array;
   wdel: Float64Array;
@@ -58,14 +60,6 @@ export interface KernelView {
   h: number;
   n0: number;
   eps: number;
-}
-
-/** Bits of wmask that say which axes have a wall within h (the rest hold the walls' signs). */
-const AXES = 7;
-
-/** The inward sign (±1) of the wall on axis k that mask (a slot's wmask) marks. */
-function wallSign(mask: number, k: number): number {
-  return mask & (8 << k) ? -1 : 1;
 }
 
 /** Marks, per slot of [a0, a1), the closed walls within h (the nearer one of an axis), from the current positions. */
@@ -105,10 +99,6 @@ export interface SolveView extends KernelView {
   res: Float64Array;
 }
 
-/** Scratch of the ghost loops. */
-const off = new Float64Array(3);
-const sum = new Float64Array(8);
-
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
 export function factorRange(v: SolveView, a0: number, a1: number): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
@@ -117,10 +107,17 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
   for (let a = a0; a < a1; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let rho = 1, gx = 0, gy = 0, gz = 0, s2 = 0, k = 0;
+    // A slot with closed walls within h takes its liquid row and its ghosts in one pass over the
+    // row (pressure-ghosts.ts: the same sums in the same order).
+    const walled = anyWalls && mask[a] !== 0;
+    if (walled) {
+      factorRowWalls(v, a);
+      rho = ghostSum[0]; gx = ghostSum[1]; gy = ghostSum[2]; gz = ghostSum[3]; s2 = ghostSum[4]; k = ghostSum[5];
+    }
     // cubicSpline and cubicSplineSlope written out, both sides of s = 1/2 computed and one taken
     // (the same arithmetic, so the same bits): the six nearest neighbours of a rest lattice sit at
     // s = 1/2, where a branch would be a coin toss.
-    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    for (let q = ls[a], q1 = walled ? ls[a] : ls[a + 1]; q < q1; q++) {
       const j = lj[q], b = 3 * j;
       const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
@@ -151,11 +148,11 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       gx += f * dx; gy += f * dy; gz += f * dz;
     }
     let hx = gx, hy = gy, hz = gz;
-    if (anyWalls && mask[a] !== 0) {
-      wallFactor(v, a);
-      rho += sum[0]; gx += sum[1]; gy += sum[2]; gz += sum[3]; s2 += sum[4];
-      hx = gx + sum[5]; hy = gy + sum[6]; hz = gz + sum[7];
-      k += ghostCount;
+    if (walled) {
+      const g = ghostSum;
+      rho += g[6]; gx += g[7]; gy += g[8]; gz += g[9]; s2 += g[10];
+      hx = gx + g[11]; hy = gy + g[12]; hz = gz + g[13];
+      k += g[14];
     }
     v.nb[a] = k;
     const gs = v.grad;
@@ -206,7 +203,7 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
     }
     if (anyWalls && mask[a] !== 0) {
       ghostDisplacement(v, a);
-      cx += sum[1]; cy += sum[2]; cz += sum[3];
+      cx += ghostSum[1]; cy += ghostSum[2]; cz += ghostSum[3];
     }
     out[3 * a] = -cx * invN0; out[3 * a + 1] = -cy * invN0; out[3 * a + 2] = -cz * invN0;
   }
@@ -241,7 +238,7 @@ function densityChange(v: SolveView, a: number, u: Float64Array, ou: Float64Arra
   }
   if (v.walls.length > 0 && v.wmask[a] !== 0) {
     ghostDensityChange(v, a, u);
-    drho += sum[0];
+    drho += ghostSum[0];
   }
   change[0] = drho;
 }
@@ -275,138 +272,4 @@ export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega:
     const np = p[a] + omega * al * e;
     p[a] = np > 0 ? np : 0;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Mirror ghosts (closed walls): a's own images and its neighbours' across the walls within h of both.
-
-/** Calls fn(offset, d2, src, S) for every ghost slot a sees: src is a or the neighbour, S the set of mirrored axes. */
-function forGhosts(v: SolveView, a: number, fn: (d2: number, src: number, S: number) => void): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, h2 = v.h * v.h;
-  const wa = mask[a], ma = wa & AXES;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    let d2 = 0;
-    for (let k = 0; k < 3; k++) {
-      off[k] = S & (1 << k) ? 2 * wallSign(wa, k) * del[3 * a + k] : 0;
-      d2 += off[k] * off[k];
-    }
-    if (d2 < h2) fn(d2, a, S);
-  }
-  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-    const b = lj[q];
-    const wb = mask[b];
-    // The axes whose walls a and b both see, the same wall (the same sign bit).
-    const common = ma & wb & ~((wa ^ wb) >> 3);
-    if (common === 0) continue;
-    const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
-    for (let S = common; S > 0; S = (S - 1) & common) {
-      off[0] = S & 1 ? wallSign(wa, 0) * (del[3 * a] + del[3 * b]) : rx;
-      off[1] = S & 2 ? wallSign(wa, 1) * (del[3 * a + 1] + del[3 * b + 1]) : ry;
-      off[2] = S & 4 ? wallSign(wa, 2) * (del[3 * a + 2] + del[3 * b + 2]) : rz;
-      const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
-      if (d2 < h2) fn(d2, b, S);
-    }
-  }
-}
-
-let cur: SolveView;
-let curA = 0;
-
-let ghostCount = 0;
-
-/**
- * The ghosts' share of slot a's ρ, gradient sum and diagonal, into sum: [0] Σ w, [1..3] Σ G over
- * every ghost, [4] what the ghosts add to Σ_b m_a/m_b |T_b|², [5..7] Σ G over a's own images once
- * more. The diagonal of a's row is (m_a/m̄ |ĝ_a|² + Σ_b m_a/m_b |T_b|²)/n0², where a neighbour b and
- * its images move together, T_b = G_ab + Σ_S M_S G_{a,b^S} (M_S mirrors the axes in S), and a's
- * own images move with a: ĝ_a = Σ G + Σ_self G (its pressure pushes it off each twice).
- */
-function wallFactor(v: SolveView, a: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, h = v.h, h2 = h * h, invH = 1 / h;
-  sum.fill(0);
-  ghostCount = 0;
-  const wa = mask[a], ma = wa & AXES;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    let d2 = 0;
-    for (let k = 0; k < 3; k++) {
-      off[k] = S & (1 << k) ? 2 * wallSign(wa, k) * del[3 * a + k] : 0;
-      d2 += off[k] * off[k];
-    }
-    if (d2 >= h2) continue;
-    ghostCount++;
-    const d = Math.sqrt(d2), s = d * invH;
-    sum[0] += cubicSpline(s);
-    if (d === 0) continue;
-    const f = (cubicSplineSlope(s) * invH) / d;
-    for (let k = 0; k < 3; k++) { sum[1 + k] += f * off[k]; sum[5 + k] += f * off[k]; }
-  }
-  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-    const b = lj[q];
-    const wb = mask[b];
-    // The axes whose walls a and b both see, the same wall (the same sign bit).
-    const common = ma & wb & ~((wa ^ wb) >> 3);
-    if (common === 0) continue;
-    const rx = xa - x[3 * b], ry = ya - x[3 * b + 1], rz = za - x[3 * b + 2];
-    // T starts as G_ab (zero beyond h: the pair may be out of reach while an image is not).
-    let tx = 0, ty = 0, tz = 0;
-    const dr = Math.sqrt(rx * rx + ry * ry + rz * rz), sr = dr * invH;
-    if (sr < 1 && dr > 0) {
-      const f = (cubicSplineSlope(sr) * invH) / dr;
-      tx = f * rx; ty = f * ry; tz = f * rz;
-    }
-    const g0 = tx * tx + ty * ty + tz * tz;
-    for (let S = common; S > 0; S = (S - 1) & common) {
-      off[0] = S & 1 ? wallSign(wa, 0) * (del[3 * a] + del[3 * b]) : rx;
-      off[1] = S & 2 ? wallSign(wa, 1) * (del[3 * a + 1] + del[3 * b + 1]) : ry;
-      off[2] = S & 4 ? wallSign(wa, 2) * (del[3 * a + 2] + del[3 * b + 2]) : rz;
-      const d2 = off[0] * off[0] + off[1] * off[1] + off[2] * off[2];
-      if (d2 >= h2) continue;
-      ghostCount++;
-      const d = Math.sqrt(d2), s = d * invH;
-      sum[0] += cubicSpline(s);
-      if (d === 0) continue;
-      const f = (cubicSplineSlope(s) * invH) / d;
-      const ex = f * off[0], ey = f * off[1], ez = f * off[2];
-      sum[1] += ex; sum[2] += ey; sum[3] += ez;
-      tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
-    }
-    sum[4] += (tx * tx + ty * ty + tz * tz - g0) * (v.uniform ? 1 : v.invMass[b]);
-  }
-}
-
-function displacementGhost(d2: number, src: number): void {
-  const d = Math.sqrt(d2);
-  if (d === 0) return;
-  const v = cur, a = curA;
-  const wab = v.uniform ? 1 : (2 * v.invMass[a]) / (v.invMass[a] + v.invMass[src]);
-  const f = ((v.p[a] + v.p[src]) * wab * cubicSplineSlope(d / v.h)) / v.h / d;
-  sum[1] += f * off[0]; sum[2] += f * off[1]; sum[3] += f * off[2];
-}
-
-let curU: Float64Array = new Float64Array(0);
-
-function densityChangeGhost(d2: number, src: number, S: number): void {
-  const d = Math.sqrt(d2);
-  if (d === 0) return;
-  const v = cur, a = curA, u = curU;
-  const f = cubicSplineSlope(d / v.h) / v.h / d;
-  let dot = 0;
-  for (let k = 0; k < 3; k++) {
-    const ug = S & (1 << k) ? -u[3 * src + k] : u[3 * src + k];
-    dot += (u[3 * a + k] - ug) * off[k];
-  }
-  sum[0] += f * dot;
-}
-
-function ghostDisplacement(v: SolveView, a: number): void {
-  sum.fill(0); cur = v; curA = a;
-  forGhosts(v, a, displacementGhost);
-}
-
-/** The ghosts' share of densityChange for slot a, into sum[0]. */
-function ghostDensityChange(v: SolveView, a: number, u: Float64Array): void {
-  sum.fill(0); cur = v; curA = a; curU = u;
-  forGhosts(v, a, densityChangeGhost);
 }
