@@ -183,7 +183,7 @@ export function around(support: string, body: string): string {
 }
 
 /**
- * Mirror ghosts (pressure-kernels.ts forGhosts): a's own images across its walls, inside the
+ * Mirror ghosts (pressure-ghosts.ts): a's own images across its walls, inside the
  * neighbour loop `b`'s images across the walls both see. The body sees off (a − ghost), d2 and pb
  * (the source's pressure).
  */
