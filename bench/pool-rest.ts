@@ -62,7 +62,7 @@ for (let f = 1; f <= Math.round(seconds * fps); f++) {
   if (t >= 1) { worst = Math.max(worst, rms / u); msum += sqAll / L.count; mframes++; }
   const c = st.counters;
   const parts = regions.map((n, k) => `${n} ${(Math.sqrt(sq[k] / Math.max(1, cnt[k])) * 1000).toFixed(2)}` + (kv.dens ? ` [${(dn[k] / Math.max(1, cnt[k]) * 100).toFixed(2)}%]` : '')).join(' ');
-  if (!kv.quiet || f % Number(kv.quiet) === 0) console.log(`t ${t.toFixed(2)} rms ${(rms * 1000).toFixed(2)} mm/s (${(rms / u).toFixed(4)}) max ${(max * 1000).toFixed(1)} mm/s at ${where} | ${parts} | p ${(c.pressurePasses ?? 0) / (c.substeps ?? 1)} d ${(c.densityPasses ?? 0) / (c.substeps ?? 1)} sub ${c.substeps}`);
+  if (!kv.quiet || f % Number(kv.quiet) === 0) console.log(`t ${t.toFixed(2)} rms ${(rms * 1000).toFixed(2)} mm/s (${(rms / u).toFixed(4)}) max ${(max * 1000).toFixed(1)} mm/s at ${where} | ${parts} | p ${(c.pressurePasses ?? 0) / (c.substeps ?? 1)} d ${(c.densityPasses ?? 0) / (c.substeps ?? 1)} f ${(c.filterSteps ?? 0) / (c.substeps ?? 1)} sub ${c.substeps}`);
 }
 const cpu = process.cpuUsage(cpu0);
 console.log(`over t ≥ 1 s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
