@@ -9,7 +9,8 @@
  * scene default), g (m/s², 9.81), fps, quiet=N (print every Nth frame), dens=1 (mean ρ/ρ0 − 1 per region), and
  * any particle.* setting as p.name=value (p.pressureCourant=0.4 p.pressureIterations=4).
  * Regions: top (within 2.5 r of the highest particle), corner (within 2.5 r of two side walls),
- * wall (of one), floor (within 2.5 r of it), bulk (the rest); RMS mm/s each.
+ * wall (of one), floor (within 2.5 r of it), bulk (the rest); RMS mm/s each. Per sub-timestep: p pressure
+ * passes, d PBF passes, f the particle-scale filter's steps (pressure-filter.ts filterSteps), sub sub-timesteps a frame.
  */
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
