@@ -7,7 +7,7 @@
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
  * w the cubic spline over the support h (w(0) = 1), n0 its sum over the rest lattice; and each step
- * is Δv = −FILTER_GAIN · L(L v), FILTER_STEPS times a sub-timestep. L is symmetric and negative
+ * is Δv = −FILTER_GAIN · L(L v), filterSteps(C) times a sub-timestep. L is symmetric and negative
  * semi-definite in the mass-weighted product (a pair's terms are equal and opposite), so each step
  * keeps the momentum and only removes kinetic energy (stable while FILTER_GAIN λ_max(L)² < 2; on the
  * lattice λ_max ≈ 1.4). As L ≈ k ∇², L² damps a mode of wavenumber k as (k 2r)⁴: strongly at the

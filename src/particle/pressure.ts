@@ -29,7 +29,10 @@
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
  * particle scale in a sub-timestep (water), a bi-Laplacian filter between the solves does
- * (pressure-filter.ts); and with two solves the compression the liquid already has is taken out
+ * (pressure-filter.ts), with more steps as the pressure's Courant number grows, and past
+ * FILTER_PIECE_COURANT the sub-timestep is split (pressurePieces): the pressure's displacement
+ * holds a particle-scale restoring term proportional to p itself, stepped explicitly, which made
+ * deep water zig-zag (docs/decisions.md "Deep water at rest"); and with two solves the compression the liquid already has is taken out
  * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
  * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
@@ -99,7 +102,10 @@ const COLD = 50;
  * docs/decisions.md "Rest at any size"). The bound is the SPH Courant condition on a signal speed,
  * δt ≤ C d / c (Monaghan 1992, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30,
  * §10; DFSPH's C = 0.4, Bender & Koschier 2017 §5), with c = √(p_max/ρ0) from the stored pressure
- * of the last sub-timestep (p/δt², m²/s²: LiquidParticles.lambda).
+ * of the last sub-timestep (p/δt², m²/s²: LiquidParticles.lambda). Whatever particle.pressureCourant,
+ * with two solves and the implicit viscosity the particles the filter damps (pressure-filter.ts:
+ * water-like liquids, not next to a body) are held to C ≤ FILTER_PIECE_COURANT: up to it the
+ * filter's steps (filterSteps) keep their jitter bounded, beyond it they did not (a 20 cm water pool).
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
