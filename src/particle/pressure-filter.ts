@@ -7,7 +7,7 @@
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
  * w the cubic spline over the support h (w(0) = 1), n0 its sum over the rest lattice; and each step
- * is Δv = −FILTER_GAIN · L(L v), FILTER_STEPS times a sub-timestep. L is symmetric and negative
+ * is Δv = −FILTER_GAIN · L(L v), filterSteps(C) times a sub-timestep. L is symmetric and negative
  * semi-definite in the mass-weighted product (a pair's terms are equal and opposite), so each step
  * keeps the momentum and only removes kinetic energy (stable while FILTER_GAIN λ_max(L)² < 2; on the
  * lattice λ_max ≈ 1.4). As L ≈ k ∇², L² damps a mode of wavenumber k as (k 2r)⁴: strongly at the
@@ -40,6 +40,41 @@ export const FILTER_REACH = 0.05;
 export const FILTER_GAIN = 1;
 /** Bi-Laplacian steps a sub-timestep (one: 0.0052 √(g h) on the 9.6 × 4.8 cm water pool; two: 0.0026; three: 0.0021). */
 export const FILTER_STEPS = 2;
+/**
+ * The pressure Courant number C = δt √(p/ρ0) / 2r (p the largest pressure among the filtered
+ * particles, pressure.ts pressurePieces) up to which FILTER_STEPS suffice; above it the steps grow
+ * as C² (filterSteps). The 4.8 cm pool at 4 mm and 4 sub-timesteps reads 0.71.
+ */
+export const FILTER_COURANT = 0.7;
+/** The most bi-Laplacian steps a sub-timestep (filterSteps). */
+export const FILTER_MAX_STEPS = 8;
+/**
+ * The pressure Courant number of the filtered particles over which the sub-timestep is split
+ * (pressure.ts pressurePieces) rather than filtered harder: the steps' damping, strong at the
+ * particle scale, reaches less of the larger modes that go unstable as C grows (a 9.6 × 20 cm water
+ * pool, C 1.46, jittered at 0.020 √(g h) with 8 steps; in two pieces, C 0.73, it rests at 0.0013).
+ */
+export const FILTER_PIECE_COURANT = 1.2;
+
+/**
+ * Bi-Laplacian steps for a sub-timestep whose filtered particles have pressure Courant number C.
+ * The pressure's displacement Σ_b (p_a + p_b) ∇W_ab holds, besides the pressure's gradient, a
+ * particle-scale restoring term from the pressure itself (on disordered particles a uniform p
+ * pushes each particle down its own density gradient, −2p ∇ρ̂_a): a spring of stiffness ∝ p/ρ0
+ * per (2r)², which the sub-timestep steps explicitly (it becomes velocity, and the density solve
+ * does not see the modes it drives: a zig-zag along a row leaves every particle's density unchanged
+ * to first order). Stepped explicitly, a mode whose ω δt exceeds 2 grows each sub-timestep; damped
+ * by a factor f a sub-timestep it stays bounded while f (ω δt)² < 2 (1 + f). ω δt grows as C, so
+ * the damping the filter must give grows as C²: at a pool's floor C = δt √(g h)/2r, 1.13 in 12 cm
+ * of water at 4 mm (docs/decisions.md "Deep water at rest"). Each step multiplies a mode's
+ * velocity by 1 − FILTER_GAIN λ², so the steps grow as C²: FILTER_STEPS · (C/FILTER_COURANT)²,
+ * rounded up, at most FILTER_MAX_STEPS.
+ */
+export function filterSteps(courant: number): number {
+  if (!(courant > FILTER_COURANT)) return FILTER_STEPS;
+  const q = courant / FILTER_COURANT;
+  return Math.min(FILTER_MAX_STEPS, Math.ceil(FILTER_STEPS * q * q));
+}
 
 /**
  * c per material (0 for solids and for liquids whose viscosity damps the particle scale itself);

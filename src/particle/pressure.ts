@@ -29,7 +29,10 @@
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
  * particle scale in a sub-timestep (water), a bi-Laplacian filter between the solves does
- * (pressure-filter.ts); and with two solves the compression the liquid already has is taken out
+ * (pressure-filter.ts), with more steps as the pressure's Courant number grows, and past
+ * FILTER_PIECE_COURANT the sub-timestep is split (pressurePieces): the pressure's displacement
+ * holds a particle-scale restoring term proportional to p itself, stepped explicitly, which made
+ * deep water zig-zag (docs/decisions.md "Deep water at rest"); and with two solves the compression the liquid already has is taken out
  * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
  * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
@@ -39,7 +42,7 @@ import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runSolvePhase, UPDATE } from './pressure-job.ts';
-import { FILTER_GAIN, FILTER_STEPS, filterStrengths } from './pressure-filter.ts';
+import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 
 /**
@@ -99,15 +102,30 @@ const COLD = 50;
  * docs/decisions.md "Rest at any size"). The bound is the SPH Courant condition on a signal speed,
  * δt ≤ C d / c (Monaghan 1992, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30,
  * §10; DFSPH's C = 0.4, Bender & Koschier 2017 §5), with c = √(p_max/ρ0) from the stored pressure
- * of the last sub-timestep (p/δt², m²/s²: LiquidParticles.lambda).
+ * of the last sub-timestep (p/δt², m²/s²: LiquidParticles.lambda). Whatever particle.pressureCourant,
+ * with two solves and the implicit viscosity the particles the filter damps (pressure-filter.ts:
+ * water-like liquids, not next to a body) are held to C ≤ FILTER_PIECE_COURANT: up to it the
+ * filter's steps (filterSteps) keep their jitter bounded, beyond it they did not (a 20 cm water pool).
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
-  if (!(C > 0) || P.densitySolver !== 'pbf' || P.pressureIterations === 0) return 1;
+  if (P.densitySolver !== 'pbf' || P.pressureIterations === 0) return 1;
   const lam = ctx.liquid.lambda, n = ctx.liquid.count;
-  let m = 0;
-  for (let i = 0; i < n; i++) if (lam[i] > m) m = lam[i];
-  const pieces = Math.ceil((Math.sqrt(m) * dt) / (C * 2 * ctx.r));
+  let pieces = 1;
+  if (C > 0) {
+    let m = 0;
+    for (let i = 0; i < n; i++) if (lam[i] > m) m = lam[i];
+    pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (C * 2 * ctx.r)));
+  }
+  // The filter's reach (pressure-filter.ts filterSteps): where the liquid the filter damps holds a
+  // pressure whose Courant number is over FILTER_PIECE_COURANT, the sub-timestep is split.
+  const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
+  if (cm) {
+    const mat = ctx.liquid.material, near = ctx.liquid.nearObject;
+    let m = 0;
+    for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
+    pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * 2 * ctx.r)));
+  }
   return pieces > 1 ? pieces : 1;
 }
 
@@ -257,6 +275,18 @@ function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: numb
   }
 }
 
+/** The filter's strength per material at sub-timestep dt (pressure-filter.ts filterStrengths), or null where none is filtered. */
+function materialStrengths(ctx: StepContext, dt: number): Float64Array | null {
+  const sc = ctx.scene, names = sc.materialNames, nm = names.length;
+  // Per material, once a sub-timestep (a few numbers).
+  const nu = new Float64Array(nm), cm = new Float64Array(nm);
+  for (let m = 0; m < nm; m++) {
+    const material = sc.materials[names[m]];
+    nu[m] = material.kind === 'liquid' ? liquidViscosity(material, ctx.r, dt) : 0;
+  }
+  return filterStrengths(nu, ctx.isLiquid, dt, ctx.r, cm) ? cm : null;
+}
+
 /**
  * The particle-scale damping between the two solves (pressure-filter.ts): each liquid's velocity
  * filtered with the strength its own viscosity leaves to it (none where ν δt/(2r)² ≥ FILTER_REACH).
@@ -264,23 +294,23 @@ function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: numb
  * until the passes.
  */
 function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number): void {
-  const sc = ctx.scene, names = sc.materialNames, nm = names.length, L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
-  // Per material, once a sub-timestep (a few numbers).
-  const nu = new Float64Array(nm), cm = new Float64Array(nm);
-  for (let m = 0; m < nm; m++) {
-    const material = sc.materials[names[m]];
-    nu[m] = material.kind === 'liquid' ? liquidViscosity(material, ctx.r, dt) : 0;
-  }
-  if (!filterStrengths(nu, ctx.isLiquid, dt, ctx.r, cm)) return;
-  const c = v.res;
+  const L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
+  const cm = materialStrengths(ctx, dt);
+  if (!cm) return;
+  const c = v.res, lam = L.lambda;
+  // The largest pressure (p/ρ0, the first solve's) among the filtered particles: the steps grow with its Courant number.
+  let pmax = 0;
   for (let a = 0; a < n; a++) {
     const i = order[a];
     c[a] = near[i] ? 0 : cm[mat[i]];
+    if (c[a] > 0 && lam[i] > pmax) pmax = lam[i];
     u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2];
   }
-  // Δv = −FILTER_GAIN L(L v), FILTER_STEPS times (pressure-filter.ts): L, then L over its result.
+  const steps = filterSteps((Math.sqrt(pmax) * dt) / (2 * ctx.r));
+  ctx.count('filterSteps', steps);
+  // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result.
   const dv = v.dx;
-  for (let rep = 0; rep < FILTER_STEPS; rep++) {
+  for (let rep = 0; rep < steps; rep++) {
     if (rep > 0) for (let a = 0; a < n; a++) { const i = order[a]; u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2]; }
     runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
     u.set(dv.subarray(0, 3 * n));

@@ -1,0 +1,78 @@
+/**
+ * A deep water pool rests at the defaults (issue 26, "Rest at any size"; docs/decisions.md "Deep
+ * water at rest"). The pressure's displacement Σ_b (p_a + p_b) ∇W_ab carries a particle-scale
+ * restoring term proportional to the pressure itself, stepped explicitly; at a pool's floor its
+ * Courant number δt √(g h)/2r is 1.13 in 12 cm of water at 4 mm particles and 4 sub-timesteps, and
+ * the floor's rows zig-zagged (main 0750223: 0.008–0.009 √(g h) at 6.4 × 12 cm, the floor's edge
+ * rows at 45–55 mm/s, PBF firing every sub-timestep). The particle-scale filter's steps now grow
+ * with that Courant number (pressure-filter.ts filterSteps), and past FILTER_PIECE_COURANT the
+ * sub-timestep is split (pressure.ts pressurePieces). Measured (bench/pool-rest.ts 6.4 12 1
+ * nu=1e-6): 0.0004–0.0007 over 0.6–1 s. 20 cm deep (two pieces) with VISCID_LONG=1.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeLong } from '../long.ts';
+import { createSimulation, parseScene } from '../../src/index.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { FILTER_COURANT, FILTER_MAX_STEPS, FILTER_STEPS, filterSteps } from '../../src/particle/pressure-filter.ts';
+
+const R = 0.004, G = 9.81;
+
+function waterPool(width: number, depth: number): ParticleSimulation {
+  const scene: SceneInput = {
+    name: 'deep-pool', fps: 30, duration: 1,
+    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
+    materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
+    bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
+    particle: { radius: R },
+  };
+  return createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
+}
+
+/** RMS speed / √(g depth) over frames (from, to] at 30 fps (mean square over them), and the worst frame's. */
+function rest(s: ParticleSimulation, depth: number, from: number, to: number): { rms: number; worst: number; subs: number } {
+  const L = s.ctx.liquid, u = Math.sqrt(G * depth);
+  let sum = 0, frames = 0, worst = 0, subs = 0;
+  for (let f = 1; f <= to; f++) {
+    const st = s.stepFrame();
+    if (f <= from) continue;
+    subs = Math.max(subs, st.counters.substeps ?? 0);
+    let sq = 0;
+    for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
+    sum += sq / L.count;
+    worst = Math.max(worst, Math.sqrt(sq / L.count) / u);
+    frames++;
+  }
+  return { rms: Math.sqrt(sum / frames) / u, worst, subs };
+}
+
+describe('the particle-scale filter steps with the pressure Courant number', () => {
+  it('FILTER_STEPS up to FILTER_COURANT, then growing as C², at most FILTER_MAX_STEPS', () => {
+    expect(filterSteps(0)).toBe(FILTER_STEPS);
+    expect(filterSteps(FILTER_COURANT)).toBe(FILTER_STEPS);
+    expect(filterSteps(FILTER_COURANT * 1.4)).toBe(2 * FILTER_STEPS);
+    expect(filterSteps(1.12)).toBe(6);
+    expect(filterSteps(100)).toBe(FILTER_MAX_STEPS);
+  });
+});
+
+describe('a deep water pool rests, default adhesion, 4 mm particles, the defaults', () => {
+  it('6.4 × 12 cm: RMS ≤ 0.003 √(g h) over seconds 0.5–1, no frame over 0.005, no split sub-timestep', () => {
+    const m = rest(waterPool(0.064, 0.12), 0.12, 15, 30);
+    expect(m.rms).toBeLessThan(0.003);
+    expect(m.worst).toBeLessThan(0.005);
+    // C 1.12 is within the filter's reach: 4 sub-timesteps a frame.
+    expect(m.subs).toBe(4);
+  });
+});
+
+describeLong(import.meta, 'a deeper water pool rests in split sub-timesteps (VISCID_LONG=1)', () => {
+  // Measured (bench/pool-rest.ts 9.6 20 1 nu=1e-6): 0.0011 at 1 s, 8 sub-timesteps a frame
+  // (C 1.46 over FILTER_PIECE_COURANT); 0.040 on main 0750223, 0.020 with 8 filter steps unsplit.
+  it('9.6 × 20 cm: RMS ≤ 0.005 √(g h) over seconds 0.5–1, in two pieces a sub-timestep', () => {
+    const m = rest(waterPool(0.096, 0.2), 0.2, 15, 30);
+    expect(m.rms).toBeLessThan(0.005);
+    expect(m.worst).toBeLessThan(0.008);
+    expect(m.subs).toBe(8);
+  });
+});
