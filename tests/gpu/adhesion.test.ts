@@ -74,7 +74,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU adhesion between liquid pa
       // Single precision: positions to 2^-24 of 1 cm, pair distances of a few mm, ~30 pairs a particle.
       expect(r.diff).toBeLessThan(1e-5 * r.max);
     }
-  }, 300_000);
+  });
 
   it('draws a cohesive cube without gravity in as the CPU engine does, keeping its momentum', async () => {
     const input: SceneInput = {
@@ -130,5 +130,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU adhesion between liquid pa
       // Each pair's adhesion is equal and opposite: the mean velocity stays 0.05 m/s along x.
       expect(Math.hypot(gpuTrack[f].p[0] - 0.05, gpuTrack[f].p[1], gpuTrack[f].p[2])).toBeLessThan(1e-5);
     }
-  }, 300_000);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll } from 'vitest';
 import type { StepStats } from '../../src/api.ts';
-import { releaseNodeGpu, requestNodeGpu } from '../../src/cli/webgpu.ts';
+import { requestNodeGpu } from '../../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -17,28 +17,47 @@ export const GPU_SKIP = skipReason('webgpu');
 let pending: Promise<GPUDevice> | undefined;
 
 /**
- * Releases the test file's device and Dawn after its tests: called at the top of each file that
- * asks for a device. (Not registered by this module itself: the test files share their worker's
- * modules, vitest.config.ts `isolate: false`, so this module runs once a worker, and a device
- * asked for by a later file would be left running, Dawn's event processing with it.)
+ * Ends a test file's use of the worker's device: after its tests, waits until the GPU has done the
+ * work the file submitted, so that none runs on into the next file. Called at the top of each file
+ * that asks for a device. The device itself is kept for the worker's next GPU file and ends with
+ * the worker's process (vitest.config.ts `isolate: false`: a worker runs file after file in one
+ * process, and this module once a worker; vitest ends a worker with SIGTERM, which a live Dawn
+ * instance does not hold up). Dawn compiles a device's compute pipelines once, for that device:
+ * on SwiftShader the implicit default's set is 4–7 s of CPU, paid again by a new device in the same
+ * process and not at all by a second simulation on the same device (bench/gpu-test-cost.ts:
+ * 7.32 s, then 6.55 s on a new device, against 0.01 s on the same one; BENCHMARKS.md, "The test
+ * suite, seventh pass"). An idle device costs no CPU (0.05 s over 10 s).
  */
 export function releaseGpuAfterAll(): void {
-  afterAll(() => {
+  afterAll(async () => {
     if (!pending) return;
-    releaseNodeGpu();
-    pending = undefined;
+    const device = await pending.catch(() => null);
+    await device?.queue.onSubmittedWorkDone();
   });
 }
 
-/** The shared device of a test file (released after it); an uncaptured WebGPU error fails the test that caused it. */
+/**
+ * The worker's shared device (see releaseGpuAfterAll); an uncaptured WebGPU error fails the test
+ * that caused it. A device that is lost (destroyed by a `releaseNodeGpu()` of the CLI's in this
+ * process, or by the driver) is replaced by a new one at the next call.
+ */
 export function gpuDevice(): Promise<GPUDevice> {
-  pending ??= requestNodeGpu().then(({ device }) => {
+  if (pending) return pending;
+  const made = requestNodeGpu().then(({ device }) => {
     device.addEventListener('uncapturederror', (e) => {
       throw new Error(`WebGPU error: ${(e as GPUUncapturedErrorEvent).error.message}`);
     });
+    void device.lost.then(() => {
+      if (pending === made) pending = undefined;
+    });
     return device;
   });
-  return pending;
+  pending = made;
+  // No adapter: the next call asks again (and says why again).
+  made.catch(() => {
+    if (pending === made) pending = undefined;
+  });
+  return made;
 }
 
 /** Runs fn with validation errors captured: rejects with the first one. */

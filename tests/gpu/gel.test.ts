@@ -78,7 +78,7 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
       expect(apart).toBeGreaterThan(3 * 0.0015);
       gpu.destroy();
     });
-  }, 120_000);
+  });
 
   it("checkpoints the springs through the host copy, and a GPU run resumed from it starts with them", async () => {
     const device = await gpuDevice();
@@ -101,5 +101,5 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
       expect(Math.abs(next.idA.length - saved)).toBeLessThan(0.1 * saved);
       gpu.destroy();
     });
-  }, 120_000);
+  });
 });

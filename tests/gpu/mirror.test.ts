@@ -62,5 +62,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU host copy'), () => {
     // The cube's outer shell (152 of 216) at least; every surface normal pointing out.
     expect(surface).toBeGreaterThanOrEqual(152);
     expect(outward).toBe(surface);
-  }, 300_000);
+  });
 });

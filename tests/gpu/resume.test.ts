@@ -3,9 +3,11 @@
  * uninterrupted run does: the checkpoint keeps the pressure's warm start (p/δt², vel.w on the GPU:
  * LiquidParticles.lambda) and the implicit viscosity's (the change of each particle's last solve:
  * its channel), and the resumed GPU run starts from them. On SwiftShader, a viscous cube dropped
- * into a box at the defaults (the implicit viscosity between two pressure solves): a frame, a
- * checkpoint, one more, against 2 uninterrupted; and against the same resume with the warm starts
- * dropped (what a GPU checkpoint held before), particle by particle (by id).
+ * into a box at the defaults (the implicit viscosity between two pressure solves): a run of 2
+ * frames whose checkpoint is taken after the first (taking it reads the host copy and leaves the
+ * GPU's run as it was); the checkpoint resumed for one frame against the run's second, and against
+ * the same resume with the warm starts dropped (what a GPU checkpoint held before), particle by
+ * particle (by id).
  */
 import { describe, expect, it } from 'vitest';
 import { GpuParticleRun } from '../../src/gpu/mirror.ts';
@@ -27,14 +29,20 @@ const scene: SceneInput = {
   bodies: [{ material: 'w', shape: { type: 'box', center: [0.015, 0.014, 0.015], size: [0.024, 0.024, 0.024] } }],
 };
 
-/** Positions by particle id after `frames` more frames of a GPU run from `sim` (new or restored). */
-async function run(device: GPUDevice, sim: ParticleSimulation, frames: number, save = false): Promise<{ pos: Map<number, number[]>; bytes: Uint8Array | null }> {
+/**
+ * Positions by particle id after `frames` more frames of a GPU run from `sim` (new or restored), and
+ * the run's checkpoint after frame `saveAt` of them (none when not given).
+ */
+async function run(device: GPUDevice, sim: ParticleSimulation, frames: number, saveAt?: number): Promise<{ pos: Map<number, number[]>; bytes: Uint8Array | null }> {
   return checked(device, async () => {
     const gpu = new GpuParticleRun(device, sim);
-    for (let f = 0; f < frames; f++) await gpu.stepFrame();
+    let bytes: Uint8Array | null = null;
+    for (let f = 1; f <= frames; f++) {
+      await gpu.stepFrame();
+      if (f === saveAt) bytes = gpu.mirror.save();
+    }
     const L = gpu.mirror.ctx.liquid, pos = new Map<number, number[]>();
     for (let i = 0; i < L.count; i++) pos.set(L.id[i], [L.pos[3 * i], L.pos[3 * i + 1], L.pos[3 * i + 2]]);
-    const bytes = save ? gpu.mirror.save() : null;
     gpu.dispose();
     return { pos, bytes };
   });
@@ -53,9 +61,10 @@ function apart(a: Map<number, number[]>, b: Map<number, number[]>): number {
 describe.skipIf(GPU_SKIP)('WebGPU checkpoints', () => {
   it('resume with the pressure\'s and the viscosity\'s warm starts, as the uninterrupted run goes on', async () => {
     const device = await gpuDevice();
-    const whole = await run(device, new ParticleSimulation(parseScene(scene)), 2);
-    const half = await run(device, new ParticleSimulation(parseScene(scene)), 1, true);
-    const restored = () => restoreSimulation(half.bytes!) as ParticleSimulation;
+    // One run of 2 frames, its checkpoint taken after the first: the GPU's frames of a run that
+    // was never interrupted (a checkpoint only reads the host copy), and the checkpoint to resume.
+    const whole = await run(device, new ParticleSimulation(parseScene(scene)), 2, 1);
+    const restored = () => restoreSimulation(whole.bytes!) as ParticleSimulation;
     const warm = restored();
     const L = warm.ctx.liquid, n = L.count;
     // Both warm starts are in the checkpoint, and not zero.

@@ -44,7 +44,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'viscid run --backend webgpu'), ()
     expect(manifest.settings.backend).toBe('webgpu');
     expect(manifest.engines.particle.frames.map((f: { frame: number; points: number }) => [f.frame, f.points])).toEqual([[1, 144], [2, 144]]);
     for (const f of ['points-0002.ply', 'mesh-0002.ply', 'checkpoint.vscd']) expect(existsSync(join(out, 'particle', f))).toBe(true);
-  }, 300_000);
+  });
 
   it('compare --backend webgpu records the GPU run beside the CPU particle engine', async () => {
     const out = join(dir, 'compare');
@@ -54,7 +54,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'viscid run --backend webgpu'), ()
     expect(r.stdout).toMatch(/points \(final\) +144 +144/);
     const csv = readFileSync(join(out, 'metrics.csv'), 'utf8');
     expect(csv.split('\n').filter((l) => l.startsWith('particle-webgpu,')).length).toBe(3);
-  }, 300_000);
+  });
 
   it('refuses a scene with a feature it does not run, before making the folder', async () => {
     const out = join(dir, 'refused');
@@ -62,5 +62,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'viscid run --backend webgpu'), ()
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/domain\.faces\.ymax: moving walls — not ported to the WebGPU backend/);
     expect(existsSync(out)).toBe(false);
-  }, 300_000);
+  });
 });

@@ -59,7 +59,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     expect(n).toBe(6 * 4 * 6);
     expect(Math.abs(cy - depth / 2)).toBeLessThan(0.005 * depth);
     expect(rms).toBeLessThan(0.01);
-  }, 300_000);
+  });
 
   it('jitters a pool at the default cohesion as the CPU engine does: RMS speed within 2× of the CPU\'s, centre of mass within 0.5 %', async () => {
     // The cohesion squeezes the lattice (adhesion-matrix.ts): the CPU engine's pool jitters at
@@ -73,7 +73,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     expect(g.rms).toBeLessThan(2 * c.rms);
     expect(g.rms).toBeGreaterThan(0.5 * c.rms);
     expect(Math.abs(g.cy - depth / 2)).toBeLessThan(0.005 * depth);
-  }, 300_000);
+  });
 
   it('runs a dam-break front at the default cohesion as the CPU engine does', async () => {
     const input = scene({
@@ -92,7 +92,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     expect(gpu.n).toBe(L.count);
     expect(gpuFront).toBeGreaterThan(0.022);
     expect(Math.abs(gpuFront - cpuFront)).toBeLessThan(0.25 * (cpuFront - 0.018) + 0.004);
-  }, 300_000);
+  });
 
   it('keeps the momentum of a free blob (no gravity, no walls) to single-precision round-off', async () => {
     const input = scene({
@@ -112,7 +112,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     const drift = Math.hypot(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]) / speed;
     console.log(`free blob: ${n} particles, momentum ${p0.map((v) => v.toFixed(3))} → ${p1.map((v) => v.toFixed(3))} (× m), drift ${drift.toExponential(2)} of Σ|v|`);
     expect(drift).toBeLessThan(1e-4);
-  }, 300_000);
+  });
 
   it('refuses a scene with a feature it does not run, naming each by its path', async () => {
     const device = await gpuDevice();

@@ -88,5 +88,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity on the GPU
     expect(rel).toBeLessThan(1e-3);
     expect(drift).toBeLessThan(1e-4);
     expect(Math.abs(gpu.iterations - cpuIterations)).toBeLessThanOrEqual(1);
-  }, 300_000);
+  });
 });

@@ -71,6 +71,6 @@ describe('stage buffer filled at every call', () => {
       } finally {
         teamWork.minParticles = saved;
       }
-    }, 60_000);
+    });
   }
 });

@@ -53,12 +53,14 @@ describe('a viscous blob spreading on a floor (Huppert 1982)', () => {
   // ν = 4e-3 m²/s (about honey), a 2 cm × 4 cm cylinder of 2 mm particles on a no-slip floor.
   // Radius against Huppert's similarity solution r⁸ = R⁸ + K t (η = 0.894) while the layer is at
   // least two particles thick (V / π r² ≥ 4 r), from 0.3 s, sampled at 40 fps (20 sub-timesteps a
-  // frame: the step of 20 fps × 40; at the implicit viscosity the layer is two particles thick
-  // only to about 0.65 s). Measured (exchange, 20 fps): −14 … −16 %; the exponent of
+  // frame: the step of 20 fps × 40). Measured (exchange, 20 fps): −14 … −16 %; the exponent of
   // r against t − t0 (t0 the r⁸ line's virtual origin, 0.133 s) 0.1234 (R² 0.996), Huppert's 1/8.
+  // The run ends at 0.65 s: at the defaults (2026-11-29) the layer is thinner than two particles
+  // from 0.50 s on (the radius only grows), so the 8 samples of 0.300–0.475 s are all that is
+  // checked, as they were when the run went on to 1.2 s (half the file's time, checking nothing).
   it('stays within 20 % of Huppert\'s radius while at least two particles thick', () => {
     const nu = 4e-3, R = 0.02, rp = 0.002;
-    const m = measureSpreading('particle', { nu, radius: R, height: 0.04, seconds: 1.2, particleRadius: rp, cellSize: 0.004, substeps: 20, fps: 40 });
+    const m = measureSpreading('particle', { nu, radius: R, height: 0.04, seconds: 0.65, particleRadius: rp, cellSize: 0.004, substeps: 20, fps: 40 });
     const K = (HUPPERT_1982.etaAxisymmetric ** 8 * G * m.volume ** 3) / (3 * nu);
     let checked = 0;
     const lt: number[] = [], lr: number[] = [];
