@@ -86,8 +86,9 @@ fn ${name}(a: u32) -> vec3<f32> {
   var s = red[0].y * va;
   ${around('P.hv', `
     let vb = ${v('b')};
-    s += (pk * vq(a, b) * pairF(d2, h) * dot(rv, va - vb)) * rv;
-    s += ghostTerms(xa, pos[b].xyz, va, vb, pk * vq(a, b));`)}
+    let pq = pk * vq(a, b);
+    s += (pq * pairF(d2, h) * dot(rv, va - vb)) * rv;
+    s += ghostTerms(xa, pos[b].xyz, va, vb, pq);`)}
   s += ghostTerms(xa, xa, va, va, pk * vq(a, a));
   if (P.om > 0u) {
     // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
@@ -225,7 +226,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let rho = red[0].y;
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `dg = symAdd(dg, outer(pk * vq(a, b) * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pk * vq(a, b)));`)}
+  ${around('P.hv', `let pq = pk * vq(a, b); dg = symAdd(dg, outer(pq * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pq));`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
