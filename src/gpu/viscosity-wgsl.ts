@@ -31,8 +31,8 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
- * id, CG_VOL q by slot), 5 red (the
- * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start.
+ * id, CG_VOL q by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * sums: RED_* below), 6 wall, 7 start.
  */
 import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
