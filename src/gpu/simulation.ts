@@ -343,6 +343,7 @@ export class GpuParticleSimulation {
     this.grid.build(enc);
     pass = enc.beginComputePass();
     encodeDensity(pass, { pipelines: K, group: this.group() }, G ? { pipelines: G.kernels.pipelines, group: this.group(G.kernels) } : null, n, P.densityIterations);
+    this.viscosity?.recordDensity(pass, this.viscosityBuffers(), n);
     Src?.hold(pass, this.grid, t);
     this.free?.reduce(pass, this.grid.pos, this.keep, n);
     pass.end();
@@ -352,8 +353,7 @@ export class GpuParticleSimulation {
   }
 
   private viscosityBuffers(): ViscosityBuffers {
-    const g = this.grid;
-    return { params: this.params, pos: g.pos, vel: g.vel, id: g.id, wall: this.wall, start: g.start };
+    return { params: this.params, pos: this.grid.pos, vel: this.grid.vel, id: this.grid.id, wall: this.wall, start: this.grid.start, sc: this.sc };
   }
 
   /**

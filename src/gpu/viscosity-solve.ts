@@ -7,7 +7,8 @@
  * v* plus the change the particle's last solve made (kept by particle id, so the sort need not
  * carry it), stops at |b − A v| ≤ VISCOSITY_TOLERANCE |b − A v*| or after VISCOSITY_MAX_ITERATIONS,
  * and shifts the solution by the residual's sum over the liquid's mass (the momentum the iterate
- * lacks).
+ * lacks). Its pairs and wall ghosts carry the volumes q_a q_b of the CPU's (viscosity-volumes.ts):
+ * ρ/ρ0 of the last density correction, kept by particle id (recordDensity).
  *
  * The stop test: every iteration on the GPU (the scalar kernel sets a `done` flag that turns the
  * rest of the dispatches into no-ops), so a solve stops at the same test as the CPU's; the host
@@ -22,7 +23,8 @@ import { VISCOSITY_MAX_ITERATIONS, VISCOSITY_TOLERANCE, WARM_START_CHANNEL } fro
 import { COPY_DST, dispatch, Kernels, MAP_READ, readBuffer, storageBuffer, WORKGROUP } from './device.ts';
 import { referenceViscosity } from './liquids.ts';
 import { GpuTemperature } from './temperature.ts';
-import { CG_C, CG_Q, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
+import { DensityRecord, seedDensity } from './viscosity-volumes.ts';
+import { CG_C, CG_Q, CG_RHO, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
@@ -41,6 +43,8 @@ export interface ViscosityBuffers {
   id: GPUBuffer;
   wall: GPUBuffer;
   start: GPUBuffer;
+  /** The step's slot scalars: ρ/ρ0 of the last density measure in x (wgsl.ts; recordDensity). */
+  sc: GPUBuffer;
 }
 
 export interface ViscosityResult {
@@ -66,6 +70,8 @@ export class GpuImplicitViscosity {
   private readonly temp: GPUBuffer;
   /** The scene has free bodies: each solve ends with their share (viscosity-wgsl.ts viscFree, free-bodies.ts). */
   private readonly free: boolean;
+  /** Keeps ρ/ρ0 by particle id after density correction, for the volumes (viscosity-volumes.ts). */
+  private readonly density: DensityRecord;
 
   /**
    * For the first liquid, material `m`, of `cpu` (its ρ and K μ the reference the liquid table scales
@@ -86,6 +92,8 @@ export class GpuImplicitViscosity {
     this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
     this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
+    this.density = new DensityRecord(device, capacity);
+    device.queue.writeBuffer(this.cg, 16 * CG_RHO * capacity, seedDensity(ctx.liquid, capacity));
     const had = ctx.liquid.channel(WARM_START_CHANNEL);
     if (had) {
       const n = ctx.liquid.count, c4 = new Float32Array(4 * n), dv = had.array;
@@ -109,6 +117,7 @@ export class GpuImplicitViscosity {
     if (this.heat) enc = await this.heat.conduct(enc, b, n, dt);
     const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start, this.temp]);
     let pass = enc.beginComputePass();
+    dispatch(pass, K.viscVolumes, group, n);
     dispatch(pass, K.viscSetup, group, n);
     dispatch(pass, K.viscStart, group, n);
     dispatch(pass, K.viscStartTotal, group, WORKGROUP);
@@ -142,6 +151,19 @@ export class GpuImplicitViscosity {
    */
   async warmStart(): Promise<Float32Array> {
     return new Float32Array(await readBuffer(this.device, this.cg, 16 * this.capacity, 16 * CG_C * this.capacity));
+  }
+
+  /**
+   * Into `pass`, right after density correction: the `n` slots' ρ/ρ0 (b.sc, sorted as b.id) kept
+   * by particle id for the next solve's volumes (viscosity-volumes.ts).
+   */
+  recordDensity(pass: GPUComputePassEncoder, b: ViscosityBuffers, n: number): void {
+    this.density.record(pass, b.params, b.sc, b.id, this.cg, n);
+  }
+
+  /** ρ/ρ0 as the next solve reads it, by GPU particle id (x of a vec4 each; recordDensity): for checks against the slots' read back. */
+  async densities(): Promise<Float32Array> {
+    return new Float32Array(await readBuffer(this.device, this.cg, 16 * this.capacity, 16 * CG_RHO * this.capacity));
   }
 
   /** Where the last solve left the free bodies' share (viscFree): the buffer and its first vec4 (free-bodies.ts reduce). */

@@ -5,7 +5,7 @@
  * system of src/particle/viscosity-weiler-solve.ts row for row:
  *
  *   ρ v_i + Σ_j e_ij x_ij (x_ij · (v_i − v_j)) + T X_i T v_i + walls = ρ v*_i,
- *   e_ij = δt K μ F(|x_ij|),   F(r) = −W′(r) / (r (r² + 0.01 h²)),
+ *   e_ij = δt K μ F(|x_ij|) q_i q_j,   F(r) = −W′(r) / (r (r² + 0.01 h²)),
  *
  * solved matrix-free by conjugate gradients with the 3×3 block-Jacobi preconditioner (the paper's
  * §4 solver as SPlisHSPlasH runs it). Each product A v is a gather over the neighbours within the
@@ -17,6 +17,8 @@
  * zero for a still body; objects.ts objectVel) on the right-hand side; the closed walls are mirror
  * ghosts of the liquid, "slip" moving with M v_j, "noslip" with −v_j (the symmetric B form of
  * viscosity-weiler-solve.ts). Still walls only (refuse.ts): they add nothing to the right-hand side.
+ * q are the volumes (V/V0 = ρ0/ρ below the rest density: volumesWgsl, viscosity-volumes.ts), on the
+ * liquid pairs and the ghosts (q of the particle mirrored), not on the object terms.
  *
  * The dot products are two-level workgroup reductions, fixed in order (so a run's sums do not
  * depend on scheduling): each workgroup of WORKGROUP slots sums its threads' terms in workgroup
@@ -28,17 +30,19 @@
  * Bindings (withBindings, wgsl.ts): 0 the step's parameters, 1 pos, 2 vel (v* until the end), 3 id
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
- * diagonal block, CG_N the body's normal, then CG_C the warm start by particle id), 5 red (the
- * solve's constants and scalars, then the workgroups' partial sums: RED_* below), 6 wall, 7 start, 8
- * the temperatures by particle id (temperature.ts; a stand-in where no liquid has a law, never read).
+ * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
+ * id, CG_VOL q by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * sums: RED_* below), 6 wall, 7 start, 8 the temperatures by particle id (temperature.ts; a
+ * stand-in where no liquid has a law, never read).
  */
 import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
 import { FACTOR_WGSL } from './temperature.ts';
+import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
 
-/** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C is indexed by particle id). */
-export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_SECTIONS = 9;
+/** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
+export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_SECTIONS = 11;
 /**
  * The red buffer (vec4 entries): [0] (K μ δt, ρ of the first liquid: liquids-wgsl.ts scales them for each, tol², floor) and [1] (maxIter, −, −, −) from the
  * host; [2] (r·z, r·r, goal, α); [3] (β, done, iterations, p·Ap); [4] (|b − A v*|², |b|², −, −);
@@ -57,6 +61,23 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(8) var<storage, read_write> temp: array<f32>;
 `;
 
+/**
+ * The volumes (viscosity-volumes.ts; src/particle/viscosity-weiler-volumes.ts): viscVolumes, the
+ * solve's first kernel, takes each slot's q = volumeRatio(ρ/ρ0) from ρ/ρ0 kept by particle id
+ * (CG_RHO) into CG_VOL; vq(a, b) = q_a q_b multiplies a liquid pair's coefficient and the ghost of b
+ * seen from a (b = a: a's own).
+ */
+function volumesWgsl(): string {
+  return /* wgsl */ `
+fn volumeRatio(d: f32) -> f32 { return select(1.0, 1.0 / max(d, ${VOLUME_FLOOR}), d < 1.0); }
+fn vq(a: u32, b: u32) -> f32 { return cg[sec(${CG_VOL}u, a)].x * cg[sec(${CG_VOL}u, b)].x; }
+@compute @workgroup_size(${WORKGROUP}) fn viscVolumes(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n) { return; }
+  cg[sec(${CG_VOL}u, a)] = vec4<f32>(volumeRatio(cg[sec(${CG_RHO}u, id[a])].x), 0.0, 0.0, 0.0);
+}`;
+}
+
 /** A(v) at slot a for v read as `v(b)` (a WGSL expression of slot b). */
 function applyFn(name: string, v: (b: string) => string): string {
   return /* wgsl */ `
@@ -72,10 +93,10 @@ fn ${name}(a: u32) -> vec3<f32> {
   var s = (red[0].y * rhoRatioOf(la)) * va;
   ${around('P.hv', `
     let vb = ${v('b')};
-    let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b));
+    let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b);
     s += (pkb * pairF(d2, h) * dot(rv, va - vb)) * rv;
     s += ghostTerms(xa, pos[b].xyz, va, vb, pkb);`)}
-  s += ghostTerms(xa, xa, va, va, pk);
+  s += ghostTerms(xa, xa, va, va, pk * vq(a, a));
   if (P.om > 0u) {
     // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
     let nrm = cg[sec(${CG_N}u, a)].xyz;
@@ -93,6 +114,8 @@ ${FACTOR_WGSL}
 // Sections of P.cap slots: the liquid may grow to it (sources.ts) and the warm start is kept by
 // particle id, below it too.
 fn sec(k: u32, a: u32) -> u32 { return k * P.cap + a; }
+
+${volumesWgsl()}
 
 // F(r) for r² = d2 < h² (viscosity-weiler-solve.ts pairFactor; 0 at r = 0).
 fn pairF(d2: f32, h: f32) -> f32 {
@@ -213,8 +236,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
-  dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk));
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
+  dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
   if (P.om > 0u) {
@@ -385,7 +408,7 @@ const FREE_SHARE = /* wgsl */ `
 export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE;
 
 export const VISCOSITY_ENTRIES = [
-  'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
+  'viscVolumes', 'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
   'viscShiftParts', 'viscShiftTotal', 'viscFinish', 'viscFree',
 ] as const;
 export type ViscosityEntry = (typeof VISCOSITY_ENTRIES)[number];
