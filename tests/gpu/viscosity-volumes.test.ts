@@ -17,23 +17,13 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { Scene } from '../../src/scene/scene.ts';
-import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
 import { skipTitle } from '../skips.ts';
+import { honeyLayer } from './honey-layer.ts';
 
 releaseGpuAfterAll();
 
-const input: SceneInput = {
-  fps: 30,
-  duration: 1,
-  domain: { min: [0, 0, 0], max: [0.032, 0.04, 0.016], boundary: 'slip', faces: { ymin: 'noslip' } },
-  materials: { honey: { kind: 'liquid', density: 1400, viscosity: { value: 0.5, unit: 'm2/s' } }, steel: { kind: 'solid' } },
-  bodies: [
-    { material: 'honey', shape: { type: 'box', center: [0.016, 0.008, 0.008], size: [0.032, 0.016, 0.016] } },
-    { material: 'steel', shape: { type: 'sphere', center: [0.016, 0.024, 0.008], radius: 0.008 } },
-  ],
-  particle: { radius: 0.002 },
-};
+const input = honeyLayer;
 
 /** The layer jittered and sheared (viscosity.test.ts), with ρ/ρ0 over [0.25, 1.15) where `dilute`, 1 elsewhere. */
 function layer(scene: Scene, dilute: boolean): ParticleSimulation {
