@@ -32,8 +32,9 @@
  * (pressure-filter.ts), with more steps as the pressure's Courant number grows, and past
  * FILTER_PIECE_COURANT the sub-timestep is split (pressurePieces): the pressure's displacement
  * holds a particle-scale restoring term proportional to p itself, stepped explicitly, which made
- * deep water zig-zag (docs/decisions.md "Deep water at rest"); and with two solves the compression the liquid already has is taken out
- * as a position shift, not as velocity (shiftPresent), but next to a body (docs/decisions.md
+ * deep water zig-zag (docs/decisions.md "Deep water at rest"); and with two solves the
+ * compression the liquid already has is taken out as a position shift, not as velocity
+ * (shiftPresent), but next to a body (docs/decisions.md
  * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
  * particle's passes have nothing to change, threw it off whatever it landed on.
