@@ -9,7 +9,7 @@ import type { StepContext } from './context.ts';
 import type { CellPairs, NeighbourList } from './neighbours.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell. */
@@ -19,6 +19,8 @@ class BoundaryScratch implements ObjectCellScratch {
   hashed: HashedObjectCells | null = null;
   /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
   readonly query = new Float64Array(2);
+  /** h² of the rows (gatherObjectSlots reads it from here: no double passed to a call). */
+  readonly h2 = new Float64Array(1);
 }
 
 export const solveBoundaryJob = defineJob({
@@ -64,8 +66,9 @@ function boundaryRowsRange(
   v: JobArrays<typeof solveBoundaryJob>, s: BoundaryScalars, c0: number, c1: number, list: ListSink<Int32Array>, sc: BoundaryScratch,
 ): void {
   const { x, start, count, order, near, box, ostart, ocount, opos, obox } = v;
-  const h = s.h, h2 = h * h, ls = list.start;
+  const h = s.h, ls = list.start;
   sc.query[1] = h;
+  sc.h2[0] = h * h;
   for (let c = c0; c < c1; c++) {
     const a0 = start[c], a1 = a0 + count[c];
     let any = false;
@@ -79,25 +82,7 @@ function boundaryRowsRange(
       ls[a] = list.length;
       if (m === 0 || !near[order[a]]) continue;
       list.reserve(list.length + room);
-      const lj = list.j;
-      let len = list.length;
-      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      // neighbours.ts boxDistance2 and gatherWithin, written out so that no coordinate is passed
-      // to a call as a double (V8 boxes one it does not inline: 0.4 MB a honey drop frame).
-      for (let q = 0; q < m; q++) {
-        const cc = oc[q], b = 6 * cc;
-        let ex = obox[b] - xa, ey = obox[b + 1] - ya, ez = obox[b + 2] - za;
-        if (ex < 0) { ex = xa - obox[b + 3]; if (ex < 0) ex = 0; }
-        if (ey < 0) { ey = ya - obox[b + 4]; if (ey < 0) ey = 0; }
-        if (ez < 0) { ez = za - obox[b + 5]; if (ez < 0) ez = 0; }
-        if (ex * ex + ey * ey + ez * ez >= h2) continue;
-        for (let o = ostart[cc], o1 = o + ocount[cc]; o < o1; o++) {
-          const dx = opos[3 * o] - xa, dy = opos[3 * o + 1] - ya, dz = opos[3 * o + 2] - za;
-          lj[len] = o;
-          len += +(dx * dx + dy * dy + dz * dz < h2);
-        }
-      }
-      list.length = len;
+      list.length = gatherObjectSlots(x, a, sc.h2, 0, oc, m, obox, ostart, ocount, opos, list.j, list.length);
     }
   }
 }

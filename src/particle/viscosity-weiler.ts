@@ -40,6 +40,7 @@ import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
+import { gatherObjectSlots } from './object-cells.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
@@ -274,39 +275,11 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
       bl.start[i] = bl.length;
       if (m === 0 || !near[i]) continue;
       bl.reserve(bl.length + room);
-      bl.length = gatherSlots(pos, i, st.ph2[mat[i] * (nm + 1)], oc, m, obox, og.start, og.count, opos, bl.j, bl.length);
+      bl.length = gatherObjectSlots(pos, i, st.ph2, mat[i] * (nm + 1), oc, m, obox, og.start, og.count, opos, bl.j, bl.length);
     }
   }
   bl.start[n] = bl.length;
   return no;
-}
-
-/**
- * Appends to lj at len the object slots within √h2 of particle i from the object cells oc[0 … m)
- * whose box lies within √h2 of it, in order; returns the new length. Branch-free within a cell,
- * as neighbours.ts gatherWithin (every candidate written, the length advanced over those in
- * reach), and written out here so that no coordinate is passed to a call as a double (V8 boxes
- * a double argument of a call it does not inline: 1.5 MB a two-frame honey drop).
- */
-function gatherSlots(
-  pos: Float64Array, i: number, h2: number, oc: Int32Array, m: number, obox: Float64Array,
-  ostart: Int32Array, ocount: Int32Array, opos: Float64Array, lj: Int32Array, len: number,
-): number {
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  for (let k = 0; k < m; k++) {
-    const cc = oc[k], b = 6 * cc;
-    let ex = obox[b] - xi, ey = obox[b + 1] - yi, ez = obox[b + 2] - zi;
-    if (ex < 0) { ex = xi - obox[b + 3]; if (ex < 0) ex = 0; }
-    if (ey < 0) { ey = yi - obox[b + 4]; if (ey < 0) ey = 0; }
-    if (ez < 0) { ez = zi - obox[b + 5]; if (ez < 0) ez = 0; }
-    if (ex * ex + ey * ey + ez * ez >= h2) continue;
-    for (let s = ostart[cc], s1 = s + ocount[cc]; s < s1; s++) {
-      const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
-      lj[len] = s;
-      len += +(dx * dx + dy * dy + dz * dz < h2);
-    }
-  }
-  return len;
 }
 
 /**
