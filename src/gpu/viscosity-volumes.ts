@@ -2,8 +2,8 @@
 /**
  * The neighbour volumes of the implicit viscosity on the GPU, as the CPU engine takes them
  * (src/particle/viscosity-weiler-volumes.ts; Weiler, Koschier, Brand & Bender 2018, eq. 8): each
- * liquid pair's coefficient, and each closed wall's mirror ghost's, times q_a q_b, q =
- * volumeRatio(ρ/ρ0) (viscosity-wgsl.ts volumesWgsl: the factor in the solve's rows and products).
+ * liquid pair's coefficient, and each closed wall's mirror ghost's, times q_a q_b, q as
+ * viscosity-weiler-volumes.ts volumeRatios gives it (viscosity-wgsl.ts volumesWgsl: the factor in the solve's rows and products).
  *
  * ρ/ρ0 is the density correction's last measure (step-wgsl.ts `factor`, the slot scalars' x), the
  * quantity the CPU keeps as LiquidParticles.density (pbf.ts finish) and its viscosity reads in the

@@ -22,7 +22,6 @@ import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
-import { volumeRatio } from './viscosity-weiler-volumes.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** Intervals of the table of √F(√s; 1) over s = (r/h)² ∈ [0, 1]. */
@@ -50,7 +49,7 @@ export interface RowLayout {
  * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds the pair list's length.
  */
 export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float32Array): RowLayout {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, dens = ctx.liquid.density;
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, vol = st.vol;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
   // Per material pair: √(δt K μ h⁻⁷) and TABLE_N / h².
@@ -62,7 +61,7 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
   pinv.fill(0, 0, 6 * n);
   let beyond = 0;
   for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = volumeRatio(dens[i]);
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = vol[i];
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e], pe = row + mat[j];
@@ -73,7 +72,7 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
         continue;
       }
       const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-      const q = qi * volumeRatio(dens[j]);
+      const q = qi * vol[j];
       const c = Math.fround(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q);
       coef[e] = c;
       const cx = c * dx, cy = c * dy, cz = c * dz;

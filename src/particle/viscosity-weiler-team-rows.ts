@@ -25,7 +25,6 @@ import { allocFloat32, allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
-import { volumeRatio } from './viscosity-weiler-volumes.ts';
 import { VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
@@ -35,21 +34,21 @@ const NO_FACTORS = new Float64Array(0);
 export const viscosityRowsCountJob = defineJob({
   name: 'viscosity-rows-count',
   arrays: { pc: 'f32', own: 'i32', into: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', dens: 'f32', ps: 'i32', pj: 'i32', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
+  inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'i32', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
   scalars: ['nm', 'thermal'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
-    const { pc, own, into, pos, mat, dens, ps, pj, pk, ph, ph2, tf } = x.a;
+    const { pc, own, into, pos, mat, vol, ps, pj, pk, ph, ph2, tf } = x.a;
     const nm = x.s.nm, thermal = x.s.thermal === 1, block = x.rank * x.n;
     for (let i = x.from; i < x.to; i++) {
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = volumeRatio(dens[i]);
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = vol[i];
       let m = 0;
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
         const j = pj[e], pe = row + mat[j];
         const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi, d2 = dx * dx + dy * dy + dz * dz;
         if (d2 < ph2[pe]) {
-          pc[e] = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * qi * volumeRatio(dens[j]) * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
+          pc[e] = Math.fround(pk[pe] * pairFactor(d2, ph[pe]) * qi * vol[j] * (thermal ? pairFactorMean(tf[i], tf[j]) : 1));
           m++;
           into[block + j]++;
         } else pc[e] = -1;
@@ -107,7 +106,7 @@ export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: 
   if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
   const a = job.a;
   a.pc = sc.pc; a.own = sc.own; a.into = sc.into;
-  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.dens = ctx.liquid.density; a.ps = pairs.start; a.pj = pairs.j;
+  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = st.vol; a.ps = pairs.start; a.pj = pairs.j;
   a.pk = st.pk; a.ph = st.ph; a.ph2 = st.ph2;
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;

@@ -15,7 +15,15 @@
 /** Smallest ρ/ρ0 a volume is taken at (V ≤ V0 / VOLUME_FLOOR). */
 export const VOLUME_FLOOR = 0.3;
 
-/** V/V0 of a particle at ρ/ρ0 = d: ρ0/ρ below the rest density (at most 1/VOLUME_FLOOR), 1 at and above it. */
-export function volumeRatio(d: number): number {
-  return d < 1 ? 1 / (d > VOLUME_FLOOR ? d : VOLUME_FLOOR) : 1;
+/**
+ * q = V/V0 of particles [0, n) at ρ/ρ0 = density[i] into out, once a solve: ρ0/ρ below the rest
+ * density (at most 1/VOLUME_FLOOR), 1 at and above it. The rows read a particle's q for each of its
+ * pairs and ghosts; a call per pair that returned a double allocated (V8 boxes it where the call is
+ * not inlined: ~10 MB a honey-drop frame).
+ */
+export function volumeRatios(density: Float32Array, n: number, out: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const d = density[i];
+    out[i] = d < 1 ? 1 / (d > VOLUME_FLOOR ? d : VOLUME_FLOOR) : 1;
+  }
 }

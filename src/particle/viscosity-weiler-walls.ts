@@ -13,7 +13,6 @@ import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
 import { pairFactorMean } from './temperature.ts';
 import { ghost, GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-product.ts';
-import { volumeRatio } from './viscosity-weiler-volumes.ts';
 import type { RowLayout } from './viscosity-weiler-rows.ts';
 
 /** The closed domain walls (WALL_STRIDE entries each): axis, plane, 0 slip / 1 no-slip, wall velocity. Returns how many. */
@@ -80,7 +79,7 @@ export function listGhosts(ctx: StepContext, st: ImplicitViscosityState, n: numb
  * from half rows, j's too) in cnt.
  */
 function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number, half: boolean, rows: RowLayout, cnt: Int32Array): void {
-  const pos = ctx.liquid.pos, mat = ctx.liquid.material, dens = ctx.liquid.density, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
+  const pos = ctx.liquid.pos, mat = ctx.liquid.material, vol = st.vol, nm = ctx.mass.length, ls = rows.start, lj = rows.j;
   const walls = st.walls, ph = st.ph, pk = st.pk;
   // Per-particle viscosity (temperature.ts): a ghost pair takes the harmonic mean of the two factors.
   const tf = ctx.temperature ? ctx.temperature.factor : null;
@@ -107,7 +106,7 @@ function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
           st.ghostFoundCoef = c;
         }
         st.ghostFound[found] = GHOST_WALLS * j + w;
-        const q = volumeRatio(dens[i]) * volumeRatio(dens[j]);
+        const q = vol[i] * vol[j];
         st.ghostFoundCoef[found++] = Math.fround(pk[pe] * pairFactor(g.r2, h) * q * (tf ? pairFactorMean(tf[i], tf[j]) : 1));
         cnt[i]++;
         if (half && j !== i) cnt[j]++;

@@ -41,6 +41,7 @@ import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { gatherObjectSlots } from './object-cells.ts';
+import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
@@ -109,6 +110,8 @@ export class ImplicitViscosityState {
   cursor = new Int32Array(0);
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
+  /** Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0; on shared memory for a team. */
+  vol = new Float64Array(0);
   /**
    * Per object slot: velocity, γ · friction; the slot positions on shared memory for a team (on one
    * thread the solve reads ctx.objectSlotPos).
@@ -186,6 +189,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // One thread: half rows, each pair once (its e_ij in single precision); a
   // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
+  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(Math.ceil(1.25 * n), ctx.shared);
+  volumeRatios(L.density, n, st.vol);
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
