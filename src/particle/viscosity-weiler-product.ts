@@ -2,7 +2,8 @@
  * The product A v of the implicit viscosity's system (viscosity-weiler-solve.ts states the system:
  * Weiler, Koschier, Brand & Bender 2018, §4, eq. 8–10, backward Euler, per unit volume times the
  * rest volume), matrix-free, and the rows' own terms it shares with the set-up: ρ_i v_i, the object
- * terms on the body's tangent plane and the mirror ghosts of the closed walls.
+ * terms on the body's tangent plane, the mirror ghosts of the closed walls and the part of a wall
+ * the ghosts leave uncovered (viscosity-weiler-wall-cover.ts).
  *
  * Two layouts of the liquid pairs:
  * - *half rows* (one thread): each pair once, in row min(i, j), as its scalar e_ij (single
@@ -38,7 +39,7 @@ export function pairFactor(r2: number, h: number): number {
 export interface RowArrays {
   pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
   rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
-  onrm: Float32Array;
+  onrm: Float32Array; wd: Float64Array;
 }
 
 /**
@@ -47,11 +48,11 @@ export interface RowArrays {
  */
 export class Rows {
   readonly pos; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos;
-  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm;
+  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm; readonly wd;
   constructor(a: RowArrays) {
     this.pos = a.pos; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.rho = a.rho; this.walls = a.walls;
-    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wd = a.wd;
   }
 }
 
@@ -135,7 +136,7 @@ export function applyRow(a: Rows, i: number, v: Float64Array, out: Float64Array)
   out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
 }
 
-/** Row i's object and wall-ghost terms of (A v)_i, into `ext`. */
+/** Row i's object and wall terms of (A v)_i (the ghosts and the wall they leave uncovered), into `ext`. */
 function rowExtra(a: Rows, i: number, v: Float64Array): void {
   const { pos, bs, bj, opos, bcoef, walls, gs, gj, gc } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
@@ -156,7 +157,13 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
     const on = ox * nx + oy * ny + oz * nz;
     sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
   }
-  for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+  const g0 = gs[i], g1 = gs[i + 1];
+  if (g0 < g1) {
+    // The wall its ghosts leave uncovered (viscosity-weiler-wall-cover.ts): diagonal, only in rows with ghosts.
+    const wd = a.wd;
+    sx += wd[3 * i] * vx; sy += wd[3 * i + 1] * vy; sz += wd[3 * i + 2] * vz;
+  }
+  for (let e = g0; e < g1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
     const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, walls, wo), gx = g.x, gy = g.y, gz = g.z;
     // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).

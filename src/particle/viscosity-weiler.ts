@@ -15,12 +15,13 @@
  * sources carry. With particle.densitySolver "pbf" it runs between the two pressure solves, or
  * before the one (step.ts). Object particles take part as boundary particles (Akinci volumes,
  * no-slip through their body's friction, along the body's surface only: viscosity-weiler-solve.ts),
- * closed domain walls as mirror images
- * of the liquid (no-slip, moving or slip). Several liquids: each its own μ = ρ ν, a pair the mean
- * of the two, and the mean of the two kernel supports. A liquid whose viscosity follows its
- * temperature (temperature.ts) has μ_i = μ f_i per particle; a pair takes the harmonic mean of
- * its two particles' f (as the exchange does: temperature.ts scaleExchangeWeights says why), an
- * object or wall term the particle's own.
+ * closed domain walls as mirror images of the liquid (no-slip, moving or slip), with the part of a
+ * no-slip wall that a free surface leaves without images taken as ghosts moving with the particle
+ * (viscosity-weiler-wall-cover.ts). Several liquids: each its own μ = ρ ν, a pair the mean of the
+ * two, and the mean of the two kernel supports. A liquid whose viscosity follows its temperature
+ * (temperature.ts) has μ_i = μ f_i per particle; a pair takes the harmonic mean of its two
+ * particles' f (as the exchange does: temperature.ts scaleExchangeWeights says why), an object or
+ * wall term the particle's own.
  *
  * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
  * (material.particle.kernelSupport radii, 5 by default). The volumes are the paper's m_j/ρ_j
@@ -39,6 +40,7 @@ import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
+import { coverWalls, WallCover } from './viscosity-weiler-wall-cover.ts';
 import { objectCellsNearCell } from './boundary-viscosity.ts';
 import { gatherObjectSlots } from './object-cells.ts';
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
@@ -129,6 +131,8 @@ export class ImplicitViscosityState {
   pairToTable: Float64Array;
   rho: Float64Array;
   walls = new Float64Array(6 * WALL_STRIDE);
+  /** The no-slip walls' drag where the ghosts do not cover the wall (viscosity-weiler-wall-cover.ts). */
+  readonly cover: WallCover;
   /**
    * The warm start: the change v − v* of each particle's last solve (single precision, 3 a
    * particle; zero for a particle the solve has not had: emitted, or before the first solve).
@@ -164,6 +168,7 @@ export class ImplicitViscosityState {
         this.ph2[e] = this.ph[e] * this.ph[e];
       }
     }
+    this.cover = new WallCover(ctx, this.ph);
   }
 }
 
@@ -211,7 +216,9 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
   else fillTeamRows(ctx, st, st.teamRows, n, coef);
-  listGhosts(ctx, st, n, wallTable(ctx, st), half, rows);
+  const nw = wallTable(ctx, st);
+  listGhosts(ctx, st, n, nw, half, rows);
+  coverWalls(ctx, st, n, nw);
   warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
@@ -220,7 +227,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
-  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef;
+  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wd = st.cover.diag; a.wb = st.cover.rhs;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
