@@ -18,7 +18,10 @@
  * ghosts of the liquid, "slip" moving with M v_j, "noslip" with −v_j (the symmetric B form of
  * viscosity-weiler-solve.ts). Still walls only (refuse.ts): they add nothing to the right-hand side.
  * q are the volumes (V/V0 = ρ0/ρ below the rest density: volumesWgsl, viscosity-volumes.ts), on the
- * liquid pairs and the ghosts (q of the particle mirrored), not on the object terms.
+ * liquid pairs and the ghosts (q of the particle mirrored), not on the object terms. The part of a
+ * no-slip wall the ghosts leave uncovered where a free surface cuts the kernel is a diagonal term
+ * on the axes along the wall (src/particle/viscosity-weiler-wall-cover.ts: coverWgsl, set up in
+ * viscSetup into CG_WD, read by the products), in rows with a ghost.
  *
  * The dot products are two-level workgroup reductions, fixed in order (so a run's sums do not
  * depend on scheduling): each workgroup of WORKGROUP slots sums its threads' terms in workgroup
@@ -31,7 +34,7 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
- * id, CG_VOL q by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
  * sums: RED_* below), 6 wall, 7 start, 8 the temperatures by particle id (temperature.ts; a
  * stand-in where no liquid has a law, never read).
  */
@@ -40,9 +43,10 @@ import { around, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
 import { FACTOR_WGSL } from './temperature.ts';
 import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
+import { coverWgsl } from './viscosity-cover-wgsl.ts';
 
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
-export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_SECTIONS = 11;
+export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_WD = 11, CG_SECTIONS = 12;
 /**
  * The red buffer (vec4 entries): [0] (K μ δt, ρ of the first liquid: liquids-wgsl.ts scales them for each, tol², floor) and [1] (maxIter, −, −, −) from the
  * host; [2] (r·z, r·r, goal, α); [3] (β, done, iterations, p·Ap); [4] (|b − A v*|², |b|², −, −);
@@ -97,6 +101,7 @@ fn ${name}(a: u32) -> vec3<f32> {
     s += (pkb * pairF(d2, h) * dot(rv, va - vb)) * rv;
     s += ghostTerms(xa, pos[b].xyz, va, vb, pkb);`)}
   s += ghostTerms(xa, xa, va, va, pk * vq(a, a));
+  s += cg[sec(${CG_WD}u, a)].xyz * va;
   if (P.om > 0u) {
     // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
     let nrm = cg[sec(${CG_N}u, a)].xyz;
@@ -187,6 +192,8 @@ fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32) -> Sym {
   return s;
 }
 
+${coverWgsl()}
+
 ${applyFn('applyStar', (b) => `vel[${b}].xyz`)}
 ${applyFn('applyX', (b) => `cg[sec(${CG_X}u, ${b})].xyz`)}
 ${applyFn('applyD', (b) => `cg[sec(${CG_D}u, ${b})].xyz`)}
@@ -238,6 +245,17 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
   ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
+  var wd = vec3<f32>(0.0);
+  if ((P.walls & P.sticky) != 0u) {
+    // The wall cover (coverWgsl): per wall, the ghosts' drag along it and their density.
+    var present: array<f32, 6>;
+    var wsum: array<f32, 6>;
+    var ghosts = coverGhost(xa, xa, 0.0, &present, &wsum);
+    ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); ghosts = coverGhost(xa, pos[b].xyz, pkb, &present, &wsum) || ghosts;`)}
+    if (ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
+  }
+  cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, 0.0);
+  dg.d += wd;
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
   if (P.om > 0u) {
