@@ -46,6 +46,7 @@ import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weil
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
+import { grownRows } from './liquid.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
 
@@ -189,7 +190,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // One thread: half rows, each pair once (its e_ij in single precision); a
   // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
-  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(Math.ceil(1.25 * n), ctx.shared);
+  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
   volumeRatios(L.density, n, st.vol);
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
