@@ -9,7 +9,8 @@ import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ColourField } from './colour-field.ts';
 import { ObjectParticles } from './objects.ts';
-import { CellPairs, NeighbourList } from './neighbours.ts';
+import { CellPairs } from './neighbours.ts';
+import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
@@ -71,8 +72,8 @@ export class StepContext {
   readonly cells: CellPairs;
   readonly objectCells: CellPairs;
   readonly densityCells: CellPairs;
-  /** Liquid–liquid pairs i < j within CONTACT_REACH radii (sorted indices). */
-  readonly contacts = new NeighbourList();
+  /** Liquid–liquid pairs i < j within CONTACT_REACH radii (sorted indices; 16-bit while the liquid fits, slot-rows.ts). */
+  readonly contacts = new SlotRows();
   /**
    * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order (start and j
    * both hold slots; density.ts). The same
