@@ -257,12 +257,12 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
-  // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
-  // team at the capacities of the liquid and of the lists, so that the team's views stay the same
-  // from one call to the next; else at what this call needs.
+  // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
+  // capacities of the liquid and of the lists, so that a team's views stay the same from one call
+  // to the next and the buffer need not grow beyond the request (StepContext.stageScratch `exact`).
   // The inverse masses only where masses differ, the mirror walls' distances only where there
   // are closed walls.
-  const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
+  const m = Math.max(n, L.capacity), walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
   const m0 = mass[mat[order[0]]];
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
@@ -322,8 +322,8 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   bl.start[n] = bl.length;
   }
 
-  const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
-  const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
+  const kn = list.j.length, bn = bl.j.length;
+  const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;

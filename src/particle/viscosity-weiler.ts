@@ -195,9 +195,11 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
-  const m = T > 1 ? Math.max(n, L.capacity) : n;
-  const cn = half ? ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared);
+  // At the capacities of the liquid and of the lists (the same views from one call to the next, for
+  // a team; an exact request, StepContext.stageScratch).
+  const m = Math.max(n, L.capacity);
+  const cn = half ? ctx.cells.pairs.j.length : st.rows.j.length, bn = st.boundary.j.length;
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared, true);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
   // (The slots' velocities and weights in the stage scratch made the viscosity's request the
   // largest of the honey drop's: the buffer grew by more than they hold.)
