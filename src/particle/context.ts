@@ -312,6 +312,8 @@ export class StepContext {
     const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
     if (b.byteLength < bytes || (shared && !isShared)) {
       const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * (exact ? 1 : 1.125)) / 8) + 64;
+      // The old buffer's views are void from here: no job's arguments keep it.
+      this.runner.release(b);
       b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     }
     if (this.stageScratchPoison >= 0) new Uint8Array(b).fill(this.stageScratchPoison);
