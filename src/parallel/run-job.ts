@@ -131,6 +131,14 @@ export class JobRunner {
     }
     return b as unknown as JobBinding<A, I, S, L, X>;
   }
+
+  /**
+   * Drops every job's views of `buffer` (memory its owner has replaced, whose views are void:
+   * the particle engine's stage scratch after it grew), so that no binding keeps it alive.
+   */
+  release(buffer: ArrayBufferLike): void {
+    for (const b of this.bindings.values()) b.release(buffer);
+  }
 }
 
 /** Runs a bound job over n items (split 'cells': over `cells` cells holding the n items). */
@@ -177,6 +185,12 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
 
   barrier(): void {
     this.sync?.barrier();
+  }
+
+  /** Empties the arguments that are views of `buffer` (JobRunner.release). */
+  release(buffer: ArrayBufferLike): void {
+    const a = this.a as unknown as Record<string, SlotArray>, kinds = { ...this.job.arrays, ...this.job.inputs } as Record<string, ArrayKind>;
+    for (const k of Object.keys(a)) if (a[k].buffer === buffer) a[k] = emptyOf(kinds[k]);
   }
 
   /** The threads a run over n items would use: the team's size, or 1 where it would run inline. */

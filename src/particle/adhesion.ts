@@ -65,7 +65,7 @@ export const adhesionJob = defineJob({
   split: 'cells',
   cellCounts: 'count',
   sums: { acc: 3, sumK: 1 },
-  lists: { pairs: 'i32', contacts: 'i32' },
+  lists: { pairs: 'index', contacts: 'index' },
   minItems: () => teamWork.minParticles,
   scratch: () => ({ within: new Int32Array(512) }),
   kernel(x) {
@@ -91,7 +91,7 @@ export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], numbe
  * no material (measured: docs/decisions.md, "Adhesion").
  */
 export function liquidPairRange(
-  a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array>, contacts: ListSink<Int32Array>,
+  a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array | Uint16Array>, contacts: ListSink<Int32Array | Uint16Array>,
   scratch: { within: Int32Array },
 ): void {
   const { acc, sumK, pos, mat, start, count: cnt, first, cells, box, tf: f, ti } = a;

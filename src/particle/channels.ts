@@ -10,9 +10,10 @@
  * means; the liquid only moves its rows. Struct-of-arrays as the liquid's own fields (STYLE.md 1):
  * one typed array of `width` values a particle, in the liquid's current order, on shared memory
  * once the liquid is (a thread team's jobs read them as they read positions). The sort gathers into
- * a spare array of the channel's own and copies back, so a channel's array keeps its identity
- * between growths (jobs bound to it are not handed a new buffer each sub-timestep) and a sort
- * allocates nothing.
+ * scratch and copies back, so a channel's array keeps its identity between growths (jobs bound to
+ * it are not handed a new buffer each sub-timestep): into the liquid's sort scratch where the rows
+ * fit in it (24 bytes a particle: LiquidParticles.sortByCell), else into a spare array of the
+ * channel's own, made at its first sort (a row each, kept).
  */
 import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/memory.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
@@ -57,7 +58,9 @@ export class ParticleChannel<K extends ChannelKind = ChannelKind> {
   readonly initial: Float64Array;
   /** `width` values a particle, the liquid's current order; capacity × width long. */
   array: ChannelTypes[K];
+  /** The sort's rows where the liquid's scratch is too small for them (`permute`); empty until then. */
   private spare: ChannelTypes[K];
+  private shared: boolean;
 
   constructor(spec: ChannelSpec<K>, capacity: number, shared: boolean) {
     if (!(Number.isInteger(spec.width) && spec.width >= 1)) throw new Error(`channel '${spec.name}': width ${spec.width} must be a whole number ≥ 1`);
@@ -67,7 +70,8 @@ export class ParticleChannel<K extends ChannelKind = ChannelKind> {
     this.width = spec.width;
     this.initial = Float64Array.from(spec.initial);
     this.array = alloc(spec.kind, capacity * spec.width, shared);
-    this.spare = alloc(spec.kind, capacity * spec.width, shared);
+    this.spare = alloc(spec.kind, 0, shared);
+    this.shared = shared;
   }
 
   /** New arrays of `capacity` rows keeping the first `count` (LiquidParticles.reallocate). */
@@ -75,7 +79,8 @@ export class ParticleChannel<K extends ChannelKind = ChannelKind> {
     const a = alloc(this.kind, capacity * this.width, shared);
     a.set(this.array.subarray(0, count * this.width) as never);
     this.array = a;
-    this.spare = alloc(this.kind, capacity * this.width, shared);
+    this.spare = alloc(this.kind, 0, shared);
+    this.shared = shared;
   }
 
   /** Row i from material m's initial row. */
@@ -92,9 +97,18 @@ export class ParticleChannel<K extends ChannelKind = ChannelKind> {
     else this.array.copyWithin(w * to, w * from, w * from + w);
   }
 
-  /** Rows reordered by `order` (new index → old index) over n particles. */
-  permute(order: Int32Array, n: number): void {
-    const w = this.width, src = this.array, dst = this.spare;
+  /**
+   * Rows reordered by `order` (new index → old index) over n particles, gathered into `bytes` bytes
+   * of `scratch` from byte `at` (8-byte aligned) where they fit, else into the channel's spare.
+   */
+  permute(order: Int32Array, n: number, scratch?: ArrayBufferLike, at = 0, bytes = 0): void {
+    const w = this.width, src = this.array;
+    let dst: ChannelArray;
+    if (scratch && w * n * src.BYTES_PER_ELEMENT <= bytes) dst = view(this.kind, scratch, at, w * n);
+    else {
+      if (this.spare.length < w * n) this.spare = alloc(this.kind, src.length, this.shared);
+      dst = this.spare;
+    }
     if (w === 1) {
       for (let i = 0; i < n; i++) dst[i] = src[order[i]];
     } else {
@@ -109,6 +123,17 @@ export class ParticleChannel<K extends ChannelKind = ChannelKind> {
   /** Bytes held (array and spare). */
   get bytes(): number {
     return this.array.byteLength + this.spare.byteLength;
+  }
+}
+
+/** A view of `length` elements of a kind over `buffer` from byte `at`. */
+function view(kind: ChannelKind, buffer: ArrayBufferLike, at: number, length: number): ChannelArray {
+  switch (kind) {
+    case 'f64': return new Float64Array(buffer, at, length);
+    case 'f32': return new Float32Array(buffer, at, length);
+    case 'i32': return new Int32Array(buffer, at, length);
+    case 'u16': return new Uint16Array(buffer, at, length);
+    default: return new Uint8Array(buffer, at, length);
   }
 }
 

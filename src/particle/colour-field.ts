@@ -109,7 +109,7 @@ export class ColourField {
    * j[start[i] .. start[i + 1]) (ctx.cells.pairs as adhesion lists them; pairs beyond h weigh 0).
    * Returns the number of sub-cycles run.
    */
-  diffuse(L: LiquidParticles, n: number, start: Int32Array, list: Int32Array, dt: number): number {
+  diffuse(L: LiquidParticles, n: number, start: Int32Array, list: Int32Array | Uint16Array, dt: number): number {
     const w = this.width, mix = this.fractions.array, pos = L.pos, invH2 = 1 / (this.h * this.h), k0 = this.diffusivity * this.scale;
     const pairs = start[n];
     if (this.rate.length < n) this.rate = new Float32Array(Math.ceil(n * 1.25));

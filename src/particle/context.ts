@@ -9,7 +9,8 @@ import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
 import { ColourField } from './colour-field.ts';
 import { ObjectParticles } from './objects.ts';
-import { CellPairs, NeighbourList } from './neighbours.ts';
+import { CellPairs } from './neighbours.ts';
+import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
@@ -71,8 +72,8 @@ export class StepContext {
   readonly cells: CellPairs;
   readonly objectCells: CellPairs;
   readonly densityCells: CellPairs;
-  /** Liquid–liquid pairs i < j within CONTACT_REACH radii (sorted indices). */
-  readonly contacts = new NeighbourList();
+  /** Liquid–liquid pairs i < j within CONTACT_REACH radii (sorted indices; 16-bit while the liquid fits, slot-rows.ts). */
+  readonly contacts = new SlotRows();
   /**
    * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order (start and j
    * both hold slots; density.ts). The same
@@ -298,13 +299,21 @@ export class StepContext {
    * hold one each (the viscosity weights are the largest). A stage carves it into views
    * (StageScratch) that are valid until the next stage asks for it. On a SharedArrayBuffer once
    * `shared` is asked for (a thread team's jobs read it).
+   *
+   * It grows to an eighth more than asked, so that a request that creeps up from one sub-timestep
+   * to the next (one sized by a list's length) does not reallocate each time; a stage whose request
+   * is sized by capacities (the liquid's and its lists', which grow with headroom of their own)
+   * asks `exact`, and the buffer grows to just that: the largest requests (the implicit viscosity's
+   * and the pressure stage's) are such, so the buffer carries no second headroom over theirs.
    */
-  stageScratch(bytes: number, shared: boolean): StageScratch {
+  stageScratch(bytes: number, shared: boolean, exact = false): StageScratch {
     this.stageScratchUses++;
     let b = this.stageBuffer;
     const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
     if (b.byteLength < bytes || (shared && !isShared)) {
-      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * 1.125) / 8) + 64;
+      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * (exact ? 1 : 1.125)) / 8) + 64;
+      // The old buffer's views are void from here: no job's arguments keep it.
+      this.runner.release(b);
       b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     }
     if (this.stageScratchPoison >= 0) new Uint8Array(b).fill(this.stageScratchPoison);

@@ -19,7 +19,7 @@ export const densityListJob = defineJob({
   split: 'cells',
   cellCounts: 'count',
   sums: { rho: 1, cnt: 1 },
-  lists: { list: 'i32' },
+  lists: { list: 'index' },
   minItems: () => teamWork.minParticles,
   kernel(x) {
     densityListRange(x.a, x.from, x.to, x.s.h2, x.s.hIn, x.s.invH, x.lists.list);
@@ -30,7 +30,7 @@ export const densityListJob = defineJob({
 export const densityMeasureJob = defineJob({
   name: 'density-measure',
   arrays: { rho: 'f64', cnt: 'i32' },
-  inputs: { ls: 'i32', pj: 'i32', x: 'f64' },
+  inputs: { ls: 'i32', pj: 'index', x: 'f64' },
   scalars: ['hIn', 'invH'],
   split: 'items',
   sums: { rho: 1, cnt: 1 },
@@ -45,7 +45,7 @@ export const densityMeasureJob = defineJob({
 export const densityPushJob = defineJob({
   name: 'density-push',
   arrays: { corr: 'f64' },
-  inputs: { ls: 'i32', pj: 'i32', x: 'f64', s: 'f64', invMass: 'f64' },
+  inputs: { ls: 'i32', pj: 'index', x: 'f64', s: 'f64', invMass: 'f64' },
   scalars: ['hIn', 'uniform'],
   split: 'items',
   sums: { corr: 3 },
@@ -62,7 +62,7 @@ export const densityPushJob = defineJob({
  * (zeroed by the runner; the second slot may lie outside the range).
  */
 function densityListRange(
-  v: JobArrays<typeof densityListJob>, c0: number, c1: number, h2: number, hIn: number, invH: number, list: ListSink<Int32Array>,
+  v: JobArrays<typeof densityListJob>, c0: number, c1: number, h2: number, hIn: number, invH: number, list: ListSink<Int32Array | Uint16Array>,
 ): void {
   const { start, count: cnt, first, cells, box, x: sp, rho, cnt: nb } = v;
   const ls = list.start;
@@ -107,7 +107,7 @@ function densityListRange(
  * into `rho` and `cnt` (zeroed by the runner; b may lie outside the range).
  */
 export function measureRange(
-  ls: Int32Array, pj: Int32Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
+  ls: Int32Array, pj: Int32Array | Uint16Array, x: Float64Array, a0: number, a1: number, hIn: number, invH: number,
   rho: Float64Array, cnt: Int32Array,
 ): void {
   for (let a = a0; a < a1; a++) measureRow(a, ls[a], ls[a + 1], pj, x, hIn, invH, rho, cnt);
@@ -115,7 +115,7 @@ export function measureRange(
 
 /** The measure of slot a over its pairs pj[q0 .. q1), both ends (measureRange's and the listing's row). */
 function measureRow(
-  a: number, q0: number, q1: number, pj: Int32Array, x: Float64Array, hIn: number, invH: number, rho: Float64Array, cnt: Int32Array,
+  a: number, q0: number, q1: number, pj: Int32Array | Uint16Array, x: Float64Array, hIn: number, invH: number, rho: Float64Array, cnt: Int32Array,
 ): void {
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   let ra = 0, na = 0;
@@ -142,7 +142,7 @@ function measureRow(
  * the runner; b may lie outside the range).
  */
 export function pushRange(
-  ls: Int32Array, pj: Int32Array, x: Float64Array, s: Float64Array, invMass: Float64Array, uniform: boolean,
+  ls: Int32Array, pj: Int32Array | Uint16Array, x: Float64Array, s: Float64Array, invMass: Float64Array, uniform: boolean,
   a0: number, a1: number, hIn: number, corr: Float64Array,
 ): void {
   if (!uniform) {
@@ -174,7 +174,7 @@ export function pushRange(
 
 /** pushRange where masses differ: each push split by inverse mass (m_a Δx_a = −m_b Δx_b). */
 function pushRangeMasses(
-  ls: Int32Array, pj: Int32Array, x: Float64Array, s: Float64Array, invMass: Float64Array,
+  ls: Int32Array, pj: Int32Array | Uint16Array, x: Float64Array, s: Float64Array, invMass: Float64Array,
   a0: number, a1: number, hIn: number, corr: Float64Array,
 ): void {
   for (let a = a0; a < a1; a++) {

@@ -274,7 +274,7 @@ export class Emitters {
       if (b.added || b.start > t + eps) continue;
       b.added = true;
       const p = b.positions, m = p.length / 3;
-      L.reserve(L.count + m);
+      L.reserve(L.count + m, 1);
       for (let k = 0; k < m; k++) L.add(p[3 * k], p[3 * k + 1], p[3 * k + 2], b.velocity[0], b.velocity[1], b.velocity[2], b.material);
       b.positions = new Float64Array(0); // not needed again (a checkpoint records `added`)
     }

@@ -10,7 +10,7 @@
  * re-reads the typed arrays' headers once per iteration; the four updates share them). The same
  * updates in the same order as the plain loop, bit for bit; measured: docs/decisions.md, "Viscosity".
  */
-export function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Float32Array, a: number, b: number): void {
+export function exchangeRow(vel: Float64Array, i: number, pj: Int32Array | Uint16Array, pw: Float32Array, a: number, b: number): void {
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];
   let q = a, j = 0, w = 0, ux = 0, uy = 0, uz = 0, xj = 0, yj = 0, zj = 0;
   for (; q + 3 < b; q += 4) {
@@ -50,7 +50,7 @@ export function exchangeRow(vel: Float64Array, i: number, pj: Int32Array, pw: Fl
  * the rows of a slab in one loop (one call a sweep rather than one a particle).
  */
 export function exchangeRows(
-  vel: Float64Array, plist: Int32Array, k0: number, k1: number, start: Int32Array, ends: Int32Array, pj: Int32Array, pw: Float32Array,
+  vel: Float64Array, plist: Int32Array, k0: number, k1: number, start: Int32Array, ends: Int32Array, pj: Int32Array | Uint16Array, pw: Float32Array,
 ): void {
   for (let k = k0; k < k1; k++) {
     const i = plist[k], a = start[i], b = ends[2 * i];
@@ -96,7 +96,7 @@ export function exchangeRows(
  */
 export function exchangeRowMixed(
   vel: Float64Array, mat: Uint16Array, tab: Float64Array, nn: number, nm: number, i: number,
-  pj: Int32Array, pw: Float32Array, a: number, b: number,
+  pj: Int32Array | Uint16Array, pw: Float32Array, a: number, b: number,
 ): void {
   const row = mat[i] * nm, toI = 2 * nn, toJ = 3 * nn;
   let vxi = vel[3 * i], vyi = vel[3 * i + 1], vzi = vel[3 * i + 2];

@@ -121,7 +121,7 @@ const UP = 1, DOWN = 2;
  */
 export const contactSlabsJob = defineJob({
   name: 'contact-slabs',
-  arrays: { lj: 'i32', ends: 'i32', xslots: 'i32', meta: 'i32', sides: 'u8' },
+  arrays: { lj: 'index', ends: 'i32', xslots: 'i32', meta: 'i32', sides: 'u8' },
   inputs: { ls: 'i32', owner: 'u8', plist: 'i32', offsets: 'i32' },
   split: 'ranks',
   minItems: () => teamWork.minParticles,
@@ -187,7 +187,7 @@ export const contactsJob = defineJob({
   name: 'contacts',
   arrays: { ...objectContactsJob.arrays },
   inputs: {
-    ...objectContactsJob.inputs, cs: 'i32', cj: 'i32', ends: 'i32', xslots: 'i32', meta: 'i32', plist: 'i32', offsets: 'i32', mat: 'u16', mass: 'f64',
+    ...objectContactsJob.inputs, cs: 'i32', cj: 'index', ends: 'i32', xslots: 'i32', meta: 'i32', plist: 'i32', offsets: 'i32', mat: 'u16', mass: 'f64',
   },
   scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects'],
   split: 'ranks',
@@ -224,7 +224,7 @@ export const contactsJob = defineJob({
  * move i while its row runs: its position stays in registers).
  */
 export function contactRow(
-  pos: Float64Array, vel: Float64Array, mat: Uint16Array, mass: Float64Array, i: number, js: Int32Array, a: number, b: number,
+  pos: Float64Array, vel: Float64Array, mat: Uint16Array, mass: Float64Array, i: number, js: Int32Array | Uint16Array, a: number, b: number,
   dc: number, inv: number, kick: number, uniform: boolean,
 ): void {
   const dc2 = dc * dc;

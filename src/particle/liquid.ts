@@ -14,6 +14,14 @@
 import { allocFloat32, allocFloat64, allocInt32, allocUint16, allocUint8 } from '../parallel/memory.ts';
 import { ParticleChannel, type ChannelKind, type ChannelSpec } from './channels.ts';
 
+/**
+ * Rows to allocate for n particles (or n + 1 list starts) in an array that holds `had` now: n the
+ * first time, a quarter more when it grows (a source adding liquid), as the liquid's own capacity.
+ */
+export function grownRows(n: number, had: number): number {
+  return had <= 1 ? n : Math.ceil(n * 1.25);
+}
+
 export class LiquidParticles {
   count = 0;
   capacity = 0;
@@ -69,9 +77,14 @@ export class LiquidParticles {
     return this.channels.find((c) => c.name === name) ?? null;
   }
 
-  reserve(n: number): void {
+  /**
+   * Room for n particles. `headroom`: the growth beyond n, so that a source adding a few particles a
+   * sub-timestep reallocates seldom; an emitter that adds a known count once (a body) asks for 1,
+   * and a scene without sources then holds no spare rows (each costs 112 bytes and its channels').
+   */
+  reserve(n: number, headroom = 1.25): void {
     if (n <= this.capacity) return;
-    this.reallocate(Math.max(64, Math.ceil(n * 1.25)));
+    this.reallocate(Math.max(64, Math.ceil(n * headroom)));
   }
 
   /** Moves every array onto SharedArrayBuffers (and allocates there from now on) so a thread team can use them. */
@@ -158,7 +171,7 @@ export class LiquidParticles {
    * Reorders the persistent fields by `order` (new index → old index): each field is gathered
    * into `acc` (scratch here: sorting comes before the adhesion stage fills it) and copied back
    * (a block copy); the four narrow fields share one gather loop, through views of acc's memory.
-   * Then each channel, through its own spare rows (channels.ts).
+   * Then each channel, through the same memory where its rows fit in 24 bytes (channels.ts).
    */
   sortByCell(order: Int32Array): void {
     const n = this.count, tmp = this.acc;
@@ -192,6 +205,6 @@ export class LiquidParticles {
     material.set(mat);
     surface.set(srf);
     const chs = this.channels;
-    for (let c = 0; c < chs.length; c++) chs[c].permute(order, n);
+    for (let c = 0; c < chs.length; c++) chs[c].permute(order, n, buf, at, 24 * this.capacity);
   }
 }

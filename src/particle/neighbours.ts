@@ -8,8 +8,9 @@
  * hash. Figures: docs/decisions.md, "Neighbours".
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
-import type { LiquidParticles } from './liquid.ts';
+import { grownRows, type LiquidParticles } from './liquid.ts';
 import { allocInt32 } from '../parallel/memory.ts';
+import { SlotRows } from './slot-rows.ts';
 
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
@@ -65,10 +66,11 @@ export class CellPairs {
    * j of pair (i, j), i < j in cell order, at pairs.j[pairs.start[i] .. pairs.start[i + 1]), in the
    * exact order the cell loops visit them. A later stage of the same sub-timestep (positions
    * unchanged, e.g. viscosity) can iterate these instead of re-filtering the 27-cell candidates
-   * (honey drop: 108 pairs within reach instead of 170 candidates per particle; 4 bytes a pair).
-   * The viscosity stage compacts it in place to the pairs within the viscosity kernel (viscosity.ts).
+   * (honey drop: 35 pairs within reach instead of 101 candidates per particle). Entries 16-bit while
+   * the liquid fits (slot-rows.ts: 2 bytes a pair on the honey drop, 4 beyond 65 536 particles).
+   * The exchange viscosity compacts it in place to the pairs within its kernel (viscosity.ts).
    */
-  readonly pairs = new NeighbourList();
+  readonly pairs = new SlotRows();
   private scratch: Int32Array;
   /** The dense block of cell indices (fillBlock), its lowest occupied corner and strides, and whether the last build made it. */
   private block = new Int32Array(0);
@@ -259,7 +261,7 @@ export class NeighbourList {
   reset(n: number): void {
     this.version++;
     if (this.start.length < n + 1 || (this.shared && !(this.start.buffer instanceof SharedArrayBuffer))) {
-      this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
+      this.start = allocInt32(grownRows(n + 1, this.start.length), this.shared);
     }
     if (this.shared && !(this.j.buffer instanceof SharedArrayBuffer)) this.j = allocInt32(Math.max(1024, this.j.length), true);
     this.length = 0;

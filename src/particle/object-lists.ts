@@ -26,6 +26,7 @@ import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
+import { grownRows } from './liquid.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
 const CONTACT_LIST_TOUCH = 1.25;
@@ -70,8 +71,9 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   reset(n: number, objects: number): void {
     const wide = objects > 0x7fff;
     if (this.start.length < n + 1) {
-      this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
-      this.clear = allocFloat32(4 * Math.ceil((n + 1) * 1.25), this.shared);
+      const rows = grownRows(n + 1, this.start.length);
+      this.start = allocInt32(rows, this.shared);
+      this.clear = allocFloat32(4 * rows, this.shared);
     }
     if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
       this.j = wide ? allocInt32(Math.max(1024, this.j.length), this.shared) : allocUint16(Math.max(1024, this.j.length), this.shared);

@@ -9,6 +9,7 @@
  */
 import type { ListSink } from '../parallel/job.ts';
 import { allocInt32, allocUint16 } from '../parallel/memory.ts';
+import { grownRows } from './liquid.ts';
 
 /** Growth of `j` beyond what is asked (neighbours.ts NeighbourList's). */
 const GROWTH = 1.125;
@@ -19,10 +20,13 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   length = 0;
   /** Allocate on SharedArrayBuffers (a thread team reads the rows), from the next growth on. */
   shared = false;
+  /** Counts resets: what a stage derived from the rows is stale once this has changed. */
+  version = 0;
 
   /** Empties the rows for n slots; the entries become 16-bit while n ≤ 65 536, else 32-bit. */
   reset(n: number): void {
-    if (this.start.length < n + 1 || (this.shared && !isShared(this.start))) this.start = allocInt32(Math.ceil((n + 1) * 1.25), this.shared);
+    this.version++;
+    if (this.start.length < n + 1 || (this.shared && !isShared(this.start))) this.start = allocInt32(grownRows(n + 1, this.start.length), this.shared);
     const wide = n > 0x10000;
     if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
     this.length = 0;

@@ -74,7 +74,7 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
  * own[i] on, j's entry from i at into[block + j] (advanced).
  */
 function writeRows(
-  ps: Int32Array, pj: Int32Array, bits: Int32Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
+  ps: Int32Array, pj: Int32Array | Uint16Array, bits: Int32Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
 ): void {
   for (let i = i0; i < i1; i++) {
     let ci = own[i];
@@ -98,7 +98,7 @@ function writeRows(
 export const solveRowsCountJob = defineJob({
   name: 'solve-rows-count',
   arrays: { bits: 'i32', own: 'i32', into: 'i32' },
-  inputs: { x: 'f64', ps: 'i32', pj: 'i32' },
+  inputs: { x: 'f64', ps: 'i32', pj: 'index' },
   scalars: ['h2'],
   split: 'items',
   minItems: () => teamWork.minParticles,
@@ -134,7 +134,7 @@ export const solveRowsCountJob = defineJob({
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
   arrays: { lj: 'index', own: 'i32', into: 'i32' },
-  inputs: { ps: 'i32', pj: 'i32', bits: 'i32' },
+  inputs: { ps: 'i32', pj: 'index', bits: 'i32' },
   scalars: ['parts'],
   split: 'items',
   minItems: () => teamWork.minParticles,

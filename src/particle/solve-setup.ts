@@ -13,14 +13,14 @@ import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
-import { allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
 import { rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
-const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 /** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
 export class SolveState {
@@ -28,6 +28,12 @@ export class SolveState {
   gammaSlot: Float64Array = new Float64Array(0);
   /** The object slot positions on shared memory, with a thread team (the solve's job reads them on every pass). */
   oposShared: Float64Array = new Float64Array(0);
+  /**
+   * The kernel slope of each boundary entry (SolveView.bg), kept here rather than in the stage
+   * scratch, whose request is sized by capacities that stay put while the boundary rows grow
+   * entry by entry (StepContext.stageScratch `exact`).
+   */
+  boundarySlopes: Float32Array = new Float32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
   /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
@@ -257,12 +263,12 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
-  // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. On a
-  // team at the capacities of the liquid and of the lists, so that the team's views stay the same
-  // from one call to the next; else at what this call needs.
+  // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
+  // capacities of the liquid and of the lists, so that a team's views stay the same from one call
+  // to the next and the buffer need not grow beyond the request (StepContext.stageScratch `exact`).
   // The inverse masses only where masses differ, the mirror walls' distances only where there
   // are closed walls.
-  const m = ctx.shared ? Math.max(n, L.capacity) : n, walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
+  const m = Math.max(n, L.capacity), walls = closedWalls(ctx), wm = walls.length > 0 ? m : 0;
   const m0 = mass[mat[order[0]]];
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
@@ -322,14 +328,15 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   bl.start[n] = bl.length;
   }
 
-  const kn = ctx.shared ? list.j.length : list.length, bn = ctx.shared ? bl.j.length : bl.length;
-  const whole = ctx.stageScratch(slotBytes + 4 * (kn + bn) + 16, ctx.shared);
+  const kn = list.j.length, bn = bl.j.length;
+  const whole = ctx.stageScratch(slotBytes + 4 * kn + 16, ctx.shared, true);
+  if (st.boundarySlopes.length < bn || (ctx.shared && !isShared(st.boundarySlopes))) st.boundarySlopes = allocFloat32(bn, ctx.shared);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
   mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
-  const kg = whole.f32(kn), bg = whole.f32(bn);
+  const kg = whole.f32(kn), bg = st.boundarySlopes;
   const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask } = mem;
 
   // Inverse masses relative to the first particle's, where masses differ.

@@ -218,7 +218,7 @@ export class ParticleTemperature {
 export const heatPairsJob = defineJob({
   name: 'heat-pairs',
   arrays: { pc: 'f32', rowSum: 'f64' },
-  inputs: { pos: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', alpha: 'f64', walls: 'f64' },
+  inputs: { pos: 'f64', mat: 'u16', ls: 'i32', lj: 'index', alpha: 'f64', walls: 'f64' },
   scalars: ['h', 'norm', 'nw'],
   split: 'items',
   sums: { rowSum: 1 },
@@ -269,7 +269,7 @@ export const heatPairsJob = defineJob({
 export const heatFluxJob = defineJob({
   name: 'heat-flux',
   arrays: { dT: 'f64' },
-  inputs: { T: 'f64', pc: 'f32', ls: 'i32', lj: 'i32' },
+  inputs: { T: 'f64', pc: 'f32', ls: 'i32', lj: 'index' },
   split: 'items',
   sums: { dT: 1 },
   minItems: () => teamWork.minParticles,
@@ -340,7 +340,7 @@ export function conductHeat(ctx: StepContext, dt: number): void {
  * honey-melt) to half its own viscosity.
  */
 export function scaleExchangeWeights(
-  f: Float64Array, plist: Int32Array, k0: number, k1: number, start: Int32Array, ends: Int32Array, pj: Int32Array, pw: Float32Array, cap: number,
+  f: Float64Array, plist: Int32Array, k0: number, k1: number, start: Int32Array, ends: Int32Array, pj: Int32Array | Uint16Array, pw: Float32Array, cap: number,
 ): void {
   for (let k = k0; k < k1; k++) {
     const i = plist[k], fi = f[i];

@@ -37,7 +37,7 @@ export function pairFactor(r2: number, h: number): number {
 
 /** The arrays the products read (the job's, viscosity-weiler-solve.ts). */
 export interface RowArrays {
-  pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
+  pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array | Uint16Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
   rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
   onrm: Float32Array; wd: Float64Array;
 }

@@ -41,7 +41,7 @@ function factorRoots(): Float64Array {
 /** The rows the job reads: the pair list's own or the stage's compacted list. */
 export interface RowLayout {
   start: Int32Array;
-  j: Int32Array;
+  j: Int32Array | Uint16Array;
 }
 
 /**

@@ -65,7 +65,7 @@ export const weilerJob = defineJob({
   name: 'viscosity-weiler',
   arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
-    pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'i32', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
+    pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wd: 'f64', wb: 'f64',
   },
   scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],

@@ -34,7 +34,7 @@ const NO_FACTORS = new Float64Array(0);
 export const viscosityRowsCountJob = defineJob({
   name: 'viscosity-rows-count',
   arrays: { pc: 'f32', own: 'i32', into: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'i32', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
+  inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'index', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
   scalars: ['nm', 'thermal'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,
@@ -62,7 +62,7 @@ export const viscosityRowsCountJob = defineJob({
 export const viscosityRowsFillJob = defineJob({
   name: 'viscosity-rows-fill',
   arrays: { coef: 'f32', lj: 'i32', own: 'i32', into: 'i32' },
-  inputs: { ps: 'i32', pj: 'i32', pc: 'f32' },
+  inputs: { ps: 'i32', pj: 'index', pc: 'f32' },
   scalars: ['parts'],
   split: 'items',
   minItems: () => VISCOSITY_MIN_PARTICLES,

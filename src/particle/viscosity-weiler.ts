@@ -33,7 +33,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
-import { allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
@@ -48,6 +48,7 @@ import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weil
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
+import { grownRows } from './liquid.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
 
@@ -92,7 +93,7 @@ export function latticeLaplacianConstant(h: number, s: number): number {
 }
 
 /** What the stage keeps between sub-timesteps (StepContext.viscositySolve). */
-const isSharedArray = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+const isSharedArray = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 export class ImplicitViscosityState {
   /**
@@ -121,6 +122,12 @@ export class ImplicitViscosityState {
   ovel = new Float64Array(0);
   ow = new Float64Array(0);
   opos = new Float64Array(0);
+  /**
+   * Each boundary entry's coefficient (single precision), written by the solve's set-up: here
+   * rather than in the stage scratch, whose request is sized by capacities that stay put while
+   * the boundary rows grow entry by entry as the liquid spreads over a body (StepContext.stageScratch).
+   */
+  bcoef = new Float32Array(0);
   /** Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h; per material ρ. */
   pk0: Float64Array;
   pk: Float64Array;
@@ -194,14 +201,17 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // One thread: half rows, each pair once (its e_ij in single precision); a
   // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
-  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(Math.ceil(1.25 * n), ctx.shared);
+  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
   volumeRatios(L.density, n, st.vol);
   if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
-  const m = T > 1 ? Math.max(n, L.capacity) : n;
-  const cn = half ? ctx.cells.pairs.length : st.rows.j.length, bn = T > 1 ? st.boundary.j.length : st.boundary.length;
-  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn + bn) + 64, ctx.shared);
+  // At the capacities of the liquid and of the lists (the same views from one call to the next, for
+  // a team; an exact request, StepContext.stageScratch).
+  const m = Math.max(n, L.capacity);
+  const cn = half ? ctx.cells.pairs.j.length : st.rows.j.length, bn = st.boundary.j.length;
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
+  if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
   // (The slots' velocities and weights in the stage scratch made the viscosity's request the
   // largest of the honey drop's: the buffer grew by more than they hold.)
@@ -210,7 +220,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
     st.ovel = allocFloat64(3 * nb, ctx.shared);
   }
   const ovel = st.ovel, ow = st.ow;
-  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = mem.f32(bn);
+  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = st.bcoef;
   const opos = nb > 0 && ctx.shared ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = st.rows;

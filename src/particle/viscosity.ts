@@ -106,7 +106,7 @@ export function applyViscosity(ctx: StepContext, dt: number): void {
  */
 export const viscosityJob = defineJob({
   name: 'viscosity',
-  arrays: { vel: 'f64', ls: 'i32', lj: 'i32', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
+  arrays: { vel: 'f64', ls: 'i32', lj: 'index', pw: 'f32', ends: 'i32', xslots: 'i32', meta: 'i32' },
   inputs: { pos: 'f64', mat: 'u16', half: 'f64', owner: 'u8', plist: 'i32', offsets: 'i32', tab: 'f64', tf: 'f64' },
   scalars: ['sweeps', 'single', 'nm', 'thermal'],
   split: 'ranks',

@@ -44,7 +44,7 @@ function brutePairs(pos: Float64Array, n: number, reach: number): number[] {
   return keys.sort((a, b) => a - b);
 }
 
-function listed(start: Int32Array, js: Int32Array, n: number): number[] {
+function listed(start: Int32Array, js: Int32Array | Uint16Array, n: number): number[] {
   const keys: number[] = [];
   for (let i = 0; i < n; i++) for (let q = start[i]; q < start[i + 1]; q++) keys.push(Math.min(i, js[q]) * n + Math.max(i, js[q]));
   return keys.sort((a, b) => a - b);
