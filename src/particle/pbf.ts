@@ -9,9 +9,10 @@
  * ω = PBF_RELAX) and it moves the particles by Δx_a = −Σ_b (p_a + p_b) ∇W_ab / n0 …
  * (pressure-kernels.ts), then they are measured again. Plain PBF (ω = 1, Macklin & Müller 2013 §4)
  * is nonlinear Jacobi on J J^T, whose diagonal underestimates a particle's coupling to its ~30
- * neighbours: the passes overshoot on the particle scale (on the 6 mm dam break the mean
- * compression rose after the third pass, 1.7 → 3 %, while the share of compressed particles fell
- * from 85 to 60 %), and they barely touch the smooth, depth-wise compression of a deep liquid
+ * neighbours: the passes overshoot on the particle scale (the 9 mm dam break: the share of
+ * compressed particles fell from 82 to 61 % over ten passes while the mean compression stalled;
+ * at 6 mm it rose after the third pass, 1.7 → 3 %), and they barely touch the smooth, depth-wise
+ * compression of a deep liquid
  * (docs/decisions.md "PBF's passes that stalled"). So the passes are relaxed (ω = 0.6, as DFSPH
  * relaxes its Jacobi solve, Bender & Koschier 2017 §4) and accelerated by Chebyshev's
  * semi-iterative method (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
