@@ -3,18 +3,40 @@
  * correction of Steele §3.5 as position-based fluids (Macklin & Müller 2013), with objects and
  * closed walls taking part (Akinci et al. 2012 boundary volumes; mirror images). The pressure
  * stage before the moves (pressure.ts) has given the liquid its pressure, so these passes take out
- * only what is left (drift, contacts, the moves' nonlinearity). A pass is λ_a = −C_a α_a
- * (C_a = ρ̂_a − 1 where positive: only compression is corrected, a free surface is not pulled
- * shut; α_a the inverse of the constraint's diagonal) and Δx_a = Σ_b (λ_a + λ_b) ∇W_ab / n0 …
- * (pressure-kernels.ts with p = −λ). Passes run until the mean compression is within the liquids'
- * densityTolerance or densityIterations is reached; the total displacement becomes velocity once,
- * after the passes, as in position-based dynamics, less what `constrain` (walls, objects) did.
+ * only what is left (drift, contacts, the moves' nonlinearity). A measure gives C_a = ρ̂_a − 1 where
+ * positive (only compression is corrected, a free surface is not pulled shut) and α_a, the inverse
+ * of the constraint's diagonal; a pass's pressure is p_a = ω C_a α_a (PBF's −λ_a, relaxed by
+ * ω = PBF_RELAX) and it moves the particles by Δx_a = −Σ_b (p_a + p_b) ∇W_ab / n0 …
+ * (pressure-kernels.ts), then they are measured again. Plain PBF (ω = 1, Macklin & Müller 2013 §4)
+ * is nonlinear Jacobi on J J^T, whose diagonal underestimates a particle's coupling to its ~30
+ * neighbours: the passes overshoot on the particle scale (the 9 mm dam break: the share of
+ * compressed particles fell from 82 to 61 % over ten passes while the mean compression stalled;
+ * at 6 mm it rose after the third pass, 1.7 → 3 %), and they barely touch the smooth, depth-wise
+ * compression of a deep liquid
+ * (docs/decisions.md "PBF's passes that stalled"). So the passes are relaxed (ω = 0.6, as DFSPH
+ * relaxes its Jacobi solve, Bender & Koschier 2017 §4) and accelerated by Chebyshev's
+ * semi-iterative method (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
+ * projective and position-based dynamics", §4, on the pressure increments rather than the
+ * positions): pass k applies δ_k = w_k p_k + (w_k − 1) δ_{k−1}, w_0 = 1, w_1 = 2/(2 − ρ²),
+ * w_k = 4/(4 − ρ² w_{k−1}), ρ = PBF_SPECTRAL_RADIUS (δ ≥ 0, since p ≥ 0 and w ≥ 1). Passes run until
+ * the mean compression is within the liquids' densityTolerance or densityIterations is reached;
+ * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
+ * less what `constrain` (walls, objects) did.
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
 import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
+
+/** Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). */
+export const PBF_RELAX = 0.6;
+/**
+ * Spectral radius of the relaxed passes that the Chebyshev weights assume (see the header). 0.99
+ * took the 9 mm dam break to 5 passes a sub-timestep, but at 6 mm it blew the deep column's
+ * bottom corner apart (a particle at 217 m/s in frame 2); 0.95 holds there.
+ */
+export const PBF_SPECTRAL_RADIUS = 0.95;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -24,20 +46,33 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   const pr = prepareSolve(ctx);
-  const { v } = pr, x = v.x, dx = v.dx, p = v.p;
+  const { v } = pr, x = v.x, dx = v.dx, p = v.p, dens = v.dens, alpha = v.alpha;
+  // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
+  const last = v.res;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const measure = (): number => {
     runSolvePhase(ctx, v, n, FACTOR);
     let err = 0;
     for (let a = 0; a < n; a++) {
-      const c = v.dens[a] - 1;
-      p[a] = c > 0 ? c * v.alpha[a] : 0;
+      const c = dens[a] - 1;
+      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
       if (c > 0) err += c;
     }
     return err / n;
   };
-  let error = measure(), passes = 0;
+  let error = measure(), passes = 0, weight = 1;
+  const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   while (passes < maxPasses && error > tolerance) {
+    // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
+    weight = passes === 0 ? 1 : passes === 1 ? 2 / (2 - r2) : 4 / (4 - r2 * weight);
+    if (passes > 0) {
+      for (let a = 0; a < n; a++) {
+        const d = weight * p[a] + (weight - 1) * last[a];
+        last[a] = d; p[a] = d;
+      }
+    } else {
+      last.set(p.subarray(0, n));
+    }
     runSolvePhase(ctx, v, n, DISPLACE);
     ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
