@@ -187,7 +187,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU several liquids'), () => {
       // Single precision, as tests/gpu/adhesion.test.ts.
       expect(r.diff).toBeLessThan(1e-5 * r.max);
     }
-  }, 300_000);
+  });
 
   it('sinks a heavy block into a light pool as the CPU engine does', async () => {
     const frames = 4;
@@ -228,5 +228,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU several liquids'), () => {
     // Liquid a's total is kept (single-precision fractions on both).
     expect(Math.abs(sumGpu - own)).toBeLessThan(1e-3);
     expect(Math.abs(sumCpu - own)).toBeLessThan(1e-5);
-  }, 300_000);
+  });
 });
