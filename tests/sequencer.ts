@@ -9,14 +9,14 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Path prefixes, longest first by each file's whole time in the CI run of 2026-11-29 17:25 on main
- * efc3dff (vitest's per-file figure, its beforeAll included: a browser file's page opening, the
- * pack's install; the JSON report's start-to-end leaves those out), less what the eighth pass took
- * out (BENCHMARKS.md, "The test suite"). The browser files (which wait on Chromium, whose
- * processes do their work) alternate with files that compute in Node at the top, so that two
- * browser files rarely share the cores with Chromium. Every file of 8 s or more in that run is
- * listed: on a clean clone vitest has no timings of its own and starts the unlisted files largest
- * first.
+ * Path prefixes, longest first by each file's whole time in the CI run of 2026-11-29 17:25 (a
+ * clean clone of 9d42f25, whose tests are main efc3dff's): the figure vitest prints beside each
+ * file, its beforeAll included (a browser file's page opening, the pack's install), which the JSON
+ * report's start and end leave out; less what the eighth pass took out (BENCHMARKS.md, "The test
+ * suite, eighth pass"). The browser files (which wait on Chromium, whose processes do their work)
+ * alternate with files that compute in Node at the top, so that two browser files rarely share the
+ * cores with Chromium. Every file of 8 s or more in that run is listed: on a clean clone vitest has
+ * no timings of its own and starts the unlisted files largest first.
  */
 export const LONG_FIRST = [
   'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too); the first to ask builds the app
