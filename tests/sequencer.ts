@@ -9,49 +9,52 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Path prefixes, longest first by the CI run's time per file (the merged run of 2026-11-29 11:44,
- * less what the sixth pass took out of each: BENCHMARKS.md, "The test suite"), browser files
- * (which wait on Chromium) alternating with files that compute in Node at the top. Every file of
- * 8 s or more in that run is listed: on a clean clone vitest has no timings of its own and starts
- * the unlisted files largest first.
+ * Path prefixes, longest first by each file's whole time in the CI run of 2026-11-29 17:25 (a
+ * clean clone of 9d42f25, whose tests are main efc3dff's): the figure vitest prints beside each
+ * file, its beforeAll included (a browser file's page opening, the pack's install), which the JSON
+ * report's start and end leave out; less what the eighth pass took out (BENCHMARKS.md, "The test
+ * suite, eighth pass"). The browser files (which wait on Chromium, whose processes do their work)
+ * alternate with files that compute in Node at the top, so that two browser files rarely share the
+ * cores with Chromium. Every file of 8 s or more in that run is listed: on a clean clone vitest has
+ * no timings of its own and starts the unlisted files largest first.
  */
 export const LONG_FIRST = [
-  'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too)
-  'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 30 frames
+  'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too); the first to ask builds the app
+  'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 30 frames; mostly waits on Slurm
   'tests/e2e/app.test.ts',
-  'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
-  'tests/gpu/free-bodies.test.ts', // two free-body agreement runs on SwiftShader, each CPU and GPU
-  'tests/gpu/gel.test.ts', // a gel cube 10 frames on CPU and GPU, and a resume
-  'tests/gpu/resume.test.ts',
-  'tests/e2e/webgpu.test.ts',
-  'tests/particle/physics.test.ts', // the two pools at rest (2 s each) and the Huppert spreading
-  'tests/parallel/app-threads.test.ts',
-  'tests/package/pack.test.ts', // npm pack, an install, tsc on a consumer
-  'tests/e2e/switching.test.ts',
-  'tests/particle/validate.test.ts', // full-size spreading runs with VISCID_LONG=1 only
-  'tests/parallel/cli-threads.test.ts',
-  'tests/parallel/team.test.ts',
-  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
-  'tests/gpu/run.test.ts', // spawned runs: each compiles the backend's pipelines again
-  'tests/cli/run-dir.test.ts',
-  'tests/cli/run.test.ts',
   'tests/gpu/step-implicit.test.ts',
+  'tests/e2e/webgpu.test.ts', // a Chromium of its own with WebGPU on SwiftShader
+  'tests/gpu/run.test.ts', // spawned runs: each compiles the backend's pipelines again
+  'tests/parallel/app-threads.test.ts',
   'tests/gpu/validate.test.ts',
+  'tests/e2e/switching.test.ts',
+  'tests/package/pack.test.ts', // npm pack, an install, tsc on a consumer
+  'tests/e2e/dev-server.test.ts', // the one page opened from vite's dev server (~680 modules transformed)
+  'tests/gpu/gel.test.ts', // a gel cube on CPU and GPU, and a resume
+  'tests/gpu/free-bodies.test.ts', // two free-body agreement runs on SwiftShader, each CPU and GPU
+  'tests/gpu/liquids.test.ts',
   'tests/sweep/sweep.test.ts',
   'tests/parallel/viscosity-threads.test.ts',
-  'tests/cli/interrupt.test.ts',
-  'tests/particle/gel.test.ts',
-  'tests/cli/caps.test.ts',
-  'tests/gpu/moving.test.ts',
-  'tests/particle/free-bodies.test.ts',
-  'tests/gpu/step.test.ts',
-  'tests/gpu/objects.test.ts',
-  'tests/scene/runs.property.test.ts',
-  'tests/sweep/hostile.test.ts',
-  'tests/e2e/scene-engine.test.ts',
+  'tests/particle/physics.test.ts', // the 2 mm pool at rest and the Huppert spreading
+  'tests/particle/validate.test.ts',
+  'tests/parallel/team.test.ts',
+  'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
+  'tests/cli/run.test.ts',
+  'tests/cli/run-dir.test.ts',
+  'tests/parallel/cli-threads.test.ts',
+  'tests/gpu/resume.test.ts',
   'tests/compare/cli.test.ts',
-  'tests/cli/lock.test.ts',
+  'tests/scene/runs.property.test.ts',
+  'tests/gpu/step.test.ts',
+  'tests/particle/free-bodies.test.ts',
+  'tests/cli/interrupt.test.ts',
+  'tests/gpu/objects.test.ts',
+  'tests/gpu/moving.test.ts',
+  'tests/particle/gel.test.ts',
+  'tests/gpu/temperature.test.ts',
   'tests/grid/spreading.test.ts',
+  'tests/e2e/scene-engine.test.ts',
+  'tests/sweep/hostile.test.ts',
 ];
 
 function rank(spec: TestSpecification): number {

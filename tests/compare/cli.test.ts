@@ -1,9 +1,13 @@
-/** `viscid compare` and `viscid validate` as a user runs them; their output files parse. */
+/**
+ * `viscid compare` and `viscid validate` as a user runs them (spawned, `node bin/viscid.js`); their
+ * output files parse. The refusals and the list need no process of their own: `main(argv)` in this
+ * process (cliInProcess), which is what the spawned command runs.
+ */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../cli/helpers.ts';
+import { cli, cliInProcess } from '../cli/helpers.ts';
 import { CSV_BASE_COLUMNS, parseCsv } from '../../src/compare/report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'viscid-compare-'));
@@ -38,7 +42,7 @@ describe('viscid compare', () => {
   });
 
   it('refuses an unknown engine with exit code 2', async () => {
-    const r = await cli(['compare', scene, '--engines', 'sph', '--out', join(dir, 'bad')]);
+    const r = await cliInProcess(['compare', scene, '--engines', 'sph', '--out', join(dir, 'bad')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/unknown engine 'sph'/);
   });
@@ -62,11 +66,11 @@ describe('viscid validate', () => {
   });
 
   it('lists the cases with their sources, and refuses an unknown case with exit code 2', async () => {
-    const list = await cli(['validate', '--list']);
+    const list = await cliInProcess(['validate', '--list']);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/cavity\s+grid\s+Lid-driven cavity/);
     expect(list.stdout).toMatch(/Ghia/);
-    const bad = await cli(['validate', '--case', 'nope']);
+    const bad = await cliInProcess(['validate', '--case', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no validation case 'nope'/);
   });

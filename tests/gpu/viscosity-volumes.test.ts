@@ -89,7 +89,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity\'s volumes
     expect(restRel).toBeGreaterThan(0.05);
     expect(rel).toBeLessThan(1e-3);
     expect(Math.abs(gpu.iterations - c.iterations)).toBeLessThanOrEqual(1);
-  }, 300_000);
+  });
 
   it('keeps each particle\'s ρ/ρ0 of the last density correction for the next solve, by particle id', async () => {
     const scene = parseScene(input);
@@ -109,5 +109,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity\'s volumes
     console.log(`after a frame: ${id.length} particles, ρ/ρ0 from ${lowest.toFixed(3)}, ${differ} kept otherwise than read back`);
     expect(lowest).toBeLessThan(0.9);
     expect(differ).toBe(0);
-  }, 300_000);
+  });
 });

@@ -53,5 +53,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the positio
     expect(Math.max(...gpu.slice(1))).toBeLessThan(0.008);
     // And within 2× the CPU's, plus 0.001 (single precision, and the GPU's neighbour sums in bucket order).
     expect(late(gpu)).toBeLessThan(2 * late(cpu) + 0.001);
-  }, 120_000);
+  });
 });

@@ -112,7 +112,7 @@ describe('sweep --jobs', () => {
     };
     const t0 = Date.now();
     while (!runs.every((run) => framesOf(run) >= 1)) {
-      if (Date.now() - t0 > 150_000) throw new Error('the runs did not start');
+      if (Date.now() - t0 > 600_000) throw new Error('the runs did not start');
       await sleep(100);
     }
     const pids = runs.map((run) => (JSON.parse(readFileSync(join(run, '.viscid-run.lock'), 'utf8')) as { pid: number }).pid);
