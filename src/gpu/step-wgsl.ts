@@ -7,10 +7,18 @@ import { WORKGROUP } from './device.ts';
 import { around, SHARED_WGSL } from './wgsl.ts';
 
 const KERNELS = /* wgsl */ `
+// The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
+// into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
+// orders as its bits; P.liq[l].z the liquid's filter strength, written before).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   atomicMax(&stats[0], bitcast<u32>(length(vel[a].xyz)));
+  let lam = vel[a].w;
+  if (lam > 0.0) {
+    atomicMax(&stats[1], bitcast<u32>(lam));
+    if (P.liq[liquidOf(a)].z > 0.0 && !nearObject(a)) { atomicMax(&stats[2], bitcast<u32>(lam)); }
+  }
 }
 
 // The sub-timestep's body forces b = adhesion + gravity into the velocity once, and the
