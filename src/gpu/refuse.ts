@@ -99,8 +99,7 @@ function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
 /** Where the backend's method differs from the CPU engine's on a scene it runs (step.ts). */
 export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
-  const P = scene.particle;
-  out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
+  out.push({ path: 'particle', message: 'the liquid–liquid contacts of the moves (liquid-contacts.ts) are one Jacobi sweep at the move\'s positions (step-wgsl.ts contactGather), where the CPU engine sweeps its pair list in order (Gauss–Seidel): a particle in contact with several at once is pushed by the sum of its shares' });
   for (const name of scene.materialNames) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid' || !(m.viscoelastic && m.viscoelastic.elasticModulus > 0)) continue;

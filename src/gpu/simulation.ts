@@ -27,7 +27,8 @@
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
  *     the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall or object is within reach), then out of the objects' particles
+ *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
+ *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
@@ -350,6 +351,8 @@ export class GpuParticleSimulation {
     for (let m = 0; m < P.moves; m++) {
       this.gel?.move(pass, this.params, this.grid, this.wall, n);
       dispatch(pass, K.translate, group, n);
+      dispatch(pass, K.contactGather, group, n);
+      dispatch(pass, K.collide, group, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
