@@ -15,6 +15,8 @@
  * - 4 × 4.8 cm at 2 sub-timesteps a frame (C 1.43, over FILTER_PIECE_COURANT: each sub-timestep
  *   split in two, pressure.ts pressurePieces, pressure-courant.ts). Unsplit (main) the GPU read
  *   0.015–0.024 at frames 2–6; the CPU 0.0013–0.0027.
+ * And the 4 × 3.2 cm pool as a syrup (ρ 1200, ν 2e-4 m²/s) under water: each liquid's own filter
+ * strength (pressure-courant.ts LiquidFilter; 0.48 and 1) and the pair's mass share.
  * Deeper pools (bench/gpu-pool-rest.ts 4 12: 375 particles, 6 filter steps, about 10 s a frame on
  * SwiftShader at load 12) behave alike (docs/decisions.md, "The filter's steps and split on the GPU").
  */
@@ -74,6 +76,19 @@ async function both(input: SceneInput, depth: number, frames: number, label: str
   return out;
 }
 
+/** The 4 × 3.2 cm pool as two layers: a syrup (ρ 1200, ν 2e-4 m²/s: filter strength 0.48 at the defaults) under water (strength 1). */
+function layered(): SceneInput {
+  const base = pool(0.032), half = 0.016;
+  return {
+    ...base,
+    materials: { syrup: { kind: 'liquid', density: 1200, viscosity: { value: 2e-4, unit: 'm2/s' } }, ...base.materials },
+    bodies: [
+      { material: 'syrup', shape: { type: 'box', center: [width / 2, half / 2, width / 2], size: [width, half, width] } },
+      { material: 'w', shape: { type: 'box', center: [width / 2, 1.5 * half, width / 2], size: [width, half, width] } },
+    ],
+  };
+}
+
 const rmsOf = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / v.length);
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the position shift and the particle-scale filter)'), () => {
@@ -83,6 +98,12 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the positio
     // The first frame settles the lattice (CPU 0.014, GPU 0.016); from the second on, every frame.
     expect(Math.max(...gpu.slice(1))).toBeLessThan(0.008);
     // And within 2× the CPU's, plus 0.001 (single precision, and the GPU's neighbour sums in bucket order).
+    expect(rmsOf(gpu.slice(3))).toBeLessThan(2 * rmsOf(cpu.slice(3)) + 0.001);
+  }, 120_000);
+
+  it('two liquids, each filtered with its own strength and mass share: the layered pool rests as on the CPU engine, frames 4–5 within 2× its RMS + 0.001', async () => {
+    const { gpu, cpu } = await both(layered(), 0.032, 5, 'syrup under water 4 × 3.2 cm');
+    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.008);
     expect(rmsOf(gpu.slice(3))).toBeLessThan(2 * rmsOf(cpu.slice(3)) + 0.001);
   }, 120_000);
 
