@@ -17,8 +17,9 @@
  *   0.015–0.024 at frames 2–6; the CPU 0.0013–0.0027.
  * And the 4 × 3.2 cm pool as a syrup (ρ 1200, ν 2e-4 m²/s) under water: each liquid's own filter
  * strength (pressure-courant.ts LiquidFilter; 0.48 and 1) and the pair's mass share.
- * Deeper pools (bench/gpu-pool-rest.ts 4 12: 375 particles, 6 filter steps, about 10 s a frame on
- * SwiftShader at load 12) behave alike (docs/decisions.md, "The filter's steps and split on the GPU").
+ * A deeper pool, 4 × 12 cm at the defaults (375 particles, C 1.12: 6 filter steps; about 10 s a
+ * frame on SwiftShader at load 12), runs with VISCID_LONG=1 (docs/decisions.md, "The WebGPU
+ * backend: the filter's steps and split, the liquid contacts").
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
@@ -26,6 +27,7 @@ import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { GPU_SKIP, gpuFrames, releaseGpuAfterAll } from './device.ts';
 import { skipTitle } from '../skips.ts';
+import { describeLong } from '../long.ts';
 
 releaseGpuAfterAll();
 
@@ -124,4 +126,16 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the positio
     expect(Math.max(...gpu.slice(1))).toBeLessThan(0.004);
     expect(rmsOf(gpu.slice(3))).toBeLessThan(1.5 * rmsOf(cpu.slice(3)) + 0.001);
   }, 120_000);
+});
+
+describeLong(import.meta, 'a 12 cm water pool rests on the WebGPU backend (VISCID_LONG=1)', () => {
+  describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU deep water at rest'), () => {
+    // Measured (bench/gpu-pool-rest.ts 4 12 10), frames 2–10: GPU 0.0009–0.0036 √(g h) (frame 10
+    // the highest, as on the CPU), CPU 0.0003–0.0019; main efc3dff's GPU (2 filter steps) 0.0065–0.0150.
+    it('4 × 12 cm at the defaults (6 filter steps): no frame from the second over 0.005 √(g h), frames 4–10 within 2× the CPU\'s RMS + 0.001', async () => {
+      const { gpu, cpu } = await both(pool(0.12), 0.12, 10, 'water pool 4 × 12 cm');
+      expect(Math.max(...gpu.slice(1))).toBeLessThan(0.005);
+      expect(rmsOf(gpu.slice(3))).toBeLessThan(2 * rmsOf(cpu.slice(3)) + 0.001);
+    }, 600_000);
+  });
 });
