@@ -29,10 +29,11 @@ export interface Bound<E extends string> {
  */
 export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false): void {
   const K = step.pipelines, Q = pressure.pipelines, pg = pressure.group;
+  // The filter counts its steps in stats (pressure-filter-wgsl.ts): before pressureBegin, which zeroes them.
+  if (again && filter) encodeFilter(pass, Q, pg, n);
   dispatch(pass, Q.pressureBegin, pg, 1, 1);
   dispatch(pass, K.wallPass, step.group, n);
   if (again) {
-    if (filter) encodeFilter(pass, Q, pg, n);
     dispatch(pass, Q.takeBackPressure, pg, n);
     dispatch(pass, K.displace, step.group, n);
     dispatch(pass, Q.takeBackApply, pg, n);

@@ -12,7 +12,8 @@
  *
  * The per-liquid and per-pair numbers ride at the end of the parameters block (wgsl.ts Params):
  *   liq[l]: (m_ref / m_l: the inverse mass relative to the first liquid's, as solve-setup.ts's
- *            invMass; ρ_l / ρ_ref, the implicit viscosity's density ratio; −; −);
+ *            invMass; ρ_l / ρ_ref, the implicit viscosity's density ratio; the particle-scale
+ *            filter's strength at the sub-timestep's length, pressure-courant.ts LiquidFilter; −);
  *   pair[la · MAX_LIQUIDS + lb]: (first breakpoint of the pair's adhesion function in the pool
  *            adhX / adhY, its breakpoint count (0: no force), its support in m, the impulse share
  *            m̄ / m_a with m̄ = 2 m_a m_b / (m_a + m_b): adhesion-tables.ts);

@@ -11,8 +11,7 @@ import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { OBJECT_PARAMS } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
-import { filterStrength } from './pressure-filter-wgsl.ts';
-import { shiftsPresent } from './pressure-shift-wgsl.ts';
+import type { LiquidFilter } from './pressure-courant.ts';
 
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
@@ -76,16 +75,14 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
 
 /**
  * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
- * pressure's pass limit, the particle-scale filter's strength (pressure-filter-wgsl.ts; 0 without
- * the position shift). Returns that strength.
+ * pressure's pass limit, each liquid's particle-scale filter strength (pressure-courant.ts
+ * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
-export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number): number {
+export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter): number {
   const f = new Float32Array(data), u = new Uint32Array(data), P = scene.particle;
   const dtm = dt / P.moves;
   f[OBJECT_PARAMS + 4] = A;
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
   u[30] = pressurePasses;
-  const filter = shiftsPresent(P) ? filterStrength(scene, P.radius, dt) : 0;
-  f[35] = filter;
-  return filter;
+  return filter.write(dt);
 }

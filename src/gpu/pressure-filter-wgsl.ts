@@ -5,23 +5,36 @@
  * XSPH smoothing operator (Monaghan 1989, "On the problem of penetration in particle methods",
  * J. Comput. Phys. 82, §3), over the liquid neighbours within h (no ghosts, no objects),
  *
- *   (L u)_a = (1/n0) Σ_b c_ab w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
+ *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
- * and Δv = −FILTER_GAIN · L(L v), FILTER_STEPS times, with c_a the liquid's strength
- * FILTER · max(0, 1 − ν δt/((2r)² FILTER_REACH)) (filterStrengths, P.filterStrength, written a sub-timestep
- * by params.ts), 0 next to a body (nearObject). Only with the position shift (pressure-shift-wgsl.ts
- * shiftsPresent: two solves and the implicit viscosity), and not dispatched where the strength is 0
- * (honey-like liquids). The kernels run on the step's bindings in the pressure module
- * (pressure-wgsl.ts), before the second solve's take-back, as pressure.ts orders them: c_a in sc.x
- * (free until the second solve's source), L v in dx, and L(L v) gathered from dx into vel.
+ * and Δv = −FILTER_GAIN · L(L v), filterSteps(C) times, with c_a its liquid's strength
+ * FILTER · max(0, 1 − ν δt/((2r)² FILTER_REACH)) (pressure-courant.ts LiquidFilter: P.liq[l].z,
+ * written a sub-timestep), 0 next to a body (nearObject), and m̄_ab/m_a the pair's mass share
+ * (liquids-wgsl.ts massShare, 1 for one liquid). Only with the position shift
+ * (pressure-shift-wgsl.ts shiftsPresent: two solves and the implicit viscosity), and not
+ * dispatched where every liquid's strength is 0 (honey-like liquids).
+ *
+ * The steps (pressure-filter.ts filterSteps, docs/decisions.md "Deep water at rest"): FILTER_STEPS
+ * up to the pressure Courant number C = δt √(p/ρ0)/2r of FILTER_COURANT, then growing as C², at
+ * most FILTER_MAX_STEPS, with p/ρ0 the largest first-solve pressure among the filtered slots
+ * (vel.w, p/δt²). The GPU finds it with no read-back: filterBegin takes the largest by atomicMax
+ * on its bits (a float ≥ 0 orders as its u32 bits), filterCount turns it into the steps, and
+ * FILTER_MAX_STEPS steps are dispatched, those past the count returning at once. The count left
+ * rides in stats[1] and stats[2] in turn: filterSmooth reads stats[1] and its thread 0 hands it to
+ * stats[2]; filterApply reads stats[2] and its thread 0 writes one less to stats[1], so no
+ * dispatch reads the word it writes. The filter runs before the second solve's pressureBegin
+ * (encode.ts), which zeroes stats[1..3]; stats[0] is the judge's ω, which it sets before a pass reads it.
+ *
+ * The kernels run on the step's bindings in the pressure module (pressure-wgsl.ts), before the
+ * second solve's take-back, as pressure.ts orders them: c_a in sc.x (free until the second solve's
+ * source), L v in dx, and L(L v) gathered from dx into vel. A term of the walls (mirror images of
+ * the slot's neighbours) would go into `laplacian`'s loop, as pressure-wgsl.ts densityChange adds
+ * its ghosts.
  *
  * Single precision: each slot's sum runs over its neighbours in bucket order in f32, where the CPU
- * sums its liquid rows in f64; the one liquid has a uniform mass, so the mass ratio of
- * filterRange is 1 here.
+ * sums its liquid rows in f64; C and the steps in f32, where the CPU takes them in f64.
  */
-import type { Scene } from '../scene/scene.ts';
-import { FILTER_GAIN, FILTER_STEPS, filterStrengths } from '../particle/pressure-filter.ts';
-import { liquidViscosity } from '../particle/viscosity-weiler.ts';
+import { FILTER_COURANT, FILTER_GAIN, FILTER_MAX_STEPS, FILTER_STEPS } from '../particle/pressure-filter.ts';
 import { dispatch, WORKGROUP } from './device.ts';
 import { around, floatLiteral } from './wgsl.ts';
 
@@ -32,9 +45,10 @@ fn ${name}(a: u32) -> vec3<f32> {
   let xa = pos[a].xyz;
   let ca = sc[a].x;
   let ua = ${u('a')};
+  let la = liquidOf(a);
   let invH = 1.0 / P.h;
   var s = vec3<f32>(0.0);
-  ${around('P.h', `let cab = 0.5 * (ca + sc[b].x); if (cab != 0.0) { s += (cab * W(sqrt(d2) * invH)) * (${u('b')} - ua); }`)}
+  ${around('P.h', `let cab = 0.5 * (ca + sc[b].x); if (cab != 0.0) { s += (cab * massShare(la, liquidOf(b)) * W(sqrt(d2) * invH)) * (${u('b')} - ua); }`)}
   return s * P.invN0;
 }`;
 }
@@ -43,48 +57,62 @@ export const FILTER_WGSL = /* wgsl */ `
 ${laplacian('velocityLaplacian', (b) => `vel[${b}].xyz`)}
 ${laplacian('filteredLaplacian', (b) => `dx[${b}].xyz`)}
 
-// Each slot's strength: the liquid's (P.filterStrength), none next to a body (pressure.ts filterVelocity).
+@compute @workgroup_size(1) fn filterReset() { atomicStore(&stats[0], 0u); }
+
+// Each slot's strength: its liquid's (P.liq[l].z), none next to a body (pressure.ts filterVelocity);
+// the largest first-solve p/δt² (vel.w) among the slots it filters into stats[0].
 @compute @workgroup_size(${WORKGROUP}) fn filterBegin(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  sc[a].x = select(P.filterStrength, 0.0, nearObject(a));
+  let c = select(P.liq[liquidOf(a)].z, 0.0, nearObject(a));
+  sc[a].x = c;
+  let lam = vel[a].w;
+  if (c > 0.0 && lam > 0.0) { atomicMax(&stats[0], bitcast<u32>(lam)); }
 }
 
-// L v into dx.
+// The steps (pressure-filter.ts filterSteps) from C = δt √(p/ρ0) / 2r, into stats[1].
+@compute @workgroup_size(1) fn filterCount() {
+  let C = P.dt * sqrt(bitcast<f32>(atomicLoad(&stats[0]))) / (2.0 * P.r);
+  var steps = ${FILTER_STEPS}u;
+  if (C > ${floatLiteral(FILTER_COURANT)}) {
+    let q = C / ${floatLiteral(FILTER_COURANT)};
+    steps = min(${FILTER_MAX_STEPS}u, u32(ceil(${floatLiteral(FILTER_STEPS)} * q * q)));
+  }
+  atomicStore(&stats[1], steps);
+}
+
+// L v into dx while steps are left (stats[1]; thread 0 hands the count to filterApply in stats[2]).
 @compute @workgroup_size(${WORKGROUP}) fn filterSmooth(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
-  if (a >= P.n) { return; }
+  let left = atomicLoad(&stats[1]);
+  if (a == 0u) { atomicStore(&stats[2], left); }
+  if (a >= P.n || left == 0u) { return; }
   dx[a] = vec4<f32>(velocityLaplacian(a), 0.0);
 }
 
-// v −= FILTER_GAIN L(L v): reads dx only, so each slot writes its own velocity in place.
+// v −= FILTER_GAIN L(L v): reads dx only, so each slot writes its own velocity in place; a step counted.
 @compute @workgroup_size(${WORKGROUP}) fn filterApply(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
-  if (a >= P.n) { return; }
+  let left = atomicLoad(&stats[2]);
+  if (a == 0u && left > 0u) { atomicStore(&stats[1], left - 1u); }
+  if (a >= P.n || left == 0u) { return; }
   vel[a] = vec4<f32>(vel[a].xyz - ${floatLiteral(FILTER_GAIN)} * filteredLaplacian(a), vel[a].w);
 }
 `;
 
-export const FILTER_ENTRIES = ['filterBegin', 'filterSmooth', 'filterApply'] as const;
+export const FILTER_ENTRIES = ['filterReset', 'filterBegin', 'filterCount', 'filterSmooth', 'filterApply'] as const;
 export type FilterEntry = (typeof FILTER_ENTRIES)[number];
 
 /**
- * The filter's strength c for the scene's one liquid at sub-timestep dt (pressure-filter.ts
- * filterStrengths, from its kinematic viscosity as the implicit solve takes it: liquidViscosity).
+ * The filter's dispatches over n slots: the strengths and the steps, then FILTER_MAX_STEPS
+ * bi-Laplacian steps, those past filterSteps(C) idle (see the header). Before the second solve's
+ * pressureBegin: it uses stats[0..2].
  */
-export function filterStrength(scene: Scene, r: number, dt: number): number {
-  const name = scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');
-  const material = name === undefined ? undefined : scene.materials[name];
-  if (!material || material.kind !== 'liquid') return 0;
-  const out = new Float64Array(1);
-  filterStrengths(new Float64Array([liquidViscosity(material, r, dt)]), [1], dt, r, out);
-  return out[0];
-}
-
-/** The filter's dispatches over n slots (FILTER_STEPS bi-Laplacian steps). */
 export function encodeFilter(pass: GPUComputePassEncoder, Q: Record<FilterEntry, GPUComputePipeline>, group: GPUBindGroup, n: number): void {
+  dispatch(pass, Q.filterReset, group, 1, 1);
   dispatch(pass, Q.filterBegin, group, n);
-  for (let k = 0; k < FILTER_STEPS; k++) {
+  dispatch(pass, Q.filterCount, group, 1, 1);
+  for (let k = 0; k < FILTER_MAX_STEPS; k++) {
     dispatch(pass, Q.filterSmooth, group, n);
     dispatch(pass, Q.filterApply, group, n);
   }

@@ -14,7 +14,6 @@ import { MAX_SPOUTS } from './sources.ts';
 import { MAX_GUARDED } from './guard-wgsl.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
 import { MAX_FREE } from './free-bodies.ts';
-import { FILTER_COURANT, FILTER_PIECE_COURANT, FILTER_STEPS } from '../particle/pressure-filter.ts';
 import { liquidRefusals } from './liquids.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
 
@@ -100,12 +99,7 @@ function cohesion(scene: Scene, liquid: string): IgnoredFeature | null {
 /** Where the backend's method differs from the CPU engine's on a scene it runs (step.ts). */
 export function methodDifferences(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
-  const P = scene.particle;
-  if (P.pressureCourant > 0) out.push({ path: 'particle.pressureCourant', message: 'the pressure Courant subdivision is not ported (the largest pressure is not read back)' });
-  out.push({ path: 'particle', message: 'liquid–liquid contacts of the moves (liquid-contacts.ts) are not ported; density correction keeps the particles apart' });
-  if (P.pressureAfterViscosity && P.viscositySolver === 'implicit') out.push({ path: 'particle.pressureAfterViscosity', message: `the particle-scale filter takes ${FILTER_STEPS} steps a sub-timestep (pressure-filter-wgsl.ts); the CPU engine takes more where the pressure's Courant number δt √(p/ρ0)/2r exceeds ${FILTER_COURANT} and splits the sub-timestep over ${FILTER_PIECE_COURANT} (pressure-filter.ts filterSteps): a water pool deeper than about 5 cm at 4 mm particles rests on the CPU engine and jitters here` });
-  const liquidCount = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid').length;
-  if (liquidCount > 1 && P.pressureAfterViscosity && P.viscositySolver === 'implicit') out.push({ path: 'particle.pressureAfterViscosity', message: "the particle-scale velocity filter (pressure-filter.ts) takes the first liquid's strength for every liquid (pressure-filter-wgsl.ts filterStrength; the CPU engine each liquid's own): the two differ only where a liquid is thinner than ν δt/(2r)² = 0.05, a water-like one" });
+  out.push({ path: 'particle', message: 'the liquid–liquid contacts of the moves (liquid-contacts.ts) are one Jacobi sweep at the move\'s positions (step-wgsl.ts contactGather), where the CPU engine sweeps its pair list in order (Gauss–Seidel): a particle in contact with several at once is pushed by the sum of its shares' });
   for (const name of scene.materialNames) {
     const m = scene.materials[name];
     if (m.kind !== 'liquid' || !(m.viscoelastic && m.viscoelastic.elasticModulus > 0)) continue;

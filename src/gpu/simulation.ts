@@ -27,7 +27,8 @@
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
  *     the total is conserved to single-precision round-off;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
- *     particle and no closed wall or object is within reach), then out of the objects' particles
+ *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
+ *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
@@ -35,8 +36,9 @@
  *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
  *     read-back between passes), the displacement less the walls' share becoming velocity.
- * A sub-timestep is split as step.ts splits it (maxMove radii per move, at most MAX_SUBDIVISION
- * pieces), from the largest speed read back once a sub-timestep. Single precision throughout.
+ * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
+ * pressure's Courant number: pressure-courant.ts; at most MAX_SUBDIVISION pieces), from the largest
+ * speed and stored pressures read back once a sub-timestep. Single precision throughout.
  * What differs from the CPU engine besides: refuse.ts methodDifferences. The parameters block each
  * kernel reads (wgsl.ts Params) is filled by params.ts.
  */
@@ -68,6 +70,7 @@ import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
 import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
+import { LiquidFilter, pressurePieces, type SlotMaxima } from './pressure-courant.ts';
 
 export type { GpuParticles } from './read-back.ts'; export { UnportedSceneError } from './refuse.ts';
 
@@ -117,6 +120,9 @@ export class GpuParticleSimulation {
   private readonly r: number;
   private readonly rate: number;
   private readonly paramData = new ArrayBuffer(PARAM_BYTES);
+  /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
+  private readonly filter: LiquidFilter;
+  private readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0 };
 
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
@@ -175,11 +181,12 @@ export class GpuParticleSimulation {
     writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity });
     writeLiquids(this.paramData, ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
+    this.filter = new LiquidFilter(scene, this.r, this.paramData);
   }
 
   /** Returns the particle-scale filter's strength (params.ts). */
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number): number {
-    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A);
+    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A, this.filter);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -222,15 +229,24 @@ export class GpuParticleSimulation {
     return { pipelines: kernels.pipelines, group: this.group(kernels) };
   }
 
-  /** The largest particle speed, m/s (read back). */
-  async maxSpeed(): Promise<number> {
+  /**
+   * The largest particle speed, m/s, and stored pressures p/ρ0 (pressure-courant.ts SlotMaxima),
+   * read back; the filter's strengths at the unsplit sub-timestep dt (pressure.ts pressurePieces) written first.
+   */
+  async slotMaxima(dt: number): Promise<SlotMaxima> {
+    if (this.filter.present) {
+      this.filter.write(dt);
+      this.device.queue.writeBuffer(this.params, 0, this.paramData);
+    }
     const enc = this.device.createCommandEncoder();
     enc.clearBuffer(this.stats);
     const pass = enc.beginComputePass();
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    return new Float32Array(await readBuffer(this.device, this.stats, 4))[0];
+    const m = new Float32Array(await readBuffer(this.device, this.stats, 12)), out = this.maxima;
+    out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2];
+    return out;
   }
 
   /** One frame: `particle.substeps` sub-timesteps, each split as step.ts splits it. */
@@ -241,10 +257,10 @@ export class GpuParticleSimulation {
     for (let k = 0; k < P.substeps; k++) {
       const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
       if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
-      const speed = await this.maxSpeed();
+      const maxima = await this.slotMaxima(dtSub), speed = maxima.speed;
       if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
-      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1));
+      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1, pressurePieces(s, this.r, dtSub, maxima)));
       counters.subdivisions += pieces - 1;
       for (let q = 0; q < pieces; q++) {
         const emitted = await this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
@@ -335,6 +351,8 @@ export class GpuParticleSimulation {
     for (let m = 0; m < P.moves; m++) {
       this.gel?.move(pass, this.params, this.grid, this.wall, n);
       dispatch(pass, K.translate, group, n);
+      dispatch(pass, K.contactGather, group, n);
+      dispatch(pass, K.collide, group, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.

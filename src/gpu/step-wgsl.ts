@@ -4,13 +4,22 @@
  * shared helpers: wgsl.ts.
  */
 import { WORKGROUP } from './device.ts';
-import { around, SHARED_WGSL } from './wgsl.ts';
+import { around, floatLiteral, SHARED_WGSL } from './wgsl.ts';
+import { LIQUID_CONTACT, PBD_KICK } from '../particle/liquid-contacts.ts';
 
 const KERNELS = /* wgsl */ `
+// The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
+// into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
+// orders as its bits; P.liq[l].z the liquid's filter strength, written before).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   atomicMax(&stats[0], bitcast<u32>(length(vel[a].xyz)));
+  let lam = vel[a].w;
+  if (lam > 0.0) {
+    atomicMax(&stats[1], bitcast<u32>(lam));
+    if (P.liq[liquidOf(a)].z > 0.0 && !nearObject(a)) { atomicMax(&stats[2], bitcast<u32>(lam)); }
+  }
 }
 
 // The sub-timestep's body forces b = adhesion + gravity into the velocity once, and the
@@ -51,15 +60,42 @@ const KERNELS = /* wgsl */ `
   vel[a] = vec4<f32>(vel[a].xyz + dx[a].xyz, vel[a].w);
 }
 
-// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts), friction
-// (objects.ts moveFriction), then out of the objects (objectPush) and the walls (collisions.ts).
-// pos.w holds the surface flag (friction-wgsl.ts).
+// A move: translate by the velocity less the free-flight offset ½ b δt (ballistic.ts) and friction
+// (objects.ts moveFriction); then the collisions (collisions.ts): the liquid contacts
+// (contactGather), out of the objects and the walls (collide). pos.w holds the surface flag (friction-wgsl.ts).
 @compute @workgroup_size(${WORKGROUP}) fn translate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let offset = sc[a].w * keep[2u * P.n + a].xyz;
   pos[a] = vec4<f32>(pos[a].xyz + (vel[a].xyz - offset) * P.dtm, pos[a].w);
   moveFriction(a);
+}
+
+// The liquid contacts of a move (liquid-contacts.ts; Steele et al. 2004 §3.4): a pair closer than
+// dc = LIQUID_CONTACT · 2r is separated to dc, split by inverse mass (m_b/(m_a + m_b): ½ massShare),
+// and the first PBD_KICK · r of its overlap becomes velocity over the move. The CPU sweeps its pair
+// list in order (Gauss–Seidel); here one Jacobi sweep at the move's positions: each slot sums its own
+// share of every overlap into dx (collide adds it) and changes its own velocity in place (no slot's
+// velocity is read). A pair's two shares are equal and opposite, so momentum is kept.
+@compute @workgroup_size(${WORKGROUP}) fn contactGather(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let xa = pos[a].xyz;
+  let la = liquidOf(a);
+  let dc = ${floatLiteral(2 * LIQUID_CONTACT)} * P.r;
+  let kick = ${floatLiteral(PBD_KICK)} * P.r;
+  var s = vec3<f32>(0.0);
+  var v = vec3<f32>(0.0);
+  ${around('dc', `let d = sqrt(d2); if (d > 0.0) { let w = 0.5 * massShare(la, liquidOf(b)) / d; s += ((dc - d) * w) * rv; v += (min(dc - d, kick) * w) * rv; }`)}
+  dx[a] = vec4<f32>(s, 0.0);
+  vel[a] = vec4<f32>(vel[a].xyz + v / P.dtm, vel[a].w);
+}
+
+// The contacts' separation added, then out of the objects (objectPush) and the walls (collisions.ts).
+@compute @workgroup_size(${WORKGROUP}) fn collide(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  pos[a] = vec4<f32>(pos[a].xyz + dx[a].xyz, pos[a].w);
   objectPush(a);
   wallClamp(a, P.keep);
 }
@@ -139,7 +175,7 @@ const KERNELS = /* wgsl */ `
 export const STEP_WGSL = SHARED_WGSL + KERNELS;
 
 export const STEP_ENTRIES = [
-  'speed', 'accelerate', 'freeFlight', 'exchangeGather', 'exchangeApply', 'translate',
+  'speed', 'accelerate', 'freeFlight', 'exchangeGather', 'exchangeApply', 'translate', 'contactGather', 'collide',
   'densityBegin', 'wallPass', 'factor', 'judge', 'displace', 'shift', 'densityEnd',
 ] as const;
 export type StepEntry = (typeof STEP_ENTRIES)[number];

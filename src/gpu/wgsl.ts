@@ -11,7 +11,8 @@
  * since; then [2n + a] the body acceleration of adhesion, ½ (a + g) δt once it is in the velocity;
  * with free bodies [3 cap + a] what they gave the slot: free-wgsl.ts), 6 wall (the closed walls
  * within h: del xyz, mask's bits in w; past P.cap the object particles' velocities, and in w their free body), 7 bucket starts, 8 stats (atomics:
- * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes). vel.w holds
+ * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes; the
+ * speed kernel's [1], [2] the largest stored pressures: step-wgsl.ts; the filter's: pressure-filter-wgsl.ts). vel.w holds
  * the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight
  * storage buffers: WebGPU's default limit a stage. P.n is the liquid's count now, P.cap the slots
  * it may grow to (sources, sinks.ts): the object particles sit from slot P.cap (objects.ts).

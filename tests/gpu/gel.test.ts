@@ -53,7 +53,7 @@ function shape(pos: ArrayLike<number>, n: number): { height: number; cy: number 
 }
 
 describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
-  it('drops, squashes and springs back as the CPU engine does: height and centre of mass within 2 mm (a third of a spacing) every frame', async () => {
+  it('drops, squashes and springs back as the CPU engine does: height and centre of mass within 0.8 mm (an eighth of a spacing) every frame', async () => {
     const device = await gpuDevice();
     const scene = parseScene(cube(0.02));
     const cpu = new ParticleSimulation(scene), liquid = new ParticleSimulation(parseScene(cube(0.02, false)));
@@ -76,12 +76,12 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
         expect(Math.abs(springs.idA.length - cpu.ctx.gel!.count)).toBeLessThan(0.1 * cpu.ctx.gel!.count);
       }
       console.log(`worst difference ${(worst * 1000).toFixed(2)} mm`);
-      // 2 mm (a third of a spacing): 1.67 mm at the rebound (frame 3), with the position shift on
-      // both engines (pressure.ts shiftPresent, pressure-shift-wgsl.ts). What is left is the CPU's
-      // liquid–liquid contacts (liquid-contacts.ts), which the GPU does not run (refuse.ts
-      // methodDifferences): the CPU without them stands within 0.2 mm of the GPU every frame
-      // (docs/decisions.md "The WebGPU backend: the position shift and the particle-scale filter").
-      expect(worst).toBeLessThan(0.002);
+      // 0.8 mm (an eighth of a spacing): 0.37 mm (frame 4, after the rebound) with the liquid–liquid
+      // contacts of the moves on both engines (liquid-contacts.ts; step-wgsl.ts contactGather, one
+      // Jacobi sweep where the CPU sweeps in order); 1.67 mm at the rebound without them on the GPU,
+      // when the bound was 2 mm (docs/decisions.md "The WebGPU backend: the filter's steps and split,
+      // the liquid contacts"). GPU runs are not bit-repeatable: about twice the figure.
+      expect(worst).toBeLessThan(0.0008);
       // The tolerance tells a gel from a liquid: the same cube without springs slumps far more.
       console.log(`the CPU's gel and liquid cubes differ in height by up to ${(apart * 1000).toFixed(2)} mm`);
       expect(apart).toBeGreaterThan(3 * 0.0015);
