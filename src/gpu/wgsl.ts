@@ -18,6 +18,7 @@
  * it may grow to (sources, sinks.ts): the object particles sit from slot P.cap (objects.ts).
  */
 import { HASH_WGSL } from './neighbours.ts';
+import { NEIGHBOUR_EDGE } from '../particle/pressure-ghosts.ts';
 import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_MOVES_WGSL, OBJECT_WGSL } from './objects.ts';
 import { FREE_WGSL } from './free-wgsl.ts';
 import { LIQUID_BYTES, LIQUID_FIELDS, LIQUID_WGSL } from './liquids-wgsl.ts';
@@ -240,12 +241,15 @@ fn displacement(a: u32) -> vec3<f32> {
 
 
 /**
- * ρ̂/ρ0, the neighbours within h (ghosts included) and α of slot a (pressure-kernels.ts factorRange;
- * the walls' mirror ghosts in ρ̂ and Σ G, not in the pair sum of α): the gather that density
- * correction's factor and the pressure stage's share.
+ * ρ̂/ρ0, the neighbours within NEIGHBOUR_EDGE h (ghosts included: counted, pressure-ghosts.ts) and α of slot a (pressure-kernels.ts factorRange;
+ * the walls' mirror ghosts in ρ̂ and Σ G, and in the pair sum of α as the CPU's: Σ_b m_a/m_b |T_b|²,
+ * T_b the slope of b and its images, which move together; pressure-ghosts.ts factorRowWalls): the
+ * gather that density correction's factor and the pressure stage's share.
  */
 const MEASURE = /* wgsl */ `
 struct Measure { dens: f32, nb: f32, alpha: f32 }
+// 1 for a neighbour at squared distance d2 within NEIGHBOUR_EDGE h (pressure-ghosts.ts: not the lattice's coin toss at h).
+fn counted(d2: f32) -> f32 { return select(0.0, 1.0, d2 < ${floatLiteral(NEIGHBOUR_EDGE * NEIGHBOUR_EDGE)} * P.h * P.h); }
 fn measure(a: u32) -> Measure {
   let xa = pos[a].xyz;
   let invH = 1.0 / P.h;
@@ -259,19 +263,25 @@ fn measure(a: u32) -> Measure {
     let d = sqrt(d2);
     let q = d * invH;
     rho += W(q);
-    nb += 1.0;
+    nb += counted(d2);
+    // T_b = G_ab + Σ_S M_S G_(a,b^S): b and its images move together (pressure-ghosts.ts factorRowWalls).
+    var tb = vec3<f32>(0.0);
     if (d > 0.0) {
-      let f = dW(q) * invH / d;
-      gs += f * rv;
-      s2 += f * f * d2 * invMassOf(liquidOf(b));
+      tb = (dW(q) * invH / d) * rv;
+      gs += tb;
     }
-    ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { gs += (dW(dg * invH) * invH / dg) * off; }`)}`)}
-  ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += 1.0; if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
+    ${pairGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += counted(d2); if (dg > 0.0) {
+      let e = (dW(dg * invH) * invH / dg) * off;
+      gs += e;
+      tb += select(e, -e, vec3<bool>((S & 1u) != 0u, (S & 2u) != 0u, (S & 4u) != 0u));
+    }`)}
+    s2 += dot(tb, tb) * invMassOf(liquidOf(b));`)}
+  ${selfGhosts(`let dg = sqrt(d2); rho += W(dg * invH); nb += counted(d2); if (dg > 0.0) { let e = (dW(dg * invH) * invH / dg) * off; gs += e; own += e; }`)}
   ${aroundObjects('P.h', `
     let d = sqrt(d2);
     let gm = pos[o].w;
     rho += gm * W(d * invH);
-    nb += 1.0;
+    nb += counted(d2);
     if (d > 0.0) { gs += (gm * dW(d * invH) * invH / d) * rv; }`)}
   let hs = gs + own;
   return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + invMassOf(liquidOf(a)) * dot(hs, hs) + P.epsN));

@@ -15,6 +15,17 @@
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
+/**
+ * A neighbour (liquid, object particle or ghost) counts toward the free-surface test's count
+ * (SolveView.nb, FULL) within NEIGHBOUR_EDGE · h, not h: a rest lattice at the default h = 4r puts
+ * neighbours at exactly h (two spacings along an axis), where d < h is a rounding coin toss, in f64
+ * on the CPU and f32 on the GPU, and their weight W(1) is 0 anyway. Counting them by chance gave a
+ * lattice's top layer 17 to 22 neighbours about FULL = 20, so which surface particles took a
+ * pressure source differed from engine to engine (docs/decisions.md, "The spinning paddle's first
+ * sub-timestep"). 0.999 is far beyond either's rounding (about 1e-7 of h).
+ */
+export const NEIGHBOUR_EDGE = 0.999;
+
 /** Bits of wmask that say which axes have a wall within h (the rest hold the walls' signs). */
 const AXES = 7;
 
@@ -37,7 +48,7 @@ export const ghostSum = new Float64Array(15);
  */
 export function factorRowWalls(v: SolveView, a: number): void {
   const x = v.x, ls = v.ls, lj = v.lj, kg = v.kg, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
-  const h = v.h, h2 = h * h, invH = 1 / h;
+  const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
   const wa = mask[a], ma = wa & AXES;
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
@@ -46,7 +57,7 @@ export function factorRowWalls(v: SolveView, a: number): void {
     const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
     const d2 = 0 + ox * ox + oy * oy + oz * oz;
     if (d2 >= h2) continue;
-    ghosts++;
+    if (d2 < edge2) ghosts++;
     const d = Math.sqrt(d2), s = d * invH;
     w0 += cubicSpline(s);
     if (d === 0) continue;
@@ -66,7 +77,7 @@ export function factorRowWalls(v: SolveView, a: number): void {
     if (s >= 1) {
       kg[q] = 0;
     } else {
-      k++;
+      if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
       rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       const slope = inner ? s * (18 * s - 12) : -6 * t * t;
@@ -90,7 +101,7 @@ export function factorRowWalls(v: SolveView, a: number): void {
       const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
       const gd2 = ox * ox + oy * oy + oz * oz;
       if (gd2 >= h2) continue;
-      ghosts++;
+      if (gd2 < edge2) ghosts++;
       const gd = Math.sqrt(gd2), gs = gd * invH;
       w0 += cubicSpline(gs);
       if (gd === 0) continue;

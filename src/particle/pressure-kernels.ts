@@ -21,7 +21,7 @@
  * remaining compression e_a.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum } from './pressure-ghosts.ts';
+import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 
 export interface KernelView {
   /** Slot positions, 3 per slot (the passes move them). */
@@ -84,14 +84,14 @@ export function wallRange(v: KernelView, a0: number, a1: number): void {
 
 /** Jacobi relaxation ω (SPlisHSPlasH: 0.5). */
 export const RELAX = 0.5;
-/** Neighbours within h (liquid, object, ghosts) from which a particle is not at a free surface (SPlisHSPlasH: 20; a rest-lattice particle has 26, one on a flat surface 17). */
+/** Neighbours within h (liquid, object, ghosts; within NEIGHBOUR_EDGE h: pressure-ghosts.ts) from which a particle is not at a free surface (SPlisHSPlasH: 20; a rest-lattice particle has 26, one on a flat surface 17). */
 export const FULL = 20;
 
 export interface SolveView extends KernelView {
   /** Per slot: 1 / diagonal (α) and the pressure p. The displacement of p goes to `dx`; ρ̂* to `dens`. */
   alpha: Float64Array;
   p: Float64Array;
-  /** Per slot: neighbours within h (liquid, object particles, ghosts), from factorRange. */
+  /** Per slot: neighbours within NEIGHBOUR_EDGE h (liquid, object particles, ghosts), from factorRange. */
   nb: Int32Array;
   /** Per slot (3 each), when not null: Σ G over every neighbour (∇ of the particle concentration), from factorRange. */
   grad: Float64Array | null;
@@ -123,7 +123,7 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
-      k++;
+      if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
       rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       const slope = inner ? s * (18 * s - 12) : -6 * t * t;
@@ -139,7 +139,7 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
       if (s >= 1) { bg[q] = 0; continue; }
       const gm = gamma[o];
-      k++;
+      if (s < NEIGHBOUR_EDGE) k++;
       rho += gm * cubicSpline(s);
       if (d === 0) { bg[q] = 0; continue; }
       const g = Math.fround((cubicSplineSlope(s) * invH) / d);

@@ -65,20 +65,26 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU moving objects'), () => {
     expect(Math.abs(g.vy - c.vy)).toBeLessThan(0.25 * speed);
   }, 600_000);
 
-  // The exchange's Jacobi sweeps differ from the CPU's Gauss–Seidel: 35 %.
+  // The exchange's Jacobi sweeps differ from the CPU's Gauss–Seidel: 35 % (measured 496.3 / 499.8 since the GPU's α
+  // takes the walls' images and the free-surface count its edge, docs/decisions.md; 537 / 472 before).
   it('sets a pool turning with a spinning paddle as the CPU engine does (the exchange, one pressure solve)', () => paddlePool('the exchange, one pressure solve', false, 0.35), 600_000);
 
-  // At the defaults the frame-3 figure is chaotic at 5 %: six runs jittered by 1 nm read GPU 371 ± 18
-  // and CPU 389 ± 8 mm²/s a particle (docs/decisions.md, "The spinning paddle at the defaults after the
-  // viscosity's volumes"), and the GPU's first sub-timestep stirs 10–19 % less than the CPU's from the
-  // same state, at ν 1e-6 as at 1e-3 (not the viscosity: the first pressure solves, PBF, the contacts).
-  it.skip('KNOWN FAILURE, the first sub-timestep stirs 10–19 % less on the GPU and frame 3 is chaotic at ±5 %: sets a pool turning with a spinning paddle as the CPU engine does (the defaults: the implicit viscosity between two pressure solves, the body\'s velocity in its object term) within 5 %', () => paddlePool('the defaults', true, 0.05), 600_000);
+  // At the defaults the engines part in the first sub-timestep by what the GPU does not run yet
+  // (docs/decisions.md, "The spinning paddle's first sub-timestep, stage by stage"): from the same
+  // state the accelerate, both pressure solves and the viscosity now read the same to rounding, but
+  // the CPU's moves separate liquid from liquid (liquid-contacts.ts, not ported: refuse.ts) and so
+  // stir less (the first sub-timestep at 120 fps: 195.5 mm²/s a particle, 237.5 without them; the
+  // GPU 245.8), and the CPU flags every particle near the paddle (144: within 14 mm of its surface,
+  // step.ts nearMargin) where the GPU flags those within 10 mm of an object particle (132: objects.ts
+  // nearObject), so the second solve's take-back differs. Frame 3 reads 312.0 / 391.2
+  // (the CPU 382.6 ± 18.2 over six runs jittered by 1 nm): the figure is chaotic besides.
+  it.skip('KNOWN FAILURE, the liquid–liquid contacts of the moves are not ported and the GPU flags fewer particles near the paddle (frame 3: 312 against 391): sets a pool turning with a spinning paddle as the CPU engine does (the defaults: the implicit viscosity between two pressure solves, the body\'s velocity in its object term) within 5 %', () => paddlePool('the defaults', true, 0.05), 600_000);
 });
 
 /** A pool stirred by a spinning paddle, 3 frames on each engine: the angular momentum about the axis within `tolerance` of the CPU's. */
 async function paddlePool(label: string, defaults: boolean, tolerance: number): Promise<void> {
   // A 24 × 16 × 24 mm pool (144 particles) in a slip box, a paddle (16 × 10 × 3 mm box) through
-  // its middle spinning about y at 12 rad/s. Measured: 537 / 472 mm²/s a particle.
+  // its middle spinning about y at 12 rad/s.
   const frames = 3, c = 0.012;
   const input = base({
     ...(defaults ? { particle: { radius: r } } : {}),
