@@ -1,0 +1,94 @@
+/**
+ * The particle level set's surface for meshing: φ on the mesh's own lattice (spacing
+ * output.resolution × h / 2, the spacing surface/level-set.ts meshes at), read trilinearly from the
+ * cell centres and joined with the spheres of the liquid particles that the cells hold but that
+ * interpolated φ leaves outside.
+ *
+ * Enright et al. 2002 (§3.3) let the escaped particles correct φ at the cell centres only; a sheet
+ * thinner than a cell then lives in its centres, held at φ ≤ −0.1 h (pls-cells.ts keepSheets), and
+ * φ read between them is negative only within about a tenth of a cell of each: the mesh drew the
+ * honey drop's skirt on the grid as beads round the held centres, a lace whose rays from the axis
+ * were open 10–22 % where the liquid cells left 1–4 % open (docs/decisions.md, "The particle level
+ * set's lace"). Here each liquid particle that lies in a liquid cell (φ < 0 at its centre) where
+ * interpolated φ is ≥ 0 puts its sphere into the mesh's φ, φ = min(φ, |x − x_p| − ρ), with
+ * ρ = max(r_p, spacing) so that a sphere always covers lattice points and neighbouring particles of
+ * a sheet join (a sheet is drawn at least about two lattice spacings thick). Particles in air cells
+ * are left out: they are the spray the correction lets go, not a sheet the cells hold. The
+ * simulation's φ is not changed: this is what is meshed.
+ */
+import type { SurfaceJob } from '../../surface/index.ts';
+import type { GridSimulation } from '../step.ts';
+import { SOLID as SOLID_, type GridStore } from '../store.ts';
+// Imported bindings are getters under tsx's module transform: copied to a constant for the loops.
+const SOLID = SOLID_;
+
+/** The particles' positions (3 a particle) and signed radii (negative: liquid), `count` of them. */
+export interface PlsParticles {
+  count: number;
+  pos: Float64Array;
+  radius: Float64Array;
+}
+
+export function plsSurfaceJob(sim: GridSimulation, color: [number, number, number], particles: PlsParticles): SurfaceJob {
+  const s: GridStore = sim.store, d = sim.d, h = d.h, band = sim.band, inv = 1 / h;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let c = 0; c < s.count; c++) {
+    const ijk = [s.ci[c], s.cj[c], s.ck[c]];
+    for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], ijk[a]); hi[a] = Math.max(hi[a], ijk[a]); }
+  }
+  if (lo[0] === Infinity) return { kind: 'mesh', mesh: { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) } };
+  const res = sim.scene.output.resolution, f = (res * h) / 2;
+  // The lattice at multiples of f from the world's origin, as surface/field.ts latticeOver places the mesher's: its samples are these.
+  const origin: [number, number, number] = [0, 0, 0], dims: [number, number, number] = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    const first = d.origin[a] + h * (lo[a] + 0.5), last = d.origin[a] + h * (Math.max(hi[a], lo[a] + 1) + 0.5);
+    const i0 = Math.ceil(first / f - 1e-9), i1 = Math.floor(last / f + 1e-9);
+    origin[a] = i0 * f;
+    dims[a] = Math.max(2, i1 - i0 + 1);
+  }
+  const [nx, ny, nz] = dims;
+  // φ at the centres of the cells' box (+band where no cell is), read trilinearly (clamped to the box).
+  const gx = Math.max(hi[0], lo[0] + 1) - lo[0] + 1, gy = Math.max(hi[1], lo[1] + 1) - lo[1] + 1, gz = Math.max(hi[2], lo[2] + 1) - lo[2] + 1;
+  const centres = new Float64Array(gx * gy * gz).fill(band);
+  for (let c = 0; c < s.count; c++) centres[s.ci[c] - lo[0] + gx * (s.cj[c] - lo[1] + gy * (s.ck[c] - lo[2]))] = s.phi[c];
+  const c0 = [d.origin[0] + h * (lo[0] + 0.5), d.origin[1] + h * (lo[1] + 0.5), d.origin[2] + h * (lo[2] + 0.5)];
+  const read = (x: number, y: number, z: number): number => {
+    const u = Math.min(gx - 1, Math.max(0, (x - c0[0]) * inv)), v = Math.min(gy - 1, Math.max(0, (y - c0[1]) * inv)), w = Math.min(gz - 1, Math.max(0, (z - c0[2]) * inv));
+    const i = Math.min(gx - 2, Math.floor(u)), j = Math.min(gy - 2, Math.floor(v)), k = Math.min(gz - 2, Math.floor(w));
+    const a = u - i, b = v - j, e = w - k, at = i + gx * (j + gy * k), sy = gx, sz = gx * gy;
+    const f00 = centres[at] + a * (centres[at + 1] - centres[at]), f10 = centres[at + sy] + a * (centres[at + sy + 1] - centres[at + sy]);
+    const f01 = centres[at + sz] + a * (centres[at + sz + 1] - centres[at + sz]), f11 = centres[at + sy + sz] + a * (centres[at + sy + sz + 1] - centres[at + sy + sz]);
+    const g0 = f00 + b * (f10 - f00), g1 = f01 + b * (f11 - f01);
+    return g0 + e * (g1 - g0);
+  };
+  const phi = new Float32Array(nx * ny * nz);
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) phi[i + nx * (j + ny * k)] = read(origin[0] + f * i, origin[1] + f * j, origin[2] + f * k);
+    }
+  }
+  const P = particles.pos, R = particles.radius;
+  for (let q = 0; q < particles.count; q++) {
+    if (!(R[q] < 0)) continue;
+    const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
+    const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
+    if (c < 0 || s.type[c] === SOLID || !(s.phi[c] < 0)) continue;
+    if (read(x, y, z) < 0) continue;
+    const rho = Math.max(-R[q], f), reach = rho + f;
+    const i0 = Math.max(0, Math.ceil((x - reach - origin[0]) / f)), i1 = Math.min(nx - 1, Math.floor((x + reach - origin[0]) / f));
+    const j0 = Math.max(0, Math.ceil((y - reach - origin[1]) / f)), j1 = Math.min(ny - 1, Math.floor((y + reach - origin[1]) / f));
+    const k0 = Math.max(0, Math.ceil((z - reach - origin[2]) / f)), k1 = Math.min(nz - 1, Math.floor((z + reach - origin[2]) / f));
+    for (let k = k0; k <= k1; k++) {
+      const dz = origin[2] + f * k - z;
+      for (let j = j0; j <= j1; j++) {
+        const dy = origin[1] + f * j - y;
+        for (let i = i0; i <= i1; i++) {
+          const dx = origin[0] + f * i - x, v = Math.sqrt(dx * dx + dy * dy + dz * dz) - rho, at = i + nx * (j + ny * k);
+          if (v < phi[at]) phi[at] = v;
+        }
+      }
+    }
+  }
+  // The mesher's spacing is resolution × cellSize / 2: resolution 2 on samples f apart meshes at f.
+  return { kind: 'levelset', input: { origin, cellSize: f, dims, phi }, color, output: { ...sim.scene.output, resolution: 2 } };
+}
