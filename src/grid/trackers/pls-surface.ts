@@ -9,18 +9,22 @@
  * φ read between them is negative only within about a tenth of a cell of each: the mesh drew the
  * honey drop's skirt on the grid as beads round the held centres, a lace whose rays from the axis
  * were open 10–22 % where the liquid cells left 1–4 % open (docs/decisions.md, "The particle level
- * set's lace"). Here each liquid particle that lies in a liquid cell (φ < 0 at its centre) where
- * interpolated φ is ≥ 0 puts its sphere into the mesh's φ, φ = min(φ, |x − x_p| − ρ), with
+ * set's lace"). Here each liquid particle that lies in a liquid cell (φ < 0 at its centre) of a
+ * sheet (the crease test of keepSheets: φ has a sheet's or filament's middle in or beside the cell)
+ * where interpolated φ is ≥ 0 puts its sphere into the mesh's φ, φ = min(φ, |x − x_p| − ρ), with
  * ρ = max(r_p, spacing) so that a sphere always covers lattice points and neighbouring particles of
  * a sheet join (a sheet is drawn at least about two lattice spacings thick). Particles in air cells
- * are left out: they are the spray the correction lets go, not a sheet the cells hold. The
- * simulation's φ is not changed: this is what is meshed.
+ * are left out (the spray the correction lets go, not a sheet the cells hold), and so are those
+ * outside a thick body's surface (without the crease test every escaped particle there drew a bump
+ * half a cell high and the honey drop's surface was pimpled). The simulation's φ is not changed:
+ * this is what is meshed.
  */
 import type { SurfaceJob } from '../../surface/index.ts';
 import type { GridSimulation } from '../step.ts';
 import { SOLID as SOLID_, type GridStore } from '../store.ts';
-// Imported bindings are getters under tsx's module transform: copied to a constant for the loops.
-const SOLID = SOLID_;
+import { inSheet as inSheet_ } from './pls-cells.ts';
+// Imported bindings are getters under tsx's module transform: copied to constants for the loops.
+const SOLID = SOLID_, inSheet = inSheet_;
 
 /** The particles' positions (3 a particle) and signed radii (negative: liquid), `count` of them. */
 export interface PlsParticles {
@@ -67,23 +71,43 @@ export function plsSurfaceJob(sim: GridSimulation, color: [number, number, numbe
       for (let i = 0; i < nx; i++) phi[i + nx * (j + ny * k)] = read(origin[0] + f * i, origin[1] + f * j, origin[2] + f * k);
     }
   }
-  const P = particles.pos, R = particles.radius;
+  // Zhu & Bridson 2005 (§3.2): at each lattice point within `support` of sheet particles, the
+  // kernel-weighted mean of their positions x̄ and radii r̄, and φ_p = |x − x̄| − r̄: a sheet of
+  // particles gives a smooth slab about its middle, where the union of their spheres was pocked.
+  const P = particles.pos, R = particles.radius, support = 2 * f, s2 = support * support;
+  const sums = new Float32Array(5 * nx * ny * nz);
+  let any = false;
   for (let q = 0; q < particles.count; q++) {
     if (!(R[q] < 0)) continue;
     const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
     const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
-    if (c < 0 || s.type[c] === SOLID || !(s.phi[c] < 0)) continue;
-    if (read(x, y, z) < 0) continue;
-    const rho = Math.max(-R[q], f), reach = rho + f;
-    const i0 = Math.max(0, Math.ceil((x - reach - origin[0]) / f)), i1 = Math.min(nx - 1, Math.floor((x + reach - origin[0]) / f));
-    const j0 = Math.max(0, Math.ceil((y - reach - origin[1]) / f)), j1 = Math.min(ny - 1, Math.floor((y + reach - origin[1]) / f));
-    const k0 = Math.max(0, Math.ceil((z - reach - origin[2]) / f)), k1 = Math.min(nz - 1, Math.floor((z + reach - origin[2]) / f));
+    if (c < 0 || s.type[c] === SOLID || !(s.phi[c] < 0) || !(read(x, y, z) >= 0) || !inSheet(s, c, h)) continue;
+    any = true;
+    const rho = Math.max(-R[q], f);
+    const i0 = Math.max(0, Math.ceil((x - support - origin[0]) / f)), i1 = Math.min(nx - 1, Math.floor((x + support - origin[0]) / f));
+    const j0 = Math.max(0, Math.ceil((y - support - origin[1]) / f)), j1 = Math.min(ny - 1, Math.floor((y + support - origin[1]) / f));
+    const k0 = Math.max(0, Math.ceil((z - support - origin[2]) / f)), k1 = Math.min(nz - 1, Math.floor((z + support - origin[2]) / f));
     for (let k = k0; k <= k1; k++) {
       const dz = origin[2] + f * k - z;
       for (let j = j0; j <= j1; j++) {
         const dy = origin[1] + f * j - y;
         for (let i = i0; i <= i1; i++) {
-          const dx = origin[0] + f * i - x, v = Math.sqrt(dx * dx + dy * dy + dz * dz) - rho, at = i + nx * (j + ny * k);
+          const dx = origin[0] + f * i - x, r2 = dx * dx + dy * dy + dz * dz;
+          if (r2 >= s2) continue;
+          const t = 1 - r2 / s2, w = t * t * t, at = 5 * (i + nx * (j + ny * k));
+          sums[at] += w; sums[at + 1] += w * x; sums[at + 2] += w * y; sums[at + 3] += w * z; sums[at + 4] += w * rho;
+        }
+      }
+    }
+  }
+  if (any) {
+    for (let k = 0, at = 0; k < nz; k++) {
+      for (let j = 0; j < ny; j++) {
+        for (let i = 0; i < nx; i++, at++) {
+          const w = sums[5 * at];
+          if (!(w > 0)) continue;
+          const dx = origin[0] + f * i - sums[5 * at + 1] / w, dy = origin[1] + f * j - sums[5 * at + 2] / w, dz = origin[2] + f * k - sums[5 * at + 3] / w;
+          const v = Math.sqrt(dx * dx + dy * dy + dz * dz) - sums[5 * at + 4] / w;
           if (v < phi[at]) phi[at] = v;
         }
       }
