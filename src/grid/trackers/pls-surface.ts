@@ -35,17 +35,23 @@ export interface PlsParticles {
 
 export function plsSurfaceJob(sim: GridSimulation, color: [number, number, number], particles: PlsParticles): SurfaceJob {
   const s: GridStore = sim.store, d = sim.d, h = d.h, band = sim.band, inv = 1 / h;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  // The cells' box, and the box of the centres inside the liquid (φ < 0).
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity], wetLo = [Infinity, Infinity, Infinity], wetHi = [-Infinity, -Infinity, -Infinity];
   for (let c = 0; c < s.count; c++) {
-    const ijk = [s.ci[c], s.cj[c], s.ck[c]];
-    for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], ijk[a]); hi[a] = Math.max(hi[a], ijk[a]); }
+    const ijk = [s.ci[c], s.cj[c], s.ck[c]], wet = s.phi[c] < 0;
+    for (let a = 0; a < 3; a++) {
+      lo[a] = Math.min(lo[a], ijk[a]); hi[a] = Math.max(hi[a], ijk[a]);
+      if (wet) { wetLo[a] = Math.min(wetLo[a], ijk[a]); wetHi[a] = Math.max(wetHi[a], ijk[a]); }
+    }
   }
-  if (lo[0] === Infinity) return { kind: 'mesh', mesh: { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) } };
+  if (wetLo[0] === Infinity) return { kind: 'mesh', mesh: { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0) } };
   const res = sim.scene.output.resolution, f = (res * h) / 2;
-  // The lattice at multiples of f from the world's origin, as surface/field.ts latticeOver places the mesher's: its samples are these.
+  // The lattice at multiples of f from the world's origin, as surface/field.ts latticeOver places the
+  // mesher's (its samples are these), over the liquid's centres and two cells round them (the sheet
+  // particles lie in liquid cells; the mesher reaches 3 f beyond the inside), within the cells' box.
   const origin: [number, number, number] = [0, 0, 0], dims: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
-    const first = d.origin[a] + h * (lo[a] + 0.5), last = d.origin[a] + h * (Math.max(hi[a], lo[a] + 1) + 0.5);
+    const first = d.origin[a] + h * (Math.max(lo[a], wetLo[a] - 2) + 0.5), last = d.origin[a] + h * (Math.min(Math.max(hi[a], lo[a] + 1), wetHi[a] + 2) + 0.5);
     const i0 = Math.ceil(first / f - 1e-9), i1 = Math.floor(last / f + 1e-9);
     origin[a] = i0 * f;
     dims[a] = Math.max(2, i1 - i0 + 1);
@@ -75,18 +81,20 @@ export function plsSurfaceJob(sim: GridSimulation, color: [number, number, numbe
   // kernel-weighted mean of their positions x̄ and radii r̄, and φ_p = |x − x̄| − r̄: a sheet of
   // particles gives a smooth slab about its middle, where the union of their spheres was pocked.
   const P = particles.pos, R = particles.radius, support = 2 * f, s2 = support * support;
-  const sums = new Float32Array(5 * nx * ny * nz);
-  let any = false;
+  let sums = new Float32Array(0);
+  const sLo = [Infinity, Infinity, Infinity], sHi = [-1, -1, -1];
   for (let q = 0; q < particles.count; q++) {
     if (!(R[q] < 0)) continue;
     const x = P[3 * q], y = P[3 * q + 1], z = P[3 * q + 2];
     const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
     if (c < 0 || s.type[c] === SOLID || !(s.phi[c] < 0) || !(read(x, y, z) >= 0) || !inSheet(s, c, h)) continue;
-    any = true;
+    if (sums.length === 0) sums = new Float32Array(5 * nx * ny * nz);
     const rho = Math.max(-R[q], f);
     const i0 = Math.max(0, Math.ceil((x - support - origin[0]) / f)), i1 = Math.min(nx - 1, Math.floor((x + support - origin[0]) / f));
     const j0 = Math.max(0, Math.ceil((y - support - origin[1]) / f)), j1 = Math.min(ny - 1, Math.floor((y + support - origin[1]) / f));
     const k0 = Math.max(0, Math.ceil((z - support - origin[2]) / f)), k1 = Math.min(nz - 1, Math.floor((z + support - origin[2]) / f));
+    sLo[0] = Math.min(sLo[0], i0); sLo[1] = Math.min(sLo[1], j0); sLo[2] = Math.min(sLo[2], k0);
+    sHi[0] = Math.max(sHi[0], i1); sHi[1] = Math.max(sHi[1], j1); sHi[2] = Math.max(sHi[2], k1);
     for (let k = k0; k <= k1; k++) {
       const dz = origin[2] + f * k - z;
       for (let j = j0; j <= j1; j++) {
@@ -100,16 +108,14 @@ export function plsSurfaceJob(sim: GridSimulation, color: [number, number, numbe
       }
     }
   }
-  if (any) {
-    for (let k = 0, at = 0; k < nz; k++) {
-      for (let j = 0; j < ny; j++) {
-        for (let i = 0; i < nx; i++, at++) {
-          const w = sums[5 * at];
-          if (!(w > 0)) continue;
-          const dx = origin[0] + f * i - sums[5 * at + 1] / w, dy = origin[1] + f * j - sums[5 * at + 2] / w, dz = origin[2] + f * k - sums[5 * at + 3] / w;
-          const v = Math.sqrt(dx * dx + dy * dy + dz * dz) - sums[5 * at + 4] / w;
-          if (v < phi[at]) phi[at] = v;
-        }
+  for (let k = sLo[2]; k <= sHi[2]; k++) {
+    for (let j = sLo[1]; j <= sHi[1]; j++) {
+      for (let i = sLo[0]; i <= sHi[0]; i++) {
+        const at = i + nx * (j + ny * k), w = sums[5 * at];
+        if (!(w > 0)) continue;
+        const dx = origin[0] + f * i - sums[5 * at + 1] / w, dy = origin[1] + f * j - sums[5 * at + 2] / w, dz = origin[2] + f * k - sums[5 * at + 3] / w;
+        const v = Math.sqrt(dx * dx + dy * dy + dz * dz) - sums[5 * at + 4] / w;
+        if (v < phi[at]) phi[at] = v;
       }
     }
   }
