@@ -50,9 +50,27 @@ if (tracker?.sheets) {
   };
 }
 
-/** Open share of the rays in each band: on the liquid cells, and on the markers' blobs. */
-function openShares(): { cells: number[]; blobs: number[] } {
-  const s = sim.store, inv = 1 / h;
+/** φ < 0 as the mesher reads it: trilinear in the surface job's samples. */
+function meshPhi(): (x: number, y: number, z: number) => boolean {
+  const job = sim.tracker.surfaceJob(sim, [1, 1, 1]);
+  if (job.kind !== 'levelset') return () => false;
+  const { origin, cellSize, dims, phi } = job.input, [gx, gy, gz] = dims;
+  const at = (i: number, j: number, k: number) => phi[Math.min(gx - 1, Math.max(0, i)) + gx * (Math.min(gy - 1, Math.max(0, j)) + gy * Math.min(gz - 1, Math.max(0, k)))];
+  return (x, y, z) => {
+    const fx = (x - origin[0]) / cellSize, fy = (y - origin[1]) / cellSize, fz = (z - origin[2]) / cellSize;
+    const i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz), a = fx - i, b = fy - j, c = fz - k;
+    let v = 0;
+    for (let q = 0; q < 8; q++) {
+      const di = q & 1, dj = (q >> 1) & 1, dk = q >> 2;
+      v += (di ? a : 1 - a) * (dj ? b : 1 - b) * (dk ? c : 1 - c) * at(i + di, j + dj, k + dk);
+    }
+    return v < 0;
+  };
+}
+
+/** Open share of the rays in each band: on the liquid cells, on the markers' blobs (or the tracker's φ), and on the meshed φ. */
+function openShares(): { cells: number[]; blobs: number[]; mesh: number[] } {
+  const s = sim.store, inv = 1 / h, inMesh = meshPhi();
   const grid = new HashGrid(h), near = new Int32Array(27);
   const m = tracker?.markers;
   if (m) grid.build(m.pos, m.count);
@@ -69,28 +87,31 @@ function openShares(): { cells: number[]; blobs: number[] } {
     }
     return false;
   };
-  const cellOpen = new Float64Array(BANDS), blobOpen = new Float64Array(BANDS), rays = new Float64Array(BANDS);
+  const cellOpen = new Float64Array(BANDS), blobOpen = new Float64Array(BANDS), meshOpen = new Float64Array(BANDS), rays = new Float64Array(BANDS);
   for (let y = y0 + h / 4; y < y1; y += h / 2) {
     const b = band(y);
     for (let a = 0; a < AZ; a++) {
       const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
-      let inCell = false, inBlob = false;
+      let inCell = false, inBlob = false, inMeshed = false;
       // A level set's sheet held at −0.1 h is 0.2 h thick in φ: sampled every h/20 so that a ray does not step over it.
       const step = m ? h / 4 : h / 20;
-      for (let r = 0; r < rmax && !(inCell && inBlob); r += step) {
+      for (let r = 0; r < rmax && !(inCell && inBlob && inMeshed); r += step) {
         const x = ax + r * cx, z = az + r * cz;
         if (!inCell) {
           const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
           if (c >= 0 && s.type[c] === FLUID) inCell = true;
         }
         if (!inBlob && blob(x, y, z)) inBlob = true;
+        if (!inMeshed && inMesh(x, y, z)) inMeshed = true;
       }
       rays[b]++;
       if (!inCell) cellOpen[b]++;
       if (!inBlob) blobOpen[b]++;
+      if (!inMeshed) meshOpen[b]++;
     }
   }
-  return { cells: Array.from(cellOpen, (v, b) => v / rays[b]), blobs: Array.from(blobOpen, (v, b) => v / rays[b]) };
+  const share = (v: Float64Array) => Array.from(v, (x, b) => x / rays[b]);
+  return { cells: share(cellOpen), blobs: share(blobOpen), mesh: share(meshOpen) };
 }
 
 const pct = (v: number[]) => v.map((x) => (100 * x).toFixed(0).padStart(3)).join(' ');
@@ -110,6 +131,6 @@ for (let f = 1; f <= frames; f++) {
   }
   opened.fill(0);
   const markers = tracker ? `, ${tracker.markers.count} markers` : '';
-  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | emptied ${em.join('  ')}`);
+  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | meshed φ ${pct(o.mesh)} | emptied ${em.join('  ')}`);
   cpu = process.cpuUsage();
 }

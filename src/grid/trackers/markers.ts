@@ -154,7 +154,18 @@ export class MarkerTracker implements SurfaceTracker {
     return this.inLiquid(sim, p[0], p[1], p[2]) ? 1 : 0;
   }
 
-  /** φ at each cell centre: the distance to the nearest marker less its radius (half a cell and half a marker spacing). */
+  /**
+   * φ at each cell centre: the distance to the nearest marker less its radius (half a cell and half
+   * a marker spacing; Cline et al. §10 mesh a surface round the markers), in the liquid and air
+   * cells and in the cells of objects (solid, not the box's walls). An object's cells are read from
+   * the markers too, not left at +band: a coat on a curved body thinner than a cell lies in cells
+   * that straddle the body's surface, whose centres are up to a cell from its markers, and the mesh
+   * reads φ trilinearly between those centres and the body's; with the body's centres at +band the
+   * coat on honey-drop-grid's ball meshed as a net (28–44 % of the rays from the ball open at 1.5 s
+   * where the markers' blobs left 3–5 % open), with them read from the markers 2–8 %
+   * (bench/grid-coat-holes.ts; docs/decisions.md, "The coat on honey-drop-grid's ball"). The mesh
+   * then reaches into the body by up to the markers' radius, hidden by it.
+   */
   surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob {
     const s: GridStore = sim.store, d = sim.d, h = d.h, m = this.markers;
     return surfaceBox(sim, color, (phi, index) => {
@@ -163,7 +174,7 @@ export class MarkerTracker implements SurfaceTracker {
       grid.build(m.pos, m.count);
       const near = new Int32Array(27);
       for (let c = 0; c < s.count; c++) {
-        if (s.type[c] === SOLID) continue;
+        if (s.type[c] === SOLID && s.wall[c] !== 0) continue;
         const x = d.origin[0] + h * (s.ci[c] + 0.5), y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5);
         let best = sim.band;
         const nc = grid.cellsNear(x, y, z, near, 1);

@@ -72,17 +72,23 @@ export function cellAt(s: GridStore, g: Float64Array): number {
  * `sheet` with the cells kept.
  */
 export function keepSheets(s: GridStore, sheet: Uint8Array, floor: number, h: number): void {
-  const { nb, phi, type } = s, n = s.count;
+  const { phi, type } = s, n = s.count;
   for (let c = 0; c < n; c++) {
     if (sheet[c] === 0) continue;
     sheet[c] = 0;
     const f = phi[c];
     if (!(f > floor) || type[c] === SOLID) continue;
-    let keep = crease(s, c) > 0.5 * h;
-    for (let e = 0; e < 6 && !keep; e++) { const m = nb[6 * c + e]; keep = m >= 0 && type[m] !== SOLID && crease(s, m) > 0.5 * h; }
-    if (keep) sheet[c] = 1;
+    if (inSheet(s, c, h)) sheet[c] = 1;
   }
   for (let c = 0; c < n; c++) if (sheet[c] !== 0) phi[c] = floor;
+}
+
+/** Whether cell c (not solid) lies in or beside the crease of φ at a sheet's or filament's middle (keepSheets' test). */
+export function inSheet(s: GridStore, c: number, h: number): boolean {
+  const { nb, type } = s;
+  if (crease(s, c) > 0.5 * h) return true;
+  for (let e = 0; e < 6; e++) { const m = nb[6 * c + e]; if (m >= 0 && type[m] !== SOLID && crease(s, m) > 0.5 * h) return true; }
+  return false;
 }
 
 /** The positive second differences of φ along the axes at cell c, summed (m). */
