@@ -40,8 +40,6 @@ import { levelSetVolume } from '../levelset-volume.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { besideSolid as besideSolid_, cellAt as cellAt_, keepSheets as keepSheets_, nearSolid as nearSolid_ } from './pls-cells.ts';
 import { SeedQuota } from './pls-quota.ts';
-import { plsSurfaceJob } from './pls-surface.ts';
-import type { SurfaceJob } from '../../surface/index.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -401,9 +399,6 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
     const target = c.backstopTarget(this.volume(sim), this.expected);
     if (target !== null) this.shiftTo(sim, target);
   }
-
-  /** φ on the mesh's lattice with the liquid particles that the cells hold and interpolated φ misses (pls-surface.ts). */
-  override surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob { return plsSurfaceJob(sim, color, this.particles); }
 
   /** The controller of the volume correction's divergence (its state is saved with the tracker). */
   readonly volumeControl = new VolumeController();
