@@ -89,7 +89,9 @@ export class DrawLoop {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
     }
-    if (this.rafId === 0) this.rafId = requestAnimationFrame(this.tick);
+    if (this.rafId !== 0) return;
+    this.lastFrameAt = 0; // the time stopped is no frame interval (adaptResolution)
+    this.rafId = requestAnimationFrame(this.tick);
   }
 
   /** Runs `fn` right after the next frame is drawn, while the drawing buffer still holds it. */
