@@ -138,10 +138,18 @@ export class DrawLoop {
   /** The animation-frame callback: draws if due, then asks for the next frame or stops. */
   private readonly tick = (): void => {
     this.rafId = 0;
-    const now = this.frame();
+    let now = performance.now();
+    try {
+      now = this.frame();
+    } finally {
+      this.schedule(now); // a draw that throws does not end the loop (as under regl.frame)
+    }
+  };
+
+  private schedule(now: number): void {
     if (this.needsDraw || this.captures.length > 0 || this.source.everyFrame() || now - this.lastActive < SETTLE_MS) this.rafId = requestAnimationFrame(this.tick);
     else this.idleTimer = setTimeout(this.idleCheck, IDLE_CHECK_MS);
-  };
+  }
 
   /** While stopped: a change without an event (the camera or display set by a script, the canvas resized, continuous mode) wakes the loop; the overlay is kept current. */
   private readonly idleCheck = (): void => {
