@@ -88,12 +88,18 @@ export class App {
       events: {
         onRunning: (r, fit) => this.running(r, fit),
         onRefused: (r) => this.refused(r),
-        onRequestChanged: () => this.onSceneChange(),
+        onRequestChanged: () => {
+          this.onSceneChange();
+          this.loop.wake();
+        },
         onRecordingEnded: (zips) => {
           void this.downloadRecordings(zips);
           this.onRecordingEnded();
         },
-        onReloaded: () => this.plots.reset(this.session.clients.map((c) => c.engine)),
+        onReloaded: () => {
+          this.plots.reset(this.session.clients.map((c) => c.engine));
+          this.loop.wake();
+        },
         onFrame: (c) => {
           this.loop.request();
           if (c.metrics && c.stats) this.plots.push(c.engine, c.time, c.metrics);
@@ -312,7 +318,7 @@ export class App {
   private afterFrame(now: number): void {
     if (now - this.lastHud < 500) return;
     this.lastHud = now;
-    this.el.hud.textContent = hudText({
+    const text = hudText({
       sceneName: this.sceneName,
       mode: this.session.mode,
       status: this.status,
@@ -325,6 +331,8 @@ export class App {
       details: this.details,
       now,
     });
+    // Written only when it changes: a stopped draw loop's checks then cost the page no layout or paint.
+    if (text !== this.el.hud.textContent) this.el.hud.textContent = text;
     this.updateLabels();
     this.plots.flush(now);
   }

@@ -15,8 +15,24 @@ function outcome(r: LoadOutcome) {
   return { ok: false as const, message: r.message, issues: r.issues, superseded: 'superseded' in r };
 }
 
+/**
+ * `target` seen through a proxy whose property assignments wake the draw loop: a script that sets
+ * `__viscid.display.smoke` or `__viscid.camera.yaw` (or calls `camera.orbit`) is drawn at the next
+ * animation frame, not at the stopped loop's next check (draw-loop.ts).
+ */
+function waking<T extends object>(target: T, wake: () => void): T {
+  return new Proxy(target, {
+    set(t, key, value) {
+      const ok = Reflect.set(t, key, value);
+      wake();
+      return ok;
+    },
+  });
+}
+
 export function installHook(app: App, panel: Panel): void {
   const { session } = app;
+  const wake = () => app.loop.wake();
   const hook = {
     get ready() {
       // Every view has something to draw, or its worker has said why not (a worker that failed to start too).
@@ -39,6 +55,10 @@ export function installHook(app: App, panel: Panel): void {
     },
     get renderFrames() {
       return app.loop.draws;
+    },
+    /** The draw loop requests animation frames now (false once a paused app has settled). */
+    get loopRunning() {
+      return app.loop.running;
     },
     get lastError() {
       return app.lastError;
@@ -63,12 +83,14 @@ export function installHook(app: App, panel: Panel): void {
     },
     set continuous(on: boolean) {
       app.continuous = on;
+      wake();
     },
     get details() {
       return app.details;
     },
     set details(on: boolean) {
       app.details = on;
+      wake();
     },
     /** A value of the running scene (defaults filled) by dotted path, e.g. 'particle.substeps'. */
     sceneValue(path: string): unknown {
@@ -88,9 +110,9 @@ export function installHook(app: App, panel: Panel): void {
       const cs = session.clients;
       return { renderFps: l.drawRate.rate(now), pageFps: l.pageRate.rate(now), lastDrawMs: l.lastDrawMs, renderScale: app.renderer.scale, callbackMs: l.callbackMs, drawCallMs: l.drawCallMs, frameIntervalMs: l.frameIntervalMs, simFps: cs.map((c) => c.simFps(now)), simMs: cs.map((c) => (c.stats ? c.stats.wallMs + c.meshMs : 0)), meshMs: cs.map((c) => c.meshMs), threads: cs.map((c) => c.stats?.counters.threads ?? 1) };
     },
-    play: () => session.play(),
-    pause: () => session.pause(),
-    step: () => session.step(),
+    play: () => (session.play(), wake()),
+    pause: () => (session.pause(), wake()),
+    step: () => (session.step(), wake()),
     async reset() {
       const p = app.reset();
       return p && outcome(await p);
@@ -112,8 +134,8 @@ export function installHook(app: App, panel: Panel): void {
       panel.sync();
       return p && outcome(await p);
     },
-    display: app.display,
-    camera: app.camera,
+    display: waking(app.display, wake),
+    camera: waking(app.camera, wake),
     /** Opens a bundled scene (in `mode`, when given: one load for both); resolves with the outcome. */
     async openScene(name: string, mode?: Mode) {
       if (mode) app.session.mode = mode;
@@ -148,6 +170,7 @@ export function installHook(app: App, panel: Panel): void {
       const draws0 = app.loop.draws;
       const t0 = performance.now();
       app.video.start(app.renderer.canvas, 30);
+      wake();
       await new Promise((r) => setTimeout(r, ms));
       while ((app.loop.draws - draws0 < minDraws || app.video.bytes === 0) && performance.now() - t0 < ms + 20_000) await new Promise((r) => setTimeout(r, 100));
       return toBase64(new Uint8Array(await (await app.video.stop()).arrayBuffer()));

@@ -62,6 +62,16 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
 
   beforeAll(async () => {
     app = await startApp();
+    // Counts the page's requestAnimationFrame calls (the idle test below reads it).
+    await app.context.addInitScript(() => {
+      const w = window as any;
+      const raf = window.requestAnimationFrame.bind(window);
+      w.__rafCalls = 0;
+      window.requestAnimationFrame = (cb: FrameRequestCallback) => {
+        w.__rafCalls++;
+        return raf(cb);
+      };
+    });
     page = await app.open(PAUSED); // the honey drop at frame 0: the tests play it where they need frames
   }, TEST_TIMEOUT);
 
@@ -84,6 +94,44 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
     const honey = countHoney(pixels);
     // The blob covers thousands of pixels at 960×600; the background and the ball have none.
     expect(honey).toBeGreaterThan(2000);
+  }, SLOW);
+
+  it('paused, requests no animation frame once settled, and wakes and draws on a camera drag', async () => {
+    const before = await readPixels(page);
+    // A window with no draw in it (a frame the worker sends late, answering the display options,
+    // is drawn and the loop settles again): the loop asked for no animation frame in it.
+    let quiet: { raf: number; draws: number } | null = null;
+    for (let tries = 0; tries < 5 && !quiet; tries++) {
+      await waitFor(page, 'window.__viscid.loopRunning === false');
+      const a = await page.evaluate(() => ({ raf: (window as any).__rafCalls as number, draws: (window as any).__viscid.renderFrames as number }));
+      await page.waitForTimeout(2000);
+      const b = await page.evaluate(() => ({ raf: (window as any).__rafCalls as number, draws: (window as any).__viscid.renderFrames as number }));
+      if (b.draws === a.draws) quiet = { raf: b.raf - a.raf, draws: b.draws - a.draws };
+    }
+    expect(quiet).toEqual({ raf: 0, draws: 0 });
+    // A left drag on the canvas orbits the camera: the loop wakes and draws it, nothing else asked.
+    const camera0 = await page.evaluate(() => ({ yaw: (window as any).__viscid.camera.yaw, pitch: (window as any).__viscid.camera.pitch }));
+    const draws0 = await page.evaluate(() => (window as any).__viscid.renderFrames);
+    const box = (await page.locator('#view').boundingBox())!;
+    const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 120, cy + 20, { steps: 6 });
+    await page.mouse.up();
+    await waitFor(page, `window.__viscid.renderFrames > ${draws0}`);
+    expect(await page.evaluate(() => (window as any).__viscid.camera.yaw)).not.toBe(camera0.yaw);
+    const after = await readPixels(page);
+    let changed = 0;
+    for (let i = 0; i < after.data.length; i += 4) {
+      if (Math.abs(after.data[i] - before.data[i]) + Math.abs(after.data[i + 1] - before.data[i + 1]) + Math.abs(after.data[i + 2] - before.data[i + 2]) > 30) changed++;
+    }
+    // The honey, the ball and the domain box turn by about 55°: tens of thousands of pixels change.
+    expect(changed).toBeGreaterThan(5000);
+    // Set back from a script (no event): drawn as it was, and the loop settles again.
+    await page.evaluate((c) => Object.assign((window as any).__viscid.camera, c), camera0);
+    await waitFor(page, 'window.__viscid.loopRunning === false');
+    const honey = countHoney(before);
+    expect(Math.abs(countHoney(await readPixels(page)) - honey)).toBeLessThanOrEqual(honey * 0.02);
   }, SLOW);
 
   it('plays: frames advance while the page keeps drawing', async () => {
