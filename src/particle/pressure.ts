@@ -279,6 +279,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
  * sub-timestep, its displacement become an expanding velocity that cancels the pressure's source,
  * 0.004–0.006 √(g h) from 1.8 s on; with it PBF stays idle, 0.0014–0.0025 over 1–3 s
  * (docs/decisions.md "A deep honey pool at rest"). At rest the shift is zero, and so is this.
+ * Only where the particle already holds a pressure: a blob in free flight has none, and a learned
+ * one displaced it and ended its free flight (tests/gpu/validate.test.ts's fall in a box dropped
+ * 7.5 % past g t²/2, against 0.0000 without).
  */
 function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array, invDt2: number): void {
   const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject, lam = ctx.liquid.lambda;
@@ -287,8 +290,9 @@ function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: numb
     const e = near[order[a]] ? 0 : start[a] - 1;
     p[a] = e > 0 ? RELAX * alpha[a] * e : 0;
     if (e > 0) any = true;
-    // The next sub-timestep's warm start carries the shift's pressure (see above).
-    lam[order[a]] += p[a] * invDt2;
+    // The next sub-timestep's warm start carries the shift's pressure where the liquid already
+    // holds one (see above; not in free flight).
+    if (lam[order[a]] > 0) lam[order[a]] += p[a] * invDt2;
   }
   if (!any) return;
   runSolvePhase(ctx, v, n, DISPLACE);
