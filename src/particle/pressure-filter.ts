@@ -6,7 +6,11 @@
  *
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
- * w the cubic spline over the support h (w(0) = 1), n0 its sum over the rest lattice; and each step
+ * w the cubic spline over the support h (w(0) = 1), n0 its sum over the rest lattice, the sum
+ * taking in the mirror images across closed walls that the pressure's rows read (pressure-ghosts.ts
+ * ghostFilter: a ghost moves as its source mirrored, so a wall damps the velocity into it and
+ * leaves the velocity along it free; without them a bottom corner of a narrow water pool, whose
+ * row is cut by three walls, kept 23 mm/s: docs/decisions.md "A narrow pool's corners"); and each step
  * is Δv = −FILTER_GAIN · L(L v), filterSteps(C) times a sub-timestep. L is symmetric and negative
  * semi-definite in the mass-weighted product (a pair's terms are equal and opposite), so each step
  * keeps the momentum and only removes kinetic energy (stable while FILTER_GAIN λ_max(L)² < 2; on the
@@ -25,6 +29,9 @@
  * c = FILTER · max(0, 1 − ν δt/((2r)² FILTER_REACH)): the damping its viscosity does not give, none for
  * honey-like liquids.
  */
+
+import { ghostFilter, ghostSum } from './pressure-ghosts.ts';
+import type { SolveView } from './pressure-kernels.ts';
 
 /** The filter's strength where the liquid's viscosity gives no particle-scale damping (see the header). */
 export const FILTER = 1;
@@ -92,23 +99,13 @@ export function filterStrengths(nu: Float64Array, liquid: ArrayLike<number>, dt:
   return any;
 }
 
-/** What filterRange reads: slot positions and liquid rows (pressure-kernels.ts KernelView), masses. */
-export interface FilterView {
-  x: Float64Array;
-  ls: Int32Array;
-  lj: Int32Array | Uint16Array;
-  invMass: Float64Array;
-  uniform: boolean;
-  h: number;
-  n0: number;
-}
 
 /**
  * Δv (3 per slot, into out) of every slot in [a0, a1) from the slot velocities u (3 per slot) and
  * each slot's strength c (one per slot); each slot writes only its own entries.
  */
-export function filterRange(v: FilterView, a0: number, a1: number, u: Float64Array, c: Float64Array, out: Float64Array): void {
-  const x = v.x, ls = v.ls, lj = v.lj, invMass = v.invMass, uniform = v.uniform, invH = 1 / v.h, invN0 = 1 / v.n0;
+export function filterRange(v: SolveView, a0: number, a1: number, u: Float64Array, c: Float64Array, out: Float64Array): void {
+  const x = v.x, ls = v.ls, lj = v.lj, invMass = v.invMass, uniform = v.uniform, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
     const ca = c[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
@@ -123,6 +120,10 @@ export function filterRange(v: FilterView, a0: number, a1: number, u: Float64Arr
       let f = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
       if (!uniform) f *= (2 * invMass[a]) / (invMass[a] + invMass[b]);
       sx += f * (u[o] - ux); sy += f * (u[o + 1] - uy); sz += f * (u[o + 2] - uz);
+    }
+    if (anyWalls && v.wmask[a] !== 0) {
+      ghostFilter(v, a, u, c);
+      sx += ghostSum[1]; sy += ghostSum[2]; sz += ghostSum[3];
     }
     out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;
   }

@@ -207,3 +207,54 @@ export function ghostDensityChange(v: SolveView, a: number, u: Float64Array): vo
   }
   ghostSum[0] = c0;
 }
+
+/**
+ * The ghosts' share of the particle-scale filter's (L u)_a (pressure-filter.ts filterRange) before
+ * its 1/n0: Σ_ghosts c w_ag (u_ghost − u_a), into ghostSum[1..3]. A ghost moves as its source,
+ * mirrored (the wall is impermeable, as the pressure's ghosts read it): a's own images with c_a,
+ * (u_a mirrored − u_a) = −2 u_a on the mirrored axes; a neighbour's with c_ab and the pair's mass
+ * weight. The pair's images are the same distance from a and b, so L stays symmetric and negative
+ * semi-definite (each pair's block is w [[−I, M], [M, −I]], M the mirror).
+ */
+export function ghostFilter(v: SolveView, a: number, u: Float64Array, c: Float64Array): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h, invH = 1 / h;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2], ca = c[a];
+  let c1 = 0, c2 = 0, c3 = 0;
+  if (ca !== 0) {
+    for (let S = ma; S > 0; S = (S - 1) & ma) {
+      const ox = S & 1 ? 2 * dax : 0, oy = S & 2 ? 2 * day : 0, oz = S & 4 ? 2 * daz : 0;
+      const d2 = 0 + ox * ox + oy * oy + oz * oz;
+      if (d2 >= h2) continue;
+      const f = -2 * ca * cubicSpline(Math.sqrt(d2) * invH);
+      if (S & 1) c1 += f * ux;
+      if (S & 2) c2 += f * uy;
+      if (S & 4) c3 += f * uz;
+    }
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const j = lj[q];
+    const wb = mask[j];
+    const common = ma & wb & ~((wa ^ wb) >> 3);
+    if (common === 0) continue;
+    const cab = 0.5 * (ca + c[j]);
+    if (cab === 0) continue;
+    const b = 3 * j;
+    const rx = xa - x[b], ry = ya - x[b + 1], rz = za - x[b + 2];
+    const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
+    const vx = u[b], vy = u[b + 1], vz = u[b + 2];
+    const wab = uniform ? cab : (cab * 2 * invMass[a]) / (invMass[a] + invMass[j]);
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
+      const d2 = ox * ox + oy * oy + oz * oz;
+      if (d2 >= h2) continue;
+      const f = wab * cubicSpline(Math.sqrt(d2) * invH);
+      c1 += f * ((S & 1 ? -vx : vx) - ux); c2 += f * ((S & 2 ? -vy : vy) - uy); c3 += f * ((S & 4 ? -vz : vz) - uz);
+    }
+  }
+  ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
+}

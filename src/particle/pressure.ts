@@ -9,9 +9,9 @@
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
- * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 50
- * times as many; the second solve of a sub-timestep, below, half as many, rounded up). From the
- * third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
+ * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
+ * times as many, to a tenth of that residual: COLD; the second solve of a sub-timestep, below, half
+ * as many, rounded up). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
  * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
  * + p_{k−1} over the Jacobi iterate p̂, kept ≥ 0. What the pressure leaves, and the compression
  * the moves make, density correction after the moves (pbf.ts) takes. Particles the pressure
@@ -90,8 +90,20 @@ export const AGAIN_SHARE = 0.5;
 /** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
 const ALONE = 0.45;
 
-/** How many times pressureIterations the first solve of a run may take (a pool at rest from its lattice: 40 passes for 6 layers, about 160 for 12). */
-const COLD = 50;
+/**
+ * How many times pressureIterations the first solve of a run may take, and the mean residual it
+ * stops at (a tenth of PRESSURE_TOLERANCE). From a lattice it builds the whole hydrostatic
+ * pressure, which later sub-timesteps only carry forward (their warm start); the mean residual is
+ * a weak measure of a deficit at depth, and what it leaves the warm-started passes (two, then one
+ * a sub-timestep) remove too slowly in a deep column: density correction takes the load, its
+ * displacement becomes an expanding velocity that cancels the pressure's source, and the pressure
+ * never builds (a 9.6 × 20 cm honey pool at 4 mm, ν 0.01 m²/s, 25 layers: 0.02 √(g h) at 1 s with
+ * the first solve cut at 100 passes, 0.006 stopped at PRESSURE_TOLERANCE after about 310 passes;
+ * stopped at COLD_TOLERANCE after about 540, 0.0001 up to 0.8 s and PBF idle; docs/decisions.md
+ * "A deep honey pool at rest"). Only a deep column takes that many: a solve stops at the tolerance
+ * (a liquid in free fall, at none).
+ */
+export const COLD = 500, COLD_TOLERANCE = PRESSURE_TOLERANCE / 10;
 
 /**
  * Pieces a sub-timestep of length dt is split into for the pressure's stability (step.ts), when
@@ -155,7 +167,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // resumed from a checkpoint past frame 0 has its pressures back).
   // The second solve starts from the first one's pressure on the same rows: half the passes.
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
-  const maxPasses = cap * (state.warm || ctx.frame > 0 ? 1 : COLD);
+  const cold = !state.warm && ctx.frame === 0;
+  const maxPasses = cap * (cold ? COLD : 1), tolerance = cold ? COLD_TOLERANCE : PRESSURE_TOLERANCE;
   // The shift (shiftPresent) with two solves and the implicit viscosity; with the exchange, all of
   // the present compression as velocity (PRESENT_EXCHANGE_TWICE).
   const twice = solvesTwice(P), shift = twice && P.viscositySolver === 'implicit';
@@ -223,7 +236,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       for (let a = 0; a < n; a++) sum += res[a];
       error = sum / n;
       passes++;
-      if (passes >= maxPasses || error <= PRESSURE_TOLERANCE) break;
+      if (passes >= maxPasses || error <= tolerance) break;
     }
     runSolvePhase(ctx, v, n, DISPLACE);
     // Both solves' reactions: the first one's push off a body is not taken back (takeBack).
@@ -245,7 +258,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   }
   const invDt2 = 1 / dt2;
   for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
-  if (again && shift) shiftPresent(ctx, v, order, n, start);
+  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2);
   return { passes, error };
 }
 
@@ -258,15 +271,28 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
  * at the next step, Bender & Koschier 2017 §4; the solves here have no such step). Pairwise equal
  * and opposite among the liquid; it changes no velocity, so no momentum. Not next to a body (there
  * the solves take it as velocity, PRESENT_NEAR_BODY). What it leaves, PBF takes after the moves
- * (pbf.ts).
+ * (pbf.ts). Its pressure is added to the stored one (LiquidParticles.lambda, p/δt²), the next
+ * sub-timestep's warm start: where compression persists the pressure grows until it holds it (an
+ * integral term), instead of density correction carrying that load for good. Without it, a deep
+ * column the warm-started passes had not yet built (a 9.6 × 20 cm honey pool at 4 mm, ν 7e-3
+ * m²/s, once its lattice rearranged at about 1 s) went over to PBF: PBF at 5–10 passes a
+ * sub-timestep, its displacement become an expanding velocity that cancels the pressure's source,
+ * 0.004–0.006 √(g h) from 1.8 s on; with it PBF stays idle, 0.0014–0.0025 over 1–3 s
+ * (docs/decisions.md "A deep honey pool at rest"). At rest the shift is zero, and so is this.
+ * Only where the particle already holds a pressure: a blob in free flight has none, and a learned
+ * one displaced it and ended its free flight (tests/gpu/validate.test.ts's fall in a box dropped
+ * 7.5 % past g t²/2, against 0.0000 without).
  */
-function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array): void {
-  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject;
+function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array, invDt2: number): void {
+  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject, lam = ctx.liquid.lambda;
   let any = false;
   for (let a = 0; a < n; a++) {
     const e = near[order[a]] ? 0 : start[a] - 1;
     p[a] = e > 0 ? RELAX * alpha[a] * e : 0;
     if (e > 0) any = true;
+    // The next sub-timestep's warm start carries the shift's pressure where the liquid already
+    // holds one (see above; not in free flight).
+    if (lam[order[a]] > 0) lam[order[a]] += p[a] * invDt2;
   }
   if (!any) return;
   runSolvePhase(ctx, v, n, DISPLACE);
