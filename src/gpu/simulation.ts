@@ -12,12 +12,14 @@
  *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
- *     from the last sub-timestep (not for a particle nearly alone), its displacement turned into
+ *     from the last sub-timestep (not for a particle nearly alone; the run's first solve, cold, to
+ *     COLD_TOLERANCE in up to COLD × the passes: encode.ts coldPressure), its displacement turned into
  *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity
  *     with AGAIN_SHARE of the passes, the first solve's displacement taken back first (but next to
  *     a body), as step.ts orders it; with the implicit viscosity too, the particle-scale velocity
- *     filter before the take-back (pressure-filter-wgsl.ts) and the present compression taken out
- *     as a position shift after the second solve (pressure-shift-wgsl.ts), not as velocity;
+ *     filter before the take-back (pressure-filter-wgsl.ts, the walls' images included) and the present
+ *     compression taken out as a position shift after the second solve (pressure-shift-wgsl.ts), not
+ *     as velocity, its pressure added to the stored one where there is one;
  *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
  *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
  *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
@@ -32,8 +34,8 @@
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
- *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
- *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
+ *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
+ *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
  *     read-back between passes), the displacement less the walls' share becoming velocity.
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
