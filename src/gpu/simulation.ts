@@ -332,7 +332,7 @@ export class GpuParticleSimulation {
     if (this.viscosity && !twice) await implicit();
     if (pressurePasses > 0 && cold) ({ enc, pass } = await coldPressure(d, enc, pass, this.bound(), this.bound(this.pressure), n, pressurePasses, P.pressureIterations, this.stats));
     else if (pressurePasses > 0) encodePressure(pass, this.bound(), this.bound(this.pressure), n, pressurePasses, false);
-    if (pressurePasses > 0) this.warm = true;
+    if (pressurePasses > 0 && n > 0) this.warm = true; // pressure.ts: a solve with no liquid leaves the run cold
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);
       dispatch(pass, K.exchangeApply, group, n);
