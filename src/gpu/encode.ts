@@ -3,10 +3,10 @@
  * The dispatch sequences of the step's two iterative stages on the GPU (simulation.ts encodes
  * them into its sub-timestep's pass): one pressure solve (pressure.ts applyPressure;
  * pressure-wgsl.ts), and density correction as position-based fluids (pbf.ts; Macklin & Müller
- * 2013) with the signed-distance guard after every pass (guard-wgsl.ts). Both are judged on the
+ * 2013), its passes relaxed (PBF_RELAX) and Chebyshev-accelerated (step-wgsl.ts chebyshev), with the signed-distance guard after every pass (guard-wgsl.ts). Both are judged on the
  * GPU (no read-back between passes): a pass after the judge's stop is a no-op.
  */
-import { dispatch } from './device.ts';
+import { dispatch, readBuffer } from './device.ts';
 import type { StepEntry } from './step-wgsl.ts';
 import type { PressureEntry } from './pressure-wgsl.ts';
 import { encodeFilter } from './pressure-filter-wgsl.ts';
@@ -28,6 +28,13 @@ export interface Bound<E extends string> {
  * Δx(p) is the step's `displace` (the density passes' too): one kernel over the same buffers.
  */
 export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false): void {
+  pressureStart(pass, step, pressure, n, again, filter);
+  pressurePasses(pass, step, pressure, n, passes, again);
+  dispatch(pass, pressure.pipelines.pressureEnd, pressure.group, n);
+}
+
+/** A solve's start: the filter and the take-back where `again`, then ρ̂, α, the source and the warm start. */
+function pressureStart(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, again: boolean, filter: boolean): void {
   const K = step.pipelines, Q = pressure.pipelines, pg = pressure.group;
   // The filter counts its steps in stats (pressure-filter-wgsl.ts): before pressureBegin, which zeroes them.
   if (again && filter) encodeFilter(pass, Q, pg, n);
@@ -40,12 +47,42 @@ export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntr
   }
   dispatch(pass, Q.pressureFactor, pg, n);
   dispatch(pass, Q.pressureSource, pg, n);
+}
+
+/** `passes` passes, each judged (the second solve's judge has its own tolerance: pressure-wgsl.ts). */
+function pressurePasses(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean): void {
+  const Q = pressure.pipelines, judge = again ? Q.pressureJudgeAgain : Q.pressureJudge;
   for (let k = 0; k < passes; k++) {
-    dispatch(pass, K.displace, step.group, n);
-    dispatch(pass, Q.pressureUpdate, pg, n);
-    dispatch(pass, Q.pressureJudge, pg, 1, 1);
+    dispatch(pass, step.pipelines.displace, step.group, n);
+    dispatch(pass, Q.pressureUpdate, pressure.group, n);
+    dispatch(pass, judge, pressure.group, 1, 1);
   }
-  dispatch(pass, Q.pressureEnd, pg, n);
+}
+
+/** Passes the run's first solve encodes between read-backs of its stop flag (× pressureIterations, of its COLD ×). */
+export const COLD_CHUNK = 50;
+
+/**
+ * The run's first solve (pressure.ts COLD: up to `passes`, to COLD_TOLERANCE), its passes encoded
+ * COLD_CHUNK × pressureIterations at a time, the stop flag (stats[2]) read back between: a solve
+ * that stops early (most do, well within the first chunk) does not encode the rest. Ends the pass
+ * and the encoder at each read-back; returns the ones to go on with.
+ */
+export async function coldPressure(device: GPUDevice, enc: GPUCommandEncoder, pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, iterations: number, stats: GPUBuffer): Promise<{ enc: GPUCommandEncoder; pass: GPUComputePassEncoder }> {
+  pressureStart(pass, step, pressure, n, false, false);
+  const chunk = COLD_CHUNK * iterations;
+  for (let done = 0; done < passes; done += chunk) {
+    pressurePasses(pass, step, pressure, n, Math.min(chunk, passes - done), false);
+    if (done + chunk >= passes) break;
+    pass.end();
+    device.queue.submit([enc.finish()]);
+    const stopped = new Uint32Array(await readBuffer(device, stats, 4, 8))[0] !== 0;
+    enc = device.createCommandEncoder();
+    pass = enc.beginComputePass();
+    if (stopped) break;
+  }
+  dispatch(pass, pressure.pipelines.pressureEnd, pressure.group, n);
+  return { enc, pass };
 }
 
 /** Density correction of at most `passes` passes over `n` slots, the guard (where there is one) after each. */
@@ -56,6 +93,7 @@ export function encodeDensity(pass: GPUComputePassEncoder, step: Bound<StepEntry
   dispatch(pass, K.factor, group, n);
   dispatch(pass, K.judge, group, 1, 1);
   for (let p = 0; p < passes; p++) {
+    dispatch(pass, K.chebyshev, group, n);
     dispatch(pass, K.displace, group, n);
     dispatch(pass, K.shift, group, n);
     if (guard) dispatch(pass, guard.pipelines.guardPass, guard.group, n);

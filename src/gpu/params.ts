@@ -7,7 +7,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
-import { PRESSURE_TOLERANCE } from '../particle/pressure.ts';
+import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { OBJECT_PARAMS } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
@@ -75,14 +75,15 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
 
 /**
  * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
- * pressure's pass limit, each liquid's particle-scale filter strength (pressure-courant.ts
+ * pressure's pass limit and its first solve's stop (`cold`: the run's first), each liquid's particle-scale filter strength (pressure-courant.ts
  * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
-export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter): number {
+export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false): number {
   const f = new Float32Array(data), u = new Uint32Array(data), P = scene.particle;
   const dtm = dt / P.moves;
   f[OBJECT_PARAMS + 4] = A;
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
-  u[30] = pressurePasses;
+  // The first solve's stop (pressure.ts COLD_TOLERANCE for the run's first; the second solve's judge has its own: pressure-wgsl.ts).
+  f[29] = cold ? COLD_TOLERANCE : PRESSURE_TOLERANCE; u[30] = pressurePasses;
   return filter.write(dt);
 }

@@ -3,10 +3,14 @@
  * The particle-scale velocity filter between the two pressure solves on the GPU (src/particle/
  * pressure-filter.ts; pressure.ts filterVelocity): a bi-Laplacian (hyperviscous) filter on the
  * XSPH smoothing operator (Monaghan 1989, "On the problem of penetration in particle methods",
- * J. Comput. Phys. 82, §3), over the liquid neighbours within h (no ghosts, no objects),
+ * J. Comput. Phys. 82, §3), over the liquid neighbours within h and the mirror images across closed
+ * walls that the pressure reads (no objects),
  *
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
+ * an image moving as its source mirrored (pressure-ghosts.ts ghostFilter: a's own images with c_a,
+ * a neighbour's with c_ab and the pair's mass share; wgsl.ts selfGhosts, pairGhosts, on the walls
+ * the first solve's wallPass left in `wall`, at the same positions),
  * and Δv = −FILTER_GAIN · L(L v), filterSteps(C) times, with c_a its liquid's strength
  * FILTER · max(0, 1 − ν δt/((2r)² FILTER_REACH)) (pressure-courant.ts LiquidFilter: P.liq[l].z,
  * written a sub-timestep), 0 next to a body (nearObject), and m̄_ab/m_a the pair's mass share
@@ -27,16 +31,14 @@
  *
  * The kernels run on the step's bindings in the pressure module (pressure-wgsl.ts), before the
  * second solve's take-back, as pressure.ts orders them: c_a in sc.x (free until the second solve's
- * source), L v in dx, and L(L v) gathered from dx into vel. A term of the walls (mirror images of
- * the slot's neighbours) would go into `laplacian`'s loop, as pressure-wgsl.ts densityChange adds
- * its ghosts.
+ * source), L v in dx, and L(L v) gathered from dx into vel.
  *
  * Single precision: each slot's sum runs over its neighbours in bucket order in f32, where the CPU
  * sums its liquid rows in f64; C and the steps in f32, where the CPU takes them in f64.
  */
 import { FILTER_COURANT, FILTER_GAIN, FILTER_MAX_STEPS, FILTER_STEPS } from '../particle/pressure-filter.ts';
 import { dispatch, WORKGROUP } from './device.ts';
-import { around, floatLiteral } from './wgsl.ts';
+import { around, floatLiteral, pairGhosts, selfGhosts } from './wgsl.ts';
 
 /** (L u)_a of the slot field `u` (pressure-filter.ts filterRange), strengths in sc.x. */
 function laplacian(name: string, u: (b: string) => string): string {
@@ -47,8 +49,21 @@ fn ${name}(a: u32) -> vec3<f32> {
   let ua = ${u('a')};
   let la = liquidOf(a);
   let invH = 1.0 / P.h;
+  let wa = wallOf(a);
   var s = vec3<f32>(0.0);
-  ${around('P.h', `let cab = 0.5 * (ca + sc[b].x); if (cab != 0.0) { s += (cab * massShare(la, liquidOf(b)) * W(sqrt(d2) * invH)) * (${u('b')} - ua); }`)}
+  ${around('P.h', `let cab = 0.5 * (ca + sc[b].x); if (cab != 0.0) {
+    let wab = cab * massShare(la, liquidOf(b));
+    let ub = ${u('b')};
+    s += (wab * W(sqrt(d2) * invH)) * (ub - ua);
+    ${pairGhosts(`var ug = ub;
+      for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { ug[k] = -ug[k]; } }
+      s += (wab * W(sqrt(d2) * invH)) * (ug - ua);`)}
+  }`)}
+  if (ca != 0.0) {
+    ${selfGhosts(`var ug = ua;
+      for (var k = 0u; k < 3u; k++) { if ((S & (1u << k)) != 0u) { ug[k] = -ug[k]; } }
+      s += (ca * W(sqrt(d2) * invH)) * (ug - ua);`)}
+  }
   return s * P.invN0;
 }`;
 }

@@ -4,7 +4,9 @@
  * the compression the liquid has at the start of the second solve (ρ̂/ρ0 − 1 > 0) taken out of
  * the positions, not the velocities: one relaxed Jacobi estimate of its pressure,
  * p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, and x += Δx(p) (the step's displacement, wgsl.ts: ghosts and
- * objects as in a pass), velocities untouched — the split of drift correction from velocity. Not
+ * objects as in a pass), velocities untouched — the split of drift correction from velocity; the
+ * estimate is added to the stored p/δt² (vel.w, the next sub-timestep's warm start) where that is
+ * already > 0, so persisting compression builds the pressure that holds it (an integral term). Not
  * next to a body (nearObject: there the solves take the compression as velocity,
  * PRESENT_NEAR_BODY), and only with two solves and the implicit viscosity (shiftsPresent; the
  * exchange keeps it as velocity, PRESENT_EXCHANGE_TWICE). With the shift the solves' source takes
@@ -34,7 +36,11 @@ export const SHIFT_WGSL = /* wgsl */ `
   let a = g.x;
   if (a >= P.n) { return; }
   let e = select(keep[2u * a + 1u].x - 1.0, 0.0, nearObject(a));
-  sc[a].y = select(0.0, ${floatLiteral(RELAX)} * keep[2u * a].w * e, e > 0.0);
+  let q = select(0.0, ${floatLiteral(RELAX)} * keep[2u * a].w * e, e > 0.0);
+  sc[a].y = q;
+  // Fed forward into the next sub-timestep's warm start (p/δt², vel.w: pressureEnd wrote it) where
+  // the particle already holds a pressure, not in free flight (pressure.ts shiftPresent).
+  if (vel[a].w > 0.0) { vel[a].w += q / (P.dt * P.dt); }
 }
 // Its displacement (the judge's stop flag, which the step's displace reads, is set by now).
 @compute @workgroup_size(${WORKGROUP}) fn shiftDisplace(@builtin(global_invocation_id) g: vec3<u32>) {

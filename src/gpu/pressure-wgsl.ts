@@ -14,7 +14,7 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
-import { PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
+import { PRESSURE_TOLERANCE, PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
 import { FILTER_ENTRIES, FILTER_WGSL } from './pressure-filter-wgsl.ts';
 import { SHIFT_ENTRIES, SHIFT_WGSL, shiftsPresent } from './pressure-shift-wgsl.ts';
 
@@ -55,6 +55,27 @@ fn ${name}(a: u32) -> f32 {
   }`)}
   ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { drho += (pos[o].w * dW(d * invH) * invH / d) * dot(ua - ${uo('o')}, rv); }`)}
   return drho;
+}`;
+}
+
+/**
+ * The judge of a solve's passes: a pass counted; stop at a mean residual within `tolerance` or after
+ * pmax passes. The first solve's tolerance is P.ptol (COLD_TOLERANCE on the run's first: params.ts),
+ * the second's PRESSURE_TOLERANCE (pressure.ts applyPressure: the run's first sub-timestep's second
+ * solve is warm).
+ */
+function judge(name: string, tolerance: string): string {
+  return /* wgsl */ `
+@compute @workgroup_size(1) fn ${name}() {
+  if (atomicLoad(&stats[2]) != 0u) { return; }
+  let err = f32(atomicLoad(&stats[1])) / (ERROR_SCALE * f32(max(P.n, 1u)));
+  let passes = atomicAdd(&stats[3], 1u) + 1u;
+  atomicStore(&stats[1], 0u);
+  if (passes >= P.pmax || err <= ${tolerance}) { atomicStore(&stats[2], 1u); return; }
+  // Chebyshev's weight for the next pass (pressure.ts): 2/(2 − ρ²) at the third, then 4/(4 − ρ² ω).
+  let r2 = ${floatLiteral(SPECTRAL_RADIUS * SPECTRAL_RADIUS)};
+  if (passes == 2u) { atomicStore(&stats[0], bitcast<u32>(2.0 / (2.0 - r2))); }
+  else if (passes > 2u) { atomicStore(&stats[0], bitcast<u32>(4.0 / (4.0 - r2 * bitcast<f32>(atomicLoad(&stats[0]))))); }
 }`;
 }
 
@@ -113,18 +134,8 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   sc[a].y = q;
 }
 
-// A pass counted; stop at a mean residual within ptol or after pmax passes.
-@compute @workgroup_size(1) fn pressureJudge() {
-  if (atomicLoad(&stats[2]) != 0u) { return; }
-  let err = f32(atomicLoad(&stats[1])) / (ERROR_SCALE * f32(max(P.n, 1u)));
-  let passes = atomicAdd(&stats[3], 1u) + 1u;
-  atomicStore(&stats[1], 0u);
-  if (passes >= P.pmax || err <= P.ptol) { atomicStore(&stats[2], 1u); return; }
-  // Chebyshev's weight for the next pass (pressure.ts): 2/(2 − ρ²) at the third, then 4/(4 − ρ² ω).
-  let r2 = ${SPECTRAL_RADIUS * SPECTRAL_RADIUS};
-  if (passes == 2u) { atomicStore(&stats[0], bitcast<u32>(2.0 / (2.0 - r2))); }
-  else if (passes > 2u) { atomicStore(&stats[0], bitcast<u32>(4.0 / (4.0 - r2 * bitcast<f32>(atomicLoad(&stats[0]))))); }
-}
+${judge('pressureJudge', 'P.ptol')}
+${judge('pressureJudgeAgain', floatLiteral(PRESSURE_TOLERANCE))}
 
 // The pressure's displacement as velocity (the free bodies' part handed to them: free-wgsl.ts); p/δt² kept for the next sub-timestep (and the second
 // solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
@@ -183,7 +194,7 @@ export function pressureWgsl(P: { pressureAfterViscosity: boolean; viscositySolv
 }
 
 export const PRESSURE_ENTRIES = [
-  'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureEnd',
+  'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureJudgeAgain', 'pressureEnd',
   'takeBackPressure', 'takeBackApply', ...FILTER_ENTRIES, ...SHIFT_ENTRIES,
 ] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

@@ -12,12 +12,14 @@
  *     the exchange's weights Σk, as adhesion.ts's does;
  *   accelerate once: v += (a + g) δt, a the adhesion (ballistic.ts);
  *   pressure (pressure.ts; pressure-wgsl.ts): DFSPH's constant-density solve on δt v*, warm-started
- *     from the last sub-timestep (not for a particle nearly alone), its displacement turned into
+ *     from the last sub-timestep (not for a particle nearly alone; the run's first solve, cold, to
+ *     COLD_TOLERANCE in up to COLD × the passes: encode.ts coldPressure), its displacement turned into
  *     velocity; with particle.pressureAfterViscosity (the default) solved again after viscosity
  *     with AGAIN_SHARE of the passes, the first solve's displacement taken back first (but next to
  *     a body), as step.ts orders it; with the implicit viscosity too, the particle-scale velocity
- *     filter before the take-back (pressure-filter-wgsl.ts) and the present compression taken out
- *     as a position shift after the second solve (pressure-shift-wgsl.ts), not as velocity;
+ *     filter before the take-back (pressure-filter-wgsl.ts, the walls' images included) and the present
+ *     compression taken out as a position shift after the second solve (pressure-shift-wgsl.ts), not
+ *     as velocity, its pressure added to the stored one where there is one;
  *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
  *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
  *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
@@ -32,8 +34,8 @@
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
- *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013)
- *     with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
+ *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
+ *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
  *     read-back between passes), the displacement less the walls' share becoming velocity.
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
@@ -52,9 +54,9 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
-import { AGAIN_SHARE } from '../particle/pressure.ts';
+import { AGAIN_SHARE, COLD } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
-import { type Bound, countSolve, encodeDensity, encodePressure } from './encode.ts';
+import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { seedW, writeLiquids } from './liquids.ts'; import { GpuMixing } from './mixing.ts';
 import { PARAM_BYTES } from './wgsl.ts';
@@ -78,8 +80,6 @@ export type { GpuParticles } from './read-back.ts'; export { UnportedSceneError 
 export const JACOBI_FRACTION = 0.5;
 /** Most pieces a sub-timestep is split into (step.ts MAX_SUBDIVISION). */
 const MAX_SUBDIVISION = 64;
-/** How many times pressureIterations the first pressure solve of a run may take (pressure.ts COLD). */
-const COLD = 50;
 
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */ count: number;
@@ -185,8 +185,8 @@ export class GpuParticleSimulation {
   }
 
   /** Returns the particle-scale filter's strength (params.ts). */
-  private writeStep(dt: number, frac: number, pressurePasses: number, A: number): number {
-    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A, this.filter);
+  private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false): number {
+    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A, this.filter, cold);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -300,9 +300,9 @@ export class GpuParticleSimulation {
     }
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    // The first solve of a run has no warm start: COLD times the passes (pressure.ts).
-    const pressurePasses = P.pressureIterations * (this.warm || this.frame > 0 ? 1 : COLD);
-    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A);
+    // The first solve of a run has no warm start: COLD times the passes, to COLD_TOLERANCE (pressure.ts).
+    const cold = !this.warm && this.frame === 0, pressurePasses = P.pressureIterations * (cold ? COLD : 1);
+    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
@@ -330,10 +330,9 @@ export class GpuParticleSimulation {
       this.free?.reduce(pass, this.grid.pos, this.viscosity!.freeShare().buffer, n, true);
     };
     if (this.viscosity && !twice) await implicit();
-    if (pressurePasses > 0) {
-      this.warm = true;
-      encodePressure(pass, this.bound(), this.bound(this.pressure), n, pressurePasses, false);
-    }
+    if (pressurePasses > 0 && cold) ({ enc, pass } = await coldPressure(d, enc, pass, this.bound(), this.bound(this.pressure), n, pressurePasses, P.pressureIterations, this.stats));
+    else if (pressurePasses > 0) encodePressure(pass, this.bound(), this.bound(this.pressure), n, pressurePasses, false);
+    if (pressurePasses > 0 && n > 0) this.warm = true; // pressure.ts: a solve with no liquid leaves the run cold
     for (let w = 0; w < sweeps; w++) {
       dispatch(pass, K.exchangeGather, group, n);
       dispatch(pass, K.exchangeApply, group, n);

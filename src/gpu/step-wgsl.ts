@@ -6,6 +6,7 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, SHARED_WGSL } from './wgsl.ts';
 import { LIQUID_CONTACT, PBD_KICK } from '../particle/liquid-contacts.ts';
+import { PBF_RELAX, PBF_SPECTRAL_RADIUS } from '../particle/pbf.ts';
 
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
@@ -117,13 +118,13 @@ const KERNELS = /* wgsl */ `
   wall[a] = vec4<f32>(w.del, bitcast<f32>(w.mask));
 }
 
-// ρ̂, α and p = max(ρ̂ − 1, 0) α (pressure-kernels.ts factorRange: wgsl.ts measure).
+// ρ̂, α and the relaxed pressure p = PBF_RELAX max(ρ̂ − 1, 0) α (pbf.ts; pressure-kernels.ts factorRange: wgsl.ts measure).
 @compute @workgroup_size(${WORKGROUP}) fn factor(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   let m = measure(a);
   let c = m.dens - 1.0;
-  sc[a] = vec4<f32>(m.dens, select(0.0, c * m.alpha, c > 0.0), sc[a].z, sc[a].w);
+  sc[a] = vec4<f32>(m.dens, select(0.0, ${floatLiteral(PBF_RELAX)} * c * m.alpha, c > 0.0), sc[a].z, sc[a].w);
   if (c > 0.0) { atomicAdd(&stats[1], u32(min(c, 1.0) * ERROR_SCALE)); }
 }
 
@@ -134,6 +135,26 @@ const KERNELS = /* wgsl */ `
   if (err <= P.tol || atomicLoad(&stats[3]) >= P.maxPasses) { atomicStore(&stats[2], 1u); return; }
   atomicAdd(&stats[3], 1u);
   atomicStore(&stats[1], 0u);
+}
+
+// A density pass's increment (pbf.ts; Wang 2015 §4): δ = w_k p + (w_k − 1) δ_last into p (sc.y) and
+// δ_last (keep[2a].w, free in density correction: densityBegin copies pos there, densityEnd reads
+// xyz alone); pass k = stats[3] − 1 (the judge counted it), w_0 = 1, w_1 = 2/(2 − ρ²),
+// w_k = 4/(4 − ρ² w_{k−1}), ρ = PBF_SPECTRAL_RADIUS, taken by each thread from w_0 (k ≤ densityIterations).
+@compute @workgroup_size(${WORKGROUP}) fn chebyshev(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
+  let k = atomicLoad(&stats[3]) - 1u;
+  let p = sc[a].y;
+  var d = p;
+  if (k > 0u) {
+    let r2 = ${floatLiteral(PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS)};
+    var w = 2.0 / (2.0 - r2);
+    for (var j = 2u; j <= k; j++) { w = 4.0 / (4.0 - r2 * w); }
+    d = w * p + (w - 1.0) * keep[2u * a].w;
+  }
+  keep[2u * a].w = d;
+  sc[a].y = d;
 }
 
 // Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a
@@ -176,6 +197,6 @@ export const STEP_WGSL = SHARED_WGSL + KERNELS;
 
 export const STEP_ENTRIES = [
   'speed', 'accelerate', 'freeFlight', 'exchangeGather', 'exchangeApply', 'translate', 'contactGather', 'collide',
-  'densityBegin', 'wallPass', 'factor', 'judge', 'displace', 'shift', 'densityEnd',
+  'densityBegin', 'wallPass', 'factor', 'judge', 'chebyshev', 'displace', 'shift', 'densityEnd',
 ] as const;
 export type StepEntry = (typeof STEP_ENTRIES)[number];

@@ -117,13 +117,15 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the positio
     expect(rmsOf(gpu.slice(3))).toBeLessThan(1.5 * rmsOf(cpu.slice(3)) + 0.001);
   });
 
-  it('over pressure Courant number 1.2 the sub-timestep is split as on the CPU engine, and the pool rests: no frame from the second over 0.004 √(g h)', async () => {
+  // The CPU engine itself reaches 0.0042 √(g h) at frame 2 here since its filter took the walls'
+  // images (pressure-filter.ts); the GPU's, with them too, agrees with it to the fourth digit.
+  it('over pressure Courant number 1.2 the sub-timestep is split as on the CPU engine, and the pool rests: no frame from the second over 0.005 √(g h)', async () => {
     const { gpu, cpu, gpuSteps, cpuSteps } = await both(pool(0.048, 2), 0.048, 6, 'water pool 4 × 4.8 cm, 2 sub-timesteps');
     // The run's first sub-timestep is whole (no pressure stored yet); from then on two pieces, on both.
     expect(gpuSteps).toEqual(cpuSteps);
     expect(gpuSteps[0]).toBe(3);
     expect(Math.min(...gpuSteps.slice(1))).toBe(4);
-    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.004);
+    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.005);
     expect(rmsOf(gpu.slice(3))).toBeLessThan(1.5 * rmsOf(cpu.slice(3)) + 0.001);
   });
 });
