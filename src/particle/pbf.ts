@@ -14,11 +14,12 @@
  * at 6 mm it rose after the third pass, 1.7 → 3 %), and they barely touch the smooth, depth-wise
  * compression of a deep liquid
  * (docs/decisions.md "PBF's passes that stalled"). So the passes are relaxed (ω = 0.6, as DFSPH
- * relaxes its Jacobi solve, Bender & Koschier 2017 §4) and accelerated by Chebyshev's
+ * relaxes its Jacobi solve, Bender & Koschier 2017 §4). They may be accelerated by Chebyshev's
  * semi-iterative method (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
  * projective and position-based dynamics", §4, on the pressure increments rather than the
  * positions): pass k applies δ_k = w_k p_k + (w_k − 1) δ_{k−1}, w_0 = 1, w_1 = 2/(2 − ρ²),
- * w_k = 4/(4 − ρ² w_{k−1}), ρ = PBF_SPECTRAL_RADIUS (δ ≥ 0, since p ≥ 0 and w ≥ 1). Passes run until
+ * w_k = 4/(4 − ρ² w_{k−1}), ρ = PBF_SPECTRAL_RADIUS (δ ≥ 0, since p ≥ 0 and w ≥ 1); ρ = 0, the
+ * default, makes every w_k 1, plain relaxed passes (see the constant for why). Passes run until
  * the mean compression is within the liquids' densityTolerance or densityIterations is reached;
  * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
  * less what `constrain` (walls, objects) did.
@@ -32,11 +33,15 @@ import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 /** Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). */
 export const PBF_RELAX = 0.6;
 /**
- * Spectral radius of the relaxed passes that the Chebyshev weights assume (see the header). 0.99
- * took the 9 mm dam break to 5 passes a sub-timestep, but at 6 mm it blew the deep column's
- * bottom corner apart (a particle at 217 m/s in frame 2); 0.95 holds there.
+ * Spectral radius of the relaxed passes that the Chebyshev weights assume (see the header); 0
+ * turns the acceleration off. 0.95 took the 9 mm dam break from 10 to 7.4 passes a sub-timestep,
+ * and 0.99 to 5, but at 6 mm 0.99 blew the deep column's bottom corner apart (a particle at 217 m/s
+ * in frame 2), and a cohesive cube without gravity (Lennard-Jones strength 5, 2 mm particles)
+ * sheds particles at 0.8–0.95: its farthest particle 25–35 mm from the centre at frame 6 and its
+ * radius of gyration growing (12.57 mm at 0.95), where plain relaxed passes hold it at 16.8 and
+ * 11.67 mm (docs/decisions.md "PBF's acceleration off: a cohesive cube shed particles").
  */
-export const PBF_SPECTRAL_RADIUS = 0.95;
+export const PBF_SPECTRAL_RADIUS = 0;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles

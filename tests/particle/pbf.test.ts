@@ -1,10 +1,10 @@
 /**
- * PBF density correction (src/particle/pbf.ts): its passes, relaxed and Chebyshev-accelerated,
- * lower the mean compression pass after pass on a squeezed, jittered column of water in a closed
- * box (mirror ghosts at the walls), and ten of them take off more than 40 % of it. Plain Jacobi
- * passes (ω = 1, as before) took off 26 % here (4.30 → 3.19 %), relaxed ones without the
- * acceleration 36 %; on the 6 mm dam break plain passes raised the mean compression after the
- * third (docs/decisions.md, "PBF's passes that stalled").
+ * PBF density correction (src/particle/pbf.ts): its relaxed passes lower the mean compression
+ * pass after pass on a squeezed, jittered column of water in a closed box (mirror ghosts at the
+ * walls), and ten of them take off more than 30 % of it. Plain Jacobi passes (ω = 1, as before)
+ * took off 26 % here (4.30 → 3.19 %), relaxed ones 36 %, relaxed and Chebyshev-accelerated (ρ 0.95,
+ * not the default: a cohesive cube shed particles) 46 %; on the 6 mm dam break plain passes raised
+ * the mean compression after the third (docs/decisions.md, "PBF's passes that stalled").
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
@@ -42,10 +42,10 @@ function errorAfter(passes: number): number {
 }
 
 describe('PBF density correction', () => {
-  it('lowers the mean compression at every pass, and by more than 40 % in ten', () => {
+  it('lowers the mean compression at every pass, and by more than 30 % in ten', () => {
     const e = [0, 1, 2, 3, 5, 10].map(errorAfter);
     expect(e[0]).toBeGreaterThan(0.005);
     for (let k = 1; k < e.length; k++) expect(e[k]).toBeLessThan(e[k - 1]);
-    expect(e[5]).toBeLessThan(0.6 * e[0]);
+    expect(e[5]).toBeLessThan(0.7 * e[0]);
   });
 });
