@@ -19,6 +19,7 @@ import { GridSimulation } from '../src/grid/step.ts';
 import { MarkerTracker } from '../src/grid/trackers/markers.ts';
 import { FLUID } from '../src/grid/store.ts';
 import { HashGrid } from '../src/spatial/hash-grid.ts';
+import { levelSetAt } from '../src/surface/level-set.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -54,18 +55,8 @@ if (tracker?.sheets) {
 function meshPhi(): (x: number, y: number, z: number) => boolean {
   const job = sim.tracker.surfaceJob(sim, [1, 1, 1]);
   if (job.kind !== 'levelset') return () => false;
-  const { origin, cellSize, dims, phi } = job.input, [gx, gy, gz] = dims;
-  const at = (i: number, j: number, k: number) => phi[Math.min(gx - 1, Math.max(0, i)) + gx * (Math.min(gy - 1, Math.max(0, j)) + gy * Math.min(gz - 1, Math.max(0, k)))];
-  return (x, y, z) => {
-    const fx = (x - origin[0]) / cellSize, fy = (y - origin[1]) / cellSize, fz = (z - origin[2]) / cellSize;
-    const i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz), a = fx - i, b = fy - j, c = fz - k;
-    let v = 0;
-    for (let q = 0; q < 8; q++) {
-      const di = q & 1, dj = (q >> 1) & 1, dk = q >> 2;
-      v += (di ? a : 1 - a) * (dj ? b : 1 - b) * (dk ? c : 1 - c) * at(i + di, j + dj, k + dk);
-    }
-    return v < 0;
-  };
+  const input = job.input;
+  return (x, y, z) => levelSetAt(input, x, y, z) < 0;
 }
 
 /** Open share of the rays in each band: on the liquid cells, on the markers' blobs (or the tracker's φ), and on the meshed φ. */

@@ -101,6 +101,15 @@ function boxDistance(x: number, y: number, z: number, lo: ArrayLike<number>, hi:
   return outside > 0 ? outside : Math.max(dx, dy, dz);
 }
 
+/**
+ * φ at (x, y, z) as the mesher reads it: trilinear in the samples, continued from the nearest
+ * sample outside the sampled box (for measures of a surface job, e.g. the open share of a film).
+ */
+export function levelSetAt(input: LevelSetInput, x: number, y: number, z: number): number {
+  const { origin, cellSize, dims, phi } = input, [gx, gy, gz] = dims, inv = 1 / cellSize;
+  return trilinear(phi, gx, gy, gz, clamp((x - origin[0]) * inv, 0, gx - 1), clamp((y - origin[1]) * inv, 0, gy - 1), clamp((z - origin[2]) * inv, 0, gz - 1));
+}
+
 function clamp(x: number, a: number, b: number): number {
   return x < a ? a : x > b ? b : x;
 }

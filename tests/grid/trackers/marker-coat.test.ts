@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLUID } from '../../../src/grid/store.ts';
 import { MarkerTracker } from '../../../src/grid/trackers/markers.ts';
-import type { SurfaceJob } from '../../../src/surface/index.ts';
+import { levelSetAt, type SurfaceJob } from '../../../src/surface/index.ts';
 import { gridSim } from '../helpers.ts';
 
 const h = 0.005, R = 0.03;
@@ -17,18 +17,8 @@ const h = 0.005, R = 0.03;
 /** φ at a point as the mesher reads the job (trilinear in its samples). */
 function meshed(job: SurfaceJob): (x: number, y: number, z: number) => number {
   if (job.kind !== 'levelset') throw new Error(`expected a level-set job, got ${job.kind}`);
-  const { origin, cellSize, dims, phi } = job.input, [gx, gy, gz] = dims;
-  const at = (i: number, j: number, k: number) => phi[Math.min(gx - 1, Math.max(0, i)) + gx * (Math.min(gy - 1, Math.max(0, j)) + gy * Math.min(gz - 1, Math.max(0, k)))];
-  return (x, y, z) => {
-    const fx = (x - origin[0]) / cellSize, fy = (y - origin[1]) / cellSize, fz = (z - origin[2]) / cellSize;
-    const i = Math.floor(fx), j = Math.floor(fy), k = Math.floor(fz), a = fx - i, b = fy - j, c = fz - k;
-    let v = 0;
-    for (let q = 0; q < 8; q++) {
-      const di = q & 1, dj = (q >> 1) & 1, dk = q >> 2;
-      v += (di ? a : 1 - a) * (dj ? b : 1 - b) * (dk ? c : 1 - c) * at(i + di, j + dj, k + dk);
-    }
-    return v;
-  };
+  const input = job.input;
+  return (x, y, z) => levelSetAt(input, x, y, z);
 }
 
 /** n directions spread over the sphere (a Fibonacci sphere). */
