@@ -18,8 +18,7 @@ import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
 import { MarkerTracker } from '../src/grid/trackers/markers.ts';
 import { FLUID } from '../src/grid/store.ts';
-import { HashGrid } from '../src/spatial/hash-grid.ts';
-import { levelSetAt } from '../src/surface/level-set.ts';
+import { blobProbe, meshedProbe } from './grid-film-probes.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -51,33 +50,10 @@ if (tracker?.sheets) {
   };
 }
 
-/** φ < 0 as the mesher reads it: trilinear in the surface job's samples. */
-function meshPhi(): (x: number, y: number, z: number) => boolean {
-  const job = sim.tracker.surfaceJob(sim, [1, 1, 1]);
-  if (job.kind !== 'levelset') return () => false;
-  const input = job.input;
-  return (x, y, z) => levelSetAt(input, x, y, z) < 0;
-}
-
 /** Open share of the rays in each band: on the liquid cells, on the markers' blobs (or the tracker's φ), and on the meshed φ. */
 function openShares(): { cells: number[]; blobs: number[]; mesh: number[] } {
-  const s = sim.store, inv = 1 / h, inMesh = meshPhi();
-  const grid = new HashGrid(h), near = new Int32Array(27);
-  const m = tracker?.markers;
-  if (m) grid.build(m.pos, m.count);
-  const perAxis = Math.round(Math.cbrt(scene.grid.markersPerCell));
-  const radius = 0.5 * h + 0.5 * (h / perAxis), r2 = radius * radius;
-  const blob = (x: number, y: number, z: number): boolean => {
-    if (!m) return sim.tracker.signedDistance(sim, x, y, z) < 0;
-    const nc = grid.cellsNear(x, y, z, near, 1);
-    for (let q = 0; q < nc; q++) {
-      for (let t = grid.start[near[q]], t1 = t + grid.count[near[q]]; t < t1; t++) {
-        const p = grid.order[t];
-        if ((m.pos[3 * p] - x) ** 2 + (m.pos[3 * p + 1] - y) ** 2 + (m.pos[3 * p + 2] - z) ** 2 < r2) return true;
-      }
-    }
-    return false;
-  };
+  const s = sim.store, inv = 1 / h, inMesh = meshedProbe(sim);
+  const blob = blobProbe(sim);
   const cellOpen = new Float64Array(BANDS), blobOpen = new Float64Array(BANDS), meshOpen = new Float64Array(BANDS), rays = new Float64Array(BANDS);
   for (let y = y0 + h / 4; y < y1; y += h / 2) {
     const b = band(y);
@@ -85,7 +61,7 @@ function openShares(): { cells: number[]; blobs: number[]; mesh: number[] } {
       const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
       let inCell = false, inBlob = false, inMeshed = false;
       // A level set's sheet held at −0.1 h is 0.2 h thick in φ: sampled every h/20 so that a ray does not step over it.
-      const step = m ? h / 4 : h / 20;
+      const step = tracker ? h / 4 : h / 20;
       for (let r = 0; r < rmax && !(inCell && inBlob && inMeshed); r += step) {
         const x = ax + r * cx, z = az + r * cz;
         if (!inCell) {
