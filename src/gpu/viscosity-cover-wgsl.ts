@@ -19,10 +19,7 @@ fn coverGhost(xa: vec3<f32>, xb: vec3<f32>, pk: f32, present: ptr<function, arra
   for (var f = 0u; f < 6u; f++) {
     if ((P.walls & (1u << f)) == 0u) { continue; }
     let axis = f >> 1u;
-    var plane = P.lo[axis];
-    if ((f & 1u) == 1u) { plane = P.hi[axis]; }
-    var g = xa - xb;
-    g[axis] = xa[axis] + xb[axis] - 2.0 * plane;
+    let g = wallGhost(xa, xb, f);
     let g2 = dot(g, g);
     if (g2 >= h * h) { continue; }
     found = true;
@@ -60,9 +57,7 @@ fn wallCover(xa: vec3<f32>, k: f32, present: ptr<function, array<f32, 6>>, wsum:
   for (var f = 0u; f < 6u; f++) {
     if ((P.walls & P.sticky & (1u << f)) == 0u) { continue; }
     let axis = f >> 1u;
-    var plane = P.lo[axis];
-    if ((f & 1u) == 1u) { plane = P.hi[axis]; }
-    let d = abs(xa[axis] - plane);
+    let d = abs(xa[axis] - wallPlane(f));
     if (!(d < h)) { continue; }
     let lat = wallFull(d, h, 2.0 * P.r);
     let full = k * lat.x;

@@ -130,6 +130,19 @@ fn pairF(d2: f32, h: f32) -> f32 {
   return (-sigma * dW(r / h)) / (h * r * (d2 + 0.01 * h * h));
 }
 
+// Wall face f's plane (f = 2 axis + 1 for the upper side) and b's mirror ghost in it as seen from a,
+// x′ = x_a − M x_b (b = a: a's own).
+fn wallPlane(f: u32) -> f32 {
+  if ((f & 1u) == 1u) { return P.hi[f >> 1u]; }
+  return P.lo[f >> 1u];
+}
+fn wallGhost(xa: vec3<f32>, xb: vec3<f32>, f: u32) -> vec3<f32> {
+  let axis = f >> 1u;
+  var g = xa - xb;
+  g[axis] = xa[axis] + xb[axis] - 2.0 * wallPlane(f);
+  return g;
+}
+
 // The closed walls' mirror ghosts of b as seen from a (b = a: a's own): x′ = x_a − M x_b within h.
 fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f32) -> vec3<f32> {
   var s = vec3<f32>(0.0);
@@ -138,10 +151,7 @@ fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f3
   for (var f = 0u; f < 6u; f++) {
     if ((P.walls & (1u << f)) == 0u) { continue; }
     let axis = f >> 1u;
-    var plane = P.lo[axis];
-    if ((f & 1u) == 1u) { plane = P.hi[axis]; }
-    var g = xa - xb;
-    g[axis] = xa[axis] + xb[axis] - 2.0 * plane;
+    let g = wallGhost(xa, xb, f);
     let g2 = dot(g, g);
     if (g2 >= h * h) { continue; }
     let c = pk * pairF(g2, h);
@@ -177,10 +187,7 @@ fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32) -> Sym {
   for (var k = 0u; k < 6u; k++) {
     if ((P.walls & (1u << k)) == 0u) { continue; }
     let axis = k >> 1u;
-    var plane = P.lo[axis];
-    if ((k & 1u) == 1u) { plane = P.hi[axis]; }
-    var g = xa - xb;
-    g[axis] = xa[axis] + xb[axis] - 2.0 * plane;
+    let g = wallGhost(xa, xb, k);
     let g2 = dot(g, g);
     if (g2 >= h * h) { continue; }
     var t = outer(f * pk * pairF(g2, h), g);
