@@ -5,15 +5,16 @@
  * the largest component's share:
  *   npx tsx bench/rope-components.ts [scene] [frames] [--from F] [--link 5] [--particle '{"viscositySolver":"implicit"}']
  *     [--adhesion '[…]' (replaces the scene's adhesion list)] [--tension σ (every liquid's particle.tension, m/s²)]
- *     [--window '{"min":[…],"max":[…]}']
+ *     [--window '{"min":[…],"max":[…]}'] [--save FILE --save-at F (a checkpoint after frame F)] [--restore FILE (start from a checkpoint; the
+ *     scene's flags above then do not apply: the checkpoint carries its scene)]
  * (defaults: honey-on-spinner, 30 frames). The shipped pours' windows are ROPE_WINDOWS; each stops
  * short of the spout and of the pile (cup-pour's holds the cup's honey until the pour: --from 33). Ends with a summary over frames from --from on
  * (default: the first frame with liquid in the window): the mean and largest component count and
  * the share of frames that are one component.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseScene, createSimulation } from '../src/index.ts';
+import { parseScene, createSimulation, restoreSimulation } from '../src/index.ts';
 import { ROPE_WINDOWS, ropeComponents, type RopeWindow } from '../tests/particle/rope-components.ts';
 
 const argv = process.argv.slice(2);
@@ -34,13 +35,15 @@ const win = flag('--window') ? (JSON.parse(flag('--window')!) as RopeWindow) : R
 if (!win) throw new Error(`no window for '${name}': pass --window`);
 const r = scene.particle.radius;
 const link = Number(flag('--link') ?? 5) * r;
-const sim = createSimulation(scene, 'particle');
+const sim = flag('--restore') ? restoreSimulation(new Uint8Array(readFileSync(flag('--restore')!))) : createSimulation(scene, 'particle');
+const save = flag('--save') ? Number(flag('--save-at')) : -1;
 console.log(`${name}: r ${r * 1000} mm, link ${(link * 1000).toFixed(1)} mm, particle ${JSON.stringify(json.particle)}, load ${loadavg()[0].toFixed(1)}`);
 const counts: number[] = [];
 let from = flag('--from') ? Number(flag('--from')) : -1;
 const t0 = performance.now();
-for (let f = 1; f <= frames; f++) {
+for (let f = sim.frame + 1; f <= frames; f++) {
   sim.stepFrame();
+  if (f === save) writeFileSync(flag('--save')!, sim.save());
   const p = sim.fluidPoints();
   const c = ropeComponents(p.positions, p.count, win, link);
   if (from < 0 && c.particles > 0) from = f;
