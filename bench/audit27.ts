@@ -58,7 +58,8 @@ if (mode === 'box') {
   const area = src.shape === 'disk' ? Math.PI * src.radius ** 2 : src.size[0] * src.size[1];
   const sim = createSimulation(scene, engine as EngineName, { workers: 1 });
   const every = Number(everyArg ?? 5);
-  const last = Math.min(Math.round(src.end * scene.fps), Math.round(scene.duration * scene.fps));
+  const end = src.end ?? scene.duration;
+  const last = Math.min(Math.round(end * scene.fps), Math.round(scene.duration * scene.fps));
   const firstSink = Math.min(...scene.sinks.map((s) => s.start), Infinity);
   let emitted = 0;
   const pv = (2 * scene.particle.radius) ** 3;
@@ -66,7 +67,7 @@ if (mode === 'box') {
     const st = sim.stepFrame();
     emitted += st.counters.emitted ?? 0;
     if (f % every !== 0 && f !== last) continue;
-    const asked = area * src.speed * Math.max(0, Math.min(sim.time, src.end) - src.start);
+    const asked = area * src.speed * Math.max(0, Math.min(sim.time, end) - src.start);
     const m = sim.metrics();
     const row: Record<string, unknown> = { scene: scene.name, engine, frame: f, t: +sim.time.toFixed(3), askedCm3: +(asked * 1e6).toFixed(2) };
     if (engine === 'particle') Object.assign(row, { emittedCm3: +(emitted * pv * 1e6).toFixed(2), ratio: +((emitted * pv) / asked).toFixed(4), particles: sim.fluidPoints().count });

@@ -49,10 +49,12 @@ describe('features an engine ignores', () => {
     // adhesion entries is not named; an entry for a material the scene does not put in is not either.
     expect(ignoredFeatures(shipped('jelly-block'), 'grid').map((x) => x.path)).toEqual(['adhesion[0]']);
     expect(ignoredFeatures(shipped('dam-break'), 'grid')).toEqual([]);
-    const unused = twoLiquids(liquid(1300, 2, '#2a4fc8'));
-    unused.materials.rock = { kind: 'solid', friction: 0.9, color: '#888888' };
-    unused.materialNames.push('rock');
-    unused.adhesion.push({ between: ['a', 'rock'], type: 'attract', strength: 5, support: 4 } as (typeof unused.adhesion)[number]);
+    const unused = parseScene({
+      fps: 30,
+      materials: { a: liquid(1300, 2, '#c8202a'), rock: { kind: 'solid', friction: 0.9 } },
+      adhesion: [{ between: ['a', 'rock'], type: 'attract', strength: 5 }],
+      bodies: [{ material: 'a', shape: { type: 'box', center: [0, 0.02, 0], size: [0.04, 0.04, 0.04] } }],
+    });
     expect(ignoredFeatures(unused, 'grid')).toEqual([]);
     // The particle engine runs both.
     expect(ignoredFeatures(shipped('honey-on-spinner'), 'particle')).toEqual([]);
