@@ -78,45 +78,61 @@ if (mode === 'box') {
     console.log(JSON.stringify(row));
   }
 } else if (mode === 'paint') {
+  // On the surface mesh alone (the grid's markers carry no material; its colours ride on tracers):
+  // each vertex is a paint (every linear channel within 0.05 of it) or a mixture; a speckle
+  // changes class across most mesh edges, paints that meet along borders across few.
   const [file, engine, framesArg] = rest;
   const { scene } = loadScene(file);
   scene.particle.workers = 1;
   const sim = createSimulation(scene, engine as EngineName, { workers: 1 });
   const frames = Number(framesArg);
   for (let f = 0; f < frames; f++) sim.stepFrame();
-  const liquids = scene.materialNames.map((n, i) => ({ n, i, m: scene.materials[n] })).filter((x) => x.m.kind === 'liquid');
-  const palette = liquids.map((x) => linearColor(x.m.color));
-  const mesh = sim.surfaceMesh(), colors = mesh.colors!, nv = mesh.positions.length / 3;
-  // Points of each liquid (particles or markers), to tell where two meet.
-  const pts = sim.fluidPoints(), n = pts.count;
-  const reach = engine === 'particle' ? 3 * (sim as ParticleSimulation).ctx.densityH : 2 * scene.grid.cellSize;
-  const grid = new HashGrid(reach);
-  const pos = Float64Array.from(pts.positions.subarray(0, 3 * n));
-  grid.build(pos, n);
-  const cells = new Int32Array(27);
-  let mixed = 0, mixedAtMeeting = 0, pureAtMeeting = 0, meeting = 0;
-  const distinct = new Set<string>();
+  const liquids = scene.materialNames.filter((n) => scene.materials[n].kind === 'liquid');
+  const palette = liquids.map((n) => linearColor(scene.materials[n].color));
+  const mesh = sim.surfaceMesh(), colors = mesh.colors!, nv = mesh.positions.length / 3, idx = mesh.indices;
+  const cls = new Uint8Array(nv), counts = new Array(liquids.length + 1).fill(0);
   for (let v = 0; v < nv; v++) {
-    const c = [colors[3 * v], colors[3 * v + 1], colors[3 * v + 2]];
-    distinct.add(c.map((x) => x.toFixed(2)).join(','));
-    const pure = palette.some((p) => [0, 1, 2].every((k) => Math.abs(c[k] - p[k]) < 0.05));
-    const x = mesh.positions[3 * v], y = mesh.positions[3 * v + 1], z = mesh.positions[3 * v + 2];
-    const seen = new Set<number>();
-    const m = grid.cellsNear(x, y, z, cells, 1);
-    for (let q = 0; q < m; q++) {
-      const cc = cells[q];
-      for (let s = grid.start[cc], e = s + grid.count[cc]; s < e; s++) {
-        const j = grid.order[s];
-        const dx = pos[3 * j] - x, dy = pos[3 * j + 1] - y, dz = pos[3 * j + 2] - z;
-        if (dx * dx + dy * dy + dz * dz < reach * reach) seen.add(pts.materials[j]);
-      }
-    }
-    const atMeeting = seen.size > 1;
-    if (atMeeting) meeting++;
-    if (!pure) { mixed++; if (atMeeting) mixedAtMeeting++; } else if (atMeeting) pureAtMeeting++;
+    let k = palette.findIndex((p) => [0, 1, 2].every((c) => Math.abs(colors[3 * v + c] - p[c]) < 0.05));
+    if (k < 0) k = liquids.length;
+    cls[v] = k;
+    counts[k]++;
   }
-  const counts = liquids.map((l) => { let k = 0; for (let i = 0; i < n; i++) if (pts.materials[i] === l.i) k++; return `${l.n} ${k}`; });
-  console.log(JSON.stringify({ scene: scene.name, engine, frame: frames, t: +sim.time.toFixed(3), vertices: nv, distinctColours: distinct.size, mixedShare: +(mixed / nv).toFixed(3), mixedAtMeetingShare: +(mixedAtMeeting / Math.max(1, mixed)).toFixed(3), meetingVertices: meeting, pureAtMeeting, reachCm: cm(reach), points: counts }));
+  let edges = 0, changes = 0, pureChanges = 0;
+  for (let t = 0; t < idx.length; t += 3) {
+    for (let e = 0; e < 3; e++) {
+      const a = idx[t + e], b = idx[t + ((e + 1) % 3)];
+      edges++;
+      if (cls[a] !== cls[b]) { changes++; if (cls[a] < liquids.length && cls[b] < liquids.length) pureChanges++; }
+    }
+  }
+  // A mixture lies where paints meet when pure vertices of two paints are both within `near` of it.
+  const near = engine === 'particle' ? 4 * scene.particle.radius * 2 : 2 * scene.grid.cellSize;
+  const pureByPaint = liquids.map((_, k) => { const g = new HashGrid(near); const pts: number[] = []; for (let v = 0; v < nv; v++) if (cls[v] === k) pts.push(mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2]); const a = Float64Array.from(pts); g.build(a, a.length / 3); return { g, a }; });
+  const cells = new Int32Array(27);
+  const within = (k: number, x: number, y: number, z: number) => {
+    const { g, a } = pureByPaint[k];
+    const m = g.cellsNear(x, y, z, cells, 1);
+    for (let q = 0; q < m; q++) for (let s2 = g.start[cells[q]], e2 = s2 + g.count[cells[q]]; s2 < e2; s2++) {
+      const j = g.order[s2], dx = a[3 * j] - x, dy = a[3 * j + 1] - y, dz = a[3 * j + 2] - z;
+      if (dx * dx + dy * dy + dz * dz < near * near) return true;
+    }
+    return false;
+  };
+  let mixedAtBorder = 0;
+  for (let v = 0; v < nv; v++) {
+    if (cls[v] !== liquids.length) continue;
+    const x = mesh.positions[3 * v], y = mesh.positions[3 * v + 1], z = mesh.positions[3 * v + 2];
+    let paints = 0;
+    for (let k = 0; k < liquids.length; k++) if (within(k, x, y, z)) paints++;
+    if (paints >= 2) mixedAtBorder++;
+  }
+  const share = (k: number) => +(counts[k] / nv).toFixed(3);
+  console.log(JSON.stringify({
+    scene: scene.name, engine, frame: frames, t: +sim.time.toFixed(3), vertices: nv,
+    pure: Object.fromEntries(liquids.map((n, k) => [n, share(k)])), mixed: share(liquids.length),
+    edgeClassChanges: +(changes / edges).toFixed(3), edgeChangesBetweenTwoPaints: +(pureChanges / edges).toFixed(4),
+    mixedWithinNearOfTwoPaints: +(mixedAtBorder / Math.max(1, counts[liquids.length])).toFixed(3), nearCm: cm(near),
+  }));
 } else if (mode === 'pool') {
   const [radius, framesArg] = rest;
   const json = JSON.parse(readFileSync('scenes/floating-box.json', 'utf8'));
