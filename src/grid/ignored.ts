@@ -50,13 +50,13 @@ function surfaceForcesIgnored(scene: Scene): IgnoredFeature[] {
     const named = pairs.map(({ a, i }) => `[${i}] ${a.between[0]}–${a.between[1]}`).join(', ');
     out.push({
       path: pairs.length === 1 ? `adhesion[${pairs[0].i}]` : 'adhesion',
-      message: `the grid engine has no adhesion: ${pairs.length === 1 ? 'the entry' : 'the entries'} ${named} ${pairs.length === 1 ? 'is' : 'are'} not read; liquid meets a solid at the solid's velocity (no slip) and other liquid through its own viscosity`,
+      message: `no adhesion on the grid: ${pairs.length === 1 ? 'entry' : 'entries'} ${named} ${pairs.length === 1 ? 'is' : 'are'} not read; liquid meets a solid at the solid's velocity (no slip) and other liquid through its own viscosity`,
     });
   }
   for (const name of scene.materialNames) {
     const m = scene.materials[name];
     if (m.kind !== 'solid' || !used.has(name) || m.friction === DEFAULT_FRICTION) continue;
-    out.push({ path: `materials.${name}.friction`, message: `the grid engine reads no friction (${m.friction}): liquid meets '${name}' at its velocity (no slip), as friction 1 would hold it` });
+    out.push({ path: `materials.${name}.friction`, message: `no friction on the grid (${m.friction} asked): liquid meets '${name}' at its velocity (no slip), as friction 1 would hold it` });
   }
   return out;
 }

@@ -43,8 +43,8 @@ describe('features an engine ignores', () => {
     // honey-drop: honey–honey and honey–ball adhesion; the ball's friction 0.8 and the floor's 0.6.
     const f = ignoredFeatures(shipped('honey-drop'), 'grid');
     expect(f.map((x) => x.path)).toEqual(['adhesion', 'materials.ball.friction', 'materials.floor.friction']);
-    expect(f[0].message).toMatch(/no adhesion: the entries \[0\] honey–honey, \[1\] honey–ball are not read/);
-    expect(f[1].message).toMatch(/reads no friction \(0\.8\).*no slip/);
+    expect(f[0].message).toMatch(/no adhesion on the grid: entries \[0\] honey–honey, \[1\] honey–ball are not read/);
+    expect(f[1].message).toMatch(/no friction on the grid \(0\.8 asked\).*no slip/);
     // One entry is named by its index; a solid at the default friction (0.3) or a scene without
     // adhesion entries is not named; an entry for a material the scene does not put in is not either.
     expect(ignoredFeatures(shipped('jelly-block'), 'grid').map((x) => x.path)).toEqual(['adhesion[0]']);
