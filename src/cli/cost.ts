@@ -8,25 +8,29 @@
 import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
-import { solvesTwice } from '../particle/pressure.ts';
+import { AGAIN_SHARE, solvesTwice } from '../particle/pressure.ts';
 import { GelState, gelPieces } from '../particle/gel.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
+import { FILTER_REACH, filterSteps } from '../particle/pressure-filter.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
-import { MAX_TRANSPORT_SUBSTEPS } from '../grid/levelset-transport.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
+export { capWarnings } from './cap-warnings.ts';
+
 /**
  * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
  * unless the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
  * machine, per stage, fitted to the stage split of CPU time on the shipped scenes
- * (bench/frame-cpu.ts --stages, BENCHMARKS.md "What viscid info predicts"):
+ * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit"):
  *   - substep: emit, objects, neighbours (the sort and its channels), adhesion, the surface test;
  *   - move: one move's translation, friction and collisions;
  *   - pressurePass: one pass of the "pbf" pressure (it takes its particle.pressureIterations a
- *     solve, and solves twice with particle.pressureAfterViscosity);
+ *     solve, and with particle.pressureAfterViscosity a second solve of AGAIN_SHARE of them);
+ *   - filterStep: one step of the pressure stage's bi-Laplacian filter, for liquids thin enough
+ *     to be filtered (pressureFilterSteps);
  *   - density, densityPass: density correction's fixed part and one pass (wallPass more with
  *     closed domain walls);
  *   - exchange, sweep: the exchange viscosity's fixed part and one sweep;
@@ -38,8 +42,8 @@ import { fmtDuration, fmtInt } from './format.ts';
  * A prediction within about 1.5×, not a measurement.
  */
 export const PARTICLE_NS = {
-  substep: 2000, move: 120, pressurePass: 1250, density: 1500, densityPass: 1200, wallPass: 800, exchange: 700, sweep: 100,
-  implicit: 1500, implicitIteration: 600, heat: 1850, mixingWidth: 150, gel: 6500,
+  substep: 1500, move: 100, pressurePass: 800, density: 900, densityPass: 600, wallPass: 300, exchange: 700, sweep: 100,
+  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 1100,
 } as const;
 
 /** Conjugate-gradient iterations the implicit viscosity takes a sub-timestep (paint-drops: 11, warm-started). */
@@ -53,11 +57,12 @@ export const IMPLICIT_ITERATIONS = 10;
  * and `implicitViscosity` × the same for "implicit" / "variable" (Carlson's per-component solve;
  * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
  * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
- * the shipped scenes (BENCHMARKS.md). `cellStep` holds the pressure solve at the 100–200
+ * the shipped scenes (BENCHMARKS.md), the liquid's terms (not smoke's) since scaled together to
+ * the CPU times of "Issue 27 audit". `cellStep` holds the pressure solve at the 100–200
  * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
  * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
  */
-export const GRID_NS = { step: 20_000, cellStep: 2800, particleLevelSet: 1000, smokeCellStep: 1500, viscosity: 2500, implicitViscosity: 800, viscoelastic: 1000, pressure: 700 } as const;
+export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1500, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
@@ -275,6 +280,31 @@ const TYPICAL_DENSITY_PASSES = 5;
 const GEL_DENSITY_PASSES = 2;
 
 
+/**
+ * Bi-Laplacian filter steps a sub-timestep of the pressure stage (pressure-filter.ts): none where
+ * every liquid's viscosity damps the particle scale itself, else filterSteps of the pressure
+ * Courant number δt √(g H) / 2r at the floor of the tallest liquid body (H its height): floating-box
+ * 3 (3 measured), gpu-dam-break 7 (4.4 measured, its column split into pieces).
+ */
+function pressureFilterSteps(scene: Scene): number {
+  const P = scene.particle;
+  if (P.densitySolver !== 'pbf') return 0;
+  const dt = 1 / (scene.fps * P.substeps), d2 = 4 * P.radius * P.radius;
+  const filtered = scene.materialNames.some((name) => {
+    const m = scene.materials[name];
+    return m.kind === 'liquid' && kinematicViscosity(m) * dt < FILTER_REACH * d2;
+  });
+  if (!filtered) return 0;
+  let height = 0;
+  for (const b of scene.bodies) {
+    if (scene.materials[b.material].kind !== 'liquid') continue;
+    const { min, max } = compileShape(b.shape, scene.assets.meshes).bounds;
+    height = Math.max(height, max[1] - min[1]);
+  }
+  const g = Math.hypot(...scene.gravity);
+  return filterSteps((dt * Math.sqrt(g * height)) / (2 * P.radius));
+}
+
 /** A frame over this many seconds is worth a warning before the run starts. */
 export const SLOW_FRAME_SECONDS = 10;
 
@@ -347,10 +377,12 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const mixingWidth = P.mixingDiffusivity > 0 && liquids >= 2 ? scene.materialNames.length : 0;
   // With pressureAfterViscosity (the default) the pressure is solved before the viscosity and again
   // after it (pressure.ts solvesTwice): two solves of its particle.pressureIterations passes each.
-  const pressure = P.densitySolver === 'pbf' ? (solvesTwice(P) ? 2 : 1) * P.pressureIterations * N.pressurePass : 0;
+  // The second solve takes AGAIN_SHARE of the passes (pressure.ts).
+  const pressurePasses = P.pressureIterations + (solvesTwice(P) ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : 0);
+  const pressure = P.densitySolver === 'pbf' ? pressurePasses * N.pressurePass : 0;
   // Closed domain walls take part in every pass (density-walls.ts): a pass costs more beside them.
   const walls = scene.domain !== undefined && P.walls;
-  const fixed = N.substep + P.moves * N.move + pressure + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
+  const fixed = N.substep + P.moves * N.move + pressure + pressureFilterSteps(scene) * N.filterStep + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
   const viscous = (sweepsPerSubstep: number) =>
     P.viscositySolver === 'implicit' ? N.implicit + IMPLICIT_ITERATIONS * N.implicitIteration : N.exchange + sweepsPerSubstep * N.sweep;
   const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * pieces * (fixed + viscous(sweepsPerSubstep))) / 1e9;
@@ -410,31 +442,4 @@ export function fmtFrameTime(seconds: number): string {
 
 function fmtFactor(x: number): string {
   return x < 10 ? `${x.toFixed(1)}×` : `${fmtInt(x)}×`;
-}
-
-/**
- * What a frame's counters say about caps that bound (StepStats.counters): one sentence per cap,
- * for the run's log.
- */
-export function capWarnings(engine: string, counters: Record<string, number>): { key: string; text: string }[] {
-  const out: { key: string; text: string }[] = [];
-  if (counters.viscositySweepCap) {
-    out.push({ key: 'viscositySweepCap', text: `${engine}: the viscosity exchange was capped at ${MAX_VISCOSITY_SWEEPS} sweeps a sub-timestep (${fmtInt(counters.viscositySweepCap)} sweeps left out this frame): the liquid runs less viscous than asked; see viscid info` });
-  }
-  if (counters.subdivisionCap) {
-    out.push({ key: 'subdivisionCap', text: `${engine}: ${fmtInt(counters.subdivisionCap)} sub-timesteps needed more than the ${MAX_SUBDIVISION} pieces the cap allows; particles moved further than particle.maxMove a move (more particle.substeps helps)` });
-  }
-  const viscous = counters.explicitViscosityStep ? ' The explicit viscosity set the step: set the liquid\'s grid.viscosityModel to "variational" (or "implicit"), which has no step limit.' : '';
-  if (counters.minDtCap) {
-    out.push({ key: 'minDtCap', text: `${engine}: ${fmtInt(counters.minDtCap)} grid steps this frame were taken at grid.minDt, longer than the CFL, viscosity or elasticity limit asked (lower grid.minDt if the liquid misbehaves).${viscous}` });
-  }
-  if (counters.stepCap && viscous) {
-    out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the stability limit of the explicit viscosity.${viscous}` });
-  } else if (counters.stepCap) {
-    out.push({ key: 'stepCap', text: `${engine}: the frame needed more than ${fmtInt(MAX_GRID_STEPS_PER_FRAME)} grid steps; its last ${fmtInt(counters.stepCap)} steps were lengthened past the CFL limit (raise grid.minDt, or the liquid is moving too fast)` });
-  }
-  if (counters.levelsetSubstepCap) {
-    out.push({ key: 'levelsetSubstepCap', text: `${engine}: in ${fmtInt(counters.levelsetSubstepCap)} grid steps the level set's transport needed more than ${MAX_TRANSPORT_SUBSTEPS} substeps and was capped: the liquid moves faster than the grid step carries (the CFL limit was overridden, or the velocity has run away)` });
-  }
-  return out;
 }

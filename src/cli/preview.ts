@@ -11,13 +11,14 @@
  * each frame's time.
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import type { EngineName, Mesh } from '../index.ts';
 import { framingPoints, pointsBox } from '../preview/bounds.ts';
 import { DEFAULT_VIEW, framePoints, type Box, type Vec3 } from '../preview/camera.ts';
 import { ApngWriter, encodePNG, type RgbImage } from '../preview/png.ts';
 import { contactSheet, type SheetTile } from '../preview/sheet.ts';
 import { TileRenderer } from '../preview/tile.ts';
+import { engineFlag, engineOption, methodAlias } from './engine-option.ts';
 import { domainFloor, joinMeshes, sceneSolids, type SceneSolids } from '../preview/scene-solids.ts';
 import { defineCommand, intBetween, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
@@ -68,8 +69,8 @@ defineCommand((program) =>
     .description('draw frames of a run into a PNG contact sheet (and with --animate an animated PNG of the run), in software: no browser, GPU or Blender')
     .argument('<dir>', 'the run folder (viscid run --out)')
     .option('--frames <list>', 'frames to show, comma-separated (default: four spread over the run, e.g. 8,30,60,120 of 120)', parseFrames)
-    .addOption(new Option('-e, --engine <engine>', "engine whose frames to draw (default: each engine of the run, a row each)").choices(['particle', 'grid']))
-    .addOption(new Option('-m, --method <engine>', 'the same as --engine').choices(['particle', 'grid']).hideHelp())
+    .addOption(engineOption('engine whose frames to draw (default: each engine of the run, a row each)', ['particle', 'grid']))
+    .addOption(methodAlias(['particle', 'grid']))
     .option('--size <WxH>', 'size of each tile, pixels (default 400x300)', parseSize)
     .option('--view <x,y,z>', `direction from the scene to the camera (default ${DEFAULT_VIEW.join(',')}: three-quarters from above; 0,1,0 looks down, 0,0,1 from the front)`, parseView)
     .option('--columns <n>', 'tiles a row (default: 2 for four frames of one engine; one row per engine otherwise)', intBetween(1, 64, 'columns'))
@@ -152,10 +153,9 @@ function tileLabel(engine: EngineName, f: FrameRecord, engines: number): string 
 
 export async function previewRun(dir: string, flags: PreviewFlags = {}): Promise<{ sheet: string; animation?: string }> {
   const started = performance.now();
-  const engineFlag = flags.engine ?? flags.method;
-  if (flags.engine && flags.method && flags.engine !== flags.method) throw new UsageError('--engine and --method name different engines; give one of them');
+  const engine = engineFlag(flags);
   const manifest = readRun(dir);
-  const runs = runEngines(manifest, dir, engineFlag);
+  const runs = runEngines(manifest, dir, engine);
   const finished = [...new Set(runs.flatMap((r) => r.frames.map((f) => f.frame)))].sort((a, b) => a - b);
   const common = finished.filter((n) => runs.every((r) => r.frames.some((f) => f.frame === n)));
   const wanted = flags.frames ?? defaultFrames(common.length > 0 ? common : finished);

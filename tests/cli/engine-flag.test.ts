@@ -14,7 +14,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('--engine', () => {
   it('is in the help of every command that picks an engine, and -m/--method is not', async () => {
-    for (const command of ['run', 'info', 'compare', 'sweep', 'bench', 'validate', 'animate']) {
+    for (const command of ['run', 'info', 'compare', 'sweep', 'bench', 'validate', 'animate', 'preview']) {
       const r = await cliInProcess([command, '--help']);
       expect(r.stdout, command).toMatch(/-e, --engine <(engine|name)>/);
       expect(r.stdout, command).toMatch(/alias: -m,\s+--method/);
