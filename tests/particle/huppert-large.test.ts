@@ -4,7 +4,9 @@
  * tall (518 mL) of ν = 4e-3 m²/s on a no-slip floor, 2 mm particles, 40 sub-timesteps at 20 fps,
  * the same fit as the small case. About 85 s of CPU on one thread, so with VISCID_LONG=1.
  * Measured (2026-11-28): radius 0.87–0.90 of Huppert's from 0.3 s to 1.2 s, exponent of r against
- * t − t0 0.1292 (R² 0.996, t0 = 0.044 s; 19 frames).
+ * t − t0 0.1292 (R² 0.996, t0 = 0.044 s; 19 frames). 2026-11-29 (bench/huppert-large.ts 10, the
+ * particles holding 495 mL): radius 0.94–1.00, exponent 0.1224 (R² 0.999, t0 0.157 s; 19 frames);
+ * at 808 mL (scale 16.4, ten times 85 mL) 0.1227 (docs/decisions.md "Pools 5 to 40 cm …").
  */
 import { describe, expect, it } from 'vitest';
 import { describeLong } from '../long.ts';
