@@ -174,7 +174,10 @@ export function hudText(h: HudInput): string {
   for (const c of h.clients) {
     const total = c.loaded ? ` / ${c.loaded.frames}` : '';
     const threads = c.stats?.counters.threads ?? 1;
-    lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${c.simFps(h.now).toFixed(2)} frames/s`);
+    // Paused or finished, no frame arrives: the rate it last ran at, said to be the last, not 0.
+    const still = h.status === 'paused' || h.status === 'finished';
+    const rate = still ? `${(c.lastSimFps ?? 0).toFixed(2)} frames/s (last)` : `${c.simFps(h.now).toFixed(2)} frames/s`;
+    lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${rate}`);
     const b = backendLine(c);
     if (b) lines.push(b);
     lines.push(...volumeLine(c));

@@ -83,7 +83,7 @@ describe('overlay', () => {
     expect(t).toContain('⚠ the liquid volume has drifted −6.2 % against what went in');
   });
 
-  it('shows the last drawing and page rates while the draw loop sleeps (a paused page), not 0', () => {
+  it('shows the last drawing, page and simulation rates while the draw loop sleeps and the run is paused, not 0', () => {
     // A loop that drew at 30 fps for a second, then stopped: the window empties, the last rate stays.
     const rate = new RateCounter();
     for (let k = 0; k <= 30; k++) rate.push(1000 + (1000 * k) / 30);
@@ -94,6 +94,10 @@ describe('overlay', () => {
     expect(t).toContain('honey-drop · particle · paused · drawing 30 fps (last; idle)');
     expect(t).toContain('page 60 fps (last; idle) · last draw 8.0 ms');
     expect(text()).not.toContain('idle');
+    // The engines' rate: paused, the one it last ran at.
+    const last = client({ lastSimFps: 1.75 } as Partial<SimClient>);
+    expect(text({ status: 'paused', clients: [last] })).toContain('frame 12 / 120 · t 0.400 s · 1.75 frames/s (last)');
+    expect(text({ clients: [last] })).toContain('frame 12 / 120 · t 0.400 s · 2.50 frames/s\n');
   });
 
   it('says finished once every engine has reached the end', () => {
