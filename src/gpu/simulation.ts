@@ -59,7 +59,6 @@ import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } fro
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { seedW, writeLiquids } from './liquids.ts'; import { GpuMixing } from './mixing.ts';
-import { PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects } from './objects.ts';
 import { ParamBlock, writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
@@ -123,8 +122,7 @@ export class GpuParticleSimulation {
   private readonly stats: GPUBuffer;
   private readonly r: number;
   private readonly rate: number;
-  /** The parameters block (wgsl.ts Params) and its views (params.ts). */
-  private readonly block = new ParamBlock();
+  /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */ private readonly block = new ParamBlock();
   private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
   private readonly filter: LiquidFilter;
@@ -175,7 +173,7 @@ export class GpuParticleSimulation {
       device.queue.writeBuffer(buffer, 0, bodies);
       this.guard = { kernels: new Kernels(device, 'guard', GUARD_WGSL, GUARD_ENTRIES, 10, [0, 9]), bodies: buffer, guarded: new Uint32Array(bodies)[0] > 0 };
     } else this.guard = null;
-    this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
+    this.params = uniformBuffer(device, this.paramData.byteLength, 'step parameters');
     const cap = this.capacity;
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
