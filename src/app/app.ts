@@ -318,12 +318,15 @@ export class App {
   private afterFrame(now: number): void {
     if (now - this.lastHud < 500) return;
     this.lastHud = now;
+    const idle = this.loop.asleep;
     const text = hudText({
       sceneName: this.sceneName,
       mode: this.session.mode,
       status: this.status,
-      drawsPerSecond: this.loop.drawRate.rate(now),
-      pageFps: this.loop.pageRate.rate(now),
+      // A stopped loop (a paused or settled page) counts no frames: its last rates, said to be (hud.ts).
+      drawsPerSecond: idle ? this.loop.drawRate.last : this.loop.drawRate.rate(now),
+      pageFps: idle ? this.loop.pageRate.last : this.loop.pageRate.rate(now),
+      idle,
       lastDrawMs: this.loop.lastDrawMs,
       paramsDirty: this.paramsDirty,
       recordedFrames: this.session.recording ? this.recordedFrames : null,

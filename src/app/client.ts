@@ -148,6 +148,9 @@ export class SimClient {
     this.send({ type: 'options', options });
   }
 
+  /** simFps as of the last frame that arrived (0 before one): what a paused or finished run last ran at. */
+  lastSimFps = 0;
+
   /** Simulated frames per wall-clock second over the last few seconds. */
   simFps(now = performance.now()): number {
     while (this.arrivals.length > 0 && now - this.arrivals[0] > 5000) this.arrivals.shift();
@@ -208,6 +211,7 @@ export class SimClient {
         this.metrics = null;
         this.volume0 = null;
         this.arrivals.length = 0;
+        this.lastSimFps = 0;
         this.loadedAt = performance.now();
         this.pendingFrame = null;
         this.view.setScene({
@@ -244,7 +248,9 @@ export class SimClient {
 
   private takeFrame(msg: Extract<FromWorker, { type: 'frame' }>): void {
     if (msg.stats) {
-      this.arrivals.push(performance.now());
+      const now = performance.now();
+      this.arrivals.push(now);
+      this.lastSimFps = this.simFps(now);
       this.stats = msg.stats;
       this.meshMs = msg.meshMs;
     }

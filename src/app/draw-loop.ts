@@ -76,6 +76,13 @@ export class DrawLoop {
     return this.rafId !== 0;
   }
 
+  /**
+   * The loop has settled and stopped (from the last frame that found nothing due to the next wake):
+   * what the idle checks' overlay updates see (a frame's own callback runs with no frame requested
+   * yet, so `running` cannot tell them apart).
+   */
+  asleep = false;
+
   /** Asks for a draw at the next animation frame. */
   request(): void {
     this.needsDraw = true;
@@ -85,6 +92,7 @@ export class DrawLoop {
   /** Starts the animation-frame loop if it is stopped, and keeps it running for SETTLE_MS more. */
   wake(): void {
     this.lastActive = performance.now();
+    this.asleep = false;
     if (this.idleTimer !== null) {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
@@ -148,7 +156,10 @@ export class DrawLoop {
 
   private schedule(now: number): void {
     if (this.needsDraw || this.captures.length > 0 || this.source.everyFrame() || now - this.lastActive < SETTLE_MS) this.rafId = requestAnimationFrame(this.tick);
-    else this.idleTimer = setTimeout(this.idleCheck, IDLE_CHECK_MS);
+    else {
+      this.asleep = true;
+      this.idleTimer = setTimeout(this.idleCheck, IDLE_CHECK_MS);
+    }
   }
 
   /** While stopped: a change without an event (the camera or display set by a script, the canvas resized, continuous mode) wakes the loop; the overlay is kept current. */

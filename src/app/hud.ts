@@ -9,11 +9,15 @@ import type { SimClient } from './client.ts';
 /** Events per second over a sliding window. */
 export class RateCounter {
   private readonly times: number[] = [];
+  /** The rate over the window as of the last event (0 before two): what a stopped loop last ran at. */
+  last = 0;
   constructor(private readonly windowMs = 2000) {}
 
   push(now: number): void {
     this.times.push(now);
     this.trim(now);
+    const t = this.times;
+    if (t.length >= 2) this.last = (t.length - 1) / ((t[t.length - 1] - t[0]) / 1000);
   }
 
   rate(now: number): number {
@@ -38,6 +42,11 @@ export interface HudInput {
   status: Status;
   drawsPerSecond: number;
   pageFps: number;
+  /**
+   * The draw loop has stopped (nothing to draw: draw-loop.ts): the rates above are then the last
+   * ones it ran at (RateCounter.last), shown as such, not the zero a sleeping page counts.
+   */
+  idle?: boolean;
   lastDrawMs: number;
   paramsDirty: boolean;
   recordedFrames: number | null;
@@ -156,15 +165,19 @@ export function backendLine(c: SimClient): string | null {
 }
 
 export function hudText(h: HudInput): string {
-  const head = [h.sceneName, h.mode, h.status, `drawing ${h.drawsPerSecond.toFixed(0)} fps`];
+  const idle = h.idle ? ' (last; idle)' : '';
+  const head = [h.sceneName, h.mode, h.status, `drawing ${h.drawsPerSecond.toFixed(0)} fps${idle}`];
   if (h.paramsDirty) head.push('parameters edited (reset applies them)');
   const lines = [head.join(' · ')];
-  if (h.details) lines.push(`page ${h.pageFps.toFixed(0)} fps · last draw ${h.lastDrawMs.toFixed(1)} ms`);
+  if (h.details) lines.push(`page ${h.pageFps.toFixed(0)} fps${idle} · last draw ${h.lastDrawMs.toFixed(1)} ms`);
   if (h.recordedFrames !== null) lines.push(`recording meshes: ${h.recordedFrames} frames`);
   for (const c of h.clients) {
     const total = c.loaded ? ` / ${c.loaded.frames}` : '';
     const threads = c.stats?.counters.threads ?? 1;
-    lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${c.simFps(h.now).toFixed(2)} frames/s`);
+    // Paused or finished, no frame arrives: the rate it last ran at, said to be the last, not 0.
+    const still = h.status === 'paused' || h.status === 'finished';
+    const rate = still ? `${(c.lastSimFps ?? 0).toFixed(2)} frames/s (last)` : `${c.simFps(h.now).toFixed(2)} frames/s`;
+    lines.push(`${c.engine}${threads > 1 ? ` (${threads} threads)` : ''}: frame ${c.frame}${total} · t ${c.time.toFixed(3)} s · ${rate}`);
     const b = backendLine(c);
     if (b) lines.push(b);
     lines.push(...volumeLine(c));

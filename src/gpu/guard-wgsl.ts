@@ -20,6 +20,18 @@
  * A free body takes the velocity each push removes (free-wgsl.ts). Bindings: wgsl.ts's nine, and
  * the bodies' uniform at 9 (uniform buffers have a limit of their own; the eight storage bindings
  * are all taken).
+ *
+ * The same module flags, at each sub-timestep's start, the liquid near a body (`markNear`, the
+ * CPU's boundaries.ts markNearObjects at step.ts's nearMargin): a particle inside a body's bounds
+ * grown by margin = max(objectReach, 2 travel + 4r) + r_o, and there with a signed distance under
+ * GUARD · r + margin, travel = (v_max + the bodies' largest speed + |g| δt) δt (v_max the liquid's
+ * largest speed, which the `speed` kernel leaves in stats[0] just before). The flag rides in pos.w
+ * (liquids-wgsl.ts isNear) through the sub-timestep's second sort and is what objects.ts nearObject
+ * reads: the pressure's take-back, position shift and filter, free flight and the split's filtered
+ * pressure leave the liquid next to a body alone, as the CPU's stages do by L.nearObject. A body
+ * given by a mesh has no distance here: near one, a particle is flagged by the object particles
+ * within P.oreach instead (objects.ts nearObjectParticle; refuse.ts says so). Where the scene has
+ * a mesh body, every body is tried that way too.
  */
 import type { StepContext } from '../particle/context.ts';
 import { GUARD } from '../particle/boundaries.ts';
@@ -29,12 +41,20 @@ import { SHAPE_VEC4, shapesWgsl, writeShape } from './shapes-wgsl.ts';
 
 /** Most guarded bodies (the uniform's room). */
 export const MAX_GUARDED = 8;
+/** Vec4s of the header: the guard's, the near test's constants, the sub-timestep's travel (TRAVEL_OFFSET). */
+const HEAD_VEC4 = 3;
+/** Byte offset of the sub-timestep's travel (δt; the bodies' largest speed + |g| δt) in the bodies' uniform. */
+export const TRAVEL_OFFSET = 32;
 /** The header, the shapes' records, and each body's pose at the sub-timestep's start (R's columns, t). */
-export const GUARD_BYTES = 16 + 16 * SHAPE_VEC4 * MAX_GUARDED + 16 * 4 * MAX_GUARDED;
+export const GUARD_BYTES = 16 * HEAD_VEC4 + 16 * SHAPE_VEC4 * MAX_GUARDED + 16 * 4 * MAX_GUARDED;
 
 const KERNELS = /* wgsl */ `
 struct Bodies {
   count: u32, hold: f32, eps: f32, invDt: f32,
+  // objectReach, 4r, r_o (step.ts nearMargin); 1 where a body is a mesh.
+  near: vec4<f32>,
+  // δt; the bodies' largest speed + |g| δt (written each sub-timestep: nearTravel).
+  travel: vec4<f32>,
   rec: array<vec4<f32>, ${SHAPE_VEC4 * MAX_GUARDED}>,
   prev: array<vec4<f32>, ${4 * MAX_GUARDED}>,
 }
@@ -88,31 +108,61 @@ fn guard(a: u32) {
   wallClamp(a, 1.0);
   keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - before, keep[2u * a + 1u].w);
 }
+// The near flag (see the header; boundaries.ts markNearObjects), after the sort and the speed kernel.
+@compute @workgroup_size(${WORKGROUP}) fn markNear(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let travel = (bitcast<f32>(atomicLoad(&stats[0])) + B.travel.y) * B.travel.x;
+  let margin = max(B.near.x, 2.0 * travel + B.near.y) + B.near.z;
+  let reach = B.hold + margin;
+  let x = pos[a].xyz;
+  var near = false;
+  for (var k = 0u; k < B.count; k++) {
+    let l = shapeLocal(k, x);
+    // Not "≥ reach": a NaN distance keeps the particle flagged (as on the CPU).
+    if (shapeBounded(k, l, margin) && !(shapeSdf(k, l) >= reach)) { near = true; break; }
+  }
+  if (!near && B.near.w != 0.0) { near = nearObjectParticle(a); }
+  pos[a].w = withNear(a, near);
+}
 `;
 
 export const GUARD_WGSL = SHARED_WGSL + KERNELS;
-export const GUARD_ENTRIES = ['guardMove', 'guardPass'] as const;
+export const GUARD_ENTRIES = ['guardMove', 'guardPass', 'markNear'] as const;
 export type GuardEntry = (typeof GUARD_ENTRIES)[number];
 
 /**
- * The bodies' uniform (GUARD_BYTES) for `ctx`'s solid bodies with a formula, at their poses of the
- * sub-timestep of length `dt` (pose at its end, prevPose at its start); null where none.
+ * The bodies' uniform (GUARD_BYTES) for `ctx`'s solid bodies with a formula (its count, u32 0: 0
+ * where every body is a mesh), at their poses of the sub-timestep of length `dt` (pose at its end,
+ * prevPose at its start), and the near test's constants; null where the scene has no solid body.
+ * The travel is written apart (nearTravel).
  */
 export function guardBodies(ctx: StepContext, dt = 0): ArrayBuffer | null {
+  if (ctx.objects.bodies.length === 0) return null;
   const data = new ArrayBuffer(GUARD_BYTES), u = new Uint32Array(data), f = new Float32Array(data);
-  let count = 0;
+  let count = 0, meshes = false;
   ctx.objects.bodies.forEach((b, j) => {
     const shape = b.shape;
-    if (shape.type === 'mesh') return;
+    if (shape.type === 'mesh') { meshes = true; return; }
     if (count === MAX_GUARDED) throw new Error(`more than ${MAX_GUARDED} solid bodies: the WebGPU backend guards ${MAX_GUARDED}`);
-    writeShape(f, 1 + SHAPE_VEC4 * count, shape, b, b.pose);
-    const q = 4 * (1 + SHAPE_VEC4 * MAX_GUARDED + 4 * count), R = b.prevPose.R;
+    writeShape(f, HEAD_VEC4 + SHAPE_VEC4 * count, shape, b, b.pose);
+    const q = 4 * (HEAD_VEC4 + SHAPE_VEC4 * MAX_GUARDED + 4 * count), R = b.prevPose.R;
     for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) f[q + 4 * c + k] = R[3 * k + c];
     for (let k = 0; k < 3; k++) f[q + 12 + k] = b.prevPose.t[k];
     f[q + 15] = (ctx.freeBodies?.freeOf[j] ?? -1) + 1;
     count++;
   });
-  if (count === 0) return null;
   u[0] = count; f[1] = GUARD * ctx.r; f[2] = 0.05 * ctx.r; f[3] = dt > 0 ? 1 / dt : 0;
+  f[4] = ctx.objectReach; f[5] = 4 * ctx.r; f[6] = ctx.ro; f[7] = meshes ? 1 : 0;
   return data;
+}
+
+/**
+ * The sub-timestep's travel for markNear into `out` (4 floats, written at TRAVEL_OFFSET): δt and the
+ * bodies' largest speed + |g| δt (step.ts travel without the liquid's speed, which the GPU adds).
+ */
+export function nearTravel(ctx: StepContext, dt: number, out: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
+  const g = ctx.scene.gravity;
+  out[0] = dt; out[1] = ctx.objects.maxSpeed + Math.hypot(g[0], g[1], g[2]) * dt; out[2] = 0; out[3] = 0;
+  return out;
 }

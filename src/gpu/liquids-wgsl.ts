@@ -5,8 +5,9 @@
  *
  * Each liquid slot carries its liquid's index (0 .. MAX_LIQUIDS − 1, the liquids in the scene's
  * material order: liquids.ts) in pos.w, with the surface flag (friction-wgsl.ts) in the lowest
- * bit: pos.w = 2 l + surface, an integer a float holds exactly. The counting sort carries pos.w
- * (neighbours.ts), so the index follows its particle through every sort; the host seeds it, the
+ * bit and the near-a-body flag (guard-wgsl.ts markNear) in the next: pos.w = 4 l + 2 near +
+ * surface, an integer a float holds exactly. The counting sort carries pos.w (neighbours.ts), so
+ * the index and both flags follow their particle through every sort; the host seeds it, the
  * sources give a particle let in its own (sources.ts), and the read-back hands it to the host copy
  * (mirror.ts), whose checkpoint keeps it as LiquidParticles.material.
  *
@@ -40,10 +41,14 @@ export const LIQUID_FIELDS = /* wgsl */ `
 
 /** Helpers over a liquid slot's pos.w and the table (they read pos and P). */
 export const LIQUID_WGSL = /* wgsl */ `
-fn liquidOf(a: u32) -> u32 { return u32(pos[a].w) >> 1u; }
+fn liquidOf(a: u32) -> u32 { return u32(pos[a].w) >> 2u; }
 fn isSurface(a: u32) -> bool { return (u32(pos[a].w) & 1u) != 0u; }
-// pos.w of slot a with its surface flag set to s (its liquid kept).
+// Flagged near a body at the sub-timestep's start (boundaries.ts markNearObjects; guard-wgsl.ts markNear).
+fn isNear(a: u32) -> bool { return (u32(pos[a].w) & 2u) != 0u; }
+// pos.w of slot a with its surface flag set to s (its liquid and near flag kept).
 fn withSurface(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~1u) | select(0u, 1u, s)); }
+// pos.w of slot a with its near flag set to s (its liquid and surface flag kept).
+fn withNear(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~2u) | select(0u, 2u, s)); }
 fn invMassOf(l: u32) -> f32 { return P.liq[l].x; }
 fn rhoRatioOf(l: u32) -> f32 { return P.liq[l].y; }
 fn pairOf(la: u32, lb: u32) -> vec4<f32> { return P.pair[la * ${MAX_LIQUIDS}u + lb]; }

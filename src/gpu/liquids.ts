@@ -34,9 +34,9 @@ export function liquidIndex(scene: Scene): Int32Array {
   return index;
 }
 
-/** pos.w of a liquid slot of liquid l, off the surface (liquids-wgsl.ts). */
+/** pos.w of a liquid slot of liquid l, off the surface and not flagged near a body (liquids-wgsl.ts). */
 export function liquidW(l: number): number {
-  return 2 * l;
+  return 4 * l;
 }
 
 /** pos.w of the first n particles of `materials` (LiquidParticles.material). */

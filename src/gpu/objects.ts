@@ -177,8 +177,13 @@ export function aroundObjects(support: string, body: string, wide = false): stri
 export const OBJECT_WGSL = /* wgsl */ `
 // The velocity of object slot o (moving-objects.ts; zero for a static body).
 fn objectVel(o: u32) -> vec3<f32> { return wall[o].xyz; }
-// Whether an object particle is within P.oreach of slot a (pressure.ts: no free flight there).
-fn nearObject(a: u32) -> bool {
+// Whether slot a is next to a body (pressure.ts: no free flight, no take-back, no position shift
+// and no filter there): the flag markNear set at the sub-timestep's start (guard-wgsl.ts, the CPU's
+// rule: boundaries.ts markNearObjects), which the sort carries in pos.w (liquids-wgsl.ts).
+fn nearObject(a: u32) -> bool { return isNear(a); }
+// Whether an object particle is within P.oreach of slot a: markNear's rule for a body given by a
+// mesh, which has no signed distance on the GPU (shapes-wgsl.ts).
+fn nearObjectParticle(a: u32) -> bool {
   let xa = pos[a].xyz;
   var near = false;
   ${aroundObjects('P.oreach', 'near = true;')}

@@ -1,20 +1,27 @@
 /**
  * The step's parameters block (wgsl.ts Params) as simulation.ts fills it: what stays for the run
  * (writeConstants, written once at seeding), what the objects' header holds (writeObjectHeader),
- * and what changes every sub-timestep (writeStepParams). Plain writes into the block's ArrayBuffer;
- * simulation.ts uploads it.
+ * and what changes every sub-timestep (writeStepParams, through the block's views made once:
+ * ParamBlock). Plain writes into the block's ArrayBuffer; simulation.ts uploads it.
  */
 import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
 import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
-import { OBJECT_PARAMS } from './wgsl.ts';
+import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
 import type { LiquidFilter } from './pressure-courant.ts';
 
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
+
+/** The parameters block's bytes and its two views, made once: the host writes it a sub-timestep. */
+export class ParamBlock {
+  readonly data = new ArrayBuffer(PARAM_BYTES);
+  readonly f = new Float32Array(this.data);
+  readonly u = new Uint32Array(this.data);
+}
 
 /** What writeConstants reads besides the scene. */
 export interface StepConstants {
@@ -78,8 +85,8 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
  * pressure's pass limit and its first solve's stop (`cold`: the run's first), each liquid's particle-scale filter strength (pressure-courant.ts
  * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
-export function writeStepParams(data: ArrayBuffer, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false): number {
-  const f = new Float32Array(data), u = new Uint32Array(data), P = scene.particle;
+export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false): number {
+  const f = block.f, u = block.u, P = scene.particle;
   const dtm = dt / P.moves;
   f[OBJECT_PARAMS + 4] = A;
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);

@@ -1,7 +1,7 @@
 /// <reference types="@webgpu/types" />
 /**
  * The WebGPU step's particles read back to the host (simulation.ts `read`): the vec4 slots of
- * positions, velocities (with the pressure's warm start in w), the per-slot scalars (ρ/ρ0 in x) and, after the surface test
+ * positions, velocities (with the pressure's warm start in w), the liquid and the near flag (pos.w: liquids-wgsl.ts), the per-slot scalars (ρ/ρ0 in x) and, after the surface test
  * (friction-wgsl.ts: the flag in pos.w's lowest bit, beside the liquid: liquids-wgsl.ts; the normal in dx), the surface flags and normals, unpacked
  * into xyz arrays in the GPU's slot order.
  */
@@ -19,6 +19,8 @@ export interface GpuParticles {
   id: Uint32Array;
   /** Each slot's liquid (its index among the scene's liquids: liquids.ts liquidMaterials), from pos.w (liquids-wgsl.ts). */
   liquid: Uint8Array;
+  /** 1 where the last sub-timestep flagged the slot near a body at its start (guard-wgsl.ts markNear; LiquidParticles.nearObject), from pos.w. */
+  near: Uint8Array;
   /** With `read(true)`: the surface test at these positions (surface.ts), 1 on the surface, and its unit normal there (zero elsewhere). */
   surface?: Uint8Array;
   normal?: Float32Array;
@@ -34,14 +36,15 @@ export async function readParticles(
   ]);
   const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4);
   const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), lambda = new Float32Array(n), density = new Float32Array(n);
-  const liquid = new Uint8Array(n);
+  const liquid = new Uint8Array(n), near = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    liquid[i] = a[4 * i + 3] >> 1;
+    liquid[i] = a[4 * i + 3] >> 2;
+    near[i] = (a[4 * i + 3] >> 1) & 1;
     for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = v[4 * i + k]; }
     lambda[i] = v[4 * i + 3];
     density[i] = c[4 * i];
   }
-  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id), liquid };
+  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id), liquid, near };
   if (n4) {
     const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {

@@ -107,7 +107,7 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   }
   scene.bodies.forEach((b, i) => {
     if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
-    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density)' });
+    out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density); and the liquid near a body (boundaries.ts markNearObjects) is, with a mesh body in the scene, also what lies within reach of an object particle (guard-wgsl.ts markNear)' });
   });
   const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
   if (free >= 0) {

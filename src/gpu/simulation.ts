@@ -59,13 +59,12 @@ import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } fro
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
 import { seedW, writeLiquids } from './liquids.ts'; import { GpuMixing } from './mixing.ts';
-import { PARAM_BYTES } from './wgsl.ts';
 import { gpuObjects } from './objects.ts';
-import { writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
+import { ParamBlock, writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
 import { FRICTION_ENTRIES, FRICTION_WGSL, type FrictionEntry } from './friction-wgsl.ts';
 import { UnportedSceneError, unportedFeatures } from './refuse.ts';
 import { GpuSinks } from './sinks.ts';
-import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, type GuardEntry } from './guard-wgsl.ts';
+import { GUARD_BYTES, GUARD_ENTRIES, GUARD_WGSL, guardBodies, nearTravel, TRAVEL_OFFSET, type GuardEntry } from './guard-wgsl.ts';
 import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
@@ -97,8 +96,12 @@ export class GpuParticleSimulation {
   /** The liquids' fractions mixing (mixing.ts; read for the host copy: mirror.ts); null where they do not mix. */ readonly mixing: GpuMixing | null;
   /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
   private readonly sinks: GpuSinks | null;
-  /** The signed-distance guard (guard-wgsl.ts) and its bodies' uniform; null without a body it guards. */
-  private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer } | null;
+  /**
+   * The signed-distance guard and the near flag (guard-wgsl.ts) and its bodies' uniform; null
+   * without a solid body. `guarded`: a body has a formula (a mesh has no distance on the GPU).
+   */
+  private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer; guarded: boolean } | null;
+  /** The sub-timestep's travel for the near flag (guard-wgsl.ts nearTravel). */ private readonly travel = new Float32Array(4);
   /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
   private readonly moving: MovingObjects | null;
   /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its FreeBodies integrate the free ones, its liquid takes the sources' new particles first. */
@@ -119,7 +122,8 @@ export class GpuParticleSimulation {
   private readonly stats: GPUBuffer;
   private readonly r: number;
   private readonly rate: number;
-  private readonly paramData = new ArrayBuffer(PARAM_BYTES);
+  /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */ private readonly block = new ParamBlock();
+  private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
   private readonly filter: LiquidFilter;
   private readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0 };
@@ -167,9 +171,9 @@ export class GpuParticleSimulation {
     if (bodies) {
       const buffer = uniformBuffer(device, GUARD_BYTES, 'guarded bodies');
       device.queue.writeBuffer(buffer, 0, bodies);
-      this.guard = { kernels: new Kernels(device, 'guard', GUARD_WGSL, GUARD_ENTRIES, 10, [0, 9]), bodies: buffer };
+      this.guard = { kernels: new Kernels(device, 'guard', GUARD_WGSL, GUARD_ENTRIES, 10, [0, 9]), bodies: buffer, guarded: new Uint32Array(bodies)[0] > 0 };
     } else this.guard = null;
-    this.params = uniformBuffer(device, PARAM_BYTES, 'step parameters');
+    this.params = uniformBuffer(device, this.paramData.byteLength, 'step parameters');
     const cap = this.capacity;
     this.sc = storageBuffer(device, 16 * cap, 'slot scalars');
     this.dx = storageBuffer(device, 16 * cap, 'dx');
@@ -186,7 +190,7 @@ export class GpuParticleSimulation {
 
   /** Returns the particle-scale filter's strength (params.ts). */
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false): number {
-    const filter = writeStepParams(this.paramData, this.scene, dt, frac, pressurePasses, A, this.filter, cold);
+    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -212,7 +216,7 @@ export class GpuParticleSimulation {
     if (removed !== 0) {
       this.count = kept;
       this.grid.setCount(kept);
-      new Uint32Array(this.paramData)[0] = kept;
+      this.block.u[0] = kept;
       this.device.queue.writeBuffer(this.params, 0, this.paramData);
     }
     return removed;
@@ -289,7 +293,7 @@ export class GpuParticleSimulation {
     if (added > 0) {
       this.nextId += added;
       this.count += added;
-      new Uint32Array(this.paramData)[0] = this.count;
+      this.block.u[0] = this.count;
     }
     if (this.moving) {
       const o = this.moving.place(t, t + dt);
@@ -298,6 +302,8 @@ export class GpuParticleSimulation {
       const bodies = this.guard ? guardBodies(this.host, dt) : null;
       if (this.guard && bodies) d.queue.writeBuffer(this.guard.bodies, 0, bodies);
     }
+    const G = this.guard;
+    if (G) d.queue.writeBuffer(G.bodies, TRAVEL_OFFSET, nearTravel(this.host, dt, this.travel));
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes, to COLD_TOLERANCE (pressure.ts).
@@ -307,6 +313,14 @@ export class GpuParticleSimulation {
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
     this.grid.build(enc);
+    if (G) {
+      // The liquid near a body (step.ts markNearObjects after the sort): the largest speed first, for the travel.
+      enc.clearBuffer(this.stats);
+      const near = enc.beginComputePass();
+      dispatch(near, K.speed, this.group(), n);
+      dispatch(near, G.kernels.pipelines.markNear, this.group(G.kernels), n);
+      near.end();
+    }
     if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
@@ -346,7 +360,7 @@ export class GpuParticleSimulation {
     dispatch(pass, K.freeFlight, group, n);
     if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n);
     Src?.hold(pass, this.grid, t);
-    const G = this.guard, gg = G ? this.group(G.kernels) : null;
+    const gg = G?.guarded ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {
       this.gel?.move(pass, this.params, this.grid, this.wall, n);
       dispatch(pass, K.translate, group, n);
@@ -359,7 +373,7 @@ export class GpuParticleSimulation {
     pass.end();
     this.grid.build(enc);
     pass = enc.beginComputePass();
-    encodeDensity(pass, { pipelines: K, group: this.group() }, G ? { pipelines: G.kernels.pipelines, group: this.group(G.kernels) } : null, n, P.densityIterations);
+    encodeDensity(pass, { pipelines: K, group: this.group() }, G && gg ? { pipelines: G.kernels.pipelines, group: gg } : null, n, P.densityIterations);
     this.viscosity?.recordDensity(pass, this.viscosityBuffers(), n);
     Src?.hold(pass, this.grid, t);
     this.free?.reduce(pass, this.grid.pos, this.keep, n);

@@ -11,7 +11,8 @@ import { PBF_RELAX, PBF_SPECTRAL_RADIUS } from '../particle/pbf.ts';
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
 // into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
-// orders as its bits; P.liq[l].z the liquid's filter strength, written before).
+// orders as its bits; P.liq[l].z the liquid's filter strength, written before). Run again after
+// the sub-timestep's sort where there are bodies: the near flag's travel (guard-wgsl.ts markNear).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }

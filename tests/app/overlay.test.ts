@@ -2,12 +2,13 @@
  * The overlay's text (src/app/hud.ts) and the error box's lines (src/app/errors.ts), on fake
  * clients: what users read is there and developer counters are not unless asked for, nothing is
  * cut with an ellipsis, the volume change is against the first frame with a warning past 5 %, the
- * status says finished at the end, and long values are cut as the CLI cuts them.
+ * status says finished at the end, a sleeping page shows its last drawing rate, not 0, and long
+ * values are cut as the CLI cuts them.
  */
 import { describe, expect, it } from 'vitest';
 import type { SimClient } from '../../src/app/client.ts';
 import { issueHtml } from '../../src/app/errors.ts';
-import { hudText, statusOf, volumeText, type HudInput } from '../../src/app/hud.ts';
+import { hudText, RateCounter, statusOf, volumeText, type HudInput } from '../../src/app/hud.ts';
 
 function client(over: Partial<SimClient> & { volume?: number } = {}): SimClient {
   const volume = over.volume ?? 252e-6;
@@ -80,6 +81,23 @@ describe('overlay', () => {
     const t = text({ clients: [grid] });
     expect(t).toContain('markers · liquid 252 cm³ · −6.2 % against what went in');
     expect(t).toContain('⚠ the liquid volume has drifted −6.2 % against what went in');
+  });
+
+  it('shows the last drawing, page and simulation rates while the draw loop sleeps and the run is paused, not 0', () => {
+    // A loop that drew at 30 fps for a second, then stopped: the window empties, the last rate stays.
+    const rate = new RateCounter();
+    for (let k = 0; k <= 30; k++) rate.push(1000 + (1000 * k) / 30);
+    expect(rate.rate(2000)).toBeCloseTo(30, 6);
+    expect(rate.rate(10_000)).toBe(0);
+    expect(rate.last).toBeCloseTo(30, 6);
+    const t = text({ idle: true, drawsPerSecond: rate.last, pageFps: 60, details: true, status: 'paused' });
+    expect(t).toContain('honey-drop · particle · paused · drawing 30 fps (last; idle)');
+    expect(t).toContain('page 60 fps (last; idle) · last draw 8.0 ms');
+    expect(text()).not.toContain('idle');
+    // The engines' rate: paused, the one it last ran at.
+    const last = client({ lastSimFps: 1.75 } as Partial<SimClient>);
+    expect(text({ status: 'paused', clients: [last] })).toContain('frame 12 / 120 · t 0.400 s · 1.75 frames/s (last)');
+    expect(text({ clients: [last] })).toContain('frame 12 / 120 · t 0.400 s · 2.50 frames/s\n');
   });
 
   it('says finished once every engine has reached the end', () => {

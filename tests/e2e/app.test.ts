@@ -109,6 +109,9 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
       if (b.draws === a.draws) quiet = { raf: b.raf - a.raf, draws: b.draws - a.draws };
     }
     expect(quiet).toEqual({ raf: 0, draws: 0 });
+    // The overlay, refreshed by the stopped loop's check, shows the rate it last drew at, said to be the last, not the 0 a sleeping page counts.
+    await waitFor(page, `window.__viscid.hudText.includes('(last; idle)')`);
+    expect(await page.evaluate(() => (window as any).__viscid.hudText)).toMatch(/^honey-drop · particle · paused · drawing \d+ fps \(last; idle\)/);
     // A left drag on the canvas orbits the camera: the loop wakes and draws it, nothing else asked.
     const camera0 = await page.evaluate(() => ({ yaw: (window as any).__viscid.camera.yaw, pitch: (window as any).__viscid.camera.pitch }));
     const draws0 = await page.evaluate(() => (window as any).__viscid.renderFrames);

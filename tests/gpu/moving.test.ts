@@ -4,7 +4,8 @@
  * it as on the CPU (the contacts, density and guard against a moving body), and a paddle spinning
  * in a pool sets it turning as on the CPU (friction and the objects' share of the exchange
  * relative to the body's velocity), with the exchange and at the defaults (the implicit viscosity
- * between two pressure solves, whose object term takes the body's velocity: viscosity-wgsl.ts).
+ * between two pressure solves, whose object term takes the body's velocity: viscosity-wgsl.ts),
+ * there against the mean of an ensemble of CPU runs, whose single runs spread as wide as the bound.
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
@@ -65,29 +66,24 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU moving objects'), () => {
     expect(Math.abs(g.vy - c.vy)).toBeLessThan(0.25 * speed);
   }, 600_000);
 
-  // The exchange's Jacobi sweeps differ from the CPU's Gauss–Seidel: 35 % (measured 496.3 / 499.8 since the GPU's α
-  // takes the walls' images and the free-surface count its edge, docs/decisions.md; 537 / 472 before).
+  // The exchange's Jacobi sweeps differ from the CPU's Gauss–Seidel: 35 % (measured 463.0 / 451.4 since the GPU flags
+  // the liquid near a body by the CPU's rule; 496.3 / 499.8 before, 537 / 472 before the GPU's α took the walls' images
+  // and the free-surface count its edge: docs/decisions.md).
   it('sets a pool turning with a spinning paddle as the CPU engine does (the exchange, one pressure solve)', () => paddlePool('the exchange, one pressure solve', false, 0.35), 600_000);
 
-  // At the defaults the engines part in the first sub-timestep by what the GPU does not run yet
-  // (docs/decisions.md, "The spinning paddle's first sub-timestep, stage by stage"): from the same
-  // state the accelerate, both pressure solves and the viscosity now read the same to rounding, but
-  // the CPU flags every particle near the paddle (144: within 14 mm of its surface, step.ts
-  // nearMargin) where the GPU flags those within 10 mm of an object particle (132: objects.ts
-  // nearObject), so the second solve's take-back differs; the moves' liquid contacts are a Jacobi
-  // sweep on the GPU where the CPU sweeps pairs in order. Frame 3 reads (GPU / CPU) 312.0 / 391.2
-  // before the GPU's contacts, 315.7 / 331.6 with them, 415.7 / 383.8 after the round's pressure and
-  // PBF changes on both engines (the CPU 382.6 ± 18.2 over six runs jittered by 1 nm): chaotic at
-  // the test's 5 % besides.
-  it.skip('KNOWN FAILURE, the GPU flags fewer particles near the paddle, and the measure is chaotic at 5 % (frame 3: 416 against 384): sets a pool turning with a spinning paddle as the CPU engine does (the defaults: the implicit viscosity between two pressure solves, the body\'s velocity in its object term) within 5 %', () => paddlePool('the defaults', true, 0.05), 600_000);
+  // At the defaults one CPU run's frame 3 is a draw from a spread as wide as the bound (its runs
+  // from lattices jittered by 100 nm read 364.8 ± 17.4 mm²/s a particle, 16 runs; the GPU's 358.2 ±
+  // 0.1: docs/decisions.md, "The spinning paddle agrees"), so the GPU's run is held to the mean of
+  // an ensemble of CPU runs: 16 (the unjittered one and 15 jittered), whose mean's own spread is
+  // 1.2 %. Measured: 358.3 against 364.8 (−1.8 %); before the GPU flagged the liquid near a body by
+  // the CPU's rule (guard-wgsl.ts markNear), 415.9 against the same CPU runs (+14 %).
+  it('sets a pool turning with a spinning paddle as the CPU engine does (the defaults: the implicit viscosity between two pressure solves, the body\'s velocity in its object term): frame 3 within 5 % of the mean of 16 CPU runs', () => paddleEnsemble(16, 1e-7, 0.05), 600_000);
 });
 
-/** A pool stirred by a spinning paddle, 3 frames on each engine: the angular momentum about the axis within `tolerance` of the CPU's. */
-async function paddlePool(label: string, defaults: boolean, tolerance: number): Promise<void> {
-  // A 24 × 16 × 24 mm pool (144 particles) in a slip box, a paddle (16 × 10 × 3 mm box) through
-  // its middle spinning about y at 12 rad/s.
-  const frames = 3, c = 0.012;
-  const input = base({
+/** A 24 × 16 × 24 mm pool (144 particles) in a slip box, a paddle (16 × 10 × 3 mm box) through its middle spinning about y at 12 rad/s: at the defaults, or with base()'s exchange and one pressure solve. */
+function paddleScene(defaults: boolean): SceneInput {
+  const c = 0.012;
+  return base({
     ...(defaults ? { particle: { radius: r } } : {}),
     domain: { min: [0, 0, 0], max: [0.024, 0.04, 0.024], boundary: 'slip' },
     bodies: [
@@ -95,16 +91,50 @@ async function paddlePool(label: string, defaults: boolean, tolerance: number): 
       { material: 'w', shape: { type: 'box', center: [c, 0.008, c], size: [0.024, 0.016, 0.024] } },
     ],
   });
-  const { gpu, cpu } = await both(input, frames);
-  // Angular momentum about the axis per particle, (x × v)_y.
-  const spin = (e: { pos: ArrayLike<number>; vel: ArrayLike<number>; n: number }) => {
-    let L = 0;
-    for (let i = 0; i < e.n; i++) {
-      const x = e.pos[3 * i] - c, z = e.pos[3 * i + 2] - c;
-      L += z * e.vel[3 * i] - x * e.vel[3 * i + 2];
-    }
-    return { L: L / e.n, n: e.n };
-  };
+}
+
+/** Angular momentum about the paddle's axis a particle, (x × v)_y, m²/s. */
+function spinOf(e: { pos: ArrayLike<number>; vel: ArrayLike<number>; n: number }): number {
+  const c = 0.012;
+  let L = 0;
+  for (let i = 0; i < e.n; i++) {
+    const x = e.pos[3 * i] - c, z = e.pos[3 * i + 2] - c;
+    L += z * e.vel[3 * i] - x * e.vel[3 * i + 2];
+  }
+  return L / e.n;
+}
+
+/**
+ * The paddle at the defaults, 3 frames: the GPU's run (one: its runs part by 0.1 %) against the
+ * mean of `runs` CPU runs, run 0 from the lattice and the others from it jittered uniformly over
+ * `jitter` m (bench/gpu-paddle-ensemble.ts's seeds), within `tolerance` of that mean.
+ */
+async function paddleEnsemble(runs: number, jitter: number, tolerance: number): Promise<void> {
+  const frames = 3, input = paddleScene(true), scene = parseScene(input);
+  const gpu = await gpuFrames(input, frames);
+  const L: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    let seed = 12345 + k;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const sim = new ParticleSimulation(scene), liquid = sim.ctx.liquid;
+    if (k > 0) for (let o = 0; o < 3 * liquid.count; o++) liquid.pos[o] += (rnd() - 0.5) * jitter;
+    for (let f = 0; f < frames; f++) sim.stepFrame();
+    expect(liquid.count).toBe(gpu.n);
+    L.push(spinOf({ pos: liquid.pos, vel: liquid.vel, n: liquid.count }));
+    sim.dispose();
+  }
+  const mean = L.reduce((a, b) => a + b) / runs, sd = Math.sqrt(L.reduce((a, b) => a + (b - mean) ** 2, 0) / (runs - 1));
+  const g = spinOf(gpu), mm = (v: number) => (v * 1e6).toFixed(1);
+  console.log(`the defaults: pool with a spinning paddle, frame ${frames}: angular momentum about the axis ${mm(g)} mm²/s a particle on the GPU, ${mm(mean)} ± ${mm(sd)} over ${runs} CPU runs (the unjittered one ${mm(L[0])}; ${(((g - mean) / mean) * 100).toFixed(1)} %)`);
+  expect(mean).toBeGreaterThan(0);
+  expect(Math.abs(g - mean)).toBeLessThan(tolerance * mean);
+}
+
+/** A pool stirred by a spinning paddle, 3 frames on each engine: the angular momentum about the axis within `tolerance` of the CPU's. */
+async function paddlePool(label: string, defaults: boolean, tolerance: number): Promise<void> {
+  const frames = 3;
+  const { gpu, cpu } = await both(paddleScene(defaults), frames);
+  const spin = (e: { pos: ArrayLike<number>; vel: ArrayLike<number>; n: number }) => ({ L: spinOf(e), n: e.n });
   const g = spin(gpu), k = spin(cpu);
   console.log(`${label}: pool with a spinning paddle, frame ${frames}: angular momentum about the axis ${(g.L * 1e6).toFixed(3)} / ${(k.L * 1e6).toFixed(3)} mm²/s a particle (GPU / CPU; ${g.n} / ${k.n} particles)`);
   expect(g.n).toBe(k.n);
