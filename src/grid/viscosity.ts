@@ -10,14 +10,19 @@
  * Only faces bordering liquid are updated. Neighbour samples held by a solid take part with their
  * value; at a box wall that value is the mirror ghost (−u for no-slip, +u for slip, 2U − u for a
  * moving wall), which the implicit matrix folds into its diagonal so that the wall sits exactly on
- * the face. Neighbours in the air that do not border liquid are left out (Cline §4 step 3c).
+ * the face. In the implicit solve an object's no-slip lies on its face too, or nearer for a film
+ * thinner than a cell (`wallDistance`); the explicit update takes the object's sample as it is.
+ * Neighbours in the air that do not border liquid are left out (Cline §4 step 3c).
  */
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { MOVING as MOVING_, OPEN as OPEN_, SLIP as SLIP_, type GridDomain } from './domain.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, type GridStore } from './store.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const MOVING = MOVING_, OPEN = OPEN_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_;
+const MOVING = MOVING_, OPEN = OPEN_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_;
+
+/** Least distance (in cells) the implicit solve puts an object's no-slip from a film's sample (a 0.6 mm film in 5 mm cells). */
+export const FILM_THETA_MIN = 0.01;
 
 export class ViscositySolver {
   private solver = new PcgSolver();
@@ -31,6 +36,18 @@ export class ViscositySolver {
   };
   private x = new Float64Array(0);
   private cellOf = new Int32Array(0);
+  /**
+   * The liquid fraction of each cell (the tracker's: markers' volume over the cell's), set by the
+   * viscosity stage, for the no-slip of a film thinner than a cell on an object (wallDistance); null:
+   * every object's wall half a cell from the sample.
+   */
+  fraction: Float64Array | null = null;
+  /**
+   * An object's no-slip in the implicit solve: "film" (the default; wallDistance), "face" (half a
+   * cell, films or not), "sample" (at the object's sample, a cell from the liquid's: as before
+   * 2026-11-29, kept for comparison: bench/grid-coat-drain.ts --wall).
+   */
+  objectWall: 'film' | 'face' | 'sample' = 'film';
   /** log ν per cell when the viscosity varies (set by the variable model), else null. */
   logNu: Float64Array | null = null;
   iterations = 0;
@@ -136,8 +153,11 @@ export class ViscositySolver {
             if (kind === MOVING) b += 2 * kv * d.wallVelocity[3 * f + a];
             continue;
           }
-          dg += kv;
-          b += kv * ua[m];
+          // An object. Along a the held sample lies on the object's face: the wall is there. Across
+          // the wall (ax ≠ a) the sample lies inside the object, half a cell beyond its face.
+          const w = ax === a ? kv : kv / this.wallDistance(s, c, a, dir);
+          dg += w;
+          b += w * ua[m];
         }
         diag[r] = dg;
         rhs[r] = b;
@@ -149,6 +169,35 @@ export class ViscositySolver {
       for (let r = 0; r < rows; r++) ua[cellOf[r]] = this.x[r];
     }
     return worst;
+  }
+
+  /**
+   * Where the no-slip of an object lies for the tangential sample of face (c, a) whose neighbour
+   * across `dir` is held inside the object: its distance from the sample, in cells (the coupling
+   * to the object's velocity is ν/(θ h²), Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition at a
+   * fraction θ of the way to the next sample). The liquid lies on the object's cells (a cell whose
+   * centre is inside an object is solid, markers do not enter it), so the wall is the face between
+   * them, half a cell from the sample: θ = ½, the mirror ghost of a box wall. A film no thicker than
+   * the cell (no liquid beyond it across the wall) holds a fraction f of the cell, a thickness
+   * δ = f h on the face; a one-cell film moved as if whole drains as a film h thick, whatever δ
+   * (honey-drop-grid's coat: ū 5–280 times a lubrication film's of its thickness). A lubrication film
+   * on a wall (Reynolds' thin-film limit; Oron, Davis & Bankoff 1997, Rev. Mod. Phys. 69, §II) has the
+   * mean speed ū = g_t δ² / 3ν; the sample's steady balance with the wall, g_t = ν u / (θ h²), and the
+   * markers' speed, the sample's scaled by their mean height ((1 + f)/2 between the object's sample
+   * and this one), give that flux when θ = 2 f² / (3 (1 + f)) — at most ½, at least FILM_THETA_MIN.
+   */
+  private wallDistance(s: GridStore, c: number, a: number, dir: number): number {
+    if (this.objectWall === 'sample') return 1;
+    const f = this.fraction;
+    if (f === null || this.objectWall === 'face') return 0.5;
+    const { nb, type } = s;
+    const back = nb[6 * c + 2 * a], away = dir ^ 1;
+    const beyondC = nb[6 * c + away], beyondB = back >= 0 ? nb[6 * back + away] : -1;
+    if ((beyondC >= 0 && type[beyondC] === FLUID) || (beyondB >= 0 && type[beyondB] === FLUID)) return 0.5;
+    const fc = type[c] === FLUID ? Math.min(1, f[c]) : 0;
+    const fb = back >= 0 && type[back] === FLUID ? Math.min(1, f[back]) : 0;
+    const ff = fc > 0 && fb > 0 ? 0.5 * (fc + fb) : Math.max(fc, fb);
+    return Math.min(0.5, Math.max(FILM_THETA_MIN, (2 * ff * ff) / (3 * (1 + ff))));
   }
 
   private allocate(m: number): void {
