@@ -16,10 +16,10 @@
  */
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { MOVING as MOVING_, OPEN as OPEN_, SLIP as SLIP_, type GridDomain } from './domain.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, type GridStore } from './store.ts';
+import { FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const MOVING = MOVING_, OPEN = OPEN_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_;
+const MOVING = MOVING_, OPEN = OPEN_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_, FLUID = FLUID_, SOLID = SOLID_;
 
 /** Least distance (in cells) the implicit solve puts an object's no-slip from a film's sample (a 0.6 mm film in 5 mm cells). */
 export const FILM_THETA_MIN = 0.01;
@@ -128,7 +128,7 @@ export class ViscositySolver {
       const ua = u[a];
       for (let r = 0; r < rows; r++) {
         const c = cellOf[r];
-        let dg = 1, b = ua[c];
+        let dg = 1, b = ua[c], walled = false;
         for (let dir = 0; dir < 6; dir++) {
           off[6 * r + dir] = 0;
           nbRow[6 * r + dir] = -1;
@@ -156,8 +156,18 @@ export class ViscositySolver {
           // An object. Along a the held sample lies on the object's face: the wall is there. Across
           // the wall (ax ≠ a) the sample lies inside the object, half a cell beyond its face.
           const w = ax === a ? kv : kv / this.wallDistance(s, c, a, dir);
+          if (ax !== a) walled = true;
           dg += w;
           b += w * ua[m];
+        }
+        if (!walled && this.fraction !== null && this.objectWall === 'film') {
+          // A film on an object's edge only (the outer corner of a step of its cells).
+          const e = this.edgeWall(s, c, a);
+          if (e >= 0) {
+            const w = (k * this.coefficient(s, nu, c, a, (a + 1) % 3 << 1)) / this.filmTheta(s, c, a);
+            dg += w;
+            b += w * ua[e];
+          }
         }
         diag[r] = dg;
         rhs[r] = b;
@@ -173,31 +183,68 @@ export class ViscositySolver {
 
   /**
    * Where the no-slip of an object lies for the tangential sample of face (c, a) whose neighbour
-   * across `dir` is held inside the object: its distance from the sample, in cells (the coupling
-   * to the object's velocity is ν/(θ h²), Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition at a
+   * across `dir` is held by the object: its distance from the sample, in cells (the coupling to the
+   * object's velocity is ν/(θ h²), Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition at a
    * fraction θ of the way to the next sample). The liquid lies on the object's cells (a cell whose
    * centre is inside an object is solid, markers do not enter it), so the wall is the face between
-   * them, half a cell from the sample: θ = ½, the mirror ghost of a box wall. A film no thicker than
-   * the cell (no liquid beyond it across the wall) holds a fraction f of the cell, a thickness
-   * δ = f h on the face; a one-cell film moved as if whole drains as a film h thick, whatever δ
-   * (honey-drop-grid's coat: ū 5–280 times a lubrication film's of its thickness). A lubrication film
-   * on a wall (Reynolds' thin-film limit; Oron, Davis & Bankoff 1997, Rev. Mod. Phys. 69, §II) has the
-   * mean speed ū = g_t δ² / 3ν; the sample's steady balance with the wall, g_t = ν u / (θ h²), and the
-   * markers' speed, the sample's scaled by their mean height ((1 + f)/2 between the object's sample
-   * and this one), give that flux when θ = 2 f² / (3 (1 + f)) — at most ½, at least FILM_THETA_MIN.
+   * them, half a cell from the sample: θ = ½, the mirror ghost of a box wall. (Where the held sample
+   * is on the face of an object cell diagonal to c, the object's edge, the same θ holds: the
+   * object's true surface passes there.) A film no thicker than the cell (no liquid beyond it
+   * across the wall) takes `filmTheta`.
    */
   private wallDistance(s: GridStore, c: number, a: number, dir: number): number {
     if (this.objectWall === 'sample') return 1;
-    const f = this.fraction;
-    if (f === null || this.objectWall === 'face') return 0.5;
+    if (this.fraction === null || this.objectWall === 'face') return 0.5;
     const { nb, type } = s;
     const back = nb[6 * c + 2 * a], away = dir ^ 1;
     const beyondC = nb[6 * c + away], beyondB = back >= 0 ? nb[6 * back + away] : -1;
     if ((beyondC >= 0 && type[beyondC] === FLUID) || (beyondB >= 0 && type[beyondB] === FLUID)) return 0.5;
+    return this.filmTheta(s, c, a);
+  }
+
+  /**
+   * θ of a film thinner than a cell on an object. The film holds a fraction f of the cell (of the
+   * two beside the face, their mean), a thickness δ = f h on the object's face; moved as if whole,
+   * a one-cell film drains as a film h thick, whatever δ (honey-drop-grid's coat: ū 5–300 times a
+   * lubrication film's of its thickness). A lubrication film on a wall (Reynolds' thin-film limit;
+   * Oron, Davis & Bankoff 1997, Rev. Mod. Phys. 69, §II) has the mean speed ū = g_t δ² / 3ν; the
+   * sample's steady balance with the wall, g_t = ν u / (θ h²), and the markers' speed, the sample's
+   * scaled by their mean height ((1 + f)/2 between the object's sample and this one), give that flux
+   * when θ = 2 f² / (3 (1 + f)): at most ½, at least FILM_THETA_MIN.
+   */
+  private filmTheta(s: GridStore, c: number, a: number): number {
+    const f = this.fraction!, { nb, type } = s, back = nb[6 * c + 2 * a];
     const fc = type[c] === FLUID ? Math.min(1, f[c]) : 0;
     const fb = back >= 0 && type[back] === FLUID ? Math.min(1, f[back]) : 0;
     const ff = fc > 0 && fb > 0 ? 0.5 * (fc + fb) : Math.max(fc, fb);
     return Math.min(0.5, Math.max(FILM_THETA_MIN, (2 * ff * ff) / (3 * (1 + ff))));
+  }
+
+  /**
+   * A film cell that touches an object only along an edge, across the two axes other than a (the
+   * outer corner of a step of the object's cells, where its true surface passes): the held sample
+   * of the object's cell diagonal to c, coupled with the film's θ; −1 where c has an object or wall
+   * across a face, no such cell, or liquid beyond it on either side away from the object.
+   */
+  private edgeWall(s: GridStore, c: number, a: number): number {
+    const { nb, type, wall, face } = s;
+    const p = (a + 1) % 3, q = (a + 2) % 3;
+    for (let k = 0; k < 4; k++) {
+      const m = nb[6 * c + (k < 2 ? 2 * p + k : 2 * q + k - 2)];
+      if (m >= 0 && face[3 * m + a] !== FACE_ACTIVE && face[3 * m + a] !== 0) return -1;
+    }
+    for (let i = 0; i < 2; i++) {
+      const m = nb[6 * c + 2 * p + i];
+      if (m < 0) continue;
+      for (let j = 0; j < 2; j++) {
+        const e = nb[6 * m + 2 * q + j];
+        if (e < 0 || type[e] !== SOLID || wall[e] !== 0) continue;
+        const awayP = nb[6 * c + 2 * p + (i ^ 1)], awayQ = nb[6 * c + 2 * q + (j ^ 1)];
+        if ((awayP >= 0 && type[awayP] === FLUID) || (awayQ >= 0 && type[awayQ] === FLUID)) continue;
+        return e;
+      }
+    }
+    return -1;
   }
 
   private allocate(m: number): void {

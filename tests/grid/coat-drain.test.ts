@@ -8,8 +8,8 @@
  *
  * With an object's no-slip a cell from the liquid's sample (as before), the coat's one-cell film
  * moved as a film a cell thick whatever its thickness, and drained to a fraction of the physics;
- * with the no-slip of viscosity.ts `wallDistance` (a film's sample coupled to the object as the
- * lubrication flux of its thickness asks) it keeps to it: that comparison, and the shipped scene
+ * with the film's no-slip of viscosity.ts (`wallDistance`, `filmTheta`, `edgeWall`: a film's sample
+ * coupled to the object as the lubrication flux of its thickness asks) it keeps to it: that comparison, and the shipped scene
  * itself to 3 s (its coat present and, over 30–90°, within 0.5–1.5 times Takagi & Huppert's film),
  * run with VISCID_LONG=1.
  */
