@@ -11,7 +11,8 @@
  * value; at a box wall that value is the mirror ghost (−u for no-slip, +u for slip, 2U − u for a
  * moving wall), which the implicit matrix folds into its diagonal so that the wall sits exactly on
  * the face. In the implicit solve an object's no-slip lies on its face too, or nearer for a film
- * thinner than a cell (`wallDistance`); the explicit update takes the object's sample as it is.
+ * thinner than a cell, on the object's faces and edges (`wallDistance`, `filmTheta`, `edgeWall`);
+ * the explicit update takes the object's sample as it is.
  * Neighbours in the air that do not border liquid are left out (Cline §4 step 3c).
  */
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -154,9 +155,11 @@ export class ViscositySolver {
             continue;
           }
           // An object. Along a the held sample lies on the object's face: the wall is there. Across
-          // the wall (ax ≠ a) the sample lies inside the object, half a cell beyond its face.
-          const w = ax === a ? kv : kv / this.wallDistance(s, c, a, dir);
-          if (ax !== a) walled = true;
+          // the wall (ax ≠ a) the sample lies inside the object, half a cell beyond its face, or on
+          // the face of an object's cell diagonal to c (wallDistance). A wall cell's sample as it is.
+          const across = ax !== a && wall[m] === 0;
+          const w = across ? kv / this.wallDistance(s, c, a, dir) : kv;
+          if (across) walled = true;
           dg += w;
           b += w * ua[m];
         }
