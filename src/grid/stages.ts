@@ -113,6 +113,7 @@ export const viscosity: Stage = {
       sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
     } else {
       if (sim.viscosityModel === 'implicit') sim.viscosity.logNu = null;
+      sim.viscosity.fraction = sim.viscosity.objectWall === 'film' && sim.solids.list.length > 0 ? sim.liquidFractions() : null;
       const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);
       sim.count('viscosityIterations', sim.viscosity.iterations);
       if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);

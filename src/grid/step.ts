@@ -25,7 +25,7 @@ import { buildPipeline, type Stage } from './pipeline.ts';
 import { PressureSolver } from './pressure.ts';
 import { GridSolids } from './solids.ts';
 import { compileSources, type Blob, type Sink, type Spout } from './sources.ts';
-import { SOLID as SOLID_, type GridStore } from './store.ts';
+import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 import { TemperatureSolver, type TemperatureLaw } from './temperature.ts';
 import { computeDt } from './timestep.ts';
 import { trackerForScene } from './trackers/builtin.ts';
@@ -36,7 +36,7 @@ import { ViscositySolver } from './viscosity.ts';
 import { VariationalViscosity } from './viscosity-variational.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const SOLID = SOLID_;
+const SOLID = SOLID_, FLUID = FLUID_;
 
 /** A region of liquid whose velocity and temperature are written into the grid at its next update. */
 export interface PendingLiquid {
@@ -226,6 +226,19 @@ export class GridSimulation {
     if (this.phiScratch.length < n) this.phiScratch = new Float64Array(Math.ceil(n * 1.3));
     for (let c = 0; c < n; c++) this.phiScratch[c] = this.tracker.cellDistance(this, c);
     return this.phiScratch;
+  }
+
+  /**
+   * The tracker's liquid fraction of every cell, for the implicit viscosity's no-slip of films on
+   * objects (viscosity.ts wallDistance). In the variational form's scratch: one model runs a step.
+   */
+  liquidFractions(): Float64Array {
+    const s = this.store, n = s.count, h = this.d.h;
+    if (this.phiScratch.length < n) this.phiScratch = new Float64Array(Math.ceil(n * 1.3));
+    const out = this.phiScratch;
+    if (this.tracker.liquidFractions) this.tracker.liquidFractions(this, out);
+    else for (let c = 0; c < n; c++) out[c] = s.type[c] === FLUID ? this.tracker.cellFraction(s, c, h) : 0;
+    return out;
   }
 
   /** Step 1 (timestep.ts). */

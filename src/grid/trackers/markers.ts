@@ -121,7 +121,17 @@ export class MarkerTracker implements SurfaceTracker {
 
   endFrame(): void {}
 
-  /** A cell holding a marker is liquid, all of it. */
+  /** The markers' weight in each cell over a full cell's (markersPerCell lattice markers). */
+  liquidFractions(sim: GridSimulation, out: Float64Array): void {
+    const s = sim.store, d = sim.d, inv = 1 / d.h, m = this.markers, per = 1 / this.perAxis ** 3;
+    out.fill(0, 0, s.count);
+    for (let q = 0; q < m.count; q++) {
+      const c = s.find(Math.floor((m.pos[3 * q] - d.origin[0]) * inv), Math.floor((m.pos[3 * q + 1] - d.origin[1]) * inv), Math.floor((m.pos[3 * q + 2] - d.origin[2]) * inv));
+      if (c >= 0) out[c] += m.weight[q] * per;
+    }
+  }
+
+  /** A cell holding a marker is liquid, all of it (the metrics' weight; the markers' own volume per cell: liquidFractions). */
   cellFraction(s: GridStore, c: number): number {
     return s.type[c] === FLUID ? 1 : 0;
   }

@@ -48,6 +48,12 @@ export interface SurfaceTracker {
   /** At the end of a frame (display points). */
   endFrame(sim: GridSimulation): void;
 
+  /**
+   * The fraction of every cell that holds liquid, into out[c] (markers: their volume in it, which
+   * may pass 1 where they crowd); without it, cellFraction cell by cell. The implicit viscosity's
+   * no-slip of a film thinner than a cell reads it (viscosity.ts wallDistance).
+   */
+  liquidFractions?(sim: GridSimulation, out: Float64Array): void;
   /** Fraction of liquid cell c that holds liquid (the metrics' mass weight). */
   cellFraction(s: GridStore, c: number, h: number): number;
   /** Liquid volume, m³. */
