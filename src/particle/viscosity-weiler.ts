@@ -237,7 +237,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
-  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wd = st.cover.diag; a.wb = st.cover.rhs;
+  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wa = st.cover.at; a.wd = st.cover.diag; a.wb = st.cover.rhs;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
