@@ -18,6 +18,7 @@ import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
 import type { ContactSlabs } from './liquid-contacts.ts';
+import { ListStore } from './list-store.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
 import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
@@ -98,6 +99,11 @@ export class StepContext {
 
   /** Runs the stages' jobs (src/parallel/run-job.ts): inline, or on the thread team (simulation.ts). */
   runner = new JobRunner();
+  /**
+   * The memory adhesion's pair list (cells.pairs) and the object contact lists (objectLists) share:
+   * their lives in a sub-timestep do not overlap (list-store.ts).
+   */
+  readonly listStore = new ListStore((buffer) => this.runner.release(buffer));
   /** True with a thread team: arrays the stages hand to its jobs are allocated on shared memory. */
   shared = false;
   /**
@@ -174,6 +180,7 @@ export class StepContext {
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
+    this.cells.pairs.store = this.listStore;
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
     this.mixing = ColourField.of(scene, this.densityH, this.liquid);

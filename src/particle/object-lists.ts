@@ -27,6 +27,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 import { grownRows } from './liquid.ts';
+import type { ListStore } from './list-store.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
 const CONTACT_LIST_TOUCH = 1.25;
@@ -63,8 +64,11 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   /** Per thread: the longest list of its cells (the listing job's output). */
   longestOf: Int32Array;
 
-  /** `shared`: on SharedArrayBuffers (a thread team reads and writes them). */
-  constructor(readonly shared: boolean) {
+  /**
+   * `shared`: on SharedArrayBuffers (a thread team reads and writes them). `store`: where the
+   * entries live, with adhesion's pair list (list-store.ts), or null: memory of their own.
+   */
+  constructor(readonly shared: boolean, private readonly store: ListStore | null = null) {
     this.longestOf = allocInt32(64, shared);
   }
 
@@ -75,20 +79,22 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
       this.start = allocInt32(rows, this.shared);
       this.clear = allocFloat32(4 * rows, this.shared);
     }
-    if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
-      this.j = wide ? allocInt32(Math.max(1024, this.j.length), this.shared) : allocUint16(Math.max(1024, this.j.length), this.shared);
-    }
-    this.far = wide ? 0x40000000 : 0x8000;
     this.length = 0;
+    if (wide !== this.j instanceof Int32Array || this.j.length === 0) this.j = this.make(Math.max(1024, this.j.length), wide);
+    this.far = wide ? 0x40000000 : 0x8000;
   }
 
   /** Room for `total` entries (keeping the first `length`). */
   reserve(total: number): void {
     if (total <= this.j.length) return;
-    const size = Math.max(1024, Math.ceil(total * 1.25));
-    const bigger = this.j instanceof Int32Array ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
+    const bigger = this.make(Math.max(1024, Math.ceil(total * 1.25)), this.j instanceof Int32Array);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
+  }
+
+  private make(size: number, wide: boolean): Uint16Array | Int32Array {
+    if (this.store) return this.store.take(this, size, wide, this.shared);
+    return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 
   /** The object cells' build (StepContext.objectCellsBuilt) the ranks were taken from, −1 before any. */
@@ -141,7 +147,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
 }
 
 export function objectListsOf(ctx: StepContext): ObjectContactLists {
-  return (ctx.objectLists ??= new ObjectContactLists(ctx.shared));
+  return (ctx.objectLists ??= new ObjectContactLists(ctx.shared, ctx.listStore));
 }
 
 /**
