@@ -27,13 +27,15 @@ function owners(root: object, skip: object[], heldBytes: (root: object, skip: re
   const out = new Map<string, number>(), seen = [...skip];
   const walk = (obj: object, prefix: string, depth: number): void => {
     for (const [k, v] of Object.entries(obj)) {
-      if (typeof v !== 'object' || v === null) continue;
+      // (A list store is counted through the lists that take their entries from it.)
+      if (typeof v !== 'object' || v === null || k === 'store' || k === 'listStore') continue;
       const leaf = ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Array.isArray(v) || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer);
       if (!leaf && depth > 0) {
         walk(v as object, `${prefix}${k}.`, depth - 1);
         continue;
       }
-      out.set(prefix + k, heldBytes(v as object, seen));
+      // (Views of a buffer an earlier owner holds count nothing: lists that share one store.)
+      out.set(prefix + k, ArrayBuffer.isView(v) && seen.includes(v.buffer) ? 0 : heldBytes(v as object, seen));
       seen.push(v as object);
       if (ArrayBuffer.isView(v)) seen.push(v.buffer);
     }
@@ -64,7 +66,7 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
   rows.push(held);
 }
 const keys = [...new Set([...rows[0].keys(), ...rows[1].keys()])]
-  .filter((k) => Math.max(rows[0].get(k) ?? 0, rows[1].get(k) ?? 0) >= 2)
+  .filter((k) => Math.max(rows[0].get(k) ?? 0, rows[1].get(k) ?? 0) >= Number(process.env.MEM_MIN ?? 2))
   .sort((p, q) => (rows[1].get(q) ?? 0) - (rows[1].get(p) ?? 0));
 console.log(`${'bytes a point by owner'.padEnd(36)}      A      B`);
 for (const k of keys) console.log(`${k.padEnd(36)} ${(rows[0].get(k) ?? 0).toFixed(1).padStart(6)} ${(rows[1].get(k) ?? 0).toFixed(1).padStart(6)}`);
