@@ -207,7 +207,7 @@ function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): 
   // Half rows: the stage has put the pair blocks Σ e x xᵀ in pinv (viscosity-weiler-rows.ts halfRows).
   // The walls' uncovered drag (viscosity-weiler-wall-cover.ts) is diagonal: wd on v_i, wb in b (0
   // in a row it does not cover).
-  const w = 3 * wa[i], covered = w >= 0;
+  const w = i < wa.length ? 3 * wa[i] : -1, covered = w >= 0;
   const wdx = covered ? wd[w] : 0, wdy = covered ? wd[w + 1] : 0, wdz = covered ? wd[w + 2] : 0;
   let dxx = rhoi + wdx, dyy = rhoi + wdy, dzz = rhoi + wdz, dxy = 0, dxz = 0, dyz = 0;
   if (half) {

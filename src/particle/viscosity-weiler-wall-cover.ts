@@ -86,7 +86,10 @@ export class WallCover {
   /** Per material (liquids): G over [0, h], COVER_N + 1 entries at COVER_N * m. */
   readonly table: Float64Array;
   readonly dens: Float64Array;
-  /** Per particle: its row's place in diag and rhs, or −1 where the row takes no cover (on shared memory for a team). */
+  /**
+   * Per particle: its row's place in diag and rhs, or −1 where the row takes no cover (on shared
+   * memory for a team); empty without closed walls.
+   */
   at = new Int32Array(0);
   /** Per covered row, 3 each: the missing drag 2 m_i on the axes along each wall, and 2 m_i u_w (on shared memory for a team). */
   diag = new Float64Array(0);
@@ -113,11 +116,15 @@ export class WallCover {
  */
 export function coverWalls(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number): void {
   const cv = st.cover;
+  cv.rows = 0;
+  // Without closed walls no row is covered: no places either (the solve reads `at` only where it has a row's).
+  if (nw === 0) {
+    if (cv.at.length > 0) cv.at = new Int32Array(0);
+    return;
+  }
   if (cv.at.length < n || (ctx.shared && !isSharedIndex(cv.at))) cv.at = allocInt32(grownRows(n, cv.at.length), ctx.shared);
   const at = cv.at;
   at.fill(-1, 0, n);
-  cv.rows = 0;
-  if (nw === 0) return;
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, walls = st.walls, vol = st.vol;
   const gs = st.ghosts.start, gj = st.ghosts.j, gc = st.ghostCoef, table = cv.table, dens = cv.dens;
   const tf = ctx.temperature ? ctx.temperature.factor : null;
