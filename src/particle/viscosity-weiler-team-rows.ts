@@ -61,7 +61,7 @@ export const viscosityRowsCountJob = defineJob({
 /** Writes each pair's coefficient into both of its rows at the thread's own cursors (`own`, `into`). */
 export const viscosityRowsFillJob = defineJob({
   name: 'viscosity-rows-fill',
-  arrays: { coef: 'f32', lj: 'i32', own: 'i32', into: 'i32' },
+  arrays: { coef: 'f32', lj: 'index', own: 'i32', into: 'i32' },
   inputs: { ps: 'i32', pj: 'index', pc: 'f32' },
   scalars: ['parts'],
   split: 'items',

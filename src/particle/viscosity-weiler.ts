@@ -36,6 +36,7 @@ import type { LiquidMaterial } from '../scene/schema.ts';
 import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
+import { SlotRows } from './slot-rows.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
@@ -98,10 +99,10 @@ const isSharedArray = (a: Float64Array | Float32Array): boolean => typeof Shared
 export class ImplicitViscosityState {
   /**
    * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
-   * (one thread, where it names many pairs beyond the supports); the object slots within each
-   * particle's support.
+   * (one thread, where it names many pairs beyond the supports), 16-bit entries while the liquid
+   * fits (slot-rows.ts); the object slots within each particle's support.
    */
-  readonly rows = new NeighbourList();
+  readonly rows = new SlotRows();
   readonly boundary = new NeighbourList();
   /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
   readonly ghosts = new NeighbourList();
