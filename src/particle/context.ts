@@ -12,6 +12,7 @@ import { ObjectParticles } from './objects.ts';
 import { CellPairs } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
+import { allocFloat64, allocUint16, isShared } from '../parallel/memory.ts';
 import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
@@ -93,6 +94,7 @@ export class StepContext {
    * Object particles in slot order of objectCells.grid (contiguous per cell), with their
    * materials, and objectCells.box filled from them: refreshed by rebuildObjectCells whenever the
    * objects move, so the liquid–object loops read contiguous memory and skip cells by their box.
+   * On shared memory with a thread team.
    */
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
@@ -262,9 +264,10 @@ export class StepContext {
   rebuildObjectCells(): void {
     const O = this.objects, n = O.count, g = this.objectCells.grid;
     g.build(O.pos, n);
-    if (this.objectSlotPos.length < 3 * n) {
-      this.objectSlotPos = new Float64Array(3 * n);
-      this.objectSlotMat = new Uint16Array(n);
+    // On shared memory with a team, whose jobs read them in place (rather than copies of their own).
+    if (this.objectSlotPos.length < 3 * n || (this.shared && !isShared(this.objectSlotPos))) {
+      this.objectSlotPos = allocFloat64(3 * n, this.shared);
+      this.objectSlotMat = allocUint16(n, this.shared);
     }
     const sp = this.objectSlotPos, sm = this.objectSlotMat, order = g.order, pos = O.pos, mat = O.material;
     for (let a = 0; a < n; a++) {

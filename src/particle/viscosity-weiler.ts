@@ -225,7 +225,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   }
   const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
   const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = st.bcoef;
-  const opos = nb > 0 && ctx.shared ? st.opos : ctx.objectSlotPos;
+  const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
@@ -281,7 +281,7 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   }
   const og = ctx.objectCells.grid;
   let opos = ctx.objectSlotPos;
-  if (ctx.shared) {
+  if (ctx.shared && !isSharedArray(opos)) {
     if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
     st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
     opos = st.opos;
