@@ -11,7 +11,7 @@
  * the liquid contacts' storage once the moves are over.
  *
  * Writing one list clobbers the other: a list is read only between its own listing and the other's.
- * When the buffer grows, the other list's entries are dropped (an empty view): it is void by then.
+ * A grown buffer takes the old one's bytes, and the lists' views move onto it.
  */
 /** A list that takes its entries from the store (SlotRows, ObjectContactLists). */
 export interface StoredList {
@@ -30,24 +30,38 @@ export class ListStore {
 
   /**
    * `size` entries (32-bit where `wide`, else 16-bit) for `list` at the start of the buffer, on a
-   * SharedArrayBuffer where `shared`; the list's first `list.length` entries are the caller's to
-   * copy (they are in place where the buffer did not move).
+   * SharedArrayBuffer where `shared`. The list's entries so far are in place (a grown buffer holds
+   * the old one's bytes, and every list's view is moved onto it).
    */
   take(list: StoredList, size: number, wide: boolean, shared: boolean): Uint16Array | Int32Array {
     if (!this.lists.includes(list)) this.lists.push(list);
-    const bytes = 8 * Math.ceil((size * (wide ? 4 : 2)) / 8);
-    let b = this.buffer;
-    if (b.byteLength < bytes || (shared && !isSharedBuffer(b))) {
-      const old = b;
-      b = this.buffer = shared || isSharedBuffer(old) ? new SharedArrayBuffer(Math.max(bytes, old.byteLength)) : new ArrayBuffer(Math.max(bytes, old.byteLength));
-      for (const other of this.lists) {
-        if (other !== list && other.j.buffer === old) other.j = other.j instanceof Int32Array ? new Int32Array(0) : new Uint16Array(0);
-      }
-      // The old buffer's views are void (the caller copies its own entries out of its view first).
-      this.release(old);
-    }
-    // A list whose entries were dropped cannot keep them.
-    if (list.length > 0 && list.j.length === 0) throw new Error('list store: a list was read after the other list had grown the buffer');
+    const b = this.room(8 * Math.ceil((size * (wide ? 4 : 2)) / 8), shared);
     return wide ? new Int32Array(b, 0, size) : new Uint16Array(b, 0, size);
+  }
+
+  /**
+   * `count` single-precision numbers right after `list`'s entries, for scratch that lives while
+   * the list is read and no other list is taken (the implicit viscosity's per-pair coefficients on
+   * a team, viscosity-weiler-team-rows.ts); void once the store is asked again.
+   */
+  after(list: StoredList, count: number, shared: boolean): Float32Array {
+    const at = 8 * Math.ceil(list.j.byteLength / 8), b = this.room(at + 4 * count, shared);
+    return new Float32Array(b, at, count);
+  }
+
+  /** The buffer, grown to `bytes` (and onto shared memory where asked), its bytes and the lists' views carried over. */
+  private room(bytes: number, shared: boolean): ArrayBuffer | SharedArrayBuffer {
+    const old = this.buffer;
+    if (old.byteLength >= bytes && (!shared || isSharedBuffer(old))) return old;
+    const size = Math.max(bytes, old.byteLength), b = shared || isSharedBuffer(old) ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
+    new Uint8Array(b).set(new Uint8Array(old));
+    for (const l of this.lists) {
+      if (l.j.buffer !== old) continue;
+      l.j = l.j instanceof Int32Array ? new Int32Array(b, l.j.byteOffset, l.j.length) : new Uint16Array(b, l.j.byteOffset, l.j.length);
+    }
+    this.buffer = b;
+    // The old buffer's views in the jobs' arguments are void (each stage sets its own again).
+    this.release(old);
+    return b;
   }
 }
