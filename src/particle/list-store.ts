@@ -2,8 +2,8 @@
  * One buffer for the entries of lists whose lives in a sub-timestep do not overlap (step.ts):
  * adhesion's pair list (ctx.cells.pairs: listed by the adhesion stage, read by the surface test,
  * mixing, heat, the pressure stage's rows and viscosity, void once viscosity is over) and the
- * object contact lists (ctx.objectLists: listed after viscosity, read by the moves and the density
- * passes, listed again in the next sub-timestep). Each list takes its entries as a view from the
+ * object contact lists (ctx.objectLists, their clearances and entries: listed after viscosity, read
+ * by the moves and the density passes, listed again in the next sub-timestep). Each list takes its entries as a view from the
  * start of the buffer, of the length it asks for (its own growth rule, so its capacity is what it
  * would be on memory of its own); the buffer is as large as the larger of the two rather than
  * their sum (the honey drop at frame 4: 53 and 37 bytes a point, 53 together). The same idea as
@@ -17,6 +17,8 @@
 export interface StoredList {
   j: Uint16Array | Int32Array;
   length: number;
+  /** Moves the list's views onto a grown buffer (same offsets); without it, `j` alone is moved. */
+  rebase?(buffer: ArrayBuffer | SharedArrayBuffer): void;
 }
 
 const isSharedBuffer = (b: ArrayBufferLike): boolean => typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
@@ -24,6 +26,8 @@ const isSharedBuffer = (b: ArrayBufferLike): boolean => typeof SharedArrayBuffer
 export class ListStore {
   private buffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
   private readonly lists: StoredList[] = [];
+  /** Counts the buffer's growths: a view taken before a growth (a job's argument) is stale after it. */
+  grown = 0;
 
   /** `release`: lets go of a buffer the jobs' arguments may still view (JobRunner.release). */
   constructor(private readonly release: (buffer: ArrayBufferLike) => void) {}
@@ -33,10 +37,15 @@ export class ListStore {
    * SharedArrayBuffer where `shared`. The list's entries so far are in place (a grown buffer holds
    * the old one's bytes, and every list's view is moved onto it).
    */
-  take(list: StoredList, size: number, wide: boolean, shared: boolean): Uint16Array | Int32Array {
+  take(list: StoredList, size: number, wide: boolean, shared: boolean, at = 0): Uint16Array | Int32Array {
     if (!this.lists.includes(list)) this.lists.push(list);
-    const b = this.room(8 * Math.ceil((size * (wide ? 4 : 2)) / 8), shared);
-    return wide ? new Int32Array(b, 0, size) : new Uint16Array(b, 0, size);
+    const b = this.room(at + 8 * Math.ceil((size * (wide ? 4 : 2)) / 8), shared);
+    return wide ? new Int32Array(b, at, size) : new Uint16Array(b, at, size);
+  }
+
+  /** `count` single-precision numbers at the start of the buffer (the object lists' clearances, before their entries). */
+  front(count: number): Float32Array {
+    return new Float32Array(this.buffer, 0, count);
   }
 
   /**
@@ -45,7 +54,7 @@ export class ListStore {
    * a team, viscosity-weiler-team-rows.ts); void once the store is asked again.
    */
   after(list: StoredList, count: number, shared: boolean): Float32Array {
-    const at = 8 * Math.ceil(list.j.byteLength / 8), b = this.room(at + 4 * count, shared);
+    const at = 8 * Math.ceil((list.j.byteOffset + list.j.byteLength) / 8), b = this.room(at + 4 * count, shared);
     return new Float32Array(b, at, count);
   }
 
@@ -57,9 +66,11 @@ export class ListStore {
     new Uint8Array(b).set(new Uint8Array(old));
     for (const l of this.lists) {
       if (l.j.buffer !== old) continue;
-      l.j = l.j instanceof Int32Array ? new Int32Array(b, l.j.byteOffset, l.j.length) : new Uint16Array(b, l.j.byteOffset, l.j.length);
+      if (l.rebase) l.rebase(b);
+      else l.j = l.j instanceof Int32Array ? new Int32Array(b, l.j.byteOffset, l.j.length) : new Uint16Array(b, l.j.byteOffset, l.j.length);
     }
     this.buffer = b;
+    this.grown++;
     // The old buffer's views in the jobs' arguments are void (each stage sets its own again).
     this.release(old);
     return b;
