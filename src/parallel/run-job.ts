@@ -53,7 +53,8 @@ export class ThreadPart {
   /** Per list: the stage's start and j arrays (shared), and this thread's own list. */
   starts: Int32Array[] = [];
   js: (Int32Array | Uint16Array)[] = [];
-  readonly locals: LocalSink[];
+  /** This thread's own list of each of the job's lists in the current run (from the pool, of the stage list's width). */
+  readonly locals: LocalSink[] = [];
   meta: Int32Array = new Int32Array(0);
 
   /**
@@ -61,9 +62,14 @@ export class ThreadPart {
    * pool[l]): a thread's entries live only from its kernel to their copy into place in the same
    * run, and jobs run one at a time, so one list per ordinal serves them all rather than one per
    * job (on the honey drop's calling thread, 192 bytes a point in four jobs' lists, 86 in one).
+   * pool[2 l] holds 32-bit entries, pool[2 l + 1] 16-bit ones, for a stage list of that width
+   * (`js`, known before the run: half the bytes where the stage's list is 16-bit).
    */
-  constructor(readonly layout: JobLayout, readonly x: LooseArgs, pool: LocalSink[]) {
-    this.locals = layout.listNames.map((_, l) => (pool[l] ??= new LocalSink()));
+  constructor(readonly layout: JobLayout, readonly x: LooseArgs, private readonly pool: LocalSink[]) {}
+
+  private sinkFor(l: number, narrow: boolean): LocalSink {
+    const k = 2 * l + (narrow ? 1 : 0);
+    return (this.pool[k] ??= new LocalSink(narrow));
   }
 
   work(rank: number, T: number, n: number, phase: number): void {
@@ -99,7 +105,7 @@ export class ThreadPart {
     const ns = L.sumNames.length;
     for (let k = 0; k < ns; k++) x.a[L.sumNames[k]].fill(0, 0, L.sumComps[k] * n);
     for (let l = 0; l < nl; l++) {
-      const local = this.locals[l];
+      const local = (this.locals[l] = this.sinkFor(l, this.js[l] instanceof Uint16Array));
       local.length = 0;
       local.start = this.starts[l];
       x.lists[L.listNames[l]] = local;
@@ -275,6 +281,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       if (!isShared(real.start) || !isShared(real.j)) throw new Error(`job '${job.name}': list '${k}' is not on shared memory`);
       this.realLists[l] = real;
       part.starts[l] = real.start;
+      part.js[l] = real.j;
       team.setSlot(L.listSlot + 2 * l, real.start);
       team.setSlot(L.listSlot + 2 * l + 1, real.j);
     }
