@@ -3,16 +3,19 @@
  * adhesion's pair list (ctx.cells.pairs: listed by the adhesion stage, read by the surface test,
  * mixing, heat, the pressure stage's rows and viscosity, void once viscosity is over) and the
  * object contact lists (ctx.objectLists, their clearances and entries: listed after viscosity, read
- * by the moves and the density passes, listed again in the next sub-timestep). Each list takes its entries as a view from the
- * start of the buffer, of the length it asks for (its own growth rule, so its capacity is what it
- * would be on memory of its own); the buffer is as large as the larger of the two rather than
- * their sum (the honey drop at frame 4: 53 and 37 bytes a point, 53 together). The same idea as
+ * by the moves and the density passes, listed again in the next sub-timestep). Each list takes its
+ * entries as a view of the buffer (the pair list's from its start, the object lists' after their
+ * clearances), of the length it asks for (its own growth rule, so its capacity is what it would be
+ * on memory of its own); the buffer is as large as the larger of the two rather than their sum
+ * (the honey drop at frame 4: 53 and 48 bytes a point, 53 together). The same idea as
  * StepContext.stageScratch, for lists that live across stages, and as `densityPairs`, which takes
- * the liquid contacts' storage once the moves are over.
+ * the liquid contacts' storage once the moves are over. On a team, the implicit viscosity's
+ * per-pair coefficients also sit after the pair list's entries while it lists its rows (`after`).
  *
  * Writing one list clobbers the other: a list is read only between its own listing and the other's.
  * A grown buffer takes the old one's bytes, and the lists' views move onto it.
  */
+
 /** A list that takes its entries from the store (SlotRows, ObjectContactLists). */
 export interface StoredList {
   j: Uint16Array | Int32Array;
@@ -33,8 +36,8 @@ export class ListStore {
   constructor(private readonly release: (buffer: ArrayBufferLike) => void) {}
 
   /**
-   * `size` entries (32-bit where `wide`, else 16-bit) for `list` at the start of the buffer, on a
-   * SharedArrayBuffer where `shared`. The list's entries so far are in place (a grown buffer holds
+   * `size` entries (32-bit where `wide`, else 16-bit) for `list` at byte `at` of the buffer (8-byte
+   * aligned), on a SharedArrayBuffer where `shared`. The list's entries so far are in place (a grown buffer holds
    * the old one's bytes, and every list's view is moved onto it).
    */
   take(list: StoredList, size: number, wide: boolean, shared: boolean, at = 0): Uint16Array | Int32Array {

@@ -161,7 +161,8 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
   const w = g0 < g1 ? 3 * a.wa[i] : -1;
   if (w >= 0) {
     // The wall its ghosts leave uncovered (viscosity-weiler-wall-cover.ts): diagonal, only in rows
-    // with ghosts, and only those it covers (sx is not −0 here, so adding the others' 0 · v left it as it is).
+    // with ghosts, and only in those it covers (an uncovered row's 0 · v would leave sx as it is:
+    // sx starts at +0 and so is never −0).
     const wd = a.wd;
     sx += wd[w] * vx; sy += wd[w + 1] * vy; sz += wd[w + 2] * vz;
   }
