@@ -1,11 +1,13 @@
 /**
  * Bytes a point of the particle engine (Metrics.memoryBytes: the typed arrays a simulation holds,
  * src/engines.ts heldBytes) after some frames of a scene, over liquid and object particles, in
- * another checkout and this one (the same scene and frames, one thread):
- *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames]
+ * another checkout and this one (the same scene and frames; one thread, or a team of [workers]
+ * threads, whose runner's mirrors and per-thread lists count too):
+ *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames] [workers]
  * Also prints the stage buffer's share, the solve's neighbour-list entries a liquid particle, and
  * the owners of the bytes (fields of the step context, two levels down, each buffer counted once,
- * in the order listed) that hold at least 2 bytes a point in either checkout.
+ * in the order listed) that hold at least 2 bytes a point (MEM_MIN in the environment: another
+ * floor) in either checkout.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npx tsx bench/particle-memory.ts <other checkout> [scene] [frames]');
-const file = process.argv[3] ?? 'scenes/honey-drop.json', frames = Number(process.argv[4] ?? 4);
+const file = process.argv[3] ?? 'scenes/honey-drop.json', frames = Number(process.argv[4] ?? 4), workers = Number(process.argv[5] ?? 1);
 
 interface Sim {
   stepFrame(): unknown;
@@ -27,13 +29,15 @@ function owners(root: object, skip: object[], heldBytes: (root: object, skip: re
   const out = new Map<string, number>(), seen = [...skip];
   const walk = (obj: object, prefix: string, depth: number): void => {
     for (const [k, v] of Object.entries(obj)) {
-      if (typeof v !== 'object' || v === null) continue;
+      // (A list store is counted through the lists that take their entries from it.)
+      if (typeof v !== 'object' || v === null || k === 'store' || k === 'listStore') continue;
       const leaf = ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Array.isArray(v) || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer);
       if (!leaf && depth > 0) {
         walk(v as object, `${prefix}${k}.`, depth - 1);
         continue;
       }
-      out.set(prefix + k, heldBytes(v as object, seen));
+      // (Views of a buffer an earlier owner holds count nothing: lists that share one store.)
+      out.set(prefix + k, ArrayBuffer.isView(v) && seen.includes(v.buffer) ? 0 : heldBytes(v as object, seen));
       seen.push(v as object);
       if (ArrayBuffer.isView(v)) seen.push(v.buffer);
     }
@@ -51,12 +55,15 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
   const { heldBytes } = (await import(pathToFileURL(resolve(root, 'src/engines.ts')).href)) as {
     heldBytes(root: object, skip: readonly object[]): number;
   };
-  const sim = e.createSimulation(e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: 1 }) as Sim;
+  const { spawnNodeThread } = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
+  const sim = e.createSimulation(
+    e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : { workers: 1 },
+  ) as Sim;
   for (let f = 0; f < frames; f++) sim.stepFrame();
   const c = sim.ctx, points = c.liquid.count + c.objects.count, bytes = sim.metrics().memoryBytes ?? 0;
   const stage = c.stageBuffer?.byteLength ?? 0;
   console.log(
-    `${name} ${root}: ${file} frame ${frames}: ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
+    `${name} ${root}: ${file} frame ${frames}, ${workers} thread(s): ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
     + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle`,
   );
   const held = owners(c, [sim.scene], heldBytes);
@@ -64,7 +71,7 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
   rows.push(held);
 }
 const keys = [...new Set([...rows[0].keys(), ...rows[1].keys()])]
-  .filter((k) => Math.max(rows[0].get(k) ?? 0, rows[1].get(k) ?? 0) >= 2)
+  .filter((k) => Math.max(rows[0].get(k) ?? 0, rows[1].get(k) ?? 0) >= Number(process.env.MEM_MIN ?? 2))
   .sort((p, q) => (rows[1].get(q) ?? 0) - (rows[1].get(p) ?? 0));
 console.log(`${'bytes a point by owner'.padEnd(36)}      A      B`);
 for (const k of keys) console.log(`${k.padEnd(36)} ${(rows[0].get(k) ?? 0).toFixed(1).padStart(6)} ${(rows[1].get(k) ?? 0).toFixed(1).padStart(6)}`);

@@ -235,14 +235,20 @@ function checkLayout(layouts: readonly JobLayout[], slots: number, params: numbe
   if (slotOwner.includes(-1) || paramOwner.includes(-1)) throw new Error('job table: a slot or parameter belongs to no job');
 }
 
-/** A thread's own list (private memory), whose start entries go to the stage's shared start array. */
-export class LocalSink implements ListSink<Int32Array> {
+/**
+ * A thread's own list (private memory), whose start entries go to the stage's shared start array;
+ * 16-bit entries (`narrow`) for a stage's list of 16-bit entries, else 32-bit.
+ */
+export class LocalSink implements ListSink<Int32Array | Uint16Array> {
   start: Int32Array = new Int32Array(0);
-  j = new Int32Array(1 << 12);
+  j: Int32Array | Uint16Array;
   length = 0;
+  constructor(readonly narrow = false) {
+    this.j = narrow ? new Uint16Array(1 << 12) : new Int32Array(1 << 12);
+  }
   reserve(total: number): void {
     if (this.j.length >= total) return;
-    const bigger = new Int32Array(Math.ceil(total * 1.5));
+    const size = Math.ceil(total * 1.5), bigger = this.narrow ? new Uint16Array(size) : new Int32Array(size);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
   }

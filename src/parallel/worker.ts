@@ -13,7 +13,7 @@ import {
   type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
 import { slotView, type SlotArray } from './memory.ts';
-import { P_N, P_PHASE, type JobTable } from './job.ts';
+import { P_N, P_PHASE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 
 export interface WorkerPort {
@@ -27,6 +27,8 @@ export interface WorkerPort {
 class ThreadJobs {
   private readonly parts: (ThreadPart | undefined)[] = [];
   private readonly seen: (readonly SlotArray[] | undefined)[] = [];
+  /** This thread's own lists, shared by every job (ThreadPart). */
+  private readonly locals: LocalSink[] = [];
 
   constructor(private readonly table: JobTable) {}
 
@@ -39,7 +41,7 @@ class ThreadJobs {
         a: {}, s: {}, lists: {}, scratch: L.job.scratch(), rank, size: sync.size, n: 0, from: 0, to: 0,
         barrier: () => sync.barrier(),
       };
-      part = this.parts[id] = new ThreadPart(L, x);
+      part = this.parts[id] = new ThreadPart(L, x, this.locals);
     }
     const x = part.x, T = sync.size;
     if (this.seen[id] !== slots) {

@@ -12,12 +12,14 @@ import { ObjectParticles } from './objects.ts';
 import { CellPairs } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
+import { allocFloat64, allocUint16, isShared } from '../parallel/memory.ts';
 import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
 import type { ContactSlabs } from './liquid-contacts.ts';
+import { ListStore } from './list-store.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
 import type { DensityState } from './density-state.ts';
 import type { SolveState } from './solve-setup.ts';
@@ -92,12 +94,18 @@ export class StepContext {
    * Object particles in slot order of objectCells.grid (contiguous per cell), with their
    * materials, and objectCells.box filled from them: refreshed by rebuildObjectCells whenever the
    * objects move, so the liquid–object loops read contiguous memory and skip cells by their box.
+   * On shared memory with a thread team.
    */
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
 
   /** Runs the stages' jobs (src/parallel/run-job.ts): inline, or on the thread team (simulation.ts). */
   runner = new JobRunner();
+  /**
+   * The memory adhesion's pair list (cells.pairs) and the object contact lists (objectLists) share:
+   * their lives in a sub-timestep do not overlap (list-store.ts).
+   */
+  readonly listStore = new ListStore((buffer) => this.runner.release(buffer));
   /** True with a thread team: arrays the stages hand to its jobs are allocated on shared memory. */
   shared = false;
   /**
@@ -174,6 +182,7 @@ export class StepContext {
     this.reach = Math.max(maxKernel, liquidSupport * r, CONTACT_REACH * r, this.densityH, this.gel?.reach ?? 0);
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
+    this.cells.pairs.store = this.listStore;
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
     this.mixing = ColourField.of(scene, this.densityH, this.liquid);
@@ -255,9 +264,10 @@ export class StepContext {
   rebuildObjectCells(): void {
     const O = this.objects, n = O.count, g = this.objectCells.grid;
     g.build(O.pos, n);
-    if (this.objectSlotPos.length < 3 * n) {
-      this.objectSlotPos = new Float64Array(3 * n);
-      this.objectSlotMat = new Uint16Array(n);
+    // On shared memory with a team, whose jobs read them in place (rather than copies of their own).
+    if (this.objectSlotPos.length < 3 * n || (this.shared && !isShared(this.objectSlotPos))) {
+      this.objectSlotPos = allocFloat64(3 * n, this.shared);
+      this.objectSlotMat = allocUint16(n, this.shared);
     }
     const sp = this.objectSlotPos, sm = this.objectSlotMat, order = g.order, pos = O.pos, mat = O.material;
     for (let a = 0; a < n; a++) {

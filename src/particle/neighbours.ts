@@ -9,7 +9,7 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { grownRows, type LiquidParticles } from './liquid.ts';
-import { allocInt32 } from '../parallel/memory.ts';
+import { allocFloat64, allocInt32, isShared } from '../parallel/memory.ts';
 import { SlotRows } from './slot-rows.ts';
 
 /**
@@ -71,6 +71,12 @@ export class CellPairs {
    * The exchange viscosity compacts it in place to the pairs within its kernel (viscosity.ts).
    */
   readonly pairs = new SlotRows();
+  /**
+   * With a thread team: the cell boxes, the neighbour cells and the grid's order, starts and counts
+   * on shared memory, which the jobs read in place rather than through copies of their own (set by
+   * `share`).
+   */
+  shared = false;
   private scratch: Int32Array;
   /** The dense block of cell indices (fillBlock), its lowest occupied corner and strides, and whether the last build made it. */
   private block = new Int32Array(0);
@@ -88,6 +94,12 @@ export class CellPairs {
     this.reach = reach;
     this.grid = new HashGrid(support / reach);
     this.scratch = new Int32Array((2 * reach + 1) ** 3);
+  }
+
+  /** Allocates what the team's jobs read on shared memory from here on (see `shared`). */
+  share(): void {
+    this.shared = true;
+    this.grid.shared = true;
   }
 
   /** Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. */
@@ -108,7 +120,7 @@ export class CellPairs {
   /** Fills `box` from the current positions of the (sorted) particles. */
   updateBoxes(pos: Float64Array): void {
     const g = this.grid, nc = g.cellCount, start = g.start, count = g.count;
-    if (this.box.length < 6 * nc) this.box = new Float64Array(Math.ceil(6 * nc * 1.5));
+    if (this.box.length < 6 * nc || (this.shared && !isShared(this.box))) this.box = allocFloat64(Math.ceil(6 * nc * 1.5), this.shared);
     const box = this.box;
     for (let c = 0; c < nc; c++) {
       const a0 = start[c], a1 = a0 + count[c];
@@ -159,9 +171,10 @@ export class CellPairs {
 
   private listCells(): void {
     const g = this.grid, nc = g.cellCount;
-    if (this.first.length < nc + 1) this.first = new Int32Array(Math.ceil((nc + 1) * 1.5));
+    const sh = this.shared;
+    if (this.first.length < nc + 1 || (sh && !isShared(this.first))) this.first = allocInt32(Math.ceil((nc + 1) * 1.5), sh);
     const per = ((2 * this.reach + 1) ** 3 + 1) >> 1;
-    if (this.cells.length < per * nc) this.cells = new Int32Array(Math.ceil(per * nc * 1.25));
+    if (this.cells.length < per * nc || (sh && !isShared(this.cells))) this.cells = allocInt32(Math.ceil(per * nc * 1.25), sh);
     if (this.listDense()) return;
     let m = 0;
     const out = this.scratch;
@@ -169,7 +182,7 @@ export class CellPairs {
       this.first[c] = m;
       const k = g.neighborCells(c, out, this.reach);
       if (m + k > this.cells.length) {
-        const bigger = new Int32Array(Math.ceil((m + out.length * (nc - c)) * 1.2));
+        const bigger = allocInt32(Math.ceil((m + out.length * (nc - c)) * 1.2), sh);
         bigger.set(this.cells.subarray(0, m));
         this.cells = bigger;
       }

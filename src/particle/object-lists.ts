@@ -27,6 +27,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 import { grownRows } from './liquid.ts';
+import type { ListStore } from './list-store.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
 const CONTACT_LIST_TOUCH = 1.25;
@@ -53,7 +54,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   far = 0x8000;
   length = 0;
   /** Per particle: c (x, y, z) and D, float32. */
-  clear = new Float32Array(0);
+  clear: Float32Array = new Float32Array(0);
   /** Object particle positions and indices by rank, and the first rank of each object cell. */
   pos = new Float64Array(0);
   index = new Int32Array(0);
@@ -63,8 +64,11 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   /** Per thread: the longest list of its cells (the listing job's output). */
   longestOf: Int32Array;
 
-  /** `shared`: on SharedArrayBuffers (a thread team reads and writes them). */
-  constructor(readonly shared: boolean) {
+  /**
+   * `shared`: on SharedArrayBuffers (a thread team reads and writes them). `store`: where the
+   * entries live, with adhesion's pair list (list-store.ts), or null: memory of their own.
+   */
+  constructor(readonly shared: boolean, private readonly store: ListStore | null = null) {
     this.longestOf = allocInt32(64, shared);
   }
 
@@ -73,22 +77,38 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
     if (this.start.length < n + 1) {
       const rows = grownRows(n + 1, this.start.length);
       this.start = allocInt32(rows, this.shared);
-      this.clear = allocFloat32(4 * rows, this.shared);
+      if (!this.store) this.clear = allocFloat32(4 * rows, this.shared);
     }
-    if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
-      this.j = wide ? allocInt32(Math.max(1024, this.j.length), this.shared) : allocUint16(Math.max(1024, this.j.length), this.shared);
+    this.length = 0;
+    if (this.store) {
+      // In the store: the clearances (4 a row of `start`) first, the entries after them; the pair
+      // list has written over both since the last listing, which nothing reads any more.
+      this.j = this.make(Math.max(1024, this.j.length), wide);
+      this.clear = this.store.front(4 * this.start.length);
+    } else if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
+      this.j = this.make(Math.max(1024, this.j.length), wide);
     }
     this.far = wide ? 0x40000000 : 0x8000;
-    this.length = 0;
+  }
+
+  /** The store grew (list-store.ts): the clearances and entries at the same offsets of its new buffer. */
+  rebase(buffer: ArrayBuffer | SharedArrayBuffer): void {
+    const j = this.j, c = this.clear;
+    this.j = j instanceof Int32Array ? new Int32Array(buffer, j.byteOffset, j.length) : new Uint16Array(buffer, j.byteOffset, j.length);
+    this.clear = new Float32Array(buffer, c.byteOffset, c.length);
   }
 
   /** Room for `total` entries (keeping the first `length`). */
   reserve(total: number): void {
     if (total <= this.j.length) return;
-    const size = Math.max(1024, Math.ceil(total * 1.25));
-    const bigger = this.j instanceof Int32Array ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
+    const bigger = this.make(Math.max(1024, Math.ceil(total * 1.25)), this.j instanceof Int32Array);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
+  }
+
+  private make(size: number, wide: boolean): Uint16Array | Int32Array {
+    if (this.store) return this.store.take(this, size, wide, this.shared, 16 * this.start.length);
+    return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 
   /** The object cells' build (StepContext.objectCellsBuilt) the ranks were taken from, −1 before any. */
@@ -141,7 +161,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
 }
 
 export function objectListsOf(ctx: StepContext): ObjectContactLists {
-  return (ctx.objectLists ??= new ObjectContactLists(ctx.shared));
+  return (ctx.objectLists ??= new ObjectContactLists(ctx.shared, ctx.listStore));
 }
 
 /**
@@ -200,7 +220,16 @@ export function listObjectContacts(ctx: StepContext, dt: number): void {
   // (StepContext.objectCellBlock null), through the context, which only this thread can reach.
   job.inline = !objectCellLookup(dense, ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
   job.lists.list = list;
+  const grown = ctx.listStore.grown;
   runJob(job, n, cg.cellCount);
+  if (ctx.listStore.grown !== grown && list.clear.buffer !== a.clear.buffer) {
+    // The store grew while the kernel wrote the clearances into its old buffer (one thread: the
+    // entries grow as they are listed): list again, into the buffer now large enough.
+    list.reset(n, O.count);
+    a.clear = list.clear;
+    job.lists.list = list;
+    runJob(job, n, cg.cellCount);
+  }
   let longest = 0;
   for (let t = 0; t < (job.teamed ? job.size : 1); t++) longest = Math.max(longest, list.longestOf[t]);
   list.start[n] = list.length;

@@ -40,6 +40,9 @@ function startTeam(ctx: StepContext, options: SimulationOptions): ThreadTeam | n
   ctx.liquid.share();
   ctx.objects.share();
   ctx.cells.pairs.shared = true;
+  ctx.cells.share();
+  ctx.densityCells.share();
+  ctx.objectCells.share();
   ctx.contacts.shared = true;
   ctx.runner = new JobRunner(team, PARTICLE_JOBS);
   ctx.shared = true;

@@ -10,6 +10,7 @@
 import type { ListSink } from '../parallel/job.ts';
 import { allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { grownRows } from './liquid.ts';
+import type { ListStore } from './list-store.ts';
 
 /** Growth of `j` beyond what is asked (neighbours.ts NeighbourList's). */
 const GROWTH = 1.125;
@@ -22,14 +23,16 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   shared = false;
   /** Counts resets: what a stage derived from the rows is stale once this has changed. */
   version = 0;
+  /** Where the entries live when they share memory with a list of other lifetime (list-store.ts), else null: their own. */
+  store: ListStore | null = null;
 
   /** Empties the rows for n slots; the entries become 16-bit while n ≤ 65 536, else 32-bit. */
   reset(n: number): void {
     this.version++;
     if (this.start.length < n + 1 || (this.shared && !isShared(this.start))) this.start = allocInt32(grownRows(n + 1, this.start.length), this.shared);
     const wide = n > 0x10000;
-    if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
     this.length = 0;
+    if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
   }
 
   /** Makes room for `total` entries, keeping the first `length`. */
@@ -41,6 +44,7 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   }
 
   private make(size: number, wide: boolean): Uint16Array | Int32Array {
+    if (this.store) return this.store.take(this, size, wide, this.shared);
     return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 }

@@ -343,7 +343,8 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
 
   let opos: Float64Array = ctx.objectSlotPos;
-  if (ctx.shared && O.count > 0) {
+  // (A copy on shared memory only where the slot positions are not there: StepContext.rebuildObjectCells puts them there with a team.)
+  if (ctx.shared && O.count > 0 && !isShared(opos)) {
     if (st.oposShared.length < 3 * O.count) st.oposShared = allocFloat64(3 * O.count, true);
     st.oposShared.set(opos.subarray(0, 3 * O.count));
     opos = st.oposShared;

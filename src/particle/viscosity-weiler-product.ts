@@ -39,7 +39,7 @@ export function pairFactor(r2: number, h: number): number {
 export interface RowArrays {
   pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array | Uint16Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
   rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
-  onrm: Float32Array; wd: Float64Array;
+  onrm: Float32Array; wa: Int32Array; wd: Float64Array;
 }
 
 /**
@@ -48,11 +48,11 @@ export interface RowArrays {
  */
 export class Rows {
   readonly pos; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos;
-  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm; readonly wd;
+  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm; readonly wa; readonly wd;
   constructor(a: RowArrays) {
     this.pos = a.pos; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.rho = a.rho; this.walls = a.walls;
-    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wd = a.wd;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wa = a.wa; this.wd = a.wd;
   }
 }
 
@@ -158,10 +158,13 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
     sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
   }
   const g0 = gs[i], g1 = gs[i + 1];
-  if (g0 < g1) {
-    // The wall its ghosts leave uncovered (viscosity-weiler-wall-cover.ts): diagonal, only in rows with ghosts.
+  const w = g0 < g1 ? 3 * a.wa[i] : -1;
+  if (w >= 0) {
+    // The wall its ghosts leave uncovered (viscosity-weiler-wall-cover.ts): diagonal, only in rows
+    // with ghosts, and only in those it covers (an uncovered row's 0 · v would leave sx as it is:
+    // sx starts at +0 and so is never −0).
     const wd = a.wd;
-    sx += wd[3 * i] * vx; sy += wd[3 * i + 1] * vy; sz += wd[3 * i + 2] * vz;
+    sx += wd[w] * vx; sy += wd[w + 1] * vy; sz += wd[w + 2] * vz;
   }
   for (let e = g0; e < g1; e++) {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);

@@ -66,7 +66,7 @@ export const weilerJob = defineJob({
   arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
-    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wd: 'f64', wb: 'f64',
+    pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
   },
   scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
   split: 'items',
@@ -202,11 +202,14 @@ const sum = new Float64Array(9);
  * each pair once (viscosity-weiler-rows.ts).
  */
 function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): void {
-  const { pos, vstar, mat, ls, lj, coef, pinv, wd, wb } = a;
+  const { pos, vstar, mat, ls, lj, coef, pinv, wa, wd, wb } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], rhoi = a.rho[mat[i]], o = 6 * i;
   // Half rows: the stage has put the pair blocks Σ e x xᵀ in pinv (viscosity-weiler-rows.ts halfRows).
-  // The walls' uncovered drag (viscosity-weiler-wall-cover.ts) is diagonal: wd on v_i, wb in b.
-  let dxx = rhoi + wd[3 * i], dyy = rhoi + wd[3 * i + 1], dzz = rhoi + wd[3 * i + 2], dxy = 0, dxz = 0, dyz = 0;
+  // The walls' uncovered drag (viscosity-weiler-wall-cover.ts) is diagonal: wd on v_i, wb in b (0
+  // in a row it does not cover).
+  const w = i < wa.length ? 3 * wa[i] : -1, covered = w >= 0;
+  const wdx = covered ? wd[w] : 0, wdy = covered ? wd[w + 1] : 0, wdz = covered ? wd[w + 2] : 0;
+  let dxx = rhoi + wdx, dyy = rhoi + wdy, dzz = rhoi + wdz, dxy = 0, dxz = 0, dyz = 0;
   if (half) {
     dxx += pinv[o]; dyy += pinv[o + 1]; dzz += pinv[o + 2]; dxy = pinv[o + 3]; dxz = pinv[o + 4]; dyz = pinv[o + 5];
   }
@@ -216,7 +219,9 @@ function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): 
     dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
   }
   sum[0] = dxx; sum[1] = dyy; sum[2] = dzz; sum[3] = dxy; sum[4] = dxz; sum[5] = dyz;
-  sum[6] = rhoi * vstar[3 * i] + wb[3 * i]; sum[7] = rhoi * vstar[3 * i + 1] + wb[3 * i + 1]; sum[8] = rhoi * vstar[3 * i + 2] + wb[3 * i + 2];
+  sum[6] = rhoi * vstar[3 * i] + (covered ? wb[w] : 0);
+  sum[7] = rhoi * vstar[3 * i + 1] + (covered ? wb[w + 1] : 0);
+  sum[8] = rhoi * vstar[3 * i + 2] + (covered ? wb[w + 2] : 0);
   if (a.bs[i] < a.bs[i + 1]) objectTerms(a, i, nm);
   else a.onrm[3 * i] = a.onrm[3 * i + 1] = a.onrm[3 * i + 2] = 0;
   if (a.gs[i] < a.gs[i + 1]) wallTerms(a, i);

@@ -21,7 +21,7 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { defineJob } from '../parallel/job.ts';
-import { allocFloat32, allocInt32 } from '../parallel/memory.ts';
+import { allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
@@ -61,7 +61,7 @@ export const viscosityRowsCountJob = defineJob({
 /** Writes each pair's coefficient into both of its rows at the thread's own cursors (`own`, `into`). */
 export const viscosityRowsFillJob = defineJob({
   name: 'viscosity-rows-fill',
-  arrays: { coef: 'f32', lj: 'i32', own: 'i32', into: 'i32' },
+  arrays: { coef: 'f32', lj: 'index', own: 'i32', into: 'i32' },
   inputs: { ps: 'i32', pj: 'index', pc: 'f32' },
   scalars: ['parts'],
   split: 'items',
@@ -85,9 +85,12 @@ export const viscosityRowsFillJob = defineJob({
   },
 });
 
-/** What the team listing keeps between calls (on shared memory): per pair, per particle, per thread and particle. */
+/**
+ * What the team listing keeps between calls (on shared memory): per particle, per thread and
+ * particle; per pair, from the count to the fill of one call (in the pair list's store).
+ */
 export class TeamRowScratch {
-  pc = new Float32Array(0);
+  pc: Float32Array = new Float32Array(0);
   own = new Int32Array(0);
   into = new Int32Array(0);
   /** The threads the last count ran on (the fill must run on as many: the cursors are theirs). */
@@ -101,7 +104,9 @@ export class TeamRowScratch {
 export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number): void {
   const pairs = ctx.cells.pairs, np = pairs.length, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
-  if (sc.pc.length < np) sc.pc = allocFloat32(Math.ceil(np * 1.25), ctx.shared);
+  // The pair coefficients right after the pair list's entries in the memory it shares with the
+  // object contact lists (list-store.ts): live from this count to the fill, while the pair list is.
+  sc.pc = ctx.listStore.after(pairs, np, ctx.shared);
   if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);
   if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
   const a = job.a;
@@ -130,4 +135,7 @@ export function fillTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: T
   a.ps = pairs.start; a.pj = pairs.j; a.pc = sc.pc;
   job.s.parts = sc.parts;
   runJob(job, n);
+  sc.pc = NO_COEFFICIENTS;
 }
+
+const NO_COEFFICIENTS = new Float32Array(0);

@@ -24,7 +24,8 @@
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
-import { allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat64, allocInt32 } from '../parallel/memory.ts';
+import { grownRows } from './liquid.ts';
 import { GHOST_WALLS, pairFactor, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { cubicSpline } from '../math/kernels.ts';
 
@@ -74,14 +75,27 @@ export function wallTables(h: number, s: number, drag: Float64Array, dens: Float
 export const COVER_FULL = 0.75;
 export const COVER_CUT = 0.5;
 
-/** The cover's state (ImplicitViscosityState.cover): per material its table, per particle the rows' diagonal and right-hand side. */
+/**
+ * The cover's state (ImplicitViscosityState.cover): per material its table; per covered row (one
+ * that a no-slip wall's uncovered part reaches: next to a wall, where a free surface cuts the
+ * kernel) its diagonal and right-hand side, found through the particle's place `at`. A scene
+ * without closed walls holds none, and one with them only its covered rows (3 + 3 doubles each)
+ * rather than 6 doubles a particle.
+ */
 export class WallCover {
   /** Per material (liquids): G over [0, h], COVER_N + 1 entries at COVER_N * m. */
   readonly table: Float64Array;
   readonly dens: Float64Array;
-  /** Per particle, 3 each: the missing drag 2 m_i on the axes along each wall, and 2 m_i u_w (on shared memory for a team). */
+  /**
+   * Per particle: its row's place in diag and rhs, or −1 where the row takes no cover (on shared
+   * memory for a team); empty without closed walls.
+   */
+  at = new Int32Array(0);
+  /** Per covered row, 3 each: the missing drag 2 m_i on the axes along each wall, and 2 m_i u_w (on shared memory for a team). */
   diag = new Float64Array(0);
   rhs = new Float64Array(0);
+  /** Covered rows listed. */
+  rows = 0;
 
   constructor(ctx: StepContext, ph: Float64Array) {
     const nm = ctx.mass.length;
@@ -95,21 +109,22 @@ export class WallCover {
 }
 
 /**
- * Fills st.cover.diag and .rhs for particles [0, n) from the ghosts laid out by row (listGhosts: row
- * i's ghosts of every wall, with their coefficients) and the nw walls of st.walls: zero where no
- * no-slip wall is within a particle's support.
+ * Fills st.cover for particles [0, n) from the ghosts laid out by row (listGhosts: row i's ghosts
+ * of every wall, with their coefficients) and the nw walls of st.walls: a row is covered (at[i] ≥ 0)
+ * where the uncovered part of a no-slip wall within its support is not zero; the solve adds nothing
+ * to the others (as it added the zeros it kept for every particle before).
  */
 export function coverWalls(ctx: StepContext, st: ImplicitViscosityState, n: number, nw: number): void {
   const cv = st.cover;
-  if (cv.diag.length < 3 * n || (ctx.shared && !isShared(cv.diag))) {
-    const size = 3 * Math.ceil(1.25 * n);
-    cv.diag = allocFloat64(size, ctx.shared);
-    cv.rhs = allocFloat64(size, ctx.shared);
+  cv.rows = 0;
+  // Without closed walls no row is covered: no places either (the solve reads `at` only where it has a row's).
+  if (nw === 0) {
+    if (cv.at.length > 0) cv.at = new Int32Array(0);
+    return;
   }
-  const diag = cv.diag, rhs = cv.rhs;
-  diag.fill(0, 0, 3 * n);
-  rhs.fill(0, 0, 3 * n);
-  if (nw === 0) return;
+  if (cv.at.length < n || (ctx.shared && !isSharedIndex(cv.at))) cv.at = allocInt32(grownRows(n, cv.at.length), ctx.shared);
+  const at = cv.at;
+  at.fill(-1, 0, n);
   const pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length, walls = st.walls, vol = st.vol;
   const gs = st.ghosts.start, gj = st.ghosts.j, gc = st.ghostCoef, table = cv.table, dens = cv.dens;
   const tf = ctx.temperature ? ctx.temperature.factor : null;
@@ -141,13 +156,31 @@ export function coverWalls(ctx: StepContext, st: ImplicitViscosityState, n: numb
       const cut = (COVER_FULL - cover) / (COVER_FULL - COVER_CUT);
       if (!(cut > 0)) continue;
       const missing = (cut < 1 ? cut : 1) * (full - present);
+      if (at[i] < 0) at[i] = coverRow(cv, ctx.shared);
+      const ro = 3 * at[i], diag = cv.diag, rhs = cv.rhs;
       for (let c = 0; c < 3; c++) {
         if (c === axis) continue;
-        diag[3 * i + c] += 2 * missing;
-        rhs[3 * i + c] += 2 * missing * walls[wo + 3 + c];
+        diag[ro + c] += 2 * missing;
+        rhs[ro + c] += 2 * missing * walls[wo + 3 + c];
       }
     }
   }
 }
 
+/** A new covered row's place (its diagonal and right-hand side zero), the rows grown by a quarter when full. */
+function coverRow(cv: WallCover, shared: boolean): number {
+  const k = cv.rows++;
+  if (cv.diag.length < 3 * cv.rows || (shared && !isShared(cv.diag))) {
+    const size = 3 * Math.max(64, Math.ceil(1.25 * cv.rows)), diag = allocFloat64(size, shared), rhs = allocFloat64(size, shared);
+    diag.set(cv.diag.subarray(0, 3 * k));
+    rhs.set(cv.rhs.subarray(0, 3 * k));
+    cv.diag = diag;
+    cv.rhs = rhs;
+  }
+  cv.diag.fill(0, 3 * k, 3 * k + 3);
+  cv.rhs.fill(0, 3 * k, 3 * k + 3);
+  return k;
+}
+
 const isShared = (a: Float64Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
+const isSharedIndex = (a: Int32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;

@@ -36,6 +36,7 @@ import type { LiquidMaterial } from '../scene/schema.ts';
 import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
+import { SlotRows } from './slot-rows.ts';
 import { kinematicViscosity, viscosityOfExchange } from './calibration.ts';
 import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
@@ -98,10 +99,10 @@ const isSharedArray = (a: Float64Array | Float32Array): boolean => typeof Shared
 export class ImplicitViscosityState {
   /**
    * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
-   * (one thread, where it names many pairs beyond the supports); the object slots within each
-   * particle's support.
+   * (one thread, where it names many pairs beyond the supports), 16-bit entries while the liquid
+   * fits (slot-rows.ts); the object slots within each particle's support.
    */
-  readonly rows = new NeighbourList();
+  readonly rows = new SlotRows();
   readonly boundary = new NeighbourList();
   /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
   readonly ghosts = new NeighbourList();
@@ -213,15 +214,18 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
   if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
-  // (The slots' velocities and weights in the stage scratch made the viscosity's request the
-  // largest of the honey drop's: the buffer grew by more than they hold.)
-  if (nb > 0 && (st.ow.length < nb || (ctx.shared && !isSharedArray(st.ow)))) {
+  // The object slots' velocities and weights are read by the set-up alone (the object terms' share
+  // of b), before the first product writes q: they are kept in q where 4 doubles a slot fit in its
+  // 3 a liquid particle, else in the state (in stage scratch of their own they made the viscosity's
+  // request the largest of the honey drop's, and the buffer grew by more than they hold).
+  const inQ = 4 * nb <= 3 * m;
+  if (nb > 0 && !inQ && (st.ow.length < nb || (ctx.shared && !isSharedArray(st.ow)))) {
     st.ow = allocFloat64(nb, ctx.shared);
     st.ovel = allocFloat64(3 * nb, ctx.shared);
   }
-  const ovel = st.ovel, ow = st.ow;
+  const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
   const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = st.bcoef;
-  const opos = nb > 0 && ctx.shared ? st.opos : ctx.objectSlotPos;
+  const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = st.rows;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
@@ -237,7 +241,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
-  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wd = st.cover.diag; a.wb = st.cover.rhs;
+  a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wa = st.cover.at; a.wd = st.cover.diag; a.wb = st.cover.rhs;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
@@ -245,7 +249,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
-  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, ovel, n);
+  if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, n);
   keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
@@ -277,7 +281,7 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
   }
   const og = ctx.objectCells.grid;
   let opos = ctx.objectSlotPos;
-  if (ctx.shared) {
+  if (ctx.shared && !isSharedArray(opos)) {
     if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
     st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
     opos = st.opos;
@@ -311,9 +315,10 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
  * each slot takes V_i e_ib x_ib (x_ib · (v_i − v_b)) at the slot's position.
  */
 function bodyReaction(
-  ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float32Array, opos: Float64Array, ovel: Float64Array, n: number,
+  ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, bcoef: Float32Array, onrm: Float32Array, opos: Float64Array, n: number,
 ): void {
-  const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body;
+  // The slots' velocities are read from the objects (the solve's copy may be gone: it can share q).
+  const free = ctx.freeBodies!, O = ctx.objects, oorder = ctx.objectCells.grid.order, freeOf = free.freeOf, obody = O.body, ovel = O.vel;
   const L = ctx.liquid, pos = L.pos, mat = L.material, bs = st.boundary.start, bj = st.boundary.j;
   for (let i = 0; i < n; i++) {
     const e0 = bs[i], e1 = bs[i + 1];
@@ -321,10 +326,10 @@ function bodyReaction(
     const V = ctx.mass[mat[i]] / st.rho[mat[i]], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     const nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2];
     for (let e = e0; e < e1; e++) {
-      const s = bj[e], k = freeOf[obody[oorder[s]]];
+      const s = bj[e], o = oorder[s], k = freeOf[obody[o]];
       if (k < 0) continue;
       // T x_ib x_ibᵀ T (v_i − v_b), as the solve's tangential object term.
-      let wx = v[3 * i] - ovel[3 * s], wy = v[3 * i + 1] - ovel[3 * s + 1], wz = v[3 * i + 2] - ovel[3 * s + 2];
+      let wx = v[3 * i] - ovel[3 * o], wy = v[3 * i + 1] - ovel[3 * o + 1], wz = v[3 * i + 2] - ovel[3 * o + 2];
       const wn = wx * nx + wy * ny + wz * nz;
       wx -= wn * nx; wy -= wn * ny; wz -= wn * nz;
       let dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];

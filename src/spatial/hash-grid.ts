@@ -6,6 +6,8 @@
  *
  * Shared by the particle engine, the surface builder and the grid engine's sparse storage.
  */
+import { allocInt32, isShared } from '../parallel/memory.ts';
+
 export function hashCell(i: number, j: number, k: number, tableSize: number): number {
   const h = (541 * i + 79 * j + 31 * k) % tableSize;
   return h < 0 ? h + tableSize : h;
@@ -37,6 +39,8 @@ export class HashGrid {
   /** Cell of each point. */
   pointCell = new Int32Array(0);
 
+  /** Allocate order, start and count on SharedArrayBuffers (a thread team's jobs read them in place), from the next growth on. */
+  shared = false;
   private tableSize = 0;
   private slot = new Int32Array(0);
   private next = new Int32Array(0);
@@ -59,10 +63,11 @@ export class HashGrid {
   /** Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls. */
   build(positions: ArrayLike<number>, n: number): void {
     const inv = 1 / this.cellSize;
-    if (this.pointCell.length < n) {
+    if (this.pointCell.length < n || (this.shared && !isShared(this.order))) {
       this.pointCell = new Int32Array(grow(n));
-      this.order = new Int32Array(grow(n));
+      this.order = allocInt32(grow(n), this.shared);
     }
+    if (this.shared && !isShared(this.start)) this.growCells(Math.max(this.cellI.length, 1));
     // A table of about twice the points keeps chains short; odd sizes spread the hash.
     const wanted = Math.max(64, 2 * n) | 1;
     if (this.tableSize < wanted || this.tableSize > 8 * wanted) {
@@ -132,16 +137,16 @@ export class HashGrid {
   }
 
   private growCells(size: number): void {
-    const copy = (a: Int32Array) => {
-      const b = new Int32Array(size);
+    const copy = (a: Int32Array, shared = false) => {
+      const b = allocInt32(size, shared);
       b.set(a.subarray(0, Math.min(a.length, size)));
       return b;
     };
     this.cellI = copy(this.cellI);
     this.cellJ = copy(this.cellJ);
     this.cellK = copy(this.cellK);
-    this.start = copy(this.start);
-    this.count = copy(this.count);
+    this.start = copy(this.start, this.shared);
+    this.count = copy(this.count, this.shared);
     this.next = copy(this.next);
   }
 }
