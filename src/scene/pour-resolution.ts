@@ -147,13 +147,12 @@ export function pourResolutions(scene: Scene): PourResolution[] {
       samples.push({ time, film: h, width, held, flux, fall, speed, ropeRadius, across: ropeRadius / r });
     }
     if (!samples.length) return;
-    const thin = samples.find((s) => s.across < ROPE_PARTICLES_ACROSS);
     out.push({
       body: k,
       name: b.name ?? b.material,
       material: liquid.material,
       samples,
-      partsAt: thin ? thin.time : null,
+      partsAt: partsAt(samples, r),
       radiusNeeded: Math.min(...samples.map((s) => s.ropeRadius)) / ROPE_PARTICLES_ACROSS,
     });
   });
@@ -166,6 +165,12 @@ export function pourResolutions(scene: Scene): PourResolution[] {
  * Nusselt flux ∫ d³ ds (× g_t / 3ν) and the kinematic wave's speed per unit g_t, which increases with
  * h, and the depth that wave speed gives.
  */
+/** First time the pour's rope is under ROPE_PARTICLES_ACROSS particles of `radius` across, s (null if never before the scene ends). */
+export function partsAt(samples: PourSample[], radius: number): number | null {
+  const thin = samples.find((s) => s.ropeRadius < ROPE_PARTICLES_ACROSS * radius);
+  return thin ? thin.time : null;
+}
+
 function circularTrough(a: number, nu: number) {
   const width = (h: number) => 2 * Math.sqrt(Math.max(0, 2 * a * h - h * h));
   const area = (h: number) => a * a * Math.acos((a - h) / a) - (a - h) * Math.sqrt(Math.max(0, 2 * a * h - h * h));

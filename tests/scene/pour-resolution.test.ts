@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseScene } from '../../src/index.ts';
 import { predictFrameCost } from '../../src/cli/cost.ts';
-import { pourResolutions, pourResolutionWarnings } from '../../src/scene/pour-resolution.ts';
+import { partsAt, pourResolutions, pourResolutionWarnings } from '../../src/scene/pour-resolution.ts';
 import { ROPE_PARTICLES_ACROSS } from '../../src/scene/stream-resolution.ts';
 
 const shipped = (name: string, particle: Record<string, unknown> = {}, more: Record<string, unknown> = {}) => {
@@ -60,7 +60,9 @@ describe("a tipping cup's pour", () => {
   it('thins without end: the rope lands thinner each frame, and a finer particle radius puts the parting off', () => {
     const [p] = pourResolutions(cup(115));
     for (let i = 1; i < p.samples.length; i++) expect(p.samples[i].ropeRadius).toBeLessThan(p.samples[i - 1].ropeRadius);
-    const at = (r: number) => pourResolutions(cup(115, false, r))[0].partsAt!;
+    expect(p.partsAt).toBe(partsAt(p.samples, 0.002));
+    // The particles' radius enters only the count across (and the landing's step).
+    const at = (r: number) => partsAt(p.samples, r)!;
     expect(at(0.0025)).toBeLessThan(at(0.002));
     expect(at(0.002)).toBeLessThan(at(0.0015));
     // The rope lands from the rim's lowest point as a viscous thread (ℓ = 1.1 cm) after about a 15 cm fall: nearly free fall.
@@ -78,15 +80,13 @@ describe("a tipping cup's pour", () => {
 
   it("cup-pour: parts within 6 frames of where the particle engine's stream first parted (bench/rope-components.ts: 54, 58, 56, 62 at 3, 2.5, 2, 1.5 mm), and info warns naming the cup and the radius that holds it", () => {
     // One run each, noisy by 2–4 frames and not monotone in the radius; the model says 51, 55, 60, 68 (docs/decisions.md).
-    const frame = (r: number) => pourResolutions(shipped('cup-pour', { radius: r }))[0].partsAt! * 30;
-    for (const [r, measured] of [[0.003, 54], [0.0025, 58], [0.002, 56], [0.0015, 62]]) expect(Math.abs(frame(r) - measured)).toBeLessThanOrEqual(6);
     const scene = shipped('cup-pour');
     const [p] = pourResolutions(scene);
-    const [w] = pourResolutionWarnings(scene);
+    for (const [r, measured] of [[0.003, 54], [0.0025, 58], [0.002, 56], [0.0015, 62]]) expect(Math.abs(partsAt(p.samples, r)! * 30 - measured)).toBeLessThanOrEqual(6);
+    const w = predictFrameCost(scene).warnings.find((x) => x.includes("'cup' pours"))!;
     expect(w).toMatch(/^particle engine: bodies\[0\] 'cup' pours its honey /);
     expect(w).toContain('parts into beads');
     expect(w).toContain(`particle.radius ${+(p.radiusNeeded * 1000).toPrecision(2)} mm or less`);
-    expect(predictFrameCost(scene).warnings).toContain(w);
     // At the radius it names the rope holds to the scene's end; so it does at 2 mm in a scene that ends before frame 56.
     expect(p.samples[p.samples.length - 1].across * (0.002 / p.radiusNeeded)).toBeCloseTo(ROPE_PARTICLES_ACROSS, 9);
     expect(pourResolutionWarnings(shipped('cup-pour', { radius: 0.99 * p.radiusNeeded }))).toEqual([]);
