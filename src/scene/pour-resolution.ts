@@ -26,12 +26,14 @@
  * for spouts, naming the container, the frame and the particle radius that holds the rope to the
  * scene's end.
  *
- * Measured on cup-pour (5 Pa·s honey, bench/rope-components.ts; docs/decisions.md "The resolution a
- * poured stream needs: cup-pour's tipping cup"): it predicts the rope 1.25 across until frame 54 at
- * 2 mm (the run parts first at 56), 62 at 1.5 mm (parts at 62–63), 50 at 2.5 mm. Left out: the
- * liquid the film holds against what the container holds (the film is only followed once it is
- * thinner than the cavity's radius), the film on the upper wall, the container's own motion at the
- * rim, surface tension and adhesion to the wall (which keep a particle-thin film from draining).
+ * Measured on cup-pour (5 Pa·s honey; docs/decisions.md "The resolution a poured stream needs:
+ * cup-pour's tipping cup"): the liquid left in the cup is the model's within 5 mL from frame 42 to
+ * 80 at 2 mm (bench/pour-flux.ts), and the engine's stream first parts where the model's rope is
+ * 1.04–1.49 particles across (bench/rope-components.ts; frames 54, 58, 56, 62 at 3, 2.5, 2, 1.5 mm
+ * against the model's 51, 55, 60, 68). Left out: the film is followed only once it holds no more
+ * than the liquid there was and is shallower than the cavity's radius (before that the cup pours a
+ * pool); the film on the upper wall; the container's own motion at the rim; surface tension; and
+ * adhesion to the wall, which in the engine keeps the last particle-thin film (17–24 mL) in the cup.
  */
 import type { Scene } from './scene.ts';
 import type { Vec3 } from './schema.ts';
