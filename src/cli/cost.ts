@@ -16,6 +16,7 @@ import { elasticDtLimit } from '../grid/viscoelastic.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
+import { pourResolutionWarnings } from '../scene/pour-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 export { capWarnings } from './cap-warnings.ts';
@@ -428,7 +429,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   if (Math.ceil(frame / scene.grid.minDt - 1e-9) > MAX_GRID_STEPS_PER_FRAME) {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
-  warnings.push(...streamResolutionWarnings(scene));
+  warnings.push(...streamResolutionWarnings(scene), ...pourResolutionWarnings(scene));
   return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
 

@@ -69,27 +69,9 @@ export function streamResolutions(scene: Scene): StreamResolution[] {
     if (!(dl > 0) || !(s.speed > 0)) return;
     const v0: Vec3 = [(s.speed * s.direction[0]) / dl, (s.speed * s.direction[1]) / dl, (s.speed * s.direction[2]) / dl];
     const half = s.shape === 'disk' ? s.radius : Math.min(s.size[0], s.size[1]) / 2;
-    // Steps of a quarter of the smaller of r and the face's half width along the path.
-    const ds = 0.25 * Math.min(r, half);
-    let t = 0;
-    const p: Vec3 = [...s.center];
-    let landed = false;
-    // Leave the face (and any solid the spout sits in) before looking for a landing.
-    const startInside = solids.map((sh) => sh.sdf(p[0], p[1], p[2]) < 0);
-    while (t < MAX_FALL_TIME) {
-      const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
-      const v = Math.hypot(vx, vy, vz);
-      const dt = ds / Math.max(v, 1e-6);
-      t += dt;
-      p[0] = s.center[0] + v0[0] * t + 0.5 * g[0] * t * t;
-      p[1] = s.center[1] + v0[1] * t + 0.5 * g[1] * t * t;
-      p[2] = s.center[2] + v0[2] * t + 0.5 * g[2] * t * t;
-      if (solids.some((sh, i) => !startInside[i] && sh.sdf(p[0], p[1], p[2]) < 0) || outOfDomain(scene, p)) {
-        landed = true;
-        break;
-      }
-    }
-    if (!landed) return;
+    const hit = landing(scene, solids, s.center, v0, 0.25 * Math.min(r, half));
+    if (!hit) return;
+    const { t, p } = hit;
     const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
     const freeFallSpeed = Math.hypot(vx, vy, vz);
     const fall = gl > 0 ? ((p[0] - s.center[0]) * g[0] + (p[1] - s.center[1]) * g[1] + (p[2] - s.center[2]) * g[2]) / gl : 0;
@@ -111,8 +93,31 @@ export function streamResolutions(scene: Scene): StreamResolution[] {
   return out;
 }
 
+/**
+ * Follows a ballistic jet from `start` at `v0` (m/s) in steps of about `ds` along its path until it
+ * meets one of `solids` it did not start inside, or a closed face of the domain box (or leaves
+ * through an open one), or MAX_FALL_TIME has passed: the time and place it lands, or null.
+ */
+export function landing(scene: Scene, solids: CompiledShape[], start: Vec3, v0: Vec3, ds: number): { t: number; p: Vec3 } | null {
+  const g = scene.gravity;
+  let t = 0;
+  const p: Vec3 = [...start];
+  // Leave the face (and any solid the spout sits in) before looking for a landing.
+  const startInside = solids.map((sh) => sh.sdf(p[0], p[1], p[2]) < 0);
+  while (t < MAX_FALL_TIME) {
+    const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
+    const v = Math.hypot(vx, vy, vz);
+    t += ds / Math.max(v, 1e-6);
+    p[0] = start[0] + v0[0] * t + 0.5 * g[0] * t * t;
+    p[1] = start[1] + v0[1] * t + 0.5 * g[1] * t * t;
+    p[2] = start[2] + v0[2] * t + 0.5 * g[2] * t * t;
+    if (solids.some((sh, i) => !startInside[i] && sh.sdf(p[0], p[1], p[2]) < 0) || outOfDomain(scene, p)) return { t, p };
+  }
+  return null;
+}
+
 /** The source liquid's kinematic viscosity ν, m²/s, at its initial temperature where it has a temperature law (0 for a gas or no viscosity). */
-function kinematicViscosity(scene: Scene, material: string): number {
+export function kinematicViscosity(scene: Scene, material: string): number {
   const m = scene.materials[material];
   if (m.kind !== 'liquid') return 0;
   const v = m.viscosity;
