@@ -98,6 +98,33 @@ export function jobProcesses(conf: string, match: (env: string) => boolean = () 
   return pids;
 }
 
+/**
+ * The slurmstepd that runs the batch step holding `pid` (its nearest such ancestor), or null. It is
+ * the process that reports the step's end to slurmctld: while it is stopped, a job process's death
+ * is known to no one but it.
+ */
+export function stepDaemon(pid: number): number | null {
+  for (let p = pid, hops = 0; p > 1 && hops < 16; hops++) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${p}/status`, 'utf8');
+    } catch {
+      return null;
+    }
+    const parent = Number(/^PPid:\s*(\d+)$/m.exec(status)?.[1] ?? 0);
+    if (parent <= 1) return null;
+    let comm = '';
+    try {
+      comm = readFileSync(`/proc/${parent}/comm`, 'utf8').trim();
+    } catch {
+      return null;
+    }
+    if (comm === 'slurmstepd') return parent;
+    p = parent;
+  }
+  return null;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }

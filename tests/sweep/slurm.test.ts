@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, ROOT } from '../cli/helpers.ts';
 import { skipReason } from '../skips.ts';
-import { jobProcesses, startSlurm, type SlurmCluster } from './slurm-cluster.ts';
+import { jobProcesses, startSlurm, stepDaemon, type SlurmCluster } from './slurm-cluster.ts';
 
 /** The README's cluster section: its command lines (continuations joined, comments dropped) and its sbatch script. */
 function readmeCluster(): { commands: string[]; script: string } {
@@ -206,16 +206,28 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
         requeued.add(task);
         if (task === 1) {
           // Its node is lost: every process of the task freezes, the run dies without releasing
-          // its lock, and Slurm requeues the task onto another node. The requeue is sent as the
-          // run is killed, so that the task is never seen failed in between (sbatch --wait
-          // would count it so): the kill lands while scontrol is still starting.
+          // its lock, and Slurm requeues the task onto another node. The task must never be seen
+          // failed in between: `sbatch --wait` keeps the worst exit code of every poll (2 s
+          // apart), so a task once seen FAILED makes it exit 1 whatever its requeue ends in.
+          // The slurmstepd of the task, the one process that would report the run's death to
+          // slurmctld, freezes with it; the run is killed, the requeue taken (slurmctld marks the
+          // task requeued before scontrol returns), and only then is the slurmstepd let go: it
+          // reaps the run and reports an end that slurmctld reads as the requeued attempt's,
+          // whatever the load. (Sending the requeue as the run was killed, without the
+          // slurmstepd frozen, raced the two: under load the death was reported first.)
           lost.host = at.host;
+          const stepd = stepDaemon(at.pid);
+          expect(stepd, `the run (pid ${at.pid}) runs under a slurmstepd`).not.toBeNull();
+          process.kill(stepd!, 'SIGSTOP');
           const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
           for (const pid of jobProcesses(cluster!.env.SLURM_CONF!, inTask)) process.kill(pid, 'SIGSTOP');
-          const requeue = new Promise<number | null>((done) => spawn('scontrol', ['requeue', `${job}_1`], { env: cluster!.env, stdio: 'ignore' }).on('close', done).on('error', () => done(null)));
           process.kill(at.pid, 'SIGKILL');
-          if ((await requeue) !== 0) await scontrol(['requeue', `${job}_1`]);
-          if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
+          try {
+            await scontrol(['requeue', `${job}_1`]);
+            if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
+          } finally {
+            process.kill(stepd!, 'SIGCONT');
+          }
         } else {
           // Requeued by hand: Slurm sends SIGTERM, and the run, let go, stops cleanly. It is let go
           // once that signal waits on it (let go sooner, on a machine at a load of 35 it ran its

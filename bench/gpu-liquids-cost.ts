@@ -1,0 +1,55 @@
+/**
+ * The CPU time of each WebGPU frame (SwiftShader) of tests/gpu/liquids.test.ts's heavy block on a
+ * water pool, the block at ρ 3 000 and at the water's ρ 1 000, one simulation after another on one
+ * device; the process's CPU time and its main thread's, with the frame's counters.
+ *   npx tsx bench/gpu-liquids-cost.ts [frames] [pressureAfterViscosity: 0|1]
+ * (docs/decisions.md, "The test suite's time, ninth pass": the ρ 3 000 block's first frame.)
+ */
+import { readFileSync } from 'node:fs';
+import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
+import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
+import { parseScene } from '../src/scene/parse.ts';
+import type { SceneInput } from '../src/scene/schema.ts';
+
+const frames = Number(process.argv[2] ?? 2);
+const pressureAfterViscosity = (process.argv[3] ?? '0') === '1';
+
+/** The test's scene (liquids.test.ts `sinking`). */
+function sinking(heavy: number): SceneInput {
+  return {
+    fps: 30,
+    duration: 1,
+    domain: { min: [0, 0, 0], max: [0.05, 0.06, 0.02], boundary: 'slip' },
+    materials: {
+      water: { kind: 'liquid', density: 1000, viscosity: { value: 0.01, unit: 'Pa.s' } },
+      heavy: { kind: 'liquid', density: heavy, viscosity: { value: 0.05, unit: 'Pa.s' } },
+    },
+    bodies: [
+      { material: 'water', shape: { type: 'box', center: [0.025, 0.0125, 0.01], size: [0.05, 0.025, 0.02] } },
+      { material: 'heavy', shape: { type: 'box', center: [0.025, 0.035, 0.01], size: [0.02, 0.02, 0.02] } },
+    ],
+    particle: { radius: 0.0025, pressureAfterViscosity },
+  };
+}
+
+/** The main thread's CPU time (s): utime + stime of /proc/self/task/PID/stat (clock ticks of 10 ms). */
+const mainCpu = () => { const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+let c0 = cpu(), m0 = mainCpu(), w0 = performance.now();
+const lap = (what: string) => {
+  const c = cpu(), m = mainCpu(), w = performance.now();
+  console.log(`${what}: ${(c - c0).toFixed(2)} s CPU (main thread ${(m - m0).toFixed(2)}), ${((w - w0) / 1000).toFixed(2)} s wall`);
+  c0 = c; m0 = m; w0 = w;
+};
+const { device } = await requestNodeGpu();
+lap('device');
+for (const heavy of [3000, 1000, 3000]) {
+  const sim = new GpuParticleSimulation(device, parseScene(sinking(heavy)));
+  lap(`block at ρ ${heavy}: set up (${sim.count} particles)`);
+  for (let f = 0; f < frames; f++) {
+    const st = await sim.stepFrame();
+    lap(`  frame ${f + 1} (${JSON.stringify(st.counters)})`);
+  }
+  sim.destroy();
+}
+releaseNodeGpu();
