@@ -28,7 +28,7 @@
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
+import { DENSITY, DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 
 /** Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). */
 export const PBF_RELAX = 0.6;
@@ -55,17 +55,34 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
   const last = v.res;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
-  const measure = (): number => {
-    runSolvePhase(ctx, v, n, FACTOR);
+  const compression = (): number => {
     let err = 0;
     for (let a = 0; a < n; a++) {
       const c = dens[a] - 1;
-      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
       if (c > 0) err += c;
     }
     return err / n;
   };
-  let error = measure(), passes = 0, weight = 1;
+  // A measure: ρ̂, the mean compression, and for a pass to follow α, the slopes and p. Where it is
+  // likely the last (`last`), or no pass may follow (`more` false), ρ̂ alone first (DENSITY: the
+  // same bits), and the rest only if a pass follows after all.
+  const measure = (last: boolean, more: boolean): number => {
+    if (last || !more) {
+      runSolvePhase(ctx, v, n, DENSITY);
+      const e = compression();
+      if (!more || e <= tolerance) return e;
+    }
+    runSolvePhase(ctx, v, n, FACTOR);
+    for (let a = 0; a < n; a++) {
+      const c = dens[a] - 1;
+      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
+    }
+    return compression();
+  };
+  const state = pr.state;
+  let error = measure(state.pbfIdle, maxPasses > 0), passes = 0, weight = 1;
+  state.pbfIdle = error <= tolerance;
+  let older = 0;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   while (passes < maxPasses && error > tolerance) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
@@ -83,7 +100,11 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
     if (constrain) constrainSlots(ctx, pr, constrain);
     passes++;
-    error = measure();
+    // The next measure is likely the last where the mean compression, falling at the rate of the
+    // pass before, would be within the tolerance (no guess after the first pass).
+    const guess = older > 0 ? (error * error) / older : Infinity;
+    older = error;
+    error = measure(guess <= tolerance, passes < maxPasses);
   }
   finish(ctx, pr, dt, passes > 0);
   return { passes, error };
