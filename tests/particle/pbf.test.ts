@@ -2,7 +2,8 @@
  * PBF density correction (src/particle/pbf.ts): its relaxed passes lower the mean compression
  * pass after pass on a squeezed, jittered column of water in a closed box (mirror ghosts at the
  * walls), and ten of them take off more than 30 % of it. Plain Jacobi passes (ω = 1, as before)
- * took off 26 % here (4.30 → 3.19 %), relaxed ones 36 %, relaxed and Chebyshev-accelerated (ρ 0.95,
+ * took off 26 % here (4.30 → 3.19 %), relaxed ones 36 % at ω 0.6 and 35 % at the default 0.8
+ * (4.30 → 2.77 %), relaxed and Chebyshev-accelerated (ρ 0.95,
  * not the default: a cohesive cube shed particles) 46 %; on the 6 mm dam break plain passes raised
  * the mean compression after the third (docs/decisions.md, "PBF's passes that stalled").
  */
