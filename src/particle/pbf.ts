@@ -13,8 +13,8 @@
  * compressed particles fell from 82 to 61 % over ten passes while the mean compression stalled;
  * at 6 mm it rose after the third pass, 1.7 → 3 %), and they barely touch the smooth, depth-wise
  * compression of a deep liquid
- * (docs/decisions.md "PBF's passes that stalled"). So the passes are relaxed (ω = PBF_RELAX, as
- * DFSPH relaxes its Jacobi solve, Bender & Koschier 2017 §4). They may be accelerated by Chebyshev's
+ * (docs/decisions.md "PBF's passes that stalled"). So the passes may be relaxed (ω = PBF_RELAX < 1,
+ * as DFSPH relaxes its Jacobi solve, Bender & Koschier 2017 §4; 1 at present, see the constant). They may be accelerated by Chebyshev's
  * semi-iterative method (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
  * projective and position-based dynamics", §4, on the pressure increments rather than the
  * positions): pass k applies δ_k = w_k p_k + (w_k − 1) δ_{k−1}, w_0 = 1, w_1 = 2/(2 − ρ²),
@@ -31,17 +31,18 @@ import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts'
 import { DENSITY, DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 
 /**
- * Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). 0.8: the squeezed, jittered
- * column of tests/particle/pbf.test.ts loses 35 % of its compression in ten passes (0.6: 36 %;
- * 1: 26 %, overshooting on the particle scale), and the liquids of the scenes settle in fewer
- * passes than at 0.6 (a sub-timestep, frames 3–9 of the honey drop: 4.39 against 5.64; the dam
- * break at 12 mm, frames 1–4: 3.06 against 4.13; at 9 mm, frames 2–5: 9.38 against the cap of 10,
- * its largest mean compression left 1.03 % against 1.23 %). The cohesive cube of
- * tests/gpu/adhesion.test.ts keeps its farthest particle within 17–20 mm of its centre over eight
- * frames at 0.6, 0.8 and 1, but threw one to 32 mm at 0.9 and to 39 mm at 1.2 (docs/decisions.md
+ * Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). 1: plain PBF. At the
+ * engine's present pressure stage the scenes' liquids settle in fewer passes than relaxed ones, and
+ * no less well (a sub-timestep, frames 3–9 of the honey drop: 3.86 passes against 4.39 at ω 0.8 and
+ * 5.64 at 0.6; the dam break at 12 mm, frames 1–4: 2.75 against 3.06 and 4.13; at 9 mm, frames
+ * 2–5: 8.94 against 9.38 and the cap of 10, the largest mean compression left 0.93 % against 1.03
+ * and 1.23 %). Relaxation helps where the passes overshoot on the particle scale: the squeezed,
+ * jittered column of tests/particle/pbf.test.ts loses 26 % of its compression in ten passes (0.8:
+ * 35 %, 0.6: 36 %). The cohesive cube of tests/gpu/adhesion.test.ts stays whole on both backends
+ * at 1 and at 0.6 but threw particles at 0.7, 0.8 (the GPU's), 0.9 and 1.2 (docs/decisions.md
  * "PBF's relaxation, and its last measure").
  */
-export const PBF_RELAX = 0.8;
+export const PBF_RELAX = 1;
 /**
  * Spectral radius of the relaxed passes that the Chebyshev weights assume (see the header); 0
  * turns the acceleration off. 0.95 took the 9 mm dam break from 10 to 7.4 passes a sub-timestep,
