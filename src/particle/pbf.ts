@@ -13,8 +13,8 @@
  * compressed particles fell from 82 to 61 % over ten passes while the mean compression stalled;
  * at 6 mm it rose after the third pass, 1.7 → 3 %), and they barely touch the smooth, depth-wise
  * compression of a deep liquid
- * (docs/decisions.md "PBF's passes that stalled"). So the passes are relaxed (ω = 0.6, as DFSPH
- * relaxes its Jacobi solve, Bender & Koschier 2017 §4). They may be accelerated by Chebyshev's
+ * (docs/decisions.md "PBF's passes that stalled"). So the passes may be relaxed (ω = PBF_RELAX < 1,
+ * as DFSPH relaxes its Jacobi solve, Bender & Koschier 2017 §4; 1 at present, see the constant). They may be accelerated by Chebyshev's
  * semi-iterative method (Wang 2015, "A Chebyshev semi-iterative approach for accelerating
  * projective and position-based dynamics", §4, on the pressure increments rather than the
  * positions): pass k applies δ_k = w_k p_k + (w_k − 1) δ_{k−1}, w_0 = 1, w_1 = 2/(2 − ρ²),
@@ -28,10 +28,21 @@
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
+import { DENSITY, DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
 
-/** Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). */
-export const PBF_RELAX = 0.6;
+/**
+ * Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). 1: plain PBF. At the
+ * engine's present pressure stage the scenes' liquids settle in fewer passes than relaxed ones, and
+ * no less well (a sub-timestep, frames 3–9 of the honey drop: 3.86 passes against 4.39 at ω 0.8 and
+ * 5.64 at 0.6; the dam break at 12 mm, frames 1–4: 2.75 against 3.06 and 4.13; at 9 mm, frames
+ * 2–5: 8.94 against 9.38 and the cap of 10, the largest mean compression left 0.93 % against 1.03
+ * and 1.23 %). Relaxation helps where the passes overshoot on the particle scale: the squeezed,
+ * jittered column of tests/particle/pbf.test.ts loses 26 % of its compression in ten passes (0.8:
+ * 35 %, 0.6: 36 %). The cohesive cube of tests/gpu/adhesion.test.ts stays whole on both backends
+ * at 1 and at 0.6 but threw particles at 0.7, 0.8 (the GPU's), 0.9 and 1.2 (docs/decisions.md
+ * "PBF's relaxation, and its last measure").
+ */
+export const PBF_RELAX = 1;
 /**
  * Spectral radius of the relaxed passes that the Chebyshev weights assume (see the header); 0
  * turns the acceleration off. 0.95 took the 9 mm dam break from 10 to 7.4 passes a sub-timestep,
@@ -55,17 +66,34 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
   const last = v.res;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
-  const measure = (): number => {
-    runSolvePhase(ctx, v, n, FACTOR);
+  const compression = (): number => {
     let err = 0;
     for (let a = 0; a < n; a++) {
       const c = dens[a] - 1;
-      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
       if (c > 0) err += c;
     }
     return err / n;
   };
-  let error = measure(), passes = 0, weight = 1;
+  // A measure: ρ̂, the mean compression, and for a pass to follow α, the slopes and p. Where it is
+  // likely the last (`last`), or no pass may follow (`more` false), ρ̂ alone first (DENSITY: the
+  // same bits), and the rest only if a pass follows after all.
+  const measure = (last: boolean, more: boolean): number => {
+    if (last || !more) {
+      runSolvePhase(ctx, v, n, DENSITY);
+      const e = compression();
+      if (!more || e <= tolerance) return e;
+    }
+    runSolvePhase(ctx, v, n, FACTOR);
+    for (let a = 0; a < n; a++) {
+      const c = dens[a] - 1;
+      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
+    }
+    return compression();
+  };
+  const state = pr.state;
+  let error = measure(state.pbfIdle, maxPasses > 0), passes = 0, weight = 1;
+  state.pbfIdle = error <= tolerance;
+  let older = 0;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   while (passes < maxPasses && error > tolerance) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
@@ -83,7 +111,11 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
     if (constrain) constrainSlots(ctx, pr, constrain);
     passes++;
-    error = measure();
+    // The next measure is likely the last where the mean compression, falling at the rate of the
+    // pass before, would be within the tolerance (no guess after the first pass).
+    const guess = older > 0 ? (error * error) / older : Infinity;
+    older = error;
+    error = measure(guess <= tolerance, passes < maxPasses);
   }
   finish(ctx, pr, dt, passes > 0);
   return { passes, error };

@@ -9,17 +9,18 @@
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { advanceDensityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
+import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterRange } from './pressure-filter.ts';
 import { teamWork } from './work.ts';
 
 /**
  * The phases: the closed walls near each slot, ρ̂ and α, the displacement of p, a relaxed Jacobi
- * update of p, ρ̂ advanced by u, and the particle-scale velocity filter (pressure-filter.ts: u the
- * slot velocities, res each slot's strength, Δv to dx). WALLS runs before FACTOR as a phase of its
+ * update of p, ρ̂ advanced by u, the particle-scale velocity filter (pressure-filter.ts: u the
+ * slot velocities, res each slot's strength, Δv to dx), and ρ̂ alone (FACTOR's, without the
+ * slopes: a measure no pass reads the slopes of). WALLS runs before FACTOR and DENSITY as a phase of its
  * own: a slot's mirror ghosts read its neighbours' walls.
  */
-export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5;
+export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5, DENSITY = 6;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -33,7 +34,7 @@ const wallBuffer = new Float64Array(18);
 /**
  * Runs `phase` over the n slots of the solve view v (u, ou: ADVANCE's displacements, ou null for
  * still objects; omega: UPDATE's relaxation, which writes each slot's residual to v.res). FACTOR
- * runs WALLS first where there are closed walls.
+ * and DENSITY run WALLS first where there are closed walls.
  */
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
@@ -43,7 +44,7 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = ou ? 1 : 0;
-  if (phase === FACTOR && v.walls.length > 0) {
+  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
     s.phase = WALLS;
     runJob(job, n);
     s.phase = FACTOR;
@@ -83,6 +84,9 @@ export const solveJob = defineJob({
         break;
       case FACTOR:
         factorRange(v, x.from, x.to);
+        break;
+      case DENSITY:
+        densityRange(v, x.from, x.to);
         break;
       case DISPLACE:
         pressureDisplacementRange(v, x.from, x.to);

@@ -163,6 +163,41 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
 }
 
 /**
+ * ρ̂ alone of every slot in [a0, a1) at the current positions: factorRange's density, the same sums
+ * in the same order (the same bits), without the slopes, α or the neighbour count, for a measure
+ * whose slopes no pass will read (PBF's last: pbf.ts). A slot with closed walls within h takes
+ * factorRange's own path (its ghosts are summed with its row).
+ */
+export function densityRange(v: SolveView, a0: number, a1: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
+  const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  for (let a = a0; a < a1; a++) {
+    if (anyWalls && mask[a] !== 0) {
+      factorRange(v, a, a + 1);
+      continue;
+    }
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let rho = 1;
+    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = 3 * lj[q];
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      const t = 1 - s;
+      rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      rho += gamma[o] * cubicSpline(s);
+    }
+    dens[a] = rho * invN0;
+  }
+}
+
+/**
  * The displacement Δx(p) of every slot in [a0, a1) into v.dx, with the kernel slopes factorRange
  * stored at these positions (a zero slope adds nothing: out of reach, at distance 0, or w' = 0).
  */

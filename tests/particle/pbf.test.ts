@@ -1,10 +1,11 @@
 /**
- * PBF density correction (src/particle/pbf.ts): its relaxed passes lower the mean compression
- * pass after pass on a squeezed, jittered column of water in a closed box (mirror ghosts at the
- * walls), and ten of them take off more than 30 % of it. Plain Jacobi passes (ω = 1, as before)
- * took off 26 % here (4.30 → 3.19 %), relaxed ones 36 %, relaxed and Chebyshev-accelerated (ρ 0.95,
- * not the default: a cohesive cube shed particles) 46 %; on the 6 mm dam break plain passes raised
- * the mean compression after the third (docs/decisions.md, "PBF's passes that stalled").
+ * PBF density correction (src/particle/pbf.ts): its passes lower the mean compression pass after
+ * pass on a squeezed, jittered column of water in a closed box (mirror ghosts at the walls), and
+ * ten of them take off more than 25 % of it. Plain Jacobi passes (ω = 1, the default) take off
+ * 26 % here (4.30 → 3.19 %), relaxed ones 35 % at ω 0.8 and 36 % at 0.6, relaxed and
+ * Chebyshev-accelerated (ρ 0.95, not the default: a cohesive cube shed particles) 46 %. The bound
+ * was 30 % while the default was ω 0.6; at the engine's present pressure stage plain passes settle
+ * the scenes' liquids in fewer passes (docs/decisions.md "PBF's relaxation, and its last measure").
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
@@ -42,10 +43,10 @@ function errorAfter(passes: number): number {
 }
 
 describe('PBF density correction', () => {
-  it('lowers the mean compression at every pass, and by more than 30 % in ten', () => {
+  it('lowers the mean compression at every pass, and by more than 25 % in ten', () => {
     const e = [0, 1, 2, 3, 5, 10].map(errorAfter);
     expect(e[0]).toBeGreaterThan(0.005);
     for (let k = 1; k < e.length; k++) expect(e[k]).toBeLessThan(e[k - 1]);
-    expect(e[5]).toBeLessThan(0.7 * e[0]);
+    expect(e[5]).toBeLessThan(0.75 * e[0]);
   });
 });
