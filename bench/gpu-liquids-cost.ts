@@ -5,7 +5,7 @@
  *   npx tsx bench/gpu-liquids-cost.ts [frames] [pressureAfterViscosity: 0|1]
  * (docs/decisions.md, "The test suite's time, ninth pass": the ρ 3 000 block's first frame.)
  */
-import { readFileSync } from 'node:fs';
+import { cpuLaps } from './cpu-laps.ts';
 import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { parseScene } from '../src/scene/parse.ts';
@@ -32,15 +32,7 @@ function sinking(heavy: number): SceneInput {
   };
 }
 
-/** The main thread's CPU time (s): utime + stime of /proc/self/task/PID/stat (clock ticks of 10 ms). */
-const mainCpu = () => { const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
-let c0 = cpu(), m0 = mainCpu(), w0 = performance.now();
-const lap = (what: string) => {
-  const c = cpu(), m = mainCpu(), w = performance.now();
-  console.log(`${what}: ${(c - c0).toFixed(2)} s CPU (main thread ${(m - m0).toFixed(2)}), ${((w - w0) / 1000).toFixed(2)} s wall`);
-  c0 = c; m0 = m; w0 = w;
-};
+const lap = cpuLaps();
 const { device } = await requestNodeGpu();
 lap('device');
 for (const heavy of [3000, 1000, 3000]) {

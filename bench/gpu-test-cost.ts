@@ -5,7 +5,7 @@
  * The scene is tests/gpu/resume.test.ts's (a 216-particle viscous cube at the defaults), set up twice:
  * on the same device, or with --new-device on a new one (the first released), then stepped on the CPU.
  */
-import { readFileSync } from 'node:fs';
+import { cpuLaps } from './cpu-laps.ts';
 import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { ParticleSimulation } from '../src/particle/simulation.ts';
@@ -22,15 +22,7 @@ const scene: SceneInput = {
   bodies: [{ material: 'w', shape: { type: 'box', center: [0.015, 0.014, 0.015], size: [0.024, 0.024, 0.024] } }],
 };
 
-/** The main thread's CPU time (s): utime + stime of /proc/self/task/PID/stat (clock ticks of 10 ms). */
-const mainCpu = () => { const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
-let c0 = cpu(), m0 = mainCpu(), w0 = performance.now();
-const lap = (what: string) => {
-  const c = cpu(), m = mainCpu(), w = performance.now();
-  console.log(`${what}: ${(c - c0).toFixed(2)} s CPU (main thread ${(m - m0).toFixed(2)}), ${((w - w0) / 1000).toFixed(2)} s wall`);
-  c0 = c; m0 = m; w0 = w;
-};
+const lap = cpuLaps();
 const newDevice = process.argv.includes('--new-device');
 let { device } = await requestNodeGpu();
 lap('device');
