@@ -88,6 +88,8 @@ export class SimClient {
   /** Wall-clock arrival times of stepped frames, for the simulation frame rate. */
   readonly arrivals: number[] = [];
   private loadedAt = performance.now();
+  /** Scenes the worker has loaded: a load, or a replay from the start once the scene has finished. */
+  loads = 0;
   private pendingFrame: ViewFrame | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, (msg: FromWorker | null) => void>();
@@ -213,6 +215,7 @@ export class SimClient {
         this.arrivals.length = 0;
         this.lastSimFps = 0;
         this.loadedAt = performance.now();
+        this.loads++;
         this.pendingFrame = null;
         this.view.setScene({
           palette: msg.materials.map((m) => m.color),

@@ -42,9 +42,9 @@ export function installHook(app: App, panel: Panel): void {
     get frame() {
       return session.clients[0]?.frame ?? 0;
     },
-    /** Per engine: the frame on show, the scene its worker runs, its state, and that frame's metrics (volume, kinetic energy, fastest particle). */
+    /** Per engine: the frame on show, the scene its worker runs, its state, the loads its worker made (a replay from the start is one), and that frame's metrics (volume, kinetic energy, fastest particle). */
     get frames() {
-      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, backend: c.loaded?.backend ?? null, time: c.time, playing: c.playing, finished: c.finished, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0, kineticEnergy: c.metrics?.kineticEnergy ?? null, maxSpeed: c.metrics?.maxSpeed ?? null }));
+      return session.clients.map((c) => ({ engine: c.engine, scene: c.loaded?.sceneName ?? null, frame: c.frame, backend: c.loaded?.backend ?? null, time: c.time, playing: c.playing, finished: c.finished, loads: c.loads, error: c.error, triangles: c.triangleCount, points: c.pointCount, volume: c.metrics?.fluidVolume ?? null, volume0: c.volume0, kineticEnergy: c.metrics?.kineticEnergy ?? null, maxSpeed: c.metrics?.maxSpeed ?? null }));
     },
     /** 'loading', 'playing', 'paused' or 'finished', as the overlay says it. */
     get status() {

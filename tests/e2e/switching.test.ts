@@ -153,9 +153,12 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'switching scenes in Chromiu
     expect(s.frames[0].finished).toBe(true);
     expect(s.hud).toMatch(/^short jello · grid · finished/);
     expect(s.hud).toContain('frame 3 / 3');
+    const loads = s.frames[0].loads;
     await page.evaluate(() => (window as any).__viscid.play());
-    // Back at the start: playing, or a frame before the end. Read at every animation frame, so
-    // that a machine fast enough to replay the three frames between two reads cannot slip past.
-    await page.waitForFunction(() => { const v = (window as any).__viscid; return v.status === 'playing' || v.frames[0].frame < 3; }, undefined, { timeout: WAIT, polling: 'raf' });
+    // Back at the start: the worker loads the scene again (its frame 0), then plays it to its end.
+    // Counted, not caught in passing: a read of "playing, or a frame before the end" could miss a
+    // replay faster than its polling, and waited out its timeout (600 s in a CI run of 2026-11-29).
+    await waitFor(page, `window.__viscid.frames[0].loads > ${loads}`);
+    await waitFor(page, `window.__viscid.frames[0].finished && window.__viscid.frames[0].frame === 3`);
   }, SLOW);
 });
