@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM } from '../tests/skips.ts';
+import { countAnimationFrames } from '../tests/e2e/raf-count.ts';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,15 +37,7 @@ async function measure(checkout: string): Promise<{ checkout: string; cpuSeconds
     const pid = browserServer.process().pid!;
     const browser = await chromium.connect(browserServer.wsEndpoint());
     const context = await browser.newContext({ viewport: { width: 960, height: 600 }, deviceScaleFactor: 1 });
-    await context.addInitScript(() => {
-      const w = window as any;
-      const raf = window.requestAnimationFrame.bind(window);
-      w.__rafCalls = 0;
-      window.requestAnimationFrame = (cb: FrameRequestCallback) => {
-        w.__rafCalls++;
-        return raf(cb);
-      };
-    });
+    await countAnimationFrames(context);
     const page = await context.newPage();
     await page.goto(app.url + '?paused', { timeout: 600_000 });
     await page.waitForFunction(() => (window as any).__viscid?.ready === true, undefined, { timeout: 600_000, polling: 250 });

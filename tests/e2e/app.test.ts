@@ -9,6 +9,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, countHoney, countSmoke, PAUSED, readPixels, saveArtifact, saveScreenshot, startApp, TEST_TIMEOUT, WAIT, waitFor, type App } from './harness.ts';
 import { skipTitle } from '../skips.ts';
+import { countAnimationFrames } from './raf-count.ts';
 
 const hasChromium = existsSync(CHROMIUM);
 
@@ -63,15 +64,7 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
   beforeAll(async () => {
     app = await startApp();
     // Counts the page's requestAnimationFrame calls (the idle test below reads it).
-    await app.context.addInitScript(() => {
-      const w = window as any;
-      const raf = window.requestAnimationFrame.bind(window);
-      w.__rafCalls = 0;
-      window.requestAnimationFrame = (cb: FrameRequestCallback) => {
-        w.__rafCalls++;
-        return raf(cb);
-      };
-    });
+    await countAnimationFrames(app.context);
     page = await app.open(PAUSED); // the honey drop at frame 0: the tests play it where they need frames
   }, TEST_TIMEOUT);
 
