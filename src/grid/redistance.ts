@@ -10,13 +10,17 @@
  * Solid cells take no part; afterwards they get the mean φ of their non-solid neighbours so that
  * interpolation near walls stays smooth.
  *
- * The seeds (each from its own cell's neighbourhood), the write-back of the distances and the solid
- * cells' φ are passes over the cells, each cell writing only its own entries: they run on the
- * grid's thread team as phased jobs (phases.ts), with the same bits on any number of threads. The
- * march itself, ordered by its heap, stays on the calling thread.
+ * The march runs on each side of the surface on its own, in a heap of its own ordered by distance
+ * and then by cell index: a cell that is not a seed has no non-solid neighbour across the surface,
+ * so the inside's and the outside's distances never read each other's, and the two sides give the
+ * one-heap march's distances (with the same order between equal distances) whether they run one
+ * after the other or at once. The seeds (each from its own cell's neighbourhood), the first trial
+ * cells, the two marches, the write-back of the distances and the solid cells' φ are the passes of
+ * one job on the grid's thread team (phases.ts): the same bits on any number of threads, the march
+ * on two of them.
  */
 import type { JobArgs } from '../parallel/job.ts';
-import { allocFloat64, allocUint8, isShared } from '../parallel/memory.ts';
+import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { definePhasedJob, gridWork } from './phases.ts';
 import { SOLID as SOLID_, type GridStore } from './store.ts';
@@ -29,18 +33,17 @@ const coefA = new Float64Array(3), coefB = new Float64Array(3);
 export class FastMarching {
   private dist = new Float64Array(0);
   private state = new Uint8Array(0);
-  private heapCell = new Int32Array(0);
-  private heapKey = new Float64Array(0);
-  /** Each trial cell's place in the heap (valid while its state is 1). */
+  /** Each trial cell's place in its side's heap (valid while its state is 1). */
   private heapPos = new Int32Array(0);
-  private heapSize = 0;
+  /** The heap of the calling thread where there is no team. */
+  private readonly heap = new MarchHeap();
 
   private ensure(n: number, shared: boolean): void {
     if (this.dist.length >= n && isShared(this.dist) === shared) return;
     const m = Math.ceil(n * 1.3);
     this.dist = allocFloat64(m, shared);
     this.state = allocUint8(m, shared);
-    this.heapPos = new Int32Array(m);
+    this.heapPos = allocInt32(m, shared);
   }
 
   /**
@@ -50,50 +53,21 @@ export class FastMarching {
   redistance(s: GridStore, h: number, band: number, exact?: Uint8Array): void {
     const n = s.count;
     this.ensure(n, s.shared);
-    const { nb } = s;
-    const dist = this.dist, state = this.state;
-    this.heapSize = 0;
-    const e = this.cells(s, h, band, exact);
     if (s.runner) {
-      const job = s.runner.bind(seedJob);
-      job.a.dist = dist; job.a.state = state;
-      job.a.phi = s.phi; job.a.nb = s.nb; job.a.type = s.type; job.a.exact = e.exact;
+      const job = s.runner.bind(redistanceJob);
+      job.a.phi = s.phi; job.a.dist = this.dist; job.a.state = this.state; job.a.heapPos = this.heapPos;
+      job.a.nb = s.nb; job.a.type = s.type; job.a.exact = exact ?? NO_EXACT;
       job.s.count = n; job.s.h = h; job.s.band = band;
       runJob(job, n);
-    } else {
-      seedRange(e, 0, n);
-      trialRange(e, 0, n);
+      return;
     }
-    // The first trial cells, computed by the passes, enter the heap in the order the seeds meet them.
-    for (let c = 0; c < n; c++) {
-      if (state[c] !== 2) continue;
-      for (let d = 0; d < 6; d++) {
-        const m = nb[6 * c + d];
-        if (m >= 0 && state[m] === TRIAL_NEW) {
-          state[m] = 1;
-          this.push(m, dist[m]);
-        }
-      }
-    }
-    while (this.heapSize > 0) {
-      const c = this.pop();
-      if (state[c] === 2) continue;
-      if (dist[c] >= band) break;
-      state[c] = 2;
-      for (let d = 0; d < 6; d++) {
-        const m = nb[6 * c + d];
-        if (m >= 0 && state[m] < 2) this.consider(s, m, h);
-      }
-    }
-    if (s.runner) {
-      const job = s.runner.bind(finishJob);
-      job.a.phi = s.phi; job.a.dist = dist; job.a.state = state; job.a.nb = s.nb; job.a.type = s.type;
-      job.s.count = n; job.s.band = band;
-      runJob(job, n);
-    } else {
-      writeRange(e, 0, n);
-      fillSolidRange(s.phi, s.nb, s.type, band, 0, n);
-    }
+    const e = this.cells(s, h, band, exact);
+    seedRange(e, 0, n);
+    trialRange(e, 0, n);
+    marchSide(e, this.heap, true);
+    marchSide(e, this.heap, false);
+    writeRange(e, 0, n);
+    fillSolidRange(s.phi, s.nb, s.type, band, 0, n);
   }
 
   private readonly arrays: RedistanceCells = emptyCells();
@@ -101,53 +75,42 @@ export class FastMarching {
   private cells(s: GridStore, h: number, band: number, exact?: Uint8Array): RedistanceCells {
     const e = this.arrays;
     e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.exact = exact ?? NO_EXACT;
-    e.dist = this.dist; e.state = this.state; e.h = h; e.band = band;
+    e.dist = this.dist; e.state = this.state; e.heapPos = this.heapPos;
+    e.count = s.count; e.h = h; e.band = band;
     return e;
   }
+}
 
-  /**
-   * The upwind Eikonal update of cell c from its accepted neighbours. Along an axis whose next cell
-   * beyond the neighbour is accepted too (and not larger), the second-order one-sided difference
-   * (3d − 4d₁ + d₂) / 2h is used (Sethian 1999, §8.3): first-order marching underestimates the
-   * distance inside a convex surface by up to a quarter cell, which the seeds' |∇φ| then reads.
-   */
-  private consider(s: GridStore, c: number, h: number): void {
-    const state = this.state, dist = this.dist;
-    const d = eikonal(s.nb, s.phi, dist, state, c, h);
-    if (d === Infinity) return;
-    if (state[c] === 1) {
-      if (d >= dist[c]) return;
-      dist[c] = d;
-      this.siftUp(this.heapPos[c], c, d);
-      return;
-    }
-    dist[c] = d;
-    state[c] = 1;
-    this.push(c, d);
-  }
+/**
+ * The trial cells of one side in a binary heap ordered by distance, then by cell index (so that the
+ * order in which equal distances are accepted, which the second-order update can read, is the
+ * cells' and not the heap's history), each cell once: a cell whose distance falls moves up in place
+ * (its position kept in the shared heapPos, where the other side has no cells) instead of entering
+ * again.
+ */
+class MarchHeap {
+  cells = new Int32Array(0);
+  keys = new Float64Array(0);
+  size = 0;
 
-  /**
-   * The trial cells in a binary heap keyed by distance, each cell once: a cell whose distance falls
-   * moves up in place (its position kept in heapPos) instead of entering again.
-   */
-  private push(c: number, key: number): void {
-    if (this.heapSize === this.heapCell.length) {
-      const cells = new Int32Array(Math.max(64, 2 * this.heapSize));
+  push(pos: Int32Array, c: number, key: number): void {
+    if (this.size === this.cells.length) {
+      const cells = new Int32Array(Math.max(64, 2 * this.size));
       const keys = new Float64Array(cells.length);
-      cells.set(this.heapCell);
-      keys.set(this.heapKey);
-      this.heapCell = cells;
-      this.heapKey = keys;
+      cells.set(this.cells);
+      keys.set(this.keys);
+      this.cells = cells;
+      this.keys = keys;
     }
-    this.siftUp(this.heapSize++, c, key);
+    this.siftUp(pos, this.size++, c, key);
   }
 
   /** Places cell c with `key` at heap position i or above it. */
-  private siftUp(i: number, c: number, key: number): void {
-    const hc = this.heapCell, hk = this.heapKey, pos = this.heapPos;
+  siftUp(pos: Int32Array, i: number, c: number, key: number): void {
+    const hc = this.cells, hk = this.keys;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (hk[p] <= key) break;
+      if (hk[p] < key || (hk[p] === key && hc[p] < c)) break;
       hc[i] = hc[p];
       hk[i] = hk[p];
       pos[hc[i]] = i;
@@ -158,17 +121,17 @@ export class FastMarching {
     pos[c] = i;
   }
 
-  private pop(): number {
-    const hc = this.heapCell, hk = this.heapKey, pos = this.heapPos;
+  pop(pos: Int32Array): number {
+    const hc = this.cells, hk = this.keys;
     const top = hc[0];
-    const n = --this.heapSize;
+    const n = --this.size;
     const lc = hc[n], lk = hk[n];
     let i = 0;
     for (;;) {
       let ch = 2 * i + 1;
       if (ch >= n) break;
-      if (ch + 1 < n && hk[ch + 1] < hk[ch]) ch++;
-      if (hk[ch] >= lk) break;
+      if (ch + 1 < n && (hk[ch + 1] < hk[ch] || (hk[ch + 1] === hk[ch] && hc[ch + 1] < hc[ch]))) ch++;
+      if (hk[ch] > lk || (hk[ch] === lk && hc[ch] > lc)) break;
       hc[i] = hc[ch];
       hk[i] = hk[ch];
       pos[hc[i]] = i;
@@ -178,6 +141,53 @@ export class FastMarching {
     hk[i] = lk;
     pos[lc] = i;
     return top;
+  }
+}
+
+/**
+ * The march of one side of the surface (`inside`: φ < 0) from the seeds and first trial cells the
+ * passes before it fixed, in its own heap, up to the band. The two sides never meet: a cell that
+ * is neither a seed nor solid has every non-solid neighbour on its own side (a neighbour across
+ * the surface would have made it a seed), so a side's updates read only its own cells, the seeds
+ * and the solid cells, which no march writes; the two marches run on two threads at once, or one
+ * after the other, with the same bits. Each side's first trial cells enter its heap in the order
+ * the seeds meet them.
+ */
+function marchSide(w: RedistanceCells, heap: MarchHeap, inside: boolean): void {
+  const { phi, nb, dist, state, heapPos: pos, h, band } = w;
+  const count = w.count;
+  heap.size = 0;
+  for (let c = 0; c < count; c++) {
+    if (state[c] !== 2) continue;
+    for (let d = 0; d < 6; d++) {
+      const m = nb[6 * c + d];
+      if (m >= 0 && (phi[m] < 0) === inside && state[m] === TRIAL_NEW) {
+        state[m] = 1;
+        heap.push(pos, m, dist[m]);
+      }
+    }
+  }
+  while (heap.size > 0) {
+    const c = heap.pop(pos);
+    if (state[c] === 2) continue;
+    if (dist[c] >= band) break;
+    state[c] = 2;
+    for (let d = 0; d < 6; d++) {
+      const m = nb[6 * c + d];
+      if (m < 0 || state[m] >= 2) continue;
+      // The upwind update of m (see eikonal): lower its distance, or enter it as a trial cell.
+      const dm = eikonal(nb, phi, dist, state, m, h);
+      if (dm === Infinity) continue;
+      if (state[m] === 1) {
+        if (dm >= dist[m]) continue;
+        dist[m] = dm;
+        heap.siftUp(pos, pos[m], m, dm);
+        continue;
+      }
+      dist[m] = dm;
+      state[m] = 1;
+      heap.push(pos, m, dm);
+    }
   }
 }
 
@@ -203,8 +213,11 @@ export function fillSolidRange(phi: Float64Array, nb: Int32Array, type: Uint8Arr
 }
 
 /**
- * The upwind Eikonal update of cell c from its accepted neighbours (state 2; see
- * FastMarching.consider); Infinity where it has none.
+ * The upwind Eikonal update of cell c from its accepted neighbours (state 2); Infinity where it has
+ * none. Along an axis whose next cell beyond the neighbour is accepted too (and not larger), the
+ * second-order one-sided difference (3d − 4d₁ + d₂) / 2h is used (Sethian 1999, §8.3): first-order
+ * marching underestimates the distance inside a convex surface by up to a quarter cell, which the
+ * seeds' |∇φ| then reads.
  */
 function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: Uint8Array, c: number, h: number): number {
   const inside = phi[c] < 0;
@@ -219,7 +232,8 @@ function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: U
       w = 1;
       const m2 = nb[6 * best + 2 * a + side];
       // (Only from the same side of the surface: |φ| has a kink across it.)
-      if (m2 >= 0 && state[m2] === 2 && dist[m2] <= b && (phi[m2] < 0) === inside) {
+      // (The side is tested first: the other side's cells may be marching on another thread.)
+      if (m2 >= 0 && (phi[m2] < 0) === inside && state[m2] === 2 && dist[m2] <= b) {
         w = 2.25;
         b = (4 * b - dist[m2]) / 3;
       }
@@ -256,6 +270,9 @@ interface RedistanceCells {
   dist: Float64Array;
   /** 0 far, 1 trial, 2 accepted, 3 solid, TRIAL_NEW a first trial cell not yet in the heap. */
   state: Uint8Array;
+  /** Each trial cell's place in its side's heap. */
+  heapPos: Int32Array;
+  count: number;
   h: number;
   band: number;
 }
@@ -265,7 +282,7 @@ const NO_EXACT = new Uint8Array(0);
 const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({
   phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), exact: NO_EXACT,
-  dist: new Float64Array(0), state: new Uint8Array(0), h: 1, band: 1,
+  dist: new Float64Array(0), state: new Uint8Array(0), heapPos: new Int32Array(0), count: 0, h: 1, band: 1,
 });
 
 /**
@@ -367,41 +384,40 @@ function writeRange(e: RedistanceCells, from: number, to: number): void {
   }
 }
 
-type SeedX = JobArgs<{ dist: 'f64'; state: 'u8' }, { phi: 'f64'; nb: 'i32'; type: 'u8'; exact: 'u8' }, 'count' | 'h' | 'band', Record<never, never>, RedistanceCells>;
-const seedCells = (x: SeedX) => x.s.count;
+/** A thread's scratch: the arrays and numbers of the call, and the heap of the side it marches. */
+interface RedistanceScratch {
+  cells: RedistanceCells;
+  heap: MarchHeap;
+}
 
-export const seedJob = definePhasedJob({
-  name: 'grid-redistance-seeds',
-  arrays: { dist: 'f64', state: 'u8' },
-  inputs: { phi: 'f64', nb: 'i32', type: 'u8', exact: 'u8' },
+type RedistanceX = JobArgs<
+  { phi: 'f64'; dist: 'f64'; state: 'u8'; heapPos: 'i32' }, { nb: 'i32'; type: 'u8'; exact: 'u8' },
+  'count' | 'h' | 'band', Record<never, never>, RedistanceScratch
+>;
+const allCells = (x: RedistanceX) => x.s.count;
+
+/**
+ * Redistancing as one job: the seeds, the first trial cells, the two sides' marches (items 0, the
+ * inside, and 1, the outside: one each on two threads, both in turn on one), the signed write-back
+ * and the solid cells' φ, a barrier between passes.
+ */
+export const redistanceJob = definePhasedJob({
+  name: 'grid-redistance',
+  arrays: { phi: 'f64', dist: 'f64', state: 'u8', heapPos: 'i32' },
+  inputs: { nb: 'i32', type: 'u8', exact: 'u8' },
   scalars: ['count', 'h', 'band'],
   minItems: () => gridWork.minCells,
-  scratch: emptyCells,
+  scratch: (): RedistanceScratch => ({ cells: emptyCells(), heap: new MarchHeap() }),
   prepare(x) {
-    const e = x.scratch, a = x.a;
+    const e = x.scratch.cells, a = x.a;
     e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
-    e.h = x.s.h; e.band = x.s.band;
+    e.heapPos = a.heapPos; e.count = x.s.count; e.h = x.s.h; e.band = x.s.band;
   },
   phases: [
-    { items: seedCells, run: (x, from, to) => seedRange(x.scratch, from, to) },
-    { items: seedCells, run: (x, from, to) => trialRange(x.scratch, from, to) },
+    { items: allCells, run: (x, from, to) => seedRange(x.scratch.cells, from, to) },
+    { items: allCells, run: (x, from, to) => trialRange(x.scratch.cells, from, to) },
+    { items: () => 2, run: (x, from, to) => { for (let side = from; side < to; side++) marchSide(x.scratch.cells, x.scratch.heap, side === 0); } },
+    { items: allCells, run: (x, from, to) => writeRange(x.scratch.cells, from, to) },
+    { items: allCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) },
   ],
-});
-
-type FinishX = JobArgs<{ phi: 'f64' }, { dist: 'f64'; state: 'u8'; nb: 'i32'; type: 'u8' }, 'count' | 'band', Record<never, never>, RedistanceCells>;
-const finishCells = (x: FinishX) => x.s.count;
-
-export const finishJob = definePhasedJob({
-  name: 'grid-redistance-finish',
-  arrays: { phi: 'f64' },
-  inputs: { dist: 'f64', state: 'u8', nb: 'i32', type: 'u8' },
-  scalars: ['count', 'band'],
-  minItems: () => gridWork.minCells,
-  scratch: emptyCells,
-  prepare(x) {
-    const e = x.scratch, a = x.a;
-    e.phi = a.phi; e.dist = a.dist; e.state = a.state; e.nb = a.nb; e.type = a.type; e.band = x.s.band;
-  },
-  first: [{ items: finishCells, run: (x, from, to) => writeRange(x.scratch, from, to) }],
-  phases: [{ items: finishCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) }],
 });
