@@ -90,6 +90,11 @@ export class PcgSolver {
     const n = A.n;
     this.ensure(n + 1);
     const { r, z, s } = this;
+    if (A.unit && this.runner !== null && mic instanceof MultigridPreconditioner && !this.anyClosed(A)) {
+      // The whole solve as one job (pcg-job.ts): the start below and iterateUnit's iterations
+      // (`project` is the identity without a closed component).
+      return pcgOnTeam(this.runner, (this.teamArrays ??= new PcgTeamArrays()), mic, A, x, r, z, s, tolerance, maxIterations);
+    }
     this.project(A, A.rhs);
     if (mic === true) this.buildMIC(A);
     else if (mic === false) for (let i = 0; i < n; i++) this.prec[i] = 1 / A.diag[i];
@@ -110,10 +115,6 @@ export class PcgSolver {
     this.precondition(A, r, z, mic);
     s.set(z.subarray(0, n));
     let sigma = dot(z, r, n);
-    if (mic !== false && A.unit && !this.anyClosed(A) && this.runner !== null && mic instanceof MultigridPreconditioner) {
-      s[n] = 0; z[n] = 0;
-      return pcgOnTeam(this.runner, (this.teamArrays ??= new PcgTeamArrays()), mic, A, this.nbs, x, r, z, s, tolerance, maxIterations, bnorm, rnorm, sigma);
-    }
     if (mic !== false && A.unit && !this.anyClosed(A)) return this.iterateUnit(A, x, tolerance, maxIterations, bnorm, rnorm, sigma, mic === true ? null : mic);
     for (let it = 1; it <= maxIterations; it++) {
       // z = A s and s·z in one pass (the same sum, in the same order, as dot(s, z)).
