@@ -10,8 +10,9 @@ import { extrapolateJob } from './extrapolate.ts';
 import { growJob, listJob } from './grow-job.ts';
 import { pcgJob } from './pcg-job.ts';
 import { assembleJob, flagJob, updateJob } from './pressure-job.ts';
+import { solidJob } from './boundary.ts';
 import { rebuildJob } from './rebuild-job.ts';
 import { redistanceJob } from './redistance.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob]);
