@@ -10,13 +10,14 @@
  * (defaults: the dam break, frames 2–4.) Prints, per job: passes and CPU ms a frame, the slower
  * halves' share (the multigrid PCG, whose passes meet at barriers within one kernel, counts as
  * halving but for its coarse correction, which the calling thread does alone); the frame's serial ms by stage; and the two-thread ceiling: frame / (serial +
- * Σ slower halves), which ignores the team's wake-ups and barriers (one a pass).
+ * Σ slower halves), which ignores the team's wake-ups and barriers (one a pass). A stage that keeps
+ * a cheaper serial loop for one thread (gridWork.teamPathOnOneThread) takes the team's path here.
  */
 import { loadavg } from 'node:os';
 import { createSimulation } from '../src/index.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GRID_JOBS } from '../src/grid/jobs.ts';
-import { phasesOf, type Phase } from '../src/grid/phases.ts';
+import { gridWork, phasesOf, type Phase } from '../src/grid/phases.ts';
 import { MultigridPreconditioner } from '../src/grid/multigrid.ts';
 import type { AnyJob } from '../src/parallel/job.ts';
 
@@ -84,6 +85,7 @@ for (const job of GRID_JOBS.layouts.map((l) => l.job as AnyJob)) {
   };
 }
 
+gridWork.teamPathOnOneThread = true;
 const scene = loadScene(file).scene;
 const sim = createSimulation(scene, 'grid', { workers: 1 });
 const load0 = loadavg()[0];

@@ -78,4 +78,11 @@ export function phasesOf(name: string): PhasedParts | undefined {
  * Fewest cells for which a grid pass goes to the team: below it the team's wake-up and barriers
  * (~10–50 µs each) cost more than the pass's share of the work saves.
  */
-export const gridWork = { minCells: 4096 };
+export const gridWork = {
+  minCells: 4096,
+  /**
+   * Take a team's path on one thread where a stage keeps a cheaper serial loop for one thread
+   * (boundary.ts): for bench/grid-team-balance.ts, which measures the team's passes on one thread.
+   */
+  teamPathOnOneThread: false,
+};
