@@ -13,6 +13,7 @@ import { assembleJob, flagJob, updateJob } from './pressure-job.ts';
 import { solidJob } from './boundary.ts';
 import { rebuildJob } from './rebuild-job.ts';
 import { redistanceJob } from './redistance.ts';
+import { rowsJob } from './multigrid.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob]);

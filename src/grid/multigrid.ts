@@ -12,7 +12,10 @@
  * black then red after, so that the cycle is the symmetric positive-definite operator conjugate
  * gradients needs. The coarsest level (a few hundred interior cells) gets symmetric sweeps.
  */
-import { allocUint8, isShared } from '../parallel/memory.ts';
+import type { JobArgs } from '../parallel/job.ts';
+import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
+import { runJob, type JobRunner } from '../parallel/run-job.ts';
+import { definePhasedJob, gridWork } from './phases.ts';
 import type { SparseSystem } from './pcg.ts';
 
 export const MG_NEUMANN = 0;
@@ -46,12 +49,13 @@ class Level {
   /** Per interior cell: bit q set where the q-th of its eight coarse cells (see gather) is Neumann. */
   walls = new Uint8Array(0);
 
-  resize(nx: number, ny: number, nz: number): void {
+  resize(nx: number, ny: number, nz: number, shared = false): void {
     this.nx = nx; this.ny = ny; this.nz = nz;
     this.sx = nx + 2; this.sxy = this.sx * (ny + 2);
     const size = this.sxy * (nz + 2);
-    if (this.flag.length < size) {
-      this.flag = new Uint8Array(size);
+    if (this.flag.length < size || isShared(this.flag) !== shared) {
+      // (Level 1's labels on shared memory where the level-0 rows are listed on a team.)
+      this.flag = allocUint8(size, shared);
       this.x = new Float64Array(size);
       this.b = new Float64Array(size);
     } else this.x.fill(0, 0, size);
@@ -85,6 +89,8 @@ export class MultigridPreconditioner {
   private parent0 = new Int32Array(0);
   private parity0 = new Uint8Array(0);
   private walls0 = new Uint8Array(0);
+  /** Whether the level-0 arrays live on shared memory (a team lists the rows and reads them). */
+  private shared = false;
 
   /**
    * Starts a build for a box of nx × ny × nz cells; returns the level-0 label array (every cell
@@ -97,6 +103,7 @@ export class MultigridPreconditioner {
     // (On shared memory where the pressure stage labels the cells on a thread team: pressure-job.ts.)
     if (this.flag0.length < size || isShared(this.flag0) !== shared) this.flag0 = allocUint8(size, shared);
     this.flag0.fill(NEUMANN, 0, size);
+    this.shared = shared;
     return this.flag0;
   }
 
@@ -109,17 +116,17 @@ export class MultigridPreconditioner {
    * Builds the levels for system A (unit couplings) whose row r is box cell (ri[r], rj[r], rk[r]),
    * labelled INTERIOR in the array `begin` returned.
    */
-  finish(A: SparseSystem, ri: Int32Array, rj: Int32Array, rk: Int32Array): void {
-    const n = A.n;
+  finish(A: SparseSystem, ri: Int32Array, rj: Int32Array, rk: Int32Array, runner: JobRunner | null = null): void {
+    const n = A.n, shared = this.shared;
     this.n = n;
     this.diag0 = A.diag;
-    if (this.rows.length < n) {
+    if (this.rows.length < n || isShared(this.rows) !== shared) {
       const cap = Math.ceil(n * 1.3) + 16;
-      this.rows = new Int32Array(cap);
-      this.invDiag0 = new Float64Array(cap);
-      this.parent0 = new Int32Array(cap);
-      this.parity0 = new Uint8Array(cap);
-      this.walls0 = new Uint8Array(cap);
+      this.rows = allocInt32(cap, shared);
+      this.invDiag0 = allocFloat64(cap, shared);
+      this.parent0 = allocInt32(cap, shared);
+      this.parity0 = allocUint8(cap, shared);
+      this.walls0 = allocUint8(cap, shared);
     }
     // Coarse levels down to a few hundred interior cells.
     let depth = 0, fx = this.nx0, fy = this.ny0, fz = this.nz0, fflag = this.flag0, fsx = this.sx0, fsxy = this.sxy0;
@@ -127,31 +134,39 @@ export class MultigridPreconditioner {
     while (interior > COARSEST_CELLS && fx > 2 && fy > 2 && fz > 2) {
       if (this.levels.length <= depth) this.levels.push(new Level());
       const L = this.levels[depth];
-      L.resize((fx + 1) >> 1, (fy + 1) >> 1, (fz + 1) >> 1);
+      L.resize((fx + 1) >> 1, (fy + 1) >> 1, (fz + 1) >> 1, shared && depth === 0);
       interior = coarsen(fflag, fx, fy, fz, fsx, fsxy, L);
       depth++;
       fx = L.nx; fy = L.ny; fz = L.nz; fflag = L.flag; fsx = L.sx; fsxy = L.sxy;
     }
     this.depth = depth;
-    // Level-0 rows, red first, with their parents on level 1.
-    let p = 0;
+    // Level-0 rows, red first, with their parents on level 1: chunks of rows counted, then each
+    // listed from the counts before it (on the runner's team where it has one).
     const C = depth > 0 ? this.levels[0] : null;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let r = 0; r < n; r++) {
-        const i = ri[r], j = rj[r], k = rk[r];
-        if (((i + j + k) & 1) !== pass) continue;
-        this.rows[p++] = r;
-        this.invDiag0[r] = A.diag[r] > 0 ? 1 / A.diag[r] : 0;
-        if (C) {
-          this.parent0[r] = (i >> 1) + 1 + C.sx * ((j >> 1) + 1) + C.sxy * ((k >> 1) + 1);
-          this.parity0[r] = (i & 1) | ((j & 1) << 1) | ((k & 1) << 2);
-          this.walls0[r] = wallBits(C.flag, this.parent0[r], this.parity0[r], C.sx, C.sxy);
-        }
-      }
-      if (pass === 0) this.red0 = p;
+    const chunks = Math.ceil(n / ROW_CHUNK);
+    if (this.chunkReds.length < chunks || isShared(this.chunkReds) !== shared) this.chunkReds = allocInt32(Math.ceil(chunks * 1.3) + 4, shared);
+    const e = this.rowCells;
+    e.ri = ri; e.rj = rj; e.rk = rk; e.diag = A.diag; e.cflag = C ? C.flag : NO_FLAG; e.rows = this.rows; e.invDiag = this.invDiag0;
+    e.parent = this.parent0; e.parity = this.parity0; e.walls = this.walls0; e.reds = this.chunkReds;
+    e.n = n; e.csx = C ? C.sx : 0; e.csxy = C ? C.sxy : 0;
+    if (runner !== null && (shared || runner.team === null)) {
+      const job = runner.bind(rowsJob), a = job.a;
+      a.rows = e.rows; a.invDiag = e.invDiag; a.parent = e.parent; a.parity = e.parity; a.walls = e.walls; a.reds = e.reds;
+      a.ri = ri; a.rj = rj; a.rk = rk; a.diag = A.diag; a.cflag = e.cflag;
+      job.s.n = n; job.s.csx = e.csx; job.s.csxy = e.csxy;
+      runJob(job, n);
+    } else {
+      countReds(e, 0, chunks);
+      listRows(e, 0, chunks);
     }
+    let red = 0;
+    for (let c = 0; c < chunks; c++) red += this.chunkReds[c];
+    this.red0 = red;
     for (let l = 0; l < depth; l++) listCells(this.levels[l], l + 1 < depth ? this.levels[l + 1] : null);
   }
+
+  private chunkReds = new Int32Array(0);
+  private readonly rowCells: RowCells = emptyRowCells();
 
   /** z = M⁻¹ r: one V-cycle from zero (see Preconditioner). */
   apply(r: Float64Array, z: Float64Array, nbs: Int32Array): void {
@@ -353,3 +368,90 @@ function listCells(L: Level, C: Level | null): void {
     if (pass === 0) L.red = p;
   }
 }
+
+/** Rows a chunk of the level-0 listing covers. */
+const ROW_CHUNK = 4096;
+const NO_FLAG = new Uint8Array(0);
+
+/** What the level-0 listing reads and writes (MultigridPreconditioner.finish). */
+interface RowCells {
+  ri: Int32Array; rj: Int32Array; rk: Int32Array; diag: Float64Array;
+  /** Level 1's labels (length 0 where there is no level 1). */
+  cflag: Uint8Array;
+  rows: Int32Array; invDiag: Float64Array; parent: Int32Array; parity: Uint8Array; walls: Uint8Array;
+  /** Red rows ((i + j + k) even) per chunk. */
+  reds: Int32Array;
+  n: number; csx: number; csxy: number;
+}
+
+const emptyRowCells = (): RowCells => ({
+  ri: new Int32Array(0), rj: new Int32Array(0), rk: new Int32Array(0), diag: new Float64Array(0), cflag: NO_FLAG,
+  rows: new Int32Array(0), invDiag: new Float64Array(0), parent: new Int32Array(0), parity: new Uint8Array(0), walls: new Uint8Array(0),
+  reds: new Int32Array(0), n: 0, csx: 0, csxy: 0,
+});
+
+/** The red rows of chunks [from, to). */
+function countReds(e: RowCells, from: number, to: number): void {
+  const { ri, rj, rk, reds, n } = e;
+  for (let ch = from; ch < to; ch++) {
+    let m = 0;
+    for (let r = ch * ROW_CHUNK, end = Math.min(n, r + ROW_CHUNK); r < end; r++) if (((ri[r] + rj[r] + rk[r]) & 1) === 0) m++;
+    reds[ch] = m;
+  }
+}
+
+/**
+ * Chunks [from, to) of the level-0 rows: each row at its place in the red-first order (its chunk's
+ * reds after every earlier chunk's, its blacks after every red and every earlier chunk's blacks,
+ * each in row order: the serial listing's order), with its inverse diagonal and, where there is a
+ * level 1, its parent, parity and wall bits there.
+ */
+function listRows(e: RowCells, from: number, to: number): void {
+  const { ri, rj, rk, diag, cflag, rows, invDiag, parent, parity, walls, reds, n, csx, csxy } = e;
+  const chunks = Math.ceil(n / ROW_CHUNK);
+  let allRed = 0;
+  for (let ch = 0; ch < chunks; ch++) allRed += reds[ch];
+  for (let ch = from; ch < to; ch++) {
+    let pr = 0;
+    for (let q = 0; q < ch; q++) pr += reds[q];
+    let pb = allRed + ch * ROW_CHUNK - pr;
+    for (let r = ch * ROW_CHUNK, end = Math.min(n, r + ROW_CHUNK); r < end; r++) {
+      const i = ri[r], j = rj[r], k = rk[r];
+      if (((i + j + k) & 1) === 0) rows[pr++] = r;
+      else rows[pb++] = r;
+      invDiag[r] = diag[r] > 0 ? 1 / diag[r] : 0;
+      if (cflag.length > 0) {
+        const p = (i >> 1) + 1 + csx * ((j >> 1) + 1) + csxy * ((k >> 1) + 1), b = (i & 1) | ((j & 1) << 1) | ((k & 1) << 2);
+        parent[r] = p;
+        parity[r] = b;
+        walls[r] = wallBits(cflag, p, b, csx, csxy);
+      }
+    }
+  }
+}
+
+type RowsX = JobArgs<
+  { rows: 'i32'; invDiag: 'f64'; parent: 'i32'; parity: 'u8'; walls: 'u8'; reds: 'i32' },
+  { ri: 'i32'; rj: 'i32'; rk: 'i32'; diag: 'f64'; cflag: 'u8' },
+  'n' | 'csx' | 'csxy', Record<never, never>, RowCells
+>;
+const rowChunks = (x: RowsX) => Math.ceil(x.s.n / ROW_CHUNK);
+
+/** The level-0 listing as two passes over chunks of rows (countReds, listRows). */
+export const rowsJob = definePhasedJob({
+  name: 'grid-multigrid-rows',
+  arrays: { rows: 'i32', invDiag: 'f64', parent: 'i32', parity: 'u8', walls: 'u8', reds: 'i32' },
+  inputs: { ri: 'i32', rj: 'i32', rk: 'i32', diag: 'f64', cflag: 'u8' },
+  scalars: ['n', 'csx', 'csxy'],
+  minItems: () => gridWork.minCells,
+  scratch: emptyRowCells,
+  prepare(x) {
+    const e = x.scratch, a = x.a;
+    e.ri = a.ri; e.rj = a.rj; e.rk = a.rk; e.diag = a.diag; e.cflag = a.cflag; e.rows = a.rows; e.invDiag = a.invDiag;
+    e.parent = a.parent; e.parity = a.parity; e.walls = a.walls; e.reds = a.reds; e.n = x.s.n; e.csx = x.s.csx; e.csxy = x.s.csxy;
+  },
+  phases: [
+    { items: rowChunks, run: (x, from, to) => countReds(x.scratch, from, to) },
+    { items: rowChunks, run: (x, from, to) => listRows(x.scratch, from, to) },
+  ],
+});

@@ -198,7 +198,7 @@ export class PressureSolver {
     const args = this.boxArgs;
     args[0] = x0; args[1] = y0; args[2] = z0; args[3] = nx; args[4] = ny; args[5] = nz;
     labelBox(s, cellOf, m, args, flag, this.ri, this.rj, this.rk);
-    mg.finish(this.sys, this.ri, this.rj, this.rk);
+    mg.finish(this.sys, this.ri, this.rj, this.rk, s.runner);
     return true;
   }
 

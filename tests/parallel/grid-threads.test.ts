@@ -2,8 +2,9 @@
  * The grid engine on a thread team (src/grid/threads.ts): a small dam break (24³ cells of a 0.6 m
  * box, level set, MacCormack advection) steps two frames on two threads to the same grid as on
  * one, bit for bit (the split passes write only their own cells), the split stages (advection,
- * transport, the PCG, extrapolation, redistancing's seeds, first trial cells and write-back, the
- * pressure's assembly, update and multigrid labels, the rebuild's growth, listing and finish) run
+ * transport, the PCG with its start, extrapolation, redistancing (seeds, first trial cells, the two
+ * sides' marches, write-back), the solid velocities, the pressure's assembly, update, multigrid
+ * labels and level-0 rows, the rebuild's growth, listing and finish) run
  * on the team, and a checkpoint written on two threads restores on one and continues the same.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,7 +68,7 @@ describe('the grid engine on 2 threads', () => {
       }
       expect([...jobs].sort()).toEqual([
         'grid-extrapolate', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack',
-        'grid-multigrid-flags', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
+        'grid-multigrid-flags', 'grid-multigrid-rows', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
         'grid-rebuild-finish', 'grid-redistance', 'grid-solid-velocities',
       ]);
       expect(two.sim.store.count).toBe(one.sim.store.count);
