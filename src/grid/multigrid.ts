@@ -370,7 +370,7 @@ function listCells(L: Level, C: Level | null): void {
 }
 
 /** Rows a chunk of the level-0 listing covers. */
-const ROW_CHUNK = 4096;
+const ROW_CHUNK = 1024;
 const NO_FLAG = new Uint8Array(0);
 
 /** What the level-0 listing reads and writes (MultigridPreconditioner.finish). */

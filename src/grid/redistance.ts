@@ -196,6 +196,14 @@ function marchSide(w: RedistanceCells, heap: MarchHeap, inside: boolean): void {
  * interpolation beside walls and objects reads the current surface. Called after every change of φ.
  */
 export function fillSolidPhi(s: GridStore, band: number): void {
+  if (s.runner) {
+    // A pass over the cells on the grid's team (each solid cell writes only its own φ).
+    const job = s.runner.bind(solidPhiJob);
+    job.a.phi = s.phi; job.a.nb = s.nb; job.a.type = s.type;
+    job.s.count = s.count; job.s.band = band;
+    runJob(job, s.count);
+    return;
+  }
   fillSolidRange(s.phi, s.nb, s.type, band, 0, s.count);
 }
 
@@ -420,4 +428,16 @@ export const redistanceJob = definePhasedJob({
     { items: allCells, run: (x, from, to) => writeRange(x.scratch.cells, from, to) },
     { items: allCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) },
   ],
+});
+
+type SolidPhiX = JobArgs<{ phi: 'f64' }, { nb: 'i32'; type: 'u8' }, 'count' | 'band', Record<never, never>, undefined>;
+
+/** fillSolidPhi as a job. */
+export const solidPhiJob = definePhasedJob({
+  name: 'grid-solid-phi',
+  arrays: { phi: 'f64' },
+  inputs: { nb: 'i32', type: 'u8' },
+  scalars: ['count', 'band'],
+  minItems: () => gridWork.minCells,
+  phases: [{ items: (x: SolidPhiX) => x.s.count, run: (x: SolidPhiX, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) }],
 });

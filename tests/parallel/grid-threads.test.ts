@@ -69,7 +69,7 @@ describe('the grid engine on 2 threads', () => {
       expect([...jobs].sort()).toEqual([
         'grid-extrapolate', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack',
         'grid-multigrid-flags', 'grid-multigrid-rows', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
-        'grid-rebuild-finish', 'grid-redistance', 'grid-solid-velocities',
+        'grid-rebuild-finish', 'grid-redistance', 'grid-solid-phi', 'grid-solid-velocities',
       ]);
       expect(two.sim.store.count).toBe(one.sim.store.count);
       expect(state(two).equals(state(one))).toBe(true);
