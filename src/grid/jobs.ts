@@ -11,9 +11,9 @@ import { growJob, listJob } from './grow-job.ts';
 import { pcgJob } from './pcg-job.ts';
 import { assembleJob, flagJob, updateJob } from './pressure-job.ts';
 import { solidJob } from './boundary.ts';
-import { rebuildJob } from './rebuild-job.ts';
+import { facesJob, rebuildJob } from './rebuild-job.ts';
 import { redistanceJob, solidPhiJob } from './redistance.ts';
 import { rowsJob } from './multigrid.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob, solidPhiJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob, solidPhiJob, facesJob]);

@@ -10,10 +10,10 @@
 import type { JobArgs } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { definePhasedJob, gridWork } from './phases.ts';
-import { FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore, linkFromDense } from './store.ts';
+import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FACE_FIXED as FACE_FIXED_, FACE_FREE as FACE_FREE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore, linkFromDense } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
+const AIR = AIR_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, FACE_FREE = FACE_FREE_, FLUID = FLUID_, SOLID = SOLID_;
 
 /** Face states of cells [from, to): held if a solid touches the face, solved for if liquid does, free otherwise. */
 export function faceRange(nb: Int32Array, type: Uint8Array, face: Uint8Array, from: number, to: number): void {
@@ -27,6 +27,30 @@ export function faceRange(nb: Int32Array, type: Uint8Array, face: Uint8Array, fr
     }
   }
 }
+
+type FacesX = JobArgs<{ type: 'u8'; face: 'u8' }, { nb: 'i32'; phi: 'f64' }, 'count' | 'fromPhi', Record<never, never>, undefined>;
+
+/** Liquid cells [from, to) whose centre φ is not negative become air (the level set's cell types, §10). */
+function airFromPhi(x: FacesX, from: number, to: number): void {
+  const { type, phi } = x.a;
+  for (let c = from; c < to; c++) if (type[c] === FLUID && phi[c] >= 0) type[c] = AIR;
+}
+
+/**
+ * The face states (faceRange) on the grid's team, after the level set's cell types where `fromPhi`
+ * is 1 (each cell writes only its own type, then its own faces from the types a barrier fixed).
+ */
+export const facesJob = definePhasedJob({
+  name: 'grid-faces',
+  arrays: { type: 'u8', face: 'u8' },
+  inputs: { nb: 'i32', phi: 'f64' },
+  scalars: ['count', 'fromPhi'],
+  minItems: () => gridWork.minCells,
+  phases: [
+    { items: (x: FacesX) => (x.s.fromPhi === 1 ? x.s.count : 0), run: airFromPhi },
+    { items: (x: FacesX) => x.s.count, run: (x: FacesX, from, to) => faceRange(x.a.nb, x.a.type, x.a.face, from, to) },
+  ],
+});
 
 const ARRAYS = { u0: 'f64', u1: 'f64', u2: 'f64', phi: 'f64', pressure: 'f64', temperature: 'f64', nb: 'i32', face: 'u8' } as const;
 const INPUTS = {

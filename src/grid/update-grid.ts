@@ -8,9 +8,9 @@
  * thread team (rebuild-job.ts).
  */
 import { allocInt32, isShared } from '../parallel/memory.ts';
-import type { JobRunner } from '../parallel/run-job.ts';
+import { runJob, type JobRunner } from '../parallel/run-job.ts';
 import { growOnTeam } from './grow-job.ts';
-import { faceRange, finishRebuild } from './rebuild-job.ts';
+import { faceRange, facesJob, finishRebuild } from './rebuild-job.ts';
 import { AIR as AIR_, FLUID as FLUID_, GridStore, SOLID as SOLID_ } from './store.ts';
 import { MARGIN as MARGIN_, cellKey as cellKey_, inBox as inBox_, inMargin as inMargin_, isWallSolid as isWallSolid_, keyToCell as keyToCell_, wallOf as wallOf_, type GridDomain } from './domain.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
@@ -220,8 +220,20 @@ export function rebuildGrid(old: GridStore | null, d: GridDomain, input: Rebuild
   return s;
 }
 
-/** Face states: held if a solid touches the face, solved for if liquid does, free otherwise. */
-export function classifyFaces(s: GridStore): void {
+/**
+ * Face states: held if a solid touches the face, solved for if liquid does, free otherwise; with
+ * `fromPhi`, after every liquid cell whose centre φ is not negative has become air (the level set's
+ * cell types, §10). On the store's runner where it has one (rebuild-job.ts facesJob).
+ */
+export function classifyFaces(s: GridStore, fromPhi = false): void {
+  if (s.runner) {
+    const job = s.runner.bind(facesJob);
+    job.a.type = s.type; job.a.face = s.face; job.a.nb = s.nb; job.a.phi = s.phi;
+    job.s.count = s.count; job.s.fromPhi = fromPhi ? 1 : 0;
+    runJob(job, s.count);
+    return;
+  }
+  if (fromPhi) for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID && s.phi[c] >= 0) s.type[c] = AIR;
   faceRange(s.nb, s.type, s.face, 0, s.count);
 }
 

@@ -144,8 +144,7 @@ export class LevelSetTracker implements SurfaceTracker {
     }
     // Liquid cells from φ (§10): type follows the sign at the centre; a cell emptied this way must
     // not leave a liquid cell without its buffer, so the faces are classified again.
-    for (let c = 0; c < s.count; c++) if (s.type[c] === FLUID && s.phi[c] >= 0) s.type[c] = 0;
-    classifyFaces(s);
+    classifyFaces(s, true);
   }
 
   /**
