@@ -6,6 +6,7 @@
  */
 import { JobTable } from '../parallel/job.ts';
 import { maccormackJob } from './advect-job.ts';
+import { markerFillJob, markerMaskJob } from './marker-job.ts';
 import { extrapolateJob } from './extrapolate.ts';
 import { growJob, listJob } from './grow-job.ts';
 import { pcgJob } from './pcg-job.ts';
@@ -16,4 +17,4 @@ import { redistanceJob, solidPhiJob } from './redistance.ts';
 import { rowsJob } from './multigrid.ts';
 import { transportJob } from './transport-job.ts';
 
-export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob, solidPhiJob, facesJob]);
+export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob, solidPhiJob, facesJob, markerMaskJob, markerFillJob]);

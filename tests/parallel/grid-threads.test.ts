@@ -68,6 +68,7 @@ describe('the grid engine on 2 threads', () => {
       }
       expect([...jobs].sort()).toEqual([
         'grid-extrapolate', 'grid-faces', 'grid-grow', 'grid-grow-list', 'grid-levelset-transport', 'grid-maccormack',
+        'grid-marker-fill', 'grid-marker-masks',
         'grid-multigrid-flags', 'grid-multigrid-rows', 'grid-pcg-multigrid', 'grid-pressure-assemble', 'grid-pressure-update',
         'grid-rebuild-finish', 'grid-redistance', 'grid-solid-phi', 'grid-solid-velocities',
       ]);

@@ -19,6 +19,7 @@ import { LevelSet } from '../levelset.ts';
 import { MAX_TRANSPORT_SUBSTEPS } from '../levelset-transport.ts';
 import { fillSolidPhi } from '../redistance.ts';
 import { cellLiquidFraction, correctVolume, levelSetVolume, openFaceInflow } from '../levelset-volume.ts';
+import { MarkerTeamArrays, reseedOnTeam } from '../marker-job.ts';
 import { Markers } from '../markers.ts';
 import type { Stage } from '../pipeline.ts';
 import { cellsInside, spoutAsked, spoutBounds, spoutDistance, type Spout } from '../sources.ts';
@@ -269,6 +270,8 @@ export class LevelSetTracker implements SurfaceTracker {
   private reseedMarkers(sim: GridSimulation): void {
     const s = sim.store, d = sim.d, h = d.h, m = this.perAxis;
     this.markers.count = 0;
+    // On the grid's team where it has one (marker-job.ts: the same points in the same order).
+    if (reseedOnTeam(s, d, this.markers, this.markerArrays, m, sim.band, sim.liquidIndex)) return;
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] !== FLUID && !(s.phi[c] < h)) continue;
       if (s.type[c] === SOLID) continue;
@@ -282,6 +285,8 @@ export class LevelSetTracker implements SurfaceTracker {
       }
     }
   }
+
+  private readonly markerArrays = new MarkerTeamArrays();
 
   /** The cell's liquid fraction from φ on its 2×2×2 sub-cells (levelset-volume.ts). */
   cellFraction(s: GridStore, c: number, h: number): number {
