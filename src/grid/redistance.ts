@@ -35,7 +35,7 @@ export class FastMarching {
   private state = new Uint8Array(0);
   /** Each trial cell's place in its side's heap (valid while its state is 1). */
   private heapPos = new Int32Array(0);
-  /** The heap of the calling thread where there is no team. */
+  /** The heap of the passes run here (a store without a runner). */
   private readonly heap = new MarchHeap();
 
   private ensure(n: number, shared: boolean): void {
@@ -363,9 +363,9 @@ function seedRange(w: RedistanceCells, from: number, to: number): void {
 /**
  * The march's first trial cells over cells [from, to): each cell still far with an accepted
  * neighbour takes its Eikonal update from the accepted cells (the seeds, fixed by the pass before)
- * and is marked TRIAL_NEW; the calling thread then enters them in the heap in the order the serial
- * march met them. (Each is what the march's first `consider` of it gives: later ones in that loop
- * see the same accepted cells and change nothing.)
+ * and is marked TRIAL_NEW; its side's march (marchSide) then enters it in its heap in the order the
+ * seeds meet it. (Each is what the march's first update of it would give: later ones before the
+ * first acceptance see the same accepted cells and change nothing.)
  */
 function trialRange(w: RedistanceCells, from: number, to: number): void {
   const { phi, nb, dist, state, h } = w;
