@@ -71,6 +71,12 @@ export class StepContext {
    * (start-packing.ts; set by the simulation from its emitters).
    */
   readonly wallClearance = new Float64Array(6);
+  /**
+   * The liquid's closest rest spacing, m: 2r, less where a liquid body's start lattice was drawn
+   * together on an axis to fit its walls (start-packing.ts; set by the simulation from its
+   * emitters). The filter's pressure Courant number is taken over it (pressure.ts pressurePieces).
+   */
+  restSpacing: number;
   /** Density kernel support h, m, and the lattice rest density ρ0. */
   readonly densityH: number;
   readonly rho0: number;
@@ -149,6 +155,7 @@ export class StepContext {
     const r = scene.particle.radius;
     this.r = r;
     this.wallClearance.fill(r);
+    this.restSpacing = 2 * r;
     this.ro = r * scene.particle.objectRadius;
     this.objects = new ObjectParticles(scene);
     this.freeBodies = FreeBodies.of(scene, this.objects);

@@ -22,7 +22,7 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
-import { bodyLattice, fitBodyToWalls, narrowClearance } from './start-packing.ts';
+import { bodyLattice, closestSpacing, fitBodyToWalls, narrowClearance } from './start-packing.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -158,6 +158,8 @@ export class Emitters {
    * The simulation hands it to StepContext.wallClearance.
    */
   readonly clearance: Float64Array;
+  /** The bodies' closest rest spacing, m: 2r, less where one's lattice is drawn together (start-packing.ts closestSpacing). */
+  readonly spacing: number;
   private keep = new Uint8Array(0);
 
   constructor(scene: Scene) {
@@ -165,10 +167,12 @@ export class Emitters {
     const names = scene.materialNames;
     const walls = scene.particle.walls ? scene.domain : undefined;
     this.clearance = new Float64Array(6).fill(r);
+    let spacing = 2 * r;
     for (const b of scene.bodies) {
       if (scene.materials[b.material].kind !== 'liquid') continue;
       const shape = compileShape(b.shape, scene.assets.meshes);
       narrowClearance(this.clearance, shape.bounds.min, shape.bounds.max, r, walls);
+      spacing = Math.min(spacing, closestSpacing(shape.bounds.min, shape.bounds.max, r, walls));
       this.bodies.push({
         start: b.start,
         material: names.indexOf(b.material),
@@ -177,6 +181,7 @@ export class Emitters {
         added: false,
       });
     }
+    this.spacing = spacing;
     for (const s of scene.sources) {
       const l = Math.hypot(...s.direction);
       if (!(l > 0)) throw new Error(`source '${s.name ?? s.material}' has a zero direction`);

@@ -180,3 +180,12 @@ export function narrowClearance(clearance: Float64Array, min: ArrayLike<number>,
     if (upper) clearance[2 * a + 1] = Math.min(clearance[2 * a + 1], r * f);
   }
 }
+
+/**
+ * The closest spacing of a body's lattice once fitted (fitBodyToWalls), m: 2r times the least of
+ * its axes' factors, or 2r where none is under 1.
+ */
+export function closestSpacing(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): number {
+  const fit = bodyFit(min, max, r, domain);
+  return 2 * r * (fit === null ? 1 : Math.min(1, ...fit.factor));
+}
