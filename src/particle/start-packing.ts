@@ -72,22 +72,23 @@ function bodyAxis(min: ArrayLike<number>, max: ArrayLike<number>, r: number, dom
 const MAX_STRETCH = 1.25;
 
 /**
- * The three axes of a body's lattice. Where the body spans the domain on an axis without a whole
- * number of cells and another axis is free to take the inverse (a pool's height), each spanning
- * axis takes N or N + 1 cells, whichever pair keeps the lattice nearest cubic: the least largest
- * |log f| over the three axes' factors f (the free axes' squeeze included). A 10 cm square pool at
- * 4 mm (12.5 cells) gets 12 columns by 13, its rows 0.998 · 2r apart, where 12 by 12 squeezed its
- * rows to 0.92 · 2r and the column bounced in 20 cm of water (docs/decisions.md "Pools off the
- * lattice"); a 5 cm one (6.25) keeps 6 by 6.
+ * The three axes of a body's lattice. Where the body spans the domain on some axes without a whole
+ * number of cells and another axis is free to take the inverse (a pool's height), the spanning axes
+ * all take N cells (spread) or all N + 1 (drawn together), whichever keeps the lattice nearer
+ * cubic: the least largest |log f| over the three axes' factors f (the free axes' scale included).
+ * A 10 cm square pool at 4 mm (12.5 cells) gets 13 by 13 columns and rows 1.08 · 2r apart, where
+ * 12 by 12 drew its rows together to 0.92 · 2r and 20 cm of water bounced; 13 by 12, rows
+ * 0.998 · 2r, rested less well than 13 by 13 in 20 cm (docs/decisions.md "Pools off the
+ * lattice"). A 5 cm one (6.25 cells) keeps 6 by 6 (7 by 7 would draw the columns to 0.89 · 2r).
  */
 function bodyAxes(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): Axis[] {
   const opts = [0, 1, 2].map((a) => bodyAxis(min, max, r, domain, a));
   const chosen = opts.map((o) => o.fit);
   if (!opts.some((o) => o.fit.stretch === 1)) return chosen; // no free axis: all stretch, N each
   let best = Infinity, pick = chosen;
-  for (let m = 0; m < 8; m++) {
-    if (opts.some((o, a) => m & (1 << a) && o.up === null)) continue;
-    const axes = opts.map((o, a) => (m & (1 << a) ? o.up! : o.fit));
+  for (const up of [false, true]) {
+    if (up && !opts.some((o) => o.up !== null)) break;
+    const axes = opts.map((o) => (up && o.up !== null ? o.up : o.fit));
     let product = 1, free = 0;
     for (const ax of axes) { product *= ax.stretch; if (ax.stretch === 1) free++; }
     const squeeze = Math.pow(product, -1 / free);
