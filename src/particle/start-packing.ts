@@ -61,7 +61,9 @@ function bodyAxis(min: ArrayLike<number>, max: ArrayLike<number>, r: number, dom
   const mid = 0.5 * (lo + hi), slack = 1e-9 * r;
   let cells = Math.max(1, Math.round((hi - lo) / (2 * r)));
   const spans = domain !== undefined && lo <= domain.min[a] + slack && hi >= domain.max[a] - slack;
-  const exact = Math.abs(hi - lo - 2 * r * cells) <= slack;
+  // A whole number of cells to a thousandth of one: a radius given to a few digits (honey-melt's
+  // 3.3333 mm, 6.00006 cells across its 4 cm) keeps its lattice.
+  const exact = Math.abs(hi - lo - 2 * r * cells) <= 2e-3 * r;
   if (!domain || exact || (!spans && mid - cells * r >= domain.min[a] - slack && mid + cells * r <= domain.max[a] + slack)) return { fit: { mid, lo, hi, cells, stretch: 1 }, up: null };
   cells = Math.max(1, Math.floor((hi - lo) / (2 * r) + 1e-9));
   const fit = { mid, lo, hi, cells, stretch: Math.min(MAX_STRETCH, (hi - lo) / (2 * r * cells)) };

@@ -2,8 +2,10 @@
  * A still pool rests at any width (issue 26, "Rest at any size"), at the defaults: the default
  * adhesion (lennard-jones 1 m/s² between the liquid's own particles), the implicit viscosity
  * between two pressure solves a sub-timestep (step.ts, pressure.ts). The pool is 5 cm deep at 4 mm
- * particles, so its 6 layers start 1 mm above the floor (5 cm is not a whole number of 8 mm
- * layers): it drops, is disturbed off its lattice, and must settle. The 5 cm pool runs by default;
+ * particles (6.25 cells): where its width is a whole number of cells (20, 40 cm) its 6 layers start
+ * 1 mm above the floor, drop, are disturbed off their lattice, and must settle; at 5 and 10 cm the
+ * start is fitted to the walls (start-packing.ts: 6 columns spread 1.0417×, or 13 drawn together,
+ * the rows on the floor at half their spacing). The 5 cm pool runs by default;
  * 10, 20 and 40 cm (15 000 particles) with VISCID_LONG=1. With one pressure solve (after the
  * implicit viscosity) the 5 cm pool jitters at 0.0139 √(g h) (docs/decisions.md "The implicit
  * default between two solves"). bench/pool-rest.ts prints the same runs frame by frame, with where
