@@ -1,26 +1,27 @@
 /**
  * A liquid body's start within closed domain walls (issue 26, "Rest at any size"): the lattice it
- * is sampled on, fitted to the walls, and how close to each wall the walls' clamp then lets the
- * liquid come.
+ * is sampled on, fitted to the walls, how close to each wall the walls' clamp then lets the liquid
+ * come, and the closest spacing it starts at.
  *
  * Each particle stands for the cube of side 2r around it (Steele et al. 2004 §3.1: the initial
- * lattice of spacing 2r defines ρ0). A body filling its box is sampled on that lattice when the box
- * is a whole number of spacings across; where it is not, the lattice is stretched across the
- * walls it meets and squeezed by the inverse product on a free axis (fitBodyToWalls), so that it
- * meets the walls and each particle still holds (2r)³. On the axis squeezed towards a wall (a
- * pool's floor) the rows then stand sx·sy·sz = (2r)³ apart, sy < 2r, and the row next to the wall
- * sits sy/2 from it, where its mirror image across the wall (density-walls.ts, pressure-ghosts.ts)
- * is the lattice's next row: the rest lattice continued. The walls' clamp (boundaries.ts
- * domainWalls) kept every particle r from a wall, which lifted that row onto the next (ρ/ρ0 1.022
- * there after the first move), and no layered lattice with its wall row at r and stretched rows
- * reads ρ0 on every row (solving for the rows' heights gives rows paired 1.70 r and 2.0 r apart,
- * whose kernel gradients do not cancel): a water pool whose footprint was off the lattice
- * rearranged for seconds and bounced. So the clamp keeps the liquid `clearance` from each closed
- * face: half the squeezed spacing, sy/2, on a face a body was squeezed towards, r elsewhere
- * (narrowClearance). A body whose box fits the lattice is not squeezed and keeps r on every face:
- * its start and its run are unchanged. The stretched lattice itself reads ρ0 to 0.03 % in the
- * cubic spline's sums (a 10 cm square at 4 mm, 12 columns for 12.5) and, with its wall row left
- * where it starts, rests (docs/decisions.md, "Pools off the lattice").
+ * lattice of spacing 2r defines ρ0). A body is sampled on that lattice; where it spans the domain
+ * from wall to wall on an axis that is not a whole number of cells, its N cells there are spread
+ * to meet both walls, or N + 1 drawn together (bodyAxes: whichever keeps the lattice nearer
+ * cubic), and a free axis (a pool's height) is scaled by the inverse product, so that each particle
+ * still holds (2r)³ (fitBodyToWalls). Every row next to a wall then sits half its spacing s from
+ * it, where its mirror image across the wall (density-walls.ts, pressure-ghosts.ts) is the next row
+ * of the lattice continued: the stretched lattice reads ρ0 to 0.03 % in the cubic spline's sums (a
+ * 10 cm square at 4 mm, 12 columns for 12.5, rows 0.92 · 2r). The walls' clamp (boundaries.ts
+ * domainWalls) kept every particle r from a wall, which lifted a row s/2 < r from its wall onto the
+ * next (ρ/ρ0 1.022 there after the first move), and no layered lattice with its wall row at r and
+ * stretched columns reads ρ0 on every row (solving for the rows' heights gives rows paired 1.70 r
+ * and 2.0 r apart, whose kernel gradients do not cancel): a water pool whose footprint was off the
+ * lattice rearranged for seconds and bounced. So the clamp keeps the liquid s/2 from a face a
+ * body's lattice is drawn towards, r elsewhere (narrowClearance, StepContext.wallClearance), and
+ * the pressure filter's Courant number is taken over the closest spacing a body starts at
+ * (closestSpacing, StepContext.restSpacing). A body whose box fits the lattice, or that stays clear
+ * of the walls, keeps its lattice, r on every face and 2r: its start and its run are unchanged
+ * (docs/decisions.md, "Pools off the lattice").
  */
 import type { Vec3 } from '../scene/schema.ts';
 
