@@ -4,7 +4,9 @@
  *  - a signed-distance guard: a liquid particle that a fast move carried past an object's particles
  *    (sdf < GUARD · r) is put back to sdf = GUARD · r along the sdf gradient (moving objects too);
  *  - domain walls (scene `domain` with particle.walls): particles stay r inside every face that is
- *    not "open"; "noslip" and moving walls also take friction FACE_FRICTION per 1/30 s.
+ *    not "open" (less on a face a liquid body's start lattice was squeezed towards: half its
+ *    spacing there, StepContext.wallClearance, start-packing.ts); "noslip" and moving walls also
+ *    take friction FACE_FRICTION per 1/30 s.
  * Both run on the calling thread, after every move and density pass (the guard over the particles
  * flagged near a body only).
  */
@@ -109,14 +111,15 @@ export function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Bo
 export function domainWalls(ctx: StepContext, dt: number): void {
   const d = ctx.scene.domain;
   if (!d || !ctx.scene.particle.walls) return;
-  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, r = ctx.r;
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
   const keep = Math.pow(1 - FACE_FRICTION, 30 * dt);
   for (let f = 0; f < 6; f++) {
     const face = FACES[f];
     const bnd = faceBoundary(ctx, face);
     if (bnd === 'open') continue;
     const axis = f >> 1, upper = (f & 1) === 1;
-    const limit = upper ? d.max[axis] - r : d.min[axis] + r;
+    const c = ctx.wallClearance[f];
+    const limit = upper ? d.max[axis] - c : d.min[axis] + c;
     const wall = typeof bnd === 'object' ? bnd.velocity : null;
     const sticky = bnd === 'noslip' || wall !== null;
     for (let i = 0; i < n; i++) {

@@ -65,6 +65,18 @@ export class StepContext {
    * list had 108 pairs a particle at 8 r, 23 at 5 r.
    */
   readonly objectReach: number;
+  /**
+   * How close the walls' clamp (boundaries.ts domainWalls) lets the liquid come to each face of the
+   * domain, FACES order, m: r, less on a face a liquid body's start was squeezed towards
+   * (start-packing.ts; set by the simulation from its emitters).
+   */
+  readonly wallClearance = new Float64Array(6);
+  /**
+   * The liquid's closest rest spacing, m: 2r, less where a liquid body's start lattice was drawn
+   * together on an axis to fit its walls (start-packing.ts; set by the simulation from its
+   * emitters). The filter's pressure Courant number is taken over it (pressure.ts pressurePieces).
+   */
+  restSpacing: number;
   /** Density kernel support h, m, and the lattice rest density ρ0. */
   readonly densityH: number;
   readonly rho0: number;
@@ -142,6 +154,8 @@ export class StepContext {
     this.scene = scene;
     const r = scene.particle.radius;
     this.r = r;
+    this.wallClearance.fill(r);
+    this.restSpacing = 2 * r;
     this.ro = r * scene.particle.objectRadius;
     this.objects = new ObjectParticles(scene);
     this.freeBodies = FreeBodies.of(scene, this.objects);

@@ -1,6 +1,6 @@
 /**
  * Stage "emit": liquid enters and leaves. Liquid bodies are sampled on a lattice of spacing 2r
- * (Steele §3.5) and appear at their start time (a body with start > 0 is a blob source); spouts
+ * (Steele §3.5), fitted to closed walls (start-packing.ts), and appear at their start time (a body with start > 0 is a blob source); spouts
  * (scene.sources) let out one particle at a time, each time the emitted column has grown by one
  * particle's volume over the face's area, (2r)³ / A, so that they emit area × speed × time: the
  * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
@@ -22,6 +22,7 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+import { bodyLattice, closestSpacing, fitBodyToWalls, narrowClearance } from './start-packing.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -94,74 +95,6 @@ function outflowFaces(scene: Scene): Outflow[] {
   return out;
 }
 
-type Box = { min: ArrayLike<number>; max: ArrayLike<number> };
-
-/**
- * Origin of the 2r lattice a liquid body is sampled on: cell centres aligned to the body, centred in
- * its bounds with N = round(extent / 2r) cells per axis (at least 1). A box from 0 to L = 2rN gets
- * x = r + 2r·i, N particles per axis and its full volume (a lattice at origin 0 gave N − 1 and lost
- * up to half a small body); a body smaller than one cell gets its centre. Within closed walls
- * (`domain`) see bodyAxis.
- */
-export function bodyLattice(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain?: Box): Vec3 {
-  const o: Vec3 = [0, 0, 0];
-  for (let a = 0; a < 3; a++) {
-    const { mid, cells } = bodyAxis(min, max, r, domain, a);
-    o[a] = mid - (cells - 1) * r;
-  }
-  return o;
-}
-
-/**
- * One axis of bodyLattice. Each particle stands for the cube of side 2r around it (Steele et al.
- * 2004 §3.1: the initial lattice of spacing 2r defines ρ0), so within closed domain walls the
- * bounds are first clipped to the domain and, where N rounded up would put the outer cubes through
- * a wall, N = floor(extent / 2r) and `stretch` > 1 spreads those N over the extent (fitBodyToWalls).
- * A pool filling its box 30 cm wide at r = 4 mm (37.5 cells) had 38 columns, the outer ones 2 mm
- * from the walls, where the walls' mirror images (density-walls.ts) read them over-dense: the first
- * pressure solve threw the rim up the walls (docs/decisions.md, "A still water pool at 4 mm").
- */
-function bodyAxis(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined, a: number): { mid: number; cells: number; stretch: number } {
-  const lo = domain ? Math.max(min[a], domain.min[a]) : min[a];
-  const hi = domain ? Math.min(max[a], domain.max[a]) : max[a];
-  const mid = 0.5 * (lo + hi), slack = 1e-9 * r;
-  let cells = Math.max(1, Math.round((hi - lo) / (2 * r)));
-  if (!domain || (mid - cells * r >= domain.min[a] - slack && mid + cells * r <= domain.max[a] + slack)) return { mid, cells, stretch: 1 };
-  cells = Math.max(1, Math.floor((hi - lo) / (2 * r) + 1e-9));
-  return { mid, cells, stretch: Math.min(MAX_STRETCH, (hi - lo) / (2 * r * cells)) };
-}
-
-/** The most a body's lattice is spread to meet the walls (a 2.5-cell layer gets 2 cells, 1.25×). */
-const MAX_STRETCH = 1.25;
-
-/**
- * Spreads a body's particles on each axis bodyAxis stretches (about the body's centre), so that a
- * body filling the space between closed walls meets them instead of leaving a gap the liquid falls
- * into, and squeezes the other axes by the inverse of their product, so that each particle still
- * holds the volume (2r)³ that ρ0 stands for: the body starts at rest density, a pool at its level
- * for the particles it holds (12 cm asked, 30 cm wide, 37 columns for 37.5: 11.7 cm). An axis is
- * squeezed towards a domain wall the body touches there (the floor), else about its centre; when
- * all three stretch the body starts at most 1/N under-dense and settles.
- */
-function fitBodyToWalls(pos: Float64Array, min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): Float64Array {
-  const axes = [0, 1, 2].map((a) => bodyAxis(min, max, r, domain, a));
-  let product = 1, free = 0;
-  for (const ax of axes) { product *= ax.stretch; if (ax.stretch === 1) free++; }
-  if (product === 1) return pos;
-  const squeeze = free > 0 ? Math.pow(product, -1 / free) : 1;
-  for (let a = 0; a < 3; a++) {
-    const { mid, stretch } = axes[a];
-    let f = stretch, about = mid;
-    if (stretch === 1) {
-      f = squeeze;
-      if (domain && min[a] <= domain.min[a] + r) about = domain.min[a];
-      else if (domain && max[a] >= domain.max[a] - r) about = domain.max[a];
-    }
-    for (let i = a; i < pos.length; i += 3) pos[i] = about + (pos[i] - about) * f;
-  }
-  return pos;
-}
-
 /**
  * Points of a lattice of spacing `spacing` over a spout's face (half extents hu × hv along u and v,
  * a disk of radius hu when `disk`), shifted by `shift` along both axes, xyz; the centre alone when
@@ -219,15 +152,27 @@ export class Emitters {
   readonly spouts: Spout[] = [];
   readonly sinks: Sink[] = [];
   readonly outflow: Outflow[];
+  /**
+   * How close the walls' clamp lets the liquid come to each face (FACES order), m: r, less on a
+   * closed face a liquid body's lattice is squeezed towards (start-packing.ts narrowClearance).
+   * The simulation hands it to StepContext.wallClearance.
+   */
+  readonly clearance: Float64Array;
+  /** The bodies' closest rest spacing, m: 2r, less where one's lattice is drawn together (start-packing.ts closestSpacing). */
+  readonly spacing: number;
   private keep = new Uint8Array(0);
 
   constructor(scene: Scene) {
     const r = scene.particle.radius;
     const names = scene.materialNames;
     const walls = scene.particle.walls ? scene.domain : undefined;
+    this.clearance = new Float64Array(6).fill(r);
+    let spacing = 2 * r;
     for (const b of scene.bodies) {
       if (scene.materials[b.material].kind !== 'liquid') continue;
       const shape = compileShape(b.shape, scene.assets.meshes);
+      narrowClearance(this.clearance, shape.bounds.min, shape.bounds.max, r, walls);
+      spacing = Math.min(spacing, closestSpacing(shape.bounds.min, shape.bounds.max, r, walls));
       this.bodies.push({
         start: b.start,
         material: names.indexOf(b.material),
@@ -236,6 +181,7 @@ export class Emitters {
         added: false,
       });
     }
+    this.spacing = spacing;
     for (const s of scene.sources) {
       const l = Math.hypot(...s.direction);
       if (!(l > 0)) throw new Error(`source '${s.name ?? s.material}' has a zero direction`);

@@ -119,6 +119,10 @@ export const COLD = 500, COLD_TOLERANCE = PRESSURE_TOLERANCE / 10;
  * with two solves and the implicit viscosity the particles the filter damps (pressure-filter.ts:
  * water-like liquids, not next to a body) are held to C ≤ FILTER_PIECE_COURANT: up to it the
  * filter's steps (filterSteps) keep their jitter bounded, beyond it they did not (a 20 cm water pool).
+ * For the filter, C is taken over the liquid's closest rest spacing (StepContext.restSpacing): 2r,
+ * less where a body's start lattice was squeezed to fit its walls (start-packing.ts), whose rows
+ * the pressure's spring couples that much more stiffly (a 5 × 12 cm water pool, rows 0.92 · 2r
+ * apart, C 1.12 over 2r: 0.0084 √(g h) over 1–3 s; over its rows' spacing, split: 0.0016).
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
@@ -137,7 +141,7 @@ export function pressurePieces(ctx: StepContext, dt: number): number {
     const mat = ctx.liquid.material, near = ctx.liquid.nearObject;
     let m = 0;
     for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
-    pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * 2 * ctx.r)));
+    pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
   }
   return pieces > 1 ? pieces : 1;
 }
@@ -333,7 +337,7 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
     if (c[a] > 0 && lam[i] > pmax) pmax = lam[i];
     u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2];
   }
-  const steps = filterSteps((Math.sqrt(pmax) * dt) / (2 * ctx.r));
+  const steps = filterSteps((Math.sqrt(pmax) * dt) / ctx.restSpacing);
   ctx.count('filterSteps', steps);
   // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result.
   const dv = v.dx;

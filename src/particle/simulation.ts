@@ -68,6 +68,8 @@ export class ParticleSimulation implements Simulation {
     checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
     this.emitters = new Emitters(scene);
+    this.ctx.wallClearance.set(this.emitters.clearance);
+    this.ctx.restSpacing = this.emitters.spacing;
     this.queryCells = new CellPairs(this.ctx.reach);
     if (restoreFrom) {
       // Every value is validated as input (io/checkpoint.ts): counts against the arrays' lengths.

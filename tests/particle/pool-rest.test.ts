@@ -2,8 +2,10 @@
  * A still pool rests at any width (issue 26, "Rest at any size"), at the defaults: the default
  * adhesion (lennard-jones 1 m/s² between the liquid's own particles), the implicit viscosity
  * between two pressure solves a sub-timestep (step.ts, pressure.ts). The pool is 5 cm deep at 4 mm
- * particles, so its 6 layers start 1 mm above the floor (5 cm is not a whole number of 8 mm
- * layers): it drops, is disturbed off its lattice, and must settle. The 5 cm pool runs by default;
+ * particles (6.25 cells): where its width is a whole number of cells (20, 40 cm) its 6 layers start
+ * 1 mm above the floor, drop, are disturbed off their lattice, and must settle; at 5 and 10 cm the
+ * start is fitted to the walls (start-packing.ts: 6 columns spread 1.0417×, or 13 drawn together,
+ * the rows on the floor at half their spacing). The 5 cm pool runs by default;
  * 10, 20 and 40 cm (15 000 particles) with VISCID_LONG=1. With one pressure solve (after the
  * implicit viscosity) the 5 cm pool jitters at 0.0139 √(g h) (docs/decisions.md "The implicit
  * default between two solves"). bench/pool-rest.ts prints the same runs frame by frame, with where
@@ -109,4 +111,30 @@ describeLong(import.meta, 'a still pool 40 cm wide and 12 or 20 cm deep rests (a
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
   }, 1_200_000);
+});
+
+describe('a water pool off the particle lattice rests (5 × 12 cm, 6.25 cells across; 540 particles)', () => {
+  // The start fitted to the walls (start-packing.ts): 6 by 6 columns spread 1.0417×, rows drawn to
+  // 0.92 · 2r on the floor at half their spacing, the walls' clamp at that clearance, the filter's
+  // Courant number over those rows. Measured (bench/pool-rest.ts 5 12 3 nu=1e-6, 2026-11-30): RMS
+  // 0.0016 √(g h) over seconds 1–3, worst frame 0.0038; on main 6b5b2d9 (the clamp lifting the
+  // floor row onto the next) 0.0058, worst 0.0154 (docs/decisions.md "Pools off the lattice").
+  it('water (ν 1e-6 m²/s): RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
+    const m = rest(pool(0.05, 0.12, {}, 0, 1e-6), 0.12, 1, 2);
+    expect(m.rms).toBeLessThan(0.005);
+    expect(m.lastWorst).toBeLessThan(0.005);
+  }, 600_000);
+});
+
+describeLong(import.meta, 'a water pool 10 cm wide (12.5 cells) rests, 5 and 12 cm deep (VISCID_LONG=1)', () => {
+  // 13 by 13 columns drawn together (0.96 · 2r), rows 1.08 · 2r (start-packing.ts). Measured
+  // (bench/pool-rest.ts 10 D 3 nu=1e-6, 2026-11-30) over seconds 1–3: 5 cm deep 0.0016, worst frame
+  // 0.0028; 12 cm deep 0.0032, worst 0.0062 (0.0030 at 2 s). On main 6b5b2d9: 0.0077 and 0.0093.
+  for (const depth of [0.05, 0.12]) {
+    it(`10 × ${depth * 100} cm of water: RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second`, () => {
+      const m = rest(pool(0.1, depth, {}, 0, 1e-6), depth, 1, 2);
+      expect(m.rms).toBeLessThan(0.005);
+      expect(m.lastWorst).toBeLessThan(0.005);
+    }, 1_200_000);
+  }
 });

@@ -1,8 +1,8 @@
 /**
  * A still water pool starts at rest when its box is not a whole number of 2r particle cells wide
  * (issue 26, "Rest at any size"; docs/decisions.md, "A still water pool at 4 mm"). A liquid body is
- * sampled on the 2r lattice (emit.ts bodyLattice); against closed walls each particle's (2r)³ cube
- * must lie inside them (fitBodyToWalls). Before, a pool 30 cm wide at 4 mm particles (37.5 cells)
+ * sampled on the 2r lattice (start-packing.ts bodyLattice); against closed walls each particle's
+ * (2r)³ cube, spread or drawn together to meet them, must lie inside them (fitBodyToWalls). Before, a pool 30 cm wide at 4 mm particles (37.5 cells)
  * got 38 columns, the outer ones 2 mm from the walls, and the first frame threw the rim up the
  * walls (floating-box at 4 mm: the water's top at 14.1, 15.4, 15.5 cm over three frames, 12 cm at
  * rest). The 6 × 4 cm pool is the smallest measured that showed it: first-frame RMS 0.43 √(g h),
@@ -27,17 +27,21 @@ function waterPool(width: number, depth: number): ParticleSimulation {
 }
 
 describe('a water pool filling a box that is not a whole number of particle cells wide', () => {
-  it('is sampled with every particle at least r inside the walls, each holding (2r)³', () => {
-    const s = waterPool(0.3, 0.12), L = s.ctx.liquid;
+  it('is sampled with every particle at least its face\'s clearance inside the walls (half its columns\' spacing, within 2 % of r), each holding (2r)³', () => {
+    const s = waterPool(0.3, 0.12), L = s.ctx.liquid, c = s.ctx.wallClearance;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < L.count; i++) {
       for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], L.pos[3 * i + a]); hi[a] = Math.max(hi[a], L.pos[3 * i + a]); }
     }
-    // Across the walls, each cube 2r wide (or wider) lies inside them.
-    expect(lo[0]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
-    expect(lo[2]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
-    expect(0.3 - hi[0]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
-    expect(0.3 - hi[2]).toBeGreaterThanOrEqual(R * (1 - 1e-9));
+    // Across the walls the outer columns stand half their spacing from them (37 or 38 columns for
+    // 37.5 cells, whichever pair keeps the lattice nearer cubic: start-packing.ts), and the walls'
+    // clamp keeps them there (StepContext.wallClearance): r where spread, less where drawn together.
+    for (const a of [0, 2]) {
+      expect(lo[a]).toBeGreaterThanOrEqual(c[2 * a] * (1 - 1e-9));
+      expect(0.3 - hi[a]).toBeGreaterThanOrEqual(c[2 * a + 1] * (1 - 1e-9));
+      expect(Math.min(c[2 * a], c[2 * a + 1])).toBeGreaterThan(0.98 * R);
+      expect(lo[a] * 2 * (Math.round((hi[a] - lo[a]) / (2 * lo[a])) + 1)).toBeCloseTo(0.3, 9);
+    }
     // Vertically the layers are squeezed to keep each particle's volume (2r)³, and stand on the floor.
     const layers = Math.round((hi[1] - lo[1]) / (2 * R)) + 1, dy = (hi[1] - lo[1]) / (layers - 1);
     expect(lo[1]).toBeCloseTo(dy / 2, 9);
