@@ -22,6 +22,7 @@
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { HalfRows } from './pressure-half.ts';
 
 export interface KernelView {
   /** Slot positions, 3 per slot (the passes move them). */
@@ -97,6 +98,8 @@ export interface SolveView extends KernelView {
   grad: Float64Array | null;
   /** Per slot: the residual of the last Jacobi update (pressureUpdateRange). */
   res: Float64Array;
+  /** The rows' upper parts and scratch for the one-thread loops over each pair once (pressure-half.ts); absent in a team's job. */
+  half?: HalfRows;
 }
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */

@@ -1,0 +1,233 @@
+/**
+ * The pressure stage's and PBF's hot loops (pressure-kernels.ts) on one thread, over each pair of
+ * neighbours once: the kernel of a pair (its distance, spline and slope) is evaluated from its
+ * lower slot and added to both ends, as the one-thread implicit viscosity does with half rows
+ * (viscosity-weiler-product.ts applyHalf). The sums are those of the gather loops, in the same
+ * order, so the bits are the same on one thread as on a team that runs the gather loops:
+ *
+ * every solve row (solve-setup.ts prepareSolve) holds first the slots b < a that name slot a, in
+ * ascending b, then the slots b > a (solve-pair-rows.ts rowsFromPairs; `mid[a]` is where that
+ * upper part starts). Visiting the slots in ascending order, the upper part of each, a slot's
+ * per-slot sum receives its lower entries in ascending order from the slots before it, then its own
+ * upper entries: the gather loop's order. A pair's terms are exact mirrors at the two ends
+ * (x_b − x_a = −(x_a − x_b) exactly, so |d|, the spline, the slope and its single-precision copy
+ * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
+ *
+ * A slot with closed walls within h takes its ghosts from pressure-ghosts.ts over its full row
+ * (they are summed apart from the liquid terms and added after them, as in the gather loops);
+ * object particles per slot, as there.
+ */
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { SolveView } from './pressure-kernels.ts';
+
+/** What the half loops need besides the view: where each row's upper part starts, and scratch. */
+export interface HalfRows {
+  /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
+  mid: Int32Array;
+  /** Per slot: a cursor into the lower part of its row (factorHalf writes the slopes there). */
+  cur: Int32Array;
+  /** 3 per slot: the gradient sums of factorHalf. */
+  acc: Float64Array;
+}
+
+/** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
+export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: number, mid: Int32Array): void {
+  for (let a = 0; a < n; a++) {
+    let q = ls[a];
+    const q1 = ls[a + 1];
+    while (q < q1 && lj[q] < a) q++;
+    mid[a] = q;
+  }
+}
+
+/** pressure-kernels.ts factorRange over slots [0, n), each pair once (see the header); the same bits. */
+export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
+  const mid = hr.mid, cur = hr.cur, acc = hr.acc;
+  const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
+  // The sums every slot starts from (ρ̂'s 1 is its own), in the arrays the measure writes at the end.
+  for (let a = 0; a < n; a++) {
+    dens[a] = 1; alpha[a] = 0; nb[a] = 0; cur[a] = ls[a];
+    acc[3 * a] = 0; acc[3 * a + 1] = 0; acc[3 * a + 2] = 0;
+  }
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+    let rho = dens[a], gx = acc[3 * a], gy = acc[3 * a + 1], gz = acc[3 * a + 2], s2 = alpha[a], k = nb[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      const d = Math.sqrt(d2), s = d * invH;
+      if (s >= 1) { kg[q] = 0; kg[cur[j]++] = 0; continue; }
+      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
+      const t = 1 - s, inner = s <= 0.5;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += w; dens[j] += w;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      if (d === 0) { kg[q] = 0; kg[cur[j]++] = 0; continue; }
+      const f = Math.fround((slope * invH) / d);
+      kg[q] = f; kg[cur[j]++] = f;
+      const ex = f * dx, ey = f * dy, ez = f * dz;
+      gx += ex; gy += ey; gz += ez;
+      acc[b] -= ex; acc[b + 1] -= ey; acc[b + 2] -= ez;
+      if (uniform) {
+        const e = f * f * d2;
+        s2 += e; alpha[j] += e;
+      } else {
+        s2 += f * f * d2 * invMass[j]; alpha[j] += f * f * d2 * ia;
+      }
+    }
+    const walled = anyWalls && mask[a] !== 0;
+    // The ghosts' share (its liquid sums are the ones above, the same bits).
+    if (walled) factorRowWalls(v, a);
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+      if (s >= 1) { bg[q] = 0; continue; }
+      const gm = gamma[o];
+      if (s < NEIGHBOUR_EDGE) k++;
+      rho += gm * cubicSpline(s);
+      if (d === 0) { bg[q] = 0; continue; }
+      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
+      bg[q] = g;
+      const f = gm * g;
+      gx += f * dx; gy += f * dy; gz += f * dz;
+    }
+    let hx = gx, hy = gy, hz = gz;
+    if (walled) {
+      const g = ghostSum;
+      rho += g[6]; gx += g[7]; gy += g[8]; gz += g[9]; s2 += g[10];
+      hx = gx + g[11]; hy = gy + g[12]; hz = gz + g[13];
+      k += g[14];
+    }
+    nb[a] = k;
+    const gs = v.grad;
+    if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
+    dens[a] = rho * invN0;
+    alpha[a] = (n0 * n0) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + epsN);
+  }
+}
+
+/**
+ * pressure-kernels.ts densityRange over slots [0, n), each pair once: ρ̂ alone, the same bits (a
+ * walled slot's ghosts through factorRowWalls, which also writes its row's slopes, as
+ * densityRange's walled path does).
+ */
+export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
+  const mid = hr.mid, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  dens.fill(1, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let rho = dens[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      const t = 1 - s;
+      const w = s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += w; dens[j] += w;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      rho += gamma[o] * cubicSpline(s);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      factorRowWalls(v, a);
+      rho += ghostSum[6];
+    }
+    dens[a] = rho * invN0;
+  }
+}
+
+/** pressure-kernels.ts pressureDisplacementRange over slots [0, n), each pair once; the same bits. */
+export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  out.fill(0, 0, 3 * n);
+  for (let a = 0; a < n; a++) {
+    const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let cx = out[3 * a], cy = out[3 * a + 1], cz = out[3 * a + 2];
+    if (uniform) {
+      // As the gather loop: no test for a zero pressure sum or slope (such a term adds ±0).
+      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+        const j = lj[q], b = 3 * j;
+        const f = (pa + p[j]) * kg[q];
+        const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
+        cx += ex; cy += ey; cz += ez;
+        out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
+      }
+    } else {
+      const ia = invMass[a];
+      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+        const j = lj[q];
+        const l = pa + p[j], g = kg[q];
+        if (l === 0 || g === 0) continue;
+        const b = 3 * j, ib = invMass[j], rx = xa - x[b], ry = ya - x[b + 1], rz = za - x[b + 2];
+        const f = l * ((2 * ia) / (ia + ib)) * g, fb = l * ((2 * ib) / (ib + ia)) * g;
+        cx += f * rx; cy += f * ry; cz += f * rz;
+        out[b] -= fb * rx; out[b + 1] -= fb * ry; out[b + 2] -= fb * rz;
+      }
+    }
+    if (pa !== 0) {
+      const wa = uniform ? 1 : invMass[a];
+      for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+        const o = bj[q], g = bg[q];
+        if (g === 0) continue;
+        const f = pa * wa * gamma[o] * g;
+        cx += f * (xa - opos[3 * o]); cy += f * (ya - opos[3 * o + 1]); cz += f * (za - opos[3 * o + 2]);
+      }
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDisplacement(v, a);
+      cx += ghostSum[1]; cy += ghostSum[2]; cz += ghostSum[3];
+    }
+    out[3 * a] = -cx * invN0; out[3 * a + 1] = -cy * invN0; out[3 * a + 2] = -cz * invN0;
+  }
+}
+
+/**
+ * pressure-kernels.ts pressureUpdateRange over slots [0, n), each pair's density change once (the
+ * term is the same at both ends); the same bits. v.res carries the sums until each slot's residual
+ * replaces its own.
+ */
+export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  res.fill(0, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let drho = res[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], f = kg[q];
+      if (f === 0) continue;
+      const b = 3 * j;
+      const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
+      drho += c; res[j] += c;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q], g = bg[q];
+      if (g === 0) continue;
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      drho += gamma[o] * g * (ux * dx + uy * dy + uz * dz);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDensityChange(v, a, u);
+      drho += ghostSum[0];
+    }
+    const e = dens[a] + drho * invN0 - 1;
+    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
+    const np = p[a] + omega * alpha[a] * e;
+    p[a] = np > 0 ? np : 0;
+  }
+}
