@@ -13,6 +13,9 @@
  * (x_b − x_a = −(x_a − x_b) exactly, so |d|, the spline, the slope and its single-precision copy
  * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
  *
+ * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
+ * loops write and read their full rows).
+ *
  * A slot with closed walls within h takes its ghosts from pressure-ghosts.ts over its full row
  * (they are summed apart from the liquid terms and added after them, as in the gather loops);
  * object particles per slot, as there.
@@ -25,9 +28,7 @@ import type { SolveView } from './pressure-kernels.ts';
 export interface HalfRows {
   /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
   mid: Int32Array;
-  /** Per slot: a cursor into the lower part of its row (factorHalf writes the slopes there). */
-  cur: Int32Array;
-  /** 3 per slot: the gradient sums of factorHalf. */
+  /** 6 per slot: factorHalf's sums (ρ̂, the gradient, the diagonal's, the neighbour count), side by side for the writes to a pair's far end; advanceHalf's density changes (1 per slot). */
   acc: Float64Array;
 }
 
@@ -45,38 +46,38 @@ export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: num
 export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
-  const mid = hr.mid, cur = hr.cur, acc = hr.acc;
+  const mid = hr.mid, acc = hr.acc;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
-  // The sums every slot starts from (ρ̂'s 1 is its own), in the arrays the measure writes at the end.
+  // The sums every slot starts from (ρ̂'s 1 is its own): ρ̂, the gradient, Σ m_a/m_b |G|², the count.
   for (let a = 0; a < n; a++) {
-    dens[a] = 1; alpha[a] = 0; nb[a] = 0; cur[a] = ls[a];
-    acc[3 * a] = 0; acc[3 * a + 1] = 0; acc[3 * a + 2] = 0;
+    const c = 6 * a;
+    acc[c] = 1; acc[c + 1] = 0; acc[c + 2] = 0; acc[c + 3] = 0; acc[c + 4] = 0; acc[c + 5] = 0;
   }
   for (let a = 0; a < n; a++) {
-    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
-    let rho = dens[a], gx = acc[3 * a], gy = acc[3 * a + 1], gz = acc[3 * a + 2], s2 = alpha[a], k = nb[a];
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a], c = 6 * a;
+    let rho = acc[c], gx = acc[c + 1], gy = acc[c + 2], gz = acc[c + 3], s2 = acc[c + 4], k = acc[c + 5];
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
-      const j = lj[q], b = 3 * j;
+      const j = lj[q], b = 3 * j, e = 6 * j;
       const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
-      if (s >= 1) { kg[q] = 0; kg[cur[j]++] = 0; continue; }
-      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
+      if (s >= 1) { kg[q] = 0; continue; }
+      if (s < NEIGHBOUR_EDGE) { k++; acc[e + 5]++; }
       const t = 1 - s, inner = s <= 0.5;
       const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      rho += w; dens[j] += w;
+      rho += w; acc[e] += w;
       const slope = inner ? s * (18 * s - 12) : -6 * t * t;
-      if (d === 0) { kg[q] = 0; kg[cur[j]++] = 0; continue; }
+      if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
-      kg[q] = f; kg[cur[j]++] = f;
+      kg[q] = f;
       const ex = f * dx, ey = f * dy, ez = f * dz;
       gx += ex; gy += ey; gz += ez;
-      acc[b] -= ex; acc[b + 1] -= ey; acc[b + 2] -= ez;
+      acc[e + 1] -= ex; acc[e + 2] -= ey; acc[e + 3] -= ez;
       if (uniform) {
-        const e = f * f * d2;
-        s2 += e; alpha[j] += e;
+        const g2 = f * f * d2;
+        s2 += g2; acc[e + 4] += g2;
       } else {
-        s2 += f * f * d2 * invMass[j]; alpha[j] += f * f * d2 * ia;
+        s2 += f * f * d2 * invMass[j]; acc[e + 4] += f * f * d2 * ia;
       }
     }
     const walled = anyWalls && mask[a] !== 0;
@@ -108,6 +109,42 @@ export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     dens[a] = rho * invN0;
     alpha[a] = (n0 * n0) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + epsN);
+  }
+}
+
+/**
+ * pressure-kernels.ts advanceDensityRange over slots [0, n), each pair's density change once; the
+ * same bits (hr.acc carries the sums).
+ */
+export function advanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const dens = v.dens, mask = v.wmask, mid = hr.mid, acc = hr.acc;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  acc.fill(0, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let drho = acc[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], f = kg[q];
+      if (f === 0) continue;
+      const b = 3 * j;
+      const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
+      drho += c; acc[j] += c;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q], g = bg[q];
+      if (g === 0) continue;
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const f = gamma[o] * g;
+      if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
+      else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDensityChange(v, a, u);
+      drho += ghostSum[0];
+    }
+    dens[a] += drho * invN0;
   }
 }
 

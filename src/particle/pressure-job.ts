@@ -11,7 +11,7 @@ import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterRange } from './pressure-filter.ts';
-import { densityHalf, displaceHalf, factorHalf, updateHalf } from './pressure-half.ts';
+import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf } from './pressure-half.ts';
 import { teamWork } from './work.ts';
 
 /**
@@ -45,14 +45,16 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = ou ? 1 : 0;
-  // On one thread, the measure, the displacement and the update over each pair once (the same bits).
+  // On one thread, the loops that read or write the slopes over each pair once (the same bits; the
+  // slopes of the rows' upper parts only, which the filter does not read).
   const half = v.half;
-  if (half && (phase === FACTOR || phase === DENSITY || phase === DISPLACE || phase === UPDATE) && job.threads(n) === 1) {
+  if (half && phase !== WALLS && phase !== FILTER_VELOCITY && job.threads(n) === 1) {
     if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) wallRange(v, 0, n);
     if (phase === FACTOR) factorHalf(v, n, half);
     else if (phase === DENSITY) densityHalf(v, n, half);
     else if (phase === DISPLACE) displaceHalf(v, n, half);
-    else updateHalf(v, n, half, omega);
+    else if (phase === UPDATE) updateHalf(v, n, half, omega);
+    else advanceHalf(v, n, half, u ?? v.dx, ou);
     return;
   }
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {

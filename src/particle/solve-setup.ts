@@ -279,7 +279,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * 5 * m + 3 * wm + 4 * m + im) + 3 * 4 * m + m + 512;
+  const slotBytes = 8 * (3 * 6 * m + 3 * wm + 4 * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -349,7 +349,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = st.boundarySlopes;
-  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, cur, acc } = mem;
+  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
   upperStarts(list.start, list.j, n, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
@@ -365,7 +365,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
-    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, cur, acc },
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc },
   };
   return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }
@@ -378,10 +378,10 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
 function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
   return {
     buffer: mem.buffer,
-    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), acc: mem.f64(3 * m),
+    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), acc: mem.f64(6 * m),
     wdel: mem.f64(3 * wm),
     alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m),
-    nb: mem.i32(m), mid: mem.i32(m), cur: mem.i32(m), wmask: mem.u8(m),
+    nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
   };
 }
 
