@@ -16,12 +16,13 @@
  * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
  * loops write and read their full rows).
  *
- * A slot with closed walls within h takes its ghosts from pressure-ghosts.ts over its full row
- * (they are summed apart from the liquid terms and added after them, as in the gather loops);
- * object particles per slot, as there.
+ * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
+ * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
+ * they are summed apart from the liquid terms and added after them, as in the gather loops. Object
+ * particles per slot, as there.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import { ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
@@ -62,7 +63,8 @@ export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
-      if (s < NEIGHBOUR_EDGE) { k++; acc[e + 5]++; }
+      const inside = +(s < NEIGHBOUR_EDGE);
+      k += inside; acc[e + 5] += inside;
       const t = 1 - s, inner = s <= 0.5;
       const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w; acc[e] += w;
@@ -81,8 +83,7 @@ export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
       }
     }
     const walled = anyWalls && mask[a] !== 0;
-    // The ghosts' share (its liquid sums are the ones above, the same bits).
-    if (walled) factorRowWalls(v, a);
+    if (walled) ghostFactor(v, a, false);
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
@@ -177,7 +178,7 @@ export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
       rho += gamma[o] * cubicSpline(s);
     }
     if (anyWalls && mask[a] !== 0) {
-      factorRowWalls(v, a);
+      ghostFactor(v, a, true);
       rho += ghostSum[6];
     }
     dens[a] = rho * invN0;
@@ -267,4 +268,79 @@ export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number)
     const np = p[a] + omega * alpha[a] * e;
     p[a] = np > 0 ? np : 0;
   }
+}
+
+/** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
+const AXES = 7;
+
+/**
+ * The ghosts' share of factorRowWalls for slot a (wmask ≠ 0), into ghostSum[6..14], the same sums
+ * in the same order without its liquid terms (factorHalf has them): a's own images, then the
+ * images of each neighbour of its full row that shares a wall with it. `densityOnly`: [6] alone
+ * (densityHalf).
+ */
+function ghostFactor(v: SolveView, a: number, densityOnly: boolean): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, t4 = 0, o1 = 0, o2 = 0, o3 = 0, ghosts = 0;
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
+    const d2 = 0 + ox * ox + oy * oy + oz * oz;
+    if (d2 >= h2) continue;
+    if (d2 < edge2) ghosts++;
+    const d = Math.sqrt(d2), s = d * invH;
+    w0 += cubicSpline(s);
+    if (d === 0) continue;
+    const f = (cubicSplineSlope(s) * invH) / d;
+    e1 += f * ox; e2 += f * oy; e3 += f * oz;
+    o1 += f * ox; o2 += f * oy; o3 += f * oz;
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const j = lj[q], wb = mask[j];
+    // The axes whose walls a and b both see, the same wall (the same sign bit).
+    const common = ma & wb & ~((wa ^ wb) >> 3);
+    if (common === 0) continue;
+    const b = 3 * j;
+    const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+    const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
+    if (densityOnly) {
+      for (let S = common; S > 0; S = (S - 1) & common) {
+        const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
+        const gd2 = ox * ox + oy * oy + oz * oz;
+        if (gd2 >= h2) continue;
+        w0 += cubicSpline(Math.sqrt(gd2) * invH);
+      }
+      continue;
+    }
+    // T_b's G_ab at full precision (factorRowWalls's liquid term).
+    const dd = dx * dx + dy * dy + dz * dz;
+    const d = Math.sqrt(dd), s = d * invH;
+    let tx = 0, ty = 0, tz = 0;
+    if (s < 1 && d !== 0) {
+      const t = 1 - s, slope = s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
+      const fu = (slope * invH) / d;
+      tx = fu * dx; ty = fu * dy; tz = fu * dz;
+    }
+    const g0 = tx * tx + ty * ty + tz * tz;
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
+      const gd2 = ox * ox + oy * oy + oz * oz;
+      if (gd2 >= h2) continue;
+      if (gd2 < edge2) ghosts++;
+      const gd = Math.sqrt(gd2), gs = gd * invH;
+      w0 += cubicSpline(gs);
+      if (gd === 0) continue;
+      const f = (cubicSplineSlope(gs) * invH) / gd;
+      const ex = f * ox, ey = f * oy, ez = f * oz;
+      e1 += ex; e2 += ey; e3 += ez;
+      tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
+    }
+    t4 += (tx * tx + ty * ty + tz * tz - g0) * (uniform ? 1 : invMass[j]);
+  }
+  const out = ghostSum;
+  out[6] = w0; out[7] = e1; out[8] = e2; out[9] = e3; out[10] = t4; out[11] = o1; out[12] = o2; out[13] = o3; out[14] = ghosts;
 }
