@@ -75,12 +75,9 @@ export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
       const ex = f * dx, ey = f * dy, ez = f * dz;
       gx += ex; gy += ey; gz += ez;
       acc[e + 1] -= ex; acc[e + 2] -= ey; acc[e + 3] -= ez;
-      if (uniform) {
-        const g2 = f * f * d2;
-        s2 += g2; acc[e + 4] += g2;
-      } else {
-        s2 += f * f * d2 * invMass[j]; acc[e + 4] += f * f * d2 * ia;
-      }
+      // (x · 1 is x: with equal masses the same bits as f² d² alone.)
+      const g2 = f * f * d2;
+      s2 += g2 * (uniform ? 1 : invMass[j]); acc[e + 4] += g2 * ia;
     }
     const walled = anyWalls && mask[a] !== 0;
     if (walled) ghostFactor(v, a, false);
