@@ -39,7 +39,8 @@ const p0 = new Float64Array(n);
 for (let a = 0; a < n; a++) p0[a] = v.dens[a] > 1 ? (v.dens[a] - 1) * v.alpha[a] : 0;
 const dens0 = v.dens.slice(0, n);
 const bytes = (x: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, len: number, size: number) => Buffer.from(x.buffer, x.byteOffset, len * size);
-const snap = () => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8)]);
+// (The measure's outputs; factorHalf also leaves its gradient sums in dx, which no measure outputs.)
+const snap = (name: string) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), ...(name === 'factor' ? [] : [bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8)])]);
 const prep = () => { v.p.set(p0); v.dens.set(dens0); };
 const kernels: [string, () => void, () => void][] = [
   ['factor', () => factorRange(v, 0, n), () => factorHalf(v, n, hr)],
@@ -53,8 +54,8 @@ const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} row entries a slot, load ${loadavg()[0].toFixed(1)}`);
 for (const [name, gather, half] of kernels) {
   // Gather first (it writes the full rows' slopes that the half loops' upper parts equal).
-  factorRange(v, 0, n); prep(); gather(); const g = snap();
-  factorRange(v, 0, n); prep(); half(); const h = snap();
+  factorRange(v, 0, n); prep(); gather(); const g = snap(name);
+  factorRange(v, 0, n); prep(); half(); const h = snap(name);
   factorRange(v, 0, n);
   const tg: number[] = [], th: number[] = [];
   for (let r = 0; r < reps; r++) {

@@ -29,7 +29,7 @@ import type { SolveView } from './pressure-kernels.ts';
 export interface HalfRows {
   /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
   mid: Int32Array;
-  /** 6 per slot: factorHalf's sums (ρ̂, the gradient, the diagonal's, the neighbour count), side by side for the writes to a pair's far end; advanceHalf's density changes (1 per slot). */
+  /** Per slot: advanceHalf's density changes. */
   acc: Float64Array;
 }
 
@@ -47,37 +47,37 @@ export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: num
 export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
-  const mid = hr.mid, acc = hr.acc;
+  const mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
-  // The sums every slot starts from (ρ̂'s 1 is its own): ρ̂, the gradient, Σ m_a/m_b |G|², the count.
+  // The sums every slot starts from (ρ̂'s 1 is its own), in arrays the measure overwrites: ρ̂ in
+  // dens, Σ m_a/m_b |G|² in alpha, the count in nb, the gradient in dx (free until a displacement).
   for (let a = 0; a < n; a++) {
-    const c = 6 * a;
-    acc[c] = 1; acc[c + 1] = 0; acc[c + 2] = 0; acc[c + 3] = 0; acc[c + 4] = 0; acc[c + 5] = 0;
+    dens[a] = 1; alpha[a] = 0; nb[a] = 0;
+    grad[3 * a] = 0; grad[3 * a + 1] = 0; grad[3 * a + 2] = 0;
   }
   for (let a = 0; a < n; a++) {
-    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a], c = 6 * a;
-    let rho = acc[c], gx = acc[c + 1], gy = acc[c + 2], gz = acc[c + 3], s2 = acc[c + 4], k = acc[c + 5];
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+    let rho = dens[a], gx = grad[3 * a], gy = grad[3 * a + 1], gz = grad[3 * a + 2], s2 = alpha[a], k = nb[a];
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
-      const j = lj[q], b = 3 * j, e = 6 * j;
+      const j = lj[q], b = 3 * j;
       const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
-      const inside = +(s < NEIGHBOUR_EDGE);
-      k += inside; acc[e + 5] += inside;
+      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
       const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      rho += w; acc[e] += w;
+      rho += w; dens[j] += w;
       const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
       const ex = f * dx, ey = f * dy, ez = f * dz;
       gx += ex; gy += ey; gz += ez;
-      acc[e + 1] -= ex; acc[e + 2] -= ey; acc[e + 3] -= ez;
+      grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
       // (x · 1 is x: with equal masses the same bits as f² d² alone.)
       const g2 = f * f * d2;
-      s2 += g2 * (uniform ? 1 : invMass[j]); acc[e + 4] += g2 * ia;
+      s2 += g2 * (uniform ? 1 : invMass[j]); alpha[j] += g2 * ia;
     }
     const walled = anyWalls && mask[a] !== 0;
     if (walled) ghostFactor(v, a, false);

@@ -279,7 +279,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * 6 * m + 3 * wm + 4 * m + im) + 2 * 4 * m + m + 512;
+  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -378,9 +378,9 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
 function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
   return {
     buffer: mem.buffer,
-    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m), acc: mem.f64(6 * m),
+    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m), acc: mem.f64(m),
     nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
   };
 }
