@@ -4,7 +4,8 @@
  * which every slot writes only its own entries, so the phases run on the thread team over
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
- * the same pass on any thread count.
+ * the same pass on any thread count. On one thread the phases that read or write the kernel
+ * slopes run pressure-half.ts's loops over each pair once instead: the same sums in the same order.
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';

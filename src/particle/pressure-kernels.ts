@@ -1,7 +1,8 @@
 /**
  * The loops of the pressure stage (pressure.ts) and of PBF density correction (pbf.ts), in gather
  * form: each runs over a range of slots [a0, a1), and every slot writes only its own entries, so
- * ranges can run on any thread in any order with the same result.
+ * ranges can run on any thread in any order with the same result (one thread runs
+ * pressure-half.ts's loops over each pair once, the same bits).
  *
  * Density (over the rest density) of slot a, with the cubic spline w over the support h and n0 its
  * sum over the rest lattice (the particle itself included):

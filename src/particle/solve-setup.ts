@@ -175,8 +175,8 @@ export const solveListJob = defineJob({
  * The upper halves of the liquid neighbour rows over the density cells [c0, c1): every slot b > a
  * within h of slot a, rows appended in slot order (cells are runs of slots, so a row cell either
  * lies wholly above the slot's own cell or not at all), each row in the order of its cell's row
- * cells (rowCells) and of the slots within a cell; rowsFromHalf makes the full rows from them. Every slot of every row cell is a candidate: testing
- * each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
+ * cells (rowCells) and of the slots within a cell; rowsFromHalf (solve-pair-rows.ts) makes the full
+ * rows from them. Every slot of every row cell is a candidate: testing each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
  * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
  * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell. The rows'
  * entries are 16- or 32-bit (slot-rows.ts).
