@@ -4,13 +4,15 @@
  * which every slot writes only its own entries, so the phases run on the thread team over
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
- * the same pass on any thread count.
+ * the same pass on any thread count. On one thread the phases that read or write the kernel
+ * slopes run pressure-half.ts's loops over each pair once instead: the same sums in the same order.
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterRange } from './pressure-filter.ts';
+import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf } from './pressure-half.ts';
 import { teamWork } from './work.ts';
 
 /**
@@ -44,6 +46,18 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = ou ? 1 : 0;
+  // On one thread, the loops that read or write the slopes over each pair once (the same bits; the
+  // slopes of the rows' upper parts only, which the filter does not read).
+  const half = v.half;
+  if (half && phase !== WALLS && phase !== FILTER_VELOCITY && job.threads(n) === 1) {
+    if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) wallRange(v, 0, n);
+    if (phase === FACTOR) factorHalf(v, n, half);
+    else if (phase === DENSITY) densityHalf(v, n, half);
+    else if (phase === DISPLACE) displaceHalf(v, n, half);
+    else if (phase === UPDATE) updateHalf(v, n, half, omega);
+    else advanceHalf(v, n, half, u ?? v.dx, ou);
+    return;
+  }
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
     s.phase = WALLS;
     runJob(job, n);

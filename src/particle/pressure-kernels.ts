@@ -1,7 +1,8 @@
 /**
  * The loops of the pressure stage (pressure.ts) and of PBF density correction (pbf.ts), in gather
  * form: each runs over a range of slots [a0, a1), and every slot writes only its own entries, so
- * ranges can run on any thread in any order with the same result.
+ * ranges can run on any thread in any order with the same result (one thread runs
+ * pressure-half.ts's loops over each pair once, the same bits).
  *
  * Density (over the rest density) of slot a, with the cubic spline w over the support h and n0 its
  * sum over the rest lattice (the particle itself included):
@@ -22,6 +23,7 @@
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { HalfRows } from './pressure-half.ts';
 
 export interface KernelView {
   /** Slot positions, 3 per slot (the passes move them). */
@@ -97,6 +99,8 @@ export interface SolveView extends KernelView {
   grad: Float64Array | null;
   /** Per slot: the residual of the last Jacobi update (pressureUpdateRange). */
   res: Float64Array;
+  /** The rows' upper parts and scratch for the one-thread loops over each pair once (pressure-half.ts); absent in a team's job. */
+  half?: HalfRows;
 }
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */

@@ -70,6 +70,39 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
 }
 
 /**
+ * Full rows from half rows `half` (row a: the slots b > a within h, in any order) on one thread,
+ * in rowsFromPairs's layout: row a holds the slots i < a whose half rows name it, in ascending i,
+ * then its own half row in its order. Scratch: `cursor`, n entries.
+ */
+export function rowsFromHalf(half: SlotRows, n: number, list: SlotRows, cursor: Int32Array): void {
+  const hs = half.start, hj = half.j, len = list.start;
+  len.fill(0, 0, n + 1);
+  for (let i = 0; i < n; i++) {
+    len[i] += hs[i + 1] - hs[i];
+    for (let q = hs[i], q1 = hs[i + 1]; q < q1; q++) len[hj[q]]++;
+  }
+  let total = 0;
+  for (let a = 0; a < n; a++) {
+    const l = len[a];
+    len[a] = cursor[a] = total;
+    total += l;
+  }
+  len[n] = total;
+  list.reserve(total);
+  list.length = total;
+  const lj = list.j;
+  for (let i = 0; i < n; i++) {
+    let ci = cursor[i];
+    for (let q = hs[i], q1 = hs[i + 1]; q < q1; q++) {
+      const j = hj[q];
+      lj[ci++] = j;
+      lj[cursor[j]++] = i;
+    }
+    cursor[i] = ci;
+  }
+}
+
+/**
  * Writes the pairs of particles [i0, i1) whose bits are set into both rows: i's own entries at
  * own[i] on, j's entry from i at into[block + j] (advanced).
  */
@@ -161,9 +194,9 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
   return teamWork.teamRowsOnOneThread || ctx.runner.bind(solveRowsCountJob).threads(n) > 1;
 }
 
-/** The rows by the team's jobs (see the header): the same rows as rowsFromPairs. */
-export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows): void {
-  const pairs = ctx.cells.pairs, ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
+/** The rows by the team's jobs (see the header): the same rows as rowsFromPairs (`pairs`: the pair list, or the half rows of rowsFromHalf, whose rows these are then). */
+export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs): void {
+  const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
   if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
   if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);

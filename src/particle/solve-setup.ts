@@ -17,7 +17,8 @@ import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
-import { rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
+import { upperStarts } from './pressure-half.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
@@ -38,6 +39,8 @@ export class SolveState {
   objectStep: Float64Array = new Float64Array(0);
   /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
   pairs = new SlotRows();
+  /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the rows. */
+  half = new SlotRows();
   boundary = new NeighbourList();
   n0 = 0;
   cellScratch = new Int32Array(27);
@@ -169,10 +172,11 @@ export const solveListJob = defineJob({
 });
 
 /**
- * Liquid neighbour rows over the density cells [c0, c1): every slot b ≠ a within h of slot a, rows
- * appended in slot order (cells are runs of slots), each row in the order of its cell's row cells
- * (rowCells) and of the slots within a cell. Every slot of every row cell is a candidate: testing
- * each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
+ * The upper halves of the liquid neighbour rows over the density cells [c0, c1): every slot b > a
+ * within h of slot a, rows appended in slot order (cells are runs of slots, so a row cell either
+ * lies wholly above the slot's own cell or not at all), each row in the order of its cell's row
+ * cells (rowCells) and of the slots within a cell; rowsFromHalf (solve-pair-rows.ts) makes the full
+ * rows from them. Every slot of every row cell is a candidate: testing each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
  * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
  * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell. The rows'
  * entries are 16- or 32-bit (slot-rows.ts).
@@ -195,12 +199,12 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = k0; k < k1; k++) {
         const c2 = cells[k];
-        // The slot's own cell in two runs about the slot, so that no candidate is compared with a.
+        // The slot's own cell from the slot on; the other cells above it.
         if (c2 === c) {
-          len = gatherSlots(x, xa, ya, za, h2, start[c], a, lj, len);
           len = gatherSlots(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
           continue;
         }
+        if (start[c2] < start[c]) continue;
         len = gatherSlots(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
       }
     }
@@ -275,7 +279,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 4 * m + im) + 4 * m + m + 512;
+  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -285,7 +289,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const teamRows = fromPairs && teamListsRows(ctx, n);
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
-  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc) + 32, ctx.shared);
+  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
   let mem = first ? carveSlots(first, m, wm, im) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
@@ -310,11 +314,17 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     dc.updateBoxes(mem.x);
     const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
     rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
-    const job = ctx.runner.bind(solveListJob), ja = job.a;
+    const job = ctx.runner.bind(solveListJob), ja = job.a, half = st.half;
     ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf;
     job.s.h2 = ctx.densityH * ctx.densityH;
-    job.lists.list = list;
+    half.shared = ctx.shared;
+    half.reset(n);
+    job.lists.list = half;
     runJob(job, n, nc);
+    half.start[n] = half.length;
+    // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
+    if (teamListsRows(ctx, n)) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+    else rowsFromHalf(half, n, list, first.i32(n));
   }
   list.start[n] = list.length;
 
@@ -339,7 +349,8 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   mem = carveSlots(whole, m, wm, im);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = st.boundarySlopes;
-  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask } = mem;
+  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
+  upperStarts(list.start, list.j, n, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];
@@ -354,7 +365,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
-    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc },
   };
   return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }
@@ -369,8 +380,8 @@ function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
     buffer: mem.buffer,
     x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m),
-    nb: mem.i32(m), wmask: mem.u8(m),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m), acc: mem.f64(m),
+    nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
   };
 }
 

@@ -5,7 +5,9 @@
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
  * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
  * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
- * boundary rows (solve-boundary-rows.ts), as one thread lists them.
+ * boundary rows (solve-boundary-rows.ts), as one thread lists them. One thread runs the passes
+ * over each pair once (pressure-half.ts), the team the gather loops over full rows: the same bits,
+ * with equal masses and with two liquids of different densities.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -36,8 +38,19 @@ const WITH_BALL: SceneInput = {
   bodies: [...SCENE.bodies!, { material: 'steel', shape: { type: 'sphere', center: [0, 0.032, 0], radius: 0.008 } }],
 };
 
-function run(workers: number, fromPairs = false): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[] } {
-  const sim = threadedSim(fromPairs ? WITH_BALL : SCENE, workers);
+/** SCENE as two liquids side by side, one 1.6 times as dense (the passes' mass-weighted paths). */
+const MIXED: SceneInput = {
+  ...SCENE,
+  particle: { radius: 0.0013 },
+  materials: { honey: liquid(5), syrup: { ...liquid(5), density: 1600 } },
+  bodies: [
+    { material: 'honey', shape: { type: 'box', center: [-0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
+    { material: 'syrup', shape: { type: 'box', center: [0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
+  ],
+};
+
+function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[] } {
+  const sim = threadedSim(scene, workers);
   open.push(sim);
   const jobs = teamKernels(sim);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5), dt = 1 / 120;
@@ -72,6 +85,23 @@ describe('pressure and PBF passes on 2 threads', () => {
       expect(one.passes[1]).toBeGreaterThan(0);
       expect(two.passes).toEqual(one.passes);
       expect(two.jobs.has('pressure-solve')).toBe(true);
+      // PBF's rows, listed as upper halves over the density cells, made full by the team's jobs.
+      expect(two.jobs.has('solve-rows-fill')).toBe(true);
+      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+    } finally {
+      teamWork.minParticles = saved;
+    }
+  });
+
+  it('equal one thread bit for bit with two liquids of different densities', () => {
+    const saved = teamWork.minParticles;
+    teamWork.minParticles = 1024;
+    try {
+      const one = run(1, false, MIXED), two = run(2, false, MIXED);
+      expect(one.passes[0]).toBeGreaterThan(1);
+      expect(one.passes[1]).toBeGreaterThan(0);
+      expect(two.passes).toEqual(one.passes);
       expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
       expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
     } finally {

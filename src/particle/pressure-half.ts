@@ -1,0 +1,343 @@
+/**
+ * The pressure stage's and PBF's hot loops (pressure-kernels.ts) on one thread, over each pair of
+ * neighbours once: the kernel of a pair (its distance, spline and slope) is evaluated from its
+ * lower slot and added to both ends, as the one-thread implicit viscosity does with half rows
+ * (viscosity-weiler-product.ts applyHalf). The sums are those of the gather loops, in the same
+ * order, so the bits are the same on one thread as on a team that runs the gather loops:
+ *
+ * every solve row (solve-setup.ts prepareSolve) holds first the slots b < a that name slot a, in
+ * ascending b, then the slots b > a (solve-pair-rows.ts rowsFromPairs; `mid[a]` is where that
+ * upper part starts). Visiting the slots in ascending order, the upper part of each, a slot's
+ * per-slot sum receives its lower entries in ascending order from the slots before it, then its own
+ * upper entries: the gather loop's order. A pair's terms are exact mirrors at the two ends
+ * (x_b − x_a = −(x_a − x_b) exactly, so |d|, the spline, the slope and its single-precision copy
+ * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
+ *
+ * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
+ * loops write and read their full rows).
+ *
+ * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
+ * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
+ * they are summed apart from the liquid terms and added after them, as in the gather loops. Object
+ * particles per slot, as there.
+ */
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { SolveView } from './pressure-kernels.ts';
+
+/** What the half loops need besides the view: where each row's upper part starts, and scratch. */
+export interface HalfRows {
+  /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
+  mid: Int32Array;
+  /** Per slot: advanceHalf's density changes. */
+  acc: Float64Array;
+}
+
+/** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
+export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: number, mid: Int32Array): void {
+  for (let a = 0; a < n; a++) {
+    let q = ls[a];
+    const q1 = ls[a + 1];
+    while (q < q1 && lj[q] < a) q++;
+    mid[a] = q;
+  }
+}
+
+/** pressure-kernels.ts factorRange over slots [0, n), each pair once (see the header); the same bits. */
+export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
+  const mid = hr.mid, grad = v.dx;
+  const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
+  // The sums every slot starts from (ρ̂'s 1 is its own), in arrays the measure overwrites: ρ̂ in
+  // dens, Σ m_a/m_b |G|² in alpha, the count in nb, the gradient in dx (free until a displacement).
+  for (let a = 0; a < n; a++) {
+    dens[a] = 1; alpha[a] = 0; nb[a] = 0;
+    grad[3 * a] = 0; grad[3 * a + 1] = 0; grad[3 * a + 2] = 0;
+  }
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+    let rho = dens[a], gx = grad[3 * a], gy = grad[3 * a + 1], gz = grad[3 * a + 2], s2 = alpha[a], k = nb[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      const d = Math.sqrt(d2), s = d * invH;
+      if (s >= 1) { kg[q] = 0; continue; }
+      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
+      const t = 1 - s, inner = s <= 0.5;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += w; dens[j] += w;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      if (d === 0) { kg[q] = 0; continue; }
+      const f = Math.fround((slope * invH) / d);
+      kg[q] = f;
+      const ex = f * dx, ey = f * dy, ez = f * dz;
+      gx += ex; gy += ey; gz += ez;
+      grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
+      // (x · 1 is x: with equal masses the same bits as f² d² alone.)
+      const g2 = f * f * d2;
+      s2 += g2 * (uniform ? 1 : invMass[j]); alpha[j] += g2 * ia;
+    }
+    const walled = anyWalls && mask[a] !== 0;
+    if (walled) ghostFactor(v, a, false);
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+      if (s >= 1) { bg[q] = 0; continue; }
+      const gm = gamma[o];
+      if (s < NEIGHBOUR_EDGE) k++;
+      rho += gm * cubicSpline(s);
+      if (d === 0) { bg[q] = 0; continue; }
+      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
+      bg[q] = g;
+      const f = gm * g;
+      gx += f * dx; gy += f * dy; gz += f * dz;
+    }
+    let hx = gx, hy = gy, hz = gz;
+    if (walled) {
+      const g = ghostSum;
+      rho += g[6]; gx += g[7]; gy += g[8]; gz += g[9]; s2 += g[10];
+      hx = gx + g[11]; hy = gy + g[12]; hz = gz + g[13];
+      k += g[14];
+    }
+    nb[a] = k;
+    const gs = v.grad;
+    if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
+    dens[a] = rho * invN0;
+    alpha[a] = (n0 * n0) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + epsN);
+  }
+}
+
+/**
+ * pressure-kernels.ts advanceDensityRange over slots [0, n), each pair's density change once; the
+ * same bits (hr.acc carries the sums).
+ */
+export function advanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const dens = v.dens, mask = v.wmask, mid = hr.mid, acc = hr.acc;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  acc.fill(0, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let drho = acc[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], f = kg[q];
+      if (f === 0) continue;
+      const b = 3 * j;
+      const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
+      drho += c; acc[j] += c;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q], g = bg[q];
+      if (g === 0) continue;
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const f = gamma[o] * g;
+      if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
+      else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDensityChange(v, a, u);
+      drho += ghostSum[0];
+    }
+    dens[a] += drho * invN0;
+  }
+}
+
+/**
+ * pressure-kernels.ts densityRange over slots [0, n), each pair once: ρ̂ alone, the same bits (a
+ * walled slot's ghosts through factorRowWalls, which also writes its row's slopes, as
+ * densityRange's walled path does).
+ */
+export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
+  const mid = hr.mid, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  dens.fill(1, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let rho = dens[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      const t = 1 - s;
+      const w = s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += w; dens[j] += w;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+      if (s >= 1) continue;
+      rho += gamma[o] * cubicSpline(s);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostFactor(v, a, true);
+      rho += ghostSum[6];
+    }
+    dens[a] = rho * invN0;
+  }
+}
+
+/** pressure-kernels.ts pressureDisplacementRange over slots [0, n), each pair once; the same bits. */
+export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  out.fill(0, 0, 3 * n);
+  for (let a = 0; a < n; a++) {
+    const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    let cx = out[3 * a], cy = out[3 * a + 1], cz = out[3 * a + 2];
+    if (uniform) {
+      // As the gather loop: no test for a zero pressure sum or slope (such a term adds ±0).
+      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+        const j = lj[q], b = 3 * j;
+        const f = (pa + p[j]) * kg[q];
+        const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
+        cx += ex; cy += ey; cz += ez;
+        out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
+      }
+    } else {
+      const ia = invMass[a];
+      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+        const j = lj[q];
+        const l = pa + p[j], g = kg[q];
+        if (l === 0 || g === 0) continue;
+        const b = 3 * j, ib = invMass[j], rx = xa - x[b], ry = ya - x[b + 1], rz = za - x[b + 2];
+        const f = l * ((2 * ia) / (ia + ib)) * g, fb = l * ((2 * ib) / (ib + ia)) * g;
+        cx += f * rx; cy += f * ry; cz += f * rz;
+        out[b] -= fb * rx; out[b + 1] -= fb * ry; out[b + 2] -= fb * rz;
+      }
+    }
+    if (pa !== 0) {
+      const wa = uniform ? 1 : invMass[a];
+      for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+        const o = bj[q], g = bg[q];
+        if (g === 0) continue;
+        const f = pa * wa * gamma[o] * g;
+        cx += f * (xa - opos[3 * o]); cy += f * (ya - opos[3 * o + 1]); cz += f * (za - opos[3 * o + 2]);
+      }
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDisplacement(v, a);
+      cx += ghostSum[1]; cy += ghostSum[2]; cz += ghostSum[3];
+    }
+    out[3 * a] = -cx * invN0; out[3 * a + 1] = -cy * invN0; out[3 * a + 2] = -cz * invN0;
+  }
+}
+
+/**
+ * pressure-kernels.ts pressureUpdateRange over slots [0, n), each pair's density change once (the
+ * term is the same at both ends); the same bits. v.res carries the sums until each slot's residual
+ * replaces its own.
+ */
+export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid;
+  const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  res.fill(0, 0, n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let drho = res[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], f = kg[q];
+      if (f === 0) continue;
+      const b = 3 * j;
+      const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
+      drho += c; res[j] += c;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q], g = bg[q];
+      if (g === 0) continue;
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      drho += gamma[o] * g * (ux * dx + uy * dy + uz * dz);
+    }
+    if (anyWalls && mask[a] !== 0) {
+      ghostDensityChange(v, a, u);
+      drho += ghostSum[0];
+    }
+    const e = dens[a] + drho * invN0 - 1;
+    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
+    const np = p[a] + omega * alpha[a] * e;
+    p[a] = np > 0 ? np : 0;
+  }
+}
+
+/** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
+const AXES = 7;
+
+/**
+ * The ghosts' share of factorRowWalls for slot a (wmask ≠ 0), into ghostSum[6..14], the same sums
+ * in the same order without its liquid terms (factorHalf has them): a's own images, then the
+ * images of each neighbour of its full row that shares a wall with it. `densityOnly`: [6] alone
+ * (densityHalf).
+ */
+function ghostFactor(v: SolveView, a: number, densityOnly: boolean): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, t4 = 0, o1 = 0, o2 = 0, o3 = 0, ghosts = 0;
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
+    const d2 = 0 + ox * ox + oy * oy + oz * oz;
+    if (d2 >= h2) continue;
+    if (d2 < edge2) ghosts++;
+    const d = Math.sqrt(d2), s = d * invH;
+    w0 += cubicSpline(s);
+    if (d === 0) continue;
+    const f = (cubicSplineSlope(s) * invH) / d;
+    e1 += f * ox; e2 += f * oy; e3 += f * oz;
+    o1 += f * ox; o2 += f * oy; o3 += f * oz;
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
+    const j = lj[q], wb = mask[j];
+    // The axes whose walls a and b both see, the same wall (the same sign bit).
+    const common = ma & wb & ~((wa ^ wb) >> 3);
+    if (common === 0) continue;
+    const b = 3 * j;
+    const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+    const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
+    if (densityOnly) {
+      for (let S = common; S > 0; S = (S - 1) & common) {
+        const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
+        const gd2 = ox * ox + oy * oy + oz * oz;
+        if (gd2 >= h2) continue;
+        w0 += cubicSpline(Math.sqrt(gd2) * invH);
+      }
+      continue;
+    }
+    // T_b's G_ab at full precision (factorRowWalls's liquid term).
+    const dd = dx * dx + dy * dy + dz * dz;
+    const d = Math.sqrt(dd), s = d * invH;
+    let tx = 0, ty = 0, tz = 0;
+    if (s < 1 && d !== 0) {
+      const t = 1 - s, slope = s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
+      const fu = (slope * invH) / d;
+      tx = fu * dx; ty = fu * dy; tz = fu * dz;
+    }
+    const g0 = tx * tx + ty * ty + tz * tz;
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
+      const gd2 = ox * ox + oy * oy + oz * oz;
+      if (gd2 >= h2) continue;
+      if (gd2 < edge2) ghosts++;
+      const gd = Math.sqrt(gd2), gs = gd * invH;
+      w0 += cubicSpline(gs);
+      if (gd === 0) continue;
+      const f = (cubicSplineSlope(gs) * invH) / gd;
+      const ex = f * ox, ey = f * oy, ez = f * oz;
+      e1 += ex; e2 += ey; e3 += ez;
+      tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
+    }
+    t4 += (tx * tx + ty * ty + tz * tz - g0) * (uniform ? 1 : invMass[j]);
+  }
+  const out = ghostSum;
+  out[6] = w0; out[7] = e1; out[8] = e2; out[9] = e3; out[10] = t4; out[11] = o1; out[12] = o2; out[13] = o3; out[14] = ghosts;
+}
