@@ -9,6 +9,7 @@ import type { EngineName, Mesh, Scene } from '../index.ts';
 import { emptyBox, growBox } from '../preview/bounds.ts';
 import type { Box } from '../preview/camera.ts';
 import { frameFormat, readFrameMesh } from '../preview/read-mesh.ts';
+import { pointsFormat, readFramePoints } from '../preview/points.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, readJsonFile } from './files.ts';
 import { loadScene } from './load-scene.ts';
@@ -84,22 +85,37 @@ export function pickFrames(runs: readonly RunFrames[], wanted: readonly number[]
   });
 }
 
-/** The frame's file of a kind (`mesh`, `solids`) the run wrote for this engine, if any. */
-export function frameFile(engine: EngineName, record: FrameRecord, stem: 'mesh' | 'solids'): string | undefined {
+/** The frame's file of a kind (`mesh`, `solids`, `points`) the run wrote for this engine, if any. */
+export function frameFile(engine: EngineName, record: FrameRecord, stem: 'mesh' | 'solids' | 'points'): string | undefined {
   // Only the run's own frame files: a manifest does not send preview elsewhere.
-  const own = new RegExp(`^${engine}/${stem}-\\d+\\.(ply|obj|glb)$`);
+  const own = new RegExp(`^${engine}/${stem}-\\d+\\.(${stem === 'points' ? 'ply|vtk' : 'ply|obj|glb'})$`);
   return record.files.find((f) => own.test(f));
+}
+
+/** The bytes of one frame file the manifest lists. */
+function readRunFile(dir: string, file: string): Uint8Array {
+  try {
+    return new Uint8Array(readBoundedFile(join(dir, file), bufferConstants.MAX_LENGTH));
+  } catch (e) {
+    throw new UsageError(`preview: ${(e as Error).message} (the manifest lists it; was the run folder changed?)`);
+  }
+}
+
+/** Reads one points file of the run (PLY or VTK): its positions. */
+export function readRunPoints(dir: string, file: string): Float32Array {
+  const format = pointsFormat(file)!;
+  const bytes = readRunFile(dir, file);
+  try {
+    return readFramePoints(format, bytes);
+  } catch (e) {
+    throw new UsageError(`preview: ${join(dir, file)} is not a readable ${format.toUpperCase()} points file: ${(e as Error).message}`);
+  }
 }
 
 /** Reads one frame file of the run as a mesh. */
 export async function readRunMesh(dir: string, file: string): Promise<Mesh> {
   const format = frameFormat(file)!;
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readBoundedFile(join(dir, file), bufferConstants.MAX_LENGTH));
-  } catch (e) {
-    throw new UsageError(`preview: ${(e as Error).message} (the manifest lists it; was the run folder changed?)`);
-  }
+  const bytes = readRunFile(dir, file);
   try {
     return await readFrameMesh(format, bytes);
   } catch (e) {

@@ -12,7 +12,7 @@
  */
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { EngineName, Mesh } from '../index.ts';
+import type { EngineName, Mesh, Scene } from '../index.ts';
 import { framingPoints, pointsBox } from '../preview/bounds.ts';
 import { DEFAULT_VIEW, framePoints, type Box, type Vec3 } from '../preview/camera.ts';
 import { ApngWriter, encodePNG, type RgbImage } from '../preview/png.ts';
@@ -24,7 +24,9 @@ import { defineCommand, intBetween, UsageError } from './command.ts';
 import { writeFileAtomic } from './files.ts';
 import { fmtDuration } from './format.ts';
 import type { FrameRecord, Manifest } from './manifest.ts';
-import { defaultFrames, frameFile, pickFrames, readRun, readRunMesh, recordedBounds, runEngines, runScene, type RunFrames } from './preview-run.ts';
+import { defaultFrames, frameFile, pickFrames, readRun, readRunMesh, readRunPoints, recordedBounds, runEngines, runScene, type RunFrames } from './preview-run.ts';
+import { pointSplats } from '../preview/points.ts';
+import { linearColor } from '../scene/color.ts';
 
 export interface PreviewFlags {
   frames?: number[];
@@ -96,6 +98,7 @@ interface FrameScene {
 class FrameLoader {
   private readonly posed: ((time: number) => SceneSolids) | null = null;
   private readonly floor: Mesh | null = null;
+  private readonly scene: Scene | null = null;
   private readonly said = new Set<string>();
 
   constructor(
@@ -103,13 +106,27 @@ class FrameLoader {
     manifest: Manifest,
     private readonly solids: boolean,
   ) {
+    const found = runScene(manifest);
+    if ('scene' in found) this.scene = found.scene;
     if (!solids) return;
     const recorded = Object.values(manifest.engines).some((r) => r?.frames?.some((f) => f.files?.some((x) => /\/solids-\d+\./.test(x))));
-    const found = runScene(manifest);
     if ('scene' in found) {
       this.floor = domainFloor(found.scene);
       if (!recorded) this.posed = sceneSolids(found.scene);
     } else if (!recorded) this.once(`preview: the run recorded no solids (viscid run --solids ply) and ${found.why}: the solids are not drawn`);
+  }
+
+  /** A splat's radius: the spacing the engine's points stand for (a particle's radius, a third of a cell), else a 150th of the points' extent. */
+  private splatSize(engine: EngineName, positions: Float32Array): number {
+    if (this.scene) return engine === 'grid' ? this.scene.grid.cellSize / 3 : this.scene.particle.radius;
+    const b = pointsBox(positions);
+    return Math.max(1e-6, Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]) / 150);
+  }
+
+  /** The points' colour: the scene's first liquid's, else a neutral grey. */
+  private liquidColor(): [number, number, number] {
+    const liquid = this.scene && Object.values(this.scene.materials).find((m) => m.kind === 'liquid');
+    return liquid?.color !== undefined ? linearColor(liquid.color) : [0.5, 0.5, 0.5];
   }
 
   once(message: string): void {
@@ -121,15 +138,23 @@ class FrameLoader {
   async load(engine: EngineName, f: FrameRecord): Promise<FrameScene> {
     const out: FrameScene = {};
     const meshFile = frameFile(engine, f, 'mesh');
-    if (meshFile) {
-      out.liquid = await readRunMesh(this.dir, meshFile);
-      if (out.liquid.indices.length === 0) {
-        out.note = 'no liquid in this frame';
-        this.once(`preview: ${engine} frame ${f.frame} has an empty surface mesh (no liquid): its tile shows the solids only`);
+    if (meshFile) out.liquid = await readRunMesh(this.dir, meshFile);
+    if (!out.liquid || out.liquid.indices.length === 0) {
+      const pointsFile = f.points > 0 ? frameFile(engine, f, 'points') : undefined;
+      const smoke = !!this.scene?.grid.smoke && engine === 'grid';
+      if (pointsFile) {
+        // No surface (smoke has none; or the run wrote points only): the points, each a small splat.
+        const positions = readRunPoints(this.dir, pointsFile);
+        out.liquid = pointSplats(positions, this.splatSize(engine, positions), this.liquidColor());
+        out.note = smoke ? 'smoke: its marker points' : 'points (no surface mesh)';
+        this.once(`preview: ${smoke ? 'smoke has no surface: ' : ''}the ${engine} tiles without a surface mesh show the run's points (${pointsFile.replace(/-\d+\./, '-*.')})`);
+      } else if (meshFile) {
+        out.note = smoke ? 'no surface (smoke): run with --points ply' : 'no liquid in this frame';
+        this.once(`preview: ${engine} frame ${f.frame} has an empty surface mesh (${smoke ? 'smoke has no surface, and the run wrote no points' : 'no liquid'}): its tile shows the solids only`);
+      } else {
+        out.note = 'no surface mesh written';
+        this.once(`preview: the ${engine} run wrote no surface meshes for some frames (frame ${f.frame}; run with --mesh ply): their tiles show the solids only`);
       }
-    } else {
-      out.note = 'no surface mesh written';
-      this.once(`preview: the ${engine} run wrote no surface meshes for some frames (frame ${f.frame}; run with --mesh ply): their tiles show the solids only`);
     }
     if (!this.solids) return out;
     const parts: Mesh[] = [];

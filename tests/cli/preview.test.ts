@@ -108,6 +108,23 @@ describe('viscid preview', () => {
     expect(tilePixels(png, 160, 120, 0, 2).liquid).toBeGreaterThan(300);
   });
 
+  it('draws the points of a run that wrote points and no meshes (PLY and VTK), and says so', async () => {
+    for (const format of ['vtk', 'ply']) {
+      const dir = join(tmp, `points-${format}`);
+      const ran = await cliInProcess(['run', join(FIXTURES, 'tiny.json'), '--engine', 'particle', '--frames', '2', '--out', dir, '--mesh', 'none', '--points', format]);
+      expect(ran.code, ran.stderr).toBe(0);
+      const r = await cliInProcess(['preview', dir, '--size', '160x120', '--columns', '2']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`the particle tiles without a surface mesh show the run's points (particle/points-*.${format})`);
+      const png = decodePng(readFileSync(join(dir, 'preview.png')));
+      for (const col of [0, 1]) {
+        const t = tilePixels(png, 160, 120, 0, col);
+        // 64 particles of 1 cm, each an octahedron of its radius: the cube of syrup, in its colour.
+        expect(t.liquid, `${format}, tile ${col}`).toBeGreaterThan(0.02 * t.total);
+      }
+    }
+  });
+
   it('reads OBJ and GLB frames, and poses the solids from the scene where the run wrote none', async () => {
     const dir = copyRun('formats');
     const manifestFile = join(dir, 'manifest.json');
