@@ -4,7 +4,7 @@
  * 6 mm, each pair interleaved (peer, viscid, peer, viscid …) on one thread and on two, so that the
  * load of a shared machine falls on both alike.
  *
- *   npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--only bunny|dam]
+ *   npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam]
  *     [--honey-frames 20] [--dam-frames 2] [--out out/peer-sitting.json]
  *
  * Not part of `npm test` (the peer is not installed on CI). Each run is its own process:
@@ -43,6 +43,7 @@ if (!simulator || !existsSync(simulator)) {
 }
 if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is missing (Debian: apt-get install time): it measures the peer’s CPU time');
 const rounds = Number(flag('--rounds', '2'));
+const damRounds = Number(flag('--dam-rounds', String(rounds)));
 const only = flag('--only', '');
 if (only && only !== 'bunny' && only !== 'dam') throw new Error(`--only ${only}: bunny or dam`);
 const honeyFrames = Number(flag('--honey-frames', '20'));
@@ -252,7 +253,7 @@ async function main(): Promise<void> {
   const runs: Run[] = [];
   const pairs = (['bunny', 'dam'] as const).filter((p) => !only || p === only);
   for (const pair of pairs) {
-    for (let round = 1; round <= rounds; round++) {
+    for (let round = 1; round <= (pair === 'dam' ? damRounds : rounds); round++) {
       for (const threads of [1, 2]) {
         for (const who of [peer, viscid]) {
           const r = await who(pair, threads, round);
