@@ -22,7 +22,9 @@
  * CPU time is process CPU: under load it is inflated far less than wall time, and alike for both.
  * It does not measure a two-thread speed-up (two busy threads cost two CPU seconds a second, and
  * OpenMP's spinning costs CPU too): the speed-up is wall one thread ÷ wall two threads, and it
- * means nothing when the machine is loaded (load average above about 1). Linux only.
+ * means nothing when the machine is loaded (load average above about 1). The environment reaches
+ * the peer: OMP_WAIT_POLICY=passive stops its waiting OpenMP threads from spinning, which on a
+ * loaded machine costs it ten times its one-thread CPU time a frame. Linux only.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -245,6 +247,8 @@ function lscpuModel(): string {
 
 const fmt = (x: number, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const per1k = (r: Run, ms: number) => (1000 * ms) / r.liquid;
+/** viscid's own count of its arrays a point (liquid + object); the peer's whole process at its peak, binary and volume maps included. */
+const memory = (r: Run) => (r.bytesPerPoint ? `${Math.round(r.bytesPerPoint)} B/point` : r.peakRssMiB ? `${fmt(r.peakRssMiB)} MiB peak RSS` : '–');
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 async function main(): Promise<void> {
@@ -272,11 +276,11 @@ async function main(): Promise<void> {
 
   const lines: string[] = [];
   lines.push(`${machine.cpu}, ${machine.cores} cores; load average (1, 5, 15 min) ${machine.loadBefore.join(', ')} before, ${machine.loadAfter.join(', ')} after.`, '');
-  lines.push('| run | threads | liquid (+ object) particles | steps a frame | CPU ms a frame | CPU ms per 1 000 liquid | wall ms a frame | wall per 1 000 liquid | B/point | load (1 min) |');
+  lines.push('| run | threads | liquid (+ object) particles | steps a frame | CPU ms a frame | CPU ms per 1 000 liquid | wall ms a frame | wall per 1 000 liquid | memory | load (1 min) |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of runs) {
     lines.push(
-      `| ${r.label} (round ${r.round}) | ${r.threads} | ${r.liquid}${r.objects ? ` + ${r.objects}` : ''} | ${fmt(r.stepsPerFrame)} | ${fmt(r.cpuMsPerFrame)} | ${fmt(per1k(r, r.cpuMsPerFrame))} | ${fmt(r.wallMsPerFrame)} | ${fmt(per1k(r, r.wallMsPerFrame))} | ${r.bytesPerPoint ? Math.round(r.bytesPerPoint) : '–'} | ${r.load.join(' → ')} |`,
+      `| ${r.label} (round ${r.round}) | ${r.threads} | ${r.liquid}${r.objects ? ` + ${r.objects}` : ''} | ${fmt(r.stepsPerFrame)} | ${fmt(r.cpuMsPerFrame)} | ${fmt(per1k(r, r.cpuMsPerFrame))} | ${fmt(r.wallMsPerFrame)} | ${fmt(per1k(r, r.wallMsPerFrame))} | ${memory(r)} | ${r.load.join(' → ')} |`,
     );
   }
   lines.push('', '| pair | viscid ÷ peer, CPU per 1 000 liquid, 1 thread | two-thread speed-up, wall (peer / viscid) | two threads ÷ one, CPU a frame (peer / viscid) |', '|---|---:|---:|---:|');
