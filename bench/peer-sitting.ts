@@ -20,11 +20,11 @@
  *   process) when the bench prints the last warm-up frame and the last timed one; its wall time is
  *   the bench's own ms/frame.
  * CPU time is process CPU: under load it is inflated far less than wall time, and alike for both.
- * It does not measure a two-thread speed-up (two busy threads cost two CPU seconds a second, and
- * OpenMP's spinning costs CPU too): the speed-up is wall one thread ÷ wall two threads, and it
+ * CPU time does not measure a two-thread speed-up (two busy threads cost two CPU seconds a second,
+ * and OpenMP's spinning costs CPU too): the speed-up is wall one thread ÷ wall two threads, and it
  * means nothing when the machine is loaded (load average above about 1). The environment reaches
- * the peer: OMP_WAIT_POLICY=passive stops its waiting OpenMP threads from spinning, which on a
- * loaded machine costs it ten times its one-thread CPU time a frame. Linux only.
+ * the peer: OMP_WAIT_POLICY=passive stops its waiting OpenMP threads from spinning, which at a load
+ * of 20–25 cost it about ten times its one-thread CPU time a frame (BENCHMARKS.md). Linux only.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ const flag = (name: string, def: string): string => (argv.includes(name) ? argv[
 const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
 const simulator = positional[0] ? resolve(positional[0]) : '';
 if (!simulator || !existsSync(simulator)) {
-  throw new Error(`usage: npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--only bunny|dam]; got '${positional[0] ?? ''}'${simulator ? ' (no such file)' : ''}`);
+  throw new Error(`usage: npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam] [--honey-frames 20] [--dam-frames 2]; got '${positional[0] ?? ''}'${simulator ? ' (no such file)' : ''}`);
 }
 if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is missing (Debian: apt-get install time): it measures the peer’s CPU time');
 const rounds = Number(flag('--rounds', '2'));
