@@ -15,7 +15,7 @@ import { FILTER_REACH, filterSteps } from '../particle/pressure-filter.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
-import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
+import { streamResolutions, streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { pourResolutionWarnings } from '../scene/pour-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
@@ -174,7 +174,8 @@ function streamEnd(scene: Scene, c: readonly number[], floor: number): number {
 
 /**
  * The speed that sets the grid's CFL step: what the liquid gains falling from its top to the
- * floor under it (the box's floor, or a plane's), plus the fastest spout or body.
+ * floor under it (the box's floor, or a plane's), or a spout's stream where it lands, plus the
+ * fastest body.
  */
 export function gridSpeed(scene: Scene): number {
   const g = Math.hypot(scene.gravity[0], scene.gravity[1], scene.gravity[2]);
@@ -195,11 +196,26 @@ export function gridSpeed(scene: Scene): number {
       // an unreadable shape is refused elsewhere
     }
   }
-  let fastest = 0;
-  for (const s of scene.sources) {
+  // A spout's stream is fastest where it lands: the speed of a viscous thread that has fallen that
+  // far (stream-resolution.ts, viscous-thread.ts: Clarke 1966), near its spout's speed while the fall
+  // is short against its viscous length (ν²/g)^⅓ and free fall far below it. Steps a frame measured
+  // a quarter into the run (BENCHMARKS.md "info's cost on scenes a spout fills"): honey-coil 10
+  // (0.77 m/s: 13; half free fall from the spout, the rule before: 17), soap-pour 8 (1.95 m/s: 9;
+  // before 6), honey-on-spinner 7 (10; before 12), spout-fill 7 (8; before 13). A source that never
+  // lands (smoke's vent) falls from its height like a body.
+  let fastest = 0, stream = 0;
+  const landed = new Set<number>();
+  if (!scene.grid.smoke) {
+    for (const r of streamResolutions(scene)) {
+      stream = Math.max(stream, r.speed);
+      landed.add(r.source);
+    }
+  }
+  scene.sources.forEach((s, k) => {
+    if (landed.has(k)) return;
     top = Math.max(top, down * s.center[1]);
     fastest = Math.max(fastest, s.speed);
-  }
+  });
   for (const b of scene.bodies) fastest = Math.max(fastest, Math.hypot(...b.velocity));
   const floor = down > 0 ? box.min[1] : -box.max[1];
   const fall = Number.isFinite(top) ? Math.max(0, top - floor) : 0;
@@ -208,7 +224,7 @@ export function gridSpeed(scene: Scene): number {
   // runny one (ν ≤ RUNNY_VISCOSITY: water, syrup) splashes at the full speed (dam-break, spout-fill).
   let runny = true;
   for (const m of Object.values(scene.materials)) if (m.kind === 'liquid' && kinematicViscosity(m) > RUNNY_VISCOSITY) runny = false;
-  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave) + fastest;
+  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave, stream) + fastest;
 }
 
 /**
@@ -274,11 +290,32 @@ function gridCellStepNs(scene: Scene, dt: number): number {
 }
 
 /**
- * Density passes a sub-timestep of 1/120 s takes in a typical scene (at most
+ * Density passes a sub-timestep of 1/120 s a body of liquid takes in a typical scene (at most
  * particle.densityIterations): 1.6–10 on the shipped scenes, 5 a middle.
  */
 const TYPICAL_DENSITY_PASSES = 5;
 const GEL_DENSITY_PASSES = 2;
+/**
+ * Density passes a sub-timestep of liquid a spout lays down: a stream a few particles across, and
+ * the coat or rope it builds, is mostly surface, and the first pass finds its mean compression under
+ * particle.densityTolerance (honey-on-spinner 1.0 a sub-timestep with all 1 413 particles in,
+ * honey-coil 0.3 with 5 654; a body of liquid that falls and spreads takes 4–8.5: paint-drops'
+ * drops, honey-drop, cup-pour). Weighed against the bodies' TYPICAL_DENSITY_PASSES by volume.
+ */
+const STREAM_DENSITY_PASSES = 1;
+
+/** The share of a scene's liquid volume its spouts put in (estimate.ts counts it as they emit to the end of the run). */
+export function spoutShare(scene: Scene): number {
+  const total = estimateScene(scene).liquidVolume;
+  if (!(total > 0)) return 0;
+  let poured = 0;
+  for (const s of scene.sources) {
+    if (scene.materials[s.material]?.kind !== 'liquid') continue;
+    const area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
+    poured += area * s.speed * Math.max(0, Math.min(s.end ?? scene.duration, scene.duration) - s.start);
+  }
+  return Math.min(1, poured / total);
+}
 
 
 /**
@@ -363,7 +400,10 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   // Shorter sub-timesteps leave the pressure less to correct: about (δt / (1/120 s))² of the passes.
   // A gel's springs hold its spacing: about GEL_DENSITY_PASSES (jello-drop 2.8, jelly-block 1.6).
   const gel = GelState.of(scene);
-  const passes = Math.min(P.densityIterations, gel ? GEL_DENSITY_PASSES : TYPICAL_DENSITY_PASSES * Math.min(1, (120 * dtSub) ** 2));
+  // Liquid a spout lays down takes STREAM_DENSITY_PASSES, weighed by its share of the volume.
+  const stream = spoutShare(scene);
+  const bodyPasses = gel ? GEL_DENSITY_PASSES : TYPICAL_DENSITY_PASSES * Math.min(1, (120 * dtSub) ** 2);
+  const passes = Math.min(P.densityIterations, (1 - stream) * bodyPasses + stream * STREAM_DENSITY_PASSES);
   const est = estimateScene(scene);
   const liquidParticles = at.liquidParticles ?? est.liquidParticles;
   const N = PARTICLE_NS;
