@@ -21,6 +21,13 @@ import { teamWork } from './work.ts';
  * own: a slot's mirror ghosts read its neighbours' walls.
  */
 export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5, DENSITY = 6;
+/**
+ * A whole pass of the pressure stage's relaxed Jacobi (runPressurePass): DISPLACE, a barrier (UPDATE
+ * reads the neighbours' displacements), then per slot its p kept, UPDATE and the Chebyshev step: one
+ * run of the team a pass rather than two, and the calling thread's per-slot loops between them on
+ * the team.
+ */
+export const PASS = 7;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -37,6 +44,30 @@ const wallBuffer = new Float64Array(18);
  * and DENSITY run WALLS first where there are closed walls.
  */
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
+  const job = bindSolve(ctx, v, phase, u, ou, omega), s = job.s;
+  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
+    s.phase = WALLS;
+    runJob(job, n);
+    s.phase = FACTOR;
+  }
+  runJob(job, n);
+}
+
+/**
+ * One pass of the pressure stage (pressure.ts) in one run (PASS): the displacement of p, then per
+ * slot a: hist[before + a] = p_a, the relaxed Jacobi update (omega, residuals to v.res), and where
+ * cheb > 0 p_a = max(0, cheb (p_a − o_a) + o_a), o_a = hist[older + a]. The same arithmetic per
+ * slot as DISPLACE, UPDATE and the loops that followed them on the calling thread, so the same bits.
+ */
+export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist: Float64Array, before: number, older: number, omega: number, cheb: number): void {
+  const job = bindSolve(ctx, v, PASS, null, null, omega);
+  job.a.hist = hist;
+  job.s.before = before; job.s.older = older; job.s.cheb = cheb;
+  runJob(job, n);
+}
+
+/** The solve job bound to the view v for `phase`. */
+function bindSolve(ctx: StepContext, v: SolveView, phase: number, u: Float64Array | null, ou: Float64Array | null, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
@@ -44,12 +75,7 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = ou ? 1 : 0;
-  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
-    s.phase = WALLS;
-    runJob(job, n);
-    s.phase = FACTOR;
-  }
-  runJob(job, n);
+  return job;
 }
 
 /** A thread's view of the job's arrays (its walls unpacked once per run). */
@@ -59,9 +85,9 @@ class ThreadView {
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
-  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64' },
+  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64' },
   inputs: { x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64' },
-  scalars: ['phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu'],
+  scalars: ['phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb'],
   split: 'items',
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
@@ -94,6 +120,20 @@ export const solveJob = defineJob({
       case UPDATE:
         pressureUpdateRange(v, x.from, x.to, s.omega);
         break;
+      case PASS: {
+        pressureDisplacementRange(v, x.from, x.to);
+        x.barrier();
+        const p = a.p, hist = a.hist, b0 = s.before, o0 = s.older, cheb = s.cheb;
+        for (let k = x.from; k < x.to; k++) hist[b0 + k] = p[k];
+        pressureUpdateRange(v, x.from, x.to, s.omega);
+        if (cheb > 0) {
+          for (let k = x.from; k < x.to; k++) {
+            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k];
+            p[k] = q > 0 ? q : 0;
+          }
+        }
+        break;
+      }
       case ADVANCE:
         advanceDensityRange(v, x.from, x.to, a.u, s.hasOu === 1 ? a.ou : null);
         break;

@@ -42,7 +42,7 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runSolvePhase, UPDATE } from './pressure-job.ts';
+import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runPressurePass, runSolvePhase } from './pressure-job.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 
@@ -216,18 +216,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   if (any && maxPasses > 0) {
     // Chebyshev (see the header): `before` holds p before this pass's update, `older` before the last one's (u is free now).
     const r2 = SPECTRAL_RADIUS * SPECTRAL_RADIUS;
-    let before = u.subarray(0, n), older = u.subarray(n, 2 * n), omega = 1;
+    // (At u[before ..] and u[older ..]: offsets 0 and n, swapped each pass. A pass is one run of the
+    // team: displacement, update and the Chebyshev step, runPressurePass.)
+    let before = 0, older = n, omega = 1;
     for (;;) {
-      runSolvePhase(ctx, v, n, DISPLACE);
-      before.set(p.subarray(0, n));
-      runSolvePhase(ctx, v, n, UPDATE, null, null, RELAX);
-      if (passes >= 2) {
-        omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
-        for (let a = 0; a < n; a++) {
-          const q = omega * (p[a] - older[a]) + older[a];
-          p[a] = q > 0 ? q : 0;
-        }
-      }
+      if (passes >= 2) omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
+      runPressurePass(ctx, v, n, u, before, older, RELAX, passes >= 2 ? omega : 0);
       const swap = older;
       older = before;
       before = swap;
