@@ -28,6 +28,15 @@ export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTE
  * the team.
  */
 export const PASS = 7;
+/**
+ * The pressure stage's per-slot loops about its passes (pressure.ts), on the team: SOURCE (the
+ * slot displacements δt v, ρ̂ kept, ADVANCE, then the source and the warm start per slot, each
+ * thread's "any" to `flags`), FINISH (the last displacement, taken as velocity, the free-flight
+ * offsets cleared, the pressure kept as the next warm start) and TAKE_BACK (the first solve's
+ * pressure away from bodies, its displacement taken out of the velocities). The same arithmetic per
+ * slot as the calling thread's loops they replace.
+ */
+export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -66,6 +75,58 @@ export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist:
   runJob(job, n);
 }
 
+/** The arrays and numbers of the stage's per-slot phases (SOURCE, FINISH, TAKE_BACK): the liquid's by slot order `order`. */
+export interface StageSlots {
+  order: Int32Array;
+  vel: Float64Array;
+  /** The stored pressure p/δt² (the warm start) and the free-flight offset, by particle. */
+  lam: Float64Array;
+  off: Float64Array;
+  near: Uint8Array;
+  /** One word a thread (on shared memory for a team): SOURCE's "any". */
+  flags: Int32Array;
+  dt: number;
+}
+
+function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots) {
+  const job = bindSolve(ctx, v, phase, null, null, 0), a = job.a, s = job.s;
+  a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
+  const dt = st.dt;
+  s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
+  return job;
+}
+
+/**
+ * SOURCE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ADVANCE with the
+ * object displacements ou, `keepStart` ρ̂ at the start into u's third block; returns whether any
+ * slot has a source or a pressure.
+ */
+export function runPressureSource(
+  ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number,
+): boolean {
+  const job = bindStage(ctx, v, SOURCE, st), s = job.s;
+  job.a.hist = u;
+  job.a.ou = ou ?? v.gamma;
+  s.hasOu = ou ? 1 : 0;
+  s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
+  const T = job.threads(n);
+  runJob(job, n);
+  let any = false;
+  for (let t = 0; t < T; t++) if (st.flags[t] !== 0) any = true;
+  return any;
+}
+
+/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
+export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
+  runJob(bindStage(ctx, v, FINISH, st), n);
+}
+
+/** TAKE_BACK (pressure.ts takeBack). */
+export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
+  runJob(bindStage(ctx, v, TAKE_BACK, st), n);
+}
+
 /** The solve job bound to the view v for `phase`. */
 function bindSolve(ctx: StepContext, v: SolveView, phase: number, u: Float64Array | null, ou: Float64Array | null, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
@@ -85,9 +146,18 @@ class ThreadView {
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
-  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64' },
-  inputs: { x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64' },
-  scalars: ['phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb'],
+  arrays: {
+    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
+    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32',
+  },
+  inputs: {
+    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64',
+    order: 'i32', near: 'u8',
+  },
+  scalars: [
+    'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone',
+  ],
   split: 'items',
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
@@ -120,6 +190,26 @@ export const solveJob = defineJob({
       case UPDATE:
         pressureUpdateRange(v, x.from, x.to, s.omega);
         break;
+      case SOURCE:
+        sourceRange(x, v);
+        break;
+      case FINISH:
+        finishRange(a, s, v, x.from, x.to);
+        break;
+      case TAKE_BACK: {
+        const { p, order, near, lam, vel, dx } = a, dt2 = s.dt2, invDt = s.invDt;
+        for (let k = x.from; k < x.to; k++) {
+          const i = order[k];
+          p[k] = near[i] ? 0 : lam[i] * dt2;
+        }
+        x.barrier();
+        pressureDisplacementRange(v, x.from, x.to);
+        for (let k = x.from; k < x.to; k++) {
+          const i = order[k];
+          vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
+        }
+        break;
+      }
       case PASS: {
         pressureDisplacementRange(v, x.from, x.to);
         x.barrier();
@@ -143,3 +233,58 @@ export const solveJob = defineJob({
     }
   },
 });
+
+type SolveArgs = Parameters<typeof solveJob.kernel>[0];
+
+/**
+ * SOURCE over this thread's slots: u = δt v (hist, 3 a slot), ρ̂ kept (res), ρ̂* zeroed; after a
+ * barrier ρ̂* advanced by u (ADVANCE); after another (where the start is kept in u's third block,
+ * which the neighbours' advance reads) each slot's source, ρ̂* = 1 + source inside the liquid, and
+ * its warm-start pressure (pressure.ts applyPressure says why each).
+ */
+function sourceRange(x: SolveArgs, v: SolveView): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n;
+  const { vel, order, near, lam, hist: u, res: rho, dens, p, nb } = a, dt = s.dt;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    u[3 * k] = vel[3 * i] * dt; u[3 * k + 1] = vel[3 * i + 1] * dt; u[3 * k + 2] = vel[3 * i + 2] * dt;
+    rho[k] = dens[k];
+    dens[k] = 0;
+  }
+  x.barrier();
+  advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
+  const keepStart = s.keepStart === 1;
+  if (keepStart) {
+    x.barrier();
+    for (let k = from; k < to; k++) u[2 * n + k] = rho[k];
+  }
+  const shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
+  let any = 0;
+  for (let k = from; k < to; k++) {
+    const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
+    dens[k] = 1 + (nb[k] >= full ? src : 0);
+    p[k] = rho[k] >= alone ? lam[order[k]] * dt2 : 0;
+    if (dens[k] > 1 || p[k] > 0) any = 1;
+  }
+  a.flags[x.rank] = any;
+}
+
+/**
+ * FINISH over slots [from, to): the displacement of p, as velocity (the free-flight offset cleared
+ * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept.
+ */
+function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: number, to: number): void {
+  pressureDisplacementRange(v, from, to);
+  const { order, near, vel, off, lam, dx, p, wmask } = a, invDt = s.invDt, invDt2 = s.invDt2, walled = s.nwalls > 0;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    const ux = dx[3 * k], uy = dx[3 * k + 1], uz = dx[3 * k + 2];
+    vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
+    if (ux !== 0 || uy !== 0 || uz !== 0) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
+  }
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    if (near[i] || (walled && wmask[k] !== 0)) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
+  }
+  for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
+}

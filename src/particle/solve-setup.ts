@@ -35,6 +35,8 @@ export class SolveState {
    * entry by entry (StepContext.stageScratch `exact`).
    */
   boundarySlopes: Float32Array = new Float32Array(0);
+  /** One word a thread: the pressure stage's per-slot phases report to it (pressure-job.ts StageSlots). */
+  stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
   /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
