@@ -139,6 +139,12 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, u: Float64Arra
   return job;
 }
 
+/**
+ * A slot's own cost in the phases, in row entries (the job's split by cost): the loops over its rows
+ * are most of a phase, the slot's own reads and writes about this many entries' worth.
+ */
+const SLOT_COST = 4;
+
 /** A thread's view of the job's arrays (its walls unpacked once per run). */
 class ThreadView {
   walls: SolveView['walls'] = [];
@@ -159,6 +165,8 @@ export const solveJob = defineJob({
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone',
   ],
   split: 'items',
+  // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
+  cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST },
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
   kernel(x) {
