@@ -37,6 +37,13 @@ export const PASS = 7;
  * slot as the calling thread's loops they replace.
  */
 export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
+/**
+ * FACTOR then SOURCE in one run (the first solve of a sub-timestep, without closed walls: SOURCE's
+ * slots read only their own factors), and a step of the velocity filter (pressure-filter.ts) in one
+ * run: u = v where asked, L u, u = L u, L u again and v −= gain · L(L u), a barrier wherever a
+ * slot's next reads are its neighbours' last writes.
+ */
+export const FACTOR_SOURCE = 11, FILTER_STEP = 12;
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -103,9 +110,10 @@ function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots
  */
 export function runPressureSource(
   ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
-  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number,
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false,
 ): boolean {
-  const job = bindStage(ctx, v, SOURCE, st), s = job.s;
+  if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR_SOURCE runs without closed walls (FACTOR needs WALLS first)');
+  const job = bindStage(ctx, v, factor ? FACTOR_SOURCE : SOURCE, st), s = job.s;
   job.a.hist = u;
   job.a.ou = ou ?? v.gamma;
   s.hasOu = ou ? 1 : 0;
@@ -115,6 +123,19 @@ export function runPressureSource(
   let any = false;
   for (let t = 0; t < T; t++) if (st.flags[t] !== 0) any = true;
   return any;
+}
+
+/**
+ * One step of the velocity filter (pressure.ts filterVelocity): each slot's strength in v.res, u (3
+ * a slot) the slot velocities, filled from the particles first where `fillU`; the velocities take
+ * −gain · L(L u).
+ */
+export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, fillU: boolean, gain: number): void {
+  const job = bindStage(ctx, v, FILTER_STEP, st);
+  job.a.hist = u;
+  job.s.fillU = fillU ? 1 : 0;
+  job.s.gain = gain;
+  runJob(job, n);
 }
 
 /** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
@@ -162,7 +183,7 @@ export const solveJob = defineJob({
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -200,6 +221,13 @@ export const solveJob = defineJob({
         break;
       case SOURCE:
         sourceRange(x, v);
+        break;
+      case FACTOR_SOURCE:
+        factorRange(v, x.from, x.to);
+        sourceRange(x, v);
+        break;
+      case FILTER_STEP:
+        filterStep(x, v);
         break;
       case FINISH:
         finishRange(a, s, v, x.from, x.to);
@@ -295,4 +323,26 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
     if (near[i] || (walled && wmask[k] !== 0)) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
   }
   for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
+}
+
+/** FILTER_STEP over this thread's slots (runFilterStep). */
+function filterStep(x: SolveArgs, v: SolveView): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to;
+  const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
+  if (s.fillU === 1) {
+    for (let k = from; k < to; k++) {
+      const i = order[k];
+      u[3 * k] = vel[3 * i]; u[3 * k + 1] = vel[3 * i + 1]; u[3 * k + 2] = vel[3 * i + 2];
+    }
+    x.barrier();
+  }
+  filterRange(v, from, to, u, c, dv);
+  x.barrier();
+  for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
+  x.barrier();
+  filterRange(v, from, to, u, c, dv);
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];
+  }
 }

@@ -42,7 +42,7 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { DISPLACE, FACTOR, FILTER_VELOCITY, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
+import { DISPLACE, FACTOR, runFilterStep, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -180,10 +180,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The per-slot loops about the passes run as phases of the solve's job (pressure-job.ts StageSlots).
   if (state.stageFlags.length < MAX_THREADS || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS, ctx.shared);
   const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
-  runSolvePhase(ctx, v, n, FACTOR);
+  // The first solve without closed walls takes FACTOR in SOURCE's run (FACTOR_SOURCE, below).
+  const factorInSource = !again && v.walls.length === 0;
+  if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR);
   if (again) {
     // The filter with the shift only (the exchange path as before it: its calibration holds).
-    if (shift) filterVelocity(ctx, v, order, n, u, dt);
+    if (shift) filterVelocity(ctx, v, order, n, u, dt, slots);
     // The second solve's first step: the first solve's displacement taken back out of the velocities,
     // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
     // on particles next to a body. There the first solve's push off the body holds the film against
@@ -211,7 +213,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // lands on (runPressureSource, the job's SOURCE).
   const near = L.nearObject;
   const start = u.subarray(2 * n, 3 * n);
-  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE);
+  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource);
   let passes = 0, error = 0;
   const offset = L.acc;
   if (any && maxPasses > 0) {
@@ -321,7 +323,7 @@ function materialStrengths(ctx: StepContext, dt: number): Float64Array | null {
  * u: 3 f64 per slot of scratch (the slot velocities); each slot's strength goes to v.res, free
  * until the passes.
  */
-function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number): void {
+function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number, slots: StageSlots): void {
   const L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
   const cm = materialStrengths(ctx, dt);
   if (!cm) return;
@@ -336,16 +338,7 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
   }
   const steps = filterSteps((Math.sqrt(pmax) * dt) / (2 * ctx.r));
   ctx.count('filterSteps', steps);
-  // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result.
-  const dv = v.dx;
-  for (let rep = 0; rep < steps; rep++) {
-    if (rep > 0) for (let a = 0; a < n; a++) { const i = order[a]; u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2]; }
-    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
-    u.set(dv.subarray(0, 3 * n));
-    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
-    for (let a = 0; a < n; a++) {
-      const i = order[a];
-      vel[3 * i] -= FILTER_GAIN * dv[3 * a]; vel[3 * i + 1] -= FILTER_GAIN * dv[3 * a + 1]; vel[3 * i + 2] -= FILTER_GAIN * dv[3 * a + 2];
-    }
-  }
+  // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result, a step
+  // a run of the solve's job (FILTER_STEP; u as filled above on the first).
+  for (let rep = 0; rep < steps; rep++) runFilterStep(ctx, v, n, slots, u, rep > 0, FILTER_GAIN);
 }
