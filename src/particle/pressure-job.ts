@@ -4,7 +4,9 @@
  * which every slot writes only its own entries, so the phases run on the thread team over
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
- * the same pass on any thread count.
+ * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
+ * in it meets at a barrier between (PASS, SOURCE, TAKE_BACK, FILTER_STEP): one run of the team
+ * rather than one a loop, each thread's items cut by the rows' entries (ItemCost).
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
@@ -14,23 +16,24 @@ import { filterRange } from './pressure-filter.ts';
 import { teamWork } from './work.ts';
 
 /**
- * The phases: the closed walls near each slot, ρ̂ and α, the displacement of p, a relaxed Jacobi
- * update of p, ρ̂ advanced by u, the particle-scale velocity filter (pressure-filter.ts: u the
- * slot velocities, res each slot's strength, Δv to dx), and ρ̂ alone (FACTOR's, without the
- * slopes: a measure no pass reads the slopes of). WALLS runs before FACTOR and DENSITY as a phase of its
- * own: a slot's mirror ghosts read its neighbours' walls.
+ * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
+ * alone (FACTOR's, without the slopes: a measure no pass reads the slopes of). WALLS runs before
+ * FACTOR and DENSITY as a phase of its own: a slot's mirror ghosts read its neighbours' walls. The
+ * relaxed Jacobi update of p (pressure-kernels.ts pressureUpdateRange), ρ̂ advanced by a
+ * displacement (advanceDensityRange) and the particle-scale velocity filter (pressure-filter.ts)
+ * run inside the phases below, with the loops about them.
  */
-export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5, DENSITY = 6;
+export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
 /**
- * A whole pass of the pressure stage's relaxed Jacobi (runPressurePass): DISPLACE, a barrier (UPDATE
- * reads the neighbours' displacements), then per slot its p kept, UPDATE and the Chebyshev step: one
+ * A whole pass of the pressure stage's relaxed Jacobi (runPressurePass): DISPLACE, a barrier (the update
+ * reads the neighbours' displacements), then per slot its p kept, the update and the Chebyshev step: one
  * run of the team a pass rather than two, and the calling thread's per-slot loops between them on
  * the team.
  */
 export const PASS = 7;
 /**
  * The pressure stage's per-slot loops about its passes (pressure.ts), on the team: SOURCE (the
- * slot displacements δt v, ρ̂ kept, ADVANCE, then the source and the warm start per slot, each
+ * slot displacements δt v, ρ̂ kept, ρ̂ advanced by them, then the source and the warm start per slot, each
  * thread's "any" to `flags`), FINISH (the last displacement, taken as velocity, the free-flight
  * offsets cleared, the pressure kept as the next warm start) and TAKE_BACK (the first solve's
  * pressure away from bodies, its displacement taken out of the velocities). The same arithmetic per
@@ -54,13 +57,9 @@ function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
 }
 const wallBuffer = new Float64Array(18);
 
-/**
- * Runs `phase` over the n slots of the solve view v (u, ou: ADVANCE's displacements, ou null for
- * still objects; omega: UPDATE's relaxation, which writes each slot's residual to v.res). FACTOR
- * and DENSITY run WALLS first where there are closed walls.
- */
-export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
-  const job = bindSolve(ctx, v, phase, u, ou, omega), s = job.s;
+/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls. */
+export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number): void {
+  const job = bindSolve(ctx, v, phase, 0), s = job.s;
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
     s.phase = WALLS;
     runJob(job, n);
@@ -73,10 +72,11 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
  * One pass of the pressure stage (pressure.ts) in one run (PASS): the displacement of p, then per
  * slot a: hist[before + a] = p_a, the relaxed Jacobi update (omega, residuals to v.res), and where
  * cheb > 0 p_a = max(0, cheb (p_a − o_a) + o_a), o_a = hist[older + a]. The same arithmetic per
- * slot as DISPLACE, UPDATE and the loops that followed them on the calling thread, so the same bits.
+ * slot as the displacement and update phases and the loops that followed them on the calling
+ * thread, so the same bits.
  */
 export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist: Float64Array, before: number, older: number, omega: number, cheb: number): void {
-  const job = bindSolve(ctx, v, PASS, null, null, omega);
+  const job = bindSolve(ctx, v, PASS, omega);
   job.a.hist = hist;
   job.s.before = before; job.s.older = older; job.s.cheb = cheb;
   runJob(job, n);
@@ -96,7 +96,7 @@ export interface StageSlots {
 }
 
 function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots) {
-  const job = bindSolve(ctx, v, phase, null, null, 0), a = job.a, s = job.s;
+  const job = bindSolve(ctx, v, phase, 0), a = job.a, s = job.s;
   a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
   const dt = st.dt;
   s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
@@ -104,8 +104,8 @@ function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots
 }
 
 /**
- * SOURCE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ADVANCE with the
- * object displacements ou, `keepStart` ρ̂ at the start into u's third block; returns whether any
+ * SOURCE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
+ * the object displacements ou, `keepStart` ρ̂ at the start into u's third block; returns whether any
  * slot has a source or a pressure.
  */
 export function runPressureSource(
@@ -149,14 +149,14 @@ export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: Stage
 }
 
 /** The solve job bound to the view v for `phase`. */
-function bindSolve(ctx: StepContext, v: SolveView, phase: number, u: Float64Array | null, ou: Float64Array | null, omega: number) {
+function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
-  a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
+  a.ou = v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
-  s.omega = omega; s.hasOu = ou ? 1 : 0;
+  s.omega = omega; s.hasOu = 0;
   return job;
 }
 
@@ -178,7 +178,7 @@ export const solveJob = defineJob({
     vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32',
   },
   inputs: {
-    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64',
+    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
     order: 'i32', near: 'u8',
   },
   scalars: [
@@ -215,9 +215,6 @@ export const solveJob = defineJob({
         break;
       case DISPLACE:
         pressureDisplacementRange(v, x.from, x.to);
-        break;
-      case UPDATE:
-        pressureUpdateRange(v, x.from, x.to, s.omega);
         break;
       case SOURCE:
         sourceRange(x, v);
@@ -260,12 +257,6 @@ export const solveJob = defineJob({
         }
         break;
       }
-      case ADVANCE:
-        advanceDensityRange(v, x.from, x.to, a.u, s.hasOu === 1 ? a.ou : null);
-        break;
-      case FILTER_VELOCITY:
-        filterRange(v, x.from, x.to, a.u, a.res, a.dx);
-        break;
     }
   },
 });
@@ -274,7 +265,7 @@ type SolveArgs = Parameters<typeof solveJob.kernel>[0];
 
 /**
  * SOURCE over this thread's slots: u = δt v (hist, 3 a slot), ρ̂ kept (res), ρ̂* zeroed; after a
- * barrier ρ̂* advanced by u (ADVANCE); after another (where the start is kept in u's third block,
+ * barrier ρ̂* advanced by u (advanceDensityRange); after another (where the start is kept in u's third block,
  * which the neighbours' advance reads) each slot's source, ρ̂* = 1 + source inside the liquid, and
  * its warm-start pressure (pressure.ts applyPressure says why each).
  */
