@@ -158,7 +158,7 @@ export const solveListJob = defineJob({
 type ListScalars = Record<(typeof solveListJob.scalars)[number], number>;
 
 /**
- * rowCells for the one cell c, into sc.cells (returns how many): the cells within reach of c (in
+ * The row cells of cell c, into sc.cells (returns how many): the cells within reach of c (in
  * CellPairs.around's order: di, then dj, then dk) whose particle box lies within h of c's.
  */
 function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowListScratch, c: number): number {
