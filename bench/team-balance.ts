@@ -2,8 +2,9 @@
  * How evenly the particle engine's jobs split between two threads, and what stays serial, measured
  * on one thread (so that a loaded machine, which makes two-thread wall times meaningless, disturbs
  * it little): every job split by items or by cells is run as its two halves one after the other
- * (the ranges thread 0 and thread 1 would take: items [0, n/2) and [n/2, n); cells cut as the
- * runner cuts them, cutCellRuns), each half timed in CPU time. A job split by ranks (the slab
+ * (the ranges thread 0 and thread 1 would take: items [0, n/2) and [n/2, n), or where the job's
+ * cost cuts them, itemCut; cells cut as the runner cuts them, cutCellRuns), each half timed in CPU
+ * time. A job split by ranks (the slab
  * Gauss–Seidel of viscosity and the liquid contacts: its threads meet at barriers) runs whole and
  * is counted as halving. Whatever runs outside a job is serial.
  *
@@ -24,7 +25,7 @@ import { parseScene, createSimulation } from '../src/index.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import { cutCellRuns } from '../src/parallel/memory.ts';
 import { teamWork } from '../src/particle/work.ts';
-import type { AnyJob } from '../src/parallel/job.ts';
+import { itemCut, type AnyJob } from '../src/parallel/job.ts';
 
 const argv = process.argv.slice(2), teamRows = argv.includes('--team-rows');
 const [file = 'scenes/honey-drop.json', firstS = '4', lastS = '9'] = argv.filter((a) => !a.startsWith('--'));
@@ -65,7 +66,7 @@ for (const job of PARTICLE_JOBS.layouts.map((l) => l.job as AnyJob)) {
     if (job.split === 'cells') {
       cutCellRuns(bounds, 0, x.a[job.cellCounts!], to, x.n, 2);
       mid = bounds[1];
-    } else mid = Math.floor((from + to) / 2);
+    } else mid = itemCut(job, x.a, x.n, 1, 2);
     const t0 = cpuMs();
     x.to = mid;
     kernel(x);

@@ -80,6 +80,19 @@ export interface JobSpec<A extends Kinds, I extends Kinds, S extends string, L e
   readonly minItems: () => number;
   readonly scratch: () => X;
   readonly kernel: (x: JobArgs<A, I, S, L, X>) => void;
+  /** Split 'items' by cost rather than by count (ItemCost); null: by count. */
+  readonly cost: ItemCost | null;
+}
+
+/**
+ * What items cost, for split 'items' (itemCut): the cost of items [0, a) is Σ_k prefix_k[a] −
+ * prefix_k[0] + perItem · a, each prefix an i32 array or input of the job that is a row list's
+ * start entries (its rows' lengths summed), so a thread's range ends where the cost reaches its
+ * share, found by bisection. Every thread computes the same cuts from the same arrays.
+ */
+export interface ItemCost {
+  readonly prefix: readonly string[];
+  readonly perItem: number;
 }
 
 /** The arrays and inputs of a job as its kernel sees them (for helpers a kernel calls). */
@@ -100,6 +113,7 @@ export interface JobDescription<A extends Kinds, I extends Kinds, S extends stri
   minItems: () => number;
   scratch?: () => X;
   kernel: (x: JobArgs<A, I, S, L, X>) => void;
+  cost?: ItemCost;
 }
 
 /** A job description with its defaults filled in, checked (see the header). */
@@ -119,6 +133,7 @@ export function defineJob<
     minItems: d.minItems,
     scratch: d.scratch ?? (() => undefined as X),
     kernel: d.kernel,
+    cost: d.cost ?? null,
   };
   checkJob(spec);
   return spec;
@@ -142,6 +157,14 @@ function checkJob(j: AnyJob): void {
     const kind = k === null ? undefined : ((j.arrays as Kinds)[k] ?? (j.inputs as Kinds)[k]);
     if (kind !== 'i32') throw new Error(`${where}: split 'cells' needs cellCounts naming an i32 array or input of per-cell counts`);
   } else if (j.cellCounts !== null) throw new Error(`${where}: cellCounts is for split 'cells' (split is '${j.split}')`);
+  if (j.cost !== null) {
+    if (j.split !== 'items') throw new Error(`${where}: a cost is for split 'items' (split is '${j.split}')`);
+    for (const k of j.cost.prefix) {
+      const kind = (j.arrays as Kinds)[k] ?? (j.inputs as Kinds)[k];
+      if (kind !== 'i32') throw new Error(`${where}: cost prefix '${k}' must name an i32 array or input, got ${kind ?? 'none'}`);
+    }
+    if (!(j.cost.perItem >= 0)) throw new Error(`${where}: cost perItem must be ≥ 0, got ${j.cost.perItem}`);
+  }
   if (j.split === 'ranks' && Object.keys(j.lists).length > 0) throw new Error(`${where}: lists need split 'items' or 'cells' (whose items each thread owns)`);
 }
 
@@ -207,7 +230,7 @@ export class JobTable {
     this.paramCount = param;
     checkLayout(layouts, slot, param);
     this.fingerprint = sorted
-      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split})`)
+      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split}${j.cost ? `:${j.cost.prefix.join('+')}+${j.cost.perItem}` : ''})`)
       .join(' ');
   }
 
@@ -263,4 +286,32 @@ export function emptyOf(kind: ArrayKind): SlotArray {
     case 'u8': return new Uint8Array(0);
     default: return new Int32Array(0);
   }
+}
+
+/**
+ * The first item of thread t of T over n items of a job split 'items' (t = T: n): by count, or by
+ * the job's cost (ItemCost: the smallest a whose cost of [0, a) reaches t/T of the whole).
+ */
+export function itemCut(job: AnyJob, a: Readonly<Record<string, unknown>>, n: number, t: number, T: number): number {
+  const cost = job.cost as ItemCost | null;
+  if (cost === null || t <= 0 || t >= T) return t <= 0 ? 0 : t >= T ? n : Math.floor((n * t) / T);
+  const pre = cost.prefix, per = cost.perItem;
+  const target = (costOf(a, pre, per, n) * t) / T;
+  let lo = 0, hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (costOf(a, pre, per, mid) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The cost of items [0, i) (ItemCost). */
+function costOf(a: Readonly<Record<string, unknown>>, pre: readonly string[], per: number, i: number): number {
+  let c = per * i;
+  for (let k = 0; k < pre.length; k++) {
+    const p = a[pre[k]] as Int32Array;
+    c += p[i] - p[0];
+  }
+  return c;
 }

@@ -21,7 +21,7 @@
  * the arrays stop growing.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
-import { emptyOf, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
+import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
 
 /** A job's arguments as the runner handles them (JobArgs without its types). */
@@ -81,8 +81,8 @@ export class ThreadPart {
       x.from = meta[rank];
       x.to = meta[rank + 1];
     } else if (job.split === 'items') {
-      x.from = Math.floor((n * rank) / T);
-      x.to = Math.floor((n * (rank + 1)) / T);
+      x.from = itemCut(job, x.a, n, rank, T);
+      x.to = itemCut(job, x.a, n, rank + 1, T);
     } else {
       x.from = 0;
       x.to = n;

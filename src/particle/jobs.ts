@@ -20,11 +20,12 @@ import { solveJob } from './pressure-job.ts';
 import { solveListJob } from './solve-setup.ts';
 import { solveRowsCountJob, solveRowsFillJob } from './solve-pair-rows.ts';
 import { solveBoundaryJob } from './solve-boundary-rows.ts';
+import { viscosityBoundaryJob } from './viscosity-weiler-boundary.ts';
 import { heatFluxJob, heatPairsJob } from './temperature.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
   heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob, solveRowsCountJob, solveRowsFillJob,
-  solveBoundaryJob,
+  solveBoundaryJob, viscosityBoundaryJob,
 ]);

@@ -169,6 +169,18 @@ export class CellPairs {
     return m;
   }
 
+  /**
+   * The dense block `around` reads (for a job that looks neighbour cells up itself: its cells'
+   * indices, lowest corner and strides), or null where the last build hashed them.
+   */
+  denseBlock(): { readonly block: Int32Array; readonly lo: Int32Array; readonly si: number; readonly sj: number } | null {
+    if (!this.blockValid) return null;
+    const v = this.blockView;
+    v.block = this.block; v.si = this.blockSi; v.sj = this.blockSj;
+    return v;
+  }
+  private readonly blockView = { block: this.block, lo: this.blockLo, si: 0, sj: 0 };
+
   private listCells(): void {
     const g = this.grid, nc = g.cellCount;
     const sh = this.shared;
@@ -241,7 +253,8 @@ export class CellPairs {
     const ni = i1 - i0 + 1 + 2 * R, nj = j1 - j0 + 1 + 2 * R, nk = k1 - k0 + 1 + 2 * R;
     const size = ni * nj * nk;
     if (!(size <= DENSE_CELLS_PER_CELL * nc)) return false;
-    if (this.block.length < size) this.block = new Int32Array(Math.ceil(size * 1.25));
+    // (On shared memory with a team: the row listing's job reads it, solve-setup.ts.)
+    if (this.block.length < size || (this.shared && !isShared(this.block))) this.block = allocInt32(Math.ceil(size * 1.25), this.shared);
     const block = this.block, sj = nk, si = nj * nk;
     block.fill(-1, 0, size);
     for (let c = 0; c < nc; c++) block[(gi[c] - i0 + R) * si + (gj[c] - j0 + R) * sj + (gk[c] - k0 + R)] = c;

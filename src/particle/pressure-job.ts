@@ -4,25 +4,71 @@
  * which every slot writes only its own entries, so the phases run on the thread team over
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
- * the same pass on any thread count. On one thread the phases that read or write the kernel
- * slopes run pressure-half.ts's loops over each pair once instead: the same sums in the same order.
+ * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
+ * in it meets at a barrier between (PASS, SOURCE, TAKE_BACK, FILTER_STEP): one run of the team
+ * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). On one thread
+ * (the run inline over every slot) the loops that read or write the kernel slopes run
+ * pressure-half.ts's loops over each pair once instead, in every phase: the same sums in the same
+ * order, so the same bits (they keep the slopes of the rows' upper parts only, which the filter
+ * does not read).
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterRange } from './pressure-filter.ts';
-import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf } from './pressure-half.ts';
+import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
 
 /**
- * The phases: the closed walls near each slot, ρ̂ and α, the displacement of p, a relaxed Jacobi
- * update of p, ρ̂ advanced by u, the particle-scale velocity filter (pressure-filter.ts: u the
- * slot velocities, res each slot's strength, Δv to dx), and ρ̂ alone (FACTOR's, without the
- * slopes: a measure no pass reads the slopes of). WALLS runs before FACTOR and DENSITY as a phase of its
- * own: a slot's mirror ghosts read its neighbours' walls.
+ * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
+ * alone (FACTOR's, without the slopes: a measure no pass reads the slopes of). WALLS runs before
+ * FACTOR and DENSITY as a phase of its own: a slot's mirror ghosts read its neighbours' walls. The
+ * relaxed Jacobi update of p (pressure-kernels.ts pressureUpdateRange), ρ̂ advanced by a
+ * displacement (advanceDensityRange) and the particle-scale velocity filter (pressure-filter.ts)
+ * run inside the phases below, with the loops about them.
  */
-export const WALLS = 4, FACTOR = 0, DISPLACE = 1, UPDATE = 2, ADVANCE = 3, FILTER_VELOCITY = 5, DENSITY = 6;
+export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
+/**
+ * A whole pass of the pressure stage's relaxed Jacobi (runPressurePass): DISPLACE, a barrier (the update
+ * reads the neighbours' displacements), then per slot its p kept, the update and the Chebyshev step: one
+ * run of the team a pass rather than two, and the calling thread's per-slot loops between them on
+ * the team.
+ */
+export const PASS = 7;
+/**
+ * The pressure stage's per-slot loops about its passes (pressure.ts), on the team: SOURCE (the
+ * slot displacements δt v, ρ̂ kept, ρ̂ advanced by them, then the source and the warm start per slot, each
+ * thread's "any" to `flags`), FINISH (the last displacement, taken as velocity, the free-flight
+ * offsets cleared, the pressure kept as the next warm start) and TAKE_BACK (the first solve's
+ * pressure away from bodies, its displacement taken out of the velocities). The same arithmetic per
+ * slot as the calling thread's loops they replace.
+ */
+export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
+/**
+ * FACTOR then SOURCE in one run (the first solve of a sub-timestep, without closed walls: SOURCE's
+ * slots read only their own factors), and a step of the velocity filter (pressure-filter.ts) in one
+ * run: u = v where asked, L u, u = L u, L u again and v −= gain · L(L u), a barrier wherever a
+ * slot's next reads are its neighbours' last writes.
+ */
+export const FACTOR_SOURCE = 11, FILTER_STEP = 12;
+
+/**
+ * The view's half rows while the job runs on one thread (set by runSolve before each run, null
+ * otherwise): the kernel then runs the loops over each pair once (see the header). Module state of
+ * the calling thread; a team's spawned threads never see it set.
+ */
+let oneThreadHalf: HalfRows | null = null;
+
+/** Runs the bound solve job over n slots, on one thread with the view's half rows where it has them. */
+function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
+  oneThreadHalf = v.half !== undefined && job.threads(n) === 1 ? v.half : null;
+  try {
+    runJob(job, n);
+  } finally {
+    oneThreadHalf = null;
+  }
+}
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
@@ -33,38 +79,114 @@ function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
 }
 const wallBuffer = new Float64Array(18);
 
+/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls. */
+export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number): void {
+  const job = bindSolve(ctx, v, phase, 0), s = job.s;
+  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
+    s.phase = WALLS;
+    runSolve(job, v, n);
+    s.phase = phase;
+  }
+  runSolve(job, v, n);
+}
+
 /**
- * Runs `phase` over the n slots of the solve view v (u, ou: ADVANCE's displacements, ou null for
- * still objects; omega: UPDATE's relaxation, which writes each slot's residual to v.res). FACTOR
- * and DENSITY run WALLS first where there are closed walls.
+ * One pass of the pressure stage (pressure.ts) in one run (PASS): the displacement of p, then per
+ * slot a: hist[before + a] = p_a, the relaxed Jacobi update (omega, residuals to v.res), and where
+ * cheb > 0 p_a = max(0, cheb (p_a − o_a) + o_a), o_a = hist[older + a]. The same arithmetic per
+ * slot as the displacement and update phases and the loops that followed them on the calling
+ * thread, so the same bits.
  */
-export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, u: Float64Array | null = null, ou: Float64Array | null = null, omega = 0): void {
+export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist: Float64Array, before: number, older: number, omega: number, cheb: number): void {
+  const job = bindSolve(ctx, v, PASS, omega);
+  job.a.hist = hist;
+  job.s.before = before; job.s.older = older; job.s.cheb = cheb;
+  runSolve(job, v, n);
+}
+
+/** The arrays and numbers of the stage's per-slot phases (SOURCE, FINISH, TAKE_BACK): the liquid's by slot order `order`. */
+export interface StageSlots {
+  order: Int32Array;
+  vel: Float64Array;
+  /** The stored pressure p/δt² (the warm start) and the free-flight offset, by particle. */
+  lam: Float64Array;
+  off: Float64Array;
+  near: Uint8Array;
+  /** One word a thread (on shared memory for a team): SOURCE's "any". */
+  flags: Int32Array;
+  dt: number;
+}
+
+function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots) {
+  const job = bindSolve(ctx, v, phase, 0), a = job.a, s = job.s;
+  a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
+  const dt = st.dt;
+  s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
+  return job;
+}
+
+/**
+ * SOURCE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
+ * the object displacements ou, `keepStart` ρ̂ at the start into u's third block; returns whether any
+ * slot has a source or a pressure.
+ */
+export function runPressureSource(
+  ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false,
+): boolean {
+  if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR_SOURCE runs without closed walls (FACTOR needs WALLS first)');
+  const job = bindStage(ctx, v, factor ? FACTOR_SOURCE : SOURCE, st), s = job.s;
+  job.a.hist = u;
+  job.a.ou = ou ?? v.gamma;
+  s.hasOu = ou ? 1 : 0;
+  s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
+  const T = job.threads(n);
+  runSolve(job, v, n);
+  let any = false;
+  for (let t = 0; t < T; t++) if (st.flags[t] !== 0) any = true;
+  return any;
+}
+
+/**
+ * One step of the velocity filter (pressure.ts filterVelocity): each slot's strength in v.res, u (3
+ * a slot) the slot velocities, filled from the particles first where `fillU`; the velocities take
+ * −gain · L(L u).
+ */
+export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, fillU: boolean, gain: number): void {
+  const job = bindStage(ctx, v, FILTER_STEP, st);
+  job.a.hist = u;
+  job.s.fillU = fillU ? 1 : 0;
+  job.s.gain = gain;
+  runSolve(job, v, n);
+}
+
+/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
+export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
+  runSolve(bindStage(ctx, v, FINISH, st), v, n);
+}
+
+/** TAKE_BACK (pressure.ts takeBack). */
+export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
+  runSolve(bindStage(ctx, v, TAKE_BACK, st), v, n);
+}
+
+/** The solve job bound to the view v for `phase`. */
+function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
-  a.u = u ?? v.dx; a.ou = ou ?? v.gamma;
+  a.ou = v.gamma;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
-  s.omega = omega; s.hasOu = ou ? 1 : 0;
-  // On one thread, the loops that read or write the slopes over each pair once (the same bits; the
-  // slopes of the rows' upper parts only, which the filter does not read).
-  const half = v.half;
-  if (half && phase !== WALLS && phase !== FILTER_VELOCITY && job.threads(n) === 1) {
-    if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) wallRange(v, 0, n);
-    if (phase === FACTOR) factorHalf(v, n, half);
-    else if (phase === DENSITY) densityHalf(v, n, half);
-    else if (phase === DISPLACE) displaceHalf(v, n, half);
-    else if (phase === UPDATE) updateHalf(v, n, half, omega);
-    else advanceHalf(v, n, half, u ?? v.dx, ou);
-    return;
-  }
-  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
-    s.phase = WALLS;
-    runJob(job, n);
-    s.phase = FACTOR;
-  }
-  runJob(job, n);
+  s.omega = omega; s.hasOu = 0;
+  return job;
 }
+
+/**
+ * A slot's own cost in the phases, in row entries (the job's split by cost): the loops over its rows
+ * are most of a phase, the slot's own reads and writes about this many entries' worth.
+ */
+const SLOT_COST = 4;
 
 /** A thread's view of the job's arrays (its walls unpacked once per run). */
 class ThreadView {
@@ -73,10 +195,21 @@ class ThreadView {
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
-  arrays: { kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64' },
-  inputs: { x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', u: 'f64', ou: 'f64' },
-  scalars: ['phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu'],
+  arrays: {
+    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
+    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32',
+  },
+  inputs: {
+    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
+    order: 'i32', near: 'u8',
+  },
+  scalars: [
+    'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain',
+  ],
   split: 'items',
+  // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
+  cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST },
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
   kernel(x) {
@@ -92,28 +225,150 @@ export const solveJob = defineJob({
       dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
       alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
     };
+    // One thread over every slot: the loops over each pair once (oneThreadHalf).
+    const hr = oneThreadHalf !== null && x.from === 0 && x.to === x.n ? oneThreadHalf : null, n = x.n;
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);
         break;
       case FACTOR:
-        factorRange(v, x.from, x.to);
+        if (hr) factorHalf(v, n, hr);
+        else factorRange(v, x.from, x.to);
         break;
       case DENSITY:
-        densityRange(v, x.from, x.to);
+        if (hr) densityHalf(v, n, hr);
+        else densityRange(v, x.from, x.to);
         break;
       case DISPLACE:
-        pressureDisplacementRange(v, x.from, x.to);
+        displace(v, x.from, x.to, hr);
         break;
-      case UPDATE:
-        pressureUpdateRange(v, x.from, x.to, s.omega);
+      case SOURCE:
+        sourceRange(x, v, hr);
         break;
-      case ADVANCE:
-        advanceDensityRange(v, x.from, x.to, a.u, s.hasOu === 1 ? a.ou : null);
+      case FACTOR_SOURCE:
+        if (hr) factorHalf(v, n, hr);
+        else factorRange(v, x.from, x.to);
+        sourceRange(x, v, hr);
         break;
-      case FILTER_VELOCITY:
-        filterRange(v, x.from, x.to, a.u, a.res, a.dx);
+      case FILTER_STEP:
+        filterStep(x, v);
         break;
+      case FINISH:
+        finishRange(a, s, v, x.from, x.to, hr);
+        break;
+      case TAKE_BACK: {
+        const { p, order, near, lam, vel, dx } = a, dt2 = s.dt2, invDt = s.invDt;
+        for (let k = x.from; k < x.to; k++) {
+          const i = order[k];
+          p[k] = near[i] ? 0 : lam[i] * dt2;
+        }
+        x.barrier();
+        displace(v, x.from, x.to, hr);
+        for (let k = x.from; k < x.to; k++) {
+          const i = order[k];
+          vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
+        }
+        break;
+      }
+      case PASS: {
+        displace(v, x.from, x.to, hr);
+        x.barrier();
+        const p = a.p, hist = a.hist, b0 = s.before, o0 = s.older, cheb = s.cheb;
+        for (let k = x.from; k < x.to; k++) hist[b0 + k] = p[k];
+        if (hr) updateHalf(v, n, hr, s.omega);
+        else pressureUpdateRange(v, x.from, x.to, s.omega);
+        if (cheb > 0) {
+          for (let k = x.from; k < x.to; k++) {
+            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k];
+            p[k] = q > 0 ? q : 0;
+          }
+        }
+        break;
+      }
     }
   },
 });
+
+type SolveArgs = Parameters<typeof solveJob.kernel>[0];
+
+/** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
+function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): void {
+  if (hr) displaceHalf(v, to, hr);
+  else pressureDisplacementRange(v, from, to);
+}
+
+/**
+ * SOURCE over this thread's slots: u = δt v (hist, 3 a slot), ρ̂ kept (res), ρ̂* zeroed; after a
+ * barrier ρ̂* advanced by u (advanceDensityRange); after another (where the start is kept in u's third block,
+ * which the neighbours' advance reads) each slot's source, ρ̂* = 1 + source inside the liquid, and
+ * its warm-start pressure (pressure.ts applyPressure says why each).
+ */
+function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n;
+  const { vel, order, near, lam, hist: u, res: rho, dens, p, nb } = a, dt = s.dt;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    u[3 * k] = vel[3 * i] * dt; u[3 * k + 1] = vel[3 * i + 1] * dt; u[3 * k + 2] = vel[3 * i + 2] * dt;
+    rho[k] = dens[k];
+    dens[k] = 0;
+  }
+  x.barrier();
+  if (hr) advanceHalf(v, n, hr, u, s.hasOu === 1 ? a.ou : null);
+  else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
+  const keepStart = s.keepStart === 1;
+  if (keepStart) {
+    x.barrier();
+    for (let k = from; k < to; k++) u[2 * n + k] = rho[k];
+  }
+  const shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
+  let any = 0;
+  for (let k = from; k < to; k++) {
+    const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
+    dens[k] = 1 + (nb[k] >= full ? src : 0);
+    p[k] = rho[k] >= alone ? lam[order[k]] * dt2 : 0;
+    if (dens[k] > 1 || p[k] > 0) any = 1;
+  }
+  a.flags[x.rank] = any;
+}
+
+/**
+ * FINISH over slots [from, to): the displacement of p, as velocity (the free-flight offset cleared
+ * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept.
+ */
+function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: number, to: number, hr: HalfRows | null): void {
+  displace(v, from, to, hr);
+  const { order, near, vel, off, lam, dx, p, wmask } = a, invDt = s.invDt, invDt2 = s.invDt2, walled = s.nwalls > 0;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    const ux = dx[3 * k], uy = dx[3 * k + 1], uz = dx[3 * k + 2];
+    vel[3 * i] += ux * invDt; vel[3 * i + 1] += uy * invDt; vel[3 * i + 2] += uz * invDt;
+    if (ux !== 0 || uy !== 0 || uz !== 0) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
+  }
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    if (near[i] || (walled && wmask[k] !== 0)) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
+  }
+  for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
+}
+
+/** FILTER_STEP over this thread's slots (runFilterStep). */
+function filterStep(x: SolveArgs, v: SolveView): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to;
+  const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
+  if (s.fillU === 1) {
+    for (let k = from; k < to; k++) {
+      const i = order[k];
+      u[3 * k] = vel[3 * i]; u[3 * k + 1] = vel[3 * i + 1]; u[3 * k + 2] = vel[3 * i + 2];
+    }
+    x.barrier();
+  }
+  filterRange(v, from, to, u, c, dv);
+  x.barrier();
+  for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
+  x.barrier();
+  filterRange(v, from, to, u, c, dv);
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];
+  }
+}

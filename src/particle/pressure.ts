@@ -42,7 +42,9 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { ADVANCE, DISPLACE, FACTOR, FILTER_VELOCITY, runSolvePhase, UPDATE } from './pressure-job.ts';
+import { DISPLACE, FACTOR, runFilterStep, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
+import { allocInt32, isShared } from '../parallel/memory.ts';
+import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 
@@ -166,7 +168,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
   const pr = prepareSolve(ctx, again);
-  const { v, order, spare: u, spare2: rho, state } = pr, p = v.p, dx = v.dx, dens = v.dens;
+  const { v, order, spare: u, state } = pr, p = v.p, dx = v.dx;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   // The second solve starts from the first one's pressure on the same rows: half the passes.
@@ -179,15 +181,25 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const present = shift ? PRESENT_TWICE : twice ? PRESENT_EXCHANGE_TWICE : PRESENT_ONCE;
   state.warm = true;
   const invDt = 1 / dt, dt2 = dt * dt;
-  runSolvePhase(ctx, v, n, FACTOR);
+  // The per-slot loops about the passes run as phases of the solve's job (pressure-job.ts StageSlots).
+  if (state.stageFlags.length < MAX_THREADS || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS, ctx.shared);
+  const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
+  // The first solve without closed walls takes FACTOR in SOURCE's run (FACTOR_SOURCE, below).
+  const factorInSource = !again && v.walls.length === 0;
+  if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR);
   if (again) {
     // The filter with the shift only (the exchange path as before it: its calibration holds).
-    if (shift) filterVelocity(ctx, v, order, n, u, dt);
-    takeBack(ctx, v, order, n, prev, dt2, invDt);
-  }
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    u[3 * a] = vel[3 * i] * dt; u[3 * a + 1] = vel[3 * i + 1] * dt; u[3 * a + 2] = vel[3 * i + 2] * dt;
+    if (shift) filterVelocity(ctx, v, order, n, u, dt, slots);
+    // The second solve's first step: the first solve's displacement taken back out of the velocities,
+    // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
+    // on particles next to a body. There the first solve's push off the body holds the film against
+    // adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
+    // reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
+    // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
+    // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
+    // the object pairs are all left out, so a free body keeps the first solve's reaction. (The job's
+    // TAKE_BACK phase, pressure-job.ts.)
+    runTakeBack(ctx, v, n, slots);
   }
   let ou: Float64Array | null = null;
   if (O.anyMoving && O.count > 0) {
@@ -196,42 +208,27 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const oorder = ctx.objectCells.grid.order;
     for (let s = 0; s < O.count; s++) for (let k = 0; k < 3; k++) ou[3 * s + k] = O.vel[3 * oorder[s] + k] * dt;
   }
-  for (let a = 0; a < n; a++) rho[a] = dens[a];
-  dens.fill(0, 0, n);
-  runSolvePhase(ctx, v, n, ADVANCE, u, ou);
-  let any = false;
+  // ρ̂ advanced by the displacements δt v (u), ρ̂ at the start kept in v.res (the passes
+  // take it), and for the second solve's position shift (below) in u's third block (`start`). Then
+  // per slot the source: a free surface (fewer than FULL neighbours) may expand: no source there,
+  // and none where it would ask for expansion; inside (a box full of liquid), the signed source:
+  // what one part expands another may take up. And the warm start: a particle (nearly) alone
+  // (under ALONE) has no pressure to keep: a drop's last pressure would push it off whatever it
+  // lands on (runPressureSource, the job's SOURCE).
   const near = L.nearObject;
-  // The second solve's position shift (below) reads ρ/ρ0 at the start; the passes take `rho` (v.res).
   const start = u.subarray(2 * n, 3 * n);
-  if (again && shift) start.set(rho.subarray(0, n));
-  for (let a = 0; a < n; a++) {
-    const src = dens[a] + (shift && near[order[a]] ? PRESENT_NEAR_BODY : present) * (rho[a] - 1);
-    // A free surface (fewer than FULL neighbours) may expand: no source there, and none where it
-    // would ask for expansion. Inside (a box full of liquid), the signed source: what one part
-    // expands another may take up.
-    dens[a] = 1 + (v.nb[a] >= FULL ? src : 0);
-    // A particle (nearly) alone has no pressure to keep: a drop's last pressure would push it off
-    // whatever it lands on.
-    p[a] = rho[a] >= ALONE ? prev[order[a]] * dt2 : 0;
-    if (dens[a] > 1 || p[a] > 0) any = true;
-  }
+  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource);
   let passes = 0, error = 0;
   const offset = L.acc;
   if (any && maxPasses > 0) {
     // Chebyshev (see the header): `before` holds p before this pass's update, `older` before the last one's (u is free now).
     const r2 = SPECTRAL_RADIUS * SPECTRAL_RADIUS;
-    let before = u.subarray(0, n), older = u.subarray(n, 2 * n), omega = 1;
+    // (At u[before ..] and u[older ..]: offsets 0 and n, swapped each pass. A pass is one run of the
+    // team: displacement, update and the Chebyshev step, runPressurePass.)
+    let before = 0, older = n, omega = 1;
     for (;;) {
-      runSolvePhase(ctx, v, n, DISPLACE);
-      before.set(p.subarray(0, n));
-      runSolvePhase(ctx, v, n, UPDATE, null, null, RELAX);
-      if (passes >= 2) {
-        omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
-        for (let a = 0; a < n; a++) {
-          const q = omega * (p[a] - older[a]) + older[a];
-          p[a] = q > 0 ? q : 0;
-        }
-      }
+      if (passes >= 2) omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
+      runPressurePass(ctx, v, n, u, before, older, RELAX, passes >= 2 ? omega : 0);
       const swap = older;
       older = before;
       before = swap;
@@ -242,9 +239,15 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
       passes++;
       if (passes >= maxPasses || error <= tolerance) break;
     }
+    if (!ctx.freeBodies) {
+      // The displacement as velocity, the offsets and the warm start below, as one run (FINISH).
+      runPressureFinish(ctx, v, n, slots);
+      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
+      return { passes, error };
+    }
     runSolvePhase(ctx, v, n, DISPLACE);
-    // Both solves' reactions: the first one's push off a body is not taken back (takeBack).
-    ctx.freeBodies?.boundaryReaction(ctx, v, order, n, dt);
+    // Both solves' reactions: the first one's push off a body is not taken back (TAKE_BACK above).
+    ctx.freeBodies.boundaryReaction(ctx, v, order, n, dt);
     for (let a = 0; a < n; a++) {
       const i = order[a];
       const ux = dx[3 * a], uy = dx[3 * a + 1], uz = dx[3 * a + 2];
@@ -324,7 +327,7 @@ function materialStrengths(ctx: StepContext, dt: number): Float64Array | null {
  * u: 3 f64 per slot of scratch (the slot velocities); each slot's strength goes to v.res, free
  * until the passes.
  */
-function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number): void {
+function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: number, u: Float64Array, dt: number, slots: StageSlots): void {
   const L = ctx.liquid, vel = L.vel, mat = L.material, near = L.nearObject;
   const cm = materialStrengths(ctx, dt);
   if (!cm) return;
@@ -339,39 +342,7 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
   }
   const steps = filterSteps((Math.sqrt(pmax) * dt) / ctx.restSpacing);
   ctx.count('filterSteps', steps);
-  // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result.
-  const dv = v.dx;
-  for (let rep = 0; rep < steps; rep++) {
-    if (rep > 0) for (let a = 0; a < n; a++) { const i = order[a]; u[3 * a] = vel[3 * i]; u[3 * a + 1] = vel[3 * i + 1]; u[3 * a + 2] = vel[3 * i + 2]; }
-    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
-    u.set(dv.subarray(0, 3 * n));
-    runSolvePhase(ctx, v, n, FILTER_VELOCITY, u);
-    for (let a = 0; a < n; a++) {
-      const i = order[a];
-      vel[3 * i] -= FILTER_GAIN * dv[3 * a]; vel[3 * i + 1] -= FILTER_GAIN * dv[3 * a + 1]; vel[3 * i + 2] -= FILTER_GAIN * dv[3 * a + 2];
-    }
-  }
-}
-
-/**
- * The second solve's first step: the first solve's displacement taken back out of the velocities,
- * Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0 on
- * particles next to a body. There the first solve's push off the body holds the film against
- * adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
- * reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
- * "The implicit default between two solves"). As a pressure field, not a mask on the particles'
- * displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
- * the object pairs are all left out, so a free body keeps the first solve's reaction.
- */
-function takeBack(ctx: StepContext, v: SolveView, order: Int32Array, n: number, prev: Float64Array, dt2: number, invDt: number): void {
-  const p = v.p, dx = v.dx, near = ctx.liquid.nearObject, vel = ctx.liquid.vel;
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    p[a] = near[i] ? 0 : prev[i] * dt2;
-  }
-  runSolvePhase(ctx, v, n, DISPLACE);
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    vel[3 * i] -= dx[3 * a] * invDt; vel[3 * i + 1] -= dx[3 * a + 1] * invDt; vel[3 * i + 2] -= dx[3 * a + 2] * invDt;
-  }
+  // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result, a step
+  // a run of the solve's job (FILTER_STEP; u as filled above on the first).
+  for (let rep = 0; rep < steps; rep++) runFilterStep(ctx, v, n, slots, u, rep > 0, FILTER_GAIN);
 }

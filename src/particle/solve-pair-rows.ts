@@ -26,7 +26,7 @@ import type { SlotRows } from './slot-rows.ts';
 import { defineJob } from '../parallel/job.ts';
 import { allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { teamWork } from './work.ts';
+import { PAIR_LIST_COST, teamWork } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
 /**
@@ -134,6 +134,8 @@ export const solveRowsCountJob = defineJob({
   inputs: { x: 'f64', ps: 'i32', pj: 'index' },
   scalars: ['h2'],
   split: 'items',
+  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
+  cost: PAIR_LIST_COST,
   minItems: () => teamWork.minParticles,
   kernel(x) {
     const { bits, own, into, x: pos, ps, pj } = x.a;
@@ -170,6 +172,8 @@ export const solveRowsFillJob = defineJob({
   inputs: { ps: 'i32', pj: 'index', bits: 'i32' },
   scalars: ['parts'],
   split: 'items',
+  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
+  cost: PAIR_LIST_COST,
   minItems: () => teamWork.minParticles,
   kernel(x) {
     const { lj, own, into, ps, pj, bits } = x.a;

@@ -21,6 +21,7 @@ import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromP
 import { upperStarts } from './pressure-half.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
+const NO_CELLS = new Int32Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 /** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
@@ -35,6 +36,8 @@ export class SolveState {
    * entry by entry (StepContext.stageScratch `exact`).
    */
   boundarySlopes: Float32Array = new Float32Array(0);
+  /** One word a thread: the pressure stage's per-slot phases report to it (pressure-job.ts StageSlots). */
+  stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
   /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
@@ -43,7 +46,6 @@ export class SolveState {
   half = new SlotRows();
   boundary = new NeighbourList();
   n0 = 0;
-  cellScratch = new Int32Array(27);
   /** The cells the last prepareSolve took its slot order from, and its particle count (prepareSolve's `again`). */
   listed: CellPairs | null = null;
   listedCount = -1;
@@ -129,66 +131,92 @@ export function closedWalls(ctx: StepContext): { axis: number; plane: number; in
   return out;
 }
 
-/**
- * The neighbour cells the liquid rows visit, per density cell: those of CellPairs.around (in its
- * order) whose particle box lies within h of the cell's own box (rounding is monotone, so no slot
- * of the cell would find a neighbour in the others), at cells[first[c] .. first[c + 1]).
- */
-export function rowCells(ctx: StepContext, first: Int32Array, cells: Int32Array, around: Int32Array): void {
-  const dc = ctx.densityCells, nc = dc.grid.cellCount, box = dc.box, h = ctx.densityH, h2 = h * h;
-  let k = 0;
-  for (let c = 0; c < nc; c++) {
-    first[c] = k;
-    const m = dc.around(c, around), cb = 6 * c;
-    const x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
-    for (let q = 0; q < m; q++) {
-      const c2 = around[q], bb = 6 * c2;
-      let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
-      if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
-      if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
-      if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
-      if (ex * ex + ey * ey + ez * ez < h2) cells[k++] = c2;
-    }
-  }
-  first[nc] = k;
+/** A thread's scratch of the row listing: the row cells of the cell at hand; the cells where they are hashed (calling thread only). */
+class RowListScratch {
+  cells = new Int32Array(27);
+  hashed: CellPairs | null = null;
 }
 
 /**
  * The solve's liquid rows as a job over runs of density cells (each row is its own slot's, so the
- * threads' lists, copied into place in order, are one thread's list).
+ * threads' lists, copied into place in order, are one thread's list). Each cell's row cells
+ * (rowCellsAt) are found by the thread that lists the cell, in the density cells' dense block
+ * (CellPairs.denseBlock; where they are hashed, the job runs on the calling thread).
  */
 export const solveListJob = defineJob({
   name: 'solve-list',
   arrays: {},
-  inputs: { x: 'f64', start: 'i32', count: 'i32', first: 'i32', cells: 'i32' },
-  scalars: ['h2'],
+  inputs: { x: 'f64', start: 'i32', count: 'i32', box: 'f64', block: 'i32', ci: 'i32', cj: 'i32', ck: 'i32' },
+  scalars: ['h2', 'reach', 'lo0', 'lo1', 'lo2', 'si', 'sj'],
   split: 'cells',
   cellCounts: 'count',
   lists: { list: 'index' },
   minItems: () => teamWork.minParticles,
+  scratch: () => new RowListScratch(),
   kernel(x) {
-    liquidRowsRange(x.a, x.from, x.to, x.s.h2, x.lists.list);
+    liquidRowsRange(x.a, x.s, x.from, x.to, x.lists.list, x.scratch);
   },
 });
+
+type ListScalars = Record<(typeof solveListJob.scalars)[number], number>;
+
+/**
+ * The row cells of cell c, into sc.cells (returns how many): the cells within reach of c (in
+ * CellPairs.around's order: di, then dj, then dk) whose particle box lies within h of c's.
+ */
+function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowListScratch, c: number): number {
+  const { box, block, ci, cj, ck } = v, R = s.reach, h2 = s.h2;
+  if (sc.cells.length < (2 * R + 1) ** 3) sc.cells = new Int32Array((2 * R + 1) ** 3);
+  const out = sc.cells;
+  let m: number;
+  if (sc.hashed !== null) m = sc.hashed.around(c, out);
+  else {
+    const si = s.si, sj = s.sj, b = (ci[c] - s.lo0 + R) * si + (cj[c] - s.lo1 + R) * sj + (ck[c] - s.lo2 + R);
+    m = 0;
+    for (let di = -R; di <= R; di++) {
+      for (let dj = -R; dj <= R; dj++) {
+        const row = b + di * si + dj * sj;
+        for (let dk = -R; dk <= R; dk++) {
+          const o = block[row + dk];
+          if (o >= 0) out[m++] = o;
+        }
+      }
+    }
+  }
+  const cb = 6 * c, x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
+  let k = 0;
+  for (let q = 0; q < m; q++) {
+    const c2 = out[q], bb = 6 * c2;
+    let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
+    if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
+    if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
+    if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
+    if (ex * ex + ey * ey + ez * ez < h2) out[k++] = c2;
+  }
+  return k;
+}
 
 /**
  * The upper halves of the liquid neighbour rows over the density cells [c0, c1): every slot b > a
  * within h of slot a, rows appended in slot order (cells are runs of slots, so a row cell either
  * lies wholly above the slot's own cell or not at all), each row in the order of its cell's row
- * cells (rowCells) and of the slots within a cell; rowsFromHalf (solve-pair-rows.ts) makes the full
- * rows from them. Every slot of every row cell is a candidate: testing each row cell's box against the slot first (to pass over a cell out of its reach) was a coin toss
+ * cells (rowCellsAt) and of the slots within a cell; rowsFromHalf (solve-pair-rows.ts) makes the
+ * full rows from them. Every slot of every row cell is a candidate: testing each row cell's box
+ * against the slot first (to pass over a cell out of its reach) was a coin toss
  * per slot and cell, and the rows came out in 0.73–0.82 of the time without it (docs/decisions.md,
- * "PBF's cost"); rowCells has passed over the cells out of reach of the whole cell. The rows'
+ * "PBF's cost"); rowCellsAt has passed over the cells out of reach of the whole cell. The rows'
  * entries are 16- or 32-bit (slot-rows.ts).
  */
-function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: number, h2: number, list: ListSink<Int32Array | Uint16Array>): void {
-  const { x, start, count, first, cells } = v;
+function liquidRowsRange(
+  v: JobArrays<typeof solveListJob>, s: ListScalars, c0: number, c1: number, list: ListSink<Int32Array | Uint16Array>, sc: RowListScratch,
+): void {
+  const { x, start, count } = v, h2 = s.h2;
   const ls = list.start;
   let lj = list.j, len = list.length;
   for (let c = c0; c < c1; c++) {
-    const k0 = first[c], k1 = first[c + 1];
+    const k1 = rowCellsAt(v, s, sc, c), cells = sc.cells;
     let room = 0;
-    for (let k = k0; k < k1; k++) room += count[cells[k]];
+    for (let k = 0; k < k1; k++) room += count[cells[k]];
     for (let a = start[c], a1 = a + count[c]; a < a1; a++) {
       if (len + room > lj.length) {
         list.length = len;
@@ -197,7 +225,7 @@ function liquidRowsRange(v: JobArrays<typeof solveListJob>, c0: number, c1: numb
       }
       ls[a] = len;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-      for (let k = k0; k < k1; k++) {
+      for (let k = 0; k < k1; k++) {
         const c2 = cells[k];
         // The slot's own cell from the slot on; the other cells above it.
         if (c2 === c) {
@@ -312,11 +340,18 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     dc.updateBoxes(mem.x);
-    const rowFirst = first.i32(nc + 1), rowCellsOf = first.i32(27 * nc);
-    rowCells(ctx, rowFirst, rowCellsOf, st.cellScratch);
-    const job = ctx.runner.bind(solveListJob), ja = job.a, half = st.half;
-    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.first = rowFirst; ja.cells = rowCellsOf;
-    job.s.h2 = ctx.densityH * ctx.densityH;
+    // (The row cells once took nc + 1 + 27 nc words of `first` here: the request above keeps them, as
+    // a smaller one moves the stage buffer's later requests (see above); rowsFromHalf's cursor, n
+    // words, is taken from it below.)
+    const job = ctx.runner.bind(solveListJob), ja = job.a, js = job.s, dense = dc.denseBlock();
+    ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.box = dc.box;
+    ja.ci = g.cellI; ja.cj = g.cellJ; ja.ck = g.cellK; ja.block = dense ? dense.block : NO_CELLS;
+    js.h2 = ctx.densityH * ctx.densityH; js.reach = dc.reach;
+    js.lo0 = dense ? dense.lo[0] : 0; js.lo1 = dense ? dense.lo[1] : 0; js.lo2 = dense ? dense.lo[2] : 0;
+    js.si = dense ? dense.si : 0; js.sj = dense ? dense.sj : 0;
+    job.scratch.hashed = dense ? null : dc;
+    job.inline = dense === null;
+    const half = st.half;
     half.shared = ctx.shared;
     half.reset(n);
     job.lists.list = half;

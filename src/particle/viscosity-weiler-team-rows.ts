@@ -25,7 +25,7 @@ import { allocInt32 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
-import { VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
 const NO_FACTORS = new Float64Array(0);
@@ -37,6 +37,8 @@ export const viscosityRowsCountJob = defineJob({
   inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'index', pk: 'f64', ph: 'f64', ph2: 'f64', tf: 'f64' },
   scalars: ['nm', 'thermal'],
   split: 'items',
+  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
+  cost: PAIR_LIST_COST,
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const { pc, own, into, pos, mat, vol, ps, pj, pk, ph, ph2, tf } = x.a;
@@ -65,6 +67,8 @@ export const viscosityRowsFillJob = defineJob({
   inputs: { ps: 'i32', pj: 'index', pc: 'f32' },
   scalars: ['parts'],
   split: 'items',
+  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
+  cost: PAIR_LIST_COST,
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const { coef, lj, own, into, ps, pj, pc } = x.a;

@@ -42,8 +42,7 @@ import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { coverWalls, WallCover } from './viscosity-weiler-wall-cover.ts';
-import { objectCellsNearCell } from './boundary-viscosity.ts';
-import { gatherObjectSlots } from './object-cells.ts';
+import { listObjectRows } from './viscosity-weiler-boundary.ts';
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
@@ -268,8 +267,9 @@ function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): vo
 }
 
 /**
- * The object slots within each liquid particle's support (particles flagged near a body), with,
- * on a thread team, the slot positions copied to shared memory. Returns the object count.
+ * The object slots within each liquid particle's support (particles flagged near a body), listed
+ * by a job (viscosity-weiler-boundary.ts), with, on a thread team, the slot positions copied to
+ * shared memory. Returns the object count.
  */
 function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): number {
   const O = ctx.objects, no = O.count, bl = st.boundary;
@@ -279,31 +279,16 @@ function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): 
     bl.start.fill(0, 0, n + 1);
     return 0;
   }
-  const og = ctx.objectCells.grid;
   let opos = ctx.objectSlotPos;
   if (ctx.shared && !isSharedArray(opos)) {
     if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
     st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
     opos = st.opos;
   }
-  const L = ctx.liquid, pos = L.pos, mat = L.material, near = L.nearObject, nm = ctx.mass.length;
+  const nm = ctx.mass.length;
   let hmax = 0;
   for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
-  const cells = ctx.cells.grid, obox = ctx.objectCells.box;
-  ctx.nearQuery[1] = hmax;
-  for (let c = 0; c < cells.cellCount; c++) {
-    const i0 = cells.start[c], i1 = i0 + cells.count[c];
-    const m = objectCellsNearCell(ctx, c), oc = ctx.nearObjectCells;
-    // Room for every candidate of a particle of the cell (gatherWithin writes each one).
-    let room = 0;
-    for (let k = 0; k < m; k++) room += og.count[oc[k]];
-    for (let i = i0; i < i1; i++) {
-      bl.start[i] = bl.length;
-      if (m === 0 || !near[i]) continue;
-      bl.reserve(bl.length + room);
-      bl.length = gatherObjectSlots(pos, i, st.ph2, mat[i] * (nm + 1), oc, m, obox, og.start, og.count, opos, bl.j, bl.length);
-    }
-  }
+  listObjectRows(ctx, st.ph2, hmax, opos, n, bl);
   bl.start[n] = bl.length;
   return no;
 }

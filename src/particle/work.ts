@@ -17,3 +17,10 @@ export const teamWork = {
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */
 export const VISCOSITY_MIN_PARTICLES = 1024;
+
+/**
+ * A pass over the pair list (each pair once, at its first particle: row lengths that fall along the
+ * cell order) costs about its pairs: the jobs that list rows from it split their particles by the
+ * pairs (src/parallel/job.ts ItemCost), a particle's own work about two pairs' worth.
+ */
+export const PAIR_LIST_COST = { prefix: ['ps'], perItem: 2 } as const;

@@ -5,7 +5,7 @@
  * whose job table differs from the calling thread's refuses to start.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineJob, JobTable } from '../../src/parallel/job.ts';
+import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
 import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
 import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
@@ -33,6 +33,25 @@ describe('job descriptions and tables', () => {
     expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f32' }, sums: { x: 1 } })).toThrow(/sum 'x' must be one of its arrays of kind f64 or i32/);
     expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f64' }, split: 'cells' })).toThrow(/needs cellCounts/);
     expect(() => defineJob({ ...base, name: 'a', arrays: { x: 'f64' }, split: 'ranks', lists: { l: 'i32' } })).toThrow(/lists need split/);
+  });
+
+  it('cut split items by their cost where a job gives one, by count where not, and refuse a cost they cannot read', () => {
+    // Row starts of 8 items whose rows hold 10, 10, 10, 10, 1, 1, 1, 1 entries (cost 44 with perItem 0).
+    const rows = Int32Array.from([0, 10, 20, 30, 40, 41, 42, 43, 44]);
+    const costed = defineJob({ ...base, name: 'c', arrays: {}, inputs: { rs: 'i32' }, cost: { prefix: ['rs'], perItem: 0 } });
+    const plain = defineJob({ ...base, name: 'p', arrays: {}, inputs: { rs: 'i32' } });
+    const a = { rs: rows };
+    // Half the cost (22) is reached within item 2's row: thread 1 starts at item 3 (cost 30 ≥ 22).
+    expect([0, 1, 2].map((t) => itemCut(costed, a, 8, t, 2))).toEqual([0, 3, 8]);
+    expect([0, 1, 2].map((t) => itemCut(plain, a, 8, t, 2))).toEqual([0, 4, 8]);
+    // Three threads: cuts ascend and cover [0, n).
+    const three = [0, 1, 2, 3].map((t) => itemCut(costed, a, 8, t, 3));
+    expect(three).toEqual([0, 2, 3, 8]);
+    // A per-item cost moves the cut toward the count's (10 an item: 124 in all; [0, 3) costs 60 < 62, [0, 4) 80).
+    const both = defineJob({ ...base, name: 'b', arrays: {}, inputs: { rs: 'i32' }, cost: { prefix: ['rs'], perItem: 10 } });
+    expect(itemCut(both, a, 8, 1, 2)).toBe(4);
+    expect(() => defineJob({ ...base, name: 'x', arrays: {}, inputs: { rs: 'f64' }, cost: { prefix: ['rs'], perItem: 0 } })).toThrow(/cost prefix 'rs' must name an i32/);
+    expect(() => defineJob({ ...base, name: 'x', arrays: { c: 'i32' }, split: 'ranks', cost: { prefix: ['c'], perItem: 0 } })).toThrow(/a cost is for split 'items'/);
   });
 
   it('refuse two jobs of one name, lay slots and parameters out without overlap, and name their jobs in the fingerprint', () => {
