@@ -14,7 +14,7 @@ import { assembleJob, flagJob, updateJob } from './pressure-job.ts';
 import { solidJob } from './boundary.ts';
 import { facesJob, rebuildJob } from './rebuild-job.ts';
 import { redistanceJob, solidPhiJob } from './redistance.ts';
-import { rowsJob } from './multigrid.ts';
+import { rowsJob } from './multigrid-rows.ts';
 import { transportJob } from './transport-job.ts';
 
 export const GRID_JOBS = new JobTable([maccormackJob, transportJob, pcgJob, extrapolateJob, redistanceJob, assembleJob, updateJob, rebuildJob, growJob, listJob, flagJob, solidJob, rowsJob, solidPhiJob, facesJob, markerMaskJob, markerFillJob]);
