@@ -71,13 +71,15 @@ export interface SlotMaxima {
 /**
  * Pieces a sub-timestep of length dt is split into for the pressure's stability (pressure.ts
  * pressurePieces): δt √(p/ρ0) ≤ particle.pressureCourant · 2r where that is > 0, and over the
- * filtered slots ≤ FILTER_PIECE_COURANT · 2r, with the pressures of the last sub-timestep.
+ * filtered slots ≤ FILTER_PIECE_COURANT · s, s the liquid's closest rest spacing (StepContext.restSpacing:
+ * 2r, less where a body's start was drawn together to fit its walls, start-packing.ts), with the
+ * pressures of the last sub-timestep.
  */
-export function pressurePieces(scene: Scene, r: number, dt: number, m: SlotMaxima): number {
+export function pressurePieces(scene: Scene, r: number, dt: number, m: SlotMaxima, restSpacing: number): number {
   const P = scene.particle, C = P.pressureCourant;
   if (P.pressureIterations === 0) return 1;
   let pieces = 1;
   if (C > 0) pieces = Math.max(pieces, Math.ceil((Math.sqrt(m.pressure) * dt) / (C * 2 * r)));
-  pieces = Math.max(pieces, Math.ceil((Math.sqrt(m.filtered) * dt) / (FILTER_PIECE_COURANT * 2 * r)));
+  pieces = Math.max(pieces, Math.ceil((Math.sqrt(m.filtered) * dt) / (FILTER_PIECE_COURANT * restSpacing)));
   return pieces > 1 ? pieces : 1;
 }

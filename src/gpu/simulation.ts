@@ -264,7 +264,7 @@ export class GpuParticleSimulation {
       const maxima = await this.slotMaxima(dtSub), speed = maxima.speed;
       if (!(speed <= P.maxSpeed)) throw new Error(`a particle reached ${speed.toPrecision(3)} m/s, past particle.maxSpeed ${P.maxSpeed} m/s (frame ${this.frame})`);
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
-      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1, pressurePieces(s, this.r, dtSub, maxima)));
+      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1, pressurePieces(s, this.r, dtSub, maxima, this.host.restSpacing)));
       counters.subdivisions += pieces - 1;
       for (let q = 0; q < pieces; q++) {
         const emitted = await this.substep((this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
