@@ -62,8 +62,10 @@ export interface EngineRecord {
   /**
    * Checkpoint `--resume` continues from (relative path), the frame it holds and the sha-256 of its
    * bytes (checked before it is resumed; absent in manifests written before it was recorded).
+   * `next`: the checkpoint being written in its place (run.ts saveCheckpoint records it before it
+   * replaces the file, so that a run killed between the two writes names the bytes on disk either way).
    */
-  checkpoint: { file: string; frame: number; sha256?: string } | null;
+  checkpoint: { file: string; frame: number; sha256?: string; next?: { frame: number; sha256: string } } | null;
   frames: FrameRecord[];
 }
 
@@ -148,6 +150,10 @@ function manifestProblem(m: Manifest): string | null {
     const c = record.checkpoint;
     if (c !== null && c !== undefined && (typeof c !== 'object' || typeof c.file !== 'string' || !Number.isInteger(c.frame) || c.frame < 0)) {
       return `engines.${engine}.checkpoint is not a checkpoint record`;
+    }
+    const n = c?.next;
+    if (n !== undefined && (n === null || typeof n !== 'object' || !Number.isInteger(n.frame) || n.frame < 0 || typeof n.sha256 !== 'string')) {
+      return `engines.${engine}.checkpoint.next is not a checkpoint record`;
     }
   }
   return null;

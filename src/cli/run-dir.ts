@@ -171,7 +171,8 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
 
 /**
  * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
- * its bytes match the sha-256 the manifest recorded, its own checksum holds, the scene hash it
+ * its bytes match the sha-256 the manifest recorded (or the `next` one it recorded before the file
+ * was replaced, whose frame it then takes), its own checksum holds, the scene hash it
  * carries is the manifest's, and the scene it stores hashes to that label. (These catch accidents
  * and mix-ups, not forgery; the engines validate every restored value besides.)
  */
@@ -186,7 +187,15 @@ export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: 
   } catch (e) {
     throw new UsageError(`cannot resume: ${(e as Error).message}`);
   }
-  if (checkpoint.sha256 && createHash('sha256').update(bytes).digest('hex') !== checkpoint.sha256) {
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  if (checkpoint.sha256 && sha !== checkpoint.sha256 && checkpoint.next?.sha256 === sha) {
+    // The run was killed after it replaced the checkpoint and before its manifest said so: the bytes
+    // are the `next` the manifest recorded first (run.ts saveCheckpoint), at its frame.
+    checkpoint.frame = checkpoint.next.frame;
+    checkpoint.sha256 = sha;
+  }
+  delete checkpoint.next;
+  if (checkpoint.sha256 && sha !== checkpoint.sha256) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} is not the one the manifest recorded (its sha-256 differs): it was changed or damaged`);
   }
   let reader: CheckpointReader;

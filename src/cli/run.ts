@@ -202,6 +202,13 @@ async function runEngine(ctx: RunContext, engine: EngineName): Promise<EngineRec
   const saveCheckpoint = (bytes: Uint8Array, frame: number) => {
     const hash = sha256(bytes);
     if (record.checkpoint?.frame === frame && record.checkpoint.sha256 === hash) return; // on disk already
+    // Two writes, the manifest's first: it names the new bytes as `next` beside the ones on disk,
+    // then the file is replaced. A run killed between the file and the manifest (a Slurm requeue)
+    // leaves a manifest that names the checkpoint on disk either way (run-dir.ts verifiedCheckpoint).
+    if (record.checkpoint) {
+      record.checkpoint = { ...record.checkpoint, next: { frame, sha256: hash } };
+      writeManifest(dir, manifest);
+    }
     writeFileAtomic(join(dir, checkpointFile), bytes);
     record.checkpoint = { file: checkpointFile, frame, sha256: hash };
   };

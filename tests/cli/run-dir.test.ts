@@ -112,6 +112,43 @@ describe('resuming', () => {
     expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'particle']);
   });
 
+  it('continues a run killed between replacing its checkpoint and its manifest saying so (the `next` recorded first)', async () => {
+    const dir = join(tmp, 'killed');
+    expect((await run('--frames', '2', '--out', dir, '--mesh', 'none', '--checkpoint-every', '1')).code).toBe(0);
+    const at2 = readManifest(dir).engines.particle!.checkpoint!;
+    const bytes2 = readFileSync(join(dir, 'particle', 'checkpoint.vscd'));
+    expect((await cliInProcess(['run', tiny, '--resume', dir, '--frames', '4', '--checkpoint-every', '1'])).code).toBe(0);
+    const m4 = readManifest(dir), at4 = m4.engines.particle!.checkpoint!;
+    expect(at4.frame).toBe(4);
+    expect(at4.next).toBeUndefined();
+    // Killed after the new bytes replaced the file: the manifest still names frame 2, with frame 4 as `next`.
+    const killed = (): Manifest => {
+      const m = JSON.parse(JSON.stringify(m4)) as Manifest;
+      m.engines.particle!.checkpoint = { ...at2, next: { frame: 4, sha256: at4.sha256! } };
+      return m;
+    };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(killed()));
+    let r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    let m = readManifest(dir);
+    expect(m.engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2, 3, 4, 5]);
+    expect(m.engines.particle!.checkpoint!.frame).toBe(5);
+    // Killed before the file was replaced: the old bytes, at their frame, and frames 3–4 again.
+    writeFileSync(join(dir, 'particle', 'checkpoint.vscd'), bytes2);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(killed()));
+    r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    m = readManifest(dir);
+    expect(m.engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2, 3, 4, 5]);
+    // Bytes that are neither are refused as before.
+    const bad = killed();
+    bad.engines.particle!.checkpoint!.next = { frame: 4, sha256: '0'.repeat(64) };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(bad));
+    r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '6']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not the one the manifest recorded \(its sha-256 differs\)/);
+  });
+
   it('refuses a checkpoint whose bytes changed, or that holds another scene (exit 2), and leaves the run as it was', async () => {
     const dir = join(tmp, 'tamper');
     expect((await run('--frames', '2', '--out', dir, '--mesh', 'none')).code).toBe(0);
