@@ -57,6 +57,16 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
   }
   const total2 = ps[n];
   if ((total2 & 31) !== 0) bits[total2 >>> 5] = word;
+  layOutRows(list, cursor, n);
+  writeRows(ps, pj, bits, list.j, cursor, cursor, 0, 0, n);
+}
+
+/**
+ * The rows' starts from their lengths (list.start[a], a < n, in place: an exclusive prefix sum, also
+ * into `cursor`, each row's next free entry), list.start[n] the total, and room for that many entries.
+ */
+function layOutRows(list: SlotRows, cursor: Int32Array, n: number): void {
+  const len = list.start;
   let total = 0;
   for (let a = 0; a < n; a++) {
     const l = len[a];
@@ -66,7 +76,6 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
   len[n] = total;
   list.reserve(total);
   list.length = total;
-  writeRows(ps, pj, bits, list.j, cursor, cursor, 0, 0, n);
 }
 
 /**
@@ -81,15 +90,7 @@ export function rowsFromHalf(half: SlotRows, n: number, list: SlotRows, cursor: 
     len[i] += hs[i + 1] - hs[i];
     for (let q = hs[i], q1 = hs[i + 1]; q < q1; q++) len[hj[q]]++;
   }
-  let total = 0;
-  for (let a = 0; a < n; a++) {
-    const l = len[a];
-    len[a] = cursor[a] = total;
-    total += l;
-  }
-  len[n] = total;
-  list.reserve(total);
-  list.length = total;
+  layOutRows(list, cursor, n);
   const lj = list.j;
   for (let i = 0; i < n; i++) {
     let ci = cursor[i];
