@@ -156,17 +156,7 @@ export class CellPairs {
     if (!this.blockValid) return this.grid.neighborCells(c, out, this.reach);
     const g = this.grid, R = this.reach, block = this.block, sj = this.blockSj, si = this.blockSi;
     const b = (g.cellI[c] - this.blockLo[0] + R) * si + (g.cellJ[c] - this.blockLo[1] + R) * sj + (g.cellK[c] - this.blockLo[2] + R);
-    let m = 0;
-    for (let di = -R; di <= R; di++) {
-      for (let dj = -R; dj <= R; dj++) {
-        const row = b + di * si + dj * sj;
-        for (let dk = -R; dk <= R; dk++) {
-          const o = block[row + dk];
-          if (o >= 0) out[m++] = o;
-        }
-      }
-    }
-    return m;
+    return cellsAroundInBlock(block, b, R, si, sj, out);
   }
 
   /**
@@ -328,4 +318,23 @@ export class NeighbourList {
     }
     this.j[this.length++] = j;
   }
+}
+
+/**
+ * The occupied cells of a dense block (cell numbers, −1 where empty; strides si, sj and 1) within R
+ * cells of the block entry b, into `out` in di, dj, dk order; returns how many. CellPairs.around's
+ * lookup, also for a thread that holds the block without its CellPairs (solve-setup.ts).
+ */
+export function cellsAroundInBlock(block: Int32Array, b: number, R: number, si: number, sj: number, out: Int32Array): number {
+  let m = 0;
+  for (let di = -R; di <= R; di++) {
+    for (let dj = -R; dj <= R; dj++) {
+      const row = b + di * si + dj * sj;
+      for (let dk = -R; dk <= R; dk++) {
+        const o = block[row + dk];
+        if (o >= 0) out[m++] = o;
+      }
+    }
+  }
+  return m;
 }

@@ -8,7 +8,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { type CellPairs, NeighbourList } from './neighbours.ts';
+import { type CellPairs, cellsAroundInBlock, NeighbourList } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
@@ -172,16 +172,7 @@ function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowLi
   if (sc.hashed !== null) m = sc.hashed.around(c, out);
   else {
     const si = s.si, sj = s.sj, b = (ci[c] - s.lo0 + R) * si + (cj[c] - s.lo1 + R) * sj + (ck[c] - s.lo2 + R);
-    m = 0;
-    for (let di = -R; di <= R; di++) {
-      for (let dj = -R; dj <= R; dj++) {
-        const row = b + di * si + dj * sj;
-        for (let dk = -R; dk <= R; dk++) {
-          const o = block[row + dk];
-          if (o >= 0) out[m++] = o;
-        }
-      }
-    }
+    m = cellsAroundInBlock(block, b, R, si, sj, out);
   }
   const cb = 6 * c, x0 = box[cb], y0 = box[cb + 1], z0 = box[cb + 2], x1 = box[cb + 3], y1 = box[cb + 4], z1 = box[cb + 5];
   let k = 0;
