@@ -6,6 +6,14 @@
  * caller has already written the field-gradient normal, kept where no surface particle is near or
  * where the average points inward).
  *
+ * The colours' Gaussian may be elliptical, aligned with the surface at the vertex (its normal as
+ * the caller wrote it, the field's gradient): σ_along in the tangent plane, σ_across along the
+ * normal, the reconstruction kernel of surface splatting (Zwicker et al. 2001, "Surface
+ * Splatting", §3: an elliptical Gaussian in the surface's tangent frame). Narrow across, a vertex
+ * takes the paint of the particles at the surface, not of those a layer beneath; wide along, a
+ * patch of paint smaller than the particle spacing (one particle of another paint in a coat)
+ * shows as a tint over σ_along rather than as a spot of its own colour.
+ *
  * Vertex-to-particle look-ups use the shared hash grid (chosen over an octree: BENCHMARKS.md,
  * "Vertex look-ups").
  */
@@ -22,9 +30,16 @@ export interface AttributeSource {
 /** Radius of the attribute kernel, in σ. */
 export const ATTRIBUTE_REACH = 2.5;
 
+/** The colours' elliptical Gaussian, m: σ in the surface's tangent plane and along its normal. */
+export interface ColourKernel {
+  along: number;
+  across: number;
+}
+
 /**
  * Overwrites `normals` (where surface particles are near) and fills `colors` (when given) for
- * the `vertexCount` vertices in `vertices`. σ is the Gaussian width, m.
+ * the `vertexCount` vertices in `vertices`. σ is the normals' Gaussian width, m; the colours'
+ * is `colourKernel` (default: round, σ).
  */
 export function vertexAttributes(
   src: AttributeSource,
@@ -33,6 +48,7 @@ export function vertexAttributes(
   sigma: number,
   normals: Float32Array,
   colors: Float32Array | null,
+  colourKernel: ColourKernel = { along: sigma, across: sigma },
 ): void {
   const wantNormals = !!src.normals;
   if (colors && src.colors && isUniform(src.colors, src.count)) {
@@ -47,7 +63,14 @@ export function vertexAttributes(
   }
   if (!wantNormals && !colors) return;
   if (!colors) src = { ...src, colors: undefined };
-  const reach = ATTRIBUTE_REACH * sigma;
+  const reach = ATTRIBUTE_REACH * (colors ? Math.max(sigma, colourKernel.along, colourKernel.across) : sigma);
+  const weights: Weights = {
+    normalReach2: (ATTRIBUTE_REACH * sigma) ** 2,
+    normalK: 1 / (2 * sigma * sigma),
+    colourReach2: (ATTRIBUTE_REACH * Math.max(colourKernel.along, colourKernel.across)) ** 2,
+    alongK: 1 / (2 * colourKernel.along ** 2),
+    acrossK: 1 / (2 * colourKernel.across ** 2),
+  };
   const acc = new Float64Array(8);
   const grid = new HashGrid(reach);
   grid.build(src.positions, src.count);
@@ -58,6 +81,7 @@ export function vertexAttributes(
   let ci = NaN, cj = NaN, ck = NaN, m = 0;
   for (let v = 0; v < vertexCount; v++) {
     const x = vertices[3 * v], y = vertices[3 * v + 1], z = vertices[3 * v + 2];
+    const nx = normals[3 * v], ny = normals[3 * v + 1], nz = normals[3 * v + 2];
     acc.fill(0);
     const i = Math.floor(x * inv), j = Math.floor(y * inv), k = Math.floor(z * inv);
     if (i !== ci || j !== cj || k !== ck) {
@@ -68,21 +92,33 @@ export function vertexAttributes(
     }
     for (let q = 0; q < m; q++) {
       const c = cells[q];
-      for (let s = start[c], e = start[c] + count[c]; s < e; s++) accumulate(src, order[s], x, y, z, sigma, reach, acc);
+      for (let s = start[c], e = start[c] + count[c]; s < e; s++) accumulate(src, order[s], x, y, z, nx, ny, nz, weights, acc);
     }
     finish(acc, v, wantNormals, normals, colors);
   }
 }
 
-/** Adds particle p's Gaussian-weighted normal (surface particles) and colour to acc = [n xyz, n weight, rgb, c weight]. */
-function accumulate(src: AttributeSource, p: number, x: number, y: number, z: number, sigma: number, reach: number, acc: Float64Array): void {
+/** The kernels' constants: reaches² (m²) and 1 / 2σ² (m⁻²) of the normals' and the colours' Gaussians. */
+interface Weights {
+  normalReach2: number;
+  normalK: number;
+  colourReach2: number;
+  alongK: number;
+  acrossK: number;
+}
+
+/**
+ * Adds particle p's Gaussian-weighted normal (surface particles) and colour to acc = [n xyz,
+ * n weight, rgb, c weight]; (nx, ny, nz) is the vertex's unit normal, which aligns the colours'
+ * Gaussian.
+ */
+function accumulate(src: AttributeSource, p: number, x: number, y: number, z: number, nx: number, ny: number, nz: number, k: Weights, acc: Float64Array): void {
   const pos = src.positions;
   const dx = pos[3 * p] - x, dy = pos[3 * p + 1] - y, dz = pos[3 * p + 2] - z;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (d2 > reach * reach) return;
-  const w = Math.exp(-d2 / (2 * sigma * sigma));
   const pn = src.normals;
-  if (pn && (!src.surface || src.surface[p])) {
+  if (pn && d2 <= k.normalReach2 && (!src.surface || src.surface[p])) {
+    const w = Math.exp(-d2 * k.normalK);
     const ax = pn[3 * p], ay = pn[3 * p + 1], az = pn[3 * p + 2];
     if (ax !== 0 || ay !== 0 || az !== 0) {
       acc[0] += w * ax;
@@ -92,7 +128,11 @@ function accumulate(src: AttributeSource, p: number, x: number, y: number, z: nu
     }
   }
   const pc = src.colors;
-  if (pc) {
+  if (pc && d2 <= k.colourReach2) {
+    // Distance along the normal, and in the tangent plane: d² = across² + along².
+    const across = dx * nx + dy * ny + dz * nz;
+    const across2 = across * across;
+    const w = Math.exp(-(d2 - across2) * k.alongK - across2 * k.acrossK);
     acc[4] += w * pc[3 * p];
     acc[5] += w * pc[3 * p + 1];
     acc[6] += w * pc[3 * p + 2];

@@ -70,8 +70,14 @@ export interface SurfaceOptions {
    * curvature) — small drops shrink and thin strings vanish. Dense lattices only.
    */
   volumeMatch?: boolean;
-  /** Width of the Gaussian averaging surface-particle normals and colours, particle radii (default NORMAL_WIDTH). */
+  /** Width of the Gaussian averaging surface-particle normals, particle radii (default NORMAL_WIDTH). */
   normalWidth?: number;
+  /**
+   * The colours' Gaussian, particle radii: σ in the surface's tangent plane (default COLOUR_ALONG)
+   * and along its normal (default COLOUR_ACROSS); attributes.ts.
+   */
+  colourAlong?: number;
+  colourAcross?: number;
   /** Overrides output.normals: vertex normals from the field's gradient or from the surface particles. */
   normals?: VertexNormals;
   /**
@@ -101,6 +107,18 @@ export const SMOOTHING_PASSES = 0;
 
 /** Default Gaussian width of the vertex-attribute filter, particle radii (Steele: "a much smaller kernel"). */
 export const NORMAL_WIDTH = 1.5;
+/**
+ * Default σ of the colours' Gaussian in the surface's tangent plane, particle radii: 1.5 spacings,
+ * so that one particle of another paint in a coat is a tint over about three spacings, not a spot.
+ */
+export const COLOUR_ALONG = 3;
+/**
+ * Default σ of the colours' Gaussian along the surface's normal, particle radii: the surface's
+ * outer layer of particles (about r beneath a flat face) weighs exp(−1/2), the layer beneath it
+ * (about 3 r) exp(−9/2), a fiftieth as much. Figures: docs/decisions.md, "A thin coat reads its
+ * own paint".
+ */
+export const COLOUR_ACROSS = 1;
 /** Relative volume error at which volume matching stops. */
 export const VOLUME_TOLERANCE = 0.01;
 
@@ -221,6 +239,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
       (options.normalWidth ?? NORMAL_WIDTH) * r,
       mesh.normals,
       colors,
+      { along: (options.colourAlong ?? COLOUR_ALONG) * r, across: (options.colourAcross ?? COLOUR_ACROSS) * r },
     );
   }
   if (colors) mesh.colors = colors;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMesh, type Mesh, particleSurface } from '../../src/index.ts';
 import { ATTRIBUTE_REACH } from '../../src/surface/attributes.ts';
 import { gaussianKernel } from '../../src/surface/field.ts';
-import { NORMAL_WIDTH, VOLUME_TOLERANCE } from '../../src/surface/particle-surface.ts';
+import { COLOUR_ACROSS, COLOUR_ALONG, VOLUME_TOLERANCE } from '../../src/surface/particle-surface.ts';
 import { angleDeg, defaults, lattice } from './helpers.ts';
 
 const r = 0.01;
@@ -172,14 +172,15 @@ describe('flat slab', () => {
 
 describe('colours', () => {
   it('a two-colour block blends only within the attribute kernel of the interface', () => {
-    const half = 8 * r;
-    const box = (x: number, y: number, z: number) => Math.max(Math.abs(x) - half, Math.abs(y) - half / 2, Math.abs(z) - half / 2);
+    // Long enough in x for vertices beyond the colours' reach (2.5 σ along the surface) of x = 0.
+    const half = 16 * r, side = 4 * r;
+    const box = (x: number, y: number, z: number) => Math.max(Math.abs(x) - half, Math.abs(y) - side, Math.abs(z) - side);
     const red: [number, number, number] = [1, 0, 0], blue: [number, number, number] = [0, 0, 1];
     const blob = lattice(r, half, box, { offset: r, jitter: 0.2, color: (x) => (x < 0 ? red : blue) });
     const mesh = particleSurface({ ...blob, radius: r }, defaults);
     const C = mesh.colors!;
     expect(C).toBeDefined();
-    const reach = ATTRIBUTE_REACH * NORMAL_WIDTH * r;
+    const reach = ATTRIBUTE_REACH * Math.max(COLOUR_ALONG, COLOUR_ACROSS) * r;
     let pure = 0, mixed = 0;
     for (let v = 0; v < mesh.positions.length / 3; v++) {
       const x = mesh.positions[3 * v];
@@ -201,6 +202,45 @@ describe('colours', () => {
     const one = particleSurface({ ...blob, colors: new Float32Array(3 * blob.count).fill(0.25), radius: r }, defaults);
     expect(one.colors!.length).toBe(one.positions.length);
     expect(one.colors!.every((c) => c === 0.25)).toBe(true);
+  });
+});
+
+describe('colours across and along the surface', () => {
+  // A slab four particles thick (y centres −3r … 3r), 32 r wide; colour (1, 1, 0) is "yellow",
+  // (0, 0, 1) "blue", so a vertex's red channel is the yellow's share in it.
+  const half = 16 * r;
+  const slab = (x: number, y: number, z: number) => Math.max(Math.abs(x) - half, Math.abs(z) - half, Math.abs(y) - 4 * r);
+  const blue: [number, number, number] = [0, 0, 1], yellow: [number, number, number] = [1, 1, 0];
+  /** Largest yellow share over the vertices of the top face within 6 r of its centre (farther than the colours' reach from its edges). */
+  function topYellow(mesh: Mesh): { vertices: number; most: number } {
+    const P = mesh.positions, C = mesh.colors!, N = mesh.normals;
+    let vertices = 0, most = 0;
+    for (let v = 0; v < P.length / 3; v++) {
+      if (N[3 * v + 1] < 0.9 || Math.abs(P[3 * v]) > 6 * r || Math.abs(P[3 * v + 2]) > 6 * r) continue;
+      vertices++;
+      most = Math.max(most, C[3 * v]);
+    }
+    return { vertices, most };
+  }
+  // The round Gaussian of σ = 1.5 r that coloured vertices before (docs/decisions.md, "A thin coat reads its own paint").
+  const round = { colourAlong: 1.5, colourAcross: 1.5 };
+
+  it('a layer one particle thick reads its own paint, not the paint beneath it', () => {
+    const blob = lattice(r, half + 2 * r, slab, { offset: r, jitter: 0.2, color: (_x, y) => (y > 2 * r ? blue : yellow) });
+    const top = topYellow(particleSurface({ ...blob, radius: r }, defaults));
+    expect(top.vertices).toBeGreaterThan(100);
+    // Measured 1.1 %: the yellow layer 2 spacings beneath weighs exp(−9/2) of the blue one.
+    expect(top.most).toBeLessThan(0.03);
+    // The round kernel reaches through to the yellow (measured 9.8 %).
+    expect(topYellow(particleSurface({ ...blob, radius: r }, defaults, round)).most).toBeGreaterThan(0.06);
+  });
+
+  it('one particle of another paint in the surface layer is a faint tint, not a spot of its colour', () => {
+    const lone = (x: number, y: number, z: number) => y > 2 * r && Math.abs(x - r) < 0.5 * r && Math.abs(z - r) < 0.5 * r;
+    const blob = lattice(r, half + 2 * r, slab, { offset: r, jitter: 0.2, color: (x, y, z) => (lone(x, y, z) ? yellow : blue) });
+    // Measured 6.8 % at its peak (spread over σ = 3 r along the surface); 28.7 % with the round kernel.
+    expect(topYellow(particleSurface({ ...blob, radius: r }, defaults)).most).toBeLessThan(0.1);
+    expect(topYellow(particleSurface({ ...blob, radius: r }, defaults, round)).most).toBeGreaterThan(0.2);
   });
 });
 
