@@ -30,6 +30,9 @@ export interface AttributeSource {
 /** Radius of the attribute kernel, in σ. */
 export const ATTRIBUTE_REACH = 2.5;
 
+/** ATTRIBUTE_REACH² / 2: the exponent d² / 2σ² at the reach. */
+const HALF_REACH2 = (ATTRIBUTE_REACH * ATTRIBUTE_REACH) / 2;
+
 /** The colours' elliptical Gaussian, m: σ in the surface's tangent plane and along its normal. */
 export interface ColourKernel {
   along: number;
@@ -72,11 +75,13 @@ export function vertexAttributes(
     acrossK: 1 / (2 * colourKernel.across ** 2),
   };
   const acc = new Float64Array(8);
-  const grid = new HashGrid(reach);
+  // Cells of half the reach, 5³ around the vertex's: 0.58 of the volume that 3³ cells of the
+  // reach scan.
+  const grid = new HashGrid(reach / 2);
   grid.build(src.positions, src.count);
-  const cells = new Int32Array(27);
+  const cells = new Int32Array(125);
   const { order, start, count } = grid;
-  const inv = 1 / reach;
+  const inv = 2 / reach;
   // Polygonizers emit vertices in lattice order, so neighbours often share a cell: reuse its list.
   let ci = NaN, cj = NaN, ck = NaN, m = 0;
   for (let v = 0; v < vertexCount; v++) {
@@ -85,7 +90,7 @@ export function vertexAttributes(
     acc.fill(0);
     const i = Math.floor(x * inv), j = Math.floor(y * inv), k = Math.floor(z * inv);
     if (i !== ci || j !== cj || k !== ck) {
-      m = grid.cellsNear(x, y, z, cells, 1);
+      m = grid.cellsNear(x, y, z, cells, 2);
       ci = i;
       cj = j;
       ck = k;
@@ -130,9 +135,12 @@ function accumulate(src: AttributeSource, p: number, x: number, y: number, z: nu
   const pc = src.colors;
   if (pc && d2 <= k.colourReach2) {
     // Distance along the normal, and in the tangent plane: d² = across² + along².
+    // Within the ellipsoid of ATTRIBUTE_REACH σ on each axis, as the round kernel within its sphere.
     const across = dx * nx + dy * ny + dz * nz;
     const across2 = across * across;
-    const w = Math.exp(-(d2 - across2) * k.alongK - across2 * k.acrossK);
+    const e = (d2 - across2) * k.alongK + across2 * k.acrossK;
+    if (e > HALF_REACH2) return;
+    const w = Math.exp(-e);
     acc[4] += w * pc[3 * p];
     acc[5] += w * pc[3 * p + 1];
     acc[6] += w * pc[3 * p + 2];
