@@ -59,7 +59,7 @@ describeLong(import.meta, 'paint-drops, particle engine (VISCID_LONG=1)', () => 
       const pure = paints.some((m) => [0, 1, 2].every((k) => Math.abs(colors[3 * v + k] - palette[3 * m + k]) < 0.05));
       if (!pure) mixed++;
     }
-    // 66 % (57 % with the round colour kernel of σ = 1.5 r used before): the colours' Gaussian,
+    // 65 % (57 % with the round colour kernel of σ = 1.5 r used before): the colours' Gaussian,
     // 3 r along the surface, spreads the yellow of the particles left in the blue coat as a tint
     // of a few per cent, which this criterion counts as a mixture (docs/decisions.md, "A thin
     // coat reads its own paint"); the spots it replaced are held below.
@@ -67,7 +67,7 @@ describeLong(import.meta, 'paint-drops, particle engine (VISCID_LONG=1)', () => 
 
     // The blue cap (within 30° of straight up, outward faces) has no pale spots: the blue's share
     // of a vertex's colour (from its red channel, between yellow's and blue's) is under 0.85 on
-    // 6.4 % of its vertices (20.4 % with the round kernel, a spot round each yellow particle).
+    // 6.0 % of its vertices (20.4 % with the round kernel, a spot round each yellow particle).
     const blueIndex = sim.scene.materialNames.indexOf('blue'), yellowIndex = sim.scene.materialNames.indexOf('yellow');
     const redOf = (m: number) => palette[3 * m];
     let cap = 0, pale = 0;
