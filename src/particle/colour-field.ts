@@ -15,9 +15,9 @@
  * fraction in [0, 1] whatever D and δt.
  *
  * What the surface shows is the particles' fractions weighted by their liquids' colours
- * (particleColours), blended over the surface's Gaussian as before (surface/attributes.ts): two
- * paints mix in a band about √(4 D t) wide where their particles touch, and not where they do
- * not. D = 0 (the default) keeps every particle its own liquid's colour and runs no stage.
+ * (particleColours), blended over the surface's colour Gaussian (surface/attributes.ts: σ = 3 r
+ * along the surface, r across it): two paints mix in a band about √(4 D t) wide (widened by that
+ * σ) where their particles touch, and not where they do not. D = 0 (the default) keeps every particle its own liquid's colour and runs no stage.
  */
 import type { Scene } from '../scene/scene.ts';
 import { linearColor } from '../scene/color.ts';
