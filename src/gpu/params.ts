@@ -9,7 +9,7 @@ import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
 import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
-import { OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
+import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
 import type { LiquidFilter } from './pressure-courant.ts';
 
@@ -35,6 +35,13 @@ export interface StepConstants {
   count: number;
   table: number;
   capacity: number;
+  /**
+   * Each face's clearance in FACES order (StepContext.wallClearance: r, or half the spacing of a
+   * start drawn towards the face: start-packing.ts) and the liquid's closest rest spacing
+   * (StepContext.restSpacing), m.
+   */
+  clearance: ArrayLike<number>;
+  restSpacing: number;
 }
 
 /** The parameters that stay for the run (the rest change a sub-timestep: writeStepParams). */
@@ -64,6 +71,9 @@ export function writeConstants(data: ArrayBuffer, s: Scene, c: StepConstants): v
   u[12] = walls; u[13] = sticky; u[15] = P.densityIterations;
   for (let k = 0; k < 3; k++) f[16 + k] = s.gravity[k];
   f[28] = n0; f[29] = PRESSURE_TOLERANCE; u[31] = c.capacity;
+  // The walls' clamp (wgsl.ts wallClamp) and the filter's spacing (pressure-filter-wgsl.ts filterCount).
+  for (let k = 0; k < 3; k++) { f[CLAMP_PARAMS + k] = c.clearance[2 * k]; f[CLAMP_PARAMS + 4 + k] = c.clearance[2 * k + 1]; }
+  f[CLAMP_PARAMS + 3] = c.restSpacing;
 }
 
 /**

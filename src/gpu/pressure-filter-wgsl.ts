@@ -19,7 +19,8 @@
  * dispatched where every liquid's strength is 0 (honey-like liquids).
  *
  * The steps (pressure-filter.ts filterSteps, docs/decisions.md "Deep water at rest"): FILTER_STEPS
- * up to the pressure Courant number C = δt √(p/ρ0)/2r of FILTER_COURANT, then growing as C², at
+ * up to the pressure Courant number C = δt √(p/ρ0)/s of FILTER_COURANT (s the liquid's closest rest
+ * spacing, StepContext.restSpacing: 2r, less where a start is drawn together), then growing as C², at
  * most FILTER_MAX_STEPS, with p/ρ0 the largest first-solve pressure among the filtered slots
  * (vel.w, p/δt²). The GPU finds it with no read-back: filterBegin takes the largest by atomicMax
  * on its bits (a float ≥ 0 orders as its u32 bits), filterCount turns it into the steps, and
@@ -85,9 +86,10 @@ ${laplacian('filteredLaplacian', (b) => `dx[${b}].xyz`)}
   if (c > 0.0 && lam > 0.0) { atomicMax(&stats[0], bitcast<u32>(lam)); }
 }
 
-// The steps (pressure-filter.ts filterSteps) from C = δt √(p/ρ0) / 2r, into stats[1].
+// The steps (pressure-filter.ts filterSteps) from C = δt √(p/ρ0) / s, s the liquid's closest rest
+// spacing (P.clamp[0].w: StepContext.restSpacing, 2r but where a start is drawn together), into stats[1].
 @compute @workgroup_size(1) fn filterCount() {
-  let C = P.dt * sqrt(bitcast<f32>(atomicLoad(&stats[0]))) / (2.0 * P.r);
+  let C = P.dt * sqrt(bitcast<f32>(atomicLoad(&stats[0]))) / P.clamp[0].w;
   var steps = ${FILTER_STEPS}u;
   if (C > ${floatLiteral(FILTER_COURANT)}) {
     let q = C / ${floatLiteral(FILTER_COURANT)};

@@ -182,7 +182,7 @@ export class GpuParticleSimulation {
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
-    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity });
+    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing });
     writeLiquids(this.paramData, ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
     this.filter = new LiquidFilter(scene, this.r, this.paramData);

@@ -29,8 +29,10 @@ export const ERROR_SCALE = 65536;
 /** Most breakpoints of the liquid's adhesion function the parameters hold (adhesion-wgsl.ts). */
 export const ADHESION_BREAKPOINTS = 32;
 
-/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header, the liquid table (liquids-wgsl.ts). */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS + LIQUID_BYTES;
+/** Bytes of the walls' clearances and the liquid's closest rest spacing at the block's end (Params clamp: params.ts writeConstants). */
+const CLAMP_BYTES = 32;
+/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header, the liquid table (liquids-wgsl.ts), the walls' clearances. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS + LIQUID_BYTES + CLAMP_BYTES;
 /**
  * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
  * exA, sinTheta, surfaceRatio, nfree (free bodies: free-bodies.ts); then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
@@ -38,7 +40,13 @@ export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT
  */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 /** Index (in 4-byte words) of the liquid table (liquids-wgsl.ts) in the parameters block. */
-export const LIQUID_PARAMS = (PARAM_BYTES - LIQUID_BYTES) / 4;
+export const LIQUID_PARAMS = (PARAM_BYTES - CLAMP_BYTES - LIQUID_BYTES) / 4;
+/**
+ * Index (in 4-byte words) of the walls' clamp: words 0–2 each min face's clearance, 4–6 each max
+ * face's (StepContext.wallClearance, start-packing.ts), word 3 the liquid's closest rest spacing
+ * (StepContext.restSpacing: the filter's Courant number, pressure-filter-wgsl.ts).
+ */
+export const CLAMP_PARAMS = (PARAM_BYTES - CLAMP_BYTES) / 4;
 
 const PARAMS = /* wgsl */ `
 const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
@@ -60,6 +68,7 @@ struct Params {
   oadhN: vec4<u32>, oadhS: vec4<f32>,
   oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
   oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,${LIQUID_FIELDS}
+  clamp: array<vec4<f32>, 2>,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 `;
@@ -119,7 +128,8 @@ fn wallsAt(x: vec3<f32>) -> Walls {
 // The walls of slot b as the last wallPass found them.
 fn wallOf(b: u32) -> Walls { let w = wall[b]; return Walls(bitcast<u32>(w.w), w.xyz); }
 fn wallSign(mask: u32, k: u32) -> f32 { return select(1.0, -1.0, (mask & (8u << k)) != 0u); }
-// Keeps x at least r inside every closed face (boundaries.ts domainWalls): returns the moved
+// Keeps x at least the face's clearance inside every closed face (boundaries.ts domainWalls: r, or
+// half the spacing of a start drawn towards the face, P.clamp from StepContext.wallClearance): moves the
 // position and stops the velocity into the face; a "noslip" face keeps P.keep of the tangential velocity.
 fn wallClamp(i: u32, keep: f32) {
   var x = pos[i].xyz;
@@ -128,8 +138,8 @@ fn wallClamp(i: u32, keep: f32) {
     if ((P.walls & (1u << f)) == 0u) { continue; }
     let axis = f >> 1u;
     let upper = (f & 1u) == 1u;
-    var limit = P.lo[axis] + P.r;
-    if (upper) { limit = P.hi[axis] - P.r; }
+    var limit = P.lo[axis] + P.clamp[0][axis];
+    if (upper) { limit = P.hi[axis] - P.clamp[1][axis]; }
     if ((upper && x[axis] <= limit) || (!upper && x[axis] >= limit)) { continue; }
     x[axis] = limit;
     if ((upper && v[axis] > 0.0) || (!upper && v[axis] < 0.0)) { v[axis] = 0.0; }
