@@ -31,6 +31,8 @@ export interface HalfRows {
   mid: Int32Array;
   /** Per slot: advanceHalf's density changes. */
   acc: Float64Array;
+  /** The view's rows are the upper parts alone (mid[a] = ls[a]): no loop over a full row may read them (solve-setup.ts prepareSolve). */
+  upperOnly: boolean;
 }
 
 /** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
