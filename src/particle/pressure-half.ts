@@ -14,7 +14,9 @@
  * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
  *
  * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
- * loops write and read their full rows).
+ * loops write and read their full rows). Where nothing else reads a full row (no closed walls, no
+ * velocity filter), the rows themselves are their upper parts alone (HalfRows.upperOnly, mid[a] =
+ * ls[a]: solve-setup.ts prepareSolve), the same entries in the same order.
  *
  * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
  * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):

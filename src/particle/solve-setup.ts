@@ -2,7 +2,8 @@
  * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
  * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
  * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
- * (gather form: every slot lists all its neighbours) and of the objects near it, listed over the
+ * (gather form: every slot lists all its neighbours; on one thread, where no loop reads a full row,
+ * each slot's upper part alone: pressure-half.ts) and of the objects near it, listed over the
  * density cells (h wide) in slot order, on slot-ordered copies of the positions.
  */
 import type { StageScratch, StepContext } from './context.ts';
