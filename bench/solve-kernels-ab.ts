@@ -47,7 +47,7 @@ const sim = createSimulation(parseScene(json), 'particle', { workers: 1 }) as Pa
 for (let f = 0; f < frame; f++) sim.stepFrame();
 const ctx = sim.ctx, n = ctx.liquid.count;
 ctx.adhesionPairsCurrent = false;
-const pr = prepareSolve(ctx);
+const pr = prepareSolve(ctx, false, true);
 const v = pr.v;
 const dt = 1 / (ctx.scene.fps * ctx.scene.particle.substeps);
 const u = new Float64Array(3 * n), c = new Float64Array(n), out = new Float64Array(3 * n);

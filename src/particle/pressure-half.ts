@@ -14,7 +14,9 @@
  * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
  *
  * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
- * loops write and read their full rows).
+ * loops write and read their full rows). Where nothing else reads a full row (no closed walls, no
+ * velocity filter), the rows themselves are their upper parts alone (HalfRows.upperOnly, mid[a] =
+ * ls[a]: solve-setup.ts prepareSolve), the same entries in the same order.
  *
  * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
  * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
@@ -31,6 +33,8 @@ export interface HalfRows {
   mid: Int32Array;
   /** Per slot: advanceHalf's density changes. */
   acc: Float64Array;
+  /** The view's rows are the upper parts alone (mid[a] = ls[a]): no loop over a full row may read them (solve-setup.ts prepareSolve). */
+  upperOnly: boolean;
 }
 
 /** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */

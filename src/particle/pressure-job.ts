@@ -63,6 +63,7 @@ let oneThreadHalf: HalfRows | null = null;
 /** Runs the bound solve job over n slots, on one thread with the view's half rows where it has them. */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
   oneThreadHalf = v.half !== undefined && job.threads(n) === 1 ? v.half : null;
+  if (oneThreadHalf === null && v.half?.upperOnly) throw new Error('pressure solve: rows of upper parts alone on a team (solve-setup.ts prepareSolve lists full rows for one)');
   try {
     runJob(job, n);
   } finally {
@@ -153,6 +154,7 @@ export function runPressureSource(
  * −gain · L(L u).
  */
 export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, fillU: boolean, gain: number): void {
+  if (v.half?.upperOnly) throw new Error('velocity filter: the rows are their upper parts alone (prepareSolve lists full rows where the filter runs)');
   const job = bindStage(ctx, v, FILTER_STEP, st);
   job.a.hist = u;
   job.s.fillU = fillU ? 1 : 0;

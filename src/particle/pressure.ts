@@ -167,7 +167,9 @@ export function solvesTwice(P: { pressureAfterViscosity: boolean }): boolean {
 export function applyPressure(ctx: StepContext, dt: number, again = false): PressureResult {
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
-  const pr = prepareSolve(ctx, again);
+  // The filter (between the solves, on the first one's rows) reads full rows.
+  const P0 = ctx.scene.particle, filtered = solvesTwice(P0) && P0.viscositySolver === 'implicit' && materialStrengths(ctx, dt) !== null;
+  const pr = prepareSolve(ctx, again, filtered);
   const { v, order, spare: u, state } = pr, p = v.p, dx = v.dx;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).

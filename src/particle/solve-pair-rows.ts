@@ -62,6 +62,36 @@ export function rowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list
 }
 
 /**
+ * The rows' upper parts alone on one thread (solve-setup.ts prepareSolve where no loop reads a full
+ * row): row a = a's own pairs b > a within h, in list order (the upper part of rowsFromPairs's row
+ * a, entry for entry). Every candidate is written and the length advanced over those in reach
+ * (neighbours.ts gatherWithin), so a row needs room for all its pairs.
+ */
+export function upperRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows): void {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, h = ctx.densityH, h2 = h * h;
+  const ls = list.start;
+  let lj = list.j, len = 0;
+  for (let i = 0; i < n; i++) {
+    const q0 = ps[i], q1 = ps[i + 1];
+    if (len + (q1 - q0) > lj.length) {
+      list.length = len;
+      list.reserve(len + (q1 - q0));
+      lj = list.j;
+    }
+    ls[i] = len;
+    const xi = x[3 * i], yi = x[3 * i + 1], zi = x[3 * i + 2];
+    for (let q = q0; q < q1; q++) {
+      const j = pj[q];
+      const dx = x[3 * j] - xi, dy = x[3 * j + 1] - yi, dz = x[3 * j + 2] - zi;
+      lj[len] = j;
+      len += +(dx * dx + dy * dy + dz * dz < h2);
+    }
+  }
+  ls[n] = len;
+  list.length = len;
+}
+
+/**
  * The rows' starts from their lengths (list.start[a], a < n, in place: an exclusive prefix sum, also
  * into `cursor`, each row's next free entry), list.start[n] the total, and room for that many entries.
  */

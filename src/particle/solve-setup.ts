@@ -2,7 +2,8 @@
  * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
  * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
  * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
- * (gather form: every slot lists all its neighbours) and of the objects near it, listed over the
+ * (gather form: every slot lists all its neighbours; on one thread, where no loop reads a full row,
+ * each slot's upper part alone: pressure-half.ts) and of the objects near it, listed over the
  * density cells (h wide) in slot order, on slot-ordered copies of the positions.
  */
 import type { StageScratch, StepContext } from './context.ts';
@@ -17,7 +18,8 @@ import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
-import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs } from './solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs } from './solve-pair-rows.ts';
+import { solveJob } from './pressure-job.ts';
 import { upperStarts } from './pressure-half.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
@@ -40,9 +42,11 @@ export class SolveState {
   stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
-  /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts). */
+  /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts): full, or their upper parts alone (`upperOnly`). */
   pairs = new SlotRows();
-  /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the rows. */
+  /** The rows hold each slot's upper part alone (prepareSolve: one thread, no loop over a full row). */
+  upperOnly = false;
+  /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the full rows. */
   half = new SlotRows();
   boundary = new NeighbourList();
   n0 = 0;
@@ -274,7 +278,7 @@ export function solveState(ctx: StepContext): SolveState {
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  */
-export function prepareSolve(ctx: StepContext, again = false): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -306,6 +310,11 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
   // buffer held before (docs/decisions.md, branch nbcost).)
   const teamRows = fromPairs && teamListsRows(ctx, n);
+  // One thread runs the loops over each pair once (pressure-half.ts), which read the rows' upper
+  // parts alone; where nothing else reads a full row (closed walls: the ghosts over a full row;
+  // the velocity filter, `full`; a team's gather loops), the rows are their upper parts alone.
+  if (!reuse) st.upperOnly = !full && walls.length === 0 && !teamListsRows(ctx, n) && ctx.runner.bind(solveJob).threads(n) === 1;
+  const upperOnly = st.upperOnly;
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
@@ -328,7 +337,8 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   if (teamRows) {
     teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
   } else if (fromPairs) {
-    rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
+    if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
+    else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     dc.updateBoxes(mem.x);
     // (The row cells once took nc + 1 + 27 nc words of `first` here: the request above keeps them, as
@@ -342,15 +352,20 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
     js.si = dense ? dense.si : 0; js.sj = dense ? dense.sj : 0;
     job.scratch.hashed = dense ? null : dc;
     job.inline = dense === null;
-    const half = st.half;
-    half.shared = ctx.shared;
-    half.reset(n);
+    // The upper parts alone straight into the rows; else into `half`, and the full rows made from them.
+    const half = upperOnly ? list : st.half;
+    if (!upperOnly) {
+      half.shared = ctx.shared;
+      half.reset(n);
+    }
     job.lists.list = half;
     runJob(job, n, nc);
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
-    if (teamListsRows(ctx, n)) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
-    else rowsFromHalf(half, n, list, first.i32(n));
+    if (!upperOnly) {
+      if (teamListsRows(ctx, n)) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      else rowsFromHalf(half, n, list, first.i32(n));
+    }
   }
   list.start[n] = list.length;
 
@@ -391,7 +406,7 @@ export function prepareSolve(ctx: StepContext, again = false): Prepared {
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
-    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc },
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc, upperOnly },
   };
   return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
 }

@@ -111,6 +111,8 @@ export class ImplicitViscosityState {
   ghostFoundStart = new Int32Array(0);
   ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
+  /** The coefficients' room on one thread: the most pairs the list has held, and 1/32 more. */
+  coefRoom = 0;
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
   /** Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0; on shared memory for a team. */
@@ -209,7 +211,12 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // At the capacities of the liquid and of the lists (the same views from one call to the next, for
   // a team; an exact request, StepContext.stageScratch).
   const m = Math.max(n, L.capacity);
-  const cn = half ? ctx.cells.pairs.j.length : st.rows.j.length, bn = st.boundary.j.length;
+  // One thread: a coefficient for each pair the list holds, room kept at the most it has held and
+  // 1/32 more (the list's own capacity, with its growth and a cell's candidates of room, was a
+  // third over its pairs on the honey drop); a team: the rows' capacity (the same views from one
+  // call to the next).
+  if (half && ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
+  const cn = half ? st.coefRoom : st.rows.j.length, bn = st.boundary.j.length;
   const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
   if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);

@@ -64,12 +64,16 @@ export class HashGrid {
   build(positions: ArrayLike<number>, n: number): void {
     const inv = 1 / this.cellSize;
     if (this.pointCell.length < n || (this.shared && !isShared(this.order))) {
-      this.pointCell = new Int32Array(grow(n));
-      this.order = allocInt32(grow(n), this.shared);
+      // An eighth to spare for points added later (emitters).
+      this.pointCell = new Int32Array(Math.max(16, Math.ceil(n * 1.125)));
+      this.order = allocInt32(this.pointCell.length, this.shared);
     }
     if (this.shared && !isShared(this.start)) this.growCells(Math.max(this.cellI.length, 1));
-    // A table of about twice the points keeps chains short; odd sizes spread the hash.
-    const wanted = Math.max(64, 2 * n) | 1;
+    // A table of about half the points: a cell holds a point or more (the particle engine's cells
+    // several: honey drop, 8 to 20 in the liquid's cells), so it is at most half full where cells
+    // hold two points, and chains stay short; odd sizes spread the hash. (Twice the points held
+    // 8 bytes a point in each grid, the particle engine's largest single array of its three grids.)
+    const wanted = Math.max(64, n >> 1) | 1;
     if (this.tableSize < wanted || this.tableSize > 8 * wanted) {
       this.tableSize = wanted;
       this.slot = new Int32Array(wanted);

@@ -80,6 +80,12 @@ describe('pressure and PBF passes on 2 threads', () => {
     const saved = teamWork.minParticles;
     teamWork.minParticles = 2048;
     try {
+      // Without the mirror walls one thread keeps the rows' upper parts alone (solve-setup.ts prepareSolve).
+      const open1 = run(1, false, { ...SCENE, particle: { radius: 0.001, walls: false } }), open2 = run(2, false, { ...SCENE, particle: { radius: 0.001, walls: false } });
+      expect(open1.passes[1]).toBeGreaterThan(0);
+      expect(open2.passes).toEqual(open1.passes);
+      expect(Buffer.from(open2.vel.buffer).equals(Buffer.from(open1.vel.buffer))).toBe(true);
+      expect(Buffer.from(open2.pos.buffer).equals(Buffer.from(open1.pos.buffer))).toBe(true);
       const one = run(1), two = run(2);
       expect(one.passes[0]).toBeGreaterThan(1);
       expect(one.passes[1]).toBeGreaterThan(0);
@@ -101,28 +107,56 @@ describe('pressure and PBF passes on 2 threads', () => {
       const one = run(1, false, MIXED), two = run(2, false, MIXED);
       expect(one.passes[0]).toBeGreaterThan(1);
       expect(one.passes[1]).toBeGreaterThan(0);
-      expect(two.passes).toEqual(one.passes);
-      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
-      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+      // With closed walls one thread lists full rows (the ghosts read them); without, each row's
+      // upper part alone (solve-setup.ts prepareSolve): the team's full rows' upper parts, entry for entry.
+      for (const [scene, full] of [[WITH_BALL, true], [{ ...WITH_BALL, particle: { radius: 0.0015, walls: false } }, false]] as const) {
+        const one = run(1, true, scene), two = run(2, true, scene);
+        expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill') && two.jobs.has('solve-boundary')).toBe(true);
+        const want = full ? [two.rows[0], two.rows[1]] : upperParts(two.rows[0] as Int32Array, two.rows[1]);
+        expect(one.rows[1].length).toBeGreaterThan((full ? 20 : 10) * one.rows[0].length);
+        expect(one.rows[3].length).toBeGreaterThan(500);
+        for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
+        for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
+        expect(two.passes).toEqual(one.passes);
+        expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+        expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+      }
     } finally {
       teamWork.minParticles = saved;
     }
   });
 });
 
+/** The upper part of each full row (the slots above the row's own, in the row's order), in the rows' layout. */
+function upperParts(start: Int32Array, j: Int32Array | Uint16Array): [Int32Array, Int32Array | Uint16Array] {
+  const n = start.length - 1, us = new Int32Array(n + 1), uj: number[] = [];
+  for (let a = 0; a < n; a++) {
+    us[a] = uj.length;
+    for (let q = start[a]; q < start[a + 1]; q++) if (j[q] > a) uj.push(j[q]);
+  }
+  us[n] = uj.length;
+  return [us, j instanceof Uint16Array ? Uint16Array.from(uj) : Int32Array.from(uj)];
+}
+
 describe('the pressure solve\'s rows on 2 threads', () => {
   it('from the pair list and of a ball are listed by the team as one thread lists them, and the solve equals one thread\'s bit for bit', () => {
     const saved = teamWork.minParticles;
     teamWork.minParticles = 512;
     try {
-      const one = run(1, true), two = run(2, true);
-      expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill') && two.jobs.has('solve-boundary')).toBe(true);
-      expect(one.rows[1].length).toBeGreaterThan(20 * one.rows[0].length);
-      expect(one.rows[3].length).toBeGreaterThan(500);
-      for (let k = 0; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
-      expect(two.passes).toEqual(one.passes);
-      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
-      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+      // With closed walls one thread lists full rows (the ghosts read them); without, each row's
+      // upper part alone (solve-setup.ts prepareSolve): the team's full rows' upper parts, entry for entry.
+      for (const [scene, full] of [[WITH_BALL, true], [{ ...WITH_BALL, particle: { radius: 0.0015, walls: false } }, false]] as const) {
+        const one = run(1, true, scene), two = run(2, true, scene);
+        expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill') && two.jobs.has('solve-boundary')).toBe(true);
+        const want = full ? [two.rows[0], two.rows[1]] : upperParts(two.rows[0] as Int32Array, two.rows[1]);
+        expect(one.rows[1].length).toBeGreaterThan((full ? 20 : 10) * one.rows[0].length);
+        expect(one.rows[3].length).toBeGreaterThan(500);
+        for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
+        for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
+        expect(two.passes).toEqual(one.passes);
+        expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+        expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+      }
     } finally {
       teamWork.minParticles = saved;
     }
