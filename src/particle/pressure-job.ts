@@ -16,7 +16,7 @@ import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
-import { filterRange } from './pressure-filter.ts';
+import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
 
@@ -251,7 +251,7 @@ export const solveJob = defineJob({
         sourceRange(x, v, hr);
         break;
       case FILTER_STEP:
-        filterStep(x, v);
+        filterStep(x, v, hr);
         break;
       case FINISH:
         finishRange(a, s, v, x.from, x.to, hr);
@@ -352,7 +352,7 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
 }
 
 /** FILTER_STEP over this thread's slots (runFilterStep). */
-function filterStep(x: SolveArgs, v: SolveView): void {
+function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   const a = x.a, s = x.s, from = x.from, to = x.to;
   const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
   if (s.fillU === 1) {
@@ -362,11 +362,14 @@ function filterStep(x: SolveArgs, v: SolveView): void {
     }
     x.barrier();
   }
-  filterRange(v, from, to, u, c, dv);
+  // One thread: each pair once (filterHalf, the same bits).
+  if (hr) filterHalf(v, x.n, hr, u, c, dv);
+  else filterRange(v, from, to, u, c, dv);
   x.barrier();
   for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
   x.barrier();
-  filterRange(v, from, to, u, c, dv);
+  if (hr) filterHalf(v, x.n, hr, u, c, dv);
+  else filterRange(v, from, to, u, c, dv);
   for (let k = from; k < to; k++) {
     const i = order[k];
     vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];
