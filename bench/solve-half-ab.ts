@@ -42,6 +42,7 @@ const dens0 = v.dens.slice(0, n);
 // The filter's strengths (pressure.ts filterVelocity): 1, and 0 on every seventh slot (as next to a body), so that pairs with c_ab ½ and 0 are met.
 const strength = new Float64Array(n);
 for (let a = 0; a < n; a++) strength[a] = a % 7 === 0 ? 0 : 1;
+const weights = new Float64Array(n * 32);
 const bytes = (x: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, len: number, size: number) => Buffer.from(x.buffer, x.byteOffset, len * size);
 // (The measure's outputs; factorHalf also leaves its gradient sums in dx, which no measure outputs.)
 const snap = (name: string) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), ...(name === 'factor' ? [] : [bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8)])]);
@@ -53,11 +54,15 @@ const kernels: [string, () => void, () => void][] = [
   ['update', () => { pressureDisplacementRange(v, 0, n); pressureUpdateRange(v, 0, n, 0.5); }, () => { displaceHalf(v, n, hr); updateHalf(v, n, hr, 0.5); }],
   ['advance', () => advanceDensityRange(v, 0, n, u, null), () => advanceHalf(v, n, hr, u, null)],
   ['filter', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx)],
+  // The weights kept by a first sweep (pressure-job.ts filterStep), read back here: the filter's later sweeps.
+  ['filter, kept', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx, weights, false)],
 ];
 const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} row entries a slot, load ${loadavg()[0].toFixed(1)}`);
 for (const [name, gather, half] of kernels) {
+  if (weights.length < v.ls[n]) throw new Error('weights: room for ' + weights.length);
+  filterHalf(v, n, hr, u, strength, v.dx, weights, true);
   // Gather first (it writes the full rows' slopes that the half loops' upper parts equal).
   factorRange(v, 0, n); prep(); gather(); const g = snap(name);
   factorRange(v, 0, n); prep(); half(); const h = snap(name);

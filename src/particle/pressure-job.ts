@@ -79,10 +79,10 @@ function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
 }
 const wallBuffer = new Float64Array(18);
 
-/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls. */
-export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number): void {
+/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls (unless `wallsDone`: WALLS has run at these positions). */
+export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, wallsDone = false): void {
   const job = bindSolve(ctx, v, phase, 0), s = job.s;
-  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
+  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0 && !wallsDone) {
     s.phase = WALLS;
     runSolve(job, v, n);
     s.phase = phase;
@@ -362,13 +362,17 @@ function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     }
     x.barrier();
   }
-  // One thread: each pair once (filterHalf, the same bits).
-  if (hr) filterHalf(v, x.n, hr, u, c, dv);
+  // One thread: each pair once (filterHalf, the same bits), each pair's weight kept by the first
+  // sweep of the sub-timestep's first step (fillU 0: u is filterVelocity's) for the other sweeps, in
+  // the room of the measure's slopes (the filter runs before the measure: pressure.ts), an f64 a
+  // pair in the f32 room of its two row entries.
+  const weights = hr ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
+  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
   else filterRange(v, from, to, u, c, dv);
   x.barrier();
   for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
   x.barrier();
-  if (hr) filterHalf(v, x.n, hr, u, c, dv);
+  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, false);
   else filterRange(v, from, to, u, c, dv);
   for (let k = from; k < to; k++) {
     const i = order[k];

@@ -4,7 +4,7 @@
  * team's threads run) on one solve view: a squeezed, jittered block of water in a closed no-slip
  * box (mirror ghosts at the walls), with strengths 1 and 0 (pairs with c_ab 1, ½ and 0), with
  * equal masses and with two liquids of different densities (the mass-weighted path): the same
- * Δv bit for bit.
+ * Δv bit for bit, the pairs' weights evaluated in the sweep (keeping them) and read back in the next.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScene, createSimulation } from '../../src/index.ts';
@@ -38,7 +38,7 @@ afterEach(() => {
 });
 
 /** Δv of filterRange and of filterHalf on the scene's liquid, squeezed toward the floor and jittered, and how many slots have walls. */
-function both(scene: SceneInput): { gather: Buffer; half: Buffer; walled: number; uniform: boolean; n: number } {
+function both(scene: SceneInput): { gather: Buffer; half: Buffer; kept: Buffer; read: Buffer; walled: number; uniform: boolean; n: number } {
   const sim = createSimulation(parseScene(scene), 'particle', { workers: 1 }) as ParticleSimulation;
   open.push(sim);
   const ctx = sim.ctx, L = ctx.liquid, n = L.count;
@@ -64,9 +64,18 @@ function both(scene: SceneInput): { gather: Buffer; half: Buffer; walled: number
   const gather = Buffer.from(out.slice().buffer);
   out.fill(Number.NaN);
   filterHalf(v, n, v.half!, u, c, out);
+  const half = Buffer.from(out.slice().buffer);
+  // The weights kept in the room of the measure's slopes (pressure-job.ts filterStep), then read back.
+  const weights = new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1);
+  weights.fill(Number.NaN);
+  out.fill(Number.NaN);
+  filterHalf(v, n, v.half!, u, c, out, weights, true);
+  const kept = Buffer.from(out.slice().buffer);
+  out.fill(Number.NaN);
+  filterHalf(v, n, v.half!, u, c, out, weights, false);
   let walled = 0;
   for (let a = 0; a < n; a++) if (v.wmask[a] !== 0) walled++;
-  return { gather, half: Buffer.from(out.slice().buffer), walled, uniform: v.uniform, n };
+  return { gather, half, kept, read: Buffer.from(out.slice().buffer), walled, uniform: v.uniform, n };
 }
 
 describe('the pressure filter over each pair once', () => {
@@ -75,11 +84,15 @@ describe('the pressure filter over each pair once', () => {
     expect(r.uniform).toBe(true);
     expect(r.walled).toBeGreaterThan(r.n / 10);
     expect(r.half.equals(r.gather)).toBe(true);
+    expect(r.kept.equals(r.gather)).toBe(true);
+    expect(r.read.equals(r.gather)).toBe(true);
   });
 
   it('gives the gather loop\'s Δv bit for bit with two liquids of different densities', () => {
     const r = both(MIXED);
     expect(r.uniform).toBe(false);
     expect(r.half.equals(r.gather)).toBe(true);
+    expect(r.kept.equals(r.gather)).toBe(true);
+    expect(r.read.equals(r.gather)).toBe(true);
   });
 });
