@@ -5,7 +5,7 @@
  *   npx tsx bench/solve-half-ab.ts [scene] [frame] [calls] [--radius R]
  * (defaults: the honey drop, frame 4, 20 calls). The scene is stepped to the frame and a solve is
  * listed at its end positions (the density cells' rows, as PBF lists them); p = α (ρ̂ − 1) where
- * compressed (PBF's), u the velocities times the sub-timestep. Prints median ms a call of each,
+ * compressed (PBF's), u the velocities times the sub-timestep (the filter's velocities too; its strength 1, 0 on every seventh slot). Prints median ms a call of each,
  * half/gather, and whether the outputs agree.
  */
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { prepareSolve } from '../src/particle/solve-setup.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange } from '../src/particle/pressure-kernels.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf } from '../src/particle/pressure-half.ts';
+import { filterHalf, filterRange } from '../src/particle/pressure-filter.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -38,6 +39,10 @@ factorRange(v, 0, n);
 const p0 = new Float64Array(n);
 for (let a = 0; a < n; a++) p0[a] = v.dens[a] > 1 ? (v.dens[a] - 1) * v.alpha[a] : 0;
 const dens0 = v.dens.slice(0, n);
+// The filter's strengths (pressure.ts filterVelocity): 1, and 0 on every seventh slot (as next to a body), so that pairs with c_ab ½ and 0 are met.
+const strength = new Float64Array(n);
+for (let a = 0; a < n; a++) strength[a] = a % 7 === 0 ? 0 : 1;
+const weights = new Float64Array(n * 32);
 const bytes = (x: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, len: number, size: number) => Buffer.from(x.buffer, x.byteOffset, len * size);
 // (The measure's outputs; factorHalf also leaves its gradient sums in dx, which no measure outputs.)
 const snap = (name: string) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), ...(name === 'factor' ? [] : [bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8)])]);
@@ -48,11 +53,16 @@ const kernels: [string, () => void, () => void][] = [
   ['displace', () => pressureDisplacementRange(v, 0, n), () => displaceHalf(v, n, hr)],
   ['update', () => { pressureDisplacementRange(v, 0, n); pressureUpdateRange(v, 0, n, 0.5); }, () => { displaceHalf(v, n, hr); updateHalf(v, n, hr, 0.5); }],
   ['advance', () => advanceDensityRange(v, 0, n, u, null), () => advanceHalf(v, n, hr, u, null)],
+  ['filter', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx)],
+  // The weights kept by a first sweep (pressure-job.ts filterStep), read back here: the filter's later sweeps.
+  ['filter, kept', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx, weights, false)],
 ];
 const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} row entries a slot, load ${loadavg()[0].toFixed(1)}`);
 for (const [name, gather, half] of kernels) {
+  if (weights.length < v.ls[n]) throw new Error('weights: room for ' + weights.length);
+  filterHalf(v, n, hr, u, strength, v.dx, weights, true);
   // Gather first (it writes the full rows' slopes that the half loops' upper parts equal).
   factorRange(v, 0, n); prep(); gather(); const g = snap(name);
   factorRange(v, 0, n); prep(); half(); const h = snap(name);

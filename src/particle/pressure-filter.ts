@@ -32,6 +32,7 @@
 
 import { ghostFilter, ghostSum } from './pressure-ghosts.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import type { HalfRows } from './pressure-half.ts';
 
 /** The filter's strength where the liquid's viscosity gives no particle-scale damping (see the header). */
 export const FILTER = 1;
@@ -120,6 +121,67 @@ export function filterRange(v: SolveView, a0: number, a1: number, u: Float64Arra
       let f = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
       if (!uniform) f *= (2 * invMass[a]) / (invMass[a] + invMass[b]);
       sx += f * (u[o] - ux); sy += f * (u[o + 1] - uy); sz += f * (u[o + 2] - uz);
+    }
+    if (anyWalls && v.wmask[a] !== 0) {
+      ghostFilter(v, a, u, c);
+      sx += ghostSum[1]; sy += ghostSum[2]; sz += ghostSum[3];
+    }
+    out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;
+  }
+}
+
+/**
+ * filterRange over slots [0, n), each pair once (one thread): a pair's weight (its distance and
+ * spline) is evaluated from its lower slot and its term added to both ends, in the order of
+ * pressure-half.ts (each slot's sum receives its lower entries in ascending order from the slots
+ * before it, then its own upper entries: the gather loop's order), so the bits are filterRange's.
+ * The terms are exact mirrors: w (u_b − u_a) at a, w (u_a − u_b) = −(w (u_b − u_a)) at b (with
+ * unequal masses each end's own share, (2 m⁻¹_a)/(m⁻¹_a + m⁻¹_b), as filterRange). `out`
+ * carries the sums until each slot's own result replaces them. `weights` (one f64 per upper row
+ * entry, in row order), where given: with `fill` each pair's weight c_ab w_ab is kept there (0 for
+ * a pair the loop passes over: c_ab 0 or beyond h; a kept weight is > 0), else read back, so the
+ * sweeps of a sub-timestep's filter at the same positions take each pair's square root and spline
+ * once (the same numbers, so the same bits).
+ */
+export function filterHalf(
+  v: SolveView, n: number, hr: HalfRows, u: Float64Array, c: Float64Array, out: Float64Array, weights: Float64Array | null = null, fill = true,
+): void {
+  const x = v.x, ls = v.ls, lj = v.lj, invMass = v.invMass, uniform = v.uniform, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  const mid = hr.mid, keep = weights !== null && fill, read = weights !== null && !fill;
+  out.fill(0, 0, 3 * n);
+  let k = 0;
+  for (let a = 0; a < n; a++) {
+    const ca = c[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let sx = out[3 * a], sy = out[3 * a + 1], sz = out[3 * a + 2];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++, k++) {
+      const b = lj[q], o = 3 * b;
+      let w: number;
+      if (read) {
+        w = weights![k];
+        if (w === 0) continue;
+      } else {
+        const cab = 0.5 * (ca + c[b]);
+        if (keep) weights![k] = 0;
+        if (cab === 0) continue;
+        const dx = xa - x[o], dy = ya - x[o + 1], dz = za - x[o + 2];
+        const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+        if (s >= 1) continue;
+        const t = 1 - s;
+        w = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
+        if (keep) weights![k] = w;
+      }
+      const vx = u[o] - ux, vy = u[o + 1] - uy, vz = u[o + 2] - uz;
+      if (uniform) {
+        const ex = w * vx, ey = w * vy, ez = w * vz;
+        sx += ex; sy += ey; sz += ez;
+        out[o] -= ex; out[o + 1] -= ey; out[o + 2] -= ez;
+      } else {
+        const ia = invMass[a], ib = invMass[b];
+        const fa = w * ((2 * ia) / (ia + ib)), fb = w * ((2 * ib) / (ib + ia));
+        sx += fa * vx; sy += fa * vy; sz += fa * vz;
+        out[o] -= fb * vx; out[o + 1] -= fb * vy; out[o + 2] -= fb * vz;
+      }
     }
     if (anyWalls && v.wmask[a] !== 0) {
       ghostFilter(v, a, u, c);

@@ -16,7 +16,7 @@ import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
-import { filterRange } from './pressure-filter.ts';
+import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
 
@@ -80,10 +80,10 @@ function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
 }
 const wallBuffer = new Float64Array(18);
 
-/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls. */
-export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number): void {
+/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls (unless `wallsDone`: WALLS has run at these positions). */
+export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, wallsDone = false): void {
   const job = bindSolve(ctx, v, phase, 0), s = job.s;
-  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
+  if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0 && !wallsDone) {
     s.phase = WALLS;
     runSolve(job, v, n);
     s.phase = phase;
@@ -253,7 +253,7 @@ export const solveJob = defineJob({
         sourceRange(x, v, hr);
         break;
       case FILTER_STEP:
-        filterStep(x, v);
+        filterStep(x, v, hr);
         break;
       case FINISH:
         finishRange(a, s, v, x.from, x.to, hr);
@@ -354,7 +354,7 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
 }
 
 /** FILTER_STEP over this thread's slots (runFilterStep). */
-function filterStep(x: SolveArgs, v: SolveView): void {
+function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   const a = x.a, s = x.s, from = x.from, to = x.to;
   const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
   if (s.fillU === 1) {
@@ -364,11 +364,18 @@ function filterStep(x: SolveArgs, v: SolveView): void {
     }
     x.barrier();
   }
-  filterRange(v, from, to, u, c, dv);
+  // One thread: each pair once (filterHalf, the same bits), each pair's weight kept by the first
+  // sweep of the sub-timestep's first step (fillU 0: u is filterVelocity's) for the other sweeps, in
+  // the room of the measure's slopes (the filter runs before the measure: pressure.ts), an f64 a
+  // pair in the f32 room of its two row entries.
+  const weights = hr ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
+  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
+  else filterRange(v, from, to, u, c, dv);
   x.barrier();
   for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
   x.barrier();
-  filterRange(v, from, to, u, c, dv);
+  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, false);
+  else filterRange(v, from, to, u, c, dv);
   for (let k = from; k < to; k++) {
     const i = order[k];
     vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];

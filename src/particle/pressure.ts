@@ -42,7 +42,7 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { DISPLACE, FACTOR, runFilterStep, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
+import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -188,10 +188,16 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
   // The first solve without closed walls takes FACTOR in SOURCE's run (FACTOR_SOURCE, below).
   const factorInSource = !again && v.walls.length === 0;
-  if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR);
+  // The filter with the shift only (the exchange path as before it: its calibration holds), before
+  // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
+  // in the measure slopes' room (pressure-job.ts filterStep).
+  const filterFirst = again && shift;
+  if (filterFirst) {
+    if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS);
+    filterVelocity(ctx, v, order, n, u, dt, slots);
+  }
+  if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR, filterFirst);
   if (again) {
-    // The filter with the shift only (the exchange path as before it: its calibration holds).
-    if (shift) filterVelocity(ctx, v, order, n, u, dt, slots);
     // The second solve's first step: the first solve's displacement taken back out of the velocities,
     // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
     // on particles next to a body. There the first solve's push off the body holds the film against
