@@ -212,7 +212,38 @@ export class LevelSetTracker implements SurfaceTracker {
     const substeps = this.levelSet.advect(sim.store, sim.d, dt, this.transportCells);
     sim.count('levelsetSubsteps', substeps);
     if (substeps >= MAX_TRANSPORT_SUBSTEPS) sim.count('levelsetSubstepCap', 1);
+    this.openGaps(sim, dt);
     fillSolidPhi(sim.store, sim.band);
+  }
+
+  /**
+   * A separating wall (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling
+   * separating solid boundary conditions"): a liquid cell beside a solid that the projection
+   * released from tension (pressure.ts, q = 0 there) is at the surface, the surface on its face
+   * with the solid (φ at most −h/2), and the gap between them widens by what flows out of the
+   * cell: φ += max(0, h ∇·u) Δt (the cell's outflow over one face's area). Upwind transport reads
+   * nothing from a solid, so without this φ there never rose, and redistancing rebuilt it from
+   * the liquid's far surface: liquid at rest under a lid stayed there. The cell's φ is kept as a
+   * distance for the next redistance (exactPhi).
+   */
+  protected openGaps(sim: GridSimulation, dt: number): void {
+    const p = sim.pressure, count = p.released;
+    if (count === 0) return;
+    const s = sim.store, { nb, phi } = s, list = p.releasedCells, [u0, u1, u2] = s.u, half = 0.5 * sim.d.h;
+    if (!this.exactPhi || this.exactPhi.length < s.count) {
+      const exact = new Uint8Array(s.count);
+      if (this.exactPhi) exact.set(this.exactPhi);
+      this.exactPhi = exact;
+    }
+    const exact = this.exactPhi;
+    for (let t = 0; t < count; t++) {
+      const c = list[t];
+      if (c >= s.count || !(phi[c] < 0)) continue;
+      const out = u0[nb[6 * c + 1]] - u0[c] + u1[nb[6 * c + 3]] - u1[c] + u2[nb[6 * c + 5]] - u2[c];
+      phi[c] = Math.max(phi[c], -half) + Math.max(0, out) * dt;
+      exact[c] = 1;
+    }
+    sim.count('releasedCells', count);
   }
 
   /**
@@ -323,10 +354,13 @@ export class LevelSetTracker implements SurfaceTracker {
 
   save(w: CheckpointWriter): void {
     w.scalar('ls.expectedVolume', this.expected);
+    // The gaps opened at separating walls (openGaps) wait for the next step's redistance.
+    if (this.exactPhi) w.array('ls.exactPhi', this.exactPhi);
   }
 
   restore(sim: GridSimulation, r: CheckpointReader): void {
     this.expected = r.has('ls.expectedVolume') ? r.scalar('ls.expectedVolume') : this.volume(sim);
+    this.exactPhi = r.has('ls.exactPhi') ? r.indices('ls.exactPhi', Uint8Array, undefined, 0, 1).slice() : null;
   }
 }
 
