@@ -21,6 +21,13 @@
  * depth instead (`removalDepth`, volume-growth.ts removalWeight): the bulk gives it up, and a film
  * one or two cells thick, which loses as much per cell as the bulk under a uniform target, keeps its
  * liquid.
+ *
+ * Separating walls (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling separating
+ * solid boundary conditions"): a solid face keeps liquid from flowing in but cannot pull it away,
+ * so p ≥ 0 beside a solid. A liquid row beside a solid whose pressure comes out negative holds
+ * p = 0 instead (an active set: marked AIR for a second solve, at most MAX_RELEASE_PASSES more),
+ * and the level set opens the gap there (trackers/levelset.ts openGaps). Without it a liquid under
+ * a lid or on a wall was held up by tension (the dam break's sheet under its lid).
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -100,7 +107,7 @@ export class PressureSolver {
     let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
     // A separating wall: rows beside a solid that the solve pulls (q < 0) hold q = 0 and are solved again.
     let released = 0;
-    for (let pass = 0; pass < MAX_RELEASE_PASSES; pass++) {
+    for (let pass = 0; this.separating && pass < MAX_RELEASE_PASSES; pass++) {
       const found = this.releaseTension(s, released, warm);
       if (found === released) break;
       released = found;
@@ -118,6 +125,8 @@ export class PressureSolver {
     return result;
   }
 
+  /** Release rows pulled at a solid (a liquid with a free surface); false: every solid face holds (smoke). */
+  separating = true;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
   released = 0;
   /** The cells released by the last projection, the first `released` entries. */

@@ -219,9 +219,10 @@ export class LevelSetTracker implements SurfaceTracker {
   /**
    * A separating wall (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling
    * separating solid boundary conditions"): a liquid cell beside a solid that the projection
-   * released from tension (pressure.ts, q = 0 there) is at the surface, the surface on its face
-   * with the solid (φ at most −h/2), and the gap between them widens by what flows out of the
-   * cell: φ += max(0, h ∇·u) Δt (the cell's outflow over one face's area). Upwind transport reads
+   * released from tension (pressure.ts, q = 0 there) whose liquid moves away from the solid
+   * (through the face opposite the solid's) has its surface on its face with the solid (φ at most
+   * −h/2), and the gap between them widens by that speed: φ += w Δt, w the velocity away from the
+   * solid on the opposite face (the largest over the cell's solid sides). Upwind transport reads
    * nothing from a solid, so without this φ there never rose, and redistancing rebuilt it from
    * the liquid's far surface: liquid at rest under a lid stayed there. The cell's φ is kept as a
    * distance for the next redistance (exactPhi).
@@ -229,7 +230,7 @@ export class LevelSetTracker implements SurfaceTracker {
   protected openGaps(sim: GridSimulation, dt: number): void {
     const p = sim.pressure, count = p.released;
     if (count === 0) return;
-    const s = sim.store, { nb, phi } = s, list = p.releasedCells, [u0, u1, u2] = s.u, half = 0.5 * sim.d.h;
+    const s = sim.store, { nb, phi, type, u } = s, list = p.releasedCells, half = 0.5 * sim.d.h;
     if (!this.exactPhi || this.exactPhi.length < s.count) {
       const exact = new Uint8Array(s.count);
       if (this.exactPhi) exact.set(this.exactPhi);
@@ -239,8 +240,17 @@ export class LevelSetTracker implements SurfaceTracker {
     for (let t = 0; t < count; t++) {
       const c = list[t];
       if (c >= s.count || !(phi[c] < 0)) continue;
-      const out = u0[nb[6 * c + 1]] - u0[c] + u1[nb[6 * c + 3]] - u1[c] + u2[nb[6 * c + 5]] - u2[c];
-      phi[c] = Math.max(phi[c], -half) + Math.max(0, out) * dt;
+      let away = 0;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m < 0 || type[m] !== SOLID) continue;
+        const a = d >> 1;
+        // Solid on the −a side: the liquid leaves through the +a face; on the +a side, through c's own −a face.
+        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) : -u[a][c];
+        if (w > away) away = w;
+      }
+      if (!(away > 0)) continue;
+      phi[c] = Math.max(phi[c], -half) + away * dt;
       exact[c] = 1;
     }
     sim.count('releasedCells', count);
