@@ -111,7 +111,9 @@ export class PressureSolver {
       const found = this.releaseTension(s, released, warm);
       if (found === released) break;
       released = found;
-      result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
+      // The solve before, per cell, starts the next one (its rows are renumbered without the released cells).
+      const prev = this.resolveStart(s);
+      result = this.assembleAndSolve(s, tolerance, maxIterations, warm, prev);
     }
     const type = s.type, list = this.releasedCells;
     for (let t = 0; t < released; t++) type[list[t]] = FLUID;
@@ -162,7 +164,16 @@ export class PressureSolver {
   /** max |q| after the last solve (m/s), the scale of the release's tolerance. */
   private pressureScale = 0;
 
-  private assembleAndSolve(s: GridStore, tolerance: number, maxIterations: number, warm: boolean): SolveResult {
+  private startBuf = new Float64Array(0);
+  /** The last solve's x per cell (0 off the rows). */
+  private resolveStart(s: GridStore): Float64Array {
+    if (this.startBuf.length < s.count) this.startBuf = new Float64Array(Math.ceil(s.count * 1.3));
+    const start = this.startBuf, row = this.row, x = this.x;
+    for (let c = 0; c < s.count; c++) start[c] = row[c] >= 0 ? x[row[c]] : 0;
+    return start;
+  }
+
+  private assembleAndSolve(s: GridStore, tolerance: number, maxIterations: number, warm: boolean, start: Float64Array | null = null): SolveResult {
     const n = s.count;
     // The arrays the passes write are on shared memory where the store's runner has a team.
     const shared = s.shared;
@@ -184,6 +195,7 @@ export class PressureSolver {
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm;
     runPressurePasses(s, e, m, false);
+    if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
     const box = this.liquidBox;
     box[0] = box[2] = box[4] = Infinity; box[1] = box[3] = box[5] = -Infinity;
