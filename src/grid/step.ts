@@ -101,6 +101,8 @@ export class GridSimulation {
     this.d = makeDomain(scene);
     this.pressure.box = this.d.n;
     const g = scene.grid;
+    // Smoke fills the box: no free surface for a gap at a wall to open onto.
+    this.pressure.separating = !g.smoke;
     this.tracker = trackerForScene(scene);
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;
     this.band = this.layers * this.d.h;
