@@ -106,11 +106,12 @@ export class PressureSolver {
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
     // A separating wall: rows beside a solid that the solve pulls (q < 0) hold q = 0 and are solved again.
-    let released = 0;
-    for (let pass = 0; this.separating && pass < MAX_RELEASE_PASSES; pass++) {
+    let released = 0, solves = 0;
+    for (let pass = 0; this.releaseUp >= 0 && pass < MAX_RELEASE_PASSES; pass++) {
       const found = this.releaseTension(s, released, warm);
       if (found === released) break;
       released = found;
+      solves++;
       // The solve before, per cell, starts the next one (its rows are renumbered without the released cells).
       const prev = this.resolveStart(s);
       result = this.assembleAndSolve(s, tolerance, maxIterations, warm, prev);
@@ -118,6 +119,7 @@ export class PressureSolver {
     const type = s.type, list = this.releasedCells;
     for (let t = 0; t < released; t++) type[list[t]] = FLUID;
     this.released = released;
+    this.releaseSolves = solves;
     this.last = result;
     // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell (a released cell's q is 0).
     runPressurePasses(s, this.passes, this.sys.n, true);
@@ -127,17 +129,24 @@ export class PressureSolver {
     return result;
   }
 
-  /** Release rows pulled at a solid (a liquid with a free surface); false: every solid face holds (smoke). */
-  separating = true;
+  /**
+   * The side of a cell that points against gravity (nb's order: 0..5 = −x, +x, −y, +y, −z, +z): a
+   * row pulled by a solid on that side over a liquid column that ends in air (liquid hanging from a
+   * lid or an overhang) is released. −1: no row is released (smoke fills the box; no gravity).
+   */
+  releaseUp = -1;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
   released = 0;
+  /** The solves the last projection added for its released rows (at most MAX_RELEASE_PASSES). */
+  releaseSolves = 0;
   /** The cells released by the last projection, the first `released` entries. */
   releasedCells = new Int32Array(0);
 
   /**
-   * Marks AIR, for the next solve, the liquid cells beside a solid whose q (the solve's, plus the
-   * last pressure where the solve is a correction, not `warm`) came out below
-   * −RELEASE_TOLERANCE × max |q|; `count` cells are marked already. Returns the new count.
+   * Marks AIR, for the next solve, the liquid cells under a solid (on the `releaseUp` side) whose
+   * liquid column below ends in air and whose q (the solve's, plus the last pressure where the solve
+   * is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q|; `count` cells are
+   * marked already. Returns the new count.
    */
   private releaseTension(s: GridStore, count: number, warm: boolean): number {
     const { type, nb, pressure } = s, row = this.row, x = this.x;
@@ -146,23 +155,35 @@ export class PressureSolver {
       grown.set(this.releasedCells.subarray(0, count));
       this.releasedCells = grown;
     }
-    const list = this.releasedCells;
-    const floor = -RELEASE_TOLERANCE * this.pressureScale;
-    let found = count;
+    const list = this.releasedCells, up = this.releaseUp, down = up ^ 1;
+    // The tolerance's scale is read only once a row under a solid is pulled at all.
+    let floor = NaN, found = count;
     for (let c = 0; c < s.count; c++) {
       const r = row[c];
-      if (r < 0 || !((warm ? x[r] : pressure[c] + x[r]) < floor)) continue;
-      for (let d = 0; d < 6; d++) {
-        const nc = nb[6 * c + d];
-        if (nc >= 0 && type[nc] === SOLID) { list[found++] = c; break; }
-      }
+      if (r < 0) continue;
+      const q = warm ? x[r] : pressure[c] + x[r];
+      if (!(q < 0)) continue;
+      const above = nb[6 * c + up];
+      if (above < 0 || type[above] !== SOLID) continue;
+      if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
+      if (!(q < floor)) continue;
+      // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
+      let m = nb[6 * c + down];
+      while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
+      if (m >= 0 && type[m] !== AIR) continue;
+      list[found++] = c;
     }
     for (let t = count; t < found; t++) type[list[t]] = AIR;
     return found;
   }
 
   /** max |q| after the last solve (m/s), the scale of the release's tolerance. */
-  private pressureScale = 0;
+  private pressureScale(s: GridStore, warm: boolean): number {
+    const x = this.x, cellOf = this.cellOf, pressure = s.pressure, m = this.sys.n;
+    let scale = 0;
+    for (let r = 0; r < m; r++) scale = Math.max(scale, Math.abs(warm ? x[r] : pressure[cellOf[r]] + x[r]));
+    return scale;
+  }
 
   private startBuf = new Float64Array(0);
   /** The last solve's x per cell (0 off the rows). */
@@ -213,10 +234,6 @@ export class PressureSolver {
     const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
-    let scale = 0;
-    const cellOf = this.cellOf, pressure = s.pressure;
-    for (let r = 0; r < m; r++) scale = Math.max(scale, Math.abs(warm ? x[r] : pressure[cellOf[r]] + x[r]));
-    this.pressureScale = scale;
     return result;
   }
 
