@@ -23,11 +23,13 @@
  * liquid.
  *
  * Separating walls (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling separating
- * solid boundary conditions"): a solid face keeps liquid from flowing in but cannot pull it away,
- * so p ≥ 0 beside a solid. A liquid row beside a solid whose pressure comes out negative holds
- * p = 0 instead (an active set: marked AIR for a second solve, at most MAX_RELEASE_PASSES more),
- * and the level set opens the gap there (trackers/levelset.ts openGaps). Without it a liquid under
- * a lid or on a wall was held up by tension (the dam break's sheet under its lid).
+ * solid boundary conditions"), for liquid hanging from a solid: a solid face keeps liquid from
+ * flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a solid (on the side
+ * against gravity, `releaseUp`) whose column below ends in air and whose pressure comes out
+ * negative holds p = 0 instead (an active set: marked AIR for another solve, at most
+ * MAX_RELEASE_PASSES more), and the level set opens the gap there (trackers/levelset.ts openGaps).
+ * Without it liquid under a lid was held up by tension (the dam break's sheet under its lid). Rows
+ * beside or on a solid, and columns standing on one, keep the plain solve (their bits too).
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -57,7 +59,7 @@ const MAX_REMOVAL_SHARE = 3;
 const NO_SHARE = new Float64Array(0);
 
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
-const MAX_RELEASE_PASSES = 4;
+const MAX_RELEASE_PASSES = 2;
 /** A row beside a solid is released below −RELEASE_TOLERANCE × max |q| (the solve's own noise stays). */
 const RELEASE_TOLERANCE = 1e-3;
 
