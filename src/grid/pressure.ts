@@ -108,8 +108,8 @@ export class PressureSolver {
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
-    // A separating wall: rows beside a solid that the solve pulls (q < 0) hold q = 0 and are solved again.
-    let released = 0, solves = 0;
+    // A separating wall: rows under the lid that the solve pulls (q < 0) hold q = 0 and are solved again.
+    let released = 0, solves = 0, iterations = result.iterations;
     for (let pass = 0; this.releaseUp >= 0 && pass < MAX_RELEASE_PASSES; pass++) {
       const found = this.releaseTension(s, released, warm);
       if (found === released) break;
@@ -118,7 +118,10 @@ export class PressureSolver {
       // The solve before, per cell, starts the next one (its rows are renumbered without the released cells).
       const prev = this.resolveStart(s);
       result = this.assembleAndSolve(s, tolerance, maxIterations, warm, prev);
+      iterations += result.iterations;
     }
+    // The last solve's residual, every solve's iterations.
+    if (solves > 0) result = { iterations, relativeResidual: result.relativeResidual, converged: result.converged };
     const type = s.type, list = this.releasedCells;
     for (let t = 0; t < released; t++) type[list[t]] = FLUID;
     this.released = released;
