@@ -21,16 +21,26 @@
  * depth instead (`removalDepth`, volume-growth.ts removalWeight): the bulk gives it up, and a film
  * one or two cells thick, which loses as much per cell as the bulk under a uniform target, keeps its
  * liquid.
+ *
+ * Separating walls (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling separating
+ * solid boundary conditions"), for liquid hanging from the domain's lid: a solid face keeps liquid
+ * from flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a wall of the domain
+ * (on the side against gravity, `releaseUp`) whose column below ends in air and whose pressure comes out
+ * negative holds p = 0 instead (an active set: marked AIR for another solve, at most
+ * MAX_RELEASE_PASSES more), and the level set opens the gap there (trackers/levelset.ts openGaps).
+ * Without it liquid under a lid was held up by tension (the dam break's sheet under its lid). Rows
+ * beside or on a solid, under an object, and columns standing on a solid keep the plain solve
+ * (their bits too).
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
 import { emptyPressureCells, labelBox, RED_STRIDE, RED_THREADS, runPressurePasses } from './pressure-job.ts';
 import { removalWeight as removalWeight_ } from './volume-growth.ts';
-import { FLUID as FLUID_, type GridStore } from './store.ts';
+import { AIR as AIR_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
-const FLUID = FLUID_, removalWeight = removalWeight_;
+const AIR = AIR_, FLUID = FLUID_, SOLID = SOLID_, removalWeight = removalWeight_;
 
 /**
  * Fewest liquid cells without an air neighbour for the multigrid preconditioner: a thinner body of
@@ -48,6 +58,11 @@ const MULTIGRID_DEEP_CELLS = 2048;
  */
 const MAX_REMOVAL_SHARE = 3;
 const NO_SHARE = new Float64Array(0);
+
+/** The most solves a projection adds for the rows it releases from tension at a solid. */
+const MAX_RELEASE_PASSES = 2;
+/** A row beside a solid is released below −RELEASE_TOLERANCE × max |q| (the solve's own noise stays). */
+const RELEASE_TOLERANCE = 1e-3;
 
 export class PressureSolver {
   private solver = new PcgSolver();
@@ -92,6 +107,101 @@ export class PressureSolver {
    * and replace it; otherwise start from zero and add the correction to s.pressure.
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
+    let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
+    // A separating wall: rows under the lid that the solve pulls (q < 0) hold q = 0 and are solved again.
+    let released = 0, solves = 0, iterations = result.iterations;
+    for (let pass = 0; this.releaseUp >= 0 && pass < MAX_RELEASE_PASSES; pass++) {
+      const found = this.releaseTension(s, released, warm);
+      if (found === released) break;
+      released = found;
+      solves++;
+      // The solve before, per cell, starts the next one (its rows are renumbered without the released cells).
+      const prev = this.resolveStart(s);
+      result = this.assembleAndSolve(s, tolerance, maxIterations, warm, prev);
+      iterations += result.iterations;
+    }
+    // The last solve's residual, every solve's iterations.
+    if (solves > 0) result = { iterations, relativeResidual: result.relativeResidual, converged: result.converged };
+    const type = s.type, list = this.releasedCells;
+    for (let t = 0; t < released; t++) type[list[t]] = FLUID;
+    this.released = released;
+    this.releaseSolves = solves;
+    this.last = result;
+    // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell (a released cell's q is 0).
+    runPressurePasses(s, this.passes, this.sys.n, true);
+    let after = 0;
+    for (let t = 0; t < RED_THREADS; t++) after = Math.max(after, this.red[RED_STRIDE * t]);
+    this.divergenceAfter = after;
+    return result;
+  }
+
+  /**
+   * The side of a cell that points against gravity (nb's order: 0..5 = −x, +x, −y, +y, −z, +z): a
+   * row pulled by a domain wall on that side over a liquid column that ends in air (liquid hanging from
+   * the lid) is released. −1: no row is released (smoke fills the box; no gravity).
+   */
+  releaseUp = -1;
+  /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
+  released = 0;
+  /** The solves the last projection added for its released rows (at most MAX_RELEASE_PASSES). */
+  releaseSolves = 0;
+  /** The cells released by the last projection, the first `released` entries. */
+  releasedCells = new Int32Array(0);
+
+  /**
+   * Marks AIR, for the next solve, the liquid cells under a domain wall (on the `releaseUp` side) whose
+   * liquid column below ends in air and whose q (the solve's, plus the last pressure where the solve
+   * is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q|; `count` cells are
+   * marked already. Returns the new count.
+   */
+  private releaseTension(s: GridStore, count: number, warm: boolean): number {
+    const { type, nb, pressure, wall } = s, row = this.row, x = this.x;
+    if (this.releasedCells.length < s.count) {
+      const grown = new Int32Array(Math.ceil(s.count * 1.3));
+      grown.set(this.releasedCells.subarray(0, count));
+      this.releasedCells = grown;
+    }
+    const list = this.releasedCells, up = this.releaseUp, down = up ^ 1;
+    // The tolerance's scale is read only once a row under a solid is pulled at all.
+    let floor = NaN, found = count;
+    for (let c = 0; c < s.count; c++) {
+      const r = row[c];
+      if (r < 0) continue;
+      const q = warm ? x[r] : pressure[c] + x[r];
+      if (!(q < 0)) continue;
+      const above = nb[6 * c + up];
+      // Only the domain's walls (a lid): liquid under an object keeps the plain solve.
+      if (above < 0 || type[above] !== SOLID || wall[above] === 0) continue;
+      if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
+      if (!(q < floor)) continue;
+      // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
+      let m = nb[6 * c + down];
+      while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
+      if (m >= 0 && type[m] !== AIR) continue;
+      list[found++] = c;
+    }
+    for (let t = count; t < found; t++) type[list[t]] = AIR;
+    return found;
+  }
+
+  /** max |q| after the last solve (m/s), the scale of the release's tolerance. */
+  private pressureScale(s: GridStore, warm: boolean): number {
+    const x = this.x, cellOf = this.cellOf, pressure = s.pressure, m = this.sys.n;
+    let scale = 0;
+    for (let r = 0; r < m; r++) scale = Math.max(scale, Math.abs(warm ? x[r] : pressure[cellOf[r]] + x[r]));
+    return scale;
+  }
+
+  private startBuf = new Float64Array(0);
+  /** The last solve's x per cell (0 off the rows). */
+  private resolveStart(s: GridStore): Float64Array {
+    if (this.startBuf.length < s.count) this.startBuf = new Float64Array(Math.ceil(s.count * 1.3));
+    const start = this.startBuf, row = this.row, x = this.x;
+    for (let c = 0; c < s.count; c++) start[c] = row[c] >= 0 ? x[row[c]] : 0;
+    return start;
+  }
+
+  private assembleAndSolve(s: GridStore, tolerance: number, maxIterations: number, warm: boolean, start: Float64Array | null = null): SolveResult {
     const n = s.count;
     // The arrays the passes write are on shared memory where the store's runner has a team.
     const shared = s.shared;
@@ -113,6 +223,7 @@ export class PressureSolver {
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm;
     runPressurePasses(s, e, m, false);
+    if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
     const box = this.liquidBox;
     box[0] = box[2] = box[4] = Infinity; box[1] = box[3] = box[5] = -Infinity;
@@ -130,12 +241,6 @@ export class PressureSolver {
     const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
-    this.last = result;
-    // Step 3e: u −= ∇q on faces between a liquid cell and a non-solid cell.
-    runPressurePasses(s, e, m, true);
-    let after = 0;
-    for (let t = 0; t < RED_THREADS; t++) after = Math.max(after, this.red[RED_STRIDE * t]);
-    this.divergenceAfter = after;
     return result;
   }
 

@@ -86,6 +86,8 @@ export const projectBeforeViscosity: Stage = {
     const g = sim.scene.grid;
     const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, true);
     sim.count('pressureIterations', r.iterations);
+    // The solves added for rows released at a solid (pressure.ts, separating walls).
+    if (sim.pressure.releaseSolves > 0) sim.count('releaseSolves', sim.pressure.releaseSolves);
     if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure-pre', sim.frame);
   },
 };
@@ -136,6 +138,7 @@ export const pressure: Stage = {
     const g = sim.scene.grid;
     const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, !sim.viscous());
     sim.count('pressureIterations', r.iterations);
+    if (sim.pressure.releaseSolves > 0) sim.count('releaseSolves', sim.pressure.releaseSolves);
     if (!r.converged) sim.count('pressureUnconverged', 1);
     if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`pressure solve failed at step ${sim.steps}`, 'pressure', sim.frame);
     sim.checkVelocity();

@@ -101,6 +101,10 @@ export class GridSimulation {
     this.d = makeDomain(scene);
     this.pressure.box = this.d.n;
     const g = scene.grid;
+    // Liquid hanging from a solid is released (pressure.ts releaseUp): the side against gravity's
+    // largest component. Smoke fills the box: no free surface for a gap at a wall to open onto.
+    const gv = scene.gravity, ga = Math.abs(gv[1]) >= Math.abs(gv[0]) ? (Math.abs(gv[1]) >= Math.abs(gv[2]) ? 1 : 2) : Math.abs(gv[0]) >= Math.abs(gv[2]) ? 0 : 2;
+    this.pressure.releaseUp = g.smoke || gv[ga] === 0 ? -1 : 2 * ga + (gv[ga] < 0 ? 1 : 0);
     this.tracker = trackerForScene(scene);
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;
     this.band = this.layers * this.d.h;

@@ -212,7 +212,48 @@ export class LevelSetTracker implements SurfaceTracker {
     const substeps = this.levelSet.advect(sim.store, sim.d, dt, this.transportCells);
     sim.count('levelsetSubsteps', substeps);
     if (substeps >= MAX_TRANSPORT_SUBSTEPS) sim.count('levelsetSubstepCap', 1);
+    this.openGaps(sim, dt);
     fillSolidPhi(sim.store, sim.band);
+  }
+
+  /**
+   * A separating wall (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling
+   * separating solid boundary conditions"): a liquid cell beside a solid that the projection
+   * released from tension (pressure.ts, q = 0 there) whose liquid moves away from the solid
+   * (through the face opposite the solid's) has its surface on its face with the solid (φ at most
+   * −h/2), and the gap between them widens by that speed: φ += w Δt, w the velocity away from the
+   * solid on the opposite face (the largest over the cell's solid sides). Upwind transport reads
+   * nothing from a solid, so without this φ there never rose, and redistancing rebuilt it from
+   * the liquid's far surface: liquid at rest under a lid stayed there. The cell's φ is kept as a
+   * distance for the next redistance (exactPhi).
+   */
+  protected openGaps(sim: GridSimulation, dt: number): void {
+    const p = sim.pressure, count = p.released;
+    if (count === 0) return;
+    const s = sim.store, { nb, phi, type, u } = s, list = p.releasedCells, half = 0.5 * sim.d.h;
+    if (!this.exactPhi || this.exactPhi.length < s.count) {
+      const exact = new Uint8Array(s.count);
+      if (this.exactPhi) exact.set(this.exactPhi);
+      this.exactPhi = exact;
+    }
+    const exact = this.exactPhi;
+    for (let t = 0; t < count; t++) {
+      const c = list[t];
+      if (c >= s.count || !(phi[c] < 0)) continue;
+      let away = 0;
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m < 0 || type[m] !== SOLID) continue;
+        const a = d >> 1;
+        // Solid on the −a side: the liquid leaves through the +a face; on the +a side, through c's own −a face.
+        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) : -u[a][c];
+        if (w > away) away = w;
+      }
+      if (!(away > 0)) continue;
+      phi[c] = Math.max(phi[c], -half) + away * dt;
+      exact[c] = 1;
+    }
+    sim.count('releasedCells', count);
   }
 
   /**
@@ -327,10 +368,13 @@ export class LevelSetTracker implements SurfaceTracker {
 
   save(w: CheckpointWriter): void {
     w.scalar('ls.expectedVolume', this.expected);
+    // The gaps opened at separating walls (openGaps) wait for the next step's redistance.
+    if (this.exactPhi) w.array('ls.exactPhi', this.exactPhi);
   }
 
   restore(sim: GridSimulation, r: CheckpointReader): void {
     this.expected = r.has('ls.expectedVolume') ? r.scalar('ls.expectedVolume') : this.volume(sim);
+    this.exactPhi = r.has('ls.exactPhi') ? r.indices('ls.exactPhi', Uint8Array, undefined, 0, 1).slice() : null;
   }
 }
 
