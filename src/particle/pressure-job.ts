@@ -6,11 +6,12 @@
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
  * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
  * in it meets at a barrier between (PASS, SOURCE, TAKE_BACK, FILTER_STEP): one run of the team
- * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). On one thread
- * (the run inline over every slot) the loops that read or write the kernel slopes run
- * pressure-half.ts's loops over each pair once instead, in every phase: the same sums in the same
- * order, so the same bits (they keep the slopes of the rows' upper parts only, which the filter
- * does not read).
+ * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). Where the view
+ * has the rows' upper starts (prepareSolve's views) the loops that read or write the kernel slopes
+ * run pressure-half.ts's loops over each pair once, in every phase, on one thread and on a team
+ * (each thread over its range, the pairs from the ranges below gathered first): the gather loops'
+ * sums in the same order, so the same bits on any thread count (they keep the slopes of the rows'
+ * upper parts and of the lower entries below a thread's range only, which the filter does not read).
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
@@ -53,23 +54,6 @@ export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
  */
 export const FACTOR_SOURCE = 11, FILTER_STEP = 12;
 
-/**
- * The view's half rows while the job runs on one thread (set by runSolve before each run, null
- * otherwise): the kernel then runs the loops over each pair once (see the header). Module state of
- * the calling thread; a team's spawned threads never see it set.
- */
-let oneThreadHalf: HalfRows | null = null;
-
-/** Runs the bound solve job over n slots, on one thread with the view's half rows where it has them. */
-function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
-  oneThreadHalf = v.half !== undefined && job.threads(n) === 1 ? v.half : null;
-  try {
-    runJob(job, n);
-  } finally {
-    oneThreadHalf = null;
-  }
-}
-
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
 function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
   for (let k = 0; k < walls.length; k++) {
@@ -84,10 +68,10 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   const job = bindSolve(ctx, v, phase, 0), s = job.s;
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0) {
     s.phase = WALLS;
-    runSolve(job, v, n);
+    runJob(job, n);
     s.phase = phase;
   }
-  runSolve(job, v, n);
+  runJob(job, n);
 }
 
 /**
@@ -101,7 +85,7 @@ export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist:
   const job = bindSolve(ctx, v, PASS, omega);
   job.a.hist = hist;
   job.s.before = before; job.s.older = older; job.s.cheb = cheb;
-  runSolve(job, v, n);
+  runJob(job, n);
 }
 
 /** The arrays and numbers of the stage's per-slot phases (SOURCE, FINISH, TAKE_BACK): the liquid's by slot order `order`. */
@@ -141,7 +125,7 @@ export function runPressureSource(
   s.hasOu = ou ? 1 : 0;
   s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
   const T = job.threads(n);
-  runSolve(job, v, n);
+  runJob(job, n);
   let any = false;
   for (let t = 0; t < T; t++) if (st.flags[t] !== 0) any = true;
   return any;
@@ -157,17 +141,17 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   job.a.hist = u;
   job.s.fillU = fillU ? 1 : 0;
   job.s.gain = gain;
-  runSolve(job, v, n);
+  runJob(job, n);
 }
 
 /** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
 export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, FINISH, st), v, n);
+  runJob(bindStage(ctx, v, FINISH, st), n);
 }
 
 /** TAKE_BACK (pressure.ts takeBack). */
 export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, TAKE_BACK, st), v, n);
+  runJob(bindStage(ctx, v, TAKE_BACK, st), n);
 }
 
 /** The solve job bound to the view v for `phase`. */
@@ -177,6 +161,9 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
   a.ou = v.gamma;
+  // The rows' upper starts and the half loops' scratch (pressure-half.ts), where the view has them.
+  a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
+  s.half = v.half ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0;
   return job;
@@ -188,24 +175,27 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
  */
 const SLOT_COST = 4;
 
-/** A thread's view of the job's arrays (its walls unpacked once per run). */
+const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0);
+
+/** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays). */
 class ThreadView {
   walls: SolveView['walls'] = [];
+  half: HalfRows = { mid: NO_MID, acc: NO_ACC };
 }
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
     kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
-    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32',
+    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
   },
   inputs: {
     x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
-    order: 'i32', near: 'u8',
+    order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -225,18 +215,23 @@ export const solveJob = defineJob({
       dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
       alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
     };
-    // One thread over every slot: the loops over each pair once (oneThreadHalf).
-    const hr = oneThreadHalf !== null && x.from === 0 && x.to === x.n ? oneThreadHalf : null, n = x.n;
+    // The loops over each pair once, over this thread's range (pressure-half.ts), where the view has its half rows.
+    let hr: HalfRows | null = null;
+    if (s.half === 1) {
+      hr = tv.half;
+      hr.mid = a.mid; hr.acc = a.acc;
+    }
+    const from = x.from, to = x.to;
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);
         break;
       case FACTOR:
-        if (hr) factorHalf(v, n, hr);
-        else factorRange(v, x.from, x.to);
+        if (hr) factorHalf(v, from, to, hr);
+        else factorRange(v, from, to);
         break;
       case DENSITY:
-        if (hr) densityHalf(v, n, hr);
+        if (hr) densityHalf(v, from, to, hr);
         else densityRange(v, x.from, x.to);
         break;
       case DISPLACE:
@@ -246,8 +241,8 @@ export const solveJob = defineJob({
         sourceRange(x, v, hr);
         break;
       case FACTOR_SOURCE:
-        if (hr) factorHalf(v, n, hr);
-        else factorRange(v, x.from, x.to);
+        if (hr) factorHalf(v, from, to, hr);
+        else factorRange(v, from, to);
         sourceRange(x, v, hr);
         break;
       case FILTER_STEP:
@@ -275,7 +270,7 @@ export const solveJob = defineJob({
         x.barrier();
         const p = a.p, hist = a.hist, b0 = s.before, o0 = s.older, cheb = s.cheb;
         for (let k = x.from; k < x.to; k++) hist[b0 + k] = p[k];
-        if (hr) updateHalf(v, n, hr, s.omega);
+        if (hr) updateHalf(v, from, to, hr, s.omega);
         else pressureUpdateRange(v, x.from, x.to, s.omega);
         if (cheb > 0) {
           for (let k = x.from; k < x.to; k++) {
@@ -293,7 +288,7 @@ type SolveArgs = Parameters<typeof solveJob.kernel>[0];
 
 /** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
 function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): void {
-  if (hr) displaceHalf(v, to, hr);
+  if (hr) displaceHalf(v, from, to, hr);
   else pressureDisplacementRange(v, from, to);
 }
 
@@ -313,7 +308,7 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     dens[k] = 0;
   }
   x.barrier();
-  if (hr) advanceHalf(v, n, hr, u, s.hasOu === 1 ? a.ou : null);
+  if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
   else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
   const keepStart = s.keepStart === 1;
   if (keepStart) {
