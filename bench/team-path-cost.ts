@@ -4,8 +4,11 @@
  * steps first alternates by frame), one on the one-thread path (half rows), one on the team's
  * (teamWork.teamRowsOnOneThread: the implicit viscosity's full rows listed by its row jobs, the
  * pressure solve's rows from the pairs by the team's jobs), each a frame in turn:
- *   npx tsx bench/team-path-cost.ts [scene] [firstFrame] [lastFrame]
- * (defaults: the honey drop, frames 3–12). Prints CPU ms a frame of each and their ratio, the stage
+ *   npx tsx bench/team-path-cost.ts [scene] [firstFrame] [lastFrame] [--swap] [--same]
+ * (defaults: the honey drop, frames 3–12). The simulation made second ran 1.10–1.16× the CPU of
+ * the first on the same path (`--same`: both on the one-thread path; load 24–26), whichever steps
+ * first in a frame: compare a run with one made with `--swap` (the team's path made first), and
+ * take the geometric mean of the two ratios. Prints CPU ms a frame of each and their ratio, the stage
  * laps (wall ms a frame) and the passes and CG iterations a frame (the same in both when the two
  * paths solve alike). On one thread the team's kernels run over every row as one range, so a
  * two-thread run adds only the pairs that cross the threads' ranges. Then each job's CPU ms a
@@ -19,10 +22,12 @@ import { teamWork } from '../src/particle/work.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import type { AnyJob } from '../src/parallel/job.ts';
 
-const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '12'] = process.argv.slice(2);
+const argv = process.argv.slice(2), swap = argv.includes('--swap'), same = argv.includes('--same');
+const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '12'] = argv.filter((a) => !a.startsWith('--'));
 const first = Number(firstS), last = Number(lastS);
 const make = () => createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: 1 });
-const one = make(), team = make();
+let one = make(), team = make();
+if (swap) [one, team] = [team, one];
 const cpu = () => {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
@@ -47,7 +52,7 @@ const COUNTS = ['densityPasses', 'pressurePasses', 'viscosityIterations', 'visco
 const l0 = loadavg()[0];
 for (let f = 1; f <= last; f++) {
   for (const which of f % 2 === 0 ? (['one', 'team'] as const) : (['team', 'one'] as const)) {
-    teamWork.teamRowsOnOneThread = which === 'team';
+    teamWork.teamRowsOnOneThread = which === 'team' && !same;
     const a = acc[which];
     now = f >= first ? a : null;
     const t0 = cpu();
@@ -63,7 +68,7 @@ for (let f = 1; f <= last; f++) {
 teamWork.teamRowsOnOneThread = false;
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 const c1 = mean(acc.one.cpu), cT = mean(acc.team.cpu), F = acc.one.cpu.length;
-console.log(`${file}, frames ${first}–${last}, load ${l0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, frames ${first}–${last}${swap ? ', the team\'s path made first' : ''}${same ? ', both on the one-thread path' : ''}, load ${l0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 console.log(`  CPU ms a frame: one-thread path ${c1.toFixed(1)}, team's path ${cT.toFixed(1)}, team / one ${(cT / c1).toFixed(3)}`);
 console.log('  stage laps, wall ms a frame (one-thread path, team\'s path):');
 for (const k of Object.keys(acc.one.stages)) {
