@@ -24,7 +24,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
-import { defineJob } from '../parallel/job.ts';
+import { defineJob, itemCut, type AnyJob } from '../parallel/job.ts';
 import { allocFloat32, allocInt32, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
@@ -33,6 +33,16 @@ import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
 const NO_FACTORS = new Float64Array(0);
+
+/**
+ * The end of thread `rank`'s range of the solve (the pair list's cost cut, PAIR_LIST_COST, as the
+ * count, the fill and the solve take it): the pairs that cross it are the cross rows'. Where the
+ * listing runs on a thread's range in pieces (bench/team-balance.ts) the pieces still list the
+ * crossings of the whole range.
+ */
+function rangeEnd(a: { ps: Int32Array }, n: number, rank: number, size: number): number {
+  return itemCut(CUT, a, n, rank + 1, size);
+}
 
 /** Per pair: its coefficient (0 beyond its support); per thread and row: the crossing entries into the row. */
 export const viscosityRowsCountJob = defineJob({
@@ -46,8 +56,8 @@ export const viscosityRowsCountJob = defineJob({
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const { coef, into, pos, mat, vol, ps, pj, root, toTable, ph2, tf } = x.a;
-    const nm = x.s.nm, thermal = x.s.thermal === 1, block = x.rank * x.n, T = factorRoots(), to = x.to;
-    for (let i = x.from; i < to; i++) {
+    const nm = x.s.nm, thermal = x.s.thermal === 1, block = x.rank * x.n, T = factorRoots(), to = rangeEnd(x.a, x.n, x.rank, x.size);
+    for (let i = x.from; i < x.to; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = vol[i];
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
         const j = pj[e], pe = row + mat[j];
@@ -67,6 +77,9 @@ export const viscosityRowsCountJob = defineJob({
   },
 });
 
+/** The cut of the ranges (the count job's cost: PAIR_LIST_COST over the pair list's starts, `ps`). */
+const CUT = viscosityRowsCountJob as unknown as AnyJob;
+
 /** Writes each crossing pair into the cross row of its upper particle at the thread's own cursors (`into`). */
 export const viscosityRowsFillJob = defineJob({
   name: 'viscosity-rows-fill',
@@ -80,8 +93,8 @@ export const viscosityRowsFillJob = defineJob({
   kernel(x) {
     const { xc, xj, into, ps, pj, coef } = x.a;
     if (x.size !== x.s.parts) throw new Error(`viscosity rows: filled on ${x.size} threads, counted on ${x.s.parts}`);
-    const block = x.rank * x.n, to = x.to;
-    for (let i = x.from; i < to; i++) {
+    const block = x.rank * x.n, to = rangeEnd(x.a, x.n, x.rank, x.size);
+    for (let i = x.from; i < x.to; i++) {
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
         const j = pj[e], c = coef[e];
         if (j < to || c === 0) continue;
