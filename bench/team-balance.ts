@@ -4,8 +4,8 @@
  * it little): every job split by items or by cells is run as its two halves one after the other
  * (the ranges thread 0 and thread 1 would take: items [0, n/2) and [n/2, n), or where the job's
  * cost cuts them, itemCut; cells cut as the runner cuts them, cutCellRuns), each half timed in CPU
- * time. The pressure solve's phases that meet at barriers run whole and count as halving (their
- * halves in turn would read each other's values of the phase before). A job split by ranks (the slab
+ * time. The pressure solve runs whole and counts as halving (its halves in turn would read each
+ * other's values of the phase before, and its loops need every phase on the same ranges). A job split by ranks (the slab
  * Gauss–Seidel of viscosity and the liquid contacts: its threads meet at barriers) runs whole and
  * is counted as halving. Whatever runs outside a job is serial.
  *
@@ -27,20 +27,17 @@ import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import { cutCellRuns } from '../src/parallel/memory.ts';
 import { teamWork } from '../src/particle/work.ts';
 import { itemCut, type AnyJob } from '../src/parallel/job.ts';
-import { FACTOR_SOURCE, FILTER_STEP, PASS, SOURCE, TAKE_BACK } from '../src/particle/pressure-job.ts';
 
 const argv = process.argv.slice(2), teamRows = argv.includes('--team-rows');
 const [file = 'scenes/honey-drop.json', firstS = '4', lastS = '9'] = argv.filter((a) => !a.startsWith('--'));
 // The implicit viscosity's team path on one thread: full rows, listed by its two row jobs; its
 // solve (a CG whose threads meet at barriers) runs whole and is counted as halving, as the slabs are.
 if (teamRows) teamWork.teamRowsOnOneThread = true;
-// The pressure solve's phases that meet at barriers (PASS, SOURCE, FACTOR_SOURCE, TAKE_BACK,
-// FILTER_STEP: a slot reads what its neighbours wrote before the barrier) run whole too: as two
-// halves one after the other, the first half would read the second's values of the phase before
-// (pressure-half.ts's loops keep the gradient in dx until a displacement), and blew up.
-const BARRIER_PHASES = new Set([PASS, SOURCE, FACTOR_SOURCE, TAKE_BACK, FILTER_STEP]);
-const whole = (job: AnyJob, x?: { s: Record<string, number> }): boolean =>
-  job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || (job.name === 'pressure-solve' && x !== undefined && BARRIER_PHASES.has(x.s.phase));
+// The pressure solve runs whole and counts as halving: as two halves one after the other, a phase
+// that meets at a barrier would read the other half's values of the phase before, and the loops
+// over each pair once (pressure-half.ts) read the slopes of the lower entries below a thread's
+// range only where every phase took the same ranges (it blew up either way).
+const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || job.name === 'pressure-solve';
 const first = Number(firstS), last = Number(lastS);
 
 interface Row { calls: number; whole: number; a: number; b: number; ranks: boolean }
@@ -62,7 +59,7 @@ for (const job of PARTICLE_JOBS.layouts.map((l) => l.job as AnyJob)) {
     const row = rows.get(job.name) ?? { calls: 0, whole: 0, a: 0, b: 0, ranks: whole(job) };
     rows.set(job.name, row);
     row.calls++;
-    if (whole(job, x) || x.size !== 1) {
+    if (whole(job) || x.size !== 1) {
       const t0 = cpuMs();
       kernel(x);
       const t = cpuMs() - t0;
