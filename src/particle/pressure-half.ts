@@ -20,7 +20,9 @@
  * same order, so a team gives the one thread's bits. Each thread writes only its own slots.
  *
  * The slopes are kept for the rows' upper parts and, on a team, the lower entries below the
- * thread's range (the half loops read no other).
+ * thread's range (the half loops read no other): so every phase after a measure must take the
+ * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
+ * thread count, from one measure to the next).
  *
  * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
  * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
