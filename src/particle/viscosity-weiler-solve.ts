@@ -36,9 +36,9 @@
  * once as its scalar e_ij, its block e x xᵀ; the stage lists them and adds the blocks to the
  * diagonal: viscosity-weiler-rows.ts), on a team from the same half rows, each thread sweeping its
  * own range of rows and gathering the pairs from the ranges below from the cross rows
- * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot products are added per thread and then over the threads in rank
- * order (each thread adds the same numbers in the same order, so all take the same step and stop
- * together), between barriers. A given thread count repeats bit for bit. The right-hand side is
+ * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot
+ * products are added per thread and then over the threads in rank order (each thread adds the
+ * same numbers in the same order, so all take the same step and stop together), between barriers. A given thread count repeats bit for bit. The right-hand side is
  * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
  * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
