@@ -5,10 +5,10 @@
  * (teamWork.teamRowsOnOneThread: the implicit viscosity's full rows listed by its row jobs, the
  * pressure solve's rows from the pairs by the team's jobs), each a frame in turn:
  *   npx tsx bench/team-path-cost.ts [scene] [firstFrame] [lastFrame] [--swap] [--same]
- * (defaults: the honey drop, frames 3–12). The simulation made second ran 1.10–1.16× the CPU of
- * the first on the same path (`--same`: both on the one-thread path; load 24–26), whichever steps
- * first in a frame: compare a run with one made with `--swap` (the team's path made first), and
- * take the geometric mean of the two ratios. Prints CPU ms a frame of each and their ratio, the stage
+ * (defaults: the honey drop, frames 3–12). The bench is biased: with both on the one-thread path
+ * (`--same`) the simulation labelled "team" took 1.16–1.20× the CPU of the other (load 13–26),
+ * whichever was made first (`--swap`: the team's path's simulation made first), cause not found:
+ * read a ratio against a `--same` run of the same sitting, not against 1. Prints CPU ms a frame of each and their ratio, the stage
  * laps (wall ms a frame) and the passes and CG iterations a frame (the same in both when the two
  * paths solve alike). On one thread the team's kernels run over every row as one range, so a
  * two-thread run adds only the pairs that cross the threads' ranges. Then each job's CPU ms a
