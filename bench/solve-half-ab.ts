@@ -48,11 +48,11 @@ const bytes = (x: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: num
 const snap = (name: string) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), ...(name === 'factor' ? [] : [bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8)])]);
 const prep = () => { v.p.set(p0); v.dens.set(dens0); };
 const kernels: [string, () => void, () => void][] = [
-  ['factor', () => factorRange(v, 0, n), () => factorHalf(v, n, hr)],
-  ['density', () => densityRange(v, 0, n), () => densityHalf(v, n, hr)],
-  ['displace', () => pressureDisplacementRange(v, 0, n), () => displaceHalf(v, n, hr)],
-  ['update', () => { pressureDisplacementRange(v, 0, n); pressureUpdateRange(v, 0, n, 0.5); }, () => { displaceHalf(v, n, hr); updateHalf(v, n, hr, 0.5); }],
-  ['advance', () => advanceDensityRange(v, 0, n, u, null), () => advanceHalf(v, n, hr, u, null)],
+  ['factor', () => factorRange(v, 0, n), () => factorHalf(v, 0, n, hr)],
+  ['density', () => densityRange(v, 0, n), () => densityHalf(v, 0, n, hr)],
+  ['displace', () => pressureDisplacementRange(v, 0, n), () => displaceHalf(v, 0, n, hr)],
+  ['update', () => { pressureDisplacementRange(v, 0, n); pressureUpdateRange(v, 0, n, 0.5); }, () => { displaceHalf(v, 0, n, hr); updateHalf(v, 0, n, hr, 0.5); }],
+  ['advance', () => advanceDensityRange(v, 0, n, u, null), () => advanceHalf(v, 0, n, hr, u, null)],
   ['filter', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx)],
   // The weights kept by a first sweep (pressure-job.ts filterStep), read back here: the filter's later sweeps.
   ['filter, kept', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx, weights, false)],

@@ -4,7 +4,8 @@
  * it little): every job split by items or by cells is run as its two halves one after the other
  * (the ranges thread 0 and thread 1 would take: items [0, n/2) and [n/2, n), or where the job's
  * cost cuts them, itemCut; cells cut as the runner cuts them, cutCellRuns), each half timed in CPU
- * time. A job split by ranks (the slab
+ * time. The pressure solve runs whole and counts as halving (its halves in turn would read each
+ * other's values of the phase before, and its loops need every phase on the same ranges). A job split by ranks (the slab
  * Gauss–Seidel of viscosity and the liquid contacts: its threads meet at barriers) runs whole and
  * is counted as halving. Whatever runs outside a job is serial.
  *
@@ -32,7 +33,11 @@ const [file = 'scenes/honey-drop.json', firstS = '4', lastS = '9'] = argv.filter
 // The implicit viscosity's team path on one thread: full rows, listed by its two row jobs; its
 // solve (a CG whose threads meet at barriers) runs whole and is counted as halving, as the slabs are.
 if (teamRows) teamWork.teamRowsOnOneThread = true;
-const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler');
+// The pressure solve runs whole and counts as halving: as two halves one after the other, a phase
+// that meets at a barrier would read the other half's values of the phase before, and the loops
+// over each pair once (pressure-half.ts) read the slopes of the lower entries below a thread's
+// range only where every phase took the same ranges (it blew up either way).
+const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || job.name === 'pressure-solve';
 const first = Number(firstS), last = Number(lastS);
 
 interface Row { calls: number; whole: number; a: number; b: number; ranks: boolean }

@@ -3,19 +3,27 @@
  * particle engine, or the grid's thread team, src/grid/threads.ts), the simulations stepped alternately
  * (one frame each in turn), so that the load of a shared machine falls on both alike; mean and
  * median wall time over a window of frames:
- *   npx tsx bench/threads-frames.ts [scene] [firstFrame] [lastFrame] [threads] [minParticles]
+ *   npx tsx bench/threads-frames.ts [scene] [firstFrame] [lastFrame] [threads] [minParticles] [--poll US]
  * (defaults: the paint drops, frames 23–34, 2 threads). `minParticles` overrides teamWork's
- * threshold (src/particle/work.ts) for both simulations. Two simulations in one process share
+ * threshold (src/particle/work.ts) for both simulations. `--poll US`: the team's threads poll this
+ * many µs between jobs before they sleep (src/parallel/team.ts teamPoll; 0, the default, none). Two simulations in one process share
  * caches, so the figures run higher than `viscid bench`'s; compare them with each other.
  */
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseScene, createSimulation, type Simulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { teamWork } from '../src/particle/work.ts';
+import { teamPoll } from '../src/parallel/team.ts';
 
-const file = process.argv[2] ?? 'scenes/paint-drops.json';
-const first = Number(process.argv[3] ?? 23), last = Number(process.argv[4] ?? 34), T = Number(process.argv[5] ?? 2);
-if (process.argv[6]) teamWork.minParticles = Number(process.argv[6]);
+const argv = process.argv.slice(2), pollAt = argv.indexOf('--poll');
+if (pollAt >= 0) {
+  teamPoll.us = Number(argv[pollAt + 1]);
+  argv.splice(pollAt, 2);
+}
+const file = argv[0] ?? 'scenes/paint-drops.json';
+const first = Number(argv[1] ?? 23), last = Number(argv[2] ?? 34), T = Number(argv[3] ?? 2);
+if (argv[4]) teamWork.minParticles = Number(argv[4]);
 
 async function make(workers: number): Promise<Simulation> {
   const scene = parseScene(JSON.parse(readFileSync(file, 'utf8')));
@@ -37,7 +45,7 @@ for (let f = 1; f <= last; f++) {
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 const median = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
 const fmt = (x: number[]) => `mean ${mean(x).toFixed(1)}, median ${median(x).toFixed(1)} ms/frame`;
-console.log(`${file}, frames ${first}–${last}, threads from ${teamWork.minParticles} liquid particles`);
+console.log(`${file}, frames ${first}–${last}, threads from ${teamWork.minParticles} liquid particles, poll ${teamPoll.us} µs between jobs, load ${loadavg()[0].toFixed(1)}`);
 console.log(`  1 thread:  ${fmt(t1)}`);
 console.log(`  ${T} threads: ${fmt(tT)} (${(mean(t1) / mean(tT)).toFixed(2)}×)`);
 one.dispose();

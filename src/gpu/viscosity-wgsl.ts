@@ -103,7 +103,7 @@ fn ${name}(a: u32) -> vec3<f32> {
   s += ghostTerms(xa, xa, va, va, pk * vq(a, a));
   s += cg[sec(${CG_WD}u, a)].xyz * va;
   if (P.om > 0u) {
-    // T X T v (viscosity-weiler-solve.ts applyRow): v on the tangent plane, X, the result on it.
+    // T X T v (viscosity-weiler-product.ts rowExtra): v on the tangent plane, X, the result on it.
     let nrm = cg[sec(${CG_N}u, a)].xyz;
     let tv = va - dot(va, nrm) * nrm;
     var ob = vec3<f32>(0.0);

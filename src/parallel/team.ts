@@ -49,6 +49,8 @@ export const MAX_THREADS = 64;
 
 /** Control words (Int32 indices into `ctrl`). */
 export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 6, SHUTDOWN = 7, READY = 8, SIZE = 9;
+/** µs a spawned thread polls for the next job, and the calling thread for DONE, before sleeping (teamPoll). */
+export const POLL = 10;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -116,6 +118,24 @@ export function sharedMemoryAvailable(): { ok: true } | { ok: false; reason: str
  * usual phase imbalance.
  */
 const SPIN_MS = 0.05;
+
+/**
+ * How long (µs) the threads of a team poll between jobs before they sleep in Atomics.wait: a
+ * spawned thread for the next job, the calling thread for the others' DONE. 0 (the default): no
+ * poll. A poll of 0.3 ms for the next job was slower on a loaded 2-core machine (worker.ts); what a
+ * short one does on a quiet machine is for bench/threads-frames.ts to measure (`--poll US`). Read by
+ * ThreadTeam.run at each job, so it can be changed between jobs.
+ */
+export const teamPoll = { us: 0 };
+
+/** Polls ctrl[index] for up to `us` µs; true when it is no longer `value`. */
+export function pollWhile(ctrl: Int32Array, index: number, value: number, us: number): boolean {
+  const t0 = performance.now(), ms = us / 1000;
+  for (;;) {
+    for (let k = 0; k < 64; k++) if (Atomics.load(ctrl, index) !== value) return true;
+    if (performance.now() - t0 > ms) return false;
+  }
+}
 
 /** Waits until ctrl[index] !== value; throws when a thread aborted the job. */
 export function waitWhile(ctrl: Int32Array, index: number, value: number): void {
@@ -257,6 +277,8 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, JOB, id);
     Atomics.store(c, GEN, this.gen);
     Atomics.store(c, DONE, 0);
+    const poll = teamPoll.us;
+    Atomics.store(c, POLL, poll);
     Atomics.add(c, SEQ, 1);
     Atomics.notify(c, SEQ);
     let error: unknown = null;
@@ -268,7 +290,10 @@ export class ThreadTeam implements TeamSync {
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
     }
     // Workers count DONE even when they fail, so this wait ends (unless a thread died).
-    for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) Atomics.wait(c, DONE, done, 1000);
+    for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) {
+      if (poll > 0 && pollWhile(c, DONE, done, poll)) continue;
+      Atomics.wait(c, DONE, done, 1000);
+    }
     if (Atomics.load(c, ABORT) !== 0) {
       if (error !== null && !(error instanceof TeamAbort)) throw error;
       throw new Error(`a worker thread failed: ${this.failureMessage()}`);

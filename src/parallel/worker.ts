@@ -2,14 +2,15 @@
  * The spawned side of a ThreadTeam (team.ts): the same loop in a Node worker_thread and in a
  * browser Web Worker; the platform entry (src/cli/thread-entry.ts, src/app/thread.worker.ts) only
  * adapts its message port and names the job table. The thread sleeps in Atomics.wait on SEQ
- * between jobs (polling for the next job of a burst, 0.3 ms, made 8 back-to-back small jobs slower
- * on a shared 2-core machine: the poller took the core the calling thread needed); when a job
+ * between jobs, after polling for as long as the last job asked (team.ts teamPoll; 0 by default:
+ * polling for the next job of a burst, 0.3 ms, made 8 back-to-back small jobs slower on a shared
+ * 2-core machine: the poller took the core the calling thread needed); when a job
  * needs a buffer generation it has not received yet, it returns to its event loop to receive the
  * message (posted before the job) and runs the job then. Its share of a job is run-job.ts's
  * ThreadPart, over views of the posted buffers rebuilt once per generation.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
   type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
 import { slotView, type SlotArray } from './memory.ts';
@@ -107,7 +108,9 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   const loop = () => {
     const c = ctrl!;
     for (;;) {
-      Atomics.wait(c, SEQ, seen);
+      // The poll the last job asked for (team.ts teamPoll), then sleep.
+      const poll = Atomics.load(c, POLL);
+      if (poll === 0 || !pollWhile(c, SEQ, seen, poll)) Atomics.wait(c, SEQ, seen);
       const s = Atomics.load(c, SEQ);
       if (s === seen) continue;
       seen = s;

@@ -13,10 +13,20 @@
  * (x_b − x_a = −(x_a − x_b) exactly, so |d|, the spline, the slope and its single-precision copy
  * are the same; a gradient term changes sign, a symmetric one does not), and s + (−t) is s − t.
  *
- * The slopes are kept for the rows' upper parts only (the half loops read no other; a team's gather
- * loops write and read their full rows). Where nothing else reads a full row (no closed walls, no
- * velocity filter), the rows themselves are their upper parts alone (HalfRows.upperOnly, mid[a] =
- * ls[a]: solve-setup.ts prepareSolve), the same entries in the same order.
+ * On a thread team each thread runs these loops over its own range of slots [from, to): a pair
+ * whose upper slot lies beyond `to` is added to its lower slot only, and each slot first takes the
+ * entries of its row's lower part that lie below `from` (the pairs a thread below holds), in
+ * ascending order, as the gather loop and the one-thread sweep add them first: the same sums in the
+ * same order, so a team gives the one thread's bits. Each thread writes only its own slots.
+ *
+ * The slopes are kept for the rows' upper parts and, on a team, the lower entries below the
+ * thread's range (the half loops read no other): so every phase after a measure must take the
+ * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
+ * thread count, from one measure to the next).
+ *
+ * Where nothing else reads a full row (one thread, no closed walls, no velocity filter), the rows
+ * themselves are their upper parts alone (HalfRows.upperOnly, mid[a] = ls[a]: solve-setup.ts
+ * prepareSolve), the same entries in the same order; a team always has full rows.
  *
  * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
  * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
@@ -47,41 +57,67 @@ export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: num
   }
 }
 
-/** pressure-kernels.ts factorRange over slots [0, n), each pair once (see the header); the same bits. */
-export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
+/** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
+export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
   // The sums every slot starts from (ρ̂'s 1 is its own), in arrays the measure overwrites: ρ̂ in
   // dens, Σ m_a/m_b |G|² in alpha, the count in nb, the gradient in dx (free until a displacement).
-  for (let a = 0; a < n; a++) {
-    dens[a] = 1; alpha[a] = 0; nb[a] = 0;
-    grad[3 * a] = 0; grad[3 * a + 1] = 0; grad[3 * a + 2] = 0;
+  for (let a = from; a < to; a++) {
+    let rho = 1, gx = 0, gy = 0, gz = 0, s2 = 0, k = 0;
+    if (from > 0) {
+      // The lower entries below the range (a team), each slope kept for the later phases' same loop.
+      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+      for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
+        const j = lj[q];
+        if (j >= from) break;
+        const b = 3 * j, dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+        const d2 = dx * dx + dy * dy + dz * dz;
+        const d = Math.sqrt(d2), s = d * invH;
+        if (s >= 1) { kg[q] = 0; continue; }
+        if (s < NEIGHBOUR_EDGE) k++;
+        const t = 1 - s, inner = s <= 0.5;
+        rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+        const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+        if (d === 0) { kg[q] = 0; continue; }
+        const f = Math.fround((slope * invH) / d);
+        kg[q] = f;
+        gx += f * dx; gy += f * dy; gz += f * dz;
+        s2 += f * f * d2 * (uniform ? 1 : invMass[j]);
+      }
+    }
+    dens[a] = rho; alpha[a] = s2; nb[a] = k;
+    grad[3 * a] = gx; grad[3 * a + 1] = gy; grad[3 * a + 2] = gz;
   }
-  for (let a = 0; a < n; a++) {
+  for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
     let rho = dens[a], gx = grad[3 * a], gy = grad[3 * a + 1], gz = grad[3 * a + 2], s2 = alpha[a], k = nb[a];
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
-      const j = lj[q], b = 3 * j;
+      const j = lj[q], b = 3 * j, own = j < to;
       const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
-      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
+      if (s < NEIGHBOUR_EDGE) { k++; if (own) nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
       const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      rho += w; dens[j] += w;
+      rho += w;
+      if (own) dens[j] += w;
       const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
       const ex = f * dx, ey = f * dy, ez = f * dz;
       gx += ex; gy += ey; gz += ez;
-      grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
       // (x · 1 is x: with equal masses the same bits as f² d² alone.)
       const g2 = f * f * d2;
-      s2 += g2 * (uniform ? 1 : invMass[j]); alpha[j] += g2 * ia;
+      s2 += g2 * (uniform ? 1 : invMass[j]);
+      if (own) {
+        grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
+        alpha[j] += g2 * ia;
+      }
     }
     const walled = anyWalls && mask[a] !== 0;
     if (walled) ghostFactor(v, a, false);
@@ -115,15 +151,15 @@ export function factorHalf(v: SolveView, n: number, hr: HalfRows): void {
 }
 
 /**
- * pressure-kernels.ts advanceDensityRange over slots [0, n), each pair's density change once; the
- * same bits (hr.acc carries the sums).
+ * pressure-kernels.ts advanceDensityRange over slots [from, to), each pair's density change once;
+ * the same bits (hr.acc carries the sums).
  */
-export function advanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null): void {
+export function advanceHalf(v: SolveView, from: number, to: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const dens = v.dens, mask = v.wmask, mid = hr.mid, acc = hr.acc;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
-  acc.fill(0, 0, n);
-  for (let a = 0; a < n; a++) {
+  changesBelow(v, from, to, hr, u, acc);
+  for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
     let drho = acc[a];
@@ -132,7 +168,8 @@ export function advanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Arr
       if (f === 0) continue;
       const b = 3 * j;
       const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
-      drho += c; acc[j] += c;
+      drho += c;
+      if (j < to) acc[j] += c;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q], g = bg[q];
@@ -151,15 +188,30 @@ export function advanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Arr
 }
 
 /**
- * pressure-kernels.ts densityRange over slots [0, n), each pair once: ρ̂ alone, the same bits (a
- * walled slot's ghosts through factorRowWalls, which also writes its row's slopes, as
- * densityRange's walled path does).
+ * pressure-kernels.ts densityRange over slots [from, to), each pair once: ρ̂ alone, the same bits
+ * (a walled slot's ghosts as ghostFactor sums them).
  */
-export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
+export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
   const mid = hr.mid, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
-  dens.fill(1, 0, n);
-  for (let a = 0; a < n; a++) {
+  for (let a = from; a < to; a++) {
+    let rho = 1;
+    if (from > 0) {
+      // The lower entries below the range (a team).
+      const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+      for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
+        const j = lj[q];
+        if (j >= from) break;
+        const b = 3 * j, dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+        const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
+        if (s >= 1) continue;
+        const t = 1 - s;
+        rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      }
+    }
+    dens[a] = rho;
+  }
+  for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let rho = dens[a];
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
@@ -169,7 +221,8 @@ export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
       if (s >= 1) continue;
       const t = 1 - s;
       const w = s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      rho += w; dens[j] += w;
+      rho += w;
+      if (j < to) dens[j] += w;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];
@@ -186,13 +239,34 @@ export function densityHalf(v: SolveView, n: number, hr: HalfRows): void {
   }
 }
 
-/** pressure-kernels.ts pressureDisplacementRange over slots [0, n), each pair once; the same bits. */
-export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
+/** pressure-kernels.ts pressureDisplacementRange over slots [from, to), each pair once; the same bits. */
+export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
-  out.fill(0, 0, 3 * n);
-  for (let a = 0; a < n; a++) {
+  for (let a = from; a < to; a++) {
+    let cx = 0, cy = 0, cz = 0;
+    if (from > 0) {
+      // The lower entries below the range (a team): the far end's term, as its sweep takes it from out.
+      const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+      for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
+        const j = lj[q];
+        if (j >= from) break;
+        const b = 3 * j;
+        if (uniform) {
+          const f = (pa + p[j]) * kg[q];
+          cx += f * (xa - x[b]); cy += f * (ya - x[b + 1]); cz += f * (za - x[b + 2]);
+        } else {
+          const l = pa + p[j], g = kg[q];
+          if (l === 0 || g === 0) continue;
+          const ib = invMass[j], f = l * ((2 * ia) / (ia + ib)) * g;
+          cx += f * (xa - x[b]); cy += f * (ya - x[b + 1]); cz += f * (za - x[b + 2]);
+        }
+      }
+    }
+    out[3 * a] = cx; out[3 * a + 1] = cy; out[3 * a + 2] = cz;
+  }
+  for (let a = from; a < to; a++) {
     const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let cx = out[3 * a], cy = out[3 * a + 1], cz = out[3 * a + 2];
     if (uniform) {
@@ -202,7 +276,9 @@ export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
         const f = (pa + p[j]) * kg[q];
         const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
         cx += ex; cy += ey; cz += ez;
-        out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
+        if (j < to) {
+          out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
+        }
       }
     } else {
       const ia = invMass[a];
@@ -213,7 +289,9 @@ export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
         const b = 3 * j, ib = invMass[j], rx = xa - x[b], ry = ya - x[b + 1], rz = za - x[b + 2];
         const f = l * ((2 * ia) / (ia + ib)) * g, fb = l * ((2 * ib) / (ib + ia)) * g;
         cx += f * rx; cy += f * ry; cz += f * rz;
-        out[b] -= fb * rx; out[b + 1] -= fb * ry; out[b + 2] -= fb * rz;
+        if (j < to) {
+          out[b] -= fb * rx; out[b + 1] -= fb * ry; out[b + 2] -= fb * rz;
+        }
       }
     }
     if (pa !== 0) {
@@ -234,16 +312,16 @@ export function displaceHalf(v: SolveView, n: number, hr: HalfRows): void {
 }
 
 /**
- * pressure-kernels.ts pressureUpdateRange over slots [0, n), each pair's density change once (the
- * term is the same at both ends); the same bits. v.res carries the sums until each slot's residual
- * replaces its own.
+ * pressure-kernels.ts pressureUpdateRange over slots [from, to), each pair's density change once
+ * (the term is the same at both ends); the same bits. v.res carries the sums until each slot's
+ * residual replaces its own.
  */
-export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number): void {
+export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows, omega: number): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
-  res.fill(0, 0, n);
-  for (let a = 0; a < n; a++) {
+  changesBelow(v, from, to, hr, u, res);
+  for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
     let drho = res[a];
@@ -252,7 +330,8 @@ export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number)
       if (f === 0) continue;
       const b = 3 * j;
       const c = f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
-      drho += c; res[j] += c;
+      drho += c;
+      if (j < to) res[j] += c;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q], g = bg[q];
@@ -268,6 +347,33 @@ export function updateHalf(v: SolveView, n: number, hr: HalfRows, omega: number)
     res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
     const np = p[a] + omega * alpha[a] * e;
     p[a] = np > 0 ? np : 0;
+  }
+}
+
+/**
+ * The density changes a slot's sum starts from, into sums[from, to): 0, and on a team the terms of
+ * its row's lower entries below `from`, in ascending order (the same term at both ends of a pair:
+ * f ((u_a − u_b) · (x_a − x_b))).
+ */
+function changesBelow(v: SolveView, from: number, to: number, hr: HalfRows, u: Float64Array, sums: Float64Array): void {
+  if (from === 0) {
+    sums.fill(0, 0, to);
+    return;
+  }
+  const x = v.x, ls = v.ls, lj = v.lj, kg = v.kg, mid = hr.mid;
+  for (let a = from; a < to; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let c = 0;
+    for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
+      const j = lj[q];
+      if (j >= from) break;
+      const f = kg[q];
+      if (f === 0) continue;
+      const b = 3 * j;
+      c += f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
+    }
+    sums[a] = c;
   }
 }
 

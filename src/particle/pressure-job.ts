@@ -6,11 +6,12 @@
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
  * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
  * in it meets at a barrier between (PASS, SOURCE, TAKE_BACK, FILTER_STEP): one run of the team
- * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). On one thread
- * (the run inline over every slot) the loops that read or write the kernel slopes run
- * pressure-half.ts's loops over each pair once instead, in every phase: the same sums in the same
- * order, so the same bits (they keep the slopes of the rows' upper parts only, which the filter
- * does not read).
+ * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). Where the view
+ * has the rows' upper starts (prepareSolve's views) the loops that read or write the kernel slopes
+ * run pressure-half.ts's loops over each pair once, in every phase, on one thread and on a team
+ * (each thread over its range, the pairs from the ranges below gathered first): the gather loops'
+ * sums in the same order, so the same bits on any thread count (they keep the slopes of the rows'
+ * upper parts and of the lower entries below a thread's range only, which the filter does not read).
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
@@ -53,22 +54,10 @@ export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
  */
 export const FACTOR_SOURCE = 11, FILTER_STEP = 12;
 
-/**
- * The view's half rows while the job runs on one thread (set by runSolve before each run, null
- * otherwise): the kernel then runs the loops over each pair once (see the header). Module state of
- * the calling thread; a team's spawned threads never see it set.
- */
-let oneThreadHalf: HalfRows | null = null;
-
-/** Runs the bound solve job over n slots, on one thread with the view's half rows where it has them. */
+/** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
-  oneThreadHalf = v.half !== undefined && job.threads(n) === 1 ? v.half : null;
-  if (oneThreadHalf === null && v.half?.upperOnly) throw new Error('pressure solve: rows of upper parts alone on a team (solve-setup.ts prepareSolve lists full rows for one)');
-  try {
-    runJob(job, n);
-  } finally {
-    oneThreadHalf = null;
-  }
+  if (v.half?.upperOnly && job.threads(n) > 1) throw new Error('pressure solve: rows of upper parts alone on a team (solve-setup.ts prepareSolve lists full rows for one)');
+  runJob(job, n);
 }
 
 /** Closed walls, 3 numbers each (axis, plane, inward), as a job passes them. */
@@ -179,6 +168,9 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
   a.ou = v.gamma;
+  // The rows' upper starts and the half loops' scratch (pressure-half.ts), where the view has them.
+  a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
+  s.half = v.half ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0;
   return job;
@@ -190,24 +182,27 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
  */
 const SLOT_COST = 4;
 
-/** A thread's view of the job's arrays (its walls unpacked once per run). */
+const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0);
+
+/** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays). */
 class ThreadView {
   walls: SolveView['walls'] = [];
+  half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false };
 }
 
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
     kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
-    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32',
+    vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
   },
   inputs: {
     x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
-    order: 'i32', near: 'u8',
+    order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -227,18 +222,23 @@ export const solveJob = defineJob({
       dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
       alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
     };
-    // One thread over every slot: the loops over each pair once (oneThreadHalf).
-    const hr = oneThreadHalf !== null && x.from === 0 && x.to === x.n ? oneThreadHalf : null, n = x.n;
+    // The loops over each pair once, over this thread's range (pressure-half.ts), where the view has its half rows.
+    let hr: HalfRows | null = null;
+    if (s.half === 1) {
+      hr = tv.half;
+      hr.mid = a.mid; hr.acc = a.acc;
+    }
+    const from = x.from, to = x.to;
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);
         break;
       case FACTOR:
-        if (hr) factorHalf(v, n, hr);
-        else factorRange(v, x.from, x.to);
+        if (hr) factorHalf(v, from, to, hr);
+        else factorRange(v, from, to);
         break;
       case DENSITY:
-        if (hr) densityHalf(v, n, hr);
+        if (hr) densityHalf(v, from, to, hr);
         else densityRange(v, x.from, x.to);
         break;
       case DISPLACE:
@@ -248,8 +248,8 @@ export const solveJob = defineJob({
         sourceRange(x, v, hr);
         break;
       case FACTOR_SOURCE:
-        if (hr) factorHalf(v, n, hr);
-        else factorRange(v, x.from, x.to);
+        if (hr) factorHalf(v, from, to, hr);
+        else factorRange(v, from, to);
         sourceRange(x, v, hr);
         break;
       case FILTER_STEP:
@@ -277,7 +277,7 @@ export const solveJob = defineJob({
         x.barrier();
         const p = a.p, hist = a.hist, b0 = s.before, o0 = s.older, cheb = s.cheb;
         for (let k = x.from; k < x.to; k++) hist[b0 + k] = p[k];
-        if (hr) updateHalf(v, n, hr, s.omega);
+        if (hr) updateHalf(v, from, to, hr, s.omega);
         else pressureUpdateRange(v, x.from, x.to, s.omega);
         if (cheb > 0) {
           for (let k = x.from; k < x.to; k++) {
@@ -295,7 +295,7 @@ type SolveArgs = Parameters<typeof solveJob.kernel>[0];
 
 /** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
 function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): void {
-  if (hr) displaceHalf(v, to, hr);
+  if (hr) displaceHalf(v, from, to, hr);
   else pressureDisplacementRange(v, from, to);
 }
 
@@ -315,7 +315,7 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     dens[k] = 0;
   }
   x.barrier();
-  if (hr) advanceHalf(v, n, hr, u, s.hasOu === 1 ? a.ou : null);
+  if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
   else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
   const keepStart = s.keepStart === 1;
   if (keepStart) {
@@ -368,13 +368,14 @@ function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   // sweep of the sub-timestep's first step (fillU 0: u is filterVelocity's) for the other sweeps, in
   // the room of the measure's slopes (the filter runs before the measure: pressure.ts), an f64 a
   // pair in the f32 room of its two row entries.
-  const weights = hr ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
-  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
+  const one = hr !== null && from === 0 && to === x.n;
+  const weights = one ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
+  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
   else filterRange(v, from, to, u, c, dv);
   x.barrier();
   for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
   x.barrier();
-  if (hr) filterHalf(v, x.n, hr, u, c, dv, weights, false);
+  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, false);
   else filterRange(v, from, to, u, c, dv);
   for (let k = from; k < to; k++) {
     const i = order[k];

@@ -13,8 +13,10 @@
  *   row i is complete when the sweep leaves it, and a dot product with v is taken in the same sweep
  *   (the CG's p · A p). Two vectors can go through one sweep (applyHalfTwo: the start's A v* and
  *   A x0), reading each pair's e and x_ij once for both.
- * - *full rows* (a team): every neighbour in each row with the scalar e_ij, gather form; each
- *   thread writes only its own rows.
+ * - *half rows and cross rows* (a team, viscosity-weiler-team-rows.ts): each thread sweeps the half
+ *   rows of its own range of rows as one thread does, adding a pair to its upper row only where
+ *   that row is its own, and gathers into its rows the pairs from the ranges below (the cross
+ *   rows); each thread writes only its own rows (applyTeam).
  */
 import { cubicSplineSlope } from '../math/kernels.ts';
 
@@ -117,23 +119,91 @@ export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Fl
   }
 }
 
-/** out_i = (A v)_i from full rows (a team: gather, each thread its own rows). */
-export function applyRow(a: Rows, i: number, v: Float64Array, out: Float64Array): void {
-  const { pos, mat, ls, lj, coef, rho, bs, gs } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
-  let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
-  for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-    const j = lj[e];
-    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    const u = coef[e] * (dx * (vx - v[3 * j]) + dy * (vy - v[3 * j + 1]) + dz * (vz - v[3 * j + 2]));
-    sx += u * dx; sy += u * dy; sz += u * dz;
+/** A team's cross rows (viscosity-weiler-team-rows.ts): row i's pairs (k, i) with k below i's range, and their coefficients. */
+export interface CrossRows {
+  xs: Int32Array;
+  xj: Int32Array | Uint16Array;
+  xc: Float32Array;
+}
+
+/**
+ * out = A v over the rows from..to on a team: the half rows (each pair once, in its lower row) as
+ * applyHalf takes them, where a pair's upper end lies in from..to, and a pair whose upper end lies
+ * beyond `to` added to the lower row only (the upper end's thread gathers it from its cross rows);
+ * the cross rows' pairs, whose lower ends lie below `from`, gathered into their upper rows. The
+ * thread writes only its own rows. Returns v · A v over the range.
+ */
+export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, from: number, to: number): number {
+  const { pos, ls, lj, coef, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  out.fill(0, 3 * from, 3 * to);
+  let dot = 0;
+  for (let i = from; i < to; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+    let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
+    for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
+      const j = 3 * xj[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = xc[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      sx += u * dx; sy += u * dy; sz += u * dz;
+    }
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const k = lj[e], j = 3 * k, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = coef[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
+      sx += ux; sy += uy; sz += uz;
+      if (k < to) {
+        out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
+      }
+    }
+    if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+      rowExtra(a, i, v);
+      sx += ext[0]; sy += ext[1]; sz += ext[2];
+    }
+    const ox = out[3 * i] + sx, oy = out[3 * i + 1] + sy, oz = out[3 * i + 2] + sz;
+    out[3 * i] = ox; out[3 * i + 1] = oy; out[3 * i + 2] = oz;
+    dot += vx * ox + vy * oy + vz * oz;
   }
-  if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
-    rowExtra(a, i, v);
-    sx += ext[0]; sy += ext[1]; sz += ext[2];
+  return dot;
+}
+
+/** out = A v and out2 = A v2 over the rows from..to as applyTeam, in one sweep (as applyHalfTwo). */
+export function applyTeamTwo(
+  a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, from: number, to: number,
+): void {
+  const { pos, ls, lj, coef, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  out.fill(0, 3 * from, 3 * to);
+  out2.fill(0, 3 * from, 3 * to);
+  for (let i = from; i < to; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
+    const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
+    let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
+    for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
+      const j = 3 * xj[e], c = xc[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2]));
+      sx += u * dx; sy += u * dy; sz += u * dz;
+      tx += w * dx; ty += w * dy; tz += w * dz;
+    }
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const k = lj[e], j = 3 * k, c = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
+      const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
+      sx += ux; sy += uy; sz += uz;
+      tx += w1; ty += w2; tz += w3;
+      if (k < to) {
+        out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
+        out2[j] -= w1; out2[j + 1] -= w2; out2[j + 2] -= w3;
+      }
+    }
+    if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+      rowExtra(a, i, v);
+      sx += ext[0]; sy += ext[1]; sz += ext[2];
+      rowExtra(a, i, v2);
+      tx += ext[0]; ty += ext[1]; tz += ext[2];
+    }
+    out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
+    out2[3 * i] += tx; out2[3 * i + 1] += ty; out2[3 * i + 2] += tz;
   }
-  out[3 * i] = sx; out[3 * i + 1] = sy; out[3 * i + 2] = sz;
 }
 
 /** Row i's object and wall terms of (A v)_i (the ghosts and the wall they leave uncovered), into `ext`. */

@@ -29,13 +29,22 @@ const TABLE_N = 4096;
 let rootTable: Float64Array | null = null;
 
 /** √F(r; 1) at r² = k / TABLE_N, k = 0 … TABLE_N (and one 0 past the end, where s rounds to 1). */
-function factorRoots(): Float64Array {
+export function factorRoots(): Float64Array {
   if (rootTable) return rootTable;
   const t = new Float64Array(TABLE_N + 2);
   for (let k = 1; k < TABLE_N; k++) t[k] = Math.sqrt(pairFactor(k / TABLE_N, 1));
   // r → 0: F tends to its limit (the spline's slope is linear there); the pair has no direction anyway.
   t[0] = 2 * t[1] - t[2];
   return (rootTable = t);
+}
+
+/** Per material pair: √(δt K μ h⁻⁷) (st.pairRoot) and TABLE_N / h² (st.pairToTable), for the table of √F. */
+export function pairTables(st: ImplicitViscosityState, nm: number): void {
+  const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable;
+  for (let e = 0; e < nm * nm; e++) {
+    root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
+    toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
+  }
 }
 
 /** The rows the job reads: the pair list's own or the stage's compacted list. */
@@ -52,12 +61,8 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, vol = st.vol;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
-  // Per material pair: √(δt K μ h⁻⁷) and TABLE_N / h².
+  pairTables(st, nm);
   const root = st.pairRoot, toTable = st.pairToTable;
-  for (let e = 0; e < nm * nm; e++) {
-    root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
-    toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
-  }
   pinv.fill(0, 0, 6 * n);
   let beyond = 0;
   for (let i = 0; i < n; i++) {

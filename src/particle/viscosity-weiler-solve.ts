@@ -34,17 +34,18 @@
  * residual relative to that of v* (the change's size; viscosity-weiler.ts VISCOSITY_TOLERANCE). The
  * products A v are in viscosity-weiler-product.ts: on one thread from half rows (each liquid pair
  * once as its scalar e_ij, its block e x xᵀ; the stage lists them and adds the blocks to the
- * diagonal: viscosity-weiler-rows.ts), on a team from full rows, every thread setting up and
- * updating its own share; dot products are added per thread and then over the threads in rank
- * order (each thread adds the same numbers in the same order, so all take the same step and stop
- * together), between barriers. A given thread count repeats bit for bit. The right-hand side is
+ * diagonal: viscosity-weiler-rows.ts), on a team from the same half rows, each thread sweeping its
+ * own range of rows and gathering the pairs from the ranges below from the cross rows
+ * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot
+ * products are added per thread and then over the threads in rank order (each thread adds the
+ * same numbers in the same order, so all take the same step and stop together), between barriers. A given thread count repeats bit for bit. The right-hand side is
  * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
  * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
-import { VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { applyHalf, applyHalfTwo, applyRow, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
+import { applyHalf, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -67,28 +68,28 @@ export const weilerJob = defineJob({
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
+    xs: 'i32', xj: 'index', xc: 'f32',
   },
   scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
   split: 'items',
+  // Cut by pairs, as the team's row listing (viscosity-weiler-team-rows.ts): its cross rows are those of these ranges.
+  cost: { prefix: ['ls'], perItem: PAIR_LIST_COST.perItem },
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const a = new Setup(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm, half = x.s.half === 1;
-    const { r, p, q } = x.a, pinv = a.pinv, xs = x.a.x;
-    // The right-hand side b into p (free until the first direction).
-    for (let i = from; i < to; i++) setupRow(a, i, nm, half, p);
+    const { r, p, q } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
+    // The right-hand side b into p (free until the first direction). A team sums the pair blocks
+    // of its rows first, each pair within its range once (teamBlocks), as the half rows' stage does.
+    if (!half) teamBlocks(a, cross, from, to);
+    for (let i = from; i < to; i++) setupRow(a, i, nm, p);
     for (let i = from; i < to; i++) invertBlock(pinv, i);
     x.barrier();
     let rz = 0, rr = 0, bb = 0, b2 = 0;
     // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
     // which the tolerance is relative to; the warm start's own residual r = b − A x follows.
     if (half) applyHalfTwo(a, a.vstar, q, xs, r, to);
-    else {
-      for (let i = from; i < to; i++) {
-        applyRow(a, i, a.vstar, q);
-        applyRow(a, i, xs, r);
-      }
-    }
+    else applyTeamTwo(a, cross, a.vstar, q, xs, r, from, to);
     for (let i = from; i < to; i++) {
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         const bk = p[k], d = bk - q[k], rk = bk - r[k];
@@ -117,13 +118,7 @@ export const weilerJob = defineJob({
     let it = 0;
     while (rr > goal && it < maxIter) {
       let pq = 0;
-      if (half) pq = applyHalf(a, p, q, to);
-      else {
-        for (let i = from; i < to; i++) {
-          applyRow(a, i, p, q);
-          pq += p[3 * i] * q[3 * i] + p[3 * i + 1] * q[3 * i + 1] + p[3 * i + 2] * q[3 * i + 2];
-        }
-      }
+      pq = half ? applyHalf(a, p, q, to) : applyTeam(a, cross, p, q, from, to);
       red[o] = pq;
       x.barrier();
       pq = 0;
@@ -201,23 +196,16 @@ const sum = new Float64Array(9);
  * block (inverted next); the liquid pair coefficients (coef) come from the stage, which evaluates
  * each pair once (viscosity-weiler-rows.ts).
  */
-function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): void {
-  const { pos, vstar, mat, ls, lj, coef, pinv, wa, wd, wb } = a;
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], rhoi = a.rho[mat[i]], o = 6 * i;
-  // Half rows: the stage has put the pair blocks Σ e x xᵀ in pinv (viscosity-weiler-rows.ts halfRows).
-  // The walls' uncovered drag (viscosity-weiler-wall-cover.ts) is diagonal: wd on v_i, wb in b (0
-  // in a row it does not cover).
+function setupRow(a: A, i: number, nm: number, b: Float64Array): void {
+  const { vstar, mat, pinv, wa, wd, wb } = a;
+  const rhoi = a.rho[mat[i]], o = 6 * i;
+  // The pair blocks Σ e x xᵀ are in pinv: put there by the stage on one thread (viscosity-weiler-rows.ts
+  // halfRows), by teamBlocks on a team. The walls' uncovered drag (viscosity-weiler-wall-cover.ts)
+  // is diagonal: wd on v_i, wb in b (0 in a row it does not cover).
   const w = i < wa.length ? 3 * wa[i] : -1, covered = w >= 0;
   const wdx = covered ? wd[w] : 0, wdy = covered ? wd[w + 1] : 0, wdz = covered ? wd[w + 2] : 0;
-  let dxx = rhoi + wdx, dyy = rhoi + wdy, dzz = rhoi + wdz, dxy = 0, dxz = 0, dyz = 0;
-  if (half) {
-    dxx += pinv[o]; dyy += pinv[o + 1]; dzz += pinv[o + 2]; dxy = pinv[o + 3]; dxz = pinv[o + 4]; dyz = pinv[o + 5];
-  }
-  for (let e = ls[i], e1 = half ? ls[i] : ls[i + 1]; e < e1; e++) {
-    const j = lj[e], c = coef[e];
-    const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2];
-    dxx += c * dx * dx; dyy += c * dy * dy; dzz += c * dz * dz; dxy += c * dx * dy; dxz += c * dx * dz; dyz += c * dy * dz;
-  }
+  const dxx = rhoi + wdx + pinv[o], dyy = rhoi + wdy + pinv[o + 1], dzz = rhoi + wdz + pinv[o + 2];
+  const dxy = pinv[o + 3], dxz = pinv[o + 4], dyz = pinv[o + 5];
   sum[0] = dxx; sum[1] = dyy; sum[2] = dzz; sum[3] = dxy; sum[4] = dxz; sum[5] = dyz;
   sum[6] = rhoi * vstar[3 * i] + (covered ? wb[w] : 0);
   sum[7] = rhoi * vstar[3 * i + 1] + (covered ? wb[w + 1] : 0);
@@ -227,6 +215,38 @@ function setupRow(a: A, i: number, nm: number, half: boolean, b: Float64Array): 
   if (a.gs[i] < a.gs[i + 1]) wallTerms(a, i);
   b[3 * i] = sum[6]; b[3 * i + 1] = sum[7]; b[3 * i + 2] = sum[8];
   pinv[o] = sum[0]; pinv[o + 1] = sum[1]; pinv[o + 2] = sum[2]; pinv[o + 3] = sum[3]; pinv[o + 4] = sum[4]; pinv[o + 5] = sum[5];
+}
+
+/**
+ * The pair blocks Σ_j e_ij x_ij x_ijᵀ of a team's rows from..to into pinv (xx, yy, zz, xy, xz, yz;
+ * single precision, as the half rows' stage sums them: viscosity-weiler-rows.ts halfRows): the
+ * half rows' pairs added to both blocks where both rows are the range's, to the lower one where
+ * the upper lies beyond it; the cross rows' pairs into their upper rows (as applyTeam).
+ */
+function teamBlocks(a: A, c: CrossRows, from: number, to: number): void {
+  const { pos, ls, lj, coef, pinv } = a, { xs, xj, xc } = c;
+  pinv.fill(0, 6 * from, 6 * to);
+  for (let i = from; i < to; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
+    for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
+      const k = xj[e], ce = xc[e], dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const cx = ce * dx, cy = ce * dy, cz = ce * dz;
+      dxx += cx * dx; dyy += cy * dy; dzz += cz * dz; dxy += cx * dy; dxz += cx * dz; dyz += cy * dz;
+    }
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const k = lj[e], ce = coef[e], dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const cx = ce * dx, cy = ce * dy, cz = ce * dz;
+      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz;
+      if (k < to) {
+        const o = 6 * k;
+        pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      }
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
+    }
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
+  }
 }
 
 /**

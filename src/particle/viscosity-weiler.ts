@@ -97,9 +97,10 @@ const isSharedArray = (a: Float64Array | Float32Array): boolean => typeof Shared
 
 export class ImplicitViscosityState {
   /**
-   * Full liquid rows within the pair supports (a team), or half rows compacted from the pair list
-   * (one thread, where it names many pairs beyond the supports), 16-bit entries while the liquid
-   * fits (slot-rows.ts); the object slots within each particle's support.
+   * A team's cross rows (the pairs between the threads' ranges: viscosity-weiler-team-rows.ts), or
+   * half rows compacted from the pair list (one thread, where it names many pairs beyond the
+   * supports), 16-bit entries while the liquid fits (slot-rows.ts); the object slots within each
+   * particle's support.
    */
   readonly rows = new SlotRows();
   readonly boundary = new NeighbourList();
@@ -200,23 +201,21 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
-  // One thread: half rows, each pair once (its e_ij in single precision); a
-  // team: full rows, listed by the team (viscosity-weiler-team-rows.ts), each thread its own in the solve.
+  // One thread: half rows, each pair once (its e_ij in single precision); a team: the same half rows
+  // and the cross rows between the threads' ranges, listed by the team (viscosity-weiler-team-rows.ts).
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
   if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
   volumeRatios(L.density, n, st.vol);
-  if (!half) countTeamRows(ctx, st, st.teamRows, n);
   const nb = listBoundary(ctx, st, n);
 
   // At the capacities of the liquid and of the lists (the same views from one call to the next, for
   // a team; an exact request, StepContext.stageScratch).
   const m = Math.max(n, L.capacity);
-  // One thread: a coefficient for each pair the list holds, room kept at the most it has held and
-  // 1/32 more (the list's own capacity, with its growth and a cell's candidates of room, was a
-  // third over its pairs on the honey drop); a team: the rows' capacity (the same views from one
-  // call to the next).
-  if (half && ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
-  const cn = half ? st.coefRoom : st.rows.j.length, bn = st.boundary.j.length;
+  // A coefficient for each pair the list holds (one thread's half rows and a team's alike), room
+  // kept at the most it has held and 1/32 more (the list's own capacity, with its growth and a
+  // cell's candidates of room, was a third over its pairs on the honey drop).
+  if (ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
+  const cn = st.coefRoom, bn = st.boundary.j.length;
   const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
   if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
@@ -233,11 +232,14 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = st.bcoef;
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
-  let rows: RowLayout = st.rows;
+  let rows: RowLayout = ctx.cells.pairs;
   if (half) rows = halfRows(ctx, st, n, coef, pinv);
-  else fillTeamRows(ctx, st, st.teamRows, n, coef);
+  else {
+    countTeamRows(ctx, st, st.teamRows, n, coef);
+    fillTeamRows(ctx, st, st.teamRows, n, coef);
+  }
   const nw = wallTable(ctx, st);
-  listGhosts(ctx, st, n, nw, half, rows);
+  listGhosts(ctx, st, n, nw, true, rows);
   coverWalls(ctx, st, n, nw);
   warmStart(st.change.array, L.vel, x, n);
 
@@ -248,6 +250,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.opos = opos; a.ovel = ovel; a.ow = ow;
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wa = st.cover.at; a.wd = st.cover.diag; a.wb = st.cover.rhs;
+  // A team's cross rows (viscosity-weiler-team-rows.ts); unread on one thread.
+  a.xs = st.rows.start; a.xj = st.rows.j; a.xc = st.teamRows.xc;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;

@@ -5,9 +5,10 @@
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
  * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
  * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
- * boundary rows (solve-boundary-rows.ts), as one thread lists them. One thread runs the passes
- * over each pair once (pressure-half.ts), the team the gather loops over full rows: the same bits,
- * with equal masses and with two liquids of different densities.
+ * boundary rows (solve-boundary-rows.ts), as one thread lists them. One thread and the team run
+ * the passes over each pair once (pressure-half.ts; the team's threads each over its range, the
+ * pairs from the ranges below gathered first): the same bits, with equal masses and with two
+ * liquids of different densities.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';

@@ -11,7 +11,7 @@ import { parseScene, createSimulation } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { nodeThreadHandle, startNodeWorker, spawnNodeThread } from '../../src/cli/threads.ts';
-import { ThreadTeam } from '../../src/parallel/team.ts';
+import { teamPoll, ThreadTeam } from '../../src/parallel/team.ts';
 import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import { liquid, threadedSim } from './helpers.ts';
@@ -26,7 +26,7 @@ const SPOUT: SceneInput = {
 };
 
 describe('thread team', () => {
-  it('follows the liquid arrays as a spout makes them grow: same results on every run, and the spout’s particle counts', () => {
+  it('follows the liquid arrays as a spout makes them grow: same results on every run (threads polling between jobs too), and the spout’s particle counts', () => {
     const run = (workers: number) => {
       const s = threadedSim(SPOUT, workers);
       const buffers = new Set<ArrayBufferLike>();
@@ -43,10 +43,19 @@ describe('thread team', () => {
       return out;
     };
     const a = run(2), b = run(2), one = run(1);
+    // Threads that poll between jobs before they sleep (teamPoll) wait otherwise, and compute the same.
+    teamPoll.us = 200;
+    let polled: ReturnType<typeof run>;
+    try {
+      polled = run(2);
+    } finally {
+      teamPoll.us = 0;
+    }
     expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
     expect(a.grew).toBeGreaterThan(1); // the arrays were reallocated while the team ran on them
     expect(b.counts).toEqual(a.counts);
     expect(Array.from(b.vel)).toEqual(Array.from(a.vel));
+    expect(Array.from(polled.vel)).toEqual(Array.from(a.vel));
     // Emission does not depend on threads; the stream's energy stays within 1 % of one thread's.
     expect(one.counts).toEqual(a.counts);
     expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);

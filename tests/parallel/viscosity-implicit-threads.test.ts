@@ -2,13 +2,17 @@
  * The implicit viscosity (src/particle/viscosity-weiler.ts) on a thread team: the solve runs on the
  * team at T = 2, repeats bit for bit, and reaches the one-thread solution within the CG tolerance
  * (the threads add their dot products in rank order, so T = 2 takes other steps than T = 1); the
- * team lists the full rows itself, laid out as the serial listing laid them out.
+ * team lists the cross rows between its ranges itself; the team's path on one thread
+ * (teamWork.teamRowsOnOneThread: the half rows, no cross rows) is the one-thread path bit for bit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { weilerJob } from '../../src/particle/viscosity-weiler-solve.ts';
+import { teamWork } from '../../src/particle/work.ts';
+import { itemCut, type AnyJob } from '../../src/parallel/job.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
 const open: ParticleSimulation[] = [];
@@ -44,28 +48,23 @@ function blob(workers: number): ParticleSimulation {
 }
 
 /**
- * Full rows as the serial listing made them (a count pass, then each pair of the adhesion list,
- * i < j, written into both rows at per-row cursors, in list order): the team's layout must match.
+ * The cross rows of a team of 2 (viscosity-weiler-team-rows.ts): the pairs of the adhesion list
+ * within their support whose lower particle lies in thread 0's range and upper in thread 1's, in
+ * the row of the upper one, in ascending lower particle; the ranges cut by the pairs (itemCut).
  */
-function serialRows(s: ParticleSimulation): { start: Int32Array; j: Int32Array } {
+function crossRows(s: ParticleSimulation): { start: Int32Array; j: Int32Array } {
   const ctx = s.ctx, n = ctx.liquid.count, pos = ctx.liquid.pos, mat = ctx.liquid.material, nm = ctx.mass.length;
   const ps = ctx.cells.pairs.start, pj = ctx.cells.pairs.j, ph2 = ctx.viscositySolve!.ph2;
+  const cut = itemCut(weilerJob as unknown as AnyJob, { ls: ps }, n, 1, 2);
   const within = (i: number, j: number): boolean =>
     (pos[3 * j] - pos[3 * i]) ** 2 + (pos[3 * j + 1] - pos[3 * i + 1]) ** 2 + (pos[3 * j + 2] - pos[3 * i + 2]) ** 2 < ph2[mat[i] * nm + mat[j]];
-  const cnt = new Int32Array(n), start = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    for (let e = ps[i]; e < ps[i + 1]; e++) if (within(i, pj[e])) { cnt[i]++; cnt[pj[e]]++; }
+  const rows: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < cut; i++) {
+    for (let e = ps[i]; e < ps[i + 1]; e++) if (pj[e] >= cut && within(i, pj[e])) rows[pj[e]].push(i);
   }
-  for (let i = 0; i < n; i++) start[i + 1] = start[i] + cnt[i];
-  const cur = start.slice(0, n), j = new Int32Array(start[n]);
-  for (let i = 0; i < n; i++) {
-    for (let e = ps[i]; e < ps[i + 1]; e++) {
-      if (!within(i, pj[e])) continue;
-      j[cur[i]++] = pj[e];
-      j[cur[pj[e]]++] = i;
-    }
-  }
-  return { start, j };
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + rows[i].length;
+  return { start, j: Int32Array.from(rows.flat()) };
 }
 
 describe('implicit viscosity on 2 threads', () => {
@@ -77,9 +76,10 @@ describe('implicit viscosity on 2 threads', () => {
     teamKernels(again);
     for (const s of [one, two, again]) applyImplicitViscosity(s.ctx, 1 / 120);
     expect(jobs.has('viscosity-weiler')).toBe(true);
-    // The team lists the full rows itself (viscosity-weiler-team-rows.ts), as the serial listing laid them out.
+    // The team lists the cross rows between its two ranges itself (viscosity-weiler-team-rows.ts).
     expect(jobs.has('viscosity-rows-count') && jobs.has('viscosity-rows-fill')).toBe(true);
-    const want = serialRows(two), rows = two.ctx.viscositySolve!.rows;
+    const want = crossRows(two), rows = two.ctx.viscositySolve!.rows;
+    expect(want.j.length).toBeGreaterThan(0);
     expect(rows.length).toBe(want.j.length);
     expect(Array.from(rows.start.subarray(0, two.ctx.liquid.count + 1))).toEqual(Array.from(want.start));
     expect(Array.from(rows.j.subarray(0, rows.length))).toEqual(Array.from(want.j));
@@ -93,5 +93,26 @@ describe('implicit viscosity on 2 threads', () => {
     }
     expect(Math.sqrt(diff / size)).toBeLessThan(1e-2);
     expect(two.ctx.counters.viscosityIterations).toBeGreaterThan(0);
+  });
+
+  it("the team's path on one thread is the one-thread path, bit for bit", () => {
+    const one = blob(1), path = blob(1), before = one.ctx.liquid.vel.slice();
+    applyImplicitViscosity(one.ctx, 1 / 120);
+    teamWork.teamRowsOnOneThread = true;
+    try {
+      applyImplicitViscosity(path.ctx, 1 / 120);
+    } finally {
+      teamWork.teamRowsOnOneThread = false;
+    }
+    const n = one.ctx.liquid.count, a = one.ctx.liquid.vel, b = path.ctx.liquid.vel;
+    // One range: no cross rows.
+    expect(path.ctx.viscositySolve!.rows.length).toBe(0);
+    let changed = 0;
+    for (let o = 0; o < 3 * n; o++) {
+      expect(b[o]).toBe(a[o]);
+      if (a[o] !== before[o]) changed++;
+    }
+    expect(changed).toBeGreaterThan(n);
+    expect(path.ctx.counters.viscosityIterations).toBe(one.ctx.counters.viscosityIterations);
   });
 });
