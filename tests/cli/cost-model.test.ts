@@ -181,9 +181,10 @@ describe('info\'s cost model against the grid engine: a spout\'s stream', () => 
    * Steps a frame the grid took a quarter into each shipped spout scene's run (frames 13–14,
    * `npx tsx bench/frame-cpu.ts --engine grid --stages`, branch cost27, 2026-11-30). Half the free
    * fall from the spout (the rule for a body that lands and spreads) gave 17, 6, 12 and 13.
+   * honey-coil's row re-measured with its spout at 11 cm (branch gridphi, 2026-11-30; 10 at 9 cm).
    */
   const STEPS: [scene: string, steps: number][] = [
-    ['honey-coil', 10],
+    ['honey-coil', 12],
     ['soap-pour', 8],
     ['honey-on-spinner', 7],
     ['spout-fill', 7],

@@ -18,7 +18,7 @@ import { PARTICLE_ROPE_GAP, particleCoilSettings } from './rope-coiling-particle
 
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
-  spoutY: 0.1, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
+  spoutY: 0.11, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
   density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
