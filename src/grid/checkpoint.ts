@@ -25,6 +25,7 @@ export function saveGrid(sim: GridSimulation, scene: Scene): Uint8Array {
   w.array('blobsDone', Uint8Array.from(sim.blobs.map((b) => (b.done ? 1 : 0))));
   w.array('spoutNext', Float64Array.from(sim.spouts.map((sp) => sp.next)));
   w.array('spoutEmitted', Float64Array.from(sim.spouts.flatMap((sp) => [sp.emitted, sp.lastAdded])));
+  if (sim.spouts.length > 0) w.array('spoutFlow', Float64Array.from(sim.spouts.flatMap((sp) => [sp.flowAdded, sp.flowAsked, sp.seen, sp.speedScale])));
   sim.tracker.save(w);
   saveExtensions(sim, w);
   return w.finish();
@@ -69,6 +70,16 @@ export function restoreGrid(sim: GridSimulation, r: CheckpointReader): void {
     sim.spouts.forEach((sp, i) => {
       sp.emitted = emitted[2 * i];
       sp.lastAdded = emitted[2 * i + 1];
+    });
+  }
+  // The flow ratio's sums (none in older checkpoints: the ratio starts again from 1).
+  if (r.has('spoutFlow')) {
+    const flow = r.array('spoutFlow', Float64Array, 4 * sim.spouts.length);
+    sim.spouts.forEach((sp, i) => {
+      sp.flowAdded = flow[4 * i];
+      sp.flowAsked = flow[4 * i + 1];
+      sp.seen = flow[4 * i + 2];
+      sp.speedScale = flow[4 * i + 3];
     });
   }
   sim.tracker.restore(sim, r);

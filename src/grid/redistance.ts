@@ -1,6 +1,6 @@
 /**
  * Redistancing of the level set (Cline et al. §10.5) by the fast marching method. Cells beside the
- * zero crossing start from |φ| / |∇φ| (central differences), which restores a unit gradient without
+ * zero crossing start from |φ| / |∇φ| (minmod differences), which restores a unit gradient without
  * moving the zero set (exact for a plane, so a resting surface does not move); then distances march
  * outwards on both sides with the upwind Eikonal update, second order where two accepted cells line
  * up (Sethian 1999), up to the band width. (Starting them at the distance to the plane through the
@@ -286,6 +286,11 @@ interface RedistanceCells {
 }
 
 const NO_EXACT = new Uint8Array(0);
+/**
+ * The difference between a seed's two one-sided slopes of φ (per cell, so |∇φ| = 1 reads 1) above
+ * which it is taken as a kink: a smooth distance's differ by h / R, R the radius of curvature.
+ */
+const KINK = 0.5;
 /** A first trial cell computed by trialRange, not yet in the heap. */
 const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({
@@ -334,12 +339,24 @@ function seedRange(w: RedistanceCells, from: number, to: number): void {
       if (theta < Infinity) { inv2 += 1 / (theta * theta); if (theta < tmin) tmin = theta; }
     }
     if (inv2 > 0) {
-      // ∂φ/∂x_a: central where both neighbours take part, else one-sided (only at the seeds).
-      let g2 = 0;
+      // ∂φ/∂x_a: central where both neighbours take part, but in a cell walled on one side at a kink
+      // (the one-sided differences differ by more than KINK) the one of smaller magnitude (minmod:
+      // 0 where they differ in sign); else the one side's (only at the seeds).
+      // A wall on one side only along some axis: that axis's slope is one-sided (see below).
+      let g2 = 0, walled = false;
+      for (let a = 0; a < 3; a++) {
+        const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
+        if ((m0 >= 0 && type[m0] !== SOLID) !== (m1 >= 0 && type[m1] !== SOLID)) walled = true;
+      }
       for (let a = 0; a < 3; a++) {
         const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
         const ok0 = m0 >= 0 && type[m0] !== SOLID, ok1 = m1 >= 0 && type[m1] !== SOLID;
-        const g = ok0 && ok1 ? (phi[m1] - phi[m0]) / (2 * h) : ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
+        let g = 0;
+        if (ok0 && ok1 && !walled) g = (phi[m1] - phi[m0]) / (2 * h);
+        else if (ok0 && ok1) {
+          const lo = (pc - phi[m0]) / h, hi = (phi[m1] - pc) / h;
+          g = Math.abs(hi - lo) <= KINK ? 0.5 * (lo + hi) : lo * hi <= 0 ? 0 : Math.abs(lo) < Math.abs(hi) ? lo : hi;
+        } else g = ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
         g2 += g * g;
       }
       // The distance to the plane through the axis crossings is biased towards the liquid on a
@@ -348,10 +365,21 @@ function seedRange(w: RedistanceCells, from: number, to: number): void {
       // it (to second order) while restoring |∇φ| = 1; the crossing estimate serves only where φ
       // is far from a distance (|∇φ| outside [0.5, 2]). Either is capped by the nearest axis
       // crossing, a point of the surface and so a bound on the distance: in a sheet or filament
-      // one or two cells thick the central gradient nearly vanishes across it, and |φ| / |∇φ|
+      // one or two cells thick the gradient nearly vanishes across it, and |φ| / |∇φ|
       // (|∇φ| read from the other axes) swelled the sheet at every redistance; the honey drop
       // on the level set grew to 1.95× its volume in 10 frames, now 1.11× (peak 1.25×).
       // (Sub-cell accuracy near a wetting solid is still weak; see tests/grid/levelset-solid.test.ts.)
+      // The minmod slope at a kink beside a solid, not the central difference: where a centre
+      // sees two parts of the surface (the corner of a film one cell thick on a floor: its top,
+      // read one-sided across the wall, and its edge along x or z), the central differences added
+      // the two parts' slopes, |∇φ| read above 1,
+      // and |φ| / |∇φ| pulled the zero onto the centre at every redistance until the film was held
+      // at exactly half a cell and drawn as a tab (docs/decisions.md, "The spikes on the grid
+      // piles' rims"). Where φ is smooth the one-sided slopes differ by about h over the surface's
+      // radius of curvature, under KINK for any surface the grid resolves (two cells). Away from
+      // solids the central slope stays: minmod everywhere rounded the corners of Zalesak's disk
+      // (the particle level set's shape error 8.3 → 13.1 %, tests/grid/trackers; a slab one cell
+      // thick, walled on both sides along z, keeps the central slopes).
       const gm = Math.sqrt(g2);
       const plane = 1 / Math.sqrt(inv2);
       dist[c] = Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);

@@ -44,6 +44,14 @@ export interface Spout {
    * (trackers/levelset.ts, emitSpout), set at every step before it is used; 1 otherwise.
    */
   speedScale: number;
+  /**
+   * The column's flow ratio (trackers/levelset.ts emitSpout): what the unions have added since the
+   * column reached its full length, against what area × speed × scale asked over the same steps.
+   * `flowAdded` and `flowAsked` in m³, `seen` the account they last read.
+   */
+  flowAdded: number;
+  flowAsked: number;
+  seen: number;
 }
 
 /** What a spout should have put in by `time`: its face's area × speed × the time it has run, m³. */
@@ -78,6 +86,9 @@ export function compileSources(scene: Scene): { blobs: Blob[]; spouts: Spout[]; 
       emitted: 0,
       lastAdded: 0,
       speedScale: 1,
+      flowAdded: 0,
+      flowAsked: 0,
+      seen: 0,
     };
   });
   const sinks = scene.sinks.map((k) => ({ shape: compileShape(k.shape, scene.assets.meshes), start: k.start, end: k.end ?? Infinity }));

@@ -22,8 +22,8 @@
  * of the domain box, or 2 s have passed. How fast it is going there, and so how thin it is, is the
  * speed of a viscous thread that has fallen that height (viscous-thread.ts: Trouton's 3μ resists the
  * stretching; Clarke 1966, Senchenko & Bohr 2005): a stream whose fall is short against its viscous
- * length (ν²/g)^⅓ keeps near its spout's width (honey-coil's 50 Pa·s rope, ℓ = 5 cm, falls 8 cm and
- * lands 2.5 particles across, where free fall says 1.9), and a runny one falls freely. The spout's
+ * length (ν²/g)^⅓ keeps near its spout's width (honey-coil's 50 Pa·s rope, ℓ = 5 cm, falls 10 cm and
+ * lands 2.3 particles across, where free fall says 1.8), and a runny one falls freely. The spout's
  * speed is taken along the fall whatever its direction, and surface tension is left out.
  */
 import type { Scene } from './scene.ts';

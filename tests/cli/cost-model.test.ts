@@ -182,10 +182,11 @@ describe('info\'s cost model against the grid engine: a spout\'s stream', () => 
    * `npx tsx bench/frame-cpu.ts --engine grid --stages`, branch cost27, 2026-11-30). Half the free
    * fall from the spout (the rule for a body that lands and spreads) gave 17, 6, 12 and 13.
    * soap-pour since its stiffer gel (elastic modulus 1 000 Pa, branch soap): 9 at frames 24–25
-   * (8 before, in the same process).
+   * (8 before, in the same process). honey-coil's row re-measured with its spout at 11 cm (branch
+   * gridphi, 2026-11-30; 10 at 9 cm).
    */
   const STEPS: [scene: string, steps: number][] = [
-    ['honey-coil', 10],
+    ['honey-coil', 12],
     ['soap-pour', 9],
     ['honey-on-spinner', 7],
     ['spout-fill', 7],

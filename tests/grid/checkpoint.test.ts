@@ -1,6 +1,7 @@
 /**
  * The extension state (strain, smoke density and temperature, particle level set particles, free
- * bodies, height field, spray) is saved with the grid, so a restored run continues bit for bit.
+ * bodies, height field, spray, a level-set spout's account and flow ratio) is saved with the grid,
+ * so a restored run continues bit for bit.
  */
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
@@ -28,6 +29,14 @@ const cases: Record<string, Record<string, unknown>> = {
       { name: 'box', material: 'wood', shape: { type: 'box', center: [-0.04, 0.1, 0], size: [0.05, 0.05, 0.05] }, motion: { type: 'free' } },
     ],
     grid: { cellSize: 0.025, tracking: 'particle-levelset', heightField: true, spray: { threshold: 0.3 } },
+  },
+  // Saved at 0.13 s, after the column reached its full length (3 cells at 0.4 m/s: 0.075 s), so the
+  // flow ratio's sums are in use.
+  'a level-set spout mid-pour': {
+    domain: { min: [-0.04, 0, -0.04], max: [0.04, 0.16, 0.04], boundary: 'noslip', faces: { ymax: 'open' } },
+    materials: { water },
+    sources: [{ material: 'water', center: [0, 0.14, 0], direction: [0, -1, 0], radius: 0.012, speed: 0.4 }],
+    grid: { cellSize: 0.01, tracking: 'particle-levelset' },
   },
 };
 

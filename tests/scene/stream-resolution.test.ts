@@ -88,11 +88,11 @@ describe('stream resolution', () => {
     expect(s.halfWidth).toBeCloseTo(0.006 * Math.sqrt(0.4 / s.speed), 12);
   });
 
-  it('does not warn on honey-coil (50 Pa·s, ℓ = 5 cm, 8 cm fall: 2.5 across at 1 mm), honey-on-spinner or soap-pour, whose ropes hold', () => {
+  it('does not warn on honey-coil (50 Pa·s, ℓ = 5 cm, 10 cm fall: 2.33 across at 1 mm), honey-on-spinner or soap-pour, whose ropes hold', () => {
     const [coil] = streamResolutions(shipped('honey-coil'));
     expect(coil.across).toBeGreaterThan(2.3);
     expect(streamResolutionWarnings(shipped('honey-coil'))).toEqual([]);
-    // Free fall gives 1.9 across: the warning fired on a rope that holds and coils.
+    // Free fall gives 1.8 across: the warning fired on a rope that holds and coils.
     expect((0.004 * Math.sqrt(0.3 / coil.freeFallSpeed)) / 0.001).toBeLessThan(2);
     // honey-on-spinner lands 1.8 across (whole in 44 of 45 frames), soap-pour 1.4 across (44 of 44).
     for (const name of ['honey-on-spinner', 'soap-pour']) {

@@ -18,7 +18,7 @@ import { PARTICLE_ROPE_GAP, particleCoilSettings } from './rope-coiling-particle
 
 /** The honey-coil scene's pour (scenes/honey-coil.json holds the same numbers; a test checks it). */
 export const HONEY_COIL = {
-  spoutY: 0.09, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
+  spoutY: 0.11, spoutRadius: 0.004, speed: 0.3, pourEnd: 3, plateTop: 0.01,
   density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
@@ -63,11 +63,12 @@ const ropeArea = new Float64Array(RING), ropeSpeed = new Float64Array(RING);
  * (the pile: a layer of it fills the search disk, four sections) or none. The last layer's centroid is the lower end, where the rope bends to lay itself down.
  * `maxGap` (m): empty layers of up to this height in all are passed over (a particle rope's layers
  * are a particle spacing apart, and a layer thinner than that can fall between two of them).
+ * (`axisX`, `axisZ`): the spout's axis, m, about which the angle and offset are taken.
  */
-export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: number, spoutY: number, a0: number, maxGap = 0): CoilFrame {
+export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: number, spoutY: number, a0: number, maxGap = 0, axisX = 0, axisZ = 0): CoilFrame {
   const { count, positions: p, velocities: v } = pts;
   const dy = a0 / 2, reach = 2 * a0, full = 3 * Math.PI * a0 * a0 * dy;
-  let cx = 0, cz = 0, yEnd = NaN, ex = 0, ez = 0, layers = 0, gap = 0;
+  let cx = axisX, cz = axisZ, yEnd = NaN, ex = 0, ez = 0, layers = 0, gap = 0;
   ropeArea.fill(NaN);
   ropeSpeed.fill(NaN);
   for (let y = spoutY - 2 * a0; y > 0; y -= dy) {
@@ -92,7 +93,7 @@ export function measureCoilFrame(t: number, pts: FluidPoints, volumePerPoint: nu
   const k = (layers - RING + RING * 2) % RING;
   const a1 = layers >= RING ? Math.sqrt(ropeArea[k] / Math.PI) : NaN, u1 = layers >= RING ? ropeSpeed[k] : NaN;
   if (!Number.isFinite(yEnd)) return { t, yTop: NaN, angle: NaN, offset: NaN, a1: NaN, u1: NaN };
-  return { t, yTop: yEnd, angle: Math.atan2(ez, ex), offset: Math.hypot(ex, ez), a1, u1 };
+  return { t, yTop: yEnd, angle: Math.atan2(ez - axisZ, ex - axisX), offset: Math.hypot(ex - axisX, ez - axisZ), a1, u1 };
 }
 
 export interface CoilingMeasurement {

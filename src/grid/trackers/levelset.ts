@@ -37,6 +37,8 @@ const cellKey = cellKey_, sampleCentre = sampleCentre_, FLUID = FLUID_, SOLID = 
  * (flux at s over area × s) × Δt / τ, stays under 2 (the column passes up to 1.5 times the face's flux).
  */
 const SPOUT_FLUX_TIME = 0.02;
+/** The flow a spout's column must have been asked for, in seconds of area × speed, before its flow ratio is used (emitSpout). */
+const SPOUT_RATIO_WARMUP = 0.025;
 
 export class LevelSetTracker implements SurfaceTracker {
   readonly name: string = 'levelset';
@@ -262,10 +264,22 @@ export class LevelSetTracker implements SurfaceTracker {
    * unioned in at every step, so that the face is never dry and the rope stays joined to it. The
    * column over a coarse grid is wider than the face (a 4 mm disk on 2 mm cells passes 1.4 times
    * its flux at s), so the speed set in the spout's cells (sources.ts, applySpoutVelocity) is
-   * scaled by the account: 1 + (area × speed × time − what it has put in) / (area × speed × τ),
-   * within [½, 3/2], τ the larger of 20 ms and 1.2 steps. The account settles about a step's flow
-   * plus a fraction of τ's above what was asked; a shorter τ chased the noise of each union's
-   * measured volume (the scale swung 0.3–0.9 from frame to frame at 10 ms, 0.46–0.6 at 20 ms).
+   * scaled to hold the account, what the unions added, to area × speed × time: the scale is
+   * 1 / r + (asked − put in) / (area × speed × τ), within [½, 3/2], τ the larger of 20 ms and 1.2
+   * steps. r, the column's flow ratio, is what the unions have added against what area × speed ×
+   * scale asked over the same steps, summed from the step the column reached its full length
+   * (before, a union adds the column's growth as well): a feed-forward, so that the proportional
+   * part's mean is zero (soap-pour's 12 mm disk on 8 mm cells settles at 0.77, honey-coil's 4 mm on
+   * 2 mm at 0.61–0.74). The proportional part alone (the control before) settled where it made up
+   * for r, τ (1 − 1/r) of flow ahead of what was asked: 2.2 % of honey-coil's and 1.6 % of
+   * soap-pour's at 0.5 s (docs/decisions.md, "info's cost on honey-on-spinner, and the grid's spouts
+   * in their first half second"). The feed-forward is added, not a factor on the correction, and r is
+   * summed, not averaged over a window: either of those changed the correction's gain or let the
+   * flux swing, and honey-coil's rope stopped coiling steadily (R² 0.23 and 0.83 against 0.97). A
+   * shorter τ chased the noise of each union's measured volume (the scale swung 0.3–0.9 from frame
+   * to frame at 10 ms, 0.46–0.6 at 20 ms). The account is compared with what was asked by the
+   * step's start: the union queued now adds what left the column in the step before, so the
+   * account, read at the step's end, stands at what was asked by then.
    * (Unioned only while the account was behind, the column went in as a slug once in several
    * steps, each slug running off before the next: a beaded stream that gravity pulled apart below
    * the spout.)
@@ -277,8 +291,20 @@ export class LevelSetTracker implements SurfaceTracker {
     const interval = h / this.perAxis / speed;
     if (!(sp.next < Math.min(t1, sp.end) - 1e-9 * interval)) return;
     const s = sp.source, area = s.shape === 'disk' ? Math.PI * s.radius * s.radius : s.size[0] * s.size[1];
-    const behind = spoutAsked(sp, t1) - sp.emitted;
-    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 + behind / (area * speed * Math.max(SPOUT_FLUX_TIME, 1.2 * dt))));
+    const flow = area * speed;
+    // The flow ratio's sums: what the unions since the last call added, against what the scale then
+    // asked; counted once the union before was the full column (three cells long).
+    const added = sp.emitted - sp.seen;
+    sp.seen = sp.emitted;
+    if (speed * (sim.time - s.start) >= 3 * h) {
+      sp.flowAdded += added;
+      sp.flowAsked += flow * sp.speedScale * dt;
+    }
+    const ratio = sp.flowAsked > SPOUT_RATIO_WARMUP * flow ? Math.min(2, Math.max(0.5, sp.flowAdded / sp.flowAsked)) : 1;
+    // Against what was asked by the step's start: the union queued now adds what left the column
+    // in the step before, so the account, read at the step's end, stands at what was asked by then.
+    const behind = spoutAsked(sp, sim.time) - sp.emitted;
+    sp.speedScale = Math.min(1.5, Math.max(0.5, 1 / ratio + behind / (flow * Math.max(SPOUT_FLUX_TIME, 1.2 * dt))));
     const velocity: [number, number, number] = [speed * sp.speedScale * sp.normal[0], speed * sp.speedScale * sp.normal[1], speed * sp.speedScale * sp.normal[2]];
     const len = Math.min(3 * h, Math.max(h, speed * (t1 - sp.source.start)));
     const column = (x: number, y: number, z: number) => spoutDistance(sp, len, x, y, z);
