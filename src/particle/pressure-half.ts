@@ -22,11 +22,8 @@
  * The slopes are kept for the rows' upper parts and, on a team, the lower entries below the
  * thread's range (the half loops read no other): so every phase after a measure must take the
  * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
- * thread count, from one measure to the next).
- *
- * Where nothing else reads a full row (one thread, no closed walls, no velocity filter), the rows
- * themselves are their upper parts alone (HalfRows.upperOnly, mid[a] = ls[a]: solve-setup.ts
- * prepareSolve), the same entries in the same order; a team always has full rows.
+ * thread count, from one measure to the next). On one thread with nothing reading a full row (no
+ * closed walls, no filter) the rows are their upper parts alone (HalfRows.upperOnly: prepareSolve).
  *
  * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
  * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):

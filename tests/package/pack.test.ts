@@ -86,7 +86,10 @@ describe('the npm package', () => {
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules/viscid/package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
     expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
-    expect(packed.unpackedSize).toBeLessThan(3_000_000);
+    // A bound that a stray folder (megabytes) crosses, not the shipped code's growth: the package
+    // was 2.98 MB on 2026-11-30 before that day's merge and 3.03 MB after it (the build keeps the
+    // sources' comments, the method's citations, in its .js).
+    expect(packed.unpackedSize).toBeLessThan(3_500_000);
   });
 
   it('imports from plain Node and runs a frame on two threads', () => {
