@@ -33,11 +33,10 @@ export function gridSpeed(scene: Scene): number {
   }
   // A spout's stream is fastest where it lands: the speed of a viscous thread that has fallen that
   // far (stream-resolution.ts, viscous-thread.ts: Clarke 1966), near its spout's speed while the fall
-  // is short against its viscous length (ν²/g)^⅓ and free fall far below it. Steps a frame measured
-  // a quarter into the run (BENCHMARKS.md "info's cost on scenes a spout fills"): honey-coil 10
-  // (0.77 m/s: 13; half free fall from the spout, the rule before: 17), soap-pour 8 (1.95 m/s: 9;
-  // before 6), honey-on-spinner 7 (10; before 12), spout-fill 7 (8; before 13). A source that never
-  // lands (smoke's vent) falls from its height like a body.
+  // is short against its viscous length (ν²/g)^⅓ and free fall far below it. The steps a frame the
+  // shipped spout scenes take a quarter into their runs are recorded against this rule in
+  // tests/cli/cost-model.test.ts (STEPS; half free fall from the spout, the rule before, was 1.3–1.9×
+  // off). A source that never lands (smoke's vent) falls from its height like a body.
   let fastest = 0, stream = 0;
   const landed = new Set<number>();
   if (!scene.grid.smoke) {
