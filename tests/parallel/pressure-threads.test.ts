@@ -108,20 +108,9 @@ describe('pressure and PBF passes on 2 threads', () => {
       const one = run(1, false, MIXED), two = run(2, false, MIXED);
       expect(one.passes[0]).toBeGreaterThan(1);
       expect(one.passes[1]).toBeGreaterThan(0);
-      // With closed walls one thread lists full rows (the ghosts read them); without, each row's
-      // upper part alone (solve-setup.ts prepareSolve): the team's full rows' upper parts, entry for entry.
-      for (const [scene, full] of [[WITH_BALL, true], [{ ...WITH_BALL, particle: { radius: 0.0015, walls: false } }, false]] as const) {
-        const one = run(1, true, scene), two = run(2, true, scene);
-        expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-rows-fill') && two.jobs.has('solve-boundary')).toBe(true);
-        const want = full ? [two.rows[0], two.rows[1]] : upperParts(two.rows[0] as Int32Array, two.rows[1]);
-        expect(one.rows[1].length).toBeGreaterThan((full ? 20 : 10) * one.rows[0].length);
-        expect(one.rows[3].length).toBeGreaterThan(500);
-        for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
-        for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
-        expect(two.passes).toEqual(one.passes);
-        expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
-        expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
-      }
+      expect(two.passes).toEqual(one.passes);
+      expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
+      expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
     } finally {
       teamWork.minParticles = saved;
     }
