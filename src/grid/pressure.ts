@@ -23,14 +23,14 @@
  * liquid.
  *
  * Separating walls (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling separating
- * solid boundary conditions"), for liquid hanging from the domain's lid: a solid face keeps liquid
- * from flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a wall of the domain
- * (on the side against gravity, `releaseUp`) whose column below ends in air and whose pressure comes out
- * negative holds p = 0 instead (an active set: marked AIR for another solve, at most
- * MAX_RELEASE_PASSES more), and the level set opens the gap there (trackers/levelset.ts openGaps).
- * Without it liquid under a lid was held up by tension (the dam break's sheet under its lid). Rows
- * beside or on a solid, under an object, and columns standing on a solid keep the plain solve
- * (their bits too).
+ * solid boundary conditions"), for liquid hanging from a solid: a solid face keeps liquid from
+ * flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a solid (on the side against
+ * gravity, `releaseUp`: the domain's lid, a body's underside, an overhang) whose column below ends in
+ * air and whose pressure comes out negative holds p = 0 instead (an active set: marked AIR for
+ * another solve, at most MAX_RELEASE_PASSES more), and the level set opens the gap there
+ * (trackers/levelset.ts openGaps). Without it liquid under a lid or a body was held up by tension
+ * (the dam break's sheet under its lid, a splash on a plate's underside). Rows beside or on a solid
+ * and columns standing on a solid keep the plain solve (their bits too).
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -108,7 +108,7 @@ export class PressureSolver {
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
-    // A separating wall: rows under the lid that the solve pulls (q < 0) hold q = 0 and are solved again.
+    // A separating wall: rows under a solid that the solve pulls (q < 0) hold q = 0 and are solved again.
     let released = 0, solves = 0, iterations = result.iterations;
     for (let pass = 0; this.releaseUp >= 0 && pass < MAX_RELEASE_PASSES; pass++) {
       const found = this.releaseTension(s, released, warm);
@@ -137,8 +137,8 @@ export class PressureSolver {
 
   /**
    * The side of a cell that points against gravity (nb's order: 0..5 = −x, +x, −y, +y, −z, +z): a
-   * row pulled by a domain wall on that side over a liquid column that ends in air (liquid hanging from
-   * the lid) is released. −1: no row is released (smoke fills the box; no gravity).
+   * row pulled by a solid on that side over a liquid column that ends in air (liquid hanging from
+   * the lid or a body) is released. −1: no row is released (smoke fills the box; no gravity).
    */
   releaseUp = -1;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
@@ -149,13 +149,13 @@ export class PressureSolver {
   releasedCells = new Int32Array(0);
 
   /**
-   * Marks AIR, for the next solve, the liquid cells under a domain wall (on the `releaseUp` side) whose
+   * Marks AIR, for the next solve, the liquid cells under a solid (on the `releaseUp` side) whose
    * liquid column below ends in air and whose q (the solve's, plus the last pressure where the solve
    * is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q|; `count` cells are
    * marked already. Returns the new count.
    */
   private releaseTension(s: GridStore, count: number, warm: boolean): number {
-    const { type, nb, pressure, wall } = s, row = this.row, x = this.x;
+    const { type, nb, pressure } = s, row = this.row, x = this.x;
     if (this.releasedCells.length < s.count) {
       const grown = new Int32Array(Math.ceil(s.count * 1.3));
       grown.set(this.releasedCells.subarray(0, count));
@@ -170,8 +170,8 @@ export class PressureSolver {
       const q = warm ? x[r] : pressure[c] + x[r];
       if (!(q < 0)) continue;
       const above = nb[6 * c + up];
-      // Only the domain's walls (a lid): liquid under an object keeps the plain solve.
-      if (above < 0 || type[above] !== SOLID || wall[above] === 0) continue;
+      // Any solid above: a wall of the domain (the lid) or an object (a body's underside).
+      if (above < 0 || type[above] !== SOLID) continue;
       if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
       if (!(q < floor)) continue;
       // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
