@@ -30,7 +30,12 @@
  * another solve, at most MAX_RELEASE_PASSES more), and the level set opens the gap there
  * (trackers/levelset.ts openGaps). Without it liquid under a lid or a body was held up by tension
  * (the dam break's sheet under its lid, a splash on a plate's underside). Rows beside or on a solid
- * and columns standing on a solid keep the plain solve (their bits too).
+ * and columns standing on a solid keep the plain solve (their bits too). Under an object the release
+ * acts only where the liquid's Galilei number at the cell size, Ga = g h³ / ν², is above 1
+ * (`separatesUnderObjects`): a layer a cell thick of a liquid with Ga ≤ 1 (honey, gel, paint at
+ * their cells) moves at the cell scale under its viscosity, not its weight, and its coat under a
+ * ball or a rod, which the grid holds without an adhesion model, keeps the plain solve (released,
+ * honey-drop's coat opened: docs/decisions.md, "Separating walls under any solid").
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -58,6 +63,15 @@ const MULTIGRID_DEEP_CELLS = 2048;
  */
 const MAX_REMOVAL_SHARE = 3;
 const NO_SHARE = new Float64Array(0);
+
+/**
+ * Whether rows under objects are released for a liquid of kinematic viscosity `nu` (m²/s) on cells
+ * of `h` (m) under gravity `g` (m/s²): the Galilei number g h³ / ν² above 1, the cell larger than the
+ * viscous-gravity length (ν² / g)^⅓ (1.1 cm for 5 Pa·s honey, 0.05 mm for water).
+ */
+export function separatesUnderObjects(nu: number, g: number, h: number): boolean {
+  return g * h * h * h > nu * nu;
+}
 
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
 const MAX_RELEASE_PASSES = 2;
@@ -141,6 +155,11 @@ export class PressureSolver {
    * the lid or a body) is released. −1: no row is released (smoke fills the box; no gravity).
    */
   releaseUp = -1;
+  /**
+   * Rows under an object (not a wall of the domain) are released too: set where the liquid's
+   * Galilei number at the cell size is above 1 (`separatesUnderObjects`).
+   */
+  releaseObjects = false;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
   released = 0;
   /** The solves the last projection added for its released rows (at most MAX_RELEASE_PASSES). */
@@ -155,7 +174,7 @@ export class PressureSolver {
    * marked already. Returns the new count.
    */
   private releaseTension(s: GridStore, count: number, warm: boolean): number {
-    const { type, nb, pressure } = s, row = this.row, x = this.x;
+    const { type, nb, pressure, wall } = s, row = this.row, x = this.x;
     if (this.releasedCells.length < s.count) {
       const grown = new Int32Array(Math.ceil(s.count * 1.3));
       grown.set(this.releasedCells.subarray(0, count));
@@ -170,8 +189,8 @@ export class PressureSolver {
       const q = warm ? x[r] : pressure[c] + x[r];
       if (!(q < 0)) continue;
       const above = nb[6 * c + up];
-      // Any solid above: a wall of the domain (the lid) or an object (a body's underside).
-      if (above < 0 || type[above] !== SOLID) continue;
+      // A solid above: a wall of the domain (the lid), or an object where `releaseObjects`.
+      if (above < 0 || type[above] !== SOLID || (wall[above] === 0 && !this.releaseObjects)) continue;
       if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
       if (!(q < floor)) continue;
       // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
