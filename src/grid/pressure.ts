@@ -23,14 +23,19 @@
  * liquid.
  *
  * Separating walls (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling separating
- * solid boundary conditions"), for liquid hanging from the domain's lid: a solid face keeps liquid
- * from flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a wall of the domain
- * (on the side against gravity, `releaseUp`) whose column below ends in air and whose pressure comes out
- * negative holds p = 0 instead (an active set: marked AIR for another solve, at most
- * MAX_RELEASE_PASSES more), and the level set opens the gap there (trackers/levelset.ts openGaps).
- * Without it liquid under a lid was held up by tension (the dam break's sheet under its lid). Rows
- * beside or on a solid, under an object, and columns standing on a solid keep the plain solve
- * (their bits too).
+ * solid boundary conditions"), for liquid hanging from a solid: a solid face keeps liquid from
+ * flowing in but cannot pull it away, so p ≥ 0 there. A liquid row under a solid (on the side against
+ * gravity, `releaseUp`: the domain's lid, a body's underside, an overhang) whose column below ends in
+ * air and whose pressure comes out negative holds p = 0 instead (an active set: marked AIR for
+ * another solve, at most MAX_RELEASE_PASSES more), and the level set opens the gap there
+ * (trackers/levelset.ts openGaps). Without it liquid under a lid or a body was held up by tension
+ * (the dam break's sheet under its lid, a splash on a plate's underside). Rows beside or on a solid
+ * and columns standing on a solid keep the plain solve (their bits too). Under an object the release
+ * acts only where the liquid's Galilei number at the cell size, Ga = g h³ / ν², is above 1
+ * (`separatesUnderObjects`): a layer a cell thick of a liquid with Ga ≤ 1 (honey, gel, paint at
+ * their cells) moves at the cell scale under its viscosity, not its weight, and its coat under a
+ * ball or a rod, which the grid holds without an adhesion model, keeps the plain solve (released,
+ * honey-drop's coat opened: docs/decisions.md, "Separating walls under any solid").
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -58,6 +63,15 @@ const MULTIGRID_DEEP_CELLS = 2048;
  */
 const MAX_REMOVAL_SHARE = 3;
 const NO_SHARE = new Float64Array(0);
+
+/**
+ * Whether rows under objects are released for a liquid of kinematic viscosity `nu` (m²/s) on cells
+ * of `h` (m) under gravity `g` (m/s²): the Galilei number g h³ / ν² above 1, the cell larger than the
+ * viscous-gravity length (ν² / g)^⅓ (1.1 cm for 5 Pa·s honey, 0.05 mm for water).
+ */
+export function separatesUnderObjects(nu: number, g: number, h: number): boolean {
+  return g * h * h * h > nu * nu;
+}
 
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
 const MAX_RELEASE_PASSES = 2;
@@ -108,7 +122,7 @@ export class PressureSolver {
    */
   project(s: GridStore, tolerance: number, maxIterations: number, warm = false): SolveResult {
     let result = this.assembleAndSolve(s, tolerance, maxIterations, warm);
-    // A separating wall: rows under the lid that the solve pulls (q < 0) hold q = 0 and are solved again.
+    // A separating wall: rows under a solid that the solve pulls (q < 0) hold q = 0 and are solved again.
     let released = 0, solves = 0, iterations = result.iterations;
     for (let pass = 0; this.releaseUp >= 0 && pass < MAX_RELEASE_PASSES; pass++) {
       const found = this.releaseTension(s, released, warm);
@@ -137,10 +151,15 @@ export class PressureSolver {
 
   /**
    * The side of a cell that points against gravity (nb's order: 0..5 = −x, +x, −y, +y, −z, +z): a
-   * row pulled by a domain wall on that side over a liquid column that ends in air (liquid hanging from
-   * the lid) is released. −1: no row is released (smoke fills the box; no gravity).
+   * row pulled by a solid on that side over a liquid column that ends in air (liquid hanging from
+   * the lid or a body) is released. −1: no row is released (smoke fills the box; no gravity).
    */
   releaseUp = -1;
+  /**
+   * Rows under an object (not a wall of the domain) are released too: set where the liquid's
+   * Galilei number at the cell size is above 1 (`separatesUnderObjects`).
+   */
+  releaseObjects = false;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
   released = 0;
   /** The solves the last projection added for its released rows (at most MAX_RELEASE_PASSES). */
@@ -149,7 +168,7 @@ export class PressureSolver {
   releasedCells = new Int32Array(0);
 
   /**
-   * Marks AIR, for the next solve, the liquid cells under a domain wall (on the `releaseUp` side) whose
+   * Marks AIR, for the next solve, the liquid cells under a solid (on the `releaseUp` side) whose
    * liquid column below ends in air and whose q (the solve's, plus the last pressure where the solve
    * is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q|; `count` cells are
    * marked already. Returns the new count.
@@ -170,8 +189,8 @@ export class PressureSolver {
       const q = warm ? x[r] : pressure[c] + x[r];
       if (!(q < 0)) continue;
       const above = nb[6 * c + up];
-      // Only the domain's walls (a lid): liquid under an object keeps the plain solve.
-      if (above < 0 || type[above] !== SOLID || wall[above] === 0) continue;
+      // A solid above: a wall of the domain (the lid), or an object where `releaseObjects`.
+      if (above < 0 || type[above] !== SOLID || (wall[above] === 0 && !this.releaseObjects)) continue;
       if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
       if (!(q < floor)) continue;
       // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).

@@ -22,7 +22,7 @@ import { extrapolateVelocity } from './extrapolate.ts';
 import { gridLiquid } from './liquid.ts';
 import type { Markers } from './markers.ts';
 import { buildPipeline, type Stage } from './pipeline.ts';
-import { PressureSolver } from './pressure.ts';
+import { PressureSolver, separatesUnderObjects } from './pressure.ts';
 import { GridSolids } from './solids.ts';
 import { compileSources, type Blob, type Sink, type Spout } from './sources.ts';
 import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
@@ -112,6 +112,8 @@ export class GridSimulation {
     this.liquid = liquid.material;
     this.liquidIndex = liquid.index;
     this.nu = liquid.nu;
+    // Under objects too where the liquid's weight, not its viscosity, moves a layer a cell thick.
+    this.pressure.releaseObjects = separatesUnderObjects(liquid.nu, Math.hypot(gv[0], gv[1], gv[2]), this.d.h);
     this.viscosityModel = liquid.viscosityModel;
     this.variational = liquid.viscosityModel === 'variational' ? new VariationalViscosity() : null;
     this.temperatureLaw = liquid.temperatureLaw;
