@@ -59,14 +59,15 @@ describe('shipped scenes with spouts', () => {
   }
 
   it('honey-coil (particle, the spout stopped at 0.5 s): no honey stands in the air 0.5 s after the spout stops', () => {
-    expect(spoutStopped('particle')).toBeLessThan(0.02);
+    expect(spoutStopped('particle')).toBeLessThan(0.025); // measured (2026-11-30): 1.0 cm
   });
 });
 
 /**
  * honey-coil with its spout stopped at 0.5 s instead of 3 s (the same rope, a smaller pile), run to
  * 1 s: the highest honey over the plate's top (1 cm) then, m. The rope falls 10 cm; its tail, once
- * cut at the spout, falls in a fifth of a second, so all of it should lie in the pile by then.
+ * cut at the spout, falls in a fifth of a second, so all of it should lie in the pile by then; a
+ * tail left hanging from the spout, or a lump still falling, would stand several centimetres up.
  */
 function spoutStopped(engine: EngineName): number {
   const json = structuredClone(withSources.find((s) => s.name === 'honey-coil'));
@@ -104,6 +105,6 @@ describeLong(import.meta, 'shipped scenes with spouts, grid engine (VISCID_LONG=
   });
 
   it('honey-coil (grid, the spout stopped at 0.5 s): no honey stands in the air 0.5 s after the spout stops', () => {
-    expect(spoutStopped('grid')).toBeLessThan(0.02);
+    expect(spoutStopped('grid')).toBeLessThan(0.025); // measured (2026-11-30): 1.6 cm, about 65 s of CPU
   });
 });
