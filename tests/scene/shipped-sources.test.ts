@@ -105,6 +105,6 @@ describeLong(import.meta, 'shipped scenes with spouts, grid engine (VISCID_LONG=
   });
 
   it('honey-coil (grid, the spout stopped at 0.5 s): no honey stands in the air 0.5 s after the spout stops', () => {
-    expect(spoutStopped('grid')).toBeLessThan(0.025); // measured (2026-11-30): 1.6 cm, about 65 s of CPU
+    expect(spoutStopped('grid')).toBeLessThan(0.025); // measured (2026-11-30): 1.6 cm; 44 s of wall at load 30
   });
 });
