@@ -16,6 +16,7 @@ import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
 import { ParticleLevelSetTracker } from '../src/grid/trackers/particle-levelset.ts';
 import { describeFilm, filmMap, filmShape } from '../tests/grid/film.ts';
+import { timedFrames } from './timed-frames.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -49,14 +50,9 @@ if (args.includes('--sheet-depth') && sim.tracker instanceof ParticleLevelSetTra
 sim.initialize();
 if (!scenePath) console.log(`disc r0 ${r0 * 1000} mm, H0 ${H0 * 1000} mm, dropped ${drop * 1000} mm, ν ${nu} m²/s, h ${h * 1000} mm, tracking ${scene.grid.tracking}, ${opt('grid', '{}')}`);
 else console.log(`${scenePath}, ${scene.grid.cellSize * 1000} mm cells, ${args.slice(1).join(' ')}`);
-let cpu = 0;
-for (let f = 1; f <= frames; f++) {
-  const c0 = process.cpuUsage();
-  sim.stepFrame();
-  const c1 = process.cpuUsage(c0);
-  cpu += (c1.user + c1.system) / 1000;
-  if (f % every !== 0 && f !== frames) continue;
+timedFrames(sim, frames, every, (f, ms, due) => {
+  if (!due) return;
   const shape = filmShape(sim, floor, L - scene.grid.cellSize);
-  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s): ${describeFilm(shape)}; volume ${(100 * (sim.tracker.volume(sim) / Math.max(sim.tracker.expectedVolume(sim), 1e-30) - 1)).toFixed(1)} % of what was put in, ${(cpu / f).toFixed(0)} ms CPU/frame`);
-}
+  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s): ${describeFilm(shape)}; volume ${(100 * (sim.tracker.volume(sim) / Math.max(sim.tracker.expectedVolume(sim), 1e-30) - 1)).toFixed(1)} % of what was put in, ${ms.toFixed(0)} ms CPU/frame`);
+});
 if (args.includes('--map')) console.log(filmMap(sim, floor, L - scene.grid.cellSize));

@@ -14,6 +14,7 @@
 import { createSimulation } from '../src/index.ts';
 import { loadScene } from '../src/cli/load-scene.ts';
 import { FILM_BINS as BINS, rimFigures } from '../tests/grid/film.ts';
+import { timedFrames } from './timed-frames.ts';
 
 import { readFileSync } from 'node:fs';
 import { fromPLY } from '../src/io/ply-read.ts';
@@ -64,13 +65,8 @@ if (runDir) {
 const sim = createSimulation(scene, 'grid');
 
 console.log(`${path}, grid engine, ${h * 1000} mm cells, model ${model || 'the scene\'s'}; rim within ${(band * 1000).toFixed(0)} mm of y = ${floor}`);
-let cpu = 0;
-for (let f = 1; f <= frames; f++) {
-  const c0 = process.cpuUsage();
-  sim.stepFrame();
-  const c1 = process.cpuUsage(c0);
-  cpu += (c1.user + c1.system) / 1000;
-  if (f % every !== 0 && f !== frames) continue;
+timedFrames(sim, frames, every, (f, ms, due) => {
+  if (!due) return;
   const f1 = meshRim(sim.surfaceMesh().positions);
-  console.log(`frame ${f} (t ${sim.time.toFixed(2)} s): ${line(f1)}; volume ${pct(sim.metrics().volumeChange ?? 0)} %, ${(cpu / f).toFixed(0)} ms CPU/frame`);
-}
+  console.log(`frame ${f} (t ${sim.time.toFixed(2)} s): ${line(f1)}; volume ${pct(sim.metrics().volumeChange ?? 0)} %, ${ms.toFixed(0)} ms CPU/frame`);
+});

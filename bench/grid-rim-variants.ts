@@ -20,6 +20,7 @@ import { toPLY } from '../src/index.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
 import { ParticleLevelSetTracker } from '../src/grid/trackers/particle-levelset.ts';
 import { describeOutline, rimOutline } from '../tests/grid/rim-outline.ts';
+import { timedFrames } from './timed-frames.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -79,16 +80,11 @@ if (args.includes('--stages') && floor !== null) {
     };
   }
 }
-let cpu = 0;
-for (let f = 1; f <= frames; f++) {
-  const c0 = process.cpuUsage();
-  sim.stepFrame();
-  const c1 = process.cpuUsage(c0);
-  cpu += (c1.user + c1.system) / 1000;
-  if (f % every !== 0 && f !== frames && !out) continue;
+timedFrames(sim, frames, every, (f, ms, due) => {
+  if (!due && !out) return;
   const mesh = sim.surfaceMesh();
   if (out) writeFileSync(`${out}/grid/mesh-${String(sim.frame).padStart(4, '0')}.ply`, toPLY(mesh));
-  if (f % every !== 0 && f !== frames) continue;
-  console.log(`frame ${sim.frame}: ${describeOutline(rimOutline(mesh, { h, ax, az }))}; ${(cpu / f).toFixed(0)} ms CPU/frame${floor === null ? '' : '; ' + halfCellFilm(floor)}`);
-}
+  if (!due) return;
+  console.log(`frame ${sim.frame}: ${describeOutline(rimOutline(mesh, { h, ax, az }))}; ${ms.toFixed(0)} ms CPU/frame${floor === null ? '' : '; ' + halfCellFilm(floor)}`);
+});
 for (const [name, [liquid, held]] of perStage) console.log(`  ${name.padEnd(14)} first-row liquid cells ${liquid >= 0 ? '+' : ''}${liquid}, held films ${held >= 0 ? '+' : ''}${held}`);
