@@ -61,11 +61,13 @@ export const IMPLICIT_ITERATIONS = 10;
  * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
  * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
  * the shipped scenes (BENCHMARKS.md), the liquid's terms (not smoke's) since scaled together to
- * the CPU times of "Issue 27 audit". `cellStep` holds the pressure solve at the 100–200
+ * the CPU times of "Issue 27 audit". Smoke stores its whole box (grid/smoke.ts) and steps at its
+ * plume's buoyant rise (gridSpeed): `smokeCellStep` refitted to smoke-plume at 4 steps of the box's
+ * 12 000 cells (BENCHMARKS.md, "Every scene as a viewer sees it, second half"). `cellStep` holds the pressure solve at the 100–200
  * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
  * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
  */
-export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1500, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
+export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1000, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
@@ -347,7 +349,9 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const h = scene.grid.cellSize;
   const dtCfl = (scene.grid.cfl * h) / Math.max(1e-9, gridSpeed(scene));
   const steps = Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, dtCfl, elasticStep(scene)) - 1e-9)));
-  const liquidCells = at.liquidCells ?? est.liquidVolume / h ** 3;
+  // Smoke fills the box: every box cell is simulated air (grid/smoke.ts), however much smoke is in.
+  const box = est.gridBounds;
+  const liquidCells = scene.grid.smoke ? [0, 1, 2].reduce((n, a) => n * Math.round((box.max[a] - box.min[a]) / h), 1) : at.liquidCells ?? est.liquidVolume / h ** 3;
   const cells = gridCells(scene, liquidCells);
   const gridSeconds = (steps * (GRID_NS.step + cells * gridCellStepNs(scene, frame / steps))) / 1e9;
 
