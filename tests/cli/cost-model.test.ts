@@ -255,3 +255,35 @@ describe('info\'s cost model against the grid engine: smoke', () => {
     expect(MEASURED.cpuMs / ms).toBeLessThan(1.5);
   });
 });
+
+describe('info\'s cost model against the grid engine: a spout onto a spinning rod', () => {
+  /**
+   * honey-on-spinner on the grid once the rod is coated and the puddle lies under it
+   * (`npx tsx bench/frame-cpu.ts scenes/honey-on-spinner.json --engine grid --at 88 --frames 4
+   * --as-info --stages`, branch sheetB, 2026-11-30, load ~30): 478 ms of CPU a frame at frames
+   * 89–92, 8 steps a frame, 11 320 cells stored for 1 671 of honey (11 300–11 500 from 2 s on). info
+   * said 244 ms (5 563 cells: the honey as a compact body and its stream) before the rod's coat
+   * was in the model.
+   */
+  const MEASURED = { cpuMs: 478, cells: 11_320 };
+  const spinner = (motion?: SceneInput['bodies']) => {
+    const json = JSON.parse(readFileSync(new URL('../../scenes/honey-on-spinner.json', import.meta.url), 'utf8')) as SceneInput;
+    if (motion) json.bodies = motion;
+    return parseScene(json);
+  };
+
+  it('counts the coat the rod carries round: cells and the frame within 1.5× of those measured', () => {
+    const g = predictFrameCost(spinner()).grid;
+    expect(MEASURED.cells / g.cells).toBeGreaterThan(1 / 1.5);
+    expect(MEASURED.cells / g.cells).toBeLessThan(1.5);
+    expect(MEASURED.cpuMs / (g.seconds * 1000)).toBeGreaterThan(1 / 1.5);
+    expect(MEASURED.cpuMs / (g.seconds * 1000)).toBeLessThan(1.5);
+  });
+
+  it('counts no coat where the rod stands still: the stream lies where it lands', () => {
+    const shipped = spinner();
+    const still = spinner(shipped.bodies.map((b) => ({ ...(b as object), motion: { type: 'static' } })) as SceneInput['bodies']);
+    expect(drapedFilmCells(still)).toBe(0);
+    expect(drapedFilmCells(shipped)).toBeGreaterThan(0.3 * MEASURED.cells);
+  });
+});
