@@ -83,7 +83,10 @@ export function gridCells(scene: Scene, liquidCells: number): number {
     const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
     cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - streamEnd(scene, s.center, floor))) / h ** 3;
   }
-  return cells + drapedFilmCells(scene);
+  // A coat a spout lays grows with the liquid it has poured (bench/frame-cpu.ts predicts a
+  // spout-fed scene at the liquid it holds part-way).
+  const total = estimateScene(scene).liquidVolume / h ** 3;
+  return cells + drapedFilmCells(scene, total > 0 ? Math.min(1, liquidCells / total) : 1);
 }
 
 /**
@@ -96,7 +99,7 @@ export function gridCells(scene: Scene, liquidCells: number): number {
  * stored with grid.bufferCells layers over it and the solid's cell under it. The plain level set
  * thins such a film away and is not counted.
  */
-export function drapedFilmCells(scene: Scene): number {
+export function drapedFilmCells(scene: Scene, poured = 1): number {
   if (scene.grid.tracking === 'levelset') return 0;
   const h = scene.grid.cellSize, down = scene.gravity[1] <= 0 ? 1 : -1;
   let area = 0;
@@ -116,13 +119,14 @@ export function drapedFilmCells(scene: Scene): number {
     // A spout's stream that lands on a driven solid (spinning, moving) is carried round it and
     // coats all of it the same way (honey-on-spinner's rod: 11 500 cells stored from 2 s for 1 414
     // cells of honey, 5 563 predicted without the coat); on a static solid it lies where it lands.
+    // `poured`: the share of the scene's liquid in so far (1 for info's figure).
     for (const s of scene.sources) {
       if (scene.materials[s.material]?.kind !== 'liquid') continue;
       for (const b of scene.bodies) {
         if (scene.materials[b.material].kind !== 'solid' || b.shape.type === 'plane' || b.motion.type === 'static' || b.motion.type === 'free') continue;
         const box = compileShape(b.shape, scene.assets.meshes);
         const top = down > 0 ? box.bounds.max[1] : -box.bounds.min[1];
-        if (top < down * s.center[1] && [0, 2].every((a) => box.bounds.min[a] <= s.center[a] && box.bounds.max[a] >= s.center[a])) area += box.area;
+        if (top < down * s.center[1] && [0, 2].every((a) => box.bounds.min[a] <= s.center[a] && box.bounds.max[a] >= s.center[a])) area += poured * box.area;
       }
     }
   } catch {
