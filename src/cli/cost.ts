@@ -63,9 +63,10 @@ export const IMPLICIT_ITERATIONS = 10;
  * the shipped scenes (BENCHMARKS.md), the liquid's terms (not smoke's) since scaled together to
  * the CPU times of "Issue 27 audit". Smoke stores its whole box (grid/smoke.ts) and steps at its
  * plume's buoyant rise (gridSpeed): `smokeCellStep` refitted to smoke-plume at 4 steps of the box's
- * 12 000 cells (BENCHMARKS.md, "Every scene as a viewer sees it, second half"). `cellStep` holds the pressure solve at the 100–200
- * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
- * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
+ * 12 000 cells (BENCHMARKS.md, "Every scene as a viewer sees it, second half"). `cellStep` holds
+ * the pressure solve at the 100–200 iterations it takes where the liquid moves (`pressure`: its
+ * share, 14 % of honey-drop-grid's and cup-pour's frames, 375–940 ns); a pool at rest (calmPool)
+ * solves in one and is spared it.
  */
 export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1000, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
 
@@ -91,8 +92,9 @@ export function gridCells(scene: Scene, liquidCells: number): number {
 
 /**
  * Cells a film one cell thick stores where a liquid body falls onto a solid body under it and drapes
- * over it, or a spout pours onto a driven solid that carries it all round (honey-drop-grid: the drop coats the 5 cm ball and hangs from it to the floor; 4 401
- * liquid cells for 2 000 cells of honey, 14 781 stored, at 0.45 s). Marker tracking and the particle
+ * over it, or a spout pours onto a driven solid that carries it all round (honey-drop-grid: the
+ * drop coats the 5 cm ball and hangs from it to the floor; 4 401 liquid cells for 2 000 cells of
+ * honey, 14 781 stored, at 0.45 s). Marker tracking and the particle
  * level set keep such a film however thin it runs (trackers/marker-sheets.ts, pls-cells.ts
  * keepSheets), so it costs what its area does, not what its volume does: a surface of area A
  * passes through about 1.5 A / h² cells (Σ|n_a| over the axes, averaged over directions), each
