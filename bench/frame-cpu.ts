@@ -11,8 +11,11 @@
  * frame 13 of honey-on-spinner (329 of its 1 414 particles, about 10 ms a frame) read 9 to 31 ms
  * of CPU from run to run.
  *
- *   npx tsx bench/frame-cpu.ts [scenes/a.json …] [--frames 2] [--warmup 2] [--max-warmup 30] [--engine particle|grid] [--stages]
- * (--stages adds each stage's share of the frame's wall time and the frame's counters to each row.)
+ *   npx tsx bench/frame-cpu.ts [scenes/a.json …] [--frames 2] [--warmup 2] [--max-warmup 30] [--engine particle|grid] [--stages] [--as-info] [--at N]
+ * (--stages adds each stage's share of the frame's wall time and the frame's counters to each row;
+ * --as-info compares with the figure `viscid info` prints, from the scene alone, instead of one
+ * predicted at the liquid measured; --at N times frames N+1… whatever the scene, instead of the
+ * warm-ups above: --at 0 --frames <all> is the whole run's mean.)
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +26,7 @@ import { predictFrameCost } from '../src/cli/cost.ts';
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
 const frames = Number(opt('frames', '2')), warmup = Number(opt('warmup', '2')), maxWarmup = Number(opt('max-warmup', '30'));
+const asInfo = args.includes('--as-info'), at = args.includes('--at') ? Number(opt('at', '0')) : undefined;
 const only = args.includes('--engine') ? (opt('engine', '') as EngineName) : undefined;
 const files = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
 const scenes = files.length ? files : readdirSync('scenes').filter((f) => f.endsWith('.json')).sort().map((f) => join('scenes', f));
@@ -39,7 +43,7 @@ for (const file of scenes) {
     // run (where the liquid has fallen), as are those of spout-fed scenes in either engine.
     const last = Math.max(0, ...scene.sources.map((s) => s.end ?? scene.duration), ...scene.bodies.map((b) => b.start));
     const arrived = Math.min(Math.round(scene.duration * scene.fps) - frames, Math.max(warmup, Math.ceil(last * scene.fps - 1e-9) + 1));
-    const w = spoutFed && engine === 'particle' ? arrived : spoutFed || engine === 'grid' ? Math.min(maxWarmup, Math.max(warmup, Math.round(0.25 * scene.duration * scene.fps))) : warmup;
+    const w = at !== undefined ? at : spoutFed && engine === 'particle' ? arrived : spoutFed || engine === 'grid' ? Math.min(maxWarmup, Math.max(warmup, Math.round(0.25 * scene.duration * scene.fps))) : warmup;
     for (let f = 0; f < w; f++) sim.stepFrame();
     const inner = (sim as unknown as { sim?: { steps: number; store: { count: number } } }).sim;
     const steps0 = inner?.steps ?? 0;
@@ -56,7 +60,7 @@ for (const file of scenes) {
     const ms = (cpu.user + cpu.system) / 1000 / frames;
     const m = sim.metrics();
     const liquid = engine === 'particle' ? sim.fluidPoints().count : m.cellCount ?? 0;
-    const predicted = predictFrameCost(scene, spoutFed ? { liquidParticles: engine === 'particle' ? liquid : undefined, liquidCells: engine === 'grid' ? liquid : undefined } : {});
+    const predicted = predictFrameCost(scene, spoutFed && !asInfo ? { liquidParticles: engine === 'particle' ? liquid : undefined, liquidCells: engine === 'grid' ? liquid : undefined } : {});
     const p = engine === 'particle' ? predicted.particle.seconds * 1000 : predicted.grid.seconds * 1000;
     const row = {
       scene: scene.name, engine, frames: `${w + 1}-${w + frames}`, cpuMs: Math.round(ms), predictedMs: Math.round(p), ratio: +(ms / p).toFixed(2),

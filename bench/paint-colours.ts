@@ -21,6 +21,7 @@ import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { HashGrid } from '../src/spatial/hash-grid.ts';
 import { particleSurface } from '../src/surface/particle-surface.ts';
 import { linearColor } from '../src/scene/color.ts';
+import { neighbourCounts, strayShare } from '../tests/particle/unlike-neighbours.ts';
 
 const frames = (process.argv[2] ?? '30,45,60,90').split(',').map(Number);
 const file = process.argv[3] ?? 'scenes/paint-drops.json';
@@ -42,33 +43,12 @@ function isMixture(c: ArrayLike<number>, o: number): boolean {
 
 function report(frame: number): void {
   const ctx = sim.ctx, L = ctx.liquid, n = L.count, h = ctx.densityH, h2 = h * h, r = ctx.r;
+  // Strays, counted as tests/particle/paint-drops.test.ts counts them (tests/particle/unlike-neighbours.ts).
+  const counts = neighbourCounts(L.pos, L.material, n, h, yellow);
+  const strays = strayShare(counts), blueAmongYellow = strayShare(counts, L.material, blue);
   const grid = new HashGrid(h);
   grid.build(L.pos, n);
   const cells = new Int32Array(27);
-  let counted = 0, stray = 0, blueCounted = 0, blueInYellow = 0;
-  for (let i = 0; i < n; i++) {
-    const x = L.pos[3 * i], y = L.pos[3 * i + 1], z = L.pos[3 * i + 2];
-    const m = grid.cellsNear(x, y, z, cells, 1);
-    let all = 0, unlike = 0, yel = 0;
-    for (let q = 0; q < m; q++) {
-      for (let s = grid.start[cells[q]], e = s + grid.count[cells[q]]; s < e; s++) {
-        const j = grid.order[s];
-        if (j === i) continue;
-        const dx = L.pos[3 * j] - x, dy = L.pos[3 * j + 1] - y, dz = L.pos[3 * j + 2] - z;
-        if (dx * dx + dy * dy + dz * dz >= h2) continue;
-        all++;
-        if (L.material[j] !== L.material[i]) unlike++;
-        if (L.material[j] === yellow) yel++;
-      }
-    }
-    if (all < 6) continue;
-    counted++;
-    if (unlike > all / 2) stray++;
-    if (L.material[i] === blue) {
-      blueCounted++;
-      if (yel > all / 2) blueInYellow++;
-    }
-  }
   // The blue particles' own share of blue, and their depth below the liquid's outer surface
   // (distance from the ball's centre: the coat's outer radius in the particle's direction is the
   // largest radius of any liquid particle within 30° of it).
@@ -145,7 +125,7 @@ function report(frame: number): void {
     return `top ${((100 * mixedTop) / Math.max(1, t)).toFixed(1)} % mixture of ${t}; cap blue ${mean.toFixed(3)} ± ${sd.toFixed(3)}, under 0.85 ${((100 * pale) / Math.max(1, cap)).toFixed(1)} % of ${cap}; all ${((100 * all) / nv).toFixed(1)} % mixture of ${nv}, ${distinct.size} distinct`;
   };
   console.log(`frame ${frame} t=${(frame / scene.fps).toFixed(3)} s  ${n} particles`);
-  console.log(`  strays ${((100 * stray) / counted).toFixed(1)} %; blue among mostly yellow ${((100 * blueInYellow) / Math.max(1, blueCounted)).toFixed(1)} % of ${blueCounted}`);
+  console.log(`  strays ${(100 * strays.share).toFixed(1)} %; blue among mostly yellow ${(100 * blueAmongYellow.share).toFixed(1)} % of ${blueAmongYellow.counted}`);
   console.log(`  blue on ball ${nb}: own fraction mean ${(ownSum / Math.max(1, nb)).toFixed(3)}, < 0.8: ${((100 * ownLow) / Math.max(1, nb)).toFixed(1)} %`);
   console.log(`  blue within 50° of up ${onTop}: with a non-blue particle under it ${((100 * bottomBlue) / Math.max(1, onTop)).toFixed(1)} %`);
   console.log(`  fractions, aligned (run):  ${top(mixed, {})}`);

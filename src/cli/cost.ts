@@ -61,11 +61,14 @@ export const IMPLICIT_ITERATIONS = 10;
  * its conjugate-gradient iterations grow about as the fourth root of ν Δt / h²), and a
  * viscoelastic liquid's strain update (`viscoelastic`); fitted to bench/frame-cpu.ts --stages on
  * the shipped scenes (BENCHMARKS.md), the liquid's terms (not smoke's) since scaled together to
- * the CPU times of "Issue 27 audit". `cellStep` holds the pressure solve at the 100–200
- * iterations it takes where the liquid moves (`pressure`: its share, 14 % of honey-drop-grid's and
- * cup-pour's frames, 375–940 ns); a pool at rest (calmPool) solves in one and is spared it.
+ * the CPU times of "Issue 27 audit". Smoke stores its whole box (grid/smoke.ts) and steps at its
+ * plume's buoyant rise (gridSpeed): `smokeCellStep` refitted to smoke-plume at 4 steps of the box's
+ * 12 000 cells (BENCHMARKS.md, "Every scene as a viewer sees it, second half"). `cellStep` holds
+ * the pressure solve at the 100–200 iterations it takes where the liquid moves (`pressure`: its
+ * share, 14 % of honey-drop-grid's and cup-pour's frames, 375–940 ns); a pool at rest (calmPool)
+ * solves in one and is spared it.
  */
-export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1500, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
+export const GRID_NS = { step: 14_400, cellStep: 2000, particleLevelSet: 720, smokeCellStep: 1000, viscosity: 1800, implicitViscosity: 580, viscoelastic: 720, pressure: 500 } as const;
 
 /**
  * Cells the grid stores for `liquidCells` of liquid: the liquid, grid.bufferCells layers around a
@@ -81,20 +84,24 @@ export function gridCells(scene: Scene, liquidCells: number): number {
     const r = s.shape === 'disk' ? s.radius : Math.hypot(s.size[0], s.size[1]) / 2;
     cells += (Math.PI * (r + 2 * layers * h) ** 2 * Math.max(0, s.center[1] - streamEnd(scene, s.center, floor))) / h ** 3;
   }
-  return cells + drapedFilmCells(scene);
+  // A coat a spout lays grows with the liquid it has poured (bench/frame-cpu.ts predicts a
+  // spout-fed scene at the liquid it holds part-way).
+  const total = estimateScene(scene).liquidVolume / h ** 3;
+  return cells + drapedFilmCells(scene, total > 0 ? Math.min(1, liquidCells / total) : 1);
 }
 
 /**
  * Cells a film one cell thick stores where a liquid body falls onto a solid body under it and drapes
- * over it (honey-drop-grid: the drop coats the 5 cm ball and hangs from it to the floor; 4 401
- * liquid cells for 2 000 cells of honey, 14 781 stored, at 0.45 s). Marker tracking and the particle
+ * over it, or a spout pours onto a driven solid that carries it all round (honey-drop-grid: the
+ * drop coats the 5 cm ball and hangs from it to the floor; 4 401 liquid cells for 2 000 cells of
+ * honey, 14 781 stored, at 0.45 s). Marker tracking and the particle
  * level set keep such a film however thin it runs (trackers/marker-sheets.ts, pls-cells.ts
  * keepSheets), so it costs what its area does, not what its volume does: a surface of area A
  * passes through about 1.5 A / h² cells (Σ|n_a| over the axes, averaged over directions), each
  * stored with grid.bufferCells layers over it and the solid's cell under it. The plain level set
  * thins such a film away and is not counted.
  */
-export function drapedFilmCells(scene: Scene): number {
+export function drapedFilmCells(scene: Scene, poured = 1): number {
   if (scene.grid.tracking === 'levelset') return 0;
   const h = scene.grid.cellSize, down = scene.gravity[1] <= 0 ? 1 : -1;
   let area = 0;
@@ -109,6 +116,19 @@ export function drapedFilmCells(scene: Scene): number {
         // Under it: wholly below the liquid's bottom, and overlapping its footprint.
         const under = top < bottom && [0, 2].every((a) => sh.bounds.min[a] < liquid.max[a] && sh.bounds.max[a] > liquid.min[a]);
         if (under) area += sh.area;
+      }
+    }
+    // A spout's stream that lands on a driven solid (spinning, moving) is carried round it and
+    // coats all of it the same way (honey-on-spinner's rod: 11 500 cells stored from 2 s for 1 414
+    // cells of honey, 5 563 predicted without the coat); on a static solid it lies where it lands.
+    // `poured`: the share of the scene's liquid in so far (1 for info's figure).
+    for (const s of scene.sources) {
+      if (scene.materials[s.material]?.kind !== 'liquid') continue;
+      for (const b of scene.bodies) {
+        if (scene.materials[b.material].kind !== 'solid' || b.shape.type === 'plane' || b.motion.type === 'static' || b.motion.type === 'free') continue;
+        const box = compileShape(b.shape, scene.assets.meshes);
+        const top = down > 0 ? box.bounds.max[1] : -box.bounds.min[1];
+        if (top < down * s.center[1] && [0, 2].every((a) => box.bounds.min[a] <= s.center[a] && box.bounds.max[a] >= s.center[a])) area += poured * box.area;
       }
     }
   } catch {
@@ -347,7 +367,9 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const h = scene.grid.cellSize;
   const dtCfl = (scene.grid.cfl * h) / Math.max(1e-9, gridSpeed(scene));
   const steps = Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, dtCfl, elasticStep(scene)) - 1e-9)));
-  const liquidCells = at.liquidCells ?? est.liquidVolume / h ** 3;
+  // Smoke fills the box: every box cell is simulated air (grid/smoke.ts), however much smoke is in.
+  const box = est.gridBounds;
+  const liquidCells = scene.grid.smoke ? [0, 1, 2].reduce((n, a) => n * Math.round((box.max[a] - box.min[a]) / h), 1) : at.liquidCells ?? est.liquidVolume / h ** 3;
   const cells = gridCells(scene, liquidCells);
   const gridSeconds = (steps * (GRID_NS.step + cells * gridCellStepNs(scene, frame / steps))) / 1e9;
 

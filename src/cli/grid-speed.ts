@@ -58,7 +58,28 @@ export function gridSpeed(scene: Scene): number {
   // runny one (ν ≤ RUNNY_VISCOSITY: water, syrup) splashes at the full speed (dam-break, spout-fill).
   let runny = true;
   for (const m of Object.values(scene.materials)) if (m.kind === 'liquid' && kinematicViscosity(m) > RUNNY_VISCOSITY) runny = false;
-  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave, stream) + fastest;
+  const rise = smokeRiseSpeed(scene, box.max[1] - box.min[1]);
+  return Math.max((runny ? 1.4 : 0.5) * Math.sqrt(2 * g * fall), wave, stream, rise) + fastest;
+}
+
+/**
+ * How fast a smoke plume (grid.smoke) rises: its sources' smoke is pushed up at the buoyant
+ * acceleration a = buoyancy (T_source − ambient) − weight (Cline et al. §9, equation 27, with the
+ * source's density 1: grid/smoke.ts) and mixes with the air as it goes, reaching about half the
+ * speed it would gain rising the box's height H without mixing, ½ √(2 a H). smoke-plume: a = 8.95
+ * m/s², H = 0.8 m, 1.9 m/s; its fastest air measured 1.5–2.4 m/s over the run (4–5 steps a frame).
+ */
+function smokeRiseSpeed(scene: Scene, height: number): number {
+  const smoke = scene.grid.smoke;
+  if (!smoke) return 0;
+  let a = 0;
+  for (const s of scene.sources) {
+    const m = scene.materials[s.material];
+    if (m?.kind !== 'liquid') continue;
+    const hot = m.grid.temperature?.initial ?? smoke.ambient + 50;
+    a = Math.max(a, smoke.buoyancy * (hot - smoke.ambient) - smoke.weight);
+  }
+  return 0.5 * Math.sqrt(2 * a * Math.max(0, height));
 }
 
 /**

@@ -8,6 +8,7 @@
  * both the model and MEASURED. The absolute figures on every shipped scene are in BENCHMARKS.md
  * ("viscid info's frame cost against CPU time, per stage").
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
 import { calmPool, drapedFilmCells, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
@@ -216,5 +217,73 @@ describe('info\'s cost model against the grid engine: a spout\'s stream', () => 
     const thick = gridSpeed(pour(50));
     expect(thick).toBeLessThan(0.8 * freeFall);
     expect(thick).toBeGreaterThan(0.4);
+  });
+});
+
+describe('info\'s cost model against the grid engine: smoke', () => {
+  /**
+   * smoke-plume on the grid (`npx tsx bench/frame-cpu.ts scenes/smoke-plume.json --at 30 --frames 4
+   * --as-info`, branch sheetB, 2026-11-30, load ~35): 90 ms of CPU a frame at frames 31–34, 4.5
+   * steps a frame (4–5 over the run, its fastest air 1.5–2.4 m/s), 18 540 cells stored whatever the
+   * smoke's extent; 82 ms at frames 13–14. info said 7 ms (2 steps of 2 414 cells: the vent's
+   * volume, falling from its height) before the box and the plume's rise were in the model.
+   */
+  const MEASURED = { cpuMs: 90, steps: 4.5 };
+  const plume = (edit: (s: SceneInput) => void = () => {}) => {
+    const json = JSON.parse(readFileSync(new URL('../../scenes/smoke-plume.json', import.meta.url), 'utf8')) as SceneInput;
+    edit(json);
+    return parseScene(json);
+  };
+
+  it('stores the whole box, however much smoke the vent puts in', () => {
+    const shipped = predictFrameCost(plume()).grid, short = predictFrameCost(plume((s) => { s.sources![0].end = 0.5; })).grid;
+    expect(shipped.liquidCells).toBe(30 * 40 * 10);
+    expect(short.cells).toBe(shipped.cells);
+  });
+
+  it('steps at the plume\'s buoyant rise: within 1.5× of the steps measured, more for hotter smoke', () => {
+    const steps = predictFrameCost(plume()).grid.steps;
+    expect(steps / MEASURED.steps).toBeGreaterThan(1 / 1.5);
+    expect(steps / MEASURED.steps).toBeLessThan(1.5);
+    const hotter = plume((s) => { (s.grid!.smoke as { buoyancy: number }).buoyancy = 0.6; });
+    expect(predictFrameCost(hotter).grid.steps).toBeGreaterThan(steps);
+  });
+
+  it('predicts a frame within 1.5× of the CPU measured', () => {
+    const ms = predictFrameCost(plume()).grid.seconds * 1000;
+    expect(MEASURED.cpuMs / ms).toBeGreaterThan(1 / 1.5);
+    expect(MEASURED.cpuMs / ms).toBeLessThan(1.5);
+  });
+});
+
+describe('info\'s cost model against the grid engine: a spout onto a spinning rod', () => {
+  /**
+   * honey-on-spinner on the grid once the rod is coated and the puddle lies under it
+   * (`npx tsx bench/frame-cpu.ts scenes/honey-on-spinner.json --engine grid --at 88 --frames 4
+   * --as-info --stages`, branch sheetB, 2026-11-30, load ~30): 478 ms of CPU a frame at frames
+   * 89–92, 8 steps a frame, 11 320 cells stored for 1 671 of honey (11 300–11 500 from 2 s on). info
+   * said 244 ms (5 563 cells: the honey as a compact body and its stream) before the rod's coat
+   * was in the model.
+   */
+  const MEASURED = { cpuMs: 478, cells: 11_320 };
+  const spinner = (motion?: SceneInput['bodies']) => {
+    const json = JSON.parse(readFileSync(new URL('../../scenes/honey-on-spinner.json', import.meta.url), 'utf8')) as SceneInput;
+    if (motion) json.bodies = motion;
+    return parseScene(json);
+  };
+
+  it('counts the coat the rod carries round: cells and the frame within 1.5× of those measured', () => {
+    const g = predictFrameCost(spinner()).grid;
+    expect(MEASURED.cells / g.cells).toBeGreaterThan(1 / 1.5);
+    expect(MEASURED.cells / g.cells).toBeLessThan(1.5);
+    expect(MEASURED.cpuMs / (g.seconds * 1000)).toBeGreaterThan(1 / 1.5);
+    expect(MEASURED.cpuMs / (g.seconds * 1000)).toBeLessThan(1.5);
+  });
+
+  it('counts no coat where the rod stands still: the stream lies where it lands', () => {
+    const shipped = spinner();
+    const still = spinner(shipped.bodies.map((b) => ({ ...(b as object), motion: { type: 'static' } })) as SceneInput['bodies']);
+    expect(drapedFilmCells(still)).toBe(0);
+    expect(drapedFilmCells(shipped)).toBeGreaterThan(0.3 * MEASURED.cells);
   });
 });

@@ -12,44 +12,15 @@ import { describe, expect, it } from 'vitest';
 import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { HashGrid } from '../../src/spatial/hash-grid.ts';
-
-/** Share of particles (with at least 6 neighbours within h) most of whose neighbours are another liquid. */
-function strayShare(sim: ParticleSimulation): number {
-  const L = sim.ctx.liquid, n = L.count, h = sim.ctx.densityH, h2 = h * h;
-  const grid = new HashGrid(h);
-  grid.build(L.pos, n);
-  const cells = new Int32Array(27);
-  let counted = 0, stray = 0;
-  for (let i = 0; i < n; i++) {
-    const x = L.pos[3 * i], y = L.pos[3 * i + 1], z = L.pos[3 * i + 2];
-    const m = grid.cellsNear(x, y, z, cells, 1);
-    let all = 0, unlike = 0;
-    for (let q = 0; q < m; q++) {
-      const c = cells[q];
-      for (let s = grid.start[c], e = s + grid.count[c]; s < e; s++) {
-        const j = grid.order[s];
-        if (j === i) continue;
-        const dx = L.pos[3 * j] - x, dy = L.pos[3 * j + 1] - y, dz = L.pos[3 * j + 2] - z;
-        if (dx * dx + dy * dy + dz * dz >= h2) continue;
-        all++;
-        if (L.material[j] !== L.material[i]) unlike++;
-      }
-    }
-    if (all >= 6) {
-      counted++;
-      if (unlike > all / 2) stray++;
-    }
-  }
-  return stray / counted;
-}
+import { neighbourCounts, strayShare } from './unlike-neighbours.ts';
 
 describeLong(import.meta, 'paint-drops, particle engine (VISCID_LONG=1)', () => {
   it('at 1.5 s the paints meet and mix where they touch, not everywhere', () => {
     const file = new URL('../../scenes/paint-drops.json', import.meta.url);
     const sim = createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle') as ParticleSimulation;
     for (let f = 0; f < 45; f++) sim.stepFrame();
-    expect(strayShare(sim)).toBeLessThan(0.2);
+    const L0 = sim.ctx.liquid;
+    expect(strayShare(neighbourCounts(L0.pos, L0.material, L0.count, sim.ctx.densityH)).share).toBeLessThan(0.2);
 
     // Surface vertices whose colour is no paint's (each linear channel within 0.05 of a paint's).
     const mesh = sim.surfaceMesh(), colors = mesh.colors!, nv = mesh.positions.length / 3;
