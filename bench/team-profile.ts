@@ -64,7 +64,7 @@ ids.forEach((id, k) => {
   );
 });
 console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixed(1).padStart(9)} ${f1(run)}${f1(b0)}${f1(b1)}${f1(bw0)}${f1(bw1)}${f1(lag)}${f1(done)}${f1(gap)}`);
-const serial = wall - run;
+const serial = wall / frames - run;
 console.log(`frame ${(wall / frames).toFixed(1)} ms: team runs ${run.toFixed(1)}, serial (outside runs) ${serial.toFixed(1)} (${((100 * serial) / (wall / frames)).toFixed(1)} %)`);
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);
 console.log('stages (wall ms a frame): ' + Object.entries(stages).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / frames).toFixed(1)}`).join(', '));

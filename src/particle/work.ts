@@ -24,3 +24,10 @@ export const VISCOSITY_MIN_PARTICLES = 1024;
  * pairs (src/parallel/job.ts ItemCost), a particle's own work about two pairs' worth.
  */
 export const PAIR_LIST_COST = { prefix: ['ps'], perItem: 2 } as const;
+
+/**
+ * A pass over the object contact lists (object-lists.ts: empty for particles away from the bodies)
+ * costs about their entries: the jobs that read them (object-contacts.ts, the move's friction)
+ * split their particles by the entries, a particle's own work about one entry's worth.
+ */
+export const OBJECT_LIST_COST = { prefix: ['ls'], perItem: 1 } as const;
