@@ -4,7 +4,8 @@
  * then the copy into place), each rank's share (ms a frame, its barriers included), the time each
  * rank waited at the job's barriers, the spawned threads' start lag (notify to the start of their
  * share), the calling thread's wait for the others' DONE, and the serial work before the job (the
- * calling thread's wall time since the team's previous job ended). Only the team's simulation is
+ * calling thread's wall time since the team's previous job ended), and the kB of inputs copied to
+ * shared mirrors before its runs (run-job.ts: inputs not on shared memory). Only the team's simulation is
  * stepped. Wall times: on a loaded machine every wait includes the time a thread's core was given
  * away, so compare runs made in the same minutes.
  *
@@ -17,7 +18,7 @@ import { parseScene, createSimulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import {
-  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_RUN, P_RUNS, P_START_LAG, PROF_JOBS, profileAt, teamProfile,
+  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_MIRRORED, P_RUN, P_RUNS, P_START_LAG, PROF_JOBS, profileAt, teamProfile,
 } from '../src/parallel/profile.ts';
 import type { ThreadTeam } from '../src/parallel/team.ts';
 
@@ -49,7 +50,7 @@ const ids = [...Array(Math.min(PROF_JOBS, names.length)).keys()].filter((id) => 
 ids.sort((a, b) => get(0, b, P_RUN) - get(0, a, P_RUN));
 const f1 = (v: number) => v.toFixed(1).padStart(7);
 console.log(`${file}, frames ${first}–${last}, ${T} threads, wall ms a frame ${(wall / frames).toFixed(1)}; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
-console.log(`job                    runs  barriers     run  busy0  busy1  bwait0 bwait1    lag1  done0   gap`);
+console.log(`job                    runs  barriers     run  busy0  busy1  bwait0 bwait1    lag1  done0   gap  mirrored kB`);
 let runs = 0, bars = 0, run = 0, gap = 0, lag = 0, done = 0, bw0 = 0, bw1 = 0, b0 = 0, b1 = 0;
 ids.forEach((id, k) => {
   const r = get(0, id, P_RUNS), b = get(0, id, P_BARRIERS) / Math.max(1, r);
@@ -60,7 +61,7 @@ ids.forEach((id, k) => {
   if (k >= top) return;
   console.log(
     `${names[id].padEnd(22)}${r.toFixed(1).padStart(6)}${b.toFixed(1).padStart(9)} ${f1(get(0, id, P_RUN))}${f1(get(0, id, P_BUSY))}${f1(T > 1 ? get(1, id, P_BUSY) : 0)}` +
-    `${f1(get(0, id, P_BARRIER_WAIT))}${f1(T > 1 ? get(1, id, P_BARRIER_WAIT) : 0)}${f1(T > 1 ? get(1, id, P_START_LAG) : 0)}${f1(get(0, id, P_DONE_WAIT))}${f1(get(0, id, P_GAP))}`,
+    `${f1(get(0, id, P_BARRIER_WAIT))}${f1(T > 1 ? get(1, id, P_BARRIER_WAIT) : 0)}${f1(T > 1 ? get(1, id, P_START_LAG) : 0)}${f1(get(0, id, P_DONE_WAIT))}${f1(get(0, id, P_GAP))}${(get(0, id, P_MIRRORED) / 1024).toFixed(0).padStart(9)}`,
   );
 });
 console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixed(1).padStart(9)} ${f1(run)}${f1(b0)}${f1(b1)}${f1(bw0)}${f1(bw1)}${f1(lag)}${f1(done)}${f1(gap)}`);

@@ -11,7 +11,7 @@
 /** Jobs counted: job ids below this (a table with more counts the rest under the last). */
 export const PROF_JOBS = 64;
 /** Figures kept per (rank, job). */
-export const PROF_FIELDS = 8;
+export const PROF_FIELDS = 9;
 /** Runs of the job (a list job's copy run included). */
 export const P_RUNS = 0;
 /** The thread's share: its kernel, its barriers, its sums and list copies (ms). */
@@ -26,6 +26,8 @@ export const P_DONE_WAIT = 5;
 export const P_GAP = 6;
 /** Calling thread: the whole run, notify to DONE (ms). */
 export const P_RUN = 7;
+/** Calling thread: bytes of inputs copied to shared mirrors before the job's runs (run-job.ts). */
+export const P_MIRRORED = 8;
 
 /** Profiling switch (read by ThreadTeam.run at each job, which passes it to the spawned threads). */
 export const teamProfile = { on: false };

@@ -24,6 +24,7 @@
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
 import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
+import { P_MIRRORED, profileAt, teamProfile } from './profile.ts';
 
 /** A job's arguments as the runner handles them (JobArgs without its types). */
 export interface LooseArgs {
@@ -287,6 +288,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
         let m = this.mirrors[i] ?? null;
         if (m === null || m.length !== arr.length || m.constructor !== arr.constructor) m = this.mirrors[i] = allocLike(arr, arr.length, true);
         m.set(arr as never);
+        if (teamProfile.on) team.profile[profileAt(0, L.id, P_MIRRORED)] += arr.byteLength;
         arr = m;
       }
       team.setSlot(L.arraySlot + i, arr);
