@@ -59,6 +59,7 @@ export class ContactSlabs {
  * after the move, so a move that a new cut follows runs in a job of its own).
  */
 export function contactsTakeMove(ctx: StepContext): boolean {
+  if (!teamWork.movesWithContacts) return false;
   const st = ctx.contactSlabs;
   if (st === null || st === undefined || st.version !== ctx.contacts.version || st.uses !== ctx.stageScratchUses) return false;
   return ctx.runner.bind(contactsJob).threads(ctx.liquid.count) > 1;

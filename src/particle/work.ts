@@ -13,6 +13,12 @@ export const teamWork = {
    * team's jobs (solve-pair-rows.ts): bench/team-balance.ts --team-rows measures the team's path so.
    */
   teamRowsOnOneThread: false,
+  /**
+   * On a team, a move runs in the contacts' run (liquid-contacts.ts contactsTakeMove) where it can:
+   * one run a move instead of two (the same bits either way). False: every move a job of its own,
+   * as before branch team3 (bench/threads-frames.ts --separate-moves measures the two).
+   */
+  movesWithContacts: true,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */
