@@ -16,13 +16,15 @@
  * job's split, its sums zeroed (rank 0 the stage's arrays, rank r > 0 block r − 1 of a shared
  * array of the runner's), the kernel, then after a barrier the sums of the other threads added
  * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists;
- * the calling thread then adds up their lengths, makes room in the stage's list, and a second run
- * copies each thread's list into place and shifts its start entries. No allocation per job once
- * the arrays stop growing.
+ * after a barrier each thread adds up their lengths and, where the stage's list has room for them
+ * all, copies its own into place at the lengths of the lower ranks' lists and shifts its start
+ * entries; where it has not, the calling thread makes room in the stage's list and a second run
+ * copies them. No allocation per job once the arrays stop growing.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
 import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
+import { P_MIRRORED, profileAt, teamProfile } from './profile.ts';
 
 /** A job's arguments as the runner handles them (JobArgs without its types). */
 export interface LooseArgs {
@@ -39,11 +41,10 @@ export interface LooseArgs {
 }
 
 /** Runner's bookkeeping in a job's meta array (Int32, shared), for a team of T. */
-const metaWords = (T: number, lists: number) => 2 * (T + 1) + 2 * lists * T;
+const metaWords = (T: number, lists: number) => 2 * (T + 1) + lists * T;
 /** Item bounds of the runs of cells, after the cell bounds [0 .. T]. */
 const ITEMS = (T: number) => T + 1;
 const LENGTHS = (T: number, l: number) => 2 * (T + 1) + l * T;
-const OFFSETS = (T: number, lists: number, l: number) => 2 * (T + 1) + (lists + l) * T;
 
 /** One thread's share of a team run of a job: the same steps on the calling thread and on spawned ones. */
 export class ThreadPart {
@@ -89,17 +90,7 @@ export class ThreadPart {
     }
     const nl = L.listNames.length;
     if (phase === 1) {
-      // Lists: this thread's entries into place, its items' start entries shifted.
-      let p0 = x.from, p1 = x.to;
-      if (job.split === 'cells') {
-        p0 = meta[ITEMS(T) + rank];
-        p1 = meta[ITEMS(T) + rank + 1];
-      }
-      for (let l = 0; l < nl; l++) {
-        const local = this.locals[l], off = meta[OFFSETS(T, nl, l) + rank], start = this.starts[l];
-        this.js[l].set(local.j.subarray(0, local.length), off);
-        if (off !== 0) for (let p = p0; p < p1; p++) start[p] += off;
-      }
+      this.copyLists(rank, T);
       return;
     }
     const ns = L.sumNames.length;
@@ -120,7 +111,41 @@ export class ThreadPart {
       }
     }
     for (let l = 0; l < nl; l++) meta[LENGTHS(T, l) + rank] = this.locals[l].length;
+    if (nl > 0 && T > 1) {
+      // Where the stage's lists already have room for every thread's entries (listsFit: the same
+      // answer on every thread), each thread copies its own into place after a barrier, in this
+      // run; else the calling thread makes room and a second run copies them (JobBinding.runTeam).
+      x.barrier();
+      if (listsFit(meta, this.js, T, nl)) this.copyLists(rank, T);
+    }
   }
+
+  /** This thread's list entries into place at its offset (the lengths of the lower ranks' lists), its items' start entries shifted. */
+  private copyLists(rank: number, T: number): void {
+    const x = this.x, meta = this.meta, nl = this.layout.listNames.length;
+    let p0 = x.from, p1 = x.to;
+    if (this.layout.job.split === 'cells') {
+      p0 = meta[ITEMS(T) + rank];
+      p1 = meta[ITEMS(T) + rank + 1];
+    }
+    for (let l = 0; l < nl; l++) {
+      let off = 0;
+      for (let t = 0; t < rank; t++) off += meta[LENGTHS(T, l) + t];
+      const local = this.locals[l], start = this.starts[l];
+      this.js[l].set(local.j.subarray(0, local.length), off);
+      if (off !== 0) for (let p = p0; p < p1; p++) start[p] += off;
+    }
+  }
+}
+
+/** Whether each of a team run's lists holds every thread's entries (their lengths in meta) in the stage's `j` as it is. */
+function listsFit(meta: Int32Array, js: readonly (Int32Array | Uint16Array)[], T: number, nl: number): boolean {
+  for (let l = 0; l < nl; l++) {
+    let total = 0;
+    for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
+    if (total > js[l].length) return false;
+  }
+  return true;
 }
 
 /** Runs jobs on a team, or inline where there is none (one per simulation: bindings are kept). */
@@ -263,6 +288,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
         let m = this.mirrors[i] ?? null;
         if (m === null || m.length !== arr.length || m.constructor !== arr.constructor) m = this.mirrors[i] = allocLike(arr, arr.length, true);
         m.set(arr as never);
+        if (teamProfile.on) team.profile[profileAt(0, L.id, P_MIRRORED)] += arr.byteLength;
         arr = m;
       }
       team.setSlot(L.arraySlot + i, arr);
@@ -294,13 +320,19 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     try {
       team.run(L.id, this.self);
       if (nl === 0) return;
+      if (listsFit(meta, part.js, T, nl)) {
+        // Copied into place in the run (ThreadPart.work): the lists take their lengths.
+        for (let l = 0; l < nl; l++) {
+          let total = 0;
+          for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
+          this.realLists[l].length = total;
+        }
+        return;
+      }
       // Room in the stage's lists for every thread's entries, then the copies into place.
       for (let l = 0; l < nl; l++) {
         let total = 0;
-        for (let t = 0; t < T; t++) {
-          meta[OFFSETS(T, nl, l) + t] = total;
-          total += meta[LENGTHS(T, l) + t];
-        }
+        for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
         const real = this.realLists[l];
         real.length = 0;
         real.reserve(total);

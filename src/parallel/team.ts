@@ -21,6 +21,7 @@
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
 import { slotType, type SlotArray, type SlotType } from './memory.ts';
+import { P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_RUN, P_RUNS, profileAt, profileNow, profileWords, teamProfile } from './profile.ts';
 
 /** What the platform hands back for one spawned thread. */
 export interface ThreadHandle {
@@ -51,6 +52,8 @@ export const MAX_THREADS = 64;
 export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 6, SHUTDOWN = 7, READY = 8, SIZE = 9;
 /** µs a spawned thread polls for the next job, and the calling thread for DONE, before sleeping (teamPoll). */
 export const POLL = 10;
+/** 1 while the team's own timers run (profile.ts teamProfile), set by the calling thread at each job. */
+export const PROF = 11;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -81,6 +84,8 @@ export interface InitMessage {
   errorText: SharedArrayBuffer;
   /** The calling thread's job table (JobTable.fingerprint): the spawned thread's must match. */
   jobs: string;
+  /** The team's timers (profile.ts). */
+  profile: SharedArrayBuffer;
 }
 export interface SlotsMessage {
   kind: 'slots';
@@ -118,6 +123,13 @@ export function sharedMemoryAvailable(): { ok: true } | { ok: false; reason: str
  * usual phase imbalance.
  */
 const SPIN_MS = 0.05;
+/**
+ * The calling thread polls for the spawned threads' DONE this long (µs) before it sleeps, as a
+ * barrier does: it has finished its own share and the others' are ending, so the core it holds
+ * has nothing else of the job to do (without it, every job whose calling thread finished first
+ * paid a futex wake-up on the critical path; docs/decisions.md, branch team3).
+ */
+const DONE_SPIN_US = 1000 * SPIN_MS;
 
 /**
  * How long (µs) the threads of a team poll between jobs before they sleep in Atomics.wait: a
@@ -157,24 +169,31 @@ export class TeamAbort extends Error {
   }
 }
 
-/** The barrier of one thread of a team of `size`. */
+/** The barrier of one thread of a team of `size` (rank and the team's timers: profile.ts). */
 export class Barrier implements TeamSync {
   constructor(
     private readonly ctrl: Int32Array,
     readonly size: number,
+    private readonly rank = 0,
+    private readonly profile: Float64Array | null = null,
   ) {}
 
   barrier(): void {
     const c = this.ctrl;
     if (this.size === 1) return;
+    const prof = this.profile !== null && Atomics.load(c, PROF) !== 0 ? this.profile : null;
+    const t0 = prof !== null ? profileNow() : 0;
     const gen = Atomics.load(c, BGEN);
     if (Atomics.add(c, BCOUNT, 1) === this.size - 1) {
       Atomics.store(c, BCOUNT, 0);
       Atomics.add(c, BGEN, 1);
       Atomics.notify(c, BGEN);
-      return;
+    } else waitWhile(c, BGEN, gen);
+    if (prof !== null) {
+      const at = profileAt(this.rank, Atomics.load(c, JOB), 0);
+      prof[at + P_BARRIER_WAIT] += profileNow() - t0;
+      prof[at + P_BARRIERS]++;
     }
-    waitWhile(c, BGEN, gen);
   }
 }
 
@@ -196,6 +215,10 @@ export class ThreadTeam implements TeamSync {
   /** Each slot's buffer, offset and length when last posted. */
   private readonly posted: ({ buffer: ArrayBufferLike; byteOffset: number; length: number } | null)[] = [];
   private readonly errorText: Uint8Array;
+  /** The team's timers (profile.ts), per rank and job. */
+  readonly profile: Float64Array;
+  /** When the previous job's run ended (profile.ts P_GAP), 0 before the first profiled one. */
+  private lastEnd = 0;
   private gen = 0;
   private failure: string | null = null;
   private started = false;
@@ -214,7 +237,8 @@ export class ThreadTeam implements TeamSync {
     this.params = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, jobs.paramCount)));
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
     this.ctrl[SIZE] = size;
-    this.sync = new Barrier(this.ctrl, size);
+    this.profile = new Float64Array(new SharedArrayBuffer(8 * profileWords(size)));
+    this.sync = new Barrier(this.ctrl, size, 0, this.profile);
     for (let r = 1; r < size; r++) {
       const t = spawn();
       t.onError((e) => {
@@ -231,6 +255,7 @@ export class ThreadTeam implements TeamSync {
       const init: InitMessage = {
         kind: 'init', rank: r, ctrl: this.ctrl.buffer as SharedArrayBuffer, params: this.params.buffer as SharedArrayBuffer,
         errorText: this.errorText.buffer as SharedArrayBuffer, jobs: jobs.fingerprint,
+        profile: this.profile.buffer as SharedArrayBuffer,
       };
       t.postMessage(init);
       this.threads.push(t);
@@ -279,21 +304,37 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, DONE, 0);
     const poll = teamPoll.us;
     Atomics.store(c, POLL, poll);
+    const prof = teamProfile.on ? this.profile : null;
+    Atomics.store(c, PROF, prof !== null ? 1 : 0);
+    const t0 = prof !== null ? profileNow() : 0;
+    if (prof !== null) prof[prof.length - 1] = t0;
     Atomics.add(c, SEQ, 1);
     Atomics.notify(c, SEQ);
     let error: unknown = null;
+    let t1 = 0;
     try {
       self();
+      if (prof !== null) t1 = profileNow();
     } catch (e) {
       error = e;
       if (!(e instanceof TeamAbort)) recordFailure(c, this.errorText, `thread 0: ${e instanceof Error ? e.message : String(e)}`);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
     }
     // Workers count DONE even when they fail, so this wait ends (unless a thread died).
+    // The others' DONE: polled for as long as a barrier polls (or the longer teamPoll), then asleep.
     for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) {
-      if (poll > 0 && pollWhile(c, DONE, done, poll)) continue;
+      if (pollWhile(c, DONE, done, Math.max(poll, DONE_SPIN_US))) continue;
       Atomics.wait(c, DONE, done, 1000);
     }
+    if (prof !== null) {
+      const t2 = profileNow(), at = profileAt(0, id, 0);
+      prof[at + P_RUNS]++;
+      prof[at + P_BUSY] += t1 - t0;
+      prof[at + P_DONE_WAIT] += t2 - t1;
+      prof[at + P_RUN] += t2 - t0;
+      if (this.lastEnd > 0) prof[at + P_GAP] += t0 - this.lastEnd;
+      this.lastEnd = t2;
+    } else this.lastEnd = 0;
     if (Atomics.load(c, ABORT) !== 0) {
       if (error !== null && !(error instanceof TeamAbort)) throw error;
       throw new Error(`a worker thread failed: ${this.failureMessage()}`);

@@ -10,12 +10,13 @@
  * ThreadPart, over views of the posted buffers rebuilt once per generation.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
   type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
 import { slotView, type SlotArray } from './memory.ts';
 import { P_N, P_PHASE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
+import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
 
 export interface WorkerPort {
   postMessage(message: unknown): void;
@@ -77,6 +78,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let ctrl: Int32Array | null = null;
   let params: Float64Array | null = null;
   let errorText: Uint8Array = new Uint8Array(1);
+  let profile: Float64Array = new Float64Array(1);
   let sync: Barrier | null = null;
   let gen = 0;
   let slots: SlotArray[] = [];
@@ -94,11 +96,18 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   };
 
   const runJob = (c: Int32Array) => {
+    const prof = Atomics.load(c, PROF) !== 0, t0 = prof ? profileNow() : 0, id = Atomics.load(c, JOB);
     try {
-      jobs!.run(Atomics.load(c, JOB), rank, sync!, slots, params!);
+      jobs!.run(id, rank, sync!, slots, params!);
     } catch (e) {
       if (!(e instanceof TeamAbort)) fail(c, e);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
+    }
+    if (prof) {
+      const at = profileAt(rank, id, 0);
+      profile[at + P_RUNS]++;
+      profile[at + P_BUSY] += profileNow() - t0;
+      profile[at + P_START_LAG] += t0 - profile[profile.length - 1];
     }
     Atomics.add(c, DONE, 1);
     Atomics.notify(c, DONE);
@@ -134,7 +143,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         ctrl = new Int32Array(msg.ctrl);
         params = new Float64Array(msg.params);
         errorText = new Uint8Array(msg.errorText);
-        sync = new Barrier(ctrl, ctrl[SIZE]);
+        profile = new Float64Array(msg.profile);
+        sync = new Barrier(ctrl, ctrl[SIZE], rank, profile);
         seen = Atomics.load(ctrl, SEQ);
         const table = known.find((t) => t.fingerprint === msg.jobs);
         if (table === undefined) {

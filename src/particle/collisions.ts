@@ -11,8 +11,8 @@ import type { StepContext } from './context.ts';
 import { liquidAndObjectContacts } from './liquid-contacts.ts';
 import { domainWalls, signedDistanceGuard } from './boundaries.ts';
 
-export function preventInterpenetration(ctx: StepContext, dt: number): void {
-  liquidAndObjectContacts(ctx, dt);
+export function preventInterpenetration(ctx: StepContext, dt: number, move = -1): void {
+  liquidAndObjectContacts(ctx, dt, move);
   // A free body takes back what the guard did to the liquid (free-bodies.ts).
   ctx.freeBodies?.capture(ctx);
   signedDistanceGuard(ctx);

@@ -19,13 +19,14 @@
  */
 import type { StepContext } from './context.ts';
 import { CONTACT_REACH } from './context.ts';
-import { defineJob } from '../parallel/job.ts';
+import { defineJob, itemCut } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { allocInt32, shareOf } from '../parallel/memory.ts';
+import { allocInt32 } from '../parallel/memory.ts';
 import { MAX_SLABS, ROWS_DOWN, ROWS_ERR, ROWS_META, ROWS_UP, SlabCut } from './slabs.ts';
 import { nearFarScratch, objectContactRange, objectContactsJob, setObjectContacts } from './object-contacts.ts';
 import type { NearFarScratch } from './object-lists.ts';
 import { teamWork } from './work.ts';
+import { checkMove, moveJob, moveRange, setMove } from './move.ts';
 
 /**
  * Liquid particles are separated to this fraction of the lattice spacing 2r. At the full 2r the
@@ -52,8 +53,25 @@ export class ContactSlabs {
   }
 }
 
-/** A move's liquid and object contacts (see the header). */
-export function liquidAndObjectContacts(ctx: StepContext, dt: number): void {
+/**
+ * Whether the next move can run in the contacts job's own run (liquidAndObjectContacts' `move`):
+ * the job runs on the team and its slab cut is the sub-timestep's (a cut is made at the positions
+ * after the move, so a move that a new cut follows runs in a job of its own).
+ */
+export function contactsTakeMove(ctx: StepContext): boolean {
+  if (!teamWork.movesWithContacts) return false;
+  const st = ctx.contactSlabs;
+  if (st === null || st === undefined || st.version !== ctx.contacts.version || st.uses !== ctx.stageScratchUses) return false;
+  return ctx.runner.bind(contactsJob).threads(ctx.liquid.count) > 1;
+}
+
+/**
+ * A move's liquid and object contacts (see the header). `move` (a move mode of move.ts, where
+ * contactsTakeMove): the move of length dt runs first in the same run, each thread over its share
+ * of the particles (the move job's cut), then a barrier, then the contacts: one run a move where
+ * there were two. The move changes each particle alone, so the bits are those of the two jobs.
+ */
+export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1): void {
   const L = ctx.liquid, n = L.count, list = ctx.contacts, st = (ctx.contactSlabs ??= new ContactSlabs(ctx.shared));
   const job = ctx.runner.bind(contactsJob), a = job.a;
   if (st.version !== list.version || st.uses !== ctx.stageScratchUses) {
@@ -89,6 +107,8 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number): void {
   }
   a.mat = L.material; a.mass = ctx.mass;
   const s = job.s;
+  s.move = move >= 0 ? 1 : 0;
+  if (move >= 0) setMove(ctx, dt, move, a, s, true);
   s.contact = LIQUID_CONTACT * 2 * ctx.r; s.inv = 1 / dt; s.kick = PBD_KICK * ctx.r; s.uniform = liquidMassesEqual(ctx) ? 1 : 0;
   s.objects = ctx.objects.count > 0 ? 1 : 0;
   if (s.objects === 1) setObjectContacts(ctx, a, s);
@@ -97,6 +117,7 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number): void {
     a.vel = L.vel;
   }
   runJob(job, n);
+  if (move >= 0) checkMove(ctx, job.teamed ? job.size : 1);
 }
 
 /** True when every liquid has the same particle mass (contact pushes then split ½ : ½). */
@@ -185,17 +206,23 @@ export const contactSlabsJob = defineJob({
 /** A move's contacts: the slab's own pairs, the pairs across boundary t | t+1, then the object contacts of the thread's share. */
 export const contactsJob = defineJob({
   name: 'contacts',
-  arrays: { ...objectContactsJob.arrays },
+  arrays: { ...objectContactsJob.arrays, acc: 'f64', stops: 'i32' },
   inputs: {
     ...objectContactsJob.inputs, cs: 'i32', cj: 'index', ends: 'i32', xslots: 'i32', meta: 'i32', plist: 'i32', offsets: 'i32', mat: 'u16', mass: 'f64',
+    surface: 'u8', obody: 'i32', keep: 'f64',
   },
-  scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects'],
+  scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects', ...moveJob.scalars, 'move'],
   split: 'ranks',
   minItems: () => teamWork.minParticles,
   scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
   kernel(x) {
     const a = x.a, s = x.s, { pos, vel, mat, mass, cs, cj, ends, xslots, meta, plist, offsets } = a;
     const t = x.rank, T = x.size, k0 = offsets[t], k1 = offsets[t + 1];
+    if (s.move === 1) {
+      // The move first (liquidAndObjectContacts' `move`), over the move job's share of the particles.
+      moveRange(a, s, itemCut(moveJob, a, x.n, t, T), itemCut(moveJob, a, x.n, t + 1, T), t);
+      x.barrier();
+    }
     const dc = s.contact, inv = s.inv, kick = s.kick, uniform = s.uniform === 1;
     for (let k = k0; k < k1; k++) {
       const i = plist[k], q0 = cs[i], q1 = ends[2 * i];
@@ -214,7 +241,8 @@ export const contactsJob = defineJob({
     }
     if (s.objects !== 1) return;
     x.barrier();
-    const [i0, i1] = shareOf(t, T, x.n);
+    // The object contacts' share cut by their entries, as the object-contacts job's (OBJECT_LIST_COST).
+    const i0 = itemCut(objectContactsJob, a, x.n, t, T), i1 = itemCut(objectContactsJob, a, x.n, t + 1, T);
     objectContactRange(pos, vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, i0, i1, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
   },
 });

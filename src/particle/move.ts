@@ -13,7 +13,7 @@
  */
 import type { StepContext } from './context.ts';
 import { allocInt32 } from '../parallel/memory.ts';
-import { defineJob } from '../parallel/job.ts';
+import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { accelerateError, accelerateRange, translateRange } from './integrate.ts';
 import { accelerateOffsetRange, translateOffsetRange } from './ballistic.ts';
@@ -21,13 +21,22 @@ import { frictionKeep, frictionRange, frictionTouch } from './friction.ts';
 import { objectListsOf } from './object-lists.ts';
 import { teamWork } from './work.ts';
 
-/** What a move keeps: the per-body friction factors of its step, and where each thread's accelerate stopped. */
+/**
+ * What a move keeps: the per-body friction factors of its step, where each thread's accelerate
+ * stopped, and the empty contact lists' starts (zeros) that a move without friction is cut by.
+ */
 export class MoveState {
   keep: Float64Array;
   stops: Int32Array;
-  constructor(bodies: number, shared: boolean) {
+  flat = new Int32Array(0);
+  constructor(bodies: number, readonly shared: boolean) {
     this.keep = new Float64Array(bodies);
     this.stops = allocInt32(64, shared);
+  }
+  /** Starts of n empty lists: all zeros (never written). */
+  emptyStarts(n: number): Int32Array {
+    if (this.flat.length < n + 1) this.flat = allocInt32(n + 1 + (n >> 3), this.shared);
+    return this.flat;
   }
 }
 
@@ -36,8 +45,19 @@ export const STEELE_MOVE = 0, BALLISTIC_MOVE = 1, ACCELERATE_ONCE = 2;
 
 /** One move of length dt: accelerate, translate and friction (see the header); `mode` picks the "pbf" forms. */
 export function moveLiquid(ctx: StepContext, dt: number, mode = STEELE_MOVE): void {
-  const L = ctx.liquid, O = ctx.objects, st = (ctx.move ??= new MoveState(O.bodies.length, ctx.shared));
-  const job = ctx.runner.bind(moveJob), a = job.a, s = job.s, [gx, gy, gz] = ctx.scene.gravity;
+  const job = ctx.runner.bind(moveJob);
+  setMove(ctx, dt, mode, job.a, job.s, job.threads(ctx.liquid.count) > 1);
+  runJob(job, ctx.liquid.count);
+  checkMove(ctx, job.teamed ? job.size : 1);
+}
+
+/** What a move reads and writes (the move job's; the contacts job's too, which can run a move first: liquid-contacts.ts). */
+export type MoveArrays = Pick<JobArrays<typeof moveJob>, 'pos' | 'vel' | 'acc' | 'stops' | 'surface' | 'ls' | 'lj' | 'clear' | 'opos' | 'ovel' | 'obody' | 'index' | 'keep'>;
+export type MoveScalars = { [K in (typeof moveJob.scalars)[number]]: number };
+
+/** Sets a move's arrays and scalars on a job's arguments; `team`: the job runs on a team (its cut then reads `ls`, zeros without friction). */
+export function setMove(ctx: StepContext, dt: number, mode: number, a: MoveArrays, s: MoveScalars, team: boolean): void {
+  const L = ctx.liquid, O = ctx.objects, st = (ctx.move ??= new MoveState(O.bodies.length, ctx.shared)), [gx, gy, gz] = ctx.scene.gravity;
   a.pos = L.pos; a.vel = L.vel; a.acc = L.acc; a.stops = st.stops;
   s.dt = dt; s.gx = gx; s.gy = gy; s.gz = gz; s.max2 = ctx.scene.particle.maxSpeed ** 2;
   s.mode = mode;
@@ -47,9 +67,32 @@ export function moveLiquid(ctx: StepContext, dt: number, mode = STEELE_MOVE): vo
     a.surface = L.surface; a.ls = list.start; a.lj = list.j; a.clear = list.clear;
     a.opos = list.pos; a.ovel = O.vel; a.obody = O.body; a.index = list.index; a.keep = frictionKeep(ctx, dt, st.keep);
     s.touch = frictionTouch(ctx);
+  } else if (team) a.ls = st.emptyStarts(L.count);
+}
+
+/** Throws where a thread's accelerate stopped (the first such particle in index order), after a move on `threads` threads. */
+export function checkMove(ctx: StepContext, threads: number): void {
+  const stops = ctx.move!.stops;
+  for (let t = 0; t < threads; t++) if (stops[t] >= 0) throw accelerateError(ctx, stops[t]);
+}
+
+/** A move over particles [from, to) by thread `rank` (the move job's kernel; the contacts job's first phase). */
+export function moveRange(a: MoveArrays, s: MoveScalars, from: number, to: number, rank: number): void {
+  const dt = s.dt;
+  if (s.mode === BALLISTIC_MOVE) {
+    a.stops[rank] = -1;
+    translateOffsetRange(a.pos, a.vel, a.acc, dt, from, to);
+  } else if (s.mode === ACCELERATE_ONCE) {
+    a.stops[rank] = accelerateOffsetRange(a.vel, a.acc, s.gx, s.gy, s.gz, dt, s.max2, from, to);
+    return;
+  } else {
+    const stop = accelerateRange(a.vel, a.acc, s.gx, s.gy, s.gz, dt, s.max2, from, to);
+    a.stops[rank] = stop;
+    if (stop >= 0) return;
+    translateRange(a.pos, a.vel, dt, from, to);
   }
-  runJob(job, L.count);
-  for (let t = 0; t < (job.teamed ? job.size : 1); t++) if (st.stops[t] >= 0) throw accelerateError(ctx, st.stops[t]);
+  if (s.friction !== 1) return;
+  frictionRange(a.pos, a.vel, a.surface, a.ls, a.lj, a.clear, a.opos, a.ovel, a.obody, a.index, a.keep, s.touch, from, to);
 }
 
 export const moveJob = defineJob({
@@ -60,22 +103,11 @@ export const moveJob = defineJob({
   },
   scalars: ['dt', 'gx', 'gy', 'gz', 'max2', 'friction', 'touch', 'mode'],
   split: 'items',
+  // Cut by the friction's contact entries (`ls`: the object contact lists' starts, or zeros
+  // without friction) and a particle's accelerate and translate.
+  cost: { prefix: ['ls'], perItem: 2 },
   minItems: () => teamWork.minParticles,
   kernel(x) {
-    const a = x.a, s = x.s, dt = s.dt;
-    if (s.mode === BALLISTIC_MOVE) {
-      a.stops[x.rank] = -1;
-      translateOffsetRange(a.pos, a.vel, a.acc, dt, x.from, x.to);
-    } else if (s.mode === ACCELERATE_ONCE) {
-      a.stops[x.rank] = accelerateOffsetRange(a.vel, a.acc, s.gx, s.gy, s.gz, dt, s.max2, x.from, x.to);
-      return;
-    } else {
-      const stop = accelerateRange(a.vel, a.acc, s.gx, s.gy, s.gz, dt, s.max2, x.from, x.to);
-      a.stops[x.rank] = stop;
-      if (stop >= 0) return;
-      translateRange(a.pos, a.vel, dt, x.from, x.to);
-    }
-    if (s.friction !== 1) return;
-    frictionRange(a.pos, a.vel, a.surface, a.ls, a.lj, a.clear, a.opos, a.ovel, a.obody, a.index, a.keep, s.touch, x.from, x.to);
+    moveRange(x.a, x.s, x.from, x.to, x.rank);
   },
 });

@@ -10,7 +10,7 @@ import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { CLEAR_MARGIN, clearOf, near2Of, objectListsOf, setClearance, type NearFarScratch } from './object-lists.ts';
-import { teamWork } from './work.ts';
+import { OBJECT_LIST_COST, teamWork } from './work.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
 
 /** Liquid particles out of object particles (see the header). */
@@ -48,6 +48,9 @@ export const objectContactsJob = defineJob({
   inputs: { opos: 'f64', ovel: 'f64', onormal: 'f64', index: 'i32', ls: 'i32' },
   scalars: ['dc', 'near2', 'margin', 'longest'],
   split: 'items',
+  // A particle's work is its contact list's entries (most lists are empty: the liquid near a body
+  // sits in a few runs of cells, and cut by count one thread took nearly all of it).
+  cost: OBJECT_LIST_COST,
   minItems: () => teamWork.minParticles,
   scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
   kernel(x) {

@@ -29,6 +29,7 @@ import { applyImplicitViscosity } from './viscosity-weiler.ts';
 import { checkPositions, maxLiquidSpeed } from './integrate.ts';
 import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
 import { preventInterpenetration } from './collisions.ts';
+import { contactsTakeMove } from './liquid-contacts.ts';
 import { domainWalls, markNearObjects, signedDistanceGuard } from './boundaries.ts';
 import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
@@ -203,9 +204,17 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
       clock.lap('gel');
     }
     // Accelerate, translate and apply friction, as one job (move.ts); "pbf" translates ballistically.
-    // A free body (only with "pbf") takes the friction back.
+    // A free body (only with "pbf") takes the friction back. On a team, without free bodies, the
+    // move runs in the contacts' run once the sub-timestep's slabs are cut (liquid-contacts.ts),
+    // timed as 'collide'.
+    const mode = pbf ? BALLISTIC_MOVE : STEELE_MOVE;
+    if (!free && contactsTakeMove(ctx)) {
+      preventInterpenetration(ctx, dtm, mode);
+      clock.lap('collide');
+      continue;
+    }
     free?.capture(ctx);
-    moveLiquid(ctx, dtm, pbf ? BALLISTIC_MOVE : STEELE_MOVE);
+    moveLiquid(ctx, dtm, mode);
     free?.release(ctx);
     clock.lap('move');
     preventInterpenetration(ctx, dtm);

@@ -13,6 +13,12 @@ export const teamWork = {
    * team's jobs (solve-pair-rows.ts): bench/team-balance.ts --team-rows measures the team's path so.
    */
   teamRowsOnOneThread: false,
+  /**
+   * On a team, a move runs in the contacts' run (liquid-contacts.ts contactsTakeMove) where it can:
+   * one run a move instead of two (the same bits either way). False: every move a job of its own,
+   * as before branch team3 (bench/threads-frames.ts --separate-moves measures the two).
+   */
+  movesWithContacts: true,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */
@@ -24,3 +30,10 @@ export const VISCOSITY_MIN_PARTICLES = 1024;
  * pairs (src/parallel/job.ts ItemCost), a particle's own work about two pairs' worth.
  */
 export const PAIR_LIST_COST = { prefix: ['ps'], perItem: 2 } as const;
+
+/**
+ * A pass over the object contact lists (object-lists.ts: empty for particles away from the bodies)
+ * costs about their entries: the jobs that read them (object-contacts.ts, the move's friction)
+ * split their particles by the entries, a particle's own work about one entry's worth.
+ */
+export const OBJECT_LIST_COST = { prefix: ['ls'], perItem: 1 } as const;

@@ -1,0 +1,45 @@
+/**
+ * A thread team's own timers (team.ts, worker.ts): where each thread of a team spends a job, kept
+ * per job id and per rank in a shared Float64Array while `teamProfile.on` is set (off by default;
+ * off, nothing is timed). Read by bench/team-profile.ts. Times are wall milliseconds from
+ * `performance.timeOrigin + performance.now()`, which threads of one process share, so the
+ * spawned thread's start lag (from the calling thread's notify to the spawned thread's start of
+ * its share) is measurable; on a loaded machine every wait includes the time the scheduler gave
+ * the thread's core away.
+ */
+
+/** Jobs counted: job ids below this (a table with more counts the rest under the last). */
+export const PROF_JOBS = 64;
+/** Figures kept per (rank, job). */
+export const PROF_FIELDS = 9;
+/** Runs of the job (a list job's copy run included). */
+export const P_RUNS = 0;
+/** The thread's share: its kernel, its barriers, its sums and list copies (ms). */
+export const P_BUSY = 1;
+/** Time waiting at barriers inside the job (ms), and the barriers met. */
+export const P_BARRIER_WAIT = 2, P_BARRIERS = 3;
+/** Spawned threads: from the calling thread's notify to the start of this thread's share (ms). */
+export const P_START_LAG = 4;
+/** Calling thread: from the end of its share to the last spawned thread's DONE (ms). */
+export const P_DONE_WAIT = 5;
+/** Calling thread: wall time since the end of the team's previous job (ms): the serial work before this job. */
+export const P_GAP = 6;
+/** Calling thread: the whole run, notify to DONE (ms). */
+export const P_RUN = 7;
+/** Calling thread: bytes of inputs copied to shared mirrors before the job's runs (run-job.ts). */
+export const P_MIRRORED = 8;
+
+/** Profiling switch (read by ThreadTeam.run at each job, which passes it to the spawned threads). */
+export const teamProfile = { on: false };
+
+/** Float64 words of a team's profile for `size` threads, the last one the time of the last notify. */
+export const profileWords = (size: number): number => size * PROF_JOBS * PROF_FIELDS + 1;
+
+export function profileAt(rank: number, job: number, field: number): number {
+  return (rank * PROF_JOBS + Math.min(job, PROF_JOBS - 1)) * PROF_FIELDS + field;
+}
+
+/** A time comparable between the threads of one process (ms). */
+export function profileNow(): number {
+  return performance.timeOrigin + performance.now();
+}
