@@ -122,7 +122,7 @@ function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots
  */
 export function runPressureSource(
   ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
-  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false,
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false, again = false,
 ): boolean {
   if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR_SOURCE runs without closed walls (FACTOR needs WALLS first)');
   const job = bindStage(ctx, v, factor ? FACTOR_SOURCE : SOURCE, st), s = job.s;
@@ -130,6 +130,7 @@ export function runPressureSource(
   job.a.ou = ou ?? v.gamma;
   s.hasOu = ou ? 1 : 0;
   s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
+  s.again = again ? 1 : 0;
   const T = job.threads(n);
   runSolve(job, v, n);
   let any = false;
@@ -152,8 +153,10 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
 }
 
 /** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
-export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, FINISH, st), v, n);
+export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots, again = false): void {
+  const job = bindStage(ctx, v, FINISH, st);
+  job.s.again = again ? 1 : 0;
+  runSolve(job, v, n);
 }
 
 /** TAKE_BACK (pressure.ts takeBack). */
@@ -172,7 +175,7 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
   s.half = v.half ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
-  s.omega = omega; s.hasOu = 0;
+  s.omega = omega; s.hasOu = 0; s.again = 0;
   return job;
 }
 
@@ -202,7 +205,7 @@ export const solveJob = defineJob({
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -322,12 +325,12 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     x.barrier();
     for (let k = from; k < to; k++) u[2 * n + k] = rho[k];
   }
-  const shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
+  const again = s.again === 1, shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
   let any = 0;
   for (let k = from; k < to; k++) {
     const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
     dens[k] = 1 + (nb[k] >= full ? src : 0);
-    p[k] = rho[k] >= alone ? lam[order[k]] * dt2 : 0;
+    p[k] = rho[k] >= alone && !(again && near[order[k]]) ? lam[order[k]] * dt2 : 0;
     if (dens[k] > 1 || p[k] > 0) any = 1;
   }
   a.flags[x.rank] = any;
@@ -350,7 +353,12 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
     const i = order[k];
     if (near[i] || (walled && wmask[k] !== 0)) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
   }
-  for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
+  if (s.again === 1) {
+    for (let k = from; k < to; k++) {
+      const i = order[k];
+      lam[i] = near[i] ? lam[i] + p[k] * invDt2 : p[k] * invDt2;
+    }
+  } else for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
 }
 
 /** FILTER_STEP over this thread's slots (runFilterStep). */

@@ -225,7 +225,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // lands on (runPressureSource, the job's SOURCE).
   const near = L.nearObject;
   const start = u.subarray(2 * n, 3 * n);
-  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource);
+  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again);
   let passes = 0, error = 0;
   const offset = L.acc;
   if (any && maxPasses > 0) {
@@ -249,7 +249,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     }
     if (!ctx.freeBodies) {
       // The displacement as velocity, the offsets and the warm start below, as one run (FINISH).
-      runPressureFinish(ctx, v, n, slots);
+      runPressureFinish(ctx, v, n, slots, again);
       if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
       return { passes, error };
     }
@@ -272,7 +272,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     if (near[i] || (v.walls.length > 0 && v.wmask[a] !== 0)) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
   }
   const invDt2 = 1 / dt2;
-  for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    prev[i] = again && near[i] ? prev[i] + p[a] * invDt2 : p[a] * invDt2;
+  }
   if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2);
   return { passes, error };
 }
