@@ -176,6 +176,8 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   s.half = v.half ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
+  a.floor = v.floor ?? NO_ACC;
+  s.hasFloor = v.floor ? 1 : 0;
   return job;
 }
 
@@ -196,7 +198,7 @@ class ThreadView {
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
-    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
+    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
     vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
   },
   inputs: {
@@ -205,7 +207,7 @@ export const solveJob = defineJob({
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -223,7 +225,7 @@ export const solveJob = defineJob({
     const v: SolveView = {
       x: a.x, ls: a.ls, lj: a.lj, bs: a.bs, bj: a.bj, kg: a.kg, bg: a.bg, opos: a.opos, gamma: a.gamma, invMass: a.invMass, uniform: s.uniform === 1,
       dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
-      alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
+      alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res, floor: s.hasFloor === 1 ? a.floor : null,
     };
     // The loops over each pair once, over this thread's range (pressure-half.ts), where the view has its half rows.
     let hr: HalfRows | null = null;
@@ -283,9 +285,10 @@ export const solveJob = defineJob({
         if (hr) updateHalf(v, from, to, hr, s.omega);
         else pressureUpdateRange(v, x.from, x.to, s.omega);
         if (cheb > 0) {
+          const floor = v.floor ?? null;
           for (let k = x.from; k < x.to; k++) {
-            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k];
-            p[k] = q > 0 ? q : 0;
+            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k], lo = floor === null ? 0 : floor[k];
+            p[k] = q > lo ? q : lo;
           }
         }
         break;
@@ -325,13 +328,16 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     x.barrier();
     for (let k = from; k < to; k++) u[2 * n + k] = rho[k];
   }
+  const floor = a.floor, hasFloor = s.hasFloor === 1;
   const again = s.again === 1, shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
   let any = 0;
   for (let k = from; k < to; k++) {
     const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
     dens[k] = 1 + (nb[k] >= full ? src : 0);
-    p[k] = rho[k] >= alone && !(again && near[order[k]]) ? lam[order[k]] * dt2 : 0;
-    if (dens[k] > 1 || p[k] > 0) any = 1;
+    const i = order[k], kept = again && near[i];
+    p[k] = rho[k] >= alone && !kept ? lam[i] * dt2 : 0;
+    if (again && hasFloor) floor[k] = kept ? -lam[i] * dt2 : 0;
+    if (dens[k] > 1 || p[k] > 0 || (again && hasFloor && floor[k] < 0)) any = 1;
   }
   a.flags[x.rank] = any;
 }
