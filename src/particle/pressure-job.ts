@@ -152,7 +152,7 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   runSolve(job, v, n);
 }
 
-/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
+/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept (`again`: next to a body, added to the first solve's). */
 export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots, again = false): void {
   const job = bindStage(ctx, v, FINISH, st);
   job.s.again = again ? 1 : 0;
@@ -309,7 +309,9 @@ function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): 
  * SOURCE over this thread's slots: u = δt v (hist, 3 a slot), ρ̂ kept (res), ρ̂* zeroed; after a
  * barrier ρ̂* advanced by u (advanceDensityRange); after another (where the start is kept in u's third block,
  * which the neighbours' advance reads) each slot's source, ρ̂* = 1 + source inside the liquid, and
- * its warm-start pressure (pressure.ts applyPressure says why each).
+ * its warm-start pressure (pressure.ts applyPressure says why each); the second solve (s.again)
+ * starts from 0 next to a body, where the first pressure stays in the velocities, and may go down to
+ * minus it there (v.floor).
  */
 function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n;
@@ -344,7 +346,8 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
 
 /**
  * FINISH over slots [from, to): the displacement of p, as velocity (the free-flight offset cleared
- * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept.
+ * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept:
+ * after the second solve (s.again), next to a body, added to the first solve's (the whole pressure there).
  */
 function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: number, to: number, hr: HalfRows | null): void {
   displace(v, from, to, hr);
