@@ -135,7 +135,8 @@ function sourceAndUpdate(share: string, again: boolean): string {
   if (a >= P.n) { return; }
   let k = keep[2u * a + 1u];
   let src = advected(a) * P.invN0 + ${share} * (k.x - 1.0);
-  let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE}${again ? ' && !nearObject(a)' : ''});
+  // Next to a body no warm start at a free surface (pressure.ts), nor in the second solve.
+  let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE} && !(nearObject(a) && ${again ? 'true' : `k.y < ${FULL}.0`}));
   sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
 

@@ -337,7 +337,8 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
     dens[k] = 1 + (nb[k] >= full ? src : 0);
     const i = order[k], kept = again && near[i];
-    p[k] = rho[k] >= alone && !kept ? lam[i] * dt2 : 0;
+    // Next to a body no warm start at a free surface either (pressure.ts applyPressure).
+    p[k] = rho[k] >= alone && !kept && !(near[i] && nb[k] < full) ? lam[i] * dt2 : 0;
     if (again && hasFloor) floor[k] = kept ? -lam[i] * dt2 : 0;
     if (dens[k] > 1 || p[k] > 0 || (again && hasFloor && floor[k] < 0)) any = 1;
   }

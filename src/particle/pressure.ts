@@ -30,7 +30,8 @@
  * started there from the first pressure on top of the first pressure's own velocity and kept only
  * its own result: the honey drop's passes started at a mean residual of 0.83 and 0.41 instead of
  * 0.14 and 0.03, and PBF took 2.75 passes a sub-timestep instead of 1; docs/decisions.md "A
- * pressure solve that holds the density next to a body"). With one solve, viscosity after it also damped the part of the pressure's velocity that
+ * pressure solve that holds the density next to a body"). A particle at a free surface next to a
+ * body keeps no warm start (applyPressure). With one solve, viscosity after it also damped the part of the pressure's velocity that
  * held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
@@ -233,7 +234,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // and none where it would ask for expansion; inside (a box full of liquid), the signed source:
   // what one part expands another may take up. And the warm start: a particle (nearly) alone
   // (under ALONE) has no pressure to keep: a drop's last pressure would push it off whatever it
-  // lands on (runPressureSource, the job's SOURCE).
+  // lands on; nor has one at a free surface next to a body, where the stored pressure is the whole
+  // pressure that holds the liquid against the body (adhesion's pull onto the honey drop's ball is
+  // 10–12 g): kept, it threw the film under the ball off as spray (runPressureSource, the job's SOURCE).
   const near = L.nearObject;
   const start = u.subarray(2 * n, 3 * n);
   const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again);
