@@ -29,7 +29,7 @@
  * warm start is their sum, the whole pressure that holds the liquid there (before, the second solve
  * started there from the first pressure on top of the first pressure's own velocity and kept only
  * its own result: the honey drop's passes started at a mean residual of 0.83 and 0.41 instead of
- * 0.14 and 0.03, and PBF took 2.75 passes a sub-timestep instead of 1; docs/decisions.md "A
+ * 0.16 and 0.03, and PBF took 2.75 passes a sub-timestep at frame 14 instead of 1.5; docs/decisions.md "A
  * pressure solve that holds the density next to a body"). A particle at a free surface next to a
  * body keeps no warm start (applyPressure). With one solve, viscosity after it also damped the part of the pressure's velocity that
  * held the density, and before it left the spurious part undamped: a still pool jittered at
