@@ -30,7 +30,7 @@ export interface Bound<E extends string> {
 export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false): void {
   pressureStart(pass, step, pressure, n, again, filter);
   pressurePasses(pass, step, pressure, n, passes, again);
-  dispatch(pass, pressure.pipelines.pressureEnd, pressure.group, n);
+  dispatch(pass, again ? pressure.pipelines.pressureEndAgain : pressure.pipelines.pressureEnd, pressure.group, n);
 }
 
 /** A solve's start: the filter and the take-back where `again`, then ρ̂, α, the source and the warm start. */
@@ -46,7 +46,7 @@ function pressureStart(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pres
     dispatch(pass, Q.takeBackApply, pg, n);
   }
   dispatch(pass, Q.pressureFactor, pg, n);
-  dispatch(pass, Q.pressureSource, pg, n);
+  dispatch(pass, again ? Q.pressureSourceAgain : Q.pressureSource, pg, n);
 }
 
 /** `passes` passes, each judged (the second solve's judge has its own tolerance: pressure-wgsl.ts). */
@@ -54,7 +54,7 @@ function pressurePasses(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pre
   const Q = pressure.pipelines, judge = again ? Q.pressureJudgeAgain : Q.pressureJudge;
   for (let k = 0; k < passes; k++) {
     dispatch(pass, step.pipelines.displace, step.group, n);
-    dispatch(pass, Q.pressureUpdate, pressure.group, n);
+    dispatch(pass, again ? Q.pressureUpdateAgain : Q.pressureUpdate, pressure.group, n);
     dispatch(pass, judge, pressure.group, 1, 1);
   }
 }

@@ -100,58 +100,11 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
   keep[2u * a + 1u] = vec4<f32>(m.dens, m.nb, 0.0, keep[2u * a + 1u].w);
 }
 
-// The source: the compression δt v* makes plus ${share} of the present one, none at a free surface;
-// the pressure warm-started from the last sub-timestep's, but not for a particle (nearly) alone.
-@compute @workgroup_size(${WORKGROUP}) fn pressureSource(@builtin(global_invocation_id) g: vec3<u32>) {
-  let a = g.x;
-  if (a >= P.n) { return; }
-  let k = keep[2u * a + 1u];
-  let src = advected(a) * P.invN0 + ${share} * (k.x - 1.0);
-  let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE});
-  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
-}
-
-// One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge.
-@compute @workgroup_size(${WORKGROUP}) fn pressureUpdate(@builtin(global_invocation_id) g: vec3<u32>) {
-  let a = g.x;
-  if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
-  let e = sc[a].x + displaced(a) * P.invN0 - 1.0;
-  let p = sc[a].y;
-  var res = 0.0;
-  if (e > 0.0) { res = e; } else if (p > 0.0) { res = -e; }
-  if (res > 0.0) { atomicAdd(&stats[1], u32(min(res, 1.0) * ERROR_SCALE)); }
-  // Only slot a reads its own p here (the displacement of the old p is in dx): written in place.
-  // From the third pass on, Chebyshev's weight ω (Wang 2015 §4, set by the judge in stats[0]) over
-  // the Jacobi iterate: p ← max(ω (p̂ − p_older) + p_older, 0), p_older the p before the last
-  // pass's update (keep[2a + 1].y, free during the passes).
-  var q = max(p + ${RELAX} * keep[2u * a].w * e, 0.0);
-  if (atomicLoad(&stats[3]) >= 2u) {
-    let omega = bitcast<f32>(atomicLoad(&stats[0]));
-    let older = keep[2u * a + 1u].y;
-    q = max(omega * (q - older) + older, 0.0);
-  }
-  keep[2u * a + 1u].y = p;
-  sc[a].y = q;
-}
-
+${sourceAndUpdate(share, false)}${sourceAndUpdate(share, true)}
 ${judge('pressureJudge', 'P.ptol')}
 ${judge('pressureJudgeAgain', floatLiteral(PRESSURE_TOLERANCE))}
 
-// The pressure's displacement as velocity (the free bodies' part handed to them: free-wgsl.ts); p/δt² kept for the next sub-timestep (and the second
-// solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
-// the sub-timestep's first solve to its second; density correction zeroes it), and loses its
-// free-flight offset (step-wgsl.ts freeFlight).
-@compute @workgroup_size(${WORKGROUP}) fn pressureEnd(@builtin(global_invocation_id) g: vec3<u32>) {
-  let a = g.x;
-  if (a >= P.n) { return; }
-  let u = displacement(a);
-  let p = sc[a].y;
-  let fs = freeShift(a);
-  toFree(a, fs.w, fs.xyz / P.dt);
-  vel[a] = vec4<f32>(vel[a].xyz + u / P.dt, p / (P.dt * P.dt));
-  keep[2u * a + 1u].w = max(keep[2u * a + 1u].w, select(0.0, 1.0, any(u != vec3<f32>(0.0))));
-}
-
+${pressureEnd(false)}${pressureEnd(true)}
 // The second solve's take-back (pressure.ts takeBack): the first solve's pressure (vel.w: p/δt²)
 // but 0 next to a body, whose displacement (step-wgsl.ts displace, into dx) leaves the velocities.
 @compute @workgroup_size(${WORKGROUP}) fn takeBackPressure(@builtin(global_invocation_id) g: vec3<u32>) {
@@ -164,6 +117,77 @@ ${judge('pressureJudgeAgain', floatLiteral(PRESSURE_TOLERANCE))}
   if (a >= P.n) { return; }
   vel[a] = vec4<f32>(vel[a].xyz - dx[a].xyz / P.dt, vel[a].w);
 }
+`;
+}
+
+/**
+ * The source and warm start, and the relaxed Jacobi update, of the first solve and (`again`) of
+ * the second, which next to a body starts from 0 and may go down to minus the first pressure, kept
+ * in the velocities there (pressure.ts, SolveView.floor).
+ */
+function sourceAndUpdate(share: string, again: boolean): string {
+  const suffix = again ? 'Again' : '';
+  return `
+// The source: the compression δt v* makes plus ${share} of the present one, none at a free surface;
+// the pressure warm-started from the last sub-timestep's, but not for a particle (nearly) alone.
+@compute @workgroup_size(${WORKGROUP}) fn pressureSource${suffix}(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let k = keep[2u * a + 1u];
+  let src = advected(a) * P.invN0 + ${share} * (k.x - 1.0);
+  // Next to a body no warm start at a free surface (pressure.ts), nor in the second solve.
+  let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE} && !(nearObject(a) && ${again ? 'true' : `k.y < ${FULL}.0`}));
+  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
+}
+
+// One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge.
+@compute @workgroup_size(${WORKGROUP}) fn pressureUpdate${suffix}(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
+  let e = sc[a].x + displaced(a) * P.invN0 - 1.0;
+  let p = sc[a].y;
+  // The least pressure: 0, but in the second solve next to a body minus the first one's (vel.w:
+  // p/δt², kept there until pressureEnd), to which it adds (pressure.ts SolveView.floor).
+  let lo = ${again ? 'select(0.0, -vel[a].w * P.dt * P.dt, nearObject(a))' : '0.0'};
+  var res = 0.0;
+  if (e > 0.0) { res = e; } else if (p > lo) { res = -e; }
+  if (res > 0.0) { atomicAdd(&stats[1], u32(min(res, 1.0) * ERROR_SCALE)); }
+  // Only slot a reads its own p here (the displacement of the old p is in dx): written in place.
+  // From the third pass on, Chebyshev's weight ω (Wang 2015 §4, set by the judge in stats[0]) over
+  // the Jacobi iterate: p ← max(ω (p̂ − p_older) + p_older, 0), p_older the p before the last
+  // pass's update (keep[2a + 1].y, free during the passes).
+  var q = max(p + ${RELAX} * keep[2u * a].w * e, lo);
+  if (atomicLoad(&stats[3]) >= 2u) {
+    let omega = bitcast<f32>(atomicLoad(&stats[0]));
+    let older = keep[2u * a + 1u].y;
+    q = max(omega * (q - older) + older, lo);
+  }
+  keep[2u * a + 1u].y = p;
+  sc[a].y = q;
+}
+
+`;
+}
+
+/** The solve's end; after the second solve (`again`), next to a body, p/δt² is added to the first one's (the whole pressure there). */
+function pressureEnd(again: boolean): string {
+  const suffix = again ? 'Again' : '';
+  return `
+// The pressure's displacement as velocity (the free bodies' part handed to them: free-wgsl.ts); p/δt² kept for the next sub-timestep (and the second
+// solve's take-back); a particle it moved is marked (keep[2a + 1].w, kept by pressureFactor from
+// the sub-timestep's first solve to its second; density correction zeroes it), and loses its
+// free-flight offset (step-wgsl.ts freeFlight).
+@compute @workgroup_size(${WORKGROUP}) fn pressureEnd${suffix}(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let u = displacement(a);
+  let p = sc[a].y;
+  let fs = freeShift(a);
+  toFree(a, fs.w, fs.xyz / P.dt);
+  vel[a] = vec4<f32>(vel[a].xyz + u / P.dt, ${again ? 'select(0.0, vel[a].w, nearObject(a)) + ' : ''}p / (P.dt * P.dt));
+  keep[2u * a + 1u].w = max(keep[2u * a + 1u].w, select(0.0, 1.0, any(u != vec3<f32>(0.0))));
+}
+
 `;
 }
 
@@ -195,6 +219,7 @@ export function pressureWgsl(P: { pressureAfterViscosity: boolean; viscositySolv
 
 export const PRESSURE_ENTRIES = [
   'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureJudgeAgain', 'pressureEnd',
+  'pressureSourceAgain', 'pressureUpdateAgain', 'pressureEndAgain',
   'takeBackPressure', 'takeBackApply', ...FILTER_ENTRIES, ...SHIFT_ENTRIES,
 ] as const;
 export type PressureEntry = (typeof PRESSURE_ENTRIES)[number];

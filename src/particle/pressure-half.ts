@@ -315,7 +315,7 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
  */
 export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows, omega: number): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
-  const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid;
+  const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid, floor = v.floor ?? null;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   changesBelow(v, from, to, hr, u, res);
   for (let a = from; a < to; a++) {
@@ -340,10 +340,10 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
       ghostDensityChange(v, a, u);
       drho += ghostSum[0];
     }
-    const e = dens[a] + drho * invN0 - 1;
-    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
+    const e = dens[a] + drho * invN0 - 1, lo = floor === null ? 0 : floor[a];
+    res[a] = e > 0 ? e : p[a] > lo ? -e : 0;
     const np = p[a] + omega * alpha[a] * e;
-    p[a] = np > 0 ? np : 0;
+    p[a] = np > lo ? np : lo;
   }
 }
 

@@ -122,7 +122,7 @@ function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots
  */
 export function runPressureSource(
   ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
-  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false,
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false, again = false,
 ): boolean {
   if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR_SOURCE runs without closed walls (FACTOR needs WALLS first)');
   const job = bindStage(ctx, v, factor ? FACTOR_SOURCE : SOURCE, st), s = job.s;
@@ -130,6 +130,7 @@ export function runPressureSource(
   job.a.ou = ou ?? v.gamma;
   s.hasOu = ou ? 1 : 0;
   s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
+  s.again = again ? 1 : 0;
   const T = job.threads(n);
   runSolve(job, v, n);
   let any = false;
@@ -151,9 +152,11 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   runSolve(job, v, n);
 }
 
-/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept. */
-export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, FINISH, st), v, n);
+/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept (`again`: next to a body, added to the first solve's). */
+export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots, again = false): void {
+  const job = bindStage(ctx, v, FINISH, st);
+  job.s.again = again ? 1 : 0;
+  runSolve(job, v, n);
 }
 
 /** TAKE_BACK (pressure.ts takeBack). */
@@ -172,7 +175,9 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
   s.half = v.half ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
-  s.omega = omega; s.hasOu = 0;
+  s.omega = omega; s.hasOu = 0; s.again = 0;
+  a.floor = v.floor ?? NO_ACC;
+  s.hasFloor = v.floor ? 1 : 0;
   return job;
 }
 
@@ -193,7 +198,7 @@ class ThreadView {
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
-    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64',
+    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
     vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
   },
   inputs: {
@@ -202,7 +207,7 @@ export const solveJob = defineJob({
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
-    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half',
+    'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -220,7 +225,7 @@ export const solveJob = defineJob({
     const v: SolveView = {
       x: a.x, ls: a.ls, lj: a.lj, bs: a.bs, bj: a.bj, kg: a.kg, bg: a.bg, opos: a.opos, gamma: a.gamma, invMass: a.invMass, uniform: s.uniform === 1,
       dens: a.dens, dx: a.dx, wmask: a.wmask, wdel: a.wdel, walls, h: s.h, n0: s.n0, eps: s.eps,
-      alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res,
+      alpha: a.alpha, p: a.p, nb: a.nb, grad: null, res: a.res, floor: s.hasFloor === 1 ? a.floor : null,
     };
     // The loops over each pair once, over this thread's range (pressure-half.ts), where the view has its half rows.
     let hr: HalfRows | null = null;
@@ -280,9 +285,10 @@ export const solveJob = defineJob({
         if (hr) updateHalf(v, from, to, hr, s.omega);
         else pressureUpdateRange(v, x.from, x.to, s.omega);
         if (cheb > 0) {
+          const floor = v.floor ?? null;
           for (let k = x.from; k < x.to; k++) {
-            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k];
-            p[k] = q > 0 ? q : 0;
+            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k], lo = floor === null ? 0 : floor[k];
+            p[k] = q > lo ? q : lo;
           }
         }
         break;
@@ -303,7 +309,9 @@ function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): 
  * SOURCE over this thread's slots: u = δt v (hist, 3 a slot), ρ̂ kept (res), ρ̂* zeroed; after a
  * barrier ρ̂* advanced by u (advanceDensityRange); after another (where the start is kept in u's third block,
  * which the neighbours' advance reads) each slot's source, ρ̂* = 1 + source inside the liquid, and
- * its warm-start pressure (pressure.ts applyPressure says why each).
+ * its warm-start pressure (pressure.ts applyPressure says why each); the second solve (s.again)
+ * starts from 0 next to a body, where the first pressure stays in the velocities, and may go down to
+ * minus it there (v.floor).
  */
 function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n;
@@ -322,20 +330,25 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     x.barrier();
     for (let k = from; k < to; k++) u[2 * n + k] = rho[k];
   }
-  const shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
+  const floor = a.floor, hasFloor = s.hasFloor === 1;
+  const again = s.again === 1, shift = s.shift === 1, present = s.present, presentNear = s.presentNear, full = s.full, alone = s.alone, dt2 = s.dt2;
   let any = 0;
   for (let k = from; k < to; k++) {
     const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
     dens[k] = 1 + (nb[k] >= full ? src : 0);
-    p[k] = rho[k] >= alone ? lam[order[k]] * dt2 : 0;
-    if (dens[k] > 1 || p[k] > 0) any = 1;
+    const i = order[k], kept = again && near[i];
+    // Next to a body no warm start at a free surface either (pressure.ts applyPressure).
+    p[k] = rho[k] >= alone && !kept && !(near[i] && nb[k] < full) ? lam[i] * dt2 : 0;
+    if (again && hasFloor) floor[k] = kept ? -lam[i] * dt2 : 0;
+    if (dens[k] > 1 || p[k] > 0 || (again && hasFloor && floor[k] < 0)) any = 1;
   }
   a.flags[x.rank] = any;
 }
 
 /**
  * FINISH over slots [from, to): the displacement of p, as velocity (the free-flight offset cleared
- * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept.
+ * where it moved the particle), the offset cleared near a body or a closed wall, and p / δt² kept:
+ * after the second solve (s.again), next to a body, added to the first solve's (the whole pressure there).
  */
 function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: number, to: number, hr: HalfRows | null): void {
   displace(v, from, to, hr);
@@ -350,7 +363,12 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
     const i = order[k];
     if (near[i] || (walled && wmask[k] !== 0)) off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0;
   }
-  for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
+  if (s.again === 1) {
+    for (let k = from; k < to; k++) {
+      const i = order[k];
+      lam[i] = near[i] ? lam[i] + p[k] * invDt2 : p[k] * invDt2;
+    }
+  } else for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
 }
 
 /** FILTER_STEP over this thread's slots (runFilterStep). */

@@ -99,6 +99,12 @@ export interface SolveView extends KernelView {
   grad: Float64Array | null;
   /** Per slot: the residual of the last Jacobi update (pressureUpdateRange). */
   res: Float64Array;
+  /**
+   * Per slot, when not null: the least pressure the update may leave (pressureUpdateRange), where it
+   * is not 0: the second solve's pressure next to a body, which adds to the first one's kept there
+   * (pressure.ts), may go down to minus it. Null: p ≥ 0.
+   */
+  floor?: Float64Array | null;
   /** The rows' upper parts and scratch for the one-thread loops over each pair once (pressure-half.ts); absent in a team's job. */
   half?: HalfRows;
 }
@@ -298,17 +304,17 @@ export function advanceDensityRange(v: SolveView, a0: number, a1: number, u: Flo
  * One relaxed Jacobi update of p for every slot in [a0, a1), from the displacement of the current
  * p (pressureDisplacementRange, all slots); writes each slot's residual to v.res (|e| where e > 0
  * or p > 0: compression left, or pressure where the liquid expands; 0 elsewhere), e measured before
- * the update.
+ * the update. Where v.floor is given, its entry takes the place of 0 (the least pressure).
  */
 export function pressureUpdateRange(v: SolveView, a0: number, a1: number, omega: number): void {
-  const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx, res = v.res;
+  const p = v.p, dens = v.dens, alpha = v.alpha, invN0 = 1 / v.n0, u = v.dx, res = v.res, floor = v.floor ?? null;
   for (let a = a0; a < a1; a++) {
     densityChange(v, a, u, null);
     const e = dens[a] + change[0] * invN0 - 1;
-    const al = alpha[a];
+    const al = alpha[a], lo = floor === null ? 0 : floor[a];
     // The residual of the complementarity problem: compression, or expansion while pressed.
-    res[a] = e > 0 ? e : p[a] > 0 ? -e : 0;
+    res[a] = e > 0 ? e : p[a] > lo ? -e : 0;
     const np = p[a] + omega * al * e;
-    p[a] = np > 0 ? np : 0;
+    p[a] = np > lo ? np : lo;
   }
 }

@@ -23,8 +23,15 @@
  * against the body forces; viscosity then damps the particle-scale velocity that pressure leaves
  * on disordered particles; the second (`again`), after viscosity, takes the first one's
  * Δx(p)/δt back out of the velocities (not next to a body: see applyPressure) and solves once
- * more, warm-started from the first pressure, so the velocity the moves carry holds the density
- * again. With one solve, viscosity after it also damped the part of the pressure's velocity that
+ * more, warm-started from the first pressure where it took it back, so the velocity the moves carry
+ * holds the density again. Next to a body, where the first pressure stays in the velocities, the
+ * second solve finds what to add to it (from 0, down to minus it: SolveView.floor), and the stored
+ * warm start is their sum, the whole pressure that holds the liquid there (before, the second solve
+ * started there from the first pressure on top of the first pressure's own velocity and kept only
+ * its own result: the honey drop's passes started at a mean residual of 0.83 and 0.41 instead of
+ * 0.16 and 0.03, and PBF took 2.75 passes a sub-timestep at frame 14 instead of 1.5; docs/decisions.md "A
+ * pressure solve that holds the density next to a body"). A particle at a free surface next to a
+ * body keeps no warm start (applyPressure). With one solve, viscosity after it also damped the part of the pressure's velocity that
  * held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
@@ -171,6 +178,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const P0 = ctx.scene.particle, filtered = solvesTwice(P0) && P0.viscositySolver === 'implicit' && materialStrengths(ctx, dt) !== null;
   const pr = prepareSolve(ctx, again, filtered);
   const { v, order, spare: u, state } = pr, p = v.p, dx = v.dx;
+  // The second solve's least pressure per slot (pressure-kernels.ts SolveView.floor): minus the first
+  // one's next to a body (SOURCE fills it), in the room of the slot positions at the start (x0),
+  // which the pressure stage does not read.
+  v.floor = again ? pr.x0 : null;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   // The second solve starts from the first one's pressure on the same rows: half the passes.
@@ -206,7 +217,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
     // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
     // the object pairs are all left out, so a free body keeps the first solve's reaction. (The job's
-    // TAKE_BACK phase, pressure-job.ts.)
+    // TAKE_BACK phase, pressure-job.ts.) There the second solve starts from 0 and may go down to
+    // minus the first pressure (v.floor, filled by SOURCE), and FINISH stores the sum.
     runTakeBack(ctx, v, n, slots);
   }
   let ou: Float64Array | null = null;
@@ -222,10 +234,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // and none where it would ask for expansion; inside (a box full of liquid), the signed source:
   // what one part expands another may take up. And the warm start: a particle (nearly) alone
   // (under ALONE) has no pressure to keep: a drop's last pressure would push it off whatever it
-  // lands on (runPressureSource, the job's SOURCE).
+  // lands on; nor has one at a free surface next to a body, where the stored pressure is the whole
+  // pressure that holds the liquid against the body (adhesion's pull onto the honey drop's ball is
+  // 10–12 g): kept, it threw the film under the ball off as spray (runPressureSource, the job's SOURCE).
   const near = L.nearObject;
   const start = u.subarray(2 * n, 3 * n);
-  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource);
+  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again);
   let passes = 0, error = 0;
   const offset = L.acc;
   if (any && maxPasses > 0) {
@@ -249,7 +263,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     }
     if (!ctx.freeBodies) {
       // The displacement as velocity, the offsets and the warm start below, as one run (FINISH).
-      runPressureFinish(ctx, v, n, slots);
+      runPressureFinish(ctx, v, n, slots, again);
       if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
       return { passes, error };
     }
@@ -272,7 +286,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     if (near[i] || (v.walls.length > 0 && v.wmask[a] !== 0)) offset[3 * i] = offset[3 * i + 1] = offset[3 * i + 2] = 0;
   }
   const invDt2 = 1 / dt2;
-  for (let a = 0; a < n; a++) prev[order[a]] = p[a] * invDt2;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    prev[i] = again && near[i] ? prev[i] + p[a] * invDt2 : p[a] * invDt2;
+  }
   if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2);
   return { passes, error };
 }

@@ -5,7 +5,9 @@
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
  * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
  * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
- * boundary rows (solve-boundary-rows.ts), as one thread lists them. One thread and the team run
+ * boundary rows (solve-boundary-rows.ts), as one thread lists them, and both solves there (the
+ * second, every particle next to the ball, adding to the first one's pressure down to minus it)
+ * give the same bits and stored pressures. One thread and the team run
  * the passes over each pair once (pressure-half.ts; the team's threads each over its range, the
  * pairs from the ranges below gathered first): the same bits, with equal masses and with two
  * liquids of different densities.
@@ -50,7 +52,7 @@ const MIXED: SceneInput = {
   ],
 };
 
-function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[] } {
+function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[]; lam: Float64Array } {
   const sim = threadedSim(scene, workers);
   open.push(sim);
   const jobs = teamKernels(sim);
@@ -72,8 +74,10 @@ function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ?
   const pr = applyPressure(ctx, dt);
   const rows = ctx.solve!.pairs, bl = ctx.solve!.boundary;
   const listed = [rows.start.slice(0, L.count + 1), rows.j.slice(0, rows.length), bl.start.slice(0, L.count + 1), bl.j.slice(0, bl.length)];
-  const de = fromPairs ? pr : solveDensityPBF(ctx, dt);
-  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed };
+  // With the ball (every particle next to it), the second solve too: it adds to the first one's
+  // pressure, down to minus it (pressure-kernels.ts SolveView.floor), and stores the sum.
+  const de = fromPairs ? applyPressure(ctx, dt, true) : solveDensityPBF(ctx, dt);
+  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed, lam: L.lambda.slice(0, L.count) };
 }
 
 describe('pressure and PBF passes on 2 threads', () => {
@@ -144,8 +148,10 @@ describe('the pressure solve\'s rows on 2 threads', () => {
         for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
         for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
         expect(two.passes).toEqual(one.passes);
+        expect(one.passes[1]).toBeGreaterThan(0);
         expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
         expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+        expect(Buffer.from(two.lam.buffer).equals(Buffer.from(one.lam.buffer))).toBe(true);
       }
     } finally {
       teamWork.minParticles = saved;
