@@ -26,13 +26,10 @@
  * more, warm-started from the first pressure where it took it back, so the velocity the moves carry
  * holds the density again. Next to a body, where the first pressure stays in the velocities, the
  * second solve finds what to add to it (from 0, down to minus it: SolveView.floor), and the stored
- * warm start is their sum, the whole pressure that holds the liquid there (before, the second solve
- * started there from the first pressure on top of the first pressure's own velocity and kept only
- * its own result: the honey drop's passes started at a mean residual of 0.83 and 0.41 instead of
- * 0.16 and 0.03, and PBF took 2.75 passes a sub-timestep at frame 14 instead of 1.5; docs/decisions.md "A
+ * warm start is their sum, the whole pressure that holds the liquid there (docs/decisions.md "A
  * pressure solve that holds the density next to a body"). A particle at a free surface next to a
- * body keeps no warm start (applyPressure). With one solve, viscosity after it also damped the part of the pressure's velocity that
- * held the density, and before it left the spurious part undamped: a still pool jittered at
+ * body keeps no warm start (applyPressure). With one solve, viscosity after it also damped the part
+ * of the pressure's velocity that held the density, and before it left the spurious part undamped: a still pool jittered at
  * 0.01–0.015 √(g h) either way (docs/decisions.md "Rest at any size: the second pressure solve",
  * "The implicit default between two solves"). Where the liquid's viscosity is too low to damp the
  * particle scale in a sub-timestep (water), a bi-Laplacian filter between the solves does
