@@ -12,7 +12,6 @@
  *     [--sheet-depth 0]                the particle level set's minimum sheet thickness (0: off)
  *     [--axis-extrapolation]           velocity extrapolation by plain averages, not along normals
  *     [--volume false|uniform|bulk]    grid.volumeCorrection
- *     [--film-walls false]             the variational viscosity's no-slip on the face for every film (θ = ½)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getEngine, sceneFromCheckpoint } from '../src/engines.ts';
@@ -37,7 +36,6 @@ if (args.includes('--volume')) {
 const sim = getEngine('grid').restore(scene, reader, {}) as GridEngineSimulation;
 const g = sim.sim;
 if (args.includes('--sheet-depth') && g.tracker instanceof ParticleLevelSetTracker) g.tracker.particles.sheetDepth = Number(opt('sheet-depth', '0.1'));
-if (args.includes('--film-walls') && g.variational) g.variational.filmWalls = opt('film-walls', 'true') !== 'false';
 if (args.includes('--axis-extrapolation')) Object.defineProperty(g.tracker, 'extrapolateAlongNormals', { value: false });
 const h = scene.grid.cellSize;
 const [ax, az] = opt('axis', '0,0').split(',').map(Number);
