@@ -23,7 +23,7 @@ const h = scene.grid.cellSize;
 const floor = Number(opt('floor', '0'));
 const frames = Number(opt('frames', '0'));
 const ROWS = 6;
-/** counts[row][walled] of held seeds; row ROWS: above. */
+/** Per row (ROWS: that row and above): held seeds free of walls, held seeds walled, all seeds. */
 function held(): number[] {
   const s = g.store, out = new Array(3 * (ROWS + 1)).fill(0);
   for (let c = 0; c < s.count; c++) {
@@ -69,4 +69,9 @@ for (let f = 1; f <= frames; f++) {
   sim.stepFrame();
   if (f % 5 === 0 || f === frames) console.log(`frame ${sim.frame}: ${fmt(held())}`);
 }
-for (const [name, v] of perStage) console.log(`  ${name.padEnd(14)} ${v.map((x, i) => (i % 3 === 0 ? `r${i / 3} ${x >= 0 ? '+' : ''}${x}` : i % 3 === 1 ? `/${x >= 0 ? '+' : ''}${x}` : '')).join(' ')}`);
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${x}`;
+for (const [name, v] of perStage) {
+  const rows: string[] = [];
+  for (let r = 0; r <= ROWS; r++) rows.push(`r${r} ${signed(v[3 * r])}/${signed(v[3 * r + 1])}`);
+  console.log(`  ${name.padEnd(14)} held free/walled ${rows.join(' ')}`);
+}
