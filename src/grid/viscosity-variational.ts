@@ -21,7 +21,7 @@
  * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. For a tangential
  * sample beside a film thinner than a cell the wall is put nearer, δ = (u − U)/θ with θ = filmTheta
  * (a lubrication film's speed for the film's thickness): on the face, a film of any thickness moved
- * as a film a cell thick (docs/decisions.md, "A film's no-slip in the variational viscosity"). ν per cell is
+ * as a film a cell thick (docs/decisions.md, "The rims after the kink rule"). ν per cell is
  * the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
  *
  * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
