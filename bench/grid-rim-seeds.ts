@@ -1,7 +1,8 @@
 /**
  * A scene's grid rim from frame 0 at another seed (the particle level set's seeding: a perturbation
- * below the cell's scale), with the variational viscosity's film no-slip on or off: the scatter a
- * seed gives the rim's roughness (tests/grid/rim-outline.ts), against which a change is read.
+ * below the cell's scale): the scatter a seed gives the rim's roughness (tests/grid/rim-outline.ts),
+ * against which a change is read. (The film's no-slip it switched, true|false, was taken back: the
+ * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.)
  *
  *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false FRAMES H [BELOW AX,AZ]
  *     (FRAMES: comma-separated frames to measure; H: the cell size; BELOW, AX,AZ: as
@@ -16,7 +17,8 @@ const json = JSON.parse(readFileSync(file, 'utf8'));
 json.seed = Number(seed);
 const scene = parseScene(json);
 const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
-if (sim.sim.variational) sim.sim.variational.filmWalls = walls === 'true';
+const variational = sim.sim.variational as unknown as { filmWalls?: boolean } | null;
+if (variational && 'filmWalls' in variational) variational.filmWalls = walls === 'true';
 const [ax, az] = (axis ?? '0,0').split(',').map(Number);
 const frames = framesS.split(',').map(Number);
 for (let f = 1; f <= Math.max(...frames); f++) {

@@ -18,10 +18,7 @@
  * folded into the difference as the surface value: δ = 2 (u − U), the surface lying on the face
  * between the cells (no-slip U = 0, a moving wall's U, an object's velocity; a slip wall drops the
  * pair), whose control volume is half solid and so half weighted — the same stress ν (u − U)/(h/2)
- * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. For a tangential
- * sample beside a film thinner than a cell the wall is put nearer, δ = (u − U)/θ with θ = filmTheta
- * (a lubrication film's speed for the film's thickness): on the face, a film of any thickness moved
- * as a film a cell thick (docs/decisions.md, "The rims after the kink rule"). ν per cell is
+ * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. ν per cell is
  * the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
  *
  * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
@@ -39,32 +36,6 @@ import { WIDE_SLOTS as WIDE_SLOTS_, WidePcg, type WideSystem } from './wide-pcg.
 // Imported bindings are getters under tsx's module transform (see store.ts users).
 const MOVING = MOVING_, NOSLIP = NOSLIP_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, SOLID = SOLID_;
 const EDGE_A = EDGE_A_, EDGE_B = EDGE_B_, WIDE_SLOTS = WIDE_SLOTS_;
-
-/**
- * Least distance from a tangential sample to a no-slip surface, in cells (filmTheta): a film under
- * about 0.09 cells thick is held as one of that thickness, so that no row's wall coupling (1/θ²)
- * outgrows a full cell's by more than 100 and the solve's conditioning stays near the full cell's.
- */
-const FILM_THETA_MIN = 0.05;
-
-/**
- * Where a solid's no-slip surface lies from the tangential sample beside it, in cells, for a film
- * f = δ/h < 1 thick along the wall (from φ at the two cells of the sample's face, f = ½ − φ/h) whose
- * sample's control volume holds `vf` of liquid and whose shear term against the wall `ve`. The
- * sample's steady balance with the wall, vf g = ν ve u / (θ h)², gives u = g θ² h² vf / (ν ve);
- * a lubrication film's mean speed is g δ² / 3ν (Reynolds' thin-film limit; Oron, Davis & Bankoff
- * 1997, Rev. Mod. Phys. 69), and the level set's front moves with the sample, so
- * θ = f √(ve / 3 vf) (f / √3 for a film under half a cell, whose two volumes are equal). Where the
- * liquid fills the cell (f = 1) the wall stays on the face between the cells, θ = ½. The wall at a
- * fraction θ of the way to the next sample is Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet
- * condition; the implicit form's objects take the markers' version of the same limit (viscosity.ts
- * filmTheta).
- */
-export function filmTheta(f: number, vf: number, ve: number): number {
-  if (!(f < 1) || !(vf > 0)) return 0.5;
-  const t = f * Math.sqrt(ve / (3 * vf));
-  return t >= 0.5 ? 0.5 : t > FILM_THETA_MIN ? t : FILM_THETA_MIN;
-}
 
 /** Least liquid fraction a face unknown's own term keeps, so that the system stays definite. */
 export const VOLUME_FLOOR = 0.01;
@@ -85,13 +56,6 @@ export class VariationalViscosity {
   private terms = 0;
   private termK = 0;
   iterations = 0;
-  /** A film's no-slip at θ = filmTheta(f) from its sample (true), or every wall on the face, θ = ½ (false: as before, for comparison). */
-  filmWalls = true;
-  /** φ and the cell size of the solve in progress, and the liquid fraction of the edge term being assembled (for filmTheta). */
-  private phi: Float64Array | null = null;
-  private h = 1;
-  private edgeVolume = 0;
-  private wallAxis = 1;
 
   /**
    * One backward-Euler step of Δt on s.u. `phi`: signed distance per cell (negative in the liquid);
@@ -122,8 +86,6 @@ export class VariationalViscosity {
     }
     const f = dt / (h * h);
     const { nb, type } = s;
-    this.phi = phi;
-    this.h = h;
     // τ_aa at the centres of cells with liquid: 2 ν V_c (δ_a u_a)².
     const wall = s.wall;
     for (let c = 0; c < n; c++) {
@@ -151,13 +113,11 @@ export class VariationalViscosity {
         if (wall[c] !== 0 && wall[ma] !== 0 && wall[mb] !== 0 && (mab < 0 || wall[mab] !== 0)) continue;
         const nuE = mab >= 0 ? 0.25 * (nuCell[c] + nuCell[ma] + nuCell[mb] + nuCell[mab]) : (nuCell[c] + nuCell[ma] + nuCell[mb]) / 3;
         this.begin();
-        this.edgeVolume = ve;
         this.pair(s, d, c, mb, a, b);
         this.pair(s, d, c, ma, b, a);
         this.commit(f * nuE * ve);
       }
     }
-    this.phi = null;
     const res = this.solver.solve(sys, x, tolerance, maxIterations);
     this.iterations = res.iterations;
     for (let r = 0; r < rows; r++) {
@@ -222,46 +182,21 @@ export class VariationalViscosity {
     if (rp >= 0 && rq < 0 && this.deep(s, q, a)) {
       const U = this.surfaceValue(s, d, q, a, along);
       if (Number.isNaN(U)) return;
-      this.wallAxis = along;
-      const k = along === a ? 2 : 1 / this.wallTheta(s, p, a);
-      this.add(rp, k);
-      this.termK -= k * U;
+      this.add(rp, 2);
+      this.termK -= 2 * U;
       return;
     }
     if (rq >= 0 && rp < 0 && this.deep(s, p, a)) {
       const U = this.surfaceValue(s, d, p, a, along);
       if (Number.isNaN(U)) return;
-      this.wallAxis = along;
-      const k = along === a ? 2 : 1 / this.wallTheta(s, q, a);
-      this.add(rq, -k);
-      this.termK += k * U;
+      this.add(rq, -2);
+      this.termK += 2 * U;
       return;
     }
     if (rp >= 0) this.add(rp, 1);
     else this.termK += s.u[a][p];
     if (rq >= 0) this.add(rq, -1);
     else this.termK -= s.u[a][q];
-  }
-
-  /** θ of the no-slip wall beside the unknown sample (c, a) in the edge term being assembled (filmTheta). */
-  private wallTheta(s: GridStore, c: number, a: number): number {
-    const phi = this.phi;
-    if (!this.filmWalls || !phi) return 0.5;
-    const m = s.nb[6 * c + 2 * a];
-    const p = m >= 0 && s.type[m] !== SOLID ? 0.5 * (phi[c] + phi[m]) : phi[c];
-    if (this.atFront(s, c, this.wallAxis) || (m >= 0 && this.atFront(s, m, this.wallAxis))) return 0.5;
-    return filmTheta(0.5 - p / this.h, this.fractions.face[3 * c + a], this.edgeVolume);
-  }
-
-  /** Whether cell c has a neighbour across an axis other than the wall's with no film (φ ≥ h/2): a film's front. */
-  private atFront(s: GridStore, c: number, wallAxis: number): boolean {
-    const phi = this.phi!, lim = 0.5 * this.h;
-    for (let e = 0; e < 6; e++) {
-      if (e >> 1 === wallAxis) continue;
-      const n = s.nb[6 * c + e];
-      if (n >= 0 && s.type[n] !== SOLID && phi[n] >= lim) return true;
-    }
-    return false;
   }
 
   private add(row: number, coef: number): void {
