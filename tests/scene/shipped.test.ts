@@ -183,14 +183,19 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     return { near: near / p.count, floor };
   };
 
-  it('honey-on-spinner (particle): the honey coats the rod and drips off it onto the floor (about 30 s of CPU)', () => {
+  it('honey-on-spinner (particle): the honey coats the rod and drips off it onto the floor (about 10 s of CPU)', () => {
     const sim = make(shipped('honey-on-spinner'), 'particle');
     for (let f = 0; f < 60; f++) sim.stepFrame();
     const r = onRod(sim.fluidPoints());
-    console.log(`honey-on-spinner (particle) at 2 s: ${(100 * r.near).toFixed(0)} % within 1 cm of the rod, ${r.floor} particles on the floor`);
-    // The description: 69 % at 2 s, 50 % at 4 s, drips apart on the floor. At the rod's former friction
-    // 0.5 (half the no-slip in the implicit viscosity) it was 48 % at 2 s and 25 % at 4 s.
-    expect(r.near).toBeGreaterThan(0.6);
+    for (let f = 60; f < 120; f++) sim.stepFrame();
+    const late = onRod(sim.fluidPoints());
+    console.log(`honey-on-spinner (particle): ${(100 * r.near).toFixed(0)} % within 1 cm of the rod at 2 s, ${(100 * late.near).toFixed(0)} % at 4 s; ${r.floor} particles on the floor at 2 s`);
+    // The description: 58 % at 2 s, 45 % at 4 s, drips apart on the floor (69 % and 50 % before the
+    // second pressure solve added to the first next to a body: docs/decisions.md, "Stop 44's merge").
+    // At the rod's former friction 0.5 (half the no-slip in the implicit viscosity) it was 48 % at 2 s
+    // and 25 % at 4 s: the coat that slips off is what these bounds catch.
+    expect(r.near).toBeGreaterThan(0.52);
+    expect(late.near).toBeGreaterThan(0.38);
     expect(r.floor).toBeGreaterThan(0);
   });
 
