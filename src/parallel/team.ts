@@ -127,7 +127,8 @@ const SPIN_MS = 0.05;
  * The calling thread polls for the spawned threads' DONE this long (µs) before it sleeps, as a
  * barrier does: it has finished its own share and the others' are ending, so the core it holds
  * has nothing else of the job to do (without it, every job whose calling thread finished first
- * paid a futex wake-up on the critical path; docs/decisions.md, branch team3).
+ * paid a futex wake-up on the critical path; docs/decisions.md, "Where the particle team's second
+ * thread waits").
  */
 const DONE_SPIN_US = 1000 * SPIN_MS;
 

@@ -15,8 +15,8 @@ export const teamWork = {
   teamRowsOnOneThread: false,
   /**
    * On a team, a move runs in the contacts' run (liquid-contacts.ts contactsTakeMove) where it can:
-   * one run a move instead of two (the same bits either way). False: every move a job of its own,
-   * as before branch team3 (bench/threads-frames.ts --separate-moves measures the two).
+   * one run a move instead of two (the same bits either way). False: every move a job of its own
+   * (bench/threads-frames.ts --separate-moves measures the two).
    */
   movesWithContacts: true,
 };
