@@ -15,9 +15,7 @@
  * t, mean v_y mm/s, mean height's change mm, RMS speed mm/s, pressure passes, sub-timesteps), and
  * any particle.* setting as p.name=value (p.pressureIterations=8).
  */
-import { createSimulation, parseScene } from '../src/index.ts';
-import type { SceneInput } from '../src/scene/schema.ts';
-import type { ParticleSimulation } from '../src/particle/simulation.ts';
+import { poolScene, sim } from '../tests/particle/physics-cases.ts';
 
 const args = process.argv.slice(2);
 const pos = args.filter((a) => !a.includes('='));
@@ -26,15 +24,7 @@ const width = Number(pos[0] ?? 4.8) / 100, depth = Number(pos[1] ?? 20) / 100, s
 const r = Number(kv.r ?? 0.004), nu = Number(kv.nu ?? 1e-6), fps = Number(kv.fps ?? 240), squash = Number(kv.squash ?? 0.003);
 const particle: Record<string, unknown> = { radius: r, substeps: 1 };
 for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
-const scene: SceneInput = {
-  name: 'column', fps, duration: seconds + 1,
-  domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
-  materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: nu, unit: 'm2/s' } } },
-  adhesion: [],
-  bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
-  particle,
-};
-const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
+const s = sim(poolScene({ r, depth, width, nu, fps, duration: seconds + 1, adhesion: 'default', particle }));
 const L = s.ctx.liquid, n = L.count, u = Math.sqrt(9.81 * depth);
 let floor = Infinity, y0 = 0;
 for (let i = 0; i < n; i++) floor = Math.min(floor, L.pos[3 * i + 1]);

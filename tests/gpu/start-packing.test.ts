@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
-import type { SceneInput } from '../../src/scene/schema.ts';
+import { poolScene } from '../particle/physics-cases.ts';
 import { CLAMP_PARAMS, PARAM_BYTES } from '../../src/gpu/wgsl.ts';
 import { writeConstants } from '../../src/gpu/params.ts';
 import { GPU_SKIP, gpuFrames, releaseGpuAfterAll } from './device.ts';
@@ -23,13 +23,7 @@ releaseGpuAfterAll();
 
 const R = 0.004, width = 0.05, depth = 0.05;
 
-const input: SceneInput = {
-  name: 'pool', fps: 30, duration: 1,
-  domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
-  materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
-  bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
-  particle: { radius: R },
-};
+const input = poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', duration: 1 });
 
 /** RMS speed / √(g h) of n particles' velocities (xyz each). */
 function rms(vel: ArrayLike<number>, n: number): number {

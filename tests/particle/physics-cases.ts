@@ -16,14 +16,21 @@ export function sim(input: SceneInput): ParticleSimulation {
   return createSimulation(parseScene(input), 'particle') as ParticleSimulation;
 }
 
-/** A pool filling a closed box of width `width` to depth `depth`, liquid of kinematic viscosity ν (m²/s). */
-export function poolScene(o: { r: number; depth: number; width: number; nu?: number; particle?: ParticleSettings; fps?: number }): SceneInput {
+/**
+ * A pool filling a box of width `width` to depth `depth` (the box twice as tall; closed, or open at the
+ * top with `openTop`), liquid of kinematic viscosity ν (m²/s), its cohesion off or, with
+ * `adhesion: 'default'`, the scene format's default.
+ */
+export function poolScene(o: {
+  r: number; depth: number; width: number; nu?: number; particle?: ParticleSettings; fps?: number;
+  adhesion?: 'off' | 'default'; openTop?: boolean; duration?: number;
+}): SceneInput {
   const { r, depth, width } = o;
   return {
-    name: 'pool', fps: o.fps ?? 30, duration: 10,
-    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
+    name: 'pool', fps: o.fps ?? 30, duration: o.duration ?? 10,
+    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip', ...(o.openTop ? { faces: { ymax: 'open' } } : {}) },
     materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: o.nu ?? 0.01, unit: 'm2/s' } } },
-    adhesion: [{ between: ['w', 'w'], type: 'attract', strength: 0 }],
+    ...(o.adhesion === 'default' ? {} : { adhesion: [{ between: ['w', 'w'], type: 'attract', strength: 0 }] }),
     bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
     particle: { radius: r, ...o.particle },
   };

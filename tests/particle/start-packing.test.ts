@@ -8,22 +8,12 @@
  * lattice").
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation, parseScene } from '../../src/index.ts';
-import type { SceneInput } from '../../src/scene/schema.ts';
+import { poolScene, sim } from './physics-cases.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 
 const R = 0.004;
 
-function pool(width: number, depth: number): ParticleSimulation {
-  const scene: SceneInput = {
-    name: 'pool', fps: 30, duration: 1,
-    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
-    materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
-    bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
-    particle: { radius: R },
-  };
-  return createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
-}
+const pool = (width: number, depth: number): ParticleSimulation => sim(poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', duration: 1 }));
 
 /** The sorted distinct values of one coordinate (rows or columns), to 1e-9 m. */
 function levels(s: ParticleSimulation, axis: number): number[] {

@@ -9,22 +9,13 @@
  * its top at 5.7 cm; now 0.025 √(g h), 3.1 cm.
  */
 import { describe, expect, it } from 'vitest';
-import { createSimulation, parseScene } from '../../src/index.ts';
-import type { SceneInput } from '../../src/scene/schema.ts';
+import { poolScene, sim } from './physics-cases.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 
 const R = 0.004;
 
-function waterPool(width: number, depth: number): ParticleSimulation {
-  const scene: SceneInput = {
-    name: 'water-pool', fps: 30, duration: 1,
-    domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip', faces: { ymax: 'open' } },
-    materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
-    bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
-    particle: { radius: R },
-  };
-  return createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
-}
+const waterPool = (width: number, depth: number): ParticleSimulation =>
+  sim(poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', openTop: true, duration: 1 }));
 
 describe('a water pool filling a box that is not a whole number of particle cells wide', () => {
   it('is sampled with every particle at least its face\'s clearance inside the walls (half its columns\' spacing, within 2 % of r), each holding (2r)³', () => {
@@ -69,14 +60,7 @@ describe('a water pool rests over seconds, default adhesion, 4 mm particles', ()
   // pressure-filter.ts; docs/decisions.md "Water at rest"): 0.0026 over 0.5–1 s, worst frame 0.0032.
   it('9.6 × 4.8 cm, ν 1e-6 m²/s: RMS ≤ 0.005 √(g h) over seconds 0.5–1, no frame over 0.008', () => {
     const width = 0.096, depth = 0.048;
-    const scene: SceneInput = {
-      name: 'water-pool', fps: 30, duration: 1,
-      domain: { min: [0, 0, 0], max: [width, 2 * depth, width], boundary: 'noslip' },
-      materials: { w: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' } } },
-      bodies: [{ material: 'w', shape: { type: 'box', center: [width / 2, depth / 2, width / 2], size: [width, depth, width] } }],
-      particle: { radius: R },
-    };
-    const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation, L = s.ctx.liquid;
+    const s = sim(poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', duration: 1 })), L = s.ctx.liquid;
     const u = Math.sqrt(9.81 * depth);
     let sum = 0, frames = 0, worst = 0;
     for (let f = 1; f <= 30; f++) {
