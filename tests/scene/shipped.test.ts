@@ -27,6 +27,20 @@ function quantile(p: FluidPoints, axis: number, q: number, keep: (y: number) => 
   return v.length === 0 ? NaN : v[Math.min(v.length - 1, Math.floor(q * v.length))];
 }
 
+/**
+ * A dropped block's bounce: its centre of mass's height over `rest` after each of `frames` frames,
+ * the frame of its lowest in the first 15 (the impact) and its highest from then on.
+ */
+function bounce(sim: Simulation, rest: number, frames: number): { y: number[]; impact: number; after: number } {
+  const y: number[] = [];
+  for (let f = 0; f < frames; f++) {
+    sim.stepFrame();
+    y.push(sim.metrics().centerOfMass[1] / rest);
+  }
+  const impact = y.indexOf(Math.min(...y.slice(0, 15)));
+  return { y, impact, after: Math.max(...y.slice(impact)) };
+}
+
 describe('shipped scenes, quick', () => {
   it('gpu-dam-break (particle): the front runs along the floor and reaches the far wall (118 mm) by frame 5', () => {
     const sim = make(shipped('gpu-dam-break'), 'particle');
@@ -60,14 +74,8 @@ describe('shipped scenes, quick', () => {
     const json = shipped('jelly-block');
     json.grid.cellSize = 0.01;
     const sim = make(json, 'grid');
-    const rest = 0.03; // the centre of mass of the 6 cm cube at rest on the floor
-    const y: number[] = [];
-    for (let f = 0; f < 45; f++) {
-      sim.stepFrame();
-      y.push(sim.metrics().centerOfMass[1] / rest);
-    }
-    const impact = y.indexOf(Math.min(...y.slice(0, 15)));
-    const after = Math.max(...y.slice(impact)), settled = y[44];
+    const { y, impact, after } = bounce(sim, 0.03, 45); // 0.03: the 6 cm cube's centre of mass at rest on the floor
+    const settled = y[44];
     const b = sim.metrics().bounds;
     console.log(`jelly-block (grid, 1 cm): centre of mass over rest height lowest ${y[impact].toFixed(2)}, highest after ${after.toFixed(2)}, at 1.5 s ${settled.toFixed(2)}; width ${(100 * (b.max[0] - b.min[0])).toFixed(1)} cm`);
     // The scene's 5 mm cells: 0.48, 0.81, 0.61 at 2 s (the description: 0.48, 0.81, 0.60 at 3 s).
@@ -79,14 +87,8 @@ describe('shipped scenes, quick', () => {
   });
   it('jello-drop (grid, the scene as shipped): it squashes on impact, springs back up past its rest height and settles close to its shape', () => {
     const sim = make(shipped('jello-drop'), 'grid');
-    const rest = 0.0275; // the centre of mass of the 5.5 cm cube at rest on the floor
-    const y: number[] = [];
-    for (let f = 0; f < 60; f++) {
-      sim.stepFrame();
-      y.push(sim.metrics().centerOfMass[1] / rest);
-    }
-    const impact = y.indexOf(Math.min(...y.slice(0, 15)));
-    const after = Math.max(...y.slice(impact)), settled = y[59];
+    const { y, impact, after } = bounce(sim, 0.0275, 60); // 0.0275: the 5.5 cm cube's centre of mass at rest on the floor
+    const settled = y[59];
     const b = sim.metrics().bounds;
     console.log(`jello-drop (grid): centre of mass over rest height lowest ${y[impact].toFixed(2)}, highest after ${after.toFixed(2)}, at 2 s ${settled.toFixed(2)}; ${(100 * (b.max[0] - b.min[0])).toFixed(1)} cm wide, ${(100 * b.max[1]).toFixed(1)} cm high`);
     // Measured (main 64c3511): 0.71, 1.50, 0.91; 7 cm wide and 6 cm high at 2 s (the cube 5.5 cm,
