@@ -91,11 +91,17 @@ export class GridEngineSimulation implements Simulation {
     let mass = 0, ke = 0, maxSpeed = 0, cells = 0;
     const com: Vec3 = [0, 0, 0], mom: Vec3 = [0, 0, 0];
     const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+    // The mass in each cell: the liquid the tracker holds there where it can say (markers: their
+    // volume in the cell, so a cell a marker layer half fills weighs half, as the drawn surface
+    // does), else its fraction of the cell. The bounds stay those of the cells it counts as liquid.
+    let fractions: Float64Array | null = null;
+    if (sim.tracker.liquidFractions) sim.tracker.liquidFractions(sim, (fractions = new Float64Array(s.count)));
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] === FLUID) cells++;
       // Every cell holding liquid, by the tracker's fraction (a level set's surface cuts air cells too).
-      const w = s.type[c] === SOLID ? 0 : sim.tracker.cellFraction(s, c, h);
-      if (w <= 1e-9) continue;
+      const inside = s.type[c] === SOLID ? 0 : sim.tracker.cellFraction(s, c, h);
+      const w = s.type[c] === SOLID ? 0 : fractions ? fractions[c] : inside;
+      if (w <= 1e-9 && inside <= 1e-9) continue;
       const mc = rho * h * h * h * w;
       const x = [d.origin[0] + h * (s.ci[c] + 0.5), d.origin[1] + h * (s.cj[c] + 0.5), d.origin[2] + h * (s.ck[c] + 0.5)];
       let speed2 = 0;
@@ -105,12 +111,13 @@ export class GridEngineSimulation implements Simulation {
         mom[a] += mc * v;
         com[a] += mc * x[a];
         speed2 += v * v;
+        if (inside <= 1e-9) continue;
         min[a] = Math.min(min[a], x[a] - 0.5 * h);
         max[a] = Math.max(max[a], x[a] + 0.5 * h);
       }
       mass += mc;
       ke += 0.5 * mc * speed2;
-      maxSpeed = Math.max(maxSpeed, Math.sqrt(speed2));
+      if (inside > 1e-9) maxSpeed = Math.max(maxSpeed, Math.sqrt(speed2));
     }
     if (mass > 0) for (let a = 0; a < 3; a++) com[a] /= mass;
     if (cells === 0) { min.fill(0); max.fill(0); }

@@ -86,17 +86,28 @@ describe('shipped scenes, quick', () => {
     expect(Math.abs(y[44] - y[34])).toBeLessThan(0.05);
   });
   it('jello-drop (grid, the scene as shipped): it squashes on impact, springs back up past its rest height and settles close to its shape', () => {
+    // The centre of mass is the markers' (metrics weighs a cell by the markers in it): on the cell
+    // count alone a 5.5 cm cube on 1 cm cells read 1.09 or 0.91 of its rest height at rest, as its
+    // top half-filled layer of cells counted or not (docs/decisions.md, "jello-drop's settled height").
+    const atRest = shipped('jello-drop');
+    atRest.bodies[0].shape.center[1] = 0.0275;
+    expect(make(atRest, 'grid').metrics().centerOfMass[1] / 0.0275).toBeCloseTo(1, 1.5); // within 1.6 %
     const sim = make(shipped('jello-drop'), 'grid');
     const { y, impact, after } = bounce(sim, 0.0275, 60); // 0.0275: the 5.5 cm cube's centre of mass at rest on the floor
     const settled = y[59];
+    const last = y.slice(45); // 1.5 to 2 s
+    const mean = last.reduce((a, b) => a + b) / last.length, swing = Math.max(...last) - Math.min(...last);
     const b = sim.metrics().bounds;
-    console.log(`jello-drop (grid): centre of mass over rest height lowest ${y[impact].toFixed(2)}, highest after ${after.toFixed(2)}, at 2 s ${settled.toFixed(2)}; ${(100 * (b.max[0] - b.min[0])).toFixed(1)} cm wide, ${(100 * b.max[1]).toFixed(1)} cm high`);
-    // Measured (main 64c3511): 0.71, 1.50, 0.91; 7 cm wide and 6 cm high at 2 s (the cube 5.5 cm,
-    // its bounds on 1 cm cells). The description: 0.71, 1.53, 0.95.
-    expect(y[impact]).toBeLessThan(0.85);
+    console.log(`jello-drop (grid): centre of mass over rest height lowest ${y[impact].toFixed(2)}, highest after ${after.toFixed(2)}, at 2 s ${settled.toFixed(2)}, 1.5–2 s ${mean.toFixed(3)} ± ${(swing / 2).toFixed(3)}; ${(100 * (b.max[0] - b.min[0])).toFixed(1)} cm wide, ${(100 * b.max[1]).toFixed(1)} cm high`);
+    // Measured (branch depart): 0.71, 1.46, 0.93; 1.5–2 s 0.94 ± 0.03; 7 cm wide and 6 cm high at 2 s
+    // (the cube 5.5 cm, its bounds on 1 cm cells). A block this stiff (μ_E 3 000 Pa) sags under its
+    // own weight: 2ρgH / 3Y = 0.09 of its rest height for a free column, Y = 1.5 μ_E; 0.085 at rest
+    // on 5 mm cells, 0.025 at four times the modulus.
+    expect(y[impact]).toBeLessThan(0.8);
     expect(after).toBeGreaterThan(1.3);
-    expect(settled).toBeGreaterThan(0.8);
-    expect(settled).toBeLessThan(1.1);
+    expect(mean).toBeGreaterThan(0.88);
+    expect(mean).toBeLessThan(0.98);
+    expect(swing).toBeLessThan(0.1); // settling: it swung 0.73 to 1.46 after the impact
     // It does not yield into a puddle: at 2 s still about as high as wide.
     expect(b.max[1] - b.min[1]).toBeGreaterThan(0.045);
     expect(b.max[0] - b.min[0]).toBeLessThan(0.08);

@@ -131,7 +131,7 @@ export class MarkerTracker implements SurfaceTracker {
     }
   }
 
-  /** A cell holding a marker is liquid, all of it (the metrics' weight; the markers' own volume per cell: liquidFractions). */
+  /** A cell holding a marker is liquid, all of it (the metrics' bounds; the markers' own volume per cell, the metrics' mass: liquidFractions). */
   cellFraction(s: GridStore, c: number): number {
     return s.type[c] === FLUID ? 1 : 0;
   }
