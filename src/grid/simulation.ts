@@ -94,8 +94,9 @@ export class GridEngineSimulation implements Simulation {
     // The mass in each cell: the liquid the tracker holds there where it can say (markers: their
     // volume in the cell, so a cell a marker layer half fills weighs half, as the drawn surface
     // does), else its fraction of the cell. The bounds stay those of the cells it counts as liquid.
+    // Smoke (every box cell simulated air, no markers) keeps the cells' weight.
     let fractions: Float64Array | null = null;
-    if (sim.tracker.liquidFractions) sim.tracker.liquidFractions(sim, (fractions = new Float64Array(s.count)));
+    if (sim.tracker.liquidFractions && !sim.ext.smoke) sim.tracker.liquidFractions(sim, (fractions = new Float64Array(s.count)));
     for (let c = 0; c < s.count; c++) {
       if (s.type[c] === FLUID) cells++;
       // Every cell holding liquid, by the tracker's fraction (a level set's surface cuts air cells too).
