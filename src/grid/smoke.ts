@@ -10,7 +10,11 @@
  *   3b. sources set density 1 and their temperature in the cells of their slab and push the air at
  *       their speed; buoyancy (equation 27, signs as in the schema: hotter rises, denser sinks);
  *       wind (equation 26) pulls the air outside the smoke (density < ρ0) towards the wind
- *       velocity at k_wind = 1 /s;
+ *       velocity at k_wind = 1 /s, along the axes the wind blows on. The tutorial pulls the whole
+ *       velocity at the border of its air buffer; over a whole box of air, a pull on every axis
+ *       would also brake the air that a plume draws up and round (a cross-wind along x held the
+ *       plume's rise and its drift back: docs/decisions.md, "Scenes that depart from their
+ *       descriptions"), and a scene without wind gets no pull at all;
  *   3c. vorticity confinement (vorticity.ts) — registered for liquids too;
  *   4.  density and temperature are advected by backward traces (after the projection).
  * The density field is what the renderer draws: `smokePoints` lists the cells with ρ_s > ρ0 as
@@ -126,7 +130,7 @@ export class Smoke {
         if (m < 0) continue;
         const rf = 0.5 * (rho[c] + rho[m]), tf = 0.5 * (T[c] + T[m]);
         if (gl > 0) s.u[a][c] += (dt * (weight * rf - buoyancy * (tf - ambient)) * g[a]) / gl;
-        if (rf < SMOKE_THRESHOLD) s.u[a][c] += relax * (wind[a] - s.u[a][c]);
+        if (rf < SMOKE_THRESHOLD && wind[a] !== 0) s.u[a][c] += relax * (wind[a] - s.u[a][c]);
       }
     }
   }

@@ -158,7 +158,7 @@ describe('shipped scenes, quick', () => {
 });
 
 describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
-  it('smoke-plume (grid): the plume reaches the open top by about 2 s and its upper third drifts 20–28 cm downwind by 3 s (about 25 s of CPU)', () => {
+  it('smoke-plume (grid): the plume reaches the open top by about 2 s and its upper third drifts 20–28 cm downwind at 2 and 3 s (about 25 s of CPU)', () => {
     const sim = make(shipped('smoke-plume'), 'grid');
     /** The smoke's top (99th percentile of its cells' heights) and its upper third's median x over the vent's (−15 cm). */
     const plume = () => {
@@ -172,11 +172,11 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     const at3 = plume();
     console.log(`smoke-plume: top ${(100 * at2.top).toFixed(1)} cm at 2 s; upper third ${(100 * at2.drift).toFixed(1)} cm downwind of the vent at 2 s, ${(100 * at3.drift).toFixed(1)} cm at 3 s`);
     // The box is 80 cm high; the description: the top at about 2 s, the upper third 20–28 cm
-    // downwind (2 and 3 s when it was written). Measured (branch depart): top 77 cm at 2 s; the
-    // drift 18 cm at 2 s and 24 cm at 3 s (medians of 2 cm cells: they move in 2 cm steps), the
-    // same to the cell for winds 1e-7 apart and with the wind held at the box's open faces only.
+    // downwind (2 and 3 s). Measured (branch depart, the wind pulling the air along x only): top
+    // 75 cm at 2 s; the drift 22 cm at 2 s and 24 cm at 3 s (medians of 2 cm cells: they move in
+    // 2 cm steps). With the pull on every axis it was 18 cm at 2 s (the air's rise braked).
     expect(at2.top).toBeGreaterThan(0.7);
-    expect(at2.drift).toBeGreaterThan(0.15);
+    expect(at2.drift).toBeGreaterThan(0.19);
     expect(at3.drift).toBeGreaterThan(0.2);
     expect(at3.drift).toBeLessThan(0.28);
   });
