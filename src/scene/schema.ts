@@ -365,7 +365,7 @@ export const gridSettings = z
       .strictObject({
         buoyancy: nonneg.default(1).describe('Upward acceleration per unit temperature above ambient, m/s²/°C.'),
         weight: nonneg.default(0.1).describe('Downward acceleration per unit smoke density, m/s².'),
-        wind: vec3.default([0, 0, 0]).describe('Wind velocity, m/s.'),
+        wind: vec3.default([0, 0, 0]).describe('Wind velocity, m/s: the air outside the smoke is pulled towards it at 1 /s along the axes it blows on.'),
         ambient: num.default(20).describe('Ambient temperature, °C.'),
       })
       .optional()
