@@ -73,6 +73,34 @@ export function separatesUnderObjects(nu: number, g: number, h: number): boolean
   return g * h * h * h > nu * nu;
 }
 
+/**
+ * Whether a cell has an object's cell (a solid that is not a wall of the domain) on one of its six
+ * sides whose velocity points away from it: a driven or free body leaving the liquid, which it
+ * cannot pull after it.
+ */
+function leavingObject(s: GridStore, c: number): boolean {
+  const { nb, type, wall, solidVel } = s;
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (m < 0 || type[m] !== SOLID || wall[m] !== 0) continue;
+    const v = solidVel[d >> 1][m];
+    // On the −a side the body leaves along −a, on the +a side along +a.
+    if ((d & 1) === 0 ? v < 0 : v > 0) return true;
+  }
+  return false;
+}
+
+/** Whether a cell has an air cell on one of its four sides across axis `a` (marked AIR: released rows count). */
+function airBeside(s: GridStore, c: number, a: number): boolean {
+  const { nb, type } = s;
+  for (let d = 0; d < 6; d++) {
+    if (d >> 1 === a) continue;
+    const m = nb[6 * c + d];
+    if (m >= 0 && type[m] === AIR) return true;
+  }
+  return false;
+}
+
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
 const MAX_RELEASE_PASSES = 2;
 /** A row beside a solid is released below −RELEASE_TOLERANCE × max |q| (the solve's own noise stays). */
@@ -190,13 +218,19 @@ export class PressureSolver {
       if (!(q < 0)) continue;
       const above = nb[6 * c + up];
       // A solid above: a wall of the domain (the lid), or an object where `releaseObjects`.
-      if (above < 0 || type[above] !== SOLID || (wall[above] === 0 && !this.releaseObjects)) continue;
+      const hanging = above >= 0 && type[above] === SOLID && (wall[above] !== 0 || this.releaseObjects);
+      // An object beside c on any side that moves away from it (where `releaseObjects`).
+      const leaving = this.releaseObjects && leavingObject(s, c);
+      if (!hanging && !leaving) continue;
       if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
       if (!(q < floor)) continue;
-      // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
-      let m = nb[6 * c + down];
-      while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
-      if (m >= 0 && type[m] !== AIR) continue;
+      if (!leaving) {
+        // The column under c: liquid down to air (hanging: released) or to a solid (standing: held,
+        // but where `releaseObjects` and air lies beside c, the gap's way in).
+        let m = nb[6 * c + down];
+        while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
+        if (m >= 0 && type[m] !== AIR && !(this.releaseObjects && airBeside(s, c, up >> 1))) continue;
+      }
       list[found++] = c;
     }
     for (let t = count; t < found; t++) type[list[t]] = AIR;

@@ -248,7 +248,9 @@ export class LevelSetTracker implements SurfaceTracker {
         if (m < 0 || type[m] !== SOLID) continue;
         const a = d >> 1;
         // Solid on the −a side: the liquid leaves through the +a face; on the +a side, through c's own −a face.
-        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) : -u[a][c];
+        // The gap widens by the liquid's speed away from the solid plus the solid's own away from the liquid.
+        const v = s.solidVel[a][m];
+        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) - v : v - u[a][c];
         if (w > away) away = w;
       }
       if (!(away > 0)) continue;
