@@ -226,10 +226,10 @@ export class PressureSolver {
       if (!(q < floor)) continue;
       if (!leaving) {
         // The column under c: liquid down to air (hanging: released) or to a solid (standing: held,
-        // but where `releaseObjects` and air lies beside c, the gap's way in).
+        // but under an object, where `releaseObjects`, with air beside c: the gap's way in).
         let m = nb[6 * c + down];
         while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
-        if (m >= 0 && type[m] !== AIR && !(this.releaseObjects && airBeside(s, c, up >> 1))) continue;
+        if (m >= 0 && type[m] !== AIR && !(wall[above] === 0 && airBeside(s, c, up >> 1))) continue;
       }
       list[found++] = c;
     }
