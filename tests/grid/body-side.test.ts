@@ -12,7 +12,7 @@
  * set opens the gap by the body's speed away from the liquid too (trackers/levelset.ts openGaps).
  */
 import { describe, expect, it } from 'vitest';
-import { parseScene } from '../../src/index.ts';
+import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
 import { GridSimulation } from '../../src/grid/step.ts';
 import { bodySideScene, sideMeasure } from './body-side.ts';
 
@@ -85,6 +85,21 @@ describe('grid: water beside a solid and in a moving body\'s gap', () => {
     // Before: the row under the plate held liquid to 0.15 s (a funnel); now it leaves by 0.1 s.
     expect(at10.top).toBeLessThan(0.225);
     expect(at15.top).toBeLessThan(0.2);
+  });
+
+  it('a run restored while a plate leaves the pool continues bit for bit', () => {
+    // Frames 3–6 of the lift: rows released under the rising plate every step, the gaps opened by
+    // the plate's speed (the level set's exact-φ flags are in the checkpoint).
+    const a = createSimulation(parseScene(bodySideScene('lift', h)), 'grid');
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const b = restoreSimulation(a.save());
+    let released = 0;
+    for (let f = 0; f < 4; f++) {
+      released += a.stepFrame().counters.releasedCells ?? 0;
+      b.stepFrame();
+    }
+    expect(released).toBeGreaterThan(0);
+    expect(Array.from(b.save())).toEqual(Array.from(a.save()));
   });
 
   it('honey at the cell scale (Ga = g h³ / ν² ≤ 1) stays with a paddle that leaves it', () => {
