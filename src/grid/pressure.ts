@@ -29,13 +29,18 @@
  * air and whose pressure comes out negative holds p = 0 instead (an active set: marked AIR for
  * another solve, at most MAX_RELEASE_PASSES more), and the level set opens the gap there
  * (trackers/levelset.ts openGaps). Without it liquid under a lid or a body was held up by tension
- * (the dam break's sheet under its lid, a splash on a plate's underside). Rows beside or on a solid
- * and columns standing on a solid keep the plain solve (their bits too). Under an object the release
- * acts only where the liquid's Galilei number at the cell size, Ga = g h³ / ν², is above 1
- * (`separatesUnderObjects`): a layer a cell thick of a liquid with Ga ≤ 1 (honey, gel, paint at
- * their cells) moves at the cell scale under its viscosity, not its weight, and its coat under a
- * ball or a rod, which the grid holds without an adhesion model, keeps the plain solve (released,
- * honey-drop's coat opened: docs/decisions.md, "Separating walls under any solid").
+ * (the dam break's sheet under its lid, a splash on a plate's underside). At an object (not a wall
+ * of the domain) two more rows are released: a row beside an object whose velocity points away
+ * from it on any side (a driven or free body leaving the liquid: a paddle moving off a slab, a
+ * plate lifted off a pool), and a row under an object over a column standing on a solid where the
+ * row has air beside it, the way in for the gap (a column from a pool up to a plate's underside).
+ * Other rows beside or on a solid, and standing columns under the lid, keep the plain solve (their
+ * bits too). At objects the release acts only where the liquid's Galilei number at the cell size,
+ * Ga = g h³ / ν², is above 1 (`separatesUnderObjects`): a layer a cell thick of a liquid with
+ * Ga ≤ 1 (honey, gel, paint at their cells) moves at the cell scale under its viscosity, not its
+ * weight, and its coat under a ball or on a rod, which the grid holds without an adhesion model,
+ * keeps the plain solve (released, honey-drop's coat opened: docs/decisions.md, "Separating walls
+ * under any solid"; "Separating walls at moving bodies").
  */
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -71,6 +76,34 @@ const NO_SHARE = new Float64Array(0);
  */
 export function separatesUnderObjects(nu: number, g: number, h: number): boolean {
   return g * h * h * h > nu * nu;
+}
+
+/**
+ * Whether a cell has an object's cell (a solid that is not a wall of the domain) on one of its six
+ * sides whose velocity points away from it: a driven or free body leaving the liquid, which it
+ * cannot pull after it.
+ */
+function leavingObject(s: GridStore, c: number): boolean {
+  const { nb, type, wall, solidVel } = s;
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (m < 0 || type[m] !== SOLID || wall[m] !== 0) continue;
+    const v = solidVel[d >> 1][m];
+    // On the −a side the body leaves along −a, on the +a side along +a.
+    if ((d & 1) === 0 ? v < 0 : v > 0) return true;
+  }
+  return false;
+}
+
+/** Whether a cell has an air cell on one of its four sides across axis `a` (marked AIR: released rows count). */
+function airBeside(s: GridStore, c: number, a: number): boolean {
+  const { nb, type } = s;
+  for (let d = 0; d < 6; d++) {
+    if (d >> 1 === a) continue;
+    const m = nb[6 * c + d];
+    if (m >= 0 && type[m] === AIR) return true;
+  }
+  return false;
 }
 
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
@@ -156,8 +189,9 @@ export class PressureSolver {
    */
   releaseUp = -1;
   /**
-   * Rows under an object (not a wall of the domain) are released too: set where the liquid's
-   * Galilei number at the cell size is above 1 (`separatesUnderObjects`).
+   * Rows at an object (not a wall of the domain) are released too — under it over a column that
+   * ends in air or, with air beside the row, on a solid; beside it where it moves away — set where
+   * the liquid's Galilei number at the cell size is above 1 (`separatesUnderObjects`).
    */
   releaseObjects = false;
   /** How many liquid cells the last projection released at a solid (q = 0 there; `releasedCells`). */
@@ -168,10 +202,11 @@ export class PressureSolver {
   releasedCells = new Int32Array(0);
 
   /**
-   * Marks AIR, for the next solve, the liquid cells under a solid (on the `releaseUp` side) whose
-   * liquid column below ends in air and whose q (the solve's, plus the last pressure where the solve
-   * is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q|; `count` cells are
-   * marked already. Returns the new count.
+   * Marks AIR, for the next solve, the liquid cells whose q (the solve's, plus the last pressure
+   * where the solve is a correction, not `warm`) came out below −RELEASE_TOLERANCE × max |q| and
+   * that hang from a solid (on the `releaseUp` side) over a liquid column that ends in air — or, under
+   * an object, that ends on a solid with air beside the cell — or (`releaseObjects`) lie beside an
+   * object moving away from them; `count` cells are marked already. Returns the new count.
    */
   private releaseTension(s: GridStore, count: number, warm: boolean): number {
     const { type, nb, pressure, wall } = s, row = this.row, x = this.x;
@@ -190,13 +225,19 @@ export class PressureSolver {
       if (!(q < 0)) continue;
       const above = nb[6 * c + up];
       // A solid above: a wall of the domain (the lid), or an object where `releaseObjects`.
-      if (above < 0 || type[above] !== SOLID || (wall[above] === 0 && !this.releaseObjects)) continue;
+      const hanging = above >= 0 && type[above] === SOLID && (wall[above] !== 0 || this.releaseObjects);
+      // An object beside c on any side that moves away from it (where `releaseObjects`).
+      const leaving = this.releaseObjects && leavingObject(s, c);
+      if (!hanging && !leaving) continue;
       if (floor !== floor) floor = -RELEASE_TOLERANCE * this.pressureScale(s, warm);
       if (!(q < floor)) continue;
-      // The column under c: liquid down to air (hanging: released) or to a solid (standing: held).
-      let m = nb[6 * c + down];
-      while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
-      if (m >= 0 && type[m] !== AIR) continue;
+      if (!leaving) {
+        // The column under c: liquid down to air (hanging: released) or to a solid (standing: held,
+        // but under an object, where `releaseObjects`, with air beside c: the gap's way in).
+        let m = nb[6 * c + down];
+        while (m >= 0 && type[m] === FLUID) m = nb[6 * m + down];
+        if (m >= 0 && type[m] !== AIR && !(wall[above] === 0 && airBeside(s, c, up >> 1))) continue;
+      }
       list[found++] = c;
     }
     for (let t = count; t < found; t++) type[list[t]] = AIR;

@@ -203,12 +203,14 @@ describe('info\'s cost model against the grid engine: a spout\'s stream', () => 
   }
 
   it('a viscous thread lands slower than a runny stream from the same spout, which falls freely', () => {
-    const pour = (pas: number) =>
+    // On 2 mm cells, where the stream (5 mm in radius) is never thinner than a cell.
+    const pour = (pas: number, cellSize = 0.002) =>
       parseScene({
         fps: 30,
         domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.25, 0.1], boundary: 'noslip' },
         materials: { liquid: { kind: 'liquid', density: 1400, viscosity: { value: pas, unit: 'Pa.s' } } },
         sources: [{ material: 'liquid', center: [0, 0.2, 0], direction: [0, -1, 0], radius: 0.005, speed: 0.4 }],
+        grid: { cellSize },
       });
     const freeFall = Math.sqrt(0.4 ** 2 + 2 * 9.81 * 0.2);
     // 1 mPa·s: its viscous length (ν²/g)^⅓ is 0.04 mm, against a 20 cm fall.
@@ -217,6 +219,25 @@ describe('info\'s cost model against the grid engine: a spout\'s stream', () => 
     const thick = gridSpeed(pour(50));
     expect(thick).toBeLessThan(0.8 * freeFall);
     expect(thick).toBeGreaterThan(0.4);
+  });
+
+  it('a stream the grid cannot thin below a cell moves at most its flux over π h²', () => {
+    // honey-on-spinner: its 6 mm spout at 0.4 m/s on 4 mm cells lands on the rod at 1.12 m/s as a
+    // viscous thread, 1.5 mm thinner than a cell in radius; the grid took 7 steps a frame at frames
+    // 13–14 and 8 at 89–92 (about 0.8–0.95 m/s at CFL 1), the thread's speed gave 10. The flux over
+    // π h² is 0.9 m/s: 8 steps.
+    const { scene } = loadScene(new URL('../../scenes/honey-on-spinner.json', import.meta.url).pathname);
+    expect(gridSpeed(scene)).toBeCloseTo(0.4 * (0.006 / 0.004) ** 2, 6);
+    expect(predictFrameCost(scene).grid.steps).toBe(8);
+    // A runny stream from a 5 mm spout at 0.4 m/s on 1 cm cells: 0.1 m/s, where it would fall at 2 m/s.
+    const coarse = parseScene({
+      fps: 30,
+      domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.25, 0.1], boundary: 'noslip' },
+      materials: { liquid: { kind: 'liquid', density: 1000, viscosity: { value: 0.001, unit: 'Pa.s' } } },
+      sources: [{ material: 'liquid', center: [0, 0.2, 0], direction: [0, -1, 0], radius: 0.005, speed: 0.4 }],
+      grid: { cellSize: 0.01 },
+    });
+    expect(gridSpeed(coarse)).toBeCloseTo(0.1, 6);
   });
 });
 

@@ -221,10 +221,11 @@ export class LevelSetTracker implements SurfaceTracker {
   /**
    * A separating wall (Chentanez & Müller 2012, "A multigrid fluid pressure solver handling
    * separating solid boundary conditions"): a liquid cell beside a solid that the projection
-   * released from tension (pressure.ts, q = 0 there) whose liquid moves away from the solid
-   * (through the face opposite the solid's) has its surface on its face with the solid (φ at most
-   * −h/2), and the gap between them widens by that speed: φ += w Δt, w the velocity away from the
-   * solid on the opposite face (the largest over the cell's solid sides). Upwind transport reads
+   * released from tension (pressure.ts, q = 0 there) that the liquid and the solid leave apart
+   * (the liquid's velocity on the face opposite the solid's, less the solid's along it) has its
+   * surface on its face with the solid (φ at most −h/2), and the gap between them widens by that
+   * relative speed: φ += w Δt (the largest w over the cell's solid sides; a wall's and a static
+   * body's velocity is 0, a driven or free body's is its own). Upwind transport reads
    * nothing from a solid, so without this φ there never rose, and redistancing rebuilt it from
    * the liquid's far surface: liquid at rest under a lid stayed there. The cell's φ is kept as a
    * distance for the next redistance (exactPhi).
@@ -248,7 +249,9 @@ export class LevelSetTracker implements SurfaceTracker {
         if (m < 0 || type[m] !== SOLID) continue;
         const a = d >> 1;
         // Solid on the −a side: the liquid leaves through the +a face; on the +a side, through c's own −a face.
-        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) : -u[a][c];
+        // The gap widens by the liquid's speed away from the solid plus the solid's own away from the liquid.
+        const v = s.solidVel[a][m];
+        const w = (d & 1) === 0 ? (nb[6 * c + d + 1] >= 0 ? u[a][nb[6 * c + d + 1]] : 0) - v : v - u[a][c];
         if (w > away) away = w;
       }
       if (!(away > 0)) continue;
