@@ -38,8 +38,11 @@
  * own range of rows and gathering the pairs from the ranges below from the cross rows
  * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot
  * products are added per thread and then over the threads in rank order (each thread adds the
- * same numbers in the same order, so all take the same step and stop together), between barriers. A given thread count repeats bit for bit. The right-hand side is
- * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
+ * same numbers in the same order, so all take the same step and stop together), between barriers:
+ * two an iteration, the product taken of z = P r and A p by its recurrence (Chronopoulos & Gear
+ * 1989; iterateTeam). A given thread count repeats bit for bit. The right-hand side is
+ * set up in p (free until the first direction), and on one thread z = P r is formed where it is used,
+ * not kept (a team keeps it in u, the vector its products read).
  * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
