@@ -5,7 +5,7 @@
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
  * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
- * in it meets at a barrier between (SOLVE, TAKE_BACK, FILTER_STEP): one run of the team
+ * in it meets at a barrier between (SOLVE, FILTER_STEP): one run of the team
  * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). Where the view
  * has the rows' upper starts (prepareSolve's views) the loops that read or write the kernel slopes
  * run pressure-half.ts's loops over each pair once, in every phase, on one thread and on a team
@@ -32,8 +32,8 @@ import { teamWork } from './work.ts';
 export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
 /**
  * A whole solve of the pressure stage (pressure.ts applyPressure) in one run of the team (SOLVE):
- * FACTOR where asked (the first solve without closed walls: the source reads only a slot's own
- * factor), the source (SOURCE below), then, where any slot has a source or a pressure, the passes
+ * FACTOR where asked (without closed walls: the source reads only a slot's own factor), the
+ * second solve's TAKE_BACK (below), the source (SOURCE), then, where any slot has a source or a pressure, the passes
  * of relaxed Jacobi with the Chebyshev step, each one the displacement of p, a barrier, per slot
  * its p kept, the update and the step, a barrier; every thread then adds the slots' residuals in
  * slot order, as the calling thread did, and all stop after the same pass; then FINISH where asked
@@ -44,10 +44,10 @@ export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
  * The source (SOURCE): the slot displacements δt v, ρ̂ kept, ρ̂ advanced by them, then the source
  * and the warm start per slot, each thread's "any" to `flags`; FINISH: the last displacement, taken
  * as velocity, the free-flight offsets cleared, the pressure kept as the next warm start;
- * TAKE_BACK (a run of its own): the first solve's pressure away from bodies, its displacement taken
- * out of the velocities. The same arithmetic per slot as the calling thread's loops they replaced.
+ * TAKE_BACK: the first solve's pressure away from bodies, its displacement taken out of the
+ * velocities. The same arithmetic per slot as the calling thread's loops they replaced.
  */
-export const SOLVE = 8, TAKE_BACK = 10;
+export const SOLVE = 8;
 /**
  * A step of the velocity filter (pressure-filter.ts) in one run: u = v where asked, L u, u = L u,
  * L u again and v −= gain · L(L u), a barrier wherever a slot's next reads are its neighbours' last
@@ -81,7 +81,7 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   runSolve(job, v, n);
 }
 
-/** The arrays and numbers of the stage's per-slot phases (SOLVE, TAKE_BACK): the liquid's by slot order `order`. */
+/** The arrays and numbers of the stage's per-slot phases (SOLVE, FILTER_STEP): the liquid's by slot order `order`. */
 export interface StageSlots {
   order: Int32Array;
   vel: Float64Array;
@@ -112,7 +112,7 @@ export interface SolvePasses {
 }
 
 /**
- * SOLVE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
+ * SOLVE (pressure.ts applyPressure): FACTOR where `factor`, TAKE_BACK where `again`, u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
  * the object displacements ou, `keepStart` ρ̂ at the start into u's third block; where any slot has
  * a source or a pressure, the passes (u's first two blocks their history), and FINISH where `finish`.
  * Returns the passes taken (0: none, p as the source left it); their last residuals are in v.res.
@@ -146,11 +146,6 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   job.s.fillU = fillU ? 1 : 0;
   job.s.gain = gain;
   runSolve(job, v, n);
-}
-
-/** TAKE_BACK (pressure.ts takeBack). */
-export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, TAKE_BACK, st), v, n);
 }
 
 /** The solve job bound to the view v for `phase`. */
@@ -244,20 +239,6 @@ export const solveJob = defineJob({
       case FILTER_STEP:
         filterStep(x, v, hr);
         break;
-      case TAKE_BACK: {
-        const { p, order, near, lam, vel, dx } = a, dt2 = s.dt2, invDt = s.invDt;
-        for (let k = x.from; k < x.to; k++) {
-          const i = order[k];
-          p[k] = near[i] ? 0 : lam[i] * dt2;
-        }
-        x.barrier();
-        displace(v, x.from, x.to, hr);
-        for (let k = x.from; k < x.to; k++) {
-          const i = order[k];
-          vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
-        }
-        break;
-      }
     }
   },
 });
@@ -271,7 +252,7 @@ function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): 
 }
 
 /**
- * SOLVE over this thread's slots (runPressureSolve): FACTOR where asked, SOURCE, a barrier, and
+ * SOLVE over this thread's slots (runPressureSolve): FACTOR and TAKE_BACK where asked, SOURCE, a barrier, and
  * where any thread's slots have a source or a pressure the passes and FINISH where asked. Rank 0
  * writes the passes into the flags' last word.
  */
@@ -281,6 +262,7 @@ function solveRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     if (hr) factorHalf(v, from, to, hr);
     else factorRange(v, from, to);
   }
+  if (s.again === 1) takeBackRange(x, v, hr);
   sourceRange(x, v, hr);
   x.barrier();
   let any = false, passes = 0;
@@ -316,6 +298,25 @@ function solveRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
     if (s.finish === 1) finishRange(a, s, v, from, to, hr);
   }
   if (x.rank === 0) flags[flags.length - 1] = passes;
+}
+
+/**
+ * TAKE_BACK over this thread's slots (the second solve's first step, pressure.ts applyPressure): p
+ * the first solve's pressure but 0 next to a body, a barrier, its displacement taken out of the
+ * velocities. SOURCE's first barrier follows before any slot's p is written again.
+ */
+function takeBackRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+  const { p, order, near, lam, vel, dx } = x.a, dt2 = x.s.dt2, invDt = x.s.invDt, from = x.from, to = x.to;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    p[k] = near[i] ? 0 : lam[i] * dt2;
+  }
+  x.barrier();
+  displace(v, from, to, hr);
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
+  }
 }
 
 /**

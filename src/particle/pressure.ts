@@ -46,7 +46,7 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
+import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, type StageSlots } from './pressure-job.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -194,8 +194,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The per-slot loops about the passes run as phases of the solve's job (pressure-job.ts StageSlots).
   if (state.stageFlags.length < MAX_THREADS + 1 || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS + 1, ctx.shared);
   const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
-  // The first solve without closed walls takes FACTOR in SOURCE's run (FACTOR_SOURCE, below).
-  const factorInSource = !again && v.walls.length === 0;
+  // Without closed walls FACTOR is taken in the solve's run (below; WALLS must come first where there are).
+  const factorInSource = v.walls.length === 0;
   // The filter with the shift only (the exchange path as before it: its calibration holds), before
   // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
   // in the measure slopes' room (pressure-job.ts filterStep).
@@ -205,19 +205,16 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     filterVelocity(ctx, v, order, n, u, dt, slots);
   }
   if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR, filterFirst);
-  if (again) {
-    // The second solve's first step: the first solve's displacement taken back out of the velocities,
-    // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
-    // on particles next to a body. There the first solve's push off the body holds the film against
-    // adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
-    // reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
-    // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
-    // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
-    // the object pairs are all left out, so a free body keeps the first solve's reaction. (The job's
-    // TAKE_BACK phase, pressure-job.ts.) There the second solve starts from 0 and may go down to
-    // minus the first pressure (v.floor, filled by SOURCE), and FINISH stores the sum.
-    runTakeBack(ctx, v, n, slots);
-  }
+  // The second solve's first step: the first solve's displacement taken back out of the velocities,
+  // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
+  // on particles next to a body. There the first solve's push off the body holds the film against
+  // adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
+  // reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
+  // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
+  // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
+  // the object pairs are all left out, so a free body keeps the first solve's reaction. (TAKE_BACK,
+  // in the solve's run below: pressure-job.ts.) There the second solve starts from 0 and may go down
+  // to minus the first pressure (v.floor, filled by SOURCE), and FINISH stores the sum.
   let ou: Float64Array | null = null;
   if (O.anyMoving && O.count > 0) {
     if (state.objectStep.length < 3 * O.count) state.objectStep = new Float64Array(3 * O.count);
