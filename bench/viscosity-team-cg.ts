@@ -2,9 +2,10 @@
  * The implicit viscosity's solve on one thread and on a team, from one state: the test's blob
  * (tests/parallel/viscosity-implicit-threads.test.ts: two liquids, a no-slip box, a ball, 1 600+
  * jittered particles with random velocities) at a few viscosities, in this checkout or another
- * (A, a worktree of main). Prints the CG's iterations, the team's barriers a solve (team.ts's own
- * count where the profiler runs) and how far the team's velocity lies from one thread's, relative
- * to one thread's change, and a hash of each's velocities (the bits, to hold against the other checkout's):
+ * (A, a worktree of main). Prints the CG's iterations on one thread and on the team, how far the
+ * team's velocity lies from one thread's, relative to one thread's change, and a hash of each's
+ * velocities (the bits, to hold against the other checkout's). The team's barriers a run:
+ * bench/team-profile.ts.
  *   npx tsx bench/viscosity-team-cg.ts [checkout] [threads]
  */
 import { resolve } from 'node:path';
