@@ -5,7 +5,7 @@
  * 'items' ranges with the same bits as one loop over every slot. A phase's residual is written
  * per slot (`res`) and summed by the calling thread in slot order, so that the passes stop after
  * the same pass on any thread count. A phase whose slots read what their neighbours wrote earlier
- * in it meets at a barrier between (PASS, SOURCE, TAKE_BACK, FILTER_STEP): one run of the team
+ * in it meets at a barrier between (SOLVE, FILTER_STEP): one run of the team
  * rather than one a loop, each thread's items cut by the rows' entries (ItemCost). Where the view
  * has the rows' upper starts (prepareSolve's views) the loops that read or write the kernel slopes
  * run pressure-half.ts's loops over each pair once, in every phase, on one thread and on a team
@@ -31,28 +31,29 @@ import { teamWork } from './work.ts';
  */
 export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
 /**
- * A whole pass of the pressure stage's relaxed Jacobi (runPressurePass): DISPLACE, a barrier (the update
- * reads the neighbours' displacements), then per slot its p kept, the update and the Chebyshev step: one
- * run of the team a pass rather than two, and the calling thread's per-slot loops between them on
- * the team.
+ * A whole solve of the pressure stage (pressure.ts applyPressure) in one run of the team (SOLVE):
+ * FACTOR where asked (without closed walls: the source reads only a slot's own factor), the
+ * second solve's TAKE_BACK (below), the source (SOURCE), then, where any slot has a source or a pressure, the passes
+ * of relaxed Jacobi with the Chebyshev step, each one the displacement of p, a barrier, per slot
+ * its p kept, the update and the step, a barrier; every thread then adds the slots' residuals in
+ * slot order, as the calling thread did, and all stop after the same pass; then FINISH where asked
+ * (no free bodies: their reaction follows on the calling thread). One run where the source, each
+ * pass and the finish were one each (docs/decisions.md, branch team4): the same arithmetic per
+ * slot, so the same bits.
+ *
+ * The source (SOURCE): the slot displacements δt v, ρ̂ kept, ρ̂ advanced by them, then the source
+ * and the warm start per slot, each thread's "any" to `flags`; FINISH: the last displacement, taken
+ * as velocity, the free-flight offsets cleared, the pressure kept as the next warm start;
+ * TAKE_BACK: the first solve's pressure away from bodies, its displacement taken out of the
+ * velocities. The same arithmetic per slot as the calling thread's loops they replaced.
  */
-export const PASS = 7;
+export const SOLVE = 8;
 /**
- * The pressure stage's per-slot loops about its passes (pressure.ts), on the team: SOURCE (the
- * slot displacements δt v, ρ̂ kept, ρ̂ advanced by them, then the source and the warm start per slot, each
- * thread's "any" to `flags`), FINISH (the last displacement, taken as velocity, the free-flight
- * offsets cleared, the pressure kept as the next warm start) and TAKE_BACK (the first solve's
- * pressure away from bodies, its displacement taken out of the velocities). The same arithmetic per
- * slot as the calling thread's loops they replace.
+ * A step of the velocity filter (pressure-filter.ts) in one run: u = v where asked, L u, u = L u,
+ * L u again and v −= gain · L(L u), a barrier wherever a slot's next reads are its neighbours' last
+ * writes.
  */
-export const SOURCE = 8, FINISH = 9, TAKE_BACK = 10;
-/**
- * FACTOR then SOURCE in one run (the first solve of a sub-timestep, without closed walls: SOURCE's
- * slots read only their own factors), and a step of the velocity filter (pressure-filter.ts) in one
- * run: u = v where asked, L u, u = L u, L u again and v −= gain · L(L u), a barrier wherever a
- * slot's next reads are its neighbours' last writes.
- */
-export const FACTOR_SOURCE = 11, FILTER_STEP = 12;
+export const FILTER_STEP = 12;
 
 /** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
@@ -80,21 +81,7 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   runSolve(job, v, n);
 }
 
-/**
- * One pass of the pressure stage (pressure.ts) in one run (PASS): the displacement of p, then per
- * slot a: hist[before + a] = p_a, the relaxed Jacobi update (omega, residuals to v.res), and where
- * cheb > 0 p_a = max(0, cheb (p_a − o_a) + o_a), o_a = hist[older + a]. The same arithmetic per
- * slot as the displacement and update phases and the loops that followed them on the calling
- * thread, so the same bits.
- */
-export function runPressurePass(ctx: StepContext, v: SolveView, n: number, hist: Float64Array, before: number, older: number, omega: number, cheb: number): void {
-  const job = bindSolve(ctx, v, PASS, omega);
-  job.a.hist = hist;
-  job.s.before = before; job.s.older = older; job.s.cheb = cheb;
-  runSolve(job, v, n);
-}
-
-/** The arrays and numbers of the stage's per-slot phases (SOURCE, FINISH, TAKE_BACK): the liquid's by slot order `order`. */
+/** The arrays and numbers of the stage's per-slot phases (SOLVE, FILTER_STEP): the liquid's by slot order `order`. */
 export interface StageSlots {
   order: Int32Array;
   vel: Float64Array;
@@ -102,7 +89,7 @@ export interface StageSlots {
   lam: Float64Array;
   off: Float64Array;
   near: Uint8Array;
-  /** One word a thread (on shared memory for a team): SOURCE's "any". */
+  /** One word a thread (on shared memory for a team): SOURCE's "any"; the last word, SOLVE's passes (MAX_THREADS + 1 words). */
   flags: Int32Array;
   dt: number;
 }
@@ -115,27 +102,36 @@ function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots
   return job;
 }
 
+/** The stop rule and the step of the pressure stage's passes (pressure.ts applyPressure), as SOLVE takes them. */
+export interface SolvePasses {
+  maxPasses: number;
+  tolerance: number;
+  /** The relaxed Jacobi update's ω and the Chebyshev iteration's spectral radius. */
+  relax: number;
+  radius: number;
+}
+
 /**
- * SOURCE (pressure.ts applyPressure): u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
- * the object displacements ou, `keepStart` ρ̂ at the start into u's third block; returns whether any
- * slot has a source or a pressure.
+ * SOLVE (pressure.ts applyPressure): FACTOR where `factor`, TAKE_BACK where `again`, u (3 a slot) the slot displacements δt v, ρ̂ advanced by them and
+ * the object displacements ou, `keepStart` ρ̂ at the start into u's third block; where any slot has
+ * a source or a pressure, the passes (u's first two blocks their history), and FINISH where `finish`.
+ * Returns the passes taken (0: none, p as the source left it); their last residuals are in v.res.
  */
-export function runPressureSource(
+export function runPressureSolve(
   ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, ou: Float64Array | null,
-  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor = false, again = false,
-): boolean {
-  if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR_SOURCE runs without closed walls (FACTOR needs WALLS first)');
-  const job = bindStage(ctx, v, factor ? FACTOR_SOURCE : SOURCE, st), s = job.s;
+  present: number, presentNear: number, shift: boolean, keepStart: boolean, full: number, alone: number, factor: boolean, again: boolean,
+  passes: SolvePasses, finish: boolean,
+): number {
+  if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR in the solve\'s run runs without closed walls (FACTOR needs WALLS first)');
+  const job = bindStage(ctx, v, SOLVE, st), s = job.s;
   job.a.hist = u;
   job.a.ou = ou ?? v.gamma;
   s.hasOu = ou ? 1 : 0;
   s.present = present; s.presentNear = presentNear; s.shift = shift ? 1 : 0; s.keepStart = keepStart ? 1 : 0; s.full = full; s.alone = alone;
-  s.again = again ? 1 : 0;
-  const T = job.threads(n);
+  s.again = again ? 1 : 0; s.factor = factor ? 1 : 0; s.finish = finish ? 1 : 0;
+  s.omega = passes.relax; s.r2 = passes.radius * passes.radius; s.maxPasses = passes.maxPasses; s.tol = passes.tolerance;
   runSolve(job, v, n);
-  let any = false;
-  for (let t = 0; t < T; t++) if (st.flags[t] !== 0) any = true;
-  return any;
+  return st.flags[st.flags.length - 1];
 }
 
 /**
@@ -150,18 +146,6 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   job.s.fillU = fillU ? 1 : 0;
   job.s.gain = gain;
   runSolve(job, v, n);
-}
-
-/** FINISH (pressure.ts applyPressure): the last displacement as velocity, the offsets, the warm start kept (`again`: next to a body, added to the first solve's). */
-export function runPressureFinish(ctx: StepContext, v: SolveView, n: number, st: StageSlots, again = false): void {
-  const job = bindStage(ctx, v, FINISH, st);
-  job.s.again = again ? 1 : 0;
-  runSolve(job, v, n);
-}
-
-/** TAKE_BACK (pressure.ts takeBack). */
-export function runTakeBack(ctx: StepContext, v: SolveView, n: number, st: StageSlots): void {
-  runSolve(bindStage(ctx, v, TAKE_BACK, st), v, n);
 }
 
 /** The solve job bound to the view v for `phase`. */
@@ -206,7 +190,7 @@ export const solveJob = defineJob({
     order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
-    'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'before', 'older', 'cheb',
+    'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
   ],
   split: 'items',
@@ -249,50 +233,12 @@ export const solveJob = defineJob({
       case DISPLACE:
         displace(v, x.from, x.to, hr);
         break;
-      case SOURCE:
-        sourceRange(x, v, hr);
-        break;
-      case FACTOR_SOURCE:
-        if (hr) factorHalf(v, from, to, hr);
-        else factorRange(v, from, to);
-        sourceRange(x, v, hr);
+      case SOLVE:
+        solveRange(x, v, hr);
         break;
       case FILTER_STEP:
         filterStep(x, v, hr);
         break;
-      case FINISH:
-        finishRange(a, s, v, x.from, x.to, hr);
-        break;
-      case TAKE_BACK: {
-        const { p, order, near, lam, vel, dx } = a, dt2 = s.dt2, invDt = s.invDt;
-        for (let k = x.from; k < x.to; k++) {
-          const i = order[k];
-          p[k] = near[i] ? 0 : lam[i] * dt2;
-        }
-        x.barrier();
-        displace(v, x.from, x.to, hr);
-        for (let k = x.from; k < x.to; k++) {
-          const i = order[k];
-          vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
-        }
-        break;
-      }
-      case PASS: {
-        displace(v, x.from, x.to, hr);
-        x.barrier();
-        const p = a.p, hist = a.hist, b0 = s.before, o0 = s.older, cheb = s.cheb;
-        for (let k = x.from; k < x.to; k++) hist[b0 + k] = p[k];
-        if (hr) updateHalf(v, from, to, hr, s.omega);
-        else pressureUpdateRange(v, x.from, x.to, s.omega);
-        if (cheb > 0) {
-          const floor = v.floor ?? null;
-          for (let k = x.from; k < x.to; k++) {
-            const q = cheb * (p[k] - hist[o0 + k]) + hist[o0 + k], lo = floor === null ? 0 : floor[k];
-            p[k] = q > lo ? q : lo;
-          }
-        }
-        break;
-      }
     }
   },
 });
@@ -303,6 +249,74 @@ type SolveArgs = Parameters<typeof solveJob.kernel>[0];
 function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): void {
   if (hr) displaceHalf(v, from, to, hr);
   else pressureDisplacementRange(v, from, to);
+}
+
+/**
+ * SOLVE over this thread's slots (runPressureSolve): FACTOR and TAKE_BACK where asked, SOURCE, a barrier, and
+ * where any thread's slots have a source or a pressure the passes and FINISH where asked. Rank 0
+ * writes the passes into the flags' last word.
+ */
+function solveRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n, flags = a.flags;
+  if (s.factor === 1) {
+    if (hr) factorHalf(v, from, to, hr);
+    else factorRange(v, from, to);
+  }
+  if (s.again === 1) takeBackRange(x, v, hr);
+  sourceRange(x, v, hr);
+  x.barrier();
+  let any = false, passes = 0;
+  for (let t = 0; t < x.size; t++) if (flags[t] !== 0) any = true;
+  if (any && s.maxPasses > 0) {
+    const { p, hist, res } = a, floor = v.floor ?? null, r2 = s.r2;
+    // Chebyshev (pressure.ts): `before` holds p before this pass's update, `older` before the last
+    // one's (hist at offsets 0 and n, swapped each pass).
+    let before = 0, older = n, omega = 1;
+    for (;;) {
+      if (passes >= 2) omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
+      const cheb = passes >= 2 ? omega : 0;
+      displace(v, from, to, hr);
+      x.barrier();
+      for (let k = from; k < to; k++) hist[before + k] = p[k];
+      if (hr) updateHalf(v, from, to, hr, s.omega);
+      else pressureUpdateRange(v, from, to, s.omega);
+      if (cheb > 0) {
+        for (let k = from; k < to; k++) {
+          const q = cheb * (p[k] - hist[older + k]) + hist[older + k], lo = floor === null ? 0 : floor[k];
+          p[k] = q > lo ? q : lo;
+        }
+      }
+      x.barrier();
+      let sum = 0;
+      for (let k = 0; k < n; k++) sum += res[k];
+      const swap = older;
+      older = before;
+      before = swap;
+      passes++;
+      if (passes >= s.maxPasses || sum / n <= s.tol) break;
+    }
+    if (s.finish === 1) finishRange(a, s, v, from, to, hr);
+  }
+  if (x.rank === 0) flags[flags.length - 1] = passes;
+}
+
+/**
+ * TAKE_BACK over this thread's slots (the second solve's first step, pressure.ts applyPressure): p
+ * the first solve's pressure but 0 next to a body, a barrier, its displacement taken out of the
+ * velocities. SOURCE's first barrier follows before any slot's p is written again.
+ */
+function takeBackRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+  const { p, order, near, lam, vel, dx } = x.a, dt2 = x.s.dt2, invDt = x.s.invDt, from = x.from, to = x.to;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    p[k] = near[i] ? 0 : lam[i] * dt2;
+  }
+  x.barrier();
+  displace(v, from, to, hr);
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    vel[3 * i] -= dx[3 * k] * invDt; vel[3 * i + 1] -= dx[3 * k + 1] * invDt; vel[3 * i + 2] -= dx[3 * k + 2] * invDt;
+  }
 }
 
 /**

@@ -46,7 +46,7 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureFinish, runPressurePass, runPressureSource, runSolvePhase, runTakeBack, type StageSlots } from './pressure-job.ts';
+import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, type StageSlots } from './pressure-job.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -192,10 +192,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   state.warm = true;
   const invDt = 1 / dt, dt2 = dt * dt;
   // The per-slot loops about the passes run as phases of the solve's job (pressure-job.ts StageSlots).
-  if (state.stageFlags.length < MAX_THREADS || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS, ctx.shared);
+  if (state.stageFlags.length < MAX_THREADS + 1 || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS + 1, ctx.shared);
   const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
-  // The first solve without closed walls takes FACTOR in SOURCE's run (FACTOR_SOURCE, below).
-  const factorInSource = !again && v.walls.length === 0;
+  // Without closed walls FACTOR is taken in the solve's run (below; WALLS must come first where there are).
+  const factorInSource = v.walls.length === 0;
   // The filter with the shift only (the exchange path as before it: its calibration holds), before
   // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
   // in the measure slopes' room (pressure-job.ts filterStep).
@@ -205,19 +205,16 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     filterVelocity(ctx, v, order, n, u, dt, slots);
   }
   if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR, filterFirst);
-  if (again) {
-    // The second solve's first step: the first solve's displacement taken back out of the velocities,
-    // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
-    // on particles next to a body. There the first solve's push off the body holds the film against
-    // adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
-    // reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
-    // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
-    // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
-    // the object pairs are all left out, so a free body keeps the first solve's reaction. (The job's
-    // TAKE_BACK phase, pressure-job.ts.) There the second solve starts from 0 and may go down to
-    // minus the first pressure (v.floor, filled by SOURCE), and FINISH stores the sum.
-    runTakeBack(ctx, v, n, slots);
-  }
+  // The second solve's first step: the first solve's displacement taken back out of the velocities,
+  // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
+  // on particles next to a body. There the first solve's push off the body holds the film against
+  // adhesion, and viscosity has already passed part of it to the layers beyond the object terms'
+  // reach; taken back, the honey drop's film came apart into single particles (docs/decisions.md
+  // "The implicit default between two solves"). As a pressure field, not a mask on the particles'
+  // displacements, it keeps the liquid's momentum (each pair's terms are equal and opposite), and
+  // the object pairs are all left out, so a free body keeps the first solve's reaction. (TAKE_BACK,
+  // in the solve's run below: pressure-job.ts.) There the second solve starts from 0 and may go down
+  // to minus the first pressure (v.floor, filled by SOURCE), and FINISH stores the sum.
   let ou: Float64Array | null = null;
   if (O.anyMoving && O.count > 0) {
     if (state.objectStep.length < 3 * O.count) state.objectStep = new Float64Array(3 * O.count);
@@ -233,34 +230,22 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // (under ALONE) has no pressure to keep: a drop's last pressure would push it off whatever it
   // lands on; nor has one at a free surface next to a body, where the stored pressure is the whole
   // pressure that holds the liquid against the body (adhesion's pull onto the honey drop's ball is
-  // 10–12 g): kept, it threw the film under the ball off as spray (runPressureSource, the job's SOURCE).
+  // 10–12 g): kept, it threw the film under the ball off as spray (runPressureSolve, the job's SOURCE).
   const near = L.nearObject;
   const start = u.subarray(2 * n, 3 * n);
-  const any = runPressureSource(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again);
-  let passes = 0, error = 0;
+  // Then the passes (Chebyshev, see the header) and, without free bodies, the displacement as
+  // velocity, the offsets and the warm start (FINISH): the source, the passes and the finish are one
+  // run of the team (pressure-job.ts SOLVE), which stops after the pass this loop stopped after.
+  const solve = { maxPasses, tolerance, relax: RELAX, radius: SPECTRAL_RADIUS };
+  const passes = runPressureSolve(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again, solve, !ctx.freeBodies);
+  let error = 0;
   const offset = L.acc;
-  if (any && maxPasses > 0) {
-    // Chebyshev (see the header): `before` holds p before this pass's update, `older` before the last one's (u is free now).
-    const r2 = SPECTRAL_RADIUS * SPECTRAL_RADIUS;
-    // (At u[before ..] and u[older ..]: offsets 0 and n, swapped each pass. A pass is one run of the
-    // team: displacement, update and the Chebyshev step, runPressurePass.)
-    let before = 0, older = n, omega = 1;
-    for (;;) {
-      if (passes >= 2) omega = passes === 2 ? 2 / (2 - r2) : 4 / (4 - r2 * omega);
-      runPressurePass(ctx, v, n, u, before, older, RELAX, passes >= 2 ? omega : 0);
-      const swap = older;
-      older = before;
-      before = swap;
-      const res = v.res;
-      let sum = 0;
-      for (let a = 0; a < n; a++) sum += res[a];
-      error = sum / n;
-      passes++;
-      if (passes >= maxPasses || error <= tolerance) break;
-    }
+  if (passes > 0) {
+    const res = v.res;
+    let sum = 0;
+    for (let a = 0; a < n; a++) sum += res[a];
+    error = sum / n;
     if (!ctx.freeBodies) {
-      // The displacement as velocity, the offsets and the warm start below, as one run (FINISH).
-      runPressureFinish(ctx, v, n, slots, again);
       if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
       return { passes, error };
     }

@@ -20,8 +20,11 @@
  */
 import { cubicSplineSlope } from '../math/kernels.ts';
 
-/** Entries of `red` per thread (partial dot products); the results follow the threads' blocks. */
-export const RED_STRIDE = 5;
+/**
+ * Entries of `red` per thread (viscosity-weiler-solve.ts: p · A p, r · P r, |r|², |b − A v*|², |b|²,
+ * the rows' density, the residual's sum); the results follow the threads' blocks.
+ */
+export const RED_STRIDE = 9;
 /** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
 export const WALL_STRIDE = 6;
 /** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
@@ -131,11 +134,12 @@ export interface CrossRows {
  * applyHalf takes them, where a pair's upper end lies in from..to, and a pair whose upper end lies
  * beyond `to` added to the lower row only (the upper end's thread gathers it from its cross rows);
  * the cross rows' pairs, whose lower ends lie below `from`, gathered into their upper rows. The
- * thread writes only its own rows. Returns v · A v over the range.
+ * thread writes only its own rows. Returns v · A v over the range (v · out, where `add` adds A v to
+ * what out holds in the range rather than writing it: the team's CG, viscosity-weiler-solve.ts).
  */
-export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, from: number, to: number): number {
+export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, from: number, to: number, add = false): number {
   const { pos, ls, lj, coef, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
-  out.fill(0, 3 * from, 3 * to);
+  if (!add) out.fill(0, 3 * from, 3 * to);
   let dot = 0;
   for (let i = from; i < to; i++) {
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];

@@ -38,8 +38,11 @@
  * own range of rows and gathering the pairs from the ranges below from the cross rows
  * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot
  * products are added per thread and then over the threads in rank order (each thread adds the
- * same numbers in the same order, so all take the same step and stop together), between barriers. A given thread count repeats bit for bit. The right-hand side is
- * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
+ * same numbers in the same order, so all take the same step and stop together), between barriers:
+ * two an iteration, the product taken of z = P r and A p by its recurrence (Chronopoulos & Gear
+ * 1989; iterateTeam). A given thread count repeats bit for bit. The right-hand side is
+ * set up in p (free until the first direction), and on one thread z = P r is formed where it is used,
+ * not kept (a team keeps it in u, the vector its products read).
  * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
@@ -64,7 +67,7 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
@@ -78,36 +81,41 @@ export const weilerJob = defineJob({
   kernel(x) {
     const a = new Setup(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm, half = x.s.half === 1;
-    const { r, p, q } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
+    const { r, p, q, u } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
     // The right-hand side b into p (free until the first direction). A team sums the pair blocks
     // of its rows first, each pair within its range once (teamBlocks), as the half rows' stage does.
     if (!half) teamBlocks(a, cross, from, to);
     for (let i = from; i < to; i++) setupRow(a, i, nm, p);
     for (let i = from; i < to; i++) invertBlock(pinv, i);
-    x.barrier();
-    let rz = 0, rr = 0, bb = 0, b2 = 0;
+    // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
+    // product writes q after it; a team's writes u, so that no thread waits here for the others'.
+    if (T === 1) x.barrier();
+    let rz = 0, rr = 0, bb = 0, b2 = 0, srho = 0;
     // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
     // which the tolerance is relative to; the warm start's own residual r = b − A x follows.
-    if (half) applyHalfTwo(a, a.vstar, q, xs, r, to);
-    else applyTeamTwo(a, cross, a.vstar, q, xs, r, from, to);
+    const av = T === 1 ? q : u;
+    if (half) applyHalfTwo(a, a.vstar, av, xs, r, to);
+    else applyTeamTwo(a, cross, a.vstar, av, xs, r, from, to);
+    // z = P r: into p on one thread (the first direction), into u on a team (the first product's vector).
+    const z = T === 1 ? p : u;
     for (let i = from; i < to; i++) {
       for (let k = 3 * i; k < 3 * i + 3; k++) {
-        const bk = p[k], d = bk - q[k], rk = bk - r[k];
+        const bk = p[k], d = bk - av[k], rk = bk - r[k];
         bb += d * d;
         b2 += bk * bk;
         r[k] = rk;
         rr += rk * rk;
       }
-      // p = z = P r.
       const o = 6 * i, rx = r[3 * i], ry = r[3 * i + 1], rw = r[3 * i + 2];
       const zx = pinv[o] * rx + pinv[o + 3] * ry + pinv[o + 4] * rw;
       const zy = pinv[o + 3] * rx + pinv[o + 1] * ry + pinv[o + 5] * rw;
       const zz = pinv[o + 4] * rx + pinv[o + 5] * ry + pinv[o + 2] * rw;
-      p[3 * i] = zx; p[3 * i + 1] = zy; p[3 * i + 2] = zz;
+      z[3 * i] = zx; z[3 * i + 1] = zy; z[3 * i + 2] = zz;
       rz += rx * zx + ry * zy + rw * zz;
+      srho += a.rho[a.mat[i]];
     }
     const o = RED_STRIDE * rank;
-    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2;
+    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2; red[o + 5] = srho;
     x.barrier();
     rz = 0; rr = 0; bb = 0; b2 = 0;
     for (let t = 0; t < T; t++) {
@@ -115,61 +123,22 @@ export const weilerJob = defineJob({
     }
     // Where v* needs (next to) no change (a liquid in rigid motion), floor |b| is round-off's (viscosity-weiler.ts).
     const goal = x.s.tol * x.s.tol * bb + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
-    let it = 0;
-    while (rr > goal && it < maxIter) {
-      let pq = 0;
-      pq = half ? applyHalf(a, p, q, to) : applyTeam(a, cross, p, q, from, to);
-      red[o] = pq;
-      x.barrier();
-      pq = 0;
-      for (let t = 0; t < T; t++) pq += red[RED_STRIDE * t];
-      if (!(pq > 0)) break;
-      const alpha = rz / pq;
-      let rz1 = 0;
-      rr = 0;
-      for (let i = from; i < to; i++) {
-        const k = 3 * i;
-        xs[k] += alpha * p[k]; xs[k + 1] += alpha * p[k + 1]; xs[k + 2] += alpha * p[k + 2];
-        const rx = r[k] - alpha * q[k], ry = r[k + 1] - alpha * q[k + 1], rw = r[k + 2] - alpha * q[k + 2];
-        r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
-        rr += rx * rx + ry * ry + rw * rw;
-        const m = 6 * i;
-        rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
-          + rw * (pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw);
-      }
-      red[o + 1] = rz1; red[o + 2] = rr;
-      x.barrier();
-      rz1 = 0; rr = 0;
-      for (let t = 0; t < T; t++) {
-        rz1 += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2];
-      }
-      it++;
-      if (rr <= goal || it >= maxIter) break;
-      const beta = rz1 / rz;
-      rz = rz1;
-      // p = P r + β p.
-      for (let i = from; i < to; i++) {
-        const k = 3 * i, m = 6 * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
-        p[k] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * p[k];
-        p[k + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * p[k + 1];
-        p[k + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * p[k + 2];
-      }
-      x.barrier();
-    }
+    if (T === 1) iterateOne(x, a, half, goal, maxIter, bb, rz, rr);
+    else iterateTeam(x, a, goal, maxIter, bb, rz, rr);
     // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
     // volume) the iterate lacks: a uniform shift puts it back, leaving the pair residuals as
-    // they are (the liquid's momentum then holds to round-off away from walls and objects).
-    x.barrier();
-    let sx = 0, sy = 0, sz = 0, srho = 0;
+    // they are (the liquid's momentum then holds to round-off away from walls and objects). Its
+    // partial sums have entries of their own (6–8), which no thread reads while another leaves
+    // the iterations: no barrier before them.
+    let sx = 0, sy = 0, sz = 0;
     for (let i = from; i < to; i++) {
       sx += r[3 * i]; sy += r[3 * i + 1]; sz += r[3 * i + 2];
-      srho += a.rho[a.mat[i]];
     }
-    red[o] = sx; red[o + 1] = sy; red[o + 2] = sz; red[o + 3] = srho;
+    red[o + 6] = sx; red[o + 7] = sy; red[o + 8] = sz;
     x.barrier();
     sx = sy = sz = srho = 0;
     for (let t = 0; t < T; t++) {
-      sx += red[RED_STRIDE * t]; sy += red[RED_STRIDE * t + 1]; sz += red[RED_STRIDE * t + 2]; srho += red[RED_STRIDE * t + 3];
+      sx += red[RED_STRIDE * t + 6]; sy += red[RED_STRIDE * t + 7]; sz += red[RED_STRIDE * t + 8]; srho += red[RED_STRIDE * t + 5];
     }
     if (srho > 0) {
       sx /= srho; sy /= srho; sz /= srho;
@@ -177,12 +146,123 @@ export const weilerJob = defineJob({
         xs[3 * i] += sx; xs[3 * i + 1] += sy; xs[3 * i + 2] += sz;
       }
     }
-    if (rank === 0) {
-      red[RED_STRIDE * T] = it;
-      red[RED_STRIDE * T + 1] = rr <= goal ? 0 : Math.sqrt(rr / bb);
-    }
   },
 });
+
+type WeilerArgs = Parameters<typeof weilerJob.kernel>[0];
+
+/** The iterations taken and the relative residual left (0 where it met the goal), after the threads' entries of red. */
+function results(red: Float64Array, T: number, it: number, rr: number, goal: number, bb: number): void {
+  red[RED_STRIDE * T] = it;
+  red[RED_STRIDE * T + 1] = rr <= goal ? 0 : Math.sqrt(rr / bb);
+}
+
+/**
+ * One thread's iterations (preconditioned CG as SPlisHSPlasH takes it: p · A p, then r and r · P r,
+ * then p = P r + β p), from the first direction p = P r.
+ */
+function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
+  const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
+  let it = 0;
+  while (rr > goal && it < maxIter) {
+    const pq = half ? applyHalf(a, p, q, to) : applyTeam(a, cross, p, q, from, to);
+    if (!(pq > 0)) break;
+    const alpha = rz / pq;
+    let rz1 = 0;
+    rr = 0;
+    for (let i = from; i < to; i++) {
+      const k = 3 * i;
+      xs[k] += alpha * p[k]; xs[k + 1] += alpha * p[k + 1]; xs[k + 2] += alpha * p[k + 2];
+      const rx = r[k] - alpha * q[k], ry = r[k + 1] - alpha * q[k + 1], rw = r[k + 2] - alpha * q[k + 2];
+      r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
+      rr += rx * rx + ry * ry + rw * rw;
+      const m = 6 * i;
+      rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
+        + rw * (pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw);
+    }
+    it++;
+    if (rr <= goal || it >= maxIter) break;
+    const beta = rz1 / rz;
+    rz = rz1;
+    // p = P r + β p.
+    for (let i = from; i < to; i++) {
+      const k = 3 * i, m = 6 * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
+      p[k] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * p[k];
+      p[k + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * p[k + 1];
+      p[k + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * p[k + 2];
+    }
+  }
+  results(red, 1, it, rr, goal, bb);
+}
+
+/**
+ * A team's iterations: the same preconditioned CG with two barriers an iteration instead of three.
+ * The product is taken of z = P r (u, the one vector a thread reads beyond its rows) rather than of
+ * the direction, and A p follows by the direction's own recurrence, A p = A z + β A p_old
+ * (Chronopoulos & Gear 1989, "s-step iterative methods for symmetric linear systems", J. Comput.
+ * Appl. Math. 25(2), §2): β is known from r · z, summed at the barrier that also makes z whole, so a
+ * thread goes from that barrier straight to the product, and p, which no other thread reads, is
+ * set in the same pass as p · A p. The iterates are CG's in exact arithmetic; A p by the recurrence
+ * rounds otherwise than the product of p (two threads' bits are not the one-thread path's, which
+ * they were not before either: the dot products' order).
+ */
+function iterateTeam(x: WeilerArgs, a: A, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
+  const { r, p, q, u, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
+  const T = x.size, o = RED_STRIDE * x.rank;
+  let it = 0, rzOld = 0;
+  while (rr > goal && it < maxIter) {
+    let pq = 0;
+    if (it === 0) {
+      applyTeam(a, cross, u, q, from, to);
+      for (let k = 3 * from; k < 3 * to; k++) {
+        const pk = u[k];
+        p[k] = pk;
+        pq += pk * q[k];
+      }
+    } else {
+      // q = A z + β q, p = z + β p.
+      const beta = rz / rzOld;
+      for (let k = 3 * from; k < 3 * to; k++) q[k] *= beta;
+      applyTeam(a, cross, u, q, from, to, true);
+      for (let k = 3 * from; k < 3 * to; k++) {
+        const pk = u[k] + beta * p[k];
+        p[k] = pk;
+        pq += pk * q[k];
+      }
+    }
+    red[o] = pq;
+    x.barrier();
+    pq = 0;
+    for (let t = 0; t < T; t++) pq += red[RED_STRIDE * t];
+    if (!(pq > 0)) break;
+    const alpha = rz / pq;
+    let rz1 = 0;
+    rr = 0;
+    for (let i = from; i < to; i++) {
+      const k = 3 * i;
+      xs[k] += alpha * p[k]; xs[k + 1] += alpha * p[k + 1]; xs[k + 2] += alpha * p[k + 2];
+      const rx = r[k] - alpha * q[k], ry = r[k + 1] - alpha * q[k + 1], rw = r[k + 2] - alpha * q[k + 2];
+      r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
+      rr += rx * rx + ry * ry + rw * rw;
+      const m = 6 * i;
+      const zx = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw;
+      const zy = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw;
+      const zz = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw;
+      u[k] = zx; u[k + 1] = zy; u[k + 2] = zz;
+      rz1 += rx * zx + ry * zy + rw * zz;
+    }
+    red[o + 1] = rz1; red[o + 2] = rr;
+    x.barrier();
+    rz1 = 0; rr = 0;
+    for (let t = 0; t < T; t++) {
+      rz1 += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2];
+    }
+    it++;
+    rzOld = rz;
+    rz = rz1;
+  }
+  if (x.rank === 0) results(red, T, it, rr, goal, bb);
+}
 
 /**
  * Row i's diagonal block (xx, yy, zz, xy, xz, yz) and right-hand side (x, y, z) as they are summed

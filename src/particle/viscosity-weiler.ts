@@ -53,6 +53,8 @@ import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
 
 const NO_FACTORS = new Float64Array(0);
+/** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
+const NO_VECTOR = new Float64Array(0);
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -216,9 +218,12 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // cell's candidates of room, was a third over its pairs on the honey drop).
   if (ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
   const cn = st.coefRoom, bn = st.boundary.j.length;
-  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
+  // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
+  const vectors = T > 1 ? 5 : 4;
+  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
   if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
+  const u = T > 1 ? mem.f64(3 * m) : NO_VECTOR;
   // The object slots' velocities and weights are read by the set-up alone (the object terms' share
   // of b), before the first product writes q: they are kept in q where 4 doubles a slot fit in its
   // 3 a liquid particle, else in the state (in stage scratch of their own they made the viscosity's
@@ -244,7 +249,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
-  a.x = x; a.r = r; a.p = p; a.q = q; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;

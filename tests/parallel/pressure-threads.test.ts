@@ -3,7 +3,8 @@
  * phases over 'items', each slot writing only its own entries, residuals summed in slot order):
  * a squeezed, jittered block of liquid in a closed box (mirror ghosts at the walls, the phase
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
- * for bit, and the job runs on the team. At the positions the adhesion stage listed its pairs at,
+ * for bit, and the job runs on the team, a solve without closed walls in one run (its source,
+ * passes and finish meeting at barriers). At the positions the adhesion stage listed its pairs at,
  * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
  * boundary rows (solve-boundary-rows.ts), as one thread lists them, and both solves there (the
  * second, every particle next to the ball, adding to the first one's pressure down to minus it)
@@ -19,6 +20,7 @@ import { solveDensityPBF } from '../../src/particle/pbf.ts';
 import { teamWork } from '../../src/particle/work.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 import { lcg, liquid, teamKernels, threadedSim } from './helpers.ts';
 
 const SCENE: SceneInput = {
@@ -52,12 +54,11 @@ const MIXED: SceneInput = {
   ],
 };
 
-function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[]; lam: Float64Array } {
+/** The scene on `workers` threads, squeezed by 4 % toward the floor and jittered: both solves have passes to do. */
+function squeezed(workers: number, scene: SceneInput): ParticleSimulation {
   const sim = threadedSim(scene, workers);
   open.push(sim);
-  const jobs = teamKernels(sim);
-  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5), dt = 1 / 120;
-  // Squeezed by 4 % toward the floor and jittered: both solves have passes to do.
+  const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5);
   for (let i = 0; i < L.count; i++) {
     L.pos[3 * i + 1] *= 0.96;
     for (let k = 0; k < 3; k++) {
@@ -66,6 +67,13 @@ function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ?
     }
   }
   ctx.cells.buildSorted(L);
+  return sim;
+}
+
+function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[]; lam: Float64Array } {
+  const sim = squeezed(workers, scene);
+  const jobs = teamKernels(sim);
+  const ctx = sim.ctx, L = ctx.liquid, dt = 1 / 120;
   if (fromPairs) {
     ctx.rebuildObjectCells();
     L.nearObject.fill(1, 0, L.count);
@@ -100,6 +108,26 @@ describe('pressure and PBF passes on 2 threads', () => {
       expect(two.jobs.has('solve-rows-fill')).toBe(true);
       expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
       expect(Buffer.from(two.pos.buffer).equals(Buffer.from(one.pos.buffer))).toBe(true);
+    } finally {
+      teamWork.minParticles = saved;
+    }
+  });
+
+  it('take a solve without closed walls, its passes and its finish in one run of the team', () => {
+    const saved = teamWork.minParticles;
+    teamWork.minParticles = 2048;
+    try {
+      const sim = squeezed(2, { ...SCENE, particle: { radius: 0.001, walls: false } }), team = sim.ctx.runner.team!;
+      // The team's runs by job name (pressure-job.ts SOLVE: the source, the passes and the finish meet at barriers).
+      const runs = new Map<string, number>(), start = team.run.bind(team);
+      team.run = (id: number, self: () => void) => {
+        const name = PARTICLE_JOBS.layouts[id].job.name;
+        runs.set(name, (runs.get(name) ?? 0) + 1);
+        start(id, self);
+      };
+      const first = applyPressure(sim.ctx, 1 / 120);
+      expect(first.passes).toBeGreaterThan(1);
+      expect(runs.get('pressure-solve')).toBe(1);
     } finally {
       teamWork.minParticles = saved;
     }
