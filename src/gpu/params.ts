@@ -92,15 +92,15 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
 
 /**
  * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
- * pressure's pass limit and its first solve's stop (`cold`: the run's first), each liquid's particle-scale filter strength (pressure-courant.ts
+ * pressure's pass limit and its solves' stop (`cold`: the run's first; `tolerance`: pressure.ts depthTolerance), each liquid's particle-scale filter strength (pressure-courant.ts
  * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
-export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false): number {
+export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false, tolerance = PRESSURE_TOLERANCE): number {
   const f = block.f, u = block.u, P = scene.particle;
   const dtm = dt / P.moves;
   f[OBJECT_PARAMS + 4] = A;
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
-  // The first solve's stop (pressure.ts COLD_TOLERANCE for the run's first; the second solve's judge has its own: pressure-wgsl.ts).
-  f[29] = cold ? COLD_TOLERANCE : PRESSURE_TOLERANCE; u[30] = pressurePasses;
+  // The solves' stop (pressure.ts COLD_TOLERANCE for the run's first; else depthTolerance's, `tolerance`).
+  f[29] = cold ? COLD_TOLERANCE : tolerance; u[30] = pressurePasses;
   return filter.write(dt);
 }

@@ -14,7 +14,7 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
-import { PRESSURE_TOLERANCE, PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
+import { PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
 import { FILTER_ENTRIES, FILTER_WGSL } from './pressure-filter-wgsl.ts';
 import { SHIFT_ENTRIES, SHIFT_WGSL, shiftsPresent } from './pressure-shift-wgsl.ts';
 
@@ -60,9 +60,9 @@ fn ${name}(a: u32) -> f32 {
 
 /**
  * The judge of a solve's passes: a pass counted; stop at a mean residual within `tolerance` or after
- * pmax passes. The first solve's tolerance is P.ptol (COLD_TOLERANCE on the run's first: params.ts),
- * the second's PRESSURE_TOLERANCE (pressure.ts applyPressure: the run's first sub-timestep's second
- * solve is warm).
+ * pmax passes. Both solves stop at P.ptol: pressure.ts depthTolerance's (params.ts), COLD_TOLERANCE on
+ * the run's first sub-timestep, whose second solve is warm on the CPU (PRESSURE_TOLERANCE there) but
+ * takes its one pass either way (no stored pressure yet, so not deep: simulation.ts substep).
  */
 function judge(name: string, tolerance: string): string {
   return /* wgsl */ `
@@ -102,7 +102,7 @@ ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
 
 ${sourceAndUpdate(share, false)}${sourceAndUpdate(share, true)}
 ${judge('pressureJudge', 'P.ptol')}
-${judge('pressureJudgeAgain', floatLiteral(PRESSURE_TOLERANCE))}
+${judge('pressureJudgeAgain', 'P.ptol')}
 
 ${pressureEnd(false)}${pressureEnd(true)}
 // The second solve's take-back (pressure.ts takeBack): the first solve's pressure (vel.w: p/δt²)

@@ -54,7 +54,7 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
-import { AGAIN_SHARE, COLD } from '../particle/pressure.ts';
+import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stopTolerance } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
@@ -189,8 +189,8 @@ export class GpuParticleSimulation {
   }
 
   /** Returns the particle-scale filter's strength (params.ts). */
-  private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false): number {
-    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold);
+  private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false, tolerance = PRESSURE_TOLERANCE): number {
+    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold, tolerance);
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -307,8 +307,11 @@ export class GpuParticleSimulation {
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
     // The first solve of a run has no warm start: COLD times the passes, to COLD_TOLERANCE (pressure.ts).
-    const cold = !this.warm && this.frame === 0, pressurePasses = P.pressureIterations * (cold ? COLD : 1);
-    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold);
+    // Deeper water-like liquid stops at a smaller mean residual, with DEEP_PASSES times the passes
+    // (pressure.ts depthTolerance), from the pressures read back at the unsplit sub-timestep's start.
+    const cold = !this.warm && this.frame === 0, tolerance = stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered);
+    const deep = !cold && tolerance < PRESSURE_TOLERANCE ? DEEP_PASSES : 1, pressurePasses = P.pressureIterations * (cold ? COLD : deep);
+    const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold, tolerance);
     const n = this.count, Src = this.sources;
     let enc = d.createCommandEncoder();
     this.free?.begin(enc, n);
@@ -356,7 +359,7 @@ export class GpuParticleSimulation {
     // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes), AGAIN_SHARE of them;
     // with the shift, the filter before it and the shift after it, once free flight is decided (pressure.ts).
     const shift = twice && shiftsPresent(P);
-    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE), true, shift && filter > 0);
+    if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE) * deep, true, shift && filter > 0);
     dispatch(pass, K.freeFlight, group, n);
     if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n);
     Src?.hold(pass, this.grid, t);

@@ -9,7 +9,8 @@
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
- * 0.02 % or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
+ * 0.02 % (less in deep water-like liquid, where they may take DEEP_PASSES times as many:
+ * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
  * times as many, to a tenth of that residual: COLD; the second solve of a sub-timestep, below, half
  * as many, rounded up). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
  * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
@@ -132,6 +133,7 @@ export const COLD = 500, COLD_TOLERANCE = PRESSURE_TOLERANCE / 10;
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
+  ctx.filteredPressure = 0;
   if (P.densitySolver !== 'pbf' || P.pressureIterations === 0) return 1;
   const lam = ctx.liquid.lambda, n = ctx.liquid.count;
   let pieces = 1;
@@ -147,9 +149,48 @@ export function pressurePieces(ctx: StepContext, dt: number): number {
     const mat = ctx.liquid.material, near = ctx.liquid.nearObject;
     let m = 0;
     for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
+    ctx.filteredPressure = m;
     pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
   }
   return pieces > 1 ? pieces : 1;
+}
+
+/**
+ * The column bounce (in √(g h)) that the stop rule may leave a water-like liquid h deep
+ * (depthTolerance). A solve that stops at a mean residual η a sub-timestep leaves any motion of
+ * the whole column whose compression a sub-timestep is under η: a mean vertical velocity up to about
+ * η h / δt, which at PRESSURE_TOLERANCE grows with the depth (20 cm of water at 1/240 s: 9.6 mm/s,
+ * 0.0069 √(g h)); with η ≤ REST_BOUNCE √(g/h) δt it stays under REST_BOUNCE √(g h) at any depth
+ * (docs/decisions.md "Deep water's bounce is the pressure solve's" and "A stop rule that does not
+ * grow with depth"). 0.002, under the issue's 0.005: the estimate is a mean over every particle.
+ */
+export const REST_BOUNCE = 0.002;
+/**
+ * Times particle.pressureIterations a solve may take where depthTolerance is under
+ * PRESSURE_TOLERANCE (first solve 8, second 4 at the defaults).
+ */
+export const DEEP_PASSES = 4;
+
+/**
+ * The mean residual the passes of a sub-timestep (or piece) of length dt stop at: PRESSURE_TOLERANCE,
+ * or REST_BOUNCE · g δt / √(p_max/ρ0) where that is less, p_max/ρ0 the largest stored pressure of
+ * the liquid the particle-scale filter damps, not next to a body (StepContext.filteredPressure, from
+ * pressurePieces at the sub-timestep's start): g h at the floor of water h deep at rest, so the rule
+ * reads η ≤ REST_BOUNCE √(g/h) δt. Liquids viscous enough to damp the particle scale themselves
+ * (honey) are not filtered and keep PRESSURE_TOLERANCE: their viscosity damps the column's mode
+ * (docs/decisions.md "A deep honey pool at rest"). Where it is less, the solves may take DEEP_PASSES
+ * times their passes.
+ */
+export function depthTolerance(ctx: StepContext, dt: number): number {
+  const [gx, gy, gz] = ctx.scene.gravity;
+  return stopTolerance(Math.sqrt(gx * gx + gy * gy + gz * gz), dt, ctx.filteredPressure);
+}
+
+/** depthTolerance's rule (shared with the WebGPU backend): g (m/s²), the sub-timestep dt and the filtered liquid's largest pressure p/ρ0. */
+export function stopTolerance(g: number, dt: number, pressure: number): number {
+  if (!(pressure > 0) || !(g > 0)) return PRESSURE_TOLERANCE;
+  const t = (REST_BOUNCE * g * dt) / Math.sqrt(pressure);
+  return t < PRESSURE_TOLERANCE ? t : PRESSURE_TOLERANCE;
 }
 
 export interface PressureResult {
@@ -184,7 +225,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The second solve starts from the first one's pressure on the same rows: half the passes.
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const cold = !state.warm && ctx.frame === 0;
-  const maxPasses = cap * (cold ? COLD : 1), tolerance = cold ? COLD_TOLERANCE : PRESSURE_TOLERANCE;
+  const deep = cold ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt);
+  const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;
+  if (deep < PRESSURE_TOLERANCE) ctx.count('pressureDeep', 1);
   // The shift (shiftPresent) with two solves and the implicit viscosity; with the exchange, all of
   // the present compression as velocity (PRESENT_EXCHANGE_TWICE).
   const twice = solvesTwice(P), shift = twice && P.viscositySolver === 'implicit';
@@ -353,3 +396,4 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
   // a run of the solve's job (FILTER_STEP; u as filled above on the first).
   for (let rep = 0; rep < steps; rep++) runFilterStep(ctx, v, n, slots, u, rep > 0, FILTER_GAIN);
 }
+

@@ -1,0 +1,55 @@
+/**
+ * The pressure solve's stop rule in deep water (src/particle/pressure.ts depthTolerance,
+ * stopTolerance): a solve stopped at a mean residual η a sub-timestep leaves a column motion up to
+ * about η h / δt, so the rule takes η ≤ REST_BOUNCE √(g/h) δt where that is under
+ * PRESSURE_TOLERANCE, h read from the largest stored pressure of the filtered (water-like) liquid.
+ * The column's vertical mode (bench/column-mode.ts: 4.8 × 20 cm of water on its lattice, the heights
+ * squashed by 0.3 %, one sub-timestep of 1/240 s a frame): at PRESSURE_TOLERANCE its mean vertical
+ * velocity swings to 20.8 mm/s (0.015 √(g h)) and keeps 0.76 of it a cycle; with the rule the
+ * largest swing is 4.9 mm/s (docs/decisions.md "A stop rule that does not grow with depth").
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEEP_PASSES, PRESSURE_TOLERANCE, REST_BOUNCE, stopTolerance } from '../../src/particle/pressure.ts';
+import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { poolScene, sim } from './physics-cases.ts';
+
+const open: ParticleSimulation[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.dispose();
+});
+
+describe('the pressure stop rule in deep water', () => {
+  it('is PRESSURE_TOLERANCE in shallow liquid and REST_BOUNCE √(g/h) δt where that is less', () => {
+    const g = 9.81;
+    // 5 cm at 1/120 s: REST_BOUNCE √(g/h) δt = 2.3e-4, over PRESSURE_TOLERANCE.
+    expect(stopTolerance(g, 1 / 120, g * 0.05)).toBe(PRESSURE_TOLERANCE);
+    // 20 cm at 1/240 s: 5.8e-5.
+    expect(stopTolerance(g, 1 / 240, g * 0.2)).toBeCloseTo(REST_BOUNCE * Math.sqrt(g / 0.2) / 240, 12);
+    expect(stopTolerance(g, 1 / 240, g * 0.2)).toBeLessThan(PRESSURE_TOLERANCE / 3);
+    // No stored pressure (a run's start, a liquid the filter does not damp), or no gravity.
+    expect(stopTolerance(g, 1 / 240, 0)).toBe(PRESSURE_TOLERANCE);
+    expect(stopTolerance(0, 1 / 240, 2)).toBe(PRESSURE_TOLERANCE);
+    expect(DEEP_PASSES).toBeGreaterThan(1);
+  });
+
+  it('leaves a squashed 20 cm water column a swing of its mean vertical velocity under 0.005 √(g h) (20.8 mm/s, 0.015, at PRESSURE_TOLERANCE)', () => {
+    const depth = 0.2, width = 0.048, r = 0.004, fps = 240, squash = 0.003;
+    const s = sim(poolScene({ r, depth, width, nu: 1e-6, fps, duration: 1, adhesion: 'default', particle: { radius: r, substeps: 1 } }));
+    open.push(s);
+    const L = s.ctx.liquid, n = L.count;
+    let floor = Infinity;
+    for (let i = 0; i < n; i++) floor = Math.min(floor, L.pos[3 * i + 1]);
+    for (let i = 0; i < n; i++) L.pos[3 * i + 1] = floor + (L.pos[3 * i + 1] - floor) * (1 - squash);
+    let swing = 0, deep = 0;
+    // 0.25 s: the first cycle and a half of the mode at PRESSURE_TOLERANCE (4.6 Hz, its first peak at 0.08 s).
+    for (let f = 0; f < 60; f++) {
+      const st = s.stepFrame();
+      deep += st.counters.pressureDeep ?? 0;
+      let v = 0;
+      for (let i = 0; i < n; i++) v += L.vel[3 * i + 1];
+      swing = Math.max(swing, Math.abs(v / n));
+    }
+    expect(deep).toBeGreaterThan(0);
+    expect(swing / Math.sqrt(9.81 * depth)).toBeLessThan(0.005);
+  });
+});
