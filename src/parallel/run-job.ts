@@ -54,8 +54,13 @@ export class ThreadPart {
   /** Per list: the stage's start and j arrays (shared), and this thread's own list. */
   starts: Int32Array[] = [];
   js: (Int32Array | Uint16Array)[] = [];
-  /** This thread's own list of each of the job's lists in the current run (from the pool, of the stage list's width). */
-  readonly locals: LocalSink[] = [];
+  /**
+   * This thread's list of each of the job's lists in the current run: on a spawned thread its own
+   * (from the pool, of the stage list's width); on the calling thread (rank 0, whose entries come
+   * first) the stage's list itself while it has room (FrontSink).
+   */
+  readonly locals: (LocalSink | FrontSink)[] = [];
+  private readonly fronts: FrontSink[] = [];
   meta: Int32Array = new Int32Array(0);
 
   /**
@@ -96,10 +101,12 @@ export class ThreadPart {
     const ns = L.sumNames.length;
     for (let k = 0; k < ns; k++) x.a[L.sumNames[k]].fill(0, 0, L.sumComps[k] * n);
     for (let l = 0; l < nl; l++) {
-      const local = (this.locals[l] = this.sinkFor(l, this.js[l] instanceof Uint16Array));
-      local.length = 0;
-      local.start = this.starts[l];
-      x.lists[L.listNames[l]] = local;
+      const own = this.sinkFor(l, this.js[l] instanceof Uint16Array);
+      own.length = 0;
+      own.start = this.starts[l];
+      let sink: LocalSink | FrontSink = own;
+      if (rank === 0) (sink = this.fronts[l] ??= new FrontSink()).reset(this.js[l], this.starts[l], own);
+      x.lists[L.listNames[l]] = this.locals[l] = sink;
     }
     job.kernel(x as never);
     if (ns > 0) {
@@ -120,6 +127,11 @@ export class ThreadPart {
     }
   }
 
+  /** Drops rank 0's views of the stage's lists once a run is over (the lists' memory may be replaced before the next). */
+  endRun(): void {
+    for (const f of this.fronts) f.reset(EMPTY_LIST, EMPTY_STARTS, null);
+  }
+
   /** This thread's list entries into place at its offset (the lengths of the lower ranks' lists), its items' start entries shifted. */
   private copyLists(rank: number, T: number): void {
     const x = this.x, meta = this.meta, nl = this.layout.listNames.length;
@@ -132,9 +144,57 @@ export class ThreadPart {
       let off = 0;
       for (let t = 0; t < rank; t++) off += meta[LENGTHS(T, l) + t];
       const local = this.locals[l], start = this.starts[l];
+      // (Rank 0's entries written straight into the stage's list are in place.)
+      if (local instanceof FrontSink && !local.spilled) continue;
       this.js[l].set(local.j.subarray(0, local.length), off);
+      if (local instanceof FrontSink) local.dropOwn();
       if (off !== 0) for (let p = p0; p < p1; p++) start[p] += off;
     }
+  }
+}
+
+/**
+ * The calling thread's list in a team run: rank 0's entries come first in the stage's list (at
+ * offset 0, their start entries unshifted), so it writes them there directly while the stage's
+ * list has room, and into a list of its own (`own`, from the pool) once it has not: the thread's
+ * own copy of the entries is held only then (on the honey drop at frame 4, 45 bytes a point
+ * of pooled lists otherwise). The stage's list is not grown during the run: a spawned thread
+ * holds views of it.
+ */
+export class FrontSink implements ListSink {
+  start: Int32Array = new Int32Array(0);
+  j: Int32Array | Uint16Array = new Int32Array(0);
+  length = 0;
+  /** True once the entries moved to `own`. */
+  spilled = false;
+  private own: LocalSink | null = null;
+
+  reset(stageJ: Int32Array | Uint16Array, start: Int32Array, own: LocalSink | null): void {
+    this.j = stageJ;
+    this.start = start;
+    this.length = 0;
+    this.spilled = false;
+    this.own = own;
+  }
+
+  reserve(total: number): void {
+    if (this.j.length >= total) return;
+    const own = this.own!;
+    own.length = this.spilled ? this.length : 0;
+    own.reserve(total);
+    if (!this.spilled) own.j.set(this.j.subarray(0, this.length));
+    this.spilled = true;
+    this.j = own.j;
+  }
+
+  /**
+   * Lets the list of its own go once its entries are copied into place: a spill comes with the
+   * stage's list growing (a first run, an impact), after which the stage's list has room again.
+   */
+  dropOwn(): void {
+    const own = this.own!;
+    own.j = own.narrow ? new Uint16Array(0) : new Int32Array(0);
+    own.length = 0;
   }
 }
 
@@ -147,6 +207,9 @@ function listsFit(meta: Int32Array, js: readonly (Int32Array | Uint16Array)[], T
   }
   return true;
 }
+
+/** What a released list view is replaced by until the next run sets the stage's list again (JobBinding.release). */
+const EMPTY_LIST = new Int32Array(0), EMPTY_STARTS = new Int32Array(0);
 
 /** Runs jobs on a team, or inline where there is none (one per simulation: bindings are kept). */
 export class JobRunner {
@@ -177,6 +240,7 @@ export class JobRunner {
    */
   release(buffer: ArrayBufferLike): void {
     for (const b of this.bindings.values()) b.release(buffer);
+    this.team?.dropSlots(buffer);
   }
 }
 
@@ -232,6 +296,10 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   release(buffer: ArrayBufferLike): void {
     const a = this.a as unknown as Record<string, SlotArray>, kinds = { ...this.job.arrays, ...this.job.inputs } as Record<string, ArrayKind>;
     for (const k of Object.keys(a)) if (a[k].buffer === buffer) a[k] = emptyOf(kinds[k]);
+    const part = this.part;
+    if (part === null) return;
+    for (let l = 0; l < part.js.length; l++) if (part.js[l].buffer === buffer) part.js[l] = EMPTY_LIST;
+    for (let l = 0; l < part.starts.length; l++) if (part.starts[l].buffer === buffer) part.starts[l] = EMPTY_STARTS;
   }
 
   /** The threads a run over n items would use: the team's size, or 1 where it would run inline. */
@@ -333,8 +401,9 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       for (let l = 0; l < nl; l++) {
         let total = 0;
         for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
-        const real = this.realLists[l];
-        real.length = 0;
+        const real = this.realLists[l], front = part.locals[l];
+        // Rank 0's entries written in place are kept by the growth; the others are copied in phase 1.
+        real.length = front instanceof FrontSink && !front.spilled ? front.length : 0;
         real.reserve(total);
         real.length = total;
         if (!isShared(real.j)) throw new Error(`job '${job.name}': list '${L.listNames[l]}' grew off shared memory`);
@@ -346,6 +415,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       team.run(L.id, this.self);
     } finally {
       for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
+      part.endRun();
     }
   }
 }

@@ -286,6 +286,14 @@ export class ThreadTeam implements TeamSync {
     this.slots[index] = array;
   }
 
+  /**
+   * Empties the slots that view `buffer` (memory its owner has replaced: JobRunner.release), so
+   * that neither this thread nor, after the next post, a spawned one keeps it alive.
+   */
+  dropSlots(buffer: ArrayBufferLike): void {
+    for (let k = 0; k < this.slots.length; k++) if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
+  }
+
   barrier(): void {
     this.sync.barrier();
   }
@@ -375,7 +383,7 @@ export class ThreadTeam implements TeamSync {
     let changed = false;
     for (let k = 0; k < this.slots.length; k++) {
       const a = this.slots[k], p = this.posted[k];
-      if (a !== null && (p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length)) changed = true;
+      if (a === null ? p !== null : p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length) changed = true;
     }
     if (!changed) return;
     this.gen++;
