@@ -79,9 +79,12 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
     split.inline = false;
     // The split lives in the stage scratch, which nothing else takes between viscosity and density
     // correction; at the list's and the liquid's capacities, so that its views stay the same from
-    // one sub-timestep to the next.
-    const m = Math.max(n, L.capacity), mem = ctx.stageScratch(4 * (4 * m + MAX_SLABS + 1) + 2 * m + 64, ctx.shared);
+    // one sub-timestep to the next. With a team the cut's weights and projections too (SlabCut.carve):
+    // they live only while the cut is made.
+    const m = Math.max(n, L.capacity), cutBytes = ctx.shared ? 16 * m + 16 : 0;
+    const mem = ctx.stageScratch(4 * (4 * m + MAX_SLABS + 1) + 2 * m + 64 + cutBytes, ctx.shared);
     const ends = mem.i32(2 * m), xslots = mem.i32(m), plist = mem.i32(m), offsets = mem.i32(MAX_SLABS + 1), owner = mem.u8(m), sides = mem.u8(m);
+    if (cutBytes > 0) st.slabs.carve(mem.f64(m), mem.f64(m));
     const sa = split.a;
     sa.ls = list.start; sa.lj = list.j; sa.ends = ends; sa.xslots = xslots; sa.meta = st.meta; sa.sides = sides;
     sa.owner = owner; sa.plist = plist; sa.offsets = offsets;
