@@ -65,6 +65,9 @@ export function contactsTakeMove(ctx: StepContext): boolean {
   return ctx.runner.bind(contactsJob).threads(ctx.liquid.count) > 1;
 }
 
+/** What the slab cut holds between cuts (SlabCut.carve): no view of the stage buffer. */
+const NO_CUT = new Float64Array(0);
+
 /**
  * A move's liquid and object contacts (see the header). `move` (a move mode of move.ts, where
  * contactsTakeMove): the move of length dt runs first in the same run, each thread over its share
@@ -103,6 +106,8 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
       ctx.count('contactsOnOneThread');
       split.inline = true;
     }
+    // (No view of the stage buffer kept past the cut: the buffer may be replaced.)
+    if (cutBytes > 0) st.slabs.carve(NO_CUT, NO_CUT);
     job.inline = split.inline;
     st.version = list.version;
     st.uses = ctx.stageScratchUses;

@@ -35,6 +35,24 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
     if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
   }
 
+  /**
+   * Empties the rows for n slots over memory the caller lends (`start`: n + 1 entries; `j`: 16-bit
+   * while n ≤ 65 536, else 32-bit), for rows read only within the caller's stage call (the half rows
+   * of solve-setup.ts, in the stage buffer); a reserve beyond `j` moves the entries to memory of
+   * their own. `unlend` lets the loan go, so that the rows hold no view of it after the call.
+   */
+  lend(start: Int32Array<ArrayBuffer>, j: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>): void {
+    this.version++;
+    this.length = 0;
+    this.start = start;
+    this.j = j;
+  }
+
+  unlend(): void {
+    this.start = NO_START;
+    this.j = NO_ENTRIES;
+  }
+
   /** Makes room for `total` entries, keeping the first `length`. */
   reserve(total: number): void {
     if (this.j.length >= total && (!this.shared || isShared(this.j))) return;
@@ -48,5 +66,7 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
     return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 }
+
+const NO_START = new Int32Array(1), NO_ENTRIES = new Uint16Array(0);
 
 const isShared = (a: Int32Array | Uint16Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;

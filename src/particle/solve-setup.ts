@@ -353,18 +353,23 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
     job.scratch.hashed = dense ? null : dc;
     job.inline = dense === null;
     // The upper parts alone straight into the rows; else into `half`, and the full rows made from them.
-    const half = upperOnly ? list : st.half;
+    // `half` lives only until then: its start and entries in the stage buffer beyond the slot arrays
+    // and rowsFromHalf's cursor (where `first` left room: else, past the room, of its own).
+    const half = upperOnly ? list : st.half, team = teamListsRows(ctx, n);
+    const cursor = upperOnly || team ? null : first.i32(n);
     if (!upperOnly) {
       half.shared = ctx.shared;
-      half.reset(n);
+      const hs = first.i32(n + 1), room = first.rest();
+      half.lend(hs, n > 0x10000 ? first.i32(room >> 2) : first.u16(room >> 1));
     }
     job.lists.list = half;
     runJob(job, n, nc);
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
     if (!upperOnly) {
-      if (teamListsRows(ctx, n)) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
-      else rowsFromHalf(half, n, list, first.i32(n));
+      if (team) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      else rowsFromHalf(half, n, list, cursor!);
+      half.unlend();
     }
   }
   list.start[n] = list.length;
