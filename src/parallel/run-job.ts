@@ -15,11 +15,13 @@
  * (team.ts). Every thread, the calling one as rank 0, then runs ThreadPart.work: its range by the
  * job's split, its sums zeroed (rank 0 the stage's arrays, rank r > 0 block r − 1 of a shared
  * array of the runner's), the kernel, then after a barrier the sums of the other threads added
- * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists;
+ * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists
+ * (the calling thread's, which come first, straight into the stage's list while it has room);
  * after a barrier each thread adds up their lengths and, where the stage's list has room for them
  * all, copies its own into place at the lengths of the lower ranks' lists and shifts its start
  * entries; where it has not, the calling thread makes room in the stage's list and a second run
- * copies them. No allocation per job once the arrays stop growing.
+ * copies them. No allocation per job once the arrays stop growing. A buffer the stages replace
+ * (JobRunner.release) leaves the jobs' arguments and the team's slots at once.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
 import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
@@ -101,11 +103,14 @@ export class ThreadPart {
     const ns = L.sumNames.length;
     for (let k = 0; k < ns; k++) x.a[L.sumNames[k]].fill(0, 0, L.sumComps[k] * n);
     for (let l = 0; l < nl; l++) {
-      const own = this.sinkFor(l, this.js[l] instanceof Uint16Array);
-      own.length = 0;
-      own.start = this.starts[l];
-      let sink: LocalSink | FrontSink = own;
-      if (rank === 0) (sink = this.fronts[l] ??= new FrontSink()).reset(this.js[l], this.starts[l], own);
+      const narrow = this.js[l] instanceof Uint16Array;
+      let sink: LocalSink | FrontSink;
+      if (rank === 0) (sink = this.fronts[l] ??= new FrontSink()).reset(this.js[l], this.starts[l], this.pool, 2 * l + (narrow ? 1 : 0));
+      else {
+        sink = this.sinkFor(l, narrow);
+        sink.length = 0;
+        sink.start = this.starts[l];
+      }
       x.lists[L.listNames[l]] = this.locals[l] = sink;
     }
     job.kernel(x as never);
@@ -129,7 +134,7 @@ export class ThreadPart {
 
   /** Drops rank 0's views of the stage's lists once a run is over (the lists' memory may be replaced before the next). */
   endRun(): void {
-    for (const f of this.fronts) f.reset(EMPTY_LIST, EMPTY_STARTS, null);
+    for (const f of this.fronts) f.reset(EMPTY_LIST, EMPTY_STARTS, this.pool, -1);
   }
 
   /** This thread's list entries into place at its offset (the lengths of the lower ranks' lists), its items' start entries shifted. */
@@ -165,21 +170,27 @@ export class FrontSink implements ListSink {
   start: Int32Array = new Int32Array(0);
   j: Int32Array | Uint16Array = new Int32Array(0);
   length = 0;
-  /** True once the entries moved to `own`. */
+  /** True once the entries moved to a list of the thread's own (pool[k]: 2 l + 1 for 16-bit entries, ThreadPart). */
   spilled = false;
-  private own: LocalSink | null = null;
+  private pool: LocalSink[] = [];
+  private k = -1;
 
-  reset(stageJ: Int32Array | Uint16Array, start: Int32Array, own: LocalSink | null): void {
+  reset(stageJ: Int32Array | Uint16Array, start: Int32Array, pool: LocalSink[], k: number): void {
     this.j = stageJ;
     this.start = start;
     this.length = 0;
     this.spilled = false;
-    this.own = own;
+    this.pool = pool;
+    this.k = k;
+  }
+
+  private get own(): LocalSink {
+    return (this.pool[this.k] ??= new LocalSink((this.k & 1) === 1));
   }
 
   reserve(total: number): void {
     if (this.j.length >= total) return;
-    const own = this.own!;
+    const own = this.own;
     own.length = this.spilled ? this.length : 0;
     own.reserve(total);
     if (!this.spilled) own.j.set(this.j.subarray(0, this.length));
@@ -192,7 +203,7 @@ export class FrontSink implements ListSink {
    * stage's list growing (a first run, an impact), after which the stage's list has room again.
    */
   dropOwn(): void {
-    const own = this.own!;
+    const own = this.own;
     own.j = own.narrow ? new Uint16Array(0) : new Int32Array(0);
     own.length = 0;
   }

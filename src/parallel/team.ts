@@ -198,6 +198,9 @@ export class Barrier implements TeamSync {
   }
 }
 
+/** A posted slot whose buffer was dropped since (ThreadTeam.dropSlots): unlike any slot, so the next post goes out. */
+const DROPPED = { buffer: new ArrayBuffer(0), byteOffset: -1, length: -1 };
+
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -291,7 +294,11 @@ export class ThreadTeam implements TeamSync {
    * that neither this thread nor, after the next post, a spawned one keeps it alive.
    */
   dropSlots(buffer: ArrayBufferLike): void {
-    for (let k = 0; k < this.slots.length; k++) if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
+    for (let k = 0; k < this.slots.length; k++) {
+      if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
+      // (Posted, but no longer held: the next post tells the spawned threads.)
+      if (this.posted[k]?.buffer === buffer) this.posted[k] = DROPPED;
+    }
   }
 
   barrier(): void {
