@@ -42,8 +42,11 @@ export class SolveState {
   stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
-  /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts): full, or their upper parts alone (`upperOnly`). */
-  pairs = new SlotRows();
+  /**
+   * The liquid rows (16-bit entries while the liquid fits, slot-rows.ts): full, or their upper parts
+   * alone (`upperOnly`); their entries shrink once the liquid has spread after an impact (SlotRows.shrinks).
+   */
+  pairs = Object.assign(new SlotRows(), { shrinks: true });
   /** The rows hold each slot's upper part alone (prepareSolve: one thread, no loop over a full row). */
   upperOnly = false;
   /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the full rows. */
