@@ -6,7 +6,7 @@
  *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames] [workers]
  * Also prints the stage buffer's share, the solve's neighbour-list entries a liquid particle, and
  * the owners of the bytes (fields of the step context, two levels down, each buffer counted once,
- * in the order listed) that hold at least 2 bytes a point (MEM_MIN in the environment: another
+ * in the order listed, the job runner's last) that hold at least 2 bytes a point (MEM_MIN in the environment: another
  * floor) in either checkout.
  */
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,11 @@ interface Sim {
 function owners(root: object, skip: object[], heldBytes: (root: object, skip: readonly object[]) => number): Map<string, number> {
   const out = new Map<string, number>(), seen = [...skip];
   const walk = (obj: object, prefix: string, depth: number): void => {
-    for (const [k, v] of Object.entries(obj)) {
+    // The job runner last: on a team its slots view the stages' shared arrays, which count under
+    // their stages; the runner's rows are then what it alone holds (mirrors, the threads' sums and lists).
+    const entries = Object.entries(obj);
+    if (prefix === '') entries.sort(([a], [b]) => +(a === 'runner') - +(b === 'runner'));
+    for (const [k, v] of entries) {
       // (A list store is counted through the lists that take their entries from it.)
       if (typeof v !== 'object' || v === null || k === 'store' || k === 'listStore') continue;
       const leaf = ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Array.isArray(v) || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer);
@@ -46,14 +50,13 @@ function owners(root: object, skip: object[], heldBytes: (root: object, skip: re
   return out;
 }
 
+// The owners counted by this checkout's heldBytes in both (it skips buffers an earlier owner holds).
+const { heldBytes: ownBytes } = await import('../src/engines.ts');
 const rows: Map<string, number>[] = [];
 for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..')]]) {
   const e = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as {
     parseScene(json: unknown): unknown;
     createSimulation(scene: unknown, engine: string, options: object): unknown;
-  };
-  const { heldBytes } = (await import(pathToFileURL(resolve(root, 'src/engines.ts')).href)) as {
-    heldBytes(root: object, skip: readonly object[]): number;
   };
   const { spawnNodeThread } = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
   const sim = e.createSimulation(
@@ -66,7 +69,7 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
     `${name} ${root}: ${file} frame ${frames}, ${workers} thread(s): ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
     + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle`,
   );
-  const held = owners(c, [sim.scene], heldBytes);
+  const held = owners(c, [sim.scene], ownBytes);
   for (const [k, b] of held) held.set(k, b / points);
   rows.push(held);
 }
