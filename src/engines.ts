@@ -95,13 +95,12 @@ function parseCheckpointScene(reader: CheckpointReader): Scene {
 /**
  * Bytes of the typed arrays and bare buffers reachable from `root` (each ArrayBuffer or
  * SharedArrayBuffer counted once, at its full capacity), walking own properties, arrays and Maps;
- * `skip` objects (the scene, its assets) are not entered, and buffers among them not counted. Engines report it as Metrics.memoryBytes: what a simulation holds,
+ * `skip` objects (the scene, its assets) are not entered. Engines report it as Metrics.memoryBytes: what a simulation holds,
  * measured the same way whatever else the process has allocated.
  */
 export function heldBytes(root: object, skip: readonly object[] = []): number {
   const seen = new Set<object>(skip);
-  // (A buffer in `skip` is not counted through views of it either.)
-  const buffers = new Set<ArrayBufferLike>(skip.filter((v): v is ArrayBufferLike => v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)));
+  const buffers = new Set<ArrayBufferLike>();
   const stack: unknown[] = [root];
   let bytes = 0;
   while (stack.length > 0) {
