@@ -220,7 +220,7 @@ function listsFit(meta: Int32Array, js: readonly (Int32Array | Uint16Array)[], T
 }
 
 /** What a released list view is replaced by until the next run sets the stage's list again (JobBinding.release). */
-const EMPTY_LIST = new Int32Array(0), EMPTY_STARTS = new Int32Array(0);
+const EMPTY_LIST = new Int32Array(0), EMPTY_STARTS = new Int32Array(0), EMPTY_SUM = new Float64Array(0);
 
 /** Runs jobs on a team, or inline where there is none (one per simulation: bindings are kept). */
 export class JobRunner {
@@ -278,6 +278,15 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   private sync: TeamSync | null = null;
   private part: ThreadPart | null = null;
   private mirrors: (SlotArray | null)[] = [];
+  /** The other threads' blocks of each sum, the runner's own (where the stage lends none: sumBlocks). */
+  private readonly blocks: (Float64Array | Int32Array)[] = [];
+  /**
+   * Blocks for the other threads' sums a stage lends for its runs (scratch that lives while the job
+   * runs: the adhesion stage's, in the stage buffer), by sum name: T − 1 blocks of at least the
+   * sum's entries for n items each (length a multiple of T − 1), on shared memory; else (absent,
+   * too short) the runner's own.
+   */
+  readonly sumBlocks: Record<string, Float64Array | Int32Array> = {};
   private readonly realLists: ListSink[] = [];
   private phase = 0;
   private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
@@ -307,6 +316,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   release(buffer: ArrayBufferLike): void {
     const a = this.a as unknown as Record<string, SlotArray>, kinds = { ...this.job.arrays, ...this.job.inputs } as Record<string, ArrayKind>;
     for (const k of Object.keys(a)) if (a[k].buffer === buffer) a[k] = emptyOf(kinds[k]);
+    for (const k of Object.keys(this.sumBlocks)) if (this.sumBlocks[k].buffer === buffer) delete this.sumBlocks[k];
     const part = this.part;
     if (part === null) return;
     for (let l = 0; l < part.js.length; l++) if (part.js[l].buffer === buffer) part.js[l] = EMPTY_LIST;
@@ -374,10 +384,14 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     }
     for (let i = 0; i < L.sumNames.length; i++) {
       const need = (T - 1) * L.sumComps[i] * n, own = a[L.sumNames[i]] as Float64Array | Int32Array;
-      let o = part.others[i];
-      if (!o || o.length < need || o.constructor !== own.constructor) {
-        o = part.others[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
+      const lent = this.sumBlocks[L.sumNames[i]];
+      let o: Float64Array | Int32Array;
+      if (lent !== undefined && lent.length >= need && lent.length % (T - 1) === 0 && isShared(lent) && lent.constructor === own.constructor) o = lent;
+      else {
+        o = this.blocks[i];
+        if (!o || o.length < need || o.constructor !== own.constructor) o = this.blocks[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
       }
+      part.others[i] = o;
       part.own[i] = own;
       team.setSlot(L.sumSlot + i, o);
     }
@@ -427,6 +441,8 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     } finally {
       for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
       part.endRun();
+      // (No view of lent sum blocks kept past the run.)
+      for (let i = 0; i < part.others.length; i++) part.others[i] = this.blocks[i] ?? EMPTY_SUM;
     }
   }
 }
