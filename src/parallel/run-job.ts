@@ -14,7 +14,7 @@
  * inputs that are not into shared mirrors; the team posts buffers that changed since the last job
  * (team.ts). Every thread, the calling one as rank 0, then runs ThreadPart.work: its range by the
  * job's split, its sums zeroed (rank 0 the stage's arrays, rank r > 0 block r − 1 of a shared
- * array of the runner's), the kernel, then after a barrier the sums of the other threads added
+ * array of the runner's, or of one the stage lends: JobBinding.sumBlocks), the kernel, then after a barrier the sums of the other threads added
  * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists
  * (the calling thread's, which come first, straight into the stage's list while it has room);
  * after a barrier each thread adds up their lengths and, where the stage's list has room for them
