@@ -6,7 +6,7 @@
  *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames] [workers]
  * Also prints the stage buffer's share, the solve's neighbour-list entries a liquid particle, and
  * the owners of the bytes (fields of the step context, two levels down, each buffer counted once,
- * in the order listed) that hold at least 2 bytes a point (MEM_MIN in the environment: another
+ * in the order listed, the job runner's last) that hold at least 2 bytes a point (MEM_MIN in the environment: another
  * floor) in either checkout.
  */
 import { readFileSync } from 'node:fs';
@@ -24,11 +24,40 @@ interface Sim {
   ctx: { liquid: { count: number }; objects: { count: number }; solve?: { pairs: { length: number } }; stageBuffer?: ArrayBufferLike };
 }
 
+/**
+ * The buffers reachable from `v` that `counted` does not hold yet, walking as heldBytes
+ * (src/engines.ts) does (own properties, arrays, Maps; `skip` objects not entered): added to `counted`.
+ */
+function newBuffers(v: unknown, skip: Set<unknown>, counted: Set<ArrayBufferLike>): number {
+  const visited = new Set<unknown>(skip), stack = [v];
+  let bytes = 0;
+  const add = (b: ArrayBufferLike) => {
+    if (counted.has(b)) return;
+    counted.add(b);
+    bytes += b.byteLength;
+  };
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x !== 'object' || x === null || visited.has(x)) continue;
+    visited.add(x);
+    if (ArrayBuffer.isView(x)) add(x.buffer);
+    else if (x instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer)) add(x);
+    else if (Array.isArray(x)) stack.push(...x);
+    else if (x instanceof Map) stack.push(...x.values());
+    else stack.push(...Object.values(x));
+  }
+  return bytes;
+}
+
 /** Bytes held under each field of `root` (two levels down), each buffer counted once, first owner first. */
-function owners(root: object, skip: object[], heldBytes: (root: object, skip: readonly object[]) => number): Map<string, number> {
-  const out = new Map<string, number>(), seen = [...skip];
+function owners(root: object, skip: object[]): Map<string, number> {
+  const out = new Map<string, number>(), skipped = new Set<unknown>(skip), counted = new Set<ArrayBufferLike>();
   const walk = (obj: object, prefix: string, depth: number): void => {
-    for (const [k, v] of Object.entries(obj)) {
+    // The job runner last: on a team its slots view the stages' shared arrays, which count under
+    // their stages; the runner's rows are then what it alone holds (mirrors, the threads' sums and lists).
+    const entries = Object.entries(obj);
+    if (prefix === '') entries.sort(([a], [b]) => +(a === 'runner') - +(b === 'runner'));
+    for (const [k, v] of entries) {
       // (A list store is counted through the lists that take their entries from it.)
       if (typeof v !== 'object' || v === null || k === 'store' || k === 'listStore') continue;
       const leaf = ArrayBuffer.isView(v) || v instanceof ArrayBuffer || Array.isArray(v) || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer);
@@ -36,10 +65,8 @@ function owners(root: object, skip: object[], heldBytes: (root: object, skip: re
         walk(v as object, `${prefix}${k}.`, depth - 1);
         continue;
       }
-      // (Views of a buffer an earlier owner holds count nothing: lists that share one store.)
-      out.set(prefix + k, ArrayBuffer.isView(v) && seen.includes(v.buffer) ? 0 : heldBytes(v as object, seen));
-      seen.push(v as object);
-      if (ArrayBuffer.isView(v)) seen.push(v.buffer);
+      // (Buffers an earlier owner holds count nothing here: lists that share one store, slots that view a stage's arrays.)
+      out.set(prefix + k, newBuffers(v, skipped, counted));
     }
   };
   walk(root, '', 2);
@@ -52,9 +79,6 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
     parseScene(json: unknown): unknown;
     createSimulation(scene: unknown, engine: string, options: object): unknown;
   };
-  const { heldBytes } = (await import(pathToFileURL(resolve(root, 'src/engines.ts')).href)) as {
-    heldBytes(root: object, skip: readonly object[]): number;
-  };
   const { spawnNodeThread } = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
   const sim = e.createSimulation(
     e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : { workers: 1 },
@@ -66,7 +90,7 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
     `${name} ${root}: ${file} frame ${frames}, ${workers} thread(s): ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
     + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle`,
   );
-  const held = owners(c, [sim.scene], heldBytes);
+  const held = owners(c, [sim.scene]);
   for (const [k, b] of held) held.set(k, b / points);
   rows.push(held);
 }

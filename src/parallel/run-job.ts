@@ -14,12 +14,14 @@
  * inputs that are not into shared mirrors; the team posts buffers that changed since the last job
  * (team.ts). Every thread, the calling one as rank 0, then runs ThreadPart.work: its range by the
  * job's split, its sums zeroed (rank 0 the stage's arrays, rank r > 0 block r − 1 of a shared
- * array of the runner's), the kernel, then after a barrier the sums of the other threads added
- * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists;
+ * array of the runner's, or of one the stage lends: JobBinding.sumBlocks), the kernel, then after a barrier the sums of the other threads added
+ * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists
+ * (the calling thread's, which come first, straight into the stage's list while it has room);
  * after a barrier each thread adds up their lengths and, where the stage's list has room for them
  * all, copies its own into place at the lengths of the lower ranks' lists and shifts its start
  * entries; where it has not, the calling thread makes room in the stage's list and a second run
- * copies them. No allocation per job once the arrays stop growing.
+ * copies them. No allocation per job once the arrays stop growing. A buffer the stages replace
+ * (JobRunner.release) leaves the jobs' arguments and the team's slots at once.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
 import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
@@ -54,8 +56,13 @@ export class ThreadPart {
   /** Per list: the stage's start and j arrays (shared), and this thread's own list. */
   starts: Int32Array[] = [];
   js: (Int32Array | Uint16Array)[] = [];
-  /** This thread's own list of each of the job's lists in the current run (from the pool, of the stage list's width). */
-  readonly locals: LocalSink[] = [];
+  /**
+   * This thread's list of each of the job's lists in the current run: on a spawned thread its own
+   * (from the pool, of the stage list's width); on the calling thread (rank 0, whose entries come
+   * first) the stage's list itself while it has room (FrontSink).
+   */
+  readonly locals: (LocalSink | FrontSink)[] = [];
+  private readonly fronts: FrontSink[] = [];
   meta: Int32Array = new Int32Array(0);
 
   /**
@@ -96,10 +103,15 @@ export class ThreadPart {
     const ns = L.sumNames.length;
     for (let k = 0; k < ns; k++) x.a[L.sumNames[k]].fill(0, 0, L.sumComps[k] * n);
     for (let l = 0; l < nl; l++) {
-      const local = (this.locals[l] = this.sinkFor(l, this.js[l] instanceof Uint16Array));
-      local.length = 0;
-      local.start = this.starts[l];
-      x.lists[L.listNames[l]] = local;
+      const narrow = this.js[l] instanceof Uint16Array;
+      let sink: LocalSink | FrontSink;
+      if (rank === 0) (sink = this.fronts[l] ??= new FrontSink()).reset(this.js[l], this.starts[l], this.pool, 2 * l + (narrow ? 1 : 0));
+      else {
+        sink = this.sinkFor(l, narrow);
+        sink.length = 0;
+        sink.start = this.starts[l];
+      }
+      x.lists[L.listNames[l]] = this.locals[l] = sink;
     }
     job.kernel(x as never);
     if (ns > 0) {
@@ -120,6 +132,11 @@ export class ThreadPart {
     }
   }
 
+  /** Drops rank 0's views of the stage's lists once a run is over (the lists' memory may be replaced before the next). */
+  endRun(): void {
+    for (const f of this.fronts) f.reset(EMPTY_LIST, EMPTY_STARTS, this.pool, -1);
+  }
+
   /** This thread's list entries into place at its offset (the lengths of the lower ranks' lists), its items' start entries shifted. */
   private copyLists(rank: number, T: number): void {
     const x = this.x, meta = this.meta, nl = this.layout.listNames.length;
@@ -132,9 +149,63 @@ export class ThreadPart {
       let off = 0;
       for (let t = 0; t < rank; t++) off += meta[LENGTHS(T, l) + t];
       const local = this.locals[l], start = this.starts[l];
+      // (Rank 0's entries written straight into the stage's list are in place.)
+      if (local instanceof FrontSink && !local.spilled) continue;
       this.js[l].set(local.j.subarray(0, local.length), off);
+      if (local instanceof FrontSink) local.dropOwn();
       if (off !== 0) for (let p = p0; p < p1; p++) start[p] += off;
     }
+  }
+}
+
+/**
+ * The calling thread's list in a team run: rank 0's entries come first in the stage's list (at
+ * offset 0, their start entries unshifted), so it writes them there directly while the stage's
+ * list has room, and into a list of its own (`own`, from the pool) once it has not: the thread's
+ * own copy of the entries is held only then (on the honey drop at frame 4, 45 bytes a point
+ * of pooled lists otherwise). The stage's list is not grown during the run: a spawned thread
+ * holds views of it.
+ */
+export class FrontSink implements ListSink {
+  start: Int32Array = new Int32Array(0);
+  j: Int32Array | Uint16Array = new Int32Array(0);
+  length = 0;
+  /** True once the entries moved to a list of the thread's own (pool[k]: 2 l + 1 for 16-bit entries, ThreadPart). */
+  spilled = false;
+  private pool: LocalSink[] = [];
+  private k = -1;
+
+  reset(stageJ: Int32Array | Uint16Array, start: Int32Array, pool: LocalSink[], k: number): void {
+    this.j = stageJ;
+    this.start = start;
+    this.length = 0;
+    this.spilled = false;
+    this.pool = pool;
+    this.k = k;
+  }
+
+  private get own(): LocalSink {
+    return (this.pool[this.k] ??= new LocalSink((this.k & 1) === 1));
+  }
+
+  reserve(total: number): void {
+    if (this.j.length >= total) return;
+    const own = this.own;
+    own.length = this.spilled ? this.length : 0;
+    own.reserve(total);
+    if (!this.spilled) own.j.set(this.j.subarray(0, this.length));
+    this.spilled = true;
+    this.j = own.j;
+  }
+
+  /**
+   * Lets the list of its own go once its entries are copied into place: a spill comes with the
+   * stage's list growing (a first run, an impact), after which the stage's list has room again.
+   */
+  dropOwn(): void {
+    const own = this.own;
+    own.j = own.narrow ? new Uint16Array(0) : new Int32Array(0);
+    own.length = 0;
   }
 }
 
@@ -147,6 +218,9 @@ function listsFit(meta: Int32Array, js: readonly (Int32Array | Uint16Array)[], T
   }
   return true;
 }
+
+/** What a released list view is replaced by until the next run sets the stage's list again (JobBinding.release). */
+const EMPTY_LIST = new Int32Array(0), EMPTY_STARTS = new Int32Array(0), EMPTY_SUM = new Float64Array(0);
 
 /** Runs jobs on a team, or inline where there is none (one per simulation: bindings are kept). */
 export class JobRunner {
@@ -177,6 +251,7 @@ export class JobRunner {
    */
   release(buffer: ArrayBufferLike): void {
     for (const b of this.bindings.values()) b.release(buffer);
+    this.team?.dropSlots(buffer);
   }
 }
 
@@ -203,6 +278,15 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   private sync: TeamSync | null = null;
   private part: ThreadPart | null = null;
   private mirrors: (SlotArray | null)[] = [];
+  /** The other threads' blocks of each sum, the runner's own (where the stage lends none: sumBlocks). */
+  private readonly blocks: (Float64Array | Int32Array)[] = [];
+  /**
+   * Blocks for the other threads' sums a stage lends for its runs (scratch that lives while the job
+   * runs: the adhesion stage's, in the stage buffer), by sum name: T − 1 blocks of at least the
+   * sum's entries for n items each (length a multiple of T − 1), on shared memory; else (absent,
+   * too short) the runner's own.
+   */
+  readonly sumBlocks: Record<string, Float64Array | Int32Array> = {};
   private readonly realLists: ListSink[] = [];
   private phase = 0;
   private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
@@ -232,6 +316,11 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   release(buffer: ArrayBufferLike): void {
     const a = this.a as unknown as Record<string, SlotArray>, kinds = { ...this.job.arrays, ...this.job.inputs } as Record<string, ArrayKind>;
     for (const k of Object.keys(a)) if (a[k].buffer === buffer) a[k] = emptyOf(kinds[k]);
+    for (const k of Object.keys(this.sumBlocks)) if (this.sumBlocks[k].buffer === buffer) delete this.sumBlocks[k];
+    const part = this.part;
+    if (part === null) return;
+    for (let l = 0; l < part.js.length; l++) if (part.js[l].buffer === buffer) part.js[l] = EMPTY_LIST;
+    for (let l = 0; l < part.starts.length; l++) if (part.starts[l].buffer === buffer) part.starts[l] = EMPTY_STARTS;
   }
 
   /** The threads a run over n items would use: the team's size, or 1 where it would run inline. */
@@ -295,10 +384,14 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     }
     for (let i = 0; i < L.sumNames.length; i++) {
       const need = (T - 1) * L.sumComps[i] * n, own = a[L.sumNames[i]] as Float64Array | Int32Array;
-      let o = part.others[i];
-      if (!o || o.length < need || o.constructor !== own.constructor) {
-        o = part.others[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
+      const lent = this.sumBlocks[L.sumNames[i]];
+      let o: Float64Array | Int32Array;
+      if (lent !== undefined && lent.length >= need && lent.length % (T - 1) === 0 && isShared(lent) && lent.constructor === own.constructor) o = lent;
+      else {
+        o = this.blocks[i];
+        if (!o || o.length < need || o.constructor !== own.constructor) o = this.blocks[i] = allocLike(own, (T - 1) * (Math.ceil(L.sumComps[i] * n * 1.25) + 16), true);
       }
+      part.others[i] = o;
       part.own[i] = own;
       team.setSlot(L.sumSlot + i, o);
     }
@@ -333,8 +426,9 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       for (let l = 0; l < nl; l++) {
         let total = 0;
         for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
-        const real = this.realLists[l];
-        real.length = 0;
+        const real = this.realLists[l], front = part.locals[l];
+        // Rank 0's entries written in place are kept by the growth; the others are copied in phase 1.
+        real.length = front instanceof FrontSink && !front.spilled ? front.length : 0;
         real.reserve(total);
         real.length = total;
         if (!isShared(real.j)) throw new Error(`job '${job.name}': list '${L.listNames[l]}' grew off shared memory`);
@@ -346,6 +440,9 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       team.run(L.id, this.self);
     } finally {
       for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
+      part.endRun();
+      // (No view of lent sum blocks kept past the run.)
+      for (let i = 0; i < part.others.length; i++) part.others[i] = this.blocks[i] ?? EMPTY_SUM;
     }
   }
 }

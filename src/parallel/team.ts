@@ -198,6 +198,9 @@ export class Barrier implements TeamSync {
   }
 }
 
+/** A posted slot whose buffer was dropped since (ThreadTeam.dropSlots): unlike any slot, so the next post goes out. */
+const DROPPED = { buffer: new ArrayBuffer(0), byteOffset: -1, length: -1 };
+
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -284,6 +287,18 @@ export class ThreadTeam implements TeamSync {
       this.posted.push(null);
     }
     this.slots[index] = array;
+  }
+
+  /**
+   * Empties the slots that view `buffer` (memory its owner has replaced: JobRunner.release), so
+   * that neither this thread nor, after the next post, a spawned one keeps it alive.
+   */
+  dropSlots(buffer: ArrayBufferLike): void {
+    for (let k = 0; k < this.slots.length; k++) {
+      if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
+      // (Posted, but no longer held: the next post tells the spawned threads.)
+      if (this.posted[k]?.buffer === buffer) this.posted[k] = DROPPED;
+    }
   }
 
   barrier(): void {
@@ -375,7 +390,7 @@ export class ThreadTeam implements TeamSync {
     let changed = false;
     for (let k = 0; k < this.slots.length; k++) {
       const a = this.slots[k], p = this.posted[k];
-      if (a !== null && (p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length)) changed = true;
+      if (a === null ? p !== null : p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length) changed = true;
     }
     if (!changed) return;
     this.gen++;

@@ -46,6 +46,14 @@ export function computeAdhesion(ctx: StepContext): void {
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
+  // On a team, the other threads' sums in the stage buffer (nothing else holds it at this stage's
+  // call), at the liquid's capacity so that the views stay the same from one call to the next.
+  const T = job.threads(n);
+  if (T > 1) {
+    const m = Math.max(n, L.capacity), mem = ctx.stageScratch(8 * (T - 1) * 4 * m + 64, ctx.shared);
+    job.sumBlocks.acc = mem.f64((T - 1) * 3 * m);
+    job.sumBlocks.sumK = mem.f64((T - 1) * m);
+  }
   runJob(job, n, g.cellCount);
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;

@@ -12,7 +12,7 @@ import { ObjectParticles } from './objects.ts';
 import { CellPairs } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
-import { allocFloat64, allocUint16, isShared } from '../parallel/memory.ts';
+import { allocFloat64, allocInt32, allocUint16, isShared } from '../parallel/memory.ts';
 import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
@@ -26,6 +26,7 @@ import type { SolveState } from './solve-setup.ts';
 import { GelState } from './gel.ts';
 import { FreeBodies } from './free-bodies.ts';
 import { ParticleTemperature } from './temperature.ts';
+import { TeamRowCounts } from './team-rows-layout.ts';
 
 /** Liquid–liquid pairs closer than this many radii at the start of a sub-timestep are checked for contact in its moves. */
 export const CONTACT_REACH = 3;
@@ -117,6 +118,8 @@ export class StepContext {
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
 
+  /** The counts of a team's row listings (the pressure solve's rows, the viscosity's cross rows), one for both (team-rows-layout.ts). */
+  readonly teamRowCounts = new TeamRowCounts();
   /** Runs the stages' jobs (src/parallel/run-job.ts): inline, or on the thread team (simulation.ts). */
   runner = new JobRunner();
   /**
@@ -311,7 +314,10 @@ export class StepContext {
       this.objectBlock = new Int32Array(0);
       return;
     }
-    if (this.objectBlock.length < size || this.objectBlock.length > 4 * size) this.objectBlock = new Int32Array(size);
+    // On shared memory with a team, whose jobs read it in place (rather than copies of their own).
+    if (this.objectBlock.length < size || this.objectBlock.length > 4 * size || (this.shared && !isShared(this.objectBlock))) {
+      this.objectBlock = allocInt32(size, this.shared);
+    }
     const block = this.objectBlock;
     block.fill(-1);
     const lo = this.blockLo, bn = this.blockN;
@@ -392,5 +398,12 @@ export class StageScratch {
   }
   u8(n: number): Uint8Array<ArrayBuffer> {
     return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
+  }
+  u16(n: number): Uint16Array<ArrayBuffer> {
+    return new Uint16Array(this.buffer, this.take(2 * n), n) as Uint16Array<ArrayBuffer>;
+  }
+  /** Bytes of the buffer not carved yet (beyond the request where an earlier, larger one grew it). */
+  rest(): number {
+    return this.buffer.byteLength - this.at;
   }
 }

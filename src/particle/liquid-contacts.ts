@@ -65,6 +65,9 @@ export function contactsTakeMove(ctx: StepContext): boolean {
   return ctx.runner.bind(contactsJob).threads(ctx.liquid.count) > 1;
 }
 
+/** What the slab cut holds between cuts (SlabCut.carve): no view of the stage buffer. */
+const NO_CUT = new Float64Array(0);
+
 /**
  * A move's liquid and object contacts (see the header). `move` (a move mode of move.ts, where
  * contactsTakeMove): the move of length dt runs first in the same run, each thread over its share
@@ -79,9 +82,12 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
     split.inline = false;
     // The split lives in the stage scratch, which nothing else takes between viscosity and density
     // correction; at the list's and the liquid's capacities, so that its views stay the same from
-    // one sub-timestep to the next.
-    const m = Math.max(n, L.capacity), mem = ctx.stageScratch(4 * (4 * m + MAX_SLABS + 1) + 2 * m + 64, ctx.shared);
+    // one sub-timestep to the next. With a team the cut's weights and projections too (SlabCut.carve):
+    // they live only while the cut is made.
+    const m = Math.max(n, L.capacity), cutBytes = ctx.shared ? 16 * m + 16 : 0;
+    const mem = ctx.stageScratch(4 * (4 * m + MAX_SLABS + 1) + 2 * m + 64 + cutBytes, ctx.shared);
     const ends = mem.i32(2 * m), xslots = mem.i32(m), plist = mem.i32(m), offsets = mem.i32(MAX_SLABS + 1), owner = mem.u8(m), sides = mem.u8(m);
+    if (cutBytes > 0) st.slabs.carve(mem.f64(m), mem.f64(m));
     const sa = split.a;
     sa.ls = list.start; sa.lj = list.j; sa.ends = ends; sa.xslots = xslots; sa.meta = st.meta; sa.sides = sides;
     sa.owner = owner; sa.plist = plist; sa.offsets = offsets;
@@ -100,6 +106,8 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
       ctx.count('contactsOnOneThread');
       split.inline = true;
     }
+    // (No view of the stage buffer kept past the cut: the buffer may be replaced.)
+    if (cutBytes > 0) st.slabs.carve(NO_CUT, NO_CUT);
     job.inline = split.inline;
     st.version = list.version;
     st.uses = ctx.stageScratchUses;

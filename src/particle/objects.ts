@@ -53,7 +53,8 @@ export class ObjectParticles {
   readonly count: number;
   readonly radius: number;
   readonly rest: Float64Array;
-  readonly restNormal: Float64Array;
+  /** (The same array as `normal` where no body moves.) */
+  restNormal: Float64Array;
   readonly pos: Float64Array;
   /** Velocities, normals and bodies: on shared memory after `share` (the thread team's jobs read them). */
   vel: Float64Array;
@@ -190,7 +191,10 @@ export class ObjectParticles {
       return b;
     };
     this.vel = copy(this.vel);
-    this.normal = copy(this.normal);
+    // (Static scenes' normals are their rest normals, one array: so they stay.)
+    const normal = copy(this.normal);
+    if (this.normal === this.restNormal) this.restNormal = normal;
+    this.normal = normal;
     this.body = copy(this.body);
   }
 

@@ -43,6 +43,15 @@ export class SlabCut {
   private count = new Int32Array(MAX_SLABS + 1);
   private cuts = new Float64Array(MAX_SLABS + 1);
 
+  /**
+   * Takes the weights' and the projections' room from the caller (scratch that lives while the cut
+   * is made: liquid-contacts.ts, the stage buffer) rather than arrays of its own.
+   */
+  carve(weight: Float64Array<ArrayBuffer>, proj: Float64Array<ArrayBuffer>): void {
+    this.weight = weight;
+    this.proj = proj;
+  }
+
   /** Room for the weights of n particles. */
   reserve(n: number): void {
     if (this.weight.length >= n) return;

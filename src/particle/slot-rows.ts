@@ -14,6 +14,8 @@ import type { ListStore } from './list-store.ts';
 
 /** Growth of `j` beyond what is asked (neighbours.ts NeighbourList's). */
 const GROWTH = 1.125;
+/** `shrinks`: listings between looks (about two frames of the honey drop's solve rows), and how far below `j` they must have stayed. */
+const SHRINK_AFTER = 24, SHRINK_BELOW = 1.5;
 
 export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   start = new Int32Array(1);
@@ -25,14 +27,53 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   version = 0;
   /** Where the entries live when they share memory with a list of other lifetime (list-store.ts), else null: their own. */
   store: ListStore | null = null;
+  /**
+   * Lets `j` shrink once the rows have stayed far below it (SHRINK_AFTER listings under
+   * 1/SHRINK_BELOW of it): the solve's rows grow at an impact, where the liquid is compressed next
+   * to a body, and keep that size for the rest of the run otherwise. Only for rows of their own
+   * (no store) that nothing views between listings.
+   */
+  shrinks = false;
+  /** The longest of the listings since the last look (`shrinks`), and how many there were. */
+  private peak = 0;
+  private listings = 0;
 
   /** Empties the rows for n slots; the entries become 16-bit while n ≤ 65 536, else 32-bit. */
   reset(n: number): void {
     this.version++;
     if (this.start.length < n + 1 || (this.shared && !isShared(this.start))) this.start = allocInt32(grownRows(n + 1, this.start.length), this.shared);
     const wide = n > 0x10000;
+    if (this.shrinks && this.store === null) this.shrinkAfter(this.length);
     this.length = 0;
     if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
+  }
+
+  /** Counts the listing that held `length` entries; every SHRINK_AFTER listings, shrinks `j` to their longest and its growth where it is SHRINK_BELOW times that or more. */
+  private shrinkAfter(length: number): void {
+    this.peak = Math.max(this.peak, length);
+    if (++this.listings < SHRINK_AFTER) return;
+    const size = Math.max(1024, Math.ceil(this.peak * GROWTH));
+    if (this.j.length >= SHRINK_BELOW * size) this.j = this.make(size, this.j instanceof Int32Array);
+    this.peak = 0;
+    this.listings = 0;
+  }
+
+  /**
+   * Empties the rows for n slots over memory the caller lends (`start`: n + 1 entries; `j`: 16-bit
+   * while n ≤ 65 536, else 32-bit), for rows read only within the caller's stage call (the half rows
+   * of solve-setup.ts, in the stage buffer); a reserve beyond `j` moves the entries to memory of
+   * their own. `unlend` lets the loan go, so that the rows hold no view of it after the call.
+   */
+  lend(start: Int32Array<ArrayBuffer>, j: Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>): void {
+    this.version++;
+    this.length = 0;
+    this.start = start;
+    this.j = j;
+  }
+
+  unlend(): void {
+    this.start = NO_START;
+    this.j = NO_ENTRIES;
   }
 
   /** Makes room for `total` entries, keeping the first `length`. */
@@ -48,5 +89,7 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
     return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 }
+
+const NO_START = new Int32Array(1), NO_ENTRIES = new Uint16Array(0);
 
 const isShared = (a: Int32Array | Uint16Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;

@@ -213,11 +213,9 @@ export const solveRowsFillJob = defineJob({
   },
 });
 
-/** What the team's listing keeps between calls (on shared memory with a team): per pair-list word, per particle, per thread and particle. */
+/** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
   bits = new Int32Array(0);
-  own = new Int32Array(0);
-  into = new Int32Array(0);
 }
 
 /**
@@ -234,9 +232,9 @@ export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, 
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
   if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
-  if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);
-  if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
-  const { bits, own, into } = sc;
+  const counts = ctx.teamRowCounts;
+  counts.room(n, T, ctx.shared);
+  const { bits } = sc, { own, into } = counts;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);

@@ -42,8 +42,11 @@ export class SolveState {
   stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
   objectStep: Float64Array = new Float64Array(0);
-  /** The liquid rows (16-bit entries while the liquid fits, slot-rows.ts): full, or their upper parts alone (`upperOnly`). */
-  pairs = new SlotRows();
+  /**
+   * The liquid rows (16-bit entries while the liquid fits, slot-rows.ts): full, or their upper parts
+   * alone (`upperOnly`); their entries shrink once the liquid has spread after an impact (SlotRows.shrinks).
+   */
+  pairs = Object.assign(new SlotRows(), { shrinks: true });
   /** The rows hold each slot's upper part alone (prepareSolve: one thread, no loop over a full row). */
   upperOnly = false;
   /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the full rows. */
@@ -353,18 +356,23 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
     job.scratch.hashed = dense ? null : dc;
     job.inline = dense === null;
     // The upper parts alone straight into the rows; else into `half`, and the full rows made from them.
-    const half = upperOnly ? list : st.half;
+    // `half` lives only until then: its start and entries in the stage buffer beyond the slot arrays
+    // and rowsFromHalf's cursor (where `first` left room: else, past the room, of its own).
+    const half = upperOnly ? list : st.half, team = teamListsRows(ctx, n);
+    const cursor = upperOnly || team ? null : first.i32(n);
     if (!upperOnly) {
       half.shared = ctx.shared;
-      half.reset(n);
+      const hs = first.i32(n + 1), room = first.rest();
+      half.lend(hs, n > 0x10000 ? first.i32(room >> 2) : first.u16(room >> 1));
     }
     job.lists.list = half;
     runJob(job, n, nc);
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
     if (!upperOnly) {
-      if (teamListsRows(ctx, n)) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
-      else rowsFromHalf(half, n, list, first.i32(n));
+      if (team) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      else rowsFromHalf(half, n, list, cursor!);
+      half.unlend();
     }
   }
   list.start[n] = list.length;

@@ -1,3 +1,5 @@
+import { allocInt32, isShared } from '../parallel/memory.ts';
+
 /**
  * The layout step shared by the rows a thread team lists from the pair list (the pressure solve's,
  * solve-pair-rows.ts; the implicit viscosity's, viscosity-weiler-team-rows.ts): after a count job
@@ -21,4 +23,22 @@ export function layoutTeamRows(start: Int32Array, own: Int32Array, into: Int32Ar
   }
   start[n] = total;
   return total;
+}
+
+/**
+ * The counts a team listing lays out (own: per particle; into: per thread and particle), on shared
+ * memory with a team: one pair for the pressure solve's rows and the implicit viscosity's cross
+ * rows (StepContext.teamRowCounts), since each lives from its count job to its fill job and the
+ * two listings never overlap (10.5 bytes a point on the honey drop on two threads, held twice
+ * before).
+ */
+export class TeamRowCounts {
+  own = new Int32Array(0);
+  into = new Int32Array(0);
+
+  /** Room for n particles on `parts` threads. */
+  room(n: number, parts: number, shared: boolean): void {
+    if (this.own.length < n + 1 || (shared && !isShared(this.own))) this.own = allocInt32(Math.ceil((n + 1) * 1.25), shared);
+    if (this.into.length < parts * n || (shared && !isShared(this.into))) this.into = allocInt32(Math.ceil(parts * n * 1.25), shared);
+  }
 }

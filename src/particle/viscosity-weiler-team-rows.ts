@@ -25,7 +25,7 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { defineJob, itemCut, type AnyJob } from '../parallel/job.ts';
-import { allocFloat32, allocInt32, isShared } from '../parallel/memory.ts';
+import { allocFloat32, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { factorRoots, pairTables } from './viscosity-weiler-rows.ts';
@@ -106,10 +106,8 @@ export const viscosityRowsFillJob = defineJob({
   },
 });
 
-/** What the team listing keeps between calls (on shared memory): per particle; per thread and particle; per cross entry. */
+/** What the team listing keeps between calls (on shared memory): per cross entry (its counts: StepContext.teamRowCounts). */
 export class TeamRowScratch {
-  own = new Int32Array(0);
-  into = new Int32Array(0);
   /** The cross rows' coefficients (the rows themselves: st.rows). */
   xc = new Float32Array(0);
   /** The threads the last count ran on (the fill must run on as many: the cursors are theirs). */
@@ -123,23 +121,23 @@ export class TeamRowScratch {
 export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Float32Array): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
-  if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);
-  if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
+  const counts = ctx.teamRowCounts;
+  counts.room(n, T, ctx.shared);
   const a = job.a;
-  a.coef = coef; a.into = sc.into;
+  a.coef = coef; a.into = counts.into;
   a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = st.vol; a.ps = pairs.start; a.pj = pairs.j;
   pairTables(st, ctx.mass.length);
   a.root = st.pairRoot; a.toTable = st.pairToTable; a.ph2 = st.ph2;
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
-  sc.into.fill(0, 0, T * n);
+  counts.into.fill(0, 0, T * n);
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
-  sc.own.fill(0, 0, n);
+  counts.own.fill(0, 0, n);
   rows.shared = ctx.shared;
   rows.reset(n);
-  const total = layoutTeamRows(rows.start, sc.own, sc.into, n, T);
+  const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T);
   rows.reserve(total);
   rows.length = total;
   if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
@@ -150,7 +148,7 @@ export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: 
 export function fillTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Float32Array): void {
   const pairs = ctx.cells.pairs, job = ctx.runner.bind(viscosityRowsFillJob);
   const a = job.a;
-  a.xc = sc.xc; a.xj = st.rows.j; a.into = sc.into;
+  a.xc = sc.xc; a.xj = st.rows.j; a.into = ctx.teamRowCounts.into;
   a.ps = pairs.start; a.pj = pairs.j; a.coef = coef;
   job.s.parts = sc.parts;
   runJob(job, n);

@@ -39,7 +39,7 @@ export class HashGrid {
   /** Cell of each point. */
   pointCell = new Int32Array(0);
 
-  /** Allocate order, start and count on SharedArrayBuffers (a thread team's jobs read them in place), from the next growth on. */
+  /** Allocate order, start, count and the cells' corners on SharedArrayBuffers (a thread team's jobs read them in place), from the next growth on. */
   shared = false;
   private tableSize = 0;
   private slot = new Int32Array(0);
@@ -146,9 +146,9 @@ export class HashGrid {
       b.set(a.subarray(0, Math.min(a.length, size)));
       return b;
     };
-    this.cellI = copy(this.cellI);
-    this.cellJ = copy(this.cellJ);
-    this.cellK = copy(this.cellK);
+    this.cellI = copy(this.cellI, this.shared);
+    this.cellJ = copy(this.cellJ, this.shared);
+    this.cellK = copy(this.cellK, this.shared);
     this.start = copy(this.start, this.shared);
     this.count = copy(this.count, this.shared);
     this.next = copy(this.next);

@@ -9,6 +9,7 @@ import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
 import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
 import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
+import { heldBytes } from '../../src/engines.ts';
 import { NeighbourList } from '../../src/particle/neighbours.ts';
 import { nodeThreadHandle, spawnNodeThread, startModuleWorker } from '../../src/cli/threads.ts';
 import { listJob, pairCountJob, phasesJob, TEST_JOBS } from './fixtures/jobs.ts';
@@ -124,6 +125,46 @@ describe('runJob', () => {
       // Below the job's minItems it runs on the calling thread alone.
       expect(pairCounts(r, 3).teamed).toBe(false);
     }
+  });
+
+  it("keeps no copy of the calling thread's list entries where the stage's list has room, and no view of a buffer released", () => {
+    // (On shared memory, as the stages' are: an input that is not is copied to a mirror of the runner's.)
+    const counts = allocInt32(400, true);
+    for (let c = 0; c < counts.length; c++) counts[c] = (c * 7) % 5 + 1;
+    const n = counts.reduce((s, v) => s + v, 0);
+    const r1 = runner(1), r2 = runner(2);
+    const list1 = new NeighbourList(), list2 = new NeighbourList();
+    list2.shared = true;
+    const seen = allocInt32(n, true);
+    const listOn = (r: JobRunner, list: NeighbourList) => {
+      const job = r.bind(listJob);
+      list.reset(n);
+      job.a.counts = counts;
+      job.a.seen = seen;
+      job.lists.list = list;
+      runJob(job, n, counts.length);
+      list.start[n] = list.length;
+      return { start: Array.from(list.start.subarray(0, n + 1)), j: Array.from(list.j.subarray(0, list.length)) };
+    };
+    const one = listOn(r1, list1);
+    // The runner's own bytes: what it holds beyond the list and the job's arrays (mirrors, its
+    // bookkeeping, the threads' lists on the calling thread).
+    const own = (r: JobRunner, list: NeighbourList) => heldBytes({ r, list, seen, counts }) - heldBytes({ list, seen, counts });
+    const before = own(r2, list2); // (the team's control words and timers)
+    // First run: the list is smaller than the entries (the calling thread's go to a list of its own, then into place).
+    list2.reset(n);
+    expect(list2.j.length).toBeLessThan(one.j.length);
+    expect(listOn(r2, list2)).toEqual(one);
+    // Second run: the list has room, and the calling thread lists into it.
+    expect(listOn(r2, list2)).toEqual(one);
+    const entryBytes = 4 * one.j.length;
+    // The calling thread's share of the entries is about half of them; nothing of the kind is held.
+    expect(own(r2, list2) - before).toBeLessThan(entryBytes / 4);
+    // A buffer released by its owner (a stage buffer that grew) is let go by the team's slots too.
+    const held = heldBytes(r2);
+    expect(held).toBeGreaterThan(seen.byteLength);
+    r2.release(seen.buffer);
+    expect(heldBytes(r2)).toBeLessThanOrEqual(held - seen.byteLength);
   });
 
   it('refuses a written array off shared memory on a team', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
 import { rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
+import { TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
 import { lcg } from './helpers.ts';
 
 interface Job { kernel(x: unknown): void }
@@ -37,7 +38,7 @@ function context(n: number, most: number, seed: number, T: number, order: number
       };
     },
   };
-  const ctx = { cells: { pairs: { start, j: Int32Array.from(js) } }, densityH: 0.5, runner, shared: false } as unknown as StepContext;
+  const ctx = { cells: { pairs: { start, j: Int32Array.from(js) } }, densityH: 0.5, runner, shared: false, teamRowCounts: new TeamRowCounts() } as unknown as StepContext;
   return { ctx, x };
 }
 
