@@ -2,9 +2,11 @@
  * A scene's grid rim from frame 0 at another seed (the particle level set's seeding: a perturbation
  * below the cell's scale): the scatter a seed gives the rim's roughness (tests/grid/rim-outline.ts),
  * against which a change is read. (The film's no-slip it switched, true|false, was taken back: the
- * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.)
+ * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.) VARIANT
+ * `ghost=THETA` sets the pressure's ghost-fluid least θ (PressureSolver.ghostFluid; 0: off),
+ * whatever the scene's default.
  *
- *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false FRAMES H [BELOW AX,AZ]
+ *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false|ghost=THETA FRAMES H [BELOW AX,AZ]
  *     (FRAMES: comma-separated frames to measure; H: the cell size; BELOW, AX,AZ: as
  *     bench/grid-rim-outline.ts's --below and --axis)
  */
@@ -19,9 +21,10 @@ const scene = parseScene(json);
 const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
 const variational = sim.sim.variational as unknown as { filmWalls?: boolean } | null;
 if (variational && 'filmWalls' in variational) variational.filmWalls = walls === 'true';
+if (walls.startsWith('ghost=')) sim.sim.pressure.ghostFluid = Number(walls.slice(6));
 const [ax, az] = (axis ?? '0,0').split(',').map(Number);
 const frames = framesS.split(',').map(Number);
 for (let f = 1; f <= Math.max(...frames); f++) {
   sim.stepFrame();
-  if (frames.includes(f)) console.log(`seed ${seed} film walls ${walls} frame ${f}: ${describeOutline(rimOutline(sim.surfaceMesh(), { h: Number(hS), ax, az, below: below ? Number(below) : Infinity }))}`);
+  if (frames.includes(f)) console.log(`seed ${seed} ${walls} frame ${f}: ${describeOutline(rimOutline(sim.surfaceMesh(), { h: Number(hS), ax, az, below: below ? Number(below) : Infinity }))}`);
 }

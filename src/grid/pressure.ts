@@ -115,6 +115,11 @@ export class PressureSolver {
   /** max |h ∇·u| over liquid cells before the last projection, and max |h ∇·u − growth| after it, m/s. */
   divergenceBefore = 0;
   divergenceAfter = 0;
+  /**
+   * The ghost fluid's least θ (pressure-job.ts ghostTheta): p = 0 at the level set's zero between
+   * a liquid and an air centre, not on the air centre; 0: off (the cell types alone, as with markers).
+   */
+  ghostFluid = 0;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -240,7 +245,7 @@ export class PressureSolver {
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
-    e.growth = growth; e.warm = warm;
+    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
