@@ -73,6 +73,13 @@ export function separatesUnderObjects(nu: number, g: number, h: number): boolean
   return g * h * h * h > nu * nu;
 }
 
+/**
+ * The ghost fluid's least θ with a level set (step.ts): a liquid centre within 1 % of a cell of the
+ * surface takes its air neighbour's coupling at 100 (Batty & Bridson 2008's 0.01), so that the
+ * diagonal stays bounded.
+ */
+export const GHOST_THETA = 0.01;
+
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
 const MAX_RELEASE_PASSES = 2;
 /** A row beside a solid is released below −RELEASE_TOLERANCE × max |q| (the solve's own noise stays). */
@@ -120,6 +127,8 @@ export class PressureSolver {
    * a liquid and an air centre, not on the air centre; 0: off (the cell types alone, as with markers).
    */
   ghostFluid = 0;
+  /** The axes (bit a: axis a) on whose faces the ghost fluid acts; 7: all. */
+  ghostAxes = 7;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -245,7 +254,7 @@ export class PressureSolver {
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
-    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid;
+    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
