@@ -22,7 +22,7 @@ import { extrapolateVelocity } from './extrapolate.ts';
 import { gridLiquid } from './liquid.ts';
 import type { Markers } from './markers.ts';
 import { buildPipeline, type Stage } from './pipeline.ts';
-import { GHOST_THETA, PressureSolver, separatesUnderObjects } from './pressure.ts';
+import { PressureSolver, separatesUnderObjects } from './pressure.ts';
 import { GridSolids } from './solids.ts';
 import { compileSources, type Blob, type Sink, type Spout } from './sources.ts';
 import { FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
@@ -106,9 +106,8 @@ export class GridSimulation {
     const gv = scene.gravity, ga = Math.abs(gv[1]) >= Math.abs(gv[0]) ? (Math.abs(gv[1]) >= Math.abs(gv[2]) ? 1 : 2) : Math.abs(gv[0]) >= Math.abs(gv[2]) ? 0 : 2;
     this.pressure.releaseUp = g.smoke || gv[ga] === 0 ? -1 : 2 * ga + (gv[ga] < 0 ? 1 : 0);
     this.tracker = trackerForScene(scene);
-    // A level set places the free surface between the centres: p = 0 there (the ghost fluid), on
-    // the faces along gravity (pressure.ts ghostAxes).
-    this.pressure.ghostFluid = g.tracking === 'markers' ? 0 : GHOST_THETA;
+    // The ghost fluid's free surface (pressure.ts ghostFluid), where it is switched on, acts on the
+    // faces along gravity.
     this.pressure.ghostAxes = 1 << ga;
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;
     this.band = this.layers * this.d.h;

@@ -1,13 +1,14 @@
 /**
- * The ghost fluid's free surface in the pressure solve (pressure-job.ts ghostTheta; Gibou et al.
- * 2002, Enright et al. 2003 §4): p = 0 where φ crosses zero between a liquid and an air centre, so a
- * liquid centre's hydrostatic pressure reads its depth below the level set's surface, not below
- * the next air centre.
+ * The ghost fluid's free surface in the pressure solve, a selectable option off by default
+ * (pressure.ts ghostFluid; pressure-job.ts ghostTheta; Gibou et al. 2002, Enright et al. 2003 §4):
+ * p = 0 where φ crosses zero between a liquid and an air centre, so a liquid centre's hydrostatic
+ * pressure reads its depth below the level set's surface, not below the next air centre.
  */
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { FLUID } from '../../src/grid/store.ts';
+import { GHOST_THETA } from '../../src/grid/pressure.ts';
 
 const H = 0.02;
 /** A tank of water 0.4 m wide whose surface lies `frac` of a cell above the top liquid row's face. */
@@ -37,16 +38,19 @@ function rowPressures(sim: GridEngineSimulation): Map<number, number> {
 describe('ghost-fluid free surface', () => {
   for (const frac of [0.3, 0.7]) {
     it(`puts p = 0 at the surface, ${frac} of a cell above the top liquid centre's face`, () => {
-      for (const ghost of [0, 0.01]) {
+      for (const ghost of [0, GHOST_THETA]) {
         const sim = createSimulation(tank(frac), 'grid') as GridEngineSimulation;
+        // Off by default; where switched on it acts on the faces along gravity (step.ts).
+        expect(sim.sim.pressure.ghostFluid).toBe(0);
+        expect(sim.sim.pressure.ghostAxes).toBe(2);
         sim.sim.pressure.ghostFluid = ghost;
         for (let f = 0; f < 3; f++) sim.stepFrame();
         // At rest either way (hydrostatic balance to the solver's tolerance).
         expect(sim.metrics().maxSpeed).toBeLessThan(1e-5);
         const q = rowPressures(sim);
-        // The top liquid row (j = 5, its centre 5.5 h up, when frac ≥ 0.5 … the level set's
-        // zero lies at 5 + frac cells): q grows linearly with depth below the surface, so the
-        // ratio of the top two rows' q is the ratio of their depths.
+        // The level set's zero lies 5 + frac cells up (the top liquid row is j = 5 for frac > 0.5,
+        // j = 4 below): q grows linearly with depth below the surface, so the ratio of the top
+        // two rows' q is the ratio of their centres' depths.
         const top = Math.max(...q.keys());
         const ys = 5 + frac; // the surface, in cells
         const depthTop = ys - (top + 0.5), depthNext = ys - (top - 0.5);
