@@ -13,8 +13,8 @@
  * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
  * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
  * pressure at their level set's surface". Faces touching solid cells are held at the solid's
- * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid component with no air neighbour (a
- * full container) is singular; the solver projects out its constant. The system is solved by
+ * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
+ * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
  * Sifakis & Teran 2010), about a quarter of MIC(0)'s iterations on the 64³ dam break, or by MIC(0)
  * for a thin body of liquid.
