@@ -2,9 +2,12 @@
  * A scene's grid rim from frame 0 at another seed (the particle level set's seeding: a perturbation
  * below the cell's scale): the scatter a seed gives the rim's roughness (tests/grid/rim-outline.ts),
  * against which a change is read. (The film's no-slip it switched, true|false, was taken back: the
- * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.)
+ * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.) VARIANT
+ * `ghost=THETA[/AXES]` sets the pressure's ghost-fluid least θ (PressureSolver.ghostFluid; 0: off)
+ * and the axes it acts on (a bit mask, PressureSolver.ghostAxes: 2 for y alone), whatever the
+ * scene's default.
  *
- *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false FRAMES H [BELOW AX,AZ]
+ *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false|ghost=THETA FRAMES H [BELOW AX,AZ]
  *     (FRAMES: comma-separated frames to measure; H: the cell size; BELOW, AX,AZ: as
  *     bench/grid-rim-outline.ts's --below and --axis)
  */
@@ -19,9 +22,15 @@ const scene = parseScene(json);
 const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
 const variational = sim.sim.variational as unknown as { filmWalls?: boolean } | null;
 if (variational && 'filmWalls' in variational) variational.filmWalls = walls === 'true';
+if (walls.startsWith('ghost=')) {
+  // ghost=THETA or ghost=THETA/AXES (AXES: the axis bit mask, 2 for y alone).
+  const [theta, axes] = walls.slice(6).split('/');
+  sim.sim.pressure.ghostFluid = Number(theta);
+  if (axes !== undefined) sim.sim.pressure.ghostAxes = Number(axes);
+}
 const [ax, az] = (axis ?? '0,0').split(',').map(Number);
 const frames = framesS.split(',').map(Number);
 for (let f = 1; f <= Math.max(...frames); f++) {
   sim.stepFrame();
-  if (frames.includes(f)) console.log(`seed ${seed} film walls ${walls} frame ${f}: ${describeOutline(rimOutline(sim.surfaceMesh(), { h: Number(hS), ax, az, below: below ? Number(below) : Infinity }))}`);
+  if (frames.includes(f)) console.log(`seed ${seed} ${walls} frame ${f}: ${describeOutline(rimOutline(sim.surfaceMesh(), { h: Number(hS), ax, az, below: below ? Number(below) : Infinity }))}`);
 }

@@ -41,6 +41,8 @@ export interface PressureCells {
   u1: Float64Array;
   u2: Float64Array;
   pressure: Float64Array;
+  /** φ at the cells (read where `ghost` > 0). */
+  phi: Float64Array;
   diag: Float64Array;
   off: Float64Array;
   nbRow: Int32Array;
@@ -54,14 +56,36 @@ export interface PressureCells {
   red: Float64Array;
   growth: number;
   warm: boolean;
+  /**
+   * The ghost fluid's least θ (the free surface's place between a liquid and an air centre,
+   * `ghostTheta`); 0: the surface on the air cell's centre (q = 0 there), Cline's and Foster &
+   * Fedkiw's condition.
+   */
+  ghost: number;
+  /** The axes (bit a for axis a) whose faces take the ghost fluid's θ where `ghost` > 0. */
+  ghostAxes: number;
 }
 
 export const emptyPressureCells = (): PressureCells => ({
   ci: new Int32Array(0), cj: new Int32Array(0), ck: new Int32Array(0), row: new Int32Array(0), cellOf: new Int32Array(0), nb: new Int32Array(0), type: new Uint8Array(0), face: new Uint8Array(0),
-  u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0),
+  u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0), phi: new Float64Array(0),
   diag: new Float64Array(0), off: new Float64Array(0), nbRow: new Int32Array(0), rhs: new Float64Array(0), airRow: new Uint8Array(0),
-  x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false,
+  x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0,
 });
+
+/**
+ * The share θ of the way from a liquid centre (φ_l < 0) to an air centre (φ_a > 0) at which φ
+ * crosses zero, at least `least`: the ghost fluid's free surface (Gibou, Fedkiw, Cheng & Kang 2002;
+ * Enright, Nguyen, Gibou & Fedkiw 2003 §4), where p = 0 is put at the surface, not on the air
+ * centre, so that q_air = −q_l (1 − θ) / θ: the liquid row's diagonal takes 1/θ for that neighbour
+ * and the face's update (q_l − 0) / θ. 1 (the plain condition) where the two φ do not straddle zero
+ * (a row released at a solid, a sheet the tracker keeps liquid with φ ≥ 0).
+ */
+export function ghostTheta(phiLiquid: number, phiAir: number, least: number): number {
+  if (!(phiLiquid < 0 && phiAir > 0)) return 1;
+  const t = phiLiquid / (phiLiquid - phiAir);
+  return t > least ? t : least;
+}
 
 /**
  * Cells [from, to): each liquid cell's row (couplings −1 to liquid neighbours, the diagonal its
@@ -71,7 +95,7 @@ export const emptyPressureCells = (): PressureCells => ({
 export function assembleRange(e: PressureCells, rank: number, from: number, to: number): void {
   const { row, cellOf, nb, type, u0, u1, u2, diag, off, nbRow, rhs, airRow, x, pressure } = e;
   const share = e.share.length > 0 ? e.share : null, growth = e.growth, warm = e.warm;
-  const { ci, cj, ck } = e;
+  const { ci, cj, ck, phi } = e, ghost = e.ghost, axes = e.ghostAxes;
   let divMax = 0, deep = 0, x0 = FAR, x1 = -FAR, y0 = FAR, y1 = -FAR, z0 = FAR, z1 = -FAR;
   for (let c = from; c < to; c++) {
     const r = row[c];
@@ -90,16 +114,17 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
       off[6 * r + d] = 0;
       nbRow[6 * r + d] = -1;
       if (nc < 0 || type[nc] === SOLID) continue;
-      dg++;
       if (type[nc] === FLUID) {
+        dg++;
         off[6 * r + d] = -1;
         nbRow[6 * r + d] = row[nc];
         wet++;
-      }
+      } else dg += ghost > 0 && ((axes >> (d >> 1)) & 1) !== 0 ? 1 / ghostTheta(phi[c], phi[nc], ghost) : 1;
     }
     diag[r] = dg;
-    if (wet === dg) deep++;
-    airRow[r] = wet === dg ? 0 : 1;
+    const dry = dg !== wet;
+    if (!dry) deep++;
+    airRow[r] = dry ? 1 : 0;
     const div = u0[nb[6 * c + 1]] - u0[c] + u1[nb[6 * c + 3]] - u1[c] + u2[nb[6 * c + 5]] - u2[c];
     rhs[r] = (share ? share[r] * growth : growth) - div;
     if (Math.abs(div) > divMax) divMax = Math.abs(div);
@@ -123,11 +148,34 @@ export function cellPressureRange(e: PressureCells, from: number, to: number): v
 /** Cells [from, to), step 3e: u −= q_c − q_(c−a) on the solved faces; the pressure's update. */
 export function updateRange(e: PressureCells, from: number, to: number): void {
   const { nb, face, u0, u1, u2, q, pressure } = e, warm = e.warm;
+  if (e.ghost > 0) {
+    ghostUpdateRange(e, from, to);
+    return;
+  }
   for (let c = from; c < to; c++) {
     const qc = q[c];
     if (face[3 * c] === FACE_ACTIVE) u0[c] -= qc - q[nb[6 * c]];
     if (face[3 * c + 1] === FACE_ACTIVE) u1[c] -= qc - q[nb[6 * c + 2]];
     if (face[3 * c + 2] === FACE_ACTIVE) u2[c] -= qc - q[nb[6 * c + 4]];
+    pressure[c] = warm ? qc : pressure[c] + qc;
+  }
+}
+
+/** updateRange with the ghost fluid's θ on the faces between a liquid and an air cell. */
+function ghostUpdateRange(e: PressureCells, from: number, to: number): void {
+  const { nb, face, type, phi, u0, u1, u2, q, pressure } = e, warm = e.warm, least = e.ghost, axes = e.ghostAxes;
+  for (let c = from; c < to; c++) {
+    const qc = q[c], tc = type[c], pc = phi[c];
+    for (let a = 0; a < 3; a++) {
+      if (face[3 * c + a] !== FACE_ACTIVE) continue;
+      const n = nb[6 * c + 2 * a], tn = type[n];
+      let g = qc - q[n];
+      if (((axes >> a) & 1) === 0) {
+        // The plain condition on this axis.
+      } else if (tc === FLUID && tn === AIR) g /= ghostTheta(pc, phi[n], least);
+      else if (tc === AIR && tn === FLUID) g /= ghostTheta(phi[n], pc, least);
+      (a === 0 ? u0 : a === 1 ? u1 : u2)[c] -= g;
+    }
     pressure[c] = warm ? qc : pressure[c] + qc;
   }
 }
@@ -149,16 +197,16 @@ const ARRAYS = {
   cellOf: 'i32', diag: 'f64', off: 'f64', nbRow: 'i32', rhs: 'f64', airRow: 'u8', x: 'f64', q: 'f64',
   u0: 'f64', u1: 'f64', u2: 'f64', pressure: 'f64', red: 'f64',
 } as const;
-const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64' } as const;
-type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm', Record<never, never>, PressureCells>;
+const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64' } as const;
+type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes', Record<never, never>, PressureCells>;
 
 function prepare(x: X): void {
   const e = x.scratch, a = x.a;
   e.ci = a.ci; e.cj = a.cj; e.ck = a.ck; e.row = a.row; e.cellOf = a.cellOf; e.nb = a.nb; e.type = a.type; e.face = a.face;
   e.u0 = a.u0; e.u1 = a.u1; e.u2 = a.u2; e.pressure = a.pressure;
   e.diag = a.diag; e.off = a.off; e.nbRow = a.nbRow; e.rhs = a.rhs; e.airRow = a.airRow;
-  e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red;
-  e.growth = x.s.growth; e.warm = x.s.warm !== 0;
+  e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi;
+  e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes;
 }
 const cells = (x: X) => x.s.count;
 
@@ -166,7 +214,7 @@ export const assembleJob = definePhasedJob({
   name: 'grid-pressure-assemble',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -177,7 +225,7 @@ export const updateJob = definePhasedJob({
   name: 'grid-pressure-update',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -211,8 +259,8 @@ export function runPressurePasses(s: GridStore, e: PressureCells, rows: number, 
   const job = s.runner.bind(update ? updateJob : assembleJob), a = job.a;
   a.cellOf = e.cellOf; a.diag = e.diag; a.off = e.off; a.nbRow = e.nbRow; a.rhs = e.rhs; a.airRow = e.airRow;
   a.x = e.x; a.q = e.q; a.u0 = e.u0; a.u1 = e.u1; a.u2 = e.u2; a.pressure = e.pressure; a.red = e.red;
-  a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share;
-  job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0;
+  a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi;
+  job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes;
   runJob(job, n);
 }
 

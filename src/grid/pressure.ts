@@ -6,9 +6,15 @@
  *
  * which is equation 13 with the sign flipped to make A positive definite. Air cells hold the
  * atmospheric pressure, taken as the gauge zero (p_atm = 0, so the −k_i p_atm term of equation 14
- * vanishes). Faces touching solid cells are held at the solid's velocity and enter the divergence
- * only (§6, the modified system of Foster & Fedkiw). A liquid component with no air neighbour (a
- * full container) is singular; the solver projects out its constant. The system is solved by
+ * vanishes). Selectable, off by default (`ghostFluid`): the zero put where a level set's φ crosses
+ * zero on the faces along gravity, not on the air centre (the ghost fluid: Gibou, Fedkiw, Cheng &
+ * Kang 2002; Enright, Nguyen, Gibou & Fedkiw 2003 §4): the liquid row's diagonal takes 1/θ for that
+ * air neighbour and the face's update (q_c − 0)/θ, θ the share of the way to the air centre at which
+ * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
+ * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
+ * pressure at their level set's surface". Faces touching solid cells are held at the solid's
+ * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
+ * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
  * Sifakis & Teran 2010), about a quarter of MIC(0)'s iterations on the 64³ dam break, or by MIC(0)
  * for a thin body of liquid.
@@ -106,6 +112,13 @@ function airBeside(s: GridStore, c: number, a: number): boolean {
   return false;
 }
 
+/**
+ * The ghost fluid's least θ where it is switched on (`ghostFluid`): a liquid centre within 1 % of a
+ * cell of the surface takes its air neighbour's coupling at 100 (Batty & Bridson 2008's 0.01), so
+ * that the diagonal stays bounded.
+ */
+export const GHOST_THETA = 0.01;
+
 /** The most solves a projection adds for the rows it releases from tension at a solid. */
 const MAX_RELEASE_PASSES = 2;
 /** A row beside a solid is released below −RELEASE_TOLERANCE × max |q| (the solve's own noise stays). */
@@ -148,6 +161,17 @@ export class PressureSolver {
   /** max |h ∇·u| over liquid cells before the last projection, and max |h ∇·u − growth| after it, m/s. */
   divergenceBefore = 0;
   divergenceAfter = 0;
+  /**
+   * The ghost fluid's least θ (pressure-job.ts ghostTheta; GHOST_THETA where it is used): p = 0 at
+   * a level set's zero between a liquid and an air centre, not on the air centre; 0, the default:
+   * off (the cell types alone). Only for a level set's φ (not markers).
+   */
+  ghostFluid = 0;
+  /**
+   * The axes (bit a: axis a) on whose faces the ghost fluid acts: step.ts sets gravity's axis (on
+   * every axis a film's front runs out along the axes: docs/decisions.md, the same section).
+   */
+  ghostAxes = 7;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -281,7 +305,7 @@ export class PressureSolver {
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
-    e.growth = growth; e.warm = warm;
+    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
