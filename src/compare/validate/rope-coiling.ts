@@ -7,7 +7,9 @@
  * coiling frequency Ω and, by its R², how steadily it turns; the rope's radius a₁ and downward
  * speed U₁ two spout radii above its lower end, and the fall height H from the spout to there.
  * Ω is compared with the frequency scale of Ribe's regime (reference/ribe-2004.ts) for the measured
- * a₁, U₁ and H.
+ * a₁, U₁ and H. Whether one pour turns steadily through the fitted window is a draw (the rope sits
+ * near the inertio-gravitational crossover and folds for a bout now and then): the particle case
+ * pours several draws (coilDraw) and counts those that do.
  */
 import type { EngineName, FluidPoints } from '../../api.ts';
 import type { SceneInput } from '../../scene/schema.ts';
@@ -22,27 +24,28 @@ export const HONEY_COIL = {
   density: 1420, viscosityPas: 50, cellSize: 0.002,
 } as const;
 
-/**
- * Draw `k` of the pour: the spout's centre moved off the axis by COIL_NUDGE (10 µm, a hundredth of a
- * particle radius and a two-hundredth of a grid cell) towards k golden angles (k = 0: on the axis, the
- * case's own run). The particle engine has no random seed (its spout lets out a fixed sequence of
- * points), so a draw is a change below both engines' scale that the rope, near its thresholds,
- * turns into another outcome; the lower end's angle and offset are taken about the moved axis.
- */
+/** How far a draw moves the spout off the axis, m (coilDraw). */
 export const COIL_NUDGE = 1e-5;
 
 /**
  * The particle case's full size pours draws 0 … draws − 1 and passes where at least `steady` of them
- * coil steadily (steadyCoilChecks). Over 20 draws about three in five coil steadily through the
- * fitted 2 s and the rest fold in a plane or wander for a bout (docs/decisions.md, "The particle
- * rope as a distribution"); at that share 3 of 10 fail by chance about once in a hundred sets of
- * draws, while a rope that coiled one pour in five would pass about one set in three.
+ * coil steadily (steadyCoilChecks). Over 20 draws 14 coiled steadily through the fitted 2 s and the
+ * rest folded in a plane or wandered for a bout (docs/decisions.md, "The particle rope as a
+ * distribution"); at a share of 0.6–0.7 ten draws fall under 3 by chance once in 80–600 sets, while
+ * a rope that coiled one pour in five would pass about one set in three.
  */
 export const PARTICLE_COIL_DRAWS = { draws: 10, steady: 3 } as const;
 
 /** The pour's numbers (HONEY_COIL's shape): benches vary them. */
 export type HoneyCoilPour = { readonly [K in keyof typeof HONEY_COIL]: number };
 
+/**
+ * Draw `k` of the pour: the spout's centre moved off the axis by COIL_NUDGE (10 µm, a hundredth of a
+ * particle radius and a two-hundredth of a grid cell) towards k golden angles (k = 0: on the axis, the
+ * case's own run and the shipped scene). The particle engine has no random seed (its spout lets out a
+ * fixed sequence of points), so a draw is a change below both engines' scale that the rope, near its
+ * thresholds, turns into another outcome; the lower end's angle and offset are taken about the moved axis.
+ */
 export function coilDraw(k: number): { dx: number; dz: number } {
   if (k === 0) return { dx: 0, dz: 0 };
   const th = (2 * Math.PI * k) / ((3 + Math.sqrt(5)) / 2);
