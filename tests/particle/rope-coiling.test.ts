@@ -5,14 +5,15 @@
  *    the measurement can fall between two of them; the gap allowance passes over it;
  *  - the shipped scene's particle block is the case's;
  *  - the tiny case: within 0.9 s the rope buckles on its pile (its lower end leaves the axis);
- *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end turns steadily about the axis in one
- *    sense at the frequency of its regime (Ribe 2004, Maleki et al. 2004).
+ *  - the draws: the spout moved 10 µm off the axis, each draw its own way;
+ *  - with VISCID_LONG=1, the full case: its draws of 3 s of pour, enough of which turn steadily about
+ *    the axis in one sense at the frequency of their regime (Ribe 2004, Maleki et al. 2004).
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeLong } from '../long.ts';
 import '../../src/index.ts';
-import { measureCoilFrame, ropeCoiling } from '../../src/compare/validate/rope-coiling.ts';
+import { COIL_NUDGE, HONEY_COIL, PARTICLE_COIL_DRAWS, coilDraw, honeyCoilScene, measureCoilFrame, ropeCoiling } from '../../src/compare/validate/rope-coiling.ts';
 import { PARTICLE_COIL, PARTICLE_ROPE_GAP, particleCoilSettings } from '../../src/compare/validate/rope-coiling-particle.ts';
 import { formatResults, runCase, type CaseResult } from '../../src/compare/validate.ts';
 
@@ -50,24 +51,40 @@ describe('rope coiling, particle engine: the shipped scene and the quick case', 
   }, 600_000);
 });
 
+describe('rope coiling, particle engine: the draws', () => {
+  it('draw 0 is the shipped pour; the others move the spout 10 µm off the axis, each towards its own direction', () => {
+    expect(coilDraw(0)).toEqual({ dx: 0, dz: 0 });
+    const dirs: number[] = [];
+    for (let k = 1; k <= 20; k++) {
+      const { dx, dz } = coilDraw(k);
+      expect(Math.hypot(dx, dz)).toBeCloseTo(COIL_NUDGE, 12);
+      dirs.push(Math.atan2(dz, dx));
+    }
+    // Golden-angle steps: no two of the 20 directions within 5° of each other (a set of distinct nudges).
+    for (let i = 0; i < dirs.length; i++) {
+      for (let j = 0; j < i; j++) {
+        const d = Math.abs(((dirs[i] - dirs[j] + 3 * Math.PI) % (2 * Math.PI)) - Math.PI);
+        expect(d, `draws ${i + 1} and ${j + 1}`).toBeGreaterThan((5 * Math.PI) / 180);
+      }
+    }
+    const spout = honeyCoilScene(3, 60, 7).sources![0];
+    expect(spout.center).toEqual([coilDraw(7).dx, HONEY_COIL.spoutY, coilDraw(7).dz]);
+    expect(honeyCoilScene(3, 60).sources![0].center).toEqual([0, HONEY_COIL.spoutY, 0]);
+  });
+});
+
 describeLong(import.meta, 'rope coiling in the particle engine, full (VISCID_LONG=1)', () => {
-  // 3 s of pour from the 9 cm spout, 22–60 s of CPU. Measured (docs/decisions.md, "Rope coiling in
-  // the particle engine", and "Ropes that hold: one particle at a time"; 2026-11-29, the spout
-  // letting out one particle at a time): from 1 s, −15.1 turns at −47.3 rad/s, R² 1.000, 2.46× the
-  // gravitational scale (within the band's 3×; with layers: −11.9 turns, 1.21× the inertial scale).
+  // PARTICLE_COIL_DRAWS.draws pours of 3 s from the 11 cm spout, 12–16 s of CPU each. Whether one pour
+  // coils steadily through the fitted 2 s is a draw (docs/decisions.md, "The particle rope as a
+  // distribution"): the case asks that enough of its draws do.
   let r: CaseResult;
   beforeAll(() => {
     r = runCase(ropeCoiling, 'particle', 'full');
-  }, 1_800_000);
+  }, 3_600_000);
 
-  it('turns steadily in one sense about the axis (the turns and R² checks pass)', () => {
+  it(`at least ${PARTICLE_COIL_DRAWS.steady} of ${PARTICLE_COIL_DRAWS.draws} draws turn steadily in one sense about the axis at the frequency of their regime (the case passes)`, () => {
     expect(r.error, r.error).toBeUndefined();
-    const turning = r.checks.filter((c) => /turns|R²/.test(c.name));
-    expect(turning.length).toBe(2);
-    for (const c of turning) expect(c.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);
-  });
-
-  it('coils at the frequency of its regime (the whole case passes)', () => {
+    expect(r.checks.length).toBe(1);
     expect(r.passed, `${r.detail}\n${formatResults([r])}`).toBe(true);
   });
 });
