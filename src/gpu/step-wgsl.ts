@@ -6,7 +6,7 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, SHARED_WGSL } from './wgsl.ts';
 import { LIQUID_CONTACT, PBD_KICK } from '../particle/liquid-contacts.ts';
-import { PBF_RELAX, PBF_SPECTRAL_RADIUS } from '../particle/pbf.ts';
+import { PBF_RELAX, PBF_SPECTRAL_RADIUS, PBF_WARM_SHARE } from '../particle/pbf.ts';
 
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
@@ -156,6 +156,9 @@ const KERNELS = /* wgsl */ `
   }
   keep[2u * a].w = d;
   sc[a].y = d;
+  // The pass's pressure into the stored one (p/δt², vel.w) where the particle holds one and is not
+  // next to a body (pbf.ts PBF_WARM_SHARE, warmStartPressure).
+  if (vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += ${floatLiteral(PBF_WARM_SHARE)} * d / (P.dt * P.dt); }
 }
 
 // Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a

@@ -22,7 +22,9 @@
  * default, makes every w_k 1, plain relaxed passes (see the constant for why). Passes run until
  * the mean compression is within the liquids' densityTolerance or densityIterations is reached;
  * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
- * less what `constrain` (walls, objects) did.
+ * less what `constrain` (walls, objects) did. Each pass's pressure is also added to the stored pressure, the pressure
+ * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
+ * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on.
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
@@ -53,6 +55,24 @@ export const PBF_RELAX = 1;
  * 11.67 mm (docs/decisions.md "PBF's acceleration off: a cohesive cube shed particles").
  */
 export const PBF_SPECTRAL_RADIUS = 0;
+/**
+ * Share of each pass's pressure added to the stored pressure, the pressure stage's warm start for the
+ * next sub-timestep (warmStartPressure), where the particle already holds a pressure (not in free
+ * flight) and is not next to a body (there the second solve stores the whole pressure itself:
+ * pressure.ts). The pressure stage's capped passes (two, then one, warm-started) never built the
+ * pressure that holds deep water: on the dam break at 9 mm its stored pressure stood at about half
+ * of g h at the floor (p99 2.6–3.5 m²/s² against g h 5.9), PBF carried the rest after the moves
+ * and, entering at 0.55–1.1 % mean compression, ran its cap of ten passes in most sub-timesteps of
+ * frames 3–9. Its Jacobi passes take 15–25 % of the compression off in the first two and then raise
+ * it (their particle-scale modes grow), so wherever it enters above about 0.65 % it cannot meet its
+ * 0.5 % and spends the cap. Fed forward, as DFSPH warm-starts its density solve with the step's
+ * whole pressure (Bender & Koschier 2017 §4.3) and as the shift's pressure is (an integral term),
+ * the stored pressure grows until the pressure stage holds the liquid (p99 4.5–6.4 by frame 5),
+ * and PBF passes 0–2 times a sub-timestep (docs/decisions.md "The dam break's PBF at its cap: its
+ * pressure fed to the warm start"). 1: all of it (0.5 halved the passes less, and kept a still
+ * tank's last speed nearer main's: the section's table).
+ */
+export const PBF_WARM_SHARE = 1;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -106,6 +126,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     } else {
       last.set(p.subarray(0, n));
     }
+    warmStartPressure(ctx, pr, p, n, PBF_WARM_SHARE / (dt * dt));
     runSolvePhase(ctx, v, n, DISPLACE);
     ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
@@ -119,6 +140,21 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   }
   finish(ctx, pr, dt, passes > 0);
   return { passes, error };
+}
+
+/**
+ * A pass's pressure p (PBF's units: a displacement's, as the pressure stage's) added to the stored
+ * pressure p/δt² (LiquidParticles.lambda, the next sub-timestep's warm start of the pressure stage),
+ * `scale` = PBF_WARM_SHARE / δt², where the particle already holds a pressure and is not next to a
+ * body, as the pressure stage's shift adds its own (pressure.ts shiftPresent): see PBF_WARM_SHARE.
+ */
+function warmStartPressure(ctx: StepContext, pr: Prepared, p: Float64Array, n: number, scale: number): void {
+  if (!(scale > 0)) return;
+  const lam = ctx.liquid.lambda, near = ctx.liquid.nearObject, order = pr.order;
+  for (let a = 0; a < n; a++) {
+    const i = order[a];
+    if (lam[i] > 0 && !near[i]) lam[i] += scale * p[a];
+  }
 }
 
 /** Copies the slot positions to the particles, runs `constrain`, copies back and adds what it moved to `fix`. */
