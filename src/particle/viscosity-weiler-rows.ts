@@ -7,8 +7,8 @@
  *
  * Each coefficient carries the two particles' volumes, q_i q_j (viscosity-weiler-volumes.ts).
  *
- * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (single
- *   precision, at the pair's index of the list), in one pass that also adds each pair's block
+ * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (a
+ *   16-bit code within 2.4e-4 of it, viscosity-weiler-coef.ts, at the pair's index of the list), in one pass that also adds each pair's block
  *   e x xᵀ to the (single-precision) diagonal blocks of both of its particles. e = (√e)², √F from a table over (r/h)² (F(r; h) =
  *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
  *   root). Pairs beyond their support (a reach wider than the viscosity's) keep e = 0 where they
@@ -22,6 +22,7 @@ import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
+import { coefBound, coefTable, encodeCoef, largestFactor } from './viscosity-weiler-coef.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** Intervals of the table of √F(√s; 1) over s = (r/h)² ∈ [0, 1]. */
@@ -38,13 +39,20 @@ export function factorRoots(): Float64Array {
   return (rootTable = t);
 }
 
-/** Per material pair: √(δt K μ h⁻⁷) (st.pairRoot) and TABLE_N / h² (st.pairToTable), for the table of √F. */
-export function pairTables(st: ImplicitViscosityState, nm: number): void {
+/**
+ * Per material pair: √(δt K μ h⁻⁷) (st.pairRoot) and TABLE_N / h² (st.pairToTable), for the table
+ * of √F; the bound S on the solve's coefficients and its decoding table (st.coefDec,
+ * viscosity-weiler-coef.ts). Returns 1 / S, for encodeCoef.
+ */
+export function pairTables(st: ImplicitViscosityState, nm: number, tf: Float64Array, n: number, thermal: boolean): number {
   const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable;
   for (let e = 0; e < nm * nm; e++) {
     root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
     toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
   }
+  const S = coefBound(root, factorRoots()[0], largestFactor(tf, n, thermal));
+  coefTable(S, st.coefDec);
+  return S > 0 ? 1 / S : 0;
 }
 
 /** The rows the job reads: the pair list's own or the stage's compacted list. */
@@ -54,14 +62,15 @@ export interface RowLayout {
 }
 
 /**
- * Half rows from the pair list, coef[e] = e of pair e, and pinv[6i…6i+5] = Σ e x xᵀ over
- * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds the pair list's length.
+ * Half rows from the pair list, coef[e] = the 16-bit code of pair e's e (viscosity-weiler-coef.ts),
+ * and pinv[6i…6i+5] = Σ e x xᵀ over particle i's pairs (xx, yy, zz, xy, xz, yz), each e as its code
+ * reads back. `coef` holds the pair list's length.
  */
-export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float32Array): RowLayout {
+export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, vol = st.vol;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
-  pairTables(st, nm);
+  const invS = pairTables(st, nm, tf, n, thermal), dec = st.coefDec;
   const root = st.pairRoot, toTable = st.pairToTable;
   pinv.fill(0, 0, 6 * n);
   let beyond = 0;
@@ -78,8 +87,9 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
       }
       const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
       const q = qi * vol[j];
-      const c = Math.fround(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q);
-      coef[e] = c;
+      const code = encodeCoef(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q, invS);
+      coef[e] = code;
+      const c = dec[code >>> 11] * ((code & 2047) | 2048);
       const cx = c * dx, cy = c * dy, cz = c * dz;
       const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
       pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
