@@ -7,7 +7,8 @@
  *   e = S 2^(k−31) (1 + m / 2048) = D[k] (2048 + m),   D[k] = S 2^(k−31) / 2048, D[0] = 0,
  *
  * rounded to nearest: within 2^−12 (2.4e-4) of the single-precision value over 31 binades below S
- * (a coefficient under 2^−30 S, a billionth of the largest, reads 0). The codes take 2 bytes a
+ * (a coefficient above 0 and under 2^−30 S, a billionth of the largest, reads 2^−30 S: a pair
+ * within its support keeps a code other than 0, and the team's cross rows list it). The codes take 2 bytes a
  * pair instead of single precision's 4; a product decodes each with one look-up in D and one
  * multiplication. S bounds e = w² q f (w ≤ √F(0) √(δt K μ h⁻⁷), the volumes q = q_i q_j ≤
  * 1/VOLUME_FLOOR², f the temperature factors' harmonic mean ≤ their largest), so no code clamps.
@@ -26,8 +27,8 @@ const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
 export function encodeCoef(e: number, invS: number): number {
   f32[0] = e * invS;
   const bits = u32[0], be = bits >>> 23;
-  // k = be − 127 + 31; below binade 1 (or zero): 0.
-  if (be < 97) return 0;
+  // k = be − 127 + 31; below binade 1: its least code (so that a pair is listed where e > 0), zero: 0.
+  if (be < 97) return e > 0 ? 1 << 11 : 0;
   let k = be - 96, m = ((bits & 0x7fffff) + 0x800) >>> 12;
   if (m === MANT) {
     m = 0;
