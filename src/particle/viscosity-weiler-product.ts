@@ -66,7 +66,7 @@ const ext = new Float64Array(3);
  * out = A v on one thread from half rows (see the header); returns v · A v.
  */
 export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number): number {
-  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, ck = cdec[0];
   out.fill(0, 0, 3 * n);
   let dot = 0;
   for (let i = 0; i < n; i++) {
@@ -75,7 +75,7 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
       const j = 3 * lj[e], ce = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = cdec[ce >>> 11] * ((ce & 2047) | 2048) * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       const ux = u * dx, uy = u * dy, uz = u * dz;
       sx += ux; sy += uy; sz += uz;
       out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
@@ -93,7 +93,7 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
 
 /** out = A v and out2 = A v2 in one sweep of the half rows (each pair's coefficient and offset read once for both). */
 export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, n: number): void {
-  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, ck = cdec[0];
   out.fill(0, 0, 3 * n);
   out2.fill(0, 0, 3 * n);
   for (let i = 0; i < n; i++) {
@@ -102,7 +102,7 @@ export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Fl
     const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], ce = coef[e], c = cdec[ce >>> 11] * ((ce & 2047) | 2048), dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const j = 3 * lj[e], ce = coef[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
       sx += ux; sy += uy; sz += uz;
@@ -136,7 +136,7 @@ export interface CrossRows {
  * thread writes only its own rows. Returns v · A v over the range.
  */
 export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, from: number, to: number): number {
-  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c, ck = cdec[0];
   out.fill(0, 3 * from, 3 * to);
   let dot = 0;
   for (let i = from; i < to; i++) {
@@ -145,12 +145,12 @@ export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Ar
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
       const j = 3 * xj[e], ce = xc[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = cdec[ce >>> 11] * ((ce & 2047) | 2048) * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       sx += u * dx; sy += u * dy; sz += u * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
       const k = lj[e], j = 3 * k, ce = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = cdec[ce >>> 11] * ((ce & 2047) | 2048) * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       const ux = u * dx, uy = u * dy, uz = u * dz;
       sx += ux; sy += uy; sz += uz;
       if (k < to) {
@@ -172,7 +172,7 @@ export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Ar
 export function applyTeamTwo(
   a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, from: number, to: number,
 ): void {
-  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c, ck = cdec[0];
   out.fill(0, 3 * from, 3 * to);
   out2.fill(0, 3 * from, 3 * to);
   for (let i = from; i < to; i++) {
@@ -181,14 +181,14 @@ export function applyTeamTwo(
     const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const j = 3 * xj[e], ce = xc[e], c = cdec[ce >>> 11] * ((ce & 2047) | 2048), dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const j = 3 * xj[e], ce = xc[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2]));
       sx += u * dx; sy += u * dy; sz += u * dz;
       tx += w * dx; ty += w * dy; tz += w * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], j = 3 * k, ce = coef[e], c = cdec[ce >>> 11] * ((ce & 2047) | 2048), dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const k = lj[e], j = 3 * k, ce = coef[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
       sx += ux; sy += uy; sz += uz;

@@ -224,18 +224,18 @@ function setupRow(a: A, i: number, nm: number, b: Float64Array): void {
  * the upper lies beyond it; the cross rows' pairs into their upper rows (as applyTeam).
  */
 function teamBlocks(a: A, c: CrossRows, from: number, to: number): void {
-  const { pos, ls, lj, coef, cdec, pinv } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, pinv } = a, { xs, xj, xc } = c, ck = cdec[0];
   pinv.fill(0, 6 * from, 6 * to);
   for (let i = from; i < to; i++) {
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const k = xj[e], xe = xc[e], ce = cdec[xe >>> 11] * ((xe & 2047) | 2048), dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const k = xj[e], xe = xc[e], ce = ck * xe * xe, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
       const cx = ce * dx, cy = ce * dy, cz = ce * dz;
       dxx += cx * dx; dyy += cy * dy; dzz += cz * dz; dxy += cx * dy; dxz += cx * dz; dyz += cy * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], le = coef[e], ce = cdec[le >>> 11] * ((le & 2047) | 2048), dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const k = lj[e], le = coef[e], ce = ck * le * le, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
       const cx = ce * dx, cy = ce * dy, cz = ce * dz;
       const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz;
       if (k < to) {

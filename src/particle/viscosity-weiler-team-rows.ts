@@ -30,7 +30,7 @@ import { allocInt32, allocUint16, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { factorRoots, pairTables } from './viscosity-weiler-rows.ts';
-import { encodeCoef } from './viscosity-weiler-coef.ts';
+import { codeOf } from './viscosity-weiler-coef.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
@@ -50,15 +50,15 @@ function rangeEnd(a: { ps: Int32Array }, n: number, rank: number, size: number):
 export const viscosityRowsCountJob = defineJob({
   name: 'viscosity-rows-count',
   arrays: { coef: 'u16', into: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'index', root: 'f64', toTable: 'f64', ph2: 'f64', tf: 'f64' },
-  scalars: ['nm', 'thermal', 'invS'],
+  inputs: { pos: 'f64', mat: 'u16', vol: 'f32', ps: 'i32', pj: 'index', root: 'f64', toTable: 'f64', ph2: 'f64', tf: 'f64' },
+  scalars: ['nm', 'thermal'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count, the fill and the solve cut alike.
   cost: PAIR_LIST_COST,
   minItems: () => VISCOSITY_MIN_PARTICLES,
   kernel(x) {
     const { coef, into, pos, mat, vol, ps, pj, root, toTable, ph2, tf } = x.a;
-    const nm = x.s.nm, thermal = x.s.thermal === 1, invS = x.s.invS, block = x.rank * x.n, T = factorRoots(), to = rangeEnd(x.a, x.n, x.rank, x.size);
+    const nm = x.s.nm, thermal = x.s.thermal === 1, block = x.rank * x.n, T = factorRoots(), to = rangeEnd(x.a, x.n, x.rank, x.size);
     for (let i = x.from; i < x.to; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = vol[i];
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
@@ -68,10 +68,9 @@ export const viscosityRowsCountJob = defineJob({
           coef[e] = 0;
           continue;
         }
-        // e from the table of √F and its code, as the half rows take it (viscosity-weiler-rows.ts halfRows): the same coefficient.
-        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-        const q = qi * vol[j];
-        const c = encodeCoef(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q, invS);
+        // e's code from the table of √F, as the half rows take it (viscosity-weiler-rows.ts halfRows): the same coefficient.
+        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * vol[j];
+        const c = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
         coef[e] = c;
         if (j >= to && c !== 0) into[block + j]++;
       }
@@ -122,17 +121,19 @@ export class TeamRowScratch {
  * Steps 1 and 2: the pair coefficients into `coef` (the pair list's length), the cross rows
  * counted on the team and laid out in st.rows; fillTeamRows then writes them.
  */
-export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array): void {
+export function countTeamRows(
+  ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array, rootVol: Float32Array,
+): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
   if (sc.own.length < n + 1) sc.own = allocInt32(Math.ceil((n + 1) * 1.25), ctx.shared);
   if (sc.into.length < T * n) sc.into = allocInt32(Math.ceil(T * n * 1.25), ctx.shared);
   const a = job.a;
   a.coef = coef; a.into = sc.into;
-  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = st.vol; a.ps = pairs.start; a.pj = pairs.j;
+  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = rootVol; a.ps = pairs.start; a.pj = pairs.j;
   const thermal = !!ctx.temperature;
-  job.s.invS = pairTables(st, ctx.mass.length, ctx.temperature ? ctx.temperature.factor : NO_FACTORS, n, thermal);
-  a.root = st.pairRoot; a.toTable = st.pairToTable; a.ph2 = st.ph2;
+  pairTables(st, ctx.mass.length, ctx.temperature ? ctx.temperature.factor : NO_FACTORS, n, thermal, rootVol);
+  a.root = st.pairRootCode; a.toTable = st.pairToTable; a.ph2 = st.ph2;
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).

@@ -139,6 +139,8 @@ export class ImplicitViscosityState {
   /** Per material pair, for half rows (viscosity-weiler-rows.ts): √(pk h⁻⁷), and the table's intervals over h². */
   pairRoot: Float64Array;
   pairToTable: Float64Array;
+  /** Per material pair: √(pk h⁻⁷) on the 16-bit codes' scale (viscosity-weiler-coef.ts, viscosity-weiler-rows.ts pairTables). */
+  pairRootCode: Float64Array;
   /** The pair coefficients' decoding table for this solve (viscosity-weiler-coef.ts); on shared memory for a team. */
   coefDec: Float64Array;
   rho: Float64Array;
@@ -171,6 +173,7 @@ export class ImplicitViscosityState {
     this.ph2 = new Float64Array(nm * nm);
     this.pairRoot = new Float64Array(nm * nm);
     this.pairToTable = new Float64Array(nm * nm);
+    this.pairRootCode = new Float64Array(nm * nm);
     for (let a = 0; a < nm; a++) {
       for (let b = 0; b < nm; b++) {
         const e = a * nm + b;
@@ -237,9 +240,10 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = ctx.cells.pairs;
-  if (half) rows = halfRows(ctx, st, n, coef, pinv);
+  // onrm is free until the set-up writes the normals: √q of each particle for the rows' codes.
+  if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
   else {
-    countTeamRows(ctx, st, st.teamRows, n, coef);
+    countTeamRows(ctx, st, st.teamRows, n, coef, onrm);
     fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
   const nw = wallTable(ctx, st);
