@@ -7,7 +7,7 @@
  *   s = round(65535 √(e / S)),   e = K s²,   K = S / 65535²,
  *
  * so that a product decodes a pair's coefficient with two multiplications. The error is at most
- * S √(e/S) / 65535 (half a step of s): relative to e, 1 / (65535 √(e / S)), 2e-4 at e = S / 60
+ * √(e S) / 65535 (half a step of s; K more where s < ½ reads 1): relative to e, 1 / (65535 √(e / S)), 2e-4 at e = S / 60
  * (the honey drop's pairs at the lattice spacing), 1.5e-3 at S / 10⁴ (a liquid whose viscosity is
  * a hundredth of the most viscous one's). S bounds e = w² q f (w ≤ √F(0) √(δt K μ h⁻⁷), the volumes
  * q = q_i q_j ≤ the largest q squared, f the temperature factors' harmonic mean ≤ their largest),
