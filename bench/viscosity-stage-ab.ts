@@ -34,6 +34,12 @@ const dt = 1 / (json.fps ?? 30) / sims[0].scene.particle.substeps;
 for (let f = 1; f <= last; f++) {
   for (const s of sims) s.stepFrame();
   if (f < first) continue;
+  // Sorted (and the pairs listed) once before the state is saved: the sort of each call then keeps the
+  // order, and the fields no call restores (densities, materials, ids, other channels) stay with their particles.
+  sims.forEach((s, k) => {
+    s.ctx.cells.buildSorted(s.ctx.liquid);
+    mods[k].adh.computeAdhesion(s.ctx);
+  });
   // B is called on A's state (the two runs drift apart over frames), where both hold as many particles.
   const saved = sims.map((s) => {
     const L = s.ctx.liquid, n = L.count, ch = s.ctx.viscositySolve?.change.array;

@@ -396,11 +396,11 @@ export class StageScratch {
   i32(n: number): Int32Array<ArrayBuffer> {
     return new Int32Array(this.buffer, this.take(4 * n), n) as Int32Array<ArrayBuffer>;
   }
-  u8(n: number): Uint8Array<ArrayBuffer> {
-    return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
-  }
   u16(n: number): Uint16Array<ArrayBuffer> {
     return new Uint16Array(this.buffer, this.take(2 * n), n) as Uint16Array<ArrayBuffer>;
+  }
+  u8(n: number): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(this.buffer, this.take(n), n) as Uint8Array<ArrayBuffer>;
   }
   /** Bytes of the buffer not carved yet (beyond the request where an earlier, larger one grew it). */
   rest(): number {

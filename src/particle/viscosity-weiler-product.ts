@@ -6,9 +6,10 @@
  * the ghosts leave uncovered (viscosity-weiler-wall-cover.ts).
  *
  * Two layouts of the liquid pairs:
- * - *half rows* (one thread): each pair once, in row min(i, j), as its scalar e_ij (single
- *   precision; x_ij is read from the positions: 4 bytes a pair rather than the 12 of g = √e x_ij,
- *   which cost the stage buffer 250 bytes a point at 5 % of the stage's time: docs/decisions.md).
+ * - *half rows* (one thread): each pair once, in row min(i, j), as its scalar e_ij (a 16-bit
+ *   code within 2.4e-4 of it, decoded by one look-up and one multiplication: viscosity-weiler-coef.ts;
+ *   x_ij is read from the positions: 2 bytes a pair rather than the 12 of g = √e x_ij, which cost
+ *   the stage buffer 250 bytes a point at 5 % of the stage's time: docs/decisions.md).
  *   One sweep over the rows in order: u = e x_ij · (v_i − v_j) is added as u x_ij to row i and taken from row j > i, so
  *   row i is complete when the sweep leaves it, and a dot product with v is taken in the same sweep
  *   (the CG's p · A p). Two vectors can go through one sweep (applyHalfTwo: the start's A v* and
@@ -43,8 +44,8 @@ export function pairFactor(r2: number, h: number): number {
 /** The arrays the products read (the job's, viscosity-weiler-solve.ts). */
 export interface RowArrays {
   pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array | Uint16Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
-  rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Float32Array; bcoef: Float32Array;
-  onrm: Float32Array; wa: Int32Array; wd: Float64Array;
+  rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Uint16Array; cdec: Float64Array;
+  bcoef: Float32Array; onrm: Float32Array; wa: Int32Array; wd: Float64Array;
 }
 
 /**
@@ -53,11 +54,11 @@ export interface RowArrays {
  */
 export class Rows {
   readonly pos; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos;
-  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly bcoef; readonly onrm; readonly wa; readonly wd;
+  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly cdec; readonly bcoef; readonly onrm; readonly wa; readonly wd;
   constructor(a: RowArrays) {
     this.pos = a.pos; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.rho = a.rho; this.walls = a.walls;
-    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wa = a.wa; this.wd = a.wd;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.cdec = a.cdec; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wa = a.wa; this.wd = a.wd;
   }
 }
 
@@ -68,7 +69,7 @@ const ext = new Float64Array(3);
  * out = A v on one thread from half rows (see the header); returns v · A v.
  */
 export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number): number {
-  const { pos, ls, lj, coef, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, ck = cdec[0];
   out.fill(0, 0, 3 * n);
   let dot = 0;
   for (let i = 0; i < n; i++) {
@@ -76,8 +77,9 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
     const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = coef[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
+      const j = 3 * lj[e], ce = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const ux = u * dx, uy = u * dy, uz = u * dz;
       sx += ux; sy += uy; sz += uz;
       out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
     }
@@ -94,7 +96,7 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
 
 /** out = A v and out2 = A v2 in one sweep of the half rows (each pair's coefficient and offset read once for both). */
 export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, n: number): void {
-  const { pos, ls, lj, coef, rho, mat, bs, gs } = a;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, ck = cdec[0];
   out.fill(0, 0, 3 * n);
   out2.fill(0, 0, 3 * n);
   for (let i = 0; i < n; i++) {
@@ -103,7 +105,7 @@ export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Fl
     const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const j = 3 * lj[e], c = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const j = 3 * lj[e], ce = coef[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
       sx += ux; sy += uy; sz += uz;
@@ -122,11 +124,11 @@ export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Fl
   }
 }
 
-/** A team's cross rows (viscosity-weiler-team-rows.ts): row i's pairs (k, i) with k below i's range, and their coefficients. */
+/** A team's cross rows (viscosity-weiler-team-rows.ts): row i's pairs (k, i) with k below i's range, and their coefficients' codes. */
 export interface CrossRows {
   xs: Int32Array;
   xj: Int32Array | Uint16Array;
-  xc: Float32Array;
+  xc: Uint16Array;
 }
 
 /**
@@ -138,7 +140,7 @@ export interface CrossRows {
  * what out holds in the range rather than writing it: the team's CG, viscosity-weiler-solve.ts).
  */
 export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, from: number, to: number, add = false): number {
-  const { pos, ls, lj, coef, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c, ck = cdec[0];
   if (!add) out.fill(0, 3 * from, 3 * to);
   let dot = 0;
   for (let i = from; i < to; i++) {
@@ -146,13 +148,14 @@ export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Ar
     const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2], rhoi = rho[mat[i]];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const j = 3 * xj[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = xc[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const j = 3 * xj[e], ce = xc[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       sx += u * dx; sy += u * dy; sz += u * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], j = 3 * k, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
-      const u = coef[e] * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
+      const k = lj[e], j = 3 * k, ce = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const u = ck * ce * ce * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
+      const ux = u * dx, uy = u * dy, uz = u * dz;
       sx += ux; sy += uy; sz += uz;
       if (k < to) {
         out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
@@ -173,7 +176,7 @@ export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Ar
 export function applyTeamTwo(
   a: Rows, c: CrossRows, v: Float64Array, out: Float64Array, v2: Float64Array, out2: Float64Array, from: number, to: number,
 ): void {
-  const { pos, ls, lj, coef, rho, mat, bs, gs } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, { xs, xj, xc } = c, ck = cdec[0];
   out.fill(0, 3 * from, 3 * to);
   out2.fill(0, 3 * from, 3 * to);
   for (let i = from; i < to; i++) {
@@ -182,14 +185,14 @@ export function applyTeamTwo(
     const wx = v2[3 * i], wy = v2[3 * i + 1], wz = v2[3 * i + 2];
     let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz, tx = rhoi * wx, ty = rhoi * wy, tz = rhoi * wz;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const j = 3 * xj[e], c = xc[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const j = 3 * xj[e], ce = xc[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2]));
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2]));
       sx += u * dx; sy += u * dy; sz += u * dz;
       tx += w * dx; ty += w * dy; tz += w * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], j = 3 * k, c = coef[e], dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
+      const k = lj[e], j = 3 * k, ce = coef[e], c = ck * ce * ce, dx = xi - pos[j], dy = yi - pos[j + 1], dz = zi - pos[j + 2];
       const u = c * (dx * (vx - v[j]) + dy * (vy - v[j + 1]) + dz * (vz - v[j + 2])), ux = u * dx, uy = u * dy, uz = u * dz;
       const w = c * (dx * (wx - v2[j]) + dy * (wy - v2[j + 1]) + dz * (wz - v2[j + 2])), w1 = w * dx, w2 = w * dy, w3 = w * dz;
       sx += ux; sy += uy; sz += uz;

@@ -7,8 +7,8 @@
  *
  * Each coefficient carries the two particles' volumes, q_i q_j (viscosity-weiler-volumes.ts).
  *
- * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (single
- *   precision, at the pair's index of the list), in one pass that also adds each pair's block
+ * - One thread, half rows (halfRows): the pair list's own rows, each pair once as its e_ij (a
+ *   16-bit code within 2.4e-4 of it, viscosity-weiler-coef.ts, at the pair's index of the list), in one pass that also adds each pair's block
  *   e x xᵀ to the (single-precision) diagonal blocks of both of its particles. e = (√e)², √F from a table over (r/h)² (F(r; h) =
  *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
  *   root). Pairs beyond their support (a reach wider than the viscosity's) keep e = 0 where they
@@ -22,6 +22,7 @@ import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
+import { coefBound, coefTable, codeOf, COEF_TOP, largestOf } from './viscosity-weiler-coef.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** Intervals of the table of √F(√s; 1) over s = (r/h)² ∈ [0, 1]. */
@@ -38,13 +39,23 @@ export function factorRoots(): Float64Array {
   return (rootTable = t);
 }
 
-/** Per material pair: √(δt K μ h⁻⁷) (st.pairRoot) and TABLE_N / h² (st.pairToTable), for the table of √F. */
-export function pairTables(st: ImplicitViscosityState, nm: number): void {
-  const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable;
+/**
+ * Per material pair: √(δt K μ h⁻⁷) (st.pairRoot) and TABLE_N / h² (st.pairToTable), for the table
+ * of √F; the bound S on the solve's coefficients, its decoding factor (st.coefDec[0]) and, per
+ * material pair, the root on the code's scale, 65535 √(δt K μ h⁻⁷ / S) (st.pairRootCode:
+ * viscosity-weiler-coef.ts); √q of each particle into `rootVol` (single precision).
+ */
+export function pairTables(st: ImplicitViscosityState, nm: number, tf: Float64Array, n: number, thermal: boolean, rootVol: Float32Array): void {
+  const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable, vol = st.vol;
   for (let e = 0; e < nm * nm; e++) {
     root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
     toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
   }
+  const S = coefBound(root, factorRoots()[0], largestOf(vol, n, true), largestOf(tf, n, thermal));
+  coefTable(S, st.coefDec);
+  const toCode = S > 0 ? COEF_TOP / Math.sqrt(S) : 0;
+  for (let e = 0; e < nm * nm; e++) st.pairRootCode[e] = root[e] * toCode;
+  for (let i = 0; i < n; i++) rootVol[i] = Math.sqrt(vol[i]);
 }
 
 /** The rows the job reads: the pair list's own or the stage's compacted list. */
@@ -54,19 +65,22 @@ export interface RowLayout {
 }
 
 /**
- * Half rows from the pair list, coef[e] = e of pair e, and pinv[6i…6i+5] = Σ e x xᵀ over
- * particle i's pairs (xx, yy, zz, xy, xz, yz). `coef` holds the pair list's length.
+ * Half rows from the pair list, coef[e] = the 16-bit code of pair e's e (viscosity-weiler-coef.ts),
+ * and pinv[6i…6i+5] = Σ e x xᵀ over particle i's pairs (xx, yy, zz, xy, xz, yz), each e as its code
+ * reads back. `coef` holds the pair list's length; `rootVol` (n entries) is scratch for √q.
  */
-export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Float32Array, pinv: Float32Array): RowLayout {
-  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material, vol = st.vol;
+export function halfRows(
+  ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
+): RowLayout {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
-  pairTables(st, nm);
-  const root = st.pairRoot, toTable = st.pairToTable;
+  pairTables(st, nm, tf, n, thermal, rootVol);
+  const ck = st.coefDec[0], root = st.pairRootCode, toTable = st.pairToTable;
   pinv.fill(0, 0, 6 * n);
   let beyond = 0;
   for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = vol[i];
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = rootVol[i];
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e], pe = row + mat[j];
@@ -76,10 +90,11 @@ export function halfRows(ctx: StepContext, st: ImplicitViscosityState, n: number
         beyond++;
         continue;
       }
-      const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-      const q = qi * vol[j];
-      const c = Math.fround(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q);
-      coef[e] = c;
+      // √e on the code's scale: 65535 √(e / S) = the root's code scale × √F × √q_i √q_j (× √f).
+      const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j];
+      const code = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
+      coef[e] = code;
+      const c = ck * code * code;
       const cx = c * dx, cy = c * dy, cz = c * dz;
       const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
       pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;

@@ -67,11 +67,11 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'f32', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
-    xs: 'i32', xj: 'index', xc: 'f32',
+    xs: 'i32', xj: 'index', xc: 'u16', cdec: 'f64',
   },
   scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
   split: 'items',
@@ -304,18 +304,18 @@ function setupRow(a: A, i: number, nm: number, b: Float64Array): void {
  * the upper lies beyond it; the cross rows' pairs into their upper rows (as applyTeam).
  */
 function teamBlocks(a: A, c: CrossRows, from: number, to: number): void {
-  const { pos, ls, lj, coef, pinv } = a, { xs, xj, xc } = c;
+  const { pos, ls, lj, coef, cdec, pinv } = a, { xs, xj, xc } = c, ck = cdec[0];
   pinv.fill(0, 6 * from, 6 * to);
   for (let i = from; i < to; i++) {
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const k = xj[e], ce = xc[e], dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const k = xj[e], xe = xc[e], ce = ck * xe * xe, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
       const cx = ce * dx, cy = ce * dy, cz = ce * dz;
       dxx += cx * dx; dyy += cy * dy; dzz += cz * dz; dxy += cx * dy; dxz += cx * dz; dyz += cy * dz;
     }
     for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], ce = coef[e], dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
+      const k = lj[e], le = coef[e], ce = ck * le * le, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
       const cx = ce * dx, cy = ce * dy, cz = ce * dz;
       const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz;
       if (k < to) {

@@ -8,7 +8,8 @@
  * two jobs over particle ranges cut by the pairs (PAIR_LIST_COST), the cuts the solve takes too:
  *
  * 1. `viscosity-rows-count`: each thread, for the particles i of its range, evaluates each pair
- *    (i, j) of the pair list once: e_ij = δt K μ_ij F(|x_ij|) q_i q_j (single precision; q the
+ *    (i, j) of the pair list once: e_ij = δt K μ_ij F(|x_ij|) q_i q_j (its 16-bit code,
+ *    viscosity-weiler-coef.ts; q the
  *    volumes, viscosity-weiler-volumes.ts; F from the half rows' table of √F, viscosity-weiler-rows.ts,
  *    so that both paths take the same e), or 0 beyond the pair's support, into the pair's own slot
  *    of the solve's coefficients; counts, in a count block of its own (thread t: t n … t n + n),
@@ -25,10 +26,11 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { defineJob, itemCut, type AnyJob } from '../parallel/job.ts';
-import { allocFloat32, isShared } from '../parallel/memory.ts';
+import { allocUint16, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { pairFactorMean } from './temperature.ts';
 import { factorRoots, pairTables } from './viscosity-weiler-rows.ts';
+import { codeOf } from './viscosity-weiler-coef.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
 
@@ -47,8 +49,8 @@ function rangeEnd(a: { ps: Int32Array }, n: number, rank: number, size: number):
 /** Per pair: its coefficient (0 beyond its support); per thread and row: the crossing entries into the row. */
 export const viscosityRowsCountJob = defineJob({
   name: 'viscosity-rows-count',
-  arrays: { coef: 'f32', into: 'i32' },
-  inputs: { pos: 'f64', mat: 'u16', vol: 'f64', ps: 'i32', pj: 'index', root: 'f64', toTable: 'f64', ph2: 'f64', tf: 'f64' },
+  arrays: { coef: 'u16', into: 'i32' },
+  inputs: { pos: 'f64', mat: 'u16', vol: 'f32', ps: 'i32', pj: 'index', root: 'f64', toTable: 'f64', ph2: 'f64', tf: 'f64' },
   scalars: ['nm', 'thermal'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count, the fill and the solve cut alike.
@@ -66,10 +68,9 @@ export const viscosityRowsCountJob = defineJob({
           coef[e] = 0;
           continue;
         }
-        // e from the table of √F, as the half rows take it (viscosity-weiler-rows.ts halfRows): the same coefficient.
-        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t]));
-        const q = qi * vol[j];
-        const c = Math.fround(thermal ? w * w * q * pairFactorMean(tf[i], tf[j]) : w * w * q);
+        // e's code from the table of √F, as the half rows take it (viscosity-weiler-rows.ts halfRows): the same coefficient.
+        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * vol[j];
+        const c = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
         coef[e] = c;
         if (j >= to && c !== 0) into[block + j]++;
       }
@@ -83,8 +84,8 @@ const CUT = viscosityRowsCountJob as unknown as AnyJob;
 /** Writes each crossing pair into the cross row of its upper particle at the thread's own cursors (`into`). */
 export const viscosityRowsFillJob = defineJob({
   name: 'viscosity-rows-fill',
-  arrays: { xc: 'f32', xj: 'index', into: 'i32' },
-  inputs: { ps: 'i32', pj: 'index', coef: 'f32' },
+  arrays: { xc: 'u16', xj: 'index', into: 'i32' },
+  inputs: { ps: 'i32', pj: 'index', coef: 'u16' },
   scalars: ['parts'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
@@ -108,8 +109,8 @@ export const viscosityRowsFillJob = defineJob({
 
 /** What the team listing keeps between calls (on shared memory): per cross entry (its counts: StepContext.teamRowCounts). */
 export class TeamRowScratch {
-  /** The cross rows' coefficients (the rows themselves: st.rows). */
-  xc = new Float32Array(0);
+  /** The cross rows' coefficients, as their codes (viscosity-weiler-coef.ts; the rows themselves: st.rows). */
+  xc = new Uint16Array(0);
   /** The threads the last count ran on (the fill must run on as many: the cursors are theirs). */
   parts = 1;
 }
@@ -118,16 +119,19 @@ export class TeamRowScratch {
  * Steps 1 and 2: the pair coefficients into `coef` (the pair list's length), the cross rows
  * counted on the team and laid out in st.rows; fillTeamRows then writes them.
  */
-export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Float32Array): void {
+export function countTeamRows(
+  ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array, rootVol: Float32Array,
+): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
   const counts = ctx.teamRowCounts;
   counts.room(n, T, ctx.shared);
   const a = job.a;
   a.coef = coef; a.into = counts.into;
-  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = st.vol; a.ps = pairs.start; a.pj = pairs.j;
-  pairTables(st, ctx.mass.length);
-  a.root = st.pairRoot; a.toTable = st.pairToTable; a.ph2 = st.ph2;
+  a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = rootVol; a.ps = pairs.start; a.pj = pairs.j;
+  const thermal = !!ctx.temperature;
+  pairTables(st, ctx.mass.length, ctx.temperature ? ctx.temperature.factor : NO_FACTORS, n, thermal, rootVol);
+  a.root = st.pairRootCode; a.toTable = st.pairToTable; a.ph2 = st.ph2;
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
@@ -140,12 +144,12 @@ export function countTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: 
   const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T);
   rows.reserve(total);
   rows.length = total;
-  if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocFloat32(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocUint16(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   sc.parts = T;
 }
 
 /** Step 3: the cross rows' entries (st.rows.j) and coefficients (sc.xc). */
-export function fillTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Float32Array): void {
+export function fillTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array): void {
   const pairs = ctx.cells.pairs, job = ctx.runner.bind(viscosityRowsFillJob);
   const a = job.a;
   a.xc = sc.xc; a.xj = st.rows.j; a.into = ctx.teamRowCounts.into;

@@ -35,7 +35,7 @@ export function wallTable(ctx: StepContext, st: ImplicitViscosityState): number 
 /**
  * Row i's ghosts at st.ghosts.j[start[i] .. start[i + 1]) as GHOST_WALLS j + wall, with their
  * coefficients e = δt K μ F(|x′|) q_i q_j in st.ghostCoef (q the volumes of i and of the particle
- * mirrored: viscosity-weiler-volumes.ts; single precision, as the pair coefficients),
+ * mirrored: viscosity-weiler-volumes.ts; single precision),
  * from the rows (full, or half on one thread: viscosity-weiler-rows.ts) at the current positions.
  * The ghosts are found once (findGhosts) into st.ghostFound, then laid out by row in the order
  * found: from full rows each into its own row; from half rows into both rows of the pair, since a

@@ -141,6 +141,10 @@ export class ImplicitViscosityState {
   /** Per material pair, for half rows (viscosity-weiler-rows.ts): √(pk h⁻⁷), and the table's intervals over h². */
   pairRoot: Float64Array;
   pairToTable: Float64Array;
+  /** Per material pair: √(pk h⁻⁷) on the 16-bit codes' scale (viscosity-weiler-coef.ts, viscosity-weiler-rows.ts pairTables). */
+  pairRootCode: Float64Array;
+  /** The pair coefficients' decoding table for this solve (viscosity-weiler-coef.ts); on shared memory for a team. */
+  coefDec: Float64Array;
   rho: Float64Array;
   walls = new Float64Array(6 * WALL_STRIDE);
   /** The no-slip walls' drag where the ghosts do not cover the wall (viscosity-weiler-wall-cover.ts). */
@@ -171,6 +175,7 @@ export class ImplicitViscosityState {
     this.ph2 = new Float64Array(nm * nm);
     this.pairRoot = new Float64Array(nm * nm);
     this.pairToTable = new Float64Array(nm * nm);
+    this.pairRootCode = new Float64Array(nm * nm);
     for (let a = 0; a < nm; a++) {
       for (let b = 0; b < nm; b++) {
         const e = a * nm + b;
@@ -181,6 +186,7 @@ export class ImplicitViscosityState {
       }
     }
     this.cover = new WallCover(ctx, this.ph);
+    this.coefDec = allocFloat64(32, ctx.shared);
   }
 }
 
@@ -203,10 +209,11 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const nm = ctx.mass.length;
   for (let e = 0; e < nm * nm; e++) st.pk[e] = dt * st.pk0[e];
   const job = ctx.runner.bind(weilerJob), T = job.threads(n);
-  // One thread: half rows, each pair once (its e_ij in single precision); a team: the same half rows
+  // One thread: half rows, each pair once (its e_ij as a 16-bit code, viscosity-weiler-coef.ts); a team: the same half rows
   // and the cross rows between the threads' ranges, listed by the team (viscosity-weiler-team-rows.ts).
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
   if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
+  if (ctx.shared && !isSharedArray(st.coefDec)) st.coefDec = allocFloat64(32, true);
   volumeRatios(L.density, n, st.vol);
   const nb = listBoundary(ctx, st, n);
 
@@ -220,7 +227,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const cn = st.coefRoom, bn = st.boundary.j.length;
   // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
   const vectors = T > 1 ? 5 : 4;
-  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * (9 * m + cn) + 64, ctx.shared, true);
+  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 9 * m + 2 * cn + 64, ctx.shared, true);
   if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
   const u = T > 1 ? mem.f64(3 * m) : NO_VECTOR;
@@ -234,13 +241,14 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
     st.ovel = allocFloat64(3 * nb, ctx.shared);
   }
   const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
-  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.f32(cn), bcoef = st.bcoef;
+  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.u16(cn), bcoef = st.bcoef;
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   let rows: RowLayout = ctx.cells.pairs;
-  if (half) rows = halfRows(ctx, st, n, coef, pinv);
+  // onrm is free until the set-up writes the normals: √q of each particle for the rows' codes.
+  if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
   else {
-    countTeamRows(ctx, st, st.teamRows, n, coef);
+    countTeamRows(ctx, st, st.teamRows, n, coef, onrm);
     fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
   const nw = wallTable(ctx, st);
@@ -249,7 +257,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
-  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
