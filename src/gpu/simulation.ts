@@ -306,9 +306,7 @@ export class GpuParticleSimulation {
     if (G) d.queue.writeBuffer(G.bodies, TRAVEL_OFFSET, nearTravel(this.host, dt, this.travel));
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    // The first solve of a run has no warm start: COLD times the passes, to COLD_TOLERANCE (pressure.ts).
-    // Deeper water-like liquid stops at a smaller mean residual, with DEEP_PASSES times the passes
-    // (pressure.ts depthTolerance), from the pressures read back at the unsplit sub-timestep's start.
+    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance).
     const cold = !this.warm && this.frame === 0, tolerance = stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered);
     const deep = !cold && tolerance < PRESSURE_TOLERANCE ? DEEP_PASSES : 1, pressurePasses = P.pressureIterations * (cold ? COLD : deep);
     const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold, tolerance);

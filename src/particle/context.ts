@@ -78,12 +78,6 @@ export class StepContext {
    * emitters). The filter's pressure Courant number is taken over it (pressure.ts pressurePieces).
    */
   restSpacing: number;
-  /**
-   * The largest stored pressure p/ρ0 (m²/s², LiquidParticles.lambda) among the liquid the
-   * particle-scale filter damps, not next to a body, at the start of the sub-timestep (pressure.ts
-   * pressurePieces): g times the depth of a water-like liquid at rest, which the pressure's stop rule reads (pressure.ts depthTolerance).
-   */
-  filteredPressure = 0;
   /** Density kernel support h, m, and the lattice rest density ρ0. */
   readonly densityH: number;
   readonly rho0: number;

@@ -133,7 +133,6 @@ export const COLD = 500, COLD_TOLERANCE = PRESSURE_TOLERANCE / 10;
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
-  ctx.filteredPressure = 0;
   if (P.densitySolver !== 'pbf' || P.pressureIterations === 0) return 1;
   const lam = ctx.liquid.lambda, n = ctx.liquid.count;
   let pieces = 1;
@@ -149,7 +148,6 @@ export function pressurePieces(ctx: StepContext, dt: number): number {
     const mat = ctx.liquid.material, near = ctx.liquid.nearObject;
     let m = 0;
     for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
-    ctx.filteredPressure = m;
     pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
   }
   return pieces > 1 ? pieces : 1;
@@ -172,18 +170,34 @@ export const REST_BOUNCE = 0.002;
 export const DEEP_PASSES = 4;
 
 /**
+ * The largest stored pressure p/ρ0 (m²/s², LiquidParticles.lambda) among the liquid the
+ * particle-scale filter damps, not next to a body: g times the depth of a water-like liquid at rest.
+ * Read by the first solve of a sub-timestep (applyPressure, kept in SolveState.filteredPressure for
+ * the second), after markNearObjects has flagged this sub-timestep's particles, so that a run
+ * resumed from a checkpoint reads what the uninterrupted run read. 0 where no liquid is filtered.
+ */
+export function filteredPressure(ctx: StepContext, dt: number): number {
+  const P = ctx.scene.particle;
+  const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
+  if (!cm) return 0;
+  const lam = ctx.liquid.lambda, mat = ctx.liquid.material, near = ctx.liquid.nearObject, n = ctx.liquid.count;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
+  return m;
+}
+
+/**
  * The mean residual the passes of a sub-timestep (or piece) of length dt stop at: PRESSURE_TOLERANCE,
- * or REST_BOUNCE · g δt / √(p_max/ρ0) where that is less, p_max/ρ0 the largest stored pressure of
- * the liquid the particle-scale filter damps, not next to a body (StepContext.filteredPressure, from
- * pressurePieces at the sub-timestep's start): g h at the floor of water h deep at rest, so the rule
+ * or REST_BOUNCE · g δt / √(p_max/ρ0) where that is less, p_max/ρ0 the filtered liquid's largest
+ * stored pressure (filteredPressure): g h at the floor of water h deep at rest, so the rule
  * reads η ≤ REST_BOUNCE √(g/h) δt. Liquids viscous enough to damp the particle scale themselves
  * (honey) are not filtered and keep PRESSURE_TOLERANCE: their viscosity damps the column's mode
  * (docs/decisions.md "A deep honey pool at rest"). Where it is less, the solves may take DEEP_PASSES
  * times their passes.
  */
-export function depthTolerance(ctx: StepContext, dt: number): number {
+export function depthTolerance(ctx: StepContext, dt: number, pressure: number): number {
   const [gx, gy, gz] = ctx.scene.gravity;
-  return stopTolerance(Math.sqrt(gx * gx + gy * gy + gz * gz), dt, ctx.filteredPressure);
+  return stopTolerance(Math.sqrt(gx * gx + gy * gy + gz * gz), dt, pressure);
 }
 
 /** depthTolerance's rule (shared with the WebGPU backend): g (m/s²), the sub-timestep dt and the filtered liquid's largest pressure p/ρ0. */
@@ -225,7 +239,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The second solve starts from the first one's pressure on the same rows: half the passes.
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const cold = !state.warm && ctx.frame === 0;
-  const deep = cold ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt);
+  if (!again) state.filteredPressure = filteredPressure(ctx, dt);
+  const deep = cold ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
   const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;
   if (deep < PRESSURE_TOLERANCE) ctx.count('pressureDeep', 1);
   // The shift (shiftPresent) with two solves and the implicit viscosity; with the exchange, all of

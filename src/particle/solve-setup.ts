@@ -58,6 +58,8 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
+  /** The first solve's filteredPressure this sub-timestep (pressure.ts: the stop rule in deep water; the second solve reads it too). */
+  filteredPressure = 0;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
