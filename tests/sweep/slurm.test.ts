@@ -48,6 +48,8 @@ const tiny = join(FIXTURES, 'tiny.json');
  * running again): long, so that a loaded machine makes the file slower, not red.
  */
 const WAIT = 600_000;
+/** How long after its requeue a task is let run again (the old attempt's credential revoked, to the second). */
+const REVOKED = 2500;
 
 /** The README's first command with another base scene and sweep (the same form: `npx viscid sweep BASE … --out DIR`). */
 function createCommand(args: string, out: string): string {
@@ -191,8 +193,8 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     };
     const lost: { host?: string } = {};
     const caught = new Set<number>();
-    /** Tasks requeued and not yet seen running again. */
-    const requeued = new Set<number>();
+    /** Tasks requeued and not yet seen running again, with when their requeue was asked. */
+    const requeued = new Map<number, number>();
     const t0 = Date.now();
     while (caught.size < 2 || requeued.size > 0) {
       // A wait for states, bounded only to end a run that never gets there.
@@ -203,7 +205,7 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
         // Caught between two frames: held there while Slurm is told.
         process.kill(at.pid, 'SIGSTOP');
         caught.add(task);
-        requeued.add(task);
+        requeued.set(task, Date.now());
         if (task === 1) {
           // Its node is lost: every process of the task freezes, the run dies without releasing
           // its lock, and Slurm requeues the task onto another node. The task must never be seen
@@ -243,10 +245,13 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
         }
       }
       // Slurm holds a requeued task back for two minutes (its credentials' lifetime), from the
-      // moment its attempt has ended: once it is pending again, let it run now.
-      for (const task of requeued) {
+      // moment its attempt has ended: once it is pending again, let it run now, but not within
+      // REVOKED ms of the requeue: slurmd revokes the old attempt's credential at a one-second
+      // resolution, and a task started on the same node in that second is killed as "Job
+      // credential revoked" (exit 1, FAILED, never run again).
+      for (const [task, at] of requeued) {
         if (restarted(task)) requeued.delete(task);
-        else if (taskState(task) === 'PENDING BeginTime') await scontrol(['update', `JobId=${job}_${task}`, 'StartTime=now']);
+        else if (taskState(task) === 'PENDING BeginTime' && Date.now() - at > REVOKED) await scontrol(['update', `JobId=${job}_${task}`, 'StartTime=now']);
       }
       await new Promise((r) => setTimeout(r, requeued.size > 0 ? 250 : 50));
     }
