@@ -143,13 +143,8 @@ export function pressurePieces(ctx: StepContext, dt: number): number {
   }
   // The filter's reach (pressure-filter.ts filterSteps): where the liquid the filter damps holds a
   // pressure whose Courant number is over FILTER_PIECE_COURANT, the sub-timestep is split.
-  const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
-  if (cm) {
-    const mat = ctx.liquid.material, near = ctx.liquid.nearObject;
-    let m = 0;
-    for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
-    pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
-  }
+  const m = filteredPressure(ctx, dt);
+  if (m > 0) pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
   return pieces > 1 ? pieces : 1;
 }
 
@@ -174,7 +169,8 @@ export const DEEP_PASSES = 4;
  * particle-scale filter damps, not next to a body: g times the depth of a water-like liquid at rest.
  * Read by the first solve of a sub-timestep (applyPressure, kept in SolveState.filteredPressure for
  * the second), after markNearObjects has flagged this sub-timestep's particles, so that a run
- * resumed from a checkpoint reads what the uninterrupted run read. 0 where no liquid is filtered.
+ * resumed from a checkpoint reads what the uninterrupted run read; and by pressurePieces, at the
+ * sub-timestep's start, for the filter's reach. 0 where no liquid is filtered.
  */
 export function filteredPressure(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle;
