@@ -78,21 +78,73 @@ export function halfRows(
   pairTables(st, nm, tf, n, thermal, rootVol);
   const ck = st.coefDec[0], root = st.pairRootCode, toTable = st.pairToTable;
   pinv.fill(0, 0, 6 * n);
+  const one = thermal ? -1 : soleLiquid(ctx.isLiquid);
+  let beyond = 0;
+  if (one >= 0) beyond = oneLiquidRows(ps, pj, pos, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], ph2[one * (nm + 1)]);
+  else {
+    for (let i = 0; i < n; i++) {
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = rootVol[i];
+      let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
+      for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+        const j = pj[e], pe = row + mat[j];
+        const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
+        if (!(d2 < ph2[pe])) {
+          coef[e] = 0;
+          beyond++;
+          continue;
+        }
+        // √e on the code's scale: 65535 √(e / S) = the root's code scale × √F × √q_i √q_j (× √f).
+        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j];
+        const code = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
+        coef[e] = code;
+        const c = ck * code * code;
+        const cx = c * dx, cy = c * dy, cz = c * dz;
+        const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
+        pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+        dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
+      }
+      const o = 6 * i;
+      pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
+    }
+  }
+  return 8 * beyond <= pairs.length ? { start: ps, j: pj } : compacted(ctx, st, n, coef, beyond);
+}
+
+/** The material of the one liquid of the scene, or −1 where there are several. */
+function soleLiquid(isLiquid: Uint8Array): number {
+  let one = -1;
+  for (let m = 0; m < isLiquid.length; m++) {
+    if (!isLiquid[m]) continue;
+    if (one >= 0) return -1;
+    one = m;
+  }
+  return one;
+}
+
+/**
+ * halfRows' loop where one liquid without temperature fills the scene: every pair's root, table
+ * scale and support are the same numbers, held in locals rather than read per pair by material
+ * (the same arithmetic in the same order: the same codes and blocks). Returns the pairs beyond the support.
+ */
+function oneLiquidRows(
+  ps: Int32Array, pj: Int32Array | Uint16Array, pos: Float64Array, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
+  ck: number, root: number, toTable: number, h2: number,
+): number {
+  const T = factorRoots();
   let beyond = 0;
   for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = rootVol[i];
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], qi = rootVol[i];
     let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-      const j = pj[e], pe = row + mat[j];
+      const j = pj[e];
       const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
-      if (!(d2 < ph2[pe])) {
+      if (!(d2 < h2)) {
         coef[e] = 0;
         beyond++;
         continue;
       }
-      // √e on the code's scale: 65535 √(e / S) = the root's code scale × √F × √q_i √q_j (× √f).
-      const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j];
-      const code = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
+      const s = d2 * toTable, t = s | 0, f = s - t;
+      const code = codeOf(root * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j]);
       coef[e] = code;
       const c = ck * code * code;
       const cx = c * dx, cy = c * dy, cz = c * dz;
@@ -103,7 +155,12 @@ export function halfRows(
     const o = 6 * i;
     pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
   }
-  if (8 * beyond <= pairs.length) return { start: ps, j: pj };
+  return beyond;
+}
+
+/** The half rows without the pairs beyond their support (coef 0), where they are more than an eighth of the list. */
+function compacted(ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, beyond: number): RowLayout {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j;
   // Compacted in place (an entry moves only to an earlier one).
   const rows = st.rows;
   rows.shared = ctx.shared;
