@@ -173,10 +173,8 @@ export class PressureSolver {
    */
   ghostAxes = 7;
   /**
-   * On the faces of the other axes, the ghost fluid only from a liquid centre with φ ≥ −ghostAcross
-   * (m; 0, the default: none): the particle level set's sheet cells (φ at its minimum sheet depth,
-   * −0.1 h) with ghostAcross = 0.1 h. A film's pour spreads round and at Huppert's rate with it, but
-   * the piles' rims come out rougher (docs/decisions.md, "The ghost fluid across gravity").
+   * The other axes' faces take it from a liquid centre with φ ≥ −ghostAcross alone (m; 0: none; 0.1 h:
+   * the particle level set's sheet cells, a round pour but rougher rims: docs/decisions.md, "The ghost fluid across gravity").
    */
   ghostAcross = 0;
 
