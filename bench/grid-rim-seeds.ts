@@ -3,11 +3,12 @@
  * below the cell's scale): the scatter a seed gives the rim's roughness (tests/grid/rim-outline.ts),
  * against which a change is read. (The film's no-slip it switched, true|false, was taken back: the
  * argument is kept for commit f710972, where it sets VariationalViscosity.filmWalls.) VARIANT
- * `ghost=THETA[/AXES]` sets the pressure's ghost-fluid least θ (PressureSolver.ghostFluid; 0: off)
- * and the axes it acts on (a bit mask, PressureSolver.ghostAxes: 2 for y alone), whatever the
- * scene's default.
+ * `ghost=THETA[/AXES[/ACROSS]]` sets the pressure's ghost-fluid least θ (PressureSolver.ghostFluid; 0: off),
+ * the axes it acts on (a bit mask, PressureSolver.ghostAxes: 2 for y alone) and the depth in cells
+ * within which a liquid centre takes it on the other axes too (PressureSolver.ghostAcross / h: 0.1
+ * for the particle level set's sheet cells), whatever the scene's default.
  *
- *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false|ghost=THETA FRAMES H [BELOW AX,AZ]
+ *   npx tsx bench/grid-rim-seeds.ts scenes/SCENE.json SEED true|false|ghost=THETA[/AXES[/ACROSS]] FRAMES H [BELOW AX,AZ]
  *     (FRAMES: comma-separated frames to measure; H: the cell size; BELOW, AX,AZ: as
  *     bench/grid-rim-outline.ts's --below and --axis)
  */
@@ -24,9 +25,11 @@ const variational = sim.sim.variational as unknown as { filmWalls?: boolean } | 
 if (variational && 'filmWalls' in variational) variational.filmWalls = walls === 'true';
 if (walls.startsWith('ghost=')) {
   // ghost=THETA or ghost=THETA/AXES (AXES: the axis bit mask, 2 for y alone).
-  const [theta, axes] = walls.slice(6).split('/');
+  const [theta, axes, across] = walls.slice(6).split('/');
   sim.sim.pressure.ghostFluid = Number(theta);
   if (axes !== undefined) sim.sim.pressure.ghostAxes = Number(axes);
+  // ACROSS (cells): a liquid centre within it of the surface takes θ on the other axes too (0.1: the sheet cells).
+  if (across !== undefined) sim.sim.pressure.ghostAcross = Number(across) * sim.sim.d.h;
 }
 const [ax, az] = (axis ?? '0,0').split(',').map(Number);
 const frames = framesS.split(',').map(Number);

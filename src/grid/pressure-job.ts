@@ -64,13 +64,18 @@ export interface PressureCells {
   ghost: number;
   /** The axes (bit a for axis a) whose faces take the ghost fluid's θ where `ghost` > 0. */
   ghostAxes: number;
+  /**
+   * On the other axes' faces, the ghost fluid's θ from a liquid centre with φ ≥ −ghostAcross (m)
+   * alone (where `ghost` > 0; 0: none, those faces keep the plain condition).
+   */
+  ghostAcross: number;
 }
 
 export const emptyPressureCells = (): PressureCells => ({
   ci: new Int32Array(0), cj: new Int32Array(0), ck: new Int32Array(0), row: new Int32Array(0), cellOf: new Int32Array(0), nb: new Int32Array(0), type: new Uint8Array(0), face: new Uint8Array(0),
   u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0), phi: new Float64Array(0),
   diag: new Float64Array(0), off: new Float64Array(0), nbRow: new Int32Array(0), rhs: new Float64Array(0), airRow: new Uint8Array(0),
-  x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0,
+  x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0, ghostAcross: 0,
 });
 
 /**
@@ -95,7 +100,7 @@ export function ghostTheta(phiLiquid: number, phiAir: number, least: number): nu
 export function assembleRange(e: PressureCells, rank: number, from: number, to: number): void {
   const { row, cellOf, nb, type, u0, u1, u2, diag, off, nbRow, rhs, airRow, x, pressure } = e;
   const share = e.share.length > 0 ? e.share : null, growth = e.growth, warm = e.warm;
-  const { ci, cj, ck, phi } = e, ghost = e.ghost, axes = e.ghostAxes;
+  const { ci, cj, ck, phi } = e, ghost = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
   let divMax = 0, deep = 0, x0 = FAR, x1 = -FAR, y0 = FAR, y1 = -FAR, z0 = FAR, z1 = -FAR;
   for (let c = from; c < to; c++) {
     const r = row[c];
@@ -119,7 +124,7 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
         off[6 * r + d] = -1;
         nbRow[6 * r + d] = row[nc];
         wet++;
-      } else dg += ghost > 0 && ((axes >> (d >> 1)) & 1) !== 0 ? 1 / ghostTheta(phi[c], phi[nc], ghost) : 1;
+      } else dg += ghost > 0 && (((axes >> (d >> 1)) & 1) !== 0 || phi[c] >= across) ? 1 / ghostTheta(phi[c], phi[nc], ghost) : 1;
     }
     diag[r] = dg;
     const dry = dg !== wet;
@@ -163,17 +168,17 @@ export function updateRange(e: PressureCells, from: number, to: number): void {
 
 /** updateRange with the ghost fluid's θ on the faces between a liquid and an air cell. */
 function ghostUpdateRange(e: PressureCells, from: number, to: number): void {
-  const { nb, face, type, phi, u0, u1, u2, q, pressure } = e, warm = e.warm, least = e.ghost, axes = e.ghostAxes;
+  const { nb, face, type, phi, u0, u1, u2, q, pressure } = e, warm = e.warm, least = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
   for (let c = from; c < to; c++) {
     const qc = q[c], tc = type[c], pc = phi[c];
     for (let a = 0; a < 3; a++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
       const n = nb[6 * c + 2 * a], tn = type[n];
       let g = qc - q[n];
-      if (((axes >> a) & 1) === 0) {
-        // The plain condition on this axis.
-      } else if (tc === FLUID && tn === AIR) g /= ghostTheta(pc, phi[n], least);
-      else if (tc === AIR && tn === FLUID) g /= ghostTheta(phi[n], pc, least);
+      // On the other axes only from a liquid centre within ghostAcross of the surface.
+      const all = ((axes >> a) & 1) !== 0;
+      if (tc === FLUID && tn === AIR) { if (all || pc >= across) g /= ghostTheta(pc, phi[n], least); }
+      else if (tc === AIR && tn === FLUID && (all || phi[n] >= across)) g /= ghostTheta(phi[n], pc, least);
       (a === 0 ? u0 : a === 1 ? u1 : u2)[c] -= g;
     }
     pressure[c] = warm ? qc : pressure[c] + qc;
@@ -198,7 +203,7 @@ const ARRAYS = {
   u0: 'f64', u1: 'f64', u2: 'f64', pressure: 'f64', red: 'f64',
 } as const;
 const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64' } as const;
-type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes', Record<never, never>, PressureCells>;
+type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross', Record<never, never>, PressureCells>;
 
 function prepare(x: X): void {
   const e = x.scratch, a = x.a;
@@ -206,7 +211,7 @@ function prepare(x: X): void {
   e.u0 = a.u0; e.u1 = a.u1; e.u2 = a.u2; e.pressure = a.pressure;
   e.diag = a.diag; e.off = a.off; e.nbRow = a.nbRow; e.rhs = a.rhs; e.airRow = a.airRow;
   e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi;
-  e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes;
+  e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes; e.ghostAcross = x.s.ghostAcross;
 }
 const cells = (x: X) => x.s.count;
 
@@ -214,7 +219,7 @@ export const assembleJob = definePhasedJob({
   name: 'grid-pressure-assemble',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -225,7 +230,7 @@ export const updateJob = definePhasedJob({
   name: 'grid-pressure-update',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -260,7 +265,7 @@ export function runPressurePasses(s: GridStore, e: PressureCells, rows: number, 
   a.cellOf = e.cellOf; a.diag = e.diag; a.off = e.off; a.nbRow = e.nbRow; a.rhs = e.rhs; a.airRow = e.airRow;
   a.x = e.x; a.q = e.q; a.u0 = e.u0; a.u1 = e.u1; a.u2 = e.u2; a.pressure = e.pressure; a.red = e.red;
   a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi;
-  job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes;
+  job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes; job.s.ghostAcross = e.ghostAcross;
   runJob(job, n);
 }
 

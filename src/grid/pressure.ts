@@ -172,6 +172,11 @@ export class PressureSolver {
    * every axis a film's front runs out along the axes: docs/decisions.md, the same section).
    */
   ghostAxes = 7;
+  /**
+   * The other axes' faces take it from a liquid centre with φ ≥ −ghostAcross alone (m; 0: none; 0.1 h:
+   * the particle level set's sheet cells, a round pour but rougher rims: docs/decisions.md, "The ghost fluid across gravity").
+   */
+  ghostAcross = 0;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -305,7 +310,7 @@ export class PressureSolver {
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
-    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes;
+    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes; e.ghostAcross = this.ghostAcross;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
