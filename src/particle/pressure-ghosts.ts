@@ -258,3 +258,4 @@ export function ghostFilter(v: SolveView, a: number, u: Float64Array, c: Float64
   }
   ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
 }
+
