@@ -4,7 +4,7 @@
  * images of b seen from a and of a seen from b, pressure-ghosts.ts) evaluated once, from its lower
  * slot, and added to both ends, as the liquid pairs are.
  */
-import { cubicSplineSlope } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum } from './pressure-ghosts.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
@@ -205,4 +205,93 @@ export function ghostDensityChangeBelow(v: SolveView, a: number, j: number, u: F
     }
   }
   ghostSum[0] = c0;
+}
+
+/**
+ * The ghosts' share of the particle-scale filter's (L u)_a (pressure-filter.ts) before its 1/n0:
+ * Σ_ghosts c w_ag (u_ghost − u_a). A ghost moves as its source, mirrored (the wall is impermeable, as
+ * the pressure's ghosts read it): a's own images with c_a, (u_a mirrored − u_a) = −2 u_a on the
+ * mirrored axes; a neighbour's with c_ab and the pair's mass weight. The pair's images are the same
+ * distance from a and b, so L stays symmetric and negative semi-definite (each pair's block is
+ * w [[−I, M], [M, −I]], M the mirror).
+ *
+ * The filter's ghost terms of slot a's own images and of its row's upper part
+ * (from entry q0: mid[a], or where a full row's entries pass a; the terms: c_ab w (u_ghost − u_a), a ghost moving as its source
+ * mirrored), each pair's images weighed once: a's own terms into ghostSum[1..3], b's, c_ab w
+ * (M u_a − u_b) with b's mass weight, added to out[3b…] (filterHalf's running sums, b > a; none
+ * where out is null: filterRange, whose slot b gathers them). A slot's
+ * sum so takes each lower pair's ghosts after that pair's liquid term, and its own images and upper
+ * pairs' ghosts after its liquid terms, as filterRange adds them (ghostFilterBelow).
+ */
+export function ghostFilterUpper(v: SolveView, a: number, q0: number, u: Float64Array, c: Float64Array, out: Float64Array | null): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h, invH = 1 / h;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2], ca = c[a];
+  let c1 = 0, c2 = 0, c3 = 0;
+  if (ca !== 0) {
+    for (let S = ma; S > 0; S = (S - 1) & ma) {
+      const ox = S & 1 ? 2 * dax : 0, oy = S & 2 ? 2 * day : 0, oz = S & 4 ? 2 * daz : 0;
+      const d2 = 0 + ox * ox + oy * oy + oz * oz;
+      if (d2 >= h2) continue;
+      const f = -2 * ca * cubicSpline(Math.sqrt(d2) * invH);
+      if (S & 1) c1 += f * ux;
+      if (S & 2) c2 += f * uy;
+      if (S & 4) c3 += f * uz;
+    }
+  }
+  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
+  for (let q = q0, q1 = ls[a + 1]; q < q1; q++) {
+    const j = lj[q];
+    const wb = mask[j];
+    const common = ma & wb & ~((wa ^ wb) >> 3);
+    if (common === 0) continue;
+    const cab = 0.5 * (ca + c[j]);
+    if (cab === 0) continue;
+    const b = 3 * j;
+    const rx = xa - x[b], ry = ya - x[b + 1], rz = za - x[b + 2];
+    const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
+    const vx = u[b], vy = u[b + 1], vz = u[b + 2];
+    const ia = uniform ? 1 : invMass[a], ib = uniform ? 1 : invMass[j];
+    const wab = uniform ? cab : (cab * 2 * ia) / (ia + ib), wba = uniform ? cab : (cab * 2 * ib) / (ib + ia);
+    for (let S = common; S > 0; S = (S - 1) & common) {
+      const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
+      const d2 = ox * ox + oy * oy + oz * oz;
+      if (d2 >= h2) continue;
+      const w = cubicSpline(Math.sqrt(d2) * invH), f = wab * w, fb = wba * w;
+      c1 += f * ((S & 1 ? -vx : vx) - ux); c2 += f * ((S & 2 ? -vy : vy) - uy); c3 += f * ((S & 4 ? -vz : vz) - uz);
+      if (out !== null) {
+        out[b] += fb * ((S & 1 ? -ux : ux) - vx); out[b + 1] += fb * ((S & 2 ? -uy : uy) - vy); out[b + 2] += fb * ((S & 4 ? -uz : uz) - vz);
+      }
+    }
+  }
+  ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
+}
+
+/**
+ * Slot a's filter ghost terms from its lower neighbour j, added one by one to ghostSum[1..3] (the
+ * caller's running sum): filterRange's lower entries, in the order ghostFilterUpper adds them.
+ */
+export function ghostFilterBelow(v: SolveView, a: number, j: number, u: Float64Array, c: Float64Array): void {
+  const x = v.x, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h, invH = 1 / h;
+  const wa = mask[a], wb = mask[j], common = wa & AXES & wb & ~((wa ^ wb) >> 3);
+  const cab = 0.5 * (c[a] + c[j]);
+  if (common === 0 || cab === 0) return;
+  let c1 = ghostSum[1], c2 = ghostSum[2], c3 = ghostSum[3];
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1, b = 3 * j;
+  const rx = x[3 * a] - x[b], ry = x[3 * a + 1] - x[b + 1], rz = x[3 * a + 2] - x[b + 2];
+  const bx = del[3 * a] + del[b], by = del[3 * a + 1] + del[b + 1], bz = del[3 * a + 2] + del[b + 2];
+  const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2], vx = u[b], vy = u[b + 1], vz = u[b + 2];
+  const wab = uniform ? cab : (cab * 2 * invMass[a]) / (invMass[a] + invMass[j]);
+  for (let S = common; S > 0; S = (S - 1) & common) {
+    const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
+    const d2 = ox * ox + oy * oy + oz * oz;
+    if (d2 >= h2) continue;
+    const f = wab * cubicSpline(Math.sqrt(d2) * invH);
+    c1 += f * ((S & 1 ? -vx : vx) - ux); c2 += f * ((S & 2 ? -vy : vy) - uy); c3 += f * ((S & 4 ? -vz : vz) - uz);
+  }
+  ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
 }
