@@ -8,7 +8,7 @@
  *
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
- * an image moving as its source mirrored (pressure-ghosts.ts ghostFilter: a's own images with c_a,
+ * an image moving as its source mirrored (pressure-ghost-pairs.ts ghostFilterUpper: a's own images with c_a,
  * a neighbour's with c_ab and the pair's mass share; wgsl.ts selfGhosts, pairGhosts, on the walls
  * the first solve's wallPass left in `wall`, at the same positions),
  * and Δv = −FILTER_GAIN · L(L v), filterSteps(C) times, with c_a its liquid's strength

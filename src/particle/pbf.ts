@@ -113,6 +113,8 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const state = pr.state;
   let error = measure(state.pbfIdle, maxPasses > 0), passes = 0, weight = 1;
   state.pbfIdle = error <= tolerance;
+  // What the pressure stage and the moves left (the mean compression before any pass), summed over the sub-timesteps.
+  ctx.count('densityErrorBefore', error);
   let older = 0;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   while (passes < maxPasses && error > tolerance) {

@@ -7,8 +7,8 @@
  *   (L u)_a = (1/n0) Σ_b c_ab (m̄_ab/m_a) w_ab (u_b − u_a),   c_ab = (c_a + c_b)/2,
  *
  * w the cubic spline over the support h (w(0) = 1), n0 its sum over the rest lattice, the sum
- * taking in the mirror images across closed walls that the pressure's rows read (pressure-ghosts.ts
- * ghostFilter: a ghost moves as its source mirrored, so a wall damps the velocity into it and
+ * taking in the mirror images across closed walls that the pressure's rows read (pressure-ghost-pairs.ts
+ * ghostFilterUpper: a ghost moves as its source mirrored, so a wall damps the velocity into it and
  * leaves the velocity along it free; without them a bottom corner of a narrow water pool, whose
  * row is cut by three walls, kept 23 mm/s: docs/decisions.md "A narrow pool's corners"); and each step
  * is Δv = −FILTER_GAIN · L(L v), filterSteps(C) times a sub-timestep. L is symmetric and negative
@@ -30,7 +30,8 @@
  * honey-like liquids.
  */
 
-import { ghostFilter, ghostSum } from './pressure-ghosts.ts';
+import { ghostSum } from './pressure-ghosts.ts';
+import { ghostFilterBelow, ghostFilterUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import type { HalfRows } from './pressure-half.ts';
 
@@ -110,20 +111,29 @@ export function filterRange(v: SolveView, a0: number, a1: number, u: Float64Arra
   for (let a = a0; a < a1; a++) {
     const ca = c[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
-    let sx = 0, sy = 0, sz = 0;
+    let sx = 0, sy = 0, sz = 0, up = ls[a + 1];
+    const walled = anyWalls && v.wmask[a] !== 0;
     for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
       const b = lj[q], o = 3 * b, cab = 0.5 * (ca + c[b]);
+      if (b > a && up > q) up = q;
       if (cab === 0) continue;
       const dx = xa - x[o], dy = ya - x[o + 1], dz = za - x[o + 2];
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
-      if (s >= 1) continue;
-      const t = 1 - s;
-      let f = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
-      if (!uniform) f *= (2 * invMass[a]) / (invMass[a] + invMass[b]);
-      sx += f * (u[o] - ux); sy += f * (u[o + 1] - uy); sz += f * (u[o + 2] - uz);
+      if (s < 1) {
+        const t = 1 - s;
+        let f = cab * (s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t);
+        if (!uniform) f *= (2 * invMass[a]) / (invMass[a] + invMass[b]);
+        sx += f * (u[o] - ux); sy += f * (u[o + 1] - uy); sz += f * (u[o + 2] - uz);
+      }
+      // A lower pair's ghosts after its liquid term (the order filterHalf adds them in: pressure-ghost-pairs.ts).
+      if (walled && b < a && v.wmask[b] !== 0) {
+        ghostSum[1] = sx; ghostSum[2] = sy; ghostSum[3] = sz;
+        ghostFilterBelow(v, a, b, u, c);
+        sx = ghostSum[1]; sy = ghostSum[2]; sz = ghostSum[3];
+      }
     }
-    if (anyWalls && v.wmask[a] !== 0) {
-      ghostFilter(v, a, u, c);
+    if (walled) {
+      ghostFilterUpper(v, a, up, u, c, null);
       sx += ghostSum[1]; sy += ghostSum[2]; sz += ghostSum[3];
     }
     out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;
@@ -184,7 +194,7 @@ export function filterHalf(
       }
     }
     if (anyWalls && v.wmask[a] !== 0) {
-      ghostFilter(v, a, u, c);
+      ghostFilterUpper(v, a, mid[a], u, c, out);
       sx += ghostSum[1]; sy += ghostSum[2]; sz += ghostSum[3];
     }
     out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;

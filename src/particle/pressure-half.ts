@@ -25,13 +25,20 @@
  * thread count, from one measure to the next). On one thread with nothing reading a full row (no
  * closed walls, no filter) the rows are their upper parts alone (HalfRows.upperOnly: prepareSolve).
  *
- * A slot with closed walls within h takes its ghosts over its full row (ghostFactor here, as
- * pressure-ghosts.ts factorRowWalls sums them; ghostDisplacement and ghostDensityChange there):
- * they are summed apart from the liquid terms and added after them, as in the gather loops. Object
- * particles per slot, as there.
+ * A slot with closed walls within h takes its ghosts over its full row in the measures (ghostFactor
+ * here, as pressure-ghosts.ts factorRowWalls sums them): they are summed apart from the liquid terms
+ * and added after them, as in the gather loops. The passes' displacement and density change (and
+ * advanceHalf's) take each pair's ghosts once, as its liquid term (pressure-ghosts.ts
+ * ghostDisplacementUpper, ghostDensityChangeUpper): a slot's own images and its upper pairs' ghosts
+ * summed apart and added after its liquid terms, its lower pairs' ghosts each after that pair's
+ * liquid term; the same order on one thread and on a team (whose slots take the pairs below their
+ * range's ghosts so: ghostDisplacementBelow, ghostDensityChangeBelow), not the gather loops' (which
+ * add a slot's lower pairs' ghosts after its liquid terms): the same terms, summed in another order.
+ * Object particles per slot, as there.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
@@ -177,7 +184,7 @@ export function advanceHalf(v: SolveView, from: number, to: number, hr: HalfRows
       else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
     }
     if (anyWalls && mask[a] !== 0) {
-      ghostDensityChange(v, a, u);
+      ghostDensityChangeUpper(v, a, to, mid, u, acc);
       drho += ghostSum[0];
     }
     dens[a] += drho * invN0;
@@ -246,6 +253,7 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
     if (from > 0) {
       // The lower entries below the range (a team): the far end's term, as its sweep takes it from out.
       const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+      const walled = anyWalls && mask[a] !== 0;
       for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
         const j = lj[q];
         if (j >= from) break;
@@ -255,9 +263,16 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
           cx += f * (xa - x[b]); cy += f * (ya - x[b + 1]); cz += f * (za - x[b + 2]);
         } else {
           const l = pa + p[j], g = kg[q];
-          if (l === 0 || g === 0) continue;
-          const ib = invMass[j], f = l * ((2 * ia) / (ia + ib)) * g;
-          cx += f * (xa - x[b]); cy += f * (ya - x[b + 1]); cz += f * (za - x[b + 2]);
+          if (l !== 0 && g !== 0) {
+            const ib = invMass[j], f = l * ((2 * ia) / (ia + ib)) * g;
+            cx += f * (xa - x[b]); cy += f * (ya - x[b + 1]); cz += f * (za - x[b + 2]);
+          }
+        }
+        // The pair's ghosts after its liquid term, as the sweep below adds them (pressure-ghost-pairs.ts ghostDisplacementUpper).
+        if (walled && mask[j] !== 0) {
+          ghostSum[1] = cx; ghostSum[2] = cy; ghostSum[3] = cz;
+          ghostDisplacementBelow(v, a, j);
+          cx = ghostSum[1]; cy = ghostSum[2]; cz = ghostSum[3];
         }
       }
     }
@@ -301,7 +316,7 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
       }
     }
     if (anyWalls && mask[a] !== 0) {
-      ghostDisplacement(v, a);
+      ghostDisplacementUpper(v, a, to, mid, out);
       cx += ghostSum[1]; cy += ghostSum[2]; cz += ghostSum[3];
     }
     out[3 * a] = -cx * invN0; out[3 * a + 1] = -cy * invN0; out[3 * a + 2] = -cz * invN0;
@@ -337,7 +352,7 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
       drho += gamma[o] * g * (ux * dx + uy * dy + uz * dz);
     }
     if (anyWalls && mask[a] !== 0) {
-      ghostDensityChange(v, a, u);
+      ghostDensityChangeUpper(v, a, to, mid, u, res);
       drho += ghostSum[0];
     }
     const e = dens[a] + drho * invN0 - 1, lo = floor === null ? 0 : floor[a];
@@ -347,32 +362,6 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
   }
 }
 
-/**
- * The density changes a slot's sum starts from, into sums[from, to): 0, and on a team the terms of
- * its row's lower entries below `from`, in ascending order (the same term at both ends of a pair:
- * f ((u_a − u_b) · (x_a − x_b))).
- */
-function changesBelow(v: SolveView, from: number, to: number, hr: HalfRows, u: Float64Array, sums: Float64Array): void {
-  if (from === 0) {
-    sums.fill(0, 0, to);
-    return;
-  }
-  const x = v.x, ls = v.ls, lj = v.lj, kg = v.kg, mid = hr.mid;
-  for (let a = from; a < to; a++) {
-    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
-    let c = 0;
-    for (let q = ls[a], q1 = mid[a]; q < q1; q++) {
-      const j = lj[q];
-      if (j >= from) break;
-      const f = kg[q];
-      if (f === 0) continue;
-      const b = 3 * j;
-      c += f * ((ux - u[b]) * (xa - x[b]) + (uy - u[b + 1]) * (ya - x[b + 1]) + (uz - u[b + 2]) * (za - x[b + 2]));
-    }
-    sums[a] = c;
-  }
-}
 
 /** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
 const AXES = 7;

@@ -23,9 +23,9 @@ import { cubicSplineSlope } from '../math/kernels.ts';
 
 /**
  * Entries of `red` per thread (viscosity-weiler-solve.ts: p · A p, r · P r, |r|², |b − A v*|², |b|²,
- * the rows' density, the residual's sum); the results follow the threads' blocks.
+ * the rows' density, the residual's sum, the Jacobi bound); the results follow the threads' blocks.
  */
-export const RED_STRIDE = 9;
+export const RED_STRIDE = 10;
 /** Wall table entries per closed wall: axis, plane, kind (0 slip, 1 no-slip), u_w. */
 export const WALL_STRIDE = 6;
 /** A ghost list entry is GHOST_WALLS j + wall (viscosity-weiler-walls.ts listGhosts). */
@@ -211,6 +211,12 @@ export function applyTeamTwo(
     out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
     out2[3 * i] += tx; out2[3 * i + 1] += ty; out2[3 * i + 2] += tz;
   }
+}
+
+/** Row i's object and wall terms of (A v)_i (rowExtra), in module scratch valid until the next call. */
+export function rowTerms(a: Rows, i: number, v: Float64Array): Float64Array {
+  rowExtra(a, i, v);
+  return ext;
 }
 
 /** Row i's object and wall terms of (A v)_i (the ghosts and the wall they leave uncovered), into `ext`. */

@@ -49,6 +49,7 @@
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -85,15 +86,48 @@ export const weilerJob = defineJob({
     // The right-hand side b into p (free until the first direction). A team sums the pair blocks
     // of its rows first, each pair within its range once (teamBlocks), as the half rows' stage does.
     if (!half) teamBlocks(a, cross, from, to);
-    for (let i = from; i < to; i++) setupRow(a, i, nm, p);
+    // spread: the largest Σ_j ‖A_ij‖ over the rows' couplings to other particles, for jacobiBound.
+    let spread = 0, rhoMin = Infinity;
+    for (let i = from; i < to; i++) {
+      const s = setupRow(a, i, nm, p);
+      if (s > spread) spread = s;
+      const rhoi = a.rho[a.mat[i]];
+      if (rhoi < rhoMin) rhoMin = rhoi;
+    }
     for (let i = from; i < to; i++) invertBlock(pinv, i);
     // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
     // product writes q after it; a team's writes u, so that no thread waits here for the others'.
     if (T === 1) x.barrier();
     let rz = 0, rr = 0, bb = 0, b2 = 0, srho = 0;
+    const o = RED_STRIDE * rank;
+    const av = T === 1 ? q : u;
+    let sx = 0, sy = 0, sz = 0;
+    // One thread, where one Jacobi step from v* meets the stop test whatever the warm start (the
+    // liquid's viscosity is low: jacobiBound): the step alone, on one product (A v*).
+    if (T === 1 && half && jacobiBound(spread, rhoMin) <= x.s.tol) {
+      applyHalf(a, a.vstar, av, to);
+      // d = b − A v* (b in p), z = P d into p, x = v* + z.
+      for (let i = from; i < to; i++) {
+        const k = 3 * i, m = 6 * i, vs = a.vstar;
+        const dx = p[k] - av[k], dy = p[k + 1] - av[k + 1], dz = p[k + 2] - av[k + 2];
+        const zx = pinv[m] * dx + pinv[m + 3] * dy + pinv[m + 4] * dz;
+        const zy = pinv[m + 3] * dx + pinv[m + 1] * dy + pinv[m + 5] * dz;
+        const zz = pinv[m + 4] * dx + pinv[m + 5] * dy + pinv[m + 2] * dz;
+        p[k] = zx; p[k + 1] = zy; p[k + 2] = zz;
+        xs[k] = vs[k] + zx; xs[k + 1] = vs[k + 1] + zy; xs[k + 2] = vs[k + 2] + zz;
+        // Σ r after the step (see jacobiStepSum), its liquid part: d − ρ z.
+        const rhoi = a.rho[a.mat[i]];
+        sx += dx - rhoi * zx; sy += dy - rhoi * zy; sz += dz - rhoi * zz;
+        srho += rhoi;
+      }
+      jacobiStepSum(a, p, from, to);
+      sx -= stepSum[0]; sy -= stepSum[1]; sz -= stepSum[2];
+      red[o + 5] = srho;
+      results(red, 1, 1, 0, 1, 1);
+      red[RED_STRIDE + 2] = 1;
+    } else {
     // bb: |b − A v*|², the residual of the velocity before the solve (the viscous change's size),
     // which the tolerance is relative to; the warm start's own residual r = b − A x follows.
-    const av = T === 1 ? q : u;
     if (half) applyHalfTwo(a, a.vstar, av, xs, r, to);
     else applyTeamTwo(a, cross, a.vstar, av, xs, r, from, to);
     // z = P r: into p on one thread (the first direction), into u on a team (the first product's vector).
@@ -114,26 +148,42 @@ export const weilerJob = defineJob({
       rz += rx * zx + ry * zy + rw * zz;
       srho += a.rho[a.mat[i]];
     }
-    const o = RED_STRIDE * rank;
-    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2; red[o + 5] = srho;
+    red[o + 1] = rz; red[o + 2] = rr; red[o + 3] = bb; red[o + 4] = b2; red[o + 5] = srho; red[o + 9] = jacobiBound(spread, rhoMin);
     x.barrier();
     rz = 0; rr = 0; bb = 0; b2 = 0;
+    let kappa = 0;
     for (let t = 0; t < T; t++) {
       rz += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2]; bb += red[RED_STRIDE * t + 3]; b2 += red[RED_STRIDE * t + 4];
+      kappa = Math.max(kappa, red[RED_STRIDE * t + 9]);
     }
     // Where v* needs (next to) no change (a liquid in rigid motion), floor |b| is round-off's (viscosity-weiler.ts).
     const goal = x.s.tol * x.s.tol * bb + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
-    if (T === 1) iterateOne(x, a, half, goal, maxIter, bb, rz, rr);
-    else iterateTeam(x, a, goal, maxIter, bb, rz, rr);
-    // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
-    // volume) the iterate lacks: a uniform shift puts it back, leaving the pair residuals as
-    // they are (the liquid's momentum then holds to round-off away from walls and objects). Its
-    // partial sums have entries of their own (6–8), which no thread reads while another leaves
-    // the iterations: no barrier before them.
-    let sx = 0, sy = 0, sz = 0;
-    for (let i = from; i < to; i++) {
-      sx += r[3 * i]; sy += r[3 * i + 1]; sz += r[3 * i + 2];
+    if (rr > goal && kappa * kappa * rr <= goal && maxIter > 0) {
+      // One Jacobi step from the warm start meets the stop test (jacobiBound): x += z, no product.
+      for (let i = from; i < to; i++) {
+        const k = 3 * i, rhoi = a.rho[a.mat[i]];
+        xs[k] += z[k]; xs[k + 1] += z[k + 1]; xs[k + 2] += z[k + 2];
+        sx += r[k] - rhoi * z[k]; sy += r[k + 1] - rhoi * z[k + 1]; sz += r[k + 2] - rhoi * z[k + 2];
+      }
+      jacobiStepSum(a, z, from, to);
+      sx -= stepSum[0]; sy -= stepSum[1]; sz -= stepSum[2];
+      if (rank === 0) {
+        results(red, T, 1, 0, 1, 1);
+        red[RED_STRIDE * T + 2] = 1;
+      }
+    } else {
+      if (T === 1) iterateOne(x, a, half, goal, maxIter, bb, rz, rr);
+      else iterateTeam(x, a, goal, maxIter, bb, rz, rr);
+      // The pair terms cancel in Σ_i (A v)_i, so the residual's sum is the momentum (per rest
+      // volume) the iterate lacks: a uniform shift puts it back, leaving the pair residuals as
+      // they are (the liquid's momentum then holds to round-off away from walls and objects).
+      for (let i = from; i < to; i++) {
+        sx += r[3 * i]; sy += r[3 * i + 1]; sz += r[3 * i + 2];
+      }
     }
+    }
+    // The residual's partial sums have entries of their own (6–8), which no thread reads while
+    // another leaves the iterations: no barrier before them.
     red[o + 6] = sx; red[o + 7] = sy; red[o + 8] = sz;
     x.barrier();
     sx = sy = sz = srho = 0;
@@ -155,7 +205,9 @@ type WeilerArgs = Parameters<typeof weilerJob.kernel>[0];
 function results(red: Float64Array, T: number, it: number, rr: number, goal: number, bb: number): void {
   red[RED_STRIDE * T] = it;
   red[RED_STRIDE * T + 1] = rr <= goal ? 0 : Math.sqrt(rr / bb);
+  red[RED_STRIDE * T + 2] = 0;
 }
+
 
 /**
  * One thread's iterations (preconditioned CG as SPlisHSPlasH takes it: p · A p, then r and r · P r,
@@ -269,16 +321,19 @@ function iterateTeam(x: WeilerArgs, a: A, goal: number, maxIter: number, bb: num
  * (module scratch: setupRow's parts are separate functions, small enough for V8 to inline what
  * they call, so that no double is boxed for a call).
  */
-const sum = new Float64Array(9);
+const sum = new Float64Array(10);
 
 /**
  * Row i's object coefficients (bcoef, single precision), its right-hand side b_i and its diagonal
  * block (inverted next); the liquid pair coefficients (coef) come from the stage, which evaluates
  * each pair once (viscosity-weiler-rows.ts).
  */
-function setupRow(a: A, i: number, nm: number, b: Float64Array): void {
+function setupRow(a: A, i: number, nm: number, b: Float64Array): number {
   const { vstar, mat, pinv, wa, wd, wb } = a;
   const rhoi = a.rho[mat[i]], o = 6 * i;
+  // Σ_j ‖e_ij x_ij x_ijᵀ‖ = the trace of the pair blocks' sum (jacobiBound); the ghosts' couplings follow in sum[9].
+  const pairSpread = pinv[o] + pinv[o + 1] + pinv[o + 2];
+  sum[9] = 0;
   // The pair blocks Σ e x xᵀ are in pinv: put there by the stage on one thread (viscosity-weiler-rows.ts
   // halfRows), by teamBlocks on a team. The walls' uncovered drag (viscosity-weiler-wall-cover.ts)
   // is diagonal: wd on v_i, wb in b (0 in a row it does not cover).
@@ -295,39 +350,9 @@ function setupRow(a: A, i: number, nm: number, b: Float64Array): void {
   if (a.gs[i] < a.gs[i + 1]) wallTerms(a, i);
   b[3 * i] = sum[6]; b[3 * i + 1] = sum[7]; b[3 * i + 2] = sum[8];
   pinv[o] = sum[0]; pinv[o + 1] = sum[1]; pinv[o + 2] = sum[2]; pinv[o + 3] = sum[3]; pinv[o + 4] = sum[4]; pinv[o + 5] = sum[5];
+  return pairSpread + sum[9];
 }
 
-/**
- * The pair blocks Σ_j e_ij x_ij x_ijᵀ of a team's rows from..to into pinv (xx, yy, zz, xy, xz, yz;
- * single precision, as the half rows' stage sums them: viscosity-weiler-rows.ts halfRows): the
- * half rows' pairs added to both blocks where both rows are the range's, to the lower one where
- * the upper lies beyond it; the cross rows' pairs into their upper rows (as applyTeam).
- */
-function teamBlocks(a: A, c: CrossRows, from: number, to: number): void {
-  const { pos, ls, lj, coef, cdec, pinv } = a, { xs, xj, xc } = c, ck = cdec[0];
-  pinv.fill(0, 6 * from, 6 * to);
-  for (let i = from; i < to; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
-    for (let e = xs[i], e1 = xs[i + 1]; e < e1; e++) {
-      const k = xj[e], xe = xc[e], ce = ck * xe * xe, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
-      const cx = ce * dx, cy = ce * dy, cz = ce * dz;
-      dxx += cx * dx; dyy += cy * dy; dzz += cz * dz; dxy += cx * dy; dxz += cx * dz; dyz += cy * dz;
-    }
-    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
-      const k = lj[e], le = coef[e], ce = ck * le * le, dx = xi - pos[3 * k], dy = yi - pos[3 * k + 1], dz = zi - pos[3 * k + 2];
-      const cx = ce * dx, cy = ce * dy, cz = ce * dz;
-      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz;
-      if (k < to) {
-        const o = 6 * k;
-        pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
-      }
-      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
-    }
-    const o = 6 * i;
-    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
-  }
-}
 
 /**
  * Object terms of row i into `sum`: X = Σ_b e_ib x_ib x_ibᵀ taken on the body's tangent plane
@@ -385,6 +410,8 @@ function wallTerms(a: A, i: number): void {
       else txz = tyz = 0;
     }
     const f = j === i ? 2 * c : c;
+    // A ghost of another particle couples v_i to v_j with c x′x′ᵀ M or c B (norm ≤ c |x′|²: jacobiBound).
+    if (j !== i) sum[9] += c * (gx * gx + gy * gy + gz * gz);
     sum[0] += f * txx; sum[1] += f * tyy; sum[2] += f * tzz; sum[3] += f * txy; sum[4] += f * txz; sum[5] += f * tyz;
     if (noslip) {
       const ux = walls[wo + 3], uy = walls[wo + 4], uz = walls[wo + 5];
@@ -395,16 +422,4 @@ function wallTerms(a: A, i: number): void {
   }
 }
 
-/** Row i's diagonal block (xx, yy, zz, xy, xz, yz) in pinv, replaced by its inverse (cofactors over the determinant). */
-function invertBlock(pinv: Float32Array, i: number): void {
-  const o = 6 * i, dxx = pinv[o], dyy = pinv[o + 1], dzz = pinv[o + 2], dxy = pinv[o + 3], dxz = pinv[o + 4], dyz = pinv[o + 5];
-  const cxx = dyy * dzz - dyz * dyz, cxy = dxz * dyz - dxy * dzz, cxz = dxy * dyz - dxz * dyy;
-  const det = dxx * cxx + dxy * cxy + dxz * cxz, inv = 1 / det;
-  pinv[o] = cxx * inv;
-  pinv[o + 1] = (dxx * dzz - dxz * dxz) * inv;
-  pinv[o + 2] = (dxx * dyy - dxy * dxy) * inv;
-  pinv[o + 3] = cxy * inv;
-  pinv[o + 4] = cxz * inv;
-  pinv[o + 5] = (dxy * dxz - dxx * dyz) * inv;
-}
 

@@ -276,6 +276,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
+  if (red[RED_STRIDE * used + 2] === 1) ctx.count('viscosityJacobiSteps');
   if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
 }
 

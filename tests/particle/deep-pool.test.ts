@@ -8,7 +8,7 @@
  * with that Courant number (pressure-filter.ts filterSteps), and past FILTER_PIECE_COURANT the
  * sub-timestep is split (pressure.ts pressurePieces). Measured (bench/pool-rest.ts 6.4 12 1
  * nu=1e-6): 0.0004–0.0007 over 0.6–1 s. 20 cm deep (two pieces) with VISCID_LONG=1. A narrow
- * pool's bottom corners rest once the filter sees the walls (pressure-ghosts.ts ghostFilter), and a
+ * pool's bottom corners rest once the filter sees the walls (pressure-ghost-pairs.ts ghostFilterUpper), and a
  * 20 cm honey pool once the run's first solve builds its column (pressure.ts COLD_TOLERANCE) and the
  * shift's pressure goes into the warm start (docs/decisions.md "A deep honey pool at rest").
  */
@@ -85,7 +85,7 @@ describe('a deep water pool rests, default adhesion, 4 mm particles, the default
 describe('a narrow water pool rests into its bottom corners (the filter sees the walls)', () => {
   // The particle-scale filter took no wall images (main efc3dff: the corner particle of
   // 4.8 × 12 cm at 17–24 mm/s around 1 s and 1.4 s, bench/pool-rest.ts 4.8 12 2 nu=1e-6); with its
-  // mirror images (pressure-ghosts.ts ghostFilter) the corners read 0.3–0.7 mm/s.
+  // mirror images (pressure-ghost-pairs.ts ghostFilterUpper) the corners read 0.3–0.7 mm/s.
   it('4.8 × 12 cm: RMS ≤ 0.003 √(g h) over seconds 0.5–1.2, no frame over 0.005, the bottom corners under 8 mm/s', () => {
     const m = rest(pool(0.048, 0.12), 0.12, 15, 36, 0.048);
     expect(m.rms).toBeLessThan(0.003);
