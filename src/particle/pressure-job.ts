@@ -20,6 +20,7 @@ import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRan
 import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
+import { pbfStep, type PbfStepArgs } from './pbf-job.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -54,6 +55,10 @@ export const SOLVE = 8;
  * writes.
  */
 export const FILTER_STEP = 12;
+/**
+ * PBF's measure and the pass that follows it (pbf.ts) in one run: pbf-job.ts pbfStep.
+ */
+export const PBF_STEP = 16;
 
 /** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
@@ -148,6 +153,38 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   runSolve(job, v, n);
 }
 
+/** The arrays of PBF_STEP besides the solve view's: the liquid's by slot order `order` (pbf-job.ts). */
+export interface PbfSlots {
+  order: Int32Array;
+  near: Uint8Array;
+  lam: Float64Array;
+  vel: Float64Array;
+  pos: Float64Array;
+  density: Float32Array;
+  scalar: Float64Array;
+  x0: Float64Array;
+  fix: Float64Array;
+  /** OUT_WORDS words (shared memory on a team): the measure's compression and the stop. */
+  out: Float64Array;
+}
+
+/** What one PBF_STEP run is asked to do (pbf.ts solveDensityPBF's loop). */
+export interface PbfStepAsk {
+  back: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
+  relax: number; tolerance: number; dt: number;
+}
+
+/** Runs PBF_STEP (pbf-job.ts) over the n slots of v: a measure and, where the passes go on, the pass. */
+export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlots, ask: PbfStepAsk): void {
+  const job = bindSolve(ctx, v, PBF_STEP, ask.relax), a = job.a, s = job.s;
+  a.order = sl.order; a.near = sl.near; a.lam = sl.lam; a.vel = sl.vel; a.pos = sl.pos; a.density = sl.density; a.scalar = sl.scalar;
+  a.x0 = sl.x0; a.fix = sl.fix; a.out = sl.out;
+  s.tol = ask.tolerance; s.invDt = 1 / ask.dt;
+  s.back = ask.back ? 1 : 0; s.guessLast = ask.guessLast ? 1 : 0; s.more = ask.more ? 1 : 0; s.pass = ask.pass; s.weight = ask.weight;
+  s.warm = ask.warm; s.split = ask.split ? 1 : 0; s.constrained = ask.constrained ? 1 : 0; s.moved = ask.moved ? 1 : 0;
+  runSolve(job, v, n);
+}
+
 /** The solve job bound to the view v for `phase`. */
 function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
@@ -182,16 +219,18 @@ class ThreadView {
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
-    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
+    x: 'f64', kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
     vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
+    pos: 'f64', fix: 'f64', density: 'f32', scalar: 'f64', out: 'f64',
   },
   inputs: {
-    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
+    x0: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
     order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -238,6 +277,9 @@ export const solveJob = defineJob({
         break;
       case FILTER_STEP:
         filterStep(x, v, hr);
+        break;
+      case PBF_STEP:
+        pbfStep(x as PbfStepArgs, v, hr, displace);
         break;
     }
   },
