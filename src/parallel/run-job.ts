@@ -24,7 +24,7 @@
  * (JobRunner.release) leaves the jobs' arguments and the team's slots at once.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
-import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
+import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, P_SHARE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
 import { P_MIRRORED, profileAt, teamProfile } from './profile.ts';
 
@@ -80,7 +80,7 @@ export class ThreadPart {
     return (this.pool[k] ??= new LocalSink(narrow));
   }
 
-  work(rank: number, T: number, n: number, phase: number): void {
+  work(rank: number, T: number, n: number, phase: number, share = 0.5): void {
     const x = this.x, L = this.layout, job = L.job, meta = this.meta;
     x.rank = rank;
     x.size = T;
@@ -89,8 +89,8 @@ export class ThreadPart {
       x.from = meta[rank];
       x.to = meta[rank + 1];
     } else if (job.split === 'items') {
-      x.from = itemCut(job, x.a, n, rank, T);
-      x.to = itemCut(job, x.a, n, rank + 1, T);
+      x.from = itemCut(job, x.a, n, rank, T, share);
+      x.to = itemCut(job, x.a, n, rank + 1, T, share);
     } else {
       x.from = 0;
       x.to = n;
@@ -289,7 +289,14 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   readonly sumBlocks: Record<string, Float64Array | Int32Array> = {};
   private readonly realLists: ListSink[] = [];
   private phase = 0;
-  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
+  /**
+   * The calling thread's share of the cost of a job that balances (job.ts JobSpec.balance) on two
+   * threads: after each run moved toward the share at which both would have worked equally long by
+   * their measured speeds (updateShare), so that a half the cost model underrates, or a thread its
+   * core runs slower, is given less.
+   */
+  share = 0.5;
+  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase, this.share);
   private readonly sumNames: string[];
   private readonly sumComps: number[];
 
@@ -357,6 +364,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     P[L.paramBase + ns + P_N] = n;
     P[L.paramBase + ns + P_CELLS] = cells;
     P[L.paramBase + ns + P_PHASE] = 0;
+    P[L.paramBase + ns + P_SHARE] = this.share;
     if (job.split === 'cells') {
       const counts = a[job.cellCounts!];
       cutCellRuns(meta, 0, counts, cells, n, T);
@@ -412,6 +420,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.teamed = true;
     try {
       team.run(L.id, this.self);
+      if (job.balance && T === 2) this.share = updateShare(this.share, team.worked[0], team.worked[1]);
       if (nl === 0) return;
       if (listsFit(meta, part.js, T, nl)) {
         // Copied into place in the run (ThreadPart.work): the lists take their lengths.
@@ -446,3 +455,18 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     }
   }
 }
+
+/**
+ * The next share of the calling thread (of two) in a job that balances, from the last run's share f
+ * and each thread's working time t0, t1 (ms, ThreadTeam.worked): their speeds f / t0 and (1 − f) / t1
+ * would finish together at f* = (f / t0) / (f / t0 + (1 − f) / t1); the share moves a third of the way
+ * there (one run's times are noisy: a thread's core taken for a moment), within [SHARE_MIN, 1 −
+ * SHARE_MIN], and stays where a run was too short to time (under SHARE_MIN_MS a thread).
+ */
+export function updateShare(f: number, t0: number, t1: number): number {
+  if (!(t0 >= SHARE_MIN_MS && t1 >= SHARE_MIN_MS)) return f;
+  const s0 = f / t0, s1 = (1 - f) / t1, target = s0 / (s0 + s1);
+  const next = f + SHARE_STEP * (target - f);
+  return next < SHARE_MIN ? SHARE_MIN : next > 1 - SHARE_MIN ? 1 - SHARE_MIN : next;
+}
+const SHARE_STEP = 1 / 3, SHARE_MIN = 0.2, SHARE_MIN_MS = 0.05;

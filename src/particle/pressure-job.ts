@@ -235,6 +235,9 @@ export const solveJob = defineJob({
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
   cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST },
+  // Each slot's results are the same wherever the threads' ranges meet (the tests' one thread
+  // against two, bit for bit): two threads' cut follows their measured times (job.ts balance).
+  balance: true,
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
   kernel(x) {
