@@ -296,6 +296,13 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
    * core runs slower, is given less.
    */
   share = 0.5;
+  /**
+   * Set by a stage whose runs of this job carry, from one run to the next, what a thread kept for
+   * the items below its range (the solve's kept slopes: pressure-job.ts): the moved share then waits
+   * in `nextShare` until the stage takes it (takeShare) where nothing is carried.
+   */
+  holdShare = false;
+  private nextShare = 0.5;
   private readonly self = () => this.part!.work(0, this.size, this.n, this.phase, this.share);
   private readonly sumNames: string[];
   private readonly sumComps: number[];
@@ -317,6 +324,16 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
 
   barrier(): void {
     this.sync?.barrier();
+  }
+
+  /** The moved share (holdShare) from the next run on. */
+  takeShare(): void {
+    this.share = this.nextShare;
+  }
+
+  /** Sets the share from the next run on (bench/balance-bits.ts holds it so with teamBalance off). */
+  setShare(f: number): void {
+    this.share = this.nextShare = f;
   }
 
   /** Empties the arguments that are views of `buffer` (JobRunner.release). */
@@ -420,7 +437,10 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.teamed = true;
     try {
       team.run(L.id, this.self);
-      if (job.balance && T === 2) this.share = updateShare(this.share, team.worked[0], team.worked[1]);
+      if (job.balance && T === 2 && teamBalance.on) {
+        this.nextShare = nextShare(this.nextShare, this.share, team.worked[0], team.worked[1]);
+        if (!this.holdShare) this.share = this.nextShare;
+      }
       if (nl === 0) return;
       if (listsFit(meta, part.js, T, nl)) {
         // Copied into place in the run (ThreadPart.work): the lists take their lengths.
@@ -457,16 +477,24 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
 }
 
 /**
- * The next share of the calling thread (of two) in a job that balances, from the last run's share f
- * and each thread's working time t0, t1 (ms, ThreadTeam.worked): their speeds f / t0 and (1 − f) / t1
- * would finish together at f* = (f / t0) / (f / t0 + (1 − f) / t1); the share moves a third of the way
- * there (one run's times are noisy: a thread's core taken for a moment), within [SHARE_MIN, 1 −
- * SHARE_MIN], and stays where a run was too short to time (under SHARE_MIN_MS a thread).
+ * Whether two threads' cut of a job that balances follows their measured times (JobBinding.share);
+ * off, each share stays where it is (0.5 unless set): bench/threads-frames.ts --no-balance measures
+ * the two, bench/balance-bits.ts holds shares to check that the bits do not depend on them.
  */
-export function updateShare(f: number, t0: number, t1: number): number {
-  if (!(t0 >= SHARE_MIN_MS && t1 >= SHARE_MIN_MS)) return f;
+export const teamBalance = { on: true };
+
+/**
+ * The next share of the calling thread (of two) in a job that balances, from the share `g` it is
+ * moving and the last run's share f and each thread's working time t0, t1 (ms, ThreadTeam.worked):
+ * their speeds f / t0 and (1 − f) / t1 would finish together at f* = (f / t0) / (f / t0 + (1 − f) /
+ * t1); g moves a third of the way there (one run's times are noisy: a thread's core taken for a
+ * moment), within [SHARE_MIN, 1 − SHARE_MIN], and stays where a run was too short to time (under
+ * SHARE_MIN_MS a thread).
+ */
+export function nextShare(g: number, f: number, t0: number, t1: number): number {
+  if (!(t0 >= SHARE_MIN_MS && t1 >= SHARE_MIN_MS)) return g;
   const s0 = f / t0, s1 = (1 - f) / t1, target = s0 / (s0 + s1);
-  const next = f + SHARE_STEP * (target - f);
+  const next = g + SHARE_STEP * (target - g);
   return next < SHARE_MIN ? SHARE_MIN : next > 1 - SHARE_MIN ? 1 - SHARE_MIN : next;
 }
 const SHARE_STEP = 1 / 3, SHARE_MIN = 0.2, SHARE_MIN_MS = 0.05;

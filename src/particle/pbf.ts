@@ -30,7 +30,7 @@
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { runPbfStep, type PbfSlots, type PbfStepAsk } from './pressure-job.ts';
+import { runPbfStep, takeSolveShare, type PbfSlots, type PbfStepAsk } from './pressure-job.ts';
 import { OUT_ERROR, OUT_STOP, OUT_WORDS } from './pbf-job.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 
@@ -86,6 +86,7 @@ export const PBF_WARM_SHARE = 1;
 export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void): DensityResult {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
+  takeSolveShare(ctx);
   const pr = prepareSolve(ctx);
   const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;

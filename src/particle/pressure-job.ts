@@ -153,6 +153,15 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   runSolve(job, v, n);
 }
 
+/**
+ * Two threads' cut of the solve's job moved by their measured times from here on (job.ts balance):
+ * at the start of PBF (pbf.ts), whose rows are listed anew and measured before any run reads a kept
+ * slope, as are those of the pressure stage's solves that follow.
+ */
+export function takeSolveShare(ctx: StepContext): void {
+  ctx.runner.bind(solveJob).takeShare();
+}
+
 /** The arrays of PBF_STEP besides the solve view's: the liquid's by slot order `order` (pbf-job.ts). */
 export interface PbfSlots {
   order: Int32Array;
@@ -188,6 +197,9 @@ export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlo
 /** The solve job bound to the view v for `phase`. */
 function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
+  // A thread keeps the slopes of the lower entries below its range for the later runs over the same
+  // rows (pressure-half.ts): the cut moves only where the rows are new (takeSolveShare).
+  job.holdShare = true;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
