@@ -7,7 +7,8 @@
  * (defaults: the paint drops, frames 23–34, 2 threads). `minParticles` overrides teamWork's
  * threshold (src/particle/work.ts) for both simulations. `--poll US`: the team's threads poll this
  * many µs between jobs before they sleep (src/parallel/team.ts teamPoll; 0, the default, none). `--separate-moves`: every move a job of its own on the team
- * (teamWork.movesWithContacts false; by default a move runs in the contacts' run where it can). Two simulations in one process share
+ * (teamWork.movesWithContacts false; by default a move runs in the contacts' run where it can). `--no-balance`: two threads keep
+ * the cost cut in the jobs that balance (src/parallel/run-job.ts teamBalance; by default their cut follows their measured times). Two simulations in one process share
  * caches, so the figures run higher than `viscid bench`'s; compare them with each other.
  */
 import { readFileSync } from 'node:fs';
