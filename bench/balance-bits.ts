@@ -12,7 +12,7 @@ import { spawnNodeThread } from '../src/cli/threads.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import type { AnyJob } from '../src/parallel/job.ts';
-import { teamBalance } from '../src/parallel/run-job.ts';
+import { teamBalance } from '../src/parallel/share.ts';
 
 const SPOUT: SceneInput = {
   fps: 30,
@@ -32,7 +32,7 @@ async function run(job: AnyJob | null, share: number): Promise<string[]> {
   await sim.ready?.();
   const out: string[] = [];
   for (let f = 0; f < frames; f++) {
-    for (const j of balanced) sim.ctx.runner.bind(j).setShare(j === job ? share : 0.5);
+    for (const j of balanced) sim.ctx.runner.bind(j).cut.set(j === job ? share : 0.5);
     sim.stepFrame();
     const L = sim.ctx.liquid;
     out.push(Buffer.from(L.vel.slice(0, 3 * L.count).buffer).toString('base64'));

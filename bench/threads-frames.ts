@@ -8,7 +8,7 @@
  * threshold (src/particle/work.ts) for both simulations. `--poll US`: the team's threads poll this
  * many µs between jobs before they sleep (src/parallel/team.ts teamPoll; 0, the default, none). `--separate-moves`: every move a job of its own on the team
  * (teamWork.movesWithContacts false; by default a move runs in the contacts' run where it can). `--no-balance`: two threads keep
- * the cost cut in the jobs that balance (src/parallel/run-job.ts teamBalance; by default their cut follows their measured times). Two simulations in one process share
+ * the cost cut in the jobs that balance (src/parallel/share.ts teamBalance; by default their cut follows their measured times). Two simulations in one process share
  * caches, so the figures run higher than `viscid bench`'s; compare them with each other.
  */
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { parseScene, createSimulation, type Simulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { teamWork } from '../src/particle/work.ts';
 import { teamPoll } from '../src/parallel/team.ts';
-import { teamBalance } from '../src/parallel/run-job.ts';
+import { teamBalance } from '../src/parallel/share.ts';
 
 const argv = process.argv.slice(2), pollAt = argv.indexOf('--poll');
 if (pollAt >= 0) {

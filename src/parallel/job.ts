@@ -83,7 +83,7 @@ export interface JobSpec<A extends Kinds, I extends Kinds, S extends string, L e
   /** Split 'items' by cost rather than by count (ItemCost); null: by count. */
   readonly cost: ItemCost | null;
   /**
-   * Two threads' cut moved by their measured times (JobBinding.share): only for a job whose every
+   * Two threads' cut moved by their measured times (share.ts ShareCut): only for a job whose every
    * item's result is the same wherever the cut falls (split 'items', no sums, no lists, each item
    * writing its own entries), so the bits do not depend on the times.
    */
@@ -201,7 +201,7 @@ export interface JobLayout {
   readonly slotCount: number;
 }
 
-/** Runner's parameters after a job's scalars (P_SHARE: the calling thread's share of two threads' cost, JobBinding.share). */
+/** Runner's parameters after a job's scalars (P_SHARE: the calling thread's share of two threads' cost, share.ts ShareCut). */
 export const P_N = 0, P_CELLS = 1, P_PHASE = 2, P_SHARE = 3, RUNNER_PARAMS = 4;
 
 /** The jobs a team's threads may run (see the header). */

@@ -27,6 +27,7 @@ import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray
 import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, P_SHARE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
 import { P_MIRRORED, profileAt, teamProfile } from './profile.ts';
+import { ShareCut } from './share.ts';
 
 /** A job's arguments as the runner handles them (JobArgs without its types). */
 export interface LooseArgs {
@@ -89,8 +90,7 @@ export class ThreadPart {
       x.from = meta[rank];
       x.to = meta[rank + 1];
     } else if (job.split === 'items') {
-      x.from = itemCut(job, x.a, n, rank, T, share);
-      x.to = itemCut(job, x.a, n, rank + 1, T, share);
+      x.from = itemCut(job, x.a, n, rank, T, share); x.to = itemCut(job, x.a, n, rank + 1, T, share);
     } else {
       x.from = 0;
       x.to = n;
@@ -289,21 +289,8 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   readonly sumBlocks: Record<string, Float64Array | Int32Array> = {};
   private readonly realLists: ListSink[] = [];
   private phase = 0;
-  /**
-   * The calling thread's share of the cost of a job that balances (job.ts JobSpec.balance) on two
-   * threads: after each run moved toward the share at which both would have worked equally long by
-   * their measured speeds (updateShare), so that a half the cost model underrates, or a thread its
-   * core runs slower, is given less.
-   */
-  share = 0.5;
-  /**
-   * Set by a stage whose runs of this job carry, from one run to the next, what a thread kept for
-   * the items below its range (the solve's kept slopes: pressure-job.ts): the moved share then waits
-   * in `nextShare` until the stage takes it (takeShare) where nothing is carried.
-   */
-  holdShare = false;
-  private nextShare = 0.5;
-  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase, this.share);
+  readonly cut = new ShareCut(); // two threads' cut of a job that balances (share.ts)
+  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase, this.cut.share);
   private readonly sumNames: string[];
   private readonly sumComps: number[];
 
@@ -324,16 +311,6 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
 
   barrier(): void {
     this.sync?.barrier();
-  }
-
-  /** The moved share (holdShare) from the next run on. */
-  takeShare(): void {
-    this.share = this.nextShare;
-  }
-
-  /** Sets the share from the next run on (bench/balance-bits.ts holds it so with teamBalance off). */
-  setShare(f: number): void {
-    this.share = this.nextShare = f;
   }
 
   /** Empties the arguments that are views of `buffer` (JobRunner.release). */
@@ -380,8 +357,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     for (let k = 0; k < ns; k++) P[L.paramBase + k] = (this.s as Record<string, number>)[job.scalars[k]];
     P[L.paramBase + ns + P_N] = n;
     P[L.paramBase + ns + P_CELLS] = cells;
-    P[L.paramBase + ns + P_PHASE] = 0;
-    P[L.paramBase + ns + P_SHARE] = this.share;
+    P[L.paramBase + ns + P_PHASE] = 0; P[L.paramBase + ns + P_SHARE] = this.cut.share;
     if (job.split === 'cells') {
       const counts = a[job.cellCounts!];
       cutCellRuns(meta, 0, counts, cells, n, T);
@@ -437,10 +413,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.teamed = true;
     try {
       team.run(L.id, this.self);
-      if (job.balance && T === 2 && teamBalance.on) {
-        this.nextShare = nextShare(this.nextShare, this.share, team.worked[0], team.worked[1]);
-        if (!this.holdShare) this.share = this.nextShare;
-      }
+      if (job.balance && T === 2) this.cut.update(team.worked[0], team.worked[1]);
       if (nl === 0) return;
       if (listsFit(meta, part.js, T, nl)) {
         // Copied into place in the run (ThreadPart.work): the lists take their lengths.
@@ -475,26 +448,3 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     }
   }
 }
-
-/**
- * Whether two threads' cut of a job that balances follows their measured times (JobBinding.share);
- * off, each share stays where it is (0.5 unless set): bench/threads-frames.ts --no-balance measures
- * the two, bench/balance-bits.ts holds shares to check that the bits do not depend on them.
- */
-export const teamBalance = { on: true };
-
-/**
- * The next share of the calling thread (of two) in a job that balances, from the share `g` it is
- * moving and the last run's share f and each thread's working time t0, t1 (ms, ThreadTeam.worked):
- * their speeds f / t0 and (1 − f) / t1 would finish together at f* = (f / t0) / (f / t0 + (1 − f) /
- * t1); g moves a third of the way there (one run's times are noisy: a thread's core taken for a
- * moment), within [SHARE_MIN, 1 − SHARE_MIN], and stays where a run was too short to time (under
- * SHARE_MIN_MS a thread).
- */
-export function nextShare(g: number, f: number, t0: number, t1: number): number {
-  if (!(t0 >= SHARE_MIN_MS && t1 >= SHARE_MIN_MS)) return g;
-  const s0 = f / t0, s1 = (1 - f) / t1, target = s0 / (s0 + s1);
-  const next = g + SHARE_STEP * (target - g);
-  return next < SHARE_MIN ? SHARE_MIN : next > 1 - SHARE_MIN ? 1 - SHARE_MIN : next;
-}
-const SHARE_STEP = 1 / 3, SHARE_MIN = 0.2, SHARE_MIN_MS = 0.05;

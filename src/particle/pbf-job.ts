@@ -36,6 +36,27 @@ export interface PbfStepArgs {
   barrier(): void;
 }
 
+/** The arrays of PBF_STEP besides the solve view's: the liquid's by slot order `order` (pbf-job.ts). */
+export interface PbfSlots {
+  order: Int32Array;
+  near: Uint8Array;
+  lam: Float64Array;
+  vel: Float64Array;
+  pos: Float64Array;
+  density: Float32Array;
+  scalar: Float64Array;
+  x0: Float64Array;
+  fix: Float64Array;
+  /** OUT_WORDS words (shared memory on a team): the measure's compression and the stop. */
+  out: Float64Array;
+}
+
+/** What one PBF_STEP run is asked to do (pbf.ts solveDensityPBF's loop). */
+export interface PbfStepAsk {
+  back: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
+  relax: number; tolerance: number; dt: number;
+}
+
 /** out[OUT_ERROR]: the measure's mean compression; out[OUT_STOP]: 1 where the passes stop after it. */
 export const OUT_ERROR = 0, OUT_STOP = 1, OUT_WORDS = 2;
 

@@ -30,8 +30,8 @@
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { runPbfStep, takeSolveShare, type PbfSlots, type PbfStepAsk } from './pressure-job.ts';
-import { OUT_ERROR, OUT_STOP, OUT_WORDS } from './pbf-job.ts';
+import { runPbfStep, takeSolveShare } from './pressure-job.ts';
+import { OUT_ERROR, OUT_STOP, OUT_WORDS, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 
 /**

@@ -20,7 +20,7 @@ import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRan
 import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
-import { pbfStep, type PbfStepArgs } from './pbf-job.ts';
+import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -55,9 +55,7 @@ export const SOLVE = 8;
  * writes.
  */
 export const FILTER_STEP = 12;
-/**
- * PBF's measure and the pass that follows it (pbf.ts) in one run: pbf-job.ts pbfStep.
- */
+/** PBF's measure and the pass that follows it (pbf.ts) in one run: pbf-job.ts pbfStep. */
 export const PBF_STEP = 16;
 
 /** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
@@ -159,28 +157,7 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
  * slope, as are those of the pressure stage's solves that follow.
  */
 export function takeSolveShare(ctx: StepContext): void {
-  ctx.runner.bind(solveJob).takeShare();
-}
-
-/** The arrays of PBF_STEP besides the solve view's: the liquid's by slot order `order` (pbf-job.ts). */
-export interface PbfSlots {
-  order: Int32Array;
-  near: Uint8Array;
-  lam: Float64Array;
-  vel: Float64Array;
-  pos: Float64Array;
-  density: Float32Array;
-  scalar: Float64Array;
-  x0: Float64Array;
-  fix: Float64Array;
-  /** OUT_WORDS words (shared memory on a team): the measure's compression and the stop. */
-  out: Float64Array;
-}
-
-/** What one PBF_STEP run is asked to do (pbf.ts solveDensityPBF's loop). */
-export interface PbfStepAsk {
-  back: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
-  relax: number; tolerance: number; dt: number;
+  ctx.runner.bind(solveJob).cut.take();
 }
 
 /** Runs PBF_STEP (pbf-job.ts) over the n slots of v: a measure and, where the passes go on, the pass. */
@@ -199,7 +176,7 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   // A thread keeps the slopes of the lower entries below its range for the later runs over the same
   // rows (pressure-half.ts): the cut moves only where the rows are new (takeSolveShare).
-  job.holdShare = true;
+  job.cut.hold = true;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);

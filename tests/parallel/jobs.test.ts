@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
-import { JobRunner, nextShare, runJob } from '../../src/parallel/run-job.ts';
+import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
+import { nextShare } from '../../src/parallel/share.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
 import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
 import { heldBytes } from '../../src/engines.ts';
