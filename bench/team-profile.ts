@@ -5,7 +5,8 @@
  * rank waited at the job's barriers, the spawned threads' start lag (notify to the start of their
  * share), the calling thread's wait for the others' DONE, and the serial work before the job (the
  * calling thread's wall time since the team's previous job ended), and the kB of inputs copied to
- * shared mirrors before its runs (run-job.ts: inputs not on shared memory). Only the team's simulation is
+ * shared mirrors before its runs (run-job.ts: inputs not on shared memory), and where a job's two
+ * threads' cut follows their measured times (job.ts balance), the calling thread's share at the end. Only the team's simulation is
  * stepped. Wall times: on a loaded machine every wait includes the time a thread's core was given
  * away, so compare runs made in the same minutes.
  *
@@ -68,6 +69,9 @@ console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixe
 const serial = wall / frames - run;
 console.log(`frame ${(wall / frames).toFixed(1)} ms: team runs ${run.toFixed(1)}, serial (outside runs) ${serial.toFixed(1)} (${((100 * serial) / (wall / frames)).toFixed(1)} %)`);
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);
+const runner = (sim as unknown as { ctx: { runner: { bind(job: unknown): { cut: { share: number } } } } }).ctx.runner;
+const balanced = PARTICLE_JOBS.layouts.filter((l) => l.job.balance).map((l) => `${l.job.name} ${runner.bind(l.job).cut.share.toFixed(3)}`);
+if (balanced.length > 0) console.log(`the calling thread's share of jobs cut by measured times (src/parallel/share.ts): ${balanced.join(', ')}`);
 console.log('stages (wall ms a frame): ' + Object.entries(stages).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / frames).toFixed(1)}`).join(', '));
 sim.dispose();
 process.exit(0);

@@ -82,6 +82,12 @@ export interface JobSpec<A extends Kinds, I extends Kinds, S extends string, L e
   readonly kernel: (x: JobArgs<A, I, S, L, X>) => void;
   /** Split 'items' by cost rather than by count (ItemCost); null: by count. */
   readonly cost: ItemCost | null;
+  /**
+   * Two threads' cut moved by their measured times (share.ts ShareCut): only for a job whose every
+   * item's result is the same wherever the cut falls (split 'items', no sums, no lists, each item
+   * writing its own entries), so the bits do not depend on the times.
+   */
+  readonly balance: boolean;
 }
 
 /**
@@ -114,6 +120,7 @@ export interface JobDescription<A extends Kinds, I extends Kinds, S extends stri
   scratch?: () => X;
   kernel: (x: JobArgs<A, I, S, L, X>) => void;
   cost?: ItemCost;
+  balance?: boolean;
 }
 
 /** A job description with its defaults filled in, checked (see the header). */
@@ -134,6 +141,7 @@ export function defineJob<
     scratch: d.scratch ?? (() => undefined as X),
     kernel: d.kernel,
     cost: d.cost ?? null,
+    balance: d.balance ?? false,
   };
   checkJob(spec);
   return spec;
@@ -165,6 +173,9 @@ function checkJob(j: AnyJob): void {
     }
     if (!(j.cost.perItem >= 0)) throw new Error(`${where}: cost perItem must be ≥ 0, got ${j.cost.perItem}`);
   }
+  if (j.balance && (j.split !== 'items' || Object.keys(j.sums).length > 0 || Object.keys(j.lists).length > 0)) {
+    throw new Error(`${where}: balance is for split 'items' without sums or lists (whose items' results do not depend on the cut)`);
+  }
   if (j.split === 'ranks' && Object.keys(j.lists).length > 0) throw new Error(`${where}: lists need split 'items' or 'cells' (whose items each thread owns)`);
 }
 
@@ -190,8 +201,8 @@ export interface JobLayout {
   readonly slotCount: number;
 }
 
-/** Runner's parameters after a job's scalars. */
-export const P_N = 0, P_CELLS = 1, P_PHASE = 2, RUNNER_PARAMS = 3;
+/** Runner's parameters after a job's scalars (P_SHARE: the calling thread's share of two threads' cost, share.ts ShareCut). */
+export const P_N = 0, P_CELLS = 1, P_PHASE = 2, P_SHARE = 3, RUNNER_PARAMS = 4;
 
 /** The jobs a team's threads may run (see the header). */
 export class JobTable {
@@ -230,7 +241,7 @@ export class JobTable {
     this.paramCount = param;
     checkLayout(layouts, slot, param);
     this.fingerprint = sorted
-      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split}${j.cost ? `:${j.cost.prefix.join('+')}+${j.cost.perItem}` : ''})`)
+      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split}${j.cost ? `:${j.cost.prefix.join('+')}+${j.cost.perItem}` : ''}${j.balance ? ':balance' : ''})`)
       .join(' ');
   }
 
@@ -290,13 +301,15 @@ export function emptyOf(kind: ArrayKind): SlotArray {
 
 /**
  * The first item of thread t of T over n items of a job split 'items' (t = T: n): by count, or by
- * the job's cost (ItemCost: the smallest a whose cost of [0, a) reaches t/T of the whole).
+ * the job's cost (ItemCost: the smallest a whose cost of [0, a) reaches t/T of the whole). Two
+ * threads of a job that balances (JobSpec.balance) cut at `share` of the whole instead of a half.
  */
-export function itemCut(job: AnyJob, a: Readonly<Record<string, unknown>>, n: number, t: number, T: number): number {
+export function itemCut(job: AnyJob, a: Readonly<Record<string, unknown>>, n: number, t: number, T: number, share = 0.5): number {
   const cost = job.cost as ItemCost | null;
-  if (cost === null || t <= 0 || t >= T) return t <= 0 ? 0 : t >= T ? n : Math.floor((n * t) / T);
+  const moved = T === 2 && job.balance && share !== 0.5;
+  if (cost === null || t <= 0 || t >= T) return t <= 0 ? 0 : t >= T ? n : moved ? Math.floor(n * share) : Math.floor((n * t) / T);
   const pre = cost.prefix, per = cost.perItem;
-  const target = (costOf(a, pre, per, n) * t) / T;
+  const target = moved ? costOf(a, pre, per, n) * share : (costOf(a, pre, per, n) * t) / T;
   let lo = 0, hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;

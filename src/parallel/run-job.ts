@@ -24,9 +24,10 @@
  * (JobRunner.release) leaves the jobs' arguments and the team's slots at once.
  */
 import { addShares, allocInt32, allocLike, cutCellRuns, isShared, type SlotArray } from './memory.ts';
-import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
+import { emptyOf, itemCut, LocalSink, P_CELLS, P_N, P_PHASE, P_SHARE, type AnyJob, type ArrayKind, type JobArgs, type JobLayout, type JobSpec, type JobTable, type Kinds, type ListSink } from './job.ts';
 import type { TeamSync, ThreadTeam } from './team.ts';
 import { P_MIRRORED, profileAt, teamProfile } from './profile.ts';
+import { ShareCut } from './share.ts';
 
 /** A job's arguments as the runner handles them (JobArgs without its types). */
 export interface LooseArgs {
@@ -80,7 +81,7 @@ export class ThreadPart {
     return (this.pool[k] ??= new LocalSink(narrow));
   }
 
-  work(rank: number, T: number, n: number, phase: number): void {
+  work(rank: number, T: number, n: number, phase: number, share = 0.5): void {
     const x = this.x, L = this.layout, job = L.job, meta = this.meta;
     x.rank = rank;
     x.size = T;
@@ -89,8 +90,7 @@ export class ThreadPart {
       x.from = meta[rank];
       x.to = meta[rank + 1];
     } else if (job.split === 'items') {
-      x.from = itemCut(job, x.a, n, rank, T);
-      x.to = itemCut(job, x.a, n, rank + 1, T);
+      x.from = itemCut(job, x.a, n, rank, T, share); x.to = itemCut(job, x.a, n, rank + 1, T, share);
     } else {
       x.from = 0;
       x.to = n;
@@ -289,7 +289,8 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
   readonly sumBlocks: Record<string, Float64Array | Int32Array> = {};
   private readonly realLists: ListSink[] = [];
   private phase = 0;
-  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase);
+  readonly cut = new ShareCut(); // two threads' cut of a job that balances (share.ts)
+  private readonly self = () => this.part!.work(0, this.size, this.n, this.phase, this.cut.share);
   private readonly sumNames: string[];
   private readonly sumComps: number[];
 
@@ -356,7 +357,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     for (let k = 0; k < ns; k++) P[L.paramBase + k] = (this.s as Record<string, number>)[job.scalars[k]];
     P[L.paramBase + ns + P_N] = n;
     P[L.paramBase + ns + P_CELLS] = cells;
-    P[L.paramBase + ns + P_PHASE] = 0;
+    P[L.paramBase + ns + P_PHASE] = 0; P[L.paramBase + ns + P_SHARE] = this.cut.share;
     if (job.split === 'cells') {
       const counts = a[job.cellCounts!];
       cutCellRuns(meta, 0, counts, cells, n, T);
@@ -412,6 +413,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.teamed = true;
     try {
       team.run(L.id, this.self);
+      if (job.balance && T === 2) this.cut.update(team.worked[0], team.worked[1]);
       if (nl === 0) return;
       if (listsFit(meta, part.js, T, nl)) {
         // Copied into place in the run (ThreadPart.work): the lists take their lengths.

@@ -86,6 +86,8 @@ export interface InitMessage {
   jobs: string;
   /** The team's timers (profile.ts). */
   profile: SharedArrayBuffer;
+  /** Each rank's working time in the last job (ThreadTeam.worked), MAX_THREADS float64 words. */
+  worked: SharedArrayBuffer;
 }
 export interface SlotsMessage {
   kind: 'slots';
@@ -172,6 +174,8 @@ export class TeamAbort extends Error {
 
 /** The barrier of one thread of a team of `size` (rank and the team's timers: profile.ts). */
 export class Barrier implements TeamSync {
+  /** ms this thread has waited at barriers, in all (its working time in a job is its time less what this grew by). */
+  waited = 0;
   constructor(
     private readonly ctrl: Int32Array,
     readonly size: number,
@@ -189,7 +193,11 @@ export class Barrier implements TeamSync {
       Atomics.store(c, BCOUNT, 0);
       Atomics.add(c, BGEN, 1);
       Atomics.notify(c, BGEN);
-    } else waitWhile(c, BGEN, gen);
+    } else {
+      const w0 = performance.now();
+      waitWhile(c, BGEN, gen);
+      this.waited += performance.now() - w0;
+    }
     if (prof !== null) {
       const at = profileAt(this.rank, Atomics.load(c, JOB), 0);
       prof[at + P_BARRIER_WAIT] += profileNow() - t0;
@@ -221,6 +229,12 @@ export class ThreadTeam implements TeamSync {
   private readonly errorText: Uint8Array;
   /** The team's timers (profile.ts), per rank and job. */
   readonly profile: Float64Array;
+  /**
+   * Each rank's working time in the last job (ms): its share from start to end less its waits at
+   * barriers, written by each thread before it counts DONE (worker.ts; rank 0 here). What a job
+   * that balances (job.ts JobSpec.balance) moves its cut by (run-job.ts).
+   */
+  readonly worked: Float64Array;
   /** When the previous job's run ended (profile.ts P_GAP), 0 before the first profiled one. */
   private lastEnd = 0;
   private gen = 0;
@@ -242,6 +256,7 @@ export class ThreadTeam implements TeamSync {
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
     this.ctrl[SIZE] = size;
     this.profile = new Float64Array(new SharedArrayBuffer(8 * profileWords(size)));
+    this.worked = new Float64Array(new SharedArrayBuffer(8 * MAX_THREADS));
     this.sync = new Barrier(this.ctrl, size, 0, this.profile);
     for (let r = 1; r < size; r++) {
       const t = spawn();
@@ -259,7 +274,7 @@ export class ThreadTeam implements TeamSync {
       const init: InitMessage = {
         kind: 'init', rank: r, ctrl: this.ctrl.buffer as SharedArrayBuffer, params: this.params.buffer as SharedArrayBuffer,
         errorText: this.errorText.buffer as SharedArrayBuffer, jobs: jobs.fingerprint,
-        profile: this.profile.buffer as SharedArrayBuffer,
+        profile: this.profile.buffer as SharedArrayBuffer, worked: this.worked.buffer as SharedArrayBuffer,
       };
       t.postMessage(init);
       this.threads.push(t);
@@ -328,8 +343,10 @@ export class ThreadTeam implements TeamSync {
     Atomics.notify(c, SEQ);
     let error: unknown = null;
     let t1 = 0;
+    const w0 = performance.now(), waited0 = this.sync.waited;
     try {
       self();
+      this.worked[0] = performance.now() - w0 - (this.sync.waited - waited0);
       if (prof !== null) t1 = profileNow();
     } catch (e) {
       error = e;

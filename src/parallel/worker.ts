@@ -14,7 +14,7 @@ import {
   type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
 import { slotView, type SlotArray } from './memory.ts';
-import { P_N, P_PHASE, type JobTable, type LocalSink } from './job.ts';
+import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
 
@@ -64,7 +64,7 @@ class ThreadJobs {
     }
     const scalars = L.job.scalars as readonly string[], base = L.paramBase, ns = scalars.length;
     for (let k = 0; k < ns; k++) x.s[scalars[k]] = params[base + k];
-    part.work(rank, T, params[base + ns + P_N], params[base + ns + P_PHASE]);
+    part.work(rank, T, params[base + ns + P_N], params[base + ns + P_PHASE], params[base + ns + P_SHARE]);
   }
 }
 
@@ -79,6 +79,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let params: Float64Array | null = null;
   let errorText: Uint8Array = new Uint8Array(1);
   let profile: Float64Array = new Float64Array(1);
+  let worked: Float64Array = new Float64Array(1);
   let sync: Barrier | null = null;
   let gen = 0;
   let slots: SlotArray[] = [];
@@ -97,8 +98,11 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
 
   const runJob = (c: Int32Array) => {
     const prof = Atomics.load(c, PROF) !== 0, t0 = prof ? profileNow() : 0, id = Atomics.load(c, JOB);
+    const w0 = performance.now(), waited0 = sync!.waited;
     try {
       jobs!.run(id, rank, sync!, slots, params!);
+      // This thread's working time (team.ts ThreadTeam.worked), before DONE makes it visible.
+      worked[rank] = performance.now() - w0 - (sync!.waited - waited0);
     } catch (e) {
       if (!(e instanceof TeamAbort)) fail(c, e);
       Atomics.notify(c, BGEN); // threads waiting at a barrier see ABORT
@@ -144,6 +148,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         params = new Float64Array(msg.params);
         errorText = new Uint8Array(msg.errorText);
         profile = new Float64Array(msg.profile);
+        worked = new Float64Array(msg.worked);
         sync = new Barrier(ctrl, ctrl[SIZE], rank, profile);
         seen = Atomics.load(ctrl, SEQ);
         const table = known.find((t) => t.fingerprint === msg.jobs);

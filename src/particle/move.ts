@@ -106,6 +106,8 @@ export const moveJob = defineJob({
   // Cut by the friction's contact entries (`ls`: the object contact lists' starts, or zeros
   // without friction) and a particle's accelerate and translate.
   cost: { prefix: ['ls'], perItem: 2 },
+  // Each particle's result is its own: two threads' cut follows their measured times (job.ts balance).
+  balance: true,
   minItems: () => teamWork.minParticles,
   kernel(x) {
     moveRange(x.a, x.s, x.from, x.to, x.rank);

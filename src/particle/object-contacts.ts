@@ -51,6 +51,8 @@ export const objectContactsJob = defineJob({
   // A particle's work is its contact list's entries (most lists are empty: the liquid near a body
   // sits in a few runs of cells, and cut by count one thread took nearly all of it).
   cost: OBJECT_LIST_COST,
+  // Each particle's result is its own: two threads' cut follows their measured times (job.ts balance).
+  balance: true,
   minItems: () => teamWork.minParticles,
   scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
   kernel(x) {

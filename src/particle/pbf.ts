@@ -30,7 +30,9 @@
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
-import { DENSITY, DISPLACE, FACTOR, runSolvePhase } from './pressure-job.ts';
+import { runPbfStep, takeSolveShare } from './pressure-job.ts';
+import { OUT_ERROR, OUT_STOP, OUT_WORDS, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
+import { allocFloat64, isShared } from '../parallel/memory.ts';
 
 /**
  * Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). 1: plain PBF. At the
@@ -57,7 +59,7 @@ export const PBF_RELAX = 1;
 export const PBF_SPECTRAL_RADIUS = 0;
 /**
  * Share of each pass's pressure added to the stored pressure, the pressure stage's warm start for the
- * next sub-timestep (warmStartPressure), where the particle already holds a pressure (not in free
+ * next sub-timestep (pbf-job.ts pbfStep), where the particle already holds a pressure (not in free
  * flight) and is not next to a body (there the second solve stores the whole pressure itself:
  * pressure.ts). The pressure stage's capped passes (two, then one, warm-started) never built the
  * pressure that holds deep water: on the dam break at 9 mm its stored pressure stood at about half
@@ -76,128 +78,69 @@ export const PBF_WARM_SHARE = 1;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
- * out of walls and objects after every pass.
+ * out of walls and objects after every pass. A measure and the pass that follows it are one run of
+ * the solve's job (pressure-job.ts PBF_STEP, pbf-job.ts: the per-slot loops and the sums of the
+ * compression as this thread's loops were, so the same bits on one thread); between runs the
+ * calling thread runs `constrain` (its own jobs) and a free body's reaction.
  */
 export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void): DensityResult {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
+  takeSolveShare(ctx);
   const pr = prepareSolve(ctx);
-  const { v } = pr, x = v.x, dx = v.dx, p = v.p, dens = v.dens, alpha = v.alpha;
-  // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
-  const last = v.res;
+  const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
-  const compression = (): number => {
-    let err = 0;
-    for (let a = 0; a < n; a++) {
-      const c = dens[a] - 1;
-      if (c > 0) err += c;
-    }
-    return err / n;
+  const state = pr.state, free = ctx.freeBodies;
+  if (pbfOut.length < OUT_WORDS || (ctx.shared && !isShared(pbfOut))) pbfOut = allocFloat64(OUT_WORDS, ctx.shared);
+  const slots: PbfSlots = {
+    order: pr.order, near: L.nearObject, lam: L.lambda, vel: L.vel, pos: L.pos, density: L.density, scalar: L.scalar, x0: pr.x0, fix: pr.fix, out: pbfOut,
   };
-  // A measure: ρ̂, the mean compression, and for a pass to follow α, the slopes and p. Where it is
-  // likely the last (`last`), or no pass may follow (`more` false), ρ̂ alone first (DENSITY: the
-  // same bits), and the rest only if a pass follows after all.
-  const measure = (last: boolean, more: boolean): number => {
-    if (last || !more) {
-      runSolvePhase(ctx, v, n, DENSITY);
-      const e = compression();
-      if (!more || e <= tolerance) return e;
-    }
-    runSolvePhase(ctx, v, n, FACTOR);
-    for (let a = 0; a < n; a++) {
-      const c = dens[a] - 1;
-      p[a] = c > 0 ? PBF_RELAX * c * alpha[a] : 0;
-    }
-    return compression();
-  };
-  const state = pr.state;
-  let error = measure(state.pbfIdle, maxPasses > 0), passes = 0, weight = 1;
-  state.pbfIdle = error <= tolerance;
-  // What the pressure stage and the moves left (the mean compression before any pass), summed over the sub-timesteps.
-  ctx.count('densityErrorBefore', error);
-  let older = 0;
+  // A free body's reaction reads a pass's displacement before the positions move (split: the run
+  // ends after the displacement, and the calling thread moves them).
+  const split = free !== undefined && free !== null;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
-  while (passes < maxPasses && error > tolerance) {
+  const ask: PbfStepAsk = {
+    back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: PBF_WARM_SHARE / (dt * dt), split,
+    constrained: constrain !== undefined, moved: false, relax: PBF_RELAX, tolerance, dt,
+  };
+  let passes = 0, error = 0, older = 0, weight = 1;
+  for (;;) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
     weight = passes === 0 ? 1 : passes === 1 ? 2 / (2 - r2) : 4 / (4 - r2 * weight);
-    if (passes > 0) {
-      for (let a = 0; a < n; a++) {
-        const d = weight * p[a] + (weight - 1) * last[a];
-        last[a] = d; p[a] = d;
-      }
-    } else {
-      last.set(p.subarray(0, n));
+    ask.pass = passes; ask.weight = weight; ask.more = passes < maxPasses; ask.moved = passes > 0;
+    runPbfStep(ctx, v, n, slots, ask);
+    error = pbfOut[OUT_ERROR];
+    if (passes === 0) {
+      state.pbfIdle = error <= tolerance;
+      // What the pressure stage and the moves left (the mean compression before any pass), summed over the sub-timesteps.
+      ctx.count('densityErrorBefore', error);
     }
-    warmStartPressure(ctx, pr, p, n, PBF_WARM_SHARE / (dt * dt));
-    runSolvePhase(ctx, v, n, DISPLACE);
-    ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
-    for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
-    if (constrain) constrainSlots(ctx, pr, constrain);
+    if (pbfOut[OUT_STOP] !== 0) break;
+    if (split) {
+      free.boundaryReaction(ctx, v, pr.order, n, dt);
+      for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
+      if (constrain) toParticles(ctx, pr);
+    }
+    if (constrain) constrain(ctx);
+    ask.back = constrain !== undefined;
     passes++;
     // The next measure is likely the last where the mean compression, falling at the rate of the
     // pass before, would be within the tolerance (no guess after the first pass).
     const guess = older > 0 ? (error * error) / older : Infinity;
     older = error;
-    error = measure(guess <= tolerance, passes < maxPasses);
+    ask.guessLast = guess <= tolerance;
   }
-  finish(ctx, pr, dt, passes > 0);
   return { passes, error };
 }
 
-/**
- * A pass's pressure p (PBF's units: a displacement's, as the pressure stage's) added to the stored
- * pressure p/δt² (LiquidParticles.lambda, the next sub-timestep's warm start of the pressure stage),
- * `scale` = PBF_WARM_SHARE / δt², where the particle already holds a pressure and is not next to a
- * body, as the pressure stage's shift adds its own (pressure.ts shiftPresent): see PBF_WARM_SHARE.
- */
-function warmStartPressure(ctx: StepContext, pr: Prepared, p: Float64Array, n: number, scale: number): void {
-  if (!(scale > 0)) return;
-  const lam = ctx.liquid.lambda, near = ctx.liquid.nearObject, order = pr.order;
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    if (lam[i] > 0 && !near[i]) lam[i] += scale * p[a];
-  }
-}
+/** PBF_STEP's out words (pbf-job.ts), on shared memory with a team. */
+let pbfOut = new Float64Array(0);
 
-/** Copies the slot positions to the particles, runs `constrain`, copies back and adds what it moved to `fix`. */
-export function constrainSlots(ctx: StepContext, pr: Prepared, constrain: (ctx: StepContext) => void): void {
-  const pos = ctx.liquid.pos, { n, order, fix } = pr, x = pr.v.x;
+/** The slot positions to the particles (as PBF_STEP's pass does where it moves them itself). */
+function toParticles(ctx: StepContext, pr: Prepared): void {
+  const pos = ctx.liquid.pos, { n, order } = pr, x = pr.v.x;
   for (let a = 0; a < n; a++) {
     const i = order[a];
     pos[3 * i] = x[3 * a]; pos[3 * i + 1] = x[3 * a + 1]; pos[3 * i + 2] = x[3 * a + 2];
-  }
-  constrain(ctx);
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    for (let k = 0; k < 3; k++) {
-      const q = pos[3 * i + k];
-      fix[3 * a + k] += q - x[3 * a + k];
-      x[3 * a + k] = q;
-    }
-  }
-}
-
-/**
- * Positions back to the particles and the displacement as velocity (when `moved`): less what `constrain` undid (a wall or object holding the particle), and never toward
- * that constraint (constrain has removed the particle's own closing velocity already). ρ/ρ0 of the
- * last measure goes to the particles.
- */
-export function finish(ctx: StepContext, pr: Prepared, dt: number, moved: boolean): void {
-  const L = ctx.liquid, pos = L.pos, vel = L.vel, { n, order, x0, fix } = pr, x = pr.v.x, dens = pr.v.dens;
-  const invDt = 1 / dt;
-  for (let a = 0; a < n; a++) {
-    const i = order[a], q = 3 * a;
-    if (moved) {
-      let ux = (x[q] - x0[q] - fix[q]) * invDt, uy = (x[q + 1] - x0[q + 1] - fix[q + 1]) * invDt, uz = (x[q + 2] - x0[q + 2] - fix[q + 2]) * invDt;
-      const f2 = fix[q] * fix[q] + fix[q + 1] * fix[q + 1] + fix[q + 2] * fix[q + 2];
-      if (f2 > 0) {
-        const un = (ux * fix[q] + uy * fix[q + 1] + uz * fix[q + 2]) / f2;
-        if (un < 0) { ux -= un * fix[q]; uy -= un * fix[q + 1]; uz -= un * fix[q + 2]; }
-      }
-      vel[3 * i] += ux; vel[3 * i + 1] += uy; vel[3 * i + 2] += uz;
-      pos[3 * i] = x[q]; pos[3 * i + 1] = x[q + 1]; pos[3 * i + 2] = x[q + 2];
-    }
-    L.density[i] = dens[a];
-    L.scalar[i] = dens[a];
   }
 }

@@ -20,6 +20,7 @@ import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRan
 import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { teamWork } from './work.ts';
+import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -54,6 +55,8 @@ export const SOLVE = 8;
  * writes.
  */
 export const FILTER_STEP = 12;
+/** PBF's measure and the pass that follows it (pbf.ts) in one run: pbf-job.ts pbfStep. */
+export const PBF_STEP = 16;
 
 /** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
@@ -148,9 +151,32 @@ export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: Sta
   runSolve(job, v, n);
 }
 
+/**
+ * Two threads' cut of the solve's job moved by their measured times from here on (job.ts balance):
+ * at the start of PBF (pbf.ts), whose rows are listed anew and measured before any run reads a kept
+ * slope, as are those of the pressure stage's solves that follow.
+ */
+export function takeSolveShare(ctx: StepContext): void {
+  ctx.runner.bind(solveJob).cut.take();
+}
+
+/** Runs PBF_STEP (pbf-job.ts) over the n slots of v: a measure and, where the passes go on, the pass. */
+export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlots, ask: PbfStepAsk): void {
+  const job = bindSolve(ctx, v, PBF_STEP, ask.relax), a = job.a, s = job.s;
+  a.order = sl.order; a.near = sl.near; a.lam = sl.lam; a.vel = sl.vel; a.pos = sl.pos; a.density = sl.density; a.scalar = sl.scalar;
+  a.x0 = sl.x0; a.fix = sl.fix; a.out = sl.out;
+  s.tol = ask.tolerance; s.invDt = 1 / ask.dt;
+  s.back = ask.back ? 1 : 0; s.guessLast = ask.guessLast ? 1 : 0; s.more = ask.more ? 1 : 0; s.pass = ask.pass; s.weight = ask.weight;
+  s.warm = ask.warm; s.split = ask.split ? 1 : 0; s.constrained = ask.constrained ? 1 : 0; s.moved = ask.moved ? 1 : 0;
+  runSolve(job, v, n);
+}
+
 /** The solve job bound to the view v for `phase`. */
 function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
+  // A thread keeps the slopes of the lower entries below its range for the later runs over the same
+  // rows (pressure-half.ts): the cut moves only where the rows are new (takeSolveShare).
+  job.cut.hold = true;
   a.x = v.x; a.ls = v.ls; a.lj = v.lj; a.bs = v.bs; a.bj = v.bj; a.opos = v.opos; a.gamma = v.gamma; a.invMass = v.invMass;
   a.kg = v.kg; a.bg = v.bg; a.dens = v.dens; a.dx = v.dx; a.wmask = v.wmask; a.wdel = v.wdel; a.alpha = v.alpha; a.p = v.p; a.nb = v.nb; a.res = v.res;
   a.walls = packWalls(v.walls, wallBuffer);
@@ -182,20 +208,25 @@ class ThreadView {
 export const solveJob = defineJob({
   name: 'pressure-solve',
   arrays: {
-    kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
+    x: 'f64', kg: 'f32', bg: 'f32', dens: 'f64', dx: 'f64', wmask: 'u8', wdel: 'f64', alpha: 'f64', p: 'f64', nb: 'i32', res: 'f64', hist: 'f64', floor: 'f64',
     vel: 'f64', lam: 'f64', off: 'f64', flags: 'i32', acc: 'f64',
+    pos: 'f64', fix: 'f64', density: 'f32', scalar: 'f64', out: 'f64',
   },
   inputs: {
-    x: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
+    x0: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
     order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
   cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST },
+  // Each slot's results are the same wherever the threads' ranges meet (the tests' one thread
+  // against two, bit for bit): two threads' cut follows their measured times (job.ts balance).
+  balance: true,
   minItems: () => teamWork.minParticles,
   scratch: () => new ThreadView(),
   kernel(x) {
@@ -238,6 +269,9 @@ export const solveJob = defineJob({
         break;
       case FILTER_STEP:
         filterStep(x, v, hr);
+        break;
+      case PBF_STEP:
+        pbfStep(x as PbfStepArgs, v, hr, displace);
         break;
     }
   },

@@ -2,11 +2,13 @@
  * The job runner (src/parallel/job.ts, run-job.ts) on its own: job descriptions and tables that
  * would overlap or clash are refused; a job runs inline over [0, n) with its sums zeroed; on 2 and
  * 3 threads sums, lists and phases with barriers give what one thread gives; a spawned thread
- * whose job table differs from the calling thread's refuses to start.
+ * whose job table differs from the calling thread's refuses to start. Two threads of a job that
+ * balances cut at the calling thread's share, which moves toward equal measured working times.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
 import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
+import { nextShare } from '../../src/parallel/share.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
 import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
 import { heldBytes } from '../../src/engines.ts';
@@ -53,6 +55,31 @@ describe('job descriptions and tables', () => {
     expect(itemCut(both, a, 8, 1, 2)).toBe(4);
     expect(() => defineJob({ ...base, name: 'x', arrays: {}, inputs: { rs: 'f64' }, cost: { prefix: ['rs'], perItem: 0 } })).toThrow(/cost prefix 'rs' must name an i32/);
     expect(() => defineJob({ ...base, name: 'x', arrays: { c: 'i32' }, split: 'ranks', cost: { prefix: ['c'], perItem: 0 } })).toThrow(/a cost is for split 'items'/);
+  });
+
+  it("cut two threads of a job that balances at the calling thread's share, move the share toward equal working times, and refuse balance where the cut would show in the sums or lists", () => {
+    const rows = Int32Array.from([0, 10, 20, 30, 40, 41, 42, 43, 44]);
+    const bal = defineJob({ ...base, name: 'bal', arrays: {}, inputs: { rs: 'i32' }, cost: { prefix: ['rs'], perItem: 0 }, balance: true });
+    const plainBal = defineJob({ ...base, name: 'pb', arrays: {}, inputs: { rs: 'i32' }, balance: true });
+    const a = { rs: rows };
+    // A share of 0.25 of the cost (11) is reached within item 1's row: thread 1 starts at item 2 (cost 20 ≥ 11).
+    expect([0, 1, 2].map((t) => itemCut(bal, a, 8, t, 2, 0.25))).toEqual([0, 2, 8]);
+    expect(itemCut(bal, a, 8, 1, 2)).toBe(3);
+    expect(itemCut(plainBal, a, 8, 1, 2, 0.75)).toBe(6);
+    // Three threads, and a job that does not balance, keep their cuts whatever the share.
+    expect([0, 1, 2, 3].map((t) => itemCut(bal, a, 8, t, 3, 0.25))).toEqual([0, 2, 3, 8]);
+    const costed = defineJob({ ...base, name: 'c', arrays: {}, inputs: { rs: 'i32' }, cost: { prefix: ['rs'], perItem: 0 } });
+    expect(itemCut(costed, a, 8, 1, 2, 0.25)).toBe(3);
+    // Threads at half and at 1.5 times the speed of the other, on halves: equal times at 1/3 and 3/5, reached a third of the way a run.
+    expect(nextShare(0.5, 0.5, 2, 1)).toBeCloseTo(0.5 + (1 / 3 - 0.5) / 3, 12);
+    let g = 0.5;
+    for (let k = 0; k < 40; k++) g = nextShare(g, g, g / 1.5, 1 - g);
+    expect(g).toBeCloseTo(0.6, 6);
+    // Runs too short to time leave it; it stays within [0.2, 0.8].
+    expect(nextShare(0.4, 0.5, 0.01, 1)).toBe(0.4);
+    expect(nextShare(0.25, 0.25, 100, 1)).toBe(0.2);
+    expect(() => defineJob({ ...base, name: 'x', arrays: { s: 'f64' }, sums: { s: 1 }, balance: true })).toThrow(/balance is for split 'items' without sums or lists/);
+    expect(() => defineJob({ ...base, name: 'x', arrays: {}, lists: { l: 'i32' }, balance: true })).toThrow(/balance is for split 'items' without sums or lists/);
   });
 
   it('refuse two jobs of one name, lay slots and parameters out without overlap, and name their jobs in the fingerprint', () => {

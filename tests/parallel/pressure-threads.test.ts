@@ -11,7 +11,8 @@
  * give the same bits and stored pressures. One thread and the team run
  * the passes over each pair once (pressure-half.ts; the team's threads each over its range, the
  * pairs from the ranges below gathered first): the same bits, with equal masses and with two
- * liquids of different densities.
+ * liquids of different densities. PBF takes its first measure in one run and each pass, with the
+ * measure after it, in one more (pbf-job.ts), the calling thread's constraint between.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -128,6 +129,34 @@ describe('pressure and PBF passes on 2 threads', () => {
       const first = applyPressure(sim.ctx, 1 / 120);
       expect(first.passes).toBeGreaterThan(1);
       expect(runs.get('pressure-solve')).toBe(1);
+    } finally {
+      teamWork.minParticles = saved;
+    }
+  });
+
+  it('take a PBF measure and the pass after it in one run of the team, closed walls included (pbf-job.ts)', () => {
+    const saved = teamWork.minParticles;
+    teamWork.minParticles = 2048;
+    try {
+      const sim = squeezed(2, SCENE), team = sim.ctx.runner.team!;
+      applyPressure(sim.ctx, 1 / 120);
+      let solveRuns = 0, constrained = 0;
+      const start = team.run.bind(team);
+      team.run = (id: number, self: () => void) => {
+        if (PARTICLE_JOBS.layouts[id].job.name === 'pressure-solve') solveRuns++;
+        start(id, self);
+      };
+      // A constraint the calling thread runs between the runs (as step.ts keepOut): it sees each pass's positions.
+      const L = sim.ctx.liquid, seen: number[] = [];
+      const de = solveDensityPBF(sim.ctx, 1 / 120, (ctx) => {
+        constrained++;
+        seen.push(L.pos[1]);
+      });
+      expect(de.passes).toBeGreaterThan(1);
+      // The first measure, then one run a pass (its measure after it in the same run).
+      expect(solveRuns).toBe(de.passes + 1);
+      expect(constrained).toBe(de.passes);
+      expect(new Set(seen).size).toBe(de.passes);
     } finally {
       teamWork.minParticles = saved;
     }
