@@ -15,9 +15,11 @@
  * brings it to rest (Coulomb's and viscous friction alike; the implicit frictional boundary of
  * Bender, Kugelstadt, Weiler & Koschier 2019, §4, projects its friction impulse so that it never
  * reverses the relative velocity). So, per body (the liquid connected through the contact lists,
- * ctx.contacts: pairs closer than CONTACT_REACH radii) and per axis along a static no-slip wall:
- * J = the static no-slip walls' terms on the body's particles in the solution (tangential parts
- * only: a wall's normal part belongs to the pressure), P = the body's momentum before the solve
+ * ctx.contacts: pairs closer than CONTACT_REACH radii) that touches a wall (has mirror ghosts), and
+ * per axis along every wall it touches (an axis across one of them is left to the pressure and the
+ * ghosts' push off the wall): J = what the solve did to the body's momentum that the objects did
+ * not (Σ ρ_i (v_i − v*_i) less the object terms: the liquid pairs' terms cancel in the sum, so it
+ * is the walls' drag and the solve's residual on it), P = the body's momentum before the solve
  * (Σ ρ_i v*_i; per rest volume, as the system's rows). Where J · P > 0 (the walls push the body
  * along its motion, or move a body at rest) all of J is taken back; where |J| > |P| (they would
  * reverse it) the part beyond −P. What is taken back is taken from every particle of the body
@@ -32,10 +34,12 @@
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
-import { WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { GHOST_WALLS, WALL_STRIDE } from './viscosity-weiler-product.ts';
 
-/** Per body touching a static wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its moving-wall flag. */
+/** Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its flags. */
 const BODY_STRIDE = 8;
+/** A body's flags: bit a for a closed wall across axis a within its reach (its ghosts'), MOVING for a moving wall's. */
+const MOVING = 8;
 
 /** The bodies' sums (kept between solves: grown, never per sub-timestep). */
 export class WallHold {
@@ -51,7 +55,7 @@ export class WallHold {
 export function holdWallDrag(
   ctx: StepContext, st: ImplicitViscosityState, x: Float64Array, vstar: Float64Array, n: number, nw: number, parent: Int32Array, onrm: Float32Array, opos: Float64Array,
 ): number {
-  const walls = st.walls, gs = st.ghosts.start, bs = st.boundary.start;
+  const walls = st.walls, gs = st.ghosts.start, gj = st.ghosts.j, bs = st.boundary.start;
   let noslip = false;
   for (let w = 0; w < nw; w++) if (walls[WALL_STRIDE * w + 2] === 1) noslip = true;
   if (!noslip) return 0;
@@ -102,7 +106,14 @@ export function holdWallDrag(
       objectDrag(ctx, st, x, i, onrm, opos, drag);
       sums[o + 4] -= drag[0]; sums[o + 5] -= drag[1]; sums[o + 6] -= drag[2];
     }
-    if (reach > 0 && gs[i] < gs[i + 1] && nearMovingWall(walls, pos, i, nw, reach)) sums[o + 7] = 1;
+    if (gs[i] < gs[i + 1]) {
+      let flags = reach > 0 && nearMovingWall(walls, pos, i, nw, reach) ? MOVING : 0;
+      for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+        const code = gj[e], wo = WALL_STRIDE * (code - GHOST_WALLS * ((code / GHOST_WALLS) | 0));
+        flags |= 1 << walls[wo];
+      }
+      sums[o + 7] = (sums[o + 7] | flags);
+    }
   }
   // Per body and axis: the part of the walls' drag that pushes, or reverses, the body's motion.
   let held = 0;
@@ -111,7 +122,9 @@ export function holdWallDrag(
     let any = false;
     for (let c = 0; c < 3; c++) {
       const J = sums[o + 4 + c], P = sums[o + 1 + c];
-      const excess = sums[o + 7] === 1 ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
+      // Not across a wall it touches (a wall's push off it is the pressure's and its ghosts'), nor next to a moving wall.
+      const flags = sums[o + 7], along = (flags & MOVING) === 0 && (flags & (1 << c)) === 0;
+      const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
       // The uniform velocity that takes it back, in place of the drag summed.
       sums[o + 4 + c] = excess / sums[o];
       if (excess !== 0) any = true;
