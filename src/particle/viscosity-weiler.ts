@@ -42,6 +42,7 @@ import { solveState } from './solve-setup.ts';
 import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { coverWalls, WallCover } from './viscosity-weiler-wall-cover.ts';
+import { holdWallDrag, type WallHold } from './viscosity-weiler-wall-hold.ts';
 import { listObjectRows } from './viscosity-weiler-boundary.ts';
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
@@ -149,6 +150,8 @@ export class ImplicitViscosityState {
   walls = new Float64Array(6 * WALL_STRIDE);
   /** The no-slip walls' drag where the ghosts do not cover the wall (viscosity-weiler-wall-cover.ts). */
   readonly cover: WallCover;
+  /** The bodies' sums of the static walls' hold (viscosity-weiler-wall-hold.ts), made at the first wall term. */
+  wallHold?: WallHold;
   /**
    * The warm start: the change v − v* of each particle's last solve (single precision, 3 a
    * particle; zero for a particle the solve has not had: emitted, or before the first solve).
@@ -273,6 +276,9 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, n);
+  // A static wall's net drag on a body may slow it, not push it (the residual r is free scratch now).
+  const held = holdWallDrag(ctx, st, x, L.vel, n, nw, new Int32Array(r.buffer, r.byteOffset, n), onrm, opos);
+  if (held > 0) ctx.count('wallHolds', held);
   keepChange(st.change.array, L.vel, x, n);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);

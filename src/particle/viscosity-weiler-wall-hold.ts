@@ -1,0 +1,198 @@
+/**
+ * The net drag of a static no-slip wall on a body, after the implicit viscosity's solve
+ * (viscosity-weiler.ts): it may slow the body's motion along the wall, and stop it, but not push it.
+ *
+ * The solve's wall terms (the mirror ghosts, viscosity-weiler-walls.ts, and the uncovered part,
+ * viscosity-weiler-wall-cover.ts) drag each particle next to a wall towards the wall's velocity.
+ * The velocity they drag is the one the sub-timestep has reached at the solve: after adhesion,
+ * gravity and the first pressure solve, before the moves' gel springs, contacts and density
+ * correction. Where those later stages hold against the earlier ones (a gel block at rest: the
+ * cohesion and the pressure push its bottom layer one way, its springs pull it back in the moves),
+ * the wall reacts to only the first half of that balance, and its drag, summed over the body, is a
+ * force the body's own state does not ask for: a yielded, slightly lopsided jelly block slid over
+ * its floor at a steady 2 mm/s (docs/decisions.md, "jelly-block stands"). A wall at rest is
+ * friction: the net force it puts on a body along it opposes the body's motion along it and at most
+ * brings it to rest (Coulomb's and viscous friction alike; the implicit frictional boundary of
+ * Bender, Kugelstadt, Weiler & Koschier 2019, §4, projects its friction impulse so that it never
+ * reverses the relative velocity). So, per body (the liquid connected through the contact lists,
+ * ctx.contacts: pairs closer than CONTACT_REACH radii) that touches a wall (has mirror ghosts), and
+ * per axis along every wall it touches (an axis across one of them is left to the pressure and the
+ * ghosts' push off the wall): J = what the solve did to the body's momentum that the objects did
+ * not (Σ ρ_i (v_i − v*_i) less the object terms: the liquid pairs' terms cancel in the sum, so it
+ * is the walls' drag and the solve's residual on it), P = the body's momentum before the solve
+ * (Σ ρ_i v*_i; per rest volume, as the system's rows). Where J · P > 0 (the walls push the body
+ * along its motion, or move a body at rest) all of J is taken back; where |J| > |P| (they would
+ * reverse it) the part beyond −P. What is taken back is taken from every particle of the body
+ * alike, a uniform velocity, so the viscous shear next to the wall (the no-slip's profile, the slot
+ * flows' and the spreading puddles') stays as the solve left it; only the body's net motion is
+ * held. A body within a support of a moving wall is left as solved (a moving wall may drive it).
+ *
+ * What this leaves out: a wall's net force on a body that its deformation rightly asks for (a
+ * drop spreading faster on one side than the other) and the friction that turns a spinning body's
+ * spin into rolling (its spin is still braked by the drag, but it does not roll away). Figures:
+ * BENCHMARKS.md, "jelly-block stands".
+ */
+import type { StepContext } from './context.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import { GHOST_WALLS, WALL_STRIDE } from './viscosity-weiler-product.ts';
+
+/** Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its flags. */
+const BODY_STRIDE = 8;
+/** A body's flags: bit a for a closed wall across axis a within its reach (its ghosts'), MOVING for a moving wall's. */
+const MOVING = 8;
+
+/** The bodies' sums (kept between solves: grown, never per sub-timestep). */
+export class WallHold {
+  sums = new Float64Array(0);
+}
+
+/**
+ * Holds the net drag of the static no-slip walls on each body (see the header) in the solution x
+ * of the solve (v* in vstar), for particles [0, n) and the nw walls of st.walls. `parent` is free
+ * scratch of n entries or more (the solve's residual vector, viscosity-weiler.ts); onrm and opos
+ * the solve's object normals and slot positions. Returns the bodies whose net motion it held.
+ */
+export function holdWallDrag(
+  ctx: StepContext, st: ImplicitViscosityState, x: Float64Array, vstar: Float64Array, n: number, nw: number, parent: Int32Array, onrm: Float32Array, opos: Float64Array,
+): number {
+  const walls = st.walls, gs = st.ghosts.start, gj = st.ghosts.j, bs = st.boundary.start;
+  let noslip = false;
+  for (let w = 0; w < nw; w++) if (walls[WALL_STRIDE * w + 2] === 1) noslip = true;
+  if (!noslip) return 0;
+  // Any row with ghosts (only those have wall terms: viscosity-weiler-product.ts rowExtra).
+  let touched = false;
+  for (let i = 0; i < n && !touched; i++) touched = gs[i] < gs[i + 1];
+  if (!touched) return 0;
+
+  // The bodies: union–find over the contact lists, each root the smallest index of its body.
+  const cs = ctx.contacts.start, cj = ctx.contacts.j;
+  for (let i = 0; i < n; i++) parent[i] = i;
+  for (let i = 0; i < n; i++) {
+    for (let e = cs[i], e1 = cs[i + 1]; e < e1; e++) union(parent, i, cj[e]);
+  }
+  // Roots of the bodies that touch a wall get a slot in sums (−2 − slot in parent[root]); others stay roots.
+  const hold = (st.wallHold ??= new WallHold());
+  let bodies = 0;
+  for (let i = 0; i < n; i++) {
+    if (gs[i] === gs[i + 1]) continue;
+    const root = find(parent, i);
+    if (parent[root] >= 0) {
+      if (hold.sums.length < BODY_STRIDE * (bodies + 1)) {
+        const grown = new Float64Array(BODY_STRIDE * Math.max(16, 2 * (bodies + 1)));
+        grown.set(hold.sums.subarray(0, BODY_STRIDE * bodies));
+        hold.sums = grown;
+      }
+      hold.sums.fill(0, BODY_STRIDE * bodies, BODY_STRIDE * (bodies + 1));
+      parent[root] = -2 - bodies++;
+    }
+  }
+  const sums = hold.sums, rho = st.rho, mat = ctx.liquid.material, pos = ctx.liquid.pos;
+  // The widest support (a moving wall's reach), where the table has a moving wall.
+  let reach = 0;
+  for (let w = 0; w < nw; w++) {
+    const wo = WALL_STRIDE * w;
+    if (walls[wo + 2] === 1 && (walls[wo + 3] !== 0 || walls[wo + 4] !== 0 || walls[wo + 5] !== 0)) for (let e = 0; e < st.ph.length; e++) reach = Math.max(reach, st.ph[e]);
+  }
+  for (let i = 0; i < n; i++) {
+    const root = find(parent, i), slot = parent[root];
+    if (slot >= 0) continue;
+    const o = BODY_STRIDE * (-2 - slot), ri = rho[mat[i]];
+    sums[o] += ri;
+    sums[o + 1] += ri * vstar[3 * i]; sums[o + 2] += ri * vstar[3 * i + 1]; sums[o + 3] += ri * vstar[3 * i + 2];
+    // What the solve did to the body's momentum that the objects did not: the walls' terms, and the
+    // solve's own residual on them (summed, the liquid pairs' terms cancel).
+    sums[o + 4] += ri * (x[3 * i] - vstar[3 * i]); sums[o + 5] += ri * (x[3 * i + 1] - vstar[3 * i + 1]); sums[o + 6] += ri * (x[3 * i + 2] - vstar[3 * i + 2]);
+    if (bs[i] < bs[i + 1]) {
+      objectDrag(ctx, st, x, i, onrm, opos, drag);
+      sums[o + 4] -= drag[0]; sums[o + 5] -= drag[1]; sums[o + 6] -= drag[2];
+    }
+    if (gs[i] < gs[i + 1]) {
+      let flags = reach > 0 && nearMovingWall(walls, pos, i, nw, reach) ? MOVING : 0;
+      for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
+        const code = gj[e], wo = WALL_STRIDE * (code - GHOST_WALLS * ((code / GHOST_WALLS) | 0));
+        flags |= 1 << walls[wo];
+      }
+      sums[o + 7] = (sums[o + 7] | flags);
+    }
+  }
+  // Per body and axis: the part of the walls' drag that pushes, or reverses, the body's motion.
+  let held = 0;
+  for (let b = 0; b < bodies; b++) {
+    const o = BODY_STRIDE * b;
+    let any = false;
+    for (let c = 0; c < 3; c++) {
+      const J = sums[o + 4 + c], P = sums[o + 1 + c];
+      // Not across a wall it touches (a wall's push off it is the pressure's and its ghosts'), nor next to a moving wall.
+      const flags = sums[o + 7], along = (flags & MOVING) === 0 && (flags & (1 << c)) === 0;
+      const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
+      // The uniform velocity that takes it back, in place of the drag summed.
+      sums[o + 4 + c] = excess / sums[o];
+      if (excess !== 0) any = true;
+    }
+    if (any) held++;
+    else sums[o] = 0;
+  }
+  if (held === 0) return 0;
+  for (let i = 0; i < n; i++) {
+    const slot = parent[find(parent, i)];
+    if (slot >= 0) continue;
+    const o = BODY_STRIDE * (-2 - slot);
+    if (sums[o] === 0) continue;
+    x[3 * i] -= sums[o + 4]; x[3 * i + 1] -= sums[o + 5]; x[3 * i + 2] -= sums[o + 6];
+  }
+  return held;
+}
+
+/** The root of i's set (a root holds itself, or −2 − its body's slot once slotted), halving the path. */
+function find(parent: Int32Array, i: number): number {
+  while (parent[i] >= 0 && parent[i] !== i) {
+    const up = parent[i];
+    if (parent[up] >= 0 && parent[up] !== up) parent[i] = parent[up];
+    i = up;
+  }
+  return i;
+}
+
+/** Joins the sets of i and j (before any root is slotted), the smaller index as the root. */
+function union(parent: Int32Array, i: number, j: number): void {
+  const a = find(parent, i), b = find(parent, j);
+  if (a === b) return;
+  if (a < b) parent[b] = a;
+  else parent[a] = b;
+}
+
+/** Whether particle i lies within `reach` of a moving no-slip wall (one with a velocity). */
+function nearMovingWall(walls: Float64Array, pos: Float64Array, i: number, nw: number, reach: number): boolean {
+  for (let w = 0; w < nw; w++) {
+    const wo = WALL_STRIDE * w;
+    if (walls[wo + 2] !== 1 || (walls[wo + 3] === 0 && walls[wo + 4] === 0 && walls[wo + 5] === 0)) continue;
+    if (Math.abs(pos[3 * i + walls[wo]] - walls[wo + 1]) < reach) return true;
+  }
+  return false;
+}
+
+const drag = new Float64Array(3);
+
+/**
+ * The object terms on row i in the solution v, with the sign of a force, as the products take them
+ * (viscosity-weiler-product.ts rowExtra; the body reaction of viscosity-weiler.ts): −T X_i T (v_i − v_b)
+ * over the object slots b in i's support, into `out` (per rest volume, as the system's rows).
+ */
+function objectDrag(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, i: number, onrm: Float32Array, opos: Float64Array, out: Float64Array): void {
+  const bs = st.boundary.start, bj = st.boundary.j, bcoef = st.bcoef;
+  const oorder = ctx.objectCells.grid.order, ovel = ctx.objects.vel, pos = ctx.liquid.pos;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2];
+  let sx = 0, sy = 0, sz = 0;
+  for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
+    const s = bj[e], o = oorder[s];
+    let wx = v[3 * i] - ovel[3 * o], wy = v[3 * i + 1] - ovel[3 * o + 1], wz = v[3 * i + 2] - ovel[3 * o + 2];
+    const wn = wx * nx + wy * ny + wz * nz;
+    wx -= wn * nx; wy -= wn * ny; wz -= wn * nz;
+    let dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+    const dn = dx * nx + dy * ny + dz * nz;
+    dx -= dn * nx; dy -= dn * ny; dz -= dn * nz;
+    const u = bcoef[e] * (dx * wx + dy * wy + dz * wz);
+    sx -= u * dx; sy -= u * dy; sz -= u * dz;
+  }
+  out[0] = sx; out[1] = sy; out[2] = sz;
+}
