@@ -238,7 +238,7 @@ export function fillSolidRange(
       if (moving && wall[c] === 0) {
         const a = d >> 1, v = a === 0 ? v0[c] : a === 1 ? v1[c] : v2[c];
         // m on c's −a side: the body leaves it moving along +a; on the +a side, along −a.
-        if ((d & 1) === 0 ? v > 0 : v < 0) f = Math.max(f, -0.5 * trail) + trail;
+        if ((d & 1) === 0 ? v > 0 : v < 0) f = Math.max(f + trail, -f);
       }
       sum += f;
       cnt++;
