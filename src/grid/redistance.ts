@@ -198,16 +198,18 @@ function marchSide(w: RedistanceCells, heap: MarchHeap, inside: boolean): void {
  * φ of each solid cell: the mean of its non-solid neighbours (band where it has none), so that
  * interpolation beside walls and objects reads the current surface. Called after every change of φ.
  *
- * `trail` (m, 0: off): a moving object's cell takes a neighbour it moves away from (its velocity
- * along that axis pointing from the neighbour into it) as φ + trail, φ extrapolated one cell on
- * along the way the body leaves, with |∇φ| = 1 if trail is h (the level set's constant-gradient
- * extrapolation into the solid, Enright, Marschner & Fedkiw 2002 §5 extrapolate φ across a
- * solid's boundary so; taken along the one axis here). A cell the body then vacates starts from
- * that value: behind a plate lifted off a pool's surface (φ = −h/2 below it) air, +h/2; behind a
- * body moving through the bulk (φ < −h) still liquid. With the plain mean, the vacated cell took
- * the liquid's −h/2 and the plate carried a layer a cell thick up with it each time it left a
- * cell. step.ts passes h where the liquid separates from objects (pressure.ts
- * separatesUnderObjects: Ga > 1), 0 otherwise (a viscous coat keeps the plain fill).
+ * `trail` (m, 0: off; h where the liquid separates from objects, pressure.ts
+ * separatesUnderObjects, Ga > 1: step.ts trailingFill): a moving object's cell takes a neighbour
+ * it moves away from (its velocity along that axis pointing from the neighbour into it) as
+ * max(φ + h, −φ): φ carried on one cell with |∇φ| = 1 where the liquid's surface lies within the
+ * neighbour's cell (the level set's constant-gradient extrapolation into a solid), and the
+ * surface on the face between them (φ mirrored) where the liquid reaches it. The liquid under a
+ * plate has no surface the level set sees (solid cells are not seeds): its φ is the distance to
+ * air round the plate's edge, down to −band, and the cells the plate vacated took that (the plain
+ * mean), so each filled with liquid as the plate left it, and the volume counted the half cell
+ * under the plate as liquid. Now a vacated cell starts as air behind a body leaving the liquid
+ * (solids.ts separateLeaving keeps the liquid from following it), and the level set's surface
+ * lies on the face it left.
  */
 export function fillSolidPhi(s: GridStore, band: number, trail = 0): void {
   if (s.runner) {
