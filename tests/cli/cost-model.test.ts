@@ -8,10 +8,10 @@
  * both the model and MEASURED. The absolute figures on every shipped scene are in BENCHMARKS.md
  * ("viscid info's frame cost against CPU time, per stage").
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
-import { calmPool, drapedFilmCells, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
+import { calmPool, drapedFilmCells, fallPieces, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
 import { loadScene } from '../../src/cli/load-scene.ts';
 import { parseScene, type Scene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -306,5 +306,51 @@ describe('info\'s cost model against the grid engine: a spout onto a spinning ro
     const still = spinner(shipped.bodies.map((b) => ({ ...(b as object), motion: { type: 'static' } })) as SceneInput['bodies']);
     expect(drapedFilmCells(still)).toBe(0);
     expect(drapedFilmCells(shipped)).toBeGreaterThan(0.3 * MEASURED.cells);
+  });
+});
+
+describe('info\'s cost model against the particle engine: a fall fast enough to split sub-timesteps', () => {
+  /**
+   * gel-fan's whole run on one thread (`npx tsx bench/run-cpu.ts scenes/gel-fan.json`, branch view27,
+   * 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"): 19.1 sub-timesteps a
+   * frame on average where the scene asks 9 (the step split on the speed of the gel the fan sheds
+   * into the sink: 18 from frame 5, 27 at frames 13–17), 268 s of CPU for 90 frames with 25 379
+   * liquid particles on average (the sink took 81 % by the end): 7 511 ms for each frame's
+   * particles at the largest count, 64 000. info said 4 604 ms (the sub-timesteps unsplit); 0.65 of
+   * the run's plain mean (2 978 ms) and 1.63 of its cost per particle. Recorded, not timed here.
+   */
+  const RUN = { subSteps: 19.1, substeps: 9, perParticleAtLargestMs: 7511 };
+
+  it('gel-fan: the split predicted from its fall into the sink, and info\'s figure per particle at the largest count, within 1.5× of the run measured', () => {
+    const { scene } = loadScene(new URL('../../scenes/gel-fan.json', import.meta.url).pathname);
+    const split = fallPieces(scene), measured = RUN.subSteps / RUN.substeps;
+    expect(split / measured).toBeGreaterThan(1 / 1.5);
+    expect(split / measured).toBeLessThan(1.5);
+    const info = predictFrameCost(scene).particle.seconds * 1000;
+    expect(RUN.perParticleAtLargestMs / info).toBeGreaterThan(1 / 1.5);
+    expect(RUN.perParticleAtLargestMs / info).toBeLessThan(1.5);
+  });
+
+  it('counts no split where the liquid lands on a static solid or falls too slowly (every other shipped scene)', () => {
+    const drop = (motion: string, sink: boolean) =>
+      parseScene({
+        fps: 30,
+        duration: 3,
+        materials: { gel: { kind: 'liquid', density: 1100, viscosity: { value: 20, unit: 'Pa.s' } }, fan: { kind: 'solid' } },
+        bodies: [
+          { material: 'fan', shape: { type: 'box', center: [0, 0, 0], size: [0.3, 0.02, 0.3] }, motion: motion === 'static' ? { type: 'static' } : { type: 'spin', axis: [0, 1, 0], center: [0, 0, 0], rate: 3 } },
+          { material: 'gel', shape: { type: 'box', center: [0, 0.2, 0], size: [0.1, 0.1, 0.1] } },
+        ],
+        ...(sink ? { sinks: [{ shape: { type: 'box', center: [0, -1, 0], size: [4, 1, 4] } }] } : {}),
+        particle: { radius: 0.002, substeps: 9, moves: 3 },
+      });
+    // On a static plate 15 cm down: 1.7 m/s, a split only in the fall's last 0.01 s.
+    expect(fallPieces(drop('static', true))).toBeLessThan(1.01);
+    // A spinning one holds nothing: the gel falls on into the sink, 0.65 m, at 3.6 m/s for the rest of the run.
+    expect(fallPieces(drop('spin', true))).toBeGreaterThan(2);
+    for (const name of readdirSync(new URL('../../scenes/', import.meta.url)).filter((f) => f.endsWith('.json') && f !== 'gel-fan.json')) {
+      const { scene } = loadScene(new URL(`../../scenes/${name}`, import.meta.url).pathname);
+      expect(fallPieces(scene), name).toBe(1);
+    }
   });
 });
