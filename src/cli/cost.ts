@@ -346,6 +346,8 @@ export interface FrameCost {
     substeps: number;
     moves: number;
     viscosity: ViscosityCost[];
+    /** Pieces a sub-timestep is split into on average over the run by the liquid's fall (fallPieces). */
+    split: number;
     /** Rough wall time a frame on one thread, s, at the largest liquid particle count. */
     seconds: number;
   };
@@ -413,7 +415,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const viscous = (sweepsPerSubstep: number) =>
     P.viscositySolver === 'implicit' ? N.implicit + IMPLICIT_ITERATIONS * N.implicitIteration : N.exchange + sweepsPerSubstep * N.sweep;
   // A fast fall splits sub-timesteps (fallPieces), on top of a gel's pieces.
-  const split = pieces * fallPieces(scene);
+  const fall = fallPieces(scene), split = pieces * fall;
   const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * split * (fixed + viscous(sweepsPerSubstep))) / 1e9;
   const seconds = secondsAt(P.substeps, sweeps);
 
@@ -460,7 +462,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   warnings.push(...streamResolutionWarnings(scene), ...pourResolutionWarnings(scene));
-  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
+  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
 
 /** Explicit grid viscosity needing more steps a frame than this is worth a warning (its cost). */
