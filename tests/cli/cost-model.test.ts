@@ -354,3 +354,41 @@ describe('info\'s cost model against the particle engine: a fall fast enough to 
     }
   });
 });
+
+describe('info\'s cost model against whole particle runs', () => {
+  /**
+   * Each run's CPU per liquid particle-frame times its largest liquid count, ms (the run's mean
+   * where the count holds; `npx tsx bench/run-cpu.ts scenes/SCENE.json --engine particle`, one
+   * thread, branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"):
+   * what info's figure, a frame at the largest count, stands for where liquid comes in late or a
+   * sink takes it. Recorded, not timed here.
+   */
+  const RUNS: [scene: string, ms: number][] = [
+    ['gel-fan', 7511],
+    ['cup-pour', 175],
+    ['jelly-block', 193],
+    ['jello-drop', 249],
+    ['honey-on-spinner', 59],
+    ['paint-drops', 225],
+  ];
+  const ratio = (name: string, ms: number) => {
+    const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
+    return ms / (predictFrameCost(scene).particle.seconds * 1000);
+  };
+
+  for (const [name, ms] of RUNS) {
+    it(`${name}: info's figure within 1.5× of the run measured`, () => {
+      expect(ratio(name, ms)).toBeGreaterThan(1 / 1.5);
+      expect(ratio(name, ms)).toBeLessThan(1.5);
+    });
+  }
+
+  // Not met: 68 ms a frame over its 30 (55 without the first frame's compilation) against 36. Its
+  // collapse (frames 1–14) splits sub-timesteps on the pressure's Courant number and takes 4× the
+  // pressure passes in water deeper than the stop rule's depth (since deep3), which the model
+  // leaves out (docs/decisions.md, "info's cost over whole runs"). When the model counts it, this
+  // test fails and becomes a plain one.
+  it.fails('gpu-dam-break: info\'s figure within 1.5× of the run measured (not met: 1.53 without the first frame)', () => {
+    expect(ratio('gpu-dam-break', 55)).toBeLessThan(1.5);
+  });
+});
