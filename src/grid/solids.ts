@@ -107,14 +107,16 @@ export class GridSolids {
 
   /**
    * A separating face (Chentanez & Müller 2012: a solid keeps liquid from flowing into it but
-   * cannot pull it after it): on a face between a liquid cell and an object moving away from it,
-   * the projection's boundary velocity is the liquid's own normal velocity (on the cell's opposite
-   * face) where that lags the object's, so a body leaving the liquid does not draw it along; where
-   * the liquid moves towards the object faster than it leaves, the object's (no flow into it). For
-   * liquids that separate from objects (pressure.ts separatesUnderObjects, Ga > 1); the next
-   * applySolidVelocities puts the object's velocity back. Without it, a plate lifted off a pool at
-   * 5 cm/s drew the liquid under it up at its own speed, and each cell it vacated filled with liquid
-   * (tests/grid/body-side.ts `lift-slow`). Returns the faces set.
+   * cannot pull it after it): a face between a liquid cell and an object moving away from it holds
+   * 0 where the liquid is not moving towards the object (its normal velocity on the cell's opposite
+   * face, towards the object, is not above 0), so a body leaving the liquid does not draw it along;
+   * where the liquid does move towards it, the object's velocity stays (no flow into it). For liquids
+   * that separate from objects (pressure.ts separatesUnderObjects, Ga > 1); called after each
+   * applySolidVelocities of the step's start and end velocities and before the projection
+   * (stages.ts). Without it, a plate lifted off a pool at 5 cm/s drew the water under it up at 3.6
+   * cm/s, and each cell it vacated filled with water (tests/grid/body-side.ts `lift-slow`). Taking
+   * the liquid's own velocity whatever its sign let the water under the plate fall away from it
+   * (it carries gravity's step, which the projection would take back). Returns the faces set.
    */
   separateLeaving(s: GridStore): number {
     if (!this.moving) return 0;

@@ -59,7 +59,7 @@ export class GridSimulation {
   readonly layers: number;
   /** φ of cells beyond the band, m. */
   readonly band: number;
-  /** What a moving body's cells add to the φ of liquid they leave (redistance.ts fillSolidPhi), m: h where liquid separates from objects, else 0. */
+  /** The trailing fill's step (redistance.ts fillSolidPhi `trail`), m: h where liquid separates from objects, else 0 (also switches solids.ts separateLeaving on). */
   readonly trailingFill: number;
   /** The liquid whose properties the grid uses, and its index in scene.materialNames. */
   readonly liquid: LiquidMaterial | null;
@@ -119,7 +119,7 @@ export class GridSimulation {
     this.nu = liquid.nu;
     // Under objects too where the liquid's weight, not its viscosity, moves a layer a cell thick.
     this.pressure.releaseObjects = separatesUnderObjects(liquid.nu, Math.hypot(gv[0], gv[1], gv[2]), this.d.h);
-    // And a body's cells take φ one cell on from the liquid they move away from (redistance.ts fillSolidPhi).
+    // And a body's cells take φ from the liquid they move away from as if it ended at them (redistance.ts fillSolidPhi), and do not draw it along (solids.ts separateLeaving).
     this.trailingFill = this.pressure.releaseObjects && !g.smoke ? this.d.h : 0;
     this.viscosityModel = liquid.viscosityModel;
     this.variational = liquid.viscosityModel === 'variational' ? new VariationalViscosity() : null;
