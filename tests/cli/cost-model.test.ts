@@ -391,4 +391,11 @@ describe('info\'s cost model against whole particle runs', () => {
   it.fails('gpu-dam-break: info\'s figure within 1.5× of the run measured (not met: 1.53 without the first frame)', () => {
     expect(ratio('gpu-dam-break', 55)).toBeLessThan(1.5);
   });
+
+  // Not met: 1 343 ms a frame over its 90 against 387 (the bench's window, frames 4–6, read 444).
+  // Its pool takes the deep rule's 12 pressure passes throughout, and its sub-timesteps split more
+  // and more as it rests (4 → 16 a frame: the filter's pressure split), which the model leaves out.
+  it.fails('floating-box: info\'s figure within 1.5× of the run measured (not met: 3.47)', () => {
+    expect(ratio('floating-box', 1343)).toBeLessThan(1.5);
+  });
 });
