@@ -370,6 +370,7 @@ describe('info\'s cost model against whole particle runs', () => {
     ['jello-drop', 249],
     ['honey-on-spinner', 59],
     ['paint-drops', 225],
+    ['honey-drop', 297],
   ];
   const ratio = (name: string, ms: number) => {
     const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
