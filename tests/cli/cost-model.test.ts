@@ -400,3 +400,37 @@ describe('info\'s cost model against whole particle runs', () => {
     expect(ratio('floating-box', 1343)).toBeLessThan(1.5);
   });
 });
+
+describe('info\'s cost model against whole grid runs', () => {
+  /**
+   * Each run's mean CPU a frame, ms (`npx tsx bench/run-cpu.ts scenes/SCENE.json --engine grid`,
+   * branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"). Recorded,
+   * not timed here.
+   */
+  const RUNS: [scene: string, ms: number][] = [
+    ['floating-box', 9],
+    ['jello-drop', 26],
+    ['jelly-block', 185],
+    ['smoke-plume', 80],
+    ['honey-melt', 103],
+  ];
+  const ratio = (name: string, ms: number) => {
+    const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
+    return ms / (predictFrameCost(scene).grid.seconds * 1000);
+  };
+
+  for (const [name, ms] of RUNS) {
+    it(`${name}: info's figure within 1.5× of the run measured`, () => {
+      expect(ratio(name, ms)).toBeGreaterThan(1 / 1.5);
+      expect(ratio(name, ms)).toBeLessThan(1.5);
+    });
+  }
+
+  // Not met: 422 ms a frame over its 120 against 72. Until the cup tips (frames 1–35) 50–60 ms at
+  // 3–4 steps; once it pours, 10 steps a frame and the stored cells grow from 3 200 to 14 000 as
+  // the honey spreads over the floor in a film (500–660 ms a frame), which the model, predicting
+  // the honey as the compact body in its cup, leaves out.
+  it.fails('cup-pour: info\'s figure within 1.5× of the run measured (not met: 5.87)', () => {
+    expect(ratio('cup-pour', 422)).toBeLessThan(1.5);
+  });
+});
