@@ -17,11 +17,13 @@ import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { calmPool, gridSpeed } from './grid-speed.ts';
+import { fallPieces } from './fall-pieces.ts';
 import { pourResolutionWarnings } from '../scene/pour-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 export { capWarnings } from './cap-warnings.ts';
 export { calmPool, gridSpeed } from './grid-speed.ts';
+export { fallPieces } from './fall-pieces.ts';
 
 /**
  * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
@@ -292,6 +294,8 @@ export interface FrameCost {
     substeps: number;
     moves: number;
     viscosity: ViscosityCost[];
+    /** Pieces a sub-timestep is split into on average over the run by the liquid's fall (fallPieces). */
+    split: number;
     /** Rough wall time a frame on one thread, s, at the largest liquid particle count. */
     seconds: number;
   };
@@ -358,7 +362,9 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const fixed = N.substep + P.moves * N.move + pressure + pressureFilterSteps(scene) * N.filterStep + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
   const viscous = (sweepsPerSubstep: number) =>
     P.viscositySolver === 'implicit' ? N.implicit + IMPLICIT_ITERATIONS * N.implicitIteration : N.exchange + sweepsPerSubstep * N.sweep;
-  const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * pieces * (fixed + viscous(sweepsPerSubstep))) / 1e9;
+  // A fast fall splits sub-timesteps (fallPieces), on top of a gel's pieces.
+  const fall = fallPieces(scene), split = pieces * fall;
+  const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * split * (fixed + viscous(sweepsPerSubstep))) / 1e9;
   const seconds = secondsAt(P.substeps, sweeps);
 
   const frame = 1 / scene.fps;
@@ -404,7 +410,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   warnings.push(...streamResolutionWarnings(scene), ...pourResolutionWarnings(scene));
-  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
+  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
 }
 
 /** Explicit grid viscosity needing more steps a frame than this is worth a warning (its cost). */

@@ -196,7 +196,7 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
   lines.push(
-    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves, ${scene.particle.viscositySolver === 'implicit' ? 'implicit viscosity' : `${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep`}); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves${c.particle.split > 1.05 ? `, split ~${c.particle.split.toFixed(1)}× on average by the liquid's fall` : ''}, ${scene.particle.viscositySolver === 'implicit' ? 'implicit viscosity' : `${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep`}${scene.sinks.length > 0 ? ', at the largest liquid count: less as the sinks take it' : ''}); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
   );
   const so = s.solids;
   if (so.bodies > 0) {

@@ -18,10 +18,10 @@ export class LevelSet {
 
   /**
    * Rebuilds φ as a signed distance up to `band` (m). Cells flagged in `exact` keep their |φ| as
-   * the initial distances.
+   * the initial distances; `trail`: the solid cells' fill after it (redistance.ts fillSolidPhi).
    */
-  redistance(s: GridStore, h: number, band: number, exact?: Uint8Array): void {
-    this.marching.redistance(s, h, band, exact);
+  redistance(s: GridStore, h: number, band: number, exact?: Uint8Array, trail = 0): void {
+    this.marching.redistance(s, h, band, exact, trail);
   }
 
   /** Moves φ through the velocity field for Δt, substeps moving the surface at most `axisCells` along an axis; returns the number of substeps. */

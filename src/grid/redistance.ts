@@ -49,16 +49,18 @@ export class FastMarching {
 
   /**
    * Rebuilds φ as a signed distance up to `band` (m) by fast marching. Cells flagged in `exact`
-   * keep their |φ| as the initial distances instead of the linear crossing estimate.
+   * keep their |φ| as the initial distances instead of the linear crossing estimate. `trail`: the
+   * solid cells' fill after it (fillSolidPhi).
    */
-  redistance(s: GridStore, h: number, band: number, exact?: Uint8Array): void {
+  redistance(s: GridStore, h: number, band: number, exact?: Uint8Array, trail = 0): void {
     const n = s.count;
     this.ensure(n, s.shared);
     if (s.runner) {
       const job = s.runner.bind(redistanceJob);
       job.a.phi = s.phi; job.a.dist = this.dist; job.a.state = this.state; job.a.heapPos = this.heapPos;
       job.a.nb = s.nb; job.a.type = s.type; job.a.exact = exact ?? NO_EXACT;
-      job.s.count = n; job.s.h = h; job.s.band = band;
+      job.a.wall = s.wall; job.a.v0 = s.solidVel[0]; job.a.v1 = s.solidVel[1]; job.a.v2 = s.solidVel[2];
+      job.s.count = n; job.s.h = h; job.s.band = band; job.s.trail = trail;
       runJob(job, n);
       return;
     }
@@ -68,7 +70,7 @@ export class FastMarching {
     marchSide(e, this.heap, true);
     marchSide(e, this.heap, false);
     writeRange(e, 0, n);
-    fillSolidRange(s.phi, s.nb, s.type, band, 0, n);
+    fillSolidRange(s.phi, s.nb, s.type, band, 0, n, trail, s.wall, s.solidVel[0], s.solidVel[1], s.solidVel[2]);
   }
 
   private readonly arrays: RedistanceCells = emptyCells();
@@ -195,27 +197,53 @@ function marchSide(w: RedistanceCells, heap: MarchHeap, inside: boolean): void {
 /**
  * φ of each solid cell: the mean of its non-solid neighbours (band where it has none), so that
  * interpolation beside walls and objects reads the current surface. Called after every change of φ.
+ *
+ * `trail` (m, 0: off; h where the liquid separates from objects, pressure.ts
+ * separatesUnderObjects, Ga > 1: step.ts trailingFill): a moving object's cell takes a neighbour
+ * it moves away from (its velocity along that axis pointing from the neighbour into it) as
+ * max(φ + h, −φ): φ carried on one cell with |∇φ| = 1 where the liquid's surface lies within the
+ * neighbour's cell (the level set's constant-gradient extrapolation into a solid), and the
+ * surface on the face between them (φ mirrored) where the liquid reaches it. The liquid under a
+ * plate has no surface the level set sees (solid cells are not seeds): its φ is the distance to
+ * air round the plate's edge, down to −band, and the cells the plate vacated took that (the plain
+ * mean), so each filled with liquid as the plate left it, and the volume counted the half cell
+ * under the plate as liquid. Now a vacated cell starts as air behind a body leaving the liquid
+ * (solids.ts separateLeaving keeps the liquid from following it), and the level set's surface
+ * lies on the face it left.
  */
-export function fillSolidPhi(s: GridStore, band: number): void {
+export function fillSolidPhi(s: GridStore, band: number, trail = 0): void {
   if (s.runner) {
     // A pass over the cells on the grid's team (each solid cell writes only its own φ).
     const job = s.runner.bind(solidPhiJob);
     job.a.phi = s.phi; job.a.nb = s.nb; job.a.type = s.type;
-    job.s.count = s.count; job.s.band = band;
+    job.a.wall = s.wall; job.a.v0 = s.solidVel[0]; job.a.v1 = s.solidVel[1]; job.a.v2 = s.solidVel[2];
+    job.s.count = s.count; job.s.band = band; job.s.trail = trail;
     runJob(job, s.count);
     return;
   }
-  fillSolidRange(s.phi, s.nb, s.type, band, 0, s.count);
+  fillSolidRange(s.phi, s.nb, s.type, band, 0, s.count, trail, s.wall, s.solidVel[0], s.solidVel[1], s.solidVel[2]);
 }
 
 /** fillSolidPhi over cells [from, to) (a solid cell reads only non-solid cells' φ). */
-export function fillSolidRange(phi: Float64Array, nb: Int32Array, type: Uint8Array, band: number, from: number, to: number): void {
+export function fillSolidRange(
+  phi: Float64Array, nb: Int32Array, type: Uint8Array, band: number, from: number, to: number,
+  trail = 0, wall?: Uint8Array, v0?: Float64Array, v1?: Float64Array, v2?: Float64Array,
+): void {
+  const moving = trail > 0 && wall !== undefined && v0 !== undefined && v1 !== undefined && v2 !== undefined;
   for (let c = from; c < to; c++) {
     if (type[c] !== SOLID) continue;
     let sum = 0, cnt = 0;
     for (let d = 0; d < 6; d++) {
       const m = nb[6 * c + d];
-      if (m >= 0 && type[m] !== SOLID) { sum += phi[m]; cnt++; }
+      if (m < 0 || type[m] === SOLID) continue;
+      let f = phi[m];
+      if (moving && wall[c] === 0) {
+        const a = d >> 1, v = a === 0 ? v0[c] : a === 1 ? v1[c] : v2[c];
+        // m on c's −a side: the body leaves it moving along +a; on the +a side, along −a.
+        if ((d & 1) === 0 ? v > 0 : v < 0) f = Math.max(f + trail, -f);
+      }
+      sum += f;
+      cnt++;
     }
     phi[c] = cnt > 0 ? sum / cnt : band;
   }
@@ -316,8 +344,8 @@ interface RedistanceScratch {
 }
 
 type RedistanceX = JobArgs<
-  { phi: 'f64'; dist: 'f64'; state: 'u8'; heapPos: 'i32' }, { nb: 'i32'; type: 'u8'; exact: 'u8' },
-  'count' | 'h' | 'band', Record<never, never>, RedistanceScratch
+  { phi: 'f64'; dist: 'f64'; state: 'u8'; heapPos: 'i32' }, { nb: 'i32'; type: 'u8'; exact: 'u8'; wall: 'u8'; v0: 'f64'; v1: 'f64'; v2: 'f64' },
+  'count' | 'h' | 'band' | 'trail', Record<never, never>, RedistanceScratch
 >;
 const allCells = (x: RedistanceX) => x.s.count;
 
@@ -329,8 +357,8 @@ const allCells = (x: RedistanceX) => x.s.count;
 export const redistanceJob = definePhasedJob({
   name: 'grid-redistance',
   arrays: { phi: 'f64', dist: 'f64', state: 'u8', heapPos: 'i32' },
-  inputs: { nb: 'i32', type: 'u8', exact: 'u8' },
-  scalars: ['count', 'h', 'band'],
+  inputs: { nb: 'i32', type: 'u8', exact: 'u8', wall: 'u8', v0: 'f64', v1: 'f64', v2: 'f64' },
+  scalars: ['count', 'h', 'band', 'trail'],
   minItems: () => gridWork.minCells,
   scratch: (): RedistanceScratch => ({ cells: emptyCells(), heap: new MarchHeap() }),
   prepare(x) {
@@ -343,18 +371,21 @@ export const redistanceJob = definePhasedJob({
     { items: allCells, run: (x, from, to) => trialRange(x.scratch.cells, from, to) },
     { items: () => 2, run: (x, from, to) => { for (let side = from; side < to; side++) marchSide(x.scratch.cells, x.scratch.heap, side === 0); } },
     { items: allCells, run: (x, from, to) => writeRange(x.scratch.cells, from, to) },
-    { items: allCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) },
+    { items: allCells, run: (x, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to, x.s.trail, x.a.wall, x.a.v0, x.a.v1, x.a.v2) },
   ],
 });
 
-type SolidPhiX = JobArgs<{ phi: 'f64' }, { nb: 'i32'; type: 'u8' }, 'count' | 'band', Record<never, never>, undefined>;
+type SolidPhiX = JobArgs<{ phi: 'f64' }, { nb: 'i32'; type: 'u8'; wall: 'u8'; v0: 'f64'; v1: 'f64'; v2: 'f64' }, 'count' | 'band' | 'trail', Record<never, never>, undefined>;
 
 /** fillSolidPhi as a job. */
 export const solidPhiJob = definePhasedJob({
   name: 'grid-solid-phi',
   arrays: { phi: 'f64' },
-  inputs: { nb: 'i32', type: 'u8' },
-  scalars: ['count', 'band'],
+  inputs: { nb: 'i32', type: 'u8', wall: 'u8', v0: 'f64', v1: 'f64', v2: 'f64' },
+  scalars: ['count', 'band', 'trail'],
   minItems: () => gridWork.minCells,
-  phases: [{ items: (x: SolidPhiX) => x.s.count, run: (x: SolidPhiX, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to) }],
+  phases: [{
+    items: (x: SolidPhiX) => x.s.count,
+    run: (x: SolidPhiX, from, to) => fillSolidRange(x.a.phi, x.a.nb, x.a.type, x.s.band, from, to, x.s.trail, x.a.wall, x.a.v0, x.a.v1, x.a.v2),
+  }],
 });

@@ -105,6 +105,40 @@ export class GridSolids {
     }
   }
 
+  /**
+   * A separating face (Chentanez & Müller 2012: a solid keeps liquid from flowing into it but
+   * cannot pull it after it): a face between a liquid cell and an object moving away from it holds
+   * 0 where the liquid is not moving towards the object (its normal velocity on the cell's opposite
+   * face, towards the object, is not above 0), so a body leaving the liquid does not draw it along;
+   * where the liquid does move towards it, the object's velocity stays (no flow into it). For liquids
+   * that separate from objects (pressure.ts separatesUnderObjects, Ga > 1); called after each
+   * applySolidVelocities of the step's start and end velocities and before the projection
+   * (stages.ts). Without it, a plate lifted off a pool at 5 cm/s drew the water under it up at 3.6
+   * cm/s, and each cell it vacated filled with water (tests/grid/body-side.ts `lift-slow`). Taking
+   * the liquid's own velocity whatever its sign let the water under the plate fall away from it
+   * (it carries gravity's step, which the projection would take back). Returns the faces set.
+   */
+  separateLeaving(s: GridStore): number {
+    if (!this.moving) return 0;
+    const { nb, type, wall, u, solidVel } = s;
+    let faces = 0;
+    for (let c = 0; c < s.count; c++) {
+      if (type[c] !== FLUID) continue;
+      for (let a = 0; a < 3; a++) {
+        const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+        // An object on the +a side moving along +a: the face is its −a face; the liquid's own, c's −a face.
+        if (hi >= 0 && type[hi] === SOLID && wall[hi] === 0 && solidVel[a][hi] > 0) {
+          if (!(lo >= 0 && type[lo] !== SOLID && u[a][c] > 0)) { u[a][hi] = 0; faces++; }
+        }
+        // An object on the −a side moving along −a: the face is c's −a face; the liquid's own, its +a face.
+        if (lo >= 0 && type[lo] === SOLID && wall[lo] === 0 && solidVel[a][lo] < 0) {
+          if (!(hi >= 0 && type[hi] !== SOLID && u[a][hi] < 0)) { u[a][c] = 0; faces++; }
+        }
+      }
+    }
+    return faces;
+  }
+
   /** Equation 16 on the liquid cells beside moving objects; returns how many were pushed. */
   pushNormals(s: GridStore): number {
     if (!this.moving) return 0;

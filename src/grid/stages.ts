@@ -42,6 +42,7 @@ export const updateGrid: Stage = {
     applySolidVelocities(sim.store, sim.d);
     extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
     applySolidVelocities(sim.store, sim.d);
+    separateLeaving(sim);
     sim.keepStartVelocity();
   },
 };
@@ -128,7 +129,10 @@ export const viscosity: Stage = {
 /** §6, equation 16: liquid beside a moving object is pushed along its normal. */
 export const movingObjects: Stage = {
   name: 'objects',
-  run: (sim) => sim.count('pushedCells', sim.solids.pushNormals(sim.store)),
+  run(sim) {
+    sim.count('pushedCells', sim.solids.pushNormals(sim.store));
+    separateLeaving(sim, true);
+  },
 };
 
 /** Steps 3d and 3e: the pressure that makes u divergence free, applied. */
@@ -149,7 +153,24 @@ export const pressure: Stage = {
 export const extrapolation: Stage = { name: 'extrapolation', run: (sim) => extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals) };
 
 /** Step 3g. */
-export const solidVelocities: Stage = { name: 'solids', run: (sim) => applySolidVelocities(sim.store, sim.d) };
+export const solidVelocities: Stage = {
+  name: 'solids',
+  run(sim) {
+    applySolidVelocities(sim.store, sim.d);
+    separateLeaving(sim);
+  },
+};
+
+/**
+ * Where the liquid separates from objects, a face an object leaves the liquid through holds the
+ * liquid's velocity, not the object's (solids.ts separateLeaving): for the projection, and in the
+ * step's start and end velocities the surface is moved by.
+ */
+function separateLeaving(sim: GridSimulation, count = false): void {
+  if (!(sim.trailingFill > 0)) return;
+  const faces = sim.solids.separateLeaving(sim.store);
+  if (count) sim.count('separatedFaces', faces);
+}
 
 /**
  * Step 4: the tracker moves the surface through the step's mean velocity (GridSimulation.

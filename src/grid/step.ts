@@ -59,6 +59,8 @@ export class GridSimulation {
   readonly layers: number;
   /** φ of cells beyond the band, m. */
   readonly band: number;
+  /** The trailing fill's step (redistance.ts fillSolidPhi `trail`), m: h where liquid separates from objects, else 0 (also switches solids.ts separateLeaving on). */
+  readonly trailingFill: number;
   /** The liquid whose properties the grid uses, and its index in scene.materialNames. */
   readonly liquid: LiquidMaterial | null;
   readonly liquidIndex: number;
@@ -117,6 +119,8 @@ export class GridSimulation {
     this.nu = liquid.nu;
     // Under objects too where the liquid's weight, not its viscosity, moves a layer a cell thick.
     this.pressure.releaseObjects = separatesUnderObjects(liquid.nu, Math.hypot(gv[0], gv[1], gv[2]), this.d.h);
+    // And a body's cells take φ from the liquid they move away from as if it ended at them (redistance.ts fillSolidPhi), and do not draw it along (solids.ts separateLeaving).
+    this.trailingFill = this.pressure.releaseObjects && !g.smoke ? this.d.h : 0;
     this.viscosityModel = liquid.viscosityModel;
     this.variational = liquid.viscosityModel === 'variational' ? new VariationalViscosity() : null;
     this.temperatureLaw = liquid.temperatureLaw;

@@ -8,10 +8,10 @@
  * both the model and MEASURED. The absolute figures on every shipped scene are in BENCHMARKS.md
  * ("viscid info's frame cost against CPU time, per stage").
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
-import { calmPool, drapedFilmCells, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
+import { calmPool, drapedFilmCells, fallPieces, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
 import { loadScene } from '../../src/cli/load-scene.ts';
 import { parseScene, type Scene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -306,5 +306,131 @@ describe('info\'s cost model against the grid engine: a spout onto a spinning ro
     const still = spinner(shipped.bodies.map((b) => ({ ...(b as object), motion: { type: 'static' } })) as SceneInput['bodies']);
     expect(drapedFilmCells(still)).toBe(0);
     expect(drapedFilmCells(shipped)).toBeGreaterThan(0.3 * MEASURED.cells);
+  });
+});
+
+describe('info\'s cost model against the particle engine: a fall fast enough to split sub-timesteps', () => {
+  /**
+   * gel-fan's whole run on one thread (`npx tsx bench/run-cpu.ts scenes/gel-fan.json`, branch view27,
+   * 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"): 19.1 sub-timesteps a
+   * frame on average where the scene asks 9 (the step split on the speed of the gel the fan sheds
+   * into the sink: 18 from frame 5, 27 at frames 13–17), 268 s of CPU for 90 frames with 25 379
+   * liquid particles on average (the sink took 81 % by the end): 7 511 ms for each frame's
+   * particles at the largest count, 64 000. info said 4 604 ms (the sub-timesteps unsplit); 0.65 of
+   * the run's plain mean (2 978 ms) and 1.63 of its cost per particle. Recorded, not timed here.
+   */
+  const RUN = { subSteps: 19.1, substeps: 9, perParticleAtLargestMs: 7511 };
+
+  it('gel-fan: the split predicted from its fall into the sink, and info\'s figure per particle at the largest count, within 1.5× of the run measured', () => {
+    const { scene } = loadScene(new URL('../../scenes/gel-fan.json', import.meta.url).pathname);
+    const split = fallPieces(scene), measured = RUN.subSteps / RUN.substeps;
+    expect(split / measured).toBeGreaterThan(1 / 1.5);
+    expect(split / measured).toBeLessThan(1.5);
+    const info = predictFrameCost(scene).particle.seconds * 1000;
+    expect(RUN.perParticleAtLargestMs / info).toBeGreaterThan(1 / 1.5);
+    expect(RUN.perParticleAtLargestMs / info).toBeLessThan(1.5);
+  });
+
+  it('counts no split where the liquid lands on a static solid or falls too slowly (every other shipped scene)', () => {
+    const drop = (motion: string, sink: boolean) =>
+      parseScene({
+        fps: 30,
+        duration: 3,
+        materials: { gel: { kind: 'liquid', density: 1100, viscosity: { value: 20, unit: 'Pa.s' } }, fan: { kind: 'solid' } },
+        bodies: [
+          { material: 'fan', shape: { type: 'box', center: [0, 0, 0], size: [0.3, 0.02, 0.3] }, motion: motion === 'static' ? { type: 'static' } : { type: 'spin', axis: [0, 1, 0], center: [0, 0, 0], rate: 3 } },
+          { material: 'gel', shape: { type: 'box', center: [0, 0.2, 0], size: [0.1, 0.1, 0.1] } },
+        ],
+        ...(sink ? { sinks: [{ shape: { type: 'box', center: [0, -1, 0], size: [4, 1, 4] } }] } : {}),
+        particle: { radius: 0.002, substeps: 9, moves: 3 },
+      });
+    // On a static plate 15 cm down: 1.7 m/s, a split only in the fall's last 0.01 s.
+    expect(fallPieces(drop('static', true))).toBeLessThan(1.01);
+    // A spinning one holds nothing: the gel falls on into the sink, 0.65 m, at 3.6 m/s for the rest of the run.
+    expect(fallPieces(drop('spin', true))).toBeGreaterThan(2);
+    for (const name of readdirSync(new URL('../../scenes/', import.meta.url)).filter((f) => f.endsWith('.json') && f !== 'gel-fan.json')) {
+      const { scene } = loadScene(new URL(`../../scenes/${name}`, import.meta.url).pathname);
+      expect(fallPieces(scene), name).toBe(1);
+    }
+  });
+});
+
+describe('info\'s cost model against whole particle runs', () => {
+  /**
+   * Each run's CPU per liquid particle-frame times its largest liquid count, ms (the run's mean
+   * where the count holds; `npx tsx bench/run-cpu.ts scenes/SCENE.json --engine particle`, one
+   * thread, branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"):
+   * what info's figure, a frame at the largest count, stands for where liquid comes in late or a
+   * sink takes it. Recorded, not timed here.
+   */
+  const RUNS: [scene: string, ms: number][] = [
+    ['gel-fan', 7511],
+    ['cup-pour', 175],
+    ['jelly-block', 193],
+    ['jello-drop', 249],
+    ['honey-on-spinner', 59],
+    ['paint-drops', 225],
+    ['honey-drop', 297],
+  ];
+  const ratio = (name: string, ms: number) => {
+    const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
+    return ms / (predictFrameCost(scene).particle.seconds * 1000);
+  };
+
+  for (const [name, ms] of RUNS) {
+    it(`${name}: info's figure within 1.5× of the run measured`, () => {
+      expect(ratio(name, ms)).toBeGreaterThan(1 / 1.5);
+      expect(ratio(name, ms)).toBeLessThan(1.5);
+    });
+  }
+
+  // Not met: 68 ms a frame over its 30 (55 without the first frame's compilation) against 36. Its
+  // collapse (frames 1–14) splits sub-timesteps on the pressure's Courant number and takes 4× the
+  // pressure passes in water deeper than the stop rule's depth (since deep3), which the model
+  // leaves out (docs/decisions.md, "info's cost over whole runs"). When the model counts it, this
+  // test fails and becomes a plain one.
+  it.fails('gpu-dam-break: info\'s figure within 1.5× of the run measured (not met: 1.53 without the first frame)', () => {
+    expect(ratio('gpu-dam-break', 55)).toBeLessThan(1.5);
+  });
+
+  // Not met: 1 343 ms a frame over its 90 against 387 (the bench's window, frames 4–6, read 444).
+  // Its pool takes the deep rule's 12 pressure passes throughout, and its sub-timesteps split more
+  // and more as it rests (4 → 16 a frame: the filter's pressure split), which the model leaves out.
+  it.fails('floating-box: info\'s figure within 1.5× of the run measured (not met: 3.47)', () => {
+    expect(ratio('floating-box', 1343)).toBeLessThan(1.5);
+  });
+});
+
+describe('info\'s cost model against whole grid runs', () => {
+  /**
+   * Each run's mean CPU a frame, ms (`npx tsx bench/run-cpu.ts scenes/SCENE.json --engine grid`,
+   * branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"). Recorded,
+   * not timed here.
+   */
+  const RUNS: [scene: string, ms: number][] = [
+    ['floating-box', 9],
+    ['jello-drop', 26],
+    ['jelly-block', 185],
+    ['smoke-plume', 80],
+    ['honey-melt', 103],
+  ];
+  const ratio = (name: string, ms: number) => {
+    const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
+    return ms / (predictFrameCost(scene).grid.seconds * 1000);
+  };
+
+  for (const [name, ms] of RUNS) {
+    it(`${name}: info's figure within 1.5× of the run measured`, () => {
+      expect(ratio(name, ms)).toBeGreaterThan(1 / 1.5);
+      expect(ratio(name, ms)).toBeLessThan(1.5);
+    });
+  }
+
+  // Not met: 422 ms a frame over its 120 against 72. Until the cup tips (frames 1–35) 50–60 ms at
+  // 3–4 steps; once it pours, 10 steps a frame and the stored cells grow from 3 200 to 14 000 as
+  // the honey spreads over the floor in a film (500–660 ms a frame), which the model, predicting
+  // the honey as the compact body in its cup, leaves out.
+  it.fails('cup-pour: info\'s figure within 1.5× of the run measured (not met: 5.87)', () => {
+    expect(ratio('cup-pour', 422)).toBeLessThan(1.5);
   });
 });

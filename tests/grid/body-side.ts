@@ -9,6 +9,8 @@
  *   (10 × 20 × 20 cm, its bottom 20 cm up) at rest against its −x side: the paddle moves away.
  * - `lift`: a 30 × 5 × 30 cm plate lying on a 10 cm pool (its underside at the pool's surface)
  *   lifted 15 cm at 0.5 m/s (0 to 0.3 s) and held there: what it carries up with it.
+ * - `lift-slow`: the same plate lifted at 5 cm/s for the whole second (5 cm, two 2.5 cm cells): the
+ *   water it carries up out of the cells it leaves.
  * - `bridge`: a static 30 × 5 × 30 cm plate with its underside at 25 cm over a 10 cm pool, and a
  *   10 × 15 × 10 cm column of water at rest standing on the pool up to the plate's underside.
  * `boundary`: the box's walls (slip or noslip); `liquid`: the material (default water).
@@ -33,6 +35,9 @@ export function bodySideScene(kind: string, h = 0.025, boundary = 'slip', liquid
   } else if (kind === 'lift') {
     bodies.push({ name: 'pool', material: 'liquid', shape: { type: 'box', center: [L / 2, 0.05, L / 2], size: [L, 0.1, L] } });
     bodies.push({ name: 'plate', material: 'steel', shape: { type: 'box', center: [L / 2, 0.125, L / 2], size: [0.3, 0.05, 0.3] }, motion: { type: 'keyframes', keys: [{ time: 0, translate: [0, 0, 0] }, { time: 0.3, translate: [0, 0.15, 0] }] } });
+  } else if (kind === 'lift-slow') {
+    bodies.push({ name: 'pool', material: 'liquid', shape: { type: 'box', center: [L / 2, 0.05, L / 2], size: [L, 0.1, L] } });
+    bodies.push({ name: 'plate', material: 'steel', shape: { type: 'box', center: [L / 2, 0.125, L / 2], size: [0.3, 0.05, 0.3] }, motion: { type: 'keyframes', keys: [{ time: 0, translate: [0, 0, 0] }, { time: 1, translate: [0, 0.05, 0] }] } });
   } else if (kind === 'bridge') {
     bodies.push({ name: 'pool', material: 'liquid', shape: { type: 'box', center: [L / 2, 0.05, L / 2], size: [L, 0.1, L] } });
     bodies.push({ name: 'column', material: 'liquid', shape: { type: 'box', center: [L / 2, 0.175, L / 2], size: [0.1, 0.15, 0.1] } });

@@ -85,7 +85,7 @@ export class LevelSetTracker implements SurfaceTracker {
   /** Shifts φ so that the level set holds `target` m³ (levelset-volume.ts), by at most half a cell. */
   protected shiftTo(sim: GridSimulation, target: number): void {
     const shift = correctVolume(sim.store, sim.d.h, sim.band, target, 0.5 * sim.d.h);
-    fillSolidPhi(sim.store, sim.band);
+    fillSolidPhi(sim.store, sim.band, sim.trailingFill);
     sim.count('volumeShift', shift);
     if (Math.abs(shift) > 1e-4 * sim.d.h) this.surfaceMoved(sim, shift);
   }
@@ -95,7 +95,7 @@ export class LevelSetTracker implements SurfaceTracker {
 
   /** §10.5: φ back to a signed distance (fast marching), keeping the exact distances of new liquid. */
   redistance(sim: GridSimulation): void {
-    this.levelSet.redistance(sim.store, sim.d.h, sim.band, this.exactPhi ?? undefined);
+    this.levelSet.redistance(sim.store, sim.d.h, sim.band, this.exactPhi ?? undefined, sim.trailingFill);
     this.exactPhi = null;
   }
 
@@ -215,7 +215,7 @@ export class LevelSetTracker implements SurfaceTracker {
     sim.count('levelsetSubsteps', substeps);
     if (substeps >= MAX_TRANSPORT_SUBSTEPS) sim.count('levelsetSubstepCap', 1);
     this.openGaps(sim, dt);
-    fillSolidPhi(sim.store, sim.band);
+    fillSolidPhi(sim.store, sim.band, sim.trailingFill);
   }
 
   /**
@@ -326,7 +326,7 @@ export class LevelSetTracker implements SurfaceTracker {
     if (!changed) return;
     // φ in the solid cells follows (the volume's sub-cells beside a wall read it): else the liquid
     // taken beside a wall was counted as still there until the next fill, and then as lost.
-    fillSolidPhi(s, sim.band);
+    fillSolidPhi(s, sim.band, sim.trailingFill);
     this.expected -= before - levelSetVolume(s, h);
   }
 

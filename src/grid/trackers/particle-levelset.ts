@@ -231,7 +231,7 @@ export class ParticleLevelSet {
         keepSheets(s, this.sheet, -this.sheetDepth * h, h);
         if (this.countSheetVolume) sim.count('plsSheetVolume', levelSetVolume(s, h) - v0);
       }
-      fillSolidPhi(s, band);
+      fillSolidPhi(s, band, sim.trailingFill);
     }
     this.escaped = escaped;
     return escaped;
