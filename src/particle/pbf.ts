@@ -81,7 +81,9 @@ export const PBF_WARM_SHARE = 1;
 export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void): DensityResult {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
-  const pr = prepareSolve(ctx);
+  // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
+  // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
+  const pr = prepareSolve(ctx, false, false, L.acc);
   const { v } = pr, x = v.x, dx = v.dx, p = v.p, dens = v.dens, alpha = v.alpha;
   // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
   const last = v.res;
@@ -181,12 +183,12 @@ export function constrainSlots(ctx: StepContext, pr: Prepared, constrain: (ctx: 
  * last measure goes to the particles.
  */
 export function finish(ctx: StepContext, pr: Prepared, dt: number, moved: boolean): void {
-  const L = ctx.liquid, pos = L.pos, vel = L.vel, { n, order, x0, fix } = pr, x = pr.v.x, dens = pr.v.dens;
+  const L = ctx.liquid, pos = L.pos, vel = L.vel, { n, order, fix } = pr, x0 = pr.x0!, x = pr.v.x, dens = pr.v.dens;
   const invDt = 1 / dt;
   for (let a = 0; a < n; a++) {
-    const i = order[a], q = 3 * a;
+    const i = order[a], q = 3 * a, o = 3 * i;
     if (moved) {
-      let ux = (x[q] - x0[q] - fix[q]) * invDt, uy = (x[q + 1] - x0[q + 1] - fix[q + 1]) * invDt, uz = (x[q + 2] - x0[q + 2] - fix[q + 2]) * invDt;
+      let ux = (x[q] - x0[o] - fix[q]) * invDt, uy = (x[q + 1] - x0[o + 1] - fix[q + 1]) * invDt, uz = (x[q + 2] - x0[o + 2] - fix[q + 2]) * invDt;
       const f2 = fix[q] * fix[q] + fix[q + 1] * fix[q + 1] + fix[q + 2] * fix[q + 2];
       if (f2 > 0) {
         const un = (ux * fix[q] + uy * fix[q + 1] + uz * fix[q + 2]) / f2;

@@ -256,8 +256,12 @@ export interface Prepared {
   n: number;
   /** Slot a holds liquid particle order[a]. */
   order: Int32Array;
-  /** Slot positions at the start of the stage, what `constrain` moved (3 per slot). */
-  x0: Float64Array;
+  /**
+   * The particles' positions at the start of the stage, in particle order (3 a particle; PBF's:
+   * `starts` of prepareSolve), or null where the stage keeps none (the pressure stage).
+   */
+  x0: Float64Array | null;
+  /** What `constrain` moved (3 per slot). */
   fix: Float64Array;
   /** 3 f64 per slot to spare for a stage that does not use `fix` (the same memory). */
   spare: Float64Array;
@@ -283,7 +287,7 @@ export function solveState(ctx: StepContext): SolveState {
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -296,6 +300,11 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   if (!fromPairs && !reuse) dc.build(pos, n, false);
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
+  // Over the liquid cells (the pairs adhesion listed), slot a holds particle a (CellPairs.buildSorted):
+  // the slot positions are the particles' own, read in place (the pressure stage moves no particle
+  // until its last step, shiftPresent, which reads them before it adds to them). Over the density
+  // cells (PBF), whose passes move the slots, a copy.
+  const ownX = dc !== ctx.cells;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
   // capacities of the liquid and of the lists, so that a team's views stay the same from one call
@@ -307,7 +316,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
+  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -323,14 +332,16 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
-  let mem = first ? carveSlots(first, m, wm, im) : null!;
+  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
-    for (let a = 0; a < n; a++) {
-      const i = order[a];
-      x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
+    if (ownX) {
+      for (let a = 0; a < n; a++) {
+        const i = order[a];
+        x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
+      }
     }
-    mem.x0.set(x.subarray(0, 3 * n));
+    starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
   if (first) listRows(first);
@@ -397,10 +408,10 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
-  mem = carveSlots(whole, m, wm, im);
+  mem = carveSlots(whole, m, wm, im, ownX ? null : pos);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = st.boundarySlopes;
-  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
+  const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
   upperStarts(list.start, list.j, n, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
@@ -418,18 +429,19 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc, upperOnly },
   };
-  return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
+  return { v, n, order, x0: starts, fix, spare: fix, spare2: res, state: st };
 }
 
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
- * walls; im: for the inverse masses, 0 where all weigh the same), carved from the start of the
- * stage scratch `mem` (the same views on every call over the same buffer).
+ * walls; im: for the inverse masses, 0 where all weigh the same; `x`: the slot positions where the
+ * slots are the particles, else null and a copy), carved from the start of the stage scratch `mem`
+ * (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null) {
   return {
     buffer: mem.buffer,
-    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
+    x: x ?? mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
     alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m), acc: mem.f64(m),
     nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),

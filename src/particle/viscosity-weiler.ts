@@ -118,7 +118,11 @@ export class ImplicitViscosityState {
   coefRoom = 0;
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
-  /** Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0; on shared memory for a team. */
+  /**
+   * Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0:
+   * a view of LiquidParticles.scalar, whose Σk only the exchange viscosity reads (on shared memory
+   * with a team, as the liquid's arrays are).
+   */
   vol = new Float64Array(0);
   /**
    * Per object slot: velocity, γ · friction; the slot positions on shared memory for a team (on one
@@ -212,7 +216,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // One thread: half rows, each pair once (its e_ij as a 16-bit code, viscosity-weiler-coef.ts); a team: the same half rows
   // and the cross rows between the threads' ranges, listed by the team (viscosity-weiler-team-rows.ts).
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
-  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
+  // In LiquidParticles.scalar: its Σk (adhesion's) is read by the exchange viscosity alone.
+  st.vol = L.scalar;
   if (ctx.shared && !isSharedArray(st.coefDec)) st.coefDec = allocFloat64(32, true);
   volumeRatios(L.density, n, st.vol);
   const nb = listBoundary(ctx, st, n);
