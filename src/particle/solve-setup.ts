@@ -26,18 +26,11 @@ import { listBoundaryRows } from './solve-boundary-rows.ts';
 const NO_CELLS = new Int32Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
-/** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
+/** What the solves keep between calls: γ of every object particle, n0, the neighbour rows. */
 export class SolveState {
   gamma: Float64Array = new Float64Array(0);
-  gammaSlot: Float64Array = new Float64Array(0);
   /** The object slot positions on shared memory, with a thread team (the solve's job reads them on every pass). */
   oposShared: Float64Array = new Float64Array(0);
-  /**
-   * The kernel slope of each boundary entry (SolveView.bg), kept here rather than in the stage
-   * scratch, whose request is sized by capacities that stay put while the boundary rows grow
-   * entry by entry (StepContext.stageScratch `exact`).
-   */
-  boundarySlopes: Float32Array = new Float32Array(0);
   /** One word a thread: the pressure stage's per-slot phases report to it (pressure-job.ts StageSlots). */
   stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
@@ -392,9 +385,6 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 
   bl.reset(n);
   if (O.count > 0) {
-    if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
-    const oorder = ctx.objectCells.grid.order;
-    for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
     listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
@@ -403,14 +393,17 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   }
 
   const kn = list.j.length, bn = bl.j.length;
-  const whole = ctx.stageScratch(slotBytes + 4 * kn + 16, ctx.shared, true);
-  if (st.boundarySlopes.length < bn || (ctx.shared && !isShared(st.boundarySlopes))) st.boundarySlopes = allocFloat32(bn, ctx.shared);
+  // The slopes (kg, bg: each measure writes them) and the object slots' volumes after the slot arrays.
+  const no = O.count;
+  const whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
   mem = carveSlots(whole, m, wm, im, ownX ? null : pos);
   if (moved) copyPositions();
-  const kg = whole.f32(kn), bg = st.boundarySlopes;
+  const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no);
+  const oorder = ctx.objectCells.grid.order, gamma = st.gamma;
+  for (let s = 0; s < no; s++) gammaSlot[s] = gamma[oorder[s]];
   const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
   upperStarts(list.start, list.j, n, mid);
 
@@ -425,7 +418,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     opos = st.oposShared;
   }
   const v: SolveView = {
-    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc, upperOnly },
   };
