@@ -83,7 +83,8 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   if (n === 0) return { passes: 0, error: 0 };
   // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
   // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
-  const pr = prepareSolve(ctx, false, false, L.acc);
+  // v.res, which no phase of PBF reads, in LiquidParticles.scalar (finish writes ρ there).
+  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar);
   const { v } = pr, x = v.x, dx = v.dx, p = v.p, dens = v.dens, alpha = v.alpha;
   // The last pass's pressure increment δ per slot (v.res: the pressure stage's, free here).
   const last = v.res;

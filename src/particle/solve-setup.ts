@@ -279,8 +279,13 @@ export function solveState(ctx: StepContext): SolveState {
  * particles have not moved since the last call (the second pressure solve of a sub-timestep,
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
+ * `starts`: where to keep the particles' positions at the start (3 a particle, particle order;
+ * PBF's, in memory the stage knows to be free), else none are kept; `resIn`: memory of n f64 free
+ * during the stage to take v.res's place, else it is carved from the stage scratch.
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null): Prepared {
+export function prepareSolve(
+  ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null,
+): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -309,7 +314,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
+  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -325,7 +330,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
-  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos) : null!;
+  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
     if (ownX) {
@@ -399,7 +404,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
-  mem = carveSlots(whole, m, wm, im, ownX ? null : pos);
+  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no);
   const oorder = ctx.objectCells.grid.order, gamma = st.gamma;
@@ -428,15 +433,16 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
  * walls; im: for the inverse masses, 0 where all weigh the same; `x`: the slot positions where the
- * slots are the particles, else null and a copy), carved from the start of the stage scratch `mem`
- * (the same views on every call over the same buffer).
+ * slots are the particles, else null and a copy; `res`: memory of the stage's own for v.res, else
+ * null), carved from the start of the stage scratch `mem` (the same views on every call over the
+ * same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null) {
   return {
     buffer: mem.buffer,
     x: x ?? mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m), acc: mem.f64(m),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: res ?? mem.f64(m), acc: mem.f64(m),
     nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
   };
 }
