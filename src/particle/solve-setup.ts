@@ -23,7 +23,7 @@ import { solveJob } from './pressure-job.ts';
 import { upperStarts } from './pressure-half.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
-const NO_CELLS = new Int32Array(0);
+const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 /** What the solves keep between calls: γ of every object particle, n0, the neighbour rows. */
@@ -354,10 +354,13 @@ export function prepareSolve(
     if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
+    // The cells' boxes (CellPairs.box, 6 f64 a cell), read by the listings here alone, in the room
+    // of `first` after the slot arrays; let go after the boundary rows (below).
+    dc.box = first.f64(6 * nc);
     dc.updateBoxes(mem.x);
     // (The row cells once took nc + 1 + 27 nc words of `first` here: the request above keeps them, as
-    // a smaller one moves the stage buffer's later requests (see above); rowsFromHalf's cursor, n
-    // words, is taken from it below.)
+    // a smaller one moves the stage buffer's later requests (see above); the boxes, rowsFromHalf's
+    // cursor (n words) and the half rows are taken from it.)
     const job = ctx.runner.bind(solveListJob), ja = job.a, js = job.s, dense = dc.denseBlock();
     ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.box = dc.box;
     ja.ci = g.cellI; ja.cj = g.cellJ; ja.ck = g.cellK; ja.block = dense ? dense.block : NO_CELLS;
@@ -395,6 +398,8 @@ export function prepareSolve(
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
+  // The density cells hold no view of the stage buffer past the listing.
+  if (dc !== ctx.cells) dc.box = NO_BOX;
   }
 
   const kn = list.j.length, bn = bl.j.length;
