@@ -48,7 +48,6 @@ import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weil
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
-import { grownRows } from './liquid.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
 
