@@ -249,10 +249,7 @@ export interface Prepared {
   n: number;
   /** Slot a holds liquid particle order[a]. */
   order: Int32Array;
-  /**
-   * The particles' positions at the start of the stage, in particle order (3 a particle; PBF's:
-   * `starts` of prepareSolve), or null where the stage keeps none (the pressure stage).
-   */
+  /** The particles' positions at the start, in particle order (3 a particle: prepareSolve's `starts`), or null: none kept. */
   x0: Float64Array | null;
   /** What `constrain` moved (3 per slot). */
   fix: Float64Array;
@@ -279,13 +276,10 @@ export function solveState(ctx: StepContext): SolveState {
  * particles have not moved since the last call (the second pressure solve of a sub-timestep,
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
- * `starts`: where to keep the particles' positions at the start (3 a particle, particle order;
- * PBF's, in memory the stage knows to be free), else none are kept; `resIn`: memory of n f64 free
- * during the stage to take v.res's place, else it is carved from the stage scratch.
+ * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
+ * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res.
  */
-export function prepareSolve(
-  ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null,
-): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -298,10 +292,8 @@ export function prepareSolve(
   if (!fromPairs && !reuse) dc.build(pos, n, false);
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
-  // Over the liquid cells (the pairs adhesion listed), slot a holds particle a (CellPairs.buildSorted):
-  // the slot positions are the particles' own, read in place (the pressure stage moves no particle
-  // until its last step, shiftPresent, which reads them before it adds to them). Over the density
-  // cells (PBF), whose passes move the slots, a copy.
+  // Over the liquid cells slot a is particle a (CellPairs.buildSorted): the positions are read in place (the
+  // pressure stage moves none before shiftPresent has read them); over the density cells (PBF's passes move the slots), a copy.
   const ownX = dc !== ctx.cells;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
@@ -333,11 +325,9 @@ export function prepareSolve(
   let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
-    if (ownX) {
-      for (let a = 0; a < n; a++) {
-        const i = order[a];
-        x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
-      }
+    for (let a = 0; ownX && a < n; a++) {
+      const i = order[a];
+      x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
     }
     starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
@@ -354,8 +344,7 @@ export function prepareSolve(
     if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
-    // The cells' boxes (CellPairs.box, 6 f64 a cell), read by the listings here alone, in the room
-    // of `first` after the slot arrays; let go after the boundary rows (below).
+    // The cells' boxes (6 f64 a cell), read by the listings here alone, lent room in `first` until the boundary rows are listed.
     dc.box = first.f64(6 * nc);
     dc.updateBoxes(mem.x);
     // (The row cells once took nc + 1 + 27 nc words of `first` here: the request above keeps them, as
@@ -398,22 +387,19 @@ export function prepareSolve(
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
-  // The density cells hold no view of the stage buffer past the listing.
-  if (dc !== ctx.cells) dc.box = NO_BOX;
+  if (dc !== ctx.cells) dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
   const kn = list.j.length, bn = bl.j.length;
   // The slopes (kg, bg: each measure writes them) and the object slots' volumes after the slot arrays.
-  const no = O.count;
-  const whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
+  const no = O.count, whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
   mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn);
   if (moved) copyPositions();
-  const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no);
-  const oorder = ctx.objectCells.grid.order, gamma = st.gamma;
-  for (let s = 0; s < no; s++) gammaSlot[s] = gamma[oorder[s]];
+  const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
+  for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
   const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
   upperStarts(list.start, list.j, n, mid);
 
@@ -437,10 +423,9 @@ export function prepareSolve(
 
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
- * walls; im: for the inverse masses, 0 where all weigh the same; `x`: the slot positions where the
- * slots are the particles, else null and a copy; `res`: memory of the stage's own for v.res, else
- * null), carved from the start of the stage scratch `mem` (the same views on every call over the
- * same buffer).
+ * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`: the slot positions and
+ * v.res where the stage has them elsewhere, else null), carved from the start of the stage scratch
+ * `mem` (the same views on every call over the same buffer).
  */
 function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null) {
   return {
