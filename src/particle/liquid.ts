@@ -4,8 +4,12 @@
  *
  * Fields with more than one use in a sub-timestep:
  *   acc     — the adhesion acceleration, from the adhesion stage through the moves to density
- *             correction (which reads it as the body force the correction holds up);
- *   scalar  — Σk of the viscosity weights, then the density ρ of density correction.
+ *             correction (which reads it as the body force the correction holds up); with "pbf",
+ *             the free-flight offset through the moves (ballistic.ts), then PBF's positions at
+ *             its start (pbf.ts); scratch of the sort before the adhesion stage writes it;
+ *   scalar  — Σk of the viscosity weights (read by the exchange viscosity alone), the implicit
+ *             viscosity's volume ratios within its call, the second pressure solve's floor
+ *             within its call (pressure.ts), then the density ρ of density correction.
  *
  * What a stage of its own keeps per particle (a liquid's fractions, a temperature) is a channel
  * (channels.ts) that the stage registers here with `addChannel`: sorted, compacted and filled with

@@ -155,9 +155,10 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
 function finishRange(x: PbfStepArgs, from: number, to: number): void {
   const { order, pos, vel, x: xs, x0, fix, dens, density, scalar } = x.a, moved = x.s.moved === 1, invDt = x.s.invDt;
   for (let a = from; a < to; a++) {
-    const i = order[a], q = 3 * a;
+    const i = order[a], q = 3 * a, o = 3 * i;
     if (moved) {
-      let ux = (xs[q] - x0[q] - fix[q]) * invDt, uy = (xs[q + 1] - x0[q + 1] - fix[q + 1]) * invDt, uz = (xs[q + 2] - x0[q + 2] - fix[q + 2]) * invDt;
+      // x0: the positions at the start in particle order (prepareSolve's `starts`).
+      let ux = (xs[q] - x0[o] - fix[q]) * invDt, uy = (xs[q + 1] - x0[o + 1] - fix[q + 1]) * invDt, uz = (xs[q + 2] - x0[o + 2] - fix[q + 2]) * invDt;
       const f2 = fix[q] * fix[q] + fix[q + 1] * fix[q + 1] + fix[q + 2] * fix[q + 2];
       if (f2 > 0) {
         const un = (ux * fix[q] + uy * fix[q + 1] + uz * fix[q + 2]) / f2;

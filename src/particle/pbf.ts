@@ -87,13 +87,16 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   takeSolveShare(ctx);
-  const pr = prepareSolve(ctx);
+  // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
+  // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
+  // v.res, which holds the last pass's increment (pbf-job.ts), in LiquidParticles.scalar (finish writes ρ there after the last pass).
+  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar);
   const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const state = pr.state, free = ctx.freeBodies;
   if (pbfOut.length < OUT_WORDS || (ctx.shared && !isShared(pbfOut))) pbfOut = allocFloat64(OUT_WORDS, ctx.shared);
   const slots: PbfSlots = {
-    order: pr.order, near: L.nearObject, lam: L.lambda, vel: L.vel, pos: L.pos, density: L.density, scalar: L.scalar, x0: pr.x0, fix: pr.fix, out: pbfOut,
+    order: pr.order, near: L.nearObject, lam: L.lambda, vel: L.vel, pos: L.pos, density: L.density, scalar: L.scalar, x0: pr.x0!, fix: pr.fix, out: pbfOut,
   };
   // A free body's reaction reads a pass's displacement before the positions move (split: the run
   // ends after the displacement, and the calling thread moves them).

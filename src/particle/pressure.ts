@@ -227,9 +227,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const pr = prepareSolve(ctx, again, filtered);
   const { v, order, spare: u, state } = pr, p = v.p, dx = v.dx;
   // The second solve's least pressure per slot (pressure-kernels.ts SolveView.floor): minus the first
-  // one's next to a body (SOURCE fills it), in the room of the slot positions at the start (x0),
-  // which the pressure stage does not read.
-  v.floor = again ? pr.x0 : null;
+  // one's next to a body (SOURCE fills it), in LiquidParticles.scalar, which nothing reads once
+  // viscosity is over (its Σk is the exchange viscosity's) until density correction writes it.
+  v.floor = again ? L.scalar : null;
   // The first solve of a run has no warm start: it may take COLD times as many passes (a run
   // resumed from a checkpoint past frame 0 has its pressures back).
   // The second solve starts from the first one's pressure on the same rows: half the passes.

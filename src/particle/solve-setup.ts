@@ -14,7 +14,7 @@ import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
-import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
@@ -23,21 +23,14 @@ import { solveJob } from './pressure-job.ts';
 import { upperStarts } from './pressure-half.ts';
 import { listBoundaryRows } from './solve-boundary-rows.ts';
 
-const NO_CELLS = new Int32Array(0);
+const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
-/** What the solves keep between calls: γ of every object particle (and by object slot), n0, the neighbour rows. */
+/** What the solves keep between calls: γ of every object particle, n0, the neighbour rows. */
 export class SolveState {
   gamma: Float64Array = new Float64Array(0);
-  gammaSlot: Float64Array = new Float64Array(0);
   /** The object slot positions on shared memory, with a thread team (the solve's job reads them on every pass). */
   oposShared: Float64Array = new Float64Array(0);
-  /**
-   * The kernel slope of each boundary entry (SolveView.bg), kept here rather than in the stage
-   * scratch, whose request is sized by capacities that stay put while the boundary rows grow
-   * entry by entry (StepContext.stageScratch `exact`).
-   */
-  boundarySlopes: Float32Array = new Float32Array(0);
   /** One word a thread: the pressure stage's per-slot phases report to it (pressure-job.ts StageSlots). */
   stageFlags: Int32Array = new Int32Array(0);
   /** Object displacements δt · v by object slot (moving bodies; pressure.ts). */
@@ -256,8 +249,9 @@ export interface Prepared {
   n: number;
   /** Slot a holds liquid particle order[a]. */
   order: Int32Array;
-  /** Slot positions at the start of the stage, what `constrain` moved (3 per slot). */
-  x0: Float64Array;
+  /** The particles' positions at the start, in particle order (3 a particle: prepareSolve's `starts`), or null: none kept. */
+  x0: Float64Array | null;
+  /** What `constrain` moved (3 per slot). */
   fix: Float64Array;
   /** 3 f64 per slot to spare for a stage that does not use `fix` (the same memory). */
   spare: Float64Array;
@@ -282,8 +276,10 @@ export function solveState(ctx: StepContext): SolveState {
  * particles have not moved since the last call (the second pressure solve of a sub-timestep,
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
+ * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
+ * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res.
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -296,6 +292,9 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   if (!fromPairs && !reuse) dc.build(pos, n, false);
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
+  // Over the liquid cells slot a is particle a (CellPairs.buildSorted): the positions are read in place (the
+  // pressure stage moves none before shiftPresent has read them); over the density cells (PBF's passes move the slots), a copy.
+  const ownX = dc !== ctx.cells;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
   // capacities of the liquid and of the lists, so that a team's views stay the same from one call
@@ -307,7 +306,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * 4 * m + 3 * wm + 5 * m + im) + 2 * 4 * m + m + 512;
+  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + 2 * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -323,14 +322,14 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
-  let mem = first ? carveSlots(first, m, wm, im) : null!;
+  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
-    for (let a = 0; a < n; a++) {
+    for (let a = 0; ownX && a < n; a++) {
       const i = order[a];
       x[3 * a] = pos[3 * i]; x[3 * a + 1] = pos[3 * i + 1]; x[3 * a + 2] = pos[3 * i + 2];
     }
-    mem.x0.set(x.subarray(0, 3 * n));
+    starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
   if (first) listRows(first);
@@ -345,10 +344,12 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
     if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
+    // The cells' boxes (6 f64 a cell), read by the listings here alone, lent room in `first` until the boundary rows are listed.
+    dc.box = first.f64(6 * nc);
     dc.updateBoxes(mem.x);
     // (The row cells once took nc + 1 + 27 nc words of `first` here: the request above keeps them, as
-    // a smaller one moves the stage buffer's later requests (see above); rowsFromHalf's cursor, n
-    // words, is taken from it below.)
+    // a smaller one moves the stage buffer's later requests (see above); the boxes, rowsFromHalf's
+    // cursor (n words) and the half rows are taken from it.)
     const job = ctx.runner.bind(solveListJob), ja = job.a, js = job.s, dense = dc.denseBlock();
     ja.x = mem.x; ja.start = g.start; ja.count = g.count; ja.box = dc.box;
     ja.ci = g.cellI; ja.cj = g.cellJ; ja.ck = g.cellK; ja.block = dense ? dense.block : NO_CELLS;
@@ -381,26 +382,25 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
 
   bl.reset(n);
   if (O.count > 0) {
-    if (st.gammaSlot.length < O.count || (ctx.shared && !isShared(st.gammaSlot))) st.gammaSlot = allocFloat64(O.count, ctx.shared);
-    const oorder = ctx.objectCells.grid.order;
-    for (let s = 0; s < O.count; s++) st.gammaSlot[s] = st.gamma[oorder[s]];
     listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
+  if (dc !== ctx.cells) dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
   const kn = list.j.length, bn = bl.j.length;
-  const whole = ctx.stageScratch(slotBytes + 4 * kn + 16, ctx.shared, true);
-  if (st.boundarySlopes.length < bn || (ctx.shared && !isShared(st.boundarySlopes))) st.boundarySlopes = allocFloat32(bn, ctx.shared);
+  // The slopes (kg, bg: each measure writes them) and the object slots' volumes after the slot arrays.
+  const no = O.count, whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
-  mem = carveSlots(whole, m, wm, im);
+  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn);
   if (moved) copyPositions();
-  const kg = whole.f32(kn), bg = st.boundarySlopes;
-  const { x, x0, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
+  const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
+  for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
+  const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
   upperStarts(list.start, list.j, n, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
@@ -414,24 +414,25 @@ export function prepareSolve(ctx: StepContext, again = false, full = false): Pre
     opos = st.oposShared;
   }
   const v: SolveView = {
-    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: st.gammaSlot, invMass, uniform,
+    x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
     eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc, upperOnly },
   };
-  return { v, n, order, x0, fix, spare: fix, spare2: res, state: st };
+  return { v, n, order, x0: starts, fix, spare: fix, spare2: res, state: st };
 }
 
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
- * walls; im: for the inverse masses, 0 where all weigh the same), carved from the start of the
- * stage scratch `mem` (the same views on every call over the same buffer).
+ * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`: the slot positions and
+ * v.res where the stage has them elsewhere, else null), carved from the start of the stage scratch
+ * `mem` (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number, im: number) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null) {
   return {
     buffer: mem.buffer,
-    x: mem.f64(3 * m), x0: mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
+    x: x ?? mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
-    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: mem.f64(m), acc: mem.f64(m),
+    alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: res ?? mem.f64(m), acc: mem.f64(m),
     nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
   };
 }

@@ -49,13 +49,13 @@ import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weil
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
-import { grownRows } from './liquid.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
 const NO_VECTOR = new Float64Array(0);
+const NO_COEFS = new Float32Array(0);
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -119,7 +119,11 @@ export class ImplicitViscosityState {
   coefRoom = 0;
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
-  /** Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0; on shared memory for a team. */
+  /**
+   * Each particle's volume ratio q (viscosity-weiler-volumes.ts), filled once a solve from ρ/ρ0:
+   * a view of LiquidParticles.scalar, whose Σk only the exchange viscosity reads (on shared memory
+   * with a team, as the liquid's arrays are).
+   */
   vol = new Float64Array(0);
   /**
    * Per object slot: velocity, γ · friction; the slot positions on shared memory for a team (on one
@@ -130,8 +134,9 @@ export class ImplicitViscosityState {
   opos = new Float64Array(0);
   /**
    * Each boundary entry's coefficient (single precision), written by the solve's set-up: here
-   * rather than in the stage scratch, whose request is sized by capacities that stay put while
-   * the boundary rows grow entry by entry as the liquid spreads over a body (StepContext.stageScratch).
+   * where the stage buffer has no room for them beyond the viscosity's request (applyImplicitViscosity),
+   * not in the request, which is sized by capacities that stay put while the boundary rows grow
+   * entry by entry as the liquid spreads over a body (StepContext.stageScratch).
    */
   bcoef = new Float32Array(0);
   /** Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h; per material ρ. */
@@ -215,7 +220,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // One thread: half rows, each pair once (its e_ij as a 16-bit code, viscosity-weiler-coef.ts); a team: the same half rows
   // and the cross rows between the threads' ranges, listed by the team (viscosity-weiler-team-rows.ts).
   const half = T === 1 && !teamWork.teamRowsOnOneThread;
-  if (st.vol.length < n || (ctx.shared && !isSharedArray(st.vol))) st.vol = allocFloat64(grownRows(n, st.vol.length), ctx.shared);
+  // In LiquidParticles.scalar: its Σk (adhesion's) is read by the exchange viscosity alone.
+  st.vol = L.scalar;
   if (ctx.shared && !isSharedArray(st.coefDec)) st.coefDec = allocFloat64(32, true);
   volumeRatios(L.density, n, st.vol);
   const nb = listBoundary(ctx, st, n);
@@ -230,8 +236,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const cn = st.coefRoom, bn = st.boundary.j.length;
   // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
   const vectors = T > 1 ? 5 : 4;
-  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 9 * m + 2 * cn + 64, ctx.shared, true);
-  if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
+  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
   const u = T > 1 ? mem.f64(3 * m) : NO_VECTOR;
   // The object slots' velocities and weights are read by the set-up alone (the object terms' share
@@ -244,11 +249,28 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
     st.ovel = allocFloat64(3 * nb, ctx.shared);
   }
   const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
-  const pinv = mem.f32(6 * m), onrm = mem.f32(3 * m), coef = mem.u16(cn), bcoef = st.bcoef;
+  const pinv = mem.f32(6 * m), coef = mem.u16(cn);
+  // The boundary entries' coefficients in the buffer's room beyond the request where a larger
+  // request of another stage left it (a team's, whose pressure stage and PBF ask more), else in the
+  // state: the boundary rows grow entry by entry as the liquid spreads over a body, and an exact
+  // request sized by them would grow the buffer with them (StepContext.stageScratch).
+  let bcoef: Float32Array;
+  if (mem.rest() >= 4 * bn + 8) {
+    bcoef = mem.f32(bn);
+    st.bcoef = NO_COEFS;
+  } else {
+    if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
+    bcoef = st.bcoef;
+  }
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
+  // The warm start first: the body normals (onrm, 3 a particle) take the warm-start channel's
+  // memory from here until keepChange writes it again (the set-up writes every particle's normal,
+  // bodyReaction reads them before keepChange); before the set-up, √q of each particle for the
+  // rows' codes.
+  warmStart(st.change.array, L.vel, x, n);
+  const onrm = st.change.array;
   let rows: RowLayout = ctx.cells.pairs;
-  // onrm is free until the set-up writes the normals: √q of each particle for the rows' codes.
   if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
   else {
     countTeamRows(ctx, st, st.teamRows, n, coef, onrm);
@@ -257,7 +279,6 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const nw = wallTable(ctx, st);
   listGhosts(ctx, st, n, nw, true, rows);
   coverWalls(ctx, st, n, nw);
-  warmStart(st.change.array, L.vel, x, n);
 
   const a = job.a;
   a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
