@@ -78,6 +78,7 @@ export class GpuParticleRun {
     }
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
+    ctx.stillWater = this.gpu.maxima.still;
     this.mirror.particlesMoved();
     return stats;
   }

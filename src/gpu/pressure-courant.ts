@@ -66,6 +66,8 @@ export interface SlotMaxima {
   pressure: number;
   /** The same among the slots the filter damps (a filtered liquid, not next to a body). */
   filtered: number;
+  /** Those slots are near rest (pressure.ts stillWater, from their largest speed): the solves take the deep-water stop. */
+  still: boolean;
 }
 
 /**

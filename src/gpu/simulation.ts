@@ -54,7 +54,7 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
-import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stopTolerance } from '../particle/pressure.ts';
+import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stillWater, stopTolerance } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
@@ -126,7 +126,7 @@ export class GpuParticleSimulation {
   private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
   private readonly filter: LiquidFilter;
-  private readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0 };
+  /** The last sub-timestep's (its `still` the run's state, seeded from and copied to the host's: mirror.ts). */ readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0, still: false };
 
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
@@ -142,7 +142,7 @@ export class GpuParticleSimulation {
     this.time = ctx.time;
     this.count = n;
     this.nextId = n;
-    this.host = ctx;
+    this.host = ctx; this.maxima.still = ctx.stillWater;
     this.sources = GpuSources.of(device, scene, ctx, cpu.emitters.state());
     this.capacity = n + (this.sources?.spare ?? 0);
     this.r = ctx.r;
@@ -248,8 +248,8 @@ export class GpuParticleSimulation {
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    const m = new Float32Array(await readBuffer(this.device, this.stats, 12)), out = this.maxima;
-    out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2];
+    const m = new Float32Array(await readBuffer(this.device, this.stats, 16)), out = this.maxima;
+    out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2]; out.still = stillWater(out.still, m[3], m[2]);
     return out;
   }
 
@@ -306,8 +306,8 @@ export class GpuParticleSimulation {
     if (G) d.queue.writeBuffer(G.bodies, TRAVEL_OFFSET, nearTravel(this.host, dt, this.travel));
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance).
-    const cold = !this.warm && this.frame === 0, tolerance = stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered);
+    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid near rest: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance, stillWater).
+    const cold = !this.warm && this.frame === 0, tolerance = this.maxima.still ? stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered) : PRESSURE_TOLERANCE;
     const deep = !cold && tolerance < PRESSURE_TOLERANCE ? DEEP_PASSES : 1, pressurePasses = P.pressureIterations * (cold ? COLD : deep);
     const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold, tolerance);
     const n = this.count, Src = this.sources;

@@ -11,16 +11,21 @@ import { PBF_RELAX, PBF_SPECTRAL_RADIUS, PBF_WARM_SHARE } from '../particle/pbf.
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
 // into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
-// orders as its bits; P.liq[l].z the liquid's filter strength, written before). Run again after
-// the sub-timestep's sort where there are bodies: the near flag's travel (guard-wgsl.ts markNear).
+// orders as its bits; P.liq[l].z the liquid's filter strength, written before), and their largest
+// speed into stats[3] (pressure.ts stillWater; the solves' and density correction's pass counter,
+// which each zeroes before it counts). Run again after the sub-timestep's sort where there are
+// bodies: the near flag's travel (guard-wgsl.ts markNear).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  atomicMax(&stats[0], bitcast<u32>(length(vel[a].xyz)));
+  let s = bitcast<u32>(length(vel[a].xyz));
+  atomicMax(&stats[0], s);
+  let filtered = P.liq[liquidOf(a)].z > 0.0 && !nearObject(a);
+  if (filtered) { atomicMax(&stats[3], s); }
   let lam = vel[a].w;
   if (lam > 0.0) {
     atomicMax(&stats[1], bitcast<u32>(lam));
-    if (P.liq[liquidOf(a)].z > 0.0 && !nearObject(a)) { atomicMax(&stats[2], bitcast<u32>(lam)); }
+    if (filtered) { atomicMax(&stats[2], bitcast<u32>(lam)); }
   }
 }
 

@@ -152,6 +152,8 @@ export class StepContext {
   counters: Record<string, number> = {};
   /** Mean |ρ − ρ0| / ρ0 after the last density correction. */
   densityError = 0;
+  /** The filtered liquid is near rest: the pressure solves take the deep-water stop (pressure.ts stillWater; in the checkpoint). */
+  stillWater = false;
 
   constructor(scene: Scene) {
     this.scene = scene;

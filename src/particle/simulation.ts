@@ -99,6 +99,8 @@ export class ParticleSimulation implements Simulation {
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
       ctx.densityError = r.finite('densityError');
+      // A checkpoint from before the still-water state: moving (it is found again at the first solve).
+      if (r.has('stillWater')) ctx.stillWater = r.index('stillWater', 0, 1) === 1;
     } else {
       this.emitters.apply(this.ctx, 0, 0);
       this.ctx.liquid.density.fill(1);
@@ -244,6 +246,7 @@ export class ParticleSimulation implements Simulation {
       .scalar('time', ctx.time)
       .scalar('count', n)
       .scalar('densityError', ctx.densityError)
+      .scalar('stillWater', ctx.stillWater ? 1 : 0)
       .array('pos', L.pos.slice(0, 3 * n))
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))
