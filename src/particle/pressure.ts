@@ -9,8 +9,8 @@
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
- * 0.02 % (less in deep water-like liquid, where they may take DEEP_PASSES times as many:
- * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
+ * 0.02 % (less in deep water-like liquid near rest, where they may take DEEP_PASSES times as many:
+ * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth; stillWater) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
  * times as many, to a tenth of that residual: COLD; the second solve of a sub-timestep, below, half
  * as many, rounded up). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
  * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
@@ -229,7 +229,7 @@ export function filteredSpeed(ctx: StepContext, dt: number): number {
  * reads η ≤ REST_BOUNCE √(g/h) δt. Liquids viscous enough to damp the particle scale themselves
  * (honey) are not filtered and keep PRESSURE_TOLERANCE: their viscosity damps the column's mode
  * (docs/decisions.md "A deep honey pool at rest"). Where it is less, the solves may take DEEP_PASSES
- * times their passes.
+ * times their passes. Applied only while the filtered liquid is near rest (stillWater).
  */
 export function depthTolerance(ctx: StepContext, dt: number, pressure: number): number {
   const [gx, gy, gz] = ctx.scene.gravity;
