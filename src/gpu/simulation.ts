@@ -54,7 +54,7 @@ import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
 import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
-import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stillWater, stopTolerance } from '../particle/pressure.ts';
+import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stopTolerance } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
@@ -71,7 +71,7 @@ import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
 import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
-import { LiquidFilter, pressurePieces, type SlotMaxima } from './pressure-courant.ts';
+import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts';
 
 export type { GpuParticles } from './read-back.ts'; export { UnportedSceneError } from './refuse.ts';
 
@@ -248,9 +248,7 @@ export class GpuParticleSimulation {
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    const m = new Float32Array(await readBuffer(this.device, this.stats, 16)), out = this.maxima;
-    out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2]; out.still = stillWater(out.still, m[3], m[2]);
-    return out;
+    return readMaxima(this.maxima, new Float32Array(await readBuffer(this.device, this.stats, 16)));
   }
 
   /** One frame: `particle.substeps` sub-timesteps, each split as step.ts splits it. */
@@ -306,7 +304,7 @@ export class GpuParticleSimulation {
     if (G) d.queue.writeBuffer(G.bodies, TRAVEL_OFFSET, nearTravel(this.host, dt, this.travel));
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid near rest: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance, stillWater).
+    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid near rest: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance, still-water.ts).
     const cold = !this.warm && this.frame === 0, tolerance = this.maxima.still ? stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered) : PRESSURE_TOLERANCE;
     const deep = !cold && tolerance < PRESSURE_TOLERANCE ? DEEP_PASSES : 1, pressurePasses = P.pressureIterations * (cold ? COLD : deep);
     const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold, tolerance);

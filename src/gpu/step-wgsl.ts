@@ -12,7 +12,7 @@ const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
 // into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
 // orders as its bits; P.liq[l].z the liquid's filter strength, written before), and their largest
-// speed into stats[3] (pressure.ts stillWater; the solves' and density correction's pass counter,
+// speed into stats[3] (still-water.ts stillWater; the solves' and density correction's pass counter,
 // which each zeroes before it counts). Run again after the sub-timestep's sort where there are
 // bodies: the near flag's travel (guard-wgsl.ts markNear).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {

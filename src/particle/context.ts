@@ -152,7 +152,7 @@ export class StepContext {
   counters: Record<string, number> = {};
   /** Mean |ρ − ρ0| / ρ0 after the last density correction. */
   densityError = 0;
-  /** The filtered liquid is near rest: the pressure solves take the deep-water stop (pressure.ts stillWater; in the checkpoint). */
+  /** The filtered liquid is near rest: the pressure solves take the deep-water stop (still-water.ts stillWater; in the checkpoint). */
   stillWater = false;
 
   constructor(scene: Scene) {

@@ -10,7 +10,7 @@
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
  * 0.02 % (less in deep water-like liquid near rest, where they may take DEEP_PASSES times as many:
- * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth; stillWater) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
+ * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth; still-water.ts) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
  * times as many, to a tenth of that residual: COLD; the second solve of a sub-timestep, below, half
  * as many, rounded up). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
  * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
@@ -52,6 +52,7 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
+import { filteredSpeed, stillWater } from './still-water.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -183,53 +184,13 @@ export function filteredPressure(ctx: StepContext, dt: number): number {
 }
 
 /**
- * Where the tighter stop applies (depthTolerance): in water-like liquid near rest. Its purpose is a
- * column bounce under REST_BOUNCE √(g h) that PRESSURE_TOLERANCE's dead band (about 0.007 √(g h) for
- * 20 cm at 1/240 s, 0.012 for 60 cm) would leave; where the filtered liquid moves faster than a
- * tenth of √(g h) that bounce cannot be seen, and the tighter stop's passes (DEEP_PASSES times as
- * many: the dam break's 60 cm column took 12 a sub-timestep instead of 3) buy nothing. The test is
- * the largest speed of the filtered liquid, not next to a body (filteredSpeed: before this
- * sub-timestep's body forces), against √(p_max/ρ0) = √(g h): under REST_ENTER √(g h) the liquid is
- * at rest and stays so until it passes REST_LEAVE √(g h) (hysteresis, so that a pool near the bound
- * does not switch every sub-timestep). A fresh run starts moving (a still pool is at rest from its
- * first sub-timestep). The state is StepContext.stillWater, kept in the checkpoint.
- */
-export const REST_ENTER = 0.1, REST_LEAVE = 0.2;
-
-/** The still-water state after a sub-timestep whose filtered liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
-export function stillWater(still: boolean, speed: number, pressure: number): boolean {
-  if (!(pressure > 0)) return still;
-  return speed < (still ? REST_LEAVE : REST_ENTER) * Math.sqrt(pressure);
-}
-
-/**
- * The largest speed (m/s) among the liquid filteredPressure reads, before this sub-timestep's body
- * forces: v − 2 · offset (the accelerate step left v + b δt and the offset ½ b δt, ballistic.ts
- * accelerateOffsetRange). Read by the first solve of a sub-timestep, with filteredPressure.
- */
-export function filteredSpeed(ctx: StepContext, dt: number): number {
-  const P = ctx.scene.particle;
-  const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
-  if (!cm) return 0;
-  const vel = ctx.liquid.vel, off = ctx.liquid.acc, mat = ctx.liquid.material, near = ctx.liquid.nearObject, n = ctx.liquid.count;
-  let m2 = 0;
-  for (let i = 0; i < n; i++) {
-    if (!(cm[mat[i]] > 0) || near[i]) continue;
-    const o = 3 * i, vx = vel[o] - 2 * off[o], vy = vel[o + 1] - 2 * off[o + 1], vz = vel[o + 2] - 2 * off[o + 2];
-    const s2 = vx * vx + vy * vy + vz * vz;
-    if (s2 > m2) m2 = s2;
-  }
-  return Math.sqrt(m2);
-}
-
-/**
  * The mean residual the passes of a sub-timestep (or piece) of length dt stop at: PRESSURE_TOLERANCE,
  * or REST_BOUNCE · g δt / √(p_max/ρ0) where that is less, p_max/ρ0 the filtered liquid's largest
  * stored pressure (filteredPressure): g h at the floor of water h deep at rest, so the rule
  * reads η ≤ REST_BOUNCE √(g/h) δt. Liquids viscous enough to damp the particle scale themselves
  * (honey) are not filtered and keep PRESSURE_TOLERANCE: their viscosity damps the column's mode
  * (docs/decisions.md "A deep honey pool at rest"). Where it is less, the solves may take DEEP_PASSES
- * times their passes. Applied only while the filtered liquid is near rest (stillWater).
+ * times their passes. Applied only while the filtered liquid is near rest (still-water.ts stillWater).
  */
 export function depthTolerance(ctx: StepContext, dt: number, pressure: number): number {
   const [gx, gy, gz] = ctx.scene.gravity;
@@ -277,7 +238,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const cold = !state.warm && ctx.frame === 0;
   if (!again) {
     state.filteredPressure = filteredPressure(ctx, dt);
-    if (state.filteredPressure > 0) ctx.stillWater = stillWater(ctx.stillWater, filteredSpeed(ctx, dt), state.filteredPressure);
+    const cm = state.filteredPressure > 0 ? materialStrengths(ctx, dt) : null;
+    if (cm) ctx.stillWater = stillWater(ctx.stillWater, filteredSpeed(ctx, cm), state.filteredPressure);
   }
   const deep = cold || !ctx.stillWater ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
   const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;

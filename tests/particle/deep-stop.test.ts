@@ -7,14 +7,15 @@
  * squashed by 0.3 %, one sub-timestep of 1/240 s a frame): at PRESSURE_TOLERANCE its mean vertical
  * velocity swings to 20.8 mm/s (0.015 √(g h)) and keeps 0.76 of it a cycle; with the rule the
  * largest swing is 4.9 mm/s (docs/decisions.md "A stop rule that does not grow with depth").
- * The rule applies only while the filtered liquid is near rest (pressure.ts stillWater: its largest
+ * The rule applies only while the filtered liquid is near rest (still-water.ts stillWater: its largest
  * speed under REST_ENTER √(g h), until it passes REST_LEAVE √(g h)): a collapsing column keeps
  * PRESSURE_TOLERANCE and its passes, and the state rides in the checkpoint.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
-import { DEEP_PASSES, PRESSURE_TOLERANCE, REST_BOUNCE, REST_ENTER, REST_LEAVE, stillWater, stopTolerance } from '../../src/particle/pressure.ts';
+import { DEEP_PASSES, PRESSURE_TOLERANCE, REST_BOUNCE, stopTolerance } from '../../src/particle/pressure.ts';
+import { REST_ENTER, REST_LEAVE, stillWater } from '../../src/particle/still-water.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { poolScene, sim } from './physics-cases.ts';
 
