@@ -126,7 +126,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     } else {
       last.set(p.subarray(0, n));
     }
-    warmStartPressure(ctx, pr, p, n, PBF_WARM_SHARE / (dt * dt));
+    if (ctx.stillWater) warmStartPressure(ctx, pr, p, n, PBF_WARM_SHARE / (dt * dt));
     runSolvePhase(ctx, v, n, DISPLACE);
     ctx.freeBodies?.boundaryReaction(ctx, v, pr.order, n, dt);
     for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
