@@ -17,6 +17,7 @@
 import type { StepStats } from '../api.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
+import { restoreStillWater } from '../particle/still-water.ts';
 import { GpuParticleSimulation } from './simulation.ts';
 import { liquidMaterials } from './liquids.ts';
 import { UNSET } from './temperature.ts';
@@ -78,6 +79,7 @@ export class GpuParticleRun {
     }
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
+    restoreStillWater(ctx, this.gpu.maxima.still);
     this.mirror.particlesMoved();
     return stats;
   }

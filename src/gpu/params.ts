@@ -8,6 +8,7 @@ import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
 import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
+import { PBF_WARM_SHARE } from '../particle/pbf.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
@@ -92,15 +93,18 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
 
 /**
  * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
- * pressure's pass limit and its solves' stop (`cold`: the run's first; `tolerance`: pressure.ts depthTolerance), each liquid's particle-scale filter strength (pressure-courant.ts
+ * pressure's pass limit and its solves' stop (`cold`: the run's first; `tolerance`: pressure.ts depthTolerance), whether PBF's
+ * passes feed the stored pressure (`warm`: still-water.ts feedsWarmStart), each liquid's particle-scale filter strength (pressure-courant.ts
  * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
-export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false, tolerance = PRESSURE_TOLERANCE): number {
+export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false, tolerance = PRESSURE_TOLERANCE, warm = true): number {
   const f = block.f, u = block.u, P = scene.particle;
   const dtm = dt / P.moves;
   f[OBJECT_PARAMS + 4] = A;
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
   // The solves' stop (pressure.ts COLD_TOLERANCE for the run's first; else depthTolerance's, `tolerance`).
   f[29] = cold ? COLD_TOLERANCE : tolerance; u[30] = pressurePasses;
+  // PBF's share of each pass's pressure fed to the stored one (Params.pbfWarm: step-wgsl.ts chebyshev).
+  f[19] = warm ? PBF_WARM_SHARE : 0;
   return filter.write(dt);
 }

@@ -10,6 +10,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { FILTER_PIECE_COURANT, filterStrengths } from '../particle/pressure-filter.ts';
 import { liquidViscosity } from '../particle/viscosity-weiler.ts';
+import { stillWater } from '../particle/still-water.ts';
 import { liquidMaterials } from './liquids.ts';
 import { shiftsPresent } from './pressure-shift-wgsl.ts';
 import { LIQUID_PARAMS } from './wgsl.ts';
@@ -66,6 +67,15 @@ export interface SlotMaxima {
   pressure: number;
   /** The same among the slots the filter damps (a filtered liquid, not next to a body). */
   filtered: number;
+  /** Those slots are near rest (still-water.ts stillWater, from their largest speed): the solves take the deep-water stop. */
+  still: boolean;
+}
+
+/** The speed kernel's four words (step-wgsl.ts speed) into `out`, the still-water state updated from the filtered slots' largest speed (still-water.ts). */
+export function readMaxima(out: SlotMaxima, m: Float32Array): SlotMaxima {
+  out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2];
+  out.still = stillWater(out.still, m[3], m[2]);
+  return out;
 }
 
 /**

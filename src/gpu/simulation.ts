@@ -71,7 +71,7 @@ import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
 import { GpuFreeBodies } from './free-bodies.ts';
 import type { StepContext } from '../particle/context.ts';
-import { LiquidFilter, pressurePieces, type SlotMaxima } from './pressure-courant.ts';
+import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
 export type { GpuParticles } from './read-back.ts'; export { UnportedSceneError } from './refuse.ts';
 
@@ -126,7 +126,7 @@ export class GpuParticleSimulation {
   private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
   private readonly filter: LiquidFilter;
-  private readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0 };
+  /** The last sub-timestep's (its `still` the run's state, seeded from and copied to the host's: mirror.ts). */ readonly maxima: SlotMaxima = { speed: 0, pressure: 0, filtered: 0, still: false };
 
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
@@ -142,7 +142,7 @@ export class GpuParticleSimulation {
     this.time = ctx.time;
     this.count = n;
     this.nextId = n;
-    this.host = ctx;
+    this.host = ctx; this.maxima.still = stillWaterOf(ctx);
     this.sources = GpuSources.of(device, scene, ctx, cpu.emitters.state());
     this.capacity = n + (this.sources?.spare ?? 0);
     this.r = ctx.r;
@@ -190,7 +190,7 @@ export class GpuParticleSimulation {
 
   /** Returns the particle-scale filter's strength (params.ts). */
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false, tolerance = PRESSURE_TOLERANCE): number {
-    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold, tolerance);
+    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold, tolerance, feedsWarmStart(this.maxima.still, this.maxima.filtered));
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -248,9 +248,7 @@ export class GpuParticleSimulation {
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    const m = new Float32Array(await readBuffer(this.device, this.stats, 12)), out = this.maxima;
-    out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2];
-    return out;
+    return readMaxima(this.maxima, new Float32Array(await readBuffer(this.device, this.stats, 16)));
   }
 
   /** One frame: `particle.substeps` sub-timesteps, each split as step.ts splits it. */
@@ -306,8 +304,8 @@ export class GpuParticleSimulation {
     if (G) d.queue.writeBuffer(G.bodies, TRAVEL_OFFSET, nearTravel(this.host, dt, this.travel));
     const A = this.rate > 0 ? exchangePerStep(this.rate, dt) : 0;
     const sweeps = A > 0 ? Math.ceil(A / JACOBI_FRACTION) : 0;
-    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance).
-    const cold = !this.warm && this.frame === 0, tolerance = stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered);
+    // The run's first solve: COLD times the passes, to COLD_TOLERANCE; deeper water-like liquid near rest: a smaller residual with DEEP_PASSES times the passes (pressure.ts depthTolerance, still-water.ts).
+    const cold = !this.warm && this.frame === 0, tolerance = this.maxima.still ? stopTolerance(Math.hypot(...this.scene.gravity), dt, this.maxima.filtered) : PRESSURE_TOLERANCE;
     const deep = !cold && tolerance < PRESSURE_TOLERANCE ? DEEP_PASSES : 1, pressurePasses = P.pressureIterations * (cold ? COLD : deep);
     const filter = this.writeStep(dt, sweeps > 0 ? A / sweeps : 0, pressurePasses, A, cold, tolerance);
     const n = this.count, Src = this.sources;

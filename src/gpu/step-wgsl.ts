@@ -6,21 +6,26 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, SHARED_WGSL } from './wgsl.ts';
 import { LIQUID_CONTACT, PBD_KICK } from '../particle/liquid-contacts.ts';
-import { PBF_RELAX, PBF_SPECTRAL_RADIUS, PBF_WARM_SHARE } from '../particle/pbf.ts';
+import { PBF_RELAX, PBF_SPECTRAL_RADIUS } from '../particle/pbf.ts';
 
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
 // into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
-// orders as its bits; P.liq[l].z the liquid's filter strength, written before). Run again after
-// the sub-timestep's sort where there are bodies: the near flag's travel (guard-wgsl.ts markNear).
+// orders as its bits; P.liq[l].z the liquid's filter strength, written before), and their largest
+// speed into stats[3] (still-water.ts stillWater; the solves' and density correction's pass counter,
+// which each zeroes before it counts). Run again after the sub-timestep's sort where there are
+// bodies: the near flag's travel (guard-wgsl.ts markNear).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  atomicMax(&stats[0], bitcast<u32>(length(vel[a].xyz)));
+  let s = bitcast<u32>(length(vel[a].xyz));
+  atomicMax(&stats[0], s);
+  let filtered = P.liq[liquidOf(a)].z > 0.0 && !nearObject(a);
+  if (filtered) { atomicMax(&stats[3], s); }
   let lam = vel[a].w;
   if (lam > 0.0) {
     atomicMax(&stats[1], bitcast<u32>(lam));
-    if (P.liq[liquidOf(a)].z > 0.0 && !nearObject(a)) { atomicMax(&stats[2], bitcast<u32>(lam)); }
+    if (filtered) { atomicMax(&stats[2], bitcast<u32>(lam)); }
   }
 }
 
@@ -29,7 +34,7 @@ const KERNELS = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn accelerate(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
-  let b = keep[2u * P.n + a].xyz + P.g.xyz;
+  let b = keep[2u * P.n + a].xyz + P.g;
   vel[a] = vec4<f32>(vel[a].xyz + b * P.dt, vel[a].w);
   keep[2u * P.n + a] = vec4<f32>(0.5 * P.dt * b, 0.0);
 }
@@ -157,8 +162,8 @@ const KERNELS = /* wgsl */ `
   keep[2u * a].w = d;
   sc[a].y = d;
   // The pass's pressure into the stored one (p/δt², vel.w) where the particle holds one and is not
-  // next to a body (pbf.ts PBF_WARM_SHARE, warmStartPressure).
-  if (vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += ${floatLiteral(PBF_WARM_SHARE)} * d / (P.dt * P.dt); }
+  // next to a body (pbf.ts PBF_WARM_SHARE; P.pbfWarm 0 while a filtered liquid moves: still-water.ts feedsWarmStart).
+  if (P.pbfWarm > 0.0 && vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += P.pbfWarm * d / (P.dt * P.dt); }
 }
 
 // Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a

@@ -55,7 +55,7 @@ struct Params {
   invN0: f32, epsN: f32, hv: f32, frac: f32,
   dt: f32, dtm: f32, r: f32, tol: f32,
   walls: u32, sticky: u32, keep: f32, maxPasses: u32,
-  g: vec4<f32>,
+  g: vec3<f32>, pbfWarm: f32,
   lo: vec4<f32>,
   hi: vec4<f32>,
   n0: f32, ptol: f32, pmax: u32, cap: u32,

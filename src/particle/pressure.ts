@@ -9,8 +9,8 @@
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
- * 0.02 % (less in deep water-like liquid, where they may take DEEP_PASSES times as many:
- * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
+ * 0.02 % (less in deep water-like liquid near rest, where they may take DEEP_PASSES times as many:
+ * depthTolerance, a bounce under REST_BOUNCE √(g h) at any depth; still-water.ts) or after particle.pressureIterations (2; the first solve of a run, from a lattice, 500
  * times as many, to a tenth of that residual: COLD; the second solve of a sub-timestep, below, half
  * as many, rounded up). From the third pass on, Chebyshev semi-iterative acceleration (Wang 2015, "A Chebyshev semi-iterative
  * approach for accelerating projective and position-based dynamics", §4): p ← ω_k (p̂ − p_{k−1})
@@ -52,6 +52,7 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
+import { filteredSpeed, stillWater } from './still-water.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -189,7 +190,7 @@ export function filteredPressure(ctx: StepContext, dt: number): number {
  * reads η ≤ REST_BOUNCE √(g/h) δt. Liquids viscous enough to damp the particle scale themselves
  * (honey) are not filtered and keep PRESSURE_TOLERANCE: their viscosity damps the column's mode
  * (docs/decisions.md "A deep honey pool at rest"). Where it is less, the solves may take DEEP_PASSES
- * times their passes.
+ * times their passes. Applied only while the filtered liquid is near rest (still-water.ts stillWater).
  */
 export function depthTolerance(ctx: StepContext, dt: number, pressure: number): number {
   const [gx, gy, gz] = ctx.scene.gravity;
@@ -235,8 +236,12 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // The second solve starts from the first one's pressure on the same rows: half the passes.
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const cold = !state.warm && ctx.frame === 0;
-  if (!again) state.filteredPressure = filteredPressure(ctx, dt);
-  const deep = cold ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
+  if (!again) {
+    state.filteredPressure = filteredPressure(ctx, dt);
+    const cm = state.filteredPressure > 0 ? materialStrengths(ctx, dt) : null;
+    if (cm) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, cm), state.filteredPressure);
+  }
+  const deep = cold || !state.stillWater ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
   const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;
   if (deep < PRESSURE_TOLERANCE) ctx.count('pressureDeep', 1);
   // The shift (shiftPresent) with two solves and the implicit viscosity; with the exchange, all of

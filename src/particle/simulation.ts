@@ -24,6 +24,7 @@ import { shapeMesh } from '../scene/triangulate.ts';
 import { restoreSprings, saveSprings } from './gel-checkpoint.ts';
 import { restoreChannels, saveChannels } from './channels.ts';
 import { restoreWarmStart } from './viscosity-weiler.ts';
+import { restoreStillWater, stillWaterOf } from './still-water.ts';
 import { sharedMemoryAvailable, ThreadTeam } from '../parallel/team.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { PARTICLE_JOBS } from './jobs.ts';
@@ -99,6 +100,8 @@ export class ParticleSimulation implements Simulation {
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
       ctx.densityError = r.finite('densityError');
+      // A checkpoint from before the still-water state: moving (it is found again at the first solve).
+      if (r.has('stillWater')) restoreStillWater(ctx, r.index('stillWater', 0, 1) === 1);
     } else {
       this.emitters.apply(this.ctx, 0, 0);
       this.ctx.liquid.density.fill(1);
@@ -244,6 +247,7 @@ export class ParticleSimulation implements Simulation {
       .scalar('time', ctx.time)
       .scalar('count', n)
       .scalar('densityError', ctx.densityError)
+      .scalar('stillWater', stillWaterOf(ctx) ? 1 : 0)
       .array('pos', L.pos.slice(0, 3 * n))
       .array('vel', L.vel.slice(0, 3 * n))
       .array('material', L.material.slice(0, n))

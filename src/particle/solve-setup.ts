@@ -53,6 +53,8 @@ export class SolveState {
   warm = false;
   /** The first solve's filteredPressure this sub-timestep (pressure.ts: the stop rule in deep water; the second solve reads it too). */
   filteredPressure = 0;
+  /** The filtered liquid is near rest: the solves take the deep-water stop and PBF feeds the warm start (still-water.ts; in the checkpoint). */
+  stillWater = false;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */

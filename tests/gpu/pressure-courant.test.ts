@@ -67,7 +67,7 @@ describe('the GPU filter strengths and the pressure split (pressure-courant.ts)'
           if (!honey && !L.nearObject[i]) filtered = Math.max(filtered, lam);
           all = Math.max(all, lam);
         }
-        const gpu = pressurePieces(s, ctx.r, dt, { speed: 0, pressure: all, filtered }, ctx.restSpacing);
+        const gpu = pressurePieces(s, ctx.r, dt, { speed: 0, pressure: all, filtered, still: false }, ctx.restSpacing);
         expect(gpu, `${JSON.stringify(particle)} p/ρ0 up to ${top}`).toBe(cpuPieces(ctx, dt));
       }
       sim.dispose();

@@ -7,9 +7,16 @@
  * squashed by 0.3 %, one sub-timestep of 1/240 s a frame): at PRESSURE_TOLERANCE its mean vertical
  * velocity swings to 20.8 mm/s (0.015 √(g h)) and keeps 0.76 of it a cycle; with the rule the
  * largest swing is 4.9 mm/s (docs/decisions.md "A stop rule that does not grow with depth").
+ * The rule applies only while the filtered liquid is near rest (still-water.ts stillWater: its largest
+ * speed under REST_ENTER √(g h), until it passes REST_LEAVE √(g h)): a collapsing column keeps
+ * PRESSURE_TOLERANCE and its passes, PBF feeds the stored pressure only near rest (feedsWarmStart), and
+ * the state (SolveState.stillWater) rides in the checkpoint.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
 import { DEEP_PASSES, PRESSURE_TOLERANCE, REST_BOUNCE, stopTolerance } from '../../src/particle/pressure.ts';
+import { feedsWarmStart, REST_ENTER, REST_LEAVE, stillWater, stillWaterOf } from '../../src/particle/still-water.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { poolScene, sim } from './physics-cases.ts';
 
@@ -51,5 +58,55 @@ describe('the pressure stop rule in deep water', () => {
     }
     expect(deep).toBeGreaterThan(0);
     expect(swing / Math.sqrt(9.81 * depth)).toBeLessThan(0.005);
+  });
+
+  it('is taken near rest only: under REST_ENTER √(g h) to enter, over REST_LEAVE √(g h) to leave', () => {
+    const p = 9.81 * 0.2, u = Math.sqrt(p);
+    expect(REST_LEAVE).toBeGreaterThan(REST_ENTER);
+    const between = 0.5 * (REST_ENTER + REST_LEAVE) * u;
+    expect(stillWater(false, 0.9 * REST_ENTER * u, p)).toBe(true);
+    expect(stillWater(false, between, p)).toBe(false);
+    expect(stillWater(true, between, p)).toBe(true);
+    expect(stillWater(true, 1.1 * REST_LEAVE * u, p)).toBe(false);
+    // No filtered pressure (a run's start, honey): the state stays.
+    expect(stillWater(true, 10, 0)).toBe(true);
+    expect(stillWater(false, 0, 0)).toBe(false);
+    // PBF feeds the warm start while still, or where no filtered liquid holds a pressure (honey, a run's start).
+    expect(feedsWarmStart(true, p)).toBe(true);
+    expect(feedsWarmStart(false, p)).toBe(false);
+    expect(feedsWarmStart(false, 0)).toBe(true);
+  });
+
+  it('leaves a collapsing 60 cm water column (the dam break at 2 cm particles) at PRESSURE_TOLERANCE, and a still pool\'s state resumes from a checkpoint', () => {
+    const dam = JSON.parse(readFileSync(new URL('../../scenes/dam-break.json', import.meta.url), 'utf8'));
+    dam.particle = { ...dam.particle, radius: 0.02 };
+    const d = createSimulation(parseScene(dam), 'particle') as ParticleSimulation;
+    open.push(d);
+    let deep = 0, passes = 0, subs = 0;
+    for (let f = 0; f < 3; f++) {
+      const c = d.stepFrame().counters;
+      if (f > 0) { deep += c.pressureDeep ?? 0; passes += c.pressurePasses ?? 0; subs += c.substeps ?? 0; }
+    }
+    expect(stillWaterOf(d.ctx)).toBe(false);
+    expect(d.ctx.solve!.filteredPressure).toBeGreaterThan(0);
+    expect(feedsWarmStart(stillWaterOf(d.ctx), d.ctx.solve!.filteredPressure)).toBe(false);
+    expect(deep).toBe(0);
+    // Two solves a sub-timestep at 2 and 1 passes at most (not DEEP_PASSES times them).
+    expect(passes / subs).toBeLessThanOrEqual(3);
+
+    const depth = 0.2, width = 0.048, r = 0.004;
+    const a = sim(poolScene({ r, depth, width, nu: 1e-6, fps: 240, duration: 1, adhesion: 'default', particle: { radius: r, substeps: 1 } }));
+    open.push(a);
+    for (let f = 0; f < 4; f++) a.stepFrame();
+    expect(stillWaterOf(a.ctx)).toBe(true);
+    const bytes = a.save();
+    for (let f = 0; f < 3; f++) a.stepFrame();
+    const b = restoreSimulation(bytes) as ParticleSimulation;
+    open.push(b);
+    expect(stillWaterOf(b.ctx)).toBe(true);
+    for (let f = 0; f < 3; f++) b.stepFrame();
+    const n = a.ctx.liquid.count;
+    expect(Buffer.from(b.ctx.liquid.pos.buffer, 0, 24 * n).equals(Buffer.from(a.ctx.liquid.pos.buffer, 0, 24 * n))).toBe(true);
+    expect(Buffer.from(b.ctx.liquid.vel.buffer, 0, 24 * n).equals(Buffer.from(a.ctx.liquid.vel.buffer, 0, 24 * n))).toBe(true);
   });
 });

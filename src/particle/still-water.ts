@@ -1,0 +1,70 @@
+/**
+ * The still-water gate of the pressure solves' deep-water stop (pressure.ts depthTolerance: the
+ * stop rule of docs/decisions.md "A stop rule that does not grow with depth", applied only near
+ * rest since "The deep-water stop only near rest"): whether the filtered, water-like liquid is near
+ * rest, from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
+ * PBF_WARM_SHARE) gated the same way. Shared with the WebGPU backend (src/gpu/simulation.ts
+ * slotMaxima, params.ts writeStepParams).
+ */
+import type { StepContext } from './context.ts';
+import { SolveState } from './solve-setup.ts';
+
+/**
+ * Where the tighter stop applies (depthTolerance): in water-like liquid near rest. Its purpose is a
+ * column bounce under REST_BOUNCE √(g h) that PRESSURE_TOLERANCE's dead band (about 0.007 √(g h) for
+ * 20 cm at 1/240 s, 0.012 for 60 cm) would leave; where the filtered liquid moves faster than a
+ * tenth of √(g h) that bounce cannot be seen, and the tighter stop's passes (DEEP_PASSES times as
+ * many: the dam break's 60 cm column took 12 a sub-timestep instead of 3) buy nothing. The test is
+ * the largest speed of the filtered liquid, not next to a body (filteredSpeed: before this
+ * sub-timestep's body forces), against √(p_max/ρ0) = √(g h): under REST_ENTER √(g h) the liquid is
+ * at rest and stays so until it passes REST_LEAVE √(g h) (hysteresis, so that a pool near the bound
+ * does not switch every sub-timestep). A fresh run starts moving (its first sub-timestep stores no pressure yet;
+ * a still pool is still from its second). The state is the pressure stage's own (SolveState.stillWater),
+ * kept in the checkpoint (stillWaterOf, restoreStillWater).
+ */
+export const REST_ENTER = 0.1, REST_LEAVE = 0.2;
+
+/** The still-water state after a sub-timestep whose filtered liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
+export function stillWater(still: boolean, speed: number, pressure: number): boolean {
+  if (!(pressure > 0)) return still;
+  return speed < (still ? REST_LEAVE : REST_ENTER) * Math.sqrt(pressure);
+}
+
+/**
+ * The largest speed (m/s) among the liquid filteredPressure reads, before this sub-timestep's body
+ * forces: v − 2 · offset (the accelerate step left v + b δt and the offset ½ b δt, ballistic.ts
+ * accelerateOffsetRange), `cm` each material's filter strength (pressure.ts materialStrengths: > 0
+ * where filtered). Read by the first solve of a sub-timestep, with filteredPressure.
+ */
+export function filteredSpeed(ctx: StepContext, cm: Float64Array): number {
+  const vel = ctx.liquid.vel, off = ctx.liquid.acc, mat = ctx.liquid.material, near = ctx.liquid.nearObject, n = ctx.liquid.count;
+  let m2 = 0;
+  for (let i = 0; i < n; i++) {
+    if (!(cm[mat[i]] > 0) || near[i]) continue;
+    const o = 3 * i, vx = vel[o] - 2 * off[o], vy = vel[o + 1] - 2 * off[o + 1], vz = vel[o + 2] - 2 * off[o + 2];
+    const s2 = vx * vx + vy * vy + vz * vz;
+    if (s2 > m2) m2 = s2;
+  }
+  return Math.sqrt(m2);
+}
+
+/** The run's still-water state (SolveState.stillWater; moving before the pressure stage's first solve). */
+export function stillWaterOf(ctx: StepContext): boolean {
+  return ctx.solve?.stillWater ?? false;
+}
+
+/** Sets the run's still-water state from a checkpoint or the WebGPU backend's (the solve state made if the stage has not run yet). */
+export function restoreStillWater(ctx: StepContext, still: boolean): void {
+  (ctx.solve ??= new SolveState()).stillWater = still;
+}
+
+/**
+ * Whether PBF's passes feed their pressure to the stored one (pbf.ts PBF_WARM_SHARE): not while the
+ * filtered liquid moves (`filtered` its largest stored pressure this sub-timestep > 0, `still` false).
+ * In the dam break, fed in motion with the pressure solves at PRESSURE_TOLERANCE's 3 passes, it left a
+ * thin sheet of water standing on the back wall at 0.40–0.53 s (docs/decisions.md "The deep-water stop
+ * only near rest"); still pools and liquids the filter leaves alone (honey: no filtered pressure) keep it.
+ */
+export function feedsWarmStart(still: boolean, filtered: number): boolean {
+  return still || !(filtered > 0);
+}
