@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { LiquidFilter, pressurePieces } from '../../src/gpu/pressure-courant.ts';
 import { LIQUID_PARAMS, PARAM_BYTES } from '../../src/gpu/wgsl.ts';
+import { ParamBlock, writeConstants, writeStepParams } from '../../src/gpu/params.ts';
+import { PBF_WARM_SHARE } from '../../src/particle/pbf.ts';
+import { feedsWarmStart } from '../../src/particle/still-water.ts';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { pressurePieces as cpuPieces } from '../../src/particle/pressure.ts';
 import { FILTER, FILTER_REACH } from '../../src/particle/pressure-filter.ts';
@@ -51,6 +54,17 @@ describe('the GPU filter strengths and the pressure split (pressure-courant.ts)'
     const data = new ArrayBuffer(PARAM_BYTES), f = new Float32Array(data);
     expect(new LiquidFilter(parseScene(scene({ pressureAfterViscosity: false })), 0.004, data).write(1 / 120)).toBe(0);
     expect(f[LIQUID_PARAMS + 2]).toBe(0);
+  });
+
+  it('writes PBF\'s warm-start share into gravity\'s fourth word (Params.pbfWarm) only as feedsWarmStart gives it, gravity kept', () => {
+    const s = parseScene(scene()), block = new ParamBlock(), r = 0.004, filter = new LiquidFilter(s, r, block.data);
+    writeConstants(block.data, s, { r, h: 4 * r, hv: 4 * r, cell: 4 * r, count: 1, table: 1, capacity: 1, clearance: [r, r, r, r, r, r], restSpacing: 2 * r });
+    const dt = 1 / 120, pressure = 9.81 * 0.2;
+    for (const [still, filtered, share] of [[false, pressure, 0], [true, pressure, PBF_WARM_SHARE], [false, 0, PBF_WARM_SHARE]] as const) {
+      writeStepParams(block, s, dt, 1, 2, 0, filter, false, undefined, feedsWarmStart(still, filtered));
+      expect(block.f[19], `still ${still}, filtered p/ρ0 ${filtered}`).toBe(share);
+      for (let k = 0; k < 3; k++) expect(block.f[16 + k]).toBeCloseTo(s.gravity[k], 6);
+    }
   });
 
   it('splits a sub-timestep into the pieces the CPU engine takes for the same stored pressures', () => {
