@@ -54,6 +54,8 @@ export function frictionRange(
     }
     if (first < 0) continue;
     const o = index[first], f = keep[obody[o]];
-    for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
+    // (No velocities where no body moves: ObjectParticles.vel.)
+    if (ovel.length === 0) for (let k = 0; k < 3; k++) vel[3 * i + k] = 0 + (vel[3 * i + k] - 0) * f;
+    else for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
   }
 }

@@ -89,7 +89,9 @@ function pushOut(
   }
   const push = dc - d;
   pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;
-  const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
+  // (No velocities where no body moves: ObjectParticles.vel.)
+  const still = ovel.length === 0, bx = still ? 0 : ovel[3 * o], by = still ? 0 : ovel[3 * o + 1], bz = still ? 0 : ovel[3 * o + 2];
+  const vn = (vel[3 * i] - bx) * ux + (vel[3 * i + 1] - by) * uy + (vel[3 * i + 2] - bz) * uz;
   if (vn < 0) {
     vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
     if (odv.length !== 0) { odv[3 * i] -= vn * ux; odv[3 * i + 1] -= vn * uy; odv[3 * i + 2] -= vn * uz; }

@@ -62,6 +62,7 @@ export class ObjectParticles {
    * contact lists' index, object-lists.ts).
    */
   pos: Float64Array;
+  /** Empty where no body moves (`anyMoving` false): every object particle's velocity is 0. */
   vel: Float64Array;
   normal: Float64Array;
   readonly material: Uint16Array;
@@ -117,7 +118,8 @@ export class ObjectParticles {
     // Static scenes share the rest arrays (object particles never move).
     this.pos = this.anyMoving ? this.rest.slice() : this.rest;
     this.normal = this.anyMoving ? this.restNormal.slice() : this.restNormal;
-    this.vel = new Float64Array(3 * total);
+    // A scene where no body moves keeps no velocities (all zero): the readers take 0 where the array is empty.
+    this.vel = new Float64Array(this.anyMoving ? 3 * total : 0);
   }
 
   /**

@@ -310,11 +310,13 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
 /** The object slots' velocities (3 a slot) and friction-weighted volumes γ · friction. */
 function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): void {
   const O = ctx.objects, no = O.count, gamma = solveState(ctx).gamma, oorder = ctx.objectCells.grid.order, body = O.body, vel = O.vel;
-  const bodies = O.bodies;
+  const bodies = O.bodies, still = vel.length === 0;
   for (let s = 0; s < no; s++) {
     const o = oorder[s];
     ow[s] = gamma[o] * bodies[body[o]].friction;
-    ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2];
+    // (No velocities where no body moves: ObjectParticles.vel.)
+    if (still) ovel[3 * s] = ovel[3 * s + 1] = ovel[3 * s + 2] = 0;
+    else { ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2]; }
   }
 }
 
