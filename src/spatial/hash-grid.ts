@@ -36,7 +36,7 @@ export class HashGrid {
   count = new Int32Array(0);
   /** Point indices sorted by cell. */
   order = new Int32Array(0);
-  /** Cell of each point. */
+  /** Cell of each point (not kept by a build given scratch for it: `build`'s cellOf). */
   pointCell = new Int32Array(0);
 
   /** Allocate order, start, count and the cells' corners on SharedArrayBuffers (a thread team's jobs read them in place), from the next growth on. */
@@ -60,14 +60,19 @@ export class HashGrid {
     return -1;
   }
 
-  /** Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls. */
-  build(positions: ArrayLike<number>, n: number): void {
+  /**
+   * Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls.
+   * `cellOf`: at least n entries of scratch, free during the call, that take the cell of each point
+   * in place of `pointCell` (which is then neither allocated nor written: a caller that reads no
+   * point's cell after the build keeps no array for it).
+   */
+  build(positions: ArrayLike<number>, n: number, cellOf: Int32Array | null = null): void {
     const inv = 1 / this.cellSize;
-    if (this.pointCell.length < n || (this.shared && !isShared(this.order))) {
-      // An eighth to spare for points added later (emitters).
-      this.pointCell = new Int32Array(Math.max(16, Math.ceil(n * 1.125)));
-      this.order = allocInt32(this.pointCell.length, this.shared);
-    }
+    // An eighth to spare for points added later (emitters).
+    const rows = Math.max(16, Math.ceil(n * 1.125));
+    if (this.order.length < n || (this.shared && !isShared(this.order))) this.order = allocInt32(rows, this.shared);
+    if (cellOf === null && this.pointCell.length < n) this.pointCell = new Int32Array(rows);
+    const pointCell = cellOf ?? this.pointCell;
     if (this.shared && !isShared(this.start)) this.growCells(Math.max(this.cellI.length, 1));
     // A table of about half the points: a cell holds a point or more (the particle engine's cells
     // several: honey drop, 8 to 20 in the liquid's cells), so it is at most half full where cells
@@ -98,7 +103,7 @@ export class HashGrid {
         this.slot[h] = c;
       }
       this.count[c]++;
-      this.pointCell[p] = c;
+      pointCell[p] = c;
     }
     let s = 0;
     for (let c = 0; c < this.cellCount; c++) {
@@ -107,7 +112,7 @@ export class HashGrid {
       this.count[c] = 0;
     }
     for (let p = 0; p < n; p++) {
-      const c = this.pointCell[p];
+      const c = pointCell[p];
       this.order[this.start[c] + this.count[c]++] = p;
     }
   }
