@@ -145,9 +145,10 @@ export class CellPairs {
   /**
    * Builds the cells of arbitrary points without reordering them (use grid.order). `half`: also
    * the lists of neighbour cells c' ≥ c (`first`, `cells`); without, only what `around` reads.
+   * `cellOf`: scratch for the points' cells (HashGrid.build), which the grid then does not keep.
    */
-  build(positions: ArrayLike<number>, n: number, half = true): void {
-    this.grid.build(positions, n);
+  build(positions: ArrayLike<number>, n: number, half = true, cellOf: Int32Array | null = null): void {
+    this.grid.build(positions, n, cellOf);
     if (half) this.listCells();
     else this.fillBlock();
   }

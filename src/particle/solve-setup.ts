@@ -289,7 +289,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // PBF correction, after the moves) from the density cells over the current positions.
   const fromPairs = !reuse && ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
   const dc = reuse && st.listed ? st.listed : fromPairs ? ctx.cells : ctx.densityCells;
-  if (!fromPairs && !reuse) dc.build(pos, n, false);
+  // (The points' cells, which nothing reads after the build, in `starts` where the stage has it: free until copyPositions.)
+  if (!fromPairs && !reuse) dc.build(pos, n, false, starts ? new Int32Array(starts.buffer, starts.byteOffset, n) : null);
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Over the liquid cells slot a is particle a (CellPairs.buildSorted): the positions are read in place (the

@@ -34,8 +34,8 @@ export class HashGrid {
   /** First index into `order` and number of points of each cell. */
   start = new Int32Array(0);
   count = new Int32Array(0);
-  /** Point indices sorted by cell. */
-  order = new Int32Array(0);
+  /** Point indices sorted by cell (memory of the grid's own, or lent: lendOrder). */
+  order: Int32Array = new Int32Array(0);
   /** Cell of each point (not kept by a build given scratch for it: `build`'s cellOf). */
   pointCell = new Int32Array(0);
 
@@ -58,6 +58,15 @@ export class HashGrid {
       if (this.cellI[c] === i && this.cellJ[c] === j && this.cellK[c] === k) return c;
     }
     return -1;
+  }
+
+  /**
+   * Takes `order` as the point order of the builds from here on: memory a caller lends while it
+   * holds nothing else (a build with more points than it holds, or on shared memory where it is
+   * not, allocates its own as before). null: the lent memory back (the next build allocates).
+   */
+  lendOrder(order: Int32Array | null): void {
+    this.order = order ?? new Int32Array(0);
   }
 
   /**
