@@ -57,6 +57,8 @@ export class SolveState {
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
   teamRows = new TeamPairRows();
+  /** The liquid cells' boxes for the boundary rows' listing where the stage buffer has no room for them (prepareSolve). */
+  cellBox = new Float64Array(0);
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -383,12 +385,24 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 
   bl.reset(n);
   if (O.count > 0) {
+    // Over the liquid cells, their boxes again (the adhesion stage's lived in the stage buffer
+    // within its call): in `first`'s room past the rows' listing where it has it (one thread's
+    // upper rows and a team's take none of it), else in the state's.
+    if (dc === ctx.cells) {
+      const nc6 = 6 * g.cellCount;
+      if (first.rest() >= 8 * nc6 + 8) dc.box = first.f64(nc6);
+      else {
+        if (st.cellBox.length < nc6 || (ctx.shared && !isShared(st.cellBox))) st.cellBox = allocFloat64(Math.ceil(nc6 * 1.5), ctx.shared);
+        dc.box = st.cellBox;
+      }
+      dc.updateBoxes(mem.x);
+    }
     listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
-  if (dc !== ctx.cells) dc.box = NO_BOX; // (no view of the stage buffer past the listing)
+  dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
   const kn = list.j.length, bn = bl.j.length;
