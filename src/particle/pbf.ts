@@ -97,7 +97,9 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
   // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
   // v.res, which holds the last pass's increment (pbf-job.ts), in LiquidParticles.scalar (finish writes ρ there after the last pass).
-  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar);
+  // The rows' upper starts in the starts of adhesion's pair list, void once viscosity is over
+  // (list-store.ts) and listed again by the next sub-timestep's adhesion stage.
+  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar, ctx.cells.pairs.start);
   const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const state = pr.state, free = ctx.freeBodies;

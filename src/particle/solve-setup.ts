@@ -279,9 +279,12 @@ export function solveState(ctx: StepContext): SolveState {
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
- * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res.
+ * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res;
+ * `midIn`: as many i32 as the liquid's capacity, free during the stage, for the rows' upper starts.
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null): Prepared {
+export function prepareSolve(
+  ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null,
+): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -309,7 +312,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + 2 * 4 * m + m + 512;
+  if (midIn !== null && midIn.length < m) midIn = null;
+  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + (midIn ? 1 : 2) * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -325,7 +329,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
-  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn) : null!;
+  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn, midIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; ownX && a < n; a++) {
@@ -411,7 +415,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
-  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn);
+  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn, midIn);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
   for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
@@ -438,17 +442,17 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
- * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`: the slot positions and
- * v.res where the stage has them elsewhere, else null), carved from the start of the stage scratch
- * `mem` (the same views on every call over the same buffer).
+ * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`, `mid`: the slot
+ * positions, v.res and the upper starts where the stage has them elsewhere, else null), carved from
+ * the start of the stage scratch `mem` (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null, mid: Int32Array | null) {
   return {
     buffer: mem.buffer,
     x: x ?? mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
     alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: res ?? mem.f64(m), acc: mem.f64(m),
-    nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
+    nb: mem.i32(m), mid: mid ?? mem.i32(m), wmask: mem.u8(m),
   };
 }
 
