@@ -21,7 +21,7 @@ import { teamWork } from './work.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
 import { upperStarts } from './pressure-half.ts';
-import { listBoundaryRows } from './solve-boundary-rows.ts';
+import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
@@ -279,12 +279,9 @@ export function solveState(ctx: StepContext): SolveState {
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
- * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res;
- * `midIn`: as many i32 as the liquid's capacity, free during the stage, for the rows' upper starts.
+ * particle, particle order; PBF's), else none are; `resIn`, `midIn`: n f64 for v.res and i32 at the liquid's capacity for the upper starts, free during the stage.
  */
-export function prepareSolve(
-  ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null,
-): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -389,18 +386,7 @@ export function prepareSolve(
 
   bl.reset(n);
   if (O.count > 0) {
-    // Over the liquid cells, their boxes again (the adhesion stage's lived in the stage buffer
-    // within its call): in `first`'s room past the rows' listing where it has it (one thread's
-    // upper rows and a team's take none of it), else in the state's.
-    if (dc === ctx.cells) {
-      const nc6 = 6 * g.cellCount;
-      if (first.rest() >= 8 * nc6 + 8) dc.box = first.f64(nc6);
-      else {
-        if (st.cellBox.length < nc6 || (ctx.shared && !isShared(st.cellBox))) st.cellBox = allocFloat64(Math.ceil(nc6 * 1.5), ctx.shared);
-        dc.box = st.cellBox;
-      }
-      dc.updateBoxes(mem.x);
-    }
+    if (dc === ctx.cells) st.cellBox = liquidCellBoxes(ctx, mem.x, first, st.cellBox); // (in `first`'s room past the rows' listing)
     listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
