@@ -92,7 +92,8 @@ export class StepContext {
   /**
    * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order (start and j
    * both hold slots; density.ts). The same
-   * storage as `contacts`: the moves are over when density correction lists its pairs.
+   * storage as `contacts`: the moves are over when density correction lists its pairs (PBF lends
+   * the density cells' point order the same memory: pbf.ts).
    */
   readonly densityPairs = this.contacts;
   /**

@@ -45,13 +45,6 @@ export const solveBoundaryJob = defineJob({
 type BoundaryScalars = Record<(typeof solveBoundaryJob.scalars)[number], number>;
 
 /**
- * Object particles within h of each slot x of the cells of `dc` (the density cells, or the liquid
- * cells where the slots are the particles; only slots whose particle is flagged near a body), into
- * `list` (reset for n slots by the caller), as ranks of the object cells' slot order
- * (ctx.objectSlotPos), in the order the object cells are met (StepContext.objectCellsNear), whatever
- * the liquid cells.
- */
-/**
  * The liquid cells' boxes (ctx.cells.box, 6 f64 a cell, at the positions x) for listBoundaryRows
  * over the liquid cells: the adhesion stage's lived in the stage buffer within its own call. In
  * `room` (the caller's stage scratch, past what it carved) where it has room, else in `spare`,
@@ -68,6 +61,13 @@ export function liquidCellBoxes(ctx: StepContext, x: Float64Array, room: StageSc
   return spare;
 }
 
+/**
+ * Object particles within h of each slot x of the cells of `dc` (the density cells, or the liquid
+ * cells where the slots are the particles; only slots whose particle is flagged near a body), into
+ * `list` (reset for n slots by the caller), as ranks of the object cells' slot order
+ * (ctx.objectSlotPos), in the order the object cells are met (StepContext.objectCellsNear), whatever
+ * the liquid cells.
+ */
 export function listBoundaryRows(ctx: StepContext, dc: CellPairs, x: Float64Array, n: number, list: NeighbourList): void {
   const g = dc.grid, og = ctx.objectCells.grid;
   const job = ctx.runner.bind(solveBoundaryJob), a = job.a, s = job.s;
