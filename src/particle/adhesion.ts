@@ -34,26 +34,29 @@ import { teamWork } from './work.ts';
  */
 export function computeAdhesion(ctx: StepContext): void {
   const L = ctx.liquid, n = L.count, c = ctx.cells, g = c.grid;
+  const job = ctx.runner.bind(adhesionJob), a = job.a, s = job.s;
+  // The stage buffer (nothing else holds it at this stage's call): on a team the other threads'
+  // sums, at the liquid's capacity so that their views stay the same from one call to the next;
+  // after them the cells' boxes (6 f64 a cell), which the pair loop and object adhesion alone read
+  // (CellPairs.box: let go at the end of the stage).
+  const T = job.threads(n), m = Math.max(n, L.capacity), nc = g.cellCount;
+  const mem = ctx.stageScratch((T > 1 ? 8 * (T - 1) * 4 * m : 0) + 48 * nc + 64, ctx.shared);
+  if (T > 1) {
+    job.sumBlocks.acc = mem.f64((T - 1) * 3 * m);
+    job.sumBlocks.sumK = mem.f64((T - 1) * m);
+  }
+  c.box = mem.f64(6 * nc);
   c.updateBoxes(L.pos);
   const pairs = c.pairs, contacts = ctx.contacts;
   pairs.reset(n);
   contacts.reset(n);
   const tables = adhesionTables(ctx);
-  const job = ctx.runner.bind(adhesionJob), a = job.a, s = job.s;
   a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material;
   a.start = g.start; a.count = g.count; a.first = c.first; a.cells = c.cells; a.box = c.box; a.tf = tables.f64; a.ti = tables.i32;
   s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
-  // On a team, the other threads' sums in the stage buffer (nothing else holds it at this stage's
-  // call), at the liquid's capacity so that the views stay the same from one call to the next.
-  const T = job.threads(n);
-  if (T > 1) {
-    const m = Math.max(n, L.capacity), mem = ctx.stageScratch(8 * (T - 1) * 4 * m + 64, ctx.shared);
-    job.sumBlocks.acc = mem.f64((T - 1) * 3 * m);
-    job.sumBlocks.sumK = mem.f64((T - 1) * m);
-  }
   runJob(job, n, g.cellCount);
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
@@ -62,7 +65,11 @@ export function computeAdhesion(ctx: StepContext): void {
   ctx.freeBodies?.capture(ctx, true);
   objectAdhesion(ctx, tables);
   ctx.freeBodies?.releaseAcc(ctx);
+  c.box = NO_BOX;
 }
+
+/** CellPairs.box between the stage's calls (no view of the stage buffer). */
+const NO_BOX = new Float64Array(0);
 
 /** The liquid pair loop over a run of cells (liquidPairRange). */
 export const adhesionJob = defineJob({

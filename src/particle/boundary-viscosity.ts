@@ -116,7 +116,9 @@ export function objectViscosity(ctx: StepContext, dt: number, gamma: Float64Arra
           const w = gamma[o] * t * t * t;
           S += w;
           wf += w * friction[obody[o]];
-          ux += w * ovel[3 * o]; uy += w * ovel[3 * o + 1]; uz += w * ovel[3 * o + 2];
+          // (No velocities where no body moves: ObjectParticles.vel.)
+          if (ovel.length === 0) { ux += w * 0; uy += w * 0; uz += w * 0; }
+          else { ux += w * ovel[3 * o]; uy += w * ovel[3 * o + 1]; uz += w * ovel[3 * o + 2]; }
           nx += w * onrm[3 * o]; ny += w * onrm[3 * o + 1]; nz += w * onrm[3 * o + 2];
         }
       }

@@ -92,7 +92,8 @@ export class StepContext {
   /**
    * Liquid pairs within the density kernel, keyed by slot in densityCells.grid.order (start and j
    * both hold slots; density.ts). The same
-   * storage as `contacts`: the moves are over when density correction lists its pairs.
+   * storage as `contacts`: the moves are over when density correction lists its pairs (PBF lends
+   * the density cells' point order the same memory: pbf.ts).
    */
   readonly densityPairs = this.contacts;
   /**
@@ -277,10 +278,15 @@ export class StepContext {
     return m;
   }
 
-  /** Sorts the object particles into objectCells (after they moved) and refreshes the slot copies and boxes. */
+  /**
+   * Sorts the object particles into objectCells (after they moved) and refreshes the slot copies and
+   * boxes. At the start of a sub-timestep (step.ts), before the liquid's sort: the points' cells,
+   * which nothing reads after the build, in LiquidParticles.scalar where it has room (it holds
+   * nothing until the adhesion stage writes it; CellPairs.buildSorted takes it next).
+   */
   rebuildObjectCells(): void {
-    const O = this.objects, n = O.count, g = this.objectCells.grid;
-    g.build(O.pos, n);
+    const O = this.objects, n = O.count, g = this.objectCells.grid, sc = this.liquid.scalar;
+    g.build(O.pos, n, 2 * sc.length >= n ? new Int32Array(sc.buffer, sc.byteOffset, n) : null);
     // On shared memory with a team, whose jobs read them in place (rather than copies of their own).
     if (this.objectSlotPos.length < 3 * n || (this.shared && !isShared(this.objectSlotPos))) {
       this.objectSlotPos = allocFloat64(3 * n, this.shared);

@@ -21,8 +21,8 @@ export function frictionTouch(ctx: StepContext): number {
 }
 
 /**
- * Friction over liquid particles [i0, i1): each changes only its own velocity. Object particles by
- * rank (opos); their velocity and body read at index[rank].
+ * Friction over liquid particles [i0, i1): each changes only its own velocity. The entries are
+ * object particles by rank: their position, velocity and body (the objects' own arrays) read at index[rank].
  */
 export function frictionRange(
   pos: Float64Array, vel: Float64Array, surface: Uint8Array, ls: Int32Array, lj: Uint16Array | Int32Array, clear: Float32Array,
@@ -44,16 +44,18 @@ export function frictionRange(
         if (inside) break;
         const s = e - far;
         if (first >= 0 && s > first) break;
-        const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
+        const o = 3 * index[s], dx = opos[o] - xi, dy = opos[o + 1] - yi, dz = opos[o + 2] - zi;
         if (dx * dx + dy * dy + dz * dz < touch2) first = s;
         if (first === s) break;
       } else if (first < 0) {
-        const dx = opos[3 * e] - xi, dy = opos[3 * e + 1] - yi, dz = opos[3 * e + 2] - zi;
+        const o = 3 * index[e], dx = opos[o] - xi, dy = opos[o + 1] - yi, dz = opos[o + 2] - zi;
         if (dx * dx + dy * dy + dz * dz < touch2) first = e;
       }
     }
     if (first < 0) continue;
     const o = index[first], f = keep[obody[o]];
-    for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
+    // (No velocities where no body moves: ObjectParticles.vel.)
+    if (ovel.length === 0) for (let k = 0; k < 3; k++) vel[3 * i + k] = 0 + (vel[3 * i + k] - 0) * f;
+    else for (let k = 0; k < 3; k++) vel[3 * i + k] = ovel[3 * o + k] + (vel[3 * i + k] - ovel[3 * o + k]) * f;
   }
 }

@@ -6,10 +6,13 @@
  *   acc     — the adhesion acceleration, from the adhesion stage through the moves to density
  *             correction (which reads it as the body force the correction holds up); with "pbf",
  *             the free-flight offset through the moves (ballistic.ts), then PBF's positions at
- *             its start (pbf.ts); scratch of the sort before the adhesion stage writes it;
+ *             its start (pbf.ts; before them, the density cells' build's cell of each point);
+ *             scratch of the sort before the adhesion stage writes it;
  *   scalar  — Σk of the viscosity weights (read by the exchange viscosity alone), the implicit
  *             viscosity's volume ratios within its call, the second pressure solve's floor
- *             within its call (pressure.ts), then the density ρ of density correction.
+ *             within its call (pressure.ts), then the density ρ of density correction; before
+ *             the adhesion stage, the object cells' and the liquid cells' builds' cell of each
+ *             point (StepContext.rebuildObjectCells, CellPairs.buildSorted; the sort does not carry it).
  *
  * What a stage of its own keeps per particle (a liquid's fractions, a temperature) is a channel
  * (channels.ts) that the stage registers here with `addChannel`: sorted, compacted and filled with

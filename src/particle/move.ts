@@ -65,7 +65,7 @@ export function setMove(ctx: StepContext, dt: number, mode: number, a: MoveArray
   if (s.friction === 1) {
     const list = objectListsOf(ctx);
     a.surface = L.surface; a.ls = list.start; a.lj = list.j; a.clear = list.clear;
-    a.opos = list.pos; a.ovel = O.vel; a.obody = O.body; a.index = list.index; a.keep = frictionKeep(ctx, dt, st.keep);
+    a.opos = O.pos; a.ovel = O.vel; a.obody = O.body; a.index = list.index; a.keep = frictionKeep(ctx, dt, st.keep);
     s.touch = frictionTouch(ctx);
   } else if (team) a.ls = st.emptyStarts(L.count);
 }

@@ -102,16 +102,21 @@ export class CellPairs {
     this.grid.shared = true;
   }
 
-  /** Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. */
-  buildSorted(liquid: LiquidParticles): void {
-    const g = this.grid;
-    g.build(liquid.pos, liquid.count);
+  /**
+   * Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. `pointCells`:
+   * keep the cell of every particle (grid.pointCell: gel.ts reads it); without, the build takes the
+   * particles' cells in LiquidParticles.scalar, which holds nothing until the adhesion stage writes
+   * its Σk (the sort does not carry it), and the grid keeps no array for them.
+   */
+  buildSorted(liquid: LiquidParticles, pointCells = true): void {
+    const g = this.grid, n = liquid.count;
+    g.build(liquid.pos, n, pointCells ? null : new Int32Array(liquid.scalar.buffer, liquid.scalar.byteOffset, n));
     liquid.sortByCell(g.order);
     // The grid now describes the reordered particles: slot a holds particle a.
     for (let c = 0; c < g.cellCount; c++) {
       for (let a = g.start[c], end = a + g.count[c]; a < end; a++) {
         g.order[a] = a;
-        g.pointCell[a] = c;
+        if (pointCells) g.pointCell[a] = c;
       }
     }
     this.listCells();
@@ -140,9 +145,10 @@ export class CellPairs {
   /**
    * Builds the cells of arbitrary points without reordering them (use grid.order). `half`: also
    * the lists of neighbour cells c' ≥ c (`first`, `cells`); without, only what `around` reads.
+   * `cellOf`: scratch for the points' cells (HashGrid.build), which the grid then does not keep.
    */
-  build(positions: ArrayLike<number>, n: number, half = true): void {
-    this.grid.build(positions, n);
+  build(positions: ArrayLike<number>, n: number, half = true, cellOf: Int32Array | null = null): void {
+    this.grid.build(positions, n, cellOf);
     if (half) this.listCells();
     else this.fillBlock();
   }

@@ -28,7 +28,7 @@ export function setObjectContacts(
 ): void {
   const L = ctx.liquid, O = ctx.objects, list = objectListsOf(ctx);
   a.pos = L.pos; a.vel = L.vel; a.ls = list.start; a.lj = list.j; a.clear = list.clear;
-  a.opos = list.pos; a.ovel = O.vel; a.onormal = O.normal; a.index = list.index;
+  a.opos = O.pos; a.ovel = O.vel; a.onormal = O.normal; a.index = list.index;
   a.odv = ctx.freeBodies?.odv ?? noVelocityChange(ctx.shared);
   s.dc = ctx.r + ctx.ro; s.near2 = near2Of(ctx); s.margin = CLEAR_MARGIN * ctx.r; s.longest = list.longest;
 }
@@ -69,16 +69,15 @@ function noVelocityChange(shared: boolean): Float64Array {
 }
 
 /**
- * Pushes liquid particle i, closer than dc to the object particle of rank s (position opos[3s..],
- * particle o), out to dc (sc.dc). The velocity removed is added to odv[3i..] when odv is not empty
+ * Pushes liquid particle i, closer than dc to object particle o (position opos[3o..]), out to dc (sc.dc). The velocity removed is added to odv[3i..] when odv is not empty
  * (a free body takes it back, free-bodies.ts). Its numbers come as arrays and integers, not as
  * doubles: a call V8 does not inline boxes each double argument (an allocation a push).
  */
 function pushOut(
-  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, s: number, o: number,
+  pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, i: number, o: number,
   sc: NearFarScratch, odv: Float64Array,
 ): void {
-  const dx = pos[3 * i] - opos[3 * s], dy = pos[3 * i + 1] - opos[3 * s + 1], dz = pos[3 * i + 2] - opos[3 * s + 2];
+  const dx = pos[3 * i] - opos[3 * o], dy = pos[3 * i + 1] - opos[3 * o + 1], dz = pos[3 * i + 2] - opos[3 * o + 2];
   const d2 = dx * dx + dy * dy + dz * dz, dc = sc.dc;
   let ux: number, uy: number, uz: number, d: number;
   if (d2 > 0) {
@@ -90,7 +89,9 @@ function pushOut(
   }
   const push = dc - d;
   pos[3 * i] += push * ux; pos[3 * i + 1] += push * uy; pos[3 * i + 2] += push * uz;
-  const vn = (vel[3 * i] - ovel[3 * o]) * ux + (vel[3 * i + 1] - ovel[3 * o + 1]) * uy + (vel[3 * i + 2] - ovel[3 * o + 2]) * uz;
+  // (No velocities where no body moves: ObjectParticles.vel.)
+  const still = ovel.length === 0, bx = still ? 0 : ovel[3 * o], by = still ? 0 : ovel[3 * o + 1], bz = still ? 0 : ovel[3 * o + 2];
+  const vn = (vel[3 * i] - bx) * ux + (vel[3 * i + 1] - by) * uy + (vel[3 * i + 2] - bz) * uz;
   if (vn < 0) {
     vel[3 * i] -= vn * ux; vel[3 * i + 1] -= vn * uy; vel[3 * i + 2] -= vn * uz;
     if (odv.length !== 0) { odv[3 * i] -= vn * ux; odv[3 * i + 1] -= vn * uy; odv[3 * i + 2] -= vn * uz; }
@@ -99,8 +100,8 @@ function pushOut(
 
 /**
  * objectContacts over liquid particles [i0, i1): writes only their own positions and velocities
- * and their own lists' order and clearance. `opos` is by rank; `ovel` and `onormal` are read at
- * index[rank].
+ * and their own lists' order and clearance. The entries are ranks: `opos`, `ovel` and `onormal`
+ * (the objects' own arrays) are read at index[rank].
  */
 export function objectContactRange(
   pos: Float64Array, vel: Float64Array, opos: Float64Array, ovel: Float64Array, onormal: Float64Array, index: Int32Array,
@@ -120,10 +121,10 @@ export function objectContactRange(
       for (; a < q1; a++) {
         const s = lj[a];
         if (s >= far) break;
-        const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+        const o = index[s], dx = xi - opos[3 * o], dy = yi - opos[3 * o + 1], dz = zi - opos[3 * o + 2];
         const d2 = dx * dx + dy * dy + dz * dz;
         if (d2 >= dc2) continue;
-        pushOut(pos, vel, opos, ovel, onormal, i, s, index[s], scratch, odv);
+        pushOut(pos, vel, opos, ovel, onormal, i, o, scratch, odv);
         xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
         if (!clearOf(clear, i, xi, yi, zi, dc)) {
           left = true;
@@ -141,23 +142,23 @@ export function objectContactRange(
     while (b < q1 && lj[b] - far < last) b++;
     while (a < split || b < q1) {
       const s = b >= q1 || (a < split && lj[a] < lj[b] - far) ? lj[a++] : lj[b++] - far;
-      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const o = index[s], dx = xi - opos[3 * o], dy = yi - opos[3 * o + 1], dz = zi - opos[3 * o + 2];
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= dc2) continue;
-      pushOut(pos, vel, opos, ovel, onormal, i, s, index[s], scratch, odv);
+      pushOut(pos, vel, opos, ovel, onormal, i, o, scratch, odv);
       xi = pos[3 * i]; yi = pos[3 * i + 1]; zi = pos[3 * i + 2];
     }
-    sortNearFar(clear, scratch, lj, far, q0, q1, opos, i, pos);
+    sortNearFar(clear, scratch, lj, far, q0, q1, opos, index, i, pos);
   }
 }
 
 /**
  * Sorts i's entries [q0, q1) into near and far runs (each in rank order) from where i is (pos), and
- * records the clearance (near2, margin: the scratch's).
+ * records the clearance (near2, margin: the scratch's). The object positions opos at index[rank].
  */
 function sortNearFar(
   clear: Float32Array, scratch: NearFarScratch, lj: Uint16Array | Int32Array, far: number, q0: number, q1: number, opos: Float64Array,
-  i: number, pos: Float64Array,
+  index: Int32Array, i: number, pos: Float64Array,
 ): void {
   const tmp = scratch.tmp, d2s = scratch.tmpD, near2 = scratch.near2, margin = scratch.margin;
   const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
@@ -167,8 +168,8 @@ function sortNearFar(
   while (a < split || b < q1) tmp[k++] = b >= q1 || (a < split && lj[a] < lj[b] - far) ? lj[a++] : lj[b++] - far;
   let w = q0, min2 = Infinity;
   for (let e = 0; e < k; e++) {
-    const s = tmp[e];
-    const dx = x - opos[3 * s], dy = y - opos[3 * s + 1], dz = z - opos[3 * s + 2];
+    const s = tmp[e], o = 3 * index[s];
+    const dx = x - opos[o], dy = y - opos[o + 1], dz = z - opos[o + 2];
     const d2 = (d2s[e] = dx * dx + dy * dy + dz * dz);
     if (d2 < near2) lj[w++] = s;
   }

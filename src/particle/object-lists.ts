@@ -6,8 +6,9 @@
  *
  * Entries [start[i], start[i + 1]) of `j`, by rank: the object particles numbered cell by cell in
  * (k, j, i) order of their objectCells cell, slots within a cell in order, which is the order a
- * list meets them in (StepContext.objectCellsNear scans k, j, i). `pos` and `index` (the object
- * particle) are by rank. A pass takes a list's entries in rank order, so whatever skips it makes,
+ * list meets them in (StepContext.objectCellsNear scans k, j, i). `index` (the object particle) is
+ * by rank; a pass reads the object particle's position, velocity and normal in the objects' own
+ * arrays at index[rank]. A pass takes a list's entries in rank order, so whatever skips it makes,
  * results are bit for bit those of testing every entry in listing order.
  *
  * On the honey drop's impact a list reaches ~20 r (travel) but a contact is at 2.5 r: a list holds
@@ -21,7 +22,7 @@
  * Figures: docs/decisions.md, "Object contacts".
  */
 import type { StepContext } from './context.ts';
-import { allocFloat32, allocFloat64, allocInt32, allocUint16 } from '../parallel/memory.ts';
+import { allocFloat32, allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
@@ -55,8 +56,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   length = 0;
   /** Per particle: c (x, y, z) and D, float32. */
   clear: Float32Array = new Float32Array(0);
-  /** Object particle positions and indices by rank, and the first rank of each object cell. */
-  pos = new Float64Array(0);
+  /** The object particle of each rank, and the first rank of each object cell. */
   index = new Int32Array(0);
   cellRank = new Int32Array(0);
   /** The longest list (object-contacts.ts sizes its scratch by it). */
@@ -118,8 +118,8 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   private cellKey = new Float64Array(0);
 
   /**
-   * Ranks the object particles (cells in (k, j, i) order) and copies their positions by rank, once
-   * per build of the object cells (they are rebuilt whenever the objects move). The cells are
+   * Ranks the object particles (cells in (k, j, i) order), once per build of the object cells
+   * (they are rebuilt whenever the objects move). The cells are
    * sorted by their index in the context's dense block, which is (k, j, i) order, as keys
    * key · cells + cell in a Float64Array's own numeric sort (no allocation); where the cells are
    * hashed, by comparing (k, j, i).
@@ -143,19 +143,13 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
       cells.subarray(0, nc).sort((a, b) => ck[a] - ck[b] || cj[a] - cj[b] || ci[a] - ci[b]);
     }
     if (this.cellRank.length < nc) this.cellRank = new Int32Array(Math.ceil(nc * 1.25));
-    if (this.index.length < no) {
-      this.index = allocInt32(no, this.shared);
-      this.pos = allocFloat64(3 * no, this.shared);
-    }
-    const sp = ctx.objectSlotPos, order = og.order, pos = this.pos, index = this.index;
+    if (this.index.length < no) this.index = allocInt32(no, this.shared);
+    const order = og.order, index = this.index;
     let r = 0;
     for (let q = 0; q < nc; q++) {
       const c = cells[q];
       this.cellRank[c] = r;
-      for (let s = og.start[c], s1 = s + og.count[c]; s < s1; s++, r++) {
-        pos[3 * r] = sp[3 * s]; pos[3 * r + 1] = sp[3 * s + 1]; pos[3 * r + 2] = sp[3 * s + 2];
-        index[r] = order[s];
-      }
+      for (let s = og.start[c], s1 = s + og.count[c]; s < s1; s++, r++) index[r] = order[s];
     }
   }
 }

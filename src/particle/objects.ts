@@ -52,11 +52,17 @@ export class ObjectParticles {
   readonly bodies: ObjectBody[] = [];
   readonly count: number;
   readonly radius: number;
-  readonly rest: Float64Array;
+  /** (The same array as `pos` where no body moves.) */
+  rest: Float64Array;
   /** (The same array as `normal` where no body moves.) */
   restNormal: Float64Array;
-  readonly pos: Float64Array;
-  /** Velocities, normals and bodies: on shared memory after `share` (the thread team's jobs read them). */
+  /**
+   * Positions, velocities, normals and bodies: on shared memory after `share` (the thread team's
+   * jobs read them: the object contacts and friction read the positions here, by rank through the
+   * contact lists' index, object-lists.ts).
+   */
+  pos: Float64Array;
+  /** Empty where no body moves (`anyMoving` false): every object particle's velocity is 0. */
   vel: Float64Array;
   normal: Float64Array;
   readonly material: Uint16Array;
@@ -112,7 +118,8 @@ export class ObjectParticles {
     // Static scenes share the rest arrays (object particles never move).
     this.pos = this.anyMoving ? this.rest.slice() : this.rest;
     this.normal = this.anyMoving ? this.restNormal.slice() : this.restNormal;
-    this.vel = new Float64Array(3 * total);
+    // A scene where no body moves keeps no velocities (all zero): the readers take 0 where the array is empty.
+    this.vel = new Float64Array(this.anyMoving ? 3 * total : 0);
   }
 
   /**
@@ -183,13 +190,17 @@ export class ObjectParticles {
     return max2;
   }
 
-  /** Moves the arrays a thread team reads (velocities, normals, bodies) onto shared memory. */
+  /** Moves the arrays a thread team reads (positions, velocities, normals, bodies) onto shared memory. */
   share(): void {
     const copy = <A extends Float64Array | Int32Array>(a: A): A => {
       const b = allocLike(a, a.length, true);
       b.set(a as never);
       return b;
     };
+    // (Static scenes' positions are their rest positions, one array: so they stay.)
+    const pos = copy(this.pos);
+    if (this.pos === this.rest) this.rest = pos;
+    this.pos = pos;
     this.vel = copy(this.vel);
     // (Static scenes' normals are their rest normals, one array: so they stay.)
     const normal = copy(this.normal);

@@ -89,10 +89,19 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   takeSolveShare(ctx);
+  // The density cells' point order (read within this call alone: the pressure stage lists its
+  // rows over the liquid cells) in the liquid contacts' memory, where it has room: adhesion lists
+  // them for the moves, which are over, and lists them again in the next sub-timestep before
+  // anything reads them (step.ts); let go at the end of the call.
+  const grid = ctx.densityCells.grid, cj = ctx.contacts.j, room = cj.byteLength >> 2;
+  const lend = room >= n && (cj.byteOffset & 3) === 0 && (!ctx.shared || isShared(cj));
+  if (lend) grid.lendOrder(new Int32Array(cj.buffer, cj.byteOffset, room));
   // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
   // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
   // v.res, which holds the last pass's increment (pbf-job.ts), in LiquidParticles.scalar (finish writes ρ there after the last pass).
-  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar);
+  // The rows' upper starts in the starts of adhesion's pair list, void once viscosity is over
+  // (list-store.ts) and listed again by the next sub-timestep's adhesion stage.
+  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar, ctx.cells.pairs.start);
   const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const state = pr.state, free = ctx.freeBodies;
@@ -135,6 +144,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     older = error;
     ask.guessLast = guess <= tolerance;
   }
+  if (lend) grid.lendOrder(null);
   return { passes, error };
 }
 

@@ -5,8 +5,9 @@
  * whatever the team. The object cells are looked up in their dense block (object-cells.ts); where
  * they are hashed, the job runs on the calling thread, which alone reaches the context.
  */
-import type { StepContext } from './context.ts';
+import type { StageScratch, StepContext } from './context.ts';
 import type { CellPairs, NeighbourList } from './neighbours.ts';
+import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
@@ -42,6 +43,23 @@ export const solveBoundaryJob = defineJob({
 });
 
 type BoundaryScalars = Record<(typeof solveBoundaryJob.scalars)[number], number>;
+
+/**
+ * The liquid cells' boxes (ctx.cells.box, 6 f64 a cell, at the positions x) for listBoundaryRows
+ * over the liquid cells: the adhesion stage's lived in the stage buffer within its own call. In
+ * `room` (the caller's stage scratch, past what it carved) where it has room, else in `spare`,
+ * which the caller keeps (returned, grown where short).
+ */
+export function liquidCellBoxes(ctx: StepContext, x: Float64Array, room: StageScratch, spare: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const c = ctx.cells, nc6 = 6 * c.grid.cellCount;
+  if (room.rest() >= 8 * nc6 + 8) c.box = room.f64(nc6);
+  else {
+    if (spare.length < nc6 || (ctx.shared && !isShared(spare))) spare = allocFloat64(Math.ceil(nc6 * 1.5), ctx.shared);
+    c.box = spare;
+  }
+  c.updateBoxes(x);
+  return spare;
+}
 
 /**
  * Object particles within h of each slot x of the cells of `dc` (the density cells, or the liquid

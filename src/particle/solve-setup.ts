@@ -21,7 +21,7 @@ import { teamWork } from './work.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
 import { upperStarts } from './pressure-half.ts';
-import { listBoundaryRows } from './solve-boundary-rows.ts';
+import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
 const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
@@ -59,6 +59,8 @@ export class SolveState {
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
   teamRows = new TeamPairRows();
+  /** The liquid cells' boxes for the boundary rows' listing where the stage buffer has no room for them (prepareSolve). */
+  cellBox = new Float64Array(0);
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -279,9 +281,9 @@ export function solveState(ctx: StepContext): SolveState {
  * after viscosity, which changes only velocities), so its slot order and rows (kept in the solve
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
- * particle, particle order; PBF's), else none are; `resIn`: n f64 free during the stage for v.res.
+ * particle, particle order; PBF's), else none are; `resIn`, `midIn`: n f64 for v.res and i32 at the liquid's capacity for the upper starts, free during the stage.
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -291,7 +293,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // PBF correction, after the moves) from the density cells over the current positions.
   const fromPairs = !reuse && ctx.adhesionPairsCurrent && ctx.cells.pairs.start.length > n;
   const dc = reuse && st.listed ? st.listed : fromPairs ? ctx.cells : ctx.densityCells;
-  if (!fromPairs && !reuse) dc.build(pos, n, false);
+  // (The points' cells, which nothing reads after the build, in `starts` where the stage has it: free until copyPositions.)
+  if (!fromPairs && !reuse) dc.build(pos, n, false, starts ? new Int32Array(starts.buffer, starts.byteOffset, n) : null);
   st.listed = dc; st.listedCount = n;
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Over the liquid cells slot a is particle a (CellPairs.buildSorted): the positions are read in place (the
@@ -308,7 +311,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   let uniform = true;
   for (let a = 1; a < n && uniform; a++) if (mass[mat[order[a]]] !== m0) uniform = false;
   const im = uniform ? 0 : m;
-  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + 2 * 4 * m + m + 512;
+  if (midIn !== null && midIn.length < m) midIn = null;
+  const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + (midIn ? 1 : 2) * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
   // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
@@ -324,7 +328,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
   const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
-  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn) : null!;
+  let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn, midIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
     for (let a = 0; ownX && a < n; a++) {
@@ -384,12 +388,13 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 
   bl.reset(n);
   if (O.count > 0) {
+    if (dc === ctx.cells) st.cellBox = liquidCellBoxes(ctx, mem.x, first, st.cellBox); // (in `first`'s room past the rows' listing)
     listBoundaryRows(ctx, dc, mem.x, n, bl);
   } else {
     bl.start.fill(0, 0, n);
   }
   bl.start[n] = bl.length;
-  if (dc !== ctx.cells) dc.box = NO_BOX; // (no view of the stage buffer past the listing)
+  dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
   const kn = list.j.length, bn = bl.j.length;
@@ -398,7 +403,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
   const moved = reuse || whole.buffer !== mem.buffer || ctx.stageScratchPoison >= 0;
-  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn);
+  mem = carveSlots(whole, m, wm, im, ownX ? null : pos, resIn, midIn);
   if (moved) copyPositions();
   const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
   for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
@@ -425,17 +430,17 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
 
 /**
  * The per-slot arrays of a solve for m slots (wm: for the mirror walls' wdel, 0 without closed
- * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`: the slot positions and
- * v.res where the stage has them elsewhere, else null), carved from the start of the stage scratch
- * `mem` (the same views on every call over the same buffer).
+ * walls; im: for the inverse masses, 0 where all weigh the same; `x`, `res`, `mid`: the slot
+ * positions, v.res and the upper starts where the stage has them elsewhere, else null), carved from
+ * the start of the stage scratch `mem` (the same views on every call over the same buffer).
  */
-function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null) {
+function carveSlots(mem: StageScratch, m: number, wm: number, im: number, x: Float64Array | null, res: Float64Array | null, mid: Int32Array | null) {
   return {
     buffer: mem.buffer,
     x: x ?? mem.f64(3 * m), dx: mem.f64(3 * m), fix: mem.f64(3 * m),
     wdel: mem.f64(3 * wm),
     alpha: mem.f64(m), p: mem.f64(m), dens: mem.f64(m), invMass: mem.f64(im), res: res ?? mem.f64(m), acc: mem.f64(m),
-    nb: mem.i32(m), mid: mem.i32(m), wmask: mem.u8(m),
+    nb: mem.i32(m), mid: mid ?? mem.i32(m), wmask: mem.u8(m),
   };
 }
 

@@ -107,7 +107,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   ctx.time = ta;
   clock.lap('objects');
 
-  ctx.cells.buildSorted(ctx.liquid);
+  // (The particles' cells kept for gel.ts alone.)
+  ctx.cells.buildSorted(ctx.liquid, ctx.gel !== null);
   // How far liquid can travel relative to objects in this sub-timestep (gravity included).
   const travel = (maxLiquidSpeed(ctx) + ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
   // nearObject: within reach of any object interaction of this sub-timestep: the adhesion support,

@@ -185,7 +185,9 @@ function objectDrag(ctx: StepContext, st: ImplicitViscosityState, v: Float64Arra
   let sx = 0, sy = 0, sz = 0;
   for (let e = bs[i], e1 = bs[i + 1]; e < e1; e++) {
     const s = bj[e], o = oorder[s];
-    let wx = v[3 * i] - ovel[3 * o], wy = v[3 * i + 1] - ovel[3 * o + 1], wz = v[3 * i + 2] - ovel[3 * o + 2];
+    // (No velocities where no body moves: ObjectParticles.vel.)
+    const still = ovel.length === 0;
+    let wx = v[3 * i] - (still ? 0 : ovel[3 * o]), wy = v[3 * i + 1] - (still ? 0 : ovel[3 * o + 1]), wz = v[3 * i + 2] - (still ? 0 : ovel[3 * o + 2]);
     const wn = wx * nx + wy * ny + wz * nz;
     wx -= wn * nx; wy -= wn * ny; wz -= wn * nz;
     let dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];

@@ -33,7 +33,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
-import { allocFloat32, allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
@@ -56,6 +56,8 @@ const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
 const NO_VECTOR = new Float64Array(0);
 const NO_COEFS = new Float32Array(0);
+/** The boundary rows' starts between calls, once the object contact lists' are given back (listBoundary). */
+const NO_STARTS = new Int32Array(0);
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -301,6 +303,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const held = holdWallDrag(ctx, st, x, L.vel, n, nw, new Int32Array(r.buffer, r.byteOffset, n), onrm, opos);
   if (held > 0) ctx.count('wallHolds', held);
   keepChange(st.change.array, L.vel, x, n);
+  if (st.boundary.start === ctx.objectLists?.start) st.boundary.start = NO_STARTS;
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (red[RED_STRIDE * used + 2] === 1) ctx.count('viscosityJacobiSteps');
@@ -310,11 +313,13 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
 /** The object slots' velocities (3 a slot) and friction-weighted volumes γ · friction. */
 function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): void {
   const O = ctx.objects, no = O.count, gamma = solveState(ctx).gamma, oorder = ctx.objectCells.grid.order, body = O.body, vel = O.vel;
-  const bodies = O.bodies;
+  const bodies = O.bodies, still = vel.length === 0;
   for (let s = 0; s < no; s++) {
     const o = oorder[s];
     ow[s] = gamma[o] * bodies[body[o]].friction;
-    ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2];
+    // (No velocities where no body moves: ObjectParticles.vel.)
+    if (still) ovel[3 * s] = ovel[3 * s + 1] = ovel[3 * s + 2] = 0;
+    else { ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2]; }
   }
 }
 
@@ -326,6 +331,12 @@ function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): vo
 function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): number {
   const O = ctx.objects, no = O.count, bl = st.boundary;
   bl.shared = ctx.shared;
+  // The starts in the object contact lists' memory where it has room: those lists are made after
+  // viscosity, read by the moves and density correction and made again before anything reads them
+  // (step.ts), so their starts are idle through this call (given back at its end:
+  // applyImplicitViscosity).
+  const ol = ctx.objectLists;
+  if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
   bl.reset(n);
   if (no === 0) {
     bl.start.fill(0, 0, n + 1);

@@ -30,13 +30,13 @@ export interface SceneEstimate {
 
 /**
  * Bytes the particle engine holds per particle (liquid and object), one thread: Metrics.memoryBytes
- * on the Table 1 scenes measured 433–597 (the honey drop 433 at frame 4 and 454 at frame 22, the
- * gel fan 498, the paint drops 597; BENCHMARKS.md "Bytes a point, sixth pass": the pair list, the
- * solve rows, the stage scratch, the liquid's and the objects' arrays). Two threads hold 14–28 %
- * more (553–689: a team's full solve rows and their slopes, the viscosity's cross rows, the row
- * listings' counts).
+ * on the Table 1 scenes measured 399–564 (the honey drop 399 at frame 4 and 417 at frame 22, the
+ * gel fan 474, the paint drops 562–564; BENCHMARKS.md "Bytes a point, seventh pass": the pair list,
+ * the solve rows, the stage scratch, the liquid's and the objects' arrays). Two threads hold more
+ * (the honey drop 518 at frame 4: a team's full solve rows and their slopes, the viscosity's cross
+ * rows, the row listings' counts).
  */
-export const PARTICLE_BYTES = 600;
+export const PARTICLE_BYTES = 575;
 export const CELL_BYTES = 120;
 
 export function estimateScene(scene: Scene): SceneEstimate {

@@ -34,9 +34,9 @@ export class HashGrid {
   /** First index into `order` and number of points of each cell. */
   start = new Int32Array(0);
   count = new Int32Array(0);
-  /** Point indices sorted by cell. */
-  order = new Int32Array(0);
-  /** Cell of each point. */
+  /** Point indices sorted by cell (memory of the grid's own, or lent: lendOrder). */
+  order: Int32Array = new Int32Array(0);
+  /** Cell of each point (not kept by a build given scratch for it: `build`'s cellOf). */
   pointCell = new Int32Array(0);
 
   /** Allocate order, start, count and the cells' corners on SharedArrayBuffers (a thread team's jobs read them in place), from the next growth on. */
@@ -60,14 +60,28 @@ export class HashGrid {
     return -1;
   }
 
-  /** Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls. */
-  build(positions: ArrayLike<number>, n: number): void {
+  /**
+   * Takes `order` as the point order of the builds from here on: memory a caller lends while it
+   * holds nothing else (a build with more points than it holds, or on shared memory where it is
+   * not, allocates its own as before). null: the lent memory back (the next build allocates).
+   */
+  lendOrder(order: Int32Array | null): void {
+    this.order = order ?? new Int32Array(0);
+  }
+
+  /**
+   * Sorts `n` points (xyz in `positions`) into cells. O(n); reuses its arrays between calls.
+   * `cellOf`: at least n entries of scratch, free during the call, that take the cell of each point
+   * in place of `pointCell` (which is then neither allocated nor written: a caller that reads no
+   * point's cell after the build keeps no array for it).
+   */
+  build(positions: ArrayLike<number>, n: number, cellOf: Int32Array | null = null): void {
     const inv = 1 / this.cellSize;
-    if (this.pointCell.length < n || (this.shared && !isShared(this.order))) {
-      // An eighth to spare for points added later (emitters).
-      this.pointCell = new Int32Array(Math.max(16, Math.ceil(n * 1.125)));
-      this.order = allocInt32(this.pointCell.length, this.shared);
-    }
+    // An eighth to spare for points added later (emitters).
+    const rows = Math.max(16, Math.ceil(n * 1.125));
+    if (this.order.length < n || (this.shared && !isShared(this.order))) this.order = allocInt32(rows, this.shared);
+    if (cellOf === null && this.pointCell.length < n) this.pointCell = new Int32Array(rows);
+    const pointCell = cellOf ?? this.pointCell;
     if (this.shared && !isShared(this.start)) this.growCells(Math.max(this.cellI.length, 1));
     // A table of about half the points: a cell holds a point or more (the particle engine's cells
     // several: honey drop, 8 to 20 in the liquid's cells), so it is at most half full where cells
@@ -98,7 +112,7 @@ export class HashGrid {
         this.slot[h] = c;
       }
       this.count[c]++;
-      this.pointCell[p] = c;
+      pointCell[p] = c;
     }
     let s = 0;
     for (let c = 0; c < this.cellCount; c++) {
@@ -107,7 +121,7 @@ export class HashGrid {
       this.count[c] = 0;
     }
     for (let p = 0; p < n; p++) {
-      const c = this.pointCell[p];
+      const c = pointCell[p];
       this.order[this.start[c] + this.count[c]++] = p;
     }
   }

@@ -127,6 +127,8 @@ function objectAdhesionOn(workers: number, hashed: boolean) {
   if (hashed) Object.assign(ctx, { objectBlock: new Int32Array(0) });
   const dense = ctx.objectCellBlock() !== null;
   L.acc.fill(0);
+  // The liquid cells' boxes, which the adhesion stage keeps within its own call (adhesion.ts).
+  ctx.cells.updateBoxes(L.pos);
   objectAdhesion(ctx, adhesionTables(ctx));
   const acc = L.acc.slice(0, 3 * L.count);
   sim.dispose();

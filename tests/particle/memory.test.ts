@@ -53,3 +53,59 @@ describe('particle engine memory', () => {
     expect(perB).toBeGreaterThan(72);
   });
 });
+
+describe('storage the stages lend each other', () => {
+  // A drop onto a resting ball: adhesion, both pressure solves, the implicit viscosity with its
+  // object rows, the object contact lists and PBF all run; no body moves and no gel.
+  const scene = {
+    gravity: [0, -9.81, 0] as [number, number, number],
+    materials: { honey: liquid(5, { density: 1400 }), ball: { kind: 'solid' as const, friction: 0.5 } },
+    adhesion: [{ between: ['honey', 'ball'] as [string, string], type: 'attract' as const, strength: 10 }],
+    bodies: [
+      { material: 'ball', shape: { type: 'sphere' as const, center: [0, 0, 0] as [number, number, number], radius: 0.02 } },
+      { material: 'honey', shape: { type: 'sphere' as const, center: [0, 0.031, 0] as [number, number, number], radius: 0.011 } },
+    ],
+    particle: { radius: 0.0012 },
+  };
+
+  it('holds no copy or array between stages that another array stands for', () => {
+    const sim = particleSim(scene);
+    for (let f = 0; f < 3; f++) sim.stepFrame();
+    const ctx = sim.ctx;
+    // (Twice the liquid's count of 32-bit words in LiquidParticles.scalar: room for the object cells' build.)
+    expect(2 * ctx.liquid.count).toBeGreaterThan(ctx.objects.count);
+    // The liquid touches the ball: there are object contact lists and object rows to have lent storage.
+    expect(ctx.objectLists!.length).toBeGreaterThan(0);
+    expect(ctx.viscositySolve!.boundary.length).toBeGreaterThan(0);
+    // No body moves: no object velocities (the readers take 0), and the contact lists read the
+    // objects' own positions by rank (no rank-ordered copy).
+    expect(ctx.objects.anyMoving).toBe(false);
+    expect(ctx.objects.vel.length).toBe(0);
+    expect('pos' in ctx.objectLists!).toBe(false);
+    // Without gel the liquid cells keep no cell per particle; the object cells and PBF's density
+    // cells keep none either, and the density cells' order went back to the liquid contacts.
+    expect(ctx.cells.grid.pointCell.length).toBe(0);
+    expect(ctx.objectCells.grid.pointCell.length).toBe(0);
+    expect(ctx.densityCells.grid.pointCell.length).toBe(0);
+    expect(ctx.densityCells.grid.order.length).toBe(0);
+    // The liquid cells' boxes live within the stages that read them; the viscosity's boundary
+    // starts within its call.
+    expect(ctx.cells.box.length).toBe(0);
+    expect(ctx.viscositySolve!.boundary.start.length).toBe(0);
+  });
+
+  it('steps a scene where a body moves, whose objects keep their velocities, to a liquid that stays finite', () => {
+    const sim = particleSim({
+      ...scene,
+      bodies: [
+        { ...scene.bodies[0], motion: { type: 'linear', velocity: [0, 0.05, 0] } },
+        scene.bodies[1],
+      ],
+    } as never);
+    for (let f = 0; f < 2; f++) sim.stepFrame();
+    expect(sim.ctx.objects.anyMoving).toBe(true);
+    expect(sim.ctx.objects.vel.length).toBe(3 * sim.ctx.objects.count);
+    const vel = sim.ctx.liquid.vel.subarray(0, 3 * sim.ctx.liquid.count);
+    expect(vel.every(Number.isFinite)).toBe(true);
+  });
+});
