@@ -14,7 +14,7 @@ import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
-import { allocFloat64 } from '../parallel/memory.ts';
+import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
@@ -24,7 +24,6 @@ import { upperStarts } from './pressure-half.ts';
 import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
-const isShared = (a: Float64Array | Float32Array): boolean => typeof SharedArrayBuffer !== 'undefined' && a.buffer instanceof SharedArrayBuffer;
 
 /** What the solves keep between calls: γ of every object particle, n0, the neighbour rows. */
 export class SolveState {
@@ -51,9 +50,8 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
-  /** The first solve's filteredPressure this sub-timestep (pressure.ts: the stop rule in deep water; the second solve reads it too). */
+  /** The first solve's filteredPressure (pressure.ts, deep water's stop), and the filtered liquid near rest (still-water.ts; in the checkpoint). */
   filteredPressure = 0;
-  /** The filtered liquid is near rest: the solves take the deep-water stop and PBF feeds the warm start (still-water.ts; in the checkpoint). */
   stillWater = false;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
