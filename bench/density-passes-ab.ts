@@ -2,12 +2,12 @@
  * The one-thread density passes (pressure-half.ts: the pressure stage's and PBF's loops over each
  * pair once) of two checkouts on one solve view, calls interleaved, each timed in CPU time
  * (process.cpuUsage), outputs compared bit for bit:
- *   npx tsx bench/density-passes-ab.ts <checkout A> [scene] [frame] [calls]
- * (defaults: the honey drop, frame 6, 30 calls). This checkout (B) steps the scene to the frame and
+ *   npx tsx bench/density-passes-ab.ts <checkout A> [scene] [frame] [calls] [kernel]
+ * (defaults: the honey drop, frame 6, 30 calls, every kernel). This checkout (B) steps the scene to the frame and
  * lists a solve at its end positions as PBF does (the density cells' rows, their upper parts
  * alone: one thread); p = α (ρ̂ − 1) where compressed (PBF's pressure: 0 where not), u the
  * velocities times the sub-timestep. Prints median ms a call of A and B, B/A, and whether the
- * outputs agree.
+ * outputs agree. `kernel`: one of them alone (its name as printed).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,8 +21,8 @@ import { factorAdvanceHalf } from '../src/particle/pressure-factor-advance.ts';
 
 const argv = process.argv.slice(2);
 const other = argv[0];
-if (!other) throw new Error('usage: npx tsx bench/density-passes-ab.ts <checkout A> [scene] [frame] [calls]');
-const file = argv[1] ?? 'scenes/honey-drop.json', frame = Number(argv[2] ?? 6), reps = Number(argv[3] ?? 30);
+if (!other) throw new Error('usage: npx tsx bench/density-passes-ab.ts <checkout A> [scene] [frame] [calls] [kernel]');
+const file = argv[1] ?? 'scenes/honey-drop.json', frame = Number(argv[2] ?? 6), reps = Number(argv[3] ?? 30), only = argv[4];
 const HA = (await import(pathToFileURL(resolve(other, 'src/particle/pressure-half.ts')).href)) as typeof HB;
 const json = JSON.parse(readFileSync(file, 'utf8'));
 json.engines = ['particle'];
@@ -69,12 +69,15 @@ const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); con
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} upper row entries a slot, ${(zero / n * 100).toFixed(0)} % of slots without pressure; load ${loadavg()[0].toFixed(1)}`);
 for (const [name, k] of kernels) {
+  if (only !== undefined && name !== only) continue;
   prep(); k(HA); const a = snap();
   prep(); k(HB); const b = snap();
   const ta: number[] = [], tb: number[] = [];
+  // Which goes first alternates from call to call.
   for (let r = 0; r < reps; r++) {
-    prep(); ta.push(cpu(() => k(HA)));
+    if (r % 2 === 0) { prep(); ta.push(cpu(() => k(HA))); }
     prep(); tb.push(cpu(() => k(HB)));
+    if (r % 2 === 1) { prep(); ta.push(cpu(() => k(HA))); }
   }
   console.log(`  ${name.padEnd(9)} A ${median(ta).toFixed(3)} ms, B ${median(tb).toFixed(3)} ms: B/A ${(median(tb) / median(ta)).toFixed(3)}, ${a.equals(b) ? 'same bits' : 'DIFFERENT'}`);
 }

@@ -43,22 +43,12 @@ import type { SolveView } from './pressure-kernels.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
 export interface HalfRows {
-  /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
+  /** Per slot: the first entry of row a naming a slot b > a (solve-pair-rows.ts upperStarts). */
   mid: Int32Array;
   /** Per slot: advanceHalf's density changes. */
   acc: Float64Array;
   /** The view's rows are the upper parts alone (mid[a] = ls[a]): no loop over a full row may read them (solve-setup.ts prepareSolve). */
   upperOnly: boolean;
-}
-
-/** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
-export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: number, mid: Int32Array): void {
-  for (let a = 0; a < n; a++) {
-    let q = ls[a];
-    const q1 = ls[a + 1];
-    while (q < q1 && lj[q] < a) q++;
-    mid[a] = q;
-  }
 }
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
@@ -287,14 +277,24 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
   for (let a = from; a < to; a++) {
     const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let cx = out[3 * a], cy = out[3 * a + 1], cz = out[3 * a + 2];
-    if (uniform) {
-      // As the gather loop: a zero pressure sum's term (±0) is added unless `sparse`; passed over, as every
-      // sum here starts at +0 (cx, out[b]) and additions never make −0 of it, it leaves the same bits.
+    if (uniform && sparse) {
+      // A zero pressure sum's term (±0) passed over: every sum here starts at +0 (cx, out[b]), which
+      // additions never make −0, so ±0 added leaves it as it is: the same bits as the loop below.
       for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
         const j = lj[q], l = pa + p[j];
-        if (sparse && l === 0) continue;
-        const b = 3 * j;
-        const f = l * kg[q];
+        if (l === 0) continue;
+        const b = 3 * j, f = l * kg[q];
+        const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
+        cx += ex; cy += ey; cz += ez;
+        if (j < to) {
+          out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
+        }
+      }
+    } else if (uniform) {
+      // As the gather loop: no test for a zero pressure sum or slope (such a term adds ±0).
+      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+        const j = lj[q], b = 3 * j;
+        const f = (pa + p[j]) * kg[q];
         const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
         cx += ex; cy += ey; cz += ez;
         if (j < to) {
