@@ -40,6 +40,7 @@ import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { displaceSparse, mostlyIdle, updateSparse } from './pressure-half-sparse.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
 export interface HalfRows {
@@ -233,17 +234,13 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
   }
 }
 
-/** The share of slots without pressure from which displaceHalf tests pairs for a zero pressure sum (a test that pays where it nearly always says the same: the second solve's first step on the honey drop, 98 %). */
-export const SPARSE_SHARE = 0.9;
-
 /** pressure-kernels.ts pressureDisplacementRange over slots [from, to), each pair once; the same bits. */
 export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
-  let zeros = 0;
-  for (let a = from; a < to; a++) zeros += +(p[a] === 0);
-  const sparse = zeros >= SPARSE_SHARE * (to - from);
+  // One thread with equal masses (the rows' upper parts alone: no closed walls) and nearly no pressure: pressure-half-sparse.ts.
+  if (hr.upperOnly && uniform && mostlyIdle(p, to, 1)) return displaceSparse(v, to, hr);
   for (let a = from; a < to; a++) {
     let cx = 0, cy = 0, cz = 0;
     if (from > 0) {
@@ -277,20 +274,7 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
   for (let a = from; a < to; a++) {
     const pa = p[a], xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
     let cx = out[3 * a], cy = out[3 * a + 1], cz = out[3 * a + 2];
-    if (uniform && sparse) {
-      // A zero pressure sum's term (±0) passed over: every sum here starts at +0 (cx, out[b]), which
-      // additions never make −0, so ±0 added leaves it as it is: the same bits as the loop below.
-      for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
-        const j = lj[q], l = pa + p[j];
-        if (l === 0) continue;
-        const b = 3 * j, f = l * kg[q];
-        const ex = f * (xa - x[b]), ey = f * (ya - x[b + 1]), ez = f * (za - x[b + 2]);
-        cx += ex; cy += ey; cz += ez;
-        if (j < to) {
-          out[b] -= ex; out[b + 1] -= ey; out[b + 2] -= ez;
-        }
-      }
-    } else if (uniform) {
+    if (uniform) {
       // As the gather loop: no test for a zero pressure sum or slope (such a term adds ±0).
       for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
         const j = lj[q], b = 3 * j;
@@ -341,6 +325,8 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid, floor = v.floor ?? null;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  // One thread (no closed walls) with displacements that are nearly all 0: pressure-half-sparse.ts.
+  if (hr.upperOnly && mostlyIdle(u, to, 3)) return updateSparse(v, to, hr, omega);
   changesBelow(v, from, to, hr, u, res);
   for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
