@@ -184,7 +184,7 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.ou = v.gamma;
   // The rows' upper starts and the half loops' scratch (pressure-half.ts), where the view has them.
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
-  s.half = v.half ? 1 : 0;
+  s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
   a.floor = v.floor ?? NO_ACC;
@@ -220,7 +220,7 @@ export const solveJob = defineJob({
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -247,7 +247,7 @@ export const solveJob = defineJob({
     let hr: HalfRows | null = null;
     if (s.half === 1) {
       hr = tv.half;
-      hr.mid = a.mid; hr.acc = a.acc;
+      hr.mid = a.mid; hr.acc = a.acc; hr.upperOnly = s.upper === 1;
     }
     const from = x.from, to = x.to;
     switch (s.phase) {
