@@ -40,25 +40,16 @@ import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { displaceSparse, mostlyIdle, updateSparse } from './pressure-half-sparse.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
 export interface HalfRows {
-  /** Per slot: the first entry of row a naming a slot b > a (solve-setup.ts upperStarts). */
+  /** Per slot: the first entry of row a naming a slot b > a (solve-pair-rows.ts upperStarts). */
   mid: Int32Array;
   /** Per slot: advanceHalf's density changes. */
   acc: Float64Array;
   /** The view's rows are the upper parts alone (mid[a] = ls[a]): no loop over a full row may read them (solve-setup.ts prepareSolve). */
   upperOnly: boolean;
-}
-
-/** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
-export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: number, mid: Int32Array): void {
-  for (let a = 0; a < n; a++) {
-    let q = ls[a];
-    const q1 = ls[a + 1];
-    while (q < q1 && lj[q] < a) q++;
-    mid[a] = q;
-  }
 }
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
@@ -248,6 +239,8 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  // One thread with equal masses (the rows' upper parts alone: no closed walls) and nearly no pressure: pressure-half-sparse.ts.
+  if (hr.upperOnly && uniform && mostlyIdle(p, to, 1)) return displaceSparse(v, to, hr);
   for (let a = from; a < to; a++) {
     let cx = 0, cy = 0, cz = 0;
     if (from > 0) {
@@ -332,6 +325,8 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
   const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid, floor = v.floor ?? null;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
+  // One thread (no closed walls) with displacements that are nearly all 0: pressure-half-sparse.ts.
+  if (hr.upperOnly && mostlyIdle(u, to, 3)) return updateSparse(v, to, hr, omega);
   changesBelow(v, from, to, hr, u, res);
   for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];

@@ -19,6 +19,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterHalf, filterRange } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
+import { factorAdvanceHalf } from './pressure-factor-advance.ts';
 import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 
@@ -183,7 +184,7 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   a.ou = v.gamma;
   // The rows' upper starts and the half loops' scratch (pressure-half.ts), where the view has them.
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
-  s.half = v.half ? 1 : 0;
+  s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
   a.floor = v.floor ?? NO_ACC;
@@ -219,7 +220,7 @@ export const solveJob = defineJob({
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -246,7 +247,7 @@ export const solveJob = defineJob({
     let hr: HalfRows | null = null;
     if (s.half === 1) {
       hr = tv.half;
-      hr.mid = a.mid; hr.acc = a.acc;
+      hr.mid = a.mid; hr.acc = a.acc; hr.upperOnly = s.upper === 1;
     }
     const from = x.from, to = x.to;
     switch (s.phase) {
@@ -286,18 +287,16 @@ function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): 
 }
 
 /**
- * SOLVE over this thread's slots (runPressureSolve): FACTOR and TAKE_BACK where asked, SOURCE, a barrier, and
+ * SOLVE over this thread's slots (runPressureSolve): FACTOR (`fused`: in SOURCE's sweep) and TAKE_BACK where asked, SOURCE, a barrier, and
  * where any thread's slots have a source or a pressure the passes and FINISH where asked. Rank 0
  * writes the passes into the flags' last word.
  */
 function solveRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
-  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n, flags = a.flags;
-  if (s.factor === 1) {
-    if (hr) factorHalf(v, from, to, hr);
-    else factorRange(v, from, to);
-  }
+  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n, flags = a.flags, fused = s.factor === 1 && s.again === 0 && s.nwalls === 0 && hr !== null && to - from === n;
+  if (s.factor === 1 && !fused && hr) factorHalf(v, from, to, hr);
+  else if (s.factor === 1 && !fused) factorRange(v, from, to);
   if (s.again === 1) takeBackRange(x, v, hr);
-  sourceRange(x, v, hr);
+  sourceRange(x, v, hr, fused);
   x.barrier();
   let any = false, passes = 0;
   for (let t = 0; t < x.size; t++) if (flags[t] !== 0) any = true;
@@ -361,17 +360,18 @@ function takeBackRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
  * starts from 0 next to a body, where the first pressure stays in the velocities, and may go down to
  * minus it there (v.floor).
  */
-function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null, fused: boolean): void {
   const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n;
   const { vel, order, near, lam, hist: u, res: rho, dens, p, nb } = a, dt = s.dt;
   for (let k = from; k < to; k++) {
     const i = order[k];
     u[3 * k] = vel[3 * i] * dt; u[3 * k + 1] = vel[3 * i + 1] * dt; u[3 * k + 2] = vel[3 * i + 2] * dt;
-    rho[k] = dens[k];
-    dens[k] = 0;
+    if (!fused) { rho[k] = dens[k]; dens[k] = 0; }
   }
   x.barrier();
-  if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
+  // `fused` (the first solve on one thread without closed walls): the measure and the change in one sweep (pressure-factor-advance.ts).
+  if (fused) factorAdvanceHalf(v, n, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
+  else if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
   else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
   const keepStart = s.keepStart === 1;
   if (keepStart) {

@@ -251,3 +251,13 @@ export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, 
   fill.s.parts = T;
   runJob(fill, n);
 }
+
+/** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */
+export function upperStarts(ls: Int32Array, lj: Int32Array | Uint16Array, n: number, mid: Int32Array): void {
+  for (let a = 0; a < n; a++) {
+    let q = ls[a];
+    const q1 = ls[a + 1];
+    while (q < q1 && lj[q] < a) q++;
+    mid[a] = q;
+  }
+}

@@ -18,9 +18,8 @@ import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
-import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs } from './solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStarts } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
-import { upperStarts } from './pressure-half.ts';
 import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);

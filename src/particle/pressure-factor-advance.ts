@@ -1,0 +1,87 @@
+/**
+ * The pressure stage's measure and its source's density change in one sweep (one thread, no
+ * closed walls): pressure-half.ts factorHalf over slots [0, n), then, where the solve's SOURCE
+ * (pressure-job.ts sourceRange) keeps ρ̂ and zeroes the change, advanceHalf, which reads the
+ * slopes the measure has just written and the same positions. Both visit each pair once from its
+ * lower slot, in slot order; here each pair's slope, written, is at once taken into the change, so
+ * the rows and the positions are read once for both (the peer's DFSPH likewise evaluates a step's
+ * kernel values once for its solves: Bender & Koschier 2017, Algorithm 1). The sums are the two
+ * loops' own, each in its own variables and in the same order: the same bits (bench/density-passes-ab.ts
+ * checks them). ρ̂ goes to `rhoOut` (SOURCE's kept ρ̂) and the change to v.dens, as SOURCE leaves them.
+ */
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { HalfRows } from './pressure-half.ts';
+import type { SolveView } from './pressure-kernels.ts';
+
+/**
+ * factorHalf then SOURCE's ρ̂ kept (rhoOut) and advanceHalf(u, ou) over slots [0, n), one sweep; the
+ * rows must have no closed walls (v.walls empty). u: δt v per slot; ou: δt v per object slot, or null.
+ */
+export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null, rhoOut: Float64Array): void {
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform;
+  const mid = hr.mid, grad = v.dx, acc = hr.acc;
+  const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0;
+  // The sums every slot starts from: factorHalf's (ρ̂'s 1 its own) and advanceHalf's (changesBelow: 0).
+  for (let a = 0; a < n; a++) {
+    dens[a] = 1; alpha[a] = 0; nb[a] = 0; acc[a] = 0;
+    grad[3 * a] = 0; grad[3 * a + 1] = 0; grad[3 * a + 2] = 0;
+  }
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = uniform ? 1 : invMass[a];
+    const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+    let rho = dens[a], gx = grad[3 * a], gy = grad[3 * a + 1], gz = grad[3 * a + 2], s2 = alpha[a], k = nb[a], drho = acc[a];
+    for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
+      const j = lj[q], b = 3 * j;
+      const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
+      const d2 = dx * dx + dy * dy + dz * dz;
+      const d = Math.sqrt(d2), s = d * invH;
+      if (s >= 1) { kg[q] = 0; continue; }
+      if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
+      const t = 1 - s, inner = s <= 0.5;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += w;
+      dens[j] += w;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      if (d === 0) { kg[q] = 0; continue; }
+      const f = Math.fround((slope * invH) / d);
+      kg[q] = f;
+      const ex = f * dx, ey = f * dy, ez = f * dz;
+      gx += ex; gy += ey; gz += ez;
+      const g2 = f * f * d2;
+      s2 += g2 * (uniform ? 1 : invMass[j]);
+      grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
+      alpha[j] += g2 * ia;
+      // advanceHalf's term of the pair (it passes over a zero slope, as the measure's continues do).
+      if (f === 0) continue;
+      const c = f * ((ux - u[b]) * dx + (uy - u[b + 1]) * dy + (uz - u[b + 2]) * dz);
+      drho += c;
+      acc[j] += c;
+    }
+    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
+      const o = bj[q];
+      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
+      if (s >= 1) { bg[q] = 0; continue; }
+      const gm = gamma[o];
+      if (s < NEIGHBOUR_EDGE) k++;
+      rho += gm * cubicSpline(s);
+      if (d === 0) { bg[q] = 0; continue; }
+      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
+      bg[q] = g;
+      const f = gm * g;
+      gx += f * dx; gy += f * dy; gz += f * dz;
+      if (g === 0) continue;
+      if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
+      else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
+    }
+    nb[a] = k;
+    const gs = v.grad;
+    if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
+    rhoOut[a] = rho * invN0;
+    alpha[a] = (n0 * n0) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + epsN);
+    // SOURCE zeroes ρ̂* before advanceHalf adds the change to it.
+    dens[a] = 0 + drho * invN0;
+  }
+}
