@@ -362,9 +362,8 @@ describe('info\'s cost model against whole particle runs', () => {
    * frame 1 included, where the count holds; `npx tsx bench/run-cpu.ts scenes/SCENE.json --engine
    * particle`, one thread): what info's figure, a frame at the largest count, stands for where
    * liquid comes in late or a sink takes it. Branch info3 (main 7e30708 with the split's lone
-   * particles left out, load 20–50), but gel-fan and honey-drop from branch view27 (main e65aa5d,
-   * load 2–26); BENCHMARKS.md "info's cost over every shipped scene's whole run". Recorded, not
-   * timed here.
+   * particles left out, load 20–57), but gel-fan from branch view27 (main e65aa5d, load 2–26);
+   * BENCHMARKS.md "info's cost over every shipped scene's whole run". Recorded, not timed here.
    */
   const RUNS: [scene: string, ms: number][] = [
     ['gel-fan', 7511],
@@ -373,7 +372,7 @@ describe('info\'s cost model against whole particle runs', () => {
     ['jello-drop', 231],
     ['honey-on-spinner', 55],
     ['paint-drops', 210],
-    ['honey-drop', 297],
+    ['honey-drop', 307],
     // Its collapse (frames 2–14: 2 pieces a sub-timestep, 10.7–12 pressure passes) and its rest (1, 3): pressure-phases.ts.
     ['gpu-dam-break', 54],
     // 4 sub-timesteps a frame and the deep rule's 12 passes throughout (1 343 ms, 4 → 16 sub-timesteps, before the split left lone particles out).
