@@ -276,6 +276,8 @@ export interface FrameCost {
     viscosity: ViscosityCost[];
     /** Pieces a sub-timestep is split into on average over the run by the liquid's fall (fallPieces). */
     split: number;
+    /** Water's pressure stage (pressure-phases.ts): the most passes and pieces a sub-timestep takes, and the share of the run it takes them for. */
+    pressure: { passes: number; pieces: number; share: number };
     /** Rough wall time a frame on one thread, s, at the largest liquid particle count. */
     seconds: number;
   };
@@ -354,6 +356,8 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     return phases.startShare * at(phases.start) + (1 - phases.startShare) * at(phases.rest);
   };
   const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * perSubstep(sweepsPerSubstep)) / 1e9;
+  const heavier = phases.start.passes * phases.start.pieces > phases.rest.passes * phases.rest.pieces && phases.startShare > 0;
+  const heaviest = heavier ? { passes: phases.start.passes, pieces: phases.start.pieces, share: phases.startShare } : { passes: phases.rest.passes, pieces: phases.rest.pieces, share: 1 };
   const seconds = secondsAt(P.substeps, sweeps);
 
   const frame = 1 / scene.fps;
@@ -407,7 +411,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   warnings.push(...streamResolutionWarnings(scene), ...pourResolutionWarnings(scene));
-  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, seconds }, grid: { minSteps, maxSteps, steps: pour ? meanSteps : steps, liquidCells, cells, seconds: gridSeconds, ...(pour ? { pour: { share: pour.share, steps: pourSteps, cells: pour.cells } } : {}) }, warnings };
+  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, pressure: heaviest, seconds }, grid: { minSteps, maxSteps, steps: pour ? meanSteps : steps, liquidCells, cells, seconds: gridSeconds, ...(pour ? { pour: { share: pour.share, steps: pourSteps, cells: pour.cells } } : {}) }, warnings };
 }
 
 /** Explicit grid viscosity needing more steps a frame than this is worth a warning (its cost). */

@@ -435,15 +435,15 @@ describe('info\'s cost model: water\'s pressure phases (the deep rule, the filte
 describe('info\'s cost model against whole grid runs', () => {
   /**
    * Each run's mean CPU a frame, ms, frame 1 included (`npx tsx bench/run-cpu.ts scenes/SCENE.json
-   * --engine grid`; branch view27, load 2–26, and branch info3, load 20–50; BENCHMARKS.md). Recorded,
-   * not timed here.
+   * --engine grid`, branch info3, load 20–64; BENCHMARKS.md "info's cost over every shipped scene's
+   * whole run"). Recorded, not timed here.
    */
   const RUNS: [scene: string, ms: number][] = [
     ['floating-box', 9],
     ['jello-drop', 26],
-    ['jelly-block', 185],
-    ['smoke-plume', 80],
-    ['honey-melt', 103],
+    ['jelly-block', 197],
+    ['smoke-plume', 86],
+    ['honey-melt', 109],
     // Upright (frames 2–35) 75 ms, 4 steps, 3 312 cells; pouring (42–120) 640 ms, 10 steps, 12 607 cells: pour-cost.ts.
     ['cup-pour', 461],
     ['dam-break', 994],
