@@ -72,7 +72,8 @@ function filtered(scene: Scene, dt: number): boolean {
 export function pressureLoad(scene: Scene, dt: number, depth: number): PressureLoad {
   const P = scene.particle, g = Math.hypot(...scene.gravity), d = 2 * P.radius;
   const base = basePasses(scene);
-  if (!(depth > 0) || !(g > 0)) return { pieces: 1, passes: base, filterSteps: depth > 0 ? filterSteps(0) : 0 };
+  // The filter runs at least FILTER_STEPS a piece on a filtered liquid however thin (filterSteps(0)).
+  if (!(depth > 0) || !(g > 0)) return { pieces: 1, passes: base, filterSteps: filterSteps(0) };
   const c = Math.sqrt(g * depth);
   const pieces = Math.max(1, Math.ceil((c * dt) / (FILTER_PIECE_COURANT * d) - 1e-9));
   const dp = dt / pieces;
@@ -81,9 +82,10 @@ export function pressureLoad(scene: Scene, dt: number, depth: number): PressureL
 }
 
 /**
- * The filtered liquid's starting height (its tallest body's) and the depth it rests at: in a box
- * whose side faces are closed, the liquid bodies' volume over the box's floor; without one, or
- * with an open side, it runs out and thins (0: nothing deep at rest).
+ * The filtered liquid's starting height (its tallest body's), the depth it rests at, and the run
+ * its front crosses: in a box whose side faces are closed, the liquid bodies' volume over the
+ * box's floor and the box's longer side; without one, or with an open side, it runs out and thins
+ * (0: nothing deep at rest), and without a box the front's run is taken as twice the body's width.
  */
 export function filteredDepths(scene: Scene): { start: number; rest: number; run: number } {
   let height = 0, volume = 0, run = 0;
