@@ -32,7 +32,9 @@ export { pourPhase } from './pour-cost.ts';
  * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
  * unless the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
  * machine, per stage, fitted to the stage split of CPU time on the shipped scenes
- * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit"):
+ * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit", the pressure
+ * stage's three in "info's cost over every shipped scene's whole run") and held to whole runs
+ * (bench/run-cpu.ts, tests/cli/cost-model.test.ts):
  *   - substep: emit, objects, neighbours (the sort and its channels), adhesion, the surface test;
  *   - move: one move's translation, friction and collisions;
  *   - pressureSolve, pressurePass: a solve of the "pbf" pressure (its set-up: the density measure,
