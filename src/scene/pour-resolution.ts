@@ -78,17 +78,8 @@ export interface PourResolution {
   radiusNeeded: number;
 }
 
-/** pourResolutions' answers by scene (info's cost and its warnings both read them). */
-const pours = new WeakMap<Scene, PourResolution[]>();
-
 /** Each tipping container's pour, followed to the scene's end (containers that never turn past level are left out). */
 export function pourResolutions(scene: Scene): PourResolution[] {
-  let out = pours.get(scene);
-  if (!out) pours.set(scene, (out = followPours(scene)));
-  return out;
-}
-
-function followPours(scene: Scene): PourResolution[] {
   const g = scene.gravity, gl = Math.hypot(...g);
   if (!(gl > 0)) return [];
   const up: Vec3 = [-g[0] / gl, -g[1] / gl, -g[2] / gl];
