@@ -31,7 +31,7 @@ describe('the filter\'s pressure split and particles alone', () => {
     L.lambda.fill(9.81 * 0.04, 0, L.count);
     L.density.fill(1, 0, L.count);
     expect(pressurePieces(sim.ctx, dt)).toBe(1);
-    // One particle holds 40 m²/s²: √40 δt / (FILTER_PIECE_COURANT · 2r) = 6.6 → 7 pieces where it is in the water.
+    // One particle holds 40 m²/s²: √40 δt / (FILTER_PIECE_COURANT · 2r) = 5.5 → 6 pieces where it is in the water.
     const wound = 40, expected = Math.ceil((Math.sqrt(wound) * dt) / (FILTER_PIECE_COURANT * sim.ctx.restSpacing));
     expect(expected).toBeGreaterThan(2);
     L.lambda[7] = wound;
