@@ -8,34 +8,41 @@
 import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
-import { AGAIN_SHARE, solvesTwice } from '../particle/pressure.ts';
+import { solvesTwice } from '../particle/pressure.ts';
 import { GelState, gelPieces } from '../particle/gel.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
-import { FILTER_REACH, filterSteps } from '../particle/pressure-filter.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutionWarnings } from '../scene/stream-resolution.ts';
 import { calmPool, gridSpeed } from './grid-speed.ts';
 import { fallPieces } from './fall-pieces.ts';
+import { pressurePhases, type PressureLoad } from './pressure-phases.ts';
+import { pourPhase } from './pour-cost.ts';
 import { pourResolutionWarnings } from '../scene/pour-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
 export { capWarnings } from './cap-warnings.ts';
 export { calmPool, gridSpeed } from './grid-speed.ts';
 export { fallPieces } from './fall-pieces.ts';
+export { pressurePhases } from './pressure-phases.ts';
+export { pourPhase } from './pour-cost.ts';
 
 /**
  * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
  * unless the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
  * machine, per stage, fitted to the stage split of CPU time on the shipped scenes
- * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit"):
+ * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit", the pressure
+ * stage's three in "info's cost over every shipped scene's whole run") and held to whole runs
+ * (bench/run-cpu.ts, tests/cli/cost-model.test.ts):
  *   - substep: emit, objects, neighbours (the sort and its channels), adhesion, the surface test;
  *   - move: one move's translation, friction and collisions;
- *   - pressurePass: one pass of the "pbf" pressure (it takes its particle.pressureIterations a
- *     solve, and with particle.pressureAfterViscosity a second solve of AGAIN_SHARE of them);
+ *   - pressureSolve, pressurePass: a solve of the "pbf" pressure (its set-up: the density measure,
+ *     the rows, the source and the finish; two a sub-timestep with particle.pressureAfterViscosity)
+ *     and one pass of it (it takes its particle.pressureIterations a solve, the second solve
+ *     AGAIN_SHARE of them, DEEP_PASSES times as many in deep water: pressure-phases.ts);
  *   - filterStep: one step of the pressure stage's bi-Laplacian filter, for liquids thin enough
- *     to be filtered (pressureFilterSteps);
+ *     to be filtered (pressure-phases.ts pressureLoad);
  *   - density, densityPass: density correction's fixed part and one pass (wallPass more with
  *     closed domain walls);
  *   - exchange, sweep: the exchange viscosity's fixed part and one sweep;
@@ -47,8 +54,8 @@ export { fallPieces } from './fall-pieces.ts';
  * A prediction within about 1.5×, not a measurement.
  */
 export const PARTICLE_NS = {
-  substep: 1500, move: 100, pressurePass: 800, density: 900, densityPass: 600, wallPass: 300, exchange: 700, sweep: 100,
-  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 1100,
+  substep: 1500, move: 100, pressureSolve: 500, pressurePass: 400, density: 900, densityPass: 600, wallPass: 300, exchange: 700, sweep: 100,
+  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 500,
 } as const;
 
 /** Conjugate-gradient iterations the implicit viscosity takes a sub-timestep (paint-drops: 11, warm-started). */
@@ -252,31 +259,6 @@ export function spoutShare(scene: Scene): number {
 }
 
 
-/**
- * Bi-Laplacian filter steps a sub-timestep of the pressure stage (pressure-filter.ts): none where
- * every liquid's viscosity damps the particle scale itself, else filterSteps of the pressure
- * Courant number δt √(g H) / 2r at the floor of the tallest liquid body (H its height): floating-box
- * 3 (3 measured), gpu-dam-break 7 (4.4 measured, its column split into pieces).
- */
-function pressureFilterSteps(scene: Scene): number {
-  const P = scene.particle;
-  if (P.densitySolver !== 'pbf') return 0;
-  const dt = 1 / (scene.fps * P.substeps), d2 = 4 * P.radius * P.radius;
-  const filtered = scene.materialNames.some((name) => {
-    const m = scene.materials[name];
-    return m.kind === 'liquid' && kinematicViscosity(m) * dt < FILTER_REACH * d2;
-  });
-  if (!filtered) return 0;
-  let height = 0;
-  for (const b of scene.bodies) {
-    if (scene.materials[b.material].kind !== 'liquid') continue;
-    const { min, max } = compileShape(b.shape, scene.assets.meshes).bounds;
-    height = Math.max(height, max[1] - min[1]);
-  }
-  const g = Math.hypot(...scene.gravity);
-  return filterSteps((dt * Math.sqrt(g * height)) / (2 * P.radius));
-}
-
 /** A frame over this many seconds is worth a warning before the run starts. */
 export const SLOW_FRAME_SECONDS = 10;
 
@@ -296,6 +278,8 @@ export interface FrameCost {
     viscosity: ViscosityCost[];
     /** Pieces a sub-timestep is split into on average over the run by the liquid's fall (fallPieces). */
     split: number;
+    /** Water's pressure stage (pressure-phases.ts): the most passes and pieces a sub-timestep takes, and the share of the run it takes them for. */
+    pressure: { passes: number; pieces: number; share: number };
     /** Rough wall time a frame on one thread, s, at the largest liquid particle count. */
     seconds: number;
   };
@@ -308,8 +292,10 @@ export interface FrameCost {
     /** Liquid cells at the largest liquid volume, and the cells stored with them (buffer layers, spouts' streams). */
     liquidCells: number;
     cells: number;
-    /** Rough CPU time a frame, s. */
+    /** Rough CPU time a frame, s (the mean over the run where a container pours). */
     seconds: number;
+    /** Where a tipping container pours its liquid out (pour-cost.ts): the share of the run it pours for, and its steps a frame and cells then (steps and cells above are the run's means). */
+    pour?: { share: number; steps: number; cells: number };
   };
   /** Sentences for the user: caps that bind, frames that take long. */
   warnings: string[];
@@ -352,19 +338,28 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   });
   const liquids = scene.materialNames.filter((name) => scene.materials[name].kind === 'liquid').length;
   const mixingWidth = P.mixingDiffusivity > 0 && liquids >= 2 ? scene.materialNames.length : 0;
-  // With pressureAfterViscosity (the default) the pressure is solved before the viscosity and again
-  // after it (pressure.ts solvesTwice): two solves of its particle.pressureIterations passes each.
-  // The second solve takes AGAIN_SHARE of the passes (pressure.ts).
-  const pressurePasses = P.pressureIterations + (solvesTwice(P) ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : 0);
-  const pressure = P.densitySolver === 'pbf' ? pressurePasses * N.pressurePass : 0;
+  // The pressure stage (pressure-phases.ts): its passes (two solves with pressureAfterViscosity, the
+  // default; DEEP_PASSES times as many in deep water-like liquid), the filter's steps and the
+  // filter's pressure split, at the liquid's starting height for the start of the run and at its
+  // resting depth for the rest.
+  const phases = pressurePhases(scene);
   // Closed domain walls take part in every pass (density-walls.ts): a pass costs more beside them.
   const walls = scene.domain !== undefined && P.walls;
-  const fixed = N.substep + P.moves * N.move + pressure + pressureFilterSteps(scene) * N.filterStep + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
+  const fixed = N.substep + P.moves * N.move + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
+  const solves = P.densitySolver === 'pbf' && P.pressureIterations > 0 ? (solvesTwice(P) ? 2 : 1) : 0;
+  const pressureNs = (load: PressureLoad) => solves * N.pressureSolve + (P.densitySolver === 'pbf' ? load.passes * N.pressurePass : 0) + load.filterSteps * N.filterStep;
   const viscous = (sweepsPerSubstep: number) =>
     P.viscositySolver === 'implicit' ? N.implicit + IMPLICIT_ITERATIONS * N.implicitIteration : N.exchange + sweepsPerSubstep * N.sweep;
-  // A fast fall splits sub-timesteps (fallPieces), on top of a gel's pieces.
+  // A fast fall splits sub-timesteps (fallPieces), on top of a gel's pieces; the engine takes the
+  // most pieces any of its rules asks (step.ts), the pressure split's among them.
   const fall = fallPieces(scene), split = pieces * fall;
-  const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * split * (fixed + viscous(sweepsPerSubstep))) / 1e9;
+  const perSubstep = (sweepsPerSubstep: number) => {
+    const at = (load: PressureLoad) => Math.max(split, load.pieces) * (fixed + pressureNs(load) + viscous(sweepsPerSubstep));
+    return phases.startShare * at(phases.start) + (1 - phases.startShare) * at(phases.rest);
+  };
+  const secondsAt = (substeps: number, sweepsPerSubstep: number) => (liquidParticles * substeps * perSubstep(sweepsPerSubstep)) / 1e9;
+  const heavier = phases.start.passes * phases.start.pieces > phases.rest.passes * phases.rest.pieces && phases.startShare > 0;
+  const heaviest = heavier ? { passes: phases.start.passes, pieces: phases.start.pieces, share: phases.startShare } : { passes: phases.rest.passes, pieces: phases.rest.pieces, share: 1 };
   const seconds = secondsAt(P.substeps, sweeps);
 
   const frame = 1 / scene.fps;
@@ -376,8 +371,16 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   // Smoke fills the box: every box cell is simulated air (grid/smoke.ts), however much smoke is in.
   const box = est.gridBounds;
   const liquidCells = scene.grid.smoke ? [0, 1, 2].reduce((n, a) => n * Math.round((box.max[a] - box.min[a]) / h), 1) : at.liquidCells ?? est.liquidVolume / h ** 3;
-  const cells = gridCells(scene, liquidCells);
-  const gridSeconds = (steps * (GRID_NS.step + cells * gridCellStepNs(scene, frame / steps))) / 1e9;
+  const heldCells = gridCells(scene, liquidCells);
+  const stepsFor = (speed: number) => Math.max(minSteps, Math.min(maxSteps, Math.ceil(frame / Math.min(scene.grid.maxDt, (scene.grid.cfl * h) / Math.max(1e-9, speed), elasticStep(scene)) - 1e-9)));
+  const secondsFor = (n: number, c: number) => (n * (GRID_NS.step + c * gridCellStepNs(scene, frame / n))) / 1e9;
+  // A tipping container pours its liquid onto the floor for the last `share` of the run
+  // (pour-cost.ts): steps at the thread's landing speed, cells by the coat, puddle and thread.
+  const pour = scene.grid.smoke || at.liquidCells !== undefined ? null : pourPhase(scene);
+  const pourSteps = pour ? stepsFor(pour.speed) : 0, pourShare = pour ? pour.share : 0;
+  const gridSeconds = (1 - pourShare) * secondsFor(steps, heldCells) + (pour ? pourShare * secondsFor(pourSteps, pour.cells) : 0);
+  const cells = (1 - pourShare) * heldCells + (pour ? pourShare * pour.cells : 0);
+  const meanSteps = (1 - pourShare) * steps + pourShare * pourSteps;
 
   const warnings: string[] = [];
   // A sub-timestep's sweeps are set by the most viscous liquid, and the cap scales every liquid's
@@ -410,7 +413,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
     warnings.push(`grid engine: grid.minDt allows ${fmtInt(Math.ceil(frame / scene.grid.minDt - 1e-9))} steps a frame; a frame takes at most ${fmtInt(MAX_GRID_STEPS_PER_FRAME)}, lengthening its last steps where the CFL condition asks for more`);
   }
   warnings.push(...streamResolutionWarnings(scene), ...pourResolutionWarnings(scene));
-  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, seconds }, grid: { minSteps, maxSteps, steps, liquidCells, cells, seconds: gridSeconds }, warnings };
+  return { particle: { substeps: P.substeps, moves: P.moves, viscosity, split: fall, pressure: heaviest, seconds }, grid: { minSteps, maxSteps, steps: pour ? meanSteps : steps, liquidCells, cells, seconds: gridSeconds, ...(pour ? { pour: { share: pour.share, steps: pourSteps, cells: pour.cells } } : {}) }, warnings };
 }
 
 /** Explicit grid viscosity needing more steps a frame than this is worth a warning (its cost). */

@@ -9,6 +9,7 @@ import { defineCommand, EXIT_BAD_INPUT, setExitCode } from './command.ts';
 import { fmtBytes, fmtInt, fmtVec } from './format.ts';
 import { loadScene } from './load-scene.ts';
 import { fmtFrameTime, predictFrameCost, type FrameCost } from './cost.ts';
+import { basePasses } from './pressure-phases.ts';
 import { SceneError } from '../index.ts';
 import { diskText, estimateDisk, type DiskEstimate } from './disk.ts';
 
@@ -196,7 +197,7 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   const c = s.cost;
   const sweeps = c.particle.viscosity.reduce((m, v) => Math.max(m, v.sweeps), 0);
   lines.push(
-    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves${c.particle.split > 1.05 ? `, split ~${c.particle.split.toFixed(1)}× on average by the liquid's fall` : ''}, ${scene.particle.viscositySolver === 'implicit' ? 'implicit viscosity' : `${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep`}${scene.sinks.length > 0 ? ', at the largest liquid count: less as the sinks take it' : ''}); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
+    `  a frame: particle engine ~${fmtFrameTime(c.particle.seconds)} on one thread (${c.particle.substeps} substeps × ${c.particle.moves} moves${c.particle.split > 1.05 ? `, split ~${c.particle.split.toFixed(1)}× on average by the liquid's fall` : ''}${pressureNote(c.particle.pressure, scene)}, ${scene.particle.viscositySolver === 'implicit' ? 'implicit viscosity' : `${sweeps} viscosity sweep${sweeps === 1 ? '' : 's'} a substep`}${scene.sinks.length > 0 ? ', at the largest liquid count: less as the sinks take it' : ''}); grid engine ~${fmtFrameTime(c.grid.seconds)} (~${fmtInt(c.grid.steps)} steps of ~${fmtInt(c.grid.cells)} cells${c.grid.pour ? ` on average over the run; ~${fmtInt(c.grid.pour.steps)} of ~${fmtInt(c.grid.pour.cells)} once the container pours, ${Math.round(100 * c.grid.pour.share)} % of it` : ''}; ${c.grid.minSteps === c.grid.maxSteps ? c.grid.minSteps : `${fmtInt(c.grid.minSteps)}–${fmtInt(c.grid.maxSteps)}`} allowed)`,
   );
   const so = s.solids;
   if (so.bodies > 0) {
@@ -208,4 +209,12 @@ function formatBoth(s: SceneSummary, scene: Scene): string {
   for (const w of c.warnings) lines.push(`  warning: ${w}`);
   for (const [engine, list] of Object.entries(s.ignored)) for (const f of list) lines.push(`  warning: ${engine} engine ignores ${f.path}: ${f.message}`);
   return lines.join('\n');
+}
+
+/** info's note on water's pressure stage where it takes more than the passes asked (cost.ts, pressure-phases.ts): deep water's passes, the filter's split. */
+function pressureNote(p: FrameCost['particle']['pressure'], scene: Scene): string {
+  const asked = basePasses(scene);
+  if (!(p.passes > asked) && !(p.pieces > 1)) return '';
+  const what = [p.passes > asked ? `deep water: ~${fmtInt(p.passes)} pressure passes a substep` : '', p.pieces > 1 ? `split ${fmtInt(p.pieces)}× for its pressure` : ''].filter(Boolean).join(', ');
+  return p.share < 1 ? `, ${what} for the first ~${Math.round(100 * p.share)} % of the run` : `, ${what}`;
 }

@@ -131,6 +131,11 @@ export const COLD = 500, COLD_TOLERANCE = PRESSURE_TOLERANCE / 10;
  * less where a body's start lattice was squeezed to fit its walls (start-packing.ts), whose rows
  * the pressure's spring couples that much more stiffly (a 5 × 12 cm water pool, rows 0.92 · 2r
  * apart, C 1.12 over 2r: 0.0084 √(g h) over 1–3 s; over its rows' spacing, split: 0.0016).
+ * A particle (nearly) alone (its last measured ρ/ρ0, LiquidParticles.density, under ALONE) is left
+ * out of the filter's maximum: it has no neighbours for the spring to couple, and the pressure
+ * its solve stores grows without bound (a drop skating on floating-box's pool after the plunge,
+ * ρ/ρ0 0.32, stored 5–50 m²/s² where the pool's floor holds 1.2), which split every sub-timestep
+ * of the run 2–4 ways (docs/decisions.md "info within 1.5× over every shipped scene's whole run").
  */
 export function pressurePieces(ctx: StepContext, dt: number): number {
   const P = ctx.scene.particle, C = P.pressureCourant;
@@ -144,7 +149,7 @@ export function pressurePieces(ctx: StepContext, dt: number): number {
   }
   // The filter's reach (pressure-filter.ts filterSteps): where the liquid the filter damps holds a
   // pressure whose Courant number is over FILTER_PIECE_COURANT, the sub-timestep is split.
-  const m = filteredPressure(ctx, dt);
+  const m = filteredPressure(ctx, dt, ALONE);
   if (m > 0) pieces = Math.max(pieces, Math.ceil((Math.sqrt(m) * dt) / (FILTER_PIECE_COURANT * ctx.restSpacing)));
   return pieces > 1 ? pieces : 1;
 }
@@ -171,15 +176,16 @@ export const DEEP_PASSES = 4;
  * Read by the first solve of a sub-timestep (applyPressure, kept in SolveState.filteredPressure for
  * the second), after markNearObjects has flagged this sub-timestep's particles, so that a run
  * resumed from a checkpoint reads what the uninterrupted run read; and by pressurePieces, at the
- * sub-timestep's start, for the filter's reach. 0 where no liquid is filtered.
+ * sub-timestep's start, for the filter's reach, over the particles whose last measured ρ/ρ0 is at
+ * least `alone` (ALONE there). 0 where no liquid is filtered.
  */
-export function filteredPressure(ctx: StepContext, dt: number): number {
+export function filteredPressure(ctx: StepContext, dt: number, alone = 0): number {
   const P = ctx.scene.particle;
   const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
   if (!cm) return 0;
-  const lam = ctx.liquid.lambda, mat = ctx.liquid.material, near = ctx.liquid.nearObject, n = ctx.liquid.count;
+  const lam = ctx.liquid.lambda, mat = ctx.liquid.material, near = ctx.liquid.nearObject, dens = ctx.liquid.density, n = ctx.liquid.count;
   let m = 0;
-  for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i]) m = lam[i];
+  for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i] && !(dens[i] < alone)) m = lam[i];
   return m;
 }
 

@@ -11,7 +11,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, pairScenes, predictedRatio } from './cost-features.ts';
-import { calmPool, drapedFilmCells, fallPieces, GRID_NS, gridCells, gridSpeed, openShare, predictFrameCost, spoutShare } from '../../src/cli/cost.ts';
+import { calmPool, drapedFilmCells, fallPieces, GRID_NS, gridCells, gridSpeed, openShare, pourPhase, predictFrameCost, pressurePhases, spoutShare } from '../../src/cli/cost.ts';
+import { DEEP_PASSES } from '../../src/particle/pressure.ts';
 import { loadScene } from '../../src/cli/load-scene.ts';
 import { parseScene, type Scene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -357,20 +358,27 @@ describe('info\'s cost model against the particle engine: a fall fast enough to 
 
 describe('info\'s cost model against whole particle runs', () => {
   /**
-   * Each run's CPU per liquid particle-frame times its largest liquid count, ms (the run's mean
-   * where the count holds; `npx tsx bench/run-cpu.ts scenes/SCENE.json --engine particle`, one
-   * thread, branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"):
-   * what info's figure, a frame at the largest count, stands for where liquid comes in late or a
-   * sink takes it. Recorded, not timed here.
+   * Each run's CPU per liquid particle-frame times its largest liquid count, ms (the run's mean,
+   * frame 1 included, where the count holds; `npx tsx bench/run-cpu.ts scenes/SCENE.json --engine
+   * particle`, one thread): what info's figure, a frame at the largest count, stands for where
+   * liquid comes in late or a sink takes it. Branch info3 (main 7e30708 with the split's lone
+   * particles left out, load 20–57), but gel-fan from branch view27 (main e65aa5d, load 2–26);
+   * BENCHMARKS.md "info's cost over every shipped scene's whole run". Recorded, not timed here.
    */
   const RUNS: [scene: string, ms: number][] = [
     ['gel-fan', 7511],
-    ['cup-pour', 175],
-    ['jelly-block', 193],
-    ['jello-drop', 249],
-    ['honey-on-spinner', 59],
-    ['paint-drops', 225],
-    ['honey-drop', 297],
+    ['cup-pour', 166],
+    ['jelly-block', 173],
+    ['jello-drop', 231],
+    ['honey-on-spinner', 55],
+    ['paint-drops', 210],
+    ['honey-drop', 307],
+    // Its collapse (frames 2–14: 2 pieces a sub-timestep, 10.7–12 pressure passes) and its rest (1, 3): pressure-phases.ts.
+    ['gpu-dam-break', 54],
+    // 4 sub-timesteps a frame and the deep rule's 12 passes throughout (1 343 ms, 4 → 16 sub-timesteps, before the split left lone particles out).
+    ['floating-box', 358],
+    ['honey-coil', 330],
+    ['honey-melt', 65],
   ];
   const ratio = (name: string, ms: number) => {
     const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
@@ -384,35 +392,66 @@ describe('info\'s cost model against whole particle runs', () => {
     });
   }
 
-  // Not met: 68 ms a frame over its 30 (55 without the first frame's compilation) against 36. Its
-  // collapse (frames 1–14) splits sub-timesteps on the pressure's Courant number and takes 4× the
-  // pressure passes in water deeper than the stop rule's depth (since deep3), which the model
-  // leaves out (docs/decisions.md, "info's cost over whole runs"). When the model counts it, this
-  // test fails and becomes a plain one.
-  it.fails('gpu-dam-break: info\'s figure within 1.5× of the run measured (not met: 1.53 without the first frame)', () => {
-    expect(ratio('gpu-dam-break', 55)).toBeLessThan(1.5);
+  it('counts every shipped scene the particle engine runs', () => {
+    const named = readdirSync(new URL('../../scenes/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => loadScene(new URL(`../../scenes/${f}`, import.meta.url).pathname).scene)
+      .filter((s) => (s.engines ?? ['particle']).includes('particle'))
+      .map((s) => s.name);
+    expect(RUNS.map(([n]) => n).sort()).toEqual(named.sort());
+  });
+});
+
+describe('info\'s cost model: water\'s pressure phases (the deep rule, the filter\'s split)', () => {
+  const scene = (name: string) => loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname).scene;
+
+  it('a pool that fills its box\'s floor keeps its depth: the deep rule\'s passes all run, unsplit (floating-box: 12 passes, 4 sub-timesteps a frame measured)', () => {
+    const ph = pressurePhases(scene('floating-box'));
+    expect(ph.startShare).toBe(0);
+    expect(ph.restDepth).toBeCloseTo(0.12, 6);
+    expect(ph.rest.passes).toBe(3 * DEEP_PASSES);
+    expect(ph.rest.pieces).toBe(1);
   });
 
-  // Not met: 1 343 ms a frame over its 90 against 387 (the bench's window, frames 4–6, read 444).
-  // Its pool takes the deep rule's 12 pressure passes throughout, and its sub-timesteps split more
-  // and more as it rests (4 → 16 a frame: the filter's pressure split), which the model leaves out.
-  it.fails('floating-box: info\'s figure within 1.5× of the run measured (not met: 3.47)', () => {
-    expect(ratio('floating-box', 1343)).toBeLessThan(1.5);
+  it('a column that runs out is split and deep while it collapses, then rests shallow (gpu-dam-break: 2 pieces and 10.7–12 passes at frames 2–14, then 1 and 3)', () => {
+    const ph = pressurePhases(scene('gpu-dam-break'));
+    expect(ph.start.pieces).toBe(2);
+    expect(ph.start.passes).toBe(3 * DEEP_PASSES);
+    expect(ph.rest.pieces).toBe(1);
+    expect(ph.rest.passes).toBe(3);
+    // 0.9 cm measured at rest; the collapse 13 of its 30 frames.
+    expect(ph.restDepth).toBeCloseTo(0.01, 6);
+    expect(ph.startShare * 30).toBeGreaterThan(13 / 1.5);
+    expect(ph.startShare * 30).toBeLessThan(13 * 1.5);
+  });
+
+  it('honey is not filtered: no phases, the solves\' passes as asked', () => {
+    const ph = pressurePhases(scene('honey-drop'));
+    expect(ph.start).toEqual(ph.rest);
+    expect(ph.rest).toEqual({ pieces: 1, passes: 3, filterSteps: 0 });
   });
 });
 
 describe('info\'s cost model against whole grid runs', () => {
   /**
-   * Each run's mean CPU a frame, ms (`npx tsx bench/run-cpu.ts scenes/SCENE.json --engine grid`,
-   * branch view27, 2026-11-30, load 2–26; BENCHMARKS.md "info's cost over whole runs"). Recorded,
-   * not timed here.
+   * Each run's mean CPU a frame, ms, frame 1 included (`npx tsx bench/run-cpu.ts scenes/SCENE.json
+   * --engine grid`, branch info3, load 20–64; BENCHMARKS.md "info's cost over every shipped scene's
+   * whole run"). Recorded, not timed here.
    */
   const RUNS: [scene: string, ms: number][] = [
     ['floating-box', 9],
     ['jello-drop', 26],
-    ['jelly-block', 185],
-    ['smoke-plume', 80],
-    ['honey-melt', 103],
+    ['jelly-block', 197],
+    ['smoke-plume', 86],
+    ['honey-melt', 109],
+    // Upright (frames 2–35) 75 ms, 4 steps, 3 312 cells; pouring (42–120) 640 ms, 10 steps, 12 607 cells: pour-cost.ts.
+    ['cup-pour', 461],
+    ['dam-break', 994],
+    ['honey-drop-grid', 253],
+    ['honey-on-spinner', 393],
+    ['soap-pour', 178],
+    ['spout-fill', 139],
+    ['honey-coil', 1231],
   ];
   const ratio = (name: string, ms: number) => {
     const { scene } = loadScene(new URL(`../../scenes/${name}.json`, import.meta.url).pathname);
@@ -426,11 +465,38 @@ describe('info\'s cost model against whole grid runs', () => {
     });
   }
 
-  // Not met: 422 ms a frame over its 120 against 72. Until the cup tips (frames 1–35) 50–60 ms at
-  // 3–4 steps; once it pours, 10 steps a frame and the stored cells grow from 3 200 to 14 000 as
-  // the honey spreads over the floor in a film (500–660 ms a frame), which the model, predicting
-  // the honey as the compact body in its cup, leaves out.
-  it.fails('cup-pour: info\'s figure within 1.5× of the run measured (not met: 5.87)', () => {
-    expect(ratio('cup-pour', 422)).toBeLessThan(1.5);
+  it('counts every shipped scene the grid engine runs', () => {
+    const named = readdirSync(new URL('../../scenes/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => loadScene(new URL(`../../scenes/${f}`, import.meta.url).pathname).scene)
+      .filter((s) => (s.engines ?? ['particle']).includes('grid'))
+      .map((s) => s.name);
+    expect(RUNS.map(([n]) => n).sort()).toEqual(named.sort());
+  });
+});
+
+describe('info\'s cost model against the grid engine: a tipping container\'s pour', () => {
+  const cupPour = (edit: (s: SceneInput) => void = () => {}) => {
+    const json = JSON.parse(readFileSync(new URL('../../scenes/cup-pour.json', import.meta.url), 'utf8')) as SceneInput;
+    edit(json);
+    return parseScene(json);
+  };
+
+  it('cup-pour: the pour\'s steps and cells within 1.5× of those measured (10 steps a frame, 12 607 cells over frames 42–120)', () => {
+    const pour = pourPhase(cupPour())!;
+    expect(pour).not.toBeNull();
+    // It pours from 1.2–1.4 s of the 4 s run.
+    expect(pour.share).toBeGreaterThan(0.6);
+    expect(pour.share).toBeLessThan(0.72);
+    const steps = predictFrameCost(cupPour()).grid.pour!.steps;
+    expect(steps / 10).toBeGreaterThan(1 / 1.5);
+    expect(steps / 10).toBeLessThan(1.5);
+    expect(pour.cells / 12_607).toBeGreaterThan(1 / 1.5);
+    expect(pour.cells / 12_607).toBeLessThan(1.5);
+  });
+
+  it('no pour where the cup stands still, or turns but never past level', () => {
+    expect(pourPhase(cupPour((s) => { s.bodies![0].motion = { type: 'static' }; }))).toBeNull();
+    expect(pourPhase(cupPour((s) => { (s.bodies![0].motion as { keys: { rotation?: number[] }[] }).keys[1].rotation = [0, 0, -30]; (s.bodies![0].motion as { keys: { rotation?: number[] }[] }).keys[2].rotation = [0, 0, -30]; }))).toBeNull();
   });
 });
