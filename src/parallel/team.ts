@@ -21,7 +21,10 @@
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
 import { slotType, type SlotArray, type SlotType } from './memory.ts';
-import { P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_RUN, P_RUNS, profileAt, profileNow, profileWords, teamProfile } from './profile.ts';
+import {
+  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
+  type ThreadClock,
+} from './profile.ts';
 
 /** What the platform hands back for one spawned thread. */
 export interface ThreadHandle {
@@ -237,6 +240,11 @@ export class ThreadTeam implements TeamSync {
   readonly worked: Float64Array;
   /** When the previous job's run ended (profile.ts P_GAP), 0 before the first profiled one. */
   private lastEnd = 0;
+  /** Each rank's CPU clock (cpu, run queue; ms) at its last reading (profile.ts P_CPU), and a reading now. */
+  private readonly clockLast = new Float64Array(2 * MAX_THREADS);
+  private readonly clockNow = new Float64Array(2 * MAX_THREADS);
+  /** The job the spawned ranks' clock readings since `clockLast` belong to (−1: none). */
+  private clockJob = -1;
   private gen = 0;
   private failure: string | null = null;
   private started = false;
@@ -337,6 +345,9 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, POLL, poll);
     const prof = teamProfile.on ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);
+    const clock = prof !== null ? teamProfile.cpuClock : null;
+    if (clock !== null) this.clockStart(clock, prof!, id);
+    else this.clockJob = -1;
     const t0 = prof !== null ? profileNow() : 0;
     if (prof !== null) prof[prof.length - 1] = t0;
     Atomics.add(c, SEQ, 1);
@@ -367,11 +378,41 @@ export class ThreadTeam implements TeamSync {
       prof[at + P_RUN] += t2 - t0;
       if (this.lastEnd > 0) prof[at + P_GAP] += t0 - this.lastEnd;
       this.lastEnd = t2;
+      if (clock !== null) {
+        const now = this.clockNow, last = this.clockLast;
+        clock(0, now, 0);
+        prof[at + P_CPU] += now[0] - last[0];
+        prof[at + P_RUNQ] += now[1] - last[1];
+        last[0] = now[0];
+        last[1] = now[1];
+      }
     } else this.lastEnd = 0;
     if (Atomics.load(c, ABORT) !== 0) {
       if (error !== null && !(error instanceof TeamAbort)) throw error;
       throw new Error(`a worker thread failed: ${this.failureMessage()}`);
     }
+  }
+
+  /**
+   * Reads every rank's CPU clock before job `id` starts: the calling thread's since the last run's
+   * end is the serial work before this job; a spawned thread's since the last reading is the
+   * previous profiled job's (it sleeps between jobs).
+   */
+  private clockStart(clock: ThreadClock, prof: Float64Array, id: number): void {
+    const now = this.clockNow, last = this.clockLast, first = this.clockJob < 0;
+    for (let r = 0; r < this.size; r++) clock(r, now, 2 * r);
+    if (!first) {
+      const gap = profileAt(0, id, 0);
+      prof[gap + P_GAP_CPU] += now[0] - last[0];
+      prof[gap + P_GAP_RUNQ] += now[1] - last[1];
+      for (let r = 1; r < this.size; r++) {
+        const at = profileAt(r, this.clockJob, 0);
+        prof[at + P_CPU] += now[2 * r] - last[2 * r];
+        prof[at + P_RUNQ] += now[2 * r + 1] - last[2 * r + 1];
+      }
+    }
+    last.set(now.subarray(0, 2 * this.size));
+    this.clockJob = id;
   }
 
   private failureMessage(): string {
