@@ -43,6 +43,7 @@ const load0 = loadavg()[0];
 let wall = 0;
 const stages: Record<string, number> = {};
 // The spawned thread (2 threads): the thread that appeared with the team and ran the most in frame 1.
+let posts0 = 0;
 let tids: number[] = [], cpuAt: Float64Array | null = null, teamTid = -1;
 for (let f = 1; f <= last; f++) {
   teamProfile.on = f >= first;
@@ -50,6 +51,7 @@ for (let f = 1; f <= last; f++) {
     tids = threadIds();
     cpuAt = readAll(tids);
   }
+  if (f === first) posts0 = team.posts;
   if (f === first && T === 2 && teamTid > 0) {
     teamProfile.cpuClock = threadClock([process.pid, teamTid]);
     tids = threadIds();
@@ -96,6 +98,7 @@ ids.forEach((id, k) => {
 console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixed(1).padStart(9)} ${f1(run)}${f1(b0)}${f1(b1)}${f1(bw0)}${f1(bw1)}${f1(lag)}${f1(done)}${f1(gap)}`);
 const serial = wall / frames - run;
 console.log(`frame ${(wall / frames).toFixed(1)} ms: team runs ${run.toFixed(1)}, serial (outside runs) ${serial.toFixed(1)} (${((100 * serial) / (wall / frames)).toFixed(1)} %)`);
+console.log(`buffers posted to the spawned threads (team.ts postSlots): ${((team.posts - posts0) / frames).toFixed(1)} messages a frame`);
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);
 const runner = (sim as unknown as { ctx: { runner: { bind(job: unknown): { cut: { share: number } } } } }).ctx.runner;
 const balanced = PARTICLE_JOBS.layouts.filter((l) => l.job.balance).map((l) => `${l.job.name} ${runner.bind(l.job).cut.share.toFixed(3)}`);

@@ -6,10 +6,15 @@
  * call a team directly: they run jobs through the runner (run-job.ts).
  *
  * Protocol (all on one shared Int32Array, `ctrl`):
- *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table). Their buffers are posted to the workers
- *     once, and again, with a new generation number, whenever a slot's buffer changes (an array
- *     grew). A worker that sees a job for a generation it does not have returns to its event loop,
- *     where the (earlier posted) message waits, and runs the job once it has the buffers.
+ *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table), described in a
+ *     shared slot table (per slot: a buffer id, the element type, byte offset and length). The
+ *     buffers themselves are posted to the workers once each, under their id, with a new
+ *     generation number; a slot that moves to another offset or length, or back to a buffer the
+ *     workers hold, is a change to the table alone (TABLE counts them), which a worker reads at
+ *     its next job. A worker that sees a job for a generation it does not have returns to its
+ *     event loop, where the (earlier posted) message waits, and runs the job once it has the
+ *     buffers. Buffers no slot has named for KEEP_UNUSED table changes are dropped from the
+ *     workers with the next message.
  *   - A job: its id and generation are stored, SEQ is incremented and notified; workers wake
  *     (Atomics.wait on SEQ), run their share of the job, add 1 to DONE. The calling thread is rank
  *     0 and takes its share of the work itself, then waits for DONE = T − 1.
@@ -20,7 +25,7 @@
  * Atomics.wait is allowed in Node's main thread and in Web Workers (where the engine runs in the
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
-import { slotType, type SlotArray, type SlotType } from './memory.ts';
+import { slotTypeCode, type SlotArray } from './memory.ts';
 import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
   type ThreadClock,
@@ -57,6 +62,8 @@ export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 
 export const POLL = 10;
 /** 1 while the team's own timers run (profile.ts teamProfile), set by the calling thread at each job. */
 export const PROF = 11;
+/** The slot table's version: changed whenever an entry of the table changed (team.ts postSlots). */
+export const TABLE = 12;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -92,10 +99,18 @@ export interface InitMessage {
   /** Each rank's working time in the last job (ThreadTeam.worked), MAX_THREADS float64 words. */
   worked: SharedArrayBuffer;
 }
+/** Words per slot in the shared slot table: buffer id (−1: none), element type code (memory.ts slotTypeCode), byte offset, length. */
+export const SLOT_WORDS = 4;
+/**
+ * Buffers the slot table names that the workers do not hold yet (`add`), ids they may let go
+ * (`drop`), and the table itself when it is new (it grew).
+ */
 export interface SlotsMessage {
   kind: 'slots';
   gen: number;
-  slots: ({ type: SlotType; buffer: SharedArrayBuffer; byteOffset: number; length: number } | null)[];
+  add: { id: number; buffer: SharedArrayBuffer }[];
+  drop: number[];
+  table: SharedArrayBuffer | null;
 }
 /** Messages from a worker. */
 export interface WorkerReport {
@@ -209,8 +224,12 @@ export class Barrier implements TeamSync {
   }
 }
 
-/** A posted slot whose buffer was dropped since (ThreadTeam.dropSlots): unlike any slot, so the next post goes out. */
-const DROPPED = { buffer: new ArrayBuffer(0), byteOffset: -1, length: -1 };
+/**
+ * Table changes a buffer no slot names is kept by the workers before it is dropped: a job whose
+ * arrays alternate between buffers (the positions and a copy of them, a stage's scratch carved
+ * anew) finds them still there (the honey drop changes the table about 50 times a frame).
+ */
+const KEEP_UNUSED = 256;
 
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
@@ -227,8 +246,20 @@ export class ThreadTeam implements TeamSync {
   private readonly threads: ThreadHandle[] = [];
   private readonly sync: Barrier;
   private readonly slots: (SlotArray | null)[] = [];
-  /** Each slot's buffer, offset and length when last posted. */
-  private readonly posted: ({ buffer: ArrayBufferLike; byteOffset: number; length: number } | null)[] = [];
+  /** The array each slot's table entry was last written from (an unchanged slot is the same object). */
+  private readonly written: (SlotArray | null)[] = [];
+  /** The shared slot table (SLOT_WORDS a slot), posted to the workers when it is made. */
+  private table: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  /** Buffers the workers hold, by id, and for each the table version when a slot last named it. */
+  private readonly bufferIds = new Map<ArrayBufferLike, number>();
+  private readonly bufferUsed = new Map<number, number>();
+  private nextBufferId = 0;
+  /** Entries written outside postSlots (dropSlots): the next post makes a new table version. */
+  private tableDirty = false;
+  /** Ids to drop from the workers with the next message. */
+  private readonly dropIds: number[] = [];
+  /** Messages of buffers posted to the workers (each sends a spawned thread back to its event loop once). */
+  posts = 0;
   private readonly errorText: Uint8Array;
   /** The team's timers (profile.ts), per rank and job. */
   readonly profile: Float64Array;
@@ -305,10 +336,7 @@ export class ThreadTeam implements TeamSync {
 
   /** Puts a typed array in a slot; its buffer must be a SharedArrayBuffer. */
   setSlot(index: number, array: SlotArray): void {
-    while (this.slots.length <= index) {
-      this.slots.push(null);
-      this.posted.push(null);
-    }
+    while (this.slots.length <= index) this.slots.push(null);
     this.slots[index] = array;
   }
 
@@ -319,9 +347,21 @@ export class ThreadTeam implements TeamSync {
   dropSlots(buffer: ArrayBufferLike): void {
     for (let k = 0; k < this.slots.length; k++) {
       if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
-      // (Posted, but no longer held: the next post tells the spawned threads.)
-      if (this.posted[k]?.buffer === buffer) this.posted[k] = DROPPED;
+      if (this.written[k]?.buffer === buffer) {
+        this.written[k] = null;
+        this.table[SLOT_WORDS * k] = -1;
+        this.tableDirty = true;
+      }
     }
+    // Held by the workers: the next post tells them to let it go.
+    const id = this.bufferIds.get(buffer);
+    if (id !== undefined) this.forget(buffer, id);
+  }
+
+  private forget(buffer: ArrayBufferLike, id: number): void {
+    this.bufferIds.delete(buffer);
+    this.bufferUsed.delete(id);
+    this.dropIds.push(id);
   }
 
   barrier(): void {
@@ -443,28 +483,66 @@ export class ThreadTeam implements TeamSync {
     this.started = true;
   }
 
-  /** Posts the slot buffers when any changed since last time (a new generation). */
+  /**
+   * Writes the slots that changed since the last job into the shared table (a new TABLE version)
+   * and posts the buffers the workers do not hold yet, with the ids they may drop (a new
+   * generation). Unchanged slots are the same array objects: one comparison each.
+   */
   private postSlots(): void {
+    const n = this.slots.length;
     let changed = false;
-    for (let k = 0; k < this.slots.length; k++) {
-      const a = this.slots[k], p = this.posted[k];
-      if (a === null ? p !== null : p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length) changed = true;
+    for (let k = 0; k < n; k++) if (this.slots[k] !== (this.written[k] ?? null)) changed = true;
+    if (!changed && !this.tableDirty && this.dropIds.length === 0) return;
+    this.tableDirty = false;
+    const version = Atomics.load(this.ctrl, TABLE) + 1;
+    let table: SharedArrayBuffer | null = null;
+    if (this.table.length < SLOT_WORDS * n) {
+      const t = new Int32Array(new SharedArrayBuffer(4 * SLOT_WORDS * Math.max(n, 2 * (this.table.length / SLOT_WORDS))));
+      t.set(this.table);
+      t.fill(-1, this.table.length);
+      this.table = t;
+      table = t.buffer as SharedArrayBuffer;
     }
-    if (!changed) return;
-    this.gen++;
-    const msg: SlotsMessage = {
-      kind: 'slots',
-      gen: this.gen,
-      slots: this.slots.map((a) => {
-        if (a === null) return null;
-        if (!(a.buffer instanceof SharedArrayBuffer)) throw new Error('thread team slot is not on a SharedArrayBuffer');
-        return { type: slotType(a), buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
-      }),
-    };
-    for (let k = 0; k < this.slots.length; k++) {
+    const add: { id: number; buffer: SharedArrayBuffer }[] = [];
+    const T = this.table;
+    for (let k = 0; k < n; k++) {
       const a = this.slots[k];
-      this.posted[k] = a === null ? null : { buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
+      while (this.written.length <= k) this.written.push(null);
+      if (a === this.written[k] && table === null) continue;
+      this.written[k] = a;
+      const at = SLOT_WORDS * k;
+      if (a === null) {
+        T[at] = -1;
+        continue;
+      }
+      if (!(a.buffer instanceof SharedArrayBuffer)) throw new Error('thread team slot is not on a SharedArrayBuffer');
+      let id = this.bufferIds.get(a.buffer);
+      if (id === undefined) {
+        id = this.nextBufferId++;
+        this.bufferIds.set(a.buffer, id);
+        add.push({ id, buffer: a.buffer });
+      }
+      T[at] = id;
+      T[at + 1] = slotTypeCode(a);
+      T[at + 2] = a.byteOffset;
+      T[at + 3] = a.length;
     }
+    // Every slot's buffer counts as used at this version; buffers unnamed for KEEP_UNUSED versions go.
+    for (let k = 0; k < n; k++) {
+      const a = this.slots[k];
+      if (a !== null) this.bufferUsed.set(this.bufferIds.get(a.buffer)!, version);
+    }
+    for (const [buffer, id] of this.bufferIds) if (version - (this.bufferUsed.get(id) ?? version) > KEEP_UNUSED) this.forget(buffer, id);
+    Atomics.store(this.ctrl, TABLE, version);
+    if (add.length === 0 && table === null && this.dropIds.length === 0) return;
+    // Only buffers the workers lack make a new generation (a spawned thread goes back to its event
+    // loop for them before the job); ids to drop alone wait in its queue until then.
+    if (add.length > 0 || table !== null) {
+      this.gen++;
+      this.posts++;
+    }
+    const msg: SlotsMessage = { kind: 'slots', gen: this.gen, add, drop: this.dropIds.splice(0), table };
     for (const t of this.threads) t.postMessage(msg);
   }
+
 }

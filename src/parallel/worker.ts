@@ -7,13 +7,14 @@
  * 2-core machine: the poller took the core the calling thread needed); when a job
  * needs a buffer generation it has not received yet, it returns to its event loop to receive the
  * message (posted before the job) and runs the job then. Its share of a job is run-job.ts's
- * ThreadPart, over views of the posted buffers rebuilt once per generation.
+ * ThreadPart, over views of the posted buffers that it makes from the shared slot table (team.ts
+ * SLOT_WORDS) when the table's version changed, for the entries that changed.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, SLOT_WORDS, TABLE, TeamAbort, recordFailure,
   type InitMessage, type SlotsMessage, type WorkerReport,
 } from './team.ts';
-import { slotView, type SlotArray } from './memory.ts';
+import { slotTypeOfCode, slotView, type SlotArray } from './memory.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
@@ -83,7 +84,38 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let sync: Barrier | null = null;
   let gen = 0;
   let slots: SlotArray[] = [];
+  /** The buffers the calling thread posted, by id; the slot table, the entries read from it and its version then. */
+  const buffers = new Map<number, SharedArrayBuffer>();
+  let table: Int32Array = new Int32Array(0);
+  let read: Int32Array = new Int32Array(0);
+  let tableSeen = -1;
   let seen = 0;
+
+  /** Views of the slots whose table entries changed since the last read (a new slots array, so each job rebinds). */
+  const readTable = (c: Int32Array) => {
+    const version = Atomics.load(c, TABLE);
+    if (version === tableSeen) return;
+    tableSeen = version;
+    if (read.length !== table.length) {
+      read = new Int32Array(table.length).fill(-2);
+      slots = new Array<SlotArray>(table.length / SLOT_WORDS).fill(null as unknown as SlotArray);
+    } else slots = slots.slice();
+    for (let at = 0, k = 0; at < table.length; at += SLOT_WORDS, k++) {
+      const id = table[at], type = table[at + 1], off = table[at + 2], len = table[at + 3];
+      if (id === read[at] && type === read[at + 1] && off === read[at + 2] && len === read[at + 3]) continue;
+      read[at] = id;
+      read[at + 1] = type;
+      read[at + 2] = off;
+      read[at + 3] = len;
+      if (id < 0) {
+        slots[k] = null as unknown as SlotArray;
+        continue;
+      }
+      const buffer = buffers.get(id);
+      if (buffer === undefined) throw new Error(`slot ${k} names buffer ${id}, which this thread was not sent`);
+      slots[k] = slotView(slotTypeOfCode(type), buffer, off, len);
+    }
+  };
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
   let jobs: ThreadJobs | null = null;
@@ -135,6 +167,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         pending = true;
         return;
       }
+      readTable(c);
       runJob(c);
     }
   };
@@ -160,10 +193,16 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         Atomics.notify(ctrl, READY);
         loop();
       } else if (msg.kind === 'slots') {
-        slots = msg.slots.map((s) => (s === null ? (null as unknown as SlotArray) : slotView(s.type, s.buffer, s.byteOffset, s.length)));
+        for (const id of msg.drop) buffers.delete(id);
+        for (const b of msg.add) buffers.set(b.id, b.buffer);
+        if (msg.table !== null) {
+          table = new Int32Array(msg.table);
+          tableSeen = -1;
+        }
         gen = msg.gen;
         if (pending && Atomics.load(ctrl!, GEN) === gen) {
           pending = false;
+          readTable(ctrl!);
           runJob(ctrl!);
         }
         if (!pending) loop();
