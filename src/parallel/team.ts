@@ -250,9 +250,15 @@ export class ThreadTeam implements TeamSync {
   private readonly written: (SlotArray | null)[] = [];
   /** The shared slot table (SLOT_WORDS a slot), posted to the workers when it is made. */
   private table: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** Buffers the workers hold, by id, and for each the table version when a slot last named it. */
-  private readonly bufferIds = new Map<ArrayBufferLike, number>();
-  private readonly bufferUsed = new Map<number, number>();
+  /**
+   * Buffers the workers hold, by id and back (weakly: this thread keeps no buffer alive that its
+   * owner let go, and Metrics.memoryBytes counts none); how many table entries name each; since
+   * which table version none has.
+   */
+  private readonly bufferIds = new WeakMap<ArrayBufferLike, number>();
+  private readonly idBuffers = new Map<number, WeakRef<ArrayBufferLike>>();
+  private readonly refs = new Map<number, number>();
+  private readonly unusedSince = new Map<number, number>();
   private nextBufferId = 0;
   /** Entries written outside postSlots (dropSlots): the next post makes a new table version. */
   private tableDirty = false;
@@ -349,19 +355,34 @@ export class ThreadTeam implements TeamSync {
       if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
       if (this.written[k]?.buffer === buffer) {
         this.written[k] = null;
+        this.unref(this.table[SLOT_WORDS * k], Atomics.load(this.ctrl, TABLE));
         this.table[SLOT_WORDS * k] = -1;
         this.tableDirty = true;
       }
     }
     // Held by the workers: the next post tells them to let it go.
     const id = this.bufferIds.get(buffer);
-    if (id !== undefined) this.forget(buffer, id);
+    if (id !== undefined) this.forget(id);
   }
 
-  private forget(buffer: ArrayBufferLike, id: number): void {
-    this.bufferIds.delete(buffer);
-    this.bufferUsed.delete(id);
+  private forget(id: number): void {
+    const buffer = this.idBuffers.get(id)?.deref();
+    if (buffer !== undefined) this.bufferIds.delete(buffer);
+    this.idBuffers.delete(id);
+    this.refs.delete(id);
+    this.unusedSince.delete(id);
     this.dropIds.push(id);
+  }
+
+  /** One table entry fewer names buffer `id` (−1: none) as of table version `version`. */
+  private unref(id: number, version: number): void {
+    const r = this.refs.get(id);
+    if (r === undefined) return;
+    if (r > 1) this.refs.set(id, r - 1);
+    else {
+      this.refs.set(id, 0);
+      this.unusedSince.set(id, version);
+    }
   }
 
   barrier(): void {
@@ -511,6 +532,7 @@ export class ThreadTeam implements TeamSync {
       if (a === this.written[k] && table === null) continue;
       this.written[k] = a;
       const at = SLOT_WORDS * k;
+      this.unref(T[at], version);
       if (a === null) {
         T[at] = -1;
         continue;
@@ -520,19 +542,18 @@ export class ThreadTeam implements TeamSync {
       if (id === undefined) {
         id = this.nextBufferId++;
         this.bufferIds.set(a.buffer, id);
+        this.idBuffers.set(id, new WeakRef(a.buffer));
         add.push({ id, buffer: a.buffer });
       }
+      this.refs.set(id, (this.refs.get(id) ?? 0) + 1);
+      this.unusedSince.delete(id);
       T[at] = id;
       T[at + 1] = slotTypeCode(a);
       T[at + 2] = a.byteOffset;
       T[at + 3] = a.length;
     }
-    // Every slot's buffer counts as used at this version; buffers unnamed for KEEP_UNUSED versions go.
-    for (let k = 0; k < n; k++) {
-      const a = this.slots[k];
-      if (a !== null) this.bufferUsed.set(this.bufferIds.get(a.buffer)!, version);
-    }
-    for (const [buffer, id] of this.bufferIds) if (version - (this.bufferUsed.get(id) ?? version) > KEEP_UNUSED) this.forget(buffer, id);
+    // Buffers no entry has named for KEEP_UNUSED versions go.
+    for (const [id, since] of this.unusedSince) if (version - since > KEEP_UNUSED) this.forget(id);
     Atomics.store(this.ctrl, TABLE, version);
     if (add.length === 0 && table === null && this.dropIds.length === 0) return;
     // Only buffers the workers lack make a new generation (a spawned thread goes back to its event
