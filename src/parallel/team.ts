@@ -7,14 +7,11 @@
  *
  * Protocol (all on one shared Int32Array, `ctrl`):
  *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table), described in a
- *     shared slot table (per slot: a buffer id, the element type, byte offset and length). The
- *     buffers themselves are posted to the workers once each, under their id, with a new
- *     generation number; a slot that moves to another offset or length, or back to a buffer the
- *     workers hold, is a change to the table alone (TABLE counts them), which a worker reads at
- *     its next job. A worker that sees a job for a generation it does not have returns to its
- *     event loop, where the (earlier posted) message waits, and runs the job once it has the
- *     buffers. Buffers no slot has named for KEEP_UNUSED table changes are dropped from the
- *     workers with the next message.
+ *     shared slot table (slot-table.ts): each buffer is posted to the workers once, with a new
+ *     generation number; a slot at another offset or length, or back on a buffer the workers
+ *     hold, is a change to the table alone (TABLE, its version), which a worker reads at its next
+ *     job. A worker that sees a job for a generation it does not have returns to its event loop,
+ *     where the (earlier posted) message waits, and runs the job once it has the buffers.
  *   - A job: its id and generation are stored, SEQ is incremented and notified; workers wake
  *     (Atomics.wait on SEQ), run their share of the job, add 1 to DONE. The calling thread is rank
  *     0 and takes its share of the work itself, then waits for DONE = T − 1.
@@ -25,7 +22,8 @@
  * Atomics.wait is allowed in Node's main thread and in Web Workers (where the engine runs in the
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
-import { slotTypeCode, type SlotArray } from './memory.ts';
+import type { SlotArray } from './memory.ts';
+import { SlotTable, type SlotsMessage } from './slot-table.ts';
 import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
   type ThreadClock,
@@ -62,7 +60,7 @@ export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 
 export const POLL = 10;
 /** 1 while the team's own timers run (profile.ts teamProfile), set by the calling thread at each job. */
 export const PROF = 11;
-/** The slot table's version: changed whenever an entry of the table changed (team.ts postSlots). */
+/** The slot table's version (slot-table.ts SlotTable.version), stored before each job whose slots changed. */
 export const TABLE = 12;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
@@ -98,19 +96,6 @@ export interface InitMessage {
   profile: SharedArrayBuffer;
   /** Each rank's working time in the last job (ThreadTeam.worked), MAX_THREADS float64 words. */
   worked: SharedArrayBuffer;
-}
-/** Words per slot in the shared slot table: buffer id (−1: none), element type code (memory.ts slotTypeCode), byte offset, length. */
-export const SLOT_WORDS = 4;
-/**
- * Buffers the slot table names that the workers do not hold yet (`add`), ids they may let go
- * (`drop`), and the table itself when it is new (it grew).
- */
-export interface SlotsMessage {
-  kind: 'slots';
-  gen: number;
-  add: { id: number; buffer: SharedArrayBuffer }[];
-  drop: number[];
-  table: SharedArrayBuffer | null;
 }
 /** Messages from a worker. */
 export interface WorkerReport {
@@ -224,13 +209,6 @@ export class Barrier implements TeamSync {
   }
 }
 
-/**
- * Table changes a buffer no slot names is kept by the workers before it is dropped: a job whose
- * arrays alternate between buffers (the positions and a copy of them, a stage's scratch carved
- * anew) finds them still there (the honey drop changes the table about 50 times a frame).
- */
-const KEEP_UNUSED = 256;
-
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -245,27 +223,7 @@ export class ThreadTeam implements TeamSync {
   readonly params: Float64Array;
   private readonly threads: ThreadHandle[] = [];
   private readonly sync: Barrier;
-  private readonly slots: (SlotArray | null)[] = [];
-  /** The array each slot's table entry was last written from (an unchanged slot is the same object). */
-  private readonly written: (SlotArray | null)[] = [];
-  /** The shared slot table (SLOT_WORDS a slot), posted to the workers when it is made. */
-  private table: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /**
-   * Buffers the workers hold, by id and back (weakly: this thread keeps no buffer alive that its
-   * owner let go, and Metrics.memoryBytes counts none); how many table entries name each; since
-   * which table version none has.
-   */
-  private readonly bufferIds = new WeakMap<ArrayBufferLike, number>();
-  private readonly idBuffers = new Map<number, WeakRef<ArrayBufferLike>>();
-  private readonly refs = new Map<number, number>();
-  private readonly unusedSince = new Map<number, number>();
-  private nextBufferId = 0;
-  /** Entries written outside postSlots (dropSlots): the next post makes a new table version. */
-  private tableDirty = false;
-  /** Ids to drop from the workers with the next message. */
-  private readonly dropIds: number[] = [];
-  /** Messages of buffers posted to the workers (each sends a spawned thread back to its event loop once). */
-  posts = 0;
+  private readonly slotTable = new SlotTable();
   private readonly errorText: Uint8Array;
   /** The team's timers (profile.ts), per rank and job. */
   readonly profile: Float64Array;
@@ -277,10 +235,10 @@ export class ThreadTeam implements TeamSync {
   readonly worked: Float64Array;
   /** When the previous job's run ended (profile.ts P_GAP), 0 before the first profiled one. */
   private lastEnd = 0;
-  /** Each rank's CPU clock (cpu, run queue; ms) at its last reading (profile.ts P_CPU), and a reading now. */
+  /** Each rank's CPU clock (cpu, run queue; ms) at its last reading (profile.ts P_CPU), a reading now, */
   private readonly clockLast = new Float64Array(2 * MAX_THREADS);
   private readonly clockNow = new Float64Array(2 * MAX_THREADS);
-  /** The job the spawned ranks' clock readings since `clockLast` belong to (−1: none). */
+  /** and the job the spawned ranks' readings since `clockLast` belong to (−1: none). */
   private clockJob = -1;
   private gen = 0;
   private failure: string | null = null;
@@ -342,8 +300,7 @@ export class ThreadTeam implements TeamSync {
 
   /** Puts a typed array in a slot; its buffer must be a SharedArrayBuffer. */
   setSlot(index: number, array: SlotArray): void {
-    while (this.slots.length <= index) this.slots.push(null);
-    this.slots[index] = array;
+    this.slotTable.set(index, array);
   }
 
   /**
@@ -351,38 +308,12 @@ export class ThreadTeam implements TeamSync {
    * that neither this thread nor, after the next post, a spawned one keeps it alive.
    */
   dropSlots(buffer: ArrayBufferLike): void {
-    for (let k = 0; k < this.slots.length; k++) {
-      if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
-      if (this.written[k]?.buffer === buffer) {
-        this.written[k] = null;
-        this.unref(this.table[SLOT_WORDS * k], Atomics.load(this.ctrl, TABLE));
-        this.table[SLOT_WORDS * k] = -1;
-        this.tableDirty = true;
-      }
-    }
-    // Held by the workers: the next post tells them to let it go.
-    const id = this.bufferIds.get(buffer);
-    if (id !== undefined) this.forget(id);
+    this.slotTable.drop(buffer);
   }
 
-  private forget(id: number): void {
-    const buffer = this.idBuffers.get(id)?.deref();
-    if (buffer !== undefined) this.bufferIds.delete(buffer);
-    this.idBuffers.delete(id);
-    this.refs.delete(id);
-    this.unusedSince.delete(id);
-    this.dropIds.push(id);
-  }
-
-  /** One table entry fewer names buffer `id` (−1: none) as of table version `version`. */
-  private unref(id: number, version: number): void {
-    const r = this.refs.get(id);
-    if (r === undefined) return;
-    if (r > 1) this.refs.set(id, r - 1);
-    else {
-      this.refs.set(id, 0);
-      this.unusedSince.set(id, version);
-    }
+  /** Messages of buffers posted to the workers (generations: each sends a spawned thread back to its event loop once). */
+  get posts(): number {
+    return this.gen;
   }
 
   barrier(): void {
@@ -454,11 +385,8 @@ export class ThreadTeam implements TeamSync {
     }
   }
 
-  /**
-   * Reads every rank's CPU clock before job `id` starts: the calling thread's since the last run's
-   * end is the serial work before this job; a spawned thread's since the last reading is the
-   * previous profiled job's (it sleeps between jobs).
-   */
+  /** Every rank's CPU clock before job `id`: the calling thread's since the last run is the serial work
+   * before it; a spawned thread's since the last reading, the previous profiled job's (it sleeps between). */
   private clockStart(clock: ThreadClock, prof: Float64Array, id: number): void {
     const now = this.clockNow, last = this.clockLast, first = this.clockJob < 0;
     for (let r = 0; r < this.size; r++) clock(r, now, 2 * r);
@@ -505,64 +433,16 @@ export class ThreadTeam implements TeamSync {
   }
 
   /**
-   * Writes the slots that changed since the last job into the shared table (a new TABLE version)
-   * and posts the buffers the workers do not hold yet, with the ids they may drop (a new
-   * generation). Unchanged slots are the same array objects: one comparison each.
+   * Brings the shared slot table up to date before a job (slot-table.ts) and posts the buffers the
+   * workers lack (a new generation: they get the message before the job) and those they may drop.
    */
   private postSlots(): void {
-    const n = this.slots.length;
-    let changed = false;
-    for (let k = 0; k < n; k++) if (this.slots[k] !== (this.written[k] ?? null)) changed = true;
-    if (!changed && !this.tableDirty && this.dropIds.length === 0) return;
-    this.tableDirty = false;
-    const version = Atomics.load(this.ctrl, TABLE) + 1;
-    let table: SharedArrayBuffer | null = null;
-    if (this.table.length < SLOT_WORDS * n) {
-      const t = new Int32Array(new SharedArrayBuffer(4 * SLOT_WORDS * Math.max(n, 2 * (this.table.length / SLOT_WORDS))));
-      t.set(this.table);
-      t.fill(-1, this.table.length);
-      this.table = t;
-      table = t.buffer as SharedArrayBuffer;
-    }
-    const add: { id: number; buffer: SharedArrayBuffer }[] = [];
-    const T = this.table;
-    for (let k = 0; k < n; k++) {
-      const a = this.slots[k];
-      while (this.written.length <= k) this.written.push(null);
-      if (a === this.written[k] && table === null) continue;
-      this.written[k] = a;
-      const at = SLOT_WORDS * k;
-      this.unref(T[at], version);
-      if (a === null) {
-        T[at] = -1;
-        continue;
-      }
-      if (!(a.buffer instanceof SharedArrayBuffer)) throw new Error('thread team slot is not on a SharedArrayBuffer');
-      let id = this.bufferIds.get(a.buffer);
-      if (id === undefined) {
-        id = this.nextBufferId++;
-        this.bufferIds.set(a.buffer, id);
-        this.idBuffers.set(id, new WeakRef(a.buffer));
-        add.push({ id, buffer: a.buffer });
-      }
-      this.refs.set(id, (this.refs.get(id) ?? 0) + 1);
-      this.unusedSince.delete(id);
-      T[at] = id;
-      T[at + 1] = slotTypeCode(a);
-      T[at + 2] = a.byteOffset;
-      T[at + 3] = a.length;
-    }
-    // Buffers no entry has named for KEEP_UNUSED versions go.
-    for (const [id, since] of this.unusedSince) if (version - since > KEEP_UNUSED) this.forget(id);
-    Atomics.store(this.ctrl, TABLE, version);
-    if (add.length === 0 && table === null && this.dropIds.length === 0) return;
-    // Only buffers the workers lack make a new generation (a spawned thread goes back to its event
-    // loop for them before the job); ids to drop alone wait in its queue until then.
-    if (add.length > 0 || table !== null) {
-      this.gen++;
-      this.posts++;
-    }
-    const msg: SlotsMessage = { kind: 'slots', gen: this.gen, add, drop: this.dropIds.splice(0), table };
+    const u = this.slotTable.update();
+    if (u === null) return;
+    Atomics.store(this.ctrl, TABLE, this.slotTable.version);
+    if (u.needed) this.gen++;
+    else if (u.drop.length === 0) return;
+    const msg: SlotsMessage = { kind: 'slots', gen: this.gen, add: u.add, drop: u.drop, table: u.table };
     for (const t of this.threads) t.postMessage(msg);
   }
 

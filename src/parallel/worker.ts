@@ -11,10 +11,11 @@
  * SLOT_WORDS) when the table's version changed, for the entries that changed.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, SLOT_WORDS, TABLE, TeamAbort, recordFailure,
-  type InitMessage, type SlotsMessage, type WorkerReport,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, TeamAbort, recordFailure,
+  type InitMessage, type WorkerReport,
 } from './team.ts';
-import { slotTypeOfCode, slotView, type SlotArray } from './memory.ts';
+import type { SlotArray } from './memory.ts';
+import { SlotReader, type SlotsMessage } from './slot-table.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
@@ -26,7 +27,7 @@ export interface WorkerPort {
   close(): void;
 }
 
-/** This thread's share of each job of the table, its views refreshed when a new generation of slots arrives. */
+/** This thread's share of each job of the table, its views rebound when the slots' views changed (slot-table.ts). */
 class ThreadJobs {
   private readonly parts: (ThreadPart | undefined)[] = [];
   private readonly seen: (readonly SlotArray[] | undefined)[] = [];
@@ -83,39 +84,9 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let worked: Float64Array = new Float64Array(1);
   let sync: Barrier | null = null;
   let gen = 0;
-  let slots: SlotArray[] = [];
-  /** The buffers the calling thread posted, by id; the slot table, the entries read from it and its version then. */
-  const buffers = new Map<number, SharedArrayBuffer>();
-  let table: Int32Array = new Int32Array(0);
-  let read: Int32Array = new Int32Array(0);
-  let tableSeen = -1;
+  /** The slots' views, from the shared slot table (slot-table.ts). */
+  const slots = new SlotReader();
   let seen = 0;
-
-  /** Views of the slots whose table entries changed since the last read (a new slots array, so each job rebinds). */
-  const readTable = (c: Int32Array) => {
-    const version = Atomics.load(c, TABLE);
-    if (version === tableSeen) return;
-    tableSeen = version;
-    if (read.length !== table.length) {
-      read = new Int32Array(table.length).fill(-2);
-      slots = new Array<SlotArray>(table.length / SLOT_WORDS).fill(null as unknown as SlotArray);
-    } else slots = slots.slice();
-    for (let at = 0, k = 0; at < table.length; at += SLOT_WORDS, k++) {
-      const id = table[at], type = table[at + 1], off = table[at + 2], len = table[at + 3];
-      if (id === read[at] && type === read[at + 1] && off === read[at + 2] && len === read[at + 3]) continue;
-      read[at] = id;
-      read[at + 1] = type;
-      read[at + 2] = off;
-      read[at + 3] = len;
-      if (id < 0) {
-        slots[k] = null as unknown as SlotArray;
-        continue;
-      }
-      const buffer = buffers.get(id);
-      if (buffer === undefined) throw new Error(`slot ${k} names buffer ${id}, which this thread was not sent`);
-      slots[k] = slotView(slotTypeOfCode(type), buffer, off, len);
-    }
-  };
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
   let jobs: ThreadJobs | null = null;
@@ -132,7 +103,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
     const prof = Atomics.load(c, PROF) !== 0, t0 = prof ? profileNow() : 0, id = Atomics.load(c, JOB);
     const w0 = performance.now(), waited0 = sync!.waited;
     try {
-      jobs!.run(id, rank, sync!, slots, params!);
+      jobs!.run(id, rank, sync!, slots.slots, params!);
       // This thread's working time (team.ts ThreadTeam.worked), before DONE makes it visible.
       worked[rank] = performance.now() - w0 - (sync!.waited - waited0);
     } catch (e) {
@@ -167,7 +138,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         pending = true;
         return;
       }
-      readTable(c);
+      slots.refresh(Atomics.load(c, TABLE));
       runJob(c);
     }
   };
@@ -193,16 +164,11 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         Atomics.notify(ctrl, READY);
         loop();
       } else if (msg.kind === 'slots') {
-        for (const id of msg.drop) buffers.delete(id);
-        for (const b of msg.add) buffers.set(b.id, b.buffer);
-        if (msg.table !== null) {
-          table = new Int32Array(msg.table);
-          tableSeen = -1;
-        }
+        slots.receive(msg);
         gen = msg.gen;
         if (pending && Atomics.load(ctrl!, GEN) === gen) {
           pending = false;
-          readTable(ctrl!);
+          slots.refresh(Atomics.load(ctrl!, TABLE));
           runJob(ctrl!);
         }
         if (!pending) loop();
