@@ -9,6 +9,8 @@
  *     node --perf-basic-prof --import tsx bench/threads-cpu.ts scenes/honey-drop.json 12 30 2 --marks /tmp/marks.txt
  *   npx tsx bench/perf-split.ts /tmp/p.data /tmp/marks.txt [top]
  *
+ * (V8 may leave isolate-*-v8.log files in the current directory: delete them, they are not the project's.)
+ *
  * Columns: samples on one thread (the calling thread in the one-thread simulation's frames), on
  * the calling thread and on the spawned thread in the two-thread simulation's frames, and the
  * difference (two threads' less one's). The spawned thread is the thread other than the calling
