@@ -12,6 +12,10 @@
  *
  *   npx tsx bench/team-profile.ts [scene] [firstFrame] [lastFrame] [threads] [--top N]
  * (defaults: the honey drop, frames 3–8, 2 threads, the 25 jobs with the most run time).
+ * On Linux with 2 threads it also reads each thread's CPU clock (bench/thread-clock.ts) around every
+ * run: per job, each rank's CPU time and its time runnable but off its core (run queue), which hold
+ * under load where the wall times do not, and over the window the CPU of the process's other
+ * threads (V8's compiler and GC, tsx's loader).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,12 +26,15 @@ import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_MIRRORED, P_RUN, P_RUNS, P_START_LAG, PROF_JOBS, profileAt, teamProfile,
 } from '../src/parallel/profile.ts';
 import type { ThreadTeam } from '../src/parallel/team.ts';
+import { P_CPU, P_GAP_CPU, P_GAP_RUNQ, P_RUNQ } from '../src/parallel/profile.ts';
+import { closeThreadClocks, readAll, threadClock, threadIds } from './thread-clock.ts';
 
 const argv = process.argv.slice(2), topAt = argv.indexOf('--top');
 const top = topAt >= 0 ? Number(argv.splice(topAt, 2)[1]) : 25;
 const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '8', TS = '2'] = argv;
 const first = Number(firstS), last = Number(lastS), T = Number(TS);
 
+const tidsBefore = new Set(threadIds());
 const sim = createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: T, spawnThread: spawnNodeThread });
 await sim.ready?.();
 const team = (sim as unknown as { team: ThreadTeam | null }).team;
@@ -35,15 +42,38 @@ if (team === null) throw new Error('no thread team (a scene too small, or no sha
 const load0 = loadavg()[0];
 let wall = 0;
 const stages: Record<string, number> = {};
+// The spawned thread (2 threads): the thread that appeared with the team and ran the most in frame 1.
+let posts0 = 0;
+let tids: number[] = [], cpuAt: Float64Array | null = null, teamTid = -1;
 for (let f = 1; f <= last; f++) {
   teamProfile.on = f >= first;
+  if (f === 1) {
+    tids = threadIds();
+    cpuAt = readAll(tids);
+  }
+  if (f === first) posts0 = team.posts;
+  if (f === first && T === 2 && teamTid > 0) {
+    teamProfile.cpuClock = threadClock([process.pid, teamTid]);
+    tids = threadIds();
+    cpuAt = readAll(tids);
+  }
   const st = sim.stepFrame();
+  if (f === 1 && cpuAt !== null) {
+    const now = readAll(tids);
+    let best = 0;
+    tids.forEach((t, k) => {
+      if (!tidsBefore.has(t) && now[2 * k] - cpuAt![2 * k] > best) [best, teamTid] = [now[2 * k] - cpuAt![2 * k], t];
+    });
+  }
   if (f >= first) {
     wall += st.wallMs;
     for (const [k, v] of Object.entries(st.stages)) stages[k] = (stages[k] ?? 0) + v;
   }
 }
 teamProfile.on = false;
+const hasClock = teamProfile.cpuClock !== null;
+teamProfile.cpuClock = null;
+const cpuEnd = readAll(tids);
 const frames = last - first + 1, P = team.profile;
 const get = (rank: number, id: number, field: number) => P[profileAt(rank, id, field)] / frames;
 const names = PARTICLE_JOBS.layouts.map((l) => l.job.name);
@@ -68,10 +98,36 @@ ids.forEach((id, k) => {
 console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixed(1).padStart(9)} ${f1(run)}${f1(b0)}${f1(b1)}${f1(bw0)}${f1(bw1)}${f1(lag)}${f1(done)}${f1(gap)}`);
 const serial = wall / frames - run;
 console.log(`frame ${(wall / frames).toFixed(1)} ms: team runs ${run.toFixed(1)}, serial (outside runs) ${serial.toFixed(1)} (${((100 * serial) / (wall / frames)).toFixed(1)} %)`);
+console.log(`buffers posted to the spawned threads (team.ts postSlots): ${((team.posts - posts0) / frames).toFixed(1)} messages a frame`);
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);
 const runner = (sim as unknown as { ctx: { runner: { bind(job: unknown): { cut: { share: number } } } } }).ctx.runner;
 const balanced = PARTICLE_JOBS.layouts.filter((l) => l.job.balance).map((l) => `${l.job.name} ${runner.bind(l.job).cut.share.toFixed(3)}`);
 if (balanced.length > 0) console.log(`the calling thread's share of jobs cut by measured times (src/parallel/share.ts): ${balanced.join(', ')}`);
 console.log('stages (wall ms a frame): ' + Object.entries(stages).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / frames).toFixed(1)}`).join(', '));
+if (hasClock && cpuAt !== null) {
+  console.log(`\nCPU clocks (ms a frame; /proc/self/task/TID/schedstat, bench/thread-clock.ts): cpu = time on a core (polls included), runq = runnable but off its core`);
+  console.log(`job                       cpu0    cpu1  cpu0/all   runq0   runq1  wall0-cpu0-runq0  wall1-cpu1-runq1`);
+  let c0 = 0, c1 = 0, q0 = 0, q1 = 0;
+  ids.forEach((id, k) => {
+    const a = get(0, id, P_CPU), b = get(1, id, P_CPU), qa = get(0, id, P_RUNQ), qb = get(1, id, P_RUNQ);
+    c0 += a; c1 += b; q0 += qa; q1 += qb;
+    if (k >= top) return;
+    const sleep0 = get(0, id, P_RUN) - a - qa, sleep1 = get(1, id, P_BUSY) + get(1, id, P_START_LAG) - b - qb;
+    console.log(`${names[id].padEnd(22)}${f1(a)} ${f1(b)}   ${(a / Math.max(1e-9, a + b)).toFixed(3)}  ${f1(qa)} ${f1(qb)}         ${f1(sleep0)}           ${f1(sleep1)}`);
+  });
+  console.log(`${'all jobs'.padEnd(22)}${f1(c0)} ${f1(c1)}   ${(c0 / Math.max(1e-9, c0 + c1)).toFixed(3)}  ${f1(q0)} ${f1(q1)}`);
+  let gc = 0, gq = 0;
+  ids.forEach((id) => { gc += get(0, id, P_GAP_CPU); gq += get(0, id, P_GAP_RUNQ); });
+  console.log(`calling thread's serial work between runs: cpu ${gc.toFixed(1)}, runq ${gq.toFixed(1)} ms a frame`);
+  let main = 0, spawned = 0, rest = 0, mainQ = 0, spawnedQ = 0;
+  tids.forEach((t, k) => {
+    const d = (cpuEnd[2 * k] - cpuAt![2 * k]) / frames, q = (cpuEnd[2 * k + 1] - cpuAt![2 * k + 1]) / frames;
+    if (t === process.pid) [main, mainQ] = [d, q];
+    else if (t === teamTid) [spawned, spawnedQ] = [d, q];
+    else rest += d;
+  });
+  console.log(`whole frames (ms a frame): calling thread cpu ${main.toFixed(1)} runq ${mainQ.toFixed(1)}; spawned thread cpu ${spawned.toFixed(1)} runq ${spawnedQ.toFixed(1)}; the process's other threads cpu ${rest.toFixed(1)}`);
+}
+closeThreadClocks();
 sim.dispose();
 process.exit(0);

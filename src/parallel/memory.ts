@@ -17,6 +17,14 @@ export function slotType(a: SlotArray): SlotType {
   return 'u8';
 }
 
+/** A slot's element type as a small integer (the team's shared slot table, team.ts), and back. */
+export function slotTypeCode(a: SlotArray): number {
+  return TYPES.indexOf(slotType(a));
+}
+export function slotTypeOfCode(code: number): SlotType {
+  return TYPES[code];
+}
+
 export function slotView(type: SlotType, buffer: SharedArrayBuffer, byteOffset: number, length: number): SlotArray {
   switch (type) {
     case 'f64': return new Float64Array(buffer, byteOffset, length);

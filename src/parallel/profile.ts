@@ -11,7 +11,7 @@
 /** Jobs counted: job ids below this (a table with more counts the rest under the last). */
 export const PROF_JOBS = 64;
 /** Figures kept per (rank, job). */
-export const PROF_FIELDS = 9;
+export const PROF_FIELDS = 13;
 /** Runs of the job (a list job's copy run included). */
 export const P_RUNS = 0;
 /** The thread's share: its kernel, its barriers, its sums and list copies (ms). */
@@ -28,9 +28,29 @@ export const P_GAP = 6;
 export const P_RUN = 7;
 /** Calling thread: bytes of inputs copied to shared mirrors before the job's runs (run-job.ts). */
 export const P_MIRRORED = 8;
+/**
+ * With `teamProfile.cpuClock` set: the thread's CPU time in the job (ms; what it ran on a core,
+ * its polls at barriers and for DONE included) and its time runnable but not running (ms: on the
+ * run queue, its core given to another thread). Unlike the wall times above they hold on a loaded
+ * machine: the work a thread did is its CPU time, whatever the scheduler did meanwhile.
+ * A spawned thread's figures are read by the calling thread at the start of the next profiled run
+ * (the spawned thread asleep between jobs: its counters are current), so they count its sleep
+ * until then too, which costs no CPU.
+ */
+export const P_CPU = 9, P_RUNQ = 10;
+/** Calling thread, with `cpuClock`: its CPU time and run-queue time in the serial work before the job (ms). */
+export const P_GAP_CPU = 11, P_GAP_RUNQ = 12;
+
+/**
+ * A per-thread CPU clock for the team's timers: writes rank `rank`'s CPU time and run-queue time
+ * (ms, cumulative) at out[at] and out[at + 1]. The core cannot read one (no `node:*`); a platform
+ * that can passes it in (bench/team-profile.ts: Linux's /proc/self/task/TID/schedstat). Called by
+ * the calling thread only, for every rank.
+ */
+export type ThreadClock = (rank: number, out: Float64Array, at: number) => void;
 
 /** Profiling switch (read by ThreadTeam.run at each job, which passes it to the spawned threads). */
-export const teamProfile = { on: false };
+export const teamProfile: { on: boolean; cpuClock: ThreadClock | null } = { on: false, cpuClock: null };
 
 /** Float64 words of a team's profile for `size` threads, the last one the time of the last notify. */
 export const profileWords = (size: number): number => size * PROF_JOBS * PROF_FIELDS + 1;

@@ -6,9 +6,11 @@
  * call a team directly: they run jobs through the runner (run-job.ts).
  *
  * Protocol (all on one shared Int32Array, `ctrl`):
- *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table). Their buffers are posted to the workers
- *     once, and again, with a new generation number, whenever a slot's buffer changes (an array
- *     grew). A worker that sees a job for a generation it does not have returns to its event loop,
+ *   - Typed arrays the jobs use sit in numbered slots (laid out by the job table), described in a
+ *     shared slot table (slot-table.ts): each buffer is posted to the workers once, with a new
+ *     generation number; a slot at another offset or length, or back on a buffer the workers
+ *     hold, is a change to the table alone (TABLE, its version), which a worker reads at its next
+ *     job. A worker that sees a job for a generation it does not have returns to its event loop,
  *     where the (earlier posted) message waits, and runs the job once it has the buffers.
  *   - A job: its id and generation are stored, SEQ is incremented and notified; workers wake
  *     (Atomics.wait on SEQ), run their share of the job, add 1 to DONE. The calling thread is rank
@@ -20,8 +22,12 @@
  * Atomics.wait is allowed in Node's main thread and in Web Workers (where the engine runs in the
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
-import { slotType, type SlotArray, type SlotType } from './memory.ts';
-import { P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_RUN, P_RUNS, profileAt, profileNow, profileWords, teamProfile } from './profile.ts';
+import type { SlotArray } from './memory.ts';
+import { SlotTable, type SlotsMessage } from './slot-table.ts';
+import {
+  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
+  type ThreadClock,
+} from './profile.ts';
 
 /** What the platform hands back for one spawned thread. */
 export interface ThreadHandle {
@@ -54,6 +60,8 @@ export const SEQ = 0, JOB = 1, GEN = 2, BCOUNT = 3, BGEN = 4, DONE = 5, ABORT = 
 export const POLL = 10;
 /** 1 while the team's own timers run (profile.ts teamProfile), set by the calling thread at each job. */
 export const PROF = 11;
+/** The slot table's version (slot-table.ts SlotTable.version), stored before each job whose slots changed. */
+export const TABLE = 12;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -88,11 +96,6 @@ export interface InitMessage {
   profile: SharedArrayBuffer;
   /** Each rank's working time in the last job (ThreadTeam.worked), MAX_THREADS float64 words. */
   worked: SharedArrayBuffer;
-}
-export interface SlotsMessage {
-  kind: 'slots';
-  gen: number;
-  slots: ({ type: SlotType; buffer: SharedArrayBuffer; byteOffset: number; length: number } | null)[];
 }
 /** Messages from a worker. */
 export interface WorkerReport {
@@ -206,9 +209,6 @@ export class Barrier implements TeamSync {
   }
 }
 
-/** A posted slot whose buffer was dropped since (ThreadTeam.dropSlots): unlike any slot, so the next post goes out. */
-const DROPPED = { buffer: new ArrayBuffer(0), byteOffset: -1, length: -1 };
-
 /** How long the calling thread waits for spawned threads to load before giving up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -223,9 +223,7 @@ export class ThreadTeam implements TeamSync {
   readonly params: Float64Array;
   private readonly threads: ThreadHandle[] = [];
   private readonly sync: Barrier;
-  private readonly slots: (SlotArray | null)[] = [];
-  /** Each slot's buffer, offset and length when last posted. */
-  private readonly posted: ({ buffer: ArrayBufferLike; byteOffset: number; length: number } | null)[] = [];
+  private readonly slotTable = new SlotTable();
   private readonly errorText: Uint8Array;
   /** The team's timers (profile.ts), per rank and job. */
   readonly profile: Float64Array;
@@ -237,6 +235,11 @@ export class ThreadTeam implements TeamSync {
   readonly worked: Float64Array;
   /** When the previous job's run ended (profile.ts P_GAP), 0 before the first profiled one. */
   private lastEnd = 0;
+  /** Each rank's CPU clock (cpu, run queue; ms) at its last reading (profile.ts P_CPU), a reading now, */
+  private readonly clockLast = new Float64Array(2 * MAX_THREADS);
+  private readonly clockNow = new Float64Array(2 * MAX_THREADS);
+  /** and the job the spawned ranks' readings since `clockLast` belong to (−1: none). */
+  private clockJob = -1;
   private gen = 0;
   private failure: string | null = null;
   private started = false;
@@ -297,11 +300,7 @@ export class ThreadTeam implements TeamSync {
 
   /** Puts a typed array in a slot; its buffer must be a SharedArrayBuffer. */
   setSlot(index: number, array: SlotArray): void {
-    while (this.slots.length <= index) {
-      this.slots.push(null);
-      this.posted.push(null);
-    }
-    this.slots[index] = array;
+    this.slotTable.set(index, array);
   }
 
   /**
@@ -309,11 +308,12 @@ export class ThreadTeam implements TeamSync {
    * that neither this thread nor, after the next post, a spawned one keeps it alive.
    */
   dropSlots(buffer: ArrayBufferLike): void {
-    for (let k = 0; k < this.slots.length; k++) {
-      if (this.slots[k]?.buffer === buffer) this.slots[k] = null;
-      // (Posted, but no longer held: the next post tells the spawned threads.)
-      if (this.posted[k]?.buffer === buffer) this.posted[k] = DROPPED;
-    }
+    this.slotTable.drop(buffer);
+  }
+
+  /** Messages of buffers posted to the workers (generations: each sends a spawned thread back to its event loop once). */
+  get posts(): number {
+    return this.gen;
   }
 
   barrier(): void {
@@ -337,6 +337,9 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, POLL, poll);
     const prof = teamProfile.on ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);
+    const clock = prof !== null ? teamProfile.cpuClock : null;
+    if (clock !== null) this.clockStart(clock, prof!, id);
+    else this.clockJob = -1;
     const t0 = prof !== null ? profileNow() : 0;
     if (prof !== null) prof[prof.length - 1] = t0;
     Atomics.add(c, SEQ, 1);
@@ -367,11 +370,38 @@ export class ThreadTeam implements TeamSync {
       prof[at + P_RUN] += t2 - t0;
       if (this.lastEnd > 0) prof[at + P_GAP] += t0 - this.lastEnd;
       this.lastEnd = t2;
+      if (clock !== null) {
+        const now = this.clockNow, last = this.clockLast;
+        clock(0, now, 0);
+        prof[at + P_CPU] += now[0] - last[0];
+        prof[at + P_RUNQ] += now[1] - last[1];
+        last[0] = now[0];
+        last[1] = now[1];
+      }
     } else this.lastEnd = 0;
     if (Atomics.load(c, ABORT) !== 0) {
       if (error !== null && !(error instanceof TeamAbort)) throw error;
       throw new Error(`a worker thread failed: ${this.failureMessage()}`);
     }
+  }
+
+  /** Every rank's CPU clock before job `id`: the calling thread's since the last run is the serial work
+   * before it; a spawned thread's since the last reading, the previous profiled job's (it sleeps between). */
+  private clockStart(clock: ThreadClock, prof: Float64Array, id: number): void {
+    const now = this.clockNow, last = this.clockLast, first = this.clockJob < 0;
+    for (let r = 0; r < this.size; r++) clock(r, now, 2 * r);
+    if (!first) {
+      const gap = profileAt(0, id, 0);
+      prof[gap + P_GAP_CPU] += now[0] - last[0];
+      prof[gap + P_GAP_RUNQ] += now[1] - last[1];
+      for (let r = 1; r < this.size; r++) {
+        const at = profileAt(r, this.clockJob, 0);
+        prof[at + P_CPU] += now[2 * r] - last[2 * r];
+        prof[at + P_RUNQ] += now[2 * r + 1] - last[2 * r + 1];
+      }
+    }
+    last.set(now.subarray(0, 2 * this.size));
+    this.clockJob = id;
   }
 
   private failureMessage(): string {
@@ -402,28 +432,18 @@ export class ThreadTeam implements TeamSync {
     this.started = true;
   }
 
-  /** Posts the slot buffers when any changed since last time (a new generation). */
+  /**
+   * Brings the shared slot table up to date before a job (slot-table.ts) and posts the buffers the
+   * workers lack (a new generation: they get the message before the job) and those they may drop.
+   */
   private postSlots(): void {
-    let changed = false;
-    for (let k = 0; k < this.slots.length; k++) {
-      const a = this.slots[k], p = this.posted[k];
-      if (a === null ? p !== null : p === null || a.buffer !== p.buffer || a.byteOffset !== p.byteOffset || a.length !== p.length) changed = true;
-    }
-    if (!changed) return;
-    this.gen++;
-    const msg: SlotsMessage = {
-      kind: 'slots',
-      gen: this.gen,
-      slots: this.slots.map((a) => {
-        if (a === null) return null;
-        if (!(a.buffer instanceof SharedArrayBuffer)) throw new Error('thread team slot is not on a SharedArrayBuffer');
-        return { type: slotType(a), buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
-      }),
-    };
-    for (let k = 0; k < this.slots.length; k++) {
-      const a = this.slots[k];
-      this.posted[k] = a === null ? null : { buffer: a.buffer, byteOffset: a.byteOffset, length: a.length };
-    }
+    const u = this.slotTable.update();
+    if (u === null) return;
+    Atomics.store(this.ctrl, TABLE, this.slotTable.version);
+    if (u.needed) this.gen++;
+    else if (u.drop.length === 0) return;
+    const msg: SlotsMessage = { kind: 'slots', gen: this.gen, add: u.add, drop: u.drop, table: u.table };
     for (const t of this.threads) t.postMessage(msg);
   }
+
 }

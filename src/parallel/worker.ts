@@ -7,13 +7,15 @@
  * 2-core machine: the poller took the core the calling thread needed); when a job
  * needs a buffer generation it has not received yet, it returns to its event loop to receive the
  * message (posted before the job) and runs the job then. Its share of a job is run-job.ts's
- * ThreadPart, over views of the posted buffers rebuilt once per generation.
+ * ThreadPart, over views of the posted buffers that it makes from the shared slot table (team.ts
+ * SLOT_WORDS) when the table's version changed, for the entries that changed.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TeamAbort, recordFailure,
-  type InitMessage, type SlotsMessage, type WorkerReport,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, TeamAbort, recordFailure,
+  type InitMessage, type WorkerReport,
 } from './team.ts';
-import { slotView, type SlotArray } from './memory.ts';
+import type { SlotArray } from './memory.ts';
+import { SlotReader, type SlotsMessage } from './slot-table.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
@@ -25,7 +27,7 @@ export interface WorkerPort {
   close(): void;
 }
 
-/** This thread's share of each job of the table, its views refreshed when a new generation of slots arrives. */
+/** This thread's share of each job of the table, its views rebound when the slots' views changed (slot-table.ts). */
 class ThreadJobs {
   private readonly parts: (ThreadPart | undefined)[] = [];
   private readonly seen: (readonly SlotArray[] | undefined)[] = [];
@@ -82,7 +84,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let worked: Float64Array = new Float64Array(1);
   let sync: Barrier | null = null;
   let gen = 0;
-  let slots: SlotArray[] = [];
+  /** The slots' views, from the shared slot table (slot-table.ts). */
+  const slots = new SlotReader();
   let seen = 0;
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
@@ -100,7 +103,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
     const prof = Atomics.load(c, PROF) !== 0, t0 = prof ? profileNow() : 0, id = Atomics.load(c, JOB);
     const w0 = performance.now(), waited0 = sync!.waited;
     try {
-      jobs!.run(id, rank, sync!, slots, params!);
+      jobs!.run(id, rank, sync!, slots.slots, params!);
       // This thread's working time (team.ts ThreadTeam.worked), before DONE makes it visible.
       worked[rank] = performance.now() - w0 - (sync!.waited - waited0);
     } catch (e) {
@@ -135,6 +138,7 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         pending = true;
         return;
       }
+      slots.refresh(Atomics.load(c, TABLE));
       runJob(c);
     }
   };
@@ -160,10 +164,11 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
         Atomics.notify(ctrl, READY);
         loop();
       } else if (msg.kind === 'slots') {
-        slots = msg.slots.map((s) => (s === null ? (null as unknown as SlotArray) : slotView(s.type, s.buffer, s.byteOffset, s.length)));
+        slots.receive(msg);
         gen = msg.gen;
         if (pending && Atomics.load(ctrl!, GEN) === gen) {
           pending = false;
+          slots.refresh(Atomics.load(ctrl!, TABLE));
           runJob(ctrl!);
         }
         if (!pending) loop();

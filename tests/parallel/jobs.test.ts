@@ -4,6 +4,7 @@
  * 3 threads sums, lists and phases with barriers give what one thread gives; a spawned thread
  * whose job table differs from the calling thread's refuses to start. Two threads of a job that
  * balances cut at the calling thread's share, which moves toward equal measured working times.
+ * The team posts each buffer to its spawned threads once (team.ts's slot table).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
@@ -192,6 +193,38 @@ describe('runJob', () => {
     expect(held).toBeGreaterThan(seen.byteLength);
     r2.release(seen.buffer);
     expect(heldBytes(r2)).toBeLessThanOrEqual(held - seen.byteLength);
+  });
+
+  it('posts each buffer to the spawned threads once: arrays at new offsets of it, or back on a buffer they hold, change the slot table alone', () => {
+    const r = runner(2), team = teams[teams.length - 1], T = 2;
+    const a = allocInt32(64, true), b = allocInt32(64, true);
+    const phases = (buffer: Int32Array, at: number) => {
+      buffer.fill(0);
+      const job = r.bind(phasesJob);
+      job.a.mark = buffer.subarray(at, at + 4);
+      job.a.total = buffer.subarray(at + 8, at + 12);
+      runJob(job, 1);
+      // The spawned thread wrote through views of the right offsets: its mark and its total are where rank 1's go.
+      return [...buffer.subarray(at, at + T), ...buffer.subarray(at + 8, at + 8 + T)];
+    };
+    const want = [1, 2, 3, 3];
+    expect(phases(a, 0)).toEqual(want);
+    const first = team.posts;
+    expect(first).toBeGreaterThan(0);
+    for (let k = 1; k < 6; k++) expect(phases(a, 4 * k)).toEqual(want); // new offsets of a held buffer
+    expect(team.posts).toBe(first);
+    expect(phases(b, 0)).toEqual(want); // a buffer the spawned thread lacks: one post
+    expect(team.posts).toBe(first + 1);
+    for (let k = 0; k < 4; k++) {
+      expect(phases(a, 16)).toEqual(want); // back and forth between buffers it holds
+      expect(phases(b, 12)).toEqual(want);
+    }
+    expect(team.posts).toBe(first + 1);
+    // A buffer its owner released is let go: named again, it is posted anew.
+    r.release(a.buffer);
+    expect(phases(b, 4)).toEqual(want);
+    expect(phases(a, 0)).toEqual(want);
+    expect(team.posts).toBe(first + 2);
   });
 
   it('refuses a written array off shared memory on a team', () => {
