@@ -128,9 +128,14 @@ export function domainWalls(ctx: StepContext, dt: number): void {
     const wall = typeof bnd === 'object' ? bnd.velocity : null;
     const sticky = bnd === 'noslip' || wall !== null;
     const flags = wall !== null ? ON_MOVING : 1 << axis;
+    // A body within the liquid's reach of a closed face is against it: its axis is the face's to hold (the hold's flags).
+    const near = upper ? limit - ctx.reach : limit + ctx.reach;
     for (let i = 0; i < n; i++) {
       const o = 3 * i + axis;
-      if (upper ? pos[o] <= limit : pos[o] >= limit) continue;
+      if (upper ? pos[o] <= limit : pos[o] >= limit) {
+        if (hold !== null && (upper ? pos[o] > near : pos[o] < near)) frictionBody(ctx, hold, i, flags);
+        continue;
+      }
       pos[o] = limit;
       if (upper ? vel[o] > 0 : vel[o] < 0) vel[o] = 0;
       const b = hold === null ? -1 : frictionBody(ctx, hold, i, flags);

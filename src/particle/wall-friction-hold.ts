@@ -13,14 +13,18 @@
  * "jelly-block's creep from the face friction"). The same rule as the solve's walls (Bender,
  * Kugelstadt, Weiler & Koschier 2019, §4: the friction impulse is projected so that it never
  * reverses the relative velocity), per move: per body (liquid-bodies.ts) with a particle on such a
- * face, per axis along every face it is on (an axis across one of them is left: there the clamp
- * acts, not the friction), J = the friction's change of the body's momentum in this move, P = its
- * momentum before it. Where J · P > 0 (the friction pushes the body along its motion, or moves a
- * body at rest) all of J is taken back; where |J| > |P| (it would reverse it) the part beyond −P.
+ * face, per axis along every face it is on, and not across any closed face within the liquid's
+ * reach (ctx.reach; the solve's hold leaves the axes across the walls whose ghosts a body has: a
+ * pool against its side walls is held there by the walls, not by friction), J = the friction's
+ * change of the body's momentum in this move, P = its momentum before it. Where J · P > 0 (the
+ * friction pushes the body along its motion, or moves a body at rest) all of J is taken back; where
+ * |J| > |P| (it would reverse it) the part beyond −P.
  * What is taken back is given to every particle of the body alike, so each particle on the face
  * is braked as before relative to the rest: the shear next to the face (a slot's or a spreading
  * puddle's profile) is the friction's; only the body's net motion is held. A body on a moving face
- * is left as it is (a moving wall may drive it).
+ * is left as it is (a moving wall may drive it). Measured per move against once over a sub-timestep's
+ * moves (docs/decisions.md): per move holds the jelly block still, the sub-timestep's sum lets it
+ * creep (0.015 mm/s at 4 mm).
  */
 import type { StepContext } from './context.ts';
 import { liquidBodies } from './liquid-bodies.ts';
