@@ -22,15 +22,23 @@
  * What is taken back is given to every particle of the body alike, so each particle on the face
  * is braked as before relative to the rest: the shear next to the face (a slot's or a spreading
  * puddle's profile) is the friction's; only the body's net motion is held. A body on a moving face
- * is left as it is (a moving wall may drive it). Measured per move against once over a sub-timestep's
+ * is left as it is (a moving wall may drive it). The same for the body's turn about the axis across
+ * the one face it is against (a spin along its floor; viscosity-weiler-wall-hold.ts), taken back as
+ * a rigid turn about its centre of mass. Measured per move against once over a sub-timestep's
  * moves (docs/decisions.md): per move holds the jelly block still, the sub-timestep's sum lets it
  * creep (0.015 mm/s at 4 mm).
  */
 import type { StepContext } from './context.ts';
 import { liquidBodies } from './liquid-bodies.ts';
 
-/** Per body on a face: mass, momentum (3), the friction's change of it (3), flags. */
-const BODY_STRIDE = 8;
+/**
+ * Per body on a face: mass, momentum (3), the friction's change of it (3), flags; then about each
+ * axis through the origin: Σ m x (3), the angular momentum (3), the friction's change of it (3),
+ * Σ m |x⊥|² (3).
+ */
+const BODY_STRIDE = 20;
+const MX = 8, ANG = 11, TORQUE = 14, INERTIA = 17;
+const spin = new Float64Array(3);
 /** A body's flag: on a moving face (bits 0–2: on a closed face across that axis). */
 export const ON_MOVING = 8;
 
@@ -75,9 +83,14 @@ export function frictionBody(ctx: StepContext, h: FrictionHold, i: number, flags
   return o;
 }
 
-/** Adds the friction's change dv of particle i's velocity along axis k to its body's at offset o. */
+/** Adds the friction's change dv of particle i's velocity along axis k to its body's at offset o (and its turn about the other two axes). */
 export function addFriction(ctx: StepContext, h: FrictionHold, o: number, i: number, k: number, dv: number): void {
-  h.sums[o + 4 + k] += ctx.mass[ctx.liquid.material[i]] * dv;
+  const m = ctx.mass[ctx.liquid.material[i]] * dv, pos = ctx.liquid.pos, sums = h.sums;
+  sums[o + 4 + k] += m;
+  // (x × ê_k)_a for the axes a ≠ k, with (a, a + 1, a + 2) cyclic: (x × e)_a = x_{a+1} e_{a+2} − x_{a+2} e_{a+1}.
+  const k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  sums[o + TORQUE + k1] += m * pos[3 * i + k2];
+  sums[o + TORQUE + k2] -= m * pos[3 * i + k1];
 }
 
 /** Takes back the part of each body's friction that pushes or reverses its motion (see the header). Returns the bodies held. */
@@ -85,22 +98,41 @@ export function releaseFrictionHold(ctx: StepContext, h: FrictionHold): number {
   const nb = h.bodies, root = h.root;
   if (nb === 0 || root === null) return 0;
   const L = ctx.liquid, n = L.count, vel = L.vel, mat = L.material, mass = ctx.mass, sums = h.sums;
+  const pos = L.pos;
   for (let i = 0; i < n; i++) {
     const r = root[i], s = r < 0 ? r : root[r];
     if (s >= 0) continue;
     const o = BODY_STRIDE * (-2 - s), m = mass[mat[i]];
+    const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2], vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
     sums[o] += m;
-    sums[o + 1] += m * vel[3 * i]; sums[o + 2] += m * vel[3 * i + 1]; sums[o + 3] += m * vel[3 * i + 2];
+    sums[o + 1] += m * vx; sums[o + 2] += m * vy; sums[o + 3] += m * vz;
+    sums[o + MX] += m * x; sums[o + MX + 1] += m * y; sums[o + MX + 2] += m * z;
+    sums[o + ANG] += m * (y * vz - z * vy); sums[o + ANG + 1] += m * (z * vx - x * vz); sums[o + ANG + 2] += m * (x * vy - y * vx);
+    sums[o + INERTIA] += m * (y * y + z * z); sums[o + INERTIA + 1] += m * (z * z + x * x); sums[o + INERTIA + 2] += m * (x * x + y * y);
   }
   let held = 0;
   for (let b = 0; b < nb; b++) {
-    const o = BODY_STRIDE * b, flags = sums[o + 7];
+    const o = BODY_STRIDE * b, flags = sums[o + 7], M = sums[o];
     let any = false;
+    for (let c = 0; c < 3; c++) sums[o + MX + c] /= M;
+    // The turns first (they read the body's J and P on the other axes), then the uniform velocities.
+    for (let c = 0; c < 3; c++) {
+      // Only about the axis across the one face the body is against (a spin along its floor), about its centre of mass.
+      const a1 = (c + 1) % 3, a2 = (c + 2) % 3, c1 = sums[o + MX + a1], c2 = sums[o + MX + a2];
+      // About the centre: Σ m (x − c) × w = Σ m x × w − c × Σ m w; I_c = Σ m |x⊥|² − M |c⊥|².
+      const Jt = sums[o + TORQUE + c] - (c1 * sums[o + 4 + a2] - c2 * sums[o + 4 + a1]);
+      const Lt = sums[o + ANG + c] - (c1 * sums[o + 1 + a2] - c2 * sums[o + 1 + a1]) - Jt;
+      const Ic = sums[o + INERTIA + c] - M * (c1 * c1 + c2 * c2);
+      const turn = flags !== 1 << c || !(Ic > 0) ? 0 : Jt * Lt > 0 || Lt === 0 ? Jt : Math.abs(Jt) > Math.abs(Lt) ? Jt + Lt : 0;
+      spin[c] = turn / (Ic > 0 ? Ic : 1);
+      if (turn !== 0) any = true;
+    }
     for (let c = 0; c < 3; c++) {
       const J = sums[o + 4 + c], P = sums[o + 1 + c] - J;
       const along = (flags & ON_MOVING) === 0 && (flags & (1 << c)) === 0;
       const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
-      sums[o + 4 + c] = excess / sums[o];
+      sums[o + 4 + c] = excess / M;
+      sums[o + TORQUE + c] = spin[c];
       if (excess !== 0) any = true;
     }
     if (any) held++;
@@ -112,7 +144,12 @@ export function releaseFrictionHold(ctx: StepContext, h: FrictionHold): number {
       if (s >= 0) continue;
       const o = BODY_STRIDE * (-2 - s);
       if (sums[o] === 0) continue;
-      vel[3 * i] -= sums[o + 4]; vel[3 * i + 1] -= sums[o + 5]; vel[3 * i + 2] -= sums[o + 6];
+      // Less the uniform velocity and the rigid turn ω × (x − c) that take the excess back.
+      const wx = sums[o + TORQUE], wy = sums[o + TORQUE + 1], wz = sums[o + TORQUE + 2];
+      const rx = pos[3 * i] - sums[o + MX], ry = pos[3 * i + 1] - sums[o + MX + 1], rz = pos[3 * i + 2] - sums[o + MX + 2];
+      vel[3 * i] -= sums[o + 4] + (wy * rz - wz * ry);
+      vel[3 * i + 1] -= sums[o + 5] + (wz * rx - wx * rz);
+      vel[3 * i + 2] -= sums[o + 6] + (wx * ry - wy * rx);
     }
   }
   // The labels stand for the next move.
