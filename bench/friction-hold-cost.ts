@@ -3,9 +3,10 @@
  * scenes/jelly-block.json (particle) run to `frame` on one thread, then on that one state, alternately,
  * `calls` calls of this checkout's boundaries.ts domainWalls (with the hold) and of another
  * checkout's (without it, e.g. main), each from the same positions and velocities (restored before
- * every call), and the bodies' labelling (liquid-bodies.ts, once a sub-timestep) alone; process
- * CPU time (less disturbed by a loaded machine than wall time). Prints the CPU ms a call and what
- * the hold adds to a frame (substeps × moves calls and substeps labellings) over the frame's CPU ms.
+ * every call), and the bodies' labelling (liquid-bodies.ts, once a sub-timestep, shared with the
+ * solve's hold, which did a union–find of its own before) alone; process CPU time (less disturbed
+ * by a loaded machine than wall time). Prints the CPU ms a call and what the hold adds to a frame
+ * (substeps × moves calls) over the frame's CPU ms.
  *
  *   npx tsx bench/friction-hold-cost.ts <other checkout> [frame] [calls] [radius]
  */
@@ -55,6 +56,6 @@ for (let c = 0; c < calls; c++) {
   label += cpu() - c0;
 }
 const per = (x: number) => x / calls;
-const added = scene.particle.substeps * (scene.particle.moves * (per(withHold) - per(without)) + per(label));
-console.log(`jelly-block r ${scene.particle.radius * 1000} mm, frame ${frames}, ${n} particles, ${calls} calls each: domainWalls with the hold ${per(withHold).toFixed(4)} ms, without ${per(without).toFixed(4)} ms; labelling ${per(label).toFixed(4)} ms; a frame ${frameMs.toFixed(1)} ms CPU: the hold adds ${added.toFixed(3)} ms a frame, ${((100 * added) / frameMs).toFixed(2)} %`);
+const added = scene.particle.substeps * scene.particle.moves * (per(withHold) - per(without));
+console.log(`jelly-block r ${scene.particle.radius * 1000} mm, frame ${frames}, ${n} particles, ${calls} calls each: domainWalls with the hold ${per(withHold).toFixed(4)} ms, without ${per(without).toFixed(4)} ms; labelling ${per(label).toFixed(4)} ms (once a sub-timestep, shared with the solve's hold); a frame ${frameMs.toFixed(1)} ms CPU: the hold adds ${added.toFixed(3)} ms a frame, ${((100 * added) / frameMs).toFixed(2)} %`);
 sim.dispose();

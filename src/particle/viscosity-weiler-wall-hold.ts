@@ -41,6 +41,7 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { GHOST_WALLS, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { liquidBodies } from './liquid-bodies.ts';
 
 /**
  * Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its
@@ -76,26 +77,24 @@ export function holdWallDrag(
   for (let i = 0; i < n && !touched; i++) touched = gs[i] < gs[i + 1];
   if (!touched) return 0;
 
-  // The bodies: union–find over the contact lists, each root the smallest index of its body.
-  const cs = ctx.contacts.start, cj = ctx.contacts.j;
-  for (let i = 0; i < n; i++) parent[i] = i;
-  for (let i = 0; i < n; i++) {
-    for (let e = cs[i], e1 = cs[i + 1]; e < e1; e++) union(parent, i, cj[e]);
-  }
-  // Roots of the bodies that touch a wall get a slot in sums (−2 − slot in parent[root]); others stay roots.
+  // The bodies (liquid-bodies.ts: each particle labelled with its body's smallest index, kept for
+  // the moves' face friction, wall-friction-hold.ts); the roots of those that touch a wall get a
+  // slot in sums (parent[root]; −1 elsewhere).
+  const label = liquidBodies(ctx);
+  parent.fill(-1, 0, n);
   const hold = (st.wallHold ??= new WallHold());
   let bodies = 0;
   for (let i = 0; i < n; i++) {
     if (gs[i] === gs[i + 1]) continue;
-    const root = find(parent, i);
-    if (parent[root] >= 0) {
+    const root = label[i];
+    if (parent[root] < 0) {
       if (hold.sums.length < BODY_STRIDE * (bodies + 1)) {
         const grown = new Float64Array(BODY_STRIDE * Math.max(16, 2 * (bodies + 1)));
         grown.set(hold.sums.subarray(0, BODY_STRIDE * bodies));
         hold.sums = grown;
       }
       hold.sums.fill(0, BODY_STRIDE * bodies, BODY_STRIDE * (bodies + 1));
-      parent[root] = -2 - bodies++;
+      parent[root] = bodies++;
     }
   }
   const sums = hold.sums, rho = st.rho, mat = ctx.liquid.material, pos = ctx.liquid.pos;
@@ -106,9 +105,9 @@ export function holdWallDrag(
     if (walls[wo + 2] === 1 && (walls[wo + 3] !== 0 || walls[wo + 4] !== 0 || walls[wo + 5] !== 0)) for (let e = 0; e < st.ph.length; e++) reach = Math.max(reach, st.ph[e]);
   }
   for (let i = 0; i < n; i++) {
-    const root = find(parent, i), slot = parent[root];
-    if (slot >= 0) continue;
-    const o = BODY_STRIDE * (-2 - slot), ri = rho[mat[i]];
+    const slot = parent[label[i]];
+    if (slot < 0) continue;
+    const o = BODY_STRIDE * slot, ri = rho[mat[i]];
     const px = pos[3 * i], py = pos[3 * i + 1], pz = pos[3 * i + 2], vx = vstar[3 * i], vy = vstar[3 * i + 1], vz = vstar[3 * i + 2];
     sums[o] += ri;
     sums[o + 1] += ri * vx; sums[o + 2] += ri * vy; sums[o + 3] += ri * vz;
@@ -167,9 +166,9 @@ export function holdWallDrag(
   }
   if (held === 0) return 0;
   for (let i = 0; i < n; i++) {
-    const slot = parent[find(parent, i)];
-    if (slot >= 0) continue;
-    const o = BODY_STRIDE * (-2 - slot);
+    const slot = parent[label[i]];
+    if (slot < 0) continue;
+    const o = BODY_STRIDE * slot;
     if (sums[o] === 0) continue;
     // Less the uniform velocity and the rigid turn ω × (x − c) that take the excess back.
     const wx = sums[o + TORQUE], wy = sums[o + TORQUE + 1], wz = sums[o + TORQUE + 2];
@@ -177,24 +176,6 @@ export function holdWallDrag(
     x[3 * i] -= sums[o + 4] + (wy * rz - wz * ry); x[3 * i + 1] -= sums[o + 5] + (wz * rx - wx * rz); x[3 * i + 2] -= sums[o + 6] + (wx * ry - wy * rx);
   }
   return held;
-}
-
-/** The root of i's set (a root holds itself, or −2 − its body's slot once slotted), halving the path. */
-function find(parent: Int32Array, i: number): number {
-  while (parent[i] >= 0 && parent[i] !== i) {
-    const up = parent[i];
-    if (parent[up] >= 0 && parent[up] !== up) parent[i] = parent[up];
-    i = up;
-  }
-  return i;
-}
-
-/** Joins the sets of i and j (before any root is slotted), the smaller index as the root. */
-function union(parent: Int32Array, i: number, j: number): void {
-  const a = find(parent, i), b = find(parent, j);
-  if (a === b) return;
-  if (a < b) parent[b] = a;
-  else parent[a] = b;
 }
 
 /** Whether particle i lies within `reach` of a moving no-slip wall (one with a velocity). */
