@@ -6,12 +6,14 @@
  *  - domain walls (scene `domain` with particle.walls): particles stay r inside every face that is
  *    not "open" (less on a face a liquid body's start lattice was squeezed towards: half its
  *    spacing there, StepContext.wallClearance, start-packing.ts); "noslip" and moving walls also
- *    take friction FACE_FRICTION per 1/30 s.
+ *    take friction FACE_FRICTION per 1/30 s, whose net push on a body along a static face is taken
+ *    back (wall-friction-hold.ts).
  * Both run on the calling thread, after every move and density pass (the guard over the particles
  * flagged near a body only).
  */
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+import { addFriction, beginFrictionHold, frictionBody, type FrictionHold, ON_MOVING, releaseFrictionHold } from './wall-friction-hold.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
 export const GUARD = 0.5;
@@ -113,6 +115,9 @@ export function domainWalls(ctx: StepContext, dt: number): void {
   if (!d || !ctx.scene.particle.walls) return;
   const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
   const keep = Math.pow(1 - FACE_FRICTION, 30 * dt);
+  // A static no-slip face's friction may slow a body, not push it (wall-friction-hold.ts).
+  let hold: FrictionHold | null = null;
+  if (dt > 0) for (let f = 0; f < 6 && hold === null; f++) if (faceBoundary(ctx, FACES[f]) === 'noslip') hold = beginFrictionHold(ctx);
   for (let f = 0; f < 6; f++) {
     const face = FACES[f];
     const bnd = faceBoundary(ctx, face);
@@ -122,18 +127,30 @@ export function domainWalls(ctx: StepContext, dt: number): void {
     const limit = upper ? d.max[axis] - c : d.min[axis] + c;
     const wall = typeof bnd === 'object' ? bnd.velocity : null;
     const sticky = bnd === 'noslip' || wall !== null;
+    const flags = wall !== null ? ON_MOVING : 1 << axis;
+    // A body within the liquid's reach of a closed face is against it: its axis is the face's to hold (the hold's flags).
+    const near = upper ? limit - ctx.reach : limit + ctx.reach;
     for (let i = 0; i < n; i++) {
       const o = 3 * i + axis;
-      if (upper ? pos[o] <= limit : pos[o] >= limit) continue;
+      if (upper ? pos[o] <= limit : pos[o] >= limit) {
+        if (hold !== null && (upper ? pos[o] > near : pos[o] < near)) frictionBody(ctx, hold, i, flags);
+        continue;
+      }
       pos[o] = limit;
       if (upper ? vel[o] > 0 : vel[o] < 0) vel[o] = 0;
+      const b = hold === null ? -1 : frictionBody(ctx, hold, i, flags);
       if (sticky) {
         for (let k = 0; k < 3; k++) {
           if (k === axis) continue;
-          const w = wall ? wall[k] : 0;
-          vel[3 * i + k] = w + (vel[3 * i + k] - w) * keep;
+          const w = wall ? wall[k] : 0, v = vel[3 * i + k];
+          vel[3 * i + k] = w + (v - w) * keep;
+          if (b >= 0 && wall === null) addFriction(ctx, hold!, b, i, k, vel[3 * i + k] - v);
         }
       }
     }
+  }
+  if (hold !== null) {
+    const held = releaseFrictionHold(ctx, hold);
+    if (held > 0) ctx.count('frictionHolds', held);
   }
 }

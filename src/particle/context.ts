@@ -19,6 +19,8 @@ import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
 import type { MoveState } from './move.ts';
 import type { ContactSlabs } from './liquid-contacts.ts';
+import type { LiquidBodies } from './liquid-bodies.ts';
+import type { FrictionHold } from './wall-friction-hold.ts';
 import { ListStore } from './list-store.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
 import type { DensityState } from './density-state.ts';
@@ -134,6 +136,8 @@ export class StepContext {
   objectLists?: ObjectContactLists;
   move?: MoveState;
   contactSlabs?: ContactSlabs;
+  bodies?: LiquidBodies;
+  frictionHold?: FrictionHold;
   adhesionTables?: AdhesionTables;
   density?: DensityState;
   solve?: SolveState;

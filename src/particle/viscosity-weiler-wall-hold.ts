@@ -26,6 +26,12 @@
  * alike, a uniform velocity, so the viscous shear next to the wall (the no-slip's profile, the slot
  * flows' and the spreading puddles') stays as the solve left it; only the body's net motion is
  * held. A body within a support of a moving wall is left as solved (a moving wall may drive it).
+ * The same for the body's turn about the axis across the one wall it touches (a spin along its
+ * floor: the drag's net torque about the body's centre of mass may slow it, not drive it; taken back
+ * as a rigid turn about that centre, which has no net momentum): the jelly block, held in
+ * translation, turned about the vertical at up to 9.5°/s at 3 mm (docs/decisions.md, "jelly-block's
+ * creep from the face friction"). The collide stage's face friction is held the same way
+ * (wall-friction-hold.ts).
  *
  * What this leaves out: a wall's net force on a body that its deformation rightly asks for (a
  * drop spreading faster on one side than the other) and the friction that turns a spinning body's
@@ -35,9 +41,16 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { GHOST_WALLS, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { liquidBodies } from './liquid-bodies.ts';
 
-/** Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its flags. */
-const BODY_STRIDE = 8;
+/**
+ * Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its
+ * flags; then about each axis through the origin: Σ ρ x (3), the angular momentum before the solve
+ * (3), the walls' torque (3), Σ ρ |x⊥|² (3).
+ */
+const BODY_STRIDE = 20;
+const MX = 8, ANG = 11, TORQUE = 14, INERTIA = 17;
+const spin = new Float64Array(3);
 /** A body's flags: bit a for a closed wall across axis a within its reach (its ghosts'), MOVING for a moving wall's. */
 const MOVING = 8;
 
@@ -64,26 +77,24 @@ export function holdWallDrag(
   for (let i = 0; i < n && !touched; i++) touched = gs[i] < gs[i + 1];
   if (!touched) return 0;
 
-  // The bodies: union–find over the contact lists, each root the smallest index of its body.
-  const cs = ctx.contacts.start, cj = ctx.contacts.j;
-  for (let i = 0; i < n; i++) parent[i] = i;
-  for (let i = 0; i < n; i++) {
-    for (let e = cs[i], e1 = cs[i + 1]; e < e1; e++) union(parent, i, cj[e]);
-  }
-  // Roots of the bodies that touch a wall get a slot in sums (−2 − slot in parent[root]); others stay roots.
+  // The bodies (liquid-bodies.ts: each particle labelled with its body's smallest index, kept for
+  // the moves' face friction, wall-friction-hold.ts); the roots of those that touch a wall get a
+  // slot in sums (parent[root]; −1 elsewhere).
+  const label = liquidBodies(ctx);
+  parent.fill(-1, 0, n);
   const hold = (st.wallHold ??= new WallHold());
   let bodies = 0;
   for (let i = 0; i < n; i++) {
     if (gs[i] === gs[i + 1]) continue;
-    const root = find(parent, i);
-    if (parent[root] >= 0) {
+    const root = label[i];
+    if (parent[root] < 0) {
       if (hold.sums.length < BODY_STRIDE * (bodies + 1)) {
         const grown = new Float64Array(BODY_STRIDE * Math.max(16, 2 * (bodies + 1)));
         grown.set(hold.sums.subarray(0, BODY_STRIDE * bodies));
         hold.sums = grown;
       }
       hold.sums.fill(0, BODY_STRIDE * bodies, BODY_STRIDE * (bodies + 1));
-      parent[root] = -2 - bodies++;
+      parent[root] = bodies++;
     }
   }
   const sums = hold.sums, rho = st.rho, mat = ctx.liquid.material, pos = ctx.liquid.pos;
@@ -94,18 +105,25 @@ export function holdWallDrag(
     if (walls[wo + 2] === 1 && (walls[wo + 3] !== 0 || walls[wo + 4] !== 0 || walls[wo + 5] !== 0)) for (let e = 0; e < st.ph.length; e++) reach = Math.max(reach, st.ph[e]);
   }
   for (let i = 0; i < n; i++) {
-    const root = find(parent, i), slot = parent[root];
-    if (slot >= 0) continue;
-    const o = BODY_STRIDE * (-2 - slot), ri = rho[mat[i]];
+    const slot = parent[label[i]];
+    if (slot < 0) continue;
+    const o = BODY_STRIDE * slot, ri = rho[mat[i]];
+    const px = pos[3 * i], py = pos[3 * i + 1], pz = pos[3 * i + 2], vx = vstar[3 * i], vy = vstar[3 * i + 1], vz = vstar[3 * i + 2];
     sums[o] += ri;
-    sums[o + 1] += ri * vstar[3 * i]; sums[o + 2] += ri * vstar[3 * i + 1]; sums[o + 3] += ri * vstar[3 * i + 2];
+    sums[o + 1] += ri * vx; sums[o + 2] += ri * vy; sums[o + 3] += ri * vz;
     // What the solve did to the body's momentum that the objects did not: the walls' terms, and the
-    // solve's own residual on them (summed, the liquid pairs' terms cancel).
-    sums[o + 4] += ri * (x[3 * i] - vstar[3 * i]); sums[o + 5] += ri * (x[3 * i + 1] - vstar[3 * i + 1]); sums[o + 6] += ri * (x[3 * i + 2] - vstar[3 * i + 2]);
+    // solve's own residual on them (summed, the liquid pairs' terms cancel, and so do their torques:
+    // each pair's term lies along the pair).
+    let jx = ri * (x[3 * i] - vx), jy = ri * (x[3 * i + 1] - vy), jz = ri * (x[3 * i + 2] - vz);
     if (bs[i] < bs[i + 1]) {
       objectDrag(ctx, st, x, i, onrm, opos, drag);
-      sums[o + 4] -= drag[0]; sums[o + 5] -= drag[1]; sums[o + 6] -= drag[2];
+      jx -= drag[0]; jy -= drag[1]; jz -= drag[2];
     }
+    sums[o + 4] += jx; sums[o + 5] += jy; sums[o + 6] += jz;
+    sums[o + MX] += ri * px; sums[o + MX + 1] += ri * py; sums[o + MX + 2] += ri * pz;
+    sums[o + ANG] += ri * (py * vz - pz * vy); sums[o + ANG + 1] += ri * (pz * vx - px * vz); sums[o + ANG + 2] += ri * (px * vy - py * vx);
+    sums[o + TORQUE] += py * jz - pz * jy; sums[o + TORQUE + 1] += pz * jx - px * jz; sums[o + TORQUE + 2] += px * jy - py * jx;
+    sums[o + INERTIA] += ri * (py * py + pz * pz); sums[o + INERTIA + 1] += ri * (pz * pz + px * px); sums[o + INERTIA + 2] += ri * (px * px + py * py);
     if (gs[i] < gs[i + 1]) {
       let flags = reach > 0 && nearMovingWall(walls, pos, i, nw, reach) ? MOVING : 0;
       for (let e = gs[i], e1 = gs[i + 1]; e < e1; e++) {
@@ -118,15 +136,29 @@ export function holdWallDrag(
   // Per body and axis: the part of the walls' drag that pushes, or reverses, the body's motion.
   let held = 0;
   for (let b = 0; b < bodies; b++) {
-    const o = BODY_STRIDE * b;
+    const o = BODY_STRIDE * b, flags = sums[o + 7], M = sums[o];
     let any = false;
+    for (let c = 0; c < 3; c++) sums[o + MX + c] /= M;
+    // The turn about the axis across the one wall the body has ghosts of (a spin along its floor),
+    // about its centre of mass; first, as it reads J and P on the other axes.
+    for (let c = 0; c < 3; c++) {
+      const a1 = (c + 1) % 3, a2 = (c + 2) % 3, c1 = sums[o + MX + a1], c2 = sums[o + MX + a2];
+      // About the centre: Σ ρ (x − c) × w = Σ ρ x × w − c × Σ ρ w; I_c = Σ ρ |x⊥|² − M |c⊥|².
+      const Jt = sums[o + TORQUE + c] - (c1 * sums[o + 4 + a2] - c2 * sums[o + 4 + a1]);
+      const Lt = sums[o + ANG + c] - (c1 * sums[o + 1 + a2] - c2 * sums[o + 1 + a1]);
+      const Ic = sums[o + INERTIA + c] - M * (c1 * c1 + c2 * c2);
+      const turn = flags !== 1 << c || !(Ic > 0) ? 0 : Jt * Lt > 0 || Lt === 0 ? Jt : Math.abs(Jt) > Math.abs(Lt) ? Jt + Lt : 0;
+      spin[c] = turn / (Ic > 0 ? Ic : 1);
+      if (turn !== 0) any = true;
+    }
     for (let c = 0; c < 3; c++) {
       const J = sums[o + 4 + c], P = sums[o + 1 + c];
       // Not across a wall it touches (a wall's push off it is the pressure's and its ghosts'), nor next to a moving wall.
-      const flags = sums[o + 7], along = (flags & MOVING) === 0 && (flags & (1 << c)) === 0;
+      const along = (flags & MOVING) === 0 && (flags & (1 << c)) === 0;
       const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
       // The uniform velocity that takes it back, in place of the drag summed.
-      sums[o + 4 + c] = excess / sums[o];
+      sums[o + 4 + c] = excess / M;
+      sums[o + TORQUE + c] = spin[c];
       if (excess !== 0) any = true;
     }
     if (any) held++;
@@ -134,31 +166,16 @@ export function holdWallDrag(
   }
   if (held === 0) return 0;
   for (let i = 0; i < n; i++) {
-    const slot = parent[find(parent, i)];
-    if (slot >= 0) continue;
-    const o = BODY_STRIDE * (-2 - slot);
+    const slot = parent[label[i]];
+    if (slot < 0) continue;
+    const o = BODY_STRIDE * slot;
     if (sums[o] === 0) continue;
-    x[3 * i] -= sums[o + 4]; x[3 * i + 1] -= sums[o + 5]; x[3 * i + 2] -= sums[o + 6];
+    // Less the uniform velocity and the rigid turn ω × (x − c) that take the excess back.
+    const wx = sums[o + TORQUE], wy = sums[o + TORQUE + 1], wz = sums[o + TORQUE + 2];
+    const rx = pos[3 * i] - sums[o + MX], ry = pos[3 * i + 1] - sums[o + MX + 1], rz = pos[3 * i + 2] - sums[o + MX + 2];
+    x[3 * i] -= sums[o + 4] + (wy * rz - wz * ry); x[3 * i + 1] -= sums[o + 5] + (wz * rx - wx * rz); x[3 * i + 2] -= sums[o + 6] + (wx * ry - wy * rx);
   }
   return held;
-}
-
-/** The root of i's set (a root holds itself, or −2 − its body's slot once slotted), halving the path. */
-function find(parent: Int32Array, i: number): number {
-  while (parent[i] >= 0 && parent[i] !== i) {
-    const up = parent[i];
-    if (parent[up] >= 0 && parent[up] !== up) parent[i] = parent[up];
-    i = up;
-  }
-  return i;
-}
-
-/** Joins the sets of i and j (before any root is slotted), the smaller index as the root. */
-function union(parent: Int32Array, i: number, j: number): void {
-  const a = find(parent, i), b = find(parent, j);
-  if (a === b) return;
-  if (a < b) parent[b] = a;
-  else parent[a] = b;
 }
 
 /** Whether particle i lies within `reach` of a moving no-slip wall (one with a velocity). */

@@ -1,0 +1,95 @@
+/**
+ * scenes/jelly-block.json on the particle engine: does the settled block stand, or creep over its
+ * floor? Its centre of mass each second (x / z, mm), the sideways speed over each second from 1 s
+ * (mm/s), the drift from 1 s to the end, the height of the centre over the rest height (3 cm), the
+ * bounding box's width in x and z (cm) each second, its turn and spin about the vertical, and on the CPU the holds a frame (the solve's
+ * walls: wallHolds; the face friction: frictionHolds) over the last second.
+ *
+ *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu]
+ *
+ * Default: 0.002 (as shipped), 5 s, the CPU engine on one thread. --gpu: the WebGPU backend
+ * (src/gpu; SwiftShader where there is no GPU: src/cli/webgpu.ts), its particles read back each second.
+ */
+import { readFileSync } from 'node:fs';
+import { createSimulation, parseScene } from '../src/index.ts';
+import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
+import { releaseNodeGpu, requestNodeGpu } from '../src/cli/webgpu.ts';
+
+const args = process.argv.slice(2), gpu = args.includes('--gpu');
+const plain = args.filter((a) => !a.startsWith('--'));
+const radius = Number(plain[0] ?? 0.002), seconds = Number(plain[1] ?? 5);
+const json = JSON.parse(readFileSync(new URL('../scenes/jelly-block.json', import.meta.url), 'utf8'));
+json.particle = { ...json.particle, radius };
+json.duration = seconds;
+const scene = parseScene(json);
+const fps = scene.fps;
+
+/**
+ * Centre of mass and bounds of equal-mass points (one liquid); the block's turn about the vertical
+ * (degrees: the square's four-fold angle, ¼ atan2 of Σ ρ² sin 4φ, Σ ρ² cos 4φ about the centre) and
+ * its spin about the vertical, L_y / I_y (degrees a second).
+ */
+function measure(pos: ArrayLike<number>, vel: ArrayLike<number>, n: number): { c: number[]; min: number[]; max: number[]; turn: number; spin: number } {
+  const c = [0, 0, 0], min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      const x = pos[3 * i + k];
+      c[k] += x / n;
+      min[k] = Math.min(min[k], x);
+      max[k] = Math.max(max[k], x);
+    }
+  }
+  let s4 = 0, c4 = 0, L = 0, I = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = pos[3 * i] - c[0], dz = pos[3 * i + 2] - c[2], r2 = dx * dx + dz * dz, phi = Math.atan2(dz, dx);
+    s4 += r2 * Math.sin(4 * phi); c4 += r2 * Math.cos(4 * phi);
+    L += dz * vel[3 * i] - dx * vel[3 * i + 2];
+    I += r2;
+  }
+  return { c, min, max, turn: (Math.atan2(s4, c4) / 4) * (180 / Math.PI), spin: (L / I) * (180 / Math.PI) };
+}
+
+let step: () => Promise<Record<string, number>>, look: () => Promise<ReturnType<typeof measure>>, done: () => void, label: string;
+if (gpu) {
+  const { device, adapter } = await requestNodeGpu();
+  const sim = new GpuParticleSimulation(device, scene);
+  label = `WebGPU (${adapter})`;
+  step = async () => (await sim.stepFrame()).counters;
+  look = async () => {
+    const p = await sim.read();
+    return measure(p.pos, p.vel, sim.count);
+  };
+  done = () => {
+    sim.destroy();
+    releaseNodeGpu();
+  };
+} else {
+  const sim = createSimulation(scene, 'particle');
+  label = 'CPU, one thread';
+  step = async () => sim.stepFrame().counters;
+  look = async () => {
+    const p = sim.fluidPoints();
+    return measure(p.positions, p.velocities, p.count);
+  };
+  done = () => sim.dispose();
+}
+
+const rows: string[] = [];
+let at1: number[] | null = null, last: number[] | null = null;
+const holds: Record<string, number> = {};
+const t0 = performance.now();
+for (let f = 1; f <= seconds * fps; f++) {
+  const counters = await step();
+  if (f > (seconds - 1) * fps) for (const k of ['wallHolds', 'frictionHolds']) holds[k] = (holds[k] ?? 0) + (counters[k] ?? 0) / fps;
+  if (f % fps !== 0) continue;
+  const { c, min, max, turn, spin } = await look();
+  if (f === fps) at1 = c;
+  const speed = last && f > fps ? (1000 * Math.hypot(c[0] - last[0], c[2] - last[2])).toFixed(3) : '';
+  rows.push(`${f / fps} s | ${(1000 * c[0]).toFixed(2)} / ${(1000 * c[2]).toFixed(2)} | ${speed} | ${(c[1] / 0.03).toFixed(3)} | ${(100 * (max[0] - min[0])).toFixed(2)} × ${(100 * (max[2] - min[2])).toFixed(2)} | ${turn.toFixed(2)} | ${spin.toFixed(3)}`);
+  last = c;
+}
+console.log(`jelly-block, particle, r ${radius * 1000} mm, ${label}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log('time | centre x / z (mm) | speed over the second (mm/s) | height / rest | box x × z (cm) | turn about y (°) | spin (°/s)');
+for (const r of rows) console.log(r);
+if (at1 && last) console.log(`drift from 1 s to ${seconds} s: ${(1000 * Math.hypot(last[0] - at1[0], last[2] - at1[2])).toFixed(3)} mm; holds a frame over the last second: ${JSON.stringify(holds)}`);
+done();
