@@ -63,10 +63,11 @@ export class WallHold {
  * Holds the net drag of the static no-slip walls on each body (see the header) in the solution x
  * of the solve (v* in vstar), for particles [0, n) and the nw walls of st.walls. `parent` is free
  * scratch of n entries or more (the solve's residual vector, viscosity-weiler.ts); onrm and opos
- * the solve's object normals and slot positions. Returns the bodies whose net motion it held.
+ * the solve's object normals and slot positions, bcoef its boundary entries' coefficients (in the stage
+ * buffer or in st.bcoef: viscosity-weiler.ts). Returns the bodies whose net motion it held.
  */
 export function holdWallDrag(
-  ctx: StepContext, st: ImplicitViscosityState, x: Float64Array, vstar: Float64Array, n: number, nw: number, parent: Int32Array, onrm: Float32Array, opos: Float64Array,
+  ctx: StepContext, st: ImplicitViscosityState, x: Float64Array, vstar: Float64Array, n: number, nw: number, parent: Int32Array, onrm: Float32Array, opos: Float64Array, bcoef: Float32Array,
 ): number {
   const walls = st.walls, gs = st.ghosts.start, gj = st.ghosts.j, bs = st.boundary.start;
   let noslip = false;
@@ -116,7 +117,7 @@ export function holdWallDrag(
     // each pair's term lies along the pair).
     let jx = ri * (x[3 * i] - vx), jy = ri * (x[3 * i + 1] - vy), jz = ri * (x[3 * i + 2] - vz);
     if (bs[i] < bs[i + 1]) {
-      objectDrag(ctx, st, x, i, onrm, opos, drag);
+      objectDrag(ctx, st, x, i, onrm, opos, bcoef, drag);
       jx -= drag[0]; jy -= drag[1]; jz -= drag[2];
     }
     sums[o + 4] += jx; sums[o + 5] += jy; sums[o + 6] += jz;
@@ -195,8 +196,10 @@ const drag = new Float64Array(3);
  * (viscosity-weiler-product.ts rowExtra; the body reaction of viscosity-weiler.ts): −T X_i T (v_i − v_b)
  * over the object slots b in i's support, into `out` (per rest volume, as the system's rows).
  */
-function objectDrag(ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, i: number, onrm: Float32Array, opos: Float64Array, out: Float64Array): void {
-  const bs = st.boundary.start, bj = st.boundary.j, bcoef = st.bcoef;
+function objectDrag(
+  ctx: StepContext, st: ImplicitViscosityState, v: Float64Array, i: number, onrm: Float32Array, opos: Float64Array, bcoef: Float32Array, out: Float64Array,
+): void {
+  const bs = st.boundary.start, bj = st.boundary.j;
   const oorder = ctx.objectCells.grid.order, ovel = ctx.objects.vel, pos = ctx.liquid.pos;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2];
   let sx = 0, sy = 0, sz = 0;

@@ -300,7 +300,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, n);
   // A static wall's net drag on a body may slow it, not push it (the residual r is free scratch now).
-  const held = holdWallDrag(ctx, st, x, L.vel, n, nw, new Int32Array(r.buffer, r.byteOffset, n), onrm, opos);
+  const held = holdWallDrag(ctx, st, x, L.vel, n, nw, new Int32Array(r.buffer, r.byteOffset, n), onrm, opos, bcoef);
   if (held > 0) ctx.count('wallHolds', held);
   keepChange(st.change.array, L.vel, x, n);
   if (st.boundary.start === ctx.objectLists?.start) st.boundary.start = NO_STARTS;
