@@ -177,6 +177,25 @@ export class PressureSolver {
    * the particle level set's sheet cells, a round pour but rougher rims: docs/decisions.md, "The ghost fluid across gravity").
    */
   ghostAcross = 0;
+  /**
+   * The least liquid fraction of a free-surface face's control volume (pressure-job.ts
+   * faceFraction: the variational pressure's face weight, the ghost fluid's θ read over the cube
+   * about the face) on the `fractionAxes` faces; 0, the default: off. Where on, it takes those faces
+   * from the ghost fluid. Measured and not the default: docs/decisions.md, "Free-surface faces
+   * weighted by the liquid's fraction".
+   */
+  faceFractions = 0;
+  /** The axes (bit a: axis a) whose liquid–air faces take the liquid fraction where `faceFractions` > 0. */
+  fractionAxes = 7;
+  /**
+   * The least liquid area fraction of a face (pressure-job.ts faceArea): every face of a liquid row
+   * weighed by the liquid's share of its area, in the matrix and the divergence (Batty, Bertails &
+   * Bridson 2007's face weights, from the liquid's area); 0, the default: off. Where on, the solve
+   * takes MIC(0) (the couplings are not unit).
+   */
+  faceAreas = 0;
+  /** The cell size (m), faceFraction's scale (step.ts sets it). */
+  cellSize = 0;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -301,7 +320,9 @@ export class PressureSolver {
     this.allocate(m, shared);
     const sys = this.sys;
     sys.n = m;
-    sys.unit = true;
+    // Area weights (faceAreas) make couplings other than −1.
+    const areas = this.cellSize > 0 && this.faceAreas > 0;
+    sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
     const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
@@ -311,6 +332,7 @@ export class PressureSolver {
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes; e.ghostAcross = this.ghostAcross;
+    e.fractions = this.cellSize > 0 ? this.faceFractions : 0; e.areas = this.cellSize > 0 ? this.faceAreas : 0; e.fractionAxes = this.fractionAxes; e.cell = this.cellSize;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
@@ -327,7 +349,7 @@ export class PressureSolver {
     this.divergenceBefore = divMax;
     this.label(m);
     const x = this.x;
-    const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
+    const multigrid = this.multigrid && !areas && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
     return result;
