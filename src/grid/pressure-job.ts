@@ -81,6 +81,8 @@ export interface PressureCells {
    * row in the matrix and the divergence; 0: off (every face weighs 1).
    */
   areas: number;
+  /** 1: `areas` weighs the free-surface faces (a liquid and an air cell) alone, the rest 1. */
+  areasSurface: number;
   /** The cell size (m), the scale of `faceFraction`'s and `faceArea`'s samples. */
   cell: number;
 }
@@ -90,7 +92,7 @@ export const emptyPressureCells = (): PressureCells => ({
   u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0), phi: new Float64Array(0),
   diag: new Float64Array(0), off: new Float64Array(0), nbRow: new Int32Array(0), rhs: new Float64Array(0), airRow: new Uint8Array(0),
   x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0, ghostAcross: 0,
-  fractions: 0, fractionAxes: 0, areas: 0, cell: 0,
+  fractions: 0, fractionAxes: 0, areas: 0, areasSurface: 0, cell: 0,
 });
 
 /**
@@ -268,8 +270,8 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
 }
 
 /**
- * Liquid cell c's row r with every face weighed by its liquid area a_f (faceArea, at least
- * `least`): −a_f to a liquid neighbour, a_f / θ to an air one (θ: faceFraction on the `fAxes`
+ * Liquid cell c's row r with every face (the free-surface faces alone where `areasSurface`) weighed
+ * by its liquid area a_f (faceArea, at least `least`): −a_f to a liquid neighbour, a_f / θ to an air one (θ: faceFraction on the `fAxes`
  * faces, the ghost fluid's on its faces, else 1), nothing to a solid; `airRow`. Returns the
  * weighted divergence Σ ± a_f u_f over the six faces.
  */
@@ -280,7 +282,7 @@ function areaRow(e: PressureCells, c: number, r: number, least: number, fAxes: n
     const nc = nb[6 * c + d], a = d >> 1;
     off[6 * r + d] = 0;
     nbRow[6 * r + d] = -1;
-    const w = nc < 0 ? 1 : faceArea(phi, nb, c, nc, d, cell, least);
+    const w = nc < 0 || (e.areasSurface !== 0 && type[nc] !== AIR) ? 1 : faceArea(phi, nb, c, nc, d, cell, least);
     // The face's velocity: c's own on the − side, the neighbour's on the + side.
     const uf = (a === 0 ? u0 : a === 1 ? u1 : u2)[(d & 1) === 0 ? c : nb[6 * c + d]];
     div += (d & 1) === 0 ? -w * uf : w * uf;
@@ -405,7 +407,7 @@ const ARRAYS = {
   u0: 'f64', u1: 'f64', u2: 'f64', pressure: 'f64', red: 'f64',
 } as const;
 const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64' } as const;
-type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross' | 'fractions' | 'fractionAxes' | 'areas' | 'cell', Record<never, never>, PressureCells>;
+type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross' | 'fractions' | 'fractionAxes' | 'areas' | 'areasSurface' | 'cell', Record<never, never>, PressureCells>;
 
 function prepare(x: X): void {
   const e = x.scratch, a = x.a;
@@ -414,7 +416,7 @@ function prepare(x: X): void {
   e.diag = a.diag; e.off = a.off; e.nbRow = a.nbRow; e.rhs = a.rhs; e.airRow = a.airRow;
   e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi;
   e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes; e.ghostAcross = x.s.ghostAcross;
-  e.fractions = x.s.fractions; e.fractionAxes = x.s.fractionAxes; e.areas = x.s.areas; e.cell = x.s.cell;
+  e.fractions = x.s.fractions; e.fractionAxes = x.s.fractionAxes; e.areas = x.s.areas; e.areasSurface = x.s.areasSurface; e.cell = x.s.cell;
 }
 const cells = (x: X) => x.s.count;
 
@@ -422,7 +424,7 @@ export const assembleJob = definePhasedJob({
   name: 'grid-pressure-assemble',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'cell'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'areasSurface', 'cell'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -433,7 +435,7 @@ export const updateJob = definePhasedJob({
   name: 'grid-pressure-update',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'cell'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'areasSurface', 'cell'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -469,7 +471,7 @@ export function runPressurePasses(s: GridStore, e: PressureCells, rows: number, 
   a.x = e.x; a.q = e.q; a.u0 = e.u0; a.u1 = e.u1; a.u2 = e.u2; a.pressure = e.pressure; a.red = e.red;
   a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi;
   job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes; job.s.ghostAcross = e.ghostAcross;
-  job.s.fractions = e.fractions; job.s.fractionAxes = e.fractionAxes; job.s.areas = e.areas; job.s.cell = e.cell;
+  job.s.fractions = e.fractions; job.s.fractionAxes = e.fractionAxes; job.s.areas = e.areas; job.s.areasSurface = e.areasSurface; job.s.cell = e.cell;
   runJob(job, n);
 }
 

@@ -194,6 +194,8 @@ export class PressureSolver {
    * takes MIC(0) (the couplings are not unit).
    */
   faceAreas = 0;
+  /** `faceAreas` on the free-surface faces (a liquid and an air cell) alone; the others weigh 1. */
+  areasSurfaceOnly = false;
   /** The cell size (m), faceFraction's scale (step.ts sets it). */
   cellSize = 0;
 
@@ -321,7 +323,7 @@ export class PressureSolver {
     const sys = this.sys;
     sys.n = m;
     // Area weights (faceAreas) make couplings other than −1.
-    const areas = this.cellSize > 0 && this.faceAreas > 0;
+    const areas = this.cellSize > 0 && this.faceAreas > 0 && !this.areasSurfaceOnly;
     sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
@@ -332,7 +334,7 @@ export class PressureSolver {
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes; e.ghostAcross = this.ghostAcross;
-    e.fractions = this.cellSize > 0 ? this.faceFractions : 0; e.areas = this.cellSize > 0 ? this.faceAreas : 0; e.fractionAxes = this.fractionAxes; e.cell = this.cellSize;
+    e.fractions = this.cellSize > 0 ? this.faceFractions : 0; e.areas = this.cellSize > 0 ? this.faceAreas : 0; e.areasSurface = this.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.fractionAxes; e.cell = this.cellSize;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
