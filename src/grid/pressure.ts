@@ -12,7 +12,12 @@
  * air neighbour and the face's update (q_c − 0)/θ, θ the share of the way to the air centre at which
  * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
  * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
- * pressure at their level set's surface". Faces touching solid cells are held at the solid's
+ * pressure at their level set's surface". Also selectable and off (`faceFractions`, `faceAreas`):
+ * the free-surface faces weighted by the liquid's fractions in the variational form (Batty,
+ * Bertails & Bridson 2007; Batty & Bridson 2008) — the face's control volume's liquid fraction as
+ * the kinetic energy's weight (the ghost fluid's θ read over the cube about the face,
+ * pressure-job.ts faceFraction), and the face's liquid area as the divergence's (faceArea); why
+ * neither is the default: docs/decisions.md, "Free-surface faces weighted by the liquid's fraction". Faces touching solid cells are held at the solid's
  * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
  * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
