@@ -69,6 +69,22 @@ export interface PressureCells {
    * alone (where `ghost` > 0; 0: none, those faces keep the plain condition).
    */
   ghostAcross: number;
+  /**
+   * The least liquid fraction of a free-surface face's control volume (`faceFraction`) on the
+   * `fractionAxes` faces; 0: off (those faces take the ghost fluid's θ or the plain condition).
+   */
+  fractions: number;
+  /** The axes (bit a for axis a) whose liquid–air faces take `faceFraction` where `fractions` > 0. */
+  fractionAxes: number;
+  /**
+   * The least liquid area fraction of a face (`faceArea`), the weight of every face of a liquid
+   * row in the matrix and the divergence; 0: off (every face weighs 1).
+   */
+  areas: number;
+  /** 1: `areas` weighs the free-surface faces (a liquid and an air cell) alone, the rest 1. */
+  areasSurface: number;
+  /** The cell size (m), the scale of `faceFraction`'s and `faceArea`'s samples. */
+  cell: number;
 }
 
 export const emptyPressureCells = (): PressureCells => ({
@@ -76,6 +92,7 @@ export const emptyPressureCells = (): PressureCells => ({
   u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0), phi: new Float64Array(0),
   diag: new Float64Array(0), off: new Float64Array(0), nbRow: new Int32Array(0), rhs: new Float64Array(0), airRow: new Uint8Array(0),
   x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0, ghostAcross: 0,
+  fractions: 0, fractionAxes: 0, areas: 0, areasSurface: 0, cell: 0,
 });
 
 /**
@@ -92,6 +109,103 @@ export function ghostTheta(phiLiquid: number, phiAir: number, least: number): nu
   return t > least ? t : least;
 }
 
+/** Samples a side of `faceFraction`'s control volume holds, along each axis. */
+const FRACTION_SAMPLES = 4;
+/** The in-plane offsets of the samples from a centre, in cells (−½ … ½ at the samples' middles). */
+const FRACTION_T = new Float64Array(FRACTION_SAMPLES).map((_, i) => -0.5 + (i + 0.5) / FRACTION_SAMPLES);
+/** Scratch: a column's φ at its 3 × 3 in-plane stencil, and at the samples (one block per column). */
+const stencil = new Float64Array(9);
+const column = new Float64Array(2 * FRACTION_SAMPLES * FRACTION_SAMPLES);
+
+/** φ at column X's in-plane stencil (offsets −1, 0, 1 along axes b and e) into `stencil`. */
+function gatherColumn(phi: Float64Array, nb: Int32Array, x: number, b: number, e: number): void {
+  const own = phi[x];
+  for (let ob = -1; ob <= 1; ob++) {
+    const mb = ob === 0 ? x : nb[6 * x + 2 * b + (ob > 0 ? 1 : 0)];
+    const vb = mb < 0 ? own : phi[mb];
+    for (let oe = -1; oe <= 1; oe++) {
+      let v = vb;
+      if (oe !== 0 && mb >= 0) {
+        const me = nb[6 * mb + 2 * e + (oe > 0 ? 1 : 0)];
+        v = me < 0 ? vb : phi[me];
+      }
+      // A cell outside the store (beyond the band): its neighbour's value along the row.
+      stencil[3 * (ob + 1) + oe + 1] = v;
+    }
+  }
+}
+
+/**
+ * φ at the in-plane samples (FRACTION_T along the face's two axes) of the columns through centres
+ * `l` and `n` (direction d from l to n) into `column`: l's block, then n's.
+ */
+function sampleColumns(phi: Float64Array, nb: Int32Array, l: number, n: number, d: number): void {
+  const a = d >> 1, b = a === 0 ? 1 : 0, e = a === 2 ? 1 : 2;
+  const K = FRACTION_SAMPLES, KK = K * K, T = FRACTION_T;
+  for (let side = 0; side < 2; side++) {
+    gatherColumn(phi, nb, side === 0 ? l : n, b, e);
+    for (let ib = 0; ib < K; ib++) {
+      const tb = T[ib], jb = tb < 0 ? 0 : 1, wb = tb < 0 ? tb + 1 : tb;
+      for (let ie = 0; ie < K; ie++) {
+        const te = T[ie], je = te < 0 ? 0 : 1, we = te < 0 ? te + 1 : te;
+        const v00 = stencil[3 * jb + je], v01 = stencil[3 * jb + je + 1], v10 = stencil[3 * (jb + 1) + je], v11 = stencil[3 * (jb + 1) + je + 1];
+        column[side * KK + ib * K + ie] = (1 - wb) * ((1 - we) * v00 + we * v01) + wb * ((1 - we) * v10 + we * v11);
+      }
+    }
+  }
+}
+
+/**
+ * The liquid's share of the face between centres c and n (direction d from c; n ≥ 0): φ at the
+ * face's plane, the mean of the two columns' (sampleColumns), on FRACTION_SAMPLES² samples each
+ * counted as liquid in proportion clamp(½ − φ/(h/FRACTION_SAMPLES), 0, 1); at least `least`; 1
+ * where both centres lie deeper than 1.2 h. The face weight of Batty, Bertails & Bridson 2007's
+ * variational pressure taken from the liquid's area (their solid's complement), in the matrix and
+ * the divergence alike.
+ */
+export function faceArea(phi: Float64Array, nb: Int32Array, c: number, n: number, d: number, h: number, least: number): number {
+  if (phi[c] < -1.2 * h && phi[n] < -1.2 * h) return 1;
+  sampleColumns(phi, nb, c, n, d);
+  const K = FRACTION_SAMPLES, KK = K * K, inv = K / h;
+  let sum = 0;
+  for (let t = 0; t < KK; t++) {
+    const f = 0.5 - 0.5 * (column[t] + column[KK + t]) * inv;
+    sum += f <= 0 ? 0 : f >= 1 ? 1 : f;
+  }
+  const v = sum / KK;
+  return v > least ? v : least;
+}
+
+/**
+ * The liquid's share of a free-surface face's control volume — the cube of side h centred on the
+ * face between liquid centre `l` and air centre `n` (direction d, nb's order, from l to n) — from φ
+ * interpolated between the two centres' 3 × 3 in-plane stencils on FRACTION_SAMPLES³ samples, each
+ * counted as liquid in proportion clamp(½ − φ/(h/FRACTION_SAMPLES), 0, 1); at least `least`. It is
+ * the kinetic energy's weight of that face in the variational pressure (Batty, Bertails & Bridson
+ * 2007; Batty & Bridson 2008's liquid fractions; Larionov, Batty & Bridson 2017): minimising
+ * Σ_f V_f (u_f − u*_f)² over divergence-free u with p = 0 in the air gives the face's update
+ * (q_l − 0) / V_f and the liquid row's diagonal 1 / V_f. Along the line between the centres alone
+ * (a front parallel to the face) V_f is the ghost fluid's θ (`ghostTheta`); across a front at an
+ * angle or a sheet thinner than a cell it reads the liquid beside the line as well. 1 (the plain
+ * condition) where the two φ do not straddle zero, as ghostTheta.
+ */
+export function faceFraction(phi: Float64Array, nb: Int32Array, l: number, n: number, d: number, h: number, least: number): number {
+  const pl = phi[l], pn = phi[n];
+  if (!(pl < 0 && pn > 0)) return 1;
+  sampleColumns(phi, nb, l, n, d);
+  const K = FRACTION_SAMPLES, KK = K * K, inv = K / h;
+  let sum = 0;
+  for (let s = 0; s < KK; s++) {
+    const fl = column[s], fn = column[KK + s];
+    for (let i = 0; i < K; i++) {
+      const x = (i + 0.5) / K, f = 0.5 - (fl + (fn - fl) * x) * inv;
+      sum += f <= 0 ? 0 : f >= 1 ? 1 : f;
+    }
+  }
+  const v = sum / (KK * K);
+  return v > least ? v : least;
+}
+
 /**
  * Cells [from, to): each liquid cell's row (couplings −1 to liquid neighbours, the diagonal its
  * non-solid neighbours, rhs = target − h ∇·u) and x's start (the last pressure where `warm`); into
@@ -101,6 +215,7 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
   const { row, cellOf, nb, type, u0, u1, u2, diag, off, nbRow, rhs, airRow, x, pressure } = e;
   const share = e.share.length > 0 ? e.share : null, growth = e.growth, warm = e.warm;
   const { ci, cj, ck, phi } = e, ghost = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
+  const fractions = e.fractions, fAxes = fractions > 0 ? e.fractionAxes : 0, cell = e.cell, areas = e.areas;
   let divMax = 0, deep = 0, x0 = FAR, x1 = -FAR, y0 = FAR, y1 = -FAR, z0 = FAR, z1 = -FAR;
   for (let c = from; c < to; c++) {
     const r = row[c];
@@ -113,6 +228,15 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
     if (j > y1) y1 = j;
     if (k < z0) z0 = k;
     if (k > z1) z1 = k;
+    if (areas > 0) {
+      // Every face weighed by its liquid area (faceArea), in the matrix and the divergence.
+      const div = areaRow(e, c, r, areas, fAxes, fractions, ghost, axes, across, cell);
+      if (airRow[r] === 0) deep++;
+      rhs[r] = (share ? share[r] * growth : growth) - div;
+      if (Math.abs(div) > divMax) divMax = Math.abs(div);
+      x[r] = warm ? pressure[c] : 0;
+      continue;
+    }
     let dg = 0, wet = 0;
     for (let d = 0; d < 6; d++) {
       const nc = nb[6 * c + d];
@@ -124,7 +248,8 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
         off[6 * r + d] = -1;
         nbRow[6 * r + d] = row[nc];
         wet++;
-      } else dg += ghost > 0 && (((axes >> (d >> 1)) & 1) !== 0 || phi[c] >= across) ? 1 / ghostTheta(phi[c], phi[nc], ghost) : 1;
+      } else if (((fAxes >> (d >> 1)) & 1) !== 0) dg += 1 / faceFraction(phi, nb, c, nc, d, cell, fractions);
+      else dg += ghost > 0 && (((axes >> (d >> 1)) & 1) !== 0 || phi[c] >= across) ? 1 / ghostTheta(phi[c], phi[nc], ghost) : 1;
     }
     diag[r] = dg;
     const dry = dg !== wet;
@@ -144,6 +269,42 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
   red[o + 6] = Math.min(red[o + 6], z0); red[o + 7] = Math.max(red[o + 7], z1);
 }
 
+/**
+ * Liquid cell c's row r with every face (the free-surface faces alone where `areasSurface`) weighed
+ * by its liquid area a_f (faceArea, at least `least`): −a_f to a liquid neighbour, a_f / θ to an air one (θ: faceFraction on the `fAxes`
+ * faces, the ghost fluid's on its faces, else 1), nothing to a solid; `airRow`. Returns the
+ * weighted divergence Σ ± a_f u_f over the six faces.
+ */
+function areaRow(e: PressureCells, c: number, r: number, least: number, fAxes: number, fractions: number, ghost: number, axes: number, across: number, cell: number): number {
+  const { nb, type, phi, off, nbRow, row, u0, u1, u2 } = e;
+  let dg = 0, air = 0, div = 0;
+  for (let d = 0; d < 6; d++) {
+    const nc = nb[6 * c + d], a = d >> 1;
+    off[6 * r + d] = 0;
+    nbRow[6 * r + d] = -1;
+    const w = nc < 0 || (e.areasSurface !== 0 && type[nc] !== AIR) ? 1 : faceArea(phi, nb, c, nc, d, cell, least);
+    // The face's velocity: c's own on the − side, the neighbour's on the + side.
+    const uf = (a === 0 ? u0 : a === 1 ? u1 : u2)[(d & 1) === 0 ? c : nb[6 * c + d]];
+    div += (d & 1) === 0 ? -w * uf : w * uf;
+    if (nc < 0 || type[nc] === SOLID) continue;
+    if (type[nc] === FLUID) {
+      dg += w;
+      off[6 * r + d] = -w;
+      nbRow[6 * r + d] = row[nc];
+    } else {
+      air++;
+      const t = ((fAxes >> a) & 1) !== 0 ? faceFraction(phi, nb, c, nc, d, cell, fractions)
+        : ghost > 0 && (((axes >> a) & 1) !== 0 || phi[c] >= across) ? ghostTheta(phi[c], phi[nc], ghost) : 1;
+      // The energy's weight t on a face whose constraint weight is w: w² / t in the matrix, the
+      // update (w / t) Δq (areaUpdateRange); t = w where neither θ is on (the plain update).
+      dg += t === 1 ? w : w * w / t;
+    }
+  }
+  e.diag[r] = dg;
+  e.airRow[r] = air > 0 ? 1 : 0;
+  return div;
+}
+
 /** Cells [from, to): q per cell from the solution (0 outside the liquid). */
 export function cellPressureRange(e: PressureCells, from: number, to: number): void {
   const { row, x, q } = e;
@@ -153,7 +314,11 @@ export function cellPressureRange(e: PressureCells, from: number, to: number): v
 /** Cells [from, to), step 3e: u −= q_c − q_(c−a) on the solved faces; the pressure's update. */
 export function updateRange(e: PressureCells, from: number, to: number): void {
   const { nb, face, u0, u1, u2, q, pressure } = e, warm = e.warm;
-  if (e.ghost > 0) {
+  if (e.areas > 0) {
+    areaUpdateRange(e, from, to);
+    return;
+  }
+  if (e.ghost > 0 || e.fractions > 0) {
     ghostUpdateRange(e, from, to);
     return;
   }
@@ -166,19 +331,58 @@ export function updateRange(e: PressureCells, from: number, to: number): void {
   }
 }
 
-/** updateRange with the ghost fluid's θ on the faces between a liquid and an air cell. */
+/**
+ * updateRange with the ghost fluid's θ, or the liquid fraction of the face's control volume
+ * (`faceFraction`), on the faces between a liquid and an air cell.
+ */
 function ghostUpdateRange(e: PressureCells, from: number, to: number): void {
   const { nb, face, type, phi, u0, u1, u2, q, pressure } = e, warm = e.warm, least = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
+  const fractions = e.fractions, fAxes = fractions > 0 ? e.fractionAxes : 0, cell = e.cell;
   for (let c = from; c < to; c++) {
     const qc = q[c], tc = type[c], pc = phi[c];
     for (let a = 0; a < 3; a++) {
       if (face[3 * c + a] !== FACE_ACTIVE) continue;
       const n = nb[6 * c + 2 * a], tn = type[n];
       let g = qc - q[n];
+      if (((fAxes >> a) & 1) !== 0) {
+        // n lies on c's −a side (direction 2a from c, 2a + 1 from n).
+        if (tc === FLUID && tn === AIR) g /= faceFraction(phi, nb, c, n, 2 * a, cell, fractions);
+        else if (tc === AIR && tn === FLUID) g /= faceFraction(phi, nb, n, c, 2 * a + 1, cell, fractions);
+        (a === 0 ? u0 : a === 1 ? u1 : u2)[c] -= g;
+        continue;
+      }
       // On the other axes only from a liquid centre within ghostAcross of the surface.
       const all = ((axes >> a) & 1) !== 0;
       if (tc === FLUID && tn === AIR) { if (all || pc >= across) g /= ghostTheta(pc, phi[n], least); }
       else if (tc === AIR && tn === FLUID && (all || phi[n] >= across)) g /= ghostTheta(phi[n], pc, least);
+      (a === 0 ? u0 : a === 1 ? u1 : u2)[c] -= g;
+    }
+    pressure[c] = warm ? qc : pressure[c] + qc;
+  }
+}
+
+/**
+ * updateRange with every face weighed by its liquid area a (`areas`): a face between a liquid and an
+ * air cell takes (a / t) Δq, t its energy weight (faceFraction on the fraction axes, the ghost
+ * fluid's θ on its axes), or Δq where neither is on; faces between liquid cells Δq.
+ */
+function areaUpdateRange(e: PressureCells, from: number, to: number): void {
+  const { nb, face, type, phi, u0, u1, u2, q, pressure } = e, warm = e.warm, least = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
+  const fractions = e.fractions, fAxes = fractions > 0 ? e.fractionAxes : 0, cell = e.cell, areas = e.areas;
+  for (let c = from; c < to; c++) {
+    const qc = q[c], tc = type[c];
+    for (let a = 0; a < 3; a++) {
+      if (face[3 * c + a] !== FACE_ACTIVE) continue;
+      const n = nb[6 * c + 2 * a], tn = type[n];
+      let g = qc - q[n];
+      // The liquid cell l and the direction d from it to the air cell.
+      const l = tc === FLUID && tn === AIR ? c : tc === AIR && tn === FLUID ? n : -1;
+      if (l >= 0) {
+        const o = l === c ? n : c, d = l === c ? 2 * a : 2 * a + 1;
+        const t = ((fAxes >> a) & 1) !== 0 ? faceFraction(phi, nb, l, o, d, cell, fractions)
+          : least > 0 && (((axes >> a) & 1) !== 0 || phi[l] >= across) ? ghostTheta(phi[l], phi[o], least) : 1;
+        if (t !== 1) g *= faceArea(phi, nb, l, o, d, cell, areas) / t;
+      }
       (a === 0 ? u0 : a === 1 ? u1 : u2)[c] -= g;
     }
     pressure[c] = warm ? qc : pressure[c] + qc;
@@ -203,7 +407,7 @@ const ARRAYS = {
   u0: 'f64', u1: 'f64', u2: 'f64', pressure: 'f64', red: 'f64',
 } as const;
 const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64' } as const;
-type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross', Record<never, never>, PressureCells>;
+type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross' | 'fractions' | 'fractionAxes' | 'areas' | 'areasSurface' | 'cell', Record<never, never>, PressureCells>;
 
 function prepare(x: X): void {
   const e = x.scratch, a = x.a;
@@ -212,6 +416,7 @@ function prepare(x: X): void {
   e.diag = a.diag; e.off = a.off; e.nbRow = a.nbRow; e.rhs = a.rhs; e.airRow = a.airRow;
   e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi;
   e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes; e.ghostAcross = x.s.ghostAcross;
+  e.fractions = x.s.fractions; e.fractionAxes = x.s.fractionAxes; e.areas = x.s.areas; e.areasSurface = x.s.areasSurface; e.cell = x.s.cell;
 }
 const cells = (x: X) => x.s.count;
 
@@ -219,7 +424,7 @@ export const assembleJob = definePhasedJob({
   name: 'grid-pressure-assemble',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'areasSurface', 'cell'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -230,7 +435,7 @@ export const updateJob = definePhasedJob({
   name: 'grid-pressure-update',
   arrays: ARRAYS,
   inputs: INPUTS,
-  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross'],
+  scalars: ['count', 'rows', 'growth', 'warm', 'ghost', 'ghostAxes', 'ghostAcross', 'fractions', 'fractionAxes', 'areas', 'areasSurface', 'cell'],
   minItems: () => gridWork.minCells,
   scratch: emptyPressureCells,
   prepare,
@@ -266,6 +471,7 @@ export function runPressurePasses(s: GridStore, e: PressureCells, rows: number, 
   a.x = e.x; a.q = e.q; a.u0 = e.u0; a.u1 = e.u1; a.u2 = e.u2; a.pressure = e.pressure; a.red = e.red;
   a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi;
   job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes; job.s.ghostAcross = e.ghostAcross;
+  job.s.fractions = e.fractions; job.s.fractionAxes = e.fractionAxes; job.s.areas = e.areas; job.s.areasSurface = e.areasSurface; job.s.cell = e.cell;
   runJob(job, n);
 }
 

@@ -12,7 +12,12 @@
  * air neighbour and the face's update (q_c − 0)/θ, θ the share of the way to the air centre at which
  * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
  * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
- * pressure at their level set's surface". Faces touching solid cells are held at the solid's
+ * pressure at their level set's surface". Also selectable and off (`faceFractions`, `faceAreas`):
+ * the free-surface faces weighted by the liquid's fractions in the variational form (Batty,
+ * Bertails & Bridson 2007; Batty & Bridson 2008) — the face's control volume's liquid fraction as
+ * the kinetic energy's weight (the ghost fluid's θ read over the cube about the face,
+ * pressure-job.ts faceFraction), and the face's liquid area as the divergence's (faceArea); why
+ * neither is the default: docs/decisions.md, "Free-surface faces weighted by the liquid's fraction". Faces touching solid cells are held at the solid's
  * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
  * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
@@ -177,6 +182,27 @@ export class PressureSolver {
    * the particle level set's sheet cells, a round pour but rougher rims: docs/decisions.md, "The ghost fluid across gravity").
    */
   ghostAcross = 0;
+  /**
+   * The least liquid fraction of a free-surface face's control volume (pressure-job.ts
+   * faceFraction: the variational pressure's face weight, the ghost fluid's θ read over the cube
+   * about the face) on the `fractionAxes` faces; 0, the default: off. Where on, it takes those faces
+   * from the ghost fluid. Measured and not the default: docs/decisions.md, "Free-surface faces
+   * weighted by the liquid's fraction".
+   */
+  faceFractions = 0;
+  /** The axes (bit a: axis a) whose liquid–air faces take the liquid fraction where `faceFractions` > 0. */
+  fractionAxes = 7;
+  /**
+   * The least liquid area fraction of a face (pressure-job.ts faceArea): every face of a liquid row
+   * weighed by the liquid's share of its area, in the matrix and the divergence (Batty, Bertails &
+   * Bridson 2007's face weights, from the liquid's area); 0, the default: off. Where on, the solve
+   * takes MIC(0) (the couplings are not unit).
+   */
+  faceAreas = 0;
+  /** `faceAreas` on the free-surface faces (a liquid and an air cell) alone; the others weigh 1. */
+  areasSurfaceOnly = false;
+  /** The cell size (m), faceFraction's scale (step.ts sets it). */
+  cellSize = 0;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -301,7 +327,9 @@ export class PressureSolver {
     this.allocate(m, shared);
     const sys = this.sys;
     sys.n = m;
-    sys.unit = true;
+    // Area weights (faceAreas) make couplings other than −1.
+    const areas = this.cellSize > 0 && this.faceAreas > 0 && !this.areasSurfaceOnly;
+    sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
     const share = growth < 0 && this.removalDepth > 0 ? this.removalShares(s, row, m) : null;
@@ -311,6 +339,7 @@ export class PressureSolver {
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes; e.ghostAcross = this.ghostAcross;
+    e.fractions = this.cellSize > 0 ? this.faceFractions : 0; e.areas = this.cellSize > 0 ? this.faceAreas : 0; e.areasSurface = this.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.fractionAxes; e.cell = this.cellSize;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
@@ -327,7 +356,7 @@ export class PressureSolver {
     this.divergenceBefore = divMax;
     this.label(m);
     const x = this.x;
-    const multigrid = this.multigrid && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
+    const multigrid = this.multigrid && !areas && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
     const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
     return result;

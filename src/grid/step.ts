@@ -111,6 +111,7 @@ export class GridSimulation {
     // The ghost fluid's free surface (pressure.ts ghostFluid), where it is switched on, acts on the
     // faces along gravity.
     this.pressure.ghostAxes = 1 << ga;
+    this.pressure.cellSize = this.d.h;
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;
     this.band = this.layers * this.d.h;
     const liquid = gridLiquid(scene);
