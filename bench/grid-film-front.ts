@@ -14,9 +14,9 @@ import { filmShape, pourScene } from '../tests/grid/film.ts';
 
 const [thetaS, axesS, acrossS, seedS] = process.argv.slice(2);
 const sim = new GridSimulation(parseScene({ ...pourScene(), seed: Number(seedS ?? 1) }));
-sim.pressure.ghostFluid = Number(thetaS);
-sim.pressure.ghostAxes = Number(axesS);
-sim.pressure.ghostAcross = Number(acrossS ?? 0) * sim.d.h;
+sim.pressure.faces.ghostFluid = Number(thetaS);
+sim.pressure.faces.ghostAxes = Number(axesS);
+sim.pressure.faces.ghostAcross = Number(acrossS ?? 0) * sim.d.h;
 sim.initialize();
 for (let f = 1; f <= 15; f++) {
   sim.stepFrame();

@@ -1,6 +1,6 @@
 /**
  * The poured film of tests/grid/film.test.ts (honey at 2.5 mm cells, φ in the first row of centres
- * at 0.5 s) with the pressure's ghost fluid switched (pressure.ts ghostFluid, ghostAxes,
+ * at 0.5 s) with the pressure's ghost fluid switched (pressure-faces.ts ghostFluid, ghostAxes,
  * ghostAcross): its roundness (tests/grid/film.ts: axes/diagonals and the 4th harmonic, the rim in
  * mm) at frames 6, 12, 15 (the test's) and 18 for a least θ, the axes it acts on in full (a bit mask:
  * 2 for y, 7 for every axis; THETA 0: off, main's film), the depth in cells within which a liquid
@@ -29,13 +29,13 @@ for (const seed of (seedsS ?? '1').split(',').map(Number)) {
   const row: string[] = [];
   for (let f = 1; f <= 18; f++) {
     const ghost = f > on;
-    sim.pressure.ghostFluid = ghost ? theta : 0;
-    sim.pressure.ghostAxes = axes;
-    sim.pressure.ghostAcross = ghost ? across * sim.d.h : 0;
-    sim.pressure.faceFractions = ghost ? fracLeast : 0;
-    sim.pressure.fractionAxes = fracAxes;
-    sim.pressure.faceAreas = ghost ? areaLeast ?? 0 : 0;
-    sim.pressure.areasSurfaceOnly = areaSurface;
+    sim.pressure.faces.ghostFluid = ghost ? theta : 0;
+    sim.pressure.faces.ghostAxes = axes;
+    sim.pressure.faces.ghostAcross = ghost ? across * sim.d.h : 0;
+    sim.pressure.faces.faceFractions = ghost ? fracLeast : 0;
+    sim.pressure.faces.fractionAxes = fracAxes;
+    sim.pressure.faces.faceAreas = ghost ? areaLeast ?? 0 : 0;
+    sim.pressure.faces.areasSurfaceOnly = areaSurface;
     sim.stepFrame();
     if (f === 6 || f === 12 || f === 15 || f === 18) {
       const s = filmShape(sim, 0, 0.034);

@@ -15,7 +15,8 @@ const variant = process.argv[2] ?? 'main';
 const [kind, spec] = variant.split('=');
 const parts = (spec ?? '').split('/').map(Number);
 /** Sets the variant's switches on a solver (its cell size is set by step.ts before any projection). */
-function configure(p: PressureSolver): void {
+function configure(solver: PressureSolver): void {
+  const p = solver.faces;
   if (kind === 'ghost') {
     p.ghostFluid = parts[0];
     if (parts[1] !== undefined) p.ghostAxes = parts[1];

@@ -12,12 +12,8 @@
  * air neighbour and the face's update (q_c − 0)/θ, θ the share of the way to the air centre at which
  * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
  * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
- * pressure at their level set's surface". Also selectable and off (`faceFractions`, `faceAreas`):
- * the free-surface faces weighted by the liquid's fractions in the variational form (Batty,
- * Bertails & Bridson 2007; Batty & Bridson 2008) — the face's control volume's liquid fraction as
- * the kinetic energy's weight (the ghost fluid's θ read over the cube about the face,
- * pressure-job.ts faceFraction), and the face's liquid area as the divergence's (faceArea); why
- * neither is the default: docs/decisions.md, "Free-surface faces weighted by the liquid's fraction". Faces touching solid cells are held at the solid's
+ * pressure at their level set's surface". Also selectable and off: the faces weighted by the liquid's
+ * fractions in the variational form (pressure-faces.ts). Faces touching solid cells are held at the solid's
  * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
  * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
@@ -53,6 +49,7 @@
  * keeps the plain solve (released, honey-drop's coat opened: docs/decisions.md, "Separating walls
  * under any solid"; "Separating walls at moving bodies").
  */
+import { SurfaceFaces } from './pressure-faces.ts';
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
@@ -166,43 +163,8 @@ export class PressureSolver {
   /** max |h ∇·u| over liquid cells before the last projection, and max |h ∇·u − growth| after it, m/s. */
   divergenceBefore = 0;
   divergenceAfter = 0;
-  /**
-   * The ghost fluid's least θ (pressure-job.ts ghostTheta; GHOST_THETA where it is used): p = 0 at
-   * a level set's zero between a liquid and an air centre, not on the air centre; 0, the default:
-   * off (the cell types alone). Only for a level set's φ (not markers).
-   */
-  ghostFluid = 0;
-  /**
-   * The axes (bit a: axis a) on whose faces the ghost fluid acts: step.ts sets gravity's axis (on
-   * every axis a film's front runs out along the axes: docs/decisions.md, the same section).
-   */
-  ghostAxes = 7;
-  /**
-   * The other axes' faces take it from a liquid centre with φ ≥ −ghostAcross alone (m; 0: none; 0.1 h:
-   * the particle level set's sheet cells, a round pour but rougher rims: docs/decisions.md, "The ghost fluid across gravity").
-   */
-  ghostAcross = 0;
-  /**
-   * The least liquid fraction of a free-surface face's control volume (pressure-job.ts
-   * faceFraction: the variational pressure's face weight, the ghost fluid's θ read over the cube
-   * about the face) on the `fractionAxes` faces; 0, the default: off. Where on, it takes those faces
-   * from the ghost fluid. Measured and not the default: docs/decisions.md, "Free-surface faces
-   * weighted by the liquid's fraction".
-   */
-  faceFractions = 0;
-  /** The axes (bit a: axis a) whose liquid–air faces take the liquid fraction where `faceFractions` > 0. */
-  fractionAxes = 7;
-  /**
-   * The least liquid area fraction of a face (pressure-job.ts faceArea): every face of a liquid row
-   * weighed by the liquid's share of its area, in the matrix and the divergence (Batty, Bertails &
-   * Bridson 2007's face weights, from the liquid's area); 0, the default: off. Where on, the solve
-   * takes MIC(0) (the couplings are not unit).
-   */
-  faceAreas = 0;
-  /** `faceAreas` on the free-surface faces (a liquid and an air cell) alone; the others weigh 1. */
-  areasSurfaceOnly = false;
-  /** The cell size (m), faceFraction's scale (step.ts sets it). */
-  cellSize = 0;
+  /** The free-surface faces' weights: the ghost fluid, the liquid's fractions (pressure-faces.ts; off by default). */
+  readonly faces = new SurfaceFaces();
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -328,7 +290,7 @@ export class PressureSolver {
     const sys = this.sys;
     sys.n = m;
     // Area weights (faceAreas) make couplings other than −1.
-    const areas = this.cellSize > 0 && this.faceAreas > 0 && !this.areasSurfaceOnly;
+    const areas = this.faces.cellSize > 0 && this.faces.faceAreas > 0 && !this.faces.areasSurfaceOnly;
     sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
@@ -338,8 +300,8 @@ export class PressureSolver {
     e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.pressure = s.pressure;
     e.diag = sys.diag; e.off = sys.off; e.nbRow = sys.nbRow; e.rhs = sys.rhs; e.airRow = this.airRow;
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
-    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.ghostFluid; e.ghostAxes = this.ghostAxes; e.ghostAcross = this.ghostAcross;
-    e.fractions = this.cellSize > 0 ? this.faceFractions : 0; e.areas = this.cellSize > 0 ? this.faceAreas : 0; e.areasSurface = this.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.fractionAxes; e.cell = this.cellSize;
+    e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.faces.ghostFluid; e.ghostAxes = this.faces.ghostAxes; e.ghostAcross = this.faces.ghostAcross;
+    e.fractions = this.faces.cellSize > 0 ? this.faces.faceFractions : 0; e.areas = this.faces.cellSize > 0 ? this.faces.faceAreas : 0; e.areasSurface = this.faces.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.faces.fractionAxes; e.cell = this.faces.cellSize;
     runPressurePasses(s, e, m, false);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;

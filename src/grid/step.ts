@@ -108,10 +108,10 @@ export class GridSimulation {
     const gv = scene.gravity, ga = Math.abs(gv[1]) >= Math.abs(gv[0]) ? (Math.abs(gv[1]) >= Math.abs(gv[2]) ? 1 : 2) : Math.abs(gv[0]) >= Math.abs(gv[2]) ? 0 : 2;
     this.pressure.releaseUp = g.smoke || gv[ga] === 0 ? -1 : 2 * ga + (gv[ga] < 0 ? 1 : 0);
     this.tracker = trackerForScene(scene);
-    // The ghost fluid's free surface (pressure.ts ghostFluid), where it is switched on, acts on the
+    // The ghost fluid's free surface (pressure-faces.ts ghostFluid), where it is switched on, acts on the
     // faces along gravity.
-    this.pressure.ghostAxes = 1 << ga;
-    this.pressure.cellSize = this.d.h;
+    this.pressure.faces.ghostAxes = 1 << ga;
+    this.pressure.faces.cellSize = this.d.h;
     this.layers = Math.max(2, Math.ceil(g.cfl), g.bufferCells) + this.tracker.extraLayers;
     this.band = this.layers * this.d.h;
     const liquid = gridLiquid(scene);

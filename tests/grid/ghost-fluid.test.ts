@@ -1,6 +1,6 @@
 /**
  * The ghost fluid's free surface in the pressure solve, a selectable option off by default
- * (pressure.ts ghostFluid; pressure-job.ts ghostTheta; Gibou et al. 2002, Enright et al. 2003 §4):
+ * (pressure-faces.ts ghostFluid; pressure-job.ts ghostTheta; Gibou et al. 2002, Enright et al. 2003 §4):
  * p = 0 where φ crosses zero between a liquid and an air centre, so a liquid centre's hydrostatic
  * pressure reads its depth below the level set's surface, not below the next air centre.
  */
@@ -9,7 +9,7 @@ import { createSimulation, parseScene } from '../../src/index.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { FLUID } from '../../src/grid/store.ts';
 import { GHOST_THETA } from '../../src/grid/pressure.ts';
-import { faceArea, faceFraction } from '../../src/grid/pressure-job.ts';
+import { faceArea, faceFraction } from '../../src/grid/pressure-faces.ts';
 import { GridSimulation } from '../../src/grid/step.ts';
 import { describeFilm, filmShape, pourScene } from './film.ts';
 
@@ -46,7 +46,7 @@ function cellAt(sim: GridEngineSimulation, i: number, j: number, k: number): num
 }
 
 describe('free-surface faces weighted by the liquid fraction', () => {
-  // pressure-job.ts faceFraction: the liquid share of the cube of side h about a face; faceArea: of
+  // pressure-faces.ts faceFraction: the liquid share of the cube of side h about a face; faceArea: of
   // the face itself. φ is set to a plane on a stored block of cells (the tank's, h = 2 cm).
   function planeStore(normal: [number, number, number], offset: number) {
     const sim = createSimulation(tank(0.5), 'grid') as GridEngineSimulation;
@@ -94,10 +94,10 @@ describe('free-surface faces weighted by the liquid fraction', () => {
     it(`keeps a tank at rest with the ${mode === 'fractions' ? 'control volumes\' liquid fractions' : 'faces\' liquid areas'} on every face`, () => {
       for (const frac of [0.3, 0.7]) {
         const sim = createSimulation(tank(frac), 'grid') as GridEngineSimulation;
-        expect(sim.sim.pressure.faceFractions).toBe(0);
-        expect(sim.sim.pressure.faceAreas).toBe(0);
-        if (mode === 'fractions') sim.sim.pressure.faceFractions = GHOST_THETA;
-        else { sim.sim.pressure.faceAreas = 0.2; sim.sim.pressure.ghostFluid = GHOST_THETA; }
+        expect(sim.sim.pressure.faces.faceFractions).toBe(0);
+        expect(sim.sim.pressure.faces.faceAreas).toBe(0);
+        if (mode === 'fractions') sim.sim.pressure.faces.faceFractions = GHOST_THETA;
+        else { sim.sim.pressure.faces.faceAreas = 0.2; sim.sim.pressure.faces.ghostFluid = GHOST_THETA; }
         for (let f = 0; f < 3; f++) sim.stepFrame();
         expect(sim.metrics().maxSpeed).toBeLessThan(1e-5);
         // The top rows' pressures in the ratio of their centres' depths below φ's zero: the flat
@@ -119,9 +119,9 @@ describe('ghost-fluid free surface', () => {
       for (const ghost of [0, GHOST_THETA]) {
         const sim = createSimulation(tank(frac), 'grid') as GridEngineSimulation;
         // Off by default; where switched on it acts on the faces along gravity (step.ts).
-        expect(sim.sim.pressure.ghostFluid).toBe(0);
-        expect(sim.sim.pressure.ghostAxes).toBe(2);
-        sim.sim.pressure.ghostFluid = ghost;
+        expect(sim.sim.pressure.faces.ghostFluid).toBe(0);
+        expect(sim.sim.pressure.faces.ghostAxes).toBe(2);
+        sim.sim.pressure.faces.ghostFluid = ghost;
         for (let f = 0; f < 3; f++) sim.stepFrame();
         // At rest either way (hydrostatic balance to the solver's tolerance).
         expect(sim.metrics().maxSpeed).toBeLessThan(1e-5);
@@ -147,8 +147,8 @@ describe('ghost-fluid free surface', () => {
   // across gravity").
   it('across gravity from the sheet cells alone, a poured film spreads round', () => {
     const sim = new GridSimulation(parseScene(pourScene()));
-    sim.pressure.ghostFluid = GHOST_THETA;
-    sim.pressure.ghostAcross = 0.1 * sim.d.h;
+    sim.pressure.faces.ghostFluid = GHOST_THETA;
+    sim.pressure.faces.ghostAcross = 0.1 * sim.d.h;
     sim.initialize();
     for (let f = 0; f < 15; f++) sim.stepFrame();
     const film = filmShape(sim, 0, 0.034);
