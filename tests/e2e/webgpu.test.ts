@@ -87,6 +87,9 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'the app on WebGPU (headless
     const state = await frameState(page);
     expect(state.backend?.name).toBe('cpu');
     expect(state.backend?.note).toBe('WebGPU cannot run this scene yet (particle.densitySolver)');
+    // The overlay is rewritten at most every half second, and while the draw loop sleeps by its idle
+    // check (draw-loop.ts): on a loaded machine it may still show the scene before for a moment.
+    await waitFor(page, "window.__viscid.hudText.includes('on the CPU:')");
     expect(await page.evaluate(() => (window as any).__viscid.hudText)).toContain('\n  on the CPU: WebGPU cannot run this scene yet (particle.densitySolver)');
   }, TEST_TIMEOUT);
 });
