@@ -58,6 +58,7 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'the app on WebGPU (headless
     const state = await frameState(page);
     expect(state.error).toBeNull();
     expect(state.frame).toBeGreaterThanOrEqual(2);
+    await waitFor(page, "window.__viscid.hudText.includes('on WebGPU (')"); // the overlay lags the state (below)
     expect(await page.evaluate(() => (window as any).__viscid.hudText)).toMatch(/particle: frame \d+ \/ 30[^\n]*\n {2}on WebGPU \(/);
     const pixels = await readPixels(page);
     const water = countWater(pixels);
@@ -108,6 +109,7 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'the app without WebGPU (Chr
     expect(state.error).toBeNull();
     expect(state.backend?.name).toBe('cpu');
     expect(state.backend?.note).toMatch(/^no WebGPU/);
+    await waitFor(page, "window.__viscid.hudText.includes('on the CPU:')"); // the overlay lags the state (above)
     expect(await page.evaluate(() => (window as any).__viscid.hudText)).toMatch(/on the CPU: no WebGPU/);
   }, TEST_TIMEOUT);
 });
