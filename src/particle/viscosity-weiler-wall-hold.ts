@@ -14,7 +14,7 @@
  * friction: the net force it puts on a body along it opposes the body's motion along it and at most
  * brings it to rest (Coulomb's and viscous friction alike; the implicit frictional boundary of
  * Bender, Kugelstadt, Weiler & Koschier 2019, §4, projects its friction impulse so that it never
- * reverses the relative velocity). So, per body (the liquid connected through the contact lists,
+ * reverses the relative velocity; body-hold.ts). So, per body (the liquid connected through the contact lists,
  * ctx.contacts: pairs closer than CONTACT_REACH radii) that touches a wall (has mirror ghosts), and
  * per axis along every wall it touches (an axis across one of them is left to the pressure and the
  * ghosts' push off the wall): J = what the solve did to the body's momentum that the objects did
@@ -41,18 +41,8 @@
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { GHOST_WALLS, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { ANG, BODY_STRIDE, holdBodies, INERTIA, MOVING, MX, TORQUE } from './body-hold.ts';
 import { liquidBodies } from './liquid-bodies.ts';
-
-/**
- * Per body touching a wall: ρ sum, momentum before the solve (3), the walls' drag (3); and its
- * flags; then about each axis through the origin: Σ ρ x (3), the angular momentum before the solve
- * (3), the walls' torque (3), Σ ρ |x⊥|² (3).
- */
-const BODY_STRIDE = 20;
-const MX = 8, ANG = 11, TORQUE = 14, INERTIA = 17;
-const spin = new Float64Array(3);
-/** A body's flags: bit a for a closed wall across axis a within its reach (its ghosts'), MOVING for a moving wall's. */
-const MOVING = 8;
 
 /** The bodies' sums (kept between solves: grown, never per sub-timestep). */
 export class WallHold {
@@ -134,37 +124,8 @@ export function holdWallDrag(
       sums[o + 7] = (sums[o + 7] | flags);
     }
   }
-  // Per body and axis: the part of the walls' drag that pushes, or reverses, the body's motion.
-  let held = 0;
-  for (let b = 0; b < bodies; b++) {
-    const o = BODY_STRIDE * b, flags = sums[o + 7], M = sums[o];
-    let any = false;
-    for (let c = 0; c < 3; c++) sums[o + MX + c] /= M;
-    // The turn about the axis across the one wall the body has ghosts of (a spin along its floor),
-    // about its centre of mass; first, as it reads J and P on the other axes.
-    for (let c = 0; c < 3; c++) {
-      const a1 = (c + 1) % 3, a2 = (c + 2) % 3, c1 = sums[o + MX + a1], c2 = sums[o + MX + a2];
-      // About the centre: Σ ρ (x − c) × w = Σ ρ x × w − c × Σ ρ w; I_c = Σ ρ |x⊥|² − M |c⊥|².
-      const Jt = sums[o + TORQUE + c] - (c1 * sums[o + 4 + a2] - c2 * sums[o + 4 + a1]);
-      const Lt = sums[o + ANG + c] - (c1 * sums[o + 1 + a2] - c2 * sums[o + 1 + a1]);
-      const Ic = sums[o + INERTIA + c] - M * (c1 * c1 + c2 * c2);
-      const turn = flags !== 1 << c || !(Ic > 0) ? 0 : Jt * Lt > 0 || Lt === 0 ? Jt : Math.abs(Jt) > Math.abs(Lt) ? Jt + Lt : 0;
-      spin[c] = turn / (Ic > 0 ? Ic : 1);
-      if (turn !== 0) any = true;
-    }
-    for (let c = 0; c < 3; c++) {
-      const J = sums[o + 4 + c], P = sums[o + 1 + c];
-      // Not across a wall it touches (a wall's push off it is the pressure's and its ghosts'), nor next to a moving wall.
-      const along = (flags & MOVING) === 0 && (flags & (1 << c)) === 0;
-      const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
-      // The uniform velocity that takes it back, in place of the drag summed.
-      sums[o + 4 + c] = excess / M;
-      sums[o + TORQUE + c] = spin[c];
-      if (excess !== 0) any = true;
-    }
-    if (any) held++;
-    else sums[o] = 0;
-  }
+  // Per body and axis: the part of the walls' drag that pushes, or reverses, the body's motion (the momenta from before the solve).
+  const held = holdBodies(sums, bodies, false);
   if (held === 0) return 0;
   for (let i = 0; i < n; i++) {
     const slot = parent[label[i]];

@@ -12,7 +12,7 @@
  * still crept over its floor at 0.14–0.17 mm/s (docs/decisions.md, "jelly-block stands" and
  * "jelly-block's creep from the face friction"). The same rule as the solve's walls (Bender,
  * Kugelstadt, Weiler & Koschier 2019, §4: the friction impulse is projected so that it never
- * reverses the relative velocity), per move: per body (liquid-bodies.ts) with a particle on such a
+ * reverses the relative velocity; body-hold.ts), per move: per body (liquid-bodies.ts) with a particle on such a
  * face, per axis along every face it is on, and not across any closed face within the liquid's
  * reach (ctx.reach; the solve's hold leaves the axes across the walls whose ghosts a body has: a
  * pool against its side walls is held there by the walls, not by friction), J = the friction's
@@ -29,18 +29,11 @@
  * creep (0.015 mm/s at 4 mm).
  */
 import type { StepContext } from './context.ts';
+import { ANG, BODY_STRIDE, holdBodies, INERTIA, MOVING, MX, TORQUE } from './body-hold.ts';
 import { liquidBodies } from './liquid-bodies.ts';
 
-/**
- * Per body on a face: mass, momentum (3), the friction's change of it (3), flags; then about each
- * axis through the origin: Σ m x (3), the angular momentum (3), the friction's change of it (3),
- * Σ m |x⊥|² (3).
- */
-const BODY_STRIDE = 20;
-const MX = 8, ANG = 11, TORQUE = 14, INERTIA = 17;
-const spin = new Float64Array(3);
-/** A body's flag: on a moving face (bits 0–2: on a closed face across that axis). */
-export const ON_MOVING = 8;
+/** A body's flag: on a moving face (bits 0–2: on a closed face across that axis; body-hold.ts). */
+export const ON_MOVING = MOVING;
 
 /** The held bodies' sums and their roots (grown, never per move), and this move's labels. */
 export class FrictionHold {
@@ -110,34 +103,8 @@ export function releaseFrictionHold(ctx: StepContext, h: FrictionHold): number {
     sums[o + ANG] += m * (y * vz - z * vy); sums[o + ANG + 1] += m * (z * vx - x * vz); sums[o + ANG + 2] += m * (x * vy - y * vx);
     sums[o + INERTIA] += m * (y * y + z * z); sums[o + INERTIA + 1] += m * (z * z + x * x); sums[o + INERTIA + 2] += m * (x * x + y * y);
   }
-  let held = 0;
-  for (let b = 0; b < nb; b++) {
-    const o = BODY_STRIDE * b, flags = sums[o + 7], M = sums[o];
-    let any = false;
-    for (let c = 0; c < 3; c++) sums[o + MX + c] /= M;
-    // The turns first (they read the body's J and P on the other axes), then the uniform velocities.
-    for (let c = 0; c < 3; c++) {
-      // Only about the axis across the one face the body is against (a spin along its floor), about its centre of mass.
-      const a1 = (c + 1) % 3, a2 = (c + 2) % 3, c1 = sums[o + MX + a1], c2 = sums[o + MX + a2];
-      // About the centre: Σ m (x − c) × w = Σ m x × w − c × Σ m w; I_c = Σ m |x⊥|² − M |c⊥|².
-      const Jt = sums[o + TORQUE + c] - (c1 * sums[o + 4 + a2] - c2 * sums[o + 4 + a1]);
-      const Lt = sums[o + ANG + c] - (c1 * sums[o + 1 + a2] - c2 * sums[o + 1 + a1]) - Jt;
-      const Ic = sums[o + INERTIA + c] - M * (c1 * c1 + c2 * c2);
-      const turn = flags !== 1 << c || !(Ic > 0) ? 0 : Jt * Lt > 0 || Lt === 0 ? Jt : Math.abs(Jt) > Math.abs(Lt) ? Jt + Lt : 0;
-      spin[c] = turn / (Ic > 0 ? Ic : 1);
-      if (turn !== 0) any = true;
-    }
-    for (let c = 0; c < 3; c++) {
-      const J = sums[o + 4 + c], P = sums[o + 1 + c] - J;
-      const along = (flags & ON_MOVING) === 0 && (flags & (1 << c)) === 0;
-      const excess = !along ? 0 : J * P > 0 || P === 0 ? J : Math.abs(J) > Math.abs(P) ? J + P : 0;
-      sums[o + 4 + c] = excess / M;
-      sums[o + TORQUE + c] = spin[c];
-      if (excess !== 0) any = true;
-    }
-    if (any) held++;
-    else sums[o] = 0;
-  }
+  // The momenta summed after the move's friction (holdBodies' `after`).
+  const held = holdBodies(sums, nb, true);
   if (held > 0) {
     for (let i = 0; i < n; i++) {
       const r = root[i], s = r < 0 ? r : root[r];
