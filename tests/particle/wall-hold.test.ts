@@ -47,16 +47,48 @@ function xMotion(sim: ParticleSimulation): { all: number; shear: number } {
   return { all: all / n, shear: bottom / nb - (all - bottom) / (n - nb) };
 }
 
+/** The bottom layer (y < 2r) at 5 cm/s along x, the rest at the speed that makes the block's momentum zero. */
+function splitLayer(sim: ParticleSimulation): void {
+  const L = sim.ctx.liquid, n = L.count;
+  let nb = 0;
+  for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) nb++;
+  for (let i = 0; i < n; i++) L.vel[3 * i] = L.pos[3 * i + 1] < 2 * r ? 0.05 : (-0.05 * nb) / (n - nb);
+}
+
+/** Turns about the vertical through the block's axis (x = z = 0): the bottom layer at 5 rad/s, the rest at the ω′ that makes L_y zero. */
+function counterTurn(sim: ParticleSimulation): void {
+  const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
+  let Ib = 0, Ir = 0;
+  for (let i = 0; i < n; i++) {
+    const r2 = pos[3 * i] ** 2 + pos[3 * i + 2] ** 2;
+    if (pos[3 * i + 1] < 2 * r) Ib += r2;
+    else Ir += r2;
+  }
+  for (let i = 0; i < n; i++) {
+    const w = pos[3 * i + 1] < 2 * r ? 5 : (-5 * Ib) / Ir;
+    vel[3 * i] = w * pos[3 * i + 2];
+    vel[3 * i + 2] = -w * pos[3 * i];
+  }
+}
+
+/** The angular momentum about the vertical axis x = z = 0 (per unit mass): the block's and its bottom layer's. */
+function spinY(sim: ParticleSimulation): { all: number; layer: number } {
+  const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
+  let l = 0, l0 = 0;
+  for (let i = 0; i < n; i++) {
+    const t = pos[3 * i + 2] * vel[3 * i] - pos[3 * i] * vel[3 * i + 2];
+    l += t;
+    if (pos[3 * i + 1] < 2 * r) l0 += t;
+  }
+  return { all: l, layer: l0 };
+}
+
 describe('a static wall holds a body, it does not push it', () => {
   it('a block whose bottom layer moves +x and the rest −x (no net motion) keeps no net motion, while the floor brakes the layer', () => {
     const sim = blockOnFloor();
     try {
-      const L = sim.ctx.liquid, n = L.count;
-      let nb = 0;
-      for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) nb++;
-      // 5 cm/s along x in the layer on the floor, the rest at the speed that makes the sum zero (the
-      // internal push a split step leaves there: adhesion and pressure before the gel's springs).
-      for (let i = 0; i < n; i++) L.vel[3 * i] = L.pos[3 * i + 1] < 2 * r ? 0.05 : (-0.05 * nb) / (n - nb);
+      // The internal push a split step leaves in the layer on the floor (adhesion and pressure before the gel's springs).
+      splitLayer(sim);
       const before = xMotion(sim);
       applyImplicitViscosity(sim.ctx, 1 / 120);
       const after = xMotion(sim);
@@ -76,30 +108,10 @@ describe('a static wall holds a body, it does not push it', () => {
   it('a block whose bottom layer turns about the vertical one way and the rest the other (no net spin) keeps no net spin through the solve', () => {
     const sim = blockOnFloor();
     try {
-      const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
-      let Ib = 0, Ir = 0;
-      for (let i = 0; i < n; i++) {
-        const r2 = pos[3 * i] ** 2 + pos[3 * i + 2] ** 2;
-        if (pos[3 * i + 1] < 2 * r) Ib += r2;
-        else Ir += r2;
-      }
-      for (let i = 0; i < n; i++) {
-        const w = pos[3 * i + 1] < 2 * r ? 5 : (-5 * Ib) / Ir;
-        vel[3 * i] = w * pos[3 * i + 2];
-        vel[3 * i + 2] = -w * pos[3 * i];
-      }
-      const spinY = () => {
-        let l = 0, l0 = 0;
-        for (let i = 0; i < n; i++) {
-          const t = pos[3 * i + 2] * vel[3 * i] - pos[3 * i] * vel[3 * i + 2];
-          l += t;
-          if (pos[3 * i + 1] < 2 * r) l0 += t;
-        }
-        return { all: l, layer: l0 };
-      };
-      const before = spinY();
+      counterTurn(sim);
+      const before = spinY(sim);
       applyImplicitViscosity(sim.ctx, 1 / 120);
-      const after = spinY();
+      const after = spinY(sim);
       // Measured (125 particles, 25 in the layer): the net spin after the solve −4e-16 of the layer's
       // angular momentum before (without the turn's hold −0.35: the floor's drag turned the block);
       // the layer's 0.54 of before (0.47 without).
@@ -139,10 +151,7 @@ describe("a static face's friction in the collide stage holds a body, it does no
   it('a block whose bottom layer moves +x and the rest −x (no net motion) keeps no net motion, while the friction brakes the layer', () => {
     const sim = clamped();
     try {
-      const L = sim.ctx.liquid, n = L.count;
-      let nb = 0;
-      for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) nb++;
-      for (let i = 0; i < n; i++) L.vel[3 * i] = L.pos[3 * i + 1] < 2 * r ? 0.05 : (-0.05 * nb) / (n - nb);
+      splitLayer(sim);
       const before = xMotion(sim);
       sim.ctx.counters = {};
       // One move of the shipped jelly-block's (1/30 s, 4 sub-timesteps, 6 moves).
@@ -163,32 +172,11 @@ describe("a static face's friction in the collide stage holds a body, it does no
   it('a block whose bottom layer turns about the vertical one way and the rest the other (no net spin) keeps no net spin', () => {
     const sim = clamped();
     try {
-      const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
-      // Turns about the vertical through the block's axis (x = z = 0): the layer at ω, the rest at the ω′ that makes L_y zero.
-      let Ib = 0, Ir = 0;
-      for (let i = 0; i < n; i++) {
-        const r2 = pos[3 * i] ** 2 + pos[3 * i + 2] ** 2;
-        if (pos[3 * i + 1] < 2 * r) Ib += r2;
-        else Ir += r2;
-      }
-      const spinY = () => {
-        let l = 0, l0 = 0;
-        for (let i = 0; i < n; i++) {
-          const t = pos[3 * i + 2] * vel[3 * i] - pos[3 * i] * vel[3 * i + 2];
-          l += t;
-          if (pos[3 * i + 1] < 2 * r) l0 += t;
-        }
-        return { all: l, layer: l0 };
-      };
-      for (let i = 0; i < n; i++) {
-        const w = pos[3 * i + 1] < 2 * r ? 5 : (-5 * Ib) / Ir;
-        vel[3 * i] = w * pos[3 * i + 2];
-        vel[3 * i + 2] = -w * pos[3 * i];
-      }
-      const before = spinY();
+      counterTurn(sim);
+      const before = spinY(sim);
       sim.ctx.counters = {};
       domainWalls(sim.ctx, 1 / 720);
-      const after = spinY();
+      const after = spinY(sim);
       // The friction takes 1 − 0.5^(1/24) = 2.8 % of the layer's turn; without the turn's hold the whole
       // block would turn by that much of the layer's angular momentum.
       expect(Math.abs(before.all)).toBeLessThan(1e-12 * Math.abs(before.layer));
