@@ -111,7 +111,8 @@ console.log(`  CPU B/A: mean ${(mean(cB) / mean(cA)).toFixed(3)}, median ${(medi
 const per = (x: Record<string, number>, k: string) => ((x[k] ?? 0) / tA.length).toFixed(1).padStart(8);
 console.log(`  stage ms/frame   ${'A'.padStart(8)} ${'B'.padStart(8)}`);
 for (const k of [...new Set([...Object.keys(sA), ...Object.keys(sB)])]) console.log(`  ${k.padEnd(14)} ${per(sA, k)} ${per(sB, k)}`);
-const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}`;
+const measures = (k: Record<string, number>) => (k.densityMeasures ? ` (${(k.densityMeasures / (k.substeps ?? 1)).toFixed(2)} measures)` : '');
+const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}${measures(k)}`;
 const cg = (k: Record<string, number>) => (k.viscositySolves ? `; viscosity CG ${(k.viscosityIterations / k.viscositySolves).toFixed(1)} iterations a solve` : '');
 if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}${cg(kA)}; B ${passes(kB)}${cg(kB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);

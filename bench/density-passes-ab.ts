@@ -18,6 +18,7 @@ import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { prepareSolve } from '../src/particle/solve-setup.ts';
 import * as HB from '../src/particle/pressure-half.ts';
 import { factorAdvanceHalf } from '../src/particle/pressure-factor-advance.ts';
+import { pbfMeasureOne } from '../src/particle/pbf-measure.ts';
 
 const argv = process.argv.slice(2);
 const other = argv[0];
@@ -47,11 +48,14 @@ const dens0 = v.dens.slice(0, n), alpha0 = v.alpha.slice(0, n);
 const pFar = new Float64Array(n);
 for (let a = 0; a < n; a++) pFar[a] = ctx.liquid.nearObject[pr.order[a]] ? 0 : p0[a];
 const bytes = (x: ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number }, len: number, size: number) => Buffer.from(x.buffer, x.byteOffset, len * size);
-const snap = () => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), bytes(v.nb, n, 4), bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8), bytes(v.kg, v.ls[n], 4)]);
+// (`counts` false: the slots' neighbour counts left out, which PBF's measure does not write.)
+const snap = (counts = true) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alpha, n, 8), ...(counts ? [bytes(v.nb, n, 4)] : []), bytes(v.dx, 3 * n, 8), bytes(v.p, n, 8), bytes(v.res, n, 8), bytes(v.kg, v.ls[n], 4), bytes(v.bg, v.bs[n], 4)]);
 const prep = () => { v.p.set(p0); v.dens.set(dens0); v.alpha.set(alpha0); v.dx.fill(0, 0, 3 * n); v.res.fill(0, 0, n); };
-type K = [string, (H: typeof HB) => void, (() => void)?];
+type K = [string, (H: typeof HB) => void, (() => void)?, boolean?];
 const kernels: K[] = [
   ['factor', (H) => H.factorHalf(v, 0, n, hr)],
+  // PBF's measure (pbf-measure.ts) in B against A's factorHalf: ρ̂, α and the slopes compared, not the counts.
+  ['pbf measure', (H) => (H === HB ? pbfMeasureOne(v, n, hr) : H.factorHalf(v, 0, n, hr)), undefined, false],
   ['density', (H) => H.densityHalf(v, 0, n, hr)],
   ['advance', (H) => H.advanceHalf(v, 0, n, hr, u, null)],
   ['displace', (H) => H.displaceHalf(v, 0, n, hr)],
@@ -70,11 +74,11 @@ const kernels: K[] = [
 const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} upper row entries a slot, ${(zero / n * 100).toFixed(0)} % of slots without pressure; load ${loadavg()[0].toFixed(1)}`);
-for (const [name, k, pre] of kernels) {
+for (const [name, k, pre, counts] of kernels) {
   if (only !== undefined && name !== only) continue;
   const ready = () => { prep(); pre?.(); };
-  ready(); k(HA); const a = snap();
-  ready(); k(HB); const b = snap();
+  ready(); k(HA); const a = snap(counts);
+  ready(); k(HB); const b = snap(counts);
   const ta: number[] = [], tb: number[] = [];
   // Which goes first alternates from call to call.
   for (let r = 0; r < reps; r++) {

@@ -20,6 +20,7 @@
 import type { SolveView } from './pressure-kernels.ts';
 import { densityRange, factorRange, wallRange } from './pressure-kernels.ts';
 import { densityHalf, factorHalf, type HalfRows } from './pressure-half.ts';
+import { measuresAlone, pbfMeasureOne } from './pbf-measure.ts';
 
 /** What PBF_STEP reads and writes besides the solve view (the job's arrays and scalars by these names). */
 export interface PbfStepArgs {
@@ -101,7 +102,9 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
     if (!stop) x.barrier();
   }
   if (!stop) {
-    if (hr) factorHalf(v, from, to, hr);
+    // One thread without closed walls: the measure less the counts PBF does not read (pbf-measure.ts).
+    if (measuresAlone(v, from, to, n, hr)) pbfMeasureOne(v, n, hr);
+    else if (hr) factorHalf(v, from, to, hr);
     else factorRange(v, from, to);
     const omega = s.omega;
     for (let k = from; k < to; k++) {

@@ -123,6 +123,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     weight = passes === 0 ? 1 : passes === 1 ? 2 / (2 - r2) : 4 / (4 - r2 * weight);
     ask.pass = passes; ask.weight = weight; ask.more = passes < maxPasses; ask.moved = passes > 0;
     runPbfStep(ctx, v, n, slots, ask);
+    ctx.count('densityMeasures');
     error = pbfOut[OUT_ERROR];
     if (passes === 0) {
       state.pbfIdle = error <= tolerance;
