@@ -9,8 +9,7 @@
  *      measure is likely the last or no pass may follow, every thread adding the slots' compression
  *      in slot order (as the calling thread did: the same number on every thread), and where a pass
  *      follows after all ρ̂ and α (FACTOR) and p = ω C α, the compression again;
- *   3. where the mean compression is within the tolerance, no pass may follow or the last pass
- *      lowered it by less than PBF_STALL (`stall`, pbf.ts; moving water only): `finish` (the
+ *   3. where the mean compression is within the tolerance or no pass may follow: `finish` (the
  *      displacement as velocity, ρ/ρ0 to the particles) when `final`; else the pass: δ = w p + (w − 1)
  *      δ_last (Chebyshev, Wang 2015 §4), the pass's pressure into the stored pressure (the warm start:
  *      pbf.ts PBF_WARM_SHARE), the displacement of p (DISPLACE) and, where `split` is 0, x += Δx and
@@ -31,7 +30,7 @@ export interface PbfStepArgs {
   };
   s: {
     nwalls: number; omega: number; tol: number; invDt: number;
-    back: number; guessLast: number; more: number; pass: number; weight: number; warm: number; split: number; constrained: number; moved: number; stall: number;
+    back: number; guessLast: number; more: number; pass: number; weight: number; warm: number; split: number; constrained: number; moved: number;
   };
   rank: number; n: number; from: number; to: number;
   barrier(): void;
@@ -55,21 +54,11 @@ export interface PbfSlots {
 /** What one PBF_STEP run is asked to do (pbf.ts solveDensityPBF's loop). */
 export interface PbfStepAsk {
   back: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
-  /** The compression at or above which the passes stop (0: no such test; pbf.ts PBF_STALL). */
-  stall: number;
   relax: number; tolerance: number; dt: number;
 }
 
 /** out[OUT_ERROR]: the measure's mean compression; out[OUT_STOP]: 1 where the passes stop after it. */
 export const OUT_ERROR = 0, OUT_STOP = 1, OUT_WORDS = 2;
-
-/** out[OUT_STOP] where the passes stop because the last pass did not lower the compression enough (pbf.ts PBF_STALL). */
-export const STOP_STALLED = 2;
-
-/** Whether the measure's compression `error` is at or above `stall` (> 0: the passes' stall test is on; pbf.ts PBF_STALL). */
-function stalled(error: number, stall: number): boolean {
-  return stall > 0 && error >= stall;
-}
 
 /** The mean compression Σ max(ρ̂ − 1, 0) / n over every slot, in slot order. */
 function compression(dens: Float64Array, n: number): number {
@@ -107,7 +96,7 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
     else densityRange(v, from, to);
     x.barrier();
     error = compression(dens, n);
-    stop = s.more === 0 || error <= s.tol || stalled(error, s.stall);
+    stop = s.more === 0 || error <= s.tol;
     // Every thread has read ρ̂ before FACTOR writes it again.
     if (!stop) x.barrier();
   }
@@ -121,11 +110,11 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
     }
     x.barrier();
     error = compression(dens, n);
-    stop = error <= s.tol || stalled(error, s.stall);
+    stop = error <= s.tol;
   }
   if (x.rank === 0) {
     a.out[OUT_ERROR] = error;
-    a.out[OUT_STOP] = !stop ? 0 : error <= s.tol || s.more === 0 ? 1 : STOP_STALLED;
+    a.out[OUT_STOP] = stop ? 1 : 0;
   }
   if (stop) {
     finishRange(x, from, to);

@@ -20,8 +20,7 @@
  * positions): pass k applies δ_k = w_k p_k + (w_k − 1) δ_{k−1}, w_0 = 1, w_1 = 2/(2 − ρ²),
  * w_k = 4/(4 − ρ² w_{k−1}), ρ = PBF_SPECTRAL_RADIUS (δ ≥ 0, since p ≥ 0 and w ≥ 1); ρ = 0, the
  * default, makes every w_k 1, plain relaxed passes (see the constant for why). Passes run until
- * the mean compression is within the liquids' densityTolerance or densityIterations is reached,
- * or, in a filtered liquid in motion, until a pass no longer lowers it (PBF_STALL);
+ * the mean compression is within the liquids' densityTolerance or densityIterations is reached;
  * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
  * less what `constrain` (walls, objects) did. Each pass's pressure is also added to the stored pressure, the pressure
  * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
@@ -33,7 +32,7 @@ import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
 import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
 import { runPbfStep, takeSolveShare } from './pressure-job.ts';
-import { OUT_ERROR, OUT_STOP, OUT_WORDS, STOP_STALLED, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
+import { OUT_ERROR, OUT_STOP, OUT_WORDS, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { feedsWarmStart } from './still-water.ts';
 
@@ -78,20 +77,6 @@ export const PBF_SPECTRAL_RADIUS = 0;
  * tank's last speed nearer main's: the section's table).
  */
 export const PBF_WARM_SHARE = 1;
-/**
- * Where the passes do not feed the warm start (a filtered, water-like liquid in motion:
- * still-water.ts feedsWarmStart), they stop at the first measure that a pass has not lowered by at
- * least this share of the compression before it. There they serve this sub-timestep's density alone,
- * and their Jacobi passes take 10–15 % of the compression off at the first pass, a few per cent at
- * the second, then stall and raise it (their particle-scale modes grow; the smooth, depth-wise part
- * falls slowly): on the 6 mm dam break, frames 2–3, the sub-timesteps that entered at 0.56–0.59 %
- * reached their least compression, 0.50–0.55 %, after two to four passes and ran on to the cap of
- * ten, ending at 0.55–0.76 %, more than they were handed (docs/decisions.md "The dam break's PBF
- * stops where its passes stall"). Where the warm start is fed (still pools, liquids the filter leaves
- * alone: honey) every pass also builds the stored pressure that the next sub-timesteps start from
- * (PBF_WARM_SHARE), and they run to the tolerance or the cap as before.
- */
-export const PBF_STALL = 0.01;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -130,16 +115,13 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   const ask: PbfStepAsk = {
     back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater, state.filteredPressure) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
-    constrained: constrain !== undefined, moved: false, stall: 0, relax: PBF_RELAX, tolerance, dt,
+    constrained: constrain !== undefined, moved: false, relax: PBF_RELAX, tolerance, dt,
   };
-  const stalls = ask.warm === 0;
   let passes = 0, error = 0, older = 0, weight = 1;
   for (;;) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
     weight = passes === 0 ? 1 : passes === 1 ? 2 / (2 - r2) : 4 / (4 - r2 * weight);
     ask.pass = passes; ask.weight = weight; ask.more = passes < maxPasses; ask.moved = passes > 0;
-    // After a pass, where the warm start is not fed: stop unless it took PBF_STALL of the compression off.
-    ask.stall = stalls && passes > 0 ? (1 - PBF_STALL) * older : 0;
     runPbfStep(ctx, v, n, slots, ask);
     error = pbfOut[OUT_ERROR];
     if (passes === 0) {
@@ -147,10 +129,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
       // What the pressure stage and the moves left (the mean compression before any pass), summed over the sub-timesteps.
       ctx.count('densityErrorBefore', error);
     }
-    if (pbfOut[OUT_STOP] !== 0) {
-      if (pbfOut[OUT_STOP] === STOP_STALLED) ctx.count('densityStalls');
-      break;
-    }
+    if (pbfOut[OUT_STOP] !== 0) break;
     if (split) {
       free.boundaryReaction(ctx, v, pr.order, n, dt);
       for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
