@@ -7,6 +7,7 @@
  * piecewise-linear functions (adhesion-matrix.ts). Refreshed every sub-timestep (size² entries).
  */
 import { CONTACT_REACH, type StepContext } from './context.ts';
+import { latticeFaceDeficit } from '../math/kernels.ts';
 
 export class AdhesionTables {
   f64: Float64Array = new Float64Array(0);
@@ -27,6 +28,12 @@ export class AdhesionTables {
    * or liquids alike in mass, kernel and matrix row), else −1: the pair loop then reads no material.
    */
   uniform = -1;
+  /**
+   * 1 / the outer row's density deficit of a flat face (latticeFaceDeficit over the rest lattice
+   * 2r and the density support) with densitySolver "pbf": a liquid pair's share of its force
+   * (adhesion.ts); 0 with "steele", where every pair takes it in full.
+   */
+  cohesion = 0;
 
   fill(ctx: StepContext): void {
     const M = ctx.adhesion, msize = M.size, nm2 = msize * msize, nx = M.xs.length;
@@ -56,6 +63,9 @@ export class AdhesionTables {
     this.pairReach2 = this.reach2 * (1 + 1e-12);
     this.contactReach2 = (CONTACT_REACH * r) ** 2;
     this.uniform = uniformEntry(f, t, msize, ctx.isLiquid);
+    if (ctx.scene.particle.densitySolver === 'pbf') {
+      if (this.cohesion === 0) this.cohesion = 1 / latticeFaceDeficit(2 * r, ctx.densityH);
+    } else this.cohesion = 0;
   }
 }
 

@@ -51,9 +51,9 @@ export function computeAdhesion(ctx: StepContext): void {
   pairs.reset(n);
   contacts.reset(n);
   const tables = adhesionTables(ctx);
-  a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material;
+  a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material; a.dens = L.density;
   a.start = g.start; a.count = g.count; a.first = c.first; a.cells = c.cells; a.box = c.box; a.tf = tables.f64; a.ti = tables.i32;
-  s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
+  s.cohesion = tables.cohesion; s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
@@ -75,8 +75,8 @@ const NO_BOX = new Float64Array(0);
 export const adhesionJob = defineJob({
   name: 'adhesion',
   arrays: { acc: 'f64', sumK: 'f64' },
-  inputs: { pos: 'f64', mat: 'u16', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
-  scalars: ['size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
+  inputs: { pos: 'f64', mat: 'u16', dens: 'f32', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
+  scalars: ['cohesion', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
   split: 'cells',
   cellCounts: 'count',
   sums: { acc: 3, sumK: 1 },
@@ -109,8 +109,8 @@ export function liquidPairRange(
   a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array | Uint16Array>, contacts: ListSink<Int32Array | Uint16Array>,
   scratch: { within: Int32Array },
 ): void {
-  const { acc, sumK, pos, mat, start, count: cnt, first, cells, box, tf: f, ti } = a;
-  const msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
+  const { acc, sumK, pos, mat, dens, start, count: cnt, first, cells, box, tf: f, ti } = a;
+  const cohesion = s.cohesion, msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
   const reach2 = s.reach2, pairReach2 = s.pairReach2, contactReach2 = s.contactReach2;
   const shareOff = nm2, shareJOff = 2 * nm2, invHOff = 3 * nm2, xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
   // The shared entry's numbers, in locals (read instead of the tables when `uniform`).
@@ -141,6 +141,7 @@ export function liquidPairRange(
       const p0 = plen;
       pstart[i] = p0;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * msize;
+      const ei = cohesion > 0 ? Math.min(1, Math.max(0, (1 - dens[i]) * cohesion)) : 1;
       // 1: the pairs within reach (pairReach2), in cell order.
       for (let q = q0; q < q1; q++) {
         const c2 = cells[q];
@@ -194,9 +195,10 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          if (A === 0) continue;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion))) : 1;
+          if (A === 0 || wc === 0) continue;
           // Equal masses: the same share at both ends, one division.
-          const fi = (A * shareIU) / d, fj = shareIU === shareJU ? fi : (A * shareJU) / d;
+          const fi = (A * wc * shareIU) / d, fj = shareIU === shareJU ? fi : (A * wc * shareJU) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
           acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }
@@ -234,9 +236,10 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          if (A === 0) continue;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion))) : 1;
+          if (A === 0 || wc === 0) continue;
           const shI = f[shareOff + e], shJ = f[shareJOff + e];
-          const fi = (A * shI) / d, fj = shI === shJ ? fi : (A * shJ) / d;
+          const fi = (A * wc * shI) / d, fj = shI === shJ ? fi : (A * wc * shJ) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
           acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }

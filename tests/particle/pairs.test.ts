@@ -108,8 +108,8 @@ function runLoop(ctx: StepContext, general: boolean) {
   const acc = new Float64Array(3 * n), sumK = new Float64Array(n), pairs = new NeighbourList(), contacts = new NeighbourList();
   pairs.reset(n);
   contacts.reset(n);
-  const a = { acc, sumK, pos: L.pos, mat: L.material, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
-  const s = { size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
+  const a = { acc, sumK, pos: L.pos, mat: L.material, dens: L.density, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
+  const s = { cohesion: T.cohesion, size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
   liquidPairRange(a, s, 0, g.cellCount, pairs, contacts, { within: new Int32Array(16) });
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
