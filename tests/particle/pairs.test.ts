@@ -95,6 +95,8 @@ function oneLiquidBlob() {
   });
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(23);
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.015;
+  // Densities from exposed to interior, so that the pairs take every cohesion share (adhesion.ts).
+  for (let i = 0; i < L.count; i++) L.density[i] = 0.8 + 0.25 * rnd();
   ctx.rebuildObjectCells();
   ctx.cells.buildSorted(L);
   ctx.cells.updateBoxes(L.pos);
