@@ -14,6 +14,25 @@
  * i gets −A m̄/mᵢ, j gets +A m̄/mⱼ, so Σ m a = 0 to round-off. Object particles are immovable:
  * the liquid particle receives A in full.
  *
+ * Cohesion's share (densitySolver "pbf"): a liquid pair takes A times w_ij = max(e_i, e_j),
+ * e = clamp((1 − ρ̂)/δ_face, 0, 1), ρ̂ the particle's density over the rest density after the last
+ * density correction (LiquidParticles.density: the cubic spline with the walls' mirror images and
+ * the bodies' boundary volumes, pbf.ts) and δ_face = 0.150 the deficit of a flat face's outer row on
+ * the rest lattice (math/kernels.ts latticeFaceDeficit). A pair with a particle at least as exposed
+ * as a free surface's outer row takes the matrix's force in full; two particles the liquid
+ * surrounds (a still pool's bulk, a row along a closed wall) take none. In the bulk a cohesive pair
+ * force only adds a uniform tension that an incompressible pressure takes up (the van der Waals
+ * picture: cohesion shows only where the surface leaves it unbalanced, which is what surface
+ * tension models such as Akinci et al. 2013 weight up with 2ρ0/(ρ_i + ρ_j)); what it does leave is
+ * a particle-scale stiffness: on a lattice the Lennard-Jones shape's attractive tail (2.5–4 radii,
+ * where the attraction falls with distance) softens the diagonal pairs, and the shear the density
+ * solve does not see goes unstable. A 10 × 20 cm water pool at 4 mm grew particle-scale motion from
+ * 0.4 to 3 mm/s over 1–2 s and rearranged at 2.7 s (RMS 0.011 √(g h) over 1–4 s; 0.0010 with the
+ * share, as with no cohesion at all: docs/decisions.md "Cohesion in the bulk"). A fresh run's
+ * particles read ρ̂ = 1 until their first density correction, so the first sub-timestep has no
+ * liquid cohesion. "steele" (its own ramp density) keeps the paper's form: every pair in full.
+ * w_ij is symmetric, so momentum is kept as before.
+ *
  * The liquid pairs are one job over runs of cells: both ends of a pair are summed (the other end
  * may belong to another thread's run), so each thread sums into arrays of its own, added up after
  * (src/parallel/run-job.ts); the lists come out as on one thread. The loop's form, and the forms
