@@ -47,6 +47,8 @@ fn adhesionAt(dr: f32, o: u32, n: u32) -> f32 {
   let inv2 = 1.0 / hv2;
   let hasAdh = P.adhN > 0u;
   let la = liquidOf(a);
+  let ea = exposure(a);
+  let cshare = P.clamp[1].w > 0.0;
   var acc = vec3<f32>(0.0);
   var sum = 0.0;
   ${around('max(P.hv, select(0.0, P.adhSupp, hasAdh))', `
@@ -55,7 +57,7 @@ fn adhesionAt(dr: f32, o: u32, n: u32) -> f32 {
       // The pair's entry of the matrix (liquids-wgsl.ts): its function in the pool, support and a's share.
       let e = pairOf(la, liquidOf(b));
       let n = u32(e.y);
-      if (n > 0u && d2 < e.z * e.z) { let d = sqrt(d2); if (d > 0.0) { acc += (e.w * adhesionAt(d * P.invR, u32(e.x), n) / d) * rv; } }
+      if (n > 0u && d2 < e.z * e.z) { let d = sqrt(d2); if (d > 0.0) { acc += (select(1.0, max(ea, exposure(b)), cshare) * e.w * adhesionAt(d * P.invR, u32(e.x), n) / d) * rv; } }
     }`)}
   keep[2u * P.n + a] = vec4<f32>(acc + objectAdhesion(a), 0.0);
   let fa = freeAdhesion(a);

@@ -9,6 +9,20 @@
 import { CONTACT_REACH, type StepContext } from './context.ts';
 import { latticeFaceDeficit } from '../math/kernels.ts';
 
+/**
+ * 1 / the density deficit of a flat face's outer row (math/kernels.ts latticeFaceDeficit over the
+ * rest lattice 2r and the density support h) with densitySolver "pbf", whose densities
+ * (LiquidParticles.density) cohesion's share reads (adhesion.ts); 0 with "steele".
+ */
+export function cohesionScale(densitySolver: string, r: number, h: number): number {
+  if (densitySolver !== 'pbf') return 0;
+  const key = `${r}/${h}`;
+  let s = scaleCache.get(key);
+  if (s === undefined) scaleCache.set(key, (s = 1 / latticeFaceDeficit(2 * r, h)));
+  return s;
+}
+const scaleCache = new Map<string, number>();
+
 export class AdhesionTables {
   f64: Float64Array = new Float64Array(0);
   i32: Int32Array = new Int32Array(0);
@@ -63,9 +77,7 @@ export class AdhesionTables {
     this.pairReach2 = this.reach2 * (1 + 1e-12);
     this.contactReach2 = (CONTACT_REACH * r) ** 2;
     this.uniform = uniformEntry(f, t, msize, ctx.isLiquid);
-    if (ctx.scene.particle.densitySolver === 'pbf') {
-      if (this.cohesion === 0) this.cohesion = 1 / latticeFaceDeficit(2 * r, ctx.densityH);
-    } else this.cohesion = 0;
+    this.cohesion = cohesionScale(ctx.scene.particle.densitySolver, r, ctx.densityH);
   }
 }
 
