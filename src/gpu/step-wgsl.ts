@@ -192,7 +192,7 @@ const KERNELS = /* wgsl */ `
   let a = g.x;
   if (a >= P.n) { return; }
   // Cohesion's share from the last density measure (adhesion.ts; liquids-wgsl.ts exposure).
-  if (P.clamp[1].w > 0.0) { pos[a].w = floor(pos[a].w) + 0.5 * clamp((1.0 - sc[a].x) * P.clamp[1].w, 0.0, 1.0); }
+  if (P.clamp[1].w > 0.0) { pos[a].w = floor(pos[a].w) + 0.5 * clamp((1.0 - sc[a].x) * P.clamp[1].w - P.lo.w, 0.0, 1.0); }
   if (atomicLoad(&stats[3]) == 0u) { return; }
   let fx = keep[2u * a + 1u].xyz;
   var u = (pos[a].xyz - keep[2u * a].xyz - fx) / P.dt;

@@ -10,18 +10,25 @@ import { CONTACT_REACH, type StepContext } from './context.ts';
 import { latticeFaceDeficit } from '../math/kernels.ts';
 
 /**
- * 1 / the density deficit of a flat face's outer row (math/kernels.ts latticeFaceDeficit over the
- * rest lattice 2r and the density support h) with densitySolver "pbf", whose densities
- * (LiquidParticles.density) cohesion's share reads (adhesion.ts); 0 with "steele".
+ * Cohesion's share of a liquid pair as a particle's exposure e = clamp((1 − ρ̂) · scale − offset, 0, 1)
+ * (adhesion.ts), from particle.cohesionShare with densitySolver "pbf", whose densities
+ * (LiquidParticles.density) it reads; δ_face the density deficit of a flat face's outer row
+ * (math/kernels.ts latticeFaceDeficit over the rest lattice 2r and the density support h):
+ * "band" none up to δ_face/2, rising to full at δ_face (scale 2/δ_face, offset 1); "linear" from
+ * none at the rest density to full at δ_face (1/δ_face, 0); "every-pair", or "steele": scale 0,
+ * every pair in full (the paper's form).
  */
-export function cohesionScale(densitySolver: string, r: number, h: number): number {
-  if (densitySolver !== 'pbf') return 0;
+export function cohesionShare(particle: { densitySolver: string; cohesionShare: string }, r: number, h: number): { scale: number; offset: number } {
+  if (particle.densitySolver !== 'pbf' || particle.cohesionShare === 'every-pair') return { scale: 0, offset: 0 };
   const key = `${r}/${h}`;
-  let s = scaleCache.get(key);
-  if (s === undefined) scaleCache.set(key, (s = 1 / latticeFaceDeficit(2 * r, h)));
-  return s;
+  let face = faceCache.get(key);
+  if (face === undefined) faceCache.set(key, (face = latticeFaceDeficit(2 * r, h)));
+  const band = particle.cohesionShare === 'band' ? COHESION_BAND : 0;
+  return { scale: 1 / ((1 - band) * face), offset: band / (1 - band) };
 }
-const scaleCache = new Map<string, number>();
+/** "band": the share of a face row's deficit below which a pair takes no cohesion. */
+export const COHESION_BAND = 0.5;
+const faceCache = new Map<string, number>();
 
 export class AdhesionTables {
   f64: Float64Array = new Float64Array(0);
@@ -43,11 +50,11 @@ export class AdhesionTables {
    */
   uniform = -1;
   /**
-   * 1 / the outer row's density deficit of a flat face (latticeFaceDeficit over the rest lattice
-   * 2r and the density support) with densitySolver "pbf": a liquid pair's share of its force
-   * (adhesion.ts); 0 with "steele", where every pair takes it in full.
+   * Cohesion's share of a liquid pair (cohesionShare): e = clamp((1 − ρ̂) · cohesion −
+   * cohesionOffset, 0, 1) (adhesion.ts); cohesion 0: every pair in full.
    */
   cohesion = 0;
+  cohesionOffset = 0;
 
   fill(ctx: StepContext): void {
     const M = ctx.adhesion, msize = M.size, nm2 = msize * msize, nx = M.xs.length;
@@ -77,7 +84,9 @@ export class AdhesionTables {
     this.pairReach2 = this.reach2 * (1 + 1e-12);
     this.contactReach2 = (CONTACT_REACH * r) ** 2;
     this.uniform = uniformEntry(f, t, msize, ctx.isLiquid);
-    this.cohesion = cohesionScale(ctx.scene.particle.densitySolver, r, ctx.densityH);
+    const share = cohesionShare(ctx.scene.particle, r, ctx.densityH);
+    this.cohesion = share.scale;
+    this.cohesionOffset = share.offset;
   }
 }
 

@@ -14,11 +14,15 @@
  * i gets −A m̄/mᵢ, j gets +A m̄/mⱼ, so Σ m a = 0 to round-off. Object particles are immovable:
  * the liquid particle receives A in full.
  *
- * Cohesion's share (densitySolver "pbf"): a liquid pair takes A times w_ij = max(e_i, e_j),
- * e = clamp((1 − ρ̂)/δ_face, 0, 1), ρ̂ the particle's density over the rest density after the last
- * density correction (LiquidParticles.density: the cubic spline with the walls' mirror images and
- * the bodies' boundary volumes, pbf.ts) and δ_face = 0.150 the deficit of a flat face's outer row on
- * the rest lattice (math/kernels.ts latticeFaceDeficit). A pair with a particle at least as exposed
+ * Cohesion's share (densitySolver "pbf", particle.cohesionShare): a liquid pair takes A times
+ * w_ij = max(e_i, e_j), e the particle's exposure from its density deficit 1 − ρ̂ (ρ̂ its density
+ * over the rest density after the last density correction, LiquidParticles.density: the cubic
+ * spline with the walls' mirror images and the bodies' boundary volumes, pbf.ts) against δ_face =
+ * 0.150, the deficit of a flat face's outer row on the rest lattice (math/kernels.ts
+ * latticeFaceDeficit): "band" e = clamp(2 (1 − ρ̂)/δ_face − 1, 0, 1), none until a particle is half
+ * as exposed as that row, so that the bulk's deficits of a percent or two (PBF leaves ρ̂ ≤ 1 where
+ * nothing presses) take none; "linear" e = clamp((1 − ρ̂)/δ_face, 0, 1); "every-pair" the paper's
+ * form (adhesion-tables.ts cohesionShare). A pair with a particle at least as exposed
  * as a free surface's outer row takes the matrix's force in full; two particles the liquid
  * surrounds (a still pool's bulk, a row along a closed wall) take none. In the bulk a cohesive pair
  * force only adds a uniform tension that an incompressible pressure takes up (the van der Waals
@@ -72,7 +76,7 @@ export function computeAdhesion(ctx: StepContext): void {
   const tables = adhesionTables(ctx);
   a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material; a.dens = L.density;
   a.start = g.start; a.count = g.count; a.first = c.first; a.cells = c.cells; a.box = c.box; a.tf = tables.f64; a.ti = tables.i32;
-  s.cohesion = tables.cohesion; s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
+  s.cohesion = tables.cohesion; s.cohesionOffset = tables.cohesionOffset; s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
@@ -95,7 +99,7 @@ export const adhesionJob = defineJob({
   name: 'adhesion',
   arrays: { acc: 'f64', sumK: 'f64' },
   inputs: { pos: 'f64', mat: 'u16', dens: 'f32', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
-  scalars: ['cohesion', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
+  scalars: ['cohesion', 'cohesionOffset', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
   split: 'cells',
   cellCounts: 'count',
   sums: { acc: 3, sumK: 1 },
@@ -129,7 +133,7 @@ export function liquidPairRange(
   scratch: { within: Int32Array },
 ): void {
   const { acc, sumK, pos, mat, dens, start, count: cnt, first, cells, box, tf: f, ti } = a;
-  const cohesion = s.cohesion, msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
+  const cohesion = s.cohesion, cOff = s.cohesionOffset, msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
   const reach2 = s.reach2, pairReach2 = s.pairReach2, contactReach2 = s.contactReach2;
   const shareOff = nm2, shareJOff = 2 * nm2, invHOff = 3 * nm2, xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
   // The shared entry's numbers, in locals (read instead of the tables when `uniform`).
@@ -160,7 +164,7 @@ export function liquidPairRange(
       const p0 = plen;
       pstart[i] = p0;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * msize;
-      const ei = cohesion > 0 ? Math.min(1, Math.max(0, (1 - dens[i]) * cohesion)) : 1;
+      const ei = cohesion > 0 ? Math.min(1, Math.max(0, (1 - dens[i]) * cohesion - cOff)) : 1;
       // 1: the pairs within reach (pairReach2), in cell order.
       for (let q = q0; q < q1; q++) {
         const c2 = cells[q];
@@ -214,7 +218,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion))) : 1;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
           if (A === 0 || wc === 0) continue;
           // Equal masses: the same share at both ends, one division.
           const fi = (A * wc * shareIU) / d, fj = shareIU === shareJU ? fi : (A * wc * shareJU) / d;
@@ -255,7 +259,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion))) : 1;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
           if (A === 0 || wc === 0) continue;
           const shI = f[shareOff + e], shJ = f[shareJOff + e];
           const fi = (A * wc * shI) / d, fj = shI === shJ ? fi : (A * wc * shJ) / d;
