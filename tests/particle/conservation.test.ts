@@ -15,7 +15,7 @@ import { lcg, liquid, particleSim } from './helpers.ts';
  * ρ̂ drawn from 0.8 to 1.05 (the cohesion share adhesion.ts gives a pair: exposed, partly exposed
  * and interior particles), or all `dens` where given.
  */
-function blob(dens?: number, densitySolver: 'pbf' | 'steele' = 'pbf') {
+function blob(dens?: number, densitySolver: 'pbf' | 'steele' = 'pbf', cohesionShare?: 'band' | 'linear' | 'every-pair') {
   const sim = particleSim({
     gravity: [0, 0, 0],
     materials: { a: liquid(3), b: { ...liquid(8), density: 1600 } },
@@ -28,7 +28,7 @@ function blob(dens?: number, densitySolver: 'pbf' | 'steele' = 'pbf') {
       { material: 'a', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.03 } },
       { material: 'b', shape: { type: 'sphere', center: [0.05, 0, 0], radius: 0.025 } },
     ],
-    particle: { radius: 0.003, densitySolver },
+    particle: { radius: 0.003, densitySolver, ...(cohesionShare ? { cohesionShare } : {}) },
   });
   const L = sim.ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) {
@@ -98,6 +98,29 @@ describe('particle pair forces', () => {
     const n = exposed.ctx.liquid.count;
     expect(momentum(exposed, true)[3]).toBeGreaterThan(0);
     expect(exposed.ctx.liquid.acc.subarray(0, 3 * n)).toEqual(paper.ctx.liquid.acc.subarray(0, 3 * n));
+  });
+
+  it('cohesion\'s share by rule: "band" none below half a face row\'s deficit, "linear" in proportion, "every-pair" the paper\'s', () => {
+    const face = latticeFaceDeficit(2, 4);
+    const acc = (dens: number, rule: 'band' | 'linear' | 'every-pair') => {
+      const sim = blob(dens, 'pbf', rule);
+      computeAdhesion(sim.ctx);
+      return sim.ctx.liquid.acc.slice(0, 3 * sim.ctx.liquid.count);
+    };
+    const paper = blob(1, 'steele');
+    computeAdhesion(paper.ctx);
+    const full = paper.ctx.liquid.acc.slice(0, 3 * paper.ctx.liquid.count);
+    // Within the band (a deficit of 0.45 face rows) "band" takes none, "linear" 0.45 of the force.
+    const inBand = 1 - 0.45 * face;
+    expect(acc(inBand, 'band').every((a) => a === 0)).toBe(true);
+    // (ρ̂ is stored in single precision: the share to 1e-6 of the largest force.)
+    const big = Math.max(...full.map(Math.abs)), off = (a: Float64Array, k: number) => Math.max(...a.map((v, o) => Math.abs(v - k * full[o])));
+    expect(off(acc(inBand, 'linear'), 0.45)).toBeLessThan(1e-6 * big);
+    // Three quarters of a face row's deficit: "band" half the force; a face row's: both in full.
+    expect(off(acc(1 - 0.75 * face, 'band'), 0.5)).toBeLessThan(1e-6 * big);
+    expect(acc(1 - face, 'band')).toEqual(full);
+    // "every-pair": the paper's at any density.
+    expect(acc(1, 'every-pair')).toEqual(full);
   });
 
   it('viscosity conserves momentum to round-off and reduces kinetic energy', () => {
