@@ -124,7 +124,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU adhesion between liquid pa
     // both engines; without cohesion they stay), while its radius of gyration can fall only towards
     // a sphere's of the same volume, 11.54 mm (0.29 mm under the cube's). Cohesion's share
     // (cohesionShare "band", the default) leaves the bulk's pairs out, so frame 1 draws in 0.07–0.08 mm
-    // (the paper's every pair, squeezing the bulk as well, 0.31 mm: below the sphere's).
+    // (the paper's every pair, squeezing the bulk as well, 0.32 mm: past the sphere's).
     const drawn = (t: typeof gpuTrack) => start.rg - t[0].rg;
     expect(drawn(cpuTrack)).toBeGreaterThan(0.00005);
     expect(Math.abs(drawn(gpuTrack) - drawn(cpuTrack))).toBeLessThan(0.3 * drawn(cpuTrack));
