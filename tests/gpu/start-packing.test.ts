@@ -53,8 +53,10 @@ describe('the WebGPU parameters block carries the start\'s clearances', () => {
       expect(f[CLAMP_PARAMS + 4 + k]).toBeCloseTo(ctx.wallClearance[2 * k + 1], 9);
     }
     expect(f[CLAMP_PARAMS + 3]).toBeCloseTo(ctx.restSpacing, 9);
-    // Cohesion's scale (adhesion.ts) in the last word: 1 / a flat face's deficit, 0.150 at h = 4r.
-    expect(f[CLAMP_PARAMS + 7]).toBeCloseTo(1 / 0.1497, 2);
+    // Cohesion's share (adhesion-tables.ts cohesionShare, "band" the default): its scale in the last
+    // word, 2 / a flat face's deficit (0.150 at h = 4r), its offset 1 in the domain's lower corner's fourth (f[23]).
+    expect(f[CLAMP_PARAMS + 7]).toBeCloseTo(2 / 0.1497, 2);
+    expect(f[23]).toBe(1);
     cpu.dispose();
   });
 });
