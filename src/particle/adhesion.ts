@@ -50,7 +50,6 @@ import { boxDistance2 } from './neighbours.ts';
 import { adhesionTables } from './adhesion-tables.ts';
 import { objectAdhesion } from './object-adhesion.ts';
 import { teamWork } from './work.ts';
-const PAIR = globalThis.process?.env?.POOL11_MIN ? Math.min : Math.max;
 
 /**
  * Adhesion accelerations (L.acc), Σk (L.scalar), ctx.cells.pairs and ctx.contacts for the sorted
@@ -219,7 +218,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? PAIR(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
           if (A === 0 || wc === 0) continue;
           // Equal masses: the same share at both ends, one division.
           const fi = (A * wc * shareIU) / d, fj = shareIU === shareJU ? fi : (A * wc * shareJU) / d;
@@ -260,7 +259,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? PAIR(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
           if (A === 0 || wc === 0) continue;
           const shI = f[shareOff + e], shJ = f[shareJOff + e];
           const fi = (A * wc * shI) / d, fj = shI === shJ ? fi : (A * wc * shJ) / d;
