@@ -8,7 +8,9 @@
  * and opposite momenta and the total is kept to round-off. Each slot gathers its own sum (no
  * atomics: the pair is visited from both ends), into keep[2n + a], which the accelerate kernel
  * (step-wgsl.ts) adds to gravity. The same loop sums the exchange's weights Σk, as adhesion.ts's
- * does, so the pairs are visited once.
+ * does, so the pairs are visited once. With particle.cohesionShare other than "every-pair" (densitySolver
+ * "pbf") each pair's force is weighted by the larger of its two particles' exposures (adhesion.ts;
+ * liquids-wgsl.ts exposure, which the density correction's end writes: step-wgsl.ts densityEnd).
  *
  * The functions ride in the parameters block: the liquid pairs' distinct functions one after
  * another in a pool (wgsl.ts Params adhX / adhY, at most ADHESION_BREAKPOINTS in all; adhN their
