@@ -8,7 +8,9 @@
  * and opposite momenta and the total is kept to round-off. Each slot gathers its own sum (no
  * atomics: the pair is visited from both ends), into keep[2n + a], which the accelerate kernel
  * (step-wgsl.ts) adds to gravity. The same loop sums the exchange's weights Σk, as adhesion.ts's
- * does, so the pairs are visited once.
+ * does, so the pairs are visited once. With particle.cohesionShare other than "every-pair" (densitySolver
+ * "pbf") each pair's force is weighted by the larger of its two particles' exposures (adhesion.ts;
+ * liquids-wgsl.ts exposure, which the density correction's end writes: step-wgsl.ts densityEnd).
  *
  * The functions ride in the parameters block: the liquid pairs' distinct functions one after
  * another in a pool (wgsl.ts Params adhX / adhY, at most ADHESION_BREAKPOINTS in all; adhN their
@@ -47,6 +49,8 @@ fn adhesionAt(dr: f32, o: u32, n: u32) -> f32 {
   let inv2 = 1.0 / hv2;
   let hasAdh = P.adhN > 0u;
   let la = liquidOf(a);
+  let ea = exposure(a);
+  let cshare = P.clamp[1].w > 0.0;
   var acc = vec3<f32>(0.0);
   var sum = 0.0;
   ${around('max(P.hv, select(0.0, P.adhSupp, hasAdh))', `
@@ -55,7 +59,7 @@ fn adhesionAt(dr: f32, o: u32, n: u32) -> f32 {
       // The pair's entry of the matrix (liquids-wgsl.ts): its function in the pool, support and a's share.
       let e = pairOf(la, liquidOf(b));
       let n = u32(e.y);
-      if (n > 0u && d2 < e.z * e.z) { let d = sqrt(d2); if (d > 0.0) { acc += (e.w * adhesionAt(d * P.invR, u32(e.x), n) / d) * rv; } }
+      if (n > 0u && d2 < e.z * e.z) { let d = sqrt(d2); if (d > 0.0) { acc += (select(1.0, max(ea, exposure(b)), cshare) * e.w * adhesionAt(d * P.invR, u32(e.x), n) / d) * rv; } }
     }`)}
   keep[2u * P.n + a] = vec4<f32>(acc + objectAdhesion(a), 0.0);
   let fa = freeAdhesion(a);

@@ -45,10 +45,13 @@ fn liquidOf(a: u32) -> u32 { return u32(pos[a].w) >> 2u; }
 fn isSurface(a: u32) -> bool { return (u32(pos[a].w) & 1u) != 0u; }
 // Flagged near a body at the sub-timestep's start (boundaries.ts markNearObjects; guard-wgsl.ts markNear).
 fn isNear(a: u32) -> bool { return (u32(pos[a].w) & 2u) != 0u; }
-// pos.w of slot a with its surface flag set to s (its liquid and near flag kept).
-fn withSurface(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~1u) | select(0u, 1u, s)); }
-// pos.w of slot a with its near flag set to s (its liquid and surface flag kept).
-fn withNear(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~2u) | select(0u, 2u, s)); }
+// pos.w of slot a with its surface flag set to s (its liquid, near flag and exposure kept).
+fn withSurface(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~1u) | select(0u, 1u, s)) + fract(pos[a].w); }
+// pos.w of slot a with its near flag set to s (its liquid, surface flag and exposure kept).
+fn withNear(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~2u) | select(0u, 2u, s)) + fract(pos[a].w); }
+// Cohesion's share e of slot a (src/particle/adhesion.ts), kept as e/2 in pos.w's fraction by the
+// density correction's end (step-wgsl.ts densityEnd); 0 for a particle not yet measured.
+fn exposure(a: u32) -> f32 { return min(1.0, 2.0 * fract(pos[a].w)); }
 fn invMassOf(l: u32) -> f32 { return P.liq[l].x; }
 fn rhoRatioOf(l: u32) -> f32 { return P.liq[l].y; }
 fn pairOf(la: u32, lb: u32) -> vec4<f32> { return P.pair[la * ${MAX_LIQUIDS}u + lb]; }

@@ -39,10 +39,17 @@ export function liquidW(l: number): number {
   return 4 * l;
 }
 
-/** pos.w of the first n particles of `materials` (LiquidParticles.material). */
-export function seedW(scene: Scene, materials: ArrayLike<number>, n: number): Float32Array {
+/**
+ * pos.w of the first n particles of `materials` (LiquidParticles.material), with cohesion's share
+ * from `density` (LiquidParticles.density; adhesion-tables.ts cohesionShare, scale 0: none) as half its
+ * fraction (liquids-wgsl.ts exposure).
+ */
+export function seedW(scene: Scene, materials: ArrayLike<number>, n: number, density?: ArrayLike<number>, cohesion = { scale: 0, offset: 0 }): Float32Array {
   const index = liquidIndex(scene), w = new Float32Array(n);
-  for (let i = 0; i < n; i++) w[i] = liquidW(index[materials[i]]);
+  for (let i = 0; i < n; i++) {
+    const e = density && cohesion.scale > 0 ? Math.min(1, Math.max(0, (1 - density[i]) * cohesion.scale - cohesion.offset)) : 0;
+    w[i] = liquidW(index[materials[i]]) + 0.5 * e;
+  }
   return w;
 }
 

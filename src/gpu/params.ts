@@ -43,6 +43,8 @@ export interface StepConstants {
    */
   clearance: ArrayLike<number>;
   restSpacing: number;
+  /** Cohesion's share (adhesion-tables.ts cohesionShare: e = clamp((1 − ρ̂) scale − offset, 0, 1); scale 0: every pair in full). */
+  cohesion: { scale: number; offset: number };
 }
 
 /** The parameters that stay for the run (the rest change a sub-timestep: writeStepParams). */
@@ -75,6 +77,9 @@ export function writeConstants(data: ArrayBuffer, s: Scene, c: StepConstants): v
   // The walls' clamp (wgsl.ts wallClamp) and the filter's spacing (pressure-filter-wgsl.ts filterCount).
   for (let k = 0; k < 3; k++) { f[CLAMP_PARAMS + k] = c.clearance[2 * k]; f[CLAMP_PARAMS + 4 + k] = c.clearance[2 * k + 1]; }
   f[CLAMP_PARAMS + 3] = c.restSpacing;
+  f[CLAMP_PARAMS + 7] = c.cohesion.scale;
+  // The domain's lower corner's free fourth word (Params.lo.w): cohesion's offset (step-wgsl.ts densityEnd).
+  f[23] = c.cohesion.offset;
 }
 
 /**

@@ -49,6 +49,7 @@ import type { Scene } from '../scene/scene.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { exchangePerStep } from '../particle/calibration.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
+import { cohesionShare } from '../particle/adhesion-tables.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
@@ -156,7 +157,7 @@ export class GpuParticleSimulation {
     const W = objects.wide;
     this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
     // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
-    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n));
+    this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n, L.density, cohesionShare(scene.particle, this.r, ctx.densityH)));
     if (objects.count > 0) {
       const cat = <T extends Float32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, b: T): T => { const c = new (a.constructor as new (k: number) => T)(a.length + b.length); c.set(a); c.set(b, a.length); return c; };
       this.grid.uploadStatic(cat(objects.pos4, W.pos4), cat(objects.normal4, new Float32Array(W.pos4.length)), cat(objects.starts, W.starts));
@@ -182,7 +183,7 @@ export class GpuParticleSimulation {
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = storageBuffer(device, 16, 'stats');
-    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing });
+    writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing, cohesion: cohesionShare(scene.particle, this.r, ctx.densityH) });
     writeLiquids(this.paramData, ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
     this.filter = new LiquidFilter(scene, this.r, this.paramData);

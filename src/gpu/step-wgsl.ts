@@ -190,7 +190,11 @@ const KERNELS = /* wgsl */ `
 // The passes' displacement as velocity, less what the walls undid and never toward them (pbf.ts finish).
 @compute @workgroup_size(${WORKGROUP}) fn densityEnd(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
-  if (a >= P.n || atomicLoad(&stats[3]) == 0u) { return; }
+  if (a >= P.n) { return; }
+  // Cohesion's share from the last density measure, e = clamp((1 − ρ̂) scale − offset, 0, 1), the scale in
+  // clamp[1].w, the offset in lo.w (adhesion-tables.ts cohesionShare; liquids-wgsl.ts exposure).
+  if (P.clamp[1].w > 0.0) { pos[a].w = floor(pos[a].w) + 0.5 * clamp((1.0 - sc[a].x) * P.clamp[1].w - P.lo.w, 0.0, 1.0); }
+  if (atomicLoad(&stats[3]) == 0u) { return; }
   let fx = keep[2u * a + 1u].xyz;
   var u = (pos[a].xyz - keep[2u * a].xyz - fx) / P.dt;
   let f2 = dot(fx, fx);

@@ -85,6 +85,21 @@ export function cubicSplineSlope(q: number): number {
   return -6 * s * s;
 }
 
+/**
+ * 1 − ρ̂ of the outer row of a flat face of a cubic lattice of the given spacing: the share of
+ * latticeCubicSum that lies in the rows beyond the face (0.150 at h = 2 spacings).
+ */
+export function latticeFaceDeficit(spacing: number, h: number): number {
+  const m = Math.ceil(h / spacing);
+  let beyond = 0;
+  for (let i = -m; i <= m; i++) {
+    for (let j = 1; j <= m; j++) {
+      for (let k = -m; k <= m; k++) beyond += cubicSpline((spacing * Math.hypot(i, j, k)) / h);
+    }
+  }
+  return beyond / latticeCubicSum(spacing, h);
+}
+
 /** Σ cubicSpline(d/h) over a cubic lattice of the given spacing, the particle itself included (its rest number density). */
 export function latticeCubicSum(spacing: number, h: number): number {
   const m = Math.ceil(h / spacing);

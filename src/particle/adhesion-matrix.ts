@@ -11,7 +11,9 @@
  *
  * Why weak cohesion: with this shape the 12 edge and 8 corner neighbours of the rest lattice sit in
  * the attractive well, so any strength squeezes the bulk and density correction must push back
- * every sub-timestep (honey drop: 0.1 passes per sub-timestep at strength 0, 3.8 at 1, 9 at 3).
+ * every sub-timestep (honey drop: 0.1 passes per sub-timestep at strength 0, 3.8 at 1, 9 at 3:
+ * measured with the paper's form, before the liquid pairs took cohesion by their exposure; with
+ * densitySolver "pbf" two particles the liquid surrounds now take none, adhesion.ts).
  */
 import type { Adhesion, SceneData } from '../scene/schema.ts';
 import { piecewise, type PiecewiseLinear } from '../math/piecewise.ts';

@@ -7,6 +7,28 @@
  * piecewise-linear functions (adhesion-matrix.ts). Refreshed every sub-timestep (size² entries).
  */
 import { CONTACT_REACH, type StepContext } from './context.ts';
+import { latticeFaceDeficit } from '../math/kernels.ts';
+
+/**
+ * Cohesion's share of a liquid pair as a particle's exposure e = clamp((1 − ρ̂) · scale − offset, 0, 1)
+ * (adhesion.ts), from particle.cohesionShare with densitySolver "pbf", whose densities
+ * (LiquidParticles.density) it reads; δ_face the density deficit of a flat face's outer row
+ * (math/kernels.ts latticeFaceDeficit over the rest lattice 2r and the density support h):
+ * "band" none up to δ_face/2, rising to full at δ_face (scale 2/δ_face, offset 1); "linear" from
+ * none at the rest density to full at δ_face (1/δ_face, 0); "every-pair", or "steele": scale 0,
+ * every pair in full (the paper's form).
+ */
+export function cohesionShare(particle: { densitySolver: string; cohesionShare: string }, r: number, h: number): { scale: number; offset: number } {
+  if (particle.densitySolver !== 'pbf' || particle.cohesionShare === 'every-pair') return { scale: 0, offset: 0 };
+  const key = `${r}/${h}`;
+  let face = faceCache.get(key);
+  if (face === undefined) faceCache.set(key, (face = latticeFaceDeficit(2 * r, h)));
+  const band = particle.cohesionShare === 'band' ? COHESION_BAND : 0;
+  return { scale: 1 / ((1 - band) * face), offset: band / (1 - band) };
+}
+/** "band": the share of a face row's deficit below which a pair takes no cohesion. */
+export const COHESION_BAND = 0.5;
+const faceCache = new Map<string, number>();
 
 export class AdhesionTables {
   f64: Float64Array = new Float64Array(0);
@@ -27,6 +49,12 @@ export class AdhesionTables {
    * or liquids alike in mass, kernel and matrix row), else −1: the pair loop then reads no material.
    */
   uniform = -1;
+  /**
+   * Cohesion's share of a liquid pair (cohesionShare): e = clamp((1 − ρ̂) · cohesion −
+   * cohesionOffset, 0, 1) (adhesion.ts); cohesion 0: every pair in full.
+   */
+  cohesion = 0;
+  cohesionOffset = 0;
 
   fill(ctx: StepContext): void {
     const M = ctx.adhesion, msize = M.size, nm2 = msize * msize, nx = M.xs.length;
@@ -56,6 +84,9 @@ export class AdhesionTables {
     this.pairReach2 = this.reach2 * (1 + 1e-12);
     this.contactReach2 = (CONTACT_REACH * r) ** 2;
     this.uniform = uniformEntry(f, t, msize, ctx.isLiquid);
+    const share = cohesionShare(ctx.scene.particle, r, ctx.densityH);
+    this.cohesion = share.scale;
+    this.cohesionOffset = share.offset;
   }
 }
 

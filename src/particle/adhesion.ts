@@ -14,6 +14,29 @@
  * i gets −A m̄/mᵢ, j gets +A m̄/mⱼ, so Σ m a = 0 to round-off. Object particles are immovable:
  * the liquid particle receives A in full.
  *
+ * Cohesion's share (densitySolver "pbf", particle.cohesionShare): a liquid pair takes A times
+ * w_ij = max(e_i, e_j), e the particle's exposure from its density deficit 1 − ρ̂ (ρ̂ its density
+ * over the rest density after the last density correction, LiquidParticles.density: the cubic
+ * spline with the walls' mirror images and the bodies' boundary volumes, pbf.ts) against δ_face =
+ * 0.150, the deficit of a flat face's outer row on the rest lattice (math/kernels.ts
+ * latticeFaceDeficit): "band" e = clamp(2 (1 − ρ̂)/δ_face − 1, 0, 1), none until a particle is half
+ * as exposed as that row, so that the bulk's deficits of a percent or two (PBF leaves ρ̂ ≤ 1 where
+ * nothing presses) take none; "linear" e = clamp((1 − ρ̂)/δ_face, 0, 1); "every-pair" the paper's
+ * form (adhesion-tables.ts cohesionShare). A pair with a particle at least as exposed
+ * as a free surface's outer row takes the matrix's force in full; two particles the liquid
+ * surrounds (a still pool's bulk, a row along a closed wall) take none. In the bulk a cohesive pair
+ * force only adds a uniform tension that an incompressible pressure takes up (the van der Waals
+ * picture: cohesion shows only where the surface leaves it unbalanced, which is what surface
+ * tension models such as Akinci et al. 2013 weight up with 2ρ0/(ρ_i + ρ_j)); what it does leave is
+ * a particle-scale stiffness: on a lattice the Lennard-Jones shape's attractive tail (2.5–4 radii,
+ * where the attraction falls with distance) softens the diagonal pairs, and the shear the density
+ * solve does not see goes unstable. A 10 × 20 cm water pool at 4 mm grew particle-scale motion from
+ * 0.4 to 3 mm/s over 1–2 s and rearranged at 2.7 s (RMS 0.011 √(g h) over 1–4 s; 0.0010 with the
+ * share, as with no cohesion at all: docs/decisions.md "Cohesion in the bulk"). A fresh run's
+ * particles read ρ̂ = 1 until their first density correction, so the first sub-timestep has no
+ * liquid cohesion. "steele" (its own ramp density) keeps the paper's form: every pair in full.
+ * w_ij is symmetric, so momentum is kept as before.
+ *
  * The liquid pairs are one job over runs of cells: both ends of a pair are summed (the other end
  * may belong to another thread's run), so each thread sums into arrays of its own, added up after
  * (src/parallel/run-job.ts); the lists come out as on one thread. The loop's form, and the forms
@@ -51,9 +74,9 @@ export function computeAdhesion(ctx: StepContext): void {
   pairs.reset(n);
   contacts.reset(n);
   const tables = adhesionTables(ctx);
-  a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material;
+  a.acc = L.acc; a.sumK = L.scalar; a.pos = L.pos; a.mat = L.material; a.dens = L.density;
   a.start = g.start; a.count = g.count; a.first = c.first; a.cells = c.cells; a.box = c.box; a.tf = tables.f64; a.ti = tables.i32;
-  s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
+  s.cohesion = tables.cohesion; s.cohesionOffset = tables.cohesionOffset; s.size = tables.size; s.invR = tables.invR; s.reach2 = tables.reach2; s.pairReach2 = tables.pairReach2;
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
@@ -75,8 +98,8 @@ const NO_BOX = new Float64Array(0);
 export const adhesionJob = defineJob({
   name: 'adhesion',
   arrays: { acc: 'f64', sumK: 'f64' },
-  inputs: { pos: 'f64', mat: 'u16', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
-  scalars: ['size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
+  inputs: { pos: 'f64', mat: 'u16', dens: 'f32', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
+  scalars: ['cohesion', 'cohesionOffset', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
   split: 'cells',
   cellCounts: 'count',
   sums: { acc: 3, sumK: 1 },
@@ -109,8 +132,8 @@ export function liquidPairRange(
   a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array | Uint16Array>, contacts: ListSink<Int32Array | Uint16Array>,
   scratch: { within: Int32Array },
 ): void {
-  const { acc, sumK, pos, mat, start, count: cnt, first, cells, box, tf: f, ti } = a;
-  const msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
+  const { acc, sumK, pos, mat, dens, start, count: cnt, first, cells, box, tf: f, ti } = a;
+  const cohesion = s.cohesion, cOff = s.cohesionOffset, msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
   const reach2 = s.reach2, pairReach2 = s.pairReach2, contactReach2 = s.contactReach2;
   const shareOff = nm2, shareJOff = 2 * nm2, invHOff = 3 * nm2, xsOff = 4 * nm2, ysOff = 4 * nm2 + (f.length - 4 * nm2) / 2;
   // The shared entry's numbers, in locals (read instead of the tables when `uniform`).
@@ -141,6 +164,7 @@ export function liquidPairRange(
       const p0 = plen;
       pstart[i] = p0;
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * msize;
+      const ei = cohesion > 0 ? Math.min(1, Math.max(0, (1 - dens[i]) * cohesion - cOff)) : 1;
       // 1: the pairs within reach (pairReach2), in cell order.
       for (let q = q0; q < q1; q++) {
         const c2 = cells[q];
@@ -194,9 +218,10 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          if (A === 0) continue;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          if (A === 0 || wc === 0) continue;
           // Equal masses: the same share at both ends, one division.
-          const fi = (A * shareIU) / d, fj = shareIU === shareJU ? fi : (A * shareJU) / d;
+          const fi = (A * wc * shareIU) / d, fj = shareIU === shareJU ? fi : (A * wc * shareJU) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
           acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }
@@ -234,9 +259,10 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          if (A === 0) continue;
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          if (A === 0 || wc === 0) continue;
           const shI = f[shareOff + e], shJ = f[shareJOff + e];
-          const fi = (A * shI) / d, fj = shI === shJ ? fi : (A * shJ) / d;
+          const fi = (A * wc * shI) / d, fj = shI === shJ ? fi : (A * wc * shJ) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
           acc[3 * j] += fj * dx; acc[3 * j + 1] += fj * dy; acc[3 * j + 2] += fj * dz;
         }

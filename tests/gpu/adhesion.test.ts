@@ -120,13 +120,21 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU adhesion between liquid pa
     const mm = (v: number) => (v * 1000).toFixed(2);
     console.log(`cohesive cube, ${n} particles: radius of gyration ${mm(start.rg)} mm, corner ${mm(start.far)} mm at frame 0; frames 1–${frames}, GPU / CPU:\n` +
       gpuTrack.map((g, f) => `  ${f + 1}: ${mm(g.rg)} / ${mm(cpuTrack[f].rg)} mm, farthest ${mm(g.far)} / ${mm(cpuTrack[f].far)} mm, mean vx ${g.p[0].toFixed(5)} / ${cpuTrack[f].p[0].toFixed(5)} m/s`).join('\n'));
-    // Measured (SwiftShader): frame 1 11.50 / 11.54 mm from 11.83; then both breathe between 11.5 and
-    // 12.4 mm, within 0.56 mm of each other (4.5 %). Without cohesion the cube does not contract.
+    // Surface tension rounds the cube: its corners are drawn in at once (17.32 → 15.4 mm by frame 1 on
+    // both engines; without cohesion they stay), while its radius of gyration can fall only towards
+    // a sphere's of the same volume, 11.54 mm (0.29 mm under the cube's). Cohesion's share
+    // (cohesionShare "band", the default) leaves the bulk's pairs out, so frame 1 draws in 0.07–0.08 mm
+    // (the paper's every pair, squeezing the bulk as well, 0.32 mm: past the sphere's).
     const drawn = (t: typeof gpuTrack) => start.rg - t[0].rg;
-    expect(drawn(cpuTrack)).toBeGreaterThan(0.0001);
+    expect(drawn(cpuTrack)).toBeGreaterThan(0.00005);
     expect(Math.abs(drawn(gpuTrack) - drawn(cpuTrack))).toBeLessThan(0.3 * drawn(cpuTrack));
+    for (const t of [gpuTrack, cpuTrack]) expect(t[0].far).toBeLessThan(0.95 * start.far);
+    // Within 2 % over frames 1–3 (measured 0.4 %). From frame 3 the cube flings particles from its
+    // corners, and the engines' particles part by millimetres whichever the rule (every pair, the
+    // linear share and the band alike: docs/decisions.md "Cohesion's share with a dead band"), so
+    // later frames are compared in momentum alone.
+    for (let f = 0; f < 3; f++) expect(Math.abs(gpuTrack[f].rg - cpuTrack[f].rg)).toBeLessThan(0.02 * cpuTrack[f].rg);
     for (let f = 0; f < frames; f++) {
-      expect(Math.abs(gpuTrack[f].rg - cpuTrack[f].rg)).toBeLessThan(0.06 * cpuTrack[f].rg);
       // Each pair's adhesion is equal and opposite: the mean velocity stays 0.05 m/s along x.
       expect(Math.hypot(gpuTrack[f].p[0] - 0.05, gpuTrack[f].p[1], gpuTrack[f].p[2])).toBeLessThan(1e-5);
     }

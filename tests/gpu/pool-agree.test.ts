@@ -1,7 +1,7 @@
 /**
  * The pressure stage and density correction on the WebGPU backend against the CPU particle engine,
  * particle by particle, on SwiftShader: a 144-particle pool on its rest lattice in a slip box (walls
- * on every side but the top: corners with three mirror images), three sub-timesteps of 1/120 s. The
+ * on every side but the top: corners with three mirror images), sub-timesteps 2–4 of 1/120 s. The
  * moves make no contact there (the lattice is at 2r), so both engines run the same method and read
  * the same to single precision. Two departures made them part by 40 % of the pool's RMS speed from
  * the first sub-timestep (docs/decisions.md, "The spinning paddle's first sub-timestep"): the GPU's
@@ -31,12 +31,17 @@ const pool: SceneInput = {
 };
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU pressure and density correction, particle by particle'), () => {
-  it('a pool on its lattice in a slip box: every particle within 1 % of the RMS speed of the CPU engine\'s over three sub-timesteps', async () => {
+  it('a pool on its lattice in a slip box: every particle within 1 % of the RMS speed of the CPU engine\'s over three sub-timesteps after the first', async () => {
     const device = await gpuDevice();
     await checked(device, async () => {
       const scene = parseScene(pool);
       const cpu = new ParticleSimulation(scene), gpu = new GpuParticleSimulation(device, scene);
-      for (let f = 1; f <= 3; f++) {
+      // The first sub-timestep has no cohesion on either engine (a fresh run's particles read the
+      // rest density until their first density correction: src/particle/adhesion.ts), and a pool on
+      // its lattice does not move in it (CPU 0.001 mm/s): it is stepped, and the next three compared.
+      cpu.stepFrame();
+      await gpu.stepFrame();
+      for (let f = 2; f <= 4; f++) {
         cpu.stepFrame();
         await gpu.stepFrame();
         const g = await gpu.read(), L = cpu.ctx.liquid, n = gpu.count;

@@ -16,6 +16,7 @@ import { parseScene } from '../../src/scene/parse.ts';
 import { poolScene } from '../particle/physics-cases.ts';
 import { CLAMP_PARAMS, PARAM_BYTES } from '../../src/gpu/wgsl.ts';
 import { writeConstants } from '../../src/gpu/params.ts';
+import { cohesionShare } from '../../src/particle/adhesion-tables.ts';
 import { GPU_SKIP, gpuFrames, releaseGpuAfterAll } from './device.ts';
 import { skipTitle } from '../skips.ts';
 
@@ -43,7 +44,7 @@ describe('the WebGPU parameters block carries the start\'s clearances', () => {
   it('each face\'s clearance and the closest rest spacing as the CPU engine has them (the floor 0.92 r, the spacing 0.92 · 2r)', () => {
     const cpu = new ParticleSimulation(parseScene(input)), ctx = cpu.ctx;
     const data = new ArrayBuffer(PARAM_BYTES), f = new Float32Array(data);
-    writeConstants(data, cpu.scene, { r: R, h: ctx.densityH, hv: R, cell: ctx.reach, count: 1, table: 1, capacity: 1, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing });
+    writeConstants(data, cpu.scene, { r: R, h: ctx.densityH, hv: R, cell: ctx.reach, count: 1, table: 1, capacity: 1, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing, cohesion: cohesionShare(cpu.scene.particle, R, ctx.densityH) });
     // The fitted start (start-packing.ts): the rows drawn together, so the floor is nearer than r.
     expect(ctx.wallClearance[2]).toBeLessThan(0.95 * R);
     expect(ctx.restSpacing).toBeLessThan(0.95 * 2 * R);
@@ -52,6 +53,10 @@ describe('the WebGPU parameters block carries the start\'s clearances', () => {
       expect(f[CLAMP_PARAMS + 4 + k]).toBeCloseTo(ctx.wallClearance[2 * k + 1], 9);
     }
     expect(f[CLAMP_PARAMS + 3]).toBeCloseTo(ctx.restSpacing, 9);
+    // Cohesion's share (adhesion-tables.ts cohesionShare, "band" the default): its scale in the last
+    // word, 2 / a flat face's deficit (0.150 at h = 4r), its offset 1 in the domain's lower corner's fourth (f[23]).
+    expect(f[CLAMP_PARAMS + 7]).toBeCloseTo(2 / 0.1497, 2);
+    expect(f[23]).toBe(1);
     cpu.dispose();
   });
 });

@@ -61,9 +61,13 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     expect(rms).toBeLessThan(0.01);
   });
 
-  it('jitters a pool at the default cohesion as the CPU engine does: RMS speed within 2× of the CPU\'s, centre of mass within 0.5 %', async () => {
-    // The cohesion squeezes the lattice (adhesion-matrix.ts): the CPU engine's pool jitters at
-    // 0.02–0.04 √(g d) over frames 1–8 (0.026 at frame 6), the GPU's at 0.029 at frame 6.
+  it('jitters a pool at the default cohesion as the CPU engine does: RMS speed within 2× of the CPU\'s, centre of mass within 1 % and within 0.1 % of the CPU\'s', async () => {
+    // The default cohesion makes this 4-layer pool jitter at 0.02–0.04 √(g d) over frames 1–10 on the
+    // CPU engine whichever cohesionShare (every pair: 0.027–0.044; "band", the default, 0.018–0.038;
+    // 0.0174 / 0.0181 GPU / CPU at frame 6). With the share its free surface's rows take cohesion and
+    // the rows under them less, and the pool stands 0.02–0.09 mm (up to 0.54 % of its depth) above
+    // its lattice's centre of mass over frames 2–10 (every pair: within 0.2 %), on both engines alike
+    // (8.08 / 8.08 mm at frame 6): docs/decisions.md "Cohesion's share with a dead band".
     const gpu = await run(pool(true), 6);
     const cpu = new ParticleSimulation(parseScene(pool(true)));
     for (let f = 0; f < 6; f++) cpu.stepFrame();
@@ -72,7 +76,8 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU particle step'), () => {
     console.log(`pool at the default cohesion, frame 6: RMS speed ${g.rms.toFixed(4)} / ${c.rms.toFixed(4)} √(g d), centre of mass ${(g.cy * 1000).toFixed(2)} / ${(c.cy * 1000).toFixed(2)} mm (GPU / CPU)`);
     expect(g.rms).toBeLessThan(2 * c.rms);
     expect(g.rms).toBeGreaterThan(0.5 * c.rms);
-    expect(Math.abs(g.cy - depth / 2)).toBeLessThan(0.005 * depth);
+    expect(Math.abs(g.cy - depth / 2)).toBeLessThan(0.01 * depth);
+    expect(Math.abs(g.cy - c.cy)).toBeLessThan(0.001 * depth);
   });
 
   it('runs a dam-break front at the default cohesion as the CPU engine does', async () => {

@@ -94,18 +94,24 @@ function layered(): SceneInput {
 const rmsOf = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0) / v.length);
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU water at rest (the position shift and the particle-scale filter)'), () => {
-  it('a 4 × 3.2 cm water pool rests as on the CPU engine: RMS ≤ 0.005 √(g h) over frames 4–5, no frame from the second over 0.008', async () => {
+  it('a 4 × 3.2 cm water pool rests as on the CPU engine: RMS ≤ 0.006 √(g h) over frames 4–5, no frame from the second over 0.010', async () => {
     const { gpu, cpu } = await both(pool(0.032), 0.032, 5, 'water pool 4 × 3.2 cm');
-    expect(rmsOf(gpu.slice(3))).toBeLessThan(0.005);
-    // The first frame settles the lattice (CPU 0.014, GPU 0.016); from the second on, every frame.
-    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.008);
+    // Four layers: with cohesion's share (cohesionShare "band", the default) the free surface's rows
+    // take cohesion from their first density measure on and the rows under them none, and this pool
+    // settles more slowly than with every pair (CPU: 0.0097 at frame 2, 0.0048–0.0059 over frames
+    // 3–21, 0.0018 by frame 30; every pair 0.0051, then 0.0010–0.0033 over frames 3–21, 0.0039 at
+    // frame 30), the GPU the same to four digits: the bounds were 0.005 and 0.008 with every pair
+    // (docs/decisions.md "Cohesion's share with a dead band").
+    expect(rmsOf(gpu.slice(3))).toBeLessThan(0.006);
+    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.010);
     // And within 2× the CPU's, plus 0.001 (single precision, and the GPU's neighbour sums in bucket order).
     expect(rmsOf(gpu.slice(3))).toBeLessThan(2 * rmsOf(cpu.slice(3)) + 0.001);
   });
 
   it('two liquids, each filtered with its own strength and mass share: the layered pool rests as on the CPU engine, frames 4–5 within 2× its RMS + 0.001', async () => {
     const { gpu, cpu } = await both(layered(), 0.032, 5, 'syrup under water 4 × 3.2 cm');
-    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.008);
+    // As the water pool above (0.0090 at frame 2 on both engines with the band).
+    expect(Math.max(...gpu.slice(1))).toBeLessThan(0.010);
     expect(rmsOf(gpu.slice(3))).toBeLessThan(2 * rmsOf(cpu.slice(3)) + 0.001);
   });
 

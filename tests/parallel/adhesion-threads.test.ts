@@ -41,6 +41,8 @@ function adhesionComputed(workers: number): ParticleSimulation {
   const sim: ParticleSimulation = threadedSim(SCENE, workers);
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
+  // Densities from exposed to interior, so that the liquid pairs take every share of cohesion (adhesion.ts).
+  for (let i = 0; i < L.count; i++) L.density[i] = 0.8 + 0.25 * rnd();
   ctx.rebuildObjectCells();
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
@@ -100,6 +102,8 @@ describe('adhesion on two threads, liquid alone', () => {
     const sim = threadedSim({ ...SCENE, bodies: [SCENE.bodies![0]] }, 2);
     const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(11);
     for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.8 * ctx.r;
+    // Densities from exposed to interior: every share of cohesion (adhesion.ts), each pair's symmetric.
+    for (let i = 0; i < L.count; i++) L.density[i] = 0.8 + 0.25 * rnd();
     ctx.cells.buildSorted(L);
     computeAdhesion(ctx);
     const sum = [0, 0, 0];

@@ -37,6 +37,8 @@ function run(workers: number) {
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(5);
   // Squeeze the block by 8 % and jitter it: density correction has work to do.
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] = 0.92 * L.pos[o] + (rnd() - 0.5) * 0.6 * ctx.r;
+  // Densities from exposed to interior, so that the liquid pairs take cohesion (adhesion.ts: none between two at the rest density).
+  for (let i = 0; i < L.count; i++) L.density[i] = 0.8 + 0.25 * rnd();
   ctx.rebuildObjectCells();
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);

@@ -7,10 +7,15 @@ import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyViscosity } from '../../src/particle/viscosity.ts';
 import { buildAdhesionMatrix, namedAdhesion, LJ_REPULSION_CAP } from '../../src/particle/adhesion-matrix.ts';
 import { parseScene } from '../../src/index.ts';
+import { latticeFaceDeficit } from '../../src/math/kernels.ts';
 import { lcg, liquid, particleSim } from './helpers.ts';
 
-/** A jittered blob of two liquids with different densities and random velocities. */
-function blob() {
+/**
+ * A jittered blob of two liquids with different densities and random velocities, its densities
+ * ρ̂ drawn from 0.8 to 1.05 (the cohesion share adhesion.ts gives a pair: exposed, partly exposed
+ * and interior particles), or all `dens` where given.
+ */
+function blob(dens?: number, densitySolver: 'pbf' | 'steele' = 'pbf', cohesionShare?: 'band' | 'linear' | 'every-pair') {
   const sim = particleSim({
     gravity: [0, 0, 0],
     materials: { a: liquid(3), b: { ...liquid(8), density: 1600 } },
@@ -23,13 +28,14 @@ function blob() {
       { material: 'a', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.03 } },
       { material: 'b', shape: { type: 'sphere', center: [0.05, 0, 0], radius: 0.025 } },
     ],
-    particle: { radius: 0.003 },
+    particle: { radius: 0.003, densitySolver, ...(cohesionShare ? { cohesionShare } : {}) },
   });
   const L = sim.ctx.liquid, rnd = lcg(7);
   for (let o = 0; o < 3 * L.count; o++) {
     L.pos[o] += (rnd() - 0.5) * 0.002;
     L.vel[o] = (rnd() - 0.5) * 0.4;
   }
+  for (let i = 0; i < L.count; i++) L.density[i] = dens ?? 0.8 + 0.25 * rnd();
   sim.ctx.cells.buildSorted(L);
   return sim;
 }
@@ -77,6 +83,44 @@ describe('particle pair forces', () => {
     const [px, py, pz, scale] = momentum(sim, true);
     expect(scale).toBeGreaterThan(0);
     for (const p of [px, py, pz]) expect(Math.abs(p)).toBeLessThan(1e-12 * scale);
+  });
+
+  it('cohesion between liquid particles: none between two at the rest density, the paper\'s in full where one is as exposed as a flat face\'s outer row', () => {
+    // The outer row of a flat face of the rest lattice (spacing 2r, cubic spline over 4r) reads ρ̂ 0.850.
+    expect(latticeFaceDeficit(2, 4)).toBeCloseTo(0.1497, 4);
+    const interior = blob(1);
+    computeAdhesion(interior.ctx);
+    expect(interior.ctx.liquid.acc.subarray(0, 3 * interior.ctx.liquid.count).every((a) => a === 0)).toBe(true);
+    // Every particle exposed: the same accelerations, bit for bit, as the paper's form ("steele", no share).
+    const exposed = blob(0.8), paper = blob(0.8, 'steele');
+    computeAdhesion(exposed.ctx);
+    computeAdhesion(paper.ctx);
+    const n = exposed.ctx.liquid.count;
+    expect(momentum(exposed, true)[3]).toBeGreaterThan(0);
+    expect(exposed.ctx.liquid.acc.subarray(0, 3 * n)).toEqual(paper.ctx.liquid.acc.subarray(0, 3 * n));
+  });
+
+  it('cohesion\'s share by rule: "band" none below half a face row\'s deficit, "linear" in proportion, "every-pair" the paper\'s', () => {
+    const face = latticeFaceDeficit(2, 4);
+    const acc = (dens: number, rule: 'band' | 'linear' | 'every-pair') => {
+      const sim = blob(dens, 'pbf', rule);
+      computeAdhesion(sim.ctx);
+      return sim.ctx.liquid.acc.slice(0, 3 * sim.ctx.liquid.count);
+    };
+    const paper = blob(1, 'steele');
+    computeAdhesion(paper.ctx);
+    const full = paper.ctx.liquid.acc.slice(0, 3 * paper.ctx.liquid.count);
+    // Within the band (a deficit of 0.45 face rows) "band" takes none, "linear" 0.45 of the force.
+    const inBand = 1 - 0.45 * face;
+    expect(acc(inBand, 'band').every((a) => a === 0)).toBe(true);
+    // (ρ̂ is stored in single precision: the share to 1e-6 of the largest force.)
+    const big = Math.max(...full.map(Math.abs)), off = (a: Float64Array, k: number) => Math.max(...a.map((v, o) => Math.abs(v - k * full[o])));
+    expect(off(acc(inBand, 'linear'), 0.45)).toBeLessThan(1e-6 * big);
+    // Three quarters of a face row's deficit: "band" half the force; a face row's: both in full.
+    expect(off(acc(1 - 0.75 * face, 'band'), 0.5)).toBeLessThan(1e-6 * big);
+    expect(acc(1 - face, 'band')).toEqual(full);
+    // "every-pair": the paper's at any density.
+    expect(acc(1, 'every-pair')).toEqual(full);
   });
 
   it('viscosity conserves momentum to round-off and reduces kinetic energy', () => {

@@ -95,6 +95,8 @@ function oneLiquidBlob() {
   });
   const ctx = sim.ctx, L = ctx.liquid, rnd = lcg(23);
   for (let o = 0; o < 3 * L.count; o++) L.pos[o] += (rnd() - 0.5) * 0.015;
+  // Densities from exposed to interior, so that the pairs take every cohesion share (adhesion.ts).
+  for (let i = 0; i < L.count; i++) L.density[i] = 0.8 + 0.25 * rnd();
   ctx.rebuildObjectCells();
   ctx.cells.buildSorted(L);
   ctx.cells.updateBoxes(L.pos);
@@ -108,8 +110,8 @@ function runLoop(ctx: StepContext, general: boolean) {
   const acc = new Float64Array(3 * n), sumK = new Float64Array(n), pairs = new NeighbourList(), contacts = new NeighbourList();
   pairs.reset(n);
   contacts.reset(n);
-  const a = { acc, sumK, pos: L.pos, mat: L.material, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
-  const s = { size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
+  const a = { acc, sumK, pos: L.pos, mat: L.material, dens: L.density, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
+  const s = { cohesion: T.cohesion, cohesionOffset: T.cohesionOffset, size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
   liquidPairRange(a, s, 0, g.cellCount, pairs, contacts, { within: new Int32Array(16) });
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
