@@ -70,6 +70,8 @@ import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
 import { GpuFreeBodies } from './free-bodies.ts';
+import { FRICTION_COUNT, GpuWallHold } from './hold.ts';
+import { NONE } from './hold-wgsl.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -110,6 +112,7 @@ export class GpuParticleSimulation {
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
+  /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ private readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
@@ -151,6 +154,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
+    this.hold = GpuWallHold.of(device, scene, this.capacity);
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
@@ -272,6 +276,7 @@ export class GpuParticleSimulation {
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
     counters.densityPassesLastSubstep = st[3];
+    if (this.hold) Object.assign(counters, await this.hold.counts());
     if (counters.viscositySolves) counters.viscosityIterationsPerSolve = counters.viscosityIterations / counters.viscositySolves;
     counters.particles = this.count;
     this.frame++;
@@ -323,6 +328,8 @@ export class GpuParticleSimulation {
     if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
+    // The liquid's bodies at this sort, for the walls' holds over the viscosity solve and the moves (hold.ts).
+    this.bodies(pass, n);
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
     this.gel?.relist(pass, this.params, this.grid, this.wall, n, dt / P.moves);
     Src?.hold(pass, this.grid, t);
@@ -337,7 +344,7 @@ export class GpuParticleSimulation {
     // The implicit solve reads back its stop flag: the pass and the encoder end there, and go on after it.
     const implicit = async (): Promise<void> => {
       pass.end();
-      countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count));
+      countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count, this.hold));
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();
       this.free?.reduce(pass, this.grid.pos, this.viscosity!.freeShare().buffer, n, true);
@@ -365,6 +372,8 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       dispatch(pass, K.contactGather, group, n);
       dispatch(pass, K.collide, group, n);
+      // The face friction's net push on a body may slow it, not drive it (hold.ts; boundaries.ts domainWalls' hold).
+      this.hold?.hold(pass, this.params, this.grid.pos, this.grid.vel, this.wall, this.grid.start, { share: this.dx, change: 0, before: NONE, target: NONE }, n, FRICTION_COUNT);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
@@ -382,6 +391,12 @@ export class GpuParticleSimulation {
     return added;
   }
 
+  /** The liquid's bodies at the present sort (hold.ts), where there is a hold. */
+  private bodies(pass: GPUComputePassEncoder, n: number): void {
+    const g = this.grid;
+    this.hold?.bodies(pass, this.params, g.pos, g.vel, this.wall, g.start, this.dx, n);
+  }
+
   private viscosityBuffers(): ViscosityBuffers {
     return { params: this.params, pos: this.grid.pos, vel: this.grid.vel, id: this.grid.id, wall: this.wall, start: this.grid.start, sc: this.sc };
   }
@@ -395,7 +410,10 @@ export class GpuParticleSimulation {
     this.writeStep(dt, 0, 0, 0);
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
-    return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count);
+    const pass = enc.beginComputePass();
+    this.bodies(pass, this.count);
+    pass.end();
+    return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count, this.hold);
   }
 
   /**
@@ -442,7 +460,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing]) part?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing, this.hold]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

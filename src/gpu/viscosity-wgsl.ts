@@ -170,6 +170,18 @@ fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f3
   return s;
 }
 
+// The axes of the closed walls across which b has a ghost of a (b = a: a's own), as bits (viscosity-weiler-walls.ts
+// findGhosts: a row's walls; the holds' flags, viscosity-weiler-wall-hold.ts).
+fn ghostWallBits(xa: vec3<f32>, xb: vec3<f32>) -> u32 {
+  var bits = 0u;
+  for (var f = 0u; f < 6u; f++) {
+    if ((P.walls & (1u << f)) == 0u) { continue; }
+    let g = wallGhost(xa, xb, f);
+    if (dot(g, g) < P.hv * P.hv) { bits = bits | (1u << (f >> 1u)); }
+  }
+  return bits;
+}
+
 // A symmetric 3×3 block: d the diagonal (xx, yy, zz), o the rest (xy, xz, yz).
 struct Sym { d: vec3<f32>, o: vec3<f32> }
 fn outer(c: f32, x: vec3<f32>) -> Sym { return Sym(c * x * x, c * vec3<f32>(x.x * x.y, x.x * x.z, x.y * x.z)); }
@@ -250,7 +262,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
+  var gw = ghostWallBits(xa, xa);
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb)); if (P.walls != 0u) { gw = gw | ghostWallBits(xa, pos[b].xyz); }`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
   var wd = vec3<f32>(0.0);
   if ((P.walls & P.sticky) != 0u) {
@@ -261,7 +274,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
     ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); ghosts = coverGhost(xa, pos[b].xyz, pkb, &present, &wsum) || ghosts;`)}
     if (ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
   }
-  cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, 0.0);
+  // w: the walls a has ghosts of (the holds' flags: viscHoldShare).
+  cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, f32(gw));
   dg.d += wd;
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
@@ -385,6 +399,33 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   if (l != 0u) { return; }
   red[5] = vec4<f32>(t.xyz / (red[0].y * t.w), 0.0);
 }
+// For the walls' hold (hold.ts, after the shift): into CG_R the change the solve made to slot a that
+// the objects did not (x − v* + (T X T x − T X T v_b) / ρ: the walls' terms and the solve's residual
+// on them, viscosity-weiler-wall-hold.ts) and the walls a has ghosts of (CG_WD.w); into CG_D v* and
+// the weight ρ/ρ_ref. Both sections are free once the solve is over.
+@compute @workgroup_size(${WORKGROUP}) fn viscHoldShare(@builtin(global_invocation_id) gi: vec3<u32>) {
+  let a = gi.x;
+  if (a >= P.n) { return; }
+  let la = liquidOf(a);
+  let rho = red[0].y * rhoRatioOf(la);
+  let vs = vel[a].xyz;
+  let xs = cg[sec(${CG_X}u, a)].xyz + red[5].xyz;
+  var dv = xs - vs;
+  if (P.om > 0u) {
+    let xa = pos[a].xyz;
+    let h = P.hv;
+    let pk = red[0].x * viscRatio(la, la) * factorOf(a);
+    let nrm = cg[sec(${CG_N}u, a)].xyz;
+    let tv = xs - dot(xs, nrm) * nrm;
+    var ob = vec3<f32>(0.0);
+    ${aroundObjects('P.hv', `ob += (pk * pos[o].w * objectFriction(o) * pairF(d2, h) * dot(rv, tv)) * rv;`)}
+    let bo = cg[sec(${CG_B}u, a)].xyz - rho * vs;
+    dv += (ob - dot(ob, nrm) * nrm - bo) / rho;
+  }
+  cg[sec(${CG_R}u, a)] = vec4<f32>(dv, cg[sec(${CG_WD}u, a)].w);
+  cg[sec(${CG_D}u, a)] = vec4<f32>(vs, rhoRatioOf(la));
+}
+
 // The solution shifted, kept as the velocity; its change from v* kept by particle for the next warm start.
 @compute @workgroup_size(${WORKGROUP}) fn viscFinish(@builtin(global_invocation_id) gi: vec3<u32>) {
   let a = gi.x;
@@ -434,6 +475,6 @@ export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE;
 
 export const VISCOSITY_ENTRIES = [
   'viscVolumes', 'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
-  'viscShiftParts', 'viscShiftTotal', 'viscFinish', 'viscFree',
+  'viscShiftParts', 'viscShiftTotal', 'viscHoldShare', 'viscFinish', 'viscFree',
 ] as const;
 export type ViscosityEntry = (typeof VISCOSITY_ENTRIES)[number];
