@@ -86,15 +86,16 @@ function spinY(pos: ArrayLike<number>, vel: ArrayLike<number>, n: number): { all
 }
 
 /** One implicit viscosity solve of 1/120 s on the block with its velocities set by `set`, on the GPU and on the CPU (both held). */
-async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: number) => void): Promise<{ gpu: { pos: Float32Array; vel: Float32Array }; cpu: { pos: Float64Array; vel: Float64Array }; before: { pos: Float64Array; vel: Float64Array }; n: number }> {
+type Liquid = { pos: ArrayLike<number>; vel: ArrayLike<number> };
+async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: number) => void): Promise<{ gpu: Liquid; free: Liquid; cpu: Liquid; before: Liquid; n: number }> {
   const sim = blockOnFloor();
   try {
     const L = sim.ctx.liquid, n = L.count;
     set(L.pos, L.vel, n);
     const before = { pos: L.pos.slice(0, 3 * n), vel: L.vel.slice(0, 3 * n) };
     const device = await gpuDevice();
-    const gpu = await checked(device, async () => {
-      const g = new GpuParticleSimulation(device, sim.scene, sim);
+    const solve = (wallHolds: boolean) => checked(device, async () => {
+      const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
       try {
         await g.implicitViscosity(1 / 120);
         const p = await g.read();
@@ -103,8 +104,9 @@ async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: num
         g.destroy();
       }
     });
+    const gpu = await solve(true), free = await solve(false);
     applyImplicitViscosity(sim.ctx, 1 / 120);
-    return { gpu, cpu: { pos: L.pos.slice(0, 3 * n), vel: L.vel.slice(0, 3 * n) }, before, n };
+    return { gpu, free, cpu: { pos: L.pos.slice(0, 3 * n), vel: L.vel.slice(0, 3 * n) }, before, n };
   } finally {
     sim.dispose();
   }
@@ -112,10 +114,11 @@ async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: num
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a body, it does not push it'), () => {
   it('the solve: a block whose bottom layer moves +x and the rest −x keeps no net motion, the layer braked as on the CPU', async () => {
-    const { gpu, cpu, before, n } = await solveBoth(splitLayer);
-    const b = xMotion(before.pos, before.vel, n), g = xMotion(gpu.pos, gpu.vel, n), c = xMotion(cpu.pos, cpu.vel, n);
-    console.log(`the solve on a split block (${n} particles): net ${(1000 * g.all).toExponential(2)} mm/s on the GPU (CPU ${(1000 * c.all).toExponential(2)}), the layer over the rest ${(1000 * g.shear).toFixed(2)} mm/s (CPU ${(1000 * c.shear).toFixed(2)}, before ${(1000 * b.shear).toFixed(2)})`);
-    // Without the hold the floor's drag moves the block at −3.5 mm/s (the CPU's, tests/particle/wall-hold.test.ts).
+    const { gpu, free, cpu, before, n } = await solveBoth(splitLayer);
+    const b = xMotion(before.pos, before.vel, n), g = xMotion(gpu.pos, gpu.vel, n), c = xMotion(cpu.pos, cpu.vel, n), f = xMotion(free.pos, free.vel, n);
+    console.log(`the solve on a split block (${n} particles): net ${(1000 * g.all).toExponential(2)} mm/s on the GPU (without the hold ${(1000 * f.all).toFixed(3)}; CPU ${(1000 * c.all).toExponential(2)}), the layer over the rest ${(1000 * g.shear).toFixed(2)} mm/s (without ${(1000 * f.shear).toFixed(2)}; CPU ${(1000 * c.shear).toFixed(2)}, before ${(1000 * b.shear).toFixed(2)})`);
+    // Without the hold the floor's drag moves the block (the CPU's −3.5 mm/s, tests/particle/wall-hold.test.ts).
+    expect(f.all).toBeLessThan(-1e-3);
     // Single precision: the velocities' round-off, 5e-9 of the layer's 50 mm/s, summed over 125 particles.
     expect(Math.abs(g.all)).toBeLessThan(1e-6);
     expect(g.shear).toBeLessThan(0.6 * b.shear);
@@ -125,10 +128,11 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
   });
 
   it('the solve: a block whose bottom layer turns one way and the rest the other keeps no net spin', async () => {
-    const { gpu, cpu, before, n } = await solveBoth(counterTurn);
-    const b = spinY(before.pos, before.vel, n), g = spinY(gpu.pos, gpu.vel, n), c = spinY(cpu.pos, cpu.vel, n);
-    console.log(`the solve on a counter-turning block: net spin ${(g.all / b.layer).toExponential(2)} of the layer's on the GPU (CPU ${(c.all / b.layer).toExponential(2)}), the layer's ${(g.layer / b.layer).toFixed(3)} of before (CPU ${(c.layer / b.layer).toFixed(3)})`);
-    // Without the turn's hold the CPU's block turned by 0.35 of the layer's angular momentum.
+    const { gpu, free, cpu, before, n } = await solveBoth(counterTurn);
+    const b = spinY(before.pos, before.vel, n), g = spinY(gpu.pos, gpu.vel, n), c = spinY(cpu.pos, cpu.vel, n), f = spinY(free.pos, free.vel, n);
+    console.log(`the solve on a counter-turning block: net spin ${(g.all / b.layer).toExponential(2)} of the layer's on the GPU (without the hold ${(f.all / b.layer).toFixed(3)}; CPU ${(c.all / b.layer).toExponential(2)}), the layer's ${(g.layer / b.layer).toFixed(3)} of before (CPU ${(c.layer / b.layer).toFixed(3)})`);
+    // Without the turn's hold the block turns (the CPU's by 0.35 of the layer's angular momentum).
+    expect(Math.abs(f.all)).toBeGreaterThan(0.1 * Math.abs(b.layer));
     expect(Math.abs(g.all)).toBeLessThan(1e-4 * Math.abs(b.layer));
     expect(Math.abs(g.layer)).toBeLessThan(0.9 * Math.abs(b.layer));
     expect(Math.abs(g.layer - c.layer)).toBeLessThan(0.01 * Math.abs(b.layer));
@@ -149,26 +153,27 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) L.pos[3 * i + 1] = r - 1e-6;
     splitLayer(L.pos, L.vel, n);
     const device = await gpuDevice();
-    const out = await checked(device, async () => {
-      const g = new GpuParticleSimulation(device, sim.scene, sim);
+    const frame = (wallHolds: boolean) => checked(device, async () => {
+      const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
       try {
         const stats = await g.stepFrame();
         const p = await g.read();
-        return { pos: p.pos, vel: p.vel, counters: stats.counters };
+        let x = 0, z = 0;
+        for (let i = 0; i < n; i++) { x += p.vel[3 * i] / n; z += p.vel[3 * i + 2] / n; }
+        return { x, z, counters: stats.counters };
       } finally {
         g.destroy();
       }
     });
+    const held = await frame(true), free = await frame(false);
     sim.dispose();
-    const m = xMotion(out.pos, out.vel, n);
-    let z = 0;
-    for (let i = 0; i < n; i++) z += out.vel[3 * i + 2] / n;
-    console.log(`a frame of the split block on the GPU: net x ${(1000 * m.all).toExponential(2)} mm/s, z ${(1000 * z).toExponential(2)} mm/s; holds ${out.counters.wallHolds} (solve), ${out.counters.frictionHolds} (friction)`);
-    expect(out.counters.wallHolds).toBeGreaterThan(0);
-    expect(out.counters.frictionHolds).toBeGreaterThan(0);
-    // Round-off of a frame's stages in single precision; without the holds the floor moves the block by mm/s.
-    expect(Math.abs(m.all)).toBeLessThan(1e-5);
-    expect(Math.abs(z)).toBeLessThan(1e-5);
+    console.log(`a frame of the split block on the GPU: net x ${(1000 * held.x).toExponential(2)} mm/s, z ${(1000 * held.z).toExponential(2)} mm/s (without the holds ${(1000 * free.x).toFixed(3)}, ${(1000 * free.z).toFixed(3)}); holds ${held.counters.wallHolds} (solve), ${held.counters.frictionHolds} (friction)`);
+    expect(held.counters.wallHolds).toBeGreaterThan(0);
+    expect(held.counters.frictionHolds).toBeGreaterThan(0);
+    // Round-off of a frame's stages in single precision; without the holds the floor moves the block at mm/s.
+    expect(Math.abs(held.x)).toBeLessThan(1e-5);
+    expect(Math.abs(held.z)).toBeLessThan(1e-5);
+    expect(Math.abs(free.x)).toBeGreaterThan(100 * Math.abs(held.x));
   });
 
   it.skipIf(!LONG)('jelly-block at 4 mm stands on its floor over 1–3 s (VISCID_LONG)', async () => {
