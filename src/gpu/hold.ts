@@ -16,6 +16,7 @@
  */
 import type { Scene } from '../scene/scene.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
+import type { GpuNeighbours } from './neighbours.ts';
 import { BODY_WORDS, HOLD_COUNTS, HOLD_ENTRIES, HOLD_WGSL, NONE, type HoldEntry } from './hold-wgsl.ts';
 
 /** Where a hold reads a slot's change and flags, its velocity before and weight, and takes the hold back (hold-wgsl.ts Hold). */
@@ -64,12 +65,24 @@ export class GpuWallHold {
     return this.kernels.bind(this.device, [params, pos, vel, src.share, this.label, this.sums, wall, start, u]);
   }
 
-  /** The bodies of the `n` sorted slots (after the sort; kept until the next one). */
-  bodies(pass: GPUComputePassEncoder, params: GPUBuffer, pos: GPUBuffer, vel: GPUBuffer, wall: GPUBuffer, start: GPUBuffer, scratch: GPUBuffer, n: number): void {
-    const K = this.kernels.pipelines, g = this.group(params, pos, vel, wall, start, { share: scratch, change: 0, before: NONE, target: NONE }, 2);
+  /** The bodies of the `n` sorted slots (after the sort; kept until the next one); `scratch`: any buffer other than the grid's (bound, not read). */
+  bodies(pass: GPUComputePassEncoder, params: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, scratch: GPUBuffer, n: number): void {
+    const K = this.kernels.pipelines, g = this.group(params, grid.pos, grid.vel, wall, grid.start, { share: scratch, change: 0, before: NONE, target: NONE }, 2);
     dispatch(pass, K.labelInit, g, n);
     dispatch(pass, K.labelHook, g, n);
     dispatch(pass, K.labelRoot, g, n);
+  }
+
+  /** The bodies (bodies) in a pass of their own in `enc`. */
+  bodiesAlone(enc: GPUCommandEncoder, params: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, scratch: GPUBuffer, n: number): void {
+    const pass = enc.beginComputePass();
+    this.bodies(pass, params, grid, wall, scratch, n);
+    pass.end();
+  }
+
+  /** The face friction's hold after a move's collide (step-wgsl.ts), which leaves each slot's friction and faces in `dx`. */
+  friction(pass: GPUComputePassEncoder, params: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, dx: GPUBuffer, n: number): void {
+    this.hold(pass, params, grid.pos, grid.vel, wall, grid.start, { share: dx, change: 0, before: NONE, target: NONE }, n, FRICTION_COUNT);
   }
 
   /** One hold over the `n` slots: the bodies' sums from `src`, their projection, and the hold taken back; `count`: SOLVE_COUNT or FRICTION_COUNT. */

@@ -27,13 +27,14 @@
  *     total exchange A per sub-timestep (calibration.ts exchangePerStep), delivered in Jacobi sweeps
  *     of at most JACOBI_FRACTION each instead of Gauss–Seidel sweeps (a GPU thread per particle
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
- *     the total is conserved to single-precision round-off;
+ *     the total is conserved to single-precision round-off; after the implicit solve a still wall's net drag on
+ *     each body of liquid held: it may slow the body, not push it (hold.ts: the bodies found after the sort);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
+ *     "noslip" friction, its net push on a body held as the solve's walls' is: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
  *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -69,9 +70,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
-import { GpuFreeBodies } from './free-bodies.ts';
-import { FRICTION_COUNT, GpuWallHold } from './hold.ts';
-import { NONE } from './hold-wgsl.ts';
+import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold } from './hold.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -134,8 +133,7 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError). `options.wallHolds: false` runs without the static
-   * walls' holds (hold.ts), as the backend ran before them: for measuring what they do and cost.
+   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B).
    */
   constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean } = {}) {
     const unported = unportedFeatures(scene);
@@ -212,12 +210,7 @@ export class GpuParticleSimulation {
    * sub-timestep [t, t + dt) (sinks.ts), and takes the count kept. Returns how many were removed.
    */
   private async removeLiquid(t: number, dt: number): Promise<number> {
-    if (!this.sinks) return 0;
-    const enc = this.device.createCommandEncoder();
-    if (!this.sinks.record(enc, this.grid, t, dt)) return 0;
-    this.device.queue.submit([enc.finish()]);
-    const kept = new Uint32Array(await readBuffer(this.device, this.sinks.kept, 4))[0];
-    const removed = this.count - kept;
+    const kept = (await this.sinks?.remove(this.grid, t, dt, this.count)) ?? this.count, removed = this.count - kept;
     if (removed !== 0) {
       this.count = kept;
       this.grid.setCount(kept);
@@ -329,8 +322,7 @@ export class GpuParticleSimulation {
     if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
-    // The liquid's bodies at this sort, for the walls' holds over the viscosity solve and the moves (hold.ts).
-    this.bodies(pass, n);
+    this.hold?.bodies(pass, this.params, this.grid, this.wall, this.dx, n);
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
     this.gel?.relist(pass, this.params, this.grid, this.wall, n, dt / P.moves);
     Src?.hold(pass, this.grid, t);
@@ -373,8 +365,7 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       dispatch(pass, K.contactGather, group, n);
       dispatch(pass, K.collide, group, n);
-      // The face friction's net push on a body may slow it, not drive it (hold.ts; boundaries.ts domainWalls' hold).
-      this.hold?.hold(pass, this.params, this.grid.pos, this.grid.vel, this.wall, this.grid.start, { share: this.dx, change: 0, before: NONE, target: NONE }, n, FRICTION_COUNT);
+      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
@@ -392,12 +383,6 @@ export class GpuParticleSimulation {
     return added;
   }
 
-  /** The liquid's bodies at the present sort (hold.ts), where there is a hold. */
-  private bodies(pass: GPUComputePassEncoder, n: number): void {
-    const g = this.grid;
-    this.hold?.bodies(pass, this.params, g.pos, g.vel, this.wall, g.start, this.dx, n);
-  }
-
   private viscosityBuffers(): ViscosityBuffers {
     return { params: this.params, pos: this.grid.pos, vel: this.grid.vel, id: this.grid.id, wall: this.wall, start: this.grid.start, sc: this.sc };
   }
@@ -411,9 +396,7 @@ export class GpuParticleSimulation {
     this.writeStep(dt, 0, 0, 0);
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
-    const pass = enc.beginComputePass();
-    this.bodies(pass, this.count);
-    pass.end();
+    this.hold?.bodiesAlone(enc, this.params, this.grid, this.wall, this.dx, this.count);
     return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count, this.hold);
   }
 

@@ -34,7 +34,7 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
- * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot and in w the walls its ghosts are of, as bits), 5 red (the solve's constants and scalars, then the workgroups' partial
  * sums: RED_* below), 6 wall, 7 start, 8 the temperatures by particle id (temperature.ts; a
  * stand-in where no liquid has a law, never read).
  */
@@ -44,6 +44,7 @@ import { aroundObjects } from './objects.ts';
 import { FACTOR_WGSL } from './temperature.ts';
 import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
 import { coverWgsl } from './viscosity-cover-wgsl.ts';
+import { holdShareWgsl } from './viscosity-hold-wgsl.ts';
 
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_WD = 11, CG_SECTIONS = 12;
@@ -168,18 +169,6 @@ fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f3
     }
   }
   return s;
-}
-
-// The axes of the closed walls across which b has a ghost of a (b = a: a's own), as bits (viscosity-weiler-walls.ts
-// findGhosts: a row's walls; the holds' flags, viscosity-weiler-wall-hold.ts).
-fn ghostWallBits(xa: vec3<f32>, xb: vec3<f32>) -> u32 {
-  var bits = 0u;
-  for (var f = 0u; f < 6u; f++) {
-    if ((P.walls & (1u << f)) == 0u) { continue; }
-    let g = wallGhost(xa, xb, f);
-    if (dot(g, g) < P.hv * P.hv) { bits = bits | (1u << (f >> 1u)); }
-  }
-  return bits;
 }
 
 // A symmetric 3×3 block: d the diagonal (xx, yy, zz), o the rest (xy, xz, yz).
@@ -399,33 +388,6 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   if (l != 0u) { return; }
   red[5] = vec4<f32>(t.xyz / (red[0].y * t.w), 0.0);
 }
-// For the walls' hold (hold.ts, after the shift): into CG_R the change the solve made to slot a that
-// the objects did not (x − v* + (T X T x − T X T v_b) / ρ: the walls' terms and the solve's residual
-// on them, viscosity-weiler-wall-hold.ts) and the walls a has ghosts of (CG_WD.w); into CG_D v* and
-// the weight ρ/ρ_ref. Both sections are free once the solve is over.
-@compute @workgroup_size(${WORKGROUP}) fn viscHoldShare(@builtin(global_invocation_id) gi: vec3<u32>) {
-  let a = gi.x;
-  if (a >= P.n) { return; }
-  let la = liquidOf(a);
-  let rho = red[0].y * rhoRatioOf(la);
-  let vs = vel[a].xyz;
-  let xs = cg[sec(${CG_X}u, a)].xyz + red[5].xyz;
-  var dv = xs - vs;
-  if (P.om > 0u) {
-    let xa = pos[a].xyz;
-    let h = P.hv;
-    let pk = red[0].x * viscRatio(la, la) * factorOf(a);
-    let nrm = cg[sec(${CG_N}u, a)].xyz;
-    let tv = xs - dot(xs, nrm) * nrm;
-    var ob = vec3<f32>(0.0);
-    ${aroundObjects('P.hv', `ob += (pk * pos[o].w * objectFriction(o) * pairF(d2, h) * dot(rv, tv)) * rv;`)}
-    let bo = cg[sec(${CG_B}u, a)].xyz - rho * vs;
-    dv += (ob - dot(ob, nrm) * nrm - bo) / rho;
-  }
-  cg[sec(${CG_R}u, a)] = vec4<f32>(dv, cg[sec(${CG_WD}u, a)].w);
-  cg[sec(${CG_D}u, a)] = vec4<f32>(vs, rhoRatioOf(la));
-}
-
 // The solution shifted, kept as the velocity; its change from v* kept by particle for the next warm start.
 @compute @workgroup_size(${WORKGROUP}) fn viscFinish(@builtin(global_invocation_id) gi: vec3<u32>) {
   let a = gi.x;
@@ -471,7 +433,7 @@ const FREE_SHARE = /* wgsl */ `
 }
 `;
 
-export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE;
+export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE + holdShareWgsl({ X: CG_X, R: CG_R, D: CG_D, B: CG_B, N: CG_N, WD: CG_WD });
 
 export const VISCOSITY_ENTRIES = [
   'viscVolumes', 'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
