@@ -95,6 +95,11 @@ export class GpuWallHold {
     dispatch(pass, K.holdApply, g, n);
   }
 
+  /** Each of the `n` slots' body as its root slot, read back (the last `bodies`: for checks against the CPU's, liquid-bodies.ts). */
+  async labels(n: number): Promise<Uint32Array> {
+    return new Uint32Array(await readBuffer(this.device, this.label, 4 * n));
+  }
+
   /** The bodies each hold has held since the last call (a body once a solve or a move), read back and cleared. */
   async counts(): Promise<{ wallHolds: number; frictionHolds: number }> {
     const c = new Uint32Array(await readBuffer(this.device, this.label, 4 * HOLD_COUNTS, 4 * this.capacity));

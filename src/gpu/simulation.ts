@@ -111,7 +111,7 @@ export class GpuParticleSimulation {
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
-  /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ private readonly hold: GpuWallHold | null;
+  /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */

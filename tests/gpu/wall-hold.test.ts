@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
+import { liquidBodies } from '../../src/particle/liquid-bodies.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -113,6 +114,57 @@ async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: num
 }
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a body, it does not push it'), () => {
+  it('finds the CPU\'s bodies: two blocks joined by a rod 1.5 radii thick, a drop above them, a lone particle', async () => {
+    const sim = particleSim({
+      ...BLOCK,
+      bodies: [
+        { material: 'm', shape: { type: 'box', center: [-0.025, 0.01, 0], size: [0.02, 0.02, 0.02] } },
+        { material: 'm', shape: { type: 'box', center: [0.02, 0.01, 0], size: [0.02, 0.02, 0.02] } },
+        { material: 'm', shape: { type: 'box', center: [-0.0025, 0.004, 0], size: [0.026, 0.003, 0.003] } },
+        { material: 'm', shape: { type: 'sphere', center: [0, 0.035, 0], radius: 0.006 } },
+        { material: 'm', shape: { type: 'sphere', center: [0.04, 0.04, 0.04], radius: 0.001 } },
+      ],
+    });
+    try {
+      const ctx = sim.ctx, n = ctx.liquid.count;
+      ctx.cells.buildSorted(ctx.liquid);
+      computeAdhesion(ctx);
+      const cpu = liquidBodies(ctx).slice(0, n);
+      const device = await gpuDevice();
+      const { gpu, id } = await checked(device, async () => {
+        const g = new GpuParticleSimulation(device, sim.scene, sim);
+        try {
+          // The solve sorts and finds the bodies first (a solve of 1 ns changes nothing here).
+          await g.implicitViscosity(1e-9);
+          return { gpu: await g.hold!.labels(n), id: (await g.read()).id };
+        } finally {
+          g.destroy();
+        }
+      });
+      // The two labellings are the same partition: each CPU body is one GPU body and the reverse.
+      const toGpu = new Map<number, number>(), toCpu = new Map<number, number>();
+      let mismatched = 0;
+      for (let s = 0; s < n; s++) {
+        const c = cpu[id[s]], g = gpu[s];
+        if ((toGpu.get(c) ?? g) !== g || (toCpu.get(g) ?? c) !== c) mismatched++;
+        toGpu.set(c, g);
+        toCpu.set(g, c);
+        // A root is its body's smallest slot, and its own root.
+        expect(g).toBeLessThanOrEqual(s);
+        expect(gpu[g]).toBe(g);
+      }
+      const sizes = new Map<number, number>();
+      for (let s = 0; s < n; s++) sizes.set(gpu[s], (sizes.get(gpu[s]) ?? 0) + 1);
+      const bySize = [...sizes.values()].sort((a, b) => b - a);
+      console.log(`bodies: ${toGpu.size} on the CPU, ${toCpu.size} on the GPU (${n} particles; ${bySize.join(', ')})`);
+      expect(mismatched).toBe(0);
+      // The blocks and the rod one body (125 + 125 + 7), the drop, the lone particle.
+      expect(bySize).toEqual([257, 19, 1]);
+    } finally {
+      sim.dispose();
+    }
+  });
+
   it('the solve: a block whose bottom layer moves +x and the rest −x keeps no net motion, the layer braked as on the CPU', async () => {
     const { gpu, free, cpu, before, n } = await solveBoth(splitLayer);
     const b = xMotion(before.pos, before.vel, n), g = xMotion(gpu.pos, gpu.vel, n), c = xMotion(cpu.pos, cpu.vel, n), f = xMotion(free.pos, free.vel, n);
