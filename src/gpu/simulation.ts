@@ -34,7 +34,7 @@
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction, its net push on a body held as the solve's walls' is: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
+ *     "noslip" friction, its net push on a body held likewise: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
  *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
