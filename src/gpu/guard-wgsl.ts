@@ -97,7 +97,7 @@ fn guard(a: u32) {
   let a = g.x;
   if (a >= P.n) { return; }
   guard(a);
-  wallClamp(a, P.keep);
+  _ = wallClamp(a, P.keep);
 }
 // After a density pass's shift: what it undid counted with the walls' and the objects' (keep[2a + 1]).
 @compute @workgroup_size(${WORKGROUP}) fn guardPass(@builtin(global_invocation_id) g: vec3<u32>) {
@@ -105,7 +105,7 @@ fn guard(a: u32) {
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
   let before = pos[a].xyz;
   guard(a);
-  wallClamp(a, 1.0);
+  _ = wallClamp(a, 1.0);
   keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - before, keep[2u * a + 1u].w);
 }
 // The near flag (see the header; boundaries.ts markNearObjects), after the sort and the speed kernel.

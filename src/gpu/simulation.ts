@@ -27,13 +27,14 @@
  *     total exchange A per sub-timestep (calibration.ts exchangePerStep), delivered in Jacobi sweeps
  *     of at most JACOBI_FRACTION each instead of Gauss–Seidel sweeps (a GPU thread per particle
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
- *     the total is conserved to single-precision round-off;
+ *     the total is conserved to single-precision round-off; after the implicit solve a still wall's net drag on
+ *     each body of liquid held: it may slow the body, not push it (hold.ts: the bodies found after the sort);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
+ *     "noslip" friction, its net push on a body held likewise: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
  *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -70,7 +71,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
-import { GpuFreeBodies } from './free-bodies.ts';
+import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold } from './hold.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -111,6 +112,7 @@ export class GpuParticleSimulation {
   /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
   private readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
+  /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
@@ -132,9 +134,9 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError).
+   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B).
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -152,6 +154,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
+    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity);
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
@@ -208,12 +211,7 @@ export class GpuParticleSimulation {
    * sub-timestep [t, t + dt) (sinks.ts), and takes the count kept. Returns how many were removed.
    */
   private async removeLiquid(t: number, dt: number): Promise<number> {
-    if (!this.sinks) return 0;
-    const enc = this.device.createCommandEncoder();
-    if (!this.sinks.record(enc, this.grid, t, dt)) return 0;
-    this.device.queue.submit([enc.finish()]);
-    const kept = new Uint32Array(await readBuffer(this.device, this.sinks.kept, 4))[0];
-    const removed = this.count - kept;
+    const kept = (await this.sinks?.remove(this.grid, t, dt, this.count)) ?? this.count, removed = this.count - kept;
     if (removed !== 0) {
       this.count = kept;
       this.grid.setCount(kept);
@@ -273,6 +271,7 @@ export class GpuParticleSimulation {
     }
     const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
     counters.densityPassesLastSubstep = st[3];
+    if (this.hold) Object.assign(counters, await this.hold.counts());
     if (counters.viscositySolves) counters.viscosityIterationsPerSolve = counters.viscosityIterations / counters.viscositySolves;
     counters.particles = this.count;
     this.frame++;
@@ -324,6 +323,7 @@ export class GpuParticleSimulation {
     if (this.mixing) enc = await this.mixing.run(enc, this.viscosityBuffers(), n, dt, counters);
     let group = this.group();
     let pass = enc.beginComputePass();
+    this.hold?.bodies(pass, this.params, this.grid, this.wall, this.dx, n);
     const twice = P.pressureAfterViscosity && pressurePasses > 0;
     this.gel?.relist(pass, this.params, this.grid, this.wall, n, dt / P.moves);
     Src?.hold(pass, this.grid, t);
@@ -338,7 +338,7 @@ export class GpuParticleSimulation {
     // The implicit solve reads back its stop flag: the pass and the encoder end there, and go on after it.
     const implicit = async (): Promise<void> => {
       pass.end();
-      countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count));
+      countSolve(counters, await this.viscosity!.solve(enc, this.viscosityBuffers(), dt, this.count, this.hold));
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();
       this.free?.reduce(pass, this.grid.pos, this.viscosity!.freeShare().buffer, n, true);
@@ -366,6 +366,7 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       dispatch(pass, K.contactGather, group, n);
       dispatch(pass, K.collide, group, n);
+      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
@@ -396,7 +397,8 @@ export class GpuParticleSimulation {
     this.writeStep(dt, 0, 0, 0);
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
-    return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count);
+    this.hold?.bodiesAlone(enc, this.params, this.grid, this.wall, this.dx, this.count);
+    return this.viscosity.solve(enc, this.viscosityBuffers(), dt, this.count, this.hold);
   }
 
   /**
@@ -443,7 +445,7 @@ export class GpuParticleSimulation {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
-    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing]) part?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing, this.hold]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

@@ -14,7 +14,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { Emitters } from '../particle/emit.ts';
-import { dispatch, Kernels, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
+import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer, WORKGROUP } from './device.ts';
 import type { GpuNeighbours } from './neighbours.ts';
 import { SHAPE_VEC4, shapesWgsl, writeShape } from './shapes-wgsl.ts';
 
@@ -117,9 +117,15 @@ export class GpuSinks {
     return true;
   }
 
-  /** The buffer whose first word is the count kept by the last recorded removal. */
-  get kept(): GPUBuffer {
-    return this.result;
+  /**
+   * The removal for the sub-timestep [t, t + dt) of the `count` slots (record), submitted, and the
+   * count kept read back (`count` where nothing was recorded).
+   */
+  async remove(grid: GpuNeighbours, t: number, dt: number, count: number): Promise<number> {
+    const enc = this.device.createCommandEncoder();
+    if (!this.record(enc, grid, t, dt)) return count;
+    this.device.queue.submit([enc.finish()]);
+    return new Uint32Array(await readBuffer(this.device, this.result, 4))[0];
   }
 
   destroy(): void {

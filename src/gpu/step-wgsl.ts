@@ -98,13 +98,14 @@ const KERNELS = /* wgsl */ `
   vel[a] = vec4<f32>(vel[a].xyz + v / P.dtm, vel[a].w);
 }
 
-// The contacts' separation added, then out of the objects (objectPush) and the walls (collisions.ts).
+// The contacts' separation added, then out of the objects (objectPush) and the walls (collisions.ts);
+// the faces' friction and the faces the slot is against left in dx for the friction's hold (hold.ts).
 @compute @workgroup_size(${WORKGROUP}) fn collide(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   pos[a] = vec4<f32>(pos[a].xyz + dx[a].xyz, pos[a].w);
   objectPush(a);
-  wallClamp(a, P.keep);
+  dx[a] = wallClamp(a, P.keep);
 }
 
 // Density correction (pbf.ts): the start of the passes.
@@ -183,7 +184,7 @@ const KERNELS = /* wgsl */ `
   let moved = pos[a].xyz + dx[a].xyz;
   pos[a] = vec4<f32>(moved, pos[a].w);
   objectPush(a);
-  wallClamp(a, 1.0);
+  _ = wallClamp(a, 1.0);
   keep[2u * a + 1u] = vec4<f32>(keep[2u * a + 1u].xyz + pos[a].xyz - moved, 0.0);
 }
 

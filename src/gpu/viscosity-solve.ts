@@ -24,7 +24,8 @@ import { COPY_DST, dispatch, Kernels, MAP_READ, readBuffer, storageBuffer, WORKG
 import { referenceViscosity } from './liquids.ts';
 import { GpuTemperature } from './temperature.ts';
 import { DensityRecord, seedDensity } from './viscosity-volumes.ts';
-import { CG_C, CG_Q, CG_RHO, CG_SECTIONS, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
+import { type GpuWallHold, SOLVE_COUNT } from './hold.ts';
+import { CG_C, CG_D, CG_Q, CG_R, CG_RHO, CG_SECTIONS, CG_X, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
@@ -105,9 +106,10 @@ export class GpuImplicitViscosity {
   /**
    * Solves one sub-timestep of length dt on the velocities of the `n` liquid slots of `b` (the
    * body forces and the first pressure in them): encodes the setup and the first iterations into
-   * `enc`, submits it, then encodes and submits more iterations until the stop flag is read back set.
+   * `enc`, submits it, then encodes and submits more iterations until the stop flag is read back set;
+   * then, where `hold` is given (the bodies found after this sort: hold.ts), the walls' hold.
    */
-  async solve(enc: GPUCommandEncoder, b: ViscosityBuffers, dt: number, n: number): Promise<ViscosityResult> {
+  async solve(enc: GPUCommandEncoder, b: ViscosityBuffers, dt: number, n: number, hold: GpuWallHold | null = null): Promise<ViscosityResult> {
     const d = this.device, K = this.kernels.pipelines;
     this.n = n;
     const h = this.head;
@@ -137,6 +139,12 @@ export class GpuImplicitViscosity {
     pass = end.beginComputePass();
     dispatch(pass, K.viscShiftParts, group, n);
     dispatch(pass, K.viscShiftTotal, group, WORKGROUP);
+    if (hold) {
+      // A static wall's net drag may slow a body, not push it (hold.ts): taken back from the shifted solution.
+      dispatch(pass, K.viscHoldShare, group, n);
+      const cap = this.capacity;
+      hold.hold(pass, b.params, b.pos, b.vel, b.wall, b.start, { share: this.cg, change: CG_R * cap, before: CG_D * cap, target: CG_X * cap }, n, SOLVE_COUNT);
+    }
     dispatch(pass, K.viscFinish, group, n);
     if (this.free) dispatch(pass, K.viscFree, group, n);
     pass.end();

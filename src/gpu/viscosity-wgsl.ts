@@ -34,7 +34,7 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
- * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot and in w the walls its ghosts are of, as bits), 5 red (the solve's constants and scalars, then the workgroups' partial
  * sums: RED_* below), 6 wall, 7 start, 8 the temperatures by particle id (temperature.ts; a
  * stand-in where no liquid has a law, never read).
  */
@@ -44,6 +44,7 @@ import { aroundObjects } from './objects.ts';
 import { FACTOR_WGSL } from './temperature.ts';
 import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
 import { coverWgsl } from './viscosity-cover-wgsl.ts';
+import { holdShareWgsl } from './viscosity-hold-wgsl.ts';
 
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_WD = 11, CG_SECTIONS = 12;
@@ -250,7 +251,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb));`)}
+  var gw = ghostWallBits(xa, xa);
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb)); if (P.walls != 0u) { gw = gw | ghostWallBits(xa, pos[b].xyz); }`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
   var wd = vec3<f32>(0.0);
   if ((P.walls & P.sticky) != 0u) {
@@ -261,7 +263,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
     ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); ghosts = coverGhost(xa, pos[b].xyz, pkb, &present, &wsum) || ghosts;`)}
     if (ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
   }
-  cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, 0.0);
+  // w: the walls a has ghosts of (the holds' flags: viscHoldShare).
+  cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, f32(gw));
   dg.d += wd;
   var nrm = vec3<f32>(0.0);
   var bo = vec3<f32>(0.0);
@@ -430,10 +433,10 @@ const FREE_SHARE = /* wgsl */ `
 }
 `;
 
-export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE;
+export const VISCOSITY_WGSL = withBindings(BINDINGS) + KERNELS + FREE_SHARE + holdShareWgsl({ X: CG_X, R: CG_R, D: CG_D, B: CG_B, N: CG_N, WD: CG_WD });
 
 export const VISCOSITY_ENTRIES = [
   'viscVolumes', 'viscSetup', 'viscStart', 'viscStartTotal', 'viscApply', 'viscAlpha', 'viscUpdate', 'viscBeta', 'viscDirection',
-  'viscShiftParts', 'viscShiftTotal', 'viscFinish', 'viscFree',
+  'viscShiftParts', 'viscShiftTotal', 'viscHoldShare', 'viscFinish', 'viscFree',
 ] as const;
 export type ViscosityEntry = (typeof VISCOSITY_ENTRIES)[number];

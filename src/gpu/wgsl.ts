@@ -131,24 +131,41 @@ fn wallSign(mask: u32, k: u32) -> f32 { return select(1.0, -1.0, (mask & (8u << 
 // Keeps x at least the face's clearance inside every closed face (boundaries.ts domainWalls: r, or
 // half the spacing of a start drawn towards the face, P.clamp from StepContext.wallClearance): moves the
 // position and stops the velocity into the face; a "noslip" face keeps P.keep of the tangential velocity.
-fn wallClamp(i: u32, keep: f32) {
+// Returns the friction's change of the velocity (xyz) and, as a float of the bits, the axes of the closed
+// faces x is clamped to or within the liquid's reach (the cell edge) of (w): the face friction's hold
+// (hold.ts; wall-friction-hold.ts's flags).
+fn wallClamp(i: u32, keep: f32) -> vec4<f32> {
   var x = pos[i].xyz;
   var v = vel[i].xyz;
+  var dv = vec3<f32>(0.0);
+  var against = 0u;
+  let reach = 1.0 / P.invCell;
   for (var f = 0u; f < 6u; f++) {
     if ((P.walls & (1u << f)) == 0u) { continue; }
     let axis = f >> 1u;
     let upper = (f & 1u) == 1u;
     var limit = P.lo[axis] + P.clamp[0][axis];
     if (upper) { limit = P.hi[axis] - P.clamp[1][axis]; }
-    if ((upper && x[axis] <= limit) || (!upper && x[axis] >= limit)) { continue; }
+    if ((upper && x[axis] <= limit) || (!upper && x[axis] >= limit)) {
+      if ((upper && x[axis] > limit - reach) || (!upper && x[axis] < limit + reach)) { against = against | (1u << axis); }
+      continue;
+    }
+    against = against | (1u << axis);
     x[axis] = limit;
     if ((upper && v[axis] > 0.0) || (!upper && v[axis] < 0.0)) { v[axis] = 0.0; }
     if ((P.sticky & (1u << f)) != 0u) {
-      for (var k = 0u; k < 3u; k++) { if (k != axis) { v[k] = v[k] * keep; } }
+      for (var k = 0u; k < 3u; k++) {
+        if (k != axis) {
+          let t = v[k] * keep;
+          dv[k] += t - v[k];
+          v[k] = t;
+        }
+      }
     }
   }
   pos[i] = vec4<f32>(x, pos[i].w);
   vel[i] = vec4<f32>(v, vel[i].w);
+  return vec4<f32>(dv, f32(against));
 }
 `;
 
