@@ -27,8 +27,7 @@
  *     total exchange A per sub-timestep (calibration.ts exchangePerStep), delivered in Jacobi sweeps
  *     of at most JACOBI_FRACTION each instead of Gauss–Seidel sweeps (a GPU thread per particle
  *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
- *     the total is conserved to single-precision round-off; after the implicit solve a still wall's net drag on
- *     each body of liquid held: it may slow the body, not push it (hold.ts: the bodies found after the sort);
+ *     the total is conserved to single-precision round-off; then a still wall's net drag on a body may slow it, never push it (hold.ts);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
