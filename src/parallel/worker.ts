@@ -11,11 +11,12 @@
  * SLOT_WORDS) when the table's version changed, for the entries that changed.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, TeamAbort, recordFailure,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, recordFailure,
   type InitMessage, type WorkerReport,
 } from './team.ts';
 import type { SlotArray } from './memory.ts';
 import { SlotReader, type SlotsMessage } from './slot-table.ts';
+import { pollWhile, TeamAbort } from './wait.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
