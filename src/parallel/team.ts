@@ -290,8 +290,8 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, JOB, id);
     Atomics.store(c, GEN, this.gen);
     Atomics.store(c, DONE, 0);
-    const poll = teamPoll.us, adapt = teamSpin.adaptive && poll === 0;
-    Atomics.store(c, POLL, poll);
+    const poll = teamPoll.us, adapt = teamSpin.adaptive && (poll === 0 || teamPoll.adaptive);
+    Atomics.store(c, POLL, teamPoll.adaptive ? -poll : poll); // (negative: adapting, worker.ts)
     Atomics.store(c, SPIN, teamSpin.adaptive ? 1 : 0);
     const prof = teamProfile.on ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);

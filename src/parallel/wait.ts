@@ -25,9 +25,13 @@ export const DONE_SPIN_US = 1000 * SPIN_MS;
  * spawned thread for the next job, the calling thread for the others' DONE. 0 (the default): no
  * poll. A poll of 0.3 ms for the next job was slower on a loaded 2-core machine (worker.ts); what a
  * short one does on a quiet machine is for bench/threads-frames.ts to measure (`--poll US`). Read by
- * ThreadTeam.run at each job, so it can be changed between jobs.
+ * ThreadTeam.run at each job, so it can be changed between jobs. `adaptive`: a spawned thread's poll
+ * for the next job is up to `us` and adapts per job as a wait's (SpinBudget, keyed by the job it
+ * last ran): full after a gap it caught, halved after one it slept through, so that on a loaded
+ * machine, where gaps run long, it polls little (`--poll US --poll-adapt`); the DONE wait adapts
+ * as it does without a teamPoll. Off by default: measured on a quiet machine only by whoever turns it on.
  */
-export const teamPoll = { us: 0 };
+export const teamPoll = { us: 0, adaptive: false };
 
 /**
  * Whether the polls before a sleep adapt to the waits (SpinBudget); off, every barrier polls for
@@ -52,7 +56,8 @@ const SPIN_FLOOR_MS = 0.002;
  */
 export class SpinBudget {
   private readonly ms: Float64Array;
-  constructor(private readonly full: number) {
+  /** `full`: the longest poll (ms). */
+  constructor(readonly full: number) {
     this.ms = new Float64Array(SPIN_JOBS).fill(full);
   }
 

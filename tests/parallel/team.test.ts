@@ -47,14 +47,18 @@ describe('thread team', () => {
     // Threads that poll between jobs before they sleep (teamPoll), or whose waits poll their full
     // length every time (teamSpin off), wait otherwise, and compute the same.
     teamPoll.us = 200;
-    let polled: ReturnType<typeof run>, fixed: ReturnType<typeof run>;
+    let polled: ReturnType<typeof run>, adapting: ReturnType<typeof run>, fixed: ReturnType<typeof run>;
     try {
       polled = run(2);
+      teamPoll.adaptive = true; // (the poll for the next job adapting too)
+      adapting = run(2);
       teamPoll.us = 0;
+      teamPoll.adaptive = false;
       teamSpin.adaptive = false;
       fixed = run(2);
     } finally {
       teamPoll.us = 0;
+      teamPoll.adaptive = false;
       teamSpin.adaptive = true;
     }
     expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
@@ -63,6 +67,7 @@ describe('thread team', () => {
     expect(Array.from(b.vel)).toEqual(Array.from(a.vel));
     expect(Array.from(polled.vel)).toEqual(Array.from(a.vel));
     expect(Array.from(fixed.vel)).toEqual(Array.from(a.vel));
+    expect(Array.from(adapting.vel)).toEqual(Array.from(a.vel));
     // Emission does not depend on threads; the stream's energy stays within 1 % of one thread's.
     expect(one.counts).toEqual(a.counts);
     expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);
