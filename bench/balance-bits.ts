@@ -2,7 +2,8 @@
  * Whether a job that balances (src/parallel/job.ts JobSpec.balance) keeps the two-thread bits
  * wherever its cut falls: a scene stepped on two threads with the calling thread's share of each
  * balanced job fixed at 0.5 and at each of the given shares in turn, the liquid's velocities
- * compared after every frame (the first frame that differs, per job and share):
+ * compared after every frame (the first frame that differs, per job and share; the contacts job's
+ * object contacts, whose share liquid-contacts.ts moves, too):
  *   npx tsx bench/balance-bits.ts [scene] [frames] [shares, comma-separated]
  * (defaults: the thread team test's spout, 8 frames, 0.3,0.7).
  */
@@ -13,6 +14,7 @@ import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import type { AnyJob } from '../src/parallel/job.ts';
 import { teamBalance } from '../src/parallel/share.ts';
+import { contactsJob } from '../src/particle/liquid-contacts.ts';
 
 const SPOUT: SceneInput = {
   fps: 30,
@@ -24,7 +26,8 @@ const SPOUT: SceneInput = {
 const [file, framesS = '8', sharesS = '0.3,0.7'] = process.argv.slice(2);
 const input = file && file !== '-' ? JSON.parse(readFileSync(file, 'utf8')) : SPOUT;
 const frames = Number(framesS), shares = sharesS.split(',').map(Number);
-const balanced = PARTICLE_JOBS.layouts.map((l) => l.job).filter((j) => j.balance);
+// (The contacts job's object contacts take a share the stage moves: liquid-contacts.ts.)
+const balanced = [...PARTICLE_JOBS.layouts.map((l) => l.job).filter((j) => j.balance), contactsJob as AnyJob];
 
 /** Velocity bytes after each frame with `job`'s share held at `share` (the others' at 0.5). */
 async function run(job: AnyJob | null, share: number): Promise<string[]> {

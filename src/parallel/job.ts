@@ -84,8 +84,9 @@ export interface JobSpec<A extends Kinds, I extends Kinds, S extends string, L e
   readonly cost: ItemCost | null;
   /**
    * Two threads' cut moved by their measured times (share.ts ShareCut): only for a job whose every
-   * item's result is the same wherever the cut falls (split 'items', no sums, no lists, each item
-   * writing its own entries), so the bits do not depend on the times.
+   * item's result is the same wherever the cut falls (split 'items' or 'cells', no sums, each item
+   * writing its own entries; lists, whose threads' entries are put in place in item order, are
+   * the same lists at any cut), so the bits do not depend on the times.
    */
   readonly balance: boolean;
 }
@@ -173,8 +174,8 @@ function checkJob(j: AnyJob): void {
     }
     if (!(j.cost.perItem >= 0)) throw new Error(`${where}: cost perItem must be ≥ 0, got ${j.cost.perItem}`);
   }
-  if (j.balance && (j.split !== 'items' || Object.keys(j.sums).length > 0 || Object.keys(j.lists).length > 0)) {
-    throw new Error(`${where}: balance is for split 'items' without sums or lists (whose items' results do not depend on the cut)`);
+  if (j.balance && ((j.split !== 'items' && j.split !== 'cells') || Object.keys(j.sums).length > 0)) {
+    throw new Error(`${where}: balance is for split 'items' or 'cells' without sums (whose items' results do not depend on the cut)`);
   }
   if (j.split === 'ranks' && Object.keys(j.lists).length > 0) throw new Error(`${where}: lists need split 'items' or 'cells' (whose items each thread owns)`);
 }

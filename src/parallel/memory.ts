@@ -80,12 +80,13 @@ export function shareOf(rank: number, size: number, n: number): [number, number]
 /**
  * Cuts `nc` cells holding `count[c]` items each (n in all) into `size` runs of consecutive cells
  * of about n/size items: run t is cells [bounds[at + t], bounds[at + t + 1]). For stages whose
- * items are sorted by cell, so that a run of cells is a run of items.
+ * items are sorted by cell, so that a run of cells is a run of items. Two runs: the first of about
+ * `share` of the items (a job that balances: share.ts ShareCut; n · ½ is n / 2 exactly).
  */
-export function cutCellRuns(bounds: Int32Array, at: number, count: ArrayLike<number>, nc: number, n: number, size: number): void {
+export function cutCellRuns(bounds: Int32Array, at: number, count: ArrayLike<number>, nc: number, n: number, size: number, share = 0.5): void {
   bounds[at] = 0;
   for (let t = 1, c = 0, seen = 0; t < size; t++) {
-    const target = (n * t) / size;
+    const target = size === 2 ? n * share : (n * t) / size;
     while (c < nc && seen + count[c] <= target) seen += count[c++];
     bounds[at + t] = c;
   }

@@ -360,7 +360,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     P[L.paramBase + ns + P_PHASE] = 0; P[L.paramBase + ns + P_SHARE] = this.cut.share;
     if (job.split === 'cells') {
       const counts = a[job.cellCounts!];
-      cutCellRuns(meta, 0, counts, cells, n, T);
+      cutCellRuns(meta, 0, counts, cells, n, T, job.balance && T === 2 ? this.cut.share : 0.5);
       // The items of each run (sorted by cell: a run of cells is a run of items).
       let c = 0, seen = 0;
       for (let t = 0; t <= T; t++) {
@@ -413,23 +413,22 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     this.teamed = true;
     try {
       team.run(L.id, this.self);
-      if (job.balance && T === 2) this.cut.update(team.worked[0], team.worked[1]);
-      if (nl === 0) return;
-      if (listsFit(meta, part.js, T, nl)) {
-        // Copied into place in the run (ThreadPart.work): the lists take their lengths.
+      const worked0 = team.worked[0], worked1 = team.worked[1]; // (the share moves after a copy run too: both take one cut)
+      if (nl === 0 || listsFit(meta, part.js, T, nl)) {
+        // Lists copied into place in the run (ThreadPart.work): they take their lengths.
         for (let l = 0; l < nl; l++) {
           let total = 0;
           for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
           this.realLists[l].length = total;
         }
+        if (job.balance && T === 2) this.cut.update(worked0, worked1);
         return;
       }
-      // Room in the stage's lists for every thread's entries, then the copies into place.
       for (let l = 0; l < nl; l++) {
         let total = 0;
         for (let t = 0; t < T; t++) total += meta[LENGTHS(T, l) + t];
         const real = this.realLists[l], front = part.locals[l];
-        // Rank 0's entries written in place are kept by the growth; the others are copied in phase 1.
+        // Room for every thread's entries: rank 0's written in place are kept by the growth, the others copied in phase 1.
         real.length = front instanceof FrontSink && !front.spilled ? front.length : 0;
         real.reserve(total);
         real.length = total;
@@ -440,6 +439,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
       this.phase = 1;
       P[L.paramBase + ns + P_PHASE] = 1;
       team.run(L.id, this.self);
+      if (job.balance && T === 2) this.cut.update(worked0 + team.worked[0], worked1 + team.worked[1]);
     } finally {
       for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
       part.endRun();

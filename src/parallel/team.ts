@@ -15,7 +15,9 @@
  *   - A job: its id and generation are stored, SEQ is incremented and notified; workers wake
  *     (Atomics.wait on SEQ), run their share of the job, add 1 to DONE. The calling thread is rank
  *     0 and takes its share of the work itself, then waits for DONE = T − 1.
- *   - Kernels synchronise inside a job with `barrier()` (sense-reversing, on BCOUNT/BGEN).
+ *   - Kernels synchronise inside a job with `barrier()` (sense-reversing, on BCOUNT/BGEN). A thread
+ *     that waits, at a barrier or for DONE, polls for a while and then sleeps (wait.ts: how long it
+ *     polls adapts per job to whether its waits outlast the poll).
  *   - A thread whose kernel throws writes its message to shared memory and sets ABORT; threads
  *     waiting at a barrier give up, every thread still counts DONE, and the calling thread throws
  *     the message (readable while it blocks, unlike a posted one). The team is unusable after.
@@ -23,6 +25,8 @@
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
 import type { SlotArray } from './memory.ts';
+import { DONE_SPIN_US, pollWhile, SPIN_MS, SpinBudget, TeamAbort, teamPoll, teamSpin, waitWhile } from './wait.ts';
+export { TeamAbort, teamPoll, teamSpin } from './wait.ts';
 import { SlotTable, type SlotsMessage } from './slot-table.ts';
 import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
@@ -62,6 +66,8 @@ export const POLL = 10;
 export const PROF = 11;
 /** The slot table's version (slot-table.ts SlotTable.version), stored before each job whose slots changed. */
 export const TABLE = 12;
+/** 1 while the threads' polls before they sleep adapt (teamSpin, SpinBudget), set by the calling thread at each job. */
+export const SPIN = 13;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -120,65 +126,11 @@ export function sharedMemoryAvailable(): { ok: true } | { ok: false; reason: str
   return { ok: true };
 }
 
-/**
- * Barrier waits poll for up to this long before sleeping in Atomics.wait. A sleeping thread's
- * wake-up costs tens of µs on an idle machine and up to ~1 ms on a loaded one (its core is given
- * away), against phases of 0.1–1 ms (honey drop viscosity); but polling long (1–2 ms) on a
- * loaded 2-core machine starved the thread doing the work and was 2–3× slower. 50 µs covers the
- * usual phase imbalance.
- */
-const SPIN_MS = 0.05;
-/**
- * The calling thread polls for the spawned threads' DONE this long (µs) before it sleeps, as a
- * barrier does: it has finished its own share and the others' are ending, so the core it holds
- * has nothing else of the job to do (without it, every job whose calling thread finished first
- * paid a futex wake-up on the critical path; docs/decisions.md, "Where the particle team's second
- * thread waits").
- */
-const DONE_SPIN_US = 1000 * SPIN_MS;
-
-/**
- * How long (µs) the threads of a team poll between jobs before they sleep in Atomics.wait: a
- * spawned thread for the next job, the calling thread for the others' DONE. 0 (the default): no
- * poll. A poll of 0.3 ms for the next job was slower on a loaded 2-core machine (worker.ts); what a
- * short one does on a quiet machine is for bench/threads-frames.ts to measure (`--poll US`). Read by
- * ThreadTeam.run at each job, so it can be changed between jobs.
- */
-export const teamPoll = { us: 0 };
-
-/** Polls ctrl[index] for up to `us` µs; true when it is no longer `value`. */
-export function pollWhile(ctrl: Int32Array, index: number, value: number, us: number): boolean {
-  const t0 = performance.now(), ms = us / 1000;
-  for (;;) {
-    for (let k = 0; k < 64; k++) if (Atomics.load(ctrl, index) !== value) return true;
-    if (performance.now() - t0 > ms) return false;
-  }
-}
-
-/** Waits until ctrl[index] !== value; throws when a thread aborted the job. */
-export function waitWhile(ctrl: Int32Array, index: number, value: number): void {
-  const t0 = performance.now();
-  for (;;) {
-    for (let k = 0; k < 256; k++) if (Atomics.load(ctrl, index) !== value) return;
-    if (performance.now() - t0 > SPIN_MS) break;
-  }
-  while (Atomics.load(ctrl, index) === value) {
-    Atomics.wait(ctrl, index, value, 200);
-    if (Atomics.load(ctrl, ABORT) !== 0) throw new TeamAbort();
-  }
-}
-
-export class TeamAbort extends Error {
-  override name = 'TeamAbort';
-  constructor() {
-    super('another thread of the team failed');
-  }
-}
-
 /** The barrier of one thread of a team of `size` (rank and the team's timers: profile.ts). */
 export class Barrier implements TeamSync {
   /** ms this thread has waited at barriers, in all (its working time in a job is its time less what this grew by). */
   waited = 0;
+  private readonly spins = new SpinBudget(SPIN_MS);
   constructor(
     private readonly ctrl: Int32Array,
     readonly size: number,
@@ -198,7 +150,10 @@ export class Barrier implements TeamSync {
       Atomics.notify(c, BGEN);
     } else {
       const w0 = performance.now();
-      waitWhile(c, BGEN, gen);
+      if (Atomics.load(c, SPIN) !== 0) {
+        const job = Atomics.load(c, JOB);
+        this.spins.after(job, waitWhile(c, BGEN, gen, ABORT, this.spins.at(job)));
+      } else waitWhile(c, BGEN, gen, ABORT);
       this.waited += performance.now() - w0;
     }
     if (prof !== null) {
@@ -241,6 +196,8 @@ export class ThreadTeam implements TeamSync {
   /** and the job the spawned ranks' readings since `clockLast` belong to (−1: none). */
   private clockJob = -1;
   private gen = 0;
+  /** The calling thread's poll for DONE, per job (SpinBudget). */
+  private readonly doneSpins = new SpinBudget(SPIN_MS);
   private failure: string | null = null;
   private started = false;
   private disposed = false;
@@ -333,8 +290,9 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, JOB, id);
     Atomics.store(c, GEN, this.gen);
     Atomics.store(c, DONE, 0);
-    const poll = teamPoll.us;
-    Atomics.store(c, POLL, poll);
+    const poll = teamPoll.us, adapt = teamSpin.adaptive && (poll === 0 || teamPoll.adaptive);
+    Atomics.store(c, POLL, teamPoll.adaptive ? -poll : poll); // (negative: adapting, worker.ts)
+    Atomics.store(c, SPIN, teamSpin.adaptive ? 1 : 0);
     const prof = teamProfile.on ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);
     const clock = prof !== null ? teamProfile.cpuClock : null;
@@ -358,10 +316,14 @@ export class ThreadTeam implements TeamSync {
     }
     // Workers count DONE even when they fail, so this wait ends (unless a thread died).
     // The others' DONE: polled for as long as a barrier polls (or the longer teamPoll), then asleep.
+    // (Adapting (SpinBudget) where no teamPoll is asked for: the DONE wait of a job that slept polls less next time.)
+    let caught = true;
     for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) {
-      if (pollWhile(c, DONE, done, Math.max(poll, DONE_SPIN_US))) continue;
+      if (pollWhile(c, DONE, done, adapt ? 1000 * this.doneSpins.at(id) : Math.max(poll, DONE_SPIN_US))) continue;
+      caught = false;
       Atomics.wait(c, DONE, done, 1000);
     }
+    if (adapt) this.doneSpins.after(id, caught);
     if (prof !== null) {
       const t2 = profileNow(), at = profileAt(0, id, 0);
       prof[at + P_RUNS]++;

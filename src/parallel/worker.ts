@@ -11,11 +11,12 @@
  * SLOT_WORDS) when the table's version changed, for the entries that changed.
  */
 import {
-  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, pollWhile, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, TeamAbort, recordFailure,
+  ABORT, Barrier, BGEN, DONE, GEN, JOB, POLL, PROF, READY, SEQ, SHUTDOWN, SIZE, TABLE, recordFailure,
   type InitMessage, type WorkerReport,
 } from './team.ts';
 import type { SlotArray } from './memory.ts';
 import { SlotReader, type SlotsMessage } from './slot-table.ts';
+import { pollWhile, SpinBudget, TeamAbort } from './wait.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
 import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
@@ -90,6 +91,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
   let jobs: ThreadJobs | null = null;
+  /** The adapting poll for the next job (teamPoll.adaptive), made when its length changes. */
+  let nextSpins: SpinBudget | null = null;
 
   /** Records the failure (first one wins) and posts it, with its stack, for a caller that awaits. */
   const fail = (c: Int32Array | null, e: unknown) => {
@@ -124,9 +127,14 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   const loop = () => {
     const c = ctrl!;
     for (;;) {
-      // The poll the last job asked for (team.ts teamPoll), then sleep.
+      // The poll the last job asked for (wait.ts teamPoll; negative: adapting, per the job last run), then sleep.
       const poll = Atomics.load(c, POLL);
-      if (poll === 0 || !pollWhile(c, SEQ, seen, poll)) Atomics.wait(c, SEQ, seen);
+      if (poll < 0) {
+        if (nextSpins === null || nextSpins.full !== -poll / 1000) nextSpins = new SpinBudget(-poll / 1000);
+        const last = Atomics.load(c, JOB), caught = pollWhile(c, SEQ, seen, 1000 * nextSpins.at(last));
+        nextSpins.after(last, caught);
+        if (!caught) Atomics.wait(c, SEQ, seen);
+      } else if (poll === 0 || !pollWhile(c, SEQ, seen, poll)) Atomics.wait(c, SEQ, seen);
       const s = Atomics.load(c, SEQ);
       if (s === seen) continue;
       seen = s;

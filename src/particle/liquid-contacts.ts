@@ -124,7 +124,12 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
     a.pos = L.pos;
     a.vel = L.vel;
   }
+  // The calling thread does the cross-slab rows alone (two threads): the object contacts' cut
+  // moves so that the two threads' whole runs take equal measured times (share.ts).
+  s.oshare = job.cut.share;
   runJob(job, n);
+  const team = ctx.runner.team;
+  if (s.objects === 1 && job.teamed && job.size === 2 && team !== null) job.cut.update(team.worked[0], team.worked[1]);
   if (move >= 0) checkMove(ctx, job.teamed ? job.size : 1);
 }
 
@@ -219,7 +224,7 @@ export const contactsJob = defineJob({
     ...objectContactsJob.inputs, cs: 'i32', cj: 'index', ends: 'i32', xslots: 'i32', meta: 'i32', plist: 'i32', offsets: 'i32', mat: 'u16', mass: 'f64',
     surface: 'u8', obody: 'i32', keep: 'f64',
   },
-  scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects', ...moveJob.scalars, 'move'],
+  scalars: [...objectContactsJob.scalars, 'contact', 'inv', 'kick', 'uniform', 'objects', ...moveJob.scalars, 'move', 'oshare'],
   split: 'ranks',
   minItems: () => teamWork.minParticles,
   scratch: (): NearFarScratch => ({ tmp: new Int32Array(0), tmpD: new Float64Array(0), dc: 0, near2: 0, margin: 0 }),
@@ -249,8 +254,9 @@ export const contactsJob = defineJob({
     }
     if (s.objects !== 1) return;
     x.barrier();
-    // The object contacts' share cut by their entries, as the object-contacts job's (OBJECT_LIST_COST).
-    const i0 = itemCut(objectContactsJob, a, x.n, t, T), i1 = itemCut(objectContactsJob, a, x.n, t + 1, T);
+    // The object contacts' share cut by their entries, as the object-contacts job's (OBJECT_LIST_COST),
+    // two threads' at the calling thread's share `oshare` (each particle's result is the same at any cut).
+    const i0 = itemCut(objectContactsJob, a, x.n, t, T, s.oshare), i1 = itemCut(objectContactsJob, a, x.n, t + 1, T, s.oshare);
     objectContactRange(pos, vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, i0, i1, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
   },
 });

@@ -40,6 +40,7 @@ export const objectAdhesionJob = defineJob({
   scalars: ['size', 'invR', 'reach', 'inv', 'nc', 'lo0', 'lo1', 'lo2', 'n0', 'n1', 'n2'],
   split: 'cells',
   cellCounts: 'count',
+  balance: true, // (its lists and per-particle entries are the same at any cut: share.ts)
   minItems: () => teamWork.minParticles,
   scratch: () => new ObjectCandidates(),
   kernel(x) {

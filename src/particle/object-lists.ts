@@ -256,6 +256,7 @@ export const objectListsJob = defineJob({
   scalars: ['base', 'g', 'dt', 'vo', 'near2', 'margin', 'farBit', 'inv', 'nc', 'lo0', 'lo1', 'lo2', 'n0', 'n1', 'n2'],
   split: 'cells',
   cellCounts: 'count',
+  balance: true, // (its lists and per-particle entries are the same at any cut: share.ts)
   lists: { list: 'index' },
   minItems: () => teamWork.minParticles,
   scratch: () => new ListScratch(),

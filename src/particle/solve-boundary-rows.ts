@@ -34,6 +34,7 @@ export const solveBoundaryJob = defineJob({
   scalars: ['h', 'inv', 'nc', 'lo0', 'lo1', 'lo2', 'n0', 'n1', 'n2'],
   split: 'cells',
   cellCounts: 'count',
+  balance: true, // (its lists and per-particle entries are the same at any cut: share.ts)
   lists: { list: 'i32' },
   minItems: () => teamWork.minParticles,
   scratch: () => new BoundaryScratch(),

@@ -227,8 +227,13 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
   return teamWork.teamRowsOnOneThread || ctx.runner.bind(solveRowsCountJob).threads(n) > 1;
 }
 
-/** The rows by the team's jobs (see the header): the same rows as rowsFromPairs (`pairs`: the pair list, or the half rows of rowsFromHalf, whose rows these are then). */
-export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs): void {
+/**
+ * The rows by the team's jobs (see the header): the same rows as rowsFromPairs (`pairs`: the pair
+ * list, or the half rows of rowsFromHalf, whose rows these are then). Returns the threads that
+ * filled them, T: the last thread's cursors (ctx.teamRowCounts.into[(T − 1) n + j]) then stand
+ * where row j's upper part starts (upperStartsFromFill), until the next team listing.
+ */
+export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
   if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
@@ -250,6 +255,18 @@ export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, 
   f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
   fill.s.parts = T;
   runJob(fill, n);
+  return T;
+}
+
+/**
+ * upperStarts of the rows `list`; where teamRowsFromPairs listed them on T > 0 threads (and nothing
+ * was listed by the team since), without a scan of the rows: row j is the entries into it from
+ * thread 0's particles, thread 1's, …, then its own (its upper part), and the last thread's cursor
+ * into row j ends, after the fill, where that thread's entries end, which is where row j's own start.
+ */
+export function upperStartsOf(ctx: StepContext, list: SlotRows, n: number, T: number, mid: Int32Array): void {
+  if (T > 0) mid.set(ctx.teamRowCounts.into.subarray((T - 1) * n, T * n));
+  else upperStarts(list.start, list.j, n, mid);
 }
 
 /** Where each of the n rows' upper part starts (the rows' lower part names slots below a, in ascending order). */

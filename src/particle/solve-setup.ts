@@ -18,7 +18,7 @@ import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
-import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStarts } from './solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStartsOf } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
 import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
@@ -152,7 +152,7 @@ export const solveListJob = defineJob({
   inputs: { x: 'f64', start: 'i32', count: 'i32', box: 'f64', block: 'i32', ci: 'i32', cj: 'i32', ck: 'i32' },
   scalars: ['h2', 'reach', 'lo0', 'lo1', 'lo2', 'si', 'sj'],
   split: 'cells',
-  cellCounts: 'count',
+  cellCounts: 'count', balance: true, // (its lists are the same at any cut: share.ts)
   lists: { list: 'index' },
   minItems: () => teamWork.minParticles,
   scratch: () => new RowListScratch(),
@@ -335,6 +335,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
+  let teamFilled = 0; // the threads of the team's listing in this call (0: none): its fill's cursors are the upper starts
   if (first) listRows(first);
 
   function listRows(first: StageScratch): void {
@@ -342,7 +343,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   list.shared = st.boundary.shared = ctx.shared;
   list.reset(n);
   if (teamRows) {
-    teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
   } else if (fromPairs) {
     if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
@@ -376,7 +377,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
     if (!upperOnly) {
-      if (team) teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }
@@ -405,7 +406,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
   for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
   const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
-  upperStarts(list.start, list.j, n, mid);
+  upperStartsOf(ctx, list, n, teamFilled, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];

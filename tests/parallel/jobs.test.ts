@@ -11,11 +11,11 @@ import { defineJob, itemCut, JobTable } from '../../src/parallel/job.ts';
 import { JobRunner, runJob } from '../../src/parallel/run-job.ts';
 import { nextShare } from '../../src/parallel/share.ts';
 import { ThreadTeam } from '../../src/parallel/team.ts';
-import { allocInt32, allocFloat64 } from '../../src/parallel/memory.ts';
+import { allocInt32, allocFloat64, cutCellRuns } from '../../src/parallel/memory.ts';
 import { heldBytes } from '../../src/engines.ts';
 import { NeighbourList } from '../../src/particle/neighbours.ts';
 import { nodeThreadHandle, spawnNodeThread, startModuleWorker } from '../../src/cli/threads.ts';
-import { listJob, pairCountJob, phasesJob, TEST_JOBS } from './fixtures/jobs.ts';
+import { listBalancedJob, listJob, pairCountJob, phasesJob, TEST_JOBS } from './fixtures/jobs.ts';
 
 const ENTRY = new URL('./fixtures/jobs-entry.ts', import.meta.url);
 const teams: ThreadTeam[] = [];
@@ -79,15 +79,23 @@ describe('job descriptions and tables', () => {
     // Runs too short to time leave it; it stays within [0.2, 0.8].
     expect(nextShare(0.4, 0.5, 0.01, 1)).toBe(0.4);
     expect(nextShare(0.25, 0.25, 100, 1)).toBe(0.2);
-    expect(() => defineJob({ ...base, name: 'x', arrays: { s: 'f64' }, sums: { s: 1 }, balance: true })).toThrow(/balance is for split 'items' without sums or lists/);
-    expect(() => defineJob({ ...base, name: 'x', arrays: {}, lists: { l: 'i32' }, balance: true })).toThrow(/balance is for split 'items' without sums or lists/);
+    expect(() => defineJob({ ...base, name: 'x', arrays: { s: 'f64' }, sums: { s: 1 }, balance: true })).toThrow(/balance is for split 'items' or 'cells' without sums/);
+    expect(() => defineJob({ ...base, name: 'x', arrays: {}, split: 'ranks', balance: true })).toThrow(/balance is for split 'items' or 'cells' without sums/);
+    // Lists are put in place in item order whatever the cut: a job with lists may balance.
+    expect(defineJob({ ...base, name: 'x', arrays: {}, lists: { l: 'i32' }, balance: true }).balance).toBe(true);
+    // Cells cut at the share of their items (two threads), at n / size otherwise.
+    const bounds = new Int32Array(3), cellCounts = Int32Array.from([4, 4, 4, 4, 4]);
+    cutCellRuns(bounds, 0, cellCounts, 5, 20, 2, 0.2);
+    expect(Array.from(bounds)).toEqual([0, 1, 5]);
+    cutCellRuns(bounds, 0, cellCounts, 5, 20, 2);
+    expect(Array.from(bounds)).toEqual([0, 2, 5]);
   });
 
   it('refuse two jobs of one name, lay slots and parameters out without overlap, and name their jobs in the fingerprint', () => {
     const a = defineJob({ ...base, name: 'same', arrays: { x: 'f64' } }), b = defineJob({ ...base, name: 'same', arrays: { y: 'f64' } });
     expect(() => new JobTable([a, b])).toThrow(/two jobs are named 'same'/);
     const t = TEST_JOBS;
-    expect(t.layouts.map((l) => l.job.name)).toEqual(['list', 'pair-count', 'phases']);
+    expect(t.layouts.map((l) => l.job.name)).toEqual(['list', 'list-balanced', 'pair-count', 'phases']);
     const slots = t.layouts.flatMap((l) => Array.from({ length: l.slotCount }, (_, k) => l.arraySlot + k));
     expect([...slots].sort((p, q) => p - q)).toEqual(Array.from({ length: t.slotCount }, (_, k) => k));
     expect(t.fingerprint).toContain('pair-count(');
@@ -152,6 +160,40 @@ describe('runJob', () => {
       expect(Array.from(job.a.total.subarray(0, T))).toEqual(new Array(T).fill((T * (T + 1)) / 2));
       // Below the job's minItems it runs on the calling thread alone.
       expect(pairCounts(r, 3).teamed).toBe(false);
+    }
+  });
+
+  it("a list job that balances: the same lists at any share of two threads, its own run's cut in the copy run, and a share that follows the times", () => {
+    const counts = new Int32Array(300).map((_, c) => (c * 7) % 5 + 1), n = counts.reduce((s, v) => s + v, 0);
+    const listOn = (r: JobRunner, share: number | null, lists = new NeighbourList()) => {
+      const job = r.bind(share === null ? listJob : listBalancedJob);
+      if (share !== null) job.cut.set(share);
+      lists.shared = r.size > 1;
+      lists.reset(n);
+      job.a.counts = counts;
+      job.a.seen = allocInt32(n, r.size > 1);
+      job.lists.list = lists;
+      runJob(job, n, counts.length);
+      lists.start[n] = lists.length;
+      const first = job.a.seen.reduce((s, v) => s + (v === 1 ? 1 : 0), 0);
+      return { start: Array.from(lists.start.subarray(0, n + 1)), j: Array.from(lists.j.subarray(0, lists.length)), first, next: job.cut.share };
+    };
+    const one = listOn(runner(1), null), r = runner(2);
+    for (const share of [0.25, 0.5, 0.75]) {
+      // A new list (no room: the copy run) and one with room (copied in the run).
+      const grown = listOn(r, share), roomy = new NeighbourList();
+      roomy.shared = true;
+      roomy.reserve(2 * n);
+      const fit = listOn(r, share, roomy);
+      for (const got of [grown, fit]) {
+        expect(got.start).toEqual(one.start);
+        expect(got.j).toEqual(one.j);
+        // The calling thread listed the share's items, within a cell's (at most 5).
+        expect(Math.abs(got.first - share * n)).toBeLessThanOrEqual(5);
+        // The share moved toward equal times (even items: toward ½), within its bounds.
+        expect(got.next).toBeGreaterThanOrEqual(0.2);
+        expect(got.next).toBeLessThanOrEqual(0.8);
+      }
     }
   });
 

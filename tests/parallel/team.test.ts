@@ -11,7 +11,8 @@ import { parseScene, createSimulation } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { nodeThreadHandle, startNodeWorker, spawnNodeThread } from '../../src/cli/threads.ts';
-import { teamPoll, ThreadTeam } from '../../src/parallel/team.ts';
+import { teamPoll, teamSpin, ThreadTeam } from '../../src/parallel/team.ts';
+import { SpinBudget, waitWhile } from '../../src/parallel/wait.ts';
 import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import { liquid, threadedSim } from './helpers.ts';
@@ -43,22 +44,51 @@ describe('thread team', () => {
       return out;
     };
     const a = run(2), b = run(2), one = run(1);
-    // Threads that poll between jobs before they sleep (teamPoll) wait otherwise, and compute the same.
+    // Threads that poll between jobs before they sleep (teamPoll), or whose waits poll their full
+    // length every time (teamSpin off), wait otherwise, and compute the same.
     teamPoll.us = 200;
-    let polled: ReturnType<typeof run>;
+    let polled: ReturnType<typeof run>, adapting: ReturnType<typeof run>, fixed: ReturnType<typeof run>;
     try {
       polled = run(2);
+      teamPoll.adaptive = true; // (the poll for the next job adapting too)
+      adapting = run(2);
+      teamPoll.us = 0;
+      teamPoll.adaptive = false;
+      teamSpin.adaptive = false;
+      fixed = run(2);
     } finally {
       teamPoll.us = 0;
+      teamPoll.adaptive = false;
+      teamSpin.adaptive = true;
     }
     expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
     expect(a.grew).toBeGreaterThan(1); // the arrays were reallocated while the team ran on them
     expect(b.counts).toEqual(a.counts);
     expect(Array.from(b.vel)).toEqual(Array.from(a.vel));
     expect(Array.from(polled.vel)).toEqual(Array.from(a.vel));
+    expect(Array.from(fixed.vel)).toEqual(Array.from(a.vel));
+    expect(Array.from(adapting.vel)).toEqual(Array.from(a.vel));
     // Emission does not depend on threads; the stream's energy stays within 1 % of one thread's.
     expect(one.counts).toEqual(a.counts);
     expect(Math.abs(a.ke / one.ke - 1)).toBeLessThan(0.01);
+  });
+
+  it("shortens a job's poll after waits that outlast it, down to a floor, and gives it its full length after one it catches", () => {
+    const spins = new SpinBudget(0.05);
+    expect(spins.at(3)).toBe(0.05);
+    for (const want of [0.025, 0.0125, 0.00625, 0.003125, 0.002, 0.002]) {
+      spins.after(3, false);
+      expect(spins.at(3)).toBeCloseTo(want, 12);
+    }
+    expect(spins.at(4)).toBe(0.05); // each job its own
+    spins.after(3, true);
+    expect(spins.at(3)).toBe(0.05);
+    // Job ids past the table share its last entry.
+    spins.after(500, false);
+    expect(spins.at(63)).toBe(0.025);
+    // A wait whose word has already changed returns at once, caught by the poll.
+    const ctrl = new Int32Array(new SharedArrayBuffer(16));
+    expect(waitWhile(ctrl, 0, 1, 1, 0)).toBe(true);
   });
 
   it('a job that throws fails on every thread instead of hanging', () => {
