@@ -7,7 +7,7 @@
  * and the second (after redistancing) escaped-particle corrections; the changes summed per stage
  * over frames F0+1..F1 (a stage that roughens the rim adds, one that smooths it takes off).
  *
- *   npx tsx bench/grid-film-stages.ts scenes/SCENE.json SEED F0 F1 H [--floor Y0] [--axis AX,AZ]
+ *   npx tsx bench/grid-film-stages.ts scenes/SCENE.json SEED F0 F1 H [--floor Y0] [--axis AX,AZ] [--keep-seeds K]
  */
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
@@ -59,6 +59,8 @@ function wrap<T extends unknown[], R>(name: string, fn: (...a: T) => R): (...a: 
 }
 for (const st of sim.pipeline) st.run = wrap(st.name, st.run.bind(st));
 const tr = sim.tracker;
+// --keep-seeds K: the redistancing's seeds keep |φ| (FastMarching.keepSeeds: 1 every seed, 2 beside a solid).
+if (args.includes('--keep-seeds') && tr instanceof ParticleLevelSetTracker) tr.levelSet.marching.keepSeeds = Number(opt('keep-seeds', '1')) as 0 | 1 | 2;
 if (tr instanceof ParticleLevelSetTracker) {
   const pls = tr.particles;
   // Inside 'tracking': φ's transport (LevelSetTracker.move, called as super.move) and the first

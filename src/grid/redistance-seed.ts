@@ -24,8 +24,9 @@ export interface RedistanceCells {
   h: number;
   band: number;
   /**
-   * 1: a seed whose |∇φ| lies within [KEEP_LO, KEEP_HI] keeps |φ| (keepSeeds below); 0: every seed
-   * takes its estimated distance.
+   * 1: a seed whose |∇φ| lies within [KEEP_LO, KEEP_HI] keeps |φ| (keepSeeds below); 2: only such a
+   * seed walled on one side along some axis (beside a solid: a film on a floor); 0: every seed takes
+   * its estimated distance.
    */
   keep: number;
 }
@@ -126,7 +127,7 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // left it: the zero set is not moved by the redistancing at all (the march rebuilds the
       // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
       // two seeds across it read different slopes, as at a thin film's edge on a floor.
-      dist[c] = keep && gm >= KEEP_LO && gm <= KEEP_HI ? Math.min(band, Math.abs(pc))
+      dist[c] = keep && (walled || w.keep === 1) && gm >= KEEP_LO && gm <= KEEP_HI ? Math.min(band, Math.abs(pc))
         : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;
     }

@@ -34,9 +34,10 @@ const coefA = new Float64Array(3), coefB = new Float64Array(3);
 export class FastMarching {
   /**
    * The seeds beside the zero crossing keep their |φ| where |∇φ| is near 1 (redistance-seed.ts
-   * `keep`): the zero set is left where it is. Off by default (each seed at |φ| / |∇φ|).
+   * `keep`): the zero set is left where it is; 2: only the seeds beside a solid. 0, the default:
+   * each seed at |φ| / |∇φ|.
    */
-  keepSeeds = false;
+  keepSeeds: 0 | 1 | 2 = 0;
   private dist = new Float64Array(0);
   private state = new Uint8Array(0);
   /** Each trial cell's place in its side's heap (valid while its state is 1). */
@@ -65,7 +66,7 @@ export class FastMarching {
       job.a.phi = s.phi; job.a.dist = this.dist; job.a.state = this.state; job.a.heapPos = this.heapPos;
       job.a.nb = s.nb; job.a.type = s.type; job.a.exact = exact ?? NO_EXACT;
       job.a.wall = s.wall; job.a.v0 = s.solidVel[0]; job.a.v1 = s.solidVel[1]; job.a.v2 = s.solidVel[2];
-      job.s.count = n; job.s.h = h; job.s.band = band; job.s.trail = trail; job.s.keep = this.keepSeeds ? 1 : 0;
+      job.s.count = n; job.s.h = h; job.s.band = band; job.s.trail = trail; job.s.keep = this.keepSeeds;
       runJob(job, n);
       return;
     }
@@ -84,7 +85,7 @@ export class FastMarching {
     const e = this.arrays;
     e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.exact = exact ?? NO_EXACT;
     e.dist = this.dist; e.state = this.state; e.heapPos = this.heapPos;
-    e.count = s.count; e.h = h; e.band = band; e.keep = this.keepSeeds ? 1 : 0;
+    e.count = s.count; e.h = h; e.band = band; e.keep = this.keepSeeds;
     return e;
   }
 }

@@ -357,6 +357,10 @@ export const gridSettings = z
       .union([z.boolean(), z.enum(['bulk', 'uniform'])])
       .default(true)
       .describe('Level-set tracking: hold the volume put in, less what sinks took and what left through open faces (false: off). The particle level set gives lost liquid back through the pressure solve (a uniform divergence in the liquid, Kim et al. 2007), each body by its volume, and takes a gain back from below the surface, no cell within half a cell of it giving any, so films and sheets up to two cells thick keep theirs, and from every liquid cell alike where no cell lies deeper (true or "bulk", the default: it serves films, streams and coiling ropes); "uniform" takes a gain back from every liquid cell alike, as Kim et al. It shifts the surface only beyond a 3 % error; the plain level set moves the whole surface out or in, at most half a cell a step.'),
+    redistanceSeeds: z
+      .enum(['estimate', 'keep', 'keep-beside-solids'])
+      .default('estimate')
+      .describe('Level-set tracking: what the redistancing does at the cells beside the surface. "estimate" (the default): each takes |φ| / |∇φ| (minmod beside a solid), restoring a unit gradient; "keep": each keeps its |φ| where |∇φ| is within [0.5, 2], so the surface is not moved by the redistancing at all; "keep-beside-solids": only the cells beside a solid keep theirs (a film on a floor).'),
     tolerance: pos.default(1e-6).describe('Relative residual at which the pressure and viscosity solvers stop.'),
     maxIterations: z.int().min(1).max(100000).default(1000).describe('Iteration cap of the conjugate-gradient solvers.'),
     bufferCells: z.int().min(1).max(8).default(2).describe('Buffer zone around the liquid, cells (Cline §4.3).'),
