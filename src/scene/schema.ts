@@ -360,7 +360,7 @@ export const gridSettings = z
     redistanceSeeds: z
       .enum(['estimate', 'keep', 'keep-beside-solids'])
       .default('estimate')
-      .describe('Level-set tracking: what the redistancing does at the cells beside the surface. "estimate" (the default): each takes |φ| / |∇φ| (minmod beside a solid), restoring a unit gradient; "keep": each keeps its |φ| where |∇φ| is within [0.5, 2], so the surface is not moved by the redistancing at all; "keep-beside-solids": only the cells beside a solid keep theirs (a film on a floor).'),
+      .describe('Level-set tracking: what the redistancing does at the cells beside the surface. "estimate" (the default): each takes |φ| / |∇φ| (minmod beside a solid), restoring a unit gradient; "keep": each keeps its |φ| where |∇φ| is within [0.5, 2], so the surface is not moved by the redistancing at all; "keep-beside-solids": only the cells beside a solid keep theirs (a film on a floor). "keep" spreads honey-coil\'s film with a round rim where the estimate gives it cell-sized teeth, but roughens soap-pour\'s pile, whose fingers come with the flow (docs/decisions.md, "The rims\' fingers: in the velocity or in φ").'),
     tolerance: pos.default(1e-6).describe('Relative residual at which the pressure and viscosity solvers stop.'),
     maxIterations: z.int().min(1).max(100000).default(1000).describe('Iteration cap of the conjugate-gradient solvers.'),
     bufferCells: z.int().min(1).max(8).default(2).describe('Buffer zone around the liquid, cells (Cline §4.3).'),
