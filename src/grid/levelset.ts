@@ -13,7 +13,7 @@ import type { GridStore } from './store.ts';
 export { levelSetVolume } from './levelset-volume.ts';
 
 export class LevelSet {
-  private readonly marching = new FastMarching();
+  readonly marching = new FastMarching();
   private readonly transport = new LevelSetTransport();
 
   /**

@@ -23,6 +23,12 @@ export interface RedistanceCells {
   count: number;
   h: number;
   band: number;
+  /**
+   * 1: a seed whose |∇φ| lies within [KEEP_LO, KEEP_HI] keeps |φ| (keepSeeds below); 2: only such a
+   * seed walled on one side along some axis (beside a solid: a film on a floor); 0: every seed takes
+   * its estimated distance.
+   */
+  keep: number;
 }
 
 /**
@@ -30,12 +36,14 @@ export interface RedistanceCells {
  * which it is taken as a kink: a smooth distance's differ by h / R, R the radius of curvature.
  */
 const KINK = 0.5;
+/** The |∇φ| (per cell) within which a seed keeps its own |φ| where `keep` is on. */
+const KEEP_LO = 0.5, KEEP_HI = 2;
 /**
  * The seeds over cells [from, to): every cell starts far (the band) and each cell beside the zero
  * crossing is accepted at its estimated distance (see FastMarching.redistance).
  */
 export function seedRange(w: RedistanceCells, from: number, to: number): void {
-  const { phi, nb, type, dist, state, h, band } = w;
+  const { phi, nb, type, dist, state, h, band } = w, keep = w.keep !== 0;
   const exact = w.exact.length > 0 ? w.exact : null;
   for (let c = from; c < to; c++) {
     state[c] = 0;
@@ -114,7 +122,13 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // thick, walled on both sides along z, keeps the central slopes).
       const gm = Math.sqrt(g2);
       const plane = 1 / Math.sqrt(inv2);
-      dist[c] = Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
+      // keepSeeds: where φ is already near a distance (|∇φ| within [KEEP_LO, KEEP_HI]) the seed keeps
+      // |φ|, so that every crossing between two such seeds stays where transport and the particles
+      // left it: the zero set is not moved by the redistancing at all (the march rebuilds the
+      // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
+      // two seeds across it read different slopes, as at a thin film's edge on a floor.
+      dist[c] = keep && (walled || w.keep === 1) && gm >= KEEP_LO && gm <= KEEP_HI ? Math.min(band, Math.abs(pc))
+        : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;
     }
   }

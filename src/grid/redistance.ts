@@ -32,6 +32,12 @@ const SOLID = SOLID_;
 const coefA = new Float64Array(3), coefB = new Float64Array(3);
 
 export class FastMarching {
+  /**
+   * The seeds beside the zero crossing keep their |φ| where |∇φ| is near 1 (redistance-seed.ts
+   * `keep`): the zero set is left where it is; 2: only the seeds beside a solid. 0, the default:
+   * each seed at |φ| / |∇φ|.
+   */
+  keepSeeds: 0 | 1 | 2 = 0;
   private dist = new Float64Array(0);
   private state = new Uint8Array(0);
   /** Each trial cell's place in its side's heap (valid while its state is 1). */
@@ -60,7 +66,7 @@ export class FastMarching {
       job.a.phi = s.phi; job.a.dist = this.dist; job.a.state = this.state; job.a.heapPos = this.heapPos;
       job.a.nb = s.nb; job.a.type = s.type; job.a.exact = exact ?? NO_EXACT;
       job.a.wall = s.wall; job.a.v0 = s.solidVel[0]; job.a.v1 = s.solidVel[1]; job.a.v2 = s.solidVel[2];
-      job.s.count = n; job.s.h = h; job.s.band = band; job.s.trail = trail;
+      job.s.count = n; job.s.h = h; job.s.band = band; job.s.trail = trail; job.s.keep = this.keepSeeds;
       runJob(job, n);
       return;
     }
@@ -79,7 +85,7 @@ export class FastMarching {
     const e = this.arrays;
     e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.exact = exact ?? NO_EXACT;
     e.dist = this.dist; e.state = this.state; e.heapPos = this.heapPos;
-    e.count = s.count; e.h = h; e.band = band;
+    e.count = s.count; e.h = h; e.band = band; e.keep = this.keepSeeds;
     return e;
   }
 }
@@ -302,7 +308,7 @@ const NO_EXACT = new Uint8Array(0);
 const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({
   phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), exact: NO_EXACT,
-  dist: new Float64Array(0), state: new Uint8Array(0), heapPos: new Int32Array(0), count: 0, h: 1, band: 1,
+  dist: new Float64Array(0), state: new Uint8Array(0), heapPos: new Int32Array(0), count: 0, h: 1, band: 1, keep: 0,
 });
 
 /**
@@ -345,7 +351,7 @@ interface RedistanceScratch {
 
 type RedistanceX = JobArgs<
   { phi: 'f64'; dist: 'f64'; state: 'u8'; heapPos: 'i32' }, { nb: 'i32'; type: 'u8'; exact: 'u8'; wall: 'u8'; v0: 'f64'; v1: 'f64'; v2: 'f64' },
-  'count' | 'h' | 'band' | 'trail', Record<never, never>, RedistanceScratch
+  'count' | 'h' | 'band' | 'trail' | 'keep', Record<never, never>, RedistanceScratch
 >;
 const allCells = (x: RedistanceX) => x.s.count;
 
@@ -358,13 +364,13 @@ export const redistanceJob = definePhasedJob({
   name: 'grid-redistance',
   arrays: { phi: 'f64', dist: 'f64', state: 'u8', heapPos: 'i32' },
   inputs: { nb: 'i32', type: 'u8', exact: 'u8', wall: 'u8', v0: 'f64', v1: 'f64', v2: 'f64' },
-  scalars: ['count', 'h', 'band', 'trail'],
+  scalars: ['count', 'h', 'band', 'trail', 'keep'],
   minItems: () => gridWork.minCells,
   scratch: (): RedistanceScratch => ({ cells: emptyCells(), heap: new MarchHeap() }),
   prepare(x) {
     const e = x.scratch.cells, a = x.a;
     e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
-    e.heapPos = a.heapPos; e.count = x.s.count; e.h = x.s.h; e.band = x.s.band;
+    e.heapPos = a.heapPos; e.count = x.s.count; e.h = x.s.h; e.band = x.s.band; e.keep = x.s.keep;
   },
   phases: [
     { items: allCells, run: (x, from, to) => seedRange(x.scratch.cells, from, to) },
