@@ -12,6 +12,8 @@
  */
 import type { StepContext } from './context.ts';
 import type { NeighbourList } from './neighbours.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
@@ -97,4 +99,117 @@ function objectRowsRange(
       list.length = gatherObjectSlots(pos, i, ph2, mat[i] * stride, oc, m, obox, ostart, ocount, opos, list.j, list.length);
     }
   }
+}
+
+/**
+ * Memory idle through one call of the stage, lent to what lives only within it: the stage buffer
+ * from `at` on, past the pair coefficients' codes of this call's pairs (their room is kept at the
+ * most pairs the list has held: applyImplicitViscosity) and past the request (where a larger request
+ * of another stage grew the buffer). Views are carved one after another, 8-byte aligned; none is
+ * read after the call (applyImplicitViscosity lets them go at its end).
+ */
+export class CallRoom {
+  private at: number;
+  constructor(readonly buffer: ArrayBuffer | SharedArrayBuffer, at: number) {
+    this.at = 8 * Math.ceil(at / 8);
+  }
+
+  /** Bytes left. */
+  rest(): number {
+    return Math.max(0, this.buffer.byteLength - this.at);
+  }
+
+  /** n 32-bit integers, or null where they do not fit. */
+  i32(n: number): Int32Array<ArrayBuffer> | null {
+    if (4 * n > this.rest()) return null;
+    const v = new Int32Array(this.buffer, this.at, n) as Int32Array<ArrayBuffer>;
+    this.at += 8 * Math.ceil((4 * n) / 8);
+    return v;
+  }
+
+  /** n single-precision numbers, or null where they do not fit. */
+  f32(n: number): Float32Array<ArrayBuffer> | null {
+    if (4 * n > this.rest()) return null;
+    const v = new Float32Array(this.buffer, this.at, n) as Float32Array<ArrayBuffer>;
+    this.at += 8 * Math.ceil((4 * n) / 8);
+    return v;
+  }
+
+  /** Every 32-bit integer left, as a view that `taken` later marks used up to its first `used` entries. */
+  restI32(): Int32Array<ArrayBuffer> {
+    return new Int32Array(this.buffer, this.at, this.rest() >> 2) as Int32Array<ArrayBuffer>;
+  }
+
+  /** Marks the first `used` entries of a restI32 view as carved. */
+  taken(used: number): void {
+    this.at += 8 * Math.ceil((4 * used) / 8);
+  }
+
+  /** Whether `a` is a view of this room's buffer (lent). */
+  holds(a: ArrayBufferView): boolean {
+    return a.buffer === this.buffer;
+  }
+}
+
+/** The boundary rows' starts and entries between calls (they live within one: CallRoom, the object contact lists' starts). */
+const NO_STARTS = new Int32Array(0), NO_ENTRIES = new Int32Array(0);
+
+/**
+ * The object slots within each liquid particle's support (particles flagged near a body), listed
+ * by a job (listObjectRows), with, on a thread team, the slot positions copied to shared memory.
+ * The starts in `room`, else in the object contact lists' starts (those lists are made after
+ * viscosity, read by the moves and density correction and made again before anything reads them:
+ * step.ts), else in memory of the rows' own; the entries in the rest of `room`, growing into
+ * memory of their own past it (NeighbourList.reserve). Returns the object count.
+ */
+export function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number, room: CallRoom): number {
+  const O = ctx.objects, no = O.count, bl = st.boundary;
+  bl.shared = ctx.shared;
+  const ol = ctx.objectLists, starts = room.i32(n + 1);
+  if (starts) bl.start = starts;
+  else if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
+  if (no > 0 && room.rest() >= 4 * 1024) bl.j = room.restI32();
+  bl.reset(n);
+  if (no === 0) {
+    bl.start.fill(0, 0, n + 1);
+    return 0;
+  }
+  let opos = ctx.objectSlotPos;
+  if (ctx.shared && !(opos.buffer instanceof SharedArrayBuffer)) {
+    if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
+    st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
+    opos = st.opos;
+  }
+  const nm = ctx.mass.length;
+  let hmax = 0;
+  for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
+  listObjectRows(ctx, st.ph2, hmax, opos, n, bl);
+  bl.start[n] = bl.length;
+  if (room.holds(bl.j)) room.taken(bl.length);
+  return no;
+}
+
+/**
+ * Each boundary entry's coefficient (single precision, written by the solve's set-up): in `room`
+ * where the entries left it enough, else in the state (st.bcoef, kept for the next call, let go
+ * once a call finds room again).
+ */
+export function boundaryCoefs(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): Float32Array {
+  const bn = st.boundary.length, lent = room.f32(bn);
+  if (lent) {
+    st.bcoef = NO_COEFS;
+    return lent;
+  }
+  if (st.bcoef.length < bn || (ctx.shared && !(st.bcoef.buffer instanceof SharedArrayBuffer))) st.bcoef = allocFloat32(bn, ctx.shared);
+  return st.bcoef;
+}
+
+const NO_COEFS = new Float32Array(0);
+
+/** At the end of the call: the views of the room and of the object contact lists' starts let go (the rows' own memory kept). */
+export function returnRoom(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): void {
+  const bl = st.boundary, gl = st.ghosts;
+  if (room.holds(bl.start) || bl.start === ctx.objectLists?.start) bl.start = NO_STARTS;
+  if (room.holds(bl.j)) bl.j = NO_ENTRIES;
+  if (room.holds(gl.start)) gl.start = NO_STARTS;
 }
