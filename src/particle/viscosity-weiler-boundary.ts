@@ -157,17 +157,17 @@ const NO_STARTS = new Int32Array(0), NO_ENTRIES = new Int32Array(0);
 /**
  * The object slots within each liquid particle's support (particles flagged near a body), listed
  * by a job (listObjectRows), with, on a thread team, the slot positions copied to shared memory.
- * The starts in `room`, else in the object contact lists' starts (those lists are made after
+ * The starts in the object contact lists' starts where they have room (those lists are made after
  * viscosity, read by the moves and density correction and made again before anything reads them:
- * step.ts), else in memory of the rows' own; the entries in the rest of `room`, growing into
- * memory of their own past it (NeighbourList.reserve). Returns the object count.
+ * step.ts), else in `room`, else in memory of the rows' own; the entries in the rest of `room`,
+ * growing into memory of their own past it (NeighbourList.reserve). Returns the object count.
  */
 export function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number, room: CallRoom): number {
   const O = ctx.objects, no = O.count, bl = st.boundary;
   bl.shared = ctx.shared;
-  const ol = ctx.objectLists, starts = room.i32(n + 1);
-  if (starts) bl.start = starts;
-  else if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
+  const ol = ctx.objectLists;
+  if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
+  else bl.start = room.i32(n + 1) ?? bl.start;
   if (no > 0 && room.rest() >= 4 * 1024) bl.j = room.restI32();
   bl.reset(n);
   if (no === 0) {
