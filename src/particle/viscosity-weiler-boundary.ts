@@ -102,52 +102,70 @@ function objectRowsRange(
 }
 
 /**
- * Memory idle through one call of the stage, lent to what lives only within it: the stage buffer
- * from `at` on, past the pair coefficients' codes of this call's pairs (their room is kept at the
- * most pairs the list has held: applyImplicitViscosity) and past the request (where a larger request
- * of another stage grew the buffer). Views are carved one after another, 8-byte aligned; none is
- * read after the call (applyImplicitViscosity lets them go at its end).
+ * Memory idle through one call of the stage, lent to what lives only within it: regions of buffers
+ * the context holds anyway (applyImplicitViscosity: the stage buffer past this call's pair codes,
+ * the list store past the pair list's entries). Views are carved one after another in the first
+ * region with room, 8-byte aligned; none is read after the call (applyImplicitViscosity lets them
+ * go at its end).
  */
 export class CallRoom {
-  private at: number;
-  constructor(readonly buffer: ArrayBuffer | SharedArrayBuffer, at: number) {
-    this.at = 8 * Math.ceil(at / 8);
+  private readonly buffers: (ArrayBuffer | SharedArrayBuffer)[] = [];
+  private readonly at: number[] = [];
+  /** The region restI32 lent, which `taken` carves from. */
+  private lent = -1;
+
+  /** The region of `buffer` from byte `from` to its end, where one is on shared memory or need not be. */
+  add(buffer: ArrayBufferLike, from: number, shared: boolean): void {
+    if (shared && !(buffer instanceof SharedArrayBuffer)) return;
+    this.buffers.push(buffer as ArrayBuffer | SharedArrayBuffer);
+    this.at.push(8 * Math.ceil(from / 8));
   }
 
-  /** Bytes left. */
-  rest(): number {
-    return Math.max(0, this.buffer.byteLength - this.at);
+  private left(r: number): number {
+    return Math.max(0, this.buffers[r].byteLength - this.at[r]);
   }
 
-  /** n 32-bit integers, or null where they do not fit. */
+  /** The first region with `bytes` left (−1: none). */
+  private fit(bytes: number): number {
+    for (let r = 0; r < this.buffers.length; r++) if (this.left(r) >= bytes) return r;
+    return -1;
+  }
+
+  private carve(r: number, bytes: number): number {
+    const at = this.at[r];
+    this.at[r] += 8 * Math.ceil(bytes / 8);
+    return at;
+  }
+
+  /** n 32-bit integers, or null where no region has them. */
   i32(n: number): Int32Array<ArrayBuffer> | null {
-    if (4 * n > this.rest()) return null;
-    const v = new Int32Array(this.buffer, this.at, n) as Int32Array<ArrayBuffer>;
-    this.at += 8 * Math.ceil((4 * n) / 8);
-    return v;
+    const r = this.fit(4 * n);
+    return r < 0 ? null : (new Int32Array(this.buffers[r], this.carve(r, 4 * n), n) as Int32Array<ArrayBuffer>);
   }
 
-  /** n single-precision numbers, or null where they do not fit. */
+  /** n single-precision numbers, or null where no region has them. */
   f32(n: number): Float32Array<ArrayBuffer> | null {
-    if (4 * n > this.rest()) return null;
-    const v = new Float32Array(this.buffer, this.at, n) as Float32Array<ArrayBuffer>;
-    this.at += 8 * Math.ceil((4 * n) / 8);
-    return v;
+    const r = this.fit(4 * n);
+    return r < 0 ? null : (new Float32Array(this.buffers[r], this.carve(r, 4 * n), n) as Float32Array<ArrayBuffer>);
   }
 
-  /** Every 32-bit integer left, as a view that `taken` later marks used up to its first `used` entries. */
-  restI32(): Int32Array<ArrayBuffer> {
-    return new Int32Array(this.buffer, this.at, this.rest() >> 2) as Int32Array<ArrayBuffer>;
+  /** Every 32-bit integer left in the largest region (at least `least`; else null), to be marked used by `taken`. */
+  restI32(least: number): Int32Array<ArrayBuffer> | null {
+    let best = -1;
+    for (let r = 0; r < this.buffers.length; r++) if (best < 0 || this.left(r) > this.left(best)) best = r;
+    if (best < 0 || this.left(best) < 4 * least) return null;
+    this.lent = best;
+    return new Int32Array(this.buffers[best], this.at[best], this.left(best) >> 2) as Int32Array<ArrayBuffer>;
   }
 
-  /** Marks the first `used` entries of a restI32 view as carved. */
+  /** Marks the first `used` entries of the restI32 view as carved. */
   taken(used: number): void {
-    this.at += 8 * Math.ceil((4 * used) / 8);
+    this.carve(this.lent, 4 * used);
   }
 
-  /** Whether `a` is a view of this room's buffer (lent). */
+  /** Whether `a` is a view of one of the regions' buffers (lent). */
   holds(a: ArrayBufferView): boolean {
-    return a.buffer === this.buffer;
+    return this.buffers.includes(a.buffer as ArrayBuffer | SharedArrayBuffer);
   }
 }
 
@@ -159,8 +177,9 @@ const NO_STARTS = new Int32Array(0), NO_ENTRIES = new Int32Array(0);
  * by a job (listObjectRows), with, on a thread team, the slot positions copied to shared memory.
  * The starts in the object contact lists' starts where they have room (those lists are made after
  * viscosity, read by the moves and density correction and made again before anything reads them:
- * step.ts), else in `room`, else in memory of the rows' own; the entries in the rest of `room`,
- * growing into memory of their own past it (NeighbourList.reserve). Returns the object count.
+ * step.ts), else in `room`, else in memory of the rows' own; the entries in the rest of the
+ * room's largest region, growing into memory of their own past it (NeighbourList.reserve).
+ * Returns the object count.
  */
 export function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number, room: CallRoom): number {
   const O = ctx.objects, no = O.count, bl = st.boundary;
@@ -168,7 +187,7 @@ export function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: nu
   const ol = ctx.objectLists;
   if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
   else bl.start = room.i32(n + 1) ?? bl.start;
-  if (no > 0 && room.rest() >= 4 * 1024) bl.j = room.restI32();
+  if (no > 0) bl.j = room.restI32(1024) ?? bl.j;
   bl.reset(n);
   if (no === 0) {
     bl.start.fill(0, 0, n + 1);

@@ -251,10 +251,14 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
   const pinv = mem.f32(6 * m), coef = mem.u16(cn);
   // What lives only within this call (the ghosts' and the boundary rows' starts, the boundary
-  // entries and their coefficients) in the buffer past this call's pair codes (coef's room is kept
-  // at the most pairs the list has held) and past the request (where a larger one of another stage
-  // grew the buffer); where that is short, in memory of their own (viscosity-weiler-boundary.ts).
-  const room = new CallRoom(mem.buffer, coef.byteOffset + 2 * ctx.cells.pairs.length);
+  // entries and their coefficients) in memory idle through it: the stage buffer past this call's
+  // pair codes (coef's room is kept at the most pairs the list has held) and past the request
+  // (where a larger one of another stage grew the buffer), and the list store past the pair list's
+  // entries (the object contact lists' part, listed after viscosity: list-store.ts); where those
+  // are short, in memory of their own (viscosity-weiler-boundary.ts).
+  const pairs = ctx.cells.pairs, room = new CallRoom();
+  room.add(mem.buffer, coef.byteOffset + 2 * pairs.length, ctx.shared);
+  if (pairs.store) room.add(pairs.j.buffer, pairs.j.byteOffset + pairs.j.BYTES_PER_ELEMENT * pairs.length, ctx.shared);
   const gstart = room.i32(n + 1);
   if (gstart) st.ghosts.start = gstart;
   listBoundary(ctx, st, n, room);
