@@ -149,6 +149,12 @@ export class CallRoom {
     return r < 0 ? null : (new Float32Array(this.buffers[r], this.carve(r, 4 * n), n) as Float32Array<ArrayBuffer>);
   }
 
+  /** n 16-bit integers, or null where no region has them. */
+  u16(n: number): Uint16Array<ArrayBuffer> | null {
+    const r = this.fit(2 * n);
+    return r < 0 ? null : (new Uint16Array(this.buffers[r], this.carve(r, 2 * n), n) as Uint16Array<ArrayBuffer>);
+  }
+
   /** Every 32-bit integer left in the largest region (at least `least`; else null), to be marked used by `taken`. */
   restI32(least: number): Int32Array<ArrayBuffer> | null {
     let best = -1;
@@ -231,4 +237,8 @@ export function returnRoom(ctx: StepContext, st: ImplicitViscosityState, room: C
   if (room.holds(bl.start) || bl.start === ctx.objectLists?.start) bl.start = NO_STARTS;
   if (room.holds(bl.j)) bl.j = NO_ENTRIES;
   if (room.holds(gl.start)) gl.start = NO_STARTS;
+  // A team's cross rows' coefficients (viscosity-weiler-team-rows.ts countTeamRows).
+  if (room.holds(st.teamRows.xc)) st.teamRows.xc = NO_SLOTS;
 }
+
+const NO_SLOTS = new Uint16Array(0);

@@ -274,7 +274,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   let rows: RowLayout = ctx.cells.pairs;
   if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
   else {
-    countTeamRows(ctx, st, st.teamRows, n, coef, onrm);
+    countTeamRows(ctx, st, st.teamRows, n, coef, onrm, room);
     fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
   const nw = wallTable(ctx, st);
