@@ -4,7 +4,8 @@
  * another checkout and this one (the same scene and frames; one thread, or a team of [workers]
  * threads, whose runner's mirrors and per-thread lists count too):
  *   npx tsx bench/particle-memory.ts <other checkout> [scene] [frames] [workers]
- * Also prints the stage buffer's share, the solve's neighbour-list entries a liquid particle, and
+ * Also prints the largest bytes a point after any frame up to [frames], the stage buffer's share,
+ * the solve's neighbour-list entries a liquid particle, and
  * the owners of the bytes (fields of the step context, two levels down, each buffer counted once,
  * in the order listed, the job runner's last) that hold at least 2 bytes a point (MEM_MIN in the environment: another
  * floor) in either checkout.
@@ -83,12 +84,19 @@ for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..
   const sim = e.createSimulation(
     e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : { workers: 1 },
   ) as Sim;
-  for (let f = 0; f < frames; f++) sim.stepFrame();
+  // The largest bytes a point after any frame up to `frames` (held arrays grow and seldom shrink; a run's peak is what it needs).
+  let most = 0, mostAt = 0;
+  for (let f = 1; f <= frames; f++) {
+    sim.stepFrame();
+    const per = (sim.metrics().memoryBytes ?? 0) / (sim.ctx.liquid.count + sim.ctx.objects.count);
+    if (per > most) { most = per; mostAt = f; }
+  }
   const c = sim.ctx, points = c.liquid.count + c.objects.count, bytes = sim.metrics().memoryBytes ?? 0;
   const stage = c.stageBuffer?.byteLength ?? 0;
   console.log(
     `${name} ${root}: ${file} frame ${frames}, ${workers} thread(s): ${(bytes / points).toFixed(0)} bytes a point (${c.liquid.count} liquid + ${c.objects.count} object particles);`
-    + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle`,
+    + ` stage buffer ${(stage / points).toFixed(0)}; solve rows ${((c.solve?.pairs.length ?? 0) / c.liquid.count).toFixed(1)} entries a liquid particle;`
+    + ` the largest after any frame ${most.toFixed(0)} (frame ${mostAt})`,
   );
   const held = owners(c, [sim.scene]);
   for (const [k, b] of held) held.set(k, b / points);

@@ -79,7 +79,7 @@ export class CellPairs {
   shared = false;
   private scratch: Int32Array;
   /** The dense block of cell indices (fillBlock), its lowest occupied corner and strides, and whether the last build made it. */
-  private block = new Int32Array(0);
+  private block: Int32Array = new Int32Array(0);
   private blockLo = new Int32Array(3);
   private blockSi = 0;
   private blockSj = 0;
@@ -151,6 +151,17 @@ export class CellPairs {
     this.grid.build(positions, n, cellOf);
     if (half) this.listCells();
     else this.fillBlock();
+  }
+
+  /**
+   * Takes `block` as the dense block's memory from here on: memory a caller lends while it holds
+   * nothing else (a block larger than it, or on shared memory where it is not, is allocated as
+   * before). null: the lent memory back, and no block until the next build makes one (the look-ups
+   * go to the hashed cells, in the same order).
+   */
+  lendBlock(block: Int32Array | null): void {
+    this.block = this.blockView.block = block ?? new Int32Array(0);
+    if (block === null) this.blockValid = false;
   }
 
   /**

@@ -92,10 +92,14 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // The density cells' point order (read within this call alone: the pressure stage lists its
   // rows over the liquid cells) in the liquid contacts' memory, where it has room: adhesion lists
   // them for the moves, which are over, and lists them again in the next sub-timestep before
-  // anything reads them (step.ts); let go at the end of the call.
-  const grid = ctx.densityCells.grid, cj = ctx.contacts.j, room = cj.byteLength >> 2;
+  // anything reads them (step.ts); let go at the end of the call. The cells' dense block in the
+  // room past the order.
+  const grid = ctx.densityCells.grid, cj = ctx.contacts.j, room = cj.byteLength >> 2, past = 2 * Math.ceil(n / 2);
   const lend = room >= n && (cj.byteOffset & 3) === 0 && (!ctx.shared || isShared(cj));
-  if (lend) grid.lendOrder(new Int32Array(cj.buffer, cj.byteOffset, room));
+  if (lend) {
+    grid.lendOrder(new Int32Array(cj.buffer, cj.byteOffset, n));
+    ctx.densityCells.lendBlock(new Int32Array(cj.buffer, cj.byteOffset + 4 * past, Math.max(0, room - past)));
+  }
   // The positions at the start in LiquidParticles.acc: its offsets are spent once the moves are
   // over, and the next sub-timestep's sort and adhesion write it before anything reads it (step.ts).
   // v.res, which holds the last pass's increment (pbf-job.ts), in LiquidParticles.scalar (finish writes ρ there after the last pass).
@@ -145,7 +149,10 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     older = error;
     ask.guessLast = guess <= tolerance;
   }
-  if (lend) grid.lendOrder(null);
+  if (lend) {
+    grid.lendOrder(null);
+    ctx.densityCells.lendBlock(null);
+  }
   return { passes, error };
 }
 

@@ -12,6 +12,8 @@
  */
 import type { StepContext } from './context.ts';
 import type { NeighbourList } from './neighbours.ts';
+import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
@@ -99,3 +101,145 @@ function objectRowsRange(
     }
   }
 }
+
+/**
+ * Memory idle through one call of the stage, lent to what lives only within it: regions of buffers
+ * the context holds anyway (applyImplicitViscosity: the stage buffer past this call's pair codes,
+ * the list store past the pair list's entries). Views are carved one after another in the first
+ * region with room, 8-byte aligned; none is read after the call (applyImplicitViscosity lets them
+ * go at its end).
+ */
+export class CallRoom {
+  private readonly buffers: (ArrayBuffer | SharedArrayBuffer)[] = [];
+  private readonly at: number[] = [];
+  /** The region restI32 lent, which `taken` carves from. */
+  private lent = -1;
+
+  /** The region of `buffer` from byte `from` to its end, where one is on shared memory or need not be. */
+  add(buffer: ArrayBufferLike, from: number, shared: boolean): void {
+    if (shared && !(buffer instanceof SharedArrayBuffer)) return;
+    this.buffers.push(buffer as ArrayBuffer | SharedArrayBuffer);
+    this.at.push(8 * Math.ceil(from / 8));
+  }
+
+  private left(r: number): number {
+    return Math.max(0, this.buffers[r].byteLength - this.at[r]);
+  }
+
+  /** The first region with `bytes` left (−1: none). */
+  private fit(bytes: number): number {
+    for (let r = 0; r < this.buffers.length; r++) if (this.left(r) >= bytes) return r;
+    return -1;
+  }
+
+  private carve(r: number, bytes: number): number {
+    const at = this.at[r];
+    this.at[r] += 8 * Math.ceil(bytes / 8);
+    return at;
+  }
+
+  /** n 32-bit integers, or null where no region has them. */
+  i32(n: number): Int32Array<ArrayBuffer> | null {
+    const r = this.fit(4 * n);
+    return r < 0 ? null : (new Int32Array(this.buffers[r], this.carve(r, 4 * n), n) as Int32Array<ArrayBuffer>);
+  }
+
+  /** n single-precision numbers, or null where no region has them. */
+  f32(n: number): Float32Array<ArrayBuffer> | null {
+    const r = this.fit(4 * n);
+    return r < 0 ? null : (new Float32Array(this.buffers[r], this.carve(r, 4 * n), n) as Float32Array<ArrayBuffer>);
+  }
+
+  /** n 16-bit integers, or null where no region has them. */
+  u16(n: number): Uint16Array<ArrayBuffer> | null {
+    const r = this.fit(2 * n);
+    return r < 0 ? null : (new Uint16Array(this.buffers[r], this.carve(r, 2 * n), n) as Uint16Array<ArrayBuffer>);
+  }
+
+  /** Every 32-bit integer left in the largest region (at least `least`; else null), to be marked used by `taken`. */
+  restI32(least: number): Int32Array<ArrayBuffer> | null {
+    let best = -1;
+    for (let r = 0; r < this.buffers.length; r++) if (best < 0 || this.left(r) > this.left(best)) best = r;
+    if (best < 0 || this.left(best) < 4 * least) return null;
+    this.lent = best;
+    return new Int32Array(this.buffers[best], this.at[best], this.left(best) >> 2) as Int32Array<ArrayBuffer>;
+  }
+
+  /** Marks the first `used` entries of the restI32 view as carved. */
+  taken(used: number): void {
+    this.carve(this.lent, 4 * used);
+  }
+
+  /** Whether `a` is a view of one of the regions' buffers (lent). */
+  holds(a: ArrayBufferView): boolean {
+    return this.buffers.includes(a.buffer as ArrayBuffer | SharedArrayBuffer);
+  }
+}
+
+/** The boundary rows' starts and entries between calls (they live within one: CallRoom, the object contact lists' starts). */
+const NO_STARTS = new Int32Array(0), NO_ENTRIES = new Int32Array(0);
+
+/**
+ * The object slots within each liquid particle's support (particles flagged near a body), listed
+ * by a job (listObjectRows), with, on a thread team, the slot positions copied to shared memory.
+ * The starts in the object contact lists' starts where they have room (those lists are made after
+ * viscosity, read by the moves and density correction and made again before anything reads them:
+ * step.ts), else in `room`, else in memory of the rows' own; the entries in the rest of the
+ * room's largest region, growing into memory of their own past it (NeighbourList.reserve).
+ * Returns the object count.
+ */
+export function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number, room: CallRoom): number {
+  const O = ctx.objects, no = O.count, bl = st.boundary;
+  bl.shared = ctx.shared;
+  const ol = ctx.objectLists;
+  if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
+  else bl.start = room.i32(n + 1) ?? bl.start;
+  if (no > 0) bl.j = room.restI32(1024) ?? bl.j;
+  bl.reset(n);
+  if (no === 0) {
+    bl.start.fill(0, 0, n + 1);
+    return 0;
+  }
+  let opos = ctx.objectSlotPos;
+  if (ctx.shared && !(opos.buffer instanceof SharedArrayBuffer)) {
+    if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
+    st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
+    opos = st.opos;
+  }
+  const nm = ctx.mass.length;
+  let hmax = 0;
+  for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
+  listObjectRows(ctx, st.ph2, hmax, opos, n, bl);
+  bl.start[n] = bl.length;
+  if (room.holds(bl.j)) room.taken(bl.length);
+  return no;
+}
+
+/**
+ * Each boundary entry's coefficient (single precision, written by the solve's set-up): in `room`
+ * where the entries left it enough, else in the state (st.bcoef, kept for the next call, let go
+ * once a call finds room again).
+ */
+export function boundaryCoefs(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): Float32Array {
+  const bn = st.boundary.length, lent = room.f32(bn);
+  if (lent) {
+    st.bcoef = NO_COEFS;
+    return lent;
+  }
+  if (st.bcoef.length < bn || (ctx.shared && !(st.bcoef.buffer instanceof SharedArrayBuffer))) st.bcoef = allocFloat32(bn, ctx.shared);
+  return st.bcoef;
+}
+
+const NO_COEFS = new Float32Array(0);
+
+/** At the end of the call: the views of the room and of the object contact lists' starts let go (the rows' own memory kept). */
+export function returnRoom(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): void {
+  const bl = st.boundary, gl = st.ghosts;
+  if (room.holds(bl.start) || bl.start === ctx.objectLists?.start) bl.start = NO_STARTS;
+  if (room.holds(bl.j)) bl.j = NO_ENTRIES;
+  if (room.holds(gl.start)) gl.start = NO_STARTS;
+  // A team's cross rows' coefficients (viscosity-weiler-team-rows.ts countTeamRows).
+  if (room.holds(st.teamRows.xc)) st.teamRows.xc = NO_SLOTS;
+}
+
+const NO_SLOTS = new Uint16Array(0);

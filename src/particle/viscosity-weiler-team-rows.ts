@@ -33,6 +33,7 @@ import { factorRoots, pairTables } from './viscosity-weiler-rows.ts';
 import { codeOf } from './viscosity-weiler-coef.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { layoutTeamRows } from './team-rows-layout.ts';
+import type { CallRoom } from './viscosity-weiler-boundary.ts';
 
 const NO_FACTORS = new Float64Array(0);
 
@@ -109,7 +110,10 @@ export const viscosityRowsFillJob = defineJob({
 
 /** What the team listing keeps between calls (on shared memory): per cross entry (its counts: StepContext.teamRowCounts). */
 export class TeamRowScratch {
-  /** The cross rows' coefficients, as their codes (viscosity-weiler-coef.ts; the rows themselves: st.rows). */
+  /**
+   * The cross rows' coefficients, as their codes (viscosity-weiler-coef.ts; the rows themselves:
+   * st.rows): a view of the call's idle room where it has one (countTeamRows), else their own.
+   */
   xc = new Uint16Array(0);
   /** The threads the last count ran on (the fill must run on as many: the cursors are theirs). */
   parts = 1;
@@ -120,7 +124,7 @@ export class TeamRowScratch {
  * counted on the team and laid out in st.rows; fillTeamRows then writes them.
  */
 export function countTeamRows(
-  ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array, rootVol: Float32Array,
+  ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array, rootVol: Float32Array, room: CallRoom,
 ): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
@@ -144,7 +148,11 @@ export function countTeamRows(
   const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T);
   rows.reserve(total);
   rows.length = total;
-  if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocUint16(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
+  // The coefficients live within the stage's call: in its idle room where it has it
+  // (viscosity-weiler-boundary.ts CallRoom; let go at the call's end), else in memory of their own.
+  const xc = room.u16(total);
+  if (xc) sc.xc = xc;
+  else if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocUint16(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   sc.parts = T;
 }
 

@@ -33,7 +33,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
-import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
+import { allocFloat64 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
@@ -43,7 +43,7 @@ import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { coverWalls, WallCover } from './viscosity-weiler-wall-cover.ts';
 import { holdWallDrag, type WallHold } from './viscosity-weiler-wall-hold.ts';
-import { listObjectRows } from './viscosity-weiler-boundary.ts';
+import { boundaryCoefs, CallRoom, listBoundary, returnRoom } from './viscosity-weiler-boundary.ts';
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
@@ -55,9 +55,6 @@ import type { ParticleChannel } from './channels.ts';
 const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
 const NO_VECTOR = new Float64Array(0);
-const NO_COEFS = new Float32Array(0);
-/** The boundary rows' starts between calls, once the object contact lists' are given back (listBoundary). */
-const NO_STARTS = new Int32Array(0);
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -108,8 +105,9 @@ export class ImplicitViscosityState {
    * particle's support.
    */
   readonly rows = new SlotRows();
+  /** Within a call (its starts and entries in the call's idle room where it has it: viscosity-weiler-boundary.ts listBoundary). */
   readonly boundary = new NeighbourList();
-  /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts). */
+  /** Each row's wall ghosts and their coefficients (viscosity-weiler-walls.ts listGhosts; the starts in the call's idle room where it has it). */
   readonly ghosts = new NeighbourList();
   ghostCoef = new Float32Array(0);
   /** The ghosts as found (GHOST_WALLS j + wall, row i's from ghostFoundStart[i]) and their coefficients, before they are laid out by row. */
@@ -136,9 +134,10 @@ export class ImplicitViscosityState {
   opos = new Float64Array(0);
   /**
    * Each boundary entry's coefficient (single precision), written by the solve's set-up: here
-   * where the stage buffer has no room for them beyond the viscosity's request (applyImplicitViscosity),
-   * not in the request, which is sized by capacities that stay put while the boundary rows grow
-   * entry by entry as the liquid spreads over a body (StepContext.stageScratch).
+   * where the stage buffer has no room for them past this call's pair codes and the entries
+   * (viscosity-weiler-boundary.ts CallRoom, boundaryCoefs), not in the request, which is sized by
+   * capacities that stay put while the boundary rows grow entry by entry as the liquid spreads
+   * over a body (StepContext.stageScratch).
    */
   bcoef = new Float32Array(0);
   /** Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h; per material ρ. */
@@ -226,7 +225,6 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   st.vol = L.scalar;
   if (ctx.shared && !isSharedArray(st.coefDec)) st.coefDec = allocFloat64(32, true);
   volumeRatios(L.density, n, st.vol);
-  const nb = listBoundary(ctx, st, n);
 
   // At the capacities of the liquid and of the lists (the same views from one call to the next, for
   // a team; an exact request, StepContext.stageScratch).
@@ -235,7 +233,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // kept at the most it has held and 1/32 more (the list's own capacity, with its growth and a
   // cell's candidates of room, was a third over its pairs on the honey drop).
   if (ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
-  const cn = st.coefRoom, bn = st.boundary.j.length;
+  const cn = st.coefRoom, nb = ctx.objects.count;
   // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
   const vectors = T > 1 ? 5 : 4;
   const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
@@ -252,18 +250,19 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   }
   const ovel = inQ ? q.subarray(0, 3 * nb) : st.ovel, ow = inQ ? q.subarray(3 * nb, 4 * nb) : st.ow;
   const pinv = mem.f32(6 * m), coef = mem.u16(cn);
-  // The boundary entries' coefficients in the buffer's room beyond the request where a larger
-  // request of another stage left it (a team's, whose pressure stage and PBF ask more), else in the
-  // state: the boundary rows grow entry by entry as the liquid spreads over a body, and an exact
-  // request sized by them would grow the buffer with them (StepContext.stageScratch).
-  let bcoef: Float32Array;
-  if (mem.rest() >= 4 * bn + 8) {
-    bcoef = mem.f32(bn);
-    st.bcoef = NO_COEFS;
-  } else {
-    if (st.bcoef.length < bn || (ctx.shared && !isSharedArray(st.bcoef))) st.bcoef = allocFloat32(bn, ctx.shared);
-    bcoef = st.bcoef;
-  }
+  // What lives only within this call (the ghosts' and the boundary rows' starts, the boundary
+  // entries and their coefficients) in memory idle through it: the stage buffer past this call's
+  // pair codes (coef's room is kept at the most pairs the list has held) and past the request
+  // (where a larger one of another stage grew the buffer), and the list store past the pair list's
+  // entries (the object contact lists' part, listed after viscosity: list-store.ts); where those
+  // are short, in memory of their own (viscosity-weiler-boundary.ts).
+  const pairs = ctx.cells.pairs, room = new CallRoom();
+  room.add(mem.buffer, coef.byteOffset + 2 * pairs.length, ctx.shared);
+  if (pairs.store) room.add(pairs.j.buffer, pairs.j.byteOffset + pairs.j.BYTES_PER_ELEMENT * pairs.length, ctx.shared);
+  const gstart = room.i32(n + 1);
+  if (gstart) st.ghosts.start = gstart;
+  listBoundary(ctx, st, n, room);
+  const bcoef = boundaryCoefs(ctx, st, room);
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   // The warm start first: the body normals (onrm, 3 a particle) take the warm-start channel's
@@ -275,7 +274,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   let rows: RowLayout = ctx.cells.pairs;
   if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
   else {
-    countTeamRows(ctx, st, st.teamRows, n, coef, onrm);
+    countTeamRows(ctx, st, st.teamRows, n, coef, onrm, room);
     fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
   const nw = wallTable(ctx, st);
@@ -303,7 +302,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const held = holdWallDrag(ctx, st, x, L.vel, n, nw, new Int32Array(r.buffer, r.byteOffset, n), onrm, opos, bcoef);
   if (held > 0) ctx.count('wallHolds', held);
   keepChange(st.change.array, L.vel, x, n);
-  if (st.boundary.start === ctx.objectLists?.start) st.boundary.start = NO_STARTS;
+  returnRoom(ctx, st, room);
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (red[RED_STRIDE * used + 2] === 1) ctx.count('viscosityJacobiSteps');
@@ -321,39 +320,6 @@ function objectSlots(ctx: StepContext, ovel: Float64Array, ow: Float64Array): vo
     if (still) ovel[3 * s] = ovel[3 * s + 1] = ovel[3 * s + 2] = 0;
     else { ovel[3 * s] = vel[3 * o]; ovel[3 * s + 1] = vel[3 * o + 1]; ovel[3 * s + 2] = vel[3 * o + 2]; }
   }
-}
-
-/**
- * The object slots within each liquid particle's support (particles flagged near a body), listed
- * by a job (viscosity-weiler-boundary.ts), with, on a thread team, the slot positions copied to
- * shared memory. Returns the object count.
- */
-function listBoundary(ctx: StepContext, st: ImplicitViscosityState, n: number): number {
-  const O = ctx.objects, no = O.count, bl = st.boundary;
-  bl.shared = ctx.shared;
-  // The starts in the object contact lists' memory where it has room: those lists are made after
-  // viscosity, read by the moves and density correction and made again before anything reads them
-  // (step.ts), so their starts are idle through this call (given back at its end:
-  // applyImplicitViscosity).
-  const ol = ctx.objectLists;
-  if (ol !== undefined && ol.start.length >= n + 1 && (!ctx.shared || isShared(ol.start))) bl.start = ol.start;
-  bl.reset(n);
-  if (no === 0) {
-    bl.start.fill(0, 0, n + 1);
-    return 0;
-  }
-  let opos = ctx.objectSlotPos;
-  if (ctx.shared && !isSharedArray(opos)) {
-    if (st.opos.length < 3 * no) st.opos = allocFloat64(3 * no, true);
-    st.opos.set(ctx.objectSlotPos.subarray(0, 3 * no));
-    opos = st.opos;
-  }
-  const nm = ctx.mass.length;
-  let hmax = 0;
-  for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
-  listObjectRows(ctx, st.ph2, hmax, opos, n, bl);
-  bl.start[n] = bl.length;
-  return no;
 }
 
 /**

@@ -30,13 +30,13 @@ export interface SceneEstimate {
 
 /**
  * Bytes the particle engine holds per particle (liquid and object), one thread: Metrics.memoryBytes
- * on the Table 1 scenes measured 399–564 (the honey drop 399 at frame 4 and 417 at frame 22, the
- * gel fan 474, the paint drops 562–564; BENCHMARKS.md "Bytes a point, seventh pass": the pair list,
- * the solve rows, the stage scratch, the liquid's and the objects' arrays). Two threads hold more
- * (the honey drop 518 at frame 4: a team's full solve rows and their slopes, the viscosity's cross
- * rows, the row listings' counts).
+ * on the Table 1 scenes measured 389–545 (the honey drop 389 at frame 4, 390 at frame 22 and at
+ * most 398 over its run, the paint drops 540–545; BENCHMARKS.md "Bytes a point, eighth pass": the
+ * pair list, the solve rows, the stage scratch, the liquid's and the objects' arrays). Two threads
+ * hold more (the honey drop 506 at frame 4: a team's full solve rows and their slopes, the
+ * viscosity's cross rows, the row listings' counts).
  */
-export const PARTICLE_BYTES = 575;
+export const PARTICLE_BYTES = 550;
 export const CELL_BYTES = 120;
 
 export function estimateScene(scene: Scene): SceneEstimate {

@@ -92,6 +92,13 @@ describe('storage the stages lend each other', () => {
     // starts within its call.
     expect(ctx.cells.box.length).toBe(0);
     expect(ctx.viscositySolve!.boundary.start.length).toBe(0);
+    // Its boundary entries and their coefficients, and the ghosts' starts, in the stage buffer past
+    // the call's pair codes (viscosity-weiler-boundary.ts CallRoom); PBF's density cells' dense
+    // block in the liquid contacts' room past the cells' point order, given back at its end.
+    expect(ctx.viscositySolve!.boundary.j.length).toBe(0);
+    expect(ctx.viscositySolve!.bcoef.length).toBe(0);
+    expect(ctx.viscositySolve!.ghosts.start.length).toBe(0);
+    expect(ctx.densityCells.denseBlock()).toBeNull();
   });
 
   it('steps a scene where a body moves, whose objects keep their velocities, to a liquid that stays finite', () => {
