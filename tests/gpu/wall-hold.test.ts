@@ -18,10 +18,10 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import { particleSim } from '../particle/helpers.ts';
 import { checked, GPU_SKIP, gpuDevice, gpuFrames, releaseGpuAfterAll } from './device.ts';
 import { skipTitle } from '../skips.ts';
+import { describeLong } from '../long.ts';
 
 releaseGpuAfterAll();
 
-const LONG = process.env.VISCID_LONG === '1';
 const r = 0.002;
 
 /** tests/particle/wall-hold.test.ts's block: a 2 cm cube of a 1 Pa·s liquid on a no-slip floor, no gravity. */
@@ -227,21 +227,25 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     expect(Math.abs(held.z)).toBeLessThan(1e-5);
     expect(Math.abs(free.x)).toBeGreaterThan(100 * Math.abs(held.x));
   });
+});
 
-  it.skipIf(!LONG)('jelly-block at 4 mm stands on its floor over 1–3 s (VISCID_LONG)', async () => {
-    const json = JSON.parse(readFileSync(new URL('../../scenes/jelly-block.json', import.meta.url), 'utf8'));
-    json.particle = { ...json.particle, radius: 0.004 };
-    const centre = (p: { pos: Float32Array; n: number }) => {
-      let x = 0, z = 0;
-      for (let i = 0; i < p.n; i++) { x += p.pos[3 * i] / p.n; z += p.pos[3 * i + 2] / p.n; }
-      return [x, z];
-    };
-    let at1: number[] = [];
-    const end = await gpuFrames(json, 90, async (_s, read, sim) => { if (sim.frame === 30) at1 = centre(await read()); });
-    const at3 = centre(end), drift = Math.hypot(at3[0] - at1[0], at3[1] - at1[1]);
-    console.log(`jelly-block 4 mm on the GPU: drift ${(1000 * drift).toFixed(3)} mm from 1 s to 3 s`);
-    // Without the holds 3.81 mm (docs/decisions.md, "jelly-block's creep from the face friction"); with them
-    // 0.000 mm (bench/jelly-drift.ts --gpu, 62 min at load 35–50). The bound is the CPU's quick case's (tests/particle/wall-hold.test.ts).
-    expect(drift).toBeLessThan(0.05e-3);
-  }, 6 * 3600_000);
+describeLong(import.meta, 'jelly-block stands on WebGPU (VISCID_LONG=1)', () => {
+  describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU jelly-block at 4 mm'), () => {
+    it('jelly-block at 4 mm stands on its floor over 1–3 s', async () => {
+      const json = JSON.parse(readFileSync(new URL('../../scenes/jelly-block.json', import.meta.url), 'utf8'));
+      json.particle = { ...json.particle, radius: 0.004 };
+      const centre = (p: { pos: Float32Array; n: number }) => {
+        let x = 0, z = 0;
+        for (let i = 0; i < p.n; i++) { x += p.pos[3 * i] / p.n; z += p.pos[3 * i + 2] / p.n; }
+        return [x, z];
+      };
+      let at1: number[] = [];
+      const end = await gpuFrames(json, 90, async (_s, read, sim) => { if (sim.frame === 30) at1 = centre(await read()); });
+      const at3 = centre(end), drift = Math.hypot(at3[0] - at1[0], at3[1] - at1[1]);
+      console.log(`jelly-block 4 mm on the GPU: drift ${(1000 * drift).toFixed(3)} mm from 1 s to 3 s`);
+      // Without the holds 3.81 mm (docs/decisions.md, "jelly-block's creep from the face friction"); with them
+      // 0.000 mm (bench/jelly-drift.ts --gpu, 62 min at load 35–50). The bound is the CPU's quick case's (tests/particle/wall-hold.test.ts).
+      expect(drift).toBeLessThan(0.05e-3);
+    }, 6 * 3600_000);
+  });
 });
