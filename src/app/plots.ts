@@ -35,12 +35,15 @@ export function tickText(v: number | null): string {
 
 let measure: CanvasRenderingContext2D | null = null;
 
-/** The y axis's width: its longest tick label, measured, plus the tick and a margin. */
+/**
+ * The y axis's width: its longest tick label, measured, plus the tick and a margin; never narrower
+ * than a four-character label (0.25), which is also the width before the ticks are known (uPlot sizes
+ * the axes before their first values, and a chart whose ticks come late kept that first width).
+ */
 function yAxisSize(_u: uPlot, values: string[] | null): number {
-  if (!values || values.length === 0) return 30;
   measure ??= document.createElement('canvas').getContext('2d');
   let widest = 0;
-  for (const v of values) {
+  for (const v of ['0.00', ...(values ?? [])]) {
     if (!measure) widest = Math.max(widest, 6 * v.length);
     else {
       measure.font = TICK_FONT;
