@@ -71,10 +71,9 @@ describe('the pressure stop rule in deep water', () => {
     // No filtered pressure (a run's start, honey): the state stays.
     expect(stillWater(true, 10, 0)).toBe(true);
     expect(stillWater(false, 0, 0)).toBe(false);
-    // PBF feeds the warm start while still, or where no filtered liquid holds a pressure (honey, a run's start).
-    expect(feedsWarmStart(true, p)).toBe(true);
-    expect(feedsWarmStart(false, p)).toBe(false);
-    expect(feedsWarmStart(false, 0)).toBe(true);
+    // PBF feeds the warm start only while still: a run's start is moving, and so takes no feed.
+    expect(feedsWarmStart(true)).toBe(true);
+    expect(feedsWarmStart(false)).toBe(false);
   });
 
   it('leaves a collapsing 60 cm water column (the dam break at 2 cm particles) at PRESSURE_TOLERANCE, and a still pool\'s state resumes from a checkpoint', () => {
@@ -89,7 +88,7 @@ describe('the pressure stop rule in deep water', () => {
     }
     expect(stillWaterOf(d.ctx)).toBe(false);
     expect(d.ctx.solve!.filteredPressure).toBeGreaterThan(0);
-    expect(feedsWarmStart(stillWaterOf(d.ctx), d.ctx.solve!.filteredPressure)).toBe(false);
+    expect(feedsWarmStart(stillWaterOf(d.ctx))).toBe(false);
     expect(deep).toBe(0);
     // Two solves a sub-timestep at 2 and 1 passes at most (not DEEP_PASSES times them).
     expect(passes / subs).toBeLessThanOrEqual(3);
