@@ -1,9 +1,10 @@
 /**
  * The still-water gate of the pressure solves' deep-water stop (pressure.ts depthTolerance: the
  * stop rule of docs/decisions.md "A stop rule that does not grow with depth", applied only near
- * rest since "The deep-water stop only near rest"): whether the filtered, water-like liquid is near
- * rest, from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
- * PBF_WARM_SHARE) gated the same way. Shared with the WebGPU backend (src/gpu/simulation.ts
+ * rest since "The deep-water stop only near rest"): whether the gate's liquid is near rest (the
+ * filtered, water-like liquid where a scene has one, else every liquid: pressure.ts applyPressure),
+ * from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
+ * PBF_WARM_SHARE) gated the same way: fed only while still. Shared with the WebGPU backend (src/gpu/simulation.ts
  * slotMaxima, params.ts writeStepParams).
  */
 import type { StepContext } from './context.ts';
@@ -24,7 +25,7 @@ import { SolveState } from './solve-setup.ts';
  */
 export const REST_ENTER = 0.1, REST_LEAVE = 0.2;
 
-/** The still-water state after a sub-timestep whose filtered liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
+/** The still-water state after a sub-timestep whose gate liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
 export function stillWater(still: boolean, speed: number, pressure: number): boolean {
   if (!(pressure > 0)) return still;
   return speed < (still ? REST_LEAVE : REST_ENTER) * Math.sqrt(pressure);
