@@ -25,6 +25,8 @@ export class LiquidFilter {
   readonly present: boolean;
   /** The parameters block's words. */
   private readonly f: Float32Array;
+  /** The largest strength last written (P.filterStrength; 0: no liquid is filtered, and the still-water gate reads every liquid). */
+  largest = 0;
 
   /** data: the parameters block (wgsl.ts Params) this writes into. */
   constructor(private readonly scene: Scene, private readonly r: number, data: ArrayBuffer) {
@@ -56,6 +58,7 @@ export class LiquidFilter {
       if (out[l] > largest) largest = out[l];
     }
     f[35] = largest;
+    this.largest = largest;
     return largest;
   }
 }
@@ -67,14 +70,20 @@ export interface SlotMaxima {
   pressure: number;
   /** The same among the slots the filter damps (a filtered liquid, not next to a body). */
   filtered: number;
-  /** Those slots are near rest (still-water.ts stillWater, from their largest speed): the solves take the deep-water stop. */
+  /** The gate's liquid is near rest (still-water.ts stillWater, from its largest speed: the filtered slots, or every slot where none is filtered): the solves take the deep-water stop where filtered, and PBF feeds the warm start. */
   still: boolean;
 }
 
-/** The speed kernel's four words (step-wgsl.ts speed) into `out`, the still-water state updated from the filtered slots' largest speed (still-water.ts). */
-export function readMaxima(out: SlotMaxima, m: Float32Array): SlotMaxima {
+/**
+ * The speed kernel's four words (step-wgsl.ts speed) into `out`, the still-water state updated from
+ * the gate's liquid (still-water.ts; pressure.ts applyPressure): the filtered slots' largest speed and
+ * pressure where `filtering` (P.filterStrength > 0, as the kernel read it), else every slot's largest
+ * speed not next to a body (stats[3]) against every slot's largest pressure (stats[1]: this one also
+ * reads the slots next to a body, which the CPU's gatePressure leaves out).
+ */
+export function readMaxima(out: SlotMaxima, m: Float32Array, filtering = true): SlotMaxima {
   out.speed = m[0]; out.pressure = m[1]; out.filtered = m[2];
-  out.still = stillWater(out.still, m[3], m[2]);
+  out.still = filtering ? stillWater(out.still, m[3], m[2]) : stillWater(out.still, m[3], m[1]);
   return out;
 }
 

@@ -193,7 +193,7 @@ export class GpuParticleSimulation {
 
   /** Returns the particle-scale filter's strength (params.ts). */
   private writeStep(dt: number, frac: number, pressurePasses: number, A: number, cold = false, tolerance = PRESSURE_TOLERANCE): number {
-    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold, tolerance, feedsWarmStart(this.maxima.still, this.maxima.filtered));
+    const filter = writeStepParams(this.block, this.scene, dt, frac, pressurePasses, A, this.filter, cold, tolerance, feedsWarmStart(this.maxima.still));
     this.device.queue.writeBuffer(this.params, 0, this.paramData);
     return filter;
   }
@@ -246,7 +246,7 @@ export class GpuParticleSimulation {
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    return readMaxima(this.maxima, new Float32Array(await readBuffer(this.device, this.stats, 16)));
+    return readMaxima(this.maxima, new Float32Array(await readBuffer(this.device, this.stats, 16)), this.filter.largest > 0);
   }
 
   /** One frame: `particle.substeps` sub-timesteps, each split as step.ts splits it. */

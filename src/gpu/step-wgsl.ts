@@ -13,15 +13,17 @@ const KERNELS = /* wgsl */ `
 // into stats[2] among the slots the filter damps (pressure-courant.ts pressurePieces: a float ≥ 0
 // orders as its bits; P.liq[l].z the liquid's filter strength, written before), and their largest
 // speed into stats[3] (still-water.ts stillWater; the solves' and density correction's pass counter,
-// which each zeroes before it counts). Run again after the sub-timestep's sort where there are
-// bodies: the near flag's travel (guard-wgsl.ts markNear).
+// which each zeroes before it counts): where no liquid is filtered (P.filterStrength 0) stats[3] is
+// every slot's not next to a body, the gate's liquid (pressure.ts applyPressure, still-water.ts
+// gatePressure). Run again after the sub-timestep's sort where there are bodies: the near flag's
+// travel (guard-wgsl.ts markNear).
 @compute @workgroup_size(${WORKGROUP}) fn speed(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   let s = bitcast<u32>(length(vel[a].xyz));
   atomicMax(&stats[0], s);
   let filtered = P.liq[liquidOf(a)].z > 0.0 && !nearObject(a);
-  if (filtered) { atomicMax(&stats[3], s); }
+  if (filtered || (P.filterStrength <= 0.0 && !nearObject(a))) { atomicMax(&stats[3], s); }
   let lam = vel[a].w;
   if (lam > 0.0) {
     atomicMax(&stats[1], bitcast<u32>(lam));
@@ -163,7 +165,7 @@ const KERNELS = /* wgsl */ `
   keep[2u * a].w = d;
   sc[a].y = d;
   // The pass's pressure into the stored one (p/δt², vel.w) where the particle holds one and is not
-  // next to a body (pbf.ts PBF_WARM_SHARE; P.pbfWarm 0 while a filtered liquid moves: still-water.ts feedsWarmStart).
+  // next to a body (pbf.ts PBF_WARM_SHARE; P.pbfWarm 0 while the liquid moves: still-water.ts feedsWarmStart).
   if (P.pbfWarm > 0.0 && vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += P.pbfWarm * d / (P.dt * P.dt); }
 }
 

@@ -25,7 +25,7 @@
  * less what `constrain` (walls, objects) did. Each pass's pressure is also added to the stored pressure, the pressure
  * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
- * not while a filtered liquid moves (still-water.ts feedsWarmStart).
+ * not while the liquid moves (still-water.ts feedsWarmStart).
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
@@ -118,7 +118,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const split = free !== undefined && free !== null;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   const ask: PbfStepAsk = {
-    back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater, state.filteredPressure) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
+    back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
     constrained: constrain !== undefined, moved: false, relax: PBF_RELAX, tolerance, dt,
   };
   let passes = 0, error = 0, older = 0, weight = 1;

@@ -52,7 +52,7 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
-import { filteredSpeed, stillWater } from './still-water.ts';
+import { filteredSpeed, gatePressure, stillWater } from './still-water.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -244,8 +244,9 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const cold = !state.warm && ctx.frame === 0;
   if (!again) {
     state.filteredPressure = filteredPressure(ctx, dt);
-    const cm = state.filteredPressure > 0 ? materialStrengths(ctx, dt) : null;
-    if (cm) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, cm), state.filteredPressure);
+    // The gate (still-water.ts) reads the filtered liquid where there is one, else every liquid.
+    if (!filtered) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, null), gatePressure(ctx));
+    else if (state.filteredPressure > 0) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, materialStrengths(ctx, dt)!), state.filteredPressure);
   }
   const deep = cold || !state.stillWater ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
   const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;

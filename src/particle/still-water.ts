@@ -1,9 +1,10 @@
 /**
  * The still-water gate of the pressure solves' deep-water stop (pressure.ts depthTolerance: the
  * stop rule of docs/decisions.md "A stop rule that does not grow with depth", applied only near
- * rest since "The deep-water stop only near rest"): whether the filtered, water-like liquid is near
- * rest, from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
- * PBF_WARM_SHARE) gated the same way. Shared with the WebGPU backend (src/gpu/simulation.ts
+ * rest since "The deep-water stop only near rest"): whether the gate's liquid is near rest (the
+ * filtered, water-like liquid where a scene has one, else every liquid: pressure.ts applyPressure),
+ * from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
+ * PBF_WARM_SHARE) gated the same way: fed only while still. Shared with the WebGPU backend (src/gpu/simulation.ts
  * slotMaxima, params.ts writeStepParams).
  */
 import type { StepContext } from './context.ts';
@@ -24,28 +25,43 @@ import { SolveState } from './solve-setup.ts';
  */
 export const REST_ENTER = 0.1, REST_LEAVE = 0.2;
 
-/** The still-water state after a sub-timestep whose filtered liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
+/** The still-water state after a sub-timestep whose gate liquid's largest speed is `speed` (m/s) and largest pressure p/ρ0 `pressure` (REST_ENTER; shared with the WebGPU backend). */
 export function stillWater(still: boolean, speed: number, pressure: number): boolean {
   if (!(pressure > 0)) return still;
   return speed < (still ? REST_LEAVE : REST_ENTER) * Math.sqrt(pressure);
 }
 
 /**
- * The largest speed (m/s) among the liquid filteredPressure reads, before this sub-timestep's body
+ * The largest speed (m/s) among the liquid the gate reads, before this sub-timestep's body
  * forces: v − 2 · offset (the accelerate step left v + b δt and the offset ½ b δt, ballistic.ts
- * accelerateOffsetRange), `cm` each material's filter strength (pressure.ts materialStrengths: > 0
- * where filtered). Read by the first solve of a sub-timestep, with filteredPressure.
+ * accelerateOffsetRange), not next to a body; `cm` each material's filter strength (pressure.ts
+ * materialStrengths: > 0 where filtered, the liquid filteredPressure reads), or null for every
+ * liquid (a scene whose liquids the filter leaves alone: gatePressure). Read by the first solve of a
+ * sub-timestep.
  */
-export function filteredSpeed(ctx: StepContext, cm: Float64Array): number {
+export function filteredSpeed(ctx: StepContext, cm: Float64Array | null): number {
   const vel = ctx.liquid.vel, off = ctx.liquid.acc, mat = ctx.liquid.material, near = ctx.liquid.nearObject, n = ctx.liquid.count;
   let m2 = 0;
   for (let i = 0; i < n; i++) {
-    if (!(cm[mat[i]] > 0) || near[i]) continue;
+    if ((cm !== null && !(cm[mat[i]] > 0)) || near[i]) continue;
     const o = 3 * i, vx = vel[o] - 2 * off[o], vy = vel[o + 1] - 2 * off[o + 1], vz = vel[o + 2] - 2 * off[o + 2];
     const s2 = vx * vx + vy * vy + vz * vz;
     if (s2 > m2) m2 = s2;
   }
   return Math.sqrt(m2);
+}
+
+/**
+ * The largest stored pressure p/ρ0 (LiquidParticles.lambda) of any liquid not next to a body: what
+ * the gate reads, with filteredSpeed(ctx, null), in a scene with no filtered liquid (pressure.ts
+ * filteredPressure is 0 there): a bouncing gel or a honey pool has no √(g h) of filtered water, but
+ * its own largest pressure is the same scale (g h at the floor of liquid at rest h deep).
+ */
+export function gatePressure(ctx: StepContext): number {
+  const lam = ctx.liquid.lambda, near = ctx.liquid.nearObject, n = ctx.liquid.count;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (lam[i] > m && !near[i]) m = lam[i];
+  return m;
 }
 
 /** The run's still-water state (SolveState.stillWater; moving before the pressure stage's first solve). */
@@ -59,12 +75,14 @@ export function restoreStillWater(ctx: StepContext, still: boolean): void {
 }
 
 /**
- * Whether PBF's passes feed their pressure to the stored one (pbf.ts PBF_WARM_SHARE): not while the
- * filtered liquid moves (`filtered` its largest stored pressure this sub-timestep > 0, `still` false).
- * In the dam break, fed in motion with the pressure solves at PRESSURE_TOLERANCE's 3 passes, it left a
- * thin sheet of water standing on the back wall at 0.40–0.53 s (docs/decisions.md "The deep-water stop
- * only near rest"); still pools and liquids the filter leaves alone (honey: no filtered pressure) keep it.
+ * Whether PBF's passes feed their pressure to the stored one (pbf.ts PBF_WARM_SHARE): only while the
+ * liquid the gate reads is still (`still`: the filtered liquid where a scene has one, else every
+ * liquid, pressure.ts applyPressure). In the dam break, fed in motion with the pressure solves at
+ * PRESSURE_TOLERANCE's 3 passes, it left a thin sheet of water standing on the back wall at
+ * 0.40–0.53 s (docs/decisions.md "The deep-water stop only near rest"); fed in flight and on impact,
+ * jello-drop's gel sprang back to 1.30 of its rest height for 1.21 without the feed
+ * (docs/decisions.md "Liquid in motion takes no PBF feed"). Still pools keep it.
  */
-export function feedsWarmStart(still: boolean, filtered: number): boolean {
-  return still || !(filtered > 0);
+export function feedsWarmStart(still: boolean): boolean {
+  return still;
 }

@@ -15,6 +15,7 @@ import { createSimulation, parseScene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { PBF_WARM_SHARE, solveDensityPBF } from '../../src/particle/pbf.ts';
+import { restoreStillWater } from '../../src/particle/still-water.ts';
 
 const SCENE: SceneInput = {
   materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 1e-6, unit: 'm2/s' }, particle: { densityTolerance: 1e-4 } } },
@@ -57,15 +58,26 @@ describe('PBF density correction', () => {
     expect(e[5]).toBeLessThan(0.75 * e[0]);
   });
 
-  it("adds its passes' pressure to the stored pressure where a particle holds one, away from bodies; nowhere else", () => {
+  it("adds its passes' pressure to the stored pressure where a particle holds one, away from bodies; nowhere else; nothing while the liquid moves", () => {
     // Every other particle holds a stored pressure (p/δt², m²/s²: g h at 3 cm is 0.29), every third
     // is flagged next to a body; the others are in free flight (none stored) and must keep none.
-    const sim = squeezed(3), ctx = sim.ctx, L = ctx.liquid, n = L.count;
-    for (let i = 0; i < n; i++) {
-      L.lambda[i] = i % 2 === 0 ? 0.3 : 0;
-      L.nearObject[i] = i % 3 === 0 ? 1 : 0;
-    }
-    const before = L.lambda.slice(0, n), dt = 1 / 120;
+    const fill = (sim: ParticleSimulation): Float64Array => {
+      const L = sim.ctx.liquid, n = L.count;
+      for (let i = 0; i < n; i++) {
+        L.lambda[i] = i % 2 === 0 ? 0.3 : 0;
+        L.nearObject[i] = i % 3 === 0 ? 1 : 0;
+      }
+      return L.lambda.slice(0, n);
+    };
+    const dt = 1 / 120;
+    // Moving (the still-water gate's state, still-water.ts feedsWarmStart; a run's start): no feed at all.
+    const moving = squeezed(3), mb = fill(moving);
+    restoreStillWater(moving.ctx, false);
+    expect(solveDensityPBF(moving.ctx, dt).passes).toBe(3);
+    for (let i = 0; i < moving.ctx.liquid.count; i++) expect(moving.ctx.liquid.lambda[i]).toBe(mb[i]);
+    // Still: the feed.
+    const sim = squeezed(3), ctx = sim.ctx, L = ctx.liquid, n = L.count, before = fill(sim);
+    restoreStillWater(ctx, true);
     const { passes } = solveDensityPBF(ctx, dt);
     expect(passes).toBe(3);
     let raised = 0, added = 0, elsewhere = 0;
