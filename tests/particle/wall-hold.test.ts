@@ -14,74 +14,14 @@ import { domainWalls } from '../../src/particle/boundaries.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { particleSim } from './helpers.ts';
+import * as layers from './block-on-floor.ts';
+import { blockOnFloor, r } from './block-on-floor.ts';
 
 const LONG = process.env.VISCID_LONG === '1';
-const r = 0.002;
 
-/** A 2 cm cube of a 1 Pa·s liquid resting on a no-slip floor (the rest lattice's bottom layer at r), no gravity, its pairs listed. */
-function blockOnFloor(): ParticleSimulation {
-  const sim = particleSim({
-    gravity: [0, 0, 0],
-    domain: { min: [-0.05, 0, -0.05], max: [0.05, 0.05, 0.05], boundary: 'noslip', faces: { ymax: 'open' } },
-    materials: { m: { kind: 'liquid', density: 1000, viscosity: { value: 1, unit: 'Pa.s' } } },
-    bodies: [{ material: 'm', shape: { type: 'box', center: [0, 0.01, 0], size: [0.02, 0.02, 0.02] } }],
-    particle: { radius: r },
-  });
-  const ctx = sim.ctx;
-  ctx.cells.buildSorted(ctx.liquid);
-  computeAdhesion(ctx);
-  return sim;
-}
-
-/** Per unit mass: the whole block's x momentum; the bottom layer's (y < 2r) mean x velocity over the rest's. */
-function xMotion(sim: ParticleSimulation): { all: number; shear: number } {
-  const L = sim.ctx.liquid, n = L.count;
-  let all = 0, bottom = 0, nb = 0;
-  for (let i = 0; i < n; i++) {
-    all += L.vel[3 * i];
-    if (L.pos[3 * i + 1] < 2 * r) {
-      bottom += L.vel[3 * i];
-      nb++;
-    }
-  }
-  return { all: all / n, shear: bottom / nb - (all - bottom) / (n - nb) };
-}
-
-/** The bottom layer (y < 2r) at 5 cm/s along x, the rest at the speed that makes the block's momentum zero. */
-function splitLayer(sim: ParticleSimulation): void {
-  const L = sim.ctx.liquid, n = L.count;
-  let nb = 0;
-  for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) nb++;
-  for (let i = 0; i < n; i++) L.vel[3 * i] = L.pos[3 * i + 1] < 2 * r ? 0.05 : (-0.05 * nb) / (n - nb);
-}
-
-/** Turns about the vertical through the block's axis (x = z = 0): the bottom layer at 5 rad/s, the rest at the ω′ that makes L_y zero. */
-function counterTurn(sim: ParticleSimulation): void {
-  const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
-  let Ib = 0, Ir = 0;
-  for (let i = 0; i < n; i++) {
-    const r2 = pos[3 * i] ** 2 + pos[3 * i + 2] ** 2;
-    if (pos[3 * i + 1] < 2 * r) Ib += r2;
-    else Ir += r2;
-  }
-  for (let i = 0; i < n; i++) {
-    const w = pos[3 * i + 1] < 2 * r ? 5 : (-5 * Ib) / Ir;
-    vel[3 * i] = w * pos[3 * i + 2];
-    vel[3 * i + 2] = -w * pos[3 * i];
-  }
-}
-
-/** The angular momentum about the vertical axis x = z = 0 (per unit mass): the block's and its bottom layer's. */
-function spinY(sim: ParticleSimulation): { all: number; layer: number } {
-  const L = sim.ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
-  let l = 0, l0 = 0;
-  for (let i = 0; i < n; i++) {
-    const t = pos[3 * i + 2] * vel[3 * i] - pos[3 * i] * vel[3 * i + 2];
-    l += t;
-    if (pos[3 * i + 1] < 2 * r) l0 += t;
-  }
-  return { all: l, layer: l0 };
-}
+/** The shared block's set-ups and readings on this simulation's liquid (block-on-floor.ts). */
+const on = <T>(f: (pos: Float64Array, vel: Float64Array, n: number) => T) => (sim: ParticleSimulation): T => f(sim.ctx.liquid.pos, sim.ctx.liquid.vel, sim.ctx.liquid.count);
+const splitLayer = on(layers.splitLayer), counterTurn = on(layers.counterTurn), xMotion = on(layers.xMotion), spinY = on(layers.spinY);
 
 describe('a static wall holds a body, it does not push it', () => {
   it('a block whose bottom layer moves +x and the rest −x (no net motion) keeps no net motion, while the floor brakes the layer', () => {
