@@ -182,11 +182,7 @@ export const DEEP_PASSES = 4;
 export function filteredPressure(ctx: StepContext, dt: number, alone = 0): number {
   const P = ctx.scene.particle;
   const cm = solvesTwice(P) && P.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null;
-  if (!cm) return 0;
-  const lam = ctx.liquid.lambda, mat = ctx.liquid.material, near = ctx.liquid.nearObject, dens = ctx.liquid.density, n = ctx.liquid.count;
-  let m = 0;
-  for (let i = 0; i < n; i++) if (lam[i] > m && cm[mat[i]] > 0 && !near[i] && !(dens[i] < alone)) m = lam[i];
-  return m;
+  return cm ? gatePressure(ctx, cm, alone) : 0;
 }
 
 /**
@@ -230,7 +226,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const L = ctx.liquid, n = L.count, O = ctx.objects, vel = L.vel, prev = L.lambda;
   if (n === 0) return { passes: 0, error: 0 };
   // The filter (between the solves, on the first one's rows) reads full rows.
-  const P0 = ctx.scene.particle, filtered = solvesTwice(P0) && P0.viscositySolver === 'implicit' && materialStrengths(ctx, dt) !== null;
+  const P0 = ctx.scene.particle, cm = solvesTwice(P0) && P0.viscositySolver === 'implicit' ? materialStrengths(ctx, dt) : null, filtered = cm !== null;
   const pr = prepareSolve(ctx, again, filtered);
   const { v, order, spare: u, state } = pr, p = v.p, dx = v.dx;
   // The second solve's least pressure per slot (pressure-kernels.ts SolveView.floor): minus the first
@@ -243,10 +239,10 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const cold = !state.warm && ctx.frame === 0;
   if (!again) {
-    state.filteredPressure = filteredPressure(ctx, dt);
+    state.filteredPressure = cm ? gatePressure(ctx, cm) : 0;
     // The gate (still-water.ts) reads the filtered liquid where there is one, else every liquid.
-    if (!filtered) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, null), gatePressure(ctx));
-    else if (state.filteredPressure > 0) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, materialStrengths(ctx, dt)!), state.filteredPressure);
+    if (!cm) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, null), gatePressure(ctx));
+    else if (state.filteredPressure > 0) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, cm), state.filteredPressure);
   }
   const deep = cold || !state.stillWater ? PRESSURE_TOLERANCE : depthTolerance(ctx, dt, state.filteredPressure);
   const maxPasses = cap * (cold ? COLD : deep < PRESSURE_TOLERANCE ? DEEP_PASSES : 1), tolerance = cold ? COLD_TOLERANCE : deep;

@@ -52,15 +52,16 @@ export function filteredSpeed(ctx: StepContext, cm: Float64Array | null): number
 }
 
 /**
- * The largest stored pressure p/ρ0 (LiquidParticles.lambda) of any liquid not next to a body: what
- * the gate reads, with filteredSpeed(ctx, null), in a scene with no filtered liquid (pressure.ts
- * filteredPressure is 0 there): a bouncing gel or a honey pool has no √(g h) of filtered water, but
- * its own largest pressure is the same scale (g h at the floor of liquid at rest h deep).
+ * The largest stored pressure p/ρ0 (LiquidParticles.lambda) among the liquid the gate reads, not
+ * next to a body: the materials whose filter strength `cm` is > 0 (pressure.ts filteredPressure), or
+ * every liquid where `cm` is null (a scene with no filtered liquid: a bouncing gel or a honey pool
+ * has no √(g h) of filtered water, but its own largest pressure is the same scale, g h at the floor
+ * of liquid at rest h deep); over the particles whose last measured ρ/ρ0 is at least `alone`.
  */
-export function gatePressure(ctx: StepContext): number {
-  const lam = ctx.liquid.lambda, near = ctx.liquid.nearObject, n = ctx.liquid.count;
+export function gatePressure(ctx: StepContext, cm: Float64Array | null = null, alone = 0): number {
+  const lam = ctx.liquid.lambda, mat = ctx.liquid.material, near = ctx.liquid.nearObject, dens = ctx.liquid.density, n = ctx.liquid.count;
   let m = 0;
-  for (let i = 0; i < n; i++) if (lam[i] > m && !near[i]) m = lam[i];
+  for (let i = 0; i < n; i++) if (lam[i] > m && (cm === null || cm[mat[i]] > 0) && !near[i] && !(dens[i] < alone)) m = lam[i];
   return m;
 }
 
