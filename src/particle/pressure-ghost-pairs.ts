@@ -6,6 +6,7 @@
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum } from './pressure-ghosts.ts';
+import { ghostDensityChangeTable, ghostDisplacementTable, ghostFilterTable } from './pressure-ghost-table.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** Bits of wmask that say which axes have a wall within h (the rest hold the walls' signs: pressure-ghosts.ts). */
@@ -55,6 +56,8 @@ export function changesBelow(v: SolveView, from: number, to: number, hr: { mid: 
  * on a team (ghostDisplacementBelow). Δx_a's ghost terms as ghostDisplacement's.
  */
 export function ghostDisplacementUpper(v: SolveView, a: number, to: number, mid: Int32Array, out: Float64Array): void {
+  // A one-thread pressure stage's passes read the geometry from its table (pressure-ghost-table.ts).
+  if (v.gt) return ghostDisplacementTable(v, v.gt, a, to, out);
   const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, p = v.p, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h;
   const wa = mask[a], ma = wa & AXES;
@@ -139,6 +142,7 @@ export function ghostDisplacementBelow(v: SolveView, a: number, j: number): void
  * (ghostDisplacementUpper says why). The terms as ghostDensityChange's.
  */
 export function ghostDensityChangeUpper(v: SolveView, a: number, to: number, mid: Int32Array, u: Float64Array, res: Float64Array): void {
+  if (v.gt) return ghostDensityChangeTable(v, v.gt, a, to, u, res);
   const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel;
   const h = v.h, h2 = h * h;
   const wa = mask[a], ma = wa & AXES;
@@ -224,6 +228,8 @@ export function ghostDensityChangeBelow(v: SolveView, a: number, j: number, u: F
  * pairs' ghosts after its liquid terms, as filterRange adds them (ghostFilterBelow).
  */
 export function ghostFilterUpper(v: SolveView, a: number, q0: number, u: Float64Array, c: Float64Array, out: Float64Array | null): void {
+  // (filterHalf, from mid[a]: a table is handed to one thread over full rows alone.)
+  if (v.gt && out !== null) return ghostFilterTable(v, v.gt, a, u, c, out);
   const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h;
   const wa = mask[a], ma = wa & AXES;

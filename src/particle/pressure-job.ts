@@ -22,6 +22,7 @@ import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type Ha
 import { factorAdvanceHalf } from './pressure-factor-advance.ts';
 import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
+import { buildGhostTable, GhostTable } from './pressure-ghost-table.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -80,9 +81,31 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0 && !wallsDone) {
     s.phase = WALLS;
     runSolve(job, v, n);
+    tableAfterWalls(ctx, job, v, n);
     s.phase = phase;
   }
+  if (phase !== WALLS) offerTable(ctx, job, v);
   runSolve(job, v, n);
+  if (phase === WALLS) tableAfterWalls(ctx, job, v, n);
+}
+
+/**
+ * After WALLS at the pressure stage's positions, on one thread over full rows: the mirror ghosts'
+ * geometry listed once for the stage's passes and filter steps at these positions
+ * (pressure-ghost-table.ts; prepareSolve drops it when the next view is made).
+ */
+function tableAfterWalls(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
+  const st = ctx.solve;
+  if (st && v.half && !v.half.upperOnly && job.threads(n) === 1) buildGhostTable(v, n, st.ghosts);
+}
+
+/** Hands the phase the ghost table where it was listed for this view (tableAfterWalls). */
+function offerTable(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView): void {
+  const t = ctx.solve?.ghosts;
+  if (!t || t.view !== v) return;
+  const a = job.a;
+  a.gtStart = t.start; a.gtSrc = t.src; a.gtAxes = t.axes; a.gtD = t.d; a.gtSlope = t.slope; a.gtChange = t.change; a.gtWeight = t.weight;
+  job.s.table = 1;
 }
 
 /** The arrays and numbers of the stage's per-slot phases (SOLVE, FILTER_STEP): the liquid's by slot order `order`. */
@@ -100,6 +123,7 @@ export interface StageSlots {
 
 function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots) {
   const job = bindSolve(ctx, v, phase, 0), a = job.a, s = job.s;
+  offerTable(ctx, job, v);
   a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
   const dt = st.dt;
   s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
@@ -187,6 +211,8 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
+  a.gtStart = NO_MID; a.gtSrc = NO_MID; a.gtAxes = NO_AXES; a.gtD = NO_ACC; a.gtSlope = NO_ACC; a.gtChange = NO_ACC; a.gtWeight = NO_ACC;
+  s.table = 0;
   a.floor = v.floor ?? NO_ACC;
   s.hasFloor = v.floor ? 1 : 0;
   return job;
@@ -198,12 +224,13 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
  */
 const SLOT_COST = 4;
 
-const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0);
+const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0), NO_AXES = new Uint8Array(0);
 
 /** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays). */
 class ThreadView {
   walls: SolveView['walls'] = [];
   half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false };
+  table = new GhostTable();
 }
 
 export const solveJob = defineJob({
@@ -215,12 +242,12 @@ export const solveJob = defineJob({
   },
   inputs: {
     x0: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
-    order: 'i32', near: 'u8', mid: 'i32',
+    order: 'i32', near: 'u8', mid: 'i32', gtStart: 'i32', gtSrc: 'i32', gtAxes: 'u8', gtD: 'f64', gtSlope: 'f64', gtChange: 'f64', gtWeight: 'f64',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -250,6 +277,12 @@ export const solveJob = defineJob({
       hr.mid = a.mid; hr.acc = a.acc; hr.upperOnly = s.upper === 1;
     }
     const from = x.from, to = x.to;
+    // The ghost table (pressure-ghost-table.ts) where the stage listed one: on one thread over every slot.
+    if (s.table === 1 && hr !== null && from === 0 && to === x.n) {
+      const t = tv.table;
+      t.start = a.gtStart; t.src = a.gtSrc; t.axes = a.gtAxes; t.d = a.gtD; t.slope = a.gtSlope; t.change = a.gtChange; t.weight = a.gtWeight;
+      v.gt = t;
+    }
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);

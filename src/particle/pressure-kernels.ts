@@ -23,6 +23,7 @@
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import type { GhostTable } from './pressure-ghost-table.ts';
 import type { HalfRows } from './pressure-half.ts';
 
 export interface KernelView {
@@ -107,6 +108,8 @@ export interface SolveView extends KernelView {
   floor?: Float64Array | null;
   /** The rows' upper parts and scratch for the one-thread loops over each pair once (pressure-half.ts); absent in a team's job. */
   half?: HalfRows;
+  /** The mirror ghosts' geometry at these positions (pressure-ghost-table.ts), where a one-thread pressure stage listed it. */
+  gt?: GhostTable | null;
 }
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
