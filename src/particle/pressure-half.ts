@@ -404,6 +404,14 @@ function ghostFactor(v: SolveView, a: number, densityOnly: boolean): void {
       }
       continue;
     }
+    // A pair none of whose images lies within h adds nothing: its T_b is G_ab alone, and
+    // |T_b|² − g0 is x − x, +0 (most pairs beside a wall: their images lie beyond h).
+    let reach = false;
+    for (let S = common; S > 0 && !reach; S = (S - 1) & common) {
+      const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
+      reach = ox * ox + oy * oy + oz * oz < h2;
+    }
+    if (!reach) continue;
     // T_b's G_ab at full precision (factorRowWalls's liquid term).
     const dd = dx * dx + dy * dy + dz * dz;
     const d = Math.sqrt(dd), s = d * invH;

@@ -4,14 +4,16 @@
  * jittered block of water in a closed no-slip box, with equal masses and with two liquids of
  * different densities. The displacement of a pressure field, the relaxed Jacobi update, the
  * density change of a displacement and the particle-scale filter: the same numbers bit for bit,
- * with and without the table, which lists the images within h alone.
+ * with and without the table, which lists the images within h alone; and the measure over each
+ * pair once (pressure-half.ts ghostFactor, which passes over the pairs with no image within h)
+ * against the one over full rows (pressure-ghosts.ts factorRowWalls): the same ρ̂, α and counts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { prepareSolve } from '../../src/particle/solve-setup.ts';
-import { wallRange } from '../../src/particle/pressure-kernels.ts';
+import { factorRange, wallRange } from '../../src/particle/pressure-kernels.ts';
 import { advanceHalf, displaceHalf, factorHalf, updateHalf } from '../../src/particle/pressure-half.ts';
 import { filterHalf } from '../../src/particle/pressure-filter.ts';
 import { buildGhostTable, GhostTable } from '../../src/particle/pressure-ghost-table.ts';
@@ -58,7 +60,11 @@ function both(scene: SceneInput) {
   ctx.adhesionPairsCurrent = false;
   const pr = prepareSolve(ctx), v = pr.v, hr = v.half!;
   wallRange(v, 0, n);
+  // The measure over full rows (factorRowWalls: every pair's T_b) and over each pair once (ghostFactor: the pairs with an image within h alone).
+  factorRange(v, 0, n);
+  const gather = [bytes(v.dens.subarray(0, n)), bytes(v.alpha.subarray(0, n)), Buffer.from(v.nb.slice(0, n).buffer)];
   factorHalf(v, 0, n, hr);
+  const half = [bytes(v.dens.subarray(0, n)), bytes(v.alpha.subarray(0, n)), Buffer.from(v.nb.slice(0, n).buffer)];
   const p0 = new Float64Array(n), u = new Float64Array(3 * n), c = new Float64Array(n);
   for (let a = 0; a < n; a++) {
     p0[a] = a % 5 === 0 ? 0 : rnd() * 1e-6;
@@ -88,10 +94,11 @@ function both(scene: SceneInput) {
   let walled = 0, own = 0;
   for (let a = 0; a < n; a++) if (v.wmask[a] !== 0) walled++;
   for (let k = 0; k < t.start[n]; k++) if (t.src[k] < 0) own++;
-  return { plain, table, walled, entries: t.start[n], own, n, uniform: v.uniform, h: v.h, maxD: Math.max(...t.d.subarray(0, t.start[n])) };
+  return { gather, half, plain, table, walled, entries: t.start[n], own, n, uniform: v.uniform, h: v.h, maxD: Math.max(...t.d.subarray(0, t.start[n])) };
 }
 
 function expectSame(r: ReturnType<typeof both>): void {
+  for (let k = 0; k < 3; k++) expect(r.half[k].equals(r.gather[k])).toBe(true);
   expect(r.table.dx.equals(r.plain.dx)).toBe(true);
   expect(r.table.p.equals(r.plain.p)).toBe(true);
   expect(r.table.res.equals(r.plain.res)).toBe(true);
