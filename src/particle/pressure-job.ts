@@ -84,7 +84,7 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
     tableAfterWalls(ctx, job, v, n);
     s.phase = phase;
   }
-  if (phase !== WALLS) offerTable(ctx, job, v);
+  if (phase !== WALLS) offerTable(ctx, job, v, n);
   runSolve(job, v, n);
   if (phase === WALLS) tableAfterWalls(ctx, job, v, n);
 }
@@ -99,10 +99,10 @@ function tableAfterWalls(ctx: StepContext, job: ReturnType<typeof bindSolve>, v:
   if (st && v.half && !v.half.upperOnly && job.threads(n) === 1) buildGhostTable(v, n, st.ghosts);
 }
 
-/** Hands the phase the ghost table where it was listed for this view (tableAfterWalls). */
-function offerTable(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView): void {
+/** Hands the phase the ghost table where it was listed for this view (tableAfterWalls) and the phase runs on one thread. */
+function offerTable(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
   const t = ctx.solve?.ghosts;
-  if (!t || t.view !== v) return;
+  if (!t || t.view !== v || job.threads(n) !== 1) return;
   const a = job.a;
   a.gtStart = t.start; a.gtSrc = t.src; a.gtAxes = t.axes; a.gtD = t.d; a.gtSlope = t.slope; a.gtChange = t.change; a.gtWeight = t.weight;
   job.s.table = 1;
@@ -121,9 +121,9 @@ export interface StageSlots {
   dt: number;
 }
 
-function bindStage(ctx: StepContext, v: SolveView, phase: number, st: StageSlots) {
+function bindStage(ctx: StepContext, v: SolveView, n: number, phase: number, st: StageSlots) {
   const job = bindSolve(ctx, v, phase, 0), a = job.a, s = job.s;
-  offerTable(ctx, job, v);
+  offerTable(ctx, job, v, n);
   a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
   const dt = st.dt;
   s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
@@ -151,7 +151,7 @@ export function runPressureSolve(
   passes: SolvePasses, finish: boolean,
 ): number {
   if (factor && v.walls.length > 0) throw new Error('pressure: FACTOR in the solve\'s run runs without closed walls (FACTOR needs WALLS first)');
-  const job = bindStage(ctx, v, SOLVE, st), s = job.s;
+  const job = bindStage(ctx, v, n, SOLVE, st), s = job.s;
   job.a.hist = u;
   job.a.ou = ou ?? v.gamma;
   s.hasOu = ou ? 1 : 0;
@@ -169,7 +169,7 @@ export function runPressureSolve(
  */
 export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, fillU: boolean, gain: number): void {
   if (v.half?.upperOnly) throw new Error('velocity filter: the rows are their upper parts alone (prepareSolve lists full rows where the filter runs)');
-  const job = bindStage(ctx, v, FILTER_STEP, st);
+  const job = bindStage(ctx, v, n, FILTER_STEP, st);
   job.a.hist = u;
   job.s.fillU = fillU ? 1 : 0;
   job.s.gain = gain;
