@@ -34,6 +34,7 @@ import { ghostSum } from './pressure-ghosts.ts';
 import { ghostFilterBelow, ghostFilterUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import type { HalfRows } from './pressure-half.ts';
+import type { SolveArgs } from './pressure-job.ts';
 
 /** The filter's strength where the liquid's viscosity gives no particle-scale damping (see the header). */
 export const FILTER = 1;
@@ -198,5 +199,35 @@ export function filterHalf(
       sx += ghostSum[1]; sy += ghostSum[2]; sz += ghostSum[3];
     }
     out[3 * a] = sx * invN0; out[3 * a + 1] = sy * invN0; out[3 * a + 2] = sz * invN0;
+  }
+}
+
+/** pressure-job.ts FILTER_STEP over this thread's slots (runFilterStep). */
+export function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
+  const a = x.a, s = x.s, from = x.from, to = x.to;
+  const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
+  if (s.fillU === 1) {
+    for (let k = from; k < to; k++) {
+      const i = order[k];
+      u[3 * k] = vel[3 * i]; u[3 * k + 1] = vel[3 * i + 1]; u[3 * k + 2] = vel[3 * i + 2];
+    }
+    x.barrier();
+  }
+  // One thread: each pair once (filterHalf, the same bits), each pair's weight kept by the first
+  // sweep of the sub-timestep's first step (fillU 0: u is filterVelocity's) for the other sweeps, in
+  // the room of the measure's slopes (the filter runs before the measure: pressure.ts), an f64 a
+  // pair in the f32 room of its two row entries.
+  const one = hr !== null && from === 0 && to === x.n;
+  const weights = one ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
+  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
+  else filterRange(v, from, to, u, c, dv);
+  x.barrier();
+  for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
+  x.barrier();
+  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, false);
+  else filterRange(v, from, to, u, c, dv);
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];
   }
 }

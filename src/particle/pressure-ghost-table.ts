@@ -23,7 +23,7 @@ import type { SolveView } from './pressure-kernels.ts';
 /** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
 const AXES = 7;
 
-/** The table's arrays (solve-setup.ts SolveState.ghosts keeps them between sub-timesteps, grown as needed). */
+/** The table's arrays (the solve job's calling-thread scratch keeps them between sub-timesteps, grown as needed: pressure-job.ts). */
 export class GhostTable {
   /** Per slot: its first entry (n + 1; unwalled slots hold none). */
   start: Int32Array = new Int32Array(0);
@@ -40,6 +40,17 @@ export class GhostTable {
   weight: Float64Array = new Float64Array(0);
   /** What the table was built for (pressure-job.ts hands it only to the phases of this view at these positions). */
   view: SolveView | null = null;
+}
+
+/**
+ * After the pressure stage's WALLS (pressure-job.ts runSolvePhase), on one thread over full rows:
+ * the table listed into the calling thread's scratch for the view's later phases at the same
+ * positions (bindSolve hands it to a phase of the same view that runs on one thread).
+ */
+export function listGhosts(job: { threads(n: number): number; scratch: { table: GhostTable }; s: { table: number } }, v: SolveView, n: number): void {
+  if (!v.half || v.half.upperOnly || job.threads(n) !== 1) return;
+  buildGhostTable(v, n, job.scratch.table);
+  job.s.table = 1;
 }
 
 function grow(t: GhostTable, m: number): void {

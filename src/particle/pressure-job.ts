@@ -17,12 +17,12 @@ import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
-import { filterHalf, filterRange } from './pressure-filter.ts';
+import { filterStep } from './pressure-filter.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { factorAdvanceHalf } from './pressure-factor-advance.ts';
 import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
-import { buildGhostTable, GhostTable } from './pressure-ghost-table.ts';
+import { GhostTable, listGhosts } from './pressure-ghost-table.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -77,35 +77,15 @@ const wallBuffer = new Float64Array(18);
 
 /** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls (unless `wallsDone`: WALLS has run at these positions). */
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, wallsDone = false): void {
-  const job = bindSolve(ctx, v, phase, 0), s = job.s;
+  const job = bindSolve(ctx, v, n, phase, 0), s = job.s;
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0 && !wallsDone) {
     s.phase = WALLS;
     runSolve(job, v, n);
-    tableAfterWalls(ctx, job, v, n);
+    listGhosts(job, v, n);
     s.phase = phase;
   }
-  if (phase !== WALLS) offerTable(ctx, job, v, n);
   runSolve(job, v, n);
-  if (phase === WALLS) tableAfterWalls(ctx, job, v, n);
-}
-
-/**
- * After WALLS at the pressure stage's positions, on one thread over full rows: the mirror ghosts'
- * geometry listed once for the stage's passes and filter steps at these positions
- * (pressure-ghost-table.ts; prepareSolve drops it when the next view is made).
- */
-function tableAfterWalls(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
-  const st = ctx.solve;
-  if (st && v.half && !v.half.upperOnly && job.threads(n) === 1) buildGhostTable(v, n, st.ghosts);
-}
-
-/** Hands the phase the ghost table where it was listed for this view (tableAfterWalls) and the phase runs on one thread. */
-function offerTable(ctx: StepContext, job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
-  const t = ctx.solve?.ghosts;
-  if (!t || t.view !== v || job.threads(n) !== 1) return;
-  const a = job.a;
-  a.gtStart = t.start; a.gtSrc = t.src; a.gtAxes = t.axes; a.gtD = t.d; a.gtSlope = t.slope; a.gtChange = t.change; a.gtWeight = t.weight;
-  job.s.table = 1;
+  if (phase === WALLS) listGhosts(job, v, n);
 }
 
 /** The arrays and numbers of the stage's per-slot phases (SOLVE, FILTER_STEP): the liquid's by slot order `order`. */
@@ -122,8 +102,7 @@ export interface StageSlots {
 }
 
 function bindStage(ctx: StepContext, v: SolveView, n: number, phase: number, st: StageSlots) {
-  const job = bindSolve(ctx, v, phase, 0), a = job.a, s = job.s;
-  offerTable(ctx, job, v, n);
+  const job = bindSolve(ctx, v, n, phase, 0), a = job.a, s = job.s;
   a.order = st.order; a.vel = st.vel; a.lam = st.lam; a.off = st.off; a.near = st.near; a.flags = st.flags;
   const dt = st.dt;
   s.dt = dt; s.dt2 = dt * dt; s.invDt = 1 / dt; s.invDt2 = 1 / (dt * dt);
@@ -187,7 +166,7 @@ export function takeSolveShare(ctx: StepContext): void {
 
 /** Runs PBF_STEP (pbf-job.ts) over the n slots of v: a measure and, where the passes go on, the pass. */
 export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlots, ask: PbfStepAsk): void {
-  const job = bindSolve(ctx, v, PBF_STEP, ask.relax), a = job.a, s = job.s;
+  const job = bindSolve(ctx, v, n, PBF_STEP, ask.relax), a = job.a, s = job.s;
   a.order = sl.order; a.near = sl.near; a.lam = sl.lam; a.vel = sl.vel; a.pos = sl.pos; a.density = sl.density; a.scalar = sl.scalar;
   a.x0 = sl.x0; a.fix = sl.fix; a.out = sl.out;
   s.tol = ask.tolerance; s.invDt = 1 / ask.dt;
@@ -197,7 +176,7 @@ export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlo
 }
 
 /** The solve job bound to the view v for `phase`. */
-function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number) {
+function bindSolve(ctx: StepContext, v: SolveView, n: number, phase: number, omega: number) {
   const job = ctx.runner.bind(solveJob), a = job.a, s = job.s;
   // A thread keeps the slopes of the lower entries below its range for the later runs over the same
   // rows (pressure-half.ts): the cut moves only where the rows are new (takeSolveShare).
@@ -211,8 +190,7 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
   s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
-  a.gtStart = NO_MID; a.gtSrc = NO_MID; a.gtAxes = NO_AXES; a.gtD = NO_ACC; a.gtSlope = NO_ACC; a.gtChange = NO_ACC; a.gtWeight = NO_ACC;
-  s.table = 0;
+  s.table = job.scratch.table.view === v && job.threads(n) === 1 ? 1 : 0; // (the ghost table listed after WALLS at v's positions: listGhosts)
   a.floor = v.floor ?? NO_ACC;
   s.hasFloor = v.floor ? 1 : 0;
   return job;
@@ -224,9 +202,9 @@ function bindSolve(ctx: StepContext, v: SolveView, phase: number, omega: number)
  */
 const SLOT_COST = 4;
 
-const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0), NO_AXES = new Uint8Array(0);
+const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0);
 
-/** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays). */
+/** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays), and the calling thread's ghost table. */
 class ThreadView {
   walls: SolveView['walls'] = [];
   half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false };
@@ -242,7 +220,7 @@ export const solveJob = defineJob({
   },
   inputs: {
     x0: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
-    order: 'i32', near: 'u8', mid: 'i32', gtStart: 'i32', gtSrc: 'i32', gtAxes: 'u8', gtD: 'f64', gtSlope: 'f64', gtChange: 'f64', gtWeight: 'f64',
+    order: 'i32', near: 'u8', mid: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
@@ -277,12 +255,7 @@ export const solveJob = defineJob({
       hr.mid = a.mid; hr.acc = a.acc; hr.upperOnly = s.upper === 1;
     }
     const from = x.from, to = x.to;
-    // The ghost table (pressure-ghost-table.ts) where the stage listed one: on one thread over every slot.
-    if (s.table === 1 && hr !== null && from === 0 && to === x.n) {
-      const t = tv.table;
-      t.start = a.gtStart; t.src = a.gtSrc; t.axes = a.gtAxes; t.d = a.gtD; t.slope = a.gtSlope; t.change = a.gtChange; t.weight = a.gtWeight;
-      v.gt = t;
-    }
+    if (s.table === 1 && hr !== null && from === 0 && to === x.n) v.gt = tv.table; // (pressure-ghost-table.ts: one thread over every slot)
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);
@@ -311,7 +284,7 @@ export const solveJob = defineJob({
   },
 });
 
-type SolveArgs = Parameters<typeof solveJob.kernel>[0];
+export type SolveArgs = Parameters<typeof solveJob.kernel>[0];
 
 /** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
 function displace(v: SolveView, from: number, to: number, hr: HalfRows | null): void {
@@ -450,34 +423,4 @@ function finishRange(a: SolveArgs['a'], s: SolveArgs['s'], v: SolveView, from: n
       lam[i] = near[i] ? lam[i] + p[k] * invDt2 : p[k] * invDt2;
     }
   } else for (let k = from; k < to; k++) lam[order[k]] = p[k] * invDt2;
-}
-
-/** FILTER_STEP over this thread's slots (runFilterStep). */
-function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
-  const a = x.a, s = x.s, from = x.from, to = x.to;
-  const { vel, order, hist: u, res: c, dx: dv } = a, gain = s.gain;
-  if (s.fillU === 1) {
-    for (let k = from; k < to; k++) {
-      const i = order[k];
-      u[3 * k] = vel[3 * i]; u[3 * k + 1] = vel[3 * i + 1]; u[3 * k + 2] = vel[3 * i + 2];
-    }
-    x.barrier();
-  }
-  // One thread: each pair once (filterHalf, the same bits), each pair's weight kept by the first
-  // sweep of the sub-timestep's first step (fillU 0: u is filterVelocity's) for the other sweeps, in
-  // the room of the measure's slopes (the filter runs before the measure: pressure.ts), an f64 a
-  // pair in the f32 room of its two row entries.
-  const one = hr !== null && from === 0 && to === x.n;
-  const weights = one ? new Float64Array(v.kg.buffer, v.kg.byteOffset, v.kg.length >> 1) : null;
-  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, s.fillU === 0);
-  else filterRange(v, from, to, u, c, dv);
-  x.barrier();
-  for (let k = 3 * from; k < 3 * to; k++) u[k] = dv[k];
-  x.barrier();
-  if (one) filterHalf(v, x.n, hr, u, c, dv, weights, false);
-  else filterRange(v, from, to, u, c, dv);
-  for (let k = from; k < to; k++) {
-    const i = order[k];
-    vel[3 * i] -= gain * dv[3 * k]; vel[3 * i + 1] -= gain * dv[3 * k + 1]; vel[3 * i + 2] -= gain * dv[3 * k + 2];
-  }
 }

@@ -21,7 +21,6 @@ import { teamWork } from './work.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStartsOf } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
 import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
-import { GhostTable } from './pressure-ghost-table.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
 
@@ -59,8 +58,6 @@ export class SolveState {
   teamRows = new TeamPairRows();
   /** The liquid cells' boxes for the boundary rows' listing where the stage buffer has no room for them (prepareSolve). */
   cellBox = new Float64Array(0);
-  /** The pressure stage's mirror ghosts at its positions, one thread (pressure-ghost-table.ts; pressure-job.ts lists it after WALLS). */
-  ghosts = new GhostTable();
 }
 
 /** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
@@ -286,8 +283,6 @@ export function solveState(ctx: StepContext): SolveState {
 export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
-  // (The ghost table was listed for the last view's positions.)
-  st.ghosts.view = null;
   const pos = L.pos, mat = L.material, mass = ctx.mass;
   const reuse = again && st.listedCount === n && st.listed !== null;
   // At the positions adhesion listed its pairs at (the pressure stage), the slots are the
