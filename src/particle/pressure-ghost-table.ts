@@ -1,12 +1,13 @@
 /**
- * The mirror ghosts' geometry of the pressure stage's passes, once a solve (pressure-ghost-pairs.ts):
+ * The mirror ghosts' geometry of the pressure stage's passes, once a solve (pressure-ghost-pairs.ts;
+ * the mirror-wall boundary, the liquid mirrored beyond a closed wall: pressure-ghosts.ts):
  * the passes (the displacement, the density change) and the particle-scale filter run at fixed
  * positions, so each ghost's distance and kernel values are the same in every pass. After WALLS a
  * one-thread pressure stage lists them here, struct-of-arrays, in the order the sweeps visit them:
  * per walled slot a, its own images (subset S of its wall axes, S = ma, (S − 1) & ma, …), then for
  * each entry of its row's upper part (mid[a] … ls[a+1]) whose slot shares a wall with it, that
- * pair's images over the common axes' subsets in the same order; only the images within h (on the
- * dam break about a quarter of those the sweeps visited: most images of a pair lie beyond h), so
+ * pair's images over the common axes' subsets in the same order; only the images within h (in a
+ * jittered block in a closed box, a quarter of those the sweeps visited: most lie beyond h), so
  * the sweeps read the table's entries instead of the row. Each entry holds the image's source slot
  * (−1: a's own), its axes S and what the sweeps computed from its offset o: d = |o|, the spline's
  * slope w'(d/h), the density change's w'(d/h)/h/d and the filter's w(d · 1/h), each with the

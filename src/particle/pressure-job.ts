@@ -190,7 +190,10 @@ function bindSolve(ctx: StepContext, v: SolveView, n: number, phase: number, ome
   s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
-  s.table = job.scratch.table.view === v && job.threads(n) === 1 ? 1 : 0; // (the ghost table listed after WALLS at v's positions: listGhosts)
+  // The ghost table listed after WALLS at v's positions (listGhosts); another view's drops it (no stale view held past its stage).
+  const gt = job.scratch.table;
+  if (gt.view !== v) gt.view = null;
+  s.table = gt.view !== null && job.threads(n) === 1 ? 1 : 0;
   a.floor = v.floor ?? NO_ACC;
   s.hasFloor = v.floor ? 1 : 0;
   return job;
