@@ -7,7 +7,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
-import { COLD_TOLERANCE, PRESSURE_TOLERANCE, solveRelax } from '../particle/pressure.ts';
+import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { PBF_WARM_SHARE } from '../particle/pbf.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
@@ -111,8 +111,5 @@ export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, fra
   f[29] = cold ? COLD_TOLERANCE : tolerance; u[30] = pressurePasses;
   // PBF's share of each pass's pressure fed to the stored one (Params.pbfWarm: step-wgsl.ts chebyshev).
   f[19] = warm ? PBF_WARM_SHARE : 0;
-  const largest = filter.write(dt);
-  // The solves' Jacobi relaxation (pressure.ts solveRelax) in the domain's upper corner's free fourth word (Params.hi.w: pressure-wgsl.ts).
-  f[27] = solveRelax(scene, filter.r, dt, cold);
-  return largest;
+  return filter.write(dt);
 }

@@ -29,7 +29,7 @@ export class LiquidFilter {
   largest = 0;
 
   /** data: the parameters block (wgsl.ts Params) this writes into. */
-  constructor(private readonly scene: Scene, readonly r: number, data: ArrayBuffer) {
+  constructor(private readonly scene: Scene, private readonly r: number, data: ArrayBuffer) {
     this.f = new Float32Array(data);
     this.materials = liquidMaterials(scene);
     const L = this.materials.length;

@@ -1,7 +1,7 @@
 /**
  * The WGSL of the pressure stage (src/particle/pressure.ts, densitySolver "pbf"): DFSPH's
  * constant-density solve (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it: relaxed
- * Jacobi, ω = 0.5, in viscous liquids 1 in the second solve: pressure.ts solveRelax, on a pressure kept ≥ 0, Chebyshev-accelerated from the third pass on) on the
+ * Jacobi, ω = 0.5, on a pressure kept ≥ 0, Chebyshev-accelerated from the third pass on) on the
  * displacement δt v* the moves would make, warm started from the last sub-timestep's p/δt² (vel.w).
  * The bind group of wgsl.ts; during the stage `keep` holds per slot [2a]: (u = δt v*, α)
  * and [2a + 1]: (ρ̂, neighbours within h; during the passes, p before the last update; −, moved),
@@ -14,7 +14,6 @@
 import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, pairGhosts, selfGhosts, SHARED_WGSL } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
-import { RELAX } from '../particle/pressure-kernels.ts';
 import { PRESENT_EXCHANGE_TWICE, PRESENT_NEAR_BODY, PRESENT_ONCE, PRESENT_TWICE, solvesTwice } from '../particle/pressure.ts';
 import { FILTER_ENTRIES, FILTER_WGSL } from './pressure-filter-wgsl.ts';
 import { SHIFT_ENTRIES, SHIFT_WGSL, shiftsPresent } from './pressure-shift-wgsl.ts';
@@ -23,6 +22,8 @@ import { SHIFT_ENTRIES, SHIFT_WGSL, shiftsPresent } from './pressure-shift-wgsl.
 const FULL = 20;
 /** ρ/ρ0 under which a particle keeps no warm start (pressure.ts ALONE). */
 const ALONE = 0.45;
+/** Jacobi relaxation (pressure-kernels.ts RELAX). */
+const RELAX = 0.5;
 /** Spectral radius the Chebyshev weights assume (pressure.ts SPECTRAL_RADIUS). */
 const SPECTRAL_RADIUS = 0.9;
 
@@ -139,8 +140,7 @@ function sourceAndUpdate(share: string, again: boolean): string {
   sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
 
-// One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge; the
-// second solve's ω (pressure.ts solveRelax) in P.hi.w (params.ts writeStepParams).
+// One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge.
 @compute @workgroup_size(${WORKGROUP}) fn pressureUpdate${suffix}(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n || atomicLoad(&stats[2]) != 0u) { return; }
@@ -156,7 +156,7 @@ function sourceAndUpdate(share: string, again: boolean): string {
   // From the third pass on, Chebyshev's weight ω (Wang 2015 §4, set by the judge in stats[0]) over
   // the Jacobi iterate: p ← max(ω (p̂ − p_older) + p_older, 0), p_older the p before the last
   // pass's update (keep[2a + 1].y, free during the passes).
-  var q = max(p + ${again ? 'P.hi.w' : floatLiteral(RELAX)} * keep[2u * a].w * e, lo);
+  var q = max(p + ${RELAX} * keep[2u * a].w * e, lo);
   if (atomicLoad(&stats[3]) >= 2u) {
     let omega = bitcast<f32>(atomicLoad(&stats[0]));
     let older = keep[2u * a + 1u].y;

@@ -3,7 +3,7 @@
  * sub-timestep, found with its other forces so that the moves do not compress the liquid. After
  * the body forces have gone into the velocities (v* = v + (g + a) δt, trapezoid.ts), this is the
  * constant-density solve of DFSPH (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it:
- * relaxed Jacobi on a pressure kept ≥ 0; the second solve unrelaxed in viscous liquids, RELAX_VISCOUS) on the displacement δt v* the moves would make: its
+ * relaxed Jacobi on a pressure kept ≥ 0) on the displacement δt v* the moves would make: its
  * source is the compression δt v* makes (relative to moving objects) plus a share of the
  * compression the liquid already has (PRESENT_ONCE, PRESENT_TWICE), and none at a free surface; the passes (pressure-kernels.ts)
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
@@ -45,7 +45,6 @@
  * particle's passes have nothing to change, threw it off whatever it landed on.
  */
 import type { StepContext } from './context.ts';
-import type { Scene } from '../scene/scene.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, type StageSlots } from './pressure-job.ts';
@@ -95,40 +94,6 @@ export const PRESENT_NEAR_BODY = 1;
  * pressure stage's and PBF's cost").
  */
 export const AGAIN_SHARE = 0.5;
-
-/**
- * The Jacobi relaxation ω of the second solve where every liquid is viscous enough that the implicit
- * viscosity spreads a particle-scale velocity over a spacing within the sub-timestep, ν δt ≥
- * VISCOUS_REACH (2r)² (honey, the gel on the fan, paint: 1.8–37 in the shipped scenes), with two
- * solves and the implicit viscosity, and not in the run's first sub-timestep (COLD): 1, plain
- * Jacobi; elsewhere, and in the first solve, RELAX (SPlisHSPlasH's 0.5). The second solve's one
- * pass starts from the first one's pressure; at ω 1 it takes twice the step toward the density, and
- * what it leaves PBF takes after the moves at the dearer price of a measure and a displacement a
- * pass (the honey drop: PBF 3.67 → 3.15 passes a sub-timestep over frames 3–12, 1.65 → 1.45 over
- * 13–22). Not in the first solve: ω 1 in both solves took PBF to 2.80, but the film under the ball
- * fell off as a torn sheet by frame 20 (main: one string at frame 26); not in less viscous liquids:
- * the hydrostatic validation's tank (ν δt/(2r)² 0.33) did not come to rest at ω 1 in both solves
- * (0.35 √(g d) after a second; 0.0067 at RELAX). docs/decisions.md "The second pressure solve
- * unrelaxed in viscous liquids; the shift's passes costed".
- */
-export const RELAX_VISCOUS = 1, VISCOUS_REACH = 1;
-
-/**
- * The solves' Jacobi relaxation at sub-timestep dt (RELAX_VISCOUS's rule; shared with the WebGPU
- * backend, params.ts writeStepParams): r the particle radius, `cold` the run's first sub-timestep.
- */
-export function solveRelax(scene: Scene, r: number, dt: number, cold: boolean): number {
-  const P = scene.particle, names = scene.materialNames;
-  if (cold || !solvesTwice(P) || P.viscositySolver !== 'implicit') return RELAX;
-  let any = false;
-  for (let m = 0; m < names.length; m++) {
-    const material = scene.materials[names[m]];
-    if (material.kind !== 'liquid') continue;
-    if (liquidViscosity(material, r, dt) * dt < VISCOUS_REACH * 4 * r * r) return RELAX;
-    any = true;
-  }
-  return any ? RELAX_VISCOUS : RELAX;
-}
 
 /** ρ/ρ0 under which a particle keeps no warm start (a lone particle reads 0.32, a flat surface's about 0.6). */
 const ALONE = 0.45;
@@ -274,7 +239,6 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const P = ctx.scene.particle, cap = again ? Math.ceil(P.pressureIterations * AGAIN_SHARE) : P.pressureIterations;
   const cold = !state.warm && ctx.frame === 0;
   if (!again) {
-    state.coldStep = cold;
     state.filteredPressure = cm ? gatePressure(ctx, cm) : 0;
     // The gate (still-water.ts) reads the filtered liquid where there is one, else every liquid.
     if (!cm) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, null), gatePressure(ctx));
@@ -334,7 +298,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // Then the passes (Chebyshev, see the header) and, without free bodies, the displacement as
   // velocity, the offsets and the warm start (FINISH): the source, the passes and the finish are one
   // run of the team (pressure-job.ts SOLVE), which stops after the pass this loop stopped after.
-  const solve = { maxPasses, tolerance, relax: again ? solveRelax(ctx.scene, ctx.r, dt, state.coldStep) : RELAX, radius: SPECTRAL_RADIUS };
+  const solve = { maxPasses, tolerance, relax: RELAX, radius: SPECTRAL_RADIUS };
   const passes = runPressureSolve(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again, solve, !ctx.freeBodies);
   let error = 0;
   const offset = L.acc;

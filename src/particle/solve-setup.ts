@@ -49,8 +49,6 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
-  /** This sub-timestep's first solve was the run's first (cold): its second solve keeps RELAX too, as the WebGPU backend's one set of step parameters does (pressure.ts solveRelax). */
-  coldStep = false;
   /** The first solve's filteredPressure (pressure.ts, deep water's stop), and the filtered liquid near rest (still-water.ts; in the checkpoint). */
   filteredPressure = 0;
   stillWater = false;
