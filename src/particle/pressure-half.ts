@@ -55,7 +55,7 @@ export interface HalfRows {
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
 export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
