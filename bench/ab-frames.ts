@@ -115,5 +115,7 @@ const measures = (k: Record<string, number>) => (k.densityMeasures ? ` (${(k.den
 const passes = (k: Record<string, number>) => `pressure ${((k.pressurePasses ?? 0) / (k.substeps ?? 1)).toFixed(2)} + density ${((k.densityPasses ?? 0) / (k.substeps ?? 1)).toFixed(2)}${measures(k)}`;
 const cg = (k: Record<string, number>) => (k.viscositySolves ? `; viscosity CG ${(k.viscosityIterations / k.viscositySolves).toFixed(1)} iterations a solve` : '');
 if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}${cg(kA)}; B ${passes(kB)}${cg(kB)}`);
+const handed = (k: Record<string, number>) => `${((100 * (k.densityErrorBefore ?? 0)) / (k.substeps ?? 1)).toFixed(3)} %`;
+if (!grid) console.log(`  mean compression handed to PBF a sub-timestep: A ${handed(kA)}, B ${handed(kB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
 process.exit(0);

@@ -9,8 +9,8 @@
  * factorHalf's bit for bit (tests/particle/pbf-measure.test.ts); the slots' counts are left as
  * they were.
  */
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import type { HalfRows } from './pressure-half.ts';
+import { GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /** Whether pbfMeasureOne may stand for factorHalf over slots [from, to) of n: one thread, no closed walls. */
@@ -20,7 +20,7 @@ export function measuresAlone(v: SolveView, from: number, to: number, n: number,
 
 /** factorHalf over every slot [0, n) without the counts (see the header); the same ρ̂, α and slopes. */
 export function pbfMeasureOne(v: SolveView, n: number, hr: HalfRows): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0;
   // The sums every slot starts from (ρ̂'s 1 is its own), in arrays the measure overwrites: ρ̂ in
@@ -51,17 +51,11 @@ export function pbfMeasureOne(v: SolveView, n: number, hr: HalfRows): void {
       grad[b] -= ex; grad[b + 1] -= ey; grad[b + 2] -= ez;
       alpha[j] += g2 * ia;
     }
-    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-      const o = bj[q];
-      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1) { bg[q] = 0; continue; }
-      rho += gamma[o] * cubicSpline(s);
-      if (d === 0) { bg[q] = 0; continue; }
-      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
-      bg[q] = g;
-      const f = gamma[o] * g;
-      gx += f * dx; gy += f * dy; gz += f * dz;
+    if (bs[a] < bs[a + 1]) {
+      const S = objectSums;
+      S[RHO] = rho; S[GX] = gx; S[GY] = gy; S[GZ] = gz;
+      objectTerms(v, a, xa, ya, za, false, null, null);
+      rho = S[RHO]; gx = S[GX]; gy = S[GY]; gz = S[GZ];
     }
     dens[a] = rho * invN0;
     alpha[a] = (n0 * n0) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + epsN);

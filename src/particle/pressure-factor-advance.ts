@@ -9,17 +9,17 @@
  * loops' own, each in its own variables and in the same order: the same bits (bench/density-passes-ab.ts
  * checks them). ρ̂ goes to `rhoOut` (SOURCE's kept ρ̂) and the change to v.dens, as SOURCE leaves them.
  */
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { HalfRows } from './pressure-half.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { CHANGE, COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 
 /**
  * factorHalf then SOURCE's ρ̂ kept (rhoOut) and advanceHalf(u, ou) over slots [0, n), one sweep; the
  * rows must have no closed walls (v.walls empty). u: δt v per slot; ou: δt v per object slot, or null.
  */
 export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null, rhoOut: Float64Array): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform;
   const mid = hr.mid, grad = v.dx, acc = hr.acc;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0;
@@ -59,22 +59,11 @@ export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Floa
       drho += c;
       acc[j] += c;
     }
-    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-      const o = bj[q];
-      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1) { bg[q] = 0; continue; }
-      const gm = gamma[o];
-      if (s < NEIGHBOUR_EDGE) k++;
-      rho += gm * cubicSpline(s);
-      if (d === 0) { bg[q] = 0; continue; }
-      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
-      bg[q] = g;
-      const f = gm * g;
-      gx += f * dx; gy += f * dy; gz += f * dz;
-      if (g === 0) continue;
-      if (ou === null) drho += f * (ux * dx + uy * dy + uz * dz);
-      else drho += f * ((ux - ou[3 * o]) * dx + (uy - ou[3 * o + 1]) * dy + (uz - ou[3 * o + 2]) * dz);
+    if (bs[a] < bs[a + 1]) {
+      const S = objectSums;
+      S[RHO] = rho; S[GX] = gx; S[GY] = gy; S[GZ] = gz; S[COUNT] = k; S[CHANGE] = drho;
+      objectTerms(v, a, xa, ya, za, true, u, ou);
+      rho = S[RHO]; gx = S[GX]; gy = S[GY]; gz = S[GZ]; k = S[COUNT]; drho = S[CHANGE];
     }
     nb[a] = k;
     const gs = v.grad;

@@ -40,6 +40,7 @@ import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 import { displaceSparse, mostlyIdle, updateSparse } from './pressure-half-sparse.ts';
 
 /** What the half loops need besides the view: where each row's upper part starts, and scratch. */
@@ -54,7 +55,7 @@ export interface HalfRows {
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
 export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
@@ -116,19 +117,11 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
     }
     const walled = anyWalls && mask[a] !== 0;
     if (walled) ghostFactor(v, a, false);
-    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-      const o = bj[q];
-      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1) { bg[q] = 0; continue; }
-      const gm = gamma[o];
-      if (s < NEIGHBOUR_EDGE) k++;
-      rho += gm * cubicSpline(s);
-      if (d === 0) { bg[q] = 0; continue; }
-      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
-      bg[q] = g;
-      const f = gm * g;
-      gx += f * dx; gy += f * dy; gz += f * dz;
+    if (bs[a] < bs[a + 1]) {
+      const S = objectSums;
+      S[RHO] = rho; S[GX] = gx; S[GY] = gy; S[GZ] = gz; S[COUNT] = k;
+      objectTerms(v, a, xa, ya, za, true, null, null);
+      rho = S[RHO]; gx = S[GX]; gy = S[GY]; gz = S[GZ]; k = S[COUNT];
     }
     let hx = gx, hy = gy, hz = gz;
     if (walled) {
