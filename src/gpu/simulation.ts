@@ -114,16 +114,15 @@ export class GpuParticleSimulation {
   /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
-  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
-  private warm = false;
+  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */ private warm = false;
+  /** The ids the slot scalars (sc) were measured in, once `read(true)` has sorted the slots since the last step; else null. */ private measured: GPUBuffer | null = null;
   private readonly params: GPUBuffer;
   private readonly sc: GPUBuffer;
   private readonly dx: GPUBuffer;
   private readonly keep: GPUBuffer;
   private readonly wall: GPUBuffer;
   private readonly stats: GPUBuffer;
-  private readonly r: number;
-  private readonly rate: number;
+  private readonly r: number; private readonly rate: number;
   /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */ private readonly block = new ParamBlock();
   private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
@@ -253,7 +252,7 @@ export class GpuParticleSimulation {
   async stepFrame(): Promise<StepStats> {
     const wall0 = performance.now(), s = this.scene, P = s.particle;
     const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
-    const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
+    const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 }; this.measured = null;
     for (let k = 0; k < P.substeps; k++) {
       const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
       if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
@@ -423,13 +422,14 @@ export class GpuParticleSimulation {
   /**
    * The particles as they are now (read back). `surface`: sorted once more and with the surface
    * test run at these positions (friction-wgsl.ts; the flag in pos.w, the normal in dx), as the
-   * host copy's per-particle flags and normals (mirror.ts).
+   * host copy's per-particle flags and normals (mirror.ts), once a frame; ρ/ρ0 then by id (read-back.ts scId).
    */
   async read(surface = false): Promise<GpuParticles> {
     const n = this.count, d = this.device;
-    if (surface) {
+    if (surface && !this.measured) {
       const S = (this.surfaceKernels ??= this.friction ?? new Kernels(d, 'surface', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0));
       const enc = d.createCommandEncoder();
+      this.measured = this.grid.id;
       this.grid.build(enc);
       const g = this.group(S), pass = enc.beginComputePass();
       dispatch(pass, S.pipelines.surfaceNormal, g, n);
@@ -438,7 +438,7 @@ export class GpuParticleSimulation {
       d.queue.submit([enc.finish()]);
     }
     const g = this.grid;
-    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null }, n);
+    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null, scId: this.measured ?? undefined }, n);
   }
 
   destroy(): void {
