@@ -104,6 +104,48 @@ export const SCATTER_WGSL = GRID_PARAMS + /* wgsl */ `
 }
 `;
 
+/**
+ * Each bucket's run in the order its slots had before the sort: the atomic ranks of `count` are in
+ * whatever order the threads ran (on SwiftShader, not the same from run to run), so the sums over a
+ * slot's neighbours, in the order of the runs, were not either. `origin` notes the slot each sorted
+ * slot came from, `settle` sorts each run by it (insertion: a run is a bucket's few particles).
+ * The sort is then stable: the same slots in, the same order out.
+ */
+export const SETTLE_WGSL = GRID_PARAMS + /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> hashRank: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read_write> starts: array<u32>;
+@group(0) @binding(3) var<storage, read_write> came: array<u32>;
+@group(0) @binding(4) var<storage, read_write> posOut: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> velOut: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> idOut: array<u32>;
+@compute @workgroup_size(${WORKGROUP}) fn origin(@builtin(global_invocation_id) g: vec3<u32>) {
+  let i = g.x;
+  if (i >= grid.n) { return; }
+  let hr = hashRank[i];
+  came[starts[hr.x] + hr.y] = i;
+}
+// One thread a bucket (the removed slots' past the table's included: sinks.ts).
+@compute @workgroup_size(${WORKGROUP}) fn settle(@builtin(global_invocation_id) g: vec3<u32>) {
+  let b = g.x;
+  if (b > grid.table) { return; }
+  let s = starts[b];
+  let e = select(starts[b + 1u], grid.n, b == grid.table);
+  for (var i = s + 1u; i < e; i++) {
+    let f = came[i];
+    if (came[i - 1u] < f) { continue; }
+    let p = posOut[i];
+    let v = velOut[i];
+    let k = idOut[i];
+    var j = i;
+    while (j > s && came[j - 1u] > f) {
+      came[j] = came[j - 1u]; posOut[j] = posOut[j - 1u]; velOut[j] = velOut[j - 1u]; idOut[j] = idOut[j - 1u];
+      j--;
+    }
+    came[j] = f; posOut[j] = p; velOut[j] = v; idOut[j] = k;
+  }
+}
+`;
+
 export class GpuNeighbours {
   /** Sorted after `build` (vec4 per particle, w free for the step's own use). */
   pos: GPUBuffer;
@@ -130,6 +172,9 @@ export class GpuNeighbours {
   private readonly countK: Kernels<'count'>;
   private readonly scanK: Kernels<'chunkSums' | 'scanSums' | 'chunkStarts'>;
   private readonly scatterK: Kernels<'scatter'>;
+  private readonly settleK: Kernels<'origin' | 'settle'>;
+  /** Per sorted slot, the slot it came from (the scatter's; settle orders each bucket's run by it). */
+  private readonly from: GPUBuffer;
   private readonly blocks: number;
 
   /** For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the header). */
@@ -153,6 +198,7 @@ export class GpuNeighbours {
     this.counts = storageBuffer(device, 4 * (this.table + 1), 'bucket counts');
     this.start = storageBuffer(device, 4 * (this.table + 1 + extraStarts), 'bucket starts');
     this.hashRank = storageBuffer(device, 8 * cap, 'bucket and rank');
+    this.from = storageBuffer(device, 4 * cap, 'slot before the sort');
     this.gone = storageBuffer(device, 4 * cap, 'removal flags');
     this.sums = storageBuffer(device, 4 * this.blocks, 'block sums');
     this.params = uniformBuffer(device, 16, 'grid');
@@ -161,6 +207,7 @@ export class GpuNeighbours {
     this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 5, 0);
     this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['chunkSums', 'scanSums', 'chunkStarts'], 4, 0);
     this.scatterK = new Kernels(device, 'scatter', SCATTER_WGSL, ['scatter'], 9, 0);
+    this.settleK = new Kernels(device, 'settle', SETTLE_WGSL, ['origin', 'settle'], 7, 0);
   }
 
   private readonly cellInv: number;
@@ -227,6 +274,9 @@ export class GpuNeighbours {
     dispatch(pass, this.scatterK.pipelines.scatter, this.scatterK.bind(d, [
       this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
     ]), n);
+    const settle = this.settleK.bind(d, [this.params, this.hashRank, this.start, this.from, this.posOut, this.velOut, this.idOut]);
+    dispatch(pass, this.settleK.pipelines.origin, settle, n);
+    dispatch(pass, this.settleK.pipelines.settle, settle, this.table + 1);
     pass.end();
     if (drop) enc.clearBuffer(this.gone);
     [this.pos, this.posOut] = [this.posOut, this.pos];
@@ -235,6 +285,6 @@ export class GpuNeighbours {
   }
 
   destroy(): void {
-    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.gone, this.sums, this.params]) b.destroy();
+    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.from, this.gone, this.sums, this.params]) b.destroy();
   }
 }
