@@ -146,6 +146,16 @@ export const SETTLE_WGSL = GRID_PARAMS + /* wgsl */ `
 }
 `;
 
+/**
+ * Buckets of the table for `particles`: a power of two at least twice them (and 64), plus one, odd.
+ * In steps of powers of two so that a run resumed from a checkpoint with a few particles fewer or
+ * more than its start had (sinks, sources: simulation.ts sizes it by the ids handed out and the
+ * sources' room) hashes into the same table, and its sums over a bucket's run go in the same order.
+ */
+export function hashTable(particles: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(64, 2 * particles))) + 1;
+}
+
 export class GpuNeighbours {
   /** Sorted after `build` (vec4 per particle, w free for the step's own use). */
   pos: GPUBuffer;
@@ -172,21 +182,28 @@ export class GpuNeighbours {
   private readonly countK: Kernels<'count'>;
   private readonly scanK: Kernels<'chunkSums' | 'scanSums' | 'chunkStarts'>;
   private readonly scatterK: Kernels<'scatter'>;
+  /** Each bucket's run in its slots' order before the sort (SETTLE_WGSL). */
+  readonly stable: boolean;
   private readonly settleK: Kernels<'origin' | 'settle'>;
   /** Per sorted slot, the slot it came from (the scatter's; settle orders each bucket's run by it). */
   private readonly from: GPUBuffer;
   private readonly blocks: number;
 
-  /** For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the header). */
+  /**
+   * For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the
+   * header). `options.stable` false: the runs in the atomic ranks' order (SETTLE_WGSL; for A/B).
+   * `options.tableFor`: the particles the table is sized for (the capacity where not given; hashTable).
+   */
   constructor(
     private readonly device: GPUDevice, private count: number, cellSize: number, readonly extraSlots = 0, readonly extraStarts = 0,
-    readonly capacity = count,
+    readonly capacity = count, options: { stable?: boolean; tableFor?: number } = {},
   ) {
     if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
     if (!(capacity >= count)) throw new Error(`capacity ${capacity} below the count ${count}`);
     const cap = capacity;
     this.cellSize = cellSize;
-    this.table = Math.max(64, 2 * cap) | 1;
+    this.stable = options.stable !== false;
+    this.table = hashTable(Math.max(cap, options.tableFor ?? 0));
     this.blocks = Math.ceil((this.table + 1) / CHUNK);
     const v4 = 16 * Math.max(1, cap + extraSlots);
     this.pos = storageBuffer(device, v4, 'pos');
@@ -274,9 +291,11 @@ export class GpuNeighbours {
     dispatch(pass, this.scatterK.pipelines.scatter, this.scatterK.bind(d, [
       this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
     ]), n);
-    const settle = this.settleK.bind(d, [this.params, this.hashRank, this.start, this.from, this.posOut, this.velOut, this.idOut]);
-    dispatch(pass, this.settleK.pipelines.origin, settle, n);
-    dispatch(pass, this.settleK.pipelines.settle, settle, this.table + 1);
+    if (this.stable) {
+      const settle = this.settleK.bind(d, [this.params, this.hashRank, this.start, this.from, this.posOut, this.velOut, this.idOut]);
+      dispatch(pass, this.settleK.pipelines.origin, settle, n);
+      dispatch(pass, this.settleK.pipelines.settle, settle, this.table + 1);
+    }
     pass.end();
     if (drop) enc.clearBuffer(this.gone);
     [this.pos, this.posOut] = [this.posOut, this.pos];

@@ -132,9 +132,9 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B).
+   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts); `stableSort: false`: neighbours.ts's stable false (both for A/B).
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean } = {}) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; stableSort?: boolean } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -156,7 +156,7 @@ export class GpuParticleSimulation {
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
-    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity, { stable: options.stableSort !== false, tableFor: L.nextId + (this.sources?.spare ?? 0) });
     // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n, L.density, cohesionShare(scene.particle, this.r, ctx.densityH)));
     if (objects.count > 0) {
