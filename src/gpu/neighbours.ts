@@ -10,9 +10,10 @@
  * a wrong pair.
  *
  * `build` hashes every particle (its rank within its bucket by an atomic count), scans the counts
- * into bucket starts and scatters positions, velocities and ids into bucket order, then swaps the
- * two sets of buffers: after it, `pos`, `vel` and `id` are sorted and `start[b] .. start[b + 1]`
- * is bucket b's run. Single precision throughout.
+ * into bucket starts and scatters positions, velocities and ids into bucket order, puts each
+ * bucket's run back in its slots' order before the sort (SETTLE_WGSL: the sort is stable, so a run
+ * repeats itself bit for bit), then swaps the two sets of buffers: after it, `pos`, `vel` and `id`
+ * are sorted and `start[b] .. start[b + 1]` is bucket b's run. Single precision throughout.
  *
  * Room for static slots past the `capacity` sorting ones (`extraSlots`, and `extraStarts` entries
  * past the table's starts: the step's object particles and their own table, objects.ts):
