@@ -61,7 +61,7 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
 }
 
 // The springs of slot a kept (gel.ts listSprings: both ends here, within h, rest length below h),
-// then how many it would have with the neighbours within h not yet joined (want).
+// in their partners' slot order, then how many it would have with the neighbours within h not yet joined (want).
 @compute @workgroup_size(${WORKGROUP}) fn gelBreak(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
@@ -78,6 +78,19 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
     if (dot(d, d) >= h2 || bitcast<f32>(s.y) >= G.reach) { continue; }
     springs[base + 1u + w] = s;
     w++;
+  }
+  // The kept springs in their partners' slot order (insertion: a few dozen at most), so that the
+  // forces' sums go in an order the slots alone decide, not the order the springs were made or
+  // uploaded in: a run resumed from a checkpoint (gel.ts upload) sums as the uninterrupted one does.
+  for (var k = 1u; k < w; k++) {
+    let s = springs[base + 1u + k];
+    let sb = slot[s.x];
+    var j = k;
+    while (j > 0u && slot[springs[base + j].x] > sb) {
+      springs[base + 1u + j] = springs[base + j];
+      j--;
+    }
+    springs[base + 1u + j] = s;
   }
   var want = w;
   ${around('G.reach', `if (!joined(base, w, id[b])) { want++; }`)}

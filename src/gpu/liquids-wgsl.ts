@@ -29,6 +29,16 @@
 /** Most liquids a scene may have on the GPU (the parameters block's room). */
 export const MAX_LIQUIDS = 8;
 
+/**
+ * Steps of e/2 in pos.w's fraction per unit (exposure): 2^19, so that e/2 beside any integer part
+ * below 32 (4 l + 2 near + surface, l < MAX_LIQUIDS) is exact, and setting or clearing a flag
+ * (withSurface, withNear) never rounds it. Left to the sum's own rounding, the fraction kept
+ * 2^-23 beside 0 and 2^-22 beside a surface flag of 1: the flag the read-back's surface test
+ * set (mirror.ts) changed the exposure's last bits, which a checkpoint (no flags) could not give
+ * back to a resumed run (docs/decisions.md, "What a resumed WebGPU run missed").
+ */
+export const EXPOSURE_STEPS = 2 ** 19;
+
 /** Bytes of the liquid table at the end of the parameters block. */
 export const LIQUID_BYTES = 16 * (2 * MAX_LIQUIDS + 2 * MAX_LIQUIDS * MAX_LIQUIDS);
 
@@ -49,8 +59,8 @@ fn isNear(a: u32) -> bool { return (u32(pos[a].w) & 2u) != 0u; }
 fn withSurface(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~1u) | select(0u, 1u, s)) + fract(pos[a].w); }
 // pos.w of slot a with its near flag set to s (its liquid, surface flag and exposure kept).
 fn withNear(a: u32, s: bool) -> f32 { return f32((u32(pos[a].w) & ~2u) | select(0u, 2u, s)) + fract(pos[a].w); }
-// Cohesion's share e of slot a (src/particle/adhesion.ts), kept as e/2 in pos.w's fraction by the
-// density correction's end (step-wgsl.ts densityEnd); 0 for a particle not yet measured.
+// Cohesion's share e of slot a (src/particle/adhesion.ts), kept as e/2 in pos.w's fraction, in steps
+// of 1/EXPOSURE_STEPS, by the density correction's end (step-wgsl.ts densityEnd); 0 for a particle not yet measured.
 fn exposure(a: u32) -> f32 { return min(1.0, 2.0 * fract(pos[a].w)); }
 fn invMassOf(l: u32) -> f32 { return P.liq[l].x; }
 fn rhoRatioOf(l: u32) -> f32 { return P.liq[l].y; }

@@ -16,7 +16,7 @@ import type { StepContext } from '../particle/context.ts';
 import { latticeLaplacianConstant, liquidViscosity } from '../particle/viscosity-weiler.ts';
 import { buildAdhesionMatrix, type AdhesionMatrix } from '../particle/adhesion-matrix.ts';
 import { ADHESION_BREAKPOINTS, LIQUID_PARAMS } from './wgsl.ts';
-import { MAX_LIQUIDS } from './liquids-wgsl.ts';
+import { EXPOSURE_STEPS, MAX_LIQUIDS } from './liquids-wgsl.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -42,15 +42,23 @@ export function liquidW(l: number): number {
 /**
  * pos.w of the first n particles of `materials` (LiquidParticles.material), with cohesion's share
  * from `density` (LiquidParticles.density; adhesion-tables.ts cohesionShare, scale 0: none) as half its
- * fraction (liquids-wgsl.ts exposure).
+ * fraction (liquids-wgsl.ts exposure): in single precision, step by step, and in the steps
+ * step-wgsl.ts densityEnd writes it in (its scale and offset the parameters block's), so that a run
+ * seeded from a checkpoint (the density the GPU measured) has the exposure the uninterrupted run had.
  */
 export function seedW(scene: Scene, materials: ArrayLike<number>, n: number, density?: ArrayLike<number>, cohesion = { scale: 0, offset: 0 }): Float32Array {
-  const index = liquidIndex(scene), w = new Float32Array(n);
+  const index = liquidIndex(scene), w = new Float32Array(n), f = Math.fround, scale = f(cohesion.scale), offset = f(cohesion.offset);
   for (let i = 0; i < n; i++) {
-    const e = density && cohesion.scale > 0 ? Math.min(1, Math.max(0, (1 - density[i]) * cohesion.scale - cohesion.offset)) : 0;
-    w[i] = liquidW(index[materials[i]]) + 0.5 * e;
+    const e = density && scale > 0 ? Math.min(1, Math.max(0, f(f(f(1 - f(density[i])) * scale) - offset))) : 0;
+    w[i] = liquidW(index[materials[i]]) + roundHalfEven(0.5 * e * EXPOSURE_STEPS) / EXPOSURE_STEPS;
   }
   return w;
+}
+
+/** x to the nearest integer, a half to the even one (WGSL's round). */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 interface Pool {

@@ -10,9 +10,10 @@
  * a wrong pair.
  *
  * `build` hashes every particle (its rank within its bucket by an atomic count), scans the counts
- * into bucket starts and scatters positions, velocities and ids into bucket order, then swaps the
- * two sets of buffers: after it, `pos`, `vel` and `id` are sorted and `start[b] .. start[b + 1]`
- * is bucket b's run. Single precision throughout.
+ * into bucket starts and scatters positions, velocities and ids into bucket order, puts each
+ * bucket's run back in its slots' order before the sort (SETTLE_WGSL: the sort is stable, so a run
+ * repeats itself bit for bit), then swaps the two sets of buffers: after it, `pos`, `vel` and `id`
+ * are sorted and `start[b] .. start[b + 1]` is bucket b's run. Single precision throughout.
  *
  * Room for static slots past the `capacity` sorting ones (`extraSlots`, and `extraStarts` entries
  * past the table's starts: the step's object particles and their own table, objects.ts):
@@ -104,6 +105,58 @@ export const SCATTER_WGSL = GRID_PARAMS + /* wgsl */ `
 }
 `;
 
+/**
+ * Each bucket's run in the order its slots had before the sort: the atomic ranks of `count` are in
+ * whatever order the threads ran (on SwiftShader, not the same from run to run), so the sums over a
+ * slot's neighbours, in the order of the runs, were not either. `origin` notes the slot each sorted
+ * slot came from, `settle` sorts each run by it (insertion: a run is a bucket's few particles).
+ * The sort is then stable: the same slots in, the same order out.
+ */
+export const SETTLE_WGSL = GRID_PARAMS + /* wgsl */ `
+@group(0) @binding(1) var<storage, read_write> hashRank: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read_write> starts: array<u32>;
+@group(0) @binding(3) var<storage, read_write> came: array<u32>;
+@group(0) @binding(4) var<storage, read_write> posOut: array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> velOut: array<vec4<f32>>;
+@group(0) @binding(6) var<storage, read_write> idOut: array<u32>;
+@compute @workgroup_size(${WORKGROUP}) fn origin(@builtin(global_invocation_id) g: vec3<u32>) {
+  let i = g.x;
+  if (i >= grid.n) { return; }
+  let hr = hashRank[i];
+  came[starts[hr.x] + hr.y] = i;
+}
+// One thread a bucket (the removed slots' past the table's included: sinks.ts).
+@compute @workgroup_size(${WORKGROUP}) fn settle(@builtin(global_invocation_id) g: vec3<u32>) {
+  let b = g.x;
+  if (b > grid.table) { return; }
+  let s = starts[b];
+  let e = select(starts[b + 1u], grid.n, b == grid.table);
+  for (var i = s + 1u; i < e; i++) {
+    let f = came[i];
+    if (came[i - 1u] < f) { continue; }
+    let p = posOut[i];
+    let v = velOut[i];
+    let k = idOut[i];
+    var j = i;
+    while (j > s && came[j - 1u] > f) {
+      came[j] = came[j - 1u]; posOut[j] = posOut[j - 1u]; velOut[j] = velOut[j - 1u]; idOut[j] = idOut[j - 1u];
+      j--;
+    }
+    came[j] = f; posOut[j] = p; velOut[j] = v; idOut[j] = k;
+  }
+}
+`;
+
+/**
+ * Buckets of the table for `particles`: a power of two at least twice them (and 64), plus one, odd.
+ * In steps of powers of two so that a run resumed from a checkpoint with a few particles fewer or
+ * more than its start had (sinks, sources: simulation.ts sizes it by the ids handed out and the
+ * sources' room) hashes into the same table, and its sums over a bucket's run go in the same order.
+ */
+export function hashTable(particles: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(64, 2 * particles))) + 1;
+}
+
 export class GpuNeighbours {
   /** Sorted after `build` (vec4 per particle, w free for the step's own use). */
   pos: GPUBuffer;
@@ -130,18 +183,28 @@ export class GpuNeighbours {
   private readonly countK: Kernels<'count'>;
   private readonly scanK: Kernels<'chunkSums' | 'scanSums' | 'chunkStarts'>;
   private readonly scatterK: Kernels<'scatter'>;
+  /** Each bucket's run in its slots' order before the sort (SETTLE_WGSL). */
+  readonly stable: boolean;
+  private readonly settleK: Kernels<'origin' | 'settle'>;
+  /** Per sorted slot, the slot it came from (the scatter's; settle orders each bucket's run by it). */
+  private readonly from: GPUBuffer;
   private readonly blocks: number;
 
-  /** For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the header). */
+  /**
+   * For `n` particles in cells `cellSize` wide (m), and room for static slots after them (see the
+   * header). `options.stable` false: the runs in the atomic ranks' order (SETTLE_WGSL; for A/B).
+   * `options.tableFor`: the particles the table is sized for (the capacity where not given; hashTable).
+   */
   constructor(
     private readonly device: GPUDevice, private count: number, cellSize: number, readonly extraSlots = 0, readonly extraStarts = 0,
-    readonly capacity = count,
+    readonly capacity = count, options: { stable?: boolean; tableFor?: number } = {},
   ) {
     if (!(cellSize > 0)) throw new Error(`cell size must be positive, got ${cellSize}`);
     if (!(capacity >= count)) throw new Error(`capacity ${capacity} below the count ${count}`);
     const cap = capacity;
     this.cellSize = cellSize;
-    this.table = Math.max(64, 2 * cap) | 1;
+    this.stable = options.stable !== false;
+    this.table = hashTable(Math.max(cap, options.tableFor ?? 0));
     this.blocks = Math.ceil((this.table + 1) / CHUNK);
     const v4 = 16 * Math.max(1, cap + extraSlots);
     this.pos = storageBuffer(device, v4, 'pos');
@@ -153,6 +216,7 @@ export class GpuNeighbours {
     this.counts = storageBuffer(device, 4 * (this.table + 1), 'bucket counts');
     this.start = storageBuffer(device, 4 * (this.table + 1 + extraStarts), 'bucket starts');
     this.hashRank = storageBuffer(device, 8 * cap, 'bucket and rank');
+    this.from = storageBuffer(device, 4 * cap, 'slot before the sort');
     this.gone = storageBuffer(device, 4 * cap, 'removal flags');
     this.sums = storageBuffer(device, 4 * this.blocks, 'block sums');
     this.params = uniformBuffer(device, 16, 'grid');
@@ -161,6 +225,7 @@ export class GpuNeighbours {
     this.countK = new Kernels(device, 'count', COUNT_WGSL, ['count'], 5, 0);
     this.scanK = new Kernels(device, 'scan', SCAN_WGSL, ['chunkSums', 'scanSums', 'chunkStarts'], 4, 0);
     this.scatterK = new Kernels(device, 'scatter', SCATTER_WGSL, ['scatter'], 9, 0);
+    this.settleK = new Kernels(device, 'settle', SETTLE_WGSL, ['origin', 'settle'], 7, 0);
   }
 
   private readonly cellInv: number;
@@ -227,6 +292,11 @@ export class GpuNeighbours {
     dispatch(pass, this.scatterK.pipelines.scatter, this.scatterK.bind(d, [
       this.params, this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.hashRank, this.start,
     ]), n);
+    if (this.stable) {
+      const settle = this.settleK.bind(d, [this.params, this.hashRank, this.start, this.from, this.posOut, this.velOut, this.idOut]);
+      dispatch(pass, this.settleK.pipelines.origin, settle, n);
+      dispatch(pass, this.settleK.pipelines.settle, settle, this.table + 1);
+    }
     pass.end();
     if (drop) enc.clearBuffer(this.gone);
     [this.pos, this.posOut] = [this.posOut, this.pos];
@@ -235,6 +305,6 @@ export class GpuNeighbours {
   }
 
   destroy(): void {
-    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.gone, this.sums, this.params]) b.destroy();
+    for (const b of [this.pos, this.vel, this.id, this.posOut, this.velOut, this.idOut, this.counts, this.start, this.hashRank, this.from, this.gone, this.sums, this.params]) b.destroy();
   }
 }

@@ -26,25 +26,37 @@ export interface GpuParticles {
   normal?: Float32Array;
 }
 
-/** Reads `n` slots of the buffers back; `dx` (the surface normals) only where given. */
+/**
+ * Reads `n` slots of the buffers back; `dx` (the surface normals) only where given. `scId`: the
+ * particle of each of the slot scalars' slots where they are not the slots `id` names now (the
+ * sort carries pos, vel and id, not sc: after `read(true)`'s sort, sc is still in the order the
+ * density correction measured it in); each particle's ρ/ρ0 is then taken by its id.
+ */
 export async function readParticles(
-  device: GPUDevice, b: { pos: GPUBuffer; vel: GPUBuffer; id: GPUBuffer; sc: GPUBuffer; dx: GPUBuffer | null }, n: number,
+  device: GPUDevice, b: { pos: GPUBuffer; vel: GPUBuffer; id: GPUBuffer; sc: GPUBuffer; dx: GPUBuffer | null; scId?: GPUBuffer }, n: number,
 ): Promise<GpuParticles> {
-  const [p4, v4, id, s4, n4] = await Promise.all([
+  const [p4, v4, id, s4, n4, sid] = await Promise.all([
     readBuffer(device, b.pos, 16 * n), readBuffer(device, b.vel, 16 * n), readBuffer(device, b.id, 4 * n),
-    readBuffer(device, b.sc, 16 * n), b.dx ? readBuffer(device, b.dx, 16 * n) : null,
+    readBuffer(device, b.sc, 16 * n), b.dx ? readBuffer(device, b.dx, 16 * n) : null, b.scId ? readBuffer(device, b.scId, 4 * n) : null,
   ]);
-  const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4);
+  const a = new Float32Array(p4), v = new Float32Array(v4), c = new Float32Array(s4), ids = new Uint32Array(id);
   const pos = new Float32Array(3 * n), vel = new Float32Array(3 * n), lambda = new Float32Array(n), density = new Float32Array(n);
   const liquid = new Uint8Array(n), near = new Uint8Array(n);
+  // The slot of each particle's scalars, by its slot now (the identity where sc is in id's order).
+  const scSlot = new Uint32Array(n);
+  if (sid) {
+    const byId = new Map<number, number>(), s = new Uint32Array(sid);
+    for (let j = 0; j < n; j++) byId.set(s[j], j);
+    for (let i = 0; i < n; i++) scSlot[i] = byId.get(ids[i]) ?? i;
+  } else for (let i = 0; i < n; i++) scSlot[i] = i;
   for (let i = 0; i < n; i++) {
     liquid[i] = a[4 * i + 3] >> 2;
     near[i] = (a[4 * i + 3] >> 1) & 1;
     for (let k = 0; k < 3; k++) { pos[3 * i + k] = a[4 * i + k]; vel[3 * i + k] = v[4 * i + k]; }
     lambda[i] = v[4 * i + 3];
-    density[i] = c[4 * i];
+    density[i] = c[4 * scSlot[i]];
   }
-  const out: GpuParticles = { pos, vel, lambda, density, id: new Uint32Array(id), liquid, near };
+  const out: GpuParticles = { pos, vel, lambda, density, id: ids, liquid, near };
   if (n4) {
     const N = new Float32Array(n4), flag = new Uint8Array(n), normal = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {

@@ -114,16 +114,15 @@ export class GpuParticleSimulation {
   /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
-  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */
-  private warm = false;
+  /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */ private warm = false;
+  /** The ids the slot scalars (sc) were measured in, once `read(true)` has sorted the slots since the last step; else null. */ private measured: GPUBuffer | null = null;
   private readonly params: GPUBuffer;
   private readonly sc: GPUBuffer;
   private readonly dx: GPUBuffer;
   private readonly keep: GPUBuffer;
   private readonly wall: GPUBuffer;
   private readonly stats: GPUBuffer;
-  private readonly r: number;
-  private readonly rate: number;
+  private readonly r: number; private readonly rate: number;
   /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */ private readonly block = new ParamBlock();
   private readonly paramData = this.block.data;
   /** Each liquid's particle-scale filter strength, written a sub-timestep (pressure-courant.ts). */
@@ -133,9 +132,9 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B).
+   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts); `stableSort: false`: neighbours.ts's stable false (both for A/B).
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean } = {}) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; stableSort?: boolean } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -157,7 +156,7 @@ export class GpuParticleSimulation {
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
-    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity);
+    this.grid = new GpuNeighbours(device, n, ctx.reach, objects.count + W.count, objects.table + W.table + 2, this.capacity, { stable: options.stableSort !== false, tableFor: L.nextId + (this.sources?.spare ?? 0) });
     // The pressure's warm start (p/δt² in vel.w: pressure-wgsl.ts) where the seeding simulation has one (a checkpoint).
     this.grid.upload(L.pos.subarray(0, 3 * n), L.vel.subarray(0, 3 * n), L.lambda.subarray(0, n), seedW(scene, L.material, n, L.density, cohesionShare(scene.particle, this.r, ctx.densityH)));
     if (objects.count > 0) {
@@ -253,7 +252,7 @@ export class GpuParticleSimulation {
   async stepFrame(): Promise<StepStats> {
     const wall0 = performance.now(), s = this.scene, P = s.particle;
     const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
-    const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
+    const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 }; this.measured = null;
     for (let k = 0; k < P.substeps; k++) {
       const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
       if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
@@ -423,13 +422,14 @@ export class GpuParticleSimulation {
   /**
    * The particles as they are now (read back). `surface`: sorted once more and with the surface
    * test run at these positions (friction-wgsl.ts; the flag in pos.w, the normal in dx), as the
-   * host copy's per-particle flags and normals (mirror.ts).
+   * host copy's per-particle flags and normals (mirror.ts), once a frame; ρ/ρ0 then by id (read-back.ts scId).
    */
   async read(surface = false): Promise<GpuParticles> {
     const n = this.count, d = this.device;
-    if (surface) {
+    if (surface && !this.measured) {
       const S = (this.surfaceKernels ??= this.friction ?? new Kernels(d, 'surface', FRICTION_WGSL, FRICTION_ENTRIES, 9, 0));
       const enc = d.createCommandEncoder();
+      this.measured = this.grid.id;
       this.grid.build(enc);
       const g = this.group(S), pass = enc.beginComputePass();
       dispatch(pass, S.pipelines.surfaceNormal, g, n);
@@ -438,7 +438,7 @@ export class GpuParticleSimulation {
       d.queue.submit([enc.finish()]);
     }
     const g = this.grid;
-    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null }, n);
+    return readParticles(d, { pos: g.pos, vel: g.vel, id: g.id, sc: this.sc, dx: surface ? this.dx : null, scId: this.measured ?? undefined }, n);
   }
 
   destroy(): void {

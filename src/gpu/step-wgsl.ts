@@ -7,6 +7,7 @@ import { WORKGROUP } from './device.ts';
 import { around, floatLiteral, SHARED_WGSL } from './wgsl.ts';
 import { LIQUID_CONTACT, PBD_KICK } from '../particle/liquid-contacts.ts';
 import { PBF_RELAX, PBF_SPECTRAL_RADIUS } from '../particle/pbf.ts';
+import { EXPOSURE_STEPS } from './liquids-wgsl.ts';
 
 const KERNELS = /* wgsl */ `
 // The largest speed into stats[0], and the largest stored p/ρ0 (vel.w: p/δt²) into stats[1], and
@@ -195,8 +196,11 @@ const KERNELS = /* wgsl */ `
   let a = g.x;
   if (a >= P.n) { return; }
   // Cohesion's share from the last density measure, e = clamp((1 − ρ̂) scale − offset, 0, 1), the scale in
-  // clamp[1].w, the offset in lo.w (adhesion-tables.ts cohesionShare; liquids-wgsl.ts exposure).
-  if (P.clamp[1].w > 0.0) { pos[a].w = floor(pos[a].w) + 0.5 * clamp((1.0 - sc[a].x) * P.clamp[1].w - P.lo.w, 0.0, 1.0); }
+  // clamp[1].w, the offset in lo.w (adhesion-tables.ts cohesionShare; liquids-wgsl.ts exposure, EXPOSURE_STEPS).
+  if (P.clamp[1].w > 0.0) {
+    let e = clamp((1.0 - sc[a].x) * P.clamp[1].w - P.lo.w, 0.0, 1.0);
+    pos[a].w = floor(pos[a].w) + round(0.5 * e * ${floatLiteral(EXPOSURE_STEPS)}) / ${floatLiteral(EXPOSURE_STEPS)};
+  }
   if (atomicLoad(&stats[3]) == 0u) { return; }
   let fx = keep[2u * a + 1u].xyz;
   var u = (pos[a].xyz - keep[2u * a].xyz - fx) / P.dt;

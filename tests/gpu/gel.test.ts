@@ -89,13 +89,17 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
     });
   });
 
-  it("checkpoints the springs through the host copy, and a GPU run resumed from it starts with them", async () => {
+  it("checkpoints the springs through the host copy, and a GPU run resumed from it starts with them and goes on bit for bit", async () => {
     const device = await gpuDevice();
     await checked(device, async () => {
       const run = new GpuParticleRun(device, new ParticleSimulation(parseScene(cube(0.02))));
       for (let f = 0; f < 2; f++) await run.stepFrame();
       const saved = run.mirror.ctx.gel!.count;
       const restored = restoreSimulation(run.mirror.save()) as ParticleSimulation;
+      // The uninterrupted run's third frame, by host id: positions and velocities.
+      await run.stepFrame();
+      const W = run.mirror.ctx.liquid, whole = new Map<number, number[]>();
+      for (let i = 0; i < W.count; i++) whole.set(W.id[i], [...W.pos.subarray(3 * i, 3 * i + 3), ...W.vel.subarray(3 * i, 3 * i + 3)]);
       run.dispose();
       expect(saved).toBeGreaterThan(1000);
       expect(restored.ctx.gel!.count).toBe(saved);
@@ -105,9 +109,19 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
       expect(start.unpaired).toBe(0);
       await gpu.stepFrame();
       const next = await gpu.gel!.read(true);
-      console.log(`springs: ${saved} saved at frame 2, ${next.idA.length} after a resumed frame (unpaired ${next.unpaired})`);
+      // The resumed frame against the uninterrupted one, particle by particle (a GPU id is the restored liquid's index):
+      // the same bits, each particle's springs summed in their partners' slot order in both (gel-wgsl.ts gelBreak).
+      const { pos, vel, id } = await gpu.read(), hostId = restored.ctx.liquid.id;
+      let same = 0;
+      for (let i = 0; i < gpu.count; i++) {
+        const w = whole.get(hostId[id[i]]), mine = [...pos.subarray(3 * i, 3 * i + 3), ...vel.subarray(3 * i, 3 * i + 3)];
+        if (w && mine.every((v, k) => v === w[k])) same++;
+      }
+      console.log(`springs: ${saved} saved at frame 2, ${next.idA.length} after a resumed frame (unpaired ${next.unpaired}); ${same} of ${gpu.count} particles with the uninterrupted run's bits`);
       expect(next.unpaired).toBe(0);
       expect(Math.abs(next.idA.length - saved)).toBeLessThan(0.1 * saved);
+      expect(gpu.count).toBe(whole.size);
+      expect(same).toBe(gpu.count);
       gpu.destroy();
     });
   });

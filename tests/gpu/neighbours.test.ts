@@ -1,8 +1,9 @@
 /**
  * The GPU counting sort (src/gpu/neighbours.ts) against the CPU: the sort is a permutation that
  * carries each particle's position and velocity, every bucket's run holds exactly the particles
- * hashing to it, and the 27 buckets around a particle hold every neighbour a brute-force search
- * finds within the cell edge.
+ * hashing to it, in the order they were uploaded in (the sort is stable, whatever order the
+ * threads' atomic ranks came in), and the 27 buckets around a particle hold every neighbour a
+ * brute-force search finds within the cell edge.
  */
 import { describe, expect, it } from 'vitest';
 import { GpuNeighbours } from '../../src/gpu/neighbours.ts';
@@ -56,13 +57,18 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'GPU neighbour search (counting so
     expect(carried).toBe(3 * n);
     expect(start[g.table]).toBe(n);
     const inv = f(1 / cell);
-    let runs = 0, misplaced = 0;
+    let runs = 0, misplaced = 0, shared = 0, unordered = 0;
     for (let b = 0; b < g.table; b++) {
       for (let s = start[b]; s < start[b + 1]; s++) if (bucket(sp[4 * s], sp[4 * s + 1], sp[4 * s + 2], inv, g.table) !== b) misplaced++;
+      // Stable: a run's particles in the order of their upload (their ids).
+      for (let s = start[b] + 1; s < start[b + 1]; s++) if (id[s] < id[s - 1]) unordered++;
       if (start[b + 1] > start[b]) runs++;
+      if (start[b + 1] > start[b] + 1) shared++;
     }
     expect(misplaced).toBe(0);
     expect(runs).toBeGreaterThan(100);
+    expect(shared).toBeGreaterThan(50);
+    expect(unordered).toBe(0);
     // Every pair within the cell edge is found in the 27 buckets around the particle (each bucket once).
     let pairs = 0, missed = 0;
     for (let a = 0; a < n; a += 7) {
