@@ -52,6 +52,8 @@ export class SolveState {
   /** The first solve's filteredPressure (pressure.ts, deep water's stop), and the filtered liquid near rest (still-water.ts; in the checkpoint). */
   filteredPressure = 0;
   stillWater = false;
+  /** The gate reads every liquid (no liquid of the scene is filtered: still-water.ts feedsWarmStart). */
+  gateEvery = false;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
