@@ -25,7 +25,8 @@
  * less what `constrain` (walls, objects) did. Each pass's pressure is also added to the stored pressure, the pressure
  * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
- * not while the liquid moves (still-water.ts feedsWarmStart).
+ * not while the liquid moves, unless PBF is left with compression where no liquid is filtered
+ * (still-water.ts feedsWarmStart).
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
@@ -34,7 +35,7 @@ import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts'
 import { runPbfStep, takeSolveShare } from './pressure-job.ts';
 import { OUT_ERROR, OUT_STOP, OUT_WORDS, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
-import { feedsWarmStart } from './still-water.ts';
+import { feedsWarmStart, pbfLeftOver } from './still-water.ts';
 
 /**
  * Jacobi relaxation ω of a pass's pressure p = ω C α (see the header). 1: plain PBF. At the
@@ -118,7 +119,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   const split = free !== undefined && free !== null;
   const r2 = PBF_SPECTRAL_RADIUS * PBF_SPECTRAL_RADIUS;
   const ask: PbfStepAsk = {
-    back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
+    back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater, pbfLeftOver(ctx, tolerance)) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
     constrained: constrain !== undefined, moved: false, relax: PBF_RELAX, tolerance, dt,
   };
   let passes = 0, error = 0, older = 0, weight = 1;

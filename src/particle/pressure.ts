@@ -240,6 +240,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   const cold = !state.warm && ctx.frame === 0;
   if (!again) {
     state.filteredPressure = cm ? gatePressure(ctx, cm) : 0;
+    state.gateEvery = !cm;
     // The gate (still-water.ts) reads the filtered liquid where there is one, else every liquid.
     if (!cm) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, null), gatePressure(ctx));
     else if (state.filteredPressure > 0) state.stillWater = stillWater(state.stillWater, filteredSpeed(ctx, cm), state.filteredPressure);

@@ -49,9 +49,9 @@ export class SolveState {
   listedCount = -1;
   /** The pressure stage has run once (its later solves start from the last pressure). */
   warm = false;
-  /** The first solve's filteredPressure (pressure.ts, deep water's stop), and the filtered liquid near rest (still-water.ts; in the checkpoint). */
+  /** The first solve's filteredPressure (pressure.ts, deep water's stop), the filtered liquid near rest (still-water.ts; in the checkpoint), and whether the gate reads every liquid (none filtered: still-water.ts pbfLeftOver). */
   filteredPressure = 0;
-  stillWater = false;
+  stillWater = false; gateEvery = false;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */

@@ -4,7 +4,8 @@
  * rest since "The deep-water stop only near rest"): whether the gate's liquid is near rest (the
  * filtered, water-like liquid where a scene has one, else every liquid: pressure.ts applyPressure),
  * from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
- * PBF_WARM_SHARE) gated the same way: fed only while still. Shared with the WebGPU backend (src/gpu/simulation.ts
+ * PBF_WARM_SHARE) gated the same way: fed while still, or where no liquid is filtered while PBF is
+ * left with compression (feedsWarmStart). Shared with the WebGPU backend (src/gpu/simulation.ts
  * slotMaxima, params.ts writeStepParams).
  */
 import type { StepContext } from './context.ts';
@@ -76,14 +77,32 @@ export function restoreStillWater(ctx: StepContext, still: boolean): void {
 }
 
 /**
- * Whether PBF's passes feed their pressure to the stored one (pbf.ts PBF_WARM_SHARE): only while the
+ * Whether PBF's passes feed their pressure to the stored one (pbf.ts PBF_WARM_SHARE): while the
  * liquid the gate reads is still (`still`: the filtered liquid where a scene has one, else every
- * liquid, pressure.ts applyPressure). In the dam break, fed in motion with the pressure solves at
- * PRESSURE_TOLERANCE's 3 passes, it left a thin sheet of water standing on the back wall at
- * 0.40–0.53 s (docs/decisions.md "The deep-water stop only near rest"); fed in flight and on impact,
- * jello-drop's gel sprang back to 1.30 of its rest height for 1.21 without the feed
- * (docs/decisions.md "Liquid in motion takes no PBF feed"). Still pools keep it.
+ * liquid, pressure.ts applyPressure), or, where the gate reads every liquid, while PBF is left with
+ * compression (`leftOver`, pbfLeftOver: the last sub-timestep's passes ended over their tolerance,
+ * at their cap). In the dam break, fed in motion with the pressure solves at PRESSURE_TOLERANCE's 3
+ * passes, it left a thin sheet of water standing on the back wall at 0.40–0.53 s (docs/decisions.md
+ * "The deep-water stop only near rest"); fed in flight and on impact, jello-drop's gel sprang back
+ * to 1.30 of its rest height for 1.21 without the feed (docs/decisions.md "Liquid in motion takes
+ * no PBF feed"). Still pools keep it. A pool settling from its lattice moves too, but there PBF
+ * spends its cap a sub-timestep and is left with compression (the hydrostatic case: 1.5–2.5 % of
+ * mean compression in its first frame, against a tolerance of 0.5 %): the stored pressure is short
+ * of the liquid's weight, which is what the feed carries into it; unfed, the pool sank 2.7 % of its
+ * depth. A gel on impact meets more compression but PBF takes it within its passes (jello-drop: 4–6
+ * passes, never its cap): what hits a floor is the momentum of a moment, not a weight the pressure
+ * lacks (docs/decisions.md "The feed where PBF is left with compression").
  */
-export function feedsWarmStart(still: boolean): boolean {
-  return still;
+export function feedsWarmStart(still: boolean, leftOver = false): boolean {
+  return still || leftOver;
+}
+
+/**
+ * Whether PBF was left with compression after the last sub-timestep's passes (its mean compression,
+ * StepContext.densityError, over `tolerance`: the passes spent their cap) where the gate reads every
+ * liquid (no liquid of the scene is filtered: SolveState.gateEvery, set by the first solve). The
+ * density error is in the checkpoint, so a resumed run reads what the uninterrupted one read.
+ */
+export function pbfLeftOver(ctx: StepContext, tolerance: number): boolean {
+  return (ctx.solve?.gateEvery ?? false) && ctx.densityError > tolerance;
 }
