@@ -25,8 +25,8 @@ export interface RedistanceCells {
   band: number;
   /**
    * 1: a seed whose |∇φ| lies within [KEEP_LO, KEEP_HI] keeps |φ| (keepSeeds below); 2: only such a
-   * seed walled on one side along some axis (beside a solid: a film on a floor); 0: every seed takes
-   * its estimated distance.
+   * seed walled on one side along some axis (beside a solid: a film on a floor); 3: only such a seed
+   * in a film at most THIN cells thick (thinFilm below); 0: every seed takes its estimated distance.
    */
   keep: number;
 }
@@ -38,6 +38,49 @@ export interface RedistanceCells {
 const KINK = 0.5;
 /** The |∇φ| (per cell) within which a seed keeps its own |φ| where `keep` is on. */
 const KEEP_LO = 0.5, KEEP_HI = 2;
+/** The most cells of liquid across a film whose seeds keep their |φ| under `keep` 3 (thinFilm). */
+const THIN = 2;
+
+/** How many liquid cells (φ < 0, not solid) follow cell m along direction d (nb's order), counting m, up to THIN + 1. */
+function liquidRun(phi: Float64Array, nb: Int32Array, type: Uint8Array, m: number, d: number): number {
+  let k = 0;
+  while (m >= 0 && k <= THIN && type[m] !== SOLID && phi[m] < 0) { k++; m = nb[6 * m + d]; }
+  return k;
+}
+
+/**
+ * Whether liquid cell c lies in a film at most THIN cells thick: along some axis the liquid through
+ * it, bounded by air or a solid at both ends, spans at most THIN cells and air lies at one end at
+ * least (a film on a floor, a sheet or thread in the air; not the side of a thick pile).
+ */
+function thinLiquid(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number): boolean {
+  for (let a = 0; a < 3; a++) {
+    const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+    const down = lo >= 0 ? liquidRun(phi, nb, type, lo, 2 * a) : 0;
+    if (down >= THIN) continue;
+    const up = hi >= 0 ? liquidRun(phi, nb, type, hi, 2 * a + 1) : 0;
+    if (1 + down + up > THIN) continue;
+    // The cells that end the run on each side: air (φ ≥ 0, not solid) at one of them at least.
+    let e0 = lo, e1 = hi;
+    for (let k = 0; k < down; k++) e0 = nb[6 * e0 + 2 * a];
+    for (let k = 0; k < up; k++) e1 = nb[6 * e1 + 2 * a + 1];
+    if ((e0 >= 0 && type[e0] !== SOLID) || (e1 >= 0 && type[e1] !== SOLID)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether seed c is at a film at most THIN cells thick: a liquid seed that is (thinLiquid), an air
+ * seed beside a liquid cell that is, so that both seeds across such a film's crossing keep theirs.
+ */
+function thinFilm(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number): boolean {
+  if (phi[c] < 0) return thinLiquid(phi, nb, type, c);
+  for (let e = 6 * c, end = e + 6; e < end; e++) {
+    const m = nb[e];
+    if (m >= 0 && type[m] !== SOLID && phi[m] < 0 && thinLiquid(phi, nb, type, m)) return true;
+  }
+  return false;
+}
 /**
  * The seeds over cells [from, to): every cell starts far (the band) and each cell beside the zero
  * crossing is accepted at its estimated distance (see FastMarching.redistance).
@@ -127,7 +170,8 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // left it: the zero set is not moved by the redistancing at all (the march rebuilds the
       // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
       // two seeds across it read different slopes, as at a thin film's edge on a floor.
-      dist[c] = keep && (walled || w.keep === 1) && gm >= KEEP_LO && gm <= KEEP_HI ? Math.min(band, Math.abs(pc))
+      const kept = keep && gm >= KEEP_LO && gm <= KEEP_HI && (w.keep === 1 || (w.keep === 2 ? walled : w.keep === 3 && thinFilm(phi, nb, type, c)));
+      dist[c] = kept ? Math.min(band, Math.abs(pc))
         : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;
     }

@@ -72,7 +72,7 @@ export class LevelSetTracker implements SurfaceTracker {
     this.perAxis = markersPerAxis(scene);
     // grid.redistanceSeeds (redistance-seed.ts keep; docs/decisions.md, "The rims' fingers: in the velocity or in φ").
     const seeds = scene.grid.redistanceSeeds;
-    this.levelSet.marching.keepSeeds = seeds === 'keep' ? 1 : seeds === 'keep-beside-solids' ? 2 : 0;
+    this.levelSet.marching.keepSeeds = seeds === 'keep' ? 1 : seeds === 'keep-beside-solids' ? 2 : seeds === 'keep-thin' ? 3 : 0;
     this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
     // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
     this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim, dt) => this.correctVolume(sim, dt) } : null;
