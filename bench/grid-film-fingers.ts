@@ -67,14 +67,14 @@ const variant = opt('variant', 'main');
 const pls = sim.sim.tracker instanceof ParticleLevelSetTracker ? sim.sim.tracker.particles : null;
 const pixel = h / 16;
 // Switches on the particle level set from frame `--from` (0: from the start): `--sheet-depth D` (its
-// sheetDepth in cells; 0: no sheet rule), `--no-correct` (no escaped-particle correction at all), `--keep-seeds K` (the redistancing's seeds keep |φ|: FastMarching.keepSeeds, 1 every seed, 2 beside a solid).
+// sheetDepth in cells; 0: no sheet rule), `--no-correct` (no escaped-particle correction at all), `--keep-seeds K` (the redistancing's seeds keep |φ|: FastMarching.keepSeeds, 1 every seed, 2 beside a solid, 3 + a at films two cells thick across axis a, 6 across any axis).
 const plyDir = opt('ply', '');
 const switchFrom = Number(opt('from', '0'));
 function applySwitches(): void {
   if (!pls) return;
   if (args.includes('--sheet-depth')) pls.sheetDepth = Number(opt('sheet-depth', '0.1'));
   if (args.includes('--no-correct')) pls.correct = () => 0;
-  if (args.includes('--keep-seeds')) (sim.sim.tracker as ParticleLevelSetTracker).levelSet.marching.keepSeeds = Number(opt('keep-seeds', '1')) as 0 | 1 | 2 | 3;
+  if (args.includes('--keep-seeds')) (sim.sim.tracker as ParticleLevelSetTracker).levelSet.marching.keepSeeds = Number(opt('keep-seeds', '1'));
 }
 if (switchFrom === 0) applySwitches();
 
