@@ -40,7 +40,7 @@ export interface RedistanceCells {
 const KINK = 0.5;
 /** The |∇φ| (per cell) within which a seed keeps its own |φ| where `keep` is on. */
 const KEEP_LO = 0.5, KEEP_HI = 2;
-/** The most cells of liquid across a film whose seeds keep their |φ| under `keep` 3 (thinFilm). */
+/** The most cells of liquid across a film whose seeds keep their |φ| under `keep` 6 or KEEP_ON_SOLID + d (thinFilm). */
 const THIN = 2;
 
 /** `keep` for films lying on a solid along direction d: KEEP_ON_SOLID + d. */
