@@ -28,6 +28,17 @@ const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[ar
 const [file, seedS, framesS, hS] = args;
 const json = JSON.parse(readFileSync(file, 'utf8'));
 json.seed = Number(seedS);
+// `--set a.b.c=V` (repeatable): a scene field overridden before parsing (V read as JSON where it parses).
+for (let i = 0; i < args.length; i++) {
+  if (args[i] !== '--set') continue;
+  const [path, value] = args[i + 1].split('=');
+  const keys = path.split('.');
+  let o = json;
+  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+  let v: unknown = value;
+  try { v = JSON.parse(value); } catch { /* a string */ }
+  o[keys[keys.length - 1]] = v;
+}
 const sim = createSimulation(parseScene(json), 'grid') as GridEngineSimulation;
 const h = Number(hS), below = Number(opt('below', 'Infinity')), disc = Number(opt('disc', '0.35')) * h;
 const [ax, az] = opt('axis', '0,0').split(',').map(Number);
@@ -44,19 +55,26 @@ const variant = opt('variant', 'main');
     if (parts[2] !== undefined) f.ghostAcross = parts[2] * h;
   } else if (kind === 'front') {
     f.frontTheta = parts[0];
+  } else if (kind === 'elastic') {
+    // The viscoelastic force's share: scaled by parts[0] (0: no elastic force; the strain still kept).
+    const ve = sim.sim.ext.viscoelastic;
+    if (ve) { const apply = ve.applyForce.bind(ve); ve.applyForce = (st, dt, hh) => apply(st, dt * parts[0], hh); }
+  } else if (kind === 'extrap') {
+    // 0: the plain layer averages (no normals) for the velocity's extrapolation into the air.
+    Object.defineProperty(sim.sim.tracker, 'extrapolateAlongNormals', { value: parts[0] !== 0 });
   } else if (kind !== 'main') throw new Error(`unknown variant ${variant}`);
 }
 const pls = sim.sim.tracker instanceof ParticleLevelSetTracker ? sim.sim.tracker.particles : null;
 const pixel = h / 16;
 // Switches on the particle level set from frame `--from` (0: from the start): `--sheet-depth D` (its
-// sheetDepth in cells; 0: no sheet rule), `--no-correct` (no escaped-particle correction at all), `--keep-seeds K` (the redistancing's seeds keep |φ|: FastMarching.keepSeeds, 1 every seed, 2 beside a solid).
+// sheetDepth in cells; 0: no sheet rule), `--no-correct` (no escaped-particle correction at all), `--keep-seeds K` (the redistancing's seeds keep |φ|: FastMarching.keepSeeds, 1 every seed, 2 beside a solid, 3 + a at films two cells thick across axis a, 6 across any axis).
 const plyDir = opt('ply', '');
 const switchFrom = Number(opt('from', '0'));
 function applySwitches(): void {
   if (!pls) return;
   if (args.includes('--sheet-depth')) pls.sheetDepth = Number(opt('sheet-depth', '0.1'));
   if (args.includes('--no-correct')) pls.correct = () => 0;
-  if (args.includes('--keep-seeds')) (sim.sim.tracker as ParticleLevelSetTracker).levelSet.marching.keepSeeds = Number(opt('keep-seeds', '1')) as 0 | 1 | 2;
+  if (args.includes('--keep-seeds')) (sim.sim.tracker as ParticleLevelSetTracker).levelSet.marching.keepSeeds = Number(opt('keep-seeds', '1'));
 }
 if (switchFrom === 0) applySwitches();
 
@@ -119,6 +137,22 @@ function noiseFloor(o: RimOutline, count: number): number {
   return pointOutline(xs, zs, m)?.roughness ?? 0;
 }
 
+/**
+ * Whether an outline runs out along the grid's axes: the mean r(θ) within 22.5° of the four axes over
+ * that within 22.5° of the four diagonals, and r's signed 4th harmonic (cos 4θ, θ from +x) over its mean.
+ */
+function axisFigures(o: RimOutline): string {
+  const r = o.r, n = r.length;
+  let ax = 0, na = 0, dg = 0, nd = 0, c4 = 0, mean = 0;
+  for (let q = 0; q < n; q++) {
+    const t = (2 * Math.PI * (q + 0.5)) / n, k = Math.cos(4 * t);
+    mean += r[q] / n;
+    c4 += (2 * r[q] * k) / n;
+    if (k >= Math.SQRT1_2) { ax += r[q]; na++; } else if (k <= -Math.SQRT1_2) { dg += r[q]; nd++; }
+  }
+  return `axes/diagonals ${(ax / na / (dg / nd)).toFixed(3)}, 4th harmonic ${(100 * c4 / mean).toFixed(1)} %`;
+}
+
 const frames = framesS.split(',').map(Number);
 let tx = new Float64Array(0), ty = new Float64Array(0), tz = new Float64Array(0), tn = 0;
 const p = new Float64Array(3), q = new Float64Array(3);
@@ -154,7 +188,7 @@ for (let f = 1; f <= Math.max(...frames); f++) {
     mkdirSync(`${plyDir}/grid`, { recursive: true });
     writeFileSync(`${plyDir}/grid/mesh-${String(f).padStart(4, '0')}.ply`, toPLY(surface));
   }
-  console.log(`seed ${seedS} ${variant} frame ${f} mesh: ${describeOutline(mesh)}`);
+  console.log(`seed ${seedS} ${variant} frame ${f} mesh: ${describeOutline(mesh)}; ${axisFigures(mesh)}`);
   {
     // The outward speed a cell inside the smooth rim, half a cell above the floor, per ray: its
     // cell-scale part (less its smoothed self) over its mean, and its correlation with the mesh's residual.
@@ -179,13 +213,13 @@ for (let f = 1; f <= Math.max(...frames); f++) {
       xs[n] = pls.pos[3 * i]; zs[n] = pls.pos[3 * i + 2]; n++;
     }
     const o = pointOutline(xs, zs, n);
-    if (o) console.log(`  pls liquid (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}`);
+    if (o) console.log(`  pls liquid (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}; ${axisFigures(o)}`);
   }
   if (tn > 0) {
     const xs = new Float64Array(tn), zs = new Float64Array(tn);
     let n = 0;
     for (let i = 0; i < tn; i++) if (ty[i] <= below) { xs[n] = tx[i]; zs[n] = tz[i]; n++; }
     const o = pointOutline(xs, zs, n);
-    if (o) console.log(`  trace from ${traceFrom} (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}`);
+    if (o) console.log(`  trace from ${traceFrom} (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}; ${axisFigures(o)}`);
   }
 }

@@ -25,8 +25,10 @@ export interface RedistanceCells {
   band: number;
   /**
    * 1: a seed whose |∇φ| lies within [KEEP_LO, KEEP_HI] keeps |φ| (keepSeeds below); 2: only such a
-   * seed walled on one side along some axis (beside a solid: a film on a floor); 0: every seed takes
-   * its estimated distance.
+   * seed walled on one side along some axis (beside a solid: a film on a floor); 6: only such a seed
+   * at a film at most THIN cells thick across any axis (thinFilm below); KEEP_ON_SOLID + d (d a
+   * direction in nb's order, gravity's): only such a seed at a film at most THIN cells thick lying
+   * on a solid along d (a film on a floor or an object's top); 0: every seed takes its estimated distance.
    */
   keep: number;
 }
@@ -38,6 +40,57 @@ export interface RedistanceCells {
 const KINK = 0.5;
 /** The |∇φ| (per cell) within which a seed keeps its own |φ| where `keep` is on. */
 const KEEP_LO = 0.5, KEEP_HI = 2;
+/** The most cells of liquid across a film whose seeds keep their |φ| under `keep` 6 or KEEP_ON_SOLID + d (thinFilm). */
+const THIN = 2;
+
+/** `keep` for films lying on a solid along direction d: KEEP_ON_SOLID + d. */
+export const KEEP_ON_SOLID = 10;
+
+/** How many liquid cells (φ < 0, not solid) follow cell m along direction d (nb's order), counting m, up to THIN + 1. */
+function liquidRun(phi: Float64Array, nb: Int32Array, type: Uint8Array, m: number, d: number): number {
+  let k = 0;
+  while (m >= 0 && k <= THIN && type[m] !== SOLID && phi[m] < 0) { k++; m = nb[6 * m + d]; }
+  return k;
+}
+
+/**
+ * Whether liquid cell c lies in a film at most THIN cells thick. `down` < 0: along some axis the
+ * liquid through it, bounded by air or a solid at both ends, spans at most THIN cells and air lies
+ * at one end at least (a film on a floor, a sheet or thread in the air; not the side of a thick
+ * pile). `down` ≥ 0 (a direction in nb's order): along its axis, with a solid (or the box's edge)
+ * at the end towards `down` and air at the other: a film lying on a floor or an object, not one
+ * hanging under it nor a sheet in the air.
+ */
+function thinLiquid(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number, down: number): boolean {
+  for (let a = 0; a < 3; a++) {
+    if (down >= 0 && a !== down >> 1) continue;
+    const lo = nb[6 * c + 2 * a], hi = nb[6 * c + 2 * a + 1];
+    const runLo = lo >= 0 ? liquidRun(phi, nb, type, lo, 2 * a) : 0;
+    if (runLo >= THIN) continue;
+    const runHi = hi >= 0 ? liquidRun(phi, nb, type, hi, 2 * a + 1) : 0;
+    if (1 + runLo + runHi > THIN) continue;
+    // The cells that end the run on each side: air (φ ≥ 0, not solid) or a solid (or none: the box's edge).
+    let e0 = lo, e1 = hi;
+    for (let k = 0; k < runLo; k++) e0 = nb[6 * e0 + 2 * a];
+    for (let k = 0; k < runHi; k++) e1 = nb[6 * e1 + 2 * a + 1];
+    const air0 = e0 >= 0 && type[e0] !== SOLID, air1 = e1 >= 0 && type[e1] !== SOLID;
+    if (down < 0 ? air0 || air1 : down & 1 ? air0 && !air1 : air1 && !air0) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether seed c is at a film at most THIN cells thick (thinLiquid's `down`): a liquid seed that is, an air
+ * seed beside a liquid cell that is, so that both seeds across such a film's crossing keep theirs.
+ */
+function thinFilm(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number, down: number): boolean {
+  if (phi[c] < 0) return thinLiquid(phi, nb, type, c, down);
+  for (let e = 6 * c, end = e + 6; e < end; e++) {
+    const m = nb[e];
+    if (m >= 0 && type[m] !== SOLID && phi[m] < 0 && thinLiquid(phi, nb, type, m, down)) return true;
+  }
+  return false;
+}
 /**
  * The seeds over cells [from, to): every cell starts far (the band) and each cell beside the zero
  * crossing is accepted at its estimated distance (see FastMarching.redistance).
@@ -127,7 +180,8 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // left it: the zero set is not moved by the redistancing at all (the march rebuilds the
       // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
       // two seeds across it read different slopes, as at a thin film's edge on a floor.
-      dist[c] = keep && (walled || w.keep === 1) && gm >= KEEP_LO && gm <= KEEP_HI ? Math.min(band, Math.abs(pc))
+      const kept = keep && gm >= KEEP_LO && gm <= KEEP_HI && (w.keep === 1 || (w.keep === 2 ? walled : w.keep >= 6 && thinFilm(phi, nb, type, c, w.keep === 6 ? -1 : w.keep - KEEP_ON_SOLID)));
+      dist[c] = kept ? Math.min(band, Math.abs(pc))
         : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;
     }

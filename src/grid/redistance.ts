@@ -34,10 +34,11 @@ const coefA = new Float64Array(3), coefB = new Float64Array(3);
 export class FastMarching {
   /**
    * The seeds beside the zero crossing keep their |φ| where |∇φ| is near 1 (redistance-seed.ts
-   * `keep`): the zero set is left where it is; 2: only the seeds beside a solid. 0, the default:
-   * each seed at |φ| / |∇φ|.
+   * `keep`): the zero set is left where it is; 2: only the seeds beside a solid; 6: only the seeds
+   * at a film at most two cells thick across any axis; KEEP_ON_SOLID + d: only those at such a film
+   * lying on a solid along direction d (gravity's). 0: each seed at |φ| / |∇φ|.
    */
-  keepSeeds: 0 | 1 | 2 = 0;
+  keepSeeds = 0;
   private dist = new Float64Array(0);
   private state = new Uint8Array(0);
   /** Each trial cell's place in its side's heap (valid while its state is 1). */
