@@ -20,15 +20,12 @@ import { latticeFaceDeficit } from '../math/kernels.ts';
  */
 export function cohesionShare(particle: { densitySolver: string; cohesionShare: string }, r: number, h: number): { scale: number; offset: number } {
   if (particle.densitySolver !== 'pbf' || particle.cohesionShare === 'every-pair') return { scale: 0, offset: 0 };
-  const key = `${r}/${h}`;
-  let face = faceCache.get(key);
-  if (face === undefined) faceCache.set(key, (face = latticeFaceDeficit(2 * r, h)));
+  const face = latticeFaceDeficit(2 * r, h); // a few hundred kernel values, once a sub-timestep
   const band = particle.cohesionShare === 'band' ? COHESION_BAND : 0;
   return { scale: 1 / ((1 - band) * face), offset: band / (1 - band) };
 }
 /** "band": the share of a face row's deficit below which a pair takes no cohesion. */
 export const COHESION_BAND = 0.5;
-const faceCache = new Map<string, number>();
 
 export class AdhesionTables {
   f64: Float64Array = new Float64Array(0);
