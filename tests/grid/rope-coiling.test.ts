@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { describeLong } from '../long.ts';
 import '../../src/index.ts';
 import { coilingScales } from '../../src/compare/reference/ribe-2004.ts';
-import { HONEY_COIL, fitCoiling, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
+import { HONEY_COIL, fitCoiling, honeyCoilScene, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
 import { formatResults, runCase } from '../../src/compare/validate.ts';
 
 describe('rope coiling: the measurement', () => {
@@ -68,6 +68,7 @@ describe('rope coiling: the shipped scene', () => {
     expect(json.materials.honey.viscosity).toEqual({ value: HONEY_COIL.viscosityPas, unit: 'Pa.s' });
     expect(json.materials.honey.density).toBe(HONEY_COIL.density);
     expect(json.grid.cellSize).toBe(HONEY_COIL.cellSize);
+    expect(json.grid.redistanceSeeds).toBe(honeyCoilScene(1).grid?.redistanceSeeds);
     // The default volume correction (no override): its take-back serves the coiling rope too.
     expect(json.grid.volumeCorrection).toBeUndefined();
     expect(json.engines[0]).toBe('grid');

@@ -65,7 +65,8 @@ export function honeyCoilScene(seconds: number, fps = 30, draw = 0, pour: HoneyC
     },
     bodies: [{ name: 'plate', material: 'plate', shape: { type: 'box', center: [0, p.plateTop / 2, 0], size: [0.09, p.plateTop, 0.09] } }],
     sources: [{ name: 'spout', material: 'honey', shape: 'disk', center: [dx, p.spoutY, dz], direction: [0, -1, 0], radius: p.spoutRadius, speed: p.speed, start: 0, end: p.pourEnd }],
-    grid: { cellSize: p.cellSize },
+    // The shipped scene's seeds rule: a film on the plate keeps its crossings (no gear round the pile).
+    grid: { cellSize: p.cellSize, redistanceSeeds: 'keep-thin' },
     particle: particleCoilSettings(fps),
   };
 }
