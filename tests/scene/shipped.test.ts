@@ -224,18 +224,64 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     expect(r.floor).toBeGreaterThan(0);
   });
 
-  it('honey-on-spinner (grid): the rod carries the honey while the stream feeds it, then the coat drains off (about a minute of CPU)', () => {
+  it('honey-on-spinner (grid): the rod carries the honey while the stream feeds it, then the coat drains off to a residue of about 1 % (about 80 s of CPU)', () => {
     const sim = make(shipped('honey-on-spinner'), 'grid');
-    let fed = 0;
-    for (let f = 1; f <= 90; f++) {
+    let fed = 0, drained = 0;
+    for (let f = 1; f <= 120; f++) {
       sim.stepFrame();
       if (f === 60) fed = onRod(sim.fluidPoints()).near;
+      if (f === 90) drained = onRod(sim.fluidPoints()).near;
     }
-    const drained = onRod(sim.fluidPoints()).near;
-    console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(0)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(0)} % at 3 s`);
-    // The description: 27 % at 2 s, 9 % at 3 s, under 1 % at 4 s (measured to 4 s, 2026-11-29: 26.8, 9.5, 0.5 %).
+    const p = sim.fluidPoints(), late = onRod(p).near;
+    let inRod = 0;
+    for (let i = 0; i < p.count; i++) if (Math.hypot(p.positions[3 * i], p.positions[3 * i + 1] - 0.11) < 0.018) inRod++;
+    console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(1)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(1)} % at 3 s, ${(100 * late).toFixed(2)} % at 4 s; ${inRod} points inside the rod`);
+    // The description: 27 % at 2 s, 9 % at 3 s, about 1 % at 4 s. Measured (branch audit29, stop 48's
+    // main, the display points kept out of the rod): 27.6, 9.5, 1.11 %; with the scene's seed 7 25.9,
+    // 7.0 and 0.26 % (1.2 % at 3.7 s: the residue at 4 s is the last drips, 0.3–1.1 % by seed;
+    // docs/decisions.md, "Every shipped scene on stop 48's main"). A coat the rod kept would read tens of per cent.
     expect(fed).toBeGreaterThan(0.25);
     expect(drained).toBeLessThan(0.6 * fed);
+    expect(late).toBeLessThan(0.025);
+    expect(late).toBeLessThan(0.1 * fed);
+    expect(inRod).toBe(0); // no display point inside the rod (φ is carried into its cells)
+  });
+
+  it('jello-drop (particle, the scene as shipped): it squashes to about 0.61 of its rest height, springs back to about 1.23 and settles at about 0.91 (about 20 s of CPU)', () => {
+    const sim = make(shipped('jello-drop'), 'particle');
+    const { y, impact, after } = bounce(sim, 0.0275, 60); // 0.0275: the 5.5 cm cube's centre of mass at rest on the floor
+    const last = y.slice(45); // 1.5 to 2 s
+    const mean = last.reduce((a, b) => a + b) / last.length, swing = Math.max(...last) - Math.min(...last);
+    const c = sim.metrics().centerOfMass;
+    console.log(`jello-drop (particle): centre of mass over rest height lowest ${y[impact].toFixed(3)} (frame ${impact + 1}), highest after ${after.toFixed(3)}, 1.5–2 s ${mean.toFixed(3)} ± ${(swing / 2).toFixed(3)}; x/z ${(1000 * c[0]).toFixed(1)}/${(1000 * c[2]).toFixed(1)} mm`);
+    // The description: 0.61, 1.23, 0.91. Measured (branch audit29, stop 48's main da3a26b): 0.612 at
+    // frame 4, 1.214 at frame 6, 0.911 ± 0.001. The rebound read 1.30 while PBF fed the pressure
+    // stage's warm start through it (pcost5 to jello7: docs/decisions.md, "Liquid in motion takes no
+    // PBF feed"), 1.21 before: the upper bound catches that feed.
+    expect(y[impact]).toBeGreaterThan(0.55);
+    expect(y[impact]).toBeLessThan(0.67);
+    expect(after).toBeGreaterThan(1.15);
+    expect(after).toBeLessThan(1.27);
+    expect(mean).toBeGreaterThan(0.88);
+    expect(mean).toBeLessThan(0.94);
+    expect(swing).toBeLessThan(0.02); // settled
+    expect(Math.hypot(c[0], c[2])).toBeLessThan(0.002); // it lands and stays where it fell
+  });
+
+  it('jelly-block (particle, the scene as shipped): it squashes to about 0.42 of its rest height, springs partly back and sits yielded at about 0.59, no longer flowing (about 25 s of CPU)', () => {
+    const sim = make(shipped('jelly-block'), 'particle');
+    const { y, impact, after } = bounce(sim, 0.03, 90); // 0.03: the 6 cm cube's centre of mass at rest on the floor
+    const c = sim.metrics().centerOfMass;
+    console.log(`jelly-block (particle): centre of mass over rest height lowest ${y[impact].toFixed(3)} (frame ${impact + 1}), highest after ${after.toFixed(3)}, at 1 s ${y[29].toFixed(3)}, at 3 s ${y[89].toFixed(3)}; x/z ${(1000 * c[0]).toFixed(1)}/${(1000 * c[2]).toFixed(1)} mm`);
+    // The description: 0.42, 0.66, 0.59. Measured (branch audit29, stop 48's main da3a26b): 0.435 at
+    // frame 5, 0.695 at frame 8, 0.601 at 1 s and 0.600 at 3 s, centred.
+    expect(y[impact]).toBeLessThan(0.48);
+    expect(after).toBeGreaterThan(y[impact] + 0.15); // springs partly back
+    expect(after).toBeLessThan(0.75); // and keeps part of the squash: it yielded
+    expect(y[89]).toBeGreaterThan(0.55);
+    expect(y[89]).toBeLessThan(0.64);
+    expect(Math.abs(y[89] - y[29])).toBeLessThan(0.02); // no longer flows from 1 s
+    expect(Math.hypot(c[0], c[2])).toBeLessThan(0.003); // and does not creep (docs/decisions.md, "jelly-block's creep")
   });
 
   it('honey-drop (particle): the honey drapes the ball and strings off it to the floor, none lost (about 2 min of CPU)', () => {

@@ -343,8 +343,24 @@ export class LevelSetTracker implements SurfaceTracker {
     sim.stageMs.markers = performance.now() - t1;
   }
 
-  /** Regenerates the display points inside φ < 0 on a sub-lattice of each liquid cell. */
+  /**
+   * Regenerates the display points inside φ < 0 on a sub-lattice of each liquid cell, then leaves
+   * out those inside a body: φ is carried into the bodies' cells (fillSolidPhi), so the sub-points
+   * of a cell a body's surface cuts read liquid in the body's part of it too. Free bodies hold no
+   * cells (buoyancy.ts: the liquid is not pushed aside), so the liquid they overlap is kept.
+   */
   private reseedMarkers(sim: GridSimulation): void {
+    this.latticePoints(sim);
+    const list = sim.solids.list, solids = sim.solids;
+    if (!list.some((b) => !b.motion.isFree)) return;
+    this.markers.filter((x, y, z) => {
+      for (let b = 0; b < list.length; b++) if (!list[b].motion.isFree && solids.distance(b, x, y, z) < 0) return false;
+      return true;
+    });
+  }
+
+  /** The display points inside φ < 0 on a sub-lattice of each liquid cell. */
+  private latticePoints(sim: GridSimulation): void {
     const s = sim.store, d = sim.d, h = d.h, m = this.perAxis;
     this.markers.count = 0;
     // On the grid's team where it has one (marker-job.ts: the same points in the same order).
