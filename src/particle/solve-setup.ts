@@ -377,7 +377,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
     if (!upperOnly) {
-      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      // (`half` holds only pairs within h, at mem.x: the team's count tests none again.)
+      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }
