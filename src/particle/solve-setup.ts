@@ -375,9 +375,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     job.lists.list = half;
     runJob(job, n, nc);
     half.start[n] = half.length;
-    // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
+    // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs (no pair of `half` tested again).
     if (!upperOnly) {
-      // (`half` holds only pairs within h, at mem.x: the team's count tests none again.)
       if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
