@@ -249,6 +249,13 @@ export const solveRowsFillJob = defineJob({
 /** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
   bits = new Int32Array(0);
+  /**
+   * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
+   * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
+   * viscosity's cross rows leave that block alone: viscosity-weiler-team-rows.ts), so a solve
+   * over the same rows (prepareSolve `again`) takes its upper starts from them too.
+   */
+  filled = 0;
 }
 
 /**
@@ -293,7 +300,7 @@ export function teamRowsFromPairs(
   fill.s.parts = T;
   fill.s.within = count.s.within;
   runJob(fill, n);
-  return T;
+  return (sc.filled = T);
 }
 
 /**

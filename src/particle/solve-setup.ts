@@ -335,7 +335,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
-  let teamFilled = 0; // the threads of the team's listing in this call (0: none): its fill's cursors are the upper starts
+  let teamFilled = first ? (st.teamRows.filled = 0) : st.teamRows.filled; // the threads of the team's listing of these rows (0: none): its fill's cursors are the upper starts
   if (first) listRows(first);
 
   function listRows(first: StageScratch): void {
