@@ -128,7 +128,7 @@ export function countTeamRows(
 ): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
-  const counts = ctx.teamRowCounts;
+  const counts = ctx.teamRowCounts, held = counts.into;
   counts.room(n, T, ctx.shared);
   const a = job.a;
   a.coef = coef; a.into = counts.into;
@@ -142,9 +142,10 @@ export function countTeamRows(
   // The last thread's block is neither zeroed nor laid out: no pair crosses the end of its range,
   // and the pressure solve's rows keep their upper starts there (solve-pair-rows.ts TeamPairRows.filled).
   counts.into.fill(0, 0, (T - 1) * n);
-  // (Where the solve's rows were listed on fewer threads, their block is among those used here.)
+  // (Where the solve's rows were listed on fewer threads their block is among those used here, and
+  // where the counts moved to new memory it is gone.)
   const solve = ctx.solve;
-  if (solve && solve.teamRows.filled < T) solve.teamRows.filled = 0;
+  if (solve && (solve.teamRows.filled < T || counts.into !== held)) solve.teamRows.filled = 0;
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
   counts.own.fill(0, 0, n);
