@@ -106,12 +106,15 @@ export class CellPairs {
    * Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. `pointCells`:
    * keep the cell of every particle (grid.pointCell: gel.ts reads it); without, the build takes the
    * particles' cells in LiquidParticles.scalar, which holds nothing until the adhesion stage writes
-   * its Σk (the sort does not carry it), and the grid keeps no array for them.
+   * its Σk (the sort does not carry it), and the grid keeps no array for them. `sort`: what
+   * reorders the liquid by the grid's order (liquid-sort.ts sortLiquid, on a thread team), else
+   * LiquidParticles.sortByCell.
    */
-  buildSorted(liquid: LiquidParticles, pointCells = true): void {
+  buildSorted(liquid: LiquidParticles, pointCells = true, sort: ((order: Int32Array) => void) | null = null): void {
     const g = this.grid, n = liquid.count;
     g.build(liquid.pos, n, pointCells ? null : new Int32Array(liquid.scalar.buffer, liquid.scalar.byteOffset, n));
-    liquid.sortByCell(g.order);
+    if (sort) sort(g.order);
+    else liquid.sortByCell(g.order);
     // The grid now describes the reordered particles: slot a holds particle a.
     for (let c = 0; c < g.cellCount; c++) {
       for (let a = g.start[c], end = a + g.count[c]; a < end; a++) {

@@ -13,7 +13,9 @@
  * 1. `solve-rows-count`: each thread tests the pairs of the particles i of its range into their
  *    bits, counts i's own entries, and the entries it will write into every row j in a count block
  *    of its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
- *    atomically; the words wholly inside a range have one writer.
+ *    atomically; the words wholly inside a range have one writer. From half rows whose pairs are all
+ *    within h (the density cells' listing, solve-setup.ts) nothing is tested: every entry counts,
+ *    and the fill writes every pair.
  * 2. The layout (O(n T)): row j = the entries into it from thread 0's particles, thread 1's, …,
  *    then its own; each count block becomes that thread's write cursor into each row.
  * 3. `solve-rows-fill`: each thread writes its pairs into both rows at its own cursors.
@@ -158,12 +160,38 @@ function writeRows(
   }
 }
 
-/** Per pair: whether it is within h (a bit); per particle: its own entry count; per thread and row: entries into the row. */
+/** The count of a list whose pairs are all within h: i's own entries, and j's entry from i in the thread's block. */
+function countWithin(ps: Int32Array, pj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number): void {
+  for (let i = i0; i < i1; i++) {
+    const q0 = ps[i], q1 = ps[i + 1];
+    own[i] = q1 - q0;
+    for (let q = q0; q < q1; q++) into[block + pj[q]]++;
+  }
+}
+
+/** writeRows where every pair is within h: each pair of particles [i0, i1) into both rows. */
+function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number): void {
+  for (let i = i0; i < i1; i++) {
+    let ci = own[i];
+    for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+      const j = pj[q];
+      lj[ci++] = j;
+      lj[into[block + j]++] = i;
+    }
+    own[i] = ci;
+  }
+}
+
+/**
+ * Per pair: whether it is within h (a bit); per particle: its own entry count; per thread and row:
+ * entries into the row. `within` (1): every pair of the list is within h (the density cells' half
+ * rows, solve-setup.ts), so no distance is tested and no bit is written: each entry is counted.
+ */
 export const solveRowsCountJob = defineJob({
   name: 'solve-rows-count',
   arrays: { bits: 'i32', own: 'i32', into: 'i32' },
   inputs: { x: 'f64', ps: 'i32', pj: 'index' },
-  scalars: ['h2'],
+  scalars: ['h2', 'within'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
   cost: PAIR_LIST_COST,
@@ -171,6 +199,10 @@ export const solveRowsCountJob = defineJob({
   kernel(x) {
     const { bits, own, into, x: pos, ps, pj } = x.a;
     const h2 = x.s.h2, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
+    if (x.s.within === 1) {
+      countWithin(ps, pj, own, into, block, x.from, x.to);
+      return;
+    }
     let word = 0;
     for (let i = x.from; i < x.to; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
@@ -196,12 +228,12 @@ export const solveRowsCountJob = defineJob({
   },
 });
 
-/** Writes each pair within h into both rows at the thread's own cursors (`own`, `into`). */
+/** Writes each pair within h (`within`: each pair) into both rows at the thread's own cursors (`own`, `into`). */
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
   arrays: { lj: 'index', own: 'i32', into: 'i32' },
   inputs: { ps: 'i32', pj: 'index', bits: 'i32' },
-  scalars: ['parts'],
+  scalars: ['parts', 'within'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
   cost: PAIR_LIST_COST,
@@ -209,13 +241,21 @@ export const solveRowsFillJob = defineJob({
   kernel(x) {
     const { lj, own, into, ps, pj, bits } = x.a;
     if (x.size !== x.s.parts) throw new Error(`solve rows: filled on ${x.size} threads, counted on ${x.s.parts}`);
-    writeRows(ps, pj, bits, lj, own, into, x.rank * x.n, x.from, x.to);
+    if (x.s.within === 1) writeAll(ps, pj, lj, own, into, x.rank * x.n, x.from, x.to);
+    else writeRows(ps, pj, bits, lj, own, into, x.rank * x.n, x.from, x.to);
   },
 });
 
 /** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
   bits = new Int32Array(0);
+  /**
+   * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
+   * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
+   * viscosity's cross rows leave that block alone: viscosity-weiler-team-rows.ts), so a solve
+   * over the same rows (prepareSolve `again`) takes its upper starts from them too.
+   */
+  filled = 0;
 }
 
 /**
@@ -229,23 +269,27 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
 
 /**
  * The rows by the team's jobs (see the header): the same rows as rowsFromPairs (`pairs`: the pair
- * list, or the half rows of rowsFromHalf, whose rows these are then). Returns the threads that
+ * list, or the half rows of rowsFromHalf, whose rows these are then; `within`: every pair of `pairs`
+ * is within h at x, as the half rows are listed, so none is tested again). Returns the threads that
  * filled them, T: the last thread's cursors (ctx.teamRowCounts.into[(T − 1) n + j]) then stand
  * where row j's upper part starts (upperStartsFromFill), until the next team listing.
  */
-export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs): number {
+export function teamRowsFromPairs(
+  ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
+): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
-  if (sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
+  if (!within && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
   const counts = ctx.teamRowCounts;
   counts.room(n, T, ctx.shared);
   const { bits } = sc, { own, into } = counts;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
-  bits.fill(0, 0, words + 1);
+  if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
   const a = count.a;
   a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
   count.s.h2 = h * h;
+  count.s.within = within ? 1 : 0;
   runJob(count, n);
   // The layout: row j = the entries into it, thread by thread, then its own.
   const total = layoutTeamRows(list.start, own, into, n, T);
@@ -254,8 +298,9 @@ export function teamRowsFromPairs(ctx: StepContext, x: Float64Array, n: number, 
   const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
   f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
   fill.s.parts = T;
+  fill.s.within = count.s.within;
   runJob(fill, n);
-  return T;
+  return (sc.filled = T);
 }
 
 /**

@@ -335,7 +335,7 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
-  let teamFilled = 0; // the threads of the team's listing in this call (0: none): its fill's cursors are the upper starts
+  let teamFilled = first ? (st.teamRows.filled = 0) : st.teamRows.filled; // the threads of the team's listing of these rows (0: none): its fill's cursors are the upper starts
   if (first) listRows(first);
 
   function listRows(first: StageScratch): void {
@@ -375,9 +375,9 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
     job.lists.list = half;
     runJob(job, n, nc);
     half.start[n] = half.length;
-    // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs.
+    // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs (no pair of `half` tested again).
     if (!upperOnly) {
-      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half);
+      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }

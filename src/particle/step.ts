@@ -39,6 +39,7 @@ import { applyPressure, pressurePieces, solvesTwice } from './pressure.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
+import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
 import { conductHeat } from './temperature.ts';
 
@@ -108,7 +109,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('objects');
 
   // (The particles' cells kept for gel.ts alone.)
-  ctx.cells.buildSorted(ctx.liquid, ctx.gel !== null);
+  ctx.cells.buildSorted(ctx.liquid, ctx.gel !== null, (order) => sortLiquid(ctx, order));
   // How far liquid can travel relative to objects in this sub-timestep (gravity included).
   const travel = (maxLiquidSpeed(ctx) + ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
   // nearObject: within reach of any object interaction of this sub-timestep: the adhesion support,

@@ -128,7 +128,7 @@ export function countTeamRows(
 ): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
-  const counts = ctx.teamRowCounts;
+  const counts = ctx.teamRowCounts, held = counts.into;
   counts.room(n, T, ctx.shared);
   const a = job.a;
   a.coef = coef; a.into = counts.into;
@@ -139,13 +139,19 @@ export function countTeamRows(
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
-  counts.into.fill(0, 0, T * n);
+  // The last thread's block is neither zeroed nor laid out: no pair crosses the end of its range,
+  // and the pressure solve's rows keep their upper starts there (solve-pair-rows.ts TeamPairRows.filled).
+  counts.into.fill(0, 0, (T - 1) * n);
+  // (Where the solve's rows were listed on fewer threads their block is among those used here, and
+  // where the counts moved to new memory it is gone.)
+  const solve = ctx.solve;
+  if (solve && (solve.teamRows.filled < T || counts.into !== held)) solve.teamRows.filled = 0;
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
   counts.own.fill(0, 0, n);
   rows.shared = ctx.shared;
   rows.reset(n);
-  const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T);
+  const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T - 1);
   rows.reserve(total);
   rows.length = total;
   // The coefficients live within the stage's call: in its idle room where it has it

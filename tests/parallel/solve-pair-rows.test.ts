@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
-import { rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
 import { TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
 import { lcg } from './helpers.ts';
 
@@ -59,6 +59,41 @@ describe('the pressure solve\'s rows from the pair list', () => {
         const T = order.length, team = context(n, most, seed, T, order), list = new SlotRows();
         list.reset(n);
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows());
+        expect(rows(list, n)).toEqual(want);
+      }
+    }
+  });
+
+  it('come from half rows whose pairs are all within h (`within`: no distance tested) as rowsFromHalf makes them, in either order of the threads', () => {
+    for (const [n, most, seed] of [[301, 9, 3], [64, 8, 5], [1000, 30, 7]]) {
+      // The half rows: the random pair list's pairs within h (0.5) alone, as the density cells list them.
+      const base = context(n, most, seed, 1, [0]), ps = base.ctx.cells.pairs.start, pj = base.ctx.cells.pairs.j, x = base.x;
+      const half = new SlotRows();
+      half.reset(n);
+      const hs: number[] = [], hj: number[] = [];
+      for (let i = 0; i < n; i++) {
+        hs.push(hj.length);
+        for (let q = ps[i]; q < ps[i + 1]; q++) {
+          const j = pj[q], dx = x[3 * j] - x[3 * i], dy = x[3 * j + 1] - x[3 * i + 1], dz = x[3 * j + 2] - x[3 * i + 2];
+          if (dx * dx + dy * dy + dz * dz < 0.25) hj.push(j);
+        }
+      }
+      hs.push(hj.length);
+      half.start = Int32Array.from(hs);
+      half.reserve(hj.length);
+      half.j.set(hj);
+      half.length = hj.length;
+      const serial = new SlotRows();
+      serial.reset(n);
+      rowsFromHalf(half, n, serial, new Int32Array(n));
+      const want = rows(serial, n);
+      // Some pairs of the list lie beyond h: the test would drop them; the half rows hold none of them.
+      expect(hj.length).toBeLessThan(ps[n]);
+      expect(want[1].length).toBe(2 * hj.length);
+      for (const order of [[0, 1], [1, 0], [2, 0, 1], [1, 2, 0]]) {
+        const T = order.length, team = context(n, most, seed, T, order), list = new SlotRows();
+        list.reset(n);
+        teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows(), half, true);
         expect(rows(list, n)).toEqual(want);
       }
     }
