@@ -11,8 +11,8 @@
  *   - the moves' face friction (src/particle/wall-friction-hold.ts), after each move's collide
  *     (step-wgsl.ts): the friction's change and the faces a slot is against in `dx`.
  * The bodies are found once a sub-timestep after the sort (`label`), each body's sums are 64-bit
- * fixed-point integer atomics at its root slot, and one thread a body projects them
- * (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
+ * fixed-point integer atomics at its root slot (a workgroup's slots of one body summed in workgroup
+ * memory first), and one thread a body projects them (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
  */
 import type { Scene } from '../scene/scene.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
@@ -40,15 +40,16 @@ export class GpuWallHold {
   private readonly uniforms = new Map<string, GPUBuffer>();
 
   /** The holds of `scene`, or null where its domain has no closed "noslip" face (or particle.walls is off). */
-  static of(device: GPUDevice, scene: Scene, capacity: number): GpuWallHold | null {
+  static of(device: GPUDevice, scene: Scene, capacity: number, groupSums = true): GpuWallHold | null {
     const d = scene.domain;
     if (!d || !scene.particle.walls) return null;
     const faces = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'] as const;
     if (!faces.some((f) => (d.faces[f] ?? d.boundary) === 'noslip')) return null;
-    return new GpuWallHold(device, capacity);
+    return new GpuWallHold(device, capacity, groupSums);
   }
 
-  private constructor(private readonly device: GPUDevice, private readonly capacity: number) {
+  /** `groupSums`: a workgroup's slots of one body summed in workgroup memory first (hold-wgsl.ts holdSum); false: each slot's terms straight to its body's words (for A/B; the same bits). */
+  private constructor(private readonly device: GPUDevice, private readonly capacity: number, private readonly groupSums: boolean) {
     this.kernels = new Kernels(device, 'wall holds', HOLD_WGSL, HOLD_ENTRIES, 9, [0, 8]);
     this.label = storageBuffer(device, 4 * (capacity + HOLD_COUNTS), 'wall holds: bodies');
     this.sums = storageBuffer(device, 4 * BODY_WORDS * capacity, 'wall holds: sums');
@@ -89,8 +90,8 @@ export class GpuWallHold {
   hold(pass: GPUComputePassEncoder, params: GPUBuffer, pos: GPUBuffer, vel: GPUBuffer, wall: GPUBuffer, start: GPUBuffer, src: HoldSource, n: number, count: number): void {
     const K = this.kernels.pipelines, g = this.group(params, pos, vel, wall, start, src, count);
     dispatch(pass, K.holdClear, g, n);
-    dispatch(pass, K.holdFlags, g, n);
-    dispatch(pass, K.holdSum, g, n);
+    dispatch(pass, this.groupSums ? K.holdFlags : K.holdFlagsDirect, g, n);
+    dispatch(pass, this.groupSums ? K.holdSum : K.holdSumDirect, g, n);
     dispatch(pass, K.holdProject, g, n);
     dispatch(pass, K.holdApply, g, n);
   }

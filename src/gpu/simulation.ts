@@ -133,9 +133,10 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B).
+   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B);
+   * `options.holdGroupSums: false`: the holds' sums without the workgroup's first (hold.ts; for A/B, the same bits).
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean } = {}) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; holdGroupSums?: boolean } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -153,7 +154,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
-    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity);
+    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity, options.holdGroupSums !== false);
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
