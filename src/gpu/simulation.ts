@@ -395,6 +395,12 @@ export class GpuParticleSimulation {
   async implicitViscosity(dt: number): Promise<ViscosityResult> {
     if (!this.viscosity) throw new Error('the scene runs the exchange, not the implicit viscosity');
     this.writeStep(dt, 0, 0, 0);
+    // Moving and free bodies placed over [t, t + dt] as a sub-timestep places them (their slots' velocities and free bodies: viscFree).
+    if (this.moving) {
+      const o = this.moving.place(this.time, this.time + dt);
+      this.grid.uploadStatic(o.pos4, o.normal4, o.starts);
+      this.device.queue.writeBuffer(this.wall, 16 * this.capacity, o.vel4);
+    }
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
     this.hold?.bodiesAlone(enc, this.params, this.grid, this.wall, this.dx, this.count);
