@@ -33,7 +33,8 @@
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction, its net push on a body held likewise: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
+ *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too) and the faces
+ *     again where it pushed a particle past one, the faces' net push on a body held likewise over both (hold.ts);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
  *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -366,8 +367,9 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       dispatch(pass, K.contactGather, group, n);
       dispatch(pass, K.collide, group, n);
-      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
+      // The guard's second clamp adds its friction to collide's in dx: the hold after both (guard-wgsl.ts guardMove).
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
+      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
     this.free?.reduce(pass, this.grid.pos, this.keep, n);

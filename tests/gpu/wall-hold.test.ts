@@ -226,6 +226,48 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     expect(Math.abs(held.z)).toBeLessThan(1e-5);
     expect(Math.abs(free.x)).toBeGreaterThan(100 * Math.abs(held.x));
   });
+
+  it('a formula body that pushes the bottom layer into the floor (the guard\'s second clamp): the holds act over both rubs and leave the split block less motion than without them', async () => {
+    // A frictionless ball (its pushes along its normals alone) 0.9 mm over the bottom layer's centres
+    // (just inside the clamp, as above): the object particles push the layer under it into the floor,
+    // the clamp puts it back, and the guard (GUARD · r = 1 mm) puts it past the clamp again every move;
+    // the clamp after the guard rubs it a second time (guard-wgsl.ts guardMove), its friction now in dx
+    // with collide's for the face friction's hold after both (hold.ts). The ball's normal pushes move
+    // the block (not a wall's: not held). Measured (2026-11-30): net x −4.26 mm/s with the holds,
+    // −4.27 with the hold before the guard (as before), −7.77 without the holds.
+    const scene: SceneInput = {
+      ...BLOCK,
+      materials: { ...BLOCK.materials, steel: { kind: 'solid', friction: 0 } },
+      bodies: [...BLOCK.bodies!, { name: 'ball', material: 'steel', shape: { type: 'sphere', center: [0, r + 0.0009 + 0.005, 0], radius: 0.005 } }],
+    };
+    const sim = particleSim(scene);
+    const L = sim.ctx.liquid, n = L.count;
+    for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) L.pos[3 * i + 1] = r - 1e-6;
+    splitLayer(L.pos, L.vel, n);
+    let layer = 0;
+    for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) layer += L.vel[3 * i] / n;
+    const device = await gpuDevice();
+    const frame = (wallHolds: boolean) => checked(device, async () => {
+      const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
+      try {
+        const stats = await g.stepFrame();
+        const p = await g.read();
+        let x = 0, z = 0;
+        for (let i = 0; i < g.count; i++) { x += p.vel[3 * i] / g.count; z += p.vel[3 * i + 2] / g.count; }
+        return { x, z, n: g.count, counters: stats.counters };
+      } finally {
+        g.destroy();
+      }
+    });
+    const held = await frame(true), free = await frame(false);
+    sim.dispose();
+    console.log(`a frame of the split block under a frictionless ball on the GPU (${held.n} particles, the layer's share of the mean ${(1000 * layer).toFixed(3)} mm/s): net x ${(1000 * held.x).toExponential(2)} mm/s, z ${(1000 * held.z).toExponential(2)} mm/s (without the holds ${(1000 * free.x).toFixed(3)}, ${(1000 * free.z).toFixed(3)}); holds ${held.counters.wallHolds} (solve), ${held.counters.frictionHolds} (friction)`);
+    expect(held.counters.wallHolds).toBeGreaterThan(0);
+    expect(held.counters.frictionHolds).toBeGreaterThan(0);
+    // The ball's pushes remain (0.55 of the unheld motion measured); the floor's share is held.
+    expect(Math.abs(held.x)).toBeLessThan(0.7 * Math.abs(free.x));
+    expect(Math.abs(held.z)).toBeLessThan(0.7 * Math.abs(free.z));
+  });
 });
 
 describeLong(import.meta, 'jelly-block stands on WebGPU (VISCID_LONG=1)', () => {
