@@ -1,24 +1,25 @@
 /**
- * The static walls' hold's sums on a large body (src/gpu/hold-wgsl.ts holdFlags / holdSum): a
- * workgroup's slots of one body summed in workgroup memory first, against every slot's terms added
- * straight to the body's 38 words (GpuWallHold.of's groupSums: false), both on one simulation's slots. A block of
- * a 1 Pa·s liquid resting on a no-slip floor (`--size` m a side, 0.8 of it high, particles of
- * `--radius`), sorted and its bodies found (a viscosity solve of 1 ns); into `dx`, as a move's
- * collide leaves it, each slot's friction change (a fixed pseudo-random few mm/s) and, for the bottom
- * layer, the floor's flag, the block sliding at 1 cm/s along x so that the hold has something to take back; then the moves' face-friction hold (hold.ts friction: clear, flags, sums,
- * projection, taking back). First once on each, the velocities read back and compared bit for bit
- * (integer sums: the grouping cannot change them); then `--reps` holds a submission, `--rounds`
- * rounds, the two alternating which goes first, timed by wall time to onSubmittedWorkDone and by the
- * process's CPU time (SwiftShader runs the kernels on the process's threads). On SwiftShader a
- * ratio on the CPU, not a GPU's: a GPU serializes the atomics on one address, SwiftShader's
- * threads contend on a cache line.
+ * The static walls' hold's sums on a large body (src/gpu/hold-wgsl.ts), in the three ways hold.ts
+ * offers (HoldSums): a workgroup's slots of one body summed in workgroup memory first ('group'), a
+ * thread's run of HOLD_RUN slots summed in registers first ('run'), every slot's terms added straight
+ * to the body's 38 words ('direct'), on one simulation's slots. A block of a 1 Pa·s liquid resting
+ * on a no-slip floor (`--size` m a side, 0.8 of it high, particles of `--radius`), sorted and its
+ * bodies found (a viscosity solve of 1 ns), sliding at 1 cm/s along x; into `dx`, as a move's
+ * collide leaves it, each slot's friction change (a fixed pseudo-random few mm/s, pushing on along
+ * x, so that the hold takes some back) and, for the bottom layer, the floor's flag; then the moves'
+ * face-friction hold (hold.ts friction: clear, flags, sums, projection, taking back). First once in
+ * each way from the same velocities, read back and compared bit for bit (integer sums: the grouping
+ * cannot change them); then `--reps` holds a submission, `--rounds` rounds (the first untimed), each
+ * way first in turn, timed by wall time to onSubmittedWorkDone and by the process's CPU time
+ * (SwiftShader runs the kernels on the process's threads). On SwiftShader a ratio on the CPU, not a
+ * GPU's: a GPU serializes the atomics on one address, SwiftShader's threads contend on a cache line.
  *
  *   npx tsx bench/gpu-hold-sums.ts [--radius 0.001] [--size 0.1] [--reps 20] [--rounds 6]
  */
 import { loadavg } from 'node:os';
 import { parseScene } from '../src/scene/parse.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
-import { GpuWallHold } from '../src/gpu/hold.ts';
+import { GpuWallHold, type HoldSums } from '../src/gpu/hold.ts';
 import type { GpuNeighbours } from '../src/gpu/neighbours.ts';
 import { ParticleSimulation } from '../src/particle/simulation.ts';
 import { releaseNodeGpu, requestNodeGpu } from '../src/cli/webgpu.ts';
@@ -46,10 +47,11 @@ const s = sim as unknown as Inside;
 await sim.implicitViscosity(1e-9);
 // The same slots for both holds (the sort's order within a cell is not fixed from run to run): the
 // second hold's own bodies, found on the same sorted slots (the roots are the bodies' smallest slots).
-const holds = [sim.hold!, GpuWallHold.of(device, scene, sim.capacity, false)!];
+const modes: HoldSums[] = ['group', 'run', 'direct'];
+const holds = modes.map((m) => GpuWallHold.of(device, scene, sim.capacity, m)!);
 {
   const enc = device.createCommandEncoder();
-  holds[1].bodiesAlone(enc, s.params, s.grid, s.wall, s.dx, n);
+  for (const h of holds) h.bodiesAlone(enc, s.params, s.grid, s.wall, s.dx, n);
   device.queue.submit([enc.finish()]);
 }
 // The sorted slots' positions; the friction change and the floor's flag.
@@ -64,7 +66,7 @@ for (let a = 0; a < n; a++) {
   if (bottom) layer++;
 }
 device.queue.writeBuffer(s.dx, 0, dx);
-const encodeHolds = (k: number, count: number) => {
+const encodeHolds = (k: number, count: number): void => {
   const enc = device.createCommandEncoder(), pass = enc.beginComputePass();
   for (let i = 0; i < count; i++) holds[k].friction(pass, s.params, s.grid, s.wall, s.dx, n);
   pass.end();
@@ -78,21 +80,22 @@ const copy = (from: GPUBuffer, to: GPUBuffer) => {
   device.queue.submit([enc.finish()]);
 };
 copy(s.grid.vel, saved);
-encodeHolds(0, 1);
-const a = await sim.read();
-copy(saved, s.grid.vel);
-encodeHolds(1, 1);
-const b = await sim.read();
-let differ = 0, moved = 0;
-for (let i = 0; i < 3 * n; i++) {
-  if (a.vel[i] !== b.vel[i]) differ++;
-  if (a.vel[i] !== p.vel[i]) moved++;
+const after: Float32Array[] = [];
+for (let k = 0; k < holds.length; k++) {
+  copy(saved, s.grid.vel);
+  encodeHolds(k, 1);
+  after.push((await sim.read()).vel);
 }
-console.log(`${n} particles in one body, ${layer} on the floor: one hold, velocities that differ between the two: ${differ} of ${3 * n} (${moved} changed by the hold)`);
-const ms = [0, 0], cpu = [0, 0], ratios: number[] = [];
+let moved = 0;
+for (let i = 0; i < 3 * n; i++) if (after[0][i] !== p.vel[i]) moved++;
+const differ = after.map((v) => { let d = 0; for (let i = 0; i < 3 * n; i++) if (v[i] !== after[2][i]) d++; return d; });
+console.log(`${n} particles in one body, ${layer} on the floor: one hold (${moved} velocities changed); velocities that differ from the direct sums': ${modes.map((m, k) => `${m} ${differ[k]}`).join(', ')} of ${3 * n}`);
+const ms = modes.map(() => 0), cpu = modes.map(() => 0), ratios: number[][] = modes.map(() => []);
 for (let r = 0; r < rounds; r++) {
-  const t = [0, 0], c = [0, 0];
-  for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
+  const t = modes.map(() => 0), c = modes.map(() => 0);
+  // Each mode first in turn.
+  const order = modes.map((_m, k) => (k + r) % modes.length);
+  for (const k of order) {
     const t0 = performance.now(), c0 = process.cpuUsage();
     encodeHolds(k, reps);
     await device.queue.onSubmittedWorkDone();
@@ -102,13 +105,15 @@ for (let r = 0; r < rounds; r++) {
   }
   // The first round compiles and warms: untimed.
   if (r === 0) continue;
-  ms[0] += t[0]; ms[1] += t[1]; cpu[0] += c[0]; cpu[1] += c[1];
-  ratios.push(c[0] / c[1]);
+  for (let k = 0; k < modes.length; k++) { ms[k] += t[k]; cpu[k] += c[k]; ratios[k].push(c[k] / c[2]); }
 }
-ratios.sort((x, y) => x - y);
 const per = (v: number) => (v / ((rounds - 1) * reps)).toFixed(2);
-console.log(`a hold: grouped ${per(ms[0])} ms (wall), direct ${per(ms[1])}: ${(ms[0] / ms[1]).toFixed(3)}; CPU time ${per(cpu[0])} against ${per(cpu[1])} ms: ${(cpu[0] / cpu[1]).toFixed(3)} (median of the rounds' ratios ${ratios[ratios.length >> 1].toFixed(3)}); load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-holds[1].destroy();
+for (let k = 0; k < modes.length; k++) {
+  const q = ratios[k].sort((x, y) => x - y);
+  console.log(`a hold, ${modes[k]}: ${per(ms[k])} ms (wall; ${(ms[k] / ms[2]).toFixed(3)} of direct), CPU time ${per(cpu[k])} ms (${(cpu[k] / cpu[2]).toFixed(3)} of direct; median of the rounds' ratios ${q[q.length >> 1].toFixed(3)})`);
+}
+console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+for (const h of holds) h.destroy();
 saved.destroy();
 sim.destroy();
 releaseNodeGpu();

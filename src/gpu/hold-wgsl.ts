@@ -46,6 +46,8 @@ export const HOLD_SCALE = 2 ** 36;
 export const BODY_WORDS = 40;
 /** Words past P.cap in the label buffer: the bodies held by the solve's hold and by the friction's, and a spare. */
 export const HOLD_COUNTS = 4;
+/** Slots a thread of holdSumRun / holdFlagsRun takes in turn. */
+export const HOLD_RUN = 32;
 /** H.before's value for "the velocity before is vel less the change". */
 export const NONE = 0xffffffff;
 
@@ -235,6 +237,70 @@ fn beforeOf(a: u32) -> vec4<f32> {
     if (v.x != 0u || v.y != 0u) { addPair(lead * WORDS + 2u * l, v); }
   }
 }
+// ---- The sums a run at a time: each thread takes RUN consecutive slots in turn, adds the terms of
+// each body in registers (the same 64-bit integers) and adds them to the body's words where the body
+// changes and at the run's end: RUN times fewer global additions on a body's words, no barrier.
+fn add2(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+  let lo = a.x + b.x;
+  return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x));
+}
+fn flushRun(r: u32, acc: ptr<function, array<vec2<u32>, 20>>) {
+  for (var k = 0u; k < 20u; k++) {
+    let v = (*acc)[k];
+    if (k != 7u && (v.x != 0u || v.y != 0u)) { addPair(r * WORDS + 2u * k, v); }
+    (*acc)[k] = vec2<u32>(0u);
+  }
+}
+@compute @workgroup_size(${WORKGROUP}) fn holdSumRun(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a0 = g.x * ${HOLD_RUN}u;
+  if (a0 >= P.n) { return; }
+  var acc: array<vec2<u32>, 20>;
+  var cur = NONE;
+  for (var i = 0u; i < ${HOLD_RUN}u; i++) {
+    let a = a0 + i;
+    if (a >= P.n) { break; }
+    let r = atomicLoad(&label[a]);
+    if (flagsOf(r) == 0u) { continue; }
+    if (r != cur) {
+      if (cur != NONE) { flushRun(cur, &acc); }
+      cur = r;
+    }
+    let bw = beforeOf(a);
+    let w = bw.w;
+    let v = bw.xyz;
+    let J = w * changeOf(a).xyz;
+    let x = pos[a].xyz - pos[r].xyz;
+    let L = w * cross(x, v);
+    let T = cross(x, J);
+    let x2 = x * x;
+    acc[0] = add2(acc[0], fixed64(w));
+    acc[1] = add2(acc[1], fixed64(w * v.x)); acc[2] = add2(acc[2], fixed64(w * v.y)); acc[3] = add2(acc[3], fixed64(w * v.z));
+    acc[4] = add2(acc[4], fixed64(J.x)); acc[5] = add2(acc[5], fixed64(J.y)); acc[6] = add2(acc[6], fixed64(J.z));
+    acc[8] = add2(acc[8], fixed64(w * x.x)); acc[9] = add2(acc[9], fixed64(w * x.y)); acc[10] = add2(acc[10], fixed64(w * x.z));
+    acc[11] = add2(acc[11], fixed64(L.x)); acc[12] = add2(acc[12], fixed64(L.y)); acc[13] = add2(acc[13], fixed64(L.z));
+    acc[14] = add2(acc[14], fixed64(T.x)); acc[15] = add2(acc[15], fixed64(T.y)); acc[16] = add2(acc[16], fixed64(T.z));
+    acc[17] = add2(acc[17], fixed64(w * (x2.y + x2.z))); acc[18] = add2(acc[18], fixed64(w * (x2.z + x2.x))); acc[19] = add2(acc[19], fixed64(w * (x2.x + x2.y)));
+  }
+  if (cur != NONE) { flushRun(cur, &acc); }
+}
+@compute @workgroup_size(${WORKGROUP}) fn holdFlagsRun(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a0 = g.x * ${HOLD_RUN}u;
+  if (a0 >= P.n) { return; }
+  var cur = NONE;
+  var f = 0u;
+  for (var i = 0u; i < ${HOLD_RUN}u; i++) {
+    let a = a0 + i;
+    if (a >= P.n) { break; }
+    let r = atomicLoad(&label[a]);
+    if (r != cur) {
+      if (f != 0u) { atomicOr(&sums[cur * WORDS + 14u], f); }
+      cur = r;
+      f = 0u;
+    }
+    f = f | u32(changeOf(a).w);
+  }
+  if (f != 0u) { atomicOr(&sums[cur * WORDS + 14u], f); }
+}
 // The same sums with every slot's terms added to its body's words (hold.ts's option groupSums: false, for A/B).
 @compute @workgroup_size(${WORKGROUP}) fn holdSumDirect(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -328,5 +394,5 @@ fn beforeOf(a: u32) -> vec4<f32> {
 
 export const HOLD_WGSL = withBindings(BINDINGS) + KERNELS;
 
-export const HOLD_ENTRIES = ['labelInit', 'labelHook', 'labelRoot', 'holdClear', 'holdFlags', 'holdSum', 'holdProject', 'holdApply', 'holdFlagsDirect', 'holdSumDirect'] as const;
+export const HOLD_ENTRIES = ['labelInit', 'labelHook', 'labelRoot', 'holdClear', 'holdFlags', 'holdSum', 'holdProject', 'holdApply', 'holdFlagsDirect', 'holdSumDirect', 'holdFlagsRun', 'holdSumRun'] as const;
 export type HoldEntry = (typeof HOLD_ENTRIES)[number];

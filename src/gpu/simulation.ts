@@ -71,7 +71,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
-import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold } from './hold.ts';
+import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold, type HoldSums } from './hold.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -135,9 +135,9 @@ export class GpuParticleSimulation {
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
    * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts; for A/B);
-   * `options.holdGroupSums: false`: the holds' sums without the workgroup's first (hold.ts; for A/B, the same bits).
+   * `options.holdSums`: how the holds sum their slots (hold.ts HoldSums; for A/B, the same bits).
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; holdGroupSums?: boolean } = {}) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; holdSums?: HoldSums } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -155,7 +155,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
-    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity, options.holdGroupSums !== false);
+    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity, options.holdSums);
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;

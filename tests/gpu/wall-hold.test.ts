@@ -15,6 +15,8 @@ import { applyImplicitViscosity } from '../../src/particle/viscosity-weiler.ts';
 import { liquidBodies } from '../../src/particle/liquid-bodies.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
+import { GpuWallHold, type HoldSums } from '../../src/gpu/hold.ts';
+import type { GpuNeighbours } from '../../src/gpu/neighbours.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { particleSim } from '../particle/helpers.ts';
 import { BLOCK, blockOnFloor, counterTurn, r, spinY, splitLayer, xMotion } from '../particle/block-on-floor.ts';
@@ -101,6 +103,69 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     } finally {
       sim.dispose();
     }
+  });
+
+  it('sums the same bits in each of its three ways (a workgroup\'s first, a thread\'s run first, each slot straight) over several bodies', async () => {
+    // The four bodies of the test above (sorted, the bodies cut across workgroups and runs), sliding
+    // at 1 cm/s; a face-friction hold (hold.ts friction) from the same velocities and the same dx
+    // (a pseudo-random change pushing on along x; the floor's flag under y < 2r) in each way.
+    const sim = particleSim({
+      ...BLOCK,
+      bodies: [
+        { material: 'm', shape: { type: 'box', center: [-0.025, 0.01, 0], size: [0.02, 0.02, 0.02] } },
+        { material: 'm', shape: { type: 'box', center: [0.02, 0.01, 0], size: [0.02, 0.02, 0.02] } },
+        { material: 'm', shape: { type: 'sphere', center: [0, 0.006, 0.03], radius: 0.006 } },
+      ],
+    });
+    const L = sim.ctx.liquid;
+    for (let i = 0; i < L.count; i++) L.vel[3 * i] = 0.01;
+    const device = await gpuDevice();
+    const after = await checked(device, async () => {
+      const g = new GpuParticleSimulation(device, sim.scene, sim);
+      const inside = g as unknown as { params: GPUBuffer; grid: GpuNeighbours; wall: GPUBuffer; dx: GPUBuffer };
+      const modes: HoldSums[] = ['group', 'run', 'direct'];
+      const holds = modes.map((m) => GpuWallHold.of(device, g.scene, g.capacity, m)!);
+      const saved = device.createBuffer({ size: inside.grid.vel.size, usage: 0x0004 | 0x0008 /* COPY_SRC | COPY_DST */ });
+      try {
+        await g.implicitViscosity(1e-9);
+        const n = g.count, p = await g.read(), dx = new Float32Array(4 * n);
+        let seed = 7;
+        const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+        for (let a = 0; a < n; a++) {
+          dx[4 * a] = 0.001 + 0.004 * rand();
+          dx[4 * a + 2] = 0.004 * rand();
+          dx[4 * a + 3] = p.pos[3 * a + 1] < 2 * r ? 2 : 0;
+        }
+        const enc = device.createCommandEncoder();
+        for (const h of holds) h.bodiesAlone(enc, inside.params, inside.grid, inside.wall, inside.dx, n);
+        enc.copyBufferToBuffer(inside.grid.vel, 0, saved, 0, saved.size);
+        device.queue.submit([enc.finish()]);
+        const out: Float32Array[] = [];
+        for (const h of holds) {
+          device.queue.writeBuffer(inside.dx, 0, dx);
+          const e = device.createCommandEncoder();
+          e.copyBufferToBuffer(saved, 0, inside.grid.vel, 0, saved.size);
+          const pass = e.beginComputePass();
+          h.friction(pass, inside.params, inside.grid, inside.wall, inside.dx, n);
+          pass.end();
+          device.queue.submit([e.finish()]);
+          out.push((await g.read()).vel);
+        }
+        let moved = 0;
+        for (let i = 0; i < 3 * n; i++) if (out[2][i] !== p.vel[i]) moved++;
+        return { out, moved, n };
+      } finally {
+        for (const h of holds) h.destroy();
+        saved.destroy();
+        g.destroy();
+      }
+    });
+    sim.dispose();
+    const differ = after.out.map((v) => v.filter((x, i) => x !== after.out[2][i]).length);
+    console.log(`the hold's sums in three ways over ${after.n} particles: ${after.moved} velocities held; differing from the direct sums': ${differ.join(', ')}`);
+    expect(after.moved).toBeGreaterThan(0);
+    // Integer sums: exactly the same in any grouping.
+    expect(differ).toEqual([0, 0, 0]);
   });
 
   it('the solve: a block whose bottom layer moves +x and the rest −x keeps no net motion, the layer braked as on the CPU', async () => {
