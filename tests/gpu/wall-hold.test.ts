@@ -3,7 +3,9 @@
  * net push on a body may slow it, not drive it. The implicit viscosity's walls on a block whose
  * bottom layer moves one way and the rest the other keep its momentum and its spin, as the CPU's
  * hold does, while still braking the layer; a sliding block is braked, not reversed; a whole frame
- * of that block (both holds: the solve's and the moves' face friction) keeps it still. GPU runs are
+ * of that block (both holds: the solve's and the moves' face friction) keeps it still; the sums give
+ * the same bits in each of hold.ts's three ways; a free solid's share of the solve is taken before the
+ * hold, as on the CPU; the face friction's hold runs over the guard's second rub. GPU runs are
  * single precision: the bounds are stated in each test. With VISCID_LONG=1, jelly-block at 4 mm
  * stands over 1–3 s (SwiftShader: an hour on two loaded cores).
  */
