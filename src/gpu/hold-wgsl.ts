@@ -24,7 +24,9 @@
  * order the threads add in, nor on their grouping: a workgroup's slots of the body of its first slot
  * (the slots are sorted by cell: a large body fills whole workgroups) sum in workgroup memory first
  * and add to the body's words once (holdSum, holdFlags), so a body of N slots takes N / WORKGROUP
- * global additions a word, not N on the same address. Positions are taken about the root's position (a body's own size, not
+ * global additions a word, not N on the same address; or a thread's run of HOLD_RUN slots in
+ * registers first (holdSumRun, holdFlagsRun); or each slot straight (holdSumDirect, holdFlagsDirect).
+ * hold.ts defaultSums picks the first on a GPU, the last on a CPU adapter (SwiftShader). Positions are taken about the root's position (a body's own size, not
  * the domain's, so the angular sums lose no digits to a far origin). Range: |Σ| < 2^63 / HOLD_SCALE
  * = 1.3e8 per sum (weights are the liquid's mass or density over the first liquid's, 1 with one
  * liquid: 1.3e8 particles at 1 m/s, or a million at 10 m/s a metre from the root); resolution

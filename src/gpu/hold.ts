@@ -11,8 +11,8 @@
  *   - the moves' face friction (src/particle/wall-friction-hold.ts), after each move's collide
  *     (step-wgsl.ts): the friction's change and the faces a slot is against in `dx`.
  * The bodies are found once a sub-timestep after the sort (`label`), each body's sums are 64-bit
- * fixed-point integer atomics at its root slot (a workgroup's slots of one body summed in workgroup
- * memory first), and one thread a body projects them (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
+ * fixed-point integer atomics at its root slot (on a GPU a workgroup's slots of one body summed in
+ * workgroup memory first: defaultSums), and one thread a body projects them (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
  */
 import type { Scene } from '../scene/scene.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
