@@ -37,7 +37,7 @@ export interface HoldSource {
  * The sums' way on `device`: 'group' on a GPU, where the atomics of a body's slots on its 38 words
  * serialize; 'direct' on a CPU adapter (SwiftShader: isFallbackAdapter), whose threads add on a cache
  * line without that wait and where a workgroup barrier is the slow path: there the workgroup's sums
- * took 2.4 times the direct sums' CPU time on a body of 100 000 particles (bench/gpu-hold-sums.ts;
+ * took 2.3–2.4 times the direct sums' CPU time on a body of 100 000 particles (bench/gpu-hold-sums.ts;
  * docs/decisions.md, "The WebGPU hold's leftovers"). The same bits either way.
  */
 export function defaultSums(device: GPUDevice): HoldSums {
