@@ -9,10 +9,11 @@
  *
  * On the CPU the guard runs after the object contacts and before the domain walls, in every move
  * and after every density pass (step.ts keepOut), over the particles flagged near a body; here it
- * is a kernel of its own after the move's `translate` (which pushes out of the object particles
+ * is a kernel of its own after the move's `collide` (which pushes out of the object particles
  * and clamps to the walls) and after each density pass's `shift`, over every particle within a
  * body's bounds, and it clamps to the walls again (a no-op unless the guard pushed a particle past
- * one). After a density pass its correction is added to what the walls and objects undid (`keep`,
+ * one; after a move, that clamp's friction joins collide's in dx, and the face friction's hold,
+ * hold.ts, runs after the guard and holds both). After a density pass its correction is added to what the walls and objects undid (`keep`,
  * pbf.ts finish). A moving body's velocity at the point is that of its material point over the
  * sub-timestep (moving-objects.ts places the bodies and rewrites the poses). Bodies given by a mesh
  * have no distance here (shapes-wgsl.ts) and are not guarded (refuse.ts says so).
@@ -92,12 +93,15 @@ fn guard(a: u32) {
   pos[a] = vec4<f32>(x, pos[a].w);
   vel[a] = vec4<f32>(v, vel[a].w);
 }
-// After a move's translate.
+// After a move's collide: the guard, then the walls' clamp again, whose friction (where the guard put
+// the particle past a face) and faces are added to collide's in dx, for the face friction's hold that
+// runs after this (hold.ts friction: the two rubs held as one, as the CPU's walls run once, after its guard).
 @compute @workgroup_size(${WORKGROUP}) fn guardMove(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
   guard(a);
-  _ = wallClamp(a, P.keep);
+  let c = wallClamp(a, P.keep);
+  dx[a] = vec4<f32>(dx[a].xyz + c.xyz, f32(u32(dx[a].w) | u32(c.w)));
 }
 // After a density pass's shift: what it undid counted with the walls' and the objects' (keep[2a + 1]).
 @compute @workgroup_size(${WORKGROUP}) fn guardPass(@builtin(global_invocation_id) g: vec3<u32>) {

@@ -11,13 +11,16 @@
  *   - the moves' face friction (src/particle/wall-friction-hold.ts), after each move's collide
  *     (step-wgsl.ts): the friction's change and the faces a slot is against in `dx`.
  * The bodies are found once a sub-timestep after the sort (`label`), each body's sums are 64-bit
- * fixed-point integer atomics at its root slot, and one thread a body projects them
- * (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
+ * fixed-point integer atomics at its root slot (on a GPU a workgroup's slots of one body summed in
+ * workgroup memory first: defaultSums), and one thread a body projects them (hold-wgsl.ts says how). Where the domain has no closed "noslip" face, no hold runs (`of`).
  */
 import type { Scene } from '../scene/scene.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import type { GpuNeighbours } from './neighbours.ts';
-import { BODY_WORDS, HOLD_COUNTS, HOLD_ENTRIES, HOLD_WGSL, NONE, type HoldEntry } from './hold-wgsl.ts';
+import { BODY_WORDS, HOLD_COUNTS, HOLD_ENTRIES, HOLD_RUN, HOLD_WGSL, NONE, type HoldEntry } from './hold-wgsl.ts';
+
+/** How a hold sums its slots into their bodies' words (hold-wgsl.ts): a workgroup's first, a thread's run of HOLD_RUN slots first, or each slot straight. */
+export type HoldSums = 'group' | 'run' | 'direct';
 
 /** Where a hold reads a slot's change and flags, its velocity before and weight, and takes the hold back (hold-wgsl.ts Hold). */
 export interface HoldSource {
@@ -30,6 +33,18 @@ export interface HoldSource {
   target: number;
 }
 
+/**
+ * The sums' way on `device`: 'group' on a GPU, where the atomics of a body's slots on its 38 words
+ * serialize; 'direct' on a CPU adapter (SwiftShader: isFallbackAdapter), whose threads add on a cache
+ * line without that wait and where a workgroup barrier is the slow path: there the workgroup's sums
+ * took 2.3–2.4 times the direct sums' CPU time on a body of 100 000 particles (bench/gpu-hold-sums.ts;
+ * docs/decisions.md, "The WebGPU hold's leftovers"). The same bits either way.
+ */
+export function defaultSums(device: GPUDevice): HoldSums {
+  const info = (device as GPUDevice & { adapterInfo?: { isFallbackAdapter?: boolean; architecture?: string } }).adapterInfo;
+  return info?.isFallbackAdapter === true || info?.architecture === 'swiftshader' ? 'direct' : 'group';
+}
+
 /** The label word past the capacity that counts each hold's bodies held (hold-wgsl.ts HOLD_COUNTS). */
 export const SOLVE_COUNT = 0, FRICTION_COUNT = 1;
 
@@ -40,15 +55,16 @@ export class GpuWallHold {
   private readonly uniforms = new Map<string, GPUBuffer>();
 
   /** The holds of `scene`, or null where its domain has no closed "noslip" face (or particle.walls is off). */
-  static of(device: GPUDevice, scene: Scene, capacity: number): GpuWallHold | null {
+  static of(device: GPUDevice, scene: Scene, capacity: number, sums: HoldSums = defaultSums(device)): GpuWallHold | null {
     const d = scene.domain;
     if (!d || !scene.particle.walls) return null;
     const faces = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'] as const;
     if (!faces.some((f) => (d.faces[f] ?? d.boundary) === 'noslip')) return null;
-    return new GpuWallHold(device, capacity);
+    return new GpuWallHold(device, capacity, sums);
   }
 
-  private constructor(private readonly device: GPUDevice, private readonly capacity: number) {
+  /** `mode`: how the slots' terms reach their bodies' words (HoldSums; the same bits in every mode). */
+  private constructor(private readonly device: GPUDevice, private readonly capacity: number, private readonly mode: HoldSums) {
     this.kernels = new Kernels(device, 'wall holds', HOLD_WGSL, HOLD_ENTRIES, 9, [0, 8]);
     this.label = storageBuffer(device, 4 * (capacity + HOLD_COUNTS), 'wall holds: bodies');
     this.sums = storageBuffer(device, 4 * BODY_WORDS * capacity, 'wall holds: sums');
@@ -89,8 +105,14 @@ export class GpuWallHold {
   hold(pass: GPUComputePassEncoder, params: GPUBuffer, pos: GPUBuffer, vel: GPUBuffer, wall: GPUBuffer, start: GPUBuffer, src: HoldSource, n: number, count: number): void {
     const K = this.kernels.pipelines, g = this.group(params, pos, vel, wall, start, src, count);
     dispatch(pass, K.holdClear, g, n);
-    dispatch(pass, K.holdFlags, g, n);
-    dispatch(pass, K.holdSum, g, n);
+    const m = this.mode;
+    if (m === 'run') {
+      dispatch(pass, K.holdFlagsRun, g, Math.ceil(n / HOLD_RUN));
+      dispatch(pass, K.holdSumRun, g, Math.ceil(n / HOLD_RUN));
+    } else {
+      dispatch(pass, m === 'group' ? K.holdFlags : K.holdFlagsDirect, g, n);
+      dispatch(pass, m === 'group' ? K.holdSum : K.holdSumDirect, g, n);
+    }
     dispatch(pass, K.holdProject, g, n);
     dispatch(pass, K.holdApply, g, n);
   }

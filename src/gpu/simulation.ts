@@ -33,7 +33,8 @@
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
  *     (objects.ts: they are in the density measure too, as Akinci et al. 2012 volumes), then the
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
- *     "noslip" friction, its net push on a body held likewise: hold.ts), then the signed-distance guard (guard-wgsl.ts; after every density pass too);
+ *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too) and the faces
+ *     again where it pushed a particle past one, the faces' net push on a body held likewise over both (hold.ts);
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
  *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
  *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
@@ -70,7 +71,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
-import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold } from './hold.ts';
+import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold, type HoldSums } from './hold.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -132,9 +133,10 @@ export class GpuParticleSimulation {
   /**
    * Seeds the liquid as the CPU particle engine does at frame 0, or from `from` (a particle
    * simulation restored from a checkpoint: its liquid, frame and time). Refuses a scene with
-   * unported features (UnportedSceneError). `options.wallHolds: false`: without the static walls' holds (hold.ts); `stableSort: false`: neighbours.ts's stable false (both for A/B).
+   * unported features (UnportedSceneError). For A/B: `options.wallHolds: false` without the static walls' holds
+   * (hold.ts); `holdSums` how they sum their slots (HoldSums, the same bits); `stableSort: false` neighbours.ts's stable false.
    */
-  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; stableSort?: boolean } = {}) {
+  constructor(private readonly device: GPUDevice, readonly scene: Scene, from?: ParticleSimulation, options: { wallHolds?: boolean; holdSums?: HoldSums; stableSort?: boolean } = {}) {
     const unported = unportedFeatures(scene);
     if (unported.length > 0) throw new UnportedSceneError(unported);
     const cpu = from ?? new ParticleSimulation(scene);
@@ -152,7 +154,7 @@ export class GpuParticleSimulation {
     this.viscosity = scene.particle.viscositySolver === 'implicit' ? new GpuImplicitViscosity(device, scene, cpu, m, this.capacity) : null;
     this.rate = this.viscosity ? 0 : ctx.exchangeRate[m] ?? 0;
     this.gel = GpuGel.of(device, ctx, m, this.capacity);
-    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity);
+    this.hold = options.wallHolds === false ? null : GpuWallHold.of(device, scene, this.capacity, options.holdSums);
     this.mixing = GpuMixing.of(device, ctx, this.capacity);
     const objects = gpuObjects(ctx, ctx.reach, latticeCubicSum(2 * this.r, ctx.densityH), m);
     const W = objects.wide;
@@ -364,8 +366,9 @@ export class GpuParticleSimulation {
       dispatch(pass, K.translate, group, n);
       dispatch(pass, K.contactGather, group, n);
       dispatch(pass, K.collide, group, n);
-      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
+      // The guard's second clamp adds its friction to collide's in dx: the hold after both (guard-wgsl.ts guardMove).
       if (G && gg) dispatch(pass, G.kernels.pipelines.guardMove, gg, n);
+      this.hold?.friction(pass, this.params, this.grid, this.wall, this.dx, n);
     }
     // The free bodies' share so far, before the sort reorders the slots.
     this.free?.reduce(pass, this.grid.pos, this.keep, n);
@@ -393,6 +396,12 @@ export class GpuParticleSimulation {
   async implicitViscosity(dt: number): Promise<ViscosityResult> {
     if (!this.viscosity) throw new Error('the scene runs the exchange, not the implicit viscosity');
     this.writeStep(dt, 0, 0, 0);
+    // Moving and free bodies placed over [t, t + dt] as a sub-timestep places them (their slots' velocities and free bodies: viscFree).
+    if (this.moving) {
+      const o = this.moving.place(this.time, this.time + dt);
+      this.grid.uploadStatic(o.pos4, o.normal4, o.starts);
+      this.device.queue.writeBuffer(this.wall, 16 * this.capacity, o.vel4);
+    }
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
     this.hold?.bodiesAlone(enc, this.params, this.grid, this.wall, this.dx, this.count);

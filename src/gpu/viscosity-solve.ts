@@ -139,6 +139,8 @@ export class GpuImplicitViscosity {
     pass = end.beginComputePass();
     dispatch(pass, K.viscShiftParts, group, n);
     dispatch(pass, K.viscShiftTotal, group, WORKGROUP);
+    // The free bodies' share at the solution before the walls' hold (the CPU's bodyReaction before holdWallDrag).
+    if (this.free) dispatch(pass, K.viscFree, group, n);
     if (hold) {
       // A static wall's net drag may slow a body, not push it (hold.ts): taken back from the shifted solution.
       dispatch(pass, K.viscHoldShare, group, n);
@@ -146,7 +148,6 @@ export class GpuImplicitViscosity {
       hold.hold(pass, b.params, b.pos, b.vel, b.wall, b.start, { share: this.cg, change: CG_R * cap, before: CG_D * cap, target: CG_X * cap }, n, SOLVE_COUNT);
     }
     dispatch(pass, K.viscFinish, group, n);
-    if (this.free) dispatch(pass, K.viscFree, group, n);
     pass.end();
     d.queue.submit([end.finish()]);
     const capped = state.rr > state.goal;
@@ -172,6 +173,11 @@ export class GpuImplicitViscosity {
   /** ρ/ρ0 as the next solve reads it, by GPU particle id (x of a vec4 each; recordDensity): for checks against the slots' read back. */
   async densities(): Promise<Float32Array> {
     return new Float32Array(await readBuffer(this.device, this.cg, 16 * this.capacity, 16 * CG_RHO * this.capacity));
+  }
+
+  /** The free bodies' share the last solve left for the `n` slots (viscFree: Δv xyz, the body's index + 1 in w), read back: for checks against the CPU's bodyReaction. */
+  async freeShares(n: number): Promise<Float32Array> {
+    return new Float32Array(await readBuffer(this.device, this.cg, 16 * n, 16 * CG_Q * this.capacity));
   }
 
   /** Where the last solve left the free bodies' share (viscFree): the buffer and its first vec4 (free-bodies.ts reduce). */

@@ -402,7 +402,9 @@ fn isDone() -> bool { return red[3].y != 0.0; }
  * The free bodies' share of the solve (viscosity-weiler.ts bodyReaction; Akinci et al. 2012 §5):
  * the change the object terms of free bodies made to slot a, −(1/ρ) Σ_b e_ib T x_ib (T x_ib ·
  * (v_a − v_b)) at the solution, and the body (its index + 1: wall[o].w, free-wgsl.ts), into the
- * CG_Q section (free once the solve is over), which free-bodies.ts sums as it sums `keep`'s.
+ * CG_Q section (free once the solve is over), which free-bodies.ts sums as it sums `keep`'s. After
+ * the shift and before the walls' hold (viscosity-solve.ts), as the CPU takes bodyReaction before
+ * holdWallDrag: v_a is the shifted solution, not the held velocity.
  */
 const FREE_SHARE = /* wgsl */ `
 @compute @workgroup_size(${WORKGROUP}) fn viscFree(@builtin(global_invocation_id) gi: vec3<u32>) {
@@ -412,7 +414,7 @@ const FREE_SHARE = /* wgsl */ `
   var k1 = 0.0;
   if (P.nfree > 0u) {
     let xa = pos[a].xyz;
-    let va = vel[a].xyz;
+    let va = cg[sec(${CG_X}u, a)].xyz + red[5].xyz;
     let nrm = cg[sec(${CG_N}u, a)].xyz;
     let la = liquidOf(a);
     let pk = red[0].x * viscRatio(la, la) * factorOf(a);
