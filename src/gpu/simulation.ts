@@ -20,14 +20,12 @@
  *     filter before the take-back (pressure-filter-wgsl.ts, the walls' images included) and the present
  *     compression taken out as a position shift after the second solve (pressure-shift-wgsl.ts), not
  *     as velocity, its pressure added to the stored one where there is one;
- *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's
- *     backward-Euler viscosity Laplacian by matrix-free conjugate gradients, between the two pressure
- *     solves, or before the one; or "exchange": Steele's pairwise momentum exchange (viscosity.ts,
- *     Steele et al. 2004 §3.2), after the first solve, with the CPU's calibrated rate and the same
- *     total exchange A per sub-timestep (calibration.ts exchangePerStep), delivered in Jacobi sweeps
- *     of at most JACOBI_FRACTION each instead of Gauss–Seidel sweeps (a GPU thread per particle
- *     cannot apply pair updates in order): each pair still moves equal and opposite momentum, so
- *     the total is conserved to single-precision round-off; then a still wall's net drag on a body may slow it, never push it (hold.ts);
+ *   viscosity, "implicit" (the default; viscosity-solve.ts, viscosity-wgsl.ts): Weiler et al. 2018's backward-Euler
+ *     Laplacian by matrix-free CG, between the two pressure solves, or before the one; or "exchange": Steele et al.
+ *     2004 §3.2's pairwise exchange after the first solve, at the CPU's calibrated total per sub-timestep
+ *     (calibration.ts exchangePerStep) in Jacobi sweeps of at most JACOBI_FRACTION (a thread per particle cannot
+ *     apply pairs in order; each pair's momentum still equal and opposite); then a still wall's net drag on a body
+ *     may slow it, never push it (hold.ts);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
@@ -35,10 +33,10 @@
  *     closed domain faces (boundaries.ts domainWalls: r inside, no velocity into the face,
  *     "noslip" friction), then the signed-distance guard (guard-wgsl.ts; after every density pass too) and the faces
  *     again where it pushed a particle past one, the faces' net push on a body held likewise over both (hold.ts);
- *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013),
- *     its passes relaxed and Chebyshev-accelerated (Wang 2015 §4), with the walls as mirror images (pressure-kernels.ts), passes until the mean compression is
- *     within the liquid's densityTolerance or densityIterations are spent (judged on the GPU: no
- *     read-back between passes), the displacement less the walls' share becoming velocity.
+ *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013), its passes
+ *     relaxed and Chebyshev-accelerated (Wang 2015 §4), the walls as mirror images (pressure-kernels.ts), until the
+ *     mean compression is within densityTolerance or densityIterations are spent (judged on the GPU, no read-back
+ *     between passes), the displacement less the walls' share becoming velocity.
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
  * pressure's Courant number: pressure-courant.ts; at most MAX_SUBDIVISION pieces), from the largest
  * speed and stored pressures read back once a sub-timestep. Single precision throughout.
@@ -96,12 +94,8 @@ export class GpuParticleSimulation {
   readonly viscosity: GpuImplicitViscosity | null;
   /** The surface test for `read(true)`: the friction kernels, or their module made for it alone. */ private surfaceKernels: Kernels<FrictionEntry> | null = null;
   /** The liquids' fractions mixing (mixing.ts; read for the host copy: mirror.ts); null where they do not mix. */ readonly mixing: GpuMixing | null;
-  /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */
-  private readonly sinks: GpuSinks | null;
-  /**
-   * The signed-distance guard and the near flag (guard-wgsl.ts) and its bodies' uniform; null
-   * without a solid body. `guarded`: a body has a formula (a mesh has no distance on the GPU).
-   */
+  /** Removal of liquid in sinks and beyond open faces (sinks.ts); null where the scene has none. */ private readonly sinks: GpuSinks | null;
+  /** The signed-distance guard, the near flag (guard-wgsl.ts), its bodies' uniform; null without a solid body. `guarded`: a body has a formula (a mesh has no distance on the GPU). */
   private readonly guard: { kernels: Kernels<GuardEntry>; bodies: GPUBuffer; guarded: boolean } | null;
   /** The sub-timestep's travel for the near flag (guard-wgsl.ts nearTravel). */ private readonly travel = new Float32Array(4);
   /** Moving bodies (moving-objects.ts), placed by the host every sub-timestep; null where every body is still. */
@@ -109,20 +103,15 @@ export class GpuParticleSimulation {
   /** The particle engine's context the run was seeded from: its ObjectParticles move the bodies, its FreeBodies integrate the free ones, its liquid takes the sources' new particles first. */
   readonly host: StepContext;
   /** Free rigid bodies (free-bodies.ts: the liquid's share summed on the GPU, the bodies integrated on the host); null where none. */ private readonly free: GpuFreeBodies | null;
-  /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */
-  private readonly sources: GpuSources | null;
+  /** Spouts and liquid bodies still to come (sources.ts); null where the scene lets no liquid in. */ private readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */ readonly gel: GpuGel | null;
   /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */ readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
   private nextId: number;
   /** The pressure stage has run once (its later solves start from the last pressure: pressure.ts COLD). */ private warm = false;
   /** The ids the slot scalars (sc) were measured in, once `read(true)` has sorted the slots since the last step; else null. */ private measured: GPUBuffer | null = null;
-  private readonly params: GPUBuffer;
-  private readonly sc: GPUBuffer;
-  private readonly dx: GPUBuffer;
-  private readonly keep: GPUBuffer;
-  private readonly wall: GPUBuffer;
-  private readonly stats: GPUBuffer;
+  private readonly params: GPUBuffer; private readonly sc: GPUBuffer; private readonly dx: GPUBuffer;
+  private readonly keep: GPUBuffer; private readonly wall: GPUBuffer; private readonly stats: GPUBuffer;
   private readonly r: number; private readonly rate: number;
   /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */ private readonly block = new ParamBlock();
   private readonly paramData = this.block.data;
