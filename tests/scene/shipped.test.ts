@@ -215,7 +215,8 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     for (let f = 60; f < 120; f++) sim.stepFrame();
     const late = onRod(sim.fluidPoints());
     console.log(`honey-on-spinner (particle): ${(100 * r.near).toFixed(0)} % within 1 cm of the rod at 2 s, ${(100 * late.near).toFixed(0)} % at 4 s; ${r.floor} particles on the floor at 2 s`);
-    // The description: 58 % at 2 s, 45 % at 4 s, drips apart on the floor (69 % and 50 % before the
+    // The description: 62 % at 2 s, 47 % at 4 s, drips apart on the floor (58 and 45 % with every liquid
+    // pair's cohesion in full, particle.cohesionShare "every-pair": stop 49's merge; 69 % and 50 % before the
     // second pressure solve added to the first next to a body: docs/decisions.md, "Stop 44's merge").
     // At the rod's former friction 0.5 (half the no-slip in the implicit viscosity) it was 48 % at 2 s
     // and 25 % at 4 s: the coat that slips off is what these bounds catch.
