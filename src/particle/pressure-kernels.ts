@@ -21,10 +21,11 @@
  * relaxed Jacobi step (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the
  * remaining compression e_a.
  */
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { GhostTable } from './pressure-ghost-table.ts';
 import type { HalfRows } from './pressure-half.ts';
+import { COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 
 export interface KernelView {
   /** Slot positions, 3 per slot (the passes move them). */
@@ -114,7 +115,7 @@ export interface SolveView extends KernelView {
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
 export function factorRange(v: SolveView, a0: number, a1: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, kg = v.kg, bg = v.bg;
+  const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
@@ -146,19 +147,11 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       gx += f * dx; gy += f * dy; gz += f * dz;
       s2 += uniform ? f * f * d2 : f * f * d2 * invMass[j];
     }
-    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-      const o = bj[q];
-      const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz), s = d * invH;
-      if (s >= 1) { bg[q] = 0; continue; }
-      const gm = gamma[o];
-      if (s < NEIGHBOUR_EDGE) k++;
-      rho += gm * cubicSpline(s);
-      if (d === 0) { bg[q] = 0; continue; }
-      const g = Math.fround((cubicSplineSlope(s) * invH) / d);
-      bg[q] = g;
-      const f = gm * g;
-      gx += f * dx; gy += f * dy; gz += f * dz;
+    if (bs[a] < bs[a + 1]) {
+      const S = objectSums;
+      S[RHO] = rho; S[GX] = gx; S[GY] = gy; S[GZ] = gz; S[COUNT] = k;
+      objectTerms(v, a, xa, ya, za, true, null, null);
+      rho = S[RHO]; gx = S[GX]; gy = S[GY]; gz = S[GZ]; k = S[COUNT];
     }
     let hx = gx, hy = gy, hz = gz;
     if (walled) {
