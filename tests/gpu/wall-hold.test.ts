@@ -28,6 +28,23 @@ import { describeLong } from '../long.ts';
 
 releaseGpuAfterAll();
 
+/** One GPU frame from the CPU simulation's state, with or without the walls' holds: the liquid's mean x and z velocity after it, m/s, its particle count and the frame's counters. */
+async function netFrame(sim: ParticleSimulation, wallHolds: boolean): Promise<{ x: number; z: number; n: number; counters: Record<string, number> }> {
+  const device = await gpuDevice();
+  return checked(device, async () => {
+    const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
+    try {
+      const stats = await g.stepFrame();
+      const p = await g.read();
+      let x = 0, z = 0;
+      for (let i = 0; i < g.count; i++) { x += p.vel[3 * i] / g.count; z += p.vel[3 * i + 2] / g.count; }
+      return { x, z, n: g.count, counters: stats.counters };
+    } finally {
+      g.destroy();
+    }
+  });
+}
+
 /** One implicit viscosity solve of 1/120 s on the block with its velocities set by `set`, on the GPU and on the CPU (both held). */
 type Liquid = { pos: ArrayLike<number>; vel: ArrayLike<number> };
 async function solveBoth(set: (pos: ArrayLike<number>, vel: Float64Array, n: number) => void): Promise<{ gpu: Liquid; free: Liquid; cpu: Liquid; before: Liquid; n: number }> {
@@ -270,20 +287,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     // The bottom layer just inside the clamp, so that the face friction acts on it (as the CPU's test).
     for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) L.pos[3 * i + 1] = r - 1e-6;
     splitLayer(L.pos, L.vel, n);
-    const device = await gpuDevice();
-    const frame = (wallHolds: boolean) => checked(device, async () => {
-      const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
-      try {
-        const stats = await g.stepFrame();
-        const p = await g.read();
-        let x = 0, z = 0;
-        for (let i = 0; i < n; i++) { x += p.vel[3 * i] / n; z += p.vel[3 * i + 2] / n; }
-        return { x, z, counters: stats.counters };
-      } finally {
-        g.destroy();
-      }
-    });
-    const held = await frame(true), free = await frame(false);
+    const held = await netFrame(sim, true), free = await netFrame(sim, false);
     sim.dispose();
     console.log(`a frame of the split block on the GPU: net x ${(1000 * held.x).toExponential(2)} mm/s, z ${(1000 * held.z).toExponential(2)} mm/s (without the holds ${(1000 * free.x).toFixed(3)}, ${(1000 * free.z).toFixed(3)}); holds ${held.counters.wallHolds} (solve), ${held.counters.frictionHolds} (friction)`);
     expect(held.counters.wallHolds).toBeGreaterThan(0);
@@ -313,20 +317,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a static wall holds a bod
     splitLayer(L.pos, L.vel, n);
     let layer = 0;
     for (let i = 0; i < n; i++) if (L.pos[3 * i + 1] < 2 * r) layer += L.vel[3 * i] / n;
-    const device = await gpuDevice();
-    const frame = (wallHolds: boolean) => checked(device, async () => {
-      const g = new GpuParticleSimulation(device, sim.scene, sim, { wallHolds });
-      try {
-        const stats = await g.stepFrame();
-        const p = await g.read();
-        let x = 0, z = 0;
-        for (let i = 0; i < g.count; i++) { x += p.vel[3 * i] / g.count; z += p.vel[3 * i + 2] / g.count; }
-        return { x, z, n: g.count, counters: stats.counters };
-      } finally {
-        g.destroy();
-      }
-    });
-    const held = await frame(true), free = await frame(false);
+    const held = await netFrame(sim, true), free = await netFrame(sim, false);
     sim.dispose();
     console.log(`a frame of the split block under a frictionless ball on the GPU (${held.n} particles, the layer's share of the mean ${(1000 * layer).toFixed(3)} mm/s): net x ${(1000 * held.x).toExponential(2)} mm/s, z ${(1000 * held.z).toExponential(2)} mm/s (without the holds ${(1000 * free.x).toFixed(3)}, ${(1000 * free.z).toFixed(3)}); holds ${held.counters.wallHolds} (solve), ${held.counters.frictionHolds} (friction)`);
     expect(held.counters.wallHolds).toBeGreaterThan(0);

@@ -7,30 +7,12 @@
  * Δv bit for bit, the pairs' weights evaluated in the sweep (keeping them) and read back in the next.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { BOX, MIXED, squeezedBlock } from './walled-block.ts';
 import { prepareSolve } from '../../src/particle/solve-setup.ts';
 import { wallRange } from '../../src/particle/pressure-kernels.ts';
 import { filterHalf, filterRange } from '../../src/particle/pressure-filter.ts';
-
-const water = (density = 1000) => ({ kind: 'liquid' as const, density, viscosity: { value: 0.001, unit: 'Pa.s' as const } });
-
-const BOX: SceneInput = {
-  materials: { water: water() },
-  domain: { min: [-0.02, 0, -0.02], max: [0.02, 0.04, 0.02], boundary: 'noslip' },
-  bodies: [{ material: 'water', shape: { type: 'box', center: [0, 0.016, 0], size: [0.04, 0.032, 0.04] } }],
-  particle: { radius: 0.0015 },
-};
-
-const MIXED: SceneInput = {
-  ...BOX,
-  materials: { water: water(), brine: water(1600) },
-  bodies: [
-    { material: 'water', shape: { type: 'box', center: [-0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
-    { material: 'brine', shape: { type: 'box', center: [0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
-  ],
-};
 
 const open: ParticleSimulation[] = [];
 afterEach(() => {
@@ -39,19 +21,9 @@ afterEach(() => {
 
 /** Δv of filterRange and of filterHalf on the scene's liquid, squeezed toward the floor and jittered, and how many slots have walls. */
 function both(scene: SceneInput): { gather: Buffer; half: Buffer; kept: Buffer; read: Buffer; walled: number; uniform: boolean; n: number } {
-  const sim = createSimulation(parseScene(scene), 'particle', { workers: 1 }) as ParticleSimulation;
+  const { sim } = squeezedBlock(scene, 7);
   open.push(sim);
   const ctx = sim.ctx, L = ctx.liquid, n = L.count;
-  let s = 7;
-  const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
-  for (let i = 0; i < n; i++) {
-    L.pos[3 * i + 1] *= 0.96;
-    for (let k = 0; k < 3; k++) {
-      L.pos[3 * i + k] += (rnd() - 0.5) * 0.2 * ctx.r;
-      L.vel[3 * i + k] = (rnd() - 0.5) * 0.1;
-    }
-  }
-  ctx.adhesionPairsCurrent = false;
   const pr = prepareSolve(ctx), v = pr.v;
   wallRange(v, 0, n);
   const u = new Float64Array(3 * n), c = new Float64Array(n);

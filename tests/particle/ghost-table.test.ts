@@ -9,32 +9,14 @@
  * against the one over full rows (pressure-ghosts.ts factorRowWalls): the same ρ̂, α and counts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { BOX, MIXED, squeezedBlock } from './walled-block.ts';
 import { prepareSolve } from '../../src/particle/solve-setup.ts';
 import { factorRange, wallRange } from '../../src/particle/pressure-kernels.ts';
 import { advanceHalf, displaceHalf, factorHalf, updateHalf } from '../../src/particle/pressure-half.ts';
 import { filterHalf } from '../../src/particle/pressure-filter.ts';
 import { buildGhostTable, GhostTable } from '../../src/particle/pressure-ghost-table.ts';
-
-const water = (density = 1000) => ({ kind: 'liquid' as const, density, viscosity: { value: 0.001, unit: 'Pa.s' as const } });
-
-const BOX: SceneInput = {
-  materials: { water: water() },
-  domain: { min: [-0.02, 0, -0.02], max: [0.02, 0.04, 0.02], boundary: 'noslip' },
-  bodies: [{ material: 'water', shape: { type: 'box', center: [0, 0.016, 0], size: [0.04, 0.032, 0.04] } }],
-  particle: { radius: 0.0015 },
-};
-
-const MIXED: SceneInput = {
-  ...BOX,
-  materials: { water: water(), brine: water(1600) },
-  bodies: [
-    { material: 'water', shape: { type: 'box', center: [-0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
-    { material: 'brine', shape: { type: 'box', center: [0.01, 0.016, 0], size: [0.02, 0.032, 0.04] } },
-  ],
-};
 
 const open: ParticleSimulation[] = [];
 afterEach(() => {
@@ -45,19 +27,9 @@ const bytes = (a: Float64Array): Buffer => Buffer.from(a.slice().buffer);
 
 /** The sweeps' results without the table and with it, the walled slots and the table's entries. */
 function both(scene: SceneInput) {
-  const sim = createSimulation(parseScene(scene), 'particle', { workers: 1 }) as ParticleSimulation;
+  const { sim, rnd } = squeezedBlock(scene, 11);
   open.push(sim);
   const ctx = sim.ctx, L = ctx.liquid, n = L.count;
-  let s = 11;
-  const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
-  for (let i = 0; i < n; i++) {
-    L.pos[3 * i + 1] *= 0.96;
-    for (let k = 0; k < 3; k++) {
-      L.pos[3 * i + k] += (rnd() - 0.5) * 0.2 * ctx.r;
-      L.vel[3 * i + k] = (rnd() - 0.5) * 0.1;
-    }
-  }
-  ctx.adhesionPairsCurrent = false;
   const pr = prepareSolve(ctx), v = pr.v, hr = v.half!;
   wallRange(v, 0, n);
   // The measure over full rows (factorRowWalls: every pair's T_b) and over each pair once (ghostFactor: the pairs with an image within h alone).
