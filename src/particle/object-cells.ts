@@ -50,36 +50,6 @@ export function boxGap2(obox: Float64Array, oc: number, x0: number, y0: number, 
   return ex * ex + ey * ey + ez * ez;
 }
 
-/**
- * Appends to lj at len the object slots (positions opos, the object cells' slot order) within √h2
- * of the point pos[3i .. 3i + 3), h2 = h2s[k], from the object cells oc[0 … m) whose particle box
- * (obox) lies within √h2 of it, in order; returns the new length. Branch-free within a cell, as
- * neighbours.ts gatherWithin (every candidate written, the length advanced over those in reach), and
- * written out so that no length or coordinate is passed to a call as a double (V8 boxes a double
- * argument of a call it does not inline). The implicit viscosity's object rows and the solves'
- * boundary rows (solve-boundary-rows.ts) gather with it.
- */
-export function gatherObjectSlots(
-  pos: Float64Array, i: number, h2s: Float64Array, k: number, oc: Int32Array, m: number, obox: Float64Array,
-  ostart: Int32Array, ocount: Int32Array, opos: Float64Array, lj: Int32Array, len: number,
-): number {
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], h2 = h2s[k];
-  for (let q = 0; q < m; q++) {
-    const cc = oc[q], b = 6 * cc;
-    let ex = obox[b] - xi, ey = obox[b + 1] - yi, ez = obox[b + 2] - zi;
-    if (ex < 0) { ex = xi - obox[b + 3]; if (ex < 0) ex = 0; }
-    if (ey < 0) { ey = yi - obox[b + 4]; if (ey < 0) ey = 0; }
-    if (ez < 0) { ez = zi - obox[b + 5]; if (ez < 0) ez = 0; }
-    if (ex * ex + ey * ey + ez * ez >= h2) continue;
-    for (let s = ostart[cc], s1 = s + ocount[cc]; s < s1; s++) {
-      const dx = opos[3 * s] - xi, dy = opos[3 * s + 1] - yi, dz = opos[3 * s + 2] - zi;
-      lj[len] = s;
-      len += +(dx * dx + dy * dy + dz * dz < h2);
-    }
-  }
-  return len;
-}
-
 /** The scalars of a job that looks object cells up in their dense block (objectCellLookup fills them). */
 export interface ObjectCellScalars {
   inv: number; nc: number; lo0: number; lo1: number; lo2: number; n0: number; n1: number; n2: number;

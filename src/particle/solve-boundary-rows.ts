@@ -10,7 +10,8 @@ import type { CellPairs, NeighbourList } from './neighbours.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { cellCandidates, gatherCandidates, SlotCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell. */
@@ -20,8 +21,8 @@ class BoundaryScratch implements ObjectCellScratch {
   hashed: HashedObjectCells | null = null;
   /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
   readonly query = new Float64Array(2);
-  /** h² of the rows (gatherObjectSlots reads it from here: no double passed to a call). */
-  readonly h2 = new Float64Array(1);
+  /** The cell's object slots within h of its box (object-candidates.ts); h² of the rows in cand.h2, read there (no double passed to a call). */
+  readonly cand = new SlotCandidates();
 }
 
 export const solveBoundaryJob = defineJob({
@@ -84,24 +85,22 @@ export function listBoundaryRows(ctx: StepContext, dc: CellPairs, x: Float64Arra
 function boundaryRowsRange(
   v: JobArrays<typeof solveBoundaryJob>, s: BoundaryScalars, c0: number, c1: number, list: ListSink<Int32Array>, sc: BoundaryScratch,
 ): void {
-  const { x, start, count, order, near, box, ostart, ocount, opos, obox } = v;
-  const h = s.h, ls = list.start;
+  const { x, start, count, order, near, box, ostart, ocount, opos } = v;
+  const h = s.h, ls = list.start, cand = sc.cand;
   sc.query[1] = h;
-  sc.h2[0] = h * h;
+  cand.h2[0] = h * h;
   for (let c = c0; c < c1; c++) {
     const a0 = start[c], a1 = a0 + count[c];
     let any = false;
     for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
     const m = any ? objectCellsNearBoxAt(v, s, sc, box, 6 * c) : 0;
-    const oc = sc.nearObjectCells;
-    // Room for every candidate of a slot of the cell, checked once per slot.
-    let room = 0;
-    for (let q = 0; q < m; q++) room += ocount[oc[q]];
+    // The cell's candidates within h of its box (object-candidates.ts); room for every one of them a slot.
+    const k = m > 0 ? cellCandidates(cand, box, 6 * c, sc.nearObjectCells, m, ostart, ocount, opos) : 0;
     for (let a = a0; a < a1; a++) {
       ls[a] = list.length;
-      if (m === 0 || !near[order[a]]) continue;
-      list.reserve(list.length + room);
-      list.length = gatherObjectSlots(x, a, sc.h2, 0, oc, m, obox, ostart, ocount, opos, list.j, list.length);
+      if (k === 0 || !near[order[a]]) continue;
+      list.reserve(list.length + k);
+      list.length = gatherCandidates(x, a, cand.h2, 0, cand, k, list.j, list.length);
     }
   }
 }

@@ -5,10 +5,11 @@
  * liquid cells (the particles are sorted by cell, so a run of cells is a run of particles). Each
  * particle's row is its own and the threads' lists are copied into place in order, so the rows are
  * one thread's whatever the team: per cell, the object cells within the largest support of the box
- * of its flagged particles, each particle's slots within its material's h in the order the object
- * cells are met (gatherObjectSlots). The object cells are looked up in their dense block
- * (object-cells.ts); where they are hashed, the job runs on the calling thread, which alone reaches
- * the context.
+ * of its flagged particles and their slots within that support of the box, then each particle's
+ * slots within its material's h among those, in the order the object cells are met
+ * (object-candidates.ts: the lists of a scan per particle, entry for entry). The object cells are
+ * looked up in their dense block (object-cells.ts); where they are hashed, the job runs on the
+ * calling thread, which alone reaches the context.
  */
 import type { StepContext } from './context.ts';
 import type { NeighbourList } from './neighbours.ts';
@@ -16,7 +17,8 @@ import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { gatherObjectSlots, objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
+import { cellCandidates, gatherCandidates, SlotCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell, and the box of its flagged particles. */
@@ -26,6 +28,8 @@ class RowScratch implements ObjectCellScratch {
   /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
   readonly query = new Float64Array(2);
   readonly box = new Float64Array(6);
+  /** The cell's object slots within the largest h of its flagged particles' box (object-candidates.ts). */
+  readonly cand = new SlotCandidates();
 }
 
 export const viscosityBoundaryJob = defineJob({
@@ -71,9 +75,13 @@ export function listObjectRows(ctx: StepContext, ph2: Float64Array, hmax: number
 function objectRowsRange(
   v: JobArrays<typeof viscosityBoundaryJob>, s: RowScalars, c0: number, c1: number, list: ListSink<Int32Array>, sc: RowScratch,
 ): void {
-  const { pos, start, count, near, mat, ph2, ostart, ocount, opos, obox } = v;
-  const ls = list.start, stride = s.stride, box = sc.box;
+  const { pos, start, count, near, mat, ph2, ostart, ocount, opos } = v;
+  const ls = list.start, stride = s.stride, box = sc.box, cand = sc.cand;
   sc.query[1] = s.hmax;
+  // The boxes' test at the largest h² of any material (each particle's own is at most that).
+  let h2max = 0;
+  for (let k = 0; k < ph2.length; k += stride) if (ph2[k] > h2max) h2max = ph2[k];
+  cand.h2[0] = h2max;
   for (let c = c0; c < c1; c++) {
     const i0 = start[c], i1 = i0 + count[c];
     // The box of the cell's flagged particles (boundary-viscosity.ts objectCellsNearCell).
@@ -89,15 +97,13 @@ function objectRowsRange(
       box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
       m = objectCellsNearBoxAt(v, s, sc, box, 0);
     }
-    const oc = sc.nearObjectCells;
-    // Room for every candidate of a particle of the cell (gatherObjectSlots writes each one).
-    let room = 0;
-    for (let q = 0; q < m; q++) room += ocount[oc[q]];
+    // The cell's candidates; room for every one of them a particle (gatherCandidates writes each).
+    const k = m > 0 ? cellCandidates(cand, box, 0, sc.nearObjectCells, m, ostart, ocount, opos) : 0;
     for (let i = i0; i < i1; i++) {
       ls[i] = list.length;
-      if (m === 0 || !near[i]) continue;
-      list.reserve(list.length + room);
-      list.length = gatherObjectSlots(pos, i, ph2, mat[i] * stride, oc, m, obox, ostart, ocount, opos, list.j, list.length);
+      if (k === 0 || !near[i]) continue;
+      list.reserve(list.length + k);
+      list.length = gatherCandidates(pos, i, ph2, mat[i] * stride, cand, k, list.j, list.length);
     }
   }
 }
