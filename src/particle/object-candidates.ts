@@ -18,12 +18,21 @@
  * argument of a call it does not inline): the reach is read from `h2`.
  */
 
-/** A thread's candidates of one cell: slot ranks and their positions. */
+/** A thread's candidates of one cell: slot ranks and their positions (grown as a cell needs). */
 export class SlotCandidates {
-  slot = new Int32Array(256);
-  pos = new Float64Array(3 * 256);
-  /** The squared reach of the box's test (the largest h² of the particles it serves). */
+  slot = new Int32Array(64);
+  pos = new Float64Array(3 * 64);
+  /** The squared reach of the box's test (the largest h² of the particles it serves), set by each run. */
   readonly h2 = new Float64Array(1);
+}
+
+let ofThread: SlotCandidates | null = null;
+/**
+ * This thread's candidates, one for both listings (each module instance is a thread's): they live
+ * within one cell of one run, and a thread runs one job at a time.
+ */
+export function threadCandidates(): SlotCandidates {
+  return (ofThread ??= new SlotCandidates());
 }
 
 /**

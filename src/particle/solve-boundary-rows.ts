@@ -11,7 +11,7 @@ import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
-import { cellCandidates, gatherCandidates, SlotCandidates } from './object-candidates.ts';
+import { cellCandidates, gatherCandidates, threadCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell. */
@@ -22,7 +22,7 @@ class BoundaryScratch implements ObjectCellScratch {
   /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
   readonly query = new Float64Array(2);
   /** The cell's object slots within h of its box (object-candidates.ts); h² of the rows in cand.h2, read there (no double passed to a call). */
-  readonly cand = new SlotCandidates();
+  readonly cand = threadCandidates();
 }
 
 export const solveBoundaryJob = defineJob({

@@ -18,7 +18,7 @@ import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
-import { cellCandidates, gatherCandidates, SlotCandidates } from './object-candidates.ts';
+import { cellCandidates, gatherCandidates, threadCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
 /** A thread's scratch: the object cells found for a cell, and the box of its flagged particles. */
@@ -29,7 +29,7 @@ class RowScratch implements ObjectCellScratch {
   readonly query = new Float64Array(2);
   readonly box = new Float64Array(6);
   /** The cell's object slots within the largest h of its flagged particles' box (object-candidates.ts). */
-  readonly cand = new SlotCandidates();
+  readonly cand = threadCandidates();
 }
 
 export const viscosityBoundaryJob = defineJob({
