@@ -36,7 +36,8 @@
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013), its passes
  *     relaxed and Chebyshev-accelerated (Wang 2015 §4), the walls as mirror images (pressure-kernels.ts), until the
  *     mean compression is within densityTolerance or densityIterations are spent (judged on the GPU, no read-back
- *     between passes), the displacement less the walls' share becoming velocity.
+ *     between passes), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
+ *     feedsWarmStart has it (pbf-feed.ts: decided on the GPU where PBF is left with compression).
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
  * pressure's Courant number: pressure-courant.ts; at most MAX_SUBDIVISION pieces), from the largest
  * speed and stored pressures read back once a sub-timestep. Single precision throughout.
