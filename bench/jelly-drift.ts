@@ -5,8 +5,9 @@
  * bounding box's width in x and z (cm) each second, its turn and spin about the vertical, and on the CPU the holds a frame (the solve's
  * walls: wallHolds; the face friction: frictionHolds) over the last second.
  *
- *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu]
+ *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu] [--push x|xz]
  *
+ * --push: the block pushed against the x-min wall, or into the corner of the x-min and z-min walls (gravity leaning 0.2 g to them).
  * Default: 0.002 (as shipped), 5 s, the CPU engine on one thread. --gpu: the WebGPU backend
  * (src/gpu; SwiftShader where there is no GPU: src/cli/webgpu.ts), its particles read back each second.
  */
@@ -16,11 +17,20 @@ import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { releaseNodeGpu, requestNodeGpu } from '../src/cli/webgpu.ts';
 
 const args = process.argv.slice(2), gpu = args.includes('--gpu');
-const plain = args.filter((a) => !a.startsWith('--'));
+const plain = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--push');
 const radius = Number(plain[0] ?? 0.002), seconds = Number(plain[1] ?? 5);
 const json = JSON.parse(readFileSync(new URL('../scenes/jelly-block.json', import.meta.url), 'utf8'));
 json.particle = { ...json.particle, radius };
 json.duration = seconds;
+// --push x | xz: the block pushed against the x-min wall (x), or into the corner of the x-min and z-min walls (xz):
+// it starts 1 cm off them and gravity leans 0.2 g towards them, so that it lands and stays against the floor and
+// one or two walls (thrown at them instead, it bounced off the wall as it squashed and settled 4 cm from it).
+const push = args.includes('--push') ? args[args.indexOf('--push') + 1] : '';
+if (push) {
+  const body = json.bodies[0], lo = json.domain.min, half = body.shape.size[0] / 2;
+  body.shape.center = [lo[0] + half + 0.01, body.shape.center[1], push === 'xz' ? lo[2] + half + 0.01 : body.shape.center[2]];
+  json.gravity = [-0.2 * 9.81, -9.81, push === 'xz' ? -0.2 * 9.81 : 0];
+}
 const scene = parseScene(json);
 const fps = scene.fps;
 
@@ -88,7 +98,7 @@ for (let f = 1; f <= seconds * fps; f++) {
   rows.push(`${f / fps} s | ${(1000 * c[0]).toFixed(2)} / ${(1000 * c[2]).toFixed(2)} | ${speed} | ${(c[1] / 0.03).toFixed(3)} | ${(100 * (max[0] - min[0])).toFixed(2)} × ${(100 * (max[2] - min[2])).toFixed(2)} | ${turn.toFixed(2)} | ${spin.toFixed(3)}`);
   last = c;
 }
-console.log(`jelly-block, particle, r ${radius * 1000} mm, ${label}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`jelly-block${push ? ` pushed to ${push}` : ''}, particle, r ${radius * 1000} mm, ${label}, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 console.log('time | centre x / z (mm) | speed over the second (mm/s) | height / rest | box x × z (cm) | turn about y (°) | spin (°/s)');
 for (const r of rows) console.log(r);
 if (at1 && last) console.log(`drift from 1 s to ${seconds} s: ${(1000 * Math.hypot(last[0] - at1[0], last[2] - at1[2])).toFixed(3)} mm; holds a frame over the last second: ${JSON.stringify(holds)}`);

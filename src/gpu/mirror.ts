@@ -80,6 +80,8 @@ export class GpuParticleRun {
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;
     restoreStillWater(ctx, this.gpu.maxima.still);
+    // PBF's last compression (pbf-feed.ts), which decides its next feed where it was left over its tolerance.
+    ctx.densityError = this.gpu.densityError;
     this.mirror.particlesMoved();
     return stats;
   }

@@ -8,11 +8,11 @@ import type { Scene } from '../scene/scene.ts';
 import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
 import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
-import { PBF_WARM_SHARE } from '../particle/pbf.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
 import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
 import type { LiquidFilter } from './pressure-courant.ts';
+import { feedShares } from './pbf-feed.ts';
 
 /** Face friction of "noslip" faces per 1/30 s (boundaries.ts FACE_FRICTION). */
 const FACE_FRICTION = 0.5;
@@ -99,7 +99,8 @@ export function writeObjectHeader(data: ArrayBuffer, scene: Scene, ctx: StepCont
 /**
  * The sub-timestep's parameters: its length dt, the exchange's sweep fraction and total A, the
  * pressure's pass limit and its solves' stop (`cold`: the run's first; `tolerance`: pressure.ts depthTolerance), whether PBF's
- * passes feed the stored pressure (`warm`: still-water.ts feedsWarmStart), each liquid's particle-scale filter strength (pressure-courant.ts
+ * passes feed the stored pressure (`warm`: still-water.ts feedsWarmStart of the still state; where PBF is left with
+ * compression as well: pbf-feed.ts feedShares), each liquid's particle-scale filter strength (pressure-courant.ts
  * LiquidFilter; 0 without the position shift). Returns the largest strength.
  */
 export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, frac: number, pressurePasses: number, A: number, filter: LiquidFilter, cold = false, tolerance = PRESSURE_TOLERANCE, warm = true): number {
@@ -109,7 +110,11 @@ export function writeStepParams(block: ParamBlock, scene: Scene, dt: number, fra
   f[7] = frac; f[8] = dt; f[9] = dtm; f[14] = Math.pow(1 - FACE_FRICTION, 30 * dtm);
   // The solves' stop (pressure.ts COLD_TOLERANCE for the run's first; else depthTolerance's, `tolerance`).
   f[29] = cold ? COLD_TOLERANCE : tolerance; u[30] = pressurePasses;
-  // PBF's share of each pass's pressure fed to the stored one (Params.pbfWarm: step-wgsl.ts chebyshev).
-  f[19] = warm ? PBF_WARM_SHARE : 0;
-  return filter.write(dt);
+  const largest = filter.write(dt);
+  // PBF's share of each pass's pressure fed to the stored one (Params.pbfWarm), and where PBF was left
+  // with compression (Params.pbfLeft, the upper corner's fourth word: step-wgsl.ts chebyshev, pbf-feed.ts):
+  // the gate reads every liquid where none is filtered and the pressure stage runs (SolveState.gateEvery).
+  const shares = feedShares(warm, !(largest > 0) && pressurePasses > 0);
+  f[19] = shares.warm; f[27] = shares.left;
+  return largest;
 }

@@ -36,7 +36,8 @@
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013), its passes
  *     relaxed and Chebyshev-accelerated (Wang 2015 §4), the walls as mirror images (pressure-kernels.ts), until the
  *     mean compression is within densityTolerance or densityIterations are spent (judged on the GPU, no read-back
- *     between passes), the displacement less the walls' share becoming velocity.
+ *     between passes), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
+ *     feedsWarmStart has it (pbf-feed.ts: decided on the GPU where PBF is left with compression).
  * A sub-timestep is split as step.ts splits it (maxMove radii per move, the gel's springs, the
  * pressure's Courant number: pressure-courant.ts; at most MAX_SUBDIVISION pieces), from the largest
  * speed and stored pressures read back once a sub-timestep. Single precision throughout.
@@ -69,7 +70,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
-import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold, type HoldSums } from './hold.ts';
+import { GpuFreeBodies } from './free-bodies.ts'; import { GpuWallHold, type HoldSums } from './hold.ts'; import { pbfError, pbfStats, STAGE_BYTES, STATS_BYTES } from './pbf-feed.ts';
 import type { StepContext } from '../particle/context.ts';
 import { LiquidFilter, pressurePieces, readMaxima, type SlotMaxima } from './pressure-courant.ts'; import { feedsWarmStart, stillWaterOf } from '../particle/still-water.ts';
 
@@ -83,7 +84,7 @@ const MAX_SUBDIVISION = 64;
 export class GpuParticleSimulation {
   /** Liquid particles now (sinks.ts removes them, sources.ts lets them in). */ count: number;
   /** Slots the liquid may fill. */ readonly capacity: number;
-  frame = 0; time = 0;
+  frame = 0; time = 0; /** PBF's last mean compression (StepContext.densityError), read at a frame's end: pbf-feed.ts. */ densityError: number;
   private readonly grid: GpuNeighbours;
   private readonly kernels: Kernels<StepEntry>;
   private readonly pressure: Kernels<PressureEntry>;
@@ -131,7 +132,7 @@ export class GpuParticleSimulation {
     const cpu = from ?? new ParticleSimulation(scene);
     const ctx = cpu.ctx, L = ctx.liquid, n = L.count;
     this.frame = ctx.frame;
-    this.time = ctx.time;
+    this.time = ctx.time; this.densityError = ctx.densityError;
     this.count = n;
     this.nextId = n;
     this.host = ctx; this.maxima.still = stillWaterOf(ctx);
@@ -174,7 +175,7 @@ export class GpuParticleSimulation {
     this.keep = storageBuffer(device, (this.free ? 64 : 48) * cap, 'x0, fix, body acceleration and free bodies');
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
-    this.stats = storageBuffer(device, 16, 'stats');
+    this.stats = pbfStats(device, ctx); // pbf-feed.ts: PBF's last compression seeded in its word
     writeConstants(this.paramData, scene, { r: this.r, h: ctx.densityH, hv: ctx.kernelSupport[m], cell: ctx.reach, count: n, table: this.grid.table, capacity: this.capacity, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing, cohesion: cohesionShare(scene.particle, this.r, ctx.densityH) });
     writeLiquids(this.paramData, ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
@@ -231,7 +232,7 @@ export class GpuParticleSimulation {
       this.device.queue.writeBuffer(this.params, 0, this.paramData);
     }
     const enc = this.device.createCommandEncoder();
-    enc.clearBuffer(this.stats);
+    enc.clearBuffer(this.stats, 0, STAGE_BYTES);
     const pass = enc.beginComputePass();
     dispatch(pass, this.kernels.pipelines.speed, this.group(), this.count);
     pass.end();
@@ -258,7 +259,7 @@ export class GpuParticleSimulation {
       }
       counters.substeps += pieces;
     }
-    const st = new Uint32Array(await readBuffer(this.device, this.stats, 16));
+    const words = await readBuffer(this.device, this.stats, STATS_BYTES), st = new Uint32Array(words); this.densityError = pbfError(words);
     counters.densityPassesLastSubstep = st[3];
     if (this.hold) Object.assign(counters, await this.hold.counts());
     if (counters.viscositySolves) counters.viscosityIterationsPerSolve = counters.viscosityIterations / counters.viscositySolves;
@@ -303,7 +304,7 @@ export class GpuParticleSimulation {
     this.grid.build(enc);
     if (G) {
       // The liquid near a body (step.ts markNearObjects after the sort): the largest speed first, for the travel.
-      enc.clearBuffer(this.stats);
+      enc.clearBuffer(this.stats, 0, STAGE_BYTES);
       const near = enc.beginComputePass();
       dispatch(near, K.speed, this.group(), n);
       dispatch(near, G.kernels.pipelines.markNear, this.group(G.kernels), n);

@@ -138,11 +138,12 @@ const KERNELS = /* wgsl */ `
   if (c > 0.0) { atomicAdd(&stats[1], u32(min(c, 1.0) * ERROR_SCALE)); }
 }
 
-// Stop once the mean compression is within tolerance or the passes are spent; else count a pass.
+// Stop once the mean compression is within tolerance or the passes are spent, leaving it in stats[4]
+// (StepContext.densityError: the next sub-timestep's chebyshev reads it, pbf-feed.ts); else count a pass.
 @compute @workgroup_size(1) fn judge() {
   if (atomicLoad(&stats[2]) != 0u) { return; }
   let err = f32(atomicLoad(&stats[1])) / (ERROR_SCALE * f32(max(P.n, 1u)));
-  if (err <= P.tol || atomicLoad(&stats[3]) >= P.maxPasses) { atomicStore(&stats[2], 1u); return; }
+  if (err <= P.tol || atomicLoad(&stats[3]) >= P.maxPasses) { atomicStore(&stats[2], 1u); atomicStore(&stats[4], bitcast<u32>(err)); return; }
   atomicAdd(&stats[3], 1u);
   atomicStore(&stats[1], 0u);
 }
@@ -166,8 +167,10 @@ const KERNELS = /* wgsl */ `
   keep[2u * a].w = d;
   sc[a].y = d;
   // The pass's pressure into the stored one (p/δt², vel.w) where the particle holds one and is not
-  // next to a body (pbf.ts PBF_WARM_SHARE; P.pbfWarm 0 while the liquid moves: still-water.ts feedsWarmStart).
-  if (P.pbfWarm > 0.0 && vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += P.pbfWarm * d / (P.dt * P.dt); }
+  // next to a body (pbf.ts PBF_WARM_SHARE; 0 while the liquid moves, unless the last sub-timestep's PBF was
+  // left with compression where no liquid is filtered: still-water.ts feedsWarmStart, pbf-feed.ts).
+  let share = select(P.pbfWarm, P.pbfLeft, bitcast<f32>(atomicLoad(&stats[4])) > P.tol);
+  if (share > 0.0 && vel[a].w > 0.0 && !nearObject(a)) { vel[a].w += share * d / (P.dt * P.dt); }
 }
 
 // Δx_a = −1/n0 Σ (p_a + p_b) G_ab, ghosts included (pressure-kernels.ts pressureDisplacementRange): a

@@ -12,7 +12,8 @@
  * with free bodies [3 cap + a] what they gave the slot: free-wgsl.ts), 6 wall (the closed walls
  * within h: del xyz, mask's bits in w; past P.cap the object particles' velocities, and in w their free body), 7 bucket starts, 8 stats (atomics:
  * [0] the largest speed's bits, [1] Σ compression · ERROR_SCALE, [2] done, [3] passes; the
- * speed kernel's [1], [2] the largest stored pressures: step-wgsl.ts; the filter's: pressure-filter-wgsl.ts). vel.w holds
+ * speed kernel's [1], [2] the largest stored pressures: step-wgsl.ts; the filter's: pressure-filter-wgsl.ts; [4] PBF's
+ * last mean compression, which only PBF's judge writes: pbf-feed.ts; [5–7] unused). vel.w holds
  * the pressure stage's p/δt² (its warm start: pressure-wgsl.ts), which the sort carries. Eight
  * storage buffers: WebGPU's default limit a stage. P.n is the liquid's count now, P.cap the slots
  * it may grow to (sources, sinks.ts): the object particles sit from slot P.cap (objects.ts).
@@ -57,7 +58,7 @@ struct Params {
   walls: u32, sticky: u32, keep: f32, maxPasses: u32,
   g: vec3<f32>, pbfWarm: f32,
   lo: vec4<f32>,
-  hi: vec4<f32>,
+  hi: vec3<f32>, pbfLeft: f32,
   n0: f32, ptol: f32, pmax: u32, cap: u32,
   adhN: u32, adhSupp: f32, invR: f32, filterStrength: f32,
   adhX: array<vec4<f32>, ${ADHESION_BREAKPOINTS / 4}>,
@@ -82,7 +83,7 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(5) var<storage, read_write> keep: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
-@group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 4>;
+@group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 8>;
 `;
 
 /** The helpers below read pos, vel, wall and start. */

@@ -6,7 +6,7 @@
  * from its largest speed against √(g h), with hysteresis; and PBF's warm start (pbf.ts
  * PBF_WARM_SHARE) gated the same way: fed while still, or where no liquid is filtered while PBF is
  * left with compression (feedsWarmStart). Shared with the WebGPU backend (src/gpu/simulation.ts
- * slotMaxima, params.ts writeStepParams).
+ * slotMaxima, params.ts writeStepParams; PBF's left-over decided on the GPU: src/gpu/pbf-feed.ts).
  */
 import type { StepContext } from './context.ts';
 import { SolveState } from './solve-setup.ts';

@@ -63,7 +63,23 @@ describe('the GPU filter strengths and the pressure split (pressure-courant.ts)'
     for (const [still, share] of [[false, 0], [true, PBF_WARM_SHARE]] as const) {
       writeStepParams(block, s, dt, 1, 2, 0, filter, false, undefined, feedsWarmStart(still));
       expect(block.f[19], `still ${still}`).toBe(share);
+      // The water is filtered: where PBF is left with compression the gate's state alone decides (Params.pbfLeft).
+      expect(block.f[27], `still ${still}`).toBe(share);
       for (let k = 0; k < 3; k++) expect(block.f[16 + k]).toBeCloseTo(s.gravity[k], 6);
+    }
+  });
+
+  it('writes the share where PBF is left with compression (Params.pbfLeft, the upper corner\'s fourth word) where no liquid is filtered and the pressure stage runs, the corner kept', () => {
+    // No liquid filtered: one pressure solve (no shift, no filter), the CPU's SolveState.gateEvery (pbf-feed.ts).
+    const s = parseScene(scene({ pressureAfterViscosity: false })), block = new ParamBlock(), r = 0.004, filter = new LiquidFilter(s, r, block.data);
+    writeConstants(block.data, s, { r, h: 4 * r, hv: 4 * r, cell: 4 * r, count: 1, table: 1, capacity: 1, clearance: [r, r, r, r, r, r], restSpacing: 2 * r, cohesion: { scale: 0, offset: 0 } });
+    for (const still of [false, true]) {
+      writeStepParams(block, s, 1 / 120, 1, 2, 0, filter, false, undefined, feedsWarmStart(still));
+      expect([block.f[19], block.f[27]], `still ${still}`).toEqual([still ? PBF_WARM_SHARE : 0, PBF_WARM_SHARE]);
+      // Without the pressure stage (no passes) nothing sets the gate's liquid to every liquid: the state alone.
+      writeStepParams(block, s, 1 / 120, 1, 0, 0, filter, false, undefined, feedsWarmStart(still));
+      expect(block.f[27], `still ${still}, no pressure passes`).toBe(still ? PBF_WARM_SHARE : 0);
+      for (let k = 0; k < 3; k++) expect(block.f[24 + k]).toBeCloseTo(s.domain!.max[k], 6);
     }
   });
 
