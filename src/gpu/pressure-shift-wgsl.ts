@@ -2,8 +2,9 @@
 /**
  * The second pressure solve's position shift on the GPU (src/particle/pressure-shift.ts
  * shiftPresent): the compression the liquid has at the start of the second solve (ρ̂/ρ0 − 1 > 0)
- * taken out of the positions, not the velocities: SHIFT_PASSES passes of relaxed Jacobi on its
- * pressure, p ≥ 0, the first the estimate p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, each further one
+ * taken out of the positions, not the velocities: passes of relaxed Jacobi on its pressure, p ≥ 0
+ * (SHIFT_PASSES in motion, the estimate alone near rest: shiftPasses, read from the host's copy of
+ * the still-water gate), the first the estimate p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, each further one
  * p_a += RELAX α_a (ρ̂_a/ρ0 + Δρ̂_a(Δx(p))/ρ0 − 1) (the solves' update on the start's ρ̂, no
  * source); then x += Δx(p) (the step's displacement, wgsl.ts: ghosts and objects as in a pass),
  * velocities untouched — the split of drift correction from velocity; the last pass's p is added
@@ -26,7 +27,6 @@
  */
 import { RELAX } from '../particle/pressure-kernels.ts';
 import { solvesTwice } from '../particle/pressure.ts';
-import { SHIFT_PASSES } from '../particle/pressure-shift.ts';
 import { dispatch, WORKGROUP } from './device.ts';
 import { floatLiteral } from './wgsl.ts';
 
@@ -71,10 +71,10 @@ export const SHIFT_WGSL = /* wgsl */ `
 export const SHIFT_ENTRIES = ['shiftPressure', 'shiftDisplace', 'shiftUpdate', 'shiftApply'] as const;
 export type ShiftEntry = (typeof SHIFT_ENTRIES)[number];
 
-/** The shift's dispatches over n slots, after the second solve: the estimate, SHIFT_PASSES − 1 further passes, the move. */
-export function encodeShift(pass: GPUComputePassEncoder, Q: Record<ShiftEntry, GPUComputePipeline>, group: GPUBindGroup, n: number): void {
+/** The shift's dispatches over n slots, after the second solve: the estimate, passes − 1 further passes (pressure-shift.ts shiftPasses), the move. */
+export function encodeShift(pass: GPUComputePassEncoder, Q: Record<ShiftEntry, GPUComputePipeline>, group: GPUBindGroup, n: number, passes: number): void {
   dispatch(pass, Q.shiftPressure, group, n);
-  for (let k = 1; k < SHIFT_PASSES; k++) {
+  for (let k = 1; k < passes; k++) {
     dispatch(pass, Q.shiftDisplace, group, n);
     dispatch(pass, Q.shiftUpdate, group, n);
   }

@@ -2,7 +2,8 @@
  * The second pressure solve's last step (pressure.ts applyPressure, with two solves and the
  * implicit viscosity): the compression the liquid has at the start of the sub-timestep (ρ̂/ρ0 − 1
  * > 0, `start` per slot) taken out of the positions, not the velocities. SHIFT_PASSES passes of
- * relaxed Jacobi (ω = RELAX, SPlisHSPlasH's) on its pressure, p ≥ 0: the first the estimate
+ * relaxed Jacobi (ω = RELAX, SPlisHSPlasH's) on its pressure in motion, the first alone near rest
+ * (the still-water gate: shiftPasses), p ≥ 0: the first the estimate
  * p_a = ω α_a (ρ̂_a/ρ0 − 1)⁺, each further one p_a += ω α_a (ρ̂_a/ρ0 + Δρ̂_a(Δx(p))/ρ0 − 1), the
  * first-order change of ρ̂ under the last pass's displacement (pressure-kernels.ts
  * pressureUpdateRange, the solves' update, on the start's ρ̂ with no source); then x += Δx(p).
@@ -36,11 +37,22 @@ import { DISPLACE, runSolvePhase, runUpdatePhase } from './pressure-job.ts';
 export const SHIFT_PASSES = 3;
 
 /**
+ * The shift's passes in the still-water gate's state (still-water.ts, the solves' deep-water stop):
+ * near rest the estimate alone. The further passes' larger pressure, fed to the warm start, set a
+ * squashed 20 cm water column bouncing at 0.0078 √(g h) against 0.0033 with the estimate
+ * (tests/particle/deep-stop.test.ts); in motion they take what PBF would (docs/decisions.md "The
+ * pressure shift as three passes").
+ */
+export function shiftPasses(still: boolean): number {
+  return still ? 1 : SHIFT_PASSES;
+}
+
+/**
  * The shift over the n slots of the second solve's view v (slot order `order`), `start` its ρ̂/ρ0
  * at the solve's start per slot, invDt2 1/δt². Writes v.p, v.dx, v.dens, v.res (the solve has
  * read them), the positions and the stored pressure.
  */
-export function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array, invDt2: number, passes = SHIFT_PASSES): void {
+export function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array, invDt2: number, passes: number): void {
   const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject, lam = ctx.liquid.lambda;
   let any = false;
   for (let a = 0; a < n; a++) {

@@ -53,7 +53,7 @@ import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 import { filteredSpeed, gatePressure, stillWater } from './still-water.ts';
-import { shiftPresent } from './pressure-shift.ts';
+import { shiftPasses, shiftPresent } from './pressure-shift.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -310,7 +310,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     for (let a = 0; a < n; a++) sum += res[a];
     error = sum / n;
     if (!ctx.freeBodies) {
-      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
+      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2, shiftPasses(state.stillWater));
       return { passes, error };
     }
     runSolvePhase(ctx, v, n, DISPLACE);
@@ -336,7 +336,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const i = order[a];
     prev[i] = again && near[i] ? prev[i] + p[a] * invDt2 : p[a] * invDt2;
   }
-  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2);
+  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2, shiftPasses(state.stillWater));
   return { passes, error };
 }
 
