@@ -3,8 +3,8 @@
  * The second pressure solve's position shift on the GPU (src/particle/pressure-shift.ts
  * shiftPresent): the compression the liquid has at the start of the second solve (ρ̂/ρ0 − 1 > 0)
  * taken out of the positions, not the velocities: passes of relaxed Jacobi on its pressure, p ≥ 0
- * (SHIFT_PASSES in motion, the estimate alone near rest: shiftPasses, read from the host's copy of
- * the still-water gate), the first the estimate p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, each further one
+ * (SHIFT_PASSES where water-like liquid moves, else the estimate alone: shiftPasses, from the
+ * host's copy of the still-water gate and the filter's largest strength), the first the estimate p_a = RELAX α_a (ρ̂_a/ρ0 − 1)⁺, each further one
  * p_a += RELAX α_a (ρ̂_a/ρ0 + Δρ̂_a(Δx(p))/ρ0 − 1) (the solves' update on the start's ρ̂, no
  * source); then x += Δx(p) (the step's displacement, wgsl.ts: ghosts and objects as in a pass),
  * velocities untouched — the split of drift correction from velocity; the last pass's p is added

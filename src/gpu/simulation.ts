@@ -347,7 +347,7 @@ export class GpuParticleSimulation {
     const shift = twice && shiftsPresent(P);
     if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE) * deep, true, shift && filter > 0);
     dispatch(pass, K.freeFlight, group, n);
-    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n, shiftPasses(this.maxima.still));
+    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n, shiftPasses(this.maxima.still, filter > 0));
     Src?.hold(pass, this.grid, t);
     const gg = G?.guarded ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {

@@ -310,7 +310,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     for (let a = 0; a < n; a++) sum += res[a];
     error = sum / n;
     if (!ctx.freeBodies) {
-      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2, shiftPasses(state.stillWater));
+      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2, shiftPasses(state.stillWater, !state.gateEvery));
       return { passes, error };
     }
     runSolvePhase(ctx, v, n, DISPLACE);
@@ -336,7 +336,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const i = order[a];
     prev[i] = again && near[i] ? prev[i] + p[a] * invDt2 : p[a] * invDt2;
   }
-  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2, shiftPasses(state.stillWater));
+  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2, shiftPasses(state.stillWater, !state.gateEvery));
   return { passes, error };
 }
 
