@@ -54,7 +54,7 @@ import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './d
 import { GpuNeighbours } from './neighbours.ts';
 import { STEP_ENTRIES, STEP_WGSL, type StepEntry } from './step-wgsl.ts';
 import { PRESSURE_ENTRIES, pressureWgsl, type PressureEntry } from './pressure-wgsl.ts';
-import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts';
+import { encodeShift, shiftsPresent } from './pressure-shift-wgsl.ts'; import { shiftPasses } from '../particle/pressure-shift.ts';
 import { AGAIN_SHARE, COLD, DEEP_PASSES, PRESSURE_TOLERANCE, stopTolerance } from '../particle/pressure.ts';
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import { type Bound, coldPressure, countSolve, encodeDensity, encodePressure } from './encode.ts';
@@ -348,7 +348,7 @@ export class GpuParticleSimulation {
     const shift = twice && shiftsPresent(P);
     if (twice) encodePressure(pass, this.bound(), this.bound(this.pressure), n, Math.ceil(P.pressureIterations * AGAIN_SHARE) * deep, true, shift && filter > 0);
     dispatch(pass, K.freeFlight, group, n);
-    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n);
+    if (shift) encodeShift(pass, this.pressure.pipelines, this.group(this.pressure), n, shiftPasses(this.maxima.still, filter > 0));
     Src?.hold(pass, this.grid, t);
     const gg = G?.guarded ? this.group(G.kernels) : null;
     for (let m = 0; m < P.moves; m++) {

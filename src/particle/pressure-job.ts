@@ -33,6 +33,8 @@ import { GhostTable, listGhosts } from './pressure-ghost-table.ts';
  * run inside the phases below, with the loops about them.
  */
 export const WALLS = 4, FACTOR = 0, DISPLACE = 1, DENSITY = 6;
+/** One relaxed Jacobi update of p (pressureUpdateRange) over the last DISPLACE's displacement, with ω: the position shift's passes (pressure-shift.ts). */
+export const UPDATE = 2;
 /**
  * A whole solve of the pressure stage (pressure.ts applyPressure) in one run of the team (SOLVE):
  * FACTOR where asked (without closed walls: the source reads only a slot's own factor), the
@@ -86,6 +88,11 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
   }
   runSolve(job, v, n);
   if (phase === WALLS) listGhosts(job, v, n);
+}
+
+/** UPDATE over the n slots of v with relaxation ω (after a DISPLACE at the same p). */
+export function runUpdatePhase(ctx: StepContext, v: SolveView, n: number, omega: number): void {
+  runSolve(bindSolve(ctx, v, n, UPDATE, omega), v, n);
 }
 
 /** The arrays and numbers of the stage's per-slot phases (SOLVE, FILTER_STEP): the liquid's by slot order `order`. */
@@ -273,6 +280,10 @@ export const solveJob = defineJob({
         break;
       case DISPLACE:
         displace(v, x.from, x.to, hr);
+        break;
+      case UPDATE:
+        if (hr) updateHalf(v, from, to, hr, s.omega);
+        else pressureUpdateRange(v, from, to, s.omega);
         break;
       case SOLVE:
         solveRange(x, v, hr);

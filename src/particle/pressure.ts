@@ -39,7 +39,7 @@
  * holds a particle-scale restoring term proportional to p itself, stepped explicitly, which made
  * deep water zig-zag (docs/decisions.md "Deep water at rest"); and with two solves the
  * compression the liquid already has is taken out as a position shift, not as velocity
- * (shiftPresent), but next to a body (docs/decisions.md
+ * (pressure-shift.ts shiftPresent), but next to a body (docs/decisions.md
  * "Water at rest"). A particle (nearly) alone (ρ/ρ0 under ALONE) starts
  * from no pressure: the last pressure of a drop that left the liquid, kept because a lone
  * particle's passes have nothing to change, threw it off whatever it landed on.
@@ -53,6 +53,7 @@ import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 import { filteredSpeed, gatePressure, stillWater } from './still-water.ts';
+import { shiftPasses, shiftPresent } from './pressure-shift.ts';
 
 /**
  * Mean residual (compression, relative density, per sub-timestep) the passes may leave. 1e-3 let a
@@ -66,7 +67,7 @@ const SPECTRAL_RADIUS = 0.9;
  * Share of the liquid's present compression the pressure's velocity also removes. With one solve
  * after the implicit viscosity, half: all of it left a 5 cm honey pool at 0.0155 √(g h) against
  * 0.0098. With two solves, none: the second solve removes it as a position shift instead
- * (shiftPresent), not as velocity. Taken out as velocity, (ρ − 1) 2r / δt, it was a kick that
+ * (pressure-shift.ts), not as velocity. Taken out as velocity, (ρ − 1) 2r / δt, it was a kick that
  * does not shrink with the step (a water pool at 16 sub-timesteps: 20 mm/s in its first frame from
  * the lattice), that the next solves can cancel only in part (p ≥ 0; no source at a free surface),
  * and that only a honey's viscosity damped (docs/decisions.md "Water at rest").
@@ -309,7 +310,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     for (let a = 0; a < n; a++) sum += res[a];
     error = sum / n;
     if (!ctx.freeBodies) {
-      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2);
+      if (again && shift) shiftPresent(ctx, v, order, n, start, 1 / dt2, shiftPasses(state.stillWater, !state.gateEvery));
       return { passes, error };
     }
     runSolvePhase(ctx, v, n, DISPLACE);
@@ -335,48 +336,8 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
     const i = order[a];
     prev[i] = again && near[i] ? prev[i] + p[a] * invDt2 : p[a] * invDt2;
   }
-  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2);
+  if (again && shift) shiftPresent(ctx, v, order, n, start, invDt2, shiftPasses(state.stillWater, !state.gateEvery));
   return { passes, error };
-}
-
-/**
- * The second solve's last step: the compression the liquid has at the start of the sub-timestep
- * (ρ/ρ0 − 1 > 0, `start` per slot) taken out of the positions, not the velocities: one relaxed
- * Jacobi estimate of its pressure, p_a = ω α_a (ρ_a/ρ0 − 1), and x += Δx(p). The split of
- * position-based drift correction from the velocity (the "split impulse" of rigid-body solvers;
- * DFSPH's density solve takes it out as velocity, which its divergence-free solve then removes
- * at the next step, Bender & Koschier 2017 §4; the solves here have no such step). Pairwise equal
- * and opposite among the liquid; it changes no velocity, so no momentum. Not next to a body (there
- * the solves take it as velocity, PRESENT_NEAR_BODY). What it leaves, PBF takes after the moves
- * (pbf.ts). Its pressure is added to the stored one (LiquidParticles.lambda, p/δt²), the next
- * sub-timestep's warm start: where compression persists the pressure grows until it holds it (an
- * integral term), instead of density correction carrying that load for good. Without it, a deep
- * column the warm-started passes had not yet built (a 9.6 × 20 cm honey pool at 4 mm, ν 7e-3
- * m²/s, once its lattice rearranged at about 1 s) went over to PBF: PBF at 5–10 passes a
- * sub-timestep, its displacement become an expanding velocity that cancels the pressure's source,
- * 0.004–0.006 √(g h) from 1.8 s on; with it PBF stays idle, 0.0014–0.0025 over 1–3 s
- * (docs/decisions.md "A deep honey pool at rest"). At rest the shift is zero, and so is this.
- * Only where the particle already holds a pressure: a blob in free flight has none, and a learned
- * one displaced it and ended its free flight (tests/gpu/validate.test.ts's fall in a box dropped
- * 7.5 % past g t²/2, against 0.0000 without).
- */
-function shiftPresent(ctx: StepContext, v: SolveView, order: Int32Array, n: number, start: Float64Array, invDt2: number): void {
-  const p = v.p, alpha = v.alpha, dx = v.dx, pos = ctx.liquid.pos, near = ctx.liquid.nearObject, lam = ctx.liquid.lambda;
-  let any = false;
-  for (let a = 0; a < n; a++) {
-    const e = near[order[a]] ? 0 : start[a] - 1;
-    p[a] = e > 0 ? RELAX * alpha[a] * e : 0;
-    if (e > 0) any = true;
-    // The next sub-timestep's warm start carries the shift's pressure where the liquid already
-    // holds one (see above; not in free flight).
-    if (lam[order[a]] > 0) lam[order[a]] += p[a] * invDt2;
-  }
-  if (!any) return;
-  runSolvePhase(ctx, v, n, DISPLACE);
-  for (let a = 0; a < n; a++) {
-    const i = order[a];
-    pos[3 * i] += dx[3 * a]; pos[3 * i + 1] += dx[3 * a + 1]; pos[3 * i + 2] += dx[3 * a + 2];
-  }
 }
 
 /** The filter's strength per material at sub-timestep dt (pressure-filter.ts filterStrengths), or null where none is filtered. */

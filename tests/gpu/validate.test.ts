@@ -128,7 +128,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'validate on the webgpu backend: a
     // A particle keeps its free flight (ballistic.ts) where the pressure did not displace it at all.
     // When the pressures' source took the present compression as velocity, that was decided in a
     // falling blob by pressures of round-off size (the CPU's p/δt² ≈ 1e-33, the GPU's 0), and the
-    // drops differed by 3 %; with the position shift on both (pressure.ts shiftPresent,
+    // drops differed by 3 %; with the position shift on both (pressure-shift.ts shiftPresent,
     // pressure-shift-wgsl.ts) both keep free flight: 49.0 / 49.1 mm, both checks under 1e-4 (GPU / CPU).
     // Without the shift on the GPU they stood 8 % apart.
     console.log(`fall in box: GPU ${gpu.detail}, ${gpu.checks.map((k) => `${k.name} ${k.value.toFixed(4)}`).join(', ')}; CPU ${cpu.detail}, ${cpu.checks.map((k) => k.value.toFixed(4)).join(', ')}`);
@@ -142,7 +142,7 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'validate on the webgpu backend: a
     const cpu = runCase(shearDecay, 'particle', 'tiny');
     console.log(`shear decay at ν 0.01: GPU ${gpu.detail}; CPU ${cpu.detail}`);
     expect(gpu.checks[0].passed).toBe(true);
-    // 0.4 % apart with the position shift on both (pressure.ts shiftPresent, pressure-shift-wgsl.ts); 2.1 % with it on the CPU alone.
+    // 0.4 % apart with the position shift on both (pressure-shift.ts shiftPresent, pressure-shift-wgsl.ts); 2.1 % with it on the CPU alone.
     expect(Math.abs(gpu.checks[0].value - cpu.checks[0].value)).toBeLessThan(0.02);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Water at rest on the WebGPU backend (issue 26 "Rest at any size", issue 29): with the position
  * shift and the particle-scale filter of the second pressure solve (src/gpu/pressure-shift-wgsl.ts,
- * pressure-filter-wgsl.ts; the CPU's pressure.ts shiftPresent and pressure-filter.ts), a still
+ * pressure-filter-wgsl.ts; the CPU's pressure-shift.ts shiftPresent and pressure-filter.ts), a still
  * water pool (ν 1e-6 m²/s, 4 mm particles) rests as on the CPU engine.
  *
  * Three pools, each the smallest that shows its part, over the fewest frames that tell:

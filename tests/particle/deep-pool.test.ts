@@ -121,7 +121,7 @@ describeLong(import.meta, 'a deep honey pool stays at rest once its lattice rear
   // At about 1 s the 25-layer lattice rearranges; with density correction left to carry what the
   // warm-started passes had not built, PBF took the load for good (5–10 passes a sub-timestep,
   // 0.004–0.006 √(g h) from 1.8 s). The shift's pressure now goes into the warm start
-  // (pressure.ts shiftPresent): 0.0014–0.0025 over 1–3 s, PBF idle (bench/pool-rest.ts 9.6 20 3 nu=0.007).
+  // (pressure-shift.ts shiftPresent): 0.0014–0.0025 over 1–3 s, PBF idle (bench/pool-rest.ts 9.6 20 3 nu=0.007).
   it('9.6 × 20 cm of 10 Pa·s honey: RMS ≤ 0.003 √(g h) over seconds 1–3, no frame over 0.005', () => {
     const m = rest(pool(0.096, 0.2, HONEY), 0.2, 30, 90);
     expect(m.rms).toBeLessThan(0.003);
