@@ -23,6 +23,7 @@ import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { bodyLattice, closestSpacing, fitBodyToWalls, latticeGivesWay, narrowClearance } from './start-packing.ts';
+import { viscosityHoldsLattice } from './start-settle.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -180,7 +181,7 @@ export class Emitters {
       narrowClearance(this.clearance, min, max, r, walls);
       spacing = Math.min(spacing, closestSpacing(min, max, r, walls));
       let positions = fitBodyToWalls(sampleVolume(shape, 2 * r, bodyLattice(min, max, r, walls)), min, max, r, walls);
-      if (settle && b.start <= 0 && shape.type === 'box' && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
+      if (settle && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material) && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
         const own = new Float64Array(6).fill(r);
         narrowClearance(own, min, max, r, walls);
         positions = settle(scene, index, positions, own);

@@ -21,6 +21,20 @@
 import type { Scene } from '../scene/scene.ts';
 import { attachAssets } from '../scene/scene.ts';
 import type { SceneData } from '../scene/schema.ts';
+import { kinematicViscosity } from '../scene/stream-resolution.ts';
+
+/**
+ * Whether a liquid's viscosity holds its start lattice where the lattice would give way: the
+ * damping rate of a velocity varying over one spacing, ν / (2r)², at least the rate at which the
+ * weight drives it, √(g / 2r) (35 /s at 4 mm). Honey (ν 0.007 m²/s at 4 mm: 110 /s) held the
+ * 5 cm pools' lattice for 4 s on main (0.0013 √(g h) over 1–3 s, worst frame 0.0021, 5 × 20 cm),
+ * and a settle left it standing 5–9 % higher (the displaced particles pushed apart faster than
+ * honey flows back in 0.5 s); water (0.016 /s) is settled.
+ */
+export function viscosityHoldsLattice(scene: Scene, material: string): boolean {
+  const r = scene.particle.radius, g = Math.hypot(...scene.gravity);
+  return kinematicViscosity(scene, material) / (2 * r) ** 2 >= Math.sqrt(g / (2 * r));
+}
 
 /** How long the settle runs, s of simulated time. */
 export const SETTLE_SECONDS = 0.5;
