@@ -21,7 +21,10 @@
  * the pressure filter's Courant number is taken over the closest spacing a body starts at
  * (closestSpacing, StepContext.restSpacing). A body whose box fits the lattice, or that stays clear
  * of the walls, keeps its lattice, r on every face and 2r: its start and its run are unchanged
- * (docs/decisions.md, "Pools off the lattice").
+ * (docs/decisions.md, "Pools off the lattice"). A pool drawn together keeps its level (addTopRows), and a
+ * pool's fitted lattice that a shear lowers the density of (latticeGivesWay: 5 cm at 4 mm, 6.25 cells,
+ * has none that holds) is settled before frame 0 (start-settle.ts; docs/decisions.md "A start that
+ * does not give way").
  */
 import type { Vec3 } from '../scene/schema.ts';
 import { cubicSpline } from '../math/kernels.ts';
