@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { poolScene, sim } from './physics-cases.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
+import { restoreSimulation } from '../../src/index.ts';
 import { compileShape } from '../../src/scene/shapes.ts';
 import { sampleVolume } from '../../src/scene/sample.ts';
 import { bodyLattice, densityShearDrop, fitBodyToWalls, latticeGivesWay } from '../../src/particle/start-packing.ts';
@@ -91,7 +92,7 @@ describe('a liquid body fitted to its walls', () => {
     expect([box(0.05, 0.12), box(0.05, 0.2), box(0.1, 0.2), box(0.3, 0.12), box(0.096, 0.048)]).toEqual([true, true, false, false, false]);
   });
 
-  it('a 5 × 12 cm water pool is settled before frame 0 (start-settle.ts): the fitted count, off the lattice, within the walls\' clearance, at its level, and still', () => {
+  it('a 5 × 12 cm water pool is settled before frame 0 (start-settle.ts): the fitted count, off the lattice, within the walls\' clearance, its mean height 0–4.5 mm over its lattice\'s, and still', () => {
     const s = pool(0.05, 0.12), L = s.ctx.liquid;
     expect(L.count).toBe(6 * 6 * 16);
     // Off the lattice: the rows are no longer planes.
@@ -116,6 +117,22 @@ describe('a liquid body fitted to its walls', () => {
     for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
     expect(Math.sqrt(sq / L.count) / Math.sqrt(9.81 * 0.12)).toBeLessThan(0.005);
     s.dispose();
+  });
+
+  it('a settled 5 × 5 cm water pool: every run starts the same, and a checkpoint resumes it bit for bit (the settle runs again to the same bits)', () => {
+    const a = pool(0.05, 0.05), b = pool(0.05, 0.05);
+    expect(Array.from(a.ctx.liquid.pos.subarray(0, 3 * a.ctx.liquid.count))).toEqual(Array.from(b.ctx.liquid.pos.subarray(0, 3 * b.ctx.liquid.count)));
+    b.dispose();
+    a.stepFrame();
+    const copy = restoreSimulation(a.save()) as ParticleSimulation;
+    a.stepFrame();
+    copy.stepFrame();
+    const n = a.ctx.liquid.count;
+    expect(copy.ctx.liquid.count).toBe(n);
+    expect(Array.from(copy.ctx.liquid.pos.subarray(0, 3 * n))).toEqual(Array.from(a.ctx.liquid.pos.subarray(0, 3 * n)));
+    expect(Array.from(copy.ctx.liquid.vel.subarray(0, 3 * n))).toEqual(Array.from(a.ctx.liquid.vel.subarray(0, 3 * n)));
+    a.dispose();
+    copy.dispose();
   });
 
   it('honey (ν 0.007 m²/s at 4 mm) keeps the lattice: its viscosity holds it (start-settle.ts viscosityHoldsLattice)', () => {
