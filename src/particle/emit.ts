@@ -22,7 +22,8 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
-import { bodyLattice, closestSpacing, fitBodyToWalls, narrowClearance } from './start-packing.ts';
+import { bodyLattice, closestSpacing, fitBodyToWalls, latticeGivesWay, narrowClearance } from './start-packing.ts';
+import { viscosityHoldsLattice } from './start-settle.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -162,25 +163,31 @@ export class Emitters {
   readonly spacing: number;
   private keep = new Uint8Array(0);
 
-  constructor(scene: Scene) {
+  /**
+   * `settle` (start-settle.ts settleStart, handed in by simulation.ts): the settled start of a liquid
+   * body present from the start whose fitted lattice gives way (start-packing.ts latticeGivesWay)
+   * from its fitted positions and its faces' clearance; without it such a body keeps its lattice.
+   */
+  constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array) => Float64Array) {
     const r = scene.particle.radius;
     const names = scene.materialNames;
     const walls = scene.particle.walls ? scene.domain : undefined;
     this.clearance = new Float64Array(6).fill(r);
     let spacing = 2 * r;
-    for (const b of scene.bodies) {
-      if (scene.materials[b.material].kind !== 'liquid') continue;
+    scene.bodies.forEach((b, index) => {
+      if (scene.materials[b.material].kind !== 'liquid') return;
       const shape = compileShape(b.shape, scene.assets.meshes);
-      narrowClearance(this.clearance, shape.bounds.min, shape.bounds.max, r, walls);
-      spacing = Math.min(spacing, closestSpacing(shape.bounds.min, shape.bounds.max, r, walls));
-      this.bodies.push({
-        start: b.start,
-        material: names.indexOf(b.material),
-        velocity: b.velocity,
-        positions: fitBodyToWalls(sampleVolume(shape, 2 * r, bodyLattice(shape.bounds.min, shape.bounds.max, r, walls)), shape.bounds.min, shape.bounds.max, r, walls),
-        added: false,
-      });
-    }
+      const { min, max } = shape.bounds;
+      narrowClearance(this.clearance, min, max, r, walls);
+      spacing = Math.min(spacing, closestSpacing(min, max, r, walls));
+      let positions = fitBodyToWalls(sampleVolume(shape, 2 * r, bodyLattice(min, max, r, walls)), min, max, r, walls);
+      if (settle && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material) && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
+        const own = new Float64Array(6).fill(r);
+        narrowClearance(own, min, max, r, walls);
+        positions = settle(scene, index, positions, own);
+      }
+      this.bodies.push({ start: b.start, material: names.indexOf(b.material), velocity: b.velocity, positions, added: false });
+    });
     this.spacing = spacing;
     for (const s of scene.sources) {
       const l = Math.hypot(...s.direction);

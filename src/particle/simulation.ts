@@ -16,6 +16,7 @@ import { particleSurface, type ParticleSurfaceInput, type SurfaceJob } from '../
 import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
+import { settleStart } from './start-settle.ts';
 import { linearColor } from '../scene/color.ts';
 import { MAX_SUBDIVISION, stepFrame } from './step.ts';
 import { checkGelStep } from './gel.ts';
@@ -68,7 +69,7 @@ export class ParticleSimulation implements Simulation {
     this.ctx = new StepContext(scene);
     checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
-    this.emitters = new Emitters(scene);
+    this.emitters = new Emitters(scene, (sc, body, pos, clearance) => settleStart(sc, body, pos, clearance, (s) => new ParticleSimulation(s, { workers: 1 })));
     this.ctx.wallClearance.set(this.emitters.clearance);
     this.ctx.restSpacing = this.emitters.spacing;
     this.queryCells = new CellPairs(this.ctx.reach);

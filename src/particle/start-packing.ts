@@ -21,9 +21,13 @@
  * the pressure filter's Courant number is taken over the closest spacing a body starts at
  * (closestSpacing, StepContext.restSpacing). A body whose box fits the lattice, or that stays clear
  * of the walls, keeps its lattice, r on every face and 2r: its start and its run are unchanged
- * (docs/decisions.md, "Pools off the lattice").
+ * (docs/decisions.md, "Pools off the lattice"). A pool drawn together keeps its level (addTopRows), and a
+ * pool's fitted lattice that a shear lowers the density of (latticeGivesWay: 5 cm at 4 mm, 6.25 cells,
+ * has none that holds) is settled before frame 0 (start-settle.ts; docs/decisions.md "A start that
+ * does not give way").
  */
 import type { Vec3 } from '../scene/schema.ts';
+import { cubicSpline } from '../math/kernels.ts';
 
 export type Box = { min: ArrayLike<number>; max: ArrayLike<number> };
 
@@ -122,6 +126,8 @@ export function fitBodyToWalls(pos: Float64Array, min: ArrayLike<number>, max: A
     const f = fit.factor[a], about = fit.about[a], shift = fit.shift[a];
     for (let i = a; i < pos.length; i += 3) pos[i] = about + (pos[i] + shift - about) * f;
   }
+  const f = poolAxis(fit, min, max, r, domain);
+  if (f >= 0 && fit.factor[f] < 1 && fit.squeezedTo[f] < 0) pos = addTopRows(pos, f, 2 * r * fit.factor[f], Math.round((fit.hi[f] - fit.lo[f]) / (2 * r * fit.factor[f])));
   if (!fit.trim.some((t) => t)) return pos;
   const slack = 1e-9 * r, kept: number[] = [];
   for (let i = 0; i < pos.length; i += 3) {
@@ -130,6 +136,47 @@ export function fitBodyToWalls(pos: Float64Array, min: ArrayLike<number>, max: A
     if (inside) kept.push(pos[i], pos[i + 1], pos[i + 2]);
   }
   return Float64Array.from(kept);
+}
+
+/**
+ * The free axis of a pool: the one axis bodyFit scales towards a domain wall, where the body spans
+ * the domain from wall to wall on the other two; −1 for any other body.
+ */
+function poolAxis(fit: NonNullable<ReturnType<typeof bodyFit>>, min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): number {
+  if (!domain) return -1;
+  const free = [0, 1, 2].filter((a) => fit.squeezedTo[a] !== 0);
+  if (free.length !== 1) return -1;
+  const slack = 1e-9 * r;
+  for (let a = 0; a < 3; a++) {
+    if (a !== free[0] && !(min[a] <= domain.min[a] + slack && max[a] >= domain.max[a] - slack)) return -1;
+  }
+  return free[0];
+}
+
+/**
+ * A pool whose rows are drawn together (N columns spread) keeps its level: rows of the top row's
+ * columns are added `spacing` apart above it until the pool has `rows` (round(depth / spacing)),
+ * where the N rows sampled at 2r, drawn together, stood 1 − f lower (5 × 12 cm at 4 mm: 15 rows of
+ * 7.37 mm, 11.06 cm, 0.922 of the box's volume; now 16, 11.80 cm, 0.983).
+ */
+function addTopRows(pos: Float64Array, axis: number, spacing: number, rows: number): Float64Array {
+  let top = -Infinity, bottom = Infinity;
+  for (let i = axis; i < pos.length; i += 3) { top = Math.max(top, pos[i]); bottom = Math.min(bottom, pos[i]); }
+  const have = Math.round((top - bottom) / spacing) + 1, extra = rows - have;
+  if (!(extra > 0)) return pos;
+  const row: number[] = [];
+  for (let i = 0; i < pos.length; i += 3) if (Math.abs(pos[i + axis] - top) < 1e-6 * spacing) row.push(i);
+  const out = new Float64Array(pos.length + 3 * row.length * extra);
+  out.set(pos);
+  let n = pos.length;
+  for (let k = 1; k <= extra; k++) {
+    for (const i of row) {
+      out[n] = pos[i]; out[n + 1] = pos[i + 1]; out[n + 2] = pos[i + 2];
+      out[n + axis] = top + k * spacing;
+      n += 3;
+    }
+  }
+  return out;
 }
 
 /**
@@ -192,4 +239,68 @@ export function narrowClearance(clearance: Float64Array, min: ArrayLike<number>,
 export function closestSpacing(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): number {
   const fit = bodyFit(min, max, r, domain);
   return 2 * r * (fit === null ? 1 : Math.min(1, ...fit.factor));
+}
+
+/**
+ * Whether a pool's fitted lattice gives way under its own weight: the body fills the domain from wall
+ * to wall on the axes its lattice is stretched along (its columns) and stands on a wall along the one
+ * free axis (its rows), and a shear of that lattice that moves columns along the rows' axis or rows
+ * along a column axis lowers the kernel sum Σ w(d/h) a particle reads (the cubic spline the pressure
+ * and PBF measure; densityShearDrop). Such a shear leaves the density unchanged to first order, so
+ * the pressure does not resist it; where it lowers the sum, the same particles read ρ0 in less
+ * volume and the weight of the liquid above drives the lattice into it: the 5 × 20 cm water pool's
+ * columns (6 by 6, spread 1.0417×, rows 0.92 · 2r) slid against each other from 1 s and threw a
+ * frame of 0.017 √(g h) at 2.8 s (docs/decisions.md, "The feed where PBF is left with compression").
+ * A lattice whose sum rises under every such shear holds (the cubic lattice; 13 by 13 columns drawn
+ * to 0.96 with rows 1.08 · 2r). A pool whose width lies between whole numbers of cells at 4 mm below
+ * about 12 cells has no lattice that holds (6.25 cells: 6 columns spread or 7 drawn to 0.89, rows
+ * 1.25 · 2r, whose sum drops 8e-4 under a shift of a tenth of a column), and is settled before
+ * frame 0 instead (start-settle.ts).
+ */
+export function latticeGivesWay(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined, h: number): boolean {
+  const fit = bodyFit(min, max, r, domain);
+  if (fit === null) return false;
+  const free = poolAxis(fit, min, max, r, domain);
+  return free >= 0 && densityShearDrop(fit.factor.map((f) => 2 * r * f), free, h) > 0;
+}
+
+/**
+ * The most Σ w(d/h) over an orthorhombic lattice of spacings `s` falls, as a fraction of the
+ * unsheared sum, under a shear of a tenth of a spacing that moves one axis's lines along the `free`
+ * axis or along one another (uniform: line i shifted by i/10 of its spacing; alternating: every other
+ * line by 1/10); ≤ 0 where every such shear raises it.
+ */
+export function densityShearDrop(s: readonly number[], free: number, h: number): number {
+  const base = shearedSum(s, h, -1, -1, 0, false);
+  let drop = -Infinity;
+  for (let b = 0; b < 3; b++) {
+    if (b === free) continue;
+    for (const alternate of [false, true]) {
+      drop = Math.max(drop, 1 - shearedSum(s, h, free, b, SHEAR, alternate) / base);
+      drop = Math.max(drop, 1 - shearedSum(s, h, b, free, SHEAR, alternate) / base);
+    }
+  }
+  return drop;
+}
+
+/** The shear densityShearDrop tries, in spacings. */
+const SHEAR = 0.1;
+
+/** Σ cubicSpline(d/h) from one site over the lattice with axis `moved` shifted by `eps` spacings per line of axis `along` (or every other line). */
+function shearedSum(s: readonly number[], h: number, moved: number, along: number, eps: number, alternate: boolean): number {
+  const m = Math.ceil(h / Math.min(s[0], s[1], s[2])) + 2, x = [0, 0, 0], idx = [0, 0, 0];
+  let sum = 0;
+  for (idx[0] = -m; idx[0] <= m; idx[0]++) {
+    for (idx[1] = -m; idx[1] <= m; idx[1]++) {
+      for (idx[2] = -m; idx[2] <= m; idx[2]++) {
+        for (let a = 0; a < 3; a++) x[a] = idx[a] * s[a];
+        if (moved >= 0) {
+          const line = idx[along];
+          x[moved] += eps * (alternate ? s[moved] * (((line % 2) + 2) % 2) : s[along] * line);
+        }
+        sum += cubicSpline(Math.hypot(x[0], x[1], x[2]) / h);
+      }
+    }
+  }
+  return sum;
 }

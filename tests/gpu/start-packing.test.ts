@@ -8,7 +8,10 @@
  * writeConstants: wgsl.ts wallClamp, pressure-filter-wgsl.ts filterCount). With the clamp at r and
  * the filter over 2r (main ef6ec0b) the GPU read 0.0117 0.0078 0.0078 √(g h) at frames 1–3
  * against the CPU's 0.0106 0.0082 0.0050, and lifted the floor row to r; with both it reads
- * the CPU's to four digits (bench/gpu-pool-rest.ts 5 5, frames 1–10).
+ * the CPU's to four digits (bench/gpu-pool-rest.ts 5 5, frames 1–10). Since branch pack3 a water pool
+ * on that lattice is settled before frame 0 (src/particle/start-settle.ts) in the CPU simulation the GPU
+ * seeds from, so both start from the settled packing (frames 1–3: 0.0035 0.0036 0.0032 on both); the
+ * clearances and the spacing are the fitted lattice's as before.
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';

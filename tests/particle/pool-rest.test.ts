@@ -119,6 +119,9 @@ describe('a water pool off the particle lattice rests (5 × 12 cm, 6.25 cells ac
   // Courant number over those rows. Measured (bench/pool-rest.ts 5 12 3 nu=1e-6, 2026-11-30): RMS
   // 0.0016 √(g h) over seconds 1–3, worst frame 0.0038; on main 6b5b2d9 (the clamp lifting the
   // floor row onto the next) 0.0058, worst 0.0154 (docs/decisions.md "Pools off the lattice").
+  // Since branch pack3 that lattice (which a shear lowers the density of) is settled before frame 0
+  // (start-settle.ts), 16 rows: 0.0018 over 1–3 s, worst frame 0.0044; 3–4 s 0.0003 (docs/decisions.md
+  // "A start that does not give way").
   it('water (ν 1e-6 m²/s): RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
     const m = rest(pool(0.05, 0.12, {}, 0, 1e-6), 0.12, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
