@@ -116,8 +116,9 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // every object contact list (object-lists.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
-  const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
-  markNearObjects(ctx, nearMargin);
+  // The guard's own lists take the guard's part alone (boundaries.ts markNearObjects).
+  const guardMargin = 2 * travel + 4 * ctx.r + ctx.ro, nearMargin = Math.max(ctx.objectReach + ctx.ro, guardMargin);
+  markNearObjects(ctx, nearMargin, guardMargin);
   const free = ctx.freeBodies;
   free?.begin(ctx, nearMargin);
   clock.lap('neighbours');
