@@ -30,7 +30,7 @@ import { checkPositions, maxLiquidSpeed } from './integrate.ts';
 import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
 import { preventInterpenetration } from './collisions.ts';
 import { contactsTakeMove } from './liquid-contacts.ts';
-import { domainWalls, markNearObjects, signedDistanceGuard } from './boundaries.ts';
+import { domainWalls, type GuardReach, markNearObjects, signedDistanceGuard } from './boundaries.ts';
 import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
@@ -42,6 +42,9 @@ import { markSurface } from './surface.ts';
 import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
 import { conductHeat } from './temperature.ts';
+
+/** The guard lists' margin of the sub-timestep (markNearObjects). */
+const guardReach: GuardReach = { base: 0, perSpeed: 0 };
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -116,9 +119,12 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // every object contact list (object-lists.ts listObjectContacts: 1.25 (r + r_o) + r + twice the
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
-  // The guard's own lists take the guard's part alone (boundaries.ts markNearObjects).
-  const guardMargin = 2 * travel + 4 * ctx.r + ctx.ro, nearMargin = Math.max(ctx.objectReach + ctx.ro, guardMargin);
-  markNearObjects(ctx, nearMargin, guardMargin);
+  const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
+  // The guard's own lists: twice each particle's own travel (its speed, the bodies' and gravity's part) and 4 r + r_o (boundaries.ts markNearObjects).
+  const bodyTravel = (ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
+  guardReach.base = 2 * bodyTravel + 4 * ctx.r + ctx.ro;
+  guardReach.perSpeed = 2 * dt;
+  markNearObjects(ctx, nearMargin, guardReach);
   const free = ctx.freeBodies;
   free?.begin(ctx, nearMargin);
   clock.lap('neighbours');

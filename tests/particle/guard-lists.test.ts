@@ -23,10 +23,11 @@ const SCENE: SceneInput = {
 
 /** The liquid after one guard, the guard's lists marked at `guardMargin` (undefined: the near flags' margin). */
 function guarded(guardMargin: number | undefined) {
+  const guard = guardMargin === undefined ? undefined : { base: guardMargin, perSpeed: 0 };
   const sim = particleSim(SCENE), ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(3);
   ctx.objects.moveTo(0, 0);
   const margin = ctx.objectReach + ctx.ro, move = 1.5 * ctx.r;
-  markNearObjects(ctx, margin, guardMargin);
+  markNearObjects(ctx, margin, guard);
   const listed = ctx.guardEnds[ctx.objects.bodies.length] - ctx.guardEnds[0];
   let near = 0;
   for (let i = 0; i < n; i++) near += L.nearObject[i];
