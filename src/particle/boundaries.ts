@@ -65,19 +65,19 @@ export function markNearObjects(ctx: StepContext, margin: number, guard: GuardRe
       const y = R[1] * dx + R[4] * dy + R[7] * dz;
       const z = R[2] * dx + R[5] * dy + R[8] * dz;
       if (!(x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin)) continue;
-      let gm = base;
-      if (perSpeed > 0) {
-        const vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
-        gm = Math.min(margin, base + perSpeed * Math.sqrt(vx * vx + vy * vy + vz * vz));
-      }
-      // (A NaN velocity lists the particle: the margin then is the whole margin.)
-      if (!(gm <= margin)) gm = margin;
-      const guarded = x > min[0] - gm && x < max[0] + gm && y > min[1] - gm && y < max[1] + gm && z > min[2] - gm && z < max[2] + gm;
-      if (near[i] && !guarded) continue;
       const s = sdf(x, y, z);
       // Not "≥ reach": a NaN distance keeps the particle flagged (and listed).
       if (!(s >= reach)) near[i] = 1;
-      if (guarded && !(s >= target + gm)) {
+      if (s >= target + margin) continue;
+      // Within the base margin: listed whatever its speed; else by its own margin (≥ base; a NaN speed: the whole margin).
+      let listed = !(s >= target + base) && x > min[0] - base && x < max[0] + base && y > min[1] - base && y < max[1] + base && z > min[2] - base && z < max[2] + base;
+      if (!listed && perSpeed > 0) {
+        const vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
+        let gm = Math.min(margin, base + perSpeed * Math.sqrt(vx * vx + vy * vy + vz * vz));
+        if (!(gm <= margin)) gm = margin;
+        listed = !(s >= target + gm) && x > min[0] - gm && x < max[0] + gm && y > min[1] - gm && y < max[1] + gm && z > min[2] - gm && z < max[2] + gm;
+      }
+      if (listed) {
         if (m === list.length) {
           const grown = new Int32Array(Math.max(1024, Math.ceil(1.5 * m)));
           grown.set(list);
