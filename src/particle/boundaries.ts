@@ -24,31 +24,21 @@ const world = new Float64Array(3);
 const bodyVel = new Float64Array(3);
 
 /**
- * How far a particle and a body may come closer over a sub-timestep's moves and density passes,
- * for the guard's lists (markNearObjects): `base` + `perSpeed` · |v| of the particle at the mark.
- */
-export interface GuardReach {
-  base: number;
-  perSpeed: number;
-}
-
-/**
  * Flags the liquid particles within `margin` (m) of a body for the stages that meet objects:
  * inside the body's bounds grown by the margin and, there, with a signed distance under GUARD · r
  * plus the margin (one evaluation a sub-timestep instead of one a move and a density pass: a
  * particle draped over a ball is inside its bounds but mostly far from its surface). And lists,
- * per body, the particles within their guard margin of it in the same way (`guard`: base +
- * perSpeed · |v|, at most `margin`; absent: `margin`), for the signed-distance guard
- * (ctx.guardList): the guard then visits only those, not every particle a body's adhesion reaches
- * (on the honey drop, every particle once it drapes the ball). step.ts's margin is twice the
- * particle's own travel and the bodies' over the sub-timestep, plus 4 r and r_o; the signed distance
- * is 1-Lipschitz, so a particle further out at the mark does not come within GUARD · r before the
- * next mark.
+ * per body, the particles within `guardMargin` (at most `margin`) of it in the same way, for the
+ * signed-distance guard (ctx.guardList): the guard then visits only those, not every particle
+ * flagged near any body (on the honey drop every particle is, by the ball's adhesion, and the
+ * floor's loop found none of them within its reach). `guardMargin` bounds how far a particle and a
+ * body come closer over the sub-timestep's moves and density passes (step.ts: the near flags' own
+ * part for the guard, twice the travel, 4 r and r_o); the signed distance is 1-Lipschitz, so a
+ * particle further out at the mark does not come within GUARD · r before the next mark.
  */
-export function markNearObjects(ctx: StepContext, margin: number, guard: GuardReach = { base: margin, perSpeed: 0 }): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, near = L.nearObject;
-  const target = GUARD * ctx.r, reach = target + margin;
-  const base = Math.min(guard.base, margin), perSpeed = guard.perSpeed;
+export function markNearObjects(ctx: StepContext, margin: number, guardMargin = margin): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, near = L.nearObject;
+  const target = GUARD * ctx.r, reach = target + margin, gm = Math.min(guardMargin, margin), guardReach = target + gm;
   const bodies = ctx.objects.bodies;
   near.fill(0, 0, n);
   if (ctx.guardEnds.length < bodies.length + 1) ctx.guardEnds = new Int32Array(bodies.length + 1);
@@ -65,19 +55,12 @@ export function markNearObjects(ctx: StepContext, margin: number, guard: GuardRe
       const y = R[1] * dx + R[4] * dy + R[7] * dz;
       const z = R[2] * dx + R[5] * dy + R[8] * dz;
       if (!(x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin)) continue;
+      const listed = x > min[0] - gm && x < max[0] + gm && y > min[1] - gm && y < max[1] + gm && z > min[2] - gm && z < max[2] + gm;
+      if (near[i] && !listed) continue;
       const s = sdf(x, y, z);
       // Not "≥ reach": a NaN distance keeps the particle flagged (and listed).
       if (!(s >= reach)) near[i] = 1;
-      if (s >= target + margin) continue;
-      // Within the base margin: listed whatever its speed; else by its own margin (≥ base; a NaN speed: the whole margin).
-      let listed = !(s >= target + base) && x > min[0] - base && x < max[0] + base && y > min[1] - base && y < max[1] + base && z > min[2] - base && z < max[2] + base;
-      if (!listed && perSpeed > 0) {
-        const vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
-        let gm = Math.min(margin, base + perSpeed * Math.sqrt(vx * vx + vy * vy + vz * vz));
-        if (!(gm <= margin)) gm = margin;
-        listed = !(s >= target + gm) && x > min[0] - gm && x < max[0] + gm && y > min[1] - gm && y < max[1] + gm && z > min[2] - gm && z < max[2] + gm;
-      }
-      if (listed) {
+      if (listed && !(s >= guardReach)) {
         if (m === list.length) {
           const grown = new Int32Array(Math.max(1024, Math.ceil(1.5 * m)));
           grown.set(list);

@@ -30,7 +30,7 @@ import { checkPositions, maxLiquidSpeed } from './integrate.ts';
 import { ACCELERATE_ONCE, BALLISTIC_MOVE, moveLiquid, STEELE_MOVE } from './move.ts';
 import { preventInterpenetration } from './collisions.ts';
 import { contactsTakeMove } from './liquid-contacts.ts';
-import { domainWalls, type GuardReach, markNearObjects, signedDistanceGuard } from './boundaries.ts';
+import { domainWalls, markNearObjects, signedDistanceGuard } from './boundaries.ts';
 import { listObjectContacts } from './object-lists.ts';
 import { objectContacts } from './object-contacts.ts';
 import { correctDensity, listDensityPairs } from './density.ts';
@@ -42,9 +42,6 @@ import { markSurface } from './surface.ts';
 import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
 import { conductHeat } from './temperature.ts';
-
-/** The guard lists' margin of the sub-timestep (markNearObjects). */
-const guardReach: GuardReach = { base: 0, perSpeed: 0 };
 
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
@@ -120,11 +117,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
   const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
-  // The guard's own lists: twice each particle's own travel (its speed, the bodies' and gravity's part) and 4 r + r_o (boundaries.ts markNearObjects).
-  const bodyTravel = (ctx.objects.maxSpeed + Math.hypot(...ctx.scene.gravity) * dt) * dt;
-  guardReach.base = 2 * bodyTravel + 4 * ctx.r + ctx.ro;
-  guardReach.perSpeed = 2 * dt;
-  markNearObjects(ctx, nearMargin, guardReach);
+  // The guard's own lists take the guard's part of that margin (boundaries.ts markNearObjects).
+  markNearObjects(ctx, nearMargin, 2 * travel + 4 * ctx.r + ctx.ro);
   const free = ctx.freeBodies;
   free?.begin(ctx, nearMargin);
   clock.lap('neighbours');

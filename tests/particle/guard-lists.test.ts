@@ -3,8 +3,7 @@
  * signedDistanceGuard): with the guard's margin narrower than the near flags' (step.ts), the lists
  * hold only the particles within that margin of each body, in ascending order, and the guard,
  * after the liquid has moved by less than the margin, puts back and stops exactly the particles,
- * bit for bit, that it does over the lists at the near flags' full margin; and a particle's margin
- * grows with its own speed (base + perSpeed · |v|), as the lists' definition says.
+ * bit for bit, that it does over the lists at the near flags' full margin.
  */
 import { describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -24,11 +23,10 @@ const SCENE: SceneInput = {
 
 /** The liquid after one guard, the guard's lists marked at `guardMargin` (undefined: the near flags' margin). */
 function guarded(guardMargin: number | undefined) {
-  const guard = guardMargin === undefined ? undefined : { base: guardMargin, perSpeed: 0 };
   const sim = particleSim(SCENE), ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(3);
   ctx.objects.moveTo(0, 0);
   const margin = ctx.objectReach + ctx.ro, move = 1.5 * ctx.r;
-  markNearObjects(ctx, margin, guard);
+  markNearObjects(ctx, margin, guardMargin);
   const listed = ctx.guardEnds[ctx.objects.bodies.length] - ctx.guardEnds[0];
   let near = 0;
   for (let i = 0; i < n; i++) near += L.nearObject[i];
@@ -67,32 +65,5 @@ describe("the signed-distance guard's lists", () => {
     expect(narrow.pushes).toBe(wide.pushes);
     expect(narrow.pos).toEqual(wide.pos);
     expect(narrow.vel).toEqual(wide.vel);
-  });
-
-  it('widen a particle\'s margin by its own speed', () => {
-    const sim = particleSim(SCENE), ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(9);
-    ctx.objects.moveTo(0, 0);
-    for (let o = 0; o < 3 * n; o++) L.vel[o] = rnd() < 0.3 ? 2 * (rnd() - 0.5) : 0;
-    const margin = ctx.objectReach + ctx.ro, guard = { base: 2 * ctx.r, perSpeed: 2 / 120 }, target = GUARD * ctx.r;
-    markNearObjects(ctx, margin, guard);
-    const bodies = ctx.objects.bodies;
-    let widened = 0;
-    for (let b = 0; b < bodies.length; b++) {
-      const body = bodies[b], R = body.pose.R, t = body.pose.t, want: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const gm = Math.min(margin, guard.base + guard.perSpeed * Math.hypot(L.vel[3 * i], L.vel[3 * i + 1], L.vel[3 * i + 2]));
-        const dx = L.pos[3 * i] - t[0], dy = L.pos[3 * i + 1] - t[1], dz = L.pos[3 * i + 2] - t[2];
-        const x = R[0] * dx + R[3] * dy + R[6] * dz, y = R[1] * dx + R[4] * dy + R[7] * dz, z = R[2] * dx + R[5] * dy + R[8] * dz;
-        const inside = x > body.min[0] - gm && x < body.max[0] + gm && y > body.min[1] - gm && y < body.max[1] + gm && z > body.min[2] - gm && z < body.max[2] + gm;
-        const s = body.compiled.sdf(x, y, z);
-        if (inside && s < target + gm) {
-          want.push(i);
-          if (!(s < target + guard.base)) widened++;
-        }
-      }
-      expect(Array.from(ctx.guardList.subarray(ctx.guardEnds[b], ctx.guardEnds[b + 1]))).toEqual(want);
-    }
-    // Some particles listed only through their speed.
-    expect(widened).toBeGreaterThan(10);
   });
 });
