@@ -132,9 +132,10 @@ export class ThreadPart {
     }
   }
 
-  /** Drops rank 0's views of the stage's lists once a run is over (the lists' memory may be replaced before the next). */
+  /** Drops rank 0's views of the stage's lists and sums once a run is over (their memory may be replaced before the next). */
   endRun(): void {
     for (const f of this.fronts) f.reset(EMPTY_LIST, EMPTY_STARTS, this.pool, -1);
+    this.own.fill(EMPTY_SUM);
   }
 
   /** This thread's list entries into place at its offset (the lengths of the lower ranks' lists), its items' start entries shifted. */
@@ -443,8 +444,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
     } finally {
       for (let l = 0; l < nl; l++) lists[L.listNames[l]] = this.realLists[l];
       part.endRun();
-      // (No view of lent sum blocks kept past the run.)
-      for (let i = 0; i < part.others.length; i++) part.others[i] = this.blocks[i] ?? EMPTY_SUM;
+      for (let i = 0; i < part.others.length; i++) part.others[i] = this.blocks[i] ?? EMPTY_SUM; // (no view of lent sum blocks kept past the run)
     }
   }
 }

@@ -63,9 +63,30 @@ export class SlotTable {
   private dirty = false;
   private readonly dropIds: number[] = [];
 
+  /**
+   * The entries set since the last update (each once: `isPending`), the only ones update compares:
+   * a team run sets its job's few slots of the table's hundreds (honey drop: about 160 runs a frame).
+   */
+  private pending = new Int32Array(64);
+  private pendingCount = 0;
+  private isPending = new Uint8Array(64);
+
   set(index: number, array: SlotArray): void {
     while (this.slots.length <= index) this.slots.push(null);
     this.slots[index] = array;
+    if (this.isPending.length <= index) {
+      const grown = new Uint8Array(Math.max(2 * this.isPending.length, index + 1));
+      grown.set(this.isPending);
+      this.isPending = grown;
+    }
+    if (this.isPending[index]) return;
+    this.isPending[index] = 1;
+    if (this.pendingCount === this.pending.length) {
+      const grown = new Int32Array(2 * this.pending.length);
+      grown.set(this.pending);
+      this.pending = grown;
+    }
+    this.pending[this.pendingCount++] = index;
   }
 
   /** Empties the slots that view `buffer` (memory its owner replaced) and lets the spawned threads drop it. */
@@ -88,9 +109,15 @@ export class SlotTable {
    * none did and nothing is to be dropped.
    */
   update(): SlotUpdate | null {
-    const n = this.slots.length;
+    const n = this.slots.length, pending = this.pending, np = this.pendingCount;
     let changed = this.dirty;
-    for (let k = 0; k < n && !changed; k++) if (this.slots[k] !== (this.written[k] ?? null)) changed = true;
+    // (An entry not set since the last update is as written: drop empties both sides of an entry together.)
+    for (let p = 0; p < np && !changed; p++) {
+      const k = pending[p];
+      if (this.slots[k] !== (this.written[k] ?? null)) changed = true;
+    }
+    for (let p = 0; p < np; p++) this.isPending[pending[p]] = 0;
+    this.pendingCount = 0;
     if (!changed && this.dropIds.length === 0) return null;
     this.dirty = false;
     const version = ++this.version;
@@ -105,7 +132,10 @@ export class SlotTable {
     const add: { id: number; buffer: SharedArrayBuffer }[] = [];
     const T = this.table;
     while (this.written.length < n) this.written.push(null);
-    for (let k = 0; k < n; k++) {
+    // Every entry when the table is new, else those set since the last update.
+    const all = table !== null, m = all ? n : np;
+    for (let p = 0; p < m; p++) {
+      const k = all ? p : pending[p];
       const a = this.slots[k];
       if (a === this.written[k] && table === null) continue;
       this.written[k] = a;

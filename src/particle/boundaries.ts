@@ -8,8 +8,8 @@
  *    spacing there, StepContext.wallClearance, start-packing.ts); "noslip" and moving walls also
  *    take friction FACE_FRICTION per 1/30 s, whose net push on a body along a static face is taken
  *    back (wall-friction-hold.ts).
- * Both run on the calling thread, after every move and density pass (the guard over the particles
- * flagged near a body only).
+ * Both run on the calling thread, after every move and density pass (the guard over each body's
+ * particles listed by markNearObjects only).
  */
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
@@ -24,51 +24,78 @@ const world = new Float64Array(3);
 const bodyVel = new Float64Array(3);
 
 /**
- * Flags the liquid particles within `margin` (m) of a body for the signed-distance guard: inside
- * the body's bounds grown by the margin and, there, with a signed distance under GUARD · r plus the
- * margin (one evaluation a sub-timestep instead of one a move and a density pass: a particle
- * draped over a ball is inside its bounds but mostly far from its surface).
+ * Flags the liquid particles within `margin` (m) of a body for the stages that meet objects:
+ * inside the body's bounds grown by the margin and, there, with a signed distance under GUARD · r
+ * plus the margin (one evaluation a sub-timestep instead of one a move and a density pass: a
+ * particle draped over a ball is inside its bounds but mostly far from its surface). And lists,
+ * per body, the particles within `guardMargin` (at most `margin`) of it in the same way, for the
+ * signed-distance guard (ctx.guardList): the guard then visits only those, not every particle
+ * flagged near any body (on the honey drop every particle is, by the ball's adhesion, and the
+ * floor's loop found none of them within its reach). `guardMargin` bounds how far a particle and a
+ * body come closer over the sub-timestep's moves and density passes (step.ts: the near flags' own
+ * part for the guard, twice the travel, 4 r and r_o); the signed distance is 1-Lipschitz, so a
+ * particle further out at the mark does not come within GUARD · r before the next mark.
  */
-export function markNearObjects(ctx: StepContext, margin: number): void {
+export function markNearObjects(ctx: StepContext, margin: number, guardMargin = margin): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, near = L.nearObject;
-  const reach = GUARD * ctx.r + margin;
+  const target = GUARD * ctx.r, reach = target + margin, gm = Math.min(guardMargin, margin), guardReach = target + gm;
+  const bodies = ctx.objects.bodies;
   near.fill(0, 0, n);
-  for (const b of ctx.objects.bodies) {
+  if (ctx.guardEnds.length < bodies.length + 1) ctx.guardEnds = new Int32Array(bodies.length + 1);
+  const ends = ctx.guardEnds;
+  let list = ctx.guardList, m = 0;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
     const R = b.pose.R, t = b.pose.t;
     const min = b.min, max = b.max, sdf = b.compiled.sdf;
+    ends[bi] = m;
     for (let i = 0; i < n; i++) {
-      if (near[i]) continue;
       const dx = pos[3 * i] - t[0], dy = pos[3 * i + 1] - t[1], dz = pos[3 * i + 2] - t[2];
       const x = R[0] * dx + R[3] * dy + R[6] * dz;
       const y = R[1] * dx + R[4] * dy + R[7] * dz;
       const z = R[2] * dx + R[5] * dy + R[8] * dz;
-      if (x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin) {
-        // Not "≥ reach": a NaN distance keeps the particle flagged.
-        if (!(sdf(x, y, z) >= reach)) near[i] = 1;
+      if (!(x > min[0] - margin && x < max[0] + margin && y > min[1] - margin && y < max[1] + margin && z > min[2] - margin && z < max[2] + margin)) continue;
+      const listed = x > min[0] - gm && x < max[0] + gm && y > min[1] - gm && y < max[1] + gm && z > min[2] - gm && z < max[2] + gm;
+      if (near[i] && !listed) continue;
+      const s = sdf(x, y, z);
+      // Not "≥ reach": a NaN distance keeps the particle flagged (and listed).
+      if (!(s >= reach)) near[i] = 1;
+      if (listed && !(s >= guardReach)) {
+        if (m === list.length) {
+          const grown = new Int32Array(Math.max(1024, Math.ceil(1.5 * m)));
+          grown.set(list);
+          ctx.guardList = list = grown;
+        }
+        list[m++] = i;
       }
     }
   }
+  ends[bodies.length] = m;
 }
 
 /**
- * Per body, over the flagged particles (a particle meets the bodies in the same order as it would
- * particle by particle: each only moves itself). The body's pose and bounds are hoisted, and the
- * bounds test rejects most particles before the shape's sdf is evaluated.
+ * Per body, over its listed particles (markNearObjects; a particle meets the bodies in the same
+ * order as it would particle by particle: each only moves itself). The body's pose and bounds are
+ * hoisted, and the bounds test rejects most particles before the shape's sdf is evaluated.
  */
 export function signedDistanceGuard(ctx: StepContext): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, near = L.nearObject;
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
   const bodies = ctx.objects.bodies;
   if (bodies.length === 0) return;
+  const list = ctx.guardList, ends = ctx.guardEnds;
+  if (ends.length < bodies.length + 1) return;
   const target = GUARD * ctx.r;
   const eps = 0.05 * ctx.r;
-  for (const b of bodies) {
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi];
     const R = b.pose.R, t = b.pose.t, sdf = b.compiled.sdf;
     const R0 = R[0], R1 = R[1], R2 = R[2], R3 = R[3], R4 = R[4], R5 = R[5], R6 = R[6], R7 = R[7], R8 = R[8];
     const tx = t[0], ty = t[1], tz = t[2];
     const x0 = b.min[0] - target, y0 = b.min[1] - target, z0 = b.min[2] - target;
     const x1 = b.max[0] + target, y1 = b.max[1] + target, z1 = b.max[2] + target;
-    for (let i = 0; i < n; i++) {
-      if (!near[i]) continue;
+    for (let q = ends[bi], q1 = ends[bi + 1]; q < q1; q++) {
+      const i = list[q];
+      if (i >= n) break;
       const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
       const x = R0 * dx + R3 * dy + R6 * dz;
       if (x < x0 || x > x1) continue;

@@ -114,6 +114,12 @@ export class StepContext {
    */
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
+  /**
+   * The signed-distance guard's particles of each body (boundaries.ts markNearObjects): body b's
+   * liquid indices, ascending, are guardList[guardEnds[b] .. guardEnds[b + 1]), for the sub-timestep.
+   */
+  guardList = new Int32Array(0);
+  guardEnds = new Int32Array(1);
 
   /** The counts of a team's row listings (the pressure solve's rows, the viscosity's cross rows), one for both (team-rows-layout.ts). */
   readonly teamRowCounts = new TeamRowCounts();

@@ -23,10 +23,11 @@ import { solveBoundaryJob } from './solve-boundary-rows.ts';
 import { viscosityBoundaryJob } from './viscosity-weiler-boundary.ts';
 import { heatFluxJob, heatPairsJob } from './temperature.ts';
 import { liquidSortJob } from './liquid-sort.ts';
+import { surfaceSidesJob } from './surface.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
   heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob, solveRowsCountJob, solveRowsFillJob,
-  solveBoundaryJob, viscosityBoundaryJob, liquidSortJob,
+  solveBoundaryJob, viscosityBoundaryJob, liquidSortJob, surfaceSidesJob,
 ]);

@@ -117,7 +117,8 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // particle's travel) and the guard over the moves and density passes. Object particles sit on
   // the surface, up to r_o out of it (sampling), hence the + r_o.
   const nearMargin = Math.max(ctx.objectReach, 2 * travel + 4 * ctx.r) + ctx.ro;
-  markNearObjects(ctx, nearMargin);
+  // The guard's own lists take the guard's part of that margin (boundaries.ts markNearObjects).
+  markNearObjects(ctx, nearMargin, 2 * travel + 4 * ctx.r + ctx.ro);
   const free = ctx.freeBodies;
   free?.begin(ctx, nearMargin);
   clock.lap('neighbours');

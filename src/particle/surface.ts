@@ -31,21 +31,30 @@
  * docs/decisions.md, "Surface particles".
  */
 import type { StepContext } from './context.ts';
+import { defineJob, type JobArrays } from '../parallel/job.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { PAIR_LIST_COST, teamWork } from './work.ts';
 
 /** |p − c| / h below which a neighbourhood counts as balanced (interior). */
 export const SURFACE_MIN_DISPLACEMENT = 0.1;
 
-/** Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the number flagged. */
+/**
+ * Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the
+ * number flagged. The centroid sums (floating point, both ends of a pair: their order is the
+ * result's) run on the calling thread; the normals and the normal-side counts (whole numbers,
+ * whose sums come out the same in any order) on the team (surfaceSidesJob), so the flags and
+ * normals are the one-thread loop's, bit for bit, at any cut.
+ */
 export function markSurface(ctx: StepContext): number {
   const L = ctx.liquid, n = L.count, pos = L.pos, P = ctx.scene.particle;
   const radius = ctx.densityH, r2 = radius * radius;
-  const sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180), ratio = P.surfaceRatio;
-  const balanced = SURFACE_MIN_DISPLACEMENT * radius;
-  const mem = ctx.stageScratch(32 * n + 64, false);
+  const ratio = P.surfaceRatio;
+  const job = ctx.runner.bind(surfaceSidesJob), T = job.threads(n), m = Math.max(n, L.capacity);
+  const mem = ctx.stageScratch(32 * n + 64 + (T > 1 ? 4 * (T - 1) * m + 8 : 0), ctx.shared && T > 1);
   const S = mem.f64(3 * n), cnt = mem.i32(n), side = mem.i32(n);
+  if (T > 1) job.sumBlocks.side = mem.i32((T - 1) * m);
   S.fill(0, 0, 3 * n);
   cnt.fill(0, 0, n);
-  side.fill(0, 0, n);
   const list = ctx.cells.pairs, ls = list.start, lj = list.j;
   // Σ (p_n − p) over the sampling sphere, relative to p (for precision).
   for (let i = 0; i < n; i++) {
@@ -60,35 +69,12 @@ export function markSurface(ctx: StepContext): number {
     }
     S[3 * i] += sx; S[3 * i + 1] += sy; S[3 * i + 2] += sz; cnt[i] += k;
   }
-  // N = p − c, c = p + Σ(p_n − p)/(n + 1): a unit normal where the test applies, zero where it does
-  // not (no neighbour: a lone droplet, flagged with no direction; balanced: interior).
+  const a = job.a, sc = job.s;
+  a.S = S; a.side = side; a.pos = pos; a.cnt = cnt; a.ps = ls; a.pj = lj;
+  sc.r2 = r2; sc.balanced = SURFACE_MIN_DISPLACEMENT * radius; sc.sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180);
+  runJob(job, n);
+  delete job.sumBlocks.side;
   const N = L.normal;
-  for (let i = 0; i < n; i++) {
-    const k = cnt[i], inv = 1 / (k + 1);
-    const nx = -S[3 * i] * inv, ny = -S[3 * i + 1] * inv, nz = -S[3 * i + 2] * inv;
-    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (k === 0 || len < balanced || len === 0) {
-      S[3 * i] = S[3 * i + 1] = S[3 * i + 2] = 0;
-    } else {
-      S[3 * i] = nx / len; S[3 * i + 1] = ny / len; S[3 * i + 2] = nz / len;
-    }
-  }
-  // Neighbours on the normal side: (p_n − p)·N ≥ sin θ |p_n − p| (for j the pair is seen as p_i − p_j).
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    const nxi = S[3 * i], nyi = S[3 * i + 1], nzi = S[3 * i + 2];
-    let si = 0;
-    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
-      const j = lj[q];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= r2 || d2 === 0) continue;
-      const ds = sinTheta * Math.sqrt(d2);
-      if (dx * nxi + dy * nyi + dz * nzi >= ds) si++;
-      if (-(dx * S[3 * j] + dy * S[3 * j + 1] + dz * S[3 * j + 2]) >= ds) side[j]++;
-    }
-    side[i] += si;
-  }
   let flagged = 0;
   for (let i = 0; i < n; i++) {
     const k = cnt[i];
@@ -103,4 +89,65 @@ export function markSurface(ctx: StepContext): number {
     } else N[3 * i] = N[3 * i + 1] = N[3 * i + 2] = 0;
   }
   return flagged;
+}
+
+/**
+ * The surface test's normals and normal-side counts over particles [from, to) (markSurface): each
+ * thread turns its particles' centroid offsets into normals, then, once every normal is in (a
+ * barrier: a pair reads its other end's), counts the normal-side neighbours over its particles'
+ * pairs, both ends at once, into its own block of `side` (whole numbers: the sums' order leaves
+ * them as on one thread). Split by the pairs (PAIR_LIST_COST).
+ */
+export const surfaceSidesJob = defineJob({
+  name: 'surface-sides',
+  arrays: { S: 'f64', side: 'i32' },
+  inputs: { pos: 'f64', cnt: 'i32', ps: 'i32', pj: 'index' },
+  scalars: ['r2', 'balanced', 'sinTheta'],
+  split: 'items',
+  cost: PAIR_LIST_COST,
+  sums: { side: 1 },
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    surfaceNormals(x.a, x.s.balanced, x.from, x.to);
+    x.barrier();
+    normalSides(x.a, x.s.r2, x.s.sinTheta, x.from, x.to);
+  },
+});
+
+/**
+ * N = p − c, c = p + Σ(p_n − p)/(n + 1): a unit normal where the test applies, zero where it does
+ * not (no neighbour: a lone droplet, flagged with no direction; balanced: interior), in place of S.
+ */
+function surfaceNormals(a: JobArrays<typeof surfaceSidesJob>, balanced: number, from: number, to: number): void {
+  const { S, cnt } = a;
+  for (let i = from; i < to; i++) {
+    const k = cnt[i], inv = 1 / (k + 1);
+    const nx = -S[3 * i] * inv, ny = -S[3 * i + 1] * inv, nz = -S[3 * i + 2] * inv;
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (k === 0 || len < balanced || len === 0) {
+      S[3 * i] = S[3 * i + 1] = S[3 * i + 2] = 0;
+    } else {
+      S[3 * i] = nx / len; S[3 * i + 1] = ny / len; S[3 * i + 2] = nz / len;
+    }
+  }
+}
+
+/** Neighbours on the normal side: (p_n − p)·N ≥ sin θ |p_n − p| (for j the pair is seen as p_i − p_j). */
+function normalSides(a: JobArrays<typeof surfaceSidesJob>, r2: number, sinTheta: number, from: number, to: number): void {
+  const { S, side, pos, ps: ls, pj: lj } = a;
+  for (let i = from; i < to; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const nxi = S[3 * i], nyi = S[3 * i + 1], nzi = S[3 * i + 2];
+    let si = 0;
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= r2 || d2 === 0) continue;
+      const ds = sinTheta * Math.sqrt(d2);
+      if (dx * nxi + dy * nyi + dz * nzi >= ds) si++;
+      if (-(dx * S[3 * j] + dy * S[3 * j + 1] + dz * S[3 * j + 2]) >= ds) side[j]++;
+    }
+    side[i] += si;
+  }
 }
