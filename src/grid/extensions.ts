@@ -56,7 +56,7 @@ export function elasticForce(ve: Viscoelastic): Stage {
   return {
     name: 'elastic-force',
     run(sim, dt) {
-      ve.applyForce(sim.store, dt, sim.d.h);
+      ve.applyElasticForce(sim, dt);
       sim.checkVelocity();
     },
   };

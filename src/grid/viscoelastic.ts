@@ -18,6 +18,8 @@
  */
 import { CellFields, extrapolateMasked } from './cell-fields.ts';
 import { sampleAt, tracePoint } from './interpolate.ts';
+import { applyWeightedElasticForce } from './viscoelastic-fractions.ts';
+import { ViscosityFractions } from './viscosity-fractions.ts';
 import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSimulation } from './step.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
@@ -50,6 +52,15 @@ export class Viscoelastic {
   maxStrain = 0;
   /** Cells that yielded in the last update. */
   yielded = 0;
+  /**
+   * The force's free surface: "cells" (E zeroed on every edge touching air and in air cells: the
+   * traction on the cells' staircase) or "fractions" (every strain sample weighted by the liquid
+   * fraction of its control volume, as the variational viscosity's terms: viscoelastic-fractions.ts).
+   */
+  surface: 'cells' | 'fractions' = 'cells';
+  /** Least face fraction the "fractions" form divides by. */
+  fractionFloor = 0.05;
+  private fractions: ViscosityFractions | null = null;
 
   constructor(readonly params: ViscoelasticParams, readonly density: number) {}
 
@@ -161,6 +172,16 @@ export class Viscoelastic {
     const { type } = s, valid = this.valid;
     const a = q === E23 ? 1 : 0, b = q === E12 ? 1 : 2;
     for (let c = 0; c < s.count; c++) valid[c] = (q < 3 ? type[c] === FLUID : edgeBordersLiquid(s, c, a, b)) ? 1 : 0;
+  }
+
+  /** The elastic force in the `surface` form chosen (φ from the tracker, for the fractions). */
+  applyElasticForce(sim: GridSimulation, dt: number): void {
+    const s = sim.store, h = sim.d.h;
+    if (this.surface === 'cells') { this.applyForce(s, dt, h); return; }
+    if (this.E.store !== s) return;
+    const fr = (this.fractions ??= new ViscosityFractions());
+    fr.compute(s, sim.variationalPhi(), h);
+    applyWeightedElasticForce(s, this.E.data, fr, (dt * this.params.elasticModulus) / (this.density * h), this.fractionFloor);
   }
 
   /** Figure 12, before step 3c: u += Δt μ_E ∇·E / ρ on every solved face (equation 23). */
