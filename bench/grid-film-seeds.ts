@@ -14,14 +14,22 @@
  *    an outline whose bumps are placed at random reads 1/8 on average;
  *  - `lobes`: the smoothed outline's RMS about its mean radius, in cells (the lobes of folds: a
  *    shape at the scale of the pile), mean ± sd, and its locked part as above;
- *  - `a/d`: the mean r within 22.5° of the axes over that of the diagonals, mean ± sd over seeds.
+ *  - `a/d`: the mean r within 22.5° of the axes over that of the diagonals, mean ± sd over seeds;
+ *  - `snap`: whether the outline sits at a fixed place within the cells (a staircase): on each ray
+ *    the outline's coordinate along the nearer axis (x for |cos θ| ≥ |sin θ|, else z) as a phase
+ *    within its cell, 2π (x − x_min)/h, and the length of the phases' mean resultant |Σ w e^{iφ}| / Σ w,
+ *    each ray weighted by how fast the smoothed outline crosses that coordinate (|d(r cos θ)/dθ|, so
+ *    the tips along the axes, where a round outline lingers at one x, do not count for more); the
+ *    raw outline's over the smoothed one's (the same rays: what the round shape alone reads). A
+ *    staircase reads near 1 against a smaller smooth figure; bumps that do not know the cells read
+ *    the smooth figure.
  *
  *   npx tsx bench/grid-film-seeds.ts FILE.jsonl [FILE.jsonl …]   (lines grouped by variant and frame)
  */
 import { readFileSync } from 'node:fs';
 
 interface Outline { rim: number; roughness: number; r: number[] }
-interface Line { seed: number; variant: string; frame: number; h: number; mesh: Outline | null; trace: Outline | null }
+interface Line { scene: string; seed: number; variant: string; frame: number; h: number; mesh: Outline | null; trace: Outline | null }
 
 const lines: Line[] = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Line));
 
@@ -79,7 +87,29 @@ function axesOverDiagonals(r: number[]): number {
   return ax / na / (dg / nd);
 }
 
+/** The snap figure of outline r (rays about (ax, az); cells from (x0, z0) of size h) with weights from `smoothR`. */
+function snap(r: ArrayLike<number>, smoothR: ArrayLike<number>, h: number, ax: number, az: number, x0: number, z0: number): number {
+  const n = r.length;
+  let sc = 0, ss = 0, sw = 0;
+  for (let q = 0; q < n; q++) {
+    const t = (2 * Math.PI * (q + 0.5)) / n, c = Math.cos(t), s = Math.sin(t);
+    const alongX = Math.abs(c) >= Math.abs(s);
+    const coord = alongX ? ax + r[q] * c - x0 : az + r[q] * s - z0;
+    const dr = (smoothR[(q + 1) % n] - smoothR[(q + n - 1) % n]) / (2 * ((2 * Math.PI) / n));
+    const w = alongX ? Math.abs(dr * c - smoothR[q] * s) : Math.abs(dr * s + smoothR[q] * c);
+    const phase = (2 * Math.PI * coord) / h;
+    sc += w * Math.cos(phase); ss += w * Math.sin(phase); sw += w;
+  }
+  return Math.hypot(sc, ss) / Math.max(sw, 1e-30);
+}
+
 const fmt = (a: number[], d = 3) => `${mean(a).toFixed(d)} ± ${sd(a).toFixed(d)}`;
+// The cells' origin from the scene's domain (the pile's axis: the bench's --axis, default 0, 0).
+const sceneOf = new Map<string, [number, number]>();
+function origin(file: string): [number, number] {
+  if (!sceneOf.has(file)) { const j = JSON.parse(readFileSync(file, 'utf8')); sceneOf.set(file, [j.domain.min[0], j.domain.min[2]]); }
+  return sceneOf.get(file)!;
+}
 const groups = new Map<string, Line[]>();
 for (const l of lines) {
   const key = `${l.variant}\tframe ${l.frame}`;
@@ -97,7 +127,9 @@ for (const [key, group] of [...groups].sort()) {
     const lobes = outs.map((o) => { const sm = smooth(o.r, o.rim, h); const m = mean(Array.from(sm)); return Float64Array.from(sm, (x) => (x - m) / h); });
     const rough = res.map((c) => Math.sqrt(c.reduce((x, y) => x + y * y, 0) / c.length));
     const lobe = lobes.map((c) => Math.sqrt(c.reduce((x, y) => x + y * y, 0) / c.length));
-    parts.push(`${which}: rim ${fmt(outs.map((o) => 1000 * o.rim), 1)} mm, rough ${fmt(rough)} h, locked ${lockedPart(res).toFixed(3)} h, D4 ${mean(res.map(d4Share)).toFixed(3)}, lobes ${fmt(lobe)} h (locked ${lockedPart(lobes).toFixed(3)}), a/d ${fmt(outs.map((o) => axesOverDiagonals(o.r)))}`);
+    const [x0, z0] = origin(group[0].scene);
+    const snaps = outs.map((o) => snap(o.r, smooth(o.r, o.rim, h), h, 0, 0, x0, z0)), snapsSmooth = outs.map((o) => { const sm = smooth(o.r, o.rim, h); return snap(sm, sm, h, 0, 0, x0, z0); });
+    parts.push(`${which}: rim ${fmt(outs.map((o) => 1000 * o.rim), 1)} mm, rough ${fmt(rough)} h, locked ${lockedPart(res).toFixed(3)} h, D4 ${mean(res.map(d4Share)).toFixed(3)}, lobes ${fmt(lobe)} h (locked ${lockedPart(lobes).toFixed(3)}), a/d ${fmt(outs.map((o) => axesOverDiagonals(o.r)))}, snap ${mean(snaps).toFixed(3)} (smooth ${mean(snapsSmooth).toFixed(3)})`);
   }
   console.log(`${key} (seeds ${seeds.join(',')}):\n  ${parts.join('\n  ')}`);
 }
