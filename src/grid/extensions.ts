@@ -31,7 +31,7 @@ export function createExtensions(sim: GridSimulation): GridExtensions {
   const g = sim.scene.grid, liquid = sim.liquid;
   const ve = liquid?.viscoelastic;
   const viscoelastic = ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null;
-  if (viscoelastic) viscoelastic.surface = g.elasticSurface;
+  if (viscoelastic) viscoelastic.surface = g.elasticSurface ?? 'cells';
   return {
     viscoelastic,
     smoke: g.smoke ? new Smoke(g.smoke, sim) : null,
