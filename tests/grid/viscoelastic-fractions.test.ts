@@ -82,9 +82,9 @@ describe('elastic force weighted by the liquid fractions', () => {
       domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip', faces: { ymax: 'open' } },
       materials: { gel: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 5, yieldRate: 0, decay: 0 } } },
       bodies: [{ material: 'gel', shape: { type: 'box', center: [0, 0.09, 0], size: [0.055, 0.055, 0.055] } }],
-      grid: { cellSize: 0.01, tracking: 'markers' },
+      grid: { cellSize: 0.01, tracking: 'markers', elasticSurface: 'fractions' },
     });
-    sim.ext.viscoelastic!.surface = 'fractions';
+    expect(sim.ext.viscoelastic!.surface).toBe('fractions'); // the scene's switch reaches the force
     const height = () => {
       const m = sim.markers;
       let lo = Infinity, hi = -Infinity;
