@@ -14,6 +14,9 @@
  * Before viscosity, the elastic force F = μ_E ∇·E (equation 23, backward differences for the
  * diagonal, forward for the off-diagonal terms) accelerates the liquid faces by F / ρ.
  * The force is explicit: the step is limited to 0.5 h / √(μ_E / ρ) (see `elasticDtLimit`).
+ * At the free surface (grid.elasticSurface) the force sees E zeroed in the air cells and on every edge
+ * touching one ("cells", the default), or every strain sample weighted by its control volume's liquid
+ * fraction as the variational viscosity weights its stress ("fractions", viscoelastic-fractions.ts).
  * With μ_E = 0 the added force is exactly zero and the solver is the plain one.
  */
 import { CellFields, extrapolateMasked } from './cell-fields.ts';
