@@ -21,10 +21,10 @@
  * viscosity's unknowns, less the liquid-bordering faces where every term is zero), so that the sum
  * telescopes; the air faces among them are overwritten by the next extrapolation.
  */
-import { FACE_FIXED as FACE_FIXED_, type GridStore } from './store.ts';
+import { FACE_FIXED as FACE_FIXED_, FLUID as FLUID_, type GridStore } from './store.ts';
 import type { ViscosityFractions } from './viscosity-fractions.ts';
 // Imported bindings are getters under tsx's module transform (see store.ts users).
-const FACE_FIXED = FACE_FIXED_;
+const FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
 
 /**
  * u += k (weighted ∇·E) / max(V_f, floor) on every face not held by a solid where it is not zero; `E` the six strain components in
@@ -56,6 +56,30 @@ export function applyWeightedElasticForce(s: GridStore, E: Float64Array[], fr: V
       if (px >= 0) div += ve[3 * px + 1] * e13[px];
       if (py >= 0) div += ve[3 * py + 2] * e23[py];
       if (div !== 0) uz[c] += (k * div) / Math.max(vf[3 * c + 2], floor);
+    }
+  }
+}
+
+/**
+ * Yield and decay of the off-diagonal strain on the edges stored in cells that are not liquid (the
+ * minimal edges of an air cell, which lie on the max side of the liquid beside it): Cline §8 yields
+ * each liquid cell's tensor as a unit, its off-diagonal samples on the cell's minimal edges, so these
+ * edges would keep their strain for ever. Each takes the smallest factor (`scale`, per cell: the
+ * decay and yield applied to the liquid cell) of the liquid cells around it.
+ */
+export function yieldEdgesInAir(s: GridStore, E: Float64Array[], scale: Float64Array): void {
+  const { nb, type } = s;
+  for (let c = 0; c < s.count; c++) {
+    if (type[c] === FLUID) continue;
+    for (let e = 0; e < 3; e++) {
+      const a = e === 2 ? 1 : 0, b = e === 0 ? 1 : 2; // E12 (x, y), E13 (x, z), E23 (y, z)
+      const ma = nb[6 * c + 2 * a], mb = nb[6 * c + 2 * b];
+      const mab = ma >= 0 ? nb[6 * ma + 2 * b] : mb >= 0 ? nb[6 * mb + 2 * a] : -1;
+      let f = 2;
+      if (ma >= 0 && type[ma] === FLUID) f = Math.min(f, scale[ma]);
+      if (mb >= 0 && type[mb] === FLUID) f = Math.min(f, scale[mb]);
+      if (mab >= 0 && type[mab] === FLUID) f = Math.min(f, scale[mab]);
+      if (f < 2 && f !== 1) E[3 + e][c] *= f;
     }
   }
 }

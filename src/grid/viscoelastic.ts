@@ -21,7 +21,7 @@
  */
 import { CellFields, extrapolateMasked } from './cell-fields.ts';
 import { sampleAt, tracePoint } from './interpolate.ts';
-import { applyWeightedElasticForce } from './viscoelastic-fractions.ts';
+import { applyWeightedElasticForce, yieldEdgesInAir } from './viscoelastic-fractions.ts';
 import { ViscosityFractions } from './viscosity-fractions.ts';
 import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSimulation } from './step.ts';
@@ -64,6 +64,7 @@ export class Viscoelastic {
   /** Least face fraction the "fractions" form divides by. */
   fractionFloor = 0.05;
   private fractions: ViscosityFractions | null = null;
+  private cellScale = new Float64Array(0);
 
   constructor(readonly params: ViscoelasticParams, readonly density: number) {}
 
@@ -135,7 +136,10 @@ export class Viscoelastic {
     const fade = decay > 0 ? Math.exp(-decay * dt) : 1;
     const yieldFraction = -Math.expm1(-yieldRate * dt);
     let maxStrain = 0, yielded = 0;
+    const fractions = this.surface === 'fractions';
+    if (fractions && this.cellScale.length < s.count) this.cellScale = new Float64Array(this.scratch.length);
     for (let c = 0; c < s.count; c++) {
+      if (fractions) this.cellScale[c] = 1;
       if (s.type[c] !== FLUID) continue;
       const a = D[0][c], b = D[1][c], cc = D[2][c], d = D[3][c], e = D[4][c], f = D[5][c];
       const norm = Math.sqrt(a * a + b * b + cc * cc + 2 * (d * d + e * e + f * f));
@@ -145,8 +149,12 @@ export class Viscoelastic {
         yielded++;
       }
       if (scale !== 1) for (let q = 0; q < 6; q++) D[q][c] *= scale;
+      if (fractions) this.cellScale[c] = scale;
       if (norm * scale > maxStrain) maxStrain = norm * scale;
     }
+    // The fractions form reads the edges on the liquid's max sides, stored in air cells, which the
+    // per-cell rule never reaches: they yield and decay with the liquid cells beside them.
+    if (fractions) yieldEdgesInAir(s, D, this.cellScale);
     this.maxStrain = maxStrain;
     this.yielded = yielded;
   }

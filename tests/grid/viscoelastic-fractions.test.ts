@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { GridSimulation } from '../../src/grid/step.ts';
 import { Viscoelastic } from '../../src/grid/viscoelastic.ts';
 import { ViscosityFractions } from '../../src/grid/viscosity-fractions.ts';
-import { FACE_FIXED } from '../../src/grid/store.ts';
+import { yieldEdgesInAir } from '../../src/grid/viscoelastic-fractions.ts';
+import { FACE_FIXED, FLUID } from '../../src/grid/store.ts';
 import { gridSim } from './helpers.ts';
 
 function blob(): GridSimulation {
@@ -74,6 +75,28 @@ describe('elastic force weighted by the liquid fractions', () => {
     expect(changed).toBeGreaterThan(1000);
     ve.applyElasticForce(sim, 0.01);
     for (let a = 0; a < 3; a++) expect(Array.from(s.u[a].subarray(0, s.count))).toEqual(Array.from(u1[a]));
+  });
+
+  it('the edges on the liquid\'s max sides, stored in air cells, yield with the liquid beside them; edges away from liquid keep theirs', () => {
+    const sim = blob(), s = sim.store, { nb, type } = s;
+    const E = [0, 1, 2, 3, 4, 5].map(() => new Float64Array(s.count).fill(1));
+    // Each liquid cell's factor: 0.5 + a little by its index, so the smallest of the neighbours is told apart.
+    const scale = Float64Array.from({ length: s.count }, (_, c) => (type[c] === FLUID ? 0.5 + (c % 7) / 100 : 1));
+    yieldEdgesInAir(s, E, scale);
+    let reached = 0, kept = 0;
+    for (let c = 0; c < s.count; c++) {
+      for (let e = 0; e < 3; e++) {
+        const a = e === 2 ? 1 : 0, b = e === 0 ? 1 : 2;
+        const ma = nb[6 * c + 2 * a], mb = nb[6 * c + 2 * b], mab = ma >= 0 ? nb[6 * ma + 2 * b] : -1;
+        const around = [ma, mb, mab].filter((m) => m >= 0 && type[m] === FLUID).map((m) => scale[m]);
+        if (type[c] === FLUID) expect(E[3 + e][c]).toBe(1); // the per-cell rule's, not this one's
+        else if (around.length > 0) { expect(E[3 + e][c]).toBe(Math.min(...around)); reached++; }
+        else { expect(E[3 + e][c]).toBe(1); kept++; }
+      }
+      for (let q = 0; q < 3; q++) expect(E[q][c]).toBe(1);
+    }
+    expect(reached).toBeGreaterThan(100);
+    expect(kept).toBeGreaterThan(1000);
   });
 
   it('a jello block squashes on landing, springs back and settles near its rest height', () => {
