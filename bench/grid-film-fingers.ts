@@ -16,7 +16,7 @@
  *     --disc: a point's disc radius in cells; --floor: the floor's height (the speed ring lies half a cell above it); --variant: bench/grid-rim-seeds.ts's ghost=/frac=/area= forms,
  *     or front=LEAST for PressureSolver.faces.frontTheta)
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { toPLY } from '../src/index.ts';
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
@@ -59,6 +59,10 @@ const variant = opt('variant', 'main');
     // The viscoelastic force's share: scaled by parts[0] (0: no elastic force; the strain still kept).
     const ve = sim.sim.ext.viscoelastic;
     if (ve) { const apply = ve.applyForce.bind(ve); ve.applyForce = (st, dt, hh) => apply(st, dt * parts[0], hh); }
+  } else if (kind === 'esurf') {
+    // The elastic force's free surface weighted by the liquid's fractions (viscoelastic-fractions.ts); parts[0] the face fraction's floor.
+    const ve = sim.sim.ext.viscoelastic;
+    if (ve) { ve.surface = 'fractions'; if (parts[0] > 0) ve.fractionFloor = parts[0]; }
   } else if (kind === 'extrap') {
     // 0: the plain layer averages (no normals) for the velocity's extrapolation into the air.
     Object.defineProperty(sim.sim.tracker, 'extrapolateAlongNormals', { value: parts[0] !== 0 });
@@ -69,6 +73,8 @@ const pixel = h / 16;
 // Switches on the particle level set from frame `--from` (0: from the start): `--sheet-depth D` (its
 // sheetDepth in cells; 0: no sheet rule), `--no-correct` (no escaped-particle correction at all), `--keep-seeds K` (the redistancing's seeds keep |φ|: FastMarching.keepSeeds, 1 every seed, 2 beside a solid, 3 + a at films two cells thick across axis a, 6 across any axis).
 const plyDir = opt('ply', '');
+// `--json FILE`: one line per listed frame appended to FILE with the mesh's and the tracers' r(θ) (m), for bench/grid-film-seeds.ts.
+const jsonFile = opt('json', '');
 const switchFrom = Number(opt('from', '0'));
 function applySwitches(): void {
   if (!pls) return;
@@ -215,11 +221,16 @@ for (let f = 1; f <= Math.max(...frames); f++) {
     const o = pointOutline(xs, zs, n);
     if (o) console.log(`  pls liquid (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}; ${axisFigures(o)}`);
   }
+  let traced: RimOutline | null = null;
   if (tn > 0) {
     const xs = new Float64Array(tn), zs = new Float64Array(tn);
     let n = 0;
     for (let i = 0; i < tn; i++) if (ty[i] <= below) { xs[n] = tx[i]; zs[n] = tz[i]; n++; }
-    const o = pointOutline(xs, zs, n);
+    const o = (traced = pointOutline(xs, zs, n));
     if (o) console.log(`  trace from ${traceFrom} (${n}): ${describeOutline(o)}; noise floor ${noiseFloor(o, n).toFixed(3)} h; residual correlation with the mesh's ${residualCorrelation(mesh, o).toFixed(2)}; ${axisFigures(o)}`);
+  }
+  if (jsonFile) {
+    const pack = (o: RimOutline | null) => (o ? { rim: o.rim, roughness: o.roughness, r: Array.from(o.r, (x) => Math.round(x * 1e6) / 1e6) } : null);
+    appendFileSync(jsonFile, JSON.stringify({ scene: file, seed: Number(seedS), variant, frame: f, h, mesh: pack(mesh), trace: pack(traced) }) + '\n');
   }
 }

@@ -30,8 +30,10 @@ export interface GridExtensions {
 export function createExtensions(sim: GridSimulation): GridExtensions {
   const g = sim.scene.grid, liquid = sim.liquid;
   const ve = liquid?.viscoelastic;
+  const viscoelastic = ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null;
+  if (viscoelastic) viscoelastic.surface = g.elasticSurface ?? 'cells';
   return {
-    viscoelastic: ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null,
+    viscoelastic,
     smoke: g.smoke ? new Smoke(g.smoke, sim) : null,
     vorticity: g.vorticityConfinement > 0 ? new VorticityConfinement() : null,
     bodies: BuoyantBodies.create(sim),
@@ -56,7 +58,7 @@ export function elasticForce(ve: Viscoelastic): Stage {
   return {
     name: 'elastic-force',
     run(sim, dt) {
-      ve.applyForce(sim.store, dt, sim.d.h);
+      ve.applyElasticForce(sim, dt);
       sim.checkVelocity();
     },
   };

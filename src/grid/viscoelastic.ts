@@ -14,10 +14,15 @@
  * Before viscosity, the elastic force F = μ_E ∇·E (equation 23, backward differences for the
  * diagonal, forward for the off-diagonal terms) accelerates the liquid faces by F / ρ.
  * The force is explicit: the step is limited to 0.5 h / √(μ_E / ρ) (see `elasticDtLimit`).
+ * At the free surface (grid.elasticSurface) the force sees E zeroed in the air cells and on every edge
+ * touching one ("cells", the default), or every strain sample weighted by its control volume's liquid
+ * fraction as the variational viscosity weights its stress ("fractions", viscoelastic-fractions.ts).
  * With μ_E = 0 the added force is exactly zero and the solver is the plain one.
  */
 import { CellFields, extrapolateMasked } from './cell-fields.ts';
 import { sampleAt, tracePoint } from './interpolate.ts';
+import { applyWeightedElasticForce, yieldEdgesInAir } from './viscoelastic-fractions.ts';
+import { ViscosityFractions } from './viscosity-fractions.ts';
 import { AIR, FACE_ACTIVE, FLUID, SOLID, type GridStore } from './store.ts';
 import type { GridSimulation } from './step.ts';
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
@@ -50,6 +55,16 @@ export class Viscoelastic {
   maxStrain = 0;
   /** Cells that yielded in the last update. */
   yielded = 0;
+  /**
+   * The force's free surface: "cells" (E zeroed on every edge touching air and in air cells: the
+   * traction on the cells' staircase) or "fractions" (every strain sample weighted by the liquid
+   * fraction of its control volume, as the variational viscosity's terms: viscoelastic-fractions.ts).
+   */
+  surface: 'cells' | 'fractions' = 'cells';
+  /** Least face fraction the "fractions" form divides by. */
+  fractionFloor = 0.05;
+  private fractions: ViscosityFractions | null = null;
+  private cellScale = new Float64Array(0);
 
   constructor(readonly params: ViscoelasticParams, readonly density: number) {}
 
@@ -121,7 +136,10 @@ export class Viscoelastic {
     const fade = decay > 0 ? Math.exp(-decay * dt) : 1;
     const yieldFraction = -Math.expm1(-yieldRate * dt);
     let maxStrain = 0, yielded = 0;
+    const fractions = this.surface === 'fractions';
+    if (fractions && this.cellScale.length < s.count) this.cellScale = new Float64Array(this.scratch.length);
     for (let c = 0; c < s.count; c++) {
+      if (fractions) this.cellScale[c] = 1;
       if (s.type[c] !== FLUID) continue;
       const a = D[0][c], b = D[1][c], cc = D[2][c], d = D[3][c], e = D[4][c], f = D[5][c];
       const norm = Math.sqrt(a * a + b * b + cc * cc + 2 * (d * d + e * e + f * f));
@@ -131,8 +149,12 @@ export class Viscoelastic {
         yielded++;
       }
       if (scale !== 1) for (let q = 0; q < 6; q++) D[q][c] *= scale;
+      if (fractions) this.cellScale[c] = scale;
       if (norm * scale > maxStrain) maxStrain = norm * scale;
     }
+    // The fractions form reads the edges on the liquid's max sides, stored in air cells, which the
+    // per-cell rule never reaches: they yield and decay with the liquid cells beside them.
+    if (fractions) yieldEdgesInAir(s, D, this.cellScale);
     this.maxStrain = maxStrain;
     this.yielded = yielded;
   }
@@ -161,6 +183,16 @@ export class Viscoelastic {
     const { type } = s, valid = this.valid;
     const a = q === E23 ? 1 : 0, b = q === E12 ? 1 : 2;
     for (let c = 0; c < s.count; c++) valid[c] = (q < 3 ? type[c] === FLUID : edgeBordersLiquid(s, c, a, b)) ? 1 : 0;
+  }
+
+  /** The elastic force in the `surface` form chosen (φ from the tracker, for the fractions). */
+  applyElasticForce(sim: GridSimulation, dt: number): void {
+    const s = sim.store, h = sim.d.h;
+    if (this.surface === 'cells') { this.applyForce(s, dt, h); return; }
+    if (this.E.store !== s) return;
+    const fr = (this.fractions ??= new ViscosityFractions());
+    fr.compute(s, sim.variationalPhi(), h);
+    applyWeightedElasticForce(s, this.E.data, fr, (dt * this.params.elasticModulus) / (this.density * h), this.fractionFloor);
   }
 
   /** Figure 12, before step 3c: u += Δt μ_E ∇·E / ρ on every solved face (equation 23). */
