@@ -40,6 +40,8 @@ import { levelSetVolume } from '../levelset-volume.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { besideSolid as besideSolid_, cellAt as cellAt_, keepSheets as keepSheets_, nearSolid as nearSolid_ } from './pls-cells.ts';
 import { SeedQuota } from './pls-quota.ts';
+import { withSheetPoints } from './pls-sheet-points.ts';
+import type { SurfaceJob } from '../../surface/index.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -402,6 +404,9 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   /** The controller of the volume correction's divergence (its state is saved with the tracker). */
   readonly volumeControl = new VolumeController();
+
+  /** φ's job with the liquid particles of sheets thinner than a cell, meshed through them (pls-sheet-points.ts). */
+  override surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob { return withSheetPoints(super.surfaceJob(sim, color), sim, this.particles); }
 
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
   override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {
