@@ -14,9 +14,10 @@
  *   npx tsx bench/grid-curtain-holes.ts scenes/honey-drop-grid.json [--frames 21] [--every 3] [--axis 0,0] [--y0 -0.09] [--y1 0] [--rmax 0.1]
  *     [--no-marker-sheets] [--set-sheets JSON (fields of MarkerSheets)] [--set-pls JSON (fields of ParticleLevelSet)]
  *
- * With the particle level set it also reads the rays on the meshed φ as the marching cubes sample
- * it (at the mesher's lattice, `lattice`) and on the liquid particles (a point within h/2 of one,
- * `particles`: where the particles say the sheet is).
+ * It also reads the rays on the meshed φ as the marching cubes sample it (at the mesher's lattice,
+ * `lattice`; `--global-lattice` and `--no-sheet-points` as grid-film-probes.ts latticeProbe says),
+ * and with the particle level set on its liquid particles (a point within h/2 of one, `particles`:
+ * where the particles say the sheet is).
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
@@ -67,7 +68,7 @@ function openShares(): { cells: number[]; blobs: number[]; mesh: number[]; latti
     const b = band(y);
     for (let a = 0; a < AZ; a++) {
       const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
-      let inCell = false, inBlob = false, inMeshed = false, inLat = !pls, inPart = !pls;
+      let inCell = false, inBlob = false, inMeshed = false, inLat = false, inPart = !pls;
       // A level set's sheet held at −0.1 h is 0.2 h thick in φ: sampled every h/20 so that a ray does not step over it.
       const step = tracker ? h / 4 : h / 20;
       for (let r = 0; r < rmax && !(inCell && inBlob && inMeshed && inLat && inPart); r += step) {
@@ -110,7 +111,7 @@ for (let f = 1; f <= frames; f++) {
   }
   opened.fill(0);
   const markers = tracker ? `, ${tracker.markers.count} markers` : '';
-  const extra = pls ? ` | lattice ${pct(o.lattice)} | particles ${pct(o.particles)} | volume ${(1e6 * sim.tracker.volume(sim)).toFixed(1)} cm³` : ` | emptied ${em.join('  ')}`;
+  const extra = ` | lattice ${pct(o.lattice)}` + (pls ? ` | particles ${pct(o.particles)} | volume ${(1e6 * sim.tracker.volume(sim)).toFixed(1)} cm³` : ` | emptied ${em.join('  ')}`);
   console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | meshed φ ${pct(o.mesh)}${extra}`);
   cpu = process.cpuUsage();
 }
