@@ -14,6 +14,7 @@ import type { GridSimulation } from '../../../src/grid/step.ts';
 import { SOLID } from '../../../src/grid/store.ts';
 import { keepSheets } from '../../../src/grid/trackers/pls-cells.ts';
 import { withSheetPoints } from '../../../src/grid/trackers/pls-sheet-points.ts';
+import { seedSheets } from '../../../src/grid/trackers/pls-sheet-seeds.ts';
 import { levelSetLattice } from '../../../src/surface/level-set.ts';
 import { trackingSim } from './rotation.ts';
 
@@ -132,5 +133,48 @@ describe('particle level set: the minimum sheet thickness', () => {
     expect(whole).toBe(lines);
     expect(plain).toBeLessThan(0.9 * lines);
     expect(same).toBe(far);
+  });
+
+  it('seeds a liquid particle on the sheet in each held cell its particles have left, and none off it (sheetSeeds)', () => {
+    const sim = trackingSim('levelset', n, false, (x, y, z) => Math.abs(offset(x, y, z)) - 0.1 * h);
+    const { flags, cells } = flagCrossed(sim);
+    keepSheets(sim.store, flags, -0.1 * h, h);
+    // Two particles on the midplane in every crossed cell but one in five (a fixed LCG), then seeding.
+    let r = 777;
+    const rand = () => ((r = (Math.imul(r, 1103515245) + 12345) >>> 0) / 4294967296);
+    const e1 = [normal[1], -normal[0], 0].map((v, _, a) => v / Math.hypot(a[0], a[1], a[2]));
+    const e2 = [normal[1] * e1[2] - normal[2] * e1[1], normal[2] * e1[0] - normal[0] * e1[2], normal[0] * e1[1] - normal[1] * e1[0]];
+    const s = sim.store, emptied = new Set<number>();
+    const particles = { count: 0, pos: new Float64Array(3 * 1024), radius: new Float64Array(1024), add(x: number, y: number, z: number, rad: number) {
+      this.pos.set([x, y, z], 3 * this.count); this.radius[this.count++] = rad;
+    } };
+    const cellOf = (x: number, y: number, z: number) => s.find(Math.floor(x / h), Math.floor(y / h), Math.floor(z / h));
+    for (const c of cells) {
+      if (rand() < 0.2) { emptied.add(c); continue; }
+      // Points of the midplane about the cell's centre's foot, kept where they fall in the cell.
+      const ctr = [s.ci[c] + 0.5, s.cj[c] + 0.5, s.ck[c] + 0.5].map((v) => v * h), dist = offset(ctr[0], ctr[1], ctr[2]);
+      for (let t = 0, got = 0; t < 40 && got < 2; t++) {
+        const a = (rand() - 0.5) * 1.6 * h, b = (rand() - 0.5) * 1.6 * h;
+        const q = ctr.map((v, k) => v - dist * normal[k] + a * e1[k] + b * e2[k]);
+        if (cellOf(q[0], q[1], q[2]) === c) { particles.add(q[0], q[1], q[2], -0.1 * h); got++; }
+      }
+    }
+    const before = particles.count, added = seedSheets(sim, particles);
+    const interior = (c: number) => [s.ci[c], s.cj[c], s.ck[c]].every((i) => i >= 0.25 * n + 1 && i < 0.45 * n - 1);
+    const filled = new Set<number>();
+    let offPlane = 0, outside = 0;
+    for (let q = before; q < particles.count; q++) {
+      const x = particles.pos[3 * q], y = particles.pos[3 * q + 1], z = particles.pos[3 * q + 2], c = cellOf(x, y, z);
+      if (filled.has(c)) throw new Error('two seeds in one cell');
+      filled.add(c);
+      if (!emptied.has(c)) outside++;
+      if (Math.abs(offset(x, y, z)) > 1e-9) offPlane++;
+    }
+    const inner = [...emptied].filter(interior), innerFilled = inner.filter((c) => filled.has(c)).length;
+    console.log(`sheet seeds: ${emptied.size} of ${cells.length} crossed cells emptied (${inner.length} inside the layer's edge), ${added} particles added: ${innerFilled} of those ${inner.length}, ${outside} in cells not emptied, ${offPlane} off the midplane`);
+    expect(inner.length).toBeGreaterThan(3);
+    expect(offPlane).toBe(0);
+    expect(outside).toBe(0);
+    expect(innerFilled).toBe(inner.length);
   });
 });
