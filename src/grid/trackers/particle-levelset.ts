@@ -24,7 +24,7 @@
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
  *    are deleted and cells within the band are topped up to their count; escaped particles are kept
  *    (they hold features thinner than the grid), cells holding more than twice their count lose the
- *    extras.
+ *    extras, and a sheet's cells its liquid particles have left take one (`sheetSeeds`, pls-sheet-seeds.ts).
  * A particle that leaves the grid's cells or enters a solid is deleted.
  */
 import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
@@ -71,8 +71,8 @@ export class ParticleLevelSet {
   private sheet = new Uint8Array(0);
   /** φ at the centre of a cell holding an escaped liquid particle is at most −sheetDepth·h (0: off). */
   sheetDepth = 0.1;
-  /** At each reseeding, liquid particles where a thin sheet has stretched past its own (pls-sheet-seeds.ts; off: docs/decisions.md). */
-  sheetSeeds = false;
+  /** At each reseeding, liquid particles where a thin sheet has stretched past its own (pls-sheet-seeds.ts; docs/decisions.md, "The honey drop's draped sheet"). */
+  sheetSeeds = true;
   /** Count the volume the minimum sheet thickness adds (m³, counter plsSheetVolume): two passes over the cells a correction, for measuring. */
   countSheetVolume = false;
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */

@@ -6,8 +6,8 @@
  * that do (any of the 13 opposite pairs of its 26 neighbours), takes one on the segment between the
  * two particles of that pair nearest its centre, at the segment's point nearest the centre, where
  * that point lies in it (on the sheet where it is flat); its radius is r_min.
- * The sheet rule then holds the cell while the particle is there (keepSheets). Selectable
- * (`ParticleLevelSet.sheetSeeds`), off: docs/decisions.md, "The honey drop's draped sheet on the grid".
+ * The sheet rule then holds the cell while the particle is there (keepSheets). On by default
+ * (`ParticleLevelSet.sheetSeeds`; docs/decisions.md, "The honey drop's draped sheet on the grid").
  */
 import type { GridSimulation } from '../step.ts';
 import { SOLID } from '../store.ts';
