@@ -12,13 +12,19 @@
  * (|sin 2θ| < 0.5) or a diagonal of the grid.
  *
  *   npx tsx bench/grid-curtain-holes.ts scenes/honey-drop-grid.json [--frames 21] [--every 3] [--axis 0,0] [--y0 -0.09] [--y1 0] [--rmax 0.1]
- *     [--no-marker-sheets] [--set-sheets JSON (fields of MarkerSheets)]
+ *     [--no-marker-sheets] [--set-sheets JSON (fields of MarkerSheets)] [--set-pls JSON (fields of ParticleLevelSet)]
+ *
+ * It also reads the rays on the meshed φ as the marching cubes sample it (at the mesher's lattice,
+ * `lattice`; `--global-lattice` and `--no-sheet-points` as grid-film-probes.ts latticeProbe says),
+ * and with the particle level set on its liquid particles (a point within h/2 of one, `particles`:
+ * where the particles say the sheet is).
  */
 import { loadScene } from '../src/cli/load-scene.ts';
 import { GridSimulation } from '../src/grid/step.ts';
 import { MarkerTracker } from '../src/grid/trackers/markers.ts';
 import { FLUID } from '../src/grid/store.ts';
-import { blobProbe, meshedProbe } from './grid-film-probes.ts';
+import { ParticleLevelSetTracker } from '../src/grid/trackers/particle-levelset.ts';
+import { blobProbe, latticeProbe, meshedProbe, plsLiquidProbe } from './grid-film-probes.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
@@ -33,6 +39,8 @@ const sim = new GridSimulation(scene);
 const tracker = sim.tracker instanceof MarkerTracker ? sim.tracker : null;
 if (args.includes('--no-marker-sheets') && tracker) tracker.sheets = null;
 if (tracker?.sheets) Object.assign(tracker.sheets, JSON.parse(opt('set-sheets', '{}')));
+const pls = sim.tracker instanceof ParticleLevelSetTracker ? sim.tracker.particles : null;
+if (pls) Object.assign(pls, JSON.parse(opt('set-pls', '{}')));
 sim.initialize();
 const d = sim.d, h = d.h;
 const band = (y: number) => Math.floor(((y - y0) / (y1 - y0)) * BANDS);
@@ -51,18 +59,19 @@ if (tracker?.sheets) {
 }
 
 /** Open share of the rays in each band: on the liquid cells, on the markers' blobs (or the tracker's φ), and on the meshed φ. */
-function openShares(): { cells: number[]; blobs: number[]; mesh: number[] } {
-  const s = sim.store, inv = 1 / h, inMesh = meshedProbe(sim);
+function openShares(): { cells: number[]; blobs: number[]; mesh: number[]; lattice: number[]; particles: number[] } {
+  const s = sim.store, inv = 1 / h, inMesh = meshedProbe(sim), inLattice = latticeProbe(sim), inParticles = plsLiquidProbe(sim, h / 2);
   const blob = blobProbe(sim);
   const cellOpen = new Float64Array(BANDS), blobOpen = new Float64Array(BANDS), meshOpen = new Float64Array(BANDS), rays = new Float64Array(BANDS);
+  const latticeOpen = new Float64Array(BANDS), particleOpen = new Float64Array(BANDS);
   for (let y = y0 + h / 4; y < y1; y += h / 2) {
     const b = band(y);
     for (let a = 0; a < AZ; a++) {
       const th = (2 * Math.PI * (a + 0.5)) / AZ, cx = Math.cos(th), cz = Math.sin(th);
-      let inCell = false, inBlob = false, inMeshed = false;
+      let inCell = false, inBlob = false, inMeshed = false, inLat = false, inPart = !pls;
       // A level set's sheet held at −0.1 h is 0.2 h thick in φ: sampled every h/20 so that a ray does not step over it.
       const step = tracker ? h / 4 : h / 20;
-      for (let r = 0; r < rmax && !(inCell && inBlob && inMeshed); r += step) {
+      for (let r = 0; r < rmax && !(inCell && inBlob && inMeshed && inLat && inPart); r += step) {
         const x = ax + r * cx, z = az + r * cz;
         if (!inCell) {
           const c = s.find(Math.floor((x - d.origin[0]) * inv), Math.floor((y - d.origin[1]) * inv), Math.floor((z - d.origin[2]) * inv));
@@ -70,15 +79,19 @@ function openShares(): { cells: number[]; blobs: number[]; mesh: number[] } {
         }
         if (!inBlob && blob(x, y, z)) inBlob = true;
         if (!inMeshed && inMesh(x, y, z)) inMeshed = true;
+        if (!inLat && inLattice(x, y, z)) inLat = true;
+        if (!inPart && inParticles(x, y, z)) inPart = true;
       }
       rays[b]++;
       if (!inCell) cellOpen[b]++;
       if (!inBlob) blobOpen[b]++;
       if (!inMeshed) meshOpen[b]++;
+      if (!inLat) latticeOpen[b]++;
+      if (!inPart) particleOpen[b]++;
     }
   }
   const share = (v: Float64Array) => Array.from(v, (x, b) => x / rays[b]);
-  return { cells: share(cellOpen), blobs: share(blobOpen), mesh: share(meshOpen) };
+  return { cells: share(cellOpen), blobs: share(blobOpen), mesh: share(meshOpen), lattice: share(latticeOpen), particles: share(particleOpen) };
 }
 
 const pct = (v: number[]) => v.map((x) => (100 * x).toFixed(0).padStart(3)).join(' ');
@@ -98,6 +111,7 @@ for (let f = 1; f <= frames; f++) {
   }
   opened.fill(0);
   const markers = tracker ? `, ${tracker.markers.count} markers` : '';
-  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | meshed φ ${pct(o.mesh)} | emptied ${em.join('  ')}`);
+  const extra = ` | lattice ${pct(o.lattice)}` + (pls ? ` | particles ${pct(o.particles)} | volume ${(1e6 * sim.tracker.volume(sim)).toFixed(1)} cm³` : ` | emptied ${em.join('  ')}`);
+  console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | meshed φ ${pct(o.mesh)}${extra}`);
   cpu = process.cpuUsage();
 }

@@ -6,6 +6,6 @@
 export { particleSurface, type ParticleSurfaceInput, type SurfaceOptions, type SurfaceTimings } from './particle-surface.ts';
 export { meshSurfaceJob, type SurfaceJob } from './job.ts';
 export { tintMesh, type TintSource } from './tint.ts';
-export { levelSetAt, levelSetSurface, type LevelSetInput } from './level-set.ts';
+export { levelSetAt, levelSetLattice, levelSetSurface, type LevelSetInput } from './level-set.ts';
 export { checkMesh, type MeshReport } from './check-mesh.ts';
 export { polygonizers, type PolygonizerName, type Polygonizer, type Lattice } from './polygonizer.ts';

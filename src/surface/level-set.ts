@@ -1,16 +1,19 @@
 /**
  * A mesh from a sampled level set (Cline et al. 2005 §10: φ < 0 inside, a signed distance), through
  * the same polygonizers and resolution rule as particles: the lattice spacing is
- * output.resolution × cellSize / 2 (a cell is about a particle diameter). φ is resampled
+ * output.resolution × cellSize / 2 (a cell is about a particle diameter), laid out from the first
+ * sample so that at resolution 1 every sample is a lattice point. φ is resampled
  * trilinearly over the bounds of its inside samples plus a margin, intersected with the sampled box
  * (max(φ, box distance), φ continued from the nearest sample), so liquid touching the box's border
- * is closed off there.
+ * is closed off there. Sheets thinner than the samples can hold are meshed through the points that
+ * mark them (`sheetPoints`, sheet-field.ts).
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings, Vec3 } from '../scene/schema.ts';
 import { latticeNormal, latticeOver } from './field.ts';
 import { concatenate, type SurfaceOptions } from './particle-surface.ts';
-import { polygonizers, type PolyMesh } from './polygonizer.ts';
+import { polygonizers, type Lattice, type PolyMesh } from './polygonizer.ts';
+import { meshSheets } from './sheet-field.ts';
 
 export interface LevelSetInput {
   origin: Vec3;
@@ -18,22 +21,30 @@ export interface LevelSetInput {
   dims: [number, number, number];
   /** Samples at origin + cellSize (i, j, k), index i + nx (j + ny k); negative inside. */
   phi: Float32Array | Float64Array;
+  /**
+   * Points (xyz) in sheets thinner than a sample spacing, which φ holds only at the samples nearest
+   * them: meshed as a sheet through them (sheet-field.ts), reaching `sheetReach` sample spacings (1).
+   */
+  sheetPoints?: Float64Array;
+  sheetReach?: number;
   /** Colour at a point (rgb in 0..1 into out). */
   colors?: (x: number, y: number, z: number, out: Float32Array) => void;
 }
 
 type OutputLike = Pick<OutputSettings, 'resolution' | 'polygonizer' | 'colors'>;
 
-export function levelSetSurface(input: LevelSetInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
+/**
+ * The lattice the polygonizer meshes for `input` (values φ / spacing, φ max'ed with the box's distance
+ * and min'ed with the sheets through input.sheetPoints), or null where no sample is inside. With
+ * `globalLattice` the lattice lies at the global multiples of its spacing, as before it was laid out
+ * from the samples (for measuring what that placement meshed).
+ */
+export function levelSetLattice(input: LevelSetInput, output: Pick<OutputSettings, 'resolution'>, globalLattice = false): Lattice | null {
   const { origin, cellSize: dx, dims, phi } = input;
   const [gx, gy, gz] = dims;
   if (!(gx >= 2 && gy >= 2 && gz >= 2)) throw new Error(`level set dims must be at least 2 × 2 × 2, got ${dims.join(' × ')}`);
   if (phi.length !== gx * gy * gz) throw new Error(`level set has ${phi.length} samples, dims ${dims.join(' × ')} need ${gx * gy * gz}`);
   const h = (output.resolution * dx) / 2;
-  const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
-  const timings = options.timings;
-  let t0 = performance.now();
-
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let k = 0; k < gz; k++) {
     for (let j = 0; j < gy; j++) {
@@ -48,9 +59,28 @@ export function levelSetSurface(input: LevelSetInput, output: OutputLike, option
       }
     }
   }
-  if (lo[0] === Infinity) return { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0), ...(output.colors && input.colors ? { colors: new Float32Array(0) } : {}) };
-  const min = lo.map((v, a) => origin[a] + dx * v), max = hi.map((v, a) => origin[a] + dx * v);
-  const lattice = latticeOver(min, max, dx + 2 * h, h);
+  const sheets = input.sheetPoints, sheetCount = sheets ? sheets.length / 3 : 0;
+  // The lattice also covers the sheets' points (a sheet's samples may all be positive).
+  for (let p = 0; p < sheetCount; p++) {
+    for (let a = 0; a < 3; a++) {
+      const g = Math.round((sheets![3 * p + a] - origin[a]) / dx);
+      if (g < lo[a]) lo[a] = Math.max(0, g);
+      if (g > hi[a]) hi[a] = Math.min(dims[a] - 1, g);
+    }
+  }
+  if (lo[0] === Infinity) return null;
+  // The lattice is laid out from the first sample, not from the global multiples of h: with h = dx/2
+  // every sample is a lattice point, so a layer of liquid centres thinner than a cell (a sheet the
+  // particle level set holds at φ = −0.1 dx) is sampled where φ is negative instead of a fraction of a
+  // cell beside it, where trilinear φ is already positive and the layer was meshed as lace.
+  const lattice = globalLattice
+    ? latticeOver(lo.map((v, a) => origin[a] + dx * v), hi.map((v, a) => origin[a] + dx * v), dx + 2 * h, h)
+    : latticeOver(lo.map((v) => dx * v), hi.map((v) => dx * v), dx + 2 * h, h);
+  if (!globalLattice) {
+    for (let a = 0; a < 3; a++) lattice.origin[a] += origin[a];
+    delete lattice.base; // no longer a piece of the global lattice
+  }
+
   const { nx, ny, nz, values } = lattice;
   const inv = 1 / dx, invH = 1 / h;
   const boxMax = [origin[0] + dx * (gx - 1), origin[1] + dx * (gy - 1), origin[2] + dx * (gz - 1)];
@@ -67,7 +97,17 @@ export function levelSetSurface(input: LevelSetInput, output: OutputLike, option
       }
     }
   }
-  let t1 = performance.now();
+  if (sheetCount > 0) meshSheets(lattice, sheets!, sheetCount, (input.sheetReach ?? 1) * dx);
+  return lattice;
+}
+
+export function levelSetSurface(input: LevelSetInput, output: OutputLike, options: SurfaceOptions = {}): Mesh {
+  const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
+  const timings = options.timings;
+  const t0 = performance.now();
+  const lattice = levelSetLattice(input, output);
+  if (!lattice) return { positions: new Float32Array(0), normals: new Float32Array(0), indices: new Uint32Array(0), ...(output.colors && input.colors ? { colors: new Float32Array(0) } : {}) };
+  const t1 = performance.now();
   const piece: PolyMesh = polygonize(lattice);
   const t2 = performance.now();
   const nv = piece.positions.length / 3;

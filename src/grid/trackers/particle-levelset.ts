@@ -24,7 +24,7 @@
  *  - Reseeding (§3.5), every `reseedEvery` steps: particles further than bandMax from the surface
  *    are deleted and cells within the band are topped up to their count; escaped particles are kept
  *    (they hold features thinner than the grid), cells holding more than twice their count lose the
- *    extras.
+ *    extras, and a sheet's cells its liquid particles have left take one (`sheetSeeds`, pls-sheet-seeds.ts).
  * A particle that leaves the grid's cells or enters a solid is deleted.
  */
 import type { CheckpointReader, CheckpointWriter } from '../../io/checkpoint.ts';
@@ -40,6 +40,9 @@ import { levelSetVolume } from '../levelset-volume.ts';
 import { LevelSetTracker } from './levelset.ts';
 import { besideSolid as besideSolid_, cellAt as cellAt_, keepSheets as keepSheets_, nearSolid as nearSolid_ } from './pls-cells.ts';
 import { SeedQuota } from './pls-quota.ts';
+import { withSheetPoints } from './pls-sheet-points.ts';
+import { seedSheets } from './pls-sheet-seeds.ts';
+import type { SurfaceJob } from '../../surface/index.ts';
 import { registerTracker } from './tracker.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -68,6 +71,8 @@ export class ParticleLevelSet {
   private sheet = new Uint8Array(0);
   /** φ at the centre of a cell holding an escaped liquid particle is at most −sheetDepth·h (0: off). */
   sheetDepth = 0.1;
+  /** At each reseeding, liquid particles where a thin sheet has stretched past its own (pls-sheet-seeds.ts; docs/decisions.md, "The honey drop's draped sheet"). */
+  sheetSeeds = true;
   /** Count the volume the minimum sheet thickness adds (m³, counter plsSheetVolume): two passes over the cells a correction, for measuring. */
   countSheetVolume = false;
   /** φ at each particle as `afterAdvection` left it, read by the correction that follows it. */
@@ -106,7 +111,7 @@ export class ParticleLevelSet {
     this.rng = r;
   }
 
-  private add(x: number, y: number, z: number, r: number): void {
+  add(x: number, y: number, z: number, r: number): void {
     if (this.count === this.radius.length) {
       const p = new Float64Array(2 * this.pos.length);
       p.set(this.pos);
@@ -128,7 +133,7 @@ export class ParticleLevelSet {
       return;
     }
     this.correct(sim, true);
-    if (sim.steps % this.reseedEvery === 0) this.reseed(sim);
+    if (sim.steps % this.reseedEvery === 0) { this.reseed(sim); if (this.sheetSeeds) sim.count('plsSheetSeeds', seedSheets(sim, this)); }
   }
 
   /**
@@ -251,7 +256,6 @@ export class ParticleLevelSet {
     }
     return g;
   }
-
   private grad = new Float64Array(0);
 
   /** Moves every particle by `distance` along ∇φ/|∇φ| (∇φ by central differences at the cell centres, interpolated). */
@@ -358,8 +362,7 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
       name: 'pls-correct',
       run(sim) {
         pls.afterRedistance(sim);
-        sim.count('plsParticles', pls.count);
-        sim.count('plsEscaped', pls.escaped);
+        sim.count('plsParticles', pls.count); sim.count('plsEscaped', pls.escaped);
       },
     };
     this.afterGrid.push(correct);
@@ -402,6 +405,9 @@ export class ParticleLevelSetTracker extends LevelSetTracker {
 
   /** The controller of the volume correction's divergence (its state is saved with the tracker). */
   readonly volumeControl = new VolumeController();
+
+  /** φ's job with the liquid particles of sheets thinner than a cell, meshed through them (pls-sheet-points.ts). */
+  override surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob { return withSheetPoints(super.surfaceJob(sim, color), sim, this.particles); }
 
   /** New liquid (a blob source, a spout's column) takes the place of the air particles in it. */
   override afterRebuild(sim: GridSimulation, s: GridStore, pending: readonly PendingLiquid[]): void {

@@ -84,7 +84,7 @@ export function keepSheets(s: GridStore, sheet: Uint8Array, floor: number, h: nu
 }
 
 /** Whether cell c (not solid) lies in or beside the crease of φ at a sheet's or filament's middle (keepSheets' test). */
-function inSheet(s: GridStore, c: number, h: number): boolean {
+export function inSheet(s: GridStore, c: number, h: number): boolean {
   const { nb, type } = s;
   if (crease(s, c) > 0.5 * h) return true;
   for (let e = 0; e < 6; e++) { const m = nb[6 * c + e]; if (m >= 0 && type[m] !== SOLID && crease(s, m) > 0.5 * h) return true; }
