@@ -49,7 +49,7 @@ export class GhostTable {
  * positions (bindSolve hands it to a phase of the same view that runs on one thread).
  */
 export function listGhosts(job: { threads(n: number): number; scratch: { table: GhostTable }; s: { table: number } }, v: SolveView, n: number): void {
-  if (!v.half || v.half.upperOnly || job.threads(n) !== 1) return;
+  if (!v.half || job.threads(n) !== 1) return;
   buildGhostTable(v, n, job.scratch.table);
   job.s.table = 1;
 }
