@@ -318,8 +318,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
   // buffer held before (docs/decisions.md, branch nbcost).)
   const teamRows = fromPairs && teamListsRows(ctx, n);
-  // One thread's loops (pressure-half.ts, filterHalf) take each pair once, from the rows' upper parts (the walls' measures
-  // their walled lower entries, listed after WALLS: pressure-wall-lower.ts); a team's gather loops read full rows.
+  // One thread's loops (pressure-half.ts, filterHalf) take each pair once, from the rows' upper parts (the walls' measures their walled lower entries: pressure-wall-lower.ts).
   if (!reuse) st.upperOnly = !teamListsRows(ctx, n) && ctx.runner.bind(solveJob).threads(n) === 1;
   const upperOnly = st.upperOnly;
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
@@ -341,11 +340,12 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   function listRows(first: StageScratch): void {
   copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
-  list.reset(n);
+  const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
+  if (!kept) list.reset(n);
   if (teamRows) {
     teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
   } else if (fromPairs) {
-    if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
+    if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     // The cells' boxes (6 f64 a cell), read by the listings here alone, lent room in `first` until the boundary rows are listed.
