@@ -44,7 +44,7 @@ export class GhostTable {
 }
 
 /**
- * After the pressure stage's WALLS (pressure-job.ts runSolvePhase), on one thread over full rows:
+ * After the pressure stage's WALLS (pressure-job.ts runSolvePhase), on one thread (from the rows' upper parts):
  * the table listed into the calling thread's scratch for the view's later phases at the same
  * positions (bindSolve hands it to a phase of the same view that runs on one thread).
  */

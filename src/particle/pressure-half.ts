@@ -22,11 +22,12 @@
  * The slopes are kept for the rows' upper parts and, on a team, the lower entries below the
  * thread's range (the half loops read no other): so every phase after a measure must take the
  * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
- * thread count, from one measure to the next). On one thread with nothing reading a full row (no
- * closed walls, no filter) the rows are their upper parts alone (HalfRows.upperOnly: prepareSolve).
+ * thread count, from one measure to the next). On one thread the rows are their upper parts alone
+ * (HalfRows.upperOnly: prepareSolve).
  *
- * A slot with closed walls within h takes its ghosts over its full row in the measures (ghostFactor
- * here, as pressure-ghosts.ts factorRowWalls sums them): they are summed apart from the liquid terms
+ * A slot with closed walls within h takes its ghosts over its whole row in the measures (ghostFactor,
+ * pressure-wall-lower.ts, as pressure-ghosts.ts factorRowWalls sums them; with upper parts alone its
+ * lower entries from the list made after WALLS there): they are summed apart from the liquid terms
  * and added after them, as in the gather loops. The passes' displacement and density change (and
  * advanceHalf's) take each pair's ghosts once, as its liquid term (pressure-ghosts.ts
  * ghostDisplacementUpper, ghostDensityChangeUpper): a slot's own images and its upper pairs' ghosts
