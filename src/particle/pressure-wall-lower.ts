@@ -18,53 +18,66 @@ import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 /** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
 const AXES = 7;
 
-/** Per slot a, the walled slots b < a that share a wall with it: j[start[a] .. start[a + 1]), ascending. */
+/**
+ * Per walled slot a (its index k = at[a] among the walled slots, in slot order), the walled slots
+ * b < a that share a wall with it: j[start[k] .. start[k + 1]), ascending.
+ */
 export class WallLower {
   start = new Int32Array(2);
   j = new Int32Array(0);
-  /** The rows and slot count the list was made for (ghostFactor checks them). */
+  /** Per slot: its index among the walled slots (valid for the slots walled at the last listing). */
+  at = new Int32Array(0);
+  /** The walled slots in slot order. */
+  slots = new Int32Array(0);
+  /** The rows the list was made for (ghostFactor checks them). */
   rows: Int32Array | null = null;
-  n = -1;
 }
 
 /**
  * Lists into t, for n slots after WALLS (v.wmask), the lower entries that share a wall (see the
- * header), from the rows' upper parts (mid[a] … ls[a + 1]).
+ * header), from the walled slots' upper rows (mid[a] … ls[a + 1]): a scan of the masks, then two
+ * passes over the walled slots alone (their count, then their entries).
  */
 export function listWallLower(v: SolveView, n: number, mid: Int32Array, t: WallLower): void {
   const ls = v.ls, lj = v.lj, mask = v.wmask;
-  if (t.start.length < n + 2) t.start = new Int32Array(Math.ceil(1.25 * (n + 2)));
-  const start = t.start;
-  start.fill(0, 0, n + 2);
-  // Counts into start[b + 2], so that after the running sum start[b + 1] is b's first entry and
-  // the fill's cursor, which it leaves at b's end: start[b] is then b's first entry.
-  let total = 0;
+  if (t.at.length < n) {
+    t.at = new Int32Array(Math.ceil(1.25 * n));
+    t.slots = new Int32Array(t.at.length);
+  }
+  const at = t.at, slots = t.slots;
+  let w = 0;
   for (let a = 0; a < n; a++) {
-    const wa = mask[a];
-    if (wa === 0) continue;
-    const ma = wa & AXES;
+    if (mask[a] === 0) continue;
+    at[a] = w;
+    slots[w++] = a;
+  }
+  if (t.start.length < w + 2) t.start = new Int32Array(Math.ceil(1.25 * (w + 2)));
+  const start = t.start;
+  start.fill(0, 0, w + 2);
+  // Counts into start[k + 2], so that after the running sum start[k + 1] is k's first entry and
+  // the fill's cursor, which it leaves at k's end: start[k] is then k's first entry.
+  let total = 0;
+  for (let k = 0; k < w; k++) {
+    const a = slots[k], wa = mask[a], ma = wa & AXES;
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
       const b = lj[q], wb = mask[b];
       if ((ma & wb & ~((wa ^ wb) >> 3)) === 0) continue;
-      start[b + 2]++;
+      start[at[b] + 2]++;
       total++;
     }
   }
-  for (let k = 2; k < n + 2; k++) start[k] += start[k - 1];
+  for (let k = 2; k < w + 2; k++) start[k] += start[k - 1];
   if (t.j.length < total) t.j = new Int32Array(Math.ceil(1.25 * total) + 64);
   const j = t.j;
-  for (let a = 0; a < n; a++) {
-    const wa = mask[a];
-    if (wa === 0) continue;
-    const ma = wa & AXES;
+  for (let k = 0; k < w; k++) {
+    const a = slots[k], wa = mask[a], ma = wa & AXES;
     for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
       const b = lj[q], wb = mask[b];
       if ((ma & wb & ~((wa ^ wb) >> 3)) === 0) continue;
-      j[start[b + 1]++] = a;
+      j[start[at[b] + 1]++] = a;
     }
   }
   t.rows = ls;
-  t.n = n;
 }
 
 /** ghostFactor's running sums between a slot's own images and its row's two parts: w0, e1, e2, e3, t4, the count. */
@@ -100,7 +113,8 @@ export function ghostFactor(v: SolveView, a: number, densityOnly: boolean, hr: {
   if (hr.upperOnly) {
     const t = hr.lower;
     if (!t || t.rows !== ls) throw new Error('pressure measure: rows of upper parts alone with closed walls need the walled lower entries listed after WALLS (pressure-wall-lower.ts listWallLower)');
-    ghostPairs(v, a, t.j, t.start[a], t.start[a + 1], densityOnly);
+    const k = t.at[a], q0 = t.start[k], q1 = t.start[k + 1];
+    if (q0 < q1) ghostPairs(v, a, t.j, q0, q1, densityOnly);
   } else ghostPairs(v, a, lj, ls[a], mid[a], densityOnly);
   ghostPairs(v, a, lj, mid[a], ls[a + 1], densityOnly);
   const out = ghostSum;
