@@ -50,6 +50,8 @@ import { boxDistance2 } from './neighbours.ts';
 import { adhesionTables } from './adhesion-tables.ts';
 import { objectAdhesion } from './object-adhesion.ts';
 import { teamWork } from './work.ts';
+import { solveState } from './solve-setup.ts';
+import type { SlotRows } from './slot-rows.ts';
 
 /**
  * Adhesion accelerations (L.acc), Σk (L.scalar), ctx.cells.pairs and ctx.contacts for the sorted
@@ -80,9 +82,22 @@ export function computeAdhesion(ctx: StepContext): void {
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
+  // Inline (one thread), the pressure stage's rows too: each pair within the density kernel's h, from
+  // the distance pass 2 takes (solve-setup.ts prepareSolve keeps them where it lists upper parts alone).
+  const rows = T === 1 && ctx.scene.particle.densitySolver === 'pbf' ? solveState(ctx).pairs : null;
+  if (rows) {
+    rows.shared = ctx.shared;
+    rows.reset(n);
+  }
+  job.scratch.rows = rows;
+  job.scratch.rowsH2 = ctx.densityH * ctx.densityH;
   runJob(job, n, g.cellCount);
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
+  if (rows) {
+    rows.start[n] = rows.length;
+    rows.filled = rows.version;
+  }
   ctx.adhesionPairsCurrent = true;
   // A free body takes back the adhesion it gives the liquid (free-bodies.ts).
   ctx.freeBodies?.capture(ctx, true);
@@ -105,13 +120,20 @@ export const adhesionJob = defineJob({
   sums: { acc: 3, sumK: 1 },
   lists: { pairs: 'index', contacts: 'index' },
   minItems: () => teamWork.minParticles,
-  scratch: () => ({ within: new Int32Array(512) }),
+  scratch: (): PairScratch => ({ within: new Int32Array(512), rows: null, rowsH2: 0 }),
   kernel(x) {
     liquidPairRange(x.a, x.s, x.from, x.to, x.lists.pairs, x.lists.contacts, x.scratch);
   },
 });
 
 export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], number>;
+
+/** liquidPairRange's scratch: `within`, and where the calling thread lists them alone (computeAdhesion), the pressure rows and h². */
+interface PairScratch {
+  within: Int32Array;
+  rows: SlotRows | null;
+  rowsH2: number;
+}
 
 /**
  * The liquid pair loop over cells [c0, c1) of the sorted liquid: adhesion accelerations into
@@ -130,7 +152,7 @@ export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], numbe
  */
 export function liquidPairRange(
   a: JobArrays<typeof adhesionJob>, s: AdhesionScalars, c0: number, c1: number, pairs: ListSink<Int32Array | Uint16Array>, contacts: ListSink<Int32Array | Uint16Array>,
-  scratch: { within: Int32Array },
+  scratch: PairScratch,
 ): void {
   const { acc, sumK, pos, mat, dens, start, count: cnt, first, cells, box, tf: f, ti } = a;
   const cohesion = s.cohesion, cOff = s.cohesionOffset, msize = s.size, nm2 = msize * msize, invR = s.invR, eU = s.uniform, uniform = eU >= 0;
@@ -142,6 +164,9 @@ export function liquidPairRange(
   const cstart = contacts.start, pstart = pairs.start;
   let cj = contacts.j, clen = contacts.length;
   let pj = pairs.j, plen = pairs.length, w = scratch.within;
+  // The pressure rows (the upper parts within h: solve-pair-rows.ts upperRowsFromPairs's rows, entry for entry), where asked.
+  const rows = scratch.rows, rh2 = scratch.rowsH2;
+  let rj = rows ? rows.j : NO_ROWS, rlen = rows ? rows.length : 0;
   for (let c = c0; c < c1; c++) {
     const i0 = start[c], i1 = i0 + cnt[c];
     const q0 = first[c], q1 = first[c + 1];
@@ -179,6 +204,14 @@ export function liquidPairRange(
           plen += +!(dx * dx + dy * dy + dz * dz >= pairReach2);
         }
       }
+      if (rows) {
+        if (rlen + (plen - p0) > rj.length) {
+          rows.length = rlen;
+          rows.reserve(rlen + (plen - p0));
+          rj = rows.j;
+        }
+        rows.start[i] = rlen;
+      }
       // 2: contacts, Σk, and the pairs within adhesion support (at w[0 .. t)); 3: adhesion,
       // A = M.at(mi, mj, d / r) (adhesion-matrix.ts). Where one entry serves every liquid pair its
       // numbers are locals (V8 reloads a table read after each store into acc or sumK, which
@@ -190,6 +223,10 @@ export function liquidPairRange(
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
           const d2 = dx * dx + dy * dy + dz * dz;
           if (d2 >= reach2) continue;
+          if (rows) {
+            rj[rlen] = j;
+            rlen += +(d2 < rh2);
+          }
           cj[clen] = j;
           clen += +(d2 < contactReach2);
           const q2 = d2 * invH2U;
@@ -231,6 +268,10 @@ export function liquidPairRange(
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
           const d2 = dx * dx + dy * dy + dz * dz;
           if (d2 >= reach2) continue;
+          if (rows) {
+            rj[rlen] = j;
+            rlen += +(d2 < rh2);
+          }
           cj[clen] = j;
           clen += +(d2 < contactReach2);
           const e = row + mat[j];
@@ -272,4 +313,7 @@ export function liquidPairRange(
   }
   contacts.length = clen;
   pairs.length = plen;
+  if (rows) rows.length = rlen;
 }
+
+const NO_ROWS = new Int32Array(0);

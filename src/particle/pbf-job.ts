@@ -21,6 +21,7 @@ import type { SolveView } from './pressure-kernels.ts';
 import { densityRange, factorRange, wallRange } from './pressure-kernels.ts';
 import { densityHalf, factorHalf, type HalfRows } from './pressure-half.ts';
 import { measuresAlone, pbfMeasureOne } from './pbf-measure.ts';
+import { listWallLower } from './pressure-wall-lower.ts';
 
 /** What PBF_STEP reads and writes besides the solve view (the job's arrays and scalars by these names). */
 export interface PbfStepArgs {
@@ -89,6 +90,8 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
   }
   if (s.nwalls > 0) {
     wallRange(v, from, to);
+    // Rows of upper parts alone (one thread): the walled lower entries the measures' ghosts read.
+    if (hr?.upperOnly) listWallLower(v, n, hr.mid, hr.lower!);
     x.barrier();
   }
   let error = 0, stop = false;

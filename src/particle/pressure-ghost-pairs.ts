@@ -228,7 +228,7 @@ export function ghostDensityChangeBelow(v: SolveView, a: number, j: number, u: F
  * pairs' ghosts after its liquid terms, as filterRange adds them (ghostFilterBelow).
  */
 export function ghostFilterUpper(v: SolveView, a: number, q0: number, u: Float64Array, c: Float64Array, out: Float64Array | null): void {
-  // (filterHalf, from mid[a]: a table is handed to one thread over full rows alone.)
+  // (filterHalf, from mid[a]: a table is handed to one thread alone.)
   if (v.gt && out !== null) return ghostFilterTable(v, v.gt, a, u, c, out);
   const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h;

@@ -44,12 +44,12 @@ export class GhostTable {
 }
 
 /**
- * After the pressure stage's WALLS (pressure-job.ts runSolvePhase), on one thread over full rows:
+ * After the pressure stage's WALLS (pressure-job.ts runSolvePhase), on one thread (from the rows' upper parts):
  * the table listed into the calling thread's scratch for the view's later phases at the same
  * positions (bindSolve hands it to a phase of the same view that runs on one thread).
  */
 export function listGhosts(job: { threads(n: number): number; scratch: { table: GhostTable }; s: { table: number } }, v: SolveView, n: number): void {
-  if (!v.half || v.half.upperOnly || job.threads(n) !== 1) return;
+  if (!v.half || job.threads(n) !== 1) return;
   buildGhostTable(v, n, job.scratch.table);
   job.s.table = 1;
 }

@@ -22,11 +22,12 @@
  * The slopes are kept for the rows' upper parts and, on a team, the lower entries below the
  * thread's range (the half loops read no other): so every phase after a measure must take the
  * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
- * thread count, from one measure to the next). On one thread with nothing reading a full row (no
- * closed walls, no filter) the rows are their upper parts alone (HalfRows.upperOnly: prepareSolve).
+ * thread count, from one measure to the next). On one thread the rows are their upper parts alone
+ * (HalfRows.upperOnly: prepareSolve).
  *
- * A slot with closed walls within h takes its ghosts over its full row in the measures (ghostFactor
- * here, as pressure-ghosts.ts factorRowWalls sums them): they are summed apart from the liquid terms
+ * A slot with closed walls within h takes its ghosts over its whole row in the measures (ghostFactor,
+ * pressure-wall-lower.ts, as pressure-ghosts.ts factorRowWalls sums them; with upper parts alone its
+ * lower entries from the list made after WALLS there): they are summed apart from the liquid terms
  * and added after them, as in the gather loops. The passes' displacement and density change (and
  * advanceHalf's) take each pair's ghosts once, as its liquid term (pressure-ghosts.ts
  * ghostDisplacementUpper, ghostDensityChangeUpper): a slot's own images and its upper pairs' ghosts
@@ -36,8 +37,9 @@
  * add a slot's lower pairs' ghosts after its liquid terms): the same terms, summed in another order.
  * Object particles per slot, as there.
  */
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import { ghostFactor, type WallLower } from './pressure-wall-lower.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import { COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
@@ -51,6 +53,8 @@ export interface HalfRows {
   acc: Float64Array;
   /** The view's rows are the upper parts alone (mid[a] = ls[a]): no loop over a full row may read them (solve-setup.ts prepareSolve). */
   upperOnly: boolean;
+  /** With `upperOnly` and closed walls: the walled lower entries the measures' ghosts read, listed after WALLS (pressure-wall-lower.ts). */
+  lower?: WallLower;
 }
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
@@ -116,7 +120,7 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
       }
     }
     const walled = anyWalls && mask[a] !== 0;
-    if (walled) ghostFactor(v, a, false);
+    if (walled) ghostFactor(v, a, false, hr);
     if (bs[a] < bs[a + 1]) {
       const S = objectSums;
       S[RHO] = rho; S[GX] = gx; S[GY] = gy; S[GZ] = gz; S[COUNT] = k;
@@ -220,7 +224,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
       rho += gamma[o] * cubicSpline(s);
     }
     if (anyWalls && mask[a] !== 0) {
-      ghostFactor(v, a, true);
+      ghostFactor(v, a, true, hr);
       rho += ghostSum[6];
     }
     dens[a] = rho * invN0;
@@ -233,7 +237,7 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
   const p = v.p, out = v.dx, invMass = v.invMass, uniform = v.uniform, mask = v.wmask, mid = hr.mid;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   // One thread with equal masses (the rows' upper parts alone: no closed walls) and nearly no pressure: pressure-half-sparse.ts.
-  if (hr.upperOnly && uniform && mostlyIdle(p, to, 1)) return displaceSparse(v, to, hr);
+  if (hr.upperOnly && uniform && !anyWalls && mostlyIdle(p, to, 1)) return displaceSparse(v, to, hr);
   for (let a = from; a < to; a++) {
     let cx = 0, cy = 0, cz = 0;
     if (from > 0) {
@@ -319,7 +323,7 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
   const p = v.p, dens = v.dens, alpha = v.alpha, u = v.dx, res = v.res, mask = v.wmask, mid = hr.mid, floor = v.floor ?? null;
   const invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   // One thread (no closed walls) with displacements that are nearly all 0: pressure-half-sparse.ts.
-  if (hr.upperOnly && mostlyIdle(u, to, 3)) return updateSparse(v, to, hr, omega);
+  if (hr.upperOnly && !anyWalls && mostlyIdle(u, to, 3)) return updateSparse(v, to, hr, omega);
   changesBelow(v, from, to, hr, u, res);
   for (let a = from; a < to; a++) {
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
@@ -348,88 +352,4 @@ export function updateHalf(v: SolveView, from: number, to: number, hr: HalfRows,
     const np = p[a] + omega * alpha[a] * e;
     p[a] = np > lo ? np : lo;
   }
-}
-
-
-/** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
-const AXES = 7;
-
-/**
- * The ghosts' share of factorRowWalls for slot a (wmask ≠ 0), into ghostSum[6..14], the same sums
- * in the same order without its liquid terms (factorHalf has them): a's own images, then the
- * images of each neighbour of its full row that shares a wall with it. `densityOnly`: [6] alone
- * (densityHalf).
- */
-function ghostFactor(v: SolveView, a: number, densityOnly: boolean): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
-  const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
-  const wa = mask[a], ma = wa & AXES;
-  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
-  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
-  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, t4 = 0, o1 = 0, o2 = 0, o3 = 0, ghosts = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    if (d2 < edge2) ghosts++;
-    const d = Math.sqrt(d2), s = d * invH;
-    w0 += cubicSpline(s);
-    if (d === 0) continue;
-    const f = (cubicSplineSlope(s) * invH) / d;
-    e1 += f * ox; e2 += f * oy; e3 += f * oz;
-    o1 += f * ox; o2 += f * oy; o3 += f * oz;
-  }
-  const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
-  for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-    const j = lj[q], wb = mask[j];
-    // The axes whose walls a and b both see, the same wall (the same sign bit).
-    const common = ma & wb & ~((wa ^ wb) >> 3);
-    if (common === 0) continue;
-    const b = 3 * j;
-    const dx = xa - x[b], dy = ya - x[b + 1], dz = za - x[b + 2];
-    const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
-    if (densityOnly) {
-      for (let S = common; S > 0; S = (S - 1) & common) {
-        const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
-        const gd2 = ox * ox + oy * oy + oz * oz;
-        if (gd2 >= h2) continue;
-        w0 += cubicSpline(Math.sqrt(gd2) * invH);
-      }
-      continue;
-    }
-    // A pair none of whose images lies within h adds nothing: its T_b is G_ab alone, and
-    // |T_b|² − g0 is x − x, +0 (most pairs beside a wall: their images lie beyond h).
-    let reach = false;
-    for (let S = common; S > 0 && !reach; S = (S - 1) & common) {
-      const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
-      reach = ox * ox + oy * oy + oz * oz < h2;
-    }
-    if (!reach) continue;
-    // T_b's G_ab at full precision (factorRowWalls's liquid term).
-    const dd = dx * dx + dy * dy + dz * dz;
-    const d = Math.sqrt(dd), s = d * invH;
-    let tx = 0, ty = 0, tz = 0;
-    if (s < 1 && d !== 0) {
-      const t = 1 - s, slope = s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
-      const fu = (slope * invH) / d;
-      tx = fu * dx; ty = fu * dy; tz = fu * dz;
-    }
-    const g0 = tx * tx + ty * ty + tz * tz;
-    for (let S = common; S > 0; S = (S - 1) & common) {
-      const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
-      const gd2 = ox * ox + oy * oy + oz * oz;
-      if (gd2 >= h2) continue;
-      if (gd2 < edge2) ghosts++;
-      const gd = Math.sqrt(gd2), gs = gd * invH;
-      w0 += cubicSpline(gs);
-      if (gd === 0) continue;
-      const f = (cubicSplineSlope(gs) * invH) / gd;
-      const ex = f * ox, ey = f * oy, ez = f * oz;
-      e1 += ex; e2 += ey; e3 += ez;
-      tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
-    }
-    t4 += (tx * tx + ty * ty + tz * tz - g0) * (uniform ? 1 : invMass[j]);
-  }
-  const out = ghostSum;
-  out[6] = w0; out[7] = e1; out[8] = e2; out[9] = e3; out[10] = t4; out[11] = o1; out[12] = o2; out[13] = o3; out[14] = ghosts;
 }

@@ -23,6 +23,7 @@ import { factorAdvanceHalf } from './pressure-factor-advance.ts';
 import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 import { GhostTable, listGhosts } from './pressure-ghost-table.ts';
+import { listWallLower, WallLower } from './pressure-wall-lower.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -154,7 +155,6 @@ export function runPressureSolve(
  * −gain · L(L u).
  */
 export function runFilterStep(ctx: StepContext, v: SolveView, n: number, st: StageSlots, u: Float64Array, fillU: boolean, gain: number): void {
-  if (v.half?.upperOnly) throw new Error('velocity filter: the rows are their upper parts alone (prepareSolve lists full rows where the filter runs)');
   const job = bindStage(ctx, v, n, FILTER_STEP, st);
   job.a.hist = u;
   job.s.fillU = fillU ? 1 : 0;
@@ -217,7 +217,7 @@ const NO_MID = new Int32Array(0), NO_ACC = new Float64Array(0);
 /** A thread's view of the job's arrays (its walls unpacked once per run, its half rows' arrays), and the calling thread's ghost table. */
 class ThreadView {
   walls: SolveView['walls'] = [];
-  half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false };
+  half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false, lower: new WallLower() };
   table = new GhostTable();
 }
 
@@ -269,6 +269,8 @@ export const solveJob = defineJob({
     switch (s.phase) {
       case WALLS:
         wallRange(v, x.from, x.to);
+        // Rows of upper parts alone (one thread): the walled lower entries the measures' ghosts read.
+        if (hr?.upperOnly) listWallLower(v, x.n, hr.mid, hr.lower!);
         break;
       case FACTOR:
         if (hr) factorHalf(v, from, to, hr);

@@ -25,6 +25,12 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   shared = false;
   /** Counts resets: what a stage derived from the rows is stale once this has changed. */
   version = 0;
+  /**
+   * The version whose rows the adhesion stage filled, where it did (adhesion.ts: the pressure
+   * stage's rows from its pair list, upper parts alone, as solve-pair-rows.ts upperRowsFromPairs
+   * lists them), else −1.
+   */
+  filled = -1;
   /** Where the entries live when they share memory with a list of other lifetime (list-store.ts), else null: their own. */
   store: ListStore | null = null;
   /**

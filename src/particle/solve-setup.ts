@@ -2,8 +2,8 @@
  * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
  * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
  * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
- * (gather form: every slot lists all its neighbours; on one thread, where no loop reads a full row,
- * each slot's upper part alone: pressure-half.ts) and of the objects near it, listed over the
+ * (gather form on a team: every slot lists all its neighbours; on one thread each slot's upper part
+ * alone: pressure-half.ts, the walls' measures reading their lower entries from pressure-wall-lower.ts) and of the objects near it, listed over the
  * density cells (h wide) in slot order, on slot-ordered copies of the positions.
  */
 import type { StageScratch, StepContext } from './context.ts';
@@ -38,7 +38,7 @@ export class SolveState {
    * alone (`upperOnly`); their entries shrink once the liquid has spread after an impact (SlotRows.shrinks).
    */
   pairs = Object.assign(new SlotRows(), { shrinks: true });
-  /** The rows hold each slot's upper part alone (prepareSolve: one thread, no loop over a full row). */
+  /** The rows hold each slot's upper part alone (prepareSolve: one thread, where no loop reads a full row). */
   upperOnly = false;
   /** The rows' upper halves as the density cells list them (each pair once, from its lower slot), before rowsFromHalf makes the full rows. */
   half = new SlotRows();
@@ -279,8 +279,9 @@ export function solveState(ctx: StepContext): SolveState {
  * state, not in the scratch) stand and only the slot arrays are carved and filled again.
  * `starts`: memory free during the stage where the particles' positions at the start are kept (3 a
  * particle, particle order; PBF's), else none are; `resIn`, `midIn`: n f64 for v.res and i32 at the liquid's capacity for the upper starts, free during the stage.
+ * `filtered`: the velocity filter runs over these rows (its weights, an f64 a pair, in the slopes' room: pressure-filter.ts filterStep).
  */
-export function prepareSolve(ctx: StepContext, again = false, full = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, filtered = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -317,10 +318,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
   // buffer held before (docs/decisions.md, branch nbcost).)
   const teamRows = fromPairs && teamListsRows(ctx, n);
-  // One thread runs the loops over each pair once (pressure-half.ts), which read the rows' upper
-  // parts alone; where nothing else reads a full row (closed walls: the ghosts over a full row;
-  // the velocity filter, `full`; a team's gather loops), the rows are their upper parts alone.
-  if (!reuse) st.upperOnly = !full && walls.length === 0 && !teamListsRows(ctx, n) && ctx.runner.bind(solveJob).threads(n) === 1;
+  // One thread's loops (pressure-half.ts, filterHalf) take each pair once, from the rows' upper parts (the walls' measures their walled lower entries: pressure-wall-lower.ts).
+  if (!reuse) st.upperOnly = !teamListsRows(ctx, n) && ctx.runner.bind(solveJob).threads(n) === 1;
   const upperOnly = st.upperOnly;
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
@@ -341,11 +340,12 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   function listRows(first: StageScratch): void {
   copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
-  list.reset(n);
+  const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
+  if (!kept) list.reset(n);
   if (teamRows) {
     teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
   } else if (fromPairs) {
-    if (upperOnly) upperRowsFromPairs(ctx, mem.x, n, list);
+    if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
   } else {
     // The cells' boxes (6 f64 a cell), read by the listings here alone, lent room in `first` until the boundary rows are listed.
@@ -395,8 +395,8 @@ export function prepareSolve(ctx: StepContext, again = false, full = false, star
   dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
-  const kn = list.j.length, bn = bl.j.length;
-  // The slopes (kg, bg: each measure writes them) and the object slots' volumes after the slot arrays.
+  const kn = list.j.length * (upperOnly && filtered ? 2 : 1), bn = bl.j.length;
+  // The slopes (kg, bg: each measure writes them; with upper parts alone and the filter, room for its f64 weights) and the object slots' volumes after the slot arrays.
   const no = O.count, whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).

@@ -1,7 +1,7 @@
 /**
- * The pressure stage's particle-scale filter on one thread over each pair once
- * (pressure-filter.ts filterHalf) against the gather loop over full rows (filterRange, what a
- * team's threads run) on one solve view: a squeezed, jittered block of water in a closed no-slip
+ * The pressure stage's particle-scale filter on one thread over each pair once, on the rows' upper
+ * parts alone (pressure-filter.ts filterHalf), against the gather loop over full rows (filterRange,
+ * what a team's threads run) on the same slots: a squeezed, jittered block of water in a closed no-slip
  * box (mirror ghosts at the walls), with strengths 1 and 0 (pairs with c_ab 1, ½ and 0), with
  * equal masses and with two liquids of different densities (the mass-weighted path): the same
  * Δv bit for bit, the pairs' weights evaluated in the sweep (keeping them) and read back in the next.
@@ -9,8 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { BOX, MIXED, squeezedBlock } from './walled-block.ts';
-import { prepareSolve } from '../../src/particle/solve-setup.ts';
+import { BOX, MIXED, squeezedBlock, upperRows, withFullRows } from './walled-block.ts';
 import { wallRange } from '../../src/particle/pressure-kernels.ts';
 import { filterHalf, filterRange } from '../../src/particle/pressure-filter.ts';
 
@@ -24,16 +23,18 @@ function both(scene: SceneInput): { gather: Buffer; half: Buffer; kept: Buffer; 
   const { sim } = squeezedBlock(scene, 7);
   open.push(sim);
   const ctx = sim.ctx, L = ctx.liquid, n = L.count;
-  const pr = prepareSolve(ctx), v = pr.v;
-  wallRange(v, 0, n);
-  const u = new Float64Array(3 * n), c = new Float64Array(n);
-  for (let a = 0; a < n; a++) {
-    for (let k = 0; k < 3; k++) u[3 * a + k] = L.vel[3 * pr.order[a] + k];
-    c[a] = a % 7 === 0 ? 0 : 1;
-  }
-  const out = new Float64Array(3 * n);
-  filterRange(v, 0, n, u, c, out);
-  const gather = Buffer.from(out.slice().buffer);
+  const u = new Float64Array(3 * n), c = new Float64Array(n), out = new Float64Array(3 * n);
+  // The gather loop over full rows (a team's), then the sweep over the rows' upper parts alone (one thread's: the same slots).
+  const gather = withFullRows(ctx, (full) => {
+    for (let a = 0; a < n; a++) {
+      for (let k = 0; k < 3; k++) u[3 * a + k] = L.vel[3 * full.order[a] + k];
+      c[a] = a % 7 === 0 ? 0 : 1;
+    }
+    wallRange(full.v, 0, n);
+    filterRange(full.v, 0, n, u, c, out);
+    return Buffer.from(out.slice().buffer);
+  });
+  const v = upperRows(ctx, true).v;
   out.fill(Number.NaN);
   filterHalf(v, n, v.half!, u, c, out);
   const half = Buffer.from(out.slice().buffer);

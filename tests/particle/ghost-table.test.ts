@@ -11,8 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { BOX, MIXED, squeezedBlock } from './walled-block.ts';
-import { prepareSolve } from '../../src/particle/solve-setup.ts';
+import { BOX, MIXED, squeezedBlock, upperRows, withFullRows } from './walled-block.ts';
 import { factorRange, wallRange } from '../../src/particle/pressure-kernels.ts';
 import { advanceHalf, displaceHalf, factorHalf, updateHalf } from '../../src/particle/pressure-half.ts';
 import { filterHalf } from '../../src/particle/pressure-filter.ts';
@@ -29,12 +28,16 @@ const bytes = (a: Float64Array): Buffer => Buffer.from(a.slice().buffer);
 function both(scene: SceneInput) {
   const { sim, rnd } = squeezedBlock(scene, 11);
   open.push(sim);
-  const ctx = sim.ctx, L = ctx.liquid, n = L.count;
-  const pr = prepareSolve(ctx), v = pr.v, hr = v.half!;
-  wallRange(v, 0, n);
-  // The measure over full rows (factorRowWalls: every pair's T_b) and over each pair once (ghostFactor: the pairs with an image within h alone).
-  factorRange(v, 0, n);
-  const gather = [bytes(v.dens.subarray(0, n)), bytes(v.alpha.subarray(0, n)), Buffer.from(v.nb.slice(0, n).buffer)];
+  const ctx = sim.ctx, n = ctx.liquid.count;
+  // The measure over full rows (factorRowWalls: every pair's T_b) and over each pair once on the
+  // rows' upper parts alone (ghostFactor: the pairs with an image within h alone, the walled lower
+  // entries from pressure-wall-lower.ts), on the same slots.
+  const gather = withFullRows(ctx, ({ v }) => {
+    wallRange(v, 0, n);
+    factorRange(v, 0, n);
+    return [bytes(v.dens.subarray(0, n)), bytes(v.alpha.subarray(0, n)), Buffer.from(v.nb.slice(0, n).buffer)];
+  });
+  const v = upperRows(ctx).v, hr = v.half!;
   factorHalf(v, 0, n, hr);
   const half = [bytes(v.dens.subarray(0, n)), bytes(v.alpha.subarray(0, n)), Buffer.from(v.nb.slice(0, n).buffer)];
   const p0 = new Float64Array(n), u = new Float64Array(3 * n), c = new Float64Array(n);

@@ -8,6 +8,11 @@ import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { lcg } from './helpers.ts';
+import type { StepContext } from '../../src/particle/context.ts';
+import { prepareSolve, type Prepared } from '../../src/particle/solve-setup.ts';
+import { wallRange } from '../../src/particle/pressure-kernels.ts';
+import { listWallLower, WallLower } from '../../src/particle/pressure-wall-lower.ts';
+import { teamWork } from '../../src/particle/work.ts';
 
 const water = (density = 1000) => ({ kind: 'liquid' as const, density, viscosity: { value: 0.001, unit: 'Pa.s' as const } });
 
@@ -44,4 +49,32 @@ export function squeezedBlock(scene: SceneInput, seed: number): { sim: ParticleS
   }
   ctx.adhesionPairsCurrent = false;
   return { sim, rnd };
+}
+
+/**
+ * The block's solve view with full rows, as a team's gather loops read them (listed by the team's
+ * row jobs on the one thread: teamWork.teamRowsOnOneThread), for `use`; its arrays are the stage
+ * buffer's, valid until the next prepareSolve.
+ */
+export function withFullRows<T>(ctx: StepContext, use: (pr: Prepared) => T): T {
+  teamWork.teamRowsOnOneThread = true;
+  try {
+    return use(prepareSolve(ctx));
+  } finally {
+    teamWork.teamRowsOnOneThread = false;
+  }
+}
+
+/**
+ * The block's solve view on one thread, its rows their upper parts alone (prepareSolve;
+ * `filtered`: with the filter's room for its weights), after WALLS with the walled lower entries
+ * listed (pressure-wall-lower.ts), as the solve job's WALLS phase leaves them.
+ */
+export function upperRows(ctx: StepContext, filtered = false): Prepared {
+  const pr = prepareSolve(ctx, false, filtered), v = pr.v, hr = v.half!;
+  if (!hr.upperOnly) throw new Error('walled block: one thread lists the rows\' upper parts alone');
+  wallRange(v, 0, pr.n);
+  hr.lower = new WallLower();
+  listWallLower(v, pr.n, hr.mid, hr.lower);
+  return pr;
 }
