@@ -87,9 +87,10 @@ describe('the npm package', () => {
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
     expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
     // A bound that a stray folder (megabytes) crosses, not the shipped code's growth: the package
-    // was 2.98 MB on 2026-11-30 before that day's merge and 3.03 MB after it (the build keeps the
-    // sources' comments, the method's citations, in its .js).
-    expect(packed.unpackedSize).toBeLessThan(3_500_000);
+    // was 2.98 MB on 2026-11-30 before that day's merge, 3.03 MB after it and 3.53 MB at stop 50's
+    // merge (the build keeps the sources' comments, the method's citations, in its .js; each stage
+    // in a module of its own): a megabyte of headroom over the code, under what a stray folder adds.
+    expect(packed.unpackedSize).toBeLessThan(4_500_000);
   });
 
   it('imports from plain Node and runs a frame on two threads', () => {
