@@ -29,7 +29,7 @@ const bodyVel = new Float64Array(3);
  * plus the margin (one evaluation a sub-timestep instead of one a move and a density pass: a
  * particle draped over a ball is inside its bounds but mostly far from its surface). And lists,
  * per body, the particles within `guardMargin` (at most `margin`) of it in the same way, for the
- * signed-distance guard (ctx.guardList): the guard then visits only those, not every particle
+ * signed-distance guard (ctx.guardList, as runs of consecutive indices): the guard then visits only those, not every particle
  * flagged near any body (on the honey drop every particle is, by the ball's adhesion, and the
  * floor's loop found none of them within its reach). `guardMargin` bounds how far a particle and a
  * body come closer over the sub-timestep's moves and density passes (step.ts: the near flags' own
@@ -61,12 +61,20 @@ export function markNearObjects(ctx: StepContext, margin: number, guardMargin = 
       // Not "≥ reach": a NaN distance keeps the particle flagged (and listed).
       if (!(s >= reach)) near[i] = 1;
       if (listed && !(s >= guardReach)) {
-        if (m === list.length) {
-          const grown = new Int32Array(Math.max(1024, Math.ceil(1.5 * m)));
+        // Runs of consecutive indices (the liquid is sorted by cell, so a body's particles come in runs):
+        // the ball of the honey drop, every particle within its margin, is one run, not an index each.
+        if (m > ends[bi] && list[2 * m - 1] === i) {
+          list[2 * m - 1] = i + 1;
+          continue;
+        }
+        if (2 * m === list.length) {
+          const grown = new Int32Array(Math.max(256, 2 * Math.ceil(1.5 * m)));
           grown.set(list);
           ctx.guardList = list = grown;
         }
-        list[m++] = i;
+        list[2 * m] = i;
+        list[2 * m + 1] = i + 1;
+        m++;
       }
     }
   }
@@ -93,9 +101,14 @@ export function signedDistanceGuard(ctx: StepContext): void {
     const tx = t[0], ty = t[1], tz = t[2];
     const x0 = b.min[0] - target, y0 = b.min[1] - target, z0 = b.min[2] - target;
     const x1 = b.max[0] + target, y1 = b.max[1] + target, z1 = b.max[2] + target;
-    for (let q = ends[bi], q1 = ends[bi + 1]; q < q1; q++) {
-      const i = list[q];
-      if (i >= n) break;
+    for (let q = ends[bi], q1 = ends[bi + 1], i = 0, e = 0; ; i++) {
+      if (i >= e) {
+        if (q === q1) break;
+        i = list[2 * q];
+        e = Math.min(list[2 * q + 1], n);
+        q++;
+        if (i >= e) break;
+      }
       const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
       const x = R0 * dx + R3 * dy + R6 * dz;
       if (x < x0 || x > x1) continue;

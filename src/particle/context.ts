@@ -115,8 +115,9 @@ export class StepContext {
   objectSlotPos = new Float64Array(0);
   objectSlotMat = new Uint16Array(0);
   /**
-   * The signed-distance guard's particles of each body (boundaries.ts markNearObjects): body b's
-   * liquid indices, ascending, are guardList[guardEnds[b] .. guardEnds[b + 1]), for the sub-timestep.
+   * The signed-distance guard's particles of each body (boundaries.ts markNearObjects), as runs of
+   * consecutive liquid indices, ascending: body b's runs are q in [guardEnds[b], guardEnds[b + 1]),
+   * each the indices guardList[2q] .. guardList[2q + 1] (end excluded), for the sub-timestep.
    */
   guardList = new Int32Array(0);
   guardEnds = new Int32Array(1);
