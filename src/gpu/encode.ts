@@ -1,6 +1,6 @@
 /// <reference types="@webgpu/types" />
 /**
- * The dispatch sequences of the step's two iterative stages on the GPU (simulation.ts encodes
+ * The dispatch sequences of the step's two iterative stages on the GPU (substep.ts encodes
  * them into its sub-timestep's pass): one pressure solve (pressure.ts applyPressure;
  * pressure-wgsl.ts), and density correction as position-based fluids (pbf.ts; Macklin & Müller
  * 2013), its passes relaxed (PBF_RELAX) and, where PBF_SPECTRAL_RADIUS > 0, Chebyshev-accelerated (step-wgsl.ts chebyshev), with the signed-distance guard after every pass (guard-wgsl.ts). Both are judged on the

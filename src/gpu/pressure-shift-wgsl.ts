@@ -20,7 +20,7 @@
  * second solve, where its pressureFactor left ρ̂/ρ0 in keep[2a + 1].x and α in keep[2a].w (the
  * passes leave both); the shift's p goes to sc.y (the solve's p is in vel.w already), Δx to dx;
  * a further pass's update reads its displacement through the module's `displaced` (pressure-wgsl.ts).
- * simulation.ts dispatches them after the free-flight flag, which the CPU decides before the shift.
+ * substep.ts dispatches them after the free-flight flag, which the CPU decides before the shift.
  *
  * Single precision: ρ̂, α and each Δx are f32 sums over the neighbours in bucket order, where
  * the CPU sums in f64 over its rows.

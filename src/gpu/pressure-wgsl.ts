@@ -62,7 +62,7 @@ fn ${name}(a: u32) -> f32 {
  * The judge of a solve's passes: a pass counted; stop at a mean residual within `tolerance` or after
  * pmax passes. Both solves stop at P.ptol: pressure.ts depthTolerance's (params.ts), COLD_TOLERANCE on
  * the run's first sub-timestep, whose second solve is warm on the CPU (PRESSURE_TOLERANCE there) but
- * takes its one pass either way (no stored pressure yet, so not deep: simulation.ts substep).
+ * takes its one pass either way (no stored pressure yet, so not deep: substep.ts runSubstep).
  */
 function judge(name: string, tolerance: string): string {
   return /* wgsl */ `

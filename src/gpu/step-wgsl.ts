@@ -1,5 +1,5 @@
 /**
- * The WGSL of the WebGPU step (simulation.ts says what each kernel is for, in order): the body
+ * The WGSL of the WebGPU step (substep.ts says what each kernel is for, in order): the body
  * forces into the velocity, the exchange, the moves and density correction. Its bindings and
  * shared helpers: wgsl.ts.
  */
