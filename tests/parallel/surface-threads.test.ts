@@ -31,17 +31,23 @@ afterEach(() => {
   for (const s of sims.splice(0)) s.dispose?.();
 });
 
-/** markSurface's flags and normals on `workers` threads, from the block squeezed and jittered by one seed. */
-async function surfaceOn(workers: number) {
+/** The drop on `workers` threads, squeezed and jittered by `seed`, sorted, flagged near the ball, with adhesion's sums: what markSurface reads. */
+async function squeezed(workers: number, seed: number) {
   const sim = threadedSim(SCENE, workers);
   sims.push(sim);
   await sim.ready?.();
-  const ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(7);
+  const ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(seed);
   for (let o = 0; o < 3 * n; o++) L.pos[o] = 0.95 * L.pos[o] + (rnd() - 0.5) * 0.8 * ctx.r;
   ctx.rebuildObjectCells();
   ctx.cells.buildSorted(L);
   markNearObjects(ctx, ctx.objectReach + ctx.ro);
   computeAdhesion(ctx);
+  return { sim, ctx, L, n, rnd };
+}
+
+/** markSurface's flags and normals on `workers` threads, from the block squeezed and jittered by one seed. */
+async function surfaceOn(workers: number) {
+  const { sim, ctx, L, n } = await squeezed(workers, 7);
   const jobs = teamKernels(sim);
   const flagged = markSurface(ctx);
   return { n, flagged, jobs, surface: Array.from(L.surface.subarray(0, n)), normal: Array.from(L.normal.subarray(0, 3 * n)) };
@@ -63,15 +69,7 @@ describe('the surface test on a thread team', () => {
   });
 
   it("gives every particle the one-thread run's normal-side count and normal", async () => {
-    const sim = threadedSim(SCENE, 2);
-    sims.push(sim);
-    await sim.ready?.();
-    const ctx = sim.ctx, L = ctx.liquid, n = L.count, rnd = lcg(5);
-    for (let o = 0; o < 3 * n; o++) L.pos[o] = 0.95 * L.pos[o] + (rnd() - 0.5) * 0.8 * ctx.r;
-    ctx.rebuildObjectCells();
-    ctx.cells.buildSorted(L);
-    markNearObjects(ctx, ctx.objectReach + ctx.ro);
-    computeAdhesion(ctx);
+    const { ctx, L, n, rnd } = await squeezed(2, 5);
     // Centroid offsets of random lengths and directions (some under the balanced length), neighbour counts 0–30.
     const S0 = allocFloat64(3 * n, true), cnt = allocInt32(n, true);
     for (let o = 0; o < 3 * n; o++) S0[o] = (rnd() - 0.5) * ctx.densityH;
