@@ -101,46 +101,44 @@ export function signedDistanceGuard(ctx: StepContext): void {
     const tx = t[0], ty = t[1], tz = t[2];
     const x0 = b.min[0] - target, y0 = b.min[1] - target, z0 = b.min[2] - target;
     const x1 = b.max[0] + target, y1 = b.max[1] + target, z1 = b.max[2] + target;
-    for (let q = ends[bi], q1 = ends[bi + 1], i = 0, e = 0; ; i++) {
-      if (i >= e) {
-        if (q === q1) break;
-        i = list[2 * q];
-        e = Math.min(list[2 * q + 1], n);
-        q++;
-        if (i >= e) break;
+    // Each run in turn (ascending: a run starting past a removed tail ends the list).
+    for (let q = ends[bi], q1 = ends[bi + 1]; q < q1; q++) {
+      const i0 = list[2 * q], e = Math.min(list[2 * q + 1], n);
+      if (i0 >= e) break;
+      for (let i = i0; i < e; i++) {
+        const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
+        const x = R0 * dx + R3 * dy + R6 * dz;
+        if (x < x0 || x > x1) continue;
+        const y = R1 * dx + R4 * dy + R7 * dz;
+        if (y < y0 || y > y1) continue;
+        const z = R2 * dx + R5 * dy + R8 * dz;
+        if (z < z0 || z > z1) continue;
+        const s = sdf(x, y, z);
+        if (!(s < target)) continue;
+        let gx = sdf(x + eps, y, z) - sdf(x - eps, y, z);
+        let gy = sdf(x, y + eps, z) - sdf(x, y - eps, z);
+        let gz = sdf(x, y, z + eps) - sdf(x, y, z - eps);
+        const gl = Math.hypot(gx, gy, gz);
+        if (!(gl > 0)) continue;
+        gx /= gl; gy /= gl; gz /= gl;
+        const push = target - s;
+        local[0] = x + push * gx; local[1] = y + push * gy; local[2] = z + push * gz;
+        world[0] = R0 * local[0] + R1 * local[1] + R2 * local[2] + tx;
+        world[1] = R3 * local[0] + R4 * local[1] + R5 * local[2] + ty;
+        world[2] = R6 * local[0] + R7 * local[1] + R8 * local[2] + tz;
+        pos[3 * i] = world[0]; pos[3 * i + 1] = world[1]; pos[3 * i + 2] = world[2];
+        // World normal, and the body's velocity at the point: no closing speed left.
+        const nx = R0 * gx + R1 * gy + R2 * gz;
+        const ny = R3 * gx + R4 * gy + R5 * gz;
+        const nz = R6 * gx + R7 * gy + R8 * gz;
+        if (b.motion.isStatic) bodyVel.fill(0);
+        else b.motion.velocityAt(ctx.time, world, bodyVel);
+        const vn = (vel[3 * i] - bodyVel[0]) * nx + (vel[3 * i + 1] - bodyVel[1]) * ny + (vel[3 * i + 2] - bodyVel[2]) * nz;
+        if (vn < 0) {
+          vel[3 * i] -= vn * nx; vel[3 * i + 1] -= vn * ny; vel[3 * i + 2] -= vn * nz;
+        }
+        ctx.count('guardPushes');
       }
-      const dx = pos[3 * i] - tx, dy = pos[3 * i + 1] - ty, dz = pos[3 * i + 2] - tz;
-      const x = R0 * dx + R3 * dy + R6 * dz;
-      if (x < x0 || x > x1) continue;
-      const y = R1 * dx + R4 * dy + R7 * dz;
-      if (y < y0 || y > y1) continue;
-      const z = R2 * dx + R5 * dy + R8 * dz;
-      if (z < z0 || z > z1) continue;
-      const s = sdf(x, y, z);
-      if (!(s < target)) continue;
-      let gx = sdf(x + eps, y, z) - sdf(x - eps, y, z);
-      let gy = sdf(x, y + eps, z) - sdf(x, y - eps, z);
-      let gz = sdf(x, y, z + eps) - sdf(x, y, z - eps);
-      const gl = Math.hypot(gx, gy, gz);
-      if (!(gl > 0)) continue;
-      gx /= gl; gy /= gl; gz /= gl;
-      const push = target - s;
-      local[0] = x + push * gx; local[1] = y + push * gy; local[2] = z + push * gz;
-      world[0] = R0 * local[0] + R1 * local[1] + R2 * local[2] + tx;
-      world[1] = R3 * local[0] + R4 * local[1] + R5 * local[2] + ty;
-      world[2] = R6 * local[0] + R7 * local[1] + R8 * local[2] + tz;
-      pos[3 * i] = world[0]; pos[3 * i + 1] = world[1]; pos[3 * i + 2] = world[2];
-      // World normal, and the body's velocity at the point: no closing speed left.
-      const nx = R0 * gx + R1 * gy + R2 * gz;
-      const ny = R3 * gx + R4 * gy + R5 * gz;
-      const nz = R6 * gx + R7 * gy + R8 * gz;
-      if (b.motion.isStatic) bodyVel.fill(0);
-      else b.motion.velocityAt(ctx.time, world, bodyVel);
-      const vn = (vel[3 * i] - bodyVel[0]) * nx + (vel[3 * i + 1] - bodyVel[1]) * ny + (vel[3 * i + 2] - bodyVel[2]) * nz;
-      if (vn < 0) {
-        vel[3 * i] -= vn * nx; vel[3 * i + 1] -= vn * ny; vel[3 * i + 2] -= vn * nz;
-      }
-      ctx.count('guardPushes');
     }
   }
 }
