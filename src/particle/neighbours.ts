@@ -8,7 +8,6 @@
  * hash. Figures: docs/decisions.md, "Neighbours".
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
-import { ZOrder } from '../spatial/z-order.ts';
 import { grownRows, type LiquidParticles } from './liquid.ts';
 import { allocFloat64, allocInt32, isShared } from '../parallel/memory.ts';
 import { SlotRows } from './slot-rows.ts';
@@ -79,8 +78,6 @@ export class CellPairs {
    */
   shared = false;
   private scratch: Int32Array;
-  /** buildSorted's numbering of the cells along the Z-order curve (the liquid's order in memory). */
-  private readonly zOrder = new ZOrder();
   /** The dense block of cell indices (fillBlock), its lowest occupied corner and strides, and whether the last build made it. */
   private block: Int32Array = new Int32Array(0);
   private blockLo = new Int32Array(3);
@@ -106,8 +103,7 @@ export class CellPairs {
   }
 
   /**
-   * Sorts the liquid into cells numbered along the Z-order curve (spatial/z-order.ts; reordering its
-   * arrays) and lists the neighbour cells. `pointCells`:
+   * Sorts the liquid into cells (reordering its arrays) and lists the neighbour cells. `pointCells`:
    * keep the cell of every particle (grid.pointCell: gel.ts reads it); without, the build takes the
    * particles' cells in LiquidParticles.scalar, which holds nothing until the adhesion stage writes
    * its Σk (the sort does not carry it), and the grid keeps no array for them. `sort`: what
@@ -116,7 +112,7 @@ export class CellPairs {
    */
   buildSorted(liquid: LiquidParticles, pointCells = true, sort: ((order: Int32Array) => void) | null = null): void {
     const g = this.grid, n = liquid.count;
-    g.build(liquid.pos, n, pointCells ? null : new Int32Array(liquid.scalar.buffer, liquid.scalar.byteOffset, n), this.zOrder);
+    g.build(liquid.pos, n, pointCells ? null : new Int32Array(liquid.scalar.buffer, liquid.scalar.byteOffset, n));
     if (sort) sort(g.order);
     else liquid.sortByCell(g.order);
     // The grid now describes the reordered particles: slot a holds particle a.

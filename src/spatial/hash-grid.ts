@@ -7,7 +7,6 @@
  * Shared by the particle engine, the surface builder and the grid engine's sparse storage.
  */
 import { allocInt32, isShared } from '../parallel/memory.ts';
-import type { ZOrder } from './z-order.ts';
 
 export function hashCell(i: number, j: number, k: number, tableSize: number): number {
   const h = (541 * i + 79 * j + 31 * k) % tableSize;
@@ -75,10 +74,8 @@ export class HashGrid {
    * `cellOf`: at least n entries of scratch, free during the call, that take the cell of each point
    * in place of `pointCell` (which is then neither allocated nor written: a caller that reads no
    * point's cell after the build keeps no array for it).
-   * `zOrder`: the cells numbered along the Z-order curve of their corners (z-order.ts), else in
-   * their order of first appearance among the points.
    */
-  build(positions: ArrayLike<number>, n: number, cellOf: Int32Array | null = null, zOrder: ZOrder | null = null): void {
+  build(positions: ArrayLike<number>, n: number, cellOf: Int32Array | null = null): void {
     const inv = 1 / this.cellSize;
     // An eighth to spare for points added later (emitters).
     const rows = Math.max(16, Math.ceil(n * 1.125));
@@ -117,7 +114,6 @@ export class HashGrid {
       this.count[c]++;
       pointCell[p] = c;
     }
-    if (zOrder !== null && zOrder.number(this.cellI, this.cellJ, this.cellK, this.cellCount)) this.renumber(zOrder, pointCell, n);
     let s = 0;
     for (let c = 0; c < this.cellCount; c++) {
       this.start[c] = s;
@@ -156,27 +152,6 @@ export class HashGrid {
       }
     }
     return m;
-  }
-
-  /**
-   * Cell c becomes cell z.newOf[c] (z.oldOf the inverse), in the corners, counts, hash chains and
-   * the points' cells (`start` is free: build fills it after).
-   */
-  private renumber(z: ZOrder, pointCell: Int32Array, n: number): void {
-    const nc = this.cellCount, newOf = z.newOf, oldOf = z.oldOf, tmp = this.start;
-    for (const a of [this.cellI, this.cellJ, this.cellK, this.count]) {
-      for (let c = 0; c < nc; c++) tmp[c] = a[oldOf[c]];
-      a.set(tmp.subarray(0, nc));
-    }
-    const next = this.next;
-    for (let c = 0; c < nc; c++) {
-      const o = next[oldOf[c]];
-      tmp[c] = o < 0 ? o : newOf[o];
-    }
-    next.set(tmp.subarray(0, nc));
-    const slot = this.slot;
-    for (let h = 0; h < this.tableSize; h++) if (slot[h] >= 0) slot[h] = newOf[slot[h]];
-    for (let p = 0; p < n; p++) pointCell[p] = newOf[pointCell[p]];
   }
 
   private growCells(size: number): void {
