@@ -128,8 +128,7 @@ ${pressureEnd(false)}${pressureEnd(true)}
 function sourceAndUpdate(share: string, again: boolean): string {
   const suffix = again ? 'Again' : '';
   return `
-// The source: the compression δt v* makes plus ${share} of the present one, none at a free surface
-// but its compression next to a body;
+// The source: the compression δt v* makes plus ${share} of the present one, none at a free surface;
 // the pressure warm-started from the last sub-timestep's, but not for a particle (nearly) alone.
 @compute @workgroup_size(${WORKGROUP}) fn pressureSource${suffix}(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -138,7 +137,7 @@ function sourceAndUpdate(share: string, again: boolean): string {
   let src = advected(a) * P.invN0 + ${share} * (k.x - 1.0);
   // Next to a body no warm start at a free surface (pressure.ts), nor in the second solve.
   let warm = select(0.0, vel[a].w * P.dt * P.dt, k.x >= ${ALONE} && !(nearObject(a) && ${again ? 'true' : `k.y < ${FULL}.0`}));
-  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0 || (src > 0.0 && nearObject(a))), warm, sc[a].z, sc[a].w);
+  sc[a] = vec4<f32>(1.0 + select(0.0, src, k.y >= ${FULL}.0), warm, sc[a].z, sc[a].w);
 }
 
 // One relaxed Jacobi update of p (pressureUpdateRange), its residual summed for the judge.

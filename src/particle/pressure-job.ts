@@ -405,8 +405,7 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null, fused: boo
   let any = 0;
   for (let k = from; k < to; k++) {
     const src = dens[k] + (shift && near[order[k]] ? presentNear : present) * (rho[k] - 1);
-    // No source at a free surface, but its compression next to a body (pressure.ts applyPressure).
-    dens[k] = 1 + (nb[k] >= full || (src > 0 && near[order[k]]) ? src : 0);
+    dens[k] = 1 + (nb[k] >= full ? src : 0);
     const i = order[k], kept = again && near[i];
     // Next to a body no warm start at a free surface either (pressure.ts applyPressure).
     p[k] = rho[k] >= alone && !kept && !(near[i] && nb[k] < full) ? lam[i] * dt2 : 0;

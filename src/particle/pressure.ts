@@ -5,8 +5,7 @@
  * constant-density solve of DFSPH (Bender & Koschier 2017, Algorithm 3, as SPlisHSPlasH runs it:
  * relaxed Jacobi on a pressure kept ≥ 0) on the displacement δt v* the moves would make: its
  * source is the compression δt v* makes (relative to moving objects) plus a share of the
- * compression the liquid already has (PRESENT_ONCE, PRESENT_TWICE), and none at a free surface
- * but where it is compressed next to a body; the passes (pressure-kernels.ts)
+ * compression the liquid already has (PRESENT_ONCE, PRESENT_TWICE), and none at a free surface; the passes (pressure-kernels.ts)
  * find the pressure p that cancels it, and v* += Δx(p)/δt. They start from the pressure of the
  * last sub-timestep, stored per particle as p/δt² (LiquidParticles.lambda): a pool at rest keeps
  * the pressure that holds it, and one pass confirms it. The passes stop at a mean residual of
@@ -290,10 +289,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // ρ̂ advanced by the displacements δt v (u), ρ̂ at the start kept in v.res (the passes
   // take it), and for the second solve's position shift (below) in u's third block (`start`). Then
   // per slot the source: a free surface (fewer than FULL neighbours) may expand: no source there,
-  // and none where it would ask for expansion, but next to a body its compression (adhesion and
-  // contacts press a film onto the body: the honey drop's draped film, left to PBF, took 1.65 of
-  // its passes a sub-timestep over frames 13–22, 1.05 with it; docs/decisions.md "A source at the
-  // free surface next to a body"); inside (a box full of liquid), the signed source:
+  // and none where it would ask for expansion; inside (a box full of liquid), the signed source:
   // what one part expands another may take up. And the warm start: a particle (nearly) alone
   // (under ALONE) has no pressure to keep: a drop's last pressure would push it off whatever it
   // lands on; nor has one at a free surface next to a body, where the stored pressure is the whole
