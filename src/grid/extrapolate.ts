@@ -75,20 +75,38 @@ export function extrapolationBegin(e: ExtrapolationArrays, from: number, to: num
  * in the cell on the mirror image's −a side), and the air beside the liquid moved towards the
  * grid's lower corner. A face reads only rounds before l and writes only its own entries.
  */
+export function extrapolationCells(e: ExtrapolationArrays, l: number, from: number, to: number): void {
+  const { nb, type, layer } = e;
+  for (let c = from; c < to; c++) {
+    if (layer[c] !== -1 || type[c] === SOLID) continue;
+    for (let d = 0; d < 6; d++) {
+      const m = nb[6 * c + d];
+      if (m >= 0 && layer[m] === l - 1) { layer[c] = l; break; }
+    }
+  }
+}
+
+/** Round l's faces over cells [from, to) (see above), after the cells' layers of round l are set. */
 export function extrapolationLayer(e: ExtrapolationArrays, l: number, from: number, to: number): void {
   const { nb, type, face, layer, normals, rounds } = e;
   const withNormals = normals.length > 0;
   for (let c = from; c < to; c++) {
-    if (type[c] === SOLID) continue;
-    if (layer[c] === -1) {
-      for (let d = 0; d < 6; d++) {
-        const m = nb[6 * c + d];
-        if (m >= 0 && layer[m] === l - 1) { layer[c] = l; break; }
+    // A solid cell's faces held by the solid are reached and pass their velocity on as any other's
+    // (a wall's faces lie in the wall's cells on the box's +a sides, in the liquid's on its −a sides).
+    const solid = type[c] === SOLID;
+    // A face reached in round l lies between two cells of which one is within l layers of the liquid.
+    const lc = layer[c];
+    if (lc < 0 || lc > l) {
+      let near = false;
+      for (let a = 0; a < 3 && !near; a++) {
+        const back = nb[6 * c + 2 * a];
+        if (back >= 0 && layer[back] >= 0 && layer[back] <= l) near = true;
       }
+      if (!near) continue;
     }
     for (let a = 0; a < 3; a++) {
       const f = 3 * c + a;
-      if (rounds[f] !== -1) continue;
+      if (rounds[f] !== -1 || (solid && face[f] === FACE_FREE)) continue;
       const ua = a === 0 ? e.u0 : a === 1 ? e.u1 : e.u2;
       let n0 = 0, n1 = 0, n2 = 0;
       if (withNormals) {
@@ -150,7 +168,10 @@ export const extrapolateJob = definePhasedJob({
   },
   first: [{ items: cells, run: (x, from, to) => extrapolationBegin(x.scratch, from, to) }],
   rounds: (x) => x.s.layers,
-  phases: [{ items: cells, run: (x, from, to, round) => extrapolationLayer(x.scratch, round + 1, from, to) } satisfies Phase<X>],
+  phases: [
+    { items: cells, run: (x, from, to, round) => extrapolationCells(x.scratch, round + 1, from, to) } satisfies Phase<X>,
+    { items: cells, run: (x, from, to, round) => extrapolationLayer(x.scratch, round + 1, from, to) } satisfies Phase<X>,
+  ],
   last: [{ items: cells, run: (x, from, to) => extrapolationEnd(x.scratch, from, to) }],
 });
 
@@ -188,7 +209,7 @@ export function extrapolateVelocity(s: GridStore, layers: number, alongNormals =
   e.nb = s.nb; e.type = s.type; e.face = s.face; e.phi = s.phi; e.layer = s.layer;
   e.u0 = s.u[0]; e.u1 = s.u[1]; e.u2 = s.u[2]; e.normals = normals; e.rounds = rounds;
   extrapolationBegin(e, 0, n);
-  for (let l = 1; l <= layers; l++) extrapolationLayer(e, l, 0, n);
+  for (let l = 1; l <= layers; l++) { extrapolationCells(e, l, 0, n); extrapolationLayer(e, l, 0, n); }
   extrapolationEnd(e, 0, n);
 }
 
