@@ -1,7 +1,9 @@
 /**
  * Step 3f, extrapolating liquid velocities into the buffer zone (Cline §4, Figure 7): layer by
  * layer outwards from the liquid, each sample that does not border liquid takes the average of the
- * same component in the neighbours of the previous layer. `extrapolateCentre` does the same for a
+ * same component in the neighbours of the previous layer, the layers counted over the faces
+ * themselves (so that the mirror image of a flow extrapolates to the mirror image of its
+ * extrapolation; see extrapolationCells). `extrapolateCentre` does the same for a
  * centre field (temperature, log viscosity, §7.2).
  *
  * Given the level set, the average is weighted towards the neighbours that lie back along the
@@ -10,8 +12,8 @@
  * (2002) use, so the air beside a curved surface moves with the surface instead of with an average
  * of differently oriented liquid, and particles of the particle level set stay on their side.
  *
- * Each layer is one pass over the cells (a cell of layer l reads only its neighbours of layer
- * l − 1 and writes only its own faces), so the passes split over the grid's thread team as one
+ * Each layer is two passes over the cells, the cells' layers and then the faces' round (a cell or
+ * face of round l reads only round l − 1 and writes only its own entries), so the passes split over the grid's thread team as one
  * phased job (phases.ts) with the same bits on any number of threads; the normals are taken for
  * every cell first, in a pass of their own, from φ, which the layers do not change.
  */
