@@ -3,7 +3,8 @@
  * floor? Its centre of mass each second (x / z, mm), the sideways speed over each second from 1 s
  * (mm/s), the drift from 1 s to the end, the height of the centre over the rest height (3 cm), the
  * bounding box's width in x and z (cm) each second, its turn and spin about the vertical, and on the CPU the holds a frame (the solve's
- * walls: wallHolds; the face friction: frictionHolds) over the last second.
+ * walls: wallHolds; the face friction: frictionHolds) over the last second, and the spin and the centre's speed in x / z at
+ * every frame from 1 s (RMS and largest: a body against a wall wobbles at about 3 Hz, which the samples a second apart alias).
  *
  *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu] [--push x|xz]
  *
@@ -85,12 +86,20 @@ if (gpu) {
 }
 
 const rows: string[] = [];
-let at1: number[] | null = null, last: number[] | null = null;
+let at1: number[] | null = null, last: number[] | null = null, prev: number[] | null = null;
+// Every frame from 1 s (CPU only: the GPU reads back once a second): the spin (°/s) and the centre's speed in x / z (mm/s).
+const spins: number[] = [], sways: number[] = [];
 const holds: Record<string, number> = {};
 const t0 = performance.now();
 for (let f = 1; f <= seconds * fps; f++) {
   const counters = await step();
   if (f > (seconds - 1) * fps) for (const k of ['wallHolds', 'frictionHolds']) holds[k] = (holds[k] ?? 0) + (counters[k] ?? 0) / fps;
+  if (!gpu && f >= fps) {
+    const m = await look();
+    spins.push(m.spin);
+    if (prev) sways.push(1000 * fps * Math.hypot(m.c[0] - prev[0], m.c[2] - prev[2]));
+    prev = m.c;
+  }
   if (f % fps !== 0) continue;
   const { c, min, max, turn, spin } = await look();
   if (f === fps) at1 = c;
@@ -102,4 +111,6 @@ console.log(`jelly-block${push ? ` pushed to ${push}` : ''}, particle, r ${radiu
 console.log('time | centre x / z (mm) | speed over the second (mm/s) | height / rest | box x × z (cm) | turn about y (°) | spin (°/s)');
 for (const r of rows) console.log(r);
 if (at1 && last) console.log(`drift from 1 s to ${seconds} s: ${(1000 * Math.hypot(last[0] - at1[0], last[2] - at1[2])).toFixed(3)} mm; holds a frame over the last second: ${JSON.stringify(holds)}`);
+const rms = (a: number[]): number => Math.sqrt(a.reduce((sum, x) => sum + x * x, 0) / a.length), largest = (a: number[]): number => Math.max(...a.map(Math.abs));
+if (spins.length > 1) console.log(`every frame from 1 s: spin RMS ${rms(spins).toFixed(3)}, largest ${largest(spins).toFixed(3)} °/s; the centre's speed in x / z RMS ${rms(sways).toFixed(3)}, largest ${largest(sways).toFixed(3)} mm/s`);
 done();
