@@ -44,7 +44,7 @@ export function viscosityHoldsLattice(scene: Scene, material: string): boolean {
 /** The settle's frame rate, and every how many frames it zeroes the velocities. */
 const SETTLE_FPS = 30, SETTLE_ZERO = 3;
 /** The frames before the first trim (the displaced lattice has gone), and the most after each trim. */
-export const SETTLE_FRAMES = 6, TRIM_FRAMES = 9;
+export const SETTLE_FRAMES = 6, TRIM_FRAMES = 6;
 /** The RMS speed, in √(g h), under which a zeroing frame after a trim ends the settle early. */
 export const SETTLE_STILL = 0.003;
 /** The most trims, and the level's error (a fraction of the depth asked) under which no further trim is made. */
