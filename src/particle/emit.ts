@@ -167,7 +167,8 @@ export class Emitters {
   /**
    * `settle` (start-settle.ts settleStart, handed in by simulation.ts): the settled start of a liquid
    * body present from the start whose fitted lattice gives way (start-packing.ts latticeGivesWay)
-   * from its fitted positions and its faces' clearance; without it such a body keeps its lattice.
+   * from its fitted positions, its faces' clearance and the floor it stands on with the depth asked
+   * (pool-level.ts: the settle sets the count for that depth); without it such a body keeps its lattice.
    */
   constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array, pool: PoolFloorSpec) => Float64Array) {
     const r = scene.particle.radius;
