@@ -23,6 +23,8 @@
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
+import { poolLevel } from '../src/particle/pool-level.ts';
+import { lastSettle } from '../src/particle/start-settle.ts';
 
 const args = process.argv.slice(2);
 const pos = args.filter((a) => !a.includes('='));
@@ -49,7 +51,11 @@ const scene: SceneInput = {
 const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
 const L = s.ctx.liquid;
 const u = Math.sqrt(9.81 * depth);
+// The level (pool-level.ts poolLevel: the footprint's columns' highest particle + r, mean), mm, against the depth asked.
+const spec = { axis: 1, side: -1, floor: 0, asked: depth, min: [0, 0, 0], max: [width, 2 * depth, zext] };
+const level = (): string => `${(poolLevel(L.pos, L.count, spec, r) * 1000).toFixed(2)} mm (${((poolLevel(L.pos, L.count, spec, r) / depth - 1) * 100).toFixed(2)} %)`;
 console.log(`pool ${width * 100}×${depth * 100} cm${slab > 0 ? ` (slab ${slab * 100} cm in z, ${zwall} z faces)` : ''}, r ${r * 1000} mm, ν ${nu}, adhesion ${kv.adhesion ?? 'default'}, ${L.count} particles, √(g h) ${u.toFixed(3)} m/s; ${JSON.stringify(particle)}`);
+console.log(`level ${level()}${lastSettle ? `; settled: frames ${lastSettle.frames.join(' + ')}, trimmed ${lastSettle.trimmed.join(', ')}` : ''}`);
 // squash=e: a disturbance from rest, the column's heights above its floor row scaled by 1 − e at the start.
 if (kv.squash !== undefined) {
   let y1 = Infinity;
@@ -119,4 +125,5 @@ for (let f = 1; f <= Math.round(seconds * fps); f++) {
   if (!kv.quiet || f % Number(kv.quiet) === 0) console.log(`t ${t.toFixed(2)} rms ${(rms * 1000).toFixed(2)} mm/s (${(rms / u).toFixed(4)}) max ${(max * 1000).toFixed(1)} mm/s at ${where} | ${parts} | p ${(c.pressurePasses ?? 0) / (c.substeps ?? 1)} d ${(c.densityPasses ?? 0) / (c.substeps ?? 1)} f ${(c.filterSteps ?? 0) / (c.substeps ?? 1)} sub ${c.substeps}${scs}`);
 }
 const cpu = process.cpuUsage(cpu0);
+console.log(`level at the end ${level()}`);
 console.log(`over t ≥ 1 s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);

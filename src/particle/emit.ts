@@ -22,7 +22,8 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
-import { bodyLattice, closestSpacing, fitBodyToWalls, latticeGivesWay, narrowClearance } from './start-packing.ts';
+import { bodyLattice, closestSpacing, fitBodyToWalls, latticeGivesWay, narrowClearance, poolFloor } from './start-packing.ts';
+import type { PoolFloorSpec } from './pool-level.ts';
 import { viscosityHoldsLattice } from './start-settle.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
@@ -166,9 +167,10 @@ export class Emitters {
   /**
    * `settle` (start-settle.ts settleStart, handed in by simulation.ts): the settled start of a liquid
    * body present from the start whose fitted lattice gives way (start-packing.ts latticeGivesWay)
-   * from its fitted positions and its faces' clearance; without it such a body keeps its lattice.
+   * from its fitted positions, its faces' clearance and the floor it stands on with the depth asked
+   * (pool-level.ts: the settle sets the count for that depth); without it such a body keeps its lattice.
    */
-  constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array) => Float64Array) {
+  constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array, pool: PoolFloorSpec) => Float64Array) {
     const r = scene.particle.radius;
     const names = scene.materialNames;
     const walls = scene.particle.walls ? scene.domain : undefined;
@@ -181,10 +183,13 @@ export class Emitters {
       narrowClearance(this.clearance, min, max, r, walls);
       spacing = Math.min(spacing, closestSpacing(min, max, r, walls));
       let positions = fitBodyToWalls(sampleVolume(shape, 2 * r, bodyLattice(min, max, r, walls)), min, max, r, walls);
-      if (settle && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material) && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
+      const floor = walls ? poolFloor(min, max, r, walls) : null;
+      if (settle && walls && floor && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material) && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
         const own = new Float64Array(6).fill(r);
         narrowClearance(own, min, max, r, walls);
-        positions = settle(scene, index, positions, own);
+        const a = floor.axis, at = floor.side < 0 ? walls.min[a] : walls.max[a];
+        const asked = floor.side < 0 ? Math.min(max[a], walls.max[a]) - at : at - Math.max(min[a], walls.min[a]);
+        positions = settle(scene, index, positions, own, { axis: a, side: floor.side, floor: at, asked, min: walls.min, max: walls.max });
       }
       this.bodies.push({ start: b.start, material: names.indexOf(b.material), velocity: b.velocity, positions, added: false });
     });

@@ -242,6 +242,18 @@ export function closestSpacing(min: ArrayLike<number>, max: ArrayLike<number>, r
 }
 
 /**
+ * The wall a pool stands on (fitBodyToWalls squeezes its one free axis towards it, the other two
+ * spanning the domain): that axis and side (−1 the lower face, +1 the upper), or null for any other
+ * body. pool-level.ts measures and sets the settled pool's level from it.
+ */
+export function poolFloor(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): { axis: number; side: number } | null {
+  const fit = bodyFit(min, max, r, domain);
+  if (fit === null) return null;
+  const axis = poolAxis(fit, min, max, r, domain);
+  return axis < 0 ? null : { axis, side: fit.squeezedTo[axis] };
+}
+
+/**
  * Whether a pool's fitted lattice gives way under its own weight: the body fills the domain from wall
  * to wall on the axes its lattice is stretched along (its columns) and stands on a wall along the one
  * free axis (its rows), and a shear of that lattice that moves columns along the rows' axis or rows

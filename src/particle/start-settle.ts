@@ -10,18 +10,23 @@
  * So that search is done first, out of sight: the body's particles, fitted as before, are displaced
  * by up to a tenth of a spacing on each axis (a fixed sequence, so every run of a scene starts the
  * same), which lets the lattice go at once instead of at the unstable shear's slow growth, and the
- * body alone in the scene's domain (its materials, adhesion, particle settings and gravity; no
- * other body, source or sink) is run for SETTLE_SECONDS on one thread, every velocity zeroed each
- * SETTLE_ZERO frames (a damped settling: kinetic energy taken out while the weight and the
- * pressure find their balance). Its positions are the body's start; its velocity
- * starts as the scene gives it. The count, and so the volume the particles stand for
- * (count · (2r)³), is the fitted lattice's: the settle moves particles, it adds or removes none.
- * Measured: docs/decisions.md, "A start that does not give way".
+ * body in the scene's domain (its materials, adhesion, particle settings and gravity; the solids
+ * present from the start, held where they stand at time 0; no other liquid body, source or sink)
+ * is run on one thread at SETTLE_FPS, every velocity zeroed each SETTLE_ZERO frames (a damped
+ * settling: kinetic energy taken out while the weight and the pressure find their balance).
+ * After SETTLE_FRAMES the packing's level is measured and the count set to the depth asked
+ * (pool-level.ts: the disordered packing is held at a lower number density than the lattice's, so
+ * the particles of the slab over the depth asked are taken off the top, and the solids' volume
+ * with them), then up to TRIM_FRAMES more, ending early at a zeroing frame whose RMS speed is under
+ * SETTLE_STILL √(g h); a second trim where the level is still more than LEVEL_TOLERANCE off. Its
+ * positions are the body's start; its velocity starts as the scene gives it.
+ * Measured: docs/decisions.md, "A start that does not give way" and "Settled pools at the depth asked".
  */
 import type { Scene } from '../scene/scene.ts';
 import { attachAssets } from '../scene/scene.ts';
 import type { SceneData } from '../scene/schema.ts';
 import { kinematicViscosity } from '../scene/stream-resolution.ts';
+import { poolLevel, trimToLevel, type PoolFloorSpec, type PoolLiquid } from './pool-level.ts';
 
 /**
  * Whether a liquid's viscosity holds its start lattice where the lattice would give way: the
@@ -36,29 +41,42 @@ export function viscosityHoldsLattice(scene: Scene, material: string): boolean {
   return kinematicViscosity(scene, material) / (2 * r) ** 2 >= Math.sqrt(g / (2 * r));
 }
 
-/** How long the settle runs, s of simulated time. */
-export const SETTLE_SECONDS = 0.5;
 /** The settle's frame rate, and every how many frames it zeroes the velocities. */
 const SETTLE_FPS = 30, SETTLE_ZERO = 3;
+/** The frames before the first trim (the displaced lattice has gone), and the most after each trim. */
+export const SETTLE_FRAMES = 6, TRIM_FRAMES = 6;
+/** The RMS speed, in √(g h), under which a zeroing frame after a trim ends the settle early. */
+export const SETTLE_STILL = 0.003;
+/** The most trims, and the level's error (a fraction of the depth asked) under which no further trim is made. */
+const TRIMS = 2, LEVEL_TOLERANCE = 0.005;
 /** The displacement before the settle, at most this fraction of 2r on each axis. */
 export const SETTLE_JITTER = 0.1;
 
 /** What the settle needs of a particle simulation (simulation.ts passes its own constructor). */
 export interface SettleRun {
-  readonly ctx: { readonly liquid: { count: number; pos: Float64Array; vel: Float64Array } };
+  readonly ctx: { readonly liquid: PoolLiquid & { vel: Float64Array } };
   stepFrame(): unknown;
   dispose?(): void;
 }
 
+/** How a settle went: frames run before and after the trims, particles taken off (negative: added) at each trim, the level at the end (m above the floor). */
+export interface SettleReport {
+  frames: number[];
+  trimmed: number[];
+  level: number;
+}
+
 let settling = false;
+/** The last settle's report (bench/pool-rest.ts and the tests read it). */
+export let lastSettle: SettleReport | null = null;
 
 /**
- * The settled start of liquid body `body` of `scene` from its fitted positions (a new array of the
- * same length), or `positions` itself inside a settle (no settle nests). `clearance`: how close the
- * walls' clamp lets the liquid come to each face (start-packing.ts narrowClearance), which the
- * displaced particles keep to.
+ * The settled start of liquid body `body` of `scene` from its fitted positions (a new array, its
+ * length the settled count), or `positions` itself inside a settle (no settle nests). `clearance`:
+ * how close the walls' clamp lets the liquid come to each face (start-packing.ts narrowClearance),
+ * which the displaced particles keep to. `pool`: the floor and the depth asked (pool-level.ts).
  */
-export function settleStart(scene: Scene, body: number, positions: Float64Array, clearance: ArrayLike<number>, make: (scene: Scene) => SettleRun): Float64Array {
+export function settleStart(scene: Scene, body: number, positions: Float64Array, clearance: ArrayLike<number>, pool: PoolFloorSpec, make: (scene: Scene) => SettleRun): Float64Array {
   if (settling || !scene.domain) return positions;
   const r = scene.particle.radius, d = scene.domain;
   const start = positions.slice();
@@ -72,7 +90,9 @@ export function settleStart(scene: Scene, body: number, positions: Float64Array,
     const v = start[i] + 2 * SETTLE_JITTER * 2 * r * next();
     start[i] = Math.min(d.max[a] - clearance[2 * a + 1], Math.max(d.min[a] + clearance[2 * a], v));
   }
-  const data = { ...scene, fps: SETTLE_FPS, duration: SETTLE_SECONDS, bodies: [{ ...scene.bodies[body], start: 0, velocity: [0, 0, 0] }], sources: [], sinks: [] } as SceneData;
+  const most = SETTLE_FRAMES + TRIMS * TRIM_FRAMES;
+  const data = { ...scene, fps: SETTLE_FPS, duration: most / SETTLE_FPS, bodies: [{ ...scene.bodies[body], start: 0, velocity: [0, 0, 0] }, ...heldSolids(scene)], sources: [], sinks: [] } as SceneData;
+  const still = SETTLE_STILL * Math.sqrt(Math.hypot(...scene.gravity) * pool.asked);
   settling = true;
   let run: SettleRun | null = null;
   try {
@@ -80,15 +100,48 @@ export function settleStart(scene: Scene, body: number, positions: Float64Array,
     const L = run.ctx.liquid;
     if (L.count * 3 !== start.length) throw new Error(`settleStart: the settle took ${L.count} particles for ${start.length / 3}`);
     L.pos.set(start);
-    const frames = Math.round(SETTLE_SECONDS * SETTLE_FPS);
-    for (let f = 1; f <= frames; f++) {
-      run.stepFrame();
-      if (f % SETTLE_ZERO === 0) L.vel.fill(0);
+    const report: SettleReport = { frames: [], trimmed: [], level: 0 };
+    report.frames.push(settleFrames(run, SETTLE_FRAMES, SETTLE_FRAMES, still));
+    for (let t = 0; t < TRIMS; t++) {
+      const level = poolLevel(L.pos, L.count, pool, r);
+      if (Math.abs(level - pool.asked) <= LEVEL_TOLERANCE * pool.asked) break;
+      report.trimmed.push(trimToLevel(L, pool, r));
+      report.frames.push(settleFrames(run, SETTLE_ZERO, TRIM_FRAMES, still));
     }
-    if (L.count * 3 !== start.length) throw new Error(`settleStart: the settle ended with ${L.count} particles for ${start.length / 3}`);
-    return L.pos.slice(0, start.length);
+    report.level = poolLevel(L.pos, L.count, pool, r);
+    lastSettle = report;
+    return L.pos.slice(0, 3 * L.count);
   } finally {
     settling = false;
     run?.dispose?.();
   }
+}
+
+/**
+ * Runs the settle's frames, every velocity zeroed each SETTLE_ZERO frames (a damped settling:
+ * kinetic energy taken out while the weight and the pressure find their balance), until a zeroing
+ * frame from the `least`th finds the RMS speed under `still` (m/s), or `most` frames. Returns the frames run.
+ */
+function settleFrames(run: SettleRun, least: number, most: number, still: number): number {
+  const L = run.ctx.liquid;
+  for (let f = 1; f <= most; f++) {
+    run.stepFrame();
+    if (f % SETTLE_ZERO !== 0 && f !== most) continue;
+    let sq = 0;
+    for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
+    L.vel.fill(0);
+    if (f >= least && sq < still * still * L.count) return f;
+  }
+  return most;
+}
+
+/**
+ * The scene's solid bodies present from the start, held where they stand at time 0 through the
+ * settle: a motion that starts from the rest pose (linear, spin) or a free body becomes static, a
+ * keyframed one keeps its first key (held before it: the pose at time 0).
+ */
+function heldSolids(scene: Scene): SceneData['bodies'] {
+  return scene.bodies
+    .filter((b) => scene.materials[b.material].kind === 'solid' && b.start <= 0)
+    .map((b) => ({ ...b, motion: b.motion.type === 'keyframes' ? { ...b.motion, keys: [b.motion.keys[0]] } : { type: 'static' as const } }));
 }

@@ -121,7 +121,9 @@ describe('a water pool off the particle lattice rests (5 × 12 cm, 6.25 cells ac
   // floor row onto the next) 0.0058, worst 0.0154 (docs/decisions.md "Pools off the lattice").
   // Since branch pack3 that lattice (which a shear lowers the density of) is settled before frame 0
   // (start-settle.ts), 16 rows: 0.0018 over 1–3 s, worst frame 0.0044; 3–4 s 0.0003 (docs/decisions.md
-  // "A start that does not give way").
+  // "A start that does not give way"). Since branch pool13 the settle counts it for the depth asked
+  // (551 particles, 120.11 mm at frame 0): 0.0009 over 1–4 s, worst frame 0.0025 (docs/decisions.md
+  // "Settled pools at the depth asked").
   it('water (ν 1e-6 m²/s): RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
     const m = rest(pool(0.05, 0.12, {}, 0, 1e-6), 0.12, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
