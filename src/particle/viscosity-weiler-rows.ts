@@ -49,7 +49,7 @@ export function pairTables(st: ImplicitViscosityState, nm: number, tf: Float64Ar
   const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable, vol = st.vol;
   for (let e = 0; e < nm * nm; e++) {
     root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
-    toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
+    toTable[e] = ph2[e] > 0 ? TABLE_N / (st.ph[e] * st.ph[e]) : 0;
   }
   const S = coefBound(root, factorRoots()[0], largestOf(vol, n, true), largestOf(tf, n, thermal));
   coefTable(S, st.coefDec);
@@ -73,6 +73,7 @@ export function halfRows(
   ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
 ): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  // ph2: each material pair's squared reach (kernelReach of its support: viscosity-weiler.ts).
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
   pairTables(st, nm, tf, n, thermal, rootVol);

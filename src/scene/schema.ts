@@ -118,6 +118,7 @@ export const particleMaterial = z
       .optional()
       .describe('Momentum-exchange viscosity v, fraction of relative momentum exchanged per second (Steele §3.2). Absent: calibrated from the physical viscosity.'),
     kernelSupport: z.number().min(2).max(8).default(5).describe('Viscosity kernel support, particle radii (paper: 4–6).'),
+    kernelReach: z.number().min(0.5).max(1).default(0.78).describe('The implicit viscosity\'s pairs: those within this fraction of kernelSupport (the kernel keeps its shape over the whole support; its constant is taken from the rest lattice over the pairs taken). 0.75 (the default): 3.75 radii at a support of 5, about 28 neighbours a particle, and a shear read alike on the rest lattice and in a disordered liquid; 1: Weiler et al.\'s kernel whole (about 65 neighbours; a disordered liquid reads 13 % more viscous than the lattice).'),
     densityTolerance: z.number().min(1e-4).max(0.5).default(0.005).describe('Relative density error accepted by density correction: the mean compression after its passes ("pbf"), or the mean |ρ − ρ0|/ρ0 ("steele"; the paper accepts 2 %, 0.02).'),
     elasticCoefficient: z.number().min(0).max(2).default(0.5).describe('Elastic coefficient c of density correction (particle.densitySolver "steele"), dimensionless.'),
   })
