@@ -14,7 +14,7 @@ import { pairFactor } from '../src/particle/viscosity-weiler-solve.ts';
 import { latticeLaplacianConstant } from '../src/particle/viscosity-weiler.ts';
 
 const s = 2; // lengths in radii
-const cases: [number, number][] = [[4, 1], [5, 1], [6, 1], [5, 0.74], [5, 0.76], [5, 0.78], [5, 0.8], [5, 0.9]];
+const cases: [number, number][] = [[4, 1], [5, 1], [6, 1], [5, 0.74], [5, 0.76], [5, 0.78], [5, 0.8], [5, 0.81], [5, 0.9]];
 for (const [h, cut] of cases) {
   const c = cut * h, c2 = c * c, m = Math.ceil(c / s) + 1, N = 400, M = 160;
   let aligned = 0, sliding = 0, continuum = 0;

@@ -25,12 +25,13 @@
  *
  * The kernel is the cubic spline, normalized, over each liquid's viscosity kernel support
  * (material.particle.kernelSupport radii, 5 by default), its pairs (liquid, object and wall ghost
- * alike) taken within material.particle.kernelReach of the support (0.78 by default: 3.9 radii,
- * about 31 neighbours for the whole support's 65; 1 is the paper's kernel whole). The cut keeps the
- * kernel's shape and drops the pairs of least weight (8 % of the lattice's shear sum); the lattice
- * constant below is summed over the pairs kept, and with them a shear flow reads alike on the rest
- * lattice, in layers sliding past each other (1.3 % more) and in a disordered liquid (6 % more),
- * where the whole kernel reads 7 % and 13 % more (bench/viscosity-lattice.ts). The volumes are the paper's m_j/ρ_j
+ * alike) taken within material.particle.kernelReach of the support (0.81 by default: 4.05 radii,
+ * so that a thread drawn to twice the rest spacing keeps its neighbours; about 35 neighbours for
+ * the whole support's 65; 1 is the paper's kernel whole). The cut keeps the kernel's shape and
+ * drops the pairs of least weight (8 % of the lattice's shear sum); the lattice constant below is
+ * summed over the pairs kept, and with them a shear flow reads 5 % more viscous in layers sliding
+ * past each other and 11 % in a disordered liquid than on the rest lattice, where the whole kernel
+ * reads 7 % and 13 % more (bench/viscosity-lattice.ts). The volumes are the paper's m_j/ρ_j
  * below the rest density and the rest volume (2r)³ at and above it, each pair weighed by both of
  * its particles' (viscosity-weiler-volumes.ts), and
  * the constant 2(d + 2) V_j is taken from the rest lattice (latticeLaplacianConstant) rather than
