@@ -39,7 +39,8 @@ const COVER_N = 256;
  * (x′_t1² + x′_t2²)/2 (into `drag`), and as a density, Σ W(|x′|) (into `dens`). A layer nearer the
  * wall than the particle's own counts by its distance p over r (0 on the plane, whole at r and
  * beyond: a liquid rests a radius from its wall), so that the tables run on without a step where a
- * layer crosses the plane.
+ * layer crosses the plane. Only the ghosts within `reach` count (the solve's pairs' reach,
+ * material.particle.kernelReach of h: viscosity-weiler.ts), as the solve lists them.
  */
 export function wallTables(h: number, s: number, drag: Float64Array, dens: Float64Array, at: number, reach = h): void {
   const m = Math.ceil(reach / s), r = s / 2;
