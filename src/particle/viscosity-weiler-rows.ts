@@ -49,7 +49,7 @@ export function pairTables(st: ImplicitViscosityState, nm: number, tf: Float64Ar
   const ph2 = st.ph2, root = st.pairRoot, toTable = st.pairToTable, vol = st.vol;
   for (let e = 0; e < nm * nm; e++) {
     root[e] = ph2[e] > 0 ? Math.sqrt(st.pk[e] * st.ph[e] ** -7) : 0;
-    toTable[e] = ph2[e] > 0 ? TABLE_N / ph2[e] : 0;
+    toTable[e] = ph2[e] > 0 ? TABLE_N / (st.ph[e] * st.ph[e]) : 0;
   }
   const S = coefBound(root, factorRoots()[0], largestOf(vol, n, true), largestOf(tf, n, thermal));
   coefTable(S, st.coefDec);
@@ -73,6 +73,7 @@ export function halfRows(
   ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
 ): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
+  // ph2: each material pair's squared reach (kernelReach of its support: viscosity-weiler.ts).
   const nm = ctx.mass.length, ph2 = st.ph2, T = factorRoots();
   const tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS, thermal = !!ctx.temperature;
   pairTables(st, nm, tf, n, thermal, rootVol);
@@ -80,8 +81,12 @@ export function halfRows(
   pinv.fill(0, 0, 6 * n);
   const one = thermal ? -1 : soleLiquid(ctx.isLiquid);
   let beyond = 0;
-  if (one >= 0) beyond = oneLiquidRows(ps, pj, pos, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], ph2[one * (nm + 1)]);
-  else {
+  if (one >= 0) {
+    const h2 = ph2[one * (nm + 1)];
+    // Pairs reaching under 7/8 of the list's volume (kernelReach below 1): the rows compacted as they are listed.
+    if (h2 * FEW_BEYOND < ctx.reach * ctx.reach) return compactedOneLiquid(ctx, st, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], h2);
+    beyond = oneLiquidRows(ps, pj, pos, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], h2);
+  } else {
     for (let i = 0; i < n; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = rootVol[i];
       let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
@@ -156,6 +161,59 @@ function oneLiquidRows(
     pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
   }
   return beyond;
+}
+
+/** (8/7)^(2/3): a reach whose ball is under 7/8 of the pair list's leaves more than an eighth of a uniform list beyond it. */
+const FEW_BEYOND = (8 / 7) ** (2 / 3);
+
+/**
+ * oneLiquidRows' codes and blocks where most of the list lies beyond the reach h2 (kernelReach
+ * below 1): each pair within it written straight to the compacted rows (its code at its place
+ * there, in place in `coef`), in one pass rather than compacted after (the same rows, codes and
+ * blocks as `compacted` makes of oneLiquidRows').
+ */
+function compactedOneLiquid(
+  ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
+  ck: number, root: number, toTable: number, h2: number,
+): RowLayout {
+  const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, T = factorRoots();
+  const rows = st.rows;
+  rows.shared = ctx.shared;
+  rows.reset(n);
+  const ls = rows.start;
+  let lj = rows.j, room = lj.length, m = 0;
+  for (let i = 0; i < n; i++) {
+    ls[i] = m;
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], qi = rootVol[i];
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
+    for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
+      const j = pj[e];
+      const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
+      if (!(d2 < h2)) continue;
+      const s = d2 * toTable, t = s | 0, f = s - t;
+      const code = codeOf(root * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j]);
+      if (code === 0) continue;
+      if (m === room) {
+        // Grown to the count this far's share of the list foretells.
+        rows.length = m;
+        rows.reserve(Math.max(1024, Math.ceil(((m + 1) * pairs.length) / (e + 1))));
+        lj = rows.j;
+        room = lj.length;
+      }
+      coef[m] = code;
+      lj[m++] = j;
+      const c = ck * code * code;
+      const cx = c * dx, cy = c * dy, cz = c * dz;
+      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
+      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
+    }
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
+  }
+  ls[n] = m;
+  rows.length = m;
+  return rows;
 }
 
 /** The half rows without the pairs beyond their support (coef 0), where they are more than an eighth of the list. */

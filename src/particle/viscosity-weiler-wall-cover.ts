@@ -39,10 +39,11 @@ const COVER_N = 256;
  * (x′_t1² + x′_t2²)/2 (into `drag`), and as a density, Σ W(|x′|) (into `dens`). A layer nearer the
  * wall than the particle's own counts by its distance p over r (0 on the plane, whole at r and
  * beyond: a liquid rests a radius from its wall), so that the tables run on without a step where a
- * layer crosses the plane.
+ * layer crosses the plane. Only the ghosts within `reach` count (the solve's pairs' reach,
+ * material.particle.kernelReach of h: viscosity-weiler.ts), as the solve lists them.
  */
-export function wallTables(h: number, s: number, drag: Float64Array, dens: Float64Array, at: number): void {
-  const m = Math.ceil(h / s), r = s / 2;
+export function wallTables(h: number, s: number, drag: Float64Array, dens: Float64Array, at: number, reach = h): void {
+  const m = Math.ceil(reach / s), r = s / 2;
   for (let k = 0; k <= COVER_N; k++) {
     const d = (k * h) / COVER_N;
     let g = 0, w = 0;
@@ -50,11 +51,11 @@ export function wallTables(h: number, s: number, drag: Float64Array, dens: Float
       const p = d + s * b, layer = b >= 0 ? 1 : Math.min(1, p / r);
       if (!(layer > 0)) continue;
       const xn = d + p;
-      if (xn >= h) break;
+      if (xn >= reach) break;
       for (let a = -m; a <= m; a++) {
         for (let c = -m; c <= m; c++) {
           const t2 = s * s * (a * a + c * c), r2 = t2 + xn * xn;
-          if (!(r2 < h * h)) continue;
+          if (!(r2 < reach * reach)) continue;
           g += layer * pairFactor(r2, h) * 0.5 * t2;
           w += layer * cubicSpline(Math.sqrt(r2) / h);
         }
@@ -97,13 +98,14 @@ export class WallCover {
   /** Covered rows listed. */
   rows = 0;
 
-  constructor(ctx: StepContext, ph: Float64Array) {
+  constructor(ctx: StepContext, ph: Float64Array, reach2: Float64Array) {
     const nm = ctx.mass.length;
     this.table = new Float64Array(nm * (COVER_N + 1));
     this.dens = new Float64Array(nm * (COVER_N + 1));
     for (let a = 0; a < nm; a++) {
       if (!ctx.isLiquid[a]) continue;
-      wallTables(ph[a * (nm + 1)], 2 * ctx.r, this.table, this.dens, a * (COVER_N + 1));
+      const e = a * (nm + 1);
+      wallTables(ph[e], 2 * ctx.r, this.table, this.dens, a * (COVER_N + 1), Math.sqrt(reach2[e]));
     }
   }
 }

@@ -97,7 +97,8 @@ function findGhosts(ctx: StepContext, st: ImplicitViscosityState, n: number, nw:
         const j = e < ls[i] ? i : lj[e], sn = ni + pos[3 * j + axis] - plane;
         if (!(sn * sn < hw * hw)) continue;
         const pe = row + mat[j], h = ph[pe], g = ghost(pos, i, j, walls, wo);
-        if (!(g.r2 < h * h)) continue;
+        // Within the pair's reach (kernelReach of the support), as the liquid pairs.
+        if (!(g.r2 < st.ph2[pe])) continue;
         if (found === st.ghostFoundCoef.length) {
           const size = Math.max(1024, Math.ceil(1.25 * found)), f = new Int32Array(size), c = new Float32Array(size);
           f.set(st.ghostFound.subarray(0, found));

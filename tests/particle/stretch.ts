@@ -28,6 +28,7 @@ import { simulate } from '../../src/compare/validate/case.ts';
 import { pairFactor } from '../../src/particle/viscosity-weiler-product.ts';
 import { latticeLaplacianConstant } from '../../src/particle/viscosity-weiler.ts';
 import { volumeRatios } from '../../src/particle/viscosity-weiler-volumes.ts';
+import { particleMaterial } from '../../src/scene/schema.ts';
 import type { StepContext } from '../../src/particle/context.ts';
 
 export type StretchMode = 'incompressible' | 'uniaxial';
@@ -37,6 +38,8 @@ export interface StretchOptions {
   drawn?: number;
   /** The block turned 30° about x, then 20° about z, off the lattice's axes. */
   turned?: boolean;
+  /** material.particle.kernelReach (the schema's default where absent). */
+  kernelReach?: number;
 }
 
 export interface StretchTension {
@@ -55,10 +58,12 @@ const MU = 5, RHO0 = 1420, RATE = 2, FPS = 1000, REST_FRAMES = 5;
 
 /** `across` ≤ 3: a thread `across` × `across` particles, 24 layers long; more: a block across × 16 × across. */
 export function stretchTension(r: number, across: number, mode: StretchMode, options: StretchOptions = {}): StretchTension {
-  const s = 2 * r, h = 5 * r, length = across > 3 ? 16 : 24, drawn = options.drawn ?? 1, turned = !!options.turned;
+  // The engine's pairs: within kernelReach of the support (viscosity-weiler.ts).
+  const cut = options.kernelReach ?? particleMaterial.parse({}).kernelReach;
+  const s = 2 * r, h = 5 * r, reach = cut * h, length = across > 3 ? 16 : 24, drawn = options.drawn ?? 1, turned = !!options.turned;
   const sim = simulate('particle', {
     name: 'stretch', fps: FPS, duration: 1, gravity: [0, 0, 0],
-    materials: { honey: { kind: 'liquid', density: RHO0, viscosity: { value: MU, unit: 'Pa.s' }, color: '#d99a1e' } },
+    materials: { honey: { kind: 'liquid', density: RHO0, viscosity: { value: MU, unit: 'Pa.s' }, color: '#d99a1e', particle: { kernelReach: cut } } },
     adhesion: [{ between: ['honey', 'honey'], type: 'attract', strength: 0 }],
     bodies: [{ material: 'honey', shape: { type: 'box', center: [0, 0, 0], size: [across * s, length * s, across * s] } }],
     particle: { radius: r, substeps: 1 },
@@ -95,7 +100,7 @@ export function stretchTension(r: number, across: number, mode: StretchMode, opt
     for (let i = 0; i < n; i++) {
       if (Math.abs(P[3 * i + 1] - cy) < s * drawn) { near++; dens += L.density[i]; }
     }
-    const K = latticeLaplacianConstant(h, s), V0 = s * s * s;
+    const K = latticeLaplacianConstant(h, s, reach), V0 = s * s * s;
     let T = 0, Trest = 0;
     const up: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -104,7 +109,7 @@ export function stretchTension(r: number, across: number, mode: StretchMode, opt
       for (let j = 0; j < n; j++) {
         if (P[3 * j + 1] > cy) continue;
         const dx = P[3 * i] - P[3 * j], dy = P[3 * i + 1] - P[3 * j + 1], dz = P[3 * i + 2] - P[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 >= h * h) continue;
+        if (d2 >= reach * reach) continue;
         const xv = dx * (V[3 * i] - V[3 * j]) + dy * (V[3 * i + 1] - V[3 * j + 1]) + dz * (V[3 * i + 2] - V[3 * j + 2]);
         const t = K * MU * V0 * pairFactor(d2, h) * dy * xv;
         T += q[i] * q[j] * t;

@@ -4,7 +4,9 @@
  * coefficients lie two decades under the bound), every pair's coefficient as its code reads back
  * is within the code's half step of e = δt K μ h⁻⁷ F(|x_ij|/h; 1) q_i q_j evaluated in double
  * precision (√(e S) / 65535, plus the table of √F's own 1e-5), no coefficient exceeds the bound S,
- * a pair within its support keeps a code above 0 and a pair beyond it 0.
+ * a pair within its reach keeps a code above 0 and a pair beyond it 0: at kernelReach 0.81,
+ * where the rows are compacted (the pairs beyond left out, the rest in the list's order), and with
+ * the whole kernel (kernelReach 1), where they are the list's own.
  */
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
@@ -16,13 +18,15 @@ import { pairFactor } from '../../src/particle/viscosity-weiler-product.ts';
 import { COEF_TOP, codeOf, decodeCoef, encodeCoef } from '../../src/particle/viscosity-weiler-coef.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
-const liquid = (pas: number, density: number) => ({ kind: 'liquid' as const, density, viscosity: { value: pas, unit: 'Pa.s' as const } });
+const liquid = (pas: number, density: number, reach?: number) => ({
+  kind: 'liquid' as const, density, viscosity: { value: pas, unit: 'Pa.s' as const }, ...(reach === undefined ? {} : { particle: { kernelReach: reach } }),
+});
 
 describe('the implicit viscosity\'s 16-bit pair coefficients', () => {
-  it('read back within half a code step of the double-precision coefficient, over two liquids two decades apart', () => {
+  it.each([[0.81, true], [1, false]])('read back within half a code step of the double-precision coefficient, over two liquids two decades apart (kernelReach %s)', (reach, compact) => {
     const input: SceneInput = {
       gravity: [0, 0, 0],
-      materials: { thick: liquid(1, 1400), thin: liquid(0.01, 1000) },
+      materials: { thick: liquid(1, 1400, reach), thin: liquid(0.01, 1000, reach) },
       domain: { min: [-0.04, -0.03, -0.03], max: [0.07, 0.03, 0.03], boundary: 'open' },
       bodies: [
         { material: 'thick', shape: { type: 'sphere', center: [0, 0, 0], radius: 0.018 } },
@@ -45,21 +49,27 @@ describe('the implicit viscosity\'s 16-bit pair coefficients', () => {
     const st = ctx.viscositySolve!, pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, nm = ctx.mass.length;
     const coef = new Uint16Array(pairs.length), pinv = new Float32Array(6 * n), rootVol = new Float32Array(n);
     const rows = halfRows(ctx, st, n, coef, pinv, rootVol);
-    expect(rows.start).toBe(ps);
+    expect(rows.start !== ps).toBe(compact);
+    const ls = rows.start, lj = rows.j;
     const ck = st.coefDec[0], S = ck * COEF_TOP * COEF_TOP, pos = L.pos, mat = L.material;
     let within = 0, worst = 0, largest = 0, thinPairs = 0;
+    // k: the rows' entry of list entry e (compacted: the pairs within reach in the list's order).
+    let k = 0;
     for (let i = 0; i < n; i++) {
+      if (compact) expect(ls[i]).toBe(k);
       for (let e = ps[i]; e < ps[i + 1]; e++) {
         const j = pj[e], pe = mat[i] * nm + mat[j];
         const d2 = (pos[3 * i] - pos[3 * j]) ** 2 + (pos[3 * i + 1] - pos[3 * j + 1]) ** 2 + (pos[3 * i + 2] - pos[3 * j + 2]) ** 2;
         if (!(d2 < st.ph2[pe])) {
-          expect(coef[e]).toBe(0);
+          if (!compact) expect(coef[e]).toBe(0);
           continue;
         }
+        const at = compact ? k++ : e;
+        expect(lj[at]).toBe(j);
         within++;
         const exact = st.pk[pe] * pairFactor(d2, st.ph[pe]) * st.vol[i] * st.vol[j];
-        const got = decodeCoef(coef[e], st.coefDec);
-        expect(coef[e]).toBeGreaterThan(0);
+        const got = decodeCoef(coef[at], st.coefDec);
+        expect(coef[at]).toBeGreaterThan(0);
         largest = Math.max(largest, exact);
         if (mat[i] === 1 && mat[j] === 1) thinPairs++;
         // Half a step of the code, √(e S) / 65535 (and K = S / 65535² where a code below 1/2 reads 1), and the table's 1e-5.
@@ -67,7 +77,8 @@ describe('the implicit viscosity\'s 16-bit pair coefficients', () => {
         worst = Math.max(worst, Math.abs(got - exact) / allowed);
       }
     }
-    expect(within).toBeGreaterThan(10 * n);
+    if (compact) expect(ls[n]).toBe(k);
+    expect(within).toBeGreaterThan((compact ? 4 : 10) * n);
     expect(thinPairs).toBeGreaterThan(n);
     expect(worst).toBeLessThanOrEqual(1);
     expect(largest).toBeLessThanOrEqual(S);
