@@ -8,11 +8,13 @@
  *    spacing there, StepContext.wallClearance, start-packing.ts); "noslip" and moving walls also
  *    take friction FACE_FRICTION per 1/30 s, whose net push on a body along a static face is taken
  *    back (wall-friction-hold.ts).
- * Both run on the calling thread, after every move and density pass (the guard over each body's
- * particles listed by markNearObjects only).
+ * Both run after every move and density pass (the guard over each body's particles listed by
+ * markNearObjects only): the walls on the calling thread; the guard inside the contacts' run, each
+ * thread over its particles, where every body is static and coded (guard-team.ts), else here.
  */
 import { FACES, type Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
+import { allocInt32, isShared } from '../parallel/memory.ts';
 import { addFriction, beginFrictionHold, frictionBody, type FrictionHold, ON_MOVING, releaseFrictionHold } from './wall-friction-hold.ts';
 
 /** Liquid particle centres are kept at least this many radii outside every solid. */
@@ -41,8 +43,10 @@ export function markNearObjects(ctx: StepContext, margin: number, guardMargin = 
   const target = GUARD * ctx.r, reach = target + margin, gm = Math.min(guardMargin, margin), guardReach = target + gm;
   const bodies = ctx.objects.bodies;
   near.fill(0, 0, n);
-  if (ctx.guardEnds.length < bodies.length + 1) ctx.guardEnds = new Int32Array(bodies.length + 1);
+  // (On shared memory with a team: the contacts' runs read them, guard-team.ts.)
+  if (ctx.guardEnds.length < bodies.length + 1 || (ctx.shared && !isShared(ctx.guardEnds))) ctx.guardEnds = allocInt32(bodies.length + 1, ctx.shared);
   const ends = ctx.guardEnds;
+  if (ctx.shared && !isShared(ctx.guardList)) ctx.guardList = allocInt32(ctx.guardList.length, true);
   let list = ctx.guardList, m = 0;
   for (let bi = 0; bi < bodies.length; bi++) {
     const b = bodies[bi];
@@ -68,7 +72,7 @@ export function markNearObjects(ctx: StepContext, margin: number, guardMargin = 
           continue;
         }
         if (2 * m === list.length) {
-          const grown = new Int32Array(Math.max(256, 2 * Math.ceil(1.5 * m)));
+          const grown = allocInt32(Math.max(256, 2 * Math.ceil(1.5 * m)), ctx.shared);
           grown.set(list);
           ctx.guardList = list = grown;
         }

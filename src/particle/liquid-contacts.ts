@@ -27,6 +27,7 @@ import { nearFarScratch, objectContactRange, objectContactsJob, setObjectContact
 import type { NearFarScratch } from './object-lists.ts';
 import { teamWork } from './work.ts';
 import { checkMove, moveJob, moveRange, setMove } from './move.ts';
+import { countGuardPushes, guardRange, setGuard } from './guard-team.ts';
 
 /**
  * Liquid particles are separated to this fraction of the lattice spacing 2r. At the full 2r the
@@ -73,8 +74,9 @@ const NO_CUT = new Float64Array(0);
  * contactsTakeMove): the move of length dt runs first in the same run, each thread over its share
  * of the particles (the move job's cut), then a barrier, then the contacts: one run a move where
  * there were two. The move changes each particle alone, so the bits are those of the two jobs.
+ * Returns whether the run took the signed-distance guard too (guard-team.ts).
  */
-export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1): void {
+export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1): boolean {
   const L = ctx.liquid, n = L.count, list = ctx.contacts, st = (ctx.contactSlabs ??= new ContactSlabs(ctx.shared));
   const job = ctx.runner.bind(contactsJob), a = job.a;
   if (st.version !== list.version || st.uses !== ctx.stageScratchUses) {
@@ -124,13 +126,18 @@ export function liquidAndObjectContacts(ctx: StepContext, dt: number, move = -1)
     a.pos = L.pos;
     a.vel = L.vel;
   }
+  // The signed-distance guard after the object contacts, in this run (guard-team.ts), where it can.
+  const guarded = setGuard(ctx, job) && s.objects === 1;
+  if (!guarded) s.gn = 0;
   // The calling thread does the cross-slab rows alone (two threads): the object contacts' cut
   // moves so that the two threads' whole runs take equal measured times (share.ts).
   s.oshare = job.cut.share;
   runJob(job, n);
   const team = ctx.runner.team;
   if (s.objects === 1 && job.teamed && job.size === 2 && team !== null) job.cut.update(team.worked[0], team.worked[1]);
+  if (guarded) countGuardPushes(ctx, job);
   if (move >= 0) checkMove(ctx, job.teamed ? job.size : 1);
+  return guarded;
 }
 
 /** True when every liquid has the same particle mass (contact pushes then split ½ : ½). */
@@ -258,6 +265,8 @@ export const contactsJob = defineJob({
     // two threads' at the calling thread's share `oshare` (each particle's result is the same at any cut).
     const i0 = itemCut(objectContactsJob, a, x.n, t, T, s.oshare), i1 = itemCut(objectContactsJob, a, x.n, t + 1, T, s.oshare);
     objectContactRange(pos, vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, i0, i1, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
+    // The guard over the same particles, each after its own object contacts (guard-team.ts).
+    if (s.gn > 0) a.gpush[t] += guardRange(pos, vel, a.gb, s.gn, a.gl, a.ge, x.n, i0, i1, s.gtarget, s.geps);
   },
 });
 

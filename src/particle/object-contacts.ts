@@ -12,14 +12,22 @@ import { runJob } from '../parallel/run-job.ts';
 import { CLEAR_MARGIN, clearOf, near2Of, objectListsOf, setClearance, type NearFarScratch } from './object-lists.ts';
 import { OBJECT_LIST_COST, teamWork } from './work.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
+import { countGuardPushes, guardRange, setGuard } from './guard-team.ts';
 
-/** Liquid particles out of object particles (see the header). */
-export function objectContacts(ctx: StepContext): void {
+/**
+ * Liquid particles out of object particles (see the header). `guard`: the signed-distance guard
+ * after each particle's contacts, in the same run, where it can (guard-team.ts); returns whether it did.
+ */
+export function objectContacts(ctx: StepContext, guard = false): boolean {
   const L = ctx.liquid, O = ctx.objects;
-  if (O.count === 0) return;
+  if (O.count === 0) return false;
   const job = ctx.runner.bind(objectContactsJob);
   setObjectContacts(ctx, job.a, job.s);
+  const guarded = setGuard(ctx, job) && guard;
+  if (!guarded) job.s.gn = 0;
   runJob(job, L.count);
+  if (guarded) countGuardPushes(ctx, job);
+  return guarded;
 }
 
 /** What objectContactRange reads, from the context (also the move's contacts job, liquid-contacts.ts). */
@@ -44,9 +52,10 @@ export function nearFarScratch(sc: NearFarScratch, longest: number): NearFarScra
 
 export const objectContactsJob = defineJob({
   name: 'object-contacts',
-  arrays: { pos: 'f64', vel: 'f64', lj: 'index', clear: 'f32', odv: 'f64' },
-  inputs: { opos: 'f64', ovel: 'f64', onormal: 'f64', index: 'i32', ls: 'i32' },
-  scalars: ['dc', 'near2', 'margin', 'longest'],
+  arrays: { pos: 'f64', vel: 'f64', lj: 'index', clear: 'f32', odv: 'f64', gpush: 'i32' },
+  // (gb, gl, ge, gn…: the signed-distance guard after the contacts, guard-team.ts.)
+  inputs: { opos: 'f64', ovel: 'f64', onormal: 'f64', index: 'i32', ls: 'i32', gb: 'f64', gl: 'i32', ge: 'i32' },
+  scalars: ['dc', 'near2', 'margin', 'longest', 'gn', 'gtarget', 'geps'],
   split: 'items',
   // A particle's work is its contact list's entries (most lists are empty: the liquid near a body
   // sits in a few runs of cells, and cut by count one thread took nearly all of it).
@@ -58,6 +67,7 @@ export const objectContactsJob = defineJob({
   kernel(x) {
     const a = x.a, s = x.s;
     objectContactRange(a.pos, a.vel, a.opos, a.ovel, a.onormal, a.index, a.ls, a.lj, s.dc, x.from, x.to, a.clear, nearFarScratch(x.scratch, s.longest), s.near2, s.margin, a.odv);
+    if (s.gn > 0) a.gpush[x.rank] += guardRange(a.pos, a.vel, a.gb, s.gn, a.gl, a.ge, x.n, x.from, x.to, s.gtarget, s.geps);
   },
 });
 

@@ -251,9 +251,11 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
  * and the next move's contacts would throw them sideways).
  */
 function keepOut(ctx: StepContext): void {
-  objectContacts(ctx);
-  ctx.freeBodies?.capture(ctx);
-  signedDistanceGuard(ctx);
-  ctx.freeBodies?.release(ctx);
+  // The guard in the object contacts' run where it can (guard-team.ts), else here.
+  if (!objectContacts(ctx, true)) {
+    ctx.freeBodies?.capture(ctx);
+    signedDistanceGuard(ctx);
+    ctx.freeBodies?.release(ctx);
+  }
   domainWalls(ctx, 0);
 }

@@ -19,6 +19,12 @@ export const teamWork = {
    * (bench/threads-frames.ts --separate-moves measures the two).
    */
   movesWithContacts: true,
+  /**
+   * The signed-distance guard runs in the runs of the object contacts before it (guard-team.ts), each
+   * thread over its particles, where every body is static and coded (the same bits either way).
+   * False: on the calling thread after the run (bench/threads-cpu.ts --guard-serial measures the two).
+   */
+  guardInRuns: true,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */

@@ -15,6 +15,68 @@ export interface CompiledShape {
   readonly volume: number;
   /** m² (the drawn square for a plane). */
   readonly area: number;
+  /**
+   * The shape as numbers (SHAPE_CODE_WORDS: a kind, then its parameters), for code that holds no
+   * closures (a spawned thread of the particle engine's team: guard-team.ts): `codedSdf` of it is
+   * `sdf`, bit for bit (both call the same function). Absent for cylinders and meshes.
+   */
+  readonly code?: Float64Array;
+}
+
+/** Words of CompiledShape.code: the kind, then up to 18 parameters (a box: its rotation, centre and half sizes). */
+export const SHAPE_CODE_WORDS = 19;
+const CODE_SPHERE = 1, CODE_BOX = 2, CODE_CAPSULE = 3, CODE_PLANE = 4;
+
+/** A sphere's signed distance (centre, radius). */
+export function sphereSdf(x: number, y: number, z: number, cx: number, cy: number, cz: number, r: number): number {
+  return Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) - r;
+}
+
+/** A box's: rotation R (row-major, at R[o..o+8]), centre, half sizes. */
+export function rotatedBoxSdf(
+  x: number, y: number, z: number, R: ArrayLike<number>, o: number, cx: number, cy: number, cz: number, hx: number, hy: number, hz: number,
+): number {
+  const dx = x - cx, dy = y - cy, dz = z - cz;
+  // local = Rᵀ d
+  return boxSdf(
+    R[o] * dx + R[o + 3] * dy + R[o + 6] * dz,
+    R[o + 1] * dx + R[o + 4] * dy + R[o + 7] * dz,
+    R[o + 2] * dx + R[o + 5] * dy + R[o + 8] * dz,
+    hx, hy, hz,
+  );
+}
+
+/** A capsule's: end a, the axis e = b − a and its squared length ll, radius. */
+export function capsuleSdf(
+  x: number, y: number, z: number, ax: number, ay: number, az: number, ex: number, ey: number, ez: number, ll: number, r: number,
+): number {
+  const px = x - ax, py = y - ay, pz = z - az;
+  const t = ll > 0 ? Math.min(1, Math.max(0, (px * ex + py * ey + pz * ez) / ll)) : 0;
+  const qx = px - t * ex, qy = py - t * ey, qz = pz - t * ez;
+  return Math.sqrt(qx * qx + qy * qy + qz * qz) - r;
+}
+
+/** A plane's: a point on it and its unit normal. */
+export function planeSdf(x: number, y: number, z: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number): number {
+  return (x - px) * nx + (y - py) * ny + (z - pz) * nz;
+}
+
+/** The signed distance of the shape coded at c[o..] (CompiledShape.code), at a point in its rest pose. */
+export function codedSdf(c: ArrayLike<number>, o: number, x: number, y: number, z: number): number {
+  switch (c[o]) {
+    case CODE_SPHERE: return sphereSdf(x, y, z, c[o + 1], c[o + 2], c[o + 3], c[o + 4]);
+    case CODE_BOX: return rotatedBoxSdf(x, y, z, c, o + 1, c[o + 10], c[o + 11], c[o + 12], c[o + 13], c[o + 14], c[o + 15]);
+    case CODE_CAPSULE: return capsuleSdf(x, y, z, c[o + 1], c[o + 2], c[o + 3], c[o + 4], c[o + 5], c[o + 6], c[o + 7], c[o + 8]);
+    case CODE_PLANE: return planeSdf(x, y, z, c[o + 1], c[o + 2], c[o + 3], c[o + 4], c[o + 5], c[o + 6]);
+    default: return NaN;
+  }
+}
+
+function shapeCode(kind: number, ...params: number[]): Float64Array {
+  const c = new Float64Array(SHAPE_CODE_WORDS);
+  c[0] = kind;
+  c.set(params, 1);
+  return c;
 }
 
 /** Row-major 3×3 rotation R = Rz · Ry · Rx from Euler degrees. */
@@ -110,7 +172,8 @@ export function compileShape(shape: Shape, meshes: Record<string, TriMesh> = {})
       const [cx, cy, cz] = shape.center, r = shape.radius;
       return {
         type: 'sphere',
-        sdf: (x, y, z) => Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) - r,
+        sdf: (x, y, z) => sphereSdf(x, y, z, cx, cy, cz, r),
+        code: shapeCode(CODE_SPHERE, cx, cy, cz, r),
         bounds: { min: [cx - r, cy - r, cz - r], max: [cx + r, cy + r, cz + r] },
         volume: (4 / 3) * Math.PI * r ** 3,
         area: 4 * Math.PI * r * r,
@@ -122,16 +185,8 @@ export function compileShape(shape: Shape, meshes: Record<string, TriMesh> = {})
       const h: Vec3 = [shape.size[0] / 2, shape.size[1] / 2, shape.size[2] / 2];
       return {
         type: 'box',
-        sdf(x, y, z) {
-          const dx = x - cx, dy = y - cy, dz = z - cz;
-          // local = Rᵀ d
-          return boxSdf(
-            R[0] * dx + R[3] * dy + R[6] * dz,
-            R[1] * dx + R[4] * dy + R[7] * dz,
-            R[2] * dx + R[5] * dy + R[8] * dz,
-            h[0], h[1], h[2],
-          );
-        },
+        sdf: (x, y, z) => rotatedBoxSdf(x, y, z, R, 0, cx, cy, cz, h[0], h[1], h[2]),
+        code: shapeCode(CODE_BOX, ...R, cx, cy, cz, h[0], h[1], h[2]),
         bounds: rotatedBoxBounds(R, shape.center, h),
         volume: shape.size[0] * shape.size[1] * shape.size[2],
         area: 2 * (shape.size[0] * shape.size[1] + shape.size[1] * shape.size[2] + shape.size[0] * shape.size[2]),
@@ -173,12 +228,8 @@ export function compileShape(shape: Shape, meshes: Record<string, TriMesh> = {})
       const len = Math.sqrt(ll);
       return {
         type: 'capsule',
-        sdf(x, y, z) {
-          const px = x - ax, py = y - ay, pz = z - az;
-          const t = ll > 0 ? Math.min(1, Math.max(0, (px * ex + py * ey + pz * ez) / ll)) : 0;
-          const qx = px - t * ex, qy = py - t * ey, qz = pz - t * ez;
-          return Math.sqrt(qx * qx + qy * qy + qz * qz) - r;
-        },
+        sdf: (x, y, z) => capsuleSdf(x, y, z, ax, ay, az, ex, ey, ez, ll, r),
+        code: shapeCode(CODE_CAPSULE, ax, ay, az, ex, ey, ez, ll, r),
         bounds: {
           min: [Math.min(ax, bx) - r, Math.min(ay, by) - r, Math.min(az, bz) - r],
           max: [Math.max(ax, bx) + r, Math.max(ay, by) + r, Math.max(az, bz) + r],
@@ -195,7 +246,8 @@ export function compileShape(shape: Shape, meshes: Record<string, TriMesh> = {})
       const e = (k: number) => ext * (Math.abs(u[k]) + Math.abs(v[k]));
       return {
         type: 'plane',
-        sdf: (x, y, z) => (x - px) * n[0] + (y - py) * n[1] + (z - pz) * n[2],
+        sdf: (x, y, z) => planeSdf(x, y, z, px, py, pz, n[0], n[1], n[2]),
+        code: shapeCode(CODE_PLANE, px, py, pz, n[0], n[1], n[2]),
         bounds: { min: [px - e(0), py - e(1), pz - e(2)], max: [px + e(0), py + e(1), pz + e(2)] },
         volume: Infinity,
         area: 4 * ext * ext,
