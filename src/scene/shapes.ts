@@ -25,7 +25,8 @@ export interface CompiledShape {
 
 /** Words of CompiledShape.code: the kind, then up to 18 parameters (a box: its rotation, centre and half sizes). */
 export const SHAPE_CODE_WORDS = 19;
-const CODE_SPHERE = 1, CODE_BOX = 2, CODE_CAPSULE = 3, CODE_PLANE = 4;
+/** CompiledShape.code's kinds (its first word). */
+export const CODE_SPHERE = 1, CODE_BOX = 2, CODE_CAPSULE = 3, CODE_PLANE = 4;
 
 /** A sphere's signed distance (centre, radius). */
 export function sphereSdf(x: number, y: number, z: number, cx: number, cy: number, cz: number, r: number): number {
