@@ -37,7 +37,10 @@ if (teamRows) teamWork.teamRowsOnOneThread = true;
 // that meets at a barrier would read the other half's values of the phase before, and the loops
 // over each pair once (pressure-half.ts) read the slopes of the lower entries below a thread's
 // range only where every phase took the same ranges (it blew up either way).
-const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || job.name === 'pressure-solve';
+// Jobs split by items whose kernels meet at barriers of their own (the sort's gathers, the surface test's
+// normals before its counts, the implicit viscosity's CG) run whole too: as halves in turn, a phase would read the other half's phase before.
+const PHASED = new Set(['pressure-solve', 'liquid-sort', 'surface-sides', 'viscosity-weiler', ...(process.env.WHOLE ?? '').split(',')]);
+const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || PHASED.has(job.name);
 const first = Number(firstS), last = Number(lastS);
 
 interface Row { calls: number; whole: number; a: number; b: number; ranks: boolean }
