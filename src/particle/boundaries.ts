@@ -20,6 +20,9 @@ export const GUARD = 0.5;
 const FACE_FRICTION = 0.5;
 
 const local = new Float64Array(3);
+/** The closed faces of a walls pass without a friction hold (wallsAtOnce): axis, side (1: upper), limit, sticky, wall velocity. */
+const faceAxis = new Int32Array(6), faceUpper = new Int32Array(6), faceSticky = new Int32Array(6);
+const faceLimit = new Float64Array(6), faceWall = new Float64Array(18);
 const world = new Float64Array(3);
 const bodyVel = new Float64Array(3);
 
@@ -148,6 +151,40 @@ export function faceBoundary(ctx: StepContext, face: (typeof FACES)[number]): Bo
   return d.faces[face] ?? d.boundary;
 }
 
+/**
+ * The walls without a friction hold: one pass over the particles, each particle meeting the closed
+ * faces in face order (it changes only itself, so the same as a pass a face, with one read of it).
+ */
+function wallsAtOnce(ctx: StepContext, keep: number): void {
+  const d = ctx.scene.domain!, L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel;
+  let m = 0;
+  for (let f = 0; f < 6; f++) {
+    const bnd = faceBoundary(ctx, FACES[f]);
+    if (bnd === 'open') continue;
+    const axis = f >> 1, upper = (f & 1) === 1, c = ctx.wallClearance[f], wall = typeof bnd === 'object' ? bnd.velocity : null;
+    faceAxis[m] = axis; faceUpper[m] = upper ? 1 : 0;
+    faceLimit[m] = upper ? d.max[axis] - c : d.min[axis] + c;
+    faceSticky[m] = bnd === 'noslip' || wall !== null ? 1 : 0;
+    for (let k = 0; k < 3; k++) faceWall[3 * m + k] = wall ? wall[k] : 0;
+    m++;
+  }
+  if (m === 0) return;
+  for (let i = 0; i < n; i++) {
+    for (let f = 0; f < m; f++) {
+      const axis = faceAxis[f], o = 3 * i + axis, limit = faceLimit[f], upper = faceUpper[f] === 1;
+      if (upper ? pos[o] <= limit : pos[o] >= limit) continue;
+      pos[o] = limit;
+      if (upper ? vel[o] > 0 : vel[o] < 0) vel[o] = 0;
+      if (faceSticky[f] === 0) continue;
+      for (let k = 0; k < 3; k++) {
+        if (k === axis) continue;
+        const w = faceWall[3 * f + k], v = vel[3 * i + k];
+        vel[3 * i + k] = w + (v - w) * keep;
+      }
+    }
+  }
+}
+
 export function domainWalls(ctx: StepContext, dt: number): void {
   const d = ctx.scene.domain;
   if (!d || !ctx.scene.particle.walls) return;
@@ -156,6 +193,10 @@ export function domainWalls(ctx: StepContext, dt: number): void {
   // A static no-slip face's friction may slow a body, not push it (wall-friction-hold.ts).
   let hold: FrictionHold | null = null;
   if (dt > 0) for (let f = 0; f < 6 && hold === null; f++) if (faceBoundary(ctx, FACES[f]) === 'noslip') hold = beginFrictionHold(ctx);
+  if (hold === null) {
+    wallsAtOnce(ctx, keep);
+    return;
+  }
   for (let f = 0; f < 6; f++) {
     const face = FACES[f];
     const bnd = faceBoundary(ctx, face);

@@ -3,10 +3,10 @@
  * loses a fraction f of its velocity relative to the object per 1/30 s, so per move of length dt it
  * keeps (1 − f)^(30 dt). "Touching": within 1.1 (r + r_o) of an object particle; the first in list
  * order (rank order: object-lists.ts) gives f. While the particle is within the far entries'
- * clearance ball, only the near run can touch. It runs in a move's job (move.ts).
+ * clearance ball, only the near run can touch; within every entry's, none can. It runs in a move's job (move.ts).
  */
 import type { StepContext } from './context.ts';
-import { clearOf, TOUCH } from './object-lists.ts';
+import { clearOf, clearOfAll, TOUCH } from './object-lists.ts';
 
 /** Per body: the share of the tangential velocity a move of dt keeps (friction factor per 1/30 s), into `out`. */
 export function frictionKeep(ctx: StepContext, dt: number, out: Float64Array): Float64Array {
@@ -34,6 +34,8 @@ export function frictionRange(
     const q0 = ls[i], q1 = ls[i + 1];
     if (q0 === q1 || !surface[i]) continue;
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    // Every entry further than the touch (the list's clearance A): nothing to find.
+    if (clearOfAll(clear, i, xi, yi, zi, touch)) continue;
     const inside = clearOf(clear, i, xi, yi, zi, touch);
     // The lowest touching rank: the near run is in rank order, so its first touch; then, outside
     // the ball, any lower one in the far run.

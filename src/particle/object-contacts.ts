@@ -9,7 +9,7 @@
 import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { CLEAR_MARGIN, clearOf, near2Of, objectListsOf, setClearance, type NearFarScratch } from './object-lists.ts';
+import { CLEAR_MARGIN, clearOf, clearOfAll, near2Of, objectListsOf, setClearance, type NearFarScratch } from './object-lists.ts';
 import { OBJECT_LIST_COST, teamWork } from './work.ts';
 import { allocFloat64 } from '../parallel/memory.ts';
 
@@ -114,6 +114,8 @@ export function objectContactRange(
     const q0 = ls[i], q1 = ls[i + 1];
     if (q0 === q1) continue;
     let xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    // No entry within dc (clearance A): the near run would push nothing and the particle stays in the ball.
+    if (clearOfAll(clear, i, xi, yi, zi, dc)) continue;
     // The near run, while the particle is inside the far entries' clearance ball.
     let a = q0, last = -1;
     if (clearOf(clear, i, xi, yi, zi, dc)) {
@@ -166,11 +168,12 @@ function sortNearFar(
   while (split < q1 && lj[split] < far) split++;
   let a = q0, b = split, k = 0;
   while (a < split || b < q1) tmp[k++] = b >= q1 || (a < split && lj[a] < lj[b] - far) ? lj[a++] : lj[b++] - far;
-  let w = q0, min2 = Infinity;
+  let w = q0, min2 = Infinity, all2 = Infinity;
   for (let e = 0; e < k; e++) {
     const s = tmp[e], o = 3 * index[s];
     const dx = x - opos[o], dy = y - opos[o + 1], dz = z - opos[o + 2];
     const d2 = (d2s[e] = dx * dx + dy * dy + dz * dz);
+    if (d2 < all2) all2 = d2;
     if (d2 < near2) lj[w++] = s;
   }
   for (let e = 0; e < k; e++) {
@@ -178,6 +181,6 @@ function sortNearFar(
     lj[w++] = tmp[e] + far;
     if (d2s[e] < min2) min2 = d2s[e];
   }
-  setClearance(clear, i, x, y, z, min2, margin);
+  setClearance(clear, i, x, y, z, min2, margin, all2);
 }
 

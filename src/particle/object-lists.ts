@@ -18,6 +18,9 @@
  * is within d of it (triangle inequality), and a pass reads only the near run. When the particle
  * leaves that ball, the pass merges both runs in rank order, tests every entry, and sorts the list
  * into near and far again from where the particle is. D loses CLEAR_MARGIN · r to round-off.
+ * `clear` also keeps A ≤ D with every entry, near ones too, at least A from c: while the particle
+ * is within A − d of c no entry is within d of it, and the contacts (d = r + r_o) and friction
+ * (d = its touch) skip its list altogether (clearOfAll), as they would have found nothing in it.
  * Entries are 16-bit while the ranks fit in 15 bits (4 003 object particles on the honey drop).
  * Figures: docs/decisions.md, "Object contacts".
  */
@@ -38,6 +41,8 @@ export const TOUCH = 1.1;
 const NEAR_SLACK = 1;
 /** Round-off allowance of the far entries' clearance, radii (setClearance). */
 export const CLEAR_MARGIN = 1e-5;
+/** A list's clearance in `clear`: c (x, y, z), D (the far entries'), A (every entry's), float32. */
+export const CLEAR_STRIDE = 5;
 
 /** Scratch of sortNearFar: room for the longest list (one per thread), and the contact distance, near2 and margin of the range. */
 export interface NearFarScratch {
@@ -54,7 +59,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   /** Flag of a far entry (added to its rank). */
   far = 0x8000;
   length = 0;
-  /** Per particle: c (x, y, z) and D, float32. */
+  /** Per particle: c (x, y, z), D and A, float32 (CLEAR_STRIDE). */
   clear: Float32Array = new Float32Array(0);
   /** The object particle of each rank, and the first rank of each object cell. */
   index = new Int32Array(0);
@@ -77,14 +82,14 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
     if (this.start.length < n + 1) {
       const rows = grownRows(n + 1, this.start.length);
       this.start = allocInt32(rows, this.shared);
-      if (!this.store) this.clear = allocFloat32(4 * rows, this.shared);
+      if (!this.store) this.clear = allocFloat32(CLEAR_STRIDE * rows, this.shared);
     }
     this.length = 0;
     if (this.store) {
-      // In the store: the clearances (4 a row of `start`) first, the entries after them; the pair
+      // In the store: the clearances (CLEAR_STRIDE a row of `start`) first, the entries after them; the pair
       // list has written over both since the last listing, which nothing reads any more.
       this.j = this.make(Math.max(1024, this.j.length), wide);
-      this.clear = this.store.front(4 * this.start.length);
+      this.clear = this.store.front(CLEAR_STRIDE * this.start.length);
     } else if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
       this.j = this.make(Math.max(1024, this.j.length), wide);
     }
@@ -107,7 +112,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   }
 
   private make(size: number, wide: boolean): Uint16Array | Int32Array {
-    if (this.store) return this.store.take(this, size, wide, this.shared, 16 * this.start.length);
+    if (this.store) return this.store.take(this, size, wide, this.shared, 8 * Math.ceil((4 * CLEAR_STRIDE * this.start.length) / 8));
     return wide ? allocInt32(size, this.shared) : allocUint16(size, this.shared);
   }
 
@@ -159,22 +164,37 @@ export function objectListsOf(ctx: StepContext): ObjectContactLists {
 }
 
 /**
- * Records c = (x, y, z) rounded to float32 and D = (the nearest far entry's distance from (x, y, z),
- * √min2) − |(x, y, z) − c| − margin, rounded down: |c − o| ≥ |p − o| − |p − c|.
+ * Records c = (x, y, z) rounded to float32, D = (the nearest far entry's distance from (x, y, z),
+ * √min2) − |(x, y, z) − c| − margin and A, the same of the nearest entry (√all2, all2 ≤ min2),
+ * each rounded down: |c − o| ≥ |p − o| − |p − c|.
  */
-export function setClearance(clear: Float32Array, i: number, x: number, y: number, z: number, min2: number, margin: number): void {
-  const cx = Math.fround(x), cy = Math.fround(y), cz = Math.fround(z);
-  clear[4 * i] = cx; clear[4 * i + 1] = cy; clear[4 * i + 2] = cz;
-  const d = Math.sqrt(min2) - Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) - margin;
+export function setClearance(clear: Float32Array, i: number, x: number, y: number, z: number, min2: number, margin: number, all2: number): void {
+  const cx = Math.fround(x), cy = Math.fround(y), cz = Math.fround(z), o = CLEAR_STRIDE * i;
+  clear[o] = cx; clear[o + 1] = cy; clear[o + 2] = cz;
+  const off = Math.sqrt((x - cx) ** 2 + (y - cy) ** 2 + (z - cz) ** 2) + margin;
+  clear[o + 3] = below(Math.sqrt(min2) - off);
+  clear[o + 4] = below(Math.sqrt(all2) - off);
+}
+
+/** d rounded down to float32. */
+function below(d: number): number {
   const f = Math.fround(d);
-  clear[4 * i + 3] = f <= d ? f : d - Math.abs(d) * 2 ** -23;
+  return f <= d ? f : d - Math.abs(d) * 2 ** -23;
 }
 
 /** True when (x, y, z) is certainly farther than d from every far entry of i's list. */
 export function clearOf(clear: Float32Array, i: number, x: number, y: number, z: number, d: number): boolean {
-  const free = clear[4 * i + 3] - d;
+  const o = CLEAR_STRIDE * i, free = clear[o + 3] - d;
   if (!(free > 0)) return false;
-  const dx = x - clear[4 * i], dy = y - clear[4 * i + 1], dz = z - clear[4 * i + 2];
+  const dx = x - clear[o], dy = y - clear[o + 1], dz = z - clear[o + 2];
+  return dx * dx + dy * dy + dz * dz < free * free;
+}
+
+/** True when (x, y, z) is certainly farther than d from every entry of i's list, near ones too. */
+export function clearOfAll(clear: Float32Array, i: number, x: number, y: number, z: number, d: number): boolean {
+  const o = CLEAR_STRIDE * i, free = clear[o + 4] - d;
+  if (!(free > 0)) return false;
+  const dx = x - clear[o], dy = y - clear[o + 1], dz = z - clear[o + 2];
   return dx * dx + dy * dy + dz * dz < free * free;
 }
 
@@ -346,10 +366,12 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
       // Without branching (whether a candidate is near, far or out of reach is a coin toss): each
       // candidate is written as a near entry and as a far one, and each run's length advances over
       // those it takes (near2 < reach2: a near entry is in reach). lj has room for every candidate.
-      let min2 = Infinity, nf = 0;
+      // all2: the nearest candidate's, at most the nearest entry's (a near one where there is one).
+      let min2 = Infinity, all2 = Infinity, nf = 0;
       for (let k = 0; k < nc; k++) {
         const dx = cpos[3 * k] - xi, dy = cpos[3 * k + 1] - yi, dz = cpos[3 * k + 2] - zi;
         const d2 = dx * dx + dy * dy + dz * dz, c = cand[k];
+        all2 = d2 < all2 ? d2 : all2;
         const isNear = +(d2 < near2);
         lj[len] = c;
         len += isNear;
@@ -362,7 +384,7 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
         min2 = Math.min(min2, tmpD[k]);
       }
       if (len > ls[i]) {
-        setClearance(clear, i, xi, yi, zi, min2, margin);
+        setClearance(clear, i, xi, yi, zi, min2, margin, all2);
         if (len - ls[i] > longest) longest = len - ls[i];
       }
     }

@@ -10,7 +10,7 @@ import { correctDensity, listDensityPairs } from '../../src/particle/density.ts'
 import { markSurface } from '../../src/particle/surface.ts';
 import { computeAdhesion } from '../../src/particle/adhesion.ts';
 import { markNearObjects } from '../../src/particle/boundaries.ts';
-import { listObjectContacts, objectListsOf } from '../../src/particle/object-lists.ts';
+import { CLEAR_STRIDE, listObjectContacts, objectListsOf } from '../../src/particle/object-lists.ts';
 import { objectContacts } from '../../src/particle/object-contacts.ts';
 import { accelerateRange, translateRange } from '../../src/particle/integrate.ts';
 import { moveJob, moveLiquid } from '../../src/particle/move.ts';
@@ -45,7 +45,7 @@ function run(workers: number) {
   computeAdhesion(ctx);
   listObjectContacts(ctx, 1 / 120);
   const ol = objectListsOf(ctx);
-  const objectLists = { start: ol.start.slice(0, L.count + 1), j: ol.j.slice(0, ol.length), clear: ol.clear.slice(0, 4 * L.count), longest: ol.longest };
+  const objectLists = { start: ol.start.slice(0, L.count + 1), j: ol.j.slice(0, ol.length), clear: ol.clear.slice(0, CLEAR_STRIDE * L.count), longest: ol.longest };
   const before = L.pos.slice(0, 3 * L.count);
   objectContacts(ctx);
   const afterContacts = L.pos.slice(0, 3 * L.count);
