@@ -51,7 +51,11 @@ export function frictionRange(
         if (first === s) break;
       } else if (first < 0) {
         const o = 3 * index[e], dx = opos[o] - xi, dy = opos[o + 1] - yi, dz = opos[o + 2] - zi;
-        if (dx * dx + dy * dy + dz * dz < touch2) first = e;
+        if (dx * dx + dy * dy + dz * dz < touch2) {
+          first = e;
+          // Within the far entries' ball nothing after it counts.
+          if (inside) break;
+        }
       }
     }
     if (first < 0) continue;
