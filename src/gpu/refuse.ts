@@ -42,6 +42,8 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
     // "explicit" grid viscosity is the grid's alone, and the particle engine carries no temperature.
     // Temperature runs with the implicit viscosity (temperature.ts), not with the exchange.
     if (temperatureLaw(m) && P.viscositySolver === 'exchange') out.push({ path: `materials.${name}.grid.temperature`, message: `temperature-dependent viscosity with the exchange ${NOT_YET}; the "implicit" viscosity runs it` });
+    // The implicit viscosity takes the kernel whole (viscosity-wgsl.ts); pairs cut at a reach are the CPU's alone.
+    if (m.particle.kernelReach < 1 && P.viscositySolver === 'implicit') out.push({ path: `materials.${name}.particle.kernelReach`, message: `${m.particle.kernelReach}: the implicit viscosity's pairs cut short of the support ${NOT_YET}; the backend takes the whole kernel (1)` });
   }
   // Static, moving and free solids run (objects.ts, moving-objects.ts, free-bodies.ts), up to MAX_FREE free ones;
   // a liquid body appearing later (a blob source) runs: sources.ts.

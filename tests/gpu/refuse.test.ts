@@ -59,6 +59,20 @@ describe('WebGPU backend refusals', () => {
     expect(paths('smoke-plume.json')).toEqual([]);
   });
 
+  it('refuses the implicit viscosity\'s pairs cut at a reach (kernelReach below 1) by path; the whole kernel, and a cut under the exchange, run', () => {
+    const cut = (reach: number, viscositySolver: 'implicit' | 'exchange') => {
+      const input = shipped('honey-drop.json');
+      input.particle = { ...input.particle, viscositySolver };
+      for (const m of Object.values(input.materials)) if (m.kind === 'liquid') m.particle = { ...m.particle, kernelReach: reach };
+      return unportedFeatures(parseScene(input)).map((f) => f.path);
+    };
+    const honey = Object.entries(shipped('honey-drop.json').materials).filter(([, m]) => m.kind === 'liquid').map(([n]) => `materials.${n}.particle.kernelReach`);
+    expect(honey.length).toBeGreaterThan(0);
+    expect(cut(0.81, 'implicit')).toEqual(honey);
+    expect(cut(1, 'implicit')).toEqual([]);
+    expect(cut(0.81, 'exchange')).toEqual([]);
+  });
+
   it('refuses, among several liquids, a gel, a free body, the exchange between unlike liquids and unlike adhesion to a solid, by their paths', () => {
     const two = (extra: Partial<SceneInput>, b: Record<string, unknown> = {}): SceneInput => ({
       materials: {
