@@ -5,7 +5,7 @@
  * load of a shared machine falls on both alike.
  *
  *   npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam]
- *     [--honey-frames 20] [--dam-frames 2] [--out out/peer-sitting.json]
+ *     [--honey-frames 20] [--dam-frames 2] [--threads 1,2] [--peer-visco-error E] [--out out/peer-sitting.json]
  *
  * Not part of `npm test` (the peer is not installed on CI). Each run is its own process:
  * - the peer: `SPHSimulator --no-gui --no-initial-pause --stopAt 3` with OMP_NUM_THREADS=1 or 2 on
@@ -25,6 +25,12 @@
  * means nothing when the machine is loaded (load average above about 1). The environment reaches
  * the peer: OMP_WAIT_POLICY=passive stops its waiting OpenMP threads from spinning, which at a load
  * of 20–25 cost it about ten times its one-thread CPU time a frame (BENCHMARKS.md). Linux only.
+ * The peer's iterations a step (its `Average number` lines: DFSPH's density and divergence solves,
+ * the viscosity's CG) are recorded beside its times. `--peer-visco-error E` sets the peer's Weiler
+ * 2018 stop test, viscoMaxError (|r| ≤ E |b|; ViscousBunny ships 0.05), in a scene file of its own:
+ * viscid's implicit viscosity stops at 1 % of |b − A v*| (viscosity-weiler.ts VISCOSITY_TOLERANCE),
+ * stricter than 1 % of |b|, so a sitting at E = 0.01 compares the two solves nearer like for like.
+ * `--threads 1` leaves out the two-thread runs (their speed-up means nothing under load).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +57,10 @@ if (only && only !== 'bunny' && only !== 'dam') throw new Error(`--only ${only}:
 const honeyFrames = Number(flag('--honey-frames', '20'));
 const damFrames = Number(flag('--dam-frames', '2'));
 const outFile = resolve(flag('--out', join(ROOT, 'out/peer-sitting.json')));
+const threadCounts = flag('--threads', '1,2').split(',').map(Number);
+if (threadCounts.some((t) => t !== 1 && t !== 2)) throw new Error(`--threads ${flag('--threads', '')}: 1, 2 or 1,2`);
+const viscoError = flag('--peer-visco-error', '');
+if (viscoError !== '' && !(Number(viscoError) > 0)) throw new Error(`--peer-visco-error ${viscoError}: a positive number (the peer's viscoMaxError)`);
 const peerSeconds = 3;
 const scratch = mkdtempSync(join(tmpdir(), 'peer-sitting-'));
 
@@ -66,6 +76,8 @@ interface Run {
   cpuMsPerFrame: number;
   wallMsPerFrame: number;
   stepsPerFrame: number;
+  /** The peer's iterations a step: DFSPH density, divergence, viscosity CG. */
+  iterations?: { density: number; divergence: number; viscosity: number };
   bytesPerPoint?: number;
   peakRssMiB?: number;
   load: [number, number];
@@ -119,9 +131,17 @@ function peerBenchScene(pair: 'bunny' | 'dam'): string {
   const dir = resolve(dirname(simulator), '../data/Scenes');
   const source = join(dir, `${peerScenes[pair]}.json`);
   if (!existsSync(source)) throw new Error(`${source} not found: the peer's scenes are expected in <SPHSimulator>/../data/Scenes`);
-  const scene = JSON.parse(readFileSync(source, 'utf8')) as { Configuration: Record<string, unknown> };
+  const scene = JSON.parse(readFileSync(source, 'utf8')) as { Configuration: Record<string, unknown>; Materials?: Record<string, unknown>[] };
   for (const key of EXPORTERS) scene.Configuration[key] = false;
-  const file = join(dir, `${peerScenes[pair]}_bench.json`);
+  let tail = '';
+  if (viscoError !== '') {
+    for (const m of scene.Materials ?? []) {
+      const w = m['Weiler et al. 2018'] as Record<string, unknown> | undefined;
+      if (w) w.viscoMaxError = Number(viscoError);
+    }
+    tail = `_visco${viscoError}`;
+  }
+  const file = join(dir, `${peerScenes[pair]}_bench${tail}.json`);
   const text = `${JSON.stringify(scene, null, '\t')}\n`;
   if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
   return file;
@@ -134,6 +154,7 @@ interface PeerExit {
   simSteps: number;
   liquid: number;
   peakRssMiB: number;
+  iterations: { density: number; divergence: number; viscosity: number };
 }
 
 async function peerRun(scene: string, threads: number, stopAt: number): Promise<PeerExit> {
@@ -159,7 +180,14 @@ async function peerRun(scene: string, threads: number, stopAt: number): Promise<
     simSteps: Math.round(Number(sum[1]) / Number(avg[1])),
     liquid: Number(liquid[1]),
     peakRssMiB: Number(cpu[3]) / 1024,
+    iterations: { density: averageNumber(text, 'DFSPH - iterations'), divergence: averageNumber(text, 'DFSPH - iterationsV'), viscosity: averageNumber(text, 'Visco iterations') },
   };
+}
+
+/** One of the peer's `Average number: NAME: X` lines (0 where it prints none, e.g. no implicit viscosity). */
+function averageNumber(text: string, name: string): number {
+  const m = new RegExp(`Average number: ${name}: ([\\d.e+-]+)`).exec(text);
+  return m ? Number(m[1]) : 0;
 }
 
 /** The start's cost of each thread count, from a one-frame run (the first run also fills the volume-map cache). */
@@ -178,7 +206,7 @@ async function peer(pair: 'bunny' | 'dam', threads: number, round: number): Prom
   return {
     pair,
     who: 'peer',
-    label: `SPlisHSPlasH ${peerScenes[pair]}`,
+    label: `SPlisHSPlasH ${peerScenes[pair]}${viscoError !== '' ? ` (viscoMaxError ${viscoError})` : ''}`,
     threads,
     round,
     liquid: r.liquid,
@@ -187,6 +215,7 @@ async function peer(pair: 'bunny' | 'dam', threads: number, round: number): Prom
     cpuMsPerFrame: (1000 * (r.cpuSeconds - peerStart.get(key)!)) / (frames - 1),
     wallMsPerFrame: r.simStepMs / frames,
     stepsPerFrame: r.simSteps / frames,
+    iterations: r.iterations,
     peakRssMiB: r.peakRssMiB,
     load: [before, load1()],
     command: `OMP_NUM_THREADS=${threads} ${simulator} --no-gui --no-initial-pause --stopAt ${peerSeconds} --output-dir OUT ${scene}`,
@@ -258,12 +287,12 @@ async function main(): Promise<void> {
   const pairs = (['bunny', 'dam'] as const).filter((p) => !only || p === only);
   for (const pair of pairs) {
     for (let round = 1; round <= (pair === 'dam' ? damRounds : rounds); round++) {
-      for (const threads of [1, 2]) {
+      for (const threads of threadCounts) {
         for (const who of [peer, viscid]) {
           const r = await who(pair, threads, round);
           runs.push(r);
           process.stderr.write(
-            `${r.label}, ${threads} thread${threads > 1 ? 's' : ''}, round ${round}: CPU ${fmt(r.cpuMsPerFrame)} ms a frame (${fmt(per1k(r, r.cpuMsPerFrame))} per 1 000 liquid), wall ${fmt(r.wallMsPerFrame)} ms (load ${r.load.join(' → ')})\n`,
+            `${r.label}, ${threads} thread${threads > 1 ? 's' : ''}, round ${round}: CPU ${fmt(r.cpuMsPerFrame)} ms a frame (${fmt(per1k(r, r.cpuMsPerFrame))} per 1 000 liquid), wall ${fmt(r.wallMsPerFrame)} ms, ${fmt(r.stepsPerFrame, 2)} steps a frame${r.iterations ? `, iterations a step: density ${fmt(r.iterations.density, 2)}, divergence ${fmt(r.iterations.divergence, 2)}, viscosity ${fmt(r.iterations.viscosity, 2)}` : ''} (load ${r.load.join(' → ')})\n`,
           );
         }
       }
