@@ -22,6 +22,7 @@ import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
+import { marchingCubes } from './marching-cubes.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
 import { allocKernels, anisotropicKernels, splatKernels, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
@@ -138,7 +139,9 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   const kernel = gaussianKernel(output.kernelWidth * r);
   const lambda = output.lambda ?? kernel.interiorSum / 2;
   const defaultVolume = 8 * r * r * r;
-  const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
+  const polygonizer = options.polygonizer ?? output.polygonizer;
+  // Typed marching cubes joins the inside corners of an ambiguous face here: a thin sheet stays whole.
+  const polygonize = polygonizer === 'marching-cubes' ? joiningMarchingCubes : polygonizers[polygonizer];
   const timings = options.timings;
   let t0 = performance.now();
 
@@ -187,7 +190,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     const margin = kernel.cutoff + h;
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
-    if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
+    if (points > (options.denseLimit ?? 2 ** 22) && polygonizer === 'marching-cubes') {
       const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
@@ -246,6 +249,9 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   if (timings) timings.attributes += performance.now() - t0;
   return mesh;
 }
+
+/** Typed marching cubes with ambiguous faces joined (marching-cubes.ts). */
+const joiningMarchingCubes = (lattice: Lattice): PolyMesh => marchingCubes(lattice, 'join');
 
 /** One mesh from per-region pieces; `normals` are per-vertex arrays matching the pieces. */
 export function concatenate(pieces: PolyMesh[], normals: Float32Array[]): Mesh {

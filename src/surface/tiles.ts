@@ -114,7 +114,7 @@ export function tiledParticleField(
     if (localStretched) splatKernels(lattice, kernel, localStretched, localVolumes, defaultVolume, list, 0, count);
     else splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
     normaliseField(lattice, lambda);
-    const piece = marchingCubes(lattice);
+    const piece = marchingCubes(lattice, 'join');
     const nv = piece.positions.length / 3;
     if (nv === 0) continue;
     const remap = new Int32Array(nv);
