@@ -22,7 +22,7 @@ import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
-import { marchingCubes } from './marching-cubes.ts';
+import { marchingCubes, type AmbiguousFaces } from './marching-cubes.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
 import { allocKernels, anisotropicKernels, splatKernels, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
@@ -89,6 +89,12 @@ export interface SurfaceOptions {
   thinWidth?: number;
   /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
   smoothing?: number;
+  /**
+   * Typed marching cubes' rule for a cell face whose inside corners lie on a diagonal (default
+   * "join": a sheet about one lattice spacing thick stays whole; "separate": the rule before,
+   * for measurements; marching-cubes.ts).
+   */
+  ambiguousFaces?: AmbiguousFaces;
   /** Overrides output.surfaceKernel. */
   kernel?: SurfaceKernel;
   /** Overrides the anisotropic kernels' constants (anisotropic.ts; measurements). */
@@ -141,7 +147,8 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   const defaultVolume = 8 * r * r * r;
   const polygonizer = options.polygonizer ?? output.polygonizer;
   // Typed marching cubes joins the inside corners of an ambiguous face here: a thin sheet stays whole.
-  const polygonize = polygonizer === 'marching-cubes' ? joiningMarchingCubes : polygonizers[polygonizer];
+  const ambiguous = options.ambiguousFaces ?? 'join';
+  const polygonize = polygonizer === 'marching-cubes' ? (lattice: Lattice) => marchingCubes(lattice, ambiguous) : polygonizers[polygonizer];
   const timings = options.timings;
   let t0 = performance.now();
 
@@ -191,7 +198,7 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
     if (points > (options.denseLimit ?? 2 ** 22) && polygonizer === 'marching-cubes') {
-      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched);
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched, ambiguous);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
       gradients.push(tiled.normals);
@@ -249,9 +256,6 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   if (timings) timings.attributes += performance.now() - t0;
   return mesh;
 }
-
-/** Typed marching cubes with ambiguous faces joined (marching-cubes.ts). */
-const joiningMarchingCubes = (lattice: Lattice): PolyMesh => marchingCubes(lattice, 'join');
 
 /** One mesh from per-region pieces; `normals` are per-vertex arrays matching the pieces. */
 export function concatenate(pieces: PolyMesh[], normals: Float32Array[]): Mesh {
