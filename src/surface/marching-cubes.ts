@@ -2,9 +2,16 @@
  * Typed-array marching cubes over a dense lattice: one pass over the cells, vertices shared
  * through a two-layer cache of lattice-edge crossings, output in growable typed arrays. The
  * tables (mc-tables.ts) make the result watertight and outward-oriented wherever the field is
- * positive on the lattice border.
+ * positive on the lattice border, under either rule for a face whose inside corners lie on a
+ * diagonal: "separate" them (the default) or "join" them (the particle surface's: a sheet about
+ * one lattice spacing thick and tilted to the lattice is sampled inside only through diagonal
+ * neighbours, and separating them perforates it; docs/decisions.md, "The particle surface's thin
+ * sheets").
  */
-import { EDGE_AXIS, EDGE_CORNER, TRI_COUNT, TRI_TABLE } from './mc-tables.ts';
+import { EDGE_AXIS, EDGE_CORNER, TRI_COUNT, TRI_COUNT_JOIN, TRI_TABLE, TRI_TABLE_JOIN } from './mc-tables.ts';
+
+/** What an ambiguous cell face does with its two inside corners. */
+export type AmbiguousFaces = 'separate' | 'join';
 import type { Lattice, PolyMesh } from './polygonizer.ts';
 
 /** Crossings closer than this (in edge lengths) to a lattice point are moved off it, so no triangle degenerates. */
@@ -16,7 +23,8 @@ let edges: Int32Array = new Int32Array(4096);
 let cache0 = new Int32Array(0);
 let cache1 = new Int32Array(0);
 
-export function marchingCubes(lattice: Lattice): PolyMesh {
+export function marchingCubes(lattice: Lattice, ambiguous: AmbiguousFaces = 'separate'): PolyMesh {
+  const table = ambiguous === 'join' ? TRI_TABLE_JOIN : TRI_TABLE, counts = ambiguous === 'join' ? TRI_COUNT_JOIN : TRI_COUNT;
   const { nx, ny, nz, values, spacing: h } = lattice;
   const [ox, oy, oz] = lattice.origin;
   const nxy = nx * ny;
@@ -55,11 +63,11 @@ export function marchingCubes(lattice: Lattice): PolyMesh {
         if (values[p + nxy + nx] < 0) m |= 64;
         if (values[p + nxy + nx + 1] < 0) m |= 128;
         if (m === 0 || m === 255) continue;
-        const tris = TRI_COUNT[m];
+        const tris = counts[m];
         if (indexCount + 3 * tris > indices.length) indices = growU32(indices, indexCount + 3 * tris);
         const base = 3 * (i + nx * j);
         for (let v = 0; v < 3 * tris; v++) {
-          const e = TRI_TABLE[16 * m + v];
+          const e = table[16 * m + v];
           const cache = edgeLayer[e] ? above : here;
           const slot = base + edgeOffset[e];
           let id = cache[slot];

@@ -7,7 +7,10 @@
  * - On every cell face, walked counter-clockwise as seen from inside the cell, each run of inside
  *   corners is cut off by one segment from the crossing where the run ends to the crossing where it
  *   begins. An ambiguous face (inside corners on a diagonal) therefore always separates its inside
- *   corners. Both cells that share a face derive the same segments from the same four signs, in
+ *   corners (TRI_TABLE). The joining tables (TRI_TABLE_JOIN) are those of the complement case
+ *   (inside and outside swapped) with each triangle turned over: there an ambiguous face joins its
+ *   inside corners and separates the outside ones, so a sheet or a strand that the lattice samples
+ *   only through diagonal neighbours stays whole. Both cells that share a face derive the same segments from the same four signs, in
  *   opposite directions, so neighbouring cells meet edge to edge with opposite windings.
  * - Each crossing edge starts one segment and ends another, so the segments close into loops; a
  *   loop is fanned into triangles whose counter-clockwise side faces the outside (field > 0). The
@@ -21,6 +24,9 @@ export const EDGE_CORNER = new Uint8Array(12);
 /** Triangles of case m: TRI_TABLE[16 m + 3 t + v] is a cell edge, for t < TRI_COUNT[m]. */
 export const TRI_TABLE = new Int8Array(256 * 16).fill(-1);
 export const TRI_COUNT = new Uint8Array(256);
+/** The same for the rule that joins inside corners on an ambiguous face. */
+export const TRI_TABLE_JOIN = new Int8Array(256 * 16).fill(-1);
+export const TRI_COUNT_JOIN = new Uint8Array(256);
 
 const edgeOf = new Int8Array(64).fill(-1); // 8 * lo + hi -> edge
 
@@ -109,4 +115,13 @@ buildEdges();
 {
   const faces = faceCorners();
   for (let m = 0; m < 256; m++) buildCase(m, faces);
+  for (let m = 1; m < 255; m++) {
+    const o = 255 - m;
+    TRI_COUNT_JOIN[m] = TRI_COUNT[o];
+    for (let k = 0; k < TRI_COUNT[o]; k++) {
+      TRI_TABLE_JOIN[16 * m + 3 * k] = TRI_TABLE[16 * o + 3 * k];
+      TRI_TABLE_JOIN[16 * m + 3 * k + 1] = TRI_TABLE[16 * o + 3 * k + 2];
+      TRI_TABLE_JOIN[16 * m + 3 * k + 2] = TRI_TABLE[16 * o + 3 * k + 1];
+    }
+  }
 }

@@ -22,6 +22,7 @@ import type { OutputSettings } from '../scene/schema.ts';
 import { vertexAttributes } from './attributes.ts';
 import { gaussianKernel, latticeNormal, latticeOver, normaliseField, splatParticles } from './field.ts';
 import { polygonizers, type Lattice, type PolygonizerName, type PolyMesh } from './polygonizer.ts';
+import { marchingCubes, type AmbiguousFaces } from './marching-cubes.ts';
 import { groupByRegion, separatedRegions, sortSpatially } from './regions.ts';
 import { adaptiveWidths } from './adaptive.ts';
 import { allocKernels, anisotropicKernels, splatKernels, type AnisotropicKernels, type AnisotropyParams } from './anisotropic.ts';
@@ -88,6 +89,12 @@ export interface SurfaceOptions {
   thinWidth?: number;
   /** Taubin λ|μ pass pairs applied to the mesh (default SMOOTHING_PASSES; 0: none). */
   smoothing?: number;
+  /**
+   * Typed marching cubes' rule for a cell face whose inside corners lie on a diagonal (default
+   * "join": a sheet about one lattice spacing thick stays whole; "separate": the rule before,
+   * for measurements; marching-cubes.ts).
+   */
+  ambiguousFaces?: AmbiguousFaces;
   /** Overrides output.surfaceKernel. */
   kernel?: SurfaceKernel;
   /** Overrides the anisotropic kernels' constants (anisotropic.ts; measurements). */
@@ -138,7 +145,10 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
   const kernel = gaussianKernel(output.kernelWidth * r);
   const lambda = output.lambda ?? kernel.interiorSum / 2;
   const defaultVolume = 8 * r * r * r;
-  const polygonize = polygonizers[options.polygonizer ?? output.polygonizer];
+  const polygonizer = options.polygonizer ?? output.polygonizer;
+  // Typed marching cubes joins the inside corners of an ambiguous face here: a thin sheet stays whole.
+  const ambiguous = options.ambiguousFaces ?? 'join';
+  const polygonize = polygonizer === 'marching-cubes' ? (lattice: Lattice) => marchingCubes(lattice, ambiguous) : polygonizers[polygonizer];
   const timings = options.timings;
   let t0 = performance.now();
 
@@ -187,8 +197,8 @@ export function particleSurface(input: ParticleSurfaceInput, output: OutputLike,
     const margin = kernel.cutoff + h;
     let points = 1;
     for (let a = 0; a < 3; a++) points *= Math.ceil((max[a] + margin) / h) - Math.floor((min[a] - margin) / h) + 1;
-    if (points > (options.denseLimit ?? 2 ** 22) && polygonize === polygonizers['marching-cubes']) {
-      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched);
+    if (points > (options.denseLimit ?? 2 ** 22) && polygonizer === 'marching-cubes') {
+      const tiled = tiledParticleField(kernel, lambda, h, positions, input.volumes, defaultVolume, groups.members, from, to, sigmas, stretched, ambiguous);
       if (timings) timings.sampling += performance.now() - t0;
       pieces.push(tiled);
       gradients.push(tiled.normals);

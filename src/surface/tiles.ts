@@ -8,7 +8,7 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { latticeNormal, normaliseField, splatParticles, type Kernel } from './field.ts';
-import { marchingCubes } from './marching-cubes.ts';
+import { marchingCubes, type AmbiguousFaces } from './marching-cubes.ts';
 import { localKernels, splatKernels, type AnisotropicKernels } from './anisotropic.ts';
 import type { Lattice } from './polygonizer.ts';
 
@@ -34,6 +34,7 @@ export function tiledParticleField(
   to: number,
   sigmas?: ArrayLike<number> | null,
   stretched?: AnisotropicKernels | null,
+  ambiguous: AmbiguousFaces = 'join',
 ): TiledMesh {
   const n = to - from;
   const T = Math.max(TILE, Math.ceil(kernel.cutoff / h) + 2);
@@ -114,7 +115,7 @@ export function tiledParticleField(
     if (localStretched) splatKernels(lattice, kernel, localStretched, localVolumes, defaultVolume, list, 0, count);
     else splatParticles(lattice, kernel, local, localVolumes, defaultVolume, list, 0, count, localSigmas);
     normaliseField(lattice, lambda);
-    const piece = marchingCubes(lattice);
+    const piece = marchingCubes(lattice, ambiguous);
     const nv = piece.positions.length / 3;
     if (nv === 0) continue;
     const remap = new Int32Array(nv);

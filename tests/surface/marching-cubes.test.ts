@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkMesh, type Mesh } from '../../src/index.ts';
 import { polygonizers, type Lattice } from '../../src/surface/index.ts';
-import { TRI_COUNT } from '../../src/surface/mc-tables.ts';
+import { TRI_COUNT, TRI_COUNT_JOIN } from '../../src/surface/mc-tables.ts';
+import { marchingCubes } from '../../src/surface/marching-cubes.ts';
 
 function rng(seed: number): () => number {
   let s = seed;
@@ -64,5 +65,36 @@ describe('typed marching cubes', () => {
     const nets = checkMesh(asMesh(polygonizers['surface-nets'](lattice)));
     expect(nets).toMatchObject({ oriented: true, outward: true, shells: 1 });
     expect(Math.abs(nets.volume / ours.volume - 1)).toBeLessThan(0.03);
+  });
+
+  it('the joining rule (ambiguous faces join their inside corners) is closed, oriented and outward too', () => {
+    const rand = rng(17);
+    for (let m = 1; m < 256; m++) {
+      const lattice = padded(4, (i, j, k) => {
+        const c = (i - 1) + 2 * (j - 1) + 4 * (k - 1);
+        const mag = 0.05 + rand();
+        return (m >> c) & 1 ? -mag : mag;
+      });
+      const r = checkMesh(asMesh(marchingCubes(lattice, 'join')));
+      expect({ m, closed: r.closed, oriented: r.oriented, outward: r.outward, degenerate: r.degenerate }).toEqual({ m, closed: true, oriented: true, outward: true, degenerate: 0 });
+    }
+    expect(Math.max(...TRI_COUNT_JOIN)).toBeLessThanOrEqual(5);
+    for (let trial = 0; trial < 40; trial++) {
+      const lattice = padded(9, () => rand() - 0.5);
+      expect(checkMesh(asMesh(marchingCubes(lattice, 'join')))).toMatchObject({ closed: true, oriented: true, outward: true, degenerate: 0 });
+    }
+  });
+
+  it('a slab 0.9 spacings thick, tilted to the lattice, is one plate when ambiguous faces join; separating them perforates it', () => {
+    // |n·x − c| < 0.45: inside points are often neighbours only across a face's diagonal.
+    const n = [0.62, 0.55, 0.56], l = Math.hypot(...n);
+    const lattice = padded(28, (i, j, k) => Math.abs((n[0] * i + n[1] * j + n[2] * k) / l - 23.3) - 0.45);
+    const genus = (r: ReturnType<typeof checkMesh>) => r.shells - (r.vertices - (3 * r.triangles) / 2 + r.triangles) / 2;
+    const joined = checkMesh(asMesh(marchingCubes(lattice, 'join')));
+    expect(joined).toMatchObject({ closed: true, oriented: true, outward: true, shells: 1 });
+    expect(genus(joined)).toBe(0);
+    const separated = checkMesh(asMesh(marchingCubes(lattice, 'separate')));
+    expect(separated.closed).toBe(true);
+    expect(genus(separated) + separated.shells).toBeGreaterThan(10);
   });
 });
