@@ -6,8 +6,9 @@
  * walls: wallHolds; the face friction: frictionHolds) over the last second, and the spin and the centre's speed in x / z at
  * every frame from 1 s (RMS and largest: a body against a wall wobbles at about 3 Hz, which the samples a second apart alias).
  *
- *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu] [--push x|xz]
+ *   npx tsx bench/jelly-drift.ts [radius m] [seconds] [--gpu] [--push x|xz] [p.name=value …]
  *
+ * p.name=value: a particle.* setting (p.substeps=8).
  * --push: the block pushed against the x-min wall, or into the corner of the x-min and z-min walls (gravity leaning 0.2 g to them).
  * Default: 0.002 (as shipped), 5 s, the CPU engine on one thread. --gpu: the WebGPU backend
  * (src/gpu; SwiftShader where there is no GPU: src/cli/webgpu.ts), its particles read back each second.
@@ -18,11 +19,16 @@ import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { releaseNodeGpu, requestNodeGpu } from '../src/cli/webgpu.ts';
 
 const args = process.argv.slice(2), gpu = args.includes('--gpu');
-const plain = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--push');
+const plain = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--push' && !a.includes('='));
 const radius = Number(plain[0] ?? 0.002), seconds = Number(plain[1] ?? 5);
 const json = JSON.parse(readFileSync(new URL('../scenes/jelly-block.json', import.meta.url), 'utf8'));
 json.particle = { ...json.particle, radius };
 json.duration = seconds;
+// p.name=value: any particle.* setting (p.substeps=8 p.pressureAfterViscosity=false), as bench/pool-rest.ts takes them.
+for (const a of args.filter((x) => x.startsWith('p.') && x.includes('='))) {
+  const [k, v] = a.slice(2).split('=');
+  json.particle[k] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
+}
 // --push x | xz: the block pushed against the x-min wall (x), or into the corner of the x-min and z-min walls (xz):
 // it starts 1 cm off them and gravity leans 0.2 g towards them, so that it lands and stays against the floor and
 // one or two walls (thrown at them instead, it bounced off the wall as it squashed and settled 4 cm from it).
