@@ -5,7 +5,7 @@
 #   bash bench/suite-ab.sh A_DIR B_DIR ROUNDS FILE [FILE…]
 # e.g. bash bench/suite-ab.sh /tmp/main . 2 tests/parallel/app-threads.test.ts
 # A file missing from a checkout is reported as such; FILE may be A.test.ts+B.test.ts (both run
-# in one vitest, one after the other; on a side that lacks one, the other alone). Prints one line a run: side file cpu wall load.
+# in one vitest, one after the other; on a side that lacks one, the other alone). Prints one line a run: side file cpu wall load; vitest's output stays in /tmp/suite-ab.PID.SIDE.ROUND.FILE.log.
 set -uo pipefail
 A=$(cd "$1" && pwd); B=$(cd "$2" && pwd); ROUNDS=$3; shift 3
 for f in "$@"; do
@@ -17,9 +17,10 @@ for f in "$@"; do
       files=(); for g in ${f//+/ }; do [ -f "$dir/$g" ] && files+=("$g"); done
       if [ ${#files[@]} -eq 0 ]; then echo "$side $f missing"; continue; fi
       load=$(cut -d' ' -f1 /proc/loadavg)
-      (cd "$dir" && /usr/bin/time -o /tmp/suite-ab.$$.time -f '%U %S %e' nice npx vitest run "${files[@]}" --maxWorkers=1 >/tmp/suite-ab.$$.$side.log 2>&1)
+      log=/tmp/suite-ab.$$.$side.$r.$(basename "${files[0]}" .test.ts).log # vitest's output, per-test times included
+      (cd "$dir" && /usr/bin/time -o /tmp/suite-ab.$$.time -f '%U %S %e' nice npx vitest run "${files[@]}" --maxWorkers=1 >$log 2>&1)
       t=$(tail -1 /tmp/suite-ab.$$.time)
-      plain=$(sed 's/\x1b\[[0-9;]*m//g' /tmp/suite-ab.$$.$side.log)
+      plain=$(sed 's/\x1b\[[0-9;]*m//g' $log)
       ok=$(grep -Eo 'Tests +[0-9]+ (passed|failed).*' <<<"$plain" | head -1)
       # Chromium (started by the global setup through playwright) is not among the CPU time's
       # waited-for children; the setup prints its processes' CPU when it closes it.
