@@ -57,7 +57,7 @@ describe('viscid validate, grid engine', () => {
   it.each(full)('%s passes (full)', (name) => passes(name, 'full'));
 });
 
-describeLong(import.meta, 'viscid validate, grid engine, full size (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'viscid validate, grid engine, the tiny rope coiling and the full sizes (VISCID_LONG=1)', () => {
   it.each([...LONG_TINY])('%s passes (tiny)', (name) => passes(name, 'tiny'));
   it.each([...COVERED_FULL])('%s passes (full)', (name) => passes(name, 'full'));
 });
