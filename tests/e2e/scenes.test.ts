@@ -11,8 +11,12 @@
  * A scene made for the grid engine (its `engines` names the grid first) is picked by name while
  * the particle engine is on show, as a user would: it opens in the grid engine, with its
  * description below the view, the grid engine in the plots' legend and its liquid (or smoke) in
- * the overlay. (One load per scene checks both; tests/e2e/scene-engine.test.ts has the rest of
- * the engine choice.) Waits are for states, never on rates or times.
+ * the overlay (one load per scene checks both). Then the rest of the engine choice, on the same
+ * page: there are such scenes, smoke-plume and floating-box among them; a scene opened in an engine
+ * that ignores part of it says what, beside the description; side by side, the legend names both
+ * engines (these were tests/e2e/scene-engine.test.ts, a page of its own opened for three checks:
+ * 8 s of the CI run of 2026-12-01, 5 s of it the page's opening). Waits are for states, never on
+ * rates or times.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +78,10 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'every shipped scene in the 
 
   it('covers every scene in scenes/', () => {
     expect(SCENES.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('has grid scenes to open, smoke-plume and floating-box among them', () => {
+    expect(GRID_FIRST).toEqual(expect.arrayContaining(['smoke-plume', 'floating-box']));
   });
 
   for (const name of SCENES) {
@@ -139,6 +147,22 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'every shipped scene in the 
       expect(liquid.onBorder, `${name}: liquid pixels on the edge`).toBeLessThan(0.02 * liquid.count + 4);
     }, TEST_TIMEOUT);
   }
+
+  it('says, beside the description, what the engine on show ignores of the scene', async () => {
+    const r = await page.evaluate(async () => { const v = (window as any).__viscid; v.pause(); return v.openScene('smoke-plume', 'particle'); });
+    expect(r.ok, r.message).toBe(true);
+    await waitFor(page, `(document.getElementById('description')?.textContent ?? '').includes('particle engine ignores grid.smoke:')`);
+  }, TEST_TIMEOUT);
+
+  it('shows both engines in the legend side by side', async () => {
+    // A 64-particle scene: what is checked is the legend, not the scene.
+    const r = await page.evaluate(async (t) => { const v = (window as any).__viscid; v.pause(); return v.loadSceneText(t, 'tiny', 'side by side'); }, TINY);
+    expect(r.ok, r.message).toBe(true);
+    await waitFor(page, 'window.__viscid.ready');
+    const legend = await page.evaluate(() => document.querySelector('#plots .plots-legend')?.textContent ?? '');
+    expect(legend).toContain('particle engine');
+    expect(legend).toContain('grid engine');
+  }, TEST_TIMEOUT);
 });
 
 /**

@@ -50,7 +50,7 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
       expect(Math.abs(level / depth - 1)).toBeLessThan(0.01);
       s.dispose();
     }
-  }, 120_000);
+  });
 
   it('a solid sphere inside a 5 × 12 cm water pool takes part in the settle: no liquid inside it at frame 0, the level within 1 % of 12 cm', () => {
     const scene = poolScene({ r: R, depth: 0.12, width: 0.05, nu: 1e-6, adhesion: 'default', duration: 1 }) as SceneInput & { materials: Record<string, unknown>; bodies: unknown[] };
@@ -66,5 +66,5 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
     // The sphere's volume is taken off the count: 551 without it (the pool alone, 5 × 12 cm).
     expect(L.count).toBeLessThan(535);
     s.dispose();
-  }, 120_000);
+  });
 });

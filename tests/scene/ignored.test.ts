@@ -92,5 +92,5 @@ describe('features an engine ignores', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

@@ -31,6 +31,13 @@ export interface SlurmCluster {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The limit on one Slurm command (scontrol, squeue, sinfo, scancel): it only ends a command that
+ * hangs (a daemon gone), so it is far above the fraction of a second one takes; a machine at a
+ * load of 30–40 makes the command slower, not the test red (it was 10–30 s).
+ */
+const COMMAND_MS = 300_000;
+
 /** `n` ports free at this moment (the kernel's choice), so two clusters on one machine do not collide. */
 async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
@@ -168,7 +175,7 @@ export async function startSlurm(dir: string, timeoutMs = 30_000): Promise<Slurm
     for (const child of children.slice().reverse()) await end(child);
   };
   const slurm = (command: string, args: string[]): string => {
-    const r: SpawnSyncReturns<string> = spawnSync(command, args, { env, encoding: 'utf8', timeout: 30_000 });
+    const r: SpawnSyncReturns<string> = spawnSync(command, args, { env, encoding: 'utf8', timeout: COMMAND_MS });
     if (r.status !== 0) throw new Error(`${command} ${args.join(' ')}: exit ${r.status}${r.signal ? ` (${r.signal})` : ''}: ${r.stderr || r.error?.message || ''}`);
     return r.stdout;
   };
@@ -186,7 +193,7 @@ export async function startSlurm(dir: string, timeoutMs = 30_000): Promise<Slurm
   start(`slurmd-${nodes[0]}`, 'slurmd', ['-D', '-N', nodes[0]]);
   if (twoNodes) start(`slurmd-${nodes[1]}`, 'unshare', ['--uts', 'sh', '-c', `hostname ${nodes[1]} && exec slurmd -D -N ${nodes[1]}`]);
   for (;;) {
-    const r = spawnSync('sinfo', ['-h', '-N', '-o', '%N %t'], { env, encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync('sinfo', ['-h', '-N', '-o', '%N %t'], { env, encoding: 'utf8', timeout: COMMAND_MS });
     const idle = r.status === 0 ? r.stdout.split('\n').filter((l) => / idle$/.test(l.trim())).length : 0;
     if (idle === nodes.length) break;
     const gone = early();
@@ -206,9 +213,9 @@ export async function startSlurm(dir: string, timeoutMs = 30_000): Promise<Slurm
     slurm,
     logs,
     async stop() {
-      spawnSync('scancel', ['--full', '--user=root'], { env, timeout: 10_000 });
+      spawnSync('scancel', ['--full', '--user=root'], { env, timeout: COMMAND_MS });
       for (let i = 0; i < 40; i++) {
-        const q = spawnSync('squeue', ['-h', '-o', '%i'], { env, encoding: 'utf8', timeout: 10_000 });
+        const q = spawnSync('squeue', ['-h', '-o', '%i'], { env, encoding: 'utf8', timeout: COMMAND_MS });
         if (q.status !== 0 || q.stdout.trim() === '') break;
         await wait(250);
       }
