@@ -19,8 +19,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * no timings of its own and starts the unlisted files largest first. The CI run of 2026-12-01
  * (main 7dee1be) added the Node files of 8 s or more that it timed and the list lacked (pool-rest
  * 21 s, shipped 21, pressure-threads 20, plots 16, preview 10, deep-pool 9) by their times, moved
- * app-threads (25 s, now its honey drop at 3 mm) down, and took out grid/validate (22 s, 17 of it
- * the tiny rope coiling, now a long case) and scene-engine (merged into e2e/scenes); that run's
+ * app-threads (25 s, now its honey drop at 3 mm) down, and took out scene-engine (merged into
+ * e2e/scenes); that run's
  * GPU files of 8 s or more that the list lacks are branch suitegpu's to place.
  */
 export const LONG_FIRST = [
@@ -43,6 +43,7 @@ export const LONG_FIRST = [
   'tests/particle/physics.test.ts', // the 2 mm pool at rest and the Huppert spreading
   'tests/particle/validate.test.ts',
   'tests/parallel/team.test.ts',
+  'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
   'tests/cli/run.test.ts',
   'tests/cli/run-dir.test.ts',
   'tests/particle/pool-rest.test.ts', // the honey and water pools at rest, 5 cm deep

@@ -3,10 +3,7 @@
  * (src/compare/validate/*.ts; what each measures is in its source and the README's table).
  *
  * Full sizes kept out of the default run:
- *  - rope-coiling (minutes): its full case runs in tests/grid/rope-coiling.test.ts with VISCID_LONG=1,
- *    and its tiny case (17 s of the CI run of 2026-12-01, 69 s at a load of 28; the most of this
- *    file) here with VISCID_LONG=1 too: the particle engine's tiny rope-coiling case (3 s) stays in
- *    the default run (tests/particle/rope-coiling.test.ts), and `viscid validate --tiny` runs both;
+ *  - rope-coiling (minutes): its full case runs in tests/grid/rope-coiling.test.ts with VISCID_LONG=1;
  *  - cavity (Re = 100 on 32², 15 s of flow, RMS ≤ 0.05 against Ghia et al.): the same solver on the
  *    same flow is held to an RMS of 0.02, settled on 32², by tests/grid/cavity-re100.test.ts in the default
  *    run, and the tiny cavity here runs the validation case's own code; it runs with VISCID_LONG=1;
@@ -25,8 +22,6 @@ import { formatResults, runCase, VALIDATION_CASES, type CaseSize } from '../../s
 const gridCases = VALIDATION_CASES.filter((c) => c.engines.includes('grid'));
 /** Full-size cases that take minutes: rope-coiling runs in its own file with VISCID_LONG=1. */
 const LONG_FULL = new Set(['rope-coiling']);
-/** Tiny cases that take most of a minute on a loaded machine: VISCID_LONG=1 only (see above). */
-const LONG_TINY = new Set(['rope-coiling']);
 /** Full-size cases whose property a default-run test holds already (see above): VISCID_LONG=1 only. */
 const COVERED_FULL = new Set(['cavity', 'hydrostatic', 'free-fall', 'dam-break', 'spreading']);
 /** Tiny cases held to the full size's tolerances in the default run (see above). */
@@ -50,14 +45,13 @@ describe('viscid validate, grid engine', () => {
     expect(full.checks.map((k) => k.tolerance)).toEqual([0.02, 0.03]);
     for (let i = 0; i < full.checks.length; i++) expect(full.checks[i].tolerance).toBeLessThan(tiny.checks[i].tolerance);
   });
-  const tiny = gridCases.map((c) => c.name).filter((n) => !LONG_TINY.has(n));
+  const tiny = gridCases.map((c) => c.name);
   it.each(tiny.filter((n) => !TINY_AT_FULL.has(n)))('%s passes (tiny)', (name) => passes(name, 'tiny'));
   it.each(tiny.filter((n) => TINY_AT_FULL.has(n)))('%s passes (tiny, at the full size\'s tolerances)', (name) => passes(name, 'tiny', 'full'));
   const full = gridCases.map((c) => c.name).filter((n) => !(LONG_FULL.has(n) || COVERED_FULL.has(n)));
   it.each(full)('%s passes (full)', (name) => passes(name, 'full'));
 });
 
-describeLong(import.meta, 'viscid validate, grid engine, the tiny rope coiling and the full sizes (VISCID_LONG=1)', () => {
-  it.each([...LONG_TINY])('%s passes (tiny)', (name) => passes(name, 'tiny'));
+describeLong(import.meta, 'viscid validate, grid engine, full size (VISCID_LONG=1)', () => {
   it.each([...COVERED_FULL])('%s passes (full)', (name) => passes(name, 'full'));
 });
