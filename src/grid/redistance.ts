@@ -92,9 +92,8 @@ export class FastMarching {
 }
 
 /**
- * The trial cells of one side in a binary heap ordered by distance, then by cell index (so that the
- * order in which equal distances are accepted, which the second-order update can read, is the
- * cells' and not the heap's history), each cell once: a cell whose distance falls moves up in place
+ * The trial cells of one side in a binary heap ordered by distance, then by cell index (the order in
+ * which a tie's cells leave it; marchSide accepts them together), each cell once: a cell whose distance falls moves up in place
  * (its position kept in the shared heapPos, where the other side has no cells) instead of entering
  * again.
  */
@@ -102,6 +101,8 @@ class MarchHeap {
   cells = new Int32Array(0);
   keys = new Float64Array(0);
   size = 0;
+  /** The cells accepted together (a tie at the least distance; at most the heap's size). */
+  group = new Int32Array(0);
 
   push(pos: Int32Array, c: number, key: number): void {
     if (this.size === this.cells.length) {
@@ -111,6 +112,7 @@ class MarchHeap {
       keys.set(this.keys);
       this.cells = cells;
       this.keys = keys;
+      this.group = new Int32Array(cells.length);
     }
     this.siftUp(pos, this.size++, c, key);
   }
@@ -178,25 +180,40 @@ function marchSide(w: RedistanceCells, heap: MarchHeap, inside: boolean): void {
     }
   }
   while (heap.size > 0) {
-    const c = heap.pop(pos);
-    if (state[c] === 2) continue;
-    if (dist[c] >= band) break;
-    state[c] = 2;
-    for (let d = 0; d < 6; d++) {
-      const m = nb[6 * c + d];
-      if (m < 0 || state[m] >= 2) continue;
-      // The upwind update of m (see eikonal): lower its distance, or enter it as a trial cell.
-      const dm = eikonal(nb, phi, dist, state, m, h);
-      if (dm === Infinity) continue;
-      if (state[m] === 1) {
-        if (dm >= dist[m]) continue;
+    // Every trial cell at the least distance (within TIE cells: the rounding of the advection's
+    // traces) is accepted before any of them updates its neighbours: a tie's cells (a cell and its
+    // mirror image) then update theirs from the same accepted cells, whichever the heap gives first,
+    // so the march keeps the liquid's mirror symmetry (accepted one after the other, the first's
+    // neighbours read the second as far and the second's read the first as accepted: the distances
+    // drifted by up to a tenth of a cell towards the grid's lower corner).
+    const key = heap.keys[0];
+    if (key >= band) break;
+    let n = 0;
+    const group = heap.group, upto = key + TIE * h;
+    while (heap.size > 0 && heap.keys[0] <= upto) {
+      const c = heap.pop(pos);
+      if (state[c] === 2) continue;
+      state[c] = 2;
+      group[n++] = c;
+    }
+    for (let g = 0; g < n; g++) {
+      const c = group[g];
+      for (let d = 0; d < 6; d++) {
+        const m = nb[6 * c + d];
+        if (m < 0 || state[m] >= 2) continue;
+        // The upwind update of m (see eikonal): lower its distance, or enter it as a trial cell.
+        const dm = eikonal(nb, phi, dist, state, m, h);
+        if (dm === Infinity) continue;
+        if (state[m] === 1) {
+          if (dm >= dist[m]) continue;
+          dist[m] = dm;
+          heap.siftUp(pos, pos[m], m, dm);
+          continue;
+        }
         dist[m] = dm;
-        heap.siftUp(pos, pos[m], m, dm);
-        continue;
+        state[m] = 1;
+        heap.push(pos, m, dm);
       }
-      dist[m] = dm;
-      state[m] = 1;
-      heap.push(pos, m, dm);
     }
   }
 }
@@ -267,20 +284,27 @@ function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: U
   const inside = phi[c] < 0;
   const A = coefA, B = coefB;
   for (let a = 0; a < 3; a++) {
-    let b = Infinity, best = -1, side = 0;
-    const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-    if (m0 >= 0 && state[m0] === 2 && dist[m0] < b) { b = dist[m0]; best = m0; }
-    if (m1 >= 0 && state[m1] === 2 && dist[m1] < b) { b = dist[m1]; best = m1; side = 1; }
-    let w = 0;
-    if (best >= 0) {
-      w = 1;
-      const m2 = nb[6 * best + 2 * a + side];
+    // The upwind neighbour along a: the accepted one of smaller distance; where both are accepted
+    // at the same distance (within TIE), the one that gives the second-order difference, and of two
+    // that do, the smaller (not the −a one by default: the mirror image of the cells gives the
+    // mirrored distances).
+    let w = 0, b = Infinity, raw = Infinity;
+    const tie = TIE * h;
+    for (let side = 0; side < 2; side++) {
+      const m = nb[6 * c + 2 * a + side];
+      if (m < 0 || state[m] !== 2) continue;
+      const dm = dist[m];
+      if (dm > raw + tie) continue;
+      let ws = 1, bs = dm;
+      const m2 = nb[6 * m + 2 * a + side];
       // (Only from the same side of the surface: |φ| has a kink across it.)
       // (The side is tested first: the other side's cells may be marching on another thread.)
-      if (m2 >= 0 && (phi[m2] < 0) === inside && state[m2] === 2 && dist[m2] <= b) {
-        w = 2.25;
-        b = (4 * b - dist[m2]) / 3;
+      if (m2 >= 0 && (phi[m2] < 0) === inside && state[m2] === 2 && dist[m2] <= dm + tie) {
+        ws = 2.25;
+        bs = (4 * dm - dist[m2]) / 3;
       }
+      if (dm >= raw - tie && !(ws > w || (ws === w && bs < b))) continue;
+      w = ws; b = bs; raw = dm;
     }
     A[a] = w;
     B[a] = b;
@@ -305,6 +329,8 @@ function eikonal(nb: Int32Array, phi: Float64Array, dist: Float64Array, state: U
 }
 
 const NO_EXACT = new Uint8Array(0);
+/** Distances within TIE h of each other are a tie in the march (accepted together; either upwind neighbour). */
+const TIE = 1e-6;
 /** A first trial cell computed by trialRange, not yet in the heap. */
 const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({

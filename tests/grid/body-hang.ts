@@ -11,10 +11,11 @@ import { SOLID } from '../../src/grid/store.ts';
 /** The plate's underside, m. */
 export const UNDERSIDE = 0.3;
 
-export function bodyHangScene(kind: string, h = 0.025): Record<string, unknown> {
+export function bodyHangScene(kind: string, h = 0.025, shift: readonly [number, number] = [0, 0]): Record<string, unknown> {
   const L = 0.5, under = UNDERSIDE;
+  // `shift` (m): the thrown block's centre moved in x and z off the box's middle (bench/grid-body-hang-draws.ts).
   const liquid = kind === 'throw'
-    ? { name: 'blob', material: 'water', shape: { type: 'box', center: [L / 2, under - 0.08 - 0.03, L / 2], size: [0.1, 0.06, 0.1] }, velocity: [0, 2.5, 0] }
+    ? { name: 'blob', material: 'water', shape: { type: 'box', center: [L / 2 + shift[0], under - 0.08 - 0.03, L / 2 + shift[1]], size: [0.1, 0.06, 0.1] }, velocity: [0, 2.5, 0] }
     : { name: 'slab', material: 'water', shape: { type: 'box', center: [L / 2, under - 0.05, L / 2], size: [0.2, 0.1, 0.2] } };
   return {
     fps: 60,

@@ -3,8 +3,9 @@
  *  - the measurement: a lower end turning steadily gives back its frequency, turns and R² = 1;
  *  - Ribe's regime scales pick the largest as the regime;
  *  - the shipped scene pours what the validation case measures;
- *  - with VISCID_LONG=1, the full case: 3 s of pour, the lower end turns steadily about the axis
- *    at a frequency within 3× of its regime's scale (docs/decisions.md, "Rope coiling on the grid:
+ *  - with VISCID_LONG=1, the full case: 3 s of pour over GRID_COIL_DRAWS draws (the spout 10 µm off
+ *    the axis but for draw 0), in enough of which the lower end turns steadily about the axis at a
+ *    frequency within 3× of its regime's scale (docs/decisions.md, "Rope coiling on the grid:
  *    steady turning": −9.5 turns from 1 s to 3 s at 0.92 of the scale, R² 0.999); the quick tiny
  *    case, that the rope buckles off the axis, is in validate.test.ts.
  */

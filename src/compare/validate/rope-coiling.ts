@@ -8,8 +8,8 @@
  * speed U₁ two spout radii above its lower end, and the fall height H from the spout to there.
  * Ω is compared with the frequency scale of Ribe's regime (reference/ribe-2004.ts) for the measured
  * a₁, U₁ and H. Whether one pour turns steadily through the fitted window is a draw (the rope sits
- * near the inertio-gravitational crossover and folds for a bout now and then): the particle case
- * pours several draws (coilDraw) and counts those that do.
+ * near the inertio-gravitational crossover and folds for a bout now and then): the full case pours
+ * several draws in either engine (coilDraw) and counts those that do.
  */
 import type { EngineName, FluidPoints } from '../../api.ts';
 import type { SceneInput } from '../../scene/schema.ts';
@@ -35,6 +35,14 @@ export const COIL_NUDGE = 1e-5;
  * a rope that coiled one pour in five would pass about one set in three.
  */
 export const PARTICLE_COIL_DRAWS = { draws: 10, steady: 3 } as const;
+
+/**
+ * The grid case's full size pours draws 0 … draws − 1 (the spout moved 10 µm off the axis, coilDraw)
+ * and passes where at least `steady` coil steadily, each draw's turns and R² in its detail: one pour
+ * could not tell a change that stops the rope coiling from a draw that folds for a bout (branch
+ * film11: draw 0 against draws 1 and 2 with the fast march's ties accepted together, docs/decisions.md).
+ */
+export const GRID_COIL_DRAWS = { draws: 3, steady: 2 } as const;
 
 /** The pour's numbers (HONEY_COIL's shape): benches vary them. */
 export type HoneyCoilPour = { readonly [K in keyof typeof HONEY_COIL]: number };
@@ -206,7 +214,7 @@ export const ropeCoiling: ValidationCase = {
   source: 'Ribe 2004; Maleki et al. 2004: Ω_V = U₁/H, Ω_G = (g Q³/ν a₁⁸)^¼, Ω_I = (Q⁴/ν a₁¹⁰)^⅓, times factors of order one',
   meaning: 'A honey rope buckles on its pile and coils steadily at the frequency of its regime: the free surface is traction free (grid: the variational viscosity; particle: the implicit viscosity of Weiler et al. 2018 at 1 mm particles).',
   run(engine, size) {
-    // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle);
+    // Full: 3 s of pour sampled at 60 frames a second, fitted from 1 s (the first loops settle), over draws;
     // tiny: the first 0.6 s (grid) or 0.9 s (particle: its rope folds where it lands from about 0.3 s
     // and coils from about 0.6 s; docs/decisions.md), in which the rope must buckle: its lower end
     // leaves the axis by half a spout radius or more (a rope that runs straight into its pile stays
@@ -216,10 +224,10 @@ export const ropeCoiling: ValidationCase = {
     const plotOf = (series: { name: string; x: number[]; y: number[] }[]) => linePlot({
       title: `Rope coiling (${engine}): the lower end's unwrapped angle`, xLabel: 't (s)', yLabel: 'angle (rad)', series,
     });
-    if (size === 'full' && engine === 'particle') {
-      // The particle rope's steady turning is a draw (docs/decisions.md, "The particle rope as a
-      // distribution"): the case pours PARTICLE_COIL_DRAWS.draws draws and asks that enough coil steadily.
-      const { draws, steady } = PARTICLE_COIL_DRAWS;
+    if (size === 'full') {
+      // Either rope's steady turning is a draw (docs/decisions.md, "The particle rope as a
+      // distribution", "Grid rope coiling over seeds"): the case pours the engine's draws and asks that enough coil steadily.
+      const { draws, steady } = engine === 'particle' ? PARTICLE_COIL_DRAWS : GRID_COIL_DRAWS;
       const runs = Array.from({ length: draws }, (_, k) => measureRopeCoiling(engine, 3, 1, 60, k));
       const ok = runs.map((m) => steadyCoilChecks(m).every((c) => c.passed));
       const passed = ok.filter(Boolean).length;
@@ -229,12 +237,10 @@ export const ropeCoiling: ValidationCase = {
         plot: plotOf(runs.map((m, k) => ({ name: `draw ${k}`, x: m.t, y: m.angle }))),
       };
     }
-    const seconds = size === 'full' ? 3 : engine === 'particle' ? 0.9 : 0.6, from = size === 'full' ? 1 : 0.3;
-    const m = measureRopeCoiling(engine, seconds, from, size === 'full' ? 60 : 30);
+    const seconds = engine === 'particle' ? 0.9 : 0.6, from = 0.3;
+    const m = measureRopeCoiling(engine, seconds, from, 30);
     const offsets = m.frames.filter((fr) => Number.isFinite(fr.offset)).map((fr) => fr.offset);
-    const checks = size === 'full'
-      ? steadyCoilChecks(m)
-      : [check('spout radius / lower end\'s largest offset from the axis (buckled)', HONEY_COIL.spoutRadius / Math.max(0, ...offsets), 2)];
+    const checks = [check('spout radius / lower end\'s largest offset from the axis (buckled)', HONEY_COIL.spoutRadius / Math.max(0, ...offsets), 2)];
     return { checks, detail: `from ${from} s: ${line(m)}`, plot: plotOf([{ name: engine, x: m.t, y: m.angle }]) };
   },
 };
