@@ -18,9 +18,13 @@
  * (pool-level.ts: the disordered packing is held at a lower number density than the lattice's, so
  * the particles of the slab over the depth asked are taken off the top, and the solids' volume
  * with them), then up to TRIM_FRAMES more, ending early at a zeroing frame whose RMS speed is under
- * SETTLE_STILL √(g h); a second trim where the level is still more than LEVEL_TOLERANCE off. Its
+ * SETTLE_STILL √(g h); a second trim where the level is still more than LEVEL_TOLERANCE off. Before
+ * each trim and its frames, where the bulk reads COMPACT_FROM or more under ρ0, it is brought to ρ0
+ * (settle-compact.ts: the engine's solves correct compression only, so a disordered packing rests
+ * under ρ0 and compacts over seconds); the engine's frames always follow a compaction. Its
  * positions are the body's start; its velocity starts as the scene gives it.
- * Measured: docs/decisions.md, "A start that does not give way" and "Settled pools at the depth asked".
+ * Measured: docs/decisions.md, "A start that does not give way", "Settled pools at the depth asked"
+ * and "A settled pool's bulk at ρ0".
  */
 import type { Scene } from '../scene/scene.ts';
 import { attachAssets } from '../scene/scene.ts';
