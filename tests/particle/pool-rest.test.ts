@@ -16,6 +16,7 @@ import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { poolLevel } from '../../src/particle/pool-level.ts';
 
 const G = 9.81;
 
@@ -153,5 +154,26 @@ describeLong(import.meta, 'a water pool 10 × 20 cm rests to 4 s: its lattice do
     const m = rest(pool(0.1, 0.2, {}, 0, 1e-6), 0.2, 3, 4);
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
+  }, 2_400_000);
+});
+
+describeLong(import.meta, 'a settled 5 × 20 cm water pool starts at ρ0 in the bulk and holds its level to 4 s (VISCID_LONG=1)', () => {
+  // The settle compacts its bulk to ρ0 (src/particle/settle-compact.ts). Main 7dee1be
+  // (bench/pool-rest.ts 5 20 4 nu=1e-6 from=0): 200.25 mm at frame 0, 191.67 at 4 s (−4.2 %), frames
+  // 0.0022–0.0030 √(g h) from 0.5 s; compacted: docs/decisions.md "A settled pool's bulk at ρ0".
+  it('5 × 20 cm of water: the level within 2.5 % of the depth asked at frame 0 and at 4 s, RMS ≤ 0.005 √(g h) in every frame of 1–4 s', () => {
+    const s = pool(0.05, 0.2, {}, 0, 1e-6), L = s.ctx.liquid, u = Math.sqrt(G * 0.2);
+    const spec = { axis: 1, side: -1, floor: 0, asked: 0.2, min: [0, 0, 0], max: [0.05, 0.4, 0.05] };
+    // Measured: 203.78 mm at frame 0 (+1.9 %), 199.65 at 4 s; frames from 0.5 s 0.0004–0.0009 √(g h).
+    expect(Math.abs(poolLevel(L.pos, L.count, spec, 0.004) / 0.2 - 1)).toBeLessThan(0.025);
+    let worst = 0;
+    for (let f = 1; f <= 120; f++) {
+      s.stepFrame();
+      let sq = 0;
+      for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
+      if (f > 30) worst = Math.max(worst, Math.sqrt(sq / L.count) / u);
+    }
+    expect(worst).toBeLessThan(0.005);
+    expect(Math.abs(poolLevel(L.pos, L.count, spec, 0.004) / 0.2 - 1)).toBeLessThan(0.025);
   }, 2_400_000);
 });
