@@ -6,6 +6,7 @@
  * backend runs on CPU-only machines (slowly: a functional check, not a speed).
  */
 import { existsSync } from 'node:fs';
+import { pollOnTimer } from './webgpu-poll.ts';
 
 /** SwiftShader's Vulkan ICD as Debian's chromium ships it. */
 export const SWIFTSHADER_ICD = '/usr/lib/chromium/vk_swiftshader_icd.json';
@@ -48,6 +49,8 @@ export async function requestNodeGpu(): Promise<NodeGpu> {
     const icd = process.env.VK_ICD_FILENAMES;
     throw new Error(`no WebGPU adapter: Dawn found no usable GPU driver${icd ? ` (VK_ICD_FILENAMES=${icd})` : `; on a machine without a GPU, install chromium and set VK_ICD_FILENAMES=${SWIFTSHADER_ICD}`}`);
   }
+  // A CPU adapter (SwiftShader) shares the cores with Dawn's wait for it: that wait polls on a timer (webgpu-poll.ts).
+  if (adapter.info.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe/i.test(`${adapter.info.architecture} ${adapter.info.description}`)) pollOnTimer();
   const device = await adapter.requestDevice();
   devices.push(device);
   const i = adapter.info;

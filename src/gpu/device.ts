@@ -30,11 +30,32 @@ export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: numbe
   return out;
 }
 
-/** A compute pipeline per entry point of one WGSL module, all on one explicit layout of `bindings` (storage unless named uniform: `uniformAt`, one binding or several). */
+/** The kernels compiled on each device, by what they were made from (Kernels). */
+const compiled = new WeakMap<GPUDevice, Map<string, { layout: GPUBindGroupLayout; pipelines: Record<string, GPUComputePipeline> }>>();
+
+/**
+ * A compute pipeline per entry point of one WGSL module, all on one explicit layout of `bindings`
+ * (storage unless named uniform: `uniformAt`, one binding or several). Each pipeline is compiled
+ * when it is first asked for: a scene runs a part of a module's entry points (the still pool of
+ * tests/gpu/step.test.ts compiled 0.27 s at set-up and 3.8 s in its first frame on SwiftShader,
+ * against 6.8 s for all of them). And once a device: a later simulation on the same device (the
+ * app's next scene, the next case of `viscid validate --backend webgpu`, the next test) takes the
+ * same module's layout and pipelines, where Dawn compiled them again once the last simulation's
+ * were collected (BENCHMARKS.md, "The WebGPU tests on SwiftShader").
+ */
 export class Kernels<E extends string> {
   readonly layout: GPUBindGroupLayout;
   readonly pipelines: Record<E, GPUComputePipeline>;
   constructor(device: GPUDevice, label: string, code: string, entries: readonly E[], bindings: number, uniformAt: number | readonly number[]) {
+    let byDevice = compiled.get(device);
+    if (!byDevice) compiled.set(device, (byDevice = new Map()));
+    const key = `${label}\n${entries.join(',')}\n${bindings} ${String(uniformAt)}\n${code}`;
+    const made = byDevice.get(key);
+    if (made) {
+      this.layout = made.layout;
+      this.pipelines = made.pipelines as Record<E, GPUComputePipeline>;
+      return;
+    }
     const uniform = typeof uniformAt === 'number' ? [uniformAt] : uniformAt;
     const module = device.createShaderModule({ label, code });
     const layoutEntries: GPUBindGroupLayoutEntry[] = [];
@@ -44,8 +65,13 @@ export class Kernels<E extends string> {
     this.layout = device.createBindGroupLayout({ label, entries: layoutEntries });
     const layout = device.createPipelineLayout({ bindGroupLayouts: [this.layout] });
     const p = {} as Record<E, GPUComputePipeline>;
-    for (const e of entries) p[e] = device.createComputePipeline({ label: `${label}:${e}`, layout, compute: { module, entryPoint: e } });
+    // Each entry point's pipeline is compiled at its first dispatch: a scene compiles only those it runs.
+    for (const e of entries) {
+      let pipeline: GPUComputePipeline | undefined;
+      Object.defineProperty(p, e, { enumerable: true, get: () => (pipeline ??= device.createComputePipeline({ label: `${label}:${e}`, layout, compute: { module, entryPoint: e } })) });
+    }
     this.pipelines = p;
+    byDevice.set(key, { layout: this.layout, pipelines: p });
   }
 
   bind(device: GPUDevice, buffers: readonly GPUBuffer[]): GPUBindGroup {

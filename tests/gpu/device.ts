@@ -22,11 +22,14 @@ let pending: Promise<GPUDevice> | undefined;
  * that asks for a device. The device itself is kept for the worker's next GPU file and ends with
  * the worker's process (vitest.config.ts `isolate: false`: a worker runs file after file in one
  * process, and this module once a worker; vitest ends a worker with SIGTERM, which a live Dawn
- * instance does not hold up). Dawn compiles a device's compute pipelines once, for that device:
- * on SwiftShader the implicit default's set is 4–7 s of CPU, paid again by a new device in the same
- * process and not at all by a second simulation on the same device (bench/gpu-test-cost.ts:
- * 7.32 s, then 6.55 s on a new device, against 0.01 s on the same one; BENCHMARKS.md, "The test
- * suite, seventh pass"). An idle device costs no CPU (0.05 s over 10 s).
+ * instance does not hold up). A device's compute pipelines are compiled once, for that device
+ * (src/gpu/device.ts Kernels keeps them): on SwiftShader the implicit default's set is 4–7 s of
+ * CPU, paid again by a new device in the same process and not at all by a later simulation on the
+ * same device (bench/gpu-test-cost.ts: 7.32 s, then 6.55 s on a new device, against 0.01 s on the
+ * same one; BENCHMARKS.md, "The test suite, seventh pass"; before the Kernels kept them, Dawn
+ * compiled them again once the last simulation's were collected, 3–25 s of a file's CPU). On
+ * SwiftShader, Dawn's wait for the GPU polls on a timer (src/cli/webgpu-poll.ts). An idle device
+ * costs no CPU (0.05 s over 10 s).
  */
 export function releaseGpuAfterAll(): void {
   afterAll(async () => {
