@@ -24,7 +24,6 @@ import { createSimulation, parseScene } from '../src/index.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { poolLevel } from '../src/particle/pool-level.ts';
-import { lastSettle } from '../src/particle/start-settle.ts';
 
 const args = process.argv.slice(2);
 const pos = args.filter((a) => !a.includes('='));
@@ -55,7 +54,8 @@ const u = Math.sqrt(9.81 * depth);
 const spec = { axis: 1, side: -1, floor: 0, asked: depth, min: [0, 0, 0], max: [width, 2 * depth, zext] };
 const level = (): string => `${(poolLevel(L.pos, L.count, spec, r) * 1000).toFixed(2)} mm (${((poolLevel(L.pos, L.count, spec, r) / depth - 1) * 100).toFixed(2)} %)`;
 console.log(`pool ${width * 100}×${depth * 100} cm${slab > 0 ? ` (slab ${slab * 100} cm in z, ${zwall} z faces)` : ''}, r ${r * 1000} mm, ν ${nu}, adhesion ${kv.adhesion ?? 'default'}, ${L.count} particles, √(g h) ${u.toFixed(3)} m/s; ${JSON.stringify(particle)}`);
-console.log(`level ${level()}${lastSettle ? `; settled: frames ${lastSettle.frames.join(' + ')}, trimmed ${lastSettle.trimmed.join(', ')}` : ''}`);
+const settled = s.settles[0];
+console.log(`level ${level()}${settled ? `; settled: frames ${settled.frames.join(' + ')}, trimmed ${settled.trimmed.join(', ')}` : ''}`);
 // squash=e: a disturbance from rest, the column's heights above its floor row scaled by 1 − e at the start.
 if (kv.squash !== undefined) {
   let y1 = Infinity;

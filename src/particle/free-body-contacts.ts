@@ -53,6 +53,8 @@ export class ContactScratch {
   }
 }
 const world = new Float64Array(3), loc = new Float64Array(3), Iinv = new Float64Array(9);
+/** The contact point's velocity (pointVelocity). */
+const u = new Float64Array(3);
 
 /** Finds body k's contacts with the closed faces and the other solids and resolves them (see the header). */
 export function collideFreeBody(ctx: StepContext, fb: FreeBodies, k: number): void {
@@ -125,17 +127,18 @@ export function collideFreeBody(ctx: StepContext, fb: FreeBodies, k: number): vo
       const nx = sc.nrm[3 * c], ny = sc.nrm[3 * c + 1], nz = sc.nrm[3 * c + 2];
       const rx = sc.p[3 * c] - x[0], ry = sc.p[3 * c + 1] - x[1], rz = sc.p[3 * c + 2] - x[2];
       // Velocity of the point, relative to a still wall or solid (a scripted solid's own speed is left out).
-      let ux = v[0] + w[1] * rz - w[2] * ry, uy = v[1] + w[2] * rx - w[0] * rz, uz = v[2] + w[0] * ry - w[1] * rx;
-      const vn = ux * nx + uy * ny + uz * nz;
+      pointVelocity(v, w, rx, ry, rz);
+      const vn = u[0] * nx + u[1] * ny + u[2] * nz;
       // Normal: the accumulated impulse that stops the closing speed, never pulling (λ ≥ 0).
       const l0 = lam[c], l1 = Math.max(0, l0 - vn / effectiveInverseMass(invM, rx, ry, rz, nx, ny, nz)), dl = l1 - l0;
       lam[c] = l1;
       if (Math.abs(dl) > most) most = Math.abs(dl);
       if (dl !== 0) {
         applyImpulse(v, w, invM, rx, ry, rz, dl * nx, dl * ny, dl * nz);
-        ux = v[0] + w[1] * rz - w[2] * ry; uy = v[1] + w[2] * rx - w[0] * rz; uz = v[2] + w[0] * ry - w[1] * rx;
+        pointVelocity(v, w, rx, ry, rz);
       }
       // Friction: the accumulated tangential impulse that stops the sliding, within μ λ (Coulomb).
+      const ux = u[0], uy = u[1], uz = u[2];
       const un = ux * nx + uy * ny + uz * nz, tx0 = ux - un * nx, ty0 = uy - un * ny, tz0 = uz - un * nz, vt = Math.hypot(tx0, ty0, tz0);
       const f0x = fric[3 * c], f0y = fric[3 * c + 1], f0z = fric[3 * c + 2];
       let fx = f0x, fy = f0y, fz = f0z;
@@ -163,6 +166,13 @@ export function collideFreeBody(ctx: StepContext, fb: FreeBodies, k: number): vo
     if (best < 0) continue;
     for (let a = 0; a < 3; a++) x[a] += sc.depth[best] * sc.nrm[3 * best + a];
   }
+}
+
+/** The velocity v + ω × r of the body's point at r from its centre of mass, into `u`. */
+function pointVelocity(v: Float64Array, w: Float64Array, rx: number, ry: number, rz: number): void {
+  u[0] = v[0] + w[1] * rz - w[2] * ry;
+  u[1] = v[1] + w[2] * rx - w[0] * rz;
+  u[2] = v[2] + w[0] * ry - w[1] * rx;
 }
 
 /** 1/M + n · ((I⁻¹ (r × n)) × r): the inverse mass the body shows along n at r. */

@@ -5,7 +5,7 @@
  * slot, and added to both ends, as the liquid pairs are.
  */
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { ghostSum } from './pressure-ghosts.ts';
+import { ghostSum, ownImagesDensityChange, ownImagesDisplacement } from './pressure-ghosts.ts';
 import { ghostDensityChangeTable, ghostDisplacementTable, ghostFilterTable } from './pressure-ghost-table.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
@@ -64,17 +64,8 @@ export function ghostDisplacementUpper(v: SolveView, a: number, to: number, mid:
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
   const pa = p[a], ia = uniform ? 1 : invMass[a];
-  let c1 = 0, c2 = 0, c3 = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    const d = Math.sqrt(d2);
-    if (d === 0) continue;
-    const wab = uniform ? 1 : (2 * ia) / (ia + ia);
-    const f = ((pa + pa) * wab * cubicSplineSlope(d / h)) / h / d;
-    c1 += f * ox; c2 += f * oy; c3 += f * oz;
-  }
+  ownImagesDisplacement(v, a);
+  let c1 = ghostSum[1], c2 = ghostSum[2], c3 = ghostSum[3];
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
     const j = lj[q];
@@ -149,17 +140,7 @@ export function ghostDensityChangeUpper(v: SolveView, a: number, to: number, mid
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
   const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
-  let c0 = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    const d = Math.sqrt(d2);
-    if (d === 0) continue;
-    const f = cubicSplineSlope(d / h) / h / d;
-    const dot = 0 + (ux - (S & 1 ? -ux : ux)) * ox + (uy - (S & 2 ? -uy : uy)) * oy + (uz - (S & 4 ? -uz : uz)) * oz;
-    c0 += f * dot;
-  }
+  let c0 = ownImagesDensityChange(v, a, u);
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = mid[a], q1 = ls[a + 1]; q < q1; q++) {
     const j = lj[q];

@@ -38,6 +38,34 @@ const AXES = 7;
  */
 export const ghostSum = new Float64Array(15);
 
+/** factorRowWalls' own-image sums (ownImages). */
+const ownSums = new Float64Array(6);
+
+/**
+ * Slot a's own images (wmask ≠ 0; at ±2 δ_a,k on each subset of its wall axes), into out: [0] Σ w,
+ * [1..3] Σ G, [4] 0 (the neighbours' Σ (|T_b|² − |G_ab|²)/m_b starts there), [5] the images within
+ * NEIGHBOUR_EDGE h. factorRowWalls and pressure-wall-lower.ts ghostFactor start from them.
+ */
+export function ownImages(v: SolveView, a: number, out: Float64Array): void {
+  const mask = v.wmask, del = v.wdel, h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, ghosts = 0;
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
+    const d2 = 0 + ox * ox + oy * oy + oz * oz;
+    if (d2 >= h2) continue;
+    if (d2 < edge2) ghosts++;
+    const d = Math.sqrt(d2), s = d * invH;
+    w0 += cubicSpline(s);
+    if (d === 0) continue;
+    const f = (cubicSplineSlope(s) * invH) / d;
+    e1 += f * ox; e2 += f * oy; e3 += f * oz;
+  }
+  out[0] = w0; out[1] = e1; out[2] = e2; out[3] = e3; out[4] = 0; out[5] = ghosts;
+}
+
 /**
  * factorRange's liquid row of slot a (wmask ≠ 0) and the ghosts' share of a's ρ, gradient sum and
  * diagonal, into ghostSum (see there), writing each entry's slope to v.kg as factorRange does.
@@ -52,19 +80,10 @@ export function factorRowWalls(v: SolveView, a: number): void {
   const wa = mask[a], ma = wa & AXES;
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
-  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, t4 = 0, o1 = 0, o2 = 0, o3 = 0, ghosts = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    if (d2 < edge2) ghosts++;
-    const d = Math.sqrt(d2), s = d * invH;
-    w0 += cubicSpline(s);
-    if (d === 0) continue;
-    const f = (cubicSplineSlope(s) * invH) / d;
-    e1 += f * ox; e2 += f * oy; e3 += f * oz;
-    o1 += f * ox; o2 += f * oy; o3 += f * oz;
-  }
+  const own = ownSums;
+  ownImages(v, a, own);
+  let w0 = own[0], e1 = own[1], e2 = own[2], e3 = own[3], t4 = 0, ghosts = own[5];
+  const o1 = own[1], o2 = own[2], o3 = own[3];
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   let rho = 1, gx = 0, gy = 0, gz = 0, s2 = 0, k = 0;
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
@@ -97,6 +116,9 @@ export function factorRowWalls(v: SolveView, a: number): void {
     if (common === 0) continue;
     const g0 = tx * tx + ty * ty + tz * tz;
     const bx = dax + del[b], by = day + del[b + 1], bz = daz + del[b + 2];
+    // The pair's images: the same loop as pressure-wall-lower.ts ghostPairs', written out in both. As
+    // one function it is over TurboFan's inlining limit (460 bytes of bytecode), and a call a pair
+    // would box its eleven doubles (docs/decisions.md, "Review debt", branch tidy11).
     for (let S = common; S > 0; S = (S - 1) & common) {
       const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
       const gd2 = ox * ox + oy * oy + oz * oz;
@@ -117,12 +139,9 @@ export function factorRowWalls(v: SolveView, a: number): void {
   out[6] = w0; out[7] = e1; out[8] = e2; out[9] = e3; out[10] = t4; out[11] = o1; out[12] = o2; out[13] = o3; out[14] = ghosts;
 }
 
-/**
- * The ghosts' share of slot a's displacement, Σ_ghosts (p_a + p_src) (m̄/m_a) G_ag, into
- * ghostSum[1..3] (pressureDisplacementRange).
- */
-export function ghostDisplacement(v: SolveView, a: number): void {
-  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, p = v.p, invMass = v.invMass, uniform = v.uniform;
+/** a's own images' share of its displacement (ghostDisplacement's first terms), into ghostSum[1..3]. */
+export function ownImagesDisplacement(v: SolveView, a: number): void {
+  const mask = v.wmask, del = v.wdel, p = v.p, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h;
   const wa = mask[a], ma = wa & AXES;
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
@@ -139,6 +158,44 @@ export function ghostDisplacement(v: SolveView, a: number): void {
     const f = ((pa + pa) * wab * cubicSplineSlope(d / h)) / h / d;
     c1 += f * ox; c2 += f * oy; c3 += f * oz;
   }
+  ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
+}
+
+/** a's own images' share of its density change (ghostDensityChange's first terms): an image moves as a, mirrored. */
+export function ownImagesDensityChange(v: SolveView, a: number, u: Float64Array): number {
+  const mask = v.wmask, del = v.wdel;
+  const h = v.h, h2 = h * h;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
+  let c0 = 0;
+  for (let S = ma; S > 0; S = (S - 1) & ma) {
+    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
+    const d2 = 0 + ox * ox + oy * oy + oz * oz;
+    if (d2 >= h2) continue;
+    const d = Math.sqrt(d2);
+    if (d === 0) continue;
+    const f = cubicSplineSlope(d / h) / h / d;
+    const dot = 0 + (ux - (S & 1 ? -ux : ux)) * ox + (uy - (S & 2 ? -uy : uy)) * oy + (uz - (S & 4 ? -uz : uz)) * oz;
+    c0 += f * dot;
+  }
+  return c0;
+}
+
+/**
+ * The ghosts' share of slot a's displacement, Σ_ghosts (p_a + p_src) (m̄/m_a) G_ag, into
+ * ghostSum[1..3] (pressureDisplacementRange).
+ */
+export function ghostDisplacement(v: SolveView, a: number): void {
+  const x = v.x, ls = v.ls, lj = v.lj, mask = v.wmask, del = v.wdel, p = v.p, invMass = v.invMass, uniform = v.uniform;
+  const h = v.h, h2 = h * h;
+  const wa = mask[a], ma = wa & AXES;
+  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
+  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
+  const pa = p[a], ia = uniform ? 1 : invMass[a];
+  ownImagesDisplacement(v, a);
+  let c1 = ghostSum[1], c2 = ghostSum[2], c3 = ghostSum[3];
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
     const j = lj[q];
@@ -173,17 +230,7 @@ export function ghostDensityChange(v: SolveView, a: number, u: Float64Array): vo
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
   const ux = u[3 * a], uy = u[3 * a + 1], uz = u[3 * a + 2];
-  let c0 = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    const d = Math.sqrt(d2);
-    if (d === 0) continue;
-    const f = cubicSplineSlope(d / h) / h / d;
-    const dot = 0 + (ux - (S & 1 ? -ux : ux)) * ox + (uy - (S & 2 ? -uy : uy)) * oy + (uz - (S & 4 ? -uz : uz)) * oz;
-    c0 += f * dot;
-  }
+  let c0 = ownImagesDensityChange(v, a, u);
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
     const j = lj[q];

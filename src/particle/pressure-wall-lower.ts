@@ -13,7 +13,7 @@
  */
 import type { SolveView } from './pressure-kernels.ts';
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
+import { ghostSum, NEIGHBOUR_EDGE, ownImages } from './pressure-ghosts.ts';
 
 /** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
 const AXES = 7;
@@ -91,24 +91,8 @@ const sums = new Float64Array(6);
  * after WALLS) before the upper ones. `densityOnly`: [6] alone (densityHalf).
  */
 export function ghostFactor(v: SolveView, a: number, densityOnly: boolean, hr: { mid: Int32Array; upperOnly: boolean; lower?: WallLower }): void {
-  const mask = v.wmask, del = v.wdel, h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
-  const wa = mask[a], ma = wa & AXES;
-  const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
-  const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
-  let w0 = 0, e1 = 0, e2 = 0, e3 = 0, o1 = 0, o2 = 0, o3 = 0, ghosts = 0;
-  for (let S = ma; S > 0; S = (S - 1) & ma) {
-    const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const d2 = 0 + ox * ox + oy * oy + oz * oz;
-    if (d2 >= h2) continue;
-    if (d2 < edge2) ghosts++;
-    const d = Math.sqrt(d2), s = d * invH;
-    w0 += cubicSpline(s);
-    if (d === 0) continue;
-    const f = (cubicSplineSlope(s) * invH) / d;
-    e1 += f * ox; e2 += f * oy; e3 += f * oz;
-    o1 += f * ox; o2 += f * oy; o3 += f * oz;
-  }
-  sums[0] = w0; sums[1] = e1; sums[2] = e2; sums[3] = e3; sums[4] = 0; sums[5] = ghosts;
+  ownImages(v, a, sums);
+  const o1 = sums[1], o2 = sums[2], o3 = sums[3];
   const ls = v.ls, lj = v.lj, mid = hr.mid;
   if (hr.upperOnly) {
     const t = hr.lower;
@@ -166,6 +150,7 @@ function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: n
       tx = fu * dx; ty = fu * dy; tz = fu * dz;
     }
     const g0 = tx * tx + ty * ty + tz * tz;
+    // factorRowWalls' loop over the pair's images (pressure-ghosts.ts says why it is written out twice).
     for (let S = common; S > 0; S = (S - 1) & common) {
       const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
       const gd2 = ox * ox + oy * oy + oz * oz;

@@ -16,7 +16,7 @@ import { particleSurface, type ParticleSurfaceInput, type SurfaceJob } from '../
 import { gaussLike2 } from '../math/kernels.ts';
 import { StepContext } from './context.ts';
 import { Emitters } from './emit.ts';
-import { settleStart } from './start-settle.ts';
+import { settleStart, type SettleReport } from './start-settle.ts';
 import { linearColor } from '../scene/color.ts';
 import { MAX_SUBDIVISION, stepFrame } from './step.ts';
 import { checkGelStep } from './gel.ts';
@@ -55,6 +55,8 @@ export class ParticleSimulation implements Simulation {
   readonly engine = 'particle' as const;
   readonly ctx: StepContext;
   readonly emitters: Emitters;
+  /** How the settles before frame 0 went, one per liquid body settled (start-settle.ts; empty where none was). */
+  readonly settles: SettleReport[] = [];
   private queryCells: CellPairs;
   private queryDirty = true;
   private solidMeshes: Mesh[] | null = null;
@@ -69,7 +71,7 @@ export class ParticleSimulation implements Simulation {
     this.ctx = new StepContext(scene);
     checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
-    this.emitters = new Emitters(scene, (sc, body, pos, clearance, pool) => settleStart(sc, body, pos, clearance, pool, (s) => new ParticleSimulation(s, { workers: 1 })));
+    this.emitters = new Emitters(scene, (sc, body, pos, clearance, pool) => settleStart(sc, body, pos, clearance, pool, (s) => new ParticleSimulation(s, { workers: 1 }), this.settles));
     this.ctx.wallClearance.set(this.emitters.clearance);
     this.ctx.restSpacing = this.emitters.spacing;
     this.queryCells = new CellPairs(this.ctx.reach);

@@ -67,16 +67,17 @@ export interface SettleReport {
 }
 
 let settling = false;
-/** The last settle's report (bench/pool-rest.ts and the tests read it). */
-export let lastSettle: SettleReport | null = null;
 
 /**
  * The settled start of liquid body `body` of `scene` from its fitted positions (a new array, its
  * length the settled count), or `positions` itself inside a settle (no settle nests). `clearance`:
  * how close the walls' clamp lets the liquid come to each face (start-packing.ts narrowClearance),
  * which the displaced particles keep to. `pool`: the floor and the depth asked (pool-level.ts).
+ * The settle's report is added to `reports` (the simulation's own: simulation.ts `settles`).
  */
-export function settleStart(scene: Scene, body: number, positions: Float64Array, clearance: ArrayLike<number>, pool: PoolFloorSpec, make: (scene: Scene) => SettleRun): Float64Array {
+export function settleStart(
+  scene: Scene, body: number, positions: Float64Array, clearance: ArrayLike<number>, pool: PoolFloorSpec, make: (scene: Scene) => SettleRun, reports: SettleReport[],
+): Float64Array {
   if (settling || !scene.domain) return positions;
   const r = scene.particle.radius, d = scene.domain;
   const start = positions.slice();
@@ -109,7 +110,7 @@ export function settleStart(scene: Scene, body: number, positions: Float64Array,
       report.frames.push(settleFrames(run, SETTLE_ZERO, TRIM_FRAMES, still));
     }
     report.level = poolLevel(L.pos, L.count, pool, r);
-    lastSettle = report;
+    reports.push(report);
     return L.pos.slice(0, 3 * L.count);
   } finally {
     settling = false;

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { poolScene, sim } from './physics-cases.ts';
 import { LiquidParticles } from '../../src/particle/liquid.ts';
 import { poolLevel, trimToLevel } from '../../src/particle/pool-level.ts';
-import { lastSettle } from '../../src/particle/start-settle.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
 const R = 0.004;
@@ -46,7 +45,7 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
     for (const depth of [0.05, 0.2]) {
       const s = sim(poolScene({ r: R, depth, width: 0.05, nu: 1e-6, adhesion: 'default', duration: 1 }));
       const level = poolLevel(s.ctx.liquid.pos, s.ctx.liquid.count, spec(0.05, depth), R);
-      console.log(`5 × ${depth * 100} cm water: ${s.ctx.liquid.count} particles, level ${(level * 1000).toFixed(2)} mm; settle ${JSON.stringify(lastSettle)}`);
+      console.log(`5 × ${depth * 100} cm water: ${s.ctx.liquid.count} particles, level ${(level * 1000).toFixed(2)} mm; settle ${JSON.stringify(s.settles)}`);
       expect(Math.abs(level / depth - 1)).toBeLessThan(0.01);
       s.dispose();
     }

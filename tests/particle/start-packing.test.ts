@@ -16,7 +16,6 @@ import { compileShape } from '../../src/scene/shapes.ts';
 import { sampleVolume } from '../../src/scene/sample.ts';
 import { bodyLattice, densityShearDrop, fitBodyToWalls, latticeGivesWay } from '../../src/particle/start-packing.ts';
 import { poolLevel } from '../../src/particle/pool-level.ts';
-import { lastSettle } from '../../src/particle/start-settle.ts';
 
 const R = 0.004;
 
@@ -100,7 +99,8 @@ describe('a liquid body fitted to its walls', () => {
     // the slab over 12 cm is taken off the top (pool-level.ts trimToLevel; measured 24–25).
     expect(L.count).toBeLessThan(576 - 12);
     expect(L.count).toBeGreaterThan(576 - 40);
-    expect(lastSettle?.trimmed.length).toBeGreaterThan(0);
+    expect(s.settles).toHaveLength(1);
+    expect(s.settles[0].trimmed.length).toBeGreaterThan(0);
     // Off the lattice: the rows are no longer planes.
     expect(levels(s, 1).length).toBeGreaterThan(100);
     const c = s.ctx.wallClearance, d = s.scene.domain!;
