@@ -9,10 +9,10 @@
  * sheets").
  */
 import { EDGE_AXIS, EDGE_CORNER, TRI_COUNT, TRI_COUNT_JOIN, TRI_TABLE, TRI_TABLE_JOIN } from './mc-tables.ts';
+import type { Lattice, PolyMesh } from './polygonizer.ts';
 
 /** What an ambiguous cell face does with its two inside corners. */
 export type AmbiguousFaces = 'separate' | 'join';
-import type { Lattice, PolyMesh } from './polygonizer.ts';
 
 /** Crossings closer than this (in edge lengths) to a lattice point are moved off it, so no triangle degenerates. */
 const EDGE_CLAMP = 1e-3;
