@@ -89,6 +89,7 @@ export function halfRows(
   } else {
     for (let i = 0; i < n; i++) {
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], row = mat[i] * nm, qi = rootVol[i];
+      let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
       for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
         const j = pj[e], pe = row + mat[j];
         const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
@@ -98,43 +99,20 @@ export function halfRows(
           continue;
         }
         // √e on the code's scale: 65535 √(e / S) = the root's code scale × √F × √q_i √q_j (× √f).
-        const w = root[pe] * rootF(T, d2 * toTable[pe]) * qi * rootVol[j];
+        const s = d2 * toTable[pe], t = s | 0, f = s - t, w = root[pe] * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j];
         const code = codeOf(thermal ? w * Math.sqrt(pairFactorMean(tf[i], tf[j])) : w);
         coef[e] = code;
-        pairBlock(pinv, j, ck * code * code, dx, dy, dz);
+        const c = ck * code * code;
+        const cx = c * dx, cy = c * dy, cz = c * dz;
+        const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
+        pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+        dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
       }
-      rowBlock(pinv, i);
+      const o = 6 * i;
+      pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
     }
   }
   return 8 * beyond <= pairs.length ? { start: ps, j: pj } : compacted(ctx, st, n, coef, beyond);
-}
-
-/** √F(r; 1) from the table T (factorRoots) at s = (r/h)² TABLE_N, linear between entries. */
-function rootF(T: Float64Array, s: number): number {
-  const t = s | 0, f = s - t;
-  return T[t] + f * (T[t + 1] - T[t]);
-}
-
-/** Particle i's Σ e x xᵀ over its row so far (xx, yy, zz, xy, xz, yz), in double precision: pairBlock, rowBlock. */
-const rowSum = new Float64Array(6);
-
-/**
- * Pair (i, j)'s block c x xᵀ (x = x_i − x_j, c = e as its code reads back), added to j's diagonal
- * block in pinv and to i's row sum (rowSum). Every row loop of the half rows calls it per pair
- * within its support: it is small enough that V8 inlines it there (BENCHMARKS.md, branch tidy11).
- */
-function pairBlock(pinv: Float32Array, j: number, c: number, dx: number, dy: number, dz: number): void {
-  const cx = c * dx, cy = c * dy, cz = c * dz;
-  const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j, r = rowSum;
-  pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
-  r[0] += xx; r[1] += yy; r[2] += zz; r[3] += xy; r[4] += xz; r[5] += yz;
-}
-
-/** Row i's sum (rowSum) added to its diagonal block in pinv, once, at the row's end; the sum starts again from 0. */
-function rowBlock(pinv: Float32Array, i: number): void {
-  const o = 6 * i, r = rowSum;
-  pinv[o] += r[0]; pinv[o + 1] += r[1]; pinv[o + 2] += r[2]; pinv[o + 3] += r[3]; pinv[o + 4] += r[4]; pinv[o + 5] += r[5];
-  r[0] = 0; r[1] = 0; r[2] = 0; r[3] = 0; r[4] = 0; r[5] = 0;
 }
 
 /** The material of the one liquid of the scene, or −1 where there are several. */
@@ -161,6 +139,7 @@ function oneLiquidRows(
   let beyond = 0;
   for (let i = 0; i < n; i++) {
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], qi = rootVol[i];
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e];
       const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
@@ -169,11 +148,17 @@ function oneLiquidRows(
         beyond++;
         continue;
       }
-      const code = codeOf(root * rootF(T, d2 * toTable) * qi * rootVol[j]);
+      const s = d2 * toTable, t = s | 0, f = s - t;
+      const code = codeOf(root * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j]);
       coef[e] = code;
-      pairBlock(pinv, j, ck * code * code, dx, dy, dz);
+      const c = ck * code * code;
+      const cx = c * dx, cy = c * dy, cz = c * dz;
+      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
+      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
     }
-    rowBlock(pinv, i);
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
   }
   return beyond;
 }
@@ -200,11 +185,13 @@ function compactedOneLiquid(
   for (let i = 0; i < n; i++) {
     ls[i] = m;
     const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], qi = rootVol[i];
+    let dxx = 0, dyy = 0, dzz = 0, dxy = 0, dxz = 0, dyz = 0;
     for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
       const j = pj[e];
       const dx = xi - pos[3 * j], dy = yi - pos[3 * j + 1], dz = zi - pos[3 * j + 2], d2 = dx * dx + dy * dy + dz * dz;
       if (!(d2 < h2)) continue;
-      const code = codeOf(root * rootF(T, d2 * toTable) * qi * rootVol[j]);
+      const s = d2 * toTable, t = s | 0, f = s - t;
+      const code = codeOf(root * (T[t] + f * (T[t + 1] - T[t])) * qi * rootVol[j]);
       if (code === 0) continue;
       if (m === room) {
         // Grown to the count this far's share of the list foretells.
@@ -215,9 +202,14 @@ function compactedOneLiquid(
       }
       coef[m] = code;
       lj[m++] = j;
-      pairBlock(pinv, j, ck * code * code, dx, dy, dz);
+      const c = ck * code * code;
+      const cx = c * dx, cy = c * dy, cz = c * dz;
+      const xx = cx * dx, yy = cy * dy, zz = cz * dz, xy = cx * dy, xz = cx * dz, yz = cy * dz, o = 6 * j;
+      pinv[o] += xx; pinv[o + 1] += yy; pinv[o + 2] += zz; pinv[o + 3] += xy; pinv[o + 4] += xz; pinv[o + 5] += yz;
+      dxx += xx; dyy += yy; dzz += zz; dxy += xy; dxz += xz; dyz += yz;
     }
-    rowBlock(pinv, i);
+    const o = 6 * i;
+    pinv[o] += dxx; pinv[o + 1] += dyy; pinv[o + 2] += dzz; pinv[o + 3] += dxy; pinv[o + 4] += dxz; pinv[o + 5] += dyz;
   }
   ls[n] = m;
   rows.length = m;
