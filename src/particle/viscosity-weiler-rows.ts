@@ -130,6 +130,9 @@ function soleLiquid(isLiquid: Uint8Array): number {
  * halfRows' loop where one liquid without temperature fills the scene: every pair's root, table
  * scale and support are the same numbers, held in locals rather than read per pair by material
  * (the same arithmetic in the same order: the same codes and blocks). Returns the pairs beyond the support.
+ * Its pair block and row sums are written out here and again in compactedOneLiquid and halfRows'
+ * loop: as helpers (a pair block, a row sum in a 6-entry scratch, √F from the table) the viscosity
+ * stage read 1.05× its CPU in two quiet A/B runs of the honey drop (docs/decisions.md, "Review debt").
  */
 function oneLiquidRows(
   ps: Int32Array, pj: Int32Array | Uint16Array, pos: Float64Array, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
