@@ -389,7 +389,8 @@ export const gridSettings = z
 export const outputSettings = z
   .strictObject({
     resolution: z.number().min(0.1).max(8).default(1).describe('Mesh lattice spacing in particle radii (particle engine) or cell sizes / 2 (grid engine); smaller is finer.'),
-    polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes'),
+    polygonizer: z.enum(['marching-cubes', 'surface-nets']).default('marching-cubes')
+      .describe('Mesher of the surface: "marching-cubes": viscid\'s typed marching cubes, closed and outward-oriented; on particle meshes a cell face whose inside corners lie on a diagonal joins them, so a sheet about one lattice spacing thick (a one-layer coat) stays whole, and liquid closer than a lattice diagonal is drawn joined; the grid\'s level-set mesh separates them. "surface-nets": the isosurface package\'s surface nets, one vertex a cell.'),
     lambda: pos.optional().describe('Iso-level λ of the particle field; absent: per region, the λ whose surface encloses the particles\' volume Σ vᵢ (starting from half the fully-interior sum, Steele §4).'),
     kernelWidth: pos.max(8).default(2.2).describe('Gaussian width σ of the particle field, particle radii (measured: bench/surface-quality.bench.ts).'),
     surfaceKernel: z.enum(['anisotropic', 'isotropic']).default('anisotropic').describe('Particle field kernel (particle engine): "anisotropic": Yu & Turk 2013 — near thin features (ropes, sheets, rims, small drops) each particle\'s Gaussian is stretched along its neighbours\' spread within 8 r and squeezed across it (axes at most 3 : 1, centres smoothed), so a rope one or two particles thick is meshed as one tube; in the bulk it stays the round Gaussian of width kernelWidth. Meshing takes 1.2–1.4× the isotropic time (BENCHMARKS.md). "isotropic": round Gaussians of width kernelWidth, narrowed to 1.5 r for particles with few neighbours (Steele et al. 2004 §4); a rope one particle thick between drops vanishes.'),
