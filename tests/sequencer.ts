@@ -25,7 +25,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 export const LONG_FIRST = [
   'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too); the first to ask builds the app
-  'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 30 frames; mostly waits on Slurm
+  'tests/sweep/slurm.test.ts', // node start-ups on its cluster, four runs of 12 frames; mostly waits on Slurm
   'tests/e2e/app.test.ts',
   'tests/gpu/step-implicit.test.ts',
   'tests/e2e/webgpu.test.ts', // a Chromium of its own with WebGPU on SwiftShader
