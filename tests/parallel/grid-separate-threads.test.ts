@@ -10,7 +10,7 @@ import { createSimulation, parseScene } from '../../src/index.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { GRID_JOBS } from '../../src/grid/jobs.ts';
 import { gridWork } from '../../src/grid/phases.ts';
-import { spawnNodeThread } from '../../src/cli/threads.ts';
+import { spawnNodeThread } from './helpers.ts';
 import { bodySideScene } from '../grid/body-side.ts';
 
 const open: GridEngineSimulation[] = [];

@@ -13,7 +13,7 @@ import type { SceneInput } from '../../src/scene/schema.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { GRID_JOBS } from '../../src/grid/jobs.ts';
 import { gridWork } from '../../src/grid/phases.ts';
-import { spawnNodeThread } from '../../src/cli/threads.ts';
+import { spawnNodeThread } from './helpers.ts';
 
 const SCENE: SceneInput = {
   fps: 30,

@@ -1,8 +1,23 @@
 import { parseScene, createSimulation } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { spawnNodeThread } from '../../src/cli/threads.ts';
+import { nodeThreadHandle, spawnNodeThread as sourceThread, startModuleWorker } from '../../src/cli/threads.ts';
+import type { SpawnThread } from '../../src/parallel/team.ts';
 import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
+import { distIsFresh } from '../../scripts/build.js';
+
+/**
+ * The tests' thread spawner: a team's worker thread on dist/cli/thread-entry.js when dist/ is up to
+ * date with src/ (as after `npm ci` or `npm run build`; bin/viscid.js and tests/cli/helpers.ts
+ * `cliMain` choose the same way), else on the sources through tsx (src/cli/threads.ts). A thread
+ * from the sources registers tsx and transforms every engine module again: a team of two for the
+ * 1 743-particle drop took 1.6–1.7 s of CPU to start from the sources against 0.73–0.83 s from
+ * dist/ (docs/decisions.md, "The test suite, eleventh pass"), and the parallel tests start dozens.
+ * The calling thread runs the sources either way; the two are the same code, so the bits are too.
+ */
+export const spawnNodeThread: SpawnThread = distIsFresh()
+  ? () => nodeThreadHandle(startModuleWorker(new URL('../../dist/cli/thread-entry.js', import.meta.url)))
+  : sourceThread;
 
 /** A particle simulation on `workers` threads (Node worker_threads). */
 export function threadedSim(input: SceneInput, workers: number): ParticleSimulation {

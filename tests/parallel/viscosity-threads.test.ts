@@ -10,11 +10,10 @@ import { modeAmplitude, shearDecayScene } from '../../bench/viscosity-calibratio
 import { calibratedExchangeRate } from '../../src/particle/calibration.ts';
 import { fitLine } from '../../src/compare/validate.ts';
 import { parseScene, restoreSimulation } from '../../src/index.ts';
-import { spawnNodeThread } from '../../src/cli/threads.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
 import type { LiquidMaterial, SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
-import { lcg, liquid, momentum, threadedSim } from './helpers.ts';
+import { lcg, liquid, momentum, spawnNodeThread, threadedSim } from './helpers.ts';
 
 const open: ParticleSimulation[] = [];
 function sim(input: SceneInput, workers: number): ParticleSimulation {
