@@ -33,22 +33,31 @@ describe('run folder locks', () => {
   it('of four runs claiming one folder at the same instant, exactly one wins', async () => {
     const dir = join(tmp, 'race');
     mkdirSync(dir);
-    const at = Date.now() + 2500; // after every contender has started
     const children = Array.from({ length: 4 }, () =>
-      spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/cli/scripts/claim-race.ts'), dir, String(at)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
+      spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/cli/scripts/claim-race.ts'), dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
     );
-    const said = children.map(
-      (c) =>
-        new Promise<string>((resolve) => {
-          let out = '';
-          c.stdout!.setEncoding('utf8').on('data', (d: string) => {
-            out += d;
-            if (out.includes('\n')) resolve(out.trim());
-          });
-          c.on('close', () => resolve(out.trim()));
-        }),
-    );
-    const results = await Promise.all(said);
+    // Each contender's lines: `ready` once started, then `won` or `refused`.
+    const lines = children.map((c) => {
+      let out = '', ready!: () => void, said!: (s: string) => void;
+      const r = { ready: new Promise<void>((f) => (ready = f)), said: new Promise<string>((f) => (said = f)) };
+      c.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const l = out.split('\n');
+        if (l.length > 1) ready();
+        if (l.length > 2) said(l[1].trim());
+      });
+      c.on('close', () => {
+        ready();
+        said(out.split('\n')[1]?.trim() ?? '');
+      });
+      return r;
+    });
+    // Once every contender has started (however long a loaded machine takes), all claim at one
+    // instant shortly after, rather than at a fixed time from now that a slow start-up misses.
+    await Promise.all(lines.map((l) => l.ready));
+    const at = Date.now() + 100;
+    for (const c of children) c.stdin!.write(`${at}\n`);
+    const results = await Promise.all(lines.map((l) => l.said));
     for (const c of children) c.stdin!.end();
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.on('close', r)))));
     expect(results.sort()).toEqual(['refused', 'refused', 'refused', 'won']);

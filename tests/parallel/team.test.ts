@@ -10,12 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { parseScene, createSimulation } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { nodeThreadHandle, startNodeWorker, spawnNodeThread } from '../../src/cli/threads.ts';
+import { nodeThreadHandle, startNodeWorker } from '../../src/cli/threads.ts';
 import { teamPoll, teamSpin, ThreadTeam } from '../../src/parallel/team.ts';
 import { SpinBudget, waitWhile } from '../../src/parallel/wait.ts';
 import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
-import { liquid, threadedSim } from './helpers.ts';
+import { liquid, spawnNodeThread, threadedSim } from './helpers.ts';
 import { distIsFresh } from '../../scripts/build.js';
 
 const SPOUT: SceneInput = {

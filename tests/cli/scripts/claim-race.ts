@@ -1,12 +1,25 @@
 /**
- * One contender of tests/cli/lock.test.ts's race: waits for the instant given as argv[3]
- * (Date.now() ms), then claims the folder argv[2] and prints `won` or `refused`. Holds a won
- * claim until told to go (stdin closes), so the others meet a live lock.
+ * One contender of tests/cli/lock.test.ts's race: says `ready` once started, reads the instant to
+ * claim at (Date.now() ms, a line on stdin) and waits for it, then claims the folder argv[2] and
+ * prints `won` or `refused`. Holds a won claim until told to go (stdin closes), so the others meet
+ * a live lock.
  */
 import { claimRunDirectory } from '../../../src/cli/run-dir.ts';
 
-const [dir, at] = process.argv.slice(2);
-while (Date.now() < Number(at)) {
+const [dir] = process.argv.slice(2);
+process.stdout.write('ready\n');
+const at = await new Promise<number>((resolve) => {
+  let text = '';
+  const onData = (d: string) => {
+    text += d;
+    if (!text.includes('\n')) return;
+    process.stdin.off('data', onData);
+    process.stdin.pause();
+    resolve(Number(text.slice(0, text.indexOf('\n'))));
+  };
+  process.stdin.setEncoding('utf8').on('data', onData);
+});
+while (Date.now() < at) {
   // spin: every contender starts its claim at the same millisecond
 }
 try {
