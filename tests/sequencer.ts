@@ -21,7 +21,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * 21 s, shipped 21, pressure-threads 20, plots 16, preview 10, deep-pool 9) by their times, moved
  * app-threads (25 s, now its honey drop at 3 mm) down, and took out scene-engine (merged into
  * e2e/scenes); that run's
- * GPU files of 8 s or more that the list lacks are branch suitegpu's to place.
+ * GPU files of 8 s or more that the list lacks are branch suitegpu's to place. The CI run of
+ * 2026-12-01 (main 6c4daf8) placed gpu/pbf-feed (12.9 s) and gpu/water-rest (11.5 s); the eleventh
+ * pass took out particle/validate and grid/spreading (their long cases now smaller: about 5 s each).
  */
 export const LONG_FIRST = [
   'tests/e2e/scenes.test.ts', // every scene opened and pictured once (the grid-first ones' engine checks too); the first to ask builds the app
@@ -41,8 +43,9 @@ export const LONG_FIRST = [
   'tests/parallel/app-threads.test.ts',
   'tests/parallel/viscosity-threads.test.ts',
   'tests/particle/physics.test.ts', // the 2 mm pool at rest and the Huppert spreading
-  'tests/particle/validate.test.ts',
   'tests/parallel/team.test.ts',
+  'tests/gpu/pbf-feed.test.ts', // a settling pool on CPU and GPU, and a resume
+  'tests/gpu/water-rest.test.ts',
   'tests/grid/validate.test.ts', // the rope-coiling tiny case is most of it
   'tests/cli/run.test.ts',
   'tests/cli/run-dir.test.ts',
@@ -61,7 +64,6 @@ export const LONG_FIRST = [
   'tests/gpu/moving.test.ts',
   'tests/particle/gel.test.ts',
   'tests/gpu/temperature.test.ts',
-  'tests/grid/spreading.test.ts',
   'tests/cli/preview.test.ts',
   'tests/particle/deep-pool.test.ts',
   'tests/sweep/hostile.test.ts',
