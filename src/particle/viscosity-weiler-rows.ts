@@ -13,7 +13,7 @@
  *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
  *   root). Pairs beyond their support (a reach wider than the viscosity's) keep e = 0 where they
  *   are few; where they are more than an eighth of the list, the rows are compacted into the
- *   stage's own list.
+ *   stage's own list (one liquid's entries into the upper half of the codes' room, lendRows).
  * - A team, full rows: every neighbour within the pair's support in both rows (gather form, each
  *   thread its own rows), the scalar e_ij written to both entries; listed by the team itself
  *   (viscosity-weiler-team-rows.ts).

@@ -124,8 +124,9 @@ export class ImplicitViscosityState {
   /**
    * A team's cross rows (the pairs between the threads' ranges: viscosity-weiler-team-rows.ts), or
    * half rows compacted from the pair list (one thread, where it names many pairs beyond the
-   * supports), 16-bit entries while the liquid fits (slot-rows.ts); the object slots within each
-   * particle's support.
+   * supports; one liquid's entries lent within the call from the pair codes' room:
+   * viscosity-weiler-rows.ts lendRows), 16-bit entries while the liquid fits (slot-rows.ts); the
+   * object slots within each particle's support.
    */
   readonly rows = new SlotRows();
   /** Within a call (its starts and entries in the call's idle room where it has it: viscosity-weiler-boundary.ts listBoundary). */
