@@ -244,6 +244,10 @@ export function returnRoom(ctx: StepContext, st: ImplicitViscosityState, room: C
   if (room.holds(bl.start) || bl.start === ctx.objectLists?.start) bl.start = NO_STARTS;
   if (room.holds(bl.j)) bl.j = NO_ENTRIES;
   if (room.holds(gl.start)) gl.start = NO_STARTS;
+  // One thread's compacted rows (viscosity-weiler-rows.ts lendRows): the starts lent, the entries lent (in the
+  // pair codes' room, the stage buffer) or grown past it into memory of their own (kept).
+  if (room.holds(st.rows.start)) st.rows.start = NO_STARTS;
+  if (room.holds(st.rows.j)) st.rows.j = NO_SLOTS;
   // A team's cross rows' coefficients (viscosity-weiler-team-rows.ts countTeamRows).
   if (room.holds(st.teamRows.xc)) st.teamRows.xc = NO_SLOTS;
 }

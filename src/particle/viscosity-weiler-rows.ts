@@ -13,13 +13,16 @@
  *   h⁻⁷ F(r/h; 1): one table for every support; linear between 4 096 entries, within 1e-6 of F's
  *   root). Pairs beyond their support (a reach wider than the viscosity's) keep e = 0 where they
  *   are few; where they are more than an eighth of the list, the rows are compacted into the
- *   stage's own list.
+ *   stage's own list (one liquid's entries into the upper half of the codes' room, lendRows).
  * - A team, full rows: every neighbour within the pair's support in both rows (gather form, each
  *   thread its own rows), the scalar e_ij written to both entries; listed by the team itself
  *   (viscosity-weiler-team-rows.ts).
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
+import type { CallRoom } from './viscosity-weiler-boundary.ts';
+import type { SlotRows } from './slot-rows.ts';
+import { grownRows } from './liquid.ts';
 import { pairFactorMean } from './temperature.ts';
 import { pairFactor } from './viscosity-weiler-product.ts';
 import { coefBound, coefTable, codeOf, COEF_TOP, largestOf } from './viscosity-weiler-coef.ts';
@@ -70,7 +73,7 @@ export interface RowLayout {
  * reads back. `coef` holds the pair list's length; `rootVol` (n entries) is scratch for √q.
  */
 export function halfRows(
-  ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
+  ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array, room?: CallRoom,
 ): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, mat = ctx.liquid.material;
   // ph2: each material pair's squared reach (kernelReach of its support: viscosity-weiler.ts).
@@ -84,7 +87,9 @@ export function halfRows(
   if (one >= 0) {
     const h2 = ph2[one * (nm + 1)];
     // Pairs reaching under 7/8 of the list's volume (kernelReach below 1): the rows compacted as they are listed.
-    if (h2 * FEW_BEYOND < ctx.reach * ctx.reach) return compactedOneLiquid(ctx, st, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], h2);
+    if (h2 * FEW_BEYOND < ctx.reach * ctx.reach) {
+      return compactedOneLiquid(ctx, st, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], h2, room);
+    }
     beyond = oneLiquidRows(ps, pj, pos, n, coef, pinv, rootVol, ck, root[one * (nm + 1)], toTable[one * (nm + 1)], h2);
   } else {
     for (let i = 0; i < n; i++) {
@@ -177,12 +182,13 @@ const FEW_BEYOND = (8 / 7) ** (2 / 3);
  */
 function compactedOneLiquid(
   ctx: StepContext, st: ImplicitViscosityState, n: number, coef: Uint16Array, pinv: Float32Array, rootVol: Float32Array,
-  ck: number, root: number, toTable: number, h2: number,
+  ck: number, root: number, toTable: number, h2: number, callRoom?: CallRoom,
 ): RowLayout {
   const pairs = ctx.cells.pairs, ps = pairs.start, pj = pairs.j, pos = ctx.liquid.pos, T = factorRoots();
   const rows = st.rows;
   rows.shared = ctx.shared;
-  rows.reset(n);
+  const lent = callRoom !== undefined && lendRows(rows, n, coef, callRoom);
+  if (!lent) rows.reset(n);
   const ls = rows.start;
   let lj = rows.j, room = lj.length, m = 0;
   for (let i = 0; i < n; i++) {
@@ -217,6 +223,24 @@ function compactedOneLiquid(
   ls[n] = m;
   rows.length = m;
   return rows;
+}
+
+/**
+ * The compacted rows' entries in the upper half of the pair codes' room (coef from half its length
+ * on, idle while the codes are compacted below it: an entry is written at m, its code at m), their
+ * starts in the call's idle room (viscosity-weiler-boundary.ts CallRoom) where it has them: the
+ * rows then take no memory of their own between calls (returnRoom lets the views go; the stage
+ * carves its room past the entries). Where the rows outgrow the half (m reaches it, so no code has
+ * reached it yet), the reserve copies the entries to memory of their own (SlotRows.reserve) and the
+ * codes go on past it. 16-bit entries only (a liquid of at most 65 536).
+ */
+function lendRows(rows: SlotRows, n: number, coef: Uint16Array, room: CallRoom): boolean {
+  if (n > 0x10000) return false;
+  // The starts of their own where the room has none (kept: returnRoom lets go only what it lent).
+  const start = room.i32(n + 1) ?? (rows.start.length >= n + 1 ? rows.start : new Int32Array(grownRows(n + 1, rows.start.length)));
+  const half = Math.ceil(coef.length / 2);
+  rows.lend(start, new Uint16Array(coef.buffer as ArrayBuffer, coef.byteOffset + 2 * half, coef.length - half));
+  return true;
 }
 
 /** The half rows without the pairs beyond their support (coef 0), where they are more than an eighth of the list. */

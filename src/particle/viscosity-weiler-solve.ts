@@ -74,7 +74,7 @@ export const weilerJob = defineJob({
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
     xs: 'i32', xj: 'index', xc: 'u16', cdec: 'f64',
   },
-  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half'],
+  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half', 'onB'],
   split: 'items',
   // Cut by pairs, as the team's row listing (viscosity-weiler-team-rows.ts): its cross rows are those of these ranges.
   cost: { prefix: ['ls'], perItem: PAIR_LIST_COST.perItem },
@@ -157,7 +157,7 @@ export const weilerJob = defineJob({
       kappa = Math.max(kappa, red[RED_STRIDE * t + 9]);
     }
     // Where v* needs (next to) no change (a liquid in rigid motion), floor |b| is round-off's (viscosity-weiler.ts).
-    const goal = x.s.tol * x.s.tol * bb + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
+    const goal = x.s.tol * x.s.tol * (x.s.onB === 1 ? b2 : bb) + x.s.floor * x.s.floor * b2, maxIter = x.s.maxIter;
     if (rr > goal && kappa * kappa * rr <= goal && maxIter > 0) {
       // One Jacobi step from the warm start meets the stop test (jacobiBound): x += z, no product.
       for (let i = from; i < to; i++) {

@@ -76,10 +76,23 @@ const NO_VECTOR = new Float64Array(0);
  * for comes first.
  */
 export const VISCOSITY_TOLERANCE = 1e-2;
+/**
+ * The stop test as the stage runs it: `tolerance` (VISCOSITY_TOLERANCE), relative to |b − A v*|, or
+ * to |b| where `relativeToB` (SPlisHSPlasH's measure, viscoMaxError × |b|). Benches vary it
+ * (bench/viscosity-stop.ts), as teamWork's switches (work.ts); the engine does not.
+ */
+export const viscosityStop = {
+  tolerance: 0, relativeToB: false, maxIterations: 0,
+  /** Called at the start of each call, before it reads anything (a bench's look at the states the stage is handed), where set. */
+  probe: null as ((ctx: StepContext, dt: number) => void) | null,
+};
+
 /** Where v* needs (next to) no change (a liquid in rigid motion), the stop test's floor: |r| ≤ this × |b|, round-off's. */
 export const VISCOSITY_FLOOR = 1e-9;
 /** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
 export const VISCOSITY_MAX_ITERATIONS = 100;
+viscosityStop.tolerance = VISCOSITY_TOLERANCE;
+viscosityStop.maxIterations = VISCOSITY_MAX_ITERATIONS;
 
 /**
  * K in place of 2(d + 2) V_j: the constant that makes the estimate read ∇²v exactly on the rest
@@ -111,8 +124,9 @@ export class ImplicitViscosityState {
   /**
    * A team's cross rows (the pairs between the threads' ranges: viscosity-weiler-team-rows.ts), or
    * half rows compacted from the pair list (one thread, where it names many pairs beyond the
-   * supports), 16-bit entries while the liquid fits (slot-rows.ts); the object slots within each
-   * particle's support.
+   * supports; one liquid's entries lent within the call from the pair codes' room:
+   * viscosity-weiler-rows.ts lendRows), 16-bit entries while the liquid fits (slot-rows.ts); the
+   * object slots within each particle's support.
    */
   readonly rows = new SlotRows();
   /** Within a call (its starts and entries in the call's idle room where it has it: viscosity-weiler-boundary.ts listBoundary). */
@@ -227,6 +241,7 @@ export function liquidViscosity(mat: LiquidMaterial, r: number, dt: number): num
 export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return;
+  if (viscosityStop.probe) viscosityStop.probe(ctx, dt);
   // Reads the pair list and leaves it as it is: with "pbf" the pressure stage reads it next (step.ts).
   if (!ctx.adhesionPairsCurrent) throw new Error('viscosity: the pair list is not at the current positions (the adhesion stage lists it)');
   const st = (ctx.viscositySolve ??= new ImplicitViscosityState(ctx));
@@ -272,14 +287,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // entries (the object contact lists' part, listed after viscosity: list-store.ts); where those
   // are short, in memory of their own (viscosity-weiler-boundary.ts).
   const pairs = ctx.cells.pairs, room = new CallRoom();
-  room.add(mem.buffer, coef.byteOffset + 2 * pairs.length, ctx.shared);
   if (pairs.store) room.add(pairs.j.buffer, pairs.j.byteOffset + pairs.j.BYTES_PER_ELEMENT * pairs.length, ctx.shared);
-  const gstart = room.i32(n + 1);
-  if (gstart) st.ghosts.start = gstart;
-  listBoundary(ctx, st, n, room);
-  const bcoef = boundaryCoefs(ctx, st, room);
-  const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
-  if (nb > 0) objectSlots(ctx, ovel, ow);
   // The warm start first: the body normals (onrm, 3 a particle) take the warm-start channel's
   // memory from here until keepChange writes it again (the set-up writes every particle's normal,
   // bodyReaction reads them before keepChange); before the set-up, √q of each particle for the
@@ -287,8 +295,18 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   warmStart(st.change.array, L.vel, x, n);
   const onrm = st.change.array;
   let rows: RowLayout = ctx.cells.pairs;
-  if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm);
-  else {
+  // One thread's half rows before the rest of the room is carved: compacted rows keep their entries in the
+  // codes' room (viscosity-weiler-rows.ts lendRows), and the stage buffer's room begins past them.
+  if (half) rows = halfRows(ctx, st, n, coef, pinv, onrm, room);
+  const inCodes = rows.j.buffer === coef.buffer;
+  room.add(mem.buffer, inCodes ? rows.j.byteOffset + 2 * rows.start[n] : coef.byteOffset + 2 * pairs.length, ctx.shared);
+  const gstart = room.i32(n + 1);
+  if (gstart) st.ghosts.start = gstart;
+  listBoundary(ctx, st, n, room);
+  const bcoef = boundaryCoefs(ctx, st, room);
+  const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
+  if (nb > 0) objectSlots(ctx, ovel, ow);
+  if (!half) {
     countTeamRows(ctx, st, st.teamRows, n, coef, onrm, room);
     fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
@@ -309,7 +327,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
   job.s.half = half ? 1 : 0;
-  job.s.nm = nm; job.s.tol = VISCOSITY_TOLERANCE; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = VISCOSITY_MAX_ITERATIONS;
+  job.s.nm = nm; job.s.tol = viscosityStop.tolerance; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = viscosityStop.maxIterations;
+  job.s.onB = viscosityStop.relativeToB ? 1 : 0;
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, n);
@@ -321,7 +340,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   ctx.count('viscositySolves');
   ctx.count('viscosityIterations', iterations);
   if (red[RED_STRIDE * used + 2] === 1) ctx.count('viscosityJacobiSteps');
-  if (residual > VISCOSITY_TOLERANCE) ctx.count('viscosityIterationCap');
+  if (residual > viscosityStop.tolerance) ctx.count('viscosityIterationCap');
 }
 
 /** The object slots' velocities (3 a slot) and friction-weighted volumes γ · friction. */

@@ -42,13 +42,13 @@ export interface SlotMeasurement {
 }
 
 /** The slot flow at particle radius r and viscosity ν, stepped to four diffusion times. */
-export function measureSlot(nu: number, r: number, solver: ViscositySolver = 'implicit'): SlotMeasurement {
+export function measureSlot(nu: number, r: number, solver: ViscositySolver = 'implicit', reach?: number): SlotMeasurement {
   const depth = 6 * 2 * r, height = 8 * GAP, fps = 60;
   const frames = Math.max(3, Math.ceil((4 * GAP * GAP) / (Math.PI * Math.PI * nu) * fps));
   const sim = simulate('particle', {
     name: 'validate-slot-poiseuille', fps, duration: frames / fps, gravity: [0, -G9, 0],
     domain: { min: [0, 0, 0], max: [GAP, 0.2 + height, depth], boundary: 'noslip', faces: { ymin: 'open', ymax: 'open', zmin: 'slip', zmax: 'slip' } },
-    ...viscousLiquid(nu),
+    ...viscousLiquid(nu, reach),
     bodies: [{ material: 'liquid', shape: { type: 'box', center: [GAP / 2, 0.15 + height / 2, depth / 2], size: [GAP, height, depth] } }],
     particle: { radius: r, viscositySolver: solver },
   });
@@ -94,7 +94,9 @@ export interface DecayMeasurement {
  * faces at the ends of the channel, a length beyond the liquid ("slip" closes them: without
  * gravity nothing reaches them, and a backend without open faces runs the case).
  */
-export function measureShearDecay(nu: number, r: number, solver: ViscositySolver = 'implicit', ends: 'open' | 'slip' = 'open'): DecayMeasurement {
+export function measureShearDecay(
+  nu: number, r: number, solver: ViscositySolver = 'implicit', ends: 'open' | 'slip' = 'open', reach?: number,
+): DecayMeasurement {
   const s = 2 * r, layers = Math.round(GAP / s), depth = 6 * s, length = 2 * GAP;
   // About 8 frames to a decay of e⁻² (at most 1000 fps: 3 frames, e⁻³, at ν = 0.01; past e⁻³
   // the mode sinks toward what the other stages stir up), sub-timesteps of at most a tenth of
@@ -110,7 +112,7 @@ export function measureShearDecay(nu: number, r: number, solver: ViscositySolver
   const sim = simulate('particle', {
     name: 'validate-shear-decay', fps, duration: frames / fps, gravity: [0, 0, 0],
     domain: { min: [0, -length, 0], max: [GAP, 2 * length, depth], boundary: 'slip', faces: { xmin: 'noslip', xmax: 'noslip', ymin: ends, ymax: ends } },
-    ...viscousLiquid(nu),
+    ...viscousLiquid(nu, reach),
     bodies,
     particle: { radius: r, substeps, viscositySolver: solver },
   });
@@ -139,9 +141,11 @@ export function measureShearDecay(nu: number, r: number, solver: ViscositySolver
   }
 }
 
-function viscousLiquid(nu: number): Pick<SceneInput, 'materials' | 'adhesion'> {
+/** `reach`: the liquid's particle.kernelReach (the schema's default where absent). */
+function viscousLiquid(nu: number, reach?: number): Pick<SceneInput, 'materials' | 'adhesion'> {
+  const particle = reach === undefined ? {} : { particle: { kernelReach: reach } };
   return {
-    materials: { liquid: { kind: 'liquid', density: 1000, viscosity: { value: nu, unit: 'm2/s' }, color: '#d9a21b' } },
+    materials: { liquid: { kind: 'liquid', density: 1000, viscosity: { value: nu, unit: 'm2/s' }, color: '#d9a21b', ...particle } },
     adhesion: [{ between: ['liquid', 'liquid'], type: 'attract', strength: 0 }],
   };
 }
