@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import { levelSetVolume } from '../../src/grid/levelset.ts';
+import { correctVolume } from '../../src/grid/levelset-volume.ts';
 import type { GridSimulation } from '../../src/grid/step.ts';
 import { SOLID } from '../../src/grid/store.ts';
 import { gridSim, levelSetOf } from './helpers.ts';
@@ -85,5 +86,44 @@ describe('level set volume on moving liquid', () => {
     expect(v1 / v0).toBeLessThan(1.05);
     expect(Math.abs(drop / (0.5 * 9.81 * 0.4 ** 2) - 1)).toBeLessThan(0.02);
     sim.dispose();
+  });
+});
+
+describe('the volume correction\'s shift (levelset-volume.ts correctVolume)', () => {
+  function slab(thickness: number): GridSimulation {
+    return gridSim({
+      fps: 30,
+      gravity: [0, 0, 0],
+      domain: { min: [0, 0, 0], max: [0.1, 0.1, 0.1], boundary: 'slip' },
+      materials: { water: { kind: 'liquid', density: 1000, viscosity: { value: 0, unit: 'm2/s' } } },
+      bodies: [{ material: 'water', shape: { type: 'box', center: [0.05, 0.055, 0.05], size: [0.06, thickness, 0.06] } }],
+      grid: { cellSize: h, tracking: 'levelset' },
+    });
+  }
+
+  it('thickens a sheet thinner than a cell to the volume asked', () => {
+    // A sheet 0.6 h thick about a row of cell centres, 6 cells square, asked to hold twice its volume: its
+    // faces would move out 0.3 h, less as its rim grows too (measured 0.223 h).
+    const sim = slab(0.6 * h), s = sim.store;
+    const v0 = levelSetVolume(s, h), target = 2 * v0;
+    const shift = correctVolume(s, h, sim.band, target, 0.5 * h);
+    const v1 = levelSetVolume(s, h);
+    console.log(`sheet 0.6 h: ${(1e6 * v0).toFixed(3)} cm³ asked to hold ${(1e6 * target).toFixed(3)}: shift ${(shift / h).toFixed(4)} h, holds ${(v1 / target).toFixed(6)} of it`);
+    expect(Math.abs(v1 / target - 1)).toBeLessThan(2e-4);
+    expect(shift / h).toBeGreaterThan(0.2);
+    expect(shift / h).toBeLessThan(0.3);
+  });
+
+  it('takes a gain back inwards, and stops at the largest shift where the volume asked lies beyond it', () => {
+    const sim = slab(2 * h), s = sim.store;
+    const v0 = levelSetVolume(s, h);
+    const inwards = correctVolume(s, h, sim.band, 0.8 * v0, 0.5 * h);
+    expect(inwards).toBeLessThan(0);
+    expect(Math.abs(levelSetVolume(s, h) / (0.8 * v0) - 1)).toBeLessThan(2e-4);
+    // Twice the slab is a shift of a whole cell on each face: beyond half a cell.
+    const v1 = levelSetVolume(s, h);
+    const capped = correctVolume(s, h, sim.band, 2.5 * v1, 0.5 * h);
+    expect(capped).toBe(0.5 * h);
+    expect(levelSetVolume(s, h)).toBeLessThan(2.5 * v1);
   });
 });
