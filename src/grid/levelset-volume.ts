@@ -8,9 +8,9 @@
  * film of thickness t counts t, where the one-point rule clamp(½ − φ/h) counted ½ h + t/2.
  *
  * Volume correction: φ − δ with one δ for the whole band moves the whole surface out by δ; δ is
- * the root of this estimator's volume as a function of δ (Newton steps on its slope, the area of the
- * sub-cells the surface crosses, kept inside a bracket and bisected where a step leaves it), so lost
- * liquid is put back spread over the surface rather than where it was lost.
+ * found on this estimator's volume as a function of δ (Newton steps on its slope, the area of the
+ * sub-cells the surface crosses, kept inside a bracket and bisected where a step leaves it: the
+ * root, or one step), so lost liquid is put back spread over the surface rather than where it was lost.
  */
 import { SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
@@ -116,33 +116,32 @@ export function openFaceInflow(s: GridStore, h: number): number {
   return q * h * h;
 }
 
-/** Evaluations of the estimator correctVolume makes at most in one call. */
-const MAX_EVALUATIONS = 8;
-/** The volume error, relative to the target, at which correctVolume's search stops. */
-const VOLUME_TOLERANCE = 1e-4;
+/** The volume error, relative to the target, within which correctVolume leaves φ as it is. */
+const VOLUME_TOLERANCE = 1e-6;
 
 /**
  * Shifts φ (by at most `maxShift` m) so that the level set holds `target` m³: δ with V(φ − δ) =
- * target on this estimator, found to VOLUME_TOLERANCE (or at ±maxShift where the target lies beyond).
- * V(δ) is non-decreasing and piecewise smooth; its slope at δ is the area of the sub-cells the surface
- * crosses there, which undercounts where a shift brings sub-cells into the surface's reach (a sheet or
- * a splash thinner than a cell), so one Newton step from δ = 0 can overshoot by half the volume: the
- * search keeps a bracket [lo, hi] of the signs seen and bisects a step that leaves it. Returns the
- * shift (positive: the surface moved outwards).
+ * target on this estimator (or ±maxShift where the target lies beyond), by Newton steps from δ = 0,
+ * each after an evaluation of V, `evaluations` of them at most (1: one Newton step, the last step is
+ * never read back). V(δ) is non-decreasing and piecewise smooth; its slope at δ is the area of the
+ * sub-cells the surface crosses there, which undercounts where a shift brings sub-cells into the
+ * surface's reach (a sheet or a splash thinner than a cell), so one step from δ = 0 can overshoot by
+ * half the volume (tests/grid/body-hang's splash): the search keeps a bracket [lo, hi] of the signs
+ * seen and bisects a step that leaves it. Returns the shift (positive: the surface moved outwards).
  */
-export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number): number {
+export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number, evaluations = 1): number {
   let lo = -maxShift, hi = maxShift, loSeen = false, hiSeen = false, delta = 0;
-  for (let k = 0; k < MAX_EVALUATIONS; k++) {
+  for (let k = 0; k < evaluations; k++) {
     crossings = 0;
     offset = delta;
     const err = target - levelSetVolume(s, h);
     offset = 0;
-    if (Math.abs(err) <= VOLUME_TOLERANCE * target) break;
-    if (err > 0) { lo = delta; loSeen = true; } else { hi = delta; hiSeen = true; }
-    if (k === MAX_EVALUATIONS - 1 || (err > 0 && delta >= maxShift) || (err < 0 && delta <= -maxShift)) break;
     // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
     const slope = (crossings * h * h) / 4;
-    let next = slope > 0 ? delta + err / slope : err > 0 ? hi : lo;
+    if (Math.abs(err) <= VOLUME_TOLERANCE * target || (k === 0 && !(slope > 0))) break;
+    if (err > 0) { lo = delta; loSeen = true; } else { hi = delta; hiSeen = true; }
+    if ((err > 0 && delta >= maxShift) || (err < 0 && delta <= -maxShift)) break;
+    let next = slope > 0 ? delta + err / slope : 0.5 * (lo + hi);
     // A step past a bound not yet read goes to the bound (the target may lie beyond it); past a read one, bisect.
     if (next >= hi) next = hiSeen ? 0.5 * (lo + hi) : hi;
     else if (next <= lo) next = loSeen ? 0.5 * (lo + hi) : lo;

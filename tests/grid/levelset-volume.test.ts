@@ -106,7 +106,7 @@ describe('the volume correction\'s shift (levelset-volume.ts correctVolume)', ()
     // faces would move out 0.3 h, less as its rim grows too (measured 0.223 h).
     const sim = slab(0.6 * h), s = sim.store;
     const v0 = levelSetVolume(s, h), target = 2 * v0;
-    const shift = correctVolume(s, h, sim.band, target, 0.5 * h);
+    const shift = correctVolume(s, h, sim.band, target, 0.5 * h, 8);
     const v1 = levelSetVolume(s, h);
     console.log(`sheet 0.6 h: ${(1e6 * v0).toFixed(3)} cm³ asked to hold ${(1e6 * target).toFixed(3)}: shift ${(shift / h).toFixed(4)} h, holds ${(v1 / target).toFixed(6)} of it`);
     expect(Math.abs(v1 / target - 1)).toBeLessThan(2e-4);
@@ -117,12 +117,12 @@ describe('the volume correction\'s shift (levelset-volume.ts correctVolume)', ()
   it('takes a gain back inwards, and stops at the largest shift where the volume asked lies beyond it', () => {
     const sim = slab(2 * h), s = sim.store;
     const v0 = levelSetVolume(s, h);
-    const inwards = correctVolume(s, h, sim.band, 0.8 * v0, 0.5 * h);
+    const inwards = correctVolume(s, h, sim.band, 0.8 * v0, 0.5 * h, 8);
     expect(inwards).toBeLessThan(0);
     expect(Math.abs(levelSetVolume(s, h) / (0.8 * v0) - 1)).toBeLessThan(2e-4);
     // Twice the slab is a shift of a whole cell on each face: beyond half a cell.
     const v1 = levelSetVolume(s, h);
-    const capped = correctVolume(s, h, sim.band, 2.5 * v1, 0.5 * h);
+    const capped = correctVolume(s, h, sim.band, 2.5 * v1, 0.5 * h, 8);
     expect(capped).toBe(0.5 * h);
     expect(levelSetVolume(s, h)).toBeLessThan(2.5 * v1);
   });
