@@ -8,8 +8,9 @@
  * film of thickness t counts t, where the one-point rule clamp(½ − φ/h) counted ½ h + t/2.
  *
  * Volume correction: φ − δ with one δ for the whole band moves the whole surface out by δ; δ is
- * found by a Newton step on this estimator (its slope is the area of the sub-cells the surface
- * crosses), so lost liquid is put back spread over the surface rather than where it was lost.
+ * found on this estimator's volume as a function of δ (Newton steps on its slope, the area of the
+ * sub-cells the surface crosses, kept inside a bracket and bisected where a step leaves it: the
+ * root, or one step), so lost liquid is put back spread over the surface rather than where it was lost.
  */
 import { SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
@@ -19,6 +20,8 @@ const SOLID = SOLID_;
 /** φ of the 3×3×3 cells around c (index dx + 3 dy + 9 dz + 13), φ_c where a cell does not exist. */
 const around = new Float64Array(27);
 let crossings = 0;
+/** The trial shift of φ the estimator reads (φ − offset), m: 0 but inside correctVolume's search. */
+let offset = 0;
 
 function gather(s: GridStore, c: number): void {
   const { nb, phi } = s;
@@ -43,7 +46,7 @@ const rowsX = new Float64Array(18), rowsY = new Float64Array(12);
 
 /** Liquid fraction of cell c (0 … 1); counts the sub-cells the surface crosses into `crossings`. */
 export function cellLiquidFraction(s: GridStore, c: number, h: number): number {
-  const f0 = s.phi[c];
+  const f0 = s.phi[c] - offset;
   if (f0 <= -h) return 1;
   if (f0 >= h) return 0;
   gather(s, c);
@@ -67,7 +70,7 @@ export function cellLiquidFraction(s: GridStore, c: number, h: number): number {
   for (let q = 0; q < 4; q++) {
     const m = Y[q + 4];
     for (let sz = 0; sz < 2; sz++) {
-      const f = 0.75 * m + 0.25 * Y[q + 8 * sz];
+      const f = 0.75 * m + 0.25 * Y[q + 8 * sz] - offset;
       const frac = 0.5 - (2 * f) / h;
       if (frac >= 1) sum += 1;
       else if (frac > 0) { sum += frac; crossings++; }
@@ -113,18 +116,39 @@ export function openFaceInflow(s: GridStore, h: number): number {
   return q * h * h;
 }
 
+/** The volume error, relative to the target, within which correctVolume leaves φ as it is. */
+const VOLUME_TOLERANCE = 1e-6;
+
 /**
- * Shifts φ (by at most `maxShift` m) so that the level set holds `target` m³: one Newton step on
- * the estimator (called every step, so what one step leaves is taken up by the next). Returns the
- * shift (positive: the surface moved outwards).
+ * Shifts φ (by at most `maxShift` m) so that the level set holds `target` m³: δ with V(φ − δ) =
+ * target on this estimator (or ±maxShift where the target lies beyond), by Newton steps from δ = 0,
+ * each after an evaluation of V, `evaluations` of them at most (1: one Newton step, the last step is
+ * never read back). V(δ) is non-decreasing and piecewise smooth; its slope at δ is the area of the
+ * sub-cells the surface crosses there, which undercounts where a shift brings sub-cells into the
+ * surface's reach (a sheet or a splash thinner than a cell), so one step from δ = 0 can overshoot by
+ * half the volume (tests/grid/body-hang's splash): the search keeps a bracket [lo, hi] of the signs
+ * seen and bisects a step that leaves it. Returns the shift (positive: the surface moved outwards).
  */
-export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number): number {
-  crossings = 0;
-  const err = target - levelSetVolume(s, h);
-  // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
-  const slope = (crossings * h * h) / 4;
-  if (!(slope > 0) || Math.abs(err) <= 1e-6 * target) return 0;
-  const delta = Math.max(-maxShift, Math.min(maxShift, err / slope));
+export function correctVolume(s: GridStore, h: number, band: number, target: number, maxShift: number, evaluations = 1): number {
+  let lo = -maxShift, hi = maxShift, loSeen = false, hiSeen = false, delta = 0;
+  for (let k = 0; k < evaluations; k++) {
+    crossings = 0;
+    offset = delta;
+    const err = target - levelSetVolume(s, h);
+    offset = 0;
+    // dV/dδ: each crossed sub-cell gains (2/h)(h³/8) per metre of shift.
+    const slope = (crossings * h * h) / 4;
+    if (Math.abs(err) <= VOLUME_TOLERANCE * target || (k === 0 && !(slope > 0))) break;
+    if (err > 0) { lo = delta; loSeen = true; } else { hi = delta; hiSeen = true; }
+    if ((err > 0 && delta >= maxShift) || (err < 0 && delta <= -maxShift)) break;
+    let next = slope > 0 ? delta + err / slope : 0.5 * (lo + hi);
+    // A step past a bound not yet read goes to the bound (the target may lie beyond it); past a read one, bisect.
+    if (next >= hi) next = hiSeen ? 0.5 * (lo + hi) : hi;
+    else if (next <= lo) next = loSeen ? 0.5 * (lo + hi) : lo;
+    if (Math.abs(next - delta) <= 1e-9 * h) break;
+    delta = next;
+  }
+  if (delta === 0) return 0;
   const phi = s.phi;
   for (let c = 0; c < s.count; c++) {
     const f = phi[c];

@@ -346,12 +346,12 @@ export class ParticleLevelSet {
 export class ParticleLevelSetTracker extends LevelSetTracker {
   override readonly name: string = 'particle-levelset';
   /**
-   * φ's transport substeps move the surface at most ¾ of a cell along an axis (half a cell in the
-   * plain level set): at the honey drop's cfl 2 that is three substeps a step instead of four, with
-   * the same volume at cfl 1 and below; one-cell substeps lost 2.3 % of a sphere six cells in radius
-   * moved 14 cells, which the particles did not repair (BENCHMARKS.md, issue 17).
+   * φ's transport substeps move the surface at most ¾ of a cell along an axis (half in the plain level set): three a step at the honey
+   * drop's cfl 2 instead of four, the same volume at cfl 1 and below; one-cell substeps lost 2.3 % of a sphere six cells in radius moved
+   * 14 cells, which the particles did not repair (BENCHMARKS.md, issue 17). The shift beyond a 3 % error is one Newton step (levelset.ts).
    */
   protected override readonly transportCells: number = 0.75;
+  protected override readonly volumeEvaluations: number = 1;
   readonly particles: ParticleLevelSet;
 
   constructor(scene: Scene) {
