@@ -24,6 +24,7 @@ import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 import { GhostTable, listGhosts } from './pressure-ghost-table.ts';
 import { listWallLower, WallLower } from './pressure-wall-lower.ts';
+import { MeasureKeep } from './pressure-measure-keep.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -219,6 +220,8 @@ class ThreadView {
   walls: SolveView['walls'] = [];
   half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false, lower: new WallLower() };
   table = new GhostTable();
+  /** The first solve's measure, which the second takes where it runs as a phase (pressure-measure-keep.ts). */
+  measure = new MeasureKeep();
 }
 
 export const solveJob = defineJob({
