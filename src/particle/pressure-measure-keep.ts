@@ -7,7 +7,9 @@
  * phase of its own (closed walls: it needs WALLS first; without walls it is fused into the source's
  * sweep), the first solve's results are copied here and the second solve copies them back instead
  * of measuring again: one sweep of square roots and splines over every pair, and the walled slots'
- * ghosts over their whole rows, less a sub-timestep (docs/decisions.md, branch dam12). One thread
+ * ghosts over their whole rows, less a sub-timestep; its WALLS then writes the walls' masks and
+ * offsets alone, the ghost table and the walled lower list of the first solve standing
+ * (pressure-job.ts runSolvePhase; docs/decisions.md, branch dam12). One thread
  * with rows of upper parts alone (a team's slopes follow its cut), and only onto the view whose
  * rows it was taken from: the same listing (SlotRows.version) and the same slot count.
  */
@@ -41,15 +43,15 @@ export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: nu
   k.version = version; k.n = n;
 }
 
-/**
- * Writes the kept measure back into v where it was taken on the same listing of the rows and the
- * same n slots (returns whether it did); it serves once.
- */
-export function takeMeasure(k: MeasureKeep, v: SolveView, n: number, version: number): boolean {
-  if (k.version !== version || k.n !== n) return false;
+/** Whether the kept measure was taken on the rows' listing `version` over n slots (the second solve's view, `again`, with closed walls). */
+export function measureKept(k: MeasureKeep, n: number, version: number): boolean {
+  return k.version === version && k.n === n;
+}
+
+/** Writes the kept measure back into v (after measureKept); it serves once. */
+export function takeMeasure(k: MeasureKeep, v: SolveView, n: number): void {
   const ne = v.ls[n], nbo = v.bs[n];
   v.dens.set(k.dens.subarray(0, n)); v.alpha.set(k.alpha.subarray(0, n)); v.nb.set(k.nb.subarray(0, n));
   v.kg.set(k.kg.subarray(0, ne)); v.bg.set(k.bg.subarray(0, nbo));
   k.version = -1;
-  return true;
 }

@@ -48,7 +48,7 @@ import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
 import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, solveJob, type StageSlots } from './pressure-job.ts';
-import { keepMeasure, takeMeasure } from './pressure-measure-keep.ts';
+import { keepMeasure, measureKept, takeMeasure } from './pressure-measure-keep.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -265,12 +265,17 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
   // in the measure slopes' room (pressure-job.ts filterStep).
   const filterFirst = again && shift;
+  // With closed walls the second solve's measure is the first one's, kept with its walls' lists
+  // (pressure-measure-keep.ts): its WALLS writes the masks alone.
+  const kept = again && !factorInSource && v.half?.upperOnly === true && measureKept(keep, n, state.pairs.version);
   if (filterFirst) {
-    if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS);
+    if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS, kept);
     filterVelocity(ctx, v, order, n, u, dt, slots);
   }
-  // With closed walls the second solve's measure is the first one's, kept (pressure-measure-keep.ts).
-  if (!factorInSource && !(again && v.half?.upperOnly && takeMeasure(keep, v, n, state.pairs.version))) {
+  if (kept) {
+    if (!filterFirst) runSolvePhase(ctx, v, n, WALLS, true);
+    takeMeasure(keep, v, n);
+  } else if (!factorInSource) {
     runSolvePhase(ctx, v, n, FACTOR, filterFirst);
     if (!again && twice && v.half?.upperOnly) keepMeasure(keep, v, n, state.pairs.version);
   }
