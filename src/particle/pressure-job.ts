@@ -24,6 +24,7 @@ import { teamWork } from './work.ts';
 import { pbfStep, type PbfSlots, type PbfStepArgs, type PbfStepAsk } from './pbf-job.ts';
 import { GhostTable, listGhosts } from './pressure-ghost-table.ts';
 import { listWallLower, WallLower } from './pressure-wall-lower.ts';
+import { MeasureKeep } from './pressure-measure-keep.ts';
 
 /**
  * The phases run alone: the closed walls near each slot, ρ̂ and α, the displacement of p, and ρ̂
@@ -78,9 +79,13 @@ function packWalls(walls: SolveView['walls'], out: Float64Array): Float64Array {
 }
 const wallBuffer = new Float64Array(18);
 
-/** Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls (unless `wallsDone`: WALLS has run at these positions). */
+/**
+ * Runs `phase` over the n slots of the solve view v; FACTOR and DENSITY run WALLS first where there are closed walls (unless `wallsDone`: WALLS has run at these positions).
+ * WALLS with `wallsDone`: the walled lower list and the ghost table of v's rows at these positions stand (pressure-measure-keep.ts): the masks alone, the table handed to v.
+ */
 export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: number, wallsDone = false): void {
   const job = bindSolve(ctx, v, n, phase, 0), s = job.s;
+  s.listed = phase === WALLS && wallsDone ? 1 : 0;
   if ((phase === FACTOR || phase === DENSITY) && v.walls.length > 0 && !wallsDone) {
     s.phase = WALLS;
     runSolve(job, v, n);
@@ -88,7 +93,8 @@ export function runSolvePhase(ctx: StepContext, v: SolveView, n: number, phase: 
     s.phase = phase;
   }
   runSolve(job, v, n);
-  if (phase === WALLS) listGhosts(job, v, n);
+  if (phase === WALLS && wallsDone) job.scratch.table.view = v;
+  else if (phase === WALLS) listGhosts(job, v, n);
 }
 
 /** UPDATE over the n slots of v with relaxation ω (after a DISPLACE at the same p). */
@@ -219,6 +225,8 @@ class ThreadView {
   walls: SolveView['walls'] = [];
   half: HalfRows = { mid: NO_MID, acc: NO_ACC, upperOnly: false, lower: new WallLower() };
   table = new GhostTable();
+  /** The first solve's measure, which the second takes where it runs as a phase (pressure-measure-keep.ts). */
+  measure = new MeasureKeep();
 }
 
 export const solveJob = defineJob({
@@ -235,7 +243,7 @@ export const solveJob = defineJob({
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table', 'listed',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -270,7 +278,7 @@ export const solveJob = defineJob({
       case WALLS:
         wallRange(v, x.from, x.to);
         // Rows of upper parts alone (one thread): the walled lower entries the measures' ghosts read.
-        if (hr?.upperOnly) listWallLower(v, x.n, hr.mid, hr.lower!);
+        if (hr?.upperOnly && s.listed !== 1) listWallLower(v, x.n, hr.mid, hr.lower!);
         break;
       case FACTOR:
         if (hr) factorHalf(v, from, to, hr);

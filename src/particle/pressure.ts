@@ -47,7 +47,8 @@
 import type { StepContext } from './context.ts';
 import { prepareSolve } from './solve-setup.ts';
 import { FULL, RELAX, type SolveView } from './pressure-kernels.ts';
-import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, type StageSlots } from './pressure-job.ts';
+import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase, solveJob, type StageSlots } from './pressure-job.ts';
+import { keepMeasure, measureKept, takeMeasure } from './pressure-measure-keep.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
@@ -259,16 +260,25 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   if (state.stageFlags.length < MAX_THREADS + 1 || (ctx.shared && !isShared(state.stageFlags))) state.stageFlags = allocInt32(MAX_THREADS + 1, ctx.shared);
   const slots: StageSlots = { order, vel, lam: prev, off: L.acc, near: L.nearObject, flags: state.stageFlags, dt };
   // Without closed walls FACTOR is taken in the solve's run (below; WALLS must come first where there are).
-  const factorInSource = v.walls.length === 0;
+  const factorInSource = v.walls.length === 0, keep = ctx.runner.bind(solveJob).scratch.measure;
   // The filter with the shift only (the exchange path as before it: its calibration holds), before
   // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
   // in the measure slopes' room (pressure-job.ts filterStep).
   const filterFirst = again && shift;
+  // With closed walls the second solve's measure is the first one's, kept with its walls' lists
+  // (pressure-measure-keep.ts): its WALLS writes the masks alone.
+  const kept = again && !factorInSource && v.half?.upperOnly === true && measureKept(keep, n, state.pairs.version);
   if (filterFirst) {
-    if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS);
+    if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS, kept);
     filterVelocity(ctx, v, order, n, u, dt, slots);
   }
-  if (!factorInSource) runSolvePhase(ctx, v, n, FACTOR, filterFirst);
+  if (kept) {
+    if (!filterFirst) runSolvePhase(ctx, v, n, WALLS, true);
+    takeMeasure(keep, v, n);
+  } else if (!factorInSource) {
+    runSolvePhase(ctx, v, n, FACTOR, filterFirst);
+    if (!again && twice && v.half?.upperOnly) keepMeasure(keep, v, n, state.pairs.version);
+  }
   // The second solve's first step: the first solve's displacement taken back out of the velocities,
   // Δx(p̃)/δt, p̃ the first solve's pressure (the stored warm start, LiquidParticles.lambda) but 0
   // on particles next to a body. There the first solve's push off the body holds the film against
