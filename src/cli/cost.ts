@@ -9,7 +9,7 @@ import { estimateScene, type Scene } from '../index.ts';
 import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
 import { solvesTwice } from '../particle/pressure.ts';
-import { GelState, gelPieces } from '../particle/gel.ts';
+import { GelState, gelPieces, gelSteps } from '../particle/gel.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
 import { elasticDtLimit } from '../grid/viscoelastic.ts';
 import { MAX_GRID_STEPS_PER_FRAME } from '../scene/checks.ts';
@@ -331,7 +331,7 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const N = PARTICLE_NS;
   // Gels tie each particle to its neighbours with springs (Clavet et al. 2005), at a cost of their
   // own, and cut a sub-timestep into pieces for their elastic waves (gel.ts).
-  const pieces = Math.min(MAX_SUBDIVISION, gelPieces(gel, dtSub, P.moves));
+  const pieces = Math.min(MAX_SUBDIVISION, gelPieces(gel, dtSub, gelSteps(P)));
   const thermal = scene.materialNames.some((name) => {
     const m = scene.materials[name];
     return m.kind === 'liquid' && temperatureLaw(m) !== null;

@@ -22,10 +22,15 @@
  * Springs act on both ends equally and oppositely (bit for bit), so momentum is conserved to
  * round-off.
  *
- * It runs at every move (plastic flow, then the spring forces into the velocities), as gel waves
- * cross a particle spacing within a few moves; step.ts subdivides a sub-timestep whose moves would
- * exceed GEL_COURANT 2r / c_p. Springs are made, broken and listed per particle once a
- * sub-timestep, on the calling thread. The plastic flow (over springs) and the forces (over
+ * With particle.densitySolver "pbf" it runs once a sub-timestep (plastic flow, then the spring
+ * forces into the velocities), among the non-pressure forces before the pressure solves, the order
+ * of DFSPH (Bender & Koschier 2017, Algorithm 1) and of SPlisHSPlasH's elastic solids (Peer et al.
+ * 2018 §4: the elastic force enters the predicted velocity that the pressure solve corrects), so
+ * that the pressure's wall response holds the elastic load of the step it is solved in; step.ts
+ * subdivides a sub-timestep longer than GEL_COURANT 2r / c_p (gelPieces with one step). With
+ * "steele" it runs at every move, as gel waves cross a particle spacing within a few moves, the
+ * sub-timestep subdivided where its moves would exceed that step. Springs are made, broken and
+ * listed per particle once a sub-timestep, on the calling thread. The plastic flow (over springs) and the forces (over
  * particles) are jobs (gelPlasticJob, gelForceJob; src/parallel/job.ts) split by items, each
  * spring or particle writing only its own entry, so a thread team gives the same bits as one thread.
  */
@@ -407,9 +412,17 @@ function listRows(gel: GelState, n: number): void {
   for (let q = 0; q < m; q++) { rows[fill[a[q]]++] = q; rows[fill[b[q]]++] = q; }
 }
 
-/** Pieces a sub-timestep of `dt` seconds with `moves` moves must be cut into for the gel's explicit step (1 without a gel). */
+/**
+ * Pieces a sub-timestep of `dt` seconds must be cut into for the gel's explicit step, the springs
+ * stepped `moves` times a piece (1 without a gel): once with "pbf" (gelSteps), at every move with "steele".
+ */
 export function gelPieces(gel: GelState | null, dt: number, moves: number): number {
   return gel === null ? 1 : Math.ceil(dt / (moves * gel.maxMove));
+}
+
+/** How many times a piece of a sub-timestep steps the springs: once before the pressure with "pbf", at every move with "steele". */
+export function gelSteps(P: Scene['particle']): number {
+  return P.densitySolver === 'pbf' ? 1 : P.moves;
 }
 
 /**
@@ -419,7 +432,7 @@ export function gelPieces(gel: GelState | null, dt: number, moves: number): numb
  */
 export function checkGelStep(gel: GelState | null, scene: Scene, maxPieces: number): void {
   if (gel === null) return;
-  const P = scene.particle, pieces = gelPieces(gel, 1 / (scene.fps * P.substeps), P.moves);
+  const P = scene.particle, pieces = gelPieces(gel, 1 / (scene.fps * P.substeps), gelSteps(P));
   if (pieces <= maxPieces) return;
   const ve = scene.materials[gel.stiffest];
   const modulus = ve.kind === 'liquid' ? ve.viscoelastic?.elasticModulus : undefined;

@@ -8,15 +8,16 @@
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts; conduct
  *        heat where a liquid's viscosity follows its temperature, temperature.ts)
- *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
+ *     ("pbf": the gel's strain and elastic force, gel.ts, then the pressure, pressure.ts)
+ *     for each of `moves` iterations: ("steele": gel strain and elastic force) accelerate, translate,
  *       apply friction, prevent inter-penetration
  *     apply iterative density correction
  *     (free rigid bodies: the liquid's reactions summed through the stages, then one rigid-body
  *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move, when its moves would be longer than a gel's stable elastic
- * step, or (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
+ * particle.maxMove radii per move, when its springs' steps would be longer than a gel's stable
+ * elastic step, or (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
  * (pressure.ts pressurePieces). Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
  * are one job (move.ts), timed as 'move'.
  */
@@ -40,7 +41,7 @@ import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { sortLiquid } from './liquid-sort.ts';
-import { applyGel, gelPieces } from './gel.ts';
+import { applyGel, gelPieces, gelSteps } from './gel.ts';
 import { conductHeat } from './temperature.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -71,7 +72,7 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves), pressurePieces(ctx, dtSub));
+    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, gelSteps(P)), pressurePieces(ctx, dtSub));
     const pieces = Math.min(MAX_SUBDIVISION, wanted);
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
     if (!(wanted <= MAX_SUBDIVISION)) ctx.count('subdivisionCap');
@@ -162,6 +163,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (pbf) {
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
+    // A gel's springs with the other non-pressure forces, before the pressure (gel.ts): acting after
+    // it, their push at a wall met the wall's pressure a sub-timestep late, a delayed spring that
+    // pumped a block resting against walls (docs/decisions.md "A gel block at rest against walls").
+    if (ctx.gel) {
+      applyGel(ctx, dt, true);
+      clock.lap('gel');
+    }
     if (implicit && !twice) {
       applyImplicitViscosity(ctx, dt);
       clock.lap('viscosity');
@@ -202,7 +210,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
-    if (ctx.gel) {
+    if (ctx.gel && !pbf) {
       applyGel(ctx, dtm, m === 0);
       clock.lap('gel');
     }
