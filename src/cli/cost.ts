@@ -50,12 +50,12 @@ export { pourPhase } from './pour-cost.ts';
  *     iteration (it takes about IMPLICIT_ITERATIONS, warm-started);
  *   - heat: the temperature stage (heat pairs and one conduction step; temperature.ts);
  *   - mixingWidth: the colour field's diffusion per material a particle carries (colour-field.ts);
- *   - gel: the gel's springs (gel.ts), per piece.
+ *   - gel: the gel's springs (gel.ts), per piece: their listing and one step ("pbf").
  * A prediction within about 1.5×, not a measurement.
  */
 export const PARTICLE_NS = {
   substep: 1500, move: 100, pressureSolve: 500, pressurePass: 400, density: 900, densityPass: 600, wallPass: 300, exchange: 700, sweep: 100,
-  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 500,
+  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 1300, filterStep: 500,
 } as const;
 
 /** Conjugate-gradient iterations the implicit viscosity takes a sub-timestep (paint-drops: 11, warm-started). */
