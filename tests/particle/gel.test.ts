@@ -144,11 +144,12 @@ describe('gel (particle engine)', () => {
       }
       return { com, vmax };
     };
-    // Measured: lowest 0.62 at 0.13 s, back to 1.05, settled 0.91; fastest 0.65 × free fall. Without elasticity: 0.15 (a puddle one particle deep).
+    // Measured: lowest 0.82 at 0.13 s, back to 1.17, settled 0.98; fastest 0.65 × free fall (the springs before the
+    // pressure; 0.62, 1.05, 0.91 when they acted after it). Without elasticity: 0.15 (a puddle one particle deep).
     const gel = run(3000);
     const hit = gel.com.findIndex((h) => h < 0.95), low = Math.min(...gel.com.slice(hit)), lowAt = gel.com.indexOf(low);
     const settled = gel.com.slice(-6).reduce((a, b) => a + b, 0) / 6;
-    expect(low).toBeLessThan(0.75);
+    expect(low).toBeLessThan(0.87);
     expect(Math.max(...gel.com.slice(lowAt))).toBeGreaterThan(0.95);
     expect(settled).toBeGreaterThan(0.85);
     expect(gel.vmax).toBeLessThan(freeFall);
@@ -171,7 +172,8 @@ describe('gel (particle engine)', () => {
       }
       return com;
     };
-    // Measured: lowest 0.49 at 0.17 s, back to 0.63, 0.55 at 1.5 s (0.54 at 2 s); without elasticity 0.23.
+    // Measured: lowest 0.56 at 0.17 s, back to 0.78, 0.70 at 1 s and 1.5 s (the springs before the pressure; 0.49, 0.63,
+    // 0.55 when they acted after it); without elasticity 0.23.
     const gel = run(1500);
     const hit = gel.findIndex((h) => h < 0.95), low = Math.min(...gel.slice(hit)), lowAt = gel.indexOf(low);
     expect(low).toBeLessThan(0.6);
@@ -228,9 +230,10 @@ describe('gel (particle engine)', () => {
   });
 
   it('a gel too stiff for the springs within the subdivision cap is refused at setup, naming the material and what to raise', () => {
-    // c_p = √(1.5 E / ρ) = 369 m/s: a move may be 0.5 · 2r / c_p = 8 µs; the 1/120 s sub-timestep's 6 moves would need 171 pieces.
-    expect(() => cube({ elasticModulus: 1e8 })).toThrow(/materials\.jelly\.viscoelastic\.elasticModulus 100000000 Pa .* 171 pieces.*particle\.substeps to at least 11/);
-    expect(() => cube({ elasticModulus: 1e6 })).not.toThrow();
+    // c_p = √(1.5 E / ρ) = 369 m/s: an elastic step may be 0.5 · 2r / c_p = 8.1 µs; the springs step once a piece
+    // ("pbf"), so the 1/120 s sub-timestep would need 1 026 pieces.
+    expect(() => cube({ elasticModulus: 1e8 })).toThrow(/materials\.jelly\.viscoelastic\.elasticModulus 100000000 Pa .* 1026 pieces.*particle\.substeps to at least 65/);
+    expect(() => cube({ elasticModulus: 1e5 })).not.toThrow();
   });
 
   it('the springs count in memoryBytes', () => {
