@@ -24,8 +24,8 @@
  *
  * With particle.densitySolver "pbf" it runs once a sub-timestep (plastic flow, then the spring
  * forces into the velocities), among the non-pressure forces before the pressure solves, the order
- * of DFSPH (Bender & Koschier 2017, Algorithm 1) and of SPlisHSPlasH's elastic solids (Peer et al.
- * 2018 §4: the elastic force enters the predicted velocity that the pressure solve corrects), so
+ * of DFSPH (Bender & Koschier 2017, Algorithm 1) and of SPlisHSPlasH, whose elastic solids (Peer et
+ * al. 2018) are non-pressure forces in the predicted velocity that the pressure solve corrects, so
  * that the pressure's wall response holds the elastic load of the step it is solved in; step.ts
  * subdivides a sub-timestep longer than GEL_COURANT 2r / c_p (gelPieces with one step). With
  * "steele" it runs at every move, as gel waves cross a particle spacing within a few moves, the
