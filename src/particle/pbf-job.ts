@@ -10,7 +10,9 @@
  *      in slot order (as the calling thread did: the same number on every thread), and where a pass
  *      follows after all ρ̂ and α (FACTOR) and p = ω C α, the compression again;
  *   3. where the mean compression is within the tolerance or no pass may follow: `finish` (the
- *      displacement as velocity, ρ/ρ0 to the particles) when `final`; else the pass: δ = w p + (w − 1)
+ *      displacement as velocity, ρ/ρ0 to the particles), unless `defer` leaves it to a run that
+ *      takes the keep-out's moves back first and finishes alone (`only`: pbf.ts PBF_KEEP_OUT_ONCE);
+ *      else the pass: δ = w p + (w − 1)
  *      δ_last (Chebyshev, Wang 2015 §4), the pass's pressure into the stored pressure (the warm start:
  *      pbf.ts PBF_WARM_SHARE), the displacement of p (DISPLACE) and, where `split` is 0, x += Δx and
  *      the slot positions out to the particles for `constrain`.
@@ -32,7 +34,7 @@ export interface PbfStepArgs {
   };
   s: {
     nwalls: number; omega: number; tol: number; invDt: number;
-    back: number; guessLast: number; more: number; pass: number; weight: number; warm: number; split: number; constrained: number; moved: number;
+    back: number; only: number; defer: number; guessLast: number; more: number; pass: number; weight: number; warm: number; split: number; constrained: number; moved: number;
   };
   rank: number; n: number; from: number; to: number;
   barrier(): void;
@@ -55,7 +57,7 @@ export interface PbfSlots {
 
 /** What one PBF_STEP run is asked to do (pbf.ts solveDensityPBF's loop). */
 export interface PbfStepAsk {
-  back: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
+  back: boolean; only?: boolean; defer?: boolean; guessLast: boolean; more: boolean; pass: number; weight: number; warm: number; split: boolean; constrained: boolean; moved: boolean;
   relax: number; tolerance: number; dt: number;
 }
 
@@ -87,6 +89,10 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
       }
     }
     x.barrier();
+  }
+  if (s.only === 1) {
+    finishRange(x, from, to);
+    return;
   }
   if (s.nwalls > 0) {
     wallRange(v, from, to);
@@ -123,7 +129,7 @@ export function pbfStep(x: PbfStepArgs, v: SolveView, hr: HalfRows | null, displ
     a.out[OUT_STOP] = stop ? 1 : 0;
   }
   if (stop) {
-    finishRange(x, from, to);
+    if (s.defer === 0) finishRange(x, from, to);
     return;
   }
   // The pass: its increment δ (last: res), its share of the warm start, its displacement.

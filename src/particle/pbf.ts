@@ -22,7 +22,10 @@
  * default, makes every w_k 1, plain relaxed passes (see the constant for why). Passes run until
  * the mean compression is within the liquids' densityTolerance or densityIterations is reached;
  * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
- * less what `constrain` (walls, objects) did. Each pass's pressure is also added to the stored pressure, the pressure
+ * less what `constrain` (walls, objects) did. `constrain` runs after every pass only where closed
+ * walls are measured (their mirror images stand for the liquid beyond a particle that must stay on
+ * the liquid's side) or a free body takes the pass's reaction; elsewhere once, after the last pass
+ * (PBF_KEEP_OUT_ONCE): the measure's boundary volumes push a particle off an object within the passes. Each pass's pressure is also added to the stored pressure, the pressure
  * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
  * not while the liquid moves, unless PBF is left with compression where no liquid is filtered
@@ -78,6 +81,15 @@ export const PBF_SPECTRAL_RADIUS = 0;
  * tank's last speed nearer main's: the section's table).
  */
 export const PBF_WARM_SHARE = 1;
+/**
+ * Keep the liquid out of objects (`constrain`) once after the passes rather than after each pass,
+ * where no closed wall is measured and no free body takes the passes' reaction (see the header).
+ * Between passes the measure's boundary volumes (Akinci et al. 2012) already push a particle off an
+ * object's particles, so the keep-out's contact lists and guard, about a third of PBF's CPU on the
+ * honey drop at four passes a sub-timestep, changed the passes little: PBF 3.67 → 3.63 passes a
+ * sub-timestep over its frames 3–12 (docs/decisions.md "PBF's keep-out once after its passes").
+ */
+export const PBF_KEEP_OUT_ONCE = true;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -122,7 +134,10 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
     back: false, guessLast: state.pbfIdle, more: maxPasses > 0, pass: 0, weight: 1, warm: feedsWarmStart(state.stillWater, pbfLeftOver(ctx, tolerance)) ? PBF_WARM_SHARE / (dt * dt) : 0, split,
     constrained: constrain !== undefined, moved: false, relax: PBF_RELAX, tolerance, dt,
   };
-  let passes = 0, error = 0, older = 0, weight = 1;
+  // The keep-out after each pass, or once after the last (PBF_KEEP_OUT_ONCE): then a run that stops
+  // leaves the finish (`defer`) to a run after the keep-out (`only`), which takes what it moved first.
+  const eachPass = constrain !== undefined && (!PBF_KEEP_OUT_ONCE || v.walls.length > 0 || split);
+  let passes = 0, error = 0, older = 0, weight = 1, unkept = false;
   for (;;) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).
     weight = passes === 0 ? 1 : passes === 1 ? 2 / (2 - r2) : 4 / (4 - r2 * weight);
@@ -135,14 +150,23 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
       // What the pressure stage and the moves left (the mean compression before any pass), summed over the sub-timesteps.
       ctx.count('densityErrorBefore', error);
     }
-    if (pbfOut[OUT_STOP] !== 0) break;
+    if (pbfOut[OUT_STOP] !== 0) {
+      if (unkept) {
+        constrain!(ctx);
+        ask.back = true; ask.only = true;
+        runPbfStep(ctx, v, n, slots, ask);
+      }
+      break;
+    }
     if (split) {
       free.boundaryReaction(ctx, v, pr.order, n, dt);
       for (let o = 0; o < 3 * n; o++) x[o] += dx[o];
       if (constrain) toParticles(ctx, pr);
     }
-    if (constrain) constrain(ctx);
-    ask.back = constrain !== undefined;
+    // (At the cap the next measure is the last: the keep-out before it.)
+    if (eachPass || (constrain && passes + 1 >= maxPasses)) constrain!(ctx);
+    unkept = constrain !== undefined && !eachPass && passes + 1 < maxPasses;
+    ask.back = constrain !== undefined && !unkept; ask.defer = unkept;
     passes++;
     // The next measure is likely the last where the mean compression, falling at the rate of the
     // pass before, would be within the tolerance (no guess after the first pass).

@@ -178,7 +178,7 @@ export function runPbfStep(ctx: StepContext, v: SolveView, n: number, sl: PbfSlo
   a.x0 = sl.x0; a.fix = sl.fix; a.out = sl.out;
   s.tol = ask.tolerance; s.invDt = 1 / ask.dt;
   s.back = ask.back ? 1 : 0; s.guessLast = ask.guessLast ? 1 : 0; s.more = ask.more ? 1 : 0; s.pass = ask.pass; s.weight = ask.weight;
-  s.warm = ask.warm; s.split = ask.split ? 1 : 0; s.constrained = ask.constrained ? 1 : 0; s.moved = ask.moved ? 1 : 0;
+  s.warm = ask.warm; s.only = ask.only ? 1 : 0; s.defer = ask.defer ? 1 : 0; s.split = ask.split ? 1 : 0; s.constrained = ask.constrained ? 1 : 0; s.moved = ask.moved ? 1 : 0;
   runSolve(job, v, n);
 }
 
@@ -235,7 +235,7 @@ export const solveJob = defineJob({
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table', 'only', 'defer',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
