@@ -24,8 +24,9 @@
  * the total displacement becomes velocity once, after the passes, as in position-based dynamics,
  * less what `constrain` (walls, objects) did. `constrain` runs after every pass only where closed
  * walls are measured (their mirror images stand for the liquid beyond a particle that must stay on
- * the liquid's side) or a free body takes the pass's reaction; elsewhere once, after the last pass
- * (PBF_KEEP_OUT_ONCE): the measure's boundary volumes push a particle off an object within the passes. Each pass's pressure is also added to the stored pressure, the pressure
+ * the liquid's side) or a free body takes the pass's reaction; elsewhere it may run once, after the
+ * last pass (PBF_KEEP_OUT_ONCE, off: the measure's boundary volumes push a particle off an object
+ * within the passes, but layered paints at a ball mixed more). Each pass's pressure is also added to the stored pressure, the pressure
  * stage's warm start for the next sub-timestep, where the particle holds one and is not next to a body
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
  * not while the liquid moves, unless PBF is left with compression where no liquid is filtered
@@ -83,13 +84,15 @@ export const PBF_SPECTRAL_RADIUS = 0;
 export const PBF_WARM_SHARE = 1;
 /**
  * Keep the liquid out of objects (`constrain`) once after the passes rather than after each pass,
- * where no closed wall is measured and no free body takes the passes' reaction (see the header).
- * Between passes the measure's boundary volumes (Akinci et al. 2012) already push a particle off an
- * object's particles, so the keep-out's contact lists and guard, about a third of PBF's CPU on the
- * honey drop at four passes a sub-timestep, changed the passes little: PBF 3.67 → 3.63 passes a
- * sub-timestep over its frames 3–12 (docs/decisions.md "PBF's keep-out once after its passes").
+ * where no closed wall is measured and no free body takes the passes' reaction (see the header):
+ * off. Between passes the measure's boundary volumes push a particle off an object's particles,
+ * and once is PBF's CPU 0.926 on the honey drop over its frames 3–12 (3.67 → 3.70 passes a
+ * sub-timestep), but its string left the ball a frame earlier and paint-drops' blue cap read
+ * 12.2 % pale vertices (yellow left in the blue coat) against 7.1 % with the keep-out after
+ * every pass (tests/particle/paint-drops.test.ts asks under 12 %): docs/decisions.md "PBF's
+ * keep-out once after its passes". solveDensityPBF takes it as an argument for measurements.
  */
-export const PBF_KEEP_OUT_ONCE = true;
+export const PBF_KEEP_OUT_ONCE = false;
 
 /**
  * The PBF density correction of one sub-timestep (see the header). `constrain` keeps particles
@@ -98,7 +101,7 @@ export const PBF_KEEP_OUT_ONCE = true;
  * compression as this thread's loops were, so the same bits on one thread); between runs the
  * calling thread runs `constrain` (its own jobs) and a free body's reaction.
  */
-export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void): DensityResult {
+export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: StepContext) => void, keepOutOnce = PBF_KEEP_OUT_ONCE): DensityResult {
   const L = ctx.liquid, n = L.count;
   if (n === 0) return { passes: 0, error: 0 };
   takeSolveShare(ctx);
@@ -136,7 +139,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   };
   // The keep-out after each pass, or once after the last (PBF_KEEP_OUT_ONCE): then a run that stops
   // leaves the finish (`defer`) to a run after the keep-out (`only`), which takes what it moved first.
-  const eachPass = constrain !== undefined && (!PBF_KEEP_OUT_ONCE || v.walls.length > 0 || split);
+  const eachPass = constrain !== undefined && (!keepOutOnce || v.walls.length > 0 || split);
   let passes = 0, error = 0, older = 0, weight = 1, unkept = false;
   for (;;) {
     // The pass's increment: δ = w_k p + (w_k − 1) δ_last with the Chebyshev weights w_k (see the header).

@@ -1,7 +1,7 @@
 /**
- * PBF's keep-out (pbf.ts PBF_KEEP_OUT_ONCE): `constrain` (walls, objects) runs once, after the last
- * pass, where no closed wall is measured and no free body takes the passes' reaction, and after every
- * pass where closed walls are; either way the particles end where it left them, and what it moved is
+ * PBF's keep-out once (pbf.ts PBF_KEEP_OUT_ONCE, off by default; solveDensityPBF's last argument):
+ * `constrain` (walls, objects) runs once, after the last pass, where no closed wall is measured and no
+ * free body takes the passes' reaction, and after every pass where closed walls are, or where it is off; either way the particles end where it left them, and what it moved is
  * taken out of the velocity the passes leave (a keep-out that moves nothing leaves the same bits).
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,10 +38,10 @@ function squeezed(input: SceneInput): ParticleSimulation {
 
 describe('PBF keep-out', () => {
   it('runs once after the passes without closed walls, after every pass with them', () => {
-    expect(PBF_KEEP_OUT_ONCE).toBe(true);
-    for (const [input, once] of [[FREE, true], [BOXED, false]] as const) {
+    expect(PBF_KEEP_OUT_ONCE).toBe(false);
+    for (const [input, on, once] of [[FREE, true, true], [BOXED, true, false], [FREE, false, false]] as const) {
       let calls = 0;
-      const r = solveDensityPBF(squeezed(input).ctx, 1 / 120, () => { calls++; });
+      const r = solveDensityPBF(squeezed(input).ctx, 1 / 120, () => { calls++; }, on);
       expect(r.passes).toBeGreaterThanOrEqual(2);
       expect(calls).toBe(once ? 1 : r.passes);
     }
@@ -51,7 +51,7 @@ describe('PBF keep-out', () => {
     const dt = 1 / 120;
     // A keep-out that moves nothing: the same positions and velocities as none at all.
     const a = squeezed(FREE), b = squeezed(FREE);
-    const ra = solveDensityPBF(a.ctx, dt), rb = solveDensityPBF(b.ctx, dt, () => {});
+    const ra = solveDensityPBF(a.ctx, dt), rb = solveDensityPBF(b.ctx, dt, () => {}, true);
     expect(rb.passes).toBe(ra.passes);
     const n = a.ctx.liquid.count;
     for (let o = 0; o < 3 * n; o++) {
@@ -63,7 +63,7 @@ describe('PBF keep-out', () => {
     const c = squeezed(FREE), lift = 1e-4;
     const rc = solveDensityPBF(c.ctx, dt, (ctx: StepContext) => {
       for (let i = 0; i < ctx.liquid.count; i++) ctx.liquid.pos[3 * i + 1] += lift;
-    });
+    }, true);
     expect(rc.passes).toBe(ra.passes);
     for (let i = 0; i < n; i++) {
       expect(c.ctx.liquid.pos[3 * i + 1] - a.ctx.liquid.pos[3 * i + 1]).toBeCloseTo(lift, 12);
