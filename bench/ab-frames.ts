@@ -58,7 +58,7 @@ const A = await load(other), B = await load(resolve(import.meta.dirname, '..'));
 const json = JSON.parse(readFileSync(file, 'utf8'));
 const tA: number[] = [], tB: number[] = [], cA: number[] = [], cB: number[] = [];
 const sA: Record<string, number> = {}, sB: Record<string, number> = {};
-const kA: Record<string, number> = {}, kB: Record<string, number> = {};
+const kA: Record<string, number> = {}, kB: Record<string, number> = {}, mA: Record<string, number> = {}, mB: Record<string, number> = {};
 const addStages = (to: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
 };
@@ -93,6 +93,8 @@ for (let round = 0; round < rounds; round++) {
       addStages(sB, rb.stages);
       addStages(kA, ra.counters);
       addStages(kB, rb.counters);
+      mA.densityError = Math.max(mA.densityError ?? 0, ra.counters.densityError ?? 0);
+      mB.densityError = Math.max(mB.densityError ?? 0, rb.counters.densityError ?? 0);
     }
     if (round === 0 && differs < 0) {
       const pa = a.fluidPoints(), pb = b.fluidPoints();
@@ -117,5 +119,8 @@ const cg = (k: Record<string, number>) => (k.viscositySolves ? `; viscosity CG $
 if (!grid) console.log(`  correction passes a sub-timestep: A ${passes(kA)}${cg(kA)}; B ${passes(kB)}${cg(kB)}`);
 const handed = (k: Record<string, number>) => `${((100 * (k.densityErrorBefore ?? 0)) / (k.substeps ?? 1)).toFixed(3)} %`;
 if (!grid) console.log(`  mean compression handed to PBF a sub-timestep: A ${handed(kA)}, B ${handed(kB)}`);
+// The compression PBF leaves at each frame's end (its last sub-timestep's: StepStats densityError), mean and largest.
+const frameEnd = (k: Record<string, number>, m: Record<string, number>) => `${((100 * (k.densityError ?? 0)) / tA.length).toFixed(3)} % (largest ${(100 * (m.densityError ?? 0)).toFixed(3)} %)`;
+if (!grid) console.log(`  mean compression at the frames' end: A ${frameEnd(kA, mA)}, B ${frameEnd(kB, mB)}`);
 console.log(`  B/A: mean ${(mean(tB) / mean(tA)).toFixed(3)}, median ${(median(tB) / median(tA)).toFixed(3)}; states ${differs < 0 ? 'the same bits every frame' : `differ from frame ${differs}`}; load ${loadavg()[0].toFixed(1)}`);
 process.exit(0);
