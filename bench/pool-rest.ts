@@ -14,7 +14,7 @@
  * squash=e (the heights above the floor row scaled by 1 − e at the start: a pool disturbed from rest),
  * coarse=C (cm: the RMS of the velocity averaged over cubes of side C, the sloshing, and of what is
  * left, the particle scale; and the mean height's change from the start, mm: a lattice that
- * rearranges settles), and
+ * rearranges settles), from=S (the summary's first second, 1 by default; 0: every frame from frame 1), and
  * any particle.* setting as p.name=value (p.pressureCourant=0.4 p.pressureIterations=4).
  * Regions: top (within 2.5 r of the highest particle), corner (within 2.5 r of two side walls),
  * wall (of one), floor (within 2.5 r of it), bulk (the rest); RMS mm/s each. Per sub-timestep: p pressure
@@ -47,7 +47,9 @@ const scene: SceneInput = {
   particle,
   ...(kv.g !== undefined ? { gravity: [0, -Number(kv.g), 0] as [number, number, number] } : {}),
 };
+const cpuStart = process.cpuUsage();
 const s = createSimulation(parseScene(scene), 'particle') as ParticleSimulation;
+const startCpu = process.cpuUsage(cpuStart);
 const L = s.ctx.liquid;
 const u = Math.sqrt(9.81 * depth);
 // The level (pool-level.ts poolLevel: the footprint's columns' highest particle + r, mean), mm, against the depth asked.
@@ -55,7 +57,7 @@ const spec = { axis: 1, side: -1, floor: 0, asked: depth, min: [0, 0, 0], max: [
 const level = (): string => `${(poolLevel(L.pos, L.count, spec, r) * 1000).toFixed(2)} mm (${((poolLevel(L.pos, L.count, spec, r) / depth - 1) * 100).toFixed(2)} %)`;
 console.log(`pool ${width * 100}×${depth * 100} cm${slab > 0 ? ` (slab ${slab * 100} cm in z, ${zwall} z faces)` : ''}, r ${r * 1000} mm, ν ${nu}, adhesion ${kv.adhesion ?? 'default'}, ${L.count} particles, √(g h) ${u.toFixed(3)} m/s; ${JSON.stringify(particle)}`);
 const settled = s.settles[0];
-console.log(`level ${level()}${settled ? `; settled: frames ${settled.frames.join(' + ')}, trimmed ${settled.trimmed.join(', ')}` : ''}`);
+console.log(`level ${level()}${settled ? `; settled: frames ${settled.frames.join(' + ')}, trimmed ${settled.trimmed.join(', ')}` : ''}; the start's CPU ${((startCpu.user + startCpu.system) / 1e6).toFixed(2)} s`);
 // squash=e: a disturbance from rest, the column's heights above its floor row scaled by 1 − e at the start.
 if (kv.squash !== undefined) {
   let y1 = Infinity;
@@ -94,6 +96,7 @@ function scales(): { big: number; small: number; ybar: number } {
 }
 const regions = ['top', 'wall', 'corner', 'floor', 'bulk'] as const;
 let worst = 0, msum = 0, mframes = 0;
+const from = Number(kv.from ?? 1);
 const cpu0 = process.cpuUsage();
 for (let f = 1; f <= Math.round(seconds * fps); f++) {
   const st = s.stepFrame();
@@ -117,13 +120,13 @@ for (let f = 1; f <= Math.round(seconds * fps); f++) {
   }
   const rms = Math.sqrt(sqAll / L.count);
   const t = f / fps;
-  if (t >= 1) { worst = Math.max(worst, rms / u); msum += sqAll / L.count; mframes++; }
+  if (t >= from - 1e-9) { worst = Math.max(worst, rms / u); msum += sqAll / L.count; mframes++; }
   const c = st.counters;
   const parts = regions.map((n, k) => `${n} ${(Math.sqrt(sq[k] / Math.max(1, cnt[k])) * 1000).toFixed(2)}` + (kv.dens ? ` [${(dn[k] / Math.max(1, cnt[k]) * 100).toFixed(2)}%]` : '')).join(' ');
   const sc = coarse > 0 && (!kv.quiet || f % Number(kv.quiet) === 0) ? scales() : null;
-  const scs = sc ? ` | coarse ${(sc.big * 1000).toFixed(2)} fine ${(sc.small * 1000).toFixed(2)} ȳ ${((sc.ybar - y0) * 1000).toFixed(3)}` : '';
+  const scs = sc ? ` | coarse ${(sc.big * 1000).toFixed(2)} fine ${(sc.small * 1000).toFixed(2)} ȳ ${((sc.ybar - y0) * 1000).toFixed(3)} level ${level()}` : '';
   if (!kv.quiet || f % Number(kv.quiet) === 0) console.log(`t ${t.toFixed(2)} rms ${(rms * 1000).toFixed(2)} mm/s (${(rms / u).toFixed(4)}) max ${(max * 1000).toFixed(1)} mm/s at ${where} | ${parts} | p ${(c.pressurePasses ?? 0) / (c.substeps ?? 1)} d ${(c.densityPasses ?? 0) / (c.substeps ?? 1)} f ${(c.filterSteps ?? 0) / (c.substeps ?? 1)} sub ${c.substeps}${scs}`);
 }
 const cpu = process.cpuUsage(cpu0);
 console.log(`level at the end ${level()}`);
-console.log(`over t ≥ 1 s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+console.log(`over t ≥ ${from} s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);

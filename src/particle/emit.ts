@@ -22,9 +22,10 @@ import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/s
 import { sampleVolume } from '../scene/sample.ts';
 import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
-import { bodyLattice, closestSpacing, fitBodyToWalls, latticeGivesWay, narrowClearance, poolFloor } from './start-packing.ts';
-import type { PoolFloorSpec } from './pool-level.ts';
-import { viscosityHoldsLattice } from './start-settle.ts';
+import { bodyLattice, closestSpacing, fitBodyToWalls, latticeFits, latticeGivesWay, narrowClearance, poolFloor } from './start-packing.ts';
+import { poolLevel, type PoolFloorSpec } from './pool-level.ts';
+import { rowsToLevel } from './pool-rows.ts';
+import { LATTICE_LEVEL, viscosityHoldsLattice } from './start-settle.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -166,11 +167,13 @@ export class Emitters {
 
   /**
    * `settle` (start-settle.ts settleStart, handed in by simulation.ts): the settled start of a liquid
-   * body present from the start whose fitted lattice gives way (start-packing.ts latticeGivesWay)
-   * from its fitted positions, its faces' clearance and the floor it stands on with the depth asked
-   * (pool-level.ts: the settle sets the count for that depth); without it such a body keeps its lattice.
+   * pool present from the start whose fitted lattice gives way (start-packing.ts latticeGivesWay)
+   * or whose rows stand more than LATTICE_LEVEL off the depth asked (displaced first, or, on the
+   * cubic lattice, set to the depth first: pool-rows.ts), from its positions, its faces' clearance and the floor it stands on with
+   * the depth asked (pool-level.ts: the settle sets the count for that depth); without it such a
+   * body keeps its lattice.
    */
-  constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array, pool: PoolFloorSpec) => Float64Array) {
+  constructor(scene: Scene, settle?: (scene: Scene, body: number, positions: Float64Array, clearance: Float64Array, pool: PoolFloorSpec, displace: boolean) => Float64Array) {
     const r = scene.particle.radius;
     const names = scene.materialNames;
     const walls = scene.particle.walls ? scene.domain : undefined;
@@ -184,12 +187,20 @@ export class Emitters {
       spacing = Math.min(spacing, closestSpacing(min, max, r, walls));
       let positions = fitBodyToWalls(sampleVolume(shape, 2 * r, bodyLattice(min, max, r, walls)), min, max, r, walls);
       const floor = walls ? poolFloor(min, max, r, walls) : null;
-      if (settle && walls && floor && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material) && latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r)) {
-        const own = new Float64Array(6).fill(r);
-        narrowClearance(own, min, max, r, walls);
+      if (settle && walls && floor && b.start <= 0 && shape.type === 'box' && !viscosityHoldsLattice(scene, b.material)) {
         const a = floor.axis, at = floor.side < 0 ? walls.min[a] : walls.max[a];
         const asked = floor.side < 0 ? Math.min(max[a], walls.max[a]) - at : at - Math.max(min[a], walls.min[a]);
-        positions = settle(scene, index, positions, own, { axis: a, side: floor.side, floor: at, asked, min: walls.min, max: walls.max });
+        const pool = { axis: a, side: floor.side, floor: at, asked, min: walls.min, max: walls.max };
+        const givesWay = latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r);
+        if (givesWay || Math.abs(poolLevel(positions, positions.length / 3, pool, r) - asked) > LATTICE_LEVEL * asked) {
+          const own = new Float64Array(6).fill(r);
+          narrowClearance(own, min, max, r, walls);
+          // The cubic lattice (the footprint whole cells) keeps its sites: whole rows on the floor and part
+          // of one more (pool-rows.ts), settled undisplaced; a fitted one is displaced and settled.
+          const cubic = !givesWay && latticeFits(min, max, r, walls);
+          if (cubic) positions = rowsToLevel(positions, pool);
+          positions = settle(scene, index, positions, own, pool, !cubic);
+        }
       }
       this.bodies.push({ start: b.start, material: names.indexOf(b.material), velocity: b.velocity, positions, added: false });
     });

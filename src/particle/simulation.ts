@@ -71,7 +71,7 @@ export class ParticleSimulation implements Simulation {
     this.ctx = new StepContext(scene);
     checkGelStep(this.ctx.gel, scene, MAX_SUBDIVISION);
     this.team = startTeam(this.ctx, options);
-    this.emitters = new Emitters(scene, (sc, body, pos, clearance, pool) => settleStart(sc, body, pos, clearance, pool, (s) => new ParticleSimulation(s, { workers: 1 }), this.settles));
+    this.emitters = new Emitters(scene, (sc, body, pos, clearance, pool, displace) => settleStart(sc, body, pos, clearance, pool, (s) => new ParticleSimulation(s, { workers: 1 }), this.settles, displace));
     this.ctx.wallClearance.set(this.emitters.clearance);
     this.ctx.restSpacing = this.emitters.spacing;
     this.queryCells = new CellPairs(this.ctx.reach);

@@ -248,9 +248,31 @@ export function closestSpacing(min: ArrayLike<number>, max: ArrayLike<number>, r
  */
 export function poolFloor(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): { axis: number; side: number } | null {
   const fit = bodyFit(min, max, r, domain);
-  if (fit === null) return null;
+  if (fit === null) return domain ? latticePool(min, max, r, domain) : null;
   const axis = poolAxis(fit, min, max, r, domain);
   return axis < 0 ? null : { axis, side: fit.squeezedTo[axis] };
+}
+
+/** Whether a body's lattice fits its box as sampled (no axis stretched to meet the walls: bodyFit). */
+export function latticeFits(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box | undefined): boolean {
+  return bodyFit(min, max, r, domain) === null;
+}
+
+/**
+ * The wall a box on the lattice stands on (no axis stretched: its footprint a whole number of cells
+ * on both axes across): spanning the domain on two axes, within r of a wall on the third without
+ * spanning it. Its rows are centred in the box (bodyLattice), so where the depth is not a whole
+ * number of cells they start off the floor (5 cm at 4 mm: 6 rows 1 mm above it, which dropped in
+ * the first frames, 0.045 √(g h)) and the pool stands off the depth asked (48 or 56 mm for 50).
+ */
+function latticePool(min: ArrayLike<number>, max: ArrayLike<number>, r: number, domain: Box): { axis: number; side: number } | null {
+  const slack = 1e-9 * r;
+  const spans = [0, 1, 2].map((a) => min[a] <= domain.min[a] + slack && max[a] >= domain.max[a] - slack);
+  if (spans.filter((x) => x).length !== 2) return null;
+  const a = spans.indexOf(false);
+  if (min[a] <= domain.min[a] + r) return { axis: a, side: -1 };
+  if (max[a] >= domain.max[a] - r) return { axis: a, side: 1 };
+  return null;
 }
 
 /**

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { poolScene, sim } from './physics-cases.ts';
 import { LiquidParticles } from '../../src/particle/liquid.ts';
 import { poolLevel, trimToLevel } from '../../src/particle/pool-level.ts';
+import { rowsToLevel } from '../../src/particle/pool-rows.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
 const R = 0.004;
@@ -65,5 +66,23 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
     // The sphere's volume is taken off the count: 551 without it (the pool alone, 5 × 12 cm).
     expect(L.count).toBeLessThan(535);
     s.dispose();
+  });
+});
+
+describe('a cubic lattice set to the depth asked (pool-rows.ts rowsToLevel)', () => {
+  it('whole rows on the floor at r and part of one more, every site one of the lattice: 20 × 5 cm at 4 mm reads the depth within 0.5 %', () => {
+    const L = lattice(8);
+    const p = spec(0.048, 0.05);
+    const out = rowsToLevel(L.pos.map((v, i) => (i % 3 === 1 ? v + 0.001 : v)), p);
+    expect(Math.abs(poolLevel(out, out.length / 3, p, R) / 0.05 - 1)).toBeLessThan(0.005);
+    const n = out.length / 3;
+    expect(n).toBeGreaterThan(6 * 36);
+    expect(n).toBeLessThan(7 * 36);
+    for (let i = 0; i < n; i++) {
+      for (let a = 0; a < 3; a++) {
+        const cell = (out[3 * i + a] - R) / (2 * R);
+        expect(Math.abs(cell - Math.round(cell))).toBeLessThan(1e-9);
+      }
+    }
   });
 });

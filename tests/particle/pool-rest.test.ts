@@ -16,6 +16,7 @@ import { describeLong } from '../long.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
+import { poolLevel } from '../../src/particle/pool-level.ts';
 
 const G = 9.81;
 
@@ -154,4 +155,62 @@ describeLong(import.meta, 'a water pool 10 × 20 cm rests to 4 s: its lattice do
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
   }, 2_400_000);
+});
+
+/**
+ * The issue's range, water (ν 1e-6 m²/s), 5 cm deep at 4 mm, the default adhesion: the pool starts at
+ * the depth asked and rests from frame 1. 5 cm wide: the settle (start-settle.ts, its rest frames);
+ * 10 cm: the fitted lattice's 6 rows stood +3.2 %, settled; 20 and 40 cm (slices 4.8 cm thick between
+ * slip walls): the cubic lattice's 6 rows stood 1 mm off the floor and dropped (0.045 √(g h) in the
+ * first frames, −2 %), now set on the floor with part of a seventh (pool-rows.ts) and settled.
+ * Measured (bench/pool-rest.ts W 5 4 nu=1e-6 from=0 [slab=4.8], docs/decisions.md "Every pool at the
+ * depth asked"), the worst frame over 0–2 s: 5 cm 0.0034, 10 cm 0.0042, 20 cm 0.0036, 40 cm 0.0028;
+ * over 2–4 s 0.0023, 0.0029, 0.0050, **0.0066** (the settled packings still creep: not yet the issue's
+ * every frame to 4 s); the level at frame 0 +0.69, −0.42, −0.39, −0.37 %, at 2 s +0.45, −1.71, −0.99,
+ * −0.75 %, at 4 s −1.39, −1.75, −1.54, −1.88 %.
+ */
+function poolLevelOf(s: ParticleSimulation, width: number, depth: number, slab: number): number {
+  const L = s.ctx.liquid;
+  return poolLevel(L.pos, L.count, { axis: 1, side: -1, floor: 0, asked: depth, min: [0, 0, 0], max: [width, 2 * depth, slab > 0 ? slab : width] }, 0.004);
+}
+
+/** The worst RMS speed of one frame over frames 1 to `frames`, / √(g depth). */
+function worstFrame(s: ParticleSimulation, depth: number, frames: number): number {
+  const L = s.ctx.liquid;
+  let worst = 0;
+  for (let f = 1; f <= frames; f++) {
+    s.stepFrame();
+    let sq = 0;
+    for (let i = 0; i < 3 * L.count; i++) sq += L.vel[i] * L.vel[i];
+    worst = Math.max(worst, Math.sqrt(sq / L.count));
+  }
+  return worst / Math.sqrt(G * depth);
+}
+
+describe('a water pool 5 cm deep starts at the depth asked and rests from frame 1 (5 × 5 cm; a 20 × 5 cm slice)', () => {
+  it('5 × 5 cm: the level within 1 % at frame 0, every frame of the first half second ≤ 0.005 √(g h)', () => {
+    const s = pool(0.05, 0.05, {}, 0, 1e-6);
+    expect(Math.abs(poolLevelOf(s, 0.05, 0.05, 0) / 0.05 - 1)).toBeLessThan(0.01);
+    expect(worstFrame(s, 0.05, 15)).toBeLessThan(0.005);
+  }, 300_000);
+
+  it('20 × 5 cm (the cubic lattice, 6.25 rows): on the floor, the level within 1 % at frame 0, frames 1–6 ≤ 0.005 √(g h)', () => {
+    const s = pool(0.2, 0.05, {}, 0.048, 1e-6), L = s.ctx.liquid;
+    let lowest = Infinity;
+    for (let i = 0; i < L.count; i++) lowest = Math.min(lowest, L.pos[3 * i + 1]);
+    expect(lowest).toBeLessThan(0.0045); // main: the rows 1 mm off the floor (5 mm), which dropped
+    expect(Math.abs(poolLevelOf(s, 0.2, 0.05, 0.048) / 0.05 - 1)).toBeLessThan(0.01);
+    expect(worstFrame(s, 0.05, 6)).toBeLessThan(0.005);
+  }, 300_000);
+});
+
+describeLong(import.meta, 'a water pool 5 cm deep, 5 to 40 cm wide, at the depth asked and at rest in every frame of 2 s (VISCID_LONG=1)', () => {
+  for (const [width, slab] of [[0.05, 0], [0.1, 0], [0.2, 0.048], [0.4, 0.048]]) {
+    it(`${width * 100} cm wide${slab > 0 ? ' (a 4.8 cm slice)' : ''}: level within 1 % at frame 0 and 2.5 % at 2 s, every frame ≤ 0.005 √(g h)`, () => {
+      const s = pool(width, 0.05, {}, slab, 1e-6);
+      expect(Math.abs(poolLevelOf(s, width, 0.05, slab) / 0.05 - 1)).toBeLessThan(0.01);
+      expect(worstFrame(s, 0.05, 60)).toBeLessThan(0.005);
+      expect(Math.abs(poolLevelOf(s, width, 0.05, slab) / 0.05 - 1)).toBeLessThan(0.025);
+    }, 2_400_000);
+  }
 });
