@@ -119,13 +119,14 @@ export function ghostDisplacementTable(v: SolveView, t: GhostTable, a: number, t
   const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
   let c1 = 0, c2 = 0, c3 = 0, k = t.start[a];
   const k1 = t.start[a + 1];
+  // a's own images: (p_a + p_a) times the pair's mass weight, which is 1 for an image (it has a's mass).
+  const pp = 2 * pa;
   for (; k < k1 && src[k] < 0; k++) {
     const d = td[k];
     if (d === 0) continue;
     const S = axes[k];
     const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
-    const wab = uniform ? 1 : (2 * ia) / (ia + ia);
-    const f = ((pa + pa) * wab * ts[k]) / h / d;
+    const f = (pp * ts[k]) / h / d;
     c1 += f * ox; c2 += f * oy; c3 += f * oz;
   }
   for (; k < k1; k++) {

@@ -141,12 +141,13 @@ export function factorRowWalls(v: SolveView, a: number): void {
 
 /** a's own images' share of its displacement (ghostDisplacement's first terms), into ghostSum[1..3]. */
 export function ownImagesDisplacement(v: SolveView, a: number): void {
-  const mask = v.wmask, del = v.wdel, p = v.p, invMass = v.invMass, uniform = v.uniform;
+  const mask = v.wmask, del = v.wdel;
   const h = v.h, h2 = h * h;
   const wa = mask[a], ma = wa & AXES;
   const sx = wa & 8 ? -1 : 1, sy = wa & 16 ? -1 : 1, sz = wa & 32 ? -1 : 1;
   const dax = del[3 * a], day = del[3 * a + 1], daz = del[3 * a + 2];
-  const pa = p[a], ia = uniform ? 1 : invMass[a];
+  // (p_a + p_a) times the pair's mass weight m̄/m_a, which is 1 for an image (it has a's mass).
+  const pp = 2 * v.p[a];
   let c1 = 0, c2 = 0, c3 = 0;
   for (let S = ma; S > 0; S = (S - 1) & ma) {
     const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
@@ -154,8 +155,7 @@ export function ownImagesDisplacement(v: SolveView, a: number): void {
     if (d2 >= h2) continue;
     const d = Math.sqrt(d2);
     if (d === 0) continue;
-    const wab = uniform ? 1 : (2 * ia) / (ia + ia);
-    const f = ((pa + pa) * wab * cubicSplineSlope(d / h)) / h / d;
+    const f = (pp * cubicSplineSlope(d / h)) / h / d;
     c1 += f * ox; c2 += f * oy; c3 += f * oz;
   }
   ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
