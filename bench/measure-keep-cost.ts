@@ -8,27 +8,14 @@
  * mean ms of each, (kept + copy) / measured, and whether both leave the measure's ρ̂, α, counts
  * and slopes.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseScene, createSimulation } from '../src/index.ts';
-import type { ParticleSimulation } from '../src/particle/simulation.ts';
-import { prepareSolve } from '../src/particle/solve-setup.ts';
 import { FACTOR, runSolvePhase, WALLS } from '../src/particle/pressure-job.ts';
 import { keepMeasure, MeasureKeep, takeMeasure } from '../src/particle/pressure-measure-keep.ts';
+import { mean, median as med, solveArgs, solveLabel, solveViewAt } from './solve-view.ts';
 
-const argv = process.argv.slice(2);
-const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const file = pos[0] ?? 'scenes/dam-break.json', frame = Number(pos[1] ?? 1), reps = Number(pos[2] ?? 20);
-const json = JSON.parse(readFileSync(file, 'utf8'));
-const radius = flag('--radius');
-if (radius !== undefined) json.particle = { ...json.particle, radius: Number(radius) };
-json.engines = ['particle'];
-const sim = createSimulation(parseScene(json), 'particle', { workers: 1 }) as ParticleSimulation;
-for (let f = 0; f < frame; f++) sim.stepFrame();
-const ctx = sim.ctx, n = ctx.liquid.count;
-ctx.adhesionPairsCurrent = false;
-const pr = prepareSolve(ctx, false, true), v = pr.v, version = pr.state.pairs.version;
+const args = solveArgs({ file: 'scenes/dam-break.json', frame: 1, reps: 20 }), reps = args.reps;
+const { ctx, n, pr } = solveViewAt(args);
+const v = pr.v, version = pr.state.pairs.version;
 if (!v.half?.upperOnly || v.walls.length === 0) throw new Error('measure-keep-cost: one thread and closed walls (the kept measure\'s case)');
 const k = new MeasureKeep();
 const snap = () => [v.dens.slice(0, n), v.alpha.slice(0, n), v.nb.slice(0, n), v.kg.slice(0, v.ls[n])].map((a) => Buffer.from(a.buffer));
@@ -61,6 +48,5 @@ for (let r = 0; r < reps + 2; r++) {
     if (!snap().every((b, i) => b.equals(ref[i]))) same = false;
   }
 }
-const med = (a: number[]) => [...a].sort((p, q) => p - q)[a.length >> 1], mean = (a: number[]) => a.reduce((p, q) => p + q, 0) / a.length;
-console.log(`${file}${radius ? ` at r = ${radius}` : ''}, frame ${frame}: ${n} liquid particles, ${v.ls[n]} upper entries, ${reps} calls each; load ${loadavg()[0].toFixed(1)}`);
+console.log(`${solveLabel(args)}: ${n} liquid particles, ${v.ls[n]} upper entries, ${reps} calls each; load ${loadavg()[0].toFixed(1)}`);
 console.log(`  measured again ${med(t[0]).toFixed(2)} ms median (${mean(t[0]).toFixed(2)} mean); kept ${med(t[1]).toFixed(2)} (${mean(t[1]).toFixed(2)}) and its copy ${med(t[2]).toFixed(2)} (${mean(t[2]).toFixed(2)}): kept with the copy / measured ${((med(t[1]) + med(t[2])) / med(t[0])).toFixed(3)}; ${same ? 'the same bits' : 'DIFFER'}; load ${loadavg()[0].toFixed(1)}`);

@@ -8,28 +8,15 @@
  * compressed (PBF's), u the velocities times the sub-timestep (the filter's velocities too; its strength 1, 0 on every seventh slot). Prints median ms a call of each,
  * half/gather, and whether the outputs agree.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { parseScene, createSimulation } from '../src/index.ts';
-import type { ParticleSimulation } from '../src/particle/simulation.ts';
-import { prepareSolve } from '../src/particle/solve-setup.ts';
 import { advanceDensityRange, densityRange, factorRange, pressureDisplacementRange, pressureUpdateRange, wallRange } from '../src/particle/pressure-kernels.ts';
 import { advanceHalf, densityHalf, displaceHalf, factorHalf, updateHalf } from '../src/particle/pressure-half.ts';
 import { filterHalf, filterRange } from '../src/particle/pressure-filter.ts';
+import { median, solveArgs, solveViewAt } from './solve-view.ts';
 
-const argv = process.argv.slice(2);
-const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const file = pos[0] ?? 'scenes/honey-drop.json', frame = Number(pos[1] ?? 4), reps = Number(pos[2] ?? 20);
-const json = JSON.parse(readFileSync(file, 'utf8'));
-const radius = flag('--radius');
-if (radius !== undefined) json.particle = { ...json.particle, radius: Number(radius) };
-json.engines = ['particle'];
-const sim = createSimulation(parseScene(json), 'particle', { workers: 1 }) as ParticleSimulation;
-for (let f = 0; f < frame; f++) sim.stepFrame();
-const ctx = sim.ctx, n = ctx.liquid.count;
-ctx.adhesionPairsCurrent = false;
-const pr = prepareSolve(ctx, false, true);
+const args = solveArgs({ file: 'scenes/honey-drop.json', frame: 4, reps: 20 });
+const { file, frame, reps } = args;
+const { sim, ctx, n, pr } = solveViewAt(args);
 const v = pr.v, hr = v.half!;
 const dt = 1 / (ctx.scene.fps * ctx.scene.particle.substeps);
 const u = new Float64Array(3 * n);
@@ -58,7 +45,6 @@ const kernels: [string, () => void, () => void][] = [
   ['filter, kept', () => filterRange(v, 0, n, u, strength, v.dx), () => filterHalf(v, n, hr, u, strength, v.dx, weights, false)],
 ];
 const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
-const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
 console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} row entries a slot, load ${loadavg()[0].toFixed(1)}`);
 for (const [name, gather, half] of kernels) {
   if (weights.length < v.ls[n]) throw new Error('weights: room for ' + weights.length);

@@ -10,21 +10,14 @@
  * velocities times the sub-timestep. Prints median and mean ms a call of each, B/A and whether
  * the outputs agree.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseScene, createSimulation } from '../src/index.ts';
-import type { ParticleSimulation } from '../src/particle/simulation.ts';
-import { prepareSolve } from '../src/particle/solve-setup.ts';
 import type { SolveView } from '../src/particle/pressure-kernels.ts';
+import { abTable, solveArgs, solveLabel, solveViewAt } from './solve-view.ts';
 
-const argv = process.argv.slice(2);
-const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
-const other = pos[0];
-if (!other) throw new Error('usage: npx tsx bench/solve-kernels-ab.ts <checkout A> [scene] [frame] [calls] [--radius R]');
-const file = pos[1] ?? 'scenes/dam-break.json', frame = Number(pos[2] ?? 3), reps = Number(pos[3] ?? 10);
+const args = solveArgs({ file: 'scenes/dam-break.json', frame: 3, reps: 10 }, 'npx tsx bench/solve-kernels-ab.ts <checkout A> [scene] [frame] [calls] [--radius R]');
+const other = args.other!, reps = args.reps;
 
 interface Kernels {
   factorRange(v: SolveView, a0: number, a1: number): void;
@@ -38,16 +31,9 @@ async function load(root: string): Promise<Kernels> {
   const imp = (p: string) => import(pathToFileURL(resolve(root, p)).href);
   return { ...(await imp('src/particle/pressure-kernels.ts')), ...(await imp('src/particle/pressure-filter.ts')) } as Kernels;
 }
-const K = [await load(other), await load('.')];
+const K: [Kernels, Kernels] = [await load(other), await load('.')];
 
-const json = JSON.parse(readFileSync(file, 'utf8'));
-const radius = flag('--radius');
-if (radius !== undefined) json.particle = { ...json.particle, radius: Number(radius) };
-const sim = createSimulation(parseScene(json), 'particle', { workers: 1 }) as ParticleSimulation;
-for (let f = 0; f < frame; f++) sim.stepFrame();
-const ctx = sim.ctx, n = ctx.liquid.count;
-ctx.adhesionPairsCurrent = false;
-const pr = prepareSolve(ctx, false, true);
+const { ctx, n, pr } = solveViewAt(args);
 const v = pr.v;
 const dt = 1 / (ctx.scene.fps * ctx.scene.particle.substeps);
 const u = new Float64Array(3 * n), c = new Float64Array(n), out = new Float64Array(3 * n);
@@ -76,26 +62,5 @@ const run: Record<string, (k: Kernels) => void> = {
   update: (k) => { v.p.set(p0); v.dens.set(dens0); k.pressureUpdateRange(v, 0, n, 0.5); },
   filter: (k) => k.filterRange(v, 0, n, u, c, out),
 };
-const same = (x: ArrayLike<number>[], y: ArrayLike<number>[]): boolean =>
-  x.every((a, i) => a.length === y[i].length && Array.prototype.every.call(a, (e: number, j: number) => Object.is(e, y[i][j])));
-
-console.log(`${file}${radius ? ` at r = ${radius}` : ''}, frame ${frame}: ${n} liquid particles, ${v.ls[n]} row entries, ${reps} calls each; load ${loadavg()[0].toFixed(1)}`);
-console.log('  kernel      A ms median (mean)   B ms median (mean)   B/A median   outputs');
-for (const name of Object.keys(run)) {
-  const t: number[][] = [[], []];
-  let agree = true;
-  for (let r = 0; r < reps + 2; r++) {
-    const got: ArrayLike<number>[][] = [];
-    for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
-      const c0 = process.cpuUsage();
-      run[name](K[k]);
-      const dc = process.cpuUsage(c0);
-      if (r >= 2) t[k].push((dc.user + dc.system) / 1000);
-      got[k] = outputs[name]();
-    }
-    if (!same(got[0], got[1])) agree = false;
-  }
-  const med = (a: number[]) => [...a].sort((p, q) => p - q)[a.length >> 1], mean = (a: number[]) => a.reduce((p, q) => p + q, 0) / a.length;
-  console.log(`  ${name.padEnd(10)} ${med(t[0]).toFixed(1).padStart(8)} (${mean(t[0]).toFixed(1)})${''.padEnd(6)} ${med(t[1]).toFixed(1).padStart(8)} (${mean(t[1]).toFixed(1)})${''.padEnd(6)} ${(med(t[1]) / med(t[0])).toFixed(3).padStart(7)}      ${agree ? 'same bits' : 'DIFFER'}`);
-}
-console.log(`load ${loadavg()[0].toFixed(1)}`);
+console.log(`${solveLabel(args)}: ${n} liquid particles, ${v.ls[n]} row entries, ${reps} calls each; load ${loadavg()[0].toFixed(1)}`);
+abTable('kernel', K, reps, run, outputs, 1);
