@@ -76,23 +76,20 @@ const NO_VECTOR = new Float64Array(0);
  * for comes first.
  */
 export const VISCOSITY_TOLERANCE = 1e-2;
+/** Where v* needs (next to) no change (a liquid in rigid motion), the stop test's floor: |r| ≤ this × |b|, round-off's. */
+export const VISCOSITY_FLOOR = 1e-9;
+/** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
+export const VISCOSITY_MAX_ITERATIONS = 100;
 /**
  * The stop test as the stage runs it: `tolerance` (VISCOSITY_TOLERANCE), relative to |b − A v*|, or
  * to |b| where `relativeToB` (SPlisHSPlasH's measure, viscoMaxError × |b|). Benches vary it
  * (bench/viscosity-stop.ts), as teamWork's switches (work.ts); the engine does not.
  */
 export const viscosityStop = {
-  tolerance: 0, relativeToB: false, maxIterations: 0,
+  tolerance: VISCOSITY_TOLERANCE, relativeToB: false, maxIterations: VISCOSITY_MAX_ITERATIONS,
   /** Called at the start of each call, before it reads anything (a bench's look at the states the stage is handed), where set. */
   probe: null as ((ctx: StepContext, dt: number) => void) | null,
 };
-
-/** Where v* needs (next to) no change (a liquid in rigid motion), the stop test's floor: |r| ≤ this × |b|, round-off's. */
-export const VISCOSITY_FLOOR = 1e-9;
-/** Most conjugate-gradient iterations a solve takes (past it the step counts `viscosityIterationCap`). */
-export const VISCOSITY_MAX_ITERATIONS = 100;
-viscosityStop.tolerance = VISCOSITY_TOLERANCE;
-viscosityStop.maxIterations = VISCOSITY_MAX_ITERATIONS;
 
 /**
  * K in place of 2(d + 2) V_j: the constant that makes the estimate read ∇²v exactly on the rest
