@@ -165,10 +165,11 @@ type ListScalars = Record<(typeof solveListJob.scalars)[number], number>;
 
 /**
  * The row cells of cell c, into sc.cells (returns how many): the cells within reach of c (in
- * CellPairs.around's order: di, then dj, then dk) whose particle box lies within h of c's.
+ * CellPairs.around's order: di, then dj, then dk) that hold no slot below c's first (the upper
+ * parts' rows meet no other: liquidRowsRange) and whose particle box lies within h of c's.
  */
 function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowListScratch, c: number): number {
-  const { box, block, ci, cj, ck } = v, R = s.reach, h2 = s.h2;
+  const { box, block, ci, cj, ck, start } = v, R = s.reach, h2 = s.h2, s0 = start[c];
   if (sc.cells.length < (2 * R + 1) ** 3) sc.cells = new Int32Array((2 * R + 1) ** 3);
   const out = sc.cells;
   let m: number;
@@ -181,6 +182,7 @@ function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowLi
   let k = 0;
   for (let q = 0; q < m; q++) {
     const c2 = out[q], bb = 6 * c2;
+    if (start[c2] < s0) continue;
     let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
     if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
     if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
@@ -221,13 +223,8 @@ function liquidRowsRange(
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let k = 0; k < k1; k++) {
         const c2 = cells[k];
-        // The slot's own cell from the slot on; the other cells above it.
-        if (c2 === c) {
-          len = gatherSlots(x, xa, ya, za, h2, a + 1, start[c] + count[c], lj, len);
-          continue;
-        }
-        if (start[c2] < start[c]) continue;
-        len = gatherSlots(x, xa, ya, za, h2, start[c2], start[c2] + count[c2], lj, len);
+        // The slot's own cell from the slot on; the other cells, above it (rowCellsAt), whole.
+        len = gatherSlots(x, xa, ya, za, h2, c2 === c ? a + 1 : start[c2], start[c2] + count[c2], lj, len);
       }
     }
   }
