@@ -63,9 +63,11 @@ export function markSurface(ctx: StepContext): number {
     for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
       const j = lj[q];
       const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      if (dx * dx + dy * dy + dz * dz >= r2) continue;
-      sx += dx; sy += dy; sz += dz; k++;
-      S[3 * j] -= dx; S[3 * j + 1] -= dy; S[3 * j + 2] -= dz; cnt[j]++;
+      // Without branching (in the sphere or not is a coin toss: h against the list's reach): a pair
+      // beyond it adds ±0, which leaves every sum as it is (none is ever −0: x − x is +0).
+      const w = +!(dx * dx + dy * dy + dz * dz >= r2), ex = w * dx, ey = w * dy, ez = w * dz;
+      sx += ex; sy += ey; sz += ez; k += w;
+      S[3 * j] -= ex; S[3 * j + 1] -= ey; S[3 * j + 2] -= ez; cnt[j] += w;
     }
     S[3 * i] += sx; S[3 * i + 1] += sy; S[3 * i + 2] += sz; cnt[i] += k;
   }
@@ -143,10 +145,10 @@ function normalSides(a: JobArrays<typeof surfaceSidesJob>, r2: number, sinTheta:
       const j = lj[q];
       const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= r2 || d2 === 0) continue;
-      const ds = sinTheta * Math.sqrt(d2);
-      if (dx * nxi + dy * nyi + dz * nzi >= ds) si++;
-      if (-(dx * S[3 * j] + dy * S[3 * j + 1] + dz * S[3 * j + 2]) >= ds) side[j]++;
+      // Counted without branching (each test is a coin toss).
+      const w = +!(d2 >= r2) & +(d2 !== 0), ds = sinTheta * Math.sqrt(d2);
+      si += w & +(dx * nxi + dy * nyi + dz * nzi >= ds);
+      side[j] += w & +(-(dx * S[3 * j] + dy * S[3 * j + 1] + dz * S[3 * j + 2]) >= ds);
     }
     side[i] += si;
   }
