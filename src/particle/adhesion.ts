@@ -241,6 +241,9 @@ export function liquidPairRange(
         sumK[i] += si;
         for (let p = 0; p < t; p++) {
           const j = w[p];
+          // Cohesion's share first: in a liquid's bulk most pairs take none (no force, as A = 0 gives none).
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          if (wc === 0) continue;
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
           const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
           const dr = d * invR;
@@ -255,8 +258,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
-          if (A === 0 || wc === 0) continue;
+          if (A === 0) continue;
           // Equal masses: the same share at both ends, one division.
           const fi = (A * wc * shareIU) / d, fj = shareIU === shareJU ? fi : (A * wc * shareJU) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
@@ -287,6 +289,8 @@ export function liquidPairRange(
         sumK[i] += si;
         for (let p = 0; p < t; p++) {
           const j = w[p];
+          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
+          if (wc === 0) continue;
           const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
           const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
           const e = row + mat[j], dr = d * invR, o = ti[e], nb = ti[nm2 + e];
@@ -300,8 +304,7 @@ export function liquidPairRange(
             const tt = (dr - x0) / (f[xsOff + b] - x0);
             A = y0 + tt * (f[ysOff + b] - y0);
           }
-          const wc = cohesion > 0 ? Math.max(ei, Math.min(1, Math.max(0, (1 - dens[j]) * cohesion - cOff))) : 1;
-          if (A === 0 || wc === 0) continue;
+          if (A === 0) continue;
           const shI = f[shareOff + e], shJ = f[shareJOff + e];
           const fi = (A * wc * shI) / d, fj = shI === shJ ? fi : (A * wc * shJ) / d;
           ax -= fi * dx; ay -= fi * dy; az -= fi * dz;
