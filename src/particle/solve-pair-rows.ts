@@ -7,18 +7,24 @@
  *
  * One thread lists them in two passes (rowsFromPairs): the first tests each pair once, into a bit
  * per entry of the pair list, and counts each row; the second writes the rows from the set bits at
- * per-row cursors. A thread team lists them as two jobs over particle ranges, with the layout on the
- * calling thread between them (the shape of viscosity-weiler-team-rows.ts):
+ * per-row cursors. A thread team lists them in one run of `solve-rows-count` over particle ranges
+ * (the shape of viscosity-weiler-team-rows.ts, with the layout and the fill in the same run):
  *
- * 1. `solve-rows-count`: each thread tests the pairs of the particles i of its range into their
- *    bits, counts i's own entries, and the entries it will write into every row j in a count block
- *    of its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
+ * 1. The count: each thread tests the pairs of the particles i of its range into their bits,
+ *    counts i's own entries, and the entries it will write into every row j in a count block of
+ *    its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
  *    atomically; the words wholly inside a range have one writer. From half rows whose pairs are all
  *    within h (the density cells' listing, solve-setup.ts) nothing is tested: every entry counts,
- *    and the fill writes every pair.
- * 2. The layout (O(n T)): row j = the entries into it from thread 0's particles, thread 1's, …,
- *    then its own; each count block becomes that thread's write cursor into each row.
- * 3. `solve-rows-fill`: each thread writes its pairs into both rows at its own cursors.
+ *    and the fill writes every pair. A barrier.
+ * 2. The layout (O(n T), team-rows-layout.ts): row j = the entries into it from thread 0's
+ *    particles, thread 1's, …, then its own; each count block becomes that thread's write cursor
+ *    into each row. Each thread lays out a range of rows: it sums their entries, and after a
+ *    barrier starts its range after the ranges below it. A barrier.
+ * 3. The fill: each thread writes its pairs into both rows at its own cursors, where the rows'
+ *    entries (list.j) have room for them all (every thread sees the same total); else the run ends
+ *    after the layout, and the calling thread makes room and runs `solve-rows-fill`.
+ * One run where there were two with the layout on the calling thread between them (8 runs a frame
+ * of the honey drop fewer); teamWork.rowsInOneRun false keeps those (the same rows).
  *
  * The threads' ranges ascend, so row j's entries from other rows come in ascending i whatever the
  * split: the rows are the one-thread listing's, bit for bit, for every thread count.
@@ -26,10 +32,11 @@
 import type { StepContext } from './context.ts';
 import type { SlotRows } from './slot-rows.ts';
 import { defineJob } from '../parallel/job.ts';
-import { allocInt32 } from '../parallel/memory.ts';
+import { allocInt32, isShared } from '../parallel/memory.ts';
+import { MAX_THREADS } from '../parallel/team.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { PAIR_LIST_COST, teamWork } from './work.ts';
-import { layoutTeamRows } from './team-rows-layout.ts';
+import { layoutTeamRows, layoutTeamRowsRange, teamRowsEntries } from './team-rows-layout.ts';
 
 /**
  * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
@@ -186,49 +193,68 @@ function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array |
  * Per pair: whether it is within h (a bit); per particle: its own entry count; per thread and row:
  * entries into the row. `within` (1): every pair of the list is within h (the density cells' half
  * rows, solve-setup.ts), so no distance is tested and no bit is written: each entry is counted.
+ * Then, with `layout` (teamWork.rowsInOneRun), the rows' layout (start, the cursors in own and into;
+ * tot: each thread's rows' entries) and, where lj has room for them all, the fill (see the header).
  */
 export const solveRowsCountJob = defineJob({
   name: 'solve-rows-count',
-  arrays: { bits: 'i32', own: 'i32', into: 'i32' },
+  arrays: { bits: 'i32', own: 'i32', into: 'i32', start: 'i32', lj: 'index', tot: 'i32' },
   inputs: { x: 'f64', ps: 'i32', pj: 'index' },
-  scalars: ['h2', 'within'],
+  scalars: ['h2', 'within', 'layout'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
   cost: PAIR_LIST_COST,
   minItems: () => teamWork.minParticles,
   kernel(x) {
-    const { bits, own, into, x: pos, ps, pj } = x.a;
-    const h2 = x.s.h2, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
-    if (x.s.within === 1) {
-      countWithin(ps, pj, own, into, block, x.from, x.to);
-      return;
-    }
-    let word = 0;
-    for (let i = x.from; i < x.to; i++) {
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      let k = 0;
-      for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
-        const j = pj[q];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const t = +(dx * dx + dy * dy + dz * dz < h2);
-        word |= t << (q & 31);
-        if ((q & 31) === 31) {
-          // The range's first word may hold the previous range's last entries.
-          if (q >>> 5 === w0) Atomics.or(bits, w0, word);
-          else bits[q >>> 5] = word;
-          word = 0;
+    const { bits, own, into, start, lj, tot, x: pos, ps, pj } = x.a;
+    const h2 = x.s.h2, within = x.s.within === 1, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
+    if (within) countWithin(ps, pj, own, into, block, x.from, x.to);
+    else {
+      let word = 0;
+      for (let i = x.from; i < x.to; i++) {
+        const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+        let k = 0;
+        for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+          const j = pj[q];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const t = +(dx * dx + dy * dy + dz * dz < h2);
+          word |= t << (q & 31);
+          if ((q & 31) === 31) {
+            // The range's first word may hold the previous range's last entries.
+            if (q >>> 5 === w0) Atomics.or(bits, w0, word);
+            else bits[q >>> 5] = word;
+            word = 0;
+          }
+          k += t;
+          into[block + j] += t;
         }
-        k += t;
-        into[block + j] += t;
+        own[i] = k;
       }
-      own[i] = k;
+      // A last word the range ends inside holds the next range's first entries.
+      if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
     }
-    // A last word the range ends inside holds the next range's first entries.
-    if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
+    if (x.s.layout !== 1) return;
+    // The layout, a range of rows a thread, after every thread's counts.
+    const n = x.n, T = x.size, r = x.rank, j0 = Math.floor((n * r) / T), j1 = Math.floor((n * (r + 1)) / T);
+    x.barrier();
+    tot[r] = teamRowsEntries(own, into, n, T, j0, j1);
+    x.barrier();
+    let base = 0, total = 0;
+    for (let t = 0; t < T; t++) {
+      if (t < r) base += tot[t];
+      total += tot[t];
+    }
+    layoutTeamRowsRange(start, own, into, n, T, j0, j1, base);
+    if (r === T - 1) start[n] = total;
+    // Every thread sees the same total: all fill, or none (the calling thread then makes room).
+    if (total > lj.length) return;
+    x.barrier();
+    if (within) writeAll(ps, pj, lj, own, into, block, x.from, x.to);
+    else writeRows(ps, pj, bits, lj, own, into, block, x.from, x.to);
   },
 });
 
-/** Writes each pair within h (`within`: each pair) into both rows at the thread's own cursors (`own`, `into`). */
+/** Writes each pair within h (`within`: each pair) into both rows at the thread's own cursors (`own`, `into`), where the count's run did not. */
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
   arrays: { lj: 'index', own: 'i32', into: 'i32' },
@@ -249,6 +275,8 @@ export const solveRowsFillJob = defineJob({
 /** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
   bits = new Int32Array(0);
+  /** Each thread's rows' entries in the count's layout (MAX_THREADS words). */
+  tot = new Int32Array(0);
   /**
    * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
    * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
@@ -286,20 +314,27 @@ export function teamRowsFromPairs(
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
+  if (sc.tot.length < MAX_THREADS || (ctx.shared && !isShared(sc.tot))) sc.tot = allocInt32(MAX_THREADS, ctx.shared);
   const a = count.a;
   a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
+  a.start = list.start; a.lj = list.j; a.tot = sc.tot;
   count.s.h2 = h * h;
   count.s.within = within ? 1 : 0;
+  count.s.layout = teamWork.rowsInOneRun ? 1 : 0;
   runJob(count, n);
-  // The layout: row j = the entries into it, thread by thread, then its own.
-  const total = layoutTeamRows(list.start, own, into, n, T);
-  list.reserve(total);
+  // Laid out (row j = the entries into it, thread by thread, then its own) in the count's run, and
+  // filled there where list.j had room; else here, and filled by a run of its own.
+  const inRun = count.s.layout === 1;
+  const total = inRun ? list.start[n] : layoutTeamRows(list.start, own, into, n, T);
+  if (!inRun || total > list.j.length) {
+    list.reserve(total);
+    const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
+    f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
+    fill.s.parts = T;
+    fill.s.within = count.s.within;
+    runJob(fill, n);
+  }
   list.length = total;
-  const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
-  f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
-  fill.s.parts = T;
-  fill.s.within = count.s.within;
-  runJob(fill, n);
   return (sc.filled = T);
 }
 

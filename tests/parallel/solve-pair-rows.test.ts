@@ -4,13 +4,17 @@
  * are played here one after the other, in both orders, on a fake runner, so that a bit word two
  * ranges share is written first by either (a thread team's timing cannot be chosen: the calling
  * thread usually finishes before a worker wakes). Pair lists of random points, with ranges that
- * cut the list inside a bit word and on its boundary.
+ * cut the list inside a bit word and on its boundary. The fake runner cannot stop a thread at a
+ * barrier, so the listing runs here as the count and the fill with the layout between them
+ * (teamWork.rowsInOneRun false; the same rows as in one run, which tests/parallel/pressure-threads
+ * holds to one thread's bit for bit on a team).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
 import { TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
+import { teamWork } from '../../src/particle/work.ts';
 import { lcg } from './helpers.ts';
 
 interface Job { kernel(x: unknown): void }
@@ -47,6 +51,10 @@ function rows(list: SlotRows, n: number): number[][] {
 }
 
 describe('the pressure solve\'s rows from the pair list', () => {
+  const inOneRun = teamWork.rowsInOneRun;
+  beforeAll(() => { teamWork.rowsInOneRun = false; });
+  afterAll(() => { teamWork.rowsInOneRun = inOneRun; });
+
   it('come out of the team\'s jobs as the one-thread listing makes them, in either order of the threads', () => {
     for (const [n, most, seed] of [[301, 9, 3], [64, 8, 5], [1000, 30, 7]]) {
       const one = context(n, most, seed, 1, [0]);
