@@ -274,6 +274,7 @@ export const solveRowsFillJob = defineJob({
 
 /** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
+  /** The pairs' bits where the caller lends no room for them (a word per 32 entries of the pair list). */
   bits = new Int32Array(0);
   /** Each thread's rows' entries in the count's layout (MAX_THREADS words). */
   tot = new Int32Array(0);
@@ -300,17 +301,22 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * list, or the half rows of rowsFromHalf, whose rows these are then; `within`: every pair of `pairs`
  * is within h at x, as the half rows are listed, so none is tested again). Returns the threads that
  * filled them, T: the last thread's cursors (ctx.teamRowCounts.into[(T − 1) n + j]) then stand
- * where row j's upper part starts (upperStartsFromFill), until the next team listing.
+ * where row j's upper part starts (upperStartsFromFill), until the next team listing. `lent`: room
+ * for the pairs' bits (a word per 32 entries, and one) in the caller's scratch on shared memory,
+ * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
+ * else they are kept in `sc`.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
+  lent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
-  if (!within && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
+  const lend = !within && lent !== null && lent.length >= words + 1;
+  if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
   const counts = ctx.teamRowCounts;
   counts.room(n, T, ctx.shared);
-  const { bits } = sc, { own, into } = counts;
+  const bits = lend ? lent : sc.bits, { own, into } = counts;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
