@@ -18,8 +18,10 @@
  *    and the fill writes every pair. A barrier.
  * 2. The layout (O(n T), team-rows-layout.ts): row j = the entries into it from thread 0's
  *    particles, thread 1's, …, then its own; each count block becomes that thread's write cursor
- *    into each row. Each thread lays out a range of rows: it sums their entries, and after a
- *    barrier starts its range after the ranges below it. A barrier.
+ *    into each row. Each thread lays out a range of rows. The entries in all are known from the
+ *    count (each counted pair is two), so the first thread lays out the first rows from 0 up and
+ *    the last thread the last rows from the end down; a thread between them (three or more) sums
+ *    its rows' entries and starts after the ranges below it, a barrier later. A barrier.
  * 3. The fill: each thread writes its pairs into both rows at its own cursors, where the rows'
  *    entries (list.j) have room for them all (every thread sees the same total); else the run ends
  *    after the layout, and the calling thread makes room and runs `solve-rows-fill`.
@@ -36,7 +38,7 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { PAIR_LIST_COST, teamWork } from './work.ts';
-import { layoutTeamRows, layoutTeamRowsRange, teamRowsEntries } from './team-rows-layout.ts';
+import { layoutTeamRows, layoutTeamRowsBack, layoutTeamRowsRange, teamRowsEntries } from './team-rows-layout.ts';
 
 /**
  * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
@@ -234,17 +236,27 @@ export const solveRowsCountJob = defineJob({
       if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
     }
     if (x.s.layout !== 1) return;
-    // The layout, a range of rows a thread, after every thread's counts.
+    // The layout, a range of rows a thread, after every thread's counts: the entries in all are
+    // twice the pairs each thread counted (own[i] of its particles).
     const n = x.n, T = x.size, r = x.rank, j0 = Math.floor((n * r) / T), j1 = Math.floor((n * (r + 1)) / T);
+    let mine = 0;
+    for (let i = x.from; i < x.to; i++) mine += own[i];
+    tot[r] = 2 * mine;
     x.barrier();
-    tot[r] = teamRowsEntries(own, into, n, T, j0, j1);
-    x.barrier();
-    let base = 0, total = 0;
-    for (let t = 0; t < T; t++) {
-      if (t < r) base += tot[t];
-      total += tot[t];
+    let total = 0;
+    for (let t = 0; t < T; t++) total += tot[t];
+    if (T > 2) {
+      // (The rows' entries of the ranges between the first and the last, after a barrier: MAX_THREADS words on.)
+      tot[MAX_THREADS + r] = teamRowsEntries(own, into, n, T, j0, j1);
+      x.barrier();
     }
-    layoutTeamRowsRange(start, own, into, n, T, j0, j1, base);
+    if (r === 0) layoutTeamRowsRange(start, own, into, n, T, j0, j1, 0);
+    else if (r === T - 1) layoutTeamRowsBack(start, own, into, n, T, j0, j1, total);
+    else {
+      let base = 0;
+      for (let t = 0; t < r; t++) base += tot[MAX_THREADS + t];
+      layoutTeamRowsRange(start, own, into, n, T, j0, j1, base);
+    }
     if (r === T - 1) start[n] = total;
     // Every thread sees the same total: all fill, or none (the calling thread then makes room).
     if (total > lj.length) return;
@@ -276,7 +288,7 @@ export const solveRowsFillJob = defineJob({
 export class TeamPairRows {
   /** The pairs' bits where the caller lends no room for them (a word per 32 entries of the pair list). */
   bits = new Int32Array(0);
-  /** Each thread's rows' entries in the count's layout (MAX_THREADS words). */
+  /** Each thread's entries counted, then (three threads or more) each thread's rows' entries in the layout (2 MAX_THREADS words). */
   tot = new Int32Array(0);
   /**
    * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
@@ -320,7 +332,7 @@ export function teamRowsFromPairs(
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
-  if (sc.tot.length < MAX_THREADS || (ctx.shared && !isShared(sc.tot))) sc.tot = allocInt32(MAX_THREADS, ctx.shared);
+  if (sc.tot.length < 2 * MAX_THREADS || (ctx.shared && !isShared(sc.tot))) sc.tot = allocInt32(2 * MAX_THREADS, ctx.shared);
   const a = count.a;
   a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
   a.start = list.start; a.lj = list.j; a.tot = sc.tot;

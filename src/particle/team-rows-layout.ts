@@ -56,6 +56,24 @@ export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: In
 }
 
 /**
+ * layoutTeamRowsRange laid out from the last row of [j0, j1) down, the range's entries ending at
+ * `end` (so that a thread lays out the last rows knowing only the entries in all): the same starts
+ * and cursors.
+ */
+export function layoutTeamRowsBack(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, end: number): void {
+  let total = end;
+  for (let j = j1 - 1; j >= j0; j--) {
+    total -= own[j];
+    own[j] = total;
+    for (let t = parts - 1; t >= 0; t--) {
+      total -= into[t * n + j];
+      into[t * n + j] = total;
+    }
+    start[j] = total;
+  }
+}
+
+/**
  * The counts a team listing lays out (own: per particle; into: per thread and particle), on shared
  * memory with a team: one pair for the pressure solve's rows and the implicit viscosity's cross
  * rows (StepContext.teamRowCounts), since each lives from its count job to its fill job and the

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
-import { TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
+import { layoutTeamRows, layoutTeamRowsBack, layoutTeamRowsRange, teamRowsEntries, TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
 import { teamWork } from '../../src/particle/work.ts';
 import { lcg } from './helpers.ts';
 
@@ -104,6 +104,29 @@ describe('the pressure solve\'s rows from the pair list', () => {
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows(), half, true);
         expect(rows(list, n)).toEqual(want);
       }
+    }
+  });
+
+  it('are laid out by ranges of rows (the first from 0 up, the last from the end down, those between after a sum) as by the whole layout', () => {
+    for (const [n, T, seed] of [[1, 1, 1], [97, 2, 2], [500, 3, 3], [64, 4, 4], [5, 5, 5]]) {
+      const rnd = lcg(seed), own = new Int32Array(n + 1), into = new Int32Array(T * n);
+      for (let j = 0; j < n; j++) own[j] = Math.floor(rnd() * 9);
+      for (let k = 0; k < T * n; k++) into[k] = rnd() < 0.4 ? Math.floor(rnd() * 5) : 0;
+      const wantStart = new Int32Array(n + 1), wantOwn = own.slice(), wantInto = into.slice();
+      const total = layoutTeamRows(wantStart, wantOwn, wantInto, n, T);
+      const start = new Int32Array(n + 1), sums: number[] = [];
+      const cut = (r: number) => Math.floor((n * r) / T);
+      for (let r = 0; r < T; r++) sums.push(teamRowsEntries(own, into, n, T, cut(r), cut(r + 1)));
+      expect(sums.reduce((p, q) => p + q, 0)).toBe(total);
+      for (let r = 0; r < T; r++) {
+        if (r === 0) layoutTeamRowsRange(start, own, into, n, T, cut(r), cut(r + 1), 0);
+        else if (r === T - 1) layoutTeamRowsBack(start, own, into, n, T, cut(r), cut(r + 1), total);
+        else layoutTeamRowsRange(start, own, into, n, T, cut(r), cut(r + 1), sums.slice(0, r).reduce((p, q) => p + q, 0));
+      }
+      start[n] = total;
+      expect(Array.from(start)).toEqual(Array.from(wantStart));
+      expect(Array.from(own.subarray(0, n))).toEqual(Array.from(wantOwn.subarray(0, n)));
+      expect(Array.from(into)).toEqual(Array.from(wantInto));
     }
   });
 });
