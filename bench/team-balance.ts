@@ -39,7 +39,7 @@ if (teamRows) teamWork.teamRowsOnOneThread = true;
 // range only where every phase took the same ranges (it blew up either way).
 // Jobs split by items whose kernels meet at barriers of their own (the sort's gathers, the surface test's
 // normals before its counts, the implicit viscosity's CG) run whole too: as halves in turn, a phase would read the other half's phase before.
-const PHASED = new Set(['pressure-solve', 'liquid-sort', 'surface-sides', 'viscosity-weiler', ...(process.env.WHOLE ?? '').split(',')]);
+const PHASED = new Set(['pressure-solve', 'solve-rows-count', 'liquid-sort', 'surface-sides', 'viscosity-weiler', ...(process.env.WHOLE ?? '').split(',')]);
 const whole = (job: AnyJob): boolean => job.split === 'ranks' || (teamRows && job.name === 'viscosity-weiler') || PHASED.has(job.name);
 const first = Number(firstS), last = Number(lastS);
 

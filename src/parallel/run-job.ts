@@ -17,7 +17,7 @@
  * array of the runner's, or of one the stage lends: JobBinding.sumBlocks), the kernel, then after a barrier the sums of the other threads added
  * into the stage's arrays over the thread's even share of items. Lists go to thread-local lists
  * (the calling thread's, which come first, straight into the stage's list while it has room);
- * after a barrier each thread adds up their lengths and, where the stage's list has room for them
+ * after the barrier (the sums' own, where a job has both) each thread adds up their lengths and, where the stage's list has room for them
  * all, copies its own into place at the lengths of the lower ranks' lists and shifts its start
  * entries; where it has not, the calling thread makes room in the stage's list and a second run
  * copies them. No allocation per job once the arrays stop growing. A buffer the stages replace
@@ -114,22 +114,21 @@ export class ThreadPart {
       x.lists[L.listNames[l]] = this.locals[l] = sink;
     }
     job.kernel(x as never);
+    for (let l = 0; l < nl; l++) meta[LENGTHS(T, l) + rank] = this.locals[l].length;
+    // One barrier for the sums and the lists (adhesion has both): after it every thread's blocks
+    // and list lengths are in place.
+    if (ns > 0 || (nl > 0 && T > 1)) x.barrier();
     if (ns > 0) {
-      x.barrier();
       const i0 = Math.floor((n * rank) / T), i1 = Math.floor((n * (rank + 1)) / T);
       for (let k = 0; k < ns; k++) {
         const c = L.sumComps[k], others = this.others[k];
         addShares(this.own[k], others, others.length / (T - 1), T, c * i0, c * i1);
       }
     }
-    for (let l = 0; l < nl; l++) meta[LENGTHS(T, l) + rank] = this.locals[l].length;
-    if (nl > 0 && T > 1) {
-      // Where the stage's lists already have room for every thread's entries (listsFit: the same
-      // answer on every thread), each thread copies its own into place after a barrier, in this
-      // run; else the calling thread makes room and a second run copies them (JobBinding.runTeam).
-      x.barrier();
-      if (listsFit(meta, this.js, T, nl)) this.copyLists(rank, T);
-    }
+    // Where the stage's lists already have room for every thread's entries (listsFit: the same
+    // answer on every thread), each thread copies its own into place, in this run; else the
+    // calling thread makes room and a second run copies them (JobBinding.runTeam).
+    if (nl > 0 && T > 1 && listsFit(meta, this.js, T, nl)) this.copyLists(rank, T);
   }
 
   /** Drops rank 0's views of the stage's lists and sums once a run is over (their memory may be replaced before the next). */

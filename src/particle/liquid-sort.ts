@@ -3,10 +3,12 @@
  * team: LiquidParticles.sortByCell's gathers (new index i takes old index order[i]) split by new
  * index. Each field is gathered into the liquid's scratch (`acc`) over the thread's own range, then
  * copied back over that range once every thread has gathered (a barrier: the gather reads any old
- * index), and the next field waits for every copy (a barrier: the scratch's ranges differ by
- * field). The four narrow fields and the ids share one gather through views of the scratch, as on
- * one thread. A permutation moves values, so the liquid is the one-thread sort's, bit for bit, at
- * any cut. The channels (channels.ts) are permuted after the run on the calling thread.
+ * index). Every field keeps to the same 24 bytes of scratch per new index (pos and vel as their three
+ * f64, λ at the first of them, and the four narrow fields with the ids as one record: normal, density,
+ * id, material, surface), so a thread's scratch never overlaps another's: the next field's gather
+ * follows the thread's own copy without waiting for the others' (4 barriers a sort, where a scratch laid
+ * out field by field took 7). A permutation moves values, so the liquid is the one-thread sort's, bit
+ * for bit, at any cut. The channels (channels.ts) are permuted after the run on the calling thread.
  */
 import type { StepContext } from './context.ts';
 import { defineJob } from '../parallel/job.ts';
@@ -36,33 +38,32 @@ export const liquidSortJob = defineJob({
     gather3(pos, order, tmp, from, to);
     x.barrier();
     pos.set(tmp.subarray(3 * from, 3 * to), 3 * from);
-    x.barrier();
     gather3(vel, order, tmp, from, to);
     x.barrier();
     vel.set(tmp.subarray(3 * from, 3 * to), 3 * from);
+    for (let i = from; i < to; i++) tmp[3 * i] = lambda[order[i]];
     x.barrier();
-    for (let i = from; i < to; i++) tmp[i] = lambda[order[i]];
-    x.barrier();
-    lambda.set(tmp.subarray(from, to), from);
-    x.barrier();
-    // 24 n bytes of scratch: normal (12 n), density (4 n), material (2 n), surface (n), id (4 n, at 20 n).
+    for (let i = from; i < to; i++) lambda[i] = tmp[3 * i];
+    // One 24-byte record a new index: normal (f32 0–2), density (f32 3), id (i32 4), material (u16 10), surface (u8 22).
     const buf = tmp.buffer, at = tmp.byteOffset;
-    const nrm = new Float32Array(buf, at, 3 * n), den = new Float32Array(buf, at + 12 * n, n);
-    const mat = new Uint16Array(buf, at + 16 * n, n), srf = new Uint8Array(buf, at + 18 * n, n), ids = new Int32Array(buf, at + 20 * n, n);
+    const f = new Float32Array(buf, at, 6 * n), ids = new Int32Array(buf, at, 6 * n);
+    const mat = new Uint16Array(buf, at, 12 * n), srf = new Uint8Array(buf, at, 24 * n);
     for (let i = from; i < to; i++) {
       const o = order[i];
-      nrm[3 * i] = normal[3 * o]; nrm[3 * i + 1] = normal[3 * o + 1]; nrm[3 * i + 2] = normal[3 * o + 2];
-      den[i] = density[o];
-      mat[i] = material[o];
-      srf[i] = surface[o];
-      ids[i] = id[o];
+      f[6 * i] = normal[3 * o]; f[6 * i + 1] = normal[3 * o + 1]; f[6 * i + 2] = normal[3 * o + 2];
+      f[6 * i + 3] = density[o];
+      ids[6 * i + 4] = id[o];
+      mat[12 * i + 10] = material[o];
+      srf[24 * i + 22] = surface[o];
     }
     x.barrier();
-    normal.set(nrm.subarray(3 * from, 3 * to), 3 * from);
-    density.set(den.subarray(from, to), from);
-    material.set(mat.subarray(from, to), from);
-    surface.set(srf.subarray(from, to), from);
-    id.set(ids.subarray(from, to), from);
+    for (let i = from; i < to; i++) {
+      normal[3 * i] = f[6 * i]; normal[3 * i + 1] = f[6 * i + 1]; normal[3 * i + 2] = f[6 * i + 2];
+      density[i] = f[6 * i + 3];
+      id[i] = ids[6 * i + 4];
+      material[i] = mat[12 * i + 10];
+      surface[i] = srf[24 * i + 22];
+    }
   },
 });
 

@@ -7,18 +7,26 @@
  *
  * One thread lists them in two passes (rowsFromPairs): the first tests each pair once, into a bit
  * per entry of the pair list, and counts each row; the second writes the rows from the set bits at
- * per-row cursors. A thread team lists them as two jobs over particle ranges, with the layout on the
- * calling thread between them (the shape of viscosity-weiler-team-rows.ts):
+ * per-row cursors. A thread team lists them in one run of `solve-rows-count` over particle ranges
+ * (the shape of viscosity-weiler-team-rows.ts, with the layout and the fill in the same run):
  *
- * 1. `solve-rows-count`: each thread tests the pairs of the particles i of its range into their
- *    bits, counts i's own entries, and the entries it will write into every row j in a count block
- *    of its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
+ * 1. The count: each thread tests the pairs of the particles i of its range into their bits,
+ *    counts i's own entries, and the entries it will write into every row j in a count block of
+ *    its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
  *    atomically; the words wholly inside a range have one writer. From half rows whose pairs are all
  *    within h (the density cells' listing, solve-setup.ts) nothing is tested: every entry counts,
- *    and the fill writes every pair.
- * 2. The layout (O(n T)): row j = the entries into it from thread 0's particles, thread 1's, …,
- *    then its own; each count block becomes that thread's write cursor into each row.
- * 3. `solve-rows-fill`: each thread writes its pairs into both rows at its own cursors.
+ *    and the fill writes every pair. A barrier.
+ * 2. The layout (O(n T), team-rows-layout.ts): row j = the entries into it from thread 0's
+ *    particles, thread 1's, …, then its own; each count block becomes that thread's write cursor
+ *    into each row. Each thread lays out a range of rows. The entries in all are known from the
+ *    count (each counted pair is two), so the first thread lays out the first rows from 0 up and
+ *    the last thread the last rows from the end down; a thread between them (three or more) sums
+ *    its rows' entries and starts after the ranges below it, a barrier later. A barrier.
+ * 3. The fill: each thread writes its pairs into both rows at its own cursors, where the rows'
+ *    entries (list.j) have room for them all (every thread sees the same total); else the run ends
+ *    after the layout, and the calling thread makes room and runs `solve-rows-fill`.
+ * One run where there were two with the layout on the calling thread between them (8 runs a frame
+ * of the honey drop fewer); teamWork.rowsInOneRun false keeps those (the same rows).
  *
  * The threads' ranges ascend, so row j's entries from other rows come in ascending i whatever the
  * split: the rows are the one-thread listing's, bit for bit, for every thread count.
@@ -26,10 +34,11 @@
 import type { StepContext } from './context.ts';
 import type { SlotRows } from './slot-rows.ts';
 import { defineJob } from '../parallel/job.ts';
-import { allocInt32 } from '../parallel/memory.ts';
+import { allocInt32, isShared } from '../parallel/memory.ts';
+import { MAX_THREADS } from '../parallel/team.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { PAIR_LIST_COST, teamWork } from './work.ts';
-import { layoutTeamRows } from './team-rows-layout.ts';
+import { layoutTeamRows, layoutTeamRowsBack, layoutTeamRowsRange, teamRowsEntries } from './team-rows-layout.ts';
 
 /**
  * The rows on one thread (see the header). Scratch: `cursor`, n entries, and `bits`, one bit per
@@ -186,49 +195,78 @@ function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array |
  * Per pair: whether it is within h (a bit); per particle: its own entry count; per thread and row:
  * entries into the row. `within` (1): every pair of the list is within h (the density cells' half
  * rows, solve-setup.ts), so no distance is tested and no bit is written: each entry is counted.
+ * Then, with `layout` (teamWork.rowsInOneRun), the rows' layout (start, the cursors in own and into;
+ * tot: each thread's rows' entries) and, where lj has room for them all, the fill (see the header).
  */
 export const solveRowsCountJob = defineJob({
   name: 'solve-rows-count',
-  arrays: { bits: 'i32', own: 'i32', into: 'i32' },
+  arrays: { bits: 'i32', own: 'i32', into: 'i32', start: 'i32', lj: 'index', tot: 'i32' },
   inputs: { x: 'f64', ps: 'i32', pj: 'index' },
-  scalars: ['h2', 'within'],
+  scalars: ['h2', 'within', 'layout'],
   split: 'items',
   // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
   cost: PAIR_LIST_COST,
   minItems: () => teamWork.minParticles,
   kernel(x) {
-    const { bits, own, into, x: pos, ps, pj } = x.a;
-    const h2 = x.s.h2, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
-    if (x.s.within === 1) {
-      countWithin(ps, pj, own, into, block, x.from, x.to);
-      return;
-    }
-    let word = 0;
-    for (let i = x.from; i < x.to; i++) {
-      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-      let k = 0;
-      for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
-        const j = pj[q];
-        const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-        const t = +(dx * dx + dy * dy + dz * dz < h2);
-        word |= t << (q & 31);
-        if ((q & 31) === 31) {
-          // The range's first word may hold the previous range's last entries.
-          if (q >>> 5 === w0) Atomics.or(bits, w0, word);
-          else bits[q >>> 5] = word;
-          word = 0;
+    const { bits, own, into, start, lj, tot, x: pos, ps, pj } = x.a;
+    const h2 = x.s.h2, within = x.s.within === 1, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
+    if (within) countWithin(ps, pj, own, into, block, x.from, x.to);
+    else {
+      let word = 0;
+      for (let i = x.from; i < x.to; i++) {
+        const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+        let k = 0;
+        for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
+          const j = pj[q];
+          const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+          const t = +(dx * dx + dy * dy + dz * dz < h2);
+          word |= t << (q & 31);
+          if ((q & 31) === 31) {
+            // The range's first word may hold the previous range's last entries.
+            if (q >>> 5 === w0) Atomics.or(bits, w0, word);
+            else bits[q >>> 5] = word;
+            word = 0;
+          }
+          k += t;
+          into[block + j] += t;
         }
-        k += t;
-        into[block + j] += t;
+        own[i] = k;
       }
-      own[i] = k;
+      // A last word the range ends inside holds the next range's first entries.
+      if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
     }
-    // A last word the range ends inside holds the next range's first entries.
-    if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
+    if (x.s.layout !== 1) return;
+    // The layout, a range of rows a thread, after every thread's counts: the entries in all are
+    // twice the pairs each thread counted (own[i] of its particles).
+    const n = x.n, T = x.size, r = x.rank, j0 = Math.floor((n * r) / T), j1 = Math.floor((n * (r + 1)) / T);
+    let mine = 0;
+    for (let i = x.from; i < x.to; i++) mine += own[i];
+    tot[r] = 2 * mine;
+    x.barrier();
+    let total = 0;
+    for (let t = 0; t < T; t++) total += tot[t];
+    if (T > 2) {
+      // (The rows' entries of the ranges between the first and the last, after a barrier: MAX_THREADS words on.)
+      tot[MAX_THREADS + r] = teamRowsEntries(own, into, n, T, j0, j1);
+      x.barrier();
+    }
+    if (r === 0) layoutTeamRowsRange(start, own, into, n, T, j0, j1, 0);
+    else if (r === T - 1) layoutTeamRowsBack(start, own, into, n, T, j0, j1, total);
+    else {
+      let base = 0;
+      for (let t = 0; t < r; t++) base += tot[MAX_THREADS + t];
+      layoutTeamRowsRange(start, own, into, n, T, j0, j1, base);
+    }
+    if (r === T - 1) start[n] = total;
+    // Every thread sees the same total: all fill, or none (the calling thread then makes room).
+    if (total > lj.length) return;
+    x.barrier();
+    if (within) writeAll(ps, pj, lj, own, into, block, x.from, x.to);
+    else writeRows(ps, pj, bits, lj, own, into, block, x.from, x.to);
   },
 });
 
-/** Writes each pair within h (`within`: each pair) into both rows at the thread's own cursors (`own`, `into`). */
+/** Writes each pair within h (`within`: each pair) into both rows at the thread's own cursors (`own`, `into`), where the count's run did not. */
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
   arrays: { lj: 'index', own: 'i32', into: 'i32' },
@@ -248,7 +286,10 @@ export const solveRowsFillJob = defineJob({
 
 /** What the team's listing keeps between calls (on shared memory with a team): per pair-list word (its counts: StepContext.teamRowCounts). */
 export class TeamPairRows {
+  /** The pairs' bits where the caller lends no room for them (a word per 32 entries of the pair list). */
   bits = new Int32Array(0);
+  /** Each thread's entries counted, then (three threads or more) each thread's rows' entries in the layout (2 MAX_THREADS words). */
+  tot = new Int32Array(0);
   /**
    * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
    * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
@@ -272,34 +313,46 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * list, or the half rows of rowsFromHalf, whose rows these are then; `within`: every pair of `pairs`
  * is within h at x, as the half rows are listed, so none is tested again). Returns the threads that
  * filled them, T: the last thread's cursors (ctx.teamRowCounts.into[(T − 1) n + j]) then stand
- * where row j's upper part starts (upperStartsFromFill), until the next team listing.
+ * where row j's upper part starts (upperStartsFromFill), until the next team listing. `lent`: room
+ * for the pairs' bits (a word per 32 entries, and one) in the caller's scratch on shared memory,
+ * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
+ * else they are kept in `sc`.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
+  lent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
-  if (!within && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
+  const lend = !within && lent !== null && lent.length >= words + 1;
+  if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
   const counts = ctx.teamRowCounts;
   counts.room(n, T, ctx.shared);
-  const { bits } = sc, { own, into } = counts;
+  const bits = lend ? lent : sc.bits, { own, into } = counts;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
+  if (sc.tot.length < 2 * MAX_THREADS || (ctx.shared && !isShared(sc.tot))) sc.tot = allocInt32(2 * MAX_THREADS, ctx.shared);
   const a = count.a;
   a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
+  a.start = list.start; a.lj = list.j; a.tot = sc.tot;
   count.s.h2 = h * h;
   count.s.within = within ? 1 : 0;
+  count.s.layout = teamWork.rowsInOneRun ? 1 : 0;
   runJob(count, n);
-  // The layout: row j = the entries into it, thread by thread, then its own.
-  const total = layoutTeamRows(list.start, own, into, n, T);
-  list.reserve(total);
+  // Laid out (row j = the entries into it, thread by thread, then its own) in the count's run, and
+  // filled there where list.j had room; else here, and filled by a run of its own.
+  const inRun = count.s.layout === 1;
+  const total = inRun ? list.start[n] : layoutTeamRows(list.start, own, into, n, T);
+  if (!inRun || total > list.j.length) {
+    list.reserve(total);
+    const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
+    f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
+    fill.s.parts = T;
+    fill.s.within = count.s.within;
+    runJob(fill, n);
+  }
   list.length = total;
-  const fill = ctx.runner.bind(solveRowsFillJob), f = fill.a;
-  f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
-  fill.s.parts = T;
-  fill.s.within = count.s.within;
-  runJob(fill, n);
   return (sc.filled = T);
 }
 

@@ -310,10 +310,10 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const slotBytes = 8 * (3 * (ownX ? 3 : 2) * m + 3 * wm + (resIn ? 4 : 5) * m + im) + (midIn ? 1 : 2) * 4 * m + m + 512;
   // The listing's scratch (row cells, or rowsFromPairs' cursor and bits) after the slot arrays,
   // until the slopes take their place.
-  // (On a team the rows from the pairs are listed by its jobs, on scratch of their own; the
-  // listing's scratch is asked for all the same: with a smaller request the stage buffer grows at
-  // other calls, and the paint drops on two threads came out other bits, so a stage reads what the
-  // buffer held before (docs/decisions.md, branch nbcost).)
+  // (On a team the rows from the pairs are listed by its jobs, the pairs' bits in this room; the
+  // cursor's is asked for all the same: with a smaller request the stage buffer grows at other calls,
+  // and the paint drops on two threads came out other bits, so a stage reads what the buffer held
+  // before (docs/decisions.md, branch nbcost).)
   const teamRows = fromPairs && teamListsRows(ctx, n);
   // One thread's loops (pressure-half.ts, filterHalf) take each pair once, from the rows' upper parts (the walls' measures their walled lower entries: pressure-wall-lower.ts).
   if (!reuse) st.upperOnly = !teamListsRows(ctx, n) && ctx.runner.bind(solveJob).threads(n) === 1;
@@ -340,7 +340,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
   if (!kept) list.reset(n);
   if (teamRows) {
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows);
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1));
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));

@@ -25,6 +25,54 @@ export function layoutTeamRows(start: Int32Array, own: Int32Array, into: Int32Ar
   return total;
 }
 
+/** The entries of rows [j0, j1) as counted for the layout (each row's entries into it from every thread, then its own). */
+export function teamRowsEntries(own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number): number {
+  let total = 0;
+  for (let j = j0; j < j1; j++) {
+    total += own[j];
+    for (let t = 0; t < parts; t++) total += into[t * n + j];
+  }
+  return total;
+}
+
+/**
+ * layoutTeamRows over rows [j0, j1) alone, their first entry at `base` (the entries of the rows
+ * before j0: teamRowsEntries), so that threads lay out ranges of rows side by side; start[n] is
+ * left to the caller. The same starts and cursors as the whole layout.
+ */
+export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, base: number): void {
+  let total = base;
+  for (let j = j0; j < j1; j++) {
+    start[j] = total;
+    for (let t = 0; t < parts; t++) {
+      const c = into[t * n + j];
+      into[t * n + j] = total;
+      total += c;
+    }
+    const c = own[j];
+    own[j] = total;
+    total += c;
+  }
+}
+
+/**
+ * layoutTeamRowsRange laid out from the last row of [j0, j1) down, the range's entries ending at
+ * `end` (so that a thread lays out the last rows knowing only the entries in all): the same starts
+ * and cursors.
+ */
+export function layoutTeamRowsBack(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, end: number): void {
+  let total = end;
+  for (let j = j1 - 1; j >= j0; j--) {
+    total -= own[j];
+    own[j] = total;
+    for (let t = parts - 1; t >= 0; t--) {
+      total -= into[t * n + j];
+      into[t * n + j] = total;
+    }
+    start[j] = total;
+  }
+}
+
 /**
  * The counts a team listing lays out (own: per particle; into: per thread and particle), on shared
  * memory with a team: one pair for the pressure solve's rows and the implicit viscosity's cross

@@ -19,6 +19,13 @@ export const teamWork = {
    * (bench/threads-frames.ts --separate-moves measures the two).
    */
   movesWithContacts: true,
+  /**
+   * On a team, the pressure solve's rows are counted, laid out and filled in one run
+   * (solve-pair-rows.ts) where the rows have room; false: the count and the fill runs with the
+   * layout on the calling thread between them (the same rows; tests/parallel/solve-pair-rows.test.ts
+   * plays the threads one after the other, which barriers inside a run do not allow).
+   */
+  rowsInOneRun: true,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */

@@ -4,13 +4,17 @@
  * are played here one after the other, in both orders, on a fake runner, so that a bit word two
  * ranges share is written first by either (a thread team's timing cannot be chosen: the calling
  * thread usually finishes before a worker wakes). Pair lists of random points, with ranges that
- * cut the list inside a bit word and on its boundary.
+ * cut the list inside a bit word and on its boundary. The fake runner cannot stop a thread at a
+ * barrier, so the listing runs here as the count and the fill with the layout between them
+ * (teamWork.rowsInOneRun false; the same rows as in one run, which tests/parallel/pressure-threads
+ * holds to one thread's bit for bit on a team).
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
 import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
-import { TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
+import { layoutTeamRows, layoutTeamRowsBack, layoutTeamRowsRange, teamRowsEntries, TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
+import { teamWork } from '../../src/particle/work.ts';
 import { lcg } from './helpers.ts';
 
 interface Job { kernel(x: unknown): void }
@@ -47,6 +51,10 @@ function rows(list: SlotRows, n: number): number[][] {
 }
 
 describe('the pressure solve\'s rows from the pair list', () => {
+  const inOneRun = teamWork.rowsInOneRun;
+  beforeAll(() => { teamWork.rowsInOneRun = false; });
+  afterAll(() => { teamWork.rowsInOneRun = inOneRun; });
+
   it('come out of the team\'s jobs as the one-thread listing makes them, in either order of the threads', () => {
     for (const [n, most, seed] of [[301, 9, 3], [64, 8, 5], [1000, 30, 7]]) {
       const one = context(n, most, seed, 1, [0]);
@@ -96,6 +104,29 @@ describe('the pressure solve\'s rows from the pair list', () => {
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows(), half, true);
         expect(rows(list, n)).toEqual(want);
       }
+    }
+  });
+
+  it('are laid out by ranges of rows (the first from 0 up, the last from the end down, those between after a sum) as by the whole layout', () => {
+    for (const [n, T, seed] of [[1, 1, 1], [97, 2, 2], [500, 3, 3], [64, 4, 4], [5, 5, 5]]) {
+      const rnd = lcg(seed), own = new Int32Array(n + 1), into = new Int32Array(T * n);
+      for (let j = 0; j < n; j++) own[j] = Math.floor(rnd() * 9);
+      for (let k = 0; k < T * n; k++) into[k] = rnd() < 0.4 ? Math.floor(rnd() * 5) : 0;
+      const wantStart = new Int32Array(n + 1), wantOwn = own.slice(), wantInto = into.slice();
+      const total = layoutTeamRows(wantStart, wantOwn, wantInto, n, T);
+      const start = new Int32Array(n + 1), sums: number[] = [];
+      const cut = (r: number) => Math.floor((n * r) / T);
+      for (let r = 0; r < T; r++) sums.push(teamRowsEntries(own, into, n, T, cut(r), cut(r + 1)));
+      expect(sums.reduce((p, q) => p + q, 0)).toBe(total);
+      for (let r = 0; r < T; r++) {
+        if (r === 0) layoutTeamRowsRange(start, own, into, n, T, cut(r), cut(r + 1), 0);
+        else if (r === T - 1) layoutTeamRowsBack(start, own, into, n, T, cut(r), cut(r + 1), total);
+        else layoutTeamRowsRange(start, own, into, n, T, cut(r), cut(r + 1), sums.slice(0, r).reduce((p, q) => p + q, 0));
+      }
+      start[n] = total;
+      expect(Array.from(start)).toEqual(Array.from(wantStart));
+      expect(Array.from(own.subarray(0, n))).toEqual(Array.from(wantOwn.subarray(0, n)));
+      expect(Array.from(into)).toEqual(Array.from(wantInto));
     }
   });
 });
