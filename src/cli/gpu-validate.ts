@@ -16,7 +16,7 @@ import { ParticleSimulation } from '../particle/simulation.ts';
 import { CaseRefused, type CaseBackend } from '../compare/validate.ts';
 import { unportedFeatures } from '../gpu/refuse.ts';
 import { nameVulkanDriver } from './webgpu.ts';
-import { siblingModule, startModuleWorker } from './threads.ts';
+import { loadFailure, siblingModule, startModuleWorker } from './threads.ts';
 
 /** What this thread asks the GPU thread. */
 export type GpuRequest = { type: 'create'; id: number; sceneJson: string } | { type: 'step'; id: number } | { type: 'dispose'; id: number };
@@ -58,6 +58,9 @@ class GpuThread {
     this.port.postMessage(req);
     const t0 = Date.now();
     while (Atomics.wait(this.flag, 0, 0, 1000) === 'timed-out') {
+      // A thread whose module did not load says so in shared memory (threads.ts): read while blocked.
+      const failed = loadFailure(this.worker);
+      if (failed !== null) throw new Error(`the WebGPU thread failed to load: ${failed}`);
       if (Date.now() - t0 > ANSWER_LIMIT_MS) throw new Error(`the WebGPU thread did not answer '${req.type}' within ${ANSWER_LIMIT_MS / 60_000} minutes`);
     }
     const got = receiveMessageOnPort(this.port);

@@ -39,6 +39,12 @@ export interface ThreadHandle {
   /** Messages and errors from the thread. */
   onMessage(listener: (message: unknown) => void): void;
   onError(listener: (error: unknown) => void): void;
+  /**
+   * Why the thread failed before it served the team (its module did not load), readable while the
+   * calling thread blocks (Node: shared memory its bootstrap writes, src/cli/threads.ts); null while
+   * it has not failed. A platform without it (a browser's) awaits ready() before the first job.
+   */
+  loadFailure?(): string | null;
   terminate(): void;
 }
 
@@ -164,9 +170,6 @@ export class Barrier implements TeamSync {
   }
 }
 
-/** How long the calling thread waits for spawned threads to load before giving up. */
-const START_TIMEOUT_MS = 60_000;
-
 /**
  * The calling thread's side of a team of `size` threads (size − 1 spawned). `run(kernel)` blocks
  * until every thread has finished the kernel.
@@ -241,14 +244,18 @@ export class ThreadTeam implements TeamSync {
     }
   }
 
-  /** Resolves once every spawned thread has loaded (browsers must await it before the first job: a nested Worker starts only when its creator yields). */
+  /**
+   * Resolves once every spawned thread has loaded (browsers must await it before the first job: a
+   * nested Worker starts only when its creator yields), rejects once one has failed. No clock: a
+   * thread that cannot load says so (onError, on this event loop, which the wait leaves free), and
+   * a loaded machine only makes the start slower.
+   */
   ready(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const t0 = Date.now();
       const poll = () => {
         if (Atomics.load(this.ctrl, READY) >= this.size - 1) return resolve();
+        this.loadFailed();
         if (Atomics.load(this.ctrl, ABORT) !== 0) return reject(new Error(`a worker thread failed to start: ${this.failureMessage()}`));
-        if (Date.now() - t0 > START_TIMEOUT_MS) return reject(new Error(`worker threads did not start within ${START_TIMEOUT_MS / 1000} s`));
         setTimeout(poll, 5);
       };
       poll();
@@ -380,18 +387,29 @@ export class ThreadTeam implements TeamSync {
     for (const t of this.threads) t.terminate();
   }
 
-  /** Blocks until the spawned threads have loaded (Node; a browser awaits `ready()` first). */
+  /**
+   * Blocks until the spawned threads have loaded (Node; a browser awaits `ready()` first), or one
+   * has failed. No clock: this wait blocks the event loop that onError reports on, so a thread that
+   * cannot load says so through its handle's loadFailure() (shared memory), and a thread that
+   * fails after loading through the team's own (worker.ts). A loaded machine makes the start
+   * slower, not an error.
+   */
   private waitStarted(): void {
-    const c = this.ctrl, t0 = Date.now();
+    const c = this.ctrl;
     for (let r = Atomics.load(c, READY); r < this.size - 1; r = Atomics.load(c, READY)) {
+      this.loadFailed();
       if (Atomics.load(c, ABORT) !== 0) throw new Error(`a worker thread failed to start: ${this.failureMessage()}`);
-      if (Date.now() - t0 > START_TIMEOUT_MS) {
-        // A thread that cannot load says why through the event loop, which this wait blocks.
-        throw new Error(`worker threads did not start within ${START_TIMEOUT_MS / 1000} s (await simulation.ready() to see a loading error)`);
-      }
       Atomics.wait(c, READY, r, 100);
     }
     this.started = true;
+  }
+
+  /** Records the first spawned thread's load failure its handle reports (ThreadHandle.loadFailure). */
+  private loadFailed(): void {
+    for (let r = 1; r < this.size && Atomics.load(this.ctrl, ABORT) === 0; r++) {
+      const why = this.threads[r - 1].loadFailure?.();
+      if (why != null) recordFailure(this.ctrl, this.errorText, `worker thread ${r} failed to load: ${why}`);
+    }
   }
 
   /**

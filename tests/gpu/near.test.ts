@@ -85,5 +85,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU near-a-body flags'), () =>
     expect(f.cpu).toBeGreaterThan(0);
     // Single precision against double at the margin's edge: at most one particle in 200 on either side of it.
     expect(f.differ).toBeLessThanOrEqual(Math.max(1, Math.floor(f.n / 200)));
-  }, 120_000);
+  });
 });

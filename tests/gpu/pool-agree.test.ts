@@ -68,5 +68,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU pressure and density corre
       gpu.destroy();
       cpu.dispose();
     });
-  }, 120_000);
+  });
 });

@@ -87,5 +87,5 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a water pool off the part
     expect(gpuLow).toBeGreaterThan(floor - 1e-6);
     expect(Math.abs(gpuLow - cpuLow)).toBeLessThan(1e-4);
     for (let f = 0; f < frames; f++) expect(Math.abs(gpu[f] - cpu[f])).toBeLessThan(0.05 * cpu[f] + 0.0002);
-  }, 300_000);
+  });
 });

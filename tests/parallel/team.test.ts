@@ -1,17 +1,17 @@
 /**
  * The thread team (src/parallel/team.ts) under the particle engine: it follows arrays that grow
- * (a spout emitting: a new buffer generation), reports a failing kernel instead of hanging, shuts
+ * (a spout emitting: a new buffer generation), reports a failing kernel, and a thread that cannot load, instead of hanging, shuts
  * its threads down on dispose(), and does not keep a process alive without it.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { parseScene, createSimulation } from '../../src/index.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
-import { nodeThreadHandle, startNodeWorker } from '../../src/cli/threads.ts';
-import { teamPoll, teamSpin, ThreadTeam } from '../../src/parallel/team.ts';
+import { nodeThreadHandle, startModuleWorker, startNodeWorker } from '../../src/cli/threads.ts';
+import { ABORT, READY, teamPoll, teamSpin, ThreadTeam } from '../../src/parallel/team.ts';
 import { SpinBudget, waitWhile } from '../../src/parallel/wait.ts';
 import { PARTICLE_JOBS } from '../../src/particle/jobs.ts';
 import { VISCOSITY_MIN_PARTICLES as MIN_PARTICLES } from '../../src/particle/work.ts';
@@ -101,6 +101,35 @@ describe('thread team', () => {
       expect(() => team.run(0, () => {})).toThrow(/failed earlier: thread \d: no job/);
     } finally {
       team.dispose();
+    }
+  });
+
+  it('a thread whose module does not load fails the start with its error, blocked on the first job or awaiting ready(), with no clock', async () => {
+    // The fixture throws while it is evaluated. Blocked (run() before ready()), the calling thread
+    // reads the error from the bootstrap's shared memory (threads.ts), not from its event loop; no
+    // start limit is left to reach on a loaded machine, so only the error can end these waits.
+    // Were that report lost, the blocked wait would never end (vitest's limit cannot fire in a
+    // blocked thread): a watchdog thread then aborts it after the config's 600 s, without a
+    // message, which fails the first expectation.
+    const entry = new URL('./fixtures/load-fails.mjs', import.meta.url);
+    const blocked = new ThreadTeam(2, () => nodeThreadHandle(startModuleWorker(entry)), PARTICLE_JOBS);
+    const watchdog = new Worker(
+      `const { workerData: b } = await import('node:worker_threads'); const c = new Int32Array(b);` +
+        `setTimeout(() => { Atomics.store(c, ${ABORT}, 1); Atomics.notify(c, ${READY}); }, 600_000);`,
+      { eval: true, workerData: blocked.ctrl.buffer },
+    );
+    try {
+      expect(() => blocked.run(0, () => {})).toThrow(/worker thread 1 failed to load: Error: load-fails\.mjs: this module does not load/);
+      expect(() => blocked.run(0, () => {})).toThrow(/failed earlier: worker thread 1 failed to load/);
+    } finally {
+      await watchdog.terminate();
+      blocked.dispose();
+    }
+    const awaited = new ThreadTeam(3, () => nodeThreadHandle(startModuleWorker(entry)), PARTICLE_JOBS);
+    try {
+      await expect(awaited.ready()).rejects.toThrow(/failed to start: .*load-fails\.mjs: this module does not load/);
+    } finally {
+      awaited.dispose();
     }
   });
 
