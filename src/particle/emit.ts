@@ -24,7 +24,7 @@ import { FACES, type Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { bodyLattice, closestSpacing, fitBodyToWalls, latticeFits, latticeGivesWay, narrowClearance, poolFloor } from './start-packing.ts';
 import { poolLevel, type PoolFloorSpec } from './pool-level.ts';
-import { rowsToLevel } from './pool-rows.ts';
+import { drawnRows, rowsToLevel } from './pool-rows.ts';
 import { LATTICE_LEVEL, viscosityHoldsLattice } from './start-settle.ts';
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
@@ -192,13 +192,26 @@ export class Emitters {
         const asked = floor.side < 0 ? Math.min(max[a], walls.max[a]) - at : at - Math.max(min[a], walls.min[a]);
         const pool = { axis: a, side: floor.side, floor: at, asked, min: walls.min, max: walls.max };
         const givesWay = latticeGivesWay(min, max, r, walls, scene.particle.densityKernel * r);
+        const cubic = !givesWay && latticeFits(min, max, r, walls);
         if (givesWay || Math.abs(poolLevel(positions, positions.length / 3, pool, r) - asked) > LATTICE_LEVEL * asked) {
           const own = new Float64Array(6).fill(r);
           narrowClearance(own, min, max, r, walls);
-          // The cubic lattice (the footprint whole cells) keeps its sites: whole rows on the floor and part
-          // of one more (pool-rows.ts), settled undisplaced; a fitted one is displaced and settled.
-          const cubic = !givesWay && latticeFits(min, max, r, walls);
-          if (cubic) positions = rowsToLevel(positions, pool);
+          // The cubic lattice (the footprint whole cells): its columns drawn together to a lattice that
+          // holds at the depth asked, on the floor (pool-rows.ts drawnRows), its wall columns' clearance
+          // half their spacing; where none is, whole rows on the floor and part of one more. Either is
+          // settled undisplaced. A fitted one is displaced and settled.
+          const drawn = cubic ? drawnRows(pool, r, scene.particle.densityKernel * r, LATTICE_LEVEL) : null;
+          if (drawn) {
+            positions = drawn.positions;
+            for (let f = 0; f < 6; f++) {
+              if (f >> 1 === a) continue;
+              own[f] = Math.min(own[f], drawn.spacing[f >> 1] / 2);
+              this.clearance[f] = Math.min(this.clearance[f], own[f]);
+            }
+            spacing = Math.min(spacing, ...drawn.spacing);
+          } else if (cubic) {
+            positions = rowsToLevel(positions, pool);
+          }
           positions = settle(scene, index, positions, own, pool, !cubic);
         }
       }

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { poolScene, sim } from './physics-cases.ts';
 import { LiquidParticles } from '../../src/particle/liquid.ts';
 import { poolLevel, trimToLevel } from '../../src/particle/pool-level.ts';
-import { rowsToLevel } from '../../src/particle/pool-rows.ts';
+import { drawnRows, rowsToLevel } from '../../src/particle/pool-rows.ts';
+import { densityShearDrop } from '../../src/particle/start-packing.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 
 const R = 0.004;
@@ -84,5 +85,31 @@ describe('a cubic lattice set to the depth asked (pool-rows.ts rowsToLevel)', ()
         expect(Math.abs(cell - Math.round(cell))).toBeLessThan(1e-9);
       }
     }
+  });
+});
+
+describe('a cubic pool drawn together to the depth asked (pool-rows.ts drawnRows)', () => {
+  const pool = (w: number, d: number, z: number) => ({ axis: 1, side: -1, floor: 0, asked: d, min: [0, 0, 0], max: [w, 2 * d, z] });
+
+  it('20 and 40 × 5 cm slices at 4 mm: (2r)³ a particle, on the floor and the walls at half a spacing, the level within 1 %, a lattice that holds', () => {
+    for (const w of [0.2, 0.4]) {
+      const p = pool(w, 0.05, 0.048), out = drawnRows(p, R, 4 * R, 0.01);
+      expect(out).not.toBeNull();
+      const { positions, spacing } = out!;
+      const n = positions.length / 3;
+      expect(Math.abs((spacing[0] * spacing[1] * spacing[2]) / (2 * R) ** 3 - 1)).toBeLessThan(1e-12);
+      expect(Math.abs((n * (2 * R) ** 3) / (w * 0.048 * 0.05) - 1)).toBeLessThan(0.01);
+      expect(Math.abs(poolLevel(positions, n, p, R) / 0.05 - 1)).toBeLessThan(0.01);
+      expect(densityShearDrop(spacing, 1, 4 * R)).toBeLessThanOrEqual(0);
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], positions[3 * i + a]); hi[a] = Math.max(hi[a], positions[3 * i + a]); }
+      for (let a = 0; a < 3; a++) expect(Math.abs(lo[a] - spacing[a] / 2)).toBeLessThan(1e-12);
+      expect(Math.abs(hi[0] - (w - spacing[0] / 2))).toBeLessThan(1e-12);
+      expect(Math.abs(hi[2] - (0.048 - spacing[2] / 2))).toBeLessThan(1e-12);
+    }
+  });
+
+  it('none where no draw within 5 % puts the rows within 1 % of the depth (20 × 13 cm: spread columns only)', () => {
+    expect(drawnRows(pool(0.2, 0.13, 0.048), R, 4 * R, 0.01)).toBeNull();
   });
 });

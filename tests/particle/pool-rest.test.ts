@@ -162,12 +162,14 @@ describeLong(import.meta, 'a water pool 10 × 20 cm rests to 4 s: its lattice do
  * the depth asked and rests from frame 1. 5 cm wide: the settle (start-settle.ts, its rest frames);
  * 10 cm: the fitted lattice's 6 rows stood +3.2 %, settled; 20 and 40 cm (slices 4.8 cm thick between
  * slip walls): the cubic lattice's 6 rows stood 1 mm off the floor and dropped (0.045 √(g h) in the
- * first frames, −2 %), now set on the floor with part of a seventh (pool-rows.ts) and settled.
- * Measured (bench/pool-rest.ts W 5 4 nu=1e-6 from=0 [slab=4.8], docs/decisions.md "Every pool at the
- * depth asked"), the worst frame over 0–2 s: 5 cm 0.0034, 10 cm 0.0042, 20 cm 0.0036, 40 cm 0.0028;
- * over 2–4 s 0.0023, 0.0029, 0.0050, **0.0066** (the settled packings still creep: not yet the issue's
- * every frame to 4 s); the level at frame 0 +0.69, −0.42, −0.39, −0.37 %, at 2 s +0.45, −1.71, −0.99,
- * −0.75 %, at 4 s −1.39, −1.75, −1.54, −1.88 %.
+ * first frames, −2 %), then set on the floor with part of a seventh and settled (pool15): the part row
+ * sank into the lattice, which gave way from the top and the walls inwards (20 cm 0.0050 at 2.3 s, 40 cm
+ * 0.0066 at 3.4 s, −1.54 and −1.88 % at 4 s); now drawn together to 26 or 52 columns of 0.962 · 2r
+ * with 6 rows of 1.04 · 2r (pool-rows.ts drawnRows) and settled: 0.0030 and 0.0037 at worst over 4 s,
+ * −0.46 and −0.17 % at 4 s. Measured (bench/pool-rest.ts W 5 4 nu=1e-6 from=0 [slab=4.8],
+ * docs/decisions.md "Every pool at the depth asked" and "A still pool rests at any size"): 5 and 10 cm
+ * wide 0.0034 and 0.0042 at worst over 4 s, the level at 4 s −1.39 and −1.75 % (their settled packings
+ * compact).
  */
 function poolLevelOf(s: ParticleSimulation, width: number, depth: number, slab: number): number {
   const L = s.ctx.liquid;
@@ -194,22 +196,34 @@ describe('a water pool 5 cm deep starts at the depth asked and rests from frame 
     expect(worstFrame(s, 0.05, 15)).toBeLessThan(0.005);
   });
 
-  it('20 × 5 cm (the cubic lattice, 6.25 rows): on the floor, the level within 1 % at frame 0, frames 1–6 ≤ 0.005 √(g h)', () => {
+  // The whole-cell width (25 cells): since branch pool16 its columns drawn together, 26 of 0.962 · 2r,
+  // 6 rows of 1.04 · 2r (pool-rows.ts drawnRows), settled: bench/pool-rest.ts 20 5 4 nu=1e-6 from=0
+  // slab=4.8 reads 0.0030 √(g h) in its worst frame and the level −0.46 % at 4 s; with a part of a
+  // seventh row on the cubic lattice (pool15) the lattice gave way from 1 s: 0.0050 at 2.3 s, −1.54 %.
+  it('20 × 5 cm (25 cells, 6.25 rows): on the floor, the level within 1 % at frame 0 and at 4 s, every frame of 4 s ≤ 0.005 √(g h)', () => {
     const s = pool(0.2, 0.05, {}, 0.048, 1e-6), L = s.ctx.liquid;
     let lowest = Infinity;
     for (let i = 0; i < L.count; i++) lowest = Math.min(lowest, L.pos[3 * i + 1]);
-    expect(lowest).toBeLessThan(0.0045); // main: the rows 1 mm off the floor (5 mm), which dropped
+    expect(lowest).toBeLessThan(0.0045); // main before pool15: the rows 1 mm off the floor (5 mm), which dropped
     expect(Math.abs(poolLevelOf(s, 0.2, 0.05, 0.048) / 0.05 - 1)).toBeLessThan(0.01);
+<<<<<<< HEAD
     expect(worstFrame(s, 0.05, 6)).toBeLessThan(0.005);
   });
+=======
+    expect(worstFrame(s, 0.05, 120)).toBeLessThan(0.005);
+    expect(Math.abs(poolLevelOf(s, 0.2, 0.05, 0.048) / 0.05 - 1)).toBeLessThan(0.01);
+  }, 600_000);
+>>>>>>> pool16
 });
 
-describeLong(import.meta, 'a water pool 5 cm deep, 5 to 40 cm wide, at the depth asked and at rest in every frame of 2 s (VISCID_LONG=1)', () => {
+describeLong(import.meta, 'a water pool 5 cm deep, 5 to 40 cm wide, at the depth asked and at rest in every frame of 4 s (VISCID_LONG=1)', () => {
+  // Since branch pool16 (the 20 and 40 cm slices drawn together, settled) every frame to 4 s: 0.0034,
+  // 0.0042, 0.0030, 0.0037 √(g h) at worst; the level at 4 s −1.39, −1.75, −0.46, −0.17 %.
   for (const [width, slab] of [[0.05, 0], [0.1, 0], [0.2, 0.048], [0.4, 0.048]]) {
-    it(`${width * 100} cm wide${slab > 0 ? ' (a 4.8 cm slice)' : ''}: level within 1 % at frame 0 and 2.5 % at 2 s, every frame ≤ 0.005 √(g h)`, () => {
+    it(`${width * 100} cm wide${slab > 0 ? ' (a 4.8 cm slice)' : ''}: level within 1 % at frame 0 and 2.5 % at 4 s, every frame ≤ 0.005 √(g h)`, () => {
       const s = pool(width, 0.05, {}, slab, 1e-6);
       expect(Math.abs(poolLevelOf(s, width, 0.05, slab) / 0.05 - 1)).toBeLessThan(0.01);
-      expect(worstFrame(s, 0.05, 60)).toBeLessThan(0.005);
+      expect(worstFrame(s, 0.05, 120)).toBeLessThan(0.005);
       expect(Math.abs(poolLevelOf(s, width, 0.05, slab) / 0.05 - 1)).toBeLessThan(0.025);
     }, 2_400_000);
   }
