@@ -110,7 +110,10 @@ for (let f = 1; f <= frames; f++) {
     em.push(`${g(0)}/${g(1)}/${g(2)}`);
   }
   opened.fill(0);
-  const markers = tracker ? `, ${tracker.markers.count} markers` : '';
+  let liquidCells = 0;
+  for (let c = 0; c < sim.store.count; c++) if (sim.store.type[c] === FLUID) liquidCells++;
+  // The markers' volume (Σ weights) against the liquid cells' (what the grid solves as liquid).
+  const markers = tracker ? `, ${tracker.markers.count} markers, ${(1e6 * tracker.volume(sim)).toFixed(1)} cm³ in markers, ${(1e6 * liquidCells * h ** 3).toFixed(1)} in liquid cells` : '';
   const extra = ` | lattice ${pct(o.lattice)}` + (pls ? ` | particles ${pct(o.particles)} | volume ${(1e6 * sim.tracker.volume(sim)).toFixed(1)} cm³` : ` | emptied ${em.join('  ')}`);
   console.log(`frame ${f} (t ${sim.time.toFixed(3)} s, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU${markers}): cells ${pct(o.cells)} | blobs ${pct(o.blobs)} | meshed φ ${pct(o.mesh)}${extra}`);
   cpu = process.cpuUsage();

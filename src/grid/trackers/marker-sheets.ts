@@ -22,9 +22,16 @@
  * integer normal (a, b, c) take |a| + |b| + |c| successive values of a i + b j + c k, and the
  * direction (sign a, sign b, sign c) steps over all of them. So the diagonals let a slanted sheet
  * split where the axes alone refused it (honey-drop-grid's bell opened its slits at the grid's
- * diagonals; docs/decisions.md, "honey-drop-grid's slits"). A marker lighter than 2 MIN_WEIGHT is
- * not split: a sheet is held down to MIN_WEIGHT / markersPerCell of a cell's volume a cell, 1/64
- * at 8 a cell, and below that it opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
+ * diagonals; docs/decisions.md, "honey-drop-grid's slits"). A cell no opposite pair brackets takes
+ * liquid from two neighbours that are not opposite where the segment between their markers nearest
+ * its centre passes through it (slantDonor): a curtain round a vertical axis is a digital circle in
+ * each horizontal plane, whose cells' neighbours along it sit at offsets such as (−1, 0, 0) and
+ * (1, 0, 1), so a vertical run of emptied cells had no pair to refill from and opened into the
+ * slits of honey-drop-grid's curtain (docs/decisions.md, "honey-drop-grid's curtain without
+ * holes"). A marker moved or split off goes to the point of its pair's segment nearest the cell's
+ * centre (on the sheet) where that lies in the cell, else to the nearest point of the cell. A
+ * marker lighter than 2 MIN_WEIGHT is not split: a sheet is held down to MIN_WEIGHT /
+ * markersPerCell of a cell's volume a cell, 1/128 at 8 a cell, and below that it opens. The total weight, and so the volume, is unchanged; a surface that recedes from a bulk is
  * not held (the bulk below a surface cell is not across it from another liquid cell). Where a film
  * gathers back (a pool), a cell holding more than markersPerCell markers merges its split markers
  * two by two (weights adding up to at most 1, at their weighted mean position) until it holds
@@ -49,8 +56,8 @@ const PAIRS: readonly (readonly [number, number, number])[] = [
   [1, 1, 1], [1, 1, -1], [1, -1, 1], [-1, 1, 1],
 ];
 
-/** The lightest marker a split leaves, in lattice markers. */
-export const MIN_WEIGHT = 1 / 8;
+/** The lightest marker a split leaves, in lattice markers (1/8 left a thinning curtain opening where its markers reached it). */
+export const MIN_WEIGHT = 1 / 16;
 
 /**
  * A cell that is not part of a sheet one cell thick and holds less than this weight (in lattice
@@ -60,6 +67,34 @@ export const GATHER_BELOW = 1;
 
 /** Why the sheet rule left a liquid cell empty (MarkerSheets.probe). */
 export const OPEN_EDGE = 0, OPEN_THICK = 1, OPEN_LIGHT = 2;
+
+/** The 26 neighbour offsets, ordered so that offset e and offset 25 − e are opposite. */
+const NEIGHBOURS = (() => {
+  const out: number[] = [];
+  for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) for (let dk = -1; dk <= 1; dk++) if (di || dj || dk) out.push(di, dj, dk);
+  return Int32Array.from(out);
+})();
+
+/** The marker of cell `c`'s list nearest (x, y, z). */
+function nearestIn(head: Int32Array, next: Int32Array, p: Float64Array, c: number, x: number, y: number, z: number): number {
+  let best = head[c], bd = Infinity;
+  for (let q = head[c]; q >= 0; q = next[q]) {
+    const dd = (p[3 * q] - x) ** 2 + (p[3 * q + 1] - y) ** 2 + (p[3 * q + 2] - z) ** 2;
+    if (dd < bd) { bd = dd; best = q; }
+  }
+  return best;
+}
+
+/** Whether the point of the segment between markers q1 and q2 nearest cell (i, j, k)'s centre lies in that cell; the point in `out`. */
+function segmentInCell(p: Float64Array, q1: number, q2: number, d: GridDomain, i: number, j: number, k: number, out: Float64Array): boolean {
+  const h = d.h, o = d.origin, inv = 1 / h;
+  const cx = o[0] + h * (i + 0.5), cy = o[1] + h * (j + 0.5), cz = o[2] + h * (k + 0.5);
+  const ex = p[3 * q2] - p[3 * q1], ey = p[3 * q2 + 1] - p[3 * q1 + 1], ez = p[3 * q2 + 2] - p[3 * q1 + 2], l2 = ex * ex + ey * ey + ez * ez;
+  if (!(l2 > 0)) return false;
+  const t = Math.min(1, Math.max(0, ((cx - p[3 * q1]) * ex + (cy - p[3 * q1 + 1]) * ey + (cz - p[3 * q1 + 2]) * ez) / l2));
+  out[0] = p[3 * q1] + t * ex; out[1] = p[3 * q1 + 1] + t * ey; out[2] = p[3 * q1 + 2] + t * ez;
+  return Math.floor((out[0] - o[0]) * inv) === i && Math.floor((out[1] - o[1]) * inv) === j && Math.floor((out[2] - o[2]) * inv) === k;
+}
 
 /** The 6 face directions. */
 const FACES: readonly (readonly [number, number, number])[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
@@ -97,6 +132,14 @@ export class MarkerSheets {
    * the grid, whose staircase of cells has a marker along every axis).
    */
   diagonalSheets = true;
+  /** Whether a cell no opposite pair brackets may take liquid from two neighbours whose markers span a segment through it (slantDonor). */
+  slantPairs = true;
+  private readonly nb = new Int32Array(26);
+  private readonly near = new Int32Array(26);
+  private readonly at = new Float64Array(3);
+  private readonly seg = new Float64Array(3);
+  /** Whether a marker moved or split across an opposite pair goes to the point of the segment between the pair's markers nearest the cell's centre, where it lies in the cell (false: the nearest point of the cell to the donor's marker). */
+  pairOnSheet = true;
   /** The lightest marker a split leaves (MIN_WEIGHT). */
   minWeight = MIN_WEIGHT;
   /** Markers moved into emptied cells by the last `keep`. */
@@ -159,7 +202,7 @@ export class MarkerSheets {
       // marker (air, a solid or outside the grid), so that splitting never thickens a film or a pool.
       const dirs = this.diagonalSheets ? PAIRS.length : 3;
       const sheet = this.splits ? thinDirections(s, had, i, j, k, dirs) : 0;
-      let donor = -1, most = 0, why = OPEN_EDGE;
+      let donor = -1, other = -1, most = 0, why = OPEN_EDGE;
       for (let e = 0; e < PAIRS.length; e++) {
         const [dx, dy, dz] = PAIRS[e];
         const a = s.find(i + dx, j + dy, k + dz);
@@ -169,26 +212,32 @@ export class MarkerSheets {
         // A split across this pair: the cell and both ends thin along a direction at right angles to the pair.
         const across = sheet & ACROSS[e];
         const splits = across !== 0 && (across & thinDirections(s, had, i + dx, j + dy, k + dz, dirs) & thinDirections(s, had, i - dx, j - dy, k - dz, dirs)) !== 0;
-        if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; }
-        if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; }
+        if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; other = b; }
+        if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; other = a; }
         why = splits ? OPEN_LIGHT : Math.max(why, OPEN_THICK);
+      }
+      const x0 = d.origin[0] + d.h * i, y0 = d.origin[1] + d.h * j, z0 = d.origin[2] + d.h * k;
+      const cx = x0 + 0.5 * d.h, cy = y0 + 0.5 * d.h, cz = z0 + 0.5 * d.h;
+      let onSheet = donor >= 0 && this.pairOnSheet && segmentInCell(p, nearestIn(head, next, p, donor, cx, cy, cz), nearestIn(head, next, p, other, cx, cy, cz), d, i, j, k, this.at);
+      if (donor < 0 && this.slantPairs) {
+        const found = this.slantDonor(s, d, p, wt, c, sheet, dirs);
+        if (found >= 0) { donor = found; onSheet = true; }
+        else why = Math.max(why, -1 - found);
       }
       if (donor < 0) {
         if (this.probe) this.probe(c, why);
         continue;
       }
       // The donor's marker nearest the cell's centre, moved (or its half, split off) to the nearest point of the cell.
-      const x0 = d.origin[0] + d.h * i, y0 = d.origin[1] + d.h * j, z0 = d.origin[2] + d.h * k;
-      const cx = x0 + 0.5 * d.h, cy = y0 + 0.5 * d.h, cz = z0 + 0.5 * d.h;
       let best = -1, prevBest = -1, bestD = Infinity;
       for (let q = head[donor], prev = -1; q >= 0; prev = q, q = next[q]) {
         const dd = (p[3 * q] - cx) ** 2 + (p[3 * q + 1] - cy) ** 2 + (p[3 * q + 2] - cz) ** 2;
         if (dd < bestD) { bestD = dd; best = q; prevBest = prev; }
       }
-      const eps = 1e-3 * d.h;
-      const x = Math.min(x0 + d.h - eps, Math.max(x0 + eps, p[3 * best]));
-      const y = Math.min(y0 + d.h - eps, Math.max(y0 + eps, p[3 * best + 1]));
-      const z = Math.min(z0 + d.h - eps, Math.max(z0 + eps, p[3 * best + 2]));
+      const eps = 1e-3 * d.h, tx = onSheet ? this.at[0] : p[3 * best], ty = onSheet ? this.at[1] : p[3 * best + 1], tz = onSheet ? this.at[2] : p[3 * best + 2];
+      const x = Math.min(x0 + d.h - eps, Math.max(x0 + eps, tx));
+      const y = Math.min(y0 + d.h - eps, Math.max(y0 + eps, ty));
+      const z = Math.min(z0 + d.h - eps, Math.max(z0 + eps, tz));
       let q = best;
       if (count[donor] > 1) {
         if (prevBest < 0) head[donor] = next[best];
@@ -218,6 +267,46 @@ export class MarkerSheets {
     this.gathered = gathered;
     if (merged > 0 || gathered > 0) m.dropWeightless();
     return (this.moved = moved);
+  }
+
+  /**
+   * A donor for an emptied cell that no opposite pair of neighbours brackets: two neighbours holding
+   * markers, not opposite, whose markers nearest the cell's centre span a segment through the cell
+   * (a sheet at a slant whose layer steps: a curtain round a vertical axis is a digital circle in
+   * each horizontal plane, and at most azimuths a cell's two neighbours along it are at offsets such
+   * as (−1, 0, 0) and (1, 0, 1)). The donor is the one of the pair holding the most weight that holds
+   * two or more markers, or one heavy enough to split where the cell and both of the pair are thin
+   * along a common direction (thinDirections). Returns the donor, its target (the segment's point
+   * nearest the cell's centre) in `at`; or −1 − the refusal (OPEN_EDGE, OPEN_THICK, OPEN_LIGHT).
+   */
+  private slantDonor(s: GridStore, d: GridDomain, p: Float64Array, wt: Float64Array, c: number, sheet: number, dirs: number): number {
+    const had = this.had, head = this.head, next = this.next, count = this.count, weight = this.weight, nb = this.nb, near = this.near, seg = this.seg;
+    const i = s.ci[c], j = s.cj[c], k = s.ck[c], h = d.h, o = d.origin;
+    const cx = o[0] + h * (i + 0.5), cy = o[1] + h * (j + 0.5), cz = o[2] + h * (k + 0.5);
+    let n = 0;
+    for (let e = 0; e < 26; e++) {
+      const a = s.find(i + NEIGHBOURS[3 * e], j + NEIGHBOURS[3 * e + 1], k + NEIGHBOURS[3 * e + 2]);
+      if (a < 0 || had[a] === 0 || head[a] < 0) continue;
+      nb[n] = e; near[n++] = nearestIn(head, next, p, a, cx, cy, cz);
+    }
+    let donor = -1, most = 0, why = OPEN_EDGE;
+    for (let u = 0; u < n; u++) {
+      for (let v = u + 1; v < n; v++) {
+        // Opposite neighbours were read by the pairs' loop.
+        if (nb[u] + nb[v] === 25) continue;
+        if (!segmentInCell(p, near[u], near[v], d, i, j, k, seg)) continue;
+        const eu = nb[u], ev = nb[v];
+        const a = s.find(i + NEIGHBOURS[3 * eu], j + NEIGHBOURS[3 * eu + 1], k + NEIGHBOURS[3 * eu + 2]);
+        const b = s.find(i + NEIGHBOURS[3 * ev], j + NEIGHBOURS[3 * ev + 1], k + NEIGHBOURS[3 * ev + 2]);
+        const splits = sheet !== 0 && (sheet & thinDirections(s, had, s.ci[a], s.cj[a], s.ck[a], dirs) & thinDirections(s, had, s.ci[b], s.cj[b], s.ck[b], dirs)) !== 0;
+        let got = false;
+        if (weight[a] > most && (count[a] > 1 || (splits && wt[head[a]] >= 2 * this.minWeight))) { most = weight[a]; donor = a; got = true; }
+        if (weight[b] > most && (count[b] > 1 || (splits && wt[head[b]] >= 2 * this.minWeight))) { most = weight[b]; donor = b; got = true; }
+        if (got) { this.at[0] = seg[0]; this.at[1] = seg[1]; this.at[2] = seg[2]; }
+        why = splits ? OPEN_LIGHT : Math.max(why, OPEN_THICK);
+      }
+    }
+    return donor >= 0 ? donor : -1 - why;
   }
 
   /**

@@ -199,4 +199,25 @@ describe('markers: the sheet rule', () => {
     expect(fill(false)).toEqual({ moved: 0, split: 0, filled: 0 });
     expect(fill(true)).toEqual({ moved: 1, split: 1, filled: 1 });
   });
+
+  it('fills a cell of a slanting curtain from two neighbours that are not opposite, keeping the volume', () => {
+    // One horizontal layer (j = 5) of a curtain whose cells step in x–z: (3, 5), (4, 5), (5, 6), (6, 6)
+    // in (i, k), a marker at each centre. Cell (4, 5) empties: its neighbours along the curtain sit at
+    // (−1, 0, 0) and (1, 0, 1), no opposite pair holds liquid (nothing above or below), and the segment
+    // between their markers passes through it.
+    const fill = (slant: boolean) => {
+      const sim = slab(h, 1), t = sim.tracker as MarkerTracker;
+      t.markers.filter(() => false);
+      for (const [i, k] of [[3, 5], [4, 5], [5, 6], [6, 6]]) t.markers.add((i + 0.5) * h, 5.5 * h, (k + 0.5) * h, 0, 1);
+      sim.updateGrid();
+      expect(sim.store.type[sim.store.find(4, 5, 5)]).toBe(FLUID);
+      t.markers.filter((x, y, z) => !(Math.floor(x / h) === 4 && Math.floor(z / h) === 5));
+      t.sheets!.slantPairs = slant;
+      const volume = t.volume(sim), moved = t.sheets!.keep(sim.store, sim.d, t.markers);
+      expect(t.volume(sim)).toBeCloseTo(volume, 12);
+      return { moved, split: t.sheets!.split, filled: inCell(t, 4, 5, 5), weight: weightIn(t, 4, 5, 5) };
+    };
+    expect(fill(false)).toEqual({ moved: 0, split: 0, filled: 0, weight: 0 });
+    expect(fill(true)).toEqual({ moved: 1, split: 1, filled: 1, weight: 0.5 });
+  });
 });
