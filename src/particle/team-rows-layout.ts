@@ -9,18 +9,7 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
  * Runs on the calling thread: O(n · parts). Returns the entries in all.
  */
 export function layoutTeamRows(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number): number {
-  let total = 0;
-  for (let j = 0; j < n; j++) {
-    start[j] = total;
-    for (let t = 0; t < parts; t++) {
-      const c = into[t * n + j];
-      into[t * n + j] = total;
-      total += c;
-    }
-    const c = own[j];
-    own[j] = total;
-    total += c;
-  }
+  const total = layoutTeamRowsRange(start, own, into, n, parts, 0, n, 0);
   start[n] = total;
   return total;
 }
@@ -38,9 +27,9 @@ export function teamRowsEntries(own: Int32Array, into: Int32Array, n: number, pa
 /**
  * layoutTeamRows over rows [j0, j1) alone, their first entry at `base` (the entries of the rows
  * before j0: teamRowsEntries), so that threads lay out ranges of rows side by side; start[n] is
- * left to the caller. The same starts and cursors as the whole layout.
+ * left to the caller. The same starts and cursors as the whole layout; returns the entries' end.
  */
-export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, base: number): void {
+export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, base: number): number {
   let total = base;
   for (let j = j0; j < j1; j++) {
     start[j] = total;
@@ -53,6 +42,7 @@ export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: In
     own[j] = total;
     total += c;
   }
+  return total;
 }
 
 /**
