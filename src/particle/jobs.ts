@@ -17,7 +17,7 @@ import { moveJob } from './move.ts';
 import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
 import { gelForceJob, gelPlasticJob } from './gel.ts';
 import { solveJob } from './pressure-job.ts';
-import { solveListJob } from './solve-setup.ts';
+import { solveListJob } from './solve-list.ts';
 import { solveRowsCountJob, solveRowsFillJob } from './solve-pair-rows.ts';
 import { solveBoundaryJob } from './solve-boundary-rows.ts';
 import { viscosityBoundaryJob } from './viscosity-weiler-boundary.ts';
