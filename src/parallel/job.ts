@@ -100,6 +100,12 @@ export interface JobSpec<A extends Kinds, I extends Kinds, S extends string, L e
 export interface ItemCost {
   readonly prefix: readonly string[];
   readonly perItem: number;
+  /**
+   * An i32 array or input of the job that, where set for the run, fixes the cut instead (pinCut): T,
+   * then the T + 1 cuts over n items. Jobs whose threads must keep the same ranges from one run to
+   * the next (the solve's rows listed for a thread's range: solve-pair-rows.ts) share one.
+   */
+  readonly pin?: string;
 }
 
 /** The arrays and inputs of a job as its kernel sees them (for helpers a kernel calls). */
@@ -173,6 +179,8 @@ function checkJob(j: AnyJob): void {
       if (kind !== 'i32') throw new Error(`${where}: cost prefix '${k}' must name an i32 array or input, got ${kind ?? 'none'}`);
     }
     if (!(j.cost.perItem >= 0)) throw new Error(`${where}: cost perItem must be ≥ 0, got ${j.cost.perItem}`);
+    const pin = j.cost.pin, pk = pin === undefined ? 'i32' : ((j.inputs as Kinds)[pin] ?? (j.arrays as Kinds)[pin]);
+    if (pk !== 'i32') throw new Error(`${where}: cost pin '${pin}' must name an i32 array or input, got ${pk ?? 'none'}`);
   }
   if (j.balance && ((j.split !== 'items' && j.split !== 'cells') || Object.keys(j.sums).length > 0)) {
     throw new Error(`${where}: balance is for split 'items' or 'cells' without sums (whose items' results do not depend on the cut)`);
@@ -242,7 +250,7 @@ export class JobTable {
     this.paramCount = param;
     checkLayout(layouts, slot, param);
     this.fingerprint = sorted
-      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split}${j.cost ? `:${j.cost.prefix.join('+')}+${j.cost.perItem}` : ''}${j.balance ? ':balance' : ''})`)
+      .map((j) => `${j.name}(${Object.entries({ ...j.arrays, ...j.inputs }).map(([k, v]) => `${k}:${v}`).join(',')};${j.scalars.join(',')};${Object.keys(j.lists).join(',')};${j.split}${j.cost ? `:${j.cost.prefix.join('+')}+${j.cost.perItem}${j.cost.pin ? `@${j.cost.pin}` : ''}` : ''}${j.balance ? ':balance' : ''})`)
       .join(' ');
   }
 
@@ -307,6 +315,10 @@ export function emptyOf(kind: ArrayKind): SlotArray {
  */
 export function itemCut(job: AnyJob, a: Readonly<Record<string, unknown>>, n: number, t: number, T: number, share = 0.5): number {
   const cost = job.cost as ItemCost | null;
+  if (cost !== null && cost.pin !== undefined && t > 0 && t < T) {
+    const pin = a[cost.pin] as Int32Array;
+    if (pinned(pin, n, T)) return pin[1 + t];
+  }
   const moved = T === 2 && job.balance && share !== 0.5;
   if (cost === null || t <= 0 || t >= T) return t <= 0 ? 0 : t >= T ? n : moved ? Math.floor(n * share) : Math.floor((n * t) / T);
   const pre = cost.prefix, per = cost.perItem;
@@ -318,6 +330,18 @@ export function itemCut(job: AnyJob, a: Readonly<Record<string, unknown>>, n: nu
     else hi = mid;
   }
   return lo;
+}
+
+/** Whether `pin` (ItemCost.pin) holds a cut of n items for T threads: T, then 0 … n, ascending. */
+export function pinned(pin: Int32Array, n: number, T: number): boolean {
+  return pin.length >= T + 2 && pin[0] === T && pin[1] === 0 && pin[1 + T] === n;
+}
+
+/** Writes into `pin` (ItemCost.pin) the cut of n items for T threads `cut(t)` gives (t = 1 … T − 1). */
+export function pinCut(pin: Int32Array, n: number, T: number, cut: (t: number) => number): void {
+  if (pin.length < T + 2) throw new Error(`pinCut: ${pin.length} words for ${T} threads`);
+  pin[0] = T; pin[1] = 0; pin[1 + T] = n;
+  for (let t = 1; t < T; t++) pin[1 + t] = Math.min(n, Math.max(pin[t], cut(t)));
 }
 
 /** The cost of items [0, i) (ItemCost). */

@@ -55,6 +55,12 @@ export interface HalfRows {
   upperOnly: boolean;
   /** With `upperOnly` and closed walls: the walled lower entries the measures' ghosts read, listed after WALLS (pressure-wall-lower.ts). */
   lower?: WallLower;
+  /**
+   * A team's rows by range (solve-pair-rows.ts TeamPairRows.ranged): each row's lower entries below
+   * its thread's range alone, the ranges those of this cut (job.ts ItemCost.pin), which every run
+   * over the rows keeps; null or absent: full rows.
+   */
+  cuts?: Int32Array | null;
 }
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */

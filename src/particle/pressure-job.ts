@@ -14,7 +14,7 @@
  * upper parts and of the lower entries below a thread's range only, which the filter does not read).
  */
 import type { StepContext } from './context.ts';
-import { defineJob } from '../parallel/job.ts';
+import { defineJob, pinned } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { densityRange, factorRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterStep } from './pressure-filter.ts';
@@ -64,9 +64,18 @@ export const FILTER_STEP = 12;
 /** PBF's measure and the pass that follows it (pbf.ts) in one run: pbf-job.ts pbfStep. */
 export const PBF_STEP = 16;
 
-/** Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a team's loops read the lower entries below a thread's range). */
+/**
+ * Runs the bound solve job over n slots: rows of their upper parts alone serve one thread only (a
+ * team's loops read the lower entries below a thread's range); rows by range, the threads they were listed for.
+ */
 function runSolve(job: ReturnType<typeof bindSolve>, v: SolveView, n: number): void {
-  if (v.half?.upperOnly && job.threads(n) > 1) throw new Error('pressure solve: rows of upper parts alone on a team (solve-setup.ts prepareSolve lists full rows for one)');
+  const T = job.threads(n), cuts = v.half?.cuts;
+  if (v.half?.upperOnly && T > 1) throw new Error('pressure solve: rows of upper parts alone on a team (solve-setup.ts prepareSolve lists full rows for one)');
+  if (cuts && T > 1) {
+    if (!pinned(cuts, n, T)) throw new Error(`pressure solve: rows listed by range for ${cuts[0]} threads, run on ${T}`);
+    // (The filter's and the closed walls' team loops read full rows.)
+    if (job.s.phase === FILTER_STEP || v.walls.length > 0) throw new Error('pressure solve: rows listed by range where a loop reads full rows (solve-setup.ts prepareSolve)');
+  }
   runJob(job, n);
 }
 
@@ -200,6 +209,7 @@ function bindSolve(ctx: StepContext, v: SolveView, n: number, phase: number, ome
   a.ou = v.gamma;
   // The rows' upper starts and the half loops' scratch (pressure-half.ts), where the view has them.
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
+  a.cuts = v.half?.cuts ?? NO_MID; // (rows by range: the threads keep the ranges they were listed for)
   s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
   s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
@@ -238,7 +248,7 @@ export const solveJob = defineJob({
   },
   inputs: {
     x0: 'f64', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', gamma: 'f64', invMass: 'f64', walls: 'f64', ou: 'f64',
-    order: 'i32', near: 'u8', mid: 'i32',
+    order: 'i32', near: 'u8', mid: 'i32', cuts: 'i32',
   },
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
@@ -247,7 +257,7 @@ export const solveJob = defineJob({
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
-  cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST },
+  cost: { prefix: ['ls', 'bs'], perItem: SLOT_COST, pin: 'cuts' },
   // Each slot's results are the same wherever the threads' ranges meet (the tests' one thread
   // against two, bit for bit): two threads' cut follows their measured times (job.ts balance).
   balance: true,

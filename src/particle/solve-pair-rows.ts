@@ -33,7 +33,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { SlotRows } from './slot-rows.ts';
-import { defineJob } from '../parallel/job.ts';
+import { defineJob, pinCut } from '../parallel/job.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
 import { runJob } from '../parallel/run-job.ts';
@@ -146,10 +146,12 @@ export function rowsFromHalf(half: SlotRows, n: number, list: SlotRows, cursor: 
 
 /**
  * Writes the pairs of particles [i0, i1) whose bits are set into both rows: i's own entries at
- * own[i] on, j's entry from i at into[block + j] (advanced).
+ * own[i] on, j's entry from i at into[block + j] (advanced) where j ≥ `cut` (ranged rows: j beyond
+ * the thread's range; else 0).
  */
 function writeRows(
   ps: Int32Array, pj: Int32Array | Uint16Array, bits: Int32Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number,
+  cut = 0,
 ): void {
   for (let i = i0; i < i1; i++) {
     let ci = own[i];
@@ -160,7 +162,7 @@ function writeRows(
       while (w !== 0) {
         const j = pj[q + 31 - Math.clz32(w & -w)];
         lj[ci++] = j;
-        lj[into[block + j]++] = i;
+        if (j >= cut) lj[into[block + j]++] = i;
         w &= w - 1;
       }
       q += span;
@@ -169,23 +171,34 @@ function writeRows(
   }
 }
 
-/** The count of a list whose pairs are all within h: i's own entries, and j's entry from i in the thread's block. */
-function countWithin(ps: Int32Array, pj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number): void {
+/**
+ * The count of a list whose pairs are all within h: i's own entries, and j's entry from i in the
+ * thread's block where j ≥ `cut` (writeRows). Returns the entries counted.
+ */
+function countWithin(ps: Int32Array, pj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number, cut: number): number {
+  let entries = ps[i1] - ps[i0];
   for (let i = i0; i < i1; i++) {
     const q0 = ps[i], q1 = ps[i + 1];
     own[i] = q1 - q0;
-    for (let q = q0; q < q1; q++) into[block + pj[q]]++;
+    for (let q = q0; q < q1; q++) {
+      const j = pj[q];
+      if (j >= cut) {
+        into[block + j]++;
+        entries++;
+      }
+    }
   }
+  return entries;
 }
 
-/** writeRows where every pair is within h: each pair of particles [i0, i1) into both rows. */
-function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number): void {
+/** writeRows where every pair is within h: each pair of particles [i0, i1) into i's row, and into j's where j ≥ `cut`. */
+function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array | Uint16Array, own: Int32Array, into: Int32Array, block: number, i0: number, i1: number, cut: number): void {
   for (let i = i0; i < i1; i++) {
     let ci = own[i];
     for (let q = ps[i], q1 = ps[i + 1]; q < q1; q++) {
       const j = pj[q];
       lj[ci++] = j;
-      lj[into[block + j]++] = i;
+      if (j >= cut) lj[into[block + j]++] = i;
     }
     own[i] = ci;
   }
@@ -201,16 +214,20 @@ function writeAll(ps: Int32Array, pj: Int32Array | Uint16Array, lj: Int32Array |
 export const solveRowsCountJob = defineJob({
   name: 'solve-rows-count',
   arrays: { bits: 'i32', own: 'i32', into: 'i32', start: 'i32', lj: 'index', tot: 'i32' },
-  inputs: { x: 'f64', ps: 'i32', pj: 'index' },
-  scalars: ['h2', 'within', 'layout'],
+  inputs: { x: 'f64', ps: 'i32', pj: 'index', cuts: 'i32' },
+  scalars: ['h2', 'within', 'layout', 'ranged'],
   split: 'items',
-  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
-  cost: PAIR_LIST_COST,
+  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted;
+  // ranged rows at the cut `cuts` holds, which the solve keeps (TeamPairRows.cuts).
+  cost: { ...PAIR_LIST_COST, pin: 'cuts' },
   minItems: () => teamWork.minParticles,
   kernel(x) {
     const { bits, own, into, start, lj, tot, x: pos, ps, pj } = x.a;
     const h2 = x.s.h2, within = x.s.within === 1, block = x.rank * x.n, q0 = ps[x.from], qe = ps[x.to], w0 = q0 >>> 5;
-    if (within) countWithin(ps, pj, own, into, block, x.from, x.to);
+    // Ranged rows: a pair goes into its upper slot's row only where that slot lies beyond this range.
+    const cut = x.s.ranged === 1 ? x.to : 0;
+    let entries = 0;
+    if (within) entries = countWithin(ps, pj, own, into, block, x.from, x.to, cut);
     else {
       let word = 0;
       for (let i = x.from; i < x.to; i++) {
@@ -228,20 +245,22 @@ export const solveRowsCountJob = defineJob({
             word = 0;
           }
           k += t;
-          into[block + j] += t;
+          if (j >= cut) {
+            into[block + j] += t;
+            entries += t;
+          }
         }
         own[i] = k;
+        entries += k;
       }
       // A last word the range ends inside holds the next range's first entries.
       if ((qe & 31) !== 0) Atomics.or(bits, qe >>> 5, word);
     }
     if (x.s.layout !== 1) return;
     // The layout, a range of rows a thread, after every thread's counts: the entries in all are
-    // twice the pairs each thread counted (own[i] of its particles).
+    // the threads' entries counted (each pair twice; ranged rows, those that cross once).
     const n = x.n, T = x.size, r = x.rank, j0 = Math.floor((n * r) / T), j1 = Math.floor((n * (r + 1)) / T);
-    let mine = 0;
-    for (let i = x.from; i < x.to; i++) mine += own[i];
-    tot[r] = 2 * mine;
+    tot[r] = entries;
     x.barrier();
     let total = 0;
     for (let t = 0; t < T; t++) total += tot[t];
@@ -261,8 +280,8 @@ export const solveRowsCountJob = defineJob({
     // Every thread sees the same total: all fill, or none (the calling thread then makes room).
     if (total > lj.length) return;
     x.barrier();
-    if (within) writeAll(ps, pj, lj, own, into, block, x.from, x.to);
-    else writeRows(ps, pj, bits, lj, own, into, block, x.from, x.to);
+    if (within) writeAll(ps, pj, lj, own, into, block, x.from, x.to, cut);
+    else writeRows(ps, pj, bits, lj, own, into, block, x.from, x.to, cut);
   },
 });
 
@@ -270,17 +289,18 @@ export const solveRowsCountJob = defineJob({
 export const solveRowsFillJob = defineJob({
   name: 'solve-rows-fill',
   arrays: { lj: 'index', own: 'i32', into: 'i32' },
-  inputs: { ps: 'i32', pj: 'index', bits: 'i32' },
-  scalars: ['parts', 'within'],
+  inputs: { ps: 'i32', pj: 'index', bits: 'i32', cuts: 'i32' },
+  scalars: ['parts', 'within', 'ranged'],
   split: 'items',
-  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
-  cost: PAIR_LIST_COST,
+  // Cut by pairs (PAIR_LIST_COST) or at `cuts` (ranged rows), as the count: each fills what it counted.
+  cost: { ...PAIR_LIST_COST, pin: 'cuts' },
   minItems: () => teamWork.minParticles,
   kernel(x) {
     const { lj, own, into, ps, pj, bits } = x.a;
     if (x.size !== x.s.parts) throw new Error(`solve rows: filled on ${x.size} threads, counted on ${x.s.parts}`);
-    if (x.s.within === 1) writeAll(ps, pj, lj, own, into, x.rank * x.n, x.from, x.to);
-    else writeRows(ps, pj, bits, lj, own, into, x.rank * x.n, x.from, x.to);
+    const cut = x.s.ranged === 1 ? x.to : 0;
+    if (x.s.within === 1) writeAll(ps, pj, lj, own, into, x.rank * x.n, x.from, x.to, cut);
+    else writeRows(ps, pj, bits, lj, own, into, x.rank * x.n, x.from, x.to, cut);
   },
 });
 
@@ -297,6 +317,14 @@ export class TeamPairRows {
    * over the same rows (prepareSolve `again`) takes its upper starts from them too.
    */
   filled = 0;
+  /**
+   * Ranged rows (teamRowsFromPairs `share` given): row a holds its upper part and, of its lower
+   * part, the entries below its thread's range alone (the only ones pressure-half.ts's team loops
+   * read), the ranges those of `cuts` (job.ts ItemCost.pin: T, then the T + 1 cuts), which every
+   * run of the solve over these rows takes (pressure-job.ts). False where the rows are full.
+   */
+  ranged = false;
+  cuts = new Int32Array(0);
 }
 
 /**
@@ -320,10 +348,16 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
-  lent: Int32Array | null = null,
+  lent: Int32Array | null = null, share = -1,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
+  // Ranged rows on two threads or more: the threads' ranges fixed here, for the count, the fill and the solve.
+  const ranged = (sc.ranged = share >= 0 && T > 1);
+  if (ranged) {
+    if (sc.cuts.length < MAX_THREADS + 2 || (ctx.shared && !isShared(sc.cuts))) sc.cuts = allocInt32(MAX_THREADS + 2, ctx.shared);
+    pinCut(sc.cuts, n, T, (t) => pairCut(ps, n, T === 2 ? share : t / T));
+  }
   const lend = !within && lent !== null && lent.length >= words + 1;
   if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
   const counts = ctx.teamRowCounts;
@@ -335,9 +369,10 @@ export function teamRowsFromPairs(
   if (sc.tot.length < 2 * MAX_THREADS || (ctx.shared && !isShared(sc.tot))) sc.tot = allocInt32(2 * MAX_THREADS, ctx.shared);
   const a = count.a;
   a.bits = bits; a.own = own; a.into = into; a.x = x; a.ps = ps; a.pj = pairs.j;
-  a.start = list.start; a.lj = list.j; a.tot = sc.tot;
+  a.start = list.start; a.lj = list.j; a.tot = sc.tot; a.cuts = ranged ? sc.cuts : NO_CUTS;
   count.s.h2 = h * h;
   count.s.within = within ? 1 : 0;
+  count.s.ranged = ranged ? 1 : 0;
   count.s.layout = teamWork.rowsInOneRun ? 1 : 0;
   runJob(count, n);
   // Laid out (row j = the entries into it, thread by thread, then its own) in the count's run, and
@@ -350,10 +385,26 @@ export function teamRowsFromPairs(
     f.lj = list.j; f.own = own; f.into = into; f.ps = ps; f.pj = pairs.j; f.bits = bits;
     fill.s.parts = T;
     fill.s.within = count.s.within;
+    fill.a.cuts = count.a.cuts;
+    fill.s.ranged = count.s.ranged;
     runJob(fill, n);
   }
   list.length = total;
   return (sc.filled = T);
+}
+
+const NO_CUTS = new Int32Array(0);
+
+/** The first particle whose pairs before it (PAIR_LIST_COST: ps and 2 a particle) reach `share` of all. */
+function pairCut(ps: Int32Array, n: number, share: number): number {
+  const target = share * (ps[n] - ps[0] + PAIR_LIST_COST.perItem * n);
+  let lo = 0, hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ps[mid] - ps[0] + PAIR_LIST_COST.perItem * mid < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

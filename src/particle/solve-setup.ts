@@ -224,6 +224,10 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     mem.fix.fill(0, 0, 3 * n);
   };
   let teamFilled = first ? (st.teamRows.filled = 0) : st.teamRows.filled; // the threads of the team's listing of these rows (0: none): its fill's cursors are the upper starts
+  // A team's rows by range (solve-pair-rows.ts TeamPairRows.ranged) where no loop reads a full row:
+  // the closed walls' ghosts and the filter do. Cut at the solve's share of two threads, taken now.
+  const solve = ctx.runner.bind(solveJob), share = first && walls.length === 0 && !filtered ? (solve.cut.take(), solve.cut.share) : -1;
+  if (first) st.teamRows.ranged = false;
   if (first) listRows(first);
 
   function listRows(first: StageScratch): void {
@@ -232,7 +236,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
   if (!kept) list.reset(n);
   if (teamRows) {
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1));
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share);
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
@@ -266,7 +270,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs (no pair of `half` tested again).
     if (!upperOnly) {
-      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true);
+      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true, null, share);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }
@@ -310,7 +314,8 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const v: SolveView = {
     x, ls: list.start, lj: list.j, bs: bl.start, bj: bl.j, kg, bg, opos, gamma: gammaSlot, invMass, uniform,
     dens, dx, wmask, wdel, walls, h: ctx.densityH, n0: st.n0,
-    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res, half: { mid, acc, upperOnly },
+    eps: 1e-4 / (ctx.densityH * ctx.densityH), alpha, p, nb, grad: null, res,
+    half: { mid, acc, upperOnly, cuts: st.teamRows.ranged ? st.teamRows.cuts : null },
   };
   return { v, n, order, x0: starts, fix, spare: fix, spare2: res, state: st };
 }

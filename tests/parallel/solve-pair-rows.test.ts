@@ -12,9 +12,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StepContext } from '../../src/particle/context.ts';
 import { SlotRows } from '../../src/particle/slot-rows.ts';
-import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs } from '../../src/particle/solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamRowsFromPairs, upperStarts, upperStartsOf } from '../../src/particle/solve-pair-rows.ts';
 import { layoutTeamRows, layoutTeamRowsBack, layoutTeamRowsRange, teamRowsEntries, TeamRowCounts } from '../../src/particle/team-rows-layout.ts';
 import { teamWork } from '../../src/particle/work.ts';
+import { pinned } from '../../src/parallel/job.ts';
 import { lcg } from './helpers.ts';
 
 interface Job { kernel(x: unknown): void }
@@ -37,7 +38,9 @@ function context(n: number, most: number, seed: number, T: number, order: number
         a, s,
         threads: () => T,
         run(items: number) {
-          for (const t of order) job.kernel({ a, s, rank: t, size: T, n: items, from: Math.floor((items * t) / T), to: Math.floor((items * (t + 1)) / T) });
+          // (At the job's pinned cut where it holds one, as job.ts itemCut: the rows by range.)
+          const pin = a.cuts as Int32Array | undefined, at = (t: number) => (pin && pinned(pin, items, T) ? pin[1 + t] : Math.floor((items * t) / T));
+          for (const t of order) job.kernel({ a, s, rank: t, size: T, n: items, from: at(t), to: at(t + 1) });
         },
       };
     },
@@ -103,6 +106,44 @@ describe('the pressure solve\'s rows from the pair list', () => {
         list.reset(n);
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows(), half, true);
         expect(rows(list, n)).toEqual(want);
+      }
+    }
+  });
+
+  it('by range hold each row\'s upper part and the lower entries below its thread\'s range alone, at the cut the rows pin, in either order of the threads', () => {
+    for (const [n, most, seed] of [[301, 9, 3], [1000, 30, 7]]) {
+      const one = context(n, most, seed, 1, [0]);
+      const serial = new SlotRows();
+      serial.reset(n);
+      rowsFromPairs(one.ctx, one.x, n, serial, new Int32Array(n), new Int32Array((one.ctx.cells.pairs.start[n] >>> 5) + 1));
+      const fs = serial.start, fj = serial.j;
+      for (const [order, share] of [[[0, 1], 0.5], [[1, 0], 0.3], [[0, 1], 0.75], [[2, 0, 1], 0.5], [[1, 2, 0], 0.5]] as [number[], number][]) {
+        const T = order.length, team = context(n, most, seed, T, order), list = new SlotRows(), sc = new TeamPairRows();
+        list.reset(n);
+        const filled = teamRowsFromPairs(team.ctx, team.x, n, list, sc, team.ctx.cells.pairs, false, null, share);
+        expect(sc.ranged).toBe(true);
+        const cuts = Array.from(sc.cuts.subarray(0, T + 2));
+        expect(cuts[0]).toBe(T);
+        expect(cuts[1]).toBe(0);
+        expect(cuts[T + 1]).toBe(n);
+        // Two threads cut near `share` of the pairs' cost; more, at even shares.
+        const cost = (a: number) => team.ctx.cells.pairs.start[a] + 2 * a, whole = cost(n);
+        if (T === 2) expect(Math.abs(cost(cuts[2]) / whole - share)).toBeLessThan(0.02);
+        // The one-thread rows, each row's lower entries at or above its range's start dropped.
+        const wantStart = [0], wantJ: number[] = [];
+        let t = 0;
+        for (let a = 0; a < n; a++) {
+          while (a >= cuts[t + 2]) t++;
+          for (let q = fs[a]; q < fs[a + 1]; q++) if (fj[q] > a || fj[q] < cuts[t + 1]) wantJ.push(fj[q]);
+          wantStart.push(wantJ.length);
+        }
+        expect(wantJ.length).toBeLessThan(serial.length);
+        expect(rows(list, n)).toEqual([wantStart, wantJ]);
+        // The upper starts from the last thread's cursors, as a scan finds them.
+        const mid = new Int32Array(n), scan = new Int32Array(n);
+        upperStartsOf(team.ctx, list, n, filled, mid);
+        upperStarts(list.start, list.j, n, scan);
+        expect(Array.from(mid)).toEqual(Array.from(scan));
       }
     }
   });
