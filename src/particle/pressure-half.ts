@@ -23,7 +23,8 @@
  * thread's range (the half loops read no other): so every phase after a measure must take the
  * measure's ranges, as the solve job's phases do (one cut by the cost of the same rows, on the same
  * thread count, from one measure to the next). On one thread the rows are their upper parts alone
- * (HalfRows.upperOnly: prepareSolve).
+ * (HalfRows.upperOnly: prepareSolve); on a team without closed walls or the filter, the upper parts
+ * and the lower entries below the row's thread's range alone (HalfRows.cuts, the ranges pinned).
  *
  * A slot with closed walls within h takes its ghosts over its whole row in the measures (ghostFactor,
  * pressure-wall-lower.ts, as pressure-ghosts.ts factorRowWalls sums them; with upper parts alone its

@@ -30,6 +30,13 @@
  *
  * The threads' ranges ascend, so row j's entries from other rows come in ascending i whatever the
  * split: the rows are the one-thread listing's, bit for bit, for every thread count.
+ *
+ * By range (`share`: TeamPairRows.ranged, where no loop reads a full row): a pair (i, j) goes into
+ * row j only where j lies beyond the range of i's thread, so row j holds its upper part and the
+ * lower entries below its own thread's range, which are all pressure-half.ts's team loops read (the
+ * honey drop on two threads: 34.7 → 18.7 entries a liquid particle). The ranges are fixed here (cut by the pairs' cost at the solve's share of two
+ * threads) and pinned (job.ts ItemCost.pin), so that the count, the fill and every run of the
+ * solve over these rows take them.
  */
 import type { StepContext } from './context.ts';
 import type { SlotRows } from './slot-rows.ts';
@@ -344,7 +351,8 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * where row j's upper part starts (upperStartsFromFill), until the next team listing. `lent`: room
  * for the pairs' bits (a word per 32 entries, and one) in the caller's scratch on shared memory,
  * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
- * else they are kept in `sc`.
+ * else they are kept in `sc`. `share` ≥ 0: the rows by range (see the header), two threads' cut at
+ * that share of the pairs' cost (more threads: even shares), in sc.cuts.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
