@@ -106,6 +106,18 @@ describe('the pressure solve\'s rows from the pair list', () => {
         list.reset(n);
         teamRowsFromPairs(team.ctx, team.x, n, list, new TeamPairRows(), half, true);
         expect(rows(list, n)).toEqual(want);
+        // By range: the lower entries at or above the row's range's start dropped.
+        const sc = new TeamPairRows(), ranged = new SlotRows();
+        ranged.reset(n);
+        teamRowsFromPairs(team.ctx, team.x, n, ranged, sc, half, true, null, 0.4);
+        const ws = want[0], wj = want[1], got: number[] = [], at = [0];
+        let t = 0;
+        for (let a = 0; a < n; a++) {
+          while (a >= sc.cuts[t + 2]) t++;
+          for (let q = ws[a]; q < ws[a + 1]; q++) if (wj[q] > a || wj[q] < sc.cuts[t + 1]) got.push(wj[q]);
+          at.push(got.length);
+        }
+        expect(rows(ranged, n)).toEqual([at, got]);
       }
     }
   });
