@@ -39,12 +39,12 @@ class GpuThread {
   private nextId = 1;
   adapter = '';
 
-  constructor() {
+  constructor(entry: URL) {
     // A worker thread's process.env is its own copy, which the Vulkan loader never reads: named here.
     nameVulkanDriver();
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = startModuleWorker(siblingModule('gpu-validate-entry', import.meta.url));
+    this.worker = startModuleWorker(entry);
     this.worker.postMessage({ port: port2, flag: this.flag }, [port2]);
   }
 
@@ -115,9 +115,12 @@ class GpuStepped extends ParticleSimulation {
 
 /**
  * The WebGPU backend for `runValidation` (one GPU thread for the run; `close` ends it). The
- * adapter is found on first use: where there is none the first case fails saying why.
+ * adapter is found on first use: where there is none the first case fails saying why. `entry` is
+ * the GPU thread's module: the one beside this module by default; the tests hand dist/'s when it is
+ * up to date (the messages are plain data, so either build answers either), which spares the
+ * thread tsx and a second transform of the engines.
  */
-export function webgpuValidation(): CaseBackend & { close(): void; adapter(): string } {
+export function webgpuValidation(entry = siblingModule('gpu-validate-entry', import.meta.url)): CaseBackend & { close(): void; adapter(): string } {
   let thread: GpuThread | null = null;
   return {
     name: 'webgpu',
@@ -130,7 +133,7 @@ export function webgpuValidation(): CaseBackend & { close(): void; adapter(): st
         const paths = [...new Set(unported.map((f) => f.path))];
         throw new CaseRefused(`the WebGPU backend does not run ${paths.join(', ')}\n${lines.join('\n')}`);
       }
-      thread ??= new GpuThread();
+      thread ??= new GpuThread(entry);
       return new GpuStepped(scene, thread, thread.newId());
     },
     close() {

@@ -10,6 +10,15 @@ import { FrameWriter } from '../../src/cli/frame-writer.ts';
 import type { FrameFiles } from '../../src/cli/frame-files.ts';
 import { encodeMesh } from '../../src/cli/export.ts';
 import { createSimulation, parseScene } from '../../src/index.ts';
+import { distIsFresh } from '../../scripts/build.js';
+
+/**
+ * A writer whose thread (when it has one) runs dist/'s entry where dist/ is up to date with src/, as
+ * tests/parallel/helpers.ts starts team threads: from the sources each thread registers tsx and
+ * transforms the encoders and the surface again (docs/decisions.md, "The test suite, twelfth pass").
+ */
+const ENTRY = distIsFresh() ? new URL('../../dist/cli/frame-writer-entry.js', import.meta.url) : undefined;
+const writer = (inline = false) => new FrameWriter(inline, ENTRY);
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-writer-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -38,7 +47,7 @@ function job(dir: string): FrameFiles {
 
 describe('frame writer', () => {
   it('writes the same files on its own thread as on the calling thread', async () => {
-    const threaded = new FrameWriter(false), inline = new FrameWriter(true);
+    const threaded = writer(false), inline = writer(true);
     try {
       const a = await threaded.submit(job(join(tmp, 'threaded')));
       const b = await inline.submit(job(join(tmp, 'inline')));
@@ -60,7 +69,7 @@ describe('frame writer', () => {
     sim.stepFrame();
     const surface = sim.surfaceJob?.();
     expect(surface?.kind).toBe('particles');
-    const w = new FrameWriter(false);
+    const w = writer(false);
     try {
       const dir = join(tmp, 'surface-job');
       const r = await w.submit({ dir, labels: scene, mesh: { format: 'obj', file: 'mesh.obj', job: surface } });
@@ -75,7 +84,7 @@ describe('frame writer', () => {
   });
 
   it('writes on the calling thread the frames its thread had when it died, and every frame after', async () => {
-    const w = new FrameWriter(false);
+    const w = writer(false);
     try {
       const first = w.submit(job(join(tmp, 'died-1')));
       // The thread dies with the frame in hand.
@@ -96,7 +105,7 @@ describe('frame writer', () => {
     for (const inline of [false, true]) {
       const dir = join(tmp, inline ? 'blocked-inline' : 'blocked');
       mkdirSync(join(dir, 'particle', 'mesh-0001.obj'), { recursive: true });
-      const w = new FrameWriter(inline);
+      const w = writer(inline);
       try {
         await expect(w.submit(job(dir))).rejects.toThrow(/mesh-0001\.obj/);
         expect(existsSync(join(dir, 'particle', 'points-0001.vtk'))).toBe(false);

@@ -12,6 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { claimRunDirectory } from '../../src/cli/run-dir.ts';
 import { judgeLock, LOCK, parseLock, processStartTime, type LockRecord } from '../../src/cli/run-lock.ts';
 import { cliInProcess, FIXTURES, ROOT } from './helpers.ts';
+import { distIsFresh } from '../../scripts/build.js';
+
+/** The race's contenders claim with dist/ when it is up to date with src/ (no tsx to start), else with the sources through tsx. */
+const DIST = distIsFresh();
+const CONTENDER = [...(DIST ? [] : ['--import', 'tsx']), join(ROOT, 'tests/cli/scripts/claim-race.mjs')];
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-lock-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -34,7 +39,7 @@ describe('run folder locks', () => {
     const dir = join(tmp, 'race');
     mkdirSync(dir);
     const children = Array.from({ length: 4 }, () =>
-      spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/cli/scripts/claim-race.ts'), dir], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
+      spawn(process.execPath, [...CONTENDER, dir, DIST ? 'dist' : 'src'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }),
     );
     // Each contender's lines: `ready` once started, then `won` or `refused`.
     const lines = children.map((c) => {

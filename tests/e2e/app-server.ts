@@ -42,6 +42,12 @@ const VITE_CONFIG = join(ROOT, 'vite.config.ts');
 /** The path a test file asks for the shared browser's endpoint (JSON `{ wsEndpoint }`). */
 export const BROWSER_PATH = '/__viscid/browser';
 
+/**
+ * Chromium's flags for every browser file. The app's WebGL draws on SwiftShader (ANGLE); the
+ * compositor works in software (`--disable-gpu-compositing`): the tests read the app's own
+ * gl.readPixels, and Chromium's CPU was 0.81–0.91 of what it was with SwiftShader compositing too
+ * (docs/decisions.md, "The test suite, twelfth pass").
+ */
 export const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',
@@ -52,6 +58,7 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
+  '--disable-gpu-compositing',
 ];
 
 export interface SharedApp {

@@ -14,8 +14,12 @@ import { webgpuValidation } from '../../src/cli/gpu-validate.ts';
 import { cliInProcess } from '../cli/helpers.ts';
 import { GPU_SKIP } from './device.ts';
 import { skipTitle } from '../skips.ts';
+import { distIsFresh } from '../../scripts/build.js';
 
-const backend = webgpuValidation();
+// The GPU thread on dist/'s entry when dist/ is up to date with src/ (as tests/parallel/helpers.ts
+// starts team threads): from the sources the thread registers tsx and transforms the engines again
+// (docs/decisions.md, "The test suite, twelfth pass").
+const backend = webgpuValidation(distIsFresh() ? new URL('../../dist/cli/gpu-validate-entry.js', import.meta.url) : undefined);
 afterAll(() => backend.close());
 
 describe('validate on the webgpu backend: refusals', () => {

@@ -1,0 +1,38 @@
+/**
+ * Each test file's CPU, for finding where the suite's time goes (docs/decisions.md, "The test
+ * suite, twelfth pass"). A setup file that vitest.config.ts adds only when VISCID_FILE_CPU names
+ * a file: `VISCID_FILE_CPU=/tmp/cpu.tsv npx vitest run tests/gpu`. It appends one line a test
+ * file: its path, the CPU seconds of its worker process from its first hook to its last (the
+ * engines' worker threads and Dawn's included), the CPU of the child processes it waited for
+ * (spawned CLIs, tsx contenders, npm), the wall seconds, and the load average at its end. Read from
+ * /proc/self/stat (utime, stime, cutime, cstime; USER_HZ 100), so Linux only. Chromium's processes
+ * are the global setup's, not a file's: it prints their total when it closes them. The JSON
+ * reporter's per-file times are wall, which a shared machine's load stretches several times over.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect } from 'vitest';
+
+const OUT = process.env.VISCID_FILE_CPU;
+
+/** [own, waited-for children] CPU seconds of this process. */
+function cpu(): [number, number] {
+  const s = readFileSync('/proc/self/stat', 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' '); // f[0] is field 3 (state)
+  return [(Number(f[11]) + Number(f[12])) / 100, (Number(f[13]) + Number(f[14])) / 100];
+}
+
+if (OUT) {
+  let start: [number, number] = [0, 0];
+  let wall = 0;
+  beforeAll(() => {
+    start = cpu();
+    wall = performance.now();
+  });
+  afterAll(() => {
+    const end = cpu();
+    const file = (expect.getState().testPath ?? '?').replace(/^.*?\/tests\//, 'tests/');
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    const row = [file, (end[0] - start[0]).toFixed(2), (end[1] - start[1]).toFixed(2), ((performance.now() - wall) / 1000).toFixed(1), load];
+    appendFileSync(OUT, row.join('\t') + '\n');
+  });
+}
