@@ -15,12 +15,15 @@ import { SlotRows } from './slot-rows.ts';
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
  * 0 inside. The pair loops skip a cell whose particles' box is out of reach with it.
+ * Without branching (which side of a neighbour cell's box a particle lies on is a coin toss):
+ * per axis max(lo − x, 0) + max(x − hi, 0), each max(a, 0) as (a + |a|) / 2, which is exact (2a
+ * or +0); lo ≤ hi leaves at most one of the two above 0, so the sum is the one distance exactly.
  */
 export function boxDistance2(box: Float64Array, b: number, x: number, y: number, z: number): number {
-  let ex = box[b] - x, ey = box[b + 1] - y, ez = box[b + 2] - z;
-  if (ex < 0) { ex = x - box[b + 3]; if (ex < 0) ex = 0; }
-  if (ey < 0) { ey = y - box[b + 4]; if (ey < 0) ey = 0; }
-  if (ez < 0) { ez = z - box[b + 5]; if (ez < 0) ez = 0; }
+  const lx = box[b] - x, ly = box[b + 1] - y, lz = box[b + 2] - z, hx = x - box[b + 3], hy = y - box[b + 4], hz = z - box[b + 5];
+  const ex = 0.5 * (lx + Math.abs(lx) + (hx + Math.abs(hx)));
+  const ey = 0.5 * (ly + Math.abs(ly) + (hy + Math.abs(hy)));
+  const ez = 0.5 * (lz + Math.abs(lz) + (hz + Math.abs(hz)));
   return ex * ex + ey * ey + ez * ez;
 }
 
