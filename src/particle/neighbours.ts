@@ -13,17 +13,22 @@ import { allocFloat64, allocInt32, isShared } from '../parallel/memory.ts';
 import { SlotRows } from './slot-rows.ts';
 
 /**
+ * The gap from x to [lo, hi] (lo ≤ hi), 0 within: max(lo − x, 0) + max(x − hi, 0), each max(a, 0)
+ * as (a + |a|) / 2, which is exact (2a or +0), and at most one of the two is above 0, so the sum is
+ * the one gap exactly. Without branching: which side of a neighbour's box a point lies on is a coin
+ * toss in the pair and contact loops.
+ */
+export function axisGap(lo: number, hi: number, x: number): number {
+  const l = lo - x, h = x - hi;
+  return 0.5 * (l + Math.abs(l) + (h + Math.abs(h)));
+}
+
+/**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
- * 0 inside. The pair loops skip a cell whose particles' box is out of reach with it.
- * Without branching (which side of a neighbour cell's box a particle lies on is a coin toss):
- * per axis max(lo − x, 0) + max(x − hi, 0), each max(a, 0) as (a + |a|) / 2, which is exact (2a
- * or +0); lo ≤ hi leaves at most one of the two above 0, so the sum is the one distance exactly.
+ * 0 inside (axisGap per axis). The pair loops skip a cell whose particles' box is out of reach with it.
  */
 export function boxDistance2(box: Float64Array, b: number, x: number, y: number, z: number): number {
-  const lx = box[b] - x, ly = box[b + 1] - y, lz = box[b + 2] - z, hx = x - box[b + 3], hy = y - box[b + 4], hz = z - box[b + 5];
-  const ex = 0.5 * (lx + Math.abs(lx) + (hx + Math.abs(hx)));
-  const ey = 0.5 * (ly + Math.abs(ly) + (hy + Math.abs(hy)));
-  const ez = 0.5 * (lz + Math.abs(lz) + (hz + Math.abs(hz)));
+  const ex = axisGap(box[b], box[b + 3], x), ey = axisGap(box[b + 1], box[b + 4], y), ez = axisGap(box[b + 2], box[b + 5], z);
   return ex * ex + ey * ey + ez * ez;
 }
 
