@@ -23,6 +23,12 @@ export function axisGap(lo: number, hi: number, x: number): number {
   return 0.5 * (l + Math.abs(l) + (h + Math.abs(h)));
 }
 
+/** The gap between [lo, hi] and [x0, x1] (each lo ≤ hi), 0 where they overlap: as axisGap, of lo − x1 and x0 − hi. */
+export function spanGap(lo: number, hi: number, x0: number, x1: number): number {
+  const l = lo - x1, h = x0 - hi;
+  return 0.5 * (l + Math.abs(l) + (h + Math.abs(h)));
+}
+
 /**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
  * 0 inside (axisGap per axis). The pair loops skip a cell whose particles' box is out of reach with it.

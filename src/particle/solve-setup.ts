@@ -9,7 +9,7 @@
 import type { StageScratch, StepContext } from './context.ts';
 import { FACES } from '../scene/schema.ts';
 import { faceBoundary } from './boundaries.ts';
-import { type CellPairs, cellsAroundInBlock, NeighbourList } from './neighbours.ts';
+import { type CellPairs, cellsAroundInBlock, NeighbourList, spanGap } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
@@ -183,10 +183,7 @@ function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowLi
   for (let q = 0; q < m; q++) {
     const c2 = out[q], bb = 6 * c2;
     if (start[c2] < s0) continue;
-    let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
-    if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
-    if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
-    if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
+    const ex = spanGap(box[bb], box[bb + 3], x0, x1), ey = spanGap(box[bb + 1], box[bb + 4], y0, y1), ez = spanGap(box[bb + 2], box[bb + 5], z0, z1);
     if (ex * ex + ey * ey + ez * ez < h2) out[k++] = c2;
   }
   return k;
