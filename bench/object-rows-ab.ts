@@ -9,52 +9,31 @@
  * so the lists must be the same entry for entry (checked: start and entries). Prints median and
  * mean ms a call of each listing, B/A, and the entries a flagged particle.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { loadavg } from 'node:os';
+import { abLine, cpuMs, loadBoth, stepWindow, turns, windowArgs } from './solve-view.ts';
 
-const args = process.argv.slice(2);
-const other = args[0];
-if (!other) throw new Error('usage: npx tsx bench/object-rows-ab.ts <checkout A> [scene] [firstFrame] [lastFrame] [calls]');
-const file = args[1] ?? 'scenes/honey-drop.json', first = Number(args[2] ?? 6), last = Number(args[3] ?? 12), reps = Number(args[4] ?? 20);
-async function load(root: string) {
-  const imp = (p: string) => import(pathToFileURL(resolve(root, p)).href);
-  return {
-    idx: await imp('src/index.ts'), nb: await imp('src/particle/neighbours.ts'),
-    vb: await imp('src/particle/viscosity-weiler-boundary.ts'), sb: await imp('src/particle/solve-boundary-rows.ts'),
-  };
-}
-const A = await load(other), B = await load(resolve(import.meta.dirname, '..'));
-const json = JSON.parse(readFileSync(file, 'utf8'));
-const sim = B.idx.createSimulation(B.idx.parseScene(json), 'particle', { workers: 1 });
-const ctx = sim.ctx;
-const cpu = (fn: () => void): number => {
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1000;
-};
-const med = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1], mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
+const w = windowArgs('object-rows-ab.ts', { first: 6, last: 12, reps: 20 });
+// Both checkouts' modules, loaded at run time (typed as loosely as import() gives them).
+type Mods = { nb: any; vb: any; sb: any };
+const { A, B } = await loadBoth<Mods>(w.other, {
+  nb: 'src/particle/neighbours.ts', vb: 'src/particle/viscosity-weiler-boundary.ts', sb: 'src/particle/solve-boundary-rows.ts',
+});
 const t: Record<string, number[]> = { visA: [], visB: [], solA: [], solB: [] };
 let entries = 0, flagged = 0, same = true;
-const load0 = loadavg()[0];
-for (let f = 1; f <= last; f++) {
-  sim.stepFrame();
-  if (f < first) continue;
-  const L = ctx.liquid, n = L.count, st = ctx.viscositySolve, nm = ctx.mass.length;
+const first = stepWindow(w, (ctx) => {
+  const L = ctx.liquid, n = L.count, st = ctx.viscositySolve!, nm = ctx.mass.length;
   let hmax = 0;
   for (let a = 0; a < nm; a++) hmax = Math.max(hmax, st.ph[a * (nm + 1)]);
   ctx.cells.updateBoxes(L.pos);
   const lists = { A: [new A.nb.NeighbourList(), new A.nb.NeighbourList()], B: [new B.nb.NeighbourList(), new B.nb.NeighbourList()] };
-  for (let r = 0; r < reps; r++) {
-    for (const [k, m] of (r % 2 === 0 ? [['A', A], ['B', B]] : [['B', B], ['A', A]]) as [string, typeof A][]) {
+  for (let r = 0; r < w.reps; r++) {
+    for (const k of turns(r)) {
+      const m = k === 'A' ? A : B;
       const [lv, lsv] = lists[k as 'A' | 'B'];
       lv.reset(n);
-      t['vis' + k].push(cpu(() => m.vb.listObjectRows(ctx, st.ph2, hmax, ctx.objectSlotPos, n, lv)));
+      t['vis' + k].push(cpuMs(() => m.vb.listObjectRows(ctx, st.ph2, hmax, ctx.objectSlotPos, n, lv)));
       lv.start[n] = lv.length;
       lsv.reset(n);
-      t['sol' + k].push(cpu(() => m.sb.listBoundaryRows(ctx, ctx.cells, L.pos, n, lsv)));
+      t['sol' + k].push(cpuMs(() => m.sb.listBoundaryRows(ctx, ctx.cells, L.pos, n, lsv)));
       lsv.start[n] = lsv.length;
     }
   }
@@ -66,10 +45,8 @@ for (let f = 1; f <= last; f++) {
   }
   entries += lists.B[0].length;
   for (let i = 0; i < n; i++) flagged += L.nearObject[i];
-}
-console.log(`${file}, frames ${first}–${last}, ${reps} calls each a frame, load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
-for (const s of ['vis', 'sol']) {
-  const a = t[s + 'A'], b = t[s + 'B'];
-  console.log(`  ${s === 'vis' ? 'viscosity object rows' : 'solve boundary rows  '}: A median ${med(a).toFixed(3)} mean ${mean(a).toFixed(3)} ms, B median ${med(b).toFixed(3)} mean ${mean(b).toFixed(3)} ms; B/A median ${(med(b) / med(a)).toFixed(3)}, mean ${(mean(b) / mean(a)).toFixed(3)}`);
-}
+});
+console.log(first);
+console.log(abLine('viscosity object rows', t.visA, t.visB));
+console.log(abLine('solve boundary rows  ', t.solA, t.solB));
 console.log(`  viscosity rows: ${(entries / flagged).toFixed(1)} entries a flagged particle; lists ${same ? 'the same entry for entry' : 'DIFFER'}`);

@@ -3,10 +3,15 @@
  * measure-keep-cost.ts): their arguments, a scene stepped to a frame on one thread with the first
  * solve's view listed at the frame's end positions (prepareSolve, the density cells' rows, as PBF
  * lists them), and the table of two checkouts' calls interleaved, each timed in CPU time
- * (process.cpuUsage), their outputs compared bit for bit.
+ * (process.cpuUsage), their outputs compared bit for bit. Below them, what the window benches
+ * share (object-lists-ab.ts, rows-list-ab.ts, surface-ab.ts, adhesion-pairs-ab.ts,
+ * object-rows-ab.ts: a stage's calls of two checkouts at every frame of a window): windowArgs,
+ * loadBoth, stepWindow, cpuMs, turns, abLine.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseScene, createSimulation } from '../src/index.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import type { StepContext } from '../src/particle/context.ts';
@@ -80,3 +85,53 @@ export function abTable<K>(column: string, K: [K, K], reps: number, run: Record<
   }
   console.log(`load ${loadavg()[0].toFixed(1)}`);
 }
+
+/** A window bench's arguments: `<checkout A> [scene] [firstFrame] [lastFrame] [calls]` (A required; the scene the honey drop). */
+export interface WindowArgs { other: string; file: string; first: number; last: number; reps: number }
+
+export function windowArgs(bench: string, d: { first: number; last: number; reps: number }): WindowArgs {
+  const args = process.argv.slice(2);
+  if (!args[0]) throw new Error(`usage: npx tsx bench/${bench} <checkout A> [scene] [firstFrame] [lastFrame] [calls]`);
+  return { other: args[0], file: args[1] ?? 'scenes/honey-drop.json', first: Number(args[2] ?? d.first), last: Number(args[3] ?? d.last), reps: Number(args[4] ?? d.reps) };
+}
+
+/** The modules at `paths` (from a checkout's root) of checkout A and of this one (B), by name. */
+export async function loadBoth<M>(other: string, paths: Record<keyof M & string, string>): Promise<{ A: M; B: M }> {
+  const load = async (root: string): Promise<M> => {
+    const m: Record<string, unknown> = {};
+    for (const [k, p] of Object.entries<string>(paths)) m[k] = await import(pathToFileURL(resolve(root, p)).href);
+    return m as M;
+  };
+  return { A: await load(other), B: await load(resolve(import.meta.dirname, '..')) };
+}
+
+/**
+ * This checkout's simulation of w.file on one thread, stepped frame by frame to w.last, `each` at
+ * every frame from w.first; returns the first line of the bench's report (the window, the calls,
+ * `extra()` after the window's frames, the load before and after).
+ */
+export function stepWindow(w: WindowArgs, each: (ctx: StepContext, sim: ParticleSimulation) => void, extra: () => string = () => ''): string {
+  const sim = createSimulation(parseScene(JSON.parse(readFileSync(w.file, 'utf8'))), 'particle', { workers: 1 }) as ParticleSimulation;
+  const load0 = loadavg()[0];
+  for (let f = 1; f <= w.last; f++) {
+    sim.stepFrame();
+    if (f >= w.first) each(sim.ctx, sim);
+  }
+  const x = extra();
+  return `${w.file}, frames ${w.first}–${w.last}, ${w.reps} calls each a frame${x ? `, ${x}` : ''}, load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`;
+}
+
+/** fn's CPU time in ms (process.cpuUsage: one thread). */
+export function cpuMs(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+/** The order of round r's two calls: A first on even rounds, B first on odd ones. */
+export const turns = (r: number): ['A' | 'B', 'A' | 'B'] => (r % 2 === 0 ? ['A', 'B'] : ['B', 'A']);
+
+/** `label: A median … mean … ms, B median … mean … ms; B/A median …, mean …`. */
+export const abLine = (label: string, a: number[], b: number[]): string =>
+  `  ${label}: A median ${median(a).toFixed(3)} mean ${mean(a).toFixed(3)} ms, B median ${median(b).toFixed(3)} mean ${mean(b).toFixed(3)} ms; B/A median ${(median(b) / median(a)).toFixed(3)}, mean ${(mean(b) / mean(a)).toFixed(3)}`;

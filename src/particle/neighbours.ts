@@ -13,14 +13,28 @@ import { allocFloat64, allocInt32, isShared } from '../parallel/memory.ts';
 import { SlotRows } from './slot-rows.ts';
 
 /**
+ * The gap from x to [lo, hi] (lo ≤ hi), 0 within: max(lo − x, 0) + max(x − hi, 0), each max(a, 0)
+ * as (a + |a|) / 2, which is exact (2a or +0), and at most one of the two is above 0, so the sum is
+ * the one gap exactly. Without branching: which side of a neighbour's box a point lies on is a coin
+ * toss in the pair and contact loops.
+ */
+export function axisGap(lo: number, hi: number, x: number): number {
+  const l = lo - x, h = x - hi;
+  return 0.5 * (l + Math.abs(l) + (h + Math.abs(h)));
+}
+
+/** The gap between [lo, hi] and [x0, x1] (each lo ≤ hi), 0 where they overlap: as axisGap, of lo − x1 and x0 − hi. */
+export function spanGap(lo: number, hi: number, x0: number, x1: number): number {
+  const l = lo - x1, h = x0 - hi;
+  return 0.5 * (l + Math.abs(l) + (h + Math.abs(h)));
+}
+
+/**
  * Squared distance from (x, y, z) to the box at box[b .. b + 6) (min xyz, max xyz; CellPairs.box),
- * 0 inside. The pair loops skip a cell whose particles' box is out of reach with it.
+ * 0 inside (axisGap per axis). The pair loops skip a cell whose particles' box is out of reach with it.
  */
 export function boxDistance2(box: Float64Array, b: number, x: number, y: number, z: number): number {
-  let ex = box[b] - x, ey = box[b + 1] - y, ez = box[b + 2] - z;
-  if (ex < 0) { ex = x - box[b + 3]; if (ex < 0) ex = 0; }
-  if (ey < 0) { ey = y - box[b + 4]; if (ey < 0) ey = 0; }
-  if (ez < 0) { ez = z - box[b + 5]; if (ez < 0) ez = 0; }
+  const ex = axisGap(box[b], box[b + 3], x), ey = axisGap(box[b + 1], box[b + 4], y), ez = axisGap(box[b + 2], box[b + 5], z);
   return ex * ex + ey * ey + ez * ez;
 }
 

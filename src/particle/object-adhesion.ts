@@ -13,6 +13,7 @@ import { runJob } from '../parallel/run-job.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
+import { axisGap } from './neighbours.ts';
 
 /** Liquid ← object adhesion into L.acc (after the liquid pairs: it adds to their sums). */
 export function objectAdhesion(ctx: StepContext, tables: AdhesionTables): void {
@@ -115,14 +116,12 @@ export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: O
       }
       for (let s = ostart[oc]; s < s1; s++) {
         const x = opos[3 * s], y = opos[3 * s + 1], z = opos[3 * s + 2], om = omat[s];
-        // Distance from the cell's particle box (as boxDistance2).
-        let ex = bx0 - x, ey = by0 - y, ez = bz0 - z;
-        if (ex < 0) { ex = x - bx1; if (ex < 0) ex = 0; }
-        if (ey < 0) { ey = y - by1; if (ey < 0) ey = 0; }
-        if (ez < 0) { ez = z - bz1; if (ez < 0) ez = 0; }
-        if (ex * ex + ey * ey + ez * ez >= supp2[om]) continue;
+        // Distance from the cell's particle box (as boxDistance2); written whether or not it is a
+        // candidate (cp and cm have room for all), the count advanced over those within support.
+        const ex = axisGap(bx0, bx1, x), ey = axisGap(by0, by1, y), ez = axisGap(bz0, bz1, z);
         cp[3 * k] = x; cp[3 * k + 1] = y; cp[3 * k + 2] = z;
-        cm[k++] = om;
+        cm[k] = om;
+        k += +!(ex * ex + ey * ey + ez * ez >= supp2[om]);
       }
     }
     if (k === 0) continue;

@@ -17,6 +17,7 @@
  * cells' boxes dropped no entry either). No length or coordinate is passed to a call as a double (V8 boxes a double
  * argument of a call it does not inline): the reach is read from `h2`.
  */
+import { axisGap } from './neighbours.ts';
 
 /** A thread's candidates of one cell: slot ranks and their positions (grown as a cell needs). */
 export class SlotCandidates {
@@ -57,10 +58,7 @@ export function cellCandidates(
     for (let s = s0; s < s1; s++) {
       const x = opos[3 * s], y = opos[3 * s + 1], z = opos[3 * s + 2];
       // The slot's distance from the box (as object-adhesion.ts), branch-free in the count.
-      let ex = bx0 - x, ey = by0 - y, ez = bz0 - z;
-      if (ex < 0) { ex = x - bx1; if (ex < 0) ex = 0; }
-      if (ey < 0) { ey = y - by1; if (ey < 0) ey = 0; }
-      if (ez < 0) { ez = z - bz1; if (ez < 0) ez = 0; }
+      const ex = axisGap(bx0, bx1, x), ey = axisGap(by0, by1, y), ez = axisGap(bz0, bz1, z);
       cs[k] = s;
       cp[3 * k] = x; cp[3 * k + 1] = y; cp[3 * k + 2] = z;
       k += +(ex * ex + ey * ey + ez * ez < h2);

@@ -1,4 +1,5 @@
 /** Look-ups of the object cells (StepContext.objectCells) in their dense block. */
+import { spanGap } from './neighbours.ts';
 
 /**
  * StepContext.objectCellsNearAt over a dense block of object cells (cell or −1 at
@@ -40,13 +41,12 @@ export function denseCellsNearAt(
 
 /**
  * The squared distance between object cell oc's particle box (obox, 6 per cell: min then max) and
- * the box [x0, x1] × [y0, y1] × [z0, z1]; 0 where they overlap.
+ * the box [x0, x1] × [y0, y1] × [z0, z1] (both boxes of points: min ≤ max); 0 where they overlap
+ * (neighbours.ts spanGap per axis: max(0, lo − x1, x0 − hi) without branching).
  */
 export function boxGap2(obox: Float64Array, oc: number, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
   const q = 6 * oc;
-  const ex = Math.max(0, obox[q] - x1, x0 - obox[q + 3]);
-  const ey = Math.max(0, obox[q + 1] - y1, y0 - obox[q + 4]);
-  const ez = Math.max(0, obox[q + 2] - z1, z0 - obox[q + 5]);
+  const ex = spanGap(obox[q], obox[q + 3], x0, x1), ey = spanGap(obox[q + 1], obox[q + 4], y0, y1), ez = spanGap(obox[q + 2], obox[q + 5], z0, z1);
   return ex * ex + ey * ey + ez * ez;
 }
 

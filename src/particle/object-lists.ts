@@ -28,6 +28,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 import { grownRows } from './liquid.ts';
+import { axisGap } from './neighbours.ts';
 import type { ListStore } from './list-store.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
@@ -321,9 +322,7 @@ function contactListRange(a: JobArrays<typeof objectListsJob>, s: ListScalars, c
       for (let k = s0, s1 = s0 + ocnt[oc]; k < s1; k++) {
         // Written whether or not it is a candidate (cand has room for all), so that the coin toss is not a branch.
         const x = opos[3 * k], y = opos[3 * k + 1], z = opos[3 * k + 2];
-        const ex = x < bx0 ? bx0 - x : x > bx1 ? x - bx1 : 0;
-        const ey = y < by0 ? by0 - y : y > by1 ? y - by1 : 0;
-        const ez = z < bz0 ? bz0 - z : z > bz1 ? z - bz1 : 0;
+        const ex = axisGap(bx0, bx1, x), ey = axisGap(by0, by1, y), ez = axisGap(bz0, bz1, z);
         cand[nc] = r0 + k;
         cpos[3 * nc] = x; cpos[3 * nc + 1] = y; cpos[3 * nc + 2] = z;
         nc += +(ex * ex + ey * ey + ez * ez < cut2);

@@ -3,7 +3,7 @@
  * come from adhesion's pair list): each slot's upper half, the slots b > a within h, as a job over
  * runs of density cells (the cubic spline's support h; the rows' use: pressure-half.ts).
  */
-import { cellsAroundInBlock, type CellPairs } from './neighbours.ts';
+import { cellsAroundInBlock, type CellPairs, spanGap } from './neighbours.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { teamWork } from './work.ts';
 /** A thread's scratch of the row listing: the row cells of the cell at hand; the cells where they are hashed (calling thread only). */
@@ -55,10 +55,7 @@ function rowCellsAt(v: JobArrays<typeof solveListJob>, s: ListScalars, sc: RowLi
   for (let q = 0; q < m; q++) {
     const c2 = out[q], bb = 6 * c2;
     if (start[c2] < s0) continue;
-    let ex = box[bb] - x1, ey = box[bb + 1] - y1, ez = box[bb + 2] - z1;
-    if (ex < 0) { ex = x0 - box[bb + 3]; if (ex < 0) ex = 0; }
-    if (ey < 0) { ey = y0 - box[bb + 4]; if (ey < 0) ey = 0; }
-    if (ez < 0) { ez = z0 - box[bb + 5]; if (ez < 0) ez = 0; }
+    const ex = spanGap(box[bb], box[bb + 3], x0, x1), ey = spanGap(box[bb + 1], box[bb + 4], y0, y1), ez = spanGap(box[bb + 2], box[bb + 5], z0, z1);
     if (ex * ex + ey * ey + ez * ez < h2) out[k++] = c2;
   }
   return k;

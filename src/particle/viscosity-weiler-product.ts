@@ -84,11 +84,45 @@ export function applyHalf(a: Rows, v: Float64Array, out: Float64Array, n: number
       out[j] -= ux; out[j + 1] -= uy; out[j + 2] -= uz;
     }
     if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
-      rowExtra(a, i, v);
+      rowExtra(a, i, v, 3);
       sx += ext[0]; sy += ext[1]; sz += ext[2];
     }
     const ox = out[3 * i] + sx, oy = out[3 * i + 1] + sy, oz = out[3 * i + 2] + sz;
     out[3 * i] = ox; out[3 * i + 1] = oy; out[3 * i + 2] = oz;
+    dot += vx * ox + vy * oy + vz * oz;
+  }
+  return dot;
+}
+
+/**
+ * applyHalf with the vector and its product in one array, pq: v_k at 6k, (A v)_k at 6k + 3 (the
+ * one-thread CG's direction and its product, viscosity-weiler-solve.ts iterateOne), so that a
+ * pair's far end is read and written within 48 bytes rather than in two arrays. The same
+ * arithmetic in the same order as applyHalf: the same products and v · A v, bit for bit.
+ */
+export function applyHalfPQ(a: Rows, pq: Float64Array, n: number): number {
+  const { pos, ls, lj, coef, cdec, rho, mat, bs, gs } = a, ck = cdec[0];
+  for (let i = 0; i < n; i++) {
+    pq[6 * i + 3] = 0; pq[6 * i + 4] = 0; pq[6 * i + 5] = 0;
+  }
+  let dot = 0;
+  for (let i = 0; i < n; i++) {
+    const b = 6 * i, xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    const vx = pq[b], vy = pq[b + 1], vz = pq[b + 2], rhoi = rho[mat[i]];
+    let sx = rhoi * vx, sy = rhoi * vy, sz = rhoi * vz;
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const k = lj[e], o = 3 * k, j = 6 * k, ce = coef[e], dx = xi - pos[o], dy = yi - pos[o + 1], dz = zi - pos[o + 2];
+      const u = ck * ce * ce * (dx * (vx - pq[j]) + dy * (vy - pq[j + 1]) + dz * (vz - pq[j + 2]));
+      const ux = u * dx, uy = u * dy, uz = u * dz;
+      sx += ux; sy += uy; sz += uz;
+      pq[j + 3] -= ux; pq[j + 4] -= uy; pq[j + 5] -= uz;
+    }
+    if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
+      rowExtra(a, i, pq, 6);
+      sx += ext[0]; sy += ext[1]; sz += ext[2];
+    }
+    const ox = pq[b + 3] + sx, oy = pq[b + 4] + sy, oz = pq[b + 5] + sz;
+    pq[b + 3] = ox; pq[b + 4] = oy; pq[b + 5] = oz;
     dot += vx * ox + vy * oy + vz * oz;
   }
   return dot;
@@ -114,9 +148,9 @@ export function applyHalfTwo(a: Rows, v: Float64Array, out: Float64Array, v2: Fl
       out2[j] -= w1; out2[j + 1] -= w2; out2[j + 2] -= w3;
     }
     if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
-      rowExtra(a, i, v);
+      rowExtra(a, i, v, 3);
       sx += ext[0]; sy += ext[1]; sz += ext[2];
-      rowExtra(a, i, v2);
+      rowExtra(a, i, v2, 3);
       tx += ext[0]; ty += ext[1]; tz += ext[2];
     }
     out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
@@ -162,7 +196,7 @@ export function applyTeam(a: Rows, c: CrossRows, v: Float64Array, out: Float64Ar
       }
     }
     if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
-      rowExtra(a, i, v);
+      rowExtra(a, i, v, 3);
       sx += ext[0]; sy += ext[1]; sz += ext[2];
     }
     const ox = out[3 * i] + sx, oy = out[3 * i + 1] + sy, oz = out[3 * i + 2] + sz;
@@ -203,9 +237,9 @@ export function applyTeamTwo(
       }
     }
     if (bs[i] < bs[i + 1] || gs[i] < gs[i + 1]) {
-      rowExtra(a, i, v);
+      rowExtra(a, i, v, 3);
       sx += ext[0]; sy += ext[1]; sz += ext[2];
-      rowExtra(a, i, v2);
+      rowExtra(a, i, v2, 3);
       tx += ext[0]; ty += ext[1]; tz += ext[2];
     }
     out[3 * i] += sx; out[3 * i + 1] += sy; out[3 * i + 2] += sz;
@@ -215,15 +249,18 @@ export function applyTeamTwo(
 
 /** Row i's object and wall terms of (A v)_i (rowExtra), in module scratch valid until the next call. */
 export function rowTerms(a: Rows, i: number, v: Float64Array): Float64Array {
-  rowExtra(a, i, v);
+  rowExtra(a, i, v, 3);
   return ext;
 }
 
-/** Row i's object and wall terms of (A v)_i (the ghosts and the wall they leave uncovered), into `ext`. */
-function rowExtra(a: Rows, i: number, v: Float64Array): void {
+/**
+ * Row i's object and wall terms of (A v)_i (the ghosts and the wall they leave uncovered), into `ext`;
+ * v_k at v[sv k] (sv 3, or 6 where v shares its array with the product: applyHalfPQ).
+ */
+function rowExtra(a: Rows, i: number, v: Float64Array, sv: number): void {
   const { pos, bs, bj, opos, bcoef, walls, gs, gj, gc } = a;
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  const vx = v[3 * i], vy = v[3 * i + 1], vz = v[3 * i + 2];
+  const vx = v[sv * i], vy = v[sv * i + 1], vz = v[sv * i + 2];
   let sx = 0, sy = 0, sz = 0;
   const e0 = bs[i], e1 = bs[i + 1];
   if (e0 < e1) {
@@ -253,7 +290,7 @@ function rowExtra(a: Rows, i: number, v: Float64Array): void {
     const code = gj[e], j = (code / GHOST_WALLS) | 0, wo = WALL_STRIDE * (code - GHOST_WALLS * j);
     const axis = walls[wo], c = gc[e], g = ghost(pos, i, j, walls, wo), gx = g.x, gy = g.y, gz = g.z;
     // The ghost velocity: M v_j (slip) or −v_j (no-slip; u_w is in b).
-    const wx = v[3 * j], wy = v[3 * j + 1], wz = v[3 * j + 2];
+    const wx = v[sv * j], wy = v[sv * j + 1], wz = v[sv * j + 2];
     if (walls[wo + 2] === 1) {
       const tx = vx + wx, ty = vy + wy, tz = vz + wz;
       // B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)).

@@ -48,7 +48,7 @@
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { applyHalf, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
@@ -211,21 +211,30 @@ function results(red: Float64Array, T: number, it: number, rr: number, goal: num
 
 /**
  * One thread's iterations (preconditioned CG as SPlisHSPlasH takes it: p · A p, then r and r · P r,
- * then p = P r + β p), from the first direction p = P r.
+ * then p = P r + β p), from the first direction p = P r. With half rows and q right after p in
+ * memory, p and q = A p are taken interleaved in their 6n doubles (p_i at 6i, q_i at 6i + 3:
+ * viscosity-weiler-product.ts applyHalfPQ), spread in place from p; the same arithmetic either way.
  */
 function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
   const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
+  const pq = half && from === 0 && p.buffer === q.buffer && q.byteOffset === p.byteOffset + 8 * p.length && 6 * to <= p.length + q.length
+    ? new Float64Array(p.buffer, p.byteOffset, 6 * to) : null;
+  // p_i to 6i, from the last row down (6i + c ≥ 3i + c: what a row overwrites has been moved).
+  if (pq) for (let i = to - 1; i >= 0; i--) {
+    pq[6 * i + 2] = pq[3 * i + 2]; pq[6 * i + 1] = pq[3 * i + 1]; pq[6 * i] = pq[3 * i];
+  }
+  const P = pq ?? p, Q = pq ?? q, sp = pq ? 6 : 3, qo = pq ? 3 : 0;
   let it = 0;
   while (rr > goal && it < maxIter) {
-    const pq = half ? applyHalf(a, p, q, to) : applyTeam(a, cross, p, q, from, to);
-    if (!(pq > 0)) break;
-    const alpha = rz / pq;
+    const pAp = pq ? applyHalfPQ(a, pq, to) : half ? applyHalf(a, p, q, to) : applyTeam(a, cross, p, q, from, to);
+    if (!(pAp > 0)) break;
+    const alpha = rz / pAp;
     let rz1 = 0;
     rr = 0;
     for (let i = from; i < to; i++) {
-      const k = 3 * i;
-      xs[k] += alpha * p[k]; xs[k + 1] += alpha * p[k + 1]; xs[k + 2] += alpha * p[k + 2];
-      const rx = r[k] - alpha * q[k], ry = r[k + 1] - alpha * q[k + 1], rw = r[k + 2] - alpha * q[k + 2];
+      const k = 3 * i, pk = sp * i, qk = pk + qo;
+      xs[k] += alpha * P[pk]; xs[k + 1] += alpha * P[pk + 1]; xs[k + 2] += alpha * P[pk + 2];
+      const rx = r[k] - alpha * Q[qk], ry = r[k + 1] - alpha * Q[qk + 1], rw = r[k + 2] - alpha * Q[qk + 2];
       r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
       rr += rx * rx + ry * ry + rw * rw;
       const m = 6 * i;
@@ -238,10 +247,10 @@ function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: n
     rz = rz1;
     // p = P r + β p.
     for (let i = from; i < to; i++) {
-      const k = 3 * i, m = 6 * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
-      p[k] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * p[k];
-      p[k + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * p[k + 1];
-      p[k + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * p[k + 2];
+      const k = 3 * i, m = 6 * i, pk = sp * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
+      P[pk] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * P[pk];
+      P[pk + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * P[pk + 1];
+      P[pk + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * P[pk + 2];
     }
   }
   results(red, 1, it, rr, goal, bb);
