@@ -215,7 +215,7 @@ describe('a water pool 5 cm deep starts at the depth asked and rests from frame 
 
 describe('a water pool rests past 4 s (5 × 5 cm, 8 s)', () => {
   // Branch pool18 (bench/pool-rest.ts 5 5 8 nu=1e-6 coarse=2 from=0): worst frame 0.0034 √(g h) (at
-  // 0.13 s; from 1 s 0.0023), the level +0.69 % at frame 0 and −1.37 % at 8 s (the settled packing
+  // 0.13 s; the frames it prints from 1 s ≤ 0.0023), the level +0.69 % at frame 0 and −1.37 % at 8 s (the settled packing
   // compacts under its weight: both solves correct compression only). The 10 × 12 and 10 × 20 cm pools
   // on 13 by 13 drawn columns held to 6 s and gave way after (0.0056, 0.024): docs/decisions.md
   // "A still pool rests past 4 s".
