@@ -95,7 +95,7 @@ function scales(): { big: number; small: number; ybar: number } {
   return { big: Math.sqrt(big / L.count), small: Math.sqrt(small / L.count), ybar };
 }
 const regions = ['top', 'wall', 'corner', 'floor', 'bulk'] as const;
-let worst = 0, msum = 0, mframes = 0;
+let worst = 0, worstAt = 0, msum = 0, mframes = 0;
 const from = Number(kv.from ?? 1);
 const cpu0 = process.cpuUsage();
 for (let f = 1; f <= Math.round(seconds * fps); f++) {
@@ -120,7 +120,7 @@ for (let f = 1; f <= Math.round(seconds * fps); f++) {
   }
   const rms = Math.sqrt(sqAll / L.count);
   const t = f / fps;
-  if (t >= from - 1e-9) { worst = Math.max(worst, rms / u); msum += sqAll / L.count; mframes++; }
+  if (t >= from - 1e-9) { if (rms / u > worst) { worst = rms / u; worstAt = t; } msum += sqAll / L.count; mframes++; }
   const c = st.counters;
   const parts = regions.map((n, k) => `${n} ${(Math.sqrt(sq[k] / Math.max(1, cnt[k])) * 1000).toFixed(2)}` + (kv.dens ? ` [${(dn[k] / Math.max(1, cnt[k]) * 100).toFixed(2)}%]` : '')).join(' ');
   const sc = coarse > 0 && (!kv.quiet || f % Number(kv.quiet) === 0) ? scales() : null;
@@ -129,4 +129,4 @@ for (let f = 1; f <= Math.round(seconds * fps); f++) {
 }
 const cpu = process.cpuUsage(cpu0);
 console.log(`level at the end ${level()}`);
-console.log(`over t ≥ ${from} s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+console.log(`over t ≥ ${from} s: RMS ${(Math.sqrt(msum / Math.max(1, mframes)) / u).toFixed(4)} √(g h), worst frame ${worst.toFixed(4)} at ${worstAt.toFixed(2)} s; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);

@@ -110,7 +110,7 @@ export function drawnRows(p: PoolFloorSpec, r: number, h: number, tolerance: num
       const rows = Math.round(p.asked / s[a]);
       if (rows < 1 || Math.abs(((rows - 0.5) * s[a] + r) / p.asked - 1) > tolerance) continue;
       const cost = Math.max(...s.map((x) => Math.abs(Math.log(x / d))));
-      if (cost > MOST_STRETCH || cost >= bestCost || densityShearDrop(s, a, h) > 0) continue;
+      if (cost > MOST_STRETCH || cost >= bestCost || densityShearDrop(s, h) > 0) continue;
       best = [s[0], s[1], s[2], nb, nc, rows];
       bestCost = cost;
     }

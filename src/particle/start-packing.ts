@@ -278,15 +278,18 @@ function latticePool(min: ArrayLike<number>, max: ArrayLike<number>, r: number, 
 /**
  * Whether a pool's fitted lattice gives way under its own weight: the body fills the domain from wall
  * to wall on the axes its lattice is stretched along (its columns) and stands on a wall along the one
- * free axis (its rows), and a shear of that lattice that moves columns along the rows' axis or rows
- * along a column axis lowers the kernel sum Σ w(d/h) a particle reads (the cubic spline the pressure
- * and PBF measure; densityShearDrop). Such a shear leaves the density unchanged to first order, so
+ * free axis (its rows), and a shear of that lattice, of any axis's lines along any other axis, lowers
+ * the kernel sum Σ w(d/h) a particle reads (the cubic spline the pressure and PBF measure;
+ * densityShearDrop). Such a shear leaves the density unchanged to first order, so
  * the pressure does not resist it; where it lowers the sum, the same particles read ρ0 in less
  * volume and the weight of the liquid above drives the lattice into it: the 5 × 20 cm water pool's
  * columns (6 by 6, spread 1.0417×, rows 0.92 · 2r) slid against each other from 1 s and threw a
  * frame of 0.017 √(g h) at 2.8 s (docs/decisions.md, "The feed where PBF is left with compression").
- * A lattice whose sum rises under every such shear holds (the cubic lattice; 13 by 13 columns drawn
- * to 0.96 with rows 1.08 · 2r). A pool whose width lies between whole numbers of cells at 4 mm below
+ * A lattice whose sum rises under every such shear holds (the cubic lattice; 38 by 38 columns drawn to
+ * 0.987 for a 30 cm pool). One that a shear of columns along each other across (the two axes across,
+ * not the rows) lowers gives way too, later: a 10 × 12 cm water pool on 13 by 13 columns drawn to
+ * 0.96, rows 1.08 · 2r, (its sum 8.4e-5 lower under that shear) held for 6 s and gave way from 6.5 s,
+ * a frame of 0.0056 √(g h) at 7.4 s (docs/decisions.md "A still pool rests past 4 s"). A pool whose width lies between whole numbers of cells at 4 mm below
  * about 12 cells has no lattice that holds (6.25 cells: 6 columns spread or 7 drawn to 0.89, rows
  * 1.25 · 2r, whose sum drops 8e-4 under a shift of a tenth of a column), and is settled before
  * frame 0 instead (start-settle.ts).
@@ -295,23 +298,22 @@ export function latticeGivesWay(min: ArrayLike<number>, max: ArrayLike<number>, 
   const fit = bodyFit(min, max, r, domain);
   if (fit === null) return false;
   const free = poolAxis(fit, min, max, r, domain);
-  return free >= 0 && densityShearDrop(fit.factor.map((f) => 2 * r * f), free, h) > 0;
+  return free >= 0 && densityShearDrop(fit.factor.map((f) => 2 * r * f), h) > 0;
 }
 
 /**
  * The most Σ w(d/h) over an orthorhombic lattice of spacings `s` falls, as a fraction of the
- * unsheared sum, under a shear of a tenth of a spacing that moves one axis's lines along the `free`
- * axis or along one another (uniform: line i shifted by i/10 of its spacing; alternating: every other
- * line by 1/10); ≤ 0 where every such shear raises it.
+ * unsheared sum, under a shear of a tenth of a spacing that moves one axis's lines along another
+ * (every pair of axes: uniform, line i shifted by i/10 of its spacing; alternating, every other line
+ * by 1/10); ≤ 0 where every such shear raises it.
  */
-export function densityShearDrop(s: readonly number[], free: number, h: number): number {
+export function densityShearDrop(s: readonly number[], h: number): number {
   const base = shearedSum(s, h, -1, -1, 0, false);
   let drop = -Infinity;
-  for (let b = 0; b < 3; b++) {
-    if (b === free) continue;
-    for (const alternate of [false, true]) {
-      drop = Math.max(drop, 1 - shearedSum(s, h, free, b, SHEAR, alternate) / base);
-      drop = Math.max(drop, 1 - shearedSum(s, h, b, free, SHEAR, alternate) / base);
+  for (let moved = 0; moved < 3; moved++) {
+    for (let along = 0; along < 3; along++) {
+      if (along === moved) continue;
+      for (const alternate of [false, true]) drop = Math.max(drop, 1 - shearedSum(s, h, moved, along, SHEAR, alternate) / base);
     }
   }
   return drop;

@@ -100,7 +100,7 @@ describe('a cubic pool drawn together to the depth asked (pool-rows.ts drawnRows
       expect(Math.abs((spacing[0] * spacing[1] * spacing[2]) / (2 * R) ** 3 - 1)).toBeLessThan(1e-12);
       expect(Math.abs((n * (2 * R) ** 3) / (w * 0.048 * 0.05) - 1)).toBeLessThan(0.01);
       expect(Math.abs(poolLevel(positions, n, p, R) / 0.05 - 1)).toBeLessThan(0.01);
-      expect(densityShearDrop(spacing, 1, 4 * R)).toBeLessThanOrEqual(0);
+      expect(densityShearDrop(spacing, 4 * R)).toBeLessThanOrEqual(0);
       const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
       for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) { lo[a] = Math.min(lo[a], positions[3 * i + a]); hi[a] = Math.max(hi[a], positions[3 * i + a]); }
       for (let a = 0; a < 3; a++) expect(Math.abs(lo[a] - spacing[a] / 2)).toBeLessThan(1e-12);

@@ -19,7 +19,7 @@ import { poolLevel } from '../../src/particle/pool-level.ts';
 
 const R = 0.004;
 
-const pool = (width: number, depth: number): ParticleSimulation => sim(poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', duration: 1 }));
+const pool = (width: number, depth: number, nu = 1e-6): ParticleSimulation => sim(poolScene({ r: R, depth, width, nu, adhesion: 'default', duration: 1 }));
 
 /** The sorted distinct values of one coordinate (rows or columns), to 1e-9 m. */
 function levels(s: ParticleSimulation, axis: number): number[] {
@@ -44,7 +44,9 @@ describe('a liquid body fitted to its walls', () => {
   });
 
   it('a 10 cm square pool 12 cm deep (12.5 cells across): 13 by 13 columns drawn together, rows 1.08 · 2r, each at half its spacing from its walls', () => {
-    const s = pool(0.1, 0.12), L = s.ctx.liquid;
+    // Honey-like (ν 0.007 m²/s: its viscosity holds the lattice, start-settle.ts): water on this lattice
+    // is settled before frame 0, the lattice giving way under a shear of its columns across.
+    const s = pool(0.1, 0.12, 0.007), L = s.ctx.liquid;
     const x = levels(s, 0), y = levels(s, 1), z = levels(s, 2);
     // Nearer cubic than 12 by 12 (bodyAxes): rows 1.0816 · 2r against 0.9216 · 2r.
     expect([x.length, z.length]).toEqual([13, 13]);
@@ -83,14 +85,18 @@ describe('a liquid body fitted to its walls', () => {
     expect((pos.length / 3) * (2 * R) ** 3 / (0.05 * 0.05 * 0.12)).toBeCloseTo(0.983, 3);
   });
 
-  it('the shear test (latticeGivesWay): the cubic lattice and 13 by 13 columns (rows 1.08 · 2r) read more under a shear, 6 by 6 (rows 0.92) and 7 by 7 (rows 1.25) less', () => {
+  it('the shear test (latticeGivesWay): the cubic lattice and 38 by 38 columns (rows 1.03 · 2r) read more under every shear, 13 by 13 (rows 1.08: under a shear of columns across), 6 by 6 (rows 0.92) and 7 by 7 (rows 1.25) less', () => {
     const lattice = (f: number): number[] => [2 * R * f, 2 * R / (f * f), 2 * R * f];
-    expect(densityShearDrop(lattice(1), 1, 4 * R)).toBeLessThan(-5e-5);
-    expect(densityShearDrop(lattice(100 / 104), 1, 4 * R)).toBeLessThan(-5e-5);
-    expect(densityShearDrop(lattice(25 / 24), 1, 4 * R)).toBeGreaterThan(5e-5);
-    expect(densityShearDrop(lattice(25 / 28), 1, 4 * R)).toBeGreaterThan(5e-4);
+    expect(densityShearDrop(lattice(1), 4 * R)).toBeLessThan(-5e-5);
+    expect(densityShearDrop(lattice(37.5 / 38), 4 * R)).toBeLessThan(-4e-5);
+    // 13 by 13 columns drawn to 0.96 (a 10 cm pool): every shear with the rows raises the sum (−7.9e-5
+    // at most), columns sheared along each other across lower it (+8.4e-5); a 10 × 12 cm water pool on
+    // it gave way from 6.5 s (docs/decisions.md "A still pool rests past 4 s").
+    expect(densityShearDrop(lattice(100 / 104), 4 * R)).toBeGreaterThan(5e-5);
+    expect(densityShearDrop(lattice(25 / 24), 4 * R)).toBeGreaterThan(5e-5);
+    expect(densityShearDrop(lattice(25 / 28), 4 * R)).toBeGreaterThan(5e-4);
     const box = (w: number, dd: number): boolean => latticeGivesWay([0, 0, 0], [w, dd, w], R, { min: [0, 0, 0], max: [w, 2 * dd, w] }, 4 * R);
-    expect([box(0.05, 0.12), box(0.05, 0.2), box(0.1, 0.2), box(0.3, 0.12), box(0.096, 0.048)]).toEqual([true, true, false, false, false]);
+    expect([box(0.05, 0.12), box(0.05, 0.2), box(0.1, 0.2), box(0.3, 0.12), box(0.096, 0.048)]).toEqual([true, true, true, false, false]);
   });
 
   it('a 5 × 12 cm water pool is settled before frame 0 (start-settle.ts): off the lattice, within the walls\' clearance, fewer particles than the lattice\'s, its level within 1 % of 12 cm, and still', () => {
