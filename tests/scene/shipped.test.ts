@@ -13,6 +13,8 @@ import type { EngineName, FluidPoints, Simulation } from '../../src/api.ts';
 import { filmCoverage } from '../grid/honey-film.ts';
 import { measurePile, type Pile } from '../grid/pile.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
+import { meshPieces } from './mesh-pieces.ts';
+import { ROPE_WINDOWS } from '../particle/rope-components.ts';
 
 /** A scene file as parsed JSON (JSON.parse's `any`), edited before it is parsed into a scene. */
 type SceneJson = any;
@@ -186,15 +188,25 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     it(`cup-pour (${engine}): the honey stays in the cup until it tips, then pours onto the floor (about a minute of CPU)`, () => {
       const sim = make(shipped('cup-pour'), engine);
       let held = 0;
+      // The drawn pour's pieces between the cup's rim and the floor (tests/scene/mesh-pieces.ts), every
+      // other frame while it pours: to 1.67 s (frame 50) in the particle engine, whose tail parts into
+      // beads from about 1.8 s (tests/scene/pour-resolution.test.ts holds where, and info's warning), to
+      // 2 s on the grid.
+      const pieces: number[] = [], last = engine === 'particle' ? 50 : 60;
       for (let f = 1; f <= 60; f++) {
         sim.stepFrame();
         if (f === 30) held = sim.metrics().bounds.min[1];
+        if (f >= 34 && f <= last && f % 2 === 0) pieces.push(meshPieces(sim.surfaceMesh(), ROPE_WINDOWS['cup-pour'], 8e-9));
       }
       const m = sim.metrics();
-      console.log(`cup-pour (${engine}): lowest honey ${(100 * held).toFixed(1)} cm at 1 s, ${(100 * m.bounds.min[1]).toFixed(1)} cm at 2 s`);
+      console.log(`cup-pour (${engine}): lowest honey ${(100 * held).toFixed(1)} cm at 1 s, ${(100 * m.bounds.min[1]).toFixed(1)} cm at 2 s; drawn pieces from rim to floor, frames 34, 36, … ${last}: ${pieces.join(' ')}`);
       // The cup's bottom is 5 cm up, tipping from 0.2 s to 1.4 s; the floor is at 0.
       expect(held).toBeGreaterThan(0.04);
       expect(m.bounds.min[1]).toBeLessThan(0.01);
+      // One rope (branch scenes18, the CLI run's meshes every frame): particle one piece in frames 33–53,
+      // 2–5 from 54 on; grid one piece from 37 (the first honey over the rim) to 120 but for frame 56 (2).
+      expect(pieces.filter((n) => n === 1).length).toBeGreaterThanOrEqual(pieces.filter((n) => n > 0).length - 1);
+      expect(Math.max(...pieces)).toBeLessThanOrEqual(2);
     });
   }
 
@@ -301,6 +313,9 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
 
   it('soap-pour (grid): the soap piles up in folds that stand, then yield; the same liquid without elasticity lands in a low round pool (about three minutes of CPU)', () => {
     /** The pile (tests/grid/pile.ts) at 1.5, 2 and 3 s. */
+    /** The stream's drawn pieces from under the spout (18.5 cm) to over the pile (9 cm), every third frame of the pour. */
+    const stream: number[] = [];
+    const above = { min: [-0.04, 0.09, -0.04] as [number, number, number], max: [0.04, 0.185, 0.04] as [number, number, number] };
     const piles = (elastic: boolean): Pile[] => {
       const json = shipped('soap-pour');
       if (!elastic) json.materials.soap.viscoelastic.elasticModulus = 0;
@@ -309,12 +324,16 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
       for (let f = 1; f <= 90; f++) {
         sim.stepFrame();
         if (f === 45 || f === 60 || f === 90) out.push(measurePile(sim.sim));
+        if (elastic && f <= 60 && f % 3 === 0) stream.push(meshPieces(sim.surfaceMesh(), above, json.grid.cellSize ** 3));
       }
       return out;
     };
     const soap = piles(true), plain = piles(false);
     const line = (p: Pile[]) => p.map((q) => `${(100 * q.height).toFixed(1)} cm high, ${(1000 * q.relief).toFixed(1)} mm relief, ${(100 * q.radius).toFixed(1)} cm out`).join('; ');
-    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}`);
+    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
+    // One rope from spout to pile while it pours (branch scenes18, the CLI run's meshes: one piece in
+    // all 60 frames of the pour).
+    expect(stream.every((n) => n === 1)).toBe(true);
     // Measured (bench/soap-folds.ts, 2026-11-30): soap 6.4 cm high, 12.3 mm relief, 4.3 cm out at
     // 1.5 s; 6.1, 8.7, 5.3 at 2 s; 5.4, 6.9, 6.1 at 3 s. Plain 1.8 cm, 1.2 mm, 8.3 cm at 1.5 s; 1.2 cm
     // high and 10.8 cm out (against the walls) at 3 s. The relief is the folds' (a round pile, terraced
