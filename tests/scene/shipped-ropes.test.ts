@@ -46,4 +46,13 @@ describeLong(import.meta, "honey-coil's rope, whole from spout to pile, as drawn
     expect(pieces.every((n) => n === 1)).toBe(true);
     expect(floor.slice(1).filter((y) => y < ON_PILE).length).toBeGreaterThanOrEqual(floor.length - 4);
   }, 3_600_000);
+
+  it('grid engine, to 1 s (buckled and coiling; about 40 s of CPU): one piece above the pile in every frame read, reaching the pile from frame 6', () => {
+    const { pieces, floor } = rope('grid', 30);
+    // Measured (branch scenes18, the CLI run's meshes, frames 3, 6, … 45): one piece above the pile in
+    // all 15; the spout's piece down to the plate (0.9 cm) from frame 9, 2.7 cm at frame 6 (landing),
+    // 7.4 cm at frame 3 (falling).
+    expect(pieces.every((n) => n === 1)).toBe(true);
+    expect(floor.slice(1).every((y) => y < ON_PILE)).toBe(true);
+  }, 3_600_000);
 });
