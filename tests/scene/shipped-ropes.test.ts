@@ -37,7 +37,7 @@ function rope(engine: EngineName, frames: number): { pieces: number[]; floor: nu
 }
 
 describeLong(import.meta, "honey-coil's rope, whole from spout to pile, as drawn (VISCID_LONG=1)", () => {
-  it('particle engine, to 3 s (the pour; about 40 s of CPU): one piece above the pile in every frame read, reaching the pile in all but a few', () => {
+  it('particle engine, to 3 s (the pour; about 30 s of CPU): one piece above the pile in every frame read, reaching the pile in all but a few', () => {
     const { pieces, floor } = rope('particle', 90);
     // Measured (branch scenes18, main 30d2c21, the CLI run's meshes every frame to 3 s): one piece above
     // the pile in all 88 frames with liquid there; the spout's piece down to the plate (1.1 cm) in 37
@@ -47,7 +47,7 @@ describeLong(import.meta, "honey-coil's rope, whole from spout to pile, as drawn
     expect(floor.slice(1).filter((y) => y < ON_PILE).length).toBeGreaterThanOrEqual(floor.length - 4);
   }, 3_600_000);
 
-  it('grid engine, to 1 s (buckled and coiling; about 40 s of CPU): one piece above the pile in every frame read, reaching the pile from frame 6', () => {
+  it('grid engine, to 1 s (buckled and coiling; about 30 s of CPU): one piece above the pile in every frame read, reaching the pile from frame 6', () => {
     const { pieces, floor } = rope('grid', 30);
     // Measured (branch scenes18, the CLI run's meshes, frames 3, 6, … 45): one piece above the pile in
     // all 15; the spout's piece down to the plate (0.9 cm) from frame 9, 2.7 cm at frame 6 (landing),
