@@ -13,6 +13,8 @@ import type { EngineName, FluidPoints, Simulation } from '../../src/api.ts';
 import { filmCoverage } from '../grid/honey-film.ts';
 import { measurePile, type Pile } from '../grid/pile.ts';
 import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
+import { meshPieces } from './mesh-pieces.ts';
+import { ROPE_WINDOWS } from '../particle/rope-components.ts';
 
 /** A scene file as parsed JSON (JSON.parse's `any`), edited before it is parsed into a scene. */
 type SceneJson = any;
@@ -186,15 +188,26 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     it(`cup-pour (${engine}): the honey stays in the cup until it tips, then pours onto the floor (about a minute of CPU)`, () => {
       const sim = make(shipped('cup-pour'), engine);
       let held = 0;
+      // The drawn pour's pieces between the cup's rim and the floor (tests/scene/mesh-pieces.ts), every
+      // other frame while it pours: to 1.67 s (frame 50) in the particle engine, whose tail parts into
+      // beads from about 1.8 s (tests/scene/pour-resolution.test.ts holds where, and info's warning), to
+      // 2 s on the grid.
+      const pieces: number[] = [], last = engine === 'particle' ? 50 : 60;
       for (let f = 1; f <= 60; f++) {
         sim.stepFrame();
         if (f === 30) held = sim.metrics().bounds.min[1];
+        if (f >= 34 && f <= last && f % 2 === 0) pieces.push(meshPieces(sim.surfaceMesh(), ROPE_WINDOWS['cup-pour'], 8e-9));
       }
       const m = sim.metrics();
-      console.log(`cup-pour (${engine}): lowest honey ${(100 * held).toFixed(1)} cm at 1 s, ${(100 * m.bounds.min[1]).toFixed(1)} cm at 2 s`);
+      console.log(`cup-pour (${engine}): lowest honey ${(100 * held).toFixed(1)} cm at 1 s, ${(100 * m.bounds.min[1]).toFixed(1)} cm at 2 s; drawn pieces from rim to floor, frames 34, 36, … ${last}: ${pieces.join(' ')}`);
       // The cup's bottom is 5 cm up, tipping from 0.2 s to 1.4 s; the floor is at 0.
       expect(held).toBeGreaterThan(0.04);
       expect(m.bounds.min[1]).toBeLessThan(0.01);
+      // One rope (branch scenes18, the CLI run's meshes every frame): particle one piece in frames 33–53,
+      // 2–5 from 54 on; grid one piece from 37 (the first honey over the rim) to 120 but for frame 56 (2).
+      expect(pieces.filter((n) => n === 1).length).toBeGreaterThanOrEqual(pieces.filter((n) => n > 0).length - 1);
+      expect(pieces.filter((n) => n === 1).length).toBeGreaterThanOrEqual(8); // of 9 frames read (particle), 14 (grid: 12 with honey there)
+      expect(Math.max(...pieces)).toBeLessThanOrEqual(2);
     });
   }
 
@@ -229,15 +242,17 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
   it('honey-on-spinner (grid): the rod carries the honey while the stream feeds it, then the coat drains off to a residue of about 1 % (about 80 s of CPU)', () => {
     const sim = make(shipped('honey-on-spinner'), 'grid');
     let fed = 0, drained = 0;
+    const stream: number[] = []; // the drawn stream's pieces from spout to rod, every third frame of the pour
     for (let f = 1; f <= 120; f++) {
       sim.stepFrame();
       if (f === 60) fed = onRod(sim.fluidPoints()).near;
       if (f === 90) drained = onRod(sim.fluidPoints()).near;
+      if (f <= 60 && f % 3 === 0) stream.push(meshPieces(sim.surfaceMesh(), ROPE_WINDOWS['honey-on-spinner'], 0.004 ** 3));
     }
     const p = sim.fluidPoints(), late = onRod(p).near;
     let inRod = 0;
     for (let i = 0; i < p.count; i++) if (Math.hypot(p.positions[3 * i], p.positions[3 * i + 1] - 0.11) < 0.018) inRod++;
-    console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(1)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(1)} % at 3 s, ${(100 * late).toFixed(2)} % at 4 s; ${inRod} points inside the rod`);
+    console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(1)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(1)} % at 3 s, ${(100 * late).toFixed(2)} % at 4 s; ${inRod} points inside the rod; the stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
     // The description: 27 % at 2 s, 9 % at 3 s, about 1 % at 4 s. Measured (branch audit29, stop 48's
     // main, the display points kept out of the rod): 27.6, 9.5, 1.11 %; with the scene's seed 7 25.9,
     // 7.0 and 0.26 % (1.2 % at 3.7 s: the residue at 4 s is the last drips, 0.3–1.1 % by seed;
@@ -247,6 +262,9 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     expect(late).toBeLessThan(0.025);
     expect(late).toBeLessThan(0.1 * fed);
     expect(inRod).toBe(0); // no display point inside the rod (φ is carried into its cells)
+    // One rope from spout to rod while it pours (branch scenes18, the CLI run's meshes: one piece in
+    // all 62 frames with liquid there; 26.0 % and 9.1 % within 1 cm of the rod at 2 and 3 s).
+    expect(stream.every((n) => n === 1)).toBe(true);
   });
 
   it('jello-drop (particle, the scene as shipped): it squashes to about 0.61 of its rest height, springs back to about 1.23 and settles at about 0.91 (about 20 s of CPU)', () => {
@@ -300,6 +318,9 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
   });
 
   it('soap-pour (grid): the soap piles up in folds that stand, then yield; the same liquid without elasticity lands in a low round pool (about three minutes of CPU)', () => {
+    /** The stream's drawn pieces from under the spout (18.5 cm) to over the pile (9 cm), every third frame of the pour. */
+    const stream: number[] = [];
+    const above = { min: [-0.04, 0.09, -0.04] as [number, number, number], max: [0.04, 0.185, 0.04] as [number, number, number] };
     /** The pile (tests/grid/pile.ts) at 1.5, 2 and 3 s. */
     const piles = (elastic: boolean): Pile[] => {
       const json = shipped('soap-pour');
@@ -309,12 +330,16 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
       for (let f = 1; f <= 90; f++) {
         sim.stepFrame();
         if (f === 45 || f === 60 || f === 90) out.push(measurePile(sim.sim));
+        if (elastic && f <= 60 && f % 3 === 0) stream.push(meshPieces(sim.surfaceMesh(), above, json.grid.cellSize ** 3));
       }
       return out;
     };
     const soap = piles(true), plain = piles(false);
     const line = (p: Pile[]) => p.map((q) => `${(100 * q.height).toFixed(1)} cm high, ${(1000 * q.relief).toFixed(1)} mm relief, ${(100 * q.radius).toFixed(1)} cm out`).join('; ');
-    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}`);
+    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
+    // One rope from spout to pile while it pours (branch scenes18, the CLI run's meshes: one piece in
+    // all 60 frames of the pour).
+    expect(stream.every((n) => n === 1)).toBe(true);
     // Measured (bench/soap-folds.ts, 2026-11-30): soap 6.4 cm high, 12.3 mm relief, 4.3 cm out at
     // 1.5 s; 6.1, 8.7, 5.3 at 2 s; 5.4, 6.9, 6.1 at 3 s. Plain 1.8 cm, 1.2 mm, 8.3 cm at 1.5 s; 1.2 cm
     // high and 10.8 cm out (against the walls) at 3 s. The relief is the folds' (a round pile, terraced
