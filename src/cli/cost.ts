@@ -30,7 +30,7 @@ export { pourPhase } from './pour-cost.ts';
 
 /**
  * Nanoseconds one liquid particle costs a piece of a sub-timestep (a sub-timestep is one piece
- * unless, with "steele", the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
+ * unless the gel's elastic step cuts it: gel.ts gelPieces), on one thread of the reference
  * machine, per stage, fitted to the stage split of CPU time on the shipped scenes
  * (bench/frame-cpu.ts --stages; last fitted in BENCHMARKS.md "Issue 27 audit", the pressure
  * stage's three in "info's cost over every shipped scene's whole run") and held to whole runs
@@ -330,9 +330,8 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const liquidParticles = at.liquidParticles ?? est.liquidParticles;
   const N = PARTICLE_NS;
   // Gels tie each particle to its neighbours with springs (Clavet et al. 2005), at a cost of their
-  // own; with "steele" they cut a sub-timestep into pieces for their elastic waves (gel.ts), with
-  // "pbf" their implicit step takes the whole sub-timestep (gel-implicit.ts).
-  const pieces = Math.min(MAX_SUBDIVISION, P.densitySolver === 'pbf' ? 1 : gelPieces(gel, dtSub, P.moves));
+  // own, and cut a sub-timestep into pieces for their elastic waves (gel.ts).
+  const pieces = Math.min(MAX_SUBDIVISION, gelPieces(gel, dtSub, P.moves));
   const thermal = scene.materialNames.some((name) => {
     const m = scene.materials[name];
     return m.kind === 'liquid' && temperatureLaw(m) !== null;

@@ -19,8 +19,12 @@
  * k_s = κ (1 − L_s/h) as gel.ts), K the springs' stiffness, each spring's block
  * H_s = k_s (n nᵀ + max(0, 1 − L/r) (I − n nᵀ)) coupling its two ends (the transverse part of a
  * compressed spring, negative, left out, so that K is positive semi-definite and the system
- * symmetric positive definite). It is stable at any δt, so the sub-timestep is not cut for the
- * springs. c, the carry: backward Euler takes the springs where the velocity after them would
+ * symmetric positive definite). It is stable at any δt, but its damping and the bias below grow
+ * with the step: the sub-timestep is cut into the pieces the explicit springs take (gel.ts
+ * gelPieces, at `moves` explicit steps a piece: a 2 mm jello at one piece rebounded to 0.77 of its
+ * rest height, 1.12 at two, 1.21 with the explicit springs), and where it is cut each piece takes
+ * two solves of δt/2, the positions moved on along the solves' path between them (1.19; two solves
+ * of an uncut sub-timestep let a block creep down: docs/decisions.md, jelly18). c, the carry: backward Euler takes the springs where the velocity after them would
  * carry the particles, but the stages after the springs (the pressure's hold on a floor, the
  * moves' contacts, PBF) change that velocity, and at a whole sub-timestep the springs so taken were
  * softer by about 1 + ω²δt² (a 4 mm jello settled at 0.79 of its rest height, 0.90 with the
@@ -117,22 +121,10 @@ export function stepGelImplicit(ctx: StepContext, dt: number): number {
   if (gel === null) return 0;
   const L = ctx.liquid, n = L.count;
   listSprings(ctx, gel);
-  plasticFactors(gel, dt);
   if (ctx.shared && !isShared(gel.rest)) gel.shareRest();
   const solve = (gel.implicit ??= new GelSolve());
   solve.size(n, gel.count, L.nextId, ctx.shared);
-  const springs = ctx.runner.bind(gelSpringsJob), sa = springs.a;
-  sa.pos = L.pos; sa.material = L.material; sa.a = gel.a; sa.b = gel.b; sa.rest = gel.rest; sa.coef = solve.coef;
-  sa.limit = gel.limit; sa.grow = gel.grow; sa.shrink = gel.shrink; sa.fade = gel.fade; sa.stiffness = gel.stiffness;
-  springs.s.materials = gel.materials; springs.s.invReach = 1 / gel.reach;
-  runJob(springs, gel.count);
-  // The warm start: the last solve's acceleration of each particle, over this δt.
   const x = solve.x, warm = solve.warm, ids = L.id;
-  for (let i = 0; i < n; i++) {
-    const w = 3 * ids[i];
-    x[3 * i] = warm[w] * dt; x[3 * i + 1] = warm[w + 1] * dt; x[3 * i + 2] = warm[w + 2] * dt;
-  }
-  // The carry: what the stages after the last springs did to each velocity (header).
   const carry = solve.carry, after = solve.after, begin = solve.begin, stamp = solve.stamp, vel = L.vel, last = solve.solves;
   for (let i = 0; i < n; i++) {
     const w = 3 * ids[i], k = 3 * i, known = last > 0 && stamp[ids[i]] === last;
@@ -140,20 +132,43 @@ export function stepGelImplicit(ctx: StepContext, dt: number): number {
     carry[k + 1] = known ? GEL_CARRY * (begin[w + 1] - after[w + 1]) : 0;
     carry[k + 2] = known ? GEL_CARRY * (begin[w + 2] - after[w + 2]) : 0;
   }
-  const job = ctx.runner.bind(gelSolveJob), a = job.a;
-  a.x = x; a.r = solve.r; a.p = solve.p; a.q = solve.q; a.pinv = solve.pinv; a.part = solve.part; a.out = solve.out; a.vel = L.vel;
-  a.carry = carry; a.coef = solve.coef; a.material = L.material; a.sa = gel.a; a.sb = gel.b; a.start = gel.start; a.rows = gel.rows; a.invMass = gel.invMass;
-  job.s.dt = dt; job.s.tol = GEL_TOLERANCE; job.s.floor = GEL_FLOOR; job.s.maxIter = GEL_MAX_ITERATIONS;
-  runJob(job, n);
-  const inv = 1 / dt;
+  const K = gel.solvesPerPiece, h = dt / K, pos = L.pos;
+  let iterations = 0;
+  for (let sub = 0; sub < K; sub++) {
+    plasticFactors(gel, h);
+    const springs = ctx.runner.bind(gelSpringsJob), sa = springs.a;
+    sa.pos = L.pos; sa.material = L.material; sa.a = gel.a; sa.b = gel.b; sa.rest = gel.rest; sa.coef = solve.coef;
+    sa.limit = gel.limit; sa.grow = gel.grow; sa.shrink = gel.shrink; sa.fade = gel.fade; sa.stiffness = gel.stiffness;
+    springs.s.materials = gel.materials; springs.s.invReach = 1 / gel.reach;
+    runJob(springs, gel.count);
+    for (let i = 0; i < n; i++) {
+      const w = 3 * ids[i];
+      x[3 * i] = warm[w] * h; x[3 * i + 1] = warm[w + 1] * h; x[3 * i + 2] = warm[w + 2] * h;
+    }
+    const job = ctx.runner.bind(gelSolveJob), a = job.a;
+    a.x = x; a.r = solve.r; a.p = solve.p; a.q = solve.q; a.pinv = solve.pinv; a.part = solve.part; a.out = solve.out; a.vel = L.vel;
+    a.carry = carry; a.coef = solve.coef; a.material = L.material; a.sa = gel.a; a.sb = gel.b; a.start = gel.start; a.rows = gel.rows; a.invMass = gel.invMass;
+    job.s.dt = h; job.s.tol = GEL_TOLERANCE; job.s.floor = GEL_FLOOR; job.s.maxIter = GEL_MAX_ITERATIONS;
+    runJob(job, n);
+    iterations += solve.out[0];
+    const inv = 1 / h;
+    for (let i = 0; i < n; i++) {
+      const w = 3 * ids[i];
+      warm[w] = x[3 * i] * inv; warm[w + 1] = x[3 * i + 1] * inv; warm[w + 2] = x[3 * i + 2] * inv;
+    }
+    if (sub < K - 1) for (let k = 0; k < 3 * n; k++) pos[k] += h * (vel[k] + carry[k]);
+  }
+  if (K > 1) {
+    // Where the solves' path took the positions, x + Σ h v_s, less what the moves will add at the
+    // last velocity, δt v_K: the moves then end the piece where the path did (the carry cancels).
+    for (let k = 0; k < 3 * n; k++) pos[k] += h * (vel[k] + carry[k]) - dt * (vel[k] + carry[k]);
+  }
   for (let i = 0; i < n; i++) {
     const w = 3 * ids[i];
-    warm[w] = x[3 * i] * inv; warm[w + 1] = x[3 * i + 1] * inv; warm[w + 2] = x[3 * i + 2] * inv;
     after[w] = vel[3 * i]; after[w + 1] = vel[3 * i + 1]; after[w + 2] = vel[3 * i + 2];
     stamp[ids[i]] = last + 1;
   }
   solve.solves = last + 1;
-  const iterations = solve.out[0];
   ctx.count('gelSolves');
   ctx.count('gelIterations', iterations);
   return iterations;
@@ -373,3 +388,4 @@ export const gelSolveJob = defineJob({
     }
   },
 });
+

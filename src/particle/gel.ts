@@ -66,6 +66,8 @@ export class GelState {
   stiffest = '';
   /** The implicit step's arrays and warm start ("pbf": gel-implicit.ts), made at its first step. */
   implicit: GelSolve | null = null;
+  /** "pbf": the implicit solves a piece of a sub-timestep takes (gel-implicit.ts; step.ts sets it). */
+  solvesPerPiece = 1;
 
   /** Whether the rest lengths live on shared memory (a thread team runs the plastic job). */
   private shared = false;

@@ -17,8 +17,9 @@
  *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
- * particle.maxMove radii per move, when ("steele") its moves would be longer than a gel's stable
- * elastic step (the "pbf" springs' implicit step is stable at any step), or
+ * particle.maxMove radii per move, when its moves would be longer than a gel's stable elastic
+ * step (with "pbf" the springs' implicit step takes the piece in one solve, or in two where the
+ * gel cuts the sub-timestep: gel-implicit.ts), or
  * (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
  * (pressure.ts pressurePieces). Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
  * are one job (move.ts), timed as 'move'.
@@ -71,11 +72,13 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
   const frameStart = ctx.frame / scene.fps;
   const dtSub = 1 / (scene.fps * P.substeps);
   const g = Math.hypot(...scene.gravity);
+  // "pbf": two implicit solves of the springs a piece where the gel cuts the sub-timestep (gel-implicit.ts).
+  if (ctx.gel) ctx.gel.solvesPerPiece = P.densitySolver === 'pbf' && gelPieces(ctx.gel, dtSub, P.moves) > 1 ? 2 : 1;
   for (let s = 0; s < P.substeps; s++) {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
     const move = (vmax * dtSub) / P.moves;
-    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), P.densitySolver === 'pbf' ? 1 : gelPieces(ctx.gel, dtSub, P.moves), pressurePieces(ctx, dtSub));
+    const wanted = Math.max(1, Math.ceil(move / (P.maxMove * ctx.r)), gelPieces(ctx.gel, dtSub, P.moves), pressurePieces(ctx, dtSub));
     const pieces = Math.min(MAX_SUBDIVISION, wanted);
     if (pieces > 1) ctx.count('subdivisions', pieces - 1);
     if (!(wanted <= MAX_SUBDIVISION)) ctx.count('subdivisionCap');
