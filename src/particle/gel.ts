@@ -37,6 +37,7 @@ import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { teamWork } from './work.ts';
+import type { GelSolve } from './gel-implicit.ts';
 
 /** Springs join gel particles closer than this, liquid radii (the 26 nearest lattice neighbours; density correction's support). */
 export const SPRING_REACH = 4;
@@ -63,6 +64,10 @@ export class GelState {
   readonly maxMove: number;
   /** The gel material with the fastest elastic waves (the one that sets maxMove). */
   stiffest = '';
+  /** The implicit step's arrays and warm start ("pbf": gel-implicit.ts), made at its first step. */
+  implicit: GelSolve | null = null;
+  /** "pbf": the implicit solves a piece of a sub-timestep takes (gel-implicit.ts; step.ts sets it). */
+  solvesPerPiece = 1;
 
   /** Whether the rest lengths live on shared memory (a thread team runs the plastic job). */
   private shared = false;
@@ -316,12 +321,7 @@ export function applyGel(ctx: StepContext, dt: number, relist: boolean): void {
   const L = ctx.liquid, n = L.count;
   if (relist) listSprings(ctx, gel);
   const nm = gel.materials;
-  for (let e = 0; e < nm * nm; e++) {
-    const g = gel.limit[e], rate = gel.yieldRate[e];
-    gel.grow[e] = -Math.expm1(-(1 + g) * rate * dt) / (1 + g);
-    gel.shrink[e] = g < 1 ? -Math.expm1(-(1 - g) * rate * dt) / (1 - g) : 0;
-    gel.fade[e] = Math.exp(-gel.decay[e] * dt);
-  }
+  plasticFactors(gel, dt);
   if (ctx.shared && !isShared(gel.rest)) gel.shareRest();
   const plastic = ctx.runner.bind(gelPlasticJob), p = plastic.a;
   p.pos = L.pos; p.material = L.material; p.a = gel.a; p.b = gel.b; p.rest = gel.rest;
@@ -335,6 +335,17 @@ export function applyGel(ctx: StepContext, dt: number, relist: boolean): void {
   f.start = gel.start; f.rows = gel.rows; f.stiffness = gel.stiffness; f.invMass = gel.invMass;
   force.s.materials = nm; force.s.invReach = 1 / gel.reach; force.s.dt = dt;
   runJob(force, n);
+}
+
+/** This step's plastic factors per material pair (GelStep grow, shrink, fade) over δt = `dt`. */
+export function plasticFactors(gel: GelState, dt: number): void {
+  const nm = gel.materials;
+  for (let e = 0; e < nm * nm; e++) {
+    const g = gel.limit[e], rate = gel.yieldRate[e];
+    gel.grow[e] = -Math.expm1(-(1 + g) * rate * dt) / (1 + g);
+    gel.shrink[e] = g < 1 ? -Math.expm1(-(1 - g) * rate * dt) / (1 - g) : 0;
+    gel.fade[e] = Math.exp(-gel.decay[e] * dt);
+  }
 }
 
 /** Plastic flow over the springs (gelPlasticRange): each spring writes only its rest length. */
@@ -364,7 +375,7 @@ export const gelForceJob = defineJob({
 });
 
 /** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
-function listSprings(ctx: StepContext, gel: GelState): void {
+export function listSprings(ctx: StepContext, gel: GelState): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach;
   if (gel.indexOf.length < L.nextId) gel.indexOf = new Int32Array(Math.ceil(L.nextId * 1.25) + 64);
   const indexOf = gel.indexOf;

@@ -16,6 +16,7 @@ import { objectContactsJob } from './object-contacts.ts';
 import { moveJob } from './move.ts';
 import { contactSlabsJob, contactsJob } from './liquid-contacts.ts';
 import { gelForceJob, gelPlasticJob } from './gel.ts';
+import { gelSolveJob, gelSpringsJob } from './gel-implicit.ts';
 import { solveJob } from './pressure-job.ts';
 import { solveListJob } from './solve-list.ts';
 import { solveRowsCountJob, solveRowsFillJob } from './solve-pair-rows.ts';
@@ -27,7 +28,7 @@ import { surfaceSidesJob } from './surface.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
-  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, weilerJob,
+  objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, gelSpringsJob, gelSolveJob, weilerJob,
   heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob, solveRowsCountJob, solveRowsFillJob,
   solveBoundaryJob, viscosityBoundaryJob, liquidSortJob, surfaceSidesJob,
 ]);

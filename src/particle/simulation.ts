@@ -98,7 +98,7 @@ export class ParticleSimulation implements Simulation {
       restoreChannels(L.channels, n, L.material, r);
       ctx.mixing?.restoreLegacy(r, n);
       ctx.temperature?.restoreLegacy(r, L);
-      if (ctx.gel) restoreSprings(ctx.gel, r);
+      if (ctx.gel) restoreSprings(ctx.gel, r, L.id, n, L.nextId);
       restoreWarmStart(ctx, r);
       if (ctx.freeBodies) ctx.freeBodies.restore(r.finiteArray('freeBodies', Float64Array, ctx.freeBodies.state.length));
       this.emitters.restore(r.array('emitters', Float64Array, this.emitters.state().length));
@@ -260,7 +260,7 @@ export class ParticleSimulation implements Simulation {
       .scalar('nextId', L.nextId)
       .array('emitters', this.emitters.state());
     saveChannels(L.channels, n, w);
-    if (ctx.gel) saveSprings(ctx.gel, w);
+    if (ctx.gel) saveSprings(ctx.gel, w, L.id, n);
     if (ctx.freeBodies) w.array('freeBodies', ctx.freeBodies.state.slice());
     return w.finish();
   }

@@ -8,15 +8,19 @@
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts; conduct
  *        heat where a liquid's viscosity follows its temperature, temperature.ts)
- *     for each of `moves` iterations: (gel strain and elastic force, gel.ts) accelerate, translate,
- *       apply friction, prevent inter-penetration
+ *     ("pbf": the pressure, pressure.ts; the gel's plastic flow and an implicit step of its
+ *      springs, gel-implicit.ts, after the viscosity and before the pressure's second solve)
+ *     for each of `moves` iterations: ("steele": gel strain and elastic force, gel.ts) accelerate,
+ *       translate, apply friction, prevent inter-penetration
  *     apply iterative density correction
  *     (free rigid bodies: the liquid's reactions summed through the stages, then one rigid-body
  *      step, free-bodies.ts)
  *
  * A sub-timestep is subdivided when its moves would carry the fastest particle further than
  * particle.maxMove radii per move, when its moves would be longer than a gel's stable elastic
- * step, or (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
+ * step (with "pbf" the springs' implicit step takes the piece in one solve, or in two where the
+ * gel cuts the sub-timestep: gel-implicit.ts), or
+ * (particle.pressureCourant > 0) when it would be longer than the pressure's Courant step
  * (pressure.ts pressurePieces). Every stage is timed into StepStats.stages; a move's accelerate, translate and friction
  * are one job (move.ts), timed as 'move'.
  */
@@ -41,6 +45,7 @@ import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
+import { gelNoteStart, stepGelImplicit } from './gel-implicit.ts';
 import { conductHeat } from './temperature.ts';
 
 /** Largest number of pieces a sub-timestep is split into. */
@@ -67,6 +72,8 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
   const frameStart = ctx.frame / scene.fps;
   const dtSub = 1 / (scene.fps * P.substeps);
   const g = Math.hypot(...scene.gravity);
+  // "pbf": two implicit solves of the springs a piece where the gel cuts the sub-timestep (gel-implicit.ts).
+  if (ctx.gel) ctx.gel.solvesPerPiece = P.densitySolver === 'pbf' && gelPieces(ctx.gel, dtSub, P.moves) > 1 ? 2 : 1;
   for (let s = 0; s < P.substeps; s++) {
     // Subdivide when a move would go further than maxMove radii (speed after this sub-step's gravity).
     const vmax = maxLiquidSpeed(ctx) + g * dtSub;
@@ -160,11 +167,16 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // trapezoid rule).
   const pbf = P.densitySolver === 'pbf', implicit = P.viscositySolver === 'implicit', twice = pbf && solvesTwice(P);
   if (pbf) {
+    if (ctx.gel) gelNoteStart(ctx);
     moveLiquid(ctx, dt, ACCELERATE_ONCE);
     clock.lap('accelerate');
     if (implicit && !twice) {
       applyImplicitViscosity(ctx, dt);
       clock.lap('viscosity');
+    }
+    if (ctx.gel && !twice) {
+      stepGelImplicit(ctx, dt);
+      clock.lap('gel');
     }
     const pr = applyPressure(ctx, dt);
     ctx.count('pressurePasses', pr.passes);
@@ -185,6 +197,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     }
   }
   clock.lap('viscosity');
+  // A gel's springs with the other non-pressure forces, before the pressure's (second) solve, in
+  // one implicit step (gel-implicit.ts): in the moves, after the solves, their push at a wall met
+  // the wall's pressure a sub-timestep late (docs/decisions.md "A gel block at rest against walls").
+  if (ctx.gel && twice) {
+    stepGelImplicit(ctx, dt);
+    clock.lap('gel');
+  }
   // "pbf" with pressureAfterViscosity: the pressure once more, after viscosity (pressure.ts: viscosity damped
   // the part of the first solve's velocity that held the density too), so that the moves carry a
   // velocity that does.
@@ -202,7 +221,7 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   clock.lap('neighbours');
 
   for (let m = 0; m < P.moves; m++) {
-    if (ctx.gel) {
+    if (ctx.gel && !pbf) {
       applyGel(ctx, dtm, m === 0);
       clock.lap('gel');
     }
