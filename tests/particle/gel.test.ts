@@ -34,6 +34,15 @@ function cube(viscoelastic: { elasticModulus: number; elasticLimit?: number; yie
   });
 }
 
+/** The thread-team cases' gel: a 3 cm cube that yields (elastic limit 0.05) and decays, 1.5 cm above a no-slip floor. */
+const TEAM_JELLY: SceneInput = {
+  fps: 30,
+  domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip' },
+  materials: { jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 0.05, yieldRate: 50, decay: 2 } } },
+  bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.03, 0], size: [0.03, 0.03, 0.03] } }],
+  particle: { radius: r },
+};
+
 function digest(sim: ParticleSimulation): string {
   const L = sim.ctx.liquid, n = L.count;
   return createHash('sha256').update(new Uint8Array(L.pos.buffer, 0, 24 * n)).update(new Uint8Array(L.vel.buffer, 0, 24 * n)).digest('hex');
@@ -270,15 +279,8 @@ describe('gel (particle engine)', () => {
   });
 
   it('runs its two jobs on a thread team, bit for bit as inline (each spring and particle writes only its own)', () => {
-    const input: SceneInput = {
-      fps: 30,
-      domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip' },
-      materials: { jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 0.05, yieldRate: 50, decay: 2 } } },
-      bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.03, 0], size: [0.03, 0.03, 0.03] } }],
-      particle: { radius: r },
-    };
     const saved = teamWork.minParticles;
-    const sim = threadedSim(input, 2);
+    const sim = threadedSim(TEAM_JELLY, 2);
     try {
       for (let f = 0; f < 4; f++) sim.stepFrame(); // landed: strained, some springs past the limit
       const ctx = sim.ctx, L = ctx.liquid, gel = ctx.gel!, n = L.count;
@@ -304,15 +306,8 @@ describe('gel (particle engine)', () => {
   });
 
   it('runs the implicit step\'s two jobs on a thread team, bit for bit as inline (its sums per block of particles, added in block order)', () => {
-    const input: SceneInput = {
-      fps: 30,
-      domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip' },
-      materials: { jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 0.05, yieldRate: 50, decay: 2 } } },
-      bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.03, 0], size: [0.03, 0.03, 0.03] } }],
-      particle: { radius: r },
-    };
     const saved = teamWork.minParticles;
-    const sim = threadedSim(input, 2);
+    const sim = threadedSim(TEAM_JELLY, 2);
     try {
       for (let f = 0; f < 4; f++) sim.stepFrame();
       const ctx = sim.ctx, L = ctx.liquid, gel = ctx.gel!, n = L.count, solve = gel.implicit!;
