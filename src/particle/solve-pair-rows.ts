@@ -351,12 +351,13 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * where row j's upper part starts (upperStartsFromFill), until the next team listing. `lent`: room
  * for the pairs' bits (a word per 32 entries, and one) in the caller's scratch on shared memory,
  * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
- * else they are kept in `sc`. `share` ≥ 0: the rows by range (see the header), two threads' cut at
+ * else they are kept in `sc`. `ownLent`: room for the rows' own counts and cursors (n + 1 words) that
+ * lives as long, else they are ctx.teamRowCounts.own. `share` ≥ 0: the rows by range (see the header), two threads' cut at
  * that share of the pairs' cost (more threads: even shares), in sc.cuts.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
-  lent: Int32Array | null = null, share = -1,
+  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
@@ -368,9 +369,9 @@ export function teamRowsFromPairs(
   }
   const lend = !within && lent !== null && lent.length >= words + 1;
   if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
-  const counts = ctx.teamRowCounts;
-  counts.room(n, T, ctx.shared);
-  const bits = lend ? lent : sc.bits, { own, into } = counts;
+  const counts = ctx.teamRowCounts, lendOwn = ownLent !== null && ownLent.length >= n + 1;
+  counts.room(n, T, ctx.shared, Math.max(n, ctx.liquid?.capacity ?? 0), !lendOwn);
+  const bits = lend ? lent : sc.bits, into = counts.into, own = lendOwn ? ownLent : counts.own;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);

@@ -236,7 +236,8 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
   if (!kept) list.reset(n);
   if (teamRows) {
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share);
+    // The pairs' bits and the rows' own counts in the room asked for one thread's bits and cursor.
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share, first.i32(n + 1));
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
@@ -260,6 +261,8 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     // and rowsFromHalf's cursor (where `first` left room: else, past the room, of its own).
     const half = upperOnly ? list : st.half, team = teamListsRows(ctx, n);
     const cursor = upperOnly || team ? null : first.i32(n);
+    // A team's own counts (n + 1 words) where one thread's cursor would be, before the half rows' room.
+    const ownRoom = !upperOnly && team ? first.i32(n + 1) : null;
     if (!upperOnly) {
       half.shared = ctx.shared;
       const hs = first.i32(n + 1), room = first.rest();
@@ -270,7 +273,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs (no pair of `half` tested again).
     if (!upperOnly) {
-      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true, null, share);
+      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true, null, share, ownRoom);
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }

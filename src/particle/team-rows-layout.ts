@@ -5,10 +5,11 @@ import { allocInt32, isShared } from '../parallel/memory.ts';
  * solve-pair-rows.ts; the implicit viscosity's, viscosity-weiler-team-rows.ts): after a count job
  * has left, per thread t, the entries it writes into row j (into[t n + j]) and each row's own
  * entries (own[j]), row j is laid out as the entries into it, thread by thread, then its own. The
- * counts are turned in place into each writer's first slot, so the fill job has one writer a slot.
- * Runs on the calling thread: O(n · parts). Returns the entries in all.
+ * counts are turned in place into each writer's first slot, so the fill job has one writer a slot
+ * (`own` null: rows of no entries of their own, the viscosity's cross rows). Runs on the calling
+ * thread: O(n · parts). Returns the entries in all.
  */
-export function layoutTeamRows(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number): number {
+export function layoutTeamRows(start: Int32Array, own: Int32Array | null, into: Int32Array, n: number, parts: number): number {
   const total = layoutTeamRowsRange(start, own, into, n, parts, 0, n, 0);
   start[n] = total;
   return total;
@@ -29,7 +30,7 @@ export function teamRowsEntries(own: Int32Array, into: Int32Array, n: number, pa
  * before j0: teamRowsEntries), so that threads lay out ranges of rows side by side; start[n] is
  * left to the caller. The same starts and cursors as the whole layout; returns the entries' end.
  */
-export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: Int32Array, n: number, parts: number, j0: number, j1: number, base: number): number {
+export function layoutTeamRowsRange(start: Int32Array, own: Int32Array | null, into: Int32Array, n: number, parts: number, j0: number, j1: number, base: number): number {
   let total = base;
   for (let j = j0; j < j1; j++) {
     start[j] = total;
@@ -38,6 +39,7 @@ export function layoutTeamRowsRange(start: Int32Array, own: Int32Array, into: In
       into[t * n + j] = total;
       total += c;
     }
+    if (own === null) continue;
     const c = own[j];
     own[j] = total;
     total += c;
@@ -67,16 +69,18 @@ export function layoutTeamRowsBack(start: Int32Array, own: Int32Array, into: Int
  * The counts a team listing lays out (own: per particle; into: per thread and particle), on shared
  * memory with a team: one pair for the pressure solve's rows and the implicit viscosity's cross
  * rows (StepContext.teamRowCounts), since each lives from its count job to its fill job and the
- * two listings never overlap (10.5 bytes a point on the honey drop on two threads, held twice
- * before).
+ * two listings never overlap. Sized at the liquid's capacity (which has its own room to grow), not
+ * a quarter over the count. `own` only where the caller lends none (the solve's listing takes it
+ * from the stage buffer, solve-setup.ts; the viscosity's cross rows have no entries of their own).
  */
 export class TeamRowCounts {
   own = new Int32Array(0);
   into = new Int32Array(0);
 
-  /** Room for n particles on `parts` threads. */
-  room(n: number, parts: number, shared: boolean): void {
-    if (this.own.length < n + 1 || (shared && !isShared(this.own))) this.own = allocInt32(Math.ceil((n + 1) * 1.25), shared);
-    if (this.into.length < parts * n || (shared && !isShared(this.into))) this.into = allocInt32(Math.ceil(parts * n * 1.25), shared);
+  /** Room for n particles on `parts` threads (`cap` ≥ n: the particles there may be; `own`: the own counts too). */
+  room(n: number, parts: number, shared: boolean, cap = n, own = true): void {
+    const m = Math.max(n, cap);
+    if (own && (this.own.length < n + 1 || (shared && !isShared(this.own)))) this.own = allocInt32(m + 1, shared);
+    if (this.into.length < parts * n || (shared && !isShared(this.into))) this.into = allocInt32(parts * m, shared);
   }
 }

@@ -129,7 +129,7 @@ export function countTeamRows(
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
   const counts = ctx.teamRowCounts, held = counts.into;
-  counts.room(n, T, ctx.shared);
+  counts.room(n, T, ctx.shared, ctx.liquid.capacity, false);
   const a = job.a;
   a.coef = coef; a.into = counts.into;
   a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = rootVol; a.ps = pairs.start; a.pj = pairs.j;
@@ -148,10 +148,9 @@ export function countTeamRows(
   if (solve && (solve.teamRows.filled < T || counts.into !== held)) solve.teamRows.filled = 0;
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
-  counts.own.fill(0, 0, n);
   rows.shared = ctx.shared;
   rows.reset(n);
-  const total = layoutTeamRows(rows.start, counts.own, counts.into, n, T - 1);
+  const total = layoutTeamRows(rows.start, null, counts.into, n, T - 1);
   rows.reserve(total);
   rows.length = total;
   // The coefficients live within the stage's call: in its idle room where it has it
