@@ -160,6 +160,43 @@ describe('the pressure solve\'s rows from the pair list', () => {
     }
   });
 
+  it('come out the same with their own counts in lent room (none made of their own), whole or by range', () => {
+    for (const [n, most, seed] of [[301, 9, 3], [1000, 30, 7]]) {
+      for (const [order, share] of [[[0, 1], -1], [[1, 0], 0.4], [[2, 0, 1], 0.5]] as [number[], number][]) {
+        const T = order.length, base = context(n, most, seed, T, order), want = new SlotRows();
+        want.reset(n);
+        teamRowsFromPairs(base.ctx, base.x, n, want, new TeamPairRows(), base.ctx.cells.pairs, false, null, share);
+        expect(base.ctx.teamRowCounts.own.length).toBeGreaterThan(n);
+        const lent = context(n, most, seed, T, order), list = new SlotRows(), sc = new TeamPairRows();
+        list.reset(n);
+        // The room poisoned first: every own count is written before it is read.
+        const room = new Int32Array(n + 1).fill(-7);
+        const filled = teamRowsFromPairs(lent.ctx, lent.x, n, list, sc, lent.ctx.cells.pairs, false, null, share, room);
+        expect(rows(list, n)).toEqual(rows(want, n));
+        expect(lent.ctx.teamRowCounts.own.length).toBe(0);
+        expect(room[0]).toBeGreaterThanOrEqual(0);
+        // The upper starts still stand in the last thread's block.
+        const mid = new Int32Array(n), scan = new Int32Array(n);
+        upperStartsOf(lent.ctx, list, n, filled, mid);
+        upperStarts(list.start, list.j, n, scan);
+        expect(Array.from(mid)).toEqual(Array.from(scan));
+      }
+    }
+  });
+
+  it('without entries of their own (the viscosity\'s cross rows: own null) are laid out as over zero own counts', () => {
+    for (const [n, T, seed] of [[97, 1, 2], [500, 2, 3], [64, 3, 4]]) {
+      const rnd = lcg(seed), into = new Int32Array(T * n);
+      for (let k = 0; k < T * n; k++) into[k] = rnd() < 0.4 ? Math.floor(rnd() * 5) : 0;
+      const wantStart = new Int32Array(n + 1), wantInto = into.slice(), start = new Int32Array(n + 1);
+      const want = layoutTeamRows(wantStart, new Int32Array(n + 1), wantInto, n, T);
+      expect(want).toBeGreaterThan(0);
+      expect(layoutTeamRows(start, null, into, n, T)).toBe(want);
+      expect(Array.from(start)).toEqual(Array.from(wantStart));
+      expect(Array.from(into)).toEqual(Array.from(wantInto));
+    }
+  });
+
   it('are laid out by ranges of rows (the first from 0 up, the last from the end down, those between after a sum) as by the whole layout', () => {
     for (const [n, T, seed] of [[1, 1, 1], [97, 2, 2], [500, 3, 3], [64, 4, 4], [5, 5, 5]]) {
       const rnd = lcg(seed), own = new Int32Array(n + 1), into = new Int32Array(T * n);
