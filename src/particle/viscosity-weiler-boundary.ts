@@ -239,16 +239,15 @@ export function boundaryCoefs(ctx: StepContext, st: ImplicitViscosityState, room
 const NO_COEFS = new Float32Array(0);
 
 /**
- * The object blocks T X T (viscosity-weiler-solve.ts objectTerms) of the rows with at least
- * OBJECT_BLOCK_SLOTS object slots, each in the first 6 numbers of its own slots' span (xx, yy, zz,
- * xy, xz, yz; single precision, as the slots' coefficients): one number a boundary entry, in the
- * call's room where it has them, else in memory of the state's own. The products apply the block
- * in place of a sweep over the row's slots; a row with fewer slots is swept.
+ * Each row's object block T X T (6 single-precision numbers a particle, viscosity-weiler-solve.ts
+ * objectTerms), which the products apply in place of a sweep over the row's object slots: in the
+ * call's room where it has them, else in memory of the state's own. Empty where there are no objects.
  */
-export function objectBlocks(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): Float32Array {
-  const bn = st.boundary.length, lent = room.f32(bn);
+export function objectBlocks(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom, n: number): Float32Array {
+  if (ctx.objects.count === 0) return NO_COEFS;
+  const lent = room.f32(6 * n);
   if (lent) return lent;
-  if (st.oblk.length < bn || (ctx.shared && !(st.oblk.buffer instanceof SharedArrayBuffer))) st.oblk = allocFloat32(bn, ctx.shared);
+  if (st.oblk.length < 6 * n || (ctx.shared && !(st.oblk.buffer instanceof SharedArrayBuffer))) st.oblk = allocFloat32(6 * n, ctx.shared);
   return st.oblk;
 }
 

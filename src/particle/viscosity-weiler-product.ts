@@ -62,13 +62,6 @@ export class Rows {
   }
 }
 
-/**
- * A row with at least this many object slots has its object block T X T summed once by the set-up
- * and applied as a 3×3 product (rowExtra); it is kept in the first 6 of the row's own boundary
- * entries' numbers (viscosity-weiler-boundary.ts objectBlocks), so a row with fewer is swept.
- */
-export const OBJECT_BLOCK_SLOTS = 6;
-
 /** What rowExtra adds to row i (module scratch: no allocation). */
 const ext = new Float64Array(3);
 
@@ -268,28 +261,14 @@ function rowExtra(a: Rows, i: number, v: Float64Array, sv: number): void {
   const { pos, bs, walls, gs, gj, gc } = a;
   const vx = v[sv * i], vy = v[sv * i + 1], vz = v[sv * i + 2];
   let sx = 0, sy = 0, sz = 0;
-  const e0 = bs[i], e1 = bs[i + 1];
-  if (e1 - e0 >= OBJECT_BLOCK_SLOTS) {
-    // T X T v from the row's block, summed once by the set-up over its slots (viscosity-weiler-solve.ts
-    // objectTerms; xx, yy, zz, xy, xz, yz at the slots' start).
-    const M = a.oblk;
-    sx = M[e0] * vx + M[e0 + 3] * vy + M[e0 + 4] * vz;
-    sy = M[e0 + 3] * vx + M[e0 + 1] * vy + M[e0 + 5] * vz;
-    sz = M[e0 + 4] * vx + M[e0 + 5] * vy + M[e0 + 2] * vz;
-  } else if (e0 < e1) {
-    // T X T v over the slots: v on the tangent plane, X, and the result on the tangent plane.
-    const { bj, opos, bcoef } = a, xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    const onrm = a.onrm, nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2], vn = vx * nx + vy * ny + vz * nz;
-    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
-    let ox = 0, oy = 0, oz = 0;
-    for (let e = e0; e < e1; e++) {
-      const s = bj[e];
-      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
-      const u = bcoef[e] * (dx * tx + dy * ty + dz * tz);
-      ox += u * dx; oy += u * dy; oz += u * dz;
-    }
-    const on = ox * nx + oy * ny + oz * nz;
-    sx = ox - on * nx; sy = oy - on * ny; sz = oz - on * nz;
+  if (bs[i] < bs[i + 1]) {
+    // T X T v: the row's object block, summed once by the set-up over its object slots
+    // (viscosity-weiler-solve.ts objectTerms) and kept in single precision, as the slots' own
+    // coefficients are (xx, yy, zz, xy, xz, yz).
+    const M = a.oblk, m = 6 * i;
+    sx = M[m] * vx + M[m + 3] * vy + M[m + 4] * vz;
+    sy = M[m + 3] * vx + M[m + 1] * vy + M[m + 5] * vz;
+    sz = M[m + 4] * vx + M[m + 5] * vy + M[m + 2] * vz;
   }
   const g0 = gs[i], g1 = gs[i + 1];
   const w = g0 < g1 ? 3 * a.wa[i] : -1;

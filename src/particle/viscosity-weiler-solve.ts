@@ -48,7 +48,7 @@
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
-import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, OBJECT_BLOCK_SLOTS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
+import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
@@ -403,13 +403,10 @@ function objectTerms(a: A, i: number, nm: number): void {
     sum[6] += ux - un * nx; sum[7] += uy - un * ny; sum[8] += uz - un * nz;
   }
   onrm[3 * i] = nx; onrm[3 * i + 1] = ny; onrm[3 * i + 2] = nz;
-  // The block the products apply where the row has the slots to hold it (viscosity-weiler-product.ts
-  // rowExtra): T X T, or X where the slots give no normal (T = I).
-  const m = bs[i];
-  if (bs[i + 1] - m >= OBJECT_BLOCK_SLOTS) {
-    const M = a.oblk;
-    M[m] = oxx; M[m + 1] = oyy; M[m + 2] = ozz; M[m + 3] = oxy; M[m + 4] = oxz; M[m + 5] = oyz;
-  }
+  // The block the products apply (viscosity-weiler-product.ts rowExtra): T X T, or X where the slots
+  // give no normal (T = I).
+  const m = 6 * i, M = a.oblk;
+  M[m] = oxx; M[m + 1] = oyy; M[m + 2] = ozz; M[m + 3] = oxy; M[m + 4] = oxz; M[m + 5] = oyz;
 }
 
 /** Wall terms of row i into `sum`: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w. */

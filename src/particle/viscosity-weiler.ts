@@ -302,7 +302,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const gstart = room.i32(n + 1);
   if (gstart) st.ghosts.start = gstart;
   listBoundary(ctx, st, n, room);
-  const bcoef = boundaryCoefs(ctx, st, room), oblk = objectBlocks(ctx, st, room);
+  const bcoef = boundaryCoefs(ctx, st, room), oblk = objectBlocks(ctx, st, room, n);
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   if (!half) {
