@@ -238,19 +238,6 @@ export function boundaryCoefs(ctx: StepContext, st: ImplicitViscosityState, room
 
 const NO_COEFS = new Float32Array(0);
 
-/**
- * Each row's object block T X T (6 single-precision numbers a particle, viscosity-weiler-solve.ts
- * objectTerms), which the products apply in place of a sweep over the row's object slots: in the
- * call's room where it has them, else in memory of the state's own. Empty where there are no objects.
- */
-export function objectBlocks(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom, n: number): Float32Array {
-  if (ctx.objects.count === 0) return NO_COEFS;
-  const lent = room.f32(6 * n);
-  if (lent) return lent;
-  if (st.oblk.length < 6 * n || (ctx.shared && !(st.oblk.buffer instanceof SharedArrayBuffer))) st.oblk = allocFloat32(6 * n, ctx.shared);
-  return st.oblk;
-}
-
 /** At the end of the call: the views of the room and of the object contact lists' starts let go (the rows' own memory kept). */
 export function returnRoom(ctx: StepContext, st: ImplicitViscosityState, room: CallRoom): void {
   const bl = st.boundary, gl = st.ghosts;

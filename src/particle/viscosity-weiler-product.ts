@@ -45,7 +45,7 @@ export function pairFactor(r2: number, h: number): number {
 export interface RowArrays {
   pos: Float64Array; mat: Uint16Array; ls: Int32Array; lj: Int32Array | Uint16Array; bs: Int32Array; bj: Int32Array; opos: Float64Array;
   rho: Float64Array; walls: Float64Array; gs: Int32Array; gj: Int32Array; gc: Float32Array; coef: Uint16Array; cdec: Float64Array;
-  bcoef: Float32Array; onrm: Float32Array; oblk: Float32Array; wa: Int32Array; wd: Float64Array;
+  bcoef: Float32Array; onrm: Float32Array; wa: Int32Array; wd: Float64Array;
 }
 
 /**
@@ -54,11 +54,11 @@ export interface RowArrays {
  */
 export class Rows {
   readonly pos; readonly mat; readonly ls; readonly lj; readonly bs; readonly bj; readonly opos;
-  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly cdec; readonly bcoef; readonly onrm; readonly oblk; readonly wa; readonly wd;
+  readonly rho; readonly walls; readonly gs; readonly gj; readonly gc; readonly coef; readonly cdec; readonly bcoef; readonly onrm; readonly wa; readonly wd;
   constructor(a: RowArrays) {
     this.pos = a.pos; this.mat = a.mat; this.ls = a.ls; this.lj = a.lj; this.bs = a.bs; this.bj = a.bj;
     this.opos = a.opos; this.rho = a.rho; this.walls = a.walls;
-    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.cdec = a.cdec; this.bcoef = a.bcoef; this.onrm = a.onrm; this.oblk = a.oblk; this.wa = a.wa; this.wd = a.wd;
+    this.gs = a.gs; this.gj = a.gj; this.gc = a.gc; this.coef = a.coef; this.cdec = a.cdec; this.bcoef = a.bcoef; this.onrm = a.onrm; this.wa = a.wa; this.wd = a.wd;
   }
 }
 
@@ -258,24 +258,31 @@ export function rowTerms(a: Rows, i: number, v: Float64Array): Float64Array {
  * v_k at v[sv k] (sv 3, or 6 where v shares its array with the product: applyHalfPQ).
  */
 function rowExtra(a: Rows, i: number, v: Float64Array, sv: number): void {
-  const { pos, bs, walls, gs, gj, gc } = a;
+  const { pos, bs, bj, opos, bcoef, walls, gs, gj, gc } = a;
+  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
   const vx = v[sv * i], vy = v[sv * i + 1], vz = v[sv * i + 2];
   let sx = 0, sy = 0, sz = 0;
-  if (bs[i] < bs[i + 1]) {
-    // T X T v: the row's object block, summed once by the set-up over its object slots
-    // (viscosity-weiler-solve.ts objectTerms) and kept in single precision, as the slots' own
-    // coefficients are (xx, yy, zz, xy, xz, yz).
-    const M = a.oblk, m = 6 * i;
-    sx = M[m] * vx + M[m + 3] * vy + M[m + 4] * vz;
-    sy = M[m + 3] * vx + M[m + 1] * vy + M[m + 5] * vz;
-    sz = M[m + 4] * vx + M[m + 5] * vy + M[m + 2] * vz;
+  const e0 = bs[i], e1 = bs[i + 1];
+  if (e0 < e1) {
+    // T X T v (viscosity-weiler-solve.ts setupRow): v on the tangent plane, X, and the result on the tangent plane.
+    const onrm = a.onrm, nx = onrm[3 * i], ny = onrm[3 * i + 1], nz = onrm[3 * i + 2], vn = vx * nx + vy * ny + vz * nz;
+    const tx = vx - vn * nx, ty = vy - vn * ny, tz = vz - vn * nz;
+    let ox = 0, oy = 0, oz = 0;
+    for (let e = e0; e < e1; e++) {
+      const s = bj[e];
+      const dx = xi - opos[3 * s], dy = yi - opos[3 * s + 1], dz = zi - opos[3 * s + 2];
+      const u = bcoef[e] * (dx * tx + dy * ty + dz * tz);
+      ox += u * dx; oy += u * dy; oz += u * dz;
+    }
+    const on = ox * nx + oy * ny + oz * nz;
+    sx += ox - on * nx; sy += oy - on * ny; sz += oz - on * nz;
   }
   const g0 = gs[i], g1 = gs[i + 1];
   const w = g0 < g1 ? 3 * a.wa[i] : -1;
   if (w >= 0) {
     // The wall its ghosts leave uncovered (viscosity-weiler-wall-cover.ts): diagonal, only in rows
-    // with ghosts, and only in those it covers (an uncovered row's 0 · v would leave sx as it is,
-    // but for the sign of a zero).
+    // with ghosts, and only in those it covers (an uncovered row's 0 · v would leave sx as it is:
+    // sx starts at +0 and so is never −0).
     const wd = a.wd;
     sx += wd[w] * vx; sy += wd[w + 1] * vy; sz += wd[w + 2] * vz;
   }

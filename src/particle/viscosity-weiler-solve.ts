@@ -68,7 +68,7 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', oblk: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
@@ -396,17 +396,11 @@ function objectTerms(a: A, i: number, nm: number): void {
     // T X T = X − n (Xn)ᵀ − (Xn) nᵀ + (nᵀXn) n nᵀ; T u.
     const wx = oxx * nx + oxy * ny + oxz * nz, wy = oxy * nx + oyy * ny + oyz * nz, wz = oxz * nx + oyz * ny + ozz * nz;
     const q = nx * wx + ny * wy + nz * wz, un = ux * nx + uy * ny + uz * nz;
-    const mxx = oxx - 2 * nx * wx + q * nx * nx, myy = oyy - 2 * ny * wy + q * ny * ny, mzz = ozz - 2 * nz * wz + q * nz * nz;
-    const mxy = oxy - nx * wy - wx * ny + q * nx * ny, mxz = oxz - nx * wz - wx * nz + q * nx * nz, myz = oyz - ny * wz - wy * nz + q * ny * nz;
-    oxx = mxx; oyy = myy; ozz = mzz; oxy = mxy; oxz = mxz; oyz = myz;
-    sum[0] += oxx; sum[1] += oyy; sum[2] += ozz; sum[3] += oxy; sum[4] += oxz; sum[5] += oyz;
+    sum[0] += oxx - 2 * nx * wx + q * nx * nx; sum[1] += oyy - 2 * ny * wy + q * ny * ny; sum[2] += ozz - 2 * nz * wz + q * nz * nz;
+    sum[3] += oxy - nx * wy - wx * ny + q * nx * ny; sum[4] += oxz - nx * wz - wx * nz + q * nx * nz; sum[5] += oyz - ny * wz - wy * nz + q * ny * nz;
     sum[6] += ux - un * nx; sum[7] += uy - un * ny; sum[8] += uz - un * nz;
   }
   onrm[3 * i] = nx; onrm[3 * i + 1] = ny; onrm[3 * i + 2] = nz;
-  // The block the products apply (viscosity-weiler-product.ts rowExtra): T X T, or X where the slots
-  // give no normal (T = I).
-  const m = 6 * i, M = a.oblk;
-  M[m] = oxx; M[m + 1] = oyy; M[m + 2] = ozz; M[m + 3] = oxy; M[m + 4] = oxz; M[m + 5] = oyz;
 }
 
 /** Wall terms of row i into `sum`: the diagonal part of every ghost (v_j → v_i for j = i) and the no-slip walls' u_w. */

@@ -50,7 +50,7 @@ import { teamWork } from './work.ts';
 import { listGhosts, wallTable } from './viscosity-weiler-walls.ts';
 import { coverWalls, WallCover } from './viscosity-weiler-wall-cover.ts';
 import { holdWallDrag, type WallHold } from './viscosity-weiler-wall-hold.ts';
-import { boundaryCoefs, CallRoom, listBoundary, objectBlocks, returnRoom } from './viscosity-weiler-boundary.ts';
+import { boundaryCoefs, CallRoom, listBoundary, returnRoom } from './viscosity-weiler-boundary.ts';
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
@@ -161,8 +161,6 @@ export class ImplicitViscosityState {
    * over a body (StepContext.stageScratch).
    */
   bcoef = new Float32Array(0);
-  /** The rows' object blocks where the call's room lacks them (viscosity-weiler-boundary.ts objectBlocks). */
-  oblk = new Float32Array(0);
   /**
    * Per material pair: δt-free coefficient K μ (latticeLaplacianConstant), support h, and the
    * squared reach of its pairs (kernelReach h)²; per material ρ.
@@ -302,7 +300,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const gstart = room.i32(n + 1);
   if (gstart) st.ghosts.start = gstart;
   listBoundary(ctx, st, n, room);
-  const bcoef = boundaryCoefs(ctx, st, room), oblk = objectBlocks(ctx, st, room, n);
+  const bcoef = boundaryCoefs(ctx, st, room);
   const opos = nb > 0 && ctx.shared && !isSharedArray(ctx.objectSlotPos) ? st.opos : ctx.objectSlotPos;
   if (nb > 0) objectSlots(ctx, ovel, ow);
   if (!half) {
@@ -314,7 +312,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   coverWalls(ctx, st, n, nw);
 
   const a = job.a;
-  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef; a.oblk = oblk;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
