@@ -5,8 +5,9 @@
  * (B is this checkout; defaults: the honey drop, frames 6–14, 6 calls a frame). Both simulations
  * step to each frame of the window; there, from the same saved state (positions, velocities and
  * the solve's warm start), each call sorts the liquid and computes adhesion (which lists the pairs
- * the stage reads) untimed, then times the stage; B is called on A's state at each frame (the two
- * runs drift apart over the frames), so the difference of the results is the stage's alone. Prints median and mean ms a call of each, B/A,
+ * the stage reads) untimed, then times the stage; B is called on A's state at each frame (positions,
+ * velocities, densities and the warm start: the two runs drift apart over the frames), so the
+ * difference of the results is the stage's alone. Prints median and mean ms a call of each, B/A,
  * the conjugate-gradient iterations a solve of each, and the difference of B's velocities from
  * A's after the stage, its largest entry relative to the largest speed and its 2-norm relative to
  * A's (the largest over the frames): a change that keeps the method keeps it within the solve's
@@ -43,16 +44,17 @@ for (let f = 1; f <= last; f++) {
   // B is called on A's state (the two runs drift apart over frames), where both hold as many particles.
   const saved = sims.map((s) => {
     const L = s.ctx.liquid, n = L.count, ch = s.ctx.viscositySolve?.change.array;
-    return { pos: L.pos.slice(0, 3 * n), vel: L.vel.slice(0, 3 * n), ch: ch ? ch.slice(0, 3 * n) : null };
+    return { pos: L.pos.slice(0, 3 * n), vel: L.vel.slice(0, 3 * n), dens: L.density.slice(0, n), ch: ch ? ch.slice(0, 3 * n) : null };
   });
   if (saved[0].pos.length === saved[1].pos.length && saved[1].ch) {
-    saved[1] = { pos: saved[0].pos, vel: saved[0].vel, ch: saved[0].ch };
+    saved[1] = { pos: saved[0].pos, vel: saved[0].vel, dens: saved[0].dens, ch: saved[0].ch };
   }
   const out: Float64Array[] = [];
   for (let r = 0; r < reps; r++) {
     for (const k of r % 2 === 0 ? [0, 1] : [1, 0]) {
       const s = sims[k], ctx = s.ctx, L = ctx.liquid;
-      L.pos.set(saved[k].pos); L.vel.set(saved[k].vel);
+      // The densities too: the solve's volumes are read from them.
+      L.pos.set(saved[k].pos); L.vel.set(saved[k].vel); L.density.set(saved[k].dens);
       ctx.cells.buildSorted(L);
       mods[k].adh.computeAdhesion(ctx);
       // The warm start as saved (the sort of the saved positions leaves them in their order).
