@@ -1,7 +1,9 @@
 /**
  * Where a still pool's particles slip (issue 26, "Rest at any size"): each particle followed by id from frame 0, per row
  * of its start (rows from the floor) the RMS x-velocity (mm/s), the mean and RMS x-displacement (mm), and the count
- * moved more than 2 mm; per 5 cm bin along x the RMS speed (mm/s).
+ * moved more than 2 mm; per z column the mean x-displacement (mm); per 5 cm bin along x the RMS speed (mm/s); then
+ * per stage (StageClock.lap; the second pressure solve as pressure2) the change of the squared amplitude of the slip
+ * the 40 × 5 cm slice takes (x-velocity odd in z, sin(π x / W) along x) over the lines' window (docs/decisions.md, pool19).
  *
  *   npx tsx bench/pool-slip.ts [width cm=40] [depth cm=5] [seconds=6] [key=value …]
  *
