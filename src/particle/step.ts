@@ -51,7 +51,7 @@ import { conductHeat } from './temperature.ts';
 /** Largest number of pieces a sub-timestep is split into. */
 export const MAX_SUBDIVISION = 64;
 
-class StageClock {
+export class StageClock {
   stages: Record<string, number> = {};
   private t = 0;
   start(): void {
