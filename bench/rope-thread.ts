@@ -62,12 +62,17 @@ for (const f of frames) {
   // Along the stream: slices 2r high from the window's top, the free thread only (x beyond the cup's rim side is the scene's business: the window).
   const ns = Math.ceil((win.max[1] - win.min[1]) / (2 * r));
   const cnt = new Float64Array(ns), vy = new Float64Array(ns);
+  // The stream's width across (z, the rim's arc) and its speed, over its free middle (4–9 cm up).
+  let zn = 0, z1 = 0, z2 = 0, zlo = Infinity, zhi = -Infinity, sp = 0;
   for (let i = 0; i < n; i++) {
     const x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
     if (x < win.min[0] || x > win.max[0] || y < win.min[1] || y > win.max[1] || z < win.min[2] || z > win.max[2]) continue;
     const s = Math.min(ns - 1, Math.floor((win.max[1] - y) / (2 * r)));
     cnt[s]++;
     vy[s] += vel[3 * i + 1];
+    if (y > 0.04 && y < 0.09) {
+      zn++; z1 += z; z2 += z * z; zlo = Math.min(zlo, z); zhi = Math.max(zhi, z); sp += -vel[3 * i + 1];
+    }
   }
   let thin = Infinity, thinAt = -1, maxStretch = 0;
   const line: string[] = [];
@@ -77,10 +82,14 @@ for (const f of frames) {
     if (s > 0 && cnt[s] > 0 && cnt[s - 1] > 0) maxStretch = Math.max(maxStretch, -(vy[s] - vy[s - 1]) / (2 * r));
     line.push(`${cnt[s]}`);
   }
+  const zsd = zn > 1 ? Math.sqrt(Math.max(0, z2 / zn - (z1 / zn) ** 2)) : 0;
+  // The flux through 4–9 cm: Σ v_y V / 5 cm, and the spacing of a single file carrying it at the mean speed.
+  const flux = (sp * 8 * r ** 3) / 0.05, meanV = zn ? sp / zn : 0;
+  const across = zn ? `4–9 cm: ${zn} particles, z ${(1000 * zlo).toFixed(0)}…${(1000 * zhi).toFixed(0)} mm (sd ${(1000 * zsd).toFixed(1)}), ${meanV.toFixed(2)} m/s, flux ${(1e6 * flux).toFixed(0)} mL/s; ` : '';
   const meshFile = join(sub, `mesh-${String(f).padStart(4, '0')}.ply`);
   const mp = existsSync(meshFile) ? meshPieces(fromPLY(new Uint8Array(readFileSync(meshFile))), win, (2 * r) ** 3) : NaN;
   console.log(
     `frame ${f}: ${c4.particles} in window; components 4r ${c4.components}, 5r ${c5.components}; joined at ${lo >= 20 ? '>20' : hi.toFixed(2)} r; ` +
-      `mesh pieces ${mp}; thinnest slice ${thin} at ${(1000 * (win.max[1] - (thinAt + 0.5) * 2 * r)).toFixed(0)} mm; stretch ≤ ${maxStretch.toFixed(0)}/s; slices ${line.join(' ')}`,
+      `mesh pieces ${mp}; ${across}thinnest slice ${thin} at ${(1000 * (win.max[1] - (thinAt + 0.5) * 2 * r)).toFixed(0)} mm; stretch ≤ ${maxStretch.toFixed(0)}/s; slices ${line.join(' ')}`,
   );
 }
