@@ -11,6 +11,7 @@ import { allocKernels, anisotropicKernels, eigenvaluesOf, splatAnisotropic } fro
 import { CUTOFF_SIGMAS, gaussianKernel, latticeOver } from '../../src/surface/field.ts';
 import { defaults, disordered, roughness } from './helpers.ts';
 import { rope, ropeReport, sphereNormalError } from './rope.ts';
+import { meshPieces } from '../scene/mesh-pieces.ts';
 
 const r = 0.01;
 const iso = { ...defaults, surfaceKernel: 'isotropic' as const };
@@ -97,6 +98,37 @@ describe('ropes that show', () => {
       expect(rep.shells).toBe(1);
       expect(rep.coverage).toBe(1);
       expect(rep.radius).toBeGreaterThan(1.4);
+    }
+  });
+});
+
+describe('a stretched file of particles, as a falling tail thins', () => {
+  /** 16 particles `s` r apart down a tilted line, jittered by ±0.2 r, alone or hanging from a 6³ block above it. */
+  const file = (s: number, seed: number, block: boolean): Float32Array => {
+    let st = seed * 7919;
+    const rand = () => ((st = (st * 1103515245 + 12345) % 2147483648) / 2147483648) - 0.5;
+    const u = [Math.sin(0.3), -Math.cos(0.3), 0.1], p: number[] = [];
+    for (let k = 0; k < 16; k++) for (let a = 0; a < 3; a++) p.push(k * s * r * u[a] + 0.4 * r * rand());
+    if (block) for (let a = 0; a < 6; a++) for (let b = 0; b < 6; b++) for (let c = 0; c < 6; c++) p.push((a - 2.5) * 2 * r, (b + 1) * 2 * r, (c - 2.5) * 2 * r);
+    return Float32Array.from(p);
+  };
+
+  it('is drawn as one piece with its particles up to 3.25 r apart, alone or hanging from a block (the density kernel joins them to 4 r)', () => {
+    // Measured (branch rope19, seeds 1–5): one piece to 3.25 r alone (3.5–3.75 r for four seeds of five,
+    // 2–4 pieces at 4 r), to 3.75 r hanging from the block (nothing drawn at 4 r: the block's λ). cup-pour's
+    // tail parts in its particles (docs/decisions.md, branch rope19); this holds that the surface draws
+    // what the particles join.
+    for (const block of [false, true]) {
+      for (const s of [2.5, 3, 3.25]) {
+        for (let seed = 1; seed <= 5; seed++) {
+          const pos = file(s, seed, block);
+          const mesh = particleSurface({ count: pos.length / 3, positions: pos, radius: r }, aniso);
+          // The file's middle, below the block: from its second particle to its fifteenth.
+          const lo = -0.95 * 14 * s * r * Math.cos(0.3);
+          const pieces = meshPieces(mesh, { min: [-1, lo, -1], max: [1, -2 * r, 1] }, 8 * r ** 3);
+          expect(pieces, `${block ? 'hanging' : 'alone'}, ${s} r, seed ${seed}`).toBe(1);
+        }
+      }
     }
   });
 });
