@@ -391,3 +391,21 @@ describe('architecture: the cycle checker itself', () => {
     ]);
   });
 });
+
+describe('architecture: the threads load what they use', () => {
+  // Every team thread, and every frame writer of `viscid run`, starts by importing its entry's
+  // modules (on dist/: compiled afresh in each thread). Through index.ts or the scene schema they
+  // loaded zod and built the schema, which they never use: the frame writer's start cost 0.54–0.64 s
+  // of CPU with them, 0.09–0.11 without; a team thread's 0.35–0.52 and 0.17–0.26 (BENCHMARKS.md,
+  // "The test suite, thirteenth pass").
+  it('the team thread and the frame writer reach neither src/index.ts nor zod', () => {
+    const graph = srcImportGraph();
+    for (const entry of ['src/cli/thread-entry.ts', 'src/cli/frame-writer-entry.ts']) {
+      const seen = new Set([entry]);
+      const queue = [entry];
+      while (queue.length) for (const t of graph.get(queue.shift()!) ?? []) if (!seen.has(t)) (seen.add(t), queue.push(t));
+      expect(seen.size, entry).toBeGreaterThan(3);
+      expect([...seen].filter((f) => f === 'src/index.ts' || /^\s*import\s+(?!type\b)[^;]*?\bfrom\s+['"]zod['"]/m.test(readFileSync(join(ROOT, f), 'utf8'))), entry).toEqual([]);
+    }
+  });
+});

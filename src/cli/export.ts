@@ -2,7 +2,11 @@
  * The per-frame file formats of `viscid run`, keyed by the names the flags and the scene's
  * `output.mesh` / `output.points` use. The encoders themselves are the pure ones in src/io.
  */
-import { pointsToPLY, toGLB, toOBJ, toPLY, toVTK, type FluidPoints, type Mesh } from '../index.ts';
+import type { FluidPoints, Mesh } from '../types/geometry.ts';
+import { toGLB } from '../io/gltf.ts';
+import { toOBJ } from '../io/obj.ts';
+import { pointsToPLY, toPLY } from '../io/ply.ts';
+import { toVTK } from '../io/vtk.ts';
 import type { MeshFormat, PointsFormat } from './manifest.ts';
 
 /** What the encoders read of the scene (a Scene is one; frame-writer.ts posts just these). */

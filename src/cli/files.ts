@@ -4,7 +4,7 @@
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { jsonSyntaxMessage } from '../scene/parse.ts';
+import { jsonSyntaxMessage } from '../scene/json-syntax.ts';
 
 /** Why a file was not read: missing, not a regular file, too large. The message names the file, never its contents. */
 export class FileRefusal extends Error {

@@ -2,7 +2,8 @@
  * Encoding and writing one frame's files for `viscid run`: the job the frame writer's thread does
  * (frame-writer.ts), and the same function the calling thread runs where there is no such thread.
  */
-import { meshSurfaceJob, type FluidPoints, type Mesh, type SurfaceJob } from '../index.ts';
+import type { FluidPoints, Mesh } from '../types/geometry.ts';
+import { meshSurfaceJob, type SurfaceJob } from '../surface/job.ts';
 import { encodeMesh, encodePoints, type SceneLabels } from './export.ts';
 import { writeFileAtomic } from './files.ts';
 import { join } from 'node:path';

@@ -11,7 +11,8 @@
  * Both run on the calling thread, after every move and density pass (the guard over each body's
  * particles listed by markNearObjects only).
  */
-import { FACES, type Boundary } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
+import type { Boundary } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { addFriction, beginFrictionHold, frictionBody, type FrictionHold, ON_MOVING, releaseFrictionHold } from './wall-friction-hold.ts';
 

@@ -20,7 +20,7 @@
  * A f_i, f_i = ν(T_i)/ν0 (temperature.ts).
  */
 import type { StepContext } from './context.ts';
-import { FACES } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
 import { faceBoundary } from './boundaries.ts';
 import { exchangePerStep } from './calibration.ts';
 

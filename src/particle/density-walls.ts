@@ -6,7 +6,7 @@
  * rest under gravity settled by 1.5 r.
  */
 import type { StepContext } from './context.ts';
-import { FACES } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
 import { faceBoundary } from './boundaries.ts';
 import type { DensityState } from './density-state.ts';
 

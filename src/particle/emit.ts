@@ -20,7 +20,8 @@
 import type { Scene } from '../scene/scene.ts';
 import { compileShape, perpendicularBasis, type CompiledShape } from '../scene/shapes.ts';
 import { sampleVolume } from '../scene/sample.ts';
-import { FACES, type Vec3 } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
+import type { Vec3 } from '../scene/schema.ts';
 import type { StepContext } from './context.ts';
 import { bodyLattice, closestSpacing, fitBodyToWalls, latticeFits, latticeGivesWay, narrowClearance, poolFloor } from './start-packing.ts';
 import { poolLevel, type PoolFloorSpec } from './pool-level.ts';

@@ -20,7 +20,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { FreeBodies } from './free-bodies.ts';
-import { FACES } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
 import { faceBoundary } from './boundaries.ts';
 import { FREE_INSET } from './objects.ts';
 

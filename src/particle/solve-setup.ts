@@ -7,7 +7,7 @@
  * density cells (h wide) in slot order, on slot-ordered copies of the positions.
  */
 import type { StageScratch, StepContext } from './context.ts';
-import { FACES } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
 import { faceBoundary } from './boundaries.ts';
 import { type CellPairs, NeighbourList } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';

@@ -33,7 +33,8 @@
  */
 import type { StepContext } from './context.ts';
 import type { Scene } from '../scene/scene.ts';
-import { FACES, type LiquidMaterial } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
+import type { LiquidMaterial } from '../scene/schema.ts';
 import { cubicSplineSlope } from '../math/kernels.ts';
 import { defineJob } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';

@@ -8,7 +8,7 @@
  */
 import type { StepContext } from './context.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
-import { FACES } from '../scene/schema.ts';
+import { FACES } from '../scene/faces.ts';
 import { allocFloat32 } from '../parallel/memory.ts';
 import { faceBoundary } from './boundaries.ts';
 import { pairFactorMean } from './temperature.ts';

@@ -47,8 +47,7 @@ export const boundary = z
   ])
   .describe('Boundary condition of one face: "noslip", "slip", "open" or { "type": "moving", "velocity": [vx, vy, vz] }. Liquid leaves through an open face and is removed once beyond it (grid engine: 12 cells beyond; particle engine: beyond the liquid\'s reach, except through a face looking up against gravity, which lets it fall back).');
 
-export const FACES = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax'] as const;
-export type Face = (typeof FACES)[number];
+export { FACES, type Face } from './faces.ts';
 
 export const domain = z
   .strictObject({
