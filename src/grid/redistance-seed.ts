@@ -1,7 +1,9 @@
 /**
  * The fast march's seeds (FastMarching.redistance, redistance.ts): each cell beside the zero
  * crossing accepted at its estimated distance, |φ| / |∇φ| capped by the nearest axis crossing, with
- * the minmod slope at a kink beside a solid (see seedRange).
+ * the minmod slope at a kink beside a solid (see seedRange); under `keep` rules some seeds keep their
+ * own |φ| instead — with the scene's default (KEEP_TOP + d) those where the surface faces up and those
+ * at a thin film on a solid, so that a pool's top is not moved by the redistancing at every step.
  */
 import { SOLID as SOLID_ } from './store.ts';
 
@@ -28,7 +30,8 @@ export interface RedistanceCells {
    * seed walled on one side along some axis (beside a solid: a film on a floor); 6: only such a seed
    * at a film at most THIN cells thick across any axis (thinFilm below); KEEP_ON_SOLID + d (d a
    * direction in nb's order, gravity's): only such a seed at a film at most THIN cells thick lying
-   * on a solid along d (a film on a floor or an object's top); 0: every seed takes its estimated distance.
+   * on a solid along d (a film on a floor or an object's top); KEEP_TOP + d: those, and every seed whose
+   * ∇φ lies within 45° of against d (a pool's or a pile's top); 0: every seed takes its estimated distance.
    */
   keep: number;
 }
