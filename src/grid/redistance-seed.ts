@@ -1,7 +1,9 @@
 /**
  * The fast march's seeds (FastMarching.redistance, redistance.ts): each cell beside the zero
  * crossing accepted at its estimated distance, |φ| / |∇φ| capped by the nearest axis crossing, with
- * the minmod slope at a kink beside a solid (see seedRange).
+ * the minmod slope at a kink beside a solid (see seedRange); under `keep` rules some seeds keep their
+ * own |φ| instead — with the scene's default (KEEP_TOP + d) those where the surface faces up and those
+ * at a thin film on a solid, so that a pool's top is not moved by the redistancing at every step.
  */
 import { SOLID as SOLID_ } from './store.ts';
 
@@ -28,7 +30,8 @@ export interface RedistanceCells {
    * seed walled on one side along some axis (beside a solid: a film on a floor); 6: only such a seed
    * at a film at most THIN cells thick across any axis (thinFilm below); KEEP_ON_SOLID + d (d a
    * direction in nb's order, gravity's): only such a seed at a film at most THIN cells thick lying
-   * on a solid along d (a film on a floor or an object's top); 0: every seed takes its estimated distance.
+   * on a solid along d (a film on a floor or an object's top); KEEP_TOP + d: those, and every seed whose
+   * ∇φ lies within 45° of against d (a pool's or a pile's top); 0: every seed takes its estimated distance.
    */
   keep: number;
 }
@@ -45,6 +48,13 @@ const THIN = 2;
 
 /** `keep` for films lying on a solid along direction d: KEEP_ON_SOLID + d. */
 export const KEEP_ON_SOLID = 10;
+/**
+ * `keep` for KEEP_ON_SOLID's films and, besides, every seed where the surface faces up (gravity along
+ * direction d): KEEP_TOP + d. A pool's or a pile's top then moves with the flow alone.
+ */
+export const KEEP_TOP = 20;
+/** Under KEEP_TOP, a seed faces up where its ∇φ lies within 45° of against gravity (cos 45°). */
+const UP_COS = Math.SQRT1_2;
 
 /** How many liquid cells (φ < 0, not solid) follow cell m along direction d (nb's order), counting m, up to THIN + 1. */
 function liquidRun(phi: Float64Array, nb: Int32Array, type: Uint8Array, m: number, d: number): number {
@@ -97,6 +107,8 @@ function thinFilm(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number
  */
 export function seedRange(w: RedistanceCells, from: number, to: number): void {
   const { phi, nb, type, dist, state, h, band } = w, keep = w.keep !== 0;
+  // KEEP_TOP + d: gravity along direction d (nb's order), so up is the other way along its axis.
+  const top = w.keep >= KEEP_TOP, upAxis = top ? (w.keep - KEEP_TOP) >> 1 : -1, upSign = top && ((w.keep - KEEP_TOP) & 1) === 0 ? 1 : -1;
   const exact = w.exact.length > 0 ? w.exact : null;
   for (let c = from; c < to; c++) {
     state[c] = 0;
@@ -136,7 +148,7 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // (the one-sided differences differ by more than KINK) the one of smaller magnitude (minmod:
       // 0 where they differ in sign); else the one side's (only at the seeds).
       // A wall on one side only along some axis: that axis's slope is one-sided (see below).
-      let g2 = 0, walled = false;
+      let g2 = 0, walled = false, up = 0;
       for (let a = 0; a < 3; a++) {
         const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
         if ((m0 >= 0 && type[m0] !== SOLID) !== (m1 >= 0 && type[m1] !== SOLID)) walled = true;
@@ -151,6 +163,7 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
           g = Math.abs(hi - lo) <= KINK ? 0.5 * (lo + hi) : lo * hi <= 0 ? 0 : Math.abs(lo) < Math.abs(hi) ? lo : hi;
         } else g = ok1 ? (phi[m1] - pc) / h : ok0 ? (pc - phi[m0]) / h : 0;
         g2 += g * g;
+        if (a === upAxis) up = upSign * g;
       }
       // The distance to the plane through the axis crossings is biased towards the liquid on a
       // convex surface (a chord crosses zero inside the true root) and, applied every step, shrinks
@@ -180,7 +193,8 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // left it: the zero set is not moved by the redistancing at all (the march rebuilds the
       // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
       // two seeds across it read different slopes, as at a thin film's edge on a floor.
-      const kept = keep && gm >= KEEP_LO && gm <= KEEP_HI && (w.keep === 1 || (w.keep === 2 ? walled : w.keep >= 6 && thinFilm(phi, nb, type, c, w.keep === 6 ? -1 : w.keep - KEEP_ON_SOLID)));
+      const kept = keep && gm >= KEEP_LO && gm <= KEEP_HI && (w.keep === 1 || (w.keep === 2 ? walled
+        : (top && up >= UP_COS * gm) || (w.keep >= 6 && thinFilm(phi, nb, type, c, w.keep === 6 ? -1 : top ? w.keep - KEEP_TOP : w.keep - KEEP_ON_SOLID))));
       dist[c] = kept ? Math.min(band, Math.abs(pc))
         : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;

@@ -36,7 +36,8 @@ export class FastMarching {
    * The seeds beside the zero crossing keep their |φ| where |∇φ| is near 1 (redistance-seed.ts
    * `keep`): the zero set is left where it is; 2: only the seeds beside a solid; 6: only the seeds
    * at a film at most two cells thick across any axis; KEEP_ON_SOLID + d: only those at such a film
-   * lying on a solid along direction d (gravity's). 0: each seed at |φ| / |∇φ|.
+   * lying on a solid along direction d (gravity's); KEEP_TOP + d: those and the seeds where the surface
+   * faces up (grid.redistanceSeeds "keep-top", the scene's default). 0: each seed at |φ| / |∇φ|.
    */
   keepSeeds = 0;
   private dist = new Float64Array(0);

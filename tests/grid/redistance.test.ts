@@ -49,12 +49,14 @@ describe('fast-marching redistancing', () => {
   });
 });
 
+type Seeds = 'estimate' | 'keep' | 'keep-beside-solids' | 'keep-thin' | 'keep-top';
+
 /**
  * A film 0.6 cells thick on the floor, its edge a disc, φ = max(y − t, r − R) (a distance off the
  * corner, |∇φ| above 1 at it): the largest move of a zero crossing between two neighbouring cells,
  * in cells, and how many crossings, when it is redistanced with grid.redistanceSeeds = `seeds`.
  */
-function filmCrossings(seeds: 'estimate' | 'keep' | 'keep-beside-solids' | 'keep-thin', cells = 0.6): { moved: number; crossings: number; phi: Float64Array } {
+function filmCrossings(seeds: Seeds, cells = 0.6): { moved: number; crossings: number; phi: Float64Array } {
   const h = 0.02, t = cells * h, R = 0.13;
   const sim = gridSim({
     // Gravity along −y: "keep-thin" takes films across gravity's axis (no step is taken).
@@ -70,6 +72,12 @@ function filmCrossings(seeds: 'estimate' | 'keep' | 'keep-beside-solids' | 'keep
     const x = d.origin[0] + h * (s.ci[c] + 0.5) - 0.2, y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5) - 0.2;
     s.phi[c] = Math.max(-sim.band, Math.min(sim.band, Math.max(y - t, Math.hypot(x, z) - R)));
   }
+  return crossingMoves(sim, h);
+}
+
+/** Redistances `sim`'s φ once: the largest move of a zero crossing between neighbouring cells (cells), their count and φ after. */
+function crossingMoves(sim: ReturnType<typeof gridSim>, h: number): { moved: number; crossings: number; phi: Float64Array } {
+  const s = sim.store;
   const before = Float64Array.from(s.phi.subarray(0, s.count));
   levelSetOf(sim).redistance(s, h, sim.band);
   let moved = 0, crossings = 0;
@@ -86,7 +94,40 @@ function filmCrossings(seeds: 'estimate' | 'keep' | 'keep-beside-solids' | 'keep
   return { moved, crossings, phi: Float64Array.from(s.phi.subarray(0, s.count)) };
 }
 
+/**
+ * A pool 4.6 cells deep filling a box, its top as a stretching flow leaves it: φ = (y − t) · k(x, z),
+ * a plane's distance scaled by a factor k that varies from column to column by ±30 % (not a
+ * distance, |∇φ| from 0.7 to 1.3 and tilted), redistanced once with `seeds`.
+ */
+function stretchedTop(seeds: Seeds): { moved: number; crossings: number; phi: Float64Array } {
+  const h = 0.02, t = 4.6 * h;
+  const sim = gridSim({
+    gravity: [0, -9.81, 0],
+    domain: { min: [0, 0, 0], max: [0.4, 0.2, 0.4], boundary: 'slip' },
+    materials: { water: { kind: 'liquid', viscosity: { value: 0, unit: 'm2/s' } } },
+    bodies: [{ material: 'water', shape: { type: 'box', center: [0.2, 0.1, 0.2], size: [0.4, 0.2, 0.4] } }],
+    grid: { cellSize: h, tracking: 'levelset', redistanceSeeds: seeds },
+  });
+  const s = sim.store, d = sim.d;
+  for (let c = 0; c < s.count; c++) {
+    if (s.type[c] === SOLID) continue;
+    const x = d.origin[0] + h * (s.ci[c] + 0.5), y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5);
+    const k = 1 + 0.3 * Math.sin(x / (0.7 * h)) * Math.cos(z / (0.9 * h));
+    s.phi[c] = Math.max(-sim.band, Math.min(sim.band, (y - t) * k));
+  }
+  return crossingMoves(sim, h);
+}
+
 describe('the redistancing seeds (grid.redistanceSeeds)', () => {
+  it('keep-top (the default): a pool\'s stretched top keeps its crossings, which the estimate moves by cell-scale amounts', () => {
+    const est = stretchedTop('estimate'), top = stretchedTop('keep-top');
+    console.log(`stretched pool top, largest crossing move: estimate ${est.moved.toFixed(4)}, keep-top ${top.moved.toExponential(1)} cells over ${top.crossings} crossings`);
+    expect(top.crossings).toBeGreaterThan(300);
+    expect(top.moved).toBeLessThan(1e-12);
+    // Half a percent of a cell a redistance, at every step (ten a frame and more): the pebbles.
+    expect(est.moved).toBeGreaterThan(0.004);
+  });
+
   it('keep: no zero crossing of a film on a floor moves; estimate moves them', () => {
     const est = filmCrossings('estimate'), keep = filmCrossings('keep'), beside = filmCrossings('keep-beside-solids');
     console.log(`film on a floor, largest crossing move: estimate ${est.moved.toFixed(4)}, keep ${keep.moved.toExponential(1)}, keep beside solids ${beside.moved.toExponential(1)} cells over ${keep.crossings} crossings`);

@@ -257,7 +257,10 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     // main, the display points kept out of the rod): 27.6, 9.5, 1.11 %; with the scene's seed 7 25.9,
     // 7.0 and 0.26 % (1.2 % at 3.7 s: the residue at 4 s is the last drips, 0.3–1.1 % by seed;
     // docs/decisions.md, "Every shipped scene on stop 48's main"). A coat the rod kept would read tens of per cent.
-    expect(fed).toBeGreaterThan(0.25);
+    // With the redistancing's seeds kept on upward-facing surfaces (keep-top, the default from branch
+    // pebble19) the CLI run reads 24.3 % and 6.6 % at 2 and 3 s: the puddle's top no longer pebbled, the coat a
+    // little thinner; the bound stays well above a coat that drained at once.
+    expect(fed).toBeGreaterThan(0.2);
     expect(drained).toBeLessThan(0.6 * fed);
     expect(late).toBeLessThan(0.025);
     expect(late).toBeLessThan(0.1 * fed);

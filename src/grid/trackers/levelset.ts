@@ -18,7 +18,7 @@ import { sampleCentre as sampleCentre_ } from '../interpolate.ts';
 import { LevelSet } from '../levelset.ts';
 import { MAX_TRANSPORT_SUBSTEPS } from '../levelset-transport.ts';
 import { fillSolidPhi } from '../redistance.ts';
-import { KEEP_ON_SOLID } from '../redistance-seed.ts';
+import { KEEP_ON_SOLID, KEEP_TOP } from '../redistance-seed.ts';
 import { cellLiquidFraction, correctVolume, levelSetVolume, openFaceInflow } from '../levelset-volume.ts';
 import { MarkerTeamArrays, reseedOnTeam } from '../marker-job.ts';
 import { Markers } from '../markers.ts';
@@ -75,8 +75,9 @@ export class LevelSetTracker implements SurfaceTracker {
     const seeds = scene.grid.redistanceSeeds;
     // "keep-thin": films lying on a solid along gravity's largest component; none without gravity.
     const g = scene.gravity, ga = Math.abs(g[1]) >= Math.abs(g[0]) ? (Math.abs(g[1]) >= Math.abs(g[2]) ? 1 : 2) : Math.abs(g[0]) >= Math.abs(g[2]) ? 0 : 2;
-    const thin = g[ga] === 0 ? 0 : KEEP_ON_SOLID + 2 * ga + (g[ga] > 0 ? 1 : 0);
-    this.levelSet.marching.keepSeeds = seeds === 'keep' ? 1 : seeds === 'keep-beside-solids' ? 2 : seeds === 'keep-thin' ? thin : 0;
+    const down = 2 * ga + (g[ga] > 0 ? 1 : 0);
+    const thin = g[ga] === 0 ? 0 : KEEP_ON_SOLID + down, top = g[ga] === 0 ? 0 : KEEP_TOP + down;
+    this.levelSet.marching.keepSeeds = seeds === 'keep' ? 1 : seeds === 'keep-beside-solids' ? 2 : seeds === 'keep-thin' ? thin : seeds === 'keep-top' ? top : 0;
     this.afterGrid = [{ name: 'redistance', run: (sim) => this.redistance(sim) }];
     // At the end of the step (after any stage a subclass adds), so that every step ends holding the volume put in.
     this.volumeStage = scene.grid.volumeCorrection ? { name: 'volume', run: (sim, dt) => this.correctVolume(sim, dt) } : null;
