@@ -253,13 +253,11 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     let inRod = 0;
     for (let i = 0; i < p.count; i++) if (Math.hypot(p.positions[3 * i], p.positions[3 * i + 1] - 0.11) < 0.018) inRod++;
     console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(1)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(1)} % at 3 s, ${(100 * late).toFixed(2)} % at 4 s; ${inRod} points inside the rod; the stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
-    // The description: 27 % at 2 s, 9 % at 3 s, about 1 % at 4 s. Measured (branch audit29, stop 48's
-    // main, the display points kept out of the rod): 27.6, 9.5, 1.11 %; with the scene's seed 7 25.9,
-    // 7.0 and 0.26 % (1.2 % at 3.7 s: the residue at 4 s is the last drips, 0.3–1.1 % by seed;
-    // docs/decisions.md, "Every shipped scene on stop 48's main"). A coat the rod kept would read tens of per cent.
-    // With the redistancing's seeds kept on upward-facing surfaces (keep-top, the default from branch
-    // pebble19) the CLI run reads 24.3 % and 6.6 % at 2 and 3 s: the puddle's top no longer pebbled, the coat a
-    // little thinner; the bound stays well above a coat that drained at once.
+    // The description: 24 % at 2 s, 7 % at 3 s, under 1 % at 4 s; measured with keep-top, the default
+    // redistancing seeds (2026-12-02): 24.3, 6.6 and 0.29 %. With the seeds estimated (stop 48's main,
+    // branch audit29): 27.6, 9.5 and 1.11 %; with the scene's seed 7 25.9, 7.0 and 0.26 % (the residue
+    // at 4 s is the last drips, 0.3–1.1 % by seed; docs/decisions.md, "Every shipped scene on stop 48's
+    // main"). A coat the rod kept would read tens of per cent at 3 and 4 s.
     expect(fed).toBeGreaterThan(0.2);
     expect(drained).toBeLessThan(0.6 * fed);
     expect(late).toBeLessThan(0.025);
