@@ -58,8 +58,15 @@ type Seeds = 'estimate' | 'keep' | 'keep-beside-solids' | 'keep-thin' | 'keep-to
  */
 function filmCrossings(seeds: Seeds, cells = 0.6): { moved: number; crossings: number; phi: Float64Array } {
   const h = 0.02, t = cells * h, R = 0.13;
+  return crossingMoves(boxWith(seeds, h, (x, y, z) => Math.max(y - t, Math.hypot(x - 0.2, z - 0.2) - R)), h);
+}
+
+/**
+ * A 40 × 20 × 40 cm box of water at `h` under gravity along −y ("keep-thin" and "keep-top" take gravity's
+ * axis; no step is taken), its φ set to `phiAt` at the cells' centres (clamped to the band).
+ */
+function boxWith(seeds: Seeds, h: number, phiAt: (x: number, y: number, z: number) => number): ReturnType<typeof gridSim> {
   const sim = gridSim({
-    // Gravity along −y: "keep-thin" takes films across gravity's axis (no step is taken).
     gravity: [0, -9.81, 0],
     domain: { min: [0, 0, 0], max: [0.4, 0.2, 0.4], boundary: 'slip' },
     materials: { water: { kind: 'liquid', viscosity: { value: 0, unit: 'm2/s' } } },
@@ -69,10 +76,10 @@ function filmCrossings(seeds: Seeds, cells = 0.6): { moved: number; crossings: n
   const s = sim.store, d = sim.d;
   for (let c = 0; c < s.count; c++) {
     if (s.type[c] === SOLID) continue;
-    const x = d.origin[0] + h * (s.ci[c] + 0.5) - 0.2, y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5) - 0.2;
-    s.phi[c] = Math.max(-sim.band, Math.min(sim.band, Math.max(y - t, Math.hypot(x, z) - R)));
+    const x = d.origin[0] + h * (s.ci[c] + 0.5), y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5);
+    s.phi[c] = Math.max(-sim.band, Math.min(sim.band, phiAt(x, y, z)));
   }
-  return crossingMoves(sim, h);
+  return sim;
 }
 
 /** Redistances `sim`'s φ once: the largest move of a zero crossing between neighbouring cells (cells), their count and φ after. */
@@ -101,21 +108,7 @@ function crossingMoves(sim: ReturnType<typeof gridSim>, h: number): { moved: num
  */
 function stretchedTop(seeds: Seeds): { moved: number; crossings: number; phi: Float64Array } {
   const h = 0.02, t = 4.6 * h;
-  const sim = gridSim({
-    gravity: [0, -9.81, 0],
-    domain: { min: [0, 0, 0], max: [0.4, 0.2, 0.4], boundary: 'slip' },
-    materials: { water: { kind: 'liquid', viscosity: { value: 0, unit: 'm2/s' } } },
-    bodies: [{ material: 'water', shape: { type: 'box', center: [0.2, 0.1, 0.2], size: [0.4, 0.2, 0.4] } }],
-    grid: { cellSize: h, tracking: 'levelset', redistanceSeeds: seeds },
-  });
-  const s = sim.store, d = sim.d;
-  for (let c = 0; c < s.count; c++) {
-    if (s.type[c] === SOLID) continue;
-    const x = d.origin[0] + h * (s.ci[c] + 0.5), y = d.origin[1] + h * (s.cj[c] + 0.5), z = d.origin[2] + h * (s.ck[c] + 0.5);
-    const k = 1 + 0.3 * Math.sin(x / (0.7 * h)) * Math.cos(z / (0.9 * h));
-    s.phi[c] = Math.max(-sim.band, Math.min(sim.band, (y - t) * k));
-  }
-  return crossingMoves(sim, h);
+  return crossingMoves(boxWith(seeds, h, (x, y, z) => (y - t) * (1 + 0.3 * Math.sin(x / (0.7 * h)) * Math.cos(z / (0.9 * h)))), h);
 }
 
 describe('the redistancing seeds (grid.redistanceSeeds)', () => {
