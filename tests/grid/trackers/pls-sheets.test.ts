@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GridSimulation } from '../../../src/grid/step.ts';
 import { SOLID } from '../../../src/grid/store.ts';
-import { keepSheets } from '../../../src/grid/trackers/pls-cells.ts';
+import { inSheet, keepSheets } from '../../../src/grid/trackers/pls-cells.ts';
 import { withSheetPoints } from '../../../src/grid/trackers/pls-sheet-points.ts';
 import { seedSheets } from '../../../src/grid/trackers/pls-sheet-seeds.ts';
 import { levelSetLattice } from '../../../src/surface/level-set.ts';
@@ -133,6 +133,30 @@ describe('particle level set: the minimum sheet thickness', () => {
     expect(whole).toBe(lines);
     expect(plain).toBeLessThan(0.9 * lines);
     expect(same).toBe(far);
+  });
+
+  it('takes no sheet point from a liquid particle a cell or more out in the air, though φ dimples there', () => {
+    // spout-fill at 3 s: escaped liquid particles left against the walls in the box's corners as the
+    // pool drains, in cells 1.6–2.6 h out whose φ dimples along a wall (2.85, 2.46, 2.60 h along x),
+    // passed the crease test and were meshed as flecks over the pool. A sheet's own cells hold φ at
+    // −0.1 h and the cells it passes through read up to 1.3 h (the case above): those still give
+    // their particles.
+    const sim = trackingSim('levelset', n, false, (x, y, z) => offset(x, y, z) - 0.1 * h);
+    const s = sim.store;
+    const inner = (c: number) => s.type[c] !== SOLID && [0, 1, 2, 3, 4, 5].every((e) => s.nb[6 * c + e] >= 0 && s.type[s.nb[6 * c + e]] !== SOLID);
+    const pick = (lo: number, hi: number) => {
+      for (let c = 0; c < s.count; c++) if (s.phi[c] > lo * h && s.phi[c] < hi * h && inner(c)) return c;
+      throw new Error(`no cell with φ in (${lo}, ${hi}) h`);
+    };
+    const far = pick(2.3, 2.7), near = pick(0.3, 0.7);
+    for (const c of [far, near]) s.phi[c] -= 0.6 * h; // a dimple: positive second differences along the axes
+    expect(inSheet(s, far, h)).toBe(true);
+    expect(inSheet(s, near, h)).toBe(true);
+    const centre = (c: number) => [s.ci[c], s.cj[c], s.ck[c]].map((i, a) => sim.d.origin[a] + (i + 0.5) * h);
+    const particles = { count: 2, pos: Float64Array.from([...centre(far), ...centre(near)]), radius: new Float64Array(2).fill(-0.1 * h) };
+    const job = withSheetPoints(sim.tracker.surfaceJob(sim, [1, 1, 1]), sim, particles);
+    if (job.kind !== 'levelset') throw new Error('a level-set job');
+    expect(Array.from(job.input.sheetPoints ?? [])).toEqual(centre(near));
   });
 
   it('seeds a liquid particle on the sheet in each held cell its particles have left, and none off it (sheetSeeds)', () => {
