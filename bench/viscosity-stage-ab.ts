@@ -27,8 +27,14 @@ async function load(root: string) {
   return { idx: await imp('src/index.ts'), adh: await imp('src/particle/adhesion.ts'), visc: await imp('src/particle/viscosity-weiler.ts') };
 }
 const mods = [await load(other), await load('.')];
+const coarseMod = await import(pathToFileURL(resolve('.', 'src/particle/viscosity-weiler-coarse.ts')).href);
 const json = JSON.parse(readFileSync(file, 'utf8'));
 const sims = mods.map((m) => m.idx.createSimulation(m.idx.parseScene(json), 'particle', { workers: 1 }));
+const cf = Number(process.env.COARSE ?? 0);
+coarseMod.coarseLevel.cell = cf * sims[1].ctx.reach;
+if (process.env.COARSE_MODE) coarseMod.coarseLevel.mode = process.env.COARSE_MODE;
+if (process.env.COARSE_TOL) coarseMod.coarseLevel.tol = Number(process.env.COARSE_TOL);
+if (process.env.COARSE_MAX) coarseMod.coarseLevel.maxIter = Number(process.env.COARSE_MAX);
 const times: number[][] = [[], []], iters = [0, 0];
 let solves = 0, worst = 0, rmsWorst = 0;
 const dt = 1 / (json.fps ?? 30) / sims[0].scene.particle.substeps;
@@ -97,4 +103,6 @@ console.log(`${file} implicit viscosity, frames ${first}-${last}, ${reps} calls 
 console.log(`  A median ${med(times[0]).toFixed(2)} mean ${mean(times[0]).toFixed(2)} ms, ${(iters[0] / solves).toFixed(2)} iterations a solve`);
 console.log(`  B median ${med(times[1]).toFixed(2)} mean ${mean(times[1]).toFixed(2)} ms, ${(iters[1] / solves).toFixed(2)} iterations a solve`);
 console.log(`  B/A median ${(med(times[1]) / med(times[0])).toFixed(3)} mean ${(mean(times[1]) / mean(times[0])).toFixed(3)}; largest |v_B − v_A| / max |v| ${worst.toExponential(2)}, |v_B − v_A| / |v_A| (2-norms over the particles, the largest over the frames) ${rmsWorst.toExponential(2)}`);
+const cl = coarseMod.coarseLevel;
+console.log(`  coarse: cell ${cf} x reach, ${(cl.coarseIters / Math.max(1, cl.applies)).toFixed(1)} coarse iterations an application`);
 process.exit(0);
