@@ -33,6 +33,7 @@ const sims = mods.map((m) => m.idx.createSimulation(m.idx.parseScene(json), 'par
 const cf = Number(process.env.COARSE ?? 0);
 coarseMod.coarseLevel.cell = cf * sims[1].ctx.reach;
 if (process.env.COARSE_MODE) coarseMod.coarseLevel.mode = process.env.COARSE_MODE;
+if (process.env.COARSE_ND) coarseMod.coarseLevel.nd = Number(process.env.COARSE_ND);
 if (process.env.COARSE_TOL) coarseMod.coarseLevel.tol = Number(process.env.COARSE_TOL);
 if (process.env.COARSE_MAX) coarseMod.coarseLevel.maxIter = Number(process.env.COARSE_MAX);
 const times: number[][] = [[], []], iters = [0, 0];
@@ -104,5 +105,5 @@ console.log(`  A median ${med(times[0]).toFixed(2)} mean ${mean(times[0]).toFixe
 console.log(`  B median ${med(times[1]).toFixed(2)} mean ${mean(times[1]).toFixed(2)} ms, ${(iters[1] / solves).toFixed(2)} iterations a solve`);
 console.log(`  B/A median ${(med(times[1]) / med(times[0])).toFixed(3)} mean ${(mean(times[1]) / mean(times[0])).toFixed(3)}; largest |v_B − v_A| / max |v| ${worst.toExponential(2)}, |v_B − v_A| / |v_A| (2-norms over the particles, the largest over the frames) ${rmsWorst.toExponential(2)}`);
 const cl = coarseMod.coarseLevel;
-console.log(`  coarse: cell ${cf} x reach, ${(cl.coarseIters / Math.max(1, cl.applies)).toFixed(1)} coarse iterations an application`);
+console.log(`  coarse: cell ${cf} x reach, ${(cl.coarseIters / Math.max(1, cl.applies)).toFixed(1)} coarse iterations an application; ${(cl.aggregates / Math.max(1, cl.setups)).toFixed(0)} aggregates, ${(cl.cross / Math.max(1, cl.pairs)).toFixed(2)} of the pairs between two; set-up ${(cl.setupMs / Math.max(1, cl.setups)).toFixed(2)} ms, application ${(cl.applyMs / Math.max(1, cl.applies)).toFixed(3)} ms (wall)`);
 process.exit(0);

@@ -50,7 +50,7 @@ import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
-import { coarseLevel, coarseSetup, twoLevel, zbuf } from './viscosity-weiler-coarse.ts';
+import { coarseLevel, coarseSetup, snapshotPairBlocks, twoLevel, zbuf } from './viscosity-weiler-coarse.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -89,6 +89,7 @@ export const weilerJob = defineJob({
     if (!half) teamBlocks(a, cross, from, to);
     // spread: the largest Σ_j ‖A_ij‖ over the rows' couplings to other particles, for jacobiBound.
     let spread = 0, rhoMin = Infinity;
+    if (T === 1 && half && coarseLevel.cell > 0) snapshotPairBlocks(pinv, to);
     for (let i = from; i < to; i++) {
       const s = setupRow(a, i, nm, p);
       if (s > spread) spread = s;
