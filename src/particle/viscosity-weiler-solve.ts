@@ -50,7 +50,8 @@ import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
-import { coarseLevel, coarseSetup, snapshotPairBlocks, twoLevel, zbuf } from './viscosity-weiler-coarse.ts';
+import { coarseLevel, coarseSetup, snapshotPairBlocks, twoLevel, zbuf as zbuf0 } from './viscosity-weiler-coarse.ts';
+import { cellCoarse, cellSetup, cellTwoLevel, zbuf as zbuf1 } from './viscosity-weiler-coarse-cells.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -96,7 +97,8 @@ export const weilerJob = defineJob({
       const rhoi = a.rho[a.mat[i]];
       if (rhoi < rhoMin) rhoMin = rhoi;
     }
-    if (T === 1 && half && coarseLevel.cell > 0) coarseSetup(a, to);
+    if (T === 1 && half && cellCoarse.on) cellSetup(a, to);
+    else if (T === 1 && half && coarseLevel.cell > 0) coarseSetup(a, to);
     for (let i = from; i < to; i++) invertBlock(pinv, i);
     // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
     // product writes q after it; a team's writes u, so that no thread waits here for the others'.
@@ -220,8 +222,10 @@ function results(red: Float64Array, T: number, it: number, rr: number, goal: num
  */
 function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
   const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
-  const coarse = half && coarseLevel.cell > 0;
-  if (coarse) rz = twoLevel(a, pinv, r, p, to);
+  const fast = half && cellCoarse.on, coarse = fast || (half && coarseLevel.cell > 0);
+  const zbuf = fast ? zbuf1 : zbuf0;
+  if (fast) rz = cellTwoLevel(pinv, r, p, to);
+  else if (coarse) rz = twoLevel(a, pinv, r, p, to);
   const pq = half && from === 0 && p.buffer === q.buffer && q.byteOffset === p.byteOffset + 8 * p.length && 6 * to <= p.length + q.length
     ? new Float64Array(p.buffer, p.byteOffset, 6 * to) : null;
   // p_i to 6i, from the last row down (6i + c ≥ 3i + c: what a row overwrites has been moved).
@@ -249,7 +253,7 @@ function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: n
     it++;
     if (rr <= goal || it >= maxIter) break;
     if (coarse) {
-      rz1 = twoLevel(a, pinv, r, zbuf, to);
+      rz1 = fast ? cellTwoLevel(pinv, r, zbuf, to) : twoLevel(a, pinv, r, zbuf, to);
       const beta = rz1 / rz;
       rz = rz1;
       for (let i = from; i < to; i++) {
