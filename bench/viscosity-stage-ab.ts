@@ -41,6 +41,10 @@ if (process.env.COARSE_CELLS) {
   cellMod.cellCoarse.on = true;
   cellMod.cellCoarse.coarseSteps = Number(process.env.COARSE_CELLS);
 }
+if (process.env.COARSE_START) {
+  cellMod.coarseStartOnly.on = true;
+  cellMod.coarseStartOnly.steps = Number(process.env.COARSE_START);
+}
 const times: number[][] = [[], []], iters = [0, 0];
 let solves = 0, worst = 0, rmsWorst = 0;
 const dt = 1 / (json.fps ?? 30) / sims[0].scene.particle.substeps;

@@ -150,3 +150,44 @@ export function cellTwoLevel(pinv: Float32Array, r: Float64Array, z: Float64Arra
   cellCoarse.applies++;
   return d;
 }
+
+let t1 = new Float64Array(0), t2 = new Float64Array(0);
+/** Where set, the coarse level corrects only the start: x += Z E⁻¹ Zᵀ r (startSteps coarse CG steps), r −= A Z E⁻¹ Zᵀ r. */
+export const coarseStartOnly = { on: false, steps: 20 };
+/** The start's coarse correction; z = D⁻¹ r into p; returns [r · z, |r|²] in out2. */
+export function cellStart(a: Rows, pinv: Float32Array, r: Float64Array, x: Float64Array, p: Float64Array, n: number, apply: (a: Rows, v: Float64Array, out: Float64Array, n: number) => number, out2: Float64Array): void {
+  if (t1.length < 3 * n) { t1 = new Float64Array(3 * n + (n >> 1)); t2 = new Float64Array(3 * n + (n >> 1)); }
+  const m = 3 * nc, steps = coarseStartOnly.steps;
+  rc.fill(0, 0, m);
+  for (let i = 0; i < n; i++) {
+    const I = 3 * agg[i];
+    rc[I] += r[3 * i]; rc[I + 1] += r[3 * i + 1]; rc[I + 2] += r[3 * i + 2];
+  }
+  zc.fill(0, 0, m);
+  let rz = jac(rc, pc);
+  for (let it = 0; it < steps; it++) {
+    const al = rz / coarseApply(pc, qc);
+    for (let k = 0; k < m; k++) { zc[k] += al * pc[k]; rc[k] -= al * qc[k]; }
+    if (it + 1 === steps) break;
+    const rz1 = jac(rc, wc), be = rz1 / rz;
+    rz = rz1;
+    for (let k = 0; k < m; k++) pc[k] = wc[k] + be * pc[k];
+  }
+  for (let i = 0; i < n; i++) {
+    const I = 3 * agg[i];
+    t1[3 * i] = zc[I]; t1[3 * i + 1] = zc[I + 1]; t1[3 * i + 2] = zc[I + 2];
+  }
+  apply(a, t1, t2, n);
+  let rzs = 0, rr = 0;
+  for (let i = 0; i < n; i++) {
+    const k = 3 * i, q = 6 * i;
+    x[k] += t1[k]; x[k + 1] += t1[k + 1]; x[k + 2] += t1[k + 2];
+    const rx = r[k] - t2[k], ry = r[k + 1] - t2[k + 1], rw = r[k + 2] - t2[k + 2];
+    r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
+    const zx = pinv[q] * rx + pinv[q + 3] * ry + pinv[q + 4] * rw, zy = pinv[q + 3] * rx + pinv[q + 1] * ry + pinv[q + 5] * rw;
+    const zz = pinv[q + 4] * rx + pinv[q + 5] * ry + pinv[q + 2] * rw;
+    p[k] = zx; p[k + 1] = zy; p[k + 2] = zz;
+    rzs += rx * zx + ry * zy + rw * zz; rr += rx * rx + ry * ry + rw * rw;
+  }
+  out2[0] = rzs; out2[1] = rr;
+}

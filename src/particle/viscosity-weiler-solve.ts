@@ -51,7 +51,8 @@ import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
 import { coarseLevel, coarseSetup, snapshotPairBlocks, twoLevel, zbuf as zbuf0 } from './viscosity-weiler-coarse.ts';
-import { cellCoarse, cellSetup, cellTwoLevel, zbuf as zbuf1 } from './viscosity-weiler-coarse-cells.ts';
+import { cellCoarse, cellSetup, cellStart, cellTwoLevel, coarseStartOnly, zbuf as zbuf1 } from './viscosity-weiler-coarse-cells.ts';
+const two = new Float64Array(2);
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -97,7 +98,7 @@ export const weilerJob = defineJob({
       const rhoi = a.rho[a.mat[i]];
       if (rhoi < rhoMin) rhoMin = rhoi;
     }
-    if (T === 1 && half && cellCoarse.on) cellSetup(a, to);
+    if (T === 1 && half && (cellCoarse.on || coarseStartOnly.on)) cellSetup(a, to);
     else if (T === 1 && half && coarseLevel.cell > 0) coarseSetup(a, to);
     for (let i = from; i < to; i++) invertBlock(pinv, i);
     // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
@@ -222,6 +223,10 @@ function results(red: Float64Array, T: number, it: number, rr: number, goal: num
  */
 function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
   const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
+  if (half && coarseStartOnly.on && rr > goal) {
+    cellStart(a, pinv, r, xs, p, to, applyHalf, two);
+    rz = two[0]; rr = two[1];
+  }
   const fast = half && cellCoarse.on, coarse = fast || (half && coarseLevel.cell > 0);
   const zbuf = fast ? zbuf1 : zbuf0;
   if (fast) rz = cellTwoLevel(pinv, r, p, to);
