@@ -27,24 +27,8 @@ async function load(root: string) {
   return { idx: await imp('src/index.ts'), adh: await imp('src/particle/adhesion.ts'), visc: await imp('src/particle/viscosity-weiler.ts') };
 }
 const mods = [await load(other), await load('.')];
-const coarseMod = await import(pathToFileURL(resolve('.', 'src/particle/viscosity-weiler-coarse.ts')).href);
 const json = JSON.parse(readFileSync(file, 'utf8'));
 const sims = mods.map((m) => m.idx.createSimulation(m.idx.parseScene(json), 'particle', { workers: 1 }));
-const cf = Number(process.env.COARSE ?? 0);
-coarseMod.coarseLevel.cell = cf * sims[1].ctx.reach;
-if (process.env.COARSE_MODE) coarseMod.coarseLevel.mode = process.env.COARSE_MODE;
-if (process.env.COARSE_ND) coarseMod.coarseLevel.nd = Number(process.env.COARSE_ND);
-if (process.env.COARSE_TOL) coarseMod.coarseLevel.tol = Number(process.env.COARSE_TOL);
-if (process.env.COARSE_MAX) coarseMod.coarseLevel.maxIter = Number(process.env.COARSE_MAX);
-const cellMod = await import(pathToFileURL(resolve('.', 'src/particle/viscosity-weiler-coarse-cells.ts')).href);
-if (process.env.COARSE_CELLS) {
-  cellMod.cellCoarse.on = true;
-  cellMod.cellCoarse.coarseSteps = Number(process.env.COARSE_CELLS);
-}
-if (process.env.COARSE_START) {
-  cellMod.coarseStartOnly.on = true;
-  cellMod.coarseStartOnly.steps = Number(process.env.COARSE_START);
-}
 const times: number[][] = [[], []], iters = [0, 0];
 let solves = 0, worst = 0, rmsWorst = 0;
 const dt = 1 / (json.fps ?? 30) / sims[0].scene.particle.substeps;
@@ -113,7 +97,4 @@ console.log(`${file} implicit viscosity, frames ${first}-${last}, ${reps} calls 
 console.log(`  A median ${med(times[0]).toFixed(2)} mean ${mean(times[0]).toFixed(2)} ms, ${(iters[0] / solves).toFixed(2)} iterations a solve`);
 console.log(`  B median ${med(times[1]).toFixed(2)} mean ${mean(times[1]).toFixed(2)} ms, ${(iters[1] / solves).toFixed(2)} iterations a solve`);
 console.log(`  B/A median ${(med(times[1]) / med(times[0])).toFixed(3)} mean ${(mean(times[1]) / mean(times[0])).toFixed(3)}; largest |v_B − v_A| / max |v| ${worst.toExponential(2)}, |v_B − v_A| / |v_A| (2-norms over the particles, the largest over the frames) ${rmsWorst.toExponential(2)}`);
-const cl = coarseMod.coarseLevel;
-console.log(`  coarse: cell ${cf} x reach, ${(cl.coarseIters / Math.max(1, cl.applies)).toFixed(1)} coarse iterations an application; ${(cl.aggregates / Math.max(1, cl.setups)).toFixed(0)} aggregates, ${(cl.cross / Math.max(1, cl.pairs)).toFixed(2)} of the pairs between two; set-up ${(cl.setupMs / Math.max(1, cl.setups)).toFixed(2)} ms, application ${(cl.applyMs / Math.max(1, cl.applies)).toFixed(3)} ms (wall)`);
-if (process.env.COARSE_CELLS) console.log(`  coarse on the grid cells: ${cellMod.cellCoarse.coarseSteps} coarse CG steps; pairs left out of E ${cellMod.cellCoarse.lost}`);
 process.exit(0);

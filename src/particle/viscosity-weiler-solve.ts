@@ -50,9 +50,6 @@ import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
-import { coarseLevel, coarseSetup, snapshotPairBlocks, twoLevel, zbuf as zbuf0 } from './viscosity-weiler-coarse.ts';
-import { cellCoarse, cellSetup, cellStart, cellTwoLevel, coarseStartOnly, zbuf as zbuf1 } from './viscosity-weiler-coarse-cells.ts';
-const two = new Float64Array(2);
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -91,15 +88,12 @@ export const weilerJob = defineJob({
     if (!half) teamBlocks(a, cross, from, to);
     // spread: the largest Σ_j ‖A_ij‖ over the rows' couplings to other particles, for jacobiBound.
     let spread = 0, rhoMin = Infinity;
-    if (T === 1 && half && coarseLevel.cell > 0) snapshotPairBlocks(pinv, to);
     for (let i = from; i < to; i++) {
       const s = setupRow(a, i, nm, p);
       if (s > spread) spread = s;
       const rhoi = a.rho[a.mat[i]];
       if (rhoi < rhoMin) rhoMin = rhoi;
     }
-    if (T === 1 && half && (cellCoarse.on || coarseStartOnly.on)) cellSetup(a, to);
-    else if (T === 1 && half && coarseLevel.cell > 0) coarseSetup(a, to);
     for (let i = from; i < to; i++) invertBlock(pinv, i);
     // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
     // product writes q after it; a team's writes u, so that no thread waits here for the others'.
@@ -223,14 +217,6 @@ function results(red: Float64Array, T: number, it: number, rr: number, goal: num
  */
 function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
   const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
-  if (half && coarseStartOnly.on && rr > goal) {
-    cellStart(a, pinv, r, xs, p, to, applyHalf, two);
-    rz = two[0]; rr = two[1];
-  }
-  const fast = half && cellCoarse.on, coarse = fast || (half && coarseLevel.cell > 0);
-  const zbuf = fast ? zbuf1 : zbuf0;
-  if (fast) rz = cellTwoLevel(pinv, r, p, to);
-  else if (coarse) rz = twoLevel(a, pinv, r, p, to);
   const pq = half && from === 0 && p.buffer === q.buffer && q.byteOffset === p.byteOffset + 8 * p.length && 6 * to <= p.length + q.length
     ? new Float64Array(p.buffer, p.byteOffset, 6 * to) : null;
   // p_i to 6i, from the last row down (6i + c ≥ 3i + c: what a row overwrites has been moved).
@@ -252,21 +238,11 @@ function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: n
       r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
       rr += rx * rx + ry * ry + rw * rw;
       const m = 6 * i;
-      if (!coarse) rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
+      rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
         + rw * (pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw);
     }
     it++;
     if (rr <= goal || it >= maxIter) break;
-    if (coarse) {
-      rz1 = fast ? cellTwoLevel(pinv, r, zbuf, to) : twoLevel(a, pinv, r, zbuf, to);
-      const beta = rz1 / rz;
-      rz = rz1;
-      for (let i = from; i < to; i++) {
-        const k = 3 * i, pk = sp * i;
-        P[pk] = zbuf[k] + beta * P[pk]; P[pk + 1] = zbuf[k + 1] + beta * P[pk + 1]; P[pk + 2] = zbuf[k + 2] + beta * P[pk + 2];
-      }
-      continue;
-    }
     const beta = rz1 / rz;
     rz = rz1;
     // p = P r + β p.

@@ -54,7 +54,6 @@ import { boundaryCoefs, CallRoom, listBoundary, returnRoom } from './viscosity-w
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
-import { cellCoarse, coarseStartOnly, setCoarseCells } from './viscosity-weiler-coarse-cells.ts';
 import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
@@ -327,7 +326,6 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   job.s.half = half ? 1 : 0;
   job.s.nm = nm; job.s.tol = viscosityStop.tolerance; job.s.floor = VISCOSITY_FLOOR; job.s.maxIter = viscosityStop.maxIterations;
   job.s.onB = viscosityStop.relativeToB ? 1 : 0;
-  if (cellCoarse.on || coarseStartOnly.on) setCoarseCells(ctx.cells.grid, ctx.cells.first, ctx.cells.cells);
   runJob(job, n);
   const used = job.threads(n), iterations = red[RED_STRIDE * used], residual = red[RED_STRIDE * used + 1];
   if (ctx.freeBodies && nb > 0) bodyReaction(ctx, st, x, bcoef, onrm, opos, n);
