@@ -11,7 +11,7 @@
 #
 # Run it when the machine is QUIET (load average under about 1, nothing else running): the figures
 # are wall-clock milliseconds, and the two-thread speed-ups mean nothing on a shared, loaded machine.
-# About 3 minutes quiet on 2 cores.
+# About 2–3 minutes quiet on 2 cores (its trial, shortened, at a load of 11: one minute).
 #
 #   bash bench/peer-sitting.sh [SPHSimulator [scene.json]]
 #
@@ -28,14 +28,18 @@
 # OMP_WAIT_POLICY and the rest of the environment reach the peer unchanged (peers.md's quiet figures
 # were taken with libgomp's default, spinning, waits).
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 PEER_BIN=${1:-${PEER_BIN:-/work/peer/SPlisHSPlasH/bin/SPHSimulator}}
 PEER_SCENE=${2:-${PEER_SCENE:-$(dirname "$PEER_BIN")/../data/Scenes/ViscousBunny_bench.json}}
+# Absolute before the cd below: the peer resolves a relative scene path against its own folder.
+PEER_BIN=$(realpath -m -- "$PEER_BIN")
+PEER_SCENE=$(realpath -m -- "$PEER_SCENE")
+[[ -z "${OUT:-}" ]] || OUT=$(realpath -m -- "$OUT")
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROUNDS=${ROUNDS:-2}
 HONEY_FRAMES=${HONEY_FRAMES:-20}
 PEER_SECONDS=${PEER_SECONDS:-3}
-OUT=${OUT:-out/peer-sitting.json}
+OUT=${OUT:-out/peer-sitting.json} # the repository's out/ (git-ignored) unless OUT is given
 
 [[ -x "$PEER_BIN" ]] || { echo "peer-sitting: no SPHSimulator at $PEER_BIN (build it: ../shared/peers.md)" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "peer-sitting: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
