@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam]
  *     [--honey-frames 20] [--dam-frames 2] [--threads 1,2] [--peer-visco-error E] [--out out/peer-sitting.json]
+ *     [--scene FILE] [--peer-seconds 3]
+ *
+ * bench/peer-sitting.sh runs the honey-drop pair of it in a quiet window and prints issue 28's table.
  *
  * Not part of `npm test` (the peer is not installed on CI). Each run is its own process:
  * - the peer: `SPHSimulator --no-gui --no-initial-pause --stopAt 3` with OMP_NUM_THREADS=1 or 2 on
@@ -30,12 +33,14 @@
  * 2018 stop test, viscoMaxError (|r| ≤ E |b|; ViscousBunny ships 0.05), in a scene file of its own:
  * viscid's implicit viscosity stops at 1 % of |b − A v*| (viscosity-weiler.ts VISCOSITY_TOLERANCE),
  * stricter than 1 % of |b|, so a sitting at E = 0.01 compares the two solves nearer like for like.
+ * `--scene FILE` runs the peer on FILE (every exporter off, checked) instead of the ViscousBunny copy
+ * it writes; `--peer-seconds S` stops the peer at S s instead of 3 (S × 30 frames; for a short trial).
  * `--threads 1` leaves out the two-thread runs (their speed-up means nothing under load).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -47,7 +52,7 @@ const flag = (name: string, def: string): string => (argv.includes(name) ? argv[
 const positional = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
 const simulator = positional[0] ? resolve(positional[0]) : '';
 if (!simulator || !existsSync(simulator)) {
-  throw new Error(`usage: npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam] [--honey-frames 20] [--dam-frames 2]; got '${positional[0] ?? ''}'${simulator ? ' (no such file)' : ''}`);
+  throw new Error(`usage: npx tsx bench/peer-sitting.ts <path to SPHSimulator> [--rounds 2] [--dam-rounds N] [--only bunny|dam] [--honey-frames 20] [--dam-frames 2] [--threads 1,2] [--peer-visco-error E] [--scene FILE] [--peer-seconds 3] [--out FILE]; got '${positional[0] ?? ''}'${simulator ? ' (no such file)' : ''}`);
 }
 if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is missing (Debian: apt-get install time): it measures the peer’s CPU time');
 const rounds = Number(flag('--rounds', '2'));
@@ -61,7 +66,13 @@ const threadCounts = flag('--threads', '1,2').split(',').map(Number);
 if (threadCounts.some((t) => t !== 1 && t !== 2)) throw new Error(`--threads ${flag('--threads', '')}: 1, 2 or 1,2`);
 const viscoError = flag('--peer-visco-error', '');
 if (viscoError !== '' && !(Number(viscoError) > 0)) throw new Error(`--peer-visco-error ${viscoError}: a positive number (the peer's viscoMaxError)`);
-const peerSeconds = 3;
+const peerSeconds = Number(flag('--peer-seconds', '3'));
+if (!(peerSeconds * FPS >= 2)) throw new Error(`--peer-seconds ${flag('--peer-seconds', '')}: at least ${2 / FPS} s (two frames: the start is a one-frame run)`);
+const sceneFlag = flag('--scene', '');
+const sceneFile = sceneFlag ? resolve(sceneFlag) : '';
+if (sceneFile && !existsSync(sceneFile)) throw new Error(`--scene ${sceneFlag}: no such file`);
+if (sceneFile && only !== 'bunny') throw new Error('--scene replaces the peer scene of the honey-drop pair: give --only bunny with it');
+if (sceneFile && viscoError !== '') throw new Error('--scene and --peer-visco-error: set viscoMaxError in the scene file itself');
 const scratch = mkdtempSync(join(tmpdir(), 'peer-sitting-'));
 
 interface Run {
@@ -128,6 +139,12 @@ const EXPORTERS = ['enablePartioExport', 'enableVTKExport', 'enableRigidBodyExpo
 
 /** The peer's scene with every exporter off, beside the original (its model paths are relative). */
 function peerBenchScene(pair: 'bunny' | 'dam'): string {
+  if (sceneFile) {
+    const config = (JSON.parse(readFileSync(sceneFile, 'utf8')) as { Configuration?: Record<string, unknown> }).Configuration ?? {};
+    const on = EXPORTERS.filter((key) => config[key] === true);
+    if (on.length) throw new Error(`${sceneFile}: ${on.join(', ')} on: the peer would time its file writing (set them false)`);
+    return sceneFile;
+  }
   const dir = resolve(dirname(simulator), '../data/Scenes');
   const source = join(dir, `${peerScenes[pair]}.json`);
   if (!existsSync(source)) throw new Error(`${source} not found: the peer's scenes are expected in <SPHSimulator>/../data/Scenes`);
@@ -206,7 +223,7 @@ async function peer(pair: 'bunny' | 'dam', threads: number, round: number): Prom
   return {
     pair,
     who: 'peer',
-    label: `SPlisHSPlasH ${peerScenes[pair]}${viscoError !== '' ? ` (viscoMaxError ${viscoError})` : ''}`,
+    label: `SPlisHSPlasH ${sceneFile ? basename(sceneFile, '.json') : peerScenes[pair]}${viscoError !== '' ? ` (viscoMaxError ${viscoError})` : ''}`,
     threads,
     round,
     liquid: r.liquid,
@@ -312,15 +329,17 @@ async function main(): Promise<void> {
       `| ${r.label} (round ${r.round}) | ${r.threads} | ${r.liquid}${r.objects ? ` + ${r.objects}` : ''} | ${fmt(r.stepsPerFrame)} | ${fmt(r.cpuMsPerFrame)} | ${fmt(per1k(r, r.cpuMsPerFrame))} | ${fmt(r.wallMsPerFrame)} | ${fmt(per1k(r, r.wallMsPerFrame))} | ${memory(r)} | ${r.load.join(' → ')} |`,
     );
   }
-  lines.push('', '| pair | viscid ÷ peer, CPU per 1 000 liquid, 1 thread | two-thread speed-up, wall (peer / viscid) | two threads ÷ one, CPU a frame (peer / viscid) |', '|---|---:|---:|---:|');
+  lines.push('', '| pair | viscid ÷ peer, CPU per 1 000 liquid, 1 thread | viscid ÷ peer, wall per 1 000 liquid, 1 thread | two-thread speed-up, wall (peer / viscid) | two threads ÷ one, CPU a frame (peer / viscid) |', '|---|---:|---:|---:|---:|');
   for (const pair of pairs) {
     const pick = (who: Run['who'], threads: number) => runs.filter((r) => r.pair === pair && r.who === who && r.threads === threads);
     const cpu = (rs: Run[]) => mean(rs.map((r) => per1k(r, r.cpuMsPerFrame)));
     const wall = (rs: Run[]) => mean(rs.map((r) => r.wallMsPerFrame));
     const ratio = cpu(pick('viscid', 1)) / cpu(pick('peer', 1));
+    const wallPer1k = (rs: Run[]) => mean(rs.map((r) => per1k(r, r.wallMsPerFrame)));
+    const wallRatio = wallPer1k(pick('viscid', 1)) / wallPer1k(pick('peer', 1));
     const speedup = (who: Run['who']) => wall(pick(who, 1)) / wall(pick(who, 2));
     const cpuGrowth = (who: Run['who']) => cpu(pick(who, 2)) / cpu(pick(who, 1));
-    lines.push(`| ${pair === 'bunny' ? 'ViscousBunny / honey drop' : 'DamBreakModel / dam break 6 mm'} | ${fmt(ratio, 2)} | ${fmt(speedup('peer'), 2)} / ${fmt(speedup('viscid'), 2)} | ${fmt(cpuGrowth('peer'), 2)} / ${fmt(cpuGrowth('viscid'), 2)} |`);
+    lines.push(`| ${pair === 'bunny' ? 'ViscousBunny / honey drop' : 'DamBreakModel / dam break 6 mm'} | ${fmt(ratio, 2)} | ${fmt(wallRatio, 2)} | ${fmt(speedup('peer'), 2)} / ${fmt(speedup('viscid'), 2)} | ${fmt(cpuGrowth('peer'), 2)} / ${fmt(cpuGrowth('viscid'), 2)} |`);
   }
   lines.push('', 'Commands:', ...[...new Set(runs.map((r) => `    ${r.command}`))]);
   process.stdout.write(`${lines.join('\n')}\n`);
