@@ -6,7 +6,8 @@
  * trilinearly over the bounds of its inside samples plus a margin, intersected with the sampled box
  * (max(φ, box distance), φ continued from the nearest sample), so liquid touching the box's border
  * is closed off there. Sheets thinner than the samples can hold are meshed through the points that
- * mark them (`sheetPoints`, sheet-field.ts).
+ * mark them (`sheetPoints`, sheet-field.ts). Last, the solids cut it: max(φ, −d_solid) at every
+ * lattice point, with the solids' exact distance at the surface's time (solid-clip.ts).
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings, Vec3 } from '../scene/schema.ts';
@@ -14,6 +15,7 @@ import { latticeNormal, latticeOver } from './field.ts';
 import { concatenate, type SurfaceOptions } from './particle-surface.ts';
 import { polygonizers, type Lattice, type PolyMesh } from './polygonizer.ts';
 import { meshSheets } from './sheet-field.ts';
+import { clipBySolids, type ClipSolid } from './solid-clip.ts';
 
 export interface LevelSetInput {
   origin: Vec3;
@@ -27,6 +29,11 @@ export interface LevelSetInput {
    */
   sheetPoints?: Float64Array;
   sheetReach?: number;
+  /**
+   * The solids at the surface's time: the drawn φ is max(φ, −d_solid) at every lattice point
+   * (solid-clip.ts), so the liquid's side lies on a solid's surface, not on its cells.
+   */
+  solids?: readonly ClipSolid[];
   /** Colour at a point (rgb in 0..1 into out). */
   colors?: (x: number, y: number, z: number, out: Float32Array) => void;
 }
@@ -98,6 +105,7 @@ export function levelSetLattice(input: LevelSetInput, output: Pick<OutputSetting
     }
   }
   if (sheetCount > 0) meshSheets(lattice, sheets!, sheetCount, (input.sheetReach ?? 1) * dx);
+  if (input.solids && input.solids.length > 0) clipBySolids(lattice, input.solids);
   return lattice;
 }
 

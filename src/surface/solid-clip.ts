@@ -1,0 +1,84 @@
+/**
+ * The drawn liquid cut by the solids it touches: φ_draw = max(φ, −d_solid) at every point of the
+ * mesher's lattice, with d_solid the solids' exact signed distance (negative inside) at the frame's
+ * pose, so the drawn surface meets a solid's own surface where the liquid lies against it, not the
+ * staircase of the solid's cells that φ runs through (the CSG difference of the liquid's and the
+ * collider's level sets, as production FLIP meshers draw liquid against colliders; e.g. Y. K. Li,
+ * "PIC/FLIP Simulator Meshing Pipeline", 2014: meshes "that fit correctly into solid boundaries").
+ * The solids travel as plain data (the scene's shape, its loaded mesh file, the pose) so that a mesh
+ * worker can clip a surface job as the engine's own thread does, bit for bit.
+ */
+import type { Shape } from '../scene/schema.ts';
+import type { TriMesh } from '../scene/scene.ts';
+import { compileShape, type CompiledShape } from '../scene/shapes.ts';
+import type { Lattice } from './polygonizer.ts';
+
+/** A solid as the mesher clips by it: its rest-pose shape and its pose at the surface's time. */
+export interface ClipSolid {
+  /** The scene's shape, in the rest pose. */
+  shape: Shape;
+  /** The loaded file of a `mesh` shape. */
+  mesh?: TriMesh;
+  /** Rotation (3×3 row-major) and translation: world = R · rest + t. */
+  R: Float64Array;
+  t: Float64Array;
+}
+
+/**
+ * Lattice points further than this many spacings from a solid (by its bounds), or already this far
+ * into the air, keep their value: the clip can move neither the sign nor a vertex there.
+ */
+const REACH = 3;
+
+/** Compiled shapes by the ClipSolid's shape object (the engine's thread passes the same one each frame). */
+const compiled = new WeakMap<object, CompiledShape>();
+
+function compiledShape(solid: ClipSolid): CompiledShape {
+  let c = compiled.get(solid.shape);
+  if (!c) {
+    c = compileShape(solid.shape, solid.shape.type === 'mesh' && solid.mesh ? { [solid.shape.file]: solid.mesh } : {});
+    compiled.set(solid.shape, c);
+  }
+  return c;
+}
+
+/** Lattice values (φ / spacing) max'ed with −d / spacing of each solid near the liquid. */
+export function clipBySolids(lattice: Lattice, solids: readonly ClipSolid[]): void {
+  const { nx, ny, nz, spacing: h, values, origin } = lattice;
+  const invH = 1 / h, margin = REACH * h;
+  const lo = [0, 0, 0], hi = [0, 0, 0];
+  for (const solid of solids) {
+    const shape = compiledShape(solid), R = solid.R, t = solid.t;
+    // The lattice's index range over the solid's bounds in the world (all of it for a plane).
+    const b = shape.bounds, n = [nx, ny, nz];
+    for (let a = 0; a < 3; a++) { lo[a] = 0; hi[a] = n[a] - 1; }
+    if (shape.type !== 'plane') {
+      for (let a = 0; a < 3; a++) {
+        let wmin = t[a], wmax = t[a];
+        for (let e = 0; e < 3; e++) {
+          const r = R[3 * a + e], p = r * b.min[e], q = r * b.max[e];
+          wmin += Math.min(p, q); wmax += Math.max(p, q);
+        }
+        lo[a] = Math.max(0, Math.floor((wmin - margin - origin[a]) * invH));
+        hi[a] = Math.min(n[a] - 1, Math.ceil((wmax + margin - origin[a]) * invH));
+      }
+    }
+    const sdf = shape.sdf;
+    for (let k = lo[2]; k <= hi[2]; k++) {
+      const z = origin[2] + h * k;
+      for (let j = lo[1]; j <= hi[1]; j++) {
+        const y = origin[1] + h * j;
+        for (let i = lo[0]; i <= hi[0]; i++) {
+          const p = i + nx * (j + ny * k), v = values[p];
+          if (v >= REACH) continue;
+          const x = origin[0] + h * i;
+          // The rest-pose point: Rᵀ (x − t).
+          const dx = x - t[0], dy = y - t[1], dz = z - t[2];
+          const d = sdf(R[0] * dx + R[3] * dy + R[6] * dz, R[1] * dx + R[4] * dy + R[7] * dz, R[2] * dx + R[5] * dy + R[8] * dz);
+          const cut = -d * invH;
+          if (cut > v) values[p] = cut;
+        }
+      }
+    }
+  }
+}
