@@ -158,12 +158,25 @@ function boxDistance(x: number, y: number, z: number, lo: ArrayLike<number>, hi:
 
 /**
  * φ at (x, y, z) as the mesher reads it: trilinear in the samples, continued from the nearest
- * sample outside the sampled box (for measures of a surface job, e.g. the open share of a film).
+ * sample outside the sampled box, beside and in the solids as levelSetLattice reads it (for
+ * measures of a surface job, e.g. the open share of a film).
  */
 export function levelSetAt(input: LevelSetInput, x: number, y: number, z: number): number {
   const { origin, cellSize, dims, phi } = input, [gx, gy, gz] = dims, inv = 1 / cellSize;
-  return trilinear(phi, gx, gy, gz, clamp((x - origin[0]) * inv, 0, gx - 1), clamp((y - origin[1]) * inv, 0, gy - 1), clamp((z - origin[2]) * inv, 0, gz - 1));
+  const u = clamp((x - origin[0]) * inv, 0, gx - 1), v = clamp((y - origin[1]) * inv, 0, gy - 1), w = clamp((z - origin[2]) * inv, 0, gz - 1);
+  const f = trilinear(phi, gx, gy, gz, u, v, w);
+  const solids = input.solids;
+  if (!solids || solids.length === 0) return f;
+  // Beside and in the solids as levelSetLattice reads them.
+  let inSolid = solidFlags.get(input);
+  if (!inSolid) solidFlags.set(input, (inSolid = solidSamples(solids, origin, cellSize, dims, [0, 0, 0], [gx - 1, gy - 1, gz - 1])));
+  const d = solidDistance(solids, compiledShapes(solids), x, y, z);
+  const g = d > 0 && touchesSolid(inSolid, gx, gy, gz, u, v, w) ? besideSolids(phi, inSolid, gx, gy, gz, u, v, w, f) : f;
+  return Math.max(g, -d);
 }
+
+/** levelSetAt's solid samples of each input it was asked about. */
+const solidFlags = new WeakMap<LevelSetInput, Uint8Array>();
 
 function clamp(x: number, a: number, b: number): number {
   return x < a ? a : x > b ? b : x;
