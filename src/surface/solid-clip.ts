@@ -47,7 +47,7 @@ function compiledShape(solid: ClipSolid): CompiledShape {
   return c;
 }
 
-/** The lattice index range [lo, hi] (inclusive, per axis) over a solid's world bounds plus `margin`; all of it for a plane. */
+/** The index range [lo, hi] (inclusive, per axis) over a solid's posed bounds plus `margin`; all of it for a plane. */
 function rangeOver(solid: ClipSolid, shape: CompiledShape, origin: ArrayLike<number>, h: number, n: ArrayLike<number>, margin: number, lo: number[], hi: number[]): void {
   const b = shape.bounds, R = solid.R, t = solid.t;
   for (let a = 0; a < 3; a++) {
@@ -64,9 +64,10 @@ function rangeOver(solid: ClipSolid, shape: CompiledShape, origin: ArrayLike<num
 }
 
 /**
- * 1 for each sample (origin + spacing · (i, j, k)), of those in [from, to] per axis, inside a solid: the samples the engine's solid
- * cells hold, whose φ (the mean of their liquid and air neighbours, grid/redistance.ts
- * fillSolidPhi) the mesher does not read outside the solids (level-set.ts).
+ * 1 for each sample (origin + spacing · (i, j, k)), of those in [from, to] per axis, inside a
+ * solid: the samples the engine's solid cells hold, whose φ (the mean of their liquid and air
+ * neighbours, grid/redistance.ts fillSolidPhi) the mesher reads outside the solids only where the
+ * others do not read air (level-set.ts).
  */
 export function solidSamples(
   solids: readonly ClipSolid[], origin: ArrayLike<number>, spacing: number, dims: ArrayLike<number>,
