@@ -7,7 +7,10 @@
  * faces. Shapes and motions are the scene's, shared with the particle engine.
  */
 import type { Scene } from '../scene/scene.ts';
+import type { Shape } from '../scene/schema.ts';
+import type { TriMesh } from '../scene/scene.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
+import type { ClipSolid } from '../surface/solid-clip.ts';
 import { compileMotion, createPose, inversePose, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
 import type { GridDomain } from './domain.ts';
 import { velocityAtPoint as velocityAtPoint_ } from './interpolate.ts';
@@ -20,6 +23,9 @@ export interface GridSolid {
   name: string;
   material: string;
   shape: CompiledShape;
+  /** The scene's shape and, for a mesh, its loaded file (what a surface job clips by). */
+  source: Shape;
+  mesh?: TriMesh;
   motion: CompiledMotion;
   pose: RigidPose;
 }
@@ -41,6 +47,8 @@ export class GridSolids {
         name: body.name ?? body.material,
         material: body.material,
         shape: compileShape(body.shape, scene.assets.meshes),
+        source: body.shape,
+        ...(body.shape.type === 'mesh' ? { mesh: scene.assets.meshes[body.shape.file] } : {}),
         motion: compileMotion(body.motion),
         pose: createPose(),
       });
@@ -54,6 +62,21 @@ export class GridSolids {
   setTime(time: number): void {
     this.time = time;
     for (const b of this.list) b.motion.poseAt(time, b.pose);
+  }
+
+  /**
+   * The solids a surface job's drawn φ is cut by (surface/solid-clip.ts), as plain data posed at
+   * `time`: every object that is cells of the grid. Free bodies are not (they float on the grid's
+   * pressure, buoyancy.ts), and the liquid is not kept out of them, so they do not cut it either.
+   */
+  clipSolids(time: number): ClipSolid[] {
+    const out: ClipSolid[] = [], pose = createPose();
+    for (const b of this.list) {
+      if (b.motion.isFree) continue;
+      b.motion.poseAt(time, pose);
+      out.push({ shape: b.source, ...(b.mesh ? { mesh: b.mesh } : {}), R: pose.R.slice(), t: pose.t.slice() });
+    }
+    return out;
   }
 
   /** Signed distance to solid b at a world point. */

@@ -6,7 +6,8 @@
  * trilinearly over the bounds of its inside samples plus a margin, intersected with the sampled box
  * (max(φ, box distance), φ continued from the nearest sample), so liquid touching the box's border
  * is closed off there. Sheets thinner than the samples can hold are meshed through the points that
- * mark them (`sheetPoints`, sheet-field.ts).
+ * mark them (`sheetPoints`, sheet-field.ts). Last, the solids cut it: max(φ, −d_solid) at every
+ * lattice point, with the solids' exact distance at the surface's time (solid-clip.ts).
  */
 import type { Mesh } from '../types/geometry.ts';
 import type { OutputSettings, Vec3 } from '../scene/schema.ts';
@@ -14,6 +15,7 @@ import { latticeNormal, latticeOver } from './field.ts';
 import { concatenate, type SurfaceOptions } from './particle-surface.ts';
 import { polygonizers, type Lattice, type PolyMesh } from './polygonizer.ts';
 import { meshSheets } from './sheet-field.ts';
+import { clipBySolids, compiledShapes, solidDistance, solidSamples, type ClipSolid } from './solid-clip.ts';
 
 export interface LevelSetInput {
   origin: Vec3;
@@ -27,6 +29,11 @@ export interface LevelSetInput {
    */
   sheetPoints?: Float64Array;
   sheetReach?: number;
+  /**
+   * The solids at the surface's time: the drawn φ is max(φ, −d_solid) at every lattice point
+   * (solid-clip.ts), so the liquid's side lies on a solid's surface, not on its cells.
+   */
+  solids?: readonly ClipSolid[];
   /** Colour at a point (rgb in 0..1 into out). */
   colors?: (x: number, y: number, z: number, out: Float32Array) => void;
 }
@@ -84,6 +91,11 @@ export function levelSetLattice(input: LevelSetInput, output: Pick<OutputSetting
   const { nx, ny, nz, values } = lattice;
   const inv = 1 / dx, invH = 1 / h;
   const boxMax = [origin[0] + dx * (gx - 1), origin[1] + dx * (gy - 1), origin[2] + dx * (gz - 1)];
+  const solids = input.solids && input.solids.length > 0 ? input.solids : null;
+  // The samples the lattice reads (its extent, a sample beyond).
+  const from = [0, 1, 2].map((a) => Math.max(0, Math.floor((lattice.origin[a] - origin[a]) * inv) - 1));
+  const to = [0, 1, 2].map((a) => Math.min(dims[a] - 1, Math.ceil((lattice.origin[a] + h * ([nx, ny, nz][a] - 1) - origin[a]) * inv) + 1));
+  const inSolid = solids ? solidSamples(solids, origin, dx, dims, from, to) : null, shapes = solids ? compiledShapes(solids) : [];
   for (let k = 0; k < nz; k++) {
     const z = lattice.origin[2] + h * k;
     for (let j = 0; j < ny; j++) {
@@ -91,13 +103,16 @@ export function levelSetLattice(input: LevelSetInput, output: Pick<OutputSetting
       for (let i = 0; i < nx; i++) {
         const x = lattice.origin[0] + h * i;
         const cx = clamp(x, origin[0], boxMax[0]), cy = clamp(y, origin[1], boxMax[1]), cz = clamp(z, origin[2], boxMax[2]);
-        const f = trilinear(phi, gx, gy, gz, (cx - origin[0]) * inv, (cy - origin[1]) * inv, (cz - origin[2]) * inv);
+        const u = (cx - origin[0]) * inv, v = (cy - origin[1]) * inv, w = (cz - origin[2]) * inv;
+        let f = trilinear(phi, gx, gy, gz, u, v, w);
+        if (inSolid && touchesSolid(inSolid, gx, gy, gz, u, v, w) && solidDistance(solids!, shapes, x, y, z) > 0) f = besideSolids(phi, inSolid, gx, gy, gz, u, v, w, f);
         const box = boxDistance(x, y, z, origin, boxMax);
         values[i + nx * (j + ny * k)] = Math.max(f, box) * invH;
       }
     }
   }
   if (sheetCount > 0) meshSheets(lattice, sheets!, sheetCount, (input.sheetReach ?? 1) * dx);
+  if (solids) clipBySolids(lattice, solids);
   return lattice;
 }
 
@@ -143,15 +158,60 @@ function boxDistance(x: number, y: number, z: number, lo: ArrayLike<number>, hi:
 
 /**
  * φ at (x, y, z) as the mesher reads it: trilinear in the samples, continued from the nearest
- * sample outside the sampled box (for measures of a surface job, e.g. the open share of a film).
+ * sample outside the sampled box, beside and in the solids as levelSetLattice reads it (for
+ * measures of a surface job, e.g. the open share of a film).
  */
 export function levelSetAt(input: LevelSetInput, x: number, y: number, z: number): number {
   const { origin, cellSize, dims, phi } = input, [gx, gy, gz] = dims, inv = 1 / cellSize;
-  return trilinear(phi, gx, gy, gz, clamp((x - origin[0]) * inv, 0, gx - 1), clamp((y - origin[1]) * inv, 0, gy - 1), clamp((z - origin[2]) * inv, 0, gz - 1));
+  const u = clamp((x - origin[0]) * inv, 0, gx - 1), v = clamp((y - origin[1]) * inv, 0, gy - 1), w = clamp((z - origin[2]) * inv, 0, gz - 1);
+  const f = trilinear(phi, gx, gy, gz, u, v, w);
+  const solids = input.solids;
+  if (!solids || solids.length === 0) return f;
+  // Beside and in the solids as levelSetLattice reads them.
+  let inSolid = solidFlags.get(input);
+  if (!inSolid) solidFlags.set(input, (inSolid = solidSamples(solids, origin, cellSize, dims, [0, 0, 0], [gx - 1, gy - 1, gz - 1])));
+  const d = solidDistance(solids, compiledShapes(solids), x, y, z);
+  const g = d > 0 && touchesSolid(inSolid, gx, gy, gz, u, v, w) ? besideSolids(phi, inSolid, gx, gy, gz, u, v, w, f) : f;
+  return Math.max(g, -d);
 }
+
+/** levelSetAt's solid samples of each input it was asked about. */
+const solidFlags = new WeakMap<LevelSetInput, Uint8Array>();
 
 function clamp(x: number, a: number, b: number): number {
   return x < a ? a : x > b ? b : x;
+}
+
+/** Whether a solid sample is a corner of the sample cell holding (u, v, w). */
+function touchesSolid(solid: Uint8Array, gx: number, gy: number, gz: number, u: number, v: number, w: number): boolean {
+  const i = Math.min(gx - 2, Math.floor(u)), j = Math.min(gy - 2, Math.floor(v)), k = Math.min(gz - 2, Math.floor(w));
+  const p = i + gx * (j + gy * k), sy = gx, sz = gx * gy;
+  return (solid[p] | solid[p + 1] | solid[p + sy] | solid[p + sy + 1] | solid[p + sz] | solid[p + sz + 1] | solid[p + sy + sz] | solid[p + sy + sz + 1]) !== 0;
+}
+
+/**
+ * φ at a point outside the solids whose sample cell has a solid corner: the trilinear φ (`plain`)
+ * unless the corners outside the solids alone (their weights renormalised) read air, then that.
+ * A solid sample's φ is the mean of its liquid and air neighbours (grid/redistance.ts
+ * fillSolidPhi), so across a wall a cell or so thick it carries the liquid's φ < 0 past the wall's
+ * far side, where the clip (−d < 0 there) keeps it: cup-pour's cup drew slivers of honey outside
+ * its wall where it tipped. Read beside the wall, the far side reads the air it lies in; on the
+ * liquid's side the trilinear φ stays, which the clip puts on the wall.
+ */
+function besideSolids(phi: ArrayLike<number>, solid: Uint8Array, gx: number, gy: number, gz: number, u: number, v: number, w: number, plain: number): number {
+  const i = Math.min(gx - 2, Math.floor(u)), j = Math.min(gy - 2, Math.floor(v)), k = Math.min(gz - 2, Math.floor(w));
+  const p = i + gx * (j + gy * k), sy = gx, sz = gx * gy;
+  const fu = u - i, fv = v - j, fw = w - k;
+  let sum = 0, weight = 0;
+  for (let c = 0; c < 8; c++) {
+    const q = p + (c & 1) + (c & 2 ? sy : 0) + (c & 4 ? sz : 0);
+    if (solid[q]) continue;
+    const wt = (c & 1 ? fu : 1 - fu) * (c & 2 ? fv : 1 - fv) * (c & 4 ? fw : 1 - fw);
+    sum += wt * phi[q]; weight += wt;
+  }
+  if (!(weight > 0)) return plain;
+  const beside = sum / weight;
+  return beside > 0 && beside > plain ? beside : plain;
 }
 
 function trilinear(phi: ArrayLike<number>, gx: number, gy: number, gz: number, u: number, v: number, w: number): number {

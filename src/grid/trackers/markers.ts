@@ -173,8 +173,9 @@ export class MarkerTracker implements SurfaceTracker {
    * reads φ trilinearly between those centres and the body's; with the body's centres at +band the
    * coat on honey-drop-grid's ball meshed as a net (28–44 % of the rays from the ball open at 1.5 s
    * where the markers' blobs left 3–5 % open), with them read from the markers 2–8 %
-   * (bench/grid-coat-holes.ts; docs/decisions.md, "The coat on honey-drop-grid's ball"). The mesh
-   * then reaches into the body by up to the markers' radius, hidden by it.
+   * (bench/grid-coat-holes.ts; docs/decisions.md, "The coat on honey-drop-grid's ball"). The mesher
+   * then cuts the drawn φ by the body's exact distance (surface/solid-clip.ts): the coat's inner side
+   * lies on the body's surface.
    */
   surfaceJob(sim: GridSimulation, color: [number, number, number]): SurfaceJob {
     const s: GridStore = sim.store, d = sim.d, h = d.h, m = this.markers;

@@ -1,6 +1,7 @@
 /**
  * The dense box of the grid's cells that a tracker's surface is sampled on for meshing: φ at every
- * existing cell's centre (the tracker fills it), +band elsewhere.
+ * existing cell's centre (the tracker fills it), +band elsewhere, and the grid's objects at the
+ * surface's time, which the mesher cuts the drawn liquid by (surface/solid-clip.ts).
  */
 import type { Vec3 } from '../../scene/schema.ts';
 import type { SurfaceJob } from '../../surface/index.ts';
@@ -25,5 +26,6 @@ export function surfaceBox(sim: GridSimulation, color: [number, number, number],
   const index = (c: number) => s.ci[c] - lo[0] + dims[0] * (s.cj[c] - lo[1] + dims[1] * (s.ck[c] - lo[2]));
   fill(phi, index);
   const origin: Vec3 = [d.origin[0] + h * (lo[0] + 0.5), d.origin[1] + h * (lo[1] + 0.5), d.origin[2] + h * (lo[2] + 0.5)];
-  return { kind: 'levelset', input: { origin, cellSize: h, dims, phi }, color, output: sim.scene.output };
+  const solids = sim.solids.clipSolids(sim.time);
+  return { kind: 'levelset', input: { origin, cellSize: h, dims, phi, ...(solids.length > 0 ? { solids } : {}) }, color, output: sim.scene.output };
 }
