@@ -1,13 +1,13 @@
 /**
  * A one-particle-thick honey curtain, as cup-pour's tail is at 1.9–2.3 s (issue 26 "Ropes that hold"; docs/decisions.md
  * "cup-pour's particle tail, measured"): does it thin evenly as it falls or go to lace, and which stage of the particle
- * engine makes it uneven? A slot source (a `rect` spout w wide along z and t thick along x, t under 2r, so that it lets
- * out one row of particles) pours honey down at `speed`, the flux cup-pour's lip gives at frame 62 by default (0.9 m/s ×
+ * engine makes it uneven? A slot source (a `rect` spout w wide along z and t thick along x: t under 2r lets out one row
+ * of particles, t over 2r adds the face's lattice shifted by r, a zigzag 2r thick that falls to one layer) pours honey down at `speed`, the flux cup-pour's lip gives at frame 62 by default (0.9 m/s ×
  * 2.4 cm × 1.25 mm = 27 mL/s); a sink takes it 12 cm down. Over the window 1.5–9.5 cm below the slot, each printed
  * frame: its particles, their pieces within 4 r (the density kernel's support), the coefficient of variation of each
  * particle's nearest-neighbour spacing (CV nn), the largest hole (the radius of the largest empty disc in the sheet's
- * plane, z–y, enclosed by particles on all sides; radii), the spacing √(A / n) an even sheet over the same area would
- * have (A: the plane's points enclosed or within r of a particle; radii), and the curtain's width (z).
+ * plane, z–y, enclosed by particles on all sides; radii; then the same by 2 cm bands down the window), and the
+ * curtain's width (z).
  *
  * Then, per stage (StageClock.lap, as bench/pool-slip.ts; the second pressure solve as pressure2, the spouts' hold
  * after it as hold), summed over the frames from `from`: Δ of the measure U (the RMS of the window's particles' density
@@ -23,7 +23,7 @@
  * without the accounting to frame `from` (ck=PREFIX keeps that frame's checkpoint at PREFIX-NAME-Rmm-FROM.vscd).
  *
  * key=value: r (mm, 1.25; a scene's own), w (slot width, cm, 2.4), t (slot thickness, mm, 1.25), speed (m/s, 0.9), frames (24),
- * from (6), every (3), account (0: no stage accounting, the frames' figures alone; much quicker), draw (frames drawn as characters, e.g. 12,18), mu (Pa·s, 5), lj (honey–honey Lennard-Jones strength, 1), p.name=value (particle settings), m.name=value (the honey's
+ * from (6), every (3), window (JSON {min, max}, m), flux (a height, m: the particles through it per frame and per piece of sub-timestep), account (0: no stage accounting, the frames' figures alone; much quicker), draw (frames drawn as characters, e.g. 12,18), mu (Pa·s, 5), lj (honey–honey Lennard-Jones strength, 1), p.name=value (particle settings), m.name=value (the honey's
  * own particle settings: m.kernelSupport=6).
  */
 import { loadavg } from 'node:os';
@@ -56,13 +56,15 @@ const curtain: SceneInput = {
 };
 // scene=cup-pour: scenes/cup-pour.json itself (its particle settings overridden by r and p.*), over its rope window.
 if (file) file.particle = { ...file.particle, ...particle };
+// lj=S on a scene: its honey–honey Lennard-Jones strength.
+if (file && kv.lj !== undefined) for (const a of file.adhesion as { between: string[]; strength?: number }[]) if (a.between[0] === 'honey' && a.between[1] === 'honey') a.strength = Number(kv.lj);
 // m.name=value: the honey's own particle settings (kernelSupport, kernelReach).
 const honey = (file ?? curtain).materials!.honey as { particle?: Record<string, unknown> };
 for (const [k, v] of Object.entries(kv)) if (k.startsWith('m.')) honey.particle = { ...honey.particle, [k.slice(2)]: Number(v) };
-const win: RopeWindow = file ? ROPE_WINDOWS[kv.scene] : { min: [-0.02, top - 0.095, -0.03], max: [0.02, top - 0.015, 0.03] };
+const win: RopeWindow = kv.window ? JSON.parse(kv.window) : file ? ROPE_WINDOWS[kv.scene] : { min: [-0.02, top - 0.095, -0.03], max: [0.02, top - 0.015, 0.03] };
 const ylo = win.min[1], yhi = win.max[1];
 let sim: ParticleSimulation;
-const tag = Object.entries(kv).filter(([k]) => k.startsWith('m.') || k.startsWith('p.')).map(([k, v]) => `-${k}${v}`).join('');
+const tag = Object.entries(kv).filter(([k]) => k.startsWith('m.') || k.startsWith('p.') || k === 'lj').map(([k, v]) => `-${k}${v}`).join('');
 const ck = kv.ck && file ? `${kv.ck}-${kv.scene}-${r * 1000}mm${tag}-${from}.vscd` : null;
 if (ck && existsSync(ck)) sim = restoreSimulation(new Uint8Array(readFileSync(ck))) as ParticleSimulation;
 else {
@@ -91,10 +93,11 @@ let ids = new Set<number>();
 function unevenness(P: Float64Array): number {
   // The particles whose density a window particle's surroundings read: within 3 × 4 r of the window; their pairs within
   // 8 r through cells of 8 r.
-  const c: number[] = [], R = 2 * hk, cells = new Map<string, number[]>();
+  const c: number[] = [], R = 2 * hk, cells = new Map<number, number[]>();
+  const key = (x: number, y: number, z: number): number => (x + 512) * 1048576 + (y + 512) * 1024 + (z + 512);
   for (let i = 0; i < L.count; i++) {
     if (!inBox(i, 3 * hk)) continue;
-    const k = `${Math.floor(P[3 * i] / R)},${Math.floor(P[3 * i + 1] / R)},${Math.floor(P[3 * i + 2] / R)}`;
+    const k = key(Math.floor(P[3 * i] / R), Math.floor(P[3 * i + 1] / R), Math.floor(P[3 * i + 2] / R));
     let list = cells.get(k);
     if (!list) cells.set(k, (list = []));
     list.push(c.length);
@@ -104,7 +107,7 @@ function unevenness(P: Float64Array): number {
   for (let a = 0; a < n; a++) {
     const i = c[a], cx = Math.floor(P[3 * i] / R), cy = Math.floor(P[3 * i + 1] / R), cz = Math.floor(P[3 * i + 2] / R);
     for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-      for (const b of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
+      for (const b of cells.get(key(cx + dx, cy + dy, cz + dz)) ?? []) {
         if (b <= a) continue;
         const j = c[b], d = Math.hypot(P[3 * i] - P[3 * j], P[3 * i + 1] - P[3 * j + 1], P[3 * i + 2] - P[3 * j + 2]);
         if (d >= R) continue;
@@ -133,14 +136,14 @@ function measure(vel: Float64Array = L.vel): [number, number] {
   return [u, (unevenness(P) - u) / tau];
 }
 
-/** The window's particles: pieces within 4 r; CV nn; the largest enclosed empty disc in the z–y plane and the even spacing (radii); the width (cm). */
-function evenness(): { n: number; pieces: number; cvnn: number; nn: number; hole: number; spacing: number; width: number; bands: number[] } {
+/** The window's particles: pieces within 4 r; the mean nearest-neighbour spacing (radii) and its CV; the largest enclosed empty disc in the z–y plane (radii); the width (cm). */
+function evenness(): { n: number; pieces: number; cvnn: number; nn: number; hole: number; width: number; bands: number[] } {
   const P = L.pos, idx: number[] = [];
   for (let i = 0; i < L.count; i++) if (inWindow(i)) idx.push(i);
   const m = idx.length, nn = new Float64Array(m).fill(Infinity), parent = Int32Array.from({ length: m }, (_, i) => i);
   const find = (a: number): number => { while (parent[a] !== a) a = parent[a] = parent[parent[a]]; return a; };
   let z0 = Infinity, z1 = -Infinity;
-  if (m === 0) return { n: 0, pieces: 0, cvnn: 0, nn: 0, hole: 0, spacing: 0, width: 0, bands: [0, 0, 0, 0] };
+  if (m === 0) return { n: 0, pieces: 0, cvnn: 0, nn: 0, hole: 0, width: 0, bands: [0, 0, 0, 0] };
   for (let a = 0; a < m; a++) {
     const i = idx[a];
     z0 = Math.min(z0, P[3 * i + 2]); z1 = Math.max(z1, P[3 * i + 2]);
@@ -155,7 +158,7 @@ function evenness(): { n: number; pieces: number; cvnn: number; nn: number; hole
   for (let a = 0; a < m; a++) { if (find(a) === a) pieces++; s += nn[a]; s2 += nn[a] * nn[a]; }
   const mean = s / m, cvnn = Math.sqrt(Math.max(0, s2 / m - mean * mean)) / mean;
   // The plane z–y sampled at r/2; a point is enclosed when each of 8 sectors about it holds a particle within 3 × its clearance (and 4 r).
-  let hole = 0, area = 0;
+  let hole = 0;
   const bands = [0, 0, 0, 0];
   const step = r / 2, sec = new Uint8Array(8);
   for (let z = z0; z <= z1; z += step) for (let y = ylo; y <= yhi; y += step) {
@@ -170,9 +173,8 @@ function evenness(): { n: number; pieces: number; cvnn: number; nn: number; hole
     const enclosed = sec.every((b) => b === 1);
     if (enclosed) hole = Math.max(hole, d);
     if (enclosed) { const k = Math.min(3, Math.floor((yhi - y) / 0.02)); bands[k] = Math.max(bands[k], d / r); }
-    if (enclosed || d < r) area++;
   }
-  return { n: m, pieces, cvnn, nn: mean / r, hole: hole / r, spacing: Math.sqrt((area * step * step) / Math.max(1, m)) / r, width: (z1 - z0) * 100, bands };
+  return { n: m, pieces, cvnn, nn: mean / r, hole: hole / r, width: (z1 - z0) * 100, bands };
 }
 
 // Per stage: ΔU (positions) and Δ(U̇) δt (velocities), summed over the frames from `from`.
@@ -228,9 +230,36 @@ if (num('account', 1)) StageClock.prototype.lap = function (this: StageClock, na
 if (file) console.log(`scene ${kv.scene}, r ${r * 1000} mm, from frame ${from}; window ${JSON.stringify(win)}; load ${loadavg()[0].toFixed(1)}`);
 else console.log(`curtain: slot ${W * 100} cm × ${T * 1000} mm at ${speed} m/s (${(W * T * speed * 1e6).toFixed(0)} mL/s), r ${r * 1000} mm; window ${((top - yhi) * 100).toFixed(1)}–${((top - ylo) * 100).toFixed(1)} cm below; load ${loadavg()[0].toFixed(1)}`);
 let sumPieces = 0, one = 0, shown = 0;
+// flux=Y (m): per frame, the particles that went down through height Y (in the window's x and z) and their share of
+// the frame as a string of sub-timesteps, so that a lip letting out liquid in bursts shows.
+const fluxY = kv.flux !== undefined ? Number(kv.flux) : NaN;
+const above = new Set<number>();
+const crossings: number[] = [];
+const noteAbove = (): void => {
+  above.clear();
+  for (let i = 0; i < L.count; i++) if (L.pos[3 * i + 1] >= fluxY) above.add(L.id[i]);
+};
+const countCrossed = (): number => {
+  let c = 0;
+  for (let i = 0; i < L.count; i++) {
+    const x = L.pos[3 * i], z = L.pos[3 * i + 2];
+    if (above.has(L.id[i]) && L.pos[3 * i + 1] < fluxY && x > win.min[0] && x < win.max[0] && z > win.min[2] && z < win.max[2]) c++;
+  }
+  return c;
+};
+if (!Number.isNaN(fluxY)) {
+  const lapF = StageClock.prototype.lap;
+  StageClock.prototype.lap = function (this: StageClock, name: string): void {
+    lapF.call(this, name);
+    if (name === 'density') { crossings.push(countCrossed()); noteAbove(); }
+  };
+  noteAbove();
+}
 for (let f = sim.frame + 1; f <= frames; f++) {
   counting = f > from;
+  crossings.length = 0;
   sim.stepFrame();
+  if (!Number.isNaN(fluxY) && f > from) console.log(`frame ${f}: through y ${(fluxY * 100).toFixed(1)} cm, ${crossings.reduce((a, b) => a + b, 0)} particles (${(crossings.reduce((a, b) => a + b, 0) * (2 * r) ** 3 * 30 * 1e6).toFixed(0)} mL/s), a piece at a time: ${crossings.join(' ')}`);
   if (f <= from) continue;
   const e = evenness();
   sumPieces += e.pieces; shown++;
@@ -246,7 +275,7 @@ for (let f = sim.frame + 1; f <= frames; f++) {
     console.log(grid.map((row) => row.map((c) => (c === 0 ? '.' : c > 9 ? '+' : String(c))).join('')).join('\n'));
   }
   if ((f - from) % every === 0 || f === frames) {
-    console.log(`frame ${f}: ${e.n} particles, pieces 4r ${e.pieces}, nn ${e.nn.toFixed(2)} r (CV ${e.cvnn.toFixed(3)}), largest hole ${e.hole.toFixed(2)} r (by 2 cm down ${e.bands.map((b) => b.toFixed(1)).join(' ')}), even spacing ${e.spacing.toFixed(2)} r, width ${e.width.toFixed(1)} cm`);
+    console.log(`frame ${f}: ${e.n} particles, pieces 4r ${e.pieces}, nn ${e.nn.toFixed(2)} r (CV ${e.cvnn.toFixed(3)}), largest hole ${e.hole.toFixed(2)} r (by 2 cm down ${e.bands.map((b) => b.toFixed(1)).join(' ')}), width ${e.width.toFixed(1)} cm`);
   }
 }
 console.log(`frames ${from + 1}–${frames}: one piece in ${one} of ${shown}, mean pieces ${(sumPieces / shown).toFixed(2)}`);
