@@ -23,7 +23,7 @@
  * without the accounting to frame `from` (ck=PREFIX keeps that frame's checkpoint at PREFIX-NAME-Rmm-FROM.vscd).
  *
  * key=value: r (mm, 1.25; a scene's own), w (slot width, cm, 2.4), t (slot thickness, mm, 1.25), speed (m/s, 0.9), frames (24),
- * from (6), every (3), window (JSON {min, max}, m), flux (a height, m: the particles through it per frame and per piece of sub-timestep), account (0: no stage accounting, the frames' figures alone; much quicker), draw (frames drawn as characters, e.g. 12,18), mu (Pa·s, 5), lj (honey–honey Lennard-Jones strength, 1), p.name=value (particle settings), m.name=value (the honey's
+ * from (6), every (3), window (JSON {min, max}, m), thin (F: the slot's thickness falls to F t from frame `from` to `frames`, a draining lip), flux (a height, m: the particles through it per frame and per piece of sub-timestep), account (0: no stage accounting, the frames' figures alone; much quicker), draw (frames drawn as characters, e.g. 12,18), mu (Pa·s, 5), lj (honey–honey Lennard-Jones strength, 1), p.name=value (particle settings), m.name=value (the honey's
  * own particle settings: m.kernelSupport=6).
  */
 import { loadavg } from 'node:os';
@@ -44,13 +44,23 @@ const draw = new Set((kv.draw ?? '').split(',').filter(Boolean).map(Number));
 const particle: Record<string, unknown> = { radius: r };
 for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
 const top = 0.2;
+/**
+ * The slot: one spout, or with thin=F (a draining lip: its flux falls) its thickness t until frame `from`, then falling
+ * in 8 steps (8 spouts, each on for its step) to F t at frame `frames`, at the same speed.
+ */
+function slotSources(): NonNullable<SceneInput['sources']> {
+  const spout = (t: number, start: number, end?: number) => ({ material: 'honey', shape: 'rect' as const, center: [0, top, 0] as [number, number, number], direction: [0, -1, 0] as [number, number, number], size: [W, t] as [number, number], speed, start, ...(end === undefined ? {} : { end }) });
+  if (kv.thin === undefined) return [spout(T, 0)];
+  const steps = 8, t0 = from / 30, t1 = frames / 30, F = Number(kv.thin);
+  return [spout(T, 0, t0), ...Array.from({ length: steps }, (_, k) => spout(T * (1 - ((1 - F) * (k + 1)) / steps), t0 + ((t1 - t0) * k) / steps, k === steps - 1 ? undefined : t0 + ((t1 - t0) * (k + 1)) / steps))];
+}
 const curtain: SceneInput = {
   name: 'curtain', fps: 30, duration: frames / 30 + 1,
   materials: { honey: { kind: 'liquid', density: 1420, viscosity: { value: num('mu', 5), unit: 'Pa.s' } } },
   adhesion: [{ between: ['honey', 'honey'], type: 'lennard-jones', strength: num('lj', 1) }],
   bodies: [],
   // direction −y: the face's u axis is z (scene/shapes.ts perpendicularBasis), so size is [z, x].
-  sources: [{ material: 'honey', shape: 'rect', center: [0, top, 0], direction: [0, -1, 0], size: [W, T], speed }],
+  sources: slotSources(),
   sinks: [{ shape: { type: 'box', center: [0, top - 0.12 - 0.5, 0], size: [1, 1, 1] } }],
   particle,
 };
