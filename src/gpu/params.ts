@@ -9,7 +9,8 @@ import { FACES } from '../scene/schema.ts';
 import type { StepContext } from '../particle/context.ts';
 import { COLD_TOLERANCE, PRESSURE_TOLERANCE } from '../particle/pressure.ts';
 import { latticeCubicSum } from '../math/kernels.ts';
-import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES } from './wgsl.ts';
+import { CLAMP_PARAMS, OBJECT_PARAMS, PARAM_BYTES, PRESENT_PARAMS } from './wgsl.ts';
+import { presentShares } from './pressure-wgsl.ts';
 import { type GpuObjects, writeObjectAdhesion } from './objects.ts';
 import type { LiquidFilter } from './pressure-courant.ts';
 import { feedShares } from './pbf-feed.ts';
@@ -80,6 +81,9 @@ export function writeConstants(data: ArrayBuffer, s: Scene, c: StepConstants): v
   f[CLAMP_PARAMS + 7] = c.cohesion.scale;
   // The domain's lower corner's free fourth word (Params.lo.w): cohesion's offset (step-wgsl.ts densityEnd).
   f[23] = c.cohesion.offset;
+  // The pressure solves' shares of the present compression (Params.present: pressure-wgsl.ts).
+  const shares = presentShares(P);
+  f[PRESENT_PARAMS] = shares.away; f[PRESENT_PARAMS + 1] = shares.nearBody;
 }
 
 /**

@@ -79,10 +79,10 @@ function judge(name: string, tolerance: string): string {
 }`;
 }
 
-function kernels(present: PresentShares): string {
-  // The share next to a body differs only with the shift: nearObject is asked only then.
-  const away = floatLiteral(present.away), near = floatLiteral(present.nearBody);
-  const share = away === near ? away : `select(${away}, ${near}, nearObject(a))`;
+function kernels(): string {
+  // The present shares are the parameters' (Params.present: presentShares), not constants of the
+  // module: one compiled module serves every scene's settings. They differ only with the shift.
+  const share = 'select(P.present.x, P.present.y, nearObject(a))';
   return /* wgsl */ `
 ${densityChange('advected', (b) => `keep[2u * ${b}].xyz`, (o) => `objectVel(${o}) * P.dt`)}
 ${densityChange('displaced', (b) => `dx[${b}].xyz`)}
@@ -209,13 +209,12 @@ export function presentShares(P: { pressureAfterViscosity: boolean; viscositySol
 }
 
 /**
- * The pressure module for the scene's particle settings: the solve's kernels with its present
- * shares (presentShares), the particle-scale filter (pressure-filter-wgsl.ts) and the position
- * shift (pressure-shift-wgsl.ts) of the second solve.
+ * The pressure module, one for every scene's particle settings: the solve's kernels (their present
+ * shares read from the parameters, params.ts writeConstants: presentShares), the particle-scale
+ * filter (pressure-filter-wgsl.ts) and the position shift (pressure-shift-wgsl.ts) of the second
+ * solve.
  */
-export function pressureWgsl(P: { pressureAfterViscosity: boolean; viscositySolver: string }): string {
-  return SHARED_WGSL + kernels(presentShares(P)) + FILTER_WGSL + SHIFT_WGSL;
-}
+export const PRESSURE_WGSL = SHARED_WGSL + kernels() + FILTER_WGSL + SHIFT_WGSL;
 
 export const PRESSURE_ENTRIES = [
   'pressureBegin', 'pressureFactor', 'pressureSource', 'pressureUpdate', 'pressureJudge', 'pressureJudgeAgain', 'pressureEnd',

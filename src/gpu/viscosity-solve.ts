@@ -93,7 +93,7 @@ export class GpuImplicitViscosity {
     this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
     this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
-    this.density = new DensityRecord(device, capacity);
+    this.density = new DensityRecord(device);
     device.queue.writeBuffer(this.cg, 16 * CG_RHO * capacity, seedDensity(ctx.liquid, capacity));
     const had = ctx.liquid.channel(WARM_START_CHANNEL);
     if (had) {

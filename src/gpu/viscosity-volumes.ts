@@ -28,23 +28,29 @@ export function seedDensity(liquid: LiquidParticles, capacity: number): Float32A
   return out;
 }
 
-/** The kernel that keeps the slots' ρ/ρ0 (sc.x) by particle id in the cg buffer (`capacity` ids a section). */
-export class DensityRecord {
-  private readonly kernels: Kernels<(typeof ENTRIES)[number]>;
-
-  constructor(private readonly device: GPUDevice, capacity: number) {
-    const code = /* wgsl */ `
-@group(0) @binding(0) var<uniform> P: vec4<u32>;
+/**
+ * The kernel that keeps the slots' ρ/ρ0 (sc.x) by particle id in the cg buffer (sections of the
+ * step parameters' P.cap ids, read from them: one compiled module serves every capacity).
+ */
+const RECORD_WGSL = /* wgsl */ `
+@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 8>;
 @group(0) @binding(1) var<storage, read_write> sc: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read_write> id: array<u32>;
 @group(0) @binding(3) var<storage, read_write> cg: array<vec4<f32>>;
-// P.x is the step parameters' n (wgsl.ts Params): the liquid's count now.
+// The step parameters' first 32 words (wgsl.ts Params): P[0].x is n, the liquid's count now, P[7].w
+// is cap, the ids a cg section holds.
 @compute @workgroup_size(${WORKGROUP}) fn recordDensity(@builtin(global_invocation_id) gi: vec3<u32>) {
   let a = gi.x;
-  if (a >= P.x) { return; }
-  cg[${CG_RHO * capacity}u + id[a]] = vec4<f32>(sc[a].x, 0.0, 0.0, 0.0);
+  if (a >= P[0].x) { return; }
+  cg[${CG_RHO}u * P[7].w + id[a]] = vec4<f32>(sc[a].x, 0.0, 0.0, 0.0);
 }`;
-    this.kernels = new Kernels(device, 'viscosity volumes', code, ENTRIES, 4, 0);
+
+/** The kernel of RECORD_WGSL (the simulation's capacity is the step parameters' P.cap). */
+export class DensityRecord {
+  private readonly kernels: Kernels<(typeof ENTRIES)[number]>;
+
+  constructor(private readonly device: GPUDevice) {
+    this.kernels = new Kernels(device, 'viscosity volumes', RECORD_WGSL, ENTRIES, 4, 0);
   }
 
   /** Into `pass`, after density correction: ρ/ρ0 of the `n` slots of `sc` (sorted as `id`) into `cg` by particle id. */

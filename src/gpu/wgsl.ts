@@ -30,10 +30,12 @@ export const ERROR_SCALE = 65536;
 /** Most breakpoints of the liquid's adhesion function the parameters hold (adhesion-wgsl.ts). */
 export const ADHESION_BREAKPOINTS = 32;
 
-/** Bytes of the walls' clearances and the liquid's closest rest spacing at the block's end (Params clamp: params.ts writeConstants). */
+/** Bytes of the walls' clearances and the liquid's closest rest spacing (Params clamp: params.ts writeConstants). */
 const CLAMP_BYTES = 32;
-/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header, the liquid table (liquids-wgsl.ts), the walls' clearances. */
-export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS + LIQUID_BYTES + CLAMP_BYTES;
+/** Bytes of the pressure solves' present shares at the block's end (Params present: params.ts writeConstants, pressure-wgsl.ts). */
+const PRESENT_BYTES = 16;
+/** Bytes of the parameters block (Params below): 128, the adhesion header, its xs and ys, the objects' header, the liquid table (liquids-wgsl.ts), the walls' clearances, the present shares. */
+export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS + LIQUID_BYTES + CLAMP_BYTES + PRESENT_BYTES;
 /**
  * Index (in 4-byte words) of the objects' header in the parameters block: otable, om, dc, oreach,
  * exA, sinTheta, surfaceRatio, nfree (free bodies: free-bodies.ts); then (objects.ts writeObjectAdhesion) wtable, wm, winvCell,
@@ -41,13 +43,19 @@ export const PARAM_BYTES = 128 + 16 + 8 * ADHESION_BREAKPOINTS + 80 + 8 * OBJECT
  */
 export const OBJECT_PARAMS = (128 + 16 + 8 * ADHESION_BREAKPOINTS) / 4;
 /** Index (in 4-byte words) of the liquid table (liquids-wgsl.ts) in the parameters block. */
-export const LIQUID_PARAMS = (PARAM_BYTES - CLAMP_BYTES - LIQUID_BYTES) / 4;
+export const LIQUID_PARAMS = (PARAM_BYTES - PRESENT_BYTES - CLAMP_BYTES - LIQUID_BYTES) / 4;
 /**
  * Index (in 4-byte words) of the walls' clamp: words 0–2 each min face's clearance, 4–6 each max
  * face's (StepContext.wallClearance, start-packing.ts), word 3 the liquid's closest rest spacing
  * (StepContext.restSpacing: the filter's Courant number, pressure-filter-wgsl.ts).
  */
-export const CLAMP_PARAMS = (PARAM_BYTES - CLAMP_BYTES) / 4;
+export const CLAMP_PARAMS = (PARAM_BYTES - PRESENT_BYTES - CLAMP_BYTES) / 4;
+/**
+ * Index (in 4-byte words) of the pressure solves' present shares (pressure-wgsl.ts presentShares):
+ * word 0 the share away from bodies, word 1 next to one. Uniforms, not constants in the module, so
+ * that one compiled pressure module serves every scene's settings.
+ */
+export const PRESENT_PARAMS = (PARAM_BYTES - PRESENT_BYTES) / 4;
 
 const PARAMS = /* wgsl */ `
 const ERROR_SCALE: f32 = ${ERROR_SCALE}.0;
@@ -70,6 +78,7 @@ struct Params {
   oadhX: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,
   oadhY: array<vec4<f32>, ${(OBJECT_ADHESION_FUNCTIONS * OBJECT_ADHESION_BREAKPOINTS) / 4}>,${LIQUID_FIELDS}
   clamp: array<vec4<f32>, 2>,
+  present: vec4<f32>,
 }
 @group(0) @binding(0) var<uniform> P: Params;
 `;
