@@ -11,15 +11,16 @@ import { GridSimulation } from '../../src/grid/step.ts';
 import { FLUID } from '../../src/grid/store.ts';
 
 const THIN = 1e-3, THICK = 0.1, H = 0.01;
-const liquid = (nu: number, color: string, viscosityModel: string) => ({ kind: 'liquid', density: 1300, viscosity: { value: nu, unit: 'm2/s' }, color, grid: { viscosityModel } });
+type Law = { initial: number; coefficient: number; diffusivity: number } | undefined;
+const liquid = (nu: number, color: string, viscosityModel: string, temperature: Law) => ({ kind: 'liquid', density: 1300, viscosity: { value: nu, unit: 'm2/s' }, color, grid: { viscosityModel, temperature } });
 
 /** Columns 3 cm wide, 6 cm tall: 'left' at x = −5 cm, 'right' at +5 cm, 4 cm apart at the start. */
-function columns(left: number, right: number, model = 'variational'): GridSimulation {
+function columns(left: number, right: number, model = 'variational', laws: [Law, Law] = [undefined, undefined]): GridSimulation {
   const sim = new GridSimulation(parseScene({
     fps: 30,
     duration: 1,
     domain: { min: [-0.1, 0, -0.02], max: [0.1, 0.08, 0.02], boundary: 'noslip' },
-    materials: { left: liquid(left, '#c8202a', model), right: liquid(right, '#2a4fc8', model) },
+    materials: { left: liquid(left, '#c8202a', model, laws[0]), right: liquid(right, '#2a4fc8', model, laws[1]) },
     bodies: [
       { material: 'left', shape: { type: 'box', center: [-0.05, 0.03, 0], size: [0.03, 0.06, 0.04] } },
       { material: 'right', shape: { type: 'box', center: [0.05, 0.03, 0], size: [0.03, 0.06, 0.04] } },
@@ -83,6 +84,22 @@ describe('liquids of different viscosity on the grid', () => {
     expect(left).toBeGreaterThan(20);
     expect(right).toBeGreaterThan(20);
     expect(none).toBeGreaterThan(0);
+  });
+
+  it('with a temperature law, each liquid\'s ν takes the law\'s factor exp(−k (T − T_ref))', () => {
+    const law = (initial: number): Law => ({ initial, coefficient: 0.1, diffusivity: 0 });
+    const sim = columns(THICK, THIN, 'variational', [law(20), law(40)]);
+    sim.stepFrame();
+    const L = sim.liquidLogNu()!, s = sim.store, x0 = sim.d.origin[0];
+    let hot = 0;
+    for (let c = 0; c < s.count; c++) {
+      const x = x0 + (s.ci[c] + 0.5) * H;
+      if (s.type[c] !== FLUID || Math.abs(x) < 0.02) continue;
+      const T = s.temperature[c];
+      expect(L[c]).toBeCloseTo(Math.log(x < 0 ? THICK : THIN) - 0.1 * (T - 20), 9);
+      if (x > 0 && T > 39) hot++;
+    }
+    expect(hot).toBeGreaterThan(20);
   });
 
   it('liquids of one viscosity carry no ν field', () => {
