@@ -3,10 +3,12 @@
  * columns in one box, one 100 times as viscous as the other, slump each at its own liquid's rate —
  * as far as the same column does in a box of that liquid alone — in the variational (default) and
  * the implicit model, and ν per cell is each liquid's own away from where they meet. Liquids of
- * one viscosity carry no ν field (the one-liquid path, bit for bit: bench/grid-checksums.ts).
+ * one viscosity carry no ν field (the one-liquid path, bit for bit: bench/grid-checksums.ts); a
+ * restored run continues bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScene } from '../../src/index.ts';
+import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
+import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { GridSimulation } from '../../src/grid/step.ts';
 import { FLUID } from '../../src/grid/store.ts';
 
@@ -16,7 +18,13 @@ const liquid = (nu: number, color: string, viscosityModel: string, temperature: 
 
 /** Columns 3 cm wide, 6 cm tall: 'left' at x = −5 cm, 'right' at +5 cm, 4 cm apart at the start. */
 function columns(left: number, right: number, model = 'variational', laws: [Law, Law] = [undefined, undefined]): GridSimulation {
-  const sim = new GridSimulation(parseScene({
+  const sim = new GridSimulation(parseScene(columnsScene(left, right, model, laws)));
+  sim.initialize();
+  return sim;
+}
+
+function columnsScene(left: number, right: number, model: string, laws: [Law, Law]) {
+  return {
     fps: 30,
     duration: 1,
     domain: { min: [-0.1, 0, -0.02], max: [0.1, 0.08, 0.02], boundary: 'noslip' },
@@ -26,9 +34,7 @@ function columns(left: number, right: number, model = 'variational', laws: [Law,
       { material: 'right', shape: { type: 'box', center: [0.05, 0.03, 0], size: [0.03, 0.06, 0.04] } },
     ],
     grid: { cellSize: H },
-  }));
-  sim.initialize();
-  return sim;
+  };
 }
 
 /** How far each column has widened (its tracers' extent along x less the 3 cm it starts with), m. */
@@ -100,6 +106,17 @@ describe('liquids of different viscosity on the grid', () => {
       if (x > 0 && T > 39) hot++;
     }
     expect(hot).toBeGreaterThan(20);
+  });
+
+  it('a restored run continues bit for bit (the field comes from the checkpointed tracers)', () => {
+    const a = createSimulation(parseScene(columnsScene(THIN, THICK, 'variational', [undefined, undefined])), 'grid') as GridEngineSimulation;
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const b = restoreSimulation(a.save()) as GridEngineSimulation;
+    for (let f = 0; f < 2; f++) { a.stepFrame(); b.stepFrame(); }
+    const n = a.sim.store.count;
+    expect(b.sim.store.count).toBe(n);
+    expect(b.sim.liquidLogNu()!.subarray(0, n)).toEqual(a.sim.liquidLogNu()!.subarray(0, n));
+    for (let ax = 0; ax < 3; ax++) expect(b.sim.store.u[ax].subarray(0, n)).toEqual(a.sim.store.u[ax].subarray(0, n));
   });
 
   it('liquids of one viscosity carry no ν field', () => {
