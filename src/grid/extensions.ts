@@ -22,7 +22,7 @@ export interface GridExtensions {
   vorticity: VorticityConfinement | null;
   bodies: BuoyantBodies | null;
   spray: Spray | null;
-  /** Which liquid is where, where a scene puts in several (their colours). */
+  /** Which liquid is where, where a scene puts in several (their colours, and their viscosities where these differ). */
   liquids: LiquidTracers | null;
 }
 
@@ -38,7 +38,7 @@ export function createExtensions(sim: GridSimulation): GridExtensions {
     vorticity: g.vorticityConfinement > 0 ? new VorticityConfinement() : null,
     bodies: BuoyantBodies.create(sim),
     spray: g.spray && !g.smoke ? new Spray(g.spray, sim.scene.seed) : null,
-    liquids: LiquidTracers.create(sim.scene),
+    liquids: LiquidTracers.create(sim.scene, sim.nu),
   };
 }
 

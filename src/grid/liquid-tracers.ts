@@ -11,15 +11,22 @@
  * mix only within about a cell of where they meet, as Steele et al. 2004 colour particle surfaces.
  * Where no tracer is near a vertex the liquid's own colour stays.
  *
- * Only colour is carried: the flow uses the first liquid's density and viscosity, which
- * `gridIgnores` (ignored.ts) says when the liquids differ in them.
+ * Where the liquids differ in viscosity the tracers also give each cell its ν (`cellLogNu`): the
+ * tracer-weighted mean of log ν, each tracer splatted trilinearly onto the eight cell centres
+ * around it (cloud in cell), which the viscosity solve reads as Cline §7.2 / Carlson et al. 2002's
+ * per-cell ν (the variational form takes it per cell as Batty & Bridson 2008 do). The mean is of
+ * log ν (geometric) because the liquids may differ by orders of magnitude: a cell half honey, half
+ * water is then the two's geometric mean, between the layered cell's harmonic (shear across the
+ * layers) and arithmetic (shear along them) bounds, and the field is as smooth in log ν as the
+ * temperature law's. A cell no tracer reaches takes the first liquid's ν. Density stays the first
+ * liquid's (one pressure solve for one density), which `gridIgnores` (ignored.ts) says.
  */
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { CompiledShape } from '../scene/shapes.ts';
 import { linearColor } from '../scene/color.ts';
 import type { TintSource } from '../surface/index.ts';
-import { liquidsPutIn } from './liquid.ts';
+import { liquidsPutIn, materialNu } from './liquid.ts';
 import { Markers } from './markers.ts';
 import { spoutActive, type Spout } from './sources.ts';
 import type { GridSimulation } from './step.ts';
@@ -35,17 +42,60 @@ export class LiquidTracers {
   private travelled: Float64Array;
   /** True while the tracker adds a spout's liquid: its tracers are laid by emitSpout instead. */
   private inSpout = false;
+  /** log ν of each material index (the first liquid's for solids), or null where the liquids put in share one ν. */
+  readonly logNu: Float64Array | null = null;
+  private splatW = new Float64Array(0);
+  private splatL = new Float64Array(0);
+  private cellLog = new Float64Array(0);
 
-  private constructor(scene: Scene) {
+  private constructor(scene: Scene, firstNu: number) {
     this.travelled = new Float64Array(scene.sources.length);
     this.palette = new Float32Array(3 * scene.materialNames.length);
     scene.materialNames.forEach((name, m) => this.palette.set(linearColor(scene.materials[name].color), 3 * m));
+    const nus = [...liquidsPutIn(scene)].map((name) => materialNu(scene, name)).filter((nu): nu is number => nu !== null);
+    if (nus.some((nu) => nu !== nus[0])) {
+      this.logNu = new Float64Array(scene.materialNames.map((name) => Math.log(Math.max(materialNu(scene, name) ?? firstNu, 1e-30))));
+    }
   }
 
   /** Tracers for a scene that puts in more than one liquid (bodies and sources), else null. */
-  static create(scene: Scene): LiquidTracers | null {
+  static create(scene: Scene, firstNu: number): LiquidTracers | null {
     if (scene.grid.smoke) return null;
-    return liquidsPutIn(scene).size > 1 ? new LiquidTracers(scene) : null;
+    return liquidsPutIn(scene).size > 1 ? new LiquidTracers(scene, firstNu) : null;
+  }
+
+  /**
+   * log ν per cell of the store from the tracers around it (see the header), `fallback` (the first
+   * liquid's log ν) where none is near; null where the liquids share one ν. The array is reused.
+   */
+  cellLogNu(sim: GridSimulation, fallback: number): Float64Array | null {
+    const table = this.logNu;
+    if (!table) return null;
+    const s = sim.store, d = sim.d, n = s.count, inv = 1 / d.h, o = d.origin, p = this.points;
+    if (this.splatW.length < n) {
+      const m = Math.ceil(n * 1.3);
+      this.splatW = new Float64Array(m);
+      this.splatL = new Float64Array(m);
+      this.cellLog = new Float64Array(m);
+    }
+    const W = this.splatW, L = this.splatL, out = this.cellLog;
+    W.fill(0, 0, n);
+    L.fill(0, 0, n);
+    for (let q = 0; q < p.count; q++) {
+      // Grid coordinates of the point relative to the cell centres.
+      const gx = (p.pos[3 * q] - o[0]) * inv - 0.5, gy = (p.pos[3 * q + 1] - o[1]) * inv - 0.5, gz = (p.pos[3 * q + 2] - o[2]) * inv - 0.5;
+      const i = Math.floor(gx), j = Math.floor(gy), k = Math.floor(gz), fx = gx - i, fy = gy - j, fz = gz - k;
+      const l = table[p.material[q]];
+      for (let corner = 0; corner < 8; corner++) {
+        const c = s.find(i + (corner & 1), j + ((corner >> 1) & 1), k + (corner >> 2));
+        if (c < 0) continue;
+        const w = (corner & 1 ? fx : 1 - fx) * (corner & 2 ? fy : 1 - fy) * (corner & 4 ? fz : 1 - fz);
+        W[c] += w;
+        L[c] += w * l;
+      }
+    }
+    for (let c = 0; c < n; c++) out[c] = W[c] > 0 ? L[c] / W[c] : fallback;
+    return out;
   }
 
   /** Seeds `material`'s tracers on the lattice points of `shape` that hold no liquid yet (call before the tracker adds it). */

@@ -2,7 +2,8 @@
  * The liquid the grid simulates: the material of the first liquid body (else of the first source,
  * else the first liquid material), its kinematic viscosity and viscosity model (Cline et al. §4
  * step 3c, §7), and the temperature law of a variable-viscosity liquid (§7.2). The grid engine
- * has one liquid; other liquids' markers keep their material index for colour only.
+ * solves one velocity field with this liquid's density and viscosity model; other liquids keep
+ * their colour and, where it differs, their viscosity per cell through tracers (liquid-tracers.ts).
  */
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
@@ -14,6 +15,8 @@ export interface GridLiquid {
   index: number;
   /** Kinematic viscosity, m²/s. */
   nu: number;
+  /** The largest kinematic viscosity of the liquids the scene puts in (nu when there is one), m²/s. */
+  nuMax: number;
   viscosityModel: 'explicit' | 'implicit' | 'variable' | 'variational';
   /** The variable model's, and the variational model's when the material gives a temperature law. */
   temperatureLaw: TemperatureLaw | null;
@@ -29,6 +32,13 @@ export function liquidsPutIn(scene: Scene): Set<string> {
   return used;
 }
 
+/** Kinematic viscosity of the named material, m²/s; null when it is not a liquid. */
+export function materialNu(scene: Scene, name: string): number | null {
+  const m = scene.materials[name];
+  if (m.kind !== 'liquid') return null;
+  return m.viscosity.unit === 'm2/s' ? m.viscosity.value : m.viscosity.value / m.density;
+}
+
 export function gridLiquid(scene: Scene): GridLiquid {
   const firstLiquidBody = scene.bodies.find((b) => scene.materials[b.material].kind === 'liquid');
   const name = firstLiquidBody?.material ?? scene.sources[0]?.material ?? scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');
@@ -36,12 +46,14 @@ export function gridLiquid(scene: Scene): GridLiquid {
   const material = mat && mat.kind === 'liquid' ? mat : null;
   const density = material?.density ?? 1000;
   const v = material?.viscosity ?? { value: 0, unit: 'm2/s' as const };
+  const nu = v.unit === 'm2/s' ? v.value : v.value / density;
   const viscosityModel = material?.grid.viscosityModel ?? 'variational';
   const law = material?.grid.temperature;
   return {
     material,
     index: name ? scene.materialNames.indexOf(name) : 0,
-    nu: v.unit === 'm2/s' ? v.value : v.value / density,
+    nu,
+    nuMax: Math.max(nu, ...[...liquidsPutIn(scene)].map((n) => materialNu(scene, n) ?? 0)),
     viscosityModel,
     temperatureLaw: viscosityModel === 'variable' || (viscosityModel === 'variational' && law !== undefined)
       ? { reference: law?.reference ?? 20, coefficient: law?.coefficient ?? 0.1, diffusivity: law?.diffusivity ?? 1e-4 }

@@ -108,18 +108,22 @@ export const viscosity: Stage = {
       extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
       applySolidVelocities(sim.store, sim.d);
       const s = sim.store, phi = sim.variationalPhi();
-      const r = sim.variational.solve(s, sim.d, phi, sim.nu, sim.temperatureLaw ? sim.viscosity.logNu : null, dt, g.tolerance, g.maxIterations);
+      const logNu = sim.liquidLogNu() ?? (sim.temperatureLaw ? sim.viscosity.logNu : null);
+      const r = sim.variational.solve(s, sim.d, phi, sim.nu, logNu, dt, g.tolerance, g.maxIterations);
       sim.count('viscosityIterations', r.iterations);
       if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
-    } else if (sim.viscosityModel === 'explicit') {
-      sim.viscosity.logNu = null;
-      sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
     } else {
-      if (sim.viscosityModel === 'implicit') sim.viscosity.logNu = null;
-      sim.viscosity.fraction = sim.viscosity.objectWall === 'film' && sim.solids.list.length > 0 ? sim.liquidFractions() : null;
-      const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);
-      sim.count('viscosityIterations', sim.viscosity.iterations);
-      if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
+      // The temperature's log ν (variable model) is kept for the next step; the liquids' is lent for this solve.
+      const own = sim.viscosityModel === 'variable' ? sim.viscosity.logNu : null;
+      sim.viscosity.logNu = sim.liquidLogNu() ?? own;
+      if (sim.viscosityModel === 'explicit') sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
+      else {
+        sim.viscosity.fraction = sim.viscosity.objectWall === 'film' && sim.solids.list.length > 0 ? sim.liquidFractions() : null;
+        const r = sim.viscosity.implicit(sim.store, sim.d, sim.nu, dt, g.tolerance, g.maxIterations);
+        sim.count('viscosityIterations', sim.viscosity.iterations);
+        if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
+      }
+      sim.viscosity.logNu = own;
     }
     applySolidVelocities(sim.store, sim.d);
     sim.checkVelocity();

@@ -66,6 +66,8 @@ export class GridSimulation {
   readonly liquidIndex: number;
   /** Kinematic viscosity, m²/s. */
   readonly nu: number;
+  /** The largest ν of the liquids where their viscosities are honoured per cell (liquid-tracers.ts), else nu, m²/s. */
+  readonly nuMax: number;
   readonly viscosityModel: 'explicit' | 'implicit' | 'variable' | 'variational';
   /** The variational model's solver (viscosity-variational.ts), null for the other models. */
   readonly variational: VariationalViscosity | null;
@@ -134,6 +136,7 @@ export class GridSimulation {
     this.sinks = src.sinks;
     this.store = rebuildGrid(null, this.d, this.rebuildInput(0));
     this.ext = createExtensions(this);
+    this.nuMax = this.ext.liquids?.logNu ? liquid.nuMax : liquid.nu;
     this.pipeline = buildPipeline(scene, {
       tracker: this.tracker,
       ext: this.ext,
@@ -243,6 +246,22 @@ export class GridSimulation {
   }
 
   /**
+   * log ν per cell where the liquids put in differ in viscosity (liquid-tracers.ts cellLogNu), times
+   * the temperature law's factor where there is one (its log ν in viscosity.logNu, from the
+   * temperature stage, over the first liquid's); null where one ν holds (then the temperature's or none).
+   */
+  liquidLogNu(): Float64Array | null {
+    const L = this.ext.liquids?.cellLogNu(this, Math.log(Math.max(this.nu, 1e-30)));
+    if (!L) return null;
+    const T = this.temperatureLaw ? this.viscosity.logNu : null;
+    if (T) {
+      const base = Math.log(Math.max(this.nu, 1e-30));
+      for (let c = 0; c < this.store.count; c++) L[c] += T[c] - base;
+    }
+    return L;
+  }
+
+  /**
    * The tracker's liquid fraction of every cell, for the implicit viscosity's no-slip of films on
    * objects (viscosity.ts wallDistance). In the variational form's scratch: one model runs a step.
    */
@@ -280,7 +299,7 @@ export class GridSimulation {
    * where the viscous change is far below the numerical diffusion of the advection.
    */
   viscous(): boolean {
-    return this.nu > 0 && (this.temperatureLaw !== null || (this.nu * this.dt) / (this.d.h * this.d.h) >= 1e-3);
+    return this.nuMax > 0 && (this.temperatureLaw !== null || (this.nuMax * this.dt) / (this.d.h * this.d.h) >= 1e-3);
   }
 
   count(name: string, v: number): void {
@@ -318,7 +337,7 @@ export class GridSimulation {
   /** Throws a SimulationError when a velocity is not finite or absurdly large. */
   /** What to change after a blow-up: the explicit viscosity's step limit where grid.minDt overrode it, else the step. */
   private blowUpHint(): string {
-    const dtv = this.viscosityModel === 'explicit' && this.nu > 0 ? (this.d.h * this.d.h) / (6 * this.nu) : Infinity;
+    const dtv = this.viscosityModel === 'explicit' && this.nuMax > 0 ? (this.d.h * this.d.h) / (6 * this.nuMax) : Infinity;
     if (dtv < this.scene.grid.minDt) {
       return `the explicit viscosity is stable only for steps ≤ ${dtv.toPrecision(2)} s (h²/6ν), below grid.minDt (${this.scene.grid.minDt} s): set the liquid's grid.viscosityModel to "variational" (or "implicit"), which has no such limit`;
     }

@@ -26,8 +26,8 @@ export function computeDt(sim: GridSimulation): number {
   const gmag = Math.hypot(...sim.scene.gravity);
   const speed = umax + Math.sqrt(gmag * sim.d.h);
   let dt = speed > 0 ? (g.cfl * sim.d.h) / speed : g.maxDt;
-  if (sim.viscosityModel === 'explicit' && sim.nu > 0) {
-    const dtv = (sim.d.h * sim.d.h) / (6 * sim.nu);
+  if (sim.viscosityModel === 'explicit' && sim.nuMax > 0) {
+    const dtv = (sim.d.h * sim.d.h) / (6 * sim.nuMax);
     // Counted where it, not the CFL condition, sets the step, so that a capped step names its cause.
     if (dtv < dt) sim.count('explicitViscosityStep', 1);
     dt = Math.min(dt, dtv);

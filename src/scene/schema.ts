@@ -128,7 +128,7 @@ export const gridMaterial = z
     viscosityModel: z
       .enum(['explicit', 'implicit', 'variable', 'variational'])
       .default('variational')
-      .describe('"variational" (the default): backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning and a falling rope buckles and lays itself down in loops, where "implicit" brakes them), taking the temperature law when `temperature` is given; "implicit": backward Euler per component (Carlson 2002; Cline §7.1); "variable": implicit with viscosity from the temperature law; "explicit": forward Euler (Cline §4.2, limits the step).'),
+      .describe('"variational" (the default): backward Euler on the full stress, all three components together, with a traction-free free surface (Batty & Bridson 2008: a spinning blob keeps spinning and a falling rope buckles and lays itself down in loops, where "implicit" brakes them), taking the temperature law when `temperature` is given; "implicit": backward Euler per component (Carlson 2002; Cline §7.1); "variable": implicit with viscosity from the temperature law; "explicit": forward Euler (Cline §4.2, limits the step). With several liquids the grid takes the first liquid\'s model and gives each cell the viscosity of the liquids in it.'),
     temperature: temperatureLaw.optional(),
     viscoelastic: legacyViscoelastic.optional(),
   })

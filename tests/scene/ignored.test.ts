@@ -22,11 +22,13 @@ const twoLiquids = (b: object) => parseScene({
 });
 
 describe('features an engine ignores', () => {
-  it('the grid names a second liquid whose density or viscosity differs, not one that differs in colour only', () => {
+  it('the grid names a second liquid whose density differs, not one that differs in colour or viscosity only', () => {
     expect(ignoredFeatures(twoLiquids(liquid(1300, 2, '#2a4fc8')), 'grid')).toEqual([]);
+    // Viscosity is honoured per cell (grid/liquid-tracers.ts).
+    expect(ignoredFeatures(twoLiquids(liquid(1300, 200, '#2a4fc8')), 'grid')).toEqual([]);
     const denser = ignoredFeatures(twoLiquids(liquid(1800, 20, '#2a4fc8')), 'grid');
     expect(denser.map((f) => f.path)).toEqual(['materials.b']);
-    expect(denser[0].message).toMatch(/density \(1800 kg\/m³ against 1300\).*viscosity/);
+    expect(denser[0].message).toMatch(/keeps its colour and viscosity but moves with 'a's density, not its own density \(1800 kg\/m³ against 1300\)$/);
     // paint-drops' three paints differ in colour only (its adhesion entries are named: see below).
     expect(ignoredFeatures(shipped('paint-drops'), 'grid').map((f) => f.path)).toEqual(['adhesion']);
     expect(ignoredFeatures(shipped('honey-melt'), 'grid')).toEqual([]);
