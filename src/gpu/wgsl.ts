@@ -312,7 +312,9 @@ fn measure(a: u32) -> Measure {
     nb += counted(d2);
     if (d > 0.0) { gs += (gm * dW(d * invH) * invH / d) * rv; }`)}
   let hs = gs + own;
-  return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + invMassOf(liquidOf(a)) * dot(hs, hs) + P.epsN));
+  // The diagonal over m_a (pressure-kernels.ts factorRange): w_a α = n0² w_a / (Σ w_b |T_b|² + w_a |ĝ|²).
+  let ia = invMassOf(liquidOf(a));
+  return Measure(rho * P.invN0, nb, (P.n0 * P.n0 * ia) / (s2 + ia * dot(hs, hs) + ia * P.epsN));
 }
 `;
 

@@ -145,7 +145,7 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
     const gs = v.grad;
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     dens[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + epsN);
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + ia * epsN);
   }
 }
 

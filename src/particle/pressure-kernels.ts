@@ -164,7 +164,8 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
     const gs = v.grad;
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     dens[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + (uniform ? 1 : invMass[a]) * (hx * hx + hy * hy + hz * hz) + epsN);
+    const ia = uniform ? 1 : invMass[a];
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + ia * epsN);
   }
 }
 
