@@ -20,11 +20,11 @@
  * the ghosts (pressure-ghosts.ts factorRowWalls) and with equal masses; where masses differ it is
  *   α_a = n0² / (Σ_b (m_a/m_b) |G_ab|² + |Σ_b G_ab|²),
  * over a's own mass (m_a/m_b stands for the exact 2 m_a/(m_a + m_b), and the gradient term's pair
- * weights m̄/m_a for 1; the displacement reads only ratios of masses, and so does this): over a reference particle's mass instead (slot 0's), a ρ 3000
- * block's α on a water pool came out 3 times too large and the passes overshot without end (docs/decisions.md
- * "Two densities in contact"). PBF's λ_a = −C_a α_a, and the pressure stage's
- * relaxed Jacobi step (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the
- * remaining compression e_a.
+ * weights m̄/m_a for 1; the displacement reads only ratios of masses, and so does this). Over a
+ * reference particle's mass instead (slot 0's), a ρ 3000 block's α on a water pool came out 3 times
+ * too large and the passes overshot without end (docs/decisions.md "Two liquid densities in
+ * contact"). PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step (DFSPH as
+ * SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
  */
 import { cubicSpline } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
