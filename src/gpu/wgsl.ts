@@ -260,7 +260,7 @@ fn displacement(a: u32) -> vec3<f32> {
     ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += ((pa + pb) * wab) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
   if (pa != 0.0) {
-    let pw = pa * invMassOf(la);
+    let pw = pa;
     ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { cx += (pw * pos[o].w * dW(d * invH) * invH / d) * rv; }`)}
   }
   return -cx * P.invN0;
