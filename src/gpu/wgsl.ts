@@ -269,7 +269,7 @@ fn displacement(a: u32) -> vec3<f32> {
     ${pairGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += ((pa + pb) * wab) * (dW(dg * invH) * invH / dg) * off; }`)}`)}
   ${selfGhosts(`let dg = sqrt(d2); if (dg > 0.0) { cx += (pa + pb) * (dW(dg * invH) * invH / dg) * off; }`)}
   if (pa != 0.0) {
-    let pw = pa * invMassOf(la);
+    let pw = pa;
     ${aroundObjects('P.h', `let d = sqrt(d2); if (d > 0.0) { cx += (pw * pos[o].w * dW(d * invH) * invH / d) * rv; }`)}
   }
   return -cx * P.invN0;
@@ -321,7 +321,9 @@ fn measure(a: u32) -> Measure {
     nb += counted(d2);
     if (d > 0.0) { gs += (gm * dW(d * invH) * invH / d) * rv; }`)}
   let hs = gs + own;
-  return Measure(rho * P.invN0, nb, (P.n0 * P.n0) / (s2 + invMassOf(liquidOf(a)) * dot(hs, hs) + P.epsN));
+  // The diagonal over m_a (pressure-kernels.ts factorRange): w_a α = n0² w_a / (Σ w_b |T_b|² + w_a |ĝ|²).
+  let ia = invMassOf(liquidOf(a));
+  return Measure(rho * P.invN0, nb, (P.n0 * P.n0 * ia) / (s2 + ia * dot(hs, hs) + ia * P.epsN));
 }
 `;
 

@@ -277,16 +277,16 @@ export class FreeBodies {
   /**
    * The reaction to the boundary term of a pressure displacement just computed from v.p (the
    * pressure stage's last pass, or a PBF density pass; pressure-kernels.ts): slot a moved by
-   * −(m̄/m_a)/n0 p_a γ_s G_as from object slot s, so the body of s takes m_a times the opposite over
+   * −p_a γ_s G_as / n0 from object slot s, so the body of s takes m_a times the opposite over
    * δt, at the object particle. `order` maps slots to particles.
    */
   boundaryReaction(ctx: StepContext, v: SolveView, order: Int32Array, n: number, dt: number): void {
     const L = ctx.liquid, mass = ctx.mass, mat = L.material, O = ctx.objects, oorder = ctx.objectCells.grid.order, obody = O.body;
-    const { x, bs, bj, bg, opos, gamma, p, invMass, uniform } = v, scale = 1 / (v.n0 * dt), freeOf = this.freeOf;
+    const { x, bs, bj, bg, opos, gamma, p } = v, scale = 1 / (v.n0 * dt), freeOf = this.freeOf;
     for (let a = 0; a < n; a++) {
       const pa = p[a];
       if (pa === 0 || bs[a] === bs[a + 1]) continue;
-      const ma = mass[mat[order[a]]] * (uniform ? 1 : invMass[a]) * pa * scale;
+      const ma = mass[mat[order[a]]] * pa * scale;
       const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
       for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
         const s = bj[q], g = bg[q];

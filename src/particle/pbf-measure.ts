@@ -58,7 +58,7 @@ export function pbfMeasureOne(v: SolveView, n: number, hr: HalfRows): void {
       rho = S[RHO]; gx = S[GX]; gy = S[GY]; gz = S[GZ];
     }
     dens[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + epsN);
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + ia * epsN);
   }
 }
 

@@ -69,7 +69,7 @@ export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Floa
     const gs = v.grad;
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     rhoOut[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + epsN);
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (gx * gx + gy * gy + gz * gz) + ia * epsN);
     // SOURCE zeroes ρ̂* before advanceHalf adds the change to it.
     dens[a] = 0 + drho * invN0;
   }

@@ -145,7 +145,7 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
     const gs = v.grad;
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     dens[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + epsN);
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + ia * epsN);
   }
 }
 
@@ -304,11 +304,11 @@ export function displaceHalf(v: SolveView, from: number, to: number, hr: HalfRow
       }
     }
     if (pa !== 0) {
-      const wa = uniform ? 1 : invMass[a];
+      // A body pushes each liquid as it would push that liquid alone (weight 1, whatever its mass).
       for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
         const o = bj[q], g = bg[q];
         if (g === 0) continue;
-        const f = pa * wa * gamma[o] * g;
+        const f = pa * gamma[o] * g;
         cx += f * (xa - opos[3 * o]); cy += f * (ya - opos[3 * o + 1]); cz += f * (za - opos[3 * o + 2]);
       }
     }

@@ -12,14 +12,20 @@
  * liquid particles, k over its own body's particles), ghosts over the mirror images of a and its
  * neighbours across the closed domain walls within h of both (a wall reads as the liquid mirrored
  * beyond it). G_ab = ∇_a w(|x_a − x_b|). A pressure p ≥ 0 (PBF's −λ) displaces
- *   Δx_a = −(m̄/m_a)/n0 · [Σ_b (p_a + p_b) G_ab + p_a Σ_s γ_s G_as + Σ_ghosts (p_a + p_src) G_ag]
- * (m̄ = 2 m_a m_b/(m_a + m_b): Σ m Δx = 0 over liquid pairs), which changes the density, to first
+ *   Δx_a = −1/n0 · [Σ_b (m̄/m_a)(p_a + p_b) G_ab + p_a Σ_s γ_s G_as + Σ_ghosts (m̄/m_a)(p_a + p_src) G_ag]
+ * (m̄ = 2 m_a m_b/(m_a + m_b) of a and the ghost's source, 1 for a's own images: Σ m Δx = 0 over
+ * liquid pairs; a body pushes each liquid as it would push that liquid alone), which changes the density, to first
  * order, by
  *   δρ̂_a = 1/n0 · [Σ_b (Δx_a − Δx_b)·G_ab + Σ_s γ_s Δx_a·G_as + Σ_ghosts (Δx_a − Δx_ghost)·G_ag]
  * (a ghost moves as its source, mirrored). α_a is the inverse of this map's diagonal, exact with
- * the ghosts (pressure-ghosts.ts factorRowWalls): PBF's λ_a = −C_a α_a, and the pressure stage's
- * relaxed Jacobi step (DFSPH as SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the
- * remaining compression e_a.
+ * the ghosts (pressure-ghosts.ts factorRowWalls) and with equal masses; where masses differ it is
+ *   α_a = n0² / (Σ_b (m_a/m_b) |G_ab|² + |Σ_b G_ab|²),
+ * over a's own mass (m_a/m_b stands for the exact 2 m_a/(m_a + m_b), and the gradient term's pair
+ * weights m̄/m_a for 1; the displacement reads only ratios of masses, and so does this). Over a
+ * reference particle's mass instead (slot 0's), a ρ 3000 block's α on a water pool came out 3 times
+ * too large and the passes overshot without end (docs/decisions.md "Two liquid densities in
+ * contact"). PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step (DFSPH as
+ * SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
  */
 import { cubicSpline } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
@@ -164,7 +170,8 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
     const gs = v.grad;
     if (gs !== null) { gs[3 * a] = gx; gs[3 * a + 1] = gy; gs[3 * a + 2] = gz; }
     dens[a] = rho * invN0;
-    alpha[a] = (n0 * n0) / (s2 + (uniform ? 1 : invMass[a]) * (hx * hx + hy * hy + hz * hz) + epsN);
+    const ia = uniform ? 1 : invMass[a];
+    alpha[a] = (n0 * n0 * ia) / (s2 + ia * (hx * hx + hy * hy + hz * hz) + ia * epsN);
   }
 }
 
@@ -234,11 +241,11 @@ export function pressureDisplacementRange(v: SolveView, a0: number, a1: number):
       }
     }
     if (pa !== 0) {
-      const wa = uniform ? 1 : invMass[a];
+      // A body pushes each liquid as it would push that liquid alone (weight 1, whatever its mass).
       for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
         const o = bj[q], g = bg[q];
         if (g === 0) continue;
-        const f = pa * wa * gamma[o] * g;
+        const f = pa * gamma[o] * g;
         cx += f * (xa - opos[3 * o]); cy += f * (ya - opos[3 * o + 1]); cz += f * (za - opos[3 * o + 2]);
       }
     }
