@@ -4,7 +4,11 @@
  * run's first (cold) pressure solve stops at COLD_TOLERANCE in about the passes of a block of the
  * water's density, where it ran all 1 000 with the diagonal scaled
  * by the reference slot's mass (pressure-kernels.ts factorRange: α over the particle's own mass),
- * and the heavy block still sinks faster than a block of the water's density.
+ * and the heavy block still sinks faster than a block of the water's density. And a pool already
+ * in two layers (the heavy liquid under the water) costs what one density costs and rests: the
+ * still-water gate, the deep stop and the filter's sub-timestep split read the stored pressure
+ * λ_a, which is each particle's own p/ρ_a (the heavy floor's 0.18 = g(h_h + h_w ρ_w/ρ_h) where one
+ * density's floor holds 0.37), so the heavy layer does not read as a deeper pool.
  */
 import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
@@ -40,6 +44,34 @@ function run(heavy: number, frames: number): { passes: number; block: number } {
   return { passes, block: s / c };
 }
 
+/** The pool in two layers from the start: a 1 cm heavy layer (two rows) under 2.5 cm of water, the same box. */
+function layered(heavy: number): SceneInput {
+  const s = pool(heavy);
+  s.bodies = [
+    { material: 'heavy', shape: { type: 'box', center: [0.025, 0.005, 0.01], size: [0.05, 0.01, 0.02] } },
+    { material: 'water', shape: { type: 'box', center: [0.025, 0.0225, 0.01], size: [0.05, 0.025, 0.02] } },
+  ];
+  return s;
+}
+
+/** Over frames `from`..`to` − 1 of the layered pool: the largest pressure passes and sub-timesteps a frame, and the largest speed (m/s) at the end. */
+function layeredCost(heavy: number, from: number, to: number): { passes: number; substeps: number; speed: number; deep: number } {
+  const sim = new ParticleSimulation(parseScene(layered(heavy)));
+  let passes = 0, substeps = 0, deep = 0;
+  for (let f = 0; f < to; f++) {
+    const c = sim.stepFrame().counters;
+    if (f < from) continue;
+    passes = Math.max(passes, c.pressurePasses ?? 0);
+    substeps = Math.max(substeps, c.substeps ?? 0);
+    deep += c.pressureDeep ?? 0;
+  }
+  const L = sim.ctx.liquid;
+  let v2 = 0;
+  for (let i = 0; i < 3 * L.count; i += 3) v2 = Math.max(v2, L.vel[i] ** 2 + L.vel[i + 1] ** 2 + L.vel[i + 2] ** 2);
+  sim.dispose();
+  return { passes, substeps, speed: Math.sqrt(v2), deep };
+}
+
 describe('two liquid densities in contact', () => {
   it('stops the first solve in about the passes of one density, and the heavy block sinks', () => {
     const same = run(1000, 3), heavy = run(3000, 3);
@@ -49,5 +81,17 @@ describe('two liquid densities in contact', () => {
     expect(heavy.passes).toBeLessThan(same.passes + 30);
     // Frame 3's block: 27.3 mm at the water's density, 20.3 mm at ρ 3000 (22.5 before).
     expect(heavy.block).toBeLessThan(same.block - 0.004);
+  });
+
+  it('costs a settled two-layer pool what one density costs, and it rests', () => {
+    // Frames 10–14: one density 4 sub-timesteps and 11–12 passes a frame, never the deep stop; the
+    // ρ 3000 layer the same. Read with one rest density (λ_a ρ_a/ρ_w, the heavy floor's 0.55) the
+    // filter's Courant split every sub-timestep and the deep stop held: 8 sub-timesteps, 35–51 passes.
+    const same = layeredCost(1000, 10, 15), heavy = layeredCost(3000, 10, 15);
+    expect(heavy.substeps).toBeLessThanOrEqual(same.substeps);
+    expect(heavy.passes).toBeLessThanOrEqual(2 * same.passes);
+    expect(heavy.deep).toBe(same.deep);
+    // At rest: the largest speed 0.001–0.005 m/s (√(g h) 0.57 m/s).
+    expect(heavy.speed).toBeLessThan(0.02);
   });
 });
