@@ -224,7 +224,9 @@ export class ThreadTeam implements TeamSync {
     for (let r = 1; r < size; r++) {
       const t = spawn();
       t.onError((e) => {
-        this.failure = `worker thread ${r} failed: ${e instanceof Error ? e.message : String(e)}`;
+        // The first report stands: a thread whose module throws reports its error, then its exit
+        // (code 1), which would otherwise overwrite the message with one that names no cause.
+        this.failure ??= `worker thread ${r} failed: ${e instanceof Error ? e.message : String(e)}`;
         Atomics.store(this.ctrl, ABORT, 1);
       });
       t.onMessage((m) => {
