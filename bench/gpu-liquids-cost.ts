@@ -10,26 +10,14 @@ import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { parseScene } from '../src/scene/parse.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
+import { heavyOnWater } from '../tests/particle/heavy-pool.ts';
 
 const frames = Number(process.argv[2] ?? 2);
 const pressureAfterViscosity = (process.argv[3] ?? '0') === '1';
 
 /** The test's scene (liquids.test.ts `sinking`). */
 function sinking(heavy: number): SceneInput {
-  return {
-    fps: 30,
-    duration: 1,
-    domain: { min: [0, 0, 0], max: [0.05, 0.06, 0.02], boundary: 'slip' },
-    materials: {
-      water: { kind: 'liquid', density: 1000, viscosity: { value: 0.01, unit: 'Pa.s' } },
-      heavy: { kind: 'liquid', density: heavy, viscosity: { value: 0.05, unit: 'Pa.s' } },
-    },
-    bodies: [
-      { material: 'water', shape: { type: 'box', center: [0.025, 0.0125, 0.01], size: [0.05, 0.025, 0.02] } },
-      { material: 'heavy', shape: { type: 'box', center: [0.025, 0.035, 0.01], size: [0.02, 0.02, 0.02] } },
-    ],
-    particle: { radius: 0.0025, pressureAfterViscosity },
-  };
+  return heavyOnWater({ heavy, particle: { radius: 0.0025, pressureAfterViscosity } });
 }
 
 const lap = cpuLaps();

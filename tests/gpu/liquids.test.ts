@@ -14,6 +14,7 @@ import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { checked, GPU_SKIP, gpuDevice, releaseGpuAfterAll } from './device.ts';
 import { skipTitle } from '../skips.ts';
+import { heavyOnWater } from '../particle/heavy-pool.ts';
 
 releaseGpuAfterAll();
 
@@ -82,21 +83,7 @@ async function accelerations(input: SceneInput): Promise<{ diff: number; max: nu
  * stops in some 40 passes, not the 1 000 it ran before (when this case was cut to a 1 cm slab).
  */
 function sinking(heavy: number): SceneInput {
-  const depth = 0.02;
-  return {
-    fps: 30,
-    duration: 1,
-    domain: { min: [0, 0, 0], max: [0.05, 0.06, depth], boundary: 'slip' },
-    materials: {
-      water: { kind: 'liquid', density: 1000, viscosity: { value: 0.01, unit: 'Pa.s' }, color: '#3060ff' },
-      heavy: { kind: 'liquid', density: heavy, viscosity: { value: 0.05, unit: 'Pa.s' }, color: '#ff6020' },
-    },
-    bodies: [
-      { material: 'water', shape: { type: 'box', center: [0.025, 0.0125, depth / 2], size: [0.05, 0.025, depth] } },
-      { material: 'heavy', shape: { type: 'box', center: [0.025, 0.035, depth / 2], size: [0.02, 0.02, depth] } },
-    ],
-    particle: { radius: 0.0025, pressureAfterViscosity: false },
-  };
+  return heavyOnWater({ heavy, colours: true, particle: { radius: 0.0025, pressureAfterViscosity: false } });
 }
 
 /** The mean height (m) of each liquid's particles, per frame 1..frames, on the CPU engine and (`withGpu`) on the GPU. */

@@ -14,23 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import type { SceneInput } from '../../src/scene/schema.ts';
+import { heavyOnWater } from './heavy-pool.ts';
 
-function pool(heavy: number): SceneInput {
-  return {
-    fps: 30,
-    duration: 1,
-    domain: { min: [0, 0, 0], max: [0.05, 0.06, 0.02], boundary: 'slip' },
-    materials: {
-      water: { kind: 'liquid', density: 1000, viscosity: { value: 0.01, unit: 'Pa.s' } },
-      heavy: { kind: 'liquid', density: heavy, viscosity: { value: 0.05, unit: 'Pa.s' } },
-    },
-    bodies: [
-      { material: 'water', shape: { type: 'box', center: [0.025, 0.0125, 0.01], size: [0.05, 0.025, 0.02] } },
-      { material: 'heavy', shape: { type: 'box', center: [0.025, 0.035, 0.01], size: [0.02, 0.02, 0.02] } },
-    ],
-    particle: { radius: 0.0025 },
-  };
-}
+const pool = (heavy: number): SceneInput => heavyOnWater({ heavy });
 
 /** The first frame's pressure passes (its cold solve and the warm ones after it) and the block's mean height (m) after `frames`. */
 function run(heavy: number, frames: number): { passes: number; block: number } {
