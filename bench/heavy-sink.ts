@@ -22,8 +22,9 @@
  */
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
+import { heavyOnWater } from '../tests/particle/heavy-pool.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
-import { StageClock } from '../src/particle/step.ts';
+import { onStageLaps } from './stage-laps.ts';
 
 const kv = Object.fromEntries(process.argv.slice(2).filter((a) => a.includes('=')).map((a) => a.split('=') as [string, string]));
 const heavy = Number(kv.heavy ?? 3000), frames = Number(kv.frames ?? 150), every = Number(kv.every ?? 30);
@@ -31,18 +32,9 @@ const particle: Record<string, unknown> = { radius: 0.0025 };
 for (const [k, v] of Object.entries(kv)) if (k.startsWith('p.')) particle[k.slice(2)] = v === 'true' ? true : v === 'false' ? false : Number.isNaN(Number(v)) ? v : Number(v);
 const muW = Number(kv.mu ?? 0.01), muH = Number(kv.muh ?? kv.mu ?? 0.05);
 const scene: SceneInput = {
-  fps: 30, duration: frames / 30 + 1,
-  domain: { min: [0, 0, 0], max: [0.05, 0.06, 0.02], boundary: 'slip' },
-  materials: {
-    water: { kind: 'liquid', density: 1000, viscosity: { value: muW, unit: 'Pa.s' } },
-    heavy: { kind: 'liquid', density: heavy, viscosity: { value: muH, unit: 'Pa.s' } },
-  },
+  ...heavyOnWater({ heavy, waterViscosity: muW, heavyViscosity: muH, shift: Number(kv.shift ?? 0) / 1000, particle: particle as SceneInput['particle'] }),
+  duration: frames / 30 + 1,
   adhesion: kv.cohesion === 'off' ? (['water', 'heavy'] as const).flatMap((a, k) => (['water', 'heavy'] as const).slice(k).map((b) => ({ between: [a, b] as [string, string], type: 'lennard-jones' as const, strength: 0 }))) : undefined,
-  bodies: [
-    { material: 'water', shape: { type: 'box', center: [0.025, 0.0125, 0.01], size: [0.05, 0.025, 0.02] } },
-    { material: 'heavy', shape: { type: 'box', center: [0.025 + Number(kv.shift ?? 0) / 1000, 0.035, 0.01], size: [0.02, 0.02, 0.02] } },
-  ],
-  particle,
 };
 // Diagnostic switches read by temporary edits (off=filter,split,collide), not in the source.
 (globalThis as Record<string, unknown>).__sink = Object.fromEntries((kv.off ?? '').split(',').filter(Boolean).map((k) => [k, true]));
@@ -60,20 +52,14 @@ const now = (): [number, number, number] => {
 };
 const dH = new Map<string, number>(), dW = new Map<string, number>(), dY = new Map<string, number>();
 let last = now();
-const lap0 = StageClock.prototype.lap;
-let afterViscosity = false;
-StageClock.prototype.lap = function (this: StageClock, name: string): void {
-  if (name === 'emit') afterViscosity = false;
-  const stage = name === 'pressure' && afterViscosity ? 'pressure2' : name;
-  if (name === 'viscosity') afterViscosity = true;
+onStageLaps((stage) => {
   const c = now();
   // The floor band's membership changes between laps only through the moves; its count is read afresh each time.
   dH.set(stage, (dH.get(stage) ?? 0) + c[0] - last[0]);
   dW.set(stage, (dW.get(stage) ?? 0) + c[1] - last[1]);
   dY.set(stage, (dY.get(stage) ?? 0) + c[2] - last[2]);
   last = c;
-  lap0.call(this, stage);
-};
+});
 const fmt = (m: Map<string, number>, sc: number, d: number): string => [...m].filter(([, v]) => Math.abs(v * sc) >= 0.5 * 10 ** -d).map(([k, v]) => `${k} ${(v * sc).toFixed(d)}`).join(' ');
 console.log(`ρ ${heavy}, ${L.count} particles, ${JSON.stringify(kv)}`);
 let sub = 0, passes = 0;

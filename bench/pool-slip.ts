@@ -12,7 +12,7 @@
 import { createSimulation, parseScene } from '../src/index.ts';
 import type { SceneInput } from '../src/scene/schema.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
-import { StageClock } from '../src/particle/step.ts';
+import { onStageLaps } from './stage-laps.ts';
 
 const args = process.argv.slice(2);
 const pos = args.filter((a) => !a.includes('='));
@@ -57,19 +57,12 @@ const modeNow = (): [number, number] => {
   }
   return [a / L.count, x2 / L.count];
 };
-const lap0 = StageClock.prototype.lap;
-let afterViscosity = false;
-StageClock.prototype.lap = function (this: StageClock, name: string): void {
-  // The second pressure solve (after viscosity) counted apart from the first.
-  if (name === 'emit') afterViscosity = false;
-  const stage = name === 'pressure' && afterViscosity ? 'pressure2' : name;
-  if (name === 'viscosity') afterViscosity = true;
+onStageLaps((stage) => {
   const [a, x2] = modeNow();
   stageA.set(stage, (stageA.get(stage) ?? 0) + a * a - lastA * lastA);
   stageX.set(stage, (stageX.get(stage) ?? 0) + x2 - lastX);
   lastA = a; lastX = x2;
-  lap0.call(this, stage);
-};
+});
 const u = Math.sqrt(9.81 * depth), bins = Math.ceil(width / 0.05);
 console.log(`${width * 100}×${depth * 100} cm slab ${slab * 100}, ${n} particles, row spacing ${(sp * 1000).toFixed(2)} mm, ${rows} rows`);
 for (let f = 1; f <= Math.round(seconds * 30); f++) {
