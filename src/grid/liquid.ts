@@ -44,9 +44,7 @@ export function gridLiquid(scene: Scene): GridLiquid {
   const name = firstLiquidBody?.material ?? scene.sources[0]?.material ?? scene.materialNames.find((m) => scene.materials[m].kind === 'liquid');
   const mat = name ? scene.materials[name] : undefined;
   const material = mat && mat.kind === 'liquid' ? mat : null;
-  const density = material?.density ?? 1000;
-  const v = material?.viscosity ?? { value: 0, unit: 'm2/s' as const };
-  const nu = v.unit === 'm2/s' ? v.value : v.value / density;
+  const nu = name ? materialNu(scene, name) ?? 0 : 0;
   const viscosityModel = material?.grid.viscosityModel ?? 'variational';
   const law = material?.grid.temperature;
   return {

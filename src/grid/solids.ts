@@ -6,9 +6,8 @@
  * the object's normal so that it does not flow into it (equation 16) and written back to the cell's
  * faces. Shapes and motions are the scene's, shared with the particle engine.
  */
-import type { Scene } from '../scene/scene.ts';
+import type { Scene, TriMesh } from '../scene/scene.ts';
 import type { Shape } from '../scene/schema.ts';
-import type { TriMesh } from '../scene/scene.ts';
 import { compileShape, type CompiledShape } from '../scene/shapes.ts';
 import type { ClipSolid } from '../surface/solid-clip.ts';
 import { compileMotion, createPose, inversePose, type CompiledMotion, type RigidPose } from '../scene/motion.ts';
