@@ -6,7 +6,8 @@
  * MAX_GRID_STEPS_PER_FRAME (src/scene/checks.ts).
  */
 import { estimateScene, type Scene } from '../index.ts';
-import { calibratedExchangeRate, kinematicViscosity, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
+import { calibratedExchangeRate, MAX_VISCOSITY_SWEEPS, viscositySweeps } from '../particle/calibration.ts';
+import { kinematicViscosity } from '../scene/material.ts';
 import { MAX_SUBDIVISION } from '../particle/step.ts';
 import { solvesTwice } from '../particle/pressure.ts';
 import { GelState, gelPieces } from '../particle/gel.ts';

@@ -3,7 +3,7 @@
  * liquid is a pool at rest: read from the scene alone, before a run.
  */
 import { estimateScene, type Scene } from '../index.ts';
-import { kinematicViscosity } from '../particle/calibration.ts';
+import { kinematicViscosity } from '../scene/material.ts';
 import { compileShape } from '../scene/shapes.ts';
 import { streamResolutions } from '../scene/stream-resolution.ts';
 

@@ -20,7 +20,7 @@
  * 12 607 cells (7 200 at frame 40, 14 170 at the end), 640 ms a frame against 75.
  */
 import { estimateScene, type Scene } from '../index.ts';
-import { kinematicViscosity } from '../scene/stream-resolution.ts';
+import { initialKinematicViscosity } from '../scene/stream-resolution.ts';
 import { pourResolutions } from '../scene/pour-resolution.ts';
 
 export interface PourPhase {
@@ -53,7 +53,7 @@ export function pourPhase(scene: Scene): PourPhase | null {
   const s = pour.samples, t0 = s[0].time, span = Math.max(0, scene.duration - t0);
   const mid = s[Math.floor(s.length / 2)];
   const h = scene.grid.cellSize, layers = scene.grid.bufferCells, g = Math.hypot(...scene.gravity);
-  const nu = kinematicViscosity(scene, pour.material);
+  const nu = initialKinematicViscosity(scene, pour.material);
   // The cavity's inner wall and bottom.
   const a = shape.radius - shape.wall, depth = shape.height - shape.wall;
   const coatCells = ((1.5 * (2 * Math.PI * a * depth + Math.PI * a * a)) / (h * h)) * (2 + layers);

@@ -17,7 +17,7 @@
  * 10.7–12 passes at frames 2–14, then 0.9 cm, 1 piece and 3 passes; bench/run-cpu.ts).
  */
 import type { Scene } from '../index.ts';
-import { kinematicViscosity } from '../particle/calibration.ts';
+import { kinematicViscosity } from '../scene/material.ts';
 import { AGAIN_SHARE, DEEP_PASSES, PRESSURE_TOLERANCE, solvesTwice, stopTolerance } from '../particle/pressure.ts';
 import { FILTER_PIECE_COURANT, FILTER_REACH, filterSteps } from '../particle/pressure-filter.ts';
 import { compileShape } from '../scene/shapes.ts';

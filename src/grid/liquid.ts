@@ -8,6 +8,7 @@
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';
 import type { TemperatureLaw } from './temperature.ts';
+import { kinematicViscosity } from '../scene/material.ts';
 
 export interface GridLiquid {
   material: LiquidMaterial | null;
@@ -36,7 +37,7 @@ export function liquidsPutIn(scene: Scene): Set<string> {
 export function materialNu(scene: Scene, name: string): number | null {
   const m = scene.materials[name];
   if (m.kind !== 'liquid') return null;
-  return m.viscosity.unit === 'm2/s' ? m.viscosity.value : m.viscosity.value / m.density;
+  return kinematicViscosity(m);
 }
 
 export function gridLiquid(scene: Scene): GridLiquid {

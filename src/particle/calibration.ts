@@ -20,11 +20,7 @@
  * A scene's `particle.exchangeRate` overrides both.
  */
 import type { LiquidMaterial } from '../scene/schema.ts';
-
-export function kinematicViscosity(material: LiquidMaterial): number {
-  const v = material.viscosity;
-  return v.unit === 'm2/s' ? v.value : v.value / material.density;
-}
+import { kinematicViscosity } from '../scene/material.ts';
 
 /** Exchange rate v, 1/s. */
 export function exchangeRate(material: LiquidMaterial, radius: number): number {

@@ -29,7 +29,7 @@
 import type { Scene } from '../scene/scene.ts';
 import { attachAssets } from '../scene/scene.ts';
 import type { SceneData } from '../scene/schema.ts';
-import { kinematicViscosity } from '../scene/stream-resolution.ts';
+import { initialKinematicViscosity } from '../scene/stream-resolution.ts';
 import { poolLevel, trimToLevel, type PoolFloorSpec, type PoolLiquid } from './pool-level.ts';
 
 /**
@@ -42,7 +42,7 @@ import { poolLevel, trimToLevel, type PoolFloorSpec, type PoolLiquid } from './p
  */
 export function viscosityHoldsLattice(scene: Scene, material: string): boolean {
   const r = scene.particle.radius, g = Math.hypot(...scene.gravity);
-  return kinematicViscosity(scene, material) / (2 * r) ** 2 >= Math.sqrt(g / (2 * r));
+  return initialKinematicViscosity(scene, material) / (2 * r) ** 2 >= Math.sqrt(g / (2 * r));
 }
 
 /** The settle's frame rate, and every how many frames it zeroes the velocities. */

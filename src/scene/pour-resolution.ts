@@ -39,7 +39,7 @@ import type { Scene } from './scene.ts';
 import type { Vec3 } from './schema.ts';
 import { compileMotion, createPose, rotateVector, applyPose } from './motion.ts';
 import { compileShape, type CompiledShape } from './shapes.ts';
-import { kinematicViscosity, landing, ROPE_PARTICLES_ACROSS } from './stream-resolution.ts';
+import { initialKinematicViscosity, landing, ROPE_PARTICLES_ACROSS } from './stream-resolution.ts';
 import { viscousThreadSpeed } from './viscous-thread.ts';
 
 export interface PourSample {
@@ -103,7 +103,7 @@ export function pourResolutions(scene: Scene): PourResolution[] {
       return along > -hh + sh.wall && along < hh && radial < a;
     });
     if (!liquid) return;
-    const nu = kinematicViscosity(scene, liquid.material);
+    const nu = initialKinematicViscosity(scene, liquid.material);
     const volume = compileShape(liquid.shape, scene.assets.meshes).volume;
     if (!(nu > 0)) return;
     const trough = circularTrough(a, nu);

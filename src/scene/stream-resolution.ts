@@ -26,6 +26,7 @@
  * lands 2.3 particles across, where free fall says 1.8), and a runny one falls freely. The spout's
  * speed is taken along the fall whatever its direction, and surface tension is left out.
  */
+import { kinematicViscosity } from './material.ts';
 import type { Scene } from './scene.ts';
 import type { Vec3 } from './schema.ts';
 import { compileShape, type CompiledShape } from './shapes.ts';
@@ -75,7 +76,7 @@ export function streamResolutions(scene: Scene): StreamResolution[] {
     const vx = v0[0] + g[0] * t, vy = v0[1] + g[1] * t, vz = v0[2] + g[2] * t;
     const freeFallSpeed = Math.hypot(vx, vy, vz);
     const fall = gl > 0 ? ((p[0] - s.center[0]) * g[0] + (p[1] - s.center[1]) * g[1] + (p[2] - s.center[2]) * g[2]) / gl : 0;
-    const nu = kinematicViscosity(scene, s.material);
+    const nu = initialKinematicViscosity(scene, s.material);
     const speed = Math.min(freeFallSpeed, viscousThreadSpeed(s.speed, fall, nu, gl));
     const halfWidth = half * Math.sqrt(s.speed / speed);
     out.push({
@@ -117,11 +118,10 @@ export function landing(scene: Scene, solids: CompiledShape[], start: Vec3, v0: 
 }
 
 /** The source liquid's kinematic viscosity ν, m²/s, at its initial temperature where it has a temperature law (0 for a gas or no viscosity). */
-export function kinematicViscosity(scene: Scene, material: string): number {
+export function initialKinematicViscosity(scene: Scene, material: string): number {
   const m = scene.materials[material];
   if (m.kind !== 'liquid') return 0;
-  const v = m.viscosity;
-  const nu = v.unit === 'm2/s' ? v.value : v.value / m.density;
+  const nu = kinematicViscosity(m);
   const law = m.grid.temperature;
   return law ? nu * Math.exp(-law.coefficient * (law.initial - law.reference)) : nu;
 }
