@@ -18,8 +18,8 @@
  * log ν (geometric) because the liquids may differ by orders of magnitude: a cell half honey, half
  * water is then the two's geometric mean, between the layered cell's harmonic (shear across the
  * layers) and arithmetic (shear along them) bounds, and the field is as smooth in log ν as the
- * temperature law's. A cell no tracer reaches takes the first liquid's ν. Density stays the first
- * liquid's (one pressure solve for one density), which `gridIgnores` (ignored.ts) says.
+ * temperature law's. A cell no tracer reaches takes the first liquid's ν. Where the liquids differ
+ * in density the same splat (`cellMean`) gives each cell its ρ (variable-density.ts).
  */
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import type { Scene } from '../scene/scene.ts';
