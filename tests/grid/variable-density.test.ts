@@ -4,10 +4,11 @@
  * light pool (ρ 1 000) sinks to the floor and the light liquid rises over it, where a block of the
  * pool's density stays on top; a column of the two at rest stays at rest, its pressure rising by
  * each layer's ρ g per cell; liquids of one density take the one-density path
- * (bench/grid-checksums.ts holds its bits).
+ * (bench/grid-checksums.ts holds its bits); a restored run continues bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScene } from '../../src/index.ts';
+import { createSimulation, parseScene, restoreSimulation } from '../../src/index.ts';
+import type { GridEngineSimulation } from '../../src/grid/simulation.ts';
 import { GridSimulation } from '../../src/grid/step.ts';
 import { FLUID } from '../../src/grid/store.ts';
 import { heavyOnWater } from '../particle/heavy-pool.ts';
@@ -101,5 +102,18 @@ describe('liquids of different densities on the grid', () => {
     expect(Math.abs(p(0) - p(15) - jump)).toBeLessThan(1e-3 * jump);
     // The free surface's p = 0 sits on the air cell's centre, half a cell above the liquid (Cline §4).
     expect(p(15)).toBeCloseTo(1000 * G * H, 2);
+  });
+
+  it('a restored run continues bit for bit (ρ per cell comes from the checkpointed tracers)', () => {
+    const scene = heavyOnWater({ heavy: 3000, shift: 0.01 });
+    scene.grid = { cellSize: 0.005 };
+    const a = createSimulation(parseScene(scene), 'grid') as GridEngineSimulation;
+    for (let f = 0; f < 2; f++) a.stepFrame();
+    const b = restoreSimulation(a.save()) as GridEngineSimulation;
+    for (let f = 0; f < 2; f++) { a.stepFrame(); b.stepFrame(); }
+    const n = a.sim.store.count;
+    expect(b.sim.store.count).toBe(n);
+    expect(b.sim.ext.density!.ratio.subarray(0, n)).toEqual(a.sim.ext.density!.ratio.subarray(0, n));
+    for (let ax = 0; ax < 3; ax++) expect(b.sim.store.u[ax].subarray(0, n)).toEqual(a.sim.store.u[ax].subarray(0, n));
   });
 });
