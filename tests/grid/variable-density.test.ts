@@ -116,4 +116,39 @@ describe('liquids of different densities on the grid', () => {
     expect(b.sim.ext.density!.ratio.subarray(0, n)).toEqual(a.sim.ext.density!.ratio.subarray(0, n));
     for (let ax = 0; ax < 3; ax++) expect(b.sim.store.u[ax].subarray(0, n)).toEqual(a.sim.store.u[ax].subarray(0, n));
   });
+
+  it('the viscoelastic force on a face is divided by the face\'s ρ (ρ₀ the first liquid\'s)', () => {
+    const gel = (density: number) => ({ kind: 'liquid', density, viscosity: { value: 5, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 3000, elasticLimit: 5, yieldRate: 100, decay: 0 } });
+    const sim = new GridSimulation(parseScene({
+      fps: 30,
+      domain: { min: [0, 0, 0], max: [0.08, 0.06, 0.02], boundary: 'noslip' },
+      materials: { light: gel(1000), heavy: gel(3000) },
+      bodies: [
+        { material: 'light', shape: { type: 'box', center: [0.02, 0.02, 0.01], size: [0.03, 0.04, 0.02] } },
+        { material: 'heavy', shape: { type: 'box', center: [0.06, 0.02, 0.01], size: [0.03, 0.04, 0.02] } },
+      ],
+      grid: { cellSize: 0.005 },
+    }));
+    sim.initialize();
+    for (let f = 0; f < 3; f++) sim.stepFrame();
+    const ve = sim.ext.viscoelastic!, s = sim.store, n = s.count, dt = sim.dt;
+    const before = s.u.map((a) => a.slice(0, n));
+    ve.applyElasticForce(sim, dt);
+    const mass = ve.mass!;
+    expect(mass).toBe(sim.ext.density!.faceMass(sim));
+    const weighed = s.u.map((a, ax) => a.slice(0, n).map((v, c) => v - before[ax][c]));
+    for (let ax = 0; ax < 3; ax++) s.u[ax].set(before[ax]);
+    ve.mass = null;
+    ve.applyForce(s, dt, sim.d.h);
+    let heavyFaces = 0;
+    for (let ax = 0; ax < 3; ax++) {
+      for (let c = 0; c < n; c++) {
+        const plain = s.u[ax][c] - before[ax][c];
+        expect(weighed[ax][c]).toBeCloseTo(plain / mass[3 * c + ax], 12);
+        if (mass[3 * c + ax] === 3 && Math.abs(plain) > 1e-6) heavyFaces++;
+      }
+    }
+    // The heavy gel's faces (its strain from its sag) take a third of the one-density force.
+    expect(heavyFaces).toBeGreaterThan(10);
+  });
 });
