@@ -33,6 +33,7 @@
  * ρ ν / ρ₀, so that the step is ρ_f (u − u*) = Δt ∇·(μ (∇u + ∇uᵀ)) divided by ρ₀: still symmetric.
  * Gravity stays g (a body force per mass).
  */
+import { allocFloat64, isShared } from '../parallel/memory.ts';
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidTracers } from './liquid-tracers.ts';
 import { liquidsPutIn } from './liquid.ts';
@@ -52,7 +53,7 @@ export class VariableDensity {
   private stampStep = -1;
   private stampStore: GridStore | null = null;
   /** The unweighted diagonal of the last assembly, and S = (D₁ / D_β)^½ per row. */
-  private unitDiag = new Float64Array(0);
+  private unitDiag: Float64Array = new Float64Array(0);
   private scale: Float64Array = new Float64Array(0);
   /** β per face (3c + a) as the last solve saw the cells, and the velocity before the update. */
   private beta = new Float64Array(0);
@@ -95,8 +96,9 @@ export class VariableDensity {
    */
   weighRows(s: GridStore, sys: SparseSystem, cellOf: Int32Array): void {
     const m = sys.n, { diag, off, nbRow } = sys, nb = s.nb, ratio = this.ratio;
-    if (this.unitDiag.length < m) {
-      this.unitDiag = new Float64Array(Math.ceil(m * 1.3) + 16);
+    // (On shared memory where the store's team lists the multigrid's rows from it: multigrid.ts finish.)
+    if (this.unitDiag.length < m || isShared(this.unitDiag) !== s.shared) {
+      this.unitDiag = allocFloat64(Math.ceil(m * 1.3) + 16, s.shared);
       this.scale = new Float64Array(this.unitDiag.length);
     }
     const unit = this.unitDiag, scale = this.scale;
