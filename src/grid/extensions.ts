@@ -12,6 +12,7 @@ import { LiquidTracers } from './liquid-tracers.ts';
 import type { Stage } from './pipeline.ts';
 import { Smoke } from './smoke.ts';
 import { Spray } from './spray.ts';
+import { VariableDensity } from './variable-density.ts';
 import type { GridSimulation } from './step.ts';
 import { Viscoelastic } from './viscoelastic.ts';
 import { VorticityConfinement } from './vorticity.ts';
@@ -24,6 +25,8 @@ export interface GridExtensions {
   spray: Spray | null;
   /** Which liquid is where, where a scene puts in several (their colours, and their viscosities where these differ). */
   liquids: LiquidTracers | null;
+  /** ρ per cell and face from those tracers, where the liquids differ in density (variable-density.ts). */
+  density: VariableDensity | null;
 }
 
 /** The extensions `sim.scene` asks for (smoke excludes the liquid-only ones). */
@@ -32,13 +35,15 @@ export function createExtensions(sim: GridSimulation): GridExtensions {
   const ve = liquid?.viscoelastic;
   const viscoelastic = ve && !g.smoke ? new Viscoelastic(ve, liquid!.density) : null;
   if (viscoelastic) viscoelastic.surface = g.elasticSurface ?? 'cells';
+  const liquids = LiquidTracers.create(sim.scene, sim.nu);
   return {
     viscoelastic,
     smoke: g.smoke ? new Smoke(g.smoke, sim) : null,
     vorticity: g.vorticityConfinement > 0 ? new VorticityConfinement() : null,
     bodies: BuoyantBodies.create(sim),
     spray: g.spray && !g.smoke ? new Spray(g.spray, sim.scene.seed) : null,
-    liquids: LiquidTracers.create(sim.scene, sim.nu),
+    liquids,
+    density: VariableDensity.create(sim.scene, liquids, sim.liquidIndex),
   };
 }
 

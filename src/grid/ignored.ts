@@ -1,8 +1,9 @@
 /**
  * What the grid engine does not honour of a scene (engines.ts `ignoredFeatures`). It solves one
- * velocity field (liquid.ts): other liquids keep their own colours and kinematic viscosities
- * (liquid-tracers.ts: ν per cell from tracers) but move with the first liquid's density, elasticity
- * and viscosity model (and its temperature law). It has no adhesion (Steele §3.1's pairwise forces in
+ * velocity field (liquid.ts): other liquids keep their own colours, kinematic viscosities
+ * (liquid-tracers.ts: ν per cell from tracers) and densities (variable-density.ts: ρ per cell from
+ * the same tracers, per face in the pressure) but move with the first liquid's elasticity and
+ * viscosity model (and its temperature law). It has no adhesion (Steele §3.1's pairwise forces in
  * particle radii): liquid meets a solid at the solid's velocity in the pressure solve and the
  * viscosity (solids.ts, viscosity.ts), whatever the `adhesion` entries or a solid's `friction`
  * (Steele §3.4) ask; those are named here when the scene sets them.
@@ -26,7 +27,6 @@ export function gridIgnores(scene: Scene): IgnoredFeature[] {
     const m = scene.materials[name];
     if (m.kind !== 'liquid') continue;
     const differs: string[] = [];
-    if (m.density !== mat.density) differs.push(`density (${m.density} kg/m³ against ${mat.density})`);
     if (!!m.viscoelastic !== !!mat.viscoelastic) differs.push('elasticity');
     if (m.grid.viscosityModel !== mat.grid.viscosityModel) differs.push(`viscosity model ('${m.grid.viscosityModel}' against '${mat.grid.viscosityModel}')`);
     const a = m.grid.temperature, b = mat.grid.temperature;
@@ -34,7 +34,7 @@ export function gridIgnores(scene: Scene): IgnoredFeature[] {
     if (differs.length === 0) continue;
     out.push({
       path: `materials.${name}`,
-      message: `the grid engine solves one velocity field: '${name}' keeps its colour and viscosity but moves with '${firstName}'s ${differs.length > 1 ? 'properties' : differs[0].split(' (')[0]}, not its own ${differs.join(', ')}`,
+      message: `the grid engine solves one velocity field: '${name}' keeps its colour, viscosity and density but moves with '${firstName}'s ${differs.length > 1 ? 'properties' : differs[0].split(' (')[0]}, not its own ${differs.join(', ')}`,
     });
   }
   return out;

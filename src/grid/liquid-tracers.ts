@@ -18,8 +18,8 @@
  * log ν (geometric) because the liquids may differ by orders of magnitude: a cell half honey, half
  * water is then the two's geometric mean, between the layered cell's harmonic (shear across the
  * layers) and arithmetic (shear along them) bounds, and the field is as smooth in log ν as the
- * temperature law's. A cell no tracer reaches takes the first liquid's ν. Density stays the first
- * liquid's (one pressure solve for one density), which `gridIgnores` (ignored.ts) says.
+ * temperature law's. A cell no tracer reaches takes the first liquid's ν. Where the liquids differ
+ * in density the same splat (`cellMean`) gives each cell its ρ (variable-density.ts).
  */
 import type { CheckpointReader, CheckpointWriter } from '../io/checkpoint.ts';
 import type { Scene } from '../scene/scene.ts';
@@ -71,14 +71,23 @@ export class LiquidTracers {
   cellLogNu(sim: GridSimulation, fallback: number): Float64Array | null {
     const table = this.logNu;
     if (!table) return null;
+    if (this.cellLog.length < sim.store.count) this.cellLog = new Float64Array(Math.ceil(sim.store.count * 1.3));
+    return this.cellMean(sim, table, fallback, this.cellLog);
+  }
+
+  /**
+   * Into `out` (at least the store's count): per cell of the store, the mean of `table` over the
+   * tracers around it, each splatted trilinearly onto the eight cell centres around it (cloud in
+   * cell) by its material; `fallback` where none is near. Returns `out`.
+   */
+  cellMean(sim: GridSimulation, table: Float64Array, fallback: number, out: Float64Array): Float64Array {
     const s = sim.store, d = sim.d, n = s.count, inv = 1 / d.h, o = d.origin, p = this.points;
     if (this.splatW.length < n) {
       const m = Math.ceil(n * 1.3);
       this.splatW = new Float64Array(m);
       this.splatL = new Float64Array(m);
-      this.cellLog = new Float64Array(m);
     }
-    const W = this.splatW, L = this.splatL, out = this.cellLog;
+    const W = this.splatW, L = this.splatL;
     W.fill(0, 0, n);
     L.fill(0, 0, n);
     for (let q = 0; q < p.count; q++) {

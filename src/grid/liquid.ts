@@ -2,8 +2,9 @@
  * The liquid the grid simulates: the material of the first liquid body (else of the first source,
  * else the first liquid material), its kinematic viscosity and viscosity model (Cline et al. §4
  * step 3c, §7), and the temperature law of a variable-viscosity liquid (§7.2). The grid engine
- * solves one velocity field with this liquid's density and viscosity model; other liquids keep
- * their colour and, where it differs, their viscosity per cell through tracers (liquid-tracers.ts).
+ * solves one velocity field with this liquid's viscosity model, its density the pressure's
+ * reference; other liquids keep their colour and, where they differ, their viscosity and density
+ * per cell through tracers (liquid-tracers.ts, variable-density.ts).
  */
 import type { Scene } from '../scene/scene.ts';
 import type { LiquidMaterial } from '../scene/schema.ts';

@@ -50,6 +50,7 @@
  * under any solid"; "Separating walls at moving bodies").
  */
 import { SurfaceFaces } from './pressure-faces.ts';
+import type { VariableDensity } from './variable-density.ts';
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
 import { allocFloat64, allocInt32, allocUint8, isShared } from '../parallel/memory.ts';
@@ -165,6 +166,8 @@ export class PressureSolver {
   divergenceAfter = 0;
   /** The free-surface faces' weights: the ghost fluid, the liquid's fractions (pressure-faces.ts; off by default). */
   readonly faces = new SurfaceFaces();
+  /** ρ per face where the liquids differ in density (variable-density.ts); null: one density, the plain rows. */
+  density: VariableDensity | null = null;
 
   /**
    * Projects s.u; returns the solver result. `warm`: start from s.pressure (the last step's field)
@@ -187,6 +190,7 @@ export class PressureSolver {
     // The last solve's residual, every solve's iterations.
     if (solves > 0) result = { iterations, relativeResidual: result.relativeResidual, converged: result.converged };
     const type = s.type, list = this.releasedCells;
+    this.density?.keep(s);
     for (let t = 0; t < released; t++) type[list[t]] = FLUID;
     this.released = released;
     this.releaseSolves = solves;
@@ -195,6 +199,7 @@ export class PressureSolver {
     runPressurePasses(s, this.passes, this.sys.n, true);
     let after = 0;
     for (let t = 0; t < RED_THREADS; t++) after = Math.max(after, this.red[RED_STRIDE * t]);
+    if (this.density) after = this.density.weighUpdate(s, this.passes, this.sys.n);
     this.divergenceAfter = after;
     return result;
   }
@@ -303,6 +308,7 @@ export class PressureSolver {
     e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.faces.ghostFluid; e.ghostAxes = this.faces.ghostAxes; e.ghostAcross = this.faces.ghostAcross;
     e.fractions = this.faces.cellSize > 0 ? this.faces.faceFractions : 0; e.areas = this.faces.cellSize > 0 ? this.faces.faceAreas : 0; e.areasSurface = this.faces.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.faces.fractionAxes; e.cell = this.faces.cellSize;
     runPressurePasses(s, e, m, false);
+    if (this.density) this.density.weighRows(s, sys, this.cellOf);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
     let divMax = 0, deep = 0;
     const box = this.liquidBox;
@@ -320,7 +326,7 @@ export class PressureSolver {
     const x = this.x;
     const multigrid = this.multigrid && !areas && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
-    const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? this.mg : true);
+    const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? (this.density?.precondition(this.mg, m) ?? this.mg) : true);
     return result;
   }
 
@@ -383,7 +389,7 @@ export class PressureSolver {
     const args = this.boxArgs;
     args[0] = x0; args[1] = y0; args[2] = z0; args[3] = nx; args[4] = ny; args[5] = nz;
     labelBox(s, cellOf, m, args, flag, this.ri, this.rj, this.rk);
-    mg.finish(this.sys, this.ri, this.rj, this.rk, s.runner);
+    mg.finish(this.density?.unitRows(this.sys) ?? this.sys, this.ri, this.rj, this.rk, s.runner);
     return true;
   }
 

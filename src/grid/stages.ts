@@ -85,6 +85,7 @@ export const projectBeforeViscosity: Stage = {
   when: (sim) => sim.viscous(),
   run(sim) {
     const g = sim.scene.grid;
+    sim.ext.density?.update(sim);
     const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, true);
     sim.count('pressureIterations', r.iterations);
     // The solves added for rows released at a solid (pressure.ts, separating walls).
@@ -101,14 +102,17 @@ export const viscosity: Stage = {
   name: 'viscosity',
   when: (sim) => sim.viscous(),
   run(sim, dt) {
-    const g = sim.scene.grid;
+    const g = sim.scene.grid, density = sim.ext.density;
     if (sim.variational) {
       // The solve reads the air faces beside the surface: they must continue the liquid's velocity
       // as the forces left it, or a rigidly falling blob is braked by air one step behind in gravity.
       extrapolateVelocity(sim.store, sim.layers, sim.tracker.extrapolateAlongNormals);
       applySolidVelocities(sim.store, sim.d);
       const s = sim.store, phi = sim.variationalPhi();
-      const logNu = sim.liquidLogNu() ?? (sim.temperatureLaw ? sim.viscosity.logNu : null);
+      const own = sim.liquidLogNu() ?? (sim.temperatureLaw ? sim.viscosity.logNu : null);
+      // Liquids of different densities: μ / ρ₀ = ρ ν / ρ₀ per cell and ρ_f / ρ₀ per face (variable-density.ts).
+      const logNu = density ? density.viscousLogNu(sim, own, sim.nu) : own;
+      sim.variational.mass = density ? density.faceMass(sim) : null;
       const r = sim.variational.solve(s, sim.d, phi, sim.nu, logNu, dt, g.tolerance, g.maxIterations);
       sim.count('viscosityIterations', r.iterations);
       if (!Number.isFinite(r.relativeResidual)) throw new SimulationError(`viscosity solve failed at step ${sim.steps}`, 'viscosity', sim.frame);
@@ -116,6 +120,8 @@ export const viscosity: Stage = {
       // The temperature's log ν (variable model) is kept for the next step; the liquids' is lent for this solve.
       const own = sim.viscosityModel === 'variable' ? sim.viscosity.logNu : null;
       sim.viscosity.logNu = sim.liquidLogNu() ?? own;
+      if (density) sim.viscosity.logNu = density.viscousLogNu(sim, sim.viscosity.logNu, sim.nu);
+      sim.viscosity.mass = density ? density.faceMass(sim) : null;
       if (sim.viscosityModel === 'explicit') sim.viscosity.explicit(sim.store, sim.d, sim.nu, dt);
       else {
         sim.viscosity.fraction = sim.viscosity.objectWall === 'film' && sim.solids.list.length > 0 ? sim.liquidFractions() : null;
@@ -144,6 +150,7 @@ export const pressure: Stage = {
   name: 'pressure',
   run(sim) {
     const g = sim.scene.grid;
+    sim.ext.density?.update(sim);
     const r = sim.pressure.project(sim.store, g.tolerance, g.maxIterations, !sim.viscous());
     sim.count('pressureIterations', r.iterations);
     if (sim.pressure.releaseSolves > 0) sim.count('releaseSolves', sim.pressure.releaseSolves);

@@ -136,6 +136,7 @@ export class GridSimulation {
     this.sinks = src.sinks;
     this.store = rebuildGrid(null, this.d, this.rebuildInput(0));
     this.ext = createExtensions(this);
+    this.pressure.density = this.ext.density;
     this.nuMax = this.ext.liquids?.logNu ? liquid.nuMax : liquid.nu;
     this.pipeline = buildPipeline(scene, {
       tracker: this.tracker,

@@ -31,7 +31,7 @@ const FACE_FIXED = FACE_FIXED_, FLUID = FLUID_;
  * viscoelastic.ts's order and places (E11, E22, E33 at the centres; E12, E13, E23 on the minimal
  * edges along z, y and x), `fr` the fractions of the same φ; k = Δt μ_E / (ρ h).
  */
-export function applyWeightedElasticForce(s: GridStore, E: Float64Array[], fr: ViscosityFractions, k: number, floor: number): void {
+export function applyWeightedElasticForce(s: GridStore, E: Float64Array[], fr: ViscosityFractions, k: number, floor: number, mass: Float64Array | null = null): void {
   const { nb, face } = s;
   const [e11, e22, e33, e12, e13, e23] = E;
   const vc = fr.centre, ve = fr.edge, vf = fr.face;
@@ -43,19 +43,19 @@ export function applyWeightedElasticForce(s: GridStore, E: Float64Array[], fr: V
       let div = vc[c] * e11[c] - vc[mx] * e11[mx] - ve[3 * c] * e12[c] - ve[3 * c + 1] * e13[c];
       if (py >= 0) div += ve[3 * py] * e12[py];
       if (pz >= 0) div += ve[3 * pz + 1] * e13[pz];
-      if (div !== 0) ux[c] += (k * div) / Math.max(vf[3 * c], floor);
+      if (div !== 0) ux[c] += (k * div) / (mass ? Math.max(vf[3 * c], floor) * mass[3 * c] : Math.max(vf[3 * c], floor));
     }
     if (face[3 * c + 1] !== FACE_FIXED && my >= 0) {
       let div = vc[c] * e22[c] - vc[my] * e22[my] - ve[3 * c] * e12[c] - ve[3 * c + 2] * e23[c];
       if (px >= 0) div += ve[3 * px] * e12[px];
       if (pz >= 0) div += ve[3 * pz + 2] * e23[pz];
-      if (div !== 0) uy[c] += (k * div) / Math.max(vf[3 * c + 1], floor);
+      if (div !== 0) uy[c] += (k * div) / (mass ? Math.max(vf[3 * c + 1], floor) * mass[3 * c + 1] : Math.max(vf[3 * c + 1], floor));
     }
     if (face[3 * c + 2] !== FACE_FIXED && mz >= 0) {
       let div = vc[c] * e33[c] - vc[mz] * e33[mz] - ve[3 * c + 1] * e13[c] - ve[3 * c + 2] * e23[c];
       if (px >= 0) div += ve[3 * px + 1] * e13[px];
       if (py >= 0) div += ve[3 * py + 2] * e23[py];
-      if (div !== 0) uz[c] += (k * div) / Math.max(vf[3 * c + 2], floor);
+      if (div !== 0) uz[c] += (k * div) / (mass ? Math.max(vf[3 * c + 2], floor) * mass[3 * c + 2] : Math.max(vf[3 * c + 2], floor));
     }
   }
 }

@@ -188,16 +188,24 @@ export class Viscoelastic {
   /** The elastic force in the `surface` form chosen (φ from the tracker, for the fractions). */
   applyElasticForce(sim: GridSimulation, dt: number): void {
     const s = sim.store, h = sim.d.h;
+    // Liquids of different densities: each face's ρ_f / ρ₀ divides its force (variable-density.ts).
+    this.mass = sim.ext.density ? sim.ext.density.faceMass(sim) : null;
     if (this.surface === 'cells') { this.applyForce(s, dt, h); return; }
     if (this.E.store !== s) return;
     const fr = (this.fractions ??= new ViscosityFractions());
     fr.compute(s, sim.variationalPhi(), h);
-    applyWeightedElasticForce(s, this.E.data, fr, (dt * this.params.elasticModulus) / (this.density * h), this.fractionFloor);
+    applyWeightedElasticForce(s, this.E.data, fr, (dt * this.params.elasticModulus) / (this.density * h), this.fractionFloor, this.mass);
   }
+
+  /**
+   * Each face's mass ρ_f / ρ₀ (3c + a) where the liquids differ in density (variable-density.ts), by
+   * which the force on the face is divided (ρ₀ the `density` given); null: 1.
+   */
+  mass: Float64Array | null = null;
 
   /** Figure 12, before step 3c: u += Δt μ_E ∇·E / ρ on every solved face (equation 23). */
   applyForce(s: GridStore, dt: number, h: number): void {
-    const k = (dt * this.params.elasticModulus) / (this.density * h);
+    const k = (dt * this.params.elasticModulus) / (this.density * h), mass = this.mass;
     if (this.E.store !== s) return;
     const { nb, face } = s;
     const [e11, e22, e33, e12, e13, e23] = this.forceE;
@@ -208,19 +216,19 @@ export class Viscoelastic {
         let div = e11[c] - e11[mx];
         if (py >= 0) div += e12[py] - e12[c];
         if (pz >= 0) div += e13[pz] - e13[c];
-        ux[c] += k * div;
+        ux[c] += mass ? (k * div) / mass[3 * c] : k * div;
       }
       if (face[3 * c + 1] === FACE_ACTIVE && my >= 0) {
         let div = e22[c] - e22[my];
         if (px >= 0) div += e12[px] - e12[c];
         if (pz >= 0) div += e23[pz] - e23[c];
-        uy[c] += k * div;
+        uy[c] += mass ? (k * div) / mass[3 * c + 1] : k * div;
       }
       if (face[3 * c + 2] === FACE_ACTIVE && mz >= 0) {
         let div = e33[c] - e33[mz];
         if (px >= 0) div += e13[px] - e13[c];
         if (py >= 0) div += e23[py] - e23[c];
-        uz[c] += k * div;
+        uz[c] += mass ? (k * div) / mass[3 * c + 2] : k * div;
       }
     }
   }

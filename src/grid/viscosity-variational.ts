@@ -53,6 +53,11 @@ export class VariationalViscosity {
   private rowOf = new Int32Array(0);
   private rowFace = new Int32Array(0);
   private nuCell = new Float64Array(0);
+  /**
+   * Each face's mass ρ_f / ρ₀ (3c + a) where the liquids differ in density (variable-density.ts):
+   * it multiplies the face's kinetic term, `logNu` then being log(ρ ν / ρ₀); null: 1.
+   */
+  mass: Float64Array | null = null;
   private terms = 0;
   private termK = 0;
   iterations = 0;
@@ -79,7 +84,7 @@ export class VariationalViscosity {
       col.fill(-1, o, o + WIDE_SLOTS);
       val.fill(0, o, o + WIDE_SLOTS);
       col[o] = r;
-      const v = Math.max(fr.face[fc], VOLUME_FLOOR);
+      const v = Math.max(fr.face[fc], VOLUME_FLOOR) * (this.mass ? this.mass[fc] : 1);
       val[o] = v;
       rhs[r] = v * s.u[a][c];
       x[r] = s.u[a][c];

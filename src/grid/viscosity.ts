@@ -51,6 +51,12 @@ export class ViscositySolver {
   objectWall: 'film' | 'face' | 'sample' = 'film';
   /** log ν per cell when the viscosity varies (set by the variable model), else null. */
   logNu: Float64Array | null = null;
+  /**
+   * Each face's mass ρ_f / ρ₀ (3c + a) where the liquids differ in density (variable-density.ts),
+   * `logNu` then being log(ρ ν / ρ₀): the unit term of a row and its right-hand side are multiplied
+   * by it (implicit), the explicit step divided; null: 1.
+   */
+  mass: Float64Array | null = null;
   iterations = 0;
 
   /** ν halfway between face (c, a) and its neighbour in direction dir. */
@@ -97,7 +103,7 @@ export class ViscositySolver {
           }
           lap += this.coefficient(s, nu, c, a, d) * (um - u0);
         }
-        ta[c] = u0 + k * lap;
+        ta[c] = this.mass ? u0 + (k * lap) / this.mass[3 * c + a] : u0 + k * lap;
       }
       for (let c = 0; c < s.count; c++) if (face[3 * c + a] === FACE_ACTIVE) ua[c] = ta[c];
     }
@@ -129,7 +135,8 @@ export class ViscositySolver {
       const ua = u[a];
       for (let r = 0; r < rows; r++) {
         const c = cellOf[r];
-        let dg = 1, b = ua[c], walled = false;
+        const mf = this.mass ? this.mass[3 * c + a] : 1;
+        let dg = mf, b = mf * ua[c], walled = false;
         for (let dir = 0; dir < 6; dir++) {
           off[6 * r + dir] = 0;
           nbRow[6 * r + dir] = -1;

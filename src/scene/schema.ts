@@ -137,7 +137,7 @@ export const gridMaterial = z
 export const liquid = z
   .strictObject({
     kind: z.literal('liquid'),
-    density: pos.default(1000).describe('Rest density, kg/m³.'),
+    density: pos.default(1000).describe('Rest density, kg/m³. With several liquids of different densities the grid gives each cell the mean density of the liquids in it and each face of the pressure solve its own (a heavy liquid sinks through a light one).'),
     viscosity: viscosity,
     color: color.default('#d9a21b'),
     particle: particleMaterial.prefault({}),

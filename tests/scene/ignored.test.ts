@@ -22,13 +22,15 @@ const twoLiquids = (b: object) => parseScene({
 });
 
 describe('features an engine ignores', () => {
-  it('the grid names a second liquid whose density differs, not one that differs in colour or viscosity only', () => {
+  it('the grid names a second liquid whose viscosity model differs, not one that differs in colour, viscosity or density only', () => {
     expect(ignoredFeatures(twoLiquids(liquid(1300, 2, '#2a4fc8')), 'grid')).toEqual([]);
     // Viscosity is honoured per cell (grid/liquid-tracers.ts).
     expect(ignoredFeatures(twoLiquids(liquid(1300, 200, '#2a4fc8')), 'grid')).toEqual([]);
-    const denser = ignoredFeatures(twoLiquids(liquid(1800, 20, '#2a4fc8')), 'grid');
-    expect(denser.map((f) => f.path)).toEqual(['materials.b']);
-    expect(denser[0].message).toMatch(/keeps its colour and viscosity but moves with 'a's density, not its own density \(1800 kg\/m³ against 1300\)$/);
+    // Density is honoured per cell and face (grid/variable-density.ts).
+    expect(ignoredFeatures(twoLiquids(liquid(1800, 20, '#2a4fc8')), 'grid')).toEqual([]);
+    const implicit = ignoredFeatures(twoLiquids({ ...liquid(1800, 20, '#2a4fc8'), grid: { viscosityModel: 'implicit' } }), 'grid');
+    expect(implicit.map((f) => f.path)).toEqual(['materials.b']);
+    expect(implicit[0].message).toMatch(/keeps its colour, viscosity and density but moves with 'a's viscosity model, not its own viscosity model \('implicit' against 'variational'\)$/);
     // paint-drops' three paints differ in colour only (its adhesion entries are named: see below).
     expect(ignoredFeatures(shipped('paint-drops'), 'grid').map((f) => f.path)).toEqual(['adhesion']);
     expect(ignoredFeatures(shipped('honey-melt'), 'grid')).toEqual([]);
@@ -70,12 +72,12 @@ describe('features an engine ignores', () => {
   it('run and compare say it before they run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'viscid-ignored-'));
     try {
-      // A two-paint scene whose second paint is denser: the grid names it (and its adhesion entry).
+      // A two-paint scene whose second paint asks for another viscosity model: the grid names it (and its adhesion entry).
       const scene = join(dir, 'two.json');
       writeFileSync(scene, JSON.stringify({
         fps: 30, duration: 0.1,
         domain: { min: [-0.06, 0, -0.02], max: [0.06, 0.04, 0.02], boundary: 'noslip' },
-        materials: { a: liquid(1300, 2, '#c8202a'), b: liquid(1800, 20, '#2a4fc8') },
+        materials: { a: liquid(1300, 2, '#c8202a'), b: { ...liquid(1800, 20, '#2a4fc8'), grid: { viscosityModel: 'implicit' } } },
         adhesion: [{ between: ['a', 'b'], type: 'attract', strength: 1 }],
         bodies: [
           { material: 'a', shape: { type: 'box', center: [-0.03, 0.015, 0], size: [0.04, 0.03, 0.03] } },
