@@ -43,7 +43,7 @@ const first = Number(firstS), last = Number(lastS), T = Number(TS);
 
 // (Made first, so that the team's calling thread runs code the one-thread simulation compiled.)
 const one = withOne ? createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', {}) : null;
-let oneCpu = 0;
+let oneCpu = 0, oneInGaps = 0, teamCrit = [0, 0];
 const oneClock = new Float64Array(4);
 const tidsBefore = new Set(threadIds());
 const sim = createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: T, spawnThread: spawnNodeThread });
@@ -73,6 +73,7 @@ for (let f = 1; f <= last; f++) {
     one.stepFrame();
     readThread(process.pid, oneClock, 2);
     if (f >= first) oneCpu += oneClock[2] - oneClock[0];
+    if (f > first) oneInGaps += oneClock[2] - oneClock[0];
   }
   const st = sim.stepFrame();
   if (f === 1 && cpuAt !== null) {
@@ -142,20 +143,26 @@ if (hasClock && cpuAt !== null) {
   console.log(`${'all jobs'.padEnd(22)}${f1(c0)} ${f1(c1)}   ${(c0 / Math.max(1e-9, c0 + c1)).toFixed(3)}  ${f1(q0)} ${f1(q1)}`);
   let gc = 0, gq = 0;
   ids.forEach((id) => { gc += get(0, id, P_GAP_CPU); gq += get(0, id, P_GAP_RUNQ); });
+  // (With --one the one-thread simulation's frames after the first fall in a gap of the calling thread: not the team's serial work.)
+  gc -= oneInGaps / frames;
   console.log(`calling thread's serial work between runs: cpu ${gc.toFixed(1)}, runq ${gq.toFixed(1)} ms a frame`);
-  let slower = 0;
-  for (const id of ids) slower += Math.max(get(0, id, P_CPU), get(1, id, P_CPU));
-  const crit = gc + slower;
-  console.log(`serial cpu + Σ jobs' slower half ${crit.toFixed(1)} ms a frame (the halves' imbalance ${(slower - (c0 + c1) / 2).toFixed(1)}); the team's CPU ${(gc + c0 + c1).toFixed(1)}` +
-    (one !== null ? `; one thread's CPU ${(oneCpu / frames).toFixed(1)} (${((gc + c0 + c1) / (oneCpu / frames)).toFixed(3)} of it): ceiling one ÷ (serial + slower halves) ${(oneCpu / frames / crit).toFixed(2)}×` : ''));
+  // The critical CPU: the calling thread's whole frame (its serial work and its halves) and, per job, what
+  // the spawned half took beyond the calling thread's. (A thread's clock read while it runs lags by up to a
+  // tick, so the serial gaps, read at a run's start, read short and the jobs' cpu0 long: their sum holds.)
+  let behind = 0;
+  for (const id of ids) behind += Math.max(0, get(1, id, P_CPU) - get(0, id, P_CPU));
+  teamCrit = [behind, (c0 + c1) / 2];
   let main = 0, spawned = 0, rest = 0, mainQ = 0, spawnedQ = 0;
   tids.forEach((t, k) => {
     const d = (cpuEnd[2 * k] - cpuAt![2 * k]) / frames, q = (cpuEnd[2 * k + 1] - cpuAt![2 * k + 1]) / frames;
-    if (t === process.pid) [main, mainQ] = [d, q];
+    if (t === process.pid) [main, mainQ] = [d - oneCpu / frames, q];
     else if (t === teamTid) [spawned, spawnedQ] = [d, q];
     else rest += d;
   });
-  console.log(`whole frames (ms a frame): calling thread cpu ${main.toFixed(1)} runq ${mainQ.toFixed(1)}; spawned thread cpu ${spawned.toFixed(1)} runq ${spawnedQ.toFixed(1)}; the process's other threads cpu ${rest.toFixed(1)}`);
+  const crit = main + teamCrit[0], teamCpu = main + spawned;
+  console.log(`serial + Σ jobs' slower half: the calling thread's ${main.toFixed(1)} + the spawned halves' lead ${teamCrit[0].toFixed(1)} = ${crit.toFixed(1)} ms a frame; the team's CPU ${teamCpu.toFixed(1)}` +
+    (one !== null ? `; one thread's CPU ${(oneCpu / frames).toFixed(1)} (the team ${(teamCpu / (oneCpu / frames)).toFixed(3)} of it): ceiling one ÷ (serial + slower halves) ${(oneCpu / frames / crit).toFixed(2)}×` : ''));
+  console.log(`whole frames (ms a frame${one !== null ? ', the one-thread simulation\'s left out' : ''}): calling thread cpu ${main.toFixed(1)} runq ${mainQ.toFixed(1)}; spawned thread cpu ${spawned.toFixed(1)} runq ${spawnedQ.toFixed(1)}; the process's other threads cpu ${rest.toFixed(1)}`);
 }
 closeThreadClocks();
 sim.dispose();
