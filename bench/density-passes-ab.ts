@@ -7,7 +7,11 @@
  * lists a solve at its end positions as PBF does (the density cells' rows, their upper parts
  * alone: one thread); p = α (ρ̂ − 1) where compressed (PBF's pressure: 0 where not), u the
  * velocities times the sub-timestep. Prints median ms a call of A and B, B/A, and whether the
- * outputs agree. `kernel`: one of them alone (its name as printed).
+ * outputs agree. `kernel`: one of them alone (its name as printed). `--team`: the scene on a team of
+ * two threads, whose listing gives the rows a team's loops read (each row's upper part and its lower
+ * entries below its thread's range, pressure-half.ts), and each kernel run over the two threads'
+ * ranges one after the other on this thread, as the team's halves would run them (B's measure and
+ * source: pressure-factor-advance-team.ts over each range); PBF's one-thread measure is left out.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,25 +22,33 @@ import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { prepareSolve } from '../src/particle/solve-setup.ts';
 import * as HB from '../src/particle/pressure-half.ts';
 import { factorAdvanceHalf } from '../src/particle/pressure-factor-advance.ts';
+import { factorAdvanceRange } from '../src/particle/pressure-factor-advance-team.ts';
+import { spawnNodeThread } from '../src/cli/threads.ts';
 import { pbfMeasureOne } from '../src/particle/pbf-measure.ts';
 
-const argv = process.argv.slice(2);
+const argv = process.argv.slice(2), teamAt = argv.indexOf('--team'), team = teamAt >= 0;
+if (team) argv.splice(teamAt, 1);
 const other = argv[0];
 if (!other) throw new Error('usage: npx tsx bench/density-passes-ab.ts <checkout A> [scene] [frame] [calls] [kernel]');
 const file = argv[1] ?? 'scenes/honey-drop.json', frame = Number(argv[2] ?? 6), reps = Number(argv[3] ?? 30), only = argv[4];
 const HA = (await import(pathToFileURL(resolve(other, 'src/particle/pressure-half.ts')).href)) as typeof HB;
 const json = JSON.parse(readFileSync(file, 'utf8'));
 json.engines = ['particle'];
-const sim = createSimulation(parseScene(json), 'particle', { workers: 1 }) as ParticleSimulation;
+const sim = createSimulation(parseScene(json), 'particle', team ? { workers: 2, spawnThread: spawnNodeThread } : { workers: 1 }) as ParticleSimulation;
+await sim.ready?.();
 for (let f = 0; f < frame; f++) sim.stepFrame();
 const ctx = sim.ctx, n = ctx.liquid.count;
 ctx.adhesionPairsCurrent = false;
 const pr = prepareSolve(ctx, false, false);
 const v = pr.v, hr = v.half!;
+// The threads' ranges (one thread: [0, n)); `over` runs a kernel of [from, to) over each in turn.
+const cuts = team && hr.cuts ? [...hr.cuts.subarray(1, 2 + hr.cuts[0])] : [0, n];
+if (team && !hr.cuts) throw new Error('--team: the rows were not listed by range (closed walls or the filter?)');
+const over = (k: (from: number, to: number) => void) => { for (let t = 0; t + 1 < cuts.length; t++) k(cuts[t], cuts[t + 1]); };
 const dt = 1 / (ctx.scene.fps * ctx.scene.particle.substeps);
 const u = new Float64Array(3 * n);
 for (let a = 0; a < n; a++) for (let k = 0; k < 3; k++) u[3 * a + k] = ctx.liquid.vel[3 * pr.order[a] + k] * dt;
-HB.factorHalf(v, 0, n, hr);
+over((f, t) => HB.factorHalf(v, f, t, hr));
 const p0 = new Float64Array(n);
 let zero = 0;
 for (let a = 0; a < n; a++) {
@@ -53,27 +65,29 @@ const snap = (counts = true) => Buffer.concat([bytes(v.dens, n, 8), bytes(v.alph
 const prep = () => { v.p.set(p0); v.dens.set(dens0); v.alpha.set(alpha0); v.dx.fill(0, 0, 3 * n); v.res.fill(0, 0, n); };
 type K = [string, (H: typeof HB) => void, (() => void)?, boolean?];
 const kernels: K[] = [
-  ['factor', (H) => H.factorHalf(v, 0, n, hr)],
+  ['factor', (H) => over((f, t) => H.factorHalf(v, f, t, hr))],
   // PBF's measure (pbf-measure.ts) in B against A's factorHalf: ρ̂, α and the slopes compared, not the counts.
-  ['pbf measure', (H) => (H === HB ? pbfMeasureOne(v, n, hr) : H.factorHalf(v, 0, n, hr)), undefined, false],
-  ['density', (H) => H.densityHalf(v, 0, n, hr)],
-  ['advance', (H) => H.advanceHalf(v, 0, n, hr, u, null)],
-  ['displace', (H) => H.displaceHalf(v, 0, n, hr)],
-  ['update', (H) => H.updateHalf(v, 0, n, hr, 0.5), () => HB.displaceHalf(v, 0, n, hr)],
-  // The first solve's measure and its source's change: A as two sweeps (factorHalf, ρ̂ kept, advanceHalf), B in one (pressure-factor-advance.ts).
+  ...(team ? [] : [['pbf measure', (H: typeof HB) => (H === HB ? pbfMeasureOne(v, n, hr) : H.factorHalf(v, 0, n, hr)), undefined, false] as K]),
+  ['density', (H) => over((f, t) => H.densityHalf(v, f, t, hr))],
+  ['advance', (H) => over((f, t) => H.advanceHalf(v, f, t, hr, u, null))],
+  ['displace', (H) => over((f, t) => H.displaceHalf(v, f, t, hr))],
+  ['update', (H) => over((f, t) => H.updateHalf(v, f, t, hr, 0.5)), () => over((f, t) => HB.displaceHalf(v, f, t, hr))],
+  // The first solve's measure and its source's change: A as two sweeps (factorHalf, ρ̂ kept, advanceHalf), B in one
+  // (pressure-factor-advance.ts; on a team's ranges pressure-factor-advance-team.ts).
   ['measure and source', (H) => {
-    if (H === HB) { factorAdvanceHalf(v, n, hr, u, null, v.res); return; }
-    H.factorHalf(v, 0, n, hr);
+    if (H === HB && !team) { factorAdvanceHalf(v, n, hr, u, null, v.res); return; }
+    if (H === HB) { over((f, t) => factorAdvanceRange(v, f, t, hr, u, null, v.res)); return; }
+    over((f, t) => H.factorHalf(v, f, t, hr));
     for (let a = 0; a < n; a++) { v.res[a] = v.dens[a]; v.dens[a] = 0; }
-    H.advanceHalf(v, 0, n, hr, u, null);
+    over((f, t) => H.advanceHalf(v, f, t, hr, u, null));
   }],
-  ['take back', (H) => { v.p.set(pFar); H.displaceHalf(v, 0, n, hr); }],
+  ['take back', (H) => { v.p.set(pFar); over((f, t) => H.displaceHalf(v, f, t, hr)); }],
   // The pass after it (the second solve starts from 0 next to a body): the update of a displacement that is 0 on most slots.
-  ['its update', (H) => H.updateHalf(v, 0, n, hr, 0.5), () => { v.p.set(pFar); HB.displaceHalf(v, 0, n, hr); }],
+  ['its update', (H) => over((f, t) => H.updateHalf(v, f, t, hr, 0.5)), () => { v.p.set(pFar); over((f, t) => HB.displaceHalf(v, f, t, hr)); }],
 ];
 const cpu = (f: () => void): number => { const c0 = process.cpuUsage(); f(); const c = process.cpuUsage(c0); return (c.user + c.system) / 1000; };
 const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
-console.log(`${file}, frame ${frame}: ${n} slots, ${(v.ls[n] / n).toFixed(1)} upper row entries a slot, ${(zero / n * 100).toFixed(0)} % of slots without pressure; load ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, frame ${frame}: ${n} slots${team ? ` over two threads' ranges cut at ${cuts[1]}` : ''}, ${(v.ls[n] / n).toFixed(1)} ${team ? '' : 'upper '}row entries a slot, ${(zero / n * 100).toFixed(0)} % of slots without pressure; load ${loadavg()[0].toFixed(1)}`);
 for (const [name, k, pre, counts] of kernels) {
   if (only !== undefined && name !== only) continue;
   const ready = () => { prep(); pre?.(); };
@@ -89,3 +103,4 @@ for (const [name, k, pre, counts] of kernels) {
   console.log(`  ${name.padEnd(9)} A ${median(ta).toFixed(3)} ms, B ${median(tb).toFixed(3)} ms: B/A ${(median(tb) / median(ta)).toFixed(3)}, ${a.equals(b) ? 'same bits' : 'DIFFERENT'}`);
 }
 sim.dispose();
+process.exit(0);

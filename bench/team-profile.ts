@@ -15,7 +15,12 @@
  * On Linux with 2 threads it also reads each thread's CPU clock (bench/thread-clock.ts) around every
  * run: per job, each rank's CPU time and its time runnable but off its core (run queue), which hold
  * under load where the wall times do not, and over the window the CPU of the process's other
- * threads (V8's compiler and GC, tsx's loader).
+ * threads (V8's compiler and GC, tsx's loader), how long each rank polled in its waits (polls burn
+ * CPU whether or not the wait then sleeps) and how many of its waits slept (a futex sleep and
+ * wake-up each), and the ceiling of two threads: one thread's CPU ÷ (the calling thread's serial CPU
+ * + Σ over jobs of the slower half's CPU), the particle team's form of bench/grid-team-balance.ts's
+ * figure, which ignores the wake-ups' wall time but not their CPU. `--one`: a one-thread simulation
+ * of the scene is stepped alternately in the same process, frame by frame, for that one-thread CPU.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -26,14 +31,20 @@ import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_MIRRORED, P_RUN, P_RUNS, P_START_LAG, PROF_JOBS, profileAt, teamProfile,
 } from '../src/parallel/profile.ts';
 import type { ThreadTeam } from '../src/parallel/team.ts';
-import { P_CPU, P_GAP_CPU, P_GAP_RUNQ, P_RUNQ } from '../src/parallel/profile.ts';
-import { closeThreadClocks, readAll, threadClock, threadIds } from './thread-clock.ts';
+import { P_CPU, P_GAP_CPU, P_GAP_RUNQ, P_POLL, P_RUNQ, P_SLEPT } from '../src/parallel/profile.ts';
+import { closeThreadClocks, readAll, readThread, threadClock, threadIds } from './thread-clock.ts';
 
 const argv = process.argv.slice(2), topAt = argv.indexOf('--top');
 const top = topAt >= 0 ? Number(argv.splice(topAt, 2)[1]) : 25;
+const oneAt = argv.indexOf('--one'), withOne = oneAt >= 0;
+if (withOne) argv.splice(oneAt, 1);
 const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '8', TS = '2'] = argv;
 const first = Number(firstS), last = Number(lastS), T = Number(TS);
 
+// (Made first, so that the team's calling thread runs code the one-thread simulation compiled.)
+const one = withOne ? createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', {}) : null;
+let oneCpu = 0, oneInGaps = 0, teamCrit = [0, 0];
+const oneClock = new Float64Array(4);
 const tidsBefore = new Set(threadIds());
 const sim = createSimulation(parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', { workers: T, spawnThread: spawnNodeThread });
 await sim.ready?.();
@@ -56,6 +67,13 @@ for (let f = 1; f <= last; f++) {
     teamProfile.cpuClock = threadClock([process.pid, teamTid]);
     tids = threadIds();
     cpuAt = readAll(tids);
+  }
+  if (one !== null) {
+    readThread(process.pid, oneClock, 0);
+    one.stepFrame();
+    readThread(process.pid, oneClock, 2);
+    if (f >= first) oneCpu += oneClock[2] - oneClock[0];
+    if (f > first) oneInGaps += oneClock[2] - oneClock[0];
   }
   const st = sim.stepFrame();
   if (f === 1 && cpuAt !== null) {
@@ -99,6 +117,13 @@ console.log(`${'all jobs'.padEnd(22)}${runs.toFixed(1).padStart(6)}${bars.toFixe
 const serial = wall / frames - run;
 console.log(`frame ${(wall / frames).toFixed(1)} ms: team runs ${run.toFixed(1)}, serial (outside runs) ${serial.toFixed(1)} (${((100 * serial) / (wall / frames)).toFixed(1)} %)`);
 console.log(`buffers posted to the spawned threads (team.ts postSlots): ${((team.posts - posts0) / frames).toFixed(1)} messages a frame`);
+{
+  let p0 = 0, p1 = 0, s0 = 0, s1 = 0;
+  for (const id of ids) { p0 += get(0, id, P_POLL); s0 += get(0, id, P_SLEPT); p1 += T > 1 ? get(1, id, P_POLL) : 0; s1 += T > 1 ? get(1, id, P_SLEPT) : 0; }
+  const worst = [...ids].sort((a, b) => get(0, b, P_POLL) + get(1, b, P_POLL) - get(0, a, P_POLL) - get(1, a, P_POLL)).slice(0, 4);
+  console.log(`polls a frame (ms; barriers, and rank 0's for DONE): rank 0 ${p0.toFixed(2)}, rank 1 ${p1.toFixed(2)}; waits that slept: rank 0 ${s0.toFixed(1)}, rank 1 ${s1.toFixed(1)} (each thread meets ${bars.toFixed(1)} barriers, the last to come not waiting; rank 0 waits for DONE ${runs.toFixed(1)} times, and rank 1, which does not poll between jobs by default, sleeps before each); most polled: ` +
+    worst.map((id) => `${names[id]} ${get(0, id, P_POLL).toFixed(2)} / ${get(1, id, P_POLL).toFixed(2)}`).join(', '));
+}
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);
 const runner = (sim as unknown as { ctx: { runner: { bind(job: unknown): { cut: { share: number } } } } }).ctx.runner;
 const balanced = PARTICLE_JOBS.layouts.filter((l) => l.job.balance).map((l) => `${l.job.name} ${runner.bind(l.job).cut.share.toFixed(3)}`);
@@ -118,16 +143,28 @@ if (hasClock && cpuAt !== null) {
   console.log(`${'all jobs'.padEnd(22)}${f1(c0)} ${f1(c1)}   ${(c0 / Math.max(1e-9, c0 + c1)).toFixed(3)}  ${f1(q0)} ${f1(q1)}`);
   let gc = 0, gq = 0;
   ids.forEach((id) => { gc += get(0, id, P_GAP_CPU); gq += get(0, id, P_GAP_RUNQ); });
+  // (With --one the one-thread simulation's frames after the first fall in a gap of the calling thread: not the team's serial work.)
+  gc -= oneInGaps / frames;
   console.log(`calling thread's serial work between runs: cpu ${gc.toFixed(1)}, runq ${gq.toFixed(1)} ms a frame`);
+  // The critical CPU: the calling thread's whole frame (its serial work and its halves) and, per job, what
+  // the spawned half took beyond the calling thread's. (A thread's clock read while it runs lags by up to a
+  // tick, so the serial gaps, read at a run's start, read short and the jobs' cpu0 long: their sum holds.)
+  let behind = 0;
+  for (const id of ids) behind += Math.max(0, get(1, id, P_CPU) - get(0, id, P_CPU));
+  teamCrit = [behind, (c0 + c1) / 2];
   let main = 0, spawned = 0, rest = 0, mainQ = 0, spawnedQ = 0;
   tids.forEach((t, k) => {
     const d = (cpuEnd[2 * k] - cpuAt![2 * k]) / frames, q = (cpuEnd[2 * k + 1] - cpuAt![2 * k + 1]) / frames;
-    if (t === process.pid) [main, mainQ] = [d, q];
+    if (t === process.pid) [main, mainQ] = [d - oneCpu / frames, q];
     else if (t === teamTid) [spawned, spawnedQ] = [d, q];
     else rest += d;
   });
-  console.log(`whole frames (ms a frame): calling thread cpu ${main.toFixed(1)} runq ${mainQ.toFixed(1)}; spawned thread cpu ${spawned.toFixed(1)} runq ${spawnedQ.toFixed(1)}; the process's other threads cpu ${rest.toFixed(1)}`);
+  const crit = main + teamCrit[0], teamCpu = main + spawned;
+  console.log(`serial + Σ jobs' slower half: the calling thread's ${main.toFixed(1)} + the spawned halves' lead ${teamCrit[0].toFixed(1)} = ${crit.toFixed(1)} ms a frame; the team's CPU ${teamCpu.toFixed(1)}` +
+    (one !== null ? `; one thread's CPU ${(oneCpu / frames).toFixed(1)} (the team ${(teamCpu / (oneCpu / frames)).toFixed(3)} of it): ceiling one ÷ (serial + slower halves) ${(oneCpu / frames / crit).toFixed(2)}×` : ''));
+  console.log(`whole frames (ms a frame${one !== null ? ', the one-thread simulation\'s left out' : ''}): calling thread cpu ${main.toFixed(1)} runq ${mainQ.toFixed(1)}; spawned thread cpu ${spawned.toFixed(1)} runq ${spawnedQ.toFixed(1)}; the process's other threads cpu ${rest.toFixed(1)}`);
 }
 closeThreadClocks();
 sim.dispose();
+one?.dispose();
 process.exit(0);

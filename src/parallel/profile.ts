@@ -11,7 +11,7 @@
 /** Jobs counted: job ids below this (a table with more counts the rest under the last). */
 export const PROF_JOBS = 64;
 /** Figures kept per (rank, job). */
-export const PROF_FIELDS = 13;
+export const PROF_FIELDS = 15;
 /** Runs of the job (a list job's copy run included). */
 export const P_RUNS = 0;
 /** The thread's share: its kernel, its barriers, its sums and list copies (ms). */
@@ -40,6 +40,13 @@ export const P_MIRRORED = 8;
 export const P_CPU = 9, P_RUNQ = 10;
 /** Calling thread, with `cpuClock`: its CPU time and run-queue time in the serial work before the job (ms). */
 export const P_GAP_CPU = 11, P_GAP_RUNQ = 12;
+/**
+ * Time the thread polled in its waits (wall ms: at the job's barriers, and the calling thread for the
+ * others' DONE; wait.ts lastPoll), CPU burnt whether or not the wait then slept (while the thread held
+ * its core: on a loaded machine a poll whose core was taken reads long), and the waits that slept
+ * (Atomics.wait: a futex sleep and a wake-up).
+ */
+export const P_POLL = 13, P_SLEPT = 14;
 
 /**
  * A per-thread CPU clock for the team's timers: writes rank `rank`'s CPU time and run-queue time

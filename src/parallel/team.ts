@@ -25,11 +25,11 @@
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
 import type { SlotArray } from './memory.ts';
-import { DONE_SPIN_US, pollWhile, SPIN_MS, SpinBudget, TeamAbort, teamPoll, teamSpin, waitWhile } from './wait.ts';
+import { DONE_SPIN_US, lastPoll, pollWhile, SPIN_MS, SpinBudget, TeamAbort, teamPoll, teamSpin, waitWhile } from './wait.ts';
 export { TeamAbort, teamPoll, teamSpin } from './wait.ts';
 import { SlotTable, type SlotsMessage } from './slot-table.ts';
 import {
-  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_RUN, P_RUNQ, P_RUNS, profileAt, profileNow, profileWords, teamProfile,
+  P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_CPU, P_DONE_WAIT, P_GAP, P_GAP_CPU, P_GAP_RUNQ, P_POLL, P_RUN, P_RUNQ, P_RUNS, P_SLEPT, profileAt, profileNow, profileWords, teamProfile,
   type ThreadClock,
 } from './profile.ts';
 
@@ -150,22 +150,25 @@ export class Barrier implements TeamSync {
     const prof = this.profile !== null && Atomics.load(c, PROF) !== 0 ? this.profile : null;
     const t0 = prof !== null ? profileNow() : 0;
     const gen = Atomics.load(c, BGEN);
+    let polled = 0, slept = 0;
     if (Atomics.add(c, BCOUNT, 1) === this.size - 1) {
       Atomics.store(c, BCOUNT, 0);
       Atomics.add(c, BGEN, 1);
       Atomics.notify(c, BGEN);
     } else {
-      const w0 = performance.now();
-      if (Atomics.load(c, SPIN) !== 0) {
-        const job = Atomics.load(c, JOB);
-        this.spins.after(job, waitWhile(c, BGEN, gen, ABORT, this.spins.at(job)));
-      } else waitWhile(c, BGEN, gen, ABORT);
+      const w0 = performance.now(), job = Atomics.load(c, JOB), adapt = Atomics.load(c, SPIN) !== 0;
+      const caught = waitWhile(c, BGEN, gen, ABORT, adapt ? this.spins.at(job) : SPIN_MS);
+      if (adapt) this.spins.after(job, caught);
       this.waited += performance.now() - w0;
+      polled = lastPoll.ms;
+      slept = caught ? 0 : 1;
     }
     if (prof !== null) {
       const at = profileAt(this.rank, Atomics.load(c, JOB), 0);
       prof[at + P_BARRIER_WAIT] += profileNow() - t0;
       prof[at + P_BARRIERS]++;
+      prof[at + P_POLL] += polled;
+      prof[at + P_SLEPT] += slept;
     }
   }
 }
@@ -326,10 +329,13 @@ export class ThreadTeam implements TeamSync {
     // Workers count DONE even when they fail, so this wait ends (unless a thread died).
     // The others' DONE: polled for as long as a barrier polls (or the longer teamPoll), then asleep.
     // (Adapting (SpinBudget) where no teamPoll is asked for: the DONE wait of a job that slept polls less next time.)
-    let caught = true;
+    let caught = true, polled = 0, slept = 0;
     for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) {
-      if (pollWhile(c, DONE, done, adapt ? 1000 * this.doneSpins.at(id) : Math.max(poll, DONE_SPIN_US))) continue;
+      const got = pollWhile(c, DONE, done, adapt ? 1000 * this.doneSpins.at(id) : Math.max(poll, DONE_SPIN_US));
+      polled += lastPoll.ms;
+      if (got) continue;
       caught = false;
+      slept++;
       Atomics.wait(c, DONE, done, 1000);
     }
     if (adapt) this.doneSpins.after(id, caught);
@@ -339,6 +345,8 @@ export class ThreadTeam implements TeamSync {
       prof[at + P_BUSY] += t1 - t0;
       prof[at + P_DONE_WAIT] += t2 - t1;
       prof[at + P_RUN] += t2 - t0;
+      prof[at + P_POLL] += polled;
+      prof[at + P_SLEPT] += slept;
       if (this.lastEnd > 0) prof[at + P_GAP] += t0 - this.lastEnd;
       this.lastEnd = t2;
       if (clock !== null) {

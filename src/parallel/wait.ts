@@ -74,12 +74,27 @@ export class SpinBudget {
 }
 const SPIN_JOBS = 64;
 
+/**
+ * How long (ms) the last pollWhile or waitWhile of this thread polled before its word changed or it
+ * went to sleep: CPU a waiting thread burns (read by the team's timers, profile.ts P_POLL).
+ */
+export const lastPoll = { ms: 0 };
+
 /** Polls ctrl[index] for up to `us` µs; true when it is no longer `value`. */
 export function pollWhile(ctrl: Int32Array, index: number, value: number, us: number): boolean {
   const t0 = performance.now(), ms = us / 1000;
   for (;;) {
-    for (let k = 0; k < 64; k++) if (Atomics.load(ctrl, index) !== value) return true;
-    if (performance.now() - t0 > ms) return false;
+    for (let k = 0; k < 64; k++) {
+      if (Atomics.load(ctrl, index) !== value) {
+        lastPoll.ms = performance.now() - t0;
+        return true;
+      }
+    }
+    const t = performance.now() - t0;
+    if (t > ms) {
+      lastPoll.ms = t;
+      return false;
+    }
   }
 }
 
@@ -90,8 +105,17 @@ export function pollWhile(ctrl: Int32Array, index: number, value: number, us: nu
 export function waitWhile(ctrl: Int32Array, index: number, value: number, abort: number, spinMs = SPIN_MS): boolean {
   const t0 = performance.now();
   for (;;) {
-    for (let k = 0; k < 256; k++) if (Atomics.load(ctrl, index) !== value) return true;
-    if (performance.now() - t0 > spinMs) break;
+    for (let k = 0; k < 256; k++) {
+      if (Atomics.load(ctrl, index) !== value) {
+        lastPoll.ms = performance.now() - t0;
+        return true;
+      }
+    }
+    const t = performance.now() - t0;
+    if (t > spinMs) {
+      lastPoll.ms = t;
+      break;
+    }
   }
   while (Atomics.load(ctrl, index) === value) {
     Atomics.wait(ctrl, index, value, 200);

@@ -8,6 +8,7 @@ import type { SolveView } from './pressure-kernels.ts';
 import { advanceDensityRange, factorRange, pressureDisplacementRange, pressureUpdateRange } from './pressure-kernels.ts';
 import { advanceHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
 import { factorAdvanceHalf } from './pressure-factor-advance.ts';
+import { factorAdvanceRange } from './pressure-factor-advance-team.ts';
 import type { SolveArgs } from './pressure-job.ts';
 
 /** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
@@ -17,12 +18,12 @@ export function displace(v: SolveView, from: number, to: number, hr: HalfRows | 
 }
 
 /**
- * SOLVE over this thread's slots (runPressureSolve): FACTOR (`fused`: in SOURCE's sweep) and TAKE_BACK where asked, SOURCE, a barrier, and
+ * SOLVE over this thread's slots (runPressureSolve): FACTOR (`fused`: in SOURCE's sweep, on one thread and on a team) and TAKE_BACK where asked, SOURCE, a barrier, and
  * where any thread's slots have a source or a pressure the passes and FINISH where asked. Rank 0
  * writes the passes into the flags' last word.
  */
 export function solveRange(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
-  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n, flags = a.flags, fused = s.factor === 1 && s.again === 0 && s.nwalls === 0 && hr !== null && to - from === n;
+  const a = x.a, s = x.s, from = x.from, to = x.to, n = x.n, flags = a.flags, fused = s.factor === 1 && s.again === 0 && s.nwalls === 0 && hr !== null;
   if (s.factor === 1 && !fused && hr) factorHalf(v, from, to, hr);
   else if (s.factor === 1 && !fused) factorRange(v, from, to);
   if (s.again === 1) takeBackRange(x, v, hr);
@@ -99,8 +100,10 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null, fused: boo
     if (!fused) { rho[k] = dens[k]; dens[k] = 0; }
   }
   x.barrier();
-  // `fused` (the first solve on one thread without closed walls): the measure and the change in one sweep (pressure-factor-advance.ts).
-  if (fused) factorAdvanceHalf(v, n, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
+  // `fused` (the first solve without closed walls): the measure and the change in one sweep
+  // (pressure-factor-advance.ts on one thread, pressure-factor-advance-team.ts over a team's range).
+  if (fused && to - from === n) factorAdvanceHalf(v, n, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
+  else if (fused) factorAdvanceRange(v, from, to, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
   else if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
   else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
   const keepStart = s.keepStart === 1;

@@ -234,7 +234,12 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   copyPositions();
   list.shared = st.boundary.shared = ctx.shared;
   const kept = fromPairs && upperOnly && !teamRows && list.filled === list.version; // (the adhesion stage's listing of these rows: adhesion.ts)
-  if (!kept) list.reset(n);
+  if (!kept) {
+    const was = list.j;
+    list.reset(n);
+    // Entries shrunk or remade (SlotRows.shrinks): no job's slot keeps the old ones alive (solve-rows-fill's, set only at a growth).
+    if (list.j !== was) ctx.runner.release(was.buffer);
+  }
   if (teamRows) {
     // The pairs' bits and the rows' own counts in the room asked for one thread's bits and cursor.
     teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share, first.i32(n + 1));
