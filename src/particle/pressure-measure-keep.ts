@@ -29,8 +29,12 @@ export class MeasureKeep {
 
 const grown = (length: number, need: number): number => (length >= need ? length : Math.ceil(1.25 * need) + 64);
 
-/** Keeps the measure FACTOR has just written into v (n slots, rows of listing `version`). */
-export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: number): void {
+/**
+ * Keeps the measure FACTOR has written into v (n slots, rows of listing `version`); `rho`: ρ̂ per
+ * slot where v.dens no longer holds it (the first solve's fused measure, pressure-factor-advance.ts:
+ * its source has written v.dens over, and its passes leave α, the counts and the slopes).
+ */
+export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: number, rho: Float64Array | null = null): void {
   const ne = v.ls[n], nbo = v.bs[n];
   if (k.dens.length < n) {
     const m = grown(0, n);
@@ -38,7 +42,7 @@ export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: nu
   }
   if (k.kg.length < ne) k.kg = new Float32Array(grown(k.kg.length, ne));
   if (k.bg.length < nbo) k.bg = new Float32Array(grown(k.bg.length, nbo));
-  k.dens.set(v.dens.subarray(0, n)); k.alpha.set(v.alpha.subarray(0, n)); k.nb.set(v.nb.subarray(0, n));
+  k.dens.set((rho ?? v.dens).subarray(0, n)); k.alpha.set(v.alpha.subarray(0, n)); k.nb.set(v.nb.subarray(0, n));
   k.kg.set(v.kg.subarray(0, ne)); k.bg.set(v.bg.subarray(0, nbo));
   k.version = version; k.n = n;
 }
