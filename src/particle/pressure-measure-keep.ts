@@ -27,7 +27,8 @@ export class MeasureKeep {
   n = -1;
 }
 
-const grown = (length: number, need: number): number => (length >= need ? length : Math.ceil(1.25 * need) + 64);
+/** Room for `need` with a sixteenth to spare (the rows' entries vary from one sub-timestep to the next; the kept measure holds bytes a point the whole run). */
+const grown = (length: number, need: number): number => (length >= need ? length : Math.ceil(need * (1 + 1 / 16)) + 64);
 
 /**
  * Keeps the measure FACTOR has written into v (n slots, rows of listing `version`); `rho`: ρ̂ per
