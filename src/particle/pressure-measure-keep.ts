@@ -3,13 +3,19 @@
  * one's. Between the two solves of a sub-timestep only velocities change (the implicit viscosity,
  * the velocity filter: step.ts), and the second solve keeps the first one's slot order and rows
  * (solve-setup.ts prepareSolve, `again`): its FACTOR (ρ̂, α, the neighbour counts and the kernel
- * slopes, pressure-half.ts factorHalf) is the first one's, bit for bit. Where FACTOR runs as a
- * phase of its own (closed walls: it needs WALLS first; without walls it is fused into the source's
- * sweep), the first solve's results are copied here and the second solve copies them back instead
- * of measuring again: one sweep of square roots and splines over every pair, and the walled slots'
- * ghosts over their whole rows, less a sub-timestep; its WALLS then writes the walls' masks and
+ * slopes, pressure-half.ts factorHalf) is the first one's, bit for bit. The first solve's results
+ * are copied here and the second solve copies them back instead of measuring again: one sweep of
+ * square roots and splines over every pair less a sub-timestep (the peer's DFSPH likewise measures
+ * once a step for both its solves: Bender & Koschier 2017, Algorithm 1). With closed walls FACTOR
+ * runs as a phase of its own (it needs WALLS first) and is kept after it, the walled slots' ghosts
+ * over their whole rows saved too; the second solve's WALLS then writes the walls' masks and
  * offsets alone, the ghost table and the walled lower list of the first solve standing
- * (pressure-job.ts runSolvePhase; docs/decisions.md, branch dam12). One thread
+ * (pressure-job.ts runSolvePhase; docs/decisions.md, branch dam12). Without walls the first solve's
+ * measure is fused into its source's sweep (pressure-factor-advance.ts) and kept after its run: α,
+ * the counts and the slopes as its passes leave them (they read, never write them), ρ̂ from the
+ * copy its source made in the displacements' third block (`keepStart`); the second solve's run
+ * then measures nothing (docs/decisions.md, branch cpu28). The kept slopes hold about 50 bytes a
+ * point of their own on the honey drop (bench/particle-memory.ts). One thread
  * with rows of upper parts alone (a team's slopes follow its cut), and only onto the view whose
  * rows it was taken from: the same listing (SlotRows.version) and the same slot count.
  */
