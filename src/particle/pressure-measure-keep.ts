@@ -3,19 +3,13 @@
  * one's. Between the two solves of a sub-timestep only velocities change (the implicit viscosity,
  * the velocity filter: step.ts), and the second solve keeps the first one's slot order and rows
  * (solve-setup.ts prepareSolve, `again`): its FACTOR (ρ̂, α, the neighbour counts and the kernel
- * slopes, pressure-half.ts factorHalf) is the first one's, bit for bit. The first solve's results
- * are copied here and the second solve copies them back instead of measuring again: one sweep of
- * square roots and splines over every pair less a sub-timestep (the peer's DFSPH likewise measures
- * once a step for both its solves: Bender & Koschier 2017, Algorithm 1). With closed walls FACTOR
- * runs as a phase of its own (it needs WALLS first) and is kept after it, the walled slots' ghosts
- * over their whole rows saved too; the second solve's WALLS then writes the walls' masks and
+ * slopes, pressure-half.ts factorHalf) is the first one's, bit for bit. Where FACTOR runs as a
+ * phase of its own (closed walls: it needs WALLS first; without walls it is fused into the source's
+ * sweep), the first solve's results are copied here and the second solve copies them back instead
+ * of measuring again: one sweep of square roots and splines over every pair, and the walled slots'
+ * ghosts over their whole rows, less a sub-timestep; its WALLS then writes the walls' masks and
  * offsets alone, the ghost table and the walled lower list of the first solve standing
- * (pressure-job.ts runSolvePhase; docs/decisions.md, branch dam12). Without walls the first solve's
- * measure is fused into its source's sweep (pressure-factor-advance.ts) and kept after its run: α,
- * the counts and the slopes as its passes leave them (they read, never write them), ρ̂ from the
- * copy its source made in the displacements' third block (`keepStart`); the second solve's run
- * then measures nothing (docs/decisions.md, branch cpu28). The kept slopes hold about 50 bytes a
- * point of their own on the honey drop (bench/particle-memory.ts). One thread
+ * (pressure-job.ts runSolvePhase; docs/decisions.md, branch dam12). One thread
  * with rows of upper parts alone (a team's slopes follow its cut), and only onto the view whose
  * rows it was taken from: the same listing (SlotRows.version) and the same slot count.
  */
@@ -33,15 +27,10 @@ export class MeasureKeep {
   n = -1;
 }
 
-/** Room for `need` with a sixteenth to spare (the rows' entries vary from one sub-timestep to the next; the kept measure holds bytes a point the whole run). */
-const grown = (length: number, need: number): number => (length >= need ? length : Math.ceil(need * (1 + 1 / 16)) + 64);
+const grown = (length: number, need: number): number => (length >= need ? length : Math.ceil(1.25 * need) + 64);
 
-/**
- * Keeps the measure FACTOR has written into v (n slots, rows of listing `version`); `rho`: ρ̂ per
- * slot where v.dens no longer holds it (the first solve's fused measure, pressure-factor-advance.ts:
- * its source has written v.dens over, and its passes leave α, the counts and the slopes).
- */
-export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: number, rho: Float64Array | null = null): void {
+/** Keeps the measure FACTOR has just written into v (n slots, rows of listing `version`). */
+export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: number): void {
   const ne = v.ls[n], nbo = v.bs[n];
   if (k.dens.length < n) {
     const m = grown(0, n);
@@ -49,7 +38,7 @@ export function keepMeasure(k: MeasureKeep, v: SolveView, n: number, version: nu
   }
   if (k.kg.length < ne) k.kg = new Float32Array(grown(k.kg.length, ne));
   if (k.bg.length < nbo) k.bg = new Float32Array(grown(k.bg.length, nbo));
-  k.dens.set((rho ?? v.dens).subarray(0, n)); k.alpha.set(v.alpha.subarray(0, n)); k.nb.set(v.nb.subarray(0, n));
+  k.dens.set(v.dens.subarray(0, n)); k.alpha.set(v.alpha.subarray(0, n)); k.nb.set(v.nb.subarray(0, n));
   k.kg.set(v.kg.subarray(0, ne)); k.bg.set(v.bg.subarray(0, nbo));
   k.version = version; k.n = n;
 }

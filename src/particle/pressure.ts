@@ -265,17 +265,15 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // the measure, which it does not read (it reads the walls' table): one thread keeps its weights
   // in the measure slopes' room (pressure-job.ts filterStep).
   const filterFirst = again && shift;
-  // The second solve's measure is the first one's (pressure-measure-keep.ts): with closed walls kept
-  // with its walls' lists (its WALLS writes the masks alone); without, kept from the first solve's
-  // fused measure (keepFused below), so that the second solve's run measures nothing.
-  const kept = again && v.half?.upperOnly === true && measureKept(keep, n, state.pairs.version);
-  const keepFused = !again && twice && factorInSource && v.half?.upperOnly === true;
+  // With closed walls the second solve's measure is the first one's, kept with its walls' lists
+  // (pressure-measure-keep.ts): its WALLS writes the masks alone.
+  const kept = again && !factorInSource && v.half?.upperOnly === true && measureKept(keep, n, state.pairs.version);
   if (filterFirst) {
     if (v.walls.length > 0) runSolvePhase(ctx, v, n, WALLS, kept);
     filterVelocity(ctx, v, order, n, u, dt, slots);
   }
   if (kept) {
-    if (!filterFirst && !factorInSource) runSolvePhase(ctx, v, n, WALLS, true);
+    if (!filterFirst) runSolvePhase(ctx, v, n, WALLS, true);
     takeMeasure(keep, v, n);
   } else if (!factorInSource) {
     runSolvePhase(ctx, v, n, FACTOR, filterFirst);
@@ -313,9 +311,7 @@ export function applyPressure(ctx: StepContext, dt: number, again = false): Pres
   // velocity, the offsets and the warm start (FINISH): the source, the passes and the finish are one
   // run of the team (pressure-job.ts SOLVE), which stops after the pass this loop stopped after.
   const solve = { maxPasses, tolerance, relax: RELAX, radius: SPECTRAL_RADIUS };
-  // (keepFused: ρ̂ at the start, the measure's, kept in u's third block too, which the passes leave.)
-  const passes = runPressureSolve(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, (again && shift) || keepFused, FULL, ALONE, factorInSource && !kept, again, solve, !ctx.freeBodies);
-  if (keepFused) keepMeasure(keep, v, n, state.pairs.version, start);
+  const passes = runPressureSolve(ctx, v, n, slots, u, ou, present, PRESENT_NEAR_BODY, shift, again && shift, FULL, ALONE, factorInSource, again, solve, !ctx.freeBodies);
   let error = 0;
   const offset = L.acc;
   if (passes > 0) {

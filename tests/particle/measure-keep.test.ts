@@ -3,9 +3,8 @@
  * squeezed, jittered block of water in a closed box (walled-block.ts), one thread, a frame stepped with
  * the kept measure and with it refused (the second solve measures again, as before): the same
  * positions, velocities and stored pressures bit for bit, with the implicit viscosity (the
- * filter's WALLS before the measure) and with the exchange viscosity (the measure's own WALLS), and
- * without closed walls (the first solve's fused measure kept), with and without a body's boundary
- * entries; and the kept measure served every second solve.
+ * filter's WALLS before the measure) and with the exchange viscosity (the measure's own WALLS);
+ * and the kept measure served every second solve.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -43,14 +42,6 @@ describe('the second pressure solve\'s measure kept from the first', () => {
   it.each([
     ['the implicit viscosity', BOX],
     ['the exchange viscosity', { ...BOX, particle: { ...BOX.particle, viscositySolver: 'exchange' } } as SceneInput],
-    // No closed walls: the first solve's measure fused into its source's sweep (pressure-factor-advance.ts), kept from there.
-    ['no closed walls', { ...BOX, particle: { ...BOX.particle, walls: false } } as SceneInput],
-    ['no closed walls and a ball in the liquid', {
-      ...BOX,
-      particle: { ...BOX.particle, walls: false },
-      materials: { ...BOX.materials, steel: { kind: 'solid' } },
-      bodies: [...BOX.bodies!, { material: 'steel', shape: { type: 'sphere', center: [0, 0.01, 0], radius: 0.006 } }],
-    } as SceneInput],
   ])('gives the measure\'s bits with %s', (_, scene) => {
     const kept = run(scene, true), again = run(scene, false);
     expect(kept.state.equals(again.state)).toBe(true);
