@@ -202,6 +202,59 @@ export function filterHalf(
   }
 }
 
+/**
+ * The buoyant push the filter leaves alone (pressure.ts filterVelocity, liquids of more than one
+ * density): per slot (3, into d) the velocity the first solve's pressure gave it through the masses'
+ * pair weights, less what it would have given at equal masses, as the second solve takes it back
+ * (its TAKE_BACK: λ̃ the stored p/δt², 0 next to a body):
+ *
+ *   D_a = −(δt/n0) Σ_{b: m_b ≠ m_a} (λ̃_a + λ̃_b) ((m_b − m_a)/(m_a + m_b)) ∇W_ab,
+ *
+ * the pair weight 2 m_b/(m_a + m_b) less 1 (pressure-kernels.ts pressureDisplacementRange; a body's
+ * and a wall ghost's terms carry no mass weight). It is what makes a heavy liquid sink through a
+ * lighter one: at equal masses the pressure moves a pair apart equally and no liquid sinks. It lives
+ * at the interface, a particle or two thick, so the bi-Laplacian, which damps the particle scale,
+ * took most of it out before the second solve took the whole of it back: dens21's block stayed on
+ * a water film (docs/decisions.md, "A heavy liquid that sinks to the floor"). D points from the
+ * heavier side to the lighter. Kept whole where it points along or across gravity g (a heavy liquid
+ * over or beside a lighter one: the overturn and the spreading along the floor), not at all where
+ * it points against it (a stable layering, whose push is part of the balance that holds it, and
+ * whose particle-scale noise the filter must damp for the layers to rest), and between, by
+ * 1 + min(0, cos(D, g)). Each pair once from the rows' upper parts where `mid` is given
+ * (pressure-half.ts HalfRows.mid), else each slot over its full row.
+ */
+export function buoyantPush(
+  v: SolveView, n: number, mid: Int32Array | null, lt: Float64Array, dt: number, g: readonly number[], d: Float64Array,
+): void {
+  const x = v.x, ls = v.ls, lj = v.lj, invMass = v.invMass, invH = 1 / v.h, k0 = -dt / v.n0;
+  d.fill(0, 0, 3 * n);
+  for (let a = 0; a < n; a++) {
+    const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2], ia = invMass[a];
+    for (let q = mid ? mid[a] : ls[a], q1 = ls[a + 1]; q < q1; q++) {
+      const b = lj[q], o = 3 * b, ib = invMass[b];
+      if (ib === ia) continue;
+      const dx = xa - x[o], dy = ya - x[o + 1], dz = za - x[o + 2];
+      const r = Math.sqrt(dx * dx + dy * dy + dz * dz), s = r * invH;
+      if (s >= 1 || r === 0) continue;
+      const t = 1 - s, slope = s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
+      // m_ref/m per slot: (1/m_a − 1/m_b)/(1/m_a + 1/m_b) = (m_b − m_a)/(m_a + m_b), the same for b's term
+      // with both signs turned (its weight's and its x_b − x_a): both ends take the same push.
+      const f = (k0 * (lt[a] + lt[b]) * ((ia - ib) / (ia + ib)) * slope * invH) / r;
+      d[3 * a] += f * dx; d[3 * a + 1] += f * dy; d[3 * a + 2] += f * dz;
+      if (mid) { d[o] += f * dx; d[o + 1] += f * dy; d[o + 2] += f * dz; }
+    }
+  }
+  const gx = g[0], gy = g[1], gz = g[2], gg = Math.sqrt(gx * gx + gy * gy + gz * gz);
+  for (let a = 0; a < n; a++) {
+    const ux = d[3 * a], uy = d[3 * a + 1], uz = d[3 * a + 2], du = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    if (du === 0 || gg === 0) continue;
+    const cos = (ux * gx + uy * gy + uz * gz) / (du * gg);
+    if (cos >= 0) continue;
+    const w = 1 + cos;
+    d[3 * a] = ux * w; d[3 * a + 1] = uy * w; d[3 * a + 2] = uz * w;
+  }
+}
+
 /** pressure-job.ts FILTER_STEP over this thread's slots (runFilterStep). */
 export function filterStep(x: SolveArgs, v: SolveView, hr: HalfRows | null): void {
   const a = x.a, s = x.s, from = x.from, to = x.to;

@@ -51,7 +51,7 @@ import { DISPLACE, FACTOR, WALLS, runFilterStep, runPressureSolve, runSolvePhase
 import { keepMeasure, measureKept, takeMeasure } from './pressure-measure-keep.ts';
 import { allocInt32, isShared } from '../parallel/memory.ts';
 import { MAX_THREADS } from '../parallel/team.ts';
-import { FILTER_GAIN, FILTER_PIECE_COURANT, filterSteps, filterStrengths } from './pressure-filter.ts';
+import { FILTER_GAIN, FILTER_PIECE_COURANT, buoyantPush, filterSteps, filterStrengths } from './pressure-filter.ts';
 import { liquidViscosity } from './viscosity-weiler.ts';
 import { filteredSpeed, gatePressure, stillWater } from './still-water.ts';
 import { shiftPasses, shiftPresent } from './pressure-shift.ts';
@@ -383,8 +383,32 @@ function filterVelocity(ctx: StepContext, v: SolveView, order: Int32Array, n: nu
   }
   const steps = filterSteps((Math.sqrt(pmax) * dt) / ctx.restSpacing);
   ctx.count('filterSteps', steps);
+  // Liquids of more than one density: the first solve's buoyant push is kept out of the filter
+  // (pressure-filter.ts buoyantPush): the steps filter v − D, and D goes back after them.
+  const d = v.uniform ? null : pushOut(ctx, v, n, order, dt);
+  for (let a = 0; d && a < n; a++) {
+    const i = order[a];
+    for (let k = 0; k < 3; k++) { vel[3 * i + k] -= d[3 * a + k]; u[3 * a + k] -= d[3 * a + k]; }
+  }
   // Δv = −FILTER_GAIN L(L v), `steps` times (pressure-filter.ts): L, then L over its result, a step
   // a run of the solve's job (FILTER_STEP; u as filled above on the first).
   for (let rep = 0; rep < steps; rep++) runFilterStep(ctx, v, n, slots, u, rep > 0, FILTER_GAIN);
+  for (let a = 0; d && a < n; a++) {
+    const i = order[a];
+    for (let k = 0; k < 3; k++) vel[3 * i + k] += d[3 * a + k];
+  }
+}
+
+/** filterVelocity's buoyant push (3 f64 a slot) and the slots' λ̃ (1), grown with the liquid. */
+let pushScratch = new Float64Array(0);
+
+/** Each slot's buoyant push (pressure-filter.ts buoyantPush) from the first solve's stored pressure, 0 next to a body (as TAKE_BACK reads it). */
+function pushOut(ctx: StepContext, v: SolveView, n: number, order: Int32Array, dt: number): Float64Array {
+  const lam = ctx.liquid.lambda, near = ctx.liquid.nearObject;
+  if (pushScratch.length < 4 * n) pushScratch = new Float64Array(4 * n);
+  const d = pushScratch.subarray(0, 3 * n), lt = pushScratch.subarray(3 * n, 4 * n);
+  for (let a = 0; a < n; a++) lt[a] = near[order[a]] ? 0 : lam[order[a]];
+  buoyantPush(v, n, v.half ? v.half.mid : null, lt, dt, ctx.scene.gravity, d);
+  return d;
 }
 

@@ -4,7 +4,9 @@
  * run's first (cold) pressure solve stops at COLD_TOLERANCE in about the passes of a block of the
  * water's density, where it ran all 1 000 with the diagonal scaled
  * by the reference slot's mass (pressure-kernels.ts factorRange: α over the particle's own mass),
- * and the heavy block still sinks faster than a block of the water's density. And a pool already
+ * and the heavy block still sinks faster than a block of the water's density, to the floor: the
+ * velocity filter leaves the first solve's buoyant push alone (pressure-filter.ts buoyantPush), so
+ * the water under the block rises past it rather than staying as a film. And a pool already
  * in two layers (the heavy liquid under the water) costs what one density costs and rests: the
  * still-water gate, the deep stop and the filter's sub-timestep split read the stored pressure
  * λ_a, which is each particle's own p/ρ_a (the heavy floor's 0.18 = g(h_h + h_w ρ_w/ρ_h) where one
@@ -58,6 +60,19 @@ function layeredCost(heavy: number, from: number, to: number): { passes: number;
   return { passes, substeps, speed: Math.sqrt(v2), deep };
 }
 
+/** dens21's pool after `frames`: the block's mean height (m) and the water particles in the floor's 5 mm band (the block starts with 40 there). */
+function sunk(frames: number): { block: number; floorWater: number } {
+  const sim = new ParticleSimulation(parseScene(pool(3000)));
+  for (let f = 0; f < frames; f++) sim.stepFrame();
+  const L = sim.ctx.liquid;
+  let s = 0, c = 0, floorWater = 0;
+  for (let i = 0; i < L.count; i++) {
+    if (L.material[i] === 1) { s += L.pos[3 * i + 1]; c++; } else if (L.pos[3 * i + 1] < 0.005) floorWater++;
+  }
+  sim.dispose();
+  return { block: s / c, floorWater };
+}
+
 describe('two liquid densities in contact', () => {
   it('stops the first solve in about the passes of one density, and the heavy block sinks', () => {
     const same = run(1000, 3), heavy = run(3000, 3);
@@ -67,6 +82,16 @@ describe('two liquid densities in contact', () => {
     expect(heavy.passes).toBeLessThan(same.passes + 30);
     // Frame 3's block: 27.3 mm at the water's density, 20.3 mm at ρ 3000 (22.5 before).
     expect(heavy.block).toBeLessThan(same.block - 0.004);
+  });
+
+  it('sinks the heavy block to the floor, through the water under it', () => {
+    // Frame 60: the block's mean height 5.1 mm, 6 water particles left in the floor's band (two
+    // clean rows of the 64 heavy particles: 4.4 mm). With the buoyant push filtered as any other
+    // velocity (pressure-filter.ts buoyantPush) the block stayed on a water film: 7.1 mm, 24 water
+    // (bench/heavy-sink.ts, docs/decisions.md "A heavy liquid that sinks to the floor").
+    const { block, floorWater } = sunk(60);
+    expect(block).toBeLessThan(0.0062);
+    expect(floorWater).toBeLessThan(15);
   });
 
   it('costs a settled two-layer pool what one density costs, and it rests', () => {
