@@ -12,6 +12,7 @@
 import { NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { HalfRows } from './pressure-half.ts';
 import type { SolveView } from './pressure-kernels.ts';
+import { solveKernel, solveSlope, solveW } from '../math/kernels.ts';
 import { CHANGE, COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 
 /**
@@ -40,10 +41,10 @@ export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Floa
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
-      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       dens[j] += w;
-      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;

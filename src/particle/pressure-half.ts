@@ -38,7 +38,7 @@
  * add a slot's lower pairs' ghosts after its liquid terms): the same terms, summed in another order.
  * Object particles per slot, as there.
  */
-import { cubicSpline } from '../math/kernels.ts';
+import { solveW, solveKernel, solveSlope } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import { ghostFactor, type WallLower } from './pressure-wall-lower.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
@@ -86,8 +86,8 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
         if (s >= 1) { kg[q] = 0; continue; }
         if (s < NEIGHBOUR_EDGE) k++;
         const t = 1 - s, inner = s <= 0.5;
-        rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-        const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+        rho += solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+        const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
         if (d === 0) { kg[q] = 0; continue; }
         const f = Math.fround((slope * invH) / d);
         kg[q] = f;
@@ -109,10 +109,10 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) { k++; if (own) nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
-      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       if (own) dens[j] += w;
-      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
@@ -205,7 +205,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
         const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
         if (s >= 1) continue;
         const t = 1 - s;
-        rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+        rho += solveKernel !== 0 ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       }
     }
     dens[a] = rho;
@@ -219,7 +219,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
       const t = 1 - s;
-      const w = s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = solveKernel !== 0 ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       if (j < to) dens[j] += w;
     }
@@ -228,7 +228,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
-      rho += gamma[o] * cubicSpline(s);
+      rho += gamma[o] * solveW(s);
     }
     if (anyWalls && mask[a] !== 0) {
       ghostFactor(v, a, true, hr);

@@ -27,7 +27,7 @@
  * contact"). PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step (DFSPH as
  * SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
  */
-import { cubicSpline } from '../math/kernels.ts';
+import { solveW, solveKernel, solveSlope } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { GhostTable } from './pressure-ghost-table.ts';
 import type { HalfRows } from './pressure-half.ts';
@@ -145,8 +145,8 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
-      rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
+      rho += solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
@@ -197,14 +197,14 @@ export function densityRange(v: SolveView, a0: number, a1: number): void {
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
       const t = 1 - s;
-      rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += solveKernel !== 0 ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
-      rho += gamma[o] * cubicSpline(s);
+      rho += gamma[o] * solveW(s);
     }
     dens[a] = rho * invN0;
   }
