@@ -75,6 +75,7 @@ export function ownImages(v: SolveView, a: number, out: Float64Array): void {
  * images move with a: ĝ_a = Σ G + Σ_self G (its pressure pushes it off each twice).
  */
 export function factorRowWalls(v: SolveView, a: number): void {
+  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, kg = v.kg, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
   const wa = mask[a], ma = wa & AXES;
@@ -98,8 +99,8 @@ export function factorRowWalls(v: SolveView, a: number): void {
     } else {
       if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
-      rho += solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      rho += wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) {
         kg[q] = 0;
       } else {

@@ -121,6 +121,7 @@ export interface SolveView extends KernelView {
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
 export function factorRange(v: SolveView, a0: number, a1: number): void {
+  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
@@ -145,8 +146,8 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
-      rho += solveKernel !== 0 ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      const slope = solveKernel !== 0 ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      rho += wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
@@ -182,6 +183,7 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
  * factorRange's own path (its ghosts are summed with its row).
  */
 export function densityRange(v: SolveView, a0: number, a1: number): void {
+  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
   const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
@@ -197,7 +199,7 @@ export function densityRange(v: SolveView, a0: number, a1: number): void {
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
       const t = 1 - s;
-      rho += solveKernel !== 0 ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += wend ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];

@@ -108,6 +108,7 @@ export function ghostFactor(v: SolveView, a: number, densityOnly: boolean, hr: {
 
 /** ghostFactor's terms of the neighbours js[q0 .. q1) of slot a, added to `sums` in that order. */
 function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: number, q1: number, densityOnly: boolean): void {
+  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
   const wa = mask[a], ma = wa & AXES;
@@ -145,7 +146,7 @@ function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: n
     const d = Math.sqrt(dd), s = d * invH;
     let tx = 0, ty = 0, tz = 0;
     if (s < 1 && d !== 0) {
-      const t = 1 - s, slope = solveKernel !== 0 ? solveSlope(s) : s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
+      const t = 1 - s, slope = wend ? solveSlope(s) : s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
       const fu = (slope * invH) / d;
       tx = fu * dx; ty = fu * dy; tz = fu * dz;
     }
