@@ -4,8 +4,9 @@
  * ranges can run on any thread in any order with the same result (one thread runs
  * pressure-half.ts's loops over each pair once, the same bits).
  *
- * Density (over the rest density) of slot a, with the cubic spline w over the support h and n0 its
- * sum over the rest lattice (the particle itself included):
+ * Density (over the rest density) of slot a, with the kernel w over the support h (the cubic spline,
+ * or a Wendland function: particle.pressureKernel, math/kernels.ts solveW) and n0 its sum over the
+ * rest lattice (the particle itself included):
  *   ρ̂_a = (1 + Σ_b w_ab + Σ_s γ_s w_as + Σ_ghosts w_ag) / n0,
  * b over the liquid neighbours, s over object particles (Akinci et al. 2012, "Versatile
  * rigid-fluid coupling for incompressible SPH": an object particle counts as γ_s = n0 / Σ_k w_sk

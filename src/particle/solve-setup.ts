@@ -1,6 +1,6 @@
 /**
  * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
- * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
+ * the rest number density n0 of their kernel (math/kernels.ts solveW), the boundary volumes of the object particles
  * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
  * (gather form on a team: every slot lists all its neighbours; on one thread each slot's upper part
  * alone: pressure-half.ts, the walls' measures reading their lower entries from pressure-wall-lower.ts) and of the objects near it, listed over the
@@ -59,7 +59,7 @@ export class SolveState {
   cellBox = new Float64Array(0);
 }
 
-/** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
+/** Rest number density of the solves' kernel (solveW) over the rest lattice of spacing 2r (the particle included). */
 export function pbfRestDensity(ctx: StepContext): number {
   return latticeSolveSum(2 * ctx.r, ctx.densityH);
 }
