@@ -31,7 +31,6 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.pressureKernel !== 'cubic') out.push({ path: 'particle.pressureKernel', message: `"${P.pressureKernel}" ${NOT_YET}; the backend runs "cubic"` });
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
   // Several liquids run (liquids.ts), but for what liquidRefusals names.
   out.push(...liquidRefusals(scene));

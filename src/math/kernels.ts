@@ -87,17 +87,17 @@ export function cubicSplineSlope(q: number): number {
 
 /**
  * 1 − ρ̂ of the outer row of a flat face of a cubic lattice of the given spacing: the share of
- * latticeSolveSum (the solves' kernel, solveW) that lies in the rows beyond the face (0.150 at h = 2 spacings).
+ * latticeCubicSum that lies in the rows beyond the face (0.150 at h = 2 spacings).
  */
 export function latticeFaceDeficit(spacing: number, h: number): number {
   const m = Math.ceil(h / spacing);
   let beyond = 0;
   for (let i = -m; i <= m; i++) {
     for (let j = 1; j <= m; j++) {
-      for (let k = -m; k <= m; k++) beyond += solveW((spacing * Math.hypot(i, j, k)) / h);
+      for (let k = -m; k <= m; k++) beyond += cubicSpline((spacing * Math.hypot(i, j, k)) / h);
     }
   }
-  return beyond / latticeSolveSum(spacing, h);
+  return beyond / latticeCubicSum(spacing, h);
 }
 
 /** Σ cubicSpline(d/h) over a cubic lattice of the given spacing, the particle itself included (its rest number density). */
@@ -107,61 +107,6 @@ export function latticeCubicSum(spacing: number, h: number): number {
   for (let i = -m; i <= m; i++) {
     for (let j = -m; j <= m; j++) {
       for (let k = -m; k <= m; k++) sum += cubicSpline((spacing * Math.hypot(i, j, k)) / h);
-    }
-  }
-  return sum;
-}
-
-/**
- * Shape of the density kernel of the pressure stage and of PBF density correction (the kernel
- * their passes differentiate), over the same support h: 0 the cubic spline above; 2 and 4 the
- * Wendland C2 and C4 functions (Wendland 1995), whose Fourier transforms are non-negative, so that
- * a positive pressure does not draw particles into pairs or a lattice out of shape (Dehnen & Aly
- * 2012, "Improving convergence in smoothed particle hydrodynamics simulations without pairing
- * instability", MNRAS 425, §3–4). Unnormalized as the cubic spline is, w(0) = 1: the solves divide
- * by the rest lattice's sum. Set per simulation by the particle engine (particle.pressureKernel).
- */
-export let solveKernel: 0 | 2 | 4 = 0;
-
-/** particle.pressureKernel's names. */
-export const SOLVE_KERNELS = { cubic: 0, 'wendland-c2': 2, 'wendland-c4': 4 } as const;
-
-export function setSolveKernel(kind: 0 | 2 | 4): void {
-  solveKernel = kind;
-}
-
-/** Wendland C2 in q = d/h: (1 − q)⁴ (1 + 4q); C4: (1 − q)⁶ (1 + 6q + 35q²/3). 0 from q = 1 on. */
-export function wendland(kind: 2 | 4, q: number): number {
-  if (q >= 1) return 0;
-  const t = 1 - q, t2 = t * t, t4 = t2 * t2;
-  return kind === 2 ? t4 * (1 + 4 * q) : t4 * t2 * (1 + 6 * q + (35 / 3) * q * q);
-}
-
-/** dw/dq of wendland: −20 q (1 − q)³; −(56/3) q (1 + 5q) (1 − q)⁵. */
-export function wendlandSlope(kind: 2 | 4, q: number): number {
-  if (q >= 1) return 0;
-  const t = 1 - q, t3 = t * t * t;
-  return kind === 2 ? -20 * q * t3 : -(56 / 3) * q * (1 + 5 * q) * t3 * t * t;
-}
-
-/** The solves' kernel w(q) (solveKernel): cubicSpline's bits where it is the cubic spline. */
-export function solveW(q: number): number {
-  return solveKernel === 0 ? cubicSpline(q) : wendland(solveKernel, q);
-}
-
-/** dw/dq of solveW. */
-export function solveSlope(q: number): number {
-  return solveKernel === 0 ? cubicSplineSlope(q) : wendlandSlope(solveKernel, q);
-}
-
-/** Σ solveW(d/h) over a cubic lattice of the given spacing, the particle itself included: the solves' n0 (latticeCubicSum's bits for the cubic spline). */
-export function latticeSolveSum(spacing: number, h: number): number {
-  if (solveKernel === 0) return latticeCubicSum(spacing, h);
-  const m = Math.ceil(h / spacing);
-  let sum = 0;
-  for (let i = -m; i <= m; i++) {
-    for (let j = -m; j <= m; j++) {
-      for (let k = -m; k <= m; k++) sum += solveW((spacing * Math.hypot(i, j, k)) / h);
     }
   }
   return sum;

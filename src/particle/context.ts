@@ -3,7 +3,7 @@
  * adhesion matrix, per-material constants, the cell structures and neighbour lists, and counters.
  */
 import type { Scene } from '../scene/scene.ts';
-import { latticeMissingWeight, latticeRestDensity, setSolveKernel, SOLVE_KERNELS } from '../math/kernels.ts';
+import { latticeMissingWeight, latticeRestDensity } from '../math/kernels.ts';
 import { buildAdhesionMatrix, type AdhesionMatrix } from './adhesion-matrix.ts';
 import { calibratedExchangeRate } from './calibration.ts';
 import { LiquidParticles } from './liquid.ts';
@@ -196,7 +196,6 @@ export class StepContext {
       maxKernel = Math.max(maxKernel, this.kernelSupport[m]);
     });
     this.densityH = scene.particle.densityKernel * r;
-    setSolveKernel(SOLVE_KERNELS[scene.particle.pressureKernel]);
     this.rho0 = latticeRestDensity(2 * r, this.densityH);
     this.missingWeight = latticeMissingWeight(2 * r, this.densityH);
     let liquidSupport = 0, objectSupport = 0;

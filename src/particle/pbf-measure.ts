@@ -12,7 +12,6 @@
 import type { HalfRows } from './pressure-half.ts';
 import { GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 import type { SolveView } from './pressure-kernels.ts';
-import { solveKernel, solveSlope, solveW } from '../math/kernels.ts';
 
 /** Whether pbfMeasureOne may stand for factorHalf over slots [from, to) of n: one thread, no closed walls. */
 export function measuresAlone(v: SolveView, from: number, to: number, n: number, hr: HalfRows | null): hr is HalfRows {
@@ -21,7 +20,6 @@ export function measuresAlone(v: SolveView, from: number, to: number, n: number,
 
 /** factorHalf over every slot [0, n) without the counts (see the header); the same ρ̂, α and slopes. */
 export function pbfMeasureOne(v: SolveView, n: number, hr: HalfRows): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mid = hr.mid, grad = v.dx;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0;
@@ -38,10 +36,10 @@ export function pbfMeasureOne(v: SolveView, n: number, hr: HalfRows): void {
       const d = Math.sqrt(d2), s = d * invH;
       if (s >= 1) { kg[q] = 0; continue; }
       const t = 1 - s, inner = s <= 0.5;
-      const w = wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       dens[j] += w;
-      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;

@@ -12,7 +12,6 @@
 import { NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { HalfRows } from './pressure-half.ts';
 import type { SolveView } from './pressure-kernels.ts';
-import { solveKernel, solveSlope, solveW } from '../math/kernels.ts';
 import { CHANGE, COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './pressure-object-terms.ts';
 
 /**
@@ -20,7 +19,6 @@ import { CHANGE, COUNT, GX, GY, GZ, objectSums, objectTerms, RHO } from './press
  * rows must have no closed walls (v.walls empty). u: δt v per slot; ou: δt v per object slot, or null.
  */
 export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Float64Array, ou: Float64Array | null, rhoOut: Float64Array): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform;
   const mid = hr.mid, grad = v.dx, acc = hr.acc;
@@ -42,10 +40,10 @@ export function factorAdvanceHalf(v: SolveView, n: number, hr: HalfRows, u: Floa
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) { k++; nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
-      const w = wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       dens[j] += w;
-      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;

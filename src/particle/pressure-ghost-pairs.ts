@@ -4,7 +4,7 @@
  * images of b seen from a and of a seen from b, pressure-ghosts.ts) evaluated once, from its lower
  * slot, and added to both ends, as the liquid pairs are.
  */
-import { solveW, solveSlope } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum, ownImagesDensityChange, ownImagesDisplacement } from './pressure-ghosts.ts';
 import { ghostDensityChangeTable, ghostDisplacementTable, ghostFilterTable } from './pressure-ghost-table.ts';
 import type { SolveView } from './pressure-kernels.ts';
@@ -83,7 +83,7 @@ export function ghostDisplacementUpper(v: SolveView, a: number, to: number, mid:
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const slope = solveSlope(d / h);
+      const slope = cubicSplineSlope(d / h);
       const f = (pab * wab * slope) / h / d;
       c1 += f * ox; c2 += f * oy; c3 += f * oz;
       if (push) {
@@ -119,7 +119,7 @@ export function ghostDisplacementBelow(v: SolveView, a: number, j: number): void
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const f = (pab * wab * solveSlope(d / h)) / h / d;
+      const f = (pab * wab * cubicSplineSlope(d / h)) / h / d;
       c1 += f * ox; c2 += f * oy; c3 += f * oz;
     }
   }
@@ -157,7 +157,7 @@ export function ghostDensityChangeUpper(v: SolveView, a: number, to: number, mid
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const f = solveSlope(d / h) / h / d;
+      const f = cubicSplineSlope(d / h) / h / d;
       const dot = 0 + (ux - (S & 1 ? -vx : vx)) * ox + (uy - (S & 2 ? -vy : vy)) * oy + (uz - (S & 4 ? -vz : vz)) * oz;
       const t = f * dot;
       c0 += t;
@@ -184,7 +184,7 @@ export function ghostDensityChangeBelow(v: SolveView, a: number, j: number, u: F
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const f = solveSlope(d / h) / h / d;
+      const f = cubicSplineSlope(d / h) / h / d;
       const dot = 0 + (ux - (S & 1 ? -vx : vx)) * ox + (uy - (S & 2 ? -vy : vy)) * oy + (uz - (S & 4 ? -vz : vz)) * oz;
       c0 += f * dot;
     }
@@ -223,7 +223,7 @@ export function ghostFilterUpper(v: SolveView, a: number, q0: number, u: Float64
       const ox = S & 1 ? 2 * dax : 0, oy = S & 2 ? 2 * day : 0, oz = S & 4 ? 2 * daz : 0;
       const d2 = 0 + ox * ox + oy * oy + oz * oz;
       if (d2 >= h2) continue;
-      const f = -2 * ca * solveW(Math.sqrt(d2) * invH);
+      const f = -2 * ca * cubicSpline(Math.sqrt(d2) * invH);
       if (S & 1) c1 += f * ux;
       if (S & 2) c2 += f * uy;
       if (S & 4) c3 += f * uz;
@@ -247,7 +247,7 @@ export function ghostFilterUpper(v: SolveView, a: number, q0: number, u: Float64
       const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
       const d2 = ox * ox + oy * oy + oz * oz;
       if (d2 >= h2) continue;
-      const w = solveW(Math.sqrt(d2) * invH), f = wab * w, fb = wba * w;
+      const w = cubicSpline(Math.sqrt(d2) * invH), f = wab * w, fb = wba * w;
       c1 += f * ((S & 1 ? -vx : vx) - ux); c2 += f * ((S & 2 ? -vy : vy) - uy); c3 += f * ((S & 4 ? -vz : vz) - uz);
       if (out !== null) {
         out[b] += fb * ((S & 1 ? -ux : ux) - vx); out[b + 1] += fb * ((S & 2 ? -uy : uy) - vy); out[b + 2] += fb * ((S & 4 ? -uz : uz) - vz);
@@ -277,7 +277,7 @@ export function ghostFilterBelow(v: SolveView, a: number, j: number, u: Float64A
     const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
     const d2 = ox * ox + oy * oy + oz * oz;
     if (d2 >= h2) continue;
-    const f = wab * solveW(Math.sqrt(d2) * invH);
+    const f = wab * cubicSpline(Math.sqrt(d2) * invH);
     c1 += f * ((S & 1 ? -vx : vx) - ux); c2 += f * ((S & 2 ? -vy : vy) - uy); c3 += f * ((S & 4 ? -vz : vz) - uz);
   }
   ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;

@@ -17,7 +17,7 @@
  * Built on one thread only (a team's sweeps evaluate their ghosts as before); not on PBF's
  * passes, whose positions move from pass to pass.
  */
-import { solveW, solveSlope } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum } from './pressure-ghosts.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
@@ -33,11 +33,11 @@ export class GhostTable {
   axes: Uint8Array = new Uint8Array(0);
   /** Per entry: the image's distance d (< h). */
   d: Float64Array = new Float64Array(0);
-  /** Per entry: solveSlope(d / h). */
+  /** Per entry: cubicSplineSlope(d / h). */
   slope: Float64Array = new Float64Array(0);
-  /** Per entry: solveSlope(d / h) / h / d (0 where d is 0). */
+  /** Per entry: cubicSplineSlope(d / h) / h / d (0 where d is 0). */
   change: Float64Array = new Float64Array(0);
-  /** Per entry: solveW(d · (1/h)). */
+  /** Per entry: cubicSpline(d · (1/h)). */
   weight: Float64Array = new Float64Array(0);
   /** What the table was built for (pressure-job.ts hands it only to the phases of this view at these positions). */
   view: SolveView | null = null;
@@ -82,8 +82,8 @@ export function buildGhostTable(v: SolveView, n: number, t: GhostTable): void {
       const ox = S & 1 ? 2 * sx * dax : 0, oy = S & 2 ? 2 * sy * day : 0, oz = S & 4 ? 2 * sz * daz : 0;
       const d2 = 0 + ox * ox + oy * oy + oz * oz;
       if (d2 >= h2) continue;
-      const d = Math.sqrt(d2), slope = solveSlope(d / h);
-      src[k] = -1; axes[k] = S; td[k] = d; ts[k] = slope; tc[k] = d === 0 ? 0 : slope / h / d; tw[k] = solveW(d * invH);
+      const d = Math.sqrt(d2), slope = cubicSplineSlope(d / h);
+      src[k] = -1; axes[k] = S; td[k] = d; ts[k] = slope; tc[k] = d === 0 ? 0 : slope / h / d; tw[k] = cubicSpline(d * invH);
       k++;
     }
     const xa = x[3 * a], ya = x[3 * a + 1], za = x[3 * a + 2];
@@ -98,8 +98,8 @@ export function buildGhostTable(v: SolveView, n: number, t: GhostTable): void {
         const ox = S & 1 ? sx * bx : rx, oy = S & 2 ? sy * by : ry, oz = S & 4 ? sz * bz : rz;
         const d2 = ox * ox + oy * oy + oz * oz;
         if (d2 >= h2) continue;
-        const d = Math.sqrt(d2), slope = solveSlope(d / h);
-        src[k] = j; axes[k] = S; td[k] = d; ts[k] = slope; tc[k] = d === 0 ? 0 : slope / h / d; tw[k] = solveW(d * invH);
+        const d = Math.sqrt(d2), slope = cubicSplineSlope(d / h);
+        src[k] = j; axes[k] = S; td[k] = d; ts[k] = slope; tc[k] = d === 0 ? 0 : slope / h / d; tw[k] = cubicSpline(d * invH);
         k++;
       }
     }

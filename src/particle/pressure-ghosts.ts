@@ -12,7 +12,7 @@
  * row as its liquid terms (docs/decisions.md, "The dam break's cost"). The mirror-wall boundary
  * and the diagonal it gives: pressure-kernels.ts.
  */
-import { solveW, solveSlope, solveKernel } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
 /**
@@ -58,9 +58,9 @@ export function ownImages(v: SolveView, a: number, out: Float64Array): void {
     if (d2 >= h2) continue;
     if (d2 < edge2) ghosts++;
     const d = Math.sqrt(d2), s = d * invH;
-    w0 += solveW(s);
+    w0 += cubicSpline(s);
     if (d === 0) continue;
-    const f = (solveSlope(s) * invH) / d;
+    const f = (cubicSplineSlope(s) * invH) / d;
     e1 += f * ox; e2 += f * oy; e3 += f * oz;
   }
   out[0] = w0; out[1] = e1; out[2] = e2; out[3] = e3; out[4] = 0; out[5] = ghosts;
@@ -75,7 +75,6 @@ export function ownImages(v: SolveView, a: number, out: Float64Array): void {
  * images move with a: ĝ_a = Σ G + Σ_self G (its pressure pushes it off each twice).
  */
 export function factorRowWalls(v: SolveView, a: number): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, kg = v.kg, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
   const wa = mask[a], ma = wa & AXES;
@@ -99,8 +98,8 @@ export function factorRowWalls(v: SolveView, a: number): void {
     } else {
       if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
-      rho += wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) {
         kg[q] = 0;
       } else {
@@ -126,9 +125,9 @@ export function factorRowWalls(v: SolveView, a: number): void {
       if (gd2 >= h2) continue;
       if (gd2 < edge2) ghosts++;
       const gd = Math.sqrt(gd2), gs = gd * invH;
-      w0 += solveW(gs);
+      w0 += cubicSpline(gs);
       if (gd === 0) continue;
-      const f = (solveSlope(gs) * invH) / gd;
+      const f = (cubicSplineSlope(gs) * invH) / gd;
       const ex = f * ox, ey = f * oy, ez = f * oz;
       e1 += ex; e2 += ey; e3 += ez;
       tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;
@@ -156,7 +155,7 @@ export function ownImagesDisplacement(v: SolveView, a: number): void {
     if (d2 >= h2) continue;
     const d = Math.sqrt(d2);
     if (d === 0) continue;
-    const f = (pp * solveSlope(d / h)) / h / d;
+    const f = (pp * cubicSplineSlope(d / h)) / h / d;
     c1 += f * ox; c2 += f * oy; c3 += f * oz;
   }
   ghostSum[1] = c1; ghostSum[2] = c2; ghostSum[3] = c3;
@@ -177,7 +176,7 @@ export function ownImagesDensityChange(v: SolveView, a: number, u: Float64Array)
     if (d2 >= h2) continue;
     const d = Math.sqrt(d2);
     if (d === 0) continue;
-    const f = solveSlope(d / h) / h / d;
+    const f = cubicSplineSlope(d / h) / h / d;
     const dot = 0 + (ux - (S & 1 ? -ux : ux)) * ox + (uy - (S & 2 ? -uy : uy)) * oy + (uz - (S & 4 ? -uz : uz)) * oz;
     c0 += f * dot;
   }
@@ -213,7 +212,7 @@ export function ghostDisplacement(v: SolveView, a: number): void {
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const f = (pab * wab * solveSlope(d / h)) / h / d;
+      const f = (pab * wab * cubicSplineSlope(d / h)) / h / d;
       c1 += f * ox; c2 += f * oy; c3 += f * oz;
     }
   }
@@ -248,7 +247,7 @@ export function ghostDensityChange(v: SolveView, a: number, u: Float64Array): vo
       if (d2 >= h2) continue;
       const d = Math.sqrt(d2);
       if (d === 0) continue;
-      const f = solveSlope(d / h) / h / d;
+      const f = cubicSplineSlope(d / h) / h / d;
       const dot = 0 + (ux - (S & 1 ? -vx : vx)) * ox + (uy - (S & 2 ? -vy : vy)) * oy + (uz - (S & 4 ? -vz : vz)) * oz;
       c0 += f * dot;
     }

@@ -38,7 +38,7 @@
  * add a slot's lower pairs' ghosts after its liquid terms): the same terms, summed in another order.
  * Object particles per slot, as there.
  */
-import { solveW, solveKernel, solveSlope } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import { ghostFactor, type WallLower } from './pressure-wall-lower.ts';
 import { changesBelow, ghostDensityChangeUpper, ghostDisplacementBelow, ghostDisplacementUpper } from './pressure-ghost-pairs.ts';
@@ -66,7 +66,6 @@ export interface HalfRows {
 
 /** pressure-kernels.ts factorRange over slots [from, to), each pair once (see the header); the same bits. */
 export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, nb = v.nb, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const mid = hr.mid, grad = v.dx;
@@ -87,8 +86,8 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
         if (s >= 1) { kg[q] = 0; continue; }
         if (s < NEIGHBOUR_EDGE) k++;
         const t = 1 - s, inner = s <= 0.5;
-        rho += wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-        const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+        rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+        const slope = inner ? s * (18 * s - 12) : -6 * t * t;
         if (d === 0) { kg[q] = 0; continue; }
         const f = Math.fround((slope * invH) / d);
         kg[q] = f;
@@ -110,10 +109,10 @@ export function factorHalf(v: SolveView, from: number, to: number, hr: HalfRows)
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) { k++; if (own) nb[j]++; }
       const t = 1 - s, inner = s <= 0.5;
-      const w = wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       if (own) dens[j] += w;
-      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
@@ -192,7 +191,6 @@ export function advanceHalf(v: SolveView, from: number, to: number, hr: HalfRows
  * (a walled slot's ghosts as ghostFactor sums them).
  */
 export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
   const mid = hr.mid, invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = from; a < to; a++) {
@@ -207,7 +205,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
         const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
         if (s >= 1) continue;
         const t = 1 - s;
-        rho += wend ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+        rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       }
     }
     dens[a] = rho;
@@ -221,7 +219,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
       const t = 1 - s;
-      const w = wend ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const w = s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
       rho += w;
       if (j < to) dens[j] += w;
     }
@@ -230,7 +228,7 @@ export function densityHalf(v: SolveView, from: number, to: number, hr: HalfRows
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
-      rho += gamma[o] * solveW(s);
+      rho += gamma[o] * cubicSpline(s);
     }
     if (anyWalls && mask[a] !== 0) {
       ghostFactor(v, a, true, hr);

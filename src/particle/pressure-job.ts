@@ -16,7 +16,6 @@
 import type { StepContext } from './context.ts';
 import { defineJob, pinned } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { setSolveKernel, solveKernel } from '../math/kernels.ts';
 import { densityRange, factorRange, pressureUpdateRange, wallRange, type SolveView } from './pressure-kernels.ts';
 import { filterStep } from './pressure-filter.ts';
 import { densityHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
@@ -212,7 +211,7 @@ function bindSolve(ctx: StepContext, v: SolveView, n: number, phase: number, ome
   a.mid = v.half ? v.half.mid : NO_MID; a.acc = v.half ? v.half.acc : NO_ACC;
   a.cuts = v.half?.cuts ?? NO_MID; // (rows by range: the threads keep the ranges they were listed for)
   s.half = v.half ? 1 : 0; s.upper = v.half?.upperOnly ? 1 : 0;
-  s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps; s.kern = solveKernel;
+  s.phase = phase; s.uniform = v.uniform ? 1 : 0; s.nwalls = v.walls.length; s.h = v.h; s.n0 = v.n0; s.eps = v.eps;
   s.omega = omega; s.hasOu = 0; s.again = 0;
   // The ghost table listed after WALLS at v's positions (listGhosts); another view's drops it (no stale view held past its stage).
   const gt = job.scratch.table;
@@ -254,7 +253,7 @@ export const solveJob = defineJob({
   scalars: [
     'phase', 'uniform', 'nwalls', 'h', 'n0', 'eps', 'omega', 'hasOu', 'r2', 'maxPasses', 'tol', 'factor', 'finish',
     'dt', 'dt2', 'invDt', 'invDt2', 'present', 'presentNear', 'shift', 'keepStart', 'full', 'alone', 'fillU', 'gain', 'half', 'again', 'hasFloor',
-    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table', 'listed', 'kern',
+    'back', 'guessLast', 'more', 'pass', 'weight', 'warm', 'split', 'constrained', 'moved', 'upper', 'table', 'listed',
   ],
   split: 'items',
   // A slot's phases cost about its rows' entries, liquid and object, and a few entries' worth of its own.
@@ -266,7 +265,6 @@ export const solveJob = defineJob({
   scratch: () => new ThreadView(),
   kernel(x) {
     const a = x.a, s = x.s, tv = x.scratch;
-    setSolveKernel(s.kern as 0 | 2 | 4); // (this thread's copy of math/kernels.ts's module state)
     const walls = tv.walls;
     walls.length = s.nwalls;
     for (let k = 0; k < s.nwalls; k++) {

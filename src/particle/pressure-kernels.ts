@@ -4,9 +4,8 @@
  * ranges can run on any thread in any order with the same result (one thread runs
  * pressure-half.ts's loops over each pair once, the same bits).
  *
- * Density (over the rest density) of slot a, with the kernel w over the support h (the cubic spline,
- * or a Wendland function: particle.pressureKernel, math/kernels.ts solveW) and n0 its sum over the
- * rest lattice (the particle itself included):
+ * Density (over the rest density) of slot a, with the cubic spline w over the support h and n0 its
+ * sum over the rest lattice (the particle itself included):
  *   ρ̂_a = (1 + Σ_b w_ab + Σ_s γ_s w_as + Σ_ghosts w_ag) / n0,
  * b over the liquid neighbours, s over object particles (Akinci et al. 2012, "Versatile
  * rigid-fluid coupling for incompressible SPH": an object particle counts as γ_s = n0 / Σ_k w_sk
@@ -28,7 +27,7 @@
  * contact"). PBF's λ_a = −C_a α_a, and the pressure stage's relaxed Jacobi step (DFSPH as
  * SPlisHSPlasH runs it) p_a ← max(p_a + ω α_a e_a, 0) on the remaining compression e_a.
  */
-import { solveW, solveKernel, solveSlope } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 import { factorRowWalls, ghostDensityChange, ghostDisplacement, ghostSum, NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { GhostTable } from './pressure-ghost-table.ts';
 import type { HalfRows } from './pressure-half.ts';
@@ -122,7 +121,6 @@ export interface SolveView extends KernelView {
 
 /** ρ̂, α and the neighbour count of every slot in [a0, a1) at the current positions. */
 export function factorRange(v: SolveView, a0: number, a1: number): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, kg = v.kg;
   const dens = v.dens, alpha = v.alpha, invMass = v.invMass, uniform = v.uniform, mask = v.wmask;
   const invH = 1 / v.h, n0 = v.n0, invN0 = 1 / n0, epsN = v.eps * n0 * n0, anyWalls = v.walls.length > 0;
@@ -147,8 +145,8 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
       if (s >= 1) { kg[q] = 0; continue; }
       if (s < NEIGHBOUR_EDGE) k++;
       const t = 1 - s, inner = s <= 0.5;
-      rho += wend ? solveW(s) : inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
-      const slope = wend ? solveSlope(s) : inner ? s * (18 * s - 12) : -6 * t * t;
+      rho += inner ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      const slope = inner ? s * (18 * s - 12) : -6 * t * t;
       if (d === 0) { kg[q] = 0; continue; }
       const f = Math.fround((slope * invH) / d);
       kg[q] = f;
@@ -184,7 +182,6 @@ export function factorRange(v: SolveView, a0: number, a1: number): void {
  * factorRange's own path (its ghosts are summed with its row).
  */
 export function densityRange(v: SolveView, a0: number, a1: number): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, ls = v.ls, lj = v.lj, bs = v.bs, bj = v.bj, opos = v.opos, gamma = v.gamma, dens = v.dens, mask = v.wmask;
   const invH = 1 / v.h, invN0 = 1 / v.n0, anyWalls = v.walls.length > 0;
   for (let a = a0; a < a1; a++) {
@@ -200,14 +197,14 @@ export function densityRange(v: SolveView, a0: number, a1: number): void {
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
       const t = 1 - s;
-      rho += wend ? solveW(s) : s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
+      rho += s <= 0.5 ? 6 * s * s * (s - 1) + 1 : 2 * t * t * t;
     }
     for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
       const o = bj[q];
       const dx = xa - opos[3 * o], dy = ya - opos[3 * o + 1], dz = za - opos[3 * o + 2];
       const s = Math.sqrt(dx * dx + dy * dy + dz * dz) * invH;
       if (s >= 1) continue;
-      rho += gamma[o] * solveW(s);
+      rho += gamma[o] * cubicSpline(s);
     }
     dens[a] = rho * invN0;
   }

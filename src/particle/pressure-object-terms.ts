@@ -7,7 +7,7 @@
  * running sums come in and go out through `objectSums`, so that each is added to in the order the
  * loops it replaced added to them: the same bits.
  */
-import { solveW, solveSlope } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { NEIGHBOUR_EDGE } from './pressure-ghosts.ts';
 import type { SolveView } from './pressure-kernels.ts';
 
@@ -33,9 +33,9 @@ export function objectTerms(v: SolveView, a: number, xa: number, ya: number, za:
     if (s >= 1) { bg[q] = 0; continue; }
     const gm = gamma[o];
     if (count && s < NEIGHBOUR_EDGE) k++;
-    rho += gm * solveW(s);
+    rho += gm * cubicSpline(s);
     if (d === 0) { bg[q] = 0; continue; }
-    const g = Math.fround((solveSlope(s) * invH) / d);
+    const g = Math.fround((cubicSplineSlope(s) * invH) / d);
     bg[q] = g;
     const f = gm * g;
     gx += f * dx; gy += f * dy; gz += f * dz;

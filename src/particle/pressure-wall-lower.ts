@@ -12,7 +12,7 @@
  * (docs/decisions.md, branch dam9).
  */
 import type { SolveView } from './pressure-kernels.ts';
-import { solveW, solveSlope, solveKernel } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { ghostSum, NEIGHBOUR_EDGE, ownImages } from './pressure-ghosts.ts';
 
 /** Bits of wmask that say which axes have a wall within h (pressure-ghosts.ts). */
@@ -108,7 +108,6 @@ export function ghostFactor(v: SolveView, a: number, densityOnly: boolean, hr: {
 
 /** ghostFactor's terms of the neighbours js[q0 .. q1) of slot a, added to `sums` in that order. */
 function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: number, q1: number, densityOnly: boolean): void {
-  const wend = solveKernel !== 0; // (the solves' kernel: math/kernels.ts; read once, not per pair)
   const x = v.x, mask = v.wmask, del = v.wdel, invMass = v.invMass, uniform = v.uniform;
   const h = v.h, h2 = h * h, invH = 1 / h, edge2 = NEIGHBOUR_EDGE * NEIGHBOUR_EDGE * h2;
   const wa = mask[a], ma = wa & AXES;
@@ -129,7 +128,7 @@ function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: n
         const ox = S & 1 ? sx * bx : dx, oy = S & 2 ? sy * by : dy, oz = S & 4 ? sz * bz : dz;
         const gd2 = ox * ox + oy * oy + oz * oz;
         if (gd2 >= h2) continue;
-        w0 += solveW(Math.sqrt(gd2) * invH);
+        w0 += cubicSpline(Math.sqrt(gd2) * invH);
       }
       continue;
     }
@@ -146,7 +145,7 @@ function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: n
     const d = Math.sqrt(dd), s = d * invH;
     let tx = 0, ty = 0, tz = 0;
     if (s < 1 && d !== 0) {
-      const t = 1 - s, slope = wend ? solveSlope(s) : s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
+      const t = 1 - s, slope = s <= 0.5 ? s * (18 * s - 12) : -6 * t * t;
       const fu = (slope * invH) / d;
       tx = fu * dx; ty = fu * dy; tz = fu * dz;
     }
@@ -158,9 +157,9 @@ function ghostPairs(v: SolveView, a: number, js: Int32Array | Uint16Array, q0: n
       if (gd2 >= h2) continue;
       if (gd2 < edge2) ghosts++;
       const gd = Math.sqrt(gd2), gs = gd * invH;
-      w0 += solveW(gs);
+      w0 += cubicSpline(gs);
       if (gd === 0) continue;
-      const f = (solveSlope(gs) * invH) / gd;
+      const f = (cubicSplineSlope(gs) * invH) / gd;
       const ex = f * ox, ey = f * oy, ez = f * oz;
       e1 += ex; e2 += ey; e3 += ez;
       tx += S & 1 ? -ex : ex; ty += S & 2 ? -ey : ey; tz += S & 4 ? -ez : ez;

@@ -1,6 +1,6 @@
 /**
  * What the implicit pressure stage (pressure.ts) and the PBF density correction (pbf.ts) share:
- * the rest number density n0 of their kernel (math/kernels.ts solveW), the boundary volumes of the object particles
+ * the rest number density n0 of the cubic spline, the boundary volumes of the object particles
  * (Akinci et al. 2012), the closed walls read as mirrors, and the neighbour rows of the liquid
  * (gather form on a team: every slot lists all its neighbours; on one thread each slot's upper part
  * alone: pressure-half.ts, the walls' measures reading their lower entries from pressure-wall-lower.ts) and of the objects near it, listed over the
@@ -12,7 +12,7 @@ import { faceBoundary } from './boundaries.ts';
 import { type CellPairs, NeighbourList } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { HashGrid } from '../spatial/hash-grid.ts';
-import { latticeSolveSum, solveW } from '../math/kernels.ts';
+import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
@@ -59,9 +59,9 @@ export class SolveState {
   cellBox = new Float64Array(0);
 }
 
-/** Rest number density of the solves' kernel (solveW) over the rest lattice of spacing 2r (the particle included). */
+/** Rest number density of the cubic spline over the rest lattice of spacing 2r (the particle included). */
 export function pbfRestDensity(ctx: StepContext): number {
-  return latticeSolveSum(2 * ctx.r, ctx.densityH);
+  return latticeCubicSum(2 * ctx.r, ctx.densityH);
 }
 
 /**
@@ -84,7 +84,7 @@ export function boundaryVolumes(ctx: StepContext, n0: number): Float64Array {
         const c = cells[q];
         for (let s = grid.start[c], e = s + grid.count[c]; s < e; s++) {
           const k = grid.order[s];
-          sum += solveW(Math.hypot(rest[3 * k] - x, rest[3 * k + 1] - y, rest[3 * k + 2] - z) * invH);
+          sum += cubicSpline(Math.hypot(rest[3 * k] - x, rest[3 * k + 1] - y, rest[3 * k + 2] - z) * invH);
         }
       }
       gamma[b.first + p] = (scale * n0) / sum;
@@ -106,18 +106,18 @@ export function boundaryVolumes(ctx: StepContext, n0: number): Float64Array {
 export function contactScale(ctx: StepContext, n0: number): number {
   const r = ctx.r, s = 2 * ctx.ro, h = ctx.densityH, y = r + ctx.ro, M = Math.ceil(h / s) + 1;
   let delta = 0;
-  for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) delta += solveW(Math.hypot(i * s, j * s) / h);
+  for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) delta += cubicSpline(Math.hypot(i * s, j * s) / h);
   let b = 0;
   const K = 8;
   for (let u = 0; u < K; u++) {
     for (let v = 0; v < K; v++) {
       const px = ((u + 0.5) / K) * s, pz = ((v + 0.5) / K) * s;
-      for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) b += solveW(Math.hypot(px - i * s, y, pz - j * s) / h);
+      for (let i = -M; i <= M; i++) for (let j = -M; j <= M; j++) b += cubicSpline(Math.hypot(px - i * s, y, pz - j * s) / h);
     }
   }
   b = (b / (K * K)) * (n0 / delta);
   let missing = 0;
-  for (let i = -1; i <= 1; i++) for (let k = -1; k <= 1; k++) for (let j = 1; j <= 2; j++) missing += solveW((2 * r * Math.hypot(i, j, k)) / h);
+  for (let i = -1; i <= 1; i++) for (let k = -1; k <= 1; k++) for (let j = 1; j <= 2; j++) missing += cubicSpline((2 * r * Math.hypot(i, j, k)) / h);
   return b > 0 ? missing / b : 1;
 }
 

@@ -27,7 +27,7 @@
  * does not give way").
  */
 import type { Vec3 } from '../scene/schema.ts';
-import { solveW } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 
 export type Box = { min: ArrayLike<number>; max: ArrayLike<number> };
 
@@ -279,7 +279,7 @@ function latticePool(min: ArrayLike<number>, max: ArrayLike<number>, r: number, 
  * Whether a pool's fitted lattice gives way under its own weight: the body fills the domain from wall
  * to wall on the axes its lattice is stretched along (its columns) and stands on a wall along the one
  * free axis (its rows), and a shear of that lattice, of any axis's lines along any other axis, lowers
- * the kernel sum Σ w(d/h) a particle reads (the kernel the pressure and PBF measure, solveW;
+ * the kernel sum Σ w(d/h) a particle reads (the cubic spline the pressure and PBF measure;
  * densityShearDrop). Such a shear leaves the density unchanged to first order, so
  * the pressure does not resist it; where it lowers the sum, the same particles read ρ0 in less
  * volume and the weight of the liquid above drives the lattice into it: the 5 × 20 cm water pool's
@@ -322,7 +322,7 @@ export function densityShearDrop(s: readonly number[], h: number): number {
 /** The shear densityShearDrop tries, in spacings. */
 const SHEAR = 0.1;
 
-/** Σ solveW(d/h) (the solves' kernel) from one site over the lattice with axis `moved` shifted by `eps` spacings per line of axis `along` (or every other line). */
+/** Σ cubicSpline(d/h) from one site over the lattice with axis `moved` shifted by `eps` spacings per line of axis `along` (or every other line). */
 function shearedSum(s: readonly number[], h: number, moved: number, along: number, eps: number, alternate: boolean): number {
   const m = Math.ceil(h / Math.min(s[0], s[1], s[2])) + 2, x = [0, 0, 0], idx = [0, 0, 0];
   let sum = 0;
@@ -334,7 +334,7 @@ function shearedSum(s: readonly number[], h: number, moved: number, along: numbe
           const line = idx[along];
           x[moved] += eps * (alternate ? s[moved] * (((line % 2) + 2) % 2) : s[along] * line);
         }
-        sum += solveW(Math.hypot(x[0], x[1], x[2]) / h);
+        sum += cubicSpline(Math.hypot(x[0], x[1], x[2]) / h);
       }
     }
   }

@@ -27,7 +27,6 @@
 import type { StepStats } from '../api.ts';
 import type { StepContext } from './context.ts';
 import type { Emitters } from './emit.ts';
-import { setSolveKernel, SOLVE_KERNELS } from '../math/kernels.ts';
 import { computeAdhesion } from './adhesion.ts';
 import { applyViscosity } from './viscosity.ts';
 import { applyImplicitViscosity } from './viscosity-weiler.ts';
@@ -70,7 +69,6 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
   const scene = ctx.scene, P = scene.particle;
   const clock = new StageClock();
   ctx.counters = {};
-  setSolveKernel(SOLVE_KERNELS[P.pressureKernel]); // (module state of math/kernels.ts: another simulation in this process may have set another)
   const frameStart = ctx.frame / scene.fps;
   const dtSub = 1 / (scene.fps * P.substeps);
   const g = Math.hypot(...scene.gravity);

@@ -142,10 +142,6 @@ function crossIssues(raw: unknown): SceneIssue[] {
     }
   });
 
-  const P = isObj(raw.particle) ? raw.particle : {};
-  if (typeof P.densityKernel === 'number' && P.densityKernel > 4 && (typeof P.pressureKernel !== 'string' || P.pressureKernel === 'cubic' || P.densitySolver === 'steele')) {
-    out.push({ path: 'particle.densityKernel', message: 'at most 4 radii, but with densitySolver "pbf" and a Wendland particle.pressureKernel (to 6)', value: P.densityKernel });
-  }
   if (isObj(raw.domain)) {
     const min = arr(raw.domain.min), max = arr(raw.domain.max);
     for (let k = 0; k < 3; k++) {
