@@ -100,8 +100,8 @@ export function shiftSheets(ctx: StepContext, dt: number): number {
     thin[i] = 0;
     if (cnt[i] < 2 || near[i]) continue;
     if (thinAxes(sw[i], sx, sm, i) === 0) continue;
-    thin[i] = 1;
     const tangents = vals[1] >= SHEET_THIN * vals[0] ? 2 : 1;
+    thin[i] = 1;
     // −D ∇C / C, and the centroid's offset, each within the tangent directions.
     const f = -D / sw[i], gx = f * grad[3 * i], gy = f * grad[3 * i + 1], gz = f * grad[3 * i + 2];
     const u = 1 / (cnt[i] + 1), cx = su[3 * i] * u, cy = su[3 * i + 1] * u, cz = su[3 * i + 2] * u;
