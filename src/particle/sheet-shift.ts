@@ -29,9 +29,10 @@
  *
  * D = sheetShift h² δt (sheetShift a rate, 1/s, so that the evening goes at the same pace at any
  * radius and step), ∇C / C the gradient of the spline sum over the sum itself (so a sparse sheet
- * evens as fast as a dense one), each shift at most MAX_SHIFT r. Positions only, as the pressure
- * shift (pressure-shift.ts): no velocity changes, so no momentum; all shifts are found at the
- * same positions (Jacobi), then applied. Reads the pair list the adhesion stage left
+ * evens as fast as a dense one), each shift at most MAX_SHIFT r; the shifted particle's velocity
+ * corrected to its new place by the velocity's gradient in the tangents (Lind et al. 2012 §2.3's
+ * Taylor step; correctVelocities). All shifts are found at the same positions and velocities
+ * (Jacobi), then applied. Reads the pair list the adhesion stage left
  * (ctx.cells.pairs, every pair within ctx.reach ≥ h once), on the calling thread.
  * docs/decisions.md "A curtain evened within its own plane" has the figures.
  */
@@ -150,8 +151,53 @@ export function shiftSheets(ctx: StepContext, dt: number): number {
     dx[3 * i] = f * tx; dx[3 * i + 1] = f * ty; dx[3 * i + 2] = f * tz;
     if (t > 0) moved++;
   }
+  if (moved > 0) correctVelocities(ctx, thin, tan, dx, sm, su);
   for (let i = 0; i < n; i++) if (thin[i]) { pos[3 * i] += dx[3 * i]; pos[3 * i + 1] += dx[3 * i + 1]; pos[3 * i + 2] += dx[3 * i + 2]; }
   return moved;
+}
+
+/**
+ * Lind et al.'s correction of the shifted particle's velocity to its new place, v += (δx · ∇) v, the
+ * gradient by least squares over the neighbours within h in the feature's tangents (M g = b, M_kl =
+ * Σ w (o·t_k)(o·t_l), b_k = Σ w (o·t_k)(v_j − v_i), w the spline), so that a particle shifted into a
+ * gap takes the velocity of the stretch there rather than carrying its own. B (6n) and M (3n) are
+ * scratch.
+ */
+function correctVelocities(ctx: StepContext, thin: Uint8Array, tan: Float64Array, dx: Float64Array, B: Float64Array, M: Float64Array): void {
+  const L = ctx.liquid, n = L.count, pos = L.pos, vel = L.vel, h = ctx.densityH, h2 = h * h, invH = 1 / h;
+  const ls = ctx.cells.pairs.start, lj = ctx.cells.pairs.j;
+  B.fill(0, 0, 6 * n); M.fill(0, 0, 3 * n);
+  const add = (i: number, ox: number, oy: number, oz: number, w: number, ux: number, uy: number, uz: number): void => {
+    const t = 6 * i, a = ox * tan[t] + oy * tan[t + 1] + oz * tan[t + 2], b = ox * tan[t + 3] + oy * tan[t + 4] + oz * tan[t + 5];
+    M[3 * i] += w * a * a; M[3 * i + 1] += w * a * b; M[3 * i + 2] += w * b * b;
+    B[t] += w * a * ux; B[t + 1] += w * a * uy; B[t + 2] += w * a * uz;
+    B[t + 3] += w * b * ux; B[t + 4] += w * b * uy; B[t + 5] += w * b * uz;
+  };
+  for (let i = 0; i < n; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      if (!thin[i] && !thin[j]) continue;
+      const ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi, d2 = ox * ox + oy * oy + oz * oz;
+      if (d2 >= h2) continue;
+      const w = cubicSpline(Math.sqrt(d2) * invH), ux = vel[3 * j] - vel[3 * i], uy = vel[3 * j + 1] - vel[3 * i + 1], uz = vel[3 * j + 2] - vel[3 * i + 2];
+      if (thin[i]) add(i, ox, oy, oz, w, ux, uy, uz);
+      if (thin[j]) add(j, -ox, -oy, -oz, w, -ux, -uy, -uz);
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    if (!thin[i]) continue;
+    const t = 6 * i, m11 = M[3 * i], m12 = M[3 * i + 1], m22 = M[3 * i + 2];
+    const s1 = dx[3 * i] * tan[t] + dx[3 * i + 1] * tan[t + 1] + dx[3 * i + 2] * tan[t + 2];
+    const s2 = dx[3 * i] * tan[t + 3] + dx[3 * i + 1] * tan[t + 4] + dx[3 * i + 2] * tan[t + 5];
+    if (s1 === 0 && s2 === 0) continue;
+    const det = m11 * m22 - m12 * m12;
+    // The steps along the tangents solved for the gradient: c1, c2 with g = c1 b_1 + c2 b_2.
+    let c1 = 0, c2 = 0;
+    if (m22 > 0 && det > 1e-6 * m11 * m22) { c1 = (s1 * m22 - s2 * m12) / det; c2 = (s2 * m11 - s1 * m12) / det; }
+    else if (m11 > 0) c1 = s1 / m11;
+    for (let k = 0; k < 3; k++) vel[3 * i + k] += c1 * B[t + k] + c2 * B[t + 3 + k];
+  }
 }
 
 /**

@@ -109,17 +109,19 @@ describe('the sheet shift', () => {
   it('reads only what it writes in its own call of the stage buffer (filled with 0xff or zeros: the same bits)', () => {
     const rnd = lcg(7), P: number[] = [];
     for (let i = 0; i < 10; i++) for (let k = 0; k < 10; k++) if (k !== 4 || i % 2 === 0) P.push(i * s + 0.2 * s * (rnd() - 0.5), 0.3 * s * (rnd() - 0.5) * (k < 8 ? 0 : 1), k * s + 0.2 * s * (rnd() - 0.5));
+    let moved = 0;
     const run = (poison: number): number[] => {
       const ctx = sim(P);
       ctx.stageScratchPoison = poison;
       for (let step = 0; step < 4; step++) {
         ctx.cells.buildSorted(ctx.liquid);
         computeAdhesion(ctx);
-        shiftSheets(ctx, 1 / 120);
+        moved += shiftSheets(ctx, 1 / 120);
       }
       return Array.from(ctx.liquid.pos.slice(0, 3 * ctx.liquid.count));
     };
     const clean = run(-1);
+    expect(moved).toBeGreaterThan(100);
     expect(clean.every(Number.isFinite)).toBe(true);
     expect(run(0xff)).toEqual(clean);
     expect(run(0)).toEqual(clean);
