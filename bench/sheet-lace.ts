@@ -24,7 +24,8 @@
  *
  * key=value: r (mm, 1.25; a scene's own), w (slot width, cm, 2.4), t (slot thickness, mm, 1.25), speed (m/s, 0.9), frames (24),
  * from (6), every (3), window (JSON {min, max}, m), thin (F: the slot's thickness falls to F t from frame `from` to `frames`, a draining lip), flux (a height, m: the particles through it per frame and per piece of sub-timestep), account (0: no stage accounting, the frames' figures alone; much quicker), draw (frames drawn as characters, e.g. 12,18), mu (Pa·s, 5), lj (honey–honey Lennard-Jones strength, 1), p.name=value (particle settings), m.name=value (the honey's
- * own particle settings: m.kernelSupport=6).
+ * own particle settings: m.kernelSupport=6), on.name=value (a particle setting from frame `from` on, the checkpoint's run
+ * without it: on.sheetShift=20).
  */
 import { loadavg } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -84,6 +85,8 @@ else {
     if (ck) writeFileSync(ck, sim.save());
   }
 }
+// on.name=value: particle settings turned on from frame `from` (after the checkpoint: the same state, the stage then on).
+for (const [k, v] of Object.entries(kv)) if (k.startsWith('on.')) (sim.ctx.scene.particle as unknown as Record<string, unknown>)[k.slice(3)] = Number(v);
 const L = sim.ctx.liquid;
 const inBox = (i: number, m: number): boolean => {
   for (let k = 0; k < 3; k++) if (L.pos[3 * i + k] < win.min[k] - m || L.pos[3 * i + k] > win.max[k] + m) return false;
@@ -239,7 +242,7 @@ if (num('account', 1)) StageClock.prototype.lap = function (this: StageClock, na
 
 if (file) console.log(`scene ${kv.scene}, r ${r * 1000} mm, from frame ${from}; window ${JSON.stringify(win)}; load ${loadavg()[0].toFixed(1)}`);
 else console.log(`curtain: slot ${W * 100} cm × ${T * 1000} mm at ${speed} m/s (${(W * T * speed * 1e6).toFixed(0)} mL/s), r ${r * 1000} mm; window ${((top - yhi) * 100).toFixed(1)}–${((top - ylo) * 100).toFixed(1)} cm below; load ${loadavg()[0].toFixed(1)}`);
-let sumPieces = 0, one = 0, shown = 0;
+let sumPieces = 0, one = 0, shown = 0, pieceList = '';
 // flux=Y (m): per frame, the particles that went down through height Y (in the window's x and z) and their share of
 // the frame as a string of sub-timesteps, so that a lip letting out liquid in bursts shows.
 const fluxY = kv.flux !== undefined ? Number(kv.flux) : NaN;
@@ -272,7 +275,7 @@ for (let f = sim.frame + 1; f <= frames; f++) {
   if (!Number.isNaN(fluxY) && f > from) console.log(`frame ${f}: through y ${(fluxY * 100).toFixed(1)} cm, ${crossings.reduce((a, b) => a + b, 0)} particles (${(crossings.reduce((a, b) => a + b, 0) * (2 * r) ** 3 * 30 * 1e6).toFixed(0)} mL/s), a piece at a time: ${crossings.join(' ')}`);
   if (f <= from) continue;
   const e = evenness();
-  sumPieces += e.pieces; shown++;
+  sumPieces += e.pieces; shown++; pieceList += e.pieces > 9 ? '+' : String(e.pieces);
   if (e.pieces === 1) one++;
   if (draw.has(f)) {
     // The window's particles seen from the front (z across, y down), one character a cell r × r: the count there.
@@ -288,6 +291,6 @@ for (let f = sim.frame + 1; f <= frames; f++) {
     console.log(`frame ${f}: ${e.n} particles, pieces 4r ${e.pieces}, nn ${e.nn.toFixed(2)} r (CV ${e.cvnn.toFixed(3)}), largest hole ${e.hole.toFixed(2)} r (by 2 cm down ${e.bands.map((b) => b.toFixed(1)).join(' ')}), width ${e.width.toFixed(1)} cm`);
   }
 }
-console.log(`frames ${from + 1}–${frames}: one piece in ${one} of ${shown}, mean pieces ${(sumPieces / shown).toFixed(2)}`);
+console.log(`frames ${from + 1}–${frames}: one piece in ${one} of ${shown}, mean pieces ${(sumPieces / shown).toFixed(2)} (a frame: ${pieceList})`);
 console.log('| stage | ΔU (positions) | Σ Δ(U̇) δt (velocities) |\n| --- | --- | --- |');
 for (const k of dU.keys()) if (Math.abs(dU.get(k)!) > 5e-5 || Math.abs(dR.get(k)!) > 5e-5) console.log(`| ${k} | ${dU.get(k)!.toFixed(4)} | ${dR.get(k)!.toFixed(4)} |`);

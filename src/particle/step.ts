@@ -7,7 +7,9 @@
  *     calculate adhesion, viscosity and gravity forces
  *       (with adhesion's pair list: find surface particles, on the first sub-timestep of a frame
  *        and whenever liquid was emitted; diffuse the liquids' fractions, colour-field.ts; conduct
- *        heat where a liquid's viscosity follows its temperature, temperature.ts)
+ *        heat where a liquid's viscosity follows its temperature, temperature.ts; with
+ *        particle.sheetShift, even sheets and threads one particle thick within their own plane,
+ *        sheet-shift.ts)
  *     ("pbf": the pressure, pressure.ts; the gel's plastic flow and an implicit step of its
  *      springs, gel-implicit.ts, after the viscosity and before the pressure's second solve)
  *     for each of `moves` iterations: ("steele": gel strain and elastic force, gel.ts) accelerate,
@@ -43,6 +45,7 @@ import { applyPressure, pressurePieces, solvesTwice } from './pressure.ts';
 import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
+import { shiftSheets } from './sheet-shift.ts';
 import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
 import { gelNoteStart, stepGelImplicit } from './gel-implicit.ts';
@@ -151,6 +154,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   if (ctx.temperature) {
     conductHeat(ctx, dt);
     clock.lap('temperature');
+  }
+
+  // Thin sheets and threads evened within their own plane or along their axis (sheet-shift.ts),
+  // over adhesion's pair list at the positions it was listed at.
+  if (P.sheetShift > 0) {
+    ctx.count('sheetShifted', shiftSheets(ctx, dt));
+    clock.lap('sheet');
   }
 
   // "pbf": the body forces of the sub-timestep go into the velocities once, and its pressure

@@ -159,6 +159,22 @@ export function eigenvaluesOf(m: ArrayLike<number>): [number, number, number] {
 }
 
 /**
+ * Eigenvalues, descending, into vals[0..3) and their unit eigenvectors into vecs (vecs[3k .. 3k + 3)
+ * the k-th) of a symmetric matrix (xx, yy, zz, xy, xz, yz): the particle engine's sheet test
+ * (particle/sheet-shift.ts) reads a neighbourhood's principal axes with it.
+ */
+export function eigenSystemOf(m: ArrayLike<number>, vals: Float64Array, vecs: Float64Array): void {
+  A[0] = m[0]; A[4] = m[1]; A[8] = m[2];
+  A[1] = A[3] = m[3]; A[2] = A[6] = m[4]; A[5] = A[7] = m[5];
+  symmetricEigen();
+  for (let k = 0; k < 3; k++) {
+    const c = axis[k];
+    vals[k] = eig[c];
+    vecs[3 * k] = V[c]; vecs[3 * k + 1] = V[3 + c]; vecs[3 * k + 2] = V[6 + c];
+  }
+}
+
+/**
  * Fills `out` for the particles members[from .. to) (each a region's particles only: the grid
  * holds that region, so other regions do not count as neighbours). `sigma` is the isotropic width.
  */
