@@ -9,7 +9,7 @@
  * wallFactor) 1.17 / 1.08 mm (docs/decisions.md, "The crown on cup-pour's honey"). What is left is the
  * 3 mm gap, narrower than a cell: beside the wall's straight runs of cells a column of cells whose
  * centres lie in the gap fills from below, elsewhere the cell beside the wall is honey from the start
- * (a honey that fills the cup leaves 0.35 mm).
+ * (a honey that fills the cup reads 0.32 mm, as on main).
  */
 import { describe, expect, it } from 'vitest';
 import { parseScene } from '../../src/index.ts';
