@@ -19,13 +19,15 @@
  * between the cells (no-slip U = 0, a moving wall's U, an object's velocity; a slip wall drops the
  * pair), whose control volume is half solid and so half weighted — the same stress ν (u − U)/(h/2)
  * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. An object's surface
- * is not on its cells' faces: with `solidDistance` (the objects' exact signed distance) the held
- * sample's pair takes δ = (u − U) / θ, θ the fraction of the way from the unknown's sample to the held
- * one at which the object's surface crosses (Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition,
- * as viscosity.ts wallDistance), so that a curved wall holds the liquid beside it alike all round and
- * not by its cells' staircase (the liquid in a staircase's inner corners, held by two cell faces, stood
- * as spikes on a cup's honey: docs/decisions.md, "The crown on cup-pour's honey"). ν per cell is
- * the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
+ * is not on its cells' faces: with `solidDistance` (the objects' exact signed distance) θ is the
+ * fraction of the way from the unknown's sample to the held one at which the object's surface crosses.
+ * The stress there is (u − U)/(θ h) over the liquid's θ of the pair's span, where the control volume's
+ * weight counts the staircase's ½: the pair takes δ = √(2/θ) (u − U), so that the sample's row couples
+ * to the wall in proportion to 1/θ, Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition (as
+ * viscosity.ts wallDistance), and θ = ½ is the face's 2 (u − U). A curved wall then holds the liquid beside it by
+ * its own surface, not by its cells' staircase (the liquid in a staircase's inner corners, held by two
+ * cell faces, stood as spikes on a cup's honey: docs/decisions.md, "The crown on cup-pour's honey").
+ * ν per cell is the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
  *
  * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
  * through it (viscosity-fractions.ts), the samples on its plane take the velocities beyond it as
@@ -224,17 +226,17 @@ export class VariationalViscosity {
   }
 
   /**
-   * 1/θ for the pair of unknown sample (live, a) and held sample (held, a): θ the fraction of the way
-   * from the live sample to the held one at which the objects' surface crosses, from their signed
-   * distances at the two samples, within [THETA_MIN, 1]; 2 (θ = ½, the surface on the cells' face) at a
-   * box wall or without `solidDistance`.
+   * The factor on (u − U) for the pair of unknown sample (live, a) and held sample (held, a): √(2/θ),
+   * θ the fraction of the way from the live sample to the held one at which the objects' surface
+   * crosses, from their signed distances at the two samples, within [THETA_MIN, 1] (see the header);
+   * 2 (θ = ½, the surface on the cells' face) at a box wall or without `solidDistance`.
    */
   private wallFactor(s: GridStore, d: GridDomain, live: number, held: number, a: number): number {
     const dist = this.solidDistance;
     if (dist === null || s.wall[held] !== 0) return 2;
     const dl = this.sampleDistance(s, d, live, a, dist), dh = this.sampleDistance(s, d, held, a, dist);
     const theta = dl <= 0 ? THETA_MIN : dh >= 0 ? 1 : Math.max(THETA_MIN, dl / (dl - dh));
-    return 1 / theta;
+    return Math.sqrt(2 / theta);
   }
 
   /** The objects' signed distance at the sample of face (c, a): the face's centre. */
