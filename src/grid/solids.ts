@@ -86,6 +86,13 @@ export class GridSolids {
     return body.shape.sdf(rest[0], rest[1], rest[2]);
   }
 
+  /** Signed distance to the nearest object that holds cells (not a free body) at a world point, m. */
+  readonly objectDistance = (x: number, y: number, z: number): number => {
+    let best = Infinity;
+    for (let b = 0; b < this.list.length; b++) if (!this.list[b].motion.isFree) best = Math.min(best, this.distance(b, x, y, z));
+    return best;
+  };
+
   /**
    * Index of the solid containing the centre of cell (i, j, k), or −1. Where every object holding
    * cells stands still, the answer for a cell of the domain is kept (`known`): the grid rebuild asks

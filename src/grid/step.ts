@@ -130,6 +130,8 @@ export class GridSimulation {
     this.ambientTemperature = liquid.ambientTemperature;
     this.solids = new GridSolids(scene, this.d);
     this.solids.setTime(0);
+    // The objects' exact surface for the variational viscosity's no-slip (viscosity-variational.ts wallFactor).
+    if (this.variational && this.solids.list.some((b) => !b.motion.isFree)) this.variational.solidDistance = this.solids.objectDistance;
     const src = compileSources(scene);
     this.blobs = src.blobs;
     this.spouts = src.spouts;

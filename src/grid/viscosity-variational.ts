@@ -18,8 +18,16 @@
  * folded into the difference as the surface value: δ = 2 (u − U), the surface lying on the face
  * between the cells (no-slip U = 0, a moving wall's U, an object's velocity; a slip wall drops the
  * pair), whose control volume is half solid and so half weighted — the same stress ν (u − U)/(h/2)
- * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. ν per cell is
- * the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
+ * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. An object's surface
+ * is not on its cells' faces: with `solidDistance` (the objects' exact signed distance) θ is the
+ * fraction of the way from the unknown's sample to the held one at which the object's surface crosses.
+ * The stress there is (u − U)/(θ h) over the liquid's θ of the pair's span, where the control volume's
+ * weight counts the staircase's ½: the pair takes δ = √(2/θ) (u − U), so that the sample's row couples
+ * to the wall in proportion to 1/θ, Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition (as
+ * viscosity.ts wallDistance), and θ = ½ is the face's 2 (u − U). A curved wall then holds the liquid beside it by
+ * its own surface, not by its cells' staircase (the liquid in a staircase's inner corners, held by two
+ * cell faces, stood as spikes on a cup's honey: docs/decisions.md, "The crown on cup-pour's honey").
+ * ν per cell is the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
  *
  * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
  * through it (viscosity-fractions.ts), the samples on its plane take the velocities beyond it as
@@ -36,6 +44,12 @@ import { WIDE_SLOTS as WIDE_SLOTS_, WidePcg, type WideSystem } from './wide-pcg.
 // Imported bindings are getters under tsx's module transform (see store.ts users).
 const MOVING = MOVING_, NOSLIP = NOSLIP_, SLIP = SLIP_, FACE_ACTIVE = FACE_ACTIVE_, FACE_FIXED = FACE_FIXED_, SOLID = SOLID_;
 const EDGE_A = EDGE_A_, EDGE_B = EDGE_B_, WIDE_SLOTS = WIDE_SLOTS_;
+
+/**
+ * The least θ of an object's no-slip (wallFactor): a surface nearer the unknown's sample than a tenth
+ * of a cell couples it as one a tenth away (the usual floor of the ghost-fluid Dirichlet condition).
+ */
+const THETA_MIN = 0.1;
 
 /** Least liquid fraction a face unknown's own term keeps, so that the system stays definite. */
 export const VOLUME_FLOOR = 0.01;
@@ -61,6 +75,11 @@ export class VariationalViscosity {
   private terms = 0;
   private termK = 0;
   iterations = 0;
+  /**
+   * The objects' signed distance at a point (m, negative inside), or null: every object's no-slip on
+   * its cells' faces, θ = ½ (see the header).
+   */
+  solidDistance: ((x: number, y: number, z: number) => number) | null = null;
 
   /**
    * One backward-Euler step of Δt on s.u. `phi`: signed distance per cell (negative in the liquid);
@@ -187,15 +206,17 @@ export class VariationalViscosity {
     if (rp >= 0 && rq < 0 && this.deep(s, q, a)) {
       const U = this.surfaceValue(s, d, q, a, along);
       if (Number.isNaN(U)) return;
-      this.add(rp, 2);
-      this.termK -= 2 * U;
+      const k = this.wallFactor(s, d, p, q, a);
+      this.add(rp, k);
+      this.termK -= k * U;
       return;
     }
     if (rq >= 0 && rp < 0 && this.deep(s, p, a)) {
       const U = this.surfaceValue(s, d, p, a, along);
       if (Number.isNaN(U)) return;
-      this.add(rq, -2);
-      this.termK += 2 * U;
+      const k = this.wallFactor(s, d, q, p, a);
+      this.add(rq, -k);
+      this.termK += k * U;
       return;
     }
     if (rp >= 0) this.add(rp, 1);
@@ -207,6 +228,26 @@ export class VariationalViscosity {
   private add(row: number, coef: number): void {
     termRow[this.terms] = row;
     termCoef[this.terms++] = coef;
+  }
+
+  /**
+   * The factor on (u − U) for the pair of unknown sample (live, a) and held sample (held, a): √(2/θ),
+   * θ the fraction of the way from the live sample to the held one at which the objects' surface
+   * crosses, from their signed distances at the two samples, within [THETA_MIN, 1] (see the header);
+   * 2 (θ = ½, the surface on the cells' face) at a box wall or without `solidDistance`.
+   */
+  private wallFactor(s: GridStore, d: GridDomain, live: number, held: number, a: number): number {
+    const dist = this.solidDistance;
+    if (dist === null || s.wall[held] !== 0) return 2;
+    const dl = this.sampleDistance(s, d, live, a, dist), dh = this.sampleDistance(s, d, held, a, dist);
+    const theta = dl <= 0 ? THETA_MIN : dh >= 0 ? 1 : Math.max(THETA_MIN, dl / (dl - dh));
+    return Math.sqrt(2 / theta);
+  }
+
+  /** The objects' signed distance at the sample of face (c, a): the face's centre. */
+  private sampleDistance(s: GridStore, d: GridDomain, c: number, a: number, dist: (x: number, y: number, z: number) => number): number {
+    const h = d.h, o = d.origin;
+    return dist(o[0] + h * (s.ci[c] + (a === 0 ? 0 : 0.5)), o[1] + h * (s.cj[c] + (a === 1 ? 0 : 0.5)), o[2] + h * (s.ck[c] + (a === 2 ? 0 : 0.5)));
   }
 
   /** Whether face (c, a) lies inside a solid: held, with solid cells on both sides. */
