@@ -24,20 +24,21 @@ export interface Bound<E extends string> {
 /**
  * One pressure solve of at most `passes` passes over `n` slots: `again`, the second of a
  * sub-timestep, first takes the first one's displacement back out of the velocities (takeBack),
- * after the particle-scale filter where `filter` (pressure-filter-wgsl.ts; pressure.ts orders them so).
+ * after the particle-scale filter where `filter` (pressure-filter-wgsl.ts; pressure.ts orders them so),
+ * on v less the buoyant push where `push` (liquids of unequal masses).
  * Δx(p) is the step's `displace` (the density passes' too): one kernel over the same buffers.
  */
-export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false): void {
-  pressureStart(pass, step, pressure, n, again, filter);
+export function encodePressure(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, passes: number, again: boolean, filter = false, push = false): void {
+  pressureStart(pass, step, pressure, n, again, filter, push);
   pressurePasses(pass, step, pressure, n, passes, again);
   dispatch(pass, again ? pressure.pipelines.pressureEndAgain : pressure.pipelines.pressureEnd, pressure.group, n);
 }
 
-/** A solve's start: the filter and the take-back where `again`, then ρ̂, α, the source and the warm start. */
-function pressureStart(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, again: boolean, filter: boolean): void {
+/** A solve's start: the filter (the buoyant push kept out of it where `push`) and the take-back where `again`, then ρ̂, α, the source and the warm start. */
+function pressureStart(pass: GPUComputePassEncoder, step: Bound<StepEntry>, pressure: Bound<PressureEntry>, n: number, again: boolean, filter: boolean, push = false): void {
   const K = step.pipelines, Q = pressure.pipelines, pg = pressure.group;
   // The filter counts its steps in stats (pressure-filter-wgsl.ts): before pressureBegin, which zeroes them.
-  if (again && filter) encodeFilter(pass, Q, pg, n);
+  if (again && filter) encodeFilter(pass, Q, pg, n, push);
   dispatch(pass, Q.pressureBegin, pg, 1, 1);
   dispatch(pass, K.wallPass, step.group, n);
   if (again) {

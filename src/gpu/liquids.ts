@@ -132,6 +132,16 @@ export function writeLiquids(data: ArrayBuffer, ctx: StepContext): void {
   }
 }
 
+/**
+ * Whether the scene's liquids differ in particle mass: the filter then keeps the buoyant push out
+ * (pressure-filter-wgsl.ts encodeFilter; pressure.ts filterVelocity, SolveView.uniform). With one
+ * mass every pair's push is 0, so leaving the dispatches out changes nothing.
+ */
+export function liquidMassesDiffer(ctx: StepContext): boolean {
+  const mass = liquidMaterials(ctx.scene).map((m) => ctx.mass[m]);
+  return mass.some((m) => m !== mass[0]);
+}
+
 /** δt-free K μ of the first liquid with itself (viscosity-weiler.ts pk0), the reference of the table's viscosity ratios. */
 export function referenceViscosity(ctx: StepContext): number {
   const scene = ctx.scene, m = liquidMaterials(scene)[0], mat = scene.materials[scene.materialNames[m]];

@@ -18,6 +18,14 @@
  * (pressure-shift-wgsl.ts shiftsPresent: two solves and the implicit viscosity), and not
  * dispatched where every liquid's strength is 0 (honey-like liquids).
  *
+ * Liquids of unequal masses (liquids.ts liquidMassesDiffer; the host leaves the dispatches out
+ * otherwise, so one density runs as before): the steps filter v − D and add D back, D each slot's
+ * buoyant push from the first solve's stored pressure (pressure-filter.ts buoyantPush: the pair
+ * weights 2 m_b/(m_a + m_b) less 1, λ̃ 0 next to a body, weighted by 1 + min(0, cos(D, g))), kept
+ * in keep[2a].xyz over the steps (free until the second solve's pressureFactor): the push that
+ * sinks a heavy liquid through a lighter one lives at the interface, a particle or two thick,
+ * where the bi-Laplacian would take it out (docs/decisions.md, "A heavy liquid that sinks to the floor").
+ *
  * The steps (pressure-filter.ts filterSteps, docs/decisions.md "Deep water at rest"): FILTER_STEPS
  * up to the pressure Courant number C = δt √(p/ρ0)/s of FILTER_COURANT (s the liquid's closest rest
  * spacing, StepContext.restSpacing: 2r, less where a start is drawn together), then growing as C², at
@@ -107,6 +115,44 @@ ${laplacian('filteredLaplacian', (b) => `dx[${b}].xyz`)}
   dx[a] = vec4<f32>(velocityLaplacian(a), 0.0);
 }
 
+// Liquids of unequal masses: the first solve's buoyant push D (pressure-filter.ts buoyantPush) into
+// keep[2a].xyz (free from the first solve's end to the second's pressureFactor), the pair weight
+// 2 m_b/(m_a + m_b) less 1 over the liquid pairs of unequal mass, λ̃ the stored p/δt² (vel.w) but
+// 0 next to a body (as takeBackPressure reads it), weighted by 1 + min(0, cos(D, g)).
+@compute @workgroup_size(${WORKGROUP}) fn filterPush(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  let xa = pos[a].xyz;
+  let ia = invMassOf(liquidOf(a));
+  let lta = select(vel[a].w, 0.0, nearObject(a));
+  let invH = 1.0 / P.h;
+  let k0 = -P.dt * P.invN0;
+  var d = vec3<f32>(0.0);
+  ${around('P.h', `let ib = invMassOf(liquidOf(b)); let r = sqrt(d2); if (ib != ia && r > 0.0) {
+    let ltb = select(vel[b].w, 0.0, nearObject(b));
+    d += (k0 * (lta + ltb) * ((ia - ib) / (ia + ib)) * dW(r * invH) * invH / r) * rv;
+  }`)}
+  let du = length(d);
+  let gg = length(P.g);
+  if (du > 0.0 && gg > 0.0) {
+    let c = dot(d, P.g) / (du * gg);
+    if (c < 0.0) { d = d * (1.0 + c); }
+  }
+  keep[2u * a] = vec4<f32>(d, keep[2u * a].w);
+}
+
+// v − D before the steps (filterPushOut) and D back after them (filterPushBack).
+@compute @workgroup_size(${WORKGROUP}) fn filterPushOut(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  vel[a] = vec4<f32>(vel[a].xyz - keep[2u * a].xyz, vel[a].w);
+}
+@compute @workgroup_size(${WORKGROUP}) fn filterPushBack(@builtin(global_invocation_id) g: vec3<u32>) {
+  let a = g.x;
+  if (a >= P.n) { return; }
+  vel[a] = vec4<f32>(vel[a].xyz + keep[2u * a].xyz, vel[a].w);
+}
+
 // v −= FILTER_GAIN L(L v): reads dx only, so each slot writes its own velocity in place; a step counted.
 @compute @workgroup_size(${WORKGROUP}) fn filterApply(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -117,20 +163,26 @@ ${laplacian('filteredLaplacian', (b) => `dx[${b}].xyz`)}
 }
 `;
 
-export const FILTER_ENTRIES = ['filterReset', 'filterBegin', 'filterCount', 'filterSmooth', 'filterApply'] as const;
+export const FILTER_ENTRIES = ['filterReset', 'filterBegin', 'filterCount', 'filterSmooth', 'filterApply', 'filterPush', 'filterPushOut', 'filterPushBack'] as const;
 export type FilterEntry = (typeof FILTER_ENTRIES)[number];
 
 /**
  * The filter's dispatches over n slots: the strengths and the steps, then FILTER_MAX_STEPS
- * bi-Laplacian steps, those past filterSteps(C) idle (see the header). Before the second solve's
- * pressureBegin: it uses stats[0..2].
+ * bi-Laplacian steps, those past filterSteps(C) idle (see the header); where `push` (the scene's
+ * liquids differ in mass: liquids.ts liquidMassesDiffer), the steps on v − D, D the buoyant push,
+ * added back after them. Before the second solve's pressureBegin: it uses stats[0..2].
  */
-export function encodeFilter(pass: GPUComputePassEncoder, Q: Record<FilterEntry, GPUComputePipeline>, group: GPUBindGroup, n: number): void {
+export function encodeFilter(pass: GPUComputePassEncoder, Q: Record<FilterEntry, GPUComputePipeline>, group: GPUBindGroup, n: number, push = false): void {
   dispatch(pass, Q.filterReset, group, 1, 1);
   dispatch(pass, Q.filterBegin, group, n);
   dispatch(pass, Q.filterCount, group, 1, 1);
+  if (push) {
+    dispatch(pass, Q.filterPush, group, n);
+    dispatch(pass, Q.filterPushOut, group, n);
+  }
   for (let k = 0; k < FILTER_MAX_STEPS; k++) {
     dispatch(pass, Q.filterSmooth, group, n);
     dispatch(pass, Q.filterApply, group, n);
   }
+  if (push) dispatch(pass, Q.filterPushBack, group, n);
 }

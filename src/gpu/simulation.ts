@@ -26,7 +26,7 @@ import { PRESSURE_ENTRIES, PRESSURE_WGSL, type PressureEntry } from './pressure-
 import { GpuImplicitViscosity, type ViscosityBuffers, type ViscosityResult } from './viscosity-solve.ts';
 import type { Bound } from './encode.ts';
 import { ADHESION_ENTRIES, ADHESION_WGSL, type AdhesionEntry } from './adhesion-wgsl.ts';
-import { seedW, writeLiquids } from './liquids.ts';
+import { liquidMassesDiffer, seedW, writeLiquids } from './liquids.ts';
 import { GpuMixing } from './mixing.ts';
 import { gpuObjects } from './objects.ts';
 import { ParamBlock, writeConstants, writeObjectHeader, writeStepParams } from './params.ts';
@@ -119,6 +119,8 @@ export class GpuParticleSimulation implements SubstepState {
   readonly stats: GPUBuffer;
   private readonly r: number;
   readonly rate: number;
+  /** The scene's liquids differ in mass (liquids.ts liquidMassesDiffer): the filter keeps the buoyant push out. */
+  readonly massesDiffer: boolean;
   /** The parameters block (wgsl.ts Params) and its views (params.ts), made once. */
   readonly block = new ParamBlock();
   private readonly paramData = this.block.data;
@@ -206,6 +208,7 @@ export class GpuParticleSimulation implements SubstepState {
       cohesion: cohesionShare(scene.particle, this.r, ctx.densityH),
     });
     writeLiquids(this.paramData, ctx);
+    this.massesDiffer = liquidMassesDiffer(ctx);
     writeObjectHeader(this.paramData, scene, ctx, objects, this.free?.count ?? 0);
     this.filter = new LiquidFilter(scene, this.r, this.paramData);
   }

@@ -81,6 +81,8 @@ export interface SubstepState {
   nextId: number;
   warm: boolean;
   readonly rate: number;
+  /** The scene's liquids differ in mass: the filter keeps the buoyant push out (liquids.ts liquidMassesDiffer). */
+  readonly massesDiffer: boolean;
   readonly grid: GpuNeighbours;
   readonly kernels: Kernels<StepEntry>;
   readonly pressure: Kernels<PressureEntry>;
@@ -196,7 +198,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   const shift = twice && shiftsPresent(P);
   if (twice) {
     const again = Math.ceil(P.pressureIterations * AGAIN_SHARE) * deep;
-    encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, again, true, shift && filter > 0);
+    encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, again, true, shift && filter > 0, sim.massesDiffer);
   }
   dispatch(pass, K.freeFlight, group, n);
   if (shift) encodeShift(pass, sim.pressure.pipelines, sim.group(sim.pressure), n, shiftPasses(sim.maxima.still, filter > 0));
