@@ -112,3 +112,91 @@ export function objectCellsNearBoxAt(
   sc.query[0] = s.inv;
   return denseCellsNearAt(sc, a.block, s.lo0, s.lo1, s.lo2, s.n0, s.n1, s.n2, a.obox, s.nc, box, b, sc.query);
 }
+
+/**
+ * The object cells each liquid cell's look-up found at the adhesion stage (object-adhesion.ts,
+ * the widest of the sub-timestep's liquid × object searches on the honey drop: the adhesion's
+ * reach, 8 r), kept for the look-ups that follow at the same positions with a reach no wider and
+ * a box inside the liquid cell's (the solves' boundary rows within h, solve-boundary-rows.ts; the
+ * implicit viscosity's object rows within its support, viscosity-weiler-boundary.ts): those filter
+ * a cell's run here (recordedCellsNearAt) instead of looking the object cells up again. Made on
+ * one thread only (a team's adhesion records nothing); `valid` is cleared where the positions or
+ * the cells change (a new adhesion stage, the sheet shift) and read with ctx.adhesionPairsCurrent.
+ */
+export class ObjectCellRecord {
+  /** A liquid cell's run in `cells`: [start[c], start[c + 1]). */
+  start = new Int32Array(0);
+  cells = new Int32Array(0);
+  /** The reach of the recorded look-ups (m). */
+  reach = 0;
+  /** The liquid cells' count and StepContext.objectCellsBuilt at the record. */
+  liquidCells = 0;
+  built = -1;
+  valid = false;
+  /** The object cells' indices (CellGrid.cellI, cellJ, cellK) and particle boxes at the record. */
+  ci = new Int32Array(0);
+  cj = new Int32Array(0);
+  ck = new Int32Array(0);
+  obox = new Float64Array(0);
+
+  /** Room for nc liquid cells' starts, emptied (the record is invalid until `done`). */
+  begin(nc: number, reach: number): void {
+    this.valid = false;
+    if (this.start.length < nc + 1) this.start = new Int32Array(Math.ceil((nc + 1) * 1.25));
+    this.start[0] = 0;
+    this.reach = reach;
+    this.liquidCells = nc;
+  }
+
+  /** Appends liquid cell c's run (the cells found, in their order; m of them: none where the cell was not looked up). */
+  put(c: number, found: Int32Array, m: number): void {
+    const at = this.start[c];
+    if (at + m > this.cells.length) {
+      const grown = new Int32Array(Math.ceil((at + m) * 1.25) + 64);
+      grown.set(this.cells.subarray(0, at));
+      this.cells = grown;
+    }
+    const cells = this.cells;
+    for (let q = 0; q < m; q++) cells[at + q] = found[q];
+    this.start[c + 1] = at + m;
+  }
+}
+
+/**
+ * StepContext.objectCellsNearAt (reach = query[1], inverse cell size query[0]) for the box at
+ * box[b .. b + 6) inside liquid cell c's box of the record, from the record (reach ≥ query[1]),
+ * into `into.nearObjectCells`: the recorded cells of c whose index lies in the look-up's range
+ * and whose particle box lies within reach, in the recorded (k, j, i) order. The same cells in the
+ * same order as the look-up: the recorded range holds the narrower one and the recorded gap test
+ * passes every cell the narrower passes (the box inside the recorded one, a reach no wider,
+ * rounding monotone), and both keep (k, j, i) order.
+ */
+export function recordedCellsNearAt(into: { nearObjectCells: Int32Array }, rec: ObjectCellRecord, c: number, box: Float64Array, b: number, query: Float64Array): number {
+  const inv = query[0], reach = query[1];
+  const x0 = box[b], y0 = box[b + 1], z0 = box[b + 2], x1 = box[b + 3], y1 = box[b + 4], z1 = box[b + 5];
+  const ia = Math.floor((x0 - reach) * inv), ib = Math.floor((x1 + reach) * inv);
+  const ja = Math.floor((y0 - reach) * inv), jb = Math.floor((y1 + reach) * inv);
+  const ka = Math.floor((z0 - reach) * inv), kb = Math.floor((z1 + reach) * inv);
+  const r0 = rec.start[c], r1 = rec.start[c + 1];
+  if (r1 - r0 > into.nearObjectCells.length) into.nearObjectCells = new Int32Array(r1 - r0);
+  const out = into.nearObjectCells, cells = rec.cells, ci = rec.ci, cj = rec.cj, ck = rec.ck, obox = rec.obox, reach2 = reach * reach;
+  let m = 0;
+  for (let q = r0; q < r1; q++) {
+    const oc = cells[q], i = ci[oc], j = cj[oc], k = ck[oc];
+    if (i < ia || i > ib || j < ja || j > jb || k < ka || k > kb) continue;
+    if (boxGap2(obox, oc, x0, y0, z0, x1, y1, z1) < reach2) out[m++] = oc;
+  }
+  return m;
+}
+
+/**
+ * The context's record where a look-up over its nc liquid cells at `reach` may filter it (the
+ * adhesion stage's, at the positions and object cells it was made at, at a reach no narrower),
+ * else null.
+ */
+export function recordFor(
+  ctx: { readonly objectCellRecord: ObjectCellRecord; adhesionPairsCurrent: boolean; objectCellsBuilt: number }, nc: number, reach: number,
+): ObjectCellRecord | null {
+  const rec = ctx.objectCellRecord;
+  return rec.valid && ctx.adhesionPairsCurrent && rec.built === ctx.objectCellsBuilt && rec.liquidCells === nc && reach <= rec.reach ? rec : null;
+}
