@@ -11,7 +11,7 @@ import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
-import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellRecord, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, RECORD_CELLS, type HashedObjectCells, type ObjectCellRecord, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 import { axisGap } from './neighbours.ts';
 
@@ -29,8 +29,8 @@ export function objectAdhesion(ctx: StepContext, tables: AdhesionTables): void {
   s.invR = tables.invR;
   s.reach = ctx.objectReach;
   job.inline = !objectCellLookup(ctx.objectCellBlock(), ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
-  // On one thread the look-ups are recorded for the narrower ones of the sub-timestep (object-cells.ts ObjectCellRecord).
-  const one = job.threads(L.count) === 1;
+  // On one thread (and up to RECORD_CELLS object cells) the look-ups are recorded for the narrower ones of the sub-timestep (object-cells.ts ObjectCellRecord).
+  const one = job.threads(L.count) === 1 && og.cellCount <= RECORD_CELLS;
   if (one) {
     rec.begin(g.cellCount, s.reach);
     rec.ci = og.cellI; rec.cj = og.cellJ; rec.ck = og.cellK; rec.obox = ctx.objectCells.box;
