@@ -186,9 +186,12 @@ export function recordedCellsNearAt(into: { nearObjectCells: Int32Array }, rec: 
   const out = into.nearObjectCells, cells = rec.cells, ci = rec.ci, cj = rec.cj, ck = rec.ck, obox = rec.obox, reach2 = reach * reach;
   let m = 0;
   for (let q = r0; q < r1; q++) {
-    const oc = cells[q], i = ci[oc], j = cj[oc], k = ck[oc];
-    if (i < ia || i > ib || j < ja || j > jb || k < ka || k > kb) continue;
-    if (boxGap2(obox, oc, x0, y0, z0, x1, y1, z1) < reach2) out[m++] = oc;
+    const oc = cells[q];
+    // The gap first (it drops most of those it drops), then the index range (which drops only at a rounding's edge).
+    if (!(boxGap2(obox, oc, x0, y0, z0, x1, y1, z1) < reach2)) continue;
+    const i = ci[oc], j = cj[oc], k = ck[oc];
+    out[m] = oc;
+    m += +(i >= ia && i <= ib && j >= ja && j <= jb && k >= ka && k <= kb);
   }
   return m;
 }
