@@ -13,7 +13,7 @@ import { CellPairs } from './neighbours.ts';
 import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { allocFloat64, allocInt32, allocUint16, isShared } from '../parallel/memory.ts';
-import { boxGap2, denseCellsNearAt, ObjectCellRecord } from './object-cells.ts';
+import { boxGap2, denseCellsNearAt } from './object-cells.ts';
 import type { ViscosityState } from './viscosity.ts';
 import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import type { ObjectContactLists } from './object-lists.ts';
@@ -106,8 +106,6 @@ export class StepContext {
   objectCellsValid = false;
   /** Counts rebuildObjectCells calls: what a stage derived from the object cells is stale once this has changed. */
   objectCellsBuilt = 0;
-  /** The adhesion stage's object-cell look-ups per liquid cell, for the narrower ones that follow (object-cells.ts). */
-  readonly objectCellRecord = new ObjectCellRecord();
   /**
    * Object particles in slot order of objectCells.grid (contiguous per cell), with their
    * materials, and objectCells.box filled from them: refreshed by rebuildObjectCells whenever the

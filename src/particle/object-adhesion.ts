@@ -11,14 +11,13 @@ import type { StepContext } from './context.ts';
 import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
 import type { AdhesionTables } from './adhesion-tables.ts';
-import { objectCellLookup, objectCellsNearBoxAt, RECORD_CELLS, type HashedObjectCells, type ObjectCellRecord, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { teamWork } from './work.ts';
 import { axisGap } from './neighbours.ts';
 
 /** Liquid ← object adhesion into L.acc (after the liquid pairs: it adds to their sums). */
 export function objectAdhesion(ctx: StepContext, tables: AdhesionTables): void {
-  const L = ctx.liquid, rec = ctx.objectCellRecord;
-  rec.valid = false;
+  const L = ctx.liquid;
   if (ctx.objects.count === 0 || ctx.objectCells.grid.cellCount === 0) return;
   const g = ctx.cells.grid, og = ctx.objectCells.grid;
   const job = ctx.runner.bind(objectAdhesionJob), a = job.a, s = job.s;
@@ -29,19 +28,7 @@ export function objectAdhesion(ctx: StepContext, tables: AdhesionTables): void {
   s.invR = tables.invR;
   s.reach = ctx.objectReach;
   job.inline = !objectCellLookup(ctx.objectCellBlock(), ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
-  // On one thread (and up to RECORD_CELLS object cells) the look-ups are recorded for the narrower ones of the sub-timestep (object-cells.ts ObjectCellRecord).
-  const one = job.threads(L.count) === 1 && og.cellCount <= RECORD_CELLS;
-  if (one) {
-    rec.begin(g.cellCount, s.reach);
-    rec.ci = og.cellI; rec.cj = og.cellJ; rec.ck = og.cellK; rec.obox = ctx.objectCells.box;
-  }
-  job.scratch.record = one ? rec : null;
   runJob(job, L.count, g.cellCount);
-  job.scratch.record = null;
-  if (one) {
-    rec.built = ctx.objectCellsBuilt;
-    rec.valid = true;
-  }
 }
 
 export const objectAdhesionJob = defineJob({
@@ -76,8 +63,6 @@ export class ObjectCandidates {
   hashed: HashedObjectCells | null = null;
   /** The look-ups' inverse cell size and reach (ObjectCellScratch). */
   readonly query = new Float64Array(2);
-  /** Where the look-ups are recorded (the calling thread on one thread alone), else null. */
-  record: ObjectCellRecord | null = null;
 }
 
 type ObjectAdhesionScalars = Record<(typeof objectAdhesionJob.scalars)[number], number>;
@@ -104,18 +89,17 @@ export function objectAdhesionRange(a: JobArrays<typeof objectAdhesionJob>, s: O
     for (let a = 0; a < msize; a++) s2 = Math.max(s2, f[a * msize + m]);
     supp2[m] = s2;
   }
-  const rec = cand.record;
   for (let c = c0; c < c1; c++) {
     const i0 = start[c], i1 = i0 + count[c];
     let any = false;
     for (let i = i0; i < i1 && !any; i++) any = near[i] === 1;
-    // The object cells within reach of the cell's particle box (recorded where asked), then the
-    // cell's candidates, in the order the cells are found.
+    if (!any) continue;
+    // The object cells within reach of the cell's particle box, then the cell's candidates, in
+    // the order the cells are found.
     // (The box is handed on where it lies and the reach in cand.query, not as numbers: V8 boxes a
     // double passed to a call it does not inline, an allocation each.)
     const b = 6 * c, bx0 = box[b], by0 = box[b + 1], bz0 = box[b + 2], bx1 = box[b + 3], by1 = box[b + 4], bz1 = box[b + 5];
-    const q1 = any ? objectCellsNearBoxAt(a, s, cand, box, b) : 0;
-    if (rec !== null) rec.put(c, cand.nearObjectCells, q1);
+    const q1 = objectCellsNearBoxAt(a, s, cand, box, b);
     if (q1 === 0) continue;
     const found = cand.nearObjectCells;
     let cp = cand.pos, cm = cand.mat, k = 0;

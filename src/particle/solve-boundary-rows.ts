@@ -10,7 +10,7 @@ import type { CellPairs, NeighbourList } from './neighbours.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBoxAt, recordedCellsNearAt, recordFor, type HashedObjectCells, type ObjectCellRecord, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { cellCandidates, gatherCandidates, threadCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
@@ -23,8 +23,6 @@ class BoundaryScratch implements ObjectCellScratch {
   readonly query = new Float64Array(2);
   /** The cell's object slots within h of its box (object-candidates.ts); h² of the rows in cand.h2, read there (no double passed to a call). */
   readonly cand = threadCandidates();
-  /** The adhesion stage's look-ups where the cells are the liquid's at its positions (calling thread only), else null. */
-  record: ObjectCellRecord | null = null;
 }
 
 export const solveBoundaryJob = defineJob({
@@ -80,9 +78,7 @@ export function listBoundaryRows(ctx: StepContext, dc: CellPairs, x: Float64Arra
   s.h = ctx.densityH;
   job.inline = !objectCellLookup(ctx.objectCellBlock(), ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
   job.lists.list = list;
-  job.scratch.record = dc === ctx.cells ? recordFor(ctx, g.cellCount, s.h) : null;
   runJob(job, n, g.cellCount);
-  job.scratch.record = null;
 }
 
 /** The rows of the slots of cells [c0, c1), appended to `list` (start entries at their slots). */
@@ -91,15 +87,13 @@ function boundaryRowsRange(
 ): void {
   const { x, start, count, order, near, box, ostart, ocount, opos } = v;
   const h = s.h, ls = list.start, cand = sc.cand;
-  sc.query[0] = s.inv;
   sc.query[1] = h;
   cand.h2[0] = h * h;
-  const rec = sc.record;
   for (let c = c0; c < c1; c++) {
     const a0 = start[c], a1 = a0 + count[c];
     let any = false;
     for (let a = a0; a < a1; a++) if (near[order[a]]) any = true;
-    const m = !any ? 0 : rec !== null ? recordedCellsNearAt(sc, rec, c, box, 6 * c, sc.query) : objectCellsNearBoxAt(v, s, sc, box, 6 * c);
+    const m = any ? objectCellsNearBoxAt(v, s, sc, box, 6 * c) : 0;
     // The cell's candidates within h of its box (object-candidates.ts); room for every one of them a slot.
     const k = m > 0 ? cellCandidates(cand, box, 6 * c, sc.nearObjectCells, m, ostart, ocount, opos) : 0;
     for (let a = a0; a < a1; a++) {

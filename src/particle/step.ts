@@ -160,7 +160,6 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
   // over adhesion's pair list at the positions it was listed at.
   if (P.sheetShift > 0) {
     ctx.count('sheetShifted', shiftSheets(ctx, dt));
-    ctx.objectCellRecord.valid = false; // (the liquid cells' boxes move with the shifted particles)
     clock.lap('sheet');
   }
 

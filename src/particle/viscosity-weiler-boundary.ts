@@ -17,7 +17,7 @@ import type { ImplicitViscosityState } from './viscosity-weiler.ts';
 import { allocFloat32, allocFloat64, isShared } from '../parallel/memory.ts';
 import { defineJob, type JobArrays, type ListSink } from '../parallel/job.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { objectCellLookup, objectCellsNearBoxAt, recordedCellsNearAt, recordFor, type HashedObjectCells, type ObjectCellRecord, type ObjectCellScratch } from './object-cells.ts';
+import { objectCellLookup, objectCellsNearBoxAt, type HashedObjectCells, type ObjectCellScratch } from './object-cells.ts';
 import { cellCandidates, gatherCandidates, threadCandidates } from './object-candidates.ts';
 import { teamWork } from './work.ts';
 
@@ -30,8 +30,6 @@ class RowScratch implements ObjectCellScratch {
   readonly box = new Float64Array(6);
   /** The cell's object slots within the largest h of its flagged particles' box (object-candidates.ts). */
   readonly cand = threadCandidates();
-  /** The adhesion stage's look-ups at these positions (calling thread only), else null. */
-  record: ObjectCellRecord | null = null;
 }
 
 export const viscosityBoundaryJob = defineJob({
@@ -70,9 +68,7 @@ export function listObjectRows(ctx: StepContext, ph2: Float64Array, hmax: number
   s.stride = ctx.mass.length + 1;
   job.inline = !objectCellLookup(ctx.objectCellBlock(), ctx.objectCells.box, og.cellSize, og.cellCount, a, s, job.scratch, ctx);
   job.lists.list = list;
-  job.scratch.record = recordFor(ctx, g.cellCount, hmax);
   runJob(job, n, g.cellCount);
-  job.scratch.record = null;
 }
 
 /** The rows of the particles of cells [c0, c1), appended to `list` (start entries at their particles). */
@@ -81,9 +77,7 @@ function objectRowsRange(
 ): void {
   const { pos, start, count, near, mat, ph2, ostart, ocount, opos } = v;
   const ls = list.start, stride = s.stride, box = sc.box, cand = sc.cand;
-  sc.query[0] = s.inv;
   sc.query[1] = s.hmax;
-  const rec = sc.record;
   // The boxes' test at the largest h² of any material (each particle's own is at most that).
   let h2max = 0;
   for (let k = 0; k < ph2.length; k += stride) if (ph2[k] > h2max) h2max = ph2[k];
@@ -101,7 +95,7 @@ function objectRowsRange(
     let m = 0;
     if (any) {
       box[0] = x0; box[1] = y0; box[2] = z0; box[3] = x1; box[4] = y1; box[5] = z1;
-      m = rec !== null ? recordedCellsNearAt(sc, rec, c, box, 0, sc.query) : objectCellsNearBoxAt(v, s, sc, box, 0);
+      m = objectCellsNearBoxAt(v, s, sc, box, 0);
     }
     // The cell's candidates; room for every one of them a particle (gatherCandidates writes each).
     const k = m > 0 ? cellCandidates(cand, box, 0, sc.nearObjectCells, m, ostart, ocount, opos) : 0;
