@@ -87,7 +87,7 @@ export function computeAdhesion(ctx: StepContext): void {
   // (solve-setup.ts prepareSolve keeps them where it lists upper parts alone); a team, each thread
   // over its own cells, as the half rows its solve-rows-count run lays the team's rows out from
   // without a distance tested (SolveState.teamHalf; the same entries in the same order).
-  const listRows = ctx.scene.particle.densitySolver === 'pbf';
+  const listRows = ctx.scene.particle.densitySolver === 'pbf' && (T === 1 || teamWork.rowsInAdhesion);
   // (Without them a list of the job's own, empty, on shared memory for a team's run.)
   if (ctx.solve) ctx.solve.teamHalf.filled = -1; // (a team's rows listed at other positions, or none since)
   const rows = listRows ? (T === 1 ? solveState(ctx).pairs : solveState(ctx).teamHalf) : (job.scratch.idle ??= new SlotRows());

@@ -249,7 +249,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     // The pairs' bits and the rows' own counts in the room asked for one thread's bits and cursor.
     // From the upper parts adhesion's job listed at these positions where it did (no pair tested again).
     const bits = first.i32(words + 1), ownRoom = first.i32(n + 1), th = st.teamHalf, listed = th.filled === th.version;
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, listed ? th : ctx.cells.pairs, listed, listed ? null : bits, share, ownRoom);
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, listed ? th : ctx.cells.pairs, listed, listed ? null : bits, share, ownRoom, ctx.cells.pairs);
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));

@@ -26,6 +26,12 @@ export const teamWork = {
    * plays the threads one after the other, which barriers inside a run do not allow).
    */
   rowsInOneRun: true,
+  /**
+   * On a team, adhesion's job lists the solve rows' upper parts (adhesion.ts, as one thread does in
+   * its pass) and the team's rows are laid out from them with no pair tested again; false: the team
+   * tests the pairs in its solve-rows-count run (the same rows; bench/team-profile.ts --rows-apart).
+   */
+  rowsInAdhesion: true,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */
