@@ -10,7 +10,7 @@
  * stepped. Wall times: on a loaded machine every wait includes the time a thread's core was given
  * away, so compare runs made in the same minutes.
  *
- *   npx tsx bench/team-profile.ts [scene] [firstFrame] [lastFrame] [threads] [--top N] [--one] [--rows-apart]
+ *   npx tsx bench/team-profile.ts [scene] [firstFrame] [lastFrame] [threads] [--top N] [--one] [--rows-in-adhesion]
  * (defaults: the honey drop, frames 3–8, 2 threads, the 25 jobs with the most run time).
  * On Linux with 2 threads it also reads each thread's CPU clock (bench/thread-clock.ts) around every
  * run: per job, each rank's CPU time and its time runnable but off its core (run queue), which hold
@@ -39,11 +39,11 @@ const argv = process.argv.slice(2), topAt = argv.indexOf('--top');
 const top = topAt >= 0 ? Number(argv.splice(topAt, 2)[1]) : 25;
 const oneAt = argv.indexOf('--one'), withOne = oneAt >= 0;
 if (withOne) argv.splice(oneAt, 1);
-// `--rows-apart`: the team's solve rows tested in their own count run, not listed in adhesion's job (teamWork.rowsInAdhesion).
-const apartAt = argv.indexOf('--rows-apart');
-if (apartAt >= 0) {
-  argv.splice(apartAt, 1);
-  teamWork.rowsInAdhesion = false;
+// `--rows-in-adhesion`: the team's solve rows' upper parts listed in adhesion's job, not tested in the count's run (teamWork.rowsInAdhesion).
+const inAdhesionAt = argv.indexOf('--rows-in-adhesion');
+if (inAdhesionAt >= 0) {
+  argv.splice(inAdhesionAt, 1);
+  teamWork.rowsInAdhesion = true;
 }
 const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '8', TS = '2'] = argv;
 const first = Number(firstS), last = Number(lastS), T = Number(TS);

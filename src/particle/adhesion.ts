@@ -86,13 +86,14 @@ export function computeAdhesion(ctx: StepContext): void {
   // kernel's h, from the distance pass 2 takes. One thread lists them as the rows themselves
   // (solve-setup.ts prepareSolve keeps them where it lists upper parts alone); a team, each thread
   // over its own cells, as the half rows its solve-rows-count run lays the team's rows out from
-  // without a distance tested (SolveState.teamHalf; the same entries in the same order).
+  // without a distance tested (SolveState.teamHalf; the same entries in the same order), where
+  // teamWork.rowsInAdhesion asks for it (off: the list costs more bytes than the test it saves).
   const listRows = ctx.scene.particle.densitySolver === 'pbf' && (T === 1 || teamWork.rowsInAdhesion);
   // (Without them a list of the job's own, empty, on shared memory for a team's run.)
   if (ctx.solve) ctx.solve.teamHalf.filled = -1; // (a team's rows listed at other positions, or none since)
   const rows = listRows ? (T === 1 ? solveState(ctx).pairs : solveState(ctx).teamHalf) : (job.scratch.idle ??= new SlotRows());
   rows.shared = ctx.shared;
-  rows.reset(listRows || T > 1 ? n : 0);
+  rows.reset(listRows ? n : 0); // (an empty list's starts are not shifted: every thread's entries go in at 0)
   job.lists.rows = rows;
   s.rowsH2 = listRows ? ctx.densityH * ctx.densityH : -1;
   runJob(job, n, g.cellCount);

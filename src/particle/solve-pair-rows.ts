@@ -14,8 +14,9 @@
  *    counts i's own entries, and the entries it will write into every row j in a count block of
  *    its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
  *    atomically; the words wholly inside a range have one writer. From half rows whose pairs are all
- *    within h (the density cells' listing, solve-setup.ts) nothing is tested: every entry counts,
- *    and the fill writes every pair. A barrier.
+ *    within h (the density cells' listing, solve-setup.ts, or the upper parts adhesion's team job
+ *    lists from the pairs, adhesion.ts) nothing is tested: every entry counts, and the fill writes
+ *    every pair. A barrier.
  * 2. The layout (O(n T), team-rows-layout.ts): row j = the entries into it from thread 0's
  *    particles, thread 1's, …, then its own; each count block becomes that thread's write cursor
  *    into each row. Each thread lays out a range of rows. The entries in all are known from the

@@ -200,6 +200,7 @@ describe('the pressure solve\'s rows on 2 threads', () => {
       // the walled lower entries, pressure-wall-lower.ts) and without (solve-setup.ts prepareSolve):
       // the team's full rows' upper parts, entry for entry.
       for (const scene of [WITH_BALL, { ...WITH_BALL, particle: { radius: 0.0015, walls: false } }]) {
+        teamWork.rowsInAdhesion = true;
         const one = run(1, true, scene), two = run(2, true, scene);
         expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-boundary')).toBe(true);
         const want = upperParts(two.rows[0] as Int32Array, two.rows[1]);
@@ -207,12 +208,11 @@ describe('the pressure solve\'s rows on 2 threads', () => {
         expect(one.rows[3].length).toBeGreaterThan(500);
         for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
         for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
-        // The team's rows laid out from the upper parts adhesion's job listed (each pair once), and
-        // with every pair tested in the team's count run instead (teamWork.rowsInAdhesion false): the same rows.
+        // The team's rows laid out from the upper parts adhesion's job listed (teamWork.rowsInAdhesion),
+        // and with every pair tested in the team's count run instead (the default): the same rows.
         expect(two.half).toBe(want[1].length);
         teamWork.rowsInAdhesion = false;
         const apart = run(2, true, scene);
-        teamWork.rowsInAdhesion = true;
         expect(apart.half).toBe(0);
         for (let k = 0; k < 2; k++) expect(Buffer.from(apart.rows[k].buffer).equals(Buffer.from(two.rows[k].buffer))).toBe(true);
         expect(two.passes).toEqual(one.passes);
@@ -223,7 +223,7 @@ describe('the pressure solve\'s rows on 2 threads', () => {
       }
     } finally {
       teamWork.minParticles = saved;
-      teamWork.rowsInAdhesion = true;
+      teamWork.rowsInAdhesion = false;
     }
   });
 });
