@@ -10,7 +10,7 @@
  * stepped. Wall times: on a loaded machine every wait includes the time a thread's core was given
  * away, so compare runs made in the same minutes.
  *
- *   npx tsx bench/team-profile.ts [scene] [firstFrame] [lastFrame] [threads] [--top N] [--one] [--rows-in-adhesion]
+ *   npx tsx bench/team-profile.ts [scene] [firstFrame] [lastFrame] [threads] [--top N]
  * (defaults: the honey drop, frames 3–8, 2 threads, the 25 jobs with the most run time).
  * On Linux with 2 threads it also reads each thread's CPU clock (bench/thread-clock.ts) around every
  * run: per job, each rank's CPU time and its time runnable but off its core (run queue), which hold
@@ -27,7 +27,6 @@ import { loadavg } from 'node:os';
 import { parseScene, createSimulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { PARTICLE_JOBS } from '../src/particle/jobs.ts';
-import { teamWork } from '../src/particle/work.ts';
 import {
   P_BARRIER_WAIT, P_BARRIERS, P_BUSY, P_DONE_WAIT, P_GAP, P_MIRRORED, P_RUN, P_RUNS, P_START_LAG, PROF_JOBS, profileAt, teamProfile,
 } from '../src/parallel/profile.ts';
@@ -39,12 +38,6 @@ const argv = process.argv.slice(2), topAt = argv.indexOf('--top');
 const top = topAt >= 0 ? Number(argv.splice(topAt, 2)[1]) : 25;
 const oneAt = argv.indexOf('--one'), withOne = oneAt >= 0;
 if (withOne) argv.splice(oneAt, 1);
-// `--rows-in-adhesion`: the team's solve rows' upper parts listed in adhesion's job, not tested in the count's run (teamWork.rowsInAdhesion).
-const inAdhesionAt = argv.indexOf('--rows-in-adhesion');
-if (inAdhesionAt >= 0) {
-  argv.splice(inAdhesionAt, 1);
-  teamWork.rowsInAdhesion = true;
-}
 const [file = 'scenes/honey-drop.json', firstS = '3', lastS = '8', TS = '2'] = argv;
 const first = Number(firstS), last = Number(lastS), T = Number(TS);
 

@@ -51,7 +51,7 @@ import { adhesionTables } from './adhesion-tables.ts';
 import { objectAdhesion } from './object-adhesion.ts';
 import { teamWork } from './work.ts';
 import { solveState } from './solve-setup.ts';
-import { SlotRows } from './slot-rows.ts';
+import type { SlotRows } from './slot-rows.ts';
 
 /**
  * Adhesion accelerations (L.acc), Σk (L.scalar), ctx.cells.pairs and ctx.contacts for the sorted
@@ -82,24 +82,19 @@ export function computeAdhesion(ctx: StepContext): void {
   s.contactReach2 = tables.contactReach2; s.uniform = tables.uniform;
   job.lists.pairs = pairs;
   job.lists.contacts = contacts;
-  // The pressure stage's rows' upper parts too (densitySolver "pbf"): each pair within the density
-  // kernel's h, from the distance pass 2 takes. One thread lists them as the rows themselves
-  // (solve-setup.ts prepareSolve keeps them where it lists upper parts alone); a team, each thread
-  // over its own cells, as the half rows its solve-rows-count run lays the team's rows out from
-  // without a distance tested (SolveState.teamHalf; the same entries in the same order), where
-  // teamWork.rowsInAdhesion asks for it (off: the list costs more bytes than the test it saves).
-  const listRows = ctx.scene.particle.densitySolver === 'pbf' && (T === 1 || teamWork.rowsInAdhesion);
-  // (Without them a list of the job's own, empty, on shared memory for a team's run.)
-  if (ctx.solve) ctx.solve.teamHalf.filled = -1; // (a team's rows listed at other positions, or none since)
-  const rows = listRows ? (T === 1 ? solveState(ctx).pairs : solveState(ctx).teamHalf) : (job.scratch.idle ??= new SlotRows());
-  rows.shared = ctx.shared;
-  rows.reset(listRows ? n : 0); // (an empty list's starts are not shifted: every thread's entries go in at 0)
-  job.lists.rows = rows;
-  s.rowsH2 = listRows ? ctx.densityH * ctx.densityH : -1;
+  // Inline (one thread), the pressure stage's rows too: each pair within the density kernel's h, from
+  // the distance pass 2 takes (solve-setup.ts prepareSolve keeps them where it lists upper parts alone).
+  const rows = T === 1 && ctx.scene.particle.densitySolver === 'pbf' ? solveState(ctx).pairs : null;
+  if (rows) {
+    rows.shared = ctx.shared;
+    rows.reset(n);
+  }
+  job.scratch.rows = rows;
+  job.scratch.rowsH2 = ctx.densityH * ctx.densityH;
   runJob(job, n, g.cellCount);
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
-  if (listRows) {
+  if (rows) {
     rows.start[n] = rows.length;
     rows.filled = rows.version;
   }
@@ -119,19 +114,15 @@ export const adhesionJob = defineJob({
   name: 'adhesion',
   arrays: { acc: 'f64', sumK: 'f64' },
   inputs: { pos: 'f64', mat: 'u16', dens: 'f32', start: 'i32', count: 'i32', first: 'i32', cells: 'i32', box: 'f64', tf: 'f64', ti: 'i32' },
-  scalars: ['cohesion', 'cohesionOffset', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform', 'rowsH2'],
+  scalars: ['cohesion', 'cohesionOffset', 'size', 'invR', 'reach2', 'pairReach2', 'contactReach2', 'uniform'],
   split: 'cells',
   cellCounts: 'count',
   sums: { acc: 3, sumK: 1 },
-  lists: { pairs: 'index', contacts: 'index', rows: 'index' },
+  lists: { pairs: 'index', contacts: 'index' },
   minItems: () => teamWork.minParticles,
   scratch: (): PairScratch => ({ within: new Int32Array(512), rows: null, rowsH2: 0 }),
   kernel(x) {
-    // The rows where asked (rowsH2 ≥ 0: computeAdhesion), into this thread's own list on a team.
-    const sc = x.scratch;
-    sc.rows = x.s.rowsH2 >= 0 ? x.lists.rows : null;
-    sc.rowsH2 = x.s.rowsH2;
-    liquidPairRange(x.a, x.s, x.from, x.to, x.lists.pairs, x.lists.contacts, sc);
+    liquidPairRange(x.a, x.s, x.from, x.to, x.lists.pairs, x.lists.contacts, x.scratch);
   },
 });
 
@@ -140,10 +131,8 @@ export type AdhesionScalars = Record<(typeof adhesionJob.scalars)[number], numbe
 /** liquidPairRange's scratch: `within`, and where the calling thread lists them alone (computeAdhesion), the pressure rows and h². */
 interface PairScratch {
   within: Int32Array;
-  rows: ListSink<Int32Array | Uint16Array> | null;
+  rows: SlotRows | null;
   rowsH2: number;
-  /** The rows' list bound where none are listed (computeAdhesion). */
-  idle?: SlotRows;
 }
 
 /**

@@ -14,9 +14,8 @@
  *    counts i's own entries, and the entries it will write into every row j in a count block of
  *    its own (thread t: t n … t n + n). A bit word that straddles two threads' ranges is OR-ed in
  *    atomically; the words wholly inside a range have one writer. From half rows whose pairs are all
- *    within h (the density cells' listing, solve-setup.ts, or the upper parts adhesion's team job
- *    lists from the pairs, adhesion.ts) nothing is tested: every entry counts, and the fill writes
- *    every pair. A barrier.
+ *    within h (the density cells' listing, solve-setup.ts) nothing is tested: every entry counts,
+ *    and the fill writes every pair. A barrier.
  * 2. The layout (O(n T), team-rows-layout.ts): row j = the entries into it from thread 0's
  *    particles, thread 1's, …, then its own; each count block becomes that thread's write cursor
  *    into each row. Each thread lays out a range of rows. The entries in all are known from the
@@ -352,15 +351,13 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * where row j's upper part starts (upperStartsFromFill), until the next team listing. `lent`: room
  * for the pairs' bits (a word per 32 entries, and one) in the caller's scratch on shared memory,
  * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
- * `cutBy`: the list whose pairs' cost cuts the ranges (`pairs`; the pair list where `pairs` are the
- * upper parts adhesion's job listed from it, so that the ranges are those of the pairs tested here);
  * else they are kept in `sc`. `ownLent`: room for the rows' own counts and cursors (n + 1 words) that
  * lives as long, else they are ctx.teamRowCounts.own. `share` ≥ 0: the rows by range (see the header), two threads' cut at
  * that share of the pairs' cost (more threads: even shares), in sc.cuts.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
-  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null, cutBy: SlotRows = pairs,
+  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
@@ -368,8 +365,7 @@ export function teamRowsFromPairs(
   const ranged = (sc.ranged = share >= 0 && T > 1);
   if (ranged) {
     if (sc.cuts.length < MAX_THREADS + 2 || (ctx.shared && !isShared(sc.cuts))) sc.cuts = allocInt32(MAX_THREADS + 2, ctx.shared);
-    const cs = cutBy.start;
-    pinCut(sc.cuts, n, T, (t) => pairCut(cs, n, T === 2 ? share : t / T));
+    pinCut(sc.cuts, n, T, (t) => pairCut(ps, n, T === 2 ? share : t / T));
   }
   const lend = !within && lent !== null && lent.length >= words + 1;
   if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);

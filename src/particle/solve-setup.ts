@@ -53,11 +53,6 @@ export class SolveState {
   stillWater = false; gateEvery = false;
   /** PBF's first measure of the last sub-timestep was its last (no pass): the next one measures ρ̂ alone first (pbf.ts). */
   pbfIdle = false;
-  /**
-   * On a team, the rows' upper parts as adhesion's job lists them (adhesion.ts: each thread over its
-   * own cells, the pairs within h in pair-list order), from which the team lays out and fills the rows.
-   */
-  teamHalf = new SlotRows();
   /** The rows' listing from the pair list on a thread team (solve-pair-rows.ts). */
   teamRows = new TeamPairRows();
   /** The liquid cells' boxes for the boundary rows' listing where the stage buffer has no room for them (prepareSolve). */
@@ -247,9 +242,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   }
   if (teamRows) {
     // The pairs' bits and the rows' own counts in the room asked for one thread's bits and cursor.
-    // From the upper parts adhesion's job listed at these positions where it did (no pair tested again).
-    const bits = first.i32(words + 1), ownRoom = first.i32(n + 1), th = st.teamHalf, listed = th.filled === th.version;
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, listed ? th : ctx.cells.pairs, listed, listed ? null : bits, share, ownRoom, ctx.cells.pairs);
+    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share, first.i32(n + 1));
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));

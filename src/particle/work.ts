@@ -26,14 +26,6 @@ export const teamWork = {
    * plays the threads one after the other, which barriers inside a run do not allow).
    */
   rowsInOneRun: true,
-  /**
-   * On a team, adhesion's job lists the solve rows' upper parts (adhesion.ts, as one thread does in
-   * its pass) and the team's rows are laid out from them with no pair tested again (the same rows;
-   * bench/team-profile.ts --rows-in-adhesion). Off: the team tests the pairs in its solve-rows-count
-   * run, as the upper parts' list held 27 bytes a point on the honey drop for 0.4 % of a one-thread
-   * frame (docs/decisions.md, branch teamrows).
-   */
-  rowsInAdhesion: false,
 };
 
 /** The viscosity sweeps are long enough to split from this many liquid particles on. */

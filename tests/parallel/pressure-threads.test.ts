@@ -5,8 +5,7 @@
  * most exposed to a race) gives the same velocities and positions on two threads as on one, bit
  * for bit, and the job runs on the team, a solve without closed walls in one run (its source,
  * passes and finish meeting at barriers). At the positions the adhesion stage listed its pairs at,
- * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts: from the upper parts
- * adhesion's job listed, or with every pair tested again: the same rows), and a ball's
+ * the team lists the pressure solve's rows from them itself (solve-pair-rows.ts), and a ball's
  * boundary rows (solve-boundary-rows.ts), as one thread lists them, and both solves there (the
  * second, every particle next to the ball, adding to the first one's pressure down to minus it)
  * give the same bits and stored pressures. One thread and the team run
@@ -72,7 +71,7 @@ function squeezed(workers: number, scene: SceneInput): ParticleSimulation {
   return sim;
 }
 
-function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[]; lam: Float64Array; half: number } {
+function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ? WITH_BALL : SCENE): { vel: Float64Array; pos: Float64Array; passes: number[]; jobs: Set<string>; rows: (Int32Array | Uint16Array)[]; lam: Float64Array } {
   const sim = squeezed(workers, scene);
   const jobs = teamKernels(sim);
   const ctx = sim.ctx, L = ctx.liquid, dt = 1 / 120;
@@ -82,13 +81,12 @@ function run(workers: number, fromPairs = false, scene: SceneInput = fromPairs ?
     computeAdhesion(ctx);
   }
   const pr = applyPressure(ctx, dt);
-  const rows = ctx.solve!.pairs, bl = ctx.solve!.boundary, th = ctx.solve!.teamHalf;
-  const half = th.filled === th.version ? th.length : 0; // the upper parts adhesion's team job listed (0: none)
+  const rows = ctx.solve!.pairs, bl = ctx.solve!.boundary;
   const listed = [rows.start.slice(0, L.count + 1), rows.j.slice(0, rows.length), bl.start.slice(0, L.count + 1), bl.j.slice(0, bl.length)];
   // With the ball (every particle next to it), the second solve too: it adds to the first one's
   // pressure, down to minus it (pressure-kernels.ts SolveView.floor), and stores the sum.
   const de = fromPairs ? applyPressure(ctx, dt, true) : solveDensityPBF(ctx, dt);
-  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed, lam: L.lambda.slice(0, L.count), half };
+  return { vel: L.vel.slice(0, 3 * L.count), pos: L.pos.slice(0, 3 * L.count), passes: [pr.passes, de.passes], jobs, rows: listed, lam: L.lambda.slice(0, L.count) };
 }
 
 describe('pressure and PBF passes on 2 threads', () => {
@@ -200,7 +198,6 @@ describe('the pressure solve\'s rows on 2 threads', () => {
       // the walled lower entries, pressure-wall-lower.ts) and without (solve-setup.ts prepareSolve):
       // the team's full rows' upper parts, entry for entry.
       for (const scene of [WITH_BALL, { ...WITH_BALL, particle: { radius: 0.0015, walls: false } }]) {
-        teamWork.rowsInAdhesion = true;
         const one = run(1, true, scene), two = run(2, true, scene);
         expect(two.jobs.has('solve-rows-count') && two.jobs.has('solve-boundary')).toBe(true);
         const want = upperParts(two.rows[0] as Int32Array, two.rows[1]);
@@ -208,13 +205,6 @@ describe('the pressure solve\'s rows on 2 threads', () => {
         expect(one.rows[3].length).toBeGreaterThan(500);
         for (let k = 0; k < 2; k++) expect(Buffer.from(want[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
         for (let k = 2; k < 4; k++) expect(Buffer.from(two.rows[k].buffer).equals(Buffer.from(one.rows[k].buffer))).toBe(true);
-        // The team's rows laid out from the upper parts adhesion's job listed (teamWork.rowsInAdhesion),
-        // and with every pair tested in the team's count run instead (the default): the same rows.
-        expect(two.half).toBe(want[1].length);
-        teamWork.rowsInAdhesion = false;
-        const apart = run(2, true, scene);
-        expect(apart.half).toBe(0);
-        for (let k = 0; k < 2; k++) expect(Buffer.from(apart.rows[k].buffer).equals(Buffer.from(two.rows[k].buffer))).toBe(true);
         expect(two.passes).toEqual(one.passes);
         expect(one.passes[1]).toBeGreaterThan(0);
         expect(Buffer.from(two.vel.buffer).equals(Buffer.from(one.vel.buffer))).toBe(true);
@@ -223,7 +213,6 @@ describe('the pressure solve\'s rows on 2 threads', () => {
       }
     } finally {
       teamWork.minParticles = saved;
-      teamWork.rowsInAdhesion = false;
     }
   });
 });

@@ -111,7 +111,7 @@ function runLoop(ctx: StepContext, general: boolean) {
   pairs.reset(n);
   contacts.reset(n);
   const a = { acc, sumK, pos: L.pos, mat: L.material, dens: L.density, start: g.start, count: g.count, first: c.first, cells: c.cells, box: c.box, tf: T.f64, ti: T.i32 };
-  const s = { cohesion: T.cohesion, cohesionOffset: T.cohesionOffset, size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform, rowsH2: -1 };
+  const s = { cohesion: T.cohesion, cohesionOffset: T.cohesionOffset, size: T.size, invR: T.invR, reach2: T.reach2, pairReach2: T.pairReach2, contactReach2: T.contactReach2, uniform: general ? -1 : T.uniform };
   liquidPairRange(a, s, 0, g.cellCount, pairs, contacts, { within: new Int32Array(16), rows: null, rowsH2: 0 });
   pairs.start[n] = pairs.length;
   contacts.start[n] = contacts.length;
