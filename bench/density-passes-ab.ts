@@ -11,7 +11,7 @@
  * two threads, whose listing gives the rows a team's loops read (each row's upper part and its lower
  * entries below its thread's range, pressure-half.ts), and each kernel run over the two threads'
  * ranges one after the other on this thread, as the team's halves would run them (B's measure and
- * source: pressure-factor-advance-team.ts over each range); PBF's one-thread measure is left out.
+ * source: pressure-factor-advance.ts over each range); PBF's one-thread measure is left out.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,8 +21,7 @@ import { parseScene, createSimulation } from '../src/index.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { prepareSolve } from '../src/particle/solve-setup.ts';
 import * as HB from '../src/particle/pressure-half.ts';
-import { factorAdvanceHalf } from '../src/particle/pressure-factor-advance.ts';
-import { factorAdvanceRange } from '../src/particle/pressure-factor-advance-team.ts';
+import { factorAdvanceRange } from '../src/particle/pressure-factor-advance.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
 import { pbfMeasureOne } from '../src/particle/pbf-measure.ts';
 
@@ -73,9 +72,9 @@ const kernels: K[] = [
   ['displace', (H) => over((f, t) => H.displaceHalf(v, f, t, hr))],
   ['update', (H) => over((f, t) => H.updateHalf(v, f, t, hr, 0.5)), () => over((f, t) => HB.displaceHalf(v, f, t, hr))],
   // The first solve's measure and its source's change: A as two sweeps (factorHalf, ρ̂ kept, advanceHalf), B in one
-  // (pressure-factor-advance.ts; on a team's ranges pressure-factor-advance-team.ts).
+  // (pressure-factor-advance.ts, over [0, n) or a team thread's range).
   ['measure and source', (H) => {
-    if (H === HB && !team) { factorAdvanceHalf(v, n, hr, u, null, v.res); return; }
+    if (H === HB && !team) { factorAdvanceRange(v, 0, n, hr, u, null, v.res); return; }
     if (H === HB) { over((f, t) => factorAdvanceRange(v, f, t, hr, u, null, v.res)); return; }
     over((f, t) => H.factorHalf(v, f, t, hr));
     for (let a = 0; a < n; a++) { v.res[a] = v.dens[a]; v.dens[a] = 0; }

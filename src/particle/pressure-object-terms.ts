@@ -1,7 +1,7 @@
 /**
  * A slot's object-particle terms in the pressure stage's and PBF's measures (pressure-kernels.ts
  * factorRange, pressure-half.ts factorHalf, pbf-measure.ts pbfMeasureOne, pressure-factor-advance.ts
- * factorAdvanceHalf): per
+ * factorAdvanceRange): per
  * object particle s within h, ρ̂'s γ_s w_as, the gradient's γ_s G_as and the slope kept for the
  * passes (bg), after Akinci et al. 2012's boundary volumes (pressure-kernels.ts has the sums). The
  * running sums come in and go out through `objectSums`, so that each is added to in the order the

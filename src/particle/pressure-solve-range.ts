@@ -7,8 +7,7 @@
 import type { SolveView } from './pressure-kernels.ts';
 import { advanceDensityRange, factorRange, pressureDisplacementRange, pressureUpdateRange } from './pressure-kernels.ts';
 import { advanceHalf, displaceHalf, factorHalf, updateHalf, type HalfRows } from './pressure-half.ts';
-import { factorAdvanceHalf } from './pressure-factor-advance.ts';
-import { factorAdvanceRange } from './pressure-factor-advance-team.ts';
+import { factorAdvanceRange } from './pressure-factor-advance.ts';
 import type { SolveArgs } from './pressure-job.ts';
 
 /** The displacement of p over slots [from, to): over each pair once where `hr` (then [0, n)). */
@@ -101,9 +100,8 @@ function sourceRange(x: SolveArgs, v: SolveView, hr: HalfRows | null, fused: boo
   }
   x.barrier();
   // `fused` (the first solve without closed walls): the measure and the change in one sweep
-  // (pressure-factor-advance.ts on one thread, pressure-factor-advance-team.ts over a team's range).
-  if (fused && to - from === n) factorAdvanceHalf(v, n, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
-  else if (fused) factorAdvanceRange(v, from, to, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
+  // (pressure-factor-advance.ts: one thread over [0, n), a team thread over its range).
+  if (fused) factorAdvanceRange(v, from, to, hr!, u, s.hasOu === 1 ? a.ou : null, rho);
   else if (hr) advanceHalf(v, from, to, hr, u, s.hasOu === 1 ? a.ou : null);
   else advanceDensityRange(v, from, to, u, s.hasOu === 1 ? a.ou : null);
   const keepStart = s.keepStart === 1;
