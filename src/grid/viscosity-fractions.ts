@@ -21,6 +21,44 @@ const SOLID = SOLID_;
 export const EDGE_A = [0, 0, 1] as const;
 export const EDGE_B = [1, 2, 2] as const;
 
+/** The objects' exact geometry for the fractions: their signed distance (m, negative inside) and the grid's origin. */
+export interface SolidGeometry {
+  distance: (x: number, y: number, z: number) => number;
+  origin: ArrayLike<number>;
+}
+
+/** Whether cell c is an object's cell (solid, not a box wall) or has one across a face. */
+function touchesObject(s: GridStore, c: number): boolean {
+  const { nb, type, wall } = s;
+  if (type[c] === SOLID) return wall[c] === 0;
+  for (let d = 0; d < 6; d++) {
+    const m = nb[6 * c + d];
+    if (m >= 0 && type[m] === SOLID && wall[m] === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * The open (not object) fraction of a cube of side h/2 whose centre lies at signed distance d from the
+ * objects' surface: clamp(½ + d/(h/2), 0, 1), exact for a plane along an axis (the liquid's
+ * fraction's formula, the sign turned).
+ */
+export function openFraction(d: number, h: number): number {
+  const f = 0.5 + (2 * d) / h;
+  return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+/** Multiplies cell c's eight small cubes' liquid fractions by their open fractions. */
+function weighOpen(s: GridStore, c: number, h: number, solid: SolidGeometry, fine: Float64Array): void {
+  const o = solid.origin, q = h / 4;
+  const x0 = o[0] + h * (s.ci[c] + 0.5), y0 = o[1] + h * (s.cj[c] + 0.5), z0 = o[2] + h * (s.ck[c] + 0.5);
+  for (let k = 0; k < 8; k++) {
+    const b = 8 * c + k;
+    if (fine[b] <= 0) continue;
+    fine[b] *= openFraction(solid.distance(x0 + (k & 1 ? q : -q), y0 + (k & 2 ? q : -q), z0 + (k & 4 ? q : -q)), h);
+  }
+}
+
 export class ViscosityFractions {
   /** Eight small-cube fractions per cell, octant o = ox + 2 oy + 4 oz (1 = the high half). */
   fine = new Float64Array(0);
@@ -40,15 +78,21 @@ export class ViscosityFractions {
     this.edge = new Float64Array(3 * m);
   }
 
-  /** Fractions from φ at the cell centres (negative in the liquid), m; h the cell size. */
-  compute(s: GridStore, phi: Float64Array, h: number): void {
+  /**
+   * Fractions from φ at the cell centres (negative in the liquid), m; h the cell size. With `solid`
+   * (the objects' exact signed distance, m, negative inside, and the domain's origin) each small cube
+   * beside an object's cells is weighed by its open fraction (openFraction), the object's cells'
+   * own small cubes included: the objects' true surface, not their cells' staircase.
+   */
+  compute(s: GridStore, phi: Float64Array, h: number, solid: SolidGeometry | null = null): void {
     const n = s.count;
     this.ensure(n);
     const { fine, centre, face, edge } = this;
-    const { nb, type } = s;
+    const { nb, type, wall } = s;
     const inv = 2 / h;
     for (let c = 0; c < n; c++) {
-      if (type[c] === SOLID) {
+      const nearObject = solid !== null && touchesObject(s, c);
+      if (type[c] === SOLID && !(nearObject && wall[c] === 0)) {
         fine.fill(0, 8 * c, 8 * c + 8);
         continue;
       }
@@ -68,10 +112,10 @@ export class ViscosityFractions {
         const f = 0.5 - (lo + 0.25 * hi) * inv;
         fine[8 * c + o] = f < 0 ? 0 : f > 1 ? 1 : f;
       }
+      if (nearObject) weighOpen(s, c, h, solid!, fine);
     }
     // Beyond an open face of the box the liquid is taken to continue as it is on the inside (an
     // outflow): the first layer of cells there copies the small cubes of its inner neighbour.
-    const wall = s.wall;
     for (let c = 0; c < n; c++) {
       const w = wall[c];
       if (w === 0 || w === 7 || type[c] === SOLID) continue;

@@ -50,6 +50,8 @@ const EDGE_A = EDGE_A_, EDGE_B = EDGE_B_, WIDE_SLOTS = WIDE_SLOTS_;
  * of a cell couples it as one a tenth away (the usual floor of the ghost-fluid Dirichlet condition).
  */
 const THETA_MIN = 0.1;
+// Scratch (weights60): 0 crown26; 1 open fractions, δ = (u − U)/θ; 2 open fractions, √(2/θ); 3 open fractions, coupling 1/θ whatever V.
+const W60_MODE = Number(process.env.W60 ?? 1);
 
 /** Least liquid fraction a face unknown's own term keeps, so that the system stays definite. */
 export const VOLUME_FLOOR = 0.01;
@@ -73,6 +75,7 @@ export class VariationalViscosity {
    */
   mass: Float64Array | null = null;
   private terms = 0;
+  private phi: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private termK = 0;
   iterations = 0;
   /**
@@ -89,7 +92,10 @@ export class VariationalViscosity {
     const n = s.count, h = d.h;
     this.ensure(n);
     const fr = this.fractions;
-    fr.compute(s, phi, h);
+    const dist = this.solidDistance;
+    const mode = W60_MODE;
+    this.phi = phi;
+    fr.compute(s, phi, h, dist !== null && mode > 0 && mode !== 5 ? { distance: dist, origin: d.origin } : null);
     const nuCell = this.nuCell;
     for (let c = 0; c < n; c++) nuCell[c] = logNu ? Math.exp(logNu[c]) : nu;
     const rows = this.number(s);
@@ -206,7 +212,7 @@ export class VariationalViscosity {
     if (rp >= 0 && rq < 0 && this.deep(s, q, a)) {
       const U = this.surfaceValue(s, d, q, a, along);
       if (Number.isNaN(U)) return;
-      const k = this.wallFactor(s, d, p, q, a);
+      const k = this.wallFactor(s, d, p, q, a, along);
       this.add(rp, k);
       this.termK -= k * U;
       return;
@@ -214,7 +220,7 @@ export class VariationalViscosity {
     if (rq >= 0 && rp < 0 && this.deep(s, p, a)) {
       const U = this.surfaceValue(s, d, p, a, along);
       if (Number.isNaN(U)) return;
-      const k = this.wallFactor(s, d, q, p, a);
+      const k = this.wallFactor(s, d, q, p, a, along);
       this.add(rq, -k);
       this.termK += k * U;
       return;
@@ -236,12 +242,31 @@ export class VariationalViscosity {
    * crosses, from their signed distances at the two samples, within [THETA_MIN, 1] (see the header);
    * 2 (θ = ½, the surface on the cells' face) at a box wall or without `solidDistance`.
    */
-  private wallFactor(s: GridStore, d: GridDomain, live: number, held: number, a: number): number {
+  private wallFactor(s: GridStore, d: GridDomain, live: number, held: number, a: number, along: number): number {
     const dist = this.solidDistance;
     if (dist === null || s.wall[held] !== 0) return 2;
     const dl = this.sampleDistance(s, d, live, a, dist), dh = this.sampleDistance(s, d, held, a, dist);
     const theta = dl <= 0 ? THETA_MIN : dh >= 0 ? 1 : Math.max(THETA_MIN, dl / (dl - dh));
-    return Math.sqrt(2 / theta);
+    let k = W60_MODE === 1 || W60_MODE === 4 || W60_MODE === 6 ? 1 / theta : Math.sqrt(2 / theta);
+    if (W60_MODE >= 4) {
+      // The liquid's share of the wall where the pair meets it: φ along the pair's line, from the live
+      // sample and the one behind it, carried on to the wall's crossing.
+      const nb = s.nb, phi = this.phi, h = d.h;
+      const back = nb[6 * live + 2 * along] === held ? nb[6 * live + 2 * along + 1] : nb[6 * live + 2 * along];
+      const pl = this.samplePhi(s, live, a, phi);
+      const pb = back >= 0 ? this.samplePhi(s, back, a, phi) : pl;
+      const pw = pl + theta * (pl - pb);
+      const wet = W60_MODE === 6 ? 0.5 - (2 * pw) / h : 0.5 - pw / h;
+      if (wet <= 0) return 0;
+      if (wet < 1) k *= Math.sqrt(wet);
+    }
+    return k;
+  }
+
+  /** φ at the sample of face (c, a): the mean of its two cells'. */
+  private samplePhi(s: GridStore, c: number, a: number, phi: Float64Array): number {
+    const m = s.nb[6 * c + 2 * a];
+    return m >= 0 ? 0.5 * (phi[c] + phi[m]) : phi[c];
   }
 
   /** The objects' signed distance at the sample of face (c, a): the face's centre. */
