@@ -4,7 +4,11 @@
  * splitting every cell into eight cubes of side h/2: each small cube's fraction is
  * clamp(½ − φ/(h/2), 0, 1) with φ trilinear from the cell centres at the small cube's centre
  * (exact for a plane along an axis; solid cells' φ reads as the cell's own, the liquid extended into
- * the solid), and 0 in solid cells, so that a wall or object is no liquid. Beyond an open face of the
+ * the solid), and 0 in solid cells, so that a wall or object is no liquid. Where the objects' exact
+ * signed distance is given, each small cube of an object's cell and of the cells beside one is
+ * weighed by its open fraction instead (openFraction; Batty, Bertails & Bridson 2007's solid weights
+ * from the exact surface), so a control volume counts the object's true shape, not its cells'
+ * staircase (box walls lie on cell faces and stay as they are). Beyond an open face of the
  * box the first layer of cells copies its inner neighbour's cubes (the liquid flows on out).
  * A control volume is the mean of the eight small cubes it covers:
  *  - a cell centre (τ_xx, τ_yy, τ_zz): the cell's own eight;

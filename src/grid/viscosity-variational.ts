@@ -18,15 +18,22 @@
  * folded into the difference as the surface value: δ = 2 (u − U), the surface lying on the face
  * between the cells (no-slip U = 0, a moving wall's U, an object's velocity; a slip wall drops the
  * pair), whose control volume is half solid and so half weighted — the same stress ν (u − U)/(h/2)
- * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. An object's surface
- * is not on its cells' faces: with `solidDistance` (the objects' exact signed distance) θ is the
- * fraction of the way from the unknown's sample to the held one at which the object's surface crosses.
- * The stress there is (u − U)/(θ h) over the liquid's θ of the pair's span, where the control volume's
- * weight counts the staircase's ½: the pair takes δ = √(2/θ) (u − U), so that the sample's row couples
- * to the wall in proportion to 1/θ, Gibou, Fedkiw, Cheng & Kang 2002's Dirichlet condition (as
- * viscosity.ts wallDistance), and θ = ½ is the face's 2 (u − U). A curved wall then holds the liquid beside it by
- * its own surface, not by its cells' staircase (the liquid in a staircase's inner corners, held by two
- * cell faces, stood as spikes on a cup's honey: docs/decisions.md, "The crown on cup-pour's honey").
+ * as the mirror ghosts of viscosity.ts, so that plane Poiseuille flow is unchanged. An object's
+ * surface is not on its cells' faces: with `solidDistance` (the objects' exact signed distance) the
+ * control volumes are cut by it (viscosity-fractions.ts: each small cube's open fraction, the object's
+ * cells' open parts counted; Batty & Bridson 2008's fractions, and Batty, Bertails & Bridson 2007's
+ * solid weights, from the exact surface rather than the cells), and θ is the fraction of the way from
+ * the unknown's sample to the held one at which the object's surface crosses. The stress there is
+ * (u − U)/(θ h), so the pair takes δ = (u − U)/θ in a control volume whose open part is about θ of the
+ * pair's span: the sample's row couples to the wall in proportion to 1/θ, Gibou, Fedkiw, Cheng &
+ * Kang 2002's Dirichlet condition (as viscosity.ts wallDistance), and θ = ½ on a face is the box
+ * wall's 2 (u − U). The pair is weighed besides by the liquid's share of the wall where it meets it
+ * (wetShare: φ carried on along the pair's line to the crossing): a liquid with a free surface
+ * between it and the wall is not held by it. A curved wall then holds the liquid that touches it by its
+ * own surface, not by its cells' staircase (the liquid in a staircase's inner corners, held by two cell
+ * faces, and the liquid beside a gap narrower than a cell, held before it reached the wall, stood as
+ * spikes on a cup's honey: docs/decisions.md, "The crown on cup-pour's honey" and "The variational
+ * viscosity cut by the objects' exact surface").
  * ν per cell is the temperature law's when there is one (Cline §7.2), arithmetic means on edges (as Batty's code).
  *
  * An open face of the box is an outflow, not a free surface: the liquid's fractions continue
@@ -50,8 +57,6 @@ const EDGE_A = EDGE_A_, EDGE_B = EDGE_B_, WIDE_SLOTS = WIDE_SLOTS_;
  * of a cell couples it as one a tenth away (the usual floor of the ghost-fluid Dirichlet condition).
  */
 const THETA_MIN = 0.1;
-// Scratch (weights60): 0 crown26; 1 open fractions, δ = (u − U)/θ; 2 open fractions, √(2/θ); 3 open fractions, coupling 1/θ whatever V.
-const W60_MODE = Number(process.env.W60 ?? 1);
 
 /** Least liquid fraction a face unknown's own term keeps, so that the system stays definite. */
 export const VOLUME_FLOOR = 0.01;
@@ -93,9 +98,8 @@ export class VariationalViscosity {
     this.ensure(n);
     const fr = this.fractions;
     const dist = this.solidDistance;
-    const mode = W60_MODE;
     this.phi = phi;
-    fr.compute(s, phi, h, dist !== null && mode > 0 && mode !== 5 ? { distance: dist, origin: d.origin } : null);
+    fr.compute(s, phi, h, dist !== null ? { distance: dist, origin: d.origin } : null);
     const nuCell = this.nuCell;
     for (let c = 0; c < n; c++) nuCell[c] = logNu ? Math.exp(logNu[c]) : nu;
     const rows = this.number(s);
@@ -237,30 +241,35 @@ export class VariationalViscosity {
   }
 
   /**
-   * The factor on (u − U) for the pair of unknown sample (live, a) and held sample (held, a): √(2/θ),
-   * θ the fraction of the way from the live sample to the held one at which the objects' surface
-   * crosses, from their signed distances at the two samples, within [THETA_MIN, 1] (see the header);
-   * 2 (θ = ½, the surface on the cells' face) at a box wall or without `solidDistance`.
+   * The factor k on (u − U) for the pair of unknown sample (live, a) and held sample (held, a), next
+   * along axis `along`: √wet / θ (see the header). θ is the fraction of the way from the live sample to
+   * the held one at which the objects' surface crosses, from their signed distances at the two samples,
+   * within [THETA_MIN, 1]; wet the liquid's share of the wall there (`wetShare`). 2 (θ = ½, the surface
+   * on the cells' face, wholly wet) at a box wall or without `solidDistance`.
    */
   private wallFactor(s: GridStore, d: GridDomain, live: number, held: number, a: number, along: number): number {
     const dist = this.solidDistance;
     if (dist === null || s.wall[held] !== 0) return 2;
     const dl = this.sampleDistance(s, d, live, a, dist), dh = this.sampleDistance(s, d, held, a, dist);
     const theta = dl <= 0 ? THETA_MIN : dh >= 0 ? 1 : Math.max(THETA_MIN, dl / (dl - dh));
-    let k = W60_MODE === 1 || W60_MODE === 4 || W60_MODE === 6 ? 1 / theta : Math.sqrt(2 / theta);
-    if (W60_MODE >= 4) {
-      // The liquid's share of the wall where the pair meets it: φ along the pair's line, from the live
-      // sample and the one behind it, carried on to the wall's crossing.
-      const nb = s.nb, phi = this.phi, h = d.h;
-      const back = nb[6 * live + 2 * along] === held ? nb[6 * live + 2 * along + 1] : nb[6 * live + 2 * along];
-      const pl = this.samplePhi(s, live, a, phi);
-      const pb = back >= 0 ? this.samplePhi(s, back, a, phi) : pl;
-      const pw = pl + theta * (pl - pb);
-      const wet = W60_MODE === 6 ? 0.5 - (2 * pw) / h : 0.5 - pw / h;
-      if (wet <= 0) return 0;
-      if (wet < 1) k *= Math.sqrt(wet);
-    }
-    return k;
+    const wet = this.wetShare(s, d.h, live, held, a, along, theta);
+    return wet <= 0 ? 0 : Math.sqrt(wet) / theta;
+  }
+
+  /**
+   * The liquid's share of the wall where the pair (live, held) meets it, θ of the way: φ along the
+   * pair's line, from the live sample and the one behind it (away from the wall), carried on to the
+   * crossing, read as a small cube's (h/2) liquid fraction clamp(½ − φ/(h/2), 0, 1), as the fractions'.
+   * A liquid that stands off the wall (a free surface between it and the wall) is not held by it; one
+   * that touches it, a quarter cell deep or more, wholly.
+   */
+  private wetShare(s: GridStore, h: number, live: number, held: number, a: number, along: number, theta: number): number {
+    const nb = s.nb, phi = this.phi;
+    const back = nb[6 * live + 2 * along] === held ? nb[6 * live + 2 * along + 1] : nb[6 * live + 2 * along];
+    const pl = this.samplePhi(s, live, a, phi);
+    const pb = back >= 0 ? this.samplePhi(s, back, a, phi) : pl;
+    const wet = 0.5 - (2 * (pl + theta * (pl - pb))) / h;
+    return wet < 0 ? 0 : wet > 1 ? 1 : wet;
   }
 
   /** φ at the sample of face (c, a): the mean of its two cells'. */
