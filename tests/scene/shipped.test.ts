@@ -253,9 +253,9 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     let inRod = 0;
     for (let i = 0; i < p.count; i++) if (Math.hypot(p.positions[3 * i], p.positions[3 * i + 1] - 0.11) < 0.018) inRod++;
     console.log(`honey-on-spinner (grid): ${(100 * fed).toFixed(1)} % within 1 cm of the rod at 2 s, ${(100 * drained).toFixed(1)} % at 3 s, ${(100 * late).toFixed(2)} % at 4 s; ${inRod} points inside the rod; the stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
-    // The description: 25 % at 2 s, 9 % at 3 s, about 2 % at 4 s: 24.8, 8.7 and 1.87 % with the variational
-    // viscosity's no-slip at the rod's exact surface (branch crown26, 2026-12-02); 22.7, 8.3 and 1.17 % with its
-    // control volumes cut by the rod's surface and the wall held where the liquid wets it (branch weights60); before crown26, measured with keep-top, the default
+    // The description: 23 % at 2 s, 8 % at 3 s, about 1 % at 4 s: 22.7, 8.3 and 1.17 % with the variational
+    // viscosity's control volumes cut by the rod's surface and the wall held where the liquid wets it (branch
+    // weights60, 2026-12-02); 24.8, 8.7 and 1.87 % with its no-slip at the rod's exact surface (crown26); before crown26, measured with keep-top, the default
     // redistancing seeds (2026-12-02): 24.3, 6.6 and 0.29 %. With the seeds estimated (stop 48's main,
     // branch audit29): 27.6, 9.5 and 1.11 %; with the scene's seed 7 25.9, 7.0 and 0.26 % (the residue
     // at 4 s is the last drips, 0.3–1.1 % by seed; docs/decisions.md, "Every shipped scene on stop 48's
