@@ -15,7 +15,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseScene, createSimulation, type Simulation } from '../src/index.ts';
 import { spawnNodeThread } from '../src/cli/threads.ts';
-import { teamPoll, teamSpin } from '../src/parallel/team.ts';
+import { teamPoll, teamSpin, type ThreadTeam } from '../src/parallel/team.ts';
+import { P_POLL, P_RUNS, P_SLEPT, P_START_LAG, PROF_JOBS, profileAt, teamProfile } from '../src/parallel/profile.ts';
 
 const argv = process.argv.slice(2), oneAt = argv.indexOf('--one'), withOne = oneAt >= 0;
 if (withOne) argv.splice(oneAt, 1);
@@ -53,6 +54,7 @@ const K = sims.length + (one ? 1 : 0);
 const wall: number[][] = Array.from({ length: K }, () => []), cpu: number[][] = Array.from({ length: K }, () => []);
 const load0 = loadavg()[0];
 for (let f = 1; f <= last; f++) {
+  teamProfile.on = f >= first;
   for (let j = 0; j < K; j++) {
     const k = (j + f) % K; // the order turns each frame
     const sim = k < sims.length ? sims[k] : one!;
@@ -78,6 +80,18 @@ for (let k = 0; k < K; k++) {
       `   ${r(wall).toFixed(3).padStart(10)}                   ${r(cpu).toFixed(3)}` + (one ? `   ${(mean(wall[K - 1]) / mean(wall[k])).toFixed(2)}×` : ''),
   );
 }
+const frames = last - first + 1;
+console.log('policy          runs  slept0 slept1 (waits that slept a frame: rank 0 barriers and DONE, rank 1 barriers and the next job)  polled ms0 ms1  start lag ms');
+sims.forEach((s, k) => {
+  const P = (s as unknown as { team: ThreadTeam }).team.profile;
+  const sum = (rank: number, field: number) => {
+    let v = 0;
+    for (let id = 0; id < PROF_JOBS; id++) v += P[profileAt(rank, id, field)];
+    return v / frames;
+  };
+  console.log(`${names[k].padEnd(14)} ${sum(0, P_RUNS).toFixed(0).padStart(5)} ${sum(0, P_SLEPT).toFixed(0).padStart(7)} ${sum(1, P_SLEPT).toFixed(0).padStart(6)}` +
+    `   ${sum(0, P_POLL).toFixed(2).padStart(6)} ${sum(1, P_POLL).toFixed(2).padStart(5)}  ${sum(1, P_START_LAG).toFixed(1).padStart(6)}`);
+});
 for (const s of sims) s.dispose();
 one?.dispose();
 process.exit(0);

@@ -35,12 +35,12 @@ export const teamPoll = { us: 0, adaptive: false };
 
 /**
  * Whether the polls before a sleep adapt to the waits (SpinBudget); off, every barrier polls for
- * SPIN_MS and the calling thread for DONE_SPIN_US (bench/threads-frames.ts --fixed-spin). Read by
+ * teamSpin.us (SPIN_MS, DONE_SPIN_US, by default) (bench/threads-frames.ts --fixed-spin). Read by
  * ThreadTeam.run at each job, which passes it to the spawned threads (team.ts ctrl SPIN). `us`: the
  * longest poll of a barrier and of the calling thread's DONE wait (µs; SPIN_MS by default), passed
  * in the same way (team.ts ctrl SPIN_US), for bench/spin-ab.ts to compare lengths.
  */
-export const teamSpin = { adaptive: true, us: 1000 * SPIN_MS };
+export const teamSpin = { adaptive: true, us: DONE_SPIN_US };
 
 /** The shortest poll of an adaptive wait (ms): a few looks at the word and a clock reading. */
 const SPIN_FLOOR_MS = 0.002;
