@@ -36,8 +36,11 @@ function wait(ctrl, stamp, v, spinUs) {
     for (let k = 0; k < 64; k++) if (Atomics.load(ctrl, 0) !== v) return 0;
     if (performance.now() - t0 > spinUs / 1000) break;
   }
-  while (Atomics.load(ctrl, 0) === v) Atomics.wait(ctrl, 0, v, 200);
-  return 1;
+  // Slept: Atomics.wait put the thread to sleep and a notify woke it (a poll that ran out while the
+  // thread was off its core, its word changed meanwhile, caught it after all).
+  let slept = 0;
+  while (Atomics.load(ctrl, 0) === v) if (Atomics.wait(ctrl, 0, v, 200) === 'ok') slept = 1;
+  return slept;
 }
 function record(rec, count, slept, stamp) {
   const at = Atomics.add(count, 0, 1);
