@@ -121,7 +121,7 @@ console.log(`buffers posted to the spawned threads (team.ts postSlots): ${((team
   let p0 = 0, p1 = 0, s0 = 0, s1 = 0;
   for (const id of ids) { p0 += get(0, id, P_POLL); s0 += get(0, id, P_SLEPT); p1 += T > 1 ? get(1, id, P_POLL) : 0; s1 += T > 1 ? get(1, id, P_SLEPT) : 0; }
   const worst = [...ids].sort((a, b) => get(0, b, P_POLL) + get(1, b, P_POLL) - get(0, a, P_POLL) - get(1, a, P_POLL)).slice(0, 4);
-  console.log(`polls a frame (ms; barriers, and rank 0's for DONE): rank 0 ${p0.toFixed(2)}, rank 1 ${p1.toFixed(2)}; waits that slept: rank 0 ${s0.toFixed(1)}, rank 1 ${s1.toFixed(1)} (each thread meets ${bars.toFixed(1)} barriers, the last to come not waiting; rank 0 waits for DONE ${runs.toFixed(1)} times, and rank 1, which does not poll between jobs by default, sleeps before each); most polled: ` +
+  console.log(`polls a frame (ms; barriers, and rank 0's for DONE): rank 0 ${p0.toFixed(2)}, rank 1 ${p1.toFixed(2)}; waits that slept: rank 0 ${s0.toFixed(1)}, rank 1 ${s1.toFixed(1)} (each thread meets ${bars.toFixed(1)} barriers, the last to come not waiting; rank 0 waits for DONE ${runs.toFixed(1)} times, rank 1 for each job, its wait counted in its figures: by default it does not poll for the next job and sleeps before each); most polled: ` +
     worst.map((id) => `${names[id]} ${get(0, id, P_POLL).toFixed(2)} / ${get(1, id, P_POLL).toFixed(2)}`).join(', '));
 }
 console.log(`waits a frame: rank 1 start lag ${lag.toFixed(1)}, rank 0 DONE wait ${done.toFixed(1)}, barrier waits rank 0 ${bw0.toFixed(1)}, rank 1 ${bw1.toFixed(1)}`);

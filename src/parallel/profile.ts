@@ -41,8 +41,8 @@ export const P_CPU = 9, P_RUNQ = 10;
 /** Calling thread, with `cpuClock`: its CPU time and run-queue time in the serial work before the job (ms). */
 export const P_GAP_CPU = 11, P_GAP_RUNQ = 12;
 /**
- * Time the thread polled in its waits (wall ms: at the job's barriers, and the calling thread for the
- * others' DONE; wait.ts lastPoll), CPU burnt whether or not the wait then slept (while the thread held
+ * Time the thread polled in its waits (wall ms: at the job's barriers, the calling thread for the
+ * others' DONE, a spawned thread for the job itself (worker.ts); wait.ts lastPoll), CPU burnt whether or not the wait then slept (while the thread held
  * its core: on a loaded machine a poll whose core was taken reads long), and the waits that slept
  * (Atomics.wait: a futex sleep and a wake-up).
  */

@@ -25,7 +25,7 @@
  * app); the browser page's main thread never runs a team. No allocation per job.
  */
 import type { SlotArray } from './memory.ts';
-import { DONE_SPIN_US, lastPoll, pollWhile, SPIN_MS, SpinBudget, TeamAbort, teamPoll, teamSpin, waitWhile } from './wait.ts';
+import { lastPoll, pollWhile, SPIN_MS, SpinBudget, TeamAbort, teamPoll, teamSpin, waitWhile } from './wait.ts';
 export { TeamAbort, teamPoll, teamSpin } from './wait.ts';
 import { SlotTable, type SlotsMessage } from './slot-table.ts';
 import {
@@ -74,6 +74,8 @@ export const PROF = 11;
 export const TABLE = 12;
 /** 1 while the threads' polls before they sleep adapt (teamSpin, SpinBudget), set by the calling thread at each job. */
 export const SPIN = 13;
+/** The longest poll of a wait (µs; teamSpin.us), set by the calling thread at each job. */
+export const SPIN_US = 14;
 export const CTRL_WORDS = 16;
 /** Bytes of the shared error message. */
 export const ERROR_BYTES = 2048;
@@ -157,7 +159,8 @@ export class Barrier implements TeamSync {
       Atomics.notify(c, BGEN);
     } else {
       const w0 = performance.now(), job = Atomics.load(c, JOB), adapt = Atomics.load(c, SPIN) !== 0;
-      const caught = waitWhile(c, BGEN, gen, ABORT, adapt ? this.spins.at(job) : SPIN_MS);
+      this.spins.setFull(Atomics.load(c, SPIN_US) / 1000);
+      const caught = waitWhile(c, BGEN, gen, ABORT, adapt ? this.spins.at(job) : this.spins.full);
       if (adapt) this.spins.after(job, caught);
       this.waited += performance.now() - w0;
       polled = lastPoll.ms;
@@ -221,6 +224,7 @@ export class ThreadTeam implements TeamSync {
     this.params = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, jobs.paramCount)));
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
     this.ctrl[SIZE] = size;
+    this.ctrl[SPIN_US] = teamSpin.us;
     this.profile = new Float64Array(new SharedArrayBuffer(8 * profileWords(size)));
     this.worked = new Float64Array(new SharedArrayBuffer(8 * MAX_THREADS));
     this.sync = new Barrier(this.ctrl, size, 0, this.profile);
@@ -305,6 +309,8 @@ export class ThreadTeam implements TeamSync {
     const poll = teamPoll.us, adapt = teamSpin.adaptive && (poll === 0 || teamPoll.adaptive);
     Atomics.store(c, POLL, teamPoll.adaptive ? -poll : poll); // (negative: adapting, worker.ts)
     Atomics.store(c, SPIN, teamSpin.adaptive ? 1 : 0);
+    Atomics.store(c, SPIN_US, teamSpin.us);
+    this.doneSpins.setFull(teamSpin.us / 1000);
     const prof = teamProfile.on ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);
     const clock = prof !== null ? teamProfile.cpuClock : null;
@@ -331,7 +337,7 @@ export class ThreadTeam implements TeamSync {
     // (Adapting (SpinBudget) where no teamPoll is asked for: the DONE wait of a job that slept polls less next time.)
     let caught = true, polled = 0, slept = 0;
     for (let done = Atomics.load(c, DONE); done < this.size - 1; done = Atomics.load(c, DONE)) {
-      const got = pollWhile(c, DONE, done, adapt ? 1000 * this.doneSpins.at(id) : Math.max(poll, DONE_SPIN_US));
+      const got = pollWhile(c, DONE, done, adapt ? 1000 * this.doneSpins.at(id) : Math.max(poll, teamSpin.us));
       polled += lastPoll.ms;
       if (got) continue;
       caught = false;

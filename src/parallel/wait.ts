@@ -35,10 +35,12 @@ export const teamPoll = { us: 0, adaptive: false };
 
 /**
  * Whether the polls before a sleep adapt to the waits (SpinBudget); off, every barrier polls for
- * SPIN_MS and the calling thread for DONE_SPIN_US (bench/threads-frames.ts --fixed-spin). Read by
- * ThreadTeam.run at each job, which passes it to the spawned threads (team.ts ctrl SPIN).
+ * teamSpin.us (SPIN_MS, DONE_SPIN_US, by default) (bench/threads-frames.ts --fixed-spin). Read by
+ * ThreadTeam.run at each job, which passes it to the spawned threads (team.ts ctrl SPIN). `us`: the
+ * longest poll of a barrier and of the calling thread's DONE wait (µs; SPIN_MS by default), passed
+ * in the same way (team.ts ctrl SPIN_US), for bench/spin-ab.ts to compare lengths.
  */
-export const teamSpin = { adaptive: true };
+export const teamSpin = { adaptive: true, us: DONE_SPIN_US };
 
 /** The shortest poll of an adaptive wait (ms): a few looks at the word and a clock reading. */
 const SPIN_FLOOR_MS = 0.002;
@@ -57,8 +59,15 @@ const SPIN_FLOOR_MS = 0.002;
 export class SpinBudget {
   private readonly ms: Float64Array;
   /** `full`: the longest poll (ms). */
-  constructor(readonly full: number) {
+  constructor(public full: number) {
     this.ms = new Float64Array(SPIN_JOBS).fill(full);
+  }
+
+  /** Sets the longest poll (ms); a change starts every job's poll at it again. */
+  setFull(full: number): void {
+    if (full === this.full) return;
+    this.full = full;
+    this.ms.fill(full);
   }
 
   /** The poll (ms) for the next wait of job `id`. */

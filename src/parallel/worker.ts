@@ -16,10 +16,10 @@ import {
 } from './team.ts';
 import type { SlotArray } from './memory.ts';
 import { SlotReader, type SlotsMessage } from './slot-table.ts';
-import { pollWhile, SpinBudget, TeamAbort } from './wait.ts';
+import { lastPoll, pollWhile, SpinBudget, TeamAbort } from './wait.ts';
 import { P_N, P_PHASE, P_SHARE, type JobTable, type LocalSink } from './job.ts';
 import { ThreadPart, type LooseArgs } from './run-job.ts';
-import { P_BUSY, P_RUNS, P_START_LAG, profileAt, profileNow } from './profile.ts';
+import { P_BUSY, P_POLL, P_RUNS, P_SLEPT, P_START_LAG, profileAt, profileNow } from './profile.ts';
 
 export interface WorkerPort {
   postMessage(message: unknown): void;
@@ -93,6 +93,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   let jobs: ThreadJobs | null = null;
   /** The adapting poll for the next job (teamPoll.adaptive), made when its length changes. */
   let nextSpins: SpinBudget | null = null;
+  /** The wait for the job now starting: whether it slept, and how long it polled (ms; the team's timers). */
+  let nextSlept = 1, nextPolled = 0;
 
   /** Records the failure (first one wins) and posts it, with its stack, for a caller that awaits. */
   const fail = (c: Int32Array | null, e: unknown) => {
@@ -118,6 +120,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
       profile[at + P_RUNS]++;
       profile[at + P_BUSY] += profileNow() - t0;
       profile[at + P_START_LAG] += t0 - profile[profile.length - 1];
+      profile[at + P_SLEPT] += nextSlept;
+      profile[at + P_POLL] += nextPolled;
     }
     Atomics.add(c, DONE, 1);
     Atomics.notify(c, DONE);
@@ -129,12 +133,22 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
     for (;;) {
       // The poll the last job asked for (wait.ts teamPoll; negative: adapting, per the job last run), then sleep.
       const poll = Atomics.load(c, POLL);
+      nextSlept = 1;
+      nextPolled = 0;
       if (poll < 0) {
         if (nextSpins === null || nextSpins.full !== -poll / 1000) nextSpins = new SpinBudget(-poll / 1000);
         const last = Atomics.load(c, JOB), caught = pollWhile(c, SEQ, seen, 1000 * nextSpins.at(last));
         nextSpins.after(last, caught);
+        nextPolled = lastPoll.ms;
         if (!caught) Atomics.wait(c, SEQ, seen);
-      } else if (poll === 0 || !pollWhile(c, SEQ, seen, poll)) Atomics.wait(c, SEQ, seen);
+        else nextSlept = 0;
+      } else if (poll === 0) Atomics.wait(c, SEQ, seen);
+      else {
+        const caught = pollWhile(c, SEQ, seen, poll);
+        nextPolled = lastPoll.ms;
+        if (!caught) Atomics.wait(c, SEQ, seen);
+        else nextSlept = 0;
+      }
       const s = Atomics.load(c, SEQ);
       if (s === seen) continue;
       seen = s;

@@ -57,11 +57,13 @@ describe('thread team', () => {
       teamPoll.us = 0;
       teamPoll.adaptive = false;
       teamSpin.adaptive = false;
+      teamSpin.us = 300; // (every wait polling 300 µs, on both threads: ctrl SPIN_US)
       fixed = run(2);
     } finally {
       teamPoll.us = 0;
       teamPoll.adaptive = false;
       teamSpin.adaptive = true;
+      teamSpin.us = 50;
     }
     expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
     expect(a.grew).toBeGreaterThan(1); // the arrays were reallocated while the team ran on them
@@ -87,6 +89,12 @@ describe('thread team', () => {
     // Job ids past the table share its last entry.
     spins.after(500, false);
     expect(spins.at(63)).toBe(0.025);
+    // A new longest poll (teamSpin.us) starts every job's poll at it again.
+    spins.setFull(0.2);
+    expect(spins.at(3)).toBe(0.2);
+    expect(spins.at(63)).toBe(0.2);
+    spins.after(3, false);
+    expect(spins.at(3)).toBeCloseTo(0.1, 12);
     // A wait whose word has already changed returns at once, caught by the poll.
     const ctrl = new Int32Array(new SharedArrayBuffer(16));
     expect(waitWhile(ctrl, 0, 1, 1, 0)).toBe(true);
