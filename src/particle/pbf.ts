@@ -27,6 +27,8 @@
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
  * not while the liquid moves, unless PBF is left with compression where no liquid is filtered
  * (still-water.ts feedsWarmStart).
+ * The rows the measures read are the pressure stage's (listed within h before the moves) where few of
+ * their pairs have left h over the moves, else listed anew at the moved positions (rowsStand).
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
