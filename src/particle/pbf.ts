@@ -27,13 +27,11 @@
  * (PBF_WARM_SHARE), so that the pressure PBF had to supply is the pressure stage's from then on;
  * not while the liquid moves, unless PBF is left with compression where no liquid is filtered
  * (still-water.ts feedsWarmStart).
- * The rows the measures read are the pressure stage's (listed within h before the moves) where few of
- * their pairs have left h over the moves, else listed anew at the moved positions (rowsStand).
  * BENCHMARKS.md, "Particle engine: density correction, pressure and boundaries", has the solvers measured side by side.
  */
 import type { StepContext } from './context.ts';
 import type { DensityResult } from './density.ts';
-import { densityTolerance, prepareSolve, solveState, type Prepared } from './solve-setup.ts';
+import { densityTolerance, prepareSolve, type Prepared } from './solve-setup.ts';
 import { runPbfStep, takeSolveShare } from './pressure-job.ts';
 import { OUT_ERROR, OUT_STOP, OUT_WORDS, type PbfSlots, type PbfStepAsk } from './pbf-job.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
@@ -97,12 +95,8 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // them for the moves, which are over, and lists them again in the next sub-timestep before
   // anything reads them (step.ts); let go at the end of the call. The cells' dense block in the
   // room past the order.
-  // The pressure stage's rows where they still stand after the moves (rowsStand); else the density
-  // cells and the rows listed anew at the moved positions.
-  const kept = rowsStand(ctx, n);
-  if (kept) ctx.count('densityRowsKept');
   const grid = ctx.densityCells.grid, cj = ctx.contacts.j, room = cj.byteLength >> 2, past = 2 * Math.ceil(n / 2);
-  const lend = !kept && room >= n && (cj.byteOffset & 3) === 0 && (!ctx.shared || isShared(cj));
+  const lend = room >= n && (cj.byteOffset & 3) === 0 && (!ctx.shared || isShared(cj));
   if (lend) {
     grid.lendOrder(new Int32Array(cj.buffer, cj.byteOffset, n));
     ctx.densityCells.lendBlock(new Int32Array(cj.buffer, cj.byteOffset + 4 * past, Math.max(0, room - past)));
@@ -112,9 +106,7 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   // v.res, which holds the last pass's increment (pbf-job.ts), in LiquidParticles.scalar (finish writes ρ there after the last pass).
   // The rows' upper starts in the starts of adhesion's pair list, void once viscosity is over
   // (list-store.ts) and listed again by the next sub-timestep's adhesion stage.
-  // (Kept rows: prepareSolve's `again`, the slots the liquid cells' and the positions a copy, `own`,
-  // so that what `constrain` moves is told from what the passes moved.)
-  const pr = prepareSolve(ctx, kept, false, L.acc, L.scalar, ctx.cells.pairs.start, kept);
+  const pr = prepareSolve(ctx, false, false, L.acc, L.scalar, ctx.cells.pairs.start);
   const { v } = pr, x = v.x, dx = v.dx;
   const tolerance = densityTolerance(ctx), maxPasses = ctx.scene.particle.densityIterations;
   const state = pr.state, free = ctx.freeBodies;
@@ -164,43 +156,6 @@ export function solveDensityPBF(ctx: StepContext, dt: number, constrain?: (ctx: 
   }
   return { passes, error };
 }
-
-/**
- * Whether PBF may take the pressure stage's rows (listed within h at the sub-timestep's positions
- * before its moves) for its own, rather than list the density cells and rows anew at the moved
- * positions: one thread (the rows' upper parts alone, solve-setup.ts `upperOnly`), the rows still
- * those of this sub-timestep's liquid, and no more than ROWS_LEFT of their liquid and object pairs
- * now beyond h. The pairs that came within h over the moves are not in the kept rows; their share
- * follows the share that left (the honey drop, frames 3–22, a throwaway probe against a brute-force
- * search: 2.5–3 % of the pairs missed where 2.5–3 % had left, their part of ρ̂ 0.004–0.03 %; at the
- * impact, 5–20 % left, 10–21 % missed, 0.6–6.5 % of ρ̂), and a pair that came within h by δ adds
- * 2 (δ/h)³ to ρ̂ n0 (the spline's outer piece), so where few left those missed weigh little
- * (docs/decisions.md "PBF on the pressure stage's rows").
- */
-function rowsStand(ctx: StepContext, n: number): boolean {
-  const st = solveState(ctx);
-  if (!PBF_KEEPS_ROWS || !st.upperOnly || st.listed !== ctx.cells || st.listedCount !== n) return false;
-  const ls = st.pairs.start, lj = st.pairs.j, bs = st.boundary.start, bj = st.boundary.j;
-  const pos = ctx.liquid.pos, opos = ctx.objectSlotPos, order = ctx.cells.grid.order, h = ctx.densityH, h2 = h * h;
-  let left = 0;
-  for (let a = 0; a < n; a++) {
-    const i = 3 * order[a], xa = pos[i], ya = pos[i + 1], za = pos[i + 2];
-    for (let q = ls[a], q1 = ls[a + 1]; q < q1; q++) {
-      const b = 3 * order[lj[q]], dx = xa - pos[b], dy = ya - pos[b + 1], dz = za - pos[b + 2];
-      if (dx * dx + dy * dy + dz * dz >= h2) left++;
-    }
-    for (let q = bs[a], q1 = bs[a + 1]; q < q1; q++) {
-      const o = 3 * bj[q], dx = xa - opos[o], dy = ya - opos[o + 1], dz = za - opos[o + 2];
-      if (dx * dx + dy * dy + dz * dz >= h2) left++;
-    }
-  }
-  return left <= ROWS_LEFT * (ls[n] + bs[n]);
-}
-
-/** PBF takes the pressure stage's rows where they stand (rowsStand); false: lists its own after the moves every sub-timestep. */
-export const PBF_KEEPS_ROWS = true;
-/** The share of the kept rows' pairs now beyond h up to which PBF takes them (rowsStand). */
-export const ROWS_LEFT = 0.04;
 
 /** PBF_STEP's out words (pbf-job.ts), on shared memory with a team. */
 let pbfOut = new Float64Array(0);

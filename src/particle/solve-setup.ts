@@ -170,7 +170,7 @@ export function solveState(ctx: StepContext): SolveState {
  * particle, particle order; PBF's), else none are; `resIn`, `midIn`: n f64 for v.res and i32 at the liquid's capacity for the upper starts, free during the stage.
  * `filtered`: the velocity filter runs over these rows (its weights, an f64 a pair, in the slopes' room: pressure-filter.ts filterStep).
  */
-export function prepareSolve(ctx: StepContext, again = false, filtered = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null, own = false): Prepared {
+export function prepareSolve(ctx: StepContext, again = false, filtered = false, starts: Float64Array | null = null, resIn: Float64Array | null = null, midIn: Int32Array | null = null): Prepared {
   const L = ctx.liquid, n = L.count, O = ctx.objects;
   const st = solveState(ctx);
   const pos = L.pos, mat = L.material, mass = ctx.mass;
@@ -186,7 +186,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const g = dc.grid, order = g.order, nc = g.cellCount;
   // Over the liquid cells slot a is particle a (CellPairs.buildSorted): the positions are read in place (the
   // pressure stage moves none before shiftPresent has read them); over the density cells (PBF's passes move the slots), a copy.
-  const ownX = dc !== ctx.cells || own;
+  const ownX = dc !== ctx.cells;
   // Scratch (StepContext.stageScratch, shared with the stages that never overlap this one): the
   // per-slot arrays first, then, once the rows are listed, the kernel slope of every entry. At the
   // capacities of the liquid and of the lists, so that a team's views stay the same from one call
