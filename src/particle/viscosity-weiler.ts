@@ -65,10 +65,10 @@ const NO_FACTORS = new Float64Array(0);
 const NO_VECTOR = new Float64Array(0);
 /**
  * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
- * two frames of the honey drop), and how far above the most pairs of those calls it must have
+ * a frame of the honey drop), and how far above the most pairs of those calls it must have
  * stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
  */
-export const coefShrink = { after: 8, below: 1.125 };
+export const coefShrink = { after: 4, below: 1.0625 };
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
