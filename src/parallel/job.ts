@@ -344,12 +344,12 @@ export function pinCut(pin: Int32Array, n: number, T: number, cut: (t: number) =
   for (let t = 1; t < T; t++) pin[1 + t] = Math.min(n, Math.max(pin[t], cut(t)));
 }
 
-/** The cost of items [0, i) (ItemCost). */
+/** The cost of items [0, i) (ItemCost); an empty prefix array counts nothing (as n + 1 zeros would). */
 function costOf(a: Readonly<Record<string, unknown>>, pre: readonly string[], per: number, i: number): number {
   let c = per * i;
   for (let k = 0; k < pre.length; k++) {
     const p = a[pre[k]] as Int32Array;
-    c += p[i] - p[0];
+    if (p.length > 0) c += p[i] - p[0];
   }
   return c;
 }

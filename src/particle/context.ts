@@ -35,6 +35,14 @@ export const CONTACT_REACH = 3;
 
 /** Largest dense block of object cells (4 bytes each) StepContext keeps for look-ups; beyond it they are hashed. */
 const DENSE_OBJECT_CELLS = 1 << 21;
+/**
+ * The stage buffer's shrink (StepContext.stageScratch): calls between looks (`after`: about a frame
+ * of the honey drop's stages), and how far above the largest request of those calls the buffer must
+ * have stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts). The
+ * buffer is sized by its largest request, the implicit viscosity's by the most pairs the list has
+ * held (its coefficient room), which the honey drop's first frames hold and its later ones do not.
+ */
+export const stageShrink = { after: 32, below: 1.0625 };
 
 export class StepContext {
   readonly scene: Scene;
@@ -357,8 +365,18 @@ export class StepContext {
     this.stageScratchUses++;
     let b = this.stageBuffer;
     const isShared = typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
-    if (b.byteLength < bytes || (shared && !isShared)) {
-      const size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * (exact ? 1 : 1.125)) / 8) + 64;
+    // The largest request of the last stageShrink.after calls (exact ones as asked, the others with
+    // their eighth): where the buffer stayed stageShrink.below times above it, it is remade at that
+    // size (as a growth remakes it: every stage's views are carved at its own call).
+    this.stagePeak = Math.max(this.stagePeak, 8 * Math.ceil((bytes * (exact ? 1 : 1.125)) / 8) + 64);
+    let size = 0;
+    if (b.byteLength < bytes || (shared && !isShared)) size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * (exact ? 1 : 1.125)) / 8) + 64;
+    if (++this.stageAsks >= stageShrink.after) {
+      if (size === 0 && b.byteLength >= stageShrink.below * this.stagePeak) size = this.stagePeak;
+      this.stagePeak = 0;
+      this.stageAsks = 0;
+    }
+    if (size > 0) {
       // The old buffer's views are void from here: no job's arguments keep it.
       this.runner.release(b);
       b = this.stageBuffer = shared || isShared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
@@ -367,6 +385,9 @@ export class StepContext {
     return new StageScratch(b);
   }
   private stageBuffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
+  /** The largest request (in the bytes it would grow the buffer to) and the calls since the last look (stageScratch). */
+  private stagePeak = 0;
+  private stageAsks = 0;
   /**
    * Counts stageScratch calls: a stage that keeps what it carved beyond its own call (the liquid
    * contacts' slab split, used by every move of a sub-timestep) checks that no stage has asked

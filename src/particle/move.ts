@@ -22,21 +22,18 @@ import { objectListsOf } from './object-lists.ts';
 import { teamWork } from './work.ts';
 
 /**
- * What a move keeps: the per-body friction factors of its step, where each thread's accelerate
- * stopped, and the empty contact lists' starts (zeros) that a move without friction is cut by.
+ * What a move keeps: the per-body friction factors of its step and where each thread's accelerate
+ * stopped. A move without friction is cut by its particles alone: its contact starts are an empty
+ * array (job.ts costOf counts nothing for it), not n + 1 zeros held for the run.
  */
 export class MoveState {
   keep: Float64Array;
   stops: Int32Array;
-  flat = new Int32Array(0);
+  readonly noStarts: Int32Array;
   constructor(bodies: number, readonly shared: boolean) {
     this.keep = new Float64Array(bodies);
     this.stops = allocInt32(64, shared);
-  }
-  /** Starts of n empty lists: all zeros (never written). */
-  emptyStarts(n: number): Int32Array {
-    if (this.flat.length < n + 1) this.flat = allocInt32(n + 1 + (n >> 3), this.shared);
-    return this.flat;
+    this.noStarts = allocInt32(0, shared);
   }
 }
 
@@ -67,7 +64,7 @@ export function setMove(ctx: StepContext, dt: number, mode: number, a: MoveArray
     a.surface = L.surface; a.ls = list.start; a.lj = list.j; a.clear = list.clear;
     a.opos = O.pos; a.ovel = O.vel; a.obody = O.body; a.index = list.index; a.keep = frictionKeep(ctx, dt, st.keep);
     s.touch = frictionTouch(ctx);
-  } else if (team) a.ls = st.emptyStarts(L.count);
+  } else if (team) a.ls = st.noStarts;
 }
 
 /** Throws where a thread's accelerate stopped (the first such particle in index order), after a move on `threads` threads. */
@@ -103,8 +100,8 @@ export const moveJob = defineJob({
   },
   scalars: ['dt', 'gx', 'gy', 'gz', 'max2', 'friction', 'touch', 'mode'],
   split: 'items',
-  // Cut by the friction's contact entries (`ls`: the object contact lists' starts, or zeros
-  // without friction) and a particle's accelerate and translate.
+  // Cut by the friction's contact entries (`ls`: the object contact lists' starts, or an empty
+  // array without friction) and a particle's accelerate and translate.
   cost: { prefix: ['ls'], perItem: 2 },
   // Each particle's result is its own: two threads' cut follows their measured times (job.ts balance).
   balance: true,

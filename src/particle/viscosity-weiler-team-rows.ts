@@ -36,6 +36,7 @@ import { layoutTeamRows } from './team-rows-layout.ts';
 import type { CallRoom } from './viscosity-weiler-boundary.ts';
 
 const NO_FACTORS = new Float64Array(0);
+const NO_NARROW = new Uint16Array(0), NO_WIDE = new Int32Array(0);
 
 /**
  * The end of thread `rank`'s range of the solve (the pair list's cost cut, PAIR_LIST_COST, as the
@@ -148,14 +149,20 @@ export function countTeamRows(
   if (solve && (solve.teamRows.filled < T || counts.into !== held)) solve.teamRows.filled = 0;
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
+  // The rows live within the stage's call, as their coefficients: their starts and entries in its
+  // idle room where it has them (viscosity-weiler-boundary.ts CallRoom; let go at the call's end:
+  // returnRoom), else in memory of their own (kept until a call lends them room).
+  // The room goes to the coefficients first, then the starts, then the entries.
+  let total = 0;
+  for (let k = 0, into = counts.into, e = (T - 1) * n; k < e; k++) total += into[k];
+  const xc = room.u16(total);
   rows.shared = ctx.shared;
-  rows.reset(n);
-  const total = layoutTeamRows(rows.start, null, counts.into, n, T - 1);
+  const wide = n > 0x10000, start = room.i32(n + 1), lent = start ? (wide ? room.i32(total) : room.u16(total)) : null;
+  if (start) rows.lend(start, lent ?? (wide ? NO_WIDE : NO_NARROW));
+  else rows.reset(n);
+  layoutTeamRows(rows.start, null, counts.into, n, T - 1);
   rows.reserve(total);
   rows.length = total;
-  // The coefficients live within the stage's call: in its idle room where it has it
-  // (viscosity-weiler-boundary.ts CallRoom; let go at the call's end), else in memory of their own.
-  const xc = room.u16(total);
   if (xc) sc.xc = xc;
   else if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocUint16(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   sc.parts = T;

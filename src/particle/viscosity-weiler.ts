@@ -63,6 +63,12 @@ import type { ParticleChannel } from './channels.ts';
 const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
 const NO_VECTOR = new Float64Array(0);
+/**
+ * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
+ * a frame of the honey drop), and how far above the most pairs of those calls it must have
+ * stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
+ */
+export const coefShrink = { after: 4, below: 1.0625 };
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -137,8 +143,15 @@ export class ImplicitViscosityState {
   ghostFoundStart = new Int32Array(0);
   ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
-  /** The coefficients' room on one thread: the most pairs the list has held, and 1/32 more. */
+  /**
+   * The coefficients' room: the most pairs the list has held, and 1/32 more; after coefShrink.after
+   * calls that held under 1/coefShrink.below of it, their most and 1/32 (the honey drop's first
+   * frames list 1.8 times the pairs of its later ones: the stage buffer's largest request follows).
+   */
   coefRoom = 0;
+  /** The most pairs of the calls since the last look, and how many calls there were. */
+  coefPeak = 0;
+  coefCalls = 0;
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
   /**
@@ -259,8 +272,17 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   const m = Math.max(n, L.capacity);
   // A coefficient for each pair the list holds (one thread's half rows and a team's alike), room
   // kept at the most it has held and 1/32 more (the list's own capacity, with its growth and a
-  // cell's candidates of room, was a third over its pairs on the honey drop).
-  if (ctx.cells.pairs.length > st.coefRoom) st.coefRoom = Math.ceil(ctx.cells.pairs.length * (1 + 1 / 32));
+  // cell's candidates of room, was a third over its pairs on the honey drop), shrunk where the
+  // list has stayed well below it (ImplicitViscosityState.coefRoom).
+  const np = ctx.cells.pairs.length;
+  st.coefPeak = Math.max(st.coefPeak, np);
+  if (np > st.coefRoom) st.coefRoom = Math.ceil(np * (1 + 1 / 32));
+  if (++st.coefCalls >= coefShrink.after) {
+    const most = Math.ceil(st.coefPeak * (1 + 1 / 32));
+    if (st.coefRoom >= coefShrink.below * most) st.coefRoom = most;
+    st.coefPeak = 0;
+    st.coefCalls = 0;
+  }
   const cn = st.coefRoom, nb = ctx.objects.count;
   // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
   const vectors = T > 1 ? 5 : 4;

@@ -54,6 +54,10 @@ describe('job descriptions and tables', () => {
     // A per-item cost moves the cut toward the count's (10 an item: 124 in all; [0, 3) costs 60 < 62, [0, 4) 80).
     const both = defineJob({ ...base, name: 'b', arrays: {}, inputs: { rs: 'i32' }, cost: { prefix: ['rs'], perItem: 10 } });
     expect(itemCut(both, a, 8, 1, 2)).toBe(4);
+    // An empty prefix counts nothing, as n + 1 zeros would (a move without friction: src/particle/move.ts).
+    for (const T of [2, 3]) {
+      for (let t = 0; t <= T; t++) expect(itemCut(both, { rs: new Int32Array(0) }, 8, t, T)).toBe(itemCut(both, { rs: new Int32Array(9) }, 8, t, T));
+    }
     expect(() => defineJob({ ...base, name: 'x', arrays: {}, inputs: { rs: 'f64' }, cost: { prefix: ['rs'], perItem: 0 } })).toThrow(/cost prefix 'rs' must name an i32/);
     expect(() => defineJob({ ...base, name: 'x', arrays: { c: 'i32' }, split: 'ranks', cost: { prefix: ['c'], perItem: 0 } })).toThrow(/a cost is for split 'items'/);
   });

@@ -5,11 +5,16 @@
  * two liquids mixing) steps, on one thread and on a team of two that takes every stage, to the
  * same bits with the buffer filled with 0xff (NaN in its float views, -1 in its int views) or with
  * zeros at every call as without: no stage reads what an earlier one left, or what a buffer just
- * grown holds, so a result does not depend on when the buffer grows.
+ * grown holds, so a result does not depend on when the buffer grows. The same bits, too, with the
+ * buffer remade at every call (its shrink, StepContext.stageScratch, looking at every call and
+ * taking any room over the request) and the implicit viscosity's coefficient room set to each
+ * call's pairs (ImplicitViscosityState.coefRoom): a result does not depend on when they shrink.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
 import { teamWork } from '../../src/particle/work.ts';
+import { stageShrink } from '../../src/particle/context.ts';
+import { coefShrink } from '../../src/particle/viscosity-weiler.ts';
 import type { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { liquid, threadedSim } from './helpers.ts';
 
@@ -54,7 +59,7 @@ async function run(workers: number, poison: number): Promise<{ pos: Float64Array
 describe('stage buffer filled at every call', () => {
   for (const workers of [1, 2]) {
     it(`gives the same bits as without, on ${workers} thread${workers > 1 ? 's' : ''}`, async () => {
-      const saved = teamWork.minParticles;
+      const saved = teamWork.minParticles, shrinkWas = { ...stageShrink }, coefWas = { ...coefShrink };
       teamWork.minParticles = 256;
       try {
         const clean = await run(workers, -1);
@@ -68,8 +73,16 @@ describe('stage buffer filled at every call', () => {
           expect(Buffer.from(got.pos.buffer).equals(Buffer.from(clean.pos.buffer)), `poison ${poison}: positions`).toBe(true);
           expect(Buffer.from(got.vel.buffer).equals(Buffer.from(clean.vel.buffer)), `poison ${poison}: velocities`).toBe(true);
         }
+        // Remade at every call, and the coefficients' room at each call's pairs.
+        Object.assign(stageShrink, { after: 1, below: 1 });
+        Object.assign(coefShrink, { after: 1, below: 1 });
+        const remade = await run(workers, -1);
+        expect(Buffer.from(remade.pos.buffer).equals(Buffer.from(clean.pos.buffer)), 'remade: positions').toBe(true);
+        expect(Buffer.from(remade.vel.buffer).equals(Buffer.from(clean.vel.buffer)), 'remade: velocities').toBe(true);
       } finally {
         teamWork.minParticles = saved;
+        Object.assign(stageShrink, shrinkWas);
+        Object.assign(coefShrink, coefWas);
       }
     });
   }
