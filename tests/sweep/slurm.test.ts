@@ -92,10 +92,10 @@ interface Shell {
   code: number | null;
   out: string;
 }
-/** Runs a command line in `work` with the cluster's environment; `onOutput` sees stdout as it comes. */
-function sh(line: string, onOutput?: (text: string) => void): Promise<Shell> {
+/** Runs a command line in `work` with the cluster's environment (and `extra`); `onOutput` sees stdout as it comes. */
+function sh(line: string, onOutput?: (text: string) => void, extra: NodeJS.ProcessEnv = {}): Promise<Shell> {
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', line], { cwd: work, env: { ...cluster!.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', line], { cwd: work, env: { ...cluster!.env, CI: 'true', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
@@ -122,6 +122,16 @@ function expectSameFiles(dir: string, reference: string): void {
   for (const f of files) expect(readFileSync(join(dir, f)).equals(readFileSync(join(reference, f))), f).toBe(true);
 }
 
+/** The state letter of process `pid` (/proc/PID/stat's third field: R, S, T for stopped, Z…); '' once it is gone. */
+function procState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return '';
+  }
+}
+
 /**
  * True once a SIGTERM waits on the stopped process `pid` (its status' pending-signal masks, shared
  * or its own thread's, have bit 15 − 1), or once it is gone.
@@ -137,6 +147,13 @@ function termPending(pid: number): boolean {
   return [...status.matchAll(/^(?:ShdPnd|SigPnd):\s*([0-9a-f]+)$/gm)].some((m) => (BigInt(`0x${m[1]}`) & 0x4000n) !== 0n);
 }
 
+/**
+ * The frame at which each task's first attempt holds itself (tests/sweep/scripts/hold-first-attempt.mjs,
+ * preloaded through sbatch's environment): stopped the moment its manifest names that checkpoint.
+ */
+const HOLD_AT = 3;
+const HOLD = join(ROOT, 'tests', 'sweep', 'scripts', 'hold-first-attempt.mjs');
+
 const slurmLog = (job: string, task: number) => readFileSync(join(work, `viscid-sweep-${job}_${task}.log`), 'utf8');
 
 describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` : 'Slurm job arrays', () => {
@@ -144,8 +161,8 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
 
   it("run the README's cluster commands; a task requeued mid-run, and one lost with its node, continue from their checkpoints: every task's files the same bytes as --jobs 2, both complete in the report", async () => {
     // Two combinations, one task a node at once (each node has nproc CPUs, the script asks for 2).
-    // 64 particles at 40 substeps a frame: each frame long enough to catch a run between two, and
-    // 12 frames leave a caught run (at frame 3 or soon after) most of its frames to continue.
+    // 64 particles at 40 substeps a frame, 12 frames: a run held at frame 3 has 9 left to continue,
+    // far more than it steps between Slurm's SIGCONT and SIGTERM (below).
     const FRAMES = 12;
     const dir = sweep;
     const created = await sh(createCommand(`--set materials.syrup.viscosity.value=1,20 --set particle.substeps=40 --frames ${FRAMES} --checkpoint-every 1 --points ply`, dir));
@@ -154,7 +171,11 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     cpSync(join(work, dir), reference, { recursive: true });
     const jobs = cli(['sweep', reference, '--jobs', '2']);
     let job = '';
-    const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job));
+    // sbatch passes its environment to the tasks (--export=ALL): each first attempt holds itself at HOLD_AT.
+    const hold = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOLD}`.trim(), VISCID_HOLD_AT_FRAME: String(HOLD_AT) };
+    const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job), hold);
+    let ended: Shell | null = null;
+    void submitted.then((r) => (ended = r));
 
     /** The checkpoint frame of a task's first attempt while it runs, and that attempt's pid and host; null before. */
     const firstAttempt = (task: number): { frame: number; pid: number; host: string } | null => {
@@ -201,12 +222,15 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     const t0 = Date.now();
     while (caught.size < 2 || requeued.size > 0) {
       // A wait for states, bounded only to end a run that never gets there.
-      expect(Date.now() - t0, 'both tasks reach a checkpoint at frame 3 while running, and run again once requeued').toBeLessThan(WAIT);
+      expect(Date.now() - t0, `both tasks hold themselves at frame ${HOLD_AT} (${HOLD}), and run again once requeued`).toBeLessThan(WAIT);
+      // A task that ran to its end without holding (or failed) ends the job array: said at once.
+      if (ended && caught.size < 2) expect.fail(`sbatch --wait ended before both tasks held at frame ${HOLD_AT}: ${(ended as Shell).out}\n${cluster!.logs()}`);
       for (const task of [0, 1]) {
         const at = caught.has(task) || !job ? null : firstAttempt(task);
-        if (!at || at.frame < 3) continue;
-        // Caught between two frames: held there while Slurm is told.
-        process.kill(at.pid, 'SIGSTOP');
+        // Held between two frames by the task itself (HOLD), whatever the test was doing meanwhile,
+        // and kept there while Slurm is told.
+        if (!at || procState(at.pid) !== 'T') continue;
+        expect(at.frame, `task ${task} holds at its checkpoint at frame ${HOLD_AT}`).toBe(HOLD_AT);
         caught.add(task);
         requeued.set(task, Date.now());
         if (task === 1) {
@@ -234,9 +258,12 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
             process.kill(stepd!, 'SIGCONT');
           }
         } else {
-          // Requeued by hand: Slurm sends SIGTERM, and the run, let go, stops cleanly. It is let go
-          // once that signal waits on it (let go sooner, on a machine at a load of 35 it ran its
-          // last frames to the end before the signal came, and had nothing left to continue).
+          // Requeued by hand: Slurm ends the attempt with SIGCONT, then SIGTERM (slurmd's
+          // _rpc_terminate_job sends both, in that order, to every process of the task), and the
+          // run stops cleanly within the frame or two it steps between the two. The test does not
+          // let it go itself (let go before the SIGTERM, on a machine at a load of 35 it ran its
+          // last frames to the end before the signal came); it waits for it to end, and continues
+          // it only if it is still stopped with the SIGTERM waiting (a Slurm that sends no SIGCONT).
           // It continues on the other node: the one the lost task's attempt leaves free (the lost
           // task may not return to its node, and each node holds one task), so the two continue at
           // once rather than one after the other on the same node.
