@@ -2,7 +2,9 @@
  * Sweeps on a real Slurm: the README's cluster section (its commands and its sbatch script, read
  * from the README itself) run on a two-node Slurm this file starts (slurm-cluster.ts). The README's
  * first command creates a 2 × 1 sweep of 12 frames, its sbatch line runs it as a 2-task job array
- * (one task on each node), and while it runs one task is requeued by hand (`scontrol requeue`:
+ * (one task on each node). Each task's first attempt holds at its checkpoint at frame 3 until
+ * Slurm ends it (scripts/hold-first-attempt.mjs), so where it is caught depends neither on how soon
+ * the test looks nor on how fast Slurm signals; one task is requeued by hand (`scontrol requeue`:
  * SIGTERM, a clean stop) and the other is lost with its node (frozen, killed with SIGKILL, requeued
  * onto the other node; the first goes to the node the lost one leaves, so the two continue at once):
  * both continue from their checkpoints on the other node, every combination's files are byte
@@ -18,7 +20,7 @@
  * again, rather than after Slurm's two-minute hold.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -122,37 +124,24 @@ function expectSameFiles(dir: string, reference: string): void {
   for (const f of files) expect(readFileSync(join(dir, f)).equals(readFileSync(join(reference, f))), f).toBe(true);
 }
 
-/** The state letter of process `pid` (/proc/PID/stat's third field: R, S, T for stopped, Z…); '' once it is gone. */
-function procState(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-  } catch {
-    return '';
-  }
-}
-
 /**
- * True once a SIGTERM waits on the stopped process `pid` (its status' pending-signal masks, shared
- * or its own thread's, have bit 15 − 1), or once it is gone.
- */
-function termPending(pid: number): boolean {
-  let status: string;
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return true;
-  }
-  if (/^State:\s*Z/m.test(status)) return true;
-  return [...status.matchAll(/^(?:ShdPnd|SigPnd):\s*([0-9a-f]+)$/gm)].some((m) => (BigInt(`0x${m[1]}`) & 0x4000n) !== 0n);
-}
-
-/**
- * The frame at which each task's first attempt holds itself (tests/sweep/scripts/hold-first-attempt.mjs,
- * preloaded through sbatch's environment): stopped the moment its manifest names that checkpoint.
+ * The frame at which each task's first attempt holds until Slurm ends it (the moment its manifest
+ * names that checkpoint: tests/sweep/scripts/hold-first-attempt.mjs, preloaded through sbatch's
+ * environment); each holding task writes its hold's pid to HOLD_DIR/TASK.
  */
 const HOLD_AT = 3;
 const HOLD = join(ROOT, 'tests', 'sweep', 'scripts', 'hold-first-attempt.mjs');
+const HOLD_DIR = join(tmp, 'hold');
+mkdirSync(HOLD_DIR);
+
+/** Whether process `pid` is gone (or a zombie: ended, not yet reaped). */
+function gone(pid: number): boolean {
+  try {
+    return /^State:\s*Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
 
 const slurmLog = (job: string, task: number) => readFileSync(join(work, `viscid-sweep-${job}_${task}.log`), 'utf8');
 
@@ -161,8 +150,7 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
 
   it("run the README's cluster commands; a task requeued mid-run, and one lost with its node, continue from their checkpoints: every task's files the same bytes as --jobs 2, both complete in the report", async () => {
     // Two combinations, one task a node at once (each node has nproc CPUs, the script asks for 2).
-    // 64 particles at 40 substeps a frame, 12 frames: a run held at frame 3 has 9 left to continue,
-    // far more than it steps between Slurm's SIGCONT and SIGTERM (below).
+    // 64 particles at 40 substeps a frame, 12 frames: a run held at frame 3 has 9 left to continue.
     const FRAMES = 12;
     const dir = sweep;
     const created = await sh(createCommand(`--set materials.syrup.viscosity.value=1,20 --set particle.substeps=40 --frames ${FRAMES} --checkpoint-every 1 --points ply`, dir));
@@ -172,7 +160,7 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     const jobs = cli(['sweep', reference, '--jobs', '2']);
     let job = '';
     // sbatch passes its environment to the tasks (--export=ALL): each first attempt holds itself at HOLD_AT.
-    const hold = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOLD}`.trim(), VISCID_HOLD_AT_FRAME: String(HOLD_AT) };
+    const hold = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOLD}`.trim(), VISCID_HOLD_AT_FRAME: String(HOLD_AT), VISCID_HOLD_DIR: HOLD_DIR };
     const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job), hold);
     let ended: Shell | null = null;
     void submitted.then((r) => (ended = r));
@@ -222,20 +210,20 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     const t0 = Date.now();
     while (caught.size < 2 || requeued.size > 0) {
       // A wait for states, bounded only to end a run that never gets there.
-      expect(Date.now() - t0, `both tasks hold themselves at frame ${HOLD_AT} (${HOLD}), and run again once requeued`).toBeLessThan(WAIT);
+      expect(Date.now() - t0, `both tasks hold at frame ${HOLD_AT} (${HOLD}), and run again once requeued`).toBeLessThan(WAIT);
       // A task that ran to its end without holding (or failed) ends the job array: said at once.
       if (ended && caught.size < 2) expect.fail(`sbatch --wait ended before both tasks held at frame ${HOLD_AT}: ${(ended as Shell).out}\n${cluster!.logs()}`);
       for (const task of [0, 1]) {
         const at = caught.has(task) || !job ? null : firstAttempt(task);
         // Held between two frames by the task itself (HOLD), whatever the test was doing meanwhile,
         // and kept there while Slurm is told.
-        if (!at || procState(at.pid) !== 'T') continue;
+        if (!at || !existsSync(join(HOLD_DIR, String(task)))) continue;
         expect(at.frame, `task ${task} holds at its checkpoint at frame ${HOLD_AT}`).toBe(HOLD_AT);
         caught.add(task);
         requeued.set(task, Date.now());
         if (task === 1) {
-          // Its node is lost: every process of the task freezes, the run dies without releasing
-          // its lock, and Slurm requeues the task onto another node. The task must never be seen
+          // Its node is lost: every process of the task freezes and dies (the run without releasing
+          // its lock), and Slurm requeues the task onto another node. The task must never be seen
           // failed in between: `sbatch --wait` keeps the worst exit code of every poll (2 s
           // apart), so a task once seen FAILED makes it exit 1 whatever its requeue ends in.
           // The slurmstepd of the task, the one process that would report the run's death to
@@ -249,8 +237,10 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
           expect(stepd, `the run (pid ${at.pid}) runs under a slurmstepd`).not.toBeNull();
           process.kill(stepd!, 'SIGSTOP');
           const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
-          for (const pid of jobProcesses(cluster!.env.SLURM_CONF!, inTask)) process.kill(pid, 'SIGSTOP');
-          process.kill(at.pid, 'SIGKILL');
+          const processes = jobProcesses(cluster!.env.SLURM_CONF!, inTask);
+          expect(processes, 'the run is one of the task\'s processes').toContain(at.pid);
+          for (const pid of processes) process.kill(pid, 'SIGSTOP');
+          for (const pid of processes) process.kill(pid, 'SIGKILL');
           try {
             await scontrol(['requeue', `${job}_1`]);
             if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
@@ -258,23 +248,15 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
             process.kill(stepd!, 'SIGCONT');
           }
         } else {
-          // Requeued by hand: Slurm ends the attempt with SIGCONT, then SIGTERM (slurmd's
-          // _rpc_terminate_job sends both, in that order, to every process of the task), and the
-          // run stops cleanly within the frame or two it steps between the two. The test does not
-          // let it go itself (let go before the SIGTERM, on a machine at a load of 35 it ran its
-          // last frames to the end before the signal came); it waits for it to end, and continues
-          // it only if it is still stopped with the SIGTERM waiting (a Slurm that sends no SIGCONT).
-          // It continues on the other node: the one the lost task's attempt leaves free (the lost
+          // Requeued by hand: Slurm sends every process of the task SIGCONT, then SIGTERM (slurmd's
+          // _rpc_terminate_job), the hold ends on the SIGTERM, and the run, whose own SIGTERM came
+          // in the same pass, stops cleanly with a checkpoint of the frame it held at (or of the
+          // one after, if its files were written by then). It continues on the other node: the one the lost task's attempt leaves free (the lost
           // task may not return to its node, and each node holds one task), so the two continue at
           // once rather than one after the other on the same node.
           await scontrol(['requeue', `${job}_0`]);
-          const held = Date.now();
-          while (!termPending(at.pid) && Date.now() - held < WAIT) await new Promise((r) => setTimeout(r, 100));
-          try {
-            process.kill(at.pid, 'SIGCONT');
-          } catch {
-            // Slurm continued and ended it itself.
-          }
+          const asked = Date.now();
+          while (!gone(at.pid) && Date.now() - asked < WAIT) await new Promise((r) => setTimeout(r, 100));
           moved.host = at.host;
           if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_0`, `ExcNodeList=${at.host}`]);
         }
