@@ -134,6 +134,15 @@ const HOLD = join(ROOT, 'tests', 'sweep', 'scripts', 'hold-first-attempt.mjs');
 const HOLD_DIR = join(tmp, 'hold');
 mkdirSync(HOLD_DIR);
 
+/** Sends `signal` to process `pid` unless it has ended. */
+function signalIfThere(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
+}
+
 /** Whether process `pid` is gone (or a zombie: ended, not yet reaped). */
 function gone(pid: number): boolean {
   try {
@@ -239,8 +248,10 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
           const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
           const processes = jobProcesses(cluster!.env.SLURM_CONF!, inTask);
           expect(processes, 'the run is one of the task\'s processes').toContain(at.pid);
-          for (const pid of processes) process.kill(pid, 'SIGSTOP');
-          for (const pid of processes) process.kill(pid, 'SIGKILL');
+          // The run first; the others may end meanwhile (the hold's `sleep`s come and go).
+          process.kill(at.pid, 'SIGSTOP');
+          for (const pid of processes) signalIfThere(pid, 'SIGSTOP');
+          for (const pid of processes) signalIfThere(pid, 'SIGKILL');
           try {
             await scontrol(['requeue', `${job}_1`]);
             if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
