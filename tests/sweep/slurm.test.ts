@@ -262,9 +262,10 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
           // Requeued by hand: Slurm sends every process of the task SIGCONT, then SIGTERM (slurmd's
           // _rpc_terminate_job), the hold ends on the SIGTERM, and the run, whose own SIGTERM came
           // in the same pass, stops cleanly with a checkpoint of the frame it held at (or of the
-          // one after, if its files were written by then). It continues on the other node: the one the lost task's attempt leaves free (the lost
-          // task may not return to its node, and each node holds one task), so the two continue at
-          // once rather than one after the other on the same node.
+          // one after, if its files were written by then). It continues on the other node: the
+          // one the lost task's attempt leaves free (the lost task may not return to its node, and
+          // each node holds one task), so the two continue at once rather than one after the
+          // other on the same node.
           await scontrol(['requeue', `${job}_0`]);
           const asked = Date.now();
           while (!gone(at.pid) && Date.now() - asked < WAIT) await new Promise((r) => setTimeout(r, 100));
