@@ -245,14 +245,15 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
           const stepd = stepDaemon(at.pid);
           expect(stepd, `the run (pid ${at.pid}) runs under a slurmstepd`).not.toBeNull();
           process.kill(stepd!, 'SIGSTOP');
-          const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
-          const processes = jobProcesses(cluster!.env.SLURM_CONF!, inTask);
-          expect(processes, 'the run is one of the task\'s processes').toContain(at.pid);
-          // The run first; the others may end meanwhile (the hold's `sleep`s come and go).
-          process.kill(at.pid, 'SIGSTOP');
-          for (const pid of processes) signalIfThere(pid, 'SIGSTOP');
-          for (const pid of processes) signalIfThere(pid, 'SIGKILL');
           try {
+            // (In the try: a failure here must not leave the slurmstepd stopped after the file.)
+            const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
+            const processes = jobProcesses(cluster!.env.SLURM_CONF!, inTask);
+            expect(processes, 'the run is one of the task\'s processes').toContain(at.pid);
+            // The run first; the others may end meanwhile (the hold's `sleep`s come and go).
+            process.kill(at.pid, 'SIGSTOP');
+            for (const pid of processes) signalIfThere(pid, 'SIGSTOP');
+            for (const pid of processes) signalIfThere(pid, 'SIGKILL');
             await scontrol(['requeue', `${job}_1`]);
             if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
           } finally {
