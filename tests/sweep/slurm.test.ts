@@ -2,7 +2,9 @@
  * Sweeps on a real Slurm: the README's cluster section (its commands and its sbatch script, read
  * from the README itself) run on a two-node Slurm this file starts (slurm-cluster.ts). The README's
  * first command creates a 2 × 1 sweep of 12 frames, its sbatch line runs it as a 2-task job array
- * (one task on each node), and while it runs one task is requeued by hand (`scontrol requeue`:
+ * (one task on each node). Each task's first attempt holds at its checkpoint at frame 3 until
+ * Slurm ends it (scripts/hold-first-attempt.mjs), so where it is caught depends neither on how soon
+ * the test looks nor on how fast Slurm signals; one task is requeued by hand (`scontrol requeue`:
  * SIGTERM, a clean stop) and the other is lost with its node (frozen, killed with SIGKILL, requeued
  * onto the other node; the first goes to the node the lost one leaves, so the two continue at once):
  * both continue from their checkpoints on the other node, every combination's files are byte
@@ -18,7 +20,7 @@
  * again, rather than after Slurm's two-minute hold.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -92,10 +94,10 @@ interface Shell {
   code: number | null;
   out: string;
 }
-/** Runs a command line in `work` with the cluster's environment; `onOutput` sees stdout as it comes. */
-function sh(line: string, onOutput?: (text: string) => void): Promise<Shell> {
+/** Runs a command line in `work` with the cluster's environment (and `extra`); `onOutput` sees stdout as it comes. */
+function sh(line: string, onOutput?: (text: string) => void, extra: NodeJS.ProcessEnv = {}): Promise<Shell> {
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', line], { cwd: work, env: { ...cluster!.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', line], { cwd: work, env: { ...cluster!.env, CI: 'true', ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;
@@ -123,18 +125,31 @@ function expectSameFiles(dir: string, reference: string): void {
 }
 
 /**
- * True once a SIGTERM waits on the stopped process `pid` (its status' pending-signal masks, shared
- * or its own thread's, have bit 15 − 1), or once it is gone.
+ * The frame at which each task's first attempt holds until Slurm ends it (the moment its manifest
+ * names that checkpoint: tests/sweep/scripts/hold-first-attempt.mjs, preloaded through sbatch's
+ * environment); each holding task writes its hold's pid to HOLD_DIR/TASK.
  */
-function termPending(pid: number): boolean {
-  let status: string;
+const HOLD_AT = 3;
+const HOLD = join(ROOT, 'tests', 'sweep', 'scripts', 'hold-first-attempt.mjs');
+const HOLD_DIR = join(tmp, 'hold');
+mkdirSync(HOLD_DIR);
+
+/** Sends `signal` to process `pid` unless it has ended. */
+function signalIfThere(pid: number, signal: NodeJS.Signals): void {
   try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    process.kill(pid, signal);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e;
+  }
+}
+
+/** Whether process `pid` is gone (or a zombie: ended, not yet reaped). */
+function gone(pid: number): boolean {
+  try {
+    return /^State:\s*Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return true;
   }
-  if (/^State:\s*Z/m.test(status)) return true;
-  return [...status.matchAll(/^(?:ShdPnd|SigPnd):\s*([0-9a-f]+)$/gm)].some((m) => (BigInt(`0x${m[1]}`) & 0x4000n) !== 0n);
 }
 
 const slurmLog = (job: string, task: number) => readFileSync(join(work, `viscid-sweep-${job}_${task}.log`), 'utf8');
@@ -144,8 +159,7 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
 
   it("run the README's cluster commands; a task requeued mid-run, and one lost with its node, continue from their checkpoints: every task's files the same bytes as --jobs 2, both complete in the report", async () => {
     // Two combinations, one task a node at once (each node has nproc CPUs, the script asks for 2).
-    // 64 particles at 40 substeps a frame: each frame long enough to catch a run between two, and
-    // 12 frames leave a caught run (at frame 3 or soon after) most of its frames to continue.
+    // 64 particles at 40 substeps a frame, 12 frames: a run held at frame 3 has 9 left to continue.
     const FRAMES = 12;
     const dir = sweep;
     const created = await sh(createCommand(`--set materials.syrup.viscosity.value=1,20 --set particle.substeps=40 --frames ${FRAMES} --checkpoint-every 1 --points ply`, dir));
@@ -154,7 +168,11 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     cpSync(join(work, dir), reference, { recursive: true });
     const jobs = cli(['sweep', reference, '--jobs', '2']);
     let job = '';
-    const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job));
+    // sbatch passes its environment to the tasks (--export=ALL): each first attempt holds itself at HOLD_AT.
+    const hold = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${HOLD}`.trim(), VISCID_HOLD_AT_FRAME: String(HOLD_AT), VISCID_HOLD_DIR: HOLD_DIR };
+    const submitted = sh(sbatchCommand(2, dir), (out) => (job = /Submitted batch job (\d+)/.exec(out)?.[1] ?? job), hold);
+    let ended: Shell | null = null;
+    void submitted.then((r) => (ended = r));
 
     /** The checkpoint frame of a task's first attempt while it runs, and that attempt's pid and host; null before. */
     const firstAttempt = (task: number): { frame: number; pid: number; host: string } | null => {
@@ -201,17 +219,20 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
     const t0 = Date.now();
     while (caught.size < 2 || requeued.size > 0) {
       // A wait for states, bounded only to end a run that never gets there.
-      expect(Date.now() - t0, 'both tasks reach a checkpoint at frame 3 while running, and run again once requeued').toBeLessThan(WAIT);
+      expect(Date.now() - t0, `both tasks hold at frame ${HOLD_AT} (${HOLD}), and run again once requeued`).toBeLessThan(WAIT);
+      // A task that ran to its end without holding (or failed) ends the job array: said at once.
+      if (ended && caught.size < 2) expect.fail(`sbatch --wait ended before both tasks held at frame ${HOLD_AT}: ${(ended as Shell).out}\n${cluster!.logs()}`);
       for (const task of [0, 1]) {
         const at = caught.has(task) || !job ? null : firstAttempt(task);
-        if (!at || at.frame < 3) continue;
-        // Caught between two frames: held there while Slurm is told.
-        process.kill(at.pid, 'SIGSTOP');
+        // Held between two frames by the task itself (HOLD), whatever the test was doing meanwhile,
+        // and kept there while Slurm is told.
+        if (!at || !existsSync(join(HOLD_DIR, String(task)))) continue;
+        expect(at.frame, `task ${task} holds at its checkpoint at frame ${HOLD_AT}`).toBe(HOLD_AT);
         caught.add(task);
         requeued.set(task, Date.now());
         if (task === 1) {
-          // Its node is lost: every process of the task freezes, the run dies without releasing
-          // its lock, and Slurm requeues the task onto another node. The task must never be seen
+          // Its node is lost: every process of the task freezes and dies (the run without releasing
+          // its lock), and Slurm requeues the task onto another node. The task must never be seen
           // failed in between: `sbatch --wait` keeps the worst exit code of every poll (2 s
           // apart), so a task once seen FAILED makes it exit 1 whatever its requeue ends in.
           // The slurmstepd of the task, the one process that would report the run's death to
@@ -224,30 +245,31 @@ describe.skipIf(why)(why ? `Slurm job arrays (skipped: ${why.split('\n')[0]})` :
           const stepd = stepDaemon(at.pid);
           expect(stepd, `the run (pid ${at.pid}) runs under a slurmstepd`).not.toBeNull();
           process.kill(stepd!, 'SIGSTOP');
-          const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
-          for (const pid of jobProcesses(cluster!.env.SLURM_CONF!, inTask)) process.kill(pid, 'SIGSTOP');
-          process.kill(at.pid, 'SIGKILL');
           try {
+            // (In the try: a failure here must not leave the slurmstepd stopped after the file.)
+            const inTask = (env: string) => env.includes(`\0SLURM_ARRAY_JOB_ID=${job}\0`) && env.includes('\0SLURM_ARRAY_TASK_ID=1\0');
+            const processes = jobProcesses(cluster!.env.SLURM_CONF!, inTask);
+            expect(processes, 'the run is one of the task\'s processes').toContain(at.pid);
+            // The run first; the others may end meanwhile (the hold's `sleep`s come and go).
+            process.kill(at.pid, 'SIGSTOP');
+            for (const pid of processes) signalIfThere(pid, 'SIGSTOP');
+            for (const pid of processes) signalIfThere(pid, 'SIGKILL');
             await scontrol(['requeue', `${job}_1`]);
             if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_1`, `ExcNodeList=${at.host}`]);
           } finally {
             process.kill(stepd!, 'SIGCONT');
           }
         } else {
-          // Requeued by hand: Slurm sends SIGTERM, and the run, let go, stops cleanly. It is let go
-          // once that signal waits on it (let go sooner, on a machine at a load of 35 it ran its
-          // last frames to the end before the signal came, and had nothing left to continue).
-          // It continues on the other node: the one the lost task's attempt leaves free (the lost
-          // task may not return to its node, and each node holds one task), so the two continue at
-          // once rather than one after the other on the same node.
+          // Requeued by hand: Slurm sends every process of the task SIGCONT, then SIGTERM (slurmd's
+          // _rpc_terminate_job), the hold ends on the SIGTERM, and the run, whose own SIGTERM came
+          // in the same pass, stops cleanly with a checkpoint of the frame it held at (or of the
+          // one after, if its files were written by then). It continues on the other node: the
+          // one the lost task's attempt leaves free (the lost task may not return to its node, and
+          // each node holds one task), so the two continue at once rather than one after the
+          // other on the same node.
           await scontrol(['requeue', `${job}_0`]);
-          const held = Date.now();
-          while (!termPending(at.pid) && Date.now() - held < WAIT) await new Promise((r) => setTimeout(r, 100));
-          try {
-            process.kill(at.pid, 'SIGCONT');
-          } catch {
-            // Slurm continued and ended it itself.
-          }
+          const asked = Date.now();
+          while (!gone(at.pid) && Date.now() - asked < WAIT) await new Promise((r) => setTimeout(r, 100));
           moved.host = at.host;
           if (cluster!.nodes.length > 1) await scontrol(['update', `JobId=${job}_0`, `ExcNodeList=${at.host}`]);
         }
