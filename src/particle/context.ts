@@ -10,6 +10,7 @@ import { LiquidParticles } from './liquid.ts';
 import { ColourField } from './colour-field.ts';
 import { ObjectParticles } from './objects.ts';
 import { CellPairs } from './neighbours.ts';
+import { RoomShrink } from './room-shrink.ts';
 import { SlotRows } from './slot-rows.ts';
 import { JobRunner } from '../parallel/run-job.ts';
 import { allocFloat64, allocInt32, allocUint16, isShared } from '../parallel/memory.ts';
@@ -368,14 +369,10 @@ export class StepContext {
     // The largest request of the last stageShrink.after calls (exact ones as asked, the others with
     // their eighth): where the buffer stayed stageShrink.below times above it, it is remade at that
     // size (as a growth remakes it: every stage's views are carved at its own call).
-    this.stagePeak = Math.max(this.stagePeak, 8 * Math.ceil((bytes * (exact ? 1 : 1.125)) / 8) + 64);
     let size = 0;
     if (b.byteLength < bytes || (shared && !isShared)) size = 8 * Math.ceil((Math.max(bytes, b.byteLength) * (exact ? 1 : 1.125)) / 8) + 64;
-    if (++this.stageAsks >= stageShrink.after) {
-      if (size === 0 && b.byteLength >= stageShrink.below * this.stagePeak) size = this.stagePeak;
-      this.stagePeak = 0;
-      this.stageAsks = 0;
-    }
+    const cut = this.stageLook.look(b.byteLength, 8 * Math.ceil((bytes * (exact ? 1 : 1.125)) / 8) + 64);
+    if (size === 0) size = cut;
     if (size > 0) {
       // The old buffer's views are void from here: no job's arguments keep it.
       this.runner.release(b);
@@ -385,9 +382,8 @@ export class StepContext {
     return new StageScratch(b);
   }
   private stageBuffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
-  /** The largest request (in the bytes it would grow the buffer to) and the calls since the last look (stageScratch). */
-  private stagePeak = 0;
-  private stageAsks = 0;
+  /** The buffer's cut to its recent requests (in the bytes each would grow it to; stageScratch). */
+  private readonly stageLook = new RoomShrink(stageShrink);
   /**
    * Counts stageScratch calls: a stage that keeps what it carved beyond its own call (the liquid
    * contacts' slab split, used by every move of a sub-timestep) checks that no stage has asked

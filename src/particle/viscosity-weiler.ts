@@ -59,6 +59,7 @@ import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-
 import { channelKey } from './channels.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
+import { RoomShrink } from './room-shrink.ts';
 
 const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
@@ -144,14 +145,11 @@ export class ImplicitViscosityState {
   ghostFoundCoef = new Float32Array(0);
   cursor = new Int32Array(0);
   /**
-   * The coefficients' room: the most pairs the list has held, and 1/32 more; after coefShrink.after
-   * calls that held under 1/coefShrink.below of it, their most and 1/32 (the honey drop's first
-   * frames list 1.8 times the pairs of its later ones: the stage buffer's largest request follows).
+   * The coefficients' room: the most pairs the list has held, and 1/32 more, cut by coefShrink's
+   * rule to the recent calls' most (room-shrink.ts).
    */
   coefRoom = 0;
-  /** The most pairs of the calls since the last look, and how many calls there were. */
-  coefPeak = 0;
-  coefCalls = 0;
+  readonly coefLook = new RoomShrink(coefShrink);
   /** A team's row listing (viscosity-weiler-team-rows.ts). */
   readonly teamRows = new TeamRowScratch();
   /**
@@ -274,15 +272,9 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   // kept at the most it has held and 1/32 more (the list's own capacity, with its growth and a
   // cell's candidates of room, was a third over its pairs on the honey drop), shrunk where the
   // list has stayed well below it (ImplicitViscosityState.coefRoom).
-  const np = ctx.cells.pairs.length;
-  st.coefPeak = Math.max(st.coefPeak, np);
-  if (np > st.coefRoom) st.coefRoom = Math.ceil(np * (1 + 1 / 32));
-  if (++st.coefCalls >= coefShrink.after) {
-    const most = Math.ceil(st.coefPeak * (1 + 1 / 32));
-    if (st.coefRoom >= coefShrink.below * most) st.coefRoom = most;
-    st.coefPeak = 0;
-    st.coefCalls = 0;
-  }
+  const np = ctx.cells.pairs.length, need = Math.ceil(np * (1 + 1 / 32));
+  if (np > st.coefRoom) st.coefRoom = need;
+  st.coefRoom = st.coefLook.look(st.coefRoom, need) || st.coefRoom;
   const cn = st.coefRoom, nb = ctx.objects.count;
   // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
   const vectors = T > 1 ? 5 : 4;
