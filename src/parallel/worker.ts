@@ -91,8 +91,8 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
   /** A job arrived before its buffers: run it when they come. */
   let pending = false;
   let jobs: ThreadJobs | null = null;
-  /** The adapting poll for the next job (teamPoll.adaptive), made when its length changes. */
-  let nextSpins: SpinBudget | null = null;
+  /** The adapting poll for the next job (teamPoll.adaptive), restarted when its length changes. */
+  const nextSpins = new SpinBudget(0);
   /** The wait for the job now starting: whether it slept, and how long it polled (ms; the team's timers). */
   let nextSlept = 1, nextPolled = 0;
 
@@ -133,22 +133,17 @@ export function serveTeam(port: WorkerPort, tables: JobTable | readonly JobTable
     for (;;) {
       // The poll the last job asked for (wait.ts teamPoll; negative: adapting, per the job last run), then sleep.
       const poll = Atomics.load(c, POLL);
-      nextSlept = 1;
+      let caught = false;
       nextPolled = 0;
-      if (poll < 0) {
-        if (nextSpins === null || nextSpins.full !== -poll / 1000) nextSpins = new SpinBudget(-poll / 1000);
-        const last = Atomics.load(c, JOB), caught = pollWhile(c, SEQ, seen, 1000 * nextSpins.at(last));
-        nextSpins.after(last, caught);
+      if (poll !== 0) {
+        const last = Atomics.load(c, JOB);
+        if (poll < 0) nextSpins.setFull(-poll / 1000);
+        caught = pollWhile(c, SEQ, seen, poll < 0 ? 1000 * nextSpins.at(last) : poll);
+        if (poll < 0) nextSpins.after(last, caught);
         nextPolled = lastPoll.ms;
-        if (!caught) Atomics.wait(c, SEQ, seen);
-        else nextSlept = 0;
-      } else if (poll === 0) Atomics.wait(c, SEQ, seen);
-      else {
-        const caught = pollWhile(c, SEQ, seen, poll);
-        nextPolled = lastPoll.ms;
-        if (!caught) Atomics.wait(c, SEQ, seen);
-        else nextSlept = 0;
       }
+      nextSlept = caught ? 0 : 1;
+      if (!caught) Atomics.wait(c, SEQ, seen);
       const s = Atomics.load(c, SEQ);
       if (s === seen) continue;
       seen = s;
