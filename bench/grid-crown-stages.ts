@@ -6,10 +6,11 @@
  * first correction; the changes summed per stage over frames F0+1..F1 (a stage that roughens the top adds).
  * The honey fills the 3 mm gap to the cup's wall in the first three frames: read from frame 3 on.
  *
- *   npx tsx bench/grid-crown-stages.ts [scenes/cup-pour.json] [F0 F1] [--set grid.key=value]... [--keep-seeds K] [--map]
+ *   npx tsx bench/grid-crown-stages.ts [scenes/cup-pour.json] [F0 F1] [--set grid.key=value]... [--keep-seeds K] [--map] [--solid-faces]
  *
  * --map prints the last frame's heights over their radius's mean (tenths of a cell, a column every h/2)
- * and the mean height by radius.
+ * and the mean height by radius. --solid-faces: the pressure's faces cut by the objects' exact surface
+ * (pressure-solid-faces.ts); the pressure's iterations summed over the frames are printed.
  */
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
@@ -39,6 +40,7 @@ for (const kv of sets) {
 const eng = createSimulation(parseScene(json), 'grid') as GridEngineSimulation;
 const sim = eng.sim, h = sim.d.h, tr = sim.tracker;
 if (keepSeeds !== null && tr instanceof LevelSetTracker) tr.levelSet.marching.keepSeeds = keepSeeds;
+if (args.includes('--solid-faces')) sim.pressure.solidFaces.on = true;
 const cupName = sim.solids.list.some((b) => b.name === 'cup') ? 'cup' : null;
 const measure = () => cupTop(sim, { cup: cupName, radius: 0.0335, top: 0.155, bottom: 0.03 });
 
@@ -64,7 +66,7 @@ console.log(`frame 0: ${fmt(measure())}`);
 for (let f = 1; f <= F1; f++) {
   active = f > F0;
   eng.stepFrame();
-  console.log(`frame ${f} (${sim.steps} steps): ${fmt(measure())}`);
+  console.log(`frame ${f} (${sim.steps} steps, ${sim.counters.pressureIterations ?? 0} pressure iterations, ${sim.pressure.solidFaces.cut} faces cut): ${fmt(measure())}`);
 }
 if (F1 > F0) {
   console.log(`per stage, summed over frames ${F0 + 1}–${F1}:           spread (mm)  crown (mm)  peaks`);

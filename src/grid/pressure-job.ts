@@ -12,6 +12,7 @@ import { runJob } from '../parallel/run-job.ts';
 import { definePhasedJob, gridWork } from './phases.ts';
 import { MG_DIRICHLET as MG_DIRICHLET_, MG_INTERIOR as MG_INTERIOR_, MG_NEUMANN as MG_NEUMANN_ } from './multigrid.ts';
 import { faceArea, faceFraction } from './pressure-faces.ts';
+import { openDivergence, openRow } from './pressure-solid-faces.ts';
 import { AIR as AIR_, FACE_ACTIVE as FACE_ACTIVE_, FLUID as FLUID_, SOLID as SOLID_, type GridStore } from './store.ts';
 // Imported bindings are getters under tsx's module transform (several times slower in hot loops),
 // so the values used in loops are copied to module-level constants here.
@@ -86,6 +87,9 @@ export interface PressureCells {
   areasSurface: number;
   /** The cell size (m), the scale of `faceFraction`'s and `faceArea`'s samples. */
   cell: number;
+  /** The faces' open fractions and the objects' share of their flux (pressure-solid-faces.ts); length 0: off. */
+  open: Float64Array;
+  held: Float64Array;
 }
 
 export const emptyPressureCells = (): PressureCells => ({
@@ -93,7 +97,7 @@ export const emptyPressureCells = (): PressureCells => ({
   u0: new Float64Array(0), u1: new Float64Array(0), u2: new Float64Array(0), pressure: new Float64Array(0), phi: new Float64Array(0),
   diag: new Float64Array(0), off: new Float64Array(0), nbRow: new Int32Array(0), rhs: new Float64Array(0), airRow: new Uint8Array(0),
   x: new Float64Array(0), q: new Float64Array(0), share: new Float64Array(0), red: new Float64Array(0), growth: 0, warm: false, ghost: 0, ghostAxes: 0, ghostAcross: 0,
-  fractions: 0, fractionAxes: 0, areas: 0, areasSurface: 0, cell: 0,
+  fractions: 0, fractionAxes: 0, areas: 0, areasSurface: 0, cell: 0, open: new Float64Array(0), held: new Float64Array(0),
 });
 
 /**
@@ -119,7 +123,7 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
   const { row, cellOf, nb, type, u0, u1, u2, diag, off, nbRow, rhs, airRow, x, pressure } = e;
   const share = e.share.length > 0 ? e.share : null, growth = e.growth, warm = e.warm;
   const { ci, cj, ck, phi } = e, ghost = e.ghost, axes = e.ghostAxes, across = -e.ghostAcross;
-  const fractions = e.fractions, fAxes = fractions > 0 ? e.fractionAxes : 0, cell = e.cell, areas = e.areas;
+  const fractions = e.fractions, fAxes = fractions > 0 ? e.fractionAxes : 0, cell = e.cell, areas = e.areas, cutFaces = e.open.length > 0;
   let divMax = 0, deep = 0, x0 = FAR, x1 = -FAR, y0 = FAR, y1 = -FAR, z0 = FAR, z1 = -FAR;
   for (let c = from; c < to; c++) {
     const r = row[c];
@@ -132,9 +136,9 @@ export function assembleRange(e: PressureCells, rank: number, from: number, to: 
     if (j > y1) y1 = j;
     if (k < z0) z0 = k;
     if (k > z1) z1 = k;
-    if (areas > 0) {
-      // Every face weighed by its liquid area (faceArea), in the matrix and the divergence.
-      const div = areaRow(e, c, r, areas, fAxes, fractions, ghost, axes, across, cell);
+    if (areas > 0 || cutFaces) {
+      // Every face weighed by its liquid area (faceArea), or by its open area (pressure-solid-faces.ts).
+      const div = cutFaces ? openRow(e, c, r) : areaRow(e, c, r, areas, fAxes, fractions, ghost, axes, across, cell);
       if (airRow[r] === 0) deep++;
       rhs[r] = (share ? share[r] * growth : growth) - div;
       if (Math.abs(div) > divMax) divMax = Math.abs(div);
@@ -218,7 +222,7 @@ export function cellPressureRange(e: PressureCells, from: number, to: number): v
 /** Cells [from, to), step 3e: u −= q_c − q_(c−a) on the solved faces; the pressure's update. */
 export function updateRange(e: PressureCells, from: number, to: number): void {
   const { nb, face, u0, u1, u2, q, pressure } = e, warm = e.warm;
-  if (e.areas > 0) {
+  if (e.areas > 0 && e.open.length === 0) {
     areaUpdateRange(e, from, to);
     return;
   }
@@ -300,7 +304,7 @@ export function divergenceRange(e: PressureCells, rank: number, from: number, to
   let after = 0;
   for (let r = from; r < to; r++) {
     const c = cellOf[r];
-    const div = u0[nb[6 * c + 1]] - u0[c] + u1[nb[6 * c + 3]] - u1[c] + u2[nb[6 * c + 5]] - u2[c] - (share ? share[r] * growth : growth);
+    const div = (e.open.length > 0 ? openDivergence(e, c) : u0[nb[6 * c + 1]] - u0[c] + u1[nb[6 * c + 3]] - u1[c] + u2[nb[6 * c + 5]] - u2[c]) - (share ? share[r] * growth : growth);
     if (Math.abs(div) > after) after = Math.abs(div);
   }
   e.red[RED_STRIDE * rank] = Math.max(e.red[RED_STRIDE * rank], after);
@@ -310,7 +314,7 @@ const ARRAYS = {
   cellOf: 'i32', diag: 'f64', off: 'f64', nbRow: 'i32', rhs: 'f64', airRow: 'u8', x: 'f64', q: 'f64',
   u0: 'f64', u1: 'f64', u2: 'f64', pressure: 'f64', red: 'f64',
 } as const;
-const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64' } as const;
+const INPUTS = { ci: 'i32', cj: 'i32', ck: 'i32', row: 'i32', nb: 'i32', type: 'u8', face: 'u8', share: 'f64', phi: 'f64', open: 'f64', held: 'f64' } as const;
 type X = JobArgs<typeof ARRAYS, typeof INPUTS, 'count' | 'rows' | 'growth' | 'warm' | 'ghost' | 'ghostAxes' | 'ghostAcross' | 'fractions' | 'fractionAxes' | 'areas' | 'areasSurface' | 'cell', Record<never, never>, PressureCells>;
 
 function prepare(x: X): void {
@@ -318,7 +322,7 @@ function prepare(x: X): void {
   e.ci = a.ci; e.cj = a.cj; e.ck = a.ck; e.row = a.row; e.cellOf = a.cellOf; e.nb = a.nb; e.type = a.type; e.face = a.face;
   e.u0 = a.u0; e.u1 = a.u1; e.u2 = a.u2; e.pressure = a.pressure;
   e.diag = a.diag; e.off = a.off; e.nbRow = a.nbRow; e.rhs = a.rhs; e.airRow = a.airRow;
-  e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi;
+  e.x = a.x; e.q = a.q; e.share = a.share; e.red = a.red; e.phi = a.phi; e.open = a.open; e.held = a.held;
   e.growth = x.s.growth; e.warm = x.s.warm !== 0; e.ghost = x.s.ghost; e.ghostAxes = x.s.ghostAxes; e.ghostAcross = x.s.ghostAcross;
   e.fractions = x.s.fractions; e.fractionAxes = x.s.fractionAxes; e.areas = x.s.areas; e.areasSurface = x.s.areasSurface; e.cell = x.s.cell;
 }
@@ -373,7 +377,7 @@ export function runPressurePasses(s: GridStore, e: PressureCells, rows: number, 
   const job = s.runner.bind(update ? updateJob : assembleJob), a = job.a;
   a.cellOf = e.cellOf; a.diag = e.diag; a.off = e.off; a.nbRow = e.nbRow; a.rhs = e.rhs; a.airRow = e.airRow;
   a.x = e.x; a.q = e.q; a.u0 = e.u0; a.u1 = e.u1; a.u2 = e.u2; a.pressure = e.pressure; a.red = e.red;
-  a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi;
+  a.ci = e.ci; a.cj = e.cj; a.ck = e.ck; a.row = e.row; a.nb = e.nb; a.type = e.type; a.face = e.face; a.share = e.share; a.phi = e.phi; a.open = e.open; a.held = e.held;
   job.s.count = n; job.s.rows = rows; job.s.growth = e.growth; job.s.warm = e.warm ? 1 : 0; job.s.ghost = e.ghost; job.s.ghostAxes = e.ghostAxes; job.s.ghostAcross = e.ghostAcross;
   job.s.fractions = e.fractions; job.s.fractionAxes = e.fractionAxes; job.s.areas = e.areas; job.s.areasSurface = e.areasSurface; job.s.cell = e.cell;
   runJob(job, n);

@@ -13,7 +13,7 @@
  * φ is zero (pressure-job.ts ghostTheta), so that a film a cell or two thick weighs what its level
  * set says, not a whole cell's ρ g h. Why it is not the default: docs/decisions.md, "The films'
  * pressure at their level set's surface". Also selectable and off: the faces weighted by the liquid's
- * fractions in the variational form (pressure-faces.ts). Faces touching solid cells are held at the solid's
+ * fractions in the variational form (pressure-faces.ts), or by their open area at the objects (pressure-solid-faces.ts). Faces touching solid cells are held at the solid's
  * velocity and enter the divergence only (§6, the modified system of Foster & Fedkiw). A liquid
  * component with no air neighbour (a full container) is singular; the solver projects out its constant. The system is solved by
  * conjugate gradients preconditioned with a multigrid V-cycle over the box (multigrid.ts; McAdams,
@@ -50,6 +50,7 @@
  * under any solid"; "Separating walls at moving bodies").
  */
 import { SurfaceFaces } from './pressure-faces.ts';
+import { SolidFaces } from './pressure-solid-faces.ts';
 import type { VariableDensity } from './variable-density.ts';
 import { MG_DIRICHLET, MultigridPreconditioner } from './multigrid.ts';
 import { PcgSolver, type SparseSystem, type SolveResult } from './pcg.ts';
@@ -166,6 +167,8 @@ export class PressureSolver {
   divergenceAfter = 0;
   /** The free-surface faces' weights: the ghost fluid, the liquid's fractions (pressure-faces.ts; off by default). */
   readonly faces = new SurfaceFaces();
+  /** The faces cut by the objects' exact surface (pressure-solid-faces.ts; off by default). */
+  readonly solidFaces = new SolidFaces();
   /** ρ per face where the liquids differ in density (variable-density.ts); null: one density, the plain rows. */
   density: VariableDensity | null = null;
 
@@ -294,8 +297,8 @@ export class PressureSolver {
     this.allocate(m, shared);
     const sys = this.sys;
     sys.n = m;
-    // Area weights (faceAreas) make couplings other than −1.
-    const areas = this.faces.cellSize > 0 && this.faces.faceAreas > 0 && !this.faces.areasSurfaceOnly;
+    // Area weights (faceAreas, or the faces cut by the objects: solidFaces) make couplings other than −1.
+    const cut = this.solidFaces.compute(s), areas = cut || (this.faces.cellSize > 0 && this.faces.faceAreas > 0 && !this.faces.areasSurfaceOnly);
     sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
@@ -307,6 +310,7 @@ export class PressureSolver {
     e.x = this.x; e.q = this.qCell(n, shared); e.share = share ?? NO_SHARE; e.red = this.red;
     e.growth = growth; e.warm = warm; e.phi = s.phi; e.ghost = this.faces.ghostFluid; e.ghostAxes = this.faces.ghostAxes; e.ghostAcross = this.faces.ghostAcross;
     e.fractions = this.faces.cellSize > 0 ? this.faces.faceFractions : 0; e.areas = this.faces.cellSize > 0 ? this.faces.faceAreas : 0; e.areasSurface = this.faces.areasSurfaceOnly ? 1 : 0; e.fractionAxes = this.faces.fractionAxes; e.cell = this.faces.cellSize;
+    e.open = cut ? this.solidFaces.open : NO_SHARE; e.held = cut ? this.solidFaces.held : NO_SHARE;
     runPressurePasses(s, e, m, false);
     if (this.density) this.density.weighRows(s, sys, this.cellOf);
     if (start) for (let c = 0; c < n; c++) if (row[c] >= 0) this.x[row[c]] = start[c];
@@ -326,8 +330,7 @@ export class PressureSolver {
     const x = this.x;
     const multigrid = this.multigrid && !areas && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
     this.solver.runner = s.runner;
-    const result = this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? (this.density?.precondition(this.mg, m) ?? this.mg) : true);
-    return result;
+    return this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? (this.density?.precondition(this.mg, m) ?? this.mg) : true);
   }
 
   /** The liquid cells' box from the assembly: x0, x1, y0, y1, z0, z1. */
@@ -443,5 +446,4 @@ export class PressureSolver {
     }
     this.sys.closed = closedAll.subarray(0, ncomp);
   }
-
 }

@@ -93,6 +93,20 @@ export class GridSolids {
     return best;
   };
 
+  /** The velocity of the nearest object that holds cells (not a free body) at a world point into `out`, m/s. */
+  readonly objectVelocity = (x: number, y: number, z: number, out: Float64Array): void => {
+    let b = -1, best = Infinity;
+    for (let q = 0; q < this.list.length; q++) {
+      if (this.list[q].motion.isFree) continue;
+      const d = this.distance(q, x, y, z);
+      if (d < best) { best = d; b = q; }
+    }
+    out[0] = out[1] = out[2] = 0;
+    if (b < 0 || this.list[b].motion.isStatic) return;
+    world[0] = x; world[1] = y; world[2] = z;
+    this.list[b].motion.velocityAt(this.time, world, out);
+  };
+
   /**
    * Index of the solid containing the centre of cell (i, j, k), or −1. Where every object holding
    * cells stands still, the answer for a cell of the domain is kept (`known`): the grid rebuild asks

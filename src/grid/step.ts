@@ -132,6 +132,8 @@ export class GridSimulation {
     this.solids.setTime(0);
     // The objects' exact surface for the variational viscosity's no-slip (viscosity-variational.ts wallFactor).
     if (this.variational && this.solids.list.some((b) => !b.motion.isFree)) this.variational.solidDistance = this.solids.objectDistance;
+    // And for the pressure's faces cut by them, where that is switched on (pressure-solid-faces.ts).
+    if (this.solids.list.some((b) => !b.motion.isFree)) Object.assign(this.pressure.solidFaces, { distance: this.solids.objectDistance, velocity: this.solids.moving ? this.solids.objectVelocity : null, origin: this.d.origin, cell: this.d.h });
     const src = compileSources(scene);
     this.blobs = src.blobs;
     this.spouts = src.spouts;
