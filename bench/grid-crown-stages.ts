@@ -10,7 +10,8 @@
  *
  * --map prints the last frame's heights over their radius's mean (tenths of a cell, a column every h/2)
  * and the mean height by radius. --solid-faces: the pressure's faces cut by the objects' exact surface
- * (pressure-solid-faces.ts); the pressure's iterations summed over the frames are printed.
+ * (pressure-solid-faces.ts), --solid-faces-mic the same preconditioned by MIC(0) alone; each frame's
+ * pressure iterations and cut faces are printed.
  */
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
@@ -40,7 +41,8 @@ for (const kv of sets) {
 const eng = createSimulation(parseScene(json), 'grid') as GridEngineSimulation;
 const sim = eng.sim, h = sim.d.h, tr = sim.tracker;
 if (keepSeeds !== null && tr instanceof LevelSetTracker) tr.levelSet.marching.keepSeeds = keepSeeds;
-if (args.includes('--solid-faces')) sim.pressure.solidFaces.on = true;
+if (args.includes('--solid-faces') || args.includes('--solid-faces-mic')) sim.pressure.solidFaces.on = true;
+if (args.includes('--solid-faces-mic')) sim.pressure.solidFaces.multigrid = false;
 const cupName = sim.solids.list.some((b) => b.name === 'cup') ? 'cup' : null;
 const measure = () => cupTop(sim, { cup: cupName, radius: 0.0335, top: 0.155, bottom: 0.03 });
 

@@ -10,13 +10,16 @@
  *   Σ_f w_f (q_c − q_n) = growth − Σ_f ± (w_f u*_f + (1 − w_f) U_f),   u_f −= q_c − q_n,
  *
  * U_f the object's velocity along the face's axis at its centre: the couplings are −w_f (not unit:
- * the solve takes MIC(0)), the update the plain one. A face wholly shut keeps a least weight
+ * the solve takes them in MIC(0), or, where the liquid is deep (`multigrid`), in the multigrid V-cycle
+ * built on the uncut rows (multigrid.ts) and applied as S M⁻¹ S, S = (D_uncut / D_cut)^½ per row, as
+ * variable-density.ts takes its weighted rows), the update the plain one. A face wholly shut keeps a least weight
  * (OPEN_LEAST), so a row never loses its diagonal. The cells themselves stay voxelized (solids.ts:
  * a cell whose centre lies inside an object is the object's, its faces Neumann faces at the object's
  * velocity); Batty's cells whose centre lies in the object but with open faces, as pressure cells,
  * are not built (docs/decisions.md, "The grid pressure's faces cut by the objects' exact surface").
  * Off by default (`on`): the voxelized faces.
  */
+import type { Preconditioner, SparseSystem } from './pcg.ts';
 import type { PressureCells } from './pressure-job.ts';
 import { openFraction as openFraction_ } from './viscosity-fractions.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
@@ -54,6 +57,54 @@ export class SolidFaces {
   held = new Float64Array(0);
   /** Faces cut (w < 1) in the last `compute`. */
   cut = 0;
+  /** Precondition a deep liquid's cut rows with the uncut rows' multigrid V-cycle, scaled (else MIC(0)). */
+  multigrid = true;
+  private unitDiag = new Float64Array(0);
+  private scale = new Float64Array(0);
+  private tmp = new Float64Array(0);
+  private inner: Preconditioner | null = null;
+  private n = 0;
+  private readonly scaled: Preconditioner = { apply: (r, z, nbs) => this.applyScaled(r, z, nbs) };
+
+  /**
+   * The rows uncut (each liquid row's diagonal its count of neighbours that are not an object's or a
+   * wall's, couplings −1: the multigrid's), and the scale S from them to the cut rows' diagonals.
+   */
+  unitRows(s: GridStore, sys: SparseSystem, cellOf: Int32Array): SparseSystem {
+    const m = sys.n, nb = s.nb, type = s.type;
+    if (this.unitDiag.length < m || isShared(this.unitDiag) !== s.shared) {
+      this.unitDiag = allocFloat64(Math.ceil(m * 1.3) + 16, s.shared);
+      this.scale = new Float64Array(this.unitDiag.length);
+      this.tmp = new Float64Array(this.unitDiag.length + 1);
+    }
+    const unit = this.unitDiag, scale = this.scale, diag = sys.diag;
+    for (let r = 0; r < m; r++) {
+      const c = cellOf[r];
+      let k = 0;
+      for (let d = 0; d < 6; d++) {
+        const o = nb[6 * c + d];
+        if (o >= 0 && type[o] !== SOLID) k++;
+      }
+      unit[r] = k;
+      scale[r] = Math.sqrt(k / diag[r]);
+    }
+    return { ...sys, diag: unit, unit: true };
+  }
+
+  /** The multigrid V-cycle `mg` built on `unitRows`, applied to the cut rows as S M⁻¹ S. */
+  precondition(mg: Preconditioner, n: number): Preconditioner {
+    this.inner = mg;
+    this.n = n;
+    return this.scaled;
+  }
+
+  private applyScaled(r: Float64Array, z: Float64Array, nbs: Int32Array): void {
+    const n = this.n, s = this.scale, t = this.tmp;
+    for (let i = 0; i < n; i++) t[i] = r[i] * s[i];
+    t[n] = 0;
+    this.inner!.apply(t, z, nbs);
+    for (let i = 0; i < n; i++) z[i] *= s[i];
+  }
 
   /**
    * The open fractions of the faces of the liquid cells that lie between two cells that are not an

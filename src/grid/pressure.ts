@@ -298,7 +298,7 @@ export class PressureSolver {
     const sys = this.sys;
     sys.n = m;
     // Area weights (faceAreas, or the faces cut by the objects: solidFaces) make couplings other than −1.
-    const cut = this.solidFaces.compute(s), areas = cut || (this.faces.cellSize > 0 && this.faces.faceAreas > 0 && !this.faces.areasSurfaceOnly);
+    const cut = !this.density && this.solidFaces.compute(s), areas = cut || (this.faces.cellSize > 0 && this.faces.faceAreas > 0 && !this.faces.areasSurfaceOnly);
     sys.unit = !areas;
     const growth = this.growth;
     // A negative growth (the tracking gained volume) is taken from the liquid's bulk, not its skin.
@@ -328,9 +328,9 @@ export class PressureSolver {
     this.divergenceBefore = divMax;
     this.label(m);
     const x = this.x;
-    const multigrid = this.multigrid && !areas && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m);
+    const multigrid = this.multigrid && (!areas || (cut && this.solidFaces.multigrid)) && deep >= MULTIGRID_DEEP_CELLS && this.buildMultigrid(s, m, cut);
     this.solver.runner = s.runner;
-    return this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? (this.density?.precondition(this.mg, m) ?? this.mg) : true);
+    return this.solver.solve(sys, x, tolerance, maxIterations, multigrid ? (cut ? this.solidFaces.precondition(this.mg, m) : this.density?.precondition(this.mg, m) ?? this.mg) : true);
   }
 
   /** The liquid cells' box from the assembly: x0, x1, y0, y1, z0, z1. */
@@ -368,7 +368,7 @@ export class PressureSolver {
    * walls. False where the domain's size is unknown (no `box`, and a store without its dense table)
    * or the box has over 2^24 cells.
    */
-  private buildMultigrid(s: GridStore, m: number): boolean {
+  private buildMultigrid(s: GridStore, m: number, cut: boolean): boolean {
     if (m === 0 || (!this.box && s.dense === null)) return false;
     const [NX, NY, NZ] = this.box ?? [s.dW - 2 * s.dOff, s.dH - 2 * s.dOff, s.dD - 2 * s.dOff];
     const cellOf = this.cellOf, box = this.liquidBox;
@@ -392,7 +392,7 @@ export class PressureSolver {
     const args = this.boxArgs;
     args[0] = x0; args[1] = y0; args[2] = z0; args[3] = nx; args[4] = ny; args[5] = nz;
     labelBox(s, cellOf, m, args, flag, this.ri, this.rj, this.rk);
-    mg.finish(this.density?.unitRows(this.sys) ?? this.sys, this.ri, this.rj, this.rk, s.runner);
+    mg.finish(cut ? this.solidFaces.unitRows(s, this.sys, this.cellOf) : this.density?.unitRows(this.sys) ?? this.sys, this.ri, this.rj, this.rk, s.runner);
     return true;
   }
 
