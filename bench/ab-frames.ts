@@ -10,6 +10,9 @@
  * frames 4–8; 1 thread, 1 round). `--grid` sets scene.grid fields in B (and in A unless `--grid-a`
  * gives A its own); `--particle` and `--particle-a` do the same for scene.particle (so `.` as the
 other checkout compares two settings of one engine, e.g. the viscosity solvers). Each round makes fresh simulations and swaps which of the two steps first.
+ * `--dist` loads both engines from their built dist/ (what `viscid run` and `viscid bench` run; each
+ * checkout built first with `npm run build`) rather than their sources through tsx; `--dist-a` A's
+ * alone, so that `.` as the other checkout compares this checkout's build with its own sources.
  * Prints the mean and median wall ms a frame and the CPU time of the process's threads a frame
  * (less disturbed by a loaded machine) of each over the window and B/A, the stage split, the
  * particle engine's correction passes a sub-timestep, and whether the first round's states stayed
@@ -34,7 +37,9 @@ interface Engine {
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+// (--dist and --dist-a take no value.)
+const valued = (a: string | undefined) => a !== undefined && a.startsWith('--') && a !== '--dist' && a !== '--dist-a';
+const pos = argv.filter((a, i) => !a.startsWith('--') && !valued(argv[i - 1]));
 const other = pos[0];
 if (!other) throw new Error('usage: npx tsx bench/ab-frames.ts <other checkout> [scene] [firstFrame] [lastFrame] [threads] [rounds] [--engine grid] [--grid JSON] [--grid-a JSON]');
 const engineName = flag('--engine') ?? 'particle';
@@ -48,13 +53,15 @@ const gridA = JSON.parse(flag('--grid-a') ?? flag('--grid') ?? '{}') as Record<s
 const particleB = JSON.parse(flag('--particle') ?? '{}') as Record<string, unknown>;
 const particleA = JSON.parse(flag('--particle-a') ?? flag('--particle') ?? '{}') as Record<string, unknown>;
 
-async function load(root: string): Promise<{ engine: Engine; spawn: unknown }> {
-  const engine = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as Engine;
-  const threads = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
+async function load(root: string, built: boolean): Promise<{ engine: Engine; spawn: unknown }> {
+  const from = (path: string) => pathToFileURL(resolve(root, built ? `dist/${path}.js` : `src/${path}.ts`)).href;
+  const engine = (await import(from('index'))) as Engine;
+  const threads = (await import(from('cli/threads'))) as { spawnNodeThread: unknown };
   return { engine, spawn: threads.spawnNodeThread };
 }
 
-const A = await load(other), B = await load(resolve(import.meta.dirname, '..'));
+const distB = argv.includes('--dist'), distA = distB || argv.includes('--dist-a');
+const A = await load(other, distA), B = await load(resolve(import.meta.dirname, '..'), distB);
 const json = JSON.parse(readFileSync(file, 'utf8'));
 const tA: number[] = [], tB: number[] = [], cA: number[] = [], cB: number[] = [];
 const sA: Record<string, number> = {}, sB: Record<string, number> = {};
@@ -63,7 +70,7 @@ const addStages = (to: Record<string, number>, from: Record<string, number>) => 
   for (const [k, v] of Object.entries(from)) to[k] = (to[k] ?? 0) + v;
 };
 let differs = -1;
-console.log(`${file}, ${engineName} engine, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other} ${JSON.stringify({ ...gridA, ...particleA })}, B = this checkout ${JSON.stringify({ ...gridB, ...particleB })}; load ${loadavg()[0].toFixed(1)}`);
+console.log(`${file}, ${engineName} engine, frames ${first}–${last}, ${T} thread(s), ${rounds} round(s); A = ${other}${distA ? ' (dist)' : ''} ${JSON.stringify({ ...gridA, ...particleA })}, B = this checkout${distB ? ' (dist)' : ''} ${JSON.stringify({ ...gridB, ...particleB })}; load ${loadavg()[0].toFixed(1)}`);
 for (let round = 0; round < rounds; round++) {
   const make = async (e: { engine: Engine; spawn: unknown }, gridFields: Record<string, unknown>, particleFields: Record<string, unknown>) => {
     const scene = e.engine.parseScene(json);

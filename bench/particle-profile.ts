@@ -1,19 +1,25 @@
 /**
  * Per-stage CPU profile of a particle scene:
- *   npx tsx bench/particle-profile.ts [scene] [warmup] [frames] [--radius R] [--cpu-prof OUT.cpuprofile]
+ *   npx tsx bench/particle-profile.ts [scene] [warmup] [frames] [--radius R] [--cpu-prof OUT.cpuprofile] [--dist]
  * Prints CPU ms/frame (process.cpuUsage) and the engine's per-stage wall split, the counters a
  * frame and a checksum of the state. `--radius` overrides particle.radius (a coarser copy of a
  * scene for quick profiling); `--cpu-prof` writes V8's CPU profile of the timed frames alone (not
  * the warm-up, nor the first frame's cold pressure solve), for Chrome's DevTools or a script that
- * sums self time by function.
+ * sums self time by function (bench/cpuprofile-stages.ts). `--dist` runs the built engine (dist/,
+ * what `viscid run` and `viscid bench` run; `npm run build` first) rather than the sources through
+ * tsx, whose compiled code is not the same (docs/decisions.md, branch speed61).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { parseScene, createSimulation } from '../src/index.ts';
+import * as sources from '../src/index.ts';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
-const pos = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
+// (--dist takes no value.)
+const pos = argv.filter((a, i) => !a.startsWith('--') && !(argv[i - 1]?.startsWith('--') && argv[i - 1] !== '--dist'));
+const { parseScene, createSimulation } = argv.includes('--dist')
+  ? ((await import(new URL('../dist/index.js', import.meta.url).href)) as typeof sources)
+  : sources;
 const file = pos[0] ?? 'scenes/honey-drop.json';
 const warm = Number(pos[1] ?? 1), frames = Number(pos[2] ?? 3);
 const json = JSON.parse(readFileSync(file, 'utf8'));
