@@ -221,9 +221,6 @@ export class StepContext {
     this.objectReach = Math.max(objectSupport * r, r + this.ro + r);
     this.cells = new CellPairs(this.reach);
     this.cells.pairs.store = this.listStore;
-    // Its room follows the recent listings down (one a sub-timestep: 8 are two frames of the honey drop), the store with it.
-    this.cells.pairs.shrinks = true;
-    this.cells.pairs.shrinkEvery = 8;
     this.objectCells = new CellPairs(this.objectReach);
     this.densityCells = new CellPairs(this.densityH);
     this.mixing = ColourField.of(scene, this.densityH, this.liquid);

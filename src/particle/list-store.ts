@@ -13,8 +13,7 @@
  * per-pair coefficients also sit after the pair list's entries while it lists its rows (`after`).
  *
  * Writing one list clobbers the other: a list is read only between its own listing and the other's.
- * A grown buffer takes the old one's bytes, and the lists' views move onto it; where the lists'
- * rooms have shrunk (each by its own rule), the buffer is cut to the largest of them (`fit`).
+ * A grown buffer takes the old one's bytes, and the lists' views move onto it.
  */
 
 /** A list that takes its entries from the store (SlotRows, ObjectContactLists). */
@@ -25,15 +24,12 @@ export interface StoredList {
   rebase?(buffer: ArrayBuffer | SharedArrayBuffer): void;
 }
 
-/** How far above the lists' rooms the buffer must stand to be cut to them (ListStore.fit). */
-const STORE_CUT = 1.0625;
-
 const isSharedBuffer = (b: ArrayBufferLike): boolean => typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
 
 export class ListStore {
   private buffer: ArrayBuffer | SharedArrayBuffer = new ArrayBuffer(0);
   private readonly lists: StoredList[] = [];
-  /** Counts the buffer's growths and cuts: a view taken before one (a job's argument) is stale after it. */
+  /** Counts the buffer's growths: a view taken before a growth (a job's argument) is stale after it. */
   grown = 0;
 
   /** `release`: lets go of a buffer the jobs' arguments may still view (JobRunner.release). */
@@ -46,30 +42,8 @@ export class ListStore {
    */
   take(list: StoredList, size: number, wide: boolean, shared: boolean, at = 0): Uint16Array | Int32Array {
     if (!this.lists.includes(list)) this.lists.push(list);
-    const end = at + 8 * Math.ceil((size * (wide ? 4 : 2)) / 8);
-    const b = this.fit(list, end, shared) ?? this.room(end, shared);
+    const b = this.room(at + 8 * Math.ceil((size * (wide ? 4 : 2)) / 8), shared);
     return wide ? new Int32Array(b, at, size) : new Uint16Array(b, at, size);
-  }
-
-  /**
-   * The buffer cut to the lists' rooms, where `list` now asks for `end` bytes and the buffer stands
-   * STORE_CUT times or more above the largest of that and the other lists' views (their capacities,
-   * each list's own rule, which lets them shrink: SlotRows.shrinks, ObjectContactLists): the first
-   * frames of the honey drop list 1.8 times the pairs of its later ones, and a buffer that only grew
-   * kept their size for the whole run. The other lists' views move onto the cut buffer, at the same
-   * offsets, and what they held comes along (a list's room is taken at its listing, when the other
-   * lists are void). Null where the buffer stays.
-   */
-  private fit(list: StoredList, end: number, shared: boolean): ArrayBuffer | SharedArrayBuffer | null {
-    const old = this.buffer;
-    let need = end;
-    for (const l of this.lists) if (l !== list && l.j.buffer === old) need = Math.max(need, l.j.byteOffset + l.j.byteLength);
-    need = 8 * Math.ceil(need / 8);
-    if (old.byteLength < STORE_CUT * need) return null;
-    const b = shared || isSharedBuffer(old) ? new SharedArrayBuffer(need) : new ArrayBuffer(need);
-    new Uint8Array(b).set(new Uint8Array(old, 0, need));
-    this.moveViews(old, b, list);
-    return b;
   }
 
   /** `count` single-precision numbers at the start of the buffer (the object lists' clearances, before their entries). */
@@ -93,14 +67,8 @@ export class ListStore {
     if (old.byteLength >= bytes && (!shared || isSharedBuffer(old))) return old;
     const size = Math.max(bytes, old.byteLength), b = shared || isSharedBuffer(old) ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     new Uint8Array(b).set(new Uint8Array(old));
-    this.moveViews(old, b, null);
-    return b;
-  }
-
-  /** The lists' views (but `skip`'s) moved from `old` onto `b`, which becomes the buffer. */
-  private moveViews(old: ArrayBuffer | SharedArrayBuffer, b: ArrayBuffer | SharedArrayBuffer, skip: StoredList | null): void {
     for (const l of this.lists) {
-      if (l.j.buffer !== old || l === skip) continue;
+      if (l.j.buffer !== old) continue;
       if (l.rebase) l.rebase(b);
       else l.j = l.j instanceof Int32Array ? new Int32Array(b, l.j.byteOffset, l.j.length) : new Uint16Array(b, l.j.byteOffset, l.j.length);
     }
@@ -108,5 +76,6 @@ export class ListStore {
     this.grown++;
     // The old buffer's views in the jobs' arguments are void (each stage sets its own again).
     this.release(old);
+    return b;
   }
 }

@@ -30,7 +30,6 @@ import { teamWork } from './work.ts';
 import { grownRows } from './liquid.ts';
 import { axisGap } from './neighbours.ts';
 import type { ListStore } from './list-store.ts';
-import { RoomShrink, type ShrinkPolicy } from './room-shrink.ts';
 
 /** Object particles within this many (r + r_o), plus travel, are listed for contacts and friction (friction touches at TOUCH). */
 const CONTACT_LIST_TOUCH = 1.25;
@@ -40,9 +39,6 @@ export const TOUCH = 1.1;
 const NEAR_SLACK = 1;
 /** Round-off allowance of the far entries' clearance, radii (setClearance). */
 export const CLEAR_MARGIN = 1e-5;
-/** The entries' room: a quarter more than a listing needs when it grows; cut to that over the last 8 listings (two frames of the honey drop) where it stands 1.5 times above. */
-const GROWTH = 1.25;
-export const LISTS_SHRINK: ShrinkPolicy = { after: 8, below: 1.5 };
 
 /** Scratch of sortNearFar: room for the longest list (one per thread), and the contact distance, near2 and margin of the range. */
 export interface NearFarScratch {
@@ -68,8 +64,6 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   longest = 0;
   /** Per thread: the longest list of its cells (the listing job's output). */
   longestOf: Int32Array;
-  /** The entries' room cut to the recent listings (in the store: `reset`). */
-  private readonly shrink = new RoomShrink(LISTS_SHRINK);
 
   /**
    * `shared`: on SharedArrayBuffers (a thread team reads and writes them). `store`: where the
@@ -80,7 +74,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   }
 
   reset(n: number, objects: number): void {
-    const wide = objects > 0x7fff, listed = this.length;
+    const wide = objects > 0x7fff;
     if (this.start.length < n + 1) {
       const rows = grownRows(n + 1, this.start.length);
       this.start = allocInt32(rows, this.shared);
@@ -89,11 +83,8 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
     this.length = 0;
     if (this.store) {
       // In the store: the clearances (4 a row of `start`) first, the entries after them; the pair
-      // list has written over both since the last listing, which nothing reads any more. The
-      // entries' room follows the recent listings down as well as up (the store is cut with it:
-      // list-store.ts fit): the honey drop's impact lists 3.5 times the entries of its later frames.
-      const cut = this.shrink.look(this.j.length, Math.ceil(listed * GROWTH));
-      this.j = this.make(Math.max(1024, cut || this.j.length), wide);
+      // list has written over both since the last listing, which nothing reads any more.
+      this.j = this.make(Math.max(1024, this.j.length), wide);
       this.clear = this.store.front(4 * this.start.length);
     } else if (wide !== this.j instanceof Int32Array || this.j.length === 0) {
       this.j = this.make(Math.max(1024, this.j.length), wide);
@@ -111,7 +102,7 @@ export class ObjectContactLists implements ListSink<Uint16Array | Int32Array> {
   /** Room for `total` entries (keeping the first `length`). */
   reserve(total: number): void {
     if (total <= this.j.length) return;
-    const bigger = this.make(Math.max(1024, Math.ceil(total * GROWTH)), this.j instanceof Int32Array);
+    const bigger = this.make(Math.max(1024, Math.ceil(total * 1.25)), this.j instanceof Int32Array);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
   }

@@ -15,7 +15,7 @@ import type { ListStore } from './list-store.ts';
 /** Growth of `j` beyond what is asked (neighbours.ts NeighbourList's). */
 const GROWTH = 1.125;
 /** `shrinks`: listings between looks (about two frames of the honey drop's solve rows), and how far below `j` they must have stayed. */
-const SHRINK_AFTER = 24, SHRINK_BELOW = 1.25;
+const SHRINK_AFTER = 24, SHRINK_BELOW = 1.5;
 
 export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   start = new Int32Array(1);
@@ -34,14 +34,12 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   /** Where the entries live when they share memory with a list of other lifetime (list-store.ts), else null: their own. */
   store: ListStore | null = null;
   /**
-   * Lets `j` shrink once the rows have stayed far below it (`shrinkEvery` listings under
+   * Lets `j` shrink once the rows have stayed far below it (SHRINK_AFTER listings under
    * 1/SHRINK_BELOW of it): the solve's rows grow at an impact, where the liquid is compressed next
-   * to a body, and keep that size for the rest of the run otherwise. For rows of their own that
-   * nothing views between listings, or rows in a store, which is cut with them (list-store.ts fit:
-   * adhesion's pair list, whose first frames on the honey drop hold 1.8 times the pairs of its later ones).
+   * to a body, and keep that size for the rest of the run otherwise. Only for rows of their own
+   * (no store) that nothing views between listings.
    */
   shrinks = false;
-  shrinkEvery = SHRINK_AFTER;
   /** The longest of the listings since the last look (`shrinks`), and how many there were. */
   private peak = 0;
   private listings = 0;
@@ -51,15 +49,15 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
     this.version++;
     if (this.start.length < n + 1 || (this.shared && !isShared(this.start))) this.start = allocInt32(grownRows(n + 1, this.start.length), this.shared);
     const wide = n > 0x10000;
-    if (this.shrinks) this.shrinkAfter(this.length);
+    if (this.shrinks && this.store === null) this.shrinkAfter(this.length);
     this.length = 0;
     if (wide !== this.j instanceof Int32Array || (this.shared && !isShared(this.j))) this.j = this.make(Math.max(1024, this.j.length), wide);
   }
 
-  /** Counts the listing that held `length` entries; every `shrinkEvery` listings, shrinks `j` to their longest and its growth where it is SHRINK_BELOW times that or more. */
+  /** Counts the listing that held `length` entries; every SHRINK_AFTER listings, shrinks `j` to their longest and its growth where it is SHRINK_BELOW times that or more. */
   private shrinkAfter(length: number): void {
     this.peak = Math.max(this.peak, length);
-    if (++this.listings < this.shrinkEvery) return;
+    if (++this.listings < SHRINK_AFTER) return;
     const size = Math.max(1024, Math.ceil(this.peak * GROWTH));
     if (this.j.length >= SHRINK_BELOW * size) this.j = this.make(size, this.j instanceof Int32Array);
     this.peak = 0;
