@@ -4,8 +4,9 @@
  * liquid pairs as one thread does, each pair once from the adhesion stage's pair list (the half
  * rows: row i holds its pairs j > i), with one addition: the pairs that cross the ends of the
  * threads' ranges, listed again in the row of their upper particle (the *cross rows*), so that a
- * thread can gather into its own rows what a thread below it holds. Listed by the team itself in
- * two jobs over particle ranges cut by the pairs (PAIR_LIST_COST), the cuts the solve takes too:
+ * thread can gather into its own rows what a thread below it holds. Listed by the team itself,
+ * over particle ranges cut by the pairs (PAIR_LIST_COST), the cuts the solve takes too, in a job of
+ * their own and at the start of the solve's run:
  *
  * 1. `viscosity-rows-count`: each thread, for the particles i of its range, evaluates each pair
  *    (i, j) of the pair list once: e_ij = δt K μ_ij F(|x_ij|) q_i q_j (its 16-bit code,
@@ -87,8 +88,8 @@ const CUT = viscosityRowsCountJob as unknown as AnyJob;
  * Step 3, in the solve's own run (viscosity-weiler-solve.ts, before a barrier): thread `rank`
  * writes each crossing pair of its rows [from, to) into the cross row of its upper particle, at
  * its own cursors (`into`, its count block: the count job's cut is the solve's, `to` the end of
- * both). Every slot has one writer. (It had a run of its own, `viscosity-rows-fill`: 4 runs a frame
- * of the honey drop, each a wake-up and a wait for DONE, for a pass of ~1 ms.)
+ * both). Every slot has one writer. In the solve's run rather than one of its own: a run is a
+ * wake-up of the spawned threads and a wait for their DONE, a barrier one wait.
  */
 export function fillCross(
   a: { xc: Uint16Array; xj: Uint16Array | Int32Array; into: Int32Array; ls: Int32Array; lj: Uint16Array | Int32Array; coef: Uint16Array },
