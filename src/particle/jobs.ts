@@ -7,7 +7,7 @@
 import { JobTable } from '../parallel/job.ts';
 import { viscosityJob } from './viscosity.ts';
 import { weilerJob } from './viscosity-weiler-solve.ts';
-import { viscosityRowsCountJob, viscosityRowsFillJob } from './viscosity-weiler-team-rows.ts';
+import { viscosityRowsCountJob } from './viscosity-weiler-team-rows.ts';
 import { densityListJob, densityMeasureJob, densityPushJob } from './density-pairs.ts';
 import { adhesionJob } from './adhesion.ts';
 import { objectAdhesionJob } from './object-adhesion.ts';
@@ -29,6 +29,6 @@ import { surfaceSidesJob } from './surface.ts';
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, gelSpringsJob, gelSolveJob, weilerJob,
-  heatPairsJob, heatFluxJob, viscosityRowsCountJob, viscosityRowsFillJob, solveRowsCountJob, solveRowsFillJob,
+  heatPairsJob, heatFluxJob, viscosityRowsCountJob, solveRowsCountJob, solveRowsFillJob,
   solveBoundaryJob, viscosityBoundaryJob, liquidSortJob, surfaceSidesJob,
 ]);

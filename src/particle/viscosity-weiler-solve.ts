@@ -50,6 +50,7 @@ import { defineJob, type JobArrays } from '../parallel/job.ts';
 import { PAIR_LIST_COST, VISCOSITY_MIN_PARTICLES } from './work.ts';
 import { applyHalf, applyHalfPQ, applyHalfTwo, applyTeam, applyTeamTwo, type CrossRows, ghost, GHOST_WALLS, pairFactor, RED_STRIDE, Rows, WALL_STRIDE } from './viscosity-weiler-product.ts';
 import { invertBlock, jacobiBound, jacobiStepSum, stepSum, teamBlocks } from './viscosity-weiler-jacobi.ts';
+import { fillCross } from './viscosity-weiler-team-rows.ts';
 
 export { GHOST_WALLS, pairFactor, RED_STRIDE, WALL_STRIDE };
 
@@ -68,13 +69,13 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64', xj: 'index', xc: 'u16', into: 'i32' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
-    xs: 'i32', xj: 'index', xc: 'u16', cdec: 'f64',
+    xs: 'i32', cdec: 'f64',
   },
-  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half', 'onB'],
+  scalars: ['nm', 'tol', 'floor', 'maxIter', 'thermal', 'half', 'onB', 'parts'],
   split: 'items',
   // Cut by pairs, as the team's row listing (viscosity-weiler-team-rows.ts): its cross rows are those of these ranges.
   cost: { prefix: ['ls'], perItem: PAIR_LIST_COST.perItem },
@@ -83,9 +84,15 @@ export const weilerJob = defineJob({
     const a = new Setup(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm, half = x.s.half === 1;
     const { r, p, q, u } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
-    // The right-hand side b into p (free until the first direction). A team sums the pair blocks
-    // of its rows first, each pair within its range once (teamBlocks), as the half rows' stage does.
-    if (!half) teamBlocks(a, cross, from, to);
+    // A team's cross rows first (each thread its crossing pairs, at its count's cursors), then,
+    // once every thread's are in, the pair blocks of its rows, each pair within its range once
+    // (teamBlocks), as the half rows' stage does. The right-hand side b goes into p (free until the first direction).
+    if (!half) {
+      if (T !== x.s.parts) throw new Error(`viscosity rows: filled on ${T} threads, counted on ${x.s.parts}`);
+      fillCross(x.a, x.n, rank, from, to);
+      x.barrier();
+      teamBlocks(a, cross, from, to);
+    }
     // spread: the largest Σ_j ‖A_ij‖ over the rows' couplings to other particles, for jacobiBound.
     let spread = 0, rhoMin = Infinity;
     for (let i = from; i < to; i++) {

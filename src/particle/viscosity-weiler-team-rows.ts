@@ -4,8 +4,9 @@
  * liquid pairs as one thread does, each pair once from the adhesion stage's pair list (the half
  * rows: row i holds its pairs j > i), with one addition: the pairs that cross the ends of the
  * threads' ranges, listed again in the row of their upper particle (the *cross rows*), so that a
- * thread can gather into its own rows what a thread below it holds. Listed by the team itself in
- * two jobs over particle ranges cut by the pairs (PAIR_LIST_COST), the cuts the solve takes too:
+ * thread can gather into its own rows what a thread below it holds. Listed by the team itself,
+ * over particle ranges cut by the pairs (PAIR_LIST_COST), the cuts the solve takes too, in a job of
+ * their own and at the start of the solve's run:
  *
  * 1. `viscosity-rows-count`: each thread, for the particles i of its range, evaluates each pair
  *    (i, j) of the pair list once: e_ij = δt K μ_ij F(|x_ij|) q_i q_j (its 16-bit code,
@@ -17,8 +18,8 @@
  * 2. The calling thread lays the cross rows out (team-rows-layout.ts, O(n T)): row j holds the
  *    entries from the particles k < j below j's range, in ascending k (thread 0's, then thread 1's,
  *    …); each thread's count block becomes its write cursor into each row.
- * 3. `viscosity-rows-fill`: each thread writes its crossing pairs into the cross rows at its own
- *    cursors (entry k and its coefficient). Every slot has one writer.
+ * 3. At the start of the solve's run (fillCross, then a barrier): each thread writes its crossing
+ *    pairs into the cross rows at its own cursors (entry k and its coefficient). Every slot has one writer.
  *
  * On one thread (teamWork.teamRowsOnOneThread) the cross rows are empty, and the solve runs as the
  * one-thread path does on the uncompacted pair list.
@@ -83,31 +84,28 @@ export const viscosityRowsCountJob = defineJob({
 /** The cut of the ranges (the count job's cost: PAIR_LIST_COST over the pair list's starts, `ps`). */
 const CUT = viscosityRowsCountJob as unknown as AnyJob;
 
-/** Writes each crossing pair into the cross row of its upper particle at the thread's own cursors (`into`). */
-export const viscosityRowsFillJob = defineJob({
-  name: 'viscosity-rows-fill',
-  arrays: { xc: 'u16', xj: 'index', into: 'i32' },
-  inputs: { ps: 'i32', pj: 'index', coef: 'u16' },
-  scalars: ['parts'],
-  split: 'items',
-  // Cut by pairs (PAIR_LIST_COST): the count and the fill cut alike, so each fills what it counted.
-  cost: PAIR_LIST_COST,
-  minItems: () => VISCOSITY_MIN_PARTICLES,
-  kernel(x) {
-    const { xc, xj, into, ps, pj, coef } = x.a;
-    if (x.size !== x.s.parts) throw new Error(`viscosity rows: filled on ${x.size} threads, counted on ${x.s.parts}`);
-    const block = x.rank * x.n, to = rangeEnd(x.a, x.n, x.rank, x.size);
-    for (let i = x.from; i < x.to; i++) {
-      for (let e = ps[i], e1 = ps[i + 1]; e < e1; e++) {
-        const j = pj[e], c = coef[e];
-        if (j < to || c === 0) continue;
-        const k = into[block + j]++;
-        xc[k] = c;
-        xj[k] = i;
-      }
+/**
+ * Step 3, in the solve's own run (viscosity-weiler-solve.ts, before a barrier): thread `rank`
+ * writes each crossing pair of its rows [from, to) into the cross row of its upper particle, at
+ * its own cursors (`into`, its count block: the count job's cut is the solve's, `to` the end of
+ * both). Every slot has one writer. In the solve's run rather than one of its own: a run is a
+ * wake-up of the spawned threads and a wait for their DONE, a barrier one wait.
+ */
+export function fillCross(
+  a: { xc: Uint16Array; xj: Uint16Array | Int32Array; into: Int32Array; ls: Int32Array; lj: Uint16Array | Int32Array; coef: Uint16Array },
+  n: number, rank: number, from: number, to: number,
+): void {
+  const { xc, xj, into, ls, lj, coef } = a, block = rank * n;
+  for (let i = from; i < to; i++) {
+    for (let e = ls[i], e1 = ls[i + 1]; e < e1; e++) {
+      const j = lj[e], c = coef[e];
+      if (j < to || c === 0) continue;
+      const k = into[block + j]++;
+      xc[k] = c;
+      xj[k] = i;
     }
-  },
-});
+  }
+}
 
 /** What the team listing keeps between calls (on shared memory): per cross entry (its counts: StepContext.teamRowCounts). */
 export class TeamRowScratch {
@@ -116,13 +114,13 @@ export class TeamRowScratch {
    * st.rows): a view of the call's idle room where it has one (countTeamRows), else their own.
    */
   xc = new Uint16Array(0);
-  /** The threads the last count ran on (the fill must run on as many: the cursors are theirs). */
+  /** The threads the last count ran on (the solve's fill must run on as many: the cursors are theirs). */
   parts = 1;
 }
 
 /**
  * Steps 1 and 2: the pair coefficients into `coef` (the pair list's length), the cross rows
- * counted on the team and laid out in st.rows; fillTeamRows then writes them.
+ * counted on the team and laid out in st.rows; the solve's run then writes them (fillCross).
  */
 export function countTeamRows(
   ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array, rootVol: Float32Array, room: CallRoom,
@@ -166,14 +164,4 @@ export function countTeamRows(
   if (xc) sc.xc = xc;
   else if (sc.xc.length < total || (ctx.shared && !isShared(sc.xc))) sc.xc = allocUint16(Math.max(1024, Math.ceil(total * 1.25)), ctx.shared);
   sc.parts = T;
-}
-
-/** Step 3: the cross rows' entries (st.rows.j) and coefficients (sc.xc). */
-export function fillTeamRows(ctx: StepContext, st: ImplicitViscosityState, sc: TeamRowScratch, n: number, coef: Uint16Array): void {
-  const pairs = ctx.cells.pairs, job = ctx.runner.bind(viscosityRowsFillJob);
-  const a = job.a;
-  a.xc = sc.xc; a.xj = st.rows.j; a.into = ctx.teamRowCounts.into;
-  a.ps = pairs.start; a.pj = pairs.j; a.coef = coef;
-  job.s.parts = sc.parts;
-  runJob(job, n);
 }

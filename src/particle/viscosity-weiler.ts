@@ -55,7 +55,7 @@ import { boundaryCoefs, CallRoom, listBoundary, returnRoom } from './viscosity-w
 import { volumeRatios } from './viscosity-weiler-volumes.ts';
 import { pairFactor, RED_STRIDE, WALL_STRIDE, weilerJob } from './viscosity-weiler-solve.ts';
 import { halfRows, type RowLayout } from './viscosity-weiler-rows.ts';
-import { countTeamRows, fillTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
+import { countTeamRows, TeamRowScratch } from './viscosity-weiler-team-rows.ts';
 import { channelKey } from './channels.ts';
 import type { CheckpointReader } from '../io/checkpoint.ts';
 import type { ParticleChannel } from './channels.ts';
@@ -64,6 +64,8 @@ import { RoomShrink } from './room-shrink.ts';
 const NO_FACTORS = new Float64Array(0);
 /** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
 const NO_VECTOR = new Float64Array(0);
+/** A team's count blocks, the cursors of the solve's fill of its cross rows (fillCross); unread on one thread. */
+const NO_COUNTS = new Int32Array(0);
 /**
  * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
  * a frame of the honey drop), and how far above the most pairs of those calls it must have
@@ -320,7 +322,6 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   if (nb > 0) objectSlots(ctx, ovel, ow);
   if (!half) {
     countTeamRows(ctx, st, st.teamRows, n, coef, onrm, room);
-    fillTeamRows(ctx, st, st.teamRows, n, coef);
   }
   const nw = wallTable(ctx, st);
   listGhosts(ctx, st, n, nw, true, rows);
@@ -334,7 +335,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   a.pk = st.pk; a.ph = st.ph; a.rho = st.rho; a.walls = st.walls;
   a.gs = st.ghosts.start; a.gj = st.ghosts.j; a.gc = st.ghostCoef; a.wa = st.cover.at; a.wd = st.cover.diag; a.wb = st.cover.rhs;
   // A team's cross rows (viscosity-weiler-team-rows.ts); unread on one thread.
-  a.xs = st.rows.start; a.xj = st.rows.j; a.xc = st.teamRows.xc;
+  a.xs = st.rows.start; a.xj = st.rows.j; a.xc = st.teamRows.xc; a.into = half ? NO_COUNTS : ctx.teamRowCounts.into;
+  job.s.parts = st.teamRows.parts;
   // Per-particle viscosity (temperature.ts): μ_i = μ f_i, a pair the harmonic mean.
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.thermal = ctx.temperature ? 1 : 0;
