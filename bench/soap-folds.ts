@@ -10,24 +10,28 @@
  *     outside the core) that stand at least `--prominence` (default 4 mm) above the lower of the
  *     two valleys beside them;
  *   - pile: the shipped test's figure (the highest 4 mm slab of points wider than 3 cm).
+ * With `--engine particle` the map is tests/particle/pile.ts's, from the particles (each covering
+ * its radius), on the same raster and with the same measures.
  *
- *   npx tsx bench/soap-folds.ts scenes/soap-pour.json 90 15 [--set path=value …] [--core 0.02]
+ *   npx tsx bench/soap-folds.ts scenes/soap-pour.json 90 15 [--engine grid|particle] [--set path=value …] [--core 0.02]
  */
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
-import type { FluidPoints } from '../src/api.ts';
+import type { EngineName, FluidPoints } from '../src/api.ts';
 import type { GridEngineSimulation } from '../src/grid/simulation.ts';
 import { setScenePath } from './scene-set.ts';
-import { measurePile } from '../tests/grid/pile.ts';
+import { measurePile, type Pile } from '../tests/grid/pile.ts';
+import { measureParticlePile } from '../tests/particle/pile.ts';
 
 const args = process.argv.slice(2);
 const sets: string[] = [];
 const plain: string[] = [];
-let core = 0.02, prominence = 0.004;
+let core = 0.02, prominence = 0.004, engine: EngineName = 'grid';
 for (let a = 0; a < args.length; a++) {
   if (args[a] === '--set') sets.push(args[++a]);
   else if (args[a] === '--core') core = Number(args[++a]);
   else if (args[a] === '--prominence') prominence = Number(args[++a]);
+  else if (args[a] === '--engine') engine = args[++a] as EngineName;
   else plain.push(args[a]);
 }
 const [file, framesArg, everyArg] = plain;
@@ -35,9 +39,13 @@ const json = JSON.parse(readFileSync(file, 'utf8'));
 for (const s of sets) setScenePath(json, s);
 const scene = parseScene(json);
 const frames = Number(framesArg ?? 90), every = Number(everyArg ?? 15);
-const sim = createSimulation(scene, 'grid') as GridEngineSimulation;
-const g = sim.sim;
-const [x0, , z0] = g.d.origin, step = 0.002;
+const sim = createSimulation(scene, engine);
+const domain = scene.domain;
+if (!domain) throw new Error(`${file} has no domain: its pile has no floor to stand on`);
+const step = 0.002, [x0, , z0] = engine === 'grid' ? (sim as GridEngineSimulation).sim.d.origin : domain.min;
+const pile = (): Pile => engine === 'grid'
+  ? measurePile((sim as GridEngineSimulation).sim, core, step)
+  : measureParticlePile(sim.fluidPoints(), scene.particle.radius, domain.min, domain.max, core, step);
 
 function pileHeight(p: FluidPoints, radius: number): number {
   let best = 0;
@@ -47,6 +55,7 @@ function pileHeight(p: FluidPoints, radius: number): number {
       const py = p.positions[3 * i + 1];
       if (py >= y && py < y + 0.004) r = Math.max(r, Math.hypot(p.positions[3 * i], p.positions[3 * i + 2]));
     }
+    if (r === 0 && best === 0) continue; // below the lowest points (a particle's centre stands r up)
     if (r <= radius) break;
     best = y + 0.004;
   }
@@ -67,7 +76,7 @@ function countFolds(v: number[]): number {
 }
 
 function measure(): string {
-  const { radius: R, height: Hmax, relief, map: H, nx, nz } = measurePile(g, core, step);
+  const { radius: R, height: Hmax, relief, map: H, nx, nz } = pile();
   // Side profiles through the axis, outside the core, each side apart.
   let folds = 0;
   const mid = Math.floor(nx / 2), midz = Math.floor(nz / 2);
@@ -86,7 +95,7 @@ function measure(): string {
 }
 
 const t0 = performance.now();
-console.log(`${file} ${sets.join(' ')}: h ${scene.grid.cellSize}`);
+console.log(`${file} ${sets.join(' ')}: ${engine}, ${engine === 'grid' ? `h ${scene.grid.cellSize}` : `r ${scene.particle.radius}`}`);
 for (let f = 1; f <= frames; f++) {
   sim.stepFrame();
   if (f % every === 0) console.log(`frame ${f} (${(f / scene.fps).toFixed(2)} s): ${measure()}  [${((performance.now() - t0) / 1000).toFixed(0)} s]`);

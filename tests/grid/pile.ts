@@ -38,6 +38,11 @@ export function measurePile(sim: GridSimulation, core = 0.02, step = 0.002, top 
       map[i * nz + k] = h;
     }
   }
+  return pileOfMap(map, nx, nz, x0, z0, step, core);
+}
+
+/** A column-height map's radius, height and relief (the measures above); `x0`, `z0`: the raster's min corner. */
+export function pileOfMap(map: Float64Array, nx: number, nz: number, x0: number, z0: number, step: number, core: number): Pile {
   let area = 0, height = 0;
   for (let i = 0; i < nx; i++) for (let k = 0; k < nz; k++) {
     const h = map[i * nz + k];
