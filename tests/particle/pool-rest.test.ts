@@ -63,7 +63,7 @@ describe('a still pool 5 cm deep rests, default adhesion, 4 mm particles, the de
   });
 
   // Its jitter is there from the first frame (main 97be6da: 0.0089–0.0240 √(g h) in every frame of
-  // the first 2 s, 0.0118–0.0154 over seconds 0.5–1), so half a second tells it (over seconds 1–2
+  // the first 2 s, 0.0118–0.0216 over seconds 0.5–1), so half a second tells it (over seconds 1–2
   // until branch tests61).
   it('with one pressure solve it does not (the second solve is what rests it): RMS > 0.005 √(g h) over seconds 0.5–1', () => {
     const m = rest(pool(0.05, 0.05, { pressureAfterViscosity: false }), 0.05, 0.5, 1);
