@@ -13,7 +13,7 @@
  * seeds from, so both start from the settled packing (frames 1–3: 0.0035 0.0036 0.0032 on both); the
  * clearances and the spacing are the fitted lattice's as before.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ParticleSimulation } from '../../src/particle/simulation.ts';
 import { parseScene } from '../../src/scene/parse.ts';
 import { poolScene } from '../particle/physics-cases.ts';
@@ -28,6 +28,14 @@ releaseGpuAfterAll();
 const R = 0.004, width = 0.05, depth = 0.05;
 
 const input = poolScene({ r: R, depth, width, nu: 1e-6, adhesion: 'default', duration: 1 });
+
+/**
+ * The pool on the CPU engine, settled once for the file (start-settle.ts: about a second of CPU): the
+ * parameters block is read from it before it steps, and the GPU's frames are compared with its own.
+ */
+let cpuPool: ParticleSimulation | undefined;
+const cpuPoolOnce = (): ParticleSimulation => (cpuPool ??= new ParticleSimulation(parseScene(input)));
+afterAll(() => cpuPool?.dispose());
 
 /** RMS speed / √(g h) of n particles' velocities (xyz each). */
 function rms(vel: ArrayLike<number>, n: number): number {
@@ -45,7 +53,8 @@ function lowest(pos: ArrayLike<number>, n: number): number {
 
 describe('the WebGPU parameters block carries the start\'s clearances', () => {
   it('each face\'s clearance and the closest rest spacing as the CPU engine has them (the floor 0.92 r, the spacing 0.92 · 2r)', () => {
-    const cpu = new ParticleSimulation(parseScene(input)), ctx = cpu.ctx;
+    const cpu = cpuPoolOnce(), ctx = cpu.ctx;
+    expect(ctx.frame).toBe(0);
     const data = new ArrayBuffer(PARAM_BYTES), f = new Float32Array(data);
     writeConstants(data, cpu.scene, { r: R, h: ctx.densityH, hv: R, cell: ctx.reach, count: 1, table: 1, capacity: 1, clearance: ctx.wallClearance, restSpacing: ctx.restSpacing, cohesion: cohesionShare(cpu.scene.particle, R, ctx.densityH) });
     // The fitted start (start-packing.ts): the rows drawn together, so the floor is nearer than r.
@@ -60,7 +69,6 @@ describe('the WebGPU parameters block carries the start\'s clearances', () => {
     // word, 2 / a flat face's deficit (0.150 at h = 4r), its offset 1 in the domain's lower corner's fourth (f[23]).
     expect(f[CLAMP_PARAMS + 7]).toBeCloseTo(2 / 0.1497, 2);
     expect(f[23]).toBe(1);
-    cpu.dispose();
   });
 });
 
@@ -73,13 +81,13 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'WebGPU: a water pool off the part
       gpu.push(rms(vel, n));
       gpuLow = lowest(pos, n);
     });
-    const sim = new ParticleSimulation(parseScene(input)), L = sim.ctx.liquid, floor = sim.ctx.wallClearance[2];
+    const sim = cpuPoolOnce(), L = sim.ctx.liquid, floor = sim.ctx.wallClearance[2];
+    expect(sim.ctx.frame).toBe(0);
     for (let f = 0; f < frames; f++) {
       sim.stepFrame();
       cpu.push(rms(L.vel, L.count));
     }
     const cpuLow = lowest(L.pos, L.count);
-    sim.dispose();
     console.log(`5 × 5 cm off the lattice, RMS / √(g h) frames 1–${frames}: GPU ${gpu.map((x) => x.toFixed(4)).join(' ')}; CPU ${cpu.map((x) => x.toFixed(4)).join(' ')}; lowest particle GPU ${(gpuLow * 1000).toFixed(4)} mm, CPU ${(cpuLow * 1000).toFixed(4)} mm, clearance ${(floor * 1000).toFixed(4)} mm`);
     // The clamp at r lifts the floor row 0.32 mm onto r: the GPU's lowest particle stays under it, within 0.1 mm of the CPU's.
     expect(cpuLow).toBeLessThan(R - 2e-4);

@@ -43,8 +43,10 @@ describe('the level of a pool and the count that puts it at the depth asked', ()
     expect(trimToLevel(L, spec(0.048, 0.064), R)).toBe(0);
   });
 
-  it('settled water pools 5 cm wide, 5 and 20 cm deep, stand within 1 % of the depth asked (the lattice\'s count stood 0.5–5 % higher)', () => {
-    for (const depth of [0.05, 0.2]) {
+  // 5 × 5 cm is held to the same 1 % by tests/particle/pool-rest.test.ts at frame 0 of its 8 s run (the
+  // same scene, settled to 243 particles at 50.34 mm); it was settled here too until branch tests61.
+  it('a settled water pool 5 cm wide and 20 cm deep stands within 1 % of the depth asked (the lattice\'s count stood 0.5–5 % higher; 5 × 5 cm: tests/particle/pool-rest.test.ts)', () => {
+    for (const depth of [0.2]) {
       const s = sim(poolScene({ r: R, depth, width: 0.05, nu: 1e-6, adhesion: 'default', duration: 1 }));
       const level = poolLevel(s.ctx.liquid.pos, s.ctx.liquid.count, spec(0.05, depth), R);
       console.log(`5 × ${depth * 100} cm water: ${s.ctx.liquid.count} particles, level ${(level * 1000).toFixed(2)} mm; settle ${JSON.stringify(s.settles)}`);

@@ -62,8 +62,11 @@ describe('a still pool 5 cm deep rests, default adhesion, 4 mm particles, the de
     expect(m.lastWorst).toBeLessThan(0.005);
   });
 
-  it('with one pressure solve it does not (the second solve is what rests it)', () => {
-    const m = rest(pool(0.05, 0.05, { pressureAfterViscosity: false }), 0.05, 1, 2);
+  // Its jitter is there from the first frame (main 97be6da: 0.0089–0.0240 √(g h) in every frame of
+  // the first 2 s, 0.0118–0.0216 over seconds 0.5–1), so half a second tells it (over seconds 1–2
+  // until branch tests61).
+  it('with one pressure solve it does not (the second solve is what rests it): RMS > 0.005 √(g h) over seconds 0.5–1', () => {
+    const m = rest(pool(0.05, 0.05, { pressureAfterViscosity: false }), 0.05, 0.5, 1);
     expect(m.rms).toBeGreaterThan(0.005);
   });
 
@@ -83,14 +86,17 @@ describeLong(import.meta, 'a still pool 10 to 40 cm wide rests at the defaults (
   }
 });
 
-describe('a still pool 40 cm wide rests, default adhesion, 4 mm particles, the defaults (a 4.8 cm slice)', () => {
-  // The issue's widest pool as a slice 4.8 cm thick between slip walls (1 800 particles; the
-  // 40 cm square is 15 000, with VISCID_LONG=1 above). Honey of 10 Pa·s at the bench's 1000 kg/m³
-  // (ν 0.007 m²/s). Measured (bench/pool-rest.ts 40 5 3 nu=0.007 slab=4.8, 2026-11-29): RMS 0.0012
-  // √(g h) over seconds 1–3, worst frame 0.0015 (the 40 cm square: 0.0012, worst 0.0016);
-  // docs/decisions.md "Pools 5 to 40 cm".
+describe('a still pool 40 cm wide rests, default adhesion, 4 mm particles, the defaults (a 2.4 cm slice)', () => {
+  // The issue's widest pool as a slice between slip walls (mirror planes: a pool as long in z as it
+  // likes), 2.4 cm (three particles) thick: 900 particles (the 40 cm square is 15 000, with
+  // VISCID_LONG=1 above). Honey of 10 Pa·s at the bench's 1000 kg/m³ (ν 0.007 m²/s). Measured
+  // (bench/pool-rest.ts 40 5 3 nu=0.007 slab=4.8, 2026-11-29): RMS 0.0012 √(g h) over seconds 1–3,
+  // worst frame 0.0015 (the 40 cm square: 0.0012, worst 0.0016); docs/decisions.md "Pools 5 to 40
+  // cm". The slice was 4.8 cm thick until branch tests61: over seconds 1–2 the 4.8 and 2.4 cm slices
+  // read the same RMS, 0.0011, and worst frame of the last half second 0.0013 and 0.0011 (main
+  // 97be6da, scratch over this file's pool), for two thirds of the CPU.
   it('40 × 5 cm of honey: RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
-    const m = rest(pool(0.4, 0.05, {}, 0.048, 0.007), 0.05, 1, 2);
+    const m = rest(pool(0.4, 0.05, {}, 0.024, 0.007), 0.05, 1, 2);
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
   });
