@@ -22,6 +22,9 @@ type SceneJson = any;
 const shipped = (name: string): SceneJson => JSON.parse(readFileSync(new URL(`../../scenes/${name}.json`, import.meta.url), 'utf8'));
 const make = (json: SceneJson, engine: EngineName): Simulation => createSimulation(parseScene(json), engine);
 
+/** soap-pour's piles as the long cases print them: height, relief and radius at each time read. */
+const pileLine = (p: Pile[]): string => p.map((q) => `${(100 * q.height).toFixed(1)} cm high, ${(1000 * q.relief).toFixed(1)} mm relief, ${(100 * q.radius).toFixed(1)} cm out`).join('; ');
+
 /** The q-quantile of the points' coordinate `axis`, over those `keep` accepts (NaN if none). */
 function quantile(p: FluidPoints, axis: number, q: number, keep: (y: number) => boolean = () => true): number {
   const v: number[] = [];
@@ -339,8 +342,7 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
       return out;
     };
     const soap = piles(true), plain = piles(false);
-    const line = (p: Pile[]) => p.map((q) => `${(100 * q.height).toFixed(1)} cm high, ${(1000 * q.relief).toFixed(1)} mm relief, ${(100 * q.radius).toFixed(1)} cm out`).join('; ');
-    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
+    console.log(`soap-pour (grid) at 1.5, 2, 3 s: soap ${pileLine(soap)}; plain ${pileLine(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
     // One rope from spout to pile while it pours (branch scenes18, the CLI run's meshes: one piece in
     // all 60 frames of the pour).
     expect(stream.every((n) => n === 1)).toBe(true);
@@ -358,7 +360,7 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     expect(soap[2].height).toBeGreaterThan(plain[2].height + 0.02);
   });
 
-  it('soap-pour (particle): one rope while it pours; the soap piles up in folds that stand, then spread; the plain liquid lands in a low round pool (about two minutes of CPU)', () => {
+  it('soap-pour (particle): one rope while it pours; the soap piles up in folds that stand, then spread; the plain liquid lands in a low round pool (about 12 s of CPU on an idle 2-vCPU EPYC)', () => {
     const stream: number[] = [];
     const above = { min: [-0.04, 0.09, -0.04] as [number, number, number], max: [0.04, 0.185, 0.04] as [number, number, number] };
     /** The pile (tests/particle/pile.ts: the particles on the grid's 2 mm columns) at 1.5, 2 and 3 s. */
@@ -375,8 +377,7 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
       return out;
     };
     const soap = piles(true), plain = piles(false);
-    const line = (p: Pile[]) => p.map((q) => `${(100 * q.height).toFixed(1)} cm high, ${(1000 * q.relief).toFixed(1)} mm relief, ${(100 * q.radius).toFixed(1)} cm out`).join('; ');
-    console.log(`soap-pour (particle) at 1.5, 2, 3 s: soap ${line(soap)}; plain ${line(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
+    console.log(`soap-pour (particle) at 1.5, 2, 3 s: soap ${pileLine(soap)}; plain ${pileLine(plain)}; the soap's stream in pieces, frames 3, 6, … 60: ${stream.join(' ')}`);
     // Measured (bench/soap-folds.ts --engine particle, branch soap61, 3 mm particles): one piece in all 20
     // frames read; soap 4.2 cm high, 7.8 mm relief, 7.0 cm out at 1.5 s; 4.9, 8.4, 8.1 at 2 s; 3.8, 8.4,
     // 9.0 at 3 s. Plain 1.8 cm, 1.3 mm, 8.3 cm at 1.5 s; 1.3 cm high against the walls (10.9) at 3 s.
