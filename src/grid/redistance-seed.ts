@@ -15,6 +15,8 @@ export interface RedistanceCells {
   phi: Float64Array;
   nb: Int32Array;
   type: Uint8Array;
+  /** The box walls' cells (non-zero), the store's `wall`: a solid cell with 0 is an object's. */
+  wall: Uint8Array;
   /** 1 where |φ| is already the distance (length 0: none). */
   exact: Uint8Array;
   dist: Float64Array;
@@ -30,8 +32,9 @@ export interface RedistanceCells {
    * seed walled on one side along some axis (beside a solid: a film on a floor); 6: only such a seed
    * at a film at most THIN cells thick across any axis (thinFilm below); KEEP_ON_SOLID + d (d a
    * direction in nb's order, gravity's): only such a seed at a film at most THIN cells thick lying
-   * on a solid along d (a film on a floor or an object's top); KEEP_TOP + d: those, and every seed whose
-   * ∇φ lies within 45° of against d (a pool's or a pile's top); 0: every seed takes its estimated distance.
+   * on a solid along d (a film on a floor or an object's top); KEEP_TOP + d: those, every seed whose
+   * ∇φ lies within 45° of against d (a pool's or a pile's top), and every seed beside an object's cell
+   * (KEEP_TOP below); 0: every seed takes its estimated distance.
    */
   keep: number;
 }
@@ -50,7 +53,15 @@ const THIN = 2;
 export const KEEP_ON_SOLID = 10;
 /**
  * `keep` for KEEP_ON_SOLID's films and, besides, every seed where the surface faces up (gravity along
- * direction d): KEEP_TOP + d. A pool's or a pile's top then moves with the flow alone.
+ * direction d): KEEP_TOP + d. A pool's or a pile's top then moves with the flow alone. Besides, every
+ * seed with an object's cell (not the box's wall) on one side along some axis keeps its |φ|: beside an
+ * object's staircase the slope towards the object is one-sided and the minmod takes the smaller of the
+ * other axes' two, so a seed at a curved wall read |∇φ| below 1 and |φ| / |∇φ| took its surface further
+ * towards the wall at every step without any flow (cup-pour's honey, 3 mm from its cup's wall at 5 mm
+ * cells: −1.8 → −3.4 mm in three steps at the cells between the axes, where the wall's staircase leaves
+ * no air cell in the gap). The variational viscosity then read the honey as wetting the wall there
+ * (viscosity-variational.ts wetShare) and held it: eight knobs on the crown (docs/decisions.md, "The
+ * cup's eight knobs").
  */
 export const KEEP_TOP = 20;
 /** Under KEEP_TOP, a seed faces up where its ∇φ lies within 45° of against gravity (cos 45°). */
@@ -106,7 +117,7 @@ function thinFilm(phi: Float64Array, nb: Int32Array, type: Uint8Array, c: number
  * crossing is accepted at its estimated distance (see FastMarching.redistance).
  */
 export function seedRange(w: RedistanceCells, from: number, to: number): void {
-  const { phi, nb, type, dist, state, h, band } = w, keep = w.keep !== 0;
+  const { phi, nb, type, wall, dist, state, h, band } = w, keep = w.keep !== 0;
   // KEEP_TOP + d: gravity along direction d (nb's order), so up is the other way along its axis.
   const top = w.keep >= KEEP_TOP, upAxis = top ? (w.keep - KEEP_TOP) >> 1 : -1, upSign = top && ((w.keep - KEEP_TOP) & 1) === 0 ? 1 : -1;
   const exact = w.exact.length > 0 ? w.exact : null;
@@ -148,10 +159,16 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // (the one-sided differences differ by more than KINK) the one of smaller magnitude (minmod:
       // 0 where they differ in sign); else the one side's (only at the seeds).
       // A wall on one side only along some axis: that axis's slope is one-sided (see below).
-      let g2 = 0, walled = false, up = 0;
+      let g2 = 0, walled = false, byObject = false, up = 0;
       for (let a = 0; a < 3; a++) {
         const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
-        if ((m0 >= 0 && type[m0] !== SOLID) !== (m1 >= 0 && type[m1] !== SOLID)) walled = true;
+        const open0 = m0 >= 0 && type[m0] !== SOLID, open1 = m1 >= 0 && type[m1] !== SOLID;
+        if (open0 !== open1) {
+          walled = true;
+          // The solid side an object's cell (not the box's wall): such a seed keeps |φ| under KEEP_TOP.
+          const shut = open0 ? m1 : m0;
+          if (shut >= 0 && wall[shut] === 0) byObject = true;
+        }
       }
       for (let a = 0; a < 3; a++) {
         const m0 = nb[6 * c + 2 * a], m1 = nb[6 * c + 2 * a + 1];
@@ -194,7 +211,7 @@ export function seedRange(w: RedistanceCells, from: number, to: number): void {
       // distances beyond the seeds). Each seed divided by its own |∇φ| moves a crossing whenever the
       // two seeds across it read different slopes, as at a thin film's edge on a floor.
       const kept = keep && gm >= KEEP_LO && gm <= KEEP_HI && (w.keep === 1 || (w.keep === 2 ? walled
-        : (top && up >= UP_COS * gm) || (w.keep >= 6 && thinFilm(phi, nb, type, c, w.keep === 6 ? -1 : top ? w.keep - KEEP_TOP : w.keep - KEEP_ON_SOLID))));
+        : (top && (up >= UP_COS * gm || byObject)) || (w.keep >= 6 && thinFilm(phi, nb, type, c, w.keep === 6 ? -1 : top ? w.keep - KEEP_TOP : w.keep - KEEP_ON_SOLID))));
       dist[c] = kept ? Math.min(band, Math.abs(pc))
         : Math.min(band, tmin, gm > 0.5 && gm < 2 ? Math.abs(pc) / gm : plane);
       state[c] = 2;

@@ -36,8 +36,9 @@ export class FastMarching {
    * The seeds beside the zero crossing keep their |φ| where |∇φ| is near 1 (redistance-seed.ts
    * `keep`): the zero set is left where it is; 2: only the seeds beside a solid; 6: only the seeds
    * at a film at most two cells thick across any axis; KEEP_ON_SOLID + d: only those at such a film
-   * lying on a solid along direction d (gravity's); KEEP_TOP + d: those and the seeds where the surface
-   * faces up (grid.redistanceSeeds "keep-top", the scene's default). 0: each seed at |φ| / |∇φ|.
+   * lying on a solid along direction d (gravity's); KEEP_TOP + d: those, the seeds where the surface
+   * faces up and those beside an object's cell (grid.redistanceSeeds "keep-top", the scene's default).
+   * 0: each seed at |φ| / |∇φ|.
    */
   keepSeeds = 0;
   private dist = new Float64Array(0);
@@ -85,7 +86,7 @@ export class FastMarching {
   /** The arrays and numbers of one call, for the passes run on this thread. */
   private cells(s: GridStore, h: number, band: number, exact?: Uint8Array): RedistanceCells {
     const e = this.arrays;
-    e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.exact = exact ?? NO_EXACT;
+    e.phi = s.phi; e.nb = s.nb; e.type = s.type; e.wall = s.wall; e.exact = exact ?? NO_EXACT;
     e.dist = this.dist; e.state = this.state; e.heapPos = this.heapPos;
     e.count = s.count; e.h = h; e.band = band; e.keep = this.keepSeeds;
     return e;
@@ -335,7 +336,7 @@ const TIE = 1e-6;
 /** A first trial cell computed by trialRange, not yet in the heap. */
 const TRIAL_NEW = 4;
 const emptyCells = (): RedistanceCells => ({
-  phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), exact: NO_EXACT,
+  phi: new Float64Array(0), nb: new Int32Array(0), type: new Uint8Array(0), wall: new Uint8Array(0), exact: NO_EXACT,
   dist: new Float64Array(0), state: new Uint8Array(0), heapPos: new Int32Array(0), count: 0, h: 1, band: 1, keep: 0,
 });
 
@@ -397,7 +398,7 @@ export const redistanceJob = definePhasedJob({
   scratch: (): RedistanceScratch => ({ cells: emptyCells(), heap: new MarchHeap() }),
   prepare(x) {
     const e = x.scratch.cells, a = x.a;
-    e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
+    e.phi = a.phi; e.nb = a.nb; e.type = a.type; e.wall = a.wall; e.exact = a.exact; e.dist = a.dist; e.state = a.state;
     e.heapPos = a.heapPos; e.count = x.s.count; e.h = x.s.h; e.band = x.s.band; e.keep = x.s.keep;
   },
   phases: [
