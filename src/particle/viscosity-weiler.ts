@@ -62,8 +62,6 @@ import type { ParticleChannel } from './channels.ts';
 import { RoomShrink } from './room-shrink.ts';
 
 const NO_FACTORS = new Float64Array(0);
-/** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
-const NO_VECTOR = new Float64Array(0);
 /** A team's count blocks, the cursors of the solve's fill of its cross rows (fillCross); unread on one thread. */
 const NO_COUNTS = new Int32Array(0);
 /**
@@ -278,11 +276,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   if (np > st.coefRoom) st.coefRoom = need;
   st.coefRoom = st.coefLook.look(st.coefRoom, need) || st.coefRoom;
   const cn = st.coefRoom, nb = ctx.objects.count;
-  // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
-  const vectors = T > 1 ? 5 : 4;
-  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
-  const u = T > 1 ? mem.f64(3 * m) : NO_VECTOR;
   // The object slots' velocities and weights are read by the set-up alone (the object terms' share
   // of b), before the first product writes q: they are kept in q where 4 doubles a slot fit in its
   // 3 a liquid particle, else in the state (in stage scratch of their own they made the viscosity's
@@ -328,7 +323,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   coverWalls(ctx, st, n, nw);
 
   const a = job.a;
-  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
