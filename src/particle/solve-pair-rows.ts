@@ -353,11 +353,13 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
  * else they are kept in `sc`. `ownLent`: room for the rows' own counts and cursors (n + 1 words) that
  * lives as long, else they are ctx.teamRowCounts.own. `share` ≥ 0: the rows by range (see the header), two threads' cut at
- * that share of the pairs' cost (more threads: even shares), in sc.cuts.
+ * that share of the pairs' cost (more threads: even shares), in sc.cuts. `intoLent`: room for the
+ * threads' counts and cursors (T n words) that lives as long, else they are ctx.teamRowCounts.into;
+ * where lent, the last thread's cursors are the caller's to copy (into[(T − 1) n …]) before the room goes, and sc.filled is 0.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
-  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null,
+  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null, intoLent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
@@ -369,9 +371,9 @@ export function teamRowsFromPairs(
   }
   const lend = !within && lent !== null && lent.length >= words + 1;
   if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
-  const counts = ctx.teamRowCounts, lendOwn = ownLent !== null && ownLent.length >= n + 1;
-  counts.room(n, T, ctx.shared, Math.max(n, ctx.liquid?.capacity ?? 0), !lendOwn);
-  const bits = lend ? lent : sc.bits, into = counts.into, own = lendOwn ? ownLent : counts.own;
+  const counts = ctx.teamRowCounts, lendOwn = ownLent !== null && ownLent.length >= n + 1, lendInto = intoLent !== null && intoLent.length >= T * n;
+  if (!lendOwn || !lendInto) counts.room(n, lendInto ? 0 : T, ctx.shared, Math.max(n, ctx.liquid?.capacity ?? 0), !lendOwn);
+  const bits = lend ? lent : sc.bits, into = lendInto ? intoLent : counts.into, own = lendOwn ? ownLent : counts.own;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
@@ -399,7 +401,8 @@ export function teamRowsFromPairs(
     runJob(fill, n);
   }
   list.length = total;
-  return (sc.filled = T);
+  sc.filled = lendInto ? 0 : T;
+  return T;
 }
 
 const NO_CUTS = new Int32Array(0);
