@@ -66,10 +66,11 @@ const NO_FACTORS = new Float64Array(0);
 const NO_COUNTS = new Int32Array(0);
 /**
  * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
- * a frame of the honey drop), and how far above the most pairs of those calls it must have
- * stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
+ * every call, so that the room follows a list that thins out, as the honey drop's does from its
+ * impact on), and how far above the most pairs of those calls it must have stayed (`below`);
+ * settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
  */
-export const coefShrink = { after: 4, below: 1.0625 };
+export const coefShrink = { after: 1, below: 1.0625 };
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
