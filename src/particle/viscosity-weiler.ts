@@ -67,10 +67,11 @@ const NO_COUNTS = new Int32Array(0);
 /**
  * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
  * every call, so that the room follows a list that thins out, as the honey drop's does from its
- * impact on), and how far above the most pairs of those calls it must have stayed (`below`);
+ * impact on), and how far above the most pairs of those calls it must have stayed (`below`: 3 %,
+ * over the 1/32 the room keeps, so that the impact's first call finds it cut);
  * settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
  */
-export const coefShrink = { after: 1, below: 1.0625 };
+export const coefShrink = { after: 1, below: 1.03 };
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
