@@ -318,10 +318,11 @@ export class TeamPairRows {
   /** Each thread's entries counted, then (three threads or more) each thread's rows' entries in the layout (2 MAX_THREADS words). */
   tot = new Int32Array(0);
   /**
-   * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
-   * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
-   * viscosity's cross rows leave that block alone: viscosity-weiler-team-rows.ts), so a solve
-   * over the same rows (prepareSolve `again`) takes its upper starts from them too.
+   * The threads of the last team listing into ctx.teamRowCounts.into, T (0: none since, or the
+   * caller lent the counts: solve-setup.ts prepareSolve keeps the upper starts itself): its last
+   * thread's cursors stand in into[(T − 1) n …] until the next listing into those counts (the
+   * viscosity's cross rows count into them too and set this to 0), so that upperStartsOf takes a
+   * solve's upper starts from them.
    */
   filled = 0;
   /**
