@@ -33,6 +33,8 @@ import {
 import type { ThreadTeam } from '../src/parallel/team.ts';
 import { P_CPU, P_GAP_CPU, P_GAP_RUNQ, P_POLL, P_RUNQ, P_SLEPT } from '../src/parallel/profile.ts';
 import { closeThreadClocks, readAll, readThread, threadClock, threadIds } from './thread-clock.ts';
+// The teams made from here on hold the timers' words (profile.ts teamProfile.kept).
+teamProfile.kept = true;
 
 const argv = process.argv.slice(2), topAt = argv.indexOf('--top');
 const top = topAt >= 0 ? Number(argv.splice(topAt, 2)[1]) : 25;

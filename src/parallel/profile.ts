@@ -56,8 +56,14 @@ export const P_POLL = 13, P_SLEPT = 14;
  */
 export type ThreadClock = (rank: number, out: Float64Array, at: number) => void;
 
-/** Profiling switch (read by ThreadTeam.run at each job, which passes it to the spawned threads). */
-export const teamProfile: { on: boolean; cpuClock: ThreadClock | null } = { on: false, cpuClock: null };
+/**
+ * Profiling switch (read by ThreadTeam.run at each job, which passes it to the spawned threads).
+ * `kept`: teams made while it is true hold the timers' words (profileWords: 15 kB for two threads,
+ * posted to the spawned threads at the team's start, 1.15 bytes a point of the honey drop); a team
+ * made without them holds one word, and its timers do not run. A bench that profiles sets it before
+ * it makes its simulation (bench/team-profile.ts).
+ */
+export const teamProfile: { on: boolean; kept: boolean; cpuClock: ThreadClock | null } = { on: false, kept: false, cpuClock: null };
 
 /** Float64 words of a team's profile for `size` threads, the last one the time of the last notify. */
 export const profileWords = (size: number): number => size * PROF_JOBS * PROF_FIELDS + 1;

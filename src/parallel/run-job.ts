@@ -378,7 +378,7 @@ export class JobBinding<A extends Kinds, I extends Kinds, S extends string, L ex
         let m = this.mirrors[i] ?? null;
         if (m === null || m.length !== arr.length || m.constructor !== arr.constructor) m = this.mirrors[i] = allocLike(arr, arr.length, true);
         m.set(arr as never);
-        if (teamProfile.on) team.profile[profileAt(0, L.id, P_MIRRORED)] += arr.byteLength;
+        if (teamProfile.on && team.profile.length > 1) team.profile[profileAt(0, L.id, P_MIRRORED)] += arr.byteLength;
         arr = m;
       }
       team.setSlot(L.arraySlot + i, arr);

@@ -225,7 +225,7 @@ export class ThreadTeam implements TeamSync {
     this.errorText = new Uint8Array(new SharedArrayBuffer(ERROR_BYTES));
     this.ctrl[SIZE] = size;
     this.ctrl[SPIN_US] = teamSpin.us;
-    this.profile = new Float64Array(new SharedArrayBuffer(8 * profileWords(size)));
+    this.profile = new Float64Array(new SharedArrayBuffer(8 * (teamProfile.kept ? profileWords(size) : 1)));
     this.worked = new Float64Array(new SharedArrayBuffer(8 * MAX_THREADS));
     this.sync = new Barrier(this.ctrl, size, 0, this.profile);
     for (let r = 1; r < size; r++) {
@@ -311,7 +311,7 @@ export class ThreadTeam implements TeamSync {
     Atomics.store(c, SPIN, teamSpin.adaptive ? 1 : 0);
     Atomics.store(c, SPIN_US, teamSpin.us);
     this.doneSpins.setFull(teamSpin.us / 1000);
-    const prof = teamProfile.on ? this.profile : null;
+    const prof = teamProfile.on && this.profile.length > 1 ? this.profile : null;
     Atomics.store(c, PROF, prof !== null ? 1 : 0);
     const clock = prof !== null ? teamProfile.cpuClock : null;
     if (clock !== null) this.clockStart(clock, prof!, id);

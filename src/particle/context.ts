@@ -37,13 +37,15 @@ export const CONTACT_REACH = 3;
 /** Largest dense block of object cells (4 bytes each) StepContext keeps for look-ups; beyond it they are hashed. */
 const DENSE_OBJECT_CELLS = 1 << 21;
 /**
- * The stage buffer's shrink (StepContext.stageScratch): calls between looks (`after`: about a frame
- * of the honey drop's stages), and how far above the largest request of those calls the buffer must
- * have stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts). The
- * buffer is sized by its largest request, the implicit viscosity's by the most pairs the list has
- * held (its coefficient room), which the honey drop's first frames hold and its later ones do not.
+ * The stage buffer's shrink (StepContext.stageScratch): calls between looks (`after`: about half a
+ * frame of the honey drop's stages, two sub-timesteps, each of which asks for every kind of request),
+ * and how far above the largest request of those calls the buffer must have stayed (`below`);
+ * settable for the tests (tests/parallel/stage-scratch-poison.test.ts). The buffer is sized by its
+ * largest request, the implicit viscosity's by the most pairs the list has held (its coefficient
+ * room), which the honey drop's first frames hold and its later ones do not: a look a frame, at a
+ * sixteenth, left frame 1's size in place until the frame after the impact (docs/decisions.md, branch mem62).
  */
-export const stageShrink = { after: 32, below: 1.0625 };
+export const stageShrink = { after: 16, below: 1.03 };
 
 export class StepContext {
   readonly scene: Scene;

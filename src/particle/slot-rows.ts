@@ -12,8 +12,13 @@ import { allocInt32, allocUint16 } from '../parallel/memory.ts';
 import { grownRows } from './liquid.ts';
 import type { ListStore } from './list-store.ts';
 
-/** Growth of `j` beyond what is asked (neighbours.ts NeighbourList's). */
-const GROWTH = 1.125;
+/**
+ * Growth of `j` beyond what is asked: a list in a store (list-store.ts) as neighbours.ts
+ * NeighbourList's; rows of their own by half that, an eighth being 1.7 bytes a point of the honey
+ * drop's solve rows at its impact, where they are the largest they get (their room follows them
+ * down: `shrinks`).
+ */
+const GROWTH = 1.125, OWN_GROWTH = 1.0625;
 /** `shrinks`: listings between looks (about two frames of the honey drop's solve rows), and how far below `j` they must have stayed. */
 const SHRINK_AFTER = 24, SHRINK_BELOW = 1.5;
 
@@ -58,7 +63,7 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   private shrinkAfter(length: number): void {
     this.peak = Math.max(this.peak, length);
     if (++this.listings < SHRINK_AFTER) return;
-    const size = Math.max(1024, Math.ceil(this.peak * GROWTH));
+    const size = Math.max(1024, Math.ceil(this.peak * this.growth()));
     if (this.j.length >= SHRINK_BELOW * size) this.j = this.make(size, this.j instanceof Int32Array);
     this.peak = 0;
     this.listings = 0;
@@ -85,9 +90,13 @@ export class SlotRows implements ListSink<Uint16Array | Int32Array> {
   /** Makes room for `total` entries, keeping the first `length`. */
   reserve(total: number): void {
     if (this.j.length >= total && (!this.shared || isShared(this.j))) return;
-    const bigger = this.make(Math.max(1024, Math.ceil(total * GROWTH)), this.j instanceof Int32Array);
+    const bigger = this.make(Math.max(1024, Math.ceil(total * this.growth())), this.j instanceof Int32Array);
     bigger.set(this.j.subarray(0, this.length));
     this.j = bigger;
+  }
+
+  private growth(): number {
+    return this.store ? GROWTH : OWN_GROWTH;
   }
 
   private make(size: number, wide: boolean): Uint16Array | Int32Array {

@@ -318,10 +318,11 @@ export class TeamPairRows {
   /** Each thread's entries counted, then (three threads or more) each thread's rows' entries in the layout (2 MAX_THREADS words). */
   tot = new Int32Array(0);
   /**
-   * The threads of the last team listing, T (0: the rows were listed otherwise since): its last
-   * thread's cursors stand in ctx.teamRowCounts.into[(T − 1) n …] until the next team listing (the
-   * viscosity's cross rows leave that block alone: viscosity-weiler-team-rows.ts), so a solve
-   * over the same rows (prepareSolve `again`) takes its upper starts from them too.
+   * The threads of the last team listing into ctx.teamRowCounts.into, T (0: none since, or the
+   * caller lent the counts: solve-setup.ts prepareSolve keeps the upper starts itself): its last
+   * thread's cursors stand in into[(T − 1) n …] until the next listing into those counts (the
+   * viscosity's cross rows count into them too and set this to 0), so that upperStartsOf takes a
+   * solve's upper starts from them.
    */
   filled = 0;
   /**
@@ -353,11 +354,13 @@ export function teamListsRows(ctx: StepContext, n: number): boolean {
  * which lives until this returns (solve-setup.ts: the stage buffer's room for one thread's listing);
  * else they are kept in `sc`. `ownLent`: room for the rows' own counts and cursors (n + 1 words) that
  * lives as long, else they are ctx.teamRowCounts.own. `share` ≥ 0: the rows by range (see the header), two threads' cut at
- * that share of the pairs' cost (more threads: even shares), in sc.cuts.
+ * that share of the pairs' cost (more threads: even shares), in sc.cuts. `intoLent`: room for the
+ * threads' counts and cursors (T n words) that lives as long, else they are ctx.teamRowCounts.into;
+ * where lent, the last thread's cursors are the caller's to copy (into[(T − 1) n …]) before the room goes, and sc.filled is 0.
  */
 export function teamRowsFromPairs(
   ctx: StepContext, x: Float64Array, n: number, list: SlotRows, sc: TeamPairRows, pairs: SlotRows = ctx.cells.pairs, within = false,
-  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null,
+  lent: Int32Array | null = null, share = -1, ownLent: Int32Array | null = null, intoLent: Int32Array | null = null,
 ): number {
   const ps = pairs.start, np = ps[n], words = (np + 31) >>> 5, h = ctx.densityH;
   const count = ctx.runner.bind(solveRowsCountJob), T = count.threads(n);
@@ -369,9 +372,9 @@ export function teamRowsFromPairs(
   }
   const lend = !within && lent !== null && lent.length >= words + 1;
   if (!within && !lend && sc.bits.length < words + 1) sc.bits = allocInt32(Math.ceil((words + 1) * 1.25), ctx.shared);
-  const counts = ctx.teamRowCounts, lendOwn = ownLent !== null && ownLent.length >= n + 1;
-  counts.room(n, T, ctx.shared, Math.max(n, ctx.liquid?.capacity ?? 0), !lendOwn);
-  const bits = lend ? lent : sc.bits, into = counts.into, own = lendOwn ? ownLent : counts.own;
+  const counts = ctx.teamRowCounts, lendOwn = ownLent !== null && ownLent.length >= n + 1, lendInto = intoLent !== null && intoLent.length >= T * n;
+  if (!lendOwn || !lendInto) counts.room(n, lendInto ? 0 : T, ctx.shared, Math.max(n, ctx.liquid?.capacity ?? 0), !lendOwn);
+  const bits = lend ? lent : sc.bits, into = lendInto ? intoLent : counts.into, own = lendOwn ? ownLent : counts.own;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
   if (!within) bits.fill(0, 0, words + 1);
   into.fill(0, 0, T * n);
@@ -399,7 +402,8 @@ export function teamRowsFromPairs(
     runJob(fill, n);
   }
   list.length = total;
-  return (sc.filled = T);
+  sc.filled = lendInto ? 0 : T;
+  return T;
 }
 
 const NO_CUTS = new Int32Array(0);

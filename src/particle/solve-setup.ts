@@ -16,12 +16,18 @@ import { cubicSpline, latticeCubicSum } from '../math/kernels.ts';
 import type { SolveView } from './pressure-kernels.ts';
 import { allocFloat64, isShared } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
-import { rowsFromHalf, rowsFromPairs, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStartsOf } from './solve-pair-rows.ts';
+import { rowsFromHalf, rowsFromPairs, solveRowsCountJob, TeamPairRows, teamListsRows, teamRowsFromPairs, upperRowsFromPairs, upperStarts } from './solve-pair-rows.ts';
 import { solveJob } from './pressure-job.ts';
 import { solveListJob } from './solve-list.ts';
 import { liquidCellBoxes, listBoundaryRows } from './solve-boundary-rows.ts';
 
 const NO_CELLS = new Int32Array(0), NO_BOX = new Float64Array(0);
+/**
+ * The rows' entries the slopes' room is sized in (prepareSolve): a length rounded up to it, 8 kB of
+ * f32 (0.6 bytes a point on the honey drop), so that most calls ask for the size the last one did.
+ */
+const SLOPE_GRAIN = 2048;
+const grained = (entries: number): number => SLOPE_GRAIN * Math.ceil(entries / SLOPE_GRAIN);
 
 /** What the solves keep between calls: γ of every object particle, n0, the neighbour rows. */
 export class SolveState {
@@ -212,7 +218,9 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const upperOnly = st.upperOnly;
   const words = fromPairs ? (ctx.cells.pairs.start[n] + 31) >>> 5 : 0;
   const list = st.pairs, bl = st.boundary;
-  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 32, ctx.shared);
+  // A team listing's counts and cursors (T blocks of n words: teamRowsFromPairs `intoLent`) in the listing's room too.
+  const listT = teamRows || (!fromPairs && !upperOnly && teamListsRows(ctx, n)) ? ctx.runner.bind(solveRowsCountJob).threads(n) : 0;
+  const first = reuse ? null : ctx.stageScratch(slotBytes + 4 * (fromPairs ? n + words : nc + 1 + 27 * nc + n) + 4 * listT * n + 40, ctx.shared);
   let mem = first ? carveSlots(first, m, wm, im, ownX ? null : pos, resIn, midIn) : null!;
   const copyPositions = (): void => {
     const x = mem.x;
@@ -223,7 +231,12 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     starts?.set(pos.subarray(0, 3 * n));
     mem.fix.fill(0, 0, 3 * n);
   };
-  let teamFilled = first ? (st.teamRows.filled = 0) : st.teamRows.filled; // the threads of the team's listing of these rows (0: none): its fill's cursors are the upper starts
+  // Whether mid holds the upper starts: a team listing's last cursors, copied in listRows (else upperStarts finds them).
+  let midSet = false;
+  const takeMid = (into: Int32Array, T: number): void => {
+    mem.mid.set(into.subarray((T - 1) * n, T * n));
+    midSet = true;
+  };
   // A team's rows by range (solve-pair-rows.ts TeamPairRows.ranged) where no loop reads a full row:
   // the closed walls' ghosts and the filter do. Cut at the solve's share of two threads, taken now.
   const solve = ctx.runner.bind(solveJob), share = first && walls.length === 0 && !filtered ? (solve.cut.take(), solve.cut.share) : -1;
@@ -242,7 +255,8 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   }
   if (teamRows) {
     // The pairs' bits and the rows' own counts in the room asked for one thread's bits and cursor.
-    teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, first.i32(words + 1), share, first.i32(n + 1));
+    const bits = first.i32(words + 1), ownRoom = first.i32(n + 1), into = first.i32(listT * n);
+    takeMid(into, teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, ctx.cells.pairs, false, bits, share, ownRoom, into));
   } else if (fromPairs) {
     if (upperOnly) { if (!kept) upperRowsFromPairs(ctx, mem.x, n, list); }
     else rowsFromPairs(ctx, mem.x, n, list, first.i32(n), first.i32(words));
@@ -267,7 +281,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     const half = upperOnly ? list : st.half, team = teamListsRows(ctx, n);
     const cursor = upperOnly || team ? null : first.i32(n);
     // A team's own counts (n + 1 words) where one thread's cursor would be, before the half rows' room.
-    const ownRoom = !upperOnly && team ? first.i32(n + 1) : null;
+    const ownRoom = !upperOnly && team ? first.i32(n + 1) : null, intoRoom = !upperOnly && team ? first.i32(listT * n) : null;
     if (!upperOnly) {
       half.shared = ctx.shared;
       const hs = first.i32(n + 1), room = first.rest();
@@ -278,7 +292,7 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
     half.start[n] = half.length;
     // The full rows in the pair list's layout (pressure-half.ts reads it); on a team by its jobs (no pair of `half` tested again).
     if (!upperOnly) {
-      if (team) teamFilled = teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true, null, share, ownRoom);
+      if (team) takeMid(intoRoom!, teamRowsFromPairs(ctx, mem.x, n, list, st.teamRows, half, true, null, share, ownRoom, intoRoom));
       else rowsFromHalf(half, n, list, cursor!);
       half.unlend();
     }
@@ -296,8 +310,10 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   dc.box = NO_BOX; // (no view of the stage buffer past the listing)
   }
 
-  const kn = list.j.length * (upperOnly && filtered ? 2 : 1), bn = bl.j.length;
-  // The slopes (kg, bg: each measure writes them; with upper parts alone and the filter, room for its f64 weights) and the object slots' volumes after the slot arrays.
+  // The slopes (kg, bg: each measure writes them; with upper parts alone and the filter, room for its f64 weights) and the object slots' volumes after the slot arrays,
+  // at the rows' lengths rounded up to SLOPE_GRAIN (not their rooms, which keep an impact's size for frames: the honey drop's
+  // rows at frame 10 fill 0.55 of theirs), so that the views move at a grain's change alone.
+  const kn = grained(list.start[n]) * (upperOnly && filtered ? 2 : 1), bn = grained(bl.start[n]);
   const no = O.count, whole = ctx.stageScratch(slotBytes + 4 * kn + 4 * bn + 8 * no + 32, ctx.shared, true);
   // The slot arrays carried from `first` are filled again where the buffer moved (and where a
   // test fills the buffer at every call, StepContext.stageScratchPoison: the same values).
@@ -307,7 +323,8 @@ export function prepareSolve(ctx: StepContext, again = false, filtered = false, 
   const kg = whole.f32(kn), bg = whole.f32(bn), gammaSlot = whole.f64(no), oorder = ctx.objectCells.grid.order;
   for (let s = 0; s < no; s++) gammaSlot[s] = st.gamma[oorder[s]];
   const { x, dx, fix, wdel, alpha, p, dens, invMass, res, nb, wmask, mid, acc } = mem;
-  upperStartsOf(ctx, list, n, teamFilled, mid);
+  // (The slot arrays sit at the same offsets in `first` and `whole`: mid carries over where the buffer stayed, or where it is lent.)
+  if (!midSet || (moved && midIn === null)) upperStarts(list.start, list.j, n, mid);
 
   // Inverse masses relative to the first particle's, where masses differ.
   if (!uniform) for (let a = 0; a < n; a++) invMass[a] = m0 / mass[mat[order[a]]];

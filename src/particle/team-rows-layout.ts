@@ -70,17 +70,18 @@ export function layoutTeamRowsBack(start: Int32Array, own: Int32Array, into: Int
  * memory with a team: one pair for the pressure solve's rows and the implicit viscosity's cross
  * rows (StepContext.teamRowCounts), since each lives from its count job to its fill job and the
  * two listings never overlap. Sized at the liquid's capacity (which has its own room to grow), not
- * a quarter over the count. `own` only where the caller lends none (the solve's listing takes it
- * from the stage buffer, solve-setup.ts; the viscosity's cross rows have no entries of their own).
+ * a quarter over the count. Each only where the caller lends none: the solve's listing takes both
+ * from the stage buffer (solve-setup.ts); the viscosity's cross rows have no entries of their own,
+ * and count into T − 1 blocks here.
  */
 export class TeamRowCounts {
   own = new Int32Array(0);
   into = new Int32Array(0);
 
-  /** Room for n particles on `parts` threads (`cap` ≥ n: the particles there may be; `own`: the own counts too). */
+  /** Room for n particles on `parts` count blocks (`cap` ≥ n: the particles there may be; `own`: the own counts too). */
   room(n: number, parts: number, shared: boolean, cap = n, own = true): void {
     const m = Math.max(n, cap);
     if (own && (this.own.length < n + 1 || (shared && !isShared(this.own)))) this.own = allocInt32(m + 1, shared);
-    if (this.into.length < parts * n || (shared && !isShared(this.into))) this.into = allocInt32(parts * m, shared);
+    if (parts > 0 && (this.into.length < parts * n || (shared && !isShared(this.into)))) this.into = allocInt32(parts * m, shared);
   }
 }

@@ -39,10 +39,8 @@
  * (viscosity-weiler-team-rows.ts), every thread setting up and updating its own share; dot
  * products are added per thread and then over the threads in rank order (each thread adds the
  * same numbers in the same order, so all take the same step and stop together), between barriers:
- * two an iteration, the product taken of z = P r and A p by its recurrence (Chronopoulos & Gear
- * 1989; iterateTeam). A given thread count repeats bit for bit. The right-hand side is
- * set up in p (free until the first direction), and on one thread z = P r is formed where it is used,
- * not kept (a team keeps it in u, the vector its products read).
+ * three an iteration (iterateTeam). A given thread count repeats bit for bit. The right-hand side is
+ * set up in p (free until the first direction), and z = P r is formed where it is used, not kept.
  * The iterate is shifted at the end by the residual's sum over the liquid's mass, which keeps the
  * liquid's momentum to round-off (the pair terms conserve it; a CG iterate does not).
  */
@@ -69,7 +67,7 @@ type A = Setup;
 
 export const weilerJob = defineJob({
   name: 'viscosity-weiler',
-  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', u: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64', xj: 'index', xc: 'u16', into: 'i32' },
+  arrays: { x: 'f64', r: 'f64', p: 'f64', q: 'f64', pinv: 'f32', onrm: 'f32', coef: 'u16', bcoef: 'f32', red: 'f64', xj: 'index', xc: 'u16', into: 'i32' },
   inputs: {
     pos: 'f64', vstar: 'f64', mat: 'u16', ls: 'i32', lj: 'index', bs: 'i32', bj: 'i32', opos: 'f64', ovel: 'f64', ow: 'f64',
     pk: 'f64', ph: 'f64', rho: 'f64', walls: 'f64', gs: 'i32', gj: 'i32', gc: 'f32', tf: 'f64', wa: 'i32', wd: 'f64', wb: 'f64',
@@ -83,7 +81,7 @@ export const weilerJob = defineJob({
   kernel(x) {
     const a = new Setup(x.a, x.s.thermal === 1), { red } = x.a, rank = x.rank, T = x.size, from = x.from, to = x.to;
     const nm = x.s.nm, half = x.s.half === 1;
-    const { r, p, q, u } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
+    const { r, p, q } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a;
     // A team's cross rows first (each thread its crossing pairs, at its count's cursors), then,
     // once every thread's are in, the pair blocks of its rows, each pair within its range once
     // (teamBlocks), as the half rows' stage does. The right-hand side b goes into p (free until the first direction).
@@ -102,12 +100,12 @@ export const weilerJob = defineJob({
       if (rhoi < rhoMin) rhoMin = rhoi;
     }
     for (let i = from; i < to; i++) invertBlock(pinv, i);
-    // The set-up reads the object slots' velocities from q (viscosity-weiler.ts): one thread's first
-    // product writes q after it; a team's writes u, so that no thread waits here for the others'.
-    if (T === 1) x.barrier();
+    // The set-up reads the object slots' velocities from q (viscosity-weiler.ts), and the first
+    // product writes it: every thread's set-up is over first.
+    x.barrier();
     let rz = 0, rr = 0, bb = 0, b2 = 0, srho = 0;
     const o = RED_STRIDE * rank;
-    const av = T === 1 ? q : u;
+    const av = q;
     let sx = 0, sy = 0, sz = 0;
     // One thread, where one Jacobi step from v* meets the stop test whatever the warm start (the
     // liquid's viscosity is low: jacobiBound): the step alone, on one product (A v*).
@@ -137,8 +135,8 @@ export const weilerJob = defineJob({
     // which the tolerance is relative to; the warm start's own residual r = b − A x follows.
     if (half) applyHalfTwo(a, a.vstar, av, xs, r, to);
     else applyTeamTwo(a, cross, a.vstar, av, xs, r, from, to);
-    // z = P r: into p on one thread (the first direction), into u on a team (the first product's vector).
-    const z = T === 1 ? p : u;
+    // z = P r into p (the first direction; whole at the barrier below, where a team's Jacobi step reads its ghosts' sources).
+    const z = p;
     for (let i = from; i < to; i++) {
       for (let k = 3 * i; k < 3 * i + 3; k++) {
         const bk = p[k], d = bk - av[k], rk = bk - r[k];
@@ -264,43 +262,21 @@ function iterateOne(x: WeilerArgs, a: A, half: boolean, goal: number, maxIter: n
 }
 
 /**
- * A team's iterations: the same preconditioned CG with two barriers an iteration instead of three.
- * The product is taken of z = P r (u, the one vector a thread reads beyond its rows) rather than of
- * the direction, and A p follows by the direction's own recurrence, A p = A z + β A p_old
- * (Chronopoulos & Gear 1989, "s-step iterative methods for symmetric linear systems", J. Comput.
- * Appl. Math. 25(2), §2): β is known from r · z, summed at the barrier that also makes z whole, so a
- * thread goes from that barrier straight to the product, and p, which no other thread reads, is
- * set in the same pass as p · A p. The iterates are CG's in exact arithmetic; A p by the recurrence
- * rounds otherwise than the product of p (two threads' bits are not the one-thread path's, which
- * they were not before either: the dot products' order).
+ * A team's iterations: the same preconditioned CG as one thread's (p · A p, then r and r · P r,
+ * then p = P r + β p), from the first direction p = P r, each thread over its own rows, the dot
+ * products summed per thread and then over the threads in rank order, between three barriers an
+ * iteration: p · A p summed; r · P r and |r|² summed; p whole for the next product, which reads the
+ * other threads' p through the cross rows and the half rows' entries beyond the range (a form
+ * with two kept z = P r as a vector of its own: docs/decisions.md, branch mem62).
  */
 function iterateTeam(x: WeilerArgs, a: A, goal: number, maxIter: number, bb: number, rz: number, rr: number): void {
-  const { r, p, q, u, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
+  const { r, p, q, red } = x.a, pinv = a.pinv, xs = x.a.x, cross: CrossRows = x.a, from = x.from, to = x.to;
   const T = x.size, o = RED_STRIDE * x.rank;
-  let it = 0, rzOld = 0;
+  let it = 0;
   while (rr > goal && it < maxIter) {
-    let pq = 0;
-    if (it === 0) {
-      applyTeam(a, cross, u, q, from, to);
-      for (let k = 3 * from; k < 3 * to; k++) {
-        const pk = u[k];
-        p[k] = pk;
-        pq += pk * q[k];
-      }
-    } else {
-      // q = A z + β q, p = z + β p.
-      const beta = rz / rzOld;
-      for (let k = 3 * from; k < 3 * to; k++) q[k] *= beta;
-      applyTeam(a, cross, u, q, from, to, true);
-      for (let k = 3 * from; k < 3 * to; k++) {
-        const pk = u[k] + beta * p[k];
-        p[k] = pk;
-        pq += pk * q[k];
-      }
-    }
-    red[o] = pq;
+    red[o] = applyTeam(a, cross, p, q, from, to);
     x.barrier();
-    pq = 0;
+    let pq = 0;
     for (let t = 0; t < T; t++) pq += red[RED_STRIDE * t];
     if (!(pq > 0)) break;
     const alpha = rz / pq;
@@ -313,11 +289,8 @@ function iterateTeam(x: WeilerArgs, a: A, goal: number, maxIter: number, bb: num
       r[k] = rx; r[k + 1] = ry; r[k + 2] = rw;
       rr += rx * rx + ry * ry + rw * rw;
       const m = 6 * i;
-      const zx = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw;
-      const zy = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw;
-      const zz = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw;
-      u[k] = zx; u[k + 1] = zy; u[k + 2] = zz;
-      rz1 += rx * zx + ry * zy + rw * zz;
+      rz1 += rx * (pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw) + ry * (pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw)
+        + rw * (pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw);
     }
     red[o + 1] = rz1; red[o + 2] = rr;
     x.barrier();
@@ -326,8 +299,17 @@ function iterateTeam(x: WeilerArgs, a: A, goal: number, maxIter: number, bb: num
       rz1 += red[RED_STRIDE * t + 1]; rr += red[RED_STRIDE * t + 2];
     }
     it++;
-    rzOld = rz;
+    if (rr <= goal || it >= maxIter) break;
+    const beta = rz1 / rz;
     rz = rz1;
+    // p = P r + β p, then every thread's p whole.
+    for (let i = from; i < to; i++) {
+      const k = 3 * i, m = 6 * i, rx = r[k], ry = r[k + 1], rw = r[k + 2];
+      p[k] = pinv[m] * rx + pinv[m + 3] * ry + pinv[m + 4] * rw + beta * p[k];
+      p[k + 1] = pinv[m + 3] * rx + pinv[m + 1] * ry + pinv[m + 5] * rw + beta * p[k + 1];
+      p[k + 2] = pinv[m + 4] * rx + pinv[m + 5] * ry + pinv[m + 2] * rw + beta * p[k + 2];
+    }
+    x.barrier();
   }
   if (x.rank === 0) results(red, T, it, rr, goal, bb);
 }

@@ -127,8 +127,9 @@ export function countTeamRows(
 ): void {
   const pairs = ctx.cells.pairs, rows = st.rows;
   const job = ctx.runner.bind(viscosityRowsCountJob), T = job.threads(n);
-  const counts = ctx.teamRowCounts, held = counts.into;
-  counts.room(n, T, ctx.shared, ctx.liquid.capacity, false);
+  const counts = ctx.teamRowCounts;
+  // T − 1 blocks: the last thread's would count nothing (no pair crosses the end of its range).
+  counts.room(n, T - 1, ctx.shared, ctx.liquid.capacity, false);
   const a = job.a;
   a.coef = coef; a.into = counts.into;
   a.pos = ctx.liquid.pos; a.mat = ctx.liquid.material; a.vol = rootVol; a.ps = pairs.start; a.pj = pairs.j;
@@ -138,13 +139,9 @@ export function countTeamRows(
   a.tf = ctx.temperature ? ctx.temperature.factor : NO_FACTORS;
   job.s.nm = ctx.mass.length; job.s.thermal = ctx.temperature ? 1 : 0;
   // Zeroed here, not by each thread: a thread's range may be run in pieces (bench/team-balance.ts).
-  // The last thread's block is neither zeroed nor laid out: no pair crosses the end of its range,
-  // and the pressure solve's rows keep their upper starts there (solve-pair-rows.ts TeamPairRows.filled).
   counts.into.fill(0, 0, (T - 1) * n);
-  // (Where the solve's rows were listed on fewer threads their block is among those used here, and
-  // where the counts moved to new memory it is gone.)
-  const solve = ctx.solve;
-  if (solve && (solve.teamRows.filled < T || counts.into !== held)) solve.teamRows.filled = 0;
+  // (The solve's rows, where the team listed them into these counts, keep their upper starts no more.)
+  if (ctx.solve) ctx.solve.teamRows.filled = 0;
   runJob(job, n);
   // The layout: row j = the crossing entries into it, thread by thread (no entries of its own).
   // The rows live within the stage's call, as their coefficients: their starts and entries in its

@@ -62,16 +62,16 @@ import type { ParticleChannel } from './channels.ts';
 import { RoomShrink } from './room-shrink.ts';
 
 const NO_FACTORS = new Float64Array(0);
-/** The team CG's z (viscosity-weiler-solve.ts iterateTeam), unread on one thread. */
-const NO_VECTOR = new Float64Array(0);
 /** A team's count blocks, the cursors of the solve's fill of its cross rows (fillCross); unread on one thread. */
 const NO_COUNTS = new Int32Array(0);
 /**
  * The coefficients' room's shrink (ImplicitViscosityState.coefRoom): calls between looks (`after`:
- * a frame of the honey drop), and how far above the most pairs of those calls it must have
- * stayed (`below`); settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
+ * every call, so that the room follows a list that thins out, as the honey drop's does from its
+ * impact on), and how far above the most pairs of those calls it must have stayed (`below`: 3 %,
+ * over the 1/32 the room keeps, so that the impact's first call finds it cut);
+ * settable for the tests (tests/parallel/stage-scratch-poison.test.ts).
  */
-export const coefShrink = { after: 4, below: 1.0625 };
+export const coefShrink = { after: 1, below: 1.03 };
 
 /**
  * The conjugate gradients stop at |b − A v| ≤ this × |b − A v*|: relative to the residual of the
@@ -278,11 +278,8 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   if (np > st.coefRoom) st.coefRoom = need;
   st.coefRoom = st.coefLook.look(st.coefRoom, need) || st.coefRoom;
   const cn = st.coefRoom, nb = ctx.objects.count;
-  // A team's CG keeps z = P r as a vector of its own (u: the vector its product reads beyond a thread's rows).
-  const vectors = T > 1 ? 5 : 4;
-  const mem = ctx.stageScratch(8 * (vectors * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
+  const mem = ctx.stageScratch(8 * (4 * 3 * m + RED_STRIDE * 64 + 8) + 4 * 6 * m + 2 * cn + 64, ctx.shared, true);
   const x = mem.f64(3 * m), r = mem.f64(3 * m), p = mem.f64(3 * m), q = mem.f64(3 * m), red = mem.f64(RED_STRIDE * 64 + 8);
-  const u = T > 1 ? mem.f64(3 * m) : NO_VECTOR;
   // The object slots' velocities and weights are read by the set-up alone (the object terms' share
   // of b), before the first product writes q: they are kept in q where 4 doubles a slot fit in its
   // 3 a liquid particle, else in the state (in stage scratch of their own they made the viscosity's
@@ -328,7 +325,7 @@ export function applyImplicitViscosity(ctx: StepContext, dt: number): void {
   coverWalls(ctx, st, n, nw);
 
   const a = job.a;
-  a.x = x; a.r = r; a.p = p; a.q = q; a.u = u; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
+  a.x = x; a.r = r; a.p = p; a.q = q; a.onrm = onrm; a.pinv = pinv; a.red = red; a.coef = coef; a.cdec = st.coefDec; a.bcoef = bcoef;
   a.pos = L.pos; a.vstar = L.vel; a.mat = L.material;
   a.ls = rows.start; a.lj = rows.j; a.bs = st.boundary.start; a.bj = st.boundary.j;
   a.opos = opos; a.ovel = ovel; a.ow = ow;
