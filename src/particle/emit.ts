@@ -262,8 +262,11 @@ export class Emitters {
       b.positions = new Float64Array(0); // not needed again (a checkpoint records `added`)
     }
     for (const s of this.spouts) {
-      if (t + eps < s.start || t >= s.end) continue;
-      s.carry += s.speed * dt;
+      // The column let out up to t (not up to t + δt): a particle is placed where it is at t, and
+      // the moves of the piece then carry it on, so its place does not depend on the piece's length
+      // (placed where it would be at t + δt and then moved on, it stood a piece's travel too far
+      // out, a gap or a crush in the column wherever the pieces' lengths change: docs/decisions.md gel62).
+      if (t + eps < s.start || t > s.end + eps) continue;
       const d = s.direction;
       const pts = s.points, m = pts.length / 3;
       while (s.carry >= s.step) {
@@ -275,6 +278,7 @@ export class Emitters {
         L.reserve(L.count + 1);
         L.add(ox + pts[3 * k], oy + pts[3 * k + 1], oz + pts[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
       }
+      s.carry += s.speed * Math.max(0, Math.min(dt, s.end - t));
     }
     const added = L.count - before;
     let removed = 0;
