@@ -5,7 +5,10 @@
  * particle's volume over the face's area, (2r)³ / A, so that they emit area × speed × time: the
  * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
  * golden angle round the spout's axis from the last, so that the stream leaves as a loose,
- * staggered column rather than as layers (a stack of layers falls as rafts that part whole); and
+ * staggered column rather than as layers (a stack of layers falls as rafts that part whole); each
+ * is placed where it is at the start of the piece of sub-timestep that lets it out (the column let
+ * out up to then), the piece's moves carrying it on, and a frame's end lets out what its last piece
+ * let out (docs/decisions.md, emit62); and
  * they hold the liquid in their nozzle (a liquid reach below the face) at the spout's velocity, as
  * a pipe does (`hold`, called by step.ts before the forces, after viscosity and after density
  * correction), so that the stream hangs from the spout (docs/decisions.md, "Ropes that hold" and
