@@ -5,7 +5,10 @@
  * particle's volume over the face's area, (2r)³ / A, so that they emit area × speed × time: the
  * points of the face's 2r lattice and of the same lattice shifted by r, in turn, each about the
  * golden angle round the spout's axis from the last, so that the stream leaves as a loose,
- * staggered column rather than as layers (a stack of layers falls as rafts that part whole); and
+ * staggered column rather than as layers (a stack of layers falls as rafts that part whole); each
+ * is placed where it is at the start of the piece of sub-timestep that lets it out (the column let
+ * out up to then), the piece's moves carrying it on, and a frame's end lets out what its last piece
+ * let out (docs/decisions.md, emit62); and
  * they hold the liquid in their nozzle (a liquid reach below the face) at the spout's velocity, as
  * a pipe does (`hold`, called by step.ts before the forces, after viscosity and after density
  * correction), so that the stream hangs from the spout (docs/decisions.md, "Ropes that hold" and
@@ -27,6 +30,21 @@ import { bodyLattice, closestSpacing, fitBodyToWalls, latticeFits, latticeGivesW
 import { poolLevel, type PoolFloorSpec } from './pool-level.ts';
 import { drawnRows, rowsToLevel } from './pool-rows.ts';
 import { LATTICE_LEVEL, viscosityHoldsLattice } from './start-settle.ts';
+
+/** Lets out the particles of a spout's column not yet let out, each where it is now: `carry` beyond the face. */
+function letOut(L: StepContext['liquid'], s: Spout): void {
+  const d = s.direction;
+  const pts = s.points, m = pts.length / 3;
+  while (s.carry >= s.step) {
+    s.carry -= s.step;
+    const k = s.next;
+    s.next = (k + 1) % m;
+    // The particle has already travelled `carry` along the direction since it left the face.
+    const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
+    L.reserve(L.count + 1);
+    L.add(ox + pts[3 * k], oy + pts[3 * k + 1], oz + pts[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
+  }
+}
 
 /** φ², φ the golden ratio: a turn over φ² is the golden angle (137.5°). */
 const GOLDEN_SQUARED = (3 + Math.sqrt(5)) / 2;
@@ -262,19 +280,13 @@ export class Emitters {
       b.positions = new Float64Array(0); // not needed again (a checkpoint records `added`)
     }
     for (const s of this.spouts) {
-      if (t + eps < s.start || t >= s.end) continue;
-      s.carry += s.speed * dt;
-      const d = s.direction;
-      const pts = s.points, m = pts.length / 3;
-      while (s.carry >= s.step) {
-        s.carry -= s.step;
-        const k = s.next;
-        s.next = (k + 1) % m;
-        // The particle has already travelled `carry` along the direction since it left the face.
-        const ox = s.center[0] + d[0] * s.carry, oy = s.center[1] + d[1] * s.carry, oz = s.center[2] + d[2] * s.carry;
-        L.reserve(L.count + 1);
-        L.add(ox + pts[3 * k], oy + pts[3 * k + 1], oz + pts[3 * k + 2], s.speed * d[0], s.speed * d[1], s.speed * d[2], s.material);
-      }
+      // The column let out up to t (not up to t + δt): a particle is placed where it is at t, and
+      // the moves of the piece then carry it on, so its place does not depend on the piece's length
+      // (placed where it would be at t + δt and then moved on, it stood a piece's travel too far
+      // out, a gap or a crush in the column wherever the pieces' lengths change: docs/decisions.md gel62).
+      if (t + eps < s.start || t > s.end + eps) continue;
+      letOut(L, s);
+      s.carry += s.speed * Math.max(0, Math.min(dt, s.end - t));
     }
     const added = L.count - before;
     let removed = 0;
@@ -308,6 +320,17 @@ export class Emitters {
       if (any) removed = L.compact(keep);
     }
     return { added, removed };
+  }
+
+  /**
+   * At a frame's end (after its last piece's moves): lets out the column each spout let out during
+   * that piece, where it is now, so that a frame (and a checkpoint) holds area × speed × time; the
+   * next piece would place the same particles at the same points. Returns the particles added.
+   */
+  letOutColumn(ctx: StepContext): number {
+    const L = ctx.liquid, before = L.count;
+    for (const s of this.spouts) letOut(L, s);
+    return L.count - before;
   }
 
   /**

@@ -91,6 +91,8 @@ export function stepFrame(ctx: StepContext, emitters: Emitters): StepStats {
       substep(ctx, emitters, ta, tb, clock, s === 0 && q === 0);
     }
   }
+  const flushed = emitters.letOutColumn(ctx);
+  if (flushed) ctx.count('emitted', flushed);
   ctx.frame++;
   ctx.time = ctx.frame / scene.fps;
   const c = ctx.counters;

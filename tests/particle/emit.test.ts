@@ -127,6 +127,29 @@ describe('spouts', () => {
     expect(spread).toBeLessThan(1.5 * (m - 1) * s.step);
   });
 
+  it("places each particle where the column puts it whatever the pieces' lengths, and a frame's end lets out what its last piece let out", () => {
+    const sim = pour();
+    const em = sim.emitters, ctx = sim.ctx, L = ctx.liquid, s = em.spouts[0];
+    // Pieces of changing length, as particle.maxMove cuts sub-timesteps; each piece's moves carry the
+    // liquid on at the nozzle's speed (no other stage runs here).
+    const lengths = [1 / 240, 1 / 480, 1 / 480, 1 / 240, 1 / 720, 1 / 720, 1 / 720, 1 / 240];
+    let t = 0;
+    for (let rep = 0; rep < 4; rep++) {
+      for (const dt of lengths) {
+        em.apply(ctx, t, dt);
+        for (let i = 0; i < 3 * L.count; i++) L.pos[i] += L.vel[i] * dt;
+        t += dt;
+      }
+    }
+    em.letOutColumn(ctx);
+    // All the column let out by t, one particle a step of it: area × speed × time.
+    expect(L.count).toBe(Math.floor((0.4 * t) / s.step + 1e-9));
+    // The k-th let out left the face when the column was (k + 1) steps long: it stands that far
+    // below the column's front, one step from the next (placed where it would be at the piece's end
+    // and then moved on, it stood a piece's travel too far out: docs/decisions.md, emit62).
+    for (let k = 0; k < L.count; k++) expect(0.08 - L.pos[3 * k + 1]).toBeCloseTo(0.4 * t - (k + 1) * s.step, 12);
+  });
+
   it('holds the liquid within the nozzle (the liquid reach below the face) at the spout velocity, as a pipe does', () => {
     const sim = pour();
     for (let f = 0; f < 6; f++) sim.stepFrame();
