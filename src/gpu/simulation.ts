@@ -294,6 +294,15 @@ export class GpuParticleSimulation implements SubstepState {
       }
       counters.substeps += pieces;
     }
+    // The frame's end lets out the column of its last piece (step.ts, Emitters.letOutColumn).
+    const flushed = this.sources ? this.sources.letOutColumn(this.grid, this.nextId) : 0;
+    if (flushed > 0) {
+      this.nextId += flushed;
+      this.count += flushed;
+      this.block.u[0] = this.count;
+      this.device.queue.writeBuffer(this.params, 0, this.paramData);
+      counters.emitted = (counters.emitted ?? 0) + flushed;
+    }
     const words = await readBuffer(this.device, this.stats, STATS_BYTES);
     const st = new Uint32Array(words);
     this.densityError = pbfError(words);

@@ -94,8 +94,25 @@ export class GpuSources {
    * which is left as it was) and appends it to the GPU's slots from `grid.n`; returns how many.
    */
   emit(grid: GpuNeighbours, t: number, dt: number, nextId: number): number {
-    const L = this.ctx.liquid, before = L.count;
+    const before = this.ctx.liquid.count;
     this.emitters.apply(this.ctx, t, dt);
+    return this.append(grid, before, nextId);
+  }
+
+  /**
+   * At a frame's end: lets out the column the spouts let out during the frame's last piece
+   * (Emitters.letOutColumn, as the CPU engine's step.ts does), so that a frame holds area × speed ×
+   * time; appends it as `emit` does and returns how many.
+   */
+  letOutColumn(grid: GpuNeighbours, nextId: number): number {
+    const before = this.ctx.liquid.count;
+    this.emitters.letOutColumn(this.ctx);
+    return this.append(grid, before, nextId);
+  }
+
+  /** Appends the seeding liquid's particles from `before` to the GPU's slots and takes them off it again. */
+  private append(grid: GpuNeighbours, before: number, nextId: number): number {
+    const L = this.ctx.liquid;
     const k = L.count - before;
     if (k > 0) {
       const n = grid.n;
