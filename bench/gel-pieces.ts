@@ -6,15 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSimulation, parseScene } from '../src/index.ts';
-import { setScenePath } from './scene-set.ts';
+import { setScenePath, splitSetArgs } from './scene-set.ts';
 
-const args = process.argv.slice(2);
-const sets: string[] = [];
-const plain: string[] = [];
-for (let a = 0; a < args.length; a++) {
-  if (args[a] === '--set') sets.push(args[++a]);
-  else plain.push(args[a]);
-}
+const { sets, plain } = splitSetArgs(process.argv.slice(2));
 const json = JSON.parse(readFileSync(plain[0], 'utf8'));
 for (const s of sets) setScenePath(json, s);
 const sim = createSimulation(parseScene(json), 'particle');

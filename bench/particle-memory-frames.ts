@@ -7,9 +7,8 @@
  * With MEM_OWNERS=<frame> also the owners of that frame's bytes that hold 2 bytes a point or more
  * (the top-level fields of the step context and one level down, as bench/particle-memory.ts).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { treeParticleSim } from './tree-particle-sim.ts';
 
 const file = process.argv[2] ?? 'scenes/honey-drop.json', frames = Number(process.argv[3] ?? 22), workers = Number(process.argv[4] ?? 2);
 const root = resolve(process.argv[5] ?? resolve(import.meta.dirname, '..'));
@@ -21,14 +20,7 @@ interface Ctx {
   stageScratch(bytes: number, shared: boolean, exact?: boolean): unknown;
   [k: string]: unknown;
 }
-const e = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as {
-  parseScene(json: unknown): unknown;
-  createSimulation(scene: unknown, engine: string, options: object): unknown;
-};
-const { spawnNodeThread } = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
-const sim = e.createSimulation(
-  e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : { workers: 1 },
-) as { stepFrame(): unknown; metrics(): { memoryBytes?: number }; ctx: Ctx; scene: object };
+const sim = (await treeParticleSim(root, file, workers)) as { stepFrame(): unknown; metrics(): { memoryBytes?: number }; ctx: Ctx; scene: object };
 const c = sim.ctx;
 const asked = new Map<string, number>();
 const inner = c.stageScratch.bind(c);

@@ -10,9 +10,8 @@
  * in the order listed, the job runner's last) that hold at least 2 bytes a point (MEM_MIN in the environment: another
  * floor) in either checkout.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { treeParticleSim } from './tree-particle-sim.ts';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: npx tsx bench/particle-memory.ts <other checkout> [scene] [frames]');
@@ -76,14 +75,7 @@ function owners(root: object, skip: object[]): Map<string, number> {
 
 const rows: Map<string, number>[] = [];
 for (const [name, root] of [['A', other], ['B', resolve(import.meta.dirname, '..')]]) {
-  const e = (await import(pathToFileURL(resolve(root, 'src/index.ts')).href)) as {
-    parseScene(json: unknown): unknown;
-    createSimulation(scene: unknown, engine: string, options: object): unknown;
-  };
-  const { spawnNodeThread } = (await import(pathToFileURL(resolve(root, 'src/cli/threads.ts')).href)) as { spawnNodeThread: unknown };
-  const sim = e.createSimulation(
-    e.parseScene(JSON.parse(readFileSync(file, 'utf8'))), 'particle', workers > 1 ? { workers, spawnThread: spawnNodeThread } : { workers: 1 },
-  ) as Sim;
+  const sim = (await treeParticleSim(root, file, workers)) as Sim;
   // The largest bytes a point after any frame up to `frames` (held arrays grow and seldom shrink; a run's peak is what it needs).
   let most = 0, mostAt = 0;
   for (let f = 1; f <= frames; f++) {

@@ -12,3 +12,13 @@ export function setScenePath(scene: object, assignment: string): void {
   for (const k of keys.slice(0, -1)) o = (o[k] ??= {}) as Record<string, unknown>;
   o[keys[keys.length - 1]] = JSON.parse(assignment.slice(eq + 1));
 }
+
+/** A bench's arguments split into its `--set path=value` assignments and the rest, in order. */
+export function splitSetArgs(args: readonly string[]): { sets: string[]; plain: string[] } {
+  const sets: string[] = [], plain: string[] = [];
+  for (let a = 0; a < args.length; a++) {
+    if (args[a] === '--set') sets.push(args[++a]);
+    else plain.push(args[a]);
+  }
+  return { sets, plain };
+}

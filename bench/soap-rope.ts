@@ -11,17 +11,11 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createSimulation, parseScene } from '../src/index.ts';
-import { setScenePath } from './scene-set.ts';
+import { setScenePath, splitSetArgs } from './scene-set.ts';
 import { meshPieces } from '../tests/scene/mesh-pieces.ts';
 import { ropeComponents } from '../tests/particle/rope-components.ts';
 
-const args = process.argv.slice(2);
-const sets: string[] = [];
-const plain: string[] = [];
-for (let a = 0; a < args.length; a++) {
-  if (args[a] === '--set') sets.push(args[++a]);
-  else plain.push(args[a]);
-}
+const { sets, plain } = splitSetArgs(process.argv.slice(2));
 const frames = Number(plain[0] ?? 60);
 const json = JSON.parse(readFileSync('scenes/soap-pour.json', 'utf8'));
 for (const s of sets) setScenePath(json, s);
