@@ -32,8 +32,15 @@ const LONG_TINY = new Set(['rope-coiling']);
 /** Tiny cases held to the full size's tolerances in the default run (see above). */
 const TINY_AT_FULL = new Set(['hydrostatic', 'free-fall', 'dam-break', 'spreading']);
 
+/**
+ * One run of free-fall's tiny case held to the full size's tolerances, for the first test below
+ * and free-fall's own (the same run twice until stop 64, the seventeenth pass).
+ */
+let fallAtFull: ReturnType<typeof runCase> | undefined;
+const freeFallAtFull = () => (fallAtFull ??= runCase(gridCases.find((c) => c.name === 'free-fall')!, 'grid', 'tiny', undefined, 'full'));
+
 function passes(name: string, size: CaseSize, tolerances: CaseSize = size): void {
-  const r = runCase(gridCases.find((c) => c.name === name)!, 'grid', size, undefined, tolerances);
+  const r = name === 'free-fall' && size === 'tiny' && tolerances === 'full' ? freeFallAtFull() : runCase(gridCases.find((c) => c.name === name)!, 'grid', size, undefined, tolerances);
   expect(r.error, r.error).toBeUndefined();
   expect(r.checks.length).toBeGreaterThan(0);
   expect(r.tolerances ?? r.size).toBe(tolerances);
@@ -45,7 +52,7 @@ describe('viscid validate, grid engine', () => {
     expect(gridCases.map((c) => c.name).filter((n) => TINY_AT_FULL.has(n))).toEqual([...TINY_AT_FULL]);
     // The full tolerances are the tighter ones: the same case held to them fails where the tiny ones pass.
     const tiny = runCase(gridCases.find((c) => c.name === 'free-fall')!, 'grid', 'tiny');
-    const full = runCase(gridCases.find((c) => c.name === 'free-fall')!, 'grid', 'tiny', undefined, 'full');
+    const full = freeFallAtFull();
     expect(full.tolerances).toBe('full');
     expect(full.checks.map((k) => k.tolerance)).toEqual([0.02, 0.03]);
     for (let i = 0; i < full.checks.length; i++) expect(full.checks[i].tolerance).toBeLessThan(tiny.checks[i].tolerance);
