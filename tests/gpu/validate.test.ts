@@ -102,9 +102,9 @@ const fallInBox: ValidationCase = {
  * ends closed ("slip": without gravity nothing reaches them, and the backend does not run open faces):
  * the implicit viscosity through validate's GPU path. At 2 mm (300 particles, 5 layers) until stop 64:
  * ν −20 % of the asked on both engines, 0.05 % apart; at 2.5 mm −24 %, 0.1 % apart (GPU 7.5755e-3, CPU
- * 7.5836e-3), for about 4 s less CPU of the GPU's ~14 (docs/decisions.md, "Stop 64: the test suite,
- * seventeenth pass"). SwiftShader's cost follows the particles: a frame of 300 particles here took
- * about five times the CPU of 100.
+ * 7.5836e-3), the file's CPU 6–7 s less (A/B pairs: docs/decisions.md, "Stop 64: the test suite,
+ * seventeenth pass"). SwiftShader's CPU follows the particles: a water pool's GPU frame took 0.4 ms
+ * of CPU a dispatch at 100 particles, 1.85 ms at 300.
  */
 const shearDecay: ValidationCase = {
   name: 'shear-decay-closed', title: 'Decaying shear flow between no-slip walls, closed ends', engines: ['particle'], source: 'analytic',
