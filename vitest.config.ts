@@ -11,7 +11,8 @@ export default defineConfig({
     // Says which suites are skipped for a missing Chromium or Blender, and how to enable them.
     globalSetup: ['tests/global-setup.ts'],
     // VISCID_FILE_CPU=FILE: each test file's CPU (its worker's and its waited-for children's) appended
-    // to FILE, one line a file (tests/file-cpu.ts); nothing is added without it.
+    // to FILE, one line a file (tests/file-cpu.ts), and with VISCID_TEST_CPU=FILE2 one line a test in
+    // FILE2; nothing is added without it.
     setupFiles: process.env.VISCID_FILE_CPU ? ['tests/file-cpu.ts'] : [],
     environment: 'node',
     // Limits that only end a test that never ends: on a machine shared with other jobs (a load

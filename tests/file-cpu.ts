@@ -10,9 +10,16 @@
  * reporter's per-file times are wall, which a shared machine's load stretches several times over.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 const OUT = process.env.VISCID_FILE_CPU;
+/**
+ * VISCID_TEST_CPU=FILE beside it: one line a test as well, in FILE: the file, the test's full
+ * name, its CPU (own, waited-for children) and wall seconds from its beforeEach hooks to its
+ * afterEach ones (a file's beforeAll, such as a page opened or a shared run made on first use, is
+ * in the test that first asks for it, or in neither).
+ */
+const TESTS = process.env.VISCID_TEST_CPU;
 
 /** [own, waited-for children] CPU seconds of this process. */
 function cpu(): [number, number] {
@@ -35,4 +42,19 @@ if (OUT) {
     const row = [file, (end[0] - start[0]).toFixed(2), (end[1] - start[1]).toFixed(2), ((performance.now() - wall) / 1000).toFixed(1), load];
     appendFileSync(OUT, row.join('\t') + '\n');
   });
+  if (TESTS) {
+    let t0: [number, number] = [0, 0];
+    let w0 = 0;
+    beforeEach(() => {
+      t0 = cpu();
+      w0 = performance.now();
+    });
+    afterEach(() => {
+      const end = cpu();
+      const s = expect.getState();
+      const file = (s.testPath ?? '?').replace(/^.*?\/tests\//, 'tests/');
+      const row = [file, s.currentTestName ?? '?', (end[0] - t0[0]).toFixed(2), (end[1] - t0[1]).toFixed(2), ((performance.now() - w0) / 1000).toFixed(1)];
+      appendFileSync(TESTS, row.join('\t') + '\n');
+    });
+  }
 }
