@@ -376,7 +376,7 @@ export const gelForceJob = defineJob({
 
 /** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
 export function listSprings(ctx: StepContext, gel: GelState): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach;
+  const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach, mat = L.material, nm = gel.materials, decay = gel.decay;
   if (gel.indexOf.length < L.nextId) gel.indexOf = new Int32Array(Math.ceil(L.nextId * 1.25) + 64);
   const indexOf = gel.indexOf;
   indexOf.fill(-1, 0, L.nextId);
@@ -386,7 +386,7 @@ export function listSprings(ctx: StepContext, gel: GelState): void {
     const i = indexOf[gel.idA[q]], j = indexOf[gel.idB[q]];
     if (i < 0 || j < 0) continue;
     const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
-    if (dx * dx + dy * dy + dz * dz >= h * h || gel.rest[q] >= h) continue;
+    if (gel.rest[q] >= h || (dx * dx + dy * dy + dz * dz >= h * h && decay[mat[i] * nm + mat[j]] === 0)) continue;
     gel.idA[w] = gel.idA[q]; gel.idB[w] = gel.idB[q]; gel.rest[w] = gel.rest[q];
     gel.a[w] = i; gel.b[w] = j;
     w++;
