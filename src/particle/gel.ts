@@ -5,7 +5,9 @@
  * viscoelastic fluid simulation", §5): neighbouring gel particles closer than SPRING_REACH radii
  * are joined by springs of rest length L made at their distance when they meet; a spring pulls
  * with k (r − L) along the pair; beyond the elastic limit its rest length flows toward r at the
- * yield rate; it breaks when r or L reaches the reach. The springs, not the particles, hold the
+ * yield rate; it is removed when L reaches the reach h (Clavet et al.'s Algorithm 4: the springs'
+ * own list, not the neighbour search, carries a spring stretched past h), and, in a gel whose rest
+ * lengths do not decay, also when r reaches h. The springs, not the particles, hold the
  * reference shape, so the noise that density correction leaves in positions does not accumulate
  * as strain. Measured against the grid engine on the same scenes: BENCHMARKS.md "Gels".
  *
@@ -374,7 +376,10 @@ export const gelForceJob = defineJob({
   },
 });
 
-/** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
+/**
+ * Maps the springs to particle indices, drops those whose ends are gone, whose rest length has
+ * reached h, or (a pair of gels without decay) whose length has, makes new ones, and lists them per particle.
+ */
 export function listSprings(ctx: StepContext, gel: GelState): void {
   const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach, mat = L.material, nm = gel.materials, decay = gel.decay;
   if (gel.indexOf.length < L.nextId) gel.indexOf = new Int32Array(Math.ceil(L.nextId * 1.25) + 64);
