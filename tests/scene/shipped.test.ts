@@ -387,12 +387,11 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     const soap = piles(true), plain = piles(false);
     const parted = stream.map((n, i) => (i > 0 && n !== 1 ? i + 1 : 0)).filter((f) => f > 0);
     console.log(`soap-pour (particle) at 1.5, 2, 3 s: soap ${pileLine(soap)}; plain ${pileLine(plain)}; the soap's stream in pieces, frames 1–60: ${stream.join(' ')}`);
-    // Measured (bench/soap-folds.ts --engine particle, stop 62's merge, 3 mm particles): soap 4.1 cm high,
-    // 8.5 mm relief, 7.0 cm out at 1.5 s; 4.0, 8.1, 8.1 at 2 s; 3.8, 8.1, 9.0 at 3 s. Plain 1.8 cm, 1.6 mm,
-    // 8.3 cm at 1.5 s; 1.3 cm high against the walls (10.9) at 3 s. The stream (bench/rope-neck.ts, main
-    // 7fb3ed51): one piece in 58 of the 59 frames with liquid in the window; at frame 52 (1.73 s) the
-    // thread has parted 1.7 cm above the pile, a neck made where its particles left the spout's nozzle at
-    // frame 48 (docs/decisions.md soap64). At 2 mm particles it parts under the spout too (soap61, gel62).
+    // Measured (this test, branch spring64, 3 mm particles): soap 6.1 cm high, 9.8 mm relief, 4.8 cm out at
+    // 1.5 s; 6.7, 10.2, 5.6 at 2 s; 5.7, 10.0, 6.7 at 3 s. Plain 1.8 cm, 1.6 mm, 8.3 cm at 1.5 s; 1.3 cm high
+    // against the walls (10.9) at 3 s. The stream (bench/rope-neck.ts): one piece in all 59 frames with
+    // liquid in the window, at 2.8 and 3.2 mm too; it parted at frame 52 while the springs broke at the
+    // reach, a neck made where the particles left the spout's nozzle (docs/decisions.md soap64, spring64).
     expect(soap[0].height).toBeGreaterThan(2 * plain[0].height);
     expect(soap[0].relief).toBeGreaterThan(0.005);
     expect(plain[0].relief).toBeLessThan(0.003);
