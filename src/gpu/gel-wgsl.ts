@@ -35,7 +35,7 @@ const BINDINGS = /* wgsl */ `
 struct Gel {
   reach: f32, invReach: f32, kappa: f32, limit: f32,
   grow: f32, shrink: f32, fade: f32, invMass: f32,
-  dt: f32, cap: u32, pad0: u32, pad1: u32,
+  dt: f32, cap: u32, snap: u32, pad1: u32,
 }
 @group(0) @binding(9) var<uniform> G: Gel;
 const NONE: u32 = 0xffffffffu;
@@ -60,7 +60,8 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
   return false;
 }
 
-// The springs of slot a kept (gel.ts listSprings: both ends here, within h, rest length below h),
+// The springs of slot a kept (gel.ts listSprings: both ends here, rest length below h, and within h
+// where the gel's rest lengths do not decay, G.snap),
 // in their partners' slot order, then how many it would have with the neighbours within h not yet joined (want).
 @compute @workgroup_size(${WORKGROUP}) fn gelBreak(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
@@ -75,7 +76,7 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
     let b = slot[s.x];
     if (b == NONE) { continue; }
     let d = pos[b].xyz - xa;
-    if (dot(d, d) >= h2 || bitcast<f32>(s.y) >= G.reach) { continue; }
+    if (bitcast<f32>(s.y) >= G.reach || (G.snap != 0u && dot(d, d) >= h2)) { continue; }
     springs[base + 1u + w] = s;
     w++;
   }

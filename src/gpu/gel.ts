@@ -67,7 +67,7 @@ export class GpuGel {
     this.params = uniformBuffer(device, GEL_PARAM_BYTES, 'gel parameters');
     const f = new Float32Array(this.data), u = new Uint32Array(this.data), e = this.e;
     f[0] = gel.reach; f[1] = 1 / gel.reach; f[2] = gel.stiffness[e]; f[3] = gel.limit[e];
-    f[7] = gel.invMass[m]; u[9] = capacity;
+    f[7] = gel.invMass[m]; u[9] = capacity; u[10] = gel.decay[e] === 0 ? 1 : 0;
   }
 
   /**

@@ -5,7 +5,9 @@
  * viscoelastic fluid simulation", §5): neighbouring gel particles closer than SPRING_REACH radii
  * are joined by springs of rest length L made at their distance when they meet; a spring pulls
  * with k (r − L) along the pair; beyond the elastic limit its rest length flows toward r at the
- * yield rate; it breaks when r or L reaches the reach. The springs, not the particles, hold the
+ * yield rate; it is removed when L reaches the reach h (Clavet et al.'s Algorithm 4: the springs'
+ * own list, not the neighbour search, carries a spring stretched past h), and, in a gel whose rest
+ * lengths do not decay, also when r reaches h. The springs, not the particles, hold the
  * reference shape, so the noise that density correction leaves in positions does not accumulate
  * as strain. Measured against the grid engine on the same scenes: BENCHMARKS.md "Gels".
  *
@@ -374,9 +376,12 @@ export const gelForceJob = defineJob({
   },
 });
 
-/** Maps the springs to particle indices, drops those whose ends are gone or too far apart, makes new ones, and lists them per particle. */
+/**
+ * Maps the springs to particle indices, drops those whose ends are gone, whose rest length has
+ * reached h, or (a pair of gels without decay) whose length has, makes new ones, and lists them per particle.
+ */
 export function listSprings(ctx: StepContext, gel: GelState): void {
-  const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach;
+  const L = ctx.liquid, n = L.count, pos = L.pos, ids = L.id, h = gel.reach, mat = L.material, nm = gel.materials, decay = gel.decay;
   if (gel.indexOf.length < L.nextId) gel.indexOf = new Int32Array(Math.ceil(L.nextId * 1.25) + 64);
   const indexOf = gel.indexOf;
   indexOf.fill(-1, 0, L.nextId);
@@ -386,7 +391,7 @@ export function listSprings(ctx: StepContext, gel: GelState): void {
     const i = indexOf[gel.idA[q]], j = indexOf[gel.idB[q]];
     if (i < 0 || j < 0) continue;
     const dx = pos[3 * j] - pos[3 * i], dy = pos[3 * j + 1] - pos[3 * i + 1], dz = pos[3 * j + 2] - pos[3 * i + 2];
-    if (dx * dx + dy * dy + dz * dz >= h * h || gel.rest[q] >= h) continue;
+    if (gel.rest[q] >= h || (dx * dx + dy * dy + dz * dz >= h * h && decay[mat[i] * nm + mat[j]] === 0)) continue;
     gel.idA[w] = gel.idA[q]; gel.idB[w] = gel.idB[q]; gel.rest[w] = gel.rest[q];
     gel.a[w] = i; gel.b[w] = j;
     w++;
