@@ -7,8 +7,9 @@
  *     the mean change of v_y and of v toward the stream's middle plane z = 0 (−sign(z) v_z) each stage makes
  *     (StageClock.lap, as bench/sheet-lace.ts), in m/s², and the cup's adhesion acceleration on them, summed directly
  *     over the object particles (ctx.adhesion's liquid–solid entry);
- * the window's pieces (tests/particle/rope-components.ts, linked within 4 r), and at the end the outflow's coefficient of variation over the sub-timesteps against a Poisson stream's 1/√mean
- * (a lip that lets the honey out in bursts reads well above it).
+ * the window's pieces (tests/particle/rope-components.ts, linked within 4 r), and at the end the outflow's index of
+ * dispersion (the variance of a piece's count about its frame's mean over that mean: 1 for a Poisson stream; a lip
+ * that lets the honey out in bursts reads well above 1).
  * Per frame also the free curtain's (the window 4–10 cm up) nearest-neighbour distance and neighbours within 4 r: a
  * net thinned evenly has its nearest neighbours at its mean spacing, one gathered into strands has them at contact (2 r).
  *   npx tsx bench/lip-release.ts CHECKPOINT FROM TO [--y 0.135] [--cup-adhesion S (the honey–cup entry scaled to peak S,
@@ -96,7 +97,7 @@ const snapshot = (): void => {
 };
 // Outflow: ids above Y at each sub-timestep's start; crossings counted at the next start.
 let above = new Set<number>();
-const perStep: number[] = [], frameSteps: number[] = [], crossZ: number[] = [];
+const perFrame: number[][] = [], frameSteps: number[] = [], crossZ: number[] = [];
 const startStep = (): void => {
   // Crossings since the last start.
   if (above.size) {
@@ -161,7 +162,7 @@ console.log(`cup-pour from ${file} (frame ${sim.frame}), r ${r * 1000} mm, outfl
 while (sim.frame < to) {
   sim.stepFrame();
   const c = frameSteps.splice(0);
-  perStep.push(...c);
+  perFrame.push(c);
   const z = crossZ.splice(0);
   const zm = z.reduce((a, b) => a + b, 0) / Math.max(1, z.length);
   const zsd = Math.sqrt(z.reduce((a, b) => a + (b - zm) ** 2, 0) / Math.max(1, z.length));
@@ -172,11 +173,20 @@ while (sim.frame < to) {
 }
 flush();
 console.log(`one piece within 4 r in ${piecesSeen.filter((p) => p === 1).length} of ${piecesSeen.length} frames: ${piecesSeen.join('')}`);
-const m = perStep.reduce((a, b) => a + b, 0) / perStep.length;
-const sd = Math.sqrt(perStep.reduce((a, b) => a + (b - m) ** 2, 0) / perStep.length);
-const empty = perStep.filter((c) => c === 0).length;
-console.log(`outflow: ${perStep.length} pieces of sub-timestep, mean ${m.toFixed(2)} a piece (${((perStep.reduce((a, b) => a + b, 0) * 8 * r ** 3) / (ctx.time - t0) * 1e6).toFixed(1)} mL/s), CV ${(sd / m).toFixed(2)} against Poisson's ${(1 / Math.sqrt(m)).toFixed(2)}, empty ${empty}`);
-console.log(`lip zone: ${(zoneSteps / perStep.length).toFixed(1)} particles a piece; mean Δv a piece over its length (m/s²), y up | toward z = 0:`);
+// The outflow's index of dispersion: the variance of a piece's count about its frame's mean over that mean, pooled
+// over the frames (1 for particles let out at random, as a Poisson stream; above 1, bursts; below, steadier).
+let num = 0, den = 0, total = 0, empty = 0;
+for (const c of perFrame) {
+  const m = c.reduce((a, b) => a + b, 0) / c.length;
+  total += c.reduce((a, b) => a + b, 0);
+  empty += c.filter((x) => x === 0).length;
+  if (c.length < 2 || m === 0) continue;
+  num += c.reduce((a, b) => a + (b - m) ** 2, 0);
+  den += (c.length - 1) * m;
+}
+const pieces = perFrame.reduce((a, c) => a + c.length, 0);
+console.log(`outflow: ${pieces} pieces of sub-timestep, ${(total / pieces).toFixed(2)} particles a piece (${((total * 8 * r ** 3) / (ctx.time - t0) * 1e6).toFixed(1)} mL/s), dispersion ${(num / den).toFixed(2)} (Poisson 1), ${empty} pieces empty`);
+console.log(`lip zone: ${(zoneSteps / pieces).toFixed(1)} particles a piece; mean Δv a piece over its length (m/s²), y up | toward z = 0:`);
 for (const [s, [y, zin]] of budget) {
   if (Math.abs(y) + Math.abs(zin) < 1e-12) continue;
   console.log(`  ${s.padEnd(12)} ${(y / zoneSteps).toFixed(2).padStart(8)} | ${(zin / zoneSteps).toFixed(2).padStart(8)}`);
