@@ -28,33 +28,36 @@ function cpu(): [number, number] {
   return [(Number(f[11]) + Number(f[12])) / 100, (Number(f[13]) + Number(f[14])) / 100];
 }
 
+/** A mark to measure from: this process's CPU and the wall clock. */
+function mark(): [[number, number], number] {
+  return [cpu(), performance.now()];
+}
+
+/** Own CPU, waited-for children's CPU (s) and wall (s) since `m`, as the rows print them. */
+function since(m: [[number, number], number]): string[] {
+  const end = cpu();
+  return [(end[0] - m[0][0]).toFixed(2), (end[1] - m[0][1]).toFixed(2), ((performance.now() - m[1]) / 1000).toFixed(1)];
+}
+
+/** This test file's path from tests/. */
+const testFile = (): string => (expect.getState().testPath ?? '?').replace(/^.*?\/tests\//, 'tests/');
+
 if (OUT) {
-  let start: [number, number] = [0, 0];
-  let wall = 0;
+  let file0 = mark();
   beforeAll(() => {
-    start = cpu();
-    wall = performance.now();
+    file0 = mark();
   });
   afterAll(() => {
-    const end = cpu();
-    const file = (expect.getState().testPath ?? '?').replace(/^.*?\/tests\//, 'tests/');
     const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-    const row = [file, (end[0] - start[0]).toFixed(2), (end[1] - start[1]).toFixed(2), ((performance.now() - wall) / 1000).toFixed(1), load];
-    appendFileSync(OUT, row.join('\t') + '\n');
+    appendFileSync(OUT, [testFile(), ...since(file0), load].join('\t') + '\n');
   });
   if (TESTS) {
-    let t0: [number, number] = [0, 0];
-    let w0 = 0;
+    let test0 = mark();
     beforeEach(() => {
-      t0 = cpu();
-      w0 = performance.now();
+      test0 = mark();
     });
     afterEach(() => {
-      const end = cpu();
-      const s = expect.getState();
-      const file = (s.testPath ?? '?').replace(/^.*?\/tests\//, 'tests/');
-      const row = [file, s.currentTestName ?? '?', (end[0] - t0[0]).toFixed(2), (end[1] - t0[1]).toFixed(2), ((performance.now() - w0) / 1000).toFixed(1)];
-      appendFileSync(TESTS, row.join('\t') + '\n');
+      appendFileSync(TESTS, [testFile(), expect.getState().currentTestName ?? '?', ...since(test0)].join('\t') + '\n');
     });
   }
 }
