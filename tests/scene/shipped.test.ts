@@ -361,7 +361,7 @@ describeLong(import.meta, 'shipped scenes, full runs (VISCID_LONG=1)', () => {
     expect(soap[2].height).toBeGreaterThan(plain[2].height + 0.02);
   });
 
-  it('soap-pour (particle): one rope in every frame while it pours; the soap piles up in folds that stand, then spread; the plain liquid lands in a low round pool (about 13 s of CPU on an idle 2-vCPU EPYC)', () => {
+  it('soap-pour (particle): one rope in every frame while it pours; the soap piles up in folds that stand, then spread; the plain liquid lands in a low round pool (about 19 s of CPU on an idle 2-vCPU EPYC)', () => {
     /**
      * The stream's drawn pieces in the pour's window (ROPE_WINDOWS: from under the spout, 18.5 cm, down to
      * 5 cm, just above the pile, where a thread that parts does so) in every frame of the pour (1–60): a
