@@ -15,9 +15,8 @@ import { describe, expect, it } from 'vitest';
 import { describeLong } from '../long.ts';
 import '../../src/index.ts';
 import { coilingScales } from '../../src/compare/reference/ribe-2004.ts';
-import { HONEY_COIL, fitCoiling, honeyCoilScene, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
+import { BUCKLE_RATIO, HONEY_COIL, coilFrames, fitCoiling, honeyCoilScene, measureCoilFrame, ropeCoiling, type CoilFrame } from '../../src/compare/validate/rope-coiling.ts';
 import { formatResults, runCase } from '../../src/compare/validate.ts';
-import { simulate } from '../../src/compare/validate/case.ts';
 
 describe('rope coiling: the measurement', () => {
   it('reads a steadily turning lower end as its frequency, turns and a perfect fit', () => {
@@ -82,29 +81,22 @@ describe('rope coiling on the grid: the tiny case\'s buckle', () => {
   // The tiny case (rope-coiling.ts, `viscid validate --tiny`): the pour's first 0.6 s sampled at 30
   // frames a second, passed when the lower end's largest offset from the axis reaches half the spout's
   // radius (spout radius / offset ≤ 2; a rope that runs straight into its pile stays within 0.1 mm).
-  // The same run and the same measure (measureRopeCoiling's, frame by frame), stopped at the frame
+  // The same run and the same measure (coilFrames, the frames measureRopeCoiling fits), stopped at the frame
   // the offset first reaches it: frame 14 of 18, 0.47 s, 5.7 mm (main 7fb3ed5; frames 4–6 read
   // 0.7–1.3 mm as the rope's end falls, 0.3–1.9 mm at frames 11–13 as it buckles), 10 of the
   // case's 14 s of CPU, the later frames holding the most liquid (docs/decisions.md, "Stop 64: the test suite,
   // seventeenth pass"). The whole tiny case runs in validate.test.ts with VISCID_LONG=1.
   it('the rope\'s lower end leaves the axis by half a spout radius within 0.6 s (the tiny case\'s check)', () => {
     const seconds = 0.6, fps = 30, p = HONEY_COIL;
-    const sim = simulate('grid', honeyCoilScene(seconds, fps));
     let largest = 0, frame = 0;
-    try {
-      for (frame = 1; frame <= Math.round(seconds * fps); frame++) {
-        sim.stepFrame();
-        const pts = sim.fluidPoints();
-        const m = measureCoilFrame(sim.time, pts, sim.metrics().fluidVolume / Math.max(pts.count, 1), p.spoutY, p.spoutRadius, 0, 0, 0);
-        if (Number.isFinite(m.offset)) largest = Math.max(largest, m.offset);
-        if (p.spoutRadius / largest <= 2) break;
-      }
-    } finally {
-      sim.dispose();
+    for (const m of coilFrames('grid', seconds, fps)) {
+      frame++;
+      if (Number.isFinite(m.offset)) largest = Math.max(largest, m.offset);
+      if (p.spoutRadius / largest <= BUCKLE_RATIO) break;
     }
     console.log(`grid rope: lower end ${(1000 * largest).toFixed(2)} mm off the axis at frame ${frame} (${(frame / fps).toFixed(2)} s)`);
     expect(frame).toBeLessThanOrEqual(Math.round(seconds * fps));
-    expect(p.spoutRadius / largest).toBeLessThanOrEqual(2);
+    expect(p.spoutRadius / largest).toBeLessThanOrEqual(BUCKLE_RATIO);
   });
 });
 
