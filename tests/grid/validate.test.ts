@@ -33,14 +33,20 @@ const LONG_TINY = new Set(['rope-coiling']);
 const TINY_AT_FULL = new Set(['hydrostatic', 'free-fall', 'dam-break', 'spreading']);
 
 /**
- * One run of free-fall's tiny case held to the full size's tolerances, for the first test below
- * and free-fall's own (the same run twice until stop 64, the seventeenth pass).
+ * One run of each case at each size and tolerances, shared by the tests that read it: free-fall's tiny
+ * run at the full tolerances serves the check of the tolerances below and free-fall's own test (the same
+ * run made twice until stop 64, the seventeenth pass).
  */
-let fallAtFull: ReturnType<typeof runCase> | undefined;
-const freeFallAtFull = () => (fallAtFull ??= runCase(gridCases.find((c) => c.name === 'free-fall')!, 'grid', 'tiny', undefined, 'full'));
+const runs = new Map<string, ReturnType<typeof runCase>>();
+function run(name: string, size: CaseSize, tolerances: CaseSize = size): ReturnType<typeof runCase> {
+  const key = `${name} ${size} ${tolerances}`;
+  let r = runs.get(key);
+  if (!r) runs.set(key, (r = runCase(gridCases.find((c) => c.name === name)!, 'grid', size, undefined, tolerances)));
+  return r;
+}
 
 function passes(name: string, size: CaseSize, tolerances: CaseSize = size): void {
-  const r = name === 'free-fall' && size === 'tiny' && tolerances === 'full' ? freeFallAtFull() : runCase(gridCases.find((c) => c.name === name)!, 'grid', size, undefined, tolerances);
+  const r = run(name, size, tolerances);
   expect(r.error, r.error).toBeUndefined();
   expect(r.checks.length).toBeGreaterThan(0);
   expect(r.tolerances ?? r.size).toBe(tolerances);
@@ -51,8 +57,8 @@ describe('viscid validate, grid engine', () => {
   it('holds the tiny cases of hydrostatic, free-fall, dam-break and spreading to their full size\'s tolerances', () => {
     expect(gridCases.map((c) => c.name).filter((n) => TINY_AT_FULL.has(n))).toEqual([...TINY_AT_FULL]);
     // The full tolerances are the tighter ones: the same case held to them fails where the tiny ones pass.
-    const tiny = runCase(gridCases.find((c) => c.name === 'free-fall')!, 'grid', 'tiny');
-    const full = freeFallAtFull();
+    const tiny = run('free-fall', 'tiny');
+    const full = run('free-fall', 'tiny', 'full');
     expect(full.tolerances).toBe('full');
     expect(full.checks.map((k) => k.tolerance)).toEqual([0.02, 0.03]);
     for (let i = 0; i < full.checks.length; i++) expect(full.checks[i].tolerance).toBeLessThan(tiny.checks[i].tolerance);
