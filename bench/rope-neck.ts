@@ -15,7 +15,7 @@ import { createSimulation, parseScene } from '../src/index.ts';
 import type { ParticleSimulation } from '../src/particle/simulation.ts';
 import { setScenePath, splitSetArgs } from './scene-set.ts';
 import { meshPieces } from '../tests/scene/mesh-pieces.ts';
-import { ROPE_WINDOWS, ropeComponents } from '../tests/particle/rope-components.ts';
+import { ROPE_WINDOWS, linkedRoots, ropeComponents } from '../tests/particle/rope-components.ts';
 
 const { sets, plain } = splitSetArgs(process.argv.slice(2));
 const argv = process.argv.slice(2);
@@ -33,40 +33,8 @@ const sim = createSimulation(scene, 'particle', { workers: 1 }) as ParticleSimul
 interface Snap { frame: number; id: Int32Array; pos: Float64Array; vel: Float64Array; sa: Int32Array; sb: Int32Array; rest: Float64Array }
 const snaps: Snap[] = [];
 
-function find(p: Int32Array, i: number): number {
-  while (p[i] !== i) {
-    p[i] = p[p[i]];
-    i = p[i];
-  }
-  return i;
-}
-
-/** Component root of each particle, linked within `link` (hashed cells of that edge). */
-function components(P: Float64Array, n: number): Int32Array {
-  const parent = Int32Array.from({ length: n }, (_, k) => k), cells = new Map<string, number[]>();
-  const c = (v: number): number => Math.floor(v / link);
-  for (let a = 0; a < n; a++) {
-    const k = `${c(P[3 * a])},${c(P[3 * a + 1])},${c(P[3 * a + 2])}`;
-    const l = cells.get(k);
-    if (l) l.push(a);
-    else cells.set(k, [a]);
-  }
-  for (let a = 0; a < n; a++) {
-    const ci = c(P[3 * a]), cj = c(P[3 * a + 1]), ck = c(P[3 * a + 2]);
-    for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) for (let dk = -1; dk <= 1; dk++) {
-      for (const b of cells.get(`${ci + di},${cj + dj},${ck + dk}`) ?? []) {
-        if (b <= a) continue;
-        const dx = P[3 * b] - P[3 * a], dy = P[3 * b + 1] - P[3 * a + 1], dz = P[3 * b + 2] - P[3 * a + 2];
-        if (dx * dx + dy * dy + dz * dz <= link * link) parent[find(parent, a)] = find(parent, b);
-      }
-    }
-  }
-  for (let a = 0; a < n; a++) parent[a] = find(parent, a);
-  return parent;
-}
-
 function trace(last: Snap): void {
-  const n = last.id.length, P = last.pos, root = components(P, n);
+  const n = last.id.length, P = last.pos, root = linkedRoots(P, n, link);
   // The upper piece holds the highest particle (the spout's end), the lower one the lowest (the pile).
   let top = 0, bot = 0;
   for (let a = 0; a < n; a++) {

@@ -39,13 +39,12 @@ function find(parent: Int32Array, i: number): number {
   return i;
 }
 
-/** Components of the particles `positions` (xyz, `count` of them), linked within `link` m, that reach into `win`. */
-export function ropeComponents(positions: ArrayLike<number>, count: number, win: RopeWindow, link: number): RopeCount {
+/**
+ * Each particle's component root (an index; equal roots, one component): the particles `positions`
+ * (xyz, `count` of them) linked within `link` m, by union–find over hashed cells of edge `link`.
+ */
+export function linkedRoots(positions: ArrayLike<number>, count: number, link: number): Int32Array {
   const n = count;
-  const inWindow = (i: number): boolean => {
-    const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
-    return x >= win.min[0] && x <= win.max[0] && y >= win.min[1] && y <= win.max[1] && z >= win.min[2] && z <= win.max[2];
-  };
   const parent = new Int32Array(n);
   for (let a = 0; a < n; a++) parent[a] = a;
   const cells = new Map<string, number[]>();
@@ -79,18 +78,30 @@ export function ropeComponents(positions: ArrayLike<number>, count: number, win:
       }
     }
   }
+  for (let a = 0; a < n; a++) parent[a] = find(parent, a);
+  return parent;
+}
+
+/** Components of the particles `positions` (xyz, `count` of them), linked within `link` m, that reach into `win`. */
+export function ropeComponents(positions: ArrayLike<number>, count: number, win: RopeWindow, link: number): RopeCount {
+  const n = count;
+  const inWindow = (i: number): boolean => {
+    const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
+    return x >= win.min[0] && x <= win.max[0] && y >= win.min[1] && y <= win.max[1] && z >= win.min[2] && z <= win.max[2];
+  };
+  const root = linkedRoots(positions, count, link);
   const size = new Int32Array(n);
   let components = 0, best = -1, particles = 0;
   for (let a = 0; a < n; a++) {
     if (!inWindow(a)) continue;
     particles++;
-    const root = find(parent, a);
-    if (size[root]++ === 0) components++;
-    if (best < 0 || size[root] > size[best]) best = root;
+    const r = root[a];
+    if (size[r]++ === 0) components++;
+    if (best < 0 || size[r] > size[best]) best = r;
   }
   let lo = NaN, hi = NaN;
   for (let a = 0; a < n; a++) {
-    if (!inWindow(a) || find(parent, a) !== best) continue;
+    if (!inWindow(a) || root[a] !== best) continue;
     const y = positions[3 * a + 1];
     if (!(y >= lo)) lo = y;
     if (!(y <= hi)) hi = y;
