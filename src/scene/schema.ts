@@ -96,7 +96,7 @@ export const viscoelastic = z
     elasticModulus: nonneg.describe('Elastic modulus μ_E, Pa: the elastic stress is μ_E E for the elastic strain E (Cline et al. §8, equation 23); 0 reduces to a plain liquid.'),
     elasticLimit: nonneg.default(0.5).describe('Yield point γ, strain: where ‖E‖ (the norm of all nine elements) exceeds it, the excess flows plastically (Goktekin et al. 2004).'),
     yieldRate: nonneg.default(100).describe('Yield rate, 1/s: strain beyond the elastic limit relaxes toward it as exp(−yieldRate · t) (Cline et al. §8, equation 22).'),
-    decay: nonneg.default(0).describe('Strain decay rate, 1/s: all elastic strain fades as exp(−decay · t) (a Maxwell relaxation).'),
+    decay: nonneg.default(0).describe('Strain decay rate, 1/s: all elastic strain fades as exp(−decay · t) (a Maxwell relaxation). In the particle engine a spring of a liquid with decay lasts until its rest length reaches the springs\' reach (Clavet et al. 2005), so a stretched thread holds while it relaxes; without decay a spring also breaks when its length reaches the reach.'),
   })
   .describe('Viscoelastic gel (Goktekin, Bargteil & O’Brien 2004; Cline et al. §8), honoured by both engines: the grid stores the strain in its cells, the particle engine in the rest lengths of springs between neighbouring particles (Clavet et al. 2005).');
 
