@@ -44,7 +44,7 @@ function find(parent: Int32Array, v: number): number {
 
 const piece = (2 * r) ** 3;
 console.log(`${dir}  r=${r * 1000} mm  piece ≥ (2r)³ = ${(piece * 1e9).toFixed(1)} mm³  box ${JSON.stringify(bmin)}..${JSON.stringify(bmax)}  last frame ${last}`);
-console.log('frame    t   pieces specks cavities  volume_mL  largest%  cx_mm  cy_mm  cz_mm  top_mm  low_mm  outside' + (pileW ? '  pile_mm' : ''));
+console.log('frame    t   pieces specks cavities  volume_mL  largest%  cx_mm  cy_mm  cz_mm  top_mm  low_mm  outside  ropeLow_mm' + (pileW ? '  pile_mm' : ''));
 for (const f of frames) {
   if (f > last) continue;
   const mesh = fromPLY(new Uint8Array(readFileSync(files(f))));
@@ -89,6 +89,12 @@ for (const f of frames) {
       }
     }
   }
+  // The shell holding the highest vertex (a pour's spout end): its lowest point, at the pile when the rope is whole.
+  let hi = 0;
+  for (let v = 1; v < nv; v++) if (pos[3 * v + 1] > pos[3 * hi + 1]) hi = v;
+  let ropeLow = Infinity;
+  const hr = nv > 0 ? find(parent, hi) : -1;
+  for (let v = 0; v < nv; v++) if (find(parent, v) === hr) ropeLow = Math.min(ropeLow, pos[3 * v + 1]);
   let pile = NaN;
   if (pileW > 0) {
     const slabs = new Map<number, number[]>();
@@ -103,6 +109,6 @@ for (const f of frames) {
   }
   const mm = (x: number): string => (1000 * x).toFixed(1).padStart(6);
   console.log(
-    `${String(f).padStart(5)} ${(f / fps).toFixed(2)} ${String(pieces).padStart(6)} ${String(specks).padStart(6)} ${String(cavities).padStart(8)} ${(V * 1e6).toFixed(2).padStart(10)} ${(V > 0 ? (100 * largest) / V : 0).toFixed(0).padStart(8)} ${mm(mx / V)} ${mm(my / V)} ${mm(mz / V)} ${mm(top)} ${mm(low)} ${String(outside).padStart(8)}${pileW ? mm(pile).padStart(9) : ''}`,
+    `${String(f).padStart(5)} ${(f / fps).toFixed(2)} ${String(pieces).padStart(6)} ${String(specks).padStart(6)} ${String(cavities).padStart(8)} ${(V * 1e6).toFixed(2).padStart(10)} ${(V > 0 ? (100 * largest) / V : 0).toFixed(0).padStart(8)} ${mm(mx / V)} ${mm(my / V)} ${mm(mz / V)} ${mm(top)} ${mm(low)} ${String(outside).padStart(8)} ${mm(ropeLow).padStart(10)}${pileW ? mm(pile).padStart(9) : ''}`,
   );
 }
