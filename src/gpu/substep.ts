@@ -36,7 +36,7 @@
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013), its passes
  *     relaxed and Chebyshev-accelerated (Wang 2015 §4), the walls as mirror images (pressure-kernels.ts), until the
  *     mean compression is within densityTolerance or densityIterations are spent (judged on the GPU, no read-back
- *     between passes), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
+ *     between passes; the passes after the stop launch no workgroups: gate.ts), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
  *     feedsWarmStart has it (pbf-feed.ts: decided on the GPU where PBF is left with compression).
  */
 import type { Scene } from '../scene/scene.ts';

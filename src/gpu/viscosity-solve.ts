@@ -14,7 +14,8 @@
  * rest of the dispatches into no-ops), so a solve stops at the same test as the CPU's; the host
  * encodes CHECK_EVERY iterations at a time and reads the flag back (80 bytes of the sums) between
  * them, so a solve that stops at iteration k costs ⌈k / CHECK_EVERY⌉ read-backs and at most
- * CHECK_EVERY − 1 iterations of empty dispatches. Single precision: the floor below which a residual counts as
+ * CHECK_EVERY − 1 iterations encoded past the stop, which launch no workgroups (gate.ts: each
+ * iteration dispatched indirect on the counts the gate wrote from the flag). Single precision: the floor below which a residual counts as
  * round-off is 1e-5 |b| (the CPU's, in double precision, 1e-9 |b|).
  */
 import type { ParticleSimulation } from '../particle/simulation.ts';
