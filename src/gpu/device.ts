@@ -4,7 +4,7 @@
  * (by src/cli/webgpu.ts in Node, by the app where navigator.gpu gives one) and never looks one up.
  * The usage flags are the WebGPU spec's numeric values (stable: GPUBufferUsage, GPUMapMode).
  */
-export const STORAGE = 0x80, UNIFORM = 0x40, COPY_SRC = 0x04, COPY_DST = 0x08, MAP_READ = 0x01;
+export const STORAGE = 0x80, UNIFORM = 0x40, COPY_SRC = 0x04, COPY_DST = 0x08, MAP_READ = 0x01, INDIRECT = 0x100;
 const MAP_MODE_READ = 0x01;
 
 /** A storage buffer of `bytes` (at least 16), readable back and writable from the host. */
@@ -88,3 +88,4 @@ export function dispatch(pass: GPUComputePassEncoder, pipeline: GPUComputePipeli
 
 /** Threads per workgroup of every kernel (the WGSL sources use the same number). */
 export const WORKGROUP = 64;
+

@@ -11,6 +11,7 @@
  * What differs from the CPU engine besides: refuse.ts methodDifferences. The parameters block each
  * kernel reads (wgsl.ts Params) is filled by params.ts.
  */
+import { type Gate, GATES, makeGate, STATS_STOP_WORD } from './gate.ts';
 import type { StepStats } from '../api.ts';
 import type { Scene } from '../scene/scene.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
@@ -117,6 +118,8 @@ export class GpuParticleSimulation implements SubstepState {
   readonly keep: GPUBuffer;
   readonly wall: GPUBuffer;
   readonly stats: GPUBuffer;
+  /** Density correction's passes after its judge's stop launch nothing (gate.ts). */
+  readonly gate: Gate | null;
   private readonly r: number;
   readonly rate: number;
   /** The scene's liquids differ in mass (liquids.ts liquidMassesDiffer): the filter keeps the buoyant push out. */
@@ -195,6 +198,7 @@ export class GpuParticleSimulation implements SubstepState {
     // Past the liquid's slots: the object particles' velocities (objects.ts objectVel; zero while still).
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = pbfStats(device, ctx); // pbf-feed.ts: PBF's last compression seeded in its word
+    this.gate = !GATES.on ? null : makeGate(device, this.params, this.stats, STATS_STOP_WORD);
     writeConstants(this.paramData, scene, {
       r: this.r,
       h: ctx.densityH,
@@ -383,6 +387,7 @@ export class GpuParticleSimulation implements SubstepState {
   destroy(): void {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
+    this.gate?.args.destroy();
     for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing, this.hold]) part?.destroy();
     this.guard?.bodies.destroy();
   }

@@ -36,7 +36,7 @@
  *   sort again, then density correction as position-based fluids (pbf.ts; Macklin & Müller 2013), its passes
  *     relaxed and Chebyshev-accelerated (Wang 2015 §4), the walls as mirror images (pressure-kernels.ts), until the
  *     mean compression is within densityTolerance or densityIterations are spent (judged on the GPU, no read-back
- *     between passes), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
+ *     between passes; the passes after the stop launch no workgroups: gate.ts), the displacement less the walls' share becoming velocity; its pressure fed to the warm start as still-water.ts
  *     feedsWarmStart has it (pbf-feed.ts: decided on the GPU where PBF is left with compression).
  */
 import type { Scene } from '../scene/scene.ts';
@@ -63,6 +63,7 @@ import type { GpuFreeBodies } from './free-bodies.ts';
 import type { GpuWallHold } from './hold.ts';
 import { STAGE_BYTES } from './pbf-feed.ts';
 import type { SlotMaxima } from './pressure-courant.ts';
+import type { Gate } from './gate.ts';
 
 /** Largest exchange fraction one Jacobi sweep moves (its iteration is stable below 1; see the header). */
 export const JACOBI_FRACTION = 0.5;
@@ -104,6 +105,8 @@ export interface SubstepState {
   readonly keep: GPUBuffer;
   readonly wall: GPUBuffer;
   readonly stats: GPUBuffer;
+  /** Density correction's passes launch nothing once its judge has stopped it (gate.ts); null: each pass dispatched over every slot. */
+  readonly gate: Gate | null;
   group(kernels?: Kernels<string>): GPUBindGroup;
   bound(): Bound<StepEntry>;
   bound<E extends string>(kernels: Kernels<E>): Bound<E>;
@@ -184,8 +187,8 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   };
   if (sim.viscosity && !twice) await implicit();
   if (pressurePasses > 0 && cold) {
-    ({ enc, pass } = await coldPressure(d, enc, pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, P.pressureIterations, sim.stats));
-  } else if (pressurePasses > 0) encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, false);
+    ({ enc, pass } = await coldPressure(d, enc, pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, P.pressureIterations, sim.stats, sim.gate));
+  } else if (pressurePasses > 0) encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, false, false, false, sim.gate);
   if (pressurePasses > 0 && n > 0) sim.warm = true; // pressure.ts: a solve with no liquid leaves the run cold
   for (let w = 0; w < sweeps; w++) {
     dispatch(pass, K.exchangeGather, group, n);
@@ -198,7 +201,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   const shift = twice && shiftsPresent(P);
   if (twice) {
     const again = Math.ceil(P.pressureIterations * AGAIN_SHARE) * deep;
-    encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, again, true, shift && filter > 0, sim.massesDiffer);
+    encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, again, true, shift && filter > 0, sim.massesDiffer, sim.gate);
   }
   dispatch(pass, K.freeFlight, group, n);
   if (shift) encodeShift(pass, sim.pressure.pipelines, sim.group(sim.pressure), n, shiftPasses(sim.maxima.still, filter > 0));
@@ -218,7 +221,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   pass.end();
   sim.grid.build(enc);
   pass = enc.beginComputePass();
-  encodeDensity(pass, { pipelines: K, group: sim.group() }, G && gg ? { pipelines: G.kernels.pipelines, group: gg } : null, n, P.densityIterations);
+  encodeDensity(pass, { pipelines: K, group: sim.group() }, G && gg ? { pipelines: G.kernels.pipelines, group: gg } : null, n, P.densityIterations, sim.gate);
   sim.viscosity?.recordDensity(pass, sim.viscosityBuffers(), n);
   Src?.hold(pass, sim.grid, t);
   sim.free?.reduce(pass, sim.grid.pos, sim.keep, n);

@@ -14,7 +14,8 @@
  * rest of the dispatches into no-ops), so a solve stops at the same test as the CPU's; the host
  * encodes CHECK_EVERY iterations at a time and reads the flag back (80 bytes of the sums) between
  * them, so a solve that stops at iteration k costs ⌈k / CHECK_EVERY⌉ read-backs and at most
- * CHECK_EVERY − 1 iterations of empty dispatches. Single precision: the floor below which a residual counts as
+ * CHECK_EVERY − 1 iterations encoded past the stop, which launch no workgroups (gate.ts: each
+ * iteration dispatched indirect on the counts the gate wrote from the flag). Single precision: the floor below which a residual counts as
  * round-off is 1e-5 |b| (the CPU's, in double precision, 1e-9 |b|).
  */
 import type { ParticleSimulation } from '../particle/simulation.ts';
@@ -25,8 +26,11 @@ import { referenceViscosity } from './liquids.ts';
 import { GpuTemperature } from './temperature.ts';
 import { DensityRecord, seedDensity } from './viscosity-volumes.ts';
 import { type GpuWallHold, SOLVE_COUNT } from './hold.ts';
+import { encodeGate, type Gate, GATES, gated, GATE_ONE, GATE_PARTICLES, makeGate } from './gate.ts';
 import { CG_C, CG_D, CG_Q, CG_R, CG_RHO, CG_SECTIONS, CG_X, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
+/** The done flag's 32-bit word in the red buffer: red[RED_STATE + 1].y (viscosity-wgsl.ts). */
+const DONE_WORD = 4 * (RED_STATE + 1) + 1;
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
 /** Bytes of the sums read back between rounds: red[0 .. RED_STATE + 3), the scalars in the last three. */
@@ -66,6 +70,8 @@ export class GpuImplicitViscosity {
   private readonly head = new Float32Array(8);
   /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
   private n = 0;
+  /** An iteration after the stop launches nothing (gate.ts: the workgroups from the done flag); made at the first solve, for its parameters. */
+  private gate: Gate | null = null;
   /** The temperatures of liquids whose viscosity follows one (temperature.ts: conducted at the start of each solve; read for checkpoints: mirror.ts); null where none does. */
   readonly heat: GpuTemperature | null;
   private readonly temp: GPUBuffer;
@@ -118,6 +124,7 @@ export class GpuImplicitViscosity {
     d.queue.writeBuffer(this.red, 0, h);
     if (this.heat) enc = await this.heat.conduct(enc, b, n, dt);
     const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start, this.temp]);
+    if (GATES.on) this.gate ??= makeGate(d, b.params, this.red, DONE_WORD);
     let pass = enc.beginComputePass();
     dispatch(pass, K.viscVolumes, group, n);
     dispatch(pass, K.viscSetup, group, n);
@@ -185,15 +192,24 @@ export class GpuImplicitViscosity {
     return { buffer: this.cg, base: CG_Q * this.capacity };
   }
 
-  /** CHECK_EVERY iterations (no-ops once the flag is set). */
+  /**
+   * CHECK_EVERY iterations, each launched with the workgroups the gate wrote from the done flag before it
+   * (gate.ts): none once the flag is set (each kernel also returns at once where it is set: an iteration that
+   * sets it mid-way).
+   */
   private iterations(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
-    const K = this.kernels.pipelines, n = this.n;
+    const K = this.kernels.pipelines, n = this.n, g = this.gate;
+    const run = (p: GPUComputePipeline, one: boolean): void => {
+      if (g) gated(pass, p, group, g, one ? GATE_ONE : GATE_PARTICLES);
+      else dispatch(pass, p, group, one ? WORKGROUP : n);
+    };
     for (let k = 0; k < CHECK_EVERY; k++) {
-      dispatch(pass, K.viscApply, group, n);
-      dispatch(pass, K.viscAlpha, group, WORKGROUP);
-      dispatch(pass, K.viscUpdate, group, n);
-      dispatch(pass, K.viscBeta, group, WORKGROUP);
-      dispatch(pass, K.viscDirection, group, n);
+      if (g) encodeGate(pass, g);
+      run(K.viscApply, false);
+      run(K.viscAlpha, true);
+      run(K.viscUpdate, false);
+      run(K.viscBeta, true);
+      run(K.viscDirection, false);
     }
   }
 
@@ -211,6 +227,7 @@ export class GpuImplicitViscosity {
     this.cg.destroy();
     this.red.destroy();
     this.staging.destroy();
+    this.gate?.args.destroy();
     if (this.heat) this.heat.destroy(); else this.temp.destroy();
   }
 }
