@@ -14,8 +14,10 @@
  */
 import type { StepContext } from '../particle/context.ts';
 import { gelPieces, type GelState } from '../particle/gel.ts';
+import { GelSolve } from '../particle/gel-implicit.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GEL_ENTRIES, GEL_PARAM_BYTES, GEL_SLOTS, GEL_WGSL, type GelEntry } from './gel-wgsl.ts';
+import { type GelSolveBuffers, GpuGelImplicit } from './gel-implicit.ts';
 import type { GpuNeighbours } from './neighbours.ts';
 
 const STRIDE = GEL_SLOTS + 1;
@@ -39,6 +41,9 @@ export class GpuGel {
   private readonly params: GPUBuffer;
   private readonly data = new ArrayBuffer(GEL_PARAM_BYTES);
   private readonly e: number;
+  private readonly implicit: GpuGelImplicit;
+  /** Solves a piece takes this sub-timestep (2 where the gel cuts it: gel-implicit.ts); simulation.ts sets it. */
+  solves = 1;
 
   /**
    * The gel of the host's liquid (material m), or null where it is not a gel; with the host's
@@ -50,6 +55,7 @@ export class GpuGel {
     if (gel === null || !gel.isGel[m]) return null;
     const out = new GpuGel(device, gel, m, capacity);
     if (gel.count > 0) out.upload(ctx.liquid.id.subarray(0, ctx.liquid.count), ctx.liquid.nextId);
+    if (gel.implicit && gel.implicit.solves > 0) out.uploadSolve(ctx.liquid.id.subarray(0, ctx.liquid.count), gel.implicit);
     return out;
   }
 
@@ -65,6 +71,7 @@ export class GpuGel {
     this.springs = storageBuffer(device, 8 * STRIDE * capacity, 'gel: springs by id');
     this.vel0 = storageBuffer(device, 16 * capacity, 'gel: velocities at the start of a move');
     this.params = uniformBuffer(device, GEL_PARAM_BYTES, 'gel parameters');
+    this.implicit = new GpuGelImplicit(device, capacity);
     const f = new Float32Array(this.data), u = new Uint32Array(this.data), e = this.e;
     f[0] = gel.reach; f[1] = 1 / gel.reach; f[2] = gel.stiffness[e]; f[3] = gel.limit[e];
     f[7] = gel.invMass[m]; u[9] = capacity; u[10] = gel.decay[e] === 0 ? 1 : 0;
@@ -94,14 +101,14 @@ export class GpuGel {
     this.device.queue.writeBuffer(this.springs, 0, words);
   }
 
-  /** This move's δt and plastic factors (gel.ts applyGel), before the sub-timestep's commands are submitted. */
-  private writeStep(dtm: number): void {
+  /** The plastic flow's δt and factors over one solve (gel.ts plasticFactors), before the sub-timestep's commands are submitted. */
+  private writeStep(h: number): void {
     const g = this.gel, e = this.e, f = new Float32Array(this.data);
     const lim = g.limit[e], rate = g.yieldRate[e];
-    f[4] = -Math.expm1(-(1 + lim) * rate * dtm) / (1 + lim);
-    f[5] = lim < 1 ? -Math.expm1(-(1 - lim) * rate * dtm) / (1 - lim) : 0;
-    f[6] = Math.exp(-g.decay[e] * dtm);
-    f[8] = dtm;
+    f[4] = -Math.expm1(-(1 + lim) * rate * h) / (1 + lim);
+    f[5] = lim < 1 ? -Math.expm1(-(1 - lim) * rate * h) / (1 - lim) : 0;
+    f[6] = Math.exp(-g.decay[e] * h);
+    f[8] = h;
     this.device.queue.writeBuffer(this.params, 0, this.data);
   }
 
@@ -111,22 +118,32 @@ export class GpuGel {
 
   /**
    * Breaks, makes and lists the springs at the sorted positions (gel.ts listSprings): right after
-   * the sort; and writes the sub-timestep's parameters for moves of `dtm` seconds (writeStep).
+   * the sort, before the body forces; the sub-timestep of `dt` seconds' parameters (its plastic
+   * flow over each of `solves` solves); and each particle's velocity at the sub-timestep's start,
+   * from which the implicit step's carry is measured (gel-implicit.ts).
    */
-  relist(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number, dtm: number): void {
-    this.writeStep(dtm);
+  relist(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number, dt: number): void {
+    this.writeStep(dt / this.solves);
     const K = this.kernels.pipelines, g = this.group(step, grid, wall);
     dispatch(pass, K.gelClear, g, this.capacity);
     dispatch(pass, K.gelSlot, g, n);
     dispatch(pass, K.gelBreak, g, n);
     dispatch(pass, K.gelMake, g, n);
+    this.implicit.begin(pass, this.solveBuffers(grid), n, dt, this.solves);
   }
 
-  /** One move's plastic flow and spring forces (gel.ts applyGel), before its translation. */
-  move(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number): void {
+  private solveBuffers(grid: GpuNeighbours): GelSolveBuffers {
+    return { pos: grid.pos, vel: grid.vel, id: grid.id, slot: this.slot, springs: this.springs, gel: this.params };
+  }
+
+  /**
+   * The springs' implicit step (gel-implicit.ts), each solve after its plastic flow, into `enc`
+   * and the encoders after it (its stop flags are read back). Returns the encoder to go on in and
+   * the iterations taken.
+   */
+  async step(enc: GPUCommandEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number): Promise<{ enc: GPUCommandEncoder; iterations: number }> {
     const K = this.kernels.pipelines, g = this.group(step, grid, wall);
-    dispatch(pass, K.gelPlastic, g, n);
-    dispatch(pass, K.gelForce, g, n);
+    return this.implicit.solve(enc, this.solveBuffers(grid), this.solves, (pass) => dispatch(pass, K.gelPlastic, g, n));
   }
 
   /**
@@ -165,5 +182,6 @@ export class GpuGel {
 
   destroy(): void {
     for (const b of [this.slot, this.springs, this.vel0, this.params]) b.destroy();
+    this.implicit.destroy();
   }
 }

@@ -163,7 +163,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   let pass = enc.beginComputePass();
   sim.hold?.bodies(pass, sim.params, sim.grid, sim.wall, sim.dx, n);
   const twice = P.pressureAfterViscosity && pressurePasses > 0;
-  sim.gel?.relist(pass, sim.params, sim.grid, sim.wall, n, dt / P.moves);
+  sim.gel?.relist(pass, sim.params, sim.grid, sim.wall, n, dt);
   Src?.hold(pass, sim.grid, t);
   dispatch(pass, sim.adhesion.pipelines.adhesion, sim.group(sim.adhesion), n);
   const F = sim.friction;
@@ -182,7 +182,17 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
     pass = enc.beginComputePass();
     sim.free?.reduce(pass, sim.grid.pos, sim.viscosity!.freeShare().buffer, n, true);
   };
+  // The gel's springs, implicit (gel-implicit.ts): after the viscosity, before the pressure's (second) solve, as step.ts.
+  const springs = async (): Promise<void> => {
+    pass.end();
+    const r = await sim.gel!.step(enc, sim.params, sim.grid, sim.wall, n);
+    counters.gelSolves = (counters.gelSolves ?? 0) + 1;
+    counters.gelIterations = (counters.gelIterations ?? 0) + r.iterations;
+    enc = r.enc;
+    pass = enc.beginComputePass();
+  };
   if (sim.viscosity && !twice) await implicit();
+  if (sim.gel && !twice) await springs();
   if (pressurePasses > 0 && cold) {
     ({ enc, pass } = await coldPressure(d, enc, pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, P.pressureIterations, sim.stats));
   } else if (pressurePasses > 0) encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, false);
@@ -193,6 +203,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   }
   if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
   if (sim.viscosity && twice) await implicit();
+  if (sim.gel && twice) await springs();
   // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes), AGAIN_SHARE of them;
   // with the shift, the filter before it and the shift after it, once free flight is decided (pressure.ts).
   const shift = twice && shiftsPresent(P);
@@ -205,7 +216,6 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   Src?.hold(pass, sim.grid, t);
   const gg = G?.guarded ? sim.group(G.kernels) : null;
   for (let m = 0; m < P.moves; m++) {
-    sim.gel?.move(pass, sim.params, sim.grid, sim.wall, n);
     dispatch(pass, K.translate, group, n);
     dispatch(pass, K.contactGather, group, n);
     dispatch(pass, K.collide, group, n);
