@@ -14,7 +14,7 @@
  */
 import type { StepContext } from '../particle/context.ts';
 import { gelPieces, type GelState } from '../particle/gel.ts';
-import { GelSolve } from '../particle/gel-implicit.ts';
+import type { GelSolve } from '../particle/gel-implicit.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GEL_ENTRIES, GEL_PARAM_BYTES, GEL_SLOTS, GEL_WGSL, type GelEntry } from './gel-wgsl.ts';
 import { type GelSolveBuffers, GpuGelImplicit } from './gel-implicit.ts';
@@ -99,6 +99,36 @@ export class GpuGel {
       add(j, i, gel.rest[q]);
     }
     this.device.queue.writeBuffer(this.springs, 0, words);
+  }
+
+  /**
+   * The host's implicit step state (gel-implicit.ts GelSolve: the warm start, the velocity after
+   * the last springs and whether it is known) by GPU id: `ids` the host liquid's ids in GPU id order.
+   */
+  private uploadSolve(ids: ArrayLike<number>, solve: GelSolve): void {
+    const cap = this.capacity, warm = new Float32Array(4 * cap), after = new Float32Array(4 * cap);
+    for (let i = 0; i < ids.length; i++) {
+      const h = ids[i];
+      if (h >= solve.stamp.length) continue;
+      for (let k = 0; k < 3; k++) { warm[4 * i + k] = solve.warm[3 * h + k]; after[4 * i + k] = solve.after[3 * h + k]; }
+      after[4 * i + 3] = solve.stamp[h] === solve.solves ? solve.solves : 0;
+    }
+    this.implicit.upload(warm, after, solve.solves);
+  }
+
+  /**
+   * The implicit step's state read back into `solve` (gel-implicit.ts GelSolve) by host id, for the
+   * first `n` GPU ids (`hostId` of each), as gel-checkpoint.ts restores it: stage 1, known or not.
+   */
+  async readSolve(solve: GelSolve, n: number, hostId: (i: number) => number, nextId: number): Promise<void> {
+    const s = await this.implicit.read();
+    solve.size(0, 0, nextId, false);
+    solve.solves = s.stages > 0 ? 1 : 0;
+    for (let i = 0; i < n; i++) {
+      const h = hostId(i);
+      for (let k = 0; k < 3; k++) { solve.warm[3 * h + k] = s.warm[4 * i + k]; solve.after[3 * h + k] = s.after[4 * i + k]; }
+      solve.stamp[h] = s.stages > 0 && s.after[4 * i + 3] === s.stages ? 1 : 0;
+    }
   }
 
   /** The plastic flow's δt and factors over one solve (gel.ts plasticFactors), before the sub-timestep's commands are submitted. */
