@@ -3,10 +3,11 @@
  * The gel stage on the GPU: the CPU engine's viscoelastic springs with plasticity
  * (src/particle/gel.ts; Clavet, Beaudoin & Poulin 2005 §5, with the scene's four parameters as
  * gel.ts turns them into spring constants), kernels in gel-wgsl.ts. In the step's order (step.ts):
- * at the first move of a sub-timestep the springs are broken, made and listed (`relist`, at the
- * positions of the sort that starts the sub-timestep), and at every move, before the translation,
- * their plastic flow and their forces into the velocities (`move`). The sub-timestep is split as
- * step.ts splits it for a gel's explicit step (gel.ts gelPieces; simulation.ts).
+ * right after the sort that starts a sub-timestep the springs are broken, made and listed
+ * (`relist`); after the viscosity and before the pressure's second solve their plastic flow and
+ * an implicit step of their forces into the velocities (`step`: gel-implicit.ts, as the CPU's
+ * src/particle/gel-implicit.ts), two solves of half the piece where the gel cuts the sub-timestep
+ * (gel.ts gelPieces; simulation.ts sets `solves`).
  *
  * The springs are held by particle id at both of their ends (gel-wgsl.ts says why the two copies
  * stay equal), so they need no carrying through the sort. One liquid (refuse.ts): its own entry
@@ -37,7 +38,6 @@ export class GpuGel {
   private readonly kernels: Kernels<GelEntry>;
   private readonly slot: GPUBuffer;
   private readonly springs: GPUBuffer;
-  private readonly vel0: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly data = new ArrayBuffer(GEL_PARAM_BYTES);
   private readonly e: number;
@@ -66,10 +66,9 @@ export class GpuGel {
 
   private constructor(private readonly device: GPUDevice, private readonly gel: GelState, m: number, private readonly capacity: number) {
     this.e = m * gel.materials + m;
-    this.kernels = new Kernels(device, 'gel', GEL_WGSL, GEL_ENTRIES, 10, [0, 9]);
+    this.kernels = new Kernels(device, 'gel', GEL_WGSL, GEL_ENTRIES, 9, [0, 8]);
     this.slot = storageBuffer(device, 4 * capacity, 'gel: slot of each id');
     this.springs = storageBuffer(device, 8 * STRIDE * capacity, 'gel: springs by id');
-    this.vel0 = storageBuffer(device, 16 * capacity, 'gel: velocities at the start of a move');
     this.params = uniformBuffer(device, GEL_PARAM_BYTES, 'gel parameters');
     this.implicit = new GpuGelImplicit(device, capacity);
     const f = new Float32Array(this.data), u = new Uint32Array(this.data), e = this.e;
@@ -143,7 +142,7 @@ export class GpuGel {
   }
 
   private group(step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer): GPUBindGroup {
-    return this.kernels.bind(this.device, [step, grid.pos, grid.vel, grid.id, this.slot, this.springs, wall, grid.start, this.vel0, this.params]);
+    return this.kernels.bind(this.device, [step, grid.pos, grid.vel, grid.id, this.slot, this.springs, wall, grid.start, this.params]);
   }
 
   /**
@@ -211,7 +210,7 @@ export class GpuGel {
   }
 
   destroy(): void {
-    for (const b of [this.slot, this.springs, this.vel0, this.params]) b.destroy();
+    for (const b of [this.slot, this.springs, this.params]) b.destroy();
     this.implicit.destroy();
   }
 }

@@ -26,6 +26,9 @@
  *     (calibration.ts exchangePerStep) in Jacobi sweeps of at most JACOBI_FRACTION (a thread per particle cannot
  *     apply pairs in order; each pair's momentum still equal and opposite); then a still wall's net drag on a body
  *     may slow it, never push it (hold.ts);
+ *   a gel's springs (gel.ts; listed right after the sort): their plastic flow and an implicit step of their forces
+ *     (gel-implicit.ts; the CPU's src/particle/gel-implicit.ts), after the viscosity, before the pressure's second
+ *     solve (with one solve, before it);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
