@@ -11,11 +11,11 @@
  * per-pair constants at both ends, and a spring is made only where each end finds the other
  * (within h, not yet joined) and both have room for every spring they want this sub-timestep
  * (want ≤ GEL_SLOTS at both ends, read after every particle has counted: gelBreak, then gelMake).
- * So the forces at the two ends are exact opposites, as the CPU's are.
+ * So the two ends see the same spring in the implicit step (gel-implicit-wgsl.ts), as the CPU's do.
  *
  * The bind group: 0 the step's parameters (wgsl.ts: P.n, the hash table), 1 pos, 2 vel, 3 id,
  * 4 slot (the slot of each id, or NONE), 5 springs, 6 wall (unused here; the helpers name it),
- * 7 bucket starts, 8 vel0 (the velocities at the start of the move), 9 the gel's parameters.
+ * 7 bucket starts, 8 the gel's parameters.
  */
 import { WORKGROUP } from './device.ts';
 import { around, withBindings } from './wgsl.ts';
@@ -31,13 +31,12 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(5) var<storage, read_write> springs: array<vec2<u32>>;
 @group(0) @binding(6) var<storage, read_write> wall: array<vec4<f32>>;
 @group(0) @binding(7) var<storage, read_write> start: array<u32>;
-@group(0) @binding(8) var<storage, read_write> vel0: array<vec4<f32>>;
 struct Gel {
   reach: f32, invReach: f32, kappa: f32, limit: f32,
   grow: f32, shrink: f32, fade: f32, invMass: f32,
   dt: f32, cap: u32, snap: u32, pad1: u32,
 }
-@group(0) @binding(9) var<uniform> G: Gel;
+@group(0) @binding(8) var<uniform> G: Gel;
 const NONE: u32 = 0xffffffffu;
 const SLOTS: u32 = ${GEL_SLOTS}u;
 const STRIDE: u32 = ${GEL_SLOTS + 1}u;
@@ -117,7 +116,7 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
   springs[base] = vec2<u32>(c, head.y);
 }
 
-// Plastic flow and decay of slot a's springs over the move (gel.ts gelPlasticRange): both copies of a spring take the same steps.
+// Plastic flow and decay of slot a's springs over a solve of the implicit step (gel.ts gelPlasticRange): both copies of a spring take the same steps.
 @compute @workgroup_size(${WORKGROUP}) fn gelPlastic(@builtin(global_invocation_id) g: vec3<u32>) {
   let a = g.x;
   if (a >= P.n) { return; }
@@ -135,38 +134,12 @@ fn joined(base: u32, c: u32, j: u32) -> bool {
     if (G.fade != 1.0) { L = r + (L - r) * G.fade; }
     springs[base + 1u + k] = vec2<u32>(s.x, bitcast<u32>(L));
   }
-  vel0[a] = vel[a];
-}
-
-// The spring forces of slot a into its velocity (gel.ts gelForceRange): k (r − L + δt u) along
-// the spring, k = κ (1 − L/h), u the rate of stretch from the velocities at the start of the move.
-@compute @workgroup_size(${WORKGROUP}) fn gelForce(@builtin(global_invocation_id) g: vec3<u32>) {
-  let a = g.x;
-  if (a >= P.n) { return; }
-  let base = id[a] * STRIDE;
-  let c = springs[base].x;
-  if (c == 0u) { return; }
-  let xa = pos[a].xyz;
-  let ua = vel0[a].xyz;
-  var f = vec3<f32>(0.0);
-  for (var k = 0u; k < c; k++) {
-    let s = springs[base + 1u + k];
-    let b = slot[s.x];
-    let d = pos[b].xyz - xa;
-    let r = sqrt(dot(d, d));
-    let L = bitcast<f32>(s.y);
-    let w = 1.0 - L * G.invReach;
-    if (!(r > 0.0) || !(w > 0.0)) { continue; }
-    let stretch = dot(vel0[b].xyz - ua, d) / r;
-    f += (G.kappa * w * (r - L + G.dt * stretch) / r) * d;
-  }
-  vel[a] = vec4<f32>(vel[a].xyz + (G.dt * G.invMass) * f, vel[a].w);
 }
 `;
 
 export const GEL_WGSL = withBindings(BINDINGS) + KERNELS;
 
-export const GEL_ENTRIES = ['gelClear', 'gelSlot', 'gelBreak', 'gelMake', 'gelPlastic', 'gelForce'] as const;
+export const GEL_ENTRIES = ['gelClear', 'gelSlot', 'gelBreak', 'gelMake', 'gelPlastic'] as const;
 export type GelEntry = (typeof GEL_ENTRIES)[number];
 
 /** Bytes of the gel's parameters (the Gel struct). */

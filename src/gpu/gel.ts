@@ -3,10 +3,11 @@
  * The gel stage on the GPU: the CPU engine's viscoelastic springs with plasticity
  * (src/particle/gel.ts; Clavet, Beaudoin & Poulin 2005 §5, with the scene's four parameters as
  * gel.ts turns them into spring constants), kernels in gel-wgsl.ts. In the step's order (step.ts):
- * at the first move of a sub-timestep the springs are broken, made and listed (`relist`, at the
- * positions of the sort that starts the sub-timestep), and at every move, before the translation,
- * their plastic flow and their forces into the velocities (`move`). The sub-timestep is split as
- * step.ts splits it for a gel's explicit step (gel.ts gelPieces; simulation.ts).
+ * right after the sort that starts a sub-timestep the springs are broken, made and listed
+ * (`relist`); after the viscosity and before the pressure's second solve their plastic flow and
+ * an implicit step of their forces into the velocities (`step`: gel-implicit.ts, as the CPU's
+ * src/particle/gel-implicit.ts), two solves of half the piece where the gel cuts the sub-timestep
+ * (gel.ts gelPieces; simulation.ts sets `solves`).
  *
  * The springs are held by particle id at both of their ends (gel-wgsl.ts says why the two copies
  * stay equal), so they need no carrying through the sort. One liquid (refuse.ts): its own entry
@@ -14,8 +15,10 @@
  */
 import type { StepContext } from '../particle/context.ts';
 import { gelPieces, type GelState } from '../particle/gel.ts';
+import type { GelSolve } from '../particle/gel-implicit.ts';
 import { dispatch, Kernels, readBuffer, storageBuffer, uniformBuffer } from './device.ts';
 import { GEL_ENTRIES, GEL_PARAM_BYTES, GEL_SLOTS, GEL_WGSL, type GelEntry } from './gel-wgsl.ts';
+import { type GelSolveBuffers, GpuGelImplicit } from './gel-implicit.ts';
 import type { GpuNeighbours } from './neighbours.ts';
 
 const STRIDE = GEL_SLOTS + 1;
@@ -35,10 +38,12 @@ export class GpuGel {
   private readonly kernels: Kernels<GelEntry>;
   private readonly slot: GPUBuffer;
   private readonly springs: GPUBuffer;
-  private readonly vel0: GPUBuffer;
   private readonly params: GPUBuffer;
   private readonly data = new ArrayBuffer(GEL_PARAM_BYTES);
   private readonly e: number;
+  private readonly implicit: GpuGelImplicit;
+  /** Solves a piece takes this sub-timestep (2 where the gel cuts it: gel-implicit.ts); simulation.ts sets it. */
+  solves = 1;
 
   /**
    * The gel of the host's liquid (material m), or null where it is not a gel; with the host's
@@ -50,6 +55,7 @@ export class GpuGel {
     if (gel === null || !gel.isGel[m]) return null;
     const out = new GpuGel(device, gel, m, capacity);
     if (gel.count > 0) out.upload(ctx.liquid.id.subarray(0, ctx.liquid.count), ctx.liquid.nextId);
+    if (gel.implicit && gel.implicit.solves > 0) out.uploadSolve(ctx.liquid.id.subarray(0, ctx.liquid.count), gel.implicit);
     return out;
   }
 
@@ -60,11 +66,11 @@ export class GpuGel {
 
   private constructor(private readonly device: GPUDevice, private readonly gel: GelState, m: number, private readonly capacity: number) {
     this.e = m * gel.materials + m;
-    this.kernels = new Kernels(device, 'gel', GEL_WGSL, GEL_ENTRIES, 10, [0, 9]);
+    this.kernels = new Kernels(device, 'gel', GEL_WGSL, GEL_ENTRIES, 9, [0, 8]);
     this.slot = storageBuffer(device, 4 * capacity, 'gel: slot of each id');
     this.springs = storageBuffer(device, 8 * STRIDE * capacity, 'gel: springs by id');
-    this.vel0 = storageBuffer(device, 16 * capacity, 'gel: velocities at the start of a move');
     this.params = uniformBuffer(device, GEL_PARAM_BYTES, 'gel parameters');
+    this.implicit = new GpuGelImplicit(device, capacity);
     const f = new Float32Array(this.data), u = new Uint32Array(this.data), e = this.e;
     f[0] = gel.reach; f[1] = 1 / gel.reach; f[2] = gel.stiffness[e]; f[3] = gel.limit[e];
     f[7] = gel.invMass[m]; u[9] = capacity; u[10] = gel.decay[e] === 0 ? 1 : 0;
@@ -94,39 +100,79 @@ export class GpuGel {
     this.device.queue.writeBuffer(this.springs, 0, words);
   }
 
-  /** This move's δt and plastic factors (gel.ts applyGel), before the sub-timestep's commands are submitted. */
-  private writeStep(dtm: number): void {
+  /**
+   * The host's implicit step state (gel-implicit.ts GelSolve: the warm start, the velocity after
+   * the last springs and whether it is known) by GPU id: `ids` the host liquid's ids in GPU id order.
+   */
+  private uploadSolve(ids: ArrayLike<number>, solve: GelSolve): void {
+    const cap = this.capacity, warm = new Float32Array(4 * cap), after = new Float32Array(4 * cap);
+    for (let i = 0; i < ids.length; i++) {
+      const h = ids[i];
+      if (h >= solve.stamp.length) continue;
+      for (let k = 0; k < 3; k++) { warm[4 * i + k] = solve.warm[3 * h + k]; after[4 * i + k] = solve.after[3 * h + k]; }
+      after[4 * i + 3] = solve.stamp[h] === solve.solves ? solve.solves : 0;
+    }
+    this.implicit.upload(warm, after, solve.solves);
+  }
+
+  /**
+   * The implicit step's state read back into `solve` (gel-implicit.ts GelSolve) by host id, for the
+   * first `n` GPU ids (`hostId` of each), as gel-checkpoint.ts restores it: stage 1, known or not.
+   */
+  async readSolve(solve: GelSolve, n: number, hostId: (i: number) => number, nextId: number): Promise<void> {
+    const s = await this.implicit.read();
+    solve.size(0, 0, nextId, false);
+    solve.solves = s.stages > 0 ? 1 : 0;
+    for (let i = 0; i < n; i++) {
+      const h = hostId(i);
+      for (let k = 0; k < 3; k++) { solve.warm[3 * h + k] = s.warm[4 * i + k]; solve.after[3 * h + k] = s.after[4 * i + k]; }
+      solve.stamp[h] = s.stages > 0 && s.after[4 * i + 3] === s.stages ? 1 : 0;
+    }
+  }
+
+  /** The plastic flow's δt and factors over one solve (gel.ts plasticFactors), before the sub-timestep's commands are submitted. */
+  private writeStep(h: number): void {
     const g = this.gel, e = this.e, f = new Float32Array(this.data);
     const lim = g.limit[e], rate = g.yieldRate[e];
-    f[4] = -Math.expm1(-(1 + lim) * rate * dtm) / (1 + lim);
-    f[5] = lim < 1 ? -Math.expm1(-(1 - lim) * rate * dtm) / (1 - lim) : 0;
-    f[6] = Math.exp(-g.decay[e] * dtm);
-    f[8] = dtm;
+    f[4] = -Math.expm1(-(1 + lim) * rate * h) / (1 + lim);
+    f[5] = lim < 1 ? -Math.expm1(-(1 - lim) * rate * h) / (1 - lim) : 0;
+    f[6] = Math.exp(-g.decay[e] * h);
+    f[8] = h;
     this.device.queue.writeBuffer(this.params, 0, this.data);
   }
 
   private group(step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer): GPUBindGroup {
-    return this.kernels.bind(this.device, [step, grid.pos, grid.vel, grid.id, this.slot, this.springs, wall, grid.start, this.vel0, this.params]);
+    return this.kernels.bind(this.device, [step, grid.pos, grid.vel, grid.id, this.slot, this.springs, wall, grid.start, this.params]);
   }
 
   /**
    * Breaks, makes and lists the springs at the sorted positions (gel.ts listSprings): right after
-   * the sort; and writes the sub-timestep's parameters for moves of `dtm` seconds (writeStep).
+   * the sort, before the body forces; the sub-timestep of `dt` seconds' parameters (its plastic
+   * flow over each of `solves` solves); and each particle's velocity at the sub-timestep's start,
+   * from which the implicit step's carry is measured (gel-implicit.ts).
    */
-  relist(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number, dtm: number): void {
-    this.writeStep(dtm);
+  relist(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number, dt: number): void {
+    this.writeStep(dt / this.solves);
     const K = this.kernels.pipelines, g = this.group(step, grid, wall);
     dispatch(pass, K.gelClear, g, this.capacity);
     dispatch(pass, K.gelSlot, g, n);
     dispatch(pass, K.gelBreak, g, n);
     dispatch(pass, K.gelMake, g, n);
+    this.implicit.begin(pass, this.solveBuffers(grid), n, dt, this.solves);
   }
 
-  /** One move's plastic flow and spring forces (gel.ts applyGel), before its translation. */
-  move(pass: GPUComputePassEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number): void {
+  private solveBuffers(grid: GpuNeighbours): GelSolveBuffers {
+    return { pos: grid.pos, vel: grid.vel, id: grid.id, slot: this.slot, springs: this.springs, gel: this.params };
+  }
+
+  /**
+   * The springs' implicit step (gel-implicit.ts), each solve after its plastic flow, into `enc`
+   * and the encoders after it (its stop flags are read back). Returns the encoder to go on in and
+   * the iterations taken.
+   */
+  async step(enc: GPUCommandEncoder, step: GPUBuffer, grid: GpuNeighbours, wall: GPUBuffer, n: number): Promise<{ enc: GPUCommandEncoder; iterations: number }> {
     const K = this.kernels.pipelines, g = this.group(step, grid, wall);
-    dispatch(pass, K.gelPlastic, g, n);
-    dispatch(pass, K.gelForce, g, n);
+    return this.implicit.solve(enc, this.solveBuffers(grid), this.solves, (pass) => dispatch(pass, K.gelPlastic, g, n));
   }
 
   /**
@@ -164,6 +210,7 @@ export class GpuGel {
   }
 
   destroy(): void {
-    for (const b of [this.slot, this.springs, this.vel0, this.params]) b.destroy();
+    for (const b of [this.slot, this.springs, this.params]) b.destroy();
+    this.implicit.destroy();
   }
 }

@@ -14,6 +14,7 @@
  * change (its channel), so a run resumed from the copy's checkpoint (on the GPU or the CPU)
  * solves its first sub-timestep as the uninterrupted run does.
  */
+import { GelSolve } from '../particle/gel-implicit.ts';
 import type { StepStats } from '../api.ts';
 import { ParticleSimulation } from '../particle/simulation.ts';
 import { WARM_START_CHANNEL } from '../particle/viscosity-weiler.ts';
@@ -76,6 +77,8 @@ export class GpuParticleRun {
       gel.reserve(sp.idA.length);
       for (let q = 0; q < sp.idA.length; q++) { gel.idA[q] = hostId(sp.idA[q]); gel.idB[q] = hostId(sp.idB[q]); gel.rest[q] = sp.rest[q]; }
       gel.count = sp.idA.length;
+      // The implicit step's warm start and carry (gel-implicit.ts), for the ids the GPU has given out.
+      await this.gpu.gel.readSolve((gel.implicit ??= new GelSolve()), this.gpu.nextId, hostId, this.gpu.nextId > 0 ? Math.max(L.nextId, hostId(this.gpu.nextId - 1) + 1) : L.nextId);
     }
     ctx.frame = this.gpu.frame;
     ctx.time = this.gpu.time;

@@ -292,6 +292,8 @@ export class GpuParticleSimulation implements SubstepState {
       const courant = pressurePieces(s, this.r, dtSub, maxima, this.host.restSpacing);
       const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1, courant));
       counters.subdivisions += pieces - 1;
+      // Two implicit solves of the springs a piece where the gel cuts the sub-timestep (step.ts, gel-implicit.ts).
+      if (this.gel) this.gel.solves = this.gel.pieces(dtSub, P.moves) > 1 ? 2 : 1;
       for (let q = 0; q < pieces; q++) {
         const emitted = await runSubstep(this, (this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
         if (emitted > 0) counters.emitted = (counters.emitted ?? 0) + emitted;

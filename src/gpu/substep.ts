@@ -26,6 +26,9 @@
  *     (calibration.ts exchangePerStep) in Jacobi sweeps of at most JACOBI_FRACTION (a thread per particle cannot
  *     apply pairs in order; each pair's momentum still equal and opposite); then a still wall's net drag on a body
  *     may slow it, never push it (hold.ts);
+ *   a gel's springs (gel.ts; listed right after the sort): their plastic flow and an implicit step of their forces
+ *     (gel-implicit.ts; the CPU's src/particle/gel-implicit.ts), after the viscosity, before the pressure's second
+ *     solve (with one solve, before it);
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
@@ -166,7 +169,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   let pass = enc.beginComputePass();
   sim.hold?.bodies(pass, sim.params, sim.grid, sim.wall, sim.dx, n);
   const twice = P.pressureAfterViscosity && pressurePasses > 0;
-  sim.gel?.relist(pass, sim.params, sim.grid, sim.wall, n, dt / P.moves);
+  sim.gel?.relist(pass, sim.params, sim.grid, sim.wall, n, dt);
   Src?.hold(pass, sim.grid, t);
   dispatch(pass, sim.adhesion.pipelines.adhesion, sim.group(sim.adhesion), n);
   const F = sim.friction;
@@ -185,7 +188,17 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
     pass = enc.beginComputePass();
     sim.free?.reduce(pass, sim.grid.pos, sim.viscosity!.freeShare().buffer, n, true);
   };
+  // The gel's springs, implicit (gel-implicit.ts): after the viscosity, before the pressure's (second) solve, as step.ts.
+  const springs = async (): Promise<void> => {
+    pass.end();
+    const r = await sim.gel!.step(enc, sim.params, sim.grid, sim.wall, n);
+    counters.gelSolves = (counters.gelSolves ?? 0) + 1;
+    counters.gelIterations = (counters.gelIterations ?? 0) + r.iterations;
+    enc = r.enc;
+    pass = enc.beginComputePass();
+  };
   if (sim.viscosity && !twice) await implicit();
+  if (sim.gel && !twice) await springs();
   if (pressurePasses > 0 && cold) {
     ({ enc, pass } = await coldPressure(d, enc, pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, P.pressureIterations, sim.stats, sim.gate));
   } else if (pressurePasses > 0) encodePressure(pass, sim.bound(), sim.bound(sim.pressure), n, pressurePasses, false, false, false, sim.gate);
@@ -196,6 +209,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   }
   if (F && fg && sweeps > 0) dispatch(pass, F.pipelines.objectViscosity, fg, n);
   if (sim.viscosity && twice) await implicit();
+  if (sim.gel && twice) await springs();
   // The second solve is warm (pressure.ts COLD: the first one of the run alone may take more passes), AGAIN_SHARE of them;
   // with the shift, the filter before it and the shift after it, once free flight is decided (pressure.ts).
   const shift = twice && shiftsPresent(P);
@@ -208,7 +222,6 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   Src?.hold(pass, sim.grid, t);
   const gg = G?.guarded ? sim.group(G.kernels) : null;
   for (let m = 0; m < P.moves; m++) {
-    sim.gel?.move(pass, sim.params, sim.grid, sim.wall, n);
     dispatch(pass, K.translate, group, n);
     dispatch(pass, K.contactGather, group, n);
     dispatch(pass, K.collide, group, n);

@@ -29,37 +29,49 @@ const r = 0.003;
 const FRAMES = 6;
 
 /** A 3 cm gel cube of 1.1 g/cm³ (gel.test.ts's), dropped `drop` m onto a no-slip floor. */
-function cube(drop: number, gel = true): SceneInput {
+function cube(drop: number, gel = true, decay = 0): SceneInput {
   return {
     fps: 30,
     duration: 1,
     domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip', faces: { ymax: 'open' } },
     materials: {
-      jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, ...(gel ? { viscoelastic: { elasticModulus: 2000, elasticLimit: 0.3, yieldRate: 50, decay: 0 } } : {}) },
+      jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, ...(gel ? { viscoelastic: { elasticModulus: 2000, elasticLimit: 0.3, yieldRate: 50, decay } } : {}) },
     },
     bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.015 + drop, 0], size: [0.03, 0.03, 0.03] } }],
     particle: { radius: r },
   };
 }
 
-/** Height (top less bottom) and centre of mass height of n particles, m. */
-function shape(pos: ArrayLike<number>, n: number): { height: number; cy: number } {
-  let lo = Infinity, hi = -Infinity, cy = 0;
+/**
+ * Height and centre of mass height of n particles, m. The height is the mean height of the top
+ * fifth of the particles less that of the bottom fifth (the cube's top and bottom layers of 25 at
+ * rest); `span` is the highest less the lowest, which one particle decides: the resting gel's
+ * floor row walks within a frame (docs/decisions.md, stop 65 gel65), and the CPU engine against
+ * itself with its state rounded to single precision after each frame differs in span by up to
+ * 0.90 mm (in height 0.20 mm, in centre 0.08 mm: docs/decisions.md, stop 65 gelgpu65).
+ */
+function shape(pos: ArrayLike<number>, n: number): { height: number; span: number; cy: number } {
+  const ys = new Float64Array(n);
+  let cy = 0;
   for (let i = 0; i < n; i++) {
-    const y = pos[3 * i + 1];
-    lo = Math.min(lo, y); hi = Math.max(hi, y); cy += y;
+    ys[i] = pos[3 * i + 1];
+    cy += ys[i];
   }
-  return { height: hi - lo, cy: cy / n };
+  ys.sort();
+  const q = Math.max(1, Math.round(n / 5));
+  let lo = 0, hi = 0;
+  for (let k = 0; k < q; k++) { lo += ys[k]; hi += ys[n - 1 - k]; }
+  return { height: (hi - lo) / q, span: n > 0 ? ys[n - 1] - ys[0] : 0, cy: cy / n };
 }
 
 describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
-  it('drops, squashes and springs back as the CPU engine does: height and centre of mass within 0.8 mm (an eighth of a spacing) every frame', async () => {
+  it.each([0, 1])('drops, squashes and springs back as the CPU engine does: height and centre of mass within 0.8 mm (an eighth of a spacing) every frame (decay %d /s)', async (decay) => {
     const device = await gpuDevice();
-    const scene = parseScene(cube(0.02));
+    const scene = parseScene(cube(0.02, true, decay));
     const cpu = new ParticleSimulation(scene), liquid = new ParticleSimulation(parseScene(cube(0.02, false)));
     await checked(device, async () => {
       const gpu = new GpuParticleSimulation(device, scene);
-      let worst = 0, apart = 0;
+      let worst = 0, apart = 0, spans = 0;
       for (let f = 1; f <= FRAMES; f++) {
         cpu.stepFrame();
         liquid.stepFrame();
@@ -67,15 +79,16 @@ describe.skipIf(GPU_SKIP)('WebGPU gels', () => {
         const L = cpu.ctx.liquid, a = shape(L.pos, L.count), { pos } = await gpu.read(), b = shape(pos, gpu.count);
         const springs = await gpu.gel!.read(true);
         const slump = shape(liquid.ctx.liquid.pos, liquid.ctx.liquid.count).height;
-        console.log(`frame ${f}: height CPU ${(a.height * 1000).toFixed(2)} GPU ${(b.height * 1000).toFixed(2)} mm (the CPU's cube without springs ${(slump * 1000).toFixed(2)}), centre CPU ${(a.cy * 1000).toFixed(2)} GPU ${(b.cy * 1000).toFixed(2)} mm, springs CPU ${cpu.ctx.gel!.count} GPU ${springs.idA.length} (full ${springs.full}, unpaired ${springs.unpaired}), substeps ${stats.counters.substeps}`);
+        console.log(`frame ${f}: height CPU ${(a.height * 1000).toFixed(2)} GPU ${(b.height * 1000).toFixed(2)} mm (the CPU's cube without springs ${(slump * 1000).toFixed(2)}), span CPU ${(a.span * 1000).toFixed(2)} GPU ${(b.span * 1000).toFixed(2)} mm, centre CPU ${(a.cy * 1000).toFixed(2)} GPU ${(b.cy * 1000).toFixed(2)} mm, springs CPU ${cpu.ctx.gel!.count} GPU ${springs.idA.length} (full ${springs.full}, unpaired ${springs.unpaired}), substeps ${stats.counters.substeps}`);
         worst = Math.max(worst, Math.abs(a.height - b.height), Math.abs(a.cy - b.cy));
+        spans = Math.max(spans, Math.abs(a.span - b.span));
         apart = Math.max(apart, Math.abs(a.height - slump));
         expect(springs.full).toBe(0);
         expect(springs.unpaired).toBe(0);
         // As many springs as the CPU's, within 10 % (they break and are made at slightly different positions).
         expect(Math.abs(springs.idA.length - cpu.ctx.gel!.count)).toBeLessThan(0.1 * cpu.ctx.gel!.count);
       }
-      console.log(`worst difference ${(worst * 1000).toFixed(2)} mm`);
+      console.log(`worst difference ${(worst * 1000).toFixed(2)} mm (span ${(spans * 1000).toFixed(2)} mm)`);
       // 0.8 mm (an eighth of a spacing): 0.37 mm (frame 4, after the rebound) with the liquid–liquid
       // contacts of the moves on both engines (liquid-contacts.ts; step-wgsl.ts contactGather, one
       // Jacobi sweep where the CPU sweeps in order); 1.67 mm at the rebound without them on the GPU,
