@@ -7,17 +7,17 @@ import { COVER_CUT, COVER_FULL } from '../particle/viscosity-weiler-wall-cover.t
 
 /**
  * The wall cover (src/particle/viscosity-weiler-wall-cover.ts coverWalls, row for row): coverGhost
- * adds b's ghost in each closed wall within h to the wall's drag along it (present: e (x′_t1² +
+ * adds b's ghost in each closed wall of wm (viscosity-wgsl.ts ghostReach) within h to the wall's drag along it (present: e (x′_t1² +
  * x′_t2²)/2) and density (wsum: W) and says whether there was one; wallFull is the rest lattice's
  * (wallTables, evaluated at d rather than read from the table); wallCover the diagonal.
  */
 export function coverWgsl(): string {
   return /* wgsl */ `
-fn coverGhost(xa: vec3<f32>, xb: vec3<f32>, pk: f32, present: ptr<function, array<f32, 6>>, wsum: ptr<function, array<f32, 6>>) -> bool {
+fn coverGhost(xa: vec3<f32>, xb: vec3<f32>, pk: f32, wm: u32, present: ptr<function, array<f32, 6>>, wsum: ptr<function, array<f32, 6>>) -> bool {
   let h = P.hv;
   var found = false;
-  for (var f = 0u; f < 6u; f++) {
-    if ((P.walls & (1u << f)) == 0u) { continue; }
+  for (var m = wm; m != 0u; m = m & (m - 1u)) {
+    let f = firstTrailingBit(m);
     let axis = f >> 1u;
     let g = wallGhost(xa, xb, f);
     let g2 = dot(g, g);

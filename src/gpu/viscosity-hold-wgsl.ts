@@ -11,12 +11,12 @@ import { aroundObjects } from './objects.ts';
 /** The kernels, given the sections of viscosity-wgsl.ts's cg buffer they read and write (CG_X …). */
 export function holdShareWgsl(cg: { X: number; R: number; D: number; B: number; N: number; WD: number }): string {
   return /* wgsl */ `
-// The axes of the closed walls across which b has a ghost of a (b = a: a's own), as bits (viscosity-weiler-walls.ts
+// The axes of the closed walls of wm (viscosity-wgsl.ts ghostReach) across which b has a ghost of a (b = a: a's own), as bits (viscosity-weiler-walls.ts
 // findGhosts: a row's walls; the holds' flags, viscosity-weiler-wall-hold.ts).
-fn ghostWallBits(xa: vec3<f32>, xb: vec3<f32>) -> u32 {
+fn ghostWallBits(xa: vec3<f32>, xb: vec3<f32>, wm: u32) -> u32 {
   var bits = 0u;
-  for (var f = 0u; f < 6u; f++) {
-    if ((P.walls & (1u << f)) == 0u) { continue; }
+  for (var m = wm; m != 0u; m = m & (m - 1u)) {
+    let f = firstTrailingBit(m);
     let g = wallGhost(xa, xb, f);
     if (dot(g, g) < P.hv * P.hv) { bits = bits | (1u << (f >> 1u)); }
   }

@@ -46,6 +46,9 @@ import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
 import { coverWgsl } from './viscosity-cover-wgsl.ts';
 import { holdShareWgsl } from './viscosity-hold-wgsl.ts';
 
+/** ghostReach's margin over h (the proof in its comment needs > 1; the rest covers rounding many times over). */
+export const GHOST_REACH = 1.1;
+
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_WD = 11, CG_SECTIONS = 12;
 /**
@@ -83,35 +86,46 @@ fn vq(a: u32, b: u32) -> f32 { return cg[sec(${CG_VOL}u, a)].x * cg[sec(${CG_VOL
 }`;
 }
 
-/** A(v) at slot a for v read as `v(b)` (a WGSL expression of slot b). */
-function applyFn(name: string, v: (b: string) => string): string {
+/**
+ * A(v) at slot a for each v read as `v(b)` (a WGSL expression of slot b): one vector, fn name(a) -> vec3;
+ * two, fn name(a) -> array<vec3<f32>, 2>, both products summed in one pass over the neighbours and the
+ * objects, each in the order it has alone (viscStart takes A v* and A x so: one neighbour loop, not two).
+ * The walls' ghosts are tried only across the walls within reach of a (ghostReach).
+ */
+function applyFn(name: string, ...vs: ((b: string) => string)[]): string {
+  const K = vs.map((_, k) => k);
+  const each = (f: (k: number) => string): string => K.map(f).join('\n    ');
   return /* wgsl */ `
-fn ${name}(a: u32) -> vec3<f32> {
+fn ${name}(a: u32) -> ${vs.length === 1 ? 'vec3<f32>' : `array<vec3<f32>, ${vs.length}>`} {
   let xa = pos[a].xyz;
-  let va = ${v('a')};
+  ${each((k) => `let va${k} = ${vs[k]('a')};`)}
   let h = P.hv;
+  let wm = ghostReach(xa);
   // Each liquid its own ρ and each pair its own K μ (liquids-wgsl.ts; 1 and 1 with one liquid), times
   // the temperature's factors (temperature.ts: the pair's harmonic mean; 1 without a law).
   let la = liquidOf(a);
   let fa = factorOf(a);
   let pk = red[0].x * viscRatio(la, la) * fa;
-  var s = (red[0].y * rhoRatioOf(la)) * va;
+  ${each((k) => `var s${k} = (red[0].y * rhoRatioOf(la)) * va${k};`)}
   ${around('P.hv', `
-    let vb = ${v('b')};
     let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b);
-    s += (pkb * pairF(d2, h) * dot(rv, va - vb)) * rv;
-    s += ghostTerms(xa, pos[b].xyz, va, vb, pkb);`)}
-  s += ghostTerms(xa, xa, va, va, pk * vq(a, a));
-  s += cg[sec(${CG_WD}u, a)].xyz * va;
+    let fb = pkb * pairF(d2, h);
+    let xb = pos[b].xyz;
+    ${each((k) => `let vb${k} = ${vs[k]('b')};
+    s${k} += (fb * dot(rv, va${k} - vb${k})) * rv;
+    s${k} += ghostTerms(xa, xb, va${k}, vb${k}, pkb, wm);`)}`)}
+  ${each((k) => `s${k} += ghostTerms(xa, xa, va${k}, va${k}, pk * vq(a, a), wm);
+  s${k} += cg[sec(${CG_WD}u, a)].xyz * va${k};`)}
   if (P.om > 0u) {
     // T X T v (viscosity-weiler-product.ts rowExtra): v on the tangent plane, X, the result on it.
     let nrm = cg[sec(${CG_N}u, a)].xyz;
-    let tv = va - dot(va, nrm) * nrm;
-    var ob = vec3<f32>(0.0);
-    ${aroundObjects('P.hv', `ob += (pk * pos[o].w * objectFriction(o) * pairF(d2, h) * dot(rv, tv)) * rv;`)}
-    s += ob - dot(ob, nrm) * nrm;
+    ${each((k) => `let tv${k} = va${k} - dot(va${k}, nrm) * nrm;
+    var ob${k} = vec3<f32>(0.0);`)}
+    ${aroundObjects('P.hv', `let fo = pk * pos[o].w * objectFriction(o) * pairF(d2, h);
+    ${each((k) => `ob${k} += (fo * dot(rv, tv${k})) * rv;`)}`)}
+    ${each((k) => `s${k} += ob${k} - dot(ob${k}, nrm) * nrm;`)}
   }
-  return s;
+  return ${vs.length === 1 ? 's0' : `array<vec3<f32>, ${vs.length}>(${K.map((k) => `s${k}`).join(', ')})`};
 }`;
 }
 
@@ -144,13 +158,27 @@ fn wallGhost(xa: vec3<f32>, xb: vec3<f32>, f: u32) -> vec3<f32> {
   return g;
 }
 
-// The closed walls' mirror ghosts of b as seen from a (b = a: a's own): x′ = x_a − M x_b within h.
-fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f32) -> vec3<f32> {
-  var s = vec3<f32>(0.0);
-  if (P.walls == 0u) { return s; }
-  let h = P.hv;
+// The closed walls across which a neighbour of a (within h) can have a ghost within h of a, as bits
+// of P.walls: those a is nearer than GHOST_REACH h to, or beyond. Across a wall a is u ≥ GHOST_REACH h
+// inside of, the ghost of any b within h is x′_axis = u + u_b > (2 GHOST_REACH − 1) h > h from a, so
+// the loops below skip it as their own test would (the same terms in the same order).
+fn ghostReach(xa: vec3<f32>) -> u32 {
+  var m = 0u;
   for (var f = 0u; f < 6u; f++) {
-    if ((P.walls & (1u << f)) == 0u) { continue; }
+    let axis = f >> 1u;
+    let u = select(xa[axis] - P.lo[axis], P.hi[axis] - xa[axis], (f & 1u) == 1u);
+    if (u < ${GHOST_REACH} * P.hv) { m = m | (1u << f); }
+  }
+  return m & P.walls;
+}
+
+// The closed walls' mirror ghosts of b as seen from a (b = a: a's own): x′ = x_a − M x_b within h, across
+// the walls of wm (ghostReach), in the walls' order.
+fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f32, wm: u32) -> vec3<f32> {
+  var s = vec3<f32>(0.0);
+  let h = P.hv;
+  for (var m = wm; m != 0u; m = m & (m - 1u)) {
+    let f = firstTrailingBit(m);
     let axis = f >> 1u;
     let g = wallGhost(xa, xb, f);
     let g2 = dot(g, g);
@@ -181,12 +209,11 @@ fn symMul(m: Sym, v: vec3<f32>) -> vec3<f32> {
 
 // The ghosts' share of a's diagonal block (setupRow): x′x′ᵀ, or B (the entries pairing the wall's
 // axis with another dropped) for a no-slip wall; f = 2 for a's own ghost.
-fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32) -> Sym {
+fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32, wm: u32) -> Sym {
   var s = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
-  if (P.walls == 0u) { return s; }
   let h = P.hv;
-  for (var k = 0u; k < 6u; k++) {
-    if ((P.walls & (1u << k)) == 0u) { continue; }
+  for (var m = wm; m != 0u; m = m & (m - 1u)) {
+    let k = firstTrailingBit(m);
     let axis = k >> 1u;
     let g = wallGhost(xa, xb, k);
     let g2 = dot(g, g);
@@ -202,8 +229,7 @@ fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32) -> Sym {
 
 ${coverWgsl()}
 
-${applyFn('applyStar', (b) => `vel[${b}].xyz`)}
-${applyFn('applyX', (b) => `cg[sec(${CG_X}u, ${b})].xyz`)}
+${applyFn('applyStarX', (b) => `vel[${b}].xyz`, (b) => `cg[sec(${CG_X}u, ${b})].xyz`)}
 ${applyFn('applyD', (b) => `cg[sec(${CG_D}u, ${b})].xyz`)}
 
 // z = P r, P the inverse diagonal block of slot a.
@@ -251,18 +277,19 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let rho = red[0].y * rhoRatioOf(la);
   let h = P.hv;
   var dg = Sym(vec3<f32>(rho), vec3<f32>(0.0));
-  var gw = ghostWallBits(xa, xa);
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, pos[b].xyz, 1.0, pkb)); if (P.walls != 0u) { gw = gw | ghostWallBits(xa, pos[b].xyz); }`)}
-  dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a)));
+  let wm = ghostReach(xa);
+  var gw = ghostWallBits(xa, xa, wm);
+  // The wall cover (coverWgsl), where a wall is no-slip: per wall, the ghosts' drag along it and their
+  // density, summed in the same neighbour loop as the diagonal block.
+  let covered = (P.walls & P.sticky) != 0u;
+  var present: array<f32, 6>;
+  var wsum: array<f32, 6>;
+  var ghosts = false;
+  if (covered) { ghosts = coverGhost(xa, xa, 0.0, wm, &present, &wsum); }
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); let xb = pos[b].xyz; dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, xb, 1.0, pkb, wm)); gw = gw | ghostWallBits(xa, xb, wm); if (covered) { ghosts = coverGhost(xa, xb, pkb, wm, &present, &wsum) || ghosts; }`)}
+  dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a), wm));
   var wd = vec3<f32>(0.0);
-  if ((P.walls & P.sticky) != 0u) {
-    // The wall cover (coverWgsl): per wall, the ghosts' drag along it and their density.
-    var present: array<f32, 6>;
-    var wsum: array<f32, 6>;
-    var ghosts = coverGhost(xa, xa, 0.0, &present, &wsum);
-    ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); ghosts = coverGhost(xa, pos[b].xyz, pkb, &present, &wsum) || ghosts;`)}
-    if (ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
-  }
+  if (covered && ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
   // w: the walls a has ghosts of (the holds' flags: viscHoldShare).
   cg[sec(${CG_WD}u, a)] = vec4<f32>(wd, f32(gw));
   dg.d += wd;
@@ -307,8 +334,9 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   var t = vec4<f32>(0.0);
   if (a < P.n) {
     let b = cg[sec(${CG_B}u, a)].xyz;
-    let e = b - applyStar(a);
-    let r = b - applyX(a);
+    let ax = applyStarX(a);
+    let e = b - ax[0];
+    let r = b - ax[1];
     let z = precondition(a, r);
     cg[sec(${CG_R}u, a)] = vec4<f32>(r, 0.0);
     cg[sec(${CG_D}u, a)] = vec4<f32>(z, 0.0);

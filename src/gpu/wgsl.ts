@@ -196,20 +196,47 @@ export function floatLiteral(x: number): string {
   return /[.e]/.test(t) ? t : `${t}.0`;
 }
 
-/** The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2. */
+/**
+ * The hash's reach over the 27-cell stencil: two cells c and c + Δ, Δ in {−2…2}³ (two offsets of −1…1
+ * apart), share a bucket of a table of t only if t divides L = 541 Δx + 79 Δy + 31 Δz (neighbours.ts
+ * bucketOf, while the sum stays within i32), and 0 < |L| ≤ 2 (541 + 79 + 31).
+ */
+export const STENCIL_REACH = 2 * (541 + 79 + 31);
+/** Whether two cells of one 27-cell stencil can share a bucket of a table of `table` buckets (above). */
+export function stencilShares(table: number): boolean {
+  for (let a = -2; a <= 2; a++) for (let b = -2; b <= 2; b++) for (let c = -2; c <= 2; c++) {
+    const L = 541 * a + 79 * b + 31 * c;
+    if (L !== 0 && L % table === 0) return true;
+  }
+  return false;
+}
+/** The tables neighbours.ts hashTable makes (2^k + 1) within STENCIL_REACH whose stencils never share a bucket: 65, 257, 513, 1 025 (129 does: Δ = (2, 1, 0)). */
+const CLEAN_TABLES = Array.from({ length: 11 }, (_, k) => 2 ** (k + 1) + 1).filter((t) => t <= STENCIL_REACH && !stencilShares(t));
+
+/**
+ * The loop over the particles within `support` of slot a (position xa); the body sees b, rv = xa − x_b and d2.
+ * Each bucket of the 27 cells' is visited once, in the cells' order: a bucket two cells share is skipped at the
+ * second. That check (a scan of the buckets seen) runs only for a table where two cells of a stencil can share
+ * one (stencilShares: tables above STENCIL_REACH, and CLEAN_TABLES, never do), so that the same buckets are
+ * visited in the same order either way; on SwiftShader the scan cost more than the particles' loop in a kernel
+ * with a light body (docs/decisions.md, stop 65, gpuprof65).
+ */
 export function around(support: string, body: string): string {
   return /* wgsl */ `{
     let c0 = cellOf(xa, P.invCell);
+    let shares = P.table <= ${STENCIL_REACH}u${CLEAN_TABLES.map((t) => ` && P.table != ${t}u`).join('')};
     var seen: array<u32, 27>;
     var m = 0u;
     let reach2 = ${support} * ${support};
     for (var di = -1; di <= 1; di++) { for (var dj = -1; dj <= 1; dj++) { for (var dk = -1; dk <= 1; dk++) {
       let bk = bucketOf(c0 + vec3<i32>(di, dj, dk), P.table);
-      var dup = false;
-      for (var t = 0u; t < m; t++) { if (seen[t] == bk) { dup = true; } }
-      if (dup) { continue; }
-      seen[m] = bk;
-      m++;
+      if (shares) {
+        var dup = false;
+        for (var t = 0u; t < m; t++) { if (seen[t] == bk) { dup = true; } }
+        if (dup) { continue; }
+        seen[m] = bk;
+        m++;
+      }
       for (var b = start[bk]; b < start[bk + 1u]; b++) {
         if (b == a) { continue; }
         let rv = xa - pos[b].xyz;
