@@ -4,50 +4,18 @@
  * the agreement tests' scenes. GPUComputePassEncoder.prototype's setPipeline / dispatchWorkgroups are
  * wrapped to count (the pipeline's label names the kernel: device.ts Kernels).
  *   npx tsx bench/gpu-dispatches.ts [scene] [frames]
- * scene: feed (tests/gpu/pbf-feed.test.ts's settling pool, 324 particles), sink (tests/gpu/liquids.test.ts's
- * heavy block in a light pool), cube (tests/gpu/resume.test.ts's 125-particle viscous cube).
+ * scene: one of bench/gpu-scenes.ts's (feed, sink, sink2, cube, free).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { GATES } from '../src/gpu/gate.ts';
 import { parseScene } from '../src/scene/parse.ts';
-import type { SceneInput } from '../src/scene/schema.ts';
-import { heavyOnWater } from '../tests/particle/heavy-pool.ts';
+import { gpuBenchScenes, threadCpu } from './gpu-scenes.ts';
 
-const scenes: Record<string, SceneInput> = {
-  feed: {
-    fps: 30, duration: 1,
-    domain: { min: [0, 0, 0], max: [0.03, 0.072, 0.03], boundary: 'noslip' },
-    materials: { liquid: { kind: 'liquid', density: 1000, viscosity: { value: 1e-3, unit: 'm2/s' } } },
-    adhesion: [{ between: ['liquid', 'liquid'], type: 'attract', strength: 0 }],
-    bodies: [{ material: 'liquid', shape: { type: 'box', center: [0.015, 0.024, 0.015], size: [0.03, 0.048, 0.03] } }],
-    particle: { radius: 0.0025 },
-  },
-  sink: heavyOnWater({ heavy: 3000, colours: true, particle: { radius: 0.0025, pressureAfterViscosity: false } }),
-  sink2: heavyOnWater({ heavy: 3000, colours: true, particle: { radius: 0.0025 } }),
-  cube: {
-    fps: 30, duration: 1,
-    domain: { min: [0, 0, 0], max: [0.03, 0.04, 0.03], boundary: 'noslip' },
-    materials: { w: { kind: 'liquid', viscosity: { value: 1e-3, unit: 'm2/s' } } },
-    particle: { radius: 0.002 },
-    bodies: [{ material: 'w', shape: { type: 'box', center: [0.015, 0.014, 0.015], size: [0.02, 0.02, 0.02] } }],
-  },
-};
+const scenes = gpuBenchScenes;
 const name = process.argv[2] ?? 'feed', frames = Number(process.argv[3] ?? 3);
 if (process.env.DENSITY_ITERATIONS) (scenes[name].particle as Record<string, unknown>).densityIterations = Number(process.env.DENSITY_ITERATIONS);
-/** CPU seconds by thread name (/proc/self/task: utime + stime), summed over threads of one name. */
-function threads(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task')) {
-    try {
-      const s = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'), name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
-    } catch { /* a thread that ended */ }
-  }
-  return out;
-}
+const threads = threadCpu;
 const cpu = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
 
 const { device } = await requestNodeGpu();

@@ -11,26 +11,15 @@
  * scene: the scenes of bench/gpu-dispatches.ts (feed, sink, sink2, cube) and free (tests/gpu/free-bodies'
  * pine box on water). The first frame (compiles, cold solve) is profiled but printed apart.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { nameVulkanDriver } from '../src/cli/webgpu.ts';
 import { pollOnTimer } from '../src/cli/webgpu-poll.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';
 import { parseScene } from '../src/scene/parse.ts';
-import { gpuBenchScenes as scenes } from './gpu-scenes.ts';
+import { gpuBenchScenes as scenes, threadCpu } from './gpu-scenes.ts';
 
 const name = process.argv[2] ?? 'feed', frames = Number(process.argv[3] ?? 3);
 
-function threads(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task')) {
-    try {
-      const s = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'), n = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      out.set(n, (out.get(n) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
-    } catch { /* a thread that ended */ }
-  }
-  return out;
-}
+const threads = threadCpu;
 
 // The device, as src/cli/webgpu.ts makes it, with timestamps (unquantized).
 nameVulkanDriver();

@@ -1,9 +1,10 @@
 /**
- * The scenes the WebGPU benches profile (bench/gpu-kernel-profile.ts, bench/gpu-tree-ab.ts): the settling pool of
+ * The scenes the WebGPU benches profile (bench/gpu-dispatches.ts, bench/gpu-kernel-profile.ts, bench/gpu-tree-ab.ts): the settling pool of
  * tests/gpu/pbf-feed.test.ts (feed, 324 particles), tests/gpu/liquids.test.ts's heavy block in a light pool (sink: one
  * pressure solve; sink2: two), tests/gpu/resume.test.ts's viscous cube (cube, 125) and tests/gpu/free-bodies.test.ts's
- * pine box dropped on water (free).
+ * pine box dropped on water (free); and the process's CPU by thread, which they print beside their figures.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { SceneInput } from '../src/scene/schema.ts';
 import { heavyOnWater } from '../tests/particle/heavy-pool.ts';
 
@@ -36,3 +37,16 @@ export const gpuBenchScenes: Record<string, SceneInput> = {
     particle: { radius: 0.005 },
   },
 };
+
+/** CPU seconds by thread name (/proc/self/task: utime + stime), summed over threads of one name. */
+export function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      const s = readFileSync(`/proc/self/task/${t}/stat`, 'utf8'), name = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch { /* a thread that ended */ }
+  }
+  return out;
+}

@@ -11,6 +11,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromPLY } from '../src/io/ply-read.ts';
+import { shells } from '../tests/scene/mesh-pieces.ts';
 
 const argv = process.argv.slice(2);
 const dir = argv[0];
@@ -34,14 +35,6 @@ if (spec?.startsWith('every')) {
   for (let f = n; f <= last; f += n) frames.push(f);
 } else frames = spec ? spec.split(',').map(Number) : [Math.ceil(last / 4), Math.ceil(last / 2), Math.ceil((3 * last) / 4), last];
 
-function find(parent: Int32Array, v: number): number {
-  while (parent[v] !== v) {
-    parent[v] = parent[parent[v]];
-    v = parent[v];
-  }
-  return v;
-}
-
 const piece = (2 * r) ** 3;
 console.log(`${dir}  r=${r * 1000} mm  piece ≥ (2r)³ = ${(piece * 1e9).toFixed(1)} mm³  box ${JSON.stringify(bmin)}..${JSON.stringify(bmax)}  last frame ${last}`);
 console.log('frame    t   pieces specks cavities  volume_mL  largest%  cx_mm  cy_mm  cz_mm  top_mm  low_mm  outside  ropeLow_mm' + (pileW ? '  pile_mm' : ''));
@@ -49,14 +42,7 @@ for (const f of frames) {
   if (f > last) continue;
   const mesh = fromPLY(new Uint8Array(readFileSync(files(f))));
   const pos = mesh.positions, idx = mesh.indices, nv = pos.length / 3;
-  const parent = new Int32Array(nv);
-  for (let v = 0; v < nv; v++) parent[v] = v;
-  for (let t = 0; t < idx.length; t += 3) {
-    const ra = find(parent, idx[t]);
-    parent[find(parent, idx[t + 1])] = ra;
-    parent[find(parent, idx[t + 2])] = ra;
-  }
-  const vol = new Float64Array(nv);
+  const { root, volume: vol } = shells(mesh);
   let V = 0, mx = 0, my = 0, mz = 0;
   for (let t = 0; t < idx.length; t += 3) {
     const a = 3 * idx[t], b = 3 * idx[t + 1], c = 3 * idx[t + 2];
@@ -64,7 +50,6 @@ for (const f of frames) {
     const cy = pos[b + 2] * pos[c] - pos[b] * pos[c + 2];
     const cz = pos[b] * pos[c + 1] - pos[b + 1] * pos[c];
     const dv = (pos[a] * cx + pos[a + 1] * cy + pos[a + 2] * cz) / 6;
-    vol[find(parent, idx[t])] += dv;
     V += dv;
     mx += (dv * (pos[a] + pos[b] + pos[c])) / 4;
     my += (dv * (pos[a + 1] + pos[b + 1] + pos[c + 1])) / 4;
@@ -72,7 +57,7 @@ for (const f of frames) {
   }
   let pieces = 0, specks = 0, cavities = 0, largest = 0, top = -Infinity, low = Infinity, outside = 0;
   for (let v = 0; v < nv; v++) {
-    if (parent[v] === v && (idx.length > 0)) {
+    if (root[v] === v && idx.length > 0) {
       if (vol[v] >= piece) pieces++;
       else if (vol[v] > 0) specks++;
       else cavities++;
@@ -93,8 +78,8 @@ for (const f of frames) {
   let hi = 0;
   for (let v = 1; v < nv; v++) if (pos[3 * v + 1] > pos[3 * hi + 1]) hi = v;
   let ropeLow = Infinity;
-  const hr = nv > 0 ? find(parent, hi) : -1;
-  for (let v = 0; v < nv; v++) if (find(parent, v) === hr) ropeLow = Math.min(ropeLow, pos[3 * v + 1]);
+  const hr = nv > 0 ? root[hi] : -1;
+  for (let v = 0; v < nv; v++) if (root[v] === hr) ropeLow = Math.min(ropeLow, pos[3 * v + 1]);
   let pile = NaN;
   if (pileW > 0) {
     const slabs = new Map<number, number[]>();

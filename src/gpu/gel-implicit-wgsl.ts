@@ -20,6 +20,7 @@
  */
 import { WORKGROUP } from './device.ts';
 import { GEL_SLOTS } from './gel-wgsl.ts';
+import { twoLevelSum } from './wgsl.ts';
 
 /** Sections of `cg` (vec4 per slot, each `capacity` long): the iterate Δv, r, the direction, A d, the carry, P⁻¹ (two vec4). */
 export const GI_X = 0, GI_R = 1, GI_D = 2, GI_Q = 3, GI_C = 4, GI_I0 = 5, GI_I1 = 6, GI_SECTIONS = 7;
@@ -79,28 +80,7 @@ fn precondition(a: u32, r: vec3<f32>) -> vec3<f32> {
   return vec3<f32>(i0.x * r.x + i0.w * r.y + i1.x * r.z, i0.w * r.x + i0.y * r.y + i1.y * r.z, i1.x * r.x + i1.y * r.y + i0.z * r.z);
 }
 
-var<workgroup> sh: array<vec4<f32>, ${WORKGROUP}>;
-fn groupSum(l: u32, wg: u32, v: vec4<f32>) {
-  sh[l] = v;
-  workgroupBarrier();
-  for (var s = ${WORKGROUP / 2}u; s > 0u; s = s >> 1u) {
-    if (l < s) { sh[l] = sh[l] + sh[l + s]; }
-    workgroupBarrier();
-  }
-  if (l == 0u) { red[${GI_RED_PARTS}u + wg] = sh[0]; }
-}
-fn totalSum(l: u32) -> vec4<f32> {
-  var s = vec4<f32>(0.0);
-  let parts = (S.n + ${WORKGROUP - 1}u) / ${WORKGROUP}u;
-  for (var k = l; k < parts; k += ${WORKGROUP}u) { s += red[${GI_RED_PARTS}u + k]; }
-  sh[l] = s;
-  workgroupBarrier();
-  for (var w = ${WORKGROUP / 2}u; w > 0u; w = w >> 1u) {
-    if (l < w) { sh[l] = sh[l] + sh[l + w]; }
-    workgroupBarrier();
-  }
-  return sh[0];
-}
+${twoLevelSum(GI_RED_PARTS, 'S.n')}
 fn isDone() -> bool { return red[3].y != 0.0; }
 
 // At the sub-timestep's start (before the body forces; gel-implicit.ts gelNoteStart): the velocity by id.

@@ -39,7 +39,7 @@
  * stand-in where no liquid has a law, never read).
  */
 import { WORKGROUP } from './device.ts';
-import { around, withBindings } from './wgsl.ts';
+import { around, twoLevelSum, withBindings } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
 import { FACTOR_WGSL } from './temperature.ts';
 import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
@@ -239,30 +239,8 @@ fn precondition(a: u32, r: vec3<f32>) -> vec3<f32> {
   return symMul(Sym(i0.xyz, vec3<f32>(i0.w, i1.x, i1.y)), r);
 }
 
-var<workgroup> sh: array<vec4<f32>, ${WORKGROUP}>;
-// Level one: the workgroup's terms summed into its partial (every thread must call it).
-fn groupSum(l: u32, wg: u32, v: vec4<f32>) {
-  sh[l] = v;
-  workgroupBarrier();
-  for (var s = ${WORKGROUP / 2}u; s > 0u; s = s >> 1u) {
-    if (l < s) { sh[l] = sh[l] + sh[l + s]; }
-    workgroupBarrier();
-  }
-  if (l == 0u) { red[${RED_PARTS}u + wg] = sh[0]; }
-}
-// Level two, in one workgroup: the partials summed (every thread gets the total).
-fn totalSum(l: u32) -> vec4<f32> {
-  var s = vec4<f32>(0.0);
-  let parts = (P.n + ${WORKGROUP - 1}u) / ${WORKGROUP}u;
-  for (var k = l; k < parts; k += ${WORKGROUP}u) { s += red[${RED_PARTS}u + k]; }
-  sh[l] = s;
-  workgroupBarrier();
-  for (var w = ${WORKGROUP / 2}u; w > 0u; w = w >> 1u) {
-    if (l < w) { sh[l] = sh[l] + sh[l + w]; }
-    workgroupBarrier();
-  }
-  return sh[0];
-}
+// The sums in two levels (wgsl.ts twoLevelSum).
+${twoLevelSum(RED_PARTS, 'P.n')}
 fn isDone() -> bool { return red[3].y != 0.0; }
 
 // Row a's diagonal block (inverted), the body's normal, b = ρ v* and the warm start x = v* + the

@@ -23,6 +23,7 @@ import { NEIGHBOUR_EDGE } from '../particle/pressure-ghosts.ts';
 import { aroundObjects, OBJECT_ADHESION_BREAKPOINTS, OBJECT_ADHESION_FUNCTIONS, OBJECT_MOVES_WGSL, OBJECT_WGSL } from './objects.ts';
 import { FREE_WGSL } from './free-wgsl.ts';
 import { LIQUID_BYTES, LIQUID_FIELDS, LIQUID_WGSL } from './liquids-wgsl.ts';
+import { WORKGROUP } from './device.ts';
 
 /** Fixed-point scale of the summed compression (atomics hold integers): 2^-16 resolution a particle. */
 export const ERROR_SCALE = 65536;
@@ -188,6 +189,41 @@ const HEAD = PARAMS + BINDINGS + HELPERS;
  */
 export function withBindings(bindings: string): string {
   return PARAMS + bindings + HELPERS;
+}
+
+/**
+ * A CG's sums over the slots in two levels, as the GPU solves take them (viscosity-wgsl.ts,
+ * gel-implicit-wgsl.ts): groupSum(l, wg, v) adds a workgroup's terms into its partial at
+ * red[parts + wg] (every thread of the workgroup calls it); totalSum(l), in one workgroup, adds the
+ * partials of ⌈count / WORKGROUP⌉ workgroups and gives every thread the total. The order of the
+ * additions is fixed, so the sums are the same bits on every run. `red` is a storage array of
+ * vec4<f32>; `count` the WGSL expression of the slots' count.
+ */
+export function twoLevelSum(parts: number, count: string): string {
+  return /* wgsl */ `
+var<workgroup> sh: array<vec4<f32>, ${WORKGROUP}>;
+fn groupSum(l: u32, wg: u32, v: vec4<f32>) {
+  sh[l] = v;
+  workgroupBarrier();
+  for (var s = ${WORKGROUP / 2}u; s > 0u; s = s >> 1u) {
+    if (l < s) { sh[l] = sh[l] + sh[l + s]; }
+    workgroupBarrier();
+  }
+  if (l == 0u) { red[${parts}u + wg] = sh[0]; }
+}
+fn totalSum(l: u32) -> vec4<f32> {
+  var s = vec4<f32>(0.0);
+  let parts = (${count} + ${WORKGROUP - 1}u) / ${WORKGROUP}u;
+  for (var k = l; k < parts; k += ${WORKGROUP}u) { s += red[${parts}u + k]; }
+  sh[l] = s;
+  workgroupBarrier();
+  for (var w = ${WORKGROUP / 2}u; w > 0u; w = w >> 1u) {
+    if (l < w) { sh[l] = sh[l] + sh[l + w]; }
+    workgroupBarrier();
+  }
+  return sh[0];
+}
+`;
 }
 
 /** A WGSL f32 literal of x (an abstract integer would make select() an i32). */

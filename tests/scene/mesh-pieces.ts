@@ -18,7 +18,7 @@ function find(parent: Int32Array, v: number): number {
 }
 
 /** Each vertex's shell root, and each root's signed volume (m³; 0 for a vertex that is not a root). */
-function shells(mesh: Mesh): { root: Int32Array; volume: Float64Array } {
+export function shells(mesh: Mesh): { root: Int32Array; volume: Float64Array } {
   const pos = mesh.positions, idx = mesh.indices, nv = pos.length / 3;
   const parent = new Int32Array(nv);
   for (let v = 0; v < nv; v++) parent[v] = v;
