@@ -21,7 +21,7 @@ import {
   GEL_IMPLICIT_ENTRIES, GEL_IMPLICIT_PARAM_BYTES, GEL_IMPLICIT_WGSL, GI_AFTER, GI_ID_SECTIONS, GI_RED_PARTS, GI_RED_STATE, GI_SECTIONS, GI_WARM,
   type GelImplicitEntry,
 } from './gel-implicit-wgsl.ts';
-import { CHECK_EVERY } from './viscosity-solve.ts';
+import { CHECK_EVERY, iterateToStop } from './viscosity-solve.ts';
 
 /** Squared relative residual single precision cannot get under (viscosity-solve.ts's floor). */
 const FLOOR = 1e-10;
@@ -96,15 +96,7 @@ export class GpuGelImplicit {
       this.iterations(pass, group);
       pass.end();
       d.queue.submit([enc.finish()]);
-      let state = await this.state();
-      for (let done = CHECK_EVERY; state.done === 0 && done < GEL_MAX_ITERATIONS; done += CHECK_EVERY) {
-        enc = d.createCommandEncoder();
-        pass = enc.beginComputePass();
-        this.iterations(pass, group);
-        pass.end();
-        d.queue.submit([enc.finish()]);
-        state = await this.state();
-      }
+      const state = await iterateToStop(d, (p) => this.iterations(p, group), () => this.state(), GEL_MAX_ITERATIONS);
       iterations += state.iterations;
       enc = d.createCommandEncoder();
       pass = enc.beginComputePass();

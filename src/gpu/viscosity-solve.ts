@@ -33,6 +33,25 @@ import { CG_C, CG_D, CG_Q, CG_R, CG_RHO, CG_SECTIONS, CG_X, RED_PARTS, RED_STATE
 const DONE_WORD = 4 * (RED_STATE + 1) + 1;
 /** Iterations encoded between two read-backs of the stop flag. */
 export const CHECK_EVERY = 8;
+
+/**
+ * A GPU-judged solve after its first CHECK_EVERY iterations are submitted: reads its stop flag back
+ * (`state`), and while it is clear encodes and submits CHECK_EVERY more (`encode`), each batch in an
+ * encoder of its own, up to `max` iterations in all; the last state read (this solve's and the gel's:
+ * gel-implicit.ts).
+ */
+export async function iterateToStop<S extends { done: number }>(device: GPUDevice, encode: (pass: GPUComputePassEncoder) => void, state: () => Promise<S>, max: number): Promise<S> {
+  let s = await state();
+  for (let done = CHECK_EVERY; s.done === 0 && done < max; done += CHECK_EVERY) {
+    const enc = device.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    encode(pass);
+    pass.end();
+    device.queue.submit([enc.finish()]);
+    s = await state();
+  }
+  return s;
+}
 /** Bytes of the sums read back between rounds: red[0 .. RED_STATE + 3), the scalars in the last three. */
 const STATE_BYTES = 16 * (RED_STATE + 3);
 /** GPUMapMode.READ. */
@@ -133,15 +152,7 @@ export class GpuImplicitViscosity {
     this.iterations(pass, group);
     pass.end();
     d.queue.submit([enc.finish()]);
-    let state = await this.state();
-    for (let done = CHECK_EVERY; state.done === 0 && done < VISCOSITY_MAX_ITERATIONS; done += CHECK_EVERY) {
-      const more = d.createCommandEncoder();
-      pass = more.beginComputePass();
-      this.iterations(pass, group);
-      pass.end();
-      d.queue.submit([more.finish()]);
-      state = await this.state();
-    }
+    const state = await iterateToStop(d, (p) => this.iterations(p, group), () => this.state(), VISCOSITY_MAX_ITERATIONS);
     const end = d.createCommandEncoder();
     pass = end.beginComputePass();
     dispatch(pass, K.viscShiftParts, group, n);
