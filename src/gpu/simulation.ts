@@ -281,6 +281,9 @@ export class GpuParticleSimulation implements SubstepState {
     const dtSub = 1 / (s.fps * P.substeps), g = Math.hypot(...s.gravity);
     const counters: Record<string, number> = { particles: this.count, substeps: 0, subdivisions: 0 };
     this.measured = null;
+    // The pieces the gel's springs cut a sub-timestep into, and two implicit solves of them a piece where it cuts (step.ts, gel-implicit.ts).
+    const gelCut = this.gel?.pieces(dtSub, P.moves) ?? 1;
+    if (this.gel) this.gel.solves = gelCut > 1 ? 2 : 1;
     for (let k = 0; k < P.substeps; k++) {
       const removed = await this.removeLiquid((this.frame + k / P.substeps) / s.fps, dtSub);
       if (removed > 0) counters.removed = (counters.removed ?? 0) + removed;
@@ -290,10 +293,8 @@ export class GpuParticleSimulation implements SubstepState {
       }
       const move = ((speed + g * dtSub) * dtSub) / P.moves;
       const courant = pressurePieces(s, this.r, dtSub, maxima, this.host.restSpacing);
-      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), this.gel?.pieces(dtSub, P.moves) ?? 1, courant));
+      const pieces = Math.min(MAX_SUBDIVISION, Math.max(1, Math.ceil(move / (P.maxMove * this.r)), gelCut, courant));
       counters.subdivisions += pieces - 1;
-      // Two implicit solves of the springs a piece where the gel cuts the sub-timestep (step.ts, gel-implicit.ts).
-      if (this.gel) this.gel.solves = this.gel.pieces(dtSub, P.moves) > 1 ? 2 : 1;
       for (let q = 0; q < pieces; q++) {
         const emitted = await runSubstep(this, (this.frame + (k + q / pieces) / P.substeps) / s.fps, dtSub / pieces, k === 0 && q === 0, counters);
         if (emitted > 0) counters.emitted = (counters.emitted ?? 0) + emitted;
