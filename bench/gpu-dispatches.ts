@@ -4,7 +4,7 @@
  * the agreement tests' scenes. GPUComputePassEncoder.prototype's setPipeline / dispatchWorkgroups are
  * wrapped to count (the pipeline's label names the kernel: device.ts Kernels).
  *   npx tsx bench/gpu-dispatches.ts [scene] [frames]
- * scene: one of bench/gpu-scenes.ts's (feed, sink, sink2, cube, free).
+ * scene: one of bench/gpu-scenes.ts's (feed, sink, sink2, cube, gel, free).
  */
 import { requestNodeGpu, releaseNodeGpu } from '../src/cli/webgpu.ts';
 import { GpuParticleSimulation } from '../src/gpu/simulation.ts';

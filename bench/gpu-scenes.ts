@@ -2,7 +2,8 @@
  * The scenes the WebGPU benches profile (bench/gpu-dispatches.ts, bench/gpu-kernel-profile.ts, bench/gpu-tree-ab.ts): the settling pool of
  * tests/gpu/pbf-feed.test.ts (feed, 324 particles), tests/gpu/liquids.test.ts's heavy block in a light pool (sink: one
  * pressure solve; sink2: two), tests/gpu/resume.test.ts's viscous cube (cube, 125) and tests/gpu/free-bodies.test.ts's
- * pine box dropped on water (free); and the process's CPU by thread, which they print beside their figures.
+ * pine box dropped on water (free), tests/gpu/gel.test.ts's 3 cm gel cube dropped 2 cm onto a no-slip floor (gel, 125, its springs
+ * stepped implicitly: gel-implicit.ts); and the process's CPU by thread, which they print beside their figures.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { SceneInput } from '../src/scene/schema.ts';
@@ -25,6 +26,13 @@ export const gpuBenchScenes: Record<string, SceneInput> = {
     materials: { w: { kind: 'liquid', viscosity: { value: 1e-3, unit: 'm2/s' } } },
     particle: { radius: 0.002 },
     bodies: [{ material: 'w', shape: { type: 'box', center: [0.015, 0.014, 0.015], size: [0.02, 0.02, 0.02] } }],
+  },
+  gel: {
+    fps: 30, duration: 1,
+    domain: { min: [-0.1, 0, -0.1], max: [0.1, 0.2, 0.1], boundary: 'noslip', faces: { ymax: 'open' } },
+    materials: { jelly: { kind: 'liquid', density: 1100, viscosity: { value: 1, unit: 'Pa.s' }, viscoelastic: { elasticModulus: 2000, elasticLimit: 0.3, yieldRate: 50, decay: 0 } } },
+    bodies: [{ material: 'jelly', shape: { type: 'box', center: [0, 0.035, 0], size: [0.03, 0.03, 0.03] } }],
+    particle: { radius: 0.003 },
   },
   free: {
     fps: 30, duration: 1,

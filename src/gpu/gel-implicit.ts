@@ -11,7 +11,10 @@
  * the particles with springs taken back. Kernels in gel-implicit-wgsl.ts, single precision.
  *
  * The stop test as the GPU's implicit viscosity judges it (viscosity-solve.ts): on the GPU every
- * iteration (a `done` flag), CHECK_EVERY iterations encoded between two read-backs of the flag. In
+ * iteration (a `done` flag), CHECK_EVERY iterations encoded between two read-backs of the flag, each
+ * iteration's kernels launched on the workgroups the gate wrote from the flag before it, none once it
+ * is set (gate.ts; each kernel also returns at once where the flag is set, so the bits are those of
+ * launching every iteration over every slot). In
  * single precision the relative residual has a floor: the goal is GEL_TOLERANCE² b·Pb plus
  * FLOOR b·Pb plus GEL_FLOOR² times the mass with springs.
  */
@@ -22,7 +25,10 @@ import {
   type GelImplicitEntry,
 } from './gel-implicit-wgsl.ts';
 import { CHECK_EVERY, iterateToStop } from './viscosity-solve.ts';
+import { encodeGate, type Gate, GATES, gated, GATE_ONE, GATE_PARTICLES, makeGate } from './gate.ts';
 
+/** The done flag's 32-bit word in the red buffer: red[GI_RED_STATE + 1].y (gel-implicit-wgsl.ts isDone). */
+const DONE_WORD = 4 * (GI_RED_STATE + 1) + 1;
 /** Squared relative residual single precision cannot get under (viscosity-solve.ts's floor). */
 const FLOOR = 1e-10;
 /** Bytes of the sums read back between rounds: red[0 .. GI_RED_STATE + 2). */
@@ -51,6 +57,8 @@ export class GpuGelImplicit {
   /** Stages run (the CPU's GelSolve.solves): the stamp of each particle's velocity after the springs. */
   private stages = 0;
   private n = 0;
+  /** An iteration after the stop launches nothing (gate.ts: the workgroups from the done flag, for the count in the parameters' first word). */
+  private readonly gate: Gate | null;
 
   constructor(private readonly device: GPUDevice, private readonly capacity: number) {
     this.kernels = new Kernels(device, 'gel implicit', GEL_IMPLICIT_WGSL, GEL_IMPLICIT_ENTRIES, 10, [0, 9]);
@@ -59,6 +67,7 @@ export class GpuGelImplicit {
     this.byId = storageBuffer(device, 16 * GI_ID_SECTIONS * capacity, 'gel: warm start and carry by id');
     this.params = uniformBuffer(device, GEL_IMPLICIT_PARAM_BYTES, 'gel solve parameters');
     this.staging = device.createBuffer({ label: 'gel solve stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
+    this.gate = GATES.on ? makeGate(device, this.params, this.red, DONE_WORD) : null;
   }
 
   private group(b: GelSolveBuffers): GPUBindGroup {
@@ -131,15 +140,24 @@ export class GpuGelImplicit {
     this.stages = stages;
   }
 
-  /** CHECK_EVERY iterations (no-ops once the flag is set). */
+  /**
+   * CHECK_EVERY iterations, each launched with the workgroups the gate wrote from the done flag before it
+   * (gate.ts): none once the flag is set (each kernel also returns at once where it is set: an iteration
+   * that sets it mid-way).
+   */
   private iterations(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
-    const K = this.kernels.pipelines, n = this.n;
+    const K = this.kernels.pipelines, n = this.n, g = this.gate;
+    const run = (p: GPUComputePipeline, one: boolean): void => {
+      if (g) gated(pass, p, group, g, one ? GATE_ONE : GATE_PARTICLES);
+      else dispatch(pass, p, group, one ? WORKGROUP : n);
+    };
     for (let k = 0; k < CHECK_EVERY; k++) {
-      dispatch(pass, K.giApply, group, n);
-      dispatch(pass, K.giAlpha, group, WORKGROUP);
-      dispatch(pass, K.giUpdate, group, n);
-      dispatch(pass, K.giBeta, group, WORKGROUP);
-      dispatch(pass, K.giDirection, group, n);
+      if (g) encodeGate(pass, g);
+      run(K.giApply, false);
+      run(K.giAlpha, true);
+      run(K.giUpdate, false);
+      run(K.giBeta, true);
+      run(K.giDirection, false);
     }
   }
 
@@ -155,5 +173,6 @@ export class GpuGelImplicit {
 
   destroy(): void {
     for (const b of [this.cg, this.red, this.byId, this.params, this.staging]) b.destroy();
+    this.gate?.args.destroy();
   }
 }
