@@ -84,8 +84,7 @@ export const temperatureLaw = z
   .strictObject({
     initial: num.default(20).describe('Initial temperature of this liquid, °C.'),
     reference: num.default(20).describe('Reference temperature T0 at which the stated viscosity holds, °C.'),
-    coefficient: nonneg
-      .default(0.1)
+    coefficient: nonneg.default(0.1)
       .describe('Exponential law ν(T) = ν0 · exp(−coefficient · (T − T0)), per °C: hotter is runnier.'),
     diffusivity: nonneg.default(1e-4).describe('Thermal diffusivity α, m²/s (0: no heat moves; a liquid without a law conducts none).'),
   })
