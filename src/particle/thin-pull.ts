@@ -57,6 +57,8 @@ class ThinRoom {
   start = new Int32Array(0);
   pj = new Int32Array(0);
   pg = new Float64Array(0);
+  /** The filter's weight of each pair (shapeFilter). */
+  fw = new Float64Array(0);
   den = new Float64Array(0);
   lam = new Float64Array(0);
   dv = new Float64Array(0);
@@ -72,9 +74,9 @@ class ThinRoom {
   ensurePairs(p: number): void {
     if (this.pj.length >= p) return;
     const m = Math.ceil(p * 1.25) + 64;
-    const pj = new Int32Array(m), pg = new Float64Array(3 * m);
-    pj.set(this.pj); pg.set(this.pg);
-    this.pj = pj; this.pg = pg;
+    const pj = new Int32Array(m), pg = new Float64Array(3 * m), fw = new Float64Array(m);
+    pj.set(this.pj); pg.set(this.pg); fw.set(this.fw);
+    this.pj = pj; this.pg = pg; this.fw = fw;
   }
 }
 const rooms = new WeakMap<StepContext, ThinRoom>();
@@ -184,16 +186,10 @@ export function pullThin(ctx: StepContext): number {
     }
     // The sparse particles' Δv filtered by their feature-shaped kernels; the others' as found.
     for (let s = 0; s < ns; s++) {
-      const i = sparse[s], a = 12 * s, xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+      const i = sparse[s], fw = room.fw;
       let w = 1, fx = dv[3 * i], fy = dv[3 * i + 1], fz = dv[3 * i + 2];
       for (let k = start[s]; k < start[s + 1]; k++) {
-        const j = pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
-        const u0 = (ox * room.axes[a] + oy * room.axes[a + 1] + oz * room.axes[a + 2]) * room.axes[a + 9];
-        const u1 = (ox * room.axes[a + 3] + oy * room.axes[a + 4] + oz * room.axes[a + 5]) * room.axes[a + 10];
-        const u2 = (ox * room.axes[a + 6] + oy * room.axes[a + 7] + oz * room.axes[a + 8]) * room.axes[a + 11];
-        const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2);
-        if (q >= 1) continue;
-        const wk = cubicSpline(q);
+        const j = pj[k], wk = fw[k];
         w += wk; fx += wk * dv[3 * j]; fy += wk * dv[3 * j + 1]; fz += wk * dv[3 * j + 2];
       }
       dvf[3 * s] = fx / w; dvf[3 * s + 1] = fy / w; dvf[3 * s + 2] = fz / w;
@@ -210,7 +206,8 @@ export function pullThin(ctx: StepContext): number {
 /**
  * The anisotropic filter of sparse particle s (liquid index i): the spline-weighted covariance of its neighbours
  * within H about their weighted centroid (self included), its axes into axes[12 s .. +9) and the reciprocal radii
- * 1 / (H σ_k), σ_k = max(√(λ_k / λ_0), 1 / THIN_KR), into axes[12 s + 9 .. +3).
+ * 1 / (H σ_k), σ_k = max(√(λ_k / λ_0), 1 / THIN_KR), into axes[12 s + 9 .. +3), and each of its pairs' weight under
+ * that kernel into fw.
  */
 function shapeFilter(room: ThinRoom, s: number, i: number, pos: Float64Array, invH: number): void {
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
@@ -231,10 +228,19 @@ function shapeFilter(room: ThinRoom, s: number, i: number, pos: Float64Array, in
     ax.fill(0, a, a + 12);
     ax[a] = ax[a + 4] = ax[a + 8] = 1;
     ax[a + 9] = ax[a + 10] = ax[a + 11] = invH;
-    return;
+  } else {
+    eigenSystemOf(m6, vals, vecs);
+    for (let k = 0; k < 9; k++) ax[a + k] = vecs[k];
+    const l0 = Math.max(vals[0], 1e-30);
+    for (let k = 0; k < 3; k++) ax[a + 9 + k] = invH / Math.max(Math.sqrt(Math.max(vals[k], 0) / l0), 1 / THIN_KR);
   }
-  eigenSystemOf(m6, vals, vecs);
-  for (let k = 0; k < 9; k++) ax[a + k] = vecs[k];
-  const l0 = Math.max(vals[0], 1e-30);
-  for (let k = 0; k < 3; k++) ax[a + 9 + k] = invH / Math.max(Math.sqrt(Math.max(vals[k], 0) / l0), 1 / THIN_KR);
+  // Each pair's weight under that kernel, for every pass's filter.
+  for (let k = room.start[s]; k < room.start[s + 1]; k++) {
+    const j = room.pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
+    const u0 = (ox * ax[a] + oy * ax[a + 1] + oz * ax[a + 2]) * ax[a + 9];
+    const u1 = (ox * ax[a + 3] + oy * ax[a + 4] + oz * ax[a + 5]) * ax[a + 10];
+    const u2 = (ox * ax[a + 6] + oy * ax[a + 7] + oz * ax[a + 8]) * ax[a + 11];
+    const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2);
+    room.fw[k] = q < 1 ? cubicSpline(q) : 0;
+  }
 }
