@@ -32,7 +32,7 @@
  *   within its plane, where particle-scale differences gather particles into clumps, and kept across it.
  * Equal volumes are assumed (the liquids' own densities do not weigh the pairs). Runs on the calling thread, after
  * the pressure's last solve and before the moves, over its own cell list of size H; its rooms are its own
- * (ThinRoom, one per context). CPU only: the WebGPU backend has no such stage.
+ * (ThinRoom, one per context). CPU only: the WebGPU backend refuses a scene that sets it (gpu/refuse.ts).
  */
 import type { StepContext } from './context.ts';
 import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
