@@ -23,9 +23,11 @@
  *   Koschier 2017): λ_a = max(0, −ω D_a / (|Σ_b ∇W_ab|² + Σ_b |∇W_ab|²)), Δv_a = Σ_b (λ_a + λ_b) ∇_a W_ab,
  *   THIN_PASSES Jacobi passes, ω = particle.thinPull. A sheet that thins as a whole (stretch along, contraction
  *   across: no dilation) is left alone; only holes opening are resisted.
- * - Only sparsely sampled particles take a λ: ρ/ρ0 below THIN_SPARSE after the last density correction (a free
- *   surface, a sheet, a thread) and not next to a body (LiquidParticles.nearObject: films on a body are left to the
- *   walls' and objects' stages). Their neighbours, sparse or not, take the pairs' equal and opposite share.
+ * - Only sparsely sampled particles in a thin feature take a λ: ρ/ρ0 below THIN_SPARSE after the last density
+ *   correction (a free surface, a sheet, a thread), λ_2 / λ_0 of their neighbourhood within H below THIN_FLAT (a
+ *   sheet up to two particles thick, a thread, the outer row of a surface; not the rows under it), and not next to a
+ *   body (LiquidParticles.nearObject: films on a body are left to the walls' and objects' stages). Their neighbours,
+ *   sparse or not, take the pairs' equal and opposite share.
  * - Each pass's Δv of a sparse particle is filtered with an anisotropic kernel over its neighbours within H (Yu &
  *   Turk 2013's construction, as surface/anisotropic.ts meshes with: the weighted covariance of the neighbours, its
  *   axes; the kernel's radius along each axis H √(λ_k / λ_0), at least H / THIN_KR), so a sheet's pull is smoothed
@@ -46,6 +48,14 @@ export const THIN_SPARSE = 0.9;
 export const THIN_PASSES = 4;
 /** The filter's thinnest axis, a share of H at least 1 / THIN_KR (Yu & Turk 2013's k_r). */
 export const THIN_KR = 4;
+/**
+ * λ_2 / λ_0 of the neighbourhood within H (its weighted covariance) under which a sparse particle is in a thin
+ * feature and takes a pull. On lattices (spacing 2r): a one-particle sheet 0, two particles thick 0.20, three 0.47,
+ * the outer row of a block's face 0.42, the row under it 0.73. With no bound the rows under a resting pool's surface
+ * take part, and a 10 cm water pool no longer rests to 0.005 √(g h); at 0.15–0.25 gel-fan's curtain, 3–5 particles
+ * thick, is mostly left to tear (docs/decisions.md, "Stop 66: thin sheets").
+ */
+export const THIN_FLAT = 0.45;
 
 /** The stage's rooms, grown as the liquid grows, kept between sub-timesteps. */
 class ThinRoom {
@@ -63,12 +73,14 @@ class ThinRoom {
   lam = new Float64Array(0);
   dv = new Float64Array(0);
   dvf = new Float64Array(0);
+  /** Each sparse particle's λ_2 / λ_0 of its neighbourhood within H (shapeFilter). */
+  flat = new Float64Array(0);
   axes = new Float64Array(0);
   ensure(n: number): void {
     if (this.cellOf.length >= n) return;
     const m = Math.ceil(n * 1.25) + 16;
     this.cellOf = new Int32Array(m); this.order = new Int32Array(m); this.sparse = new Int32Array(m);
-    this.start = new Int32Array(m + 1); this.den = new Float64Array(m); this.lam = new Float64Array(m);
+    this.start = new Int32Array(m + 1); this.den = new Float64Array(m); this.lam = new Float64Array(m); this.flat = new Float64Array(m);
     this.dv = new Float64Array(3 * m); this.dvf = new Float64Array(3 * m); this.axes = new Float64Array(12 * m);
   }
   ensurePairs(p: number): void {
@@ -168,7 +180,7 @@ export function pullThin(ctx: StepContext): number {
         const j = pj[k];
         D += (vx - vel[3 * j]) * pg[3 * k] + (vy - vel[3 * j + 1]) * pg[3 * k + 1] + (vz - vel[3 * j + 2]) * pg[3 * k + 2];
       }
-      lam[s] = D < 0 && den[s] > 0 ? (-omega * D) / den[s] : 0;
+      lam[s] = D < 0 && den[s] > 0 && room.flat[s] < THIN_FLAT ? (-omega * D) / den[s] : 0;
       if (lam[s] > 0) any = true;
     }
     if (!any) break;
@@ -228,10 +240,12 @@ function shapeFilter(room: ThinRoom, s: number, i: number, pos: Float64Array, in
     ax.fill(0, a, a + 12);
     ax[a] = ax[a + 4] = ax[a + 8] = 1;
     ax[a + 9] = ax[a + 10] = ax[a + 11] = invH;
+    room.flat[s] = 0;
   } else {
     eigenSystemOf(m6, vals, vecs);
     for (let k = 0; k < 9; k++) ax[a + k] = vecs[k];
     const l0 = Math.max(vals[0], 1e-30);
+    room.flat[s] = Math.max(vals[2], 0) / l0;
     for (let k = 0; k < 3; k++) ax[a + 9 + k] = invH / Math.max(Math.sqrt(Math.max(vals[k], 0) / l0), 1 / THIN_KR);
   }
   // Each pair's weight under that kernel, for every pass's filter.
