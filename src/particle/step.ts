@@ -11,7 +11,8 @@
  *        particle.sheetShift, even sheets and threads one particle thick within their own plane,
  *        sheet-shift.ts)
  *     ("pbf": the pressure, pressure.ts; the gel's plastic flow and an implicit step of its
- *      springs, gel-implicit.ts, after the viscosity and before the pressure's second solve)
+ *      springs, gel-implicit.ts, after the viscosity and before the pressure's second solve; with
+ *      particle.thinPull, a pull where the liquid is sparsely sampled, thin-pull.ts, after the last solve)
  *     for each of `moves` iterations: ("steele": gel strain and elastic force, gel.ts) accelerate,
  *       translate, apply friction, prevent inter-penetration
  *     apply iterative density correction
@@ -46,6 +47,7 @@ import { objectViscosity, wallViscosity } from './boundary-viscosity.ts';
 import { solveState } from './solve-setup.ts';
 import { markSurface } from './surface.ts';
 import { shiftSheets } from './sheet-shift.ts';
+import { pullThin } from './thin-pull.ts';
 import { sortLiquid } from './liquid-sort.ts';
 import { applyGel, gelPieces } from './gel.ts';
 import { gelNoteStart, stepGelImplicit } from './gel-implicit.ts';
@@ -223,6 +225,13 @@ function substep(ctx: StepContext, emitters: Emitters, ta: number, tb: number, c
     const pr = applyPressure(ctx, dt, true);
     ctx.count('pressurePasses', pr.passes);
     clock.lap('pressure');
+  }
+  // particle.thinPull: where the liquid is sparsely sampled, a pull against its opening up, found at twice the
+  // density kernel's support and filtered within the feature (thin-pull.ts, He et al. 2014), after the pressure's
+  // last solve so that the moves carry it.
+  if (P.thinPull > 0) {
+    ctx.count('thinPulled', pullThin(ctx));
+    clock.lap('thin');
   }
   // The pair list is not at the positions of the moves that follow.
   ctx.adhesionPairsCurrent = false;

@@ -84,8 +84,7 @@ export const temperatureLaw = z
   .strictObject({
     initial: num.default(20).describe('Initial temperature of this liquid, °C.'),
     reference: num.default(20).describe('Reference temperature T0 at which the stated viscosity holds, °C.'),
-    coefficient: nonneg
-      .default(0.1)
+    coefficient: nonneg.default(0.1)
       .describe('Exponential law ν(T) = ν0 · exp(−coefficient · (T − T0)), per °C: hotter is runnier.'),
     diffusivity: nonneg.default(1e-4).describe('Thermal diffusivity α, m²/s (0: no heat moves; a liquid without a law conducts none).'),
   })
@@ -326,6 +325,7 @@ export const particleSettings = z
       .describe('Diffusivity D of the liquids into each other, m²/s (Fick\'s law on each particle\'s fractions of every liquid, the SPH Laplacian of Cleary & Monaghan 1999): where particles of two liquids touch, their colours blend over a band about √(4 D t) wide, and nowhere else. 0: each particle keeps its own liquid\'s colour (the surface still blends colours over its kernel width). Paint-like mixing that shows within a second: about 1e-6 at a 1.5 mm radius.'),
     pressureImpulse: z.boolean().default(true).describe('densitySolver "steele" only. Density correction turns its displacement into velocity (position-based dynamics), so pressure accelerates the liquid: a column collapses and a viscous blob spreads at the rate its viscosity gives. false: positions only, as Steele et al. 2004, removing the velocity the correction undoes: rests more quietly, fewer passes (honey drop about 20 % faster), but liquids spread about 2× too slowly and a dam-break front runs at half speed.'),
     sheetShift: nonneg.max(1000).default(0).describe('Particle shifting (Lind et al. 2012) within liquid one particle thick, a rate, 1/s: where a particle\'s neighbours lie in a plane (a sheet) or on a line (a thread), it is moved within that plane or along that line down the gradient of the particles\' concentration, so a stretched curtain one particle thick evens out instead of going to lace; never across the sheet, not along its rim\'s outward direction, not next to a body, not with a gel in the scene; the moved particle\'s velocity is corrected to its new place. CPU only (the WebGPU backend does not shift). 0: off.'),
+    thinPull: z.number().min(0).max(1).default(0).describe('A pressure that pulls where the liquid is sparsely sampled (He et al. 2014, as their abstract states it: the internal pressure estimated at two scales and its force filtered by a kernel shaped to the feature): where a particle\'s ρ/ρ0 is under 0.9 and its neighbours within twice the kernel lie in a thin layer or along a line (a sheet up to two particles thick, a thread, the outer row of a surface), not next to a body, the velocities\' rate of opening up, read with a kernel of twice the density kernel\'s support, is cancelled by this share each of 4 passes, the pull filtered within the sheet\'s plane or the thread\'s axis; never against compression, never where the liquid thins as a whole. CPU only (the WebGPU backend refuses a scene that sets it). 0: off.'),
     objectRadius: z.number().min(1).max(2).default(1.5).describe('Object particle radius, liquid radii (paper: 1–2).'),
     surfaceAngle: z.number().min(0).max(90).default(10).describe('Surface test angle θ, degrees.'),
     surfaceRatio: z.number().min(0.3).max(0.7).default(0.5).describe('Surface test ratio t_s.'),

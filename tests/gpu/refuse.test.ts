@@ -97,6 +97,14 @@ describe('WebGPU backend refusals', () => {
     expect(paths(free)).toEqual(['bodies[2].motion']);
   });
 
+  it('refuses the thin pull (particle.thinPull > 0, src/particle/thin-pull.ts) by its path; the gel fan as shipped (0) runs', () => {
+    const input = shipped('gel-fan.json');
+    input.particle = { ...input.particle, thinPull: 0.5 };
+    const out = unportedFeatures(parseScene(input));
+    expect(out.map((f) => f.path)).toEqual(['particle.thinPull']);
+    expect(out[0].message).toMatch(/thin pull/);
+  });
+
   it('refuses a mesh sink and strong adhesion to a mesh body (no guard for a mesh), by their paths', () => {
     const cube = 'v -1 -1 -1\nv 1 -1 -1\nv 1 1 -1\nv -1 1 -1\nv -1 -1 1\nv 1 -1 1\nv 1 1 1\nv -1 1 1\n' +
       'f 1 4 3\nf 1 3 2\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\nf 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n';

@@ -1,0 +1,101 @@
+/**
+ * The thin pull (src/particle/thin-pull.ts): a sparsely sampled one-particle sheet that opens up (its velocities
+ * spread it in its plane) is pulled back within its plane, never across it; one that thins as a whole (stretched
+ * along one axis, drawn in along the other) is hardly touched; liquid at rest, liquid closing up, liquid that is
+ * not sparsely sampled and the row under a pool's surface (sparse, but not thin) are left bit for bit.
+ */
+import { describe, expect, it } from 'vitest';
+import { pullThin } from '../../src/particle/thin-pull.ts';
+import type { SceneInput } from '../../src/scene/schema.ts';
+import { lcg, liquid, particleSim } from './helpers.ts';
+
+const r = 0.002, s = 2 * r;
+
+/** A simulation holding the particles at `positions` with velocities `vel(x, y, z)` and ρ/ρ0 `rho`, thinPull 0.5. */
+function sim(positions: number[], vel: (x: number, y: number, z: number) => number[], rho: number | ((y: number) => number)) {
+  const input: SceneInput = {
+    gravity: [0, 0, 0],
+    materials: { w: liquid(1) },
+    bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [s, s, s] } }],
+    particle: { radius: r, thinPull: 0.5 },
+  };
+  const ctx = particleSim(input).ctx, L = ctx.liquid;
+  L.count = 0;
+  for (let k = 0; k < positions.length; k += 3) {
+    const [vx, vy, vz] = vel(positions[k], positions[k + 1], positions[k + 2]);
+    L.add(positions[k], positions[k + 1], positions[k + 2], vx, vy, vz, 0);
+  }
+  for (let a = 0; a < L.count; a++) L.density[a] = typeof rho === 'number' ? rho : rho(L.pos[3 * a + 1]);
+  return ctx;
+}
+
+/** A 16 × 16 one-particle sheet in x–z about the origin, jittered within its plane. */
+function sheet(): number[] {
+  const rnd = lcg(11), P: number[] = [];
+  for (let i = 0; i < 16; i++) for (let k = 0; k < 16; k++) P.push((i - 7.5) * s + 0.15 * s * (rnd() - 0.5), 0.01, (k - 7.5) * s + 0.15 * s * (rnd() - 0.5));
+  return P;
+}
+
+/** The rates of the velocities' fit v_x = a x, v_z = b z over the particles within `within` of the middle. */
+function rates(pos: Float64Array, vel: Float64Array, n: number, within: number): [number, number] {
+  let ax = 0, xx = 0, bz = 0, zz = 0;
+  for (let a = 0; a < n; a++) {
+    const x = pos[3 * a], z = pos[3 * a + 2];
+    if (Math.abs(x) > within || Math.abs(z) > within) continue;
+    ax += vel[3 * a] * x; xx += x * x; bz += vel[3 * a + 2] * z; zz += z * z;
+  }
+  return [ax / xx, bz / zz];
+}
+
+describe('the thin pull', () => {
+  it('pulls a sheet that opens up back within its plane, never across it', () => {
+    const eps = 2; // 1/s
+    const ctx = sim(sheet(), (x, _y, z) => [eps * x, 0, eps * z], 0.4), L = ctx.liquid, n = L.count;
+    expect(pullThin(ctx)).toBe(n);
+    const [a, b] = rates(L.pos, L.vel, n, 4 * s);
+    // Two passes' worth of the opening cancelled in the middle (it was 2 /s each way).
+    expect(a).toBeLessThan(0.5 * eps);
+    expect(b).toBeLessThan(0.5 * eps);
+    expect(a).toBeGreaterThan(-0.5 * eps); // pulled back, not turned over
+    for (let k = 0; k < n; k++) expect(L.vel[3 * k + 1]).toBe(0);
+  });
+  it('hardly touches a sheet that thins as a whole (stretched along x, drawn in along z)', () => {
+    const eps = 2;
+    const open = sim(sheet(), (x, _y, z) => [eps * x, 0, eps * z], 0.4), whole = sim(sheet(), (x, _y, z) => [eps * x, 0, -eps * z], 0.4);
+    pullThin(open);
+    pullThin(whole);
+    // The change each pull made in the middle, as the fitted rates moved.
+    const [ao, bo] = rates(open.liquid.pos, open.liquid.vel, open.liquid.count, 4 * s);
+    const [aw, bw] = rates(whole.liquid.pos, whole.liquid.vel, whole.liquid.count, 4 * s);
+    const changeOpen = Math.abs(ao - eps) + Math.abs(bo - eps), changeWhole = Math.abs(aw - eps) + Math.abs(bw + eps);
+    expect(changeWhole).toBeLessThan(0.2 * changeOpen);
+  });
+  it('leaves liquid at rest, closing up, not sparsely sampled, bit for bit', () => {
+    const rnd = lcg(5), block: number[] = [];
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) for (let k = 0; k < 6; k++) block.push(i * s + 0.1 * s * (rnd() - 0.5), j * s + 0.1 * s * (rnd() - 0.5), k * s + 0.1 * s * (rnd() - 0.5));
+    for (const [name, ctx] of [
+      ['sheet at rest', sim(sheet(), () => [0, 0, 0], 0.4)],
+      ['sheet closing up', sim(sheet(), (x, _y, z) => [-2 * x, 0, -2 * z], 0.4)],
+      ['dense block opening up', sim(block, (x, y, z) => [2 * x, 2 * y, 2 * z], 0.95)],
+    ] as const) {
+      const L = ctx.liquid, was = Array.from(L.vel.slice(0, 3 * L.count));
+      pullThin(ctx);
+      expect(Array.from(L.vel.slice(0, 3 * L.count)), name).toEqual(was);
+    }
+  });
+  it('hardly touches sparse liquid that is not thin: the row under a pool\'s surface opening up', () => {
+    // A 20 × 6 × 20 block whose fifth row is sparse (ρ/ρ0 0.6) and opens up in x–z; the row's own edges, at the
+    // block's sides, are thin to the test and pulled; its middle, 2H = 16 r from them, keeps its speed to 0.1 %.
+    const rnd = lcg(5), P: number[] = [], row = (y: number): boolean => y > 3.5 * s && y < 4.5 * s;
+    for (let i = 0; i < 20; i++) for (let j = 0; j < 6; j++) for (let k = 0; k < 20; k++) P.push(i * s + 0.1 * s * (rnd() - 0.5), j * s + 0.1 * s * (rnd() - 0.5), k * s + 0.1 * s * (rnd() - 0.5));
+    const c = 9.5 * s, ctx = sim(P, (x, y, z) => (row(y) ? [2 * (x - c), 0, 2 * (z - c)] : [0, 0, 0]), (y) => (row(y) ? 0.6 : 1)), L = ctx.liquid;
+    const mid = Array.from({ length: L.count }, (_, a) => a).filter((a) => row(L.pos[3 * a + 1]) && Math.abs(L.pos[3 * a] - c) < 2 * s && Math.abs(L.pos[3 * a + 2] - c) < 2 * s);
+    const was = mid.map((a) => [L.vel[3 * a], L.vel[3 * a + 2]]);
+    expect(pullThin(ctx)).toBe(400);
+    expect(mid.length).toBe(16);
+    mid.forEach((a, m) => {
+      const speed = Math.hypot(was[m][0], was[m][1]);
+      expect(Math.hypot(L.vel[3 * a] - was[m][0], L.vel[3 * a + 2] - was[m][1])).toBeLessThan(1e-3 * Math.max(speed, 2 * s));
+    });
+  });
+});
