@@ -74,6 +74,16 @@ fn listGroup(a: u32, k: u32, b: u32, e: f32, xa: vec3<f32>, xb: vec3<f32>, pk: f
   return k + used;
 }
 
+// Writes object o's coefficient c as the j-th of a's list's objects, two to an entry from entry k; false where it does not fit.
+fn listObject(a: u32, k: u32, j: u32, o: u32, c: f32) -> bool {
+  let at = k + j / 2u;
+  if (at + 1u > u32(red[1].y)) { return false; }
+  let i = 2u * (j % 2u);
+  cg[listAt(at, a)][i] = f32(o);
+  cg[listAt(at, a)][i + 1u] = c;
+  return true;
+}
+
 // The ghosts' terms of the group at entry k of a's list (head e), summed as ghostTerms sums them.
 fn listGhosts(a: u32, k: u32, e: vec4<f32>, xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>) -> vec3<f32> {
   var s = vec3<f32>(0.0);
@@ -116,7 +126,8 @@ function applyFn(cg: ProductSections, name: string, listed: boolean, vs: ((b: st
     at += 1u + (max(countOneBits(u32(e.z)), 1u) + 2u) / 4u;
   }
   let own = cg[listAt(k1, a)];
-  ${each((k) => `s${k} += listGhosts(a, k1, own, xa, xa, va${k}, va${k});`)}`
+  ${each((k) => `s${k} += listGhosts(a, k1, own, xa, xa, va${k}, va${k});`)}
+  let k2 = u32(head.y);`
     : /* wgsl */ `let wm = ghostReach(xa);
   ${around('P.hv', `
     let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b);
@@ -142,7 +153,13 @@ fn ${name}(a: u32) -> ${vs.length === 1 ? 'vec3<f32>' : `array<vec3<f32>, ${vs.l
     let nrm = cg[sec(${cg.N}u, a)].xyz;
     ${each((k) => `let tv${k} = va${k} - dot(va${k}, nrm) * nrm;
     var ob${k} = vec3<f32>(0.0);`)}
-    ${aroundObjects('P.hv', `let fo = pk * pos[o].w * objectFriction(o) * pairF(d2, h);
+    ${listed ? /* wgsl */ `for (var j = 0u; j < u32(head.z); j++) {
+      let e = cg[listAt(k2 + j / 2u, a)];
+      let i = 2u * (j % 2u);
+      let rv = xa - pos[u32(e[i])].xyz;
+      let fo = e[i + 1u];
+      ${each((k) => `ob${k} += (fo * dot(rv, tv${k})) * rv;`)}
+    }` : aroundObjects('P.hv', `let fo = pk * pos[o].w * objectFriction(o) * pairF(d2, h);
     ${each((k) => `ob${k} += (fo * dot(rv, tv${k})) * rv;`)}`)}
     ${each((k) => `s${k} += ob${k} - dot(ob${k}, nrm) * nrm;`)}
   }

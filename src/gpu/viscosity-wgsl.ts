@@ -218,7 +218,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a), wm));
   let k1 = lk;
   lk = listGroup(a, lk, a, 0.0, xa, xa, pk * vq(a, a), wm);
-  cg[sec(${CG_SECTIONS}u, a)] = vec4<f32>(f32(k1), select(f32(lk), -1.0, lk > u32(red[1].y)), 0.0, 0.0);
+  var fits = lk <= u32(red[1].y);
+  var nob = 0u;
   var wd = vec3<f32>(0.0);
   if (covered && ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
   // w: the walls a has ghosts of (the holds' flags: viscHoldShare).
@@ -229,7 +230,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   if (P.om > 0u) {
     var X = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
     var ns = vec3<f32>(0.0);
-    ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); X = symAdd(X, outer(c, rv)); ns += c * rv;`)}
+    ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); X = symAdd(X, outer(c, rv)); ns += c * rv; fits = fits && listObject(a, lk, nob, o, c); nob++;`)}
     let nl = length(ns);
     if (nl > 0.0) {
       nrm = ns / nl;
@@ -246,6 +247,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
         + q * vec3<f32>(nrm.x * nrm.y, nrm.x * nrm.z, nrm.y * nrm.z);
     }
   }
+  cg[sec(${CG_SECTIONS}u, a)] = vec4<f32>(f32(k1), select(-1.0, f32(lk), fits), f32(nob), 0.0);
   let dxx = dg.d.x; let dyy = dg.d.y; let dzz = dg.d.z; let dxy = dg.o.x; let dxz = dg.o.y; let dyz = dg.o.z;
   let cxx = dyy * dzz - dyz * dyz;
   let cxy = dxz * dyz - dxy * dzz;
