@@ -9,12 +9,14 @@
  *
  * The list of slot a, in the cg buffer after its sections (the section `head` and `most` sections
  * after it, each one vec4 per slot: coalesced where a workgroup's slots read the same entry):
- *   head (k₁, k₂, −, −): the neighbours' groups in entries [0, k₁), a's own ghosts' group in
- *     [k₁, k₂); k₂ = −1 where the list did not fit (the products loop over the neighbours then);
+ *   head (k₁, k₂, m, −): the neighbours' groups in entries [0, k₁), a's own ghosts' group in
+ *     [k₁, k₂), then the m object particles within h, (o, e_ib) two to an entry (e_ib = δt K μ γ_o
+ *     f_o F(r), the loop over the objects' cells); k₂ = −1 where the list did not fit (the products
+ *     loop over the cells then);
  *   a group (b, e, faces, c₀) then ⌈(g − 1) / 4⌉ entries of c₁ … c_{g−1} four to an entry: the
  *     neighbour b (as f32, exact below 2²⁴), its pair coefficient e = δt K μ F(r) q_a q_b, the walls
  *     across which b has a ghost within h of a (bits of the faces, g of them) and each ghost's
- *     coefficient c = e's δt K μ q_a q_b · F(|x′|), in the faces' order. a's own group has e = 0.
+ *     coefficient c = δt K μ q_a q_b F(|x′|), in the faces' order. a's own group has e = 0.
  */
 import { around } from './wgsl.ts';
 import { aroundObjects } from './objects.ts';
