@@ -89,7 +89,7 @@ export class GpuImplicitViscosity {
   private readonly rho: number;
   private readonly head = new Float32Array(8);
   /** Entries of a slot's list after its head (red[1].y; 0: none, the products loop over the neighbours). */
-  readonly listEntries: number;
+  private listEntries: number;
   /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
   private n = 0;
   /** An iteration after the stop launches nothing (gate.ts: the workgroups from the done flag); made at the first solve, for its parameters. */
@@ -192,6 +192,21 @@ export class GpuImplicitViscosity {
    */
   recordDensity(pass: GPUComputePassEncoder, b: ViscosityBuffers, n: number): void {
     this.density.record(pass, b.params, b.sc, b.id, this.cg, n);
+  }
+
+  /**
+   * The lists' entries cut to `entries` for the next solves (fewer than the buffer has room for: the
+   * slots whose lists do not fit run the loops over the cells, the same sums), and how many of the `n`
+   * slots the last solve listed: for checks of the two paths against each other.
+   */
+  limitList(entries: number): void {
+    this.listEntries = Math.min(this.listEntries, entries);
+  }
+  async listedSlots(n: number): Promise<number> {
+    const head = new Float32Array(await readBuffer(this.device, this.cg, 16 * n, 16 * CG_SECTIONS * this.capacity));
+    let listed = 0;
+    for (let a = 0; a < n; a++) if (head[4 * a + 1] >= 0) listed++;
+    return listed;
   }
 
   /** ρ/ρ0 as the next solve reads it, by GPU particle id (x of a vec4 each; recordDensity): for checks against the slots' read back. */
