@@ -27,6 +27,7 @@ import { GpuTemperature } from './temperature.ts';
 import { DensityRecord, seedDensity } from './viscosity-volumes.ts';
 import { type GpuWallHold, SOLVE_COUNT } from './hold.ts';
 import { encodeGate, type Gate, GATES, gated, GATE_ONE, GATE_PARTICLES, makeGate } from './gate.ts';
+import { LIST_MOST } from './viscosity-list-wgsl.ts';
 import { CG_C, CG_D, CG_Q, CG_R, CG_RHO, CG_SECTIONS, CG_X, RED_PARTS, RED_STATE, VISCOSITY_ENTRIES, VISCOSITY_WGSL, type ViscosityEntry } from './viscosity-wgsl.ts';
 
 /** The done flag's 32-bit word in the red buffer: red[RED_STATE + 1].y (viscosity-wgsl.ts). */
@@ -87,6 +88,8 @@ export class GpuImplicitViscosity {
   private readonly k0: number;
   private readonly rho: number;
   private readonly head = new Float32Array(8);
+  /** Entries of a slot's list after its head (red[1].y; 0: none, the products loop over the neighbours). */
+  private listEntries: number;
   /** The liquid's count in the solve under way (dispatch sizes; the kernels read P.n). */
   private n = 0;
   /** An iteration after the stop launches nothing (gate.ts: the workgroups from the done flag); made at the first solve, for its parameters. */
@@ -115,7 +118,10 @@ export class GpuImplicitViscosity {
     this.kernels = new Kernels(device, 'implicit viscosity', VISCOSITY_WGSL, VISCOSITY_ENTRIES, 9, 0);
     this.heat = GpuTemperature.of(device, ctx, capacity);
     this.temp = this.heat?.temp ?? storageBuffer(device, 16, 'no temperatures');
-    this.cg = storageBuffer(device, 16 * CG_SECTIONS * capacity, 'viscosity vectors');
+    // The products' lists after the sections (viscosity-list-wgsl.ts): a head and up to LIST_MOST entries a slot, fewer where the buffer would pass the device's limit.
+    const room = Math.floor(Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize) / (16 * capacity));
+    this.listEntries = Math.max(0, Math.min(LIST_MOST, room - CG_SECTIONS - 1));
+    this.cg = storageBuffer(device, 16 * (CG_SECTIONS + 1 + this.listEntries) * capacity, 'viscosity vectors');
     this.red = storageBuffer(device, 16 * (RED_PARTS + Math.ceil(capacity / WORKGROUP)), 'viscosity sums');
     this.staging = device.createBuffer({ label: 'viscosity stop flag', size: STATE_BYTES, usage: MAP_READ | COPY_DST });
     this.density = new DensityRecord(device);
@@ -139,7 +145,7 @@ export class GpuImplicitViscosity {
     this.n = n;
     const h = this.head;
     h[0] = dt * this.k0; h[1] = this.rho; h[2] = VISCOSITY_TOLERANCE * VISCOSITY_TOLERANCE; h[3] = FLOOR;
-    h[4] = VISCOSITY_MAX_ITERATIONS;
+    h[4] = VISCOSITY_MAX_ITERATIONS; h[5] = this.listEntries;
     d.queue.writeBuffer(this.red, 0, h);
     if (this.heat) enc = await this.heat.conduct(enc, b, n, dt);
     const group = this.kernels.bind(d, [b.params, b.pos, b.vel, b.id, this.cg, this.red, b.wall, b.start, this.temp]);
@@ -186,6 +192,21 @@ export class GpuImplicitViscosity {
    */
   recordDensity(pass: GPUComputePassEncoder, b: ViscosityBuffers, n: number): void {
     this.density.record(pass, b.params, b.sc, b.id, this.cg, n);
+  }
+
+  /**
+   * The lists' entries cut to `entries` for the next solves (fewer than the buffer has room for: the
+   * slots whose lists do not fit run the loops over the cells, the same sums), and how many of the `n`
+   * slots the last solve listed: for checks of the two paths against each other.
+   */
+  limitList(entries: number): void {
+    this.listEntries = Math.min(this.listEntries, entries);
+  }
+  async listedSlots(n: number): Promise<number> {
+    const head = new Float32Array(await readBuffer(this.device, this.cg, 16 * n, 16 * CG_SECTIONS * this.capacity));
+    let listed = 0;
+    for (let a = 0; a < n; a++) if (head[4 * a + 1] >= 0) listed++;
+    return listed;
   }
 
   /** ρ/ρ0 as the next solve reads it, by GPU particle id (x of a vec4 each; recordDensity): for checks against the slots' read back. */

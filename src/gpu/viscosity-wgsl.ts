@@ -9,8 +9,9 @@
  *
  * solved matrix-free by conjugate gradients with the 3×3 block-Jacobi preconditioner (the paper's
  * §4 solver as SPlisHSPlasH runs it). Each product A v is a gather over the neighbours within the
- * viscosity support h (wgsl.ts `around`): the coefficients are evaluated from the positions every
- * time rather than stored (a full row each, so every slot writes only its own entry). The object
+ * viscosity support h (wgsl.ts `around`; a full row each, so every slot writes only its own entry),
+ * its coefficients computed once a solve by viscSetup into the slot's list and summed from it in the
+ * same order (viscosity-list-wgsl.ts; from the positions where the list did not fit). The object
  * terms are X_i = Σ_b e_ib x_ib x_ibᵀ over the static object particles within h (e_ib with the
  * Akinci volume γ_b and the body's friction), taken on the body's tangent plane, T = I − n nᵀ with n
  * the direction of Σ_b e_ib x_ib, and T X_i T v_b (the body particles' velocities, moving-objects.ts,
@@ -34,7 +35,8 @@
  * (each slot's particle), 4 cg (vec4 per slot in sections of P.cap: CG_X the iterate, CG_R the
  * residual, CG_D the direction, CG_Q = A d, CG_B the right-hand side, CG_I0 / CG_I1 the inverse
  * diagonal block, CG_N the body's normal, then CG_C the warm start and CG_RHO ρ/ρ0 by particle
- * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot and in w the walls its ghosts are of, as bits), 5 red (the solve's constants and scalars, then the workgroups' partial
+ * id, CG_VOL q by slot, CG_WD the wall cover's diagonal by slot and in w the walls its ghosts are of, as bits; from CG_SECTIONS the
+ * products' lists by slot: viscosity-list-wgsl.ts), 5 red (the solve's constants and scalars, then the workgroups' partial
  * sums: RED_* below), 6 wall, 7 start, 8 the temperatures by particle id (temperature.ts; a
  * stand-in where no liquid has a law, never read).
  */
@@ -45,6 +47,7 @@ import { FACTOR_WGSL } from './temperature.ts';
 import { VOLUME_FLOOR } from '../particle/viscosity-weiler-volumes.ts';
 import { coverWgsl } from './viscosity-cover-wgsl.ts';
 import { holdShareWgsl } from './viscosity-hold-wgsl.ts';
+import { productsWgsl } from './viscosity-list-wgsl.ts';
 
 /** ghostReach's margin over h (the proof in its comment needs > 1; the rest covers rounding many times over). */
 export const GHOST_REACH = 1.1;
@@ -52,7 +55,7 @@ export const GHOST_REACH = 1.1;
 /** Sections of the cg buffer, in vec4 slots of the capacity P.cap (CG_C and CG_RHO are indexed by particle id). */
 export const CG_X = 0, CG_R = 1, CG_D = 2, CG_Q = 3, CG_B = 4, CG_I0 = 5, CG_I1 = 6, CG_N = 7, CG_C = 8, CG_RHO = 9, CG_VOL = 10, CG_WD = 11, CG_SECTIONS = 12;
 /**
- * The red buffer (vec4 entries): [0] (K μ δt, ρ of the first liquid: liquids-wgsl.ts scales them for each, tol², floor) and [1] (maxIter, −, −, −) from the
+ * The red buffer (vec4 entries): [0] (K μ δt, ρ of the first liquid: liquids-wgsl.ts scales them for each, tol², floor) and [1] (maxIter, the lists' entries, −, −) from the
  * host; [2] (r·z, r·r, goal, α); [3] (β, done, iterations, p·Ap); [4] (|b − A v*|², |b|², −, −);
  * [5] the momentum shift; from RED_PARTS the workgroups' partial sums.
  */
@@ -83,49 +86,6 @@ fn vq(a: u32, b: u32) -> f32 { return cg[sec(${CG_VOL}u, a)].x * cg[sec(${CG_VOL
   let a = gi.x;
   if (a >= P.n) { return; }
   cg[sec(${CG_VOL}u, a)] = vec4<f32>(volumeRatio(cg[sec(${CG_RHO}u, id[a])].x), 0.0, 0.0, 0.0);
-}`;
-}
-
-/**
- * A(v) at slot a for each v read as `v(b)` (a WGSL expression of slot b): one vector, fn name(a) -> vec3;
- * two, fn name(a) -> array<vec3<f32>, 2>, both products summed in one pass over the neighbours and the
- * objects, each in the order it has alone (viscStart takes A v* and A x so: one neighbour loop, not two).
- * The walls' ghosts are tried only across the walls within reach of a (ghostReach).
- */
-function applyFn(name: string, ...vs: ((b: string) => string)[]): string {
-  const K = vs.map((_, k) => k);
-  const each = (f: (k: number) => string): string => K.map(f).join('\n    ');
-  return /* wgsl */ `
-fn ${name}(a: u32) -> ${vs.length === 1 ? 'vec3<f32>' : `array<vec3<f32>, ${vs.length}>`} {
-  let xa = pos[a].xyz;
-  ${each((k) => `let va${k} = ${vs[k]('a')};`)}
-  let h = P.hv;
-  let wm = ghostReach(xa);
-  // Each liquid its own ρ and each pair its own K μ (liquids-wgsl.ts; 1 and 1 with one liquid), times
-  // the temperature's factors (temperature.ts: the pair's harmonic mean; 1 without a law).
-  let la = liquidOf(a);
-  let fa = factorOf(a);
-  let pk = red[0].x * viscRatio(la, la) * fa;
-  ${each((k) => `var s${k} = (red[0].y * rhoRatioOf(la)) * va${k};`)}
-  ${around('P.hv', `
-    let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b);
-    let fb = pkb * pairF(d2, h);
-    let xb = pos[b].xyz;
-    ${each((k) => `let vb${k} = ${vs[k]('b')};
-    s${k} += (fb * dot(rv, va${k} - vb${k})) * rv;
-    s${k} += ghostTerms(xa, xb, va${k}, vb${k}, pkb, wm);`)}`)}
-  ${each((k) => `s${k} += ghostTerms(xa, xa, va${k}, va${k}, pk * vq(a, a), wm);
-  s${k} += cg[sec(${CG_WD}u, a)].xyz * va${k};`)}
-  if (P.om > 0u) {
-    // T X T v (viscosity-weiler-product.ts rowExtra): v on the tangent plane, X, the result on it.
-    let nrm = cg[sec(${CG_N}u, a)].xyz;
-    ${each((k) => `let tv${k} = va${k} - dot(va${k}, nrm) * nrm;
-    var ob${k} = vec3<f32>(0.0);`)}
-    ${aroundObjects('P.hv', `let fo = pk * pos[o].w * objectFriction(o) * pairF(d2, h);
-    ${each((k) => `ob${k} += (fo * dot(rv, tv${k})) * rv;`)}`)}
-    ${each((k) => `s${k} += ob${k} - dot(ob${k}, nrm) * nrm;`)}
-  }
-  return ${vs.length === 1 ? 's0' : `array<vec3<f32>, ${vs.length}>(${K.map((k) => `s${k}`).join(', ')})`};
 }`;
 }
 
@@ -179,22 +139,10 @@ fn ghostTerms(xa: vec3<f32>, xb: vec3<f32>, va: vec3<f32>, vb: vec3<f32>, pk: f3
   let h = P.hv;
   for (var m = wm; m != 0u; m = m & (m - 1u)) {
     let f = firstTrailingBit(m);
-    let axis = f >> 1u;
     let g = wallGhost(xa, xb, f);
     let g2 = dot(g, g);
     if (g2 >= h * h) { continue; }
-    let c = pk * pairF(g2, h);
-    if ((P.sticky & (1u << f)) != 0u) {
-      // No slip: the ghost moves with −v_b; B t = ½ (x′ (x′·t) + M x′ ((M x′)·t)), t = v_a + v_b.
-      let t = va + vb;
-      var m = g;
-      m[axis] = -g[axis];
-      s += 0.5 * c * (g * dot(g, t) + m * dot(m, t));
-    } else {
-      var mw = vb;
-      mw[axis] = -vb[axis];
-      s += (c * dot(g, va - mw)) * g;
-    }
+    s += ghostTerm(g, pk * pairF(g2, h), f, va, vb);
   }
   return s;
 }
@@ -229,8 +177,8 @@ fn ghostDiag(xa: vec3<f32>, xb: vec3<f32>, f: f32, pk: f32, wm: u32) -> Sym {
 
 ${coverWgsl()}
 
-${applyFn('applyStarX', (b) => `vel[${b}].xyz`, (b) => `cg[sec(${CG_X}u, ${b})].xyz`)}
-${applyFn('applyD', (b) => `cg[sec(${CG_D}u, ${b})].xyz`)}
+${productsWgsl({ WD: CG_WD, N: CG_N, head: CG_SECTIONS }, [
+  ['applyStarX', (b) => `vel[${b}].xyz`, (b) => `cg[sec(${CG_X}u, ${b})].xyz`], ['applyD', (b) => `cg[sec(${CG_D}u, ${b})].xyz`]])}
 
 // z = P r, P the inverse diagonal block of slot a.
 fn precondition(a: u32, r: vec3<f32>) -> vec3<f32> {
@@ -264,8 +212,14 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   var wsum: array<f32, 6>;
   var ghosts = false;
   if (covered) { ghosts = coverGhost(xa, xa, 0.0, wm, &present, &wsum); }
-  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); let xb = pos[b].xyz; dg = symAdd(dg, outer(pkb * pairF(d2, h), rv)); dg = symAdd(dg, ghostDiag(xa, xb, 1.0, pkb, wm)); gw = gw | ghostWallBits(xa, xb, wm); if (covered) { ghosts = coverGhost(xa, xb, pkb, wm, &present, &wsum) || ghosts; }`)}
+  // The products' list (viscosity-list-wgsl.ts): each neighbour's group in the loop's order, then a's own ghosts'.
+  var lk = 0u;
+  ${around('P.hv', `let pkb = red[0].x * viscRatio(la, liquidOf(b)) * factorMean(fa, factorOf(b)) * vq(a, b); let xb = pos[b].xyz; let e = pkb * pairF(d2, h); lk = listGroup(a, lk, b, e, xa, xb, pkb, wm); dg = symAdd(dg, outer(e, rv)); dg = symAdd(dg, ghostDiag(xa, xb, 1.0, pkb, wm)); gw = gw | ghostWallBits(xa, xb, wm); if (covered) { ghosts = coverGhost(xa, xb, pkb, wm, &present, &wsum) || ghosts; }`)}
   dg = symAdd(dg, ghostDiag(xa, xa, 2.0, pk * vq(a, a), wm));
+  let k1 = lk;
+  lk = listGroup(a, lk, a, 0.0, xa, xa, pk * vq(a, a), wm);
+  var fits = lk <= u32(red[1].y);
+  var nob = 0u;
   var wd = vec3<f32>(0.0);
   if (covered && ghosts) { wd = wallCover(xa, pk * cg[sec(${CG_VOL}u, a)].x, &present, &wsum); }
   // w: the walls a has ghosts of (the holds' flags: viscHoldShare).
@@ -276,7 +230,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   if (P.om > 0u) {
     var X = Sym(vec3<f32>(0.0), vec3<f32>(0.0));
     var ns = vec3<f32>(0.0);
-    ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); X = symAdd(X, outer(c, rv)); ns += c * rv;`)}
+    ${aroundObjects('P.hv', `let c = pk * pos[o].w * objectFriction(o) * pairF(d2, h); X = symAdd(X, outer(c, rv)); ns += c * rv; fits = fits && listObject(a, lk, nob, o, c); nob++;`)}
     let nl = length(ns);
     if (nl > 0.0) {
       nrm = ns / nl;
@@ -293,6 +247,7 @@ fn isDone() -> bool { return red[3].y != 0.0; }
         + q * vec3<f32>(nrm.x * nrm.y, nrm.x * nrm.z, nrm.y * nrm.z);
     }
   }
+  cg[sec(${CG_SECTIONS}u, a)] = vec4<f32>(f32(k1), select(-1.0, f32(lk), fits), f32(nob), 0.0);
   let dxx = dg.d.x; let dyy = dg.d.y; let dzz = dg.d.z; let dxy = dg.o.x; let dxz = dg.o.y; let dyz = dg.o.z;
   let cxx = dyy * dzz - dyz * dyz;
   let cxy = dxz * dyz - dxy * dzz;
@@ -312,7 +267,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   var t = vec4<f32>(0.0);
   if (a < P.n) {
     let b = cg[sec(${CG_B}u, a)].xyz;
-    let ax = applyStarX(a);
+    var ax: array<vec3<f32>, 2>;
+    if (listed(a)) { ax = applyStarXListed(a); } else { ax = applyStarX(a); }
     let e = b - ax[0];
     let r = b - ax[1];
     let z = precondition(a, r);
@@ -337,7 +293,8 @@ fn isDone() -> bool { return red[3].y != 0.0; }
   let a = gi.x;
   var t = vec4<f32>(0.0);
   if (a < P.n && !isDone()) {
-    let q = applyD(a);
+    var q: vec3<f32>;
+    if (listed(a)) { q = applyDListed(a); } else { q = applyD(a); }
     cg[sec(${CG_Q}u, a)] = vec4<f32>(q, 0.0);
     t.x = dot(cg[sec(${CG_D}u, a)].xyz, q);
   }

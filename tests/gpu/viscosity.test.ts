@@ -7,6 +7,9 @@
  * same test (|b − A v| ≤ 1e-2 |b − A v*|) after the same iterations, the GPU in single precision:
  * the change each solve makes (v − v*) agrees to 3–4e-6 RMS of the CPU's, and the test holds it to
  * 1e-3, the momentum change to 1e-4 of the liquid's Σ|Δv|, the iteration counts to within 1.
+ * The GPU's products sum stored pair terms where a slot's list fits (viscosity-list-wgsl.ts) and loop
+ * over the cells where not: the same solve with the lists cut to 32 entries (21 of the 128 slots fit)
+ * and to none gives the same bits.
  */
 import { describe, expect, it } from 'vitest';
 import { GpuParticleSimulation } from '../../src/gpu/simulation.ts';
@@ -24,7 +27,7 @@ releaseGpuAfterAll();
 const input = honeyLayer;
 
 describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity on the GPU'), () => {
-  it('solves a sheared layer under a ball as the CPU engine does: v − v* within 1e-3 RMS, momentum within 1e-4, the same iterations', async () => {
+  it('solves a sheared layer under a ball as the CPU engine does: v − v* within 1e-3 RMS, momentum within 1e-4, the same iterations; the same bits with its pair lists cut short or none', async () => {
     const scene = parseScene(input);
     const cpu = new ParticleSimulation(scene);
     const ctx = cpu.ctx, L = ctx.liquid, n = L.count, dt = 1 / scene.fps;
@@ -46,9 +49,28 @@ describe.skipIf(GPU_SKIP)(skipTitle('webgpu', 'the implicit viscosity on the GPU
       const sim = new GpuParticleSimulation(device, scene, cpu);
       const r = await sim.implicitViscosity(dt);
       const out = await sim.read();
+      const listed = await sim.viscosity!.listedSlots(n);
       sim.destroy();
-      return { ...out, iterations: r.iterations };
+      return { ...out, iterations: r.iterations, listed };
     });
+    // The same solve with the pair lists cut short (some slots on the loops over the cells) and with none: the same bits.
+    const cut = await checked(device, async () => {
+      const out = [];
+      for (const entries of [32, 0]) {
+        const sim = new GpuParticleSimulation(device, scene, cpu);
+        sim.viscosity!.limitList(entries);
+        await sim.implicitViscosity(dt);
+        out.push({ listed: await sim.viscosity!.listedSlots(n), vel: (await sim.read()).vel });
+        sim.destroy();
+      }
+      return out;
+    });
+    console.log(`implicit viscosity, ${n} particles: slots listed ${gpu.listed} of ${n}; with 32 entries ${cut[0].listed}, with none ${cut[1].listed}`);
+    expect(gpu.listed).toBe(n);
+    expect(cut[0].listed).toBeGreaterThan(0);
+    expect(cut[0].listed).toBeLessThan(n);
+    expect(cut[1].listed).toBe(0);
+    for (const c of cut) expect(new Uint32Array(c.vel.buffer, c.vel.byteOffset, c.vel.length)).toEqual(new Uint32Array(gpu.vel.buffer, gpu.vel.byteOffset, gpu.vel.length));
     // The CPU's stage on the same state (step.ts: sort, the near flags, the pair list, the solve).
     if (ctx.objects.moveTo(0, dt) || !ctx.objectCellsValid) ctx.rebuildObjectCells();
     ctx.cells.buildSorted(L);
