@@ -89,5 +89,18 @@ function table(title: string, key: (s: string) => string, rows: number): void {
     console.log(`${s.slice(0, 64).padEnd(64)} ${String(a).padStart(6)} ${String(b).padStart(6)} ${String(c).padStart(6)} ${(b + c - a >= 0 ? '+' : '') + (b + c - a)}`.replace(/ \+?(-?\d+)$/, (x) => x.padStart(7)));
   });
 }
+// The serial work: samples on the calling thread in functions the spawned thread never ran in the
+// two-thread frames (the stages' own loops between runs, the runner's glue, V8's runtime on that
+// thread). A share of one thread's frame (the Amdahl fraction s: two threads reach at most
+// 1 / (s + (1 − s) / 2)) and of the calling thread's.
+let serial = 0;
+const serialTop: [string, number][] = [];
+for (const [s, v] of r0) {
+  if ((r1.get(s) ?? 0) > 0) continue;
+  serial += v;
+  serialTop.push([s, v]);
+}
+const sShare = serial / n1;
+console.log(`serial (calling thread only): ${serial} samples, ${(100 * sShare).toFixed(1)} % of one thread's frame (Amdahl's bound ${(1 / (sShare + (1 - sShare) / 2)).toFixed(2)}×), ${(100 * serial / n20).toFixed(1)} % of the calling thread's; largest: ${serialTop.sort((p, q) => q[1] - p[1]).slice(0, 12).map(([s, v]) => `${s.replace(/ particle\/| parallel\/| spatial\//, ' ').replace(/:\d+:\d+$/, '')} ${v}`).join(', ')}`);
 table('by source file', file, 30);
 table('by function', (s) => s, top);

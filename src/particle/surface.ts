@@ -40,10 +40,9 @@ export const SURFACE_MIN_DISPLACEMENT = 0.1;
 
 /**
  * Needs ctx.cells.pairs as computeAdhesion leaves it (before viscosity compacts it). Returns the
- * number flagged. The centroid sums (floating point, both ends of a pair: their order is the
- * result's) run on the calling thread; the normals and the normal-side counts (whole numbers,
- * whose sums come out the same in any order) on the team (surfaceSidesJob), so the flags and
- * normals are the one-thread loop's, bit for bit, at any cut.
+ * number flagged. The centroid sums, the normals and the normal-side counts run as one job
+ * (surfaceSidesJob), on the team where there is one; the flags are set from them on the calling
+ * thread. The flags and normals are the one-thread loop's, bit for bit, at any cut (see the job).
  */
 export function markSurface(ctx: StepContext): number {
   const L = ctx.liquid, n = L.count, pos = L.pos, P = ctx.scene.particle;
@@ -53,27 +52,12 @@ export function markSurface(ctx: StepContext): number {
   const mem = ctx.stageScratch(32 * n + 64 + (T > 1 ? 4 * (T - 1) * m + 8 : 0), ctx.shared && T > 1);
   const S = mem.f64(3 * n), cnt = mem.i32(n), side = mem.i32(n);
   if (T > 1) job.sumBlocks.side = mem.i32((T - 1) * m);
-  S.fill(0, 0, 3 * n);
-  cnt.fill(0, 0, n);
-  const list = ctx.cells.pairs, ls = list.start, lj = list.j;
-  // Σ (p_n − p) over the sampling sphere, relative to p (for precision).
-  for (let i = 0; i < n; i++) {
-    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    let sx = 0, sy = 0, sz = 0, k = 0;
-    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
-      const j = lj[q];
-      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
-      // Without branching (in the sphere or not is a coin toss: h against the list's reach): a pair
-      // beyond it adds ±0, which leaves every sum as it is (none is ever −0: x − x is +0).
-      const w = +!(dx * dx + dy * dy + dz * dz >= r2), ex = w * dx, ey = w * dy, ez = w * dz;
-      sx += ex; sy += ey; sz += ez; k += w;
-      S[3 * j] -= ex; S[3 * j + 1] -= ey; S[3 * j + 2] -= ez; cnt[j] += w;
-    }
-    S[3 * i] += sx; S[3 * i + 1] += sy; S[3 * i + 2] += sz; cnt[i] += k;
-  }
+  const c = ctx.cells, g = c.grid, list = c.pairs;
   const a = job.a, sc = job.s;
-  a.S = S; a.side = side; a.pos = pos; a.cnt = cnt; a.ps = ls; a.pj = lj;
+  a.S = S; a.side = side; a.pos = pos; a.cnt = cnt; a.ps = list.start; a.pj = list.j;
+  a.start = g.start; a.count = g.count; a.first = c.first; a.cells = c.cells;
   sc.r2 = r2; sc.balanced = SURFACE_MIN_DISPLACEMENT * radius; sc.sinTheta = Math.sin((P.surfaceAngle * Math.PI) / 180);
+  sc.nc = g.cellCount;
   runJob(job, n);
   delete job.sumBlocks.side;
   const N = L.normal;
@@ -94,27 +78,93 @@ export function markSurface(ctx: StepContext): number {
 }
 
 /**
- * The surface test's normals and normal-side counts over particles [from, to) (markSurface): each
- * thread turns its particles' centroid offsets into normals, then, once every normal is in (a
- * barrier: a pair reads its other end's), counts the normal-side neighbours over its particles'
- * pairs, both ends at once, into its own block of `side` (whole numbers: the sums' order leaves
- * them as on one thread). Split by the pairs (PAIR_LIST_COST).
+ * The surface test over particles [from, to) (markSurface), each thread over its range:
+ * 1. the centroid offsets Σ (p_n − p) and the neighbour counts of its particles (centroidSums),
+ *    into S and cnt, which only the thread that owns a particle writes;
+ * 2. its particles' centroid offsets turned into normals (they read only their own sums: no
+ *    barrier before);
+ * 3. once every normal is in (a barrier: a pair reads its other end's), the normal-side neighbours
+ *    over its particles' pairs, both ends at once, into its own block of `side` (whole numbers: the
+ *    sums' order leaves them as on one thread).
+ * Split by the pairs (PAIR_LIST_COST). On one thread, step 1 is the plain loop over the half rows.
  */
 export const surfaceSidesJob = defineJob({
   name: 'surface-sides',
-  arrays: { S: 'f64', side: 'i32' },
-  inputs: { pos: 'f64', cnt: 'i32', ps: 'i32', pj: 'index' },
-  scalars: ['r2', 'balanced', 'sinTheta'],
+  arrays: { S: 'f64', cnt: 'i32', side: 'i32' },
+  inputs: { pos: 'f64', ps: 'i32', pj: 'index', start: 'i32', count: 'i32', first: 'i32', cells: 'i32' },
+  scalars: ['r2', 'balanced', 'sinTheta', 'nc'],
   split: 'items',
   cost: PAIR_LIST_COST,
   sums: { side: 1 },
   minItems: () => teamWork.minParticles,
   kernel(x) {
-    surfaceNormals(x.a, x.s.balanced, x.from, x.to);
+    const from = x.from, to = x.to;
+    const low = x.rank === 0 ? from : lowestCrossing(x.a, x.s.nc, from);
+    centroidSums(x.a, x.s.r2, low, from, to);
+    surfaceNormals(x.a, x.s.balanced, from, to);
     x.barrier();
-    normalSides(x.a, x.s.r2, x.s.sinTheta, x.from, x.to);
+    normalSides(x.a, x.s.r2, x.s.sinTheta, from, to);
   },
 });
+
+/**
+ * Σ (p_n − p) over the sampling sphere (radius² r2), relative to p (for precision), and the count of
+ * neighbours in it, for the particles [from, to), from the half rows (row i holds its pairs j > i).
+ * On one thread a particle j's sum is taken as the loop over rows i = 0 … n − 1 leaves it: −(p_j − p_i)
+ * for each lower partner i in ascending i, then its own row's sum (from zero, in row order). Here
+ * the same operations in the same order: first the rows [low, from) of the threads below, for their
+ * pairs that end in [from, to) (low: the lowest row that has any, lowestCrossing), then this
+ * thread's own rows, their pairs that end beyond `to` left to the threads above. Each entry of S and
+ * cnt in [from, to) is written by this thread alone, so it is the one-thread loop's, bit for bit.
+ */
+function centroidSums(a: JobArrays<typeof surfaceSidesJob>, r2: number, low: number, from: number, to: number): void {
+  const { S, cnt, pos, ps: ls, pj: lj } = a;
+  S.fill(0, 3 * from, 3 * to);
+  cnt.fill(0, from, to);
+  for (let i = low; i < from; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      if (j < from || j >= to) continue;
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      const w = +!(dx * dx + dy * dy + dz * dz >= r2);
+      S[3 * j] -= w * dx; S[3 * j + 1] -= w * dy; S[3 * j + 2] -= w * dz; cnt[j] += w;
+    }
+  }
+  for (let i = from; i < to; i++) {
+    const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
+    let sx = 0, sy = 0, sz = 0, k = 0;
+    for (let q = ls[i], q1 = ls[i + 1]; q < q1; q++) {
+      const j = lj[q];
+      const dx = pos[3 * j] - xi, dy = pos[3 * j + 1] - yi, dz = pos[3 * j + 2] - zi;
+      // Without branching (in the sphere or not is a coin toss: h against the list's reach): a pair
+      // beyond it adds ±0, which leaves every sum as it is (none is ever −0: x − x is +0).
+      const w = +!(dx * dx + dy * dy + dz * dz >= r2), ex = w * dx, ey = w * dy, ez = w * dz;
+      sx += ex; sy += ey; sz += ez; k += w;
+      if (j < to) {
+        S[3 * j] -= ex; S[3 * j + 1] -= ey; S[3 * j + 2] -= ez; cnt[j] += w;
+      }
+    }
+    S[3 * i] += sx; S[3 * i + 1] += sy; S[3 * i + 2] += sz; cnt[i] += k;
+  }
+}
+
+/**
+ * The lowest particle whose half row may hold a pair ending at or beyond `from` (from itself if
+ * none): the first slot of the first cell with a neighbour cell (CellPairs.cells, the cells c′ ≥ c
+ * a pair of cell c can reach) that holds slots at or beyond `from`. The sorted liquid's cells are
+ * consecutive runs of slots (CellPairs.buildSorted), so a cell's slots end at start + count.
+ */
+function lowestCrossing(a: JobArrays<typeof surfaceSidesJob>, nc: number, from: number): number {
+  const { start, count, first, cells } = a;
+  for (let c = 0; c < nc && start[c] < from; c++) {
+    for (let e = first[c], e1 = first[c + 1]; e < e1; e++) {
+      const d = cells[e];
+      if (start[d] + count[d] > from) return start[c];
+    }
+  }
+  return from;
+}
 
 /**
  * N = p − c, c = p + Σ(p_n − p)/(n + 1): a unit normal where the test applies, zero where it does

@@ -2,8 +2,9 @@
  * The surface test (src/particle/surface.ts markSurface) with its normals and normal-side counts on
  * a thread team (surfaceSidesJob): on two threads, from the same jittered drop over a ball, every
  * flag and normal comes out as on one thread, bit for bit, and the team ran the job; and the job's
- * own output (the normals and every particle's count, which the flags' rule reads with a wide
- * margin) is the calling thread's alone, entry for entry.
+ * own output (the centroid sums turned normals, the neighbour counts and the normal-side counts,
+ * which the flags' rule reads with a wide margin) is the calling thread's alone, entry for entry,
+ * on two and three threads (a middle thread gathers the pairs of the rows below its range first).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SceneInput } from '../../src/scene/schema.ts';
@@ -68,30 +69,38 @@ describe('the surface test on a thread team', () => {
     expect(two.normal).toEqual(one.normal);
   });
 
-  it("gives every particle the one-thread run's normal-side count and normal", async () => {
-    const { ctx, L, n, rnd } = await squeezed(2, 5);
-    // Centroid offsets of random lengths and directions (some under the balanced length), neighbour counts 0–30.
-    const S0 = allocFloat64(3 * n, true), cnt = allocInt32(n, true);
-    for (let o = 0; o < 3 * n; o++) S0[o] = (rnd() - 0.5) * ctx.densityH;
-    for (let i = 0; i < n; i++) cnt[i] = Math.floor(31 * rnd());
-    const job = ctx.runner.bind(surfaceSidesJob), h = ctx.densityH;
-    const run = (inline: boolean) => {
-      const S = allocFloat64(3 * n, true), side = allocInt32(n, true);
-      S.set(S0);
-      job.a.S = S; job.a.side = side; job.a.pos = L.pos; job.a.cnt = cnt; job.a.ps = ctx.cells.pairs.start; job.a.pj = ctx.cells.pairs.j;
-      job.s.r2 = h * h; job.s.balanced = 0.1 * h; job.s.sinTheta = Math.sin((10 * Math.PI) / 180);
-      job.inline = inline;
-      runJob(job, n);
-      job.inline = false;
-      return { S: Array.from(S), side: Array.from(side), teamed: job.teamed };
-    };
-    const one = run(true), two = run(false);
-    expect(one.teamed).toBe(false);
-    expect(two.teamed).toBe(true);
-    let counted = 0;
-    for (let i = 0; i < n; i++) counted += one.side[i];
-    expect(counted).toBeGreaterThan(n);
-    expect(two.side).toEqual(one.side);
-    expect(two.S).toEqual(one.S);
+  it("gives every particle the one-thread run's centroid sum, count, normal-side count and normal, on 2 and 3 threads", async () => {
+    for (const workers of [2, 3]) {
+      const { ctx, L, n } = await squeezed(workers, 5);
+      const job = ctx.runner.bind(surfaceSidesJob), h = ctx.densityH, c = ctx.cells, g = c.grid;
+      const run = (inline: boolean) => {
+        // Stale values in the job's outputs: the job sets every entry itself.
+        const S = allocFloat64(3 * n, true).fill(7), cnt = allocInt32(n, true).fill(-3), side = allocInt32(n, true);
+        job.a.S = S; job.a.cnt = cnt; job.a.side = side; job.a.pos = L.pos; job.a.ps = c.pairs.start; job.a.pj = c.pairs.j;
+        job.a.start = g.start; job.a.count = g.count; job.a.first = c.first; job.a.cells = c.cells;
+        job.s.r2 = h * h; job.s.balanced = 0.1 * h; job.s.sinTheta = Math.sin((10 * Math.PI) / 180); job.s.nc = g.cellCount;
+        job.inline = inline;
+        runJob(job, n);
+        job.inline = false;
+        return { S: Array.from(S), cnt: Array.from(cnt), side: Array.from(side), teamed: job.teamed, size: job.size };
+      };
+      const one = run(true), many = run(false);
+      expect(one.teamed).toBe(false);
+      expect(many.teamed).toBe(true);
+      expect(many.size).toBe(workers);
+      let counted = 0, neighbours = 0, normals = 0;
+      for (let i = 0; i < n; i++) {
+        counted += one.side[i];
+        neighbours += one.cnt[i];
+        if (one.S[3 * i] !== 0 || one.S[3 * i + 1] !== 0 || one.S[3 * i + 2] !== 0) normals++;
+      }
+      // Every particle has neighbours in the sampling sphere (about 20–30 in a squeezed drop), and some have normals.
+      expect(neighbours).toBeGreaterThan(10 * n);
+      expect(counted).toBeGreaterThan(n);
+      expect(normals).toBeGreaterThan(0.1 * n);
+      expect(many.cnt).toEqual(one.cnt);
+      expect(many.S).toEqual(one.S);
+      expect(many.side).toEqual(one.side);
+    }
   });
 });
