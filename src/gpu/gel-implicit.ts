@@ -24,8 +24,8 @@ import {
   GEL_IMPLICIT_ENTRIES, GEL_IMPLICIT_PARAM_BYTES, GEL_IMPLICIT_WGSL, GI_AFTER, GI_ID_SECTIONS, GI_RED_PARTS, GI_RED_STATE, GI_SECTIONS, GI_WARM,
   type GelImplicitEntry,
 } from './gel-implicit-wgsl.ts';
-import { CHECK_EVERY, iterateToStop } from './viscosity-solve.ts';
-import { encodeGate, type Gate, GATES, gated, GATE_ONE, GATE_PARTICLES, makeGate } from './gate.ts';
+import { encodeCgBatch, iterateToStop } from './viscosity-solve.ts';
+import { type Gate, GATES, makeGate } from './gate.ts';
 
 /** The done flag's 32-bit word in the red buffer: red[GI_RED_STATE + 1].y (gel-implicit-wgsl.ts isDone). */
 const DONE_WORD = 4 * (GI_RED_STATE + 1) + 1;
@@ -140,25 +140,10 @@ export class GpuGelImplicit {
     this.stages = stages;
   }
 
-  /**
-   * CHECK_EVERY iterations, each launched with the workgroups the gate wrote from the done flag before it
-   * (gate.ts): none once the flag is set (each kernel also returns at once where it is set: an iteration
-   * that sets it mid-way).
-   */
+  /** CHECK_EVERY iterations of the CG (viscosity-solve.ts encodeCgBatch). */
   private iterations(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
-    const K = this.kernels.pipelines, n = this.n, g = this.gate;
-    const run = (p: GPUComputePipeline, one: boolean): void => {
-      if (g) gated(pass, p, group, g, one ? GATE_ONE : GATE_PARTICLES);
-      else dispatch(pass, p, group, one ? WORKGROUP : n);
-    };
-    for (let k = 0; k < CHECK_EVERY; k++) {
-      if (g) encodeGate(pass, g);
-      run(K.giApply, false);
-      run(K.giAlpha, true);
-      run(K.giUpdate, false);
-      run(K.giBeta, true);
-      run(K.giDirection, false);
-    }
+    const K = this.kernels.pipelines;
+    encodeCgBatch(pass, group, this.gate, this.n, K.giApply, K.giAlpha, K.giUpdate, K.giBeta, K.giDirection);
   }
 
   private async state(): Promise<{ done: number; iterations: number }> {

@@ -53,6 +53,29 @@ export async function iterateToStop<S extends { done: number }>(device: GPUDevic
   }
   return s;
 }
+/**
+ * CHECK_EVERY iterations of a GPU-judged CG (its kernels in order: A d, α, x and r, β, d; α and β in one
+ * workgroup, the others over the n particles), each launched with the workgroups the gate wrote from the done
+ * flag before it (gate.ts): none once the flag is set (each kernel also returns at once where it is set: an
+ * iteration that sets it mid-way); without a gate, plain dispatches. This solve's and the gel's (gel-implicit.ts).
+ */
+export function encodeCgBatch(
+  pass: GPUComputePassEncoder, group: GPUBindGroup, g: Gate | null, n: number,
+  apply: GPUComputePipeline, alpha: GPUComputePipeline, update: GPUComputePipeline, beta: GPUComputePipeline, direction: GPUComputePipeline,
+): void {
+  const run = (p: GPUComputePipeline, one: boolean): void => {
+    if (g) gated(pass, p, group, g, one ? GATE_ONE : GATE_PARTICLES);
+    else dispatch(pass, p, group, one ? WORKGROUP : n);
+  };
+  for (let k = 0; k < CHECK_EVERY; k++) {
+    if (g) encodeGate(pass, g);
+    run(apply, false);
+    run(alpha, true);
+    run(update, false);
+    run(beta, true);
+    run(direction, false);
+  }
+}
 /** Bytes of the sums read back between rounds: red[0 .. RED_STATE + 3), the scalars in the last three. */
 const STATE_BYTES = 16 * (RED_STATE + 3);
 /** GPUMapMode.READ. */
@@ -224,25 +247,10 @@ export class GpuImplicitViscosity {
     return { buffer: this.cg, base: CG_Q * this.capacity };
   }
 
-  /**
-   * CHECK_EVERY iterations, each launched with the workgroups the gate wrote from the done flag before it
-   * (gate.ts): none once the flag is set (each kernel also returns at once where it is set: an iteration that
-   * sets it mid-way).
-   */
+  /** CHECK_EVERY iterations of the CG (encodeCgBatch). */
   private iterations(pass: GPUComputePassEncoder, group: GPUBindGroup): void {
-    const K = this.kernels.pipelines, n = this.n, g = this.gate;
-    const run = (p: GPUComputePipeline, one: boolean): void => {
-      if (g) gated(pass, p, group, g, one ? GATE_ONE : GATE_PARTICLES);
-      else dispatch(pass, p, group, one ? WORKGROUP : n);
-    };
-    for (let k = 0; k < CHECK_EVERY; k++) {
-      if (g) encodeGate(pass, g);
-      run(K.viscApply, false);
-      run(K.viscAlpha, true);
-      run(K.viscUpdate, false);
-      run(K.viscBeta, true);
-      run(K.viscDirection, false);
-    }
+    const K = this.kernels.pipelines;
+    encodeCgBatch(pass, group, this.gate, this.n, K.viscApply, K.viscAlpha, K.viscUpdate, K.viscBeta, K.viscDirection);
   }
 
   private async state(): Promise<{ done: number; iterations: number; rr: number; goal: number; bb: number }> {
