@@ -5,7 +5,7 @@
 import type { EngineName, Simulation, SimulationOptions } from './api.ts';
 import { serializeScene, type Scene, type TriMesh } from './scene/scene.ts';
 import { parseScene, sceneMeshFiles } from './scene/parse.ts';
-import { sceneHash } from './scene/hash.ts';
+import { sceneHash, sceneTextHash } from './scene/hash.ts';
 import { CheckpointError, CheckpointWriter, type CheckpointReader } from './io/checkpoint.ts';
 
 /** A feature of a scene that an engine does not honour, named by its JSON path. */
@@ -64,9 +64,13 @@ export function startCheckpoint(engine: EngineName, scene: Scene): CheckpointWri
 }
 
 /**
- * The scene stored in a checkpoint, with its meshes, refused unless it is the scene the checkpoint's
- * own hash label names (a checkpoint is input: a label and a scene that disagree mean it was
- * damaged or put together by hand) and, with `expectedHash`, the scene the caller runs.
+ * The scene stored in a checkpoint, with its meshes, refused unless its text and meshes, as they were
+ * written, hash to the checkpoint's own label (a checkpoint is input: a label and a scene that
+ * disagree mean it was damaged or put together by hand) and, with `expectedHash`, it is the scene the
+ * caller runs: that hash is the label (as written) or this viscid's hash of the stored scene read
+ * under today's schema. The text is checked as written, not re-serialised, because an earlier viscid
+ * wrote it without the settings added since (scene/hash.ts); the scene returned is read under today's
+ * schema, those settings at their defaults.
  */
 export function sceneFromCheckpoint(reader: CheckpointReader, expectedHash?: string): Scene {
   let scene: Scene;
@@ -75,9 +79,11 @@ export function sceneFromCheckpoint(reader: CheckpointReader, expectedHash?: str
   } catch (e) {
     throw new CheckpointError(`checkpoint's scene is not a valid scene: ${(e as Error).message}`);
   }
-  const hash = sceneHash(scene);
-  if (hash !== reader.sceneHash) throw new CheckpointError(`checkpoint's scene (sha256 ${hash.slice(0, 12)}…) is not the one its label names (${reader.sceneHash.slice(0, 12)}…)`);
-  if (expectedHash !== undefined && hash !== expectedHash) throw new CheckpointError(`checkpoint holds another scene (sha256 ${hash.slice(0, 12)}…) than the one to run (${expectedHash.slice(0, 12)}…)`);
+  const written = sceneTextHash(reader.sceneJson, scene.assets.meshes);
+  if (written !== reader.sceneHash) throw new CheckpointError(`checkpoint's scene (sha256 ${written.slice(0, 12)}…) is not the one its label names (${reader.sceneHash.slice(0, 12)}…)`);
+  if (expectedHash !== undefined && expectedHash !== written && expectedHash !== sceneHash(scene)) {
+    throw new CheckpointError(`checkpoint holds another scene (sha256 ${sceneHash(scene).slice(0, 12)}…) than the one to run (${expectedHash.slice(0, 12)}…)`);
+  }
   return scene;
 }
 

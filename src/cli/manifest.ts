@@ -84,11 +84,37 @@ export interface RunSettings {
   backend?: 'cpu' | 'webgpu';
 }
 
+/**
+ * The run's scene: its file, name, frame rate and hash (scene/hash.ts). A hash is a viscid's reading
+ * of the scene, and a release that adds a setting reads the same file to another hash; a resume
+ * that found the scene file the same as the run's checkpointed scene, setting by setting (run-scene.ts),
+ * moves the hash the run was started with to `earlier` and records its own.
+ */
+export interface RunScene {
+  file: string;
+  name: string;
+  sha256: string;
+  fps: number;
+  /** The viscid whose hash `sha256` is, where a resume rewrote it (else the manifest's `viscid`). */
+  hashedBy?: string;
+  /** Hashes of this same scene that earlier viscids wrote, oldest first: a checkpoint labelled with one is still this run's. */
+  earlier?: EarlierHash[];
+}
+
+export interface EarlierHash {
+  sha256: string;
+  hashedBy: string;
+  /** When a resume replaced it, which viscid, and what it compared: the scene file and the scene stored in a checkpoint, both read by that viscid. */
+  replacedAt: string;
+  replacedBy: string;
+  checked: string;
+}
+
 export interface Manifest {
   viscid: string;
   /** The run as a whole: failed or interrupted as soon as one engine is (absent in older manifests). */
   status?: RunStatus;
-  scene: { file: string; name: string; sha256: string; fps: number };
+  scene: RunScene;
   settings: RunSettings;
   /** The scene's method and output settings as run (defaults filled in). */
   sceneSettings: { particle: unknown; grid: unknown; output: unknown };
@@ -141,6 +167,10 @@ function manifestProblem(m: Manifest): string | null {
     (s.backend === undefined ? null : oneOf('settings.backend', s.backend, ['cpu', 'webgpu'])) ??
     whole('settings.padding', s.padding, 4, String(MAX_RUN_FRAMES).length);
   if (found) return found;
+  const earlier = m.scene.earlier;
+  if (earlier !== undefined && (!Array.isArray(earlier) || earlier.some((e) => !e || typeof e !== 'object' || typeof e.sha256 !== 'string'))) {
+    return 'scene.earlier is not a list of earlier hashes';
+  }
   for (const [engine, record] of Object.entries(m.engines)) {
     if (engine !== 'particle' && engine !== 'grid') return `engines.${engine.slice(0, 40)} is not an engine (particle, grid)`;
     if (!record || !Array.isArray(record.frames)) return `engines.${engine}.frames is not a list`;

@@ -13,6 +13,9 @@ import { pointsFormat, readFramePoints } from '../preview/points.ts';
 import { UsageError } from './command.ts';
 import { readBoundedFile, readJsonFile } from './files.ts';
 import { loadScene } from './load-scene.ts';
+import { runSceneHashes, runSceneProblem, type StoredScene } from './run-scene.ts';
+import { CheckpointReader } from '../io/checkpoint.ts';
+import { sceneFromCheckpoint } from '../engines.ts';
 import { MANIFEST, MAX_MANIFEST_BYTES, type FrameRecord, type Manifest } from './manifest.ts';
 
 export interface RunFrames {
@@ -125,9 +128,10 @@ export async function readRunMesh(dir: string, file: string): Promise<Mesh> {
 
 /**
  * The scene the run ran, read from the file its manifest names when that file is still the one
- * the run ran (its hash matches); else why not.
+ * the run ran (its hash matches, or, under another viscid's hash, it and the scene a checkpoint of
+ * the run stores are the same setting by setting: run-scene.ts); else why not.
  */
-export function runScene(m: Manifest): { scene: Scene } | { why: string } {
+export function runScene(m: Manifest, dir: string): { scene: Scene } | { why: string } {
   const file = m.scene?.file;
   if (typeof file !== 'string') return { why: 'the manifest names no scene file' };
   let loaded;
@@ -136,8 +140,21 @@ export function runScene(m: Manifest): { scene: Scene } | { why: string } {
   } catch (e) {
     return { why: `its scene ${file} cannot be read (${(e as Error).message})` };
   }
-  if (loaded.hash !== m.scene.sha256) return { why: `its scene ${file} has changed since the run` };
-  return { scene: loaded.scene };
+  if (loaded.hash === m.scene.sha256) return { scene: loaded.scene };
+  const hashes = runSceneHashes(m);
+  const stored: StoredScene[] = [];
+  for (const engine of ['particle', 'grid'] as const) {
+    const c = m.engines?.[engine]?.checkpoint;
+    if (!c || c.file !== `${engine}/checkpoint.vscd`) continue;
+    try {
+      const reader = new CheckpointReader(new Uint8Array(readBoundedFile(join(dir, c.file), bufferConstants.MAX_LENGTH)));
+      if (hashes.includes(reader.sceneHash)) stored.push({ engine, file: c.file, scene: sceneFromCheckpoint(reader), label: reader.sceneHash });
+    } catch {
+      // a checkpoint that cannot be read says nothing of the scene
+    }
+  }
+  const problem = runSceneProblem(m, loaded, stored, file, dir);
+  return problem ? { why: `its scene ${file} ${problem}` } : { scene: loaded.scene };
 }
 
 /** The liquid's bounds the manifest records for these frames, and whether it records them for every frame with liquid. */

@@ -106,7 +106,7 @@ class FrameLoader {
     manifest: Manifest,
     private readonly solids: boolean,
   ) {
-    const found = runScene(manifest);
+    const found = runScene(manifest, dir);
     if ('scene' in found) this.scene = found.scene;
     if (!solids) return;
     const recorded = Object.values(manifest.engines).some((r) => r?.frames?.some((f) => f.files?.some((x) => /\/solids-\d+\./.test(x))));

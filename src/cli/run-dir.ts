@@ -14,6 +14,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, statS
 import { constants as bufferConstants } from 'node:buffer';
 import { join } from 'node:path';
 import type { EngineName } from '../index.ts';
+import type { Scene } from '../scene/scene.ts';
 import { CheckpointReader } from '../io/checkpoint.ts';
 import { sceneFromCheckpoint } from '../engines.ts';
 import { UsageError } from './command.ts';
@@ -170,13 +171,21 @@ export function sweepForResume(dir: string, engine: EngineName, from: number): n
 }
 
 /**
- * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this scene:
- * its bytes match the sha-256 the manifest recorded (or the `next` one it recorded before the file
- * was replaced, whose frame it then takes), its own checksum holds, the scene hash it
- * carries is the manifest's, and the scene it stores hashes to that label. (These catch accidents
- * and mix-ups, not forgery; the engines validate every restored value besides.)
+ * The checkpoint an engine resumes from, refused (exit 2) unless it is whole and of this run: its
+ * bytes match the sha-256 the manifest recorded (or the `next` one it recorded before the file was
+ * replaced, whose frame it then takes), its own checksum holds, the scene hash it carries is one
+ * the manifest names as its scene's (`sceneShas`: run-scene.ts runSceneHashes), and the scene text
+ * and meshes it stores hash, as written, to that label. Returns the bytes and the stored scene read
+ * under today's schema, which the caller compares with the scene file (run-scene.ts). (These catch
+ * accidents and mix-ups, not forgery; the engines validate every restored value besides.)
  */
-export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: NonNullable<EngineRecord['checkpoint']>, sceneSha: string, shown: string): Uint8Array {
+export function verifiedCheckpoint(
+  dir: string,
+  engine: EngineName,
+  checkpoint: NonNullable<EngineRecord['checkpoint']>,
+  sceneShas: readonly string[],
+  shown: string,
+): { bytes: Uint8Array; scene: Scene; label: string } {
   // Where viscid writes it, and nowhere else: a manifest does not send a resume to read other files.
   if (checkpoint.file !== `${engine}/${CHECKPOINT}`) {
     throw new UsageError(`cannot resume: the manifest in ${shown} names ${JSON.stringify(checkpoint.file)} as the ${engine} checkpoint; it is always ${engine}/${CHECKPOINT}`);
@@ -204,14 +213,13 @@ export function verifiedCheckpoint(dir: string, engine: EngineName, checkpoint: 
   } catch (e) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
-  if (reader.sceneHash !== sceneSha) {
-    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${printable(reader.sceneHash.slice(0, 12))}…) than the manifest's (${sceneSha.slice(0, 12)}…)`);
+  if (!sceneShas.includes(reader.sceneHash)) {
+    throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown} holds another scene (sha256 ${printable(reader.sceneHash.slice(0, 12))}…) than the manifest's (${sceneShas[0].slice(0, 12)}…)`);
   }
-  // The scene inside, against its own label (and so the manifest's, and the run's scene file).
+  // The scene inside, as written, against its own label (and so the manifest's).
   try {
-    sceneFromCheckpoint(reader, sceneSha);
+    return { bytes, scene: sceneFromCheckpoint(reader), label: reader.sceneHash };
   } catch (e) {
     throw new UsageError(`cannot resume: checkpoint ${checkpoint.file} in ${shown}: ${(e as Error).message}`);
   }
-  return bytes;
 }

@@ -12,6 +12,7 @@ import { readManifest, type Manifest, type RunMethod } from './manifest.ts';
 import { claimRunDirectory, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
 import type { RunFlags } from './run.ts';
 import { viscidVersion } from './version.ts';
+import { adoptSceneHash, runSceneHashes, runSceneProblem, type StoredScene } from './run-scene.ts';
 
 export function enginesOf(method: RunMethod): EngineName[] {
   return method === 'both' ? ['particle', 'grid'] : [method];
@@ -35,11 +36,6 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
     dir = resolve(flags.resume);
     if (flags.out && resolve(flags.out) !== dir) throw new UsageError('--out and --resume name different folders; --resume writes into its own folder');
     manifest = readManifest(dir);
-    if (manifest.scene.sha256 !== loaded.hash) {
-      throw new UsageError(
-        `cannot resume: ${sceneFile} differs from the scene of the run in ${flags.resume} (sha256 ${loaded.hash.slice(0, 12)}… vs ${manifest.scene.sha256.slice(0, 12)}…)`,
-      );
-    }
     claim = claimRunDirectory(dir, { resume: true, force: false, breakLock: flags.breakLock ?? flags.force, flag: '--resume', remedy: flags.lockRemedy ?? `viscid run ${sceneFile} --resume ${flags.resume} --force` });
     const s = manifest.settings;
     s.method = flags.method ?? s.method;
@@ -50,16 +46,25 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
     s.workers = flags.workers ?? s.workers;
     if (flags.backend) s.backend = flags.backend;
     s.checkpointEvery = flags.checkpointEvery;
-    for (const engine of enginesOf(s.method)) {
-      const record = manifest.engines[engine];
-      if (!record?.checkpoint) continue;
-      try {
-        checkpoints[engine] = verifiedCheckpoint(dir, engine, record.checkpoint, manifest.scene.sha256, flags.resume);
-      } catch (e) {
-        claim.release();
-        throw e;
+    // Each checkpoint whole and of this run, then the scene file against the scenes they store (run-scene.ts).
+    const stored: StoredScene[] = [];
+    try {
+      const hashes = runSceneHashes(manifest);
+      for (const engine of enginesOf(s.method)) {
+        const record = manifest.engines[engine];
+        if (!record?.checkpoint) continue;
+        const { bytes, scene: storedScene, label } = verifiedCheckpoint(dir, engine, record.checkpoint, hashes, flags.resume);
+        checkpoints[engine] = bytes;
+        stored.push({ engine, file: record.checkpoint.file, scene: storedScene, label });
       }
+      const problem = runSceneProblem(manifest, loaded, stored, sceneFile, flags.resume, '; with no checkpoint a resume starts from frame 0 anyway: start the run again with --out and --force');
+      if (problem) throw new UsageError(`cannot resume: ${sceneFile} ${problem}`);
+    } catch (e) {
+      claim.release();
+      throw e;
     }
+    const note = adoptSceneHash(manifest, loaded, stored, sceneFile);
+    if (note) process.stderr.write(`note: ${note}\n`);
   } else {
     dir = flags.out ? resolve(flags.out) : defaultOutputFolder('', scene.name);
     claim = claimRunDirectory(dir, {

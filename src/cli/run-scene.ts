@@ -1,0 +1,114 @@
+/**
+ * Whether a scene file is the scene of a run, for `--resume` (run-start.ts) and `preview` (preview-run.ts).
+ *
+ * The manifest's hash (scene/hash.ts) is the reading of the scene by the viscid that wrote it. When
+ * this viscid hashes the file to it, the file is the run's scene. When it does not, an earlier viscid
+ * may have written the hash from a text without settings added since; so the scene the run's
+ * checkpoint stores, checked against its label as written (engines.ts sceneFromCheckpoint), and the
+ * file are both read under today's schema (defaults filled in) and compared setting by setting
+ * (scene/difference.ts). The same: the run's scene, and the manifest records the new hash beside
+ * the old (`scene.earlier`). Different: refused, naming the first setting that differs with both
+ * values. No checkpoint: nothing of the run's scene is stored but its hash, so it is refused, saying so.
+ *
+ * A default whose value changed between releases: the earlier text holds the old value, today's
+ * reading of a file that leaves the setting out the new one; that is a difference (the run would not
+ * go on as it ran), refused with the setting named and the value to write into the file to resume.
+ * A setting added with a default must therefore be the earlier behaviour at its default (else its
+ * release migrates old scene text, scene/migrate.ts): what this comparison takes for granted.
+ */
+import type { EngineName } from '../index.ts';
+import type { Scene } from '../scene/scene.ts';
+import { sceneDifference, shownValue, type SceneDifference } from '../scene/difference.ts';
+import { printable } from './printable.ts';
+import type { LoadedScene } from './load-scene.ts';
+import type { Manifest } from './manifest.ts';
+import { viscidVersion } from './version.ts';
+
+/** The hashes a run's manifest takes as its scene's: the one it records and those earlier viscids wrote. */
+export function runSceneHashes(m: Manifest): string[] {
+  const earlier = Array.isArray(m.scene.earlier) ? m.scene.earlier : [];
+  return [m.scene.sha256, ...earlier.map((e) => e?.sha256).filter((h): h is string => typeof h === 'string')];
+}
+
+/** A scene stored in one of the run's checkpoints, read under today's schema, and the label it was written under. */
+export interface StoredScene {
+  engine: EngineName;
+  file: string;
+  scene: Scene;
+  label: string;
+}
+
+/**
+ * Null when `loaded` is the run's scene (by hash, or by comparison with the stored scenes whose
+ * label is not this viscid's hash of the file); else why not, as the end of a sentence that starts
+ * "<scene file> ".
+ */
+export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string, shownRun: string, remedy = ''): string | null {
+  for (const s of stored) {
+    if (s.label === loaded.hash) continue;
+    const d = sceneDifference(s.scene, loaded.scene);
+    if (d) return `differs from the scene of the run in ${shownRun} (as its ${s.file} stores it): ${differenceText(d, shownFile, loaded.text)}`;
+  }
+  if (m.scene.sha256 === loaded.hash || stored.length > 0) return null;
+  return (
+    `hashes to another scene than the run's in ${shownRun} (sha256 ${loaded.hash.slice(0, 12)}… vs ${printable(m.scene.sha256.slice(0, 12))}…), and the run has no checkpoint ` +
+    `that stores its scene to compare it with, setting by setting (the hash may be an earlier viscid's reading of the same file)${remedy}`
+  );
+}
+
+/**
+ * The manifest after a resume found `loaded` to be the run's scene under another hash: the hash it
+ * had moves to `scene.earlier`, with what it was checked against, and this viscid's takes its place.
+ * Returns the note to print, or null when the hash was this viscid's already.
+ */
+export function adoptSceneHash(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string): string | null {
+  if (m.scene.sha256 === loaded.hash) return null;
+  const by = viscidVersion();
+  const against = stored.find((s) => s.label === m.scene.sha256) ?? stored[0];
+  const was = m.scene.sha256;
+  m.scene.earlier = [
+    ...(m.scene.earlier ?? []),
+    {
+      sha256: was,
+      hashedBy: m.scene.hashedBy ?? m.viscid,
+      replacedAt: new Date().toISOString(),
+      replacedBy: by,
+      checked: `the scene stored in ${against.file} and ${m.scene.file}, both read by viscid ${by}: no setting differs`,
+    },
+  ];
+  m.scene.sha256 = loaded.hash;
+  m.scene.hashedBy = by;
+  return (
+    `the run's scene hash (${printable(was.slice(0, 12))}…) was written by another viscid's reading of the scene; ${shownFile} and the scene stored in ${against.file}, ` +
+    `both read by this one (${by}), have no setting that differs, so the run goes on; the manifest keeps the earlier hash under scene.earlier`
+  );
+}
+
+/** "particle.viscosity.value is 2 in the run, 3 in <file>", with the value to write where the file leaves the setting to a default. */
+export function differenceText(d: SceneDifference, shownFile: string, fileText?: string): string {
+  if (d.mesh !== undefined) {
+    if (d.a === undefined) return `${printable(d.path)} is loaded by ${shownFile}, not by the run`;
+    if (d.b === undefined) return `${printable(d.path)} is loaded by the run, not by ${shownFile}`;
+    return `${printable(d.path)} holds other vertices or triangles than the run's`;
+  }
+  let text = `${printable(d.path)} is ${printable(shownValue(d.a))} in the run, ${printable(shownValue(d.b))} in ${shownFile}`;
+  if (d.a !== undefined && fileText !== undefined && !givenIn(fileText, d.keys)) {
+    text += ` (which leaves it to this viscid's default; write ${printable(shownValue(d.a))} there to go on as the run ran)`;
+  }
+  return text;
+}
+
+/** Whether the scene file's own JSON gives the setting at `keys` (false when it leaves it to a default). */
+function givenIn(fileText: string, keys: readonly (string | number)[]): boolean {
+  let v: unknown;
+  try {
+    v = JSON.parse(fileText);
+  } catch {
+    return true; // not plain JSON: say nothing about defaults
+  }
+  for (const k of keys) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, k)) return false;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return true;
+}
