@@ -42,6 +42,9 @@ describe('sceneHash', () => {
     const b = parseScene(JSON.stringify(scene()), { meshes: { 'cube.obj': `# exported\n${CUBE_OBJ}` } });
     expect(sceneHash(a)).toMatch(/^[0-9a-f]{64}$/);
     expect(sceneHash(b)).toBe(sceneHash(a));
+    // A checkpoint's label, checked as written (engines.ts), is this hash for today's text.
+    expect(sceneTextHash(serializeScene(a, 0), a.assets.meshes)).toBe(sceneHash(a));
+    expect(sceneTextHash(serializeScene(a, 0), {})).not.toBe(sceneHash(a));
   });
 
   it('differs when a setting or a mesh vertex differs', () => {
