@@ -64,7 +64,7 @@ export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readon
 export function adoptSceneHash(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string): string | null {
   if (m.scene.sha256 === loaded.hash) return null;
   const by = viscidVersion();
-  const against = stored.find((s) => s.label === m.scene.sha256) ?? stored[0];
+  const against = (stored.find((s) => s.label === m.scene.sha256) ?? stored[0])?.file ?? 'no checkpoint';
   const was = m.scene.sha256;
   m.scene.earlier = [
     ...(m.scene.earlier ?? []),
@@ -73,13 +73,13 @@ export function adoptSceneHash(m: Manifest, loaded: LoadedScene, stored: readonl
       hashedBy: m.scene.hashedBy ?? m.viscid,
       replacedAt: new Date().toISOString(),
       replacedBy: by,
-      checked: `the scene stored in ${against.file} and ${m.scene.file}, both read by viscid ${by}: no setting differs`,
+      checked: `the scene stored in ${against} and ${m.scene.file}, both read by viscid ${by}: no setting differs`,
     },
   ];
   m.scene.sha256 = loaded.hash;
   m.scene.hashedBy = by;
   return (
-    `the run's scene hash (${printable(was.slice(0, 12))}…) was written by another viscid's reading of the scene; ${shownFile} and the scene stored in ${against.file}, ` +
+    `the run's scene hash (${printable(was.slice(0, 12))}…) was written by another viscid's reading of the scene; ${shownFile} and the scene stored in ${against}, ` +
     `both read by this one (${by}), have no setting that differs, so the run goes on; the manifest keeps the earlier hash under scene.earlier`
   );
 }
