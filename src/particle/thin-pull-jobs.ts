@@ -9,7 +9,7 @@
  *   differ from one at round-off, as density-pairs.ts's and adhesion.ts's sums do).
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
+import { cubicSpline } from '../math/kernels.ts';
 import { eigenSystemOf } from '../surface/anisotropic.ts';
 import { boxDistance2 } from './neighbours.ts';
 import { teamWork } from './work.ts';
@@ -102,10 +102,12 @@ function shapeRow(
   m6.fill(0);
   for (let k = k0; k < k1; k++) {
     const j = pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
-    const d2 = ox * ox + oy * oy + oz * oz, d = Math.sqrt(d2), q = d * invH, g = (-cubicSplineSlope(q) * invH) / d;
+    // The spline and its slope at q (math/kernels.ts cubicSpline, cubicSplineSlope), in one branch; q < 1.
+    const d2 = ox * ox + oy * oy + oz * oz, d = Math.sqrt(d2), q = d * invH, t = 1 - q, near = q <= 0.5;
+    const wk = near ? 6 * q * q * (q - 1) + 1 : 2 * t * t * t, slope = near ? q * (18 * q - 12) : -6 * t * t;
+    const g = (-slope * invH) / d;
     pg[3 * k] = g * ox; pg[3 * k + 1] = g * oy; pg[3 * k + 2] = g * oz;
     sgx += g * ox; sgy += g * oy; sgz += g * oz; sg2 += g * g * d2;
-    const wk = cubicSpline(q);
     w += wk; cx += wk * ox; cy += wk * oy; cz += wk * oz;
     m6[0] += wk * ox * ox; m6[1] += wk * oy * oy; m6[2] += wk * oz * oz; m6[3] += wk * ox * oy; m6[4] += wk * ox * oz; m6[5] += wk * oy * oz;
   }
@@ -131,8 +133,8 @@ function shapeRow(
     const u0 = (ox * ax[0] + oy * ax[1] + oz * ax[2]) * ax[9];
     const u1 = (ox * ax[3] + oy * ax[4] + oz * ax[5]) * ax[10];
     const u2 = (ox * ax[6] + oy * ax[7] + oz * ax[8]) * ax[11];
-    const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2);
-    fw[k] = q < 1 ? cubicSpline(q) : 0;
+    const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2), t = 1 - q;
+    fw[k] = q >= 1 ? 0 : q <= 0.5 ? 6 * q * q * (q - 1) + 1 : 2 * t * t * t;
   }
 }
 
