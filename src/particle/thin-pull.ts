@@ -32,13 +32,28 @@
  *   Turk 2013's construction, as surface/anisotropic.ts meshes with: the weighted covariance of the neighbours, its
  *   axes; the kernel's radius along each axis H √(λ_k / λ_0), at least H / THIN_KR), so a sheet's pull is smoothed
  *   within its plane, where particle-scale differences gather particles into clumps, and kept across it.
- * Equal volumes are assumed (the liquids' own densities do not weigh the pairs). Runs on the calling thread, after
- * the pressure's last solve and before the moves, over its own cell list of size H; its rooms are its own
- * (ThinRoom, one per context). CPU only: the WebGPU backend refuses a scene that sets it (gpu/refuse.ts).
+ * Equal volumes are assumed (the liquids' own densities do not weigh the pairs). CPU only: the WebGPU backend
+ * refuses a scene that sets it (gpu/refuse.ts).
+ *
+ * Where it runs: after the pressure's last solve and before the moves, over the sub-timestep's liquid cells
+ * (StepContext.cells: edge ctx.reach ≥ h, the liquid sorted by them at the sub-timestep's start). Since that sort
+ * the positions have moved a little (the second solve's position shift, pressure-shift.ts; the nozzles' hold), so
+ * the stage takes each cell's box at the current positions and how far any particle has left its cell (o, in
+ * cells): a pair within H is then at most R = ⌈H / edge + 2 o⌉ cells apart on each axis, R = 2 at the default
+ * kernels (edge 1.25 h, H = 1.6 edges) until a particle has moved a fifth of a cell. A cell with a sparse
+ * particle lists the occupied cells within R whose box comes within H of its own; its sparse particles scan
+ * those, skipping a cell whose box is out of H of them. The listing, the rows' shapes and the passes are jobs
+ * (thin-pull-jobs.ts) on the thread team where the engine has one; its rooms are its own (ThinRoom, one per
+ * context).
  */
 import type { StepContext } from './context.ts';
-import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
-import { eigenSystemOf } from '../surface/anisotropic.ts';
+import { allocFloat64, allocInt32, allocUint8 } from '../parallel/memory.ts';
+import { runJob } from '../parallel/run-job.ts';
+import { NeighbourList } from './neighbours.ts';
+import { boxGap2 } from './object-cells.ts';
+import { thinApplyJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
+
+export { THIN_KR } from './thin-pull-jobs.ts';
 
 /** The pull's support over the density kernel's, H / h. */
 export const THIN_SCALE = 2;
@@ -46,8 +61,6 @@ export const THIN_SCALE = 2;
 export const THIN_SPARSE = 0.9;
 /** Jacobi passes of the pull a sub-timestep. */
 export const THIN_PASSES = 4;
-/** The filter's thinnest axis, a share of H at least 1 / THIN_KR (Yu & Turk 2013's k_r). */
-export const THIN_KR = 4;
 /**
  * λ_2 / λ_0 of the neighbourhood within H (its weighted covariance) under which a sparse particle is in a thin
  * feature and takes a pull. On lattices (spacing 2r): a one-particle sheet 0, two particles thick 0.20, three 0.47,
@@ -57,43 +70,53 @@ export const THIN_KR = 4;
  */
 export const THIN_FLAT = 0.45;
 
-/** The stage's rooms, grown as the liquid grows, kept between sub-timesteps. */
+/** The stage's rooms, grown as the liquid and its cells grow, kept between sub-timesteps (on shared memory with a team). */
 class ThinRoom {
-  cellOf = new Int32Array(0);
-  order = new Int32Array(0);
-  bucket = new Int32Array(0);
-  next = new Int32Array(0);
-  sparse = new Int32Array(0);
-  start = new Int32Array(0);
-  pj = new Int32Array(0);
-  pg = new Float64Array(0);
-  /** The filter's weight of each pair (shapeFilter). */
-  fw = new Float64Array(0);
-  den = new Float64Array(0);
+  /** Per particle: sparse (1) or not, its cell, the candidates its scan visits (a prefix, n + 1), λ, Δv (3), den and flat. */
+  sp = new Uint8Array(0);
+  pCell = new Int32Array(0);
+  cp = new Int32Array(0);
   lam = new Float64Array(0);
   dv = new Float64Array(0);
-  dvf = new Float64Array(0);
-  /** Each sparse particle's λ_2 / λ_0 of its neighbourhood within H (shapeFilter). */
+  den = new Float64Array(0);
   flat = new Float64Array(0);
-  axes = new Float64Array(0);
-  ensure(n: number): void {
-    if (this.cellOf.length >= n) return;
-    const m = Math.ceil(n * 1.25) + 16;
-    this.cellOf = new Int32Array(m); this.order = new Int32Array(m); this.sparse = new Int32Array(m);
-    this.start = new Int32Array(m + 1); this.den = new Float64Array(m); this.lam = new Float64Array(m); this.flat = new Float64Array(m);
-    this.dv = new Float64Array(3 * m); this.dvf = new Float64Array(3 * m); this.axes = new Float64Array(12 * m);
+  /** Per cell: its particles' box at the current positions (6), its candidate cells cand[candFirst[c] .. candFirst[c + 1]) and their particles. */
+  cbox = new Float64Array(0);
+  candFirst = new Int32Array(0);
+  cand = new Int32Array(0);
+  room = new Int32Array(0);
+  /** Per pair of the list: ∇_a W_H (3) and the filter's weight. */
+  pg = new Float64Array(0);
+  fw = new Float64Array(0);
+  readonly pairs = new NeighbourList();
+  around = new Int32Array(0);
+  constructor(private readonly ctx: StepContext) {
+    this.pairs.shared = ctx.shared;
+  }
+  private grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number, alloc: (m: number, shared: boolean) => T): T {
+    if (a.length >= n) return a;
+    if (a.length > 0) this.ctx.runner.release(a.buffer);
+    return alloc(Math.ceil(n * 1.25) + 16, this.ctx.shared);
+  }
+  ensure(n: number, nc: number): void {
+    this.sp = this.grown(this.sp, n, allocUint8); this.pCell = this.grown(this.pCell, n, allocInt32); this.cp = this.grown(this.cp, n + 1, allocInt32);
+    this.lam = this.grown(this.lam, n, allocFloat64); this.dv = this.grown(this.dv, 3 * n, allocFloat64);
+    this.den = this.grown(this.den, n, allocFloat64); this.flat = this.grown(this.flat, n, allocFloat64);
+    this.cbox = this.grown(this.cbox, 6 * nc, allocFloat64); this.candFirst = this.grown(this.candFirst, nc + 1, allocInt32);
+    this.room = this.grown(this.room, nc, allocInt32);
+  }
+  ensureCand(m: number): void {
+    if (this.cand.length >= m) return;
+    const bigger = allocInt32(Math.ceil(m * 1.5) + 256, this.ctx.shared);
+    bigger.set(this.cand);
+    if (this.cand.length > 0) this.ctx.runner.release(this.cand.buffer);
+    this.cand = bigger;
   }
   ensurePairs(p: number): void {
-    if (this.pj.length >= p) return;
-    const m = Math.ceil(p * 1.25) + 64;
-    const pj = new Int32Array(m), pg = new Float64Array(3 * m), fw = new Float64Array(m);
-    pj.set(this.pj); pg.set(this.pg); fw.set(this.fw);
-    this.pj = pj; this.pg = pg; this.fw = fw;
+    this.pg = this.grown(this.pg, 3 * p, allocFloat64); this.fw = this.grown(this.fw, p, allocFloat64);
   }
 }
 const rooms = new WeakMap<StepContext, ThinRoom>();
-const near27 = new Int32Array(27);
-const m6 = new Float64Array(6), vals = new Float64Array(3), vecs = new Float64Array(9);
 
 /** Applies the pull for a sub-timestep; returns how many particles took part (sparse ones). */
 export function pullThin(ctx: StepContext): number {
@@ -101,160 +124,97 @@ export function pullThin(ctx: StepContext): number {
   const L = ctx.liquid, n = L.count;
   if (!(omega > 0) || n < 2) return 0;
   let room = rooms.get(ctx);
-  if (!room) rooms.set(ctx, (room = new ThinRoom()));
-  room.ensure(n);
-  const pos = L.pos, vel = L.vel, rho = L.density, near = L.nearObject;
-  const H = THIN_SCALE * ctx.densityH, H2 = H * H, invH = 1 / H;
+  if (!room) rooms.set(ctx, (room = new ThinRoom(ctx)));
+  const g = ctx.cells.grid, nc = g.cellCount, start = g.start, count = g.count;
+  const held = nc === 0 ? 0 : start[nc - 1] + count[nc - 1];
+  if (held !== n) throw new Error(`thin pull: the liquid cells hold ${held} particles, the liquid ${n}: not sorted this sub-timestep`);
+  room.ensure(n, nc);
+  const pos = L.pos, rho = L.density, near = L.nearObject;
+  const H = THIN_SCALE * ctx.densityH, H2 = H * H, inv = 1 / g.cellSize;
 
-  // The sparse particles.
-  const sparse = room.sparse;
-  let ns = 0;
-  for (let i = 0; i < n; i++) if (!near[i] && rho[i] < THIN_SPARSE) sparse[ns++] = i;
+  // The sparse particles, their cells, the cells' boxes at the current positions and how far (in cells) any
+  // particle has left the cell it was sorted into.
+  const sp = room.sp, pCell = room.pCell, cbox = room.cbox, candFirst = room.candFirst;
+  let ns = 0, over = 0;
+  for (let c = 0; c < nc; c++) {
+    const a0 = start[c], a1 = a0 + count[c];
+    let x0 = pos[3 * a0], y0 = pos[3 * a0 + 1], z0 = pos[3 * a0 + 2], x1 = x0, y1 = y0, z1 = z0, k = 0;
+    for (let a = a0; a < a1; a++) {
+      const x = pos[3 * a], y = pos[3 * a + 1], z = pos[3 * a + 2];
+      if (x < x0) x0 = x; else if (x > x1) x1 = x;
+      if (y < y0) y0 = y; else if (y > y1) y1 = y;
+      if (z < z0) z0 = z; else if (z > z1) z1 = z;
+      pCell[a] = c;
+      const s = !near[a] && rho[a] < THIN_SPARSE ? 1 : 0;
+      sp[a] = s;
+      k += s;
+    }
+    const b = 6 * c;
+    cbox[b] = x0; cbox[b + 1] = y0; cbox[b + 2] = z0; cbox[b + 3] = x1; cbox[b + 4] = y1; cbox[b + 5] = z1;
+    const ci = g.cellI[c], cj = g.cellJ[c], ck = g.cellK[c];
+    over = Math.max(over, ci - x0 * inv, x1 * inv - ci - 1, cj - y0 * inv, y1 * inv - cj - 1, ck - z0 * inv, z1 * inv - ck - 1);
+    // (candFirst[c]: the cell's sparse particles, until the cells are listed below.)
+    candFirst[c] = k;
+    ns += k;
+  }
   if (ns === 0) return 0;
 
-  // Cells of size H, hashed into a table of buckets (particles of colliding cells share a bucket; the distance
-  // test sorts them out), the particles ordered by bucket.
-  let tb = 1;
-  while (tb < 2 * n) tb <<= 1;
-  if (room.bucket.length < tb + 1) room.bucket = new Int32Array(tb + 1);
-  const mask = tb - 1, bucket = room.bucket, cellOf = room.cellOf, order = room.order;
-  const hash = (cx: number, cy: number, cz: number): number => (Math.imul(cx, 73856093) ^ Math.imul(cy, 19349663) ^ Math.imul(cz, 83492791)) & mask;
-  bucket.fill(0, 0, tb + 1);
-  for (let i = 0; i < n; i++) {
-    const b = hash(Math.floor(pos[3 * i] * invH), Math.floor(pos[3 * i + 1] * invH), Math.floor(pos[3 * i + 2] * invH));
-    cellOf[i] = b;
-    bucket[b + 1]++;
-  }
-  for (let b = 0; b < tb; b++) bucket[b + 1] += bucket[b];
-  // order: particles by bucket (bucket[b] .. bucket[b + 1]), a counting sort through a cursor per bucket.
-  if (room.next.length < tb) room.next = new Int32Array(tb);
-  const next = room.next;
-  next.set(bucket.subarray(0, tb));
-  for (let i = 0; i < n; i++) order[next[cellOf[i]]++] = i;
-
-  // Each sparse particle's neighbours within H and ∇_a W_H toward each (W' ≤ 0: it points from a to b).
-  const start = room.start;
-  let p = 0;
-  start[0] = 0;
-  for (let s = 0; s < ns; s++) {
-    const i = sparse[s], xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-    const cx = Math.floor(xi * invH), cy = Math.floor(yi * invH), cz = Math.floor(zi * invH);
-    room.ensurePairs(p + 512);
-    let sgx = 0, sgy = 0, sgz = 0, sg2 = 0;
-    // The 27 cells' buckets, each once (two cells may share one).
-    let nb = 0;
-    for (let dx = -1; dx <= 1; dx++) for (let dy = -1; dy <= 1; dy++) for (let dz = -1; dz <= 1; dz++) {
-      const b = hash(cx + dx, cy + dy, cz + dz);
-      let k = 0;
-      while (k < nb && near27[k] !== b) k++;
-      if (k === nb) near27[nb++] = b;
+  // Each cell with a sparse particle: the occupied cells within R whose box comes within H of its own.
+  const R = Math.ceil(H * inv + 2 * over + 1e-9), wanted = (2 * R + 1) ** 3;
+  if (room.around.length < wanted) room.around = new Int32Array(wanted);
+  const around = room.around, roomOf = room.room;
+  let m = 0;
+  for (let c = 0; c < nc; c++) {
+    const had = candFirst[c];
+    candFirst[c] = m;
+    roomOf[c] = 0;
+    if (had === 0) continue;
+    const k = g.neighborCells(c, around, R), b = 6 * c;
+    room.ensureCand(m + k);
+    const cand = room.cand;
+    let r = 0;
+    for (let q = 0; q < k; q++) {
+      const c2 = around[q];
+      if (boxGap2(cbox, c2, cbox[b], cbox[b + 1], cbox[b + 2], cbox[b + 3], cbox[b + 4], cbox[b + 5]) >= H2) continue;
+      cand[m++] = c2;
+      r += count[c2];
     }
-    for (let t = 0; t < nb; t++) {
-      const b = near27[t];
-      for (let q = bucket[b], q1 = bucket[b + 1]; q < q1; q++) {
-        const j = order[q];
-        if (j === i) continue;
-        const ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi, d2 = ox * ox + oy * oy + oz * oz;
-        if (d2 >= H2 || d2 === 0) continue;
-        if (p >= room.pj.length) room.ensurePairs(p + 512);
-        const d = Math.sqrt(d2), g = (-cubicSplineSlope(d * invH) * invH) / d;
-        room.pj[p] = j;
-        room.pg[3 * p] = g * ox; room.pg[3 * p + 1] = g * oy; room.pg[3 * p + 2] = g * oz;
-        sgx += g * ox; sgy += g * oy; sgz += g * oz; sg2 += g * g * d2;
-        p++;
-      }
-    }
-    start[s + 1] = p;
-    room.den[s] = sgx * sgx + sgy * sgy + sgz * sgz + sg2;
-    shapeFilter(room, s, i, pos, invH);
+    roomOf[c] = r;
   }
-  const pj = room.pj, pg = room.pg, den = room.den, lam = room.lam, dv = room.dv, dvf = room.dvf;
+  candFirst[nc] = m;
+  const cp = room.cp;
+  cp[0] = 0;
+  for (let a = 0; a < n; a++) cp[a + 1] = cp[a] + (sp[a] ? roomOf[pCell[a]] : 0);
 
-  for (let pass = 0; pass < THIN_PASSES; pass++) {
-    // λ of each sparse particle from the large-scale density rate its velocities make now.
+  // Each sparse particle's neighbours within H.
+  const pairs = room.pairs;
+  pairs.reset(n);
+  const list = ctx.runner.bind(thinListJob);
+  Object.assign(list.a, { pos, sp, pCell, start, count, candFirst, cand: room.cand, cbox, cp });
+  list.s.H2 = H2;
+  list.lists.pairs = pairs;
+  runJob(list, n);
+  pairs.start[n] = pairs.length;
+  room.ensurePairs(pairs.length);
+
+  // Their gradients, den and filters.
+  const shape = ctx.runner.bind(thinShapeJob);
+  Object.assign(shape.a, { pg: room.pg, fw: room.fw, den: room.den, flat: room.flat, pos, sp, ls: pairs.start, pj: pairs.j });
+  shape.s.invH = 1 / H;
+  runJob(shape, n);
+
+  // The passes: λ and the pairs' shares (sums), then the filtered Δv into the velocities.
+  const pass = ctx.runner.bind(thinPassJob), apply = ctx.runner.bind(thinApplyJob), lam = room.lam;
+  Object.assign(pass.a, { lam, dv: room.dv, vel: L.vel, ls: pairs.start, pj: pairs.j, pg: room.pg, den: room.den, flat: room.flat });
+  pass.s.omega = omega;
+  pass.s.flatMax = THIN_FLAT;
+  Object.assign(apply.a, { vel: L.vel, dv: room.dv, fw: room.fw, ls: pairs.start, pj: pairs.j, sp });
+  for (let k = 0; k < THIN_PASSES; k++) {
+    runJob(pass, n);
     let any = false;
-    for (let s = 0; s < ns; s++) {
-      const i = sparse[s], vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
-      let D = 0;
-      for (let k = start[s]; k < start[s + 1]; k++) {
-        const j = pj[k];
-        D += (vx - vel[3 * j]) * pg[3 * k] + (vy - vel[3 * j + 1]) * pg[3 * k + 1] + (vz - vel[3 * j + 2]) * pg[3 * k + 2];
-      }
-      lam[s] = D < 0 && den[s] > 0 && room.flat[s] < THIN_FLAT ? (-omega * D) / den[s] : 0;
-      if (lam[s] > 0) any = true;
-    }
+    for (let a = 0; a < n; a++) if (lam[a] > 0) { any = true; break; }
     if (!any) break;
-    // Δv_a = Σ_b (λ_a + λ_b) ∇_a W_ab, each pair's share to both ends.
-    dv.fill(0, 0, 3 * n);
-    for (let s = 0; s < ns; s++) {
-      const l = lam[s];
-      if (l === 0) continue;
-      const i = sparse[s];
-      for (let k = start[s]; k < start[s + 1]; k++) {
-        const j = pj[k], gx = l * pg[3 * k], gy = l * pg[3 * k + 1], gz = l * pg[3 * k + 2];
-        dv[3 * i] += gx; dv[3 * i + 1] += gy; dv[3 * i + 2] += gz;
-        dv[3 * j] -= gx; dv[3 * j + 1] -= gy; dv[3 * j + 2] -= gz;
-      }
-    }
-    // The sparse particles' Δv filtered by their feature-shaped kernels; the others' as found.
-    for (let s = 0; s < ns; s++) {
-      const i = sparse[s], fw = room.fw;
-      let w = 1, fx = dv[3 * i], fy = dv[3 * i + 1], fz = dv[3 * i + 2];
-      for (let k = start[s]; k < start[s + 1]; k++) {
-        const j = pj[k], wk = fw[k];
-        w += wk; fx += wk * dv[3 * j]; fy += wk * dv[3 * j + 1]; fz += wk * dv[3 * j + 2];
-      }
-      dvf[3 * s] = fx / w; dvf[3 * s + 1] = fy / w; dvf[3 * s + 2] = fz / w;
-    }
-    for (let s = 0; s < ns; s++) {
-      const i = sparse[s];
-      dv[3 * i] = dvf[3 * s]; dv[3 * i + 1] = dvf[3 * s + 1]; dv[3 * i + 2] = dvf[3 * s + 2];
-    }
-    for (let k = 0; k < 3 * n; k++) vel[k] += dv[k];
+    runJob(apply, n);
   }
   return ns;
-}
-
-/**
- * The anisotropic filter of sparse particle s (liquid index i): the spline-weighted covariance of its neighbours
- * within H about their weighted centroid (self included), its axes into axes[12 s .. +9) and the reciprocal radii
- * 1 / (H σ_k), σ_k = max(√(λ_k / λ_0), 1 / THIN_KR), into axes[12 s + 9 .. +3), and each of its pairs' weight under
- * that kernel into fw.
- */
-function shapeFilter(room: ThinRoom, s: number, i: number, pos: Float64Array, invH: number): void {
-  const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
-  let w = cubicSpline(0), cx = 0, cy = 0, cz = 0;
-  m6.fill(0);
-  for (let k = room.start[s]; k < room.start[s + 1]; k++) {
-    const j = room.pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
-    const wk = cubicSpline(Math.sqrt(ox * ox + oy * oy + oz * oz) * invH);
-    w += wk; cx += wk * ox; cy += wk * oy; cz += wk * oz;
-    m6[0] += wk * ox * ox; m6[1] += wk * oy * oy; m6[2] += wk * oz * oz; m6[3] += wk * ox * oy; m6[4] += wk * ox * oz; m6[5] += wk * oy * oz;
-  }
-  cx /= w; cy /= w; cz /= w;
-  m6[0] = m6[0] / w - cx * cx; m6[1] = m6[1] / w - cy * cy; m6[2] = m6[2] / w - cz * cz;
-  m6[3] = m6[3] / w - cx * cy; m6[4] = m6[4] / w - cx * cz; m6[5] = m6[5] / w - cy * cz;
-  const a = 12 * s, ax = room.axes;
-  if (room.start[s + 1] - room.start[s] < 3) {
-    // Too few neighbours for a shape: an isotropic filter of support H.
-    ax.fill(0, a, a + 12);
-    ax[a] = ax[a + 4] = ax[a + 8] = 1;
-    ax[a + 9] = ax[a + 10] = ax[a + 11] = invH;
-    room.flat[s] = 0;
-  } else {
-    eigenSystemOf(m6, vals, vecs);
-    for (let k = 0; k < 9; k++) ax[a + k] = vecs[k];
-    const l0 = Math.max(vals[0], 1e-30);
-    room.flat[s] = Math.max(vals[2], 0) / l0;
-    for (let k = 0; k < 3; k++) ax[a + 9 + k] = invH / Math.max(Math.sqrt(Math.max(vals[k], 0) / l0), 1 / THIN_KR);
-  }
-  // Each pair's weight under that kernel, for every pass's filter.
-  for (let k = room.start[s]; k < room.start[s + 1]; k++) {
-    const j = room.pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
-    const u0 = (ox * ax[a] + oy * ax[a + 1] + oz * ax[a + 2]) * ax[a + 9];
-    const u1 = (ox * ax[a + 3] + oy * ax[a + 4] + oz * ax[a + 5]) * ax[a + 10];
-    const u2 = (ox * ax[a + 6] + oy * ax[a + 7] + oz * ax[a + 8]) * ax[a + 11];
-    const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2);
-    room.fw[k] = q < 1 ? cubicSpline(q) : 0;
-  }
 }
