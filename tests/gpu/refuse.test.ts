@@ -2,8 +2,8 @@
  * What the WebGPU backend refuses (src/gpu/refuse.ts), on the shipped scenes and by path; no GPU
  * needed. The backend runs every viscosity method of densitySolver "pbf" (the default implicit
  * viscosity between two pressure solves, or before one; the exchange after one solve, or between
- * two), so the dam break, the honey drop, the cup pour (but for the thin pull it sets, particle.thinPull,
- * refused by its path) and the gel fan run as shipped (cohesion,
+ * two), so the dam break and the honey drop run as shipped, and the cup pour and the gel fan but for the
+ * thin pull they set (particle.thinPull, refused by its path) (cohesion,
  * static and moving objects, sinks, strong adhesion to a body, which the signed-distance guard
  * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts), and the floating box (a free body:
  * free-bodies.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
@@ -45,12 +45,13 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
   });
 
-  it('runs the dam break, the honey drop, the cup pour (but for its thin pull) and the gel fan (sinks, moving bodies, strong adhesion to bodies) as shipped', () => {
+  it('runs the dam break, the honey drop, the cup pour and the gel fan (but for their thin pull) (sinks, moving bodies, strong adhesion to bodies) as shipped', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
     expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
-    expect(unportedFeatures(parseScene(shipped('cup-pour.json'))).map((f) => f.path)).toEqual(['particle.thinPull']);
-    expect(unportedFeatures(parseScene(withoutThinPull('cup-pour.json')))).toEqual([]);
-    expect(unportedFeatures(parseScene(shipped('gel-fan.json')))).toEqual([]);
+    for (const name of ['cup-pour.json', 'gel-fan.json']) {
+      expect(unportedFeatures(parseScene(shipped(name))).map((f) => f.path)).toEqual(['particle.thinPull']);
+      expect(unportedFeatures(parseScene(withoutThinPull(name)))).toEqual([]);
+    }
   });
 
   it('runs the gels as shipped (jello-drop, jelly-block; soap-pour with its spouts): src/gpu/gel.ts', () => {
@@ -108,9 +109,9 @@ describe('WebGPU backend refusals', () => {
     expect(paths(free)).toEqual(['bodies[2].motion']);
   });
 
-  it('refuses the thin pull (particle.thinPull > 0, src/particle/thin-pull.ts) by its path; the gel fan as shipped (0) runs', () => {
+  it('refuses the thin pull (particle.thinPull > 0, src/particle/thin-pull.ts) by its path: the gel fan as shipped (0.5)', () => {
     const input = shipped('gel-fan.json');
-    input.particle = { ...input.particle, thinPull: 0.5 };
+    expect(input.particle?.thinPull).toBe(0.5);
     const out = unportedFeatures(parseScene(input));
     expect(out.map((f) => f.path)).toEqual(['particle.thinPull']);
     expect(out[0].message).toMatch(/thin pull/);
