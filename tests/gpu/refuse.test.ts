@@ -8,8 +8,7 @@
  * holds: src/gpu/sinks.ts, guard-wgsl.ts, moving-objects.ts), and the floating box (a free body:
  * free-bodies.ts). A mesh sink, and adhesion other than the default to a mesh body (no guard for a
  * mesh), are refused by path. Gels run (src/gpu/gel.ts); several liquids and their mixing run
- * (src/gpu/liquids.ts, mixing.ts: paint-drops, but for the thin pull it sets, particle.thinPull, refused by
- * its path), but for what liquids.ts liquidRefusals names;
+ * (src/gpu/liquids.ts, mixing.ts: paint-drops), but for what liquids.ts liquidRefusals names;
  * temperature-dependent viscosity runs with the implicit viscosity (src/gpu/temperature.ts:
  * honey-melt) and is refused by path with the exchange.
  */
@@ -26,7 +25,7 @@ function shipped(name: string): SceneInput {
   return input;
 }
 
-/** A shipped scene without its thin pull (particle/thin-pull.ts), which the backend refuses by its path: paint-drops and cup-pour set it. */
+/** A shipped scene without its thin pull (particle/thin-pull.ts), which the backend refuses by its path: the cup pour and the gel fan set it. */
 function withoutThinPull(name: string): SceneInput {
   const input = shipped(name);
   if (input.particle) delete (input.particle as { thinPull?: number }).thinPull;
@@ -58,11 +57,10 @@ describe('WebGPU backend refusals', () => {
     for (const name of ['jello-drop.json', 'jelly-block.json', 'soap-pour.json']) expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
   });
 
-  it('runs several liquids and their mixing (paint-drops, but for its thin pull); and temperature (honey-melt; refused with the exchange, by its paths), and smoke-plume (whose temperature is the grid engine\'s alone)', () => {
+  it('runs several liquids and their mixing (paint-drops); and temperature (honey-melt; refused with the exchange, by its paths), and smoke-plume (whose temperature is the grid engine\'s alone)', () => {
     const paths = (name: string) => unportedFeatures(parseScene(shipped(name))).map((f) => f.path);
     const paths2 = (input: SceneInput) => unportedFeatures(parseScene(input)).map((f) => f.path);
-    expect(paths('paint-drops.json')).toEqual(['particle.thinPull']);
-    expect(paths2(withoutThinPull('paint-drops.json'))).toEqual([]);
+    expect(paths('paint-drops.json')).toEqual([]);
     expect(paths('honey-melt.json')).toEqual([]);
     const exchange = shipped('honey-melt.json');
     exchange.particle = { ...exchange.particle, viscositySolver: 'exchange' };
