@@ -131,8 +131,12 @@ describe('a water pool off the particle lattice rests (5 × 12 cm, 6.25 cells ac
   // "A start that does not give way"). Since branch pool13 the settle counts it for the depth asked
   // (551 particles, 120.11 mm at frame 0): 0.0009 over 1–4 s, worst frame 0.0025 (docs/decisions.md
   // "Settled pools at the depth asked").
-  it('water (ν 1e-6 m²/s): RMS ≤ 0.005 √(g h) over seconds 1–2, and in every frame of the last half second', () => {
-    const m = rest(pool(0.05, 0.12, {}, 0, 1e-6), 0.12, 1, 2);
+  // Over seconds 0.5–1 since branch suite67 (1–2 before): the 2 s run's worst frame, 0.0024 at 0.97 s,
+  // is in it, and from 1.3 s every frame reads 0.0005–0.0007 (bench/pool-rest.ts 5 12 2 nu=1e-6
+  // from=0, main 6ba4bde: RMS 0.0018 over 0.5–1 s); 30 frames fewer. With one pressure solve
+  // (pressureAfterViscosity false) it reads 0.22 √(g h) from the first frames.
+  it('water (ν 1e-6 m²/s): RMS ≤ 0.005 √(g h) over seconds 0.5–1, and in every frame of its last half second', () => {
+    const m = rest(pool(0.05, 0.12, {}, 0, 1e-6), 0.12, 0.5, 1);
     expect(m.rms).toBeLessThan(0.005);
     expect(m.lastWorst).toBeLessThan(0.005);
   }, 600_000);
