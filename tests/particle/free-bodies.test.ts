@@ -82,7 +82,12 @@ describe('free bodies in the particle engine', () => {
     expect(Array.from(b.ctx.freeBodies!.state)).toEqual(Array.from(sim.ctx.freeBodies!.state));
     expect(Buffer.from(b.save()).equals(Buffer.from(sim.save()))).toBe(true);
     b.dispose();
-    const { y, drift } = settle(sim, 20, 30, 7);
+    // Over frames 14–21 since branch suite67 (20–29 before): the raft is within 3 % of its draft from
+    // frame 9 on (scratch runs of this scene, main 6ba4bde: +0.9 % of the draft over 20–29, drift 0.1
+    // mm/s; +0.3 % over 14–21, drift under 0.1 mm/s; over 12–19 drift 3.2 mm/s, not taken); 8 frames
+    // fewer. With the liquid's pressure on the body cut by 25 % (free-bodies.ts boundaryReaction) it
+    // rides about a fifth of its draft low there: red.
+    const { y, drift } = settle(sim, 14, 22, 7);
     // Measured (r = 5 mm): 1.2 mm high, 6 % of the 2 cm draft, in the 14 cm pool; 0.2 mm, 0.9 %, in the 12 cm one.
     expect(Math.abs(y - centre)).toBeLessThan(0.15 * draft);
     expect(drift).toBeLessThan(0.005);
