@@ -10,14 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGLB, toOBJ, toPLY } from '../../src/index.ts';
 import { fromPLY } from '../../src/io/ply-read.ts';
 import { decodePng, type DecodedPng } from '../preview/png-reader.ts';
-import { cli, cliInProcess, FIXTURES } from './helpers.ts';
+import { cliInProcess, FIXTURES } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-preview-'));
 const run = join(tmp, 'run');
 const FRAMES = 3;
 
+// The run to preview, made in this process (main(argv)): a spawned `viscid run` until branch suite67,
+// which tests/cli/run.test.ts and signals.test.ts hold; here it is only the input.
 beforeAll(async () => {
-  const r = await cli(['run', join(FIXTURES, 'tiny.json'), '--method', 'both', '--frames', String(FRAMES), '--out', run, '--solids', 'ply']);
+  const r = await cliInProcess(['run', join(FIXTURES, 'tiny.json'), '--method', 'both', '--frames', String(FRAMES), '--out', run, '--solids', 'ply']);
   expect(r.code, r.stderr).toBe(0);
 });
 

@@ -28,7 +28,7 @@ const SCENE: SceneInput = {
   materials: { honey: liquid(5) },
   domain: { min: [-0.02, 0, -0.02], max: [0.02, 0.04, 0.02], boundary: 'noslip' },
   bodies: [{ material: 'honey', shape: { type: 'box', center: [0, 0.016, 0], size: [0.04, 0.032, 0.04] } }],
-  particle: { radius: 0.001 }, // 8 000 particles, a quarter of them within h of a wall
+  particle: { radius: 0.00125 }, // 3 072 particles, over teamWork.minParticles (2 048); 6 400 at 1 mm until branch suite67
 };
 
 const open: ParticleSimulation[] = [];
@@ -95,7 +95,7 @@ describe('pressure and PBF passes on 2 threads', () => {
     teamWork.minParticles = 2048;
     try {
       // Without the mirror walls one thread keeps the rows' upper parts alone (solve-setup.ts prepareSolve).
-      const open1 = run(1, false, { ...SCENE, particle: { radius: 0.001, walls: false } }), open2 = run(2, false, { ...SCENE, particle: { radius: 0.001, walls: false } });
+      const open1 = run(1, false, { ...SCENE, particle: { radius: 0.00125, walls: false } }), open2 = run(2, false, { ...SCENE, particle: { radius: 0.00125, walls: false } });
       expect(open1.passes[1]).toBeGreaterThan(0);
       expect(open2.passes).toEqual(open1.passes);
       expect(Buffer.from(open2.vel.buffer).equals(Buffer.from(open1.vel.buffer))).toBe(true);
@@ -118,7 +118,7 @@ describe('pressure and PBF passes on 2 threads', () => {
     const saved = teamWork.minParticles;
     teamWork.minParticles = 2048;
     try {
-      const sim = squeezed(2, { ...SCENE, particle: { radius: 0.001, walls: false } }), team = sim.ctx.runner.team!;
+      const sim = squeezed(2, { ...SCENE, particle: { radius: 0.00125, walls: false } }), team = sim.ctx.runner.team!;
       // The team's runs by job name (pressure-job.ts SOLVE: the source, the passes and the finish meet at barriers).
       const runs = new Map<string, number>(), start = team.run.bind(team);
       team.run = (id: number, self: () => void) => {

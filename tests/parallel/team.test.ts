@@ -32,7 +32,11 @@ describe('thread team', () => {
       const s = threadedSim(SPOUT, workers);
       const buffers = new Set<ArrayBufferLike>();
       const counts: number[] = [];
-      for (let f = 0; f < 8; f++) {
+      // 5 frames since branch suite67 (8 before): 392 to 1 963 particles, the velocities reallocated
+      // 3 times from MIN_PARTICLES on (to 3 141 and 5 times over 8; a scratch run printing them), for
+      // about 0.57 of the CPU (1.16 of 2.02 s a two-thread run). Red with a slot table that re-posts
+      // no slot once written (slot-table.ts update).
+      for (let f = 0; f < 5; f++) {
         const st = s.stepFrame();
         expect(st.counters.threads).toBe(workers);
         // Arrays reallocated while the threaded viscosity runs (from MIN_PARTICLES on).
@@ -65,7 +69,7 @@ describe('thread team', () => {
       teamSpin.adaptive = true;
       teamSpin.us = 50;
     }
-    expect(a.counts[7]).toBeGreaterThan(2 * a.counts[0]);
+    expect(a.counts[4]).toBeGreaterThan(2 * a.counts[0]);
     expect(a.grew).toBeGreaterThan(1); // the arrays were reallocated while the team ran on them
     for (const again of [polled, adapting, fixed]) expect(again.counts).toEqual(a.counts);
     expect(Array.from(polled.vel)).toEqual(Array.from(a.vel));

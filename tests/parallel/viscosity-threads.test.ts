@@ -104,9 +104,12 @@ describe('viscosity on 2 threads', () => {
     expect(diff).toBeLessThan(0.04 * change);
   });
 
-  it('is bit-identical from run to run (4 frames, the drop reaching the floor)', () => {
+  // 2 frames since branch suite67 (4 before): DROP meets the floor at the end of its first, so the
+  // second has the contacts and their solves on the team. Red with the viscosity solve's setup on a
+  // team range that drops its last row at random (viscosity-weiler-solve.ts): the positions differ.
+  it('is bit-identical from run to run (2 frames, the drop reaching the floor)', () => {
     const a = sim(DROP, 2), b = sim(DROP, 2);
-    for (let f = 0; f < 4; f++) {
+    for (let f = 0; f < 2; f++) {
       const sa = a.stepFrame();
       b.stepFrame();
       expect(sa.counters.threads).toBe(2);
