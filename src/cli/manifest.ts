@@ -88,7 +88,9 @@ export interface RunSettings {
  * The run's scene: its file, name, frame rate and hash (scene/hash.ts). A hash is a viscid's reading
  * of the scene, and a release that adds a setting reads the same file to another hash; a resume
  * that found the scene file the same as the run's checkpointed scene, setting by setting (run-scene.ts),
- * moves the hash the run was started with to `earlier` and records its own.
+ * moves the hash the run was started with to `earlier` and records its own. `text` and `meshes` hold
+ * what that hash is of, so that a run no checkpoint stores the scene of (killed before its first) is
+ * compared setting by setting too.
  */
 export interface RunScene {
   file: string;
@@ -99,6 +101,13 @@ export interface RunScene {
   hashedBy?: string;
   /** Hashes of this same scene that earlier viscids wrote, oldest first: a checkpoint labelled with one is still this run's. */
   earlier?: EarlierHash[];
+  /**
+   * The scene text `sha256` is the hash of (serializeScene: the validated scene, defaults filled in,
+   * as the viscid that wrote it read it), absent in manifests written before it was recorded.
+   */
+  text?: string;
+  /** SHA-256 of each mesh file the scene loads (hash.ts meshHash), by name; the meshes themselves are in the scene's folder. */
+  meshes?: Record<string, string>;
 }
 
 export interface EarlierHash {
@@ -170,6 +179,11 @@ function manifestProblem(m: Manifest): string | null {
   const earlier = m.scene.earlier;
   if (earlier !== undefined && (!Array.isArray(earlier) || earlier.some((e) => !e || typeof e !== 'object' || typeof e.sha256 !== 'string'))) {
     return 'scene.earlier is not a list of earlier hashes';
+  }
+  if (m.scene.text !== undefined && typeof m.scene.text !== 'string') return 'scene.text is not a scene text';
+  const meshes = m.scene.meshes;
+  if (meshes !== undefined && (meshes === null || typeof meshes !== 'object' || Array.isArray(meshes) || Object.values(meshes).some((h) => typeof h !== 'string'))) {
+    return 'scene.meshes is not a list of mesh hashes';
   }
   for (const [engine, record] of Object.entries(m.engines)) {
     if (engine !== 'particle' && engine !== 'grid') return `engines.${engine.slice(0, 40)} is not an engine (particle, grid)`;

@@ -8,7 +8,11 @@
  * file are both read under today's schema (defaults filled in) and compared setting by setting
  * (scene/difference.ts). The same: the run's scene, and the manifest records the new hash beside
  * the old (`scene.earlier`). Different: refused, naming the first setting that differs with both
- * values. No checkpoint: nothing of the run's scene is stored but its hash, so it is refused, saying so.
+ * values. No checkpoint: the manifest's own copy of the scene text its hash is of (`scene.text`, with
+ * its meshes' hashes; manifestScene) is compared the same way, once its meshes are the file's by hash
+ * and its text hashes to one of the run's hashes. A manifest from before that copy was recorded holds
+ * nothing of the scene but its hash: refused, saying so and how to start the run over (the caller's
+ * `remedy`: `viscid run`'s or a sweep's own).
  *
  * A default whose value changed between releases: the earlier text holds the old value, today's
  * reading of a file that leaves the setting out the new one; that is a difference (the run would not
@@ -18,7 +22,10 @@
  */
 import type { EngineName } from '../index.ts';
 import type { Scene } from '../scene/scene.ts';
+import { parseScene, sceneMeshFiles } from '../index.ts';
 import { sceneDifference, shownValue, type SceneDifference } from '../scene/difference.ts';
+import { meshHash, meshHashes, sceneTextHash } from '../scene/hash.ts';
+import { serializeScene } from '../scene/scene.ts';
 import { printable } from './printable.ts';
 import type { LoadedScene } from './load-scene.ts';
 import type { Manifest } from './manifest.ts';
@@ -30,9 +37,10 @@ export function runSceneHashes(m: Manifest): string[] {
   return [m.scene.sha256, ...earlier.map((e) => e?.sha256).filter((h): h is string => typeof h === 'string')];
 }
 
-/** A scene stored in one of the run's checkpoints, read under today's schema, and the label it was written under. */
+/** A scene stored in one of the run's checkpoints (or its manifest), read under today's schema, and the label it was written under. */
 export interface StoredScene {
-  engine: EngineName;
+  /** The checkpoint's engine; absent for the manifest's copy. */
+  engine?: EngineName;
   file: string;
   scene: Scene;
   label: string;
@@ -44,6 +52,12 @@ export interface StoredScene {
  * "<scene file> ".
  */
 export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string, shownRun: string, remedy = ''): string | null {
+  if (stored.length === 0 && m.scene.sha256 !== loaded.hash) {
+    const own = manifestScene(m, loaded, shownFile);
+    if (own && 'differs' in own) return `differs from the scene of the run in ${shownRun} (as its ${MANIFEST_FILE} stores it): ${own.differs}`;
+    if (own && 'problem' in own) return `cannot be compared with the scene of the run in ${shownRun}: ${own.problem}${remedy}`;
+    if (own) stored = [own];
+  }
   for (const s of stored) {
     if (s.label === loaded.hash) continue;
     const d = sceneDifference(s.scene, loaded.scene);
@@ -62,9 +76,12 @@ export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readon
  * Returns the note to print, or null when the hash was this viscid's already.
  */
 export function adoptSceneHash(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string): string | null {
-  if (m.scene.sha256 === loaded.hash) return null;
+  if (m.scene.sha256 === loaded.hash) {
+    if (m.scene.text === undefined) recordSceneText(m, loaded); // a manifest from before the copy was recorded
+    return null;
+  }
   const by = viscidVersion();
-  const against = (stored.find((s) => s.label === m.scene.sha256) ?? stored[0])?.file ?? 'no checkpoint';
+  const against = (stored.find((s) => s.label === m.scene.sha256) ?? stored[0])?.file ?? MANIFEST_FILE;
   const was = m.scene.sha256;
   m.scene.earlier = [
     ...(m.scene.earlier ?? []),
@@ -78,10 +95,56 @@ export function adoptSceneHash(m: Manifest, loaded: LoadedScene, stored: readonl
   ];
   m.scene.sha256 = loaded.hash;
   m.scene.hashedBy = by;
+  recordSceneText(m, loaded);
   return (
     `the run's scene hash (${printable(was.slice(0, 12))}…) was written by another viscid's reading of the scene; ${shownFile} and the scene stored in ${against}, ` +
     `both read by this one (${by}), have no setting that differs, so the run goes on; the manifest keeps the earlier hash under scene.earlier`
   );
+}
+
+const MANIFEST_FILE = 'manifest.json';
+
+/** The manifest's copy of the scene its hash is of: this viscid's text of `loaded` and its meshes' hashes. */
+export function recordSceneText(m: Manifest, loaded: LoadedScene): void {
+  m.scene.text = serializeScene(loaded.scene, 0);
+  m.scene.meshes = meshHashes(loaded.scene.assets.meshes);
+}
+
+/**
+ * The scene the manifest stores (`scene.text`), read under today's schema, when the file's meshes
+ * are the stored ones by hash and the text with them hashes to one of the run's hashes (else it was
+ * edited or damaged: a problem). Null for a manifest that stores none. A mesh file only one of the
+ * two loads, or whose hash differs: `differs`, in differenceText's words.
+ */
+export function manifestScene(m: Manifest, loaded: LoadedScene, shownFile: string): StoredScene | { differs: string } | { problem: string } | null {
+  const text = m.scene.text;
+  if (typeof text !== 'string') return null;
+  const damaged = (why: string) => ({ problem: `the scene text its ${MANIFEST_FILE} stores ${why} (the manifest was edited or damaged)` });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return damaged('is not JSON');
+  }
+  const stored = m.scene.meshes ?? {};
+  const named = sceneMeshFiles(raw);
+  if (named.length !== Object.keys(stored).length || named.some((f) => !Object.hasOwn(stored, f))) return damaged('names other mesh files than its mesh hashes');
+  const today = loaded.scene.assets.meshes;
+  for (const file of [...new Set([...named, ...Object.keys(today)])].sort()) {
+    const a = Object.hasOwn(stored, file) ? true : undefined;
+    const b = Object.hasOwn(today, file) ? true : undefined;
+    if (!a || !b || stored[file] !== meshHash(today[file])) {
+      return { differs: differenceText({ path: `mesh file ${JSON.stringify(file)}`, keys: [], a, b, mesh: file }, shownFile) };
+    }
+  }
+  // The meshes are the file's, byte for byte: the text with them hashes to what the run recorded, or was changed.
+  const label = sceneTextHash(text, today);
+  if (!runSceneHashes(m).includes(label)) return damaged(`hashes to none of the run's scene hashes (sha256 ${label.slice(0, 12)}…)`);
+  try {
+    return { file: MANIFEST_FILE, scene: parseScene(text, { loadedMeshes: today }), label };
+  } catch (e) {
+    return { problem: `the scene its ${MANIFEST_FILE} stores is not a scene this viscid reads: ${printable((e as Error).message.slice(0, 300))}` };
+  }
 }
 
 /** "particle.viscosity.value is 2 in the run, 3 in <file>", with the value to write where the file leaves the setting to a default. */

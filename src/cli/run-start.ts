@@ -12,7 +12,7 @@ import { readManifest, type Manifest, type RunMethod } from './manifest.ts';
 import { claimRunDirectory, verifiedCheckpoint, type ClaimedDir } from './run-dir.ts';
 import type { RunFlags } from './run.ts';
 import { viscidVersion } from './version.ts';
-import { adoptSceneHash, runSceneHashes, runSceneProblem, type StoredScene } from './run-scene.ts';
+import { adoptSceneHash, recordSceneText, runSceneHashes, runSceneProblem, type StoredScene } from './run-scene.ts';
 
 export function enginesOf(method: RunMethod): EngineName[] {
   return method === 'both' ? ['particle', 'grid'] : [method];
@@ -57,7 +57,8 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
         checkpoints[engine] = bytes;
         stored.push({ engine, file: record.checkpoint.file, scene: storedScene, label });
       }
-      const problem = runSceneProblem(manifest, loaded, stored, sceneFile, flags.resume, '; with no checkpoint a resume starts from frame 0 anyway: start the run again with --out and --force');
+      const restart = flags.restartRemedy ?? `start the run again: viscid run ${sceneFile} --out ${flags.resume} --force`;
+      const problem = runSceneProblem(manifest, loaded, stored, sceneFile, flags.resume, `; with no checkpoint a resume starts from frame 0 anyway: ${restart}`);
       if (problem) throw new UsageError(`cannot resume: ${sceneFile} ${problem}`);
     } catch (e) {
       claim.release();
@@ -95,6 +96,7 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
       startedAt: new Date().toISOString(),
       updatedAt: '',
     };
+    recordSceneText(manifest, loaded);
   }
   return { dir, manifest, checkpoints, claim };
 }

@@ -59,6 +59,8 @@ export interface RunFlags {
   breakLock?: boolean;
   /** The command that retries with --force, for the message about a lock that cannot be checked. */
   lockRemedy?: string;
+  /** How to start the run over, for the refusal of a resume whose scene cannot be compared (default: `viscid run` with --out and --force; a sweep names its own). */
+  restartRemedy?: string;
   allowPaths?: string[];
   workers?: number;
   /** Where the particle engine's frames run (default cpu). */

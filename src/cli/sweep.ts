@@ -226,6 +226,8 @@ async function runIndex(dir: string, index: number, breakLock: boolean): Promise
     ...(resume ? { resume: out } : { out, force: true }),
     breakLock,
     lockRemedy: `viscid sweep ${relative(process.cwd(), dir) || '.'} --index ${index} --force`,
+    // The sweep starts a run over when its folder holds no manifest (with --force, as above).
+    restartRemedy: `remove ${join(relative(process.cwd(), out) || '.', MANIFEST)} and run viscid sweep ${relative(process.cwd(), dir) || '.'} --index ${index} (or --jobs) again, which starts that run over`,
     method: sweep.run.method,
     ...(sweep.run.frames ? { frames: sweep.run.frames } : {}),
     ...(sweep.run.mesh ? { mesh: sweep.run.mesh } : {}),

@@ -33,3 +33,15 @@ export function sceneTextHash(text: string, meshes: Readonly<Record<string, TriM
   }
   return sha.hex();
 }
+
+/** SHA-256 of one mesh as stored (positions, then indices): what a run's manifest records of each mesh its scene loads. */
+export function meshHash(mesh: TriMesh): string {
+  return new Sha256().update(mesh.positions).update(mesh.indices).hex();
+}
+
+/** meshHash of every mesh, by file name. */
+export function meshHashes(meshes: Readonly<Record<string, TriMesh>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(meshes).sort()) out[name] = meshHash(meshes[name]);
+  return out;
+}

@@ -7,7 +7,7 @@
  * value changed) is refused naming it; a damaged checkpoint is still caught.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,9 @@ import { CheckpointReader, CheckpointWriter } from '../../src/io/checkpoint.ts';
 import { parseScene, restoreSimulation } from '../../src/index.ts';
 import { sceneHash, sceneTextHash } from '../../src/scene/hash.ts';
 import { readManifest, type Manifest } from '../../src/cli/manifest.ts';
+import { loadScene } from '../../src/cli/load-scene.ts';
 import { runScene } from '../../src/cli/preview-run.ts';
+import { manifestScene, recordSceneText } from '../../src/cli/run-scene.ts';
 import { cliInProcess, FIXTURES } from './helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'viscid-upgrade-'));
@@ -54,6 +56,9 @@ function asEarlierViscid(dir: string, earlier = (s: { particle: Record<string, u
   writeFileSync(file, rewritten);
   const m = readManifest(dir);
   m.scene.sha256 = label;
+  // Nor did it copy its scene into the manifest (manifests before resume68).
+  delete m.scene.text;
+  delete m.scene.meshes;
   m.engines.particle!.checkpoint!.sha256 = sha(rewritten);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m, null, 2));
   return label;
@@ -90,6 +95,8 @@ describe('a run an earlier viscid wrote', () => {
     expect(m.scene.sha256).toBe(todayHash);
     expect(m.scene.earlier?.map((e) => e.sha256)).toEqual([earlier]);
     expect(m.scene.earlier?.[0].checked).toMatch(/particle\/checkpoint\.vscd and .*tiny\.json, both read by viscid .*: no setting differs/);
+    expect(sceneTextHash(m.scene.text!, {})).toBe(todayHash); // the copy of the scene it had none of, this viscid's
+    expect(m.scene.meshes).toEqual({});
     expect(m.engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2, 3]);
     const uninterrupted = await whole();
     for (const name of ['points-0002.vtk', 'points-0003.vtk', 'checkpoint.vscd']) expect(file(dir, name).equals(file(uninterrupted, name)), name).toBe(true);
@@ -177,5 +184,120 @@ describe('a run an earlier viscid wrote', () => {
     r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot resume: .*tiny\.json hashes to another scene than the run's in .* and the run has no checkpoint that stores its scene/);
+  });
+});
+
+/**
+ * Rewrites the run in `dir` as one an earlier viscid that copies its scene into the manifest left
+ * before its first checkpoint: that copy edited by `earlier` (by default: without particle.thinPull),
+ * the manifest's hash that text's, and no checkpoint. Returns the earlier hash.
+ */
+function noCheckpointRun(dir: string, earlier = (s: { particle: Record<string, unknown> }) => void delete s.particle.thinPull): string {
+  const m = readManifest(dir);
+  expect(m.scene.sha256).toBe(todayHash);
+  expect(sceneTextHash(m.scene.text!, {})).toBe(todayHash); // a new run records the text its hash is of
+  expect(m.scene.meshes).toEqual({});
+  const stored = JSON.parse(m.scene.text!);
+  earlier(stored);
+  m.scene.text = JSON.stringify(stored);
+  m.scene.sha256 = sceneTextHash(m.scene.text, {});
+  m.engines.particle!.checkpoint = null;
+  m.status = 'interrupted';
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m, null, 2));
+  return m.scene.sha256;
+}
+
+describe('a run with no checkpoint an earlier viscid wrote', () => {
+  it('resumes when the scene its manifest stores is the file, both read today, from frame 0 to the same bits', async () => {
+    const dir = await startRun('no-checkpoint', 1);
+    const earlier = noCheckpointRun(dir);
+    const r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/note: the run's scene hash .*tiny\.json and the scene stored in manifest\.json, both read by this one .*, have no setting that differs, so the run goes on/);
+    const m = readManifest(dir);
+    expect(m.scene.sha256).toBe(todayHash);
+    expect(m.scene.earlier?.map((e) => e.sha256)).toEqual([earlier]);
+    expect(m.scene.earlier?.[0].checked).toMatch(/the scene stored in manifest\.json and .*tiny\.json/);
+    expect(sceneTextHash(m.scene.text!, {})).toBe(todayHash); // the copy follows the hash
+    expect(m.engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2, 3]);
+    for (const name of ['points-0001.vtk', 'points-0003.vtk', 'checkpoint.vscd']) expect(file(dir, name).equals(file(await whole(), name)), name).toBe(true);
+  });
+
+  it('is refused naming a setting that differs, or a default that changed, and when its copy of the scene was edited', async () => {
+    const dir = await startRun('no-checkpoint-changed', 1);
+    noCheckpointRun(dir);
+    const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    const other = join(tmp, 'thicker-too.json');
+    const data = JSON.parse(tinyText);
+    data.materials.syrup.viscosity.value = 3;
+    writeFileSync(other, JSON.stringify(data));
+    let r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot resume: .*thicker-too\.json differs from the scene of the run in .* \(as its manifest\.json stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker-too\.json\n/);
+    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+
+    // Its text edited under the hash it names: damage, not a difference.
+    const m = JSON.parse(before) as Manifest;
+    m.scene.text = m.scene.text!.replace('"value":2', '"value":3');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+    r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot be compared with the scene of the run in .*: the scene text its manifest\.json stores hashes to none of the run's scene hashes .*\(the manifest was edited or damaged\); with no checkpoint a resume starts from frame 0 anyway: start the run again: viscid run .*thicker-too\.json --out .* --force\n/);
+
+    const pinnedRun = await startRun('no-checkpoint-default', 1);
+    noCheckpointRun(pinnedRun, (s) => void (s.particle.thinPull = 0.25));
+    r = await cliInProcess(['run', tiny, '--resume', pinnedRun, '--frames', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\(as its manifest\.json stores it\): particle\.thinPull is 0\.25 in the run, 0 in .*tiny\.json \(which leaves it to this viscid's default; write 0\.25 there/);
+  });
+
+  it("compares the scene's meshes by their hashes", () => {
+    const dir = join(tmp, 'meshed');
+    mkdirSync(dir);
+    const obj = (x: number) => `v 0 0 0\nv ${x} 0 0\nv 0 0.02 0\nv 0 0 0.02\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n`;
+    writeFileSync(join(dir, 'rock.obj'), obj(0.02));
+    const data = JSON.parse(tinyText);
+    data.bodies.push({ name: 'rock', material: 'floor', shape: { type: 'mesh', file: 'rock.obj' } });
+    writeFileSync(join(dir, 'rock.json'), JSON.stringify(data));
+    const loaded = loadScene(join(dir, 'rock.json'));
+    const m = { scene: { sha256: loaded.hash } } as Manifest;
+    recordSceneText(m, loaded);
+    expect(Object.keys(m.scene.meshes!)).toEqual(['rock.obj']);
+    const same = manifestScene(m, loaded, 'rock.json');
+    expect(same && 'label' in same && same.label).toBe(loaded.hash);
+
+    writeFileSync(join(dir, 'rock.obj'), obj(0.03));
+    expect(manifestScene(m, loadScene(join(dir, 'rock.json')), 'rock.json')).toEqual({ differs: 'mesh file "rock.obj" holds other vertices or triangles than the run\'s' });
+    writeFileSync(join(dir, 'rock.json'), tinyText);
+    expect(manifestScene(m, loadScene(join(dir, 'rock.json')), 'rock.json')).toEqual({ differs: 'mesh file "rock.obj" is loaded by the run, not by rock.json' });
+  });
+});
+
+describe("a sweep's run with no checkpoint and no copy of its scene", () => {
+  it("is refused naming the sweep's way to start it over, which works", async () => {
+    const sweep = join(tmp, 'sweep');
+    let r = await cliInProcess(['sweep', tiny, '--set', 'particle.substeps=2', '--frames', '1', '--points', 'none', '--mesh', 'none', '--out', sweep]);
+    expect(r.code, r.stderr).toBe(0);
+    r = await cliInProcess(['sweep', sweep, '--index', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    const run = join(sweep, JSON.parse(readFileSync(join(sweep, 'sweep.json'), 'utf8')).runs[0].out as string);
+    const m = readManifest(run);
+    const today = m.scene.sha256;
+    // As a viscid before resume68 left it, killed before its first checkpoint, read today under another hash.
+    m.scene.sha256 = sceneTextHash(m.scene.text!.replace('"thinPull":0,', ''), {});
+    delete m.scene.text;
+    delete m.scene.meshes;
+    m.engines.particle!.checkpoint = null;
+    m.status = 'interrupted';
+    writeFileSync(join(run, 'manifest.json'), JSON.stringify(m));
+    r = await cliInProcess(['sweep', sweep, '--index', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/and the run has no checkpoint that stores its scene .*: remove .*manifest\.json and run viscid sweep .*sweep --index 0 \(or --jobs\) again, which starts that run over\n/);
+    expect(r.stderr).not.toMatch(/--out/);
+    rmSync(join(run, 'manifest.json'));
+    r = await cliInProcess(['sweep', sweep, '--index', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readManifest(run).scene.sha256).toBe(today);
+    expect(readManifest(run).status).toBe('complete');
   });
 });
