@@ -25,11 +25,11 @@ import { viscosityBoundaryJob } from './viscosity-weiler-boundary.ts';
 import { heatFluxJob, heatPairsJob } from './temperature.ts';
 import { liquidSortJob } from './liquid-sort.ts';
 import { surfaceSidesJob } from './surface.ts';
-import { thinApplyJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
+import { thinApplyJob, thinGradJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
 
 export const PARTICLE_JOBS = new JobTable([
   adhesionJob, objectAdhesionJob, viscosityJob, densityListJob, densityMeasureJob, densityPushJob,
   objectListsJob, objectContactsJob, moveJob, contactSlabsJob, contactsJob, solveJob, solveListJob, gelPlasticJob, gelForceJob, gelSpringsJob, gelSolveJob, weilerJob,
   heatPairsJob, heatFluxJob, viscosityRowsCountJob, solveRowsCountJob, solveRowsFillJob,
-  solveBoundaryJob, viscosityBoundaryJob, liquidSortJob, surfaceSidesJob, thinListJob, thinShapeJob, thinPassJob, thinApplyJob,
+  solveBoundaryJob, viscosityBoundaryJob, liquidSortJob, surfaceSidesJob, thinListJob, thinShapeJob, thinPassJob, thinApplyJob, thinGradJob,
 ]);

@@ -1,10 +1,10 @@
 /**
  * The thin pull's jobs (thin-pull.ts has the method and its citations): the listing of each sparse particle's
- * neighbours within H over the sub-timestep's liquid cells, the pairs' kernel gradients and the feature-shaped
- * filter's weights, and a Jacobi pass's two halves. Every job runs over the liquid's particles (the cells' order),
+ * neighbours within H over the sub-timestep's liquid cells, the feature-shaped filter's weights, the thin rows'
+ * pairs' kernel gradients, and a Jacobi pass's two halves. Every job runs over the liquid's particles (the cells' order),
  * split by what they cost: a particle that takes no pull has an empty row and costs nothing but its visit.
  * - thin-list: lists (the rows come out exactly as on one thread).
- * - thin-shape, thin-apply: each particle writes only its own entries (the same bits on any thread count).
+ * - thin-shape, thin-grad, thin-apply: each particle writes only its own entries (the same bits on any thread count).
  * - thin-pass: each pair adds to both ends (sums: the threads' blocks added in a fixed order, so two threads
  *   differ from one at round-off, as density-pairs.ts's and adhesion.ts's sums do).
  */
@@ -65,12 +65,12 @@ export const thinListJob = defineJob({
 });
 
 /**
- * Each sparse particle's pairs' ∇_a W_H (pg, toward the neighbour: W' ≤ 0), den = |Σ ∇W|² + Σ |∇W|², its
- * neighbourhood's λ_2 / λ_0 (flat) and its filter's weight of each pair (fw): shapeRow.
+ * Each sparse particle's den = |Σ ∇W|² + Σ |∇W|², its neighbourhood's λ_2 / λ_0 (flat) and its filter's weight of
+ * each pair (fw): shapeRow. The pairs' gradients are stored afterwards for the thin rows alone (thinGradJob).
  */
 export const thinShapeJob = defineJob({
   name: 'thin-shape',
-  arrays: { pg: 'f64', fw: 'f64', den: 'f64', flat: 'f64' },
+  arrays: { fw: 'f64', den: 'f64', flat: 'f64' },
   inputs: { pos: 'f64', sp: 'u8', ls: 'i32', pj: 'i32' },
   scalars: ['invH'],
   split: 'items',
@@ -85,7 +85,7 @@ export const thinShapeJob = defineJob({
 });
 
 /**
- * Particle i's row: the gradients and den, then the anisotropic filter (Yu & Turk 2013's construction): the
+ * Particle i's row: den from the pairs' gradients (thinGradJob stores the same ones for the thin rows), then the anisotropic filter (Yu & Turk 2013's construction): the
  * spline-weighted covariance of its neighbours within H about their weighted centroid (self included), its axes
  * and reciprocal radii 1 / (H σ_k), σ_k = max(√(λ_k / λ_0), 1 / THIN_KR), and each pair's weight under that kernel.
  * Fewer than 3 neighbours: an isotropic filter of support H, and the particle counts as thin (flat 0).
@@ -94,7 +94,7 @@ function shapeRow(
   v: JobArrays<typeof thinShapeJob>, i: number, invH: number,
   s: { m6: Float64Array; vals: Float64Array; vecs: Float64Array; axes: Float64Array },
 ): void {
-  const { pos, ls, pj, pg, fw } = v, k0 = ls[i], k1 = ls[i + 1];
+  const { pos, ls, pj, fw } = v, k0 = ls[i], k1 = ls[i + 1];
   const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2];
   const m6 = s.m6, ax = s.axes;
   let sgx = 0, sgy = 0, sgz = 0, sg2 = 0;
@@ -106,7 +106,6 @@ function shapeRow(
     const d2 = ox * ox + oy * oy + oz * oz, d = Math.sqrt(d2), q = d * invH, t = 1 - q, near = q <= 0.5;
     const wk = near ? 6 * q * q * (q - 1) + 1 : 2 * t * t * t, slope = near ? q * (18 * q - 12) : -6 * t * t;
     const g = (-slope * invH) / d;
-    pg[3 * k] = g * ox; pg[3 * k + 1] = g * oy; pg[3 * k + 2] = g * oz;
     sgx += g * ox; sgy += g * oy; sgz += g * oz; sg2 += g * g * d2;
     w += wk; cx += wk * ox; cy += wk * oy; cz += wk * oz;
     m6[0] += wk * ox * ox; m6[1] += wk * oy * oy; m6[2] += wk * oz * oz; m6[3] += wk * ox * oy; m6[4] += wk * ox * oz; m6[5] += wk * oy * oz;
@@ -139,6 +138,38 @@ function shapeRow(
 }
 
 /**
+ * The thin rows' pairs' ∇_a W_H (toward the neighbour: W' ≤ 0), computed as shapeRow computes them for den, stored
+ * at pg[3 (pgFirst[i] + k − ls[i])]: a row that takes no λ (not thin, den 0; thinPassJob) has none stored
+ * (pgFirst[i + 1] = pgFirst[i]): 16–24 % of gel-fan's pairs have gradients over its frames 10–12 (docs/decisions.md,
+ * "The thin pull's cost"). Positions do not move between the shape and the passes.
+ */
+export const thinGradJob = defineJob({
+  name: 'thin-grad',
+  arrays: { pg: 'f64' },
+  inputs: { pos: 'f64', ls: 'i32', pj: 'i32', pgFirst: 'i32' },
+  scalars: ['invH'],
+  split: 'items',
+  cost: { prefix: ['pgFirst'], perItem: 1 },
+  balance: true,
+  minItems: () => teamWork.minParticles,
+  kernel(x) {
+    const { pos, ls, pj, pgFirst, pg } = x.a, invH = x.s.invH;
+    for (let i = x.from; i < x.to; i++) {
+      const p0 = pgFirst[i];
+      if (pgFirst[i + 1] === p0) continue;
+      const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], k0 = ls[i], k1 = ls[i + 1];
+      for (let k = k0, p = 3 * p0; k < k1; k++, p += 3) {
+        const j = pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
+        const d2 = ox * ox + oy * oy + oz * oz, d = Math.sqrt(d2), q = d * invH, t = 1 - q, near = q <= 0.5;
+        const slope = near ? q * (18 * q - 12) : -6 * t * t;
+        const g = (-slope * invH) / d;
+        pg[p] = g * ox; pg[p + 1] = g * oy; pg[p + 2] = g * oz;
+      }
+    }
+  },
+});
+
+/**
  * A pass's first half: each sparse particle's λ from the large-scale density rate D_a the velocities make now
  * (λ_a = −ω D_a / den_a where D_a < 0 and the particle is thin, else 0), and each pair's share λ_a ∇_a W_ab added
  * to a's Δv and taken from b's (sums).
@@ -146,30 +177,31 @@ function shapeRow(
 export const thinPassJob = defineJob({
   name: 'thin-pass',
   arrays: { lam: 'f64', dv: 'f64' },
-  inputs: { vel: 'f64', ls: 'i32', pj: 'i32', pg: 'f64', den: 'f64', flat: 'f64' },
+  inputs: { vel: 'f64', ls: 'i32', pj: 'i32', pg: 'f64', pgFirst: 'i32', den: 'f64', flat: 'f64' },
   scalars: ['omega', 'flatMax'],
   split: 'items',
   cost: { prefix: ['ls'], perItem: 1 },
   sums: { dv: 3 },
   minItems: () => teamWork.minParticles,
   kernel(x) {
-    const { lam, dv, vel, ls, pj, pg, den, flat } = x.a, omega = x.s.omega, flatMax = x.s.flatMax;
+    const { lam, dv, vel, ls, pj, pg, pgFirst, den, flat } = x.a, omega = x.s.omega, flatMax = x.s.flatMax;
     for (let i = x.from; i < x.to; i++) {
       const k0 = ls[i], k1 = ls[i + 1];
       lam[i] = 0;
       if (k0 === k1 || !(den[i] > 0) || !(flat[i] < flatMax)) continue;
-      const vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2];
+      // (pg holds this row's gradients from 3 pgFirst[i]: thinGradJob stores those of exactly these rows.)
+      const vx = vel[3 * i], vy = vel[3 * i + 1], vz = vel[3 * i + 2], o = 3 * (pgFirst[i] - k0);
       let D = 0;
       for (let k = k0; k < k1; k++) {
-        const j = pj[k];
-        D += (vx - vel[3 * j]) * pg[3 * k] + (vy - vel[3 * j + 1]) * pg[3 * k + 1] + (vz - vel[3 * j + 2]) * pg[3 * k + 2];
+        const j = pj[k], p = o + 3 * k;
+        D += (vx - vel[3 * j]) * pg[p] + (vy - vel[3 * j + 1]) * pg[p + 1] + (vz - vel[3 * j + 2]) * pg[p + 2];
       }
       if (!(D < 0)) continue;
       const l = (-omega * D) / den[i];
       lam[i] = l;
       let sx = 0, sy = 0, sz = 0;
       for (let k = k0; k < k1; k++) {
-        const j = pj[k], gx = l * pg[3 * k], gy = l * pg[3 * k + 1], gz = l * pg[3 * k + 2];
+        const j = pj[k], p = o + 3 * k, gx = l * pg[p], gy = l * pg[p + 1], gz = l * pg[p + 2];
         sx += gx; sy += gy; sz += gz;
         dv[3 * j] -= gx; dv[3 * j + 1] -= gy; dv[3 * j + 2] -= gz;
       }

@@ -51,7 +51,7 @@ import { allocFloat64, allocInt32, allocUint8 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { boxGap2 } from './object-cells.ts';
-import { thinApplyJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
+import { thinApplyJob, thinGradJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
 
 export { THIN_KR } from './thin-pull-jobs.ts';
 
@@ -85,9 +85,10 @@ class ThinRoom {
   candFirst = new Int32Array(0);
   cand = new Int32Array(0);
   room = new Int32Array(0);
-  /** Per pair of the list: ∇_a W_H (3) and the filter's weight. */
-  pg = new Float64Array(0);
+  /** Per pair of the list: the filter's weight; per pair of a thin row: ∇_a W_H (3), the rows' from pgFirst (n + 1). */
   fw = new Float64Array(0);
+  pg = new Float64Array(0);
+  pgFirst = new Int32Array(0);
   readonly pairs = new NeighbourList();
   around = new Int32Array(0);
   constructor(private readonly ctx: StepContext) {
@@ -100,7 +101,7 @@ class ThinRoom {
   }
   ensure(n: number, nc: number): void {
     this.sp = this.grown(this.sp, n, allocUint8); this.pCell = this.grown(this.pCell, n, allocInt32); this.cp = this.grown(this.cp, n + 1, allocInt32);
-    this.lam = this.grown(this.lam, n, allocFloat64); this.dv = this.grown(this.dv, 3 * n, allocFloat64);
+    this.lam = this.grown(this.lam, n, allocFloat64); this.pgFirst = this.grown(this.pgFirst, n + 1, allocInt32); this.dv = this.grown(this.dv, 3 * n, allocFloat64);
     this.den = this.grown(this.den, n, allocFloat64); this.flat = this.grown(this.flat, n, allocFloat64);
     this.cbox = this.grown(this.cbox, 6 * nc, allocFloat64); this.candFirst = this.grown(this.candFirst, nc + 1, allocInt32);
     this.room = this.grown(this.room, nc, allocInt32);
@@ -113,7 +114,10 @@ class ThinRoom {
     this.cand = bigger;
   }
   ensurePairs(p: number): void {
-    this.pg = this.grown(this.pg, 3 * p, allocFloat64); this.fw = this.grown(this.fw, p, allocFloat64);
+    this.fw = this.grown(this.fw, p, allocFloat64);
+  }
+  ensureGradients(p: number): void {
+    this.pg = this.grown(this.pg, 3 * p, allocFloat64);
   }
 }
 const rooms = new WeakMap<StepContext, ThinRoom>();
@@ -197,15 +201,24 @@ export function pullThin(ctx: StepContext): number {
   pairs.start[n] = pairs.length;
   room.ensurePairs(pairs.length);
 
-  // Their gradients, den and filters.
+  // Their den, flatness and filters; then the pairs' gradients of the rows that can take a λ (thin, den > 0: the
+  // pass's test) alone, the rest of the rows having none stored.
   const shape = ctx.runner.bind(thinShapeJob);
-  Object.assign(shape.a, { pg: room.pg, fw: room.fw, den: room.den, flat: room.flat, pos, sp, ls: pairs.start, pj: pairs.j });
+  Object.assign(shape.a, { fw: room.fw, den: room.den, flat: room.flat, pos, sp, ls: pairs.start, pj: pairs.j });
   shape.s.invH = 1 / H;
   runJob(shape, n);
+  const ls = pairs.start, den = room.den, flat = room.flat, pgFirst = room.pgFirst;
+  pgFirst[0] = 0;
+  for (let a = 0; a < n; a++) pgFirst[a + 1] = pgFirst[a] + (den[a] > 0 && flat[a] < THIN_FLAT ? ls[a + 1] - ls[a] : 0);
+  room.ensureGradients(pgFirst[n]);
+  const grad = ctx.runner.bind(thinGradJob);
+  Object.assign(grad.a, { pg: room.pg, pos, ls, pj: pairs.j, pgFirst });
+  grad.s.invH = 1 / H;
+  runJob(grad, n);
 
   // The passes: λ and the pairs' shares (sums), then the filtered Δv into the velocities.
   const pass = ctx.runner.bind(thinPassJob), apply = ctx.runner.bind(thinApplyJob), lam = room.lam;
-  Object.assign(pass.a, { lam, dv: room.dv, vel: L.vel, ls: pairs.start, pj: pairs.j, pg: room.pg, den: room.den, flat: room.flat });
+  Object.assign(pass.a, { lam, dv: room.dv, vel: L.vel, ls: pairs.start, pj: pairs.j, pg: room.pg, pgFirst, den: room.den, flat: room.flat });
   pass.s.omega = omega;
   pass.s.flatMax = THIN_FLAT;
   Object.assign(apply.a, { vel: L.vel, dv: room.dv, fw: room.fw, ls: pairs.start, pj: pairs.j, sp });

@@ -51,11 +51,11 @@ async function pulled(workers: number) {
 }
 
 describe('the thin pull on a thread team', () => {
-  it('runs its four jobs on the team and pulls as one thread does, to round-off', async () => {
+  it('runs its five jobs on the team and pulls as one thread does, to round-off', async () => {
     const one = await pulled(1), two = await pulled(2);
     expect(one.n).toBeGreaterThan(teamWork.minParticles);
     expect(one.jobs.size).toBe(0);
-    for (const j of ['thin-list', 'thin-shape', 'thin-pass', 'thin-apply']) expect(two.jobs.has(j), j).toBe(true);
+    for (const j of ['thin-list', 'thin-shape', 'thin-grad', 'thin-pass', 'thin-apply']) expect(two.jobs.has(j), j).toBe(true);
     expect(two.sparse).toBe(one.sparse);
     expect(one.sparse).toBeGreaterThan(0.5 * one.n);
     let diff = 0, change = 0;
