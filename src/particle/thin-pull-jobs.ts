@@ -9,7 +9,7 @@
  *   differ from one at round-off, as density-pairs.ts's and adhesion.ts's sums do).
  */
 import { defineJob, type JobArrays } from '../parallel/job.ts';
-import { cubicSpline } from '../math/kernels.ts';
+import { cubicSpline, cubicSplineSlope } from '../math/kernels.ts';
 import { eigenSystemOf } from '../surface/anisotropic.ts';
 import { boxDistance2 } from './neighbours.ts';
 import { teamWork } from './work.ts';
@@ -132,8 +132,7 @@ function shapeRow(
     const u0 = (ox * ax[0] + oy * ax[1] + oz * ax[2]) * ax[9];
     const u1 = (ox * ax[3] + oy * ax[4] + oz * ax[5]) * ax[10];
     const u2 = (ox * ax[6] + oy * ax[7] + oz * ax[8]) * ax[11];
-    const q = Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2), t = 1 - q;
-    fw[k] = q >= 1 ? 0 : q <= 0.5 ? 6 * q * q * (q - 1) + 1 : 2 * t * t * t;
+    fw[k] = cubicSpline(Math.sqrt(u0 * u0 + u1 * u1 + u2 * u2));
   }
 }
 
@@ -160,9 +159,7 @@ export const thinGradJob = defineJob({
       const xi = pos[3 * i], yi = pos[3 * i + 1], zi = pos[3 * i + 2], k0 = ls[i], k1 = ls[i + 1];
       for (let k = k0, p = 3 * p0; k < k1; k++, p += 3) {
         const j = pj[k], ox = pos[3 * j] - xi, oy = pos[3 * j + 1] - yi, oz = pos[3 * j + 2] - zi;
-        const d2 = ox * ox + oy * oy + oz * oz, d = Math.sqrt(d2), q = d * invH, t = 1 - q, near = q <= 0.5;
-        const slope = near ? q * (18 * q - 12) : -6 * t * t;
-        const g = (-slope * invH) / d;
+        const d = Math.sqrt(ox * ox + oy * oy + oz * oz), g = (-cubicSplineSlope(d * invH) * invH) / d;
         pg[p] = g * ox; pg[p + 1] = g * oy; pg[p + 2] = g * oz;
       }
     }
