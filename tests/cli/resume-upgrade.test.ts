@@ -27,6 +27,15 @@ const tinyText = readFileSync(tiny, 'utf8');
 const todayHash = sceneHash(parseScene(tinyText));
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
+/** The tiny fixture with `edit` applied, written as `name` into this file's folder; returns its path. */
+function tinyEdited(name: string, edit: (data: { materials: { syrup: { viscosity: { value: number } } }; particle: Record<string, unknown> }) => void): string {
+  const data = JSON.parse(tinyText);
+  edit(data);
+  const file = join(tmp, name);
+  writeFileSync(file, JSON.stringify(data));
+  return file;
+}
+
 type Arrays = Map<string, Float64Array | Int32Array | Uint32Array | Uint16Array | Float32Array | Uint8Array>;
 /** The checkpoint with its stored scene text and label replaced, every value as it was. */
 function withScene(bytes: Uint8Array, sceneJson: string, label: string): Uint8Array {
@@ -125,10 +134,7 @@ describe('a run an earlier viscid wrote', () => {
     const dir = await startRun('changed', 1);
     asEarlierViscid(dir);
     const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
-    const other = join(tmp, 'thicker.json');
-    const data = JSON.parse(tinyText);
-    data.materials.syrup.viscosity.value = 3;
-    writeFileSync(other, JSON.stringify(data));
+    const other = tinyEdited('thicker.json', (d) => void (d.materials.syrup.viscosity.value = 3));
     const r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot resume: .*thicker\.json differs from the scene of the run in .* \(as its particle\/checkpoint\.vscd stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker\.json\n/);
@@ -142,10 +148,7 @@ describe('a run an earlier viscid wrote', () => {
     let r = await cliInProcess(['run', tiny, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/particle\.thinPull is 0\.25 in the run, 0 in .*tiny\.json \(which leaves it to this viscid's default; write 0\.25 there to go on as the run ran\)/);
-    const pinned = join(tmp, 'pinned.json');
-    const data = JSON.parse(tinyText);
-    data.particle.thinPull = 0.25;
-    writeFileSync(pinned, JSON.stringify(data));
+    const pinned = tinyEdited('pinned.json', (d) => void (d.particle.thinPull = 0.25));
     r = await cliInProcess(['run', pinned, '--resume', dir, '--frames', '2']);
     expect(r.code, r.stderr).toBe(0);
     expect(readManifest(dir).engines.particle!.frames.map((f) => f.frame)).toEqual([1, 2]);
@@ -230,10 +233,7 @@ describe('a run with no checkpoint an earlier viscid wrote', () => {
     cpSync(dir, pinnedRun, { recursive: true });
     noCheckpointRun(dir);
     const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
-    const other = join(tmp, 'thicker-too.json');
-    const data = JSON.parse(tinyText);
-    data.materials.syrup.viscosity.value = 3;
-    writeFileSync(other, JSON.stringify(data));
+    const other = tinyEdited('thicker-too.json', (d) => void (d.materials.syrup.viscosity.value = 3));
     let r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot resume: .*thicker-too\.json differs from the scene of the run in .* \(as its manifest\.json stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker-too\.json\n/);
