@@ -49,19 +49,22 @@ export interface StoredScene {
 /**
  * Null when `loaded` is the run's scene (by hash, or by comparison with the stored scenes whose
  * label is not this viscid's hash of the file); else why not, as the end of a sentence that starts
- * "<scene file> ".
+ * "<scene file> ". `remedy` ends the sentence where nothing could be compared; `startOver`, the
+ * command that starts the run over (`viscid run`'s or a sweep's), ends it where a setting differs:
+ * the user either writes the run's value back or runs the scene as it is now from frame 0.
  */
-export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string, shownRun: string, remedy = ''): string | null {
+export function runSceneProblem(m: Manifest, loaded: LoadedScene, stored: readonly StoredScene[], shownFile: string, shownRun: string, remedy = '', startOver = ''): string | null {
+  const over = startOver ? `; to run ${shownFile} as it is now instead, start over from frame 0: ${startOver}` : '';
   if (stored.length === 0 && m.scene.sha256 !== loaded.hash) {
     const own = manifestScene(m, loaded, shownFile);
-    if (own && 'differs' in own) return `differs from the scene of the run in ${shownRun} (as its ${MANIFEST_FILE} stores it): ${own.differs}`;
+    if (own && 'differs' in own) return `differs from the scene of the run in ${shownRun} (as its ${MANIFEST_FILE} stores it): ${own.differs}${over}`;
     if (own && 'problem' in own) return `cannot be compared with the scene of the run in ${shownRun}: ${own.problem}${remedy}`;
     if (own) stored = [own];
   }
   for (const s of stored) {
     if (s.label === loaded.hash) continue;
     const d = sceneDifference(s.scene, loaded.scene);
-    if (d) return `differs from the scene of the run in ${shownRun} (as its ${s.file} stores it): ${differenceText(d, shownFile, loaded.text)}`;
+    if (d) return `differs from the scene of the run in ${shownRun} (as its ${s.file} stores it): ${differenceText(d, shownFile, loaded.text)}${over}`;
   }
   if (m.scene.sha256 === loaded.hash || stored.length > 0) return null;
   return (

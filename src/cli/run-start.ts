@@ -57,8 +57,9 @@ export function startRunFolder(sceneFile: string, flags: RunFlags, loaded: Loade
         checkpoints[engine] = bytes;
         stored.push({ engine, file: record.checkpoint.file, scene: storedScene, label });
       }
-      const restart = flags.restartRemedy ?? `start the run again: viscid run ${sceneFile} --out ${flags.resume} --force`;
-      const problem = runSceneProblem(manifest, loaded, stored, sceneFile, flags.resume, `; with no checkpoint a resume starts from frame 0 anyway: ${restart}`);
+      const startOver = `viscid run ${sceneFile} --out ${flags.resume} --force`;
+      const restart = flags.restartRemedy ?? `start the run again: ${startOver}`;
+      const problem = runSceneProblem(manifest, loaded, stored, sceneFile, flags.resume, `; with no checkpoint a resume starts from frame 0 anyway: ${restart}`, flags.restartRemedy ?? startOver);
       if (problem) throw new UsageError(`cannot resume: ${sceneFile} ${problem}`);
     } catch (e) {
       claim.release();

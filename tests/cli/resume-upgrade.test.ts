@@ -137,7 +137,7 @@ describe('a run an earlier viscid wrote', () => {
     const other = tinyEdited('thicker.json', (d) => void (d.materials.syrup.viscosity.value = 3));
     const r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot resume: .*thicker\.json differs from the scene of the run in .* \(as its particle\/checkpoint\.vscd stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker\.json\n/);
+    expect(r.stderr).toMatch(/cannot resume: .*thicker\.json differs from the scene of the run in .* \(as its particle\/checkpoint\.vscd stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker\.json; to run .*thicker\.json as it is now instead, start over from frame 0: viscid run .*thicker\.json --out .* --force\n/);
     expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
   });
 
@@ -236,7 +236,7 @@ describe('a run with no checkpoint an earlier viscid wrote', () => {
     const other = tinyEdited('thicker-too.json', (d) => void (d.materials.syrup.viscosity.value = 3));
     let r = await cliInProcess(['run', other, '--resume', dir, '--frames', '2']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot resume: .*thicker-too\.json differs from the scene of the run in .* \(as its manifest\.json stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker-too\.json\n/);
+    expect(r.stderr).toMatch(/cannot resume: .*thicker-too\.json differs from the scene of the run in .* \(as its manifest\.json stores it\): materials\.syrup\.viscosity\.value is 2 in the run, 3 in .*thicker-too\.json; to run .*thicker-too\.json as it is now instead, start over from frame 0: viscid run .*thicker-too\.json --out .* --force\n/);
     expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
 
     // Its text edited under the hash it names: damage, not a difference.
