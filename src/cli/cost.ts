@@ -22,6 +22,7 @@ import { pressurePhases, type PressureLoad } from './pressure-phases.ts';
 import { pourPhase } from './pour-cost.ts';
 import { pourResolutionWarnings } from '../scene/pour-resolution.ts';
 import { fmtDuration, fmtInt } from './format.ts';
+import { thinShare } from './thin-cost.ts';
 
 export { capWarnings } from './cap-warnings.ts';
 export { calmPool, gridSpeed } from './grid-speed.ts';
@@ -51,12 +52,13 @@ export { pourPhase } from './pour-cost.ts';
  *     iteration (it takes about IMPLICIT_ITERATIONS, warm-started);
  *   - heat: the temperature stage (heat pairs and one conduction step; temperature.ts);
  *   - mixingWidth: the colour field's diffusion per material a particle carries (colour-field.ts);
- *   - gel: the gel's springs (gel.ts), per piece.
+ *   - gel: the gel's springs (gel.ts), per piece;
+ *   - thinPull: the thin pull (particle.thinPull, thin-pull.ts) per particle it works on (thinShare).
  * A prediction within about 1.5×, not a measurement.
  */
 export const PARTICLE_NS = {
   substep: 1500, move: 100, pressureSolve: 500, pressurePass: 400, density: 900, densityPass: 600, wallPass: 300, exchange: 700, sweep: 100,
-  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 500,
+  implicit: 1700, implicitIteration: 60, heat: 1000, mixingWidth: 100, gel: 3800, filterStep: 500, thinPull: 10_000,
 } as const;
 
 /** Conjugate-gradient iterations the implicit viscosity takes a sub-timestep (paint-drops: 11, warm-started). */
@@ -346,7 +348,8 @@ export function predictFrameCost(scene: Scene, at: CostAt = {}): FrameCost {
   const phases = pressurePhases(scene);
   // Closed domain walls take part in every pass (density-walls.ts): a pass costs more beside them.
   const walls = scene.domain !== undefined && P.walls;
-  const fixed = N.substep + P.moves * N.move + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0);
+  const thin = P.thinPull > 0 ? thinShare(scene, openShare(scene), stream) * N.thinPull : 0;
+  const fixed = N.substep + P.moves * N.move + N.density + passes * (N.densityPass + (walls ? N.wallPass : 0)) + (thermal ? N.heat : 0) + mixingWidth * N.mixingWidth + (gel ? N.gel : 0) + thin;
   const solves = P.densitySolver === 'pbf' && P.pressureIterations > 0 ? (solvesTwice(P) ? 2 : 1) : 0;
   const pressureNs = (load: PressureLoad) => solves * N.pressureSolve + (P.densitySolver === 'pbf' ? load.passes * N.pressurePass : 0) + load.filterSteps * N.filterStep;
   const viscous = (sweepsPerSubstep: number) =>

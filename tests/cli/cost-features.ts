@@ -40,6 +40,9 @@ export const PAIRS: [string, (s: SceneInput) => void][] = [
   ['the gel\'s springs', (s) => {
     s.materials!.honey = { ...(s.materials!.honey as object), viscoelastic: { elasticModulus: 200, elasticLimit: 0.5, yieldRate: 1, decay: 0 } } as never;
   }],
+  ['the thin pull', (s) => {
+    s.particle = { ...s.particle, thinPull: 0.5 };
+  }],
 ];
 
 /** Each pair's common base: the implicit viscosity's the exchange; the gel's at one density pass a sub-timestep in both (the blob takes one; the model gives a gel fewer than a liquid). */
