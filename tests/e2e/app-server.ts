@@ -54,8 +54,9 @@ export const BROWSER_PATH = '/__viscid/browser';
  * frame or two, and a fresh isolate compiles its hot functions again; a trace of four scene loads
  * had 2.2 s of the renderer's thread pool in TurboFan jobs and 0.8 s in Maglev's beside 4.0 s of
  * the workers' own tasks. Without TurboFan the browser's CPU for six scene loads and two honey-drop
- * frames was 0.83 of the default's, the frames themselves cheaper too (docs/decisions.md, "The test
- * suite, twentieth pass"). The JavaScript's results are the same in every tier; only its speed is not.
+ * frames was 0.83 of the default's, the frames themselves cheaper too, and scenes.test with
+ * app.test's 0.88 over four alternated pairs (docs/decisions.md, "The test suite, twentieth
+ * pass"). The JavaScript's results are the same in every tier; only its speed is not.
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
