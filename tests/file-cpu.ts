@@ -38,6 +38,8 @@ function cpu(): [number, number] {
  * cutime, cstime). The shared one serves both workers: where another browser file runs at the same
  * time its CPU is in both rows. A file's own Chromium has ended by the file's row (its afterAll
  * closes it), so it is in that row's waited-for children's column instead; a test's row has it.
+ * Each reading scans /proc (about 4 ms of CPU with ~90 processes), the first of a span's two
+ * inside it: a row's own CPU reads one scan more than the test or file used.
  */
 function chromiumCpu(): number {
   const procs = new Map<number, { ppid: number; comm: string; ticks: number }>();
