@@ -47,6 +47,16 @@ export const BROWSER_PATH = '/__viscid/browser';
  * compositor works in software (`--disable-gpu-compositing`): the tests read the app's own
  * gl.readPixels, and Chromium's CPU was 0.81–0.91 of what it was with SwiftShader compositing too
  * (docs/decisions.md, "The test suite, twelfth pass").
+ *
+ * Under vitest, V8 without its top tier (`--js-flags=--no-turbofan`: Maglev is the highest; the
+ * benchmarks, bench/app.bench.ts and bench/app-idle.ts, keep Chromium's default): every scene the
+ * tests open runs in a fresh simulation worker (src/app/client.ts) that is used for a load and a
+ * frame or two, and a fresh isolate compiles its hot functions again; a trace of four scene loads
+ * had 2.2 s of the renderer's thread pool in TurboFan jobs and 0.8 s in Maglev's beside 4.0 s of
+ * the workers' own tasks. Without TurboFan the browser's CPU for six scene loads and two honey-drop
+ * frames was 0.83 of the default's, the frames themselves cheaper too, and scenes.test with
+ * app.test's 0.88 over four alternated pairs (docs/decisions.md, "The test suite, twentieth
+ * pass"). The JavaScript's results are the same in every tier; only its speed is not.
  */
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -59,6 +69,7 @@ export const CHROMIUM_FLAGS = [
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
   '--disable-gpu-compositing',
+  ...(process.env.VITEST ? ['--js-flags=--no-turbofan'] : []),
 ];
 
 export interface SharedApp {
