@@ -31,7 +31,7 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.thinPull > 0) out.push({ path: 'particle.thinPull', message: `${P.thinPull}: the thin pull (particle/thin-pull.ts) ${NOT_YET}` });
+  // The thin pull (particle.thinPull) runs: thin-pull.ts.
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
   // Several liquids run (liquids.ts), but for what liquidRefusals names.
   out.push(...liquidRefusals(scene));
