@@ -12,8 +12,9 @@
  * Where it differs from the CPU's: the neighbours within H are found in the sub-timestep's hashed cells
  * (neighbours.ts) at the present positions, REACH cells around on each axis, REACH = ⌈H / edge + DRIFT⌉ fixed for
  * the run (the CPU takes R from how far its particles have left their cells since the sort, exact at any drift): a
- * pair is found while neither particle has left the cell it was sorted into by more than DRIFT / 2 of a cell (since
- * the sort, only the pressure's position shift and the nozzles' hold move them). A pass after the CPU's would-be stop
+ * pair within H is found while the neighbour has moved less than REACH − H / edge cells on each axis since the sort
+ * (at least DRIFT; 0.4, 4 mm, on gel-fan and cup-pour: H = 1.6 edges, REACH 2; since the sort only the pressure's
+ * position shift and the nozzles' hold move them). A pass after the CPU's would-be stop
  * (no λ > 0) runs and changes nothing; the sums are gathered per slot, in the buckets' order.
  */
 import type { StepContext } from '../particle/context.ts';
@@ -22,7 +23,7 @@ import { dispatch, Kernels, storageBuffer, uniformBuffer } from './device.ts';
 import type { GpuNeighbours } from './neighbours.ts';
 import { SKIP_WORDS, THIN_ENTRIES, THIN_PARAM_BYTES, THIN_SECTIONS, THIN_WGSL, type ThinEntry } from './thin-pull-wgsl.ts';
 
-/** Cells (of the edge) a particle may drift from its sort's cell, both ends of a pair together, before a pair within H may be missed. */
+/** Cells (of the edge) a neighbour may at least have moved since the sort, on each axis, before a pair within H may be missed (the header). */
 export const DRIFT = 0.25;
 
 /** Per offset of the (2 R + 1)³ cells around (di outer, dk inner), 1 where its bucket is an earlier offset's (thin-pull-wgsl.ts). */
