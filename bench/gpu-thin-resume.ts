@@ -7,7 +7,7 @@
  * the median nearest-neighbour distance (radii) and the rms speed; and each run's process CPU time. On SwiftShader the
  * GPU's times are the CPU's.
  *
- *   npx tsx bench/gpu-thin-resume.ts RUN_DIR/particle/checkpoint.vscd [--frames 2] [--only cpu|gpu]
+ *   npx tsx bench/gpu-thin-resume.ts RUN_DIR/particle/checkpoint.vscd [--frames 2] [--runs cpu-pull,cpu-off,gpu-pull,gpu-off]
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,7 +18,7 @@ import { requestNodeGpu } from '../src/cli/webgpu.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : def);
-const frames = Number(opt('frames', '2')), only = opt('only', '');
+const frames = Number(opt('frames', '2')), runs = opt('runs', 'cpu-pull,cpu-off,gpu-pull,gpu-off').split(',');
 const bytes = new Uint8Array(readFileSync(args[0]));
 
 function restored(pull: boolean): ParticleSimulation {
@@ -64,8 +64,9 @@ const line = (name: string, f: number, s: { chains: number; nn: number; rms: num
 console.log(`${args[0]}: ${frames} frames from its frame; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log('run        frame  chains%  sparse%  nn_r  rms_m/s  cpu_ms');
 const sparseOf = (d: ArrayLike<number>, n: number) => { let k = 0; for (let i = 0; i < n; i++) if (d[i] < 0.9) k++; return (100 * k) / n; };
-if (only !== 'gpu') {
+if (runs.some((r) => r.startsWith('cpu'))) {
   for (const pull of [true, false]) {
+    if (!runs.includes(pull ? 'cpu-pull' : 'cpu-off')) continue;
     const sim = restored(pull), L = sim.ctx.liquid, f0 = sim.ctx.frame;
     for (let f = 1; f <= frames; f++) {
       const c0 = process.cpuUsage();
@@ -75,10 +76,11 @@ if (only !== 'gpu') {
     }
   }
 }
-if (only !== 'cpu') {
+if (runs.some((r) => r.startsWith('gpu'))) {
   const { device, adapter } = await requestNodeGpu();
   console.log(`adapter: ${adapter}`);
   for (const pull of [true, false]) {
+    if (!runs.includes(pull ? 'gpu-pull' : 'gpu-off')) continue;
     const from = restored(pull), gpu = new GpuParticleSimulation(device, from.ctx.scene, from), f0 = from.ctx.frame;
     for (let f = 1; f <= frames; f++) {
       const c0 = process.cpuUsage();
