@@ -43,7 +43,10 @@ describe('WebGPU backend refusals', () => {
     for (const name of ['cup-pour.json', 'gel-fan.json']) {
       expect(parseScene(shipped(name)).particle.thinPull).toBe(0.5);
       expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
+      // What the GPU's thin pull does differently (its fixed reach) is said, as the CLI warns.
+      expect(methodDifferences(parseScene(shipped(name))).map((f) => f.path)).toContain('particle.thinPull');
     }
+    expect(methodDifferences(parseScene(shipped('dam-break.json'))).map((f) => f.path)).not.toContain('particle.thinPull');
   });
 
   it('runs the gels as shipped (jello-drop, jelly-block; soap-pour with its spouts): src/gpu/gel.ts', () => {
