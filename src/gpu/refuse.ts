@@ -16,6 +16,8 @@ import { GEL_SLOTS } from './gel-wgsl.ts';
 import { MAX_FREE } from './free-bodies.ts';
 import { liquidRefusals } from './liquids.ts';
 import { temperatureLaw } from '../particle/temperature.ts';
+import { THIN_SCALE } from '../particle/thin-pull.ts';
+import { DRIFT } from './thin-pull.ts';
 
 const NOT_YET = '— not ported to the WebGPU backend yet (run the scene with the CPU particle engine)';
 
@@ -31,7 +33,7 @@ export function unportedFeatures(scene: Scene): IgnoredFeature[] {
   const out: IgnoredFeature[] = [];
   const P = scene.particle;
   if (P.densitySolver !== 'pbf') out.push({ path: 'particle.densitySolver', message: `"${P.densitySolver}" ${NOT_YET}; the backend runs "pbf"` });
-  if (P.thinPull > 0) out.push({ path: 'particle.thinPull', message: `${P.thinPull}: the thin pull (particle/thin-pull.ts) ${NOT_YET}` });
+  // The thin pull (particle.thinPull) runs: thin-pull.ts.
   const liquids = scene.materialNames.filter((m) => scene.materials[m].kind === 'liquid');
   // Several liquids run (liquids.ts), but for what liquidRefusals names.
   out.push(...liquidRefusals(scene));
@@ -112,6 +114,9 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
     if (scene.materials[b.material]?.kind !== 'solid' || b.shape.type !== 'mesh') return;
     out.push({ path: `bodies[${i}]`, message: 'the signed-distance guard (boundaries.ts) of a mesh body is not ported: the object particles alone hold the liquid out (contacts, density); and the liquid near a body (boundaries.ts markNearObjects) is, with a mesh body in the scene, also what lies within reach of an object particle (guard-wgsl.ts markNear)' });
   });
+  if (scene.particle.thinPull > 0) {
+    out.push({ path: 'particle.thinPull', message: `the thin pull looks for neighbours within ${THIN_SCALE} h in a fixed block of cells around each particle's present cell (gpu/thin-pull.ts: room for a neighbour's move since the sort of at least ${DRIFT} cell edges, 0.4 at the default kernels), where the CPU engine sizes its block by how far its particles have moved: a neighbour moved further is missed` });
+  }
   const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
   if (free >= 0) {
     out.push({ path: `bodies[${free}].motion`, message: "a free body's share is summed per liquid particle (free-wgsl.ts): a particle within reach of two free bodies gives it to the last met (the CPU: the nearer), and the implicit viscosity's share is taken at the liquid particle (the CPU: at the object particle)" });

@@ -39,6 +39,7 @@ import { MovingObjects } from './moving-objects.ts';
 import { readParticles, type GpuParticles } from './read-back.ts';
 import { GpuSources } from './sources.ts';
 import { GpuGel } from './gel.ts';
+import { GpuThinPull } from './thin-pull.ts';
 import { GpuFreeBodies } from './free-bodies.ts';
 import { GpuWallHold, type HoldSums } from './hold.ts';
 import { pbfError, pbfStats, STAGE_BYTES, STATS_BYTES } from './pbf-feed.ts';
@@ -104,6 +105,8 @@ export class GpuParticleSimulation implements SubstepState {
   readonly sources: GpuSources | null;
   /** The springs of a gel liquid (gel.ts); null where the liquid is not a gel. */
   readonly gel: GpuGel | null;
+  /** particle.thinPull (thin-pull.ts); null where the scene does not set it. */
+  readonly thin: GpuThinPull | null;
   /** The static no-slip walls' holds on the liquid's bodies (hold.ts); null where the domain has no closed no-slip face. */
   readonly hold: GpuWallHold | null;
   /** The id (GpuParticles.id) the next particle let in takes: the seeding liquid's count, then on. */
@@ -199,6 +202,7 @@ export class GpuParticleSimulation implements SubstepState {
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = pbfStats(device, ctx); // pbf-feed.ts: PBF's last compression seeded in its word
     this.gate = !GATES.on ? null : makeGate(device, this.params, this.stats, STATS_STOP_WORD);
+    this.thin = GpuThinPull.of(device, ctx, this.grid, cap, this.sc);
     writeConstants(this.paramData, scene, {
       r: this.r,
       h: ctx.densityH,
@@ -327,6 +331,21 @@ export class GpuParticleSimulation implements SubstepState {
   }
 
   /**
+   * The thin pull alone (thin-pull.ts) at the present positions and velocities (sorted first), ρ/ρ0 as last recorded
+   * (at first the seeding simulation's): for checks against the CPU engine's (particle/thin-pull.ts); `read` gives the result.
+   */
+  async thinPullAlone(): Promise<void> {
+    if (!this.thin) throw new Error('the scene sets no particle.thinPull');
+    const enc = this.device.createCommandEncoder();
+    this.grid.build(enc);
+    const pass = enc.beginComputePass();
+    this.thin.pull(pass, this.grid, this.count);
+    pass.end();
+    this.device.queue.submit([enc.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+  }
+
+  /**
    * One implicit viscosity solve of length dt alone, at the present positions and velocities (sorted
    * first): for checks against the CPU engine's (viscosity-weiler.ts); `read` gives the result.
    */
@@ -391,7 +410,7 @@ export class GpuParticleSimulation implements SubstepState {
     this.grid.destroy();
     for (const b of [this.params, this.sc, this.dx, this.keep, this.wall, this.stats]) b.destroy();
     this.gate?.args.destroy();
-    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing, this.hold]) part?.destroy();
+    for (const part of [this.viscosity, this.gel, this.sinks, this.sources, this.free, this.mixing, this.hold, this.thin]) part?.destroy();
     this.guard?.bodies.destroy();
   }
 }

@@ -29,6 +29,7 @@
  *   a gel's springs (gel.ts; listed right after the sort): their plastic flow and an implicit step of their forces
  *     (gel-implicit.ts; the CPU's src/particle/gel-implicit.ts), after the viscosity, before the pressure's second
  *     solve (with one solve, before it);
+ *   the thin pull (thin-pull.ts; particle.thinPull), after the last solve and its position shift;
  *   `moves` moves: translate by v (less ½ (a + g) δt in free flight: the pressure did not move the
  *     particle and no closed wall or object is within reach), then the liquid contacts (liquid-contacts.ts,
  *     Steele et al. 2004 §3.4; one Jacobi sweep: step-wgsl.ts contactGather), out of the objects' particles
@@ -62,6 +63,7 @@ import { guardBodies, nearTravel, TRAVEL_OFFSET, type GuardEntry } from './guard
 import type { MovingObjects } from './moving-objects.ts';
 import type { GpuSources } from './sources.ts';
 import type { GpuGel } from './gel.ts';
+import type { GpuThinPull } from './thin-pull.ts';
 import type { GpuFreeBodies } from './free-bodies.ts';
 import type { GpuWallHold } from './hold.ts';
 import { STAGE_BYTES } from './pbf-feed.ts';
@@ -100,6 +102,7 @@ export interface SubstepState {
   readonly free: GpuFreeBodies | null;
   readonly sources: GpuSources | null;
   readonly gel: GpuGel | null;
+  readonly thin: GpuThinPull | null;
   readonly hold: GpuWallHold | null;
   readonly block: ParamBlock;
   readonly maxima: SlotMaxima;
@@ -219,6 +222,8 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   }
   dispatch(pass, K.freeFlight, group, n);
   if (shift) encodeShift(pass, sim.pressure.pipelines, sim.group(sim.pressure), n, shiftPasses(sim.maxima.still, filter > 0));
+  // particle.thinPull after the pressure's last solve, so that the moves carry it (step.ts; thin-pull.ts).
+  sim.thin?.pull(pass, sim.grid, n);
   Src?.hold(pass, sim.grid, t);
   const gg = G?.guarded ? sim.group(G.kernels) : null;
   for (let m = 0; m < P.moves; m++) {
@@ -236,6 +241,7 @@ export async function runSubstep(sim: SubstepState, t: number, dt: number, first
   pass = enc.beginComputePass();
   encodeDensity(pass, { pipelines: K, group: sim.group() }, G && gg ? { pipelines: G.kernels.pipelines, group: gg } : null, n, P.densityIterations, sim.gate);
   sim.viscosity?.recordDensity(pass, sim.viscosityBuffers(), n);
+  sim.thin?.record(pass, sim.grid, n);
   Src?.hold(pass, sim.grid, t);
   sim.free?.reduce(pass, sim.grid.pos, sim.keep, n);
   pass.end();

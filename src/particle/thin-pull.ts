@@ -32,8 +32,8 @@
  *   Turk 2013's construction, as surface/anisotropic.ts meshes with: the weighted covariance of the neighbours, its
  *   axes; the kernel's radius along each axis H √(λ_k / λ_0), at least H / THIN_KR), so a sheet's pull is smoothed
  *   within its plane, where particle-scale differences gather particles into clumps, and kept across it.
- * Equal volumes are assumed (the liquids' own densities do not weigh the pairs). CPU only: the WebGPU backend
- * refuses a scene that sets it (gpu/refuse.ts).
+ * Equal volumes are assumed (the liquids' own densities do not weigh the pairs). The WebGPU backend runs the same
+ * stage (gpu/thin-pull.ts).
  *
  * Where it runs: after the pressure's last solve and before the moves, over the sub-timestep's liquid cells
  * (StepContext.cells: edge ctx.reach ≥ h, the liquid sorted by them at the sub-timestep's start). Since that sort

@@ -18,6 +18,14 @@ describe('gpuRefusal', () => {
     expect(gpuRefusal(gpuScene, 'particle', 'webgpu')).toBeNull();
   });
 
+  it('tries the gel fan and the cup pour on WebGPU as shipped, their thin pull included (src/gpu/thin-pull.ts)', () => {
+    for (const name of ['gel-fan.json', 'cup-pour.json']) {
+      const scene = parseScene(readFileSync(new URL(`../../scenes/${name}`, import.meta.url), 'utf8'));
+      expect(scene.particle.thinPull).toBeGreaterThan(0);
+      expect(gpuRefusal(scene, 'particle', 'auto')).toBeNull();
+    }
+  });
+
   it('keeps the CPU engine when it is chosen, and for the grid engine', () => {
     expect(gpuRefusal(gpuScene, 'particle', 'cpu')).toBe('the CPU engine was chosen (bit-exact runs)');
     expect(gpuRefusal(gpuScene, 'grid', 'auto')).toBe('the WebGPU backend runs the particle engine');
