@@ -28,6 +28,7 @@
  */
 import { WORKGROUP } from './device.ts';
 import { HASH_WGSL } from './neighbours.ts';
+import { SPLINE_WGSL } from './wgsl.ts';
 
 /** Sections of `thin` (vec4 per slot): the filter's three axes (xyz, reciprocal radius in w), the row (den, flat, λ, flags), Δv (touched in w). */
 export const T_AX = 0, T_ROW = 3, T_DV = 4, THIN_SECTIONS = 5;
@@ -59,20 +60,8 @@ struct Thin {
 @group(0) @binding(7) var<storage, read_write> sc: array<vec4<f32>>;
 fn sec(s: u32, a: u32) -> u32 { return s * T.cap + a; }
 fn flagsOf(a: u32) -> u32 { return u32(thin[sec(${T_ROW}u, a)].w); }
-// The cubic spline over q = d / H and its slope (src/math/kernels.ts cubicSpline, cubicSplineSlope).
-fn W(q: f32) -> f32 {
-  if (q >= 1.0) { return 0.0; }
-  if (q <= 0.5) { return 6.0 * q * q * (q - 1.0) + 1.0; }
-  let s = 1.0 - q;
-  return 2.0 * s * s * s;
-}
-fn dW(q: f32) -> f32 {
-  if (q >= 1.0) { return 0.0; }
-  if (q <= 0.5) { return q * (18.0 * q - 12.0); }
-  let s = 1.0 - q;
-  return -6.0 * s * s;
-}
-// G_ab of a pair at rv = x_a − x_b, d = |rv| > 0 (the CPU's pg: toward b).
+// W, dW: the cubic spline over q = d / H and its slope (wgsl.ts SPLINE_WGSL).
+${SPLINE_WGSL}// G_ab of a pair at rv = x_a − x_b, d = |rv| > 0 (the CPU's pg: toward b).
 fn grad(rv: vec3<f32>, d: f32) -> vec3<f32> { return (dW(d * T.invH) * T.invH / d) * rv; }
 `;
 

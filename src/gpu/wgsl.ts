@@ -96,11 +96,8 @@ const BINDINGS = /* wgsl */ `
 @group(0) @binding(8) var<storage, read_write> stats: array<atomic<u32>, 8>;
 `;
 
-/** The helpers below read pos, vel, wall and start. */
-const HELPERS = /* wgsl */ `
-${HASH_WGSL}
-${OBJECT_WGSL}
-${LIQUID_WGSL}
+/** The cubic spline over q = d / support and its slope (src/math/kernels.ts cubicSpline, cubicSplineSlope), for every kernel file. */
+export const SPLINE_WGSL = /* wgsl */ `
 // Cubic spline over q = d/h (src/math/kernels.ts cubicSpline, cubicSplineSlope).
 fn W(q: f32) -> f32 {
   if (q >= 1.0) { return 0.0; }
@@ -114,6 +111,14 @@ fn dW(q: f32) -> f32 {
   let s = 1.0 - q;
   return -6.0 * s * s;
 }
+`;
+
+/** The helpers below read pos, vel, wall and start. */
+const HELPERS = /* wgsl */ `
+${HASH_WGSL}
+${OBJECT_WGSL}
+${LIQUID_WGSL}
+${SPLINE_WGSL}
 // The closed walls within h of x (pressure-kernels.ts wallRange): bit k when axis k has one, bit
 // 3 + k when it is a max face; its distance in del.
 struct Walls { mask: u32, del: vec3<f32> }
