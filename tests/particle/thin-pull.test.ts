@@ -13,7 +13,7 @@ import { lcg, liquid, particleSim } from './helpers.ts';
 const r = 0.002, s = 2 * r;
 
 /** A simulation holding the particles at `positions` with velocities `vel(x, y, z)` and ρ/ρ0 `rho`, thinPull 0.5. */
-function sim(positions: number[], vel: (x: number, y: number, z: number) => number[], rho: number | ((y: number) => number), ball?: { center: number[]; radius: number }) {
+function sim(positions: number[], vel: (x: number, y: number, z: number) => number[], rho: number | ((y: number) => number), ball?: { center: [number, number, number]; radius: number }) {
   const input: SceneInput = {
     gravity: [0, 0, 0],
     materials: { w: liquid(1), solid: { kind: 'solid' } },
@@ -136,7 +136,7 @@ describe('the thin pull', () => {
     // The opening sheet over a ball 5 mm under its middle; every particle flagged near (as a sub-timestep whose
     // fastest particle travels far flags all within centimetres). Those within GUARD r + objectReach + r_o of the
     // ball's surface take no λ; the rest of the sheet does.
-    const ball = { center: [0, 0.01 - 0.015, 0], radius: 0.01 };
+    const ball = { center: [0, 0.01 - 0.015, 0] as [number, number, number], radius: 0.01 };
     const ctx = sim(sheet(), (x, _y, z) => [2 * x, 0, 2 * z], 0.4, ball), L = ctx.liquid, n = L.count;
     L.nearObject.fill(1, 0, n);
     const reach = 0.5 * r + ctx.objectReach + ctx.ro;
