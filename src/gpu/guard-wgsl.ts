@@ -49,7 +49,12 @@ export const TRAVEL_OFFSET = 32;
 /** The header, the shapes' records, and each body's pose at the sub-timestep's start (R's columns, t). */
 export const GUARD_BYTES = 16 * HEAD_VEC4 + 16 * SHAPE_VEC4 * MAX_GUARDED + 16 * 4 * MAX_GUARDED;
 
-const KERNELS = /* wgsl */ `
+/**
+ * The guarded bodies' uniform (GUARD_BYTES: guardBodies writes it) at `binding`, as B, with the shapes' functions
+ * over its records (shapes-wgsl.ts): the guard's module and the thin pull's (thin-pull-wgsl.ts) both take it.
+ */
+export function bodiesWgsl(binding: number): string {
+  return /* wgsl */ `
 struct Bodies {
   count: u32, hold: f32, eps: f32, invDt: f32,
   // objectReach, 4r, r_o (step.ts nearMargin); 1 where a body is a mesh.
@@ -59,8 +64,11 @@ struct Bodies {
   rec: array<vec4<f32>, ${SHAPE_VEC4 * MAX_GUARDED}>,
   prev: array<vec4<f32>, ${4 * MAX_GUARDED}>,
 }
-@group(0) @binding(9) var<uniform> B: Bodies;
-${shapesWgsl('B.rec')}
+@group(0) @binding(${binding}) var<uniform> B: Bodies;
+${shapesWgsl('B.rec')}`;
+}
+
+const KERNELS = /* wgsl */ `${bodiesWgsl(9)}
 fn guard(a: u32) {
   var x = pos[a].xyz;
   var v = vel[a].xyz;

@@ -116,6 +116,11 @@ export function methodDifferences(scene: Scene): IgnoredFeature[] {
   });
   if (scene.particle.thinPull > 0) {
     out.push({ path: 'particle.thinPull', message: `the thin pull looks for neighbours within ${THIN_SCALE} h in a fixed block of cells around each particle's present cell (gpu/thin-pull.ts: room for a neighbour's move since the sort of at least ${DRIFT} cell edges, 0.4 at the default kernels), where the CPU engine sizes its block by how far its particles have moved: a neighbour moved further is missed` });
+    // Next to a body the pull leaves out the flagged liquid within the objects' reach of a surface (thin-pull-wgsl.ts
+    // nextToBody): a mesh body has no distance on the GPU, so with one in the scene every flagged particle is left out.
+    if (scene.bodies.some((b) => scene.materials[b.material]?.kind === 'solid' && b.shape.type === 'mesh')) {
+      out.push({ path: 'particle.thinPull', message: 'with a mesh body in the scene the thin pull leaves out all the liquid flagged near a body (guard-wgsl.ts markNear, whose margin takes in the sub-timestep\'s travel), where the CPU engine leaves out only what lies within GUARD r + objectReach + r_o of a body\'s surface: a mesh has no signed distance on the GPU' });
+    }
   }
   const free = scene.bodies.findIndex((b) => scene.materials[b.material]?.kind === 'solid' && b.motion.type === 'free');
   if (free >= 0) {

@@ -202,7 +202,7 @@ export class GpuParticleSimulation implements SubstepState {
     this.wall = storageBuffer(device, 16 * (cap + objects.count + W.count), 'walls and object velocities');
     this.stats = pbfStats(device, ctx); // pbf-feed.ts: PBF's last compression seeded in its word
     this.gate = !GATES.on ? null : makeGate(device, this.params, this.stats, STATS_STOP_WORD);
-    this.thin = GpuThinPull.of(device, ctx, this.grid, cap, this.sc);
+    this.thin = GpuThinPull.of(device, ctx, this.grid, cap, this.sc, this.guard?.bodies ?? null);
     writeConstants(this.paramData, scene, {
       r: this.r,
       h: ctx.densityH,
@@ -333,13 +333,14 @@ export class GpuParticleSimulation implements SubstepState {
   /**
    * The thin pull alone (thin-pull.ts) at the present positions and velocities (sorted first), ρ/ρ0 as last recorded
    * (at first the seeding simulation's): for checks against the CPU engine's (particle/thin-pull.ts); `read` gives the result.
+   * `allNear`: every slot taken as flagged near a body, as the CPU's LiquidParticles.nearObject set all over.
    */
-  async thinPullAlone(): Promise<void> {
+  async thinPullAlone(allNear = false): Promise<void> {
     if (!this.thin) throw new Error('the scene sets no particle.thinPull');
     const enc = this.device.createCommandEncoder();
     this.grid.build(enc);
     const pass = enc.beginComputePass();
-    this.thin.pull(pass, this.grid, this.count);
+    this.thin.pull(pass, this.grid, this.count, allNear);
     pass.end();
     this.device.queue.submit([enc.finish()]);
     await this.device.queue.onSubmittedWorkDone();

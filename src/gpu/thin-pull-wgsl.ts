@@ -7,7 +7,7 @@
  * the −λ_b G_ba its neighbours' rows give it.
  *
  * Kernels, in order a sub-timestep (thin-pull.ts encodes them):
- *   thinMark   each slot: sparse (not near a body, ρ/ρ0 of the last density correction below THIN_SPARSE); λ, Δv 0.
+ *   thinMark   each slot: sparse (not next to a body, ρ/ρ0 of the last density correction below THIN_SPARSE); λ, Δv 0.
  *   thinShape  each sparse slot: den = |Σ G|² + Σ |G|², the weighted covariance's axes (Jacobi rotations, as
  *              surface/anisotropic.ts symmetricEigen) and the filter's reciprocal radii, flat = λ_2 / λ_0; thin where
  *              den > 0 and flat < THIN_FLAT.
@@ -24,11 +24,13 @@
  * marks them in the parameters' skip bits.
  *
  * The bind group: 0 the parameters (Thin), 1 pos, 2 vel, 3 id, 4 bucket starts (neighbours.ts), 5 thin (per slot,
- * THIN_SECTIONS sections of the capacity), 6 rho (per particle id, ρ/ρ0), 7 sc (the step's slot scalars: wgsl.ts).
+ * THIN_SECTIONS sections of the capacity), 6 rho (per particle id, ρ/ρ0), 7 sc (the step's slot scalars: wgsl.ts), 8 the
+ * guarded bodies' uniform (guard-wgsl.ts bodiesWgsl; zeros where the scene has no solid body).
  */
 import { WORKGROUP } from './device.ts';
 import { HASH_WGSL } from './neighbours.ts';
 import { SPLINE_WGSL } from './wgsl.ts';
+import { bodiesWgsl } from './guard-wgsl.ts';
 
 /** Sections of `thin` (vec4 per slot): the filter's three axes (xyz, reciprocal radius in w), the row (den, flat, λ, flags), Δv (touched in w). */
 export const T_AX = 0, T_ROW = 3, T_DV = 4, THIN_SECTIONS = 5;
@@ -47,7 +49,7 @@ const BINDINGS = /* wgsl */ `
 struct Thin {
   n: u32, table: u32, invCell: f32, reach: i32,
   H2: f32, invH: f32, omega: f32, flatMax: f32,
-  sparse: f32, cap: u32, kr: f32, pad: u32,
+  sparse: f32, cap: u32, kr: f32, allNear: u32,
   skip: array<vec4<u32>, ${SKIP_WORDS / 4}>,
 }
 @group(0) @binding(0) var<uniform> T: Thin;
@@ -58,6 +60,7 @@ struct Thin {
 @group(0) @binding(5) var<storage, read_write> thin: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> rho: array<f32>;
 @group(0) @binding(7) var<storage, read_write> sc: array<vec4<f32>>;
+${bodiesWgsl(8)}
 fn sec(s: u32, a: u32) -> u32 { return s * T.cap + a; }
 fn flagsOf(a: u32) -> u32 { return u32(thin[sec(${T_ROW}u, a)].w); }
 // W, dW: the cubic spline over q = d / H and its slope (wgsl.ts SPLINE_WGSL).
@@ -139,13 +142,28 @@ const KERNELS = /* wgsl */ `
   rho[id[a]] = sc[a].x;
 }
 
-// Sparse: ρ/ρ0 of the last density correction under THIN_SPARSE, and not flagged near a body (pos.w's bit 2:
-// liquids-wgsl.ts isNear, guard-wgsl.ts markNear).
+// Next to a body (the CPU's thin-pull.ts rule): flagged near one (pos.w's bit 2: liquids-wgsl.ts isNear, guard-wgsl.ts
+// markNear; every slot where T.allNear, the tests' hook) and within GUARD r + objectReach + r_o of a guarded body's
+// surface at the present position (particle/boundaries.ts withinReachOfBody); where the scene has a mesh body
+// (no distance on the GPU: B.near.w) the flag alone.
+fn nextToBody(a: u32) -> bool {
+  if ((u32(pos[a].w) & 2u) == 0u && T.allNear == 0u) { return false; }
+  if (B.near.w != 0.0) { return true; }
+  let reach = B.hold + B.near.x + B.near.z;
+  let x = pos[a].xyz;
+  for (var k = 0u; k < B.count; k++) {
+    let l = shapeLocal(k, x);
+    // Not "≥ reach": a NaN distance counts as within (as on the CPU).
+    if (shapeBounded(k, l, reach) && !(shapeSdf(k, l) >= reach)) { return true; }
+  }
+  return false;
+}
+
+// Sparse: ρ/ρ0 of the last density correction under THIN_SPARSE, and not next to a body.
 @compute @workgroup_size(${WORKGROUP}) fn thinMark(@builtin(global_invocation_id) gi: vec3<u32>) {
   let a = gi.x;
   if (a >= T.n) { return; }
-  let near = (u32(pos[a].w) & 2u) != 0u;
-  let sparse = !near && rho[id[a]] < T.sparse;
+  let sparse = rho[id[a]] < T.sparse && !nextToBody(a);
   thin[sec(${T_ROW}u, a)] = vec4<f32>(0.0, 0.0, 0.0, select(0.0, ${SPARSE}.0, sparse));
   thin[sec(${T_DV}u, a)] = vec4<f32>(0.0);
 }

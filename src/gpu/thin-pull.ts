@@ -20,6 +20,7 @@
 import type { StepContext } from '../particle/context.ts';
 import { THIN_FLAT, THIN_KR, THIN_PASSES, THIN_SCALE, THIN_SPARSE } from '../particle/thin-pull.ts';
 import { dispatch, Kernels, storageBuffer, uniformBuffer } from './device.ts';
+import { GUARD_BYTES } from './guard-wgsl.ts';
 import type { GpuNeighbours } from './neighbours.ts';
 import { SKIP_WORDS, THIN_ENTRIES, THIN_PARAM_BYTES, THIN_SECTIONS, THIN_WGSL, type ThinEntry } from './thin-pull-wgsl.ts';
 
@@ -45,19 +46,27 @@ export class GpuThinPull {
   private readonly params: GPUBuffer;
   private readonly thin: GPUBuffer;
   private readonly rho: GPUBuffer;
+  /** The guarded bodies' uniform (the guard's, guard-wgsl.ts), or zeros of its own where the scene has no solid body. */
+  private readonly bodies: GPUBuffer;
+  private readonly ownBodies: boolean;
   private readonly data = new ArrayBuffer(THIN_PARAM_BYTES);
   /** Cells around a particle on each axis the neighbours within H are looked for in. */
   readonly reach: number;
 
-  /** The pull of the host's scene, or null where particle.thinPull is 0. `sc`: the step's slot scalars (ρ/ρ0 in x after density correction). */
-  static of(device: GPUDevice, ctx: StepContext, grid: GpuNeighbours, capacity: number, sc: GPUBuffer): GpuThinPull | null {
-    return ctx.scene.particle.thinPull > 0 ? new GpuThinPull(device, ctx, grid, capacity, sc) : null;
+  /**
+   * The pull of the host's scene, or null where particle.thinPull is 0. `sc`: the step's slot scalars (ρ/ρ0 in x after
+   * density correction); `bodies`: the guard's bodies' uniform (written each sub-timestep), null without a solid body.
+   */
+  static of(device: GPUDevice, ctx: StepContext, grid: GpuNeighbours, capacity: number, sc: GPUBuffer, bodies: GPUBuffer | null): GpuThinPull | null {
+    return ctx.scene.particle.thinPull > 0 ? new GpuThinPull(device, ctx, grid, capacity, sc, bodies) : null;
   }
 
-  private constructor(private readonly device: GPUDevice, ctx: StepContext, grid: GpuNeighbours, private readonly capacity: number, private readonly sc: GPUBuffer) {
+  private constructor(private readonly device: GPUDevice, ctx: StepContext, grid: GpuNeighbours, private readonly capacity: number, private readonly sc: GPUBuffer, bodies: GPUBuffer | null) {
     const H = THIN_SCALE * ctx.densityH, invCell = 1 / grid.cellSize;
     this.reach = Math.ceil(H * invCell + DRIFT);
-    this.kernels = new Kernels(device, 'thin pull', THIN_WGSL, THIN_ENTRIES, 8, 0);
+    this.kernels = new Kernels(device, 'thin pull', THIN_WGSL, THIN_ENTRIES, 9, [0, 8]);
+    this.ownBodies = !bodies;
+    this.bodies = bodies ?? uniformBuffer(device, GUARD_BYTES, 'thin pull: no bodies');
     this.params = uniformBuffer(device, THIN_PARAM_BYTES, 'thin pull parameters');
     this.thin = storageBuffer(device, 16 * THIN_SECTIONS * capacity, 'thin pull: rows, filters and Δv');
     this.rho = storageBuffer(device, 4 * capacity, 'thin pull: ρ/ρ0 by id');
@@ -72,13 +81,17 @@ export class GpuThinPull {
   }
 
   private group(grid: GpuNeighbours): GPUBindGroup {
-    return this.kernels.bind(this.device, [this.params, grid.pos, grid.vel, grid.id, grid.start, this.thin, this.rho, this.sc]);
+    return this.kernels.bind(this.device, [this.params, grid.pos, grid.vel, grid.id, grid.start, this.thin, this.rho, this.sc, this.bodies]);
   }
 
-  /** Into `pass`: the pull over the `n` slots sorted in `grid` (the parameters' count written now, before the encoder's submit). */
-  pull(pass: GPUComputePassEncoder, grid: GpuNeighbours, n: number): void {
+  /**
+   * Into `pass`: the pull over the `n` slots sorted in `grid` (the parameters' count written now, before the encoder's
+   * submit). `allNear`: every slot taken as flagged near a body (the tests' hook; thin-pull-wgsl.ts nextToBody).
+   */
+  pull(pass: GPUComputePassEncoder, grid: GpuNeighbours, n: number, allNear = false): void {
     if (n < 2) return;
-    new Uint32Array(this.data)[0] = n;
+    const u = new Uint32Array(this.data);
+    u[0] = n; u[11] = allNear ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, this.data);
     const K = this.kernels.pipelines, g = this.group(grid);
     dispatch(pass, K.thinMark, g, n);
@@ -100,5 +113,6 @@ export class GpuThinPull {
 
   destroy(): void {
     for (const b of [this.params, this.thin, this.rho]) b.destroy();
+    if (this.ownBodies) this.bodies.destroy();
   }
 }

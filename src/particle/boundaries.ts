@@ -193,3 +193,23 @@ export function domainWalls(ctx: StepContext, dt: number): void {
     if (held > 0) ctx.count('frictionHolds', held);
   }
 }
+
+/**
+ * Whether the point lies within `reach` (m) of any body's surface (its signed distance under it; a NaN distance
+ * counts as within), the bounds grown by `reach` tested first.
+ */
+export function withinReachOfBody(ctx: StepContext, px: number, py: number, pz: number, reach: number): boolean {
+  const bodies = ctx.objects.bodies;
+  for (let bi = 0; bi < bodies.length; bi++) {
+    const b = bodies[bi], R = b.pose.R, t = b.pose.t, min = b.min, max = b.max;
+    const dx = px - t[0], dy = py - t[1], dz = pz - t[2];
+    const x = R[0] * dx + R[3] * dy + R[6] * dz;
+    if (!(x > min[0] - reach && x < max[0] + reach)) continue;
+    const y = R[1] * dx + R[4] * dy + R[7] * dz;
+    if (!(y > min[1] - reach && y < max[1] + reach)) continue;
+    const z = R[2] * dx + R[5] * dy + R[8] * dz;
+    if (!(z > min[2] - reach && z < max[2] + reach)) continue;
+    if (!(b.compiled.sdf(x, y, z) >= reach)) return true;
+  }
+  return false;
+}

@@ -26,8 +26,14 @@
  * - Only sparsely sampled particles in a thin feature take a λ: ρ/ρ0 below THIN_SPARSE after the last density
  *   correction (a free surface, a sheet, a thread), λ_2 / λ_0 of their neighbourhood within H below THIN_FLAT (a
  *   sheet up to two particles thick, a thread, the outer row of a surface; not the rows under it), and not next to a
- *   body (LiquidParticles.nearObject: films on a body are left to the walls' and objects' stages). Their neighbours,
- *   sparse or not, take the pairs' equal and opposite share.
+ *   body: films and coats on a body are left to the walls' and objects' stages (pulled, a coat's paints run into
+ *   each other: paint-drops' blue cap took yellow spots). Next to a body is within the objects' own reach of its
+ *   surface at the stage's positions — the signed distance under GUARD r + the object adhesion's support
+ *   (StepContext.objectReach) + r_o, where an object's particles act on the liquid — evaluated for the particles
+ *   LiquidParticles.nearObject flags alone; that flag's margin adds twice the sub-timestep's travel for the contact
+ *   lists, which, with a drip falling at 2 m/s, took in everything within 4 cm of paint-drops' ball, the drips'
+ *   necks included (docs/decisions.md, "paint-drops' drips"). Their neighbours, sparse or not, take the pairs' equal
+ *   and opposite share.
  * - Each pass's Δv of a sparse particle is filtered with an anisotropic kernel over its neighbours within H (Yu &
  *   Turk 2013's construction, as surface/anisotropic.ts meshes with: the weighted covariance of the neighbours, its
  *   axes; the kernel's radius along each axis H √(λ_k / λ_0), at least H / THIN_KR), so a sheet's pull is smoothed
@@ -51,6 +57,7 @@ import { allocFloat64, allocInt32, allocUint8 } from '../parallel/memory.ts';
 import { runJob } from '../parallel/run-job.ts';
 import { NeighbourList } from './neighbours.ts';
 import { boxGap2 } from './object-cells.ts';
+import { GUARD, withinReachOfBody } from './boundaries.ts';
 import { thinApplyJob, thinGradJob, thinListJob, thinPassJob, thinShapeJob } from './thin-pull-jobs.ts';
 
 export { THIN_KR } from './thin-pull-jobs.ts';
@@ -135,6 +142,8 @@ export function pullThin(ctx: StepContext): number {
   room.ensure(n, nc);
   const pos = L.pos, rho = L.density, near = L.nearObject;
   const H = THIN_SCALE * ctx.densityH, H2 = H * H, inv = 1 / g.cellSize;
+  // Next to a body: within the objects' own reach of one (see the header), at the current positions.
+  const bodyReach = GUARD * ctx.r + ctx.objectReach + ctx.ro;
 
   // The sparse particles, their cells, the cells' boxes at the current positions and how far (in cells) any
   // particle has left the cell it was sorted into.
@@ -149,7 +158,7 @@ export function pullThin(ctx: StepContext): number {
       if (y < y0) y0 = y; else if (y > y1) y1 = y;
       if (z < z0) z0 = z; else if (z > z1) z1 = z;
       pCell[a] = c;
-      const s = !near[a] && rho[a] < THIN_SPARSE ? 1 : 0;
+      const s = rho[a] < THIN_SPARSE && (!near[a] || !withinReachOfBody(ctx, x, y, z, bodyReach)) ? 1 : 0;
       sp[a] = s;
       k += s;
     }

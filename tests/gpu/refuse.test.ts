@@ -37,10 +37,10 @@ describe('WebGPU backend refusals', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
   });
 
-  it('runs the dam break, the honey drop, the cup pour and the gel fan (sinks, moving bodies, strong adhesion to bodies; the thin pull) as shipped', () => {
+  it('runs the dam break, the honey drop, the cup pour, the gel fan and the paint drops (sinks, moving bodies, strong adhesion to bodies; the thin pull) as shipped', () => {
     expect(unportedFeatures(parseScene(shipped('dam-break.json')))).toEqual([]);
     expect(unportedFeatures(parseScene(shipped('honey-drop.json')))).toEqual([]);
-    for (const name of ['cup-pour.json', 'gel-fan.json']) {
+    for (const name of ['cup-pour.json', 'gel-fan.json', 'paint-drops.json']) {
       expect(parseScene(shipped(name)).particle.thinPull).toBe(0.5);
       expect(unportedFeatures(parseScene(shipped(name)))).toEqual([]);
       // What the GPU's thin pull does differently (its fixed reach) is said, as the CLI warns.

@@ -2,7 +2,8 @@
  * The thin pull (src/particle/thin-pull.ts): a sparsely sampled one-particle sheet that opens up (its velocities
  * spread it in its plane) is pulled back within its plane, never across it; one that thins as a whole (stretched
  * along one axis, drawn in along the other) is hardly touched; liquid at rest, liquid closing up, liquid that is
- * not sparsely sampled and the row under a pool's surface (sparse, but not thin) are left bit for bit.
+ * not sparsely sampled and the row under a pool's surface (sparse, but not thin) are left bit for bit; next to a
+ * body only the liquid within the objects' own reach of its surface is left out, not all the liquid flagged near it.
  */
 import { describe, expect, it } from 'vitest';
 import { pullThin } from '../../src/particle/thin-pull.ts';
@@ -12,11 +13,14 @@ import { lcg, liquid, particleSim } from './helpers.ts';
 const r = 0.002, s = 2 * r;
 
 /** A simulation holding the particles at `positions` with velocities `vel(x, y, z)` and ρ/ρ0 `rho`, thinPull 0.5. */
-function sim(positions: number[], vel: (x: number, y: number, z: number) => number[], rho: number | ((y: number) => number)) {
+function sim(positions: number[], vel: (x: number, y: number, z: number) => number[], rho: number | ((y: number) => number), ball?: { center: [number, number, number]; radius: number }) {
   const input: SceneInput = {
     gravity: [0, 0, 0],
-    materials: { w: liquid(1) },
-    bodies: [{ material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [s, s, s] } }],
+    materials: { w: liquid(1), solid: { kind: 'solid' } },
+    bodies: [
+      { material: 'w', shape: { type: 'box', center: [0, 0, 0], size: [s, s, s] } },
+      ...(ball ? [{ material: 'solid', shape: { type: 'sphere' as const, ...ball } }] : []),
+    ],
     particle: { radius: r, thinPull: 0.5 },
   };
   const ctx = particleSim(input).ctx, L = ctx.liquid;
@@ -127,5 +131,19 @@ describe('the thin pull', () => {
     let diff = 0;
     for (let k = 0; k < 3 * n; k++) diff = Math.max(diff, Math.abs(a[k] - b[k]));
     expect(diff).toBeLessThan(1e-12);
+  });
+  it('leaves out the liquid within the objects\' reach of a body, not all that the near flag\'s margin takes in', () => {
+    // The opening sheet over a ball 5 mm under its middle; every particle flagged near (as a sub-timestep whose
+    // fastest particle travels far flags all within centimetres). Those within GUARD r + objectReach + r_o of the
+    // ball's surface take no λ; the rest of the sheet does.
+    const ball = { center: [0, 0.01 - 0.015, 0] as [number, number, number], radius: 0.01 };
+    const ctx = sim(sheet(), (x, _y, z) => [2 * x, 0, 2 * z], 0.4, ball), L = ctx.liquid, n = L.count;
+    L.nearObject.fill(1, 0, n);
+    const reach = 0.5 * r + ctx.objectReach + ctx.ro;
+    let far = 0;
+    for (let a = 0; a < n; a++) if (Math.hypot(L.pos[3 * a], L.pos[3 * a + 1] - ball.center[1], L.pos[3 * a + 2]) - ball.radius >= reach) far++;
+    expect(far).toBeGreaterThan(n / 2);
+    expect(far).toBeLessThan(n - 8);
+    expect(pullThin(ctx)).toBe(far);
   });
 });
