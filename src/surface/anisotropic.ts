@@ -33,15 +33,10 @@
  *   kernel is fully stretched and smoothed). On disordered particles the wide round Gaussian's
  *   surface is smoother than stretched kernels' (normals on a drop of 10 r: 5.1° against 8–12°),
  *   so broad faces keep it; ropes, sheets, rims and small drops are stretched.
- * - Films the round kernel drops stay stretched (Yu & Turk's own rule, §3.2: the kernel follows
- *   the covariance). The count rounds a film one particle thick beside a bulk (a coat on a rod,
- *   the first sheet round a stream's landing); a round σ = 2.2 r kernel holds one layer at 0.42
- *   of the interior sum, under λ ≈ 0.5: it was drawn holed. So the rounding is scaled by
- *   1 − (1 − f)(1 − h): f from 0 at σ₃/σ₁ = FLAT_FROM to 1 at FLAT_AT (over R = 8 r: one layer
- *   0.03, two 0.12, three 0.26, a bulk's flat face 0.31), h from 0 at HOLD_FROM to 1 at HOLD_AT
- *   of the round kernels' own sum at the particle over the interior sum (one layer 0.42, two
- *   0.67). Films that round kernels hold stay round: stretched, the honey drop's two-layer coat
- *   and pool shade at 8.8° across edges against 2.5°. Figures: docs/decisions.md, "coat69".
+ * - Films the round kernel drops stay stretched (the paper's rule, §3.2): the rounding is scaled
+ *   by 1 − (1 − f)(1 − h), f from 0 at σ₃/σ₁ = FLAT_FROM to 1 at FLAT_AT (over 8 r: one layer 0.03,
+ *   two 0.12, a bulk's face 0.31), h from 0 at HOLD_FROM to 1 at HOLD_AT of the round kernels' own
+ *   sum at the particle over the interior sum (one layer 0.42, two 0.67; λ ≈ 0.5). docs/decisions.md, coat69.
  * - R = 8 r is twice the engine's density support 4 r (the paper's r_i = 2 h_i); the centres are
  *   smoothed over 4 r with λ = 0.7 and k_r = 3: over 8 r, or with λ = 0.9 and k_r = 4, the centres
  *   of a rope two particles thick gather on its axis and its tube is half its particles' volume.
@@ -69,12 +64,8 @@ export const N_EPS = 5;
 /** Fractions of a full neighbourhood (the rest lattice's count in reach) where kernels start to round, and are round. */
 export const ROUND_FROM = 0.15;
 export const ROUND_AT = 0.3;
-/** σ₃ / σ₁ under which a film is stretched and over which the count alone decides (header). */
-export const FLAT_FROM = 0.2;
-export const FLAT_AT = 0.3;
-/** Round kernels' sum at a particle over the interior sum, under which a film is stretched (header). */
-export const HOLD_FROM = 0.5;
-export const HOLD_AT = 0.6;
+/** σ₃ / σ₁ and the round kernels' own sum over the interior sum under which a film stays stretched (header). */
+export const FLAT_FROM = 0.2, FLAT_AT = 0.3, HOLD_FROM = 0.5, HOLD_AT = 0.6;
 /** Radius of the centres' weighted mean, particle radii. */
 export const SMOOTH_REACH = 4;
 /** Laplacian smoothing of the kernel centres (Yu & Turk's λ). */
@@ -215,8 +206,7 @@ export function anisotropicKernels(
   // A full neighbourhood on the rest lattice (spacing 2 r): the ball's volume over (2 r)³.
   const full = ((4 / 3) * Math.PI * reach2 * Math.sqrt(reach2)) / (8 * r * r * r);
   const roundFrom = (params.roundFrom ?? ROUND_FROM) * full, roundAt = (params.roundAt ?? ROUND_AT) * full;
-  const flatFrom = params.flatFrom ?? FLAT_FROM, flatAt = params.flatAt ?? FLAT_AT;
-  const holdFrom = params.holdFrom ?? HOLD_FROM, holdAt = params.holdAt ?? HOLD_AT;
+  const flatFrom = params.flatFrom ?? FLAT_FROM, flatAt = params.flatAt ?? FLAT_AT, holdFrom = params.holdFrom ?? HOLD_FROM, holdAt = params.holdAt ?? HOLD_AT;
   const roundKernelOf = gaussianKernel(sigma), interior = roundKernelOf.interiorSum, holdShift = roundKernelOf.shift;
   const hold2 = roundKernelOf.cutoff * roundKernelOf.cutoff, holdInv = 1 / (2 * sigma * sigma), vol = 8 * r * r * r;
   const n = to - from;
@@ -233,7 +223,7 @@ export function anisotropicKernels(
       const x = local[3 * m], y = local[3 * m + 1], z = local[3 * m + 2];
       // Σw, Σw d, Σw d dᵀ with d = x_j − x_i (relative, for precision).
       let sw = 0, mx = 0, my = 0, mz = 0, cxx = 0, cyy = 0, czz = 0, cxy = 0, cxz = 0, cyz = 0, count = 0;
-      let tw = 0, tx = 0, ty = 0, tz = 0, held = 0, inHold = 0;
+      let tw = 0, tx = 0, ty = 0, tz = 0;
       for (let q = 0; q < k; q++) {
         const nc = cells[q];
         for (let s = grid.start[nc], e = s + grid.count[nc]; s < e; s++) {
@@ -247,7 +237,6 @@ export function anisotropicKernels(
           cxx += w * dx * dx; cyy += w * dy * dy; czz += w * dz * dz;
           cxy += w * dx * dy; cxz += w * dx * dz; cyz += w * dy * dz;
           count++;
-          if (d2 < hold2) { held += Math.exp(-d2 * holdInv); inHold++; }
           if (d2 < smooth2) {
             const ws = 1 - d2 * Math.sqrt(d2) * invS3;
             tw += ws;
@@ -271,8 +260,10 @@ export function anisotropicKernels(
         if (round > 0 && flatAt > flatFrom) {
           const s1 = eig[axis[0]], flat = s1 > 0 ? eig[axis[2]] / s1 : 1;
           const notFlat = Math.min(1, Math.max(0, (flat - flatFrom) / (flatAt - flatFrom)));
-          const hold = ((held - inHold * holdShift) * vol) / interior;
-          const holds = holdAt > holdFrom ? Math.min(1, Math.max(0, (hold - holdFrom) / (holdAt - holdFrom))) : 0;
+          // The round kernels' own sum at the particle over the interior sum (films only: a second pass).
+          let held = 0;
+          if (notFlat < 1 && holdAt > holdFrom) for (let q = 0; q < k; q++) held += heldSum(local, grid, cells[q], x, y, z, hold2, holdInv, holdShift);
+          const holds = holdAt > holdFrom ? Math.min(1, Math.max(0, ((held * vol) / interior - holdFrom) / (holdAt - holdFrom))) : 0;
           round *= 1 - (1 - notFlat) * (1 - holds);
         }
       }
@@ -324,6 +315,15 @@ export function anisotropicKernels(
       weight[p] = 1 / prod;
     }
   }
+}
+
+function heldSum(local: Float64Array, grid: HashGrid, cell: number, x: number, y: number, z: number, r2: number, inv: number, shift: number): number {
+  let sum = 0;
+  for (let s = grid.start[cell], e = s + grid.count[cell], o = 0, d2 = 0; s < e; s++) {
+    o = 3 * grid.order[s];
+    if ((d2 = (local[o] - x) ** 2 + (local[o + 1] - y) ** 2 + (local[o + 2] - z) ** 2) < r2) sum += Math.exp(-d2 * inv) - shift;
+  }
+  return sum;
 }
 
 function roundKernel(out: AnisotropicKernels, p: number, x: number, y: number, z: number, C: number): void {
