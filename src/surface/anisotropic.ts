@@ -62,19 +62,16 @@ export const K_N = 0.5;
 /** Fewest particles in reach (itself included) for a stretched kernel (Yu & Turk's N_ε). */
 export const N_EPS = 5;
 /** Fractions of a full neighbourhood (the rest lattice's count in reach) where kernels start to round, and are round. */
-export const ROUND_FROM = 0.15;
-export const ROUND_AT = 0.3;
+export const ROUND_FROM = 0.15, ROUND_AT = 0.3;
 /** σ₃ / σ₁ and the round kernels' own sum over the interior sum under which a film stays stretched (header). */
 export const FLAT_FROM = 0.2, FLAT_AT = 0.3, HOLD_FROM = 0.5, HOLD_AT = 0.6;
-/** Radius of the centres' weighted mean, particle radii. */
-export const SMOOTH_REACH = 4;
+export const SMOOTH_REACH = 4; // radius of the centres' weighted mean, particle radii
 /** Laplacian smoothing of the kernel centres (Yu & Turk's λ). */
 export const CENTRE_SMOOTHING = 0.7;
 
 /** Per-particle kernels, indexed like the particle positions. */
 export interface AnisotropicKernels {
-  /** Kernel centres x̄ᵢ, 3 per particle. */
-  centres: Float64Array;
+  centres: Float64Array; // x̄ᵢ, 3 per particle
   /** G / σ² packed as xx, yy, zz, xy, xz, yz (6 per particle): dᵀ G d in units of σ². */
   form: Float64Array;
   /** Half-extent of the kernel's support box along x, y, z (3 per particle), m. */
@@ -90,17 +87,10 @@ export interface AnisotropyParams {
   /** Radius of the centre smoothing's weighted mean, particle radii. */
   smoothReach?: number;
   /** Fractions of a full neighbourhood's count between which kernels blend from stretched to round (0, 0: never round). */
-  roundFrom?: number;
-  roundAt?: number;
+  roundFrom?: number; roundAt?: number;
   /** FLAT_FROM / FLAT_AT (0, 0: the count alone) and HOLD_FROM / HOLD_AT (0, 0: every film stretched). */
-  flatFrom?: number;
-  flatAt?: number;
-  holdFrom?: number;
-  holdAt?: number;
-  kr?: number;
-  kn?: number;
-  nEps?: number;
-  smoothing?: number;
+  flatFrom?: number; flatAt?: number; holdFrom?: number; holdAt?: number;
+  kr?: number; kn?: number; nEps?: number; smoothing?: number;
 }
 
 export function allocKernels(count: number): AnisotropicKernels {
@@ -255,9 +245,11 @@ export function anisotropicKernels(
         A[1] = A[3] = cxy * inv - mx * my;
         A[2] = A[6] = cxz * inv - mx * mz;
         A[5] = A[7] = cyz * inv - my * mz;
-        symmetricEigen();
-        // A film the round kernels would drop keeps its flattened kernel (header).
-        if (round > 0 && flatAt > flatFrom) {
+        // A film the round kernels would drop keeps its flattened kernel (header); a kernel the count
+        // rounds in a neighbourhood clearly not flat (closed-form σ₃/σ₁) needs no Jacobi solve.
+        const gate = round > 0 && flatAt > flatFrom && !(round === 1 && flatness() >= flatAt);
+        if (gate || round < 1) symmetricEigen();
+        if (gate) {
           const s1 = eig[axis[0]], flat = s1 > 0 ? eig[axis[2]] / s1 : 1;
           const notFlat = Math.min(1, Math.max(0, (flat - flatFrom) / (flatAt - flatFrom)));
           // The round kernels' own sum at the particle over the interior sum (films only: a second pass).
@@ -317,12 +309,19 @@ export function anisotropicKernels(
   }
 }
 
+/** σ₃ / σ₁ of the symmetric matrix in A, in closed form (the trigonometric solution of its cubic); A is kept. */
+function flatness(): number {
+  const q = (A[0] + A[4] + A[8]) / 3, off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+  const a = A[0] - q, b = A[4] - q, c = A[8] - q, pp = Math.sqrt((a * a + b * b + c * c + 2 * off) / 6);
+  if (!(pp > 0)) return 1;
+  const det = (a * (b * c - A[5] * A[5]) - A[1] * (A[1] * c - A[5] * A[2]) + A[2] * (A[1] * A[5] - b * A[2])) / (pp * pp * pp);
+  const phi = Math.acos(Math.min(1, Math.max(-1, det / 2))) / 3, s1 = q + 2 * pp * Math.cos(phi);
+  return s1 > 0 ? (q + 2 * pp * Math.cos(phi + (2 * Math.PI) / 3)) / s1 : 1; // Smith 1961, CACM 4(4)
+}
+
 function heldSum(local: Float64Array, grid: HashGrid, cell: number, x: number, y: number, z: number, r2: number, inv: number, shift: number): number {
   let sum = 0;
-  for (let s = grid.start[cell], e = s + grid.count[cell], o = 0, d2 = 0; s < e; s++) {
-    o = 3 * grid.order[s];
-    if ((d2 = (local[o] - x) ** 2 + (local[o + 1] - y) ** 2 + (local[o + 2] - z) ** 2) < r2) sum += Math.exp(-d2 * inv) - shift;
-  }
+  for (let s = grid.start[cell], e = s + grid.count[cell], o = 0, d2 = 0; s < e; s++) if ((d2 = (local[(o = 3 * grid.order[s])] - x) ** 2 + (local[o + 1] - y) ** 2 + (local[o + 2] - z) ** 2) < r2) sum += Math.exp(-d2 * inv) - shift;
   return sum;
 }
 
