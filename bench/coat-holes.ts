@@ -5,9 +5,9 @@
  * output settings, once per variant (V, JSON [[name, SurfaceOptions]]), and read:
  *
  * - topology: shells and handles (Σ over shells of the genus (2 − χ) / 2) of the whole mesh;
- * - dropped: particles whose own centre lies outside the mesh (ray parity), and of those the ones
- *   in a thin neighbourhood (fewer than 40 particles within 4 r; a full one holds ~33 at the rest
- *   spacing within 4 r... see `--thin`);
+ * - dropped: particles whose own centre lies outside the mesh (ray parity along +x), and of those
+ *   the thin ones (fewer than 12 others within 4 r; a full neighbourhood at the rest spacing has
+ *   about 33, one layer about 13); DUMP=prefix writes them (x, y, z, count) to JSON;
  * - rays through the sheet (`--rays floor|rod|plane`): a lattice of rays, spacing r, through the
  *   sheet (floor: straight down in y over the floor's sheet, particles below --below m; rod: out
  *   from the scene's first cylinder's axis; plane: along the normal of the particles' best plane,
@@ -18,7 +18,8 @@
  *   1.5 r has particles over all of it (the surface's), one with a gap of 2.5 r or more has a place
  *   where a particle at the rest spacing 2 r is missing (the liquid's).
  *
- *   npx tsx bench/coat-holes.ts <run dir> <scene> --frames 80,90 --rays rod
+ *   npx tsx bench/coat-holes.ts <run dir> <scene> --frames 80,90 --rays rod [--write]
+ *   (--write: each variant's mesh into <run dir>-<variant>/particle for `viscid preview`)
  *   V='[["base",{}],["x",{"anisotropy":{"roundFrom":0,"roundAt":0}}]]' npx tsx bench/coat-holes.ts …
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
