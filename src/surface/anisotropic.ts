@@ -33,6 +33,10 @@
  *   kernel is fully stretched and smoothed). On disordered particles the wide round Gaussian's
  *   surface is smoother than stretched kernels' (normals on a drop of 10 r: 5.1° against 8–12°),
  *   so broad faces keep it; ropes, sheets, rims and small drops are stretched.
+ * - Films the round kernel drops stay stretched (the paper's rule, §3.2): the rounding is scaled
+ *   by 1 − (1 − f)(1 − h), f from 0 at σ₃/σ₁ = FLAT_FROM to 1 at FLAT_AT (over 8 r: one layer 0.03,
+ *   two 0.12, a bulk's face 0.31), h from 0 at HOLD_FROM to 1 at HOLD_AT of the round kernels' own
+ *   sum at the particle over the interior sum (one layer 0.42, two 0.67; λ ≈ 0.5). docs/decisions.md, coat69.
  * - R = 8 r is twice the engine's density support 4 r (the paper's r_i = 2 h_i); the centres are
  *   smoothed over 4 r with λ = 0.7 and k_r = 3: over 8 r, or with λ = 0.9 and k_r = 4, the centres
  *   of a rope two particles thick gather on its axis and its tube is half its particles' volume.
@@ -46,7 +50,7 @@
  */
 import { HashGrid } from '../spatial/hash-grid.ts';
 import { regionPositions } from './adaptive.ts';
-import { CUTOFF_SIGMAS, splatParticles, type Kernel } from './field.ts';
+import { CUTOFF_SIGMAS, gaussianKernel, splatParticles, type Kernel } from './field.ts';
 import type { Lattice } from './polygonizer.ts';
 
 /** Neighbourhood radius of the covariance, particle radii. */
@@ -58,17 +62,16 @@ export const K_N = 0.5;
 /** Fewest particles in reach (itself included) for a stretched kernel (Yu & Turk's N_ε). */
 export const N_EPS = 5;
 /** Fractions of a full neighbourhood (the rest lattice's count in reach) where kernels start to round, and are round. */
-export const ROUND_FROM = 0.15;
-export const ROUND_AT = 0.3;
-/** Radius of the centres' weighted mean, particle radii. */
-export const SMOOTH_REACH = 4;
+export const ROUND_FROM = 0.15, ROUND_AT = 0.3;
+/** σ₃ / σ₁ and the round kernels' own sum over the interior sum under which a film stays stretched (header). */
+export const FLAT_FROM = 0.2, FLAT_AT = 0.3, HOLD_FROM = 0.5, HOLD_AT = 0.6;
+export const SMOOTH_REACH = 4; // radius of the centres' weighted mean, particle radii
 /** Laplacian smoothing of the kernel centres (Yu & Turk's λ). */
 export const CENTRE_SMOOTHING = 0.7;
 
 /** Per-particle kernels, indexed like the particle positions. */
 export interface AnisotropicKernels {
-  /** Kernel centres x̄ᵢ, 3 per particle. */
-  centres: Float64Array;
+  centres: Float64Array; // x̄ᵢ, 3 per particle
   /** G / σ² packed as xx, yy, zz, xy, xz, yz (6 per particle): dᵀ G d in units of σ². */
   form: Float64Array;
   /** Half-extent of the kernel's support box along x, y, z (3 per particle), m. */
@@ -84,12 +87,10 @@ export interface AnisotropyParams {
   /** Radius of the centre smoothing's weighted mean, particle radii. */
   smoothReach?: number;
   /** Fractions of a full neighbourhood's count between which kernels blend from stretched to round (0, 0: never round). */
-  roundFrom?: number;
-  roundAt?: number;
-  kr?: number;
-  kn?: number;
-  nEps?: number;
-  smoothing?: number;
+  roundFrom?: number; roundAt?: number;
+  /** FLAT_FROM / FLAT_AT (0, 0: the count alone) and HOLD_FROM / HOLD_AT (0, 0: every film stretched). */
+  flatFrom?: number; flatAt?: number; holdFrom?: number; holdAt?: number;
+  kr?: number; kn?: number; nEps?: number; smoothing?: number;
 }
 
 export function allocKernels(count: number): AnisotropicKernels {
@@ -195,6 +196,9 @@ export function anisotropicKernels(
   // A full neighbourhood on the rest lattice (spacing 2 r): the ball's volume over (2 r)³.
   const full = ((4 / 3) * Math.PI * reach2 * Math.sqrt(reach2)) / (8 * r * r * r);
   const roundFrom = (params.roundFrom ?? ROUND_FROM) * full, roundAt = (params.roundAt ?? ROUND_AT) * full;
+  const flatFrom = params.flatFrom ?? FLAT_FROM, flatAt = params.flatAt ?? FLAT_AT, holdFrom = params.holdFrom ?? HOLD_FROM, holdAt = params.holdAt ?? HOLD_AT;
+  const roundKernelOf = gaussianKernel(sigma), interior = roundKernelOf.interiorSum, holdShift = roundKernelOf.shift;
+  const hold2 = roundKernelOf.cutoff * roundKernelOf.cutoff, holdInv = 1 / (2 * sigma * sigma), vol = 8 * r * r * r;
   const n = to - from;
   const local = regionPositions(positions, members, from, to);
   const grid = new HashGrid(reach);
@@ -234,7 +238,27 @@ export function anisotropicKernels(
       const inv = 1 / sw;
       mx *= inv; my *= inv; mz *= inv;
       // round: 0 stretched … 1 the isotropic kernel at the particle.
-      const round = roundAt > roundFrom ? Math.min(1, Math.max(0, (count - roundFrom) / (roundAt - roundFrom))) : 0;
+      let round = roundAt > roundFrom ? Math.min(1, Math.max(0, (count - roundFrom) / (roundAt - roundFrom))) : 0;
+      const stretchable = count >= nEps;
+      if (stretchable) {
+        A[0] = cxx * inv - mx * mx; A[4] = cyy * inv - my * my; A[8] = czz * inv - mz * mz;
+        A[1] = A[3] = cxy * inv - mx * my;
+        A[2] = A[6] = cxz * inv - mx * mz;
+        A[5] = A[7] = cyz * inv - my * mz;
+        // A film the round kernels would drop keeps its flattened kernel (header); a kernel the count
+        // rounds in a neighbourhood clearly not flat (closed-form σ₃/σ₁) needs no Jacobi solve.
+        const gate = round > 0 && flatAt > flatFrom && !(round === 1 && flatness() >= flatAt);
+        if (gate || round < 1) symmetricEigen();
+        if (gate) {
+          const s1 = eig[axis[0]], flat = s1 > 0 ? eig[axis[2]] / s1 : 1;
+          const notFlat = Math.min(1, Math.max(0, (flat - flatFrom) / (flatAt - flatFrom)));
+          // The round kernels' own sum at the particle over the interior sum (films only: a second pass).
+          let held = 0;
+          if (notFlat < 1 && holdAt > holdFrom) for (let q = 0; q < k; q++) held += heldSum(local, grid, cells[q], x, y, z, hold2, holdInv, holdShift);
+          const holds = holdAt > holdFrom ? Math.min(1, Math.max(0, ((held * vol) / interior - holdFrom) / (holdAt - holdFrom))) : 0;
+          round *= 1 - (1 - notFlat) * (1 - holds);
+        }
+      }
       if (round === 1) {
         roundKernel(out, p, x, y, z, C);
         continue;
@@ -245,7 +269,7 @@ export function anisotropicKernels(
       centres[3 * p + 1] = y + (lam * ty) / tw;
       centres[3 * p + 2] = z + (lam * tz) / tw;
       const f = 6 * p, g = 3 * p;
-      if (count < nEps) {
+      if (!stretchable) {
         // Round, k_n times the width: G = I / (k_n σ)², in units of σ².
         const a2 = 1 / (kn * kn);
         form[f] = form[f + 1] = form[f + 2] = a2;
@@ -254,11 +278,6 @@ export function anisotropicKernels(
         weight[p] = 1 / (kn * kn * kn);
         continue;
       }
-      A[0] = cxx * inv - mx * mx; A[4] = cyy * inv - my * my; A[8] = czz * inv - mz * mz;
-      A[1] = A[3] = cxy * inv - mx * my;
-      A[2] = A[6] = cxz * inv - mx * mz;
-      A[5] = A[7] = cyz * inv - my * mz;
-      symmetricEigen();
       const s1 = eig[axis[0]];
       if (!(s1 > 0)) {
         form[f] = form[f + 1] = form[f + 2] = 1;
@@ -288,6 +307,22 @@ export function anisotropicKernels(
       weight[p] = 1 / prod;
     }
   }
+}
+
+/** σ₃ / σ₁ of the symmetric matrix in A, in closed form (the trigonometric solution of its cubic); A is kept. */
+function flatness(): number {
+  const q = (A[0] + A[4] + A[8]) / 3, off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+  const a = A[0] - q, b = A[4] - q, c = A[8] - q, pp = Math.sqrt((a * a + b * b + c * c + 2 * off) / 6);
+  if (!(pp > 0)) return 1;
+  const det = (a * (b * c - A[5] * A[5]) - A[1] * (A[1] * c - A[5] * A[2]) + A[2] * (A[1] * A[5] - b * A[2])) / (pp * pp * pp);
+  const phi = Math.acos(Math.min(1, Math.max(-1, det / 2))) / 3, s1 = q + 2 * pp * Math.cos(phi);
+  return s1 > 0 ? (q + 2 * pp * Math.cos(phi + (2 * Math.PI) / 3)) / s1 : 1; // Smith 1961, CACM 4(4)
+}
+
+function heldSum(local: Float64Array, grid: HashGrid, cell: number, x: number, y: number, z: number, r2: number, inv: number, shift: number): number {
+  let sum = 0;
+  for (let s = grid.start[cell], e = s + grid.count[cell], o = 0, d2 = 0; s < e; s++) if ((d2 = (local[(o = 3 * grid.order[s])] - x) ** 2 + (local[o + 1] - y) ** 2 + (local[o + 2] - z) ** 2) < r2) sum += Math.exp(-d2 * inv) - shift;
+  return sum;
 }
 
 function roundKernel(out: AnisotropicKernels, p: number, x: number, y: number, z: number, C: number): void {

@@ -26,6 +26,18 @@ describe('a draped sheet of particles (bench/draped-sheet.bench.ts)', () => {
     expect(Math.abs(rep.volume / (sheet.count * 8 * r ** 3) - 1)).toBeLessThan(0.02);
   });
 
+  it('one particle layer at the rest spacing beside a hanging drop keeps its stretched kernels and is whole', () => {
+    // The drop fills the sheet's particles' reach, so the neighbour count alone rounded their kernels:
+    // 7 handles and 0.22 % open before films were kept stretched (FLAT_FROM / FLAT_AT, anisotropic.ts).
+    const sheet = drapedSheet(r, R, { layers: 1, spacing: 2, drop: 12 });
+    const mesh = particleSurface({ count: sheet.count, positions: sheet.positions, radius: r }, defaults);
+    const rep = checkMesh(mesh);
+    expect(rep).toMatchObject({ closed: true, oriented: true, shells: 2 });
+    expect(handles(mesh, rep.shells)).toBe(0);
+    expect(openShare(mesh, 2000)).toBe(0);
+    expect(Math.abs(rep.volume / (sheet.count * 8 * r ** 3) - 1)).toBeLessThan(0.02);
+  });
+
   it('two layers at the rest spacing, with a hanging drop in the same region, are whole', () => {
     const sheet = drapedSheet(r, R, { layers: 2, spacing: 2, drop: 12 });
     const mesh = particleSurface({ count: sheet.count, positions: sheet.positions, radius: r }, defaults);
