@@ -1,13 +1,16 @@
 /**
- * The page's handle on one simulation worker (sim.worker.ts), which runs one scene: sends
- * commands, keeps the latest frame's numbers, and feeds frames to its renderer view. A new scene
- * gets a new client (session.ts); `dispose()` terminates the worker, and with it the engine's
- * worker threads and the mesh worker nested in it, even in the middle of a frame.
+ * The page's handle on one simulation worker (sim.worker.ts) running one scene: sends commands,
+ * keeps the latest frame's numbers, and feeds frames to its renderer view. A new scene gets a new
+ * client (session.ts) on a worker that runs nothing; `dispose()` hands the worker back to be reset
+ * and reused (worker-pool.ts): its scene, the engine's worker threads with it, ends between frames,
+ * and a worker still in a frame after RESET_GRACE_MS is terminated, its threads and mesh worker
+ * with it.
  */
 import type { EngineName, Metrics, StepStats } from '../api.ts';
 import type { View, ViewFrame } from '../render/renderer.ts';
 import type { FromWorker, FrameOptions, MeshFormat, ParticleBackend, Threads, ToWorker } from './protocol.ts';
 import type { SceneIssue } from '../scene/parse.ts';
+import { WorkerPool } from './worker-pool.ts';
 
 export type Loaded = Extract<FromWorker, { type: 'loaded' }>;
 export type LoadResult = { ok: true; loaded: Loaded } | { ok: false; message: string; issues: SceneIssue[] };
@@ -19,50 +22,8 @@ export interface ClientEvents<C = SimClient> {
   onRecorded(client: C, files: number): void;
 }
 
-/**
- * Simulation workers started ahead of need: a worker takes seconds to load its modules (and its
- * mesh worker's), so a load takes one that is ready and another is started for the next, after
- * the page has had a moment for the scene just loaded.
- */
-class WorkerPool {
-  private readonly spare: { worker: Worker; failed: boolean }[] = [];
-  private refilling = false;
-
-  constructor(private readonly size: number) {}
-
-  take(): Worker {
-    let entry = this.spare.shift();
-    while (entry?.failed) {
-      entry.worker.terminate();
-      entry = this.spare.shift();
-    }
-    this.refill();
-    return entry?.worker ?? startWorker();
-  }
-
-  private refill(): void {
-    if (this.refilling) return;
-    this.refilling = true;
-    setTimeout(() => {
-      this.refilling = false;
-      while (this.spare.length < this.size) {
-        const entry = { worker: startWorker(), failed: false };
-        // A spare that fails to load is skipped (its error would reach nobody).
-        entry.worker.onerror = () => {
-          entry.failed = true;
-        };
-        this.spare.push(entry);
-      }
-    }, 1000);
-  }
-}
-
-function startWorker(): Worker {
-  return new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'viscid-sim' });
-}
-
-/** Two spares: side by side takes two at once. */
-const pool = new WorkerPool(2);
+/** Two idle: side by side takes two at once. */
+const pool = new WorkerPool(2, () => new Worker(new URL('./sim.worker.ts', import.meta.url), { type: 'module', name: 'viscid-sim' }));
 
 export class SimClient {
   readonly worker: Worker;
@@ -94,11 +55,14 @@ export class SimClient {
   private nextId = 1;
   private readonly pending = new Map<number, (msg: FromWorker | null) => void>();
   private disposed = false;
+  /** The worker threw (or never started): it is terminated, not reused. */
+  private broken = false;
 
   constructor(readonly engine: EngineName, readonly view: View, private readonly events: ClientEvents) {
     this.worker = pool.take();
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     this.worker.onerror = (ev) => {
+      this.broken = true;
       this.error = `worker failed: ${ev.message || 'could not start (see the console)'}`;
       this.events.onError(this, this.error);
       if (!this.loaded) this.failPending(); // it never started: nothing will answer
@@ -169,11 +133,11 @@ export class SimClient {
     return true;
   }
 
-  /** Stops the worker at once (its threads and mesh worker with it) and frees the view. */
+  /** Ends the scene (the worker goes back to the pool, which resets or terminates it) and frees the view. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.worker.terminate();
+    pool.giveBack(this.worker, this.broken);
     this.view.destroy();
     this.failPending();
   }
@@ -234,6 +198,8 @@ export class SimClient {
       case 'recordStopped':
         this.answer(msg.id, msg);
         return;
+      case 'reset':
+        return; // the pool's answer (it is no longer this client's once asked)
       case 'error':
         this.error = msg.frame !== undefined ? `${msg.message} (stage ${msg.stage}, frame ${msg.frame})` : msg.message;
         this.playing = false;

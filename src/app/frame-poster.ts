@@ -28,9 +28,13 @@ interface Recording {
   pending: Promise<void>[];
 }
 
+/** The worker's mesh client: undefined until started, null where none can run (or it failed: mesh in place). */
+export interface MesherSlot {
+  client: MeshClient | null | undefined;
+}
+
 export class FramePoster {
   options: FrameOptions = { mesh: true, points: true, velocity: false, cells: false };
-  private mesher: MeshClient | null | undefined;
   /** The frame whose mesh the mesh worker is making; resolves once that frame has been posted. */
   private inFlight: Promise<void> | null = null;
   /** Bumped when the simulation is replaced: a mesh that comes back for an older one is dropped. */
@@ -40,7 +44,8 @@ export class FramePoster {
   private lastMeshFrame = -1;
   private recording: Recording | null = null;
 
-  constructor(private readonly post: Post) {}
+  /** `mesher`: the worker's mesh worker, kept across the posters of the scenes it runs (sim.worker.ts). */
+  constructor(private readonly post: Post, private readonly mesher: MesherSlot = { client: undefined }) {}
 
   /** Starts the mesh worker ahead of the first frame. */
   warm(): void {
@@ -85,8 +90,10 @@ export class FramePoster {
       const r = await worker.mesh(job, display);
       if (gen !== this.generation) return; // the simulation was replaced meanwhile
       if (!r.ok) {
-        this.mesher?.terminate();
-        this.mesher = null; // mesh here from now on
+        if (this.mesher.client === worker) {
+          worker.terminate();
+          this.mesher.client = null; // mesh here from now on
+        }
         this.post({ type: 'error', message: `mesh worker: ${r.message}`, stage: 'mesh' });
         return;
       }
@@ -136,8 +143,8 @@ export class FramePoster {
   }
 
   private meshClient(): MeshClient | null {
-    if (this.mesher === undefined) this.mesher = MeshClient.start();
-    return this.mesher;
+    if (this.mesher.client === undefined) this.mesher.client = MeshClient.start();
+    return this.mesher.client;
   }
 
   /** Keeps a frame's full mesh for export and encodes it into `rec`, the recording on when the frame was stepped. */

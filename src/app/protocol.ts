@@ -40,9 +40,10 @@ export interface FrameOptions {
 }
 
 /**
- * The page starts a fresh worker for every scene it loads (client.ts), so a worker runs one scene
- * (and its replays) and is terminated when the page replaces it: a load never waits behind a
- * frame that is still computing.
+ * A client (client.ts) loads its scene into a worker that runs nothing (a spare, or one reset): a
+ * load never waits behind a frame that is still computing. A client done with its worker sends
+ * 'reset' and hands it back to the page's pool, which reuses it once it has answered 'reset' and
+ * terminates it if the answer is late (a frame under way).
  */
 export type ToWorker =
   /**
@@ -57,7 +58,9 @@ export type ToWorker =
   | { type: 'options'; options: FrameOptions }
   | { type: 'export'; id: number; format: MeshFormat }
   /** Starts recording each new frame's mesh ('recorded' per frame), or stops ('recordStopped' once all are out). */
-  | { type: 'record'; id: number; on: boolean; format: MeshFormat };
+  | { type: 'record'; id: number; on: boolean; format: MeshFormat }
+  /** Ends the scene (its simulation disposed, nothing more posted for it) and answers 'reset': the worker is then as a fresh one. */
+  | { type: 'reset' };
 
 export interface MaterialInfo {
   name: string;
@@ -171,4 +174,6 @@ export type FromWorker =
   | { type: 'export'; id: number; format: MeshFormat; frame: number; bytes: Uint8Array | null; error?: string }
   /** One recorded frame's mesh, named as `viscid run` names it (`mesh-0052.obj`). */
   | { type: 'recorded'; file: string; bytes: Uint8Array }
-  | { type: 'recordStopped'; id: number };
+  | { type: 'recordStopped'; id: number }
+  /** The answer to 'reset': every message of the scene before came first, none comes after. */
+  | { type: 'reset' };

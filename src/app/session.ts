@@ -1,10 +1,12 @@
 /**
  * What the app runs: the scene and engine mode the user asked for last, and the simulation
  * clients running what was accepted. Every load (picking, dropping or resetting a scene, changing
- * the engine or the thread count) starts fresh workers for the scene asked for now and, once every
- * engine has accepted it, terminates the old ones, even in the middle of a frame. A newer request
- * supersedes one still loading, so the scene that runs is always the last one asked for; a scene
- * that is refused leaves the running one going and the controls back on it.
+ * the engine or the thread count) loads the scene asked for now into new clients, on workers that
+ * run nothing (client.ts), and once every engine has accepted it disposes the old ones: their
+ * scenes end at once for the page, their workers are reset for reuse or, in a long frame,
+ * terminated. A newer request supersedes one still loading, so the scene that runs is always the
+ * last one asked for; a scene that is refused leaves the running one going and the controls back
+ * on it.
  */
 import type { EngineName } from '../api.ts';
 import type { SceneIssue } from '../scene/parse.ts';

@@ -1,10 +1,13 @@
 /**
  * The simulation worker: parses a scene, creates its simulation, steps it while playing and hands
- * each frame to the page (frame-poster.ts). The page starts one worker per scene it loads and
- * terminates it when it replaces the scene (client.ts), so this worker runs one scene and its
- * replays; messages are read between frames. The particle engine steps on the GPU where WebGPU
- * can run the scene (gpu-backend.ts): the GPU's particles are read back once a frame into the
- * simulation here, which meshes and reports as on the CPU.
+ * each frame to the page (frame-poster.ts). A client of the page (client.ts) uses it for one scene
+ * and its replays; messages are read between frames. When the page replaces the scene it sends
+ * 'reset': the running scene's host ends (its simulation disposed, its later messages dropped), a
+ * fresh one takes its place and the worker answers 'reset', to be reused for the next scene with
+ * its compiled code and its mesh worker warm (the page terminates one that does not answer soon:
+ * a long frame under way). The particle engine steps on the GPU where WebGPU can run the scene
+ * (gpu-backend.ts): the GPU's particles are read back once a frame into the simulation here, which
+ * meshes and reports as on the CPU.
  */
 import * as viscid from '../index.ts';
 import type { Scene, Simulation } from '../index.ts';
@@ -12,23 +15,35 @@ import { SceneError } from '../scene/parse.ts';
 import { sceneFrameCount } from '../io/frame-names.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 import { threadOptions } from './threads.ts';
-import { FramePoster, finished } from './frame-poster.ts';
+import { FramePoster, finished, type MesherSlot } from './frame-poster.ts';
 import { inflowOf, materialsOf, solidInfos, viewBounds } from './scene-info.ts';
 import { chooseGpu, startBackend } from './gpu-backend.ts';
 import type { GpuParticleRun } from '../gpu/mirror.ts';
 
 type LoadMessage = Extract<ToWorker, { type: 'load' }>;
 
-const post = (msg: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
+const postToPage = (msg: FromWorker, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(msg, transfer);
 
-/** The running simulation and the play loop around it. */
+/** What the browser tests (tests/e2e/switching.test.ts) read of a worker: its scene, and every scene it has run. */
+const seen = self as unknown as { viscidScene?: string; viscidScenes?: string[] };
+seen.viscidScenes = [];
+
+/** The nested mesh worker: one for the worker's life, shared by every host it runs. */
+const mesher: MesherSlot = { client: undefined };
+
+/** The running simulation and the play loop around it: one scene (and its replays), until the page resets the worker. */
 class Host {
   sim: Simulation | null = null;
   /** On WebGPU: the GPU run whose particles `sim` copies each frame. */
   gpu: GpuParticleRun | null = null;
   scene: Scene | null = null;
   playing = false;
-  readonly frames = new FramePoster(post);
+  /** False once the page reset the worker: whatever this host still has under way posts nothing. */
+  private live = true;
+  private readonly post = (msg: FromWorker, transfer: Transferable[] = []) => {
+    if (this.live) postToPage(msg, transfer);
+  };
+  readonly frames = new FramePoster(this.post, mesher);
   /** The load that made the running scene: a replay at the end loads it again. */
   private lastLoad: LoadMessage | null = null;
   /** Set while the simulation's worker threads start (nested workers start only when this worker yields). */
@@ -40,6 +55,7 @@ class Host {
   private replaying = false;
 
   async load(msg: LoadMessage): Promise<void> {
+    const post = this.post;
     let scene: Scene;
     try {
       scene = viscid.parseScene(msg.sceneText, { meshes: msg.meshes });
@@ -49,6 +65,7 @@ class Host {
       return;
     }
     const choice = await chooseGpu(scene, msg.engine, msg.backend ?? 'auto');
+    if (!this.live) return; // reset while the GPU was asked for: no simulation for it
     let sim: Simulation | null = null;
     let createError: string | null = null;
     try {
@@ -69,8 +86,8 @@ class Host {
     this.sim = sim;
     this.gpu = picked.gpu;
     this.scene = scene;
-    // What the browser tests (tests/e2e/switching.test.ts) read to tell a worker's scene.
-    (self as unknown as { viscidScene?: string }).viscidScene = scene.name;
+    seen.viscidScene = scene.name;
+    if (msg.id !== -1) seen.viscidScenes!.push(scene.name); // a replay (id −1) is the same scene
     this.lastLoad = msg;
     this.frames.replaced();
     this.startThreads(sim);
@@ -132,6 +149,22 @@ class Host {
     else void this.stepAlone();
   }
 
+  /**
+   * The page is done with this host (a 'reset'): playing stops, the simulation and its threads (or
+   * its GPU run) are disposed, and what is still under way here (a load awaiting the GPU, a frame
+   * with the mesh worker, an export or a recording's encoding) posts nothing when it ends.
+   */
+  end(): void {
+    this.live = false;
+    this.playing = false;
+    this.replaying = false;
+    if (this.gpu) this.gpu.dispose();
+    else this.sim?.dispose();
+    this.sim = null;
+    this.gpu = null;
+    this.scene = null;
+  }
+
   sendCurrent(): void {
     if (this.sim && this.scene) this.frames.send(this.sim, this.scene, null, this.playing);
   }
@@ -150,7 +183,7 @@ class Host {
         if (this.starting !== mine) return;
         this.starting = null;
         this.playing = false;
-        post({ type: 'error', message: `worker threads: ${e.message}`, stage: 'threads' });
+        this.post({ type: 'error', message: `worker threads: ${e.message}`, stage: 'threads' });
       },
     );
     this.starting = mine;
@@ -170,7 +203,7 @@ class Host {
     } catch (e) {
       this.playing = false;
       const err = e as Error & { stage?: string; frame?: number };
-      post({ type: 'error', message: err.message, stage: err.stage, frame: err.frame });
+      this.post({ type: 'error', message: err.message, stage: err.stage, frame: err.frame });
       return false;
     }
   }
@@ -209,13 +242,20 @@ class Host {
   }
 }
 
-const host = new Host();
+let host = new Host();
 // The mesh worker starts now, while this worker waits for its scene (it may be a spare: client.ts).
 host.frames.warm();
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   switch (msg.type) {
+    case 'reset':
+      // Read between frames, like every message: the next scene's host starts as a fresh worker's would.
+      host.end();
+      host = new Host();
+      seen.viscidScene = undefined;
+      postToPage({ type: 'reset' });
+      break;
     case 'load':
       void host.load(msg);
       break;

@@ -49,13 +49,15 @@ export const BROWSER_PATH = '/__viscid/browser';
  * (docs/decisions.md, "The test suite, twelfth pass").
  *
  * Under vitest, V8 without its top tier (`--js-flags=--no-turbofan`: Maglev is the highest; the
- * benchmarks, bench/app.bench.ts and bench/app-idle.ts, keep Chromium's default): every scene the
- * tests open runs in a fresh simulation worker (src/app/client.ts) that is used for a load and a
- * frame or two, and a fresh isolate compiles its hot functions again; a trace of four scene loads
+ * benchmarks, bench/app.bench.ts and bench/app-idle.ts, keep Chromium's default): the tests use a
+ * scene for a load and a frame or two, and TurboFan's compiles do not pay back in that time. Before
+ * the app reused its simulation workers (src/app/worker-pool.ts) each scene ran in a fresh isolate
+ * that compiled its hot functions again; a trace of four scene loads
  * had 2.2 s of the renderer's thread pool in TurboFan jobs and 0.8 s in Maglev's beside 4.0 s of
  * the workers' own tasks. Without TurboFan the browser's CPU for six scene loads and two honey-drop
  * frames was 0.83 of the default's, the frames themselves cheaper too, and scenes.test with
  * app.test's 0.88 over four alternated pairs (docs/decisions.md, "The test suite, twentieth
+ * pass"); with the workers reused, 0.86 over two (43.4, 45.4 against 52.3, 51.6 s; "twenty-first
  * pass"). The JavaScript's results are the same in every tier; only its speed is not.
  */
 export const CHROMIUM_FLAGS = [

@@ -1,8 +1,9 @@
 /**
- * Picking, dropping and resetting scenes in headless Chromium whatever the app is doing: the
- * engine and then the scene changed within a moment while frames compute; a scene dropped while
- * a frame of minutes computes (on two threads) replaces it at once, its workers ended; and the
- * overlay says finished at a scene's end.
+ * Picking, dropping and resetting scenes in headless Chromium whatever the app is doing: a
+ * replaced scene's worker reset and reused for the next scene, which steps as in a fresh worker;
+ * the engine and then the scene changed within a moment while frames compute; a scene dropped
+ * while a frame of minutes computes (on two threads) replaces it at once, its workers ended; and
+ * the overlay says finished at a scene's end.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +31,10 @@ function workers(page: Page): { sim: Worker[]; mesh: Worker[]; thread: Worker[] 
   };
 }
 
-/** The simulation workers running `scene` (read from the worker itself: it must not be mid-frame). */
+/**
+ * The simulation workers running `scene` (read from the worker itself: it must not be mid-frame);
+ * each keeps the scenes it has run in `viscidScenes` (src/app/sim.worker.ts).
+ */
 async function runningScene(page: Page, scene: string): Promise<Worker[]> {
   const sim = workers(page).sim;
   // A worker just terminated may still be listed for a moment: it runs nothing.
@@ -77,6 +81,57 @@ describe.skipIf(!hasChromium)(skipTitle('chromium', 'switching scenes in Chromiu
   afterAll(async () => {
     await app?.close();
   });
+
+  it("reuses a replaced scene's worker, reset: a scene after another steps to the same bits as in a fresh worker", async () => {
+    // 64-particle scenes: B, then A (other sizes in every array the engine keeps), C on the grid.
+    const tiny = JSON.parse(readFileSync(join(ROOT, 'tests/cli/fixtures/tiny.json'), 'utf8'));
+    const B = JSON.stringify({ ...tiny, name: 'reuse-b' });
+    const A = JSON.stringify({ ...tiny, name: 'reuse-a', particle: { radius: 0.008, substeps: 3, moves: 2 } });
+    const C = JSON.stringify({ ...tiny, name: 'reuse-c' });
+    const load = async (text: string, name: string, mode: string) => {
+      const r = await page.evaluate(([t, n, m]) => (window as any).__viscid.loadSceneText(t, n, m), [text, name, mode]);
+      expect(r.ok, r.message).toBe(true);
+    };
+    /** Two frames stepped from the start: what the page shows of them, and the mesh's bytes. */
+    const twoFrames = async () => {
+      for (let f = 1; f <= 2; f++) {
+        await page.evaluate(() => (window as any).__viscid.step());
+        await waitFor(page, `window.__viscid.frame >= ${f}`);
+      }
+      await waitFor(page, 'window.__viscid.ready');
+      const mesh = await page.evaluate(() => (window as any).__viscid.exportMesh('ply'));
+      const [frame] = await page.evaluate(() => (window as any).__viscid.frames);
+      return { ...frame, mesh };
+    };
+    const history = async (scene: string) => {
+      const w = await runningScene(page, scene);
+      expect(w).toHaveLength(1);
+      return w[0].evaluate(() => (self as unknown as { viscidScenes: string[] }).viscidScenes);
+    };
+
+    await page.evaluate(() => (window as any).__viscid.pause());
+    // The page's first worker runs the honey drop: B opens in a spare that has run nothing.
+    await load(B, 'B', 'particle');
+    expect(await history('reuse-b')).toEqual(['reuse-b']);
+    const fresh = await twoFrames();
+    expect(fresh.frame).toBe(2);
+    // A goes to the honey drop's worker, reset; it plays, and is replaced (by C, on the grid) while it plays.
+    await load(A, 'A', 'particle');
+    expect(await history('reuse-a')).toEqual(['honey-drop', 'reuse-a']);
+    await page.evaluate(() => (window as any).__viscid.play());
+    await waitFor(page, 'window.__viscid.frame >= 2');
+    await load(C, 'C', 'grid');
+    await waitFor(page, 'window.__viscid.ready && window.__viscid.frames[0].frame >= 1');
+    await page.evaluate(() => (window as any).__viscid.pause());
+    // B again, in A's worker: nothing of A is left in it.
+    await load(B, 'B', 'particle');
+    expect(await history('reuse-b')).toEqual(['honey-drop', 'reuse-a', 'reuse-b']);
+    const reused = await twoFrames();
+    expect({ ...reused, mesh: reused.mesh.length }).toEqual({ ...fresh, mesh: fresh.mesh.length });
+    expect(reused.mesh === fresh.mesh, "frame 2's mesh, bytes").toBe(true);
+    // The honey drop again, paused at frame 0, as the page opened: the next test's start.
+    expect((await page.evaluate(() => (window as any).__viscid.openScene('honey-drop', 'particle'))).ok).toBe(true);
+  }, SLOW);
 
   it('engine and then scene changed within a moment while frames compute: the scene selected runs', async () => {
     const steady = await steadySimWorkers(page); // the spare workers have started
